@@ -1,0 +1,77 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+/** A no-restricted-imports rule from regex → reason pairs. */
+const forbid = (/** @type {Record<string, string>} */ rules) => ({
+  'no-restricted-imports': ['error', { patterns: Object.entries(rules).map(([regex, message]) => ({ regex, message })) }],
+});
+
+const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
+const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs'];
+const folder = (/** @type {string[]} */ names) => `(^|/)(${names.join('|')})/`;
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', '.cache/**', 'docs/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-expect-error': 'allow-with-description' }],
+    },
+  },
+  {
+    // chai's `expect(x).to.be.true` reads as an expression.
+    files: ['widget/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  // Who may import whom: docs/architecture.md.
+  {
+    files: ['shared/**/*.ts'],
+    rules: forbid({ [folder(['server', 'widget', 'demo'])]: 'shared/ imports nothing of the project.', '^node:': 'shared/ runs in browsers too: no Node APIs.' }),
+  },
+  {
+    files: ['widget/**/*.ts'],
+    ignores: ['widget/transport/**'],
+    rules: forbid({
+      [folder(['server', 'demo'])]: 'The widget imports shared/ only.',
+      '^socket\\.io-client$': 'Only widget/transport/ talks socket.io.',
+      '^zod$|protocol-schemas': 'Runtime validators stay on the server: they would bloat the widget bundle.',
+    }),
+  },
+  {
+    files: ['widget/transport/**/*.ts'],
+    rules: forbid({ [folder(['server', 'demo'])]: 'The widget imports shared/ only.', '^zod$|protocol-schemas': 'Runtime validators stay on the server.' }),
+  },
+  {
+    files: ['server/engine/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      ...forbid({
+        [drivers]: 'The engine is pure: no I/O libraries.',
+        '^node:': 'The engine is pure: no Node APIs.',
+        [folder(['app', 'ports', ...adapters])]: 'The engine imports shared/ and definition/ only.',
+      }),
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'The engine gets time from its caller.' },
+        { object: 'Math', property: 'random', message: 'The engine gets randomness from its caller.' },
+      ],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The engine gets time from its caller.' }],
+    },
+  },
+  {
+    files: ['server/definition/**/*.ts', 'server/ports/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({ [folder(['app', 'engine', ...adapters])]: 'definition/ and ports/ sit below the use cases and adapters.', [drivers]: 'No drivers here.' }),
+  },
+  {
+    files: ['server/app/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({ [drivers]: 'Use cases reach the world through ports/.', [folder(adapters)]: 'Use cases never import adapters; main.ts wires them.' }),
+  },
+  ...adapters.map((name) => ({
+    files: [`server/${name}/**/*.ts`],
+    ignores: ['**/*.test.ts', '**/contract/**'],
+    rules: forbid({ [folder(adapters.filter((other) => other !== name))]: 'Adapters do not import each other; main.ts wires them.' }),
+  })),
+);

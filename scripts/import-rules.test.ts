@@ -1,0 +1,35 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** Lints `code` as if it lived at `filePath` and returns the messages of the import-boundary rules. */
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => ['no-restricted-imports', 'no-restricted-properties', 'no-restricted-syntax'].includes(m.ruleId ?? ''))
+    .map((m) => m.message);
+}
+
+describe('import rules (docs/architecture.md)', () => {
+  it.each([
+    ['server/engine/x.ts', "import fs from 'node:fs';\nexport const a = fs;", /engine is pure/],
+    ['server/engine/x.ts', "import { Server } from 'socket.io';\nexport const a = Server;", /engine is pure/],
+    ['server/engine/x.ts', 'export const a = Date.now();', /gets time from its caller/],
+    ['server/engine/x.ts', "import type { Store } from '../ports/store.ts';\nexport type A = Store;", /shared\/ and definition\/ only/],
+    ['server/app/x.ts', "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;", /never import adapters/],
+    ['server/stores/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
+    ['widget/x.ts', "import { io } from 'socket.io-client';\nexport const a = io;", /Only widget\/transport/],
+    ['widget/x.ts', "import { z } from 'zod';\nexport const a = z;", /bloat the widget/],
+    ['widget/x.ts', "import { runTurn } from '../server/engine/engine.ts';\nexport const a = runTurn;", /imports shared\/ only/],
+    ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
+  ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
+    const errors = await boundaryErrors(file, code);
+    expect(errors.some((e) => message.test(e))).toBe(true);
+  });
+
+  it('when a file imports what it may, then lint has nothing to say', async () => {
+    expect(await boundaryErrors('server/app/x.ts', "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;")).toEqual([]);
+    expect(await boundaryErrors('server/main.ts', "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;")).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+import express, { type Express } from 'express';
+import path from 'node:path';
+import type { Logger } from '../ports/logger.ts';
+import type { Store } from '../ports/store.ts';
+import { errorBody, errorHandler, notFound } from './errors.ts';
+import { healthRouter } from './health.ts';
+import { requestLog } from './request-log.ts';
+
+export interface AppOptions {
+  readonly store: Store;
+  readonly logger: Logger;
+  /** Folder holding the built widget.js. */
+  readonly widgetDir: string;
+  /** Folder holding the demo host page (index.html); none served when absent. */
+  readonly demoDir?: string;
+}
+
+/** The HTTP side of the server. Never listens: main.ts and tests do. */
+export function createApp(options: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestLog(options.logger));
+  app.use(healthRouter(options.store));
+  app.get('/widget.js', (_req, res, next) => {
+    res.sendFile(path.join(options.widgetDir, 'widget.js'), { maxAge: '5m' }, (error) => {
+      if (!error) return;
+      if ((error as { status?: number }).status === 404 && !res.headersSent) {
+        res.status(404).json(errorBody('not_found', 'widget.js is not built yet: run `npm run build`.'));
+      } else next(error);
+    });
+  });
+  if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
+  app.use(notFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../ports/logger.ts';
+
+/** The error catalogue of every HTTP endpoint: a code, its status, and a sentence a person can act on. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
+  return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+export const notFound: RequestHandler = (req, res) => {
+  res.status(404).json(errorBody('not_found', `Nothing is served at ${req.method} ${req.path}.`));
+};
+
+/** Turns any error into the catalogue's JSON body; unexpected ones are logged with a request id and never leak a stack. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof HttpError) {
+      res.status(error.status).json(errorBody(error.code, error.message, error.details));
+      return;
+    }
+    const status = (error as { status?: unknown }).status;
+    if (status === 400 && (error as { type?: unknown }).type === 'entity.parse.failed') {
+      res.status(400).json(errorBody('invalid_body', 'The request body is not valid JSON.'));
+      return;
+    }
+    if (status === 413) {
+      res.status(413).json(errorBody('payload_too_large', 'The request body is too large.'));
+      return;
+    }
+    const requestId = randomUUID();
+    logger.error({ requestId, err: error }, 'request failed');
+    res
+      .status(500)
+      .json(errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, { requestId }));
+  };
+}

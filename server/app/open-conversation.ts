@@ -1,0 +1,54 @@
+import type { TranscriptEntry } from '../ports/store.ts';
+import type { AppDeps } from './deps.ts';
+import { applyTurn } from './apply-turn.ts';
+import { updateUserWithRetry } from './update-user.ts';
+
+export interface OpenConversation {
+  readonly userId: string;
+  readonly channelId: string;
+  /** What the page knows about the user, passed at init. */
+  readonly init?: Readonly<Record<string, unknown>>;
+}
+
+/** Most entries replayed in one go after a reconnect. */
+export const REPLAY_LIMIT = 500;
+
+/**
+ * A widget connected. The page's init data is saved before any dialog runs
+ * (declared user-data fields to user data, the rest to variables), and a user
+ * who never heard from the bot starts the bot's start dialog.
+ */
+export function openConversation(deps: AppDeps, input: OpenConversation): Promise<void> {
+  return deps.turns.run(input.userId, async () => {
+    const now = deps.clock.now();
+    const { userData, variables } = splitInit(deps, input.init ?? {});
+    const user = await deps.store.ensureUser({ userId: input.userId, channelId: input.channelId, userData, variables, now });
+    // A returning user's page may know more now (a login since the last visit): merge it in.
+    if (Object.keys(userData).length > 0 || Object.keys(variables).length > 0) {
+      await updateUserWithRetry(deps.store, input.userId, now, (current) => ({
+        userData: { ...current.userData, ...userData },
+        variables: { ...current.variables, ...variables },
+      }));
+    }
+    if (user.lastSeq === 0 && user.position === null) {
+      await applyTurn(deps, input.userId, { kind: 'start', dialogId: deps.definition.settings.startDialog }, now, {
+        userWrote: false,
+      });
+    }
+  });
+}
+
+/** What a reconnecting widget missed: stored entries after the last seq it showed. */
+export function readMissed(deps: AppDeps, userId: string, afterSeq: number): Promise<TranscriptEntry[]> {
+  return deps.store.readTranscript(userId, afterSeq, REPLAY_LIMIT);
+}
+
+function splitInit(deps: AppDeps, init: Readonly<Record<string, unknown>>) {
+  const declared = new Set(deps.definition.userDataFields);
+  const userData: Record<string, unknown> = {};
+  const variables: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(init)) {
+    (declared.has(key) ? userData : variables)[key] = value;
+  }
+  return { userData, variables };
+}

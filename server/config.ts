@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { projectRoot } from './paths.ts';
+
+/** The demo bot ships with the product and is the default definition. */
+export const DEMO_BOT_DEFINITION = path.join(projectRoot(), 'demo', 'bot.json');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const port = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number from 0 to 65535')
+  .transform(Number)
+  .refine((n) => n >= 0 && n <= 65535, 'must be a whole number from 0 to 65535');
+
+const url = (protocols: readonly string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+/** The environment the server reads, with defaults from docs/configuration (README). */
+export const configSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  BOT_DEFINITION: z.string().min(1, 'must not be empty').default(DEMO_BOT_DEFINITION),
+  MONGODB_URL: optionalText.pipe(url(['mongodb:', 'mongodb+srv:']).optional()),
+  REDIS_URL: optionalText.pipe(url(['redis:', 'rediss:']).optional()),
+  BOT_FUNCTION_KEY: optionalText.pipe(
+    z.string().min(16, 'must be at least 16 characters long').optional(),
+  ),
+  SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+  ALLOWED_ORIGINS: optionalText.pipe(
+    z
+      .string()
+      .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+      .pipe(z.array(url(['http:', 'https:'])))
+      .optional(),
+  ),
+  PUBLIC_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Reads and validates the environment. Throws a ConfigError whose message is
+ * one line naming the first bad variable, e.g.
+ * `PORT: must be a whole number from 0 to 65535 (got "abc")`.
+ */
+export function readConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const variable = String(issue?.path[0] ?? 'environment');
+  const shown = variable in env && !isSecret(variable) ? ` (got ${JSON.stringify(env[variable])})` : '';
+  throw new ConfigError(`${variable}: ${issue?.message ?? 'is invalid'}${shown}`);
+}
+
+function isSecret(variable: string): boolean {
+  return /KEY|SECRET|TOKEN|PASSWORD|URL/.test(variable);
+}

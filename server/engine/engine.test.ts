@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { BotDefinition } from '../definition/schema.ts';
+import { validateDefinition } from '../definition/load.ts';
+import { runTurn } from './engine.ts';
+import type { ConversationState } from './types.ts';
+
+function definition(dialogs: unknown, userDataFields: string[] = ['name']): BotDefinition {
+  const result = validateDefinition({
+    settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?' },
+    userDataFields,
+    dialogs,
+  });
+  if (!result.ok) throw new Error(result.problems.join('\n'));
+  return result.definition;
+}
+
+const fresh: ConversationState = { position: null, variables: {}, userData: {} };
+
+const greeting = definition([
+  {
+    id: 'greeting',
+    steps: [
+      { id: 'hello', type: 'message', text: 'Hi!' },
+      { id: 'ask', type: 'input', prompt: 'Your name?', saveTo: { userData: 'name' } },
+      { id: 'thanks', type: 'message', text: 'Thanks, {{name}}.' },
+    ],
+  },
+]);
+
+describe('engine', () => {
+  it('when a dialog starts, then it says each message up to the first input and waits there', () => {
+    const turn = runTurn(greeting, fresh, { kind: 'start', dialogId: 'greeting' });
+    expect(turn.outputs).toEqual([
+      { type: 'text', text: 'Hi!' },
+      { type: 'text', text: 'Your name?' },
+    ]);
+    expect(turn.state.position).toEqual({ dialogId: 'greeting', stepId: 'ask', awaiting: true, retries: 0 });
+  });
+
+  it('when the user answers an input, then the answer is saved and the template uses it', () => {
+    const started = runTurn(greeting, fresh, { kind: 'start', dialogId: 'greeting' });
+    const turn = runTurn(greeting, started.state, { kind: 'text', text: '  Ada ' });
+    expect(turn.state.userData).toEqual({ name: 'Ada' });
+    expect(turn.outputs).toEqual([{ type: 'text', text: 'Thanks, Ada.' }]);
+    expect(turn.state.position).toBeNull();
+  });
+
+  it('when an answer is blank, then the prompt is repeated and the retry counted', () => {
+    const started = runTurn(greeting, fresh, { kind: 'start', dialogId: 'greeting' });
+    const turn = runTurn(greeting, started.state, { kind: 'text', text: '   ' });
+    expect(turn.outputs).toEqual([{ type: 'text', text: 'Your name?' }]);
+    expect(turn.state.position).toMatchObject({ stepId: 'ask', awaiting: true, retries: 1 });
+  });
+
+  it('when text arrives and nothing awaits it, then the bot answers its fallback and reports unprocessed input', () => {
+    const turn = runTurn(greeting, fresh, { kind: 'text', text: 'what?' });
+    expect(turn.outputs).toEqual([{ type: 'text', text: 'Say again?' }]);
+    expect(turn.effects).toContainEqual({
+      type: 'unprocessed',
+      detail: { text: 'what?', dialogId: null, stepId: null, stepType: null },
+    });
+  });
+
+  it('when a template names a missing variable, then it renders empty and is reported once', () => {
+    const bot = definition([
+      { id: 'greeting', steps: [{ id: 'a', type: 'message', text: '[{{nope}}|{{nope}}|{{name}}]' }] },
+    ]);
+    const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' });
+    expect(turn.outputs).toEqual([{ type: 'text', text: '[||]' }]);
+    expect(turn.effects.filter((e) => e.type === 'warn').map((e) => e.detail)).toEqual([{ name: 'nope' }, { name: 'name' }]);
+  });
+
+  it('when goto steps form a cycle, then the turn stops at the bound and says so', () => {
+    const bot = definition([
+      { id: 'greeting', steps: [{ id: 'a', type: 'goto', dialog: 'loop' }] },
+      { id: 'loop', steps: [{ id: 'b', type: 'message', text: 'again' }, { id: 'c', type: 'goto', dialog: 'greeting' }] },
+    ]);
+    const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' }, { maxStepsPerTurn: 10 });
+    expect(turn.state.position).toBeNull();
+    expect(turn.outputs.length).toBeLessThan(10);
+    expect(turn.effects).toContainEqual({
+      type: 'warn',
+      code: 'step_limit',
+      detail: expect.objectContaining({ limit: 10 }),
+    });
+  });
+
+  it('when a goto names a step, then the conversation continues there and next jumps within the dialog', () => {
+    const bot = definition([
+      { id: 'greeting', steps: [{ id: 'a', type: 'goto', dialog: 'other', step: 'y' }] },
+      {
+        id: 'other',
+        steps: [
+          { id: 'x', type: 'message', text: 'skipped' },
+          { id: 'y', type: 'message', text: 'here', next: 'z-end' },
+          { id: 'w', type: 'message', text: 'skipped too' },
+          { id: 'z-end', type: 'end' },
+        ],
+      },
+    ]);
+    const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' });
+    expect(turn.outputs).toEqual([{ type: 'text', text: 'here' }]);
+    expect(turn.state.position).toBeNull();
+  });
+
+  it('when the input state is given, then it is never mutated', () => {
+    const state: ConversationState = Object.freeze({ position: null, variables: Object.freeze({}), userData: Object.freeze({}) });
+    const started = runTurn(greeting, state, { kind: 'start', dialogId: 'greeting' });
+    expect(() => runTurn(greeting, started.state, { kind: 'text', text: 'Ada' })).not.toThrow();
+    expect(state.userData).toEqual({});
+  });
+});

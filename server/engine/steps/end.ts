@@ -1,0 +1,8 @@
+import type { StepOf } from '../../definition/schema.ts';
+import type { StepHandler } from '../types.ts';
+
+export const endStep: StepHandler<StepOf<'end'>> = {
+  enter() {
+    return { kind: 'end' };
+  },
+};

@@ -1,0 +1,27 @@
+import { pino, type Logger as Pino } from 'pino';
+
+/** Header and field names whose values never reach a log line. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-functions-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-functions-key"]',
+  '*.token',
+  '*.authToken',
+  '*.password',
+  '*.client_secret',
+  '*.access_token',
+  '*.refresh_token',
+  'token',
+  'authToken',
+];
+
+/** The process logger: JSON lines on stdout, secrets censored. */
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Pino {
+  return pino(
+    { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'chatbot' } },
+    destination ?? process.stdout,
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * The storage port: everything the product persists, as plain objects.
+ *
+ * Times are UNIX epoch milliseconds (numbers) everywhere in this port; the
+ * management API turns them into ISO 8601 strings at its edge. Time ranges are
+ * half-open: `fromMs <= t < toMs`. Adapters: `stores/sqlite` (embedded default)
+ * and `stores/mongo`; both must pass `stores/contract.test.ts`.
+ */
+
+/** Where a user stands in the conversation tree, as the engine left it. */
+export interface ConversationPosition {
+  readonly dialogId: string;
+  readonly stepId: string;
+  /** True when the step is waiting for the user's input. */
+  readonly awaiting: boolean;
+  /** Retries used on the current input step. */
+  readonly retries: number;
+}
+
+export interface UserRecord {
+  readonly userId: string;
+  readonly channelId: string;
+  readonly position: ConversationPosition | null;
+  /** Conversation variables: scratch space of the tree, not exported. */
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** User-data storages declared by the bot definition: what the userData export returns. */
+  readonly userData: Readonly<Record<string, unknown>>;
+  /** Time of the user's last message, or null when the user never wrote. */
+  readonly lastMessageAt: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Incremented by every successful update; the optimistic-concurrency token. */
+  readonly version: number;
+  /** Highest transcript sequence number handed out for this user (0 = none). */
+  readonly lastSeq: number;
+}
+
+export interface NewUser {
+  readonly userId: string;
+  readonly channelId: string;
+  readonly userData?: Readonly<Record<string, unknown>>;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly now: number;
+}
+
+/** Fields an update may replace. Omitted fields stay as they are. */
+export interface UserPatch {
+  readonly position?: ConversationPosition | null;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly userData?: Readonly<Record<string, unknown>>;
+  readonly lastMessageAt?: number | null;
+}
+
+/** A message in a user's transcript, from either side. */
+export interface TranscriptEntry {
+  readonly userId: string;
+  /** Per-user sequence number, 1, 2, 3, … with no gaps. */
+  readonly seq: number;
+  readonly from: 'user' | 'bot';
+  /** The widget's id for a user message; the store keeps one entry per (userId, clientId). */
+  readonly clientId: string | null;
+  readonly at: number;
+  /** The message itself, as the shared protocol defines it. Opaque to the store. */
+  readonly message: Readonly<Record<string, unknown>>;
+}
+
+export interface NewTranscriptEntry {
+  readonly from: 'user' | 'bot';
+  readonly clientId?: string | null;
+  readonly at: number;
+  readonly message: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The spec's log records (section 2), plus user-data snapshots, which share
+ * their shape: who, when, and a flat record of fields.
+ */
+export const LOG_KINDS = [
+  'userDataSnapshot',
+  'nlpLog',
+  'outgoingEmail',
+  'outgoingSms',
+  'fuzzyQuestionAnswerLog',
+  'integrationLog',
+  'urlTracker',
+] as const;
+export type LogKind = (typeof LOG_KINDS)[number];
+
+export interface NewLogEntry {
+  readonly userId: string;
+  readonly timestamp: number;
+  /** The record's fields other than userId and timestamp. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface LogEntry extends NewLogEntry {
+  /** Opaque position of this entry in (timestamp, insertion) order; pass it back as `after`. */
+  readonly cursor: string;
+}
+
+export interface RangeQuery {
+  readonly fromMs?: number;
+  readonly toMs?: number;
+  /** Resume strictly after this cursor (from a previous entry). */
+  readonly after?: string;
+  /** Ask the adapter to fetch in batches of this size; it never changes the result. */
+  readonly batchSize?: number;
+}
+
+export interface UserExportRow {
+  readonly userId: string;
+  /** lastMessageAt of the user: exports include only users who wrote. */
+  readonly timestamp: number;
+  readonly userData: Readonly<Record<string, unknown>>;
+  readonly cursor: string;
+}
+
+export type JobStatus = 'pending' | 'running' | 'done' | 'dead' | 'cancelled';
+
+export interface NewJob {
+  /** Stable id: scheduling the same id again replaces a job that has not started. */
+  readonly id: string;
+  readonly kind: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly runAt: number;
+  /** Attempts before the job is dead. Default 1 (no retry). */
+  readonly maxAttempts?: number;
+}
+
+export interface Job {
+  readonly id: string;
+  readonly kind: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly runAt: number;
+  readonly status: JobStatus;
+  /** Attempts started so far, including the one a claim starts. */
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly leaseOwner: string | null;
+  readonly leaseUntil: number | null;
+  readonly lastError: string | null;
+}
+
+export interface ClaimRequest {
+  readonly workerId: string;
+  readonly now: number;
+  readonly leaseMs: number;
+  readonly limit: number;
+  /** Only jobs of these kinds; all kinds when omitted. */
+  readonly kinds?: readonly string[];
+}
+
+export interface DatasetRow {
+  readonly id: string;
+  readonly tags: readonly string[];
+  readonly lat: number | null;
+  readonly lon: number | null;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface DatasetInfo {
+  readonly name: string;
+  readonly rowCount: number;
+  /** When the rows last changed. */
+  readonly updatedAt: number;
+}
+
+export interface Store {
+  /** Resolves when the store answers; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // Users
+  getUser(userId: string): Promise<UserRecord | null>;
+  /** Creates the user, or returns the existing one unchanged (never overwrites). */
+  ensureUser(user: NewUser): Promise<UserRecord>;
+  /**
+   * Applies the patch only if the stored version still equals `expectedVersion`.
+   * Returns the updated user, or null when another writer got there first
+   * (the caller reads again and retries) or the user does not exist.
+   */
+  updateUser(userId: string, expectedVersion: number, patch: UserPatch, now: number): Promise<UserRecord | null>;
+  /** Users who wrote in the range, by lastMessageAt then creation order. */
+  exportUsers(query: RangeQuery): AsyncIterable<UserExportRow>;
+
+  // Transcript
+  /**
+   * Appends entries with the next sequence numbers of this user. A user entry
+   * whose clientId is already stored is not stored again: the stored entry is
+   * returned in its place with `duplicate: true`.
+   */
+  appendTranscript(
+    userId: string,
+    entries: readonly NewTranscriptEntry[],
+  ): Promise<ReadonlyArray<TranscriptEntry & { readonly duplicate: boolean }>>;
+  /** Entries with seq > afterSeq, ascending, at most `limit`. */
+  readTranscript(userId: string, afterSeq: number, limit: number): Promise<TranscriptEntry[]>;
+
+  // Logs and snapshots
+  appendLog(kind: LogKind, entry: NewLogEntry): Promise<void>;
+  appendLogs(kind: LogKind, entries: readonly NewLogEntry[]): Promise<void>;
+  /** Entries in the range, by timestamp then insertion order. */
+  readLogs(kind: LogKind, query: RangeQuery): AsyncIterable<LogEntry>;
+
+  // Durable jobs and timers
+  /** Schedules a job; replaces a pending job with the same id, keeps a running one. */
+  scheduleJob(job: NewJob): Promise<void>;
+  getJob(id: string): Promise<Job | null>;
+  /** Cancels a job that has not finished. Returns true when one was cancelled. */
+  cancelJob(id: string): Promise<boolean>;
+  /**
+   * Claims due jobs: pending with runAt <= now, or running with an expired lease.
+   * Each job is claimed by exactly one worker; a claim starts an attempt.
+   */
+  claimJobs(request: ClaimRequest): Promise<Job[]>;
+  /** Marks a claimed job done. False when the worker no longer holds the lease. */
+  completeJob(id: string, workerId: string): Promise<boolean>;
+  /**
+   * Records a failed attempt: back to pending at `retryAt` while attempts remain,
+   * else dead. False when the worker no longer holds the lease.
+   */
+  failJob(id: string, workerId: string, error: string, retryAt: number): Promise<boolean>;
+
+  // Background datasets
+  /** Replaces all rows of the dataset at once: readers see the old rows or the new, never a mix. */
+  replaceDataset(name: string, rows: readonly DatasetRow[], now: number): Promise<void>;
+  upsertDatasetRows(name: string, rows: readonly DatasetRow[], now: number): Promise<void>;
+  deleteDatasetRows(name: string, ids: readonly string[], now: number): Promise<void>;
+  readDataset(name: string): Promise<DatasetRow[]>;
+  datasetInfo(name: string): Promise<DatasetInfo | null>;
+}

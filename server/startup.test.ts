@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Runs the server's command-line entry from source and collects how it ended. */
+function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (stdout.includes('Chatbot is running at')) child.kill('SIGTERM');
+    });
+    child.on('close', (code) => resolve({ code, stderr, stdout }));
+  });
+}
+
+describe('start-up', () => {
+  it('when a variable is invalid, then the server stops with exit code 1 and one line naming it', async () => {
+    const { code, stderr } = await start({ PORT: 'eighty' });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['Configuration error: PORT: must be a whole number from 0 to 65535 (got "eighty")']);
+  });
+
+  it('when the bot definition is malformed, then start-up stops listing each problem with its path', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bad-bot-'));
+    const file = path.join(dir, 'bot.json');
+    await writeFile(file, JSON.stringify({ settings: { id: 'x', name: 'X', startDialog: 'nope' }, dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'message', text: 'hi', next: 'gone' }] }] }));
+    const { code, stderr } = await start({ BOT_DEFINITION: file, DATA_DIR: dir });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Bot definition ${file} is invalid:`);
+    expect(stderr).toContain('settings.startDialog: no dialog "nope"');
+    expect(stderr).toContain('dialogs[0].steps[0].next: no step "gone" in dialog "main"');
+  });
+
+  it('when MONGODB_URL points at nothing, then start-up fails with a clear error instead of falling back', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'no-mongo-'));
+    const { code, stderr, stdout } = await start({ MONGODB_URL: 'mongodb://user:pw-secret@127.0.0.1:1/chatbot', DATA_DIR: dir });
+    expect(code).toBe(1);
+    expect(stdout).not.toContain('Chatbot is running');
+    expect(stderr).toMatch(/^Cannot start: .*MongoDB.*127\.0\.0\.1:1/im);
+    expect(stderr).not.toContain('pw-secret');
+  }, 30_000);
+
+  it('when the configuration is good, then the server says where it runs', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'good-'));
+    const { stdout } = await start({ DATA_DIR: dir, BOT_FUNCTION_KEY: 'a-test-key-of-enough-length' });
+    expect(stdout).toMatch(/Chatbot is running at http:\/\/127\.0\.0\.1:\d+/);
+  });
+});

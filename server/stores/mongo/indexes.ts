@@ -1,0 +1,33 @@
+import type { Db, IndexDescription } from 'mongodb';
+import { COLLECTIONS } from './mongo-common.ts';
+
+/**
+ * Every index the adapter relies on. Uniqueness here is what makes
+ * the key locks (see key-lock.ts) work and backs up seq and clientId
+ * uniqueness. Only plain and unique compound indexes: FerretDB 1.x lacks
+ * partialFilterExpression.
+ */
+const INDEXES: Record<string, IndexDescription[]> = {
+  [COLLECTIONS.users]: [{ key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' }],
+  [COLLECTIONS.transcript]: [
+    { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },
+    // dedupKey is `c:<clientId>` or `s:<seq>`: unique per user without a partial index.
+    { key: { userId: 1, dedupKey: 1 }, name: 'user_dedup', unique: true },
+  ],
+  [COLLECTIONS.logs]: [{ key: { kind: 1, timestamp: 1, _id: 1 }, name: 'kind_time_id' }],
+  [COLLECTIONS.locks]: [{ key: { key: 1 }, name: 'key', unique: true }],
+  [COLLECTIONS.jobs]: [
+    { key: { status: 1, runAt: 1 }, name: 'due' },
+    { key: { status: 1, leaseUntil: 1 }, name: 'expired_leases' },
+  ],
+  [COLLECTIONS.datasetRows]: [
+    { key: { dataset: 1, generation: 1, id: 1 }, name: 'dataset_generation_id', unique: true },
+  ],
+};
+
+/** Creates missing indexes; idempotent, run at every start-up. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  for (const [collection, indexes] of Object.entries(INDEXES)) {
+    await db.collection(collection).createIndexes(indexes);
+  }
+}

@@ -1,0 +1,92 @@
+import { ObjectId, type Db } from 'mongodb';
+import { COLLECTIONS, isDuplicateKey } from './mongo-common.ts';
+
+/*
+ * Why locks at all: FerretDB 1.x (SQLite backend) runs every update and
+ * findAndModify as "query, change in Go, write the whole document back by
+ * _id", with nothing between query and write. A filter such as
+ * {_id, version: 3} therefore does NOT make an update conditional, $inc is
+ * not atomic, and concurrent updates of one document lose writes. What it
+ * does do atomically: an insert against a unique index, and a delete by _id
+ * (whose count comes from the SQL statement). A lock is exactly that: the
+ * holder inserted {key} under a unique index; release deletes its own lock
+ * by its own _id. Every read-check-write of a user, job or dataset document
+ * runs under the document's lock, so the adapter is correct on MongoDB and
+ * on FerretDB alike.
+ */
+
+interface LockDoc {
+  _id: ObjectId;
+  key: string;
+  /** Wall-clock expiry: a crashed holder blocks the key at most this long. */
+  until: number;
+}
+
+/** Longer than any operation under a lock is expected to take. */
+const LOCK_TTL_MS = 10_000;
+/** Longer than the TTL, so a crashed holder's lock is taken over rather than failing the waiter. */
+const WAIT_LIMIT_MS = 15_000;
+
+export interface KeyLocks {
+  /** Runs `action` holding the key's lock, waiting for it when held. */
+  withLock<T>(key: string, action: () => Promise<T>): Promise<T>;
+  /** Runs `action` holding the key's lock, or returns `busy` at once when someone else holds it. */
+  tryWithLock<T, B>(key: string, action: () => Promise<T>, busy: B): Promise<T | B>;
+}
+
+export function keyLocks(db: Db): KeyLocks {
+  const locks = db.collection<LockDoc>(COLLECTIONS.locks);
+
+  /** The lock's id when acquired, else null. */
+  const tryAcquire = async (key: string): Promise<ObjectId | null> => {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const lock: LockDoc = { _id: new ObjectId(), key, until: Date.now() + LOCK_TTL_MS };
+      try {
+        await locks.insertOne(lock);
+        return lock._id;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const holder = await locks.findOne({ key });
+      if (holder === null) continue;
+      if (holder.until > Date.now()) return null;
+      // Expired: remove that very lock (by its own _id, never by key) and try once more.
+      await locks.deleteOne({ _id: holder._id });
+    }
+    return null;
+  };
+
+  const release = async (id: ObjectId) => {
+    await locks.deleteOne({ _id: id });
+  };
+
+  return {
+    async withLock(key, action) {
+      const deadline = Date.now() + WAIT_LIMIT_MS;
+      let pause = 2;
+      for (;;) {
+        const id = await tryAcquire(key);
+        if (id !== null) {
+          try {
+            return await action();
+          } finally {
+            await release(id);
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`lock ${key} still held after ${WAIT_LIMIT_MS} ms`);
+        await new Promise((done) => setTimeout(done, pause + Math.random() * pause));
+        pause = Math.min(pause * 2, 50);
+      }
+    },
+
+    async tryWithLock(key, action, busy) {
+      const id = await tryAcquire(key);
+      if (id === null) return busy;
+      try {
+        return await action();
+      } finally {
+        await release(id);
+      }
+    },
+  };
+}

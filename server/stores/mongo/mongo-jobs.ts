@@ -1,0 +1,155 @@
+import type { Db, Filter } from 'mongodb';
+import type { ClaimRequest, Job, JobStatus, Store } from '../../ports/store.ts';
+import type { KeyLocks } from './key-lock.ts';
+import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
+
+interface JobDoc {
+  _id: string;
+  kind: string;
+  payload: string;
+  runAt: number;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  lastError: string | null;
+}
+
+function toJob(doc: JobDoc): Job {
+  return {
+    id: doc._id,
+    kind: doc.kind,
+    payload: fromJson(doc.payload),
+    runAt: doc.runAt,
+    status: doc.status,
+    attempts: doc.attempts,
+    maxAttempts: doc.maxAttempts,
+    leaseOwner: doc.leaseOwner,
+    leaseUntil: doc.leaseUntil,
+    lastError: doc.lastError,
+  };
+}
+
+/** Rounds of find-then-claim when other workers keep winning the candidates. */
+const CLAIM_ROUNDS = 5;
+
+type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'completeJob' | 'failJob'>;
+
+function isClaimable(doc: JobDoc, request: ClaimRequest): boolean {
+  const due =
+    (doc.status === 'pending' && doc.runAt <= request.now) ||
+    (doc.status === 'running' && doc.leaseUntil !== null && doc.leaseUntil <= request.now);
+  return due && (request.kinds === undefined || request.kinds.includes(doc.kind));
+}
+
+const lockKey = (id: string) => `job:${id}`;
+const released = { leaseOwner: null, leaseUntil: null };
+
+/*
+ * Every change of a job is a read-check-write under the job's lock (see
+ * key-lock.ts for why a filtered update is not enough on FerretDB). A claim
+ * skips a job whose lock is taken: another worker is claiming or settling it.
+ */
+export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
+  const jobs = db.collection<JobDoc>(COLLECTIONS.jobs);
+
+  /** Applies `change` to the job if `accept` approves the stored version; true when applied. */
+  const settle = (id: string, accept: (doc: JobDoc) => Partial<JobDoc> | null) =>
+    locks.withLock(lockKey(id), async () => {
+      const doc = await jobs.findOne({ _id: id });
+      const change = doc === null ? null : accept(doc);
+      if (change === null) return false;
+      await jobs.updateOne({ _id: id }, { $set: change });
+      return true;
+    });
+
+  const claimOne = (id: string, request: ClaimRequest) =>
+    locks.tryWithLock(
+      lockKey(id),
+      async (): Promise<Job | null> => {
+        const doc = await jobs.findOne({ _id: id });
+        if (doc === null || !isClaimable(doc, request)) return null;
+        const claimed: JobDoc = {
+          ...doc,
+          status: 'running',
+          attempts: doc.attempts + 1,
+          leaseOwner: request.workerId,
+          leaseUntil: request.now + request.leaseMs,
+        };
+        await jobs.replaceOne({ _id: id }, claimed);
+        return toJob(claimed);
+      },
+      null,
+    );
+
+  return {
+    async scheduleJob(job) {
+      const fresh: JobDoc = {
+        _id: job.id,
+        kind: job.kind,
+        payload: toJson(job.payload),
+        runAt: job.runAt,
+        status: 'pending',
+        attempts: 0,
+        maxAttempts: job.maxAttempts ?? 1,
+        leaseOwner: null,
+        leaseUntil: null,
+        lastError: null,
+      };
+      await locks.withLock(lockKey(job.id), async () => {
+        const current = await jobs.findOne({ _id: job.id }, { projection: { status: 1 } });
+        if (current?.status === 'running') return;
+        await jobs.replaceOne({ _id: job.id }, fresh, { upsert: true });
+      });
+    },
+
+    async getJob(id) {
+      const doc = await jobs.findOne({ _id: id });
+      return doc === null ? null : toJob(doc);
+    },
+
+    cancelJob: (id) =>
+      settle(id, (doc) =>
+        doc.status === 'pending' || doc.status === 'running' ? { status: 'cancelled', ...released } : null,
+      ),
+
+    async claimJobs(request) {
+      if (request.limit <= 0 || request.kinds?.length === 0) return [];
+      const due: Filter<JobDoc> = {
+        $or: [
+          { status: 'pending', runAt: { $lte: request.now } },
+          { status: 'running', leaseUntil: { $lte: request.now } },
+        ],
+        ...(request.kinds === undefined ? {} : { kind: { $in: [...request.kinds] } }),
+      };
+      const claimed: Job[] = [];
+      for (let round = 0; round < CLAIM_ROUNDS && claimed.length < request.limit; round += 1) {
+        const candidates = await jobs
+          .find(due, { projection: { _id: 1 } })
+          .sort({ runAt: 1, _id: 1 })
+          .limit(request.limit - claimed.length)
+          .toArray();
+        if (candidates.length === 0) break;
+        for (const candidate of candidates) {
+          const job = await claimOne(candidate._id, request);
+          if (job !== null) claimed.push(job);
+        }
+      }
+      return claimed;
+    },
+
+    completeJob: (id, workerId) =>
+      settle(id, (doc) =>
+        doc.status === 'running' && doc.leaseOwner === workerId ? { status: 'done', ...released } : null,
+      ),
+
+    failJob: (id, workerId, error, retryAt) =>
+      settle(id, (doc) => {
+        if (doc.status !== 'running' || doc.leaseOwner !== workerId) return null;
+        return doc.attempts < doc.maxAttempts
+          ? { status: 'pending', runAt: retryAt, lastError: error, ...released }
+          : { status: 'dead', lastError: error, ...released };
+      }),
+  };
+}

@@ -1,0 +1,73 @@
+import { MongoClient } from 'mongodb';
+import type { Store } from '../../ports/store.ts';
+import { ensureIndexes } from './indexes.ts';
+import { keyLocks } from './key-lock.ts';
+import { mongoDatasets } from './mongo-datasets.ts';
+import { mongoJobs } from './mongo-jobs.ts';
+import { mongoLogs } from './mongo-logs.ts';
+import { mongoTranscript } from './mongo-transcript.ts';
+import { mongoUsers } from './mongo-users.ts';
+
+export interface MongoStoreOptions {
+  /** A mongodb:// or mongodb+srv:// URL. */
+  readonly url: string;
+  /** Database name; defaults to the URL's path, else `chatbot`. */
+  readonly dbName?: string;
+  /** How long to look for a server before giving up (ms). Default 5000. */
+  readonly serverSelectionTimeoutMs?: number;
+}
+
+/**
+ * Connects to MongoDB (or a compatible server such as FerretDB 1.x) and
+ * creates the indexes the adapter relies on. Rejects with a message naming
+ * the host, never the credentials, when the server cannot be reached.
+ */
+export async function openMongoStore(options: MongoStoreOptions): Promise<Store> {
+  const target = describeUrl(options.url);
+  let client: MongoClient;
+  try {
+    client = new MongoClient(options.url, {
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
+      appName: 'chatbot',
+    });
+    await client.connect();
+  } catch (error) {
+    throw new Error(`cannot connect to MongoDB at ${target.hosts}: ${redact(String((error as Error).message), options.url)}`);
+  }
+  const db = client.db(options.dbName ?? target.dbName ?? 'chatbot');
+  try {
+    await ensureIndexes(db);
+  } catch (error) {
+    await client.close();
+    throw new Error(`cannot create indexes in MongoDB at ${target.hosts}: ${(error as Error).message}`, { cause: error });
+  }
+
+  const locks = keyLocks(db);
+  return {
+    async ping() {
+      await db.command({ ping: 1 });
+    },
+    async close() {
+      await client.close();
+    },
+    ...mongoUsers(db, locks),
+    ...mongoTranscript(db, locks),
+    ...mongoLogs(db),
+    ...mongoJobs(db, locks),
+    ...mongoDatasets(db, locks),
+  };
+}
+
+/** Hosts and database of a connection string, with the credentials left out. */
+export function describeUrl(url: string): { hosts: string; dbName: string | undefined } {
+  const match = /^[a-z+]+:\/\/(?:[^@/]*@)?([^/?]*)(?:\/([^?]*))?/i.exec(url);
+  if (match === null) return { hosts: '(unparseable URL)', dbName: undefined };
+  const dbName = match[2] === undefined || match[2] === '' ? undefined : decodeURIComponent(match[2]);
+  return { hosts: match[1] ?? '', dbName };
+}
+
+/** Driver messages may echo the URL; keep its password out of logs. */
+function redact(message: string, url: string): string {
+  const password = /^[a-z+]+:\/\/[^:@/]*:([^@/]*)@/i.exec(url)?.[1];
+  return password === undefined || password === '' ? message : message.split(password).join('***');
+}

@@ -1,0 +1,98 @@
+import type { Db } from 'mongodb';
+import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
+import type { KeyLocks } from './key-lock.ts';
+import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
+import { userLockKey } from './mongo-users.ts';
+
+interface TranscriptDoc {
+  userId: string;
+  seq: number;
+  from: 'user' | 'bot';
+  clientId: string | null;
+  /** `c:<clientId>` when the entry has one, else `s:<seq>`; unique per user. */
+  dedupKey: string;
+  at: number;
+  message: string;
+}
+
+function toEntry(doc: TranscriptDoc): TranscriptEntry {
+  return {
+    userId: doc.userId,
+    seq: doc.seq,
+    from: doc.from,
+    clientId: doc.clientId,
+    at: doc.at,
+    message: fromJson(doc.message),
+  };
+}
+
+type TranscriptOps = Pick<Store, 'appendTranscript' | 'readTranscript'>;
+
+/*
+ * Appends hold the user's lock (see key-lock.ts): the lock, not the unique
+ * indexes, keeps seq gapless and clientIds single. The next seq comes from
+ * the highest stored entry as well as lastSeq, so an append cut short after
+ * its inserts (crash, no transactions) costs no seq twice.
+ */
+export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
+  const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
+  const users = db.collection<{ _id: string; lastSeq: number }>(COLLECTIONS.users);
+
+  const byClientId = (userId: string, clientId: string) =>
+    transcript.findOne({ userId, dedupKey: `c:${clientId}` }, { projection: { _id: 0 } });
+
+  const append = async (userId: string, entries: readonly NewTranscriptEntry[]) => {
+    const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1 } });
+    if (user === null) throw new Error(`cannot append to the transcript of unknown user ${userId}`);
+    const top = await transcript.findOne({ userId }, { sort: { seq: -1 }, projection: { seq: 1 } });
+    let seq = Math.max(user.lastSeq, top?.seq ?? 0);
+    const fresh: TranscriptDoc[] = [];
+    const freshByClientId = new Map<string, TranscriptDoc>();
+    const results: Array<TranscriptEntry & { readonly duplicate: boolean }> = [];
+    for (const entry of entries) {
+      const clientId = entry.clientId ?? null;
+      if (clientId !== null) {
+        const existing = freshByClientId.get(clientId) ?? (await byClientId(userId, clientId));
+        if (existing !== null) {
+          results.push({ ...toEntry(existing), duplicate: true });
+          continue;
+        }
+      }
+      seq += 1;
+      const doc: TranscriptDoc = {
+        userId,
+        seq,
+        from: entry.from,
+        clientId,
+        dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`,
+        at: entry.at,
+        message: toJson(entry.message),
+      };
+      fresh.push(doc);
+      if (clientId !== null) freshByClientId.set(clientId, doc);
+      results.push({ ...toEntry(doc), duplicate: false });
+    }
+    if (fresh.length > 0) {
+      // Copies: insertMany adds _id to the documents it is given.
+      await transcript.insertMany(fresh.map((doc) => ({ ...doc })), { ordered: true });
+      await users.updateOne({ _id: userId }, { $set: { lastSeq: seq } });
+    }
+    return results;
+  };
+
+  return {
+    async appendTranscript(userId, entries) {
+      return locks.withLock(userLockKey(userId), () => append(userId, entries));
+    },
+
+    async readTranscript(userId, afterSeq, limit) {
+      if (limit <= 0) return [];
+      const docs = await transcript
+        .find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } })
+        .sort({ seq: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toEntry);
+    },
+  };
+}

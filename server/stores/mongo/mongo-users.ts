@@ -1,0 +1,142 @@
+import { ObjectId, type Db, type Filter } from 'mongodb';
+import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord } from '../../ports/store.ts';
+import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
+import type { KeyLocks } from './key-lock.ts';
+import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
+
+interface UserDoc {
+  _id: string;
+  channelId: string;
+  position: ConversationPosition | null;
+  variables: string;
+  userData: string;
+  lastMessageAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+  lastSeq: number;
+  /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
+  order: ObjectId;
+}
+
+function toUser(doc: UserDoc): UserRecord {
+  return {
+    userId: doc._id,
+    channelId: doc.channelId,
+    position:
+      doc.position === null
+        ? null
+        : {
+            dialogId: doc.position.dialogId,
+            stepId: doc.position.stepId,
+            awaiting: doc.position.awaiting,
+            retries: doc.position.retries,
+          },
+    variables: fromJson(doc.variables),
+    userData: fromJson(doc.userData),
+    lastMessageAt: doc.lastMessageAt,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    version: doc.version,
+    lastSeq: doc.lastSeq,
+  };
+}
+
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers'>;
+
+/** The lock every writer of a user document holds (see key-lock.ts). */
+export function userLockKey(userId: string): string {
+  return `user:${userId}`;
+}
+
+export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
+  const users = db.collection<UserDoc>(COLLECTIONS.users);
+
+  return {
+    async getUser(userId) {
+      const doc = await users.findOne({ _id: userId });
+      return doc === null ? null : toUser(doc);
+    },
+
+    async ensureUser(user) {
+      const existing = await users.findOne({ _id: user.userId });
+      if (existing !== null) return toUser(existing);
+      const doc: UserDoc = {
+        _id: user.userId,
+        channelId: user.channelId,
+        position: null,
+        variables: toJson(user.variables ?? {}),
+        userData: toJson(user.userData ?? {}),
+        lastMessageAt: null,
+        createdAt: user.now,
+        updatedAt: user.now,
+        version: 1,
+        lastSeq: 0,
+        order: new ObjectId(),
+      };
+      try {
+        await users.insertOne(doc);
+        return toUser(doc);
+      } catch (error) {
+        // Another writer created the user in between: theirs stands.
+        if (!isDuplicateKey(error)) throw error;
+        const winner = await users.findOne({ _id: user.userId });
+        if (winner === null) throw new Error(`user ${user.userId} vanished right after a duplicate insert`);
+        return toUser(winner);
+      }
+    },
+
+    async updateUser(userId, expectedVersion, patch, now) {
+      const set: Partial<UserDoc> = { updatedAt: now };
+      if (patch.position !== undefined) set.position = patch.position;
+      if (patch.variables !== undefined) set.variables = toJson(patch.variables);
+      if (patch.userData !== undefined) set.userData = toJson(patch.userData);
+      if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+      // Compare and set under the lock: a version in the filter is not enough on FerretDB.
+      return locks.withLock(userLockKey(userId), async () => {
+        const current = await users.findOne({ _id: userId });
+        if (current === null || current.version !== expectedVersion) return null;
+        const next: UserDoc = { ...current, ...set, version: expectedVersion + 1 };
+        await users.updateOne({ _id: userId }, { $set: { ...set, version: next.version } });
+        return toUser(next);
+      });
+    },
+
+    async *exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
+      const range: Filter<UserDoc> = {
+        lastMessageAt: {
+          $ne: null,
+          ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
+          ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
+        },
+      };
+      // A fresh query per batch: no server cursor outlives a slow consumer.
+      for (;;) {
+        const filter: Filter<UserDoc> =
+          after === null
+            ? range
+            : {
+                $and: [
+                  range,
+                  { $or: [{ lastMessageAt: { $gt: after.t } }, { lastMessageAt: after.t, order: { $gt: after.o } }] },
+                ],
+              };
+        const docs = await users.find(filter).sort({ lastMessageAt: 1, order: 1 }).limit(batchSize).toArray();
+        for (const doc of docs) {
+          const timestamp = doc.lastMessageAt as number;
+          yield {
+            userId: doc._id,
+            timestamp,
+            userData: fromJson(doc.userData),
+            cursor: encodeCursor({ t: timestamp, o: doc.order.toHexString() }),
+          };
+        }
+        const last = docs.at(-1);
+        if (last === undefined || docs.length < batchSize) return;
+        after = { t: last.lastMessageAt as number, o: last.order };
+      }
+    },
+  };
+}

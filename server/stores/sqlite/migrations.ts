@@ -1,0 +1,106 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Schema migrations of the SQLite store, oldest first. A migration is never
+ * edited once released: add a new one instead. `PRAGMA user_version` records
+ * the last one applied.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'users, transcript, logs, jobs, datasets',
+    sql: `
+      -- seq is the creation order, the tie-break of exports; user_id is the key callers use.
+      CREATE TABLE users (
+        seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id         TEXT    NOT NULL UNIQUE,
+        channel_id      TEXT    NOT NULL,
+        position        TEXT,
+        variables       TEXT    NOT NULL,
+        user_data       TEXT    NOT NULL,
+        last_message_at INTEGER,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL,
+        version         INTEGER NOT NULL,
+        last_seq        INTEGER NOT NULL
+      );
+      CREATE INDEX users_by_last_message ON users (last_message_at, seq)
+        WHERE last_message_at IS NOT NULL;
+
+      CREATE TABLE transcript (
+        user_id   TEXT    NOT NULL,
+        seq       INTEGER NOT NULL,
+        sender    TEXT    NOT NULL CHECK (sender IN ('user', 'bot')),
+        client_id TEXT,
+        at        INTEGER NOT NULL,
+        message   TEXT    NOT NULL,
+        PRIMARY KEY (user_id, seq)
+      ) WITHOUT ROWID;
+      CREATE UNIQUE INDEX transcript_by_client_id ON transcript (user_id, client_id)
+        WHERE client_id IS NOT NULL;
+
+      -- AUTOINCREMENT so ids are never reused: a cursor must not point at a later entry.
+      CREATE TABLE logs (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind      TEXT    NOT NULL,
+        user_id   TEXT    NOT NULL,
+        timestamp INTEGER NOT NULL,
+        data      TEXT    NOT NULL
+      );
+      CREATE INDEX logs_by_time ON logs (kind, timestamp, id);
+
+      CREATE TABLE jobs (
+        id           TEXT    PRIMARY KEY,
+        kind         TEXT    NOT NULL,
+        payload      TEXT    NOT NULL,
+        run_at       INTEGER NOT NULL,
+        status       TEXT    NOT NULL,
+        attempts     INTEGER NOT NULL,
+        max_attempts INTEGER NOT NULL,
+        lease_owner  TEXT,
+        lease_until  INTEGER,
+        last_error   TEXT
+      );
+      CREATE INDEX jobs_due ON jobs (status, run_at);
+
+      CREATE TABLE datasets (
+        name       TEXT    PRIMARY KEY,
+        row_count  INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE dataset_rows (
+        dataset TEXT NOT NULL,
+        id      TEXT NOT NULL,
+        tags    TEXT NOT NULL,
+        lat     REAL,
+        lon     REAL,
+        data    TEXT NOT NULL,
+        PRIMARY KEY (dataset, id)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+/** Brings the schema up to date; refuses a database written by a newer server. */
+export function migrate(db: Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(
+      `SQLite store schema is at version ${current}, newer than this server knows (${latest}): refusing to open it`,
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

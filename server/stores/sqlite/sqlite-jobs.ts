@@ -1,0 +1,143 @@
+import type { Database } from 'better-sqlite3';
+import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
+import { fromJson, toJson } from './json.ts';
+
+interface JobRow {
+  id: string;
+  kind: string;
+  payload: string;
+  run_at: number;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+}
+
+function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: fromJson(row.payload),
+    runAt: row.run_at,
+    status: row.status,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until,
+    lastError: row.last_error,
+  };
+}
+
+type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'completeJob' | 'failJob'>;
+
+export function sqliteJobs(db: Database): JobOps {
+  const select = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  // A running job keeps going; anything else under this id starts over.
+  const schedule = db.prepare(
+    `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts,
+                       lease_owner, lease_until, last_error)
+     VALUES (@id, @kind, @payload, @runAt, 'pending', 0, @maxAttempts, NULL, NULL, NULL)
+     ON CONFLICT (id) DO UPDATE SET
+       kind = excluded.kind, payload = excluded.payload, run_at = excluded.run_at,
+       status = 'pending', attempts = 0, max_attempts = excluded.max_attempts,
+       lease_owner = NULL, lease_until = NULL, last_error = NULL
+     WHERE jobs.status <> 'running'`,
+  );
+  const cancel = db.prepare(
+    `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND status IN ('pending', 'running')`,
+  );
+  const due = db.prepare<[number, number, number], JobRow>(
+    `SELECT * FROM jobs
+     WHERE (status = 'pending' AND run_at <= ?) OR (status = 'running' AND lease_until <= ?)
+     ORDER BY run_at, id LIMIT ?`,
+  );
+  const dueOfKindsByCount = new Map<number, ReturnType<typeof db.prepare<unknown[], JobRow>>>();
+  const dueOfKinds = (count: number) => {
+    let statement = dueOfKindsByCount.get(count);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[], JobRow>(
+        `SELECT * FROM jobs
+         WHERE ((status = 'pending' AND run_at <= ?) OR (status = 'running' AND lease_until <= ?))
+           AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})
+         ORDER BY run_at, id LIMIT ?`,
+      );
+      dueOfKindsByCount.set(count, statement);
+    }
+    return statement;
+  };
+  const claim = db.prepare(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?
+     WHERE id = ?`,
+  );
+  const complete = db.prepare(
+    `UPDATE jobs SET status = 'done', lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+  );
+  const retry = db.prepare(
+    `UPDATE jobs SET status = 'pending', run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
+     WHERE id = ?`,
+  );
+  const bury = db.prepare(
+    `UPDATE jobs SET status = 'dead', last_error = ?, lease_owner = NULL, lease_until = NULL
+     WHERE id = ?`,
+  );
+
+  // Select and mark in one write transaction: a second worker sees them taken.
+  const claimTx = db.transaction((request: ClaimRequest): Job[] => {
+    if (request.limit <= 0 || request.kinds?.length === 0) return [];
+    const rows =
+      request.kinds === undefined
+        ? due.all(request.now, request.now, request.limit)
+        : dueOfKinds(request.kinds.length).all(request.now, request.now, ...request.kinds, request.limit);
+    const leaseUntil = request.now + request.leaseMs;
+    return rows.map((row) => {
+      claim.run(request.workerId, leaseUntil, row.id);
+      return toJob({
+        ...row,
+        status: 'running',
+        attempts: row.attempts + 1,
+        lease_owner: request.workerId,
+        lease_until: leaseUntil,
+      });
+    });
+  });
+
+  const failTx = db.transaction((id: string, workerId: string, error: string, retryAt: number): boolean => {
+    const row = select.get(id);
+    if (row === undefined || row.status !== 'running' || row.lease_owner !== workerId) return false;
+    if (row.attempts < row.max_attempts) retry.run(retryAt, error, id);
+    else bury.run(error, id);
+    return true;
+  });
+
+  return {
+    async scheduleJob(job: NewJob) {
+      schedule.run({
+        id: job.id,
+        kind: job.kind,
+        payload: toJson(job.payload),
+        runAt: job.runAt,
+        maxAttempts: job.maxAttempts ?? 1,
+      });
+    },
+    async getJob(id) {
+      const row = select.get(id);
+      return row === undefined ? null : toJob(row);
+    },
+    async cancelJob(id) {
+      return cancel.run(id).changes === 1;
+    },
+    async claimJobs(request) {
+      return claimTx.immediate(request);
+    },
+    async completeJob(id, workerId) {
+      return complete.run(id, workerId).changes === 1;
+    },
+    async failJob(id, workerId, error, retryAt) {
+      return failTx.immediate(id, workerId, error, retryAt);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Database } from 'better-sqlite3';
+import type { LogEntry, LogKind, NewLogEntry, RangeQuery, Store } from '../../ports/store.ts';
+import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
+import { fromJson, toJson } from './json.ts';
+
+interface LogRow {
+  id: number;
+  user_id: string;
+  timestamp: number;
+  data: string;
+}
+
+const MIN = Number.MIN_SAFE_INTEGER;
+const MAX = Number.MAX_SAFE_INTEGER;
+
+type LogOps = Pick<Store, 'appendLog' | 'appendLogs' | 'readLogs'>;
+
+export function sqliteLogs(db: Database): LogOps {
+  const insert = db.prepare(
+    'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (@kind, @userId, @timestamp, @data)',
+  );
+  const insertAll = db.transaction((kind: LogKind, entries: readonly NewLogEntry[]) => {
+    for (const entry of entries) {
+      insert.run({ kind, userId: entry.userId, timestamp: entry.timestamp, data: toJson(entry.data) });
+    }
+  });
+  const batch = db.prepare<[string, number, number, number, number, number, number], LogRow>(
+    `SELECT id, user_id, timestamp, data FROM logs
+     WHERE kind = ? AND timestamp >= ? AND timestamp < ?
+       AND (timestamp > ? OR (timestamp = ? AND id > ?))
+     ORDER BY timestamp, id LIMIT ?`,
+  );
+
+  return {
+    async appendLog(kind, entry) {
+      insertAll.immediate(kind, [entry]);
+    },
+    async appendLogs(kind, entries) {
+      insertAll.immediate(kind, entries);
+    },
+    async *readLogs(kind: LogKind, query: RangeQuery): AsyncIterable<LogEntry> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      // One short statement per batch, not one open iterator: see exportUsers.
+      for (;;) {
+        const rows = batch.all(kind, from, to, after.t, after.t, after.o, batchSize);
+        for (const row of rows) {
+          yield {
+            userId: row.user_id,
+            timestamp: row.timestamp,
+            data: fromJson(row.data),
+            cursor: encodeCursor({ t: row.timestamp, o: row.id }),
+          };
+        }
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < batchSize) return;
+        after = { t: last.timestamp, o: last.id };
+      }
+    },
+  };
+}

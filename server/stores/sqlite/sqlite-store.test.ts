@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from './migrations.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+
+describe('openSqliteStore', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sqlite-store-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when a file is opened, then it is migrated to the latest version in WAL mode and reopens with its data', async () => {
+    const file = join(dir, 'store.db');
+    const store = openSqliteStore({ file });
+    await store.ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    await store.close();
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)?.version);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+    const again = openSqliteStore({ file });
+    expect((await again.getUser('u1'))?.userId).toBe('u1');
+    await again.close();
+  });
+
+  it('when the file was written by a newer schema, then opening fails and says so', () => {
+    const file = join(dir, 'newer.db');
+    const raw = new Database(file);
+    raw.pragma('user_version = 999');
+    raw.close();
+    expect(() => openSqliteStore({ file })).toThrow(/newer than this server knows/);
+  });
+
+  it('when the store is in memory, then it works too', async () => {
+    const store = openSqliteStore({ file: ':memory:' });
+    await store.ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    expect(await store.appendTranscript('u1', [{ from: 'bot', at: 1, message: {} }])).toHaveLength(1);
+    await store.close();
+  });
+});

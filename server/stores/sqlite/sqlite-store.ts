@@ -1,0 +1,55 @@
+import Database from 'better-sqlite3';
+import type { Store } from '../../ports/store.ts';
+import { migrate } from './migrations.ts';
+import { sqliteDatasets } from './sqlite-datasets.ts';
+import { sqliteJobs } from './sqlite-jobs.ts';
+import { sqliteLogs } from './sqlite-logs.ts';
+import { sqliteTranscript } from './sqlite-transcript.ts';
+import { sqliteUsers } from './sqlite-users.ts';
+
+export interface SqliteStoreOptions {
+  /** Path of the database file, or `:memory:` for a throw-away store. */
+  readonly file: string;
+  /** How long a writer waits for another process's lock before failing (ms). Default 5000. */
+  readonly busyTimeoutMs?: number;
+}
+
+export interface SqliteStore extends Store {
+  readonly file: string;
+}
+
+/**
+ * Opens (creating and migrating when needed) the embedded SQLite store.
+ * Throws when the file cannot be opened or was written by a newer schema.
+ */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const db = new Database(options.file);
+  try {
+    // WAL lets exports read while messages are written; NORMAL is durable
+    // across application crashes in WAL mode and much cheaper than FULL.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw new Error(`cannot open SQLite store ${options.file}: ${(error as Error).message}`, { cause: error });
+  }
+
+  const ping = db.prepare('SELECT 1');
+  return {
+    file: options.file,
+    async ping() {
+      ping.get();
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+    ...sqliteUsers(db),
+    ...sqliteTranscript(db),
+    ...sqliteLogs(db),
+    ...sqliteJobs(db),
+    ...sqliteDatasets(db),
+  };
+}

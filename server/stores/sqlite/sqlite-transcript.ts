@@ -1,0 +1,70 @@
+import type { Database } from 'better-sqlite3';
+import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
+import { fromJson, toJson } from './json.ts';
+
+interface TranscriptRow {
+  user_id: string;
+  seq: number;
+  sender: 'user' | 'bot';
+  client_id: string | null;
+  at: number;
+  message: string;
+}
+
+function toEntry(row: TranscriptRow): TranscriptEntry {
+  return {
+    userId: row.user_id,
+    seq: row.seq,
+    from: row.sender,
+    clientId: row.client_id,
+    at: row.at,
+    message: fromJson(row.message),
+  };
+}
+
+type TranscriptOps = Pick<Store, 'appendTranscript' | 'readTranscript'>;
+
+export function sqliteTranscript(db: Database): TranscriptOps {
+  const lastSeq = db.prepare<[string], { last_seq: number }>('SELECT last_seq FROM users WHERE user_id = ?');
+  const byClientId = db.prepare<[string, string], TranscriptRow>(
+    'SELECT * FROM transcript WHERE user_id = ? AND client_id = ?',
+  );
+  const insert = db.prepare(
+    `INSERT INTO transcript (user_id, seq, sender, client_id, at, message)
+     VALUES (@userId, @seq, @from, @clientId, @at, @message)`,
+  );
+  const setLastSeq = db.prepare('UPDATE users SET last_seq = ? WHERE user_id = ?');
+  const read = db.prepare<[string, number, number], TranscriptRow>(
+    'SELECT * FROM transcript WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
+
+  // Allocation, dedup and insert in one write transaction keep seq gapless.
+  const appendTx = db.transaction((userId: string, entries: readonly NewTranscriptEntry[]) => {
+    const user = lastSeq.get(userId);
+    if (user === undefined) throw new Error(`cannot append to the transcript of unknown user ${userId}`);
+    let seq = user.last_seq;
+    const results: Array<TranscriptEntry & { readonly duplicate: boolean }> = [];
+    for (const entry of entries) {
+      const clientId = entry.clientId ?? null;
+      const existing = clientId === null ? undefined : byClientId.get(userId, clientId);
+      if (existing !== undefined) {
+        results.push({ ...toEntry(existing), duplicate: true });
+        continue;
+      }
+      seq += 1;
+      insert.run({ userId, seq, from: entry.from, clientId, at: entry.at, message: toJson(entry.message) });
+      results.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, duplicate: false });
+    }
+    if (seq !== user.last_seq) setLastSeq.run(seq, userId);
+    return results;
+  });
+
+  return {
+    async appendTranscript(userId, entries) {
+      return appendTx.immediate(userId, entries);
+    },
+    async readTranscript(userId, afterSeq, limit) {
+      return read.all(userId, afterSeq, limit).map(toEntry);
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import type { Database } from 'better-sqlite3';
+import type { ConversationPosition, NewUser, RangeQuery, Store, UserExportRow, UserPatch, UserRecord } from '../../ports/store.ts';
+import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
+import { fromJson, toJson } from './json.ts';
+
+interface UserRow {
+  seq: number;
+  user_id: string;
+  channel_id: string;
+  position: string | null;
+  variables: string;
+  user_data: string;
+  last_message_at: number | null;
+  created_at: number;
+  updated_at: number;
+  version: number;
+  last_seq: number;
+}
+
+function toUser(row: UserRow): UserRecord {
+  return {
+    userId: row.user_id,
+    channelId: row.channel_id,
+    position: row.position === null ? null : fromJson<ConversationPosition>(row.position),
+    variables: fromJson(row.variables),
+    userData: fromJson(row.user_data),
+    lastMessageAt: row.last_message_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+    lastSeq: row.last_seq,
+  };
+}
+
+const MIN = Number.MIN_SAFE_INTEGER;
+const MAX = Number.MAX_SAFE_INTEGER;
+
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers'>;
+
+export function sqliteUsers(db: Database): UserOps {
+  const select = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_id = ?');
+  const insert = db.prepare(
+    `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at,
+                        created_at, updated_at, version, last_seq)
+     VALUES (@userId, @channelId, NULL, @variables, @userData, NULL, @now, @now, 1, 0)
+     ON CONFLICT (user_id) DO NOTHING`,
+  );
+  const update = db.prepare(
+    `UPDATE users SET position = @position, variables = @variables, user_data = @userData,
+                      last_message_at = @lastMessageAt, updated_at = @now, version = version + 1
+     WHERE user_id = @userId AND version = @expectedVersion`,
+  );
+
+  // Check and write in one transaction so nothing slips between them.
+  const updateTx = db.transaction((userId: string, expectedVersion: number, patch: UserPatch, now: number) => {
+    const row = select.get(userId);
+    if (row === undefined || row.version !== expectedVersion) return null;
+    const current = toUser(row);
+    const changed = update.run({
+      userId,
+      expectedVersion,
+      now,
+      position: encodePosition(patch.position === undefined ? current.position : patch.position),
+      variables: toJson(patch.variables ?? current.variables),
+      userData: toJson(patch.userData ?? current.userData),
+      lastMessageAt: patch.lastMessageAt === undefined ? current.lastMessageAt : patch.lastMessageAt,
+    });
+    if (changed.changes !== 1) return null;
+    const after = select.get(userId);
+    return after === undefined ? null : toUser(after);
+  });
+
+  const exportBatch = db.prepare<[number, number, number, number, number, number], UserRow>(
+    `SELECT * FROM users
+     WHERE last_message_at IS NOT NULL AND last_message_at >= ? AND last_message_at < ?
+       AND (last_message_at > ? OR (last_message_at = ? AND seq > ?))
+     ORDER BY last_message_at, seq LIMIT ?`,
+  );
+
+  return {
+    async getUser(userId) {
+      const row = select.get(userId);
+      return row === undefined ? null : toUser(row);
+    },
+
+    async ensureUser(user: NewUser) {
+      insert.run({
+        userId: user.userId,
+        channelId: user.channelId,
+        variables: toJson(user.variables ?? {}),
+        userData: toJson(user.userData ?? {}),
+        now: user.now,
+      });
+      const row = select.get(user.userId);
+      if (row === undefined) throw new Error(`user ${user.userId} vanished right after ensureUser`);
+      return toUser(row);
+    },
+
+    async updateUser(userId, expectedVersion, patch, now) {
+      return updateTx.immediate(userId, expectedVersion, patch, now);
+    },
+
+    async *exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      // One short statement per batch: an open iterator would pin a read
+      // snapshot and block every other use of this connection until the
+      // consumer finished.
+      for (;;) {
+        const rows = exportBatch.all(from, to, after.t, after.t, after.o, batchSize);
+        for (const row of rows) {
+          const timestamp = row.last_message_at as number;
+          yield {
+            userId: row.user_id,
+            timestamp,
+            userData: fromJson(row.user_data),
+            cursor: encodeCursor({ t: timestamp, o: row.seq }),
+          };
+        }
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < batchSize) return;
+        after = { t: last.last_message_at as number, o: last.seq };
+      }
+    },
+  };
+}
+
+function encodePosition(position: ConversationPosition | null): string | null {
+  return position === null ? null : toJson(position);
+}
