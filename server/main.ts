@@ -13,6 +13,7 @@ import { createLogger } from './logger.ts';
 import { projectRoot } from './paths.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import type { Store } from './ports/store.ts';
+import { JobRunner } from './jobs/job-runner.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -22,6 +23,7 @@ export interface RunningServer {
   readonly url: string;
   readonly store: Store;
   readonly io: ChatServer;
+  readonly jobs: JobRunner;
   readonly functionKey: string;
   close(): Promise<void>;
 }
@@ -60,12 +62,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     maxHttpBufferSize: 64 * 1024,
     allowRequest: (req, callback) => callback(null, originAllowed(config, req.headers.origin, req.headers.host)),
   });
+  const clock = options.clock ?? systemClock;
+  const jobs = new JobRunner({ store, clock, logger });
   const deps: AppDeps = {
     definition,
     store,
-    clock: options.clock ?? systemClock,
+    clock,
     delivery: socketDelivery(io),
     logger,
+    scheduler: jobs,
     turns: new KeyedQueue(),
   };
   attachWebchat(io, deps, new SessionTokens(sessionSecret.value), logger);
@@ -74,6 +79,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  jobs.start();
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
 
   let closing: Promise<void> | undefined;
@@ -81,9 +87,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url,
     store,
     io,
+    jobs,
     functionKey: functionKey.value,
     close() {
       closing ??= (async () => {
+        await jobs.stop();
         await io.close();
         await new Promise<void>((resolve) => http.close(() => resolve()));
         await store.close();

@@ -3,6 +3,7 @@ import type { EngineOptions } from '../engine/engine.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
+import type { Scheduler } from '../ports/scheduler.ts';
 import type { Store } from '../ports/store.ts';
 import type { KeyedQueue } from './keyed-queue.ts';
 
@@ -13,6 +14,7 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly delivery: Delivery;
   readonly logger: Logger;
+  readonly scheduler: Scheduler;
   /** Serialises each user's turns. */
   readonly turns: KeyedQueue;
   readonly engine?: EngineOptions;

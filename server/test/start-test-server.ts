@@ -73,10 +73,14 @@ export function connectClient(url: string, auth: HandshakeAuth = {}): TestClient
 }
 
 /** Resolves once `predicate` holds, polling briefly; rejects with `what` after the timeout. */
-export async function eventually<T>(what: string, read: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  read: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));

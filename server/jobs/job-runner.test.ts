@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Job, Store } from '../ports/store.ts';
+import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { eventually } from '../test/start-test-server.ts';
+import { JobRunner } from './job-runner.ts';
+
+const quiet: Logger = { info() {}, warn() {}, error() {} };
+let dir: string;
+let store: Store;
+const runners: JobRunner[] = [];
+
+function runner(options: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}): JobRunner {
+  const made = new JobRunner({ store, clock: systemClock, logger: quiet, pollMs: 20, backoffMs: () => 10, ...options });
+  runners.push(made);
+  return made;
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'jobs-'));
+  store = openSqliteStore({ file: path.join(dir, 'store.db') });
+});
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop()));
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('job runner', () => {
+  it('when a due job is scheduled, then its handler runs once with the payload and the job is done', async () => {
+    const seen: Job[] = [];
+    const jobs = runner().register('greet', async (job) => void seen.push(job));
+    jobs.start();
+    await jobs.schedule({ id: 'j1', kind: 'greet', payload: { name: 'Ada' }, runAt: Date.now() });
+    await eventually('the job to finish', async () => (await store.getJob('j1'))?.status === 'done' || undefined);
+    expect(seen.map((j) => j.payload)).toEqual([{ name: 'Ada' }]);
+  });
+
+  it('when a handler keeps failing, then it is retried up to maxAttempts and then dead with the last error', async () => {
+    let calls = 0;
+    const jobs = runner().register('flaky', async () => {
+      calls += 1;
+      throw new Error(`boom ${calls}`);
+    });
+    jobs.start();
+    await jobs.schedule({ id: 'j2', kind: 'flaky', payload: {}, runAt: Date.now(), maxAttempts: 3 });
+    const dead = await eventually('the job to die', async () => {
+      const job = await store.getJob('j2');
+      return job?.status === 'dead' ? job : undefined;
+    });
+    expect(calls).toBe(3);
+    expect(dead).toMatchObject({ attempts: 3, lastError: 'boom 3' });
+  });
+
+  it('when a worker dies holding a job, then another worker takes it over after the lease and finishes it', async () => {
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const first = runner({ leaseMs: 200 }).register('slow', () => stuck);
+    first.start();
+    await first.schedule({ id: 'j3', kind: 'slow', payload: {}, runAt: Date.now(), maxAttempts: 5 });
+    await eventually('the first claim', async () => (await store.getJob('j3'))?.leaseOwner === first.workerId || undefined);
+    // The first worker "crashes": it stops claiming and its handler never returns.
+    void first.stop();
+    const done: string[] = [];
+    const second = runner({ leaseMs: 200 }).register('slow', async (job) => void done.push(job.id));
+    second.start();
+    await eventually('the takeover', async () => (await store.getJob('j3'))?.status === 'done' || undefined);
+    expect(done).toEqual(['j3']);
+    // The stale worker wakes up late: its completion no longer counts.
+    release();
+    await first.stop();
+    expect(await store.getJob('j3')).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('when a job is due later, then it does not run before its time', async () => {
+    const ran: string[] = [];
+    const jobs = runner().register('later', async (job) => void ran.push(job.id));
+    jobs.start();
+    await jobs.schedule({ id: 'soon', kind: 'later', payload: {}, runAt: Date.now() + 150 });
+    await jobs.schedule({ id: 'far', kind: 'later', payload: {}, runAt: Date.now() + 60_000 });
+    await eventually('the soon job', () => ran.includes('soon'));
+    expect(ran).toEqual(['soon']);
+    expect((await store.getJob('far'))?.status).toBe('pending');
+  });
+});

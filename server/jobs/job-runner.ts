@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Scheduler } from '../ports/scheduler.ts';
+import type { Job, NewJob, Store } from '../ports/store.ts';
+
+/** Does the work of one job. Throwing fails the attempt; the runner retries with backoff. */
+export type JobHandler = (job: Job) => Promise<void>;
+
+export interface JobRunnerOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** How often due jobs are looked for when nothing pokes the runner (ms). */
+  readonly pollMs?: number;
+  /** How long a claimed job belongs to this worker before another may take it over (ms). */
+  readonly leaseMs?: number;
+  /** Most jobs claimed per poll. */
+  readonly batchSize?: number;
+  /** Delay before retry number `attempt` (1 = the first retry), in ms. */
+  readonly backoffMs?: (attempt: number) => number;
+}
+
+/** Exponential backoff: 1 s, 2 s, 4 s … capped at 5 minutes, with ±20 % jitter so retries of a burst spread out. */
+export function exponentialBackoff(attempt: number): number {
+  const base = Math.min(1000 * 2 ** Math.max(0, attempt - 1), 5 * 60_000);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+/**
+ * Runs durable jobs (timers, triggers, retried calls) from the store. Jobs are
+ * claimed with a lease, so after a crash another worker (or this one after a
+ * restart) takes them over once the lease runs out: a job is never lost, and
+ * handlers must tolerate running twice.
+ */
+export class JobRunner implements Scheduler {
+  readonly workerId = `worker-${randomUUID()}`;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private again = false;
+  private running = false;
+
+  constructor(private readonly options: JobRunnerOptions) {}
+
+  register(kind: string, handler: JobHandler): this {
+    this.handlers.set(kind, handler);
+    return this;
+  }
+
+  async schedule(job: NewJob): Promise<void> {
+    await this.options.store.scheduleJob(job);
+    if (job.runAt <= this.options.clock.now()) this.poke();
+  }
+
+  cancel(id: string): Promise<boolean> {
+    return this.options.store.cancelJob(id);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.wakeIn(0);
+  }
+
+  /** Looks for due jobs now, e.g. right after scheduling one that is due at once. */
+  poke(): void {
+    if (!this.running) return;
+    if (this.polling) this.again = true;
+    else this.wakeIn(0);
+  }
+
+  /** Stops claiming and waits for the jobs in hand to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.polling;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private wakeIn(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.polling = this.poll().finally(() => {
+        this.polling = undefined;
+        if (!this.running) return;
+        const next = this.again ? 0 : (this.options.pollMs ?? 250);
+        this.again = false;
+        this.wakeIn(next);
+      });
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async poll(): Promise<void> {
+    const { store, clock, logger } = this.options;
+    let jobs: Job[];
+    try {
+      jobs = await store.claimJobs({
+        workerId: this.workerId,
+        now: clock.now(),
+        leaseMs: this.options.leaseMs ?? 30_000,
+        limit: this.options.batchSize ?? 10,
+        kinds: [...this.handlers.keys()],
+      });
+    } catch (error) {
+      logger.error({ err: error }, 'could not claim jobs; will try again');
+      return;
+    }
+    if (jobs.length === (this.options.batchSize ?? 10)) this.again = true;
+    for (const job of jobs) {
+      const work = this.execute(job);
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    }
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const { store, clock, logger } = this.options;
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+      await handler(job);
+      await store.completeJob(job.id, this.workerId);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = clock.now() + (this.options.backoffMs ?? exponentialBackoff)(job.attempts);
+      const last = job.attempts >= job.maxAttempts;
+      logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, error: message }, last ? 'job failed for good' : 'job failed; will retry');
+      await store.failJob(job.id, this.workerId, message, retryAt).catch((failError: unknown) => {
+        logger.error({ jobId: job.id, err: failError }, 'could not record a failed job attempt');
+      });
+    }
+  }
+}

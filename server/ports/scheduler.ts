@@ -1,0 +1,9 @@
+import type { NewJob } from './store.ts';
+
+/** Durable work for later (timers, triggers, retried calls): stored first, so it survives a restart. */
+export interface Scheduler {
+  /** Stores the job (replacing a pending one with the same id) and wakes the runner when it is due now. */
+  schedule(job: NewJob): Promise<void>;
+  /** Cancels a job that has not finished; true when one was cancelled. */
+  cancel(id: string): Promise<boolean>;
+}

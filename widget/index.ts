@@ -1,0 +1,24 @@
+/**
+ * Library entry for bundler users. Importing it defines nothing and connects
+ * nowhere; call `defineChatWidget()` to register `<chat-widget>`.
+ */
+import { ChatWidgetElement } from './elements/chat-widget.ts';
+
+export { ChatWidgetElement } from './elements/chat-widget.ts';
+export { ConnectionController, type ShownMessage, type ConnectionOptions } from './controllers/connection.ts';
+export { socketTransport, SocketTransport } from './transport/socket-transport.ts';
+export type { Transport, TransportEvents, TransportFactory, MessageAck, MessageAckResponse } from './transport/transport.ts';
+export type { TranscriptItem, Session, ProtocolError, HandshakeAuth } from '../shared/protocol.ts';
+
+export const CHAT_WIDGET_TAG = 'chat-widget';
+
+/** Registers `<chat-widget>` once; safe to call again, or after another copy did. */
+export function defineChatWidget(tagName: string = CHAT_WIDGET_TAG): void {
+  if (!customElements.get(tagName)) customElements.define(tagName, ChatWidgetElement);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'chat-widget': ChatWidgetElement;
+  }
+}

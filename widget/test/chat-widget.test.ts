@@ -1,0 +1,272 @@
+/// <reference types="mocha" />
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { defineChatWidget, type ChatWidgetElement } from '../index.ts';
+import { storageKey } from '../controllers/session-store.ts';
+import { botText, fakeTransports, focusedName, getByRole, logTexts, userText, type FakeTransport } from './helpers.ts';
+
+defineChatWidget();
+
+const SERVER = 'http://chat.test:3000';
+
+async function mount(factory = fakeTransports()) {
+  const el = await fixture<ChatWidgetElement>(
+    html`<chat-widget server-url=${SERVER} .transportFactory=${factory.factory}></chat-widget>`,
+  );
+  const root = el.shadowRoot;
+  if (!root) throw new Error('no shadow root');
+  return { el, root, transport: factory.latest(), transports: factory };
+}
+
+async function openPanel(el: ChatWidgetElement, root: ShadowRoot) {
+  getByRole(root, 'button', 'Open chat').click();
+  await el.updateComplete;
+}
+
+/** The server's side of a stored message: ack it, then send its entry. */
+async function storeLatest(el: ChatWidgetElement, transport: FakeTransport, seq: number) {
+  const sent = transport.sent.at(-1);
+  if (!sent) throw new Error('nothing was sent');
+  sent.ack({ ok: true, value: { seq, duplicate: false } });
+  transport.fire('entries', [userText(seq, sent.payload.text, sent.payload.clientId)]);
+  await el.updateComplete;
+}
+
+describe('<chat-widget>', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('when the launcher is clicked, then the panel opens and the message box has focus', async () => {
+    const { el, root } = await mount();
+    const dialog = getByRole(root, 'dialog', 'Chat');
+    expect(dialog.hidden).to.equal(true);
+
+    await openPanel(el, root);
+
+    expect(dialog.hidden).to.equal(false);
+    const launcher = getByRole(root, 'button', 'Close chat');
+    expect(launcher.getAttribute('aria-expanded')).to.equal('true');
+    expect(focusedName(root)).to.equal('Message');
+  });
+
+  it('when the open panel is closed with the launcher, then it hides and focus returns to the launcher', async () => {
+    const { el, root } = await mount();
+    await openPanel(el, root);
+
+    getByRole(root, 'button', 'Close chat').click();
+    await el.updateComplete;
+
+    expect(getByRole(root, 'dialog', 'Chat').hidden).to.equal(true);
+    expect(getByRole(root, 'button', 'Open chat').getAttribute('aria-expanded')).to.equal('false');
+    expect(focusedName(root)).to.equal('Open chat');
+  });
+
+  it('when Escape is pressed in the panel, then it closes and focus returns to the launcher', async () => {
+    const { el, root } = await mount();
+    await openPanel(el, root);
+
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+
+    expect(el.open).to.equal(false);
+    expect(focusedName(root)).to.equal('Open chat');
+  });
+
+  it('when the user types and presses Enter, then the text is sent with a client id and shown at once', async () => {
+    const { el, root, transport } = await mount();
+    await openPanel(el, root);
+
+    await sendKeys({ type: 'Hello there' });
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+
+    expect(transport.sent).to.have.length(1);
+    expect(transport.sent[0]?.payload.text).to.equal('Hello there');
+    expect(transport.sent[0]?.payload.clientId).to.be.a('string').and.not.be.empty;
+    expect(logTexts(root)).to.deep.equal(['Hello there']);
+    expect(getByRole<HTMLInputElement>(root, 'textbox', 'Message').value).to.equal('');
+  });
+
+  it('when Send is clicked twice, then each message gets its own client id', async () => {
+    const { el, root, transport } = await mount();
+    await openPanel(el, root);
+    const input = getByRole<HTMLInputElement>(root, 'textbox', 'Message');
+
+    for (const text of ['one', 'two']) {
+      input.value = text;
+      getByRole(root, 'button', 'Send').click();
+    }
+    await el.updateComplete;
+
+    const ids = transport.sent.map((s) => s.payload.clientId);
+    expect(transport.sent.map((s) => s.payload.text)).to.deep.equal(['one', 'two']);
+    expect(new Set(ids).size).to.equal(2);
+  });
+
+  it('when the message box is blank, then Send sends nothing', async () => {
+    const { el, root, transport } = await mount();
+    await openPanel(el, root);
+
+    getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = '   ';
+    getByRole(root, 'button', 'Send').click();
+    await el.updateComplete;
+
+    expect(transport.sent).to.have.length(0);
+  });
+
+  it('when the stored entry for a sent message arrives, then it replaces the optimistic one', async () => {
+    const { el, root, transport } = await mount();
+    await openPanel(el, root);
+    getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'Hi';
+    getByRole(root, 'button', 'Send').click();
+    await el.updateComplete;
+    expect(root.querySelectorAll('.msg.pending')).to.have.length(1);
+
+    await storeLatest(el, transport, 1);
+
+    expect(logTexts(root)).to.deep.equal(['Hi']);
+    expect(root.querySelectorAll('.msg.pending')).to.have.length(0);
+    expect(root.querySelector('.msg')?.classList.contains('user')).to.equal(true);
+  });
+
+  it('when the entry arrives before the ack, then the message still shows once', async () => {
+    const { el, root, transport } = await mount();
+    getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'Hi';
+    getByRole(root, 'button', 'Send').click();
+    const sent = transport.sent[0];
+    if (!sent) throw new Error('nothing was sent');
+
+    transport.fire('entries', [userText(1, 'Hi', sent.payload.clientId)]);
+    sent.ack({ ok: true, value: { seq: 1, duplicate: false } });
+    await el.updateComplete;
+
+    expect(logTexts(root)).to.deep.equal(['Hi']);
+  });
+
+  it('when the server refuses a message, then it stays in the log marked as not sent', async () => {
+    const { el, root, transport } = await mount();
+    getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'spam';
+    getByRole(root, 'button', 'Send').click();
+
+    transport.sent[0]?.ack({ ok: false, error: { code: 'rate_limited', message: 'Slow down' } });
+    await el.updateComplete;
+
+    const bubble = root.querySelector('.msg.failed');
+    expect(bubble?.textContent).to.contain('spam').and.contain('not sent: Slow down');
+  });
+
+  it('when bot entries arrive out of order and repeated, then each seq shows once in seq order', async () => {
+    const { el, root, transport } = await mount();
+
+    transport.fire('entries', [botText(2, 'second')]);
+    transport.fire('entries', [botText(1, 'first'), botText(2, 'second')]);
+    transport.fire('entries', [botText(3, 'third'), botText(1, 'first')]);
+    await el.updateComplete;
+
+    expect(logTexts(root)).to.deep.equal(['first', 'second', 'third']);
+    expect(root.querySelectorAll('.msg.bot')).to.have.length(3);
+  });
+
+  it('when a message contains markup, then it is shown as text and nothing runs', async () => {
+    const { el, root, transport } = await mount();
+    const hostile = '<img src=x onerror="window.__pwned=1">';
+
+    transport.fire('entries', [botText(1, hostile)]);
+    await el.updateComplete;
+
+    const log = getByRole(root, 'log', 'Conversation');
+    // Count, not the element: a failing assertion that prints a live node stalls the runner.
+    expect(log.querySelectorAll('img').length).to.equal(0);
+    expect(logTexts(root)).to.deep.equal([hostile]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect('__pwned' in window).to.equal(false);
+  });
+
+  it('when the bot is typing, then the panel says so until it stops', async () => {
+    const { el, root, transport } = await mount();
+    await openPanel(el, root);
+    const note = [...root.querySelectorAll<HTMLElement>('.note')].find((n) => n.textContent?.includes('Typing'));
+
+    transport.fire('typing', true);
+    await el.updateComplete;
+    expect(note?.hidden).to.equal(false);
+
+    transport.fire('typing', false);
+    await el.updateComplete;
+    expect(note?.hidden).to.equal(true);
+  });
+
+  it('when the server reports a protocol error, then it is announced', async () => {
+    const { el, root, transport } = await mount();
+
+    transport.fire('protocol_error', { code: 'invalid_payload', message: 'Bad message' });
+    await el.updateComplete;
+
+    expect(root.querySelector('[role=alert]')?.textContent).to.contain('Bad message');
+  });
+
+  it('when a session was issued, then the next page load presents it with the last seq', async () => {
+    const first = await mount();
+    expect(first.transport.auths[0]).to.deep.equal({});
+    first.transport.fire('session', { userId: 'u1', token: 't1' });
+    first.transport.fire('entries', [botText(1, 'Welcome'), botText(2, 'How can I help?')]);
+    first.el.remove();
+
+    const stored = JSON.parse(localStorage.getItem(storageKey(SERVER)) ?? 'null');
+    expect(stored).to.include({ userId: 'u1', token: 't1', lastSeq: 2 });
+
+    const second = await mount();
+    expect(second.transport.auths[0]).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 2 });
+    expect(logTexts(second.root)).to.deep.equal(['Welcome', 'How can I help?']);
+  });
+
+  it('when the link reconnects, then the handshake carries the newest last seq and unacked messages are resent', async () => {
+    const { el, root, transport } = await mount();
+    transport.fire('session', { userId: 'u1', token: 't1' });
+    transport.fire('entries', [botText(1, 'Welcome')]);
+    getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'lost?';
+    getByRole(root, 'button', 'Send').click();
+    transport.fire('disconnect', 'transport close');
+    transport.fire('entries', []);
+
+    transport.serverAccepts();
+    await el.updateComplete;
+
+    expect(transport.auths.at(-1)).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 1 });
+    expect(transport.sent.map((s) => s.payload.text)).to.deep.equal(['lost?', 'lost?']);
+    expect(transport.sent[0]?.payload.clientId).to.equal(transport.sent[1]?.payload.clientId);
+  });
+
+  it('when the server refuses the stored credentials, then the widget starts over as a new user once', async () => {
+    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'old', token: 'stale', lastSeq: 4, items: [] }));
+    const factory = fakeTransports();
+    const { transport } = await mount(factory);
+    expect(transport.auths[0]).to.include({ userId: 'old' });
+
+    transport.fire('connect_error', 'unauthorized', false);
+
+    expect(transport.disconnected).to.equal(true);
+    expect(factory.made).to.have.length(2);
+    expect(factory.latest().auths[0]).to.deep.equal({});
+    expect(localStorage.getItem(storageKey(SERVER))).to.equal(null);
+  });
+
+  it('when user and locale are set, then the handshake carries them', async () => {
+    const factory = fakeTransports();
+    await fixture(html`<chat-widget
+      server-url=${SERVER}
+      locale="de"
+      .user=${{ email: 'a@example.com' }}
+      .transportFactory=${factory.factory}
+    ></chat-widget>`);
+
+    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'a@example.com' }, locale: 'de' });
+  });
+
+  it('when the panel is open with messages, then axe finds no accessibility violations', async () => {
+    const { el, root, transport } = await mount();
+    transport.fire('entries', [botText(1, 'Hello!'), userText(2, 'Hi', 'c1')]);
+    await openPanel(el, root);
+
+    await expect(el).to.be.accessible();
+  });
+});

@@ -1,0 +1,111 @@
+import type { HandshakeAuth, SendTextPayload, TranscriptItem } from '../../shared/protocol.ts';
+import type { MessageAck, Transport, TransportEvents, TransportFactory } from '../transport/transport.ts';
+
+type Listener = (...args: never[]) => void;
+
+/**
+ * An in-memory stand-in for the socket.io transport. It records what the widget
+ * sends and lets a test play the server's part; the real wire is covered end to end.
+ */
+export class FakeTransport implements Transport {
+  /** The handshake auth as read at each (re)connection. */
+  readonly auths: HandshakeAuth[] = [];
+  readonly sent: { payload: SendTextPayload; ack: MessageAck }[] = [];
+  disconnected = false;
+  private auth: (() => HandshakeAuth) | null = null;
+  private readonly listeners = new Map<string, Listener[]>();
+
+  constructor(readonly serverUrl: string) {}
+
+  connect(auth: () => HandshakeAuth): void {
+    this.auth = auth;
+    this.serverAccepts();
+  }
+
+  sendMessage(payload: SendTextPayload, ack: MessageAck): void {
+    this.sent.push({ payload, ack });
+  }
+
+  on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as Listener]);
+  }
+
+  disconnect(): void {
+    this.disconnected = true;
+  }
+
+  /** A (re)connection: reads auth afresh, as socket.io does with the function form. */
+  serverAccepts(): void {
+    if (this.auth) this.auths.push(this.auth());
+    this.fire('connect');
+  }
+
+  fire<E extends keyof TransportEvents>(event: E, ...args: Parameters<TransportEvents[E]>): void {
+    for (const listener of this.listeners.get(event) ?? []) (listener as (...a: unknown[]) => void)(...args);
+  }
+}
+
+/** A factory that remembers every transport it made, newest last. */
+export function fakeTransports(): { factory: TransportFactory; made: FakeTransport[]; latest: () => FakeTransport } {
+  const made: FakeTransport[] = [];
+  const factory: TransportFactory = (serverUrl) => {
+    const transport = new FakeTransport(serverUrl);
+    made.push(transport);
+    return transport;
+  };
+  const latest = (): FakeTransport => {
+    const transport = made.at(-1);
+    if (!transport) throw new Error('no transport was made');
+    return transport;
+  };
+  return { factory, made, latest };
+}
+
+export function botText(seq: number, text: string): TranscriptItem {
+  return { seq, from: 'bot', at: new Date(0).toISOString(), clientId: null, message: { type: 'text', text } };
+}
+
+export function userText(seq: number, text: string, clientId: string): TranscriptItem {
+  return { seq, from: 'user', at: new Date(0).toISOString(), clientId, message: { type: 'text', text } };
+}
+
+const roleSelectors: Record<string, string> = {
+  button: 'button, [role=button]',
+  textbox: 'input:not([type]), input[type=text], textarea, [role=textbox]',
+  log: '[role=log]',
+  dialog: '[role=dialog]',
+};
+
+/**
+ * The accessible name, by the rules this widget uses (aria-label, then a
+ * <label for>, then text). Enough to find controls the way a person would.
+ */
+export function accessibleName(element: Element): string {
+  const ariaLabel = element.getAttribute('aria-label');
+  if (ariaLabel) return ariaLabel.trim();
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const label = element.id ? root.querySelector(`label[for="${element.id}"]`) : null;
+  return (label ?? element).textContent?.trim() ?? '';
+}
+
+/** The one element with this role and accessible name in `root`; throws otherwise. */
+export function getByRole<T extends HTMLElement = HTMLElement>(root: ParentNode, role: string, name: string): T {
+  const selector = roleSelectors[role] ?? `[role=${role}]`;
+  const matches = [...root.querySelectorAll<T>(selector)].filter((el) => accessibleName(el) === name);
+  if (matches.length !== 1) throw new Error(`expected one ${role} named "${name}", found ${matches.length}`);
+  return matches[0] as T;
+}
+
+/** The bubbles' visible text in the conversation log, in display order. */
+export function logTexts(root: ParentNode): string[] {
+  const log = getByRole(root, 'log', 'Conversation');
+  return [...log.querySelectorAll('.text')].map((el) => el.textContent ?? '');
+}
+
+/**
+ * The accessible name of whatever has focus inside `root`, or "nothing". Tests compare
+ * names, not nodes: a failing assertion that prints a live node stalls the runner.
+ */
+export function focusedName(root: ShadowRoot): string {
+  return root.activeElement ? accessibleName(root.activeElement) : 'nothing';
+}

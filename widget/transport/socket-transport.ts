@@ -1,0 +1,58 @@
+import { io, type Socket } from 'socket.io-client';
+import { SOCKET_PATH } from '../../shared/protocol.ts';
+import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '../../shared/protocol.ts';
+import type { Transport, TransportEvents, TransportFactory } from './transport.ts';
+
+type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A transport over socket.io; the only module that knows socket.io-client exists. */
+export class SocketTransport implements Transport {
+  private socket: ChatSocket | null = null;
+  private readonly listeners: Array<(socket: ChatSocket) => void> = [];
+
+  constructor(private readonly serverUrl: string) {}
+
+  connect(auth: () => HandshakeAuth): void {
+    if (this.socket) return;
+    this.socket = io(this.serverUrl, {
+      path: SOCKET_PATH,
+      // The function form is re-run on every reconnection, so the server hears the
+      // lastSeq the widget has reached by then, not the one it had at page load.
+      auth: (cb) => cb({ ...auth() }),
+      // WebSocket first: most hosts allow it and it skips the polling upgrade dance.
+      transports: ['websocket', 'polling'],
+    });
+    for (const attach of this.listeners) attach(this.socket);
+  }
+
+  private attach<E extends keyof TransportEvents>(socket: ChatSocket, event: E, listener: TransportEvents[E]): void {
+    if (event === 'connect_error') {
+      const report = listener as TransportEvents['connect_error'];
+      // socket.active is false once socket.io has given up, i.e. the server said no.
+      socket.on('connect_error', (error) => report(error.message, socket.active));
+      return;
+    }
+    // socket.io's typed `on` cannot relate our generic E to its own overloads.
+    (socket.on as (e: string, l: (...args: never[]) => void) => void)(event, listener);
+  }
+
+  sendMessage(...[payload, ack]: Parameters<Transport['sendMessage']>): void {
+    // While disconnected socket.io buffers the emit and sends it on reconnection.
+    this.socket?.emit('message', payload, ack);
+  }
+
+  on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void {
+    // Listeners may be added before connect(); they are attached once the socket exists.
+    const attach = (socket: ChatSocket): void => this.attach(socket, event, listener);
+    this.listeners.push(attach);
+    if (this.socket) attach(this.socket);
+  }
+
+  disconnect(): void {
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = null;
+  }
+}
+
+export const socketTransport: TransportFactory = (serverUrl) => new SocketTransport(serverUrl);

@@ -1,0 +1,40 @@
+import type {
+  ClientToServerEvents,
+  HandshakeAuth,
+  SendTextPayload,
+  ServerToClientEvents,
+} from '../../shared/protocol.ts';
+
+/** The ack callback of a `message` emit, as the protocol declares it. */
+export type MessageAck = Parameters<ClientToServerEvents['message']>[1];
+
+/** What an ack carries: the stored seq, or a protocol error. */
+export type MessageAckResponse = Parameters<MessageAck>[0];
+
+/**
+ * Events a transport reports: the server's events plus its own link state.
+ * `connect` fires on every (re)connection, so the owner can resend what was not acked.
+ */
+export interface TransportEvents extends ServerToClientEvents {
+  connect: () => void;
+  disconnect: (reason: string) => void;
+  /** The handshake failed; `willRetry` is false when the server refused it (e.g. a stale token). */
+  connect_error: (message: string, willRetry: boolean) => void;
+}
+
+/**
+ * The seam between the connection controller and the wire. The real one wraps
+ * socket.io-client; component tests use an in-memory fake.
+ */
+export interface Transport {
+  /** Opens the link. `auth` is called on every (re)connection so it can report the current lastSeq. */
+  connect(auth: () => HandshakeAuth): void;
+  /** Sends user text; `ack` fires once the server stored it or refused it. */
+  sendMessage(payload: SendTextPayload, ack: MessageAck): void;
+  on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void;
+  /** Closes the link for good; no events fire afterwards. */
+  disconnect(): void;
+}
+
+/** Makes a transport for a server base URL (e.g. `http://host:3000`). */
+export type TransportFactory = (serverUrl: string) => Transport;
