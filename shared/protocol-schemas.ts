@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { MAX_TEXT_BYTES, type HandshakeAuth, type SendTextPayload } from './protocol.ts';
+import {
+  MAX_TEXT_BYTES,
+  type HandshakeAuth,
+  type PageEventPayload,
+  type PressPayload,
+  type SendTextPayload,
+  type SetUserDataPayload,
+  type StartDialogPayload,
+} from './protocol.ts';
 
 /**
  * Runtime validators for everything a client sends. The server checks every
@@ -28,3 +36,24 @@ export const sendTextSchema = z.object({
     .refine((text) => text.trim().length > 0, 'is empty')
     .refine((text) => utf8Bytes(text) <= MAX_TEXT_BYTES, `is longer than ${MAX_TEXT_BYTES} bytes`),
 }) satisfies z.ZodType<SendTextPayload>;
+
+const clientId = z.string().min(1).max(128);
+const label = z.string().min(1).max(200);
+const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, 'must be a name of letters, digits and _ . : - (at most 64)');
+/** Objects from the page: bounded so one client cannot make the server store megabytes. */
+const record = z
+  .record(z.string().max(64), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 16 * 1024, 'is larger than 16 KB');
+
+export const pressSchema = z.object({
+  clientId,
+  label,
+  action: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('postback'), payload: z.string().min(1).max(1024) }),
+    z.object({ kind: z.literal('dialog'), dialogId: name }),
+  ]),
+}) satisfies z.ZodType<PressPayload>;
+
+export const pageEventSchema = z.object({ name, payload: record.optional() }) satisfies z.ZodType<PageEventPayload>;
+export const setUserDataSchema = z.object({ fields: record }) satisfies z.ZodType<SetUserDataPayload>;
+export const startDialogSchema = z.object({ dialogId: name, data: record.optional() }) satisfies z.ZodType<StartDialogPayload>;

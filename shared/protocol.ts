@@ -11,11 +11,47 @@ export const MAX_TEXT_BYTES = 4096;
 /** Socket.io path; the default, named so both sides agree by construction. */
 export const SOCKET_PATH = '/socket.io';
 
-/** A message the bot shows. Later step kinds add variants to this union. */
-export type BotMessage = { readonly type: 'text'; readonly text: string };
+/** What a button does when pressed. URL buttons carry the tracked link (`{base}/r/{token}`), never the raw target. */
+export type Button =
+  | { readonly kind: 'postback'; readonly label: string; readonly payload: string }
+  | { readonly kind: 'url'; readonly label: string; readonly url: string }
+  | { readonly kind: 'dialog'; readonly label: string; readonly dialogId: string };
 
-/** A message the user sent. */
-export type UserMessage = { readonly type: 'text'; readonly text: string };
+/** A one-tap answer shown under the latest message; gone once the user answers. */
+export interface QuickReply {
+  readonly label: string;
+  readonly payload: string;
+}
+
+export interface Card {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly imageUrl?: string;
+  readonly imageAlt?: string;
+  readonly buttons?: readonly Button[];
+}
+
+/**
+ * A message the bot shows. `text` is a safe markdown subset: **bold**, *italic*,
+ * `code`, [links](https://…) and line breaks; never HTML.
+ */
+export type BotMessage =
+  | {
+      readonly type: 'text';
+      readonly text: string;
+      readonly buttons?: readonly Button[];
+      readonly quickReplies?: readonly QuickReply[];
+    }
+  | { readonly type: 'image'; readonly url: string; readonly alt: string }
+  | { readonly type: 'carousel'; readonly cards: readonly Card[] }
+  /** `fatal`: the conversation has ended in an error; the widget disables input. */
+  | { readonly type: 'notice'; readonly level: 'fatal' | 'info'; readonly text: string };
+
+/** A message the user sent: typed text, or a pressed button / quick reply (shown as its label). */
+export type UserMessage =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'postback'; readonly label: string; readonly payload: string }
+  | { readonly type: 'dialog'; readonly label: string; readonly dialogId: string };
 
 /** One transcript entry as the widget sees it. `seq` orders and deduplicates. */
 export interface TranscriptItem {
@@ -45,11 +81,43 @@ export interface SendTextPayload {
   readonly text: string;
 }
 
+/** A pressed postback button, quick reply or start-a-dialog button. */
+export interface PressPayload {
+  readonly clientId: string;
+  readonly label: string;
+  readonly action: { readonly kind: 'postback'; readonly payload: string } | { readonly kind: 'dialog'; readonly dialogId: string };
+}
+
+/** An event from the host page (a click, a filled field): the bot definition decides what it does. */
+export interface PageEventPayload {
+  readonly name: string;
+  readonly payload?: Readonly<Record<string, unknown>>;
+}
+
+/** The page saves what it knows about the user (`ChatWidget('setUserData', …)`). */
+export interface SetUserDataPayload {
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** The page starts a dialog (`ChatWidget('startDialog', id, data)`); `data` becomes the variable `pageData`. */
+export interface StartDialogPayload {
+  readonly dialogId: string;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** An event the bot sends to the page: the widget calls the listeners the page registered with `on(name, …)`. */
+export interface BotEvent {
+  readonly name: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
 export type Ack<T> = (response: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ProtocolError }) => void;
 
 export const PROTOCOL_ERROR_CODES = [
   'invalid_payload',
   'text_too_long',
+  'unknown_dialog',
+  'not_allowed',
   'unauthorized',
   'rate_limited',
   'internal',
@@ -70,6 +138,11 @@ export interface Session {
 export interface ClientToServerEvents {
   /** The user sent text. Acked with the stored entry's seq once it is stored. */
   message: (payload: SendTextPayload, ack: Ack<{ readonly seq: number; readonly duplicate: boolean }>) => void;
+  /** The user pressed a button or quick reply. Acked like a message. */
+  press: (payload: PressPayload, ack: Ack<{ readonly seq: number; readonly duplicate: boolean }>) => void;
+  page_event: (payload: PageEventPayload, ack: Ack<null>) => void;
+  set_user_data: (payload: SetUserDataPayload, ack: Ack<null>) => void;
+  start_dialog: (payload: StartDialogPayload, ack: Ack<null>) => void;
 }
 
 export interface ServerToClientEvents {
@@ -78,6 +151,8 @@ export interface ServerToClientEvents {
   entries: (items: readonly TranscriptItem[]) => void;
   /** The bot is working on an answer (true) or done (false). */
   typing: (on: boolean) => void;
+  /** Runs the page's listeners for this event; not part of the transcript, so never replayed. */
+  bot_event: (event: BotEvent) => void;
   /** A payload failed validation or could not be handled; the connection stays up. */
   protocol_error: (error: ProtocolError) => void;
 }

@@ -1,32 +1,51 @@
+import type { UserMessage } from '../../shared/protocol.ts';
+import type { EngineInput } from '../engine/types.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
+import { UnknownDialogError, assertDialog } from './start-dialog.ts';
 
-export interface UserText {
+export interface UserInput {
   readonly userId: string;
   readonly clientId: string;
-  readonly text: string;
+  readonly message: UserMessage;
 }
 
+export { UnknownDialogError };
+
 /**
- * The user wrote something: store it once (a resent clientId is recognised and
- * not answered twice), show it on the user's other open widgets, let the bot
- * answer. Resolves with the stored entry's seq, which the widget is acked with.
+ * The user wrote something or pressed a button: store it once (a resent
+ * clientId is recognised and not answered twice), show it on the user's other
+ * open widgets, let the bot answer. Resolves with the stored entry's seq,
+ * which the widget is acked with.
  */
-export function handleUserMessage(deps: AppDeps, input: UserText): Promise<{ seq: number; duplicate: boolean }> {
+export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
+  const engineInput = toEngineInput(deps, input.message);
   return deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
     const [entry] = await deps.store.appendTranscript(input.userId, [
-      { from: 'user', clientId: input.clientId, at: now, message: { type: 'text', text: input.text } },
+      { from: 'user', clientId: input.clientId, at: now, message: input.message },
     ]);
     if (!entry) throw new Error('the store returned no transcript entry');
     if (entry.duplicate) return { seq: entry.seq, duplicate: true };
     deps.delivery.deliver(input.userId, [entry]);
     deps.delivery.typing(input.userId, true);
     try {
-      await applyTurn(deps, input.userId, { kind: 'text', text: input.text }, now, { userWrote: true });
+      await applyTurn(deps, input.userId, engineInput, now, { userWrote: true });
     } finally {
       deps.delivery.typing(input.userId, false);
     }
     return { seq: entry.seq, duplicate: false };
   });
+}
+
+function toEngineInput(deps: AppDeps, message: UserMessage): EngineInput {
+  switch (message.type) {
+    case 'text':
+      return { kind: 'text', text: message.text };
+    case 'postback':
+      return { kind: 'postback', payload: message.payload, label: message.label };
+    case 'dialog':
+      assertDialog(deps, message.dialogId);
+      return { kind: 'start', dialogId: message.dialogId };
+  }
 }

@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
+import { splitPageData } from './set-user-data.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 export interface OpenConversation {
@@ -21,7 +22,7 @@ export const REPLAY_LIMIT = 500;
 export function openConversation(deps: AppDeps, input: OpenConversation): Promise<void> {
   return deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
-    const { userData, variables } = splitInit(deps, input.init ?? {});
+    const { userData, variables } = splitPageData(deps, input.init ?? {});
     const user = await deps.store.ensureUser({ userId: input.userId, channelId: input.channelId, userData, variables, now });
     // A returning user's page may know more now (a login since the last visit): merge it in.
     if (Object.keys(userData).length > 0 || Object.keys(variables).length > 0) {
@@ -41,14 +42,4 @@ export function openConversation(deps: AppDeps, input: OpenConversation): Promis
 /** What a reconnecting widget missed: stored entries after the last seq it showed. */
 export function readMissed(deps: AppDeps, userId: string, afterSeq: number): Promise<TranscriptEntry[]> {
   return deps.store.readTranscript(userId, afterSeq, REPLAY_LIMIT);
-}
-
-function splitInit(deps: AppDeps, init: Readonly<Record<string, unknown>>) {
-  const declared = new Set(deps.definition.userDataFields);
-  const userData: Record<string, unknown> = {};
-  const variables: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(init)) {
-    (declared.has(key) ? userData : variables)[key] = value;
-  }
-  return { userData, variables };
 }

@@ -44,7 +44,9 @@ export function runTurn(
     position = enterAt(definition, input.dialogId, input.stepId);
     position = position && runFrom(ctx, position, options);
   } else {
-    position = receiveText(ctx, state.position, input.text, options);
+    // Until steps tell postbacks apart, a pressed button answers like its payload typed.
+    const text = input.kind === 'text' ? input.text : input.payload;
+    position = receiveText(ctx, state.position, text, options);
   }
 
   return {

@@ -17,7 +17,9 @@ export interface ConversationState {
 
 export type EngineInput =
   | { readonly kind: 'start'; readonly dialogId: string; readonly stepId?: string }
-  | { readonly kind: 'text'; readonly text: string };
+  | { readonly kind: 'text'; readonly text: string }
+  /** A pressed postback button or quick reply. */
+  | { readonly kind: 'postback'; readonly payload: string; readonly label: string };
 
 /** Something the caller must carry out or record; the engine itself does no I/O. */
 export type Effect =

@@ -66,7 +66,7 @@ export class ConnectionController implements ReactiveController {
   /** The conversation in display order: stored entries, then messages still on their way. */
   get messages(): readonly ShownMessage[] {
     const stored = this.items.map(
-      (item): ShownMessage => ({ key: `s${item.seq}`, from: item.from, text: item.message.text, pending: false, error: null }),
+      (item): ShownMessage => ({ key: `s${item.seq}`, from: item.from, text: 'text' in item.message ? item.message.text : 'label' in item.message ? item.message.label : '', pending: false, error: null }),
     );
     const waiting = this.pending.map(
       (p): ShownMessage => ({ key: `p${p.clientId}`, from: 'user', text: p.text, pending: p.error === null, error: p.error }),

@@ -1,9 +1,20 @@
 import type { Server, Socket } from 'socket.io';
+import type { z } from 'zod';
 import type { ClientToServerEvents, ProtocolError, ServerToClientEvents } from '../../../shared/protocol.ts';
-import { handshakeAuthSchema, sendTextSchema } from '../../../shared/protocol-schemas.ts';
+import {
+  handshakeAuthSchema,
+  pageEventSchema,
+  pressSchema,
+  sendTextSchema,
+  setUserDataSchema,
+  startDialogSchema,
+} from '../../../shared/protocol-schemas.ts';
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
-import { handleUserMessage } from '../../app/handle-user-message.ts';
+import { handlePageEvent } from '../../app/handle-page-event.ts';
+import { UnknownDialogError, handleUserMessage } from '../../app/handle-user-message.ts';
+import { setUserData } from '../../app/set-user-data.ts';
+import { startDialog } from '../../app/start-dialog.ts';
 import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
@@ -32,6 +43,9 @@ export function socketDelivery(io: ChatServer): Delivery {
     },
     typing(userId, on) {
       io.to(room(userId)).emit('typing', on);
+    },
+    event(userId, event) {
+      io.to(room(userId)).emit('bot_event', event);
     },
   };
 }
@@ -64,9 +78,37 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     socket.on('disconnect', (reason) => {
       logger.info({ event: 'socket_disconnect', userId, socketId: socket.id, reason }, 'web chat disconnected');
     });
-    // Messages wait until the user exists and the start dialog has run.
+    // Client events wait until the user exists and the start dialog has run.
     const ready = start(app, socket, logger);
-    socket.on('message', (payload, ack) => void ready.then(() => onMessage(app, socket, payload, ack, logger)));
+    const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
+      const handler = handle(socket, logger, schema, action);
+      socket.on(event, (payload: unknown, ack?: unknown) => void ready.then(() => handler(payload, ack)));
+    };
+    on('message', sendTextSchema, ({ clientId, text }) =>
+      handleUserMessage(app, { userId, clientId, message: { type: 'text', text } }),
+    );
+    on('press', pressSchema, ({ clientId, label, action }) =>
+      handleUserMessage(app, {
+        userId,
+        clientId,
+        message:
+          action.kind === 'postback'
+            ? { type: 'postback', label, payload: action.payload }
+            : { type: 'dialog', label, dialogId: action.dialogId },
+      }),
+    );
+    on('page_event', pageEventSchema, async ({ name, payload }) => {
+      await handlePageEvent(app, { userId, name, payload: payload ?? {} });
+      return null;
+    });
+    on('set_user_data', setUserDataSchema, async ({ fields }) => {
+      await setUserData(app, userId, fields);
+      return null;
+    });
+    on('start_dialog', startDialogSchema, async ({ dialogId, data }) => {
+      await startDialog(app, { userId, dialogId, data });
+      return null;
+    });
   });
 }
 
@@ -87,36 +129,45 @@ async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<
   }
 }
 
-async function onMessage(
-  app: AppDeps,
+type Reply<T> = (response: { ok: true; value: T } | { ok: false; error: ProtocolError }) => void;
+
+/**
+ * Validates a client event's payload against its schema, runs the use case,
+ * and answers through the ack (and a protocol_error event, for clients that
+ * sent no ack). A bad payload never drops the connection.
+ */
+function handle<S extends z.ZodType, T>(
   socket: ChatSocket,
-  payload: unknown,
-  ack: unknown,
   logger: Logger,
-): Promise<void> {
-  const reply = typeof ack === 'function' ? (ack as Parameters<ClientToServerEvents['message']>[1]) : undefined;
-  const fail = (error: ProtocolError) => {
-    socket.emit('protocol_error', error);
-    reply?.({ ok: false, error });
+  schema: S,
+  action: (payload: z.infer<S>) => Promise<T>,
+): (payload: unknown, ack?: unknown) => Promise<void> {
+  return async (payload, ack) => {
+    const reply = typeof ack === 'function' ? (ack as Reply<T>) : undefined;
+    const fail = (error: ProtocolError) => {
+      socket.emit('protocol_error', error);
+      reply?.({ ok: false, error });
+    };
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) return fail(invalid(payload, parsed.error));
+    try {
+      reply?.({ ok: true, value: await action(parsed.data) });
+    } catch (error) {
+      if (error instanceof UnknownDialogError) return fail({ code: 'unknown_dialog', message: error.message });
+      logger.error({ userId: socket.data.userId, err: error }, 'could not handle a client event');
+      fail({ code: 'internal', message: 'That could not be handled. Please try again.' });
+    }
   };
-  const parsed = sendTextSchema.safeParse(payload);
-  if (!parsed.success) {
-    const tooLong =
-      typeof payload === 'object' && payload !== null && typeof (payload as { text?: unknown }).text === 'string' &&
-      Buffer.byteLength((payload as { text: string }).text) > MAX_TEXT_BYTES;
-    return fail(
-      tooLong
-        ? { code: 'text_too_long', message: `Messages can be at most ${MAX_TEXT_BYTES} bytes long; please shorten it.` }
-        : { code: 'invalid_payload', message: `The message is not valid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.` },
-    );
+}
+
+function invalid(payload: unknown, error: z.ZodError): ProtocolError {
+  const text = typeof payload === 'object' && payload !== null ? (payload as { text?: unknown }).text : undefined;
+  if (typeof text === 'string' && Buffer.byteLength(text) > MAX_TEXT_BYTES) {
+    return { code: 'text_too_long', message: `Messages can be at most ${MAX_TEXT_BYTES} bytes long; please shorten it.` };
   }
-  try {
-    const result = await handleUserMessage(app, { userId: socket.data.userId, ...parsed.data });
-    reply?.({ ok: true, value: result });
-  } catch (error) {
-    logger.error({ userId: socket.data.userId, err: error }, 'could not handle a message');
-    fail({ code: 'internal', message: 'The message could not be handled. Please try again.' });
-  }
+  const issue = error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')} ` : '';
+  return { code: 'invalid_payload', message: `The message is not valid: ${where}${issue?.message ?? 'unknown problem'}.` };
 }
 
 function refusal(code: ProtocolError['code'], message: string): Error & { data: ProtocolError } {

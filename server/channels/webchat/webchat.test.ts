@@ -106,4 +106,40 @@ describe.each(storeLegs())('web chat channel on $name', ({ skip, env }) => {
     );
     expect(server.logs.filter((l) => l.event === 'socket_connect' && l.userId === session.userId)).toHaveLength(1);
   });
+
+  it('when the page saves user data, then declared fields go to the user data and the rest to variables', async () => {
+    const client = connectClient(server.url);
+    const session = await sessionOf(client);
+    const ack = await client.emitWithAck('set_user_data', { fields: { email: 'grace@example.com', plan: 'pro' } });
+    expect(ack).toEqual({ ok: true, value: null });
+    const user = await server.store.getUser(session.userId);
+    expect(user?.userData).toMatchObject({ email: 'grace@example.com' });
+    expect(user?.userData).not.toHaveProperty('plan');
+    expect(user?.variables).toMatchObject({ plan: 'pro' });
+    client.disconnect();
+  });
+
+  it('when the page starts a dialog, then it runs; when the dialog is unknown, then a coded error comes back', async () => {
+    const client = connectClient(server.url);
+    await sessionOf(client);
+    await eventually('the greeting', () => client.items.length >= 2);
+    const ok = await client.emitWithAck('start_dialog', { dialogId: 'greeting', data: { from: 'banner' } });
+    expect(ok).toEqual({ ok: true, value: null });
+    await eventually('the greeting again', () => botTexts(client.items).filter((t) => t === "What's your name?").length === 2);
+    const unknown = await client.emitWithAck('start_dialog', { dialogId: 'nope' });
+    expect(unknown).toEqual({ ok: false, error: { code: 'unknown_dialog', message: 'There is no dialog "nope" in this bot.' } });
+    client.disconnect();
+  });
+
+  it('when the user presses a postback button, then it is stored with its label and answered', async () => {
+    const client = connectClient(server.url);
+    const session = await sessionOf(client);
+    await eventually('the prompt', () => client.items.length >= 2);
+    const ack = await client.emitWithAck('press', { clientId: 'p-1', label: 'Call me Ada', action: { kind: 'postback', payload: 'Ada' } });
+    expect(ack).toMatchObject({ ok: true, value: { duplicate: false } });
+    await eventually('the reply', () => botTexts(client.items).includes('Nice to meet you, Ada!'));
+    const stored = await server.store.readTranscript(session.userId, 0, 10);
+    expect(stored[2]?.message).toEqual({ type: 'postback', label: 'Call me Ada', payload: 'Ada' });
+    client.disconnect();
+  });
 });

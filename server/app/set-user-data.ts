@@ -1,0 +1,27 @@
+import type { AppDeps } from './deps.ts';
+import { updateUserWithRetry } from './update-user.ts';
+
+/**
+ * Splits what the page knows into declared user-data fields (exported) and
+ * variables (everything else, e.g. an auth token, which must never reach an export).
+ */
+export function splitPageData(deps: AppDeps, fields: Readonly<Record<string, unknown>>) {
+  const declared = new Set(deps.definition.userDataFields);
+  const userData: Record<string, unknown> = {};
+  const variables: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    (declared.has(key) ? userData : variables)[key] = value;
+  }
+  return { userData, variables };
+}
+
+/** The page saves what it knows about the user; runs in the user's turn order. */
+export function setUserData(deps: AppDeps, userId: string, fields: Readonly<Record<string, unknown>>): Promise<void> {
+  const { userData, variables } = splitPageData(deps, fields);
+  return deps.turns.run(userId, async () => {
+    await updateUserWithRetry(deps.store, userId, deps.clock.now(), (user) => ({
+      userData: { ...user.userData, ...userData },
+      variables: { ...user.variables, ...variables },
+    }));
+  });
+}
