@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -104,6 +105,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
 async function openStore(config: Config, dataDir: string): Promise<Store> {
   if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
+  // A fresh checkout has no data folder yet; the embedded store makes its own.
+  await mkdir(dataDir, { recursive: true });
   return openSqliteStore({ file: path.join(dataDir, 'chatbot.sqlite') });
 }
 

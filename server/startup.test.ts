@@ -49,8 +49,8 @@ describe('start-up', () => {
     expect(stderr).not.toContain('pw-secret');
   }, 30_000);
 
-  it('when the configuration is good, then the server says where it runs', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'good-'));
+  it('when the configuration is good and DATA_DIR does not exist yet, then the server makes it and says where it runs', async () => {
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'good-')), 'not', 'there', 'yet');
     const { stdout } = await start({ DATA_DIR: dir, BOT_FUNCTION_KEY: 'a-test-key-of-enough-length' });
     expect(stdout).toMatch(/Chatbot is running at http:\/\/127\.0\.0\.1:\d+/);
   });
