@@ -63,6 +63,9 @@ export default {
   ],
   reporters: [defaultReporter(), summaryFileReporter()],
   testFramework: { config: { timeout: 5000 } },
+  // Test files share one origin, hence one localStorage, where the widget keeps its session:
+  // run them one at a time so one file's stored session never leaks into another's handshake.
+  concurrency: 1,
   // A stalled file (e.g. chai printing a live DOM node) fails in a minute, not two.
   testsFinishTimeout: 60000,
 };

@@ -6,6 +6,7 @@ import path from 'node:path';
 
 export interface ServerProcess {
   readonly url: string;
+  readonly port: number;
   readonly dataDir: string;
   readonly output: () => string;
   /** Kills the process the hard way (SIGKILL), as a crash would. */
@@ -25,9 +26,10 @@ function freePort(): Promise<number> {
 }
 
 /** Starts the built server (`npm start` without the build) as its own process on the embedded store. */
-export async function startServerProcess(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, dataDir?: string, fixedPort?: number): Promise<ServerProcess> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'chatbot-e2e-')));
-  const port = await freePort();
+  // A restart after a crash reuses the port, so the widget's reconnection finds it again.
+  const port = fixedPort ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, MONGODB_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,6 +58,7 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
   };
   return {
     url,
+    port,
     dataDir: dir,
     output: () => output,
     kill: () => end('SIGKILL'),

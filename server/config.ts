@@ -47,6 +47,38 @@ export const configSchema = z.object({
   ),
   PUBLIC_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** SMTP server for email steps, e.g. smtp://user:pass@mail.example.com:587; unset = email steps fail (logged) and follow onError. */
+  SMTP_URL: optionalText.pipe(url(['smtp:', 'smtps:']).optional()),
+  /** From address of the bot's email; `"<bot name>" <bot@localhost>` when unset. */
+  SMTP_FROM: optionalText,
+  /** Twilio-style SMS endpoint (form POST of To, From, Body with Basic auth); unset = sms steps fail (logged) and follow onError. */
+  SMS_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+  SMS_USERNAME: optionalText,
+  SMS_PASSWORD: optionalText,
+  SMS_FROM: optionalText,
+  /** Requests a minute per client IP over the management API (exports, triggers, /metrics); beyond it 429. */
+  MANAGEMENT_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
+    .transform(Number)
+    .default(1200),
+  /** Client events (messages, presses, page events) a minute per web chat connection; beyond it protocol_error rate_limited. */
+  WEBCHAT_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of messages a minute, at least 1')
+    .transform(Number)
+    .default(60),
+  /**
+   * Hosts integration calls may reach (comma list, e.g. `api.example.com,127.0.0.1`). Set: only these,
+   * and they may be private or loopback addresses. Unset: any public host, never a private one.
+   */
+  INTEGRATION_ALLOWED_HOSTS: optionalText.pipe(
+    z
+      .string()
+      .transform((value) => value.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[a-z0-9.\-:[\]]+$/, 'must be a comma-separated list of host names or IP addresses')))
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;

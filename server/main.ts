@@ -4,6 +4,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Server } from 'socket.io';
 import { createApp } from './api/create-app.ts';
+import { countTranscriptWrites, createMetrics } from './api/metrics.ts';
+import { TRIGGER_JOB } from './app/trigger-dialog.ts';
+import { triggerJobHandler } from './jobs/handlers/trigger.ts';
+import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
+import { openTrackedLink } from './app/open-tracked-link.ts';
+import { createLinkSigner } from './api/url-tracker.ts';
+import { createSmtpMailer } from './mail/smtp-mailer.ts';
+import { createFaqMatcher } from './nlp/fuse-faq-matcher.ts';
+import { trainIntentClassifier } from './nlp/nlpjs-classifier.ts';
+import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
 import { attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
@@ -15,6 +25,8 @@ import { projectRoot } from './paths.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import type { Store } from './ports/store.ts';
 import { JobRunner } from './jobs/job-runner.ts';
+import { integrationJobHandler } from './jobs/handlers/integration.ts';
+import { INTEGRATION_JOB_KIND, IntegrationRuntime } from './integrations/run-integration.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -26,6 +38,8 @@ export interface RunningServer {
   readonly io: ChatServer;
   readonly jobs: JobRunner;
   readonly functionKey: string;
+  /** Integration steps and background datasets (the engine calls `integrations.run`). */
+  readonly integrations: IntegrationRuntime;
   close(): Promise<void>;
 }
 
@@ -33,12 +47,14 @@ export interface StartOptions {
   readonly clock?: Clock;
   /** Where log lines go; stdout when omitted. */
   readonly logDestination?: NodeJS.WritableStream;
+  /** Where the definition's named variables (a wait step's durationEnv, integration secrets) are read; process.env when omitted. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination);
-  const definition = await loadDefinition(config.BOT_DEFINITION);
+  const definition = await loadDefinition(config.BOT_DEFINITION, { env: options.env ?? process.env });
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
 
@@ -49,12 +65,50 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
 
+  // The dialog engine's models (trained from the definition, offline) and outlets.
+  const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
+  const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq) : undefined;
+  const mailer = config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.SMTP_FROM ?? `"${definition.settings.name}" <bot@localhost>`) : undefined;
+  const sms = config.SMS_URL
+    ? createHttpSmsSender({ url: config.SMS_URL, username: config.SMS_USERNAME, password: config.SMS_PASSWORD, from: config.SMS_FROM ?? definition.settings.name })
+    : undefined;
+  const stepTypes = new Set(definition.dialogs.flatMap((d) => d.steps.map((step) => step.type)));
+  if (!mailer && stepTypes.has('email')) logger.warn({ event: 'email_unconfigured' }, 'the bot has email steps but SMTP_URL is unset: they will fail and follow their onError');
+  if (!sms && stepTypes.has('sms')) logger.warn({ event: 'sms_unconfigured' }, 'the bot has sms steps but SMS_URL is unset: they will fail and follow their onError');
+  let baseUrl = config.PUBLIC_URL ?? '';
+  const links = createLinkSigner(sessionSecret.value, () => baseUrl);
+
   const root = projectRoot();
+  const metrics = createMetrics();
+  // Integration settings (services, background datasets) come from the definition once its schema carries
+  // them (issue 4 wiring); until then no services are configured. Missing secrets stop start-up here.
+  const integrations = IntegrationRuntime.create(undefined, {
+    store,
+    clock: options.clock ?? systemClock,
+    logger,
+    // jobs is built below; async steps only run once the server is up.
+    scheduler: { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) },
+    env: options.env ?? process.env,
+    allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
+    metrics: metrics.port,
+  });
   const app = createApp({
     store,
     logger,
     widgetDir: path.join(root, 'dist'),
     demoDir: path.join(root, 'demo', 'public'),
+    management: {
+      definition,
+      store,
+      logger,
+      functionKey: functionKey.value,
+      rateLimitPerMinute: config.MANAGEMENT_RATE_LIMIT,
+      metrics,
+      // deps is built below, once the channel exists; requests only arrive after listen().
+      deps: () => deps,
+    },
+    urlTracker: (token) => openTrackedLink(deps, token),
+    datasets: { target: integrations.datasets, functionKey: functionKey.value },
   });
   const http = createServer(app);
   const io: ChatServer = new Server(http, {
@@ -67,20 +121,35 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const jobs = new JobRunner({ store, clock, logger });
   const deps: AppDeps = {
     definition,
-    store,
+    store: countTranscriptWrites(store, metrics.port),
     clock,
     delivery: socketDelivery(io),
     logger,
     scheduler: jobs,
     turns: new KeyedQueue(),
+    metrics: metrics.port,
+    classifier,
+    faq,
+    mailer,
+    sms,
+    links,
   };
-  attachWebchat(io, deps, new SessionTokens(sessionSecret.value), logger);
+  jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
+  jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
+  jobs.register(INTEGRATION_JOB_KIND, integrationJobHandler(integrations));
+  metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
+  attachWebchat(io, deps, new SessionTokens(sessionSecret.value), logger, {
+    identitySecret: config.BOT_IDENTITY_SECRET,
+    rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
+  });
 
   await listen(http, config.PORT, config.HOST);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  baseUrl = config.PUBLIC_URL ?? url;
   jobs.start();
+  await integrations.start();
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
 
   let closing: Promise<void> | undefined;
@@ -90,12 +159,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     io,
     jobs,
     functionKey: functionKey.value,
+    integrations,
     close() {
       closing ??= (async () => {
         await jobs.stop();
+        await integrations.close();
         await io.close();
         await new Promise<void>((resolve) => http.close(() => resolve()));
         await store.close();
+        mailer?.close();
         logger.info({ event: 'stopped' }, 'server stopped');
       })();
       return closing;

@@ -24,6 +24,7 @@ export const handshakeAuthSchema = z
     lastSeq: z.number().int().min(0).optional(),
     user: z.record(z.string().max(64), z.unknown()).optional(),
     locale: z.string().max(35).optional(),
+    identity: z.object({ userId: z.string().min(1).max(128), userHash: z.string().min(1).max(128) }).optional(),
   })
   .refine((auth) => (auth.userId === undefined) === (auth.token === undefined), {
     message: 'userId and token come together',

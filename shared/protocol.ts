@@ -73,6 +73,12 @@ export interface HandshakeAuth {
   /** What the page knows about the user (e.g. email, page); saved before the first dialog runs. */
   readonly user?: Readonly<Record<string, unknown>>;
   readonly locale?: string;
+  /**
+   * Optional identity verification: the host page's own user id with
+   * `userHash = HMAC-SHA256(BOT_IDENTITY_SECRET, userId)` (hex), so the same user
+   * resumes on another device. Takes precedence over userId/token.
+   */
+  readonly identity?: { readonly userId: string; readonly userHash: string };
 }
 
 export interface SendTextPayload {

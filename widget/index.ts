@@ -4,11 +4,13 @@
  */
 import { ChatWidgetElement } from './elements/chat-widget.ts';
 
-export { ChatWidgetElement } from './elements/chat-widget.ts';
-export { ConnectionController, type ShownMessage, type ConnectionOptions } from './controllers/connection.ts';
+export { ChatWidgetElement, THEME_PROPERTIES, type Theme } from './elements/chat-widget.ts';
+export { ConnectionController, type ShownMessage, type ConnectionOptions, type CommandResult, type Identity } from './controllers/connection.ts';
 export { socketTransport, SocketTransport } from './transport/socket-transport.ts';
+export { en, de, stringsFor, type WidgetStrings } from './i18n/strings.ts';
+export { renderMarkdown } from './render/markdown.ts';
 export type { Transport, TransportEvents, TransportFactory, MessageAck, MessageAckResponse } from './transport/transport.ts';
-export type { TranscriptItem, Session, ProtocolError, HandshakeAuth } from '../shared/protocol.ts';
+export type { TranscriptItem, Session, ProtocolError, HandshakeAuth, BotEvent, BotMessage } from '../shared/protocol.ts';
 
 export const CHAT_WIDGET_TAG = 'chat-widget';
 

@@ -2,9 +2,12 @@ import express, { type Express } from 'express';
 import path from 'node:path';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
+import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorBody, errorHandler, notFound } from './errors.ts';
 import { healthRouter } from './health.ts';
+import { managementApi, type ManagementOptions } from './management/management-api.ts';
 import { requestLog } from './request-log.ts';
+import { urlTrackerRouter } from './url-tracker.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -13,6 +16,12 @@ export interface AppOptions {
   readonly widgetDir: string;
   /** Folder holding the demo host page (index.html); none served when absent. */
   readonly demoDir?: string;
+  /** The management API (exports, triggers, /metrics, OpenAPI document); not mounted when absent. */
+  readonly management?: ManagementOptions;
+  /** Opens a tracked link (`GET /r/:token`): the target to redirect to, or null for a token we did not sign. */
+  readonly urlTracker?: (token: string) => Promise<string | null>;
+  /** Background dataset push and change-signal endpoints (/api/management/datasets/{name}); not mounted when absent. */
+  readonly datasets?: { readonly target: DatasetPushTarget; readonly functionKey: string };
 }
 
 /** The HTTP side of the server. Never listens: main.ts and tests do. */
@@ -21,6 +30,7 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestLog(options.logger));
+  if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store));
   app.get('/widget.js', (_req, res, next) => {
     res.sendFile(path.join(options.widgetDir, 'widget.js'), { maxAge: '5m' }, (error) => {
@@ -30,6 +40,10 @@ export function createApp(options: AppOptions): Express {
       } else next(error);
     });
   });
+  if (options.management) app.use(managementApi(options.management));
+  // After the management API, so its rate limit and key check run first for these paths too.
+  if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
+  if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   app.use(notFound);
   app.use(errorHandler(options.logger));

@@ -39,6 +39,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(413).json(errorBody('payload_too_large', 'The request body is too large.'));
       return;
     }
+    // Other client errors raised by middleware (body parsing, static files) keep
+    // their status; their messages are written for people and hold no internals.
+    if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: unknown }).expose === true) {
+      const code = status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'invalid_body';
+      res.status(status).json(errorBody(code, String((error as Error).message)));
+      return;
+    }
     const requestId = randomUUID();
     logger.error({ requestId, err: error }, 'request failed');
     res

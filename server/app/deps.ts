@@ -2,7 +2,12 @@ import type { BotDefinition } from '../definition/schema.ts';
 import type { EngineOptions } from '../engine/engine.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
+import type { LinkSigner } from '../ports/link-signer.ts';
+import type { Mailer } from '../ports/mailer.ts';
+import type { SmsSender } from '../ports/sms-sender.ts';
+import type { FaqMatcher, IntentClassifier } from '../ports/understanding.ts';
 import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { Store } from '../ports/store.ts';
 import type { KeyedQueue } from './keyed-queue.ts';
@@ -18,4 +23,16 @@ export interface AppDeps {
   /** Serialises each user's turns. */
   readonly turns: KeyedQueue;
   readonly engine?: EngineOptions;
+  /** Intent classifier trained from the definition's intents; free text is unprocessed without it. */
+  readonly classifier?: IntentClassifier;
+  /** Fuzzy matcher over the definition's FAQ pairs. */
+  readonly faq?: FaqMatcher;
+  /** Unset: email steps fail (logged) and follow their onError. */
+  readonly mailer?: Mailer;
+  /** Unset: sms steps fail (logged) and follow their onError. */
+  readonly sms?: SmsSender;
+  /** Turns URL-button targets into tracked links; unset: targets are shown as they are. */
+  readonly links?: LinkSigner;
+  /** Counters for /metrics (integration calls and errors); none when omitted. */
+  readonly metrics?: Metrics;
 }

@@ -1,4 +1,5 @@
 import type { AppDeps } from './deps.ts';
+import { applyTurn } from './apply-turn.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 export interface PageEvent {
@@ -10,12 +11,28 @@ export interface PageEvent {
 /**
  * An event from the host page. The latest one is kept as the variable
  * `lastPageEvent`, so the tree can branch on it; what else an event does is
- * decided by the bot definition.
+ * decided by the bot definition: `pageEvents` may start a dialog, and a wait
+ * step may be cancelled by it.
  */
 export function handlePageEvent(deps: AppDeps, event: PageEvent): Promise<void> {
   return deps.turns.run(event.userId, async () => {
-    await updateUserWithRetry(deps.store, event.userId, deps.clock.now(), (user) => ({
-      variables: { ...user.variables, lastPageEvent: { name: event.name, payload: event.payload } },
+    const now = deps.clock.now();
+    const user = await updateUserWithRetry(deps.store, event.userId, now, (current) => ({
+      variables: { ...current.variables, lastPageEvent: { name: event.name, payload: event.payload } },
     }));
+    if (matters(deps, event.name, user.variables)) {
+      await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, { userWrote: false });
+    }
   });
+}
+
+/** Only events the definition routes, or that a running timer waits for, need a turn. */
+function matters(deps: AppDeps, name: string, variables: Readonly<Record<string, unknown>>): boolean {
+  if (deps.definition.pageEvents.some((e) => e.name === name)) return true;
+  const timers = variables['$timers'];
+  return (
+    typeof timers === 'object' &&
+    timers !== null &&
+    Object.values(timers).some((t) => Array.isArray((t as { pageEvents?: unknown }).pageEvents) && (t as { pageEvents: string[] }).pageEvents.includes(name))
+  );
 }

@@ -12,6 +12,9 @@ export interface UserInput {
 
 export { UnknownDialogError };
 
+/** How long the bot may think before the widget shows "typing…". */
+export const TYPING_DELAY_MS = 300;
+
 /**
  * The user wrote something or pressed a button: store it once (a resent
  * clientId is recognised and not answered twice), show it on the user's other
@@ -27,12 +30,28 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
     ]);
     if (!entry) throw new Error('the store returned no transcript entry');
     if (entry.duplicate) return { seq: entry.seq, duplicate: true };
-    deps.delivery.deliver(input.userId, [entry]);
-    deps.delivery.typing(input.userId, true);
+    // "Typing…" only for answers that take a while (a mail server, a slow model): an
+    // instant answer would just flicker the indicator, and costs two more pushes per turn.
+    let typing = false;
+    const indicator = setTimeout(() => {
+      typing = true;
+      deps.delivery.typing(input.userId, true);
+    }, TYPING_DELAY_MS);
+    // The user's own entry (for their other open widgets) goes out with the bot's first
+    // answer in one push; it still goes out alone when the turn says nothing or fails.
+    let delivered = false;
     try {
-      await applyTurn(deps, input.userId, engineInput, now, { userWrote: true });
+      await applyTurn(deps, input.userId, engineInput, now, {
+        userWrote: true,
+        deliverFirst: () => {
+          delivered = true;
+          return [entry];
+        },
+      });
     } finally {
-      deps.delivery.typing(input.userId, false);
+      clearTimeout(indicator);
+      if (!delivered) deps.delivery.deliver(input.userId, [entry]);
+      if (typing) deps.delivery.typing(input.userId, false);
     }
     return { seq: entry.seq, duplicate: false };
   });

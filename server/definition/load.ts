@@ -1,6 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { botDefinitionSchema, type BotDefinition } from './schema.ts';
-import { checkReferences } from './references.ts';
+import { parseDuration } from './duration.ts';
+import { checkReferences, pathKey, type ReferenceOptions } from './references.ts';
+
+export interface ValidateOptions extends ReferenceOptions {
+  /**
+   * The environment: wait steps' `durationEnv` and integration secrets are read from it.
+   * Omitted: durations stay as written and secrets are not looked up.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
 
 export class DefinitionError extends Error {
   override readonly name = 'DefinitionError';
@@ -13,11 +22,13 @@ export class DefinitionError extends Error {
 }
 
 /** Formats a zod issue path the way people read it: `dialogs[2].steps[4].next`. */
+export { pathKey };
+
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
+    else out += pathKey(String(part), out === '');
   }
   return out === '' ? '(root)' : out;
 }
@@ -25,17 +36,48 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** Validates a parsed definition: schema first, then every cross-reference. Never throws on bad input. */
 export function validateDefinition(
   input: unknown,
+  options: ValidateOptions = {},
 ): { ok: true; definition: BotDefinition } | { ok: false; problems: string[] } {
   const parsed = botDefinitionSchema.safeParse(input);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) };
   }
-  const problems = checkReferences(parsed.data);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, definition: parsed.data };
+  const problems = checkReferences(parsed.data, options);
+  const definition = options.env ? resolveEnvironment(parsed.data, options.env, problems) : parsed.data;
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
+}
+
+/** Puts deployment-specific values in place: a wait step's `durationEnv`, when set, replaces its duration. */
+function resolveEnvironment(
+  definition: BotDefinition,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): BotDefinition {
+  const dialogs = definition.dialogs.map((dialog, d) => ({
+    ...dialog,
+    steps: dialog.steps.map((step, s) => {
+      if (step.type !== 'wait' || step.durationEnv === undefined) return step;
+      const value = env[step.durationEnv]?.trim();
+      if (value === undefined || value === '') return step;
+      if (parseDuration(value) === undefined) {
+        problems.push(
+          `dialogs[${d}].steps[${s}].durationEnv: ${step.durationEnv} must be a duration such as "30s" or "10m" (got ${JSON.stringify(value)})`,
+        );
+        return step;
+      }
+      return { ...step, duration: value };
+    }),
+  }));
+  definition.integrations.forEach((integration, i) => {
+    for (const [name, variable] of Object.entries(integration.secrets)) {
+      if (!env[variable]) problems.push(`integrations[${i}].secrets${pathKey(name)}: the environment variable ${variable} is not set`);
+    }
+  });
+  return { ...definition, dialogs };
 }
 
 /** Reads and validates the definition file; throws a DefinitionError listing every problem with its path. */
-export async function loadDefinition(file: string): Promise<BotDefinition> {
+export async function loadDefinition(file: string, options: ValidateOptions = {}): Promise<BotDefinition> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -48,7 +90,7 @@ export async function loadDefinition(file: string): Promise<BotDefinition> {
   } catch (error) {
     throw new DefinitionError(file, [`is not valid JSON: ${(error as Error).message}`]);
   }
-  const result = validateDefinition(json);
+  const result = validateDefinition(json, options);
   if (!result.ok) throw new DefinitionError(file, result.problems);
   return result.definition;
 }

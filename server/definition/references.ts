@@ -1,7 +1,24 @@
-import type { BotDefinition } from './schema.ts';
+import type { Target } from './common.ts';
+import type { BotDefinition, Step } from './schema.ts';
 
-/** Checks what the schema cannot: unique ids and that every target exists. Returns one line per problem. */
-export function checkReferences(definition: BotDefinition): string[] {
+/** Integration step types this server knows. The integrations issue adds its types here. */
+export const KNOWN_INTEGRATION_TYPES: readonly string[] = ['http'];
+
+/** Setting names that hold secrets: they must come from `secrets` (an environment variable), never inline. */
+const SECRET_SETTING = /^(password|passwd|secret|clientSecret|client_secret|token|accessToken|access_token|refreshToken|apiKey|api_key|key|authorization)$/i;
+
+/** One object key of a path: `.name` when it reads as a name, else `["any key"]`. */
+export function pathKey(key: string, first = false): string {
+  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return first ? key : `.${key}`;
+  return `[${JSON.stringify(key)}]`;
+}
+
+export interface ReferenceOptions {
+  readonly integrationTypes?: readonly string[];
+}
+
+/** Checks what the schema cannot: unique ids, that every target exists, and the rules between fields. One line per problem. */
+export function checkReferences(definition: BotDefinition, options: ReferenceOptions = {}): string[] {
   const problems: string[] = [];
   const dialogs = new Map<string, Set<string>>();
 
@@ -21,26 +38,165 @@ export function checkReferences(definition: BotDefinition): string[] {
     problems.push(`settings.startDialog: no dialog "${definition.settings.startDialog}"`);
   }
 
+  const dialogExists = (at: string, dialogId: string) => {
+    if (!dialogs.has(dialogId)) problems.push(`${at}: no dialog "${dialogId}"`);
+  };
+  const checkTarget = (at: string, ownDialog: string, target: Target | undefined) => {
+    if (target === undefined) return;
+    if (typeof target === 'string') {
+      if (!dialogs.get(ownDialog)?.has(target)) problems.push(`${at}: no step "${target}" in dialog "${ownDialog}"`);
+      return;
+    }
+    const steps = dialogs.get(target.dialog);
+    if (!steps) problems.push(`${at}.dialog: no dialog "${target.dialog}"`);
+    else if (target.step !== undefined && !steps.has(target.step)) {
+      problems.push(`${at}.step: no step "${target.step}" in dialog "${target.dialog}"`);
+    }
+  };
+
   const fields = new Set(definition.userDataFields);
+  const isField = (at: string, name: string) => {
+    if (!fields.has(name)) problems.push(`${at}: "${name}" is not in userDataFields`);
+  };
+
   definition.dialogs.forEach((dialog, d) => {
-    const own = dialogs.get(dialog.id);
     dialog.steps.forEach((step, s) => {
       const at = `dialogs[${d}].steps[${s}]`;
-      if ('next' in step && step.next !== undefined && !own?.has(step.next)) {
-        problems.push(`${at}.next: no step "${step.next}" in dialog "${dialog.id}"`);
-      }
-      if (step.type === 'goto') {
-        const target = dialogs.get(step.dialog);
-        if (!target) problems.push(`${at}.dialog: no dialog "${step.dialog}"`);
-        else if (step.step !== undefined && !target.has(step.step)) {
-          problems.push(`${at}.step: no step "${step.step}" in dialog "${step.dialog}"`);
-        }
-      }
-      if (step.type === 'input' && 'userData' in step.saveTo && !fields.has(step.saveTo.userData)) {
-        problems.push(`${at}.saveTo.userData: "${step.saveTo.userData}" is not in userDataFields`);
-      }
+      if ('next' in step && step.next !== undefined) checkTarget(`${at}.next`, dialog.id, step.next);
+      checkStep(step, at, dialog.id, { problems, checkTarget, dialogExists, isField, definition });
     });
   });
 
+  const intentIds = new Set<string>();
+  definition.intents.forEach((intent, i) => {
+    if (intentIds.has(intent.id)) problems.push(`intents[${i}].id: intent "${intent.id}" is defined twice`);
+    intentIds.add(intent.id);
+    dialogExists(`intents[${i}].dialog`, intent.dialog);
+  });
+  const faqIds = new Set<string>();
+  definition.faq.forEach((pair, i) => {
+    if (faqIds.has(pair.id)) problems.push(`faq[${i}].id: FAQ pair "${pair.id}" is defined twice`);
+    faqIds.add(pair.id);
+  });
+  definition.pageEvents.forEach((event, i) => dialogExists(`pageEvents[${i}].dialog`, event.dialog));
+
+  const known = options.integrationTypes ?? KNOWN_INTEGRATION_TYPES;
+  const integrationIds = new Set<string>();
+  definition.integrations.forEach((integration, i) => {
+    if (integrationIds.has(integration.id)) problems.push(`integrations[${i}].id: integration "${integration.id}" is defined twice`);
+    integrationIds.add(integration.id);
+    if (!known.includes(integration.type)) {
+      problems.push(`integrations[${i}].type: unknown integration type "${integration.type}" (known: ${known.join(', ')})`);
+    }
+    for (const key of Object.keys(integration.settings)) {
+      if (SECRET_SETTING.test(key)) {
+        problems.push(
+          `integrations[${i}].settings${pathKey(key)}: secrets must not be written in the definition; name the environment variable that holds it in secrets${pathKey(key)}`,
+        );
+      }
+    }
+  });
+
   return problems;
+}
+
+interface Checks {
+  readonly problems: string[];
+  readonly definition: BotDefinition;
+  checkTarget(at: string, ownDialog: string, target: Target | undefined): void;
+  dialogExists(at: string, dialogId: string): void;
+  isField(at: string, name: string): void;
+}
+
+function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
+  const { problems } = c;
+  const buttons = (where: string, list: readonly { kind: string; dialog?: string }[] | undefined) =>
+    list?.forEach((b, i) => {
+      if (b.kind === 'dialog' && b.dialog !== undefined) c.dialogExists(`${where}[${i}].dialog`, b.dialog);
+    });
+  switch (step.type) {
+    case 'message':
+      if (step.text === undefined && step.image === undefined && step.cards === undefined) {
+        problems.push(`${at}: a message needs text, an image or cards`);
+      }
+      if (step.text === undefined && (step.buttons !== undefined || step.quickReplies !== undefined)) {
+        problems.push(`${at}.text: buttons and quick replies belong to a text; add one`);
+      }
+      buttons(`${at}.buttons`, step.buttons);
+      step.cards?.forEach((card, i) => buttons(`${at}.cards[${i}].buttons`, card.buttons));
+      return;
+    case 'input':
+      if (step.inputType === 'regex') {
+        if (step.pattern === undefined) problems.push(`${at}.pattern: an input of type "regex" needs a pattern`);
+        else regexProblem(`${at}.pattern`, step.pattern, problems);
+      }
+      if (step.inputType === 'choice' && step.choices === undefined) problems.push(`${at}.choices: an input of type "choice" needs choices`);
+      if (step.inputType !== 'choice' && step.choices !== undefined) problems.push(`${at}.choices: only an input of type "choice" has choices`);
+      step.choices?.forEach((choice, i) => c.checkTarget(`${at}.choices[${i}].then`, dialogId, choice.then));
+      c.checkTarget(`${at}.onMaxRetries`, dialogId, step.onMaxRetries);
+      if (step.saveTo && 'userData' in step.saveTo) c.isField(`${at}.saveTo.userData`, step.saveTo.userData);
+      return;
+    case 'condition':
+      step.branches.forEach((branch, b) => {
+        const conditions = Array.isArray(branch.when) ? branch.when : [branch.when];
+        conditions.forEach((cond, i) => {
+          const where = Array.isArray(branch.when) ? `${at}.branches[${b}].when[${i}]` : `${at}.branches[${b}].when`;
+          const needsValue = cond.op !== 'empty' && cond.op !== 'notEmpty';
+          if (needsValue && cond.value === undefined) problems.push(`${where}.value: "${cond.op}" needs a value`);
+          if (cond.op === 'in' && cond.value !== undefined && !Array.isArray(cond.value)) problems.push(`${where}.value: "in" needs a list`);
+          if (cond.op === 'matches' && typeof cond.value === 'string') regexProblem(`${where}.value`, cond.value, problems);
+          if ((cond.op === 'greater' || cond.op === 'less') && cond.value !== undefined && typeof cond.value !== 'number') {
+            problems.push(`${where}.value: "${cond.op}" needs a number`);
+          }
+        });
+        c.checkTarget(`${at}.branches[${b}].then`, dialogId, branch.then);
+      });
+      c.checkTarget(`${at}.else`, dialogId, step.else);
+      return;
+    case 'set':
+      step.actions.forEach((action, i) => {
+        const where = `${at}.actions[${i}]`;
+        if ((action.variable === undefined) === (action.userData === undefined)) {
+          problems.push(`${where}: name exactly one of "variable" or "userData"`);
+        }
+        if (action.userData !== undefined) c.isField(`${where}.userData`, action.userData);
+        const hasValue = action.value !== undefined || action.template !== undefined;
+        if (action.op === 'unset' && hasValue) problems.push(`${where}: "unset" takes no value or template`);
+        if (action.op !== 'unset' && !hasValue) problems.push(`${where}: "${action.op}" needs a value or a template`);
+        if (action.value !== undefined && action.template !== undefined) problems.push(`${where}: give a value or a template, not both`);
+      });
+      return;
+    case 'goto':
+      c.checkTarget(`${at}`, dialogId, { dialog: step.dialog, step: step.step });
+      return;
+    case 'wait':
+      c.checkTarget(`${at}.then`, dialogId, step.then);
+      return;
+    case 'clearUserData':
+      step.fields?.forEach((field, i) => c.isField(`${at}.fields[${i}]`, field));
+      return;
+    case 'email':
+    case 'sms':
+      c.checkTarget(`${at}.onError`, dialogId, step.onError);
+      return;
+    case 'nlp':
+      if (c.definition.intents.length === 0) problems.push(`${at}: an nlp step needs intents; the definition has none`);
+      c.checkTarget(`${at}.onNoMatch`, dialogId, step.onNoMatch);
+      return;
+    case 'faq':
+      if (c.definition.faq.length === 0) problems.push(`${at}: a faq step needs FAQ pairs; the definition has none`);
+      c.checkTarget(`${at}.onNoMatch`, dialogId, step.onNoMatch);
+      return;
+    case 'event':
+    case 'end':
+      return;
+  }
+}
+
+function regexProblem(at: string, source: string, problems: string[]): void {
+  try {
+    new RegExp(source, 'u');
+  } catch (error) {
+    problems.push(`${at}: not a valid regular expression (${(error as Error).message})`);
+  }
 }

@@ -1,65 +1,59 @@
 import { z } from 'zod';
+import { camelCase, envName, id, template } from './common.ts';
+import { stepSchema } from './steps.ts';
 
 /**
  * The bot definition: one file defines the one bot a server runs.
- * Schema first; every type below is inferred from it.
+ * Schema first; every type below is inferred from it. Documented in docs/bot-definition.md;
+ * exported as JSON Schema to docs/bot-definition.schema.json.
  */
 
-const id = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter and hold only letters, digits, "_" and "-" (at most 64)');
-
-const camelCase = z
-  .string()
-  .regex(/^[a-z][A-Za-z0-9]{0,63}$/, 'must be camelCase: a lowercase letter, then letters and digits');
-
-/** Where an input step keeps the answer: a user-data field (exported) or a variable (not exported). */
-const saveTarget = z.union([
-  z.object({ userData: camelCase }).strict(),
-  z.object({ variable: camelCase }).strict(),
-]);
-
-const stepBase = {
-  id,
-  /** Step to run next in the same dialog; the following step when omitted. */
-  next: id.optional(),
-};
-
-const messageStep = z
-  .object({
-    ...stepBase,
-    type: z.literal('message'),
-    /** Text with {{variable}} templates. */
-    text: z.string().min(1).max(4096),
-  })
-  .strict();
-
-const inputStep = z
-  .object({
-    ...stepBase,
-    type: z.literal('input'),
-    prompt: z.string().min(1).max(4096),
-    saveTo: saveTarget,
-  })
-  .strict();
-
-const gotoStep = z
-  .object({
-    id,
-    type: z.literal('goto'),
-    dialog: id,
-    step: id.optional(),
-  })
-  .strict();
-
-const endStep = z.object({ id, type: z.literal('end') }).strict();
-
-export const stepSchema = z.discriminatedUnion('type', [messageStep, inputStep, gotoStep, endStep]);
+export { stepSchema };
 
 export const dialogSchema = z
   .object({
     id,
     steps: z.array(stepSchema).min(1, 'a dialog needs at least one step'),
+  })
+  .strict();
+
+const intentSchema = z
+  .object({
+    id,
+    /** The dialog a classified utterance starts. */
+    dialog: id,
+    /** Example phrasings; the classifier trains on them at start-up. */
+    utterances: z.array(z.string().min(1).max(500)).min(1, 'an intent needs at least one utterance'),
+  })
+  .strict();
+
+const faqSchema = z
+  .object({
+    id,
+    /** Phrasings of the question; the user's question is fuzzy-matched against them. */
+    questions: z.array(z.string().min(1).max(500)).min(1, 'a FAQ pair needs at least one question'),
+    answer: template(),
+  })
+  .strict();
+
+const integrationSchema = z
+  .object({
+    id,
+    /** One of the integration types this server knows (see KNOWN_INTEGRATION_TYPES). */
+    type: z.string().min(1).max(100),
+    /** Non-secret settings (base URL, timeouts …). */
+    settings: z.record(z.string(), z.json()).default({}),
+    /** Secrets by name → the environment variable that holds them. Never the secret itself. */
+    secrets: z.record(z.string(), envName).default({}),
+  })
+  .strict();
+
+const pageEventSchema = z
+  .object({
+    /** The event name the page sends. */
+    name: z.string().min(1).max(100),
+    /** Starts this dialog when the event arrives. */
+    dialog: id,
   })
   .strict();
 
@@ -76,11 +70,19 @@ export const botDefinitionSchema = z
         startDialog: id,
         /** What the bot says when it cannot use the user's input. */
         fallbackText: z.string().min(1).max(4096).default("Sorry, I didn't understand that."),
+        /** Lowest intent score (0..1) that routes free text to an intent's dialog. */
+        nlpThreshold: z.number().min(0).max(1).default(0.7),
+        /** Lowest FAQ match score (0..1, 1 = exact) that answers a question. */
+        faqThreshold: z.number().min(0).max(1).default(0.6),
       })
       .strict(),
     /** The user-data storages: what the userData export returns, one field each. */
     userDataFields: z.array(camelCase).default([]),
     dialogs: z.array(dialogSchema).min(1, 'a bot needs at least one dialog'),
+    intents: z.array(intentSchema).default([]),
+    faq: z.array(faqSchema).default([]),
+    integrations: z.array(integrationSchema).default([]),
+    pageEvents: z.array(pageEventSchema).default([]),
   })
   .strict();
 
@@ -88,3 +90,5 @@ export type BotDefinition = z.infer<typeof botDefinitionSchema>;
 export type Dialog = z.infer<typeof dialogSchema>;
 export type Step = z.infer<typeof stepSchema>;
 export type StepOf<T extends Step['type']> = Extract<Step, { type: T }>;
+export type Intent = z.infer<typeof intentSchema>;
+export type FaqPair = z.infer<typeof faqSchema>;

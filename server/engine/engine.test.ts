@@ -56,8 +56,8 @@ describe('engine', () => {
     const turn = runTurn(greeting, fresh, { kind: 'text', text: 'what?' });
     expect(turn.outputs).toEqual([{ type: 'text', text: 'Say again?' }]);
     expect(turn.effects).toContainEqual({
-      type: 'unprocessed',
-      detail: { text: 'what?', dialogId: null, stepId: null, stepType: null },
+      type: 'nlpLog',
+      fields: { dialogId: null, stepId: null, stepType: null, query: 'what?', modelId: null, intent: null, result: null, processed: false },
     });
   });
 

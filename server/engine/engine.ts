@@ -1,7 +1,10 @@
 import type { BotDefinition, Dialog, Step } from '../definition/schema.ts';
+import { routeIntent } from './intents.ts';
+import { toNext } from './jump.ts';
 import { handlerFor } from './steps/index.ts';
-import { renderTemplate } from './template.ts';
-import type { ConversationState, EngineInput, Next, Position, TurnContext, TurnResult } from './types.ts';
+import { escapeMarkdown, renderTemplate } from './template.ts';
+import { cancelTimers, takeTimer } from './timers.ts';
+import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
 
 export interface EngineOptions {
   /**
@@ -15,7 +18,8 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = { maxStepsPerTurn: 100 };
 
 /**
  * The dialog engine: definition + state + input → new state + outputs + effects.
- * Pure: no I/O, no clock, no randomness.
+ * Pure: no I/O, no clock, no randomness. Models (intent classifier, FAQ matcher)
+ * run before the turn; their results come in the input (see `understandingNeeded`).
  */
 export function runTurn(
   definition: BotDefinition,
@@ -30,23 +34,49 @@ export function runTurn(
     userData: { ...state.userData },
     outputs: [],
     effects: [],
-    render(template) {
-      return renderTemplate(template, [ctx.variables, ctx.userData], (name) => {
+    render(template, renderOptions) {
+      const onMissing = (name: string) => {
         if (missing.has(name)) return;
         missing.add(name);
         ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name } });
-      });
+      };
+      return renderTemplate(template, [ctx.variables, ctx.userData], onMissing, renderOptions?.markdown ? escapeMarkdown : undefined);
     },
   };
 
-  let position: Position | null;
-  if (input.kind === 'start') {
-    position = enterAt(definition, input.dialogId, input.stepId);
-    position = position && runFrom(ctx, position, options);
-  } else {
-    // Until steps tell postbacks apart, a pressed button answers like its payload typed.
-    const text = input.kind === 'text' ? input.text : input.payload;
-    position = receiveText(ctx, state.position, text, options);
+  let position: Position | null = state.position;
+  switch (input.kind) {
+    case 'start':
+      position = startDialog(ctx, input.dialogId, input.stepId, options);
+      break;
+    case 'text':
+    case 'postback': {
+      cancelTimers(ctx, (timer) => timer.userInput);
+      const text = input.kind === 'text' ? input.text : input.payload;
+      position = receiveText(ctx, state.position, text, input.understanding, options);
+      break;
+    }
+    case 'timer': {
+      const timer = takeTimer(ctx, input.timerId);
+      if (!timer) break; // cancelled meanwhile: nothing happens
+      const step = findStep(definition, timer.dialogId, timer.stepId);
+      if (step?.type !== 'wait') break;
+      position = go(ctx, timer.dialogId, step, toNext(step.then), options);
+      break;
+    }
+    case 'pageEvent': {
+      cancelTimers(ctx, (timer) => timer.pageEvents.includes(input.name));
+      const route = definition.pageEvents.find((e) => e.name === input.name);
+      if (route) position = startDialog(ctx, route.dialog, undefined, options);
+      break;
+    }
+    case 'failed': {
+      const step = findStep(definition, input.dialogId, input.stepId);
+      if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
+        position = go(ctx, input.dialogId, step, toNext(step.onError), options);
+      }
+      break;
+    }
   }
 
   return {
@@ -56,20 +86,64 @@ export function runTurn(
   };
 }
 
-function receiveText(ctx: TurnContext, position: Position | null, text: string, options: EngineOptions): Position | null {
+/**
+ * Which models the caller should run on this input before the turn: the
+ * classifier only when the text would otherwise be unprocessed (or an nlp step
+ * awaits it), the FAQ matcher only when a faq step awaits it. Pure, cheap.
+ */
+export function understandingNeeded(definition: BotDefinition, state: ConversationState, input: EngineInput): { nlp: boolean; faq: boolean } {
+  if (input.kind !== 'text' && input.kind !== 'postback') return { nlp: false, faq: false };
+  const text = input.kind === 'text' ? input.text : input.payload;
+  const step = state.position?.awaiting ? findStep(definition, state.position.dialogId, state.position.stepId) : undefined;
+  const handler = step && handlerFor(step);
+  const wants = step && handler?.receive && handler.needs ? handler.needs(step, text) : handler?.receive ? { nlp: false, faq: false } : { nlp: true, faq: false };
+  return { nlp: wants.nlp && definition.intents.length > 0, faq: wants.faq && definition.faq.length > 0 };
+}
+
+function startDialog(ctx: TurnContext, dialogId: string, stepId: string | undefined, options: EngineOptions): Position | null {
+  cancelTimers(ctx, (timer) => timer.dialogStart);
+  const position = enterAt(ctx.definition, dialogId, stepId);
+  return position && runFrom(ctx, position, options);
+}
+
+function receiveText(
+  ctx: TurnContext,
+  position: Position | null,
+  text: string,
+  understanding: Understanding | undefined,
+  options: EngineOptions,
+): Position | null {
   const step = position?.awaiting ? findStep(ctx.definition, position.dialogId, position.stepId) : undefined;
   const handler = step && handlerFor(step);
-  if (!position || !step || !handler?.receive) {
-    ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
-    ctx.effects.push({
-      type: 'unprocessed',
-      detail: { text, dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null },
-    });
-    return position;
+  let received: Received = { kind: 'unusable', retry: false };
+  if (position && step && handler?.receive) {
+    received = handler.receive(step, ctx, text, position.retries, { understanding, dialogId: position.dialogId });
   }
-  const next = handler.receive(step, ctx, text, position.retries);
-  if (next.kind === 'retry') return { ...position, retries: position.retries + 1 };
-  const after = follow(ctx.definition, position.dialogId, step, next);
+  if (received.kind === 'unusable') {
+    // Free text the step cannot use: NLP may route it; else the fallback (or the step's retry).
+    const where = { dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null };
+    const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
+    if (routed && position && step) return go(ctx, position.dialogId, step, routed, options);
+    if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, options);
+    if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
+    else {
+      ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
+      return position;
+    }
+  }
+  if (!position || !step) return position;
+  if (received.kind === 'retry') return { ...position, awaiting: true, retries: position.retries + 1 };
+  return go(ctx, position.dialogId, step, received as Next, options);
+}
+
+function startAt(ctx: TurnContext, dialogId: string, options: EngineOptions): Position | null {
+  const position = enterAt(ctx.definition, dialogId);
+  return position && runFrom(ctx, position, options);
+}
+
+function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, options: EngineOptions): Position | null {
+  const after = follow(ctx.definition, dialogId, step, next);
+  if (after?.awaiting) return after;
   return after && runFrom(ctx, after, options);
 }
 
@@ -87,7 +161,7 @@ function runFrom(ctx: TurnContext, start: Position, options: EngineOptions): Pos
     }
     const step = findStep(ctx.definition, position.dialogId, position.stepId);
     if (!step) return null;
-    const next = handlerFor(step).enter(step, ctx);
+    const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
     position = follow(ctx.definition, position.dialogId, step, next);
   }

@@ -7,11 +7,12 @@ export function renderTemplate(
   template: string,
   scopes: readonly Readonly<Record<string, unknown>>[],
   onMissing: (name: string) => void,
+  escape: (value: string) => string = (value) => value,
 ): string {
   return template.replace(/\{\{\s*([A-Za-z_][\w]*(?:\.[\w]+)*)\s*\}\}/g, (_match, name: string) => {
     for (const scope of scopes) {
       const value = lookup(scope, name);
-      if (value !== undefined && value !== null) return stringify(value);
+      if (value !== undefined && value !== null) return escape(stringify(value));
     }
     onMissing(name);
     return '';
@@ -29,4 +30,21 @@ function lookup(scope: Readonly<Record<string, unknown>>, path: string): unknown
 
 function stringify(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Escapes what the safe markdown subset reads as markup, so a value the user
+ * typed (a name such as "[x](https://evil)") shows as typed instead of becoming a link.
+ */
+export function escapeMarkdown(value: string): string {
+  return value.replace(/[\\`*_[\]()]/g, '\\$&');
+}
+
+/** Reads a dotted path such as "triggerData.status" from the first scope that has it. */
+export function readPath(scopes: readonly Readonly<Record<string, unknown>>[], path: string): unknown {
+  for (const scope of scopes) {
+    const value = lookup(scope, path);
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }

@@ -15,26 +15,116 @@ export interface ConversationState {
   readonly userData: Readonly<Record<string, unknown>>;
 }
 
+/** One intent and how sure the classifier is of it (0..1). */
+export interface Classification {
+  readonly intent: string;
+  readonly score: number;
+}
+
+/** What the intent classifier made of a text; computed by the caller before the turn. */
+export interface NlpResult {
+  readonly modelId: string;
+  /** The best intent, or null when the classifier has none. */
+  readonly intent: string | null;
+  readonly score: number;
+  /** Every intent with a score, best first. */
+  readonly classifications: readonly Classification[];
+}
+
+/** What the fuzzy FAQ matcher made of a question; computed by the caller before the turn. */
+export interface FaqResult {
+  /** The best FAQ pair's id, or null when nothing came close. */
+  readonly id: string | null;
+  /** 0..1, 1 = exact. */
+  readonly score: number;
+  /** Other candidates, best first. */
+  readonly others: readonly { readonly id: string; readonly score: number }[];
+}
+
+/** Models' views of a text, given to the engine so it stays pure; see `understandingNeeded`. */
+export interface Understanding {
+  readonly nlp?: NlpResult;
+  readonly faq?: FaqResult;
+}
+
 export type EngineInput =
   | { readonly kind: 'start'; readonly dialogId: string; readonly stepId?: string }
-  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'text'; readonly text: string; readonly understanding?: Understanding }
   /** A pressed postback button or quick reply. */
-  | { readonly kind: 'postback'; readonly payload: string; readonly label: string };
+  | { readonly kind: 'postback'; readonly payload: string; readonly label: string; readonly understanding?: Understanding }
+  /** A durable timer set by a wait step is due. */
+  | { readonly kind: 'timer'; readonly timerId: string }
+  /** An event from the host page. */
+  | { readonly kind: 'pageEvent'; readonly name: string; readonly payload: Readonly<Record<string, unknown>> }
+  /** An effect of a step (email, sms) could not be carried out: follow the step's onError. */
+  | { readonly kind: 'failed'; readonly dialogId: string; readonly stepId: string };
+
+/** A log row's fields other than userId and timestamp, exactly as the spec names them. */
+export type NlpLogFields = {
+  readonly dialogId: string | null;
+  readonly stepId: string | null;
+  readonly stepType: string | null;
+  readonly query: string;
+  readonly modelId: string | null;
+  readonly intent: string | null;
+  readonly result: unknown;
+  readonly processed: boolean;
+};
+
+export type FaqLogFields = {
+  readonly intent: string | null;
+  readonly score: number;
+  readonly text: string;
+  readonly stepId: string;
+  readonly dialogId: string;
+  readonly matched: boolean;
+  readonly otherClassifications: readonly { readonly intent: string; readonly score: number }[];
+};
+
+export interface EmailEffect {
+  readonly type: 'email';
+  readonly dialogId: string;
+  readonly stepId: string;
+  readonly to: readonly string[];
+  readonly cc: readonly string[];
+  readonly replyTo: string | null;
+  readonly subject: string;
+  readonly body: string;
+}
+
+export interface SmsEffect {
+  readonly type: 'sms';
+  readonly dialogId: string;
+  readonly stepId: string;
+  readonly to: readonly string[];
+  readonly message: string;
+  /** The target URL; the caller turns it into a tracked link and appends it. */
+  readonly link: string | null;
+}
 
 /** Something the caller must carry out or record; the engine itself does no I/O. */
 export type Effect =
   | { readonly type: 'warn'; readonly code: 'missing_variable'; readonly detail: { readonly name: string } }
   | { readonly type: 'warn'; readonly code: 'step_limit'; readonly detail: { readonly dialogId: string; readonly stepId: string; readonly limit: number } }
-  | {
-      readonly type: 'unprocessed';
-      readonly detail: { readonly text: string; readonly dialogId: string | null; readonly stepId: string | null; readonly stepType: string | null };
-    };
+  | { readonly type: 'nlpLog'; readonly fields: NlpLogFields }
+  | { readonly type: 'faqLog'; readonly fields: FaqLogFields }
+  /** Run a `timer` input for this user after `delayMs`; scheduling the same id again replaces it. */
+  | { readonly type: 'scheduleTimer'; readonly timerId: string; readonly delayMs: number }
+  | { readonly type: 'cancelTimer'; readonly timerId: string }
+  | { readonly type: 'botEvent'; readonly name: string; readonly payload: Readonly<Record<string, unknown>> }
+  /** Must be recorded before the new state (which has the data cleared) is saved. */
+  | { readonly type: 'snapshotUserData'; readonly data: Readonly<Record<string, unknown>> }
+  | EmailEffect
+  | SmsEffect;
 
 export interface TurnResult {
   readonly state: ConversationState;
   readonly outputs: readonly BotMessage[];
   readonly effects: readonly Effect[];
 }
+
+/** A jump: a step of the current dialog, or a dialog (optionally a step in it). */
+export type Jump = { readonly dialogId?: string; readonly stepId?: string };
 
 /** What a step may do after it runs. */
 export type Next =
@@ -43,6 +133,14 @@ export type Next =
   | { readonly kind: 'goto'; readonly dialogId: string; readonly stepId?: string }
   | { readonly kind: 'end' };
 
+/** What a step may answer to the user's text. */
+export type Received =
+  | Next
+  /** The answer failed validation: count a retry (the step said its retry prompt). */
+  | { readonly kind: 'retry' }
+  /** The step cannot use this text: it is unprocessed input (NLP, then fallback). `retry`: count a retry when NLP finds nothing. */
+  | { readonly kind: 'unusable'; readonly retry: boolean };
+
 /** The mutable scratch a single turn works on; steps read and write it. */
 export interface TurnContext {
   readonly definition: BotDefinition;
@@ -50,13 +148,17 @@ export interface TurnContext {
   userData: Record<string, unknown>;
   readonly outputs: BotMessage[];
   readonly effects: Effect[];
-  /** Renders {{templates}} against the current variables and user data. */
-  render(template: string): string;
+  /** Renders {{templates}} against the current variables and user data. `markdown`: escape values so they cannot add markup. */
+  render(template: string, options?: { readonly markdown?: boolean }): string;
 }
 
 export interface StepHandler<S extends Step> {
-  /** Runs when the conversation reaches the step. */
-  enter(step: S, ctx: TurnContext): Next;
-  /** Takes the user's text while the step awaits input; absent for steps that never wait. */
-  receive?(step: S, ctx: TurnContext, text: string, retries: number): Next | { readonly kind: 'retry' };
+  /** Runs when the conversation reaches the step. `dialogId`: the dialog it belongs to. */
+  enter(step: S, ctx: TurnContext, dialogId: string): Next;
+  /** Takes the user's text while the step awaits input; absent for steps that never take text. */
+  receive?(step: S, ctx: TurnContext, text: string, retries: number, input: { readonly understanding?: Understanding; readonly dialogId: string }): Received;
+  /** Which models the caller should run on this text before the turn. */
+  needs?(step: S, text: string): { readonly nlp: boolean; readonly faq: boolean };
+  /** After an unusable answer that NLP could not route: say the retry prompt or give up. */
+  retry?(step: S, ctx: TurnContext, retries: number): Next | { readonly kind: 'retry' };
 }

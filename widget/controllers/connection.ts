@@ -1,50 +1,86 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { MAX_TEXT_BYTES } from '../../shared/protocol.ts';
-import type { HandshakeAuth, ProtocolError, Session, TranscriptItem } from '../../shared/protocol.ts';
-import type { MessageAckResponse, Transport, TransportFactory } from '../transport/transport.ts';
-import { defaultStorage, forgetSession, loadSession, saveSession, storageKey } from './session-store.ts';
+import type {
+  BotEvent,
+  BotMessage,
+  ClientToServerEvents,
+  HandshakeAuth,
+  ProtocolError,
+  QuickReply,
+  Session,
+  TranscriptItem,
+  UserMessage,
+} from '../../shared/protocol.ts';
+import type { ClientPayload, MessageAckResponse, Transport, TransportFactory } from '../transport/transport.ts';
+import { defaultStorage, forgetSession, loadSession, saveSession, storageKey, type QueuedMessage } from './session-store.ts';
+
+/** How long to wait before resending a message the server refused as rate limited. */
+const RATE_LIMIT_RETRY_MS = 3000;
 
 /** One line of the conversation as the element draws it. */
 export interface ShownMessage {
   /** Unique within the list, for keyed rendering. */
   readonly key: string;
   readonly from: 'user' | 'bot';
-  readonly text: string;
+  readonly message: BotMessage | UserMessage;
+  /** When the server stored it; null while it is on its way. */
+  readonly at: string | null;
   /** Sent but not yet stored by the server. */
   readonly pending: boolean;
   /** Why the server refused this message, if it did. */
   readonly error: ProtocolError | null;
 }
 
-interface PendingMessage {
-  readonly clientId: string;
-  readonly text: string;
+interface PendingMessage extends QueuedMessage {
   error: ProtocolError | null;
+}
+
+/** A page command (event, user data, start dialog) waiting for a live link. */
+interface PageCommand {
+  readonly event: 'page_event' | 'set_user_data' | 'start_dialog';
+  readonly payload: unknown;
+  readonly settle: (result: CommandResult) => void;
+}
+
+export type CommandResult = { readonly ok: true } | { readonly ok: false; readonly error: ProtocolError };
+
+/** Verified identity from the host page: `userHash = HMAC-SHA256(BOT_IDENTITY_SECRET, userId)`. */
+export interface Identity {
+  readonly userId: string;
+  readonly userHash: string;
 }
 
 export interface ConnectionOptions {
   /** Defaults to window.localStorage; null keeps nothing between page loads. */
   readonly storage?: Storage | null;
+  /** Called for every event the bot sends to the page. */
+  readonly onBotEvent?: (event: BotEvent) => void;
 }
 
 /**
  * Owns the link to the chat server and the transcript the element shows:
  * entries ordered and deduplicated by seq, the user's own messages shown at once
- * and swapped for the stored entry when it arrives, and the session kept across
- * page loads so the server can resume the conversation where the widget left it.
+ * and swapped for the stored entry when it arrives, unacked messages kept (also
+ * across reloads) and resent with the same client id on every connect, and the
+ * session kept so the server can resume the conversation where the widget left it.
  */
 export class ConnectionController implements ReactiveController {
   /** Stored entries, ascending by seq, one per seq. */
   items: readonly TranscriptItem[] = [];
   typing = false;
   connected = false;
+  /** The link dropped or could not be made; queued messages wait for it. */
+  offline = false;
   /** The last protocol or connection problem, for the element to show. */
   error: ProtocolError | null = null;
   /** Sent along in the handshake; set before connect() to take effect at once. */
   user: Readonly<Record<string, unknown>> | undefined = undefined;
   locale: string | undefined = undefined;
+  identity: Identity | undefined = undefined;
+  onBotEvent: ((event: BotEvent) => void) | undefined;
 
   private pending: PendingMessage[] = [];
+  private commands: PageCommand[] = [];
   private session: Session | null = null;
   /** Highest seq delivered by `entries`; acks alone never raise it, so replays cannot skip a bot line. */
   private lastSeq = 0;
@@ -60,18 +96,34 @@ export class ConnectionController implements ReactiveController {
     options: ConnectionOptions = {},
   ) {
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
+    this.onBotEvent = options.onBotEvent;
     host.addController(this);
   }
 
   /** The conversation in display order: stored entries, then messages still on their way. */
   get messages(): readonly ShownMessage[] {
     const stored = this.items.map(
-      (item): ShownMessage => ({ key: `s${item.seq}`, from: item.from, text: 'text' in item.message ? item.message.text : 'label' in item.message ? item.message.label : '', pending: false, error: null }),
+      (item): ShownMessage => ({ key: `s${item.seq}`, from: item.from, message: item.message, at: item.at, pending: false, error: null }),
     );
     const waiting = this.pending.map(
-      (p): ShownMessage => ({ key: `p${p.clientId}`, from: 'user', text: p.text, pending: p.error === null, error: p.error }),
+      (p): ShownMessage => ({ key: `p${p.clientId}`, from: 'user', message: userMessageOf(p), at: null, pending: p.error === null, error: p.error }),
     );
     return [...stored, ...waiting];
+  }
+
+  /** Quick replies of the latest bot message, until the user answers it. */
+  get quickReplies(): readonly QuickReply[] {
+    if (this.pending.length > 0) return [];
+    const last = this.items.at(-1);
+    if (!last || last.from !== 'bot') return [];
+    const message = last.message as BotMessage;
+    return message.type === 'text' ? (message.quickReplies ?? []) : [];
+  }
+
+  /** The conversation ended in an error: the latest bot message is a fatal notice. */
+  get fatal(): boolean {
+    const lastBot = this.items.findLast((item) => item.from === 'bot');
+    return lastBot?.message.type === 'notice' && lastBot.message.level === 'fatal';
   }
 
   /** Points the controller at a server; reconnects when the URL or transport changes. */
@@ -93,20 +145,78 @@ export class ConnectionController implements ReactiveController {
 
   /**
    * Sends user text. Returns false (and sends nothing) when it is blank or too long,
-   * so the element can keep what the user typed.
+   * so the element can keep what the user typed. Offline, it waits in the queue.
    */
   send(text: string): boolean {
     const trimmed = text.trim();
-    if (!trimmed || !this.transport) return false;
+    if (!trimmed || !this.serverUrl) return false;
     if (new TextEncoder().encode(trimmed).length > MAX_TEXT_BYTES) {
       this.setError({ code: 'text_too_long', message: 'That message is too long.' });
       return false;
     }
-    const message: PendingMessage = { clientId: newClientId(), text: trimmed, error: null };
-    this.pending.push(message);
-    this.emit(message);
-    this.host.requestUpdate();
+    this.enqueue({ clientId: newClientId(), text: trimmed, error: null });
     return true;
+  }
+
+  /** The user pressed a postback or start-dialog button, or a quick reply. */
+  press(label: string, action: NonNullable<QueuedMessage['action']>): void {
+    if (!this.serverUrl) return;
+    this.enqueue({ clientId: newClientId(), text: label, action, error: null });
+  }
+
+  /** Page commands; they wait for a live link and settle with the server's answer. */
+  pageEvent(name: string, payload?: Readonly<Record<string, unknown>>): Promise<CommandResult> {
+    return this.command('page_event', { name, ...(payload ? { payload } : {}) });
+  }
+
+  setUserData(fields: Readonly<Record<string, unknown>>): Promise<CommandResult> {
+    return this.command('set_user_data', { fields });
+  }
+
+  startDialog(dialogId: string, data?: Readonly<Record<string, unknown>>): Promise<CommandResult> {
+    return this.command('start_dialog', { dialogId, ...(data ? { data } : {}) });
+  }
+
+  /** Forgets the user on this device: session, transcript and queue; the next connect is a new user. */
+  forget(): void {
+    this.close();
+    forgetSession(this.storage, this.key || storageKey(this.serverUrl));
+    this.items = [];
+    this.pending = [];
+    this.session = null;
+    this.lastSeq = 0;
+    this.error = null;
+    for (const c of this.commands.splice(0)) c.settle({ ok: false, error: { code: 'not_allowed', message: 'The chat was shut down.' } });
+    this.host.requestUpdate();
+  }
+
+  /** Reconnects after forget(), as a new user. */
+  reopen(): void {
+    if (!this.transport) this.open();
+  }
+
+  private enqueue(message: PendingMessage): void {
+    this.pending.push(message);
+    this.persist();
+    if (this.connected) this.emit(message);
+    this.host.requestUpdate();
+  }
+
+  private command<E extends PageCommand['event']>(event: E, payload: ClientPayload<E>): Promise<CommandResult> {
+    return new Promise((settle) => {
+      const command: PageCommand = { event, payload, settle };
+      if (this.connected) this.emitCommand(command);
+      else this.commands.push(command);
+    });
+  }
+
+  private emitCommand(command: PageCommand): void {
+    const emit = this.transport?.emit.bind(this.transport) as
+      | ((e: keyof ClientToServerEvents, p: unknown, a: (r: { ok: boolean; error?: ProtocolError }) => void) => void)
+      | undefined;
+    emit?.(command.event, command.payload, (response) =>
+      command.settle(response.ok ? { ok: true } : { ok: false, error: response.error ?? { code: 'internal', message: 'Failed.' } }),
+    );
   }
 
   private open(): void {
@@ -116,18 +226,23 @@ export class ConnectionController implements ReactiveController {
     this.session = stored ? { userId: stored.userId, token: stored.token } : null;
     this.lastSeq = stored?.lastSeq ?? 0;
     this.items = stored?.items ?? [];
+    const known = new Set(this.pending.map((p) => p.clientId));
+    for (const q of stored?.queued ?? []) if (!known.has(q.clientId)) this.pending.push({ ...q, error: null });
 
     const transport = this.factory(this.serverUrl);
     this.transport = transport;
     transport.on('connect', () => {
       this.connected = true;
+      this.offline = false;
       this.error = null;
       // Anything not acked may have died with the old link; the server dedupes by clientId.
       for (const message of this.pending) if (!message.error) this.emit(message);
+      for (const command of this.commands.splice(0)) this.emitCommand(command);
       this.host.requestUpdate();
     });
     transport.on('disconnect', () => {
       this.connected = false;
+      this.offline = true;
       this.typing = false;
       this.host.requestUpdate();
     });
@@ -138,6 +253,7 @@ export class ConnectionController implements ReactiveController {
       this.typing = on;
       this.host.requestUpdate();
     });
+    transport.on('bot_event', (event) => this.onBotEvent?.(event));
     transport.on('protocol_error', (error) => this.setError(error));
     transport.connect(() => this.auth());
     this.host.requestUpdate();
@@ -147,27 +263,41 @@ export class ConnectionController implements ReactiveController {
     this.transport?.disconnect();
     this.transport = null;
     this.connected = false;
+    this.offline = false;
     this.typing = false;
   }
 
   private auth(): HandshakeAuth {
+    const resume = this.session && (!this.identity || this.identity.userId === this.session.userId);
     return {
-      ...(this.session ? { userId: this.session.userId, token: this.session.token, lastSeq: this.lastSeq } : {}),
+      ...(this.session && resume ? { userId: this.session.userId, token: this.session.token, lastSeq: this.lastSeq } : {}),
+      ...(this.identity && !resume ? { identity: { userId: this.identity.userId, userHash: this.identity.userHash } } : {}),
       ...(this.user ? { user: this.user } : {}),
       ...(this.locale ? { locale: this.locale } : {}),
     };
   }
 
   private emit(message: PendingMessage): void {
-    this.transport?.sendMessage({ clientId: message.clientId, text: message.text }, (response) =>
-      this.onAck(message, response),
-    );
+    const ack = (response: MessageAckResponse) => this.onAck(message, response);
+    if (message.action) {
+      this.transport?.emit('press', { clientId: message.clientId, label: message.text, action: message.action }, ack);
+    } else {
+      this.transport?.emit('message', { clientId: message.clientId, text: message.text }, ack);
+    }
   }
 
   private onAck(message: PendingMessage, response: MessageAckResponse): void {
     if (!this.pending.includes(message)) return; // Its entry already arrived, or a resend acked twice.
+    if (!response.ok && response.error.code === 'rate_limited') {
+      // Not the user's fault and not final: try the same message (same client id) again shortly.
+      setTimeout(() => {
+        if (this.pending.includes(message) && this.connected) this.emit(message);
+      }, RATE_LIMIT_RETRY_MS);
+      return;
+    }
     if (!response.ok) {
       message.error = response.error;
+      this.persist();
       this.host.requestUpdate();
       return;
     }
@@ -178,7 +308,7 @@ export class ConnectionController implements ReactiveController {
       from: 'user',
       at: new Date().toISOString(),
       clientId: message.clientId,
-      message: { type: 'text', text: message.text },
+      message: userMessageOf(message),
     };
     this.merge([item]);
   }
@@ -211,6 +341,7 @@ export class ConnectionController implements ReactiveController {
   }
 
   private onConnectError(message: string, willRetry: boolean): void {
+    this.offline = true;
     this.setError({ code: message === 'unauthorized' ? 'unauthorized' : 'internal', message });
     if (willRetry || !this.session || this.retriedWithoutSession) return;
     // The server refused our stored credentials (expired or from another deployment):
@@ -227,8 +358,17 @@ export class ConnectionController implements ReactiveController {
   }
 
   private persist(): void {
-    if (this.session) saveSession(this.storage, this.key, this.session, this.lastSeq, this.items);
+    if (!this.session) return;
+    const queued = this.pending.filter((p) => !p.error).map(({ clientId, text, action }): QueuedMessage => ({ clientId, text, ...(action ? { action } : {}) }));
+    saveSession(this.storage, this.key, this.session, this.lastSeq, this.items, queued);
   }
+}
+
+function userMessageOf(message: QueuedMessage): UserMessage {
+  if (!message.action) return { type: 'text', text: message.text };
+  return message.action.kind === 'postback'
+    ? { type: 'postback', label: message.text, payload: message.action.payload }
+    : { type: 'dialog', label: message.text, dialogId: message.action.dialogId };
 }
 
 /** A fresh client id; crypto.randomUUID needs a secure context, which host pages may not be. */

@@ -1,5 +1,14 @@
 import type { Session, TranscriptItem } from '../../shared/protocol.ts';
 
+/** A message the user sent that the server has not acked yet; kept so a reload or an outage loses nothing. */
+export interface QueuedMessage {
+  readonly clientId: string;
+  /** The text, or the pressed button's label. */
+  readonly text: string;
+  /** Present for a pressed button or quick reply. */
+  readonly action?: { readonly kind: 'postback'; readonly payload: string } | { readonly kind: 'dialog'; readonly dialogId: string };
+}
+
 /** What survives a page load: who the user is, and what the widget has shown them. */
 export interface StoredSession {
   readonly userId: string;
@@ -7,6 +16,8 @@ export interface StoredSession {
   readonly lastSeq: number;
   /** The shown transcript, so lastSeq ("highest seq shown") stays true after a reload. */
   readonly items: readonly TranscriptItem[];
+  /** Sent but not acked when the page went away; resent (same client ids) on the next connect. */
+  readonly queued?: readonly QueuedMessage[];
 }
 
 export const STORAGE_PREFIX = 'chat-widget:';
@@ -44,8 +55,15 @@ export function saveSession(
   session: Session,
   lastSeq: number,
   items: readonly TranscriptItem[],
+  queued: readonly QueuedMessage[] = [],
 ): void {
-  const stored: StoredSession = { userId: session.userId, token: session.token, lastSeq, items: items.slice(-MAX_STORED_ITEMS) };
+  const stored: StoredSession = {
+    userId: session.userId,
+    token: session.token,
+    lastSeq,
+    items: items.slice(-MAX_STORED_ITEMS),
+    ...(queued.length > 0 ? { queued } : {}),
+  };
   try {
     storage?.setItem(key, JSON.stringify(stored));
   } catch {
@@ -69,10 +87,14 @@ function isStoredSession(value: unknown): value is StoredSession {
     typeof v.token === 'string' &&
     typeof v.lastSeq === 'number' &&
     Array.isArray(v.items) &&
-    v.items.every(isItem)
+    v.items.every(isItem) &&
+    (v.queued === undefined || (Array.isArray(v.queued) && v.queued.every(isQueued)))
   );
 }
 
+const MESSAGE_TYPES = new Set(['text', 'image', 'carousel', 'notice', 'postback', 'dialog']);
+
+/** Shape only; the renderer treats every string as untrusted text anyway. */
 function isItem(value: unknown): value is TranscriptItem {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -82,9 +104,15 @@ function isItem(value: unknown): value is TranscriptItem {
     (v.from === 'user' || v.from === 'bot') &&
     typeof message === 'object' &&
     message !== null &&
-    message.type === 'text' &&
-    typeof message.text === 'string'
+    typeof message.type === 'string' &&
+    MESSAGE_TYPES.has(message.type)
   );
+}
+
+function isQueued(value: unknown): value is QueuedMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.clientId === 'string' && typeof v.text === 'string';
 }
 
 /** The storage to use, or null where the page forbids it (sandboxed iframes throw on access). */

@@ -1,8 +1,8 @@
 import { css } from 'lit';
 
 /**
- * Minimal look for `<chat-widget>`. Hosts restyle through the custom properties
- * below or the exposed parts (launcher, panel, log, input, send).
+ * Look of `<chat-widget>`. Hosts restyle through the custom properties below or
+ * the exposed parts. Logical properties throughout, so `dir="rtl"` mirrors it.
  */
 export const chatWidgetStyles = css`
   :host {
@@ -10,11 +10,13 @@ export const chatWidgetStyles = css`
     --chat-accent-text: #fff;
     --chat-bg: #fff;
     --chat-text: #111827;
+    --chat-muted: #4b5563;
     --chat-bot-bg: #f3f4f6;
+    --chat-border: #d1d5db;
     --chat-radius: 12px;
     --chat-font: system-ui, sans-serif;
     position: fixed;
-    right: 20px;
+    inset-inline-end: 20px;
     bottom: 20px;
     z-index: 2147483000;
     font: 14px/1.4 var(--chat-font);
@@ -23,32 +25,85 @@ export const chatWidgetStyles = css`
   [hidden] {
     display: none !important;
   }
+  button {
+    font: inherit;
+    cursor: pointer;
+  }
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.55;
+  }
   .launcher {
+    position: relative;
+    display: block;
     width: 56px;
     height: 56px;
+    margin-inline-start: auto;
     border: 0;
     border-radius: 50%;
     background: var(--chat-accent);
     color: var(--chat-accent-text);
-    cursor: pointer;
     box-shadow: 0 4px 12px rgb(0 0 0 / 0.2);
-    float: right;
+    transition: transform 0.15s ease;
   }
-  .launcher svg {
-    width: 26px;
-    height: 26px;
+  .launcher:hover {
+    transform: scale(1.05);
+  }
+  svg {
+    width: 24px;
+    height: 24px;
     fill: currentColor;
+    vertical-align: middle;
+  }
+  .badge {
+    position: absolute;
+    top: -4px;
+    inset-inline-end: -4px;
+    min-width: 20px;
+    height: 20px;
+    padding: 0 5px;
+    box-sizing: border-box;
+    border-radius: 10px;
+    background: #b91c1c;
+    color: #fff;
+    font-size: 12px;
+    font-weight: 600;
+    line-height: 20px;
   }
   .panel {
     display: flex;
     flex-direction: column;
     width: min(360px, calc(100vw - 40px));
-    height: min(520px, calc(100vh - 110px));
+    height: min(560px, calc(100vh - 110px));
     margin-bottom: 12px;
     background: var(--chat-bg);
     border-radius: var(--chat-radius);
     box-shadow: 0 8px 30px rgb(0 0 0 / 0.2);
     overflow: hidden;
+    animation: rise 0.18s ease-out;
+  }
+  @keyframes rise {
+    from {
+      opacity: 0;
+      transform: translateY(8px);
+    }
+  }
+  .header {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    padding: 8px 8px 8px 14px;
+    padding-inline: 14px 8px;
+    background: var(--chat-accent);
+    color: var(--chat-accent-text);
+    font-weight: 600;
+  }
+  .minimize {
+    border: 0;
+    background: transparent;
+    color: inherit;
+    padding: 6px;
+    border-radius: 6px;
   }
   .log {
     flex: 1;
@@ -56,10 +111,10 @@ export const chatWidgetStyles = css`
     padding: 12px;
     display: flex;
     flex-direction: column;
-    gap: 6px;
+    gap: 8px;
   }
   .msg {
-    max-width: 80%;
+    max-width: 85%;
     padding: 8px 12px;
     border-radius: var(--chat-radius);
     overflow-wrap: anywhere;
@@ -76,19 +131,145 @@ export const chatWidgetStyles = css`
     background: var(--chat-accent);
     color: var(--chat-accent-text);
   }
+  .user a {
+    color: inherit;
+  }
+  .msg-carousel {
+    max-width: 100%;
+    width: 100%;
+    box-sizing: border-box;
+    padding: 0;
+    background: none;
+  }
+  .msg-notice {
+    align-self: stretch;
+    max-width: none;
+    background: #fef3c7;
+    color: #78350f;
+    text-align: center;
+  }
+  .time {
+    display: block;
+    margin-top: 2px;
+    font-size: 11px;
+    text-align: end;
+  }
   .pending {
     opacity: 0.6;
   }
   .failed {
     outline: 2px solid #dc2626;
   }
+  code {
+    font-family: ui-monospace, monospace;
+    font-size: 0.92em;
+    padding: 0 3px;
+    border-radius: 4px;
+    background: rgb(0 0 0 / 0.08);
+  }
+  img.image,
+  img.card-image {
+    display: block;
+    max-width: 100%;
+    border-radius: 8px;
+  }
+  .buttons {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    margin-top: 8px;
+  }
+  .button,
+  .quick-reply {
+    display: inline-block;
+    padding: 6px 12px;
+    border: 1px solid var(--chat-accent);
+    border-radius: 999px;
+    background: var(--chat-bg);
+    color: var(--chat-accent);
+    text-decoration: none;
+    font-size: 13px;
+  }
+  .quick-replies {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    padding: 0 12px 8px;
+  }
+  .cards {
+    display: flex;
+    gap: 8px;
+    overflow-x: auto;
+    scroll-snap-type: x mandatory;
+    overscroll-behavior-x: contain;
+    padding-bottom: 4px;
+  }
+  .card {
+    flex: 0 0 78%;
+    scroll-snap-align: start;
+    padding: 8px;
+    border: 1px solid var(--chat-border);
+    border-radius: var(--chat-radius);
+    background: var(--chat-bg);
+  }
+  .card-title {
+    font-weight: 600;
+    margin-top: 6px;
+  }
+  .card-subtitle {
+    color: var(--chat-muted);
+    font-size: 13px;
+  }
+  .carousel-nav {
+    display: flex;
+    justify-content: flex-end;
+    gap: 6px;
+    margin-top: 4px;
+  }
+  .nav {
+    width: 32px;
+    height: 32px;
+    border: 1px solid var(--chat-border);
+    border-radius: 50%;
+    background: var(--chat-bg);
+    color: var(--chat-text);
+  }
+  :host(:dir(rtl)) .nav {
+    transform: scaleX(-1);
+  }
   .note {
     padding: 0 12px 6px;
     font-size: 12px;
-    color: #4b5563;
+    color: var(--chat-muted);
   }
   .error {
     color: #b91c1c;
+  }
+  .error:empty {
+    display: none;
+  }
+  .dots {
+    display: inline-flex;
+    gap: 3px;
+    margin-inline-end: 6px;
+  }
+  .dots i {
+    width: 6px;
+    height: 6px;
+    border-radius: 50%;
+    background: currentColor;
+    animation: blink 1.2s infinite both;
+  }
+  .dots i:nth-child(2) {
+    animation-delay: 0.2s;
+  }
+  .dots i:nth-child(3) {
+    animation-delay: 0.4s;
+  }
+  @keyframes blink {
+    50% {
+      opacity: 0.2;
+    }
   }
   form {
     display: flex;
@@ -100,9 +281,11 @@ export const chatWidgetStyles = css`
     flex: 1;
     min-width: 0;
     padding: 8px 10px;
-    border: 1px solid #d1d5db;
+    border: 1px solid var(--chat-border);
     border-radius: 8px;
     font: inherit;
+    color: inherit;
+    background: var(--chat-bg);
   }
   .send {
     padding: 8px 14px;
@@ -110,12 +293,13 @@ export const chatWidgetStyles = css`
     border-radius: 8px;
     background: var(--chat-accent);
     color: var(--chat-accent-text);
-    font: inherit;
-    cursor: pointer;
   }
   :focus-visible {
     outline: 2px solid var(--chat-accent);
     outline-offset: 2px;
+  }
+  .header :focus-visible {
+    outline-color: var(--chat-accent-text);
   }
   .sr-only {
     position: absolute;
@@ -124,5 +308,31 @@ export const chatWidgetStyles = css`
     overflow: hidden;
     clip: rect(0 0 0 0);
     white-space: nowrap;
+  }
+  /* Phones: the panel takes the whole screen, and its header button closes it. */
+  @media (max-width: 479.98px) {
+    :host([open]) {
+      inset: 0;
+    }
+    :host([open]) .panel {
+      position: fixed;
+      inset: 0;
+      width: 100vw;
+      height: 100dvh;
+      margin: 0;
+      border-radius: 0;
+    }
+    :host([open]) .launcher {
+      display: none;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    .panel,
+    .launcher {
+      animation: none !important;
+      transition: none !important;
+      scroll-behavior: auto !important;
+    }
   }
 `;

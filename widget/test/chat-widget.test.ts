@@ -3,7 +3,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { defineChatWidget, type ChatWidgetElement } from '../index.ts';
 import { storageKey } from '../controllers/session-store.ts';
-import { botText, fakeTransports, focusedName, getByRole, logTexts, userText, type FakeTransport } from './helpers.ts';
+import { botText, fakeTransports, focusedName, getByRole, logTexts, settled, userText, type FakeTransport } from './helpers.ts';
 
 defineChatWidget();
 
@@ -34,6 +34,7 @@ async function storeLatest(el: ChatWidgetElement, transport: FakeTransport, seq:
 
 describe('<chat-widget>', () => {
   beforeEach(() => localStorage.clear());
+  afterEach(() => localStorage.clear());
 
   it('when the launcher is clicked, then the panel opens and the message box has focus', async () => {
     const { el, root } = await mount();
@@ -147,7 +148,7 @@ describe('<chat-widget>', () => {
     getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'spam';
     getByRole(root, 'button', 'Send').click();
 
-    transport.sent[0]?.ack({ ok: false, error: { code: 'rate_limited', message: 'Slow down' } });
+    transport.sent[0]?.ack({ ok: false, error: { code: 'text_too_long', message: 'Slow down' } });
     await el.updateComplete;
 
     const bubble = root.querySelector('.msg.failed');
@@ -262,11 +263,57 @@ describe('<chat-widget>', () => {
     expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'a@example.com' }, locale: 'de' });
   });
 
+  it('when used as a plain custom element with attributes, then server-url, locale and JSON user data reach the handshake', async () => {
+    const factory = fakeTransports();
+    const el = await fixture<ChatWidgetElement>(
+      html`<chat-widget server-url=${SERVER} locale="de" user='{"email":"b@example.com"}' .transportFactory=${factory.factory}></chat-widget>`,
+    );
+    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'b@example.com' }, locale: 'de' });
+    expect(el.getAttribute('dir')).to.equal('ltr');
+  });
+
   it('when the panel is open with messages, then axe finds no accessibility violations', async () => {
     const { el, root, transport } = await mount();
     transport.fire('entries', [botText(1, 'Hello!'), userText(2, 'Hi', 'c1')]);
     await openPanel(el, root);
+    await settled(el);
 
     await expect(el).to.be.accessible();
   });
+
+  it('when the user writes while offline, then the message waits, survives a reload and is sent once the link is back', async () => {
+    const first = await mount();
+    first.transport.fire('session', { userId: 'u1', token: 't1' });
+    first.transport.drop();
+    await first.el.updateComplete;
+    expect(root_note(first.root)).to.contain('Reconnecting');
+    getByRole<HTMLInputElement>(first.root, 'textbox', 'Message').value = 'offline hello';
+    getByRole(first.root, 'button', 'Send').click();
+    await first.el.updateComplete;
+    expect(first.transport.sent).to.have.length(0);
+    expect(logTexts(first.root)).to.deep.equal(['offline hello']);
+    first.el.remove();
+
+    const factory = fakeTransports();
+    factory.factory = ((make) => (url: string) => {
+      const t = make(url);
+      // The link is still down when the page comes back.
+      t.connect = function (auth) {
+        (this as unknown as { auth: typeof auth }).auth = auth;
+      };
+      return t;
+    })(factory.factory);
+    const second = await mount(factory);
+    expect(logTexts(second.root)).to.deep.equal(['offline hello']);
+    expect(second.transport.sent).to.have.length(0);
+
+    second.transport.serverAccepts();
+    expect(second.transport.sent.map((s) => s.payload.text)).to.deep.equal(['offline hello']);
+    await storeLatest(second.el, second.transport, 1);
+    expect(logTexts(second.root)).to.deep.equal(['offline hello']);
+  });
 });
+
+function root_note(root: ShadowRoot): string {
+  return [...root.querySelectorAll<HTMLElement>('.note')].filter((n) => !n.hidden).map((n) => n.textContent ?? '').join(' ');
+}

@@ -58,4 +58,94 @@ describe('embed script', () => {
     expect(document.querySelectorAll('chat-widget')).to.have.length(1);
     expect(transports.made).to.have.length(1);
   });
+
+  it('when the page sends an event, saves user data or starts a dialog, then each goes to the server and settles with its ack', async () => {
+    const transport = transports.latest();
+    const before = transport.emitted.length;
+    const results = [api().sendEvent('pricingClicked', { plan: 'pro' }), api().setUserData({ email: 'a@example.com' }), api().startDialog('sales', { from: 'banner' })];
+    const emitted = transport.emitted.slice(before);
+    expect(emitted.map((e) => [e.event, e.payload])).to.deep.equal([
+      ['page_event', { name: 'pricingClicked', payload: { plan: 'pro' } }],
+      ['set_user_data', { fields: { email: 'a@example.com' } }],
+      ['start_dialog', { dialogId: 'sales', data: { from: 'banner' } }],
+    ]);
+    emitted[0]?.ack({ ok: true, value: null });
+    emitted[1]?.ack({ ok: true, value: null });
+    emitted[2]?.ack({ ok: false, error: { code: 'unknown_dialog', message: 'There is no dialog "sales" in this bot.' } });
+    expect(await Promise.all(results)).to.deep.equal([
+      { ok: true },
+      { ok: true },
+      { ok: false, error: { code: 'unknown_dialog', message: 'There is no dialog "sales" in this bot.' } },
+    ]);
+  });
+
+  it('when the link is down, then page commands wait and are sent once it is back', async () => {
+    const transport = transports.latest();
+    transport.drop();
+    const before = transport.emitted.length;
+    const result = api()('sendEvent', 'formFilled', { field: 'email' }) as Promise<unknown>;
+    expect(transport.emitted.length).to.equal(before);
+
+    transport.serverAccepts();
+    const sent = transport.emitted.slice(before).filter((e) => e.event === 'page_event');
+    expect(sent).to.have.length(1);
+    sent[0]?.ack({ ok: true, value: null });
+    expect(await result).to.deep.equal({ ok: true });
+  });
+
+  it('when the bot sends an event, then the page listeners registered for it run with its payload until removed', async () => {
+    const transport = transports.latest();
+    const calls: unknown[] = [];
+    const listener = (payload: unknown) => calls.push(payload);
+    api().on('closeChat', listener);
+    api()('on', 'closeChat', () => calls.push('second'));
+
+    transport.fire('bot_event', { name: 'closeChat', payload: { reason: 'done' } });
+    expect(calls).to.deep.equal([{ reason: 'done' }, 'second']);
+
+    api().off('closeChat', listener);
+    transport.fire('bot_event', { name: 'closeChat', payload: {} });
+    expect(calls).to.deep.equal([{ reason: 'done' }, 'second', 'second']);
+    api().off('closeChat');
+  });
+
+  it('when the bot sends an event nobody listens to, then it is logged once and nothing throws', async () => {
+    const transport = transports.latest();
+    const logged: unknown[][] = [];
+    const original = console.info;
+    console.info = (...args: unknown[]) => logged.push(args);
+    try {
+      transport.fire('bot_event', { name: 'reloadPage', payload: {} });
+      transport.fire('bot_event', { name: 'reloadPage', payload: {} });
+    } finally {
+      console.info = original;
+    }
+    expect(logged).to.have.length(1);
+    expect(String(logged[0]?.[0])).to.contain('reloadPage');
+  });
+
+  it('when init passes verified identity, theme and strings, then the handshake and the look follow them', async () => {
+    const widget = document.querySelector('chat-widget');
+    api().init({ theme: { accent: 'rgb(1, 2, 3)' }, strings: { send: 'Go' } });
+    await widget?.updateComplete;
+    expect(widget?.style.getPropertyValue('--chat-accent')).to.equal('rgb(1, 2, 3)');
+    expect(widget?.shadowRoot?.querySelector('.send')?.textContent).to.equal('Go');
+  });
+
+  it('when the page shuts the widget down, then the user is forgotten on this device and a new init is a new user', async () => {
+    const transport = transports.latest();
+    transport.fire('session', { userId: 'u-1', token: 't-1' });
+    transport.fire('entries', [{ seq: 1, from: 'bot', at: new Date(0).toISOString(), clientId: null, message: { type: 'text', text: 'Hi' } }]);
+    expect(Object.keys(localStorage).some((k) => k.startsWith('chat-widget:'))).to.equal(true);
+
+    api().shutdown();
+
+    expect(transport.disconnected).to.equal(true);
+    expect(document.querySelector('chat-widget')).to.equal(null);
+    expect(Object.keys(localStorage).some((k) => k.startsWith('chat-widget:'))).to.equal(false);
+    api().init({ serverUrl: 'http://chat.test:3000', userId: 'shop-42', userHash: 'abc' });
+    await document.querySelector('chat-widget')?.updateComplete;
+    expect(transports.latest()).not.to.equal(transport);
+    expect(transports.latest().auths[0]).to.deep.equal({ identity: { userId: 'shop-42', userHash: 'abc' } });
+  });
 });

@@ -1,5 +1,5 @@
-import type { HandshakeAuth, SendTextPayload, TranscriptItem } from '../../shared/protocol.ts';
-import type { MessageAck, Transport, TransportEvents, TransportFactory } from '../transport/transport.ts';
+import type { ClientToServerEvents, HandshakeAuth, TranscriptItem } from '../../shared/protocol.ts';
+import type { ClientAck, ClientPayload, MessageAck, Transport, TransportEvents, TransportFactory } from '../transport/transport.ts';
 
 type Listener = (...args: never[]) => void;
 
@@ -10,7 +10,11 @@ type Listener = (...args: never[]) => void;
 export class FakeTransport implements Transport {
   /** The handshake auth as read at each (re)connection. */
   readonly auths: HandshakeAuth[] = [];
-  readonly sent: { payload: SendTextPayload; ack: MessageAck }[] = [];
+  /** User messages and presses, in order; `payload.text` is the text or the pressed label. */
+  readonly sent: { event: 'message' | 'press'; payload: { clientId: string; text: string; action?: unknown }; ack: MessageAck }[] = [];
+  /** Everything emitted while connected, in order. */
+  readonly emitted: { event: keyof ClientToServerEvents; payload: unknown; ack: (response: unknown) => void }[] = [];
+  connected = false;
   disconnected = false;
   private auth: (() => HandshakeAuth) | null = null;
   private readonly listeners = new Map<string, Listener[]>();
@@ -22,8 +26,12 @@ export class FakeTransport implements Transport {
     this.serverAccepts();
   }
 
-  sendMessage(payload: SendTextPayload, ack: MessageAck): void {
-    this.sent.push({ payload, ack });
+  emit<E extends keyof ClientToServerEvents>(event: E, payload: ClientPayload<E>, ack: ClientAck<E>): void {
+    this.emitted.push({ event, payload, ack: ack as (response: unknown) => void });
+    if (event === 'message' || event === 'press') {
+      const p = payload as { clientId: string; text?: string; label?: string; action?: unknown };
+      this.sent.push({ event, payload: { clientId: p.clientId, text: p.text ?? p.label ?? '', action: p.action }, ack: ack as MessageAck });
+    }
   }
 
   on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void {
@@ -32,11 +40,19 @@ export class FakeTransport implements Transport {
 
   disconnect(): void {
     this.disconnected = true;
+    this.connected = false;
+  }
+
+  /** The link drops, as when the server dies. */
+  drop(): void {
+    this.connected = false;
+    this.fire('disconnect', 'transport close');
   }
 
   /** A (re)connection: reads auth afresh, as socket.io does with the function form. */
   serverAccepts(): void {
     if (this.auth) this.auths.push(this.auth());
+    this.connected = true;
     this.fire('connect');
   }
 
@@ -108,4 +124,11 @@ export function logTexts(root: ParentNode): string[] {
  */
 export function focusedName(root: ShadowRoot): string {
   return root.activeElement ? accessibleName(root.activeElement) : 'nothing';
+}
+
+/** Waits until the panel's open animation is over, so checks such as axe's contrast see final colours. */
+export async function settled(el: HTMLElement & { updateComplete: Promise<unknown> }): Promise<void> {
+  await el.updateComplete;
+  const running = el.shadowRoot?.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity) ?? [];
+  await Promise.all(running.map((a) => a.finished));
 }

@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { SOCKET_PATH } from '../../shared/protocol.ts';
 import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '../../shared/protocol.ts';
-import type { Transport, TransportEvents, TransportFactory } from './transport.ts';
+import type { ClientAck, ClientPayload, Transport, TransportEvents, TransportFactory } from './transport.ts';
 
 type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -36,9 +36,11 @@ export class SocketTransport implements Transport {
     (socket.on as (e: string, l: (...args: never[]) => void) => void)(event, listener);
   }
 
-  sendMessage(...[payload, ack]: Parameters<Transport['sendMessage']>): void {
-    // While disconnected socket.io buffers the emit and sends it on reconnection.
-    this.socket?.emit('message', payload, ack);
+  emit<E extends keyof ClientToServerEvents>(event: E, payload: ClientPayload<E>, ack: ClientAck<E>): void {
+    // Only on a live link: the controller resends what is unacked on every connect,
+    // and socket.io's own offline buffer would send it a second time.
+    if (!this.socket?.connected) return;
+    (this.socket.emit as (e: string, p: unknown, a: unknown) => void)(event, payload, ack);
   }
 
   on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void {

@@ -1,15 +1,14 @@
-import type {
-  ClientToServerEvents,
-  HandshakeAuth,
-  SendTextPayload,
-  ServerToClientEvents,
-} from '../../shared/protocol.ts';
+import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '../../shared/protocol.ts';
 
 /** The ack callback of a `message` emit, as the protocol declares it. */
 export type MessageAck = Parameters<ClientToServerEvents['message']>[1];
 
 /** What an ack carries: the stored seq, or a protocol error. */
 export type MessageAckResponse = Parameters<MessageAck>[0];
+
+/** A client event's payload and ack, by event name. */
+export type ClientPayload<E extends keyof ClientToServerEvents> = Parameters<ClientToServerEvents[E]>[0];
+export type ClientAck<E extends keyof ClientToServerEvents> = Parameters<ClientToServerEvents[E]>[1];
 
 /**
  * Events a transport reports: the server's events plus its own link state.
@@ -29,8 +28,8 @@ export interface TransportEvents extends ServerToClientEvents {
 export interface Transport {
   /** Opens the link. `auth` is called on every (re)connection so it can report the current lastSeq. */
   connect(auth: () => HandshakeAuth): void;
-  /** Sends user text; `ack` fires once the server stored it or refused it. */
-  sendMessage(payload: SendTextPayload, ack: MessageAck): void;
+  /** Sends a client event; `ack` fires once the server handled or refused it. */
+  emit<E extends keyof ClientToServerEvents>(event: E, payload: ClientPayload<E>, ack: ClientAck<E>): void;
   on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void;
   /** Closes the link for good; no events fire afterwards. */
   disconnect(): void;

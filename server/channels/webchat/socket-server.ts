@@ -18,6 +18,8 @@ import { startDialog } from '../../app/start-dialog.ts';
 import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
+import { identityVerified } from './identity.ts';
+import { TokenBucket } from './rate-limit.ts';
 import type { SessionTokens } from './session-tokens.ts';
 import { toItem } from './to-item.ts';
 
@@ -47,7 +49,17 @@ export function socketDelivery(io: ChatServer): Delivery {
     event(userId, event) {
       io.to(room(userId)).emit('bot_event', event);
     },
+    isOnline(userId) {
+      return (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
+    },
   };
+}
+
+export interface WebchatOptions {
+  /** BOT_IDENTITY_SECRET: enables `identity` (userId + userHash) in the handshake. */
+  readonly identitySecret?: string | undefined;
+  /** Client events a minute per connection; default 60. */
+  readonly rateLimitPerMinute?: number;
 }
 
 /**
@@ -56,12 +68,23 @@ export function socketDelivery(io: ChatServer): Delivery {
  * the shared protocol schemas and a bad one gets a protocol_error, never a
  * dropped connection.
  */
-export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTokens, logger: Logger): void {
+export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTokens, logger: Logger, options: WebchatOptions = {}): void {
+  const perMinute = options.rateLimitPerMinute ?? 60;
   io.use((socket, next) => {
     const auth = handshakeAuthSchema.safeParse(socket.handshake.auth ?? {});
     if (!auth.success) return next(refusal('invalid_payload', 'The handshake is not valid.'));
-    const { userId, token, lastSeq, user } = auth.data;
-    if (userId !== undefined && token !== undefined) {
+    const { userId, token, lastSeq, user, identity } = auth.data;
+    if (identity !== undefined) {
+      // A verified identity wins over a stored session: it is how one user resumes on another device.
+      if (!options.identitySecret) {
+        return next(refusal('not_allowed', 'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.'));
+      }
+      if (!identityVerified(options.identitySecret, identity.userId, identity.userHash)) {
+        return next(refusal('unauthorized', 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).'));
+      }
+      const resuming = userId === identity.userId && token !== undefined && sessions.verify(userId, token);
+      socket.data = { userId: identity.userId, token: sessions.sign(identity.userId), lastSeq: resuming ? (lastSeq ?? 0) : 0, init: user ?? {} };
+    } else if (userId !== undefined && token !== undefined) {
       if (!sessions.verify(userId, token)) {
         return next(refusal('unauthorized', 'This session is not valid here; start a new one.'));
       }
@@ -80,9 +103,22 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     });
     // Client events wait until the user exists and the start dialog has run.
     const ready = start(app, socket, logger);
+    const bucket = new TokenBucket(perMinute, () => app.clock.now());
+    let warned = false;
     const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
       const handler = handle(socket, logger, schema, action);
-      socket.on(event, (payload: unknown, ack?: unknown) => void ready.then(() => handler(payload, ack)));
+      socket.on(event, (payload: unknown, ack?: unknown) => {
+        // Counted on arrival, before any work, so a flood costs the server next to nothing.
+        if (!bucket.take()) {
+          if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
+          warned = true;
+          const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
+          socket.emit('protocol_error', error);
+          if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
+          return;
+        }
+        void ready.then(() => handler(payload, ack));
+      });
     };
     on('message', sendTextSchema, ({ clientId, text }) =>
       handleUserMessage(app, { userId, clientId, message: { type: 'text', text } }),

@@ -25,9 +25,18 @@ const INDEXES: Record<string, IndexDescription[]> = {
   ],
 };
 
-/** Creates missing indexes; idempotent, run at every start-up. */
+/**
+ * Creates missing indexes at every start-up. Only the missing ones are sent:
+ * FerretDB 1.24 drops the connection when asked to create an index that
+ * already exists, which would make every restart on an existing database fail.
+ */
 export async function ensureIndexes(db: Db): Promise<void> {
+  const present = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   for (const [collection, indexes] of Object.entries(INDEXES)) {
-    await db.collection(collection).createIndexes(indexes);
+    const existing = present.has(collection)
+      ? new Set((await db.collection(collection).listIndexes().toArray()).map((index) => String(index.name)))
+      : new Set<string>();
+    const missing = indexes.filter((index) => !existing.has(String(index.name)));
+    if (missing.length > 0) await db.collection(collection).createIndexes(missing);
   }
 }

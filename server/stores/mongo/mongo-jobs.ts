@@ -133,7 +133,11 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
         if (candidates.length === 0) break;
         for (const candidate of candidates) {
           const job = await claimOne(candidate._id, request);
-          if (job !== null) claimed.push(job);
+          // A due job that cannot be taken right now (its lock is held) must not
+          // be overtaken by a later one: jobs run in (runAt, id) order, which is
+          // what keeps one user's triggers in the order they were accepted.
+          if (job === null) return claimed;
+          claimed.push(job);
         }
       }
       return claimed;

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { describeUrl, openMongoStore } from './mongo-store.ts';
 
 /** A loopback port with nothing listening on it. */
@@ -26,5 +26,20 @@ describe('openMongoStore', () => {
   it('when a URL has credentials, hosts and a database, then describeUrl keeps hosts and database only', () => {
     expect(describeUrl('mongodb://u:p@a:1,b:2/app?replicaSet=rs')).toStrictEqual({ hosts: 'a:1,b:2', dbName: 'app' });
     expect(describeUrl('mongodb+srv://cluster.example.net')).toStrictEqual({ hosts: 'cluster.example.net', dbName: undefined });
+  });
+});
+
+describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', () => {
+  it('when the server restarts on the same database, then the store opens again and the data is still there', async () => {
+    const url = `${inject('mongoUrl').replace(/\/$/, '')}/reopen_${process.pid}_${Date.now().toString(36)}`;
+    const first = await openMongoStore({ url });
+    await first.ensureUser({ userId: 'u1', channelId: 'webchat', userData: { name: 'Ada' }, now: 1000 });
+    await first.close();
+    const second = await openMongoStore({ url });
+    try {
+      expect((await second.getUser('u1'))?.userData).toEqual({ name: 'Ada' });
+    } finally {
+      await second.close();
+    }
   });
 });

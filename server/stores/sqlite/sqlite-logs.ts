@@ -24,10 +24,11 @@ export function sqliteLogs(db: Database): LogOps {
       insert.run({ kind, userId: entry.userId, timestamp: entry.timestamp, data: toJson(entry.data) });
     }
   });
+  // Seek to the cursor, not the range start: see the note in sqlite-users.ts.
   const batch = db.prepare<[string, number, number, number, number, number, number], LogRow>(
     `SELECT id, user_id, timestamp, data FROM logs
-     WHERE kind = ? AND timestamp >= ? AND timestamp < ?
-       AND (timestamp > ? OR (timestamp = ? AND id > ?))
+     WHERE kind = ? AND timestamp >= max(?, ?) AND timestamp < ?
+       AND (timestamp, id) > (?, ?)
      ORDER BY timestamp, id LIMIT ?`,
   );
 
@@ -45,7 +46,7 @@ export function sqliteLogs(db: Database): LogOps {
       const to = query.toMs ?? MAX;
       // One short statement per batch, not one open iterator: see exportUsers.
       for (;;) {
-        const rows = batch.all(kind, from, to, after.t, after.t, after.o, batchSize);
+        const rows = batch.all(kind, from, after.t, to, after.t, after.o, batchSize);
         for (const row of rows) {
           yield {
             userId: row.user_id,

@@ -70,10 +70,14 @@ export function sqliteUsers(db: Database): UserOps {
     return after === undefined ? null : toUser(after);
   });
 
+  // Each batch must seek straight to the cursor in the index. SQLite seeks on
+  // one lower bound only: with `a >= from` beside the cursor condition it picks
+  // `from` and rescans the range on every batch (quadratic on large exports),
+  // so the lower bound is folded into one `max(from, cursor)`.
   const exportBatch = db.prepare<[number, number, number, number, number, number], UserRow>(
     `SELECT * FROM users
-     WHERE last_message_at IS NOT NULL AND last_message_at >= ? AND last_message_at < ?
-       AND (last_message_at > ? OR (last_message_at = ? AND seq > ?))
+     WHERE last_message_at IS NOT NULL AND last_message_at >= max(?, ?) AND last_message_at < ?
+       AND (last_message_at, seq) > (?, ?)
      ORDER BY last_message_at, seq LIMIT ?`,
   );
 
@@ -109,7 +113,7 @@ export function sqliteUsers(db: Database): UserOps {
       // snapshot and block every other use of this connection until the
       // consumer finished.
       for (;;) {
-        const rows = exportBatch.all(from, to, after.t, after.t, after.o, batchSize);
+        const rows = exportBatch.all(from, after.t, to, after.t, after.o, batchSize);
         for (const row of rows) {
           const timestamp = row.last_message_at as number;
           yield {

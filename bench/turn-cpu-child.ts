@@ -1,0 +1,96 @@
+// Child process for bench/turn-cpu.ts: runs either the real chatbot server (SQLite) or a raw
+// socket.io echo server, and reports its own CPU use over IPC. Run alone (by `npm run bench`,
+// which runs every bench/*.ts) it does nothing.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Server } from 'socket.io';
+
+type Command = { cmd: 'cpu' } | { cmd: 'stop' };
+
+if (process.send) {
+  const mode = process.argv[2];
+  const send = (message: unknown) => process.send!(message);
+  let stop: () => Promise<void>;
+  let url: string;
+
+  if (mode === 'echo') {
+    // The floor: a socket.io server that acks each message and sends one entry back, nothing else.
+    const http = createServer();
+    const io = new Server(http, { maxHttpBufferSize: 64 * 1024 });
+    io.on('connection', (socket) => {
+      let seq = 0;
+      socket.on('message', (payload: { clientId: string; text: string }, ack?: (r: unknown) => void) => {
+        ack?.({ ok: true, value: { seq: ++seq, duplicate: false } });
+        socket.emit('entries', [{ seq: ++seq, from: 'bot', at: new Date().toISOString(), clientId: null, message: { type: 'text', text: `You said: ${payload.text}` } }]);
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    stop = async () => {
+      await io.close();
+    };
+  } else {
+    const { readConfig } = await import('../server/config.ts');
+    const { startServer } = await import('../server/main.ts');
+    const dir = await mkdtemp(path.join(tmpdir(), 'bench-cpu-'));
+    const bot = path.join(dir, 'bot.json');
+    await writeFile(
+      bot,
+      JSON.stringify({
+        settings: { id: 'bench', name: 'Bench bot', startDialog: 'chat' },
+        dialogs: [
+          {
+            id: 'chat',
+            steps: [
+              { id: 'init', type: 'set', actions: [{ op: 'set', variable: 'last', value: 'nothing yet' }] },
+              { id: 'listen', type: 'input', prompt: 'You said: {{last}}', saveTo: { variable: 'last' } },
+              { id: 'again', type: 'goto', dialog: 'chat', step: 'listen' },
+            ],
+          },
+        ],
+      }),
+    );
+    const server = await startServer(
+      readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', BOT_DEFINITION: bot, BOT_FUNCTION_KEY: 'bench-function-key-0123456789', WEBCHAT_RATE_LIMIT: '1000000' }),
+    );
+    url = server.url;
+    stop = async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+
+  // BENCH_PROFILE_DIR: a CPU profile of the measured window only (between the two cpu readings).
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  let profiling: import('node:inspector').Session | undefined;
+  const profile = async () => {
+    if (!profileDir) return;
+    const { Session } = await import('node:inspector');
+    if (!profiling) {
+      profiling = new Session();
+      profiling.connect();
+      profiling.post('Profiler.enable');
+      profiling.post('Profiler.start');
+      return;
+    }
+    const session = profiling;
+    await new Promise<void>((resolve) =>
+      session.post('Profiler.stop', (error, result) => {
+        if (!error) void writeFile(path.join(profileDir, `${mode}-${process.pid}.cpuprofile`), JSON.stringify(result.profile)).then(resolve);
+        else resolve();
+      }),
+    );
+  };
+
+  process.on('message', (message: Command) => {
+    if (message.cmd === 'cpu') {
+      const cpu = process.cpuUsage();
+      void profile().then(() => send({ cpu }));
+    }
+    else void stop().then(() => process.exit(0));
+  });
+  send({ url });
+}

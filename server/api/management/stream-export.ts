@@ -1,0 +1,148 @@
+import type { Response } from 'express';
+import type { ExportItem } from '../../app/export-records.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { ExportFormat } from './export-query.ts';
+
+/** Bytes gathered before a write: one socket write per ~64 KiB instead of one per record. */
+const CHUNK_BYTES = 64 * 1024;
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8; header=present',
+};
+
+/** A cell of CSV per RFC 4180; text starting with = + - @ (or a tab/CR) gets a leading ' so spreadsheets do not run it as a formula. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csvLine(fields: readonly string[], record: Record<string, unknown>): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) line += (i === 0 ? '' : ',') + csvCell(record[fields[i]!]);
+  return `${line}\r\n`;
+}
+
+/** Writes strings in chunks and waits for 'drain' when the socket is full, so a slow reader never makes us buffer. */
+class ChunkWriter {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly res: Response) {}
+
+  get closed(): boolean {
+    return this.res.destroyed || this.res.writableEnded;
+  }
+
+  async write(text: string): Promise<void> {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= CHUNK_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.size === 0 || this.closed) return;
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    if (this.res.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.res.once('close', done);
+    });
+  }
+}
+
+export interface StreamOptions {
+  readonly format: ExportFormat;
+  readonly fields: readonly string[];
+  /** Page size; no paging headers when absent. */
+  readonly limit?: number;
+  /** The URL of the page after the given store cursor. */
+  readonly nextPage: (storeCursor: string) => { readonly url: string; readonly cursor: string };
+  readonly filename: string;
+  readonly logger: Logger;
+}
+
+/**
+ * Sends an export: a JSON array, NDJSON or CSV, written record by record from
+ * the store's cursor. Memory stays flat without `limit`; with it, one page
+ * (at most 10 000 records) is held so the next-page headers can be sent first.
+ * Errors before the first byte become the usual error body (thrown to the
+ * caller); after it the connection is cut, so a client never takes a
+ * truncated export for a whole one.
+ */
+export async function streamExport(res: Response, items: AsyncIterator<ExportItem>, options: StreamOptions): Promise<void> {
+  let aborted = false;
+  const onClose = () => {
+    aborted = true;
+  };
+  // Not req's 'close': it fires once the request body is read, which for a GET is at once.
+  res.once('close', onClose);
+  try {
+    let head: ExportItem[];
+    let more = false;
+    if (options.limit !== undefined) {
+      head = [];
+      while (head.length < options.limit) {
+        const next = await items.next();
+        if (next.done) break;
+        head.push(next.value);
+      }
+      if (head.length === options.limit) more = !(await items.next()).done;
+    } else {
+      // Read the first record before answering, so a bad cursor or an unreachable store still gets a proper error.
+      const first = await items.next();
+      head = first.done ? [] : [first.value];
+      more = !first.done;
+    }
+
+    res.status(200);
+    res.setHeader('Content-Type', CONTENT_TYPES[options.format]);
+    res.setHeader('Cache-Control', 'no-store');
+    if (options.format === 'csv') res.setHeader('Content-Disposition', `attachment; filename="${options.filename}.csv"`);
+    if (options.limit !== undefined && more) {
+      const next = options.nextPage(head[head.length - 1]!.cursor);
+      res.setHeader('X-Next-Cursor', next.cursor);
+      res.setHeader('Link', `<${next.url}>; rel="next"`);
+    }
+
+    const writer = new ChunkWriter(res);
+    let count = 0;
+    const emit = async (record: Record<string, unknown>) => {
+      if (options.format === 'json') await writer.write((count === 0 ? '\n' : ',\n') + JSON.stringify(record));
+      else if (options.format === 'ndjson') await writer.write(`${JSON.stringify(record)}\n`);
+      else await writer.write(csvLine(options.fields, record));
+      count++;
+    };
+
+    if (options.format === 'json') await writer.write('[');
+    if (options.format === 'csv') await writer.write(`${options.fields.map(csvCell).join(',')}\r\n`);
+    for (const item of head) await emit(item.record);
+    if (options.limit === undefined && more) {
+      for (;;) {
+        if (aborted) return;
+        const next = await items.next();
+        if (next.done) break;
+        await emit(next.value.record);
+      }
+    }
+    if (options.format === 'json') await writer.write(count === 0 ? ']' : '\n]\n');
+    await writer.flush();
+    if (!aborted) res.end();
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    options.logger.error({ err: error, export: options.filename }, 'an export failed while streaming; the connection was cut');
+    res.destroy(error as Error);
+  } finally {
+    res.off('close', onClose);
+    await items.return?.();
+  }
+}

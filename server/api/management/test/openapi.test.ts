@@ -1,0 +1,111 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
+import { Contract } from './contract.ts';
+import { BOT_ID, KEY, encodeAddress, keyed, seedLogs, seedUser, startManagementServer } from './helpers.ts';
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skip)(`OpenAPI contract (${leg.name})`, () => {
+    let server: TestServer;
+    let document: Record<string, unknown>;
+    let contract: Contract;
+
+    beforeAll(async () => {
+      server = await startManagementServer({ ...leg.env(), MANAGEMENT_RATE_LIMIT: '100000' });
+      const res = await fetch(`${server.url}/api/management/openapi.json`);
+      document = (await res.json()) as Record<string, unknown>;
+      contract = new Contract(document);
+      const t = Date.UTC(2026, 5, 1);
+      await seedUser(server.store, 'c-1', t, { email: 'c1@example.com', score: 7 });
+      await seedUser(server.store, 'c-2', t + 1000, { name: 'Two' });
+      await seedLogs(server.store, 'outgoingEmail', [{ userId: 'c-1', timestamp: t, data: { body: 'Hi', from: 'bot@example.com', recipients: ['a@example.com'], replyTo: null, stepId: 's', subject: 'Hello' } }]);
+      await seedLogs(server.store, 'fuzzyQuestionAnswerLog', [{ userId: 'c-1', timestamp: t, data: { intent: 'hours', score: 0.8, text: 'when open', stepId: 'f', dialogId: 'd', matched: true, otherClassifications: [] } }]);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('when the document is linted with the recommended rules, then it has no errors', async () => {
+      const config = await createConfig({ extends: ['recommended'] });
+      const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
+      const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+      expect(errors).toEqual([]);
+      expect(document.openapi).toBe('3.1.0');
+    });
+
+    it('when the docs page is opened, then it renders swagger-ui pointing at the document', async () => {
+      const page = await fetch(`${server.url}/api/management/docs/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('swagger-ui-bundle.js');
+      const bundle = await fetch(`${server.url}/api/management/docs/assets/swagger-ui-bundle.js`);
+      expect(bundle.status).toBe(200);
+    });
+
+    const requests: [string, string, RequestInit?][] = [
+      ['GET', '/api/management/export/userData'],
+      ['GET', '/api/management/export/userData?limit=1'],
+      ['GET', '/api/management/export/userData?whereEmail=c1%40example.com&notEmpty=score'],
+      ['GET', '/api/management/export/userDataSnapshot'],
+      ['GET', '/api/management/export/nlpLog'],
+      ['GET', '/api/management/export/outgoingEmail'],
+      ['GET', '/api/management/export/outgoingSms'],
+      ['GET', '/api/management/export/fuzzyQuestionAnswerLog'],
+      ['GET', '/api/management/export/integrationLog'],
+      ['GET', '/api/management/export/urlTracker?format=csv'],
+      ['GET', '/api/management/export/urlTracker?format=ndjson'],
+      ['GET', '/api/management/export/userData?fromTimestamp=x'],
+      ['POST', `/api/management/trigger/${encodeAddress({ bot: BOT_ID, user: 'c-1', channelId: 'webchat' })}/operationFailed`],
+      ['POST', `/api/management/trigger/${encodeAddress({ bot: BOT_ID, user: 'c-1', channelId: 'webchat' })}/operationFailed/clear`],
+      ['POST', `/api/management/trigger/${encodeAddress({ bot: 'x', user: 'c-1', channelId: 'webchat' })}/operationFailed`],
+      ['POST', `/api/trigger/${BOT_ID}/operationSucceeded?userId=c-2`, { body: '{"transactionId":"T"}', headers: { 'content-type': 'application/json' } }],
+      ['POST', `/api/trigger/${BOT_ID}/operationSucceeded?userId=c-2`, { body: '[]', headers: { 'content-type': 'application/json' } }],
+      ['GET', '/metrics'],
+    ];
+    for (const [method, path, init] of requests) {
+      it(`when ${method} ${path.slice(0, 70)} is answered, then the response matches the document`, async () => {
+        const url = `${server.url}${path}`;
+        const res = await fetch(url, keyed({ method, ...init }));
+        const check = await contract.check(method, url, res);
+        expect(check.problems).toEqual([]);
+      });
+    }
+
+    it('when the key is missing, then the 401 matches the document too', async () => {
+      const url = `${server.url}/api/management/export/userData`;
+      const check = await contract.check('GET', url, await fetch(url));
+      expect(check.problems).toEqual([]);
+    });
+
+    it('when /metrics is scraped, then it has the documented series and needs the key', async () => {
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+      const text = await (await fetch(`${server.url}/metrics?code=${KEY}`)).text();
+      for (const name of ['chatbot_http_requests_total', 'chatbot_http_request_duration_seconds_bucket', 'chatbot_connected_users', 'chatbot_messages_total', 'chatbot_integration_calls_total', 'chatbot_integration_errors_total']) {
+        expect(text).toContain(name);
+      }
+      expect(text).toMatch(/chatbot_http_requests_total\{method="GET",route="\/api\/management\/export\/:name",status="200"\} \d+/);
+    });
+  });
+}
+
+describe('rate limiting', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startManagementServer({ MANAGEMENT_RATE_LIMIT: '3' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('when a client goes over the limit, then 429 rate_limited with Retry-After and nothing runs', async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 5; i++) {
+      last = await fetch(`${server.url}/api/management/export/urlTracker`, keyed());
+      statuses.push(last.status);
+      if (last.status === 200) await last.text();
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await last!.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
+});

@@ -1,0 +1,133 @@
+import { Router, type RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metrics } from '../ports/metrics.ts';
+
+export interface HttpMetrics {
+  readonly registry: Registry;
+  /** The port the rest of the server bumps. */
+  readonly port: Metrics;
+  /** Times every HTTP request; mount first. */
+  readonly middleware: RequestHandler;
+  /** Tells the connected-users gauge how to count, once the channel exists. */
+  countConnectedUsers(count: () => number): void;
+}
+
+/**
+ * Prometheus metrics (beyond the spec): one registry per server, so tests that
+ * start several servers in one process do not share series.
+ */
+export function createMetrics(): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'chatbot_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'chatbot_http_request_duration_seconds',
+    help: 'Time from request to the end of the response, by method, route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  let connected: () => number = () => 0;
+  new Gauge({
+    name: 'chatbot_connected_users',
+    help: 'Users with at least one web chat widget connected to this server.',
+    registers: [registry],
+    collect() {
+      this.set(connected());
+    },
+  });
+  const messages = new Counter({
+    name: 'chatbot_messages_total',
+    help: 'Messages stored in transcripts, by sender (user or bot).',
+    labelNames: ['from'] as const,
+    registers: [registry],
+  });
+  const integrationCalls = new Counter({
+    name: 'chatbot_integration_calls_total',
+    help: 'Integration step calls, by step type.',
+    labelNames: ['step'] as const,
+    registers: [registry],
+  });
+  const integrationErrors = new Counter({
+    name: 'chatbot_integration_errors_total',
+    help: 'Integration step calls that failed, by step type.',
+    labelNames: ['step'] as const,
+    registers: [registry],
+  });
+  messages.inc({ from: 'user' }, 0);
+  messages.inc({ from: 'bot' }, 0);
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      // Route patterns, never raw paths: an address or a user id in a label would grow the series without bound.
+      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'other';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+
+  return {
+    registry,
+    middleware,
+    port: {
+      messagesStored: (from, count) => messages.inc({ from }, count),
+      integrationCall: (step, outcome) => {
+        integrationCalls.inc({ step });
+        if (outcome === 'error') integrationErrors.inc({ step });
+      },
+    },
+    countConnectedUsers(count) {
+      connected = count;
+    },
+  };
+}
+
+/** GET /metrics in the Prometheus text format, behind the given guard (the function key). */
+export function metricsRouter(metrics: HttpMetrics, guard: RequestHandler): Router {
+  const router = Router();
+  router.get('/metrics', guard, async (_req, res) => {
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+  return router;
+}
+
+/**
+ * The store, counting transcript writes by sender on the way: every message
+ * of either side passes through appendTranscript, so no channel or use case
+ * needs to know about metrics. Duplicates (retried sends) are not counted.
+ */
+export function countTranscriptWrites<S extends { appendTranscript: (...args: never[]) => Promise<ReadonlyArray<{ from: 'user' | 'bot'; duplicate: boolean }>> }>(
+  store: S,
+  metrics: Metrics,
+): S {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'appendTranscript' || typeof value !== 'function') {
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      }
+      return async (...args: never[]) => {
+        const stored = await (value as S['appendTranscript']).apply(target, args);
+        let user = 0;
+        let bot = 0;
+        for (const entry of stored) {
+          if (entry.duplicate) continue;
+          if (entry.from === 'user') user++;
+          else bot++;
+        }
+        if (user) metrics.messagesStored('user', user);
+        if (bot) metrics.messagesStored('bot', bot);
+        return stored;
+      };
+    },
+  });
+}

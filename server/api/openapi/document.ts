@@ -1,0 +1,287 @@
+import type { BotDefinition } from '../../definition/schema.ts';
+import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
+import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
+import { errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
+
+type Obj = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/${name}` });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ref('schemas/Error') } },
+});
+
+const SINCE: Record<ExportName, string | null> = {
+  userData: null,
+  userDataSnapshot: 'v1.7.474',
+  nlpLog: 'v1.7.474',
+  outgoingEmail: 'v1.7.474',
+  outgoingSms: 'v1.7.474',
+  fuzzyQuestionAnswerLog: 'v1.7.474',
+  integrationLog: 'v1.7.474',
+  urlTracker: 'v1.7.474',
+};
+
+const commonErrors = {
+  '401': ref('responses/Unauthorized'),
+  '429': ref('responses/RateLimited'),
+  '500': ref('responses/Internal'),
+};
+
+function exportOperation(definition: BotDefinition, name: ExportName): Obj {
+  const userData = USER_DATA_EXPORTS.includes(name);
+  const parameters: Obj[] = [
+    ref('parameters/fromTimestamp'),
+    ref('parameters/toTimestamp'),
+    ref('parameters/limit'),
+    ref('parameters/cursor'),
+    ref('parameters/format'),
+  ];
+  if (userData) {
+    parameters.push(ref('parameters/notEmpty'));
+    for (const field of definition.userDataFields) {
+      parameters.push({
+        name: `where${field[0]!.toUpperCase()}${field.slice(1)}`,
+        in: 'query',
+        required: false,
+        description: `Only records whose "${field}" equals this value, compared as strings. The field part of the name is case-insensitive (where${field} works too).`,
+        schema: { type: 'string' },
+      });
+    }
+  }
+  const timeRule =
+    name === 'userData'
+      ? 'fromTimestamp/toTimestamp filter by the time of the user\'s last message; users who never wrote are not exported.'
+      : 'fromTimestamp/toTimestamp filter by the record\'s timestamp.';
+  return {
+    operationId: `export${name[0]!.toUpperCase()}${name.slice(1)}`,
+    tags: ['Export'],
+    summary: `Export ${name}`,
+    description: [
+      `Streams every ${name} record in the range as a JSON array sorted by timestamp ascending (ties in insertion order), read from a database cursor so memory stays flat however many rows match. ${timeRule}`,
+      SINCE[name] ? `Available since bot hosting version ${SINCE[name]}.` : 'Available in every hosting version.',
+      'Without filters the whole history is returned; fetching the past day once a day is the recommended practice.',
+      userData
+        ? 'where<FieldName> and notEmpty apply while streaming; `limit` counts records after filtering. An unknown field is a 400 listing the known fields.'
+        : '',
+      'Unknown query parameters are a 400 (a misspelt filter must not silently return everything).',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    parameters,
+    responses: {
+      '200': {
+        description: 'The records. With `limit`, X-Next-Cursor and Link rel="next" are sent only when there may be more.',
+        headers: {
+          'X-Next-Cursor': { description: 'Cursor of the next page; pass it as `cursor`.', schema: { type: 'string' } },
+          Link: { description: 'URL of the next page, `<...>; rel="next"` (without the function key).', schema: { type: 'string' } },
+        },
+        content: {
+          'application/json': { schema: { type: 'array', items: ref(`schemas/${name}Record`) } },
+          'application/x-ndjson': {
+            schema: { type: 'string', description: 'One record a line (JSON), sent for Accept: application/x-ndjson or format=ndjson.' },
+          },
+          'text/csv': {
+            schema: {
+              type: 'string',
+              description:
+                'format=csv: RFC 4180 CSV with a header row of the record fields. Objects and arrays are JSON in the cell; null is an empty cell. A text cell starting with = + - @ (or tab/CR) is prefixed with a single quote so spreadsheets do not evaluate it (CSV formula injection).',
+            },
+          },
+        },
+      },
+      '400': errorResponse('invalid_parameter: a timestamp that is not a non-negative integer, fromTimestamp > toTimestamp, a bad limit, cursor or format, an unknown where-field or parameter.'),
+      '404': errorResponse('not_found: there is no export of that name.'),
+      ...commonErrors,
+    },
+  };
+}
+
+const triggerResponses = {
+  '202': {
+    description: 'The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering.',
+    content: { 'application/json': { schema: ref('schemas/TriggerAccepted') } },
+  },
+  '400': errorResponse('invalid_address (not base64, not JSON, or missing bot/user/channelId), invalid_parameter (mode or query), or invalid_body (not JSON, or not an object).'),
+  '404': errorResponse('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
+  '413': errorResponse('payload_too_large: the body is over 64 KiB.'),
+  '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json.'),
+  ...commonErrors,
+};
+
+const triggerBody = {
+  required: false,
+  description:
+    'Optional JSON object (at most 64 KiB). It is stored as the user-data field `triggerData`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.',
+  content: {
+    'application/json': {
+      schema: { type: 'object', additionalProperties: true },
+      examples: { transaction: { value: { transactionId: 'T-1001', amount: 42 } } },
+    },
+  },
+};
+
+const addressParameter = {
+  name: 'address_base64',
+  in: 'path',
+  required: true,
+  description:
+    'The user address {"bot","user","channelId"[,"conversation"]} as JSON, base64-encoded: standard or URL-safe alphabet, padding optional, percent-encoded or not (a standard-alphabet "/" must arrive as %2F).',
+  schema: { type: 'string', minLength: 1 },
+  examples: { webchat: { value: 'eyJib3QiOiJkZW1vIiwidXNlciI6InUtMSIsImNoYW5uZWxJZCI6IndlYmNoYXQifQ' } },
+};
+const dialogParameter = { name: 'dialog_id', in: 'path', required: true, description: 'The dialog to start.', schema: { type: 'string', minLength: 1 } };
+
+function triggerOperation(operationId: string, withMode: boolean): Obj {
+  return {
+    operationId,
+    tags: ['Trigger'],
+    summary: withMode ? 'Start a dialog for a user, clearing their position first' : 'Start a dialog for a user',
+    description:
+      'Checks every part of the request, stores the trigger as a durable job, answers 202, then starts the dialog for the user (creating the user if new). ' +
+      (withMode ? 'mode `clear` first deletes the user\'s position in the conversation tree; any other mode is a 400. ' : '') +
+      'The dialog\'s messages reach the user live when connected, otherwise on their next connect, in order.',
+    parameters: [addressParameter, dialogParameter, ...(withMode ? [{ name: 'mode', in: 'path', required: true, description: 'Only `clear` is supported.', schema: { type: 'string', enum: ['clear'] } }] : [])],
+    requestBody: triggerBody,
+    responses: triggerResponses,
+  };
+}
+
+/** The management API's OpenAPI 3.1 document, for this server's bot (userData fields come from its definition). */
+export function openApiDocument(definition: BotDefinition): Obj {
+  const paths: Obj = {};
+  for (const name of EXPORT_NAMES) paths[`/api/management/export/${name}`] = { get: exportOperation(definition, name) };
+  paths['/api/management/trigger/{address_base64}/{dialog_id}'] = { post: triggerOperation('trigger', false) };
+  paths['/api/management/trigger/{address_base64}/{dialog_id}/{mode}'] = { post: triggerOperation('triggerWithMode', true) };
+  paths['/api/trigger/{bot_id}/{dialog_id}'] = {
+    post: {
+      operationId: 'triggerShort',
+      tags: ['Trigger'],
+      summary: 'Start a dialog for a web chat user (short form)',
+      description: 'The short form the spec shows for an external system reporting the outcome of a long operation. Same behaviour as the long form, user from `userId`, channel `webchat`, no mode.',
+      parameters: [
+        { name: 'bot_id', in: 'path', required: true, description: 'Must be this server\'s bot id, else 404 bot_not_found.', schema: { type: 'string', minLength: 1 } },
+        dialogParameter,
+        { name: 'userId', in: 'query', required: true, description: 'The user to start the dialog for.', schema: { type: 'string', minLength: 1, maxLength: 256 } },
+      ],
+      requestBody: triggerBody,
+      responses: triggerResponses,
+    },
+  };
+  paths['/metrics'] = {
+    get: {
+      operationId: 'metrics',
+      tags: ['Operations'],
+      summary: 'Prometheus metrics',
+      description:
+        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step), plus the Node process defaults. Needs the function key like every management endpoint.',
+      responses: {
+        '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
+        ...commonErrors,
+      },
+    },
+  };
+  paths['/api/management/openapi.json'] = {
+    get: {
+      operationId: 'openApiDocument',
+      tags: ['Operations'],
+      summary: 'This document',
+      description: 'Public (no key): it holds no secrets. The rendered page is at /api/management/docs.',
+      security: [],
+      responses: {
+        '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '429': ref('responses/RateLimited'),
+      },
+    },
+  };
+
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema };
+  for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `Management API of bot "${definition.settings.id}"`,
+      version: '1.0.0',
+      summary: 'Export user data and logs; start dialogs from outside.',
+      description: [
+        'The export and trigger endpoints of the chatbot interface spec (sections 4.1, 4.2, 5.1), with the choices the spec leaves open:',
+        '- Every call carries the bot\'s function key in the `x-functions-key` header or the `code` query parameter. It is compared in constant time; a missing and a wrong key get the same 401. It is never logged, and never echoed into Link headers.',
+        '- Errors: `{"error":{"code","message","details"}}` with the codes listed in the Error schema. A wrong method on a known path is 405 `method_not_allowed` with an Allow header; an unknown path is 404 `not_found`.',
+        '- Rate limit per client IP over all management endpoints (MANAGEMENT_RATE_LIMIT requests a minute): 429 `rate_limited` with Retry-After (seconds).',
+        '- Timestamps in records are ISO 8601 UTC with milliseconds; fromTimestamp/toTimestamp are integer UNIX seconds, half-open `from <= t < to`, so consecutive daily windows never repeat or miss a record.',
+        '- Paging beyond the spec: `limit` (1..10000) and the opaque `cursor` from X-Next-Cursor. Formats beyond the spec: NDJSON (Accept: application/x-ndjson or format=ndjson) and CSV (format=csv).',
+        '- A request that fails changes no data.',
+      ].join('\n'),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'This bot\'s {base_url}.' }],
+    security: [{ functionKeyHeader: [] }, { functionKeyQuery: [] }],
+    tags: [
+      { name: 'Export', description: 'User data and logs, for analytics (spec 4.1).' },
+      { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
+      { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },
+        functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
+      },
+      parameters: {
+        fromTimestamp: {
+          name: 'fromTimestamp',
+          in: 'query',
+          required: false,
+          description: 'Lower bound (inclusive), UNIX seconds. Anything but a non-negative integer is a 400.',
+          schema: { type: 'integer', minimum: 0, maximum: MAX_TIMESTAMP },
+        },
+        toTimestamp: {
+          name: 'toTimestamp',
+          in: 'query',
+          required: false,
+          description: 'Upper bound (exclusive), UNIX seconds; must not be below fromTimestamp.',
+          schema: { type: 'integer', minimum: 0, maximum: MAX_TIMESTAMP },
+        },
+        limit: {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: `Page size, 1..${MAX_LIMIT}. Without it the whole range streams in one response.`,
+          schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
+        },
+        cursor: {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: 'The X-Next-Cursor of the previous page, unchanged. Cursors are bound to their export.',
+          schema: { type: 'string' },
+        },
+        format: {
+          name: 'format',
+          in: 'query',
+          required: false,
+          description: 'json (default), ndjson or csv. Overrides the Accept header.',
+          schema: { type: 'string', enum: ['json', 'ndjson', 'csv'] },
+        },
+        notEmpty: {
+          name: 'notEmpty',
+          in: 'query',
+          required: false,
+          description: 'Comma-separated user-data fields (camelCase, case-insensitive) that must all be non-empty. Missing, null, "", [] and {} count as empty.',
+          schema: { type: 'string' },
+        },
+      },
+      responses: {
+        Unauthorized: errorResponse('unauthorized: the function key is missing or wrong (the same answer for both).'),
+        RateLimited: {
+          description: 'rate_limited: too many requests from this client; retry after the given number of seconds.',
+          headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
+          content: { 'application/json': { schema: ref('schemas/Error') } },
+        },
+        Internal: errorResponse('internal: something failed on the server; the body names a request id to quote.'),
+      },
+      schemas,
+    },
+  };
+}

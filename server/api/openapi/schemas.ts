@@ -1,0 +1,151 @@
+import type { BotDefinition } from '../../definition/schema.ts';
+import { LOG_FIELDS } from '../../app/export-records.ts';
+
+type Schema = Record<string, unknown>;
+
+const nullable = (type: string | string[], description: string, extra: Schema = {}): Schema => ({
+  type: [...(Array.isArray(type) ? type : [type]), 'null'],
+  description,
+  ...extra,
+});
+const anyJson = (description: string): Schema => ({ description: `${description} Any JSON value, or null.` });
+
+const base: Record<string, Schema> = {
+  userId: { type: 'string', description: 'The user the record is about.' },
+  timestamp: {
+    type: 'string',
+    format: 'date-time',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
+    description: 'ISO 8601 UTC with milliseconds, e.g. 2026-11-21T09:36:51.123Z.',
+    examples: ['2026-11-21T09:36:51.123Z'],
+  },
+};
+
+/** Field schemas of the log records (spec section 2). Writers other than this API fill them, so types are stated loosely. */
+const LOG_FIELD_SCHEMAS: Record<string, Schema> = {
+  dialogId: nullable('string', 'Dialog the user was in.'),
+  stepId: nullable('string', 'Step that produced the record.'),
+  stepType: nullable('string', 'Type of that step.'),
+  query: nullable('string', 'What the user wrote.'),
+  modelId: nullable('string', 'NLP model that was asked, if any.'),
+  intent: nullable('string', 'Intent recognised, if any.'),
+  result: anyJson('What the model answered.'),
+  processed: nullable('boolean', 'Whether the tree could use the input (false for the inputs this log exists for).'),
+  body: nullable('string', 'Message body.'),
+  from: nullable('string', 'Sender address.'),
+  recipients: anyJson('Recipients: a list of addresses or numbers.'),
+  replyTo: nullable('string', 'Reply-To address.'),
+  subject: nullable('string', 'Subject line.'),
+  channel: nullable('string', 'SMS channel.'),
+  link: nullable('string', 'Link sent in the message.'),
+  message: nullable('string', 'Text of the SMS.'),
+  provider: nullable('string', 'SMS provider.'),
+  score: nullable('number', 'Confidence of the best match.'),
+  text: nullable('string', 'The utterance.'),
+  matched: nullable('boolean', 'Whether a question matched.'),
+  otherClassifications: anyJson('Other candidate answers with their scores.'),
+  url: nullable('string', 'Called or clicked URL.'),
+  method: nullable('string', 'HTTP method.'),
+  requestBody: anyJson('Request body sent; secrets replaced by "[redacted]".'),
+  requestHeaders: anyJson('Request headers sent; Authorization, Cookie, x-functions-key and API-key headers replaced by "[redacted]".'),
+  responseStatus: nullable('integer', 'HTTP status received.'),
+  responseBody: anyJson('Response body received; secrets replaced by "[redacted]".'),
+  duration: nullable('number', 'Duration of the call in milliseconds.'),
+  domain: nullable('string', 'Domain of the clicked URL.'),
+};
+
+function record(title: string, description: string, fields: readonly string[], fieldSchema: (field: string) => Schema): Schema {
+  const properties: Record<string, Schema> = { ...base };
+  for (const field of fields) properties[field] = fieldSchema(field);
+  return {
+    title,
+    description,
+    type: 'object',
+    additionalProperties: false,
+    required: ['userId', 'timestamp', ...fields],
+    properties,
+  };
+}
+
+/** One schema per export record, named for the export; userData fields come from the bot definition. */
+export function recordSchemas(definition: BotDefinition): Record<string, Schema> {
+  const userField = (field: string) => anyJson(`User-data storage "${field}" of this bot; null when the user has no value.`);
+  const schemas: Record<string, Schema> = {
+    userData: record(
+      'User data',
+      'One user who wrote: timestamp is the time of the last message, then one field per user-data storage the bot declares.',
+      definition.userDataFields,
+      userField,
+    ),
+    userDataSnapshot: record(
+      'User data snapshot',
+      'The user data as it was when a "clear user data" action ran; timestamp is that moment.',
+      definition.userDataFields,
+      userField,
+    ),
+  };
+  const titles: Record<keyof typeof LOG_FIELDS, [string, string]> = {
+    nlpLog: ['NLP log', 'An input the conversation tree could not process.'],
+    outgoingEmail: ['Outgoing email', 'An email the bot sent.'],
+    outgoingSms: ['Outgoing SMS', 'An SMS the bot sent.'],
+    fuzzyQuestionAnswerLog: ['Fuzzy question answer log', 'An utterance the fuzzy question answer plugin processed.'],
+    integrationLog: ['Integration log', 'One integration invocation.'],
+    urlTracker: ['URL tracker', 'One click on a URL button.'],
+  };
+  for (const [name, fields] of Object.entries(LOG_FIELDS) as [keyof typeof LOG_FIELDS, readonly string[]][]) {
+    const [title, description] = titles[name];
+    schemas[name] = record(title, description, fields, (field) => LOG_FIELD_SCHEMAS[field] ?? anyJson(field));
+  }
+  return schemas;
+}
+
+export const ERROR_CODES = [
+  'invalid_parameter',
+  'invalid_address',
+  'invalid_body',
+  'unauthorized',
+  'not_found',
+  'bot_not_found',
+  'dialog_not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+] as const;
+
+export const errorSchema: Schema = {
+  title: 'Error',
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: [...ERROR_CODES], description: 'Stable code from the error catalogue.' },
+        message: { type: 'string', description: 'A sentence a person can act on.' },
+        details: { type: 'object', description: 'Machine-readable specifics: the offending parameter, known fields, a request id.' },
+      },
+    },
+  },
+};
+
+export const triggerAcceptedSchema: Schema = {
+  title: 'Trigger accepted',
+  type: 'object',
+  additionalProperties: false,
+  required: ['userId', 'dialogId', 'mode', 'delivery'],
+  properties: {
+    userId: { type: 'string' },
+    dialogId: { type: 'string' },
+    mode: { type: ['string', 'null'], enum: ['clear', null] },
+    delivery: {
+      type: 'string',
+      enum: ['live', 'queued'],
+      description: 'live: the user is connected now and gets the messages at once. queued: they are stored and delivered, in order, on the next connect.',
+    },
+  },
+};

@@ -1,0 +1,110 @@
+import type { Effect, EmailEffect, SmsEffect } from '../engine/types.ts';
+import type { AppDeps } from './deps.ts';
+
+/** The durable job id of a user's wait-step timer. */
+export function timerJobId(userId: string, timerId: string): string {
+  return `timer:${userId}:${timerId}`;
+}
+
+/** Records what a committed turn asked for: warnings, log rows and timers. */
+export async function carryOutEffects(deps: AppDeps, userId: string, effects: readonly Effect[], now: number): Promise<void> {
+  for (const effect of effects) {
+    switch (effect.type) {
+      case 'warn':
+        if (effect.code === 'missing_variable' && !firstTime(deps, effect.detail.name)) break;
+        deps.logger.warn({ userId, code: effect.code, ...effect.detail }, warnings[effect.code]);
+        break;
+      case 'nlpLog':
+        await deps.store.appendLog('nlpLog', { userId, timestamp: now, data: effect.fields });
+        break;
+      case 'faqLog':
+        await deps.store.appendLog('fuzzyQuestionAnswerLog', { userId, timestamp: now, data: effect.fields });
+        break;
+      case 'cancelTimer':
+        await deps.scheduler.cancel(timerJobId(userId, effect.timerId));
+        break;
+      case 'scheduleTimer':
+        await deps.scheduler.schedule({
+          id: timerJobId(userId, effect.timerId),
+          kind: 'timer',
+          payload: { userId, timerId: effect.timerId },
+          runAt: now + effect.delayMs,
+          // A timer that fails (store down) is tried again: the user must hear from it.
+          maxAttempts: 5,
+        });
+        break;
+      default:
+        break; // snapshots were written before the commit; events, email and SMS come after the messages
+    }
+  }
+}
+
+/** Sends the turn's email and SMS. Returns the steps whose sending failed, so their onError can run. */
+export async function sendMessages(
+  deps: AppDeps,
+  userId: string,
+  effects: readonly Effect[],
+  now: number,
+): Promise<{ dialogId: string; stepId: string }[]> {
+  const failed: { dialogId: string; stepId: string }[] = [];
+  for (const effect of effects) {
+    if (effect.type !== 'email' && effect.type !== 'sms') continue;
+    try {
+      if (effect.type === 'email') await sendEmail(deps, userId, effect, now);
+      else await sendSms(deps, userId, effect, now);
+    } catch (error) {
+      deps.logger.error(
+        { userId, dialogId: effect.dialogId, stepId: effect.stepId, code: `${effect.type}_failed`, reason: (error as Error).message },
+        `the ${effect.type === 'email' ? 'email' : 'SMS'} step could not send; its onError (if any) runs next`,
+      );
+      failed.push({ dialogId: effect.dialogId, stepId: effect.stepId });
+    }
+  }
+  return failed;
+}
+
+async function sendEmail(deps: AppDeps, userId: string, effect: EmailEffect, now: number): Promise<void> {
+  if (!deps.mailer) throw new Error('email is not configured: set SMTP_URL');
+  if (effect.to.length === 0) throw new Error('the email step has no recipient (its "to" rendered empty)');
+  await deps.mailer.send({ to: effect.to, cc: effect.cc, replyTo: effect.replyTo, subject: effect.subject, text: effect.body });
+  await deps.store.appendLog('outgoingEmail', {
+    userId,
+    timestamp: now,
+    data: {
+      body: effect.body,
+      from: deps.mailer.from,
+      recipients: [...effect.to, ...effect.cc],
+      replyTo: effect.replyTo,
+      stepId: effect.stepId,
+      subject: effect.subject,
+    },
+  });
+}
+
+async function sendSms(deps: AppDeps, userId: string, effect: SmsEffect, now: number): Promise<void> {
+  if (!deps.sms) throw new Error('SMS is not configured: set SMS_URL');
+  if (effect.to.length === 0) throw new Error('the sms step has no recipient (its "to" rendered empty)');
+  const link = effect.link && deps.links ? deps.links.link(userId, effect.link) : effect.link;
+  const text = link ? `${effect.message} ${link}` : effect.message;
+  for (const to of effect.to) await deps.sms.send({ to, text });
+  await deps.store.appendLog('outgoingSms', {
+    userId,
+    timestamp: now,
+    data: { channel: 'sms', link, message: text, provider: deps.sms.provider, recipients: effect.to },
+  });
+}
+
+/** A missing template variable is logged once per name and server, not on every turn that renders it. */
+const missingLogged = new WeakMap<AppDeps, Set<string>>();
+function firstTime(deps: AppDeps, name: string): boolean {
+  let seen = missingLogged.get(deps);
+  if (!seen) missingLogged.set(deps, (seen = new Set()));
+  if (seen.has(name) || seen.size >= 1000) return false;
+  seen.add(name);
+  return true;
+}
+
+const warnings = {
+  missing_variable: 'a template names a variable that has no value; it rendered empty (logged once per name)',
+  step_limit: 'a turn ran more steps than allowed without input (a goto cycle?); the conversation was stopped',
+} as const;

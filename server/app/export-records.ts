@@ -1,0 +1,133 @@
+import type { BotDefinition } from '../definition/schema.ts';
+import type { LogKind, RangeQuery, Store } from '../ports/store.ts';
+
+/** The spec's eight export endpoints (section 4.1), by the name in their path. */
+export const EXPORT_NAMES = [
+  'userData',
+  'userDataSnapshot',
+  'nlpLog',
+  'outgoingEmail',
+  'outgoingSms',
+  'fuzzyQuestionAnswerLog',
+  'integrationLog',
+  'urlTracker',
+] as const;
+export type ExportName = (typeof EXPORT_NAMES)[number];
+
+/** Exports whose records carry the bot's user-data fields, and so take where<FieldName> and notEmpty. */
+export const USER_DATA_EXPORTS: readonly ExportName[] = ['userData', 'userDataSnapshot'];
+
+/** Record fields after userId and timestamp, exactly as the spec's section 2 lists them. */
+export const LOG_FIELDS: Readonly<Record<Exclude<ExportName, 'userData' | 'userDataSnapshot'>, readonly string[]>> = {
+  nlpLog: ['dialogId', 'stepId', 'stepType', 'query', 'modelId', 'intent', 'result', 'processed'],
+  outgoingEmail: ['body', 'from', 'recipients', 'replyTo', 'stepId', 'subject'],
+  outgoingSms: ['channel', 'link', 'message', 'provider', 'recipients'],
+  fuzzyQuestionAnswerLog: ['intent', 'score', 'text', 'stepId', 'dialogId', 'matched', 'otherClassifications'],
+  integrationLog: ['url', 'method', 'requestBody', 'requestHeaders', 'responseStatus', 'responseBody', 'duration'],
+  urlTracker: ['domain', 'url'],
+};
+
+export function isExportName(name: string): name is ExportName {
+  return (EXPORT_NAMES as readonly string[]).includes(name);
+}
+
+/** Every field of an export's records, in order: the CSV header and the JSON key order. */
+export function recordFields(definition: BotDefinition, name: ExportName): string[] {
+  const rest = name === 'userData' || name === 'userDataSnapshot' ? definition.userDataFields : LOG_FIELDS[name];
+  return ['userId', 'timestamp', ...rest];
+}
+
+export interface ExportFilters {
+  /** Declared field → value it must equal, compared as strings. */
+  readonly where: ReadonlyMap<string, string>;
+  /** Declared fields that must all be non-empty. */
+  readonly notEmpty: readonly string[];
+}
+
+export interface ExportQuery extends RangeQuery {
+  readonly filters?: ExportFilters;
+}
+
+/** One exported record, keyed by its fields in order, with the store's cursor beside it (not part of the record). */
+export interface ExportItem {
+  readonly record: Record<string, unknown>;
+  readonly cursor: string;
+}
+
+/** missing, null, "", [] and {} are empty (decisions.md). */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.keys(value).length === 0;
+  return false;
+}
+
+/** Values compare as strings: `whereAge=42` matches 42 and "42"; objects compare by their JSON. */
+function asString(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function matches(data: Readonly<Record<string, unknown>>, filters: ExportFilters | undefined): boolean {
+  if (!filters) return true;
+  for (const [field, expected] of filters.where) if (asString(data[field]) !== expected) return false;
+  for (const field of filters.notEmpty) if (isEmptyValue(data[field])) return false;
+  return true;
+}
+
+const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key|x-api-key|api-key|apikey|password|client_secret|access_token|refresh_token)$/i;
+
+/**
+ * Secrets never reach a record (decisions.md). The integration log is
+ * redacted when written; this second pass guards against a writer that forgot.
+ */
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = SECRET_KEYS.test(key) ? '[redacted]' : redact(v, depth + 1);
+  return out;
+}
+
+function toRecord(
+  fields: readonly string[],
+  userId: string,
+  timestamp: number,
+  data: Readonly<Record<string, unknown>>,
+  secrets: boolean,
+): Record<string, unknown> {
+  const record: Record<string, unknown> = { userId, timestamp: new Date(timestamp).toISOString() };
+  for (let i = 2; i < fields.length; i++) {
+    const field = fields[i]!;
+    const value = data[field];
+    record[field] = value === undefined ? null : secrets ? redact(value) : value;
+  }
+  return record;
+}
+
+/**
+ * The records of one export, sorted by timestamp (ties by insertion order),
+ * read lazily from the store's cursor so memory stays flat. Filters apply
+ * while streaming.
+ */
+export async function* exportRecords(
+  deps: { readonly store: Store; readonly definition: BotDefinition },
+  name: ExportName,
+  query: ExportQuery,
+): AsyncGenerator<ExportItem> {
+  const fields = recordFields(deps.definition, name);
+  const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
+  if (name === 'userData') {
+    for await (const row of deps.store.exportUsers(range)) {
+      if (!matches(row.userData, query.filters)) continue;
+      yield { record: toRecord(fields, row.userId, row.timestamp, row.userData, false), cursor: row.cursor };
+    }
+    return;
+  }
+  const kind: LogKind = name;
+  const secrets = name === 'integrationLog';
+  for await (const entry of deps.store.readLogs(kind, range)) {
+    if (name === 'userDataSnapshot' && !matches(entry.data, query.filters)) continue;
+    yield { record: toRecord(fields, entry.userId, entry.timestamp, entry.data, secrets), cursor: entry.cursor };
+  }
+}

@@ -1,0 +1,86 @@
+import { io as connect } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProtocolError, Session } from '../../../shared/protocol.ts';
+import { connectClient, eventually, startTestServer, type TestServer } from '../../test/start-test-server.ts';
+import { userHashFor } from './identity.ts';
+
+const IDENTITY_SECRET = 'identity-secret-0123456789';
+
+function sessionOf(client: ReturnType<typeof connectClient>): Promise<Session> {
+  return new Promise((resolve) => client.once('session', resolve));
+}
+
+function refusalOf(client: ReturnType<typeof connectClient>): Promise<unknown> {
+  return new Promise((resolve) => client.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data ?? error.message)));
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+describe('web chat guards', () => {
+  it('when a connection sends faster than its rate limit, then the excess is refused as rate_limited and the connection stays up', async () => {
+    server = await startTestServer({ WEBCHAT_RATE_LIMIT: '5' });
+    const client = connectClient(server.url);
+    await sessionOf(client);
+    const errors: ProtocolError[] = [];
+    client.on('protocol_error', (e) => errors.push(e));
+
+    const acks = await Promise.all(Array.from({ length: 8 }, (_, i) => client.emitWithAck('message', { clientId: `c${i}`, text: `hi ${i}` })));
+
+    expect(acks.filter((a) => a.ok)).toHaveLength(5);
+    expect(acks.filter((a) => !a.ok).map((a) => (a.ok ? null : a.error.code))).toEqual(['rate_limited', 'rate_limited', 'rate_limited']);
+    expect(errors.every((e) => e.code === 'rate_limited')).toBe(true);
+    expect(client.connected).toBe(true);
+    expect(server.logs.filter((l) => l.event === 'socket_rate_limited')).toHaveLength(1);
+    client.disconnect();
+  });
+
+  it('when the page passes a verified identity, then that user id is used and another device resumes the same conversation', async () => {
+    server = await startTestServer({ BOT_IDENTITY_SECRET: IDENTITY_SECRET });
+    const identity = { userId: 'shop-user-42', userHash: userHashFor(IDENTITY_SECRET, 'shop-user-42') };
+    const laptop = connectClient(server.url, { identity });
+    const first = await sessionOf(laptop);
+    expect(first.userId).toBe('shop-user-42');
+    await eventually('the greeting', () => laptop.items.length >= 2);
+    laptop.disconnect();
+
+    const phone = connectClient(server.url, { identity });
+    expect(await sessionOf(phone)).toEqual(first);
+    await eventually('the history on the second device', () => phone.items.length >= 2);
+    expect(phone.items.map((i) => i.seq)).toEqual([1, 2]);
+    phone.disconnect();
+  });
+
+  it('when the userHash does not match, then the connection is refused as unauthorized', async () => {
+    server = await startTestServer({ BOT_IDENTITY_SECRET: IDENTITY_SECRET });
+    const client = connectClient(server.url, { identity: { userId: 'shop-user-42', userHash: userHashFor('another-secret-0123456', 'shop-user-42') } });
+    expect(await refusalOf(client)).toEqual({ code: 'unauthorized', message: expect.stringMatching(/userHash/) });
+  });
+
+  it('when identity verification is not configured, then an identity in the handshake is refused, not ignored', async () => {
+    server = await startTestServer();
+    const client = connectClient(server.url, { identity: { userId: 'shop-user-42', userHash: 'ab' } });
+    expect(await refusalOf(client)).toEqual({ code: 'not_allowed', message: expect.stringMatching(/BOT_IDENTITY_SECRET/) });
+  });
+
+  it('when ALLOWED_ORIGINS is set, then pages from those origins connect and others are refused', async () => {
+    server = await startTestServer({ ALLOWED_ORIGINS: 'https://shop.example.com' });
+    const open = (origin: string) =>
+      connect(server?.url ?? '', { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin } });
+    const allowed = open('https://shop.example.com');
+    await new Promise<void>((resolve, reject) => {
+      allowed.once('connect', resolve);
+      allowed.once('connect_error', reject);
+    });
+    allowed.disconnect();
+
+    const other = open('https://evil.example.net');
+    const error = await new Promise<Error>((resolve) => other.once('connect_error', resolve));
+    expect(other.connected).toBe(false);
+    expect(error).toBeInstanceOf(Error);
+    other.disconnect();
+  });
+});

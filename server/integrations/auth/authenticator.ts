@@ -1,0 +1,27 @@
+import type { CallRecorder } from '../integration-log.ts';
+
+export interface AuthContext {
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** Where token requests made on this call's behalf are logged. */
+  readonly record: CallRecorder;
+}
+
+export interface Authorization {
+  readonly headers: Readonly<Record<string, string>>;
+  /** The credential values used, so the log can scrub them wherever they appear. */
+  readonly secrets: readonly string[];
+}
+
+/** Decides the credentials of one call. */
+export interface Authenticator {
+  authorize(context: AuthContext): Promise<Authorization>;
+  /**
+   * Called after a 401 with the authorization that was refused. True when the
+   * credentials were renewed and the call is worth retrying once (OAuth only).
+   */
+  refreshAfterUnauthorized?(refused: Authorization): boolean;
+}
+
+export const noAuth: Authenticator = {
+  authorize: () => Promise.resolve({ headers: {}, secrets: [] }),
+};

@@ -1,0 +1,25 @@
+import type { Authenticator } from './auth/authenticator.ts';
+import type { HttpRequest, HttpResponse, SafeHttpClient } from './http/safe-http-client.ts';
+import { sendAndRecord, type CallRecorder } from './integration-log.ts';
+
+/**
+ * One call with its credentials; after a 401 an authenticator that can renew
+ * them (OAuth) gets exactly one retry with fresh ones.
+ */
+export async function authorizedCall(options: {
+  readonly http: SafeHttpClient;
+  readonly request: HttpRequest;
+  readonly auth: Authenticator;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly record: CallRecorder;
+}): Promise<HttpResponse> {
+  const { http, request, auth, variables, record } = options;
+  const attempt = async () => {
+    const authorization = await auth.authorize({ variables, record });
+    const response = await sendAndRecord(http, { ...request, headers: { ...request.headers, ...authorization.headers } }, record, authorization.secrets);
+    return { authorization, response };
+  };
+  const first = await attempt();
+  if (first.response.status === 401 && auth.refreshAfterUnauthorized?.(first.authorization)) return (await attempt()).response;
+  return first.response;
+}

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import type { Scheduler } from '../ports/scheduler.ts';
+import type { Store } from '../ports/store.ts';
+import { noAuth } from './auth/authenticator.ts';
+import { authorizedCall } from './authorized-call.ts';
+import { DatasetManager } from './datasets/dataset-manager.ts';
+import { IntegrationConfigError, IntegrationError, isRetryable, type IntegrationErrorKind } from './http/integration-error.ts';
+import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
+import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
+import { prepareStep, type PreparedStep } from './prepare-step.ts';
+import { compileServices, type CompiledService } from './services.ts';
+import { integrationSettingsSchema } from './settings.ts';
+import type { IntegrationStepInput } from './step-config.ts';
+import { describeErrors, StepTypeRegistry } from './step-types/registry.ts';
+import type { HttpStepType } from './step-types/step-type.ts';
+import { fillTemplates, type TemplateScope } from './step-types/template-params.ts';
+
+/** Who the step runs for: the user's id, conversation variables and user data (templates read them). */
+export type IntegrationContext = TemplateScope;
+
+export interface IntegrationFailure {
+  readonly kind: IntegrationErrorKind;
+  /** A sentence a person can act on; never holds a secret. */
+  readonly message: string;
+  readonly status?: number;
+}
+
+/** What the engine gets back. Async steps answer at once with `scheduled` (the job id) and a null output. */
+export type IntegrationResult =
+  | { readonly ok: true; readonly output: unknown; readonly scheduled?: string }
+  | { readonly ok: false; readonly error: IntegrationFailure };
+
+export interface IntegrationRuntimeDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Durable jobs for async steps; without it async steps fail to schedule. */
+  readonly scheduler?: Scheduler;
+  /** Where secrets named by the definition are read from (process.env in production). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** INTEGRATION_ALLOWED_HOSTS. */
+  readonly allowedHosts?: readonly string[];
+  /** Counts calls and errors per step type for /metrics. */
+  readonly metrics?: Metrics;
+}
+
+/** The job kind of async integration calls (server/jobs/handlers/integration.ts). */
+export const INTEGRATION_JOB_KIND = 'integration';
+
+/**
+ * The integration layer's entry point: built once at start-up from the
+ * definition's integration settings, then asked to run steps.
+ *
+ * ```ts
+ * const integrations = IntegrationRuntime.create(definition.integrationSettings, deps);
+ * const step = integrations.prepare(rawStep, 'dialogs[0].steps[3]'); // at load: throws IntegrationConfigError
+ * const result = await integrations.run(step, { userId, variables, userData });
+ * ```
+ */
+export class IntegrationRuntime {
+  readonly registry = new StepTypeRegistry();
+  readonly http: SafeHttpClient;
+  readonly datasets: DatasetManager;
+  private readonly services: ReadonlyMap<string, CompiledService>;
+  private readonly recorderFor: (userId: string) => CallRecorder;
+  private readonly prepared = new WeakMap<object, PreparedStep>();
+
+  private constructor(
+    settingsInput: unknown,
+    private readonly deps: IntegrationRuntimeDeps,
+  ) {
+    const parsed = integrationSettingsSchema.safeParse(settingsInput ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
+    }
+    this.http = new SafeHttpClient({ ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) });
+    this.services = compileServices(parsed.data.services, { env: deps.env, http: this.http, clock: deps.clock });
+    this.recorderFor = integrationLogWriter(deps);
+    this.datasets = new DatasetManager(parsed.data.datasets, {
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      http: this.http,
+      services: this.services,
+      record: this.recorderFor,
+    });
+  }
+
+  /** Validates the settings and builds services; throws IntegrationConfigError naming a missing secret or bad field. */
+  static create(settings: unknown, deps: IntegrationRuntimeDeps): IntegrationRuntime {
+    return new IntegrationRuntime(settings, deps);
+  }
+
+  /** Loads stored datasets and starts their refreshes. */
+  start(): Promise<void> {
+    return this.datasets.start();
+  }
+
+  async close(): Promise<void> {
+    await this.datasets.stop();
+    this.http.close();
+  }
+
+  /** Validates a step definition (call at load, so mistakes stop start-up). Cached per step object. */
+  prepare(step: IntegrationStepInput | object, where = 'step'): PreparedStep {
+    const cached = this.prepared.get(step);
+    if (cached) return cached;
+    const result = prepareStep(step, where, this.registry, this.services);
+    this.prepared.set(step, result);
+    return result;
+  }
+
+  /** Runs a step for a user: synchronously, or by scheduling a durable job for async steps. Never throws for call failures. */
+  async run(stepInput: IntegrationStepInput | PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
+    let prepared: PreparedStep;
+    try {
+      prepared = 'compiled' in stepInput ? stepInput : this.prepare(stepInput);
+    } catch (error) {
+      return { ok: false, error: { kind: 'invalid_params', message: (error as Error).message } };
+    }
+    if (prepared.timing === 'async') return this.schedule(prepared, context);
+    return this.execute(prepared, context, true);
+  }
+
+  /** Runs an async job's call; throws when the failure is transient, so the job runner retries with backoff. */
+  async runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<void> {
+    const step = payload.step as IntegrationStepInput;
+    const context = payload.context as IntegrationContext;
+    const prepared = this.prepare(step, 'integration job');
+    const result = await this.execute(prepared, context, false);
+    if (result.ok) return;
+    if (isRetryable(result.error) && attempt.attempt < attempt.maxAttempts) throw new Error(result.error.message);
+    this.deps.logger.warn(
+      { event: 'integration_async_failed', stepType: prepared.step.type, kind: result.error.kind, attempt: attempt.attempt },
+      'an asynchronous integration call failed for good',
+    );
+    if (isRetryable(result.error)) throw new Error(result.error.message); // last attempt: let the job end as dead
+  }
+
+  private async schedule(prepared: PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
+    if (!this.deps.scheduler) return { ok: false, error: { kind: 'invalid_params', message: 'Asynchronous steps need the job scheduler, which this server was started without.' } };
+    // Parameters are filled now: the call reports the moment the user passed the step.
+    // Only the variable holding a user's token (if the service needs it) travels with the job.
+    const tokenVariable = prepared.service?.userTokenVariable;
+    const variables = tokenVariable && tokenVariable in context.variables ? { [tokenVariable]: context.variables[tokenVariable] } : {};
+    const params = fillTemplates(prepared.step.params, context);
+    const id = `integration:${randomUUID()}`;
+    await this.deps.scheduler.schedule({
+      id,
+      kind: INTEGRATION_JOB_KIND,
+      payload: {
+        step: { ...prepared.step, params, timing: 'sync' },
+        context: { userId: context.userId, variables, userData: {} },
+      },
+      runAt: this.deps.clock.now(),
+      maxAttempts: prepared.step.maxAttempts,
+    });
+    return { ok: true, output: null, scheduled: id };
+  }
+
+  private async execute(prepared: PreparedStep, context: IntegrationContext, fillParams: boolean): Promise<IntegrationResult> {
+    const { step, compiled } = prepared;
+    try {
+      const params = structuredClone(fillParams ? fillTemplates(step.params, context) : step.params);
+      if (!compiled.params(params)) {
+        throw new IntegrationError('invalid_params', `The parameters of the ${step.type} step do not fit its schema: ${describeErrors(compiled.params.errors)}.`);
+      }
+      const raw =
+        compiled.type.kind === 'dataset'
+          ? this.queryDataset(params as Record<string, unknown>)
+          : await this.withDeadline(step.timeoutMs, this.callHttp(prepared, compiled.type, params as Record<string, unknown>, context));
+      if (!compiled.output(raw)) {
+        throw new IntegrationError('invalid_body', `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`);
+      }
+      const output = prepared.mapping ? await this.map(prepared, raw) : raw;
+      this.deps.metrics?.integrationCall(step.type, 'ok');
+      return { ok: true, output };
+    } catch (error) {
+      const failure = error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
+      this.deps.metrics?.integrationCall(step.type, 'error');
+      this.deps.logger.warn(
+        { event: 'integration_failed', stepType: step.type, userId: context.userId, kind: failure.kind, status: failure.status },
+        failure.message,
+      );
+      return { ok: false, error: { kind: failure.kind, message: failure.message, ...(failure.status === undefined ? {} : { status: failure.status }) } };
+    }
+  }
+
+  private async callHttp(prepared: PreparedStep, type: HttpStepType, params: Record<string, unknown>, context: IntegrationContext): Promise<unknown> {
+    const request = type.buildRequest(params);
+    const url = this.resolveUrl(request.url, prepared.service);
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
+    }
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    const hasBody = request.json !== undefined && request.method !== 'GET';
+    if (hasBody) headers['content-type'] = 'application/json';
+    const response: HttpResponse = await authorizedCall({
+      http: this.http,
+      request: { url: url.href, method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.json) } : {}), timeoutMs: prepared.step.timeoutMs },
+      auth: prepared.service?.auth ?? noAuth,
+      variables: context.variables,
+      record: this.recorderFor(context.userId),
+    });
+    const error =
+      type.errorOf?.(response) ??
+      (response.status < 200 || response.status > 299
+        ? new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${prepared.step.type} step.`, response.status)
+        : undefined);
+    if (error) throw error;
+    return type.readOutput(response);
+  }
+
+  private resolveUrl(target: string, service: CompiledService | undefined): URL {
+    let url: URL | undefined;
+    try {
+      if (/^https?:\/\//i.test(target)) url = new URL(target);
+      else if (service) url = new URL(target.replace(/^\/+/, ''), service.baseUrl);
+    } catch {
+      // fall through to the explanation below
+    }
+    if (url && service && url.origin !== new URL(service.baseUrl).origin) {
+      // The service's credentials must never travel to another host, whatever a template filled in.
+      throw new IntegrationError('invalid_params', `The address ${url.origin} is not the ${service.name} service's (${new URL(service.baseUrl).origin}); a step with a service calls that service only.`);
+    }
+    if (url) return url;
+    throw new IntegrationError('invalid_params', `"${target.slice(0, 200)}" is not an absolute http(s) URL, and the step names no service to resolve it under.`);
+  }
+
+  private queryDataset(params: Record<string, unknown>): unknown[] {
+    const name = params.dataset as string;
+    if (!this.datasets.has(name)) throw new IntegrationError('invalid_params', `There is no background dataset named "${name}".`);
+    const near =
+      typeof params.lat === 'number' && typeof params.lon === 'number' && typeof params.radiusKm === 'number'
+        ? { lat: params.lat, lon: params.lon, radiusKm: params.radiusKm }
+        : undefined;
+    return this.datasets
+      .query(name, { tags: params.tags as string[], limit: params.limit as number, ...(near ? { near } : {}) })
+      .map(({ row, distanceKm }) => ({ ...row.data, id: row.id, ...(distanceKm === undefined ? {} : { distanceKm: Math.round(distanceKm * 1000) / 1000 }) }));
+  }
+
+  private async map(prepared: PreparedStep, raw: unknown): Promise<unknown> {
+    try {
+      return await prepared.mapping!(raw);
+    } catch (error) {
+      throw new IntegrationError('invalid_body', `The mapping of the ${prepared.step.type} step failed on the answer: ${(error as { message?: string }).message ?? String(error)}`);
+    }
+  }
+
+  private withDeadline<T>(timeoutMs: number, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new IntegrationError('timeout', `The step did not finish within ${timeoutMs} ms.`)), timeoutMs + 50);
+    });
+    return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  }
+}

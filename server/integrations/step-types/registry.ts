@@ -1,0 +1,66 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import formats from 'ajv-formats';
+import { createUser } from './actions/create-user.ts';
+import { listUserEvents } from './actions/list-user-events.ts';
+import { queryDataset } from './actions/query-dataset.ts';
+import { sendTrackingEvent } from './actions/send-tracking-event.ts';
+import { httpStepType } from './protocol-http.ts';
+import { serviceStepType } from './service-call.ts';
+import type { JsonSchema, StepType } from './step-type.ts';
+
+/** Every step type this server knows, by name. */
+export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset];
+
+export interface CompiledStepType {
+  readonly type: StepType;
+  /** Validates parameters after templating, filling defaults and coercing to the schema's types ("5" → 5). */
+  readonly params: ValidateFunction;
+  /** Validates the output exactly as it came (no coercion): a mismatch is an invalid_body error. */
+  readonly output: ValidateFunction;
+}
+
+/** The registry of step types, their schemas compiled once with ajv. */
+export class StepTypeRegistry {
+  private readonly types = new Map<string, CompiledStepType>();
+  private readonly inputAjv = withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false }));
+  private readonly outputAjv = withFormats(new Ajv({ allErrors: true, strict: false }));
+
+  constructor(types: readonly StepType[] = BUILT_IN_STEP_TYPES) {
+    for (const type of types) this.add(type);
+  }
+
+  add(type: StepType): void {
+    if (this.types.has(type.name)) throw new Error(`step type "${type.name}" is registered twice`);
+    this.types.set(type.name, { type, params: this.inputAjv.compile(type.paramsSchema), output: this.outputAjv.compile(type.outputSchema) });
+  }
+
+  get(name: string): CompiledStepType | undefined {
+    return this.types.get(name);
+  }
+
+  names(): string[] {
+    return [...this.types.keys()];
+  }
+
+  /** The schemas, e.g. for the definition's JSON Schema export and editor help. */
+  describe(): { name: string; level: string; description: string; params: JsonSchema; output: JsonSchema; mappings: string[] }[] {
+    return [...this.types.values()].map(({ type }) => ({
+      name: type.name,
+      level: type.level,
+      description: type.description,
+      params: type.paramsSchema,
+      output: type.outputSchema,
+      mappings: Object.keys(type.mappings ?? {}),
+    }));
+  }
+}
+
+function withFormats(ajv: Ajv): Ajv {
+  formats.default(ajv);
+  return ajv;
+}
+
+/** ajv errors as one readable line: "/email must match format \"email\"; must have required property 'name'". */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || '(the value)'} ${e.message ?? 'is invalid'}`.trim()).join('; ');
+}

@@ -1,0 +1,53 @@
+import type { IntegrationError } from '../http/integration-error.ts';
+import type { HttpResponse } from '../http/safe-http-client.ts';
+
+export type StepLevel = 'protocol' | 'service' | 'action';
+export type TimingMode = 'sync' | 'async';
+
+/** A JSON Schema (draft 2020-12 subset ajv understands). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** The call a step type asks for, before auth and the safe client. */
+export interface PreparedRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Absolute URL, or a path resolved against the service's base URL. */
+  readonly url: string;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as JSON when defined. */
+  readonly json?: unknown;
+}
+
+interface StepTypeBase {
+  readonly name: string;
+  readonly level: StepLevel;
+  /** One sentence for people writing bot definitions. */
+  readonly description: string;
+  readonly paramsSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  readonly defaultTiming: TimingMode;
+  /** Named JSONata mappings a step may pick with `mapping: "@name"` (e.g. `@cards` for a carousel). */
+  readonly mappings?: Readonly<Record<string, string>>;
+}
+
+/** A step type that makes one HTTP call: its code decides how parameters are attached and what the answer means. */
+export interface HttpStepType extends StepTypeBase {
+  readonly kind: 'http';
+  /** True when the call goes to a configured service (base URL + auth); false for absolute URLs. */
+  readonly needsService: 'always' | 'optional';
+  buildRequest(params: Record<string, unknown>): PreparedRequest;
+  /**
+   * Turns the answer into the step's output, before the output schema check and
+   * the mapping. Returns an IntegrationError for answers that count as failures.
+   */
+  readOutput(response: HttpResponse): unknown;
+  /** What counts as an error beyond transport failures; default: any non-2xx. */
+  errorOf?(response: HttpResponse): IntegrationError | undefined;
+}
+
+/** A step type that reads a call-on-background dataset held locally. */
+export interface DatasetStepType extends StepTypeBase {
+  readonly kind: 'dataset';
+}
+
+export type StepType = HttpStepType | DatasetStepType;

@@ -1,0 +1,32 @@
+/**
+ * The models that read free text: an intent classifier and a fuzzy FAQ
+ * matcher, both trained from the bot definition at start-up (server/nlp/).
+ * Use cases run them before a turn and hand the results to the pure engine.
+ */
+
+export interface IntentClassification {
+  /** Names the trained model, so nlpLog rows say which model decided. */
+  readonly modelId: string;
+  /** The best intent, or null when the model has none. */
+  readonly intent: string | null;
+  /** 0..1. */
+  readonly score: number;
+  /** Every intent with a score, best first. */
+  readonly classifications: readonly { readonly intent: string; readonly score: number }[];
+}
+
+export interface IntentClassifier {
+  classify(text: string): Promise<IntentClassification>;
+}
+
+export interface FaqMatch {
+  /** The closest FAQ pair's id, or null when none is close at all. */
+  readonly id: string | null;
+  /** 0..1, 1 = exact. */
+  readonly score: number;
+  readonly others: readonly { readonly id: string; readonly score: number }[];
+}
+
+export interface FaqMatcher {
+  match(text: string): FaqMatch;
+}

@@ -1,0 +1,95 @@
+/** Every string the widget shows or announces; hosts override any of them with `init({ strings })`. */
+export interface WidgetStrings {
+  readonly openChat: string;
+  readonly closeChat: string;
+  readonly minimize: string;
+  readonly title: string;
+  readonly conversation: string;
+  readonly message: string;
+  readonly placeholder: string;
+  readonly send: string;
+  readonly typing: string;
+  readonly you: string;
+  readonly bot: string;
+  readonly notSent: string;
+  readonly sending: string;
+  readonly quickReplies: string;
+  readonly previous: string;
+  readonly next: string;
+  readonly carousel: string;
+  /** `{n}` is replaced by the number of the card, `{total}` by the count. */
+  readonly cardOf: string;
+  /** `{n}` is replaced by the count. */
+  readonly unread: string;
+  readonly offline: string;
+  readonly ended: string;
+  readonly opensInNewTab: string;
+}
+
+export const en: WidgetStrings = {
+  openChat: 'Open chat',
+  closeChat: 'Close chat',
+  minimize: 'Minimize chat',
+  title: 'Chat',
+  conversation: 'Conversation',
+  message: 'Message',
+  placeholder: 'Type a message…',
+  send: 'Send',
+  typing: 'Typing…',
+  you: 'You:',
+  bot: 'Bot:',
+  notSent: 'not sent',
+  sending: 'sending',
+  quickReplies: 'Quick replies',
+  previous: 'Previous card',
+  next: 'Next card',
+  carousel: 'Cards',
+  cardOf: '{n} of {total}',
+  unread: '{n} unread messages',
+  offline: 'Reconnecting… your messages will be sent once the connection is back.',
+  ended: 'This conversation has ended.',
+  opensInNewTab: '(opens in a new tab)',
+};
+
+/** German ships as the proof that every string is translatable. */
+export const de: WidgetStrings = {
+  openChat: 'Chat öffnen',
+  closeChat: 'Chat schließen',
+  minimize: 'Chat minimieren',
+  title: 'Chat',
+  conversation: 'Unterhaltung',
+  message: 'Nachricht',
+  placeholder: 'Nachricht eingeben…',
+  send: 'Senden',
+  typing: 'Schreibt…',
+  you: 'Sie:',
+  bot: 'Bot:',
+  notSent: 'nicht gesendet',
+  sending: 'wird gesendet',
+  quickReplies: 'Schnellantworten',
+  previous: 'Vorherige Karte',
+  next: 'Nächste Karte',
+  carousel: 'Karten',
+  cardOf: '{n} von {total}',
+  unread: '{n} ungelesene Nachrichten',
+  offline: 'Verbindung wird wiederhergestellt… Ihre Nachrichten werden danach gesendet.',
+  ended: 'Diese Unterhaltung ist beendet.',
+  opensInNewTab: '(öffnet in neuem Tab)',
+};
+
+const locales: Readonly<Record<string, WidgetStrings>> = { en, de };
+
+/** The strings for a locale (`de-CH` falls back to `de`, anything unknown to English), with overrides on top. */
+export function stringsFor(locale: string | undefined, overrides: Partial<WidgetStrings> = {}): WidgetStrings {
+  const language = (locale ?? 'en').toLowerCase().split('-')[0] ?? 'en';
+  return { ...(locales[language] ?? en), ...overrides };
+}
+
+/** Right-to-left scripts, so `locale: 'ar'` lays the widget out mirrored without a separate `dir`. */
+export function directionFor(locale: string | undefined): 'rtl' | 'ltr' {
+  return /^(ar|he|fa|ur|ps|yi|dv)\b/i.test(locale ?? '') ? 'rtl' : 'ltr';
+}
+
+export function format(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
+}
