@@ -1,20 +1,13 @@
 // Component tests for widget/: real Chromium, TypeScript compiled by esbuild on the fly.
 // Run: npx wtr --config web-test-runner.config.mjs   (exits 1 on any failing test)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
 
-const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+// Shared with the end-to-end tests: the same binary and flags everywhere.
+const chromium = JSON.parse(readFileSync(new URL('./scripts/chromium.json', import.meta.url), 'utf8'));
+const chromePath = process.env.CHROMIUM_PATH ?? chromium.path;
 
 /** Adds up test results in a mocha-like suite tree. */
 function countSuite(suite, totals) {
@@ -58,7 +51,7 @@ export default {
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
   browsers: [
     chromeLauncher({
-      launchOptions: { executablePath: '/usr/bin/chromium', headless: true, args: chromeArgs },
+      launchOptions: { executablePath: chromePath, headless: true, args: chromium.args },
     }),
   ],
   reporters: [defaultReporter(), summaryFileReporter()],

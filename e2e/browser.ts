@@ -1,19 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const settings = JSON.parse(readFileSync(new URL('../scripts/chromium.json', import.meta.url), 'utf8')) as { path: string; args: string[] };
 
-/** Flags that matter for a headless Chromium running as root on a closed network. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? settings.path;
+
+/** Flags that matter for a headless Chromium running as root on a closed network (scripts/chromium.json). */
+export const CHROMIUM_ARGS = settings.args;
 
 export function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; run \`npm run provision\`.`);
