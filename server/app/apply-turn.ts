@@ -1,93 +1,126 @@
 import { runTurn, understandingNeeded } from '../engine/engine.ts';
 import type { EngineInput, TurnResult, Understanding } from '../engine/types.ts';
-import type { TranscriptEntry, UserRecord } from '../ports/store.ts';
+import type { NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { carryOutEffects, sendMessages } from './carry-out-effects.ts';
+import { queueSyncIntegrations } from './run-integrations.ts';
 import { trackLinks } from './track-links.ts';
 
 const MAX_ATTEMPTS = 8;
 
+export interface ApplyTurnOptions {
+  readonly userWrote: boolean;
+  /** The user's message that started the turn: stored in the same commit as the turn, once per clientId. */
+  readonly userEntry?: NewTranscriptEntry;
+  /** The user as the caller just read or wrote it; saves a read. A stale one only costs a retry. */
+  readonly user?: UserRecord;
+  /**
+   * Changes to the user made before the engine runs, committed with the turn (a
+   * trigger's data): applied to each fresh read, so a retried turn keeps them.
+   */
+  readonly adjust?: (user: UserRecord) => UserRecord;
+  /** The connection the user's entry came from: it is acked, so the entry is not pushed back to it. */
+  readonly origin?: string;
+}
+
+export type TurnOutcome =
+  | { readonly status: 'committed'; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
+  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
+
 /**
  * Runs one engine turn for a user and carries out what it asks: models read
- * the text first (only when the turn needs them), snapshots are written, the
- * new state is saved, then logs, timers and events are recorded, the bot's
- * messages are stored and pushed, and email / SMS go out. Callers hold the
- * user's turn lock (deps.turns).
+ * the text first (only when the turn needs them), then the user's message,
+ * snapshots, new state and the bot's messages are stored in one commit; then
+ * logs, timers and events are recorded, the messages pushed, and email / SMS
+ * go out. Callers hold the user's turn lock (deps.turns).
  */
 export async function applyTurn(
   deps: AppDeps,
   userId: string,
   input: EngineInput,
   now: number,
-  options: {
-    readonly userWrote: boolean;
-    /** Entries to push together with the turn's first messages (one push instead of two). */
-    readonly deliverFirst?: () => readonly TranscriptEntry[];
-  },
-): Promise<readonly TranscriptEntry[]> {
-  const result = await commitTurn(deps, userId, input, now, options);
-  if (!result) return [];
+  options: ApplyTurnOptions,
+): Promise<TurnOutcome> {
+  const committed = await commitTurn(deps, userId, input, now, options);
+  if (committed.status === 'duplicate') return committed;
+  const { result, entries } = committed;
+  countStored(deps, entries);
+  // The messages are stored already: show them before the bookkeeping below.
+  if (entries.length > 0) deps.delivery.deliver(userId, entries, options.origin === undefined ? undefined : { origin: options.origin });
   await carryOutEffects(deps, userId, result.effects, now);
-  const outputs = trackLinks(deps, userId, result.outputs);
-  let entries: readonly TranscriptEntry[] = [];
-  if (outputs.length > 0) {
-    entries = await deps.store.appendTranscript(
-      userId,
-      outputs.map((message) => ({ from: 'bot' as const, at: now, message })),
-    );
-    deps.delivery.deliver(userId, options.deliverFirst ? [...options.deliverFirst(), ...entries] : entries);
-  }
   // After the messages, so "Goodbye!" shows before a close-chat event runs.
   for (const effect of result.effects) {
     if (effect.type === 'botEvent') deps.delivery.event(userId, { name: effect.name, payload: effect.payload });
   }
   const failed = await sendMessages(deps, userId, result.effects, now);
+  let user = committed.user;
+  let all = entries;
   for (const step of failed) {
-    const more = await applyTurn(deps, userId, { kind: 'failed', dialogId: step.dialogId, stepId: step.stepId }, deps.clock.now(), { userWrote: false });
-    entries = [...entries, ...more];
+    const more = await applyTurn(deps, userId, { kind: 'failed', dialogId: step.dialogId, stepId: step.stepId }, deps.clock.now(), { userWrote: false, user });
+    if (more.status === 'committed') {
+      user = more.user;
+      all = [...all, ...more.entries];
+    }
   }
-  return entries;
+  // A synchronous integration step: its call runs as the user's next task, so this turn ends now.
+  queueSyncIntegrations(deps, userId, result.effects, applyTurn);
+  return { status: 'committed', user, entries: all };
 }
 
 /**
- * Read, run, save with optimistic concurrency; redo on a conflict. Snapshots
- * are written before the state that clears the data, so a crash between the
- * two can duplicate a snapshot but never lose the data.
+ * Read, run, commit with optimistic concurrency; redo on a conflict. The
+ * store writes the turn as one unit (user entry, snapshots before the state
+ * that may clear the data, state, bot messages), so the state is persisted
+ * with every turn and a conflicting writer never loses an update.
  */
 async function commitTurn(
   deps: AppDeps,
   userId: string,
   input: EngineInput,
   now: number,
-  options: { readonly userWrote: boolean },
-): Promise<TurnResult | undefined> {
+  options: ApplyTurnOptions,
+): Promise<
+  | { readonly status: 'committed'; readonly result: TurnResult; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
+  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
+> {
   let understood: EngineInput | undefined;
+  let known = options.user;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const user = await deps.store.getUser(userId);
-    if (!user) throw new Error(`user ${userId} does not exist`);
+    const read = known ?? (await deps.store.getUser(userId));
+    known = undefined;
+    if (!read) throw new Error(`user ${userId} does not exist`);
+    const user = options.adjust ? options.adjust(read) : read;
     understood ??= await understand(deps, user, input);
     const result = runTurn(deps.definition, user, understood, deps.engine);
     const snapshots = result.effects.filter((e) => e.type === 'snapshotUserData');
-    if (snapshots.length > 0) {
-      await deps.store.appendLogs(
-        'userDataSnapshot',
-        snapshots.map((s) => ({ userId, timestamp: now, data: s.data })),
-      );
-    }
-    const updated = await deps.store.updateUser(
+    const outputs = trackLinks(deps, userId, result.outputs);
+    const outcome = await deps.store.commitTurn({
       userId,
-      user.version,
-      {
+      expectedVersion: user.version,
+      patch: {
         position: result.state.position,
         variables: result.state.variables,
         userData: result.state.userData,
         ...(options.userWrote ? { lastMessageAt: now } : {}),
       },
       now,
-    );
-    if (updated) return result;
+      ...(options.userEntry ? { userEntry: options.userEntry } : {}),
+      snapshots: snapshots.map((s) => ({ userId, timestamp: now, data: s.data })),
+      botEntries: outputs.map((message) => ({ from: 'bot' as const, at: now, message })),
+    });
+    if (outcome.status === 'duplicate') return outcome;
+    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
+}
+
+/** Messages stored, for /metrics (appendTranscript is counted by the store wrapper; a commit is counted here). */
+function countStored(deps: AppDeps, entries: readonly TranscriptEntry[]): void {
+  if (!deps.metrics) return;
+  let user = 0;
+  for (const entry of entries) if (entry.from === 'user') user++;
+  if (user) deps.metrics.messagesStored('user', user);
+  if (entries.length - user) deps.metrics.messagesStored('bot', entries.length - user);
 }
 
 /** Runs the intent classifier / FAQ matcher on the text when, and only when, the turn will use them. */

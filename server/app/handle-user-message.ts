@@ -1,5 +1,6 @@
 import type { UserMessage } from '../../shared/protocol.ts';
 import type { EngineInput } from '../engine/types.ts';
+import type { NewTranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
 import { UnknownDialogError, assertDialog } from './start-dialog.ts';
@@ -8,6 +9,8 @@ export interface UserInput {
   readonly userId: string;
   readonly clientId: string;
   readonly message: UserMessage;
+  /** The connection that sent it (socket id): it is acked, so its own entry is not pushed back to it. */
+  readonly origin?: string;
 }
 
 export { UnknownDialogError };
@@ -18,18 +21,15 @@ export const TYPING_DELAY_MS = 300;
 /**
  * The user wrote something or pressed a button: store it once (a resent
  * clientId is recognised and not answered twice), show it on the user's other
- * open widgets, let the bot answer. Resolves with the stored entry's seq,
+ * open widgets, let the bot answer. The message, the new state and the bot's
+ * answers are stored in one commit. Resolves with the stored entry's seq,
  * which the widget is acked with.
  */
 export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
   const engineInput = toEngineInput(deps, input.message);
   return deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
-    const [entry] = await deps.store.appendTranscript(input.userId, [
-      { from: 'user', clientId: input.clientId, at: now, message: input.message },
-    ]);
-    if (!entry) throw new Error('the store returned no transcript entry');
-    if (entry.duplicate) return { seq: entry.seq, duplicate: true };
+    const userEntry = { from: 'user' as const, clientId: input.clientId, at: now, message: input.message };
     // "Typing…" only for answers that take a while (a mail server, a slow model): an
     // instant answer would just flicker the indicator, and costs two more pushes per turn.
     let typing = false;
@@ -37,24 +37,37 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       typing = true;
       deps.delivery.typing(input.userId, true);
     }, TYPING_DELAY_MS);
-    // The user's own entry (for their other open widgets) goes out with the bot's first
-    // answer in one push; it still goes out alone when the turn says nothing or fails.
-    let delivered = false;
     try {
-      await applyTurn(deps, input.userId, engineInput, now, {
+      const outcome = await applyTurn(deps, input.userId, engineInput, now, {
         userWrote: true,
-        deliverFirst: () => {
-          delivered = true;
-          return [entry];
-        },
-      });
+        userEntry,
+        ...(input.origin === undefined ? {} : { origin: input.origin }),
+      }).catch(async (error: unknown) => storeAloneAndRethrow(deps, input, userEntry, error));
+      if (outcome.status === 'duplicate') return { seq: outcome.entry.seq, duplicate: true };
+      const own = outcome.entries.find((e) => e.from === 'user' && e.clientId === input.clientId);
+      if (!own) throw new Error('the store returned no transcript entry for the message');
+      return { seq: own.seq, duplicate: false };
     } finally {
       clearTimeout(indicator);
-      if (!delivered) deps.delivery.deliver(input.userId, [entry]);
       if (typing) deps.delivery.typing(input.userId, false);
     }
-    return { seq: entry.seq, duplicate: false };
   });
+}
+
+/**
+ * The turn failed before it was committed (an engine or store error): the
+ * message is still stored and shown, as it was before turns were committed
+ * whole, so the user's words are not lost with the bot's answer.
+ */
+async function storeAloneAndRethrow(deps: AppDeps, input: UserInput, entry: NewTranscriptEntry, error: unknown): Promise<never> {
+  try {
+    const stored = await deps.store.appendTranscript(input.userId, [entry]);
+    const fresh = stored.filter((e) => !e.duplicate);
+    if (fresh.length > 0) deps.delivery.deliver(input.userId, fresh);
+  } catch {
+    // The store is away: the original error says more than this one.
+  }
+  throw error;
 }
 
 function toEngineInput(deps: AppDeps, message: UserMessage): EngineInput {

@@ -1,7 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
 import { assertDialog } from './start-dialog.ts';
-import { updateUserWithRetry } from './update-user.ts';
 
 /** The job kind that carries a trigger from the HTTP answer to the dialog run. */
 export const TRIGGER_JOB = 'trigger';
@@ -67,11 +66,16 @@ export async function runTrigger(deps: AppDeps, trigger: Trigger): Promise<void>
   assertDialog(deps, trigger.dialogId);
   await deps.turns.run(trigger.userId, async () => {
     const now = deps.clock.now();
-    await deps.store.ensureUser({ userId: trigger.userId, channelId: trigger.channelId, now });
-    await updateUserWithRetry(deps.store, trigger.userId, now, (user) => ({
-      userData: { ...user.userData, triggerData: trigger.data },
-      ...(trigger.mode === 'clear' ? { position: null } : {}),
-    }));
-    await applyTurn(deps, trigger.userId, { kind: 'start', dialogId: trigger.dialogId }, now, { userWrote: false });
+    const user = await deps.store.ensureUser({ userId: trigger.userId, channelId: trigger.channelId, now });
+    // triggerData and the cleared position are committed with the dialog's first turn: one write, not two.
+    await applyTurn(deps, trigger.userId, { kind: 'start', dialogId: trigger.dialogId }, now, {
+      userWrote: false,
+      user,
+      adjust: (current) => ({
+        ...current,
+        userData: { ...current.userData, triggerData: trigger.data },
+        ...(trigger.mode === 'clear' ? { position: null } : {}),
+      }),
+    });
   });
 }

@@ -15,8 +15,10 @@ export interface JobRunnerOptions {
   readonly pollMs?: number;
   /** How long a claimed job belongs to this worker before another may take it over (ms). */
   readonly leaseMs?: number;
-  /** Most jobs claimed per poll. */
+  /** Most jobs claimed per poll. Default 50. */
   readonly batchSize?: number;
+  /** Most jobs running at once; no more are claimed (and leased) until some finish. Default 100. */
+  readonly maxInFlight?: number;
   /** Delay before retry number `attempt` (1 = the first retry), in ms. */
   readonly backoffMs?: (attempt: number) => number;
 }
@@ -40,6 +42,8 @@ export class JobRunner implements Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private again = false;
+  /** The last poll found every slot taken; the next job to finish pokes. */
+  private full = false;
   private running = false;
 
   constructor(private readonly options: JobRunnerOptions) {}
@@ -95,24 +99,39 @@ export class JobRunner implements Scheduler {
 
   private async poll(): Promise<void> {
     const { store, clock, logger } = this.options;
+    // Only as many as may run now: a claimed job's lease runs while it waits, and a
+    // backlog started all at once would hog the event loop the HTTP side shares.
+    const room = (this.options.maxInFlight ?? 100) - this.inFlight.size;
+    if (room <= 0) {
+      this.full = true;
+      return;
+    }
+    const limit = Math.min(this.options.batchSize ?? 50, room);
     let jobs: Job[];
     try {
       jobs = await store.claimJobs({
         workerId: this.workerId,
         now: clock.now(),
         leaseMs: this.options.leaseMs ?? 30_000,
-        limit: this.options.batchSize ?? 10,
+        limit,
         kinds: [...this.handlers.keys()],
       });
     } catch (error) {
       logger.error({ err: error }, 'could not claim jobs; will try again');
       return;
     }
-    if (jobs.length === (this.options.batchSize ?? 10)) this.again = true;
+    if (jobs.length === limit) this.again = true;
     for (const job of jobs) {
       const work = this.execute(job);
       this.inFlight.add(work);
-      void work.finally(() => this.inFlight.delete(work));
+      void work.finally(() => {
+        this.inFlight.delete(work);
+        // A slot is free again: claim more at once rather than at the next poll.
+        if (this.full) {
+          this.full = false;
+          this.poke();
+        }
+      });
     }
   }
 
@@ -121,6 +140,8 @@ export class JobRunner implements Scheduler {
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+      // Let waiting requests in between jobs: a claimed batch would otherwise run back to back.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       await handler(job);
       await store.completeJob(job.id, this.workerId);
     } catch (error) {

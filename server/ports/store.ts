@@ -165,6 +165,33 @@ export interface DatasetInfo {
   readonly updatedAt: number;
 }
 
+/**
+ * One whole turn, written as one unit: the user's message (when a message
+ * started the turn), the turn's user-data snapshots, the new state of the
+ * user (compare-and-set on `expectedVersion`) and the bot's answers.
+ */
+export interface TurnCommit {
+  readonly userId: string;
+  /** The version the turn was computed from; nothing is written when the stored one differs. */
+  readonly expectedVersion: number;
+  readonly patch: UserPatch;
+  readonly now: number;
+  /** The user's message that started the turn; a clientId already stored makes the whole commit a duplicate. */
+  readonly userEntry?: NewTranscriptEntry;
+  /** userDataSnapshot log rows, stored before the state that may clear the data. */
+  readonly snapshots?: readonly NewLogEntry[];
+  /** The bot's messages, stored after the user's entry, with the next sequence numbers. */
+  readonly botEntries: readonly NewTranscriptEntry[];
+}
+
+export type TurnCommitResult =
+  /** Everything was stored; `entries` holds the user's entry (when given) then the bot's, as stored. */
+  | { readonly status: 'committed'; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
+  /** The user changed since `expectedVersion` (or is gone): nothing was stored; read again and redo the turn. */
+  | { readonly status: 'conflict' }
+  /** The user entry's clientId is already stored: nothing was stored; `entry` is the stored one. */
+  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
+
 export interface Store {
   /** Resolves when the store answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
@@ -180,6 +207,13 @@ export interface Store {
    * (the caller reads again and retries) or the user does not exist.
    */
   updateUser(userId: string, expectedVersion: number, patch: UserPatch, now: number): Promise<UserRecord | null>;
+  /**
+   * Stores a whole turn (see TurnCommit) at once: in one transaction where the
+   * store has them, else under the user's lock in the order user entry,
+   * snapshots, state, bot entries (a crash in between leaves what
+   * appendTranscript, appendLogs, updateUser, appendTranscript would leave).
+   */
+  commitTurn(commit: TurnCommit): Promise<TurnCommitResult>;
   /** Users who wrote in the range, by lastMessageAt then creation order. */
   exportUsers(query: RangeQuery): AsyncIterable<UserExportRow>;
 

@@ -8,6 +8,7 @@ import { mongoLeg, sqliteLeg, useFreshStore, type StoreLeg } from './contract/ha
 import { jobCases } from './contract/job-cases.ts';
 import { logCases } from './contract/log-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
+import { turnCases } from './contract/turn-cases.ts';
 import { userCases } from './contract/user-cases.ts';
 
 const mongoUrl = inject('mongoUrl');
@@ -25,6 +26,7 @@ for (const { leg, skip } of legs) {
     const store = useFreshStore(leg);
     describe('users', () => userCases(store));
     describe('transcript', () => transcriptCases(store));
+    describe('turns', () => turnCases(store));
     describe('logs', () => logCases(store));
     describe('jobs', () => jobCases(store));
     describe('datasets', () => datasetCases(store));

@@ -30,8 +30,6 @@ const WAIT_LIMIT_MS = 15_000;
 export interface KeyLocks {
   /** Runs `action` holding the key's lock, waiting for it when held. */
   withLock<T>(key: string, action: () => Promise<T>): Promise<T>;
-  /** Runs `action` holding the key's lock, or returns `busy` at once when someone else holds it. */
-  tryWithLock<T, B>(key: string, action: () => Promise<T>, busy: B): Promise<T | B>;
 }
 
 export function keyLocks(db: Db): KeyLocks {
@@ -76,16 +74,6 @@ export function keyLocks(db: Db): KeyLocks {
         if (Date.now() > deadline) throw new Error(`lock ${key} still held after ${WAIT_LIMIT_MS} ms`);
         await new Promise((done) => setTimeout(done, pause + Math.random() * pause));
         pause = Math.min(pause * 2, 50);
-      }
-    },
-
-    async tryWithLock(key, action, busy) {
-      const id = await tryAcquire(key);
-      if (id === null) return busy;
-      try {
-        return await action();
-      } finally {
-        await release(id);
       }
     },
   };

@@ -64,8 +64,12 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
       return true;
     });
 
+  // Waits for a held lock rather than skipping the job: skipping would let a
+  // later job overtake an earlier one that is only briefly locked (being
+  // scheduled or claimed elsewhere). Once inside, a job another worker took is
+  // no longer claimable and is passed over.
   const claimOne = (id: string, request: ClaimRequest) =>
-    locks.tryWithLock(
+    locks.withLock(
       lockKey(id),
       async (): Promise<Job | null> => {
         const doc = await jobs.findOne({ _id: id });
@@ -80,7 +84,6 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
         await jobs.replaceOne({ _id: id }, claimed);
         return toJob(claimed);
       },
-      null,
     );
 
   return {
@@ -133,11 +136,7 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
         if (candidates.length === 0) break;
         for (const candidate of candidates) {
           const job = await claimOne(candidate._id, request);
-          // A due job that cannot be taken right now (its lock is held) must not
-          // be overtaken by a later one: jobs run in (runAt, id) order, which is
-          // what keeps one user's triggers in the order they were accepted.
-          if (job === null) return claimed;
-          claimed.push(job);
+          if (job !== null) claimed.push(job);
         }
       }
       return claimed;

@@ -3,7 +3,7 @@ import type { LogEntry, LogKind, NewLogEntry, RangeQuery, Store } from '../../po
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, toJson } from './mongo-common.ts';
 
-interface LogDoc {
+export interface LogDoc {
   /**
    * Made here, in append order, so it doubles as the insertion order that
    * breaks timestamp ties. Strictly increasing within one process; across

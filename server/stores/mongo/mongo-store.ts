@@ -6,6 +6,7 @@ import { mongoDatasets } from './mongo-datasets.ts';
 import { mongoJobs } from './mongo-jobs.ts';
 import { mongoLogs } from './mongo-logs.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
+import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers } from './mongo-users.ts';
 
 export interface MongoStoreOptions {
@@ -52,6 +53,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     },
     ...mongoUsers(db, locks),
     ...mongoTranscript(db, locks),
+    ...mongoTurns(db, locks),
     ...mongoLogs(db),
     ...mongoJobs(db, locks),
     ...mongoDatasets(db, locks),

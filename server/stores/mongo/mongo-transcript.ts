@@ -4,7 +4,7 @@ import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 import { userLockKey } from './mongo-users.ts';
 
-interface TranscriptDoc {
+export interface TranscriptDoc {
   userId: string;
   seq: number;
   from: 'user' | 'bot';
@@ -15,7 +15,7 @@ interface TranscriptDoc {
   message: string;
 }
 
-function toEntry(doc: TranscriptDoc): TranscriptEntry {
+export function toEntry(doc: TranscriptDoc): TranscriptEntry {
   return {
     userId: doc.userId,
     seq: doc.seq,

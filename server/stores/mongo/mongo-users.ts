@@ -4,7 +4,7 @@ import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
-interface UserDoc {
+export interface UserDoc {
   _id: string;
   channelId: string;
   position: ConversationPosition | null;
@@ -19,7 +19,7 @@ interface UserDoc {
   order: ObjectId;
 }
 
-function toUser(doc: UserDoc): UserRecord {
+export function toUser(doc: UserDoc): UserRecord {
   return {
     userId: doc._id,
     channelId: doc.channelId,

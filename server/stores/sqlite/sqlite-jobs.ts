@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
+import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 
 interface JobRow {
@@ -113,15 +114,22 @@ export function sqliteJobs(db: Database): JobOps {
     return true;
   });
 
+  // Triggers arrive in bursts; each is durable before its caller hears back (group-commit.ts).
+  const scheduleGrouped = groupCommit(db, (job: NewJob) => {
+    schedule.run({
+      id: job.id,
+      kind: job.kind,
+      payload: toJson(job.payload),
+      runAt: job.runAt,
+      maxAttempts: job.maxAttempts ?? 1,
+    });
+  });
+
+  const completeGrouped = groupCommit(db, ({ id, workerId }: { id: string; workerId: string }) => complete.run(id, workerId).changes === 1);
+
   return {
     async scheduleJob(job: NewJob) {
-      schedule.run({
-        id: job.id,
-        kind: job.kind,
-        payload: toJson(job.payload),
-        runAt: job.runAt,
-        maxAttempts: job.maxAttempts ?? 1,
-      });
+      await scheduleGrouped(job);
     },
     async getJob(id) {
       const row = select.get(id);
@@ -134,7 +142,7 @@ export function sqliteJobs(db: Database): JobOps {
       return claimTx.immediate(request);
     },
     async completeJob(id, workerId) {
-      return complete.run(id, workerId).changes === 1;
+      return completeGrouped({ id, workerId });
     },
     async failJob(id, workerId, error, retryAt) {
       return failTx.immediate(id, workerId, error, retryAt);

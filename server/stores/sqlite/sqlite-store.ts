@@ -5,6 +5,7 @@ import { sqliteDatasets } from './sqlite-datasets.ts';
 import { sqliteJobs } from './sqlite-jobs.ts';
 import { sqliteLogs } from './sqlite-logs.ts';
 import { sqliteTranscript } from './sqlite-transcript.ts';
+import { sqliteTurns } from './sqlite-turns.ts';
 import { sqliteUsers } from './sqlite-users.ts';
 
 export interface SqliteStoreOptions {
@@ -48,6 +49,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     ...sqliteUsers(db),
     ...sqliteTranscript(db),
+    ...sqliteTurns(db),
     ...sqliteLogs(db),
     ...sqliteJobs(db),
     ...sqliteDatasets(db),

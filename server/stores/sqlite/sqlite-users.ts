@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ConversationPosition, NewUser, RangeQuery, Store, UserExportRow, UserPatch, UserRecord } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
+import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 
 interface UserRow {
@@ -81,6 +82,20 @@ export function sqliteUsers(db: Database): UserOps {
      ORDER BY last_message_at, seq LIMIT ?`,
   );
 
+  // New users come in bursts (triggers for many users): created in group commits.
+  const ensureGrouped = groupCommit(db, (user: NewUser) => {
+    insert.run({
+      userId: user.userId,
+      channelId: user.channelId,
+      variables: toJson(user.variables ?? {}),
+      userData: toJson(user.userData ?? {}),
+      now: user.now,
+    });
+    const row = select.get(user.userId);
+    if (row === undefined) throw new Error(`user ${user.userId} vanished right after ensureUser`);
+    return toUser(row);
+  });
+
   return {
     async getUser(userId) {
       const row = select.get(userId);
@@ -88,16 +103,10 @@ export function sqliteUsers(db: Database): UserOps {
     },
 
     async ensureUser(user: NewUser) {
-      insert.run({
-        userId: user.userId,
-        channelId: user.channelId,
-        variables: toJson(user.variables ?? {}),
-        userData: toJson(user.userData ?? {}),
-        now: user.now,
-      });
-      const row = select.get(user.userId);
-      if (row === undefined) throw new Error(`user ${user.userId} vanished right after ensureUser`);
-      return toUser(row);
+      // Most calls find the user: a read, and no write transaction at all.
+      const existing = select.get(user.userId);
+      if (existing !== undefined) return toUser(existing);
+      return ensureGrouped(user);
     },
 
     async updateUser(userId, expectedVersion, patch, now) {

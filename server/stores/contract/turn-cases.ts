@@ -1,0 +1,93 @@
+import { expect, it } from 'vitest';
+import type { NewTranscriptEntry, Store, TurnCommit } from '../../ports/store.ts';
+import { collect } from './harness.ts';
+
+const bot = (text: string, at = 5): NewTranscriptEntry => ({ from: 'bot', at, message: { type: 'text', text } });
+const said = (clientId: string, text: string, at = 5): NewTranscriptEntry => ({ from: 'user', clientId, at, message: { type: 'text', text } });
+const position = { dialogId: 'd', stepId: 's', awaiting: true, retries: 0 };
+
+function turn(expectedVersion: number, extra: Partial<TurnCommit> = {}): TurnCommit {
+  return {
+    userId: 'u1',
+    expectedVersion,
+    patch: { position, variables: { n: expectedVersion }, lastMessageAt: 5 },
+    now: 5,
+    botEntries: [bot('answer')],
+    ...extra,
+  };
+}
+
+export function turnCases(store: () => Store): void {
+  it('when a turn is committed, then the user entry, the bot entries, the snapshots and the state are all stored', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', userData: { email: 'a@b.c' }, now: 1 });
+    const outcome = await store().commitTurn(
+      turn(1, { userEntry: said('m1', 'hi'), snapshots: [{ userId: 'u1', timestamp: 5, data: { email: 'a@b.c' } }], botEntries: [bot('one'), bot('two')] }),
+    );
+    expect(outcome.status).toBe('committed');
+    if (outcome.status !== 'committed') return;
+    expect(outcome.entries.map((e) => [e.seq, e.from, e.clientId, e.message.text])).toStrictEqual([
+      [1, 'user', 'm1', 'hi'],
+      [2, 'bot', null, 'one'],
+      [3, 'bot', null, 'two'],
+    ]);
+    const stored = await store().getUser('u1');
+    expect(outcome.user).toStrictEqual(stored);
+    expect(stored).toMatchObject({ version: 2, lastSeq: 3, position, variables: { n: 1 }, userData: { email: 'a@b.c' }, lastMessageAt: 5, updatedAt: 5, createdAt: 1 });
+    expect((await store().readTranscript('u1', 0, 10)).map((e) => e.message.text)).toStrictEqual(['hi', 'one', 'two']);
+    expect((await collect(store().readLogs('userDataSnapshot', {}))).map((l) => l.data)).toStrictEqual([{ email: 'a@b.c' }]);
+  });
+
+  it('when the version moved since the turn read the user, then it is a conflict and nothing is stored', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    await store().updateUser('u1', 1, { variables: { other: true } }, 2);
+    const outcome = await store().commitTurn(turn(1, { userEntry: said('m1', 'hi'), snapshots: [{ userId: 'u1', timestamp: 5, data: {} }] }));
+    expect(outcome).toStrictEqual({ status: 'conflict' });
+    expect(await store().readTranscript('u1', 0, 10)).toStrictEqual([]);
+    expect(await collect(store().readLogs('userDataSnapshot', {}))).toStrictEqual([]);
+    expect(await store().getUser('u1')).toMatchObject({ version: 2, variables: { other: true }, lastSeq: 0 });
+  });
+
+  it('when the user does not exist, then it is a conflict', async () => {
+    expect(await store().commitTurn(turn(1))).toStrictEqual({ status: 'conflict' });
+  });
+
+  it('when the user entry\'s clientId is already stored, then it is a duplicate with the stored entry and nothing else is stored', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    const first = await store().commitTurn(turn(1, { userEntry: said('m1', 'hi') }));
+    expect(first.status).toBe('committed');
+    const again = await store().commitTurn(turn(2, { userEntry: said('m1', 'hi (resent)', 9) }));
+    expect(again).toStrictEqual({ status: 'duplicate', entry: { userId: 'u1', seq: 1, from: 'user', clientId: 'm1', at: 5, message: { type: 'text', text: 'hi' } } });
+    expect((await store().readTranscript('u1', 0, 10)).map((e) => e.seq)).toStrictEqual([1, 2]);
+    expect(await store().getUser('u1')).toMatchObject({ version: 2, lastSeq: 2 });
+  });
+
+  it('when turns and plain appends alternate, then seqs stay gapless and a patch leaves omitted fields as they were', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', userData: { keep: 1 }, variables: { v: 1 }, now: 1 });
+    await store().appendTranscript('u1', [bot('before')]);
+    const outcome = await store().commitTurn({ userId: 'u1', expectedVersion: 1, patch: { position }, now: 7, botEntries: [] });
+    expect(outcome.status === 'committed' && outcome.entries).toStrictEqual([]);
+    await store().appendTranscript('u1', [bot('after')]);
+    await store().commitTurn({ userId: 'u1', expectedVersion: 2, patch: {}, now: 8, userEntry: said('m2', 'x'), botEntries: [bot('y')] });
+    expect((await store().readTranscript('u1', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
+      [1, 'before'],
+      [2, 'after'],
+      [3, 'x'],
+      [4, 'y'],
+    ]);
+    expect(await store().getUser('u1')).toMatchObject({ version: 3, lastSeq: 4, position, userData: { keep: 1 }, variables: { v: 1 }, lastMessageAt: null });
+  });
+
+  it('when two turns race on the same version, then exactly one commits and the other is a conflict (no lost update)', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    const outcomes = await Promise.all([
+      store().commitTurn(turn(1, { userEntry: said('a', 'a'), patch: { variables: { who: 'a' } } })),
+      store().commitTurn(turn(1, { userEntry: said('b', 'b'), patch: { variables: { who: 'b' } } })),
+    ]);
+    const committed = outcomes.filter((o) => o.status === 'committed');
+    expect(committed).toHaveLength(1);
+    expect(outcomes.filter((o) => o.status === 'conflict')).toHaveLength(1);
+    const winner = committed[0]!.status === 'committed' ? committed[0]!.user.variables.who : undefined;
+    expect(await store().getUser('u1')).toMatchObject({ version: 2, lastSeq: 2, variables: { who: winner } });
+    expect((await store().readTranscript('u1', 0, 10)).map((e) => e.message.text)).toStrictEqual([winner, 'answer']);
+  });
+}

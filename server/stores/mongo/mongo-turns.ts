@@ -1,0 +1,73 @@
+import { ObjectId, type Db } from 'mongodb';
+import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit } from '../../ports/store.ts';
+import type { KeyLocks } from './key-lock.ts';
+import { COLLECTIONS, toJson } from './mongo-common.ts';
+import type { LogDoc } from './mongo-logs.ts';
+import { toEntry, type TranscriptDoc } from './mongo-transcript.ts';
+import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
+
+type TurnOps = Pick<Store, 'commitTurn'>;
+
+/*
+ * No transactions here (FerretDB 1.x has none): the turn is written under the
+ * user's lock in the order the separate calls used to write it: user entry,
+ * snapshots, state, bot entries (then lastSeq). A crash in between leaves what
+ * it left before, and readers see the state before the answers it led to.
+ */
+export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
+  const users = db.collection<UserDoc>(COLLECTIONS.users);
+  const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
+  const logs = db.collection<LogDoc>(COLLECTIONS.logs);
+
+  const commit = async (turn: TurnCommit) => {
+    const { userId, patch, now } = turn;
+    const current = await users.findOne({ _id: userId });
+    if (current === null) return { status: 'conflict' as const };
+    const userClientId = turn.userEntry?.clientId ?? null;
+    if (userClientId !== null) {
+      const existing = await transcript.findOne({ userId, dedupKey: `c:${userClientId}` }, { projection: { _id: 0 } });
+      if (existing !== null) return { status: 'duplicate' as const, entry: toEntry(existing) };
+    }
+    if (current.version !== turn.expectedVersion) return { status: 'conflict' as const };
+
+    // As in mongo-transcript.ts: an append cut short by a crash costs no seq twice.
+    const top = await transcript.findOne({ userId }, { sort: { seq: -1 }, projection: { seq: 1 } });
+    let seq = Math.max(current.lastSeq, top?.seq ?? 0);
+    const docOf = (entry: NewTranscriptEntry): TranscriptDoc => {
+      seq += 1;
+      const clientId = entry.clientId ?? null;
+      return { userId, seq, from: entry.from, clientId, dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`, at: entry.at, message: toJson(entry.message) };
+    };
+    const userDocs = turn.userEntry ? [docOf(turn.userEntry)] : [];
+    const afterUser = seq;
+    const botDocs = turn.botEntries.map(docOf);
+    // Copies: insertMany adds _id to the documents it is given.
+    if (userDocs.length > 0) await transcript.insertMany(userDocs.map((doc) => ({ ...doc })), { ordered: true });
+    const snapshots = turn.snapshots ?? [];
+    if (snapshots.length > 0) {
+      await logs.insertMany(
+        snapshots.map((s) => ({ _id: new ObjectId(), kind: 'userDataSnapshot' as const, userId: s.userId, timestamp: s.timestamp, data: toJson(s.data) })),
+        { ordered: true },
+      );
+    }
+    const set: Partial<UserDoc> = { updatedAt: now, lastSeq: afterUser, version: current.version + 1 };
+    if (patch.position !== undefined) set.position = patch.position;
+    if (patch.variables !== undefined) set.variables = toJson(patch.variables);
+    if (patch.userData !== undefined) set.userData = toJson(patch.userData);
+    if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+    await users.updateOne({ _id: userId }, { $set: set });
+    if (botDocs.length > 0) {
+      await transcript.insertMany(botDocs.map((doc) => ({ ...doc })), { ordered: true });
+      set.lastSeq = seq;
+      await users.updateOne({ _id: userId }, { $set: { lastSeq: seq } });
+    }
+    const entries: TranscriptEntry[] = [...userDocs, ...botDocs].map(toEntry);
+    return { status: 'committed' as const, user: toUser({ ...current, ...set }), entries };
+  };
+
+  return {
+    async commitTurn(turn) {
+      return locks.withLock(userLockKey(turn.userId), () => commit(turn));
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import type { Database } from 'better-sqlite3';
+import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
+import { groupCommit } from './group-commit.ts';
+import { fromJson, toJson } from './json.ts';
+
+interface UserRow {
+  user_id: string;
+  channel_id: string;
+  position: string | null;
+  variables: string;
+  user_data: string;
+  last_message_at: number | null;
+  created_at: number;
+  version: number;
+  last_seq: number;
+}
+
+interface TranscriptRow {
+  user_id: string;
+  seq: number;
+  sender: 'user' | 'bot';
+  client_id: string | null;
+  at: number;
+  message: string;
+}
+
+type TurnOps = Pick<Store, 'commitTurn'>;
+
+/**
+ * A whole turn in one savepoint of a group commit (group-commit.ts): one
+ * read of the user, the inserts, one update. Every turn used to take three
+ * transactions (user entry, state, bot entries) and as many reads of the user
+ * row; this is most of a turn's store cost, and the all-or-nothing commit is
+ * also the safer one.
+ */
+export function sqliteTurns(db: Database): TurnOps {
+  const selectUser = db.prepare<[string], UserRow>(
+    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq
+     FROM users WHERE user_id = ?`,
+  );
+  const byClientId = db.prepare<[string, string], TranscriptRow>(
+    'SELECT * FROM transcript WHERE user_id = ? AND client_id = ?',
+  );
+  const insertEntry = db.prepare<[string, number, string, string | null, number, string]>(
+    'INSERT INTO transcript (user_id, seq, sender, client_id, at, message) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertLog = db.prepare<[string, string, number, string]>(
+    'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (?, ?, ?, ?)',
+  );
+  const updateUser = db.prepare<[string | null, string, string, number | null, number, number, string, number]>(
+    `UPDATE users SET position = ?, variables = ?, user_data = ?, last_message_at = ?, updated_at = ?,
+                      last_seq = ?, version = version + 1
+     WHERE user_id = ? AND version = ?`,
+  );
+
+  const commitOne = (commit: TurnCommit): TurnCommitResult => {
+    const { userId, patch, now } = commit;
+    const row = selectUser.get(userId);
+    if (row === undefined) return { status: 'conflict' };
+    const userClientId = commit.userEntry?.clientId ?? null;
+    if (userClientId !== null) {
+      const existing = byClientId.get(userId, userClientId);
+      if (existing !== undefined) return { status: 'duplicate', entry: toEntry(existing) };
+    }
+    if (row.version !== commit.expectedVersion) return { status: 'conflict' };
+
+    let seq = row.last_seq;
+    const entries: TranscriptEntry[] = [];
+    const append = (entry: NewTranscriptEntry) => {
+      seq += 1;
+      const clientId = entry.clientId ?? null;
+      insertEntry.run(userId, seq, entry.from, clientId, entry.at, toJson(entry.message));
+      entries.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message });
+    };
+    if (commit.userEntry) append(commit.userEntry);
+    for (const snapshot of commit.snapshots ?? []) {
+      insertLog.run('userDataSnapshot', snapshot.userId, snapshot.timestamp, toJson(snapshot.data));
+    }
+    for (const entry of commit.botEntries) append(entry);
+
+    // Untouched fields keep their stored text: no parse and re-serialise for them.
+    const position = patch.position === undefined ? row.position : patch.position === null ? null : toJson(patch.position);
+    const variables = patch.variables === undefined ? row.variables : toJson(patch.variables);
+    const userData = patch.userData === undefined ? row.user_data : toJson(patch.userData);
+    const lastMessageAt = patch.lastMessageAt === undefined ? row.last_message_at : patch.lastMessageAt;
+    const changed = updateUser.run(position, variables, userData, lastMessageAt, now, seq, userId, commit.expectedVersion);
+    // Cannot happen inside the write transaction; throwing rolls the inserts back.
+    if (changed.changes !== 1) throw new Error(`user ${userId} changed inside its own write transaction`);
+    return {
+      status: 'committed',
+      entries,
+      user: {
+        userId,
+        channelId: row.channel_id,
+        position: patch.position === undefined ? (row.position === null ? null : fromJson<ConversationPosition>(row.position)) : patch.position,
+        variables: patch.variables ?? fromJson(row.variables),
+        userData: patch.userData ?? fromJson(row.user_data),
+        lastMessageAt,
+        createdAt: row.created_at,
+        updatedAt: now,
+        version: row.version + 1,
+        lastSeq: seq,
+      },
+    };
+  };
+  const commitTurn = groupCommit(db, commitOne);
+
+  return {
+    commitTurn,
+  };
+}
+
+function toEntry(row: TranscriptRow): TranscriptEntry {
+  return { userId: row.user_id, seq: row.seq, from: row.sender, clientId: row.client_id, at: row.at, message: fromJson(row.message) };
+}
