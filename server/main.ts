@@ -27,6 +27,7 @@ import type { Store } from './ports/store.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { integrationJobHandler } from './jobs/handlers/integration.ts';
 import { INTEGRATION_JOB_KIND, IntegrationRuntime } from './integrations/run-integration.ts';
+import { createBotIntegrations } from './integrations/bot-steps.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -80,9 +81,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const root = projectRoot();
   const metrics = createMetrics();
-  // Integration settings (services, background datasets) come from the definition once its schema carries
-  // them (issue 4 wiring); until then no services are configured. Missing secrets stop start-up here.
-  const integrations = IntegrationRuntime.create(undefined, {
+  // Integration settings (services, background datasets) and every integration step are checked here:
+  // a bad field or a missing secret stops start-up naming its definition path.
+  const { runtime: integrations, caller: integrationCaller } = createBotIntegrations(definition, config.BOT_DEFINITION, {
     store,
     clock: options.clock ?? systemClock,
     logger,
@@ -133,6 +134,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     mailer,
     sms,
     links,
+    integrations: integrationCaller,
   };
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
@@ -221,7 +223,8 @@ async function main(): Promise<void> {
   }
 }
 
-function startupMessage(error: unknown): string {
+/** One line a person can act on, for a start-up failure; the demo launcher prints it too. */
+export function startupMessage(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`;
   if (error instanceof DefinitionError) return error.message;
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -1,5 +1,7 @@
 import express, { type Express, type Router } from 'express';
+import { crmRouter, type CrmState } from './routes/crm.ts';
 import { longOperationRouter } from './routes/long-operation.ts';
+import { placesRouter } from './routes/places.ts';
 
 /** Where the customer's system reaches the bot, and how long its operations take. */
 export interface ExternalApiOptions {
@@ -21,15 +23,16 @@ export interface ExternalApiOptions {
  * long-operation example, 4.3's recommended API shapes). Each feature is one
  * router under routes/; add more (a user's events, creating a user) the same way.
  */
-export function createExternalApi(options: ExternalApiOptions): Express & { pending(): Promise<void> } {
+export function createExternalApi(options: ExternalApiOptions): Express & { pending(): Promise<void>; crm: CrmState } {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '16kb' }));
   const long = longOperationRouter(options);
-  const routers: Router[] = [long.router];
+  const crm = crmRouter();
+  const routers: Router[] = [long.router, crm.router, placesRouter()];
   for (const router of routers) app.use(router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'No such endpoint in the demo external API.' } });
   });
-  return Object.assign(app, { pending: long.pending });
+  return Object.assign(app, { pending: long.pending, crm: crm.state });
 }

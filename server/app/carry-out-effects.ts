@@ -1,5 +1,6 @@
 import type { Effect, EmailEffect, SmsEffect } from '../engine/types.ts';
 import type { AppDeps } from './deps.ts';
+import { scheduleIntegration } from './run-integrations.ts';
 
 /** The durable job id of a user's wait-step timer. */
 export function timerJobId(userId: string, timerId: string): string {
@@ -32,6 +33,10 @@ export async function carryOutEffects(deps: AppDeps, userId: string, effects: re
           // A timer that fails (store down) is tried again: the user must hear from it.
           maxAttempts: 5,
         });
+        break;
+      case 'integration':
+        // Synchronous calls run after the messages (runSyncIntegrations); async ones are only scheduled here.
+        if (effect.timing === 'async') await scheduleIntegration(deps, userId, effect);
         break;
       default:
         break; // snapshots were written before the commit; events, email and SMS come after the messages
@@ -107,4 +112,5 @@ function firstTime(deps: AppDeps, name: string): boolean {
 const warnings = {
   missing_variable: 'a template names a variable that has no value; it rendered empty (logged once per name)',
   step_limit: 'a turn ran more steps than allowed without input (a goto cycle?); the conversation was stopped',
+  integration_error_policy: "an integration step failed; the conversation followed the step's onError",
 } as const;

@@ -2,6 +2,7 @@ import type { BotDefinition } from '../definition/schema.ts';
 import type { EngineOptions } from '../engine/engine.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
+import type { IntegrationCaller } from '../ports/integrations.ts';
 import type { LinkSigner } from '../ports/link-signer.ts';
 import type { Mailer } from '../ports/mailer.ts';
 import type { SmsSender } from '../ports/sms-sender.ts';
@@ -35,4 +36,6 @@ export interface AppDeps {
   readonly links?: LinkSigner;
   /** Counters for /metrics (integration calls and errors); none when omitted. */
   readonly metrics?: Metrics;
+  /** Runs integration steps; unset: every integration step fails (kind "unconfigured") and follows its onError. */
+  readonly integrations?: IntegrationCaller;
 }

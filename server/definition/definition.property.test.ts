@@ -41,7 +41,7 @@ const definition = fc.record(
     dialogs: fc.array(fc.record({ id: ids, steps: fc.array(step, { maxLength: 5 }) }), { maxLength: 4 }),
     intents: fc.array(fc.record({ id: ids, dialog: ids, utterances: fc.array(fc.string(), { maxLength: 2 }) }), { maxLength: 2 }),
     faq: fc.array(fc.record({ id: ids, questions: fc.array(fc.string(), { maxLength: 2 }), answer: fc.string() }), { maxLength: 2 }),
-    integrations: fc.array(fc.record({ id: ids, type: fc.constantFrom('http', 'carrier-pigeon'), settings: fc.dictionary(fc.constantFrom('url', 'token', 'apiKey'), fc.string()), secrets: fc.dictionary(fc.string(), fc.constantFrom('API_KEY', 'lower')) }), { maxLength: 2 }),
+    integrations: fc.record({ services: fc.dictionary(ids, fc.oneof(fc.record({ baseUrl: fc.string() }), fc.string())), datasets: fc.array(fc.record({ name: ids }), { maxLength: 2 }) }, { requiredKeys: [] }),
   },
   { requiredKeys: ['settings', 'dialogs'] },
 );

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { botDefinitionSchema, type BotDefinition } from './schema.ts';
 import { parseDuration } from './duration.ts';
-import { checkReferences, pathKey, type ReferenceOptions } from './references.ts';
+import { checkReferences, pathKey } from './references.ts';
 
-export interface ValidateOptions extends ReferenceOptions {
+export interface ValidateOptions {
   /**
-   * The environment: wait steps' `durationEnv` and integration secrets are read from it.
-   * Omitted: durations stay as written and secrets are not looked up.
+   * The environment: wait steps' `durationEnv` is read from it. Omitted: durations stay as written.
+   * (Integration secrets are checked by the integration layer at start-up.)
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -42,7 +42,7 @@ export function validateDefinition(
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) };
   }
-  const problems = checkReferences(parsed.data, options);
+  const problems = checkReferences(parsed.data);
   const definition = options.env ? resolveEnvironment(parsed.data, options.env, problems) : parsed.data;
   return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
 }
@@ -68,11 +68,6 @@ function resolveEnvironment(
       return { ...step, duration: value };
     }),
   }));
-  definition.integrations.forEach((integration, i) => {
-    for (const [name, variable] of Object.entries(integration.secrets)) {
-      if (!env[variable]) problems.push(`integrations[${i}].secrets${pathKey(name)}: the environment variable ${variable} is not set`);
-    }
-  });
   return { ...definition, dialogs };
 }
 

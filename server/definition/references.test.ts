@@ -43,19 +43,15 @@ describe('bot definition references and rules', () => {
     ]);
   });
 
-  it('when an integration has an unknown type or an inline secret, then start-up is refused naming both', () => {
+  it('when the integrations block is not services and datasets, then the path is named (the server checks the rest at start-up)', () => {
     expect(
       problems({
         dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'end' }] }],
-        integrations: [
-          { id: 'crm', type: 'soap', settings: { url: 'https://crm', apiKey: 'sk-123' } },
-          { id: 'erp', type: 'http', secrets: { token: 'ERP_TOKEN' } },
-        ],
+        integrations: { services: { crm: 'https://crm' }, queues: [] },
       }, {}),
     ).toEqual([
-      'integrations[0].type: unknown integration type "soap" (known: http)',
-      'integrations[0].settings.apiKey: secrets must not be written in the definition; name the environment variable that holds it in secrets.apiKey',
-      'integrations[1].secrets.token: the environment variable ERP_TOKEN is not set',
+      'integrations.services.crm: Invalid input: expected object, received string',
+      'integrations: Unrecognized key: "queues"',
     ]);
   });
 
@@ -82,7 +78,7 @@ describe('bot definition references and rules', () => {
       'dialogs[0].steps[1].actions[0]: "set" needs a value or a template',
       'dialogs[0].steps[1].actions[1]: "unset" takes no value or template',
       'dialogs[0].steps[2]: an nlp step needs intents; the definition has none',
-      'dialogs[0].steps[3]: a message needs text, an image or cards',
+      'dialogs[0].steps[3]: a message needs text, an image, cards or cardsFrom',
       'dialogs[0].steps[3].text: buttons and quick replies belong to a text; add one',
       'dialogs[0].steps[4].branches[0].when.value: "in" needs a list',
     ]);

@@ -1,24 +1,17 @@
 import type { Target } from './common.ts';
 import type { BotDefinition, Step } from './schema.ts';
 
-/** Integration step types this server knows. The integrations issue adds its types here. */
-export const KNOWN_INTEGRATION_TYPES: readonly string[] = ['http'];
-
-/** Setting names that hold secrets: they must come from `secrets` (an environment variable), never inline. */
-const SECRET_SETTING = /^(password|passwd|secret|clientSecret|client_secret|token|accessToken|access_token|refreshToken|apiKey|api_key|key|authorization)$/i;
-
 /** One object key of a path: `.name` when it reads as a name, else `["any key"]`. */
 export function pathKey(key: string, first = false): string {
   if (/^[A-Za-z_$][\w$-]*$/.test(key)) return first ? key : `.${key}`;
   return `[${JSON.stringify(key)}]`;
 }
 
-export interface ReferenceOptions {
-  readonly integrationTypes?: readonly string[];
-}
-
-/** Checks what the schema cannot: unique ids, that every target exists, and the rules between fields. One line per problem. */
-export function checkReferences(definition: BotDefinition, options: ReferenceOptions = {}): string[] {
+/**
+ * Checks what the schema cannot: unique ids, that every target exists, and the rules between fields. One line per problem.
+ * Integration steps' type, service and parameters are the integration layer's to check (main.ts, at start-up).
+ */
+export function checkReferences(definition: BotDefinition): string[] {
   const problems: string[] = [];
   const dialogs = new Map<string, Set<string>>();
 
@@ -80,22 +73,6 @@ export function checkReferences(definition: BotDefinition, options: ReferenceOpt
   });
   definition.pageEvents.forEach((event, i) => dialogExists(`pageEvents[${i}].dialog`, event.dialog));
 
-  const known = options.integrationTypes ?? KNOWN_INTEGRATION_TYPES;
-  const integrationIds = new Set<string>();
-  definition.integrations.forEach((integration, i) => {
-    if (integrationIds.has(integration.id)) problems.push(`integrations[${i}].id: integration "${integration.id}" is defined twice`);
-    integrationIds.add(integration.id);
-    if (!known.includes(integration.type)) {
-      problems.push(`integrations[${i}].type: unknown integration type "${integration.type}" (known: ${known.join(', ')})`);
-    }
-    for (const key of Object.keys(integration.settings)) {
-      if (SECRET_SETTING.test(key)) {
-        problems.push(
-          `integrations[${i}].settings${pathKey(key)}: secrets must not be written in the definition; name the environment variable that holds it in secrets${pathKey(key)}`,
-        );
-      }
-    }
-  });
 
   return problems;
 }
@@ -116,9 +93,11 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
     });
   switch (step.type) {
     case 'message':
-      if (step.text === undefined && step.image === undefined && step.cards === undefined) {
-        problems.push(`${at}: a message needs text, an image or cards`);
+      if (step.text === undefined && step.image === undefined && step.cards === undefined && step.cardsFrom === undefined) {
+        problems.push(`${at}: a message needs text, an image, cards or cardsFrom`);
       }
+      if (step.cards !== undefined && step.cardsFrom !== undefined) problems.push(`${at}.cardsFrom: give cards or cardsFrom, not both`);
+      if (step.noCardsText !== undefined && step.cardsFrom === undefined) problems.push(`${at}.noCardsText: only a message with cardsFrom says it`);
       if (step.text === undefined && (step.buttons !== undefined || step.quickReplies !== undefined)) {
         problems.push(`${at}.text: buttons and quick replies belong to a text; add one`);
       }
@@ -186,6 +165,11 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
     case 'faq':
       if (c.definition.faq.length === 0) problems.push(`${at}: a faq step needs FAQ pairs; the definition has none`);
       c.checkTarget(`${at}.onNoMatch`, dialogId, step.onNoMatch);
+      return;
+    case 'integration':
+      if (step.onError.startsWith('dialog:')) c.dialogExists(`${at}.onError`, step.onError.slice('dialog:'.length));
+      if (step.errorText !== undefined && step.onError !== 'fatal') problems.push(`${at}.errorText: only said when onError is "fatal"`);
+      if (step.maxAttempts !== undefined && step.timing === 'sync') problems.push(`${at}.maxAttempts: only an async step is retried`);
       return;
     case 'event':
     case 'end':

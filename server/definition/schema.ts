@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { camelCase, envName, id, template } from './common.ts';
+import { camelCase, id, template } from './common.ts';
 import { stepSchema } from './steps.ts';
 
 /**
@@ -36,15 +36,17 @@ const faqSchema = z
   })
   .strict();
 
-const integrationSchema = z
+/**
+ * Services the integration steps call (base URL + auth) and background datasets. Only the
+ * outline is checked here: the integration layer owns the full schema
+ * (server/integrations/settings.ts) and main.ts validates against it at start-up,
+ * naming the path (e.g. integrations.services.crm.auth.tokenEnv). Secrets are always
+ * named by environment variable, never written here.
+ */
+const integrationSettingsSchema = z
   .object({
-    id,
-    /** One of the integration types this server knows (see KNOWN_INTEGRATION_TYPES). */
-    type: z.string().min(1).max(100),
-    /** Non-secret settings (base URL, timeouts …). */
-    settings: z.record(z.string(), z.json()).default({}),
-    /** Secrets by name → the environment variable that holds them. Never the secret itself. */
-    secrets: z.record(z.string(), envName).default({}),
+    services: z.record(z.string(), z.looseObject({})).optional(),
+    datasets: z.array(z.looseObject({})).optional(),
   })
   .strict();
 
@@ -81,7 +83,7 @@ export const botDefinitionSchema = z
     dialogs: z.array(dialogSchema).min(1, 'a bot needs at least one dialog'),
     intents: z.array(intentSchema).default([]),
     faq: z.array(faqSchema).default([]),
-    integrations: z.array(integrationSchema).default([]),
+    integrations: integrationSettingsSchema.default({}),
     pageEvents: z.array(pageEventSchema).default([]),
   })
   .strict();

@@ -29,6 +29,14 @@ export const messageStep = z
     buttons: z.array(button).max(10).optional(),
     quickReplies: z.array(quickReply).max(13).optional(),
     cards: z.array(card).min(1).max(10).optional(),
+    /**
+     * A carousel built at run time from a variable holding a list of cards
+     * ({title, subtitle?, imageUrl?, imageAlt?, buttons?}), e.g. an integration step's output
+     * mapped with "@cards". Dots reach inside objects. At most 10 cards are shown.
+     */
+    cardsFrom: z.string().regex(/^[A-Za-z_]\w*(\.\w+)*$/, 'must be a variable name, dots allowed: "eventCards"').optional(),
+    /** Said instead of the carousel when the cardsFrom variable holds no cards. */
+    noCardsText: template().optional(),
   })
   .strict();
 
@@ -227,6 +235,44 @@ export const faqStep = z
   })
   .strict();
 
+export const INTEGRATION_ON_ERROR = /^(fatal|dialog:[A-Za-z][A-Za-z0-9_-]{0,63}|flag:[a-z][A-Za-z0-9]{0,63})$/;
+
+/**
+ * A call to the customer's systems (spec 1.1–1.3, 4.3). Everything but `id`, `next`,
+ * `integration` and `errorText` is the integration layer's step (docs/integrations.md); the server
+ * checks those fields against the step type's JSON Schema at start-up.
+ */
+export const integrationStep = z
+  .object({
+    ...base,
+    type: z.literal('integration'),
+    /** The integration step type: http, service, listUserEvents, createUser, sendTrackingEvent, queryDataset. */
+    integration: z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'must be an integration step type such as "listUserEvents"'),
+    /** A service of integrations.services (base URL + auth) the call goes to. */
+    service: z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'must be a service name of integrations.services').optional(),
+    /** Static values or {{variable}} templates ({{userId}}, {{userData.email}}); coerced to the type's schema. */
+    params: z.record(z.string(), z.json()).default({}),
+    /** sync: the user waits (typing indicator) and the tree continues from the result; async: a durable job, the tree continues at once. The type's own when omitted. */
+    timing: z.enum(['sync', 'async']).optional(),
+    /** Synchronous deadline in ms (5000 when omitted). */
+    timeoutMs: z.number().int().min(100).max(30_000).optional(),
+    /**
+     * What a failed call does: "fatal" (the errorText as a fatal notice, the conversation ends),
+     * "dialog:<dialogId>" (go there) or "flag:<variable>" (the variable becomes true and
+     * "<variable>Error" the error kind; the tree continues and can branch on it).
+     */
+    onError: z.string().regex(INTEGRATION_ON_ERROR, 'must be "fatal", "dialog:<dialogId>" or "flag:<camelCaseVariable>"').default('fatal'),
+    /** The variable that receives the output (after the mapping). */
+    output: camelCase.optional(),
+    /** A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards"). */
+    mapping: z.string().min(1).max(4000).optional(),
+    /** Async only: attempts before the job is given up (6 when omitted). */
+    maxAttempts: z.number().int().min(1).max(20).optional(),
+    /** The fatal notice's text; a general apology when omitted. */
+    errorText: template().optional(),
+  })
+  .strict();
+
 export const endStep = z.object({ id, type: z.literal('end') }).strict();
 
 export const stepSchema = z.discriminatedUnion('type', [
@@ -242,5 +288,6 @@ export const stepSchema = z.discriminatedUnion('type', [
   smsStep,
   nlpStep,
   faqStep,
+  integrationStep,
   endStep,
 ]);

@@ -2,6 +2,7 @@ import type { BotDefinition, Dialog, Step } from '../definition/schema.ts';
 import { routeIntent } from './intents.ts';
 import { toNext } from './jump.ts';
 import { handlerFor } from './steps/index.ts';
+import { integrationOutcome } from './steps/integration.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { cancelTimers, takeTimer } from './timers.ts';
 import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
@@ -75,6 +76,16 @@ export function runTurn(
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
         position = go(ctx, input.dialogId, step, toNext(step.onError), options);
       }
+      break;
+    }
+    case 'integrationResult': {
+      // Only while the conversation still rests on that step: a result that comes back after
+      // the user moved on (or twice) changes nothing.
+      const at = state.position;
+      if (!at?.awaiting || at.dialogId !== input.dialogId || at.stepId !== input.stepId) break;
+      const step = findStep(definition, input.dialogId, input.stepId);
+      if (step?.type !== 'integration') break;
+      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), options);
       break;
     }
   }

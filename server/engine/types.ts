@@ -57,7 +57,22 @@ export type EngineInput =
   /** An event from the host page. */
   | { readonly kind: 'pageEvent'; readonly name: string; readonly payload: Readonly<Record<string, unknown>> }
   /** An effect of a step (email, sms) could not be carried out: follow the step's onError. */
-  | { readonly kind: 'failed'; readonly dialogId: string; readonly stepId: string };
+  | { readonly kind: 'failed'; readonly dialogId: string; readonly stepId: string }
+  /** A synchronous integration step's call finished: save the output and follow `next`, or apply its error policy. */
+  | IntegrationResultInput;
+
+/** The failure classes of the integration layer: network, timeout, status (non-2xx), invalid_body, … */
+export interface IntegrationFailure {
+  readonly kind: string;
+  readonly message: string;
+  readonly status?: number;
+}
+
+export type IntegrationResultInput = {
+  readonly kind: 'integrationResult';
+  readonly dialogId: string;
+  readonly stepId: string;
+} & ({ readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: IntegrationFailure });
 
 /** A log row's fields other than userId and timestamp, exactly as the spec names them. */
 export type NlpLogFields = {
@@ -92,6 +107,21 @@ export interface EmailEffect {
   readonly body: string;
 }
 
+/**
+ * Call an integration step. `sync`: the conversation rests on the step until the caller
+ * brings back an `integrationResult` input; `async`: the caller schedules a durable job and
+ * the conversation has already moved on. The variables and user data are the ones the
+ * step saw, so later steps of the same turn cannot change what the call sends.
+ */
+export interface IntegrationEffect {
+  readonly type: 'integration';
+  readonly dialogId: string;
+  readonly stepId: string;
+  readonly timing: 'sync' | 'async';
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly userData: Readonly<Record<string, unknown>>;
+}
+
 export interface SmsEffect {
   readonly type: 'sms';
   readonly dialogId: string;
@@ -106,6 +136,11 @@ export interface SmsEffect {
 export type Effect =
   | { readonly type: 'warn'; readonly code: 'missing_variable'; readonly detail: { readonly name: string } }
   | { readonly type: 'warn'; readonly code: 'step_limit'; readonly detail: { readonly dialogId: string; readonly stepId: string; readonly limit: number } }
+  | {
+      readonly type: 'warn';
+      readonly code: 'integration_error_policy';
+      readonly detail: { readonly dialogId: string; readonly stepId: string; readonly errorKind: string; readonly policy: string };
+    }
   | { readonly type: 'nlpLog'; readonly fields: NlpLogFields }
   | { readonly type: 'faqLog'; readonly fields: FaqLogFields }
   /** Run a `timer` input for this user after `delayMs`; scheduling the same id again replaces it. */
@@ -115,7 +150,8 @@ export type Effect =
   /** Must be recorded before the new state (which has the data cleared) is saved. */
   | { readonly type: 'snapshotUserData'; readonly data: Readonly<Record<string, unknown>> }
   | EmailEffect
-  | SmsEffect;
+  | SmsEffect
+  | IntegrationEffect;
 
 export interface TurnResult {
   readonly state: ConversationState;

@@ -11,19 +11,19 @@ describe('integration layer in the running server', () => {
   });
 
   it('when a dataset push arrives without the key, then 401 comes before anything else', async () => {
-    const response = await fetch(`${server.url}/api/management/datasets/places`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[]' });
+    const response = await fetch(`${server.url}/api/management/datasets/nowhere`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[]' });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
   });
 
   it('when a push names a dataset the bot does not have, then 404 with the catalogue body', async () => {
-    const response = await fetch(`${server.url}/api/management/datasets/places`, {
+    const response = await fetch(`${server.url}/api/management/datasets/nowhere`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', 'x-functions-key': TEST_FUNCTION_KEY },
       body: '[]',
     });
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('no dataset named "places"') } });
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('no dataset named "nowhere"') } });
   });
 
   it('when the server runs, then the integration runtime knows every built-in step type', () => {

@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { AuthConfig } from './auth/auth-config.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 import { createAuthenticator } from './auth/create-authenticator.ts';
+import { IntegrationConfigError } from './http/integration-error.ts';
 import type { SafeHttpClient } from './http/safe-http-client.ts';
 import type { ServiceConfig } from './settings.ts';
 
@@ -32,14 +33,31 @@ export function compileServices(
       auth = createAuthenticator(service.auth, `integrations.services.${name}.auth`, deps);
       if (key) shared.set(key, auth);
     }
+    const baseUrl = resolveBaseUrl(name, service, deps.env);
     compiled.set(name, {
       name,
-      baseUrl: service.baseUrl.endsWith('/') ? service.baseUrl : `${service.baseUrl}/`,
+      baseUrl: baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`,
       auth,
       ...(service.auth?.type === 'bearer-user' ? { userTokenVariable: service.auth.variable } : {}),
     });
   }
   return compiled;
+}
+
+/** baseUrlEnv, when set, wins; a value that is not an http(s) URL stops start-up naming the variable. */
+function resolveBaseUrl(name: string, service: ServiceConfig, env: Readonly<Record<string, string | undefined>>): string {
+  const value = service.baseUrlEnv === undefined ? undefined : env[service.baseUrlEnv]?.trim();
+  if (!value) return service.baseUrl;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new IntegrationConfigError(`integrations.services.${name}.baseUrlEnv: ${service.baseUrlEnv} must be an http(s) URL such as "https://crm.example.com/api/" (got ${JSON.stringify(value.slice(0, 100))})`);
+  }
+  return url.href;
 }
 
 function credentialKey(auth: AuthConfig | undefined): string | undefined {

@@ -6,6 +6,8 @@ const serviceSchema = z
   .object({
     /** Paths of service-level and preset steps are resolved under it; a trailing "/" is implied. */
     baseUrl: z.url({ protocol: /^https?$/ }),
+    /** An environment variable that, when set, replaces baseUrl (the same definition against a test or demo system). */
+    baseUrlEnv: z.string().regex(/^[A-Z][A-Z0-9_]{0,127}$/, 'must be an environment variable name such as "CRM_URL"').optional(),
     auth: authConfigSchema.optional(),
   })
   .strict();

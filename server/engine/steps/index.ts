@@ -8,6 +8,7 @@ import { eventStep } from './event.ts';
 import { faqStep } from './faq.ts';
 import { gotoStep } from './goto.ts';
 import { inputStep } from './input.ts';
+import { integrationStep } from './integration.ts';
 import { messageStep } from './message.ts';
 import { nlpStep } from './nlp.ts';
 import { setStep } from './set.ts';
@@ -28,6 +29,7 @@ export const stepHandlers: { readonly [K in Step['type']]: StepHandler<Extract<S
   sms: smsStep,
   nlp: nlpStep,
   faq: faqStep,
+  integration: integrationStep,
   end: endStep,
 };
 

@@ -1,0 +1,64 @@
+import type { Effect, EngineInput, IntegrationEffect } from '../engine/types.ts';
+import type { IntegrationCallResult } from '../ports/integrations.ts';
+import type { AppDeps } from './deps.ts';
+
+/** How the result re-enters the engine: applyTurn, passed in so this file does not import it back. */
+export type ContinueTurn = (deps: AppDeps, userId: string, input: EngineInput, now: number, options: { readonly userWrote: false }) => Promise<unknown>;
+
+/**
+ * Queues the turn's synchronous integration call (the engine stops at the first, so there is
+ * at most one) as the user's next task: the current turn (and the ack of the message that
+ * started it) finishes at once, and whatever the user writes meanwhile waits behind the call.
+ * The widget shows the typing indicator while it runs; the result then re-enters the engine.
+ */
+export function queueSyncIntegrations(deps: AppDeps, userId: string, effects: readonly Effect[], continueTurn: ContinueTurn): void {
+  const effect = effects.find((e): e is IntegrationEffect => e.type === 'integration' && e.timing === 'sync');
+  if (!effect) return;
+  void deps.turns
+    .run(userId, async () => {
+      const input = await runSyncIntegration(deps, userId, effect);
+      await continueTurn(deps, userId, input, deps.clock.now(), { userWrote: false });
+    })
+    .catch((error: unknown) =>
+      deps.logger.error(
+        { userId, dialogId: effect.dialogId, stepId: effect.stepId, code: 'integration_turn_failed', err: error },
+        'the result of an integration step could not be applied; the conversation stays on the step',
+      ),
+    );
+}
+
+/** Runs one synchronous call under the typing indicator; the answer is the input that continues the conversation. */
+export async function runSyncIntegration(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<EngineInput> {
+  deps.delivery.typing(userId, true);
+  let result: IntegrationCallResult;
+  try {
+    result = await call(deps, userId, effect);
+  } finally {
+    deps.delivery.typing(userId, false);
+  }
+  const at = { dialogId: effect.dialogId, stepId: effect.stepId };
+  return result.ok ? { kind: 'integrationResult', ...at, ok: true, output: result.output } : { kind: 'integrationResult', ...at, ok: false, error: result.error };
+}
+
+/** Schedules an asynchronous step's durable job; the conversation has already moved on, so a failure is only logged. */
+export async function scheduleIntegration(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<void> {
+  const result = await call(deps, userId, effect);
+  if (!result.ok) {
+    deps.logger.error(
+      { userId, dialogId: effect.dialogId, stepId: effect.stepId, code: 'integration_not_scheduled', kind: result.error.kind, reason: result.error.message },
+      'an asynchronous integration step could not be scheduled; the conversation went on without it',
+    );
+  }
+}
+
+async function call(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<IntegrationCallResult> {
+  if (!deps.integrations) {
+    return { ok: false, error: { kind: 'unconfigured', message: 'This server runs no integration layer, so integration steps cannot call anything.' } };
+  }
+  try {
+    return await deps.integrations.run({ dialogId: effect.dialogId, stepId: effect.stepId }, { userId, variables: effect.variables, userData: effect.userData });
+  } catch (error) {
+    // The port promises not to throw for a failed call; anything else (the store down while scheduling) is a failure too.
+    return { ok: false, error: { kind: 'internal', message: (error as Error).message } };
+  }
+}

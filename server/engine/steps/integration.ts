@@ -1,0 +1,55 @@
+import type { StepOf } from '../../definition/schema.ts';
+import type { IntegrationResultInput, Next, StepHandler, TurnContext } from '../types.ts';
+
+/** Said as the fatal notice when the step names no errorText. */
+export const DEFAULT_INTEGRATION_ERROR_TEXT = "Sorry, something went wrong on our side and I can't go on with this conversation. Please try again later.";
+
+/**
+ * Asks the caller to run an integration call. Synchronous: the conversation rests on
+ * the step (like an input) until the result comes back as an `integrationResult` input;
+ * the step takes no text meanwhile. Asynchronous: the call is a durable job and the
+ * tree continues at once (no output: the result arrives after the conversation moved on).
+ */
+export const integrationStep: StepHandler<StepOf<'integration'>> = {
+  enter(step, ctx, dialogId) {
+    const timing = step.timing ?? 'sync';
+    ctx.effects.push({
+      type: 'integration',
+      dialogId,
+      stepId: step.id,
+      timing,
+      // Later steps of the turn change the scratch; the effect keeps what this step saw.
+      variables: structuredClone(ctx.variables),
+      userData: structuredClone(ctx.userData),
+    });
+    return timing === 'sync' ? { kind: 'await' } : { kind: 'advance', to: step.next };
+  },
+};
+
+/** What the conversation does with a finished call: save and go on, or apply the step's error policy. */
+export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext, input: IntegrationResultInput, dialogId: string): Next {
+  const flag = step.onError.startsWith('flag:') ? step.onError.slice('flag:'.length) : undefined;
+  if (input.ok) {
+    if (step.output !== undefined) ctx.variables[step.output] = input.output;
+    // A flag left from an earlier failure of this step would send the tree down the error branch.
+    if (flag !== undefined) {
+      ctx.variables[flag] = false;
+      delete ctx.variables[`${flag}Error`];
+    }
+    return { kind: 'advance', to: step.next };
+  }
+  ctx.effects.push({
+    type: 'warn',
+    code: 'integration_error_policy',
+    detail: { dialogId, stepId: step.id, errorKind: input.error.kind, policy: step.onError },
+  });
+  if (flag !== undefined) {
+    ctx.variables[flag] = true;
+    ctx.variables[`${flag}Error`] = input.error.kind;
+    return { kind: 'advance', to: step.next };
+  }
+  if (step.onError.startsWith('dialog:')) return { kind: 'goto', dialogId: step.onError.slice('dialog:'.length) };
+  ctx.outputs.push({ type: 'notice', level: 'fatal', text: ctx.render(step.errorText ?? DEFAULT_INTEGRATION_ERROR_TEXT) });
+  return { kind: 'end' };
+}
+
