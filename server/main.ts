@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Server } from 'socket.io';
 import { createApp } from './api/create-app.ts';
-import { countTranscriptWrites, createMetrics } from './api/metrics.ts';
+import { createMetrics } from './api/metrics.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
 import { triggerJobHandler } from './jobs/handlers/trigger.ts';
 import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
@@ -58,7 +58,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const definition = await loadDefinition(config.BOT_DEFINITION, { env: options.env ?? process.env });
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
+  try {
+    return await assemble(config, options, logger, definition, dataDir, store);
+  } catch (error) {
+    // A later start-up failure (a bad integration block, a taken port) must not leave the store open.
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
 
+async function assemble(
+  config: Config,
+  options: StartOptions,
+  logger: ReturnType<typeof createLogger>,
+  definition: Awaited<ReturnType<typeof loadDefinition>>,
+  dataDir: string,
+  store: Store,
+): Promise<RunningServer> {
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
     // Shown once, on the start that generated it, and never logged afterwards.
@@ -122,7 +138,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const jobs = new JobRunner({ store, clock, logger });
   const deps: AppDeps = {
     definition,
-    store: countTranscriptWrites(store, metrics.port),
+    store,
     clock,
     delivery: socketDelivery(io),
     logger,

@@ -99,35 +99,3 @@ export function metricsRouter(metrics: HttpMetrics, guard: RequestHandler): Rout
   });
   return router;
 }
-
-/**
- * The store, counting transcript writes by sender on the way: every message
- * of either side passes through appendTranscript, so no channel or use case
- * needs to know about metrics. Duplicates (retried sends) are not counted.
- */
-export function countTranscriptWrites<S extends { appendTranscript: (...args: never[]) => Promise<ReadonlyArray<{ from: 'user' | 'bot'; duplicate: boolean }>> }>(
-  store: S,
-  metrics: Metrics,
-): S {
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== 'appendTranscript' || typeof value !== 'function') {
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      }
-      return async (...args: never[]) => {
-        const stored = await (value as S['appendTranscript']).apply(target, args);
-        let user = 0;
-        let bot = 0;
-        for (const entry of stored) {
-          if (entry.duplicate) continue;
-          if (entry.from === 'user') user++;
-          else bot++;
-        }
-        if (user) metrics.messagesStored('user', user);
-        if (bot) metrics.messagesStored('bot', bot);
-        return stored;
-      };
-    },
-  });
-}

@@ -114,8 +114,8 @@ async function commitTurn(
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
 }
 
-/** Messages stored, for /metrics (appendTranscript is counted by the store wrapper; a commit is counted here). */
-function countStored(deps: AppDeps, entries: readonly TranscriptEntry[]): void {
+/** Messages stored, for /metrics: every path that stores transcript entries counts them here. */
+export function countStored(deps: AppDeps, entries: readonly TranscriptEntry[]): void {
   if (!deps.metrics) return;
   let user = 0;
   for (const entry of entries) if (entry.from === 'user') user++;

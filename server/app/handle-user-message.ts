@@ -2,7 +2,7 @@ import type { UserMessage } from '../../shared/protocol.ts';
 import type { EngineInput } from '../engine/types.ts';
 import type { NewTranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
-import { applyTurn } from './apply-turn.ts';
+import { applyTurn, countStored } from './apply-turn.ts';
 import { UnknownDialogError, assertDialog } from './start-dialog.ts';
 
 export interface UserInput {
@@ -63,6 +63,7 @@ async function storeAloneAndRethrow(deps: AppDeps, input: UserInput, entry: NewT
   try {
     const stored = await deps.store.appendTranscript(input.userId, [entry]);
     const fresh = stored.filter((e) => !e.duplicate);
+    countStored(deps, fresh);
     if (fresh.length > 0) deps.delivery.deliver(input.userId, fresh);
   } catch {
     // The store is away: the original error says more than this one.

@@ -6,7 +6,7 @@ import type { BotEvent, BotMessage, Session, TranscriptItem } from '../../shared
 import type { LogKind, Store } from '../ports/store.ts';
 import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestClient, type TestServer } from '../test/start-test-server.ts';
 import { writeBot } from './test/every-step-bot.ts';
-import { startSmsProvider, startSmtpServer } from './test/fake-outlets.ts';
+import { startSmsProvider, startSmtpServer } from './test/local-outlets.ts';
 
 async function logs(store: Store, kind: LogKind) {
   const rows = [];
@@ -82,7 +82,10 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
       url: 'https://docs.example.com/start?x=1',
     });
     const token = tracked.slice(tracked.lastIndexOf('/') + 1);
-    const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+    // Change one character of the signature (never to itself, or the "tampered" token would be the real one).
+    const changed = token.at(-2) === 'A' ? 'B' : 'A';
+    const tampered = `${token.slice(0, -2)}${changed}${token.slice(-1)}`;
+    expect(tampered).not.toBe(token);
     for (const bad of [tampered, 'nonsense', `${Buffer.from(JSON.stringify([session.userId, 'https://evil.example'])).toString('base64url')}.abc`]) {
       const refused = await fetch(`${server.url}/r/${bad}`, { redirect: 'manual' });
       expect(refused.status).toBe(400);
