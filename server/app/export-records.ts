@@ -1,5 +1,5 @@
 import type { BotDefinition } from '../definition/schema.ts';
-import type { LogKind, RangeQuery, Store } from '../ports/store.ts';
+import type { LogEntry, RangeQuery, Store, UserExportRow } from '../ports/store.ts';
 
 /** The spec's eight export endpoints (section 4.1), by the name in their path. */
 export const EXPORT_NAMES = [
@@ -108,26 +108,39 @@ function toRecord(
 /**
  * The records of one export, sorted by timestamp (ties by insertion order),
  * read lazily from the store's cursor so memory stays flat. Filters apply
- * while streaming.
+ * while streaming. A hand-written iterator rather than a second async
+ * generator over the store's: at a million rows the extra layer of promises
+ * per row was a visible part of the export's cost.
  */
-export async function* exportRecords(
+export function exportRecords(
   deps: { readonly store: Store; readonly definition: BotDefinition },
   name: ExportName,
   query: ExportQuery,
-): AsyncGenerator<ExportItem> {
+): AsyncIterableIterator<ExportItem> {
   const fields = recordFields(deps.definition, name);
   const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
-  if (name === 'userData') {
-    for await (const row of deps.store.exportUsers(range)) {
-      if (!matches(row.userData, query.filters)) continue;
-      yield { record: toRecord(fields, row.userId, row.timestamp, row.userData, false), cursor: row.cursor };
-    }
-    return;
-  }
-  const kind: LogKind = name;
   const secrets = name === 'integrationLog';
-  for await (const entry of deps.store.readLogs(kind, range)) {
-    if (name === 'userDataSnapshot' && !matches(entry.data, query.filters)) continue;
-    yield { record: toRecord(fields, entry.userId, entry.timestamp, entry.data, secrets), cursor: entry.cursor };
-  }
+  const filtered = name === 'userData' || name === 'userDataSnapshot';
+  const source: AsyncIterator<UserExportRow | LogEntry> =
+    name === 'userData' ? deps.store.exportUsers(range)[Symbol.asyncIterator]() : deps.store.readLogs(name, range)[Symbol.asyncIterator]();
+  const iterator: AsyncIterableIterator<ExportItem> = {
+    async next() {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) return { done: true, value: undefined };
+        const row = step.value;
+        const data = 'userData' in row ? row.userData : row.data;
+        if (filtered && !matches(data, query.filters)) continue;
+        return { done: false, value: { record: toRecord(fields, row.userId, row.timestamp, data, secrets), cursor: row.cursor } };
+      }
+    },
+    async return() {
+      await source.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }

@@ -36,10 +36,11 @@ class ChunkWriter {
     return this.res.destroyed || this.res.writableEnded;
   }
 
-  async write(text: string): Promise<void> {
+  /** Returns a promise only when it flushed, so the per-record path needs no await (a microtask per row adds up at 1M rows). */
+  write(text: string): Promise<void> | undefined {
     this.parts.push(text);
     this.size += text.length;
-    if (this.size >= CHUNK_BYTES) await this.flush();
+    return this.size >= CHUNK_BYTES ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {
@@ -116,11 +117,15 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
 
     const writer = new ChunkWriter(res);
     let count = 0;
-    const emit = async (record: Record<string, unknown>) => {
-      if (options.format === 'json') await writer.write((count === 0 ? '\n' : ',\n') + JSON.stringify(record));
-      else if (options.format === 'ndjson') await writer.write(`${JSON.stringify(record)}\n`);
-      else await writer.write(csvLine(options.fields, record));
+    const emit = (record: Record<string, unknown>): Promise<void> | undefined => {
+      const line =
+        options.format === 'json'
+          ? (count === 0 ? '\n' : ',\n') + JSON.stringify(record)
+          : options.format === 'ndjson'
+            ? `${JSON.stringify(record)}\n`
+            : csvLine(options.fields, record);
       count++;
+      return writer.write(line);
     };
 
     if (options.format === 'json') await writer.write('[');
@@ -131,7 +136,8 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
         if (aborted) return;
         const next = await items.next();
         if (next.done) break;
-        await emit(next.value.record);
+        const flushing = emit(next.value.record);
+        if (flushing) await flushing;
       }
     }
     if (options.format === 'json') await writer.write(count === 0 ? ']' : '\n]\n');
