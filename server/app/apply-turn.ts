@@ -19,8 +19,6 @@ export interface ApplyTurnOptions {
    * trigger's data): applied to each fresh read, so a retried turn keeps them.
    */
   readonly adjust?: (user: UserRecord) => UserRecord;
-  /** The connection the user's entry came from: it is acked, so the entry is not pushed back to it. */
-  readonly origin?: string;
 }
 
 export type TurnOutcome =
@@ -46,7 +44,7 @@ export async function applyTurn(
   const { result, entries } = committed;
   countStored(deps, entries);
   // The messages are stored already: show them before the bookkeeping below.
-  if (entries.length > 0) deps.delivery.deliver(userId, entries, options.origin === undefined ? undefined : { origin: options.origin });
+  if (entries.length > 0) deps.delivery.deliver(userId, entries);
   await carryOutEffects(deps, userId, result.effects, now);
   // After the messages, so "Goodbye!" shows before a close-chat event runs.
   for (const effect of result.effects) {

@@ -9,8 +9,6 @@ export interface UserInput {
   readonly userId: string;
   readonly clientId: string;
   readonly message: UserMessage;
-  /** The connection that sent it (socket id): it is acked, so its own entry is not pushed back to it. */
-  readonly origin?: string;
 }
 
 export { UnknownDialogError };
@@ -41,7 +39,6 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       const outcome = await applyTurn(deps, input.userId, engineInput, now, {
         userWrote: true,
         userEntry,
-        ...(input.origin === undefined ? {} : { origin: input.origin }),
       }).catch(async (error: unknown) => storeAloneAndRethrow(deps, input, userEntry, error));
       if (outcome.status === 'duplicate') return { seq: outcome.entry.seq, duplicate: true };
       const own = outcome.entries.find((e) => e.from === 'user' && e.clientId === input.clientId);

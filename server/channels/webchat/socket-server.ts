@@ -40,19 +40,8 @@ const room = (userId: string) => `user:${userId}`;
 /** Delivery through socket.io rooms: every open widget of a user gets the entries. */
 export function socketDelivery(io: ChatServer): Delivery {
   return {
-    deliver(userId, entries, options) {
-      if (entries.length === 0) return;
-      const origin = options?.origin === undefined ? undefined : io.of('/').sockets.get(options.origin);
-      if (origin === undefined) {
-        io.to(room(userId)).emit('entries', entries.map(toItem));
-        return;
-      }
-      // The sending widget was acked with its entry's seq: it needs only the rest, sent
-      // straight to it (no room lookup); its user's other widgets get everything.
-      const widgets = io.of('/').adapter.rooms.get(room(userId))?.size ?? 0;
-      if (widgets > 1) io.to(room(userId)).except(origin.id).emit('entries', entries.map(toItem));
-      const rest = entries.filter((e) => e.from !== 'user');
-      if (rest.length > 0) origin.emit('entries', rest.map(toItem));
+    deliver(userId, entries) {
+      if (entries.length > 0) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {
       io.to(room(userId)).emit('typing', on);
