@@ -1,26 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
-import { fromJson, toJson } from './json.ts';
-
-interface TranscriptRow {
-  user_id: string;
-  seq: number;
-  sender: 'user' | 'bot';
-  client_id: string | null;
-  at: number;
-  message: string;
-}
-
-function toEntry(row: TranscriptRow): TranscriptEntry {
-  return {
-    userId: row.user_id,
-    seq: row.seq,
-    from: row.sender,
-    clientId: row.client_id,
-    at: row.at,
-    message: fromJson(row.message),
-  };
-}
+import { toJson } from './json.ts';
+import { toEntry, type TranscriptRow } from './rows.ts';
 
 type TranscriptOps = Pick<Store, 'appendTranscript' | 'readTranscript'>;
 

@@ -2,27 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
-
-interface UserRow {
-  user_id: string;
-  channel_id: string;
-  position: string | null;
-  variables: string;
-  user_data: string;
-  last_message_at: number | null;
-  created_at: number;
-  version: number;
-  last_seq: number;
-}
-
-interface TranscriptRow {
-  user_id: string;
-  seq: number;
-  sender: 'user' | 'bot';
-  client_id: string | null;
-  at: number;
-  message: string;
-}
+import { toEntry, type TranscriptRow, type UserRow } from './rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
@@ -34,7 +14,7 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  * also the safer one.
  */
 export function sqliteTurns(db: Database): TurnOps {
-  const selectUser = db.prepare<[string], UserRow>(
+  const selectUser = db.prepare<[string], Omit<UserRow, 'seq' | 'updated_at'>>(
     `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq
      FROM users WHERE user_id = ?`,
   );
@@ -110,6 +90,3 @@ export function sqliteTurns(db: Database): TurnOps {
   };
 }
 
-function toEntry(row: TranscriptRow): TranscriptEntry {
-  return { userId: row.user_id, seq: row.seq, from: row.sender, clientId: row.client_id, at: row.at, message: fromJson(row.message) };
-}

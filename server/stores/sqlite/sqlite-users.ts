@@ -3,20 +3,7 @@ import type { ConversationPosition, NewUser, RangeQuery, Store, UserExportRow, U
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
-
-interface UserRow {
-  seq: number;
-  user_id: string;
-  channel_id: string;
-  position: string | null;
-  variables: string;
-  user_data: string;
-  last_message_at: number | null;
-  created_at: number;
-  updated_at: number;
-  version: number;
-  last_seq: number;
-}
+import type { UserRow } from './rows.ts';
 
 function toUser(row: UserRow): UserRecord {
   return {

@@ -1,0 +1,31 @@
+import type { TranscriptEntry } from '../../ports/store.ts';
+import { fromJson } from './json.ts';
+
+/** A row of the users table as better-sqlite3 returns it (see migrations.ts). */
+export interface UserRow {
+  seq: number;
+  user_id: string;
+  channel_id: string;
+  position: string | null;
+  variables: string;
+  user_data: string;
+  last_message_at: number | null;
+  created_at: number;
+  updated_at: number;
+  version: number;
+  last_seq: number;
+}
+
+/** A row of the transcript table. */
+export interface TranscriptRow {
+  user_id: string;
+  seq: number;
+  sender: 'user' | 'bot';
+  client_id: string | null;
+  at: number;
+  message: string;
+}
+
+export function toEntry(row: TranscriptRow): TranscriptEntry {
+  return { userId: row.user_id, seq: row.seq, from: row.sender, clientId: row.client_id, at: row.at, message: fromJson(row.message) };
+}
