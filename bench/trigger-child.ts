@@ -24,8 +24,14 @@ if (process.send) {
   const look = new Database(path.join(dir, 'chatbot.sqlite'), { readonly: true });
   const byStatus = look.prepare<[string], { n: number }>('SELECT count(*) AS n FROM jobs WHERE status = ?');
   const count = async (status: string) => byStatus.get(status)?.n ?? 0;
-  process.on('message', (message: { cmd: 'cpu' | 'stop' }) => {
-    if (message.cmd === 'cpu') {
+  process.on('message', (message: { cmd: 'cpu' | 'pause' | 'resume' | 'stop' }) => {
+    if (message.cmd === 'pause') {
+      // Accept-only measurement: the job runner stops claiming; accepted triggers wait as pending jobs.
+      void server.jobs.stop().then(() => process.send!({ paused: true }));
+    } else if (message.cmd === 'resume') {
+      server.jobs.start();
+      process.send!({ resumed: true });
+    } else if (message.cmd === 'cpu') {
       const cpu = process.cpuUsage();
       void Promise.all([count('done'), count('pending')]).then(([done, pending]) => process.send!({ cpu, done, pending }));
     } else {

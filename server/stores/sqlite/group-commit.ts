@@ -1,4 +1,68 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Transaction } from 'better-sqlite3';
+
+/** Most writes one commit carries; the rest go in the next turn's commit. */
+const MAX_BATCH = 1000;
+
+interface Pending {
+  /** Runs the write (inside its own savepoint unless it is a single statement); throws to reject. */
+  readonly run: () => unknown;
+  readonly resolve: (value: never) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Batcher {
+  queue: Pending[];
+  readonly commit: Transaction<(batch: readonly Pending[]) => ({ ok: true; value: unknown } | { ok: false; error: unknown })[]>;
+}
+
+/** One batch per database: every group-committed write of a turn (jobs, users, turns) shares one commit. */
+const batchers = new WeakMap<Database, Batcher>();
+
+function batcherFor(db: Database): Batcher {
+  let batcher = batchers.get(db);
+  if (batcher === undefined) {
+    const commit = db.transaction((batch: readonly Pending[]) =>
+      batch.map((item): { ok: true; value: unknown } | { ok: false; error: unknown } => {
+        try {
+          return { ok: true, value: item.run() };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    );
+    batcher = { queue: [], commit };
+    batchers.set(db, batcher);
+  }
+  return batcher;
+}
+
+function flush(batcher: Batcher): void {
+  const batch = batcher.queue.splice(0, MAX_BATCH);
+  if (batcher.queue.length > 0) setImmediate(flush, batcher);
+  else batcher.queue = [];
+  let outcomes: ReturnType<Batcher['commit']>;
+  try {
+    outcomes = batcher.commit.immediate(batch);
+  } catch (error) {
+    // The commit itself failed (disk full, locked by another process past the busy timeout).
+    for (const item of batch) item.reject(error);
+    return;
+  }
+  batch.forEach((item, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.ok) item.resolve(outcome.value as never);
+    else item.reject(outcome.error);
+  });
+}
+
+export interface GroupCommitOptions {
+  /**
+   * The write is one SQL statement: SQLite already undoes a failed statement's
+   * changes on its own, so it needs no savepoint of its own (two statements
+   * fewer per write).
+   */
+  readonly singleStatement?: boolean;
+}
 
 /**
  * Group commit: writes asked for in the same turn of the event loop run in
@@ -6,49 +70,16 @@ import type { Database } from 'better-sqlite3';
  * promise settles only after that transaction committed, so a resolved write
  * is as durable as one committed alone. A commit (and its WAL frames) is most
  * of what a small write costs; under load one commit now carries hundreds.
- * A write that throws rolls back its own savepoint and rejects its own caller
- * only.
+ * All group-committed writes to one database share the batch, in the order
+ * they were asked for. A write that throws rolls back its own savepoint (or,
+ * for a single statement, its statement) and rejects its own caller only.
  */
-export function groupCommit<A, R>(db: Database, write: (arg: A) => R, maxBatch = 1000): (arg: A) => Promise<R> {
-  interface Pending {
-    readonly arg: A;
-    readonly resolve: (value: R) => void;
-    readonly reject: (error: unknown) => void;
-  }
-  let queue: Pending[] = [];
-  const one = db.transaction(write);
-  const all = db.transaction((batch: readonly Pending[]) =>
-    batch.map((item): { ok: true; value: R } | { ok: false; error: unknown } => {
-      try {
-        return { ok: true, value: one(item.arg) };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    }),
-  );
-
-  const flush = () => {
-    const batch = queue.splice(0, maxBatch);
-    if (queue.length > 0) setImmediate(flush);
-    else queue = [];
-    let outcomes: ReturnType<typeof all>;
-    try {
-      outcomes = all.immediate(batch);
-    } catch (error) {
-      // The commit itself failed (disk full, locked by another process past the busy timeout).
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
-    });
-  };
-
+export function groupCommit<A, R>(db: Database, write: (arg: A) => R, options: GroupCommitOptions = {}): (arg: A) => Promise<R> {
+  const batcher = batcherFor(db);
+  const one = options.singleStatement ? write : db.transaction(write);
   return (arg) =>
     new Promise<R>((resolve, reject) => {
-      queue.push({ arg, resolve, reject });
-      if (queue.length === 1) setImmediate(flush);
+      batcher.queue.push({ run: () => one(arg), resolve: resolve as (value: never) => void, reject });
+      if (batcher.queue.length === 1) setImmediate(flush, batcher);
     });
 }

@@ -50,21 +50,21 @@ export function sqliteJobs(db: Database): JobOps {
     `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
      WHERE id = ? AND status IN ('pending', 'running')`,
   );
-  const due = db.prepare<[number, number, number], JobRow>(
-    `SELECT * FROM jobs
-     WHERE (status = 'pending' AND run_at <= ?) OR (status = 'running' AND lease_until <= ?)
-     ORDER BY run_at, id LIMIT ?`,
-  );
+  // Due jobs in (run_at, id) order: pending ones that are due, and running ones whose lease
+  // ran out. Each half is read on its own (the jobs_due index walks pending ones in run_at
+  // order and stops at the limit) and the two are merged: one query with an OR would read
+  // and sort every due job, the whole backlog, on each claim.
+  const dueSql = (kindFilter: string) =>
+    `SELECT * FROM (SELECT * FROM jobs WHERE status = 'pending' AND run_at <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
+     UNION ALL
+     SELECT * FROM (SELECT * FROM jobs WHERE status = 'running' AND lease_until <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
+     ORDER BY run_at, id LIMIT ?`;
+  const due = db.prepare<[number, number, number, number, number], JobRow>(dueSql(''));
   const dueOfKindsByCount = new Map<number, ReturnType<typeof db.prepare<unknown[], JobRow>>>();
   const dueOfKinds = (count: number) => {
     let statement = dueOfKindsByCount.get(count);
     if (statement === undefined) {
-      statement = db.prepare<unknown[], JobRow>(
-        `SELECT * FROM jobs
-         WHERE ((status = 'pending' AND run_at <= ?) OR (status = 'running' AND lease_until <= ?))
-           AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})
-         ORDER BY run_at, id LIMIT ?`,
-      );
+      statement = db.prepare<unknown[], JobRow>(dueSql(` AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})`));
       dueOfKindsByCount.set(count, statement);
     }
     return statement;
@@ -91,8 +91,8 @@ export function sqliteJobs(db: Database): JobOps {
     if (request.limit <= 0 || request.kinds?.length === 0) return [];
     const rows =
       request.kinds === undefined
-        ? due.all(request.now, request.now, request.limit)
-        : dueOfKinds(request.kinds.length).all(request.now, request.now, ...request.kinds, request.limit);
+        ? due.all(request.now, request.limit, request.now, request.limit, request.limit)
+        : dueOfKinds(request.kinds.length).all(request.now, ...request.kinds, request.limit, request.now, ...request.kinds, request.limit, request.limit);
     const leaseUntil = request.now + request.leaseMs;
     return rows.map((row) => {
       claim.run(request.workerId, leaseUntil, row.id);
@@ -115,17 +115,24 @@ export function sqliteJobs(db: Database): JobOps {
   });
 
   // Triggers arrive in bursts; each is durable before its caller hears back (group-commit.ts).
-  const scheduleGrouped = groupCommit(db, (job: NewJob) => {
-    schedule.run({
-      id: job.id,
-      kind: job.kind,
-      payload: toJson(job.payload),
-      runAt: job.runAt,
-      maxAttempts: job.maxAttempts ?? 1,
-    });
-  });
+  // Both writes are one statement each: no savepoint of their own is needed.
+  const scheduleGrouped = groupCommit(
+    db,
+    (job: NewJob) => {
+      schedule.run({
+        id: job.id,
+        kind: job.kind,
+        payload: toJson(job.payload),
+        runAt: job.runAt,
+        maxAttempts: job.maxAttempts ?? 1,
+      });
+    },
+    { singleStatement: true },
+  );
 
-  const completeGrouped = groupCommit(db, ({ id, workerId }: { id: string; workerId: string }) => complete.run(id, workerId).changes === 1);
+  const completeGrouped = groupCommit(db, ({ id, workerId }: { id: string; workerId: string }) => complete.run(id, workerId).changes === 1, {
+    singleStatement: true,
+  });
 
   return {
     async scheduleJob(job: NewJob) {
