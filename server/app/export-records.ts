@@ -1,17 +1,8 @@
 import type { BotDefinition } from '../definition/schema.ts';
-import type { LogEntry, RangeQuery, Store, UserExportRow } from '../ports/store.ts';
+import { LOG_KINDS, type LogEntry, type RangeQuery, type Store, type UserExportRow } from '../ports/store.ts';
 
-/** The spec's eight export endpoints (section 4.1), by the name in their path. */
-export const EXPORT_NAMES = [
-  'userData',
-  'userDataSnapshot',
-  'nlpLog',
-  'outgoingEmail',
-  'outgoingSms',
-  'fuzzyQuestionAnswerLog',
-  'integrationLog',
-  'urlTracker',
-] as const;
+/** The spec's eight export endpoints (section 4.1), by the name in their path: userData, then the store's log kinds. */
+export const EXPORT_NAMES = ['userData', ...LOG_KINDS] as const;
 export type ExportName = (typeof EXPORT_NAMES)[number];
 
 /** Exports whose records carry the bot's user-data fields, and so take where<FieldName> and notEmpty. */
