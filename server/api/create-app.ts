@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import express from 'express';
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
@@ -24,8 +25,12 @@ export interface AppOptions {
   readonly datasets?: { readonly target: DatasetPushTarget; readonly functionKey: string };
 }
 
-/** The HTTP side of the server. Never listens: main.ts and tests do. */
-export function createApp(options: AppOptions): Express {
+/**
+ * The HTTP side of the server, as a listener for node:http. Never listens:
+ * main.ts and tests do. Trigger requests are answered before Express sees them
+ * (management/trigger-endpoint.ts); everything else goes through Express.
+ */
+export function createApp(options: AppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -40,12 +45,17 @@ export function createApp(options: AppOptions): Express {
       } else next(error);
     });
   });
-  if (options.management) app.use(managementApi(options.management));
+  const management = options.management ? managementApi(options.management) : undefined;
+  if (management) app.use(management.router);
   // After the management API, so its rate limit and key check run first for these paths too.
   if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   app.use(notFound);
   app.use(errorHandler(options.logger));
-  return app;
+  if (!management) return app;
+  const { triggers } = management;
+  return (req, res) => {
+    if (!triggers(req, res)) app(req, res);
+  };
 }

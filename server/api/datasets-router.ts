@@ -1,6 +1,6 @@
 import express, { Router, type RequestHandler } from 'express';
 import { HttpError } from './errors.ts';
-import { requireFunctionKey } from './management/function-key.ts';
+import { functionKeyCheck, requireFunctionKey } from './management/function-key.ts';
 
 /**
  * What the push endpoints need from the background datasets (DatasetManager
@@ -29,7 +29,7 @@ const PUSH_BODY_LIMIT = '10mb';
 export function datasetsRouter(options: { datasets: DatasetPushTarget; functionKey: string }): Router {
   const { datasets } = options;
   const router = Router();
-  router.use(requireFunctionKey(options.functionKey));
+  router.use(requireFunctionKey(functionKeyCheck(options.functionKey)));
   router.use(express.json({ limit: PUSH_BODY_LIMIT }));
 
   const known: RequestHandler = (req, _res, next) => {

@@ -46,10 +46,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(status).json(errorBody(code, String((error as Error).message)));
       return;
     }
-    const requestId = randomUUID();
-    logger.error({ requestId, err: error }, 'request failed');
-    res
-      .status(500)
-      .json(errorBody('internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, { requestId }));
+    const internal = internalError(logger, error);
+    res.status(internal.status).json(errorBody(internal.code, internal.message, internal.details));
   };
+}
+
+/** An unexpected failure: logged in full with a request id; the caller is told only the id. */
+export function internalError(logger: Logger, error: unknown): HttpError {
+  const requestId = randomUUID();
+  logger.error({ requestId, err: error }, 'request failed');
+  return new HttpError(500, 'internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, { requestId });
 }

@@ -8,6 +8,8 @@ export interface HttpMetrics {
   readonly port: Metrics;
   /** Times every HTTP request; mount first. */
   readonly middleware: RequestHandler;
+  /** Counts and times one answered request, for handlers outside Express (the trigger endpoint); `started` is process.hrtime.bigint() at arrival. */
+  observe(method: string, route: string, status: number, started: bigint): void;
   /** Tells the connected-users gauge how to count, once the channel exists. */
   countConnectedUsers(count: () => number): void;
 }
@@ -62,21 +64,22 @@ export function createMetrics(): HttpMetrics {
   messages.inc({ from: 'user' }, 0);
   messages.inc({ from: 'bot' }, 0);
 
+  const observe = (method: string, route: string, status: number, started: bigint) => {
+    const labels = { method, route, status: String(status) };
+    requests.inc(labels);
+    latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  };
   const middleware: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      // Route patterns, never raw paths: an address or a user id in a label would grow the series without bound.
-      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'other';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      requests.inc(labels);
-      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+    // Route patterns, never raw paths: an address or a user id in a label would grow the series without bound.
+    res.on('finish', () => observe(req.method, req.route ? `${req.baseUrl}${String(req.route.path)}` : 'other', res.statusCode, started));
     next();
   };
 
   return {
     registry,
     middleware,
+    observe,
     port: {
       messagesStored: (from, count) => messages.inc({ from }, count),
       integrationCall: (step, outcome) => {

@@ -8,22 +8,25 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
 }
 
+/** The one line a request gets, written when its response is finished; `started` is process.hrtime.bigint() at arrival. */
+export function logRequest(logger: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint): void {
+  logger.info(
+    {
+      event: 'http_request',
+      method,
+      url: redactUrl(url ?? ''),
+      status,
+      ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+    },
+    'request',
+  );
+}
+
 /** One line per HTTP request, written when the response is finished. */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      logger.info(
-        {
-          event: 'http_request',
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-        },
-        'request',
-      );
-    });
+    res.on('finish', () => logRequest(logger, req.method, req.originalUrl, res.statusCode, started));
     next();
   };
 }

@@ -1,15 +1,16 @@
-import { Router, type ErrorRequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { AppDeps } from '../../app/deps.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
+import { clientIp, rateLimitKey } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';
 import { openApiRouter } from '../openapi/openapi-router.ts';
+import { RateLimiter, rateLimitHeaders } from '../rate-limit.ts';
 import { exportRouter } from './export-router.ts';
-import { requireFunctionKey } from './function-key.ts';
-import { triggerRouter } from './trigger-router.ts';
+import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
+import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
 
 export interface ManagementOptions {
   readonly definition: BotDefinition;
@@ -23,23 +24,23 @@ export interface ManagementOptions {
   readonly metrics?: HttpMetrics;
 }
 
+export interface ManagementApi {
+  /** Exports, metrics, the OpenAPI document and the datasets' key check, on Express. */
+  readonly router: Router;
+  /** The trigger routes, served before Express sees the request (trigger-endpoint.ts says why). */
+  readonly triggers: RawEndpoint;
+}
+
 const PREFIXES = ['/api/management', '/api/trigger', '/metrics'];
+const WINDOW_MS = 60_000;
 
 /** Errors Express or its body parser raise, in the catalogue's words; ours pass through unchanged. */
 const translateErrors: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
   if (error instanceof HttpError) return next(error);
   const status = (error as { status?: unknown }).status;
-  const type = (error as { type?: unknown }).type;
-  if (status === 413 || type === 'entity.too.large') {
-    return next(new HttpError(413, 'payload_too_large', 'The request body is over 64 KiB; send less data with the trigger.'));
-  }
-  if (status === 415 || type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return next(new HttpError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json).'));
-  }
-  if (error instanceof URIError || (status === 400 && typeof type !== 'string')) {
+  if (error instanceof URIError || (status === 400 && typeof (error as { type?: unknown }).type !== 'string')) {
     return next(new HttpError(400, 'invalid_parameter', 'A part of the URL is not valid percent-encoding.'));
   }
-  if (status === 400) return next(new HttpError(400, 'invalid_body', 'The request body could not be read.'));
   next(error);
 };
 
@@ -47,29 +48,29 @@ const translateErrors: ErrorRequestHandler = (error: unknown, _req, _res, next) 
  * The management API: exports, triggers, metrics and the OpenAPI document.
  * Order matters: the rate limit comes before the key check (so a key cannot be
  * guessed at full speed), and the key check before anything reads the request.
+ * One limiter and one key check serve both the Express routes and the triggers.
  */
-export function managementApi(options: ManagementOptions): Router {
-  const router = Router();
-  const limiter = rateLimit({
-    windowMs: 60_000,
-    limit: options.rateLimitPerMinute,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (req, res, next) => {
-      const reset = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const seconds = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 60;
-      res.setHeader('Retry-After', String(seconds));
-      next(new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${seconds} s.`, { retryAfterSeconds: seconds }));
-    },
-  });
-  const keyed = requireFunctionKey(options.functionKey);
+export function managementApi(options: ManagementOptions): ManagementApi {
+  const limiter = new RateLimiter(options.rateLimitPerMinute, WINDOW_MS);
+  const checkKey = functionKeyCheck(options.functionKey);
+  const limited: RequestHandler = (req, res, next) => {
+    const take = limiter.take(rateLimitKey(clientIp(req)));
+    res.set(rateLimitHeaders(take, WINDOW_MS));
+    if (take.allowed) return next();
+    res.setHeader('Retry-After', String(take.resetSeconds));
+    next(new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${take.resetSeconds} s.`, { retryAfterSeconds: take.resetSeconds }));
+  };
+  const keyed = requireFunctionKey(checkKey);
 
-  router.use(PREFIXES, limiter);
+  const router = Router();
+  router.use(PREFIXES, limited);
   router.use(openApiRouter(options.definition));
   if (options.metrics) router.use(metricsRouter(options.metrics, keyed));
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
-  router.use(triggerRouter(options.deps));
   router.use(translateErrors);
-  return router;
+  return {
+    router,
+    triggers: triggerEndpoint({ deps: options.deps, checkKey, limiter, logger: options.logger, metrics: options.metrics }),
+  };
 }

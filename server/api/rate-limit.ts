@@ -1,0 +1,55 @@
+/** What one request's turn at the limit came to. */
+export interface RateLimitTake {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until this client's window starts over (at least 1). */
+  readonly resetSeconds: number;
+}
+
+/**
+ * A fixed-window request limit per client key: `limit` requests per
+ * `windowMs`, the window starting at the client's first request. Synchronous
+ * and in memory, so the trigger endpoint's hot path pays a Map lookup.
+ * Expired windows are swept once per window, not per request.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private nextSweep = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  take(key: string): RateLimitTake {
+    const now = this.now();
+    if (now >= this.nextSweep) this.sweep(now);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + this.windowMs };
+      this.windows.set(key, window);
+    }
+    window.count++;
+    return {
+      allowed: window.count <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+    };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.nextSweep = now + this.windowMs;
+  }
+}
+
+/** The IETF draft-7 RateLimit headers every management response carries (as the limiter's earlier library sent them). */
+export function rateLimitHeaders(take: RateLimitTake, windowMs: number): Record<string, string> {
+  return {
+    'RateLimit-Policy': `${take.limit};w=${Math.round(windowMs / 1000)}`,
+    RateLimit: `limit=${take.limit}, remaining=${take.remaining}, reset=${take.resetSeconds}`,
+  };
+}
