@@ -85,6 +85,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    description: 'jobs claimed in (run_at, id) order straight from the index',
+    // With id in the index, a claim walks the due jobs already in claim order instead of sorting ties.
+    sql: `
+      DROP INDEX jobs_due;
+      CREATE INDEX jobs_due ON jobs (status, run_at, id);
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

@@ -86,8 +86,9 @@ export function sqliteJobs(db: Database): JobOps {
      WHERE id = ?`,
   );
 
-  // Select and mark in one write transaction: a second worker sees them taken.
-  const claimTx = db.transaction((request: ClaimRequest): Job[] => {
+  // Select and mark in one write transaction: a second worker sees them taken. Grouped with
+  // the turn's other writes, so a poll under load adds no commit of its own.
+  const claimGrouped = groupCommit(db, (request: ClaimRequest): Job[] => {
     if (request.limit <= 0 || request.kinds?.length === 0) return [];
     const rows =
       request.kinds === undefined
@@ -146,7 +147,7 @@ export function sqliteJobs(db: Database): JobOps {
       return cancel.run(id).changes === 1;
     },
     async claimJobs(request) {
-      return claimTx.immediate(request);
+      return claimGrouped(request);
     },
     async completeJob(id, workerId) {
       return completeGrouped({ id, workerId });

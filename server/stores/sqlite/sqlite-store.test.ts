@@ -29,6 +29,25 @@ describe('openSqliteStore', () => {
     await again.close();
   });
 
+  it('when a file from the first schema version is opened, then it is upgraded and its due jobs are still claimed in order', async () => {
+    const file = join(dir, 'v1.db');
+    const raw = new Database(file);
+    raw.exec(MIGRATIONS[0]!.sql);
+    raw.pragma(`user_version = ${MIGRATIONS[0]!.version}`);
+    const insert = raw.prepare(
+      `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts) VALUES (?, 'k', '{}', 5, 'pending', 0, 1)`,
+    );
+    for (const id of ['b', 'a', 'c']) insert.run(id);
+    raw.close();
+    const store = openSqliteStore({ file });
+    const claimed = await store.claimJobs({ workerId: 'w', now: 10, leaseMs: 1000, limit: 10 });
+    expect(claimed.map((job) => job.id)).toEqual(['a', 'b', 'c']);
+    await store.close();
+    const again = new Database(file, { readonly: true });
+    expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)?.version);
+    again.close();
+  });
+
   it('when the file was written by a newer schema, then opening fails and says so', () => {
     const file = join(dir, 'newer.db');
     const raw = new Database(file);
