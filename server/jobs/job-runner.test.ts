@@ -59,14 +59,21 @@ describe('job runner', () => {
   it('when a worker dies holding a job, then another worker takes it over after the lease and finishes it', async () => {
     let release!: () => void;
     const stuck = new Promise<void>((resolve) => (release = resolve));
-    const first = runner({ leaseMs: 200 }).register('slow', () => stuck);
+    let claimed!: () => void;
+    const firstClaim = new Promise<void>((resolve) => (claimed = resolve));
+    const first = runner({ leaseMs: 200 }).register('slow', () => {
+      // The first worker "crashes" as it starts the job: it stops claiming and its handler never returns.
+      void first.stop();
+      claimed();
+      return stuck;
+    });
     first.start();
     await first.schedule({ id: 'j3', kind: 'slow', payload: {}, runAt: Date.now(), maxAttempts: 5 });
-    await eventually('the first claim', async () => (await store.getJob('j3'))?.leaseOwner === first.workerId || undefined);
-    // The first worker "crashes": it stops claiming and its handler never returns.
-    void first.stop();
+    await firstClaim;
+    expect((await store.getJob('j3'))?.leaseOwner).toBe(first.workerId);
     const done: string[] = [];
-    const second = runner({ leaseMs: 200 }).register('slow', async (job) => void done.push(job.id));
+    // A long lease for the second worker: its attempt must not expire on a loaded machine before it completes.
+    const second = runner({ leaseMs: 10_000 }).register('slow', async (job) => void done.push(job.id));
     second.start();
     await eventually('the takeover', async () => (await store.getJob('j3'))?.status === 'done' || undefined);
     expect(done).toEqual(['j3']);

@@ -87,11 +87,13 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    description: 'jobs claimed in (run_at, id) order straight from the index',
-    // With id in the index, a claim walks the due jobs already in claim order instead of sorting ties.
+    description: 'job claims read only what they take',
+    // With id in the index, a claim walks the due jobs already in claim order instead of
+    // sorting ties; the lease index finds expired leases without reading every running job.
     sql: `
       DROP INDEX jobs_due;
       CREATE INDEX jobs_due ON jobs (status, run_at, id);
+      CREATE INDEX jobs_leases ON jobs (lease_until) WHERE status = 'running';
     `,
   },
 ];

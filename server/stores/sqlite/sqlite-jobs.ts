@@ -52,12 +52,13 @@ export function sqliteJobs(db: Database): JobOps {
   );
   // Due jobs in (run_at, id) order: pending ones that are due, and running ones whose lease
   // ran out. Each half is read on its own (the jobs_due index walks pending ones in run_at
-  // order and stops at the limit) and the two are merged: one query with an OR would read
-  // and sort every due job, the whole backlog, on each claim.
+  // order and stops at the limit; jobs_leases reads only expired leases, not every job in
+  // flight) and the two are merged: one query with an OR would read and sort every due job,
+  // the whole backlog, on each claim.
   const dueSql = (kindFilter: string) =>
     `SELECT * FROM (SELECT * FROM jobs WHERE status = 'pending' AND run_at <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
      UNION ALL
-     SELECT * FROM (SELECT * FROM jobs WHERE status = 'running' AND lease_until <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
+     SELECT * FROM (SELECT * FROM jobs INDEXED BY jobs_leases WHERE status = 'running' AND lease_until <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
      ORDER BY run_at, id LIMIT ?`;
   const due = db.prepare<[number, number, number, number, number], JobRow>(dueSql(''));
   const dueOfKindsByCount = new Map<number, ReturnType<typeof db.prepare<unknown[], JobRow>>>();
