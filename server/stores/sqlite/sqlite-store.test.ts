@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
+import { eventually } from '../../test/start-test-server.ts';
 
 describe('openSqliteStore', () => {
   let dir = '';
@@ -46,6 +47,28 @@ describe('openSqliteStore', () => {
     const again = new Database(file, { readonly: true });
     expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)?.version);
     again.close();
+  });
+
+  it('when writes are committed, then the database file alone holds them soon after, as a file backup would copy it', async () => {
+    const file = join(dir, 'live.db');
+    const store = openSqliteStore({ file });
+    for (let i = 0; i < 200; i++) await store.ensureUser({ userId: `user-${i}`, channelId: 'c', userData: { note: 'x'.repeat(500) }, now: i });
+    // A copy of the main file without its -wal, as a naive backup takes it.
+    const copy = join(dir, 'copy.db');
+    const usersInCopy = async () => {
+      await copyFile(file, copy);
+      const raw = new Database(copy, { readonly: true });
+      try {
+        return (raw.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+      } catch {
+        return -1; // copied mid-checkpoint: the next look sees it whole
+      } finally {
+        raw.close();
+      }
+    };
+    // Far below SQLite's own checkpoint threshold: only the background checkpoint gets them there.
+    await eventually('the writes to reach the database file', async () => (await usersInCopy()) === 200);
+    await store.close();
   });
 
   it('when the file was written by a newer schema, then opening fails and says so', () => {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Store } from '../../ports/store.ts';
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrations.ts';
 import { sqliteDatasets } from './sqlite-datasets.ts';
 import { sqliteJobs } from './sqlite-jobs.ts';
@@ -40,6 +41,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     throw new Error(`cannot open SQLite store ${options.file}: ${(error as Error).message}`, { cause: error });
   }
 
+  let checkpointer: Checkpointer | undefined;
+  if (options.file !== ':memory:') {
+    checkpointer = startCheckpointer(options.file);
+    // Backstop only (checkpointer.ts): 10,000 pages is about 40 MiB of WAL.
+    db.pragma('wal_autocheckpoint = 10000');
+  }
+
   const ping = db.prepare('SELECT 1');
   return {
     file: options.file,
@@ -47,6 +55,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       ping.get();
     },
     async close() {
+      await checkpointer?.stop();
+      checkpointer = undefined;
       if (db.open) db.close();
     },
     ...sqliteUsers(db),
