@@ -93,4 +93,24 @@ describe('job runner', () => {
     expect(ran).toEqual(['soon']);
     expect((await store.getJob('far'))?.status).toBe('pending');
   });
+
+  it('when due jobs arrive faster than they run, then they start in the order they were scheduled', async () => {
+    const started: string[] = [];
+    const jobs = runner({ maxInFlight: 4 }).register('ordered', async (job) => {
+      started.push(job.id);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+    });
+    jobs.start();
+    // Some are started at once (a free slot, nothing waiting), the rest wait in the store
+    // behind them; none may overtake one scheduled before it.
+    const ids = Array.from({ length: 300 }, (_, i) => `o${String(i).padStart(3, '0')}`);
+    const writes: Promise<void>[] = [];
+    for (const id of ids) {
+      writes.push(jobs.schedule({ id, kind: 'ordered', payload: {}, runAt: Date.now() }));
+      if (Math.random() < 0.2) await new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
+    }
+    await Promise.all(writes);
+    await eventually('every job to start', () => started.length === ids.length, 20_000);
+    expect(started).toEqual(ids);
+  });
 });

@@ -125,6 +125,11 @@ export interface NewJob {
   readonly runAt: number;
   /** Attempts before the job is dead. Default 1 (no retry). */
   readonly maxAttempts?: number;
+  /**
+   * Written already claimed: running its first attempt for `owner` until `until`.
+   * A scheduler with a free slot runs a job it accepts at once, without a claim.
+   */
+  readonly lease?: { readonly owner: string; readonly until: number };
 }
 
 export interface Job {
@@ -238,7 +243,8 @@ export interface Store {
 
   // Durable jobs and timers
   /** Schedules a job; replaces a pending job with the same id, keeps a running one. */
-  scheduleJob(job: NewJob): Promise<void>;
+  /** False when a running job with this id was kept and nothing was written. */
+  scheduleJob(job: NewJob): Promise<boolean>;
   getJob(id: string): Promise<Job | null>;
   /** Cancels a job that has not finished. Returns true when one was cancelled. */
   cancelJob(id: string): Promise<boolean>;

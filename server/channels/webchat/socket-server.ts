@@ -39,19 +39,20 @@ const room = (userId: string) => `user:${userId}`;
 
 /** Delivery through socket.io rooms: every open widget of a user gets the entries. */
 export function socketDelivery(io: ChatServer): Delivery {
+  // One server per bot and the in-memory adapter: a room with no socket here has no one to
+  // reach, so nothing is encoded for it (triggers for offline users are the common case).
+  const isOnline = (userId: string) => (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
   return {
     deliver(userId, entries) {
-      if (entries.length > 0) io.to(room(userId)).emit('entries', entries.map(toItem));
+      if (entries.length > 0 && isOnline(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {
-      io.to(room(userId)).emit('typing', on);
+      if (isOnline(userId)) io.to(room(userId)).emit('typing', on);
     },
     event(userId, event) {
-      io.to(room(userId)).emit('bot_event', event);
+      if (isOnline(userId)) io.to(room(userId)).emit('bot_event', event);
     },
-    isOnline(userId) {
-      return (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
-    },
+    isOnline,
   };
 }
 

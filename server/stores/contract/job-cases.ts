@@ -101,11 +101,26 @@ export function jobCases(store: () => Store): void {
     expect(await store().getJob('j1')).toMatchObject({ kind: 'other', payload: { v: 2 }, runAt: 500, maxAttempts: 4, status: 'pending' });
     expect(await store().claimJobs({ workerId: 'w1', now: 499, leaseMs: 50, limit: 5 })).toStrictEqual([]);
     await store().claimJobs({ workerId: 'w1', now: 500, leaseMs: 50, limit: 5 });
-    await store().scheduleJob(job('j1', 900));
+    expect(await store().scheduleJob(job('j1', 900))).toBe(false);
     expect(await store().getJob('j1')).toMatchObject({ kind: 'other', runAt: 500, status: 'running', leaseOwner: 'w1' });
     expect(await store().completeJob('j1', 'w1')).toBe(true);
-    await store().scheduleJob(job('j1', 900));
+    expect(await store().scheduleJob(job('j1', 900))).toBe(true);
     expect(await store().getJob('j1')).toMatchObject({ kind: 'timer', runAt: 900, status: 'pending', attempts: 0 });
+  });
+
+  it('when a job is scheduled already leased, then it runs for its owner only, until the lease ends', async () => {
+    expect(await store().scheduleJob({ ...job('taken', 100), maxAttempts: 3, lease: { owner: 'w1', until: 1_000 } })).toBe(true);
+    expect(await store().getJob('taken')).toMatchObject({ status: 'running', attempts: 1, maxAttempts: 3, leaseOwner: 'w1', leaseUntil: 1_000 });
+    expect(await store().claimJobs({ workerId: 'w2', now: 999, leaseMs: 50, limit: 5 })).toStrictEqual([]);
+    // Its owner died: after the lease another worker takes it over as the second attempt.
+    expect(await store().claimJobs({ workerId: 'w2', now: 1_000, leaseMs: 50, limit: 5 })).toMatchObject([{ id: 'taken', attempts: 2, leaseOwner: 'w2' }]);
+    expect(await store().completeJob('taken', 'w1')).toBe(false);
+    expect(await store().completeJob('taken', 'w2')).toBe(true);
+    // A leased write never replaces a job that is running.
+    await store().scheduleJob(job('busy', 10));
+    await store().claimJobs({ workerId: 'w3', now: 10, leaseMs: 10_000, limit: 5 });
+    expect(await store().scheduleJob({ ...job('busy', 10), lease: { owner: 'w4', until: 99 } })).toBe(false);
+    expect(await store().getJob('busy')).toMatchObject({ leaseOwner: 'w3' });
   });
 
   it('when a job is cancelled, then it is never claimed and a worker holding it loses it', async () => {

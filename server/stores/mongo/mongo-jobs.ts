@@ -93,17 +93,18 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
         kind: job.kind,
         payload: toJson(job.payload),
         runAt: job.runAt,
-        status: 'pending',
-        attempts: 0,
+        status: job.lease ? 'running' : 'pending',
+        attempts: job.lease ? 1 : 0,
         maxAttempts: job.maxAttempts ?? 1,
-        leaseOwner: null,
-        leaseUntil: null,
+        leaseOwner: job.lease?.owner ?? null,
+        leaseUntil: job.lease?.until ?? null,
         lastError: null,
       };
-      await locks.withLock(lockKey(job.id), async () => {
+      return locks.withLock(lockKey(job.id), async () => {
         const current = await jobs.findOne({ _id: job.id }, { projection: { status: 1 } });
-        if (current?.status === 'running') return;
+        if (current?.status === 'running') return false;
         await jobs.replaceOne({ _id: job.id }, fresh, { upsert: true });
+        return true;
       });
     },
 

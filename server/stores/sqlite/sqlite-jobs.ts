@@ -39,11 +39,11 @@ export function sqliteJobs(db: Database): JobOps {
   const schedule = db.prepare(
     `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts,
                        lease_owner, lease_until, last_error)
-     VALUES (@id, @kind, @payload, @runAt, 'pending', 0, @maxAttempts, NULL, NULL, NULL)
+     VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @leaseOwner, @leaseUntil, NULL)
      ON CONFLICT (id) DO UPDATE SET
        kind = excluded.kind, payload = excluded.payload, run_at = excluded.run_at,
-       status = 'pending', attempts = 0, max_attempts = excluded.max_attempts,
-       lease_owner = NULL, lease_until = NULL, last_error = NULL
+       status = excluded.status, attempts = excluded.attempts, max_attempts = excluded.max_attempts,
+       lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = NULL
      WHERE jobs.status <> 'running'`,
   );
   const cancel = db.prepare(
@@ -120,15 +120,18 @@ export function sqliteJobs(db: Database): JobOps {
   // Both writes are one statement each: no savepoint of their own is needed.
   const scheduleGrouped = groupCommit(
     db,
-    (job: NewJob) => {
+    (job: NewJob) =>
       schedule.run({
         id: job.id,
         kind: job.kind,
         payload: toJson(job.payload),
         runAt: job.runAt,
+        status: job.lease ? 'running' : 'pending',
+        attempts: job.lease ? 1 : 0,
         maxAttempts: job.maxAttempts ?? 1,
-      });
-    },
+        leaseOwner: job.lease?.owner ?? null,
+        leaseUntil: job.lease?.until ?? null,
+      }).changes === 1,
     { singleStatement: true },
   );
 
@@ -137,9 +140,7 @@ export function sqliteJobs(db: Database): JobOps {
   });
 
   return {
-    async scheduleJob(job: NewJob) {
-      await scheduleGrouped(job);
-    },
+    scheduleJob: scheduleGrouped,
     async getJob(id) {
       const row = select.get(id);
       return row === undefined ? null : toJob(row);
