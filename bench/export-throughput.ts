@@ -1,126 +1,83 @@
-// Export throughput: rows/s and peak RSS growth of the HTTP export (JSON array streamed
-// from the store cursor) next to a raw read of the same rows from the store cursor, in the
-// same run. SQLite: 1M userData rows and 1M nlpLog rows (BENCH_EXPORT_ROWS). The
-// Mongo-compatible test server (FerretDB) when it can be started, scaled down to
-// BENCH_EXPORT_MONGO_ROWS (FerretDB 1.x on SQLite is far slower than MongoDB; its figures
-// say little about production). Server and client share one process: RSS covers both.
+// Export throughput: rows/s and the server's peak RSS growth for the HTTP export (a JSON
+// array streamed from the store cursor), next to a raw read of the same rows from the
+// store cursor in the same run. SQLite: 1M userData rows and 1M nlpLog rows
+// (BENCH_EXPORT_ROWS). The Mongo-compatible test server (FerretDB) when it can be started,
+// scaled down to BENCH_EXPORT_MONGO_ROWS (FerretDB 1.x on SQLite is far slower than
+// MongoDB; its figures say little about production).
+// The server runs in a child process (bench/export-child.ts): the HTTP client here does not
+// share its event loop, and RSS is the server's own.
 // Goals: >= 100k rows/s, RSS growth <= 64 MB.
-import Database from 'better-sqlite3';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { fork } from 'node:child_process';
 import path from 'node:path';
 import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
-import { readConfig } from '../server/config.ts';
-import { startServer, type RunningServer } from '../server/main.ts';
-import type { Store } from '../server/ports/store.ts';
+import type { ChildCommand, ChildStart } from './export-child.ts';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const MONGO_ROWS = Number(process.env.BENCH_EXPORT_MONGO_ROWS ?? 1_000);
 const KEY = 'bench-function-key-0123456789';
 const BOT = path.join(import.meta.dirname, '..', 'server', 'api', 'management', 'test', 'fixtures', 'bot.json');
-const T0 = Date.UTC(2026, 0, 1);
+const child = new URL('./export-child.ts', import.meta.url).pathname;
 
-/** Peak RSS above the level when measuring began, sampled every 10 ms. */
-async function measure(label: string, rowsExpected: number, work: () => Promise<number>): Promise<void> {
-  global.gc?.();
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
-  const started = performance.now();
-  const rows = await work();
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  const ok = rows === rowsExpected ? '' : ` (!! expected ${rowsExpected})`;
-  console.log(`  ${label.padEnd(34)} ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s, peak RSS +${((peak - base) / 2 ** 20).toFixed(1)} MB${ok}`);
-}
-
-async function rawUsers(store: Store): Promise<number> {
-  let n = 0;
-  for await (const _row of store.exportUsers({ batchSize: 1000 })) n++;
-  return n;
-}
-async function rawLogs(store: Store): Promise<number> {
-  let n = 0;
-  for await (const _row of store.readLogs('nlpLog', { batchSize: 1000 })) n++;
-  return n;
+function line(label: string, rows: number, expected: number, seconds: number, rssMb: number): void {
+  const ok = rows === expected ? '' : ` (!! expected ${expected})`;
+  console.log(`  ${label.padEnd(34)} ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s, server peak RSS +${rssMb.toFixed(1)} MB${ok}`);
 }
 
 /** Reads the streamed JSON array chunk by chunk, counting records (one a line), never holding the body. */
-async function httpExport(server: RunningServer, name: string): Promise<number> {
-  const res = await fetch(`${server.url}/api/management/export/${name}`, { headers: { 'x-functions-key': KEY } });
+async function httpExport(url: string, name: string): Promise<number> {
+  const res = await fetch(`${url}/api/management/export/${name}`, { headers: { 'x-functions-key': KEY } });
   if (res.status !== 200 || !res.body) throw new Error(`export ${name} answered ${res.status}`);
   let lines = 0;
   for await (const chunk of res.body) {
     const bytes = chunk as Uint8Array;
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
   }
   return Math.max(0, lines - 2); // "[\n", records joined by ",\n", then "\n]\n"
 }
 
-async function seedViaStore(store: Store, rows: number): Promise<void> {
-  for (let i = 0; i < rows; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, rows - i) }, (_, j) => ({
-      userId: `u${i + j}`,
-      timestamp: T0 + i + j,
-      data: { dialogId: 'greeting', stepId: 'ask', stepType: 'input', query: `unprocessed input ${i + j}`, modelId: null, intent: null, result: null, processed: false },
-    }));
-    await store.appendLogs('nlpLog', batch);
-  }
-}
-
-async function seedUsersViaStore(store: Store, rows: number): Promise<void> {
-  for (let i = 0; i < rows; i++) {
-    const user = await store.ensureUser({ userId: `u${i}`, channelId: 'webchat', userData: { email: `u${i}@example.com`, name: `User ${i}` }, now: T0 + i });
-    await store.updateUser(user.userId, user.version, { lastMessageAt: T0 + i }, T0 + i);
-  }
-}
-
-function seedSqliteUsers(file: string, rows: number): void {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  const insert = db.prepare(
-    `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)
-     VALUES (?, 'webchat', NULL, '{}', ?, ?, ?, ?, 1, 0)`,
-  );
-  const many = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) insert.run(`u${i}`, JSON.stringify({ email: `u${i}@example.com`, name: `User ${i}`, score: i % 100 }), T0 + i, T0 + i, T0 + i);
-  });
-  for (let i = 0; i < rows; i += 50_000) many(i, Math.min(rows, i + 50_000));
-  db.close();
-}
-
-async function run(label: string, env: Record<string, string>, rows: number, seed: (server: RunningServer, dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
-  const server = await startServer(readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', BOT_FUNCTION_KEY: KEY, BOT_DEFINITION: BOT, MANAGEMENT_RATE_LIMIT: '100000', ...env }));
+async function run(label: string, start: ChildStart): Promise<void> {
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const proc = fork(child, [], { execArgv: ['--import', 'tsx', '--expose-gc', ...prof], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(command: ChildCommand | ChildStart, key: string) =>
+    new Promise<T>((resolve) => {
+      const onMessage = (reply: Record<string, unknown>) => {
+        if (key in reply) {
+          proc.off('message', onMessage);
+          resolve(reply as T);
+        }
+      };
+      proc.on('message', onMessage);
+      proc.send(command);
+    });
   try {
-    const seeding = performance.now();
-    await seed(server, dir);
-    console.log(`export (${label}, ${rows.toLocaleString('en')} userData + ${rows.toLocaleString('en')} nlpLog rows; seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s)`);
-    await measure('userData raw store cursor', rows, () => rawUsers(server.store));
-    await measure('userData HTTP export (JSON)', rows, () => httpExport(server, 'userData'));
-    await measure('nlpLog raw store cursor', rows, () => rawLogs(server.store));
-    await measure('nlpLog HTTP export (JSON)', rows, () => httpExport(server, 'nlpLog'));
+    const ready = await ask<{ url: string; seededSeconds: number }>(start, 'ready');
+    console.log(`export (${label}, ${start.rows.toLocaleString('en')} userData + ${start.rows.toLocaleString('en')} nlpLog rows; seeded in ${ready.seededSeconds.toFixed(1)} s)`);
+    for (const [name, what] of [['userData', 'users'], ['nlpLog', 'logs']] as const) {
+      const { raw } = await ask<{ raw: { rows: number; seconds: number; rssMb: number } }>({ cmd: 'raw', what }, 'raw');
+      line(`${name} raw store cursor`, raw.rows, start.rows, raw.seconds, raw.rssMb);
+      await ask({ cmd: 'rss-start' }, 'sampling');
+      const started = performance.now();
+      const rows = await httpExport(ready.url, name);
+      const seconds = (performance.now() - started) / 1000;
+      const { rssMb } = await ask<{ rssMb: number }>({ cmd: 'rss-stop' }, 'rssMb');
+      line(`${name} HTTP export (JSON)`, rows, start.rows, seconds, rssMb);
+    }
   } finally {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
+    proc.send({ cmd: 'stop' } satisfies ChildCommand);
+    await new Promise((resolve) => proc.once('exit', resolve));
   }
 }
 
-await run('SQLite', {}, ROWS, async (server, dir) => {
-  seedSqliteUsers(path.join(dir, 'chatbot.sqlite'), ROWS);
-  await seedViaStore(server.store, ROWS);
-});
+const common = { BOT_FUNCTION_KEY: KEY, BOT_DEFINITION: BOT };
+await run('SQLite', { env: common, rows: ROWS, seedUsersDirectly: true });
 
 const mongo = await startMongoTestServer();
 if (mongo.url === null) {
   console.log(`export (Mongo-compatible): skipped, ${mongo.reason}`);
 } else {
   try {
-    await run(`Mongo-compatible: ${mongo.description}, scaled down`, { MONGODB_URL: `${mongo.url.replace(/\/$/, '')}/bench_export_${process.pid}` }, MONGO_ROWS, async (server) => {
-      await seedUsersViaStore(server.store, MONGO_ROWS);
-      await seedViaStore(server.store, MONGO_ROWS);
-    });
+    const url = `${mongo.url.replace(/\/$/, '')}/bench_export_${process.pid}`;
+    await run(`Mongo-compatible: ${mongo.description}, scaled down`, { env: { ...common, MONGODB_URL: url }, rows: MONGO_ROWS, seedUsersDirectly: false });
   } finally {
     await mongo.stop();
   }

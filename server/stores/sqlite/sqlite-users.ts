@@ -62,12 +62,16 @@ export function sqliteUsers(db: Database): UserOps {
   // one lower bound only: with `a >= from` beside the cursor condition it picks
   // `from` and rescans the range on every batch (quadratic on large exports),
   // so the lower bound is folded into one `max(from, cursor)`.
-  const exportBatch = db.prepare<[number, number, number, number, number, number], UserRow>(
-    `SELECT * FROM users
-     WHERE last_message_at IS NOT NULL AND last_message_at >= max(?, ?) AND last_message_at < ?
-       AND (last_message_at, seq) > (?, ?)
-     ORDER BY last_message_at, seq LIMIT ?`,
-  );
+  // Only the columns an export needs, as arrays (`raw`): at a million rows, building
+  // an object with every column of every row was most of the read's cost.
+  const exportBatch = db
+    .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
+      `SELECT user_id, last_message_at, seq, user_data FROM users
+       WHERE last_message_at IS NOT NULL AND last_message_at >= max(?, ?) AND last_message_at < ?
+         AND (last_message_at, seq) > (?, ?)
+       ORDER BY last_message_at, seq LIMIT ?`,
+    )
+    .raw(true);
 
   // New users come in bursts (triggers for many users): created in group commits.
   const ensureGrouped = groupCommit(db, (user: NewUser) => {
@@ -110,18 +114,12 @@ export function sqliteUsers(db: Database): UserOps {
       // consumer finished.
       for (;;) {
         const rows = exportBatch.all(from, after.t, to, after.t, after.o, batchSize);
-        for (const row of rows) {
-          const timestamp = row.last_message_at as number;
-          yield {
-            userId: row.user_id,
-            timestamp,
-            userData: fromJson(row.user_data),
-            cursor: encodeCursor({ t: timestamp, o: row.seq }),
-          };
+        for (const [userId, timestamp, seq, userData] of rows) {
+          yield { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }) };
         }
         const last = rows.at(-1);
         if (last === undefined || rows.length < batchSize) return;
-        after = { t: last.last_message_at as number, o: last.seq };
+        after = { t: last[1], o: last[2] };
       }
     },
   };
