@@ -33,9 +33,11 @@ if (process.send) {
 
   let base = 0;
   let peak = 0;
+  let cpu = process.cpuUsage();
   let sampler: NodeJS.Timeout | undefined;
   const sampleRss = () => {
     global.gc?.();
+    cpu = process.cpuUsage();
     base = process.memoryUsage().rss;
     peak = base;
     sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
@@ -59,7 +61,8 @@ if (process.send) {
         sampleRss();
         send({ sampling: true });
       } else if (message.cmd === 'rss-stop') {
-        send({ rssMb: stopRss() });
+        const used = process.cpuUsage(cpu);
+        send({ rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6 });
       } else {
         await server.close();
         await rm(dir, { recursive: true, force: true });

@@ -18,9 +18,10 @@ const KEY = 'bench-function-key-0123456789';
 const BOT = path.join(import.meta.dirname, '..', 'server', 'api', 'management', 'test', 'fixtures', 'bot.json');
 const child = new URL('./export-child.ts', import.meta.url).pathname;
 
-function line(label: string, rows: number, expected: number, seconds: number, rssMb: number): void {
+function line(label: string, rows: number, expected: number, seconds: number, rssMb: number, cpuSeconds?: number): void {
   const ok = rows === expected ? '' : ` (!! expected ${expected})`;
-  console.log(`  ${label.padEnd(34)} ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s, server peak RSS +${rssMb.toFixed(1)} MB${ok}`);
+  const cpu = cpuSeconds === undefined ? '' : `, server CPU ${cpuSeconds.toFixed(2)} s`;
+  console.log(`  ${label.padEnd(34)} ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s, server peak RSS +${rssMb.toFixed(1)} MB${cpu}${ok}`);
 }
 
 /** Reads the streamed JSON array chunk by chunk, counting records (one a line), never holding the body. */
@@ -59,8 +60,8 @@ async function run(label: string, start: ChildStart): Promise<void> {
       const started = performance.now();
       const rows = await httpExport(ready.url, name);
       const seconds = (performance.now() - started) / 1000;
-      const { rssMb } = await ask<{ rssMb: number }>({ cmd: 'rss-stop' }, 'rssMb');
-      line(`${name} HTTP export (JSON)`, rows, start.rows, seconds, rssMb);
+      const { rssMb, cpuSeconds } = await ask<{ rssMb: number; cpuSeconds: number }>({ cmd: 'rss-stop' }, 'rssMb');
+      line(`${name} HTTP export (JSON)`, rows, start.rows, seconds, rssMb, cpuSeconds);
     }
   } finally {
     proc.send({ cmd: 'stop' } satisfies ChildCommand);
