@@ -104,15 +104,15 @@ const triggerResponses = {
   },
   '400': errorResponse('invalid_address (not base64, not JSON, or missing bot/user/channelId), invalid_parameter (mode or query), or invalid_body (not JSON, or not an object).'),
   '404': errorResponse('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
-  '413': errorResponse('payload_too_large: the body is over 64 KiB.'),
-  '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json.'),
+  '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
+  '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.'),
   ...commonErrors,
 };
 
 const triggerBody = {
   required: false,
   description:
-    'Optional JSON object (at most 64 KiB). It is stored as the user-data field `triggerData`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.',
+    'Optional JSON object (at most 64 KiB; it may be sent compressed with Content-Encoding gzip, deflate or br). It is stored as the user-data field `triggerData`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.',
   content: {
     'application/json': {
       schema: { type: 'object', additionalProperties: true },
