@@ -10,6 +10,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
+import { stealMeter, stealText } from './steal.ts';
 import type { ChildCommand, ChildStart } from './export-child.ts';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -18,10 +19,12 @@ const KEY = 'bench-function-key-0123456789';
 const BOT = path.join(import.meta.dirname, '..', 'server', 'api', 'management', 'test', 'fixtures', 'bot.json');
 const child = new URL('./export-child.ts', import.meta.url).pathname;
 
-function line(label: string, rows: number, expected: number, seconds: number, rssMb: number, cpuSeconds?: number): void {
+function line(label: string, rows: number, expected: number, seconds: number, rssMb: number, steal: number | null, cpuSeconds?: number): void {
   const ok = rows === expected ? '' : ` (!! expected ${expected})`;
   const cpu = cpuSeconds === undefined ? '' : `, server CPU ${cpuSeconds.toFixed(2)} s`;
-  console.log(`  ${label.padEnd(34)} ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s, server peak RSS +${rssMb.toFixed(1)} MB${cpu}${ok}`);
+  console.log(
+    `  ${label.padEnd(34)} ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s, server peak RSS +${rssMb.toFixed(1)} MB${cpu}${stealText(steal)}${ok}`,
+  );
 }
 
 /** Reads the streamed JSON array chunk by chunk, counting records (one a line), never holding the body. */
@@ -54,14 +57,16 @@ async function run(label: string, start: ChildStart): Promise<void> {
     const ready = await ask<{ url: string; seededSeconds: number }>(start, 'ready');
     console.log(`export (${label}, ${start.rows.toLocaleString('en')} userData + ${start.rows.toLocaleString('en')} nlpLog rows; seeded in ${ready.seededSeconds.toFixed(1)} s)`);
     for (const [name, what] of [['userData', 'users'], ['nlpLog', 'logs']] as const) {
+      let steal = stealMeter();
       const { raw } = await ask<{ raw: { rows: number; seconds: number; rssMb: number } }>({ cmd: 'raw', what }, 'raw');
-      line(`${name} raw store cursor`, raw.rows, start.rows, raw.seconds, raw.rssMb);
+      line(`${name} raw store cursor`, raw.rows, start.rows, raw.seconds, raw.rssMb, steal());
       await ask({ cmd: 'rss-start' }, 'sampling');
+      steal = stealMeter();
       const started = performance.now();
       const rows = await httpExport(ready.url, name);
       const seconds = (performance.now() - started) / 1000;
       const { rssMb, cpuSeconds } = await ask<{ rssMb: number; cpuSeconds: number }>({ cmd: 'rss-stop' }, 'rssMb');
-      line(`${name} HTTP export (JSON)`, rows, start.rows, seconds, rssMb, cpuSeconds);
+      line(`${name} HTTP export (JSON)`, rows, start.rows, seconds, rssMb, steal(), cpuSeconds);
     }
   } finally {
     proc.send({ cmd: 'stop' } satisfies ChildCommand);

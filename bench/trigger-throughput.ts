@@ -15,6 +15,7 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { stealMeter, stealText } from './steal.ts';
 
 const KEY = 'bench-function-key-0123456789';
 const BOT = path.join(import.meta.dirname, '..', 'server', 'api', 'management', 'test', 'fixtures', 'bot.json');
@@ -55,6 +56,7 @@ let run = 0;
 async function load(rate?: number) {
   const before = await reading();
   const clientBefore = process.cpuUsage();
+  const steal = stealMeter();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -81,7 +83,7 @@ async function load(rate?: number) {
     after,
     line:
       `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; ` +
-      `server CPU ${cpu.toFixed(2)} cores (autocannon ${((clientCpu.user + clientCpu.system) / 1e6 / SECONDS).toFixed(2)})`,
+      `server CPU ${cpu.toFixed(2)} cores (autocannon ${((clientCpu.user + clientCpu.system) / 1e6 / SECONDS).toFixed(2)})${stealText(steal())}`,
   };
 }
 
