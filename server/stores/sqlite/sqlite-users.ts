@@ -27,11 +27,13 @@ type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUser
 
 export function sqliteUsers(db: Database): UserOps {
   const select = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_id = ?');
-  const insert = db.prepare(
+  // RETURNING gives the new row in the same statement; nothing when the user already existed.
+  const insert = db.prepare<[Record<string, unknown>], UserRow>(
     `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at,
                         created_at, updated_at, version, last_seq)
      VALUES (@userId, @channelId, NULL, @variables, @userData, NULL, @now, @now, 1, 0)
-     ON CONFLICT (user_id) DO NOTHING`,
+     ON CONFLICT (user_id) DO NOTHING
+     RETURNING *`,
   );
   const update = db.prepare(
     `UPDATE users SET position = @position, variables = @variables, user_data = @userData,
@@ -75,14 +77,14 @@ export function sqliteUsers(db: Database): UserOps {
 
   // New users come in bursts (triggers for many users): created in group commits.
   const ensureGrouped = groupCommit(db, (user: NewUser) => {
-    insert.run({
-      userId: user.userId,
-      channelId: user.channelId,
-      variables: toJson(user.variables ?? {}),
-      userData: toJson(user.userData ?? {}),
-      now: user.now,
-    });
-    const row = select.get(user.userId);
+    const row =
+      insert.get({
+        userId: user.userId,
+        channelId: user.channelId,
+        variables: toJson(user.variables ?? {}),
+        userData: toJson(user.userData ?? {}),
+        now: user.now,
+      }) ?? select.get(user.userId);
     if (row === undefined) throw new Error(`user ${user.userId} vanished right after ensureUser`);
     return toUser(row);
   });
