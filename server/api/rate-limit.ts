@@ -1,3 +1,5 @@
+import { HttpError } from './errors.ts';
+
 /** What one request's turn at the limit came to. */
 export interface RateLimitTake {
   readonly allowed: boolean;
@@ -46,10 +48,19 @@ export class RateLimiter {
   }
 }
 
-/** The IETF draft-7 RateLimit headers every management response carries (as the limiter's earlier library sent them). */
+/**
+ * The IETF draft-7 RateLimit headers every management response carries (as the
+ * limiter's earlier library sent them), and Retry-After on a refusal.
+ */
 export function rateLimitHeaders(take: RateLimitTake, windowMs: number): Record<string, string> {
   return {
     'RateLimit-Policy': `${take.limit};w=${Math.round(windowMs / 1000)}`,
     RateLimit: `limit=${take.limit}, remaining=${take.remaining}, reset=${take.resetSeconds}`,
+    ...(take.allowed ? {} : { 'Retry-After': String(take.resetSeconds) }),
   };
+}
+
+/** The refusal of a request over the limit, in the error catalogue's words. */
+export function rateLimited(take: RateLimitTake): HttpError {
+  return new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${take.resetSeconds} s.`, { retryAfterSeconds: take.resetSeconds });
 }

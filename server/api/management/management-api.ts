@@ -7,7 +7,7 @@ import { clientIp, rateLimitKey } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';
 import { openApiRouter } from '../openapi/openapi-router.ts';
-import { RateLimiter, rateLimitHeaders } from '../rate-limit.ts';
+import { RateLimiter, rateLimitHeaders, rateLimited } from '../rate-limit.ts';
 import { exportRouter } from './export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
 import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
@@ -56,9 +56,7 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   const limited: RequestHandler = (req, res, next) => {
     const take = limiter.take(rateLimitKey(clientIp(req)));
     res.set(rateLimitHeaders(take, WINDOW_MS));
-    if (take.allowed) return next();
-    res.setHeader('Retry-After', String(take.resetSeconds));
-    next(new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${take.resetSeconds} s.`, { retryAfterSeconds: take.resetSeconds }));
+    next(take.allowed ? undefined : rateLimited(take));
   };
   const keyed = requireFunctionKey(checkKey);
 

@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.ts';
 import { clientIp, rateLimitKey } from '../client-ip.ts';
 import { HttpError, errorBody, internalError } from '../errors.ts';
 import type { HttpMetrics } from '../metrics.ts';
-import { rateLimitHeaders, type RateLimiter } from '../rate-limit.ts';
+import { rateLimitHeaders, rateLimited, type RateLimiter } from '../rate-limit.ts';
 import { readBody } from '../read-body.ts';
 import { logRequest } from '../request-log.ts';
 import { unauthorized, type FunctionKeyCheck } from './function-key.ts';
@@ -65,13 +65,10 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
     const fail = (error: unknown) => {
       if (res.headersSent) return;
       const known = error instanceof HttpError ? error : internalError(options.logger, error);
-      const extra: Record<string, string> | undefined = known.status === 405 ? { Allow: 'POST' } : known.status === 429 ? { 'Retry-After': String(take.resetSeconds) } : undefined;
-      send(known.status, errorBody(known.code, known.message, known.details), extra);
+      send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'POST' } : undefined);
     };
     try {
-      if (!take.allowed) {
-        throw new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${take.resetSeconds} s.`, { retryAfterSeconds: take.resetSeconds });
-      }
+      if (!take.allowed) throw rateLimited(take);
       const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
       const codes = query.getAll('code');
       if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined)) throw unauthorized();
