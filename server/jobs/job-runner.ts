@@ -50,8 +50,9 @@ export class JobRunner implements Scheduler {
    * so, no job is handed over directly, so none overtakes one accepted earlier.
    */
   private backlog = true;
-  /** Due jobs written as pending; a poll clears `backlog` only if none was written while it claimed. */
+  /** Due jobs written as pending so far, and how many of those writes are still under way. */
   private pendingWrites = 0;
+  private pendingWriting = 0;
   /** Direct hand-overs between their slot check and their write. */
   private readonly handing = new Set<Promise<boolean>>();
 
@@ -106,7 +107,12 @@ export class JobRunner implements Scheduler {
     }
     this.backlog = true;
     this.pendingWrites += 1;
-    await store.scheduleJob(job);
+    this.pendingWriting += 1;
+    try {
+      await store.scheduleJob(job);
+    } finally {
+      this.pendingWriting -= 1;
+    }
     this.poke();
   }
 
@@ -169,7 +175,9 @@ export class JobRunner implements Scheduler {
       return;
     }
     const limit = Math.min(this.options.batchSize ?? 50, room);
-    const writesBefore = this.pendingWrites;
+    // The claim sees every pending job only if none was being written as it began (a write
+    // under way may land after the claim's query) and none was started while it ran.
+    const writesBefore = this.pendingWriting === 0 ? this.pendingWrites : -1;
     let jobs: Job[];
     try {
       jobs = await store.claimJobs({
