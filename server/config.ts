@@ -69,6 +69,15 @@ export const configSchema = z.object({
     .transform(Number)
     .default(60),
   /**
+   * Integration calls a minute per user and service (sync calls and async jobs scheduled), with
+   * bursts of up to 10; beyond it the step fails with kind rate_limited and follows its onError.
+   */
+  INTEGRATION_USER_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of calls a minute, at least 1')
+    .transform(Number)
+    .default(30),
+  /**
    * Hosts integration calls may reach (comma list, e.g. `api.example.com,127.0.0.1`). Set: only these,
    * and they may be private or loopback addresses. Unset: any public host, never a private one.
    */

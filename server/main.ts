@@ -151,6 +151,7 @@ async function assemble(
     sms,
     links,
     integrations: integrationCaller,
+    integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
   };
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));

@@ -89,7 +89,7 @@ async function commitTurn(
     if (!read) throw new Error(`user ${userId} does not exist`);
     const user = options.adjust ? options.adjust(read) : read;
     understood ??= await understand(deps, user, input);
-    const result = runTurn(deps.definition, user, understood, deps.engine);
+    const result = runTurn(deps.definition, user, understood);
     const snapshots = result.effects.filter((e) => e.type === 'snapshotUserData');
     const outputs = trackLinks(deps, userId, result.outputs);
     const outcome = await deps.store.commitTurn({

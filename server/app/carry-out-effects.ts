@@ -111,6 +111,8 @@ function firstTime(deps: AppDeps, name: string): boolean {
 
 const warnings = {
   missing_variable: 'a template names a variable that has no value; it rendered empty (logged once per name)',
-  step_limit: 'a turn ran more steps than allowed without input (a goto cycle?); the conversation was stopped',
+  step_limit: 'a run without input took more steps than settings.maxStepsWithoutInput allows (a goto cycle?); the conversation was stopped and the user got the fallback',
+  call_limit:
+    'a run without input made more integration calls, email, SMS or short waits than settings.maxCallsWithoutInput allows (a goto back to an integration step?); the conversation was stopped and the user got the fallback',
   integration_error_policy: "an integration step failed; the conversation followed the step's onError",
 } as const;

@@ -1,5 +1,4 @@
 import type { BotDefinition } from '../definition/schema.ts';
-import type { EngineOptions } from '../engine/engine.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { IntegrationCaller } from '../ports/integrations.ts';
@@ -23,7 +22,6 @@ export interface AppDeps {
   readonly scheduler: Scheduler;
   /** Serialises each user's turns. */
   readonly turns: KeyedQueue;
-  readonly engine?: EngineOptions;
   /** Intent classifier trained from the definition's intents; free text is unprocessed without it. */
   readonly classifier?: IntentClassifier;
   /** Fuzzy matcher over the definition's FAQ pairs. */
@@ -38,4 +36,6 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** Runs integration steps; unset: every integration step fails (kind "unconfigured") and follows its onError. */
   readonly integrations?: IntegrationCaller;
+  /** Integration calls a minute per user and service (INTEGRATION_USER_RATE_LIMIT); default 30. */
+  readonly integrationCallsPerMinute?: number;
 }

@@ -1,6 +1,7 @@
 import type { Effect, EngineInput, IntegrationEffect } from '../engine/types.ts';
 import type { IntegrationCallResult } from '../ports/integrations.ts';
 import type { AppDeps } from './deps.ts';
+import { KeyedTokenBuckets } from './token-bucket.ts';
 
 /** How the result re-enters the engine: applyTurn, passed in so this file does not import it back. */
 export type ContinueTurn = (deps: AppDeps, userId: string, input: EngineInput, now: number, options: { readonly userWrote: false }) => Promise<unknown>;
@@ -55,10 +56,40 @@ async function call(deps: AppDeps, userId: string, effect: IntegrationEffect): P
   if (!deps.integrations) {
     return { ok: false, error: { kind: 'unconfigured', message: 'This server runs no integration layer, so integration steps cannot call anything.' } };
   }
+  const service = serviceOf(deps, effect);
+  if (!callBuckets(deps).take(`${userId}\n${service}`)) {
+    const perMinute = deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE;
+    deps.logger.warn(
+      { userId, dialogId: effect.dialogId, stepId: effect.stepId, service, code: 'integration_rate_limited', perMinute },
+      "a user's integration calls to this service passed INTEGRATION_USER_RATE_LIMIT; the step failed with kind rate_limited and followed its onError",
+    );
+    return { ok: false, error: { kind: 'rate_limited', message: `More than ${perMinute} calls a minute to ${service} for this user.` } };
+  }
   try {
     return await deps.integrations.run({ dialogId: effect.dialogId, stepId: effect.stepId }, { userId, variables: effect.variables, userData: effect.userData });
   } catch (error) {
     // The port promises not to throw for a failed call; anything else (the store down while scheduling) is a failure too.
     return { ok: false, error: { kind: 'internal', message: (error as Error).message } };
   }
+}
+
+/** Default of INTEGRATION_USER_RATE_LIMIT. */
+const DEFAULT_CALLS_PER_MINUTE = 30;
+
+/**
+ * One bucket per user and service, per server: one user's conversation (or a bot
+ * author's loop) cannot turn the bot into a flood against the customer's own API.
+ */
+const buckets = new WeakMap<AppDeps, KeyedTokenBuckets>();
+function callBuckets(deps: AppDeps): KeyedTokenBuckets {
+  let found = buckets.get(deps);
+  if (!found) buckets.set(deps, (found = new KeyedTokenBuckets(deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE, () => deps.clock.now())));
+  return found;
+}
+
+/** What the step calls, as the limit counts it: its configured service, else its step type. */
+function serviceOf(deps: AppDeps, effect: IntegrationEffect): string {
+  const step = deps.definition.dialogs.find((d) => d.id === effect.dialogId)?.steps.find((s) => s.id === effect.stepId);
+  if (step?.type !== 'integration') return 'unknown';
+  return step.service ?? step.integration;
 }

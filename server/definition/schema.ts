@@ -76,6 +76,14 @@ export const botDefinitionSchema = z
         nlpThreshold: z.number().min(0).max(1).default(0.7),
         /** Lowest FAQ match score (0..1, 1 = exact) that answers a question. */
         faqThreshold: z.number().min(0).max(1).default(0.6),
+        /**
+         * Most steps a run may take without input from outside (the user, the page, a trigger),
+         * across the turns it chains itself (integration results, failed email or SMS, waits
+         * under a second). Past it the run stops and the user hears fallbackText.
+         */
+        maxStepsWithoutInput: z.number().int().min(1).max(1000).default(100),
+        /** Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone. */
+        maxCallsWithoutInput: z.number().int().min(1).max(100).default(10),
       })
       .strict(),
     /** The user-data storages: what the userData export returns, one field each. */

@@ -4,9 +4,9 @@ import { validateDefinition } from '../definition/load.ts';
 import { runTurn } from './engine.ts';
 import type { ConversationState } from './types.ts';
 
-function definition(dialogs: unknown, userDataFields: string[] = ['name']): BotDefinition {
+function definition(dialogs: unknown, userDataFields: string[] = ['name'], settings: Record<string, unknown> = {}): BotDefinition {
   const result = validateDefinition({
-    settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?' },
+    settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?', ...settings },
     userDataFields,
     dialogs,
   });
@@ -70,19 +70,21 @@ describe('engine', () => {
     expect(turn.effects.filter((e) => e.type === 'warn').map((e) => e.detail)).toEqual([{ name: 'nope' }, { name: 'name' }]);
   });
 
-  it('when goto steps form a cycle, then the turn stops at the bound and says so', () => {
-    const bot = definition([
-      { id: 'greeting', steps: [{ id: 'a', type: 'goto', dialog: 'loop' }] },
-      { id: 'loop', steps: [{ id: 'b', type: 'message', text: 'again' }, { id: 'c', type: 'goto', dialog: 'greeting' }] },
-    ]);
-    const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' }, { maxStepsPerTurn: 10 });
+  it('when goto steps form a cycle, then the turn stops at the bound, names the step and answers with the fallback', () => {
+    const bot = definition(
+      [
+        { id: 'greeting', steps: [{ id: 'a', type: 'goto', dialog: 'loop' }] },
+        { id: 'loop', steps: [{ id: 'b', type: 'message', text: 'again' }, { id: 'c', type: 'goto', dialog: 'greeting' }] },
+      ],
+      ['name'],
+      { maxStepsWithoutInput: 10 },
+    );
+    const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' });
     expect(turn.state.position).toBeNull();
-    expect(turn.outputs.length).toBeLessThan(10);
-    expect(turn.effects).toContainEqual({
-      type: 'warn',
-      code: 'step_limit',
-      detail: expect.objectContaining({ limit: 10 }),
-    });
+    // 10 steps: a, b, c, a, b, c, a, b, c, a — three "again", then the fallback.
+    expect(turn.outputs.map((o) => (o.type === 'text' ? o.text : o.type))).toEqual(['again', 'again', 'again', 'Say again?']);
+    expect(turn.effects).toContainEqual({ type: 'warn', code: 'step_limit', detail: { dialogId: 'loop', stepId: 'b', limit: 10 } });
+    expect(turn.state.variables).toEqual({});
   });
 
   it('when a goto names a step, then the conversation continues there and next jumps within the dialog', () => {

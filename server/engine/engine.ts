@@ -1,33 +1,26 @@
 import type { BotDefinition, Dialog, Step } from '../definition/schema.ts';
 import { routeIntent } from './intents.ts';
 import { toNext } from './jump.ts';
+import { takeBudget, keepBudget, reachesOut, type RunBudget } from './run-budget.ts';
 import { handlerFor } from './steps/index.ts';
 import { integrationOutcome } from './steps/integration.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
-import { cancelTimers, takeTimer } from './timers.ts';
+import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
 import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
 
-export interface EngineOptions {
-  /**
-   * Most steps one turn may run without input. A goto cycle would otherwise
-   * keep a user's turn busy forever; past the bound the turn stops and says so.
-   */
-  readonly maxStepsPerTurn: number;
+/** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
+interface Run {
+  readonly spent: RunBudget;
+  readonly maxSteps: number;
+  readonly maxCalls: number;
 }
-
-export const DEFAULT_ENGINE_OPTIONS: EngineOptions = { maxStepsPerTurn: 100 };
 
 /**
  * The dialog engine: definition + state + input → new state + outputs + effects.
  * Pure: no I/O, no clock, no randomness. Models (intent classifier, FAQ matcher)
  * run before the turn; their results come in the input (see `understandingNeeded`).
  */
-export function runTurn(
-  definition: BotDefinition,
-  state: ConversationState,
-  input: EngineInput,
-  options: EngineOptions = DEFAULT_ENGINE_OPTIONS,
-): TurnResult {
+export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput): TurnResult {
   const missing = new Set<string>();
   const ctx: TurnContext = {
     definition,
@@ -45,16 +38,22 @@ export function runTurn(
     },
   };
 
+  const timerStep = input.kind === 'timer' ? timerStepOf(definition, ctx, input.timerId) : undefined;
+  const run: Run = {
+    spent: takeBudget(ctx, input, timerStep),
+    maxSteps: definition.settings.maxStepsWithoutInput,
+    maxCalls: definition.settings.maxCallsWithoutInput,
+  };
   let position: Position | null = state.position;
   switch (input.kind) {
     case 'start':
-      position = startDialog(ctx, input.dialogId, input.stepId, options);
+      position = startDialog(ctx, input.dialogId, input.stepId, run);
       break;
     case 'text':
     case 'postback': {
       cancelTimers(ctx, (timer) => timer.userInput);
       const text = input.kind === 'text' ? input.text : input.payload;
-      position = receiveText(ctx, state.position, text, input.understanding, options);
+      position = receiveText(ctx, state.position, text, input.understanding, run);
       break;
     }
     case 'timer': {
@@ -62,19 +61,19 @@ export function runTurn(
       if (!timer) break; // cancelled meanwhile: nothing happens
       const step = findStep(definition, timer.dialogId, timer.stepId);
       if (step?.type !== 'wait') break;
-      position = go(ctx, timer.dialogId, step, toNext(step.then), options);
+      position = go(ctx, timer.dialogId, step, toNext(step.then), run);
       break;
     }
     case 'pageEvent': {
       cancelTimers(ctx, (timer) => timer.pageEvents.includes(input.name));
       const route = definition.pageEvents.find((e) => e.name === input.name);
-      if (route) position = startDialog(ctx, route.dialog, undefined, options);
+      if (route) position = startDialog(ctx, route.dialog, undefined, run);
       break;
     }
     case 'failed': {
       const step = findStep(definition, input.dialogId, input.stepId);
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
-        position = go(ctx, input.dialogId, step, toNext(step.onError), options);
+        position = go(ctx, input.dialogId, step, toNext(step.onError), run);
       }
       break;
     }
@@ -85,11 +84,12 @@ export function runTurn(
       if (!at?.awaiting || at.dialogId !== input.dialogId || at.stepId !== input.stepId) break;
       const step = findStep(definition, input.dialogId, input.stepId);
       if (step?.type !== 'integration') break;
-      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), options);
+      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run);
       break;
     }
   }
 
+  keepBudget(ctx, run.spent);
   return {
     state: { position, variables: ctx.variables, userData: ctx.userData },
     outputs: ctx.outputs,
@@ -111,10 +111,10 @@ export function understandingNeeded(definition: BotDefinition, state: Conversati
   return { nlp: wants.nlp && definition.intents.length > 0, faq: wants.faq && definition.faq.length > 0 };
 }
 
-function startDialog(ctx: TurnContext, dialogId: string, stepId: string | undefined, options: EngineOptions): Position | null {
+function startDialog(ctx: TurnContext, dialogId: string, stepId: string | undefined, run: Run): Position | null {
   cancelTimers(ctx, (timer) => timer.dialogStart);
   const position = enterAt(ctx.definition, dialogId, stepId);
-  return position && runFrom(ctx, position, options);
+  return position && runFrom(ctx, position, run);
 }
 
 function receiveText(
@@ -122,7 +122,7 @@ function receiveText(
   position: Position | null,
   text: string,
   understanding: Understanding | undefined,
-  options: EngineOptions,
+  run: Run,
 ): Position | null {
   const step = position?.awaiting ? findStep(ctx.definition, position.dialogId, position.stepId) : undefined;
   const handler = step && handlerFor(step);
@@ -134,8 +134,8 @@ function receiveText(
     // Free text the step cannot use: NLP may route it; else the fallback (or the step's retry).
     const where = { dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null };
     const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
-    if (routed && position && step) return go(ctx, position.dialogId, step, routed, options);
-    if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, options);
+    if (routed && position && step) return go(ctx, position.dialogId, step, routed, run);
+    if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
     if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
     else {
       ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
@@ -144,34 +144,43 @@ function receiveText(
   }
   if (!position || !step) return position;
   if (received.kind === 'retry') return { ...position, awaiting: true, retries: position.retries + 1 };
-  return go(ctx, position.dialogId, step, received as Next, options);
+  return go(ctx, position.dialogId, step, received as Next, run);
 }
 
-function startAt(ctx: TurnContext, dialogId: string, options: EngineOptions): Position | null {
+function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null {
   const position = enterAt(ctx.definition, dialogId);
-  return position && runFrom(ctx, position, options);
+  return position && runFrom(ctx, position, run);
 }
 
-function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, options: EngineOptions): Position | null {
+function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run): Position | null {
   const after = follow(ctx.definition, dialogId, step, next);
   if (after?.awaiting) return after;
-  return after && runFrom(ctx, after, options);
+  return after && runFrom(ctx, after, run);
 }
 
-/** Runs steps from `position` until one awaits input or the conversation ends. */
-function runFrom(ctx: TurnContext, start: Position, options: EngineOptions): Position | null {
+/**
+ * Runs steps from `position` until one awaits input or the conversation ends, within
+ * the run's budget: past it the run stops where it is, the user hears the fallback
+ * and the operator reads which dialog and step it stopped at.
+ */
+function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
   let position: Position | null = start;
-  for (let count = 0; position; count++) {
-    if (count >= options.maxStepsPerTurn) {
-      ctx.effects.push({
-        type: 'warn',
-        code: 'step_limit',
-        detail: { dialogId: position.dialogId, stepId: position.stepId, limit: options.maxStepsPerTurn },
-      });
-      return null;
-    }
+  while (position) {
     const step = findStep(ctx.definition, position.dialogId, position.stepId);
     if (!step) return null;
+    const calls = reachesOut(step);
+    const over =
+      run.spent.steps >= run.maxSteps ? ('step_limit' as const) : calls && run.spent.calls >= run.maxCalls ? ('call_limit' as const) : null;
+    if (over) {
+      const limit = over === 'step_limit' ? run.maxSteps : run.maxCalls;
+      ctx.effects.push({ type: 'warn', code: over, detail: { dialogId: position.dialogId, stepId: position.stepId, limit } });
+      ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
+      run.spent.steps = 0;
+      run.spent.calls = 0;
+      return null;
+    }
+    run.spent.steps += 1;
+    if (calls) run.spent.calls += 1;
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
     position = follow(ctx.definition, position.dialogId, step, next);
@@ -205,6 +214,12 @@ function enterAt(definition: BotDefinition, dialogId: string, stepId?: string): 
 
 function findDialog(definition: BotDefinition, dialogId: string): Dialog | undefined {
   return definition.dialogs.find((d) => d.id === dialogId);
+}
+
+/** The wait step behind a due timer, read before the turn takes the timer out of the record. */
+function timerStepOf(definition: BotDefinition, ctx: TurnContext, timerId: string): Step | undefined {
+  const timer = activeTimers(ctx)[timerId];
+  return timer && findStep(definition, timer.dialogId, timer.stepId);
 }
 
 function findStep(definition: BotDefinition, dialogId: string, stepId: string): Step | undefined {

@@ -135,7 +135,12 @@ export interface SmsEffect {
 /** Something the caller must carry out or record; the engine itself does no I/O. */
 export type Effect =
   | { readonly type: 'warn'; readonly code: 'missing_variable'; readonly detail: { readonly name: string } }
-  | { readonly type: 'warn'; readonly code: 'step_limit'; readonly detail: { readonly dialogId: string; readonly stepId: string; readonly limit: number } }
+  /** A run without input reached `settings.maxStepsWithoutInput` (step_limit) or `maxCallsWithoutInput` (call_limit) at this step. */
+  | {
+      readonly type: 'warn';
+      readonly code: 'step_limit' | 'call_limit';
+      readonly detail: { readonly dialogId: string; readonly stepId: string; readonly limit: number };
+    }
   | {
       readonly type: 'warn';
       readonly code: 'integration_error_policy';

@@ -19,7 +19,7 @@ import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { identityVerified } from './identity.ts';
-import { TokenBucket } from './rate-limit.ts';
+import { TokenBucket } from '../../app/token-bucket.ts';
 import type { SessionTokens } from './session-tokens.ts';
 import { toItem } from './to-item.ts';
 
