@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, MAX_JSON_NODES, checkJsonBounds, describeJsonExcess } from './json-bounds.ts';
 import {
   MAX_TEXT_BYTES,
   type HandshakeAuth,
@@ -15,14 +16,43 @@ import {
  * so zod never reaches the browser bundle.
  */
 
+/**
+ * Bounds on a whole client payload or handshake, checked before any schema: the page's
+ * own objects (`user`, `fields`, `data`, `payload`) may nest MAX_JSON_DEPTH levels, and
+ * the payload that carries them adds one.
+ */
+export const CLIENT_PAYLOAD_BOUNDS = { maxDepth: MAX_JSON_DEPTH + 1, maxNodes: MAX_JSON_NODES } as const;
+
+/**
+ * Why a client payload is beyond the bounds (a sentence for developers), or null.
+ * Walks without recursion, so it is safe on anything socket.io could parse.
+ */
+export function clientPayloadExcess(value: unknown): string | null {
+  const excess = checkJsonBounds(value, CLIENT_PAYLOAD_BOUNDS);
+  if (!excess) return null;
+  return describeJsonExcess(excess.limit === 'depth' ? { limit: 'depth', max: MAX_JSON_DEPTH } : excess);
+}
+
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/**
+ * Objects from the page: bounded so one client cannot make the server store megabytes.
+ * The depth and value count come first, so JSON.stringify never meets a value that would overflow the stack.
+ */
+const record = z
+  .record(z.string().max(64), z.unknown())
+  .superRefine((value, ctx) => {
+    const excess = checkJsonBounds(value);
+    if (excess) ctx.addIssue({ code: 'custom', message: describeJsonExcess(excess) });
+    else if (JSON.stringify(value).length > 16 * 1024) ctx.addIssue({ code: 'custom', message: 'is larger than 16 KB' });
+  });
 
 export const handshakeAuthSchema = z
   .object({
     userId: z.string().min(1).max(128).optional(),
     token: z.string().min(1).max(512).optional(),
     lastSeq: z.number().int().min(0).optional(),
-    user: z.record(z.string().max(64), z.unknown()).optional(),
+    user: record.optional(),
     locale: z.string().max(35).optional(),
     identity: z.object({ userId: z.string().min(1).max(128), userHash: z.string().min(1).max(128) }).optional(),
   })
@@ -41,11 +71,6 @@ export const sendTextSchema = z.object({
 const clientId = z.string().min(1).max(128);
 const label = z.string().min(1).max(200);
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, 'must be a name of letters, digits and _ . : - (at most 64)');
-/** Objects from the page: bounded so one client cannot make the server store megabytes. */
-const record = z
-  .record(z.string().max(64), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= 16 * 1024, 'is larger than 16 KB');
-
 export const pressSchema = z.object({
   clientId,
   label,

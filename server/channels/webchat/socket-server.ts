@@ -2,6 +2,7 @@ import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { ClientToServerEvents, ProtocolError, ServerToClientEvents } from '../../../shared/protocol.ts';
 import {
+  clientPayloadExcess,
   handshakeAuthSchema,
   pageEventSchema,
   pressSchema,
@@ -72,28 +73,20 @@ export interface WebchatOptions {
 export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTokens, logger: Logger, options: WebchatOptions = {}): void {
   const perMinute = options.rateLimitPerMinute ?? 60;
   io.use((socket, next) => {
-    const auth = handshakeAuthSchema.safeParse(socket.handshake.auth ?? {});
-    if (!auth.success) return next(refusal('invalid_payload', 'The handshake is not valid.'));
-    const { userId, token, lastSeq, user, identity } = auth.data;
-    if (identity !== undefined) {
-      // A verified identity wins over a stored session: it is how one user resumes on another device.
-      if (!options.identitySecret) {
-        return next(refusal('not_allowed', 'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.'));
-      }
-      if (!identityVerified(options.identitySecret, identity.userId, identity.userHash)) {
-        return next(refusal('unauthorized', 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).'));
-      }
-      const resuming = userId === identity.userId && token !== undefined && sessions.verify(userId, token);
-      socket.data = { userId: identity.userId, token: sessions.sign(identity.userId), lastSeq: resuming ? (lastSeq ?? 0) : 0, init: user ?? {} };
-    } else if (userId !== undefined && token !== undefined) {
-      if (!sessions.verify(userId, token)) {
-        return next(refusal('unauthorized', 'This session is not valid here; start a new one.'));
-      }
-      socket.data = { userId, token, lastSeq: lastSeq ?? 0, init: user ?? {} };
-    } else {
-      socket.data = { ...sessions.issue(), lastSeq: 0, init: user ?? {} };
+    try {
+      // Before the schema: a handshake nested thousands deep would overflow any recursive walk.
+      const excess = clientPayloadExcess(socket.handshake.auth ?? {});
+      if (excess) return next(refusal('invalid_payload', `The handshake is not valid: ${excess}.`));
+      const auth = handshakeAuthSchema.safeParse(socket.handshake.auth ?? {});
+      if (!auth.success) return next(refusal('invalid_payload', 'The handshake is not valid.'));
+      const settled = settleIdentity(auth.data, sessions, options);
+      if ('code' in settled) return next(refusal(settled.code, settled.message));
+      socket.data = settled;
+      next();
+    } catch (error) {
+      logger.error({ event: 'socket_handshake_failed', err: error }, 'could not check a web chat handshake');
+      next(refusal('internal', 'The chat could not start. Please try again shortly.'));
     }
-    next();
   });
 
   io.on('connection', (socket: ChatSocket) => {
@@ -118,7 +111,11 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
           if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
           return;
         }
-        void ready.then(() => handler(payload, ack));
+        // handler answers every failure itself; this catch is the last line, so no client event can
+        // ever become an unhandled rejection (which would stop the process).
+        void ready
+          .then(() => handler(payload, ack))
+          .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
       });
     };
     on('message', sendTextSchema, ({ clientId, text }) =>
@@ -147,6 +144,31 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       return null;
     });
   });
+}
+
+/** Who the handshake speaks for, or why it is refused. */
+function settleIdentity(
+  auth: z.infer<typeof handshakeAuthSchema>,
+  sessions: SessionTokens,
+  options: WebchatOptions,
+): SocketData | ProtocolError {
+  const { userId, token, lastSeq, user, identity } = auth;
+  if (identity !== undefined) {
+    // A verified identity wins over a stored session: it is how one user resumes on another device.
+    if (!options.identitySecret) {
+      return { code: 'not_allowed', message: 'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.' };
+    }
+    if (!identityVerified(options.identitySecret, identity.userId, identity.userHash)) {
+      return { code: 'unauthorized', message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).' };
+    }
+    const resuming = userId === identity.userId && token !== undefined && sessions.verify(userId, token);
+    return { userId: identity.userId, token: sessions.sign(identity.userId), lastSeq: resuming ? (lastSeq ?? 0) : 0, init: user ?? {} };
+  }
+  if (userId !== undefined && token !== undefined) {
+    if (!sessions.verify(userId, token)) return { code: 'unauthorized', message: 'This session is not valid here; start a new one.' };
+    return { userId, token, lastSeq: lastSeq ?? 0, init: user ?? {} };
+  }
+  return { ...sessions.issue(), lastSeq: 0, init: user ?? {} };
 }
 
 async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<void> {
@@ -185,13 +207,16 @@ function handle<S extends z.ZodType, T>(
       socket.emit('protocol_error', error);
       reply?.({ ok: false, error });
     };
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) return fail(invalid(payload, parsed.error));
     try {
+      // Before the schema and anything else that recurses: one payload nested thousands deep must cost a refusal, not the process.
+      const excess = clientPayloadExcess(payload);
+      if (excess) return fail({ code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
+      const parsed = schema.safeParse(payload);
+      if (!parsed.success) return fail(invalid(payload, parsed.error));
       reply?.({ ok: true, value: await action(parsed.data) });
     } catch (error) {
       if (error instanceof UnknownDialogError) return fail({ code: 'unknown_dialog', message: error.message });
-      logger.error({ userId: socket.data.userId, err: error }, 'could not handle a client event');
+      logger.error({ event: 'socket_event_failed', userId: socket.data.userId, socketId: socket.id, err: error }, 'could not handle a client event');
       fail({ code: 'internal', message: 'That could not be handled. Please try again.' });
     }
   };
