@@ -7,6 +7,12 @@ describe('config', () => {
     expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data' });
     expect(config.MONGODB_URL).toBeUndefined();
     expect(config.BOT_DEFINITION).toMatch(/demo[/\\]bot\.json$/);
+    expect(config.SESSION_TTL).toBe(30 * 86_400_000);
+  });
+
+  it('when SESSION_SECRET_PREVIOUS repeats SESSION_SECRET, then one line says it must differ, without the secret', () => {
+    const secret = 'the-same-session-secret-0123456789abcdef';
+    expect(() => readConfig({ SESSION_SECRET: secret, SESSION_SECRET_PREVIOUS: secret })).toThrow(/^SESSION_SECRET_PREVIOUS: must differ from SESSION_SECRET[^"]*$/);
   });
 
   it.each([
@@ -16,6 +22,9 @@ describe('config', () => {
     ['ALLOWED_ORIGINS', 'https://ok.example, not a url', /^ALLOWED_ORIGINS: /],
     ['BOT_FUNCTION_KEY', 'short', /^BOT_FUNCTION_KEY: must be at least 16 characters long$/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL: /],
+    ['SESSION_TTL', 'forever', /^SESSION_TTL: must be a duration from 1m to 3650d, such as 30d, 12h or 90m \(got "forever"\)$/],
+    ['SESSION_TTL', '30s', /^SESSION_TTL: /],
+    ['SESSION_SECRET_PREVIOUS', 'short', /^SESSION_SECRET_PREVIOUS: must be at least 32 characters long$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
@@ -28,6 +37,7 @@ describe('config', () => {
   it('when values are set, then they are parsed', () => {
     const config = readConfig({ PORT: '0', ALLOWED_ORIGINS: 'https://a.example,https://b.example', MONGODB_URL: 'mongodb://127.0.0.1:1/x' });
     expect(config.PORT).toBe(0);
+    expect(readConfig({ SESSION_TTL: '12h' }).SESSION_TTL).toBe(12 * 3_600_000);
     expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
   });
 });

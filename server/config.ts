@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
 
 /** The demo bot ships with the product and is the default definition. */
@@ -37,6 +38,12 @@ export const configSchema = z.object({
     z.string().min(16, 'must be at least 16 characters long').optional(),
   ),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  /** The secret SESSION_SECRET replaced: tokens it signed stay valid until they expire, so a rotation logs no one out. */
+  SESSION_SECRET_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  /** Lifetime of a web chat session token, in milliseconds after parsing; every connect issues a fresh one. */
+  SESSION_TTL: optionalText
+    .transform((text) => parseDuration(text ?? '30d'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 3_650 * 86_400_000, 'must be a duration from 1m to 3650d, such as 30d, 12h or 90m'),
   BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
   ALLOWED_ORIGINS: optionalText.pipe(
     z
@@ -88,6 +95,10 @@ export const configSchema = z.object({
       .pipe(z.array(z.string().regex(/^[a-z0-9.\-:[\]]+$/, 'must be a comma-separated list of host names or IP addresses')))
       .optional(),
   ),
+}).superRefine((config, ctx) => {
+  if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -157,7 +157,13 @@ async function assemble(
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(INTEGRATION_JOB_KIND, integrationJobHandler(integrations));
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
-  attachWebchat(io, deps, new SessionTokens(sessionSecret.value), logger, {
+  const sessions = new SessionTokens({
+    secret: sessionSecret.value,
+    previousSecret: config.SESSION_SECRET_PREVIOUS,
+    ttlMs: config.SESSION_TTL,
+    now: () => clock.now(),
+  });
+  attachWebchat(io, deps, sessions, logger, {
     identitySecret: config.BOT_IDENTITY_SECRET,
     rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
   });

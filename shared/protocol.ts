@@ -125,6 +125,8 @@ export const PROTOCOL_ERROR_CODES = [
   'unknown_dialog',
   'not_allowed',
   'unauthorized',
+  /** The stored session token is past its lifetime: start a new session, or resume with a verified identity. */
+  'session_expired',
   'rate_limited',
   'internal',
 ] as const;
@@ -135,7 +137,10 @@ export interface ProtocolError {
   readonly message: string;
 }
 
-/** Issued on connect: the widget keeps both to resume the same user later. */
+/**
+ * Issued on every connect: the widget keeps both to resume the same user later.
+ * The token expires (SESSION_TTL after issue), so each connect brings a fresh one.
+ */
 export interface Session {
   readonly userId: string;
   readonly token: string;

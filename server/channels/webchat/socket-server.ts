@@ -161,12 +161,17 @@ function settleIdentity(
     if (!identityVerified(options.identitySecret, identity.userId, identity.userHash)) {
       return { code: 'unauthorized', message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).' };
     }
-    const resuming = userId === identity.userId && token !== undefined && sessions.verify(userId, token);
+    const resuming = userId === identity.userId && token !== undefined && sessions.check(userId, token).status === 'valid';
     return { userId: identity.userId, token: sessions.sign(identity.userId), lastSeq: resuming ? (lastSeq ?? 0) : 0, init: user ?? {} };
   }
   if (userId !== undefined && token !== undefined) {
-    if (!sessions.verify(userId, token)) return { code: 'unauthorized', message: 'This session is not valid here; start a new one.' };
-    return { userId, token, lastSeq: lastSeq ?? 0, init: user ?? {} };
+    const check = sessions.check(userId, token);
+    if (check.status === 'expired') {
+      return { code: 'session_expired', message: 'This session has expired; start a new one, or resume it with a verified identity (userId and userHash).' };
+    }
+    if (check.status === 'invalid') return { code: 'unauthorized', message: 'This session is not valid here; start a new one.' };
+    // Sliding lifetime: every connect gets a fresh token (a legacy one is replaced here too).
+    return { userId, token: sessions.sign(userId), lastSeq: lastSeq ?? 0, init: user ?? {} };
   }
   return { ...sessions.issue(), lastSeq: 0, init: user ?? {} };
 }

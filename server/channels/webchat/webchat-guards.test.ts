@@ -48,7 +48,7 @@ describe('web chat guards', () => {
     laptop.disconnect();
 
     const phone = connectClient(server.url, { identity });
-    expect(await sessionOf(phone)).toEqual(first);
+    expect((await sessionOf(phone)).userId).toBe(first.userId);
     await eventually('the history on the second device', () => phone.items.length >= 2);
     expect(phone.items.map((i) => i.seq)).toEqual([1, 2]);
     phone.disconnect();

@@ -57,7 +57,7 @@ describe.each(storeLegs())('web chat channel on $name', ({ skip, env }) => {
 
     const again = connectClient(server.url, { userId: session.userId, token: session.token, lastSeq: 1 });
     const resumed = await sessionOf(again);
-    expect(resumed).toEqual(session);
+    expect(resumed.userId).toBe(session.userId);
     await eventually('the replay', () => again.items.length >= 1);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(again.items.map((i) => i.seq)).toEqual([2]);
