@@ -11,7 +11,7 @@ import type {
   TranscriptItem,
   UserMessage,
 } from '../../shared/protocol.ts';
-import type { ClientPayload, MessageAckResponse, Transport, TransportFactory } from '../transport/transport.ts';
+import type { ClientPayload, ConnectFailure, MessageAckResponse, Transport, TransportFactory } from '../transport/transport.ts';
 import { defaultStorage, forgetSession, loadSession, saveSession, storageKey, type QueuedMessage } from './session-store.ts';
 
 /** How long to wait before resending a message the server refused as rate limited. */
@@ -71,8 +71,10 @@ export class ConnectionController implements ReactiveController {
   connected = false;
   /** The link dropped or could not be made; queued messages wait for it. */
   offline = false;
-  /** The last protocol or connection problem, for the element to show. */
+  /** The last protocol or connection problem, for the element to show (by its code; the details go to the console). */
   error: ProtocolError | null = null;
+  /** The stored session had expired, so this is a new conversation; until the user writes again. */
+  restarted = false;
   /** Sent along in the handshake; set before connect() to take effect at once. */
   user: Readonly<Record<string, unknown>> | undefined = undefined;
   locale: string | undefined = undefined;
@@ -151,9 +153,10 @@ export class ConnectionController implements ReactiveController {
     const trimmed = text.trim();
     if (!trimmed || !this.serverUrl) return false;
     if (new TextEncoder().encode(trimmed).length > MAX_TEXT_BYTES) {
-      this.setError({ code: 'text_too_long', message: 'That message is too long.' });
+      this.setError({ code: 'text_too_long', message: `The message is longer than ${MAX_TEXT_BYTES} bytes.` });
       return false;
     }
+    this.restarted = false;
     this.enqueue({ clientId: newClientId(), text: trimmed, error: null });
     return true;
   }
@@ -161,6 +164,7 @@ export class ConnectionController implements ReactiveController {
   /** The user pressed a postback or start-dialog button, or a quick reply. */
   press(label: string, action: NonNullable<QueuedMessage['action']>): void {
     if (!this.serverUrl) return;
+    this.restarted = false;
     this.enqueue({ clientId: newClientId(), text: label, action, error: null });
   }
 
@@ -186,6 +190,7 @@ export class ConnectionController implements ReactiveController {
     this.session = null;
     this.lastSeq = 0;
     this.error = null;
+    this.restarted = false;
     for (const c of this.commands.splice(0)) c.settle({ ok: false, error: { code: 'not_allowed', message: 'The chat was shut down.' } });
     this.host.requestUpdate();
   }
@@ -235,6 +240,8 @@ export class ConnectionController implements ReactiveController {
       this.connected = true;
       this.offline = false;
       this.error = null;
+      // This session was accepted: should the server refuse it later, starting over is allowed again.
+      this.retriedWithoutSession = false;
       // Anything not acked may have died with the old link; the server dedupes by clientId.
       for (const message of this.pending) if (!message.error) this.emit(message);
       for (const command of this.commands.splice(0)) this.emitCommand(command);
@@ -246,7 +253,7 @@ export class ConnectionController implements ReactiveController {
       this.typing = false;
       this.host.requestUpdate();
     });
-    transport.on('connect_error', (message, willRetry) => this.onConnectError(message, willRetry));
+    transport.on('connect_error', (failure, willRetry) => this.onConnectError(failure, willRetry));
     transport.on('session', (session) => this.onSession(session));
     transport.on('entries', (items) => this.onEntries(items));
     transport.on('typing', (on) => {
@@ -340,19 +347,39 @@ export class ConnectionController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  private onConnectError(message: string, willRetry: boolean): void {
+  private onConnectError(failure: ConnectFailure, willRetry: boolean): void {
     this.offline = true;
-    this.setError({ code: message === 'unauthorized' ? 'unauthorized' : 'internal', message });
-    if (willRetry || !this.session || this.retriedWithoutSession) return;
-    // The server refused our stored credentials (expired or from another deployment):
+    if (willRetry) {
+      // The link is down and socket.io keeps trying; the offline note says so.
+      this.host.requestUpdate();
+      return;
+    }
+    if (failure.code === 'session_expired' && this.session) {
+      // Expected after SESSION_TTL without a visit: not an error for the visitor. With a verified
+      // identity the same conversation resumes; without one, a new conversation starts.
+      console.info(`[chat-widget] the stored session has expired (${failure.message}); ${this.identity ? 'resuming with the verified identity' : 'starting a new one'}.`);
+      this.restarted = !this.identity;
+      this.startOver();
+      return;
+    }
+    this.setError({ code: failure.code ?? 'internal', message: failure.message });
+    if (!this.session || this.retriedWithoutSession) return;
+    // The server refused our stored credentials (from another deployment, or tampered with):
     // start over as a new user once, rather than stay silent forever.
     this.retriedWithoutSession = true;
+    this.startOver();
+  }
+
+  /** Forgets the stored session and connects again without it. */
+  private startOver(): void {
     forgetSession(this.storage, this.key);
     this.close();
     this.open();
   }
 
   private setError(error: ProtocolError): void {
+    // The visitor reads a short localised sentence for the code; the details are for the developer.
+    console.warn(`[chat-widget] ${error.code}: ${error.message}`);
     this.error = error;
     this.host.requestUpdate();
   }

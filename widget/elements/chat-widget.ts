@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, svg, type PropertyValues } from 'lit';
 import type { BotEvent, QuickReply } from '../../shared/protocol.ts';
 import { ConnectionController, type CommandResult, type Identity } from '../controllers/connection.ts';
-import { directionFor, format, stringsFor, type WidgetStrings } from '../i18n/strings.ts';
+import { directionFor, errorText, format, stringsFor, type WidgetStrings } from '../i18n/strings.ts';
 import { renderMessage, type RenderContext } from '../render/messages.ts';
 import { chatWidgetStyles } from '../styles/chat-widget.styles.ts';
 import { socketTransport } from '../transport/socket-transport.ts';
@@ -189,7 +189,7 @@ export class ChatWidgetElement extends LitElement {
 
   protected override render() {
     const t = this.text;
-    const { typing, error, offline, fatal } = this.connection;
+    const { typing, error, offline, fatal, restarted } = this.connection;
     const ctx: RenderContext = { strings: t, locale: this.locale, press: (label, action) => this.press(label, action), disabled: fatal };
     const unread = this.unread;
     const quickReplies = fatal ? [] : this.connection.quickReplies;
@@ -207,7 +207,8 @@ export class ChatWidgetElement extends LitElement {
         ${quickReplies.length > 0 ? this.renderQuickReplies(quickReplies, t) : nothing}
         <div class="note typing" ?hidden=${!typing}><span class="dots" aria-hidden="true"><i></i><i></i><i></i></span>${t.typing}</div>
         <div class="note" ?hidden=${!offline}>${t.offline}</div>
-        <div class="note error" role="alert">${fatal ? t.ended : (error?.message ?? '')}</div>
+        <div class="note" role="status" ?hidden=${!restarted}>${restarted ? t.sessionExpired : ''}</div>
+        <div class="note error" role="alert">${fatal ? t.ended : error ? errorText(error.code, t) : ''}</div>
         <form @submit=${this.onSubmit}>
           <label class="sr-only" for="input">${t.message}</label>
           <input id="input" part="input" autocomplete="off" enterkeyhint="send" placeholder=${t.placeholder} ?disabled=${fatal} />

@@ -1,3 +1,5 @@
+import type { ProtocolErrorCode } from '../../shared/protocol.ts';
+
 /** Every string the widget shows or announces; hosts override any of them with `init({ strings })`. */
 export interface WidgetStrings {
   readonly openChat: string;
@@ -24,6 +26,14 @@ export interface WidgetStrings {
   readonly offline: string;
   readonly ended: string;
   readonly opensInNewTab: string;
+  /** Shown once a new conversation started because the stored one had expired. */
+  readonly sessionExpired: string;
+  /** A message longer than the server accepts. */
+  readonly tooLong: string;
+  /** The server asked the widget to slow down. */
+  readonly tooFast: string;
+  /** Any other problem; its details go to the browser console. */
+  readonly failed: string;
 }
 
 export const en: WidgetStrings = {
@@ -49,6 +59,10 @@ export const en: WidgetStrings = {
   offline: 'Reconnecting… your messages will be sent once the connection is back.',
   ended: 'This conversation has ended.',
   opensInNewTab: '(opens in a new tab)',
+  sessionExpired: 'Your earlier chat has expired, so a new one has started.',
+  tooLong: 'That message is too long.',
+  tooFast: 'You are sending messages too quickly. Please wait a moment.',
+  failed: 'Something went wrong. Please try again.',
 };
 
 /** German ships as the proof that every string is translatable. */
@@ -75,6 +89,10 @@ export const de: WidgetStrings = {
   offline: 'Verbindung wird wiederhergestellt… Ihre Nachrichten werden danach gesendet.',
   ended: 'Diese Unterhaltung ist beendet.',
   opensInNewTab: '(öffnet in neuem Tab)',
+  sessionExpired: 'Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.',
+  tooLong: 'Diese Nachricht ist zu lang.',
+  tooFast: 'Sie senden zu schnell. Bitte warten Sie einen Moment.',
+  failed: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
 };
 
 const locales: Readonly<Record<string, WidgetStrings>> = { en, de };
@@ -88,6 +106,14 @@ export function stringsFor(locale: string | undefined, overrides: Partial<Widget
 /** Right-to-left scripts, so `locale: 'ar'` lays the widget out mirrored without a separate `dir`. */
 export function directionFor(locale: string | undefined): 'rtl' | 'ltr' {
   return /^(ar|he|fa|ur|ps|yi|dv)\b/i.test(locale ?? '') ? 'rtl' : 'ltr';
+}
+
+/** What the visitor reads for a protocol error: a short sentence by its code, never the server's text. */
+export function errorText(code: ProtocolErrorCode, strings: WidgetStrings): string {
+  if (code === 'text_too_long') return strings.tooLong;
+  if (code === 'rate_limited') return strings.tooFast;
+  if (code === 'session_expired') return strings.sessionExpired;
+  return strings.failed;
 }
 
 export function format(template: string, values: Readonly<Record<string, string | number>>): string {

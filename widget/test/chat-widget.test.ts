@@ -32,6 +32,19 @@ async function storeLatest(el: ChatWidgetElement, transport: FakeTransport, seq:
   await el.updateComplete;
 }
 
+/** Runs `action` with console[level] captured, so expected developer output neither clutters the run nor goes unchecked. */
+async function consoleOutput(level: 'warn' | 'info', action: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  const original = console[level];
+  console[level] = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+  try {
+    await action();
+  } finally {
+    console[level] = original;
+  }
+  return lines;
+}
+
 describe('<chat-widget>', () => {
   beforeEach(() => localStorage.clear());
   afterEach(() => localStorage.clear());
@@ -196,13 +209,16 @@ describe('<chat-widget>', () => {
     expect(note?.hidden).to.equal(true);
   });
 
-  it('when the server reports a protocol error, then it is announced', async () => {
+  it('when the server reports a protocol error, then a short sentence is announced and the details go to the console', async () => {
     const { el, root, transport } = await mount();
+    const logged = await consoleOutput('warn', async () => {
+      transport.fire('protocol_error', { code: 'invalid_payload', message: 'The message is not valid: fields.plan is nested too deep.' });
+      await el.updateComplete;
+    });
 
-    transport.fire('protocol_error', { code: 'invalid_payload', message: 'Bad message' });
-    await el.updateComplete;
-
-    expect(root.querySelector('[role=alert]')?.textContent).to.contain('Bad message');
+    const alert = root.querySelector('[role=alert]')?.textContent ?? '';
+    expect(alert).to.equal('Something went wrong. Please try again.');
+    expect(logged.join('\n')).to.contain('fields.plan is nested too deep');
   });
 
   it('when a session was issued, then the next page load presents it with the last seq', async () => {
@@ -243,12 +259,67 @@ describe('<chat-widget>', () => {
     const { transport } = await mount(factory);
     expect(transport.auths[0]).to.include({ userId: 'old' });
 
-    transport.fire('connect_error', 'unauthorized', false);
+    transport.fire('connect_error', { code: 'unauthorized', message: 'This session is not valid here; start a new one.' }, false);
 
     expect(transport.disconnected).to.equal(true);
     expect(factory.made).to.have.length(2);
     expect(factory.latest().auths[0]).to.deep.equal({});
     expect(localStorage.getItem(storageKey(SERVER))).to.equal(null);
+  });
+
+  it('when the stored session has expired, then the widget starts a new session, says so in the page language, and the conversation goes on', async () => {
+    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'old', token: 'v2.1.sig', lastSeq: 4, items: [botText(4, 'Earlier answer')] }));
+    const factory = fakeTransports();
+    const el = await fixture<ChatWidgetElement>(html`<chat-widget server-url=${SERVER} locale="de" .transportFactory=${factory.factory}></chat-widget>`);
+    const root = el.shadowRoot as ShadowRoot;
+    expect(factory.latest().auths[0]).to.include({ userId: 'old', token: 'v2.1.sig' });
+
+    const logged = await consoleOutput('info', async () => {
+      factory.latest().fire('connect_error', { code: 'session_expired', message: 'This session has expired; start a new one.' }, false);
+      await el.updateComplete;
+    });
+    const fresh = factory.latest();
+    fresh.fire('session', { userId: 'new', token: 'v2.2.sig' });
+    fresh.fire('entries', [botText(1, 'Hallo!'), botText(2, 'Wie heißen Sie?')]);
+    await el.updateComplete;
+
+    expect(factory.made).to.have.length(2);
+    expect(fresh.auths[0]).to.deep.equal({ locale: 'de' });
+    expect(logged.join('\n')).to.contain('has expired');
+    expect(root.querySelector('[role=status]')?.textContent).to.equal('Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.');
+    expect(root.querySelector('[role=alert]')?.textContent).to.equal('');
+    expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Hallo!', 'Wie heißen Sie?']);
+
+    getByRole<HTMLInputElement>(root, 'textbox', 'Nachricht').value = 'Ada';
+    getByRole(root, 'button', 'Senden').click();
+    await storeLatest(el, fresh, 3);
+
+    expect(fresh.sent.map((s) => s.payload.text)).to.deep.equal(['Ada']);
+    expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Hallo!', 'Wie heißen Sie?', 'Ada']);
+    expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
+    expect(JSON.parse(localStorage.getItem(storageKey(SERVER)) ?? 'null')).to.include({ userId: 'new', token: 'v2.2.sig', lastSeq: 3 });
+  });
+
+  it('when the stored session has expired and the page passed a verified identity, then the widget resumes that user with the identity', async () => {
+    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'shop-42', token: 'v2.1.sig', lastSeq: 2, items: [botText(2, 'Earlier answer')] }));
+    const identity = { userId: 'shop-42', userHash: 'ab12' };
+    const factory = fakeTransports();
+    const el = await fixture<ChatWidgetElement>(html`<chat-widget server-url=${SERVER} .identity=${identity} .transportFactory=${factory.factory}></chat-widget>`);
+    const root = el.shadowRoot as ShadowRoot;
+    expect(factory.latest().auths[0]).to.include({ userId: 'shop-42', token: 'v2.1.sig' });
+
+    await consoleOutput('info', async () => {
+      factory.latest().fire('connect_error', { code: 'session_expired', message: 'This session has expired.' }, false);
+      await el.updateComplete;
+    });
+    const resumed = factory.latest();
+    resumed.fire('session', { userId: 'shop-42', token: 'v2.9.sig' });
+    resumed.fire('entries', [botText(1, 'Welcome'), botText(2, 'Earlier answer')]);
+    await el.updateComplete;
+
+    expect(resumed.auths[0]).to.deep.equal({ identity });
+    expect(logTexts(root)).to.deep.equal(['Welcome', 'Earlier answer']);
+    expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
   });
 
   it('when user and locale are set, then the handshake carries them', async () => {

@@ -113,8 +113,8 @@ export function getByRole<T extends HTMLElement = HTMLElement>(root: ParentNode,
 }
 
 /** The bubbles' visible text in the conversation log, in display order. */
-export function logTexts(root: ParentNode): string[] {
-  const log = getByRole(root, 'log', 'Conversation');
+export function logTexts(root: ParentNode, name = 'Conversation'): string[] {
+  const log = getByRole(root, 'log', name);
   return [...log.querySelectorAll('.text')].map((el) => el.textContent ?? '');
 }
 

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { SOCKET_PATH } from '../../shared/protocol.ts';
+import { PROTOCOL_ERROR_CODES, SOCKET_PATH, type ProtocolErrorCode } from '../../shared/protocol.ts';
 import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '../../shared/protocol.ts';
 import type { ClientAck, ClientPayload, Transport, TransportEvents, TransportFactory } from './transport.ts';
 
@@ -29,7 +29,7 @@ export class SocketTransport implements Transport {
     if (event === 'connect_error') {
       const report = listener as TransportEvents['connect_error'];
       // socket.active is false once socket.io has given up, i.e. the server said no.
-      socket.on('connect_error', (error) => report(error.message, socket.active));
+      socket.on('connect_error', (error) => report({ code: refusalCode(error), message: error.message }, socket.active));
       return;
     }
     // socket.io's typed `on` cannot relate our generic E to its own overloads.
@@ -55,6 +55,12 @@ export class SocketTransport implements Transport {
     this.socket?.disconnect();
     this.socket = null;
   }
+}
+
+/** The protocol error code the server put in a handshake refusal (`error.data.code`), if any. */
+function refusalCode(error: Error): ProtocolErrorCode | null {
+  const code = (error as Error & { data?: { code?: unknown } }).data?.code;
+  return (PROTOCOL_ERROR_CODES as readonly unknown[]).includes(code) ? (code as ProtocolErrorCode) : null;
 }
 
 export const socketTransport: TransportFactory = (serverUrl) => new SocketTransport(serverUrl);

@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '../../shared/protocol.ts';
+import type { ClientToServerEvents, HandshakeAuth, ProtocolErrorCode, ServerToClientEvents } from '../../shared/protocol.ts';
 
 /** The ack callback of a `message` emit, as the protocol declares it. */
 export type MessageAck = Parameters<ClientToServerEvents['message']>[1];
@@ -10,6 +10,12 @@ export type MessageAckResponse = Parameters<MessageAck>[0];
 export type ClientPayload<E extends keyof ClientToServerEvents> = Parameters<ClientToServerEvents[E]>[0];
 export type ClientAck<E extends keyof ClientToServerEvents> = Parameters<ClientToServerEvents[E]>[1];
 
+/** Why a connection attempt failed: the server's protocol error code when it refused the handshake, and its message for the console. */
+export interface ConnectFailure {
+  readonly code: ProtocolErrorCode | null;
+  readonly message: string;
+}
+
 /**
  * Events a transport reports: the server's events plus its own link state.
  * `connect` fires on every (re)connection, so the owner can resend what was not acked.
@@ -17,8 +23,8 @@ export type ClientAck<E extends keyof ClientToServerEvents> = Parameters<ClientT
 export interface TransportEvents extends ServerToClientEvents {
   connect: () => void;
   disconnect: (reason: string) => void;
-  /** The handshake failed; `willRetry` is false when the server refused it (e.g. a stale token). */
-  connect_error: (message: string, willRetry: boolean) => void;
+  /** The handshake failed; `willRetry` is false when the server refused it (e.g. an expired token). */
+  connect_error: (failure: ConnectFailure, willRetry: boolean) => void;
 }
 
 /**
