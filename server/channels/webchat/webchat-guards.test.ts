@@ -38,6 +38,28 @@ describe('web chat guards', () => {
     client.disconnect();
   });
 
+  it('when a use case fails, then the event is answered as internal, the operator log has it at error, and the connection carries on', async () => {
+    server = await startTestServer();
+    const client = connectClient(server.url);
+    await sessionOf(client);
+    await eventually('the greeting', () => client.items.length >= 2);
+    const { store } = server;
+    const updateUser = store.updateUser.bind(store);
+    store.updateUser = () => Promise.reject(new Error('the disk is full'));
+    const errors: ProtocolError[] = [];
+    client.on('protocol_error', (e) => errors.push(e));
+
+    const failed = await client.emitWithAck('set_user_data', { fields: { plan: 'pro' } });
+    store.updateUser = updateUser;
+
+    expect(failed).toEqual({ ok: false, error: { code: 'internal', message: expect.any(String) } });
+    expect(errors.map((e) => e.code)).toEqual(['internal']);
+    expect(failed.ok ? '' : failed.error.message).not.toContain('disk');
+    expect(server.logs.filter((l) => l.event === 'socket_event_failed')).toEqual([expect.objectContaining({ level: 50, err: expect.objectContaining({ message: 'the disk is full' }) })]);
+    expect(await client.emitWithAck('set_user_data', { fields: { plan: 'pro' } })).toEqual({ ok: true, value: null });
+    client.disconnect();
+  });
+
   it('when the page passes a verified identity, then that user id is used and another device resumes the same conversation', async () => {
     server = await startTestServer({ BOT_IDENTITY_SECRET: IDENTITY_SECRET });
     const identity = { userId: 'shop-user-42', userHash: userHashFor(IDENTITY_SECRET, 'shop-user-42') };
