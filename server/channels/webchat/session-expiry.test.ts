@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProtocolError } from '../../../shared/protocol.ts';
 import { connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import { SocketTransport } from '../../../widget/transport/socket-transport.ts';
+import type { ConnectFailure } from '../../../widget/transport/transport.ts';
 import { SessionTokens } from './session-tokens.ts';
 import { answersName, sessionOf, type ChatClient } from './test/demo-conversation.ts';
 
@@ -74,6 +76,20 @@ describe.each(storeLegs())('web chat session tokens on $name', ({ skip, env }) =
     expect(await refusalOf(client)).toEqual({ code: 'session_expired', message: expect.stringMatching(/expired/) });
     expect(client.connected).toBe(false);
     expect(server.logText()).not.toContain(expired);
+  });
+
+  it("when the widget's own transport presents an expired token, then it reports session_expired as a refusal it will not retry", async () => {
+    const userId = await visitorWhoLeft(server.url);
+    const expired = tokensOf(SECRET, Date.now() - 31 * DAY).sign(userId);
+    const transport = new SocketTransport(server.url);
+
+    const reported = await new Promise<[ConnectFailure, boolean]>((resolve) => {
+      transport.on('connect_error', (failure, willRetry) => resolve([failure, willRetry]));
+      transport.connect(() => ({ userId, token: expired }));
+    });
+    transport.disconnect();
+
+    expect(reported).toEqual([{ code: 'session_expired', message: expect.stringMatching(/expired/) }, false]);
   });
 
   it('when the secret was rotated, then a token signed with SESSION_SECRET_PREVIOUS still resumes until it expires and is replaced by one under the new secret', async () => {
