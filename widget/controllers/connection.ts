@@ -363,7 +363,9 @@ export class ConnectionController implements ReactiveController {
       return;
     }
     this.setError({ code: failure.code ?? 'internal', message: failure.message });
-    if (!this.session || this.retriedWithoutSession) return;
+    // Only a refusal of the credentials themselves costs the stored conversation; a handshake refused
+    // for the page's data (invalid_payload) or settings (not_allowed) would fail the same way as a new user.
+    if (failure.code !== 'unauthorized' || !this.session || this.retriedWithoutSession) return;
     // The server refused our stored credentials (from another deployment, or tampered with):
     // start over as a new user once, rather than stay silent forever.
     this.retriedWithoutSession = true;

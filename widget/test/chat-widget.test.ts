@@ -259,12 +259,30 @@ describe('<chat-widget>', () => {
     const { transport } = await mount(factory);
     expect(transport.auths[0]).to.include({ userId: 'old' });
 
-    transport.fire('connect_error', { code: 'unauthorized', message: 'This session is not valid here; start a new one.' }, false);
+    const logged = await consoleOutput('warn', async () => {
+      transport.fire('connect_error', { code: 'unauthorized', message: 'This session is not valid here; start a new one.' }, false);
+    });
+    expect(logged.join('\n')).to.contain('not valid');
 
     expect(transport.disconnected).to.equal(true);
     expect(factory.made).to.have.length(2);
     expect(factory.latest().auths[0]).to.deep.equal({});
     expect(localStorage.getItem(storageKey(SERVER))).to.equal(null);
+  });
+
+  it('when the server refuses the handshake for the page data, then the stored conversation is kept and a short sentence is shown', async () => {
+    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 1, items: [botText(1, 'Welcome')] }));
+    const factory = fakeTransports();
+    const { el, root, transport } = await mount(factory);
+
+    await consoleOutput('warn', async () => {
+      transport.fire('connect_error', { code: 'invalid_payload', message: 'The handshake is not valid: it is nested deeper than 32 levels.' }, false);
+      await el.updateComplete;
+    });
+
+    expect(factory.made).to.have.length(1);
+    expect(JSON.parse(localStorage.getItem(storageKey(SERVER)) ?? 'null')).to.include({ userId: 'u1', token: 't1' });
+    expect(root.querySelector('[role=alert]')?.textContent).to.equal('Something went wrong. Please try again.');
   });
 
   it('when the stored session has expired, then the widget starts a new session, says so in the page language, and the conversation goes on', async () => {
