@@ -93,7 +93,7 @@ async function assemble(
   if (!mailer && stepTypes.has('email')) logger.warn({ event: 'email_unconfigured' }, 'the bot has email steps but SMTP_URL is unset: they will fail and follow their onError');
   if (!sms && stepTypes.has('sms')) logger.warn({ event: 'sms_unconfigured' }, 'the bot has sms steps but SMS_URL is unset: they will fail and follow their onError');
   let baseUrl = config.PUBLIC_URL ?? '';
-  const links = createLinkSigner(sessionSecret.value, () => baseUrl);
+  const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
 
   const root = projectRoot();
   const metrics = createMetrics();

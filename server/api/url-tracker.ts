@@ -5,11 +5,22 @@ import type { LinkSigner } from '../ports/link-signer.ts';
 /**
  * Signed tracked links: token = base64url(JSON [userId, url]) "." base64url(HMAC-SHA256).
  * The key is derived from the session secret, so tokens survive restarts and
- * cannot be forged or pointed elsewhere.
+ * cannot be forged or pointed elsewhere. Links live on in sent email and SMS, so
+ * after a rotation the previous secret (SESSION_SECRET_PREVIOUS) still verifies them.
  */
-export function createLinkSigner(sessionSecret: string, baseUrl: () => string): LinkSigner {
-  const key = createHmac('sha256', sessionSecret).update('url-tracker/v1').digest();
-  const sign = (body: string) => createHmac('sha256', key).update(body).digest('base64url');
+export function createLinkSigner(sessionSecret: string, baseUrl: () => string, previousSecret?: string): LinkSigner {
+  const signer = (secret: string) => {
+    const key = createHmac('sha256', secret).update('url-tracker/v1').digest();
+    return (body: string) => createHmac('sha256', key).update(body).digest('base64url');
+  };
+  const sign = signer(sessionSecret);
+  const verifiers = previousSecret === undefined ? [sign] : [sign, signer(previousSecret)];
+  const signedHere = (body: string, mac: string) =>
+    verifiers.some((verifier) => {
+      const expected = Buffer.from(verifier(body));
+      const given = Buffer.from(mac);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
   return {
     link(userId, url) {
       const body = Buffer.from(JSON.stringify([userId, url])).toString('base64url');
@@ -17,10 +28,7 @@ export function createLinkSigner(sessionSecret: string, baseUrl: () => string): 
     },
     verify(token) {
       const [body, mac, extra] = token.split('.');
-      if (!body || !mac || extra !== undefined) return null;
-      const expected = Buffer.from(sign(body));
-      const given = Buffer.from(mac);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+      if (!body || !mac || extra !== undefined || !signedHere(body, mac)) return null;
       try {
         const parsed: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
         if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') return null;
