@@ -1,4 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
+import { DATASET_BODY_BOUNDS, bodyBoundsError } from './body-bounds.ts';
 import { HttpError } from './errors.ts';
 import { functionKeyCheck, requireFunctionKey } from './management/function-key.ts';
 
@@ -31,6 +32,8 @@ export function datasetsRouter(options: { datasets: DatasetPushTarget; functionK
   const router = Router();
   router.use(requireFunctionKey(functionKeyCheck(options.functionKey)));
   router.use(express.json({ limit: PUSH_BODY_LIMIT }));
+  // Before anything walks the rows (validation, storage, the in-memory index), all of which recurse.
+  router.use((req, _res, next) => next(req.body === undefined ? undefined : bodyBoundsError(req.body, DATASET_BODY_BOUNDS)));
 
   const known: RequestHandler = (req, _res, next) => {
     const name = String(req.params.name);

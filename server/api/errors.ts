@@ -30,25 +30,39 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(error.status).json(errorBody(error.code, error.message, error.details));
       return;
     }
-    const status = (error as { status?: unknown }).status;
-    if (status === 400 && (error as { type?: unknown }).type === 'entity.parse.failed') {
-      res.status(400).json(errorBody('invalid_body', 'The request body is not valid JSON.'));
-      return;
-    }
-    if (status === 413) {
-      res.status(413).json(errorBody('payload_too_large', 'The request body is too large.'));
-      return;
-    }
-    // Other client errors raised by middleware (body parsing, static files) keep
-    // their status; their messages are written for people and hold no internals.
-    if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: unknown }).expose === true) {
-      const code = status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'invalid_body';
-      res.status(status).json(errorBody(code, String((error as Error).message)));
+    const client = clientError(error);
+    if (client) {
+      res.status(client.status).json(errorBody(client.code, client.message));
       return;
     }
     const internal = internalError(logger, error);
     res.status(internal.status).json(errorBody(internal.code, internal.message, internal.details));
   };
+}
+
+/**
+ * A client error raised by middleware (Express's body parser, static files), in
+ * the catalogue's words. Their own messages can be library internals ("incorrect
+ * header check" from zlib), so only the status and kind are kept. Undefined for
+ * anything that is not a client error.
+ */
+function clientError(error: unknown): HttpError | undefined {
+  const { status, type, expose } = error as { status?: unknown; type?: unknown; expose?: unknown };
+  if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
+  if (status === 413) return new HttpError(413, 'payload_too_large', 'The request body is too large.');
+  if (status === 415) {
+    return type === 'charset.unsupported'
+      ? new HttpError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).')
+      : new HttpError(415, 'unsupported_media_type', 'Content-Encoding is not supported; send the body as is, or gzip, deflate or br.');
+  }
+  if (status === 404) return new HttpError(404, 'not_found', 'Nothing is served at this address.');
+  const reason =
+    type === 'entity.parse.failed'
+      ? 'The request body is not valid JSON.'
+      : type === 'request.aborted' || type === 'request.size.invalid'
+        ? 'The request body ended before the length its Content-Length header announced.'
+        : 'The request body could not be read (it may be compressed data that does not decode); check how it is sent.';
+  return new HttpError(status, 'invalid_body', reason);
 }
 
 /** An unexpected failure: logged in full with a request id; the caller is told only the id. */

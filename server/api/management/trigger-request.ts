@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { checkJsonBounds, describeJsonExcess } from '../../../shared/json-bounds.ts';
+import { TRIGGER_BODY_BOUNDS, bodyBoundsError } from '../body-bounds.ts';
 import { HttpError } from '../errors.ts';
 
 /** Largest trigger body (decisions.md). */
@@ -37,6 +39,9 @@ export function decodeAddress(segment: string): UserAddress {
   } catch {
     throw invalidAddress('address_base64 decodes to something that is not JSON.');
   }
+  // "conversation" may be any object: bound it before the schema walks it.
+  const excess = checkJsonBounds(parsed);
+  if (excess) throw invalidAddress(`address_base64 decodes to JSON that is refused because ${describeJsonExcess(excess)}.`);
   const address = addressSchema.safeParse(parsed);
   if (!address.success) {
     const issue = address.error.issues[0];
@@ -47,8 +52,8 @@ export function decodeAddress(segment: string): UserAddress {
 }
 
 /**
- * The trigger body: absent (no bytes), or a JSON object sent as application/json.
- * It becomes the user-data field triggerData.
+ * The trigger body: absent (no bytes), or a JSON object sent as application/json,
+ * within TRIGGER_BODY_BOUNDS. It becomes the user-data field triggerData.
  */
 export function parseTriggerBody(raw: Buffer | undefined, contentType: string | undefined): Record<string, unknown> {
   if (!raw || raw.length === 0) return {};
@@ -61,6 +66,8 @@ export function parseTriggerBody(raw: Buffer | undefined, contentType: string | 
   } catch {
     throw new HttpError(400, 'invalid_body', 'The request body is not valid JSON.');
   }
+  const excess = bodyBoundsError(parsed, TRIGGER_BODY_BOUNDS);
+  if (excess) throw excess;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new HttpError(400, 'invalid_body', 'The request body must be a JSON object, e.g. {"transactionId": "T-1"}.');
   }

@@ -1,5 +1,7 @@
+import { MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
+import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 
@@ -102,7 +104,9 @@ const triggerResponses = {
     description: 'The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering.',
     content: { 'application/json': { schema: ref('schemas/TriggerAccepted') } },
   },
-  '400': errorResponse('invalid_address (not base64, not JSON, or missing bot/user/channelId), invalid_parameter (mode or query), or invalid_body (not JSON, or not an object).'),
+  '400': errorResponse(
+    `invalid_address (not base64, not JSON, missing bot/user/channelId, or nested deeper than ${MAX_JSON_DEPTH} levels), invalid_parameter (mode or query), or invalid_body (not JSON, not an object, nested deeper than ${MAX_JSON_DEPTH} levels, or more than ${TRIGGER_BODY_BOUNDS.maxNodes} values; details.limit says which).`,
+  ),
   '404': errorResponse('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
   '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
   '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.'),
@@ -112,7 +116,7 @@ const triggerResponses = {
 const triggerBody = {
   required: false,
   description:
-    'Optional JSON object (at most 64 KiB; it may be sent compressed with Content-Encoding gzip, deflate or br). It is stored as the user-data field `triggerData`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.',
+    `Optional JSON object: at most 64 KiB (it may be sent compressed with Content-Encoding gzip, deflate or br), nested at most ${MAX_JSON_DEPTH} levels deep (the object itself is level 1, so {"a":{"b":1}} has 2), and at most ${TRIGGER_BODY_BOUNDS.maxNodes} values in all (objects, arrays, strings, numbers, booleans, nulls). Beyond a bound the answer is 400 invalid_body. It is stored as the user-data field \`triggerData\`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.`,
   content: {
     'application/json': {
       schema: { type: 'object', additionalProperties: true },
