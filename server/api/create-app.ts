@@ -34,7 +34,9 @@ export function createApp(options: AppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestLog(options.logger));
+  // The function key by value too: sent in the wrong place (a misspelt parameter, a path) it is still the key.
+  const secrets = [options.management?.functionKey, options.datasets?.functionKey].filter((key): key is string => typeof key === 'string' && key !== '');
+  app.use(requestLog(options.logger, secrets));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store));
   app.get('/widget.js', (_req, res, next) => {

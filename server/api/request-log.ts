@@ -1,20 +1,79 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../ports/logger.ts';
 
-const SECRET_QUERY = /([?&](?:code|token|key|access_token|api_key)=)[^&#]*/gi;
+const REDACTED = '[redacted]';
 
-/** Hides secrets that arrive in the query string (the function key's `code`, tokens) before a URL is logged. */
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]');
+/**
+ * Query parameter names whose values are secrets, as the server reads them:
+ * percent-decoded, lower-cased, without separators (`%43ODE`, `Code`, `api-key`
+ * and `API_KEY` all count). `code` is the function key.
+ */
+const SECRET_NAMES = new Set(['code', 'key', 'token', 'accesstoken', 'refreshtoken', 'idtoken', 'authtoken', 'apikey', 'clientsecret', 'secret', 'password', 'xfunctionskey']);
+
+/**
+ * Percent-decodes without ever throwing, a few times over so a doubly encoded
+ * name is still recognised. Text that is not valid UTF-8 percent-encoding has
+ * only its ASCII escapes undone (every secret name is ASCII).
+ */
+function decodeLeniently(text: string): string {
+  let current = text;
+  for (let round = 0; round < 3 && current.includes('%'); round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      next = current.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
-/** The one line a request gets, written when its response is finished; `started` is process.hrtime.bigint() at arrival. */
-export function logRequest(logger: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint): void {
+const nameOf = (raw: string) => decodeLeniently(raw.replace(/\+/g, ' ')).toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * Hides secrets in a request URL before it is logged. By name: every query
+ * parameter whose decoded name is a secret name (SECRET_NAMES), however it was
+ * spelt or repeated. By value: any path segment or parameter that, decoded,
+ * holds one of `secrets` (the function key sent in the wrong place is still the key).
+ */
+export function redactUrl(url: string, secrets: readonly string[] = []): string {
+  const holdsSecret = (raw: string) => {
+    if (secrets.length === 0) return false;
+    const decoded = decodeLeniently(raw.replace(/\+/g, ' '));
+    return secrets.some((secret) => raw.includes(secret) || decoded.includes(secret));
+  };
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const safePath = path
+    .split('/')
+    .map((segment) => (holdsSecret(segment) ? REDACTED : segment))
+    .join('/');
+  if (queryAt === -1) return safePath;
+  const safeQuery = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const rawName = equals === -1 ? pair : pair.slice(0, equals);
+      if (SECRET_NAMES.has(nameOf(rawName))) return `${rawName}=${REDACTED}`;
+      return holdsSecret(pair) ? REDACTED : pair;
+    })
+    .join('&');
+  return `${safePath}?${safeQuery}`;
+}
+
+/**
+ * The one line a request gets, written when its response is finished; `started` is
+ * process.hrtime.bigint() at arrival. `secrets` are values that must not appear in the URL logged.
+ */
+export function logRequest(logger: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint, secrets: readonly string[] = []): void {
   logger.info(
     {
       event: 'http_request',
       method,
-      url: redactUrl(url ?? ''),
+      url: redactUrl(url ?? '', secrets),
       status,
       ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
     },
@@ -23,10 +82,10 @@ export function logRequest(logger: Logger, method: string | undefined, url: stri
 }
 
 /** One line per HTTP request, written when the response is finished. */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, secrets: readonly string[] = []): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => logRequest(logger, req.method, req.originalUrl, res.statusCode, started));
+    res.on('finish', () => logRequest(logger, req.method, req.originalUrl, res.statusCode, started, secrets));
     next();
   };
 }

@@ -69,6 +69,6 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   router.use(translateErrors);
   return {
     router,
-    triggers: triggerEndpoint({ deps: options.deps, checkKey, limiter, logger: options.logger, metrics: options.metrics }),
+    triggers: triggerEndpoint({ deps: options.deps, checkKey, secrets: [options.functionKey], limiter, logger: options.logger, metrics: options.metrics }),
   };
 }

@@ -24,6 +24,8 @@ export interface TriggerEndpointOptions {
   /** The use cases' dependencies; a getter because main.ts builds them after the HTTP side. */
   readonly deps: () => AppDeps;
   readonly checkKey: FunctionKeyCheck;
+  /** Values never to log, however they arrive in the URL (the function key). */
+  readonly secrets: readonly string[];
   /** The management API's limiter, shared with its Express routes: one count per client over all of them. */
   readonly limiter: RateLimiter;
   readonly logger: Logger;
@@ -59,7 +61,7 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
       const text = JSON.stringify(body);
       res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
-      logRequest(options.logger, req.method, url, status, started);
+      logRequest(options.logger, req.method, url, status, started, options.secrets);
       options.metrics?.observe(req.method ?? '', route, status, started);
     };
     const fail = (error: unknown) => {
