@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Metrics } from '../ports/metrics.ts';
+import { methodNotAllowed } from './management/method-not-allowed.ts';
 
 export interface HttpMetrics {
   readonly registry: Registry;
@@ -96,9 +97,12 @@ export function createMetrics(): HttpMetrics {
 /** GET /metrics in the Prometheus text format, behind the given guard (the function key). */
 export function metricsRouter(metrics: HttpMetrics, guard: RequestHandler): Router {
   const router = Router();
-  router.get('/metrics', guard, async (_req, res) => {
-    res.setHeader('Content-Type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
+  router
+    .route('/metrics')
+    .get(guard, async (_req, res) => {
+      res.setHeader('Content-Type', metrics.registry.contentType);
+      res.send(await metrics.registry.metrics());
+    })
+    .all(guard, methodNotAllowed('GET, HEAD'));
   return router;
 }

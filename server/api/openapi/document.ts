@@ -55,8 +55,9 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
     name === 'userData'
       ? 'fromTimestamp/toTimestamp filter by the time of the user\'s last message; users who never wrote are not exported.'
       : 'fromTimestamp/toTimestamp filter by the record\'s timestamp.';
+  const operationId = `export${name[0]!.toUpperCase()}${name.slice(1)}`;
   return {
-    operationId: `export${name[0]!.toUpperCase()}${name.slice(1)}`,
+    operationId,
     tags: ['Export'],
     summary: `Export ${name}`,
     description: [
@@ -77,6 +78,13 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
         headers: {
           'X-Next-Cursor': { description: 'Cursor of the next page; pass it as `cursor`.', schema: { type: 'string' } },
           Link: { description: 'URL of the next page, `<...>; rel="next"` (without the function key).', schema: { type: 'string' } },
+        },
+        links: {
+          nextPage: {
+            operationId,
+            description: 'The next page: the same export with the cursor from X-Next-Cursor (repeat the other parameters).',
+            parameters: { cursor: '$response.header.X-Next-Cursor' },
+          },
         },
         content: {
           'application/json': { schema: { type: 'array', items: ref(`schemas/${name}Record`) } },
@@ -125,18 +133,27 @@ const triggerBody = {
   },
 };
 
-const addressParameter = {
+const addressParameter = (definition: BotDefinition) => ({
   name: 'address_base64',
   in: 'path',
   required: true,
   description:
     'The user address {"bot","user","channelId"[,"conversation"]} as JSON, base64-encoded: standard or URL-safe alphabet, padding optional, percent-encoded or not (a standard-alphabet "/" must arrive as %2F).',
-  schema: { type: 'string', minLength: 1 },
-  examples: { webchat: { value: 'eyJib3QiOiJkZW1vIiwidXNlciI6InUtMSIsImNoYW5uZWxJZCI6IndlYmNoYXQifQ' } },
-};
-const dialogParameter = { name: 'dialog_id', in: 'path', required: true, description: 'The dialog to start.', schema: { type: 'string', minLength: 1 } };
+  // The alphabet only: that the text decodes to an address is a rule no pattern can state (a 400 invalid_address).
+  schema: { type: 'string', minLength: 2, pattern: '^[A-Za-z0-9+/_-]+={0,2}$' },
+  examples: { webchat: { value: Buffer.from(JSON.stringify({ bot: definition.settings.id, user: 'u-1', channelId: 'webchat' })).toString('base64url') } },
+});
 
-function triggerOperation(operationId: string, withMode: boolean): Obj {
+/** The bot's dialogs, listed: the document is this bot's, and any other id is a 404 dialog_not_found. */
+const dialogParameter = (definition: BotDefinition) => ({
+  name: 'dialog_id',
+  in: 'path',
+  required: true,
+  description: 'The dialog to start: one of this bot\'s dialogs (any other id is a 404 dialog_not_found).',
+  schema: { type: 'string', enum: definition.dialogs.map((d) => d.id) },
+});
+
+function triggerOperation(definition: BotDefinition, operationId: string, withMode: boolean): Obj {
   return {
     operationId,
     tags: ['Trigger'],
@@ -145,7 +162,7 @@ function triggerOperation(operationId: string, withMode: boolean): Obj {
       'Checks every part of the request, stores the trigger as a durable job, answers 202, then starts the dialog for the user (creating the user if new). ' +
       (withMode ? 'mode `clear` first deletes the user\'s position in the conversation tree; any other mode is a 400. ' : '') +
       'The dialog\'s messages reach the user live when connected, otherwise on their next connect, in order.',
-    parameters: [addressParameter, dialogParameter, ...(withMode ? [{ name: 'mode', in: 'path', required: true, description: 'Only `clear` is supported.', schema: { type: 'string', enum: ['clear'] } }] : [])],
+    parameters: [addressParameter(definition), dialogParameter(definition), ...(withMode ? [{ name: 'mode', in: 'path', required: true, description: 'Only `clear` is supported.', schema: { type: 'string', enum: ['clear'] } }] : [])],
     requestBody: triggerBody,
     responses: triggerResponses,
   };
@@ -155,8 +172,8 @@ function triggerOperation(operationId: string, withMode: boolean): Obj {
 export function openApiDocument(definition: BotDefinition): Obj {
   const paths: Obj = {};
   for (const name of EXPORT_NAMES) paths[`/api/management/export/${name}`] = { get: exportOperation(definition, name) };
-  paths['/api/management/trigger/{address_base64}/{dialog_id}'] = { post: triggerOperation('trigger', false) };
-  paths['/api/management/trigger/{address_base64}/{dialog_id}/{mode}'] = { post: triggerOperation('triggerWithMode', true) };
+  paths['/api/management/trigger/{address_base64}/{dialog_id}'] = { post: triggerOperation(definition, 'trigger', false) };
+  paths['/api/management/trigger/{address_base64}/{dialog_id}/{mode}'] = { post: triggerOperation(definition, 'triggerWithMode', true) };
   paths['/api/trigger/{bot_id}/{dialog_id}'] = {
     post: {
       operationId: 'triggerShort',
@@ -164,8 +181,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
       summary: 'Start a dialog for a web chat user (short form)',
       description: 'The short form the spec shows for an external system reporting the outcome of a long operation. Same behaviour as the long form, user from `userId`, channel `webchat`, no mode.',
       parameters: [
-        { name: 'bot_id', in: 'path', required: true, description: 'Must be this server\'s bot id, else 404 bot_not_found.', schema: { type: 'string', minLength: 1 } },
-        dialogParameter,
+        { name: 'bot_id', in: 'path', required: true, description: 'This server\'s bot id; any other is a 404 bot_not_found.', schema: { type: 'string', enum: [definition.settings.id] } },
+        dialogParameter(definition),
         { name: 'userId', in: 'query', required: true, description: 'The user to start the dialog for.', schema: { type: 'string', minLength: 1, maxLength: 256 } },
       ],
       requestBody: triggerBody,
@@ -258,8 +275,9 @@ export function openApiDocument(definition: BotDefinition): Obj {
           name: 'cursor',
           in: 'query',
           required: false,
-          description: 'The X-Next-Cursor of the previous page, unchanged. Cursors are bound to their export.',
-          schema: { type: 'string' },
+          description:
+            'The X-Next-Cursor of the previous page, unchanged (the nextPage link of the 200 response). Cursors are opaque, URL-safe base64, and bound to their export: any other value is a 400 invalid_parameter.',
+          schema: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_-]+$' },
         },
         format: {
           name: 'format',

@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BotDefinition } from '../../definition/schema.ts';
+import { methodNotAllowed } from '../management/method-not-allowed.ts';
 import { openApiDocument } from './document.ts';
 
 const DOCS_PAGE = `<!doctype html>
@@ -31,16 +32,26 @@ export function openApiRouter(definition: BotDefinition): Router {
   const document = JSON.stringify(openApiDocument(definition));
   const assets = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const router = Router();
-  router.get('/api/management/openapi.json', (_req, res) => {
-    res.type('application/json').send(document);
-  });
+  const onlyGet = methodNotAllowed('GET, HEAD');
+  router
+    .route('/api/management/openapi.json')
+    .get((_req, res) => {
+      res.type('application/json').send(document);
+    })
+    .all(onlyGet);
   // Absolute URLs in the page, so /docs and /docs/ (one route to Express) both work.
-  router.get('/api/management/docs', (_req, res) => {
-    res.type('html').send(DOCS_PAGE);
-  });
-  router.get('/api/management/docs/init.js', (_req, res) => {
-    res.type('application/javascript').send(INIT_SCRIPT);
-  });
+  router
+    .route('/api/management/docs')
+    .get((_req, res) => {
+      res.type('html').send(DOCS_PAGE);
+    })
+    .all(onlyGet);
+  router
+    .route('/api/management/docs/init.js')
+    .get((_req, res) => {
+      res.type('application/javascript').send(INIT_SCRIPT);
+    })
+    .all(onlyGet);
   router.use('/api/management/docs/assets', express.static(assets, { index: false, maxAge: '1h' }));
   return router;
 }

@@ -33,6 +33,8 @@ const CASES: Case[] = [
   { title: 'a forged cursor', path: '/api/management/export/userData?cursor=abc', status: 400, code: 'invalid_parameter' },
   { title: 'an unknown export name', path: '/api/management/export/passwords', status: 404, code: 'not_found' },
   { title: 'a wrong method on an export', method: 'POST', path: '/api/management/export/userData', status: 405, code: 'method_not_allowed' },
+  { title: 'a wrong method on /metrics', method: 'POST', path: '/metrics', status: 405, code: 'method_not_allowed' },
+  { title: 'a wrong method on the OpenAPI document', method: 'DELETE', path: '/api/management/openapi.json', key: null, status: 405, code: 'method_not_allowed' },
   { title: 'a wrong method on a trigger', method: 'GET', path: `/api/management/trigger/${victim('bad-1')}/operationFailed`, status: 405, code: 'method_not_allowed' },
   { title: 'bad base64', method: 'POST', path: '/api/management/trigger/%%%not*base64/operationFailed', status: 400, code: 'invalid_parameter' },
   { title: 'base64 with stray characters', method: 'POST', path: '/api/management/trigger/ab$cd/operationFailed', status: 400, code: 'invalid_address' },
