@@ -3,7 +3,9 @@
 // fresh machine by itself:
 //   - Debian's Chromium (widget component tests, end-to-end tests), from apt;
 //   - a MongoDB-compatible server for the Mongo store's contract leg: FerretDB 1.x
-//     built with Go into .cache/bin, unless MONGODB_URL is set or a mongod is on PATH.
+//     built with Go into .cache/bin, unless MONGODB_URL is set or a mongod is on PATH;
+//   - schemathesis (the OpenAPI contract run), pinned, from PyPI into a Python virtual
+//     environment under .cache/schemathesis (Debian's python3-venv from apt when venv needs it).
 // What cannot be provisioned is reported with a loud line. Under CI=true every part
 // is required and a missing one exits 1. Prints a JSON summary on its last line.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,6 +19,9 @@ const CI = process.env.CI === 'true';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FERRETDB_VERSION = 'v1.24.0';
 export const FERRETDB_BIN = path.join(root, '.cache', 'bin', 'ferretdb');
+const SCHEMATHESIS_VERSION = '4.32.5';
+const SCHEMATHESIS_VENV = path.join(root, '.cache', 'schemathesis');
+export const SCHEMATHESIS_BIN = path.join(SCHEMATHESIS_VENV, 'bin', 'schemathesis');
 
 const loud = (message) => process.stderr.write(`\n!!! ${message}\n\n`);
 const say = (message) => process.stdout.write(`[provision] ${message}\n`);
@@ -25,21 +30,64 @@ function onPath(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim() || null;
 }
 
+/** Runs apt-get with the given arguments, or null when it may not run here (not root, no passwordless sudo). */
+function aptRunner() {
+  const isRoot = process.getuid?.() === 0;
+  if (process.env.PROVISION_APT === '0' || (!isRoot && spawnSync('sudo', ['-n', 'true']).status !== 0)) return null;
+  const [command, ...prefix] = isRoot ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
+  return (args) =>
+    spawnSync(command, [...prefix, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+let aptUpdated = false;
+function aptInstall(pkg) {
+  const apt = aptRunner();
+  if (!apt) return false;
+  if (!aptUpdated) apt(['update', '-qq']);
+  aptUpdated = true;
+  return apt(['install', '-y', '-qq', '--no-install-recommends', pkg]).status === 0;
+}
+
 function provisionChromium() {
   if (existsSync(CHROMIUM)) return { ok: true, detail: CHROMIUM };
-  const isRoot = process.getuid?.() === 0;
-  const permitted = process.env.PROVISION_APT !== '0' && (isRoot || spawnSync('sudo', ['-n', 'true']).status === 0);
-  if (!permitted) return { ok: false, detail: `${CHROMIUM} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
+  if (!aptRunner()) return { ok: false, detail: `${CHROMIUM} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
   say('installing Debian chromium with apt-get (about 30 s)…');
-  const sudo = isRoot ? [] : ['sudo', '-n'];
-  const run = (args) => spawnSync(sudo[0] ?? args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  run(['apt-get', 'update', '-qq']);
-  const install = run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'chromium']);
-  if (install.status !== 0 || !existsSync(CHROMIUM)) return { ok: false, detail: 'apt-get install chromium failed' };
+  if (!aptInstall('chromium') || !existsSync(CHROMIUM)) return { ok: false, detail: 'apt-get install chromium failed' };
   return { ok: true, detail: `${CHROMIUM} (installed now)` };
+}
+
+/** The version the virtual environment's schemathesis reports, or null when there is none. */
+function schemathesisVersion() {
+  if (!existsSync(SCHEMATHESIS_BIN)) return null;
+  const result = spawnSync(SCHEMATHESIS_BIN, ['--version'], { encoding: 'utf8' });
+  return /version (\S+)/.exec(result.stdout ?? '')?.[1] ?? null;
+}
+
+function provisionSchemathesis() {
+  if (schemathesisVersion() === SCHEMATHESIS_VERSION) return { ok: true, detail: `${SCHEMATHESIS_BIN} ${SCHEMATHESIS_VERSION}` };
+  const python = onPath('python3');
+  if (!python) return { ok: false, detail: 'python3 is not installed, so schemathesis cannot be installed' };
+  rmSync(SCHEMATHESIS_VENV, { recursive: true, force: true });
+  const venv = () => spawnSync(python, ['-m', 'venv', SCHEMATHESIS_VENV], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  let made = venv();
+  if (made.status !== 0) {
+    // Debian splits venv (and its ensurepip) into python3-venv.
+    if (!aptRunner()) return { ok: false, detail: 'python3 -m venv failed and apt-get is not permitted here to install python3-venv' };
+    say('installing Debian python3-venv with apt-get…');
+    rmSync(SCHEMATHESIS_VENV, { recursive: true, force: true });
+    if (!aptInstall('python3-venv') || (made = venv()).status !== 0) {
+      return { ok: false, detail: `python3 -m venv failed: ${(made.stderr ?? '').trim().split('\n').pop()}` };
+    }
+  }
+  say(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into ${SCHEMATHESIS_VENV}…`);
+  const pip = spawnSync(path.join(SCHEMATHESIS_VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const installed = schemathesisVersion();
+  if (pip.status !== 0 || installed !== SCHEMATHESIS_VERSION) {
+    return { ok: false, detail: `pip install schemathesis==${SCHEMATHESIS_VERSION} failed${installed ? ` (found ${installed})` : ''}` };
+  }
+  return { ok: true, detail: `${SCHEMATHESIS_BIN} ${SCHEMATHESIS_VERSION} (installed now)` };
 }
 
 /** Builds FerretDB from the Go module proxy. `go install` cannot be used: the proxy refuses the module's version list, and the source needs a version file that only its own build tooling writes. */
@@ -81,10 +129,10 @@ function provisionMongo() {
   return buildFerretdb();
 }
 
-const results = { chromium: provisionChromium(), mongo: provisionMongo() };
+const results = { chromium: provisionChromium(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
 for (const [part, result] of Object.entries(results)) {
   if (result.ok) say(`${part}: ${result.detail}`);
   else loud(`${part} could not be provisioned: ${result.detail}. ${CI ? 'CI=true requires it: failing.' : 'Tests that need it will be SKIPPED.'}`);
 }
-process.stdout.write(`${JSON.stringify({ chromium: results.chromium.ok, mongo: results.mongo.ok })}\n`);
+process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(results).map(([part, result]) => [part, result.ok])))}\n`);
 if (CI && !Object.values(results).every((r) => r.ok)) process.exit(1);

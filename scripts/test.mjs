@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: provisions, then runs every stage in order (typecheck, lint, Node
-// tests incl. the store contract suite on both stores, build, size budget,
+// tests incl. the store contract suite and the schemathesis run against the
+// OpenAPI document, both on both stores, build, size budget,
 // widget component tests in Chromium, end-to-end tests), prints how long each
 // took, and closes with one line: "N passed, N failed, N skipped".
 // Any failing stage makes the exit code 1. Under CI=true nothing may be skipped.
