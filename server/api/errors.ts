@@ -48,6 +48,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
  */
 function clientError(error: unknown): HttpError | undefined {
   const { status, type, expose } = error as { status?: unknown; type?: unknown; expose?: unknown };
+  // The router's own 400 for a path parameter it cannot percent-decode (not marked expose).
+  if (error instanceof URIError && status === 400) return new HttpError(400, 'invalid_parameter', 'A part of the URL is not valid percent-encoding.');
   if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
   if (status === 413) return new HttpError(413, 'payload_too_large', 'The request body is too large.');
   if (status === 415) {
