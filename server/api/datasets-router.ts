@@ -2,6 +2,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { DATASET_BODY_BOUNDS, bodyBoundsError } from './body-bounds.ts';
 import { HttpError } from './errors.ts';
 import { functionKeyCheck, requireFunctionKey } from './management/function-key.ts';
+import { methodNotAllowed } from './management/method-not-allowed.ts';
 
 /**
  * What the push endpoints need from the background datasets (DatasetManager
@@ -68,9 +69,8 @@ export function datasetsRouter(options: { datasets: DatasetPushTarget; functionK
     void datasets.pull(String(req.params.name));
     res.status(202).json({ name: req.params.name, refresh: 'started' });
   });
-  router.all(['/:name', '/:name/refresh'], (req, _res, next) => {
-    next(new HttpError(405, 'method_not_allowed', `${req.method} is not supported here.`));
-  });
+  router.all('/:name', methodNotAllowed('GET, HEAD, PUT, PATCH'));
+  router.all('/:name/refresh', methodNotAllowed('POST'));
   return router;
 }
 

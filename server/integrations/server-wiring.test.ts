@@ -26,6 +26,17 @@ describe('integration layer in the running server', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('no dataset named "nowhere"') } });
   });
 
+  it('when a dataset endpoint is asked with a method it does not serve, then 405 names the methods it does in Allow', async () => {
+    const headers = { 'x-functions-key': TEST_FUNCTION_KEY };
+    const replace = await fetch(`${server.url}/api/management/datasets/places`, { method: 'DELETE', headers });
+    expect(replace.status).toBe(405);
+    expect(replace.headers.get('allow')).toBe('GET, HEAD, PUT, PATCH');
+    expect(await replace.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+    const refresh = await fetch(`${server.url}/api/management/datasets/places/refresh`, { headers });
+    expect(refresh.status).toBe(405);
+    expect(refresh.headers.get('allow')).toBe('POST');
+  });
+
   it('when the server runs, then the integration runtime knows every built-in step type', () => {
     expect(server.integrations.registry.names()).toEqual(['http', 'service', 'listUserEvents', 'createUser', 'sendTrackingEvent', 'queryDataset']);
   });
