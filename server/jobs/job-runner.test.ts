@@ -83,6 +83,21 @@ describe('job runner', () => {
     expect(await store.getJob('j3')).toMatchObject({ status: 'done', attempts: 2 });
   });
 
+  it('when a handler defers its job, then it runs again after the delay without using up an attempt', async () => {
+    const runs: number[] = [];
+    const jobs = runner().register('waits', async (job) => {
+      runs.push(job.attempts);
+      // Not ready twice (waiting for another job), then done: a single allowed attempt is enough.
+      return runs.length <= 2 ? { deferUntil: Date.now() + 30 } : undefined;
+    });
+    jobs.start();
+    // Written claimed at once (direct hand-off) and claimed from the store after each deferral: both paths defer.
+    await jobs.schedule({ id: 'j4', kind: 'waits', payload: {}, runAt: Date.now(), maxAttempts: 1 });
+    await eventually('the job to finish', async () => (await store.getJob('j4'))?.status === 'done' || undefined);
+    expect(runs).toEqual([1, 1, 1]);
+    expect(await store.getJob('j4')).toMatchObject({ status: 'done', attempts: 1, lastError: null });
+  });
+
   it('when a job is due later, then it does not run before its time', async () => {
     const ran: string[] = [];
     const jobs = runner().register('later', async (job) => void ran.push(job.id));

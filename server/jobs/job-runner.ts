@@ -4,8 +4,20 @@ import type { Logger } from '../ports/logger.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { Job, NewJob, Store } from '../ports/store.ts';
 
-/** Does the work of one job. Throwing fails the attempt; the runner retries with backoff. */
-export type JobHandler = (job: Job) => Promise<void>;
+/**
+ * What a handler may ask for instead of finishing: the job is not ready to run
+ * (it waits for another), so it is put back as pending until `deferUntil`
+ * without using up an attempt.
+ */
+export interface JobDeferral {
+  readonly deferUntil: number;
+}
+
+/**
+ * Does the work of one job. Returning nothing finishes it; returning a deferral
+ * puts it back for later; throwing fails the attempt and the runner retries with backoff.
+ */
+export type JobHandler = (job: Job) => Promise<void | JobDeferral>;
 
 export interface JobRunnerOptions {
   readonly store: Store;
@@ -98,6 +110,7 @@ export class JobRunner implements Scheduler {
           status: 'running',
           attempts: 1,
           maxAttempts: job.maxAttempts ?? 1,
+          group: job.group ?? null,
           leaseOwner: this.workerId,
           leaseUntil,
           lastError: null,
@@ -220,8 +233,9 @@ export class JobRunner implements Scheduler {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
       // Let waiting requests in between jobs: a claimed batch would otherwise run back to back.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await handler(job);
-      await store.completeJob(job.id, this.workerId);
+      const outcome = await handler(job);
+      if (outcome) await store.deferJob(job.id, this.workerId, outcome.deferUntil);
+      else await store.completeJob(job.id, this.workerId);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt = clock.now() + (this.options.backoffMs ?? exponentialBackoff)(job.attempts);

@@ -33,6 +33,13 @@ export interface UserRecord {
   readonly version: number;
   /** Highest transcript sequence number handed out for this user (0 = none). */
   readonly lastSeq: number;
+  /**
+   * Id of the latest trigger job whose dialog this user's state includes, or null.
+   * Trigger ids sort by acceptance and run in that order per user, so every
+   * trigger up to this id has been applied (or given up): a job taken over
+   * after a crash finds its own run already here and does not run again.
+   */
+  readonly lastTrigger: string | null;
 }
 
 export interface NewUser {
@@ -49,6 +56,8 @@ export interface UserPatch {
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly userData?: Readonly<Record<string, unknown>>;
   readonly lastMessageAt?: number | null;
+  /** Written with the turn that ran the trigger, so the run and its mark are one write. */
+  readonly lastTrigger?: string;
 }
 
 /** A message in a user's transcript, from either side. */
@@ -126,6 +135,11 @@ export interface NewJob {
   /** Attempts before the job is dead. Default 1 (no retry). */
   readonly maxAttempts?: number;
   /**
+   * Jobs that must run one after another in id order (e.g. one user's triggers):
+   * see `firstUnfinishedJob`. None when omitted.
+   */
+  readonly group?: string;
+  /**
    * Written already claimed: running its first attempt for `owner` until `until`.
    * A scheduler with a free slot runs a job it accepts at once, without a claim.
    */
@@ -141,6 +155,7 @@ export interface Job {
   /** Attempts started so far, including the one a claim starts. */
   readonly attempts: number;
   readonly maxAttempts: number;
+  readonly group: string | null;
   readonly leaseOwner: string | null;
   readonly leaseUntil: number | null;
   readonly lastError: string | null;
@@ -253,6 +268,18 @@ export interface Store {
    * Each job is claimed by exactly one worker; a claim starts an attempt.
    */
   claimJobs(request: ClaimRequest): Promise<Job[]>;
+  /**
+   * The first job of `group`, by id, with `afterId < id < beforeId` that has not
+   * finished (pending or running), or null. Done, dead and cancelled jobs never
+   * count: a job given up on does not hold back the ones after it.
+   */
+  firstUnfinishedJob(group: string, afterId: string, beforeId: string): Promise<Job | null>;
+  /**
+   * Puts a claimed job back as pending at `runAt` without using up the attempt
+   * its claim started (it waited, it did not fail). False when the worker no
+   * longer holds the lease.
+   */
+  deferJob(id: string, workerId: string, runAt: number): Promise<boolean>;
   /** Marks a claimed job done. False when the worker no longer holds the lease. */
   completeJob(id: string, workerId: string): Promise<boolean>;
   /**

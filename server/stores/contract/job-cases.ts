@@ -21,6 +21,7 @@ export function jobCases(store: () => Store): void {
       status: 'pending',
       attempts: 0,
       maxAttempts: 1,
+      group: null,
       leaseOwner: null,
       leaseUntil: null,
       lastError: null,
@@ -135,5 +136,57 @@ export function jobCases(store: () => Store): void {
     expect(await store().completeJob('running', 'w1')).toBe(false);
     expect(await store().getJob('running')).toMatchObject({ status: 'cancelled' });
     expect(await store().claimJobs({ workerId: 'w3', now: 20_000, leaseMs: 50, limit: 5 })).toStrictEqual([]);
+  });
+
+  it('when grouped jobs are asked for, then the first unfinished one strictly between the two ids comes, by id', async () => {
+    const grouped = (id: string, group = 'g1') => job(id, 100, { group, maxAttempts: 3 });
+    for (const id of ['a3', 'a1', 'a5', 'a2', 'a4']) await store().scheduleJob(grouped(id));
+    await store().scheduleJob(grouped('a0', 'other'));
+    await store().scheduleJob(job('a00'));
+    expect(await store().getJob('a1')).toMatchObject({ group: 'g1' });
+    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({ id: 'a1', group: 'g1', status: 'pending' });
+    expect(await store().firstUnfinishedJob('g1', 'a1', 'a5')).toMatchObject({ id: 'a2' });
+    expect(await store().firstUnfinishedJob('g1', 'a4', 'a5')).toBeNull();
+    expect(await store().firstUnfinishedJob('g1', '', 'a1')).toBeNull();
+    expect(await store().firstUnfinishedJob('nobody', '', 'z')).toBeNull();
+    // A running job still counts; a done, a dead and a cancelled one never do.
+    const claimed = await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 1000, limit: 3, kinds: ['timer'] });
+    expect(claimed.map((j) => j.id)).toStrictEqual(['a0', 'a00', 'a1']);
+    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({ id: 'a1', status: 'running', leaseOwner: 'w1' });
+    await store().completeJob('a1', 'w1');
+    await store().scheduleJob({ ...grouped('a2'), maxAttempts: 1 });
+    await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 1000, limit: 1 });
+    await store().failJob('a2', 'w1', 'for good', 200);
+    await store().cancelJob('a3');
+    expect(await store().getJob('a2')).toMatchObject({ status: 'dead' });
+    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({ id: 'a4', status: 'pending' });
+  });
+
+  it('when a claimed job is deferred, then it is pending at the new time with the attempt given back, for its lease holder only', async () => {
+    await store().scheduleJob(job('j1', 100, { group: 'g', maxAttempts: 2 }));
+    await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 50, limit: 1 });
+    expect(await store().deferJob('j1', 'w2', 400)).toBe(false);
+    expect(await store().deferJob('j1', 'w1', 400)).toBe(true);
+    expect(await store().getJob('j1')).toMatchObject({ status: 'pending', runAt: 400, attempts: 0, leaseOwner: null, leaseUntil: null, group: 'g' });
+    expect(await store().deferJob('j1', 'w1', 500)).toBe(false);
+    expect(await store().claimJobs({ workerId: 'w1', now: 399, leaseMs: 50, limit: 1 })).toStrictEqual([]);
+    // Deferred any number of times, the job still has all its attempts: two failures make it dead, not one.
+    for (let round = 0; round < 3; round += 1) {
+      expect(await store().claimJobs({ workerId: 'w1', now: 400 + round, leaseMs: 50, limit: 1 })).toMatchObject([{ id: 'j1', attempts: 1 }]);
+      expect(await store().deferJob('j1', 'w1', 401 + round)).toBe(true);
+    }
+    await store().claimJobs({ workerId: 'w1', now: 500, leaseMs: 50, limit: 1 });
+    await store().failJob('j1', 'w1', 'once', 600);
+    expect(await store().getJob('j1')).toMatchObject({ status: 'pending', attempts: 1 });
+    await store().claimJobs({ workerId: 'w1', now: 600, leaseMs: 50, limit: 1 });
+    await store().failJob('j1', 'w1', 'twice', 700);
+    expect(await store().getJob('j1')).toMatchObject({ status: 'dead', attempts: 2 });
+    expect(await store().deferJob('j1', 'w1', 800)).toBe(false);
+  });
+
+  it('when a job scheduled already leased is deferred, then it is pending with no attempt used', async () => {
+    await store().scheduleJob({ ...job('taken', 100), group: 'g', lease: { owner: 'w1', until: 1_000 } });
+    expect(await store().deferJob('taken', 'w1', 300)).toBe(true);
+    expect(await store().getJob('taken')).toMatchObject({ status: 'pending', runAt: 300, attempts: 0, group: 'g' });
   });
 }

@@ -90,4 +90,18 @@ export function turnCases(store: () => Store): void {
     expect(await store().getUser('u1')).toMatchObject({ version: 2, lastSeq: 2, variables: { who: winner } });
     expect((await store().readTranscript('u1', 0, 10)).map((e) => e.message.text)).toStrictEqual([winner, 'answer']);
   });
+
+  it('when a turn carries a trigger mark, then the mark is stored with its state and later turns without one keep it', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    const marked = await store().commitTurn(turn(1, { patch: { position, lastTrigger: 'trigger:0002' } }));
+    expect(marked.status === 'committed' && marked.user.lastTrigger).toBe('trigger:0002');
+    expect(await store().getUser('u1')).toMatchObject({ version: 2, position, lastTrigger: 'trigger:0002' });
+    await store().commitTurn(turn(2, { patch: { variables: { later: true } } }));
+    expect(await store().getUser('u1')).toMatchObject({ version: 3, lastTrigger: 'trigger:0002', variables: { later: true } });
+    // A conflicting turn writes no mark either.
+    expect(await store().commitTurn(turn(2, { patch: { lastTrigger: 'trigger:0003' } }))).toStrictEqual({ status: 'conflict' });
+    expect((await store().getUser('u1'))?.lastTrigger).toBe('trigger:0002');
+    const updated = await store().updateUser('u1', 3, { lastTrigger: 'trigger:0004' }, 9);
+    expect(updated?.lastTrigger).toBe('trigger:0004');
+  });
 }

@@ -26,6 +26,7 @@ export function userCases(store: () => Store): void {
       updatedAt: 1000,
       version: 1,
       lastSeq: 0,
+      lastTrigger: null,
     };
     expect(user).toStrictEqual(expected);
     expect(await store().getUser('u1')).toStrictEqual(expected);

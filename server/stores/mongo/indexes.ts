@@ -19,6 +19,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.jobs]: [
     { key: { status: 1, runAt: 1 }, name: 'due' },
     { key: { status: 1, leaseUntil: 1 }, name: 'expired_leases' },
+    { key: { group: 1, _id: 1 }, name: 'group_id' },
   ],
   [COLLECTIONS.datasetRows]: [
     { key: { dataset: 1, generation: 1, id: 1 }, name: 'dataset_generation_id', unique: true },

@@ -11,6 +11,8 @@ interface JobDoc {
   status: JobStatus;
   attempts: number;
   maxAttempts: number;
+  /** Absent on jobs stored before groups existed: read as null. */
+  group?: string | null;
   leaseOwner: string | null;
   leaseUntil: number | null;
   lastError: string | null;
@@ -25,6 +27,7 @@ function toJob(doc: JobDoc): Job {
     status: doc.status,
     attempts: doc.attempts,
     maxAttempts: doc.maxAttempts,
+    group: doc.group ?? null,
     leaseOwner: doc.leaseOwner,
     leaseUntil: doc.leaseUntil,
     lastError: doc.lastError,
@@ -34,7 +37,7 @@ function toJob(doc: JobDoc): Job {
 /** Rounds of find-then-claim when other workers keep winning the candidates. */
 const CLAIM_ROUNDS = 5;
 
-type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'completeJob' | 'failJob'>;
+type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'>;
 
 function isClaimable(doc: JobDoc, request: ClaimRequest): boolean {
   const due =
@@ -96,6 +99,7 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
         status: job.lease ? 'running' : 'pending',
         attempts: job.lease ? 1 : 0,
         maxAttempts: job.maxAttempts ?? 1,
+        group: job.group ?? null,
         leaseOwner: job.lease?.owner ?? null,
         leaseUntil: job.lease?.until ?? null,
         lastError: null,
@@ -142,6 +146,22 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
       }
       return claimed;
     },
+
+    async firstUnfinishedJob(group, afterId, beforeId) {
+      const doc = await jobs.findOne(
+        { group, _id: { $gt: afterId, $lt: beforeId }, status: { $in: ['pending', 'running'] } },
+        { sort: { _id: 1 } },
+      );
+      return doc === null ? null : toJob(doc);
+    },
+
+    deferJob: (id, workerId, runAt) =>
+      settle(id, (doc) =>
+        doc.status === 'running' && doc.leaseOwner === workerId
+          ? // The claim counted an attempt; a job that only waited gives it back.
+            { status: 'pending', runAt, attempts: Math.max(doc.attempts - 1, 0), ...released }
+          : null,
+      ),
 
     completeJob: (id, workerId) =>
       settle(id, (doc) =>

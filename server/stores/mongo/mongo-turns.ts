@@ -55,6 +55,8 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
     if (patch.variables !== undefined) set.variables = toJson(patch.variables);
     if (patch.userData !== undefined) set.userData = toJson(patch.userData);
     if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+    // The trigger's mark goes with the state it led to: one document, one write.
+    if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
     await users.updateOne({ _id: userId }, { $set: set });
     if (botDocs.length > 0) {
       await transcript.insertMany(botDocs.map((doc) => ({ ...doc })), { ordered: true });

@@ -15,6 +15,8 @@ export interface UserDoc {
   updatedAt: number;
   version: number;
   lastSeq: number;
+  /** Absent on users stored before triggers were marked: read as null. */
+  lastTrigger?: string | null;
   /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
   order: ObjectId;
 }
@@ -39,6 +41,7 @@ export function toUser(doc: UserDoc): UserRecord {
     updatedAt: doc.updatedAt,
     version: doc.version,
     lastSeq: doc.lastSeq,
+    lastTrigger: doc.lastTrigger ?? null,
   };
 }
 
@@ -72,6 +75,7 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
         updatedAt: user.now,
         version: 1,
         lastSeq: 0,
+        lastTrigger: null,
         order: new ObjectId(),
       };
       try {
@@ -92,6 +96,7 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
       if (patch.variables !== undefined) set.variables = toJson(patch.variables);
       if (patch.userData !== undefined) set.userData = toJson(patch.userData);
       if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+      if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
       // Compare and set under the lock: a version in the filter is not enough on FerretDB.
       return locks.withLock(userLockKey(userId), async () => {
         const current = await users.findOne({ _id: userId });

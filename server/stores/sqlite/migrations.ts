@@ -96,6 +96,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX jobs_leases ON jobs (lease_until) WHERE status = 'running';
     `,
   },
+  {
+    version: 3,
+    description: 'triggers run once and in order per user',
+    // The group index holds only grouped jobs and leaves status out, so a job's index
+    // entry is written once with its row and never touched as the job runs and ends.
+    sql: `
+      ALTER TABLE users ADD COLUMN last_trigger TEXT;
+      ALTER TABLE jobs ADD COLUMN job_group TEXT;
+      CREATE INDEX jobs_by_group ON jobs (job_group, id) WHERE job_group IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

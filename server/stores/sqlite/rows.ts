@@ -14,6 +14,7 @@ export interface UserRow {
   updated_at: number;
   version: number;
   last_seq: number;
+  last_trigger: string | null;
 }
 
 /** A row of the transcript table. */

@@ -11,6 +11,7 @@ interface JobRow {
   status: JobStatus;
   attempts: number;
   max_attempts: number;
+  job_group: string | null;
   lease_owner: string | null;
   lease_until: number | null;
   last_error: string | null;
@@ -25,24 +26,26 @@ function toJob(row: JobRow): Job {
     status: row.status,
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
+    group: row.job_group,
     leaseOwner: row.lease_owner,
     leaseUntil: row.lease_until,
     lastError: row.last_error,
   };
 }
 
-type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'completeJob' | 'failJob'>;
+type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'>;
 
 export function sqliteJobs(db: Database): JobOps {
   const select = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   // A running job keeps going; anything else under this id starts over.
   const schedule = db.prepare(
-    `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts,
+    `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts, job_group,
                        lease_owner, lease_until, last_error)
-     VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @leaseOwner, @leaseUntil, NULL)
+     VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @group, @leaseOwner, @leaseUntil, NULL)
      ON CONFLICT (id) DO UPDATE SET
        kind = excluded.kind, payload = excluded.payload, run_at = excluded.run_at,
        status = excluded.status, attempts = excluded.attempts, max_attempts = excluded.max_attempts,
+       job_group = excluded.job_group,
        lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = NULL
      WHERE jobs.status <> 'running'`,
   );
@@ -73,6 +76,17 @@ export function sqliteJobs(db: Database): JobOps {
   const claim = db.prepare(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?
      WHERE id = ?`,
+  );
+  // Only the jobs between the two ids are read, through jobs_by_group.
+  const firstUnfinished = db.prepare<[string, string, string], JobRow>(
+    `SELECT * FROM jobs INDEXED BY jobs_by_group
+     WHERE job_group = ? AND id > ? AND id < ? AND status IN ('pending', 'running')
+     ORDER BY id LIMIT 1`,
+  );
+  // The claim counted an attempt; a job that only waited gives it back.
+  const defer = db.prepare(
+    `UPDATE jobs SET status = 'pending', run_at = ?, attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND status = 'running' AND lease_owner = ?`,
   );
   const complete = db.prepare(
     `UPDATE jobs SET status = 'done', lease_owner = NULL, lease_until = NULL
@@ -129,6 +143,7 @@ export function sqliteJobs(db: Database): JobOps {
         status: job.lease ? 'running' : 'pending',
         attempts: job.lease ? 1 : 0,
         maxAttempts: job.maxAttempts ?? 1,
+        group: job.group ?? null,
         leaseOwner: job.lease?.owner ?? null,
         leaseUntil: job.lease?.until ?? null,
       }).changes === 1,
@@ -150,6 +165,13 @@ export function sqliteJobs(db: Database): JobOps {
     },
     async claimJobs(request) {
       return claimGrouped(request);
+    },
+    async firstUnfinishedJob(group, afterId, beforeId) {
+      const row = firstUnfinished.get(group, afterId, beforeId);
+      return row === undefined ? null : toJob(row);
+    },
+    async deferJob(id, workerId, runAt) {
+      return defer.run(runAt, id, workerId).changes === 1;
     },
     async completeJob(id, workerId) {
       return completeGrouped({ id, workerId });

@@ -49,6 +49,27 @@ describe('openSqliteStore', () => {
     again.close();
   });
 
+  it('when a file from schema version 2 is opened, then its users and jobs are kept, unmarked and ungrouped, and new triggers are grouped', async () => {
+    const file = join(dir, 'v2.db');
+    const raw = new Database(file);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) raw.exec(migration.sql);
+    raw.pragma('user_version = 2');
+    raw.prepare(
+      `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)
+       VALUES ('old', 'webchat', NULL, '{}', '{"name":"Ada"}', NULL, 1, 1, 3, 2)`,
+    ).run();
+    raw.prepare(`INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts) VALUES ('trigger:1', 'trigger', '{}', 5, 'pending', 0, 5)`).run();
+    raw.close();
+    const store = openSqliteStore({ file });
+    expect(await store.getUser('old')).toMatchObject({ version: 3, lastSeq: 2, userData: { name: 'Ada' }, lastTrigger: null });
+    expect(await store.getJob('trigger:1')).toMatchObject({ status: 'pending', group: null });
+    await store.scheduleJob({ id: 'trigger:2', kind: 'trigger', payload: {}, runAt: 5, group: 'trigger:old' });
+    expect(await store.firstUnfinishedJob('trigger:old', '', 'trigger:3')).toMatchObject({ id: 'trigger:2' });
+    const committed = await store.commitTurn({ userId: 'old', expectedVersion: 3, patch: { lastTrigger: 'trigger:2' }, now: 9, botEntries: [] });
+    expect(committed.status === 'committed' && committed.user.lastTrigger).toBe('trigger:2');
+    await store.close();
+  });
+
   it('when writes are committed, then the database file alone holds them soon after, as a file backup would copy it', async () => {
     const file = join(dir, 'live.db');
     const store = openSqliteStore({ file });

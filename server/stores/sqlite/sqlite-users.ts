@@ -17,6 +17,7 @@ function toUser(row: UserRow): UserRecord {
     updatedAt: row.updated_at,
     version: row.version,
     lastSeq: row.last_seq,
+    lastTrigger: row.last_trigger,
   };
 }
 
@@ -37,7 +38,7 @@ export function sqliteUsers(db: Database): UserOps {
   );
   const update = db.prepare(
     `UPDATE users SET position = @position, variables = @variables, user_data = @userData,
-                      last_message_at = @lastMessageAt, updated_at = @now, version = version + 1
+                      last_message_at = @lastMessageAt, last_trigger = @lastTrigger, updated_at = @now, version = version + 1
      WHERE user_id = @userId AND version = @expectedVersion`,
   );
 
@@ -54,6 +55,7 @@ export function sqliteUsers(db: Database): UserOps {
       variables: toJson(patch.variables ?? current.variables),
       userData: toJson(patch.userData ?? current.userData),
       lastMessageAt: patch.lastMessageAt === undefined ? current.lastMessageAt : patch.lastMessageAt,
+      lastTrigger: patch.lastTrigger ?? current.lastTrigger,
     });
     if (changed.changes !== 1) return null;
     const after = select.get(userId);
