@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { MongoClient } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { describeUrl, openMongoStore } from './mongo-store.ts';
 
@@ -40,6 +41,38 @@ describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', (
       expect((await second.getUser('u1'))?.userData).toEqual({ name: 'Ada' });
     } finally {
       await second.close();
+    }
+  });
+
+  it('when the process died after a turn stored its state but before its answers, then the answers are stored by the next read or turn, with their seqs', async () => {
+    const url = `${inject('mongoUrl').replace(/\/$/, '')}/unsent_${process.pid}_${Date.now().toString(36)}`;
+    const store = await openMongoStore({ url });
+    const client = await MongoClient.connect(url);
+    try {
+      const bot = (text: string) => ({ from: 'bot' as const, at: 5, message: { type: 'text', text } });
+      const user = await store.ensureUser({ userId: 'u1', channelId: 'webchat', now: 1 });
+      await store.commitTurn({ userId: 'u1', expectedVersion: user.version, patch: { lastTrigger: 't1' }, now: 5, botEntries: [bot('one'), bot('two')] });
+      // What a crash between the two writes leaves: the state (with its mark), no answers.
+      await client.db().collection('transcript').deleteMany({ userId: 'u1' });
+      expect((await store.readTranscript('u1', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
+        [1, 'one'],
+        [2, 'two'],
+      ]);
+      await client.db().collection('transcript').deleteMany({ userId: 'u1', seq: 2 });
+      await store.commitTurn({ userId: 'u1', expectedVersion: user.version + 1, patch: {}, now: 6, botEntries: [bot('three')] });
+      await client.db().collection('transcript').deleteMany({ userId: 'u1', seq: 3 });
+      await store.appendTranscript('u1', [bot('four')]);
+      expect((await store.readTranscript('u1', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
+        [1, 'one'],
+        [2, 'two'],
+        [3, 'three'],
+        [4, 'four'],
+      ]);
+      expect(await store.getUser('u1')).toMatchObject({ lastSeq: 4, lastTrigger: 't1' });
+    } finally {
+      await client.db().dropDatabase();
+      await client.close();
+      await store.close();
     }
   });
 });

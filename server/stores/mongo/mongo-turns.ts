@@ -5,14 +5,16 @@ import { COLLECTIONS, toJson } from './mongo-common.ts';
 import type { LogDoc } from './mongo-logs.ts';
 import { toEntry, type TranscriptDoc } from './mongo-transcript.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
+import { insertEntries, restoreUnsent, topSeq } from './unsent-entries.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
 /*
  * No transactions here (FerretDB 1.x has none): the turn is written under the
  * user's lock in the order the separate calls used to write it: user entry,
- * snapshots, state, bot entries (then lastSeq). A crash in between leaves what
- * it left before, and readers see the state before the answers it led to.
+ * snapshots, state, bot entries. Readers see the state before the answers it
+ * led to. The state's write also holds the bot entries (unsent-entries.ts), so
+ * a crash after it loses no answer: they are stored by the next one to look.
  */
 export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
@@ -31,15 +33,14 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
     if (current.version !== turn.expectedVersion) return { status: 'conflict' as const };
 
     // As in mongo-transcript.ts: an append cut short by a crash costs no seq twice.
-    const top = await transcript.findOne({ userId }, { sort: { seq: -1 }, projection: { seq: 1 } });
-    let seq = Math.max(current.lastSeq, top?.seq ?? 0);
+    const top = await restoreUnsent(transcript, current, await topSeq(transcript, userId));
+    let seq = Math.max(current.lastSeq, top);
     const docOf = (entry: NewTranscriptEntry): TranscriptDoc => {
       seq += 1;
       const clientId = entry.clientId ?? null;
       return { userId, seq, from: entry.from, clientId, dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`, at: entry.at, message: toJson(entry.message) };
     };
     const userDocs = turn.userEntry ? [docOf(turn.userEntry)] : [];
-    const afterUser = seq;
     const botDocs = turn.botEntries.map(docOf);
     // Copies: insertMany adds _id to the documents it is given.
     if (userDocs.length > 0) await transcript.insertMany(userDocs.map((doc) => ({ ...doc })), { ordered: true });
@@ -50,7 +51,7 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
         { ordered: true },
       );
     }
-    const set: Partial<UserDoc> = { updatedAt: now, lastSeq: afterUser, version: current.version + 1 };
+    const set: Partial<UserDoc> = { updatedAt: now, lastSeq: seq, unsent: botDocs, version: current.version + 1 };
     if (patch.position !== undefined) set.position = patch.position;
     if (patch.variables !== undefined) set.variables = toJson(patch.variables);
     if (patch.userData !== undefined) set.userData = toJson(patch.userData);
@@ -58,11 +59,7 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
     // The trigger's mark goes with the state it led to: one document, one write.
     if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
     await users.updateOne({ _id: userId }, { $set: set });
-    if (botDocs.length > 0) {
-      await transcript.insertMany(botDocs.map((doc) => ({ ...doc })), { ordered: true });
-      set.lastSeq = seq;
-      await users.updateOne({ _id: userId }, { $set: { lastSeq: seq } });
-    }
+    await insertEntries(transcript, botDocs);
     const entries: TranscriptEntry[] = [...userDocs, ...botDocs].map(toEntry);
     return { status: 'committed' as const, user: toUser({ ...current, ...set }), entries };
   };

@@ -2,6 +2,7 @@ import { ObjectId, type Db, type Filter } from 'mongodb';
 import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord } from '../../ports/store.ts';
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import type { KeyLocks } from './key-lock.ts';
+import type { TranscriptDoc } from './mongo-transcript.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
 export interface UserDoc {
@@ -15,6 +16,8 @@ export interface UserDoc {
   updatedAt: number;
   version: number;
   lastSeq: number;
+  /** The bot entries of the last turn, kept until they are surely stored (see unsent-entries.ts). */
+  unsent?: TranscriptDoc[];
   /** Absent on users stored before triggers were marked: read as null. */
   lastTrigger?: string | null;
   /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
