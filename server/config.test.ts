@@ -4,7 +4,7 @@ import { ConfigError, readConfig } from './config.ts';
 describe('config', () => {
   it('when nothing is set, then the documented defaults apply', () => {
     const config = readConfig({});
-    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data' });
+    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', JOB_LEASE_SECONDS: 30 });
     expect(config.MONGODB_URL).toBeUndefined();
     expect(config.BOT_DEFINITION).toMatch(/demo[/\\]bot\.json$/);
     expect(config.SESSION_TTL).toBe(30 * 86_400_000);
@@ -25,6 +25,8 @@ describe('config', () => {
     ['SESSION_TTL', 'forever', /^SESSION_TTL: must be a duration from 1m to 3650d, such as 30d, 12h or 90m \(got "forever"\)$/],
     ['SESSION_TTL', '30s', /^SESSION_TTL: /],
     ['SESSION_SECRET_PREVIOUS', 'short', /^SESSION_SECRET_PREVIOUS: must be at least 32 characters long$/],
+    ['JOB_LEASE_SECONDS', '0', /^JOB_LEASE_SECONDS: must be a whole number of seconds from 1 to 9999 \(got "0"\)$/],
+    ['JOB_LEASE_SECONDS', '2.5', /^JOB_LEASE_SECONDS: /],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
@@ -35,9 +37,10 @@ describe('config', () => {
   });
 
   it('when values are set, then they are parsed', () => {
-    const config = readConfig({ PORT: '0', ALLOWED_ORIGINS: 'https://a.example,https://b.example', MONGODB_URL: 'mongodb://127.0.0.1:1/x' });
+    const config = readConfig({ PORT: '0', ALLOWED_ORIGINS: 'https://a.example,https://b.example', MONGODB_URL: 'mongodb://127.0.0.1:1/x', JOB_LEASE_SECONDS: '2' });
     expect(config.PORT).toBe(0);
     expect(readConfig({ SESSION_TTL: '12h' }).SESSION_TTL).toBe(12 * 3_600_000);
+    expect(config.JOB_LEASE_SECONDS).toBe(2);
     expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
   });
 });

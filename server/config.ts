@@ -85,6 +85,15 @@ export const configSchema = z.object({
     .transform(Number)
     .default(30),
   /**
+   * Seconds a job (trigger, timer, retried call) belongs to the worker that took it; after
+   * a crash, another worker (or this one restarted) takes it over once this has passed.
+   */
+  JOB_LEASE_SECONDS: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of seconds from 1 to 9999')
+    .transform(Number)
+    .default(30),
+  /**
    * Hosts integration calls may reach (comma list, e.g. `api.example.com,127.0.0.1`). Set: only these,
    * and they may be private or loopback addresses. Unset: any public host, never a private one.
    */

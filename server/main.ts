@@ -135,7 +135,7 @@ async function assemble(
     allowRequest: (req, callback) => callback(null, originAllowed(config, req.headers.origin, req.headers.host)),
   });
   const clock = options.clock ?? systemClock;
-  const jobs = new JobRunner({ store, clock, logger });
+  const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
   const deps: AppDeps = {
     definition,
     store,

@@ -19,11 +19,26 @@ export interface ApplyTurnOptions {
    * trigger's data): applied to each fresh read, so a retried turn keeps them.
    */
   readonly adjust?: (user: UserRecord) => UserRecord;
+  /**
+   * The turn is this trigger's run: it commits the trigger mark (the later of the
+   * stored one and `id`) with the state. `seenMark` is the mark the caller decided
+   * on; a re-read after a conflict whose mark has since moved to `id` or beyond
+   * means another worker ran this trigger meanwhile, and the turn is dropped.
+   */
+  readonly trigger?: { readonly id: string; readonly seenMark: string | null };
 }
 
 export type TurnOutcome =
   | { readonly status: 'committed'; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
+
+/** The trigger the turn was to run was run by another worker meanwhile: nothing was stored. */
+export interface RanElsewhere {
+  readonly status: 'ran-elsewhere';
+}
+
+/** Only a trigger's turn can find its work done elsewhere. */
+export type OutcomeOf<O extends ApplyTurnOptions> = O extends { readonly trigger: object } ? TurnOutcome | RanElsewhere : TurnOutcome;
 
 /**
  * Runs one engine turn for a user and carries out what it asks: models read
@@ -32,15 +47,15 @@ export type TurnOutcome =
  * logs, timers and events are recorded, the messages pushed, and email / SMS
  * go out. Callers hold the user's turn lock (deps.turns).
  */
-export async function applyTurn(
+export async function applyTurn<O extends ApplyTurnOptions>(
   deps: AppDeps,
   userId: string,
   input: EngineInput,
   now: number,
-  options: ApplyTurnOptions,
-): Promise<TurnOutcome> {
+  options: O,
+): Promise<OutcomeOf<O>> {
   const committed = await commitTurn(deps, userId, input, now, options);
-  if (committed.status === 'duplicate') return committed;
+  if (committed.status !== 'committed') return committed as OutcomeOf<O>;
   const { result, entries } = committed;
   countStored(deps, entries);
   // The messages are stored already: show them before the bookkeeping below.
@@ -62,7 +77,7 @@ export async function applyTurn(
   }
   // A synchronous integration step: its call runs as the user's next task, so this turn ends now.
   queueSyncIntegrations(deps, userId, result.effects, applyTurn);
-  return { status: 'committed', user, entries: all };
+  return { status: 'committed', user, entries: all } as OutcomeOf<O>;
 }
 
 /**
@@ -80,6 +95,7 @@ async function commitTurn(
 ): Promise<
   | { readonly status: 'committed'; readonly result: TurnResult; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
+  | RanElsewhere
 > {
   let understood: EngineInput | undefined;
   let known = options.user;
@@ -87,6 +103,10 @@ async function commitTurn(
     const read = known ?? (await deps.store.getUser(userId));
     known = undefined;
     if (!read) throw new Error(`user ${userId} does not exist`);
+    const { trigger } = options;
+    if (trigger && read.lastTrigger !== trigger.seenMark && read.lastTrigger !== null && read.lastTrigger >= trigger.id) {
+      return { status: 'ran-elsewhere' };
+    }
     const user = options.adjust ? options.adjust(read) : read;
     understood ??= await understand(deps, user, input);
     const result = runTurn(deps.definition, user, understood);
@@ -100,6 +120,7 @@ async function commitTurn(
         variables: result.state.variables,
         userData: result.state.userData,
         ...(options.userWrote ? { lastMessageAt: now } : {}),
+        ...(trigger ? { lastTrigger: laterOf(read.lastTrigger, trigger.id) } : {}),
       },
       now,
       ...(options.userEntry ? { userEntry: options.userEntry } : {}),
@@ -110,6 +131,11 @@ async function commitTurn(
     if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
+}
+
+/** The mark never moves back: a trigger that runs late (see trigger-dialog.ts) leaves it where it was. */
+function laterOf(mark: string | null, id: string): string {
+  return mark !== null && mark > id ? mark : id;
 }
 
 /** Messages stored, for /metrics: every path that stores transcript entries counts them here. */

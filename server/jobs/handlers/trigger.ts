@@ -15,9 +15,11 @@ const payloadSchema = z.object({
 /**
  * Runs a stored trigger. A payload that does not parse was not written by
  * acceptTrigger; throwing marks the attempt failed with a reason in the job.
+ * A trigger that waits for an earlier one of its user is deferred, its attempt kept.
  */
 export function triggerJobHandler(deps: AppDeps): JobHandler {
   return async (job) => {
-    await runTrigger(deps, payloadSchema.parse(job.payload));
+    const outcome = await runTrigger(deps, payloadSchema.parse(job.payload), { jobId: job.id, attempt: job.attempts });
+    return outcome.status === 'waiting' ? { deferUntil: outcome.retryAt } : undefined;
   };
 }
