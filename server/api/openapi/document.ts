@@ -109,7 +109,7 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
 
 const triggerResponses = {
   '202': {
-    description: 'The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering.',
+    description: 'The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering, and runs once: a restart does not run it again. One user\'s triggers run in the order they were accepted.',
     content: { 'application/json': { schema: ref('schemas/TriggerAccepted') } },
   },
   '400': errorResponse(
