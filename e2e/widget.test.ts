@@ -7,7 +7,8 @@ import { launchBrowser } from './browser.ts';
 import { XSS_PAYLOADS } from './fixtures/xss-payloads.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
-const FIXTURE = { BOT_DEFINITION: 'e2e/fixtures/bot.json', WEBCHAT_RATE_LIMIT: '100000' };
+// DEMO_PAGE: this bot is not the demo bot, yet its tests drive the demo page.
+const FIXTURE = { BOT_DEFINITION: 'e2e/fixtures/bot.json', WEBCHAT_RATE_LIMIT: '100000', DEMO_PAGE: '1' };
 const POLL = { timeout: 15_000 };
 
 let browser: Browser;

@@ -19,7 +19,9 @@ describe('config', () => {
     ['PORT', 'abc', /^PORT: must be a whole number from 0 to 65535 \(got "abc"\)$/],
     ['PORT', '70000', /^PORT: /],
     ['MONGODB_URL', 'http://db', /^MONGODB_URL: must be a URL starting with mongodb:\/\/ or mongodb\+srv:\/\/$/],
-    ['ALLOWED_ORIGINS', 'https://ok.example, not a url', /^ALLOWED_ORIGINS: /],
+    ['ALLOWED_ORIGINS', 'https://ok.example, not a url', /^ALLOWED_ORIGINS: must be a comma-separated list of origins such as https:\/\/shop.example.com .*"not a url" is not one/],
+    ['ALLOWED_ORIGINS', 'https://shop.example.com/checkout', /^ALLOWED_ORIGINS: .*no path/],
+    ['ALLOWED_ORIGINS', '*', /^ALLOWED_ORIGINS: leave ALLOWED_ORIGINS unset to allow any origin/],
     ['BOT_FUNCTION_KEY', 'short', /^BOT_FUNCTION_KEY: must be at least 16 characters long$/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL: /],
     ['SESSION_TTL', 'forever', /^SESSION_TTL: must be a duration from 1m to 3650d, such as 30d, 12h or 90m \(got "forever"\)$/],
@@ -27,6 +29,7 @@ describe('config', () => {
     ['SESSION_SECRET_PREVIOUS', 'short', /^SESSION_SECRET_PREVIOUS: must be at least 32 characters long$/],
     ['JOB_LEASE_SECONDS', '0', /^JOB_LEASE_SECONDS: must be a whole number of seconds from 1 to 9999 \(got "0"\)$/],
     ['JOB_LEASE_SECONDS', '2.5', /^JOB_LEASE_SECONDS: /],
+    ['DEMO_PAGE', 'yes', /^DEMO_PAGE: must be 1 \(serve the demo page at \/\) or 0/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
@@ -42,5 +45,6 @@ describe('config', () => {
     expect(readConfig({ SESSION_TTL: '12h' }).SESSION_TTL).toBe(12 * 3_600_000);
     expect(config.JOB_LEASE_SECONDS).toBe(2);
     expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
+    expect(readConfig({ ALLOWED_ORIGINS: 'HTTPS://Shop.Example.com:443/, http://shop.test:8080' }).ALLOWED_ORIGINS).toEqual(['https://shop.example.com', 'http://shop.test:8080']);
   });
 });

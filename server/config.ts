@@ -26,6 +26,23 @@ const url = (protocols: readonly string[]) =>
     }
   }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
 
+/** An origin as a browser sends it: scheme, host and port only, e.g. `https://shop.example.com:8443`. */
+const origin = z.string().transform((value, ctx) => {
+  const problem = value === '*' ? 'leave ALLOWED_ORIGINS unset to allow any origin; "*" is not an origin' : undefined;
+  let url: URL | undefined;
+  try {
+    url = problem ? undefined : new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const isOrigin = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if (!url || !isOrigin) {
+    ctx.addIssue({ code: 'custom', message: problem ?? `must be a comma-separated list of origins such as https://shop.example.com (scheme, host and optional port, no path); "${value}" is not one` });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 /** The environment the server reads, with defaults from docs/configuration (README). */
 export const configSchema = z.object({
   PORT: port.default(3000),
@@ -45,14 +62,25 @@ export const configSchema = z.object({
     .transform((text) => parseDuration(text ?? '30d'))
     .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 3_650 * 86_400_000, 'must be a duration from 1m to 3650d, such as 30d, 12h or 90m'),
   BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+  /**
+   * Origins whose pages may open the widget, normalised (`https://shop.example.com`). Unset: any
+   * origin. The server's own origin and PUBLIC_URL's are always allowed besides these.
+   */
   ALLOWED_ORIGINS: optionalText.pipe(
     z
       .string()
       .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-      .pipe(z.array(url(['http:', 'https:'])))
+      .pipe(z.array(origin))
       .optional(),
   ),
   PUBLIC_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+  /** Serve the demo shop page at /: unset = only when the demo bot runs; `1` always, `0` never. */
+  DEMO_PAGE: optionalText.pipe(
+    z
+      .enum(['1', '0', 'true', 'false'], { message: 'must be 1 (serve the demo page at /) or 0 (do not); unset = only with the demo bot' })
+      .transform((value) => value === '1' || value === 'true')
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** SMTP server for email steps, e.g. smtp://user:pass@mail.example.com:587; unset = email steps fail (logged) and follow onError. */
   SMTP_URL: optionalText.pipe(url(['smtp:', 'smtps:']).optional()),

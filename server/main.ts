@@ -17,8 +17,9 @@ import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
 import { attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
+import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
-import { ConfigError, readConfig, type Config } from './config.ts';
+import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
 import { DefinitionError, loadDefinition } from './definition/load.ts';
 import { createLogger } from './logger.ts';
 import { projectRoot } from './paths.ts';
@@ -113,7 +114,9 @@ async function assemble(
     store,
     logger,
     widgetDir: path.join(root, 'dist'),
-    demoDir: path.join(root, 'demo', 'public'),
+    // The demo shop page is the demo bot's; a customer's bot answers / with a short page of its own.
+    demoDir: (config.DEMO_PAGE ?? path.resolve(config.BOT_DEFINITION) === DEMO_BOT_DEFINITION) ? path.join(root, 'demo', 'public') : undefined,
+    botName: definition.settings.name,
     management: {
       definition,
       store,
@@ -129,10 +132,10 @@ async function assemble(
   });
   const http = createServer(app);
   const io: ChatServer = new Server(http, {
-    // allowRequest below already refuses other origins; CORS only echoes an allowed one.
+    // CORS lets every page read the answer, so a refused origin learns why (attachWebchat's
+    // checkOrigin refuses it with a code); it grants nothing, as no cookie is ever involved.
     cors: { origin: true, credentials: false },
     maxHttpBufferSize: 64 * 1024,
-    allowRequest: (req, callback) => callback(null, originAllowed(config, req.headers.origin, req.headers.host)),
   });
   const clock = options.clock ?? systemClock;
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
@@ -163,9 +166,11 @@ async function assemble(
     ttlMs: config.SESSION_TTL,
     now: () => clock.now(),
   });
+  let ownOrigins: string[] = [];
   attachWebchat(io, deps, sessions, logger, {
     identitySecret: config.BOT_IDENTITY_SECRET,
     rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
+    checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: () => ownOrigins, logger }),
   });
 
   await listen(http, config.PORT, config.HOST);
@@ -173,6 +178,7 @@ async function assemble(
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   baseUrl = config.PUBLIC_URL ?? url;
+  ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
   await integrations.start();
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
@@ -205,21 +211,6 @@ async function openStore(config: Config, dataDir: string): Promise<Store> {
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   await mkdir(dataDir, { recursive: true });
   return openSqliteStore({ file: path.join(dataDir, 'chatbot.sqlite') });
-}
-
-/**
- * ALLOWED_ORIGINS unset: the page must come from this server or from localhost,
- * which is what a newcomer running the demo needs and nothing more.
- */
-function originAllowed(config: Config, origin: string | undefined, host: string | undefined): boolean {
-  if (origin === undefined) return true; // not a browser page (server-to-server, tests)
-  if (config.ALLOWED_ORIGINS) return config.ALLOWED_ORIGINS.some((allowed) => new URL(allowed).origin === origin);
-  try {
-    const { hostname, host: originHost } = new URL(origin);
-    return originHost === host || hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
-  } catch {
-    return false;
-  }
 }
 
 function listen(http: HttpServer, port: number, host: string): Promise<void> {

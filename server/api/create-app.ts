@@ -6,6 +6,7 @@ import type { Store } from '../ports/store.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorBody, errorHandler, notFound } from './errors.ts';
 import { healthRouter } from './health.ts';
+import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
@@ -17,6 +18,8 @@ export interface AppOptions {
   readonly widgetDir: string;
   /** Folder holding the demo host page (index.html); none served when absent. */
   readonly demoDir?: string;
+  /** The bot's name, for the short page at `/` when no demo page is served. */
+  readonly botName?: string;
   /** The management API (exports, triggers, /metrics, OpenAPI document); not mounted when absent. */
   readonly management?: ManagementOptions;
   /** Opens a tracked link (`GET /r/:token`): the target to redirect to, or null for a token we did not sign. */
@@ -53,6 +56,7 @@ export function createApp(options: AppOptions): RequestListener {
   if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
+  else if (options.botName !== undefined) app.use(homePage(options.botName));
   app.use(notFound);
   app.use(errorHandler(options.logger));
   if (!management) return app;

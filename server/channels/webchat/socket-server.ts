@@ -20,6 +20,7 @@ import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { identityVerified } from './identity.ts';
+import type { OriginRefusal } from './origin-policy.ts';
 import { TokenBucket } from '../../app/token-bucket.ts';
 import type { SessionTokens } from './session-tokens.ts';
 import { toItem } from './to-item.ts';
@@ -62,6 +63,8 @@ export interface WebchatOptions {
   readonly identitySecret?: string | undefined;
   /** Client events a minute per connection; default 60. */
   readonly rateLimitPerMinute?: number;
+  /** Whether the page's origin may open the chat (origin-policy.ts); every origin when absent. */
+  readonly checkOrigin?: (origin: string | undefined, host: string | undefined) => OriginRefusal | null;
 }
 
 /**
@@ -74,6 +77,10 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
   const perMinute = options.rateLimitPerMinute ?? 60;
   io.use((socket, next) => {
     try {
+      // Refused here rather than in engine.io's allowRequest: there it would be a bare HTTP 403
+      // the widget cannot tell from a network fault; here it is a connect_error with a code.
+      const refused = options.checkOrigin?.(socket.handshake.headers.origin, socket.handshake.headers.host);
+      if (refused) return next(Object.assign(new Error(refused.message), { data: refused }));
       // Before the schema: a handshake nested thousands deep would overflow any recursive walk.
       const excess = clientPayloadExcess(socket.handshake.auth ?? {});
       if (excess) return next(refusal('invalid_payload', `The handshake is not valid: ${excess}.`));

@@ -14,6 +14,19 @@ function refusalOf(client: ReturnType<typeof connectClient>): Promise<unknown> {
   return new Promise((resolve) => client.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data ?? error.message)));
 }
 
+/** A socket as a browser page on `origin` opens it (browsers send the Origin header; Node's client does not on its own). */
+function openFrom(url: string, origin: string) {
+  return connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin } });
+}
+
+/** 'connected', or the refusal's data. */
+function outcome(socket: ReturnType<typeof openFrom>): Promise<unknown> {
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve('connected'));
+    socket.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data ?? error.message));
+  });
+}
+
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.stop();
@@ -88,21 +101,35 @@ describe('web chat guards', () => {
     expect(await refusalOf(client)).toEqual({ code: 'not_allowed', message: expect.stringMatching(/BOT_IDENTITY_SECRET/) });
   });
 
-  it('when ALLOWED_ORIGINS is set, then pages from those origins connect and others are refused', async () => {
-    server = await startTestServer({ ALLOWED_ORIGINS: 'https://shop.example.com' });
-    const open = (origin: string) =>
-      connect(server?.url ?? '', { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin } });
-    const allowed = open('https://shop.example.com');
-    await new Promise<void>((resolve, reject) => {
-      allowed.once('connect', resolve);
-      allowed.once('connect_error', reject);
-    });
-    allowed.disconnect();
+  it('when ALLOWED_ORIGINS is unset, then a page on any origin opens the chat', async () => {
+    server = await startTestServer();
+    const page = openFrom(server.url, 'https://shop.example.com');
+    expect(await outcome(page)).toBe('connected');
+    page.disconnect();
+    expect(server.logs.filter((l) => l.event === 'origin_refused')).toEqual([]);
+  });
 
-    const other = open('https://evil.example.net');
-    const error = await new Promise<Error>((resolve) => other.once('connect_error', resolve));
-    expect(other.connected).toBe(false);
-    expect(error).toBeInstanceOf(Error);
-    other.disconnect();
+  it('when ALLOWED_ORIGINS is set, then its origins, the server\'s own and PUBLIC_URL\'s connect, and another is refused with origin_not_allowed, logged once naming the origin and the setting', async () => {
+    server = await startTestServer({ ALLOWED_ORIGINS: 'https://shop.example.com, https://other.example.com:8443/', PUBLIC_URL: 'https://bot.example.com/chat' });
+    for (const origin of ['https://shop.example.com', 'https://other.example.com:8443', server.url, 'https://bot.example.com']) {
+      const page = openFrom(server.url, origin);
+      expect([origin, await outcome(page)]).toEqual([origin, 'connected']);
+      page.disconnect();
+    }
+
+    const refusals = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const page = openFrom(server.url, 'https://evil.example.net');
+      refusals.push(await outcome(page));
+      expect(page.connected).toBe(false);
+      page.disconnect();
+    }
+
+    expect(refusals).toEqual(
+      refusals.map(() => ({ code: 'origin_not_allowed', origin: 'https://evil.example.net', setting: 'ALLOWED_ORIGINS', message: expect.stringContaining('ALLOWED_ORIGINS') })),
+    );
+    expect(server.logs.filter((l) => l.event === 'origin_refused')).toEqual([
+      expect.objectContaining({ level: 40, origin: 'https://evil.example.net', setting: 'ALLOWED_ORIGINS' }),
+    ]);
   });
 });
