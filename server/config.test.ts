@@ -29,6 +29,7 @@ describe('config', () => {
     ['SESSION_SECRET_PREVIOUS', 'short', /^SESSION_SECRET_PREVIOUS: must be at least 32 characters long$/],
     ['JOB_LEASE_SECONDS', '0', /^JOB_LEASE_SECONDS: must be a whole number of seconds from 1 to 9999 \(got "0"\)$/],
     ['JOB_LEASE_SECONDS', '2.5', /^JOB_LEASE_SECONDS: /],
+    ['TRUST_PROXY', 'nginx', /^TRUST_PROXY: must be true, false, a number of proxy hops, or a comma-separated list .*"nginx" is none of these \(got "nginx"\)$/],
     ['DEMO_PAGE', 'yes', /^DEMO_PAGE: must be 1 \(serve the demo page at \/\) or 0/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);

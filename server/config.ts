@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { compileProxyTrust } from './api/client-ip.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
 
@@ -81,6 +82,18 @@ export const configSchema = z.object({
       .transform((value) => value === '1' || value === 'true')
       .optional(),
   ),
+  /**
+   * Which proxies in front of the server may name the client in X-Forwarded-For, as Express's
+   * `trust proxy`: a hop count, a comma list of addresses and subnets, `loopback`, `true`, `false`.
+   */
+  TRUST_PROXY: optionalText.transform((text, ctx) => {
+    try {
+      return compileProxyTrust(text ?? 'loopback');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** SMTP server for email steps, e.g. smtp://user:pass@mail.example.com:587; unset = email steps fail (logged) and follow onError. */
   SMTP_URL: optionalText.pipe(url(['smtp:', 'smtps:']).optional()),

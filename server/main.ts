@@ -3,6 +3,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Server } from 'socket.io';
+import { clientIp } from './api/client-ip.ts';
 import { createApp } from './api/create-app.ts';
 import { createMetrics } from './api/metrics.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
@@ -117,6 +118,7 @@ async function assemble(
     // The demo shop page is the demo bot's; a customer's bot answers / with a short page of its own.
     demoDir: (config.DEMO_PAGE ?? path.resolve(config.BOT_DEFINITION) === DEMO_BOT_DEFINITION) ? path.join(root, 'demo', 'public') : undefined,
     botName: definition.settings.name,
+    trustProxy: config.TRUST_PROXY,
     management: {
       definition,
       store,
@@ -124,6 +126,7 @@ async function assemble(
       functionKey: functionKey.value,
       rateLimitPerMinute: config.MANAGEMENT_RATE_LIMIT,
       metrics,
+      trustProxy: config.TRUST_PROXY,
       // deps is built below, once the channel exists; requests only arrive after listen().
       deps: () => deps,
     },
@@ -170,6 +173,7 @@ async function assemble(
   attachWebchat(io, deps, sessions, logger, {
     identitySecret: config.BOT_IDENTITY_SECRET,
     rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
+    clientIp: (req) => clientIp(req, config.TRUST_PROXY),
     checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: () => ownOrigins, logger }),
   });
 

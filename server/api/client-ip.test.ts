@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientIp, rateLimitKey } from './client-ip.ts';
+import { clientIp, compileProxyTrust, rateLimitKey } from './client-ip.ts';
 
 const from = (peer: string, forwarded?: string) =>
   ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
@@ -14,6 +14,34 @@ describe('client address', () => {
     expect(clientIp(from('127.0.0.1', '203.0.113.9, 198.51.100.4'))).toBe('198.51.100.4');
     expect(clientIp(from('::ffff:127.0.0.1', '203.0.113.9, 127.0.0.1'))).toBe('203.0.113.9');
     expect(clientIp(from('::1'))).toBe('::1');
+  });
+});
+
+describe('client address with TRUST_PROXY', () => {
+  const ip = (setting: string, peer: string, forwarded?: string) => clientIp(from(peer, forwarded), compileProxyTrust(setting));
+
+  it('when TRUST_PROXY is a hop count, then that many proxies are believed and a client-sent address further left is not', () => {
+    expect(ip('1', '10.0.0.2', '203.0.113.66, 198.51.100.4')).toBe('198.51.100.4');
+    expect(ip('2', '10.0.0.2', '203.0.113.66, 198.51.100.4, 10.0.0.3')).toBe('198.51.100.4');
+    expect(ip('0', '10.0.0.2', '198.51.100.4')).toBe('10.0.0.2');
+  });
+
+  it('when TRUST_PROXY lists addresses and subnets, then only those proxies are believed, IPv4 and IPv6, mapped or not', () => {
+    expect(ip('10.0.0.0/8, 2001:db8::1', '::ffff:10.1.2.3', '198.51.100.4')).toBe('198.51.100.4');
+    expect(ip('10.0.0.0/8, 2001:db8::1', '2001:db8::1', '198.51.100.4, 10.9.9.9')).toBe('198.51.100.4');
+    expect(ip('10.0.0.0/8', '192.168.1.1', '198.51.100.4')).toBe('192.168.1.1');
+    expect(ip('uniquelocal', '192.168.1.1', '198.51.100.4')).toBe('198.51.100.4');
+  });
+
+  it('when TRUST_PROXY is true or false, then every hop or none is believed', () => {
+    expect(ip('true', '198.51.100.4', '203.0.113.9, 10.0.0.1')).toBe('203.0.113.9');
+    expect(ip('false', '127.0.0.1', '203.0.113.9')).toBe('127.0.0.1');
+  });
+
+  it('when TRUST_PROXY holds something else, then the error says what it may be and names the bad part', () => {
+    expect(() => compileProxyTrust('loopback, 10.0.0.0/33')).toThrow(/^must be true, false, a number of proxy hops, or a comma-separated list .*"10.0.0.0\/33" is none of these$/);
+    expect(() => compileProxyTrust('nginx')).toThrow(/"nginx"/);
+    expect(() => compileProxyTrust('1000')).toThrow(/hops from 0 to 100/);
   });
 });
 

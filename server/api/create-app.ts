@@ -3,6 +3,7 @@ import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
+import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorBody, errorHandler, notFound } from './errors.ts';
 import { healthRouter } from './health.ts';
@@ -18,6 +19,8 @@ export interface AppOptions {
   readonly widgetDir: string;
   /** Folder holding the demo host page (index.html); none served when absent. */
   readonly demoDir?: string;
+  /** Which proxies may name the client in X-Forwarded-For (TRUST_PROXY); loopback when absent. */
+  readonly trustProxy?: ProxyTrust;
   /** The bot's name, for the short page at `/` when no demo page is served. */
   readonly botName?: string;
   /** The management API (exports, triggers, /metrics, OpenAPI document); not mounted when absent. */
@@ -36,10 +39,11 @@ export interface AppOptions {
 export function createApp(options: AppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // The same function clientIp() uses, so req.ip, req.protocol and the logs and rate limits agree.
+  app.set('trust proxy', options.trustProxy ?? TRUST_LOOPBACK);
   // The function key by value too: sent in the wrong place (a misspelt parameter, a path) it is still the key.
   const secrets = [options.management?.functionKey, options.datasets?.functionKey].filter((key): key is string => typeof key === 'string' && key !== '');
-  app.use(requestLog(options.logger, secrets));
+  app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store));
   app.get('/widget.js', (_req, res, next) => {

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../ports/logger.ts';
+import { clientIp, type ProxyTrust } from './client-ip.ts';
 
 const REDACTED = '[redacted]';
 
@@ -68,24 +69,30 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
  * The one line a request gets, written when its response is finished; `started` is
  * process.hrtime.bigint() at arrival. `secrets` are values that must not appear in the URL logged.
  */
-export function logRequest(logger: Logger, method: string | undefined, url: string | undefined, status: number, started: bigint, secrets: readonly string[] = []): void {
+export function logRequest(
+  logger: Logger,
+  { method, url, status, ip }: { method: string | undefined; url: string | undefined; status: number; ip: string },
+  started: bigint,
+  secrets: readonly string[] = [],
+): void {
   logger.info(
     {
       event: 'http_request',
       method,
       url: redactUrl(url ?? '', secrets),
       status,
+      ip,
       ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
     },
     'request',
   );
 }
 
-/** One line per HTTP request, written when the response is finished. */
-export function requestLog(logger: Logger, secrets: readonly string[] = []): RequestHandler {
+/** One line per HTTP request, written when the response is finished; `ip` is the client as TRUST_PROXY reads it. */
+export function requestLog(logger: Logger, secrets: readonly string[] = [], trust?: ProxyTrust): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => logRequest(logger, req.method, req.originalUrl, res.statusCode, started, secrets));
+    res.on('finish', () => logRequest(logger, { method: req.method, url: req.originalUrl, status: res.statusCode, ip: clientIp(req, trust) }, started, secrets));
     next();
   };
 }

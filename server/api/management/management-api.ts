@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app/deps.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
-import { clientIp, rateLimitKey } from '../client-ip.ts';
+import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';
 import { openApiRouter } from '../openapi/openapi-router.ts';
@@ -22,6 +22,8 @@ export interface ManagementOptions {
   /** Requests a minute per client IP over all management endpoints. */
   readonly rateLimitPerMinute: number;
   readonly metrics?: HttpMetrics;
+  /** Which proxies may name the client (TRUST_PROXY), for the rate limit's count per client; loopback when absent. */
+  readonly trustProxy?: ProxyTrust;
 }
 
 export interface ManagementApi {
@@ -54,7 +56,7 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   const limiter = new RateLimiter(options.rateLimitPerMinute, WINDOW_MS);
   const checkKey = functionKeyCheck(options.functionKey);
   const limited: RequestHandler = (req, res, next) => {
-    const take = limiter.take(rateLimitKey(clientIp(req)));
+    const take = limiter.take(rateLimitKey(clientIp(req, options.trustProxy)));
     res.set(rateLimitHeaders(take, WINDOW_MS));
     next(take.allowed ? undefined : rateLimited(take));
   };
@@ -69,6 +71,6 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   router.use(translateErrors);
   return {
     router,
-    triggers: triggerEndpoint({ deps: options.deps, checkKey, secrets: [options.functionKey], limiter, logger: options.logger, metrics: options.metrics }),
+    triggers: triggerEndpoint({ deps: options.deps, checkKey, secrets: [options.functionKey], limiter, logger: options.logger, metrics: options.metrics, trustProxy: options.trustProxy }),
   };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app/deps.ts';
 import { acceptTrigger, type Trigger } from '../../app/trigger-dialog.ts';
 import type { Logger } from '../../ports/logger.ts';
-import { clientIp, rateLimitKey } from '../client-ip.ts';
+import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError, errorBody, internalError } from '../errors.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { rateLimitHeaders, rateLimited, type RateLimiter } from '../rate-limit.ts';
@@ -28,6 +28,8 @@ export interface TriggerEndpointOptions {
   readonly secrets: readonly string[];
   /** The management API's limiter, shared with its Express routes: one count per client over all of them. */
   readonly limiter: RateLimiter;
+  /** Which proxies may name the client (TRUST_PROXY); the same as the Express routes', so both count a client alike. */
+  readonly trustProxy?: ProxyTrust | undefined;
   readonly logger: Logger;
   readonly metrics?: HttpMetrics;
 }
@@ -55,13 +57,14 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
     if (!long && !short) return false;
     const started = process.hrtime.bigint();
     const route = long ? LONG_ROUTE : SHORT_ROUTE;
-    const take = options.limiter.take(rateLimitKey(clientIp(req)));
+    const ip = clientIp(req, options.trustProxy);
+    const take = options.limiter.take(rateLimitKey(ip));
     const headers = rateLimitHeaders(take, options.limiter.windowMs);
     const send = (status: number, body: unknown, extra?: Record<string, string>) => {
       const text = JSON.stringify(body);
       res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
       res.end(text);
-      logRequest(options.logger, req.method, url, status, started, options.secrets);
+      logRequest(options.logger, { method: req.method, url, status, ip }, started, options.secrets);
       options.metrics?.observe(req.method ?? '', route, status, started);
     };
     const fail = (error: unknown) => {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { ClientToServerEvents, ProtocolError, ServerToClientEvents } from '../../../shared/protocol.ts';
@@ -63,6 +64,8 @@ export interface WebchatOptions {
   readonly identitySecret?: string | undefined;
   /** Client events a minute per connection; default 60. */
   readonly rateLimitPerMinute?: number;
+  /** The client's address as TRUST_PROXY reads it, for the connect log line; the TCP peer when absent. */
+  readonly clientIp?: (req: IncomingMessage) => string;
   /** Whether the page's origin may open the chat (origin-policy.ts); every origin when absent. */
   readonly checkOrigin?: (origin: string | undefined, host: string | undefined) => OriginRefusal | null;
 }
@@ -98,7 +101,8 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
 
   io.on('connection', (socket: ChatSocket) => {
     const { userId } = socket.data;
-    logger.info({ event: 'socket_connect', userId, socketId: socket.id }, 'web chat connected');
+    const ip = options.clientIp?.(socket.request) ?? socket.handshake.address;
+    logger.info({ event: 'socket_connect', userId, socketId: socket.id, ip }, 'web chat connected');
     socket.on('disconnect', (reason) => {
       logger.info({ event: 'socket_disconnect', userId, socketId: socket.id, reason }, 'web chat disconnected');
     });
