@@ -2,6 +2,8 @@
 // Provisions what the tests need beyond npm packages, so `npm test` passes on a
 // fresh machine by itself:
 //   - Debian's Chromium (widget component tests, end-to-end tests), from apt;
+//   - Debian's nginx, the reverse proxy the end-to-end test puts in front of the server
+//     (TLS, WebSocket upgrade, long-polling, X-Forwarded-For), from apt;
 //   - a MongoDB-compatible server for the Mongo store's contract leg: FerretDB 1.x
 //     built with Go into .cache/bin, unless MONGODB_URL is set or a mongod is on PATH;
 //   - schemathesis (the OpenAPI contract run), pinned, from PyPI into a Python virtual
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CI = process.env.CI === 'true';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const FERRETDB_VERSION = 'v1.24.0';
 export const FERRETDB_BIN = path.join(root, '.cache', 'bin', 'ferretdb');
 const SCHEMATHESIS_VERSION = '4.32.5';
@@ -54,6 +57,14 @@ function provisionChromium() {
   say('installing Debian chromium with apt-get (about 30 s)…');
   if (!aptInstall('chromium') || !existsSync(CHROMIUM)) return { ok: false, detail: 'apt-get install chromium failed' };
   return { ok: true, detail: `${CHROMIUM} (installed now)` };
+}
+
+function provisionNginx() {
+  if (existsSync(NGINX)) return { ok: true, detail: NGINX };
+  if (!aptRunner()) return { ok: false, detail: `${NGINX} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
+  say('installing Debian nginx with apt-get…');
+  if (!aptInstall('nginx') || !existsSync(NGINX)) return { ok: false, detail: 'apt-get install nginx failed' };
+  return { ok: true, detail: `${NGINX} (installed now)` };
 }
 
 /** The version the virtual environment's schemathesis reports, or null when there is none. */
@@ -129,7 +140,7 @@ function provisionMongo() {
   return buildFerretdb();
 }
 
-const results = { chromium: provisionChromium(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
+const results = { chromium: provisionChromium(), nginx: provisionNginx(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
 for (const [part, result] of Object.entries(results)) {
   if (result.ok) say(`${part}: ${result.detail}`);
   else loud(`${part} could not be provisioned: ${result.detail}. ${CI ? 'CI=true requires it: failing.' : 'Tests that need it will be SKIPPED.'}`);
