@@ -83,6 +83,20 @@ describe('a page on another origin embeds the widget', () => {
     ]);
     // Refused before any conversation exists: the bot never spoke on that page.
     expect(await refused.locator('.msg .text').count()).toBe(0);
+    // The refusal is readable by the page over long-polling too (CORS lets it through): a
+    // socket.io CONNECT_ERROR packet carrying the code, not an opaque HTTP failure.
+    const answer = await refused.evaluate(async (base) => {
+      const open = await (await fetch(`${base}/socket.io/?EIO=4&transport=polling`)).text();
+      const sid = (JSON.parse(open.slice(1)) as { sid: string }).sid;
+      const url = `${base}/socket.io/?EIO=4&transport=polling&sid=${sid}`;
+      await fetch(url, { method: 'POST', body: '40', headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+      return (await fetch(url)).text();
+    }, bot);
+    expect(answer.startsWith('44')).toBe(true);
+    expect(JSON.parse(answer.slice(2))).toEqual({
+      message: expect.stringContaining('ALLOWED_ORIGINS'),
+      data: { code: 'origin_not_allowed', origin: stranger, setting: 'ALLOWED_ORIGINS', message: expect.stringContaining(stranger) },
+    });
     await refused.context().close();
   });
 });
