@@ -1,16 +1,16 @@
 import express from 'express';
 import type { RequestListener } from 'node:http';
-import path from 'node:path';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
 import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
-import { errorBody, errorHandler, notFound } from './errors.ts';
+import { errorHandler, notFound } from './errors.ts';
 import { healthRouter } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
+import { widgetAssetsRouter } from './widget-assets.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -46,14 +46,7 @@ export function createApp(options: AppOptions): RequestListener {
   app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store));
-  app.get('/widget.js', (_req, res, next) => {
-    res.sendFile(path.join(options.widgetDir, 'widget.js'), { maxAge: '5m' }, (error) => {
-      if (!error) return;
-      if ((error as { status?: number }).status === 404 && !res.headersSent) {
-        res.status(404).json(errorBody('not_found', 'widget.js is not built yet: run `npm run build`.'));
-      } else next(error);
-    });
-  });
+  app.use(widgetAssetsRouter(options.widgetDir));
   const management = options.management ? managementApi(options.management) : undefined;
   if (management) app.use(management.router);
   // After the management API, so its rate limit and key check run first for these paths too.

@@ -1,0 +1,119 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+
+let server: ServerProcess;
+
+beforeAll(async () => {
+  server = await startServerProcess();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface RawResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Buffer;
+}
+
+/** A GET that hands back the bytes as sent: fetch would decompress them behind our back. */
+function get(pathname: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${pathname}`, { headers, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${pathname} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function hashedScriptPath(): Promise<string> {
+  const stable = await get('/widget.js');
+  const link = /\/\/# sourceMappingURL=(widget\.[0-9a-f]{12}\.js)\.map\s*$/.exec(stable.body.toString('utf8'));
+  if (!link?.[1]) throw new Error('widget.js links no hashed source map');
+  return `/${link[1]}`;
+}
+
+describe('delivery of widget.js', () => {
+  it('when a browser accepts Brotli or gzip, then the script arrives compressed and unpacks to the same script', async () => {
+    const plain = await get('/widget.js', { 'Accept-Encoding': 'identity' });
+    const br = await get('/widget.js', { 'Accept-Encoding': 'gzip, deflate, br' });
+    const gzip = await get('/widget.js', { 'Accept-Encoding': 'gzip' });
+
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    for (const res of [plain, br, gzip]) expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+
+  it('when a browser refuses Brotli with q=0, then it gets gzip', async () => {
+    const res = await get('/widget.js', { 'Accept-Encoding': 'br;q=0, gzip;q=0.5' });
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('when a page on another origin loads the script, then CORS and CORP let it', async () => {
+    const res = await get('/widget.js', { Origin: 'https://shop.example' });
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+  });
+
+  it('when the stable name is asked for, then it may be cached briefly only; the hashed name is cached for good', async () => {
+    const stable = await get('/widget.js');
+    const hashedPath = await hashedScriptPath();
+    const hashed = await get(hashedPath);
+
+    expect(stable.headers['cache-control']).toBe('public, max-age=300');
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(hashed.body.equals(stable.body)).toBe(true);
+    expect(hashed.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('when a hashed name of another build is asked for, then the answer is 404', async () => {
+    const res = await get('/widget.000000000000.js');
+    expect(res.status).toBe(404);
+  });
+
+  it('when the browser revalidates with the ETag it holds, then the answer is 304 without a body; a stale ETag gets the script', async () => {
+    const first = await get('/widget.js', { 'Accept-Encoding': 'br' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+
+    const again = await get('/widget.js', { 'Accept-Encoding': 'br', 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+
+    const stale = await get('/widget.js', { 'Accept-Encoding': 'br', 'If-None-Match': '"0123456789ab-br"' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.length).toBe(first.body.length);
+
+    // Brotli and gzip bytes differ, so they must not share one tag.
+    const gzip = await get('/widget.js', { 'Accept-Encoding': 'gzip', 'If-None-Match': etag });
+    expect(gzip.status).toBe(200);
+    expect(gzip.headers.etag).not.toBe(etag);
+  });
+
+  it('when developer tools follow the script\'s source map link, then the map is served and names no path of the server', async () => {
+    const hashedPath = await hashedScriptPath();
+    const res = await get(`${hashedPath}.map`, { 'Accept-Encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const map = JSON.parse(gunzipSync(res.body).toString('utf8')) as { version: number; file: string; sources: string[] };
+    expect(map.version).toBe(3);
+    expect(`/${map.file}`).toBe(hashedPath);
+    expect(map.sources).toContain('widget/embed.ts');
+    for (const source of map.sources) expect(source).toMatch(/^(widget|shared|node_modules)\//);
+    expect(JSON.stringify(map)).not.toContain(process.cwd());
+  });
+});
