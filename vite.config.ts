@@ -1,13 +1,15 @@
 /**
  * Builds the widget for the browser:
- * - dist/widget.js  — the script-tag file (widget/embed.ts), one self-contained minified IIFE,
+ * - dist/widget.js — the script-tag file (widget/embed.ts), one self-contained minified IIFE,
  *   then given a hashed twin, a source map and .br/.gz copies (scripts/widget-assets.ts);
- * - dist/widget.mjs — the library entry (widget/index.ts) as one self-contained ES module.
- * `vite build` runs both: the second build starts when the first has written its file.
- * Budget: `gzip -9c dist/widget.js | wc -c` must stay under 30720 bytes.
+ * - dist/package/ — the npm package (widget/package.ts as an ES module, its .d.ts types and
+ *   a generated package.json; scripts/widget-package.ts). `npm run pack:widget` packs it.
+ * `vite build` runs both: the package build starts when the first has written its file.
+ * Budget: scripts/widget-size.mjs --check.
  */
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
 import { writeWidgetAssets } from './scripts/widget-assets.ts';
+import { PACKAGE_DIR, PACKAGE_EXTERNALS, writeWidgetPackage } from './scripts/widget-package.ts';
 
 const shared = {
   // The widget has no public/ folder; keep Vite from copying anything else into dist/.
@@ -16,9 +18,9 @@ const shared = {
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
 } satisfies UserConfig;
 
-function esmBuild(): Plugin {
+function packageBuild(): Plugin {
   return {
-    name: 'chat-widget-esm-build',
+    name: 'chat-widget-package-build',
     apply: 'build',
     async closeBundle() {
       await build({
@@ -27,14 +29,17 @@ function esmBuild(): Plugin {
         configFile: false,
         logLevel: 'warn',
         build: {
-          outDir: 'dist',
-          // dist/ also holds the server build and widget.js; never wipe it.
-          emptyOutDir: false,
-          // Vite keeps ES lib output readable (whitespace) for downstream bundlers; fine for this file.
+          outDir: PACKAGE_DIR,
+          emptyOutDir: true,
           minify: true,
-          lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'widget.mjs' },
+          sourcemap: true,
+          target: 'es2020',
+          lib: { entry: 'widget/package.ts', formats: ['es'], fileName: () => 'index.js' },
+          // The app installs these as the package's dependencies: its bundler dedupes them.
+          rolldownOptions: { external: PACKAGE_EXTERNALS },
         },
       });
+      writeWidgetPackage();
     },
   };
 }
@@ -50,7 +55,7 @@ function widgetAssets(): Plugin {
 
 export default defineConfig({
   ...shared,
-  plugins: [esmBuild(), widgetAssets()],
+  plugins: [widgetAssets(), packageBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

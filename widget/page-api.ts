@@ -1,0 +1,144 @@
+/**
+ * The page API, shared by both ways in: `window.ChatWidget` (embed.ts, the script tag)
+ * and `ChatWidget` exported by the npm package (package.ts). Each drives the page's one
+ * `<chat-widget>`, creating it on first use.
+ */
+import type { BotEvent } from '../shared/protocol.ts';
+import type { CommandResult, Identity } from './controllers/connection.ts';
+import type { ChatWidgetElement, Theme } from './elements/chat-widget.ts';
+import type { WidgetStrings } from './i18n/strings.ts';
+import { CHAT_WIDGET_TAG } from './index.ts';
+
+export interface ChatWidgetInitOptions {
+  /** What the page knows about the user (e.g. email, page, authToken); saved before the first dialog runs. */
+  readonly user?: Readonly<Record<string, unknown>>;
+  /** Widget language (`en` default, `de` shipped; anything else falls back to English). */
+  readonly locale?: string;
+  /** Open the panel right away. */
+  readonly open?: boolean;
+  /** Colours, radius and font, set as CSS custom properties. */
+  readonly theme?: Theme;
+  /** Overrides for any of the widget's strings. */
+  readonly strings?: Partial<WidgetStrings>;
+  /** `rtl` or `ltr`; by default derived from the locale. */
+  readonly dir?: 'rtl' | 'ltr';
+  /** Identity verification: your user id and HMAC-SHA256(BOT_IDENTITY_SECRET, userId) as hex. */
+  readonly userId?: string;
+  readonly userHash?: string;
+  /**
+   * Chat server base URL, e.g. `https://bot.example.com`. Script tag: defaults to where the
+   * script was loaded from. npm package: required unless the chat server serves the page itself.
+   */
+  readonly serverUrl?: string;
+}
+
+export type BotEventListener = (payload: Readonly<Record<string, unknown>>, event: BotEvent) => void;
+
+/** The page API: callable with a command name (`ChatWidget('open')`), or through its methods (`ChatWidget.open()`). */
+export interface ChatWidgetApi {
+  (command: string, ...args: unknown[]): unknown;
+  /** Adds the launcher (once) and applies the options; calling it again updates them. */
+  init(options?: ChatWidgetInitOptions): ChatWidgetElement;
+  /** Runs `listener` whenever the bot sends the event `name` to the page. */
+  on(name: string, listener: BotEventListener): void;
+  /** Removes one listener, or every listener of `name` when none is given. */
+  off(name: string, listener?: BotEventListener): void;
+  /** A page event (a click, a filled field): the bot definition decides whether it saves data or starts a dialog. */
+  sendEvent(name: string, payload?: Readonly<Record<string, unknown>>): Promise<CommandResult>;
+  /** Saves fields into the user's data. */
+  setUserData(fields: Readonly<Record<string, unknown>>): Promise<CommandResult>;
+  /** Starts a dialog of the bot; `data` becomes its variable `pageData`. */
+  startDialog(dialogId: string, data?: Readonly<Record<string, unknown>>): Promise<CommandResult>;
+  open(): void;
+  close(): void;
+  toggle(): void;
+  /** Forgets the user on this device and removes the widget; a later init() starts a new user. */
+  shutdown(): void;
+  /** Script tag only: calls made before the script loaded; emptied once replayed. */
+  q?: ArrayLike<unknown>[];
+  /** Script tag only: set once the script has installed the API, so a second copy leaves it alone. */
+  loaded?: true;
+}
+
+/** Builds the API; `defaultServerUrl` is used when init() names no server. */
+export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
+  const listeners = new Map<string, BotEventListener[]>();
+  const warned = new Set<string>();
+
+  function onBotEvent(event: Event): void {
+    const detail = (event as CustomEvent<BotEvent>).detail;
+    const registered = listeners.get(detail.name) ?? [];
+    if (registered.length === 0) {
+      // Not an error: the page simply does not care about this event. Say so once.
+      if (!warned.has(detail.name)) console.info(`ChatWidget: the bot sent the event "${detail.name}" and no listener is registered for it.`);
+      warned.add(detail.name);
+      return;
+    }
+    for (const listener of registered) {
+      try {
+        listener(detail.payload, detail);
+      } catch (error) {
+        console.error(`ChatWidget: a listener for "${detail.name}" threw`, error);
+      }
+    }
+  }
+
+  function element(): ChatWidgetElement {
+    return document.querySelector(CHAT_WIDGET_TAG) ?? init();
+  }
+
+  function init(options: ChatWidgetInitOptions = {}): ChatWidgetElement {
+    let widget = document.querySelector(CHAT_WIDGET_TAG);
+    const isNew = !widget;
+    widget ??= document.createElement(CHAT_WIDGET_TAG);
+    // user, locale and identity go into the handshake, so set them before the element connects.
+    if (options.user) {
+      widget.user = { ...widget.user, ...options.user };
+      // Already connected: the handshake has gone, so the new facts travel as user data.
+      if (!isNew) void widget.setUserData(options.user);
+    }
+    if (options.locale) widget.locale = options.locale;
+    if (options.userId && options.userHash) widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
+    if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
+    if (options.theme) widget.theme = { ...widget.theme, ...options.theme };
+    if (options.dir) widget.setAttribute('dir', options.dir);
+    widget.serverUrl = options.serverUrl ?? (widget.serverUrl || defaultServerUrl || location.origin);
+    if (options.open) widget.open = true;
+    if (isNew) {
+      widget.addEventListener('chat-widget-event', onBotEvent);
+      document.body.append(widget);
+    }
+    return widget;
+  }
+
+  const commands = {
+    init,
+    on(name: string, listener: BotEventListener) {
+      if (typeof listener === 'function') listeners.set(name, [...(listeners.get(name) ?? []), listener]);
+    },
+    off(name: string, listener?: BotEventListener) {
+      const kept = listener ? (listeners.get(name) ?? []).filter((l) => l !== listener) : [];
+      listeners.set(name, kept);
+    },
+    sendEvent: (name: string, payload?: Readonly<Record<string, unknown>>) => element().sendEvent(name, payload),
+    setUserData: (fields: Readonly<Record<string, unknown>>) => element().setUserData(fields),
+    startDialog: (dialogId: string, data?: Readonly<Record<string, unknown>>) => element().startDialog(dialogId, data),
+    open: () => element().show(),
+    close: () => element().hide(),
+    toggle: () => element().toggle(),
+    shutdown() {
+      const widget = document.querySelector(CHAT_WIDGET_TAG);
+      widget?.shutdown();
+      widget?.remove();
+    },
+  };
+
+  const api = ((command: string, ...args: unknown[]) => {
+    if (!Object.hasOwn(commands, command)) {
+      console.warn(`ChatWidget: unknown command "${command}"`);
+      return undefined;
+    }
+    return (commands[command as keyof typeof commands] as (...a: unknown[]) => unknown)(...args);
+  }) as ChatWidgetApi;
+  return Object.assign(api, commands);
+}
