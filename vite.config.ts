@@ -1,14 +1,16 @@
 /**
  * Builds the widget for the browser:
- * - dist/widget.js — the script-tag file (widget/embed.ts), one self-contained minified IIFE,
- *   then given a hashed twin, a source map and .br/.gz copies (scripts/widget-assets.ts);
+ * - dist/widget.js — the script-tag file: the loader (widget/loader.ts), a few KB on the host
+ *   page's critical path, which loads the rest of the widget on idle or at the first open;
+ * - dist/widget.<hash>.js — the rest (widget/embed.ts), one self-contained minified IIFE;
+ *   both with source maps and .br/.gz copies (scripts/widget-assets.ts);
  * - dist/package/ — the npm package (widget/package.ts as an ES module, its .d.ts types and
  *   a generated package.json; scripts/widget-package.ts). `npm run pack:widget` packs it.
  * `vite build` runs both: the package build starts when the first has written its file.
  * Budget: scripts/widget-size.mjs --check.
  */
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
-import { writeWidgetAssets } from './scripts/widget-assets.ts';
+import { writeLoaderAssets, writeRestAssets } from './scripts/widget-assets.ts';
 import { PACKAGE_DIR, PACKAGE_EXTERNALS, writeWidgetPackage } from './scripts/widget-package.ts';
 
 const shared = {
@@ -44,12 +46,32 @@ function packageBuild(): Plugin {
   };
 }
 
-/** Hashed name, precompressed copies and manifest, once widget.js and its map are written. */
+/**
+ * After embed.ts is built: hash its name, then build the loader (widget/loader.ts) that
+ * loads it under that name, then compress both and write the manifest.
+ */
 function widgetAssets(): Plugin {
   return {
     name: 'chat-widget-assets',
     apply: 'build',
-    closeBundle: () => void writeWidgetAssets('dist'),
+    async closeBundle() {
+      const script = writeRestAssets('dist');
+      await build({
+        ...shared,
+        configFile: false,
+        logLevel: 'warn',
+        define: { ...shared.define, __CHAT_WIDGET_SCRIPT__: JSON.stringify(script) },
+        build: {
+          outDir: 'dist',
+          emptyOutDir: false,
+          minify: true,
+          sourcemap: true,
+          target: 'es2020',
+          lib: { entry: 'widget/loader.ts', formats: ['iife'], name: 'ChatWidgetLoader', fileName: () => 'widget-loader.js' },
+        },
+      });
+      writeLoaderAssets('dist', script);
+    },
   };
 }
 

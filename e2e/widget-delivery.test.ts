@@ -33,11 +33,12 @@ function get(pathname: string, headers: Record<string, string> = {}): Promise<Ra
   });
 }
 
+/** The rest of the widget, under the hashed name the loader at /widget.js names. */
 async function hashedScriptPath(): Promise<string> {
-  const stable = await get('/widget.js');
-  const link = /\/\/# sourceMappingURL=(widget\.[0-9a-f]{12}\.js)\.map\s*$/.exec(stable.body.toString('utf8'));
-  if (!link?.[1]) throw new Error('widget.js links no hashed source map');
-  return `/${link[1]}`;
+  const loader = await get('/widget.js');
+  const name = /widget\.[0-9a-f]{12}\.js/.exec(loader.body.toString('utf8'))?.[0];
+  if (!name) throw new Error('widget.js names no hashed script');
+  return `/${name}`;
 }
 
 describe('delivery of widget.js', () => {
@@ -51,7 +52,7 @@ describe('delivery of widget.js', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
-    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(br.body.length).toBeLessThan(plain.body.length);
     for (const res of [plain, br, gzip]) expect(res.headers.vary).toMatch(/Accept-Encoding/i);
   });
 
@@ -67,16 +68,18 @@ describe('delivery of widget.js', () => {
     expect(res.headers['content-type']).toMatch(/^text\/javascript/);
   });
 
-  it('when the stable name is asked for, then it may be cached briefly only; the hashed name is cached for good', async () => {
+  it('when the stable name is asked for, then it may be cached briefly only; the hashed script it loads is cached for good', async () => {
     const stable = await get('/widget.js');
     const hashedPath = await hashedScriptPath();
-    const hashed = await get(hashedPath);
+    const hashed = await get(hashedPath, { 'Accept-Encoding': 'br' });
 
     expect(stable.headers['cache-control']).toBe('public, max-age=300');
     expect(hashed.status).toBe(200);
     expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(hashed.body.equals(stable.body)).toBe(true);
+    expect(hashed.headers['content-encoding']).toBe('br');
     expect(hashed.headers['access-control-allow-origin']).toBe('*');
+    expect(hashed.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(brotliDecompressSync(hashed.body).toString('utf8')).toContain('chat-widget');
   });
 
   it('when a hashed name of another build is asked for, then the answer is 404', async () => {
@@ -104,16 +107,24 @@ describe('delivery of widget.js', () => {
     expect(gzip.headers.etag).not.toBe(etag);
   });
 
-  it('when developer tools follow the script\'s source map link, then the map is served and names no path of the server', async () => {
+  it('when developer tools follow a script\'s source map link, then the map is served and names no path of the server', async () => {
     const hashedPath = await hashedScriptPath();
-    const res = await get(`${hashedPath}.map`, { 'Accept-Encoding': 'gzip' });
-    expect(res.status).toBe(200);
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const map = JSON.parse(gunzipSync(res.body).toString('utf8')) as { version: number; file: string; sources: string[] };
-    expect(map.version).toBe(3);
-    expect(`/${map.file}`).toBe(hashedPath);
-    expect(map.sources).toContain('widget/embed.ts');
-    for (const source of map.sources) expect(source).toMatch(/^(widget|shared|node_modules)\//);
-    expect(JSON.stringify(map)).not.toContain(process.cwd());
+    for (const [script, cacheControl, source] of [
+      [hashedPath, 'public, max-age=31536000, immutable', 'widget/embed.ts'],
+      ['/widget.js', 'public, max-age=300', 'widget/loader.ts'],
+    ] as const) {
+      const code = (await get(script)).body.toString('utf8');
+      const link = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(code)?.[1];
+      expect(link).toBe(`${script.slice(1)}.map`);
+      const res = await get(`/${link}`, { 'Accept-Encoding': 'gzip' });
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe(cacheControl);
+      const map = JSON.parse(gunzipSync(res.body).toString('utf8')) as { version: number; file: string; sources: string[] };
+      expect(map.version).toBe(3);
+      expect(`/${map.file}`).toBe(script);
+      expect(map.sources).toContain(source);
+      for (const name of map.sources) expect(name).toMatch(/^(widget|shared|node_modules)\//);
+      expect(JSON.stringify(map)).not.toContain(process.cwd());
+    }
   });
 });

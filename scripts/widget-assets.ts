@@ -1,11 +1,14 @@
 /**
- * Build step after `vite build` wrote dist/widget.js and its map: gives the script a
- * content-hashed name, cleans the map's source paths, precompresses every served file
- * (Brotli and gzip, at maximum level, once at build time instead of per request) and
- * writes dist/widget-manifest.json, the list server/api/widget-assets.ts serves.
+ * Build steps around the two script builds (vite.config.ts):
+ * 1. writeRestAssets, after embed.ts was built to dist/widget.js: renames it to its
+ *    content-hashed name `widget.<hash>.js` (with its source map), the file loader.ts loads;
+ * 2. writeLoaderAssets, after loader.ts was built to dist/widget.js: the stable name pages link.
+ * Both clean their map's source paths and precompress (Brotli and gzip, maximum level, once
+ * at build time instead of per request); the second writes dist/widget-manifest.json, the
+ * list server/api/widget-assets.ts serves.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -19,12 +22,15 @@ export interface WidgetAssetEntry {
 }
 
 export interface WidgetManifest {
-  /** The hashed script name, e.g. `widget.3f2a9c1b0d4e.js`. */
+  /** The stable loader, `widget.js`. */
+  readonly loader: string;
+  /** The rest of the widget under its hashed name, e.g. `widget.3f2a9c1b0d4e.js`. */
   readonly script: string;
   readonly files: Readonly<Record<string, WidgetAssetEntry>>;
 }
 
 export const MANIFEST_NAME = 'widget-manifest.json';
+export const LOADER_NAME = 'widget.js';
 const JS = 'text/javascript; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const MAP_COMMENT = /\n?\/\/# sourceMappingURL=\S+\s*$/;
@@ -40,9 +46,10 @@ function writeCompressed(file: string, bytes: Buffer): void {
 
 /**
  * The map as Vite wrote it names sources relative to dist/ (`../widget/embed.ts`,
- * `../node_modules/lit-html/…`); strip the climb so nothing hints at the build machine's layout.
+ * `../node_modules/lit-html/…`); keep only the project-relative part so nothing hints at
+ * the build machine's layout.
  */
-function cleanMap(raw: string, file: string): string {
+function cleanMap(raw: string, file: string): Buffer {
   const map = JSON.parse(raw) as { sources: string[]; file?: string; sourceRoot?: string };
   map.file = file;
   map.sources = map.sources.map((source) => {
@@ -51,31 +58,48 @@ function cleanMap(raw: string, file: string): string {
     return packagePath >= 0 ? source.slice(packagePath) : source.replace(/^(\.\.\/)+/, '').replace(/^\/+/, '');
   });
   delete map.sourceRoot;
-  return JSON.stringify(map);
+  return Buffer.from(JSON.stringify(map));
 }
 
-export function writeWidgetAssets(distDir: string): WidgetManifest {
-  const code = readFileSync(path.join(distDir, 'widget.js'), 'utf8').replace(MAP_COMMENT, '');
-  const hash = hashOf(code);
-  const script = `widget.${hash}.js`;
-  const mapName = `${script}.map`;
+/** Reads a built script and its map, links the map under `mapName` and writes both compressed as `name`. */
+function writeScript(distDir: string, built: string, name: string, mapName: string): { code: Buffer; map: Buffer } {
+  const code = Buffer.from(`${readFileSync(path.join(distDir, built), 'utf8').replace(MAP_COMMENT, '')}\n//# sourceMappingURL=${mapName}\n`);
+  const map = cleanMap(readFileSync(path.join(distDir, `${built}.map`), 'utf8'), name);
+  rmSync(path.join(distDir, built));
+  rmSync(path.join(distDir, `${built}.map`));
+  writeCompressed(path.join(distDir, name), code);
+  writeCompressed(path.join(distDir, mapName), map);
+  return { code, map };
+}
+
+/** Step 1: returns the hashed name the loader is built to load. */
+export function writeRestAssets(distDir: string): string {
+  const code = readFileSync(path.join(distDir, LOADER_NAME), 'utf8').replace(MAP_COMMENT, '');
+  const script = `widget.${hashOf(code)}.js`;
   // Files of earlier builds would pile up in dist/ (it is never wiped): only this build's stay.
   for (const name of readdirSync(distDir)) {
     if (/^widget\.[0-9a-f]{12}\.js/.test(name)) rmSync(path.join(distDir, name));
   }
-  const linked = Buffer.from(`${code}\n//# sourceMappingURL=${mapName}\n`);
-  const map = Buffer.from(cleanMap(readFileSync(path.join(distDir, 'widget.js.map'), 'utf8'), script));
-  rmSync(path.join(distDir, 'widget.js.map'));
-  // The stable name carries the same bytes (short cache); its map link is relative, so it works from both URLs.
-  writeCompressed(path.join(distDir, 'widget.js'), linked);
-  writeCompressed(path.join(distDir, script), linked);
-  writeCompressed(path.join(distDir, mapName), map);
+  renameSync(path.join(distDir, LOADER_NAME), path.join(distDir, 'widget-rest.js'));
+  renameSync(path.join(distDir, `${LOADER_NAME}.map`), path.join(distDir, 'widget-rest.js.map'));
+  writeScript(distDir, 'widget-rest.js', script, `${script}.map`);
+  return script;
+}
+
+/** Step 2: the loader under the stable name, and the manifest of everything served. */
+export function writeLoaderAssets(distDir: string, script: string): WidgetManifest {
+  const loaderMap = `${LOADER_NAME}.map`;
+  const loader = writeScript(distDir, 'widget-loader.js', LOADER_NAME, loaderMap);
+  const rest = readFileSync(path.join(distDir, script));
+  const restMap = readFileSync(path.join(distDir, `${script}.map`));
   const manifest: WidgetManifest = {
+    loader: LOADER_NAME,
     script,
     files: {
-      'widget.js': { contentType: JS, cache: 'short', hash: hashOf(linked) },
-      [script]: { contentType: JS, cache: 'immutable', hash: hashOf(linked) },
-      [mapName]: { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(map) },
+      [LOADER_NAME]: { contentType: JS, cache: 'short', hash: hashOf(loader.code) },
+      [loaderMap]: { contentType: JSON_TYPE, cache: 'short', hash: hashOf(loader.map) },
+      [script]: { contentType: JS, cache: 'immutable', hash: hashOf(rest) },
+      [`${script}.map`]: { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(restMap) },
     },
   };
   writeFileSync(path.join(distDir, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,6 +1,6 @@
 /**
- * Script-tag entry: `<script src="https://chat.example.com/widget.js" async>`.
- * Registers `<chat-widget>` and installs `window.ChatWidget`, replaying any
+ * The rest of the widget behind the script tag, loaded by loader.ts (`/widget.js`) as
+ * `widget.<hash>.js`; loaded directly it works on its own too. Registers `<chat-widget>` and installs `window.ChatWidget`, replaying any
  * calls the page queued before this script arrived (Intercom/Crisp style):
  *
  *   window.ChatWidget = window.ChatWidget || function () {
@@ -9,6 +9,7 @@
  *   ChatWidget('on', 'closeChat', () => ChatWidget('close'));
  */
 import { defineChatWidget } from './index.ts';
+import { INSTALLED_EVENT, type QueuedCall } from './loader-handover.ts';
 import { createChatWidgetApi, type ChatWidgetApi } from './page-api.ts';
 
 export type { ChatWidgetApi, ChatWidgetInitOptions, BotEventListener } from './page-api.ts';
@@ -34,13 +35,18 @@ function originOf(script: HTMLOrSVGScriptElement | null): string {
 function install(): void {
   const existing = window.ChatWidget;
   if (existing?.loaded) return;
+  // The loader's stand-in launcher goes now, in the same task as the element arrives: never two on screen.
+  document.dispatchEvent(new Event(INSTALLED_EVENT));
   defineChatWidget();
   const api = Object.assign(createChatWidgetApi(scriptServerUrl), { loaded: true as const });
   window.ChatWidget = api;
-  const queued = existing?.q ?? [];
+  const queued: ArrayLike<QueuedCall> = existing?.q ?? [];
   for (const call of Array.from(queued)) {
     const [command, ...args] = Array.from(call);
-    if (typeof command === 'string') api(command, ...args);
+    if (typeof command !== 'string') continue;
+    // Run first: `settle?.(api(…))` would skip the call itself for the snippet's calls, which have no settle.
+    const result = api(command, ...args);
+    call.settle?.(result);
   }
 }
 

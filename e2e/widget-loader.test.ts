@@ -1,0 +1,80 @@
+// The script tag loads a small loader first (widget/loader.ts) and the rest of the widget
+// later. These tests hold the rest back in the network to see what a visitor sees meanwhile.
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+
+const POLL = { timeout: 15_000 };
+
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServerProcess({ BOT_DEFINITION: 'e2e/fixtures/bot.json' });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens the demo page with the rest of the widget held back until `release()`. */
+async function pageWithRestHeld(): Promise<{ page: Page; requested: () => boolean; release: () => void }> {
+  const page = await (await browser.newContext()).newPage();
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let requested = false;
+  await page.route(/\/widget\.[0-9a-f]{12}\.js$/, async (route: Route) => {
+    requested = true;
+    await released;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  return { page, requested: () => requested, release };
+}
+
+const launchers = (page: Page) => page.getByRole('button', { name: 'Open chat' });
+
+describe('the loader on the host page', () => {
+  it('when the rest of the widget has not arrived yet, then the launcher is already there, and one launcher stays once it has', async () => {
+    const { page, requested, release } = await pageWithRestHeld();
+    await expect.poll(() => launchers(page).count(), POLL).toBe(1);
+    expect(await page.locator('chat-widget').count()).toBe(0);
+
+    release();
+    await expect.poll(() => page.locator('chat-widget').count(), POLL).toBe(1);
+    expect(requested()).toBe(true);
+    expect(await launchers(page).count()).toBe(1);
+    expect(await page.locator('chat-widget-launcher').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('when the visitor clicks the launcher before the rest arrived, then the chat opens with the bot talking once it arrives', async () => {
+    const { page, release } = await pageWithRestHeld();
+    await launchers(page).click();
+    release();
+    await expect.poll(() => page.getByRole('log').textContent(), POLL).toContain("What's your name?");
+    expect(await page.getByRole('button', { name: 'Close chat' }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('when the page calls the API before the rest arrived, then the calls run once it arrives and their promises settle with the answer', async () => {
+    const { page, release } = await pageWithRestHeld();
+    const pending = page.evaluate(() => window.ChatWidget?.startDialog('sales', { product: 'Gadgets' }));
+    // Not awaited in the page: before the rest arrives, every call answers with a promise of its result.
+    await page.evaluate(() => void window.ChatWidget?.open());
+    release();
+    expect(await pending).toEqual({ ok: true });
+    await expect.poll(() => page.getByRole('log').textContent(), POLL).toContain('Sales here, about Gadgets.');
+    await page.context().close();
+  });
+
+  it('when the visitor never clicks, then the rest still loads once the page is idle and the bot\'s message shows as unread', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(server.url);
+    await expect.poll(() => page.locator('chat-widget').count(), POLL).toBe(1);
+    await expect.poll(() => page.locator('chat-widget .badge').textContent().catch(() => ''), POLL).toMatch(/^[1-9]/);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * What `<script src="https://bot.example.com/widget.js" async>` loads: the part of the widget
+ * on the host page's critical path, kept to a few KB (budget in scripts/widget-size.mjs).
+ * It installs `window.ChatWidget` as a queue, draws a launcher that looks like the real one
+ * once the page calls init, and loads the rest of the widget (embed.ts, built to
+ * `widget.<hash>.js`) when the browser is idle or at the first open, whichever comes first.
+ * The rest replays the queue (embed.ts) and takes the launcher's place; because it loads on
+ * idle and not only on a click, unread messages and triggered dialogs still arrive.
+ *
+ * No imports from lit or the element: anything imported here lands on the critical path.
+ */
+import { INSTALLED_EVENT, type QueuedCall } from './loader-handover.ts';
+import type { ChatWidgetApi, ChatWidgetInitOptions } from './page-api.ts';
+
+/** Replaced at build time with the hashed name of the rest (vite.config.ts). */
+declare const __CHAT_WIDGET_SCRIPT__: string;
+
+// Labels of the shipped locales (widget/i18n/strings.ts `openChat`); the full table would cost critical-path bytes.
+const OPEN_CHAT: Readonly<Record<string, string>> = { en: 'Open chat', de: 'Chat öffnen' };
+const CHAT_ICON = '<path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/>';
+const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog', 'open', 'close', 'toggle', 'shutdown'] as const;
+
+(() => {
+  const existing = window.ChatWidget;
+  if (existing?.loaded) return;
+  const script = document.currentScript;
+  const src = script instanceof HTMLScriptElement && script.src ? script.src : `${location.origin}/widget.js`;
+  // Relative to this script, so a path prefix in front of the server (a reverse proxy) carries over.
+  const restUrl = new URL(__CHAT_WIDGET_SCRIPT__, src).href;
+  let loading = false;
+  let launcher: HTMLElement | undefined;
+
+  function loadRest(): void {
+    if (loading) return;
+    loading = true;
+    const tag = document.createElement('script');
+    tag.src = restUrl;
+    tag.async = true;
+    tag.crossOrigin = 'anonymous';
+    tag.onerror = () => console.error(`ChatWidget: could not load ${restUrl}; the chat stays closed.`);
+    document.head.append(tag);
+  }
+
+  function drawLauncher(options: ChatWidgetInitOptions): void {
+    // In <head> without async the body is not there yet: draw once it is.
+    if (!document.body) return void document.addEventListener('DOMContentLoaded', () => drawLauncher(options), { once: true });
+    if (launcher) return;
+    launcher = document.createElement('chat-widget-launcher');
+    const root = launcher.attachShadow({ mode: 'open' });
+    const label = options.strings?.openChat ?? OPEN_CHAT[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
+    // The same box, colours and place as the element's launcher (widget/styles/), so the handover does not jump.
+    root.innerHTML =
+      '<style>:host{position:fixed;inset-inline-end:20px;bottom:20px;z-index:2147483000}' +
+      'button{display:block;width:56px;height:56px;border:0;border-radius:50%;background:var(--chat-accent,#2563eb);color:var(--chat-accent-text,#fff);' +
+      'box-shadow:0 4px 12px rgb(0 0 0/.2);cursor:pointer;padding:0}svg{width:24px;height:24px;fill:currentColor;vertical-align:middle}</style>' +
+      `<button type="button" part="launcher"><svg viewBox="0 0 24 24" aria-hidden="true">${CHAT_ICON}</svg></button>`;
+    if (options.theme?.accent) launcher.style.setProperty('--chat-accent', options.theme.accent);
+    if (options.theme?.accentText) launcher.style.setProperty('--chat-accent-text', options.theme.accentText);
+    const button = root.querySelector('button');
+    button?.setAttribute('aria-label', label);
+    button?.addEventListener('click', () => api('open'));
+    const dir = options.dir ?? (/^(ar|he|fa|ur)\b/.test(options.locale ?? '') ? 'rtl' : undefined);
+    if (dir) launcher.setAttribute('dir', dir);
+    document.body.append(launcher);
+  }
+
+  const queue: QueuedCall[] = Array.from(existing?.q ?? []);
+  const api = ((command: string, ...args: unknown[]) => {
+    const call: QueuedCall = [command, ...args];
+    const result = new Promise((resolve) => (call.settle = resolve));
+    queue.push(call);
+    if (command === 'init') drawLauncher((args[0] ?? {}) as ChatWidgetInitOptions);
+    if (command === 'open' || command === 'toggle' || (command === 'init' && (args[0] as ChatWidgetInitOptions | undefined)?.open)) loadRest();
+    return result;
+  }) as ChatWidgetApi;
+  for (const name of COMMANDS) (api as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => api(name, ...args);
+  api.q = queue;
+  window.ChatWidget = api;
+
+  document.addEventListener(INSTALLED_EVENT, () => launcher?.remove(), { once: true });
+  for (const [command, options] of queue.map((call) => Array.from(call))) {
+    if (command === 'init') drawLauncher((options ?? {}) as ChatWidgetInitOptions);
+    if (command === 'open' || command === 'toggle' || (command === 'init' && (options as ChatWidgetInitOptions | undefined)?.open)) loadRest();
+  }
+  // Idle, but not never: a busy page still gets its triggered dialogs within a few seconds.
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
+  const start = () => idle(loadRest, { timeout: 3000 });
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+})();
