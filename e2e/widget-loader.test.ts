@@ -37,15 +37,19 @@ async function pageWithRestHeld(): Promise<{ page: Page; requested: () => boolea
 const launchers = (page: Page) => page.getByRole('button', { name: 'Open chat' });
 
 describe('the loader on the host page', () => {
-  it('when the rest of the widget has not arrived yet, then the launcher is already there, and one launcher stays once it has', async () => {
+  it('when the rest of the widget has not arrived yet, then the launcher is already there, and once it has, one launcher stays in the same place', async () => {
     const { page, requested, release } = await pageWithRestHeld();
     await expect.poll(() => launchers(page).count(), POLL).toBe(1);
     expect(await page.locator('chat-widget').count()).toBe(0);
+    const before = await launchers(page).boundingBox();
+    expect(before?.width).toBe(56);
 
     release();
     await expect.poll(() => page.locator('chat-widget').count(), POLL).toBe(1);
     expect(requested()).toBe(true);
     expect(await launchers(page).count()).toBe(1);
+    // The element's launcher takes the same place: nothing jumps under the visitor's pointer.
+    expect(await launchers(page).boundingBox()).toEqual(before);
     expect(await page.locator('chat-widget-launcher').count()).toBe(0);
     await page.context().close();
   });

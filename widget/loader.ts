@@ -49,11 +49,17 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
     const root = launcher.attachShadow({ mode: 'open' });
     const label = options.strings?.openChat ?? OPEN_CHAT[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
     // The same box, colours and place as the element's launcher (widget/styles/), so the handover does not jump.
-    root.innerHTML =
-      '<style>:host{position:fixed;inset-inline-end:20px;bottom:20px;z-index:2147483000}' +
+    const css =
+      ':host{position:fixed;inset-inline-end:20px;bottom:20px;z-index:2147483000}' +
       'button{display:block;width:56px;height:56px;border:0;border-radius:50%;background:var(--chat-accent,#2563eb);color:var(--chat-accent-text,#fff);' +
-      'box-shadow:0 4px 12px rgb(0 0 0/.2);cursor:pointer;padding:0}svg{width:24px;height:24px;fill:currentColor;vertical-align:middle}</style>' +
-      `<button type="button" part="launcher"><svg viewBox="0 0 24 24" aria-hidden="true">${CHAT_ICON}</svg></button>`;
+      'box-shadow:0 4px 12px rgb(0 0 0/.2);cursor:pointer;padding:0}svg{width:24px;height:24px;fill:currentColor;vertical-align:middle}';
+    root.innerHTML = `<button type="button" part="launcher"><svg viewBox="0 0 24 24" aria-hidden="true">${CHAT_ICON}</svg></button>`;
+    // A constructed sheet, as Lit uses: a host page's CSP without 'unsafe-inline' styles still lets it apply.
+    if (typeof CSSStyleSheet.prototype.replaceSync === 'function') {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      root.adoptedStyleSheets = [sheet];
+    } else root.innerHTML += `<style>${css}</style>`;
     if (options.theme?.accent) launcher.style.setProperty('--chat-accent', options.theme.accent);
     if (options.theme?.accentText) launcher.style.setProperty('--chat-accent-text', options.theme.accentText);
     const button = root.querySelector('button');
