@@ -42,18 +42,20 @@ async function hashedScriptPath(): Promise<string> {
 }
 
 describe('delivery of widget.js', () => {
-  it('when a browser accepts Brotli or gzip, then the script arrives compressed and unpacks to the same script', async () => {
-    const plain = await get('/widget.js', { 'Accept-Encoding': 'identity' });
-    const br = await get('/widget.js', { 'Accept-Encoding': 'gzip, deflate, br' });
-    const gzip = await get('/widget.js', { 'Accept-Encoding': 'gzip' });
+  it('when a browser accepts Brotli or gzip, then the loader and the rest arrive compressed and unpack to the same scripts', async () => {
+    for (const script of ['/widget.js', await hashedScriptPath()]) {
+      const plain = await get(script, { 'Accept-Encoding': 'identity' });
+      const br = await get(script, { 'Accept-Encoding': 'gzip, deflate, br' });
+      const gzip = await get(script, { 'Accept-Encoding': 'gzip' });
 
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
-    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
-    expect(br.body.length).toBeLessThan(plain.body.length);
-    for (const res of [plain, br, gzip]) expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length);
+      for (const res of [plain, br, gzip]) expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    }
   });
 
   it('when a browser refuses Brotli with q=0, then it gets gzip', async () => {
