@@ -11,7 +11,8 @@ let server: ServerProcess;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServerProcess({ BOT_DEFINITION: 'e2e/fixtures/bot.json' });
+  // DEMO_PAGE: this bot is not the demo bot, yet these tests drive the demo page.
+  server = await startServerProcess({ BOT_DEFINITION: 'e2e/fixtures/bot.json', DEMO_PAGE: '1' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
