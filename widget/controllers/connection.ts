@@ -44,6 +44,18 @@ interface PageCommand {
 
 export type CommandResult = { readonly ok: true } | { readonly ok: false; readonly error: ProtocolError };
 
+/** A problem the visitor is told about (in a sentence of their language, never this code): a protocol error, or the server refusing this page's origin. */
+export interface WidgetProblem {
+  readonly code: ProtocolError['code'] | 'origin_refused';
+  readonly message: string;
+}
+
+/**
+ * The link as the panel describes it: `connecting` until the first connect, `online`,
+ * `reconnecting` after a drop, `stopped` once the server refused for good (the problem says why).
+ */
+export type LinkState = 'connecting' | 'online' | 'reconnecting' | 'stopped';
+
 /** Verified identity from the host page: `userHash = HMAC-SHA256(BOT_IDENTITY_SECRET, userId)`. */
 export interface Identity {
   readonly userId: string;
@@ -69,10 +81,14 @@ export class ConnectionController implements ReactiveController {
   items: readonly TranscriptItem[] = [];
   typing = false;
   connected = false;
-  /** The link dropped or could not be made; queued messages wait for it. */
-  offline = false;
-  /** The last protocol or connection problem, for the element to show (by its code; the details go to the console). */
-  error: ProtocolError | null = null;
+  link: LinkState = 'connecting';
+  /** The last problem the visitor should know of, for the element to show by its code; the details go to the console. */
+  error: WidgetProblem | null = null;
+  /**
+   * A first visit on which neither the visitor nor the page has done anything yet: what the bot
+   * says now is its greeting, which should not light the unread badge.
+   */
+  untouched = false;
   /** The stored session had expired, so this is a new conversation; until the user writes again. */
   restarted = false;
   /** Sent along in the handshake; set before connect() to take effect at once. */
@@ -92,6 +108,8 @@ export class ConnectionController implements ReactiveController {
   private key = '';
   private readonly storage: Storage | null;
   private retriedWithoutSession = false;
+  /** Page commands sent and not yet answered: a protocol_error meanwhile is their echo, answered through the ack. */
+  private commandsInFlight = 0;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -157,6 +175,8 @@ export class ConnectionController implements ReactiveController {
       return false;
     }
     this.restarted = false;
+    this.untouched = false;
+    if (this.error?.code !== 'origin_refused') this.error = null;
     this.enqueue({ clientId: newClientId(), text: trimmed, error: null });
     return true;
   }
@@ -165,6 +185,7 @@ export class ConnectionController implements ReactiveController {
   press(label: string, action: NonNullable<QueuedMessage['action']>): void {
     if (!this.serverUrl) return;
     this.restarted = false;
+    this.untouched = false;
     this.enqueue({ clientId: newClientId(), text: label, action, error: null });
   }
 
@@ -184,6 +205,7 @@ export class ConnectionController implements ReactiveController {
   /** Forgets the user on this device: session, transcript and queue; the next connect is a new user. */
   forget(): void {
     this.close();
+    this.link = 'stopped';
     forgetSession(this.storage, this.key || storageKey(this.serverUrl));
     this.items = [];
     this.pending = [];
@@ -208,6 +230,8 @@ export class ConnectionController implements ReactiveController {
   }
 
   private command<E extends PageCommand['event']>(event: E, payload: ClientPayload<E>): Promise<CommandResult> {
+    // The page asked for this (a proactive dialog, a click on its own button): what follows is news.
+    this.untouched = false;
     return new Promise((settle) => {
       const command: PageCommand = { event, payload, settle };
       if (this.connected) this.emitCommand(command);
@@ -219,9 +243,16 @@ export class ConnectionController implements ReactiveController {
     const emit = this.transport?.emit.bind(this.transport) as
       | ((e: keyof ClientToServerEvents, p: unknown, a: (r: { ok: boolean; error?: ProtocolError }) => void) => void)
       | undefined;
-    emit?.(command.event, command.payload, (response) =>
-      command.settle(response.ok ? { ok: true } : { ok: false, error: response.error ?? { code: 'internal', message: 'Failed.' } }),
-    );
+    if (!emit) return;
+    this.commandsInFlight += 1;
+    emit(command.event, command.payload, (response) => {
+      this.commandsInFlight -= 1;
+      if (response.ok) return command.settle({ ok: true });
+      const error = response.error ?? { code: 'internal', message: 'Failed.' };
+      // The page's mistake (a dialog id with a typo, an invalid event) is for its developer, never the visitor.
+      console.warn(`[chat-widget] ${command.event} ${JSON.stringify(command.payload)}: ${error.code}: ${error.message}`);
+      command.settle({ ok: false, error });
+    });
   }
 
   private open(): void {
@@ -231,6 +262,8 @@ export class ConnectionController implements ReactiveController {
     this.session = stored ? { userId: stored.userId, token: stored.token } : null;
     this.lastSeq = stored?.lastSeq ?? 0;
     this.items = stored?.items ?? [];
+    if (!stored) this.untouched = this.items.length === 0 && this.pending.length === 0;
+    this.link = 'connecting';
     const known = new Set(this.pending.map((p) => p.clientId));
     for (const q of stored?.queued ?? []) if (!known.has(q.clientId)) this.pending.push({ ...q, error: null });
 
@@ -238,8 +271,9 @@ export class ConnectionController implements ReactiveController {
     this.transport = transport;
     transport.on('connect', () => {
       this.connected = true;
-      this.offline = false;
+      this.link = 'online';
       this.error = null;
+      this.commandsInFlight = 0;
       // This session was accepted: should the server refuse it later, starting over is allowed again.
       this.retriedWithoutSession = false;
       // Anything not acked may have died with the old link; the server dedupes by clientId.
@@ -249,7 +283,7 @@ export class ConnectionController implements ReactiveController {
     });
     transport.on('disconnect', () => {
       this.connected = false;
-      this.offline = true;
+      this.link = 'reconnecting';
       this.typing = false;
       this.host.requestUpdate();
     });
@@ -261,7 +295,7 @@ export class ConnectionController implements ReactiveController {
       this.host.requestUpdate();
     });
     transport.on('bot_event', (event) => this.onBotEvent?.(event));
-    transport.on('protocol_error', (error) => this.setError(error));
+    transport.on('protocol_error', (error) => this.onProtocolError(error));
     transport.connect(() => this.auth());
     this.host.requestUpdate();
   }
@@ -270,7 +304,6 @@ export class ConnectionController implements ReactiveController {
     this.transport?.disconnect();
     this.transport = null;
     this.connected = false;
-    this.offline = false;
     this.typing = false;
   }
 
@@ -297,6 +330,7 @@ export class ConnectionController implements ReactiveController {
     if (!this.pending.includes(message)) return; // Its entry already arrived, or a resend acked twice.
     if (!response.ok && response.error.code === 'rate_limited') {
       // Not the user's fault and not final: try the same message (same client id) again shortly.
+      this.setError(response.error);
       setTimeout(() => {
         if (this.pending.includes(message) && this.connected) this.emit(message);
       }, RATE_LIMIT_RETRY_MS);
@@ -305,9 +339,10 @@ export class ConnectionController implements ReactiveController {
     if (!response.ok) {
       message.error = response.error;
       this.persist();
-      this.host.requestUpdate();
+      this.setError(response.error);
       return;
     }
+    if (this.error?.code === 'rate_limited') this.error = null;
     // The server may or may not echo the user's own entry; the ack alone is enough to show it as stored.
     this.pending = this.pending.filter((p) => p !== message);
     const item: TranscriptItem = {
@@ -348,12 +383,23 @@ export class ConnectionController implements ReactiveController {
   }
 
   private onConnectError(failure: ConnectFailure, willRetry: boolean): void {
-    this.offline = true;
-    if (willRetry) {
-      // The link is down and socket.io keeps trying; the offline note says so.
+    if (failure.originRefused) {
+      // Retrying cannot help until the operator changes a setting, so stop knocking.
+      console.error(`[chat-widget] ${this.serverUrl} refused this page: its ALLOWED_ORIGINS must include ${location.origin} (${failure.message})`);
+      this.close();
+      this.link = 'stopped';
+      this.error = { code: 'origin_refused', message: failure.message };
       this.host.requestUpdate();
       return;
     }
+    if (willRetry) {
+      // The link is down and socket.io keeps trying: still connecting, or reconnecting after a drop.
+      console.info(`[chat-widget] ${this.serverUrl}: ${failure.message}; retrying`);
+      if (this.link === 'online') this.link = 'reconnecting';
+      this.host.requestUpdate();
+      return;
+    }
+    this.link = 'stopped';
     if (failure.code === 'session_expired' && this.session) {
       // Expected after SESSION_TTL without a visit: not an error for the visitor. With a verified
       // identity the same conversation resumes; without one, a new conversation starts.
@@ -379,7 +425,17 @@ export class ConnectionController implements ReactiveController {
     this.open();
   }
 
-  private setError(error: ProtocolError): void {
+  /**
+   * The server sends every refusal also as an event, for clients without acks. While a page
+   * command or a message awaits its ack, the ack answers it (to the page, or on the bubble);
+   * anything else (the chat failed to start) is the visitor's to know.
+   */
+  private onProtocolError(error: ProtocolError): void {
+    const awaited = this.commandsInFlight > 0 || this.pending.some((p) => !p.error);
+    if (!awaited) this.setError(error);
+  }
+
+  private setError(error: WidgetProblem): void {
     // The visitor reads a short localised sentence for the code; the details are for the developer.
     console.warn(`[chat-widget] ${error.code}: ${error.message}`);
     this.error = error;

@@ -154,7 +154,8 @@ export class ChatWidgetElement extends LitElement {
     }
     // What was restored from this device was seen before; only what arrives now is unread.
     if (this.seenSeq < 0 && this.serverUrl) this.seenSeq = this.maxSeq;
-    if (this.open && this.seenSeq !== this.maxSeq) this.seenSeq = this.maxSeq;
+    // The greeting on a first visit is not news: the visitor has not asked for anything yet.
+    if ((this.open || this.connection.untouched) && this.seenSeq !== this.maxSeq) this.seenSeq = this.maxSeq;
     if (changed.has('open')) this.focusWasInside = this.shadowRoot?.activeElement != null;
     if (changed.has('theme')) {
       for (const [key, property] of Object.entries(THEME_PROPERTIES)) {
@@ -189,8 +190,15 @@ export class ChatWidgetElement extends LitElement {
 
   protected override render() {
     const t = this.text;
-    const { typing, error, offline, fatal, restarted } = this.connection;
-    const ctx: RenderContext = { strings: t, locale: this.locale, press: (label, action) => this.press(label, action), disabled: fatal };
+    const { typing, error, link, fatal, restarted } = this.connection;
+    const ctx: RenderContext = {
+      strings: t,
+      locale: this.locale,
+      press: (label, action) => this.press(label, action),
+      disabled: fatal,
+      baseUrl: this.serverUrl,
+    };
+    const linkNote = !this.serverUrl ? '' : link === 'connecting' ? t.connecting : link === 'reconnecting' ? t.offline : '';
     const unread = this.unread;
     const quickReplies = fatal ? [] : this.connection.quickReplies;
     return html`
@@ -206,7 +214,7 @@ export class ChatWidgetElement extends LitElement {
         </div>
         ${quickReplies.length > 0 ? this.renderQuickReplies(quickReplies, t) : nothing}
         <div class="note typing" ?hidden=${!typing}><span class="dots" aria-hidden="true"><i></i><i></i><i></i></span>${t.typing}</div>
-        <div class="note" ?hidden=${!offline}>${t.offline}</div>
+        <div class="note" aria-live="polite" ?hidden=${!linkNote}>${linkNote}</div>
         <div class="note" role="status" ?hidden=${!restarted}>${restarted ? t.sessionExpired : ''}</div>
         <div class="note error" role="alert">${fatal ? t.ended : error ? errorText(error.code, t) : ''}</div>
         <form @submit=${this.onSubmit}>

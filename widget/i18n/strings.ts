@@ -1,4 +1,4 @@
-import type { ProtocolErrorCode } from '../../shared/protocol.ts';
+import type { WidgetProblem } from '../controllers/connection.ts';
 
 /** Every string the widget shows or announces; hosts override any of them with `init({ strings })`. */
 export interface WidgetStrings {
@@ -23,7 +23,12 @@ export interface WidgetStrings {
   readonly cardOf: string;
   /** `{n}` is replaced by the count. */
   readonly unread: string;
+  /** Until the first connection is made. */
+  readonly connecting: string;
+  /** After the link dropped, while it is being made again. */
   readonly offline: string;
+  /** The chat server does not serve this page (it refused the page's origin). */
+  readonly unavailable: string;
   readonly ended: string;
   readonly opensInNewTab: string;
   /** Shown once a new conversation started because the stored one had expired. */
@@ -56,7 +61,9 @@ export const en: WidgetStrings = {
   carousel: 'Cards',
   cardOf: '{n} of {total}',
   unread: '{n} unread messages',
+  connecting: 'Connecting…',
   offline: 'Reconnecting… your messages will be sent once the connection is back.',
+  unavailable: 'The chat is not available on this page right now.',
   ended: 'This conversation has ended.',
   opensInNewTab: '(opens in a new tab)',
   sessionExpired: 'Your earlier chat has expired, so a new one has started.',
@@ -86,7 +93,9 @@ export const de: WidgetStrings = {
   carousel: 'Karten',
   cardOf: '{n} von {total}',
   unread: '{n} ungelesene Nachrichten',
+  connecting: 'Verbindung wird hergestellt…',
   offline: 'Verbindung wird wiederhergestellt… Ihre Nachrichten werden danach gesendet.',
+  unavailable: 'Der Chat ist auf dieser Seite gerade nicht verfügbar.',
   ended: 'Diese Unterhaltung ist beendet.',
   opensInNewTab: '(öffnet in neuem Tab)',
   sessionExpired: 'Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.',
@@ -108,11 +117,12 @@ export function directionFor(locale: string | undefined): 'rtl' | 'ltr' {
   return /^(ar|he|fa|ur|ps|yi|dv)\b/i.test(locale ?? '') ? 'rtl' : 'ltr';
 }
 
-/** What the visitor reads for a protocol error: a short sentence by its code, never the server's text. */
-export function errorText(code: ProtocolErrorCode, strings: WidgetStrings): string {
+/** What the visitor reads for a problem: a short sentence by its code, never the server's text. */
+export function errorText(code: WidgetProblem['code'], strings: WidgetStrings): string {
   if (code === 'text_too_long') return strings.tooLong;
   if (code === 'rate_limited') return strings.tooFast;
   if (code === 'session_expired') return strings.sessionExpired;
+  if (code === 'origin_refused') return strings.unavailable;
   return strings.failed;
 }
 

@@ -6,17 +6,17 @@ import { html, nothing, type TemplateResult } from 'lit';
  * bindings only (never innerHTML), so markup in the text is shown, never parsed.
  * Links open in a new tab with rel=noopener; any scheme but http(s)/mailto stays text.
  */
-export function renderMarkdown(text: string): TemplateResult {
+export function renderMarkdown(text: string, baseUrl?: string): TemplateResult {
   const lines = text.split('\n');
-  return html`${lines.map((line, i) => html`${i > 0 ? html`<br />` : nothing}${inline(line, 0)}`)}`;
+  return html`${lines.map((line, i) => html`${i > 0 ? html`<br />` : nothing}${inline(line, 0, baseUrl)}`)}`;
 }
 
 // A backslash escape comes first: the server escapes what users typed into templates
 // (`\*`, `\[`, …), so their text shows as typed and never becomes markup.
-const TOKEN = /\\([\\`*_[\]()])|`([^`]+)`|\*\*(.+?)\*\*|\*([^*\s](?:[^*]*[^*\s])?)\*|\[([^\]]+)\]\(((?:https?:\/\/|mailto:)[^\s()]+)\)/;
+const TOKEN = /\\([\\`*_[\]()])|`([^`]+)`|\*\*(.+?)\*\*|\*([^*\s](?:[^*]*[^*\s])?)\*|\[([^\]]+)\]\(((?:https?:\/\/|mailto:|\/)[^\s()]+)\)/;
 
 /** Nesting is bounded so a hostile message cannot recurse deeply. */
-function inline(text: string, depth: number): Array<TemplateResult | string> {
+function inline(text: string, depth: number, baseUrl: string | undefined): Array<TemplateResult | string> {
   const out: Array<TemplateResult | string> = [];
   let rest = text;
   while (rest) {
@@ -29,15 +29,29 @@ function inline(text: string, depth: number): Array<TemplateResult | string> {
     const [whole, escaped, code, bold, italic, label, href] = match;
     if (escaped !== undefined) out.push(escaped);
     else if (code !== undefined) out.push(html`<code>${code}</code>`);
-    else if (bold !== undefined) out.push(html`<strong>${inline(bold, depth + 1)}</strong>`);
-    else if (italic !== undefined) out.push(html`<em>${inline(italic, depth + 1)}</em>`);
-    else if (label !== undefined && href !== undefined) out.push(html`<a href=${href} target="_blank" rel="noopener">${inline(label, depth + 1)}</a>`);
+    else if (bold !== undefined) out.push(html`<strong>${inline(bold, depth + 1, baseUrl)}</strong>`);
+    else if (italic !== undefined) out.push(html`<em>${inline(italic, depth + 1, baseUrl)}</em>`);
+    else if (label !== undefined && href !== undefined) {
+      const url = href.startsWith('mailto:') ? href : safeUrl(href, baseUrl);
+      out.push(url ? html`<a href=${url} target="_blank" rel="noopener">${inline(label, depth + 1, baseUrl)}</a>` : whole);
+    }
     rest = rest.slice(match.index + whole.length);
   }
   return out;
 }
 
-/** Only web addresses become links or image sources; `javascript:` and friends never do. */
-export function safeUrl(url: string): string | null {
-  return /^https?:\/\//i.test(url) || url.startsWith('/') ? url : null;
+/**
+ * Only web addresses become links or image sources; `javascript:` and friends never do.
+ * A root-relative one (`/images/robot.svg`) belongs to the bot, so it resolves against the
+ * chat server's URL: the widget runs on the customer's page, another origin.
+ */
+export function safeUrl(url: string, baseUrl?: string): string | null {
+  if (/^https?:\/\//i.test(url)) return url;
+  if (!url.startsWith('/')) return null;
+  try {
+    const resolved = new URL(url, new URL(baseUrl ?? '', location.href));
+    return /^https?:$/.test(resolved.protocol) ? resolved.href : null;
+  } catch {
+    return null;
+  }
 }

@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Button, Card } from '../../shared/protocol.ts';
 import type { ShownMessage } from '../controllers/connection.ts';
 import type { QueuedMessage } from '../controllers/session-store.ts';
-import { format, type WidgetStrings } from '../i18n/strings.ts';
+import { errorText, format, type WidgetStrings } from '../i18n/strings.ts';
 import { renderMarkdown, safeUrl } from './markdown.ts';
 
 export interface RenderContext {
@@ -12,6 +12,8 @@ export interface RenderContext {
   readonly press: (label: string, action: NonNullable<QueuedMessage['action']>) => void;
   /** Buttons stop working once the conversation ended in an error. */
   readonly disabled: boolean;
+  /** The chat server's URL: the bot's root-relative media and links belong there, not to the host page. */
+  readonly baseUrl: string;
 }
 
 /** One bubble: who said it, what, when; every string from the wire goes through a text binding. */
@@ -19,7 +21,7 @@ export function renderMessage(shown: ShownMessage, ctx: RenderContext): Template
   const { strings } = ctx;
   const state = shown.error ? 'failed' : shown.pending ? 'pending' : '';
   const who = shown.from === 'user' ? strings.you : strings.bot;
-  const failure = shown.error ? html`<span class="sr-only">(${strings.notSent}: ${shown.error.message})</span>` : nothing;
+  const failure = shown.error ? html`<span class="sr-only">(${strings.notSent}: ${errorText(shown.error.code, strings)})</span>` : nothing;
   const kind = shown.message.type;
   return html`<div class="msg ${shown.from} msg-${kind} ${state}" part="message ${shown.from}-message">
     <span class="sr-only">${who}</span>${body(shown, ctx)}${failure}${timestamp(shown.at, ctx.locale)}
@@ -31,12 +33,12 @@ function body({ message, from }: ShownMessage, ctx: RenderContext): TemplateResu
     case 'text':
       // Only the bot speaks markdown; what the user typed is shown exactly as typed.
       if (from === 'user') return html`<span class="text">${message.text}</span>`;
-      return html`<span class="text">${renderMarkdown(message.text)}</span>${buttons('buttons' in message ? message.buttons : undefined, ctx)}`;
+      return html`<span class="text">${renderMarkdown(message.text, ctx.baseUrl)}</span>${buttons('buttons' in message ? message.buttons : undefined, ctx)}`;
     case 'postback':
     case 'dialog':
       return html`<span class="text">${message.label}</span>`;
     case 'image':
-      return image(message.url, message.alt, 'image');
+      return image(message.url, message.alt, 'image', ctx);
     case 'carousel':
       return carousel(message.cards, ctx);
     case 'notice':
@@ -44,8 +46,8 @@ function body({ message, from }: ShownMessage, ctx: RenderContext): TemplateResu
   }
 }
 
-function image(url: string, alt: string, className: string): TemplateResult | typeof nothing {
-  const src = safeUrl(url);
+function image(url: string, alt: string, className: string, ctx: RenderContext): TemplateResult | typeof nothing {
+  const src = safeUrl(url, ctx.baseUrl);
   return src ? html`<img class=${className} src=${src} alt=${alt} loading="lazy" />` : nothing;
 }
 
@@ -57,7 +59,7 @@ function buttons(list: readonly Button[] | undefined, ctx: RenderContext): Templ
 function button(b: Button, ctx: RenderContext): TemplateResult | typeof nothing {
   if (b.kind === 'url') {
     // The server already swapped the target for its tracked link; we only refuse non-web schemes.
-    const href = safeUrl(b.url);
+    const href = safeUrl(b.url, ctx.baseUrl);
     if (!href) return nothing;
     return html`<a class="button" part="button" href=${href} target="_blank" rel="noopener"
       >${b.label}<span class="sr-only"> ${ctx.strings.opensInNewTab}</span></a
@@ -92,7 +94,7 @@ function carousel(cards: readonly Card[], ctx: RenderContext): TemplateResult {
     <div class="cards" part="carousel" tabindex="0" @keydown=${keys}>
       ${cards.map(
         (card, i) => html`<div class="card" part="card" role="group" aria-roledescription="slide" aria-label=${format(strings.cardOf, { n: i + 1, total: cards.length })}>
-          ${card.imageUrl ? image(card.imageUrl, card.imageAlt ?? '', 'card-image') : nothing}
+          ${card.imageUrl ? image(card.imageUrl, card.imageAlt ?? '', 'card-image', ctx) : nothing}
           <div class="card-title">${card.title}</div>
           ${card.subtitle ? html`<div class="card-subtitle">${card.subtitle}</div>` : nothing} ${buttons(card.buttons, ctx)}
         </div>`,

@@ -3,6 +3,12 @@ import { css } from 'lit';
 /**
  * Look of `<chat-widget>`. Hosts restyle through the custom properties below or
  * the exposed parts. Logical properties throughout, so `dir="rtl"` mirrors it.
+ *
+ * Phones (comments here, as CSS comments would ship in the bundle): the input text is at
+ * least 16px, below which iOS zooms the page on focus; safe-area insets keep the launcher and
+ * the full-screen panel clear of rounded corners and the home indicator (on pages with
+ * viewport-fit=cover); only the conversation scrolls, so reaching its end or swiping the
+ * header or form never moves the host page behind.
  */
 export const chatWidgetStyles = css`
   :host {
@@ -16,8 +22,8 @@ export const chatWidgetStyles = css`
     --chat-radius: 12px;
     --chat-font: system-ui, sans-serif;
     position: fixed;
-    inset-inline-end: 20px;
-    bottom: 20px;
+    inset-inline-end: calc(20px + env(safe-area-inset-right, 0px));
+    bottom: calc(20px + env(safe-area-inset-bottom, 0px));
     z-index: 2147483000;
     font: 14px/1.4 var(--chat-font);
     color: var(--chat-text);
@@ -108,6 +114,7 @@ export const chatWidgetStyles = css`
   .log {
     flex: 1;
     overflow-y: auto;
+    overscroll-behavior: contain;
     padding: 12px;
     display: flex;
     flex-direction: column;
@@ -284,6 +291,7 @@ export const chatWidgetStyles = css`
     border: 1px solid var(--chat-border);
     border-radius: 8px;
     font: inherit;
+    font-size: max(16px, 1em);
     color: inherit;
     background: var(--chat-bg);
   }
@@ -321,6 +329,15 @@ export const chatWidgetStyles = css`
       height: 100dvh;
       margin: 0;
       border-radius: 0;
+      box-sizing: border-box;
+      padding: 0 env(safe-area-inset-right, 0px) env(safe-area-inset-bottom, 0px) env(safe-area-inset-left, 0px);
+    }
+    :host([open]) .header {
+      padding-top: calc(8px + env(safe-area-inset-top, 0px));
+    }
+    :host([open]) .header,
+    :host([open]) form {
+      touch-action: none;
     }
     :host([open]) .launcher {
       display: none;

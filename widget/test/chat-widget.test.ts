@@ -161,11 +161,13 @@ describe('<chat-widget>', () => {
     getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'spam';
     getByRole(root, 'button', 'Send').click();
 
-    transport.sent[0]?.ack({ ok: false, error: { code: 'text_too_long', message: 'Slow down' } });
-    await el.updateComplete;
+    await consoleOutput('warn', async () => {
+      transport.sent[0]?.ack({ ok: false, error: { code: 'text_too_long', message: 'Messages can be at most 4096 bytes long.' } });
+      await el.updateComplete;
+    });
 
     const bubble = root.querySelector('.msg.failed');
-    expect(bubble?.textContent).to.contain('spam').and.contain('not sent: Slow down');
+    expect(bubble?.textContent).to.contain('spam').and.contain('not sent: That message is too long.').and.not.contain('4096');
   });
 
   it('when bot entries arrive out of order and repeated, then each seq shows once in seq order', async () => {

@@ -19,11 +19,15 @@ export class FakeTransport implements Transport {
   private auth: (() => HandshakeAuth) | null = null;
   private readonly listeners = new Map<string, Listener[]>();
 
-  constructor(readonly serverUrl: string) {}
+  /** `accept: false` leaves the handshake open, so a test can show what the visitor sees meanwhile. */
+  constructor(
+    readonly serverUrl: string,
+    private readonly accept = true,
+  ) {}
 
   connect(auth: () => HandshakeAuth): void {
     this.auth = auth;
-    this.serverAccepts();
+    if (this.accept) this.serverAccepts();
   }
 
   emit<E extends keyof ClientToServerEvents>(event: E, payload: ClientPayload<E>, ack: ClientAck<E>): void {
@@ -62,10 +66,10 @@ export class FakeTransport implements Transport {
 }
 
 /** A factory that remembers every transport it made, newest last. */
-export function fakeTransports(): { factory: TransportFactory; made: FakeTransport[]; latest: () => FakeTransport } {
+export function fakeTransports({ accept = true } = {}): { factory: TransportFactory; made: FakeTransport[]; latest: () => FakeTransport } {
   const made: FakeTransport[] = [];
   const factory: TransportFactory = (serverUrl) => {
-    const transport = new FakeTransport(serverUrl);
+    const transport = new FakeTransport(serverUrl, accept);
     made.push(transport);
     return transport;
   };
@@ -87,6 +91,7 @@ export function userText(seq: number, text: string, clientId: string): Transcrip
 
 const roleSelectors: Record<string, string> = {
   button: 'button, [role=button]',
+  link: 'a[href], [role=link]',
   textbox: 'input:not([type]), input[type=text], textarea, [role=textbox]',
   log: '[role=log]',
   dialog: '[role=dialog]',

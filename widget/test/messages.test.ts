@@ -2,6 +2,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { BotMessage, TranscriptItem } from '../../shared/protocol.ts';
+import { storageKey } from '../controllers/session-store.ts';
 import { defineChatWidget, type ChatWidgetElement } from '../index.ts';
 import { fakeTransports, getByRole, logTexts, settled } from './helpers.ts';
 
@@ -13,7 +14,9 @@ function bot(seq: number, message: BotMessage): TranscriptItem {
   return { seq, from: 'bot', at: '2026-11-21T09:36:51.123Z', clientId: null, message };
 }
 
-async function mount(attrs: { locale?: string } = {}) {
+async function mount(attrs: { locale?: string; returning?: boolean } = {}) {
+  // A returning visitor: this device already holds a session, so the visitor has met the bot before.
+  if (attrs.returning) localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 0, items: [] }));
   const factory = fakeTransports();
   const el = await fixture<ChatWidgetElement>(
     html`<chat-widget server-url=${SERVER} locale=${attrs.locale ?? 'en'} .transportFactory=${factory.factory}></chat-widget>`,
@@ -166,8 +169,8 @@ describe('<chat-widget> messages', () => {
     expect(root.querySelector('time')?.getAttribute('datetime')).to.equal('2026-11-21T09:36:51.123Z');
   });
 
-  it('when bot messages arrive while closed, then the launcher shows an unread count that clears on open', async () => {
-    const { el, root, show } = await mount();
+  it('when bot messages arrive for a returning visitor while closed, then the launcher shows an unread count that clears on open', async () => {
+    const { el, root, show } = await mount({ returning: true });
     await show(bot(1, { type: 'text', text: 'one' }), bot(2, { type: 'text', text: 'two' }));
 
     expect(root.querySelector('.badge')?.textContent).to.equal('2');
@@ -179,6 +182,43 @@ describe('<chat-widget> messages', () => {
     el.open = false;
     await el.updateComplete;
     expect(root.querySelector('.badge')).to.equal(null);
+  });
+
+  it('when the greeting arrives on a first visit before the visitor has done anything, then the launcher shows no unread badge', async () => {
+    const { root, show } = await mount();
+    await show(bot(1, { type: 'text', text: 'Hi! How can I help?' }));
+    await show(bot(2, { type: 'text', text: "What's your name?" }));
+
+    // Compared as text: a failing assertion that prints a live node stalls the runner.
+    expect(root.querySelector('.badge')?.textContent ?? 'no badge').to.equal('no badge');
+    expect(getByRole(root, 'button', 'Open chat').hasAttribute('aria-describedby')).to.equal(false);
+  });
+
+  it('when the page starts a dialog after the greeting, then its messages light the unread badge', async () => {
+    const { el, root, show } = await mount();
+    await show(bot(1, { type: 'text', text: 'Hi! How can I help?' }));
+
+    void el.startDialog('offer');
+    await show(bot(2, { type: 'text', text: '10% off today.' }));
+
+    expect(root.querySelector('.badge')?.textContent).to.equal('1');
+  });
+
+  it('when the bot sends root-relative media and links, then they load from the chat server, not the host page; absolute ones stay', async () => {
+    const { root, show } = await mount();
+    await show(
+      bot(1, { type: 'image', url: '/images/robot.svg', alt: 'Robot' }),
+      bot(2, { type: 'carousel', cards: [{ title: 'Plan', imageUrl: '/images/plan.png', buttons: [{ kind: 'url', label: 'Open', url: '/r/abc' }] }] }),
+      bot(3, { type: 'text', text: 'See [help](/help) or [docs](https://docs.example.com/x)' }),
+    );
+
+    expect(root.querySelector('img.image')?.getAttribute('src')).to.equal(`${SERVER}/images/robot.svg`);
+    expect(root.querySelector('img.card-image')?.getAttribute('src')).to.equal(`${SERVER}/images/plan.png`);
+    expect(getByRole(root, 'link', 'Open (opens in a new tab)').getAttribute('href')).to.equal(`${SERVER}/r/abc`);
+    expect([...root.querySelectorAll('.msg-text a')].map((a) => a.getAttribute('href'))).to.deep.equal([
+      `${SERVER}/help`,
+      'https://docs.example.com/x',
+    ]);
   });
 
   it('when the locale is German, then the widget speaks German; any string can be overridden', async () => {
@@ -251,6 +291,24 @@ describe('<chat-widget> messages', () => {
       await el.updateComplete;
       expect(el.open).to.equal(false);
       expect(root.activeElement?.getAttribute('aria-label')).to.equal('Open chat');
+    });
+
+    it('when on a phone, then the message box text is at least 16 px, so focusing it does not zoom the page', async () => {
+      await setViewport({ width: 375, height: 667 });
+      const { el, root } = await mount();
+      el.open = true;
+      await el.updateComplete;
+      expect(parseFloat(getComputedStyle(getByRole(root, 'textbox', 'Message')).fontSize)).to.be.at.least(16);
+    });
+
+    it('when the full-screen panel is scrolled past an end, then the conversation keeps the scroll and the page behind stays put', async () => {
+      await setViewport({ width: 375, height: 667 });
+      const { el, root } = await mount();
+      el.open = true;
+      await el.updateComplete;
+      const style = getComputedStyle(getByRole(root, 'log', 'Conversation'));
+      expect([style.overflowY, style.overscrollBehaviorY]).to.deep.equal(['auto', 'contain']);
+      expect(getComputedStyle(root.querySelector('.header') as Element).touchAction).to.equal('none');
     });
 
     it('when the viewport is wide, then the panel is a floating box', async () => {

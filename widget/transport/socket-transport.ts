@@ -19,8 +19,10 @@ export class SocketTransport implements Transport {
       // The function form is re-run on every reconnection, so the server hears the
       // lastSeq the widget has reached by then, not the one it had at page load.
       auth: (cb) => cb({ ...auth() }),
-      // WebSocket first: most hosts allow it and it skips the polling upgrade dance.
+      // WebSocket first: most networks allow it and it skips the polling upgrade dance. Where a
+      // proxy or carrier blocks it, the same attempt goes on over long-polling instead of failing.
       transports: ['websocket', 'polling'],
+      tryAllTransports: true,
     });
     for (const attach of this.listeners) attach(this.socket);
   }
@@ -29,7 +31,10 @@ export class SocketTransport implements Transport {
     if (event === 'connect_error') {
       const report = listener as TransportEvents['connect_error'];
       // socket.active is false once socket.io has given up, i.e. the server said no.
-      socket.on('connect_error', (error) => report({ code: refusalCode(error), message: error.message }, socket.active));
+      socket.on('connect_error', (error) =>
+        // originRefused only when it is, so a failure reads the same as before this flag existed.
+        report({ code: refusalCode(error), ...(originRefused(error) && { originRefused: true }), message: describe(error) }, socket.active),
+      );
       return;
     }
     // socket.io's typed `on` cannot relate our generic E to its own overloads.
@@ -61,6 +66,21 @@ export class SocketTransport implements Transport {
 function refusalCode(error: Error): ProtocolErrorCode | null {
   const code = (error as Error & { data?: { code?: unknown } }).data?.code;
   return (PROTOCOL_ERROR_CODES as readonly unknown[]).includes(code) ? (code as ProtocolErrorCode) : null;
+}
+
+/**
+ * The server refused this page's origin: a handshake refusal saying so, or HTTP 403 on the
+ * polling handshake (all the browser learns when the server refuses before socket.io runs).
+ */
+function originRefused(error: Error): boolean {
+  const failure = error as Error & { data?: { code?: unknown }; description?: unknown };
+  return failure.data?.code === 'origin_not_allowed' || failure.description === 403;
+}
+
+/** The error with its detail (an HTTP status, a close code), for the console. */
+function describe(error: Error): string {
+  const { description } = error as Error & { description?: unknown };
+  return typeof description === 'number' || typeof description === 'string' ? `${error.message} (${description})` : error.message;
 }
 
 export const socketTransport: TransportFactory = (serverUrl) => new SocketTransport(serverUrl);

@@ -13,6 +13,8 @@ export type ClientAck<E extends keyof ClientToServerEvents> = Parameters<ClientT
 /** Why a connection attempt failed: the server's protocol error code when it refused the handshake, and its message for the console. */
 export interface ConnectFailure {
   readonly code: ProtocolErrorCode | null;
+  /** The server refused this page's origin (its ALLOWED_ORIGINS leaves it out). */
+  readonly originRefused?: boolean;
   readonly message: string;
 }
 
