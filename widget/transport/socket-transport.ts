@@ -24,6 +24,11 @@ export class SocketTransport implements Transport {
       transports: ['websocket', 'polling'],
       tryAllTransports: true,
     });
+    // A WebSocket that hangs instead of failing (some proxies hold it open in silence) ends in a timeout,
+    // which tryAllTransports does not count as a failure: after any failed attempt, start with long-polling
+    // and upgrade to WebSocket once it is seen to work.
+    const manager = this.socket.io;
+    this.socket.on('connect_error', () => (manager.opts.transports = ['polling', 'websocket']));
     for (const attach of this.listeners) attach(this.socket);
   }
 
