@@ -155,6 +155,8 @@ export class ChatWidgetElement extends LitElement {
     // What was restored from this device was seen before; only what arrives now is unread.
     if (this.seenSeq < 0 && this.serverUrl) this.seenSeq = this.maxSeq;
     // The greeting on a first visit is not news: the visitor has not asked for anything yet.
+    // Once they have opened the panel, what the bot says later is.
+    if (this.open) this.connection.untouched = false;
     if ((this.open || this.connection.untouched) && this.seenSeq !== this.maxSeq) this.seenSeq = this.maxSeq;
     if (changed.has('open')) this.focusWasInside = this.shadowRoot?.activeElement != null;
     if (changed.has('theme')) {

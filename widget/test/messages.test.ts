@@ -194,6 +194,19 @@ describe('<chat-widget> messages', () => {
     expect(getByRole(root, 'button', 'Open chat').hasAttribute('aria-describedby')).to.equal(false);
   });
 
+  it('when the visitor has opened and closed the panel on a first visit, then later bot messages light the unread badge', async () => {
+    const { el, root, show } = await mount();
+    await show(bot(1, { type: 'text', text: 'Hi! How can I help?' }));
+    el.open = true;
+    await el.updateComplete;
+    el.open = false;
+    await el.updateComplete;
+
+    await show(bot(2, { type: 'text', text: 'Your order has shipped.' }));
+
+    expect(root.querySelector('.badge')?.textContent).to.equal('1');
+  });
+
   it('when the page starts a dialog after the greeting, then its messages light the unread badge', async () => {
     const { el, root, show } = await mount();
     await show(bot(1, { type: 'text', text: 'Hi! How can I help?' }));
