@@ -2,7 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
 import { startNoWebSocketProxy } from './fixtures/no-websocket-proxy.ts';
-import { startShopSite, type ShopSite } from './fixtures/shop-page.ts';
+import { serveHostPage, type HostPage } from './host-page.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const POLL = { timeout: 15_000 };
@@ -10,15 +10,17 @@ const SHOP_HOST = 'shop.test';
 const BOT_HOST = 'bot.test';
 
 let browser: Browser;
-let shop: ShopSite;
+let shop: HostPage;
+let shopUrl = '';
 let bot: ServerProcess;
 let botUrl = '';
 
 beforeAll(async () => {
-  shop = await startShopSite(SHOP_HOST, () => botUrl);
-  // The shop's origin is listed so this runs whether the server's default lets any origin in or
-  // only its own; either way the widget is on another origin than the bot.
-  bot = await startServerProcess({ ALLOWED_ORIGINS: new URL(shop.url).origin, WEBCHAT_RATE_LIMIT: '100000' });
+  shop = await serveHostPage(() => `${botUrl}/widget.js`);
+  shopUrl = `http://${SHOP_HOST}:${shop.port}/`;
+  // The shop's origin is listed so this holds whatever the server's default origin policy is;
+  // either way the widget runs on another origin than the bot.
+  bot = await startServerProcess({ ALLOWED_ORIGINS: new URL(shopUrl).origin, WEBCHAT_RATE_LIMIT: '100000' });
   botUrl = `http://${BOT_HOST}:${bot.port}`;
   // Two host names for one machine, so the page and the bot are two origins, as on a real site.
   browser = await chromium.launch({
@@ -30,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await bot?.stop();
-  await shop?.stop();
+  await shop?.close();
 });
 
 function bubbles(page: Page): Promise<string[]> {
@@ -63,7 +65,7 @@ describe('the widget on a shop page of another origin than the bot', () => {
   it('when a visitor chats, then the conversation works and the bot images load from the bot, not the shop', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(shop.url);
+    await page.goto(shopUrl);
     await page.getByRole('button', { name: 'Open chat' }).click();
 
     await talkUntilImages(page);
@@ -93,7 +95,7 @@ describe('the widget on a shop page of another origin than the bot', () => {
       await route.continue();
     });
 
-    await page.goto(shop.url);
+    await page.goto(shopUrl);
     await page.getByRole('button', { name: 'Open chat' }).click();
     await expect.poll(() => page.getByText('Connecting…').isVisible(), POLL).toBe(true);
     release();
@@ -111,15 +113,17 @@ describe('the widget on a shop page of another origin than the bot', () => {
 describe('the widget on a shop page the bot does not serve', () => {
   let closed: ServerProcess;
   let closedUrl = '';
-  let otherShop: ShopSite;
+  let otherShop: HostPage;
+  let otherShopUrl = '';
   beforeAll(async () => {
-    otherShop = await startShopSite(SHOP_HOST, () => closedUrl);
+    otherShop = await serveHostPage(() => `${closedUrl}/widget.js`);
+    otherShopUrl = `http://${SHOP_HOST}:${otherShop.port}/`;
     closed = await startServerProcess({ ALLOWED_ORIGINS: 'http://elsewhere.test' });
     closedUrl = `http://${BOT_HOST}:${closed.port}`;
   });
   afterAll(async () => {
     await closed?.stop();
-    await otherShop?.stop();
+    await otherShop?.close();
   });
 
   it('when the bot server refuses the page origin, then the visitor reads that the chat is not available and the console names ALLOWED_ORIGINS', async () => {
@@ -128,11 +132,11 @@ describe('the widget on a shop page the bot does not serve', () => {
     const consoleLines: string[] = [];
     page.on('console', (message) => consoleLines.push(message.text()));
 
-    await page.goto(otherShop.url);
+    await page.goto(otherShopUrl);
     await page.getByRole('button', { name: 'Open chat' }).click();
 
     await expect.poll(() => page.getByText('The chat is not available on this page right now.').isVisible(), POLL).toBe(true);
-    expect(consoleLines.join('\n')).toContain(`ALLOWED_ORIGINS must include ${new URL(otherShop.url).origin}`);
+    expect(consoleLines.join('\n')).toContain(`ALLOWED_ORIGINS must include ${new URL(otherShopUrl).origin}`);
     const panel = await page.getByRole('dialog', { name: 'Chat' }).innerText();
     expect(panel).not.toMatch(/ALLOWED_ORIGINS|origin|403|xhr|websocket/i);
     await context.close();
