@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, svg, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
 import type { BotEvent, QuickReply } from '../../shared/protocol.ts';
 import { ConnectionController, type CommandResult, type Identity } from '../controllers/connection.ts';
 import { directionFor, errorText, format, stringsFor, type WidgetStrings } from '../i18n/strings.ts';
@@ -190,7 +190,7 @@ export class ChatWidgetElement extends LitElement {
     this.dispatchEvent(new CustomEvent('chat-widget-toggle', { detail: { open: this.open }, bubbles: true, composed: true }));
   }
 
-  protected override render() {
+  protected override render(): TemplateResult {
     const t = this.text;
     const { typing, error, link, fatal, restarted } = this.connection;
     const ctx: RenderContext = {
