@@ -8,8 +8,8 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents, TranscriptItem } from '../shared/protocol.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
-import { NGINX, freePort, startReverseProxy, type ReverseProxy } from './reverse-proxy.ts';
-import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { NGINX, startReverseProxy, type ReverseProxy } from './reverse-proxy.ts';
+import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 
 const BOT_HOST = 'bot.test';
 const KEY = 'reverse-proxy-test-key-0123456789';
