@@ -40,6 +40,16 @@ describe('start-up', () => {
     expect(stderr).toContain('dialogs[0].steps[0].next: no step "gone" in dialog "main"');
   });
 
+  it('when the integrations block names a secret that is not set, then start-up stops with exit code 1 and says which', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bad-integrations-'));
+    const file = path.join(dir, 'bot.json');
+    const services = { crm: { baseUrl: 'https://crm.example.com/', auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN_NOT_SET' } } };
+    await writeFile(file, JSON.stringify({ settings: { id: 'x', name: 'X', startDialog: 'main' }, integrations: { services }, dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'message', text: 'hi' }] }] }));
+    const { code, stderr } = await start({ BOT_DEFINITION: file, DATA_DIR: dir });
+    expect(code).toBe(1);
+    expect(stderr).toContain('CRM_TOKEN_NOT_SET');
+  });
+
   it('when MONGODB_URL points at nothing, then start-up fails with a clear error instead of falling back', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'no-mongo-'));
     const { code, stderr, stdout } = await start({ MONGODB_URL: 'mongodb://user:pw-secret@127.0.0.1:1/chatbot', DATA_DIR: dir });

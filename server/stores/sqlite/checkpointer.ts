@@ -46,6 +46,9 @@ export function startCheckpointer(file: string, intervalMs = 100): Checkpointer 
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
+      // Unref'd, the worker would not hold the process while we wait: a start-up that fails right
+      // after opening the store would then end silently with code 0 instead of printing its error.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
