@@ -30,6 +30,7 @@ import { JobRunner } from './jobs/job-runner.ts';
 import { integrationJobHandler } from './jobs/handlers/integration.ts';
 import { INTEGRATION_JOB_KIND, IntegrationRuntime } from './integrations/run-integration.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
+import { loadStepTypeModules, StepTypeModuleError } from './integrations/step-types/load-modules.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -58,10 +59,12 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination);
   const definition = await loadDefinition(config.BOT_DEFINITION, { env: options.env ?? process.env });
+  // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
+  const ownStepTypes = await loadStepTypeModules(definition.stepTypes, config.BOT_DEFINITION);
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
   try {
-    return await assemble(config, options, logger, definition, dataDir, store);
+    return await assemble(config, options, logger, definition, dataDir, store, ownStepTypes);
   } catch (error) {
     // A later start-up failure (a bad integration block, a taken port) must not leave the store open.
     await store.close().catch(() => undefined);
@@ -76,6 +79,7 @@ async function assemble(
   definition: Awaited<ReturnType<typeof loadDefinition>>,
   dataDir: string,
   store: Store,
+  ownStepTypes: Awaited<ReturnType<typeof loadStepTypeModules>>,
 ): Promise<RunningServer> {
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
@@ -110,6 +114,7 @@ async function assemble(
     env: options.env ?? process.env,
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
+    stepTypes: ownStepTypes,
   });
   const app = createApp({
     store,
@@ -245,6 +250,7 @@ async function main(): Promise<void> {
 export function startupMessage(error: unknown): string {
   if (error instanceof ConfigError) return `Configuration error: ${error.message}`;
   if (error instanceof DefinitionError) return error.message;
+  if (error instanceof StepTypeModuleError) return error.message;
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     return `Cannot start: the port is already in use (${(error as Error).message}). Set PORT to a free port.`;
   }

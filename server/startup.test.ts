@@ -50,6 +50,34 @@ describe('start-up', () => {
     expect(stderr).toContain('CRM_TOKEN_NOT_SET');
   });
 
+  const validType = "{ name: 'crmLookup', level: 'action', params: { type: 'object' }, output: {}, call: () => 1 }";
+  it.each([
+    ['has a syntax error', 'export default { name: ', /failed to load: SyntaxError/],
+    ['has no default export', `export const type = ${validType};`, /has no default export/],
+    ['exports an invalid type', "export default { name: 'crmLookup', level: 'action', params: { type: 'object' }, output: {} };", /"call" must be a function/],
+    ['clashes with a built-in name', `export default { ...${validType}, name: 'createUser' };`, /"createUser" clashes with a built-in step type/],
+  ])('when a step type module %s, then start-up stops with exit code 1 and one line naming the file', async (_case, source, problem) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bad-step-type-'));
+    const file = path.join(dir, 'bot.json');
+    await writeFile(path.join(dir, 'crm.mjs'), source);
+    await writeFile(file, JSON.stringify({ settings: { id: 'x', name: 'X', startDialog: 'main' }, stepTypes: ['./crm.mjs'], dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'message', text: 'hi' }] }] }));
+    const { code, stderr } = await start({ BOT_DEFINITION: file, DATA_DIR: dir });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Step type module ${path.join(dir, 'crm.mjs')}: `);
+    expect(lines[0]).toMatch(problem);
+  });
+
+  it('when a stepTypes entry is a folder, then start-up stops saying to name the module file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bad-step-type-'));
+    const file = path.join(dir, 'bot.json');
+    await writeFile(file, JSON.stringify({ settings: { id: 'x', name: 'X', startDialog: 'main' }, stepTypes: ['.'], dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'message', text: 'hi' }] }] }));
+    const { code, stderr } = await start({ BOT_DEFINITION: file, DATA_DIR: dir });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(`Step type module ${dir}: is not a file; name the module file itself, e.g. "./steps/crm.mjs"`);
+  });
+
   it('when MONGODB_URL points at nothing, then start-up fails with a clear error instead of falling back', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'no-mongo-'));
     const { code, stderr, stdout } = await start({ MONGODB_URL: 'mongodb://user:pw-secret@127.0.0.1:1/chatbot', DATA_DIR: dir });

@@ -92,6 +92,11 @@ export const botDefinitionSchema = z
     intents: z.array(intentSchema).default([]),
     faq: z.array(faqSchema).default([]),
     integrations: integrationSettingsSchema.default({}),
+    /**
+     * The bot's own integration step types: module files (.mjs/.js), relative to this file,
+     * each default-exporting a step type (docs/integrations.md). Loaded at start-up.
+     */
+    stepTypes: z.array(z.string().min(1).max(500)).max(50).default([]),
     pageEvents: z.array(pageEventSchema).default([]),
   })
   .strict();

@@ -42,7 +42,7 @@ export function prepareStep(
   if (step.service !== undefined) {
     service = services.get(step.service);
     if (!service) throw new IntegrationConfigError(`${where}.service: no service named "${step.service}" (configured: ${[...services.keys()].join(', ') || 'none'})`);
-  } else if (type.kind === 'http' && type.needsService === 'always') {
+  } else if (type.kind !== 'dataset' && type.needsService === 'always') {
     throw new IntegrationConfigError(`${where}.service: step type "${type.name}" calls a configured service; name one in "service".`);
   }
 

@@ -14,8 +14,9 @@ import { prepareStep, type PreparedStep } from './prepare-step.ts';
 import { compileServices, type CompiledService } from './services.ts';
 import { integrationSettingsSchema } from './settings.ts';
 import type { IntegrationStepInput } from './step-config.ts';
-import { describeErrors, StepTypeRegistry } from './step-types/registry.ts';
-import type { HttpStepType } from './step-types/step-type.ts';
+import { lenientBody } from './step-types/read-body.ts';
+import { BUILT_IN_STEP_TYPES, describeErrors, StepTypeRegistry } from './step-types/registry.ts';
+import type { CodeStepType, HttpStepType, PreparedRequest, StepContext, StepType } from './step-types/step-type.ts';
 import { fillTemplates, type TemplateScope } from './step-types/template-params.ts';
 
 /** Who the step runs for: the user's id, conversation variables and user data (templates read them). */
@@ -45,6 +46,8 @@ export interface IntegrationRuntimeDeps {
   readonly allowedHosts?: readonly string[];
   /** Counts calls and errors per step type for /metrics. */
   readonly metrics?: Metrics;
+  /** The bot's own step types (definition `stepTypes`), registered beside the built-in ones. */
+  readonly stepTypes?: readonly StepType[];
 }
 
 /** The job kind of async integration calls (server/jobs/handlers/integration.ts). */
@@ -61,7 +64,7 @@ export const INTEGRATION_JOB_KIND = 'integration';
  * ```
  */
 export class IntegrationRuntime {
-  readonly registry = new StepTypeRegistry();
+  readonly registry: StepTypeRegistry;
   readonly http: SafeHttpClient;
   readonly datasets: DatasetManager;
   private readonly services: ReadonlyMap<string, CompiledService>;
@@ -77,6 +80,7 @@ export class IntegrationRuntime {
       const issue = parsed.error.issues[0];
       throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
     }
+    this.registry = new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
     this.http = new SafeHttpClient({ ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) });
     this.services = compileServices(parsed.data.services, { env: deps.env, http: this.http, clock: deps.clock });
     this.recorderFor = integrationLogWriter(deps);
@@ -169,10 +173,16 @@ export class IntegrationRuntime {
       if (!compiled.params(params)) {
         throw new IntegrationError('invalid_params', `The parameters of the ${step.type} step do not fit its schema: ${describeErrors(compiled.params.errors)}.`);
       }
+      const type = compiled.type;
       const raw =
-        compiled.type.kind === 'dataset'
+        type.kind === 'dataset'
           ? this.queryDataset(params as Record<string, unknown>)
-          : await this.withDeadline(step.timeoutMs, this.callHttp(prepared, compiled.type, params as Record<string, unknown>, context));
+          : await this.withDeadline(
+              step.timeoutMs,
+              type.kind === 'http'
+                ? this.callHttp(prepared, type, params as Record<string, unknown>, context)
+                : this.callCode(prepared, type, params as Record<string, unknown>, context),
+            );
       if (!compiled.output(raw)) {
         throw new IntegrationError('invalid_body', `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`);
       }
@@ -191,21 +201,7 @@ export class IntegrationRuntime {
   }
 
   private async callHttp(prepared: PreparedStep, type: HttpStepType, params: Record<string, unknown>, context: IntegrationContext): Promise<unknown> {
-    const request = type.buildRequest(params);
-    const url = this.resolveUrl(request.url, prepared.service);
-    for (const [name, value] of Object.entries(request.query ?? {})) {
-      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
-    }
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    const hasBody = request.json !== undefined && request.method !== 'GET';
-    if (hasBody) headers['content-type'] = 'application/json';
-    const response: HttpResponse = await authorizedCall({
-      http: this.http,
-      request: { url: url.href, method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.json) } : {}), timeoutMs: prepared.step.timeoutMs },
-      auth: prepared.service?.auth ?? noAuth,
-      variables: context.variables,
-      record: this.recorderFor(context.userId),
-    });
+    const response = await this.send(prepared, type.buildRequest(params), context);
     const error =
       type.errorOf?.(response) ??
       (response.status < 200 || response.status > 299
@@ -213,6 +209,53 @@ export class IntegrationRuntime {
         : undefined);
     if (error) throw error;
     return type.readOutput(response);
+  }
+
+  /** Runs a code step type: its calls go through `send` (guarded, authorized, logged); a throw of its own is a step_code error. */
+  private async callCode(prepared: PreparedStep, type: CodeStepType, params: Record<string, unknown>, context: IntegrationContext): Promise<unknown> {
+    const fields = { stepType: type.name, userId: context.userId };
+    const ctx: StepContext = {
+      params,
+      userId: context.userId,
+      variables: structuredClone(context.variables),
+      request: async (request) => {
+        const response = await this.send(prepared, request, context);
+        if (response.status < 200 || response.status > 299) {
+          throw new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`, response.status);
+        }
+        const body = lenientBody(response);
+        return { status: response.status, headers: response.headers, body: body === '' ? null : body };
+      },
+      log: {
+        info: (message, extra) => this.deps.logger.info({ ...extra, ...fields, event: 'step_type_log' }, message),
+        warn: (message, extra) => this.deps.logger.warn({ ...extra, ...fields, event: 'step_type_log' }, message),
+      },
+    };
+    try {
+      return await type.call(ctx);
+    } catch (error) {
+      if (error instanceof IntegrationError) throw error;
+      // The message is the module's own: it reaches the server log and a flag variable, so it must not echo secrets.
+      throw new IntegrationError('step_code', `The ${type.name} step failed: ${(error as Error)?.message ?? String(error)}`);
+    }
+  }
+
+  /** One call to the step's service (or an absolute URL), with its auth, through the guarded client, recorded in the integration log. */
+  private async send(prepared: PreparedStep, request: PreparedRequest, context: IntegrationContext): Promise<HttpResponse> {
+    const url = this.resolveUrl(request.url, prepared.service);
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
+    }
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    const hasBody = request.json !== undefined && request.method !== 'GET';
+    if (hasBody) headers['content-type'] = 'application/json';
+    return authorizedCall({
+      http: this.http,
+      request: { url: url.href, method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.json) } : {}), timeoutMs: prepared.step.timeoutMs },
+      auth: prepared.service?.auth ?? noAuth,
+      variables: context.variables,
+      record: this.recorderFor(context.userId),
+    });
   }
 
   private resolveUrl(target: string, service: CompiledService | undefined): URL {

@@ -12,6 +12,7 @@ export const INTEGRATION_ERROR_KINDS = [
   'invalid_body', // the answer is not what the step type's output schema says
   'invalid_params', // the step's parameters (after templating) do not fit its input schema
   'auth', // credentials could not be obtained (token endpoint failed, no user token)
+  'step_code', // a bot's own step type (stepTypes in the definition) threw
 ] as const;
 export type IntegrationErrorKind = (typeof INTEGRATION_ERROR_KINDS)[number];
 

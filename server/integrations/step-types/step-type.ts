@@ -50,4 +50,38 @@ export interface DatasetStepType extends StepTypeBase {
   readonly kind: 'dataset';
 }
 
-export type StepType = HttpStepType | DatasetStepType;
+/** A call a code step type makes through `ctx.request`: relative URLs resolve under the step's service. */
+export type StepRequest = PreparedRequest;
+
+/** What `ctx.request` answers: a 2xx response (anything else throws a `status` error, as built-in steps fail). */
+export interface StepResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON when the answer is JSON, the text otherwise, null when empty. */
+  readonly body: unknown;
+}
+
+/** What a code step type's `call` receives. */
+export interface StepContext {
+  /** The parameters after templating, checked against (and defaulted by) the type's params schema. */
+  readonly params: Record<string, unknown>;
+  readonly userId: string;
+  /** The conversation variables (read-only copy). */
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** One call through the product's guarded HTTP client, the service's auth applied, recorded (redacted) in the integration log. */
+  request(request: StepRequest): Promise<StepResponse>;
+  /** Lines for the server log, tagged with the step type; never pass secrets. */
+  readonly log: { info(message: string, fields?: Record<string, unknown>): void; warn(message: string, fields?: Record<string, unknown>): void };
+}
+
+/**
+ * A step type whose code makes its own calls: a bot's module (definition `stepTypes`)
+ * or an "advanced" step that makes several calls and combines them (spec 1.1).
+ */
+export interface CodeStepType extends StepTypeBase {
+  readonly kind: 'code';
+  readonly needsService: 'always' | 'optional';
+  call(ctx: StepContext): Promise<unknown> | unknown;
+}
+
+export type StepType = HttpStepType | DatasetStepType | CodeStepType;
