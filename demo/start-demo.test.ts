@@ -112,6 +112,16 @@ describe('the demo bot with its external API (in process)', () => {
     expect(carousel.type === 'carousel' && carousel.cards[0]?.title).toBe('Massolit Books & Cafe');
   });
 
+  it("when the person has seen their events, then the bot's own step type module combines the member's points and the tiers into one answer", async () => {
+    await heard(menu);
+    await pick('My events (carousel)', 'events');
+    await heard(/^You have \d+ loyalty points: /);
+    const text = botTexts(client.items).findLast((t) => t.startsWith('You have '))!;
+    const [, points, tier] = /^You have (\d+) loyalty points: (\w+) tier\./.exec(text)!;
+    const expected = Number(points) >= 2000 ? 'Gold' : Number(points) >= 500 ? 'Silver' : 'Bronze';
+    expect(tier).toBe(expected);
+  });
+
   it('when the person starts the long operation, then the API is called with the user id and its trigger reports success', async () => {
     await pick('Long operation (timer)', 'timer');
     await heard(/^Good news: your operation is complete\./);

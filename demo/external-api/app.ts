@@ -1,6 +1,7 @@
 import express, { type Express, type Router } from 'express';
 import { crmRouter, type CrmState } from './routes/crm.ts';
 import { longOperationRouter } from './routes/long-operation.ts';
+import { loyaltyRouter } from './routes/loyalty.ts';
 import { placesRouter } from './routes/places.ts';
 
 /** Where the customer's system reaches the bot, and how long its operations take. */
@@ -29,7 +30,7 @@ export function createExternalApi(options: ExternalApiOptions): Express & { pend
   app.use(express.json({ limit: '16kb' }));
   const long = longOperationRouter(options);
   const crm = crmRouter();
-  const routers: Router[] = [long.router, crm.router, placesRouter()];
+  const routers: Router[] = [long.router, crm.router, placesRouter(), loyaltyRouter()];
   for (const router of routers) app.use(router);
   app.use((_req, res) => {
     res.status(404).json({ error: { code: 'not_found', message: 'No such endpoint in the demo external API.' } });

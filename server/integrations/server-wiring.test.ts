@@ -37,7 +37,7 @@ describe('integration layer in the running server', () => {
     expect(refresh.headers.get('allow')).toBe('POST');
   });
 
-  it('when the server runs, then the integration runtime knows every built-in step type', () => {
-    expect(server.integrations.registry.names()).toEqual(['http', 'service', 'listUserEvents', 'createUser', 'sendTrackingEvent', 'queryDataset']);
+  it("when the demo bot runs, then the integration runtime knows every built-in step type and the bot's own", () => {
+    expect(server.integrations.registry.names()).toEqual(['http', 'service', 'listUserEvents', 'createUser', 'sendTrackingEvent', 'queryDataset', 'loyaltyPoints']);
   });
 });
