@@ -214,12 +214,20 @@ export class IntegrationRuntime {
   /** Runs a code step type: its calls go through `send` (guarded, authorized, logged); a throw of its own is a step_code error. */
   private async callCode(prepared: PreparedStep, type: CodeStepType, params: Record<string, unknown>, context: IntegrationContext): Promise<unknown> {
     const fields = { stepType: type.name, userId: context.userId };
+    // The step's timeout bounds the whole of `call`: a module still running past it (the step has
+    // already failed as a timeout) must not go on calling the customer's systems.
+    const deadline = performance.now() + prepared.step.timeoutMs;
+    let finished = false;
     const ctx: StepContext = {
       params,
       userId: context.userId,
       variables: structuredClone(context.variables),
       request: async (request) => {
-        const response = await this.send(prepared, request, context);
+        const left = Math.floor(deadline - performance.now());
+        if (finished || left <= 0) {
+          throw new IntegrationError('timeout', `The ${type.name} step is over (its ${prepared.step.timeoutMs} ms have passed); it makes no more calls.`);
+        }
+        const response = await this.send(prepared, request, context, left);
         if (response.status < 200 || response.status > 299) {
           throw new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`, response.status);
         }
@@ -235,13 +243,15 @@ export class IntegrationRuntime {
       return await type.call(ctx);
     } catch (error) {
       if (error instanceof IntegrationError) throw error;
-      // The message is the module's own: it reaches the server log and a flag variable, so it must not echo secrets.
+      // The message is the module's own: it reaches the server log, so the module must not put secrets in it.
       throw new IntegrationError('step_code', `The ${type.name} step failed: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      finished = true;
     }
   }
 
   /** One call to the step's service (or an absolute URL), with its auth, through the guarded client, recorded in the integration log. */
-  private async send(prepared: PreparedStep, request: PreparedRequest, context: IntegrationContext): Promise<HttpResponse> {
+  private async send(prepared: PreparedStep, request: PreparedRequest, context: IntegrationContext, timeoutMs = prepared.step.timeoutMs): Promise<HttpResponse> {
     const url = this.resolveUrl(request.url, prepared.service);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
@@ -251,7 +261,7 @@ export class IntegrationRuntime {
     if (hasBody) headers['content-type'] = 'application/json';
     return authorizedCall({
       http: this.http,
-      request: { url: url.href, method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.json) } : {}), timeoutMs: prepared.step.timeoutMs },
+      request: { url: url.href, method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.json) } : {}), timeoutMs },
       auth: prepared.service?.auth ?? noAuth,
       variables: context.variables,
       record: this.recorderFor(context.userId),
