@@ -23,6 +23,7 @@ describe("a bot's own step type in the runtime", () => {
     params: { type: 'object', properties: { to: { type: 'string' } } },
     output: {},
     async call({ request, params }: StepContext) {
+      if (params.to === 'nowhere') return request({ method: 'FETCH', url: 5 } as never).catch((error: Error) => error.message);
       if (params.to) return (await request({ method: 'GET', url: params.to as string })).body;
       // Waits until the test lets it go, long after the step has timed out, then tries a call.
       await new Promise<void>((resolve) => (release = resolve));
@@ -70,6 +71,13 @@ describe("a bot's own step type in the runtime", () => {
     expect(result).toMatchObject({ ok: false, error: { kind: 'invalid_params' } });
     expect(other.seen).toEqual([]);
     expect(JSON.stringify(await readAll(store))).not.toContain(TOKEN);
+    await runtime.close();
+  });
+
+  it('when the module calls request without a method and url, then the error says what request needs', async () => {
+    const runtime = make();
+    const result = await runtime.run({ type: 'gated', service: 'crm', params: { to: 'nowhere' } }, { userId: 'u-1', variables: {}, userData: {} });
+    expect(result).toEqual({ ok: true, output: "The gated step's code called request() without a method (GET, POST, PUT, PATCH, DELETE) and a url." });
     await runtime.close();
   });
 

@@ -50,6 +50,8 @@ export interface IntegrationRuntimeDeps {
   readonly stepTypes?: readonly StepType[];
 }
 
+const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
+
 /** The job kind of async integration calls (server/jobs/handlers/integration.ts). */
 export const INTEGRATION_JOB_KIND = 'integration';
 
@@ -226,6 +228,10 @@ export class IntegrationRuntime {
         const left = Math.floor(deadline - performance.now());
         if (finished || left <= 0) {
           throw new IntegrationError('timeout', `The ${type.name} step is over (its ${prepared.step.timeoutMs} ms have passed); it makes no more calls.`);
+        }
+        // A JavaScript module has no compiler to catch a malformed request: say what is wrong here.
+        if (!request || typeof request.url !== 'string' || !REQUEST_METHODS.includes(request.method)) {
+          throw new IntegrationError('invalid_params', `The ${type.name} step's code called request() without a method (${REQUEST_METHODS.join(', ')}) and a url.`);
         }
         const response = await this.send(prepared, request, context, left);
         if (response.status < 200 || response.status > 299) {
