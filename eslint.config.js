@@ -74,4 +74,15 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/contract/**'],
     rules: forbid({ [folder(adapters.filter((other) => other !== name))]: 'Adapters do not import each other; main.ts wires them.' }),
   })),
+  // After the adapters' rule, which it extends (a later config's rule replaces an earlier one's).
+  // Channels are siblings: a new channel is a new folder, never an import of another.
+  ...['webchat', 'rest'].map((name) => ({
+    files: [`server/channels/${name}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({
+      [folder(adapters.filter((other) => other !== 'channels'))]: 'Adapters do not import each other; main.ts wires them.',
+      [`(^|/)channels/(?!${name}/)[^/]+/`]: 'Channels do not import each other; main.ts wires them.',
+      [`^\\.\\./(?!${name}/)[a-z-]+/`]: 'Channels do not import each other; main.ts wires them.',
+    }),
+  })),
 );

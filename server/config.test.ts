@@ -48,4 +48,25 @@ describe('config', () => {
     expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
     expect(readConfig({ ALLOWED_ORIGINS: 'HTTPS://Shop.Example.com:443/, http://shop.test:8080' }).ALLOWED_ORIGINS).toEqual(['https://shop.example.com', 'http://shop.test:8080']);
   });
+
+  const key = 'short-secret';
+  it.each([
+    ['not JSON', '{name:', /^REST_CHANNELS: must be a JSON list such as/],
+    ['not a list', '{"name":"sms"}', /^REST_CHANNELS: must be a JSON list of channels/],
+    ['a short key', JSON.stringify([{ name: 'sms', key }]), /^REST_CHANNELS: channel 1: key must be at least 16 characters long$/],
+    ['a bad name', JSON.stringify([{ name: 'SMS!', key: 'k'.repeat(16) }]), /^REST_CHANNELS: channel 1: name must be 1 to 64 lower-case letters/],
+    ['the web chat name', JSON.stringify([{ name: 'webchat', key: 'k'.repeat(16) }]), /^REST_CHANNELS: channel 1: the name "webchat" belongs to the web chat/],
+    ['a name twice', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16) }, { name: 'sms', key: 'j'.repeat(16) }]), /^REST_CHANNELS: channel 2: the name "sms" is used twice$/],
+    ['a bad callback', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16), callbackUrl: 'ftp://x' }]), /^REST_CHANNELS: channel 1: callbackUrl must be an http:\/\/ or https:\/\/ URL$/],
+    ['an unknown field', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16), secret: 'x' }]), /^REST_CHANNELS: channel 1: unknown field "secret"/],
+  ])('when REST_CHANNELS has %s, then one line says what to fix and never repeats a key', (_what, value, message) => {
+    expect(() => readConfig({ REST_CHANNELS: value })).toThrow(message);
+    expect(() => readConfig({ REST_CHANNELS: value })).toThrow(/^(?!.*short-secret)/);
+  });
+
+  it('when REST_CHANNELS lists channels, then each has its name, key and optional callback URL', () => {
+    const channels = [{ name: 'sms', key: 'k'.repeat(16), callbackUrl: 'https://sms.example.com/bot' }, { name: 'poll', key: 'j'.repeat(16) }];
+    expect(readConfig({ REST_CHANNELS: JSON.stringify(channels) }).REST_CHANNELS).toEqual(channels);
+    expect(readConfig({}).REST_CHANNELS).toEqual([]);
+  });
 });

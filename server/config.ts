@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { compileProxyTrust } from './api/client-ip.ts';
+import { restChannelsSchema } from './channels/rest/channel-config.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
 
@@ -145,6 +146,17 @@ export const configSchema = z.object({
       .pipe(z.array(z.string().regex(/^[a-z0-9.\-:[\]]+$/, 'must be a comma-separated list of host names or IP addresses')))
       .optional(),
   ),
+  /**
+   * Generic bot REST channels (name, key, optional callbackUrl), as a JSON list; unset = none.
+   * Parsed in channels/rest/channel-config.ts.
+   */
+  REST_CHANNELS: optionalText.pipe(restChannelsSchema.optional()).transform((channels) => channels ?? []),
+  /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
+  REST_CHANNEL_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
+    .transform(Number)
+    .default(1200),
 }).superRefine((config, ctx) => {
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });
@@ -172,5 +184,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): C
 }
 
 function isSecret(variable: string): boolean {
-  return /KEY|SECRET|TOKEN|PASSWORD|URL/.test(variable);
+  // REST_CHANNELS holds the channels' keys.
+  return /KEY|SECRET|TOKEN|PASSWORD|URL|CHANNELS/.test(variable);
 }

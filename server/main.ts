@@ -18,6 +18,11 @@ import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
 import { attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
+import { deliveryByChannel } from './channels/delivery-by-channel.ts';
+import { CALLBACK_JOB, callbackJobHandler } from './channels/rest/callback-job.ts';
+import { restDelivery, type RestDelivery } from './channels/rest/rest-delivery.ts';
+import { restRouter } from './channels/rest/rest-router.ts';
+import { SafeHttpClient } from './integrations/http/safe-http-client.ts';
 import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
@@ -116,6 +121,14 @@ async function assemble(
     metrics: metrics.port,
     stepTypes: ownStepTypes,
   });
+  // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
+  const clock = options.clock ?? systemClock;
+  const restDeliveries = new Map<string, RestDelivery>(
+    config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
+  );
+  // Callbacks leave through the same guarded client as integration calls: INTEGRATION_ALLOWED_HOSTS applies.
+  const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
+  let delivery: ReturnType<typeof deliveryByChannel> | undefined;
   const app = createApp({
     store,
     logger,
@@ -137,6 +150,14 @@ async function assemble(
     },
     urlTracker: (token) => openTrackedLink(deps, token),
     datasets: { target: integrations.datasets, functionKey: functionKey.value },
+    restChannels:
+      config.REST_CHANNELS.length > 0
+        ? {
+            router: restRouter({ channels: config.REST_CHANNELS, deliveries: restDeliveries, deps: () => deps, remember: (userId, channelId) => delivery?.remember(userId, channelId) }),
+            rateLimitPerMinute: config.REST_CHANNEL_RATE_LIMIT,
+            keys: config.REST_CHANNELS.map((channel) => channel.key),
+          }
+        : undefined,
   });
   const http = createServer(app);
   const io: ChatServer = new Server(http, {
@@ -145,13 +166,12 @@ async function assemble(
     cors: { origin: true, credentials: false },
     maxHttpBufferSize: 64 * 1024,
   });
-  const clock = options.clock ?? systemClock;
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
   const deps: AppDeps = {
     definition,
     store,
     clock,
-    delivery: socketDelivery(io),
+    delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io) }, logger)),
     logger,
     scheduler: jobs,
     turns: new KeyedQueue(),
@@ -167,6 +187,16 @@ async function assemble(
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(INTEGRATION_JOB_KIND, integrationJobHandler(integrations));
+  jobs.register(
+    CALLBACK_JOB,
+    callbackJobHandler({
+      store,
+      channels: new Map(config.REST_CHANNELS.map((channel) => [channel.name, channel])),
+      send: async (request) => ({ status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status }),
+      logger,
+      now: () => clock.now(),
+    }),
+  );
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   const sessions = new SessionTokens({
     secret: sessionSecret.value,
@@ -204,6 +234,7 @@ async function assemble(
       closing ??= (async () => {
         await jobs.stop();
         await integrations.close();
+        callbackClient.close();
         await io.close();
         await new Promise<void>((resolve) => http.close(() => resolve()));
         await store.close();

@@ -1,13 +1,14 @@
-import express from 'express';
+import express, { type Router } from 'express';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
-import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { healthRouter } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
+import { RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
 import { widgetAssetsRouter } from './widget-assets.ts';
@@ -29,6 +30,11 @@ export interface AppOptions {
   readonly urlTracker?: (token: string) => Promise<string | null>;
   /** Background dataset push and change-signal endpoints (/api/management/datasets/{name}); not mounted when absent. */
   readonly datasets?: { readonly target: DatasetPushTarget; readonly functionKey: string };
+  /**
+   * The generic bot REST channels' router, mounted at /api/channels behind its own rate
+   * limit per client IP; `keys` are redacted from logged URLs like the function key.
+   */
+  readonly restChannels?: { readonly router: Router; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
 }
 
 /**
@@ -42,7 +48,7 @@ export function createApp(options: AppOptions): RequestListener {
   // The same function clientIp() uses, so req.ip, req.protocol and the logs and rate limits agree.
   app.set('trust proxy', options.trustProxy ?? TRUST_LOOPBACK);
   // The function key by value too: sent in the wrong place (a misspelt parameter, a path) it is still the key.
-  const secrets = [options.management?.functionKey, options.datasets?.functionKey].filter((key): key is string => typeof key === 'string' && key !== '');
+  const secrets = [options.management?.functionKey, options.datasets?.functionKey, ...(options.restChannels?.keys ?? [])].filter((key): key is string => typeof key === 'string' && key !== '');
   app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store));
@@ -51,6 +57,16 @@ export function createApp(options: AppOptions): RequestListener {
   if (management) app.use(management.router);
   // After the management API, so its rate limit and key check run first for these paths too.
   if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
+  if (options.restChannels) {
+    // The same limit, headers and 429 as the management API, counted on its own, before the channel's key check.
+    const { router, rateLimitPerMinute } = options.restChannels;
+    const limiter = new RateLimiter(rateLimitPerMinute, 60_000);
+    app.use('/api/channels', (req, res, next) => {
+      const take = limiter.take(rateLimitKey(clientIp(req, options.trustProxy)));
+      res.set(rateLimitHeaders(take, 60_000));
+      next(take.allowed ? undefined : rateLimited(take));
+    }, router);
+  }
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   else if (options.botName !== undefined) app.use(homePage(options.botName));

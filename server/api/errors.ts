@@ -26,7 +26,7 @@ export const notFound: RequestHandler = (req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof HttpError) {
+    if (error instanceof HttpError || isCatalogueError(error)) {
       res.status(error.status).json(errorBody(error.code, error.message, error.details));
       return;
     }
@@ -38,6 +38,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const internal = internalError(logger, error);
     res.status(internal.status).json(errorBody(internal.code, internal.message, internal.details));
   };
+}
+
+/**
+ * An error a channel adapter raised in the catalogue's terms (`catalogue: true`):
+ * channels do not import this adapter, so they carry the same fields instead of the class.
+ */
+function isCatalogueError(error: unknown): error is Error & { status: number; code: string; details?: Record<string, unknown> } {
+  const e = error as { catalogue?: unknown; status?: unknown; code?: unknown } | null;
+  return error instanceof Error && e?.catalogue === true && typeof e.status === 'number' && typeof e.code === 'string';
 }
 
 /**

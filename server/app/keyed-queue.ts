@@ -20,6 +20,14 @@ export class KeyedQueue {
     return result;
   }
 
+  /**
+   * Resolves once the key has nothing queued or running, including tasks queued
+   * meanwhile (a turn's sync integration step queues the call as the user's next task).
+   */
+  async idle(key: string): Promise<void> {
+    for (let tail = this.tails.get(key); tail; tail = this.tails.get(key)) await tail;
+  }
+
   /** Keys with work queued or running; for tests and metrics. */
   get size(): number {
     return this.tails.size;

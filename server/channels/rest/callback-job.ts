@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../../ports/logger.ts';
+import type { Job, Store } from '../../ports/store.ts';
+import type { RestChannel } from './channel-config.ts';
+import { signCallback } from './signature.ts';
+
+/** The job kind carrying the bot's later messages to a channel's callback URL. */
+export const CALLBACK_JOB = 'rest_callback';
+
+/** Attempts before a callback is given up (backoff 1 s doubling to 5 min: about 20 minutes in all). */
+export const CALLBACK_ATTEMPTS = 12;
+
+/** How long the channel's server may take to answer one callback. */
+const CALLBACK_TIMEOUT_MS = 10_000;
+
+/** One user's callbacks form a job group: they are delivered one after another, in id order. */
+export const callbackGroup = (userId: string) => `rest_callback:${userId}`;
+
+let arrivals = 0;
+let lastStamp = 0;
+
+/** Ids sort by acceptance (time, then arrival in this process), which is the delivery order of a user's callbacks. */
+export function callbackJobId(now: number): string {
+  lastStamp = Math.max(lastStamp, now);
+  return `rest_callback:${lastStamp.toString(36).padStart(10, '0')}:${(arrivals++).toString(36).padStart(8, '0')}:${randomUUID()}`;
+}
+
+const itemSchema = z.object({ seq: z.number(), from: z.enum(['user', 'bot']), at: z.string(), clientId: z.string().nullable(), message: z.record(z.string(), z.unknown()) });
+const payloadSchema = z.object({
+  channel: z.string(),
+  user: z.string(),
+  messages: z.array(itemSchema),
+  events: z.array(z.object({ name: z.string(), payload: z.record(z.string(), z.unknown()) })),
+});
+export type CallbackPayload = z.infer<typeof payloadSchema>;
+
+/** Sends one HTTP request through the product's SSRF-guarded client (INTEGRATION_ALLOWED_HOSTS applies); main.ts wires it. */
+export type CallbackSender = (request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
+
+export interface CallbackJobOptions {
+  readonly store: Store;
+  readonly channels: ReadonlyMap<string, RestChannel>;
+  readonly send: CallbackSender;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+/**
+ * Delivers one callback: a signed POST of the bot's messages and events, in the
+ * order the bot said them. An earlier callback of the same user not yet delivered
+ * (waiting for its retry) holds this one back without using an attempt; a non-2xx
+ * answer or a network failure fails the attempt, and the job runner retries with backoff.
+ */
+export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => Promise<void | { deferUntil: number }> {
+  return async (job) => {
+    const payload = payloadSchema.parse(job.payload);
+    const now = options.now();
+    const earlier = await options.store.firstUnfinishedJob(callbackGroup(payload.user), '', job.id);
+    if (earlier) {
+      const retryAt = earlier.status === 'pending' ? earlier.runAt : (earlier.leaseUntil ?? now + 1000);
+      return { deferUntil: Math.max(now + 50, Math.min(retryAt, now + 1000)) };
+    }
+    const channel = options.channels.get(payload.channel);
+    if (!channel?.callbackUrl) {
+      options.logger.warn({ event: 'callback_dropped', channel: payload.channel, userId: payload.user }, 'a callback was stored for a channel that no longer has a callbackUrl; it is readable with GET …/messages');
+      return;
+    }
+    const body = JSON.stringify(payload);
+    const timestamp = String(Math.floor(now / 1000));
+    const response = await options.send({
+      url: channel.callbackUrl,
+      headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signCallback(channel.key, timestamp, body) },
+      body,
+      timeoutMs: CALLBACK_TIMEOUT_MS,
+    });
+    if (response.status < 200 || response.status >= 300) throw new Error(`the channel's callback URL answered HTTP ${response.status}`);
+  };
+}

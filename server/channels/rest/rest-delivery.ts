@@ -1,0 +1,84 @@
+import type { BotEvent, TranscriptItem } from '../../../shared/protocol.ts';
+import type { Delivery } from '../../ports/delivery.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Scheduler } from '../../ports/scheduler.ts';
+import type { RestChannel } from './channel-config.ts';
+import { CALLBACK_ATTEMPTS, CALLBACK_JOB, callbackGroup, callbackJobId, type CallbackPayload } from './callback-job.ts';
+import { toItem } from './to-item.ts';
+
+/** What the bot said to a user while a request of theirs was open: answered in its response. */
+export interface Collected {
+  readonly messages: TranscriptItem[];
+  readonly events: BotEvent[];
+}
+
+export interface RestDelivery extends Delivery {
+  /**
+   * Holds what the bot says to the user, instead of calling back, until the returned
+   * function is called; that function hands over what was held. One at a time per user
+   * (the channel serialises a user's requests).
+   */
+  collect(userId: string): () => Collected;
+}
+
+/**
+ * Delivery for one REST channel. What the bot says while the user's request is open
+ * goes into the response; everything else (timers, async results, triggers) becomes a
+ * durable callback job when the channel has a callback URL, or waits in the transcript
+ * for GET …/messages when it has none.
+ */
+export function restDelivery(channel: RestChannel, scheduler: Scheduler, logger: Logger, now: () => number): RestDelivery {
+  const collecting = new Map<string, Collected>();
+  // One user's jobs are written one after another, so their ids (which order them) are in store before a later one can run.
+  const writes = new Map<string, Promise<void>>();
+  const callBack = (userId: string, payload: Omit<CallbackPayload, 'channel' | 'user'>) => {
+    if (!channel.callbackUrl) return;
+    const previous = writes.get(userId) ?? Promise.resolve();
+    const write = previous.then(() =>
+      scheduler.schedule({
+        id: callbackJobId(now()),
+        kind: CALLBACK_JOB,
+        payload: { channel: channel.name, user: userId, ...payload },
+        runAt: now(),
+        maxAttempts: CALLBACK_ATTEMPTS,
+        group: callbackGroup(userId),
+      }),
+    );
+    const settled = write.catch((error: unknown) => {
+      logger.error({ event: 'callback_schedule_failed', channel: channel.name, userId, err: error }, 'could not store a callback; the channel can read it with GET …/messages');
+    });
+    writes.set(userId, settled);
+    void settled.then(() => {
+      if (writes.get(userId) === settled) writes.delete(userId);
+    });
+  };
+  return {
+    deliver(userId, entries) {
+      // The user's own entries come back in the response's seq; only the bot's are sent.
+      const items = entries.filter((entry) => entry.from === 'bot').map(toItem);
+      if (items.length === 0) return;
+      const open = collecting.get(userId);
+      if (open) open.messages.push(...items);
+      else callBack(userId, { messages: items, events: [] });
+    },
+    typing() {
+      // A REST channel has no "typing…": its caller waits for the response.
+    },
+    event(userId, event) {
+      const open = collecting.get(userId);
+      if (open) open.events.push(event);
+      else callBack(userId, { messages: [], events: [event] });
+    },
+    isOnline(userId) {
+      return channel.callbackUrl !== undefined || collecting.has(userId);
+    },
+    collect(userId) {
+      const held: Collected = { messages: [], events: [] };
+      collecting.set(userId, held);
+      return () => {
+        if (collecting.get(userId) === held) collecting.delete(userId);
+        return held;
+      };
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import express, { Router, type RequestHandler } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { checkJsonBounds, describeJsonExcess, MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
+import type { AppDeps } from '../../app/deps.ts';
+import { handlePageEvent } from '../../app/handle-page-event.ts';
+import { handleUserMessage } from '../../app/handle-user-message.ts';
+import { KeyedQueue } from '../../app/keyed-queue.ts';
+import { openConversation, readMissed } from '../../app/open-conversation.ts';
+import { setUserData } from '../../app/set-user-data.ts';
+import { UnknownDialogError, assertDialog, startDialog } from '../../app/start-dialog.ts';
+import type { RestChannel } from './channel-config.ts';
+import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
+import { RestError } from './rest-error.ts';
+import type { Collected, RestDelivery } from './rest-delivery.ts';
+import { toItem } from './to-item.ts';
+
+/** Largest request body, as for triggers. */
+export const MAX_REST_BODY = 64 * 1024;
+/** Most values in one body: far above any real message or event. */
+const BODY_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxNodes: 10_000 };
+/** How long a request waits for the bot's answer (sync integration steps included) before answering with what is there. */
+export const ANSWER_WAIT_MS = 10_000;
+
+export interface RestRouterOptions {
+  readonly channels: readonly RestChannel[];
+  /** Each channel's delivery, by name. */
+  readonly deliveries: ReadonlyMap<string, RestDelivery>;
+  /** The use cases' dependencies; a getter because main.ts builds them after the app. */
+  readonly deps: () => AppDeps;
+  /** Tells the delivery router a user's channel, so it needs no lookup. */
+  readonly remember: (userId: string, channelId: string) => void;
+}
+
+interface Located {
+  readonly channel: RestChannel;
+  readonly delivery: RestDelivery;
+  readonly userId: string;
+}
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * The generic bot REST channel: `POST /api/channels/{channel}/users/{user}/messages`
+ * (a text, a button, an event; answered with the bot's replies) and `GET` of the same
+ * path (what the channel missed). Translates HTTP into the same use cases as the web
+ * chat. Checks run in this order, and nothing is stored before all have passed:
+ * rate limit (mounted in front), channel, key, body size, JSON, depth, schema, dialog.
+ */
+export function restRouter(options: RestRouterOptions): Router {
+  const byName = new Map(options.channels.map((channel) => [channel.name, { channel, expected: digest(channel.key) }]));
+  const turns = new KeyedQueue();
+  const router = Router({ mergeParams: true });
+
+  const locate: RequestHandler = (req, res, next) => {
+    const { channel: name, user } = req.params as Record<string, string>;
+    const found = byName.get(name ?? '');
+    if (!found) return next(new RestError(404, 'not_found', `There is no REST channel named "${String(name).slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`));
+    const sent = req.get('x-channel-key');
+    // Hashed first, so the comparison takes the same time whatever the length sent.
+    if (typeof sent !== 'string' || sent === '' || !timingSafeEqual(digest(sent), found.expected)) {
+      return next(new RestError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header."));
+    }
+    if (!user || user.length > 256) return next(new RestError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' }));
+    res.locals.rest = { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user } satisfies Located;
+    next();
+  };
+
+  const json = express.json({ limit: MAX_REST_BODY, strict: false, type: () => true });
+  const path = '/:channel/users/:user/messages';
+
+  router.post(path, locate, requireJson, json, async (req, res, next) => {
+    try {
+      const located = res.locals.rest as Located;
+      const input = parseInbound(req.body);
+      const deps = options.deps();
+      await checkUser(deps, located);
+      if (input.type === 'dialog') checkDialog(deps, input.dialogId);
+      if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
+      const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options.remember));
+      res.status(200).json(answer);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get(path, locate, async (req, res, next) => {
+    try {
+      const located = res.locals.rest as Located;
+      const after = afterSchema.safeParse(typeof req.query.after === 'string' || req.query.after === undefined ? req.query.after : '-');
+      if (!after.success) throw new RestError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
+      const deps = options.deps();
+      await checkUser(deps, located);
+      const entries = await readMissed(deps, located.userId, after.data ?? 0);
+      res.status(200).json({ messages: entries.map(toItem) });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.all(path, (req, _res, next) => next(new RestError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST to send a message or GET to read what was missed.`)));
+  return router;
+}
+
+/** express.json skips other media types silently; say so instead. */
+const requireJson: RequestHandler = (req, _res, next) => {
+  const type = req.get('content-type');
+  if (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    return next(new RestError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'));
+  }
+  next();
+};
+
+function parseInbound(body: unknown): Inbound {
+  // Before the schema, which recurses: a body nested thousands deep must cost a refusal, not the stack.
+  const excess = checkJsonBounds(body, BODY_BOUNDS);
+  if (excess) throw new RestError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  const parsed = inboundSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const sent = body as { type?: unknown; event?: unknown } | null;
+  if (typeof sent === 'object' && sent !== null && sent.type === 'event' && !EVENT_KINDS.includes(sent.event as never)) {
+    throw new RestError(400, 'unknown_event', `Unknown event ${JSON.stringify(String(sent.event).slice(0, 64))}; send one of ${EVENT_KINDS.join(', ')}.`, { known: [...EVENT_KINDS] });
+  }
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  throw new RestError(400, 'invalid_body', `The message is not valid (${where}${issue?.message ?? 'unknown problem'}). Send {"type":"text","clientId":"…","text":"…"}, a button, a dialog or an event.`);
+}
+
+function checkDialog(deps: AppDeps, dialogId: string): void {
+  try {
+    assertDialog(deps, dialogId);
+  } catch (error) {
+    if (error instanceof UnknownDialogError) throw new RestError(404, 'dialog_not_found', error.message, { dialogId });
+    throw error;
+  }
+}
+
+/** A user id belongs to one channel: another channel's user is not found here. */
+async function checkUser(deps: AppDeps, located: Located): Promise<void> {
+  const user = await deps.store.getUser(located.userId);
+  if (user && user.channelId !== located.channel.name) {
+    throw new RestError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
+  }
+}
+
+/**
+ * Runs the turn while holding what the bot says, and answers with it once the turn is
+ * done, or after ANSWER_WAIT_MS with what is there (the rest is then called back or polled).
+ */
+async function answerTurn(deps: AppDeps, located: Located, input: Inbound, remember: RestRouterOptions['remember']) {
+  const { userId, delivery, channel } = located;
+  remember(userId, channel.name);
+  const release = delivery.collect(userId);
+  let held: Collected | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const work = (async () => {
+      await openConversation(deps, { userId, channelId: channel.name });
+      const result = await runInput(deps, userId, input);
+      // Sync integration steps run as the user's next tasks: their answers belong to this turn too.
+      await deps.turns.idle(userId);
+      return result;
+    })();
+    const waited = await Promise.race([work.then((value) => ({ done: true as const, value })), new Promise<{ done: false }>((resolve) => (timer = setTimeout(() => resolve({ done: false }), ANSWER_WAIT_MS)))]);
+    // Taken at once, so nothing said from here on is both answered and called back.
+    held = release();
+    if (!waited.done) {
+      work.catch((error: unknown) => deps.logger.error({ event: 'rest_turn_failed', channel: channel.name, userId, err: error }, 'a REST channel turn failed after its answer'));
+      return { messages: held.messages, events: held.events, complete: false };
+    }
+    const result = waited.value;
+    if (result?.duplicate) return { seq: result.seq, duplicate: true, ...(await repliesAfter(deps, userId, result.seq)), complete: true };
+    return { ...(result ? { seq: result.seq, duplicate: false } : {}), messages: held.messages, events: held.events, complete: true };
+  } finally {
+    clearTimeout(timer);
+    if (!held) release();
+  }
+}
+
+function runInput(deps: AppDeps, userId: string, input: Inbound): Promise<{ seq: number; duplicate: boolean } | undefined> {
+  switch (input.type) {
+    case 'text':
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'text', text: input.text } });
+    case 'button':
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'postback', label: input.label, payload: input.payload } });
+    case 'dialog':
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'dialog', label: input.label, dialogId: input.dialogId } });
+    case 'event':
+      switch (input.event) {
+        case 'setUserData':
+          return setUserData(deps, userId, input.fields).then(() => undefined);
+        case 'startDialog':
+          return startDialog(deps, { userId, dialogId: input.dialogId, data: input.data }).then(() => undefined);
+        case 'pageEvent':
+          return handlePageEvent(deps, { userId, name: input.name, payload: input.payload ?? {} }).then(() => undefined);
+      }
+  }
+}
+
+/** A resent message is answered as the first time: the bot's replies that followed it, up to the user's next message. */
+async function repliesAfter(deps: AppDeps, userId: string, seq: number): Promise<Collected> {
+  const later = await readMissed(deps, userId, seq);
+  const next = later.findIndex((entry) => entry.from === 'user');
+  return { messages: (next === -1 ? later : later.slice(0, next)).map(toItem), events: [] };
+}

@@ -1,0 +1,189 @@
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startUpstream, type SeenRequest, type Upstream } from '../../../integrations/test/upstream.ts';
+import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
+import { restBot } from './rest-bot.ts';
+import { restClient, texts } from './rest-client.ts';
+
+const SMS_KEY = 'sms-channel-key-0123456789abcdef';
+const POLL_KEY = 'poll-channel-key-0123456789abcdef';
+
+interface Callback {
+  channel: string;
+  user: string;
+  messages: { seq: number; message: { type: string; text?: string } }[];
+  events: { name: string }[];
+}
+
+function trigger(server: TestServer, channelId: string, user: string, dialogId: string): Promise<Response> {
+  const address = Buffer.from(JSON.stringify({ bot: 'rest-bot', user, channelId })).toString('base64url');
+  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+}
+
+/** Whether a callback carries the signature the channel key gives its timestamp and body. */
+function signedWell(request: SeenRequest, key: string): boolean {
+  const timestamp = String(request.headers['x-timestamp']);
+  const expected = `sha256=${createHmac('sha256', key).update(`${timestamp}.${request.body}`).digest('hex')}`;
+  return request.headers['x-signature'] === expected;
+}
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skip)(`the generic bot REST channel (${leg.name})`, () => {
+    let upstream: Upstream;
+    let callbacks: Upstream;
+    let server: TestServer;
+    let dir: string;
+    let sms: ReturnType<typeof restClient>;
+    let poll: ReturnType<typeof restClient>;
+    /** Callbacks the channel's server accepted (answered 2xx), in arrival order. */
+    const accepted: Callback[] = [];
+    let callbackStatus = 200;
+
+    beforeAll(async () => {
+      upstream = await startUpstream((req, res) => {
+        if (req.url.startsWith('/crm/users/')) return json(res, 200, [{ id: 1, name: 'Meetup', date: '2030-05-01T18:00:00Z' }]);
+        json(res, 404, {});
+      });
+      callbacks = await startUpstream((req, res) => {
+        if (callbackStatus === 200) accepted.push(JSON.parse(req.body) as Callback);
+        json(res, callbackStatus, {});
+      });
+      dir = await mkdtemp(path.join(tmpdir(), 'rest-channel-'));
+      const file = path.join(dir, 'bot.json');
+      await writeFile(file, JSON.stringify(restBot(upstream.url)));
+      server = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: file,
+        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+        REST_CHANNELS: JSON.stringify([
+          { name: 'sms', key: SMS_KEY, callbackUrl: `${callbacks.url}/bot` },
+          { name: 'poll', key: POLL_KEY },
+        ]),
+      });
+      sms = restClient(server.url, 'sms', SMS_KEY);
+      poll = restClient(server.url, 'poll', POLL_KEY);
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      await upstream?.close();
+      await callbacks?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it('when a channel holds a whole dialog through POST …/messages only, then each answer carries the bot replies of its turn in seq order', async () => {
+      const first = await sms.post('ada', { type: 'text', clientId: 'm1', text: 'Ada' });
+      expect(first.status).toBe(200);
+      expect(texts(first.body.messages)).toEqual(['Welcome.', 'Your name?', 'Hi Ada, pick a plan.']);
+      expect(first.body.complete).toBe(true);
+      const pick = first.body.messages.at(-1)!;
+      expect(pick.message).toMatchObject({ quickReplies: [{ label: 'Basic', payload: 'basic' }, { label: 'Pro', payload: 'pro' }] });
+
+      const pressed = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
+      expect(pressed.status).toBe(200);
+      expect(texts(pressed.body.messages)).toEqual(['You chose pro.']);
+      expect(pressed.body.events).toEqual([{ name: 'planChosen', payload: { plan: 'pro' } }]);
+
+      const saved = await sms.post('ada', { type: 'event', event: 'setUserData', fields: { plan: 'basic' } });
+      expect(saved.status).toBe(200);
+      expect((await server.store.getUser('ada'))?.userData).toMatchObject({ name: 'Ada', plan: 'basic' });
+
+      const seqs = [...first.body.messages, ...pressed.body.messages].map((item) => item.seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(pressed.body.seq).toBeGreaterThan(first.body.messages.at(-1)!.seq);
+      expect(accepted.filter((callback) => callback.user === 'ada')).toEqual([]);
+    });
+
+    it('when a message is sent again with the same clientId, then it is stored once and answered with the same replies', async () => {
+      const again = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
+      expect(again.body).toMatchObject({ duplicate: true });
+      expect(texts(again.body.messages)).toEqual(['You chose pro.']);
+      const all = await sms.missed('ada', 0);
+      expect(all.messages.filter((item) => item.clientId === 'm2')).toHaveLength(1);
+    });
+
+    it('when an event starts a dialog with a sync integration step, then its answer is in the same response', async () => {
+      const started = await sms.post('ada', { type: 'event', event: 'startDialog', dialogId: 'events' });
+      expect(started.status).toBe(200);
+      expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
+      const routed = await sms.post('ada', { type: 'event', event: 'pageEvent', name: 'showEvents' });
+      expect(texts(routed.body.messages)).toEqual(['Next event: Meetup.']);
+    });
+
+    it('when a channel asks for what it missed after a seq, then it gets every entry after it in order', async () => {
+      const all = await sms.missed('ada', 0);
+      expect(all.status).toBe(200);
+      const cut = all.messages[3]!.seq;
+      const missed = await sms.missed('ada', cut);
+      expect(missed.messages.map((item) => item.seq)).toEqual(all.messages.filter((item) => item.seq > cut).map((item) => item.seq));
+      expect(texts(missed.messages).at(-1)).toBe('Next event: Meetup.');
+    });
+
+    it('when a trigger starts a dialog for a REST user, then its messages reach the callback URL signed with the channel key', async () => {
+      const response = await trigger(server, 'sms', 'ada', 'first');
+      expect(response.status).toBe(202);
+      const delivered = await eventually('the callback', () => accepted.find((callback) => callback.user === 'ada'));
+      expect(delivered).toMatchObject({ channel: 'sms', user: 'ada' });
+      expect(delivered.messages.map((item) => item.message.text)).toEqual(['First.']);
+      const request = callbacks.seen.find((seen) => seen.body.includes('"First."'))!;
+      expect(signedWell(request, SMS_KEY)).toBe(true);
+      expect(signedWell(request, POLL_KEY)).toBe(false);
+      expect(server.logText()).not.toContain(SMS_KEY);
+    });
+
+    it('when the callback server is down and then up, then it receives every message once and in order', async () => {
+      callbackStatus = 503;
+      const before = callbacks.seen.length;
+      expect((await trigger(server, 'sms', 'bob', 'first')).status).toBe(202);
+      expect((await trigger(server, 'sms', 'bob', 'second')).status).toBe(202);
+      await eventually('a refused callback', () => callbacks.seen.length > before);
+      callbackStatus = 200;
+      await eventually('both callbacks', () => accepted.filter((callback) => callback.user === 'bob').length >= 2, 20_000);
+      const bob = accepted.filter((callback) => callback.user === 'bob').flatMap((callback) => callback.messages.map((item) => item.message.text));
+      expect(bob).toEqual(['First.', 'Second.']);
+    }, 30_000);
+
+    it('when a channel has no callback URL, then what the bot says later waits for GET …/messages', async () => {
+      expect((await trigger(server, 'poll', 'carol', 'first')).status).toBe(202);
+      const missed = await eventually('the triggered message', async () => {
+        const read = await poll.missed('carol', 0);
+        return read.messages.length > 0 ? read.messages : undefined;
+      });
+      expect(texts(missed)).toEqual(['First.']);
+    });
+
+    const deep = (levels: number): unknown => (levels === 0 ? {} : { a: deep(levels - 1) });
+    it.each([
+      ['an unknown channel', () => restClient(server.url, 'fax', SMS_KEY).post('nobody-1', { type: 'text', clientId: 'x', text: 'hi' }), 404, 'not_found'],
+      ['a wrong key', () => sms.post('nobody-2', { type: 'text', clientId: 'x', text: 'hi' }, { key: POLL_KEY }), 401, 'unauthorized'],
+      ['no key', () => sms.post('nobody-3', { type: 'text', clientId: 'x', text: 'hi' }, { key: '' }), 401, 'unauthorized'],
+      ['a malformed body', () => sms.post('nobody-4', null, { raw: '{"type":"text",' }), 400, 'invalid_body'],
+      ['a body of the wrong shape', () => sms.post('nobody-5', { type: 'text', text: 'no client id' }), 400, 'invalid_body'],
+      ['an oversize body', () => sms.post('nobody-6', { type: 'text', clientId: 'x', text: 'a'.repeat(70 * 1024) }), 413, 'payload_too_large'],
+      ['a deep body', () => sms.post('nobody-7', { type: 'event', event: 'setUserData', fields: deep(40) }), 400, 'invalid_body'],
+      ['an unknown event', () => sms.post('nobody-8', { type: 'event', event: 'explode' }), 400, 'unknown_event'],
+      ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
+      ['a body that is not JSON', () => sms.post('nobody-10', null, { raw: 'hello', contentType: 'text/plain' }), 415, 'unsupported_media_type'],
+    ])('when a request has %s, then it is refused with its status and code and nothing is stored', async (_what, send, status, code) => {
+      const answer = await send();
+      expect(answer.status).toBe(status);
+      expect(answer.body.error?.code).toBe(code);
+      expect(answer.body.error?.message).toMatch(/\w+ \w+/);
+      const user = `nobody-${(await send.toString().match(/nobody-(\d+)/)?.[1]) ?? ''}`;
+      expect(await server.store.getUser(user)).toBeNull();
+      expect(await server.store.readTranscript(user, 0, 10)).toEqual([]);
+      expect(JSON.stringify(answer.body)).not.toContain(SMS_KEY);
+    });
+
+    it('when a REST user id belongs to another channel, then the other channel cannot read or write it', async () => {
+      const read = await poll.missed('ada', 0);
+      expect(read.status).toBe(404);
+      const write = await poll.post('ada', { type: 'text', clientId: 'intruder', text: 'hi' });
+      expect(write.status).toBe(404);
+      expect((await sms.missed('ada', 0)).messages.some((item) => item.clientId === 'intruder')).toBe(false);
+    });
+  });
+}
