@@ -3,6 +3,7 @@ import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
 import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
+import { channelKeyScheme, channelPaths } from './channel-paths.ts';
 import { errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
@@ -216,6 +217,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
     },
   };
 
+  Object.assign(paths, channelPaths());
+
   const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
@@ -242,12 +245,14 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Export', description: 'User data and logs, for analytics (spec 4.1).' },
       { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
+      { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
     components: {
       securitySchemes: {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },
         functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
+        channelKey: channelKeyScheme,
       },
       parameters: {
         fromTimestamp: {

@@ -110,6 +110,8 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'payload_too_large',
   'unsupported_media_type',
+  /** REST channel: an event kind other than setUserData, startDialog, pageEvent. */
+  'unknown_event',
   'rate_limited',
   'internal',
 ] as const;

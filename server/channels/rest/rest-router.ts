@@ -97,7 +97,10 @@ export function restRouter(options: RestRouterOptions): Router {
     }
   });
 
-  router.all(path, (req, _res, next) => next(new RestError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST to send a message or GET to read what was missed.`)));
+  router.all(path, (req, res, next) => {
+    res.set('Allow', 'GET, POST');
+    next(new RestError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST to send a message or GET to read what was missed.`));
+  });
   return router;
 }
 

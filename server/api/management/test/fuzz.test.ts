@@ -66,7 +66,8 @@ for (const leg of storeLegs()) {
       const request = fc.constantFrom(...operations).chain((op) =>
         fc.record({
           op: fc.constant(op),
-          path: fc.tuple(...op.parameters.filter((p) => p.in === 'path').map((p) => valueFor(p).filter((v) => v !== '').map((v) => [p.name, v] as const)), fc.constant(['', ''] as const)),
+          // A ".." path segment is resolved by the client before sending: the request reaches another path, not this operation.
+          path: fc.tuple(...op.parameters.filter((p) => p.in === 'path').map((p) => valueFor(p).filter((v) => v !== '' && v !== '..').map((v) => [p.name, v] as const)), fc.constant(['', ''] as const)),
           query: fc.subarray(op.parameters.filter((p) => p.in === 'query')).chain((ps) => fc.tuple(fc.constant(null), ...ps.map((p) => valueFor(p).map((v) => [p.name, v] as const)))),
           extraQuery: fc.option(fc.tuple(fc.constantFrom('whereEmail', 'whereshoe', 'foo', 'notEmpty', 'cursor'), weird), { nil: undefined }),
           key: fc.constantFrom<'header' | 'query' | 'none' | 'wrong'>('header', 'header', 'query', 'none', 'wrong'),

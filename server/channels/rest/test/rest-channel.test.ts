@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contract } from '../../../api/management/test/contract.ts';
 import { json, startUpstream, type SeenRequest, type Upstream } from '../../../integrations/test/upstream.ts';
 import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
 import { restBot } from './rest-bot.ts';
@@ -176,6 +177,22 @@ for (const leg of storeLegs()) {
       expect(await server.store.getUser(user)).toBeNull();
       expect(await server.store.readTranscript(user, 0, 10)).toEqual([]);
       expect(JSON.stringify(answer.body)).not.toContain(SMS_KEY);
+    });
+
+    it('when the channel endpoints answer, then each answer matches the OpenAPI document', async () => {
+      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>;
+      const contract = new Contract(document);
+      const url = `${server.url}/api/channels/sms/users/dora/messages`;
+      const post = (body: string, key = SMS_KEY) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-channel-key': key }, body });
+      const answers: [string, string, Response][] = [
+        ['POST', url, await post(JSON.stringify({ type: 'text', clientId: 'c1', text: 'Dora' }))],
+        ['POST', url, await post(JSON.stringify({ type: 'event', event: 'nope' }))],
+        ['POST', url, await post('{', POLL_KEY)],
+        ['GET', `${url}?after=1`, await fetch(`${url}?after=1`, { headers: { 'x-channel-key': SMS_KEY } })],
+        ['GET', `${url}?after=x`, await fetch(`${url}?after=x`, { headers: { 'x-channel-key': SMS_KEY } })],
+      ];
+      expect(answers.map(([, , res]) => res.status)).toEqual([200, 400, 401, 200, 400]);
+      for (const [method, at, res] of answers) expect((await contract.check(method, at, res)).problems).toEqual([]);
     });
 
     it('when a REST user id belongs to another channel, then the other channel cannot read or write it', async () => {
