@@ -22,6 +22,9 @@ describe('import rules (docs/architecture.md)', () => {
     ['widget/x.ts', "import { io } from 'socket.io-client';\nexport const a = io;", /Only widget\/transport/],
     ['widget/x.ts', "import { z } from 'zod';\nexport const a = z;", /bloat the widget/],
     ['widget/x.ts', "import { runTurn } from '../server/engine/engine.ts';\nexport const a = runTurn;", /imports shared\/ only/],
+    ['server/channels/rest/x.ts', "import { CHANNEL_ID } from '../webchat/socket-server.ts';\nexport const a = CHANNEL_ID;", /Channels do not import each other/],
+    ['server/channels/webchat/x.ts', "import { restRouter } from '../rest/rest-router.ts';\nexport const a = restRouter;", /Channels do not import each other/],
+    ['server/channels/rest/x.ts', "import { HttpError } from '../../api/errors.ts';\nexport const a = HttpError;", /do not import each other/],
     ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);
@@ -30,6 +33,7 @@ describe('import rules (docs/architecture.md)', () => {
 
   it('when a file imports what it may, then lint has nothing to say', async () => {
     expect(await boundaryErrors('server/app/x.ts', "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;")).toEqual([]);
+    expect(await boundaryErrors('server/channels/rest/x.ts', "import { handleUserMessage } from '../../app/handle-user-message.ts';\nexport const a = handleUserMessage;")).toEqual([]);
     expect(await boundaryErrors('server/main.ts', "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;")).toEqual([]);
   });
 });

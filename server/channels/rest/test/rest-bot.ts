@@ -35,6 +35,15 @@ export function restBot(upstreamUrl: string) {
           { id: 'end', type: 'end' },
         ],
       },
+      {
+        id: 'remind',
+        steps: [
+          { id: 'say', type: 'message', text: 'Wait for it.' },
+          { id: 'wait', type: 'wait', duration: '200ms', then: 'ding' },
+          { id: 'ding', type: 'message', text: 'Ding.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       { id: 'first', steps: [{ id: 'say', type: 'message', text: 'First.' }, { id: 'end', type: 'end' }] },
       { id: 'second', steps: [{ id: 'say', type: 'message', text: 'Second.' }, { id: 'end', type: 'end' }] },
     ],

@@ -135,6 +135,15 @@ for (const leg of storeLegs()) {
       expect(server.logText()).not.toContain(SMS_KEY);
     });
 
+    it('when a wait step fires after the answer, then what follows reaches the callback URL, not the answer', async () => {
+      const started = await sms.post('finn', { type: 'event', event: 'startDialog', dialogId: 'remind' });
+      // A new user hears the start dialog first.
+      expect(texts(started.body.messages)).toEqual(['Welcome.', 'Your name?', 'Wait for it.']);
+      const later = await eventually('the timer callback', () => accepted.find((callback) => callback.user === 'finn'));
+      expect(later.messages.map((item) => item.message.text)).toEqual(['Ding.']);
+      expect(later.messages[0]!.seq).toBeGreaterThan(started.body.messages.at(-1)!.seq);
+    });
+
     it('when the callback server is down and then up, then it receives every message once and in order', async () => {
       callbackStatus = 503;
       const before = callbacks.seen.length;
