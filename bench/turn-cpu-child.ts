@@ -1,4 +1,4 @@
-// Child process for bench/turn-cpu.ts: runs either the real chatbot server (SQLite) or a raw
+// Child process for bench/turn-cpu.ts: runs either the real chatbot server (SQLite; mode "rest" with a REST channel) or a raw
 // socket.io echo server, and reports its own CPU use over IPC. Run alone (by `npm run bench`,
 // which runs every bench/*.ts) it does nothing.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +9,9 @@ import path from 'node:path';
 import { Server } from 'socket.io';
 
 type Command = { cmd: 'cpu' } | { cmd: 'stop' };
+
+/** The bench channel's key in mode "rest" (bench/turn-cpu.ts sends it). */
+const REST_BENCH_KEY = 'bench-channel-key-0123456789abcdef';
 
 if (process.send) {
   const mode = process.argv[2];
@@ -54,7 +57,16 @@ if (process.send) {
       }),
     );
     const server = await startServer(
-      readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', BOT_DEFINITION: bot, BOT_FUNCTION_KEY: 'bench-function-key-0123456789', WEBCHAT_RATE_LIMIT: '1000000' }),
+      readConfig({
+        PORT: '0',
+        DATA_DIR: dir,
+        LOG_LEVEL: 'silent',
+        BOT_DEFINITION: bot,
+        BOT_FUNCTION_KEY: 'bench-function-key-0123456789',
+        WEBCHAT_RATE_LIMIT: '1000000',
+        // mode "rest": the same bot, talked to over the generic bot REST channel (no callback URL).
+        ...(mode === 'rest' ? { REST_CHANNELS: JSON.stringify([{ name: 'bench', key: REST_BENCH_KEY }]), REST_CHANNEL_RATE_LIMIT: '100000000' } : {}),
+      }),
     );
     url = server.url;
     stop = async () => {

@@ -1,12 +1,12 @@
 // Server CPU per message turn: the real chatbot (engine + SQLite, state persisted every turn)
 // against a raw socket.io echo server, side by side in one run, with 100 and 1000 concurrent
-// socket.io users. Each server runs in its own child process and reports process.cpuUsage()
+// socket.io users; then the same turns over the generic bot REST channel, next to the web chat's. Each server runs in its own child process and reports process.cpuUsage()
 // over IPC, so the clients' CPU (this process) is not counted. Goal: at most 3x the echo.
 import { fork, type ChildProcess } from 'node:child_process';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/protocol.ts';
 
-type Mode = 'chatbot' | 'echo';
+type Mode = 'chatbot' | 'echo' | 'rest';
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 const child = new URL('./turn-cpu-child.ts', import.meta.url).pathname;
 const ROUNDS: Record<number, number> = { 100: Number(process.env.BENCH_ROUNDS_100 ?? 30), 1000: Number(process.env.BENCH_ROUNDS_1000 ?? 6) };
@@ -66,6 +66,40 @@ async function measure(mode: Mode, users: number, rounds: number): Promise<{ usP
   return { usPerTurn: cpu / turns, turnsPerSecond: turns / seconds };
 }
 
+/**
+ * The same turns over the generic bot REST channel: each user POSTs its messages one after
+ * another and reads the bot's reply from the answer (HTTP keep-alive, as a channel's server would).
+ */
+async function measureRest(users: number, rounds: number): Promise<{ usPerTurn: number; turnsPerSecond: number }> {
+  const proc = fork(child, ['rest'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const url = await request<string>(proc, null, 'url');
+  const post = async (user: number, clientId: string, text: string) => {
+    const response = await fetch(`${url}/api/channels/bench/users/u${user}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-channel-key': 'bench-channel-key-0123456789abcdef' },
+      body: JSON.stringify({ type: 'text', clientId, text }),
+    });
+    const answer = (await response.json()) as { messages?: unknown[] };
+    if (response.status !== 200 || !answer.messages?.length) throw new Error(`the REST channel answered ${response.status} without a reply`);
+  };
+  // First contact runs the start dialog: not part of the measured turns.
+  await Promise.all(Array.from({ length: users }, (_, u) => post(u, `u${u}-hello`, 'hello')));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const before = await request<NodeJS.CpuUsage>(proc, { cmd: 'cpu' }, 'cpu');
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: users }, async (_, u) => {
+      for (let r = 0; r < rounds; r++) await post(u, `u${u}r${r}`, `hello ${r}`);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const after = await request<NodeJS.CpuUsage>(proc, { cmd: 'cpu' }, 'cpu');
+  proc.send({ cmd: 'stop' });
+  await new Promise((resolve) => proc.once('exit', resolve));
+  const turns = users * rounds;
+  return { usPerTurn: (after.user - before.user + (after.system - before.system)) / turns, turnsPerSecond: turns / seconds };
+}
+
 /** This machine is shared and small: each figure is the best (lowest CPU) of a few alternating runs. */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
 const best = (a: { usPerTurn: number; turnsPerSecond: number } | undefined, b: { usPerTurn: number; turnsPerSecond: number }) =>
@@ -75,13 +109,19 @@ for (const users of [100, 1000]) {
   const rounds = ROUNDS[users]!;
   let echo: Awaited<ReturnType<typeof measure>> | undefined;
   let bot: Awaited<ReturnType<typeof measure>> | undefined;
+  let rest: Awaited<ReturnType<typeof measure>> | undefined;
   for (let i = 0; i < REPEATS; i++) {
     echo = best(echo, await measure('echo', users, rounds));
     bot = best(bot, await measure('chatbot', users, rounds));
+    rest = best(rest, await measureRest(users, rounds));
   }
-  if (!echo || !bot) throw new Error('no measurement');
+  if (!echo || !bot || !rest) throw new Error('no measurement');
   console.log(
     `turn CPU (${users} users x ${rounds} messages): chatbot ${bot.usPerTurn.toFixed(0)} µs/turn (${Math.round(bot.turnsPerSecond)} turns/s), ` +
       `echo ${echo.usPerTurn.toFixed(0)} µs/msg (${Math.round(echo.turnsPerSecond)} msg/s): ${(bot.usPerTurn / echo.usPerTurn).toFixed(2)}x the echo (goal <= 3x)`,
+  );
+  console.log(
+    `turn CPU over the REST channel (${users} users x ${rounds} messages): ${rest.usPerTurn.toFixed(0)} µs/turn (${Math.round(rest.turnsPerSecond)} turns/s), ` +
+      `${(rest.usPerTurn / bot.usPerTurn).toFixed(2)}x the web chat's`,
   );
 }

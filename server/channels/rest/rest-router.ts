@@ -8,6 +8,7 @@ import { KeyedQueue } from '../../app/keyed-queue.ts';
 import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import { setUserData } from '../../app/set-user-data.ts';
 import { UnknownDialogError, assertDialog, startDialog } from '../../app/start-dialog.ts';
+import type { UserRecord } from '../../ports/store.ts';
 import type { RestChannel } from './channel-config.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
 import { RestError } from './rest-error.ts';
@@ -73,10 +74,12 @@ export function restRouter(options: RestRouterOptions): Router {
       const located = res.locals.rest as Located;
       const input = parseInbound(req.body);
       const deps = options.deps();
-      await checkUser(deps, located);
+      const user = await checkUser(deps, located);
       if (input.type === 'dialog') checkDialog(deps, input.dialogId);
       if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
-      const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options.remember));
+      // A user who has heard from the bot needs no opening: one store read less per turn.
+      const opened = user !== null && (user.lastSeq > 0 || user.position !== null);
+      const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options.remember, opened));
       res.status(200).json(answer);
     } catch (error) {
       next(error);
@@ -138,18 +141,19 @@ function checkDialog(deps: AppDeps, dialogId: string): void {
 }
 
 /** A user id belongs to one channel: another channel's user is not found here. */
-async function checkUser(deps: AppDeps, located: Located): Promise<void> {
+async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | null> {
   const user = await deps.store.getUser(located.userId);
   if (user && user.channelId !== located.channel.name) {
     throw new RestError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
   }
+  return user;
 }
 
 /**
  * Runs the turn while holding what the bot says, and answers with it once the turn is
  * done, or after ANSWER_WAIT_MS with what is there (the rest is then called back or polled).
  */
-async function answerTurn(deps: AppDeps, located: Located, input: Inbound, remember: RestRouterOptions['remember']) {
+async function answerTurn(deps: AppDeps, located: Located, input: Inbound, remember: RestRouterOptions['remember'], opened: boolean) {
   const { userId, delivery, channel } = located;
   remember(userId, channel.name);
   const release = delivery.collect(userId);
@@ -157,7 +161,7 @@ async function answerTurn(deps: AppDeps, located: Located, input: Inbound, remem
   let timer: NodeJS.Timeout | undefined;
   try {
     const work = (async () => {
-      await openConversation(deps, { userId, channelId: channel.name });
+      if (!opened) await openConversation(deps, { userId, channelId: channel.name });
       const result = await runInput(deps, userId, input);
       // Sync integration steps run as the user's next tasks: their answers belong to this turn too.
       await deps.turns.idle(userId);
