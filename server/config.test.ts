@@ -30,6 +30,7 @@ describe('config', () => {
     ['JOB_LEASE_SECONDS', '0', /^JOB_LEASE_SECONDS: must be a whole number of seconds from 1 to 9999 \(got "0"\)$/],
     ['JOB_LEASE_SECONDS', '2.5', /^JOB_LEASE_SECONDS: /],
     ['TRUST_PROXY', 'nginx', /^TRUST_PROXY: must be true, false, a number of proxy hops, or a comma-separated list .*"nginx" is none of these \(got "nginx"\)$/],
+    ['REST_CHANNEL_ANSWER_WAIT', '2m', /^REST_CHANNEL_ANSWER_WAIT: must be a duration from 100ms to 60s, such as 10s or 500ms \(got "2m"\)$/],
     ['DEMO_PAGE', 'yes', /^DEMO_PAGE: must be 1 \(serve the demo page at \/\) or 0/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);

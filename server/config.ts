@@ -151,6 +151,13 @@ export const configSchema = z.object({
    * Parsed in channels/rest/channel-config.ts.
    */
   REST_CHANNELS: optionalText.pipe(restChannelsSchema.optional()).transform((channels) => channels ?? []),
+  /**
+   * How long a REST channel request waits for the bot's answer (sync integration steps included)
+   * before answering with what is there; the rest is called back. Milliseconds after parsing.
+   */
+  REST_CHANNEL_ANSWER_WAIT: optionalText
+    .transform((text) => parseDuration(text ?? '10s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 100 && ms <= 60_000, 'must be a duration from 100ms to 60s, such as 10s or 500ms'),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()

@@ -153,7 +153,7 @@ async function assemble(
     restChannels:
       config.REST_CHANNELS.length > 0
         ? {
-            router: restRouter({ channels: config.REST_CHANNELS, deliveries: restDeliveries, deps: () => deps, remember: (userId, channelId) => delivery?.remember(userId, channelId) }),
+            router: restRouter({ channels: config.REST_CHANNELS, deliveries: restDeliveries, deps: () => deps, remember: (userId, channelId) => delivery?.remember(userId, channelId), answerWaitMs: config.REST_CHANNEL_ANSWER_WAIT }),
             rateLimitPerMinute: config.REST_CHANNEL_RATE_LIMIT,
             keys: config.REST_CHANNELS.map((channel) => channel.key),
           }

@@ -52,7 +52,7 @@ export function channelPaths(): Obj {
         summary: 'Send a user\'s message, button or event; get the bot\'s replies',
         description:
           `The body is at most 64 KiB, nested at most ${MAX_JSON_DEPTH} levels. The user is created on first contact (the bot's start dialog runs first). ` +
-          'The answer holds what the bot said in this turn, in order, sync integration steps included, waiting at most 10 s; `complete: false` means the rest comes by callback (or GET). ' +
+          'The answer holds what the bot said in this turn, in order, sync integration steps included, waiting at most REST_CHANNEL_ANSWER_WAIT (10 s); `complete: false` means the rest comes by callback (or GET). ' +
           'A refused request stores nothing.',
         requestBody: { required: true, content: { 'application/json': { schema: inbound } } },
         responses: {
@@ -68,7 +68,7 @@ export function channelPaths(): Obj {
                     duplicate: { type: 'boolean', description: 'True when this clientId was stored before.' },
                     messages: { type: 'array', items: item },
                     events: { type: 'array', items: botEvent },
-                    complete: { type: 'boolean', description: 'False when the bot was still working after 10 s.' },
+                    complete: { type: 'boolean', description: 'False when the bot was still working after REST_CHANNEL_ANSWER_WAIT (10 s).' },
                   },
                 },
               },

@@ -19,8 +19,6 @@ import { toItem } from './to-item.ts';
 export const MAX_REST_BODY = 64 * 1024;
 /** Most values in one body: far above any real message or event. */
 const BODY_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxNodes: 10_000 };
-/** How long a request waits for the bot's answer (sync integration steps included) before answering with what is there. */
-export const ANSWER_WAIT_MS = 10_000;
 
 export interface RestRouterOptions {
   readonly channels: readonly RestChannel[];
@@ -30,6 +28,8 @@ export interface RestRouterOptions {
   readonly deps: () => AppDeps;
   /** Tells the delivery router a user's channel, so it needs no lookup. */
   readonly remember: (userId: string, channelId: string) => void;
+  /** How long a request waits for the bot's answer (sync integration steps included) before answering with what is there (REST_CHANNEL_ANSWER_WAIT). */
+  readonly answerWaitMs: number;
 }
 
 interface Located {
@@ -79,7 +79,7 @@ export function restRouter(options: RestRouterOptions): Router {
       if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
       // A user who has heard from the bot needs no opening: one store read less per turn.
       const opened = user !== null && (user.lastSeq > 0 || user.position !== null);
-      const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options.remember, opened));
+      const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options, opened));
       res.status(200).json(answer);
     } catch (error) {
       next(error);
@@ -151,11 +151,11 @@ async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | 
 
 /**
  * Runs the turn while holding what the bot says, and answers with it once the turn is
- * done, or after ANSWER_WAIT_MS with what is there (the rest is then called back or polled).
+ * done, or after `answerWaitMs` with what is there (the rest is then called back or polled).
  */
-async function answerTurn(deps: AppDeps, located: Located, input: Inbound, remember: RestRouterOptions['remember'], opened: boolean) {
+async function answerTurn(deps: AppDeps, located: Located, input: Inbound, options: RestRouterOptions, opened: boolean) {
   const { userId, delivery, channel } = located;
-  remember(userId, channel.name);
+  options.remember(userId, channel.name);
   const release = delivery.collect(userId);
   let held: Collected | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -167,7 +167,7 @@ async function answerTurn(deps: AppDeps, located: Located, input: Inbound, remem
       await deps.turns.idle(userId);
       return result;
     })();
-    const waited = await Promise.race([work.then((value) => ({ done: true as const, value })), new Promise<{ done: false }>((resolve) => (timer = setTimeout(() => resolve({ done: false }), ANSWER_WAIT_MS)))]);
+    const waited = await Promise.race([work.then((value) => ({ done: true as const, value })), new Promise<{ done: false }>((resolve) => (timer = setTimeout(() => resolve({ done: false }), options.answerWaitMs)))]);
     // Taken at once, so nothing said from here on is both answered and called back.
     held = release();
     if (!waited.done) {
