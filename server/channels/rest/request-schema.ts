@@ -21,13 +21,17 @@ const button = z.strictObject({ type: z.literal('button'), clientId, label: z.st
 /** The user pressed a start-a-dialog button. */
 const dialog = z.strictObject({ type: z.literal('dialog'), clientId, label: z.string().max(256), dialogId: name });
 
-/** The kinds of event a channel may send, as the web chat's page sends them. */
+/**
+ * The kinds of event a channel may send, as the web chat's page sends them. Events carry no
+ * clientId: they are not transcript entries, so there is nothing to deduplicate them against
+ * (setUserData is idempotent by nature; a resent startDialog or pageEvent runs again).
+ */
 export const EVENT_KINDS = ['setUserData', 'startDialog', 'pageEvent'] as const;
 
 const event = z.discriminatedUnion('event', [
-  z.strictObject({ type: z.literal('event'), clientId: clientId.optional(), event: z.literal('setUserData'), fields: record }),
-  z.strictObject({ type: z.literal('event'), clientId: clientId.optional(), event: z.literal('startDialog'), dialogId: name, data: record.optional() }),
-  z.strictObject({ type: z.literal('event'), clientId: clientId.optional(), event: z.literal('pageEvent'), name, payload: record.optional() }),
+  z.strictObject({ type: z.literal('event'), event: z.literal('setUserData'), fields: record }),
+  z.strictObject({ type: z.literal('event'), event: z.literal('startDialog'), dialogId: name, data: record.optional() }),
+  z.strictObject({ type: z.literal('event'), event: z.literal('pageEvent'), name, payload: record.optional() }),
 ]);
 
 /** What `POST …/messages` accepts. */
