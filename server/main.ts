@@ -17,7 +17,7 @@ import { trainIntentClassifier } from './nlp/nlpjs-classifier.ts';
 import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
-import { attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
+import { CHANNEL_ID as WEBCHAT, attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
 import { deliveryByChannel } from './channels/delivery-by-channel.ts';
 import { CALLBACK_JOB, callbackJobHandler } from './channels/rest/callback-job.ts';
 import { restDelivery, type RestDelivery } from './channels/rest/rest-delivery.ts';
@@ -211,6 +211,8 @@ async function assemble(
     clientIp: (req) => clientIp(req, config.TRUST_PROXY),
     checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: () => ownOrigins, logger }),
   });
+  // A connected web chat user's channel is known: their deliveries need no lookup.
+  if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
 
   await listen(http, config.PORT, config.HOST);
   const address = http.address();
