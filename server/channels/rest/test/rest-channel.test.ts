@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../../../api/management/test/contract.ts';
 import { json, startUpstream, type SeenRequest, type Upstream } from '../../../integrations/test/upstream.ts';
-import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
+import { TEST_FUNCTION_KEY, botTexts, connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
 import { restBot } from './rest-bot.ts';
 import { restClient, texts } from './rest-client.ts';
 
@@ -202,6 +202,19 @@ for (const leg of storeLegs()) {
       ];
       expect(answers.map(([, , res]) => res.status)).toEqual([200, 400, 401, 200, 400]);
       for (const [method, at, res] of answers) expect((await contract.check(method, at, res)).problems).toEqual([]);
+    });
+
+    it('when a web chat user talks to the same server, then their messages reach their widget, not a channel', async () => {
+      const client = connectClient(server.url);
+      try {
+        await eventually('the greeting', () => botTexts(client.items).includes('Your name?'));
+        const before = accepted.length;
+        client.emit('message', { clientId: 'w1', text: 'Wanda' }, () => undefined);
+        await eventually('the answer', () => botTexts(client.items).includes('Hi Wanda, pick a plan.'));
+        expect(accepted.length).toBe(before);
+      } finally {
+        client.disconnect();
+      }
     });
 
     it('when a REST user id belongs to another channel, then the other channel cannot read or write it', async () => {
