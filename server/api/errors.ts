@@ -1,18 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
+import { HttpError } from '../ports/http-error.ts';
 import type { Logger } from '../ports/logger.ts';
 
-/** The error catalogue of every HTTP endpoint: a code, its status, and a sentence a person can act on. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
+// Raised by every HTTP adapter; kept importable from here, where the API's routes look for it.
+export { HttpError };
 
 export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
   return { error: { code, message, ...(details ? { details } : {}) } };
@@ -26,7 +18,7 @@ export const notFound: RequestHandler = (req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error instanceof HttpError || isCatalogueError(error)) {
+    if (error instanceof HttpError) {
       res.status(error.status).json(errorBody(error.code, error.message, error.details));
       return;
     }
@@ -38,15 +30,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const internal = internalError(logger, error);
     res.status(internal.status).json(errorBody(internal.code, internal.message, internal.details));
   };
-}
-
-/**
- * An error a channel adapter raised in the catalogue's terms (`catalogue: true`):
- * channels do not import this adapter, so they carry the same fields instead of the class.
- */
-function isCatalogueError(error: unknown): error is Error & { status: number; code: string; details?: Record<string, unknown> } {
-  const e = error as { catalogue?: unknown; status?: unknown; code?: unknown } | null;
-  return error instanceof Error && e?.catalogue === true && typeof e.status === 'number' && typeof e.code === 'string';
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Logger } from '../../ports/logger.ts';
 import type { Scheduler } from '../../ports/scheduler.ts';
 import type { RestChannel } from './channel-config.ts';
 import { CALLBACK_ATTEMPTS, CALLBACK_JOB, callbackGroup, callbackJobId, type CallbackPayload } from './callback-job.ts';
-import { toItem } from './to-item.ts';
+import { toItem } from '../../app/to-item.ts';
 
 /** What the bot said to a user while a request of theirs was open: answered in its response. */
 export interface Collected {

@@ -11,9 +11,9 @@ import { UnknownDialogError, assertDialog, startDialog } from '../../app/start-d
 import type { UserRecord } from '../../ports/store.ts';
 import type { RestChannel } from './channel-config.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
-import { RestError } from './rest-error.ts';
+import { HttpError } from '../../ports/http-error.ts';
 import type { Collected, RestDelivery } from './rest-delivery.ts';
-import { toItem } from './to-item.ts';
+import { toItem } from '../../app/to-item.ts';
 
 /** Largest request body, as for triggers. */
 export const MAX_REST_BODY = 64 * 1024;
@@ -55,13 +55,13 @@ export function restRouter(options: RestRouterOptions): Router {
   const locate: RequestHandler = (req, res, next) => {
     const { channel: name, user } = req.params as Record<string, string>;
     const found = byName.get(name ?? '');
-    if (!found) return next(new RestError(404, 'not_found', `There is no REST channel named "${String(name).slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`));
+    if (!found) return next(new HttpError(404, 'not_found', `There is no REST channel named "${String(name).slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`));
     const sent = req.get('x-channel-key');
     // Hashed first, so the comparison takes the same time whatever the length sent.
     if (typeof sent !== 'string' || sent === '' || !timingSafeEqual(digest(sent), found.expected)) {
-      return next(new RestError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header."));
+      return next(new HttpError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header."));
     }
-    if (!user || user.length > 256) return next(new RestError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' }));
+    if (!user || user.length > 256) return next(new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' }));
     res.locals.rest = { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user } satisfies Located;
     next();
   };
@@ -90,7 +90,7 @@ export function restRouter(options: RestRouterOptions): Router {
     try {
       const located = res.locals.rest as Located;
       const after = afterSchema.safeParse(typeof req.query.after === 'string' || req.query.after === undefined ? req.query.after : '-');
-      if (!after.success) throw new RestError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
+      if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
       const deps = options.deps();
       await checkUser(deps, located);
       const entries = await readMissed(deps, located.userId, after.data ?? 0);
@@ -102,7 +102,7 @@ export function restRouter(options: RestRouterOptions): Router {
 
   router.all(path, (req, res, next) => {
     res.set('Allow', 'GET, POST');
-    next(new RestError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST to send a message or GET to read what was missed.`));
+    next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST to send a message or GET to read what was missed.`));
   });
   return router;
 }
@@ -111,7 +111,7 @@ export function restRouter(options: RestRouterOptions): Router {
 const requireJson: RequestHandler = (req, _res, next) => {
   const type = req.get('content-type');
   if (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-    return next(new RestError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'));
+    return next(new HttpError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'));
   }
   next();
 };
@@ -119,23 +119,23 @@ const requireJson: RequestHandler = (req, _res, next) => {
 function parseInbound(body: unknown): Inbound {
   // Before the schema, which recurses: a body nested thousands deep must cost a refusal, not the stack.
   const excess = checkJsonBounds(body, BODY_BOUNDS);
-  if (excess) throw new RestError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  if (excess) throw new HttpError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
   const parsed = inboundSchema.safeParse(body);
   if (parsed.success) return parsed.data;
   const sent = body as { type?: unknown; event?: unknown } | null;
   if (typeof sent === 'object' && sent !== null && sent.type === 'event' && !EVENT_KINDS.includes(sent.event as never)) {
-    throw new RestError(400, 'unknown_event', `Unknown event ${JSON.stringify(String(sent.event).slice(0, 64))}; send one of ${EVENT_KINDS.join(', ')}.`, { known: [...EVENT_KINDS] });
+    throw new HttpError(400, 'unknown_event', `Unknown event ${JSON.stringify(String(sent.event).slice(0, 64))}; send one of ${EVENT_KINDS.join(', ')}.`, { known: [...EVENT_KINDS] });
   }
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-  throw new RestError(400, 'invalid_body', `The message is not valid (${where}${issue?.message ?? 'unknown problem'}). Send {"type":"text","clientId":"…","text":"…"}, a button, a dialog or an event.`);
+  throw new HttpError(400, 'invalid_body', `The message is not valid (${where}${issue?.message ?? 'unknown problem'}). Send {"type":"text","clientId":"…","text":"…"}, a button, a dialog or an event.`);
 }
 
 function checkDialog(deps: AppDeps, dialogId: string): void {
   try {
     assertDialog(deps, dialogId);
   } catch (error) {
-    if (error instanceof UnknownDialogError) throw new RestError(404, 'dialog_not_found', error.message, { dialogId });
+    if (error instanceof UnknownDialogError) throw new HttpError(404, 'dialog_not_found', error.message, { dialogId });
     throw error;
   }
 }
@@ -144,7 +144,7 @@ function checkDialog(deps: AppDeps, dialogId: string): void {
 async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | null> {
   const user = await deps.store.getUser(located.userId);
   if (user && user.channelId !== located.channel.name) {
-    throw new RestError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
+    throw new HttpError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
   }
   return user;
 }

@@ -24,7 +24,7 @@ import { identityVerified } from './identity.ts';
 import type { OriginRefusal } from './origin-policy.ts';
 import { TokenBucket } from '../../app/token-bucket.ts';
 import type { SessionTokens } from './session-tokens.ts';
-import { toItem } from './to-item.ts';
+import { toItem } from '../../app/to-item.ts';
 
 export type ChatServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;

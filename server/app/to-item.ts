@@ -1,7 +1,7 @@
-import type { BotMessage, TranscriptItem, UserMessage } from '../../../shared/protocol.ts';
-import type { TranscriptEntry } from '../../ports/store.ts';
+import type { BotMessage, TranscriptItem, UserMessage } from '../../shared/protocol.ts';
+import type { TranscriptEntry } from '../ports/store.ts';
 
-/** A stored transcript entry as the widget receives it. */
+/** A stored transcript entry as every channel sends it: the shared structured message with its seq. */
 export function toItem(entry: TranscriptEntry): TranscriptItem {
   return {
     seq: entry.seq,
