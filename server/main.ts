@@ -12,8 +12,8 @@ import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
 import { openTrackedLink } from './app/open-tracked-link.ts';
 import { createLinkSigner } from './api/url-tracker.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
-import { createFaqMatcher } from './nlp/fuse-faq-matcher.ts';
-import { trainIntentClassifier } from './nlp/nlpjs-classifier.ts';
+import { createFaqMatcher } from './nlp/faq-matcher.ts';
+import { trainIntentClassifier } from './nlp/intent-classifier.ts';
 import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
@@ -95,7 +95,7 @@ async function assemble(
 
   // The dialog engine's models (trained from the definition, offline) and outlets.
   const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
-  const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq) : undefined;
+  const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale }) : undefined;
   const mailer = config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.SMTP_FROM ?? `"${definition.settings.name}" <bot@localhost>`) : undefined;
   const sms = config.SMS_URL
     ? createHttpSmsSender({ url: config.SMS_URL, username: config.SMS_USERNAME, password: config.SMS_PASSWORD, from: config.SMS_FROM ?? definition.settings.name })

@@ -107,7 +107,7 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     await send(client, 'xyzzy plugh');
     await eventually('the fallback', () => botTexts(client.items).at(-1) === 'Sorry?');
     expect((await logs(server.store, 'nlpLog')).map((r) => r.data)).toContainEqual(
-      expect.objectContaining({ query: 'xyzzy plugh', processed: false, dialogId: null, stepId: null, stepType: null, modelId: expect.stringMatching(/^nlpjs-/) }),
+      expect.objectContaining({ query: 'xyzzy plugh', processed: false, dialogId: null, stepId: null, stepType: null, modelId: expect.stringMatching(/^tfidf-/) }),
     );
 
     const tooLong = await send(client, 'x'.repeat(5000));

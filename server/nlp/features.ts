@@ -1,0 +1,124 @@
+import type { Analyser } from './language.ts';
+
+/** A sparse, L2-normalised feature vector: parallel arrays of feature indices and weights. */
+export interface SparseVector {
+  readonly indices: Int32Array;
+  readonly values: Float32Array;
+}
+
+/**
+ * TF-IDF features of a text in two blocks: word stems (content words and
+ * adjacent pairs) carry meaning; character 3- to 5-grams of the words carry
+ * typos and compounds ("creditcard", "adress"). Each block is normalised on its
+ * own and then weighted, so a long text's many n-grams do not drown its words.
+ */
+export interface Vectoriser {
+  readonly size: number;
+  vector(text: string): SparseVector;
+  /** The content-word stems of a text, as the vectoriser sees them. */
+  stems(text: string): string[];
+}
+
+export interface VectoriserOptions {
+  /** Share of the vector's weight on words (the rest on character n-grams). */
+  readonly wordWeight?: number;
+  /** Keep stopwords as features: short intent phrasings ("why", "how", "not") lean on them. */
+  readonly keepStopwords?: boolean;
+  /** Extra stems a stem also counts as (synonyms), e.g. parcel → package. */
+  readonly synonyms?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Inputs are cut to this many characters: a turn is a sentence, not a document. */
+export const MAX_TEXT = 1_000;
+
+export function fitVectoriser(texts: readonly string[], analyser: Analyser, options: VectoriserOptions = {}): Vectoriser {
+  const wordWeight = options.wordWeight ?? 0.6;
+  const synonyms = options.synonyms ?? new Map<string, readonly string[]>();
+  const keepStopwords = options.keepStopwords ?? false;
+  const stems = (text: string): string[] => {
+    const words = analyser.words(text.slice(0, MAX_TEXT));
+    const content = keepStopwords ? words : words.filter((w) => !analyser.isStopword(w));
+    // A text of stopwords only ("where are you") still needs words to compare.
+    return (content.length > 0 ? content : words).map((w) => analyser.stem(w));
+  };
+  const terms = (text: string): { words: string[]; chars: string[] } => {
+    const s = stems(text);
+    const words: string[] = [];
+    for (let i = 0; i < s.length; i++) {
+      const stem = s[i] as string;
+      words.push(`w ${stem}`);
+      for (const synonym of synonyms.get(stem) ?? []) words.push(`w ${synonym}`);
+      if (i + 1 < s.length) words.push(`b ${stem} ${s[i + 1]}`);
+    }
+    const chars: string[] = [];
+    for (const stem of s) {
+      const padded = ` ${stem} `;
+      for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= padded.length; i++) chars.push(`c${padded.slice(i, i + n)}`);
+    }
+    return { words, chars };
+  };
+
+  const index = new Map<string, number>();
+  const df: number[] = [];
+  for (const text of texts) {
+    const { words, chars } = terms(text);
+    for (const term of new Set([...words, ...chars])) {
+      let i = index.get(term);
+      if (i === undefined) {
+        i = index.size;
+        index.set(term, i);
+        df.push(0);
+      }
+      df[i] = (df[i] as number) + 1;
+    }
+  }
+  const idf = Float32Array.from(df, (d) => Math.log((1 + texts.length) / (1 + d)) + 1);
+
+  const block = (list: string[], weight: number, out: Map<number, number>): void => {
+    const counts = new Map<number, number>();
+    for (const term of list) {
+      const i = index.get(term);
+      if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+    }
+    let norm = 0;
+    const weighted: [number, number][] = [];
+    for (const [i, count] of counts) {
+      const w = (1 + Math.log(count)) * (idf[i] as number);
+      weighted.push([i, w]);
+      norm += w * w;
+    }
+    if (norm === 0) return;
+    const scale = Math.sqrt(weight) / Math.sqrt(norm);
+    for (const [i, w] of weighted) out.set(i, w * scale);
+  };
+
+  return {
+    size: index.size,
+    stems,
+    vector(text) {
+      const { words, chars } = terms(text);
+      const out = new Map<number, number>();
+      block(words, wordWeight, out);
+      block(chars, 1 - wordWeight, out);
+      let norm = 0;
+      for (const v of out.values()) norm += v * v;
+      const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      const sorted = [...out.entries()].sort((a, b) => a[0] - b[0]);
+      return { indices: Int32Array.from(sorted, (e) => e[0]), values: Float32Array.from(sorted, (e) => e[1] * scale) };
+    },
+  };
+}
+
+export function dot(a: SparseVector, b: SparseVector): number {
+  let i = 0;
+  let j = 0;
+  let sum = 0;
+  while (i < a.indices.length && j < b.indices.length) {
+    const ai = a.indices[i] as number;
+    const bj = b.indices[j] as number;
+    if (ai === bj) sum += (a.values[i++] as number) * (b.values[j++] as number);
+    else if (ai < bj) i++;
+    else j++;
+  }
+  return sum;
+}

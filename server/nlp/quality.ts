@@ -1,0 +1,93 @@
+import type { BotDefinition } from '../definition/schema.ts';
+import { analyserFor } from './language.ts';
+import { trainIntentModel, type LabelledText } from './intent-model.ts';
+
+/**
+ * What a bot author should know before deploying: how well the intents'
+ * own utterances classify each other when each is held out (k-fold
+ * cross-validation through the same model the server trains), and which pairs
+ * of intents the model mixes up.
+ */
+export interface IntentQualityReport {
+  readonly intents: number;
+  readonly utterances: number;
+  readonly folds: number;
+  /** Share of held-out utterances whose best intent is their own (null: too few utterances to tell). */
+  readonly accuracy: number | null;
+  /** Share routed right at the bot's nlpThreshold (below it counts as a miss). */
+  readonly accuracyAtThreshold: number | null;
+  readonly threshold: number;
+  /** Pairs of intents whose utterances were taken for each other, most often first. */
+  readonly confusable: readonly { readonly intents: readonly [string, string]; readonly count: number; readonly examples: readonly string[] }[];
+  /** Intents with fewer utterances than a model needs to generalise. */
+  readonly thinIntents: readonly string[];
+  /** Sentences for a person, one finding each. */
+  readonly findings: readonly string[];
+}
+
+const FOLDS = 5;
+const THIN = 5;
+/** Bounded so a definition with thousands of utterances is checked in seconds, not minutes. */
+const MAX_UTTERANCES = 3_000;
+
+export function reportIntentQuality(definition: Pick<BotDefinition, 'intents' | 'settings'>): IntentQualityReport {
+  const { intents, settings } = definition;
+  const analyser = analyserFor(settings.locale);
+  const threshold = settings.nlpThreshold;
+  const examples: LabelledText[] = intents.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id }))).slice(0, MAX_UTTERANCES);
+  const thinIntents = intents.filter((i) => i.utterances.length < THIN).map((i) => i.id);
+  const findings: string[] = [];
+  if (intents.length < 2 || examples.length < 2 * FOLDS) {
+    if (intents.length > 0) findings.push('Too few intents or utterances to cross-validate: add more example phrasings.');
+    return { intents: intents.length, utterances: examples.length, folds: 0, accuracy: null, accuracyAtThreshold: null, threshold, confusable: [], thinIntents, findings };
+  }
+  // Round-robin folds within each intent, so every fold holds some of each.
+  const seen = new Map<string, number>();
+  const fold = examples.map((e) => {
+    const n = seen.get(e.label) ?? 0;
+    seen.set(e.label, n + 1);
+    return n % FOLDS;
+  });
+  let correct = 0;
+  let routed = 0;
+  let tested = 0;
+  const confusions = new Map<string, { intents: [string, string]; count: number; examples: string[] }>();
+  for (let f = 0; f < FOLDS; f++) {
+    const model = trainIntentModel(
+      examples.filter((_, i) => fold[i] !== f),
+      analyser,
+    );
+    examples.forEach((example, i) => {
+      if (fold[i] !== f) return;
+      // An intent all of whose utterances sit in this fold cannot be predicted: it is counted, which is the point.
+      tested++;
+      const prediction = model.predict(example.text);
+      if (prediction.label === example.label) {
+        correct++;
+        if (prediction.score >= threshold) routed++;
+      } else if (prediction.label !== null) {
+        const pair = [example.label, prediction.label].sort() as [string, string];
+        const key = pair.join('\u0000');
+        const entry = confusions.get(key) ?? { intents: pair, count: 0, examples: [] };
+        entry.count++;
+        if (entry.examples.length < 3) entry.examples.push(`"${example.text}" (${example.label}) → ${prediction.label}`);
+        confusions.set(key, entry);
+      }
+    });
+  }
+  const confusable = [...confusions.values()].filter((c) => c.count >= 2).sort((a, b) => b.count - a.count).slice(0, 20);
+  const accuracy = correct / tested;
+  const accuracyAtThreshold = routed / tested;
+  findings.push(`${percent(accuracy)} of utterances are classified as their own intent when held out; ${percent(accuracyAtThreshold)} clear the threshold ${threshold}.`);
+  for (const c of confusable) findings.push(`Intents "${c.intents[0]}" and "${c.intents[1]}" are confused ${c.count} times: make their phrasings more distinct, or merge them.`);
+  if (thinIntents.length > 0) findings.push(`Intents with fewer than ${THIN} utterances: ${thinIntents.join(', ')}. Ten or more varied phrasings each generalise far better.`);
+  return { intents: intents.length, utterances: examples.length, folds: FOLDS, accuracy: round(accuracy), accuracyAtThreshold: round(accuracyAtThreshold), threshold, confusable, thinIntents, findings };
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
