@@ -12,6 +12,8 @@ import { createFaqMatcher } from '../server/nlp/faq-matcher.ts';
 import { trainIntentClassifier } from '../server/nlp/intent-classifier.ts';
 import { DATA_DIR, firstPerIntent, heldOut, intentsOf, readSplit, type Example } from './banking77/data.ts';
 
+/** One part only, e.g. `node --import tsx bench/nlp-banking77.ts few` (few | full | faq | startup); all by default. */
+const part = process.argv[2];
 if (!existsSync(`${DATA_DIR}train.csv`)) {
   console.log(`nlp-banking77: skipped, no data in ${DATA_DIR}`);
   process.exit(0);
@@ -69,14 +71,16 @@ async function intentRun(label: string, perIntent: number | undefined): Promise<
     const result = log?.fields.result as { dialog: string | null } | null | undefined;
     return result?.dialog ?? null;
   };
+  const queryCpu = process.cpuUsage();
   let correct = 0;
   for (const e of inScopeTest) if ((await routedTo(e.text)) === dialogOf(e.intent)) correct++;
   let rejected = 0;
   for (const e of outOfScopeTest) if ((await routedTo(e.text)) === null) rejected++;
+  const meanCpuMs = process.cpuUsage(queryCpu).user / 1000 / latencies.length;
   console.log(
     `nlp-banking77 intents, ${label} (${examples.length} utterances, ${definition.intents.length} intents, threshold ${definition.settings.nlpThreshold}): ` +
       `in-scope correct ${pct(correct, inScopeTest.length)}, out-of-scope recall ${pct(rejected, outOfScopeTest.length)}, ` +
-      `training ${(trainingMs / 1000).toFixed(2)} s (${(trainingCpuMs / 1000).toFixed(2)} s CPU), p99 per query ${p99(latencies)} ms`,
+      `training ${(trainingMs / 1000).toFixed(2)} s (${(trainingCpuMs / 1000).toFixed(2)} s CPU), p99 per query ${p99(latencies)} ms (mean ${meanCpuMs.toFixed(2)} ms CPU)`,
   );
 }
 
@@ -98,6 +102,7 @@ async function faqRun(): Promise<void> {
     const log = effects.find((e) => e.type === 'faqLog');
     return log?.fields.matched ? (log.fields.intent as string) : null;
   };
+  const queryCpu = process.cpuUsage();
   let right = 0;
   let wrong = 0;
   for (const e of inScopeTest) {
@@ -107,10 +112,11 @@ async function faqRun(): Promise<void> {
   }
   let falseAnswers = 0;
   for (const e of outOfScopeTest) if (answered(e.text) !== null) falseAnswers++;
+  const meanCpuMs = process.cpuUsage(queryCpu).user / 1000 / latencies.length;
   console.log(
     `nlp-banking77 FAQ, one stored question per entry (${definition.faq.length} entries, threshold ${definition.settings.faqThreshold}): ` +
       `answered correctly ${pct(right, inScopeTest.length)}, wrong answers ${pct(wrong, inScopeTest.length)}, ` +
-      `false answers out of scope ${pct(falseAnswers, outOfScopeTest.length)}, build ${buildMs.toFixed(0)} ms, p99 per query ${p99(latencies)} ms`,
+      `false answers out of scope ${pct(falseAnswers, outOfScopeTest.length)}, build ${buildMs.toFixed(0)} ms, p99 per query ${p99(latencies)} ms (mean ${meanCpuMs.toFixed(2)} ms CPU)`,
   );
 }
 
@@ -134,7 +140,7 @@ async function startupRun(): Promise<void> {
   console.log(`nlp-banking77 start-up: ${definition.intents.length} intents × 10 utterances trained in ${seconds.toFixed(2)} s (${(process.cpuUsage(cpu).user / 1e6).toFixed(2)} s CPU)`);
 }
 
-await intentRun('10 per intent', 10);
-await intentRun('full training set', undefined);
-await faqRun();
-await startupRun();
+if (!part || part === 'few') await intentRun('10 per intent', 10);
+if (!part || part === 'full') await intentRun('full training set', undefined);
+if (!part || part === 'faq') await faqRun();
+if (!part || part === 'startup') await startupRun();

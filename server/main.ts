@@ -95,7 +95,7 @@ async function assemble(
 
   // The dialog engine's models (trained from the definition, offline) and outlets.
   const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
-  const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale }) : undefined;
+  const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale, synonyms: definition.settings.synonyms }) : undefined;
   const mailer = config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.SMTP_FROM ?? `"${definition.settings.name}" <bot@localhost>`) : undefined;
   const sms = config.SMS_URL
     ? createHttpSmsSender({ url: config.SMS_URL, username: config.SMS_USERNAME, password: config.SMS_PASSWORD, from: config.SMS_FROM ?? definition.settings.name })

@@ -30,7 +30,7 @@ const intentSchema = z
 const faqSchema = z
   .object({
     id,
-    /** Phrasings of the question; the user's question is fuzzy-matched against them. */
+    /** Phrasings of the question (one is enough; more widen what it matches); the user's question is matched against each. */
     questions: z.array(z.string().min(1).max(500)).min(1, 'a FAQ pair needs at least one question'),
     answer: template(),
   })
@@ -76,6 +76,8 @@ export const botDefinitionSchema = z
         nlpThreshold: z.number().min(0).max(1).default(0.7),
         /** Lowest FAQ match score (0..1, 1 = exact) that answers a question. */
         faqThreshold: z.number().min(0).max(1).default(0.6),
+        /** Groups of words that mean the same to this bot's FAQ, e.g. [["parcel", "package"]]: a question in one word matches a phrasing in another. */
+        synonyms: z.array(z.array(z.string().min(1).max(100)).min(2).max(20)).max(500).default([]),
         /**
          * Most steps a run may take without input from outside (the user, the page, a trigger),
          * across the turns it chains itself (integration results, failed email or SMS, waits

@@ -30,7 +30,13 @@ const THIN = 5;
 /** Bounded so a definition with thousands of utterances is checked in seconds, not minutes. */
 const MAX_UTTERANCES = 3_000;
 
-export function reportIntentQuality(definition: Pick<BotDefinition, 'intents' | 'settings'>): IntentQualityReport {
+/** What the report reads of a definition: a whole BotDefinition fits. */
+export interface QualityInput {
+  readonly intents: BotDefinition['intents'];
+  readonly settings: Pick<BotDefinition['settings'], 'locale' | 'nlpThreshold'>;
+}
+
+export function reportIntentQuality(definition: QualityInput): IntentQualityReport {
   const { intents, settings } = definition;
   const analyser = analyserFor(settings.locale);
   const threshold = settings.nlpThreshold;
@@ -90,4 +96,10 @@ function percent(share: number): string {
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** The report as lines for a terminal: what a `check` command prints. */
+export function formatIntentQuality(report: IntentQualityReport): string {
+  const head = `Intents: ${report.intents}, utterances: ${report.utterances}${report.folds > 0 ? `, ${report.folds}-fold cross-validation` : ''}`;
+  return [head, ...report.findings.map((f) => `- ${f}`), ...report.confusable.flatMap((c) => c.examples.map((e) => `    ${e}`))].join('\n');
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_BOT_DEFINITION } from '../config.ts';
+import { loadDefinition } from '../definition/load.ts';
+import type { Intent } from '../definition/schema.ts';
+import { formatIntentQuality, reportIntentQuality } from './quality.ts';
+
+const settings = { locale: 'en', nlpThreshold: 0.7 } as const;
+const intent = (id: string, utterances: string[]): Intent => ({ id, dialog: id, utterances });
+
+describe('intent quality report', () => {
+  it('when two intents share their phrasings, then they are named as confusable and the accuracy drops', () => {
+    const distinct = [
+      intent('track', ['where is my order', 'track my parcel', 'has my package shipped', 'when does my delivery arrive', 'order not arrived yet', 'shipment status']),
+      intent('hours', ['when are you open', 'opening hours', 'are you open on sunday', 'what time do you close', 'opening times please', 'is the shop open today']),
+      intent('refund', ['I want my money back', 'refund my purchase', 'how do I get a refund', 'return money to my card', 'refund please', 'money back for the broken item']),
+    ];
+    const clean = reportIntentQuality({ settings, intents: distinct });
+    const muddled = reportIntentQuality({
+      settings,
+      intents: [
+        ...distinct,
+        intent('delivery', ['where is my delivery', 'track my order', 'has my parcel shipped', 'when does my package arrive', 'delivery not arrived yet', 'status of my order']),
+      ],
+    });
+    expect(clean.folds).toBe(5);
+    expect(clean.accuracy).toBeGreaterThan(muddled.accuracy ?? 1);
+    expect(clean.confusable).toEqual([]);
+    expect(muddled.confusable[0]?.intents).toEqual(['delivery', 'track']);
+    expect(formatIntentQuality(muddled)).toMatch(/Intents "delivery" and "track" are confused \d+ times/);
+  });
+
+  it('when the demo bot is checked, then it gets an accuracy and names its thin intents', async () => {
+    const definition = await loadDefinition(DEMO_BOT_DEFINITION);
+    const report = reportIntentQuality(definition);
+    expect(report.intents).toBe(definition.intents.length);
+    expect(report.accuracy).not.toBeNull();
+    expect(report.accuracyAtThreshold).toBeLessThanOrEqual(report.accuracy as number);
+    for (const id of report.thinIntents) expect(definition.intents.find((i) => i.id === id)?.utterances.length).toBeLessThan(5);
+  });
+
+  it('when a bot has one intent, then the report says there is too little to cross-validate instead of inventing a figure', () => {
+    const report = reportIntentQuality({ settings, intents: [intent('only', ['hello'])] });
+    expect(report).toMatchObject({ accuracy: null, folds: 0, thinIntents: ['only'] });
+    expect(report.findings.join(' ')).toMatch(/Too few intents or utterances/);
+  });
+});
