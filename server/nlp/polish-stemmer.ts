@@ -7,6 +7,10 @@
  */
 const SUFFIXES = [
   'owaniami', 'owaniach', 'ościami', 'ościach', 'owanie', 'owania', 'owaniu', 'aniem', 'eniem', 'ością',
+  // Verbal nouns (zamówienie, zamówienia, zamówieniem, zamówień → zamów).
+  'ieniami', 'ieniach', 'ieniem', 'ieniom', 'ienia', 'ienie', 'ieniu', 'ień', 'aniami', 'aniach', 'ania', 'anie', 'aniu', 'eniami', 'eniach', 'enia', 'enie', 'eniu', 'eń',
+  // Imperatives (anuluj, sprawdź).
+  'ujcie', 'uj',
   'ujemy', 'ujecie', 'ujesz', 'iście', 'ości', 'ość', 'ować', 'ował', 'owała', 'owali',
   'ach', 'ami', 'ego', 'emu', 'ych', 'ymi', 'ich', 'imi', 'iej', 'owi', 'ową', 'owe', 'owy', 'owa', 'ami',
   'uje', 'ują', 'uję', 'amy', 'emy', 'imy', 'acie', 'ecie', 'icie', 'ają', 'asz', 'esz', 'isz', 'ysz',
