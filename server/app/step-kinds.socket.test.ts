@@ -211,6 +211,11 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     expect(nlpRows.map((r) => r.data)).toEqual([
       expect.objectContaining({ dialogId: 'ask', stepId: 'listen', stepType: 'nlp', query: 'I would like to order a pizza please', intent: 'order', processed: true }),
     ]);
+    // Every spec field is there, with the classifier's model id and a score that cleared the threshold.
+    const nlpRow = nlpRows[0]?.data as { modelId: string; result: { score: number; threshold: number; dialog: string; classifications: unknown[] } };
+    expect(nlpRow.modelId).toMatch(/^tfidf-/);
+    expect(nlpRow.result.score).toBeGreaterThanOrEqual(nlpRow.result.threshold);
+    expect(nlpRow.result.classifications[0]).toEqual({ intent: 'order', score: nlpRow.result.score });
 
     await client.emitWithAck('start_dialog', { dialogId: 'faq' });
     await eventually('the faq prompt', () => botTexts(client.items).includes('Ask me.'));
@@ -223,6 +228,9 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
       expect.objectContaining({ intent: 'hours', text: 'when are you open', stepId: 'q', dialogId: 'faq', matched: true, score: expect.any(Number), otherClassifications: expect.any(Array) }),
       expect.objectContaining({ text: 'quantum chromodynamics', matched: false }),
     ]);
+    const [answeredRow, unansweredRow] = faqRows.map((r) => r.data as { score: number });
+    expect(answeredRow?.score).toBeGreaterThanOrEqual(0.6);
+    expect(unansweredRow?.score).toBeLessThan(0.6);
     expect(lastBot(client.items)).toMatchObject({ type: 'text', text: 'Ask me.' });
     client.disconnect();
   });
