@@ -8,10 +8,9 @@ import { softmaxInPlace, trainSoftmax } from './linear-model.ts';
  *
  * The score of the best intent is its softened probability times an evidence
  * factor: how close the text comes to that intent's nearest example, next to
- * how close its examples come to each other. The
- * probability only says which intent wins; a text far from every example (out
- * of scope) still has a winner, and with few intents its share would be near
- * 1. The evidence factor does not depend on how many intents a bot has, so a
+ * how close its examples come to each other. The probability only says which
+ * intent wins; a text far from every example (out of scope) still has a
+ * winner, and with few intents its share would be near 1. The evidence factor does not depend on how many intents a bot has, so a
  * bot with two intents rejects "how is my driving" as firmly as one with 150.
  */
 export interface LabelledText {
