@@ -9,6 +9,7 @@
  * `vite build` runs both: the package build starts when the first has written its file.
  * Budget: scripts/widget-size.mjs --check.
  */
+import { minifyTemplates } from './scripts/minify-templates.ts';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
 import { writeLoaderAssets, writeRestAssets } from './scripts/widget-assets.ts';
 import { PACKAGE_DIR, PACKAGE_EXTERNALS, writeWidgetPackage } from './scripts/widget-package.ts';
@@ -77,14 +78,15 @@ function widgetAssets(): Plugin {
 
 export default defineConfig({
   ...shared,
-  plugins: [widgetAssets(), packageBuild()],
+  plugins: [minifyTemplates(), widgetAssets(), packageBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,
     minify: true,
     // Served beside the script and linked from it; scripts/widget-assets.ts cleans its source paths.
     sourcemap: true,
-    target: 'es2020',
+    // Class fields as written (Chrome 72+, Safari 14.1+, Firefox 69+, which Lit 3 needs anyway), not defineProperty helpers.
+    target: 'es2022',
     lib: {
       entry: 'widget/embed.ts',
       formats: ['iife'],
