@@ -11,8 +11,15 @@
  */
 import { minifyTemplates } from './scripts/minify-templates.ts';
 import { build, defineConfig, type Plugin, type UserConfig } from 'vite';
-import { writeLoaderAssets, writeRestAssets } from './scripts/widget-assets.ts';
+import { localeFiles, writeLoaderAssets, writeRestAssets } from './scripts/widget-assets.ts';
+import { LOCALES } from './widget/i18n/locales/all.ts';
 import { PACKAGE_DIR, PACKAGE_EXTERNALS, writeWidgetPackage } from './scripts/widget-package.ts';
+
+/** Every language but English, as files the rest fetches by the names it is built with. */
+const locales = localeFiles(LOCALES);
+const localeNames = Object.fromEntries(Object.entries(locales).map(([language, file]) => [language, file.name]));
+/** The loader's stand-in launcher names itself in the page's language. */
+const openLabels = Object.fromEntries(Object.entries(LOCALES).map(([language, strings]) => [language, strings.openChat]));
 
 const shared = {
   // The widget has no public/ folder; keep Vite from copying anything else into dist/.
@@ -48,6 +55,27 @@ function packageBuild(): Plugin {
 }
 
 /**
+ * engine.io-client lists its WebTransport transport beside WebSocket and polling, so it is
+ * bundled though the widget only ever asks for `websocket` and `polling`
+ * (widget/transport/socket-transport.ts). An empty stand-in keeps 1 KB out of the script tag's
+ * download; asking for `webtransport` would fail loudly at connect, never silently.
+ */
+function noWebTransport(): Plugin {
+  const stub = '\0chat-widget-no-webtransport';
+  return {
+    name: 'chat-widget-no-webtransport',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === './webtransport.js' && importer?.includes('engine.io-client') ? stub : null;
+    },
+    load(id) {
+      return id === stub ? 'export class WT { constructor() { throw new Error("WebTransport is not built into this widget"); } }' : null;
+    },
+  };
+}
+
+/**
  * After embed.ts is built: hash its name, then build the loader (widget/loader.ts) that
  * loads it under that name, then compress both and write the manifest.
  */
@@ -61,7 +89,7 @@ function widgetAssets(): Plugin {
         ...shared,
         configFile: false,
         logLevel: 'warn',
-        define: { ...shared.define, __CHAT_WIDGET_SCRIPT__: JSON.stringify(script) },
+        define: { ...shared.define, __CHAT_WIDGET_SCRIPT__: JSON.stringify(script), __CHAT_WIDGET_OPEN_LABELS__: JSON.stringify(openLabels) },
         build: {
           outDir: 'dist',
           emptyOutDir: false,
@@ -71,14 +99,15 @@ function widgetAssets(): Plugin {
           lib: { entry: 'widget/loader.ts', formats: ['iife'], name: 'ChatWidgetLoader', fileName: () => 'widget-loader.js' },
         },
       });
-      writeLoaderAssets('dist', script);
+      writeLoaderAssets('dist', script, locales);
     },
   };
 }
 
 export default defineConfig({
   ...shared,
-  plugins: [minifyTemplates(), widgetAssets(), packageBuild()],
+  define: { ...shared.define, __CHAT_WIDGET_LOCALES__: JSON.stringify(localeNames) },
+  plugins: [noWebTransport(), minifyTemplates(), widgetAssets(), packageBuild()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

@@ -3,6 +3,7 @@ import { MAX_TEXT_BYTES } from '../../shared/protocol.ts';
 import type {
   BotEvent,
   BotMessage,
+  BotProfile,
   ClientToServerEvents,
   HandshakeAuth,
   ProtocolError,
@@ -96,6 +97,8 @@ export class ConnectionController implements ReactiveController {
   locale: string | undefined = undefined;
   identity: Identity | undefined = undefined;
   onBotEvent: ((event: BotEvent) => void) | undefined;
+  /** The bot's name and avatar as its definition gives them, from the last handshake. */
+  bot: BotProfile | null = null;
 
   private pending: PendingMessage[] = [];
   private commands: PageCommand[] = [];
@@ -361,7 +364,9 @@ export class ConnectionController implements ReactiveController {
       this.items = [];
       this.lastSeq = 0;
     }
-    this.session = session;
+    // Only what resumes the user is kept on the device; the bot's profile comes with every connect.
+    this.session = { userId: session.userId, token: session.token };
+    this.bot = session.bot ?? null;
     this.persist();
     this.host.requestUpdate();
   }
