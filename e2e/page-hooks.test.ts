@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
 import { near, pixelsAt, rgb, type Rgb } from './screen-pixels.ts';
@@ -83,8 +83,9 @@ afterAll(async () => {
 
 type Heard = { name: string; payload: Record<string, unknown> };
 
-async function visit(init: Record<string, unknown>, context: BrowserContextOptions = {}): Promise<Page> {
+async function visit(init: Record<string, unknown>, context: BrowserContextOptions = {}, beforeLoad?: (page: Page) => void): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 800, height: 700 }, ...context })).newPage();
+  beforeLoad?.(page);
   await page.goto(`${shopUrl}?init=${encodeURIComponent(JSON.stringify(init))}`);
   return page;
 }
@@ -215,10 +216,19 @@ describe('looks in Chromium, read off screenshots', () => {
   });
 
   it('when the locale is Arabic, then the widget speaks Arabic and the screenshot is mirrored: launcher bottom left, Send left of the message box', async () => {
-    const page = await visit({ locale: 'ar' });
-    // "Open chat" in Arabic, loaded from the bot's origin.
+    let arrived: Promise<Response> | undefined;
+    const page = await visit({ locale: 'ar' }, {}, (p) => {
+      arrived = p.waitForResponse((r) => /\/widget\.ar\.[0-9a-f]{12}\.json$/.test(r.url()), POLL);
+    });
+    // The Arabic strings come from the bot's origin as an immutable file any page may read.
+    const strings = await (arrived as Promise<Response>);
+    expect(strings.status()).toBe(200);
+    expect(strings.headers()['cache-control']).toContain('immutable');
+    expect(strings.headers()['access-control-allow-origin']).toBe('*');
+    // "Open chat" and the message box's placeholder in Arabic.
     const launcher = page.getByRole('button', { name: 'فتح الدردشة' });
     await expect.poll(() => launcher.count(), POLL).toBe(1);
+    await expect.poll(() => page.locator('#input').getAttribute('placeholder'), POLL).toBe('اكتب رسالة…');
     let png = await page.screenshot({ animations: 'disabled' });
     // Inside the round launcher (56px, 20px from the corner), left of its white icon.
     const [bottomLeft, bottomRight] = await pixelsAt(page, png, [
