@@ -175,6 +175,29 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     expect(Math.round((await page.getByRole('dialog').boundingBox())?.height ?? 0)).toBe(Math.round(box?.height ?? -1));
     await page.context().close();
   });
+
+  it('when the launcher is placed left with offsets, then the loader draws it there at once and the full widget keeps it there', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const page = await visit({ position: { side: 'left', x: 30, y: 40 } }, {}, (p) => {
+      // Hold the rest of the widget back, to see the loader's stand-in launcher alone.
+      void p.route(/\/widget\.[0-9a-f]{12}\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+    });
+    const launcher = page.getByRole('button', { name: 'Open chat' });
+    await expect.poll(() => launcher.count(), POLL).toBe(1);
+    expect(await page.locator('chat-widget').count()).toBe(0);
+    const before = await launcher.boundingBox();
+    expect(before).toEqual({ x: 30, y: 700 - 40 - 56, width: 56, height: 56 });
+
+    release();
+    await expect.poll(() => page.locator('chat-widget').count(), POLL).toBe(1);
+    await expect.poll(() => page.locator('chat-widget-launcher').count(), POLL).toBe(0);
+    expect(await launcher.boundingBox()).toEqual(before);
+    await page.context().close();
+  });
 });
 
 /** Screenshot points: the empty middle of the conversation, the header's left edge, and the page right of the panel. */

@@ -31,6 +31,7 @@ export const THEME_PROPERTIES = {
   badge: '--chat-badge-bg',
   badgeText: '--chat-badge-text',
   error: '--chat-error',
+  codeBackground: '--chat-code-bg',
   radius: '--chat-radius',
   font: '--chat-font',
 } as const;
@@ -78,7 +79,7 @@ export interface MessageHookPayload {
  * @csspart input - The message textbox.
  * @csspart send - The Send button.
  * @cssprop --chat-accent - Launcher, user bubbles and Send button colour.
- * @cssprop --chat-accent-text, --chat-bg, --chat-text, --chat-muted, --chat-bot-bg, --chat-border, --chat-input-border, --chat-divider, --chat-notice-bg, --chat-notice-text, --chat-badge-bg, --chat-badge-text, --chat-error, --chat-radius, --chat-font
+ * @cssprop --chat-accent-text, --chat-bg, --chat-text, --chat-muted, --chat-bot-bg, --chat-border, --chat-input-border, --chat-divider, --chat-notice-bg, --chat-notice-text, --chat-badge-bg, --chat-badge-text, --chat-error, --chat-code-bg, --chat-radius, --chat-font
  * @cssprop --chat-offset-x, --chat-offset-y - Distance of the launcher from the side and the bottom (20px).
  */
 export class ChatWidgetElement extends LitElement {

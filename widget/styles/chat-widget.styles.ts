@@ -24,6 +24,7 @@ const dark = css`
   --chat-notice-bg: #422006;
   --chat-notice-text: #fde68a;
   --chat-error: #f87171;
+  --chat-code-bg: rgb(255 255 255 / 0.12);
   color-scheme: dark;
 `;
 
@@ -43,6 +44,7 @@ export const chatWidgetStyles = css`
     --chat-badge-bg: #b91c1c;
     --chat-badge-text: #fff;
     --chat-error: #b91c1c;
+    --chat-code-bg: rgb(0 0 0 / 0.08);
     --chat-radius: 12px;
     --chat-font: system-ui, sans-serif;
     position: fixed;
@@ -243,7 +245,7 @@ export const chatWidgetStyles = css`
     font-size: 0.92em;
     padding: 0 3px;
     border-radius: 4px;
-    background: rgb(0 0 0 / 0.08);
+    background: var(--chat-code-bg);
   }
   img.image,
   img.card-image {

@@ -77,6 +77,23 @@ describe('<chat-widget> looks', () => {
     expect(background(root)).to.equal('rgb(255, 255, 255)');
   });
 
+  it('when the page sets the input border, notice, badge and error colours, then each shows in its place, over the dark scheme', async () => {
+    const { el, root, transport } = await mount({ scheme: 'dark', returning: true });
+    el.theme = { inputBorder: '#010203', noticeBackground: '#040506', noticeText: '#070809', badge: '#0a0b0c', badgeText: '#0d0e0f', error: '#101112' };
+    el.open = false;
+    transport.fire('entries', [{ seq: 1, from: 'bot', at: new Date().toISOString(), clientId: null, message: { type: 'notice', level: 'info', text: 'Heads up' } }]);
+    await el.updateComplete;
+    const style = (selector: string) => getComputedStyle(root.querySelector(selector) as Element);
+    expect(style('#input').borderTopColor).to.equal('rgb(1, 2, 3)');
+    expect(style('.msg-notice').backgroundColor).to.equal('rgb(4, 5, 6)');
+    expect(style('.msg-notice').color).to.equal('rgb(7, 8, 9)');
+    expect(style('.badge').backgroundColor).to.equal('rgb(10, 11, 12)');
+    expect(style('.badge').color).to.equal('rgb(13, 14, 15)');
+    expect(style('.note.error').color).to.equal('rgb(16, 17, 18)');
+    // What the page did not set keeps the dark scheme's value.
+    expect(style('.panel').backgroundColor).to.equal('rgb(17, 24, 39)');
+  });
+
   it('when the scheme is light, then a dark system preference changes nothing', async () => {
     await emulateMedia({ colorScheme: 'dark' });
     const { root } = await mount({ scheme: 'light' });
