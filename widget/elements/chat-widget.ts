@@ -183,6 +183,7 @@ export class ChatWidgetElement extends LitElement {
     this.connection.forget();
     this.open = false;
     this.seenSeq = 0;
+    this.toldSeq = 0;
   }
 
   /** After shutdown(): connect again as a new user. */
@@ -346,8 +347,8 @@ export class ChatWidgetElement extends LitElement {
     if (unread !== this.lastUnread) this.fire('chat-widget-unread', { count: unread });
     this.lastUnread = unread;
     if (!this.serverUrl) return;
-    // What was restored from this device or shown before is not news.
-    if (this.toldSeq < 0) this.toldSeq = this.maxSeq;
+    // What was restored from this device or shown before is not news; a new user's entries count from 1 again.
+    if (this.toldSeq < 0 || this.toldSeq > this.maxSeq) this.toldSeq = this.maxSeq;
     for (const { seq, from, at, message } of this.connection.items) {
       if (seq <= this.toldSeq) continue;
       const text = 'text' in message ? message.text : 'label' in message ? message.label : '';

@@ -22,7 +22,7 @@ async function mount(attrs: { locale?: string; scheme?: string; returning?: bool
   );
   const root = el.shadowRoot as ShadowRoot;
   const transport = factory.latest();
-  return { el, root, transport };
+  return { el, root, transport, latest: factory.latest };
 }
 
 const background = (root: ShadowRoot) => getComputedStyle(root.querySelector('.panel') as Element).backgroundColor;
@@ -123,12 +123,21 @@ describe('<chat-widget> looks', () => {
     const heard: unknown[] = [];
     const listen = (e: Event) => heard.push((e as CustomEvent).detail);
     document.addEventListener('chat-widget-message', listen);
-    const { el, transport } = await mount();
+    const { el, transport, latest } = await mount();
     transport.fire('entries', [botAt(1, new Date(), 'earlier'), botAt(2, new Date(), 'new')]);
     await el.updateComplete;
     transport.fire('entries', [botAt(2, new Date(), 'new')]);
     await el.updateComplete;
-    document.removeEventListener('chat-widget-message', listen);
     expect(heard.map((h) => (h as { text: string }).text)).to.deep.equal(['new']);
+
+    // After shutdown and restart the visitor is a new user whose entries count from 1 again: each is news.
+    el.shutdown();
+    await el.updateComplete;
+    el.restart();
+    expect(latest()).to.not.equal(transport);
+    latest().fire('entries', [botAt(1, new Date(), 'hello, new visitor')]);
+    await el.updateComplete;
+    document.removeEventListener('chat-widget-message', listen);
+    expect(heard.map((h) => (h as { text: string }).text)).to.deep.equal(['new', 'hello, new visitor']);
   });
 });
