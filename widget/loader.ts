@@ -49,10 +49,12 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
     const label = options.strings?.openChat ?? __CHAT_WIDGET_OPEN_LABELS__[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
     const { theme, position } = options;
     const place = typeof position === 'string' ? { side: position } : (position ?? {});
+    // Anything but left or right: the element ignores it (and says so), so the stand-in does too.
+    const side = place.side === 'left' || place.side === 'right' ? place.side : 'inset-inline-end';
     const px = (value: number | string | undefined) => (typeof value === 'number' ? `${value}px` : (value ?? '20px'));
     // The same box, colours and place as the element's launcher (widget/styles/), so the handover does not jump.
     const css =
-      `:host{position:fixed;${place.side ?? 'inset-inline-end'}:${px(place.x)};bottom:${px(place.y)};z-index:2147483000}` +
+      `:host{position:fixed;${side}:${px(place.x)};bottom:${px(place.y)};z-index:2147483000}` +
       'button{display:block;width:56px;height:56px;border:0;border-radius:50%;background:var(--chat-accent,#2563eb);color:var(--chat-accent-text,#fff);' +
       'box-shadow:0 4px 12px rgb(0 0 0/.2);cursor:pointer;padding:0}svg{width:24px;height:24px;fill:currentColor;vertical-align:middle}';
     root.innerHTML = `<button type="button" part="launcher"><svg viewBox="0 0 24 24" aria-hidden="true">${CHAT_ICON}</svg></button>`;

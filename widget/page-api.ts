@@ -119,6 +119,13 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     return document.querySelector(CHAT_WIDGET_TAG) ?? init();
   }
 
+  /** `value` when it is one of `allowed`; else undefined, and the console says what would do. */
+  function checked<T extends string>(option: string, value: T, allowed: readonly T[]): T | undefined {
+    if (allowed.includes(value)) return value;
+    console.warn(`ChatWidget: init ${option} "${value}" is not one of ${allowed.join(', ')}; it is ignored.`);
+    return undefined;
+  }
+
   function init(options: ChatWidgetInitOptions = {}): ChatWidgetElement {
     let widget = document.querySelector(CHAT_WIDGET_TAG);
     const isNew = !widget;
@@ -133,16 +140,16 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     if (options.userId && options.userHash) widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
     if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
     const { theme, position } = options;
-    if (typeof theme === 'string') widget.colorScheme = theme;
-    else if (theme) {
-      const { scheme, ...colours } = theme;
-      if (scheme) widget.colorScheme = scheme;
+    const scheme = typeof theme === 'string' ? theme : theme?.scheme;
+    if (scheme) widget.colorScheme = checked('theme', scheme, ['light', 'dark', 'auto']) ?? widget.colorScheme;
+    if (typeof theme === 'object') {
+      const { scheme: _, ...colours } = theme;
       widget.theme = { ...widget.theme, ...colours };
     }
     if (options.hideLauncher !== undefined) widget.hideLauncher = options.hideLauncher;
-    if (typeof position === 'string') widget.position = position;
-    else if (position) {
-      widget.position = position.side;
+    const side = typeof position === 'string' ? position : position?.side;
+    if (side) widget.position = checked('position', side, ['left', 'right']) ?? widget.position;
+    if (typeof position === 'object') {
       for (const [axis, value] of [['x', position.x], ['y', position.y]] as const) {
         if (value !== undefined) widget.style.setProperty(`--chat-offset-${axis}`, typeof value === 'number' ? `${value}px` : value);
       }

@@ -127,16 +127,16 @@ export class ChatWidgetElement extends LitElement {
   private declare seenSeq: number;
   /** Strings of the current language once loaded (English until then). */
   private declare loaded: Partial<WidgetStrings> | undefined;
-  private loading: Promise<unknown> | undefined;
+  #loading: Promise<unknown> | undefined;
   /** Highest seq the page has been told of through chat-widget-message; restored history is not news. */
-  private toldSeq = -1;
-  private lastUnread = 0;
+  #toldSeq = -1;
+  #lastUnread = 0;
 
-  private readonly connection = new ConnectionController(this, { onBotEvent: (event) => this.onBotEvent(event) });
+  readonly #connection = new ConnectionController(this, { onBotEvent: (event) => this.#onBotEvent(event) });
   /** Whether focus was inside when the panel started closing, so we only move focus we own. */
-  private focusWasInside = false;
-  private lastCount = 0;
-  private autoDir = false;
+  #focusWasInside = false;
+  #lastCount = 0;
+  #autoDir = false;
 
   constructor() {
     super();
@@ -167,63 +167,63 @@ export class ChatWidgetElement extends LitElement {
 
   /** Sends a page event (a click, a filled field); the bot definition decides what it does. */
   sendEvent(name: string, payload?: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-    return this.connection.pageEvent(name, payload);
+    return this.#connection.pageEvent(name, payload);
   }
 
   setUserData(fields: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-    return this.connection.setUserData(fields);
+    return this.#connection.setUserData(fields);
   }
 
   startDialog(dialogId: string, data?: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-    return this.connection.startDialog(dialogId, data);
+    return this.#connection.startDialog(dialogId, data);
   }
 
   /** Forgets the user on this device (session, transcript, queue) and closes the panel. */
   shutdown(): void {
-    this.connection.forget();
+    this.#connection.forget();
     this.open = false;
     this.seenSeq = 0;
-    this.toldSeq = 0;
+    this.#toldSeq = 0;
   }
 
   /** After shutdown(): connect again as a new user. */
   restart(): void {
-    this.connection.reopen();
+    this.#connection.reopen();
   }
 
-  private get text(): WidgetStrings {
+  get #text(): WidgetStrings {
     return { ...en, ...this.loaded, ...this.strings };
   }
 
   /** Waits for the language's strings too, so a test or page sees the finished panel. */
   protected override async getUpdateComplete(): Promise<boolean> {
-    await this.loading;
+    await this.#loading;
     return super.getUpdateComplete();
   }
 
-  private get maxSeq(): number {
-    return this.connection.items.at(-1)?.seq ?? 0;
+  get #maxSeq(): number {
+    return this.#connection.items.at(-1)?.seq ?? 0;
   }
 
-  private get unread(): number {
+  get #unread(): number {
     if (this.open || this.seenSeq < 0) return 0;
-    return this.connection.items.filter((item) => item.from === 'bot' && item.seq > this.seenSeq).length;
+    return this.#connection.items.filter((item) => item.from === 'bot' && item.seq > this.seenSeq).length;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    this.connection.user = this.user;
-    this.connection.locale = this.locale;
-    this.connection.identity = this.identity;
+    this.#connection.user = this.user;
+    this.#connection.locale = this.locale;
+    this.#connection.identity = this.identity;
     if ((changed.has('serverUrl') || changed.has('transportFactory')) && this.serverUrl) {
-      this.connection.connect(this.serverUrl, this.transportFactory);
+      this.#connection.connect(this.serverUrl, this.transportFactory);
     }
     // What was restored from this device was seen before; only what arrives now is unread.
-    if (this.seenSeq < 0 && this.serverUrl) this.seenSeq = this.maxSeq;
+    if (this.seenSeq < 0 && this.serverUrl) this.seenSeq = this.#maxSeq;
     // The greeting on a first visit is not news: the visitor has not asked for anything yet.
     // Once they have opened the panel, what the bot says later is.
-    if (this.open) this.connection.untouched = false;
-    if ((this.open || this.connection.untouched) && this.seenSeq !== this.maxSeq) this.seenSeq = this.maxSeq;
-    if (changed.has('open')) this.focusWasInside = this.shadowRoot?.activeElement != null;
+    if (this.open) this.#connection.untouched = false;
+    if ((this.open || this.#connection.untouched) && this.seenSeq !== this.#maxSeq) this.seenSeq = this.#maxSeq;
+    if (changed.has('open')) this.#focusWasInside = this.shadowRoot?.activeElement != null;
     if (changed.has('theme')) {
       for (const [key, property] of Object.entries(THEME_PROPERTIES)) {
         const value = this.theme[key as keyof Theme];
@@ -233,54 +233,54 @@ export class ChatWidgetElement extends LitElement {
     }
     if (changed.has('locale')) {
       // Follow the locale's direction unless the page set dir itself.
-      if (!this.hasAttribute('dir') || this.autoDir) {
-        this.autoDir = true;
+      if (!this.hasAttribute('dir') || this.#autoDir) {
+        this.#autoDir = true;
         this.setAttribute('dir', directionFor(this.locale));
       }
       const language = languageOf(this.locale);
-      this.loading = loadStrings(language).then((strings) => {
+      this.#loading = loadStrings(language).then((strings) => {
         if (languageOf(this.locale) === language) this.loaded = strings;
       });
     }
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    this.tellPage();
-    const count = this.connection.messages.length;
+    this.#tellPage();
+    const count = this.#connection.messages.length;
     const log = this.shadowRoot?.querySelector('.log');
-    if (log && count !== this.lastCount) log.scrollTop = log.scrollHeight;
-    this.lastCount = count;
+    if (log && count !== this.#lastCount) log.scrollTop = log.scrollHeight;
+    this.#lastCount = count;
     // The first render is not a user action: never steal focus from the host page then.
     if (!changed.has('open') || changed.get('open') === undefined) return;
     if (this.open) {
       // The message box, or the conversation when input is disabled after a fatal error.
       const input = this.shadowRoot?.querySelector<HTMLInputElement>('#input');
       (input && !input.disabled ? input : this.shadowRoot?.querySelector<HTMLElement>('.log'))?.focus();
-    } else if (this.focusWasInside) {
+    } else if (this.#focusWasInside) {
       this.shadowRoot?.querySelector<HTMLElement>('.launcher')?.focus();
     }
-    this.fire('chat-widget-toggle', { open: this.open });
+    this.#fire('chat-widget-toggle', { open: this.open });
   }
 
   protected override render(): TemplateResult {
-    const t = this.text;
-    const { typing, error, link, fatal, restarted } = this.connection;
+    const t = this.#text;
+    const { typing, error, link, fatal, restarted } = this.#connection;
     const ctx: RenderContext = {
       strings: t,
       locale: this.locale,
-      press: (label, action) => this.press(label, action),
+      press: (label, action) => this.#press(label, action),
       disabled: fatal,
       baseUrl: this.serverUrl,
     };
     const linkNote = !this.serverUrl ? '' : link === 'connecting' ? t.connecting : link === 'reconnecting' ? t.offline : '';
-    const unread = this.unread;
-    const quickReplies = fatal ? [] : this.connection.quickReplies;
-    const { bot } = this.connection;
+    const unread = this.#unread;
+    const quickReplies = fatal ? [] : this.#connection.quickReplies;
+    const { bot } = this.#connection;
     const title = this.chatTitle || bot?.name || t.title;
     const avatar = safeUrl(this.avatarUrl || bot?.avatarUrl || '', this.serverUrl);
     let day = 0;
     return html`
-      <div id="panel" class="panel" part="panel" role="dialog" aria-label=${title} ?hidden=${!this.open} @keydown=${this.onKeydown}>
+      <div id="panel" class="panel" part="panel" role="dialog" aria-label=${title} ?hidden=${!this.open} @keydown=${this.#onKeydown}>
         <div class="header" part="header">
           ${avatar ? html`<img class="avatar" part="avatar" src=${avatar} alt="" @error=${hideImage} />` : nothing}
           <span class="title">${title}</span>
@@ -289,19 +289,19 @@ export class ChatWidgetElement extends LitElement {
           </button>
         </div>
         <div class="log" part="log" role="log" aria-live="polite" aria-label=${t.conversation} tabindex="0">
-          ${this.connection.messages.map((m) => {
+          ${this.#connection.messages.map((m) => {
             const d = dayOf(m.at);
             const separator = d !== day ? daySeparator(m.at, this.locale) : nothing;
             day = d;
             return [separator, renderMessage(m, ctx)];
           })}
         </div>
-        ${quickReplies.length > 0 ? this.renderQuickReplies(quickReplies, t) : nothing}
+        ${quickReplies.length > 0 ? this.#renderQuickReplies(quickReplies, t) : nothing}
         <div class="note typing" ?hidden=${!typing}><span class="dots" aria-hidden="true"><i></i><i></i><i></i></span>${t.typing}</div>
         <div class="note" aria-live="polite" ?hidden=${!linkNote}>${linkNote}</div>
         <div class="note" role="status" ?hidden=${!restarted}>${restarted ? t.sessionExpired : ''}</div>
         <div class="note error" role="alert">${fatal ? t.ended : error ? errorText(error.code, t) : ''}</div>
-        <form @submit=${this.onSubmit}>
+        <form @submit=${this.#onSubmit}>
           <label class="sr-only" for="input">${t.message}</label>
           <input id="input" part="input" autocomplete="off" enterkeyhint="send" placeholder=${t.placeholder} ?disabled=${fatal} />
           <button class="send" part="send" type="submit" ?disabled=${fatal}>${t.send}</button>
@@ -325,53 +325,53 @@ export class ChatWidgetElement extends LitElement {
     `;
   }
 
-  private renderQuickReplies(replies: readonly QuickReply[], t: WidgetStrings) {
+  #renderQuickReplies(replies: readonly QuickReply[], t: WidgetStrings) {
     return html`<div class="quick-replies" role="group" aria-label=${t.quickReplies}>
       ${replies.map(
-        (r) => html`<button type="button" class="quick-reply" part="quick-reply" @click=${() => this.press(r.label, { kind: 'postback', payload: r.payload })}>
+        (r) => html`<button type="button" class="quick-reply" part="quick-reply" @click=${() => this.#press(r.label, { kind: 'postback', payload: r.payload })}>
           ${r.label}
         </button>`,
       )}
     </div>`;
   }
 
-  private press(...args: Parameters<ConnectionController['press']>): void {
-    this.connection.press(...args);
+  #press(...args: Parameters<ConnectionController['press']>): void {
+    this.#connection.press(...args);
     // The pressed control may vanish (quick replies do): keep focus in the panel.
     this.shadowRoot?.querySelector<HTMLElement>('#input')?.focus();
   }
 
   /** Page hooks: the unread count when it changed, and each entry that arrived since the last update. */
-  private tellPage(): void {
-    const unread = this.unread;
-    if (unread !== this.lastUnread) this.fire('chat-widget-unread', { count: unread });
-    this.lastUnread = unread;
+  #tellPage(): void {
+    const unread = this.#unread;
+    if (unread !== this.#lastUnread) this.#fire('chat-widget-unread', { count: unread });
+    this.#lastUnread = unread;
     if (!this.serverUrl) return;
     // What was restored from this device or shown before is not news; a new user's entries count from 1 again.
-    if (this.toldSeq < 0 || this.toldSeq > this.maxSeq) this.toldSeq = this.maxSeq;
-    for (const { seq, from, at, message } of this.connection.items) {
-      if (seq <= this.toldSeq) continue;
+    if (this.#toldSeq < 0 || this.#toldSeq > this.#maxSeq) this.#toldSeq = this.#maxSeq;
+    for (const { seq, from, at, message } of this.#connection.items) {
+      if (seq <= this.#toldSeq) continue;
       const text = 'text' in message ? message.text : 'label' in message ? message.label : '';
-      this.fire('chat-widget-message', { seq, from, at, text, message } satisfies MessageHookPayload);
+      this.#fire('chat-widget-message', { seq, from, at, text, message } satisfies MessageHookPayload);
     }
-    this.toldSeq = this.maxSeq;
+    this.#toldSeq = this.#maxSeq;
   }
 
-  private fire(type: string, detail: unknown): void {
+  #fire(type: string, detail: unknown): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
-  private onBotEvent(event: BotEvent): void {
-    this.fire('chat-widget-event', event);
+  #onBotEvent(event: BotEvent): void {
+    this.#fire('chat-widget-event', event);
   }
 
-  private onSubmit(event: SubmitEvent): void {
+  #onSubmit(event: SubmitEvent): void {
     event.preventDefault();
     const input = this.shadowRoot?.querySelector('input');
-    if (input && this.connection.send(input.value)) input.value = '';
+    if (input && this.#connection.send(input.value)) input.value = '';
   }
 
-  private onKeydown(event: KeyboardEvent): void {
+  #onKeydown(event: KeyboardEvent): void {
     if (event.key === 'Escape') this.hide();
   }
 }
