@@ -12,8 +12,8 @@ import type { TransportFactory } from '../transport/transport.ts';
 const chatIcon = svg`<path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/>`;
 const closeIcon = svg`<path d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z"/>`;
 
-/** A picture that did not load takes no room rather than showing a broken-image icon. */
-const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = true);
+/** A picture that did not load takes no room rather than showing a broken-image icon; the next one that loads shows. */
+const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = event.type === 'error');
 
 /** Theme keys for `init({ theme })`, each set as the CSS custom property beside it (for both colour schemes). */
 export const THEME_PROPERTIES = {
@@ -282,7 +282,7 @@ export class ChatWidgetElement extends LitElement {
     return html`
       <div id="panel" class="panel" part="panel" role="dialog" aria-label=${title} ?hidden=${!this.open} @keydown=${this.#onKeydown}>
         <div class="header" part="header">
-          ${avatar ? html`<img class="avatar" part="avatar" src=${avatar} alt="" @error=${hideImage} />` : nothing}
+          ${avatar ? html`<img class="avatar" part="avatar" src=${avatar} alt="" @error=${hideImage} @load=${hideImage} />` : nothing}
           <span class="title">${title}</span>
           <button class="minimize" type="button" aria-label=${t.minimize} @click=${this.hide}>
             <svg viewBox="0 0 24 24" aria-hidden="true">${closeIcon}</svg>
