@@ -6,6 +6,8 @@
  * Both clean their map's source paths and precompress (Brotli and gzip, maximum level, once
  * at build time instead of per request); the second writes dist/widget-manifest.json, the
  * list server/api/widget-assets.ts serves.
+ * Besides them, each language but English as `widget.<lang>.<hash>.json` (localeFiles), which
+ * the rest fetches when a page asks for that language (widget/i18n/locale-fetch.ts).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ export interface WidgetManifest {
   readonly loader: string;
   /** The rest of the widget under its hashed name, e.g. `widget.3f2a9c1b0d4e.js`. */
   readonly script: string;
+  /** Language → its strings' file, e.g. `fr` → `widget.fr.0c1d2e3f4a5b.json`. */
+  readonly locales: Readonly<Record<string, string>>;
   readonly files: Readonly<Record<string, WidgetAssetEntry>>;
 }
 
@@ -72,13 +76,24 @@ function writeScript(distDir: string, built: string, name: string, mapName: stri
   return { code, map };
 }
 
+/** One JSON file per language but English (built into the rest), named by its content's hash. */
+export function localeFiles(tables: Readonly<Record<string, object>>): Record<string, { name: string; bytes: Buffer }> {
+  const files: Record<string, { name: string; bytes: Buffer }> = {};
+  for (const [language, strings] of Object.entries(tables)) {
+    if (language === 'en') continue;
+    const bytes = Buffer.from(JSON.stringify(strings));
+    files[language] = { name: `widget.${language}.${hashOf(bytes)}.json`, bytes };
+  }
+  return files;
+}
+
 /** Step 1: returns the hashed name the loader is built to load. */
 export function writeRestAssets(distDir: string): string {
   const code = readFileSync(path.join(distDir, LOADER_NAME), 'utf8').replace(MAP_COMMENT, '');
   const script = `widget.${hashOf(code)}.js`;
   // Files of earlier builds would pile up in dist/ (it is never wiped): only this build's stay.
   for (const name of readdirSync(distDir)) {
-    if (/^widget\.[0-9a-f]{12}\.js/.test(name)) rmSync(path.join(distDir, name));
+    if (/^widget\.([a-z]{2,3}\.)?[0-9a-f]{12}\.js/.test(name)) rmSync(path.join(distDir, name));
   }
   renameSync(path.join(distDir, LOADER_NAME), path.join(distDir, 'widget-rest.js'));
   renameSync(path.join(distDir, `${LOADER_NAME}.map`), path.join(distDir, 'widget-rest.js.map'));
@@ -86,8 +101,9 @@ export function writeRestAssets(distDir: string): string {
   return script;
 }
 
-/** Step 2: the loader under the stable name, and the manifest of everything served. */
-export function writeLoaderAssets(distDir: string, script: string): WidgetManifest {
+/** Step 2: the loader under the stable name, the language files, and the manifest of everything served. */
+export function writeLoaderAssets(distDir: string, script: string, locales: ReturnType<typeof localeFiles>): WidgetManifest {
+  for (const { name, bytes } of Object.values(locales)) writeCompressed(path.join(distDir, name), bytes);
   const loaderMap = `${LOADER_NAME}.map`;
   const loader = writeScript(distDir, 'widget-loader.js', LOADER_NAME, loaderMap);
   const rest = readFileSync(path.join(distDir, script));
@@ -95,7 +111,11 @@ export function writeLoaderAssets(distDir: string, script: string): WidgetManife
   const manifest: WidgetManifest = {
     loader: LOADER_NAME,
     script,
+    locales: Object.fromEntries(Object.entries(locales).map(([language, file]) => [language, file.name])),
     files: {
+      ...Object.fromEntries(
+        Object.values(locales).map(({ name, bytes }) => [name, { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(bytes) } satisfies WidgetAssetEntry]),
+      ),
       [LOADER_NAME]: { contentType: JS, cache: 'short', hash: hashOf(loader.code) },
       [loaderMap]: { contentType: JSON_TYPE, cache: 'short', hash: hashOf(loader.map) },
       [script]: { contentType: JS, cache: 'immutable', hash: hashOf(rest) },

@@ -144,6 +144,14 @@ export interface ProtocolError {
 export interface Session {
   readonly userId: string;
   readonly token: string;
+  /** Who the widget shows in its header unless the page sets its own title and avatar. */
+  readonly bot?: BotProfile;
+}
+
+/** The bot as the definition names it (settings.name, settings.avatarUrl). */
+export interface BotProfile {
+  readonly name: string;
+  readonly avatarUrl?: string;
 }
 
 export interface ClientToServerEvents {

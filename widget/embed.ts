@@ -8,11 +8,13 @@
  *   ChatWidget('init', { user: { email }, locale: 'de' });
  *   ChatWidget('on', 'closeChat', () => ChatWidget('close'));
  */
+import { setLocaleSource } from './i18n/catalog.ts';
+import { fetchedLocales } from './i18n/locale-fetch.ts';
 import { defineChatWidget } from './index.ts';
 import { INSTALLED_EVENT, type QueuedCall } from './loader-handover.ts';
 import { createChatWidgetApi, type ChatWidgetApi } from './page-api.ts';
 
-export type { ChatWidgetApi, ChatWidgetInitOptions, BotEventListener } from './page-api.ts';
+export type { ChatWidgetApi, ChatWidgetInitOptions, BotEventListener, WidgetHook, WidgetHookPayloads } from './page-api.ts';
 
 declare global {
   interface Window {
@@ -22,6 +24,8 @@ declare global {
 
 // document.currentScript is only set while this script first runs, so read it now.
 const scriptServerUrl = originOf(document.currentScript);
+// Other languages than English come from beside this script (a path prefix of a reverse proxy included).
+setLocaleSource(fetchedLocales((document.currentScript as HTMLScriptElement | null)?.src ?? ''));
 
 function originOf(script: HTMLOrSVGScriptElement | null): string {
   if (!(script instanceof HTMLScriptElement) || !script.src) return '';

@@ -14,9 +14,8 @@ import type { ChatWidgetApi, ChatWidgetInitOptions } from './page-api.ts';
 
 /** Replaced at build time with the hashed name of the rest (vite.config.ts). */
 declare const __CHAT_WIDGET_SCRIPT__: string;
-
-// Labels of the shipped locales (widget/i18n/strings.ts `openChat`); the full table would cost critical-path bytes.
-const OPEN_CHAT: Readonly<Record<string, string>> = { en: 'Open chat', de: 'Chat öffnen' };
+/** Replaced at build time with each shipped language's `openChat` (widget/i18n/locales/): the full tables would cost critical-path bytes. */
+declare const __CHAT_WIDGET_OPEN_LABELS__: Readonly<Record<string, string>>;
 const CHAT_ICON = '<path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/>';
 const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog', 'open', 'close', 'toggle', 'shutdown'] as const;
 
@@ -44,13 +43,18 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
   function drawLauncher(options: ChatWidgetInitOptions): void {
     // In <head> without async the body is not there yet: draw once it is.
     if (!document.body) return void document.addEventListener('DOMContentLoaded', () => drawLauncher(options), { once: true });
-    if (launcher) return;
+    if (launcher || options.hideLauncher) return;
     launcher = document.createElement('chat-widget-launcher');
     const root = launcher.attachShadow({ mode: 'open' });
-    const label = options.strings?.openChat ?? OPEN_CHAT[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
+    const label = options.strings?.openChat ?? __CHAT_WIDGET_OPEN_LABELS__[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
+    const { theme, position } = options;
+    const place = typeof position === 'string' ? { side: position } : (position ?? {});
+    // Anything but left or right: the element ignores it (and says so), so the stand-in does too.
+    const side = place.side === 'left' || place.side === 'right' ? place.side : 'inset-inline-end';
+    const px = (value: number | string | undefined) => (typeof value === 'number' ? `${value}px` : (value ?? '20px'));
     // The same box, colours and place as the element's launcher (widget/styles/), so the handover does not jump.
     const css =
-      ':host{position:fixed;inset-inline-end:20px;bottom:20px;z-index:2147483000}' +
+      `:host{position:fixed;${side}:${px(place.x)};bottom:${px(place.y)};z-index:2147483000}` +
       'button{display:block;width:56px;height:56px;border:0;border-radius:50%;background:var(--chat-accent,#2563eb);color:var(--chat-accent-text,#fff);' +
       'box-shadow:0 4px 12px rgb(0 0 0/.2);cursor:pointer;padding:0}svg{width:24px;height:24px;fill:currentColor;vertical-align:middle}';
     root.innerHTML = `<button type="button" part="launcher"><svg viewBox="0 0 24 24" aria-hidden="true">${CHAT_ICON}</svg></button>`;
@@ -60,8 +64,8 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
       sheet.replaceSync(css);
       root.adoptedStyleSheets = [sheet];
     } else root.innerHTML += `<style>${css}</style>`;
-    if (options.theme?.accent) launcher.style.setProperty('--chat-accent', options.theme.accent);
-    if (options.theme?.accentText) launcher.style.setProperty('--chat-accent-text', options.theme.accentText);
+    if (typeof theme === 'object' && theme.accent) launcher.style.setProperty('--chat-accent', theme.accent);
+    if (typeof theme === 'object' && theme.accentText) launcher.style.setProperty('--chat-accent-text', theme.accentText);
     const button = root.querySelector('button');
     button?.setAttribute('aria-label', label);
     button?.addEventListener('click', () => api('open'));

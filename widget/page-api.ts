@@ -5,19 +5,30 @@
  */
 import type { BotEvent } from '../shared/protocol.ts';
 import type { CommandResult, Identity } from './controllers/connection.ts';
-import type { ChatWidgetElement, Theme } from './elements/chat-widget.ts';
+import type { ChatWidgetElement, ColorScheme, MessageHookPayload, Theme } from './elements/chat-widget.ts';
 import type { WidgetStrings } from './i18n/strings.ts';
 import { CHAT_WIDGET_TAG } from './index.ts';
 
 export interface ChatWidgetInitOptions {
   /** What the page knows about the user (e.g. email, page, authToken); saved before the first dialog runs. */
   readonly user?: Readonly<Record<string, unknown>>;
-  /** Widget language (`en` default, `de` shipped; anything else falls back to English). */
+  /** Widget language: `en` (default), `de`, `fr`, `es`, `it`, `pl`, `pt`, `nl`, `ar`, `he`; anything else falls back to English. */
   readonly locale?: string;
   /** Open the panel right away. */
   readonly open?: boolean;
-  /** Colours, radius and font, set as CSS custom properties. */
-  readonly theme?: Theme;
+  /**
+   * `'light'` (default), `'dark'`, or `'auto'` to follow the visitor's system (`prefers-color-scheme`);
+   * or colours, radius and font, set as CSS custom properties over either scheme, with `scheme` beside them.
+   */
+  readonly theme?: ColorScheme | (Theme & { readonly scheme?: ColorScheme });
+  /** No launcher button: the page opens the chat itself (`open()`), e.g. from its own button. */
+  readonly hideLauncher?: boolean;
+  /** Which side the launcher sits on (default: the reading direction's end), and how far from the side (`x`) and bottom (`y`): px numbers or CSS lengths. */
+  readonly position?: 'left' | 'right' | { readonly side?: 'left' | 'right'; readonly x?: number | string; readonly y?: number | string };
+  /** Header title; default the bot's name from its definition. */
+  readonly title?: string;
+  /** Header picture (http(s) URL); default the bot's avatar from its definition. */
+  readonly avatarUrl?: string;
   /** Overrides for any of the widget's strings. */
   readonly strings?: Partial<WidgetStrings>;
   /** `rtl` or `ltr`; by default derived from the locale. */
@@ -34,12 +45,29 @@ export interface ChatWidgetInitOptions {
 
 export type BotEventListener = (payload: Readonly<Record<string, unknown>>, event: BotEvent) => void;
 
+/** What each of the widget's own hooks passes its listener. */
+export interface WidgetHookPayloads {
+  readonly unreadCountChange: { readonly count: number };
+  readonly open: Record<string, never>;
+  readonly close: Record<string, never>;
+  readonly message: MessageHookPayload;
+}
+export type WidgetHook = keyof WidgetHookPayloads;
+
+/**
+ * The widget's own hooks. These names belong to the widget: a bot event of the same name
+ * reaches only `bot:<name>` listeners. Every bot event reaches `bot:<name>`, and `<name>` too
+ * when it is not one of these.
+ */
+export const WIDGET_HOOKS: readonly WidgetHook[] = ['unreadCountChange', 'open', 'close', 'message'];
+
 /** The page API: callable with a command name (`ChatWidget('open')`), or through its methods (`ChatWidget.open()`). */
 export interface ChatWidgetApi {
   (command: string, ...args: unknown[]): unknown;
   /** Adds the launcher (once) and applies the options; calling it again updates them. */
   init(options?: ChatWidgetInitOptions): ChatWidgetElement;
-  /** Runs `listener` whenever the bot sends the event `name` to the page. */
+  /** Runs `listener` on one of the widget's hooks (WIDGET_HOOKS), or whenever the bot sends the event `name` (or `bot:name`) to the page. */
+  on<H extends WidgetHook>(name: H, listener: (payload: WidgetHookPayloads[H]) => void): void;
   on(name: string, listener: BotEventListener): void;
   /** Removes one listener, or every listener of `name` when none is given. */
   off(name: string, listener?: BotEventListener): void;
@@ -62,29 +90,40 @@ export interface ChatWidgetApi {
 
 /** Builds the API; `defaultServerUrl` is used when init() names no server. */
 export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
-  const listeners = new Map<string, BotEventListener[]>();
+  const listeners = new Map<string, ((...args: never[]) => void)[]>();
   const warned = new Set<string>();
+
+  /** Runs the listeners of `name`; false when there are none. */
+  function run(name: string, ...args: unknown[]): boolean {
+    const registered = listeners.get(name) ?? [];
+    for (const listener of registered) {
+      try {
+        (listener as (...a: unknown[]) => void)(...args);
+      } catch (error) {
+        console.error(`ChatWidget: a listener for "${name}" threw`, error);
+      }
+    }
+    return registered.length > 0;
+  }
 
   function onBotEvent(event: Event): void {
     const detail = (event as CustomEvent<BotEvent>).detail;
-    const registered = listeners.get(detail.name) ?? [];
-    if (registered.length === 0) {
-      // Not an error: the page simply does not care about this event. Say so once.
-      if (!warned.has(detail.name)) console.info(`ChatWidget: the bot sent the event "${detail.name}" and no listener is registered for it.`);
-      warned.add(detail.name);
-      return;
-    }
-    for (const listener of registered) {
-      try {
-        listener(detail.payload, detail);
-      } catch (error) {
-        console.error(`ChatWidget: a listener for "${detail.name}" threw`, error);
-      }
-    }
+    const heard = run(`bot:${detail.name}`, detail.payload, detail);
+    if ((WIDGET_HOOKS as readonly string[]).includes(detail.name) ? heard : run(detail.name, detail.payload, detail) || heard) return;
+    // Not an error: the page simply does not care about this event. Say so once.
+    if (!warned.has(detail.name)) console.info(`ChatWidget: the bot sent the event "${detail.name}" and no listener is registered for it.`);
+    warned.add(detail.name);
   }
 
   function element(): ChatWidgetElement {
     return document.querySelector(CHAT_WIDGET_TAG) ?? init();
+  }
+
+  /** `value` when it is one of `allowed`; else undefined, and the console says what would do. */
+  function checked<T extends string>(option: string, value: T, allowed: readonly T[]): T | undefined {
+    if (allowed.includes(value)) return value;
+    console.warn(`ChatWidget: init ${option} "${value}" is not one of ${allowed.join(', ')}; it is ignored.`);
+    return undefined;
   }
 
   function init(options: ChatWidgetInitOptions = {}): ChatWidgetElement {
@@ -100,12 +139,31 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     if (options.locale) widget.locale = options.locale;
     if (options.userId && options.userHash) widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
     if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
-    if (options.theme) widget.theme = { ...widget.theme, ...options.theme };
+    const { theme, position } = options;
+    const scheme = typeof theme === 'string' ? theme : theme?.scheme;
+    if (scheme) widget.colorScheme = checked('theme', scheme, ['light', 'dark', 'auto']) ?? widget.colorScheme;
+    if (typeof theme === 'object') {
+      const { scheme: _, ...colours } = theme;
+      widget.theme = { ...widget.theme, ...colours };
+    }
+    if (options.hideLauncher !== undefined) widget.hideLauncher = options.hideLauncher;
+    const side = typeof position === 'string' ? position : position?.side;
+    if (side) widget.position = checked('position', side, ['left', 'right']) ?? widget.position;
+    if (typeof position === 'object') {
+      for (const [axis, value] of [['x', position.x], ['y', position.y]] as const) {
+        if (value !== undefined) widget.style.setProperty(`--chat-offset-${axis}`, typeof value === 'number' ? `${value}px` : value);
+      }
+    }
+    if (options.title !== undefined) widget.chatTitle = options.title;
+    if (options.avatarUrl !== undefined) widget.avatarUrl = options.avatarUrl;
     if (options.dir) widget.setAttribute('dir', options.dir);
     widget.serverUrl = options.serverUrl ?? (widget.serverUrl || defaultServerUrl || location.origin);
     if (options.open) widget.open = true;
     if (isNew) {
       widget.addEventListener('chat-widget-event', onBotEvent);
+      widget.addEventListener('chat-widget-toggle', (e) => run((e as CustomEvent<{ open: boolean }>).detail.open ? 'open' : 'close', {}));
+      widget.addEventListener('chat-widget-unread', (e) => run('unreadCountChange', (e as CustomEvent).detail));
+      widget.addEventListener('chat-widget-message', (e) => run('message', (e as CustomEvent).detail));
       document.body.append(widget);
     }
     return widget;
@@ -113,10 +171,10 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
 
   const commands = {
     init,
-    on(name: string, listener: BotEventListener) {
+    on(name: string, listener: (...args: never[]) => void) {
       if (typeof listener === 'function') listeners.set(name, [...(listeners.get(name) ?? []), listener]);
     },
-    off(name: string, listener?: BotEventListener) {
+    off(name: string, listener?: (...args: never[]) => void) {
       const kept = listener ? (listeners.get(name) ?? []).filter((l) => l !== listener) : [];
       listeners.set(name, kept);
     },

@@ -67,6 +67,8 @@ export const botDefinitionSchema = z
         /** The bot id: trigger addresses name it. */
         id,
         name: z.string().min(1).max(200),
+        /** Picture the web chat shows in its header beside the name: an absolute http(s) URL. */
+        avatarUrl: z.url({ protocol: /^https?$/ }).max(2048).optional(),
         locale: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en" or "en-GB"').default('en'),
         /** Dialog a new user starts in. */
         startDialog: id,

@@ -3,6 +3,7 @@ import { MAX_TEXT_BYTES } from '../../shared/protocol.ts';
 import type {
   BotEvent,
   BotMessage,
+  BotProfile,
   ClientToServerEvents,
   HandshakeAuth,
   ProtocolError,
@@ -96,26 +97,28 @@ export class ConnectionController implements ReactiveController {
   locale: string | undefined = undefined;
   identity: Identity | undefined = undefined;
   onBotEvent: ((event: BotEvent) => void) | undefined;
+  /** The bot's name and avatar as its definition gives them, from the last handshake. */
+  bot: BotProfile | null = null;
 
-  private pending: PendingMessage[] = [];
-  private commands: PageCommand[] = [];
-  private session: Session | null = null;
+  #pending: PendingMessage[] = [];
+  #commands: PageCommand[] = [];
+  #session: Session | null = null;
   /** Highest seq delivered by `entries`; acks alone never raise it, so replays cannot skip a bot line. */
-  private lastSeq = 0;
-  private transport: Transport | null = null;
-  private serverUrl = '';
-  private factory: TransportFactory | null = null;
-  private key = '';
-  private readonly storage: Storage | null;
-  private retriedWithoutSession = false;
+  #lastSeq = 0;
+  #transport: Transport | null = null;
+  #serverUrl = '';
+  #factory: TransportFactory | null = null;
+  #key = '';
+  readonly #storage: Storage | null;
+  #retriedWithoutSession = false;
   /** Page commands sent and not yet answered: a protocol_error meanwhile is their echo, answered through the ack. */
-  private commandsInFlight = 0;
+  #commandsInFlight = 0;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    options: ConnectionOptions = {},
-  ) {
-    this.storage = options.storage === undefined ? defaultStorage() : options.storage;
+  readonly #host: ReactiveControllerHost;
+
+  constructor(host: ReactiveControllerHost, options: ConnectionOptions = {}) {
+    this.#host = host;
+    this.#storage = options.storage === undefined ? defaultStorage() : options.storage;
     this.onBotEvent = options.onBotEvent;
     host.addController(this);
   }
@@ -125,7 +128,7 @@ export class ConnectionController implements ReactiveController {
     const stored = this.items.map(
       (item): ShownMessage => ({ key: `s${item.seq}`, from: item.from, message: item.message, at: item.at, pending: false, error: null }),
     );
-    const waiting = this.pending.map(
+    const waiting = this.#pending.map(
       (p): ShownMessage => ({ key: `p${p.clientId}`, from: 'user', message: userMessageOf(p), at: null, pending: p.error === null, error: p.error }),
     );
     return [...stored, ...waiting];
@@ -133,7 +136,7 @@ export class ConnectionController implements ReactiveController {
 
   /** Quick replies of the latest bot message, until the user answers it. */
   get quickReplies(): readonly QuickReply[] {
-    if (this.pending.length > 0) return [];
+    if (this.#pending.length > 0) return [];
     const last = this.items.at(-1);
     if (!last || last.from !== 'bot') return [];
     const message = last.message as BotMessage;
@@ -148,19 +151,19 @@ export class ConnectionController implements ReactiveController {
 
   /** Points the controller at a server; reconnects when the URL or transport changes. */
   connect(serverUrl: string, factory: TransportFactory): void {
-    if (serverUrl === this.serverUrl && factory === this.factory && this.transport) return;
-    this.close();
-    this.serverUrl = serverUrl;
-    this.factory = factory;
-    this.open();
+    if (serverUrl === this.#serverUrl && factory === this.#factory && this.#transport) return;
+    this.#close();
+    this.#serverUrl = serverUrl;
+    this.#factory = factory;
+    this.#open();
   }
 
   hostConnected(): void {
-    if (!this.transport) this.open();
+    if (!this.#transport) this.#open();
   }
 
   hostDisconnected(): void {
-    this.close();
+    this.#close();
   }
 
   /**
@@ -169,84 +172,84 @@ export class ConnectionController implements ReactiveController {
    */
   send(text: string): boolean {
     const trimmed = text.trim();
-    if (!trimmed || !this.serverUrl) return false;
+    if (!trimmed || !this.#serverUrl) return false;
     if (new TextEncoder().encode(trimmed).length > MAX_TEXT_BYTES) {
-      this.setError({ code: 'text_too_long', message: `The message is longer than ${MAX_TEXT_BYTES} bytes.` });
+      this.#setError({ code: 'text_too_long', message: `The message is longer than ${MAX_TEXT_BYTES} bytes.` });
       return false;
     }
     this.restarted = false;
     this.untouched = false;
     if (this.error?.code !== 'origin_refused') this.error = null;
-    this.enqueue({ clientId: newClientId(), text: trimmed, error: null });
+    this.#enqueue({ clientId: newClientId(), text: trimmed, error: null });
     return true;
   }
 
   /** The user pressed a postback or start-dialog button, or a quick reply. */
   press(label: string, action: NonNullable<QueuedMessage['action']>): void {
-    if (!this.serverUrl) return;
+    if (!this.#serverUrl) return;
     this.restarted = false;
     this.untouched = false;
-    this.enqueue({ clientId: newClientId(), text: label, action, error: null });
+    this.#enqueue({ clientId: newClientId(), text: label, action, error: null });
   }
 
   /** Page commands; they wait for a live link and settle with the server's answer. */
   pageEvent(name: string, payload?: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-    return this.command('page_event', { name, ...(payload ? { payload } : {}) });
+    return this.#command('page_event', { name, ...(payload ? { payload } : {}) });
   }
 
   setUserData(fields: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-    return this.command('set_user_data', { fields });
+    return this.#command('set_user_data', { fields });
   }
 
   startDialog(dialogId: string, data?: Readonly<Record<string, unknown>>): Promise<CommandResult> {
-    return this.command('start_dialog', { dialogId, ...(data ? { data } : {}) });
+    return this.#command('start_dialog', { dialogId, ...(data ? { data } : {}) });
   }
 
   /** Forgets the user on this device: session, transcript and queue; the next connect is a new user. */
   forget(): void {
-    this.close();
+    this.#close();
     this.link = 'stopped';
-    forgetSession(this.storage, this.key || storageKey(this.serverUrl));
+    forgetSession(this.#storage, this.#key || storageKey(this.#serverUrl));
     this.items = [];
-    this.pending = [];
-    this.session = null;
-    this.lastSeq = 0;
+    this.#pending = [];
+    this.#session = null;
+    this.#lastSeq = 0;
     this.error = null;
     this.restarted = false;
-    for (const c of this.commands.splice(0)) c.settle({ ok: false, error: { code: 'not_allowed', message: 'The chat was shut down.' } });
-    this.host.requestUpdate();
+    for (const c of this.#commands.splice(0)) c.settle({ ok: false, error: { code: 'not_allowed', message: 'The chat was shut down.' } });
+    this.#host.requestUpdate();
   }
 
   /** Reconnects after forget(), as a new user. */
   reopen(): void {
-    if (!this.transport) this.open();
+    if (!this.#transport) this.#open();
   }
 
-  private enqueue(message: PendingMessage): void {
-    this.pending.push(message);
-    this.persist();
-    if (this.connected) this.emit(message);
-    this.host.requestUpdate();
+  #enqueue(message: PendingMessage): void {
+    this.#pending.push(message);
+    this.#persist();
+    if (this.connected) this.#emit(message);
+    this.#host.requestUpdate();
   }
 
-  private command<E extends PageCommand['event']>(event: E, payload: ClientPayload<E>): Promise<CommandResult> {
+  #command<E extends PageCommand['event']>(event: E, payload: ClientPayload<E>): Promise<CommandResult> {
     // The page asked for this (a proactive dialog, a click on its own button): what follows is news.
     this.untouched = false;
     return new Promise((settle) => {
       const command: PageCommand = { event, payload, settle };
-      if (this.connected) this.emitCommand(command);
-      else this.commands.push(command);
+      if (this.connected) this.#emitCommand(command);
+      else this.#commands.push(command);
     });
   }
 
-  private emitCommand(command: PageCommand): void {
-    const emit = this.transport?.emit.bind(this.transport) as
+  #emitCommand(command: PageCommand): void {
+    const emit = this.#transport?.emit.bind(this.#transport) as
       | ((e: keyof ClientToServerEvents, p: unknown, a: (r: { ok: boolean; error?: ProtocolError }) => void) => void)
       | undefined;
     if (!emit) return;
-    this.commandsInFlight += 1;
+    this.#commandsInFlight += 1;
     emit(command.event, command.payload, (response) => {
-      this.commandsInFlight -= 1;
+      this.#commandsInFlight -= 1;
       if (response.ok) return command.settle({ ok: true });
       const error = response.error ?? { code: 'internal', message: 'Failed.' };
       // The page's mistake (a dialog id with a typo, an invalid event) is for its developer, never the visitor.
@@ -255,96 +258,96 @@ export class ConnectionController implements ReactiveController {
     });
   }
 
-  private open(): void {
-    if (!this.serverUrl || !this.factory) return;
-    this.key = storageKey(this.serverUrl);
-    const stored = loadSession(this.storage, this.key);
-    this.session = stored ? { userId: stored.userId, token: stored.token } : null;
-    this.lastSeq = stored?.lastSeq ?? 0;
+  #open(): void {
+    if (!this.#serverUrl || !this.#factory) return;
+    this.#key = storageKey(this.#serverUrl);
+    const stored = loadSession(this.#storage, this.#key);
+    this.#session = stored ? { userId: stored.userId, token: stored.token } : null;
+    this.#lastSeq = stored?.lastSeq ?? 0;
     this.items = stored?.items ?? [];
-    if (!stored) this.untouched = this.items.length === 0 && this.pending.length === 0;
+    if (!stored) this.untouched = this.items.length === 0 && this.#pending.length === 0;
     this.link = 'connecting';
-    const known = new Set(this.pending.map((p) => p.clientId));
-    for (const q of stored?.queued ?? []) if (!known.has(q.clientId)) this.pending.push({ ...q, error: null });
+    const known = new Set(this.#pending.map((p) => p.clientId));
+    for (const q of stored?.queued ?? []) if (!known.has(q.clientId)) this.#pending.push({ ...q, error: null });
 
-    const transport = this.factory(this.serverUrl);
-    this.transport = transport;
+    const transport = this.#factory(this.#serverUrl);
+    this.#transport = transport;
     transport.on('connect', () => {
       this.connected = true;
       this.link = 'online';
       this.error = null;
-      this.commandsInFlight = 0;
+      this.#commandsInFlight = 0;
       // This session was accepted: should the server refuse it later, starting over is allowed again.
-      this.retriedWithoutSession = false;
+      this.#retriedWithoutSession = false;
       // Anything not acked may have died with the old link; the server dedupes by clientId.
-      for (const message of this.pending) if (!message.error) this.emit(message);
-      for (const command of this.commands.splice(0)) this.emitCommand(command);
-      this.host.requestUpdate();
+      for (const message of this.#pending) if (!message.error) this.#emit(message);
+      for (const command of this.#commands.splice(0)) this.#emitCommand(command);
+      this.#host.requestUpdate();
     });
     transport.on('disconnect', () => {
       this.connected = false;
       this.link = 'reconnecting';
       this.typing = false;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     });
-    transport.on('connect_error', (failure, willRetry) => this.onConnectError(failure, willRetry));
-    transport.on('session', (session) => this.onSession(session));
-    transport.on('entries', (items) => this.onEntries(items));
+    transport.on('connect_error', (failure, willRetry) => this.#onConnectError(failure, willRetry));
+    transport.on('session', (session) => this.#onSession(session));
+    transport.on('entries', (items) => this.#onEntries(items));
     transport.on('typing', (on) => {
       this.typing = on;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     });
     transport.on('bot_event', (event) => this.onBotEvent?.(event));
-    transport.on('protocol_error', (error) => this.onProtocolError(error));
-    transport.connect(() => this.auth());
-    this.host.requestUpdate();
+    transport.on('protocol_error', (error) => this.#onProtocolError(error));
+    transport.connect(() => this.#auth());
+    this.#host.requestUpdate();
   }
 
-  private close(): void {
-    this.transport?.disconnect();
-    this.transport = null;
+  #close(): void {
+    this.#transport?.disconnect();
+    this.#transport = null;
     this.connected = false;
     this.typing = false;
   }
 
-  private auth(): HandshakeAuth {
-    const resume = this.session && (!this.identity || this.identity.userId === this.session.userId);
+  #auth(): HandshakeAuth {
+    const resume = this.#session && (!this.identity || this.identity.userId === this.#session.userId);
     return {
-      ...(this.session && resume ? { userId: this.session.userId, token: this.session.token, lastSeq: this.lastSeq } : {}),
+      ...(this.#session && resume ? { userId: this.#session.userId, token: this.#session.token, lastSeq: this.#lastSeq } : {}),
       ...(this.identity && !resume ? { identity: { userId: this.identity.userId, userHash: this.identity.userHash } } : {}),
       ...(this.user ? { user: this.user } : {}),
       ...(this.locale ? { locale: this.locale } : {}),
     };
   }
 
-  private emit(message: PendingMessage): void {
-    const ack = (response: MessageAckResponse) => this.onAck(message, response);
+  #emit(message: PendingMessage): void {
+    const ack = (response: MessageAckResponse) => this.#onAck(message, response);
     if (message.action) {
-      this.transport?.emit('press', { clientId: message.clientId, label: message.text, action: message.action }, ack);
+      this.#transport?.emit('press', { clientId: message.clientId, label: message.text, action: message.action }, ack);
     } else {
-      this.transport?.emit('message', { clientId: message.clientId, text: message.text }, ack);
+      this.#transport?.emit('message', { clientId: message.clientId, text: message.text }, ack);
     }
   }
 
-  private onAck(message: PendingMessage, response: MessageAckResponse): void {
-    if (!this.pending.includes(message)) return; // Its entry already arrived, or a resend acked twice.
+  #onAck(message: PendingMessage, response: MessageAckResponse): void {
+    if (!this.#pending.includes(message)) return; // Its entry already arrived, or a resend acked twice.
     if (!response.ok && response.error.code === 'rate_limited') {
       // Not the user's fault and not final: try the same message (same client id) again shortly.
-      this.setError(response.error);
+      this.#setError(response.error);
       setTimeout(() => {
-        if (this.pending.includes(message) && this.connected) this.emit(message);
+        if (this.#pending.includes(message) && this.connected) this.#emit(message);
       }, RATE_LIMIT_RETRY_MS);
       return;
     }
     if (!response.ok) {
       message.error = response.error;
-      this.persist();
-      this.setError(response.error);
+      this.#persist();
+      this.#setError(response.error);
       return;
     }
     if (this.error?.code === 'rate_limited') this.error = null;
     // The server may or may not echo the user's own entry; the ack alone is enough to show it as stored.
-    this.pending = this.pending.filter((p) => p !== message);
+    this.#pending = this.#pending.filter((p) => p !== message);
     const item: TranscriptItem = {
       seq: response.value.seq,
       from: 'user',
@@ -352,77 +355,79 @@ export class ConnectionController implements ReactiveController {
       clientId: message.clientId,
       message: userMessageOf(message),
     };
-    this.merge([item]);
+    this.#merge([item]);
   }
 
-  private onSession(session: Session): void {
-    if (this.session && this.session.userId !== session.userId) {
+  #onSession(session: Session): void {
+    if (this.#session && this.#session.userId !== session.userId) {
       // A different user: the old transcript is not theirs to see.
       this.items = [];
-      this.lastSeq = 0;
+      this.#lastSeq = 0;
     }
-    this.session = session;
-    this.persist();
-    this.host.requestUpdate();
+    // Only what resumes the user is kept on the device; the bot's profile comes with every connect.
+    this.#session = { userId: session.userId, token: session.token };
+    this.bot = session.bot ?? null;
+    this.#persist();
+    this.#host.requestUpdate();
   }
 
-  private onEntries(items: readonly TranscriptItem[]): void {
-    for (const item of items) if (item.seq > this.lastSeq) this.lastSeq = item.seq;
+  #onEntries(items: readonly TranscriptItem[]): void {
+    for (const item of items) if (item.seq > this.#lastSeq) this.#lastSeq = item.seq;
     const clientIds = new Set(items.map((item) => item.clientId).filter((id) => id !== null));
-    this.pending = this.pending.filter((p) => !clientIds.has(p.clientId));
-    this.merge(items);
+    this.#pending = this.#pending.filter((p) => !clientIds.has(p.clientId));
+    this.#merge(items);
   }
 
   /** Adds entries by seq; the server's copy wins over one built from an ack. */
-  private merge(incoming: readonly TranscriptItem[]): void {
+  #merge(incoming: readonly TranscriptItem[]): void {
     const bySeq = new Map(this.items.map((item) => [item.seq, item]));
     for (const item of incoming) bySeq.set(item.seq, item);
     this.items = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
-    this.persist();
-    this.host.requestUpdate();
+    this.#persist();
+    this.#host.requestUpdate();
   }
 
-  private onConnectError(failure: ConnectFailure, willRetry: boolean): void {
+  #onConnectError(failure: ConnectFailure, willRetry: boolean): void {
     if (failure.originRefused) {
       // Retrying cannot help until the operator changes a setting, so stop knocking.
-      console.error(`[chat-widget] ${this.serverUrl} refused this page: its ALLOWED_ORIGINS must include ${location.origin} (${failure.message})`);
-      this.close();
+      console.error(`[chat-widget] ${this.#serverUrl} refused this page: its ALLOWED_ORIGINS must include ${location.origin} (${failure.message})`);
+      this.#close();
       this.link = 'stopped';
       this.error = { code: 'origin_refused', message: failure.message };
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       return;
     }
     if (willRetry) {
       // The link is down and socket.io keeps trying: still connecting, or reconnecting after a drop.
-      console.info(`[chat-widget] ${this.serverUrl}: ${failure.message}; retrying`);
+      console.info(`[chat-widget] ${this.#serverUrl}: ${failure.message}; retrying`);
       if (this.link === 'online') this.link = 'reconnecting';
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       return;
     }
     this.link = 'stopped';
-    if (failure.code === 'session_expired' && this.session) {
+    if (failure.code === 'session_expired' && this.#session) {
       // Expected after SESSION_TTL without a visit: not an error for the visitor. With a verified
       // identity the same conversation resumes; without one, a new conversation starts.
       console.info(`[chat-widget] the stored session has expired (${failure.message}); ${this.identity ? 'resuming with the verified identity' : 'starting a new one'}.`);
       this.restarted = !this.identity;
-      this.startOver();
+      this.#startOver();
       return;
     }
-    this.setError({ code: failure.code ?? 'internal', message: failure.message });
+    this.#setError({ code: failure.code ?? 'internal', message: failure.message });
     // Only a refusal of the credentials themselves costs the stored conversation; a handshake refused
     // for the page's data (invalid_payload) or settings (not_allowed) would fail the same way as a new user.
-    if (failure.code !== 'unauthorized' || !this.session || this.retriedWithoutSession) return;
+    if (failure.code !== 'unauthorized' || !this.#session || this.#retriedWithoutSession) return;
     // The server refused our stored credentials (from another deployment, or tampered with):
     // start over as a new user once, rather than stay silent forever.
-    this.retriedWithoutSession = true;
-    this.startOver();
+    this.#retriedWithoutSession = true;
+    this.#startOver();
   }
 
   /** Forgets the stored session and connects again without it. */
-  private startOver(): void {
-    forgetSession(this.storage, this.key);
-    this.close();
-    this.open();
+  #startOver(): void {
+    forgetSession(this.#storage, this.#key);
+    this.#close();
+    this.#open();
   }
 
   /**
@@ -430,22 +435,22 @@ export class ConnectionController implements ReactiveController {
    * command or a message awaits its ack, the ack answers it (to the page, or on the bubble);
    * anything else (the chat failed to start) is the visitor's to know.
    */
-  private onProtocolError(error: ProtocolError): void {
-    const awaited = this.commandsInFlight > 0 || this.pending.some((p) => !p.error);
-    if (!awaited) this.setError(error);
+  #onProtocolError(error: ProtocolError): void {
+    const awaited = this.#commandsInFlight > 0 || this.#pending.some((p) => !p.error);
+    if (!awaited) this.#setError(error);
   }
 
-  private setError(error: WidgetProblem): void {
+  #setError(error: WidgetProblem): void {
     // The visitor reads a short localised sentence for the code; the details are for the developer.
     console.warn(`[chat-widget] ${error.code}: ${error.message}`);
     this.error = error;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
-  private persist(): void {
-    if (!this.session) return;
-    const queued = this.pending.filter((p) => !p.error).map(({ clientId, text, action }): QueuedMessage => ({ clientId, text, ...(action ? { action } : {}) }));
-    saveSession(this.storage, this.key, this.session, this.lastSeq, this.items, queued);
+  #persist(): void {
+    if (!this.#session) return;
+    const queued = this.#pending.filter((p) => !p.error).map(({ clientId, text, action }): QueuedMessage => ({ clientId, text, ...(action ? { action } : {}) }));
+    saveSession(this.#storage, this.#key, this.#session, this.#lastSeq, this.items, queued);
   }
 }
 

@@ -1,10 +1,17 @@
 import type { WidgetProblem } from '../controllers/connection.ts';
 
+/**
+ * A count-dependent sentence, one template per plural category of the language
+ * (`Intl.PluralRules`: `one`, `few`, `many`… as the language has them; `other` always).
+ */
+export type PluralForms = { readonly other: string } & Partial<Readonly<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>>;
+
 /** Every string the widget shows or announces; hosts override any of them with `init({ strings })`. */
 export interface WidgetStrings {
   readonly openChat: string;
   readonly closeChat: string;
   readonly minimize: string;
+  /** The header when the bot has no name and the page sets no `title`. */
   readonly title: string;
   readonly conversation: string;
   readonly message: string;
@@ -22,7 +29,7 @@ export interface WidgetStrings {
   /** `{n}` is replaced by the number of the card, `{total}` by the count. */
   readonly cardOf: string;
   /** `{n}` is replaced by the count. */
-  readonly unread: string;
+  readonly unread: PluralForms;
   /** Until the first connection is made. */
   readonly connecting: string;
   /** After the link dropped, while it is being made again. */
@@ -41,6 +48,7 @@ export interface WidgetStrings {
   readonly failed: string;
 }
 
+/** Built in: what every other locale falls back to, key by key. The others load when needed (catalog.ts). */
 export const en: WidgetStrings = {
   openChat: 'Open chat',
   closeChat: 'Close chat',
@@ -60,7 +68,7 @@ export const en: WidgetStrings = {
   next: 'Next card',
   carousel: 'Cards',
   cardOf: '{n} of {total}',
-  unread: '{n} unread messages',
+  unread: { one: '{n} unread message', other: '{n} unread messages' },
   connecting: 'Connecting…',
   offline: 'Reconnecting… your messages will be sent once the connection is back.',
   unavailable: 'The chat is not available on this page right now.',
@@ -72,45 +80,8 @@ export const en: WidgetStrings = {
   failed: 'Something went wrong. Please try again.',
 };
 
-/** German ships as the proof that every string is translatable. */
-export const de: WidgetStrings = {
-  openChat: 'Chat öffnen',
-  closeChat: 'Chat schließen',
-  minimize: 'Chat minimieren',
-  title: 'Chat',
-  conversation: 'Unterhaltung',
-  message: 'Nachricht',
-  placeholder: 'Nachricht eingeben…',
-  send: 'Senden',
-  typing: 'Schreibt…',
-  you: 'Sie:',
-  bot: 'Bot:',
-  notSent: 'nicht gesendet',
-  sending: 'wird gesendet',
-  quickReplies: 'Schnellantworten',
-  previous: 'Vorherige Karte',
-  next: 'Nächste Karte',
-  carousel: 'Karten',
-  cardOf: '{n} von {total}',
-  unread: '{n} ungelesene Nachrichten',
-  connecting: 'Verbindung wird hergestellt…',
-  offline: 'Verbindung wird wiederhergestellt… Ihre Nachrichten werden danach gesendet.',
-  unavailable: 'Der Chat ist auf dieser Seite gerade nicht verfügbar.',
-  ended: 'Diese Unterhaltung ist beendet.',
-  opensInNewTab: '(öffnet in neuem Tab)',
-  sessionExpired: 'Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.',
-  tooLong: 'Diese Nachricht ist zu lang.',
-  tooFast: 'Sie senden zu schnell. Bitte warten Sie einen Moment.',
-  failed: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
-};
-
-const locales: Readonly<Record<string, WidgetStrings>> = { en, de };
-
-/** The strings for a locale (`de-CH` falls back to `de`, anything unknown to English), with overrides on top. */
-export function stringsFor(locale: string | undefined, overrides: Partial<WidgetStrings> = {}): WidgetStrings {
-  const language = (locale ?? 'en').toLowerCase().split('-')[0] ?? 'en';
-  return { ...(locales[language] ?? en), ...overrides };
-}
+/** The language part of a locale tag: `de-CH` → `de`. */
+export const languageOf = (locale: string | undefined): string => (locale ?? 'en').toLowerCase().split('-')[0] || 'en';
 
 /** Right-to-left scripts, so `locale: 'ar'` lays the widget out mirrored without a separate `dir`. */
 export function directionFor(locale: string | undefined): 'rtl' | 'ltr' {
@@ -128,4 +99,15 @@ export function errorText(code: WidgetProblem['code'], strings: WidgetStrings): 
 
 export function format(template: string, values: Readonly<Record<string, string | number>>): string {
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
+}
+
+/** `forms` for the count `n` in the locale's plural category, `{n}` filled in. */
+export function plural(forms: PluralForms, n: number, locale: string | undefined): string {
+  let category: Intl.LDMLPluralRule = 'other';
+  try {
+    category = new Intl.PluralRules(locale).select(n);
+  } catch {
+    // A malformed tag: the `other` form still reads right.
+  }
+  return format(forms[category] ?? forms.other, { n });
 }

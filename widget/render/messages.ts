@@ -109,21 +109,48 @@ function carousel(cards: readonly Card[], ctx: RenderContext): TemplateResult {
   </div>`;
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const formats = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+/** One formatter per locale and kind; a malformed locale tag falls back to the browser's. */
+function formatter<F extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(kind: string, locale: string | undefined, make: (locale?: string) => F): F {
+  const key = `${kind}${locale ?? ''}`;
+  let fmt = formats.get(key) as F | undefined;
+  if (!fmt) {
+    try {
+      fmt = make(locale);
+    } catch {
+      fmt = make();
+    }
+    formats.set(key, fmt);
+  }
+  return fmt;
+}
 
 function timestamp(at: string | null, locale: string | undefined): TemplateResult | typeof nothing {
   if (!at) return nothing;
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return nothing;
-  const key = locale ?? '';
-  let fmt = timeFormats.get(key);
-  if (!fmt) {
-    try {
-      fmt = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-    } catch {
-      fmt = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-    }
-    timeFormats.set(key, fmt);
-  }
+  const fmt = formatter('t', locale, (l) => new Intl.DateTimeFormat(l, { hour: '2-digit', minute: '2-digit' }));
   return html`<time class="time" datetime=${date.toISOString()}>${fmt.format(date)}</time>`;
+}
+
+/** Local calendar day of a timestamp (now while a message is on its way), as a number to compare. */
+export function dayOf(at: string | null): number {
+  const date = at ? new Date(at) : new Date();
+  return Number.isNaN(date.getTime()) ? 0 : date.getFullYear() * 10000 + date.getMonth() * 100 + date.getDate();
+}
+
+/**
+ * The line above the first message of each day: "Today", "Yesterday" in the locale's own
+ * words (Intl.RelativeTimeFormat, so no string to translate), else the date.
+ */
+export function daySeparator(at: string | null, locale: string | undefined): TemplateResult {
+  const date = at ? new Date(at) : new Date();
+  const today = new Date();
+  const days = Math.round((new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime() - new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()) / 864e5);
+  const label =
+    days >= 0 && days < 2
+      ? formatter('r', locale, (l) => new Intl.RelativeTimeFormat(l, { numeric: 'auto' })).format(-days, 'day')
+      : formatter('d', locale, (l) => new Intl.DateTimeFormat(l, { dateStyle: 'long' })).format(date);
+  return html`<div class="day" role="separator">${label}</div>`;
 }

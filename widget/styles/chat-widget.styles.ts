@@ -9,7 +9,25 @@ import { css } from 'lit';
  * the full-screen panel clear of rounded corners and the home indicator (on pages with
  * viewport-fit=cover); only the conversation scrolls, so reaching its end or swiping the
  * header or form never moves the host page behind.
+ *
+ * Colour schemes: every colour is a custom property; `color-scheme="dark"` swaps them all,
+ * `auto` does so when the visitor's system prefers dark. Values the page sets (init theme,
+ * inline style on the element) win over both, as inline styles beat `:host` rules.
  */
+const dark = css`
+  --chat-bg: #111827;
+  --chat-text: #f3f4f6;
+  --chat-muted: #9ca3af;
+  --chat-bot-bg: #1f2937;
+  --chat-border: #4b5563;
+  --chat-divider: #374151;
+  --chat-notice-bg: #422006;
+  --chat-notice-text: #fde68a;
+  --chat-error: #f87171;
+  --chat-code-bg: rgb(255 255 255 / 0.12);
+  color-scheme: dark;
+`;
+
 export const chatWidgetStyles = css`
   :host {
     --chat-accent: #2563eb;
@@ -19,14 +37,50 @@ export const chatWidgetStyles = css`
     --chat-muted: #4b5563;
     --chat-bot-bg: #f3f4f6;
     --chat-border: #d1d5db;
+    --chat-input-border: var(--chat-border);
+    --chat-divider: #e5e7eb;
+    --chat-notice-bg: #fef3c7;
+    --chat-notice-text: #78350f;
+    --chat-badge-bg: #b91c1c;
+    --chat-badge-text: #fff;
+    --chat-error: #b91c1c;
+    --chat-code-bg: rgb(0 0 0 / 0.08);
     --chat-radius: 12px;
     --chat-font: system-ui, sans-serif;
     position: fixed;
-    inset-inline-end: calc(20px + env(safe-area-inset-right, 0px));
-    bottom: calc(20px + env(safe-area-inset-bottom, 0px));
+    inset-inline-end: calc(var(--chat-offset-x, 20px) + env(safe-area-inset-right, 0px));
+    bottom: calc(var(--chat-offset-y, 20px) + env(safe-area-inset-bottom, 0px));
     z-index: 2147483000;
     font: 14px/1.4 var(--chat-font);
     color: var(--chat-text);
+  }
+  :host([color-scheme='dark']) {
+    ${dark}
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([color-scheme='auto']) {
+      ${dark}
+    }
+  }
+  :host([position='left']) {
+    inset-inline-end: auto;
+    left: calc(var(--chat-offset-x, 20px) + env(safe-area-inset-left, 0px));
+  }
+  :host([position='right']) {
+    inset-inline-end: auto;
+    right: calc(var(--chat-offset-x, 20px) + env(safe-area-inset-right, 0px));
+  }
+  :host([position='left']) .launcher {
+    margin: 0;
+  }
+  :host([position='right']) .launcher {
+    margin: 0 0 0 auto;
+  }
+  :host([hide-launcher]) .launcher {
+    display: none;
+  }
+  :host([hide-launcher]) .panel {
+    margin: 0;
   }
   [hidden] {
     display: none !important;
@@ -70,8 +124,8 @@ export const chatWidgetStyles = css`
     padding: 0 5px;
     box-sizing: border-box;
     border-radius: 10px;
-    background: #b91c1c;
-    color: #fff;
+    background: var(--chat-badge-bg);
+    color: var(--chat-badge-text);
     font-size: 12px;
     font-weight: 600;
     line-height: 20px;
@@ -83,6 +137,7 @@ export const chatWidgetStyles = css`
     height: min(560px, calc(100vh - 110px));
     margin-bottom: 12px;
     background: var(--chat-bg);
+    color: var(--chat-text);
     border-radius: var(--chat-radius);
     box-shadow: 0 8px 30px rgb(0 0 0 / 0.2);
     overflow: hidden;
@@ -103,6 +158,24 @@ export const chatWidgetStyles = css`
     background: var(--chat-accent);
     color: var(--chat-accent-text);
     font-weight: 600;
+  }
+  .avatar {
+    width: 28px;
+    height: 28px;
+    border-radius: 50%;
+    object-fit: cover;
+    margin-inline-end: 8px;
+  }
+  .title {
+    flex: 1;
+  }
+  .day {
+    align-self: center;
+    color: var(--chat-muted);
+    font-size: 12px;
+  }
+  .day::first-letter {
+    text-transform: uppercase;
   }
   .minimize {
     border: 0;
@@ -151,8 +224,8 @@ export const chatWidgetStyles = css`
   .msg-notice {
     align-self: stretch;
     max-width: none;
-    background: #fef3c7;
-    color: #78350f;
+    background: var(--chat-notice-bg);
+    color: var(--chat-notice-text);
     text-align: center;
   }
   .time {
@@ -165,14 +238,14 @@ export const chatWidgetStyles = css`
     opacity: 0.6;
   }
   .failed {
-    outline: 2px solid #dc2626;
+    outline: 2px solid var(--chat-error);
   }
   code {
     font-family: ui-monospace, monospace;
     font-size: 0.92em;
     padding: 0 3px;
     border-radius: 4px;
-    background: rgb(0 0 0 / 0.08);
+    background: var(--chat-code-bg);
   }
   img.image,
   img.card-image {
@@ -250,7 +323,7 @@ export const chatWidgetStyles = css`
     color: var(--chat-muted);
   }
   .error {
-    color: #b91c1c;
+    color: var(--chat-error);
   }
   .error:empty {
     display: none;
@@ -282,13 +355,13 @@ export const chatWidgetStyles = css`
     display: flex;
     gap: 8px;
     padding: 10px;
-    border-top: 1px solid #e5e7eb;
+    border-top: 1px solid var(--chat-divider);
   }
   input {
     flex: 1;
     min-width: 0;
     padding: 8px 10px;
-    border: 1px solid var(--chat-border);
+    border: 1px solid var(--chat-input-border);
     border-radius: 8px;
     font: inherit;
     font-size: max(16px, 1em);

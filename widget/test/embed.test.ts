@@ -132,6 +132,26 @@ describe('embed script', () => {
     expect(widget?.shadowRoot?.querySelector('.send')?.textContent).to.equal('Go');
   });
 
+  it('when init names a colour scheme or side that does not exist, then the console says what would do and the widget keeps its look', async () => {
+    const widget = document.querySelector('chat-widget');
+    api().init({ theme: 'dark', position: 'left' });
+    const warned: unknown[][] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => warned.push(args);
+    try {
+      api().init({ theme: 'sepia' as 'dark', position: { side: 'top' as 'left' } });
+    } finally {
+      console.warn = original;
+    }
+    expect(warned.map((w) => w[0])).to.deep.equal([
+      'ChatWidget: init theme "sepia" is not one of light, dark, auto; it is ignored.',
+      'ChatWidget: init position "top" is not one of left, right; it is ignored.',
+    ]);
+    expect(widget?.colorScheme).to.equal('dark');
+    expect(widget?.position).to.equal('left');
+    api().init({ theme: 'light', position: 'right' });
+  });
+
   it('when the page shuts the widget down, then the user is forgotten on this device and a new init is a new user', async () => {
     const transport = transports.latest();
     transport.fire('session', { userId: 'u-1', token: 't-1' });

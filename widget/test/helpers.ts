@@ -1,5 +1,10 @@
 import type { ClientToServerEvents, HandshakeAuth, TranscriptItem } from '../../shared/protocol.ts';
+import { setLocaleSource } from '../i18n/catalog.ts';
+import { bundledLocale } from '../i18n/locales/all.ts';
 import type { ClientAck, ClientPayload, MessageAck, Transport, TransportEvents, TransportFactory } from '../transport/transport.ts';
+
+// As the npm package does: every language from the bundled tables (the script tag fetches them instead).
+setLocaleSource(bundledLocale);
 
 type Listener = (...args: never[]) => void;
 

@@ -247,7 +247,8 @@ describe('<chat-widget> messages', () => {
   it('when the locale is right-to-left, then the widget is laid out mirrored', async () => {
     const { el, root } = await mount({ locale: 'ar' });
     expect(el.getAttribute('dir')).to.equal('rtl');
-    const input = getByRole(root, 'textbox', 'Message');
+    // In Arabic: "Message".
+    const input = getByRole(root, 'textbox', 'رسالة');
     expect(getComputedStyle(input).direction).to.equal('rtl');
     // The launcher sits at the inline end, i.e. bottom-left in RTL.
     const rect = el.getBoundingClientRect();

@@ -1,7 +1,8 @@
 /// <reference types="mocha" />
 import { expect, fixture, html } from '@open-wc/testing';
 import { storageKey } from '../controllers/session-store.ts';
-import { de, defineChatWidget, en, type ChatWidgetElement, type WidgetStrings } from '../index.ts';
+import de from '../i18n/locales/de.ts';
+import { defineChatWidget, en, type ChatWidgetElement, type WidgetStrings } from '../index.ts';
 import { fakeTransports, getByRole, type FakeTransport } from './helpers.ts';
 
 defineChatWidget();

@@ -7,14 +7,14 @@ type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** A transport over socket.io; the only module that knows socket.io-client exists. */
 export class SocketTransport implements Transport {
-  private socket: ChatSocket | null = null;
-  private readonly listeners: Array<(socket: ChatSocket) => void> = [];
+  #socket: ChatSocket | null = null;
+  readonly #listeners: Array<(socket: ChatSocket) => void> = [];
 
   constructor(private readonly serverUrl: string) {}
 
   connect(auth: () => HandshakeAuth): void {
-    if (this.socket) return;
-    this.socket = io(this.serverUrl, {
+    if (this.#socket) return;
+    this.#socket = io(this.serverUrl, {
       path: SOCKET_PATH,
       // The function form is re-run on every reconnection, so the server hears the
       // lastSeq the widget has reached by then, not the one it had at page load.
@@ -27,12 +27,12 @@ export class SocketTransport implements Transport {
     // A WebSocket that hangs instead of failing (some proxies hold it open in silence) ends in a timeout,
     // which tryAllTransports does not count as a failure: after any failed attempt, start with long-polling
     // and upgrade to WebSocket once it is seen to work.
-    const manager = this.socket.io;
-    this.socket.on('connect_error', () => (manager.opts.transports = ['polling', 'websocket']));
-    for (const attach of this.listeners) attach(this.socket);
+    const manager = this.#socket.io;
+    this.#socket.on('connect_error', () => (manager.opts.transports = ['polling', 'websocket']));
+    for (const attach of this.#listeners) attach(this.#socket);
   }
 
-  private attach<E extends keyof TransportEvents>(socket: ChatSocket, event: E, listener: TransportEvents[E]): void {
+  #attach<E extends keyof TransportEvents>(socket: ChatSocket, event: E, listener: TransportEvents[E]): void {
     if (event === 'connect_error') {
       const report = listener as TransportEvents['connect_error'];
       // socket.active is false once socket.io has given up, i.e. the server said no.
@@ -49,21 +49,21 @@ export class SocketTransport implements Transport {
   emit<E extends keyof ClientToServerEvents>(event: E, payload: ClientPayload<E>, ack: ClientAck<E>): void {
     // Only on a live link: the controller resends what is unacked on every connect,
     // and socket.io's own offline buffer would send it a second time.
-    if (!this.socket?.connected) return;
-    (this.socket.emit as (e: string, p: unknown, a: unknown) => void)(event, payload, ack);
+    if (!this.#socket?.connected) return;
+    (this.#socket.emit as (e: string, p: unknown, a: unknown) => void)(event, payload, ack);
   }
 
   on<E extends keyof TransportEvents>(event: E, listener: TransportEvents[E]): void {
     // Listeners may be added before connect(); they are attached once the socket exists.
-    const attach = (socket: ChatSocket): void => this.attach(socket, event, listener);
-    this.listeners.push(attach);
-    if (this.socket) attach(this.socket);
+    const attach = (socket: ChatSocket): void => this.#attach(socket, event, listener);
+    this.#listeners.push(attach);
+    if (this.#socket) attach(this.#socket);
   }
 
   disconnect(): void {
-    this.socket?.removeAllListeners();
-    this.socket?.disconnect();
-    this.socket = null;
+    this.#socket?.removeAllListeners();
+    this.#socket?.disconnect();
+    this.#socket = null;
   }
 }
 

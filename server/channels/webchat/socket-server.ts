@@ -193,7 +193,8 @@ async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<
     // Join before anything is sent, so nothing emitted meanwhile is missed;
     // the widget drops entries it already has by seq.
     await socket.join(room(userId));
-    socket.emit('session', { userId, token });
+    const { name, avatarUrl } = app.definition.settings;
+    socket.emit('session', { userId, token, bot: avatarUrl ? { name, avatarUrl } : { name } });
     // Replay first: what the start dialog says next reaches the room live.
     const missed = await readMissed(app, userId, lastSeq);
     if (missed.length > 0) socket.emit('entries', missed.map(toItem));

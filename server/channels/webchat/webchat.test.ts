@@ -22,6 +22,8 @@ describe.each(storeLegs())('web chat channel on $name', ({ skip, env }) => {
     const client = connectClient(server.url);
     const session = await sessionOf(client);
     expect(session.userId).toMatch(/^[0-9a-f-]{36}$/);
+    // The widget's header names the bot as its definition does (settings.name; the demo bot has no avatar).
+    expect(session.bot).toEqual({ name: 'Demo bot' });
     await eventually('the greeting', () => botTexts(client.items).includes("What's your name?"));
     expect(botTexts(client.items)).toEqual(["Hi! I'm the demo bot.", "What's your name?"]);
 
