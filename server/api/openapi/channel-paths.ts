@@ -108,5 +108,5 @@ export const channelKeyScheme = {
   type: 'apiKey',
   in: 'header',
   name: 'x-channel-key',
-  description: 'The channel\'s own key from REST_CHANNELS (never the function key). Compared in constant time, never logged. Callbacks to the channel are signed with it: x-signature = "sha256=" + hex HMAC-SHA256(key, x-timestamp + "." + body).',
+  description: 'The channel\'s own key from REST_CHANNELS (never the function key); during a rotation its keyPrevious is accepted too. Compared in constant time, never logged. Callbacks to the channel are signed with it: x-signature = "sha256=" + hex HMAC-SHA256(key, x-timestamp + "." + body).',
 };

@@ -11,6 +11,8 @@ import { restClient, texts } from './rest-client.ts';
 
 const SMS_KEY = 'sms-channel-key-0123456789abcdef';
 const POLL_KEY = 'poll-channel-key-0123456789abcdef';
+/** The sms channel's key before its rotation: still accepted while configured as keyPrevious. */
+const SMS_OLD_KEY = 'sms-old-channel-key-0123456789abcdef';
 
 interface Callback {
   channel: string;
@@ -60,7 +62,7 @@ for (const leg of storeLegs()) {
         BOT_DEFINITION: file,
         INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
         REST_CHANNELS: JSON.stringify([
-          { name: 'sms', key: SMS_KEY, callbackUrl: `${callbacks.url}/bot` },
+          { name: 'sms', key: SMS_KEY, keyPrevious: SMS_OLD_KEY, callbackUrl: `${callbacks.url}/bot` },
           { name: 'poll', key: POLL_KEY },
         ]),
       });
@@ -133,6 +135,23 @@ for (const leg of storeLegs()) {
       expect(signedWell(request, SMS_KEY)).toBe(true);
       expect(signedWell(request, POLL_KEY)).toBe(false);
       expect(server.logText()).not.toContain(SMS_KEY);
+    });
+
+    it('when a channel key is being rotated, then the previous key is accepted too, callbacks are signed with the new one, and neither is logged', async () => {
+      const old = await sms.post('rota', { type: 'text', clientId: 'r1', text: 'Rota' }, { key: SMS_OLD_KEY });
+      expect(old.status).toBe(200);
+      expect(texts(old.body.messages)).toContain('Hi Rota, pick a plan.');
+      const read = await restClient(server.url, 'sms', SMS_OLD_KEY).missed('rota', 0);
+      expect(read.status).toBe(200);
+      // Another channel's key, or a key that is neither, is still refused.
+      expect((await sms.post('rota', { type: 'text', clientId: 'r2', text: 'x' }, { key: POLL_KEY })).status).toBe(401);
+      expect((await poll.post('rota-poll', { type: 'text', clientId: 'r3', text: 'x' }, { key: SMS_OLD_KEY })).status).toBe(401);
+      expect(await server.store.getUser('rota-poll')).toBeNull();
+      expect((await trigger(server, 'sms', 'rota', 'first')).status).toBe(202);
+      await eventually('the callback', () => accepted.find((callback) => callback.user === 'rota'));
+      const request = callbacks.seen.find((seen) => seen.body.includes('"rota"'))!;
+      expect(signedWell(request, SMS_KEY)).toBe(true);
+      expect(server.logText()).not.toContain(SMS_OLD_KEY);
     });
 
     it('when a wait step fires after the answer, then what follows reaches the callback URL, not the answer', async () => {

@@ -1,4 +1,3 @@
-import express, { Router, type RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { checkJsonBounds, describeJsonExcess, MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 import type { AppDeps } from '../../app/deps.ts';
@@ -20,11 +19,34 @@ export const MAX_REST_BODY = 64 * 1024;
 /** Most values in one body: far above any real message or event. */
 const BODY_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxNodes: 10_000 };
 
-export interface RestRouterOptions {
+/**
+ * One request to `…/api/channels/{channel}/users/{user}/messages`, as the HTTP side
+ * hands it over: the path's parts already percent-decoded, the body not yet read (the
+ * channel and key are checked first, so a stranger's body is never parsed).
+ */
+export interface RestRequest {
+  readonly method: string;
+  readonly channel: string;
+  readonly user: string;
+  readonly query: URLSearchParams;
+  /** The x-channel-key header, as sent. */
+  readonly key: string | string[] | undefined;
+  readonly contentType: string | undefined;
+  /** Reads the body, at most `limit` bytes once decoded; rejects with an HttpError (413, 415, 400). */
+  readBody(limit: number): Promise<Buffer>;
+}
+
+/** The answer: always 200 with a JSON body; every refusal is thrown as an HttpError. */
+export interface RestAnswer {
+  readonly status: 200;
+  readonly body: unknown;
+}
+
+export interface RestEndpointOptions {
   readonly channels: readonly RestChannel[];
   /** Each channel's delivery, by name. */
   readonly deliveries: ReadonlyMap<string, RestDelivery>;
-  /** The use cases' dependencies; a getter because main.ts builds them after the app. */
+  /** The use cases' dependencies; a getter because main.ts builds them after the HTTP side. */
   readonly deps: () => AppDeps;
   /** Tells the delivery router a user's channel, so it needs no lookup. */
   readonly remember: (userId: string, channelId: string) => void;
@@ -44,77 +66,83 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * The generic bot REST channel: `POST /api/channels/{channel}/users/{user}/messages`
  * (a text, a button, an event; answered with the bot's replies) and `GET` of the same
  * path (what the channel missed). Translates HTTP into the same use cases as the web
- * chat. Checks run in this order, and nothing is stored before all have passed:
- * rate limit (mounted in front), channel, key, body size, JSON, depth, schema, dialog.
+ * chat. Served on node:http without Express (api/channel-endpoint.ts), as the trigger
+ * endpoint is: a turn's own work is small, and Express's routing and body parsing cost
+ * more than it. Checks run in this order, and nothing is stored before all have passed:
+ * rate limit (in front), channel, key, method, user, media type, body size, JSON, depth,
+ * schema, dialog.
  */
-export function restRouter(options: RestRouterOptions): Router {
-  const byName = new Map(options.channels.map((channel) => [channel.name, { channel, expected: digest(channel.key) }]));
+export function restEndpoint(options: RestEndpointOptions): (request: RestRequest) => Promise<RestAnswer> {
+  // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
+  const byName = new Map(options.channels.map((channel) => [channel.name, { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) }]));
   const turns = new KeyedQueue();
-  const router = Router({ mergeParams: true });
 
-  const locate: RequestHandler = (req, res, next) => {
-    const { channel: name, user } = req.params as Record<string, string>;
-    const found = byName.get(name ?? '');
-    if (!found) return next(new HttpError(404, 'not_found', `There is no REST channel named "${String(name).slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`));
-    const sent = req.get('x-channel-key');
-    // Hashed first, so the comparison takes the same time whatever the length sent.
-    if (typeof sent !== 'string' || sent === '' || !timingSafeEqual(digest(sent), found.expected)) {
-      return next(new HttpError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header."));
+  const locate = (request: RestRequest): Located => {
+    const found = byName.get(request.channel);
+    if (!found) throw new HttpError(404, 'not_found', `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`);
+    const sent = request.key;
+    // Hashed first, so the comparison takes the same time whatever the length sent; every accepted key is compared.
+    let valid = false;
+    if (typeof sent === 'string' && sent !== '') {
+      const hashed = digest(sent);
+      for (const accepted of found.accepted) valid = timingSafeEqual(hashed, accepted) || valid;
     }
-    if (!user || user.length > 256) return next(new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' }));
-    res.locals.rest = { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user } satisfies Located;
-    next();
+    if (!valid) throw new HttpError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header.");
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
+      throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; use POST to send a message or GET to read what was missed.`);
+    }
+    const user = request.user;
+    if (!user || user.length > 256) throw new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' });
+    return { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user };
   };
 
-  const json = express.json({ limit: MAX_REST_BODY, strict: false, type: () => true });
-  const path = '/:channel/users/:user/messages';
+  const post = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
+    requireJson(request.contentType);
+    const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
+    const deps = options.deps();
+    const user = await checkUser(deps, located);
+    if (input.type === 'dialog') checkDialog(deps, input.dialogId);
+    if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
+    // A user who has heard from the bot needs no opening: one store read less per turn.
+    const opened = user !== null && (user.lastSeq > 0 || user.position !== null);
+    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options, opened));
+    return { status: 200, body: answer };
+  };
 
-  router.post(path, locate, requireJson, json, async (req, res, next) => {
-    try {
-      const located = res.locals.rest as Located;
-      const input = parseInbound(req.body);
-      const deps = options.deps();
-      const user = await checkUser(deps, located);
-      if (input.type === 'dialog') checkDialog(deps, input.dialogId);
-      if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
-      // A user who has heard from the bot needs no opening: one store read less per turn.
-      const opened = user !== null && (user.lastSeq > 0 || user.position !== null);
-      const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options, opened));
-      res.status(200).json(answer);
-    } catch (error) {
-      next(error);
-    }
-  });
+  const get = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
+    const raw = request.query.getAll('after');
+    const after = afterSchema.safeParse(raw.length === 0 ? undefined : raw.length === 1 ? raw[0] : '-');
+    if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
+    const deps = options.deps();
+    await checkUser(deps, located);
+    const entries = await readMissed(deps, located.userId, after.data ?? 0);
+    return { status: 200, body: { messages: entries.map(toItem) } };
+  };
 
-  router.get(path, locate, async (req, res, next) => {
-    try {
-      const located = res.locals.rest as Located;
-      const after = afterSchema.safeParse(typeof req.query.after === 'string' || req.query.after === undefined ? req.query.after : '-');
-      if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
-      const deps = options.deps();
-      await checkUser(deps, located);
-      const entries = await readMissed(deps, located.userId, after.data ?? 0);
-      res.status(200).json({ messages: entries.map(toItem) });
-    } catch (error) {
-      next(error);
-    }
-  });
-
-  router.all(path, (req, res, next) => {
-    res.set('Allow', 'GET, POST');
-    next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST to send a message or GET to read what was missed.`));
-  });
-  return router;
+  return async (request) => {
+    const located = locate(request);
+    return request.method === 'POST' ? post(request, located) : get(request, located);
+  };
 }
 
-/** express.json skips other media types silently; say so instead. */
-const requireJson: RequestHandler = (req, _res, next) => {
-  const type = req.get('content-type');
+/** Only JSON is read: anything else is said so, not guessed at. */
+function requireJson(type: string | undefined): void {
   if (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-    return next(new HttpError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'));
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
-  next();
-};
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+  }
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'The request body is not valid JSON.');
+  }
+}
 
 function parseInbound(body: unknown): Inbound {
   // Before the schema, which recurses: a body nested thousands deep must cost a refusal, not the stack.
@@ -153,7 +181,7 @@ async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | 
  * Runs the turn while holding what the bot says, and answers with it once the turn is
  * done, or after `answerWaitMs` with what is there (the rest is then called back or polled).
  */
-async function answerTurn(deps: AppDeps, located: Located, input: Inbound, options: RestRouterOptions, opened: boolean) {
+async function answerTurn(deps: AppDeps, located: Located, input: Inbound, options: RestEndpointOptions, opened: boolean) {
   const { userId, delivery, channel } = located;
   options.remember(userId, channel.name);
   const release = delivery.collect(userId);
