@@ -12,10 +12,13 @@ import type { RestChannel } from './channel-config.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Collected, RestDelivery } from './rest-delivery.ts';
+import { EventAlreadyRun, markEvent } from './event-marks.ts';
 import { toItem } from '../../app/to-item.ts';
 
 /** Largest request body, as for triggers. */
 export const MAX_REST_BODY = 64 * 1024;
+/** Users whose channel is remembered; past it the memory starts over (a miss is one read). */
+const MAX_SEEN = 100_000;
 /** Most values in one body: far above any real message or event. */
 const BODY_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxNodes: 10_000 };
 
@@ -76,6 +79,8 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
   // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
   const byName = new Map(options.channels.map((channel) => [channel.name, { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) }]));
   const turns = new KeyedQueue();
+  /** Users opened on a channel, by id: their later requests need no user read. */
+  const seen = new Map<string, string>();
 
   const locate = (request: RestRequest): Located => {
     const found = byName.get(request.channel);
@@ -100,12 +105,18 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
     requireJson(request.contentType);
     const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
     const deps = options.deps();
-    const user = await checkUser(deps, located);
+    // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.
+    let opened = seen.get(located.userId) === located.channel.name;
+    if (!opened) {
+      const user = await checkUser(deps, located);
+      // A user who has heard from the bot needs no opening.
+      opened = user !== null && (user.lastSeq > 0 || user.position !== null);
+    }
     if (input.type === 'dialog') checkDialog(deps, input.dialogId);
     if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
-    // A user who has heard from the bot needs no opening: one store read less per turn.
-    const opened = user !== null && (user.lastSeq > 0 || user.position !== null);
     const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options, opened));
+    if (seen.size >= MAX_SEEN) seen.clear();
+    seen.set(located.userId, located.channel.name);
     return { status: 200, body: answer };
   };
 
@@ -203,15 +214,23 @@ async function answerTurn(deps: AppDeps, located: Located, input: Inbound, optio
       return { messages: held.messages, events: held.events, complete: false };
     }
     const result = waited.value;
-    if (result?.duplicate) return { seq: result.seq, duplicate: true, ...(await repliesAfter(deps, userId, result.seq)), complete: true };
-    return { ...(result ? { seq: result.seq, duplicate: false } : {}), messages: held.messages, events: held.events, complete: true };
+    if ('event' in result) {
+      const repeated = result.repeated;
+      if (repeated) return { duplicate: true, ...(await repliesAfter(deps, userId, repeated.mark.after, repeated.nextAfter)), complete: true };
+      return { duplicate: false, messages: held.messages, events: held.events, complete: true };
+    }
+    if (result.duplicate) return { seq: result.seq, duplicate: true, ...(await repliesAfter(deps, userId, result.seq)), complete: true };
+    return { seq: result.seq, duplicate: false, messages: held.messages, events: held.events, complete: true };
   } finally {
     clearTimeout(timer);
     if (!held) release();
   }
 }
 
-function runInput(deps: AppDeps, userId: string, input: Inbound): Promise<{ seq: number; duplicate: boolean } | undefined> {
+/** What a turn's input came to: a message's stored seq, or an event run now or before. */
+type Ran = { readonly seq: number; readonly duplicate: boolean } | { readonly event: true; readonly repeated?: EventAlreadyRun };
+
+async function runInput(deps: AppDeps, userId: string, input: Inbound): Promise<Ran> {
   switch (input.type) {
     case 'text':
       return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'text', text: input.text } });
@@ -219,21 +238,36 @@ function runInput(deps: AppDeps, userId: string, input: Inbound): Promise<{ seq:
       return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'postback', label: input.label, payload: input.payload } });
     case 'dialog':
       return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'dialog', label: input.label, dialogId: input.dialogId } });
-    case 'event':
-      switch (input.event) {
-        case 'setUserData':
-          return setUserData(deps, userId, input.fields).then(() => undefined);
-        case 'startDialog':
-          return startDialog(deps, { userId, dialogId: input.dialogId, data: input.data }).then(() => undefined);
-        case 'pageEvent':
-          return handlePageEvent(deps, { userId, name: input.name, payload: input.payload ?? {} }).then(() => undefined);
+    case 'event': {
+      // The event's record is written with what the event changes: a resend finds it and changes nothing.
+      const adjust = markEvent(input.clientId);
+      try {
+        switch (input.event) {
+          case 'setUserData':
+            await setUserData(deps, userId, input.fields, adjust);
+            break;
+          case 'startDialog':
+            await startDialog(deps, { userId, dialogId: input.dialogId, ...(input.data ? { data: input.data } : {}), adjust });
+            break;
+          case 'pageEvent':
+            await handlePageEvent(deps, { userId, name: input.name, payload: input.payload ?? {}, adjust });
+            break;
+        }
+        return { event: true };
+      } catch (error) {
+        if (error instanceof EventAlreadyRun) return { event: true, repeated: error };
+        throw error;
       }
+    }
   }
 }
 
-/** A resent message is answered as the first time: the bot's replies that followed it, up to the user's next message. */
-async function repliesAfter(deps: AppDeps, userId: string, seq: number): Promise<Collected> {
-  const later = await readMissed(deps, userId, seq);
+/**
+ * A resent message or event is answered as the first time: the bot's replies that
+ * followed it, up to the user's next message (or, for an event, the next event's).
+ */
+async function repliesAfter(deps: AppDeps, userId: string, seq: number, until = Infinity): Promise<Collected> {
+  const later = (await readMissed(deps, userId, seq)).filter((entry) => entry.seq <= until);
   const next = later.findIndex((entry) => entry.from === 'user');
   return { messages: (next === -1 ? later : later.slice(0, next)).map(toItem), events: [] };
 }

@@ -90,7 +90,7 @@ for (const leg of storeLegs()) {
       expect(texts(pressed.body.messages)).toEqual(['You chose pro.']);
       expect(pressed.body.events).toEqual([{ name: 'planChosen', payload: { plan: 'pro' } }]);
 
-      const saved = await sms.post('ada', { type: 'event', event: 'setUserData', fields: { plan: 'basic' } });
+      const saved = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
       expect(saved.status).toBe(200);
       expect((await server.store.getUser('ada'))?.userData).toMatchObject({ name: 'Ada', plan: 'basic' });
 
@@ -109,11 +109,39 @@ for (const leg of storeLegs()) {
     });
 
     it('when an event starts a dialog with a sync integration step, then its answer is in the same response', async () => {
-      const started = await sms.post('ada', { type: 'event', event: 'startDialog', dialogId: 'events' });
+      const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
       expect(started.status).toBe(200);
       expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
-      const routed = await sms.post('ada', { type: 'event', event: 'pageEvent', name: 'showEvents' });
+      const routed = await sms.post('ada', { type: 'event', clientId: 'e3', event: 'pageEvent', name: 'showEvents' });
       expect(texts(routed.body.messages)).toEqual(['Next event: Meetup.']);
+    });
+
+    it('when an event is sent again with the same clientId, then it runs once, changes nothing and is answered with the same replies', async () => {
+      const calls = () => upstream.seen.filter((request) => request.url.startsWith('/crm/users/')).length;
+      const transcript = async () => (await sms.missed('ada', 0)).messages.length;
+      const callsBefore = calls();
+      const entriesBefore = await transcript();
+      const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
+      expect(started.body).toMatchObject({ duplicate: true, complete: true });
+      expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
+      const routed = await sms.post('ada', { type: 'event', clientId: 'e3', event: 'pageEvent', name: 'showEvents' });
+      expect(routed.body).toMatchObject({ duplicate: true });
+      expect(texts(routed.body.messages)).toEqual(['Next event: Meetup.']);
+      expect(calls()).toBe(callsBefore);
+      expect(await transcript()).toBe(entriesBefore);
+
+      const changed = await sms.post('ada', { type: 'event', clientId: 'e4', event: 'setUserData', fields: { plan: 'pro' } });
+      expect(changed.body.duplicate).toBe(false);
+      const resent = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
+      expect(resent.status).toBe(200);
+      expect(resent.body).toMatchObject({ duplicate: true, messages: [] });
+      expect((await server.store.getUser('ada'))?.userData).toMatchObject({ plan: 'pro' });
+    });
+
+    it('when an event has no clientId, then it is refused and nothing runs', async () => {
+      const answer = await sms.post('ada', { type: 'event', event: 'startDialog', dialogId: 'events' });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'invalid_body', message: expect.stringContaining('clientId') });
     });
 
     it('when a channel asks for what it missed after a seq, then it gets every entry after it in order', async () => {
@@ -155,7 +183,7 @@ for (const leg of storeLegs()) {
     });
 
     it('when a wait step fires after the answer, then what follows reaches the callback URL, not the answer', async () => {
-      const started = await sms.post('finn', { type: 'event', event: 'startDialog', dialogId: 'remind' });
+      const started = await sms.post('finn', { type: 'event', clientId: 'f1', event: 'startDialog', dialogId: 'remind' });
       // A new user hears the start dialog first.
       expect(texts(started.body.messages)).toEqual(['Welcome.', 'Your name?', 'Wait for it.']);
       const later = await eventually('the timer callback', () => accepted.find((callback) => callback.user === 'finn'));
@@ -192,9 +220,9 @@ for (const leg of storeLegs()) {
       ['a malformed body', () => sms.post('nobody-4', null, { raw: '{"type":"text",' }), 400, 'invalid_body'],
       ['a body of the wrong shape', () => sms.post('nobody-5', { type: 'text', text: 'no client id' }), 400, 'invalid_body'],
       ['an oversize body', () => sms.post('nobody-6', { type: 'text', clientId: 'x', text: 'a'.repeat(70 * 1024) }), 413, 'payload_too_large'],
-      ['a deep body', () => sms.post('nobody-7', { type: 'event', event: 'setUserData', fields: deep(40) }), 400, 'invalid_body'],
-      ['an unknown event', () => sms.post('nobody-8', { type: 'event', event: 'explode' }), 400, 'unknown_event'],
-      ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
+      ['a deep body', () => sms.post('nobody-7', { type: 'event', clientId: 'x', event: 'setUserData', fields: deep(40) }), 400, 'invalid_body'],
+      ['an unknown event', () => sms.post('nobody-8', { type: 'event', clientId: 'x', event: 'explode' }), 400, 'unknown_event'],
+      ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', clientId: 'x', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
       ['a body that is not JSON', () => sms.post('nobody-10', null, { raw: 'hello', contentType: 'text/plain' }), 415, 'unsupported_media_type'],
     ])('when a request has %s, then it is refused with its status and code and nothing is stored', async (_what, send, status, code) => {
       const answer = await send();
