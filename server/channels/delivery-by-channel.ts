@@ -58,6 +58,10 @@ export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: L
     isOnline(userId: string) {
       return (known.get(userId) ?? routes.fallback).isOnline(userId);
     },
+    eventMessages(user, events) {
+      if (routes.channels.size === 0) return routes.fallback.eventMessages?.(user, events) ?? [];
+      return (routes.channels.get(user.channelId) ?? routes.fallback).eventMessages?.(user, events) ?? [];
+    },
     handOff(user, turn) {
       if (routes.channels.size === 0) return routes.fallback.handOff?.(user, turn) ?? [];
       // The turn has read the user: their channel is known here without a lookup.

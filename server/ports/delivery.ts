@@ -16,6 +16,11 @@ export interface Delivery {
    * Called before each commit attempt of every turn, with the user as the turn read it.
    */
   handOff?(user: UserRecord, turn: TurnHandOff): readonly NewJob[];
+  /**
+   * The bot's events of a turn as messages to store in the user's transcript after the
+   * turn's own, for a channel that reads back what it missed (none when absent).
+   */
+  eventMessages?(user: UserRecord, events: readonly BotEvent[]): readonly Readonly<Record<string, unknown>>[];
 }
 
 /** What a turn is about to commit, as a hand-off job needs to find it again. */

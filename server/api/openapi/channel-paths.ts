@@ -34,10 +34,10 @@ const item = {
     from: { enum: ['user', 'bot'] },
     at: { type: 'string', format: 'date-time' },
     clientId: { type: ['string', 'null'] },
-    message: { type: 'object', description: 'The shared structured message: text (with buttons and quick replies), image, carousel or notice for the bot; text, postback or dialog for the user.' },
+    message: { type: 'object', description: 'The shared structured message: text (with buttons and quick replies), image, carousel or notice for the bot; text, postback or dialog for the user. A bot → page event is an event message {"type":"event","name","payload"}, stored with its seq after the turn\'s other messages.' },
   },
 };
-const botEvent = { type: 'object', required: ['name', 'payload'], properties: { name: { type: 'string' }, payload: record }, description: 'An event step of the bot (on the web chat it runs a listener of the page).' };
+const botEvent = { type: 'object', required: ['name', 'payload'], properties: { name: { type: 'string' }, payload: record }, description: 'An event step of the bot (on the web chat it runs a listener of the page); each is also an event message in `messages`.' };
 
 /** The generic bot REST channel's endpoints (spec 1.4), documented beside the management API. */
 export function channelPaths(): Obj {

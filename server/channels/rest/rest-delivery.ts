@@ -9,6 +9,13 @@ import { toItem } from '../../app/to-item.ts';
 /** Users remembered as handed off; past it the memory starts over (a turn decides afresh). */
 const MAX_HANDED_OFF = 100_000;
 
+/** A bot → page event as a REST channel's message, stored in the user's transcript with a seq. */
+export type RestEventMessage = {
+  readonly type: 'event';
+  readonly name: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+};
+
 /** What the bot said to a user while a request of theirs was open: answered in its response. */
 export interface Collected {
   readonly messages: TranscriptItem[];
@@ -60,6 +67,10 @@ export function restDelivery(channel: RestChannel, scheduler: Scheduler, logger:
   // Users whose current turn was handed to a callback job stored with the turn: its messages and events go there only.
   const handedOff = new Set<string>();
   return {
+    eventMessages(_user, events) {
+      // Bot → page events become event messages: in the answer, the callback and GET …/messages alike.
+      return events.map((event): RestEventMessage => ({ type: 'event', name: event.name, payload: event.payload }));
+    },
     handOff(user, turn) {
       const userId = user.userId;
       handedOff.delete(userId);

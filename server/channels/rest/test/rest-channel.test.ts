@@ -17,8 +17,8 @@ const SMS_OLD_KEY = 'sms-old-channel-key-0123456789abcdef';
 interface Callback {
   channel: string;
   user: string;
-  messages: { seq: number; message: { type: string; text?: string } }[];
-  events: { name: string }[];
+  messages: { seq: number; message: { type: string; text?: string; name?: string; payload?: unknown } }[];
+  events: { name: string; payload?: unknown }[];
 }
 
 function trigger(server: TestServer, channelId: string, user: string, dialogId: string): Promise<Response> {
@@ -87,7 +87,9 @@ for (const leg of storeLegs()) {
 
       const pressed = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
       expect(pressed.status).toBe(200);
-      expect(texts(pressed.body.messages)).toEqual(['You chose pro.']);
+      // The bot's event comes as an event message after the turn's text, with its own seq (and in `events`).
+      expect(texts(pressed.body.messages)).toEqual(['You chose pro.', '<event>']);
+      expect(pressed.body.messages[1]!.message).toEqual({ type: 'event', name: 'planChosen', payload: { plan: 'pro' } });
       expect(pressed.body.events).toEqual([{ name: 'planChosen', payload: { plan: 'pro' } }]);
 
       const saved = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
@@ -103,7 +105,7 @@ for (const leg of storeLegs()) {
     it('when a message is sent again with the same clientId, then it is stored once and answered with the same replies', async () => {
       const again = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
       expect(again.body).toMatchObject({ duplicate: true });
-      expect(texts(again.body.messages)).toEqual(['You chose pro.']);
+      expect(texts(again.body.messages)).toEqual(['You chose pro.', '<event>']);
       const all = await sms.missed('ada', 0);
       expect(all.messages.filter((item) => item.clientId === 'm2')).toHaveLength(1);
     });
@@ -210,6 +212,29 @@ for (const leg of storeLegs()) {
         return read.messages.length > 0 ? read.messages : undefined;
       });
       expect(texts(missed)).toEqual(['First.']);
+    });
+
+    it('when a polling channel has no request open, then GET …/messages returns all the bot said later: a trigger\'s messages, its event as an event message, a timer\'s', async () => {
+      const first = await poll.post('pia', { type: 'text', clientId: 'p1', text: 'Pia' });
+      const last = first.body.messages.at(-1)!.seq;
+      expect((await trigger(server, 'poll', 'pia', 'noted')).status).toBe(202);
+      const missed = await eventually('the timer message', async () => {
+        const read = await poll.missed('pia', last);
+        return texts(read.messages).includes('Still noted.') ? read.messages : undefined;
+      });
+      expect(missed.map((item) => item.message)).toEqual([
+        { type: 'text', text: 'Noted.' },
+        { type: 'event', name: 'orderNoted', payload: { order: 'A-1' } },
+        { type: 'text', text: 'Still noted.' },
+      ]);
+      expect(missed.map((item) => item.seq)).toEqual([last + 1, last + 2, last + 3]);
+    });
+
+    it('when a callback channel\'s user gets a trigger with an event, then the callback carries it as an event message too', async () => {
+      expect((await trigger(server, 'sms', 'ezra', 'noted')).status).toBe(202);
+      const delivered = await eventually('the callback', () => accepted.find((callback) => callback.user === 'ezra'));
+      expect(delivered.messages.map((item) => item.message)).toEqual([{ type: 'text', text: 'Noted.' }, { type: 'event', name: 'orderNoted', payload: { order: 'A-1' } }]);
+      expect(delivered.events).toEqual([{ name: 'orderNoted', payload: { order: 'A-1' } }]);
     });
 
     const deep = (levels: number): unknown => (levels === 0 ? {} : { a: deep(levels - 1) });
