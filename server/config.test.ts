@@ -60,6 +60,8 @@ describe('config', () => {
     ['a name twice', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16) }, { name: 'sms', key: 'j'.repeat(16) }]), /^REST_CHANNELS: channel 2: the name "sms" is used twice$/],
     ['a bad callback', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16), callbackUrl: 'ftp://x' }]), /^REST_CHANNELS: channel 1: callbackUrl must be an http:\/\/ or https:\/\/ URL$/],
     ['an unknown field', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16), secret: 'x' }]), /^REST_CHANNELS: channel 1: unknown field "secret"/],
+    ['a short previous key', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16), keyPrevious: key }]), /^REST_CHANNELS: channel 1: keyPrevious must be at least 16 characters long$/],
+    ['a previous key equal to the key', JSON.stringify([{ name: 'sms', key: 'k'.repeat(16), keyPrevious: 'k'.repeat(16) }]), /^REST_CHANNELS: channel 1: keyPrevious is the same as key/],
   ])('when REST_CHANNELS has %s, then one line says what to fix and never repeats a key', (_what, value, message) => {
     expect(() => readConfig({ REST_CHANNELS: value })).toThrow(message);
     expect(() => readConfig({ REST_CHANNELS: value })).toThrow(/^(?!.*short-secret)/);

@@ -21,7 +21,7 @@ import { CHANNEL_ID as WEBCHAT, attachWebchat, socketDelivery, type ChatServer }
 import { deliveryByChannel } from './channels/delivery-by-channel.ts';
 import { CALLBACK_JOB, callbackJobHandler } from './channels/rest/callback-job.ts';
 import { restDelivery, type RestDelivery } from './channels/rest/rest-delivery.ts';
-import { restRouter } from './channels/rest/rest-router.ts';
+import { restEndpoint } from './channels/rest/rest-endpoint.ts';
 import { SafeHttpClient } from './integrations/http/safe-http-client.ts';
 import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
@@ -153,9 +153,9 @@ async function assemble(
     restChannels:
       config.REST_CHANNELS.length > 0
         ? {
-            router: restRouter({ channels: config.REST_CHANNELS, deliveries: restDeliveries, deps: () => deps, remember: (userId, channelId) => delivery?.remember(userId, channelId), answerWaitMs: config.REST_CHANNEL_ANSWER_WAIT }),
+            handler: restEndpoint({ channels: config.REST_CHANNELS, deliveries: restDeliveries, deps: () => deps, remember: (userId, channelId) => delivery?.remember(userId, channelId), answerWaitMs: config.REST_CHANNEL_ANSWER_WAIT }),
             rateLimitPerMinute: config.REST_CHANNEL_RATE_LIMIT,
-            keys: config.REST_CHANNELS.map((channel) => channel.key),
+            keys: config.REST_CHANNELS.flatMap((channel) => [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])]),
           }
         : undefined,
   });

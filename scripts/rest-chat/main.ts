@@ -57,7 +57,6 @@ for await (const line of terminal) {
   // Replies first: a new user's start dialog comes before their own message's seq.
   if (answer?.messages) show(answer.messages);
   if (answer?.seq) lastSeq = Math.max(lastSeq, answer.seq);
-  for (const event of answer?.events ?? []) process.stdout.write(`(event ${event.name})\n`);
 }
 clearInterval(poller);
 terminal.close();

@@ -20,4 +20,13 @@ describe('terminal chat rendering', () => {
     expect(lines).toEqual(['bot: ▸ Meetup (May)', '  [1] Join']);
     expect(choices[0]).toEqual({ label: 'Join', send: { type: 'dialog', label: 'Join', dialogId: 'join' } });
   });
+
+  it("when the bot sent an event, then it is shown by name and the earlier message's buttons stay answerable", () => {
+    const { lines, choices } = render([
+      bot(1, { type: 'text', text: 'Pick one.', quickReplies: [{ label: 'Basic', payload: 'basic' }] }),
+      bot(2, { type: 'event', name: 'planShown', payload: {} } as unknown as TranscriptItem['message']),
+    ]);
+    expect(lines).toEqual(['bot: Pick one.', '(event planShown)', '  [1] Basic']);
+    expect(choices).toHaveLength(1);
+  });
 });

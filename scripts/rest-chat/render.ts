@@ -12,6 +12,12 @@ export function render(items: readonly TranscriptItem[]): { lines: string[]; cho
   let choices: Choice[] = [];
   for (const item of items) {
     if (item.from !== 'bot') continue;
+    // The channel's event messages (bot → page events) are not the widget's: shown by name.
+    const event = item.message as unknown as { type: string; name?: unknown };
+    if (event.type === 'event') {
+      lines.push(`(event ${String(event.name)})`);
+      continue;
+    }
     const message = item.message as BotMessage;
     const found: Choice[] = [];
     switch (message.type) {

@@ -1,14 +1,15 @@
-import express, { type Router } from 'express';
+import express from 'express';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
-import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
+import { channelEndpoint, type ChannelHandler } from './channel-endpoint.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { healthRouter } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
-import { RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
 import { widgetAssetsRouter } from './widget-assets.ts';
@@ -31,16 +32,17 @@ export interface AppOptions {
   /** Background dataset push and change-signal endpoints (/api/management/datasets/{name}); not mounted when absent. */
   readonly datasets?: { readonly target: DatasetPushTarget; readonly functionKey: string };
   /**
-   * The generic bot REST channels' router, mounted at /api/channels behind its own rate
-   * limit per client IP; `keys` are redacted from logged URLs like the function key.
+   * The generic bot REST channels' handler, answering /api/channels/… on node:http before
+   * Express (channel-endpoint.ts) behind its own rate limit per client IP; `keys` are
+   * redacted from logged URLs like the function key.
    */
-  readonly restChannels?: { readonly router: Router; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
+  readonly restChannels?: { readonly handler: ChannelHandler; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
 }
 
 /**
  * The HTTP side of the server, as a listener for node:http. Never listens:
- * main.ts and tests do. Trigger requests are answered before Express sees them
- * (management/trigger-endpoint.ts); everything else goes through Express.
+ * main.ts and tests do. Trigger and REST channel requests are answered before Express
+ * sees them (management/trigger-endpoint.ts, channel-endpoint.ts); everything else goes through Express.
  */
 export function createApp(options: AppOptions): RequestListener {
   const app = express();
@@ -57,24 +59,26 @@ export function createApp(options: AppOptions): RequestListener {
   if (management) app.use(management.router);
   // After the management API, so its rate limit and key check run first for these paths too.
   if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
-  if (options.restChannels) {
-    // The same limit, headers and 429 as the management API, counted on its own, before the channel's key check.
-    const { router, rateLimitPerMinute } = options.restChannels;
-    const limiter = new RateLimiter(rateLimitPerMinute, 60_000);
-    app.use('/api/channels', (req, res, next) => {
-      const take = limiter.take(rateLimitKey(clientIp(req, options.trustProxy)));
-      res.set(rateLimitHeaders(take, 60_000));
-      next(take.allowed ? undefined : rateLimited(take));
-    }, router);
-  }
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   else if (options.botName !== undefined) app.use(homePage(options.botName));
   app.use(notFound);
   app.use(errorHandler(options.logger));
-  if (!management) return app;
-  const { triggers } = management;
+  // The same limit, headers and 429 as the management API, counted on its own, before the channel's key check.
+  const channels = options.restChannels
+    ? channelEndpoint({
+        handler: options.restChannels.handler,
+        limiter: new RateLimiter(options.restChannels.rateLimitPerMinute, 60_000),
+        secrets,
+        trustProxy: options.trustProxy,
+        logger: options.logger,
+        metrics: options.management?.metrics,
+      })
+    : undefined;
+  const triggers = management?.triggers;
+  if (!triggers && !channels) return app;
   return (req, res) => {
-    if (!triggers(req, res)) app(req, res);
+    if (channels?.(req, res)) return;
+    if (!triggers?.(req, res)) app(req, res);
   };
 }

@@ -111,7 +111,12 @@ async function commitTurn(
     understood ??= await understand(deps, user, input);
     const result = runTurn(deps.definition, user, understood);
     const snapshots = result.effects.filter((e) => e.type === 'snapshotUserData');
-    const outputs = trackLinks(deps, userId, result.outputs);
+    const events = result.effects.flatMap((e) => (e.type === 'botEvent' ? [{ name: e.name, payload: e.payload }] : []));
+    // A channel that reads back what it missed keeps the bot's events too, after the turn's messages.
+    const kept = events.length > 0 ? (deps.delivery.eventMessages?.(user, events) ?? []) : [];
+    const outputs = [...trackLinks(deps, userId, result.outputs), ...kept];
+    const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
+    const jobs = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
     const outcome = await deps.store.commitTurn({
       userId,
       expectedVersion: user.version,
@@ -126,6 +131,7 @@ async function commitTurn(
       ...(options.userEntry ? { userEntry: options.userEntry } : {}),
       snapshots: snapshots.map((s) => ({ userId, timestamp: now, data: s.data })),
       botEntries: outputs.map((message) => ({ from: 'bot' as const, at: now, message })),
+      ...(jobs.length > 0 ? { jobs } : {}),
     });
     if (outcome.status === 'duplicate') return outcome;
     if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries };

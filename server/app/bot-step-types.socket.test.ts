@@ -25,7 +25,7 @@ export default {
   description: 'Reads a member and their tier, and returns points and tier together.',
   params: {
     type: 'object',
-    properties: { member: { type: 'string', minLength: 1 }, mode: { enum: ['ok', 'throw', 'shape', 'hang'], default: 'ok' } },
+    properties: { member: { type: 'string', minLength: 1 }, mode: { enum: ['ok', 'throw', 'shape', 'hang', 'stops', 'leak'], default: 'ok' } },
     required: ['member'],
     additionalProperties: false,
   },
@@ -35,9 +35,18 @@ export default {
     required: ['points', 'tier'],
     additionalProperties: false,
   },
-  async call({ params, request, log }) {
+  async call({ params, request, log, signal, variables }) {
     if (params.mode === 'throw') throw new Error('the CRM knows no member ' + params.member);
     if (params.mode === 'hang') await new Promise(() => {});
+    if (params.mode === 'stops') {
+      // Honours the signal: stops waiting when the step is over.
+      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    }
+    if (params.mode === 'leak') {
+      // Careless code: quotes an answer that echoes the credentials, the environment and the user's token.
+      const echoed = await request({ method: 'GET', url: 'echo' });
+      throw new Error('the CRM said ' + JSON.stringify(echoed.body) + ' with ' + process.env.OWN_STEPS_TOKEN + ', ' + process.env.OWN_STEPS_PASSWORD + ', ' + process.env.OWN_STEPS_CLIENT_SECRET + ', ' + variables.authToken);
+    }
     const member = await request({ method: 'GET', url: 'members/' + encodeURIComponent(params.member) });
     const tier = await request({ method: 'POST', url: 'tiers/lookup', json: { points: member.body.points } });
     log.info('member points read');
@@ -48,7 +57,7 @@ export default {
 `;
 
 const AUTH_KINDS = ['basic', 'bearer', 'user', 'oauth'] as const;
-const FAILURES = { throw: 'step\\_code', shape: 'invalid\\_body', hang: 'timeout' } as const;
+const FAILURES = { throw: 'step\\_code', shape: 'invalid\\_body', hang: 'timeout', stops: 'timeout' } as const;
 const POLICIES = ['fatal', 'dialog', 'flag'] as const;
 
 function definition(up: string) {
@@ -82,6 +91,23 @@ function definition(up: string) {
       ],
     })),
   );
+  const leaking = AUTH_KINDS.map((service) => ({
+    id: `leak-${service}`,
+    steps: [
+      { id: 'call', type: 'integration', integration: 'memberPoints', service, params: { member: 'm-1', mode: 'leak' }, onError: 'flag:leaked' },
+      { id: 'say', type: 'message', text: 'Leak handled.' },
+      { id: 'end', type: 'end' },
+    ],
+  }));
+  // Async timing: the dialog goes on at once; the module's calls run later as a durable job.
+  const later = {
+    id: 'points-later',
+    steps: [
+      { id: 'call', type: 'integration', integration: 'memberPoints', service: 'bearer', timing: 'async', params: { member: 'later-1' } },
+      { id: 'say', type: 'message', text: 'Your points are on their way.' },
+      { id: 'end', type: 'end' },
+    ],
+  };
   return {
     settings: { id: 'own-steps', name: 'Own step types bot', startDialog: 'home' },
     stepTypes: ['../steps/member-points.mjs'],
@@ -98,6 +124,8 @@ function definition(up: string) {
       { id: 'rescued', steps: [{ id: 'r', type: 'message', text: 'Rescued.' }, { id: 'end', type: 'end' }] },
       ...authDialogs,
       ...failing,
+      ...leaking,
+      later,
     ],
   };
 }
@@ -114,6 +142,8 @@ for (const leg of storeLegs()) {
       upstream = await startUpstream((req, res) => {
         if (req.url === '/oauth/token') return json(res, 200, { access_token: ISSUED, token_type: 'Bearer', expires_in: 3600 });
         if (req.url.startsWith('/api/members/')) return json(res, 200, { id: decodeURIComponent(req.url.slice('/api/members/'.length)), points: 1200 });
+        // Echoes the credentials it was sent, as a careless API might in an error answer.
+        if (req.url === '/api/echo') return json(res, 200, { sent: req.headers.authorization });
         if (req.url === '/api/tiers/lookup') return json(res, 200, { tier: (JSON.parse(req.body) as { points: number }).points >= 1000 ? 'gold' : 'silver' });
         return json(res, 404, {});
       });
@@ -124,7 +154,7 @@ for (const leg of storeLegs()) {
       await writeFile(path.join(dir, 'steps', 'member-points.mjs'), MODULE);
       const file = path.join(dir, 'bot', 'bot.json');
       await writeFile(file, JSON.stringify(definition(upstream.url)));
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', WEBCHAT_RATE_LIMIT: '10000' });
+      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', WEBCHAT_RATE_LIMIT: '10000', INTEGRATION_USER_RATE_LIMIT: '10000' });
       client = connectClient(server.url, { user: { authToken: USER_TOKEN } });
       await new Promise((resolve) => client.once('session', resolve));
       await eventually('the greeting', () => client.items.some((i) => (i.message as BotMessage).type === 'text'));
@@ -171,6 +201,40 @@ for (const leg of storeLegs()) {
         expect(flagged).toEqual([{ type: 'text', text: `Flagged ${kind}.` }]);
       });
     }
+
+    for (const service of AUTH_KINDS) {
+      it(`when the module's code throws a message quoting its ${service} credentials, then the step fails as step_code with them scrubbed from the logs`, async () => {
+        const logsBefore = server.logs.length;
+        const messages = await run(`leak-${service}`, (m) => m.type === 'text' && m.text === 'Leak handled.');
+        expect(messages.map((m) => (m.type === 'text' ? m.text : m.type))).toEqual(['Leak handled.']);
+        const failed = server.logs.slice(logsBefore).find((line) => line.event === 'integration_failed');
+        expect(failed).toMatchObject({ kind: 'step_code', stepType: 'memberPoints' });
+        expect(String(failed?.msg)).toContain('the CRM said');
+        expect(String(failed?.msg)).toContain('[redacted]');
+        for (const secret of SECRETS) expect(JSON.stringify(server.logs.slice(logsBefore))).not.toContain(secret);
+      });
+    }
+
+    it('when a step of the module is async, then the dialog goes on at once and its two calls are made later, in the integration log', async () => {
+      const messages = await run('points-later', (m) => m.type === 'text' && m.text === 'Your points are on their way.');
+      expect(messages).toEqual([{ type: 'text', text: 'Your points are on their way.' }]);
+      await eventually('the later calls', () => upstream.seen.some((r) => r.url === '/api/tiers/lookup' && r.body === '{"points":1200}') && upstream.seen.some((r) => r.url === '/api/members/later-1'));
+      const rows = await eventually('the logged calls', async () => {
+        const res = await fetch(`${server.url}/api/management/export/integrationLog`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+        const all = JSON.parse(await res.text()) as { url: string; method: string; responseStatus: number }[];
+        const found = all.filter((r) => r.url.endsWith('/api/members/later-1'));
+        return found.length > 0 ? found : undefined;
+      });
+      expect(rows).toMatchObject([{ method: 'GET', responseStatus: 200 }]);
+    });
+
+    it('when a step that honours ctx.signal times out, then the module is told to stop', async () => {
+      const logsBefore = server.logs.length;
+      await run('stops-flag', (m) => m.type === 'text' && m.text.startsWith('Flagged'));
+      const failed = server.logs.slice(logsBefore).find((line) => line.event === 'integration_failed');
+      // The module rejected with the signal's reason before the step's own deadline ran out.
+      expect(failed).toMatchObject({ kind: 'timeout', msg: expect.stringMatching(/memberPoints step did not finish within 300 ms/) });
+    });
 
     it("when the integration log is exported, then the module's calls are there with every credential redacted", async () => {
       const res = await fetch(`${server.url}/api/management/export/integrationLog`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });

@@ -1,3 +1,4 @@
+import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
 import { updateUserWithRetry } from './update-user.ts';
@@ -6,6 +7,8 @@ export interface PageEvent {
   readonly userId: string;
   readonly name: string;
   readonly payload: Readonly<Record<string, unknown>>;
+  /** A change to the user written with the event's own (a channel's record of the request); may throw to store nothing. */
+  readonly adjust?: (user: UserRecord) => UserRecord;
 }
 
 /**
@@ -17,12 +20,17 @@ export interface PageEvent {
 export function handlePageEvent(deps: AppDeps, event: PageEvent): Promise<void> {
   return deps.turns.run(event.userId, async () => {
     const now = deps.clock.now();
-    const user = await updateUserWithRetry(deps.store, event.userId, now, (current) => ({
-      variables: { ...current.variables, lastPageEvent: { name: event.name, payload: event.payload } },
-    }));
-    if (matters(deps, event.name, user.variables)) {
-      await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, { userWrote: false });
+    const change = (current: UserRecord): UserRecord => {
+      const adjusted = event.adjust ? event.adjust(current) : current;
+      return { ...adjusted, variables: { ...adjusted.variables, lastPageEvent: { name: event.name, payload: event.payload } } };
+    };
+    const user = await deps.store.getUser(event.userId);
+    if (user && matters(deps, event.name, user.variables)) {
+      // The event's record is committed with the turn it causes: one write, nothing half done.
+      await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, { userWrote: false, user, adjust: change });
+      return;
     }
+    await updateUserWithRetry(deps.store, event.userId, now, (current) => ({ variables: change(current).variables }));
   });
 }
 

@@ -1,3 +1,4 @@
+import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
@@ -15,13 +16,19 @@ export function splitPageData(deps: AppDeps, fields: Readonly<Record<string, unk
   return { userData, variables };
 }
 
-/** The page saves what it knows about the user; runs in the user's turn order. */
-export function setUserData(deps: AppDeps, userId: string, fields: Readonly<Record<string, unknown>>): Promise<void> {
+/**
+ * The page saves what it knows about the user; runs in the user's turn order. `adjust` is
+ * a change written in the same update (a channel's record of the request); it may throw to store nothing.
+ */
+export function setUserData(deps: AppDeps, userId: string, fields: Readonly<Record<string, unknown>>, adjust?: (user: UserRecord) => UserRecord): Promise<void> {
   const { userData, variables } = splitPageData(deps, fields);
   return deps.turns.run(userId, async () => {
-    await updateUserWithRetry(deps.store, userId, deps.clock.now(), (user) => ({
-      userData: { ...user.userData, ...userData },
-      variables: { ...user.variables, ...variables },
-    }));
+    await updateUserWithRetry(deps.store, userId, deps.clock.now(), (current) => {
+      const user = adjust ? adjust(current) : current;
+      return {
+        userData: { ...user.userData, ...userData },
+        variables: { ...user.variables, ...variables },
+      };
+    });
   });
 }

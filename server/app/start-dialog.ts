@@ -1,6 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
-import { updateUserWithRetry } from './update-user.ts';
+import type { UserRecord } from '../ports/store.ts';
 
 export class UnknownDialogError extends Error {
   override readonly name = 'UnknownDialogError';
@@ -18,18 +18,21 @@ export interface StartDialog {
   readonly dialogId: string;
   /** Extra data for the dialog, saved as the variable `pageData` before it runs. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** A change to the user committed with the dialog's turn (a channel's record of the request); may throw to store nothing. */
+  readonly adjust?: (user: UserRecord) => UserRecord;
 }
 
 /** The page asked to start a dialog for the user (a page event, a start-dialog button outside the chat). */
 export async function startDialog(deps: AppDeps, input: StartDialog): Promise<void> {
   assertDialog(deps, input.dialogId);
+  const { data, adjust } = input;
   await deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
-    if (input.data) {
-      await updateUserWithRetry(deps.store, input.userId, now, (user) => ({
-        variables: { ...user.variables, pageData: input.data },
-      }));
-    }
-    await applyTurn(deps, input.userId, { kind: 'start', dialogId: input.dialogId }, now, { userWrote: false });
+    // The data is committed with the dialog's turn: a failed turn leaves no pageData behind.
+    const change = (user: UserRecord) => {
+      const withData = data ? { ...user, variables: { ...user.variables, pageData: data } } : user;
+      return adjust ? adjust(withData) : withData;
+    };
+    await applyTurn(deps, input.userId, { kind: 'start', dialogId: input.dialogId }, now, { userWrote: false, adjust: change });
   });
 }

@@ -18,7 +18,7 @@ export interface ChannelRoutes {
  * delivery, by the channelId stored with the user. A channel never changes for a
  * user, so it is remembered; one user's deliveries stay in order while it is looked up.
  */
-export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: Logger): Delivery & { remember(userId: string, channelId: string): void } {
+export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: Logger): Required<Delivery> & { remember(userId: string, channelId: string): void } {
   const known = new Map<string, Delivery>();
   const lookups = new Map<string, Promise<Delivery>>();
   const remember = (userId: string, channelId: string) => {
@@ -57,6 +57,16 @@ export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: L
     },
     isOnline(userId: string) {
       return (known.get(userId) ?? routes.fallback).isOnline(userId);
+    },
+    eventMessages(user, events) {
+      if (routes.channels.size === 0) return routes.fallback.eventMessages?.(user, events) ?? [];
+      return (routes.channels.get(user.channelId) ?? routes.fallback).eventMessages?.(user, events) ?? [];
+    },
+    handOff(user, turn) {
+      if (routes.channels.size === 0) return routes.fallback.handOff?.(user, turn) ?? [];
+      // The turn has read the user: their channel is known here without a lookup.
+      if (!known.has(user.userId)) remember(user.userId, user.channelId);
+      return (routes.channels.get(user.channelId) ?? routes.fallback).handOff?.(user, turn) ?? [];
     },
   };
 }

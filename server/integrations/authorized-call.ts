@@ -12,10 +12,13 @@ export async function authorizedCall(options: {
   readonly auth: Authenticator;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly record: CallRecorder;
+  /** Told the credential values each attempt used (a step's code scrubs them from its error messages). */
+  readonly used?: (secrets: readonly string[]) => void;
 }): Promise<HttpResponse> {
-  const { http, request, auth, variables, record } = options;
+  const { http, request, auth, variables, record, used } = options;
   const attempt = async () => {
     const authorization = await auth.authorize({ variables, record });
+    used?.(authorization.secrets);
     const response = await sendAndRecord(http, { ...request, headers: { ...request.headers, ...authorization.headers } }, record, authorization.secrets);
     return { authorization, response };
   };

@@ -11,6 +11,7 @@ import { IntegrationConfigError, IntegrationError, isRetryable, type Integration
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
 import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
 import { prepareStep, type PreparedStep } from './prepare-step.ts';
+import { scrub } from './redact.ts';
 import { compileServices, type CompiledService } from './services.ts';
 import { integrationSettingsSchema } from './settings.ts';
 import type { IntegrationStepInput } from './step-config.ts';
@@ -220,10 +221,18 @@ export class IntegrationRuntime {
     // already failed as a timeout) must not go on calling the customer's systems.
     const deadline = performance.now() + prepared.step.timeoutMs;
     let finished = false;
+    // Code cannot be stopped from outside: the signal tells a module that honours it that the step is
+    // over (timed out or done), so it can stop waiting; one that ignores it only loses its late calls.
+    const over = new AbortController();
+    const stop = setTimeout(() => over.abort(new IntegrationError('timeout', `The ${type.name} step did not finish within ${prepared.step.timeoutMs} ms.`)), prepared.step.timeoutMs);
+    // The credentials this step's calls used, scrubbed from anything its code says.
+    const secrets = new Set<string>();
+    const used = (values: readonly string[]) => values.forEach((value) => secrets.add(value));
     const ctx: StepContext = {
       params,
       userId: context.userId,
       variables: structuredClone(context.variables),
+      signal: over.signal,
       request: async (request) => {
         const left = Math.floor(deadline - performance.now());
         if (finished || left <= 0) {
@@ -233,7 +242,7 @@ export class IntegrationRuntime {
         if (!request || typeof request.url !== 'string' || !REQUEST_METHODS.includes(request.method)) {
           throw new IntegrationError('invalid_params', `The ${type.name} step's code called request() without a method (${REQUEST_METHODS.join(', ')}) and a url.`);
         }
-        const response = await this.send(prepared, request, context, left);
+        const response = await this.send(prepared, request, context, left, used);
         if (response.status < 200 || response.status > 299) {
           throw new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`, response.status);
         }
@@ -249,15 +258,27 @@ export class IntegrationRuntime {
       return await type.call(ctx);
     } catch (error) {
       if (error instanceof IntegrationError) throw error;
-      // The message is the module's own: it reaches the server log, so the module must not put secrets in it.
-      throw new IntegrationError('step_code', `The ${type.name} step failed: ${(error as Error)?.message ?? String(error)}`);
+      // The message is the module's own and may quote anything it read (an answer echoing a token, the
+      // environment): every credential the bot holds (any service's, the user's token) is scrubbed
+      // before it reaches a log or the dialog.
+      const held = [...this.services.values()].flatMap((service) => service.auth.heldSecrets(context.variables));
+      const message = scrub(String((error as Error)?.message ?? error), [...secrets, ...held]);
+      throw new IntegrationError('step_code', `The ${type.name} step failed: ${message}`);
     } finally {
       finished = true;
+      clearTimeout(stop);
+      if (!over.signal.aborted) over.abort(new IntegrationError('timeout', `The ${type.name} step is over.`));
     }
   }
 
   /** One call to the step's service (or an absolute URL), with its auth, through the guarded client, recorded in the integration log. */
-  private async send(prepared: PreparedStep, request: PreparedRequest, context: IntegrationContext, timeoutMs = prepared.step.timeoutMs): Promise<HttpResponse> {
+  private async send(
+    prepared: PreparedStep,
+    request: PreparedRequest,
+    context: IntegrationContext,
+    timeoutMs = prepared.step.timeoutMs,
+    used?: (secrets: readonly string[]) => void,
+  ): Promise<HttpResponse> {
     const url = this.resolveUrl(request.url, prepared.service);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
@@ -271,6 +292,7 @@ export class IntegrationRuntime {
       auth: prepared.service?.auth ?? noAuth,
       variables: context.variables,
       record: this.recorderFor(context.userId),
+      ...(used ? { used } : {}),
     });
   }
 

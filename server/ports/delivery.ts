@@ -1,5 +1,5 @@
 import type { BotEvent } from '../../shared/protocol.ts';
-import type { TranscriptEntry } from './store.ts';
+import type { NewJob, TranscriptEntry, UserRecord } from './store.ts';
 
 /** Pushes stored transcript entries to wherever the user is connected now; a no-op when offline. */
 export interface Delivery {
@@ -10,4 +10,25 @@ export interface Delivery {
   event(userId: string, event: BotEvent): void;
   /** True when at least one widget of the user is connected to this server now. */
   isOnline(userId: string): boolean;
+  /**
+   * Jobs that carry a turn's messages and events to the user later (a channel's callback),
+   * stored in the turn's own commit so that a crash between the two cannot lose them.
+   * Called before each commit attempt of every turn, with the user as the turn read it.
+   */
+  handOff?(user: UserRecord, turn: TurnHandOff): readonly NewJob[];
+  /**
+   * The bot's events of a turn as messages to store in the user's transcript after the
+   * turn's own, for a channel that reads back what it missed (none when absent).
+   */
+  eventMessages?(user: UserRecord, events: readonly BotEvent[]): readonly Readonly<Record<string, unknown>>[];
+}
+
+/** What a turn is about to commit, as a hand-off job needs to find it again. */
+export interface TurnHandOff {
+  /** The bot's entries of the turn will have the seqs firstSeq … lastSeq (none when lastSeq < firstSeq). */
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  /** The turn's time, which its entries carry as `at`. */
+  readonly at: number;
+  readonly events: readonly BotEvent[];
 }

@@ -202,6 +202,12 @@ export interface TurnCommit {
   readonly snapshots?: readonly NewLogEntry[];
   /** The bot's messages, stored after the user's entry, with the next sequence numbers. */
   readonly botEntries: readonly NewTranscriptEntry[];
+  /**
+   * Jobs the turn hands its outcome to (a channel's callback): scheduled only when the
+   * turn is committed, in its transaction where the store has them, else just before the
+   * state; so a job may find its turn missing after a crash, and must then do nothing.
+   */
+  readonly jobs?: readonly NewJob[];
 }
 
 export type TurnCommitResult =

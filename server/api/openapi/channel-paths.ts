@@ -11,7 +11,7 @@ const parameters = [
   { name: 'user', in: 'path', required: true, description: 'The channel\'s own id for the user (the address\'s `user`). A user id belongs to one channel: another channel\'s user is a 404 not_found.', schema: { type: 'string', minLength: 1, maxLength: 256 } },
 ];
 
-const clientId = { type: 'string', minLength: 1, maxLength: 128, description: 'The channel\'s id for this message: sending it again never stores it twice, and is answered with the same replies.' };
+const clientId = { type: 'string', minLength: 1, maxLength: 128, description: 'The channel\'s id for this message or event: sending it again never stores or runs it twice, and is answered with the same replies (`duplicate: true`).' };
 const record = { type: 'object', additionalProperties: true };
 
 /** What a channel may POST, as a JSON Schema: the same kinds the web chat sends. */
@@ -20,9 +20,9 @@ const inbound = {
     { title: 'Text', type: 'object', additionalProperties: false, required: ['type', 'clientId', 'text'], properties: { type: { const: 'text' }, clientId, text: { type: 'string', minLength: 1, description: 'At most 4096 UTF-8 bytes.' } } },
     { title: 'Button', type: 'object', additionalProperties: false, required: ['type', 'clientId', 'label', 'payload'], properties: { type: { const: 'button' }, clientId, label: { type: 'string', maxLength: 256 }, payload: { type: 'string', minLength: 1, maxLength: 1024 } }, description: 'A pressed postback button or quick reply: the label shown and the payload the bot sent.' },
     { title: 'Dialog button', type: 'object', additionalProperties: false, required: ['type', 'clientId', 'label', 'dialogId'], properties: { type: { const: 'dialog' }, clientId, label: { type: 'string', maxLength: 256 }, dialogId: { type: 'string' } } },
-    { title: 'setUserData event', type: 'object', additionalProperties: false, required: ['type', 'event', 'fields'], properties: { type: { const: 'event' }, event: { const: 'setUserData' }, fields: record }, description: 'Declared user-data fields are saved as user data (exported); the rest become conversation variables.' },
-    { title: 'startDialog event', type: 'object', additionalProperties: false, required: ['type', 'event', 'dialogId'], properties: { type: { const: 'event' }, event: { const: 'startDialog' }, dialogId: { type: 'string' }, data: record }, description: '`data` becomes the variable `pageData`.' },
-    { title: 'pageEvent event', type: 'object', additionalProperties: false, required: ['type', 'event', 'name'], properties: { type: { const: 'event' }, event: { const: 'pageEvent' }, name: { type: 'string', minLength: 1, maxLength: 128 }, payload: record }, description: 'The bot definition decides what it does (`pageEvents`, a wait step\'s cancelOn).' },
+    { title: 'setUserData event', type: 'object', additionalProperties: false, required: ['type', 'clientId', 'event', 'fields'], properties: { type: { const: 'event' }, clientId, event: { const: 'setUserData' }, fields: record }, description: 'Declared user-data fields are saved as user data (exported); the rest become conversation variables.' },
+    { title: 'startDialog event', type: 'object', additionalProperties: false, required: ['type', 'clientId', 'event', 'dialogId'], properties: { type: { const: 'event' }, clientId, event: { const: 'startDialog' }, dialogId: { type: 'string' }, data: record }, description: '`data` becomes the variable `pageData`.' },
+    { title: 'pageEvent event', type: 'object', additionalProperties: false, required: ['type', 'clientId', 'event', 'name'], properties: { type: { const: 'event' }, clientId, event: { const: 'pageEvent' }, name: { type: 'string', minLength: 1, maxLength: 128 }, payload: record }, description: 'The bot definition decides what it does (`pageEvents`, a wait step\'s cancelOn).' },
   ],
 };
 
@@ -34,10 +34,10 @@ const item = {
     from: { enum: ['user', 'bot'] },
     at: { type: 'string', format: 'date-time' },
     clientId: { type: ['string', 'null'] },
-    message: { type: 'object', description: 'The shared structured message: text (with buttons and quick replies), image, carousel or notice for the bot; text, postback or dialog for the user.' },
+    message: { type: 'object', description: 'The shared structured message: text (with buttons and quick replies), image, carousel or notice for the bot; text, postback or dialog for the user. A bot → page event is an event message {"type":"event","name","payload"}, stored with its seq after the turn\'s other messages.' },
   },
 };
-const botEvent = { type: 'object', required: ['name', 'payload'], properties: { name: { type: 'string' }, payload: record }, description: 'An event step of the bot (on the web chat it runs a listener of the page).' };
+const botEvent = { type: 'object', required: ['name', 'payload'], properties: { name: { type: 'string' }, payload: record }, description: 'An event step of the bot (on the web chat it runs a listener of the page); each is also an event message in `messages`.' };
 
 /** The generic bot REST channel's endpoints (spec 1.4), documented beside the management API. */
 export function channelPaths(): Obj {
@@ -65,7 +65,7 @@ export function channelPaths(): Obj {
                   required: ['messages', 'events', 'complete'],
                   properties: {
                     seq: { type: 'integer', description: 'The stored message\'s seq (text and buttons).' },
-                    duplicate: { type: 'boolean', description: 'True when this clientId was stored before.' },
+                    duplicate: { type: 'boolean', description: 'True when this clientId was sent before: nothing ran again, and `messages` are the replies that followed it then (`events` are not repeated).' },
                     messages: { type: 'array', items: item },
                     events: { type: 'array', items: botEvent },
                     complete: { type: 'boolean', description: 'False when the bot was still working after REST_CHANNEL_ANSWER_WAIT (10 s).' },
@@ -108,5 +108,5 @@ export const channelKeyScheme = {
   type: 'apiKey',
   in: 'header',
   name: 'x-channel-key',
-  description: 'The channel\'s own key from REST_CHANNELS (never the function key). Compared in constant time, never logged. Callbacks to the channel are signed with it: x-signature = "sha256=" + hex HMAC-SHA256(key, x-timestamp + "." + body).',
+  description: 'The channel\'s own key from REST_CHANNELS (never the function key); during a rotation its keyPrevious is accepted too. Compared in constant time, never logged. Callbacks to the channel are signed with it: x-signature = "sha256=" + hex HMAC-SHA256(key, x-timestamp + "." + body).',
 };

@@ -4,6 +4,7 @@ import type { Logger } from '../../ports/logger.ts';
 import type { Job, Store } from '../../ports/store.ts';
 import type { RestChannel } from './channel-config.ts';
 import { signCallback } from './signature.ts';
+import { toItem } from '../../app/to-item.ts';
 
 /** The job kind carrying the bot's later messages to a channel's callback URL. */
 export const CALLBACK_JOB = 'rest_callback';
@@ -27,13 +28,13 @@ export function callbackJobId(now: number): string {
 }
 
 const itemSchema = z.object({ seq: z.number(), from: z.enum(['user', 'bot']), at: z.string(), clientId: z.string().nullable(), message: z.record(z.string(), z.unknown()) });
-const payloadSchema = z.object({
-  channel: z.string(),
-  user: z.string(),
-  messages: z.array(itemSchema),
-  events: z.array(z.object({ name: z.string(), payload: z.record(z.string(), z.unknown()) })),
-});
+const eventsSchema = z.array(z.object({ name: z.string(), payload: z.record(z.string(), z.unknown()) }));
+/** What a callback sends: the bot's messages in order, then its events. */
+const payloadSchema = z.object({ channel: z.string(), user: z.string(), messages: z.array(itemSchema), events: eventsSchema });
 export type CallbackPayload = z.infer<typeof payloadSchema>;
+/** A job stored with its turn names the turn's entries instead (their seqs and time), read when it runs. */
+const refSchema = z.object({ channel: z.string(), user: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int(), at: z.number(), events: eventsSchema });
+export type CallbackRef = z.infer<typeof refSchema>;
 
 /** Sends one HTTP request through the product's SSRF-guarded client (INTEGRATION_ALLOWED_HOSTS applies); main.ts wires it. */
 export type CallbackSender = (request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
@@ -54,7 +55,10 @@ export interface CallbackJobOptions {
  */
 export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => Promise<void | { deferUntil: number }> {
   return async (job) => {
-    const payload = payloadSchema.parse(job.payload);
+    const ref = refSchema.safeParse(job.payload);
+    const payload = ref.success ? await resolve(options.store, ref.data) : payloadSchema.parse(job.payload);
+    // The turn the job was stored for never committed (its process stopped in between, on a store without transactions).
+    if (payload.messages.length === 0 && payload.events.length === 0) return;
     const now = options.now();
     const earlier = await options.store.firstUnfinishedJob(callbackGroup(payload.user), '', job.id);
     if (earlier) {
@@ -76,4 +80,14 @@ export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => P
     });
     if (response.status < 200 || response.status >= 300) throw new Error(`the channel's callback URL answered HTTP ${response.status}`);
   };
+}
+
+/** The turn's bot entries as stored: those of its seqs that carry its time (a seq reused by a later turn does not). */
+async function resolve(store: Store, ref: CallbackRef): Promise<CallbackPayload> {
+  const count = ref.lastSeq - ref.firstSeq + 1;
+  const entries = count > 0 ? await store.readTranscript(ref.user, ref.firstSeq - 1, count) : [];
+  const messages = entries.filter((entry) => entry.from === 'bot' && entry.seq <= ref.lastSeq && entry.at === ref.at).map(toItem);
+  // Events are sent only with the turn's messages, or when the turn said nothing: a turn that never committed leaves both out.
+  const committed = messages.length > 0 || count <= 0;
+  return { channel: ref.channel, user: ref.user, messages, events: committed ? ref.events : [] };
 }

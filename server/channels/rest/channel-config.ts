@@ -9,6 +9,11 @@ export const restChannelSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'name must be 1 to 64 lower-case letters, digits, "-" or "_", starting with a letter or digit'),
   /** Sent by the channel in x-channel-key; signs the callbacks. Never logged. */
   key: z.string().min(16, 'key must be at least 16 characters long'),
+  /**
+   * During a key rotation, the key being replaced: still accepted in x-channel-key until
+   * it is removed. Callbacks are always signed with `key`. Never logged.
+   */
+  keyPrevious: z.string().min(16, 'keyPrevious must be at least 16 characters long').optional(),
   /** Where the bot's later messages are POSTed; unset = the channel polls GET …/messages. */
   callbackUrl: z
     .string()
@@ -48,10 +53,14 @@ export const restChannelsSchema = z.string().transform((text, ctx): RestChannel[
     if (!channel.success) {
       const issue = channel.error.issues[0];
       // The message never quotes a value: a key may be what is wrong.
-      const message = issue?.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; the fields are name, key, callbackUrl` : issue?.message;
+      const message = issue?.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}; the fields are name, key, keyPrevious, callbackUrl` : issue?.message;
       const field = issue?.path[0];
       const text = typeof field === 'string' && !String(message).startsWith(field) ? `${field}: ${message}` : message;
       ctx.addIssue({ code: 'custom', message: `channel ${index + 1}: ${text ?? 'is invalid'}` });
+      return z.NEVER;
+    }
+    if (channel.data.keyPrevious === channel.data.key) {
+      ctx.addIssue({ code: 'custom', message: `channel ${index + 1}: keyPrevious is the same as key; during a rotation it holds the key being replaced` });
       return z.NEVER;
     }
     if (RESERVED.has(channel.data.name)) {

@@ -22,16 +22,16 @@ const button = z.strictObject({ type: z.literal('button'), clientId, label: z.st
 const dialog = z.strictObject({ type: z.literal('dialog'), clientId, label: z.string().max(256), dialogId: name });
 
 /**
- * The kinds of event a channel may send, as the web chat's page sends them. Events carry no
- * clientId: they are not transcript entries, so there is nothing to deduplicate them against
- * (setUserData is idempotent by nature; a resent startDialog or pageEvent runs again).
+ * The kinds of event a channel may send, as the web chat's page sends them. Each carries a
+ * clientId like a message: a resent event is recognised (see event-marks.ts), runs once
+ * and is answered with the same replies.
  */
 export const EVENT_KINDS = ['setUserData', 'startDialog', 'pageEvent'] as const;
 
 const event = z.discriminatedUnion('event', [
-  z.strictObject({ type: z.literal('event'), event: z.literal('setUserData'), fields: record }),
-  z.strictObject({ type: z.literal('event'), event: z.literal('startDialog'), dialogId: name, data: record.optional() }),
-  z.strictObject({ type: z.literal('event'), event: z.literal('pageEvent'), name, payload: record.optional() }),
+  z.strictObject({ type: z.literal('event'), clientId, event: z.literal('setUserData'), fields: record }),
+  z.strictObject({ type: z.literal('event'), clientId, event: z.literal('startDialog'), dialogId: name, data: record.optional() }),
+  z.strictObject({ type: z.literal('event'), clientId, event: z.literal('pageEvent'), name, payload: record.optional() }),
 ]);
 
 /** What `POST …/messages` accepts. */

@@ -20,8 +20,15 @@ export interface Authenticator {
    * credentials were renewed and the call is worth retrying once (OAuth only).
    */
   refreshAfterUnauthorized?(refused: Authorization): boolean;
+  /**
+   * The credential values this authenticator holds now for these variables, without a
+   * call: scrubbed from what a step's own code says (its error messages), which may
+   * quote anything it could read.
+   */
+  heldSecrets(variables: Readonly<Record<string, unknown>>): readonly string[];
 }
 
 export const noAuth: Authenticator = {
   authorize: () => Promise.resolve({ headers: {}, secrets: [] }),
+  heldSecrets: () => [],
 };

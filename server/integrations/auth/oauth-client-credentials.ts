@@ -42,6 +42,10 @@ export class OAuthClientCredentials implements Authenticator {
     return { headers: { authorization: `Bearer ${token}` }, secrets: [token, this.options.clientSecret] };
   }
 
+  heldSecrets(): readonly string[] {
+    return this.cached ? [this.options.clientSecret, this.cached.token] : [this.options.clientSecret];
+  }
+
   refreshAfterUnauthorized(refused: Authorization): boolean {
     if (this.cached && refused.headers.authorization === `Bearer ${this.cached.token}`) this.cached = undefined;
     return true;

@@ -5,13 +5,13 @@ import type { Authenticator } from './authenticator.ts';
 export function basicAuth(username: string, password: string): Authenticator {
   const encoded = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
   const result = { headers: { authorization: `Basic ${encoded}` }, secrets: [password, encoded] };
-  return { authorize: () => Promise.resolve(result) };
+  return { authorize: () => Promise.resolve(result), heldSecrets: () => result.secrets };
 }
 
 /** Authorization: Bearer with one token for the whole bot. */
 export function bearerAuth(token: string): Authenticator {
   const result = { headers: { authorization: `Bearer ${token}` }, secrets: [token] };
-  return { authorize: () => Promise.resolve(result) };
+  return { authorize: () => Promise.resolve(result), heldSecrets: () => result.secrets };
 }
 
 /** Authorization: Bearer with the user's own token, so the bot has at most that user's permissions. */
@@ -25,6 +25,10 @@ export function userBearerAuth(variable: string): Authenticator {
         );
       }
       return Promise.resolve({ headers: { authorization: `Bearer ${token}` }, secrets: [token] });
+    },
+    heldSecrets(variables) {
+      const token = variables[variable];
+      return typeof token === 'string' && token !== '' ? [token] : [];
     },
   };
 }

@@ -70,6 +70,13 @@ export interface StepContext {
   readonly variables: Readonly<Record<string, unknown>>;
   /** One call through the product's guarded HTTP client, the service's auth applied, recorded (redacted) in the integration log. */
   request(request: StepRequest): Promise<StepResponse>;
+  /**
+   * Aborted when the step is over: at its `timeoutMs` (the step has then failed as a timeout)
+   * or when `call` has settled. Module code cannot be stopped from outside: a module that
+   * waits on something of its own (a timer, another library) should pass this signal on or
+   * listen to it, or its work goes on unseen after the step has failed.
+   */
+  readonly signal: AbortSignal;
   /** Lines for the server log, tagged with the step type; never pass secrets. */
   readonly log: { info(message: string, fields?: Record<string, unknown>): void; warn(message: string, fields?: Record<string, unknown>): void };
 }

@@ -61,6 +61,21 @@ export function turnCases(store: () => Store): void {
     expect(await store().getUser('u1')).toMatchObject({ version: 2, lastSeq: 2 });
   });
 
+  it('when a turn carries jobs, then they are stored with it, and a conflicting or duplicate turn stores none', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    const job = (id: string) => ({ id, kind: 'hand-off', payload: { n: id }, runAt: 5, maxAttempts: 3, group: 'g:u1' });
+    const committed = await store().commitTurn(turn(1, { userEntry: said('m1', 'hi'), jobs: [job('j1'), job('j2')] }));
+    expect(committed.status).toBe('committed');
+    expect(await store().getJob('j1')).toMatchObject({ id: 'j1', kind: 'hand-off', payload: { n: 'j1' }, status: 'pending', runAt: 5, maxAttempts: 3, group: 'g:u1' });
+    expect(await store().getJob('j2')).toMatchObject({ status: 'pending' });
+    expect(await store().commitTurn(turn(1, { jobs: [job('j3')] }))).toStrictEqual({ status: 'conflict' });
+    expect((await store().commitTurn(turn(2, { userEntry: said('m1', 'again'), jobs: [job('j4')] }))).status).toBe('duplicate');
+    expect(await store().getJob('j3')).toBeNull();
+    expect(await store().getJob('j4')).toBeNull();
+    const claimed = await store().claimJobs({ workerId: 'w', now: 10, leaseMs: 1000, limit: 10 });
+    expect(claimed.map((j) => j.id).sort()).toStrictEqual(['j1', 'j2']);
+  });
+
   it('when turns and plain appends alternate, then seqs stay gapless and a patch leaves omitted fields as they were', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', userData: { keep: 1 }, variables: { v: 1 }, now: 1 });
     await store().appendTranscript('u1', [bot('before')]);

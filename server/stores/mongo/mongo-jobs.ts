@@ -1,9 +1,9 @@
 import type { Db, Filter } from 'mongodb';
-import type { ClaimRequest, Job, JobStatus, Store } from '../../ports/store.ts';
+import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 
-interface JobDoc {
+export interface JobDoc {
   _id: string;
   kind: string;
   payload: string;
@@ -46,7 +46,25 @@ function isClaimable(doc: JobDoc, request: ClaimRequest): boolean {
   return due && (request.kinds === undefined || request.kinds.includes(doc.kind));
 }
 
-const lockKey = (id: string) => `job:${id}`;
+/** The stored form of a newly scheduled job; turn commits write it too (mongo-turns.ts). */
+export function newJobDoc(job: NewJob): JobDoc {
+  return {
+    _id: job.id,
+    kind: job.kind,
+    payload: toJson(job.payload),
+    runAt: job.runAt,
+    status: job.lease ? 'running' : 'pending',
+    attempts: job.lease ? 1 : 0,
+    maxAttempts: job.maxAttempts ?? 1,
+    group: job.group ?? null,
+    leaseOwner: job.lease?.owner ?? null,
+    leaseUntil: job.lease?.until ?? null,
+    lastError: null,
+  };
+}
+
+/** A job's lock: every change of a job is made under it. */
+export const lockKey = (id: string) => `job:${id}`;
 const released = { leaseOwner: null, leaseUntil: null };
 
 /*
@@ -91,19 +109,7 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
 
   return {
     async scheduleJob(job) {
-      const fresh: JobDoc = {
-        _id: job.id,
-        kind: job.kind,
-        payload: toJson(job.payload),
-        runAt: job.runAt,
-        status: job.lease ? 'running' : 'pending',
-        attempts: job.lease ? 1 : 0,
-        maxAttempts: job.maxAttempts ?? 1,
-        group: job.group ?? null,
-        leaseOwner: job.lease?.owner ?? null,
-        leaseUntil: job.lease?.until ?? null,
-        lastError: null,
-      };
+      const fresh = newJobDoc(job);
       return locks.withLock(lockKey(job.id), async () => {
         const current = await jobs.findOne({ _id: job.id }, { projection: { status: 1 } });
         if (current?.status === 'running') return false;

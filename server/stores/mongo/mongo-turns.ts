@@ -2,6 +2,7 @@ import { ObjectId, type Db } from 'mongodb';
 import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
+import { lockKey as jobLockKey, newJobDoc, type JobDoc } from './mongo-jobs.ts';
 import type { LogDoc } from './mongo-logs.ts';
 import { toEntry, type TranscriptDoc } from './mongo-transcript.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
@@ -20,6 +21,7 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
   const logs = db.collection<LogDoc>(COLLECTIONS.logs);
+  const jobs = db.collection<JobDoc>(COLLECTIONS.jobs);
 
   const commit = async (turn: TurnCommit) => {
     const { userId, patch, now } = turn;
@@ -50,6 +52,15 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
         snapshots.map((s) => ({ _id: new ObjectId(), kind: 'userDataSnapshot' as const, userId: s.userId, timestamp: s.timestamp, data: toJson(s.data) })),
         { ordered: true },
       );
+    }
+    // Before the state, as the store has no transactions: a crash in between leaves a job whose
+    // turn is missing (the job then finds nothing to do), never a turn whose job is missing.
+    for (const job of turn.jobs ?? []) {
+      const doc = newJobDoc(job);
+      await locks.withLock(jobLockKey(job.id), async () => {
+        const stored = await jobs.findOne({ _id: job.id }, { projection: { status: 1 } });
+        if (stored?.status !== 'running') await jobs.replaceOne({ _id: job.id }, doc, { upsert: true });
+      });
     }
     const set: Partial<UserDoc> = { updatedAt: now, lastSeq: seq, unsent: botDocs, version: current.version + 1 };
     if (patch.position !== undefined) set.position = patch.position;

@@ -35,11 +35,8 @@ function toJob(row: JobRow): Job {
 
 type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'>;
 
-export function sqliteJobs(db: Database): JobOps {
-  const select = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
-  // A running job keeps going; anything else under this id starts over.
-  const schedule = db.prepare(
-    `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts, job_group,
+/** Schedules a job: a running job keeps going; anything else under this id starts over. Shared with turn commits (sqlite-turns.ts). */
+export const SCHEDULE_JOB_SQL = `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts, job_group,
                        lease_owner, lease_until, last_error)
      VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @group, @leaseOwner, @leaseUntil, NULL)
      ON CONFLICT (id) DO UPDATE SET
@@ -47,8 +44,27 @@ export function sqliteJobs(db: Database): JobOps {
        status = excluded.status, attempts = excluded.attempts, max_attempts = excluded.max_attempts,
        job_group = excluded.job_group,
        lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = NULL
-     WHERE jobs.status <> 'running'`,
-  );
+     WHERE jobs.status <> 'running'`;
+
+/** A new job as SCHEDULE_JOB_SQL's parameters. */
+export function scheduleParams(job: NewJob) {
+  return {
+    id: job.id,
+    kind: job.kind,
+    payload: toJson(job.payload),
+    runAt: job.runAt,
+    status: job.lease ? 'running' : 'pending',
+    attempts: job.lease ? 1 : 0,
+    maxAttempts: job.maxAttempts ?? 1,
+    group: job.group ?? null,
+    leaseOwner: job.lease?.owner ?? null,
+    leaseUntil: job.lease?.until ?? null,
+  };
+}
+
+export function sqliteJobs(db: Database): JobOps {
+  const select = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  const schedule = db.prepare(SCHEDULE_JOB_SQL);
   const cancel = db.prepare(
     `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
      WHERE id = ? AND status IN ('pending', 'running')`,
@@ -134,19 +150,7 @@ export function sqliteJobs(db: Database): JobOps {
   // Both writes are one statement each: no savepoint of their own is needed.
   const scheduleGrouped = groupCommit(
     db,
-    (job: NewJob) =>
-      schedule.run({
-        id: job.id,
-        kind: job.kind,
-        payload: toJson(job.payload),
-        runAt: job.runAt,
-        status: job.lease ? 'running' : 'pending',
-        attempts: job.lease ? 1 : 0,
-        maxAttempts: job.maxAttempts ?? 1,
-        group: job.group ?? null,
-        leaseOwner: job.lease?.owner ?? null,
-        leaseUntil: job.lease?.until ?? null,
-      }).changes === 1,
+    (job: NewJob) => schedule.run(scheduleParams(job)).changes === 1,
     { singleStatement: true },
   );
 

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
+import { SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
 import { toEntry, type TranscriptRow, type UserRow } from './rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
@@ -27,6 +28,7 @@ export function sqliteTurns(db: Database): TurnOps {
   const insertLog = db.prepare<[string, string, number, string]>(
     'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (?, ?, ?, ?)',
   );
+  const scheduleJob = db.prepare(SCHEDULE_JOB_SQL);
   const updateUser = db.prepare<[string | null, string, string, number | null, number, number, string | null, string, number]>(
     `UPDATE users SET position = ?, variables = ?, user_data = ?, last_message_at = ?, updated_at = ?,
                       last_seq = ?, last_trigger = ?, version = version + 1
@@ -57,6 +59,8 @@ export function sqliteTurns(db: Database): TurnOps {
       insertLog.run('userDataSnapshot', snapshot.userId, snapshot.timestamp, toJson(snapshot.data));
     }
     for (const entry of commit.botEntries) append(entry);
+    // In the turn's savepoint: a job is stored exactly when its turn is.
+    for (const job of commit.jobs ?? []) scheduleJob.run(scheduleParams(job));
 
     // Untouched fields keep their stored text: no parse and re-serialise for them.
     const position = patch.position === undefined ? row.position : patch.position === null ? null : toJson(patch.position);

@@ -46,6 +46,16 @@ export function restBot(upstreamUrl: string) {
       },
       { id: 'first', steps: [{ id: 'say', type: 'message', text: 'First.' }, { id: 'end', type: 'end' }] },
       { id: 'second', steps: [{ id: 'say', type: 'message', text: 'Second.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'noted',
+        steps: [
+          { id: 'say', type: 'message', text: 'Noted.' },
+          { id: 'tell', type: 'event', name: 'orderNoted', payload: { order: 'A-1' } },
+          { id: 'wait', type: 'wait', duration: '200ms', then: 'later' },
+          { id: 'later', type: 'message', text: 'Still noted.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
     ],
   };
 }

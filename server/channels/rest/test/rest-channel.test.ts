@@ -11,12 +11,14 @@ import { restClient, texts } from './rest-client.ts';
 
 const SMS_KEY = 'sms-channel-key-0123456789abcdef';
 const POLL_KEY = 'poll-channel-key-0123456789abcdef';
+/** The sms channel's key before its rotation: still accepted while configured as keyPrevious. */
+const SMS_OLD_KEY = 'sms-old-channel-key-0123456789abcdef';
 
 interface Callback {
   channel: string;
   user: string;
-  messages: { seq: number; message: { type: string; text?: string } }[];
-  events: { name: string }[];
+  messages: { seq: number; message: { type: string; text?: string; name?: string; payload?: unknown } }[];
+  events: { name: string; payload?: unknown }[];
 }
 
 function trigger(server: TestServer, channelId: string, user: string, dialogId: string): Promise<Response> {
@@ -60,7 +62,7 @@ for (const leg of storeLegs()) {
         BOT_DEFINITION: file,
         INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
         REST_CHANNELS: JSON.stringify([
-          { name: 'sms', key: SMS_KEY, callbackUrl: `${callbacks.url}/bot` },
+          { name: 'sms', key: SMS_KEY, keyPrevious: SMS_OLD_KEY, callbackUrl: `${callbacks.url}/bot` },
           { name: 'poll', key: POLL_KEY },
         ]),
       });
@@ -85,10 +87,12 @@ for (const leg of storeLegs()) {
 
       const pressed = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
       expect(pressed.status).toBe(200);
-      expect(texts(pressed.body.messages)).toEqual(['You chose pro.']);
+      // The bot's event comes as an event message after the turn's text, with its own seq (and in `events`).
+      expect(texts(pressed.body.messages)).toEqual(['You chose pro.', '<event>']);
+      expect(pressed.body.messages[1]!.message).toEqual({ type: 'event', name: 'planChosen', payload: { plan: 'pro' } });
       expect(pressed.body.events).toEqual([{ name: 'planChosen', payload: { plan: 'pro' } }]);
 
-      const saved = await sms.post('ada', { type: 'event', event: 'setUserData', fields: { plan: 'basic' } });
+      const saved = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
       expect(saved.status).toBe(200);
       expect((await server.store.getUser('ada'))?.userData).toMatchObject({ name: 'Ada', plan: 'basic' });
 
@@ -101,17 +105,45 @@ for (const leg of storeLegs()) {
     it('when a message is sent again with the same clientId, then it is stored once and answered with the same replies', async () => {
       const again = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
       expect(again.body).toMatchObject({ duplicate: true });
-      expect(texts(again.body.messages)).toEqual(['You chose pro.']);
+      expect(texts(again.body.messages)).toEqual(['You chose pro.', '<event>']);
       const all = await sms.missed('ada', 0);
       expect(all.messages.filter((item) => item.clientId === 'm2')).toHaveLength(1);
     });
 
     it('when an event starts a dialog with a sync integration step, then its answer is in the same response', async () => {
-      const started = await sms.post('ada', { type: 'event', event: 'startDialog', dialogId: 'events' });
+      const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
       expect(started.status).toBe(200);
       expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
-      const routed = await sms.post('ada', { type: 'event', event: 'pageEvent', name: 'showEvents' });
+      const routed = await sms.post('ada', { type: 'event', clientId: 'e3', event: 'pageEvent', name: 'showEvents' });
       expect(texts(routed.body.messages)).toEqual(['Next event: Meetup.']);
+    });
+
+    it('when an event is sent again with the same clientId, then it runs once, changes nothing and is answered with the same replies', async () => {
+      const calls = () => upstream.seen.filter((request) => request.url.startsWith('/crm/users/')).length;
+      const transcript = async () => (await sms.missed('ada', 0)).messages.length;
+      const callsBefore = calls();
+      const entriesBefore = await transcript();
+      const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
+      expect(started.body).toMatchObject({ duplicate: true, complete: true });
+      expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
+      const routed = await sms.post('ada', { type: 'event', clientId: 'e3', event: 'pageEvent', name: 'showEvents' });
+      expect(routed.body).toMatchObject({ duplicate: true });
+      expect(texts(routed.body.messages)).toEqual(['Next event: Meetup.']);
+      expect(calls()).toBe(callsBefore);
+      expect(await transcript()).toBe(entriesBefore);
+
+      const changed = await sms.post('ada', { type: 'event', clientId: 'e4', event: 'setUserData', fields: { plan: 'pro' } });
+      expect(changed.body.duplicate).toBe(false);
+      const resent = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
+      expect(resent.status).toBe(200);
+      expect(resent.body).toMatchObject({ duplicate: true, messages: [] });
+      expect((await server.store.getUser('ada'))?.userData).toMatchObject({ plan: 'pro' });
+    });
+
+    it('when an event has no clientId, then it is refused and nothing runs', async () => {
+      const answer = await sms.post('ada', { type: 'event', event: 'startDialog', dialogId: 'events' });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'invalid_body', message: expect.stringContaining('clientId') });
     });
 
     it('when a channel asks for what it missed after a seq, then it gets every entry after it in order', async () => {
@@ -135,8 +167,25 @@ for (const leg of storeLegs()) {
       expect(server.logText()).not.toContain(SMS_KEY);
     });
 
+    it('when a channel key is being rotated, then the previous key is accepted too, callbacks are signed with the new one, and neither is logged', async () => {
+      const old = await sms.post('rota', { type: 'text', clientId: 'r1', text: 'Rota' }, { key: SMS_OLD_KEY });
+      expect(old.status).toBe(200);
+      expect(texts(old.body.messages)).toContain('Hi Rota, pick a plan.');
+      const read = await restClient(server.url, 'sms', SMS_OLD_KEY).missed('rota', 0);
+      expect(read.status).toBe(200);
+      // Another channel's key, or a key that is neither, is still refused.
+      expect((await sms.post('rota', { type: 'text', clientId: 'r2', text: 'x' }, { key: POLL_KEY })).status).toBe(401);
+      expect((await poll.post('rota-poll', { type: 'text', clientId: 'r3', text: 'x' }, { key: SMS_OLD_KEY })).status).toBe(401);
+      expect(await server.store.getUser('rota-poll')).toBeNull();
+      expect((await trigger(server, 'sms', 'rota', 'first')).status).toBe(202);
+      await eventually('the callback', () => accepted.find((callback) => callback.user === 'rota'));
+      const request = callbacks.seen.find((seen) => seen.body.includes('"rota"'))!;
+      expect(signedWell(request, SMS_KEY)).toBe(true);
+      expect(server.logText()).not.toContain(SMS_OLD_KEY);
+    });
+
     it('when a wait step fires after the answer, then what follows reaches the callback URL, not the answer', async () => {
-      const started = await sms.post('finn', { type: 'event', event: 'startDialog', dialogId: 'remind' });
+      const started = await sms.post('finn', { type: 'event', clientId: 'f1', event: 'startDialog', dialogId: 'remind' });
       // A new user hears the start dialog first.
       expect(texts(started.body.messages)).toEqual(['Welcome.', 'Your name?', 'Wait for it.']);
       const later = await eventually('the timer callback', () => accepted.find((callback) => callback.user === 'finn'));
@@ -165,6 +214,29 @@ for (const leg of storeLegs()) {
       expect(texts(missed)).toEqual(['First.']);
     });
 
+    it('when a polling channel has no request open, then GET …/messages returns all the bot said later: a trigger\'s messages, its event as an event message, a timer\'s', async () => {
+      const first = await poll.post('pia', { type: 'text', clientId: 'p1', text: 'Pia' });
+      const last = first.body.messages.at(-1)!.seq;
+      expect((await trigger(server, 'poll', 'pia', 'noted')).status).toBe(202);
+      const missed = await eventually('the timer message', async () => {
+        const read = await poll.missed('pia', last);
+        return texts(read.messages).includes('Still noted.') ? read.messages : undefined;
+      });
+      expect(missed.map((item) => item.message)).toEqual([
+        { type: 'text', text: 'Noted.' },
+        { type: 'event', name: 'orderNoted', payload: { order: 'A-1' } },
+        { type: 'text', text: 'Still noted.' },
+      ]);
+      expect(missed.map((item) => item.seq)).toEqual([last + 1, last + 2, last + 3]);
+    });
+
+    it('when a callback channel\'s user gets a trigger with an event, then the callback carries it as an event message too', async () => {
+      expect((await trigger(server, 'sms', 'ezra', 'noted')).status).toBe(202);
+      const delivered = await eventually('the callback', () => accepted.find((callback) => callback.user === 'ezra'));
+      expect(delivered.messages.map((item) => item.message)).toEqual([{ type: 'text', text: 'Noted.' }, { type: 'event', name: 'orderNoted', payload: { order: 'A-1' } }]);
+      expect(delivered.events).toEqual([{ name: 'orderNoted', payload: { order: 'A-1' } }]);
+    });
+
     const deep = (levels: number): unknown => (levels === 0 ? {} : { a: deep(levels - 1) });
     it.each([
       ['an unknown channel', () => restClient(server.url, 'fax', SMS_KEY).post('nobody-1', { type: 'text', clientId: 'x', text: 'hi' }), 404, 'not_found'],
@@ -173,9 +245,9 @@ for (const leg of storeLegs()) {
       ['a malformed body', () => sms.post('nobody-4', null, { raw: '{"type":"text",' }), 400, 'invalid_body'],
       ['a body of the wrong shape', () => sms.post('nobody-5', { type: 'text', text: 'no client id' }), 400, 'invalid_body'],
       ['an oversize body', () => sms.post('nobody-6', { type: 'text', clientId: 'x', text: 'a'.repeat(70 * 1024) }), 413, 'payload_too_large'],
-      ['a deep body', () => sms.post('nobody-7', { type: 'event', event: 'setUserData', fields: deep(40) }), 400, 'invalid_body'],
-      ['an unknown event', () => sms.post('nobody-8', { type: 'event', event: 'explode' }), 400, 'unknown_event'],
-      ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
+      ['a deep body', () => sms.post('nobody-7', { type: 'event', clientId: 'x', event: 'setUserData', fields: deep(40) }), 400, 'invalid_body'],
+      ['an unknown event', () => sms.post('nobody-8', { type: 'event', clientId: 'x', event: 'explode' }), 400, 'unknown_event'],
+      ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', clientId: 'x', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
       ['a body that is not JSON', () => sms.post('nobody-10', null, { raw: 'hello', contentType: 'text/plain' }), 415, 'unsupported_media_type'],
     ])('when a request has %s, then it is refused with its status and code and nothing is stored', async (_what, send, status, code) => {
       const answer = await send();

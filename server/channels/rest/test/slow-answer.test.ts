@@ -45,7 +45,7 @@ for (const leg of storeLegs()) {
     });
 
     it('when a sync step outlasts REST_CHANNEL_ANSWER_WAIT, then the answer holds what is there and the rest is called back once', async () => {
-      const answer = await restClient(server.url, 'slow', KEY).post('gil', { type: 'event', event: 'startDialog', dialogId: 'events' });
+      const answer = await restClient(server.url, 'slow', KEY).post('gil', { type: 'event', clientId: 'g1', event: 'startDialog', dialogId: 'events' });
       expect(answer.status).toBe(200);
       expect(answer.body.complete).toBe(false);
       expect(texts(answer.body.messages)).toEqual(['Welcome.', 'Your name?']);

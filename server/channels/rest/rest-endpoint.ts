@@ -1,0 +1,273 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { checkJsonBounds, describeJsonExcess, MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
+import type { AppDeps } from '../../app/deps.ts';
+import { handlePageEvent } from '../../app/handle-page-event.ts';
+import { handleUserMessage } from '../../app/handle-user-message.ts';
+import { KeyedQueue } from '../../app/keyed-queue.ts';
+import { openConversation, readMissed } from '../../app/open-conversation.ts';
+import { setUserData } from '../../app/set-user-data.ts';
+import { UnknownDialogError, assertDialog, startDialog } from '../../app/start-dialog.ts';
+import type { UserRecord } from '../../ports/store.ts';
+import type { RestChannel } from './channel-config.ts';
+import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
+import { HttpError } from '../../ports/http-error.ts';
+import type { Collected, RestDelivery } from './rest-delivery.ts';
+import { EventAlreadyRun, markEvent } from './event-marks.ts';
+import { toItem } from '../../app/to-item.ts';
+
+/** Largest request body, as for triggers. */
+export const MAX_REST_BODY = 64 * 1024;
+/** Users whose channel is remembered; past it the memory starts over (a miss is one read). */
+const MAX_SEEN = 100_000;
+/** Most values in one body: far above any real message or event. */
+const BODY_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxNodes: 10_000 };
+
+/**
+ * One request to `…/api/channels/{channel}/users/{user}/messages`, as the HTTP side
+ * hands it over: the path's parts already percent-decoded, the body not yet read (the
+ * channel and key are checked first, so a stranger's body is never parsed).
+ */
+export interface RestRequest {
+  readonly method: string;
+  readonly channel: string;
+  readonly user: string;
+  readonly query: URLSearchParams;
+  /** The x-channel-key header, as sent. */
+  readonly key: string | string[] | undefined;
+  readonly contentType: string | undefined;
+  /** Reads the body, at most `limit` bytes once decoded; rejects with an HttpError (413, 415, 400). */
+  readBody(limit: number): Promise<Buffer>;
+}
+
+/** The answer: always 200 with a JSON body; every refusal is thrown as an HttpError. */
+export interface RestAnswer {
+  readonly status: 200;
+  readonly body: unknown;
+}
+
+export interface RestEndpointOptions {
+  readonly channels: readonly RestChannel[];
+  /** Each channel's delivery, by name. */
+  readonly deliveries: ReadonlyMap<string, RestDelivery>;
+  /** The use cases' dependencies; a getter because main.ts builds them after the HTTP side. */
+  readonly deps: () => AppDeps;
+  /** Tells the delivery router a user's channel, so it needs no lookup. */
+  readonly remember: (userId: string, channelId: string) => void;
+  /** How long a request waits for the bot's answer (sync integration steps included) before answering with what is there (REST_CHANNEL_ANSWER_WAIT). */
+  readonly answerWaitMs: number;
+}
+
+interface Located {
+  readonly channel: RestChannel;
+  readonly delivery: RestDelivery;
+  readonly userId: string;
+}
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * The generic bot REST channel: `POST /api/channels/{channel}/users/{user}/messages`
+ * (a text, a button, an event; answered with the bot's replies) and `GET` of the same
+ * path (what the channel missed). Translates HTTP into the same use cases as the web
+ * chat. Served on node:http without Express (api/channel-endpoint.ts), as the trigger
+ * endpoint is: a turn's own work is small, and Express's routing and body parsing cost
+ * more than it. Checks run in this order, and nothing is stored before all have passed:
+ * rate limit (in front), channel, key, method, user, media type, body size, JSON, depth,
+ * schema, dialog.
+ */
+export function restEndpoint(options: RestEndpointOptions): (request: RestRequest) => Promise<RestAnswer> {
+  // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
+  const byName = new Map(options.channels.map((channel) => [channel.name, { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) }]));
+  const turns = new KeyedQueue();
+  /** Users opened on a channel, by id: their later requests need no user read. */
+  const seen = new Map<string, string>();
+
+  const locate = (request: RestRequest): Located => {
+    const found = byName.get(request.channel);
+    if (!found) throw new HttpError(404, 'not_found', `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`);
+    const sent = request.key;
+    // Hashed first, so the comparison takes the same time whatever the length sent; every accepted key is compared.
+    let valid = false;
+    if (typeof sent === 'string' && sent !== '') {
+      const hashed = digest(sent);
+      for (const accepted of found.accepted) valid = timingSafeEqual(hashed, accepted) || valid;
+    }
+    if (!valid) throw new HttpError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header.");
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
+      throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; use POST to send a message or GET to read what was missed.`);
+    }
+    const user = request.user;
+    if (!user || user.length > 256) throw new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' });
+    return { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user };
+  };
+
+  const post = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
+    requireJson(request.contentType);
+    const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
+    const deps = options.deps();
+    // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.
+    let opened = seen.get(located.userId) === located.channel.name;
+    if (!opened) {
+      const user = await checkUser(deps, located);
+      // A user who has heard from the bot needs no opening.
+      opened = user !== null && (user.lastSeq > 0 || user.position !== null);
+    }
+    if (input.type === 'dialog') checkDialog(deps, input.dialogId);
+    if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
+    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options, opened));
+    if (seen.size >= MAX_SEEN) seen.clear();
+    seen.set(located.userId, located.channel.name);
+    return { status: 200, body: answer };
+  };
+
+  const get = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
+    const raw = request.query.getAll('after');
+    const after = afterSchema.safeParse(raw.length === 0 ? undefined : raw.length === 1 ? raw[0] : '-');
+    if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
+    const deps = options.deps();
+    await checkUser(deps, located);
+    const entries = await readMissed(deps, located.userId, after.data ?? 0);
+    return { status: 200, body: { messages: entries.map(toItem) } };
+  };
+
+  return async (request) => {
+    const located = locate(request);
+    return request.method === 'POST' ? post(request, located) : get(request, located);
+  };
+}
+
+/** Only JSON is read: anything else is said so, not guessed at. */
+function requireJson(type: string | undefined): void {
+  if (!type || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+  }
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'The request body is not valid JSON.');
+  }
+}
+
+function parseInbound(body: unknown): Inbound {
+  // Before the schema, which recurses: a body nested thousands deep must cost a refusal, not the stack.
+  const excess = checkJsonBounds(body, BODY_BOUNDS);
+  if (excess) throw new HttpError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  const parsed = inboundSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const sent = body as { type?: unknown; event?: unknown } | null;
+  if (typeof sent === 'object' && sent !== null && sent.type === 'event' && !EVENT_KINDS.includes(sent.event as never)) {
+    throw new HttpError(400, 'unknown_event', `Unknown event ${JSON.stringify(String(sent.event).slice(0, 64))}; send one of ${EVENT_KINDS.join(', ')}.`, { known: [...EVENT_KINDS] });
+  }
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  throw new HttpError(400, 'invalid_body', `The message is not valid (${where}${issue?.message ?? 'unknown problem'}). Send {"type":"text","clientId":"…","text":"…"}, a button, a dialog or an event.`);
+}
+
+function checkDialog(deps: AppDeps, dialogId: string): void {
+  try {
+    assertDialog(deps, dialogId);
+  } catch (error) {
+    if (error instanceof UnknownDialogError) throw new HttpError(404, 'dialog_not_found', error.message, { dialogId });
+    throw error;
+  }
+}
+
+/** A user id belongs to one channel: another channel's user is not found here. */
+async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | null> {
+  const user = await deps.store.getUser(located.userId);
+  if (user && user.channelId !== located.channel.name) {
+    throw new HttpError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
+  }
+  return user;
+}
+
+/**
+ * Runs the turn while holding what the bot says, and answers with it once the turn is
+ * done, or after `answerWaitMs` with what is there (the rest is then called back or polled).
+ */
+async function answerTurn(deps: AppDeps, located: Located, input: Inbound, options: RestEndpointOptions, opened: boolean) {
+  const { userId, delivery, channel } = located;
+  options.remember(userId, channel.name);
+  const release = delivery.collect(userId);
+  let held: Collected | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const work = (async () => {
+      if (!opened) await openConversation(deps, { userId, channelId: channel.name });
+      const result = await runInput(deps, userId, input);
+      // Sync integration steps run as the user's next tasks: their answers belong to this turn too.
+      await deps.turns.idle(userId);
+      return result;
+    })();
+    const waited = await Promise.race([work.then((value) => ({ done: true as const, value })), new Promise<{ done: false }>((resolve) => (timer = setTimeout(() => resolve({ done: false }), options.answerWaitMs)))]);
+    // Taken at once, so nothing said from here on is both answered and called back.
+    held = release();
+    if (!waited.done) {
+      work.catch((error: unknown) => deps.logger.error({ event: 'rest_turn_failed', channel: channel.name, userId, err: error }, 'a REST channel turn failed after its answer'));
+      return { messages: held.messages, events: held.events, complete: false };
+    }
+    const result = waited.value;
+    if ('event' in result) {
+      const repeated = result.repeated;
+      if (repeated) return { duplicate: true, ...(await repliesAfter(deps, userId, repeated.mark.after, repeated.nextAfter)), complete: true };
+      return { duplicate: false, messages: held.messages, events: held.events, complete: true };
+    }
+    if (result.duplicate) return { seq: result.seq, duplicate: true, ...(await repliesAfter(deps, userId, result.seq)), complete: true };
+    return { seq: result.seq, duplicate: false, messages: held.messages, events: held.events, complete: true };
+  } finally {
+    clearTimeout(timer);
+    if (!held) release();
+  }
+}
+
+/** What a turn's input came to: a message's stored seq, or an event run now or before. */
+type Ran = { readonly seq: number; readonly duplicate: boolean } | { readonly event: true; readonly repeated?: EventAlreadyRun };
+
+async function runInput(deps: AppDeps, userId: string, input: Inbound): Promise<Ran> {
+  switch (input.type) {
+    case 'text':
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'text', text: input.text } });
+    case 'button':
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'postback', label: input.label, payload: input.payload } });
+    case 'dialog':
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'dialog', label: input.label, dialogId: input.dialogId } });
+    case 'event': {
+      // The event's record is written with what the event changes: a resend finds it and changes nothing.
+      const adjust = markEvent(input.clientId);
+      try {
+        switch (input.event) {
+          case 'setUserData':
+            await setUserData(deps, userId, input.fields, adjust);
+            break;
+          case 'startDialog':
+            await startDialog(deps, { userId, dialogId: input.dialogId, ...(input.data ? { data: input.data } : {}), adjust });
+            break;
+          case 'pageEvent':
+            await handlePageEvent(deps, { userId, name: input.name, payload: input.payload ?? {}, adjust });
+            break;
+        }
+        return { event: true };
+      } catch (error) {
+        if (error instanceof EventAlreadyRun) return { event: true, repeated: error };
+        throw error;
+      }
+    }
+  }
+}
+
+/**
+ * A resent message or event is answered as the first time: the bot's replies that
+ * followed it, up to the user's next message (or, for an event, the next event's).
+ */
+async function repliesAfter(deps: AppDeps, userId: string, seq: number, until = Infinity): Promise<Collected> {
+  const later = (await readMissed(deps, userId, seq)).filter((entry) => entry.seq <= until);
+  const next = later.findIndex((entry) => entry.from === 'user');
+  return { messages: (next === -1 ? later : later.slice(0, next)).map(toItem), events: [] };
+}
