@@ -7,6 +7,8 @@
  * and `stores/mongo`; both must pass `stores/contract.test.ts`.
  */
 
+import type { Leases } from './leases.ts';
+
 /** Where a user stands in the conversation tree, as the engine left it. */
 export interface ConversationPosition {
   readonly dialogId: string;
@@ -212,7 +214,7 @@ export type TurnCommitResult =
   /** The user entry's clientId is already stored: nothing was stored; `entry` is the stored one. */
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
 
-export interface Store {
+export interface Store extends Leases {
   /** Resolves when the store answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

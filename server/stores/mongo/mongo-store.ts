@@ -4,6 +4,7 @@ import { ensureIndexes } from './indexes.ts';
 import { keyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
 import { mongoJobs } from './mongo-jobs.ts';
+import { mongoLeases } from './mongo-leases.ts';
 import { mongoLogs } from './mongo-logs.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
@@ -57,6 +58,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     ...mongoLogs(db),
     ...mongoJobs(db, locks),
     ...mongoDatasets(db, locks),
+    ...mongoLeases(db),
   };
 }
 
