@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
+import { answerPending } from './answer-pending.ts';
 import { applyTurn } from './apply-turn.ts';
 import { splitPageData } from './set-user-data.ts';
 import { updateUserWithRetry } from './update-user.ts';
@@ -31,6 +32,8 @@ export function openConversation(deps: AppDeps, input: OpenConversation): Promis
         variables: { ...current.variables, ...variables },
       }));
     }
+    // A message stored while its turn failed is answered now, if the job runner has not yet.
+    if (user.pendingSeq !== undefined) await answerPending(deps, user);
     if (user.lastSeq === 0 && user.position === null) {
       await applyTurn(deps, input.userId, { kind: 'start', dialogId: deps.definition.settings.startDialog }, now, {
         userWrote: false,

@@ -42,6 +42,12 @@ export interface UserRecord {
    * after a crash finds its own run already here and does not run again.
    */
   readonly lastTrigger: string | null;
+  /**
+   * Seq of the user's message that is stored but whose turn failed (see
+   * `storePending`); absent when no message waits for its answer. The turn is
+   * run again once, and the commit that answers it (`answersPending`) clears it.
+   */
+  readonly pendingSeq?: number;
 }
 
 export interface NewUser {
@@ -60,6 +66,8 @@ export interface UserPatch {
   readonly lastMessageAt?: number | null;
   /** Written with the turn that ran the trigger, so the run and its mark are one write. */
   readonly lastTrigger?: string;
+  /** null gives up on the pending message (its second run failed too): the mark is cleared. */
+  readonly pendingSeq?: null;
 }
 
 /** A message in a user's transcript, from either side. */
@@ -204,6 +212,8 @@ export interface TurnCommit {
   readonly snapshots?: readonly NewLogEntry[];
   /** The bot's messages, stored after the user's entry, with the next sequence numbers. */
   readonly botEntries: readonly NewTranscriptEntry[];
+  /** The turn answers the pending message with this seq: the mark is cleared in the same write as the state. */
+  readonly answersPending?: number;
 }
 
 export type TurnCommitResult =
@@ -249,6 +259,12 @@ export interface Store extends Leases {
     userId: string,
     entries: readonly NewTranscriptEntry[],
   ): Promise<ReadonlyArray<TranscriptEntry & { readonly duplicate: boolean }>>;
+  /**
+   * Stores the user's message alone, marked pending (`UserRecord.pendingSeq`)
+   * in the same write: its turn failed, and is to run again. A clientId
+   * already stored is returned with `duplicate: true` and marks nothing.
+   */
+  storePending(userId: string, entry: NewTranscriptEntry): Promise<TranscriptEntry & { readonly duplicate: boolean }>;
   /** Entries with seq > afterSeq, ascending, at most `limit`. */
   readTranscript(userId: string, afterSeq: number, limit: number): Promise<TranscriptEntry[]>;
 

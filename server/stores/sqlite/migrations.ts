@@ -120,6 +120,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 5,
+    description: 'a stored message whose turn failed waits to be answered',
+    sql: `ALTER TABLE users ADD COLUMN pending_seq INTEGER;`,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */
