@@ -1,5 +1,5 @@
 import type { UserMessage } from '../../shared/protocol.ts';
-import type { NewTranscriptEntry } from '../ports/store.ts';
+import type { NewTranscriptEntry, TranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { answerPending, pendingJob } from './answer-pending.ts';
 import { applyTurn, countStored } from './apply-turn.ts';
@@ -40,7 +40,9 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       const outcome = await applyTurn(deps, input.userId, engineInput, now, {
         userWrote: true,
         userEntry,
-      }).catch(async (error: unknown) => storePendingAndRethrow(deps, input, userEntry, error));
+      }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
+      // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
+      if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };
       if (outcome.status === 'duplicate') {
         // The widget resends what it saw no ack for: if that message's turn had failed, this is its second run.
         const user = await deps.store.getUser(input.userId);
@@ -62,19 +64,27 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
  * message is still stored and shown, so the user's words are not lost with the
  * bot's answer, and marked pending in the same write, so its turn runs again:
  * by the job runner shortly, or when the user reconnects or resends, whichever
- * comes first (answer-pending.ts).
+ * comes first (answer-pending.ts). Only when even that cannot be stored does
+ * the failure reach the widget, which then shows the message as not sent.
  */
-async function storePendingAndRethrow(deps: AppDeps, input: UserInput, entry: NewTranscriptEntry, error: unknown): Promise<never> {
+async function storePendingOrRethrow(
+  deps: AppDeps,
+  input: UserInput,
+  entry: NewTranscriptEntry,
+  error: unknown,
+): Promise<{ readonly status: 'pending'; readonly entry: TranscriptEntry } | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }> {
+  let stored: TranscriptEntry & { readonly duplicate: boolean };
   try {
-    const stored = await deps.store.storePending(input.userId, entry);
-    if (!stored.duplicate) {
-      countStored(deps, [stored]);
-      deps.delivery.deliver(input.userId, [stored]);
-      // Best effort: should the store refuse this too, the mark still brings the turn back on the next connect.
-      await deps.scheduler.schedule(pendingJob(input.userId, stored.seq, deps.clock.now())).catch(() => undefined);
-    }
+    stored = await deps.store.storePending(input.userId, entry);
   } catch {
-    // The store is away: the original error says more than this one, and the widget resends the message.
+    // The store is away: the original error says more than this one.
+    throw error;
   }
-  throw error;
+  if (stored.duplicate) return { status: 'duplicate' as const, entry: stored };
+  deps.logger.error({ event: 'turn_failed', userId: input.userId, seq: stored.seq, err: error }, "a turn failed; the user's message is stored and its turn will run again");
+  countStored(deps, [stored]);
+  deps.delivery.deliver(input.userId, [stored]);
+  // Best effort: should the store refuse this too, the mark still brings the turn back on the next connect.
+  await deps.scheduler.schedule(pendingJob(input.userId, stored.seq, deps.clock.now())).catch(() => undefined);
+  return { status: 'pending' as const, entry: stored };
 }
