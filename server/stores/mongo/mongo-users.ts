@@ -104,13 +104,15 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
       if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
       if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
       if (patch.pendingSeq === null) set.pendingSeq = null;
-      // Compare and set under the lock: a version in the filter is not enough on FerretDB.
+      // Compare and set: findOneAndUpdate on a version filter is atomic on MongoDB by itself;
+      // on FerretDB it is not, so it runs under the user's lock, which makes it so there.
       return locks.withLock(userLockKey(userId), async () => {
-        const current = await users.findOne({ _id: userId });
-        if (current === null || current.version !== expectedVersion) return null;
-        const next: UserDoc = { ...current, ...set, version: expectedVersion + 1 };
-        await users.updateOne({ _id: userId }, { $set: { ...set, version: next.version } });
-        return toUser(next);
+        const next = await users.findOneAndUpdate(
+          { _id: userId, version: expectedVersion },
+          { $set: { ...set, version: expectedVersion + 1 } },
+          { returnDocument: 'after' },
+        );
+        return next === null ? null : toUser(next);
       });
     },
 
