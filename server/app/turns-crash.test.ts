@@ -13,11 +13,11 @@ import { ScriptedWidget } from './test/scripted-widget.ts';
  * The figures line it prints (lost answers, undelivered entries, ack waits after
  * each restart) is the measurement; the assertions are the zeros. For a larger
  * run: TURNS_CRASH_USERS, TURNS_CRASH_KILLS; TURNS_CRASH_LOG=<file> keeps the
- * servers' log lines. 60 users keep the Mongo leg near a minute on a loaded
+ * servers' log lines. 50 users keep the Mongo leg near a minute on a loaded
  * 2-core machine: FerretDB's SQLite backend writes one statement at a time.
  */
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
-const USERS = Number(process.env.TURNS_CRASH_USERS ?? 60);
+const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
 const MESSAGES = 3;
 const KILLS = Number(process.env.TURNS_CRASH_KILLS ?? 5);
 /** Chance, per message, that the transport drops right after it is sent, and that the page reloads. */
