@@ -8,6 +8,7 @@ import { mongoLeg, sqliteLeg, useFreshStore, type StoreLeg } from './contract/ha
 import { jobCases } from './contract/job-cases.ts';
 import { leaseCases } from './contract/lease-cases.ts';
 import { logCases } from './contract/log-cases.ts';
+import { pendingCases } from './contract/pending-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
 import { turnCases } from './contract/turn-cases.ts';
 import { userCases } from './contract/user-cases.ts';
@@ -32,5 +33,6 @@ for (const { leg, skip } of legs) {
     describe('jobs', () => jobCases(store));
     describe('datasets', () => datasetCases(store));
     describe('leases', () => leaseCases(store));
+    describe('pending messages', () => pendingCases(store));
   });
 }
