@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Server } from 'socket.io';
@@ -17,6 +18,9 @@ import { trainIntentClassifier } from './nlp/intent-classifier.ts';
 import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
+import { LeasedTurns } from './app/turn-lease.ts';
+import { PENDING_JOB_KIND } from './app/answer-pending.ts';
+import { pendingTurnJobHandler } from './jobs/handlers/pending-turn.ts';
 import { CHANNEL_ID as WEBCHAT, attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
 import { deliveryByChannel } from './channels/delivery-by-channel.ts';
 import { CALLBACK_JOB, callbackJobHandler } from './channels/rest/callback-job.ts';
@@ -174,7 +178,8 @@ async function assemble(
     delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io) }, logger)),
     logger,
     scheduler: jobs,
-    turns: new KeyedQueue(),
+    // A shared store may have other processes on it: one user's turns then wait on a store lease.
+    turns: config.MONGODB_URL ? new LeasedTurns(store, { owner: `${hostname()}:${process.pid}`, logger }) : new KeyedQueue(),
     metrics: metrics.port,
     classifier,
     faq,
@@ -186,6 +191,7 @@ async function assemble(
   };
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
+  jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
   jobs.register(INTEGRATION_JOB_KIND, integrationJobHandler(integrations));
   jobs.register(
     CALLBACK_JOB,

@@ -26,6 +26,12 @@ export interface ApplyTurnOptions {
    * means another worker ran this trigger meanwhile, and the turn is dropped.
    */
   readonly trigger?: { readonly id: string; readonly seenMark: string | null };
+  /**
+   * The turn answers the user's pending message with this seq (answer-pending.ts):
+   * the commit clears the mark with the state, and a re-read that finds the mark
+   * gone means another worker answered it meanwhile, and the turn is dropped.
+   */
+  readonly answersPending?: number;
 }
 
 export type TurnOutcome =
@@ -37,8 +43,10 @@ export interface RanElsewhere {
   readonly status: 'ran-elsewhere';
 }
 
-/** Only a trigger's turn can find its work done elsewhere. */
-export type OutcomeOf<O extends ApplyTurnOptions> = O extends { readonly trigger: object } ? TurnOutcome | RanElsewhere : TurnOutcome;
+/** Only a trigger's turn or a pending message's can find its work done elsewhere. */
+export type OutcomeOf<O extends ApplyTurnOptions> = O extends { readonly trigger: object } | { readonly answersPending: number }
+  ? TurnOutcome | RanElsewhere
+  : TurnOutcome;
 
 /**
  * Runs one engine turn for a user and carries out what it asks: models read
@@ -107,6 +115,7 @@ async function commitTurn(
     if (trigger && read.lastTrigger !== trigger.seenMark && read.lastTrigger !== null && read.lastTrigger >= trigger.id) {
       return { status: 'ran-elsewhere' };
     }
+    if (options.answersPending !== undefined && read.pendingSeq !== options.answersPending) return { status: 'ran-elsewhere' };
     const user = options.adjust ? options.adjust(read) : read;
     understood ??= await understand(deps, user, input);
     const result = runTurn(deps.definition, user, understood);
@@ -132,6 +141,7 @@ async function commitTurn(
       snapshots: snapshots.map((s) => ({ userId, timestamp: now, data: s.data })),
       botEntries: outputs.map((message) => ({ from: 'bot' as const, at: now, message })),
       ...(jobs.length > 0 ? { jobs } : {}),
+      ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
     if (outcome.status === 'duplicate') return outcome;
     if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries };

@@ -10,7 +10,7 @@ import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { Store } from '../ports/store.ts';
-import type { KeyedQueue } from './keyed-queue.ts';
+import type { TurnQueue } from './keyed-queue.ts';
 
 /** What the use cases need from the outside world, wired once by main.ts. */
 export interface AppDeps {
@@ -20,8 +20,8 @@ export interface AppDeps {
   readonly delivery: Delivery;
   readonly logger: Logger;
   readonly scheduler: Scheduler;
-  /** Serialises each user's turns. */
-  readonly turns: KeyedQueue;
+  /** Serialises each user's turns: in process (KeyedQueue), or across processes sharing a store (LeasedTurns). */
+  readonly turns: TurnQueue;
   /** Intent classifier trained from the definition's intents; free text is unprocessed without it. */
   readonly classifier?: IntentClassifier;
   /** Fuzzy matcher over the definition's FAQ pairs. */

@@ -1,9 +1,10 @@
 import type { UserMessage } from '../../shared/protocol.ts';
-import type { EngineInput } from '../engine/types.ts';
-import type { NewTranscriptEntry } from '../ports/store.ts';
+import type { NewTranscriptEntry, TranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
+import { answerPending, pendingJob } from './answer-pending.ts';
 import { applyTurn, countStored } from './apply-turn.ts';
-import { UnknownDialogError, assertDialog } from './start-dialog.ts';
+import { UnknownDialogError } from './start-dialog.ts';
+import { toEngineInput } from './to-engine-input.ts';
 
 export interface UserInput {
   readonly userId: string;
@@ -39,8 +40,15 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       const outcome = await applyTurn(deps, input.userId, engineInput, now, {
         userWrote: true,
         userEntry,
-      }).catch(async (error: unknown) => storeAloneAndRethrow(deps, input, userEntry, error));
-      if (outcome.status === 'duplicate') return { seq: outcome.entry.seq, duplicate: true };
+      }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
+      // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
+      if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };
+      if (outcome.status === 'duplicate') {
+        // The widget resends what it saw no ack for: if that message's turn had failed, this is its second run.
+        const user = await deps.store.getUser(input.userId);
+        if (user?.pendingSeq === outcome.entry.seq) await answerPending(deps, user);
+        return { seq: outcome.entry.seq, duplicate: true };
+      }
       const own = outcome.entries.find((e) => e.from === 'user' && e.clientId === input.clientId);
       if (!own) throw new Error('the store returned no transcript entry for the message');
       return { seq: own.seq, duplicate: false };
@@ -53,29 +61,30 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
 
 /**
  * The turn failed before it was committed (an engine or store error): the
- * message is still stored and shown, as it was before turns were committed
- * whole, so the user's words are not lost with the bot's answer.
+ * message is still stored and shown, so the user's words are not lost with the
+ * bot's answer, and marked pending in the same write, so its turn runs again:
+ * by the job runner shortly, or when the user reconnects or resends, whichever
+ * comes first (answer-pending.ts). Only when even that cannot be stored does
+ * the failure reach the widget, which then shows the message as not sent.
  */
-async function storeAloneAndRethrow(deps: AppDeps, input: UserInput, entry: NewTranscriptEntry, error: unknown): Promise<never> {
+async function storePendingOrRethrow(
+  deps: AppDeps,
+  input: UserInput,
+  entry: NewTranscriptEntry,
+  error: unknown,
+): Promise<{ readonly status: 'pending'; readonly entry: TranscriptEntry } | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }> {
+  let stored: TranscriptEntry & { readonly duplicate: boolean };
   try {
-    const stored = await deps.store.appendTranscript(input.userId, [entry]);
-    const fresh = stored.filter((e) => !e.duplicate);
-    countStored(deps, fresh);
-    if (fresh.length > 0) deps.delivery.deliver(input.userId, fresh);
+    stored = await deps.store.storePending(input.userId, entry);
   } catch {
     // The store is away: the original error says more than this one.
+    throw error;
   }
-  throw error;
-}
-
-function toEngineInput(deps: AppDeps, message: UserMessage): EngineInput {
-  switch (message.type) {
-    case 'text':
-      return { kind: 'text', text: message.text };
-    case 'postback':
-      return { kind: 'postback', payload: message.payload, label: message.label };
-    case 'dialog':
-      assertDialog(deps, message.dialogId);
-      return { kind: 'start', dialogId: message.dialogId };
-  }
+  if (stored.duplicate) return { status: 'duplicate' as const, entry: stored };
+  deps.logger.error({ event: 'turn_failed', userId: input.userId, seq: stored.seq, err: error }, "a turn failed; the user's message is stored and its turn will run again");
+  countStored(deps, [stored]);
+  deps.delivery.deliver(input.userId, [stored]);
+  // Best effort: should the store refuse this too, the mark still brings the turn back on the next connect.
+  await deps.scheduler.schedule(pendingJob(input.userId, stored.seq, deps.clock.now())).catch(() => undefined);
+  return { status: 'pending' as const, entry: stored };
 }

@@ -1,3 +1,10 @@
+/** Runs each user's turns one at a time (deps.turns): in this process, or across processes too (turn-lease.ts). */
+export interface TurnQueue {
+  run<T>(key: string, task: () => Promise<T>): Promise<T>;
+  /** Resolves once the key has nothing queued or running in this process. */
+  idle(key: string): Promise<void>;
+}
+
 /**
  * Runs tasks one at a time per key, in the order they were queued, while
  * tasks of different keys run concurrently. One user's inputs must never

@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
+import { answerPending } from './answer-pending.ts';
 import { applyTurn } from './apply-turn.ts';
 import { splitPageData } from './set-user-data.ts';
 import { updateUserWithRetry } from './update-user.ts';
@@ -19,10 +20,16 @@ export const REPLAY_LIMIT = 500;
  * (declared user-data fields to user data, the rest to variables), and a user
  * who never heard from the bot starts the bot's start dialog.
  */
-export function openConversation(deps: AppDeps, input: OpenConversation): Promise<void> {
+export async function openConversation(deps: AppDeps, input: OpenConversation): Promise<void> {
+  const { userData, variables } = splitPageData(deps, input.init ?? {});
+  if (Object.keys(userData).length === 0 && Object.keys(variables).length === 0) {
+    // A returning user with nothing new to save and nothing waiting: no turn to run, so no
+    // turn lock to take (on a shared store, two writes each reconnect would cost).
+    const known = await deps.store.getUser(input.userId);
+    if (known && known.pendingSeq === undefined && !(known.lastSeq === 0 && known.position === null)) return;
+  }
   return deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
-    const { userData, variables } = splitPageData(deps, input.init ?? {});
     const user = await deps.store.ensureUser({ userId: input.userId, channelId: input.channelId, userData, variables, now });
     // A returning user's page may know more now (a login since the last visit): merge it in.
     if (Object.keys(userData).length > 0 || Object.keys(variables).length > 0) {
@@ -31,6 +38,8 @@ export function openConversation(deps: AppDeps, input: OpenConversation): Promis
         variables: { ...current.variables, ...variables },
       }));
     }
+    // A message stored while its turn failed is answered now, if the job runner has not yet.
+    if (user.pendingSeq !== undefined) await answerPending(deps, user);
     if (user.lastSeq === 0 && user.position === null) {
       await applyTurn(deps, input.userId, { kind: 'start', dialogId: deps.definition.settings.startDialog }, now, {
         userWrote: false,

@@ -7,6 +7,8 @@
  * and `stores/mongo`; both must pass `stores/contract.test.ts`.
  */
 
+import type { Leases } from './leases.ts';
+
 /** Where a user stands in the conversation tree, as the engine left it. */
 export interface ConversationPosition {
   readonly dialogId: string;
@@ -40,6 +42,12 @@ export interface UserRecord {
    * after a crash finds its own run already here and does not run again.
    */
   readonly lastTrigger: string | null;
+  /**
+   * Seq of the user's message that is stored but whose turn failed (see
+   * `storePending`); absent when no message waits for its answer. The turn is
+   * run again once, and the commit that answers it (`answersPending`) clears it.
+   */
+  readonly pendingSeq?: number;
 }
 
 export interface NewUser {
@@ -58,6 +66,8 @@ export interface UserPatch {
   readonly lastMessageAt?: number | null;
   /** Written with the turn that ran the trigger, so the run and its mark are one write. */
   readonly lastTrigger?: string;
+  /** null gives up on the pending message (its second run failed too): the mark is cleared. */
+  readonly pendingSeq?: null;
 }
 
 /** A message in a user's transcript, from either side. */
@@ -208,6 +218,8 @@ export interface TurnCommit {
    * state; so a job may find its turn missing after a crash, and must then do nothing.
    */
   readonly jobs?: readonly NewJob[];
+  /** The turn answers the pending message with this seq: the mark is cleared in the same write as the state. */
+  readonly answersPending?: number;
 }
 
 export type TurnCommitResult =
@@ -218,7 +230,7 @@ export type TurnCommitResult =
   /** The user entry's clientId is already stored: nothing was stored; `entry` is the stored one. */
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
 
-export interface Store {
+export interface Store extends Leases {
   /** Resolves when the store answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -253,6 +265,12 @@ export interface Store {
     userId: string,
     entries: readonly NewTranscriptEntry[],
   ): Promise<ReadonlyArray<TranscriptEntry & { readonly duplicate: boolean }>>;
+  /**
+   * Stores the user's message alone, marked pending (`UserRecord.pendingSeq`)
+   * in the same write: its turn failed, and is to run again. A clientId
+   * already stored is returned with `duplicate: true` and marks nothing.
+   */
+  storePending(userId: string, entry: NewTranscriptEntry): Promise<TranscriptEntry & { readonly duplicate: boolean }>;
   /** Entries with seq > afterSeq, ascending, at most `limit`. */
   readTranscript(userId: string, afterSeq: number, limit: number): Promise<TranscriptEntry[]>;
 

@@ -6,7 +6,9 @@ import { describe, inject } from 'vitest';
 import { datasetCases } from './contract/dataset-cases.ts';
 import { mongoLeg, sqliteLeg, useFreshStore, type StoreLeg } from './contract/harness.ts';
 import { jobCases } from './contract/job-cases.ts';
+import { leaseCases } from './contract/lease-cases.ts';
 import { logCases } from './contract/log-cases.ts';
+import { pendingCases } from './contract/pending-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
 import { turnCases } from './contract/turn-cases.ts';
 import { userCases } from './contract/user-cases.ts';
@@ -30,5 +32,7 @@ for (const { leg, skip } of legs) {
     describe('logs', () => logCases(store));
     describe('jobs', () => jobCases(store));
     describe('datasets', () => datasetCases(store));
+    describe('leases', () => leaseCases(store));
+    describe('pending messages', () => pendingCases(store));
   });
 }

@@ -16,6 +16,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
   ],
   [COLLECTIONS.logs]: [{ key: { kind: 1, timestamp: 1, _id: 1 }, name: 'kind_time_id' }],
   [COLLECTIONS.locks]: [{ key: { key: 1 }, name: 'key', unique: true }],
+  [COLLECTIONS.leases]: [{ key: { key: 1 }, name: 'key', unique: true }],
   [COLLECTIONS.jobs]: [
     { key: { status: 1, runAt: 1 }, name: 'due' },
     { key: { status: 1, leaseUntil: 1 }, name: 'expired_leases' },

@@ -22,8 +22,14 @@ interface LockDoc {
   until: number;
 }
 
-/** Longer than any operation under a lock is expected to take. */
-const LOCK_TTL_MS = 10_000;
+/**
+ * A crashed holder blocks the key at most this long: short, because a killed
+ * process's locks would otherwise hold its users' turns back after a restart.
+ * A live holder renews its lock while it works (RENEW_EVERY_MS), so a slow
+ * operation does not lose its lock halfway.
+ */
+const LOCK_TTL_MS = 4_000;
+const RENEW_EVERY_MS = 1_000;
 /** Longer than the TTL, so a crashed holder's lock is taken over rather than failing the waiter. */
 const WAIT_LIMIT_MS = 15_000;
 
@@ -65,10 +71,15 @@ export function keyLocks(db: Db): KeyLocks {
       for (;;) {
         const id = await tryAcquire(key);
         if (id !== null) {
+          const renewal = setInterval(() => {
+            locks.updateOne({ _id: id }, { $set: { until: Date.now() + LOCK_TTL_MS } }).catch(() => undefined);
+          }, RENEW_EVERY_MS);
           try {
             return await action();
           } finally {
-            await release(id);
+            clearInterval(renewal);
+            // A release that fails costs a TTL of waiting for the next holder, not a wrong result.
+            await release(id).catch(() => undefined);
           }
         }
         if (Date.now() > deadline) throw new Error(`lock ${key} still held after ${WAIT_LIMIT_MS} ms`);

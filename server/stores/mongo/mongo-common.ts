@@ -27,6 +27,7 @@ export const COLLECTIONS = {
   datasets: 'datasets',
   datasetRows: 'dataset_rows',
   locks: 'locks',
+  leases: 'leases',
 } as const;
 
 /** For collections whose insertion order is an ObjectId (see mongo-logs.ts). */

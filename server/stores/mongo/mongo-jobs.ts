@@ -1,6 +1,7 @@
 import type { Db, Filter } from 'mongodb';
 import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
+import { retryTransient } from './transient.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 
 export interface JobDoc {
@@ -139,11 +140,14 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
       };
       const claimed: Job[] = [];
       for (let round = 0; round < CLAIM_ROUNDS && claimed.length < request.limit; round += 1) {
-        const candidates = await jobs
-          .find(due, { projection: { _id: 1 } })
-          .sort({ runAt: 1, _id: 1 })
-          .limit(request.limit - claimed.length)
-          .toArray();
+        // The cursor read alone is retried: retrying the whole claim would forget the jobs already claimed.
+        const candidates = await retryTransient(() =>
+          jobs
+            .find(due, { projection: { _id: 1 } })
+            .sort({ runAt: 1, _id: 1 })
+            .limit(request.limit - claimed.length)
+            .toArray(),
+        );
         if (candidates.length === 0) break;
         for (const candidate of candidates) {
           const job = await claimOne(candidate._id, request);

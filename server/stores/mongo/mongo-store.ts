@@ -4,10 +4,12 @@ import { ensureIndexes } from './indexes.ts';
 import { keyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
 import { mongoJobs } from './mongo-jobs.ts';
+import { mongoLeases } from './mongo-leases.ts';
 import { mongoLogs } from './mongo-logs.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers } from './mongo-users.ts';
+import { retryingDb, retryTransient } from './transient.ts';
 
 export interface MongoStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL. */
@@ -35,7 +37,9 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   } catch (error) {
     throw new Error(`cannot connect to MongoDB at ${target.hosts}: ${redact(String((error as Error).message), options.url)}`);
   }
-  const db = client.db(options.dbName ?? target.dbName ?? 'chatbot');
+  const plainDb = client.db(options.dbName ?? target.dbName ?? 'chatbot');
+  // Transient faults (a busy FerretDB file, a MongoDB step-down) are retried per operation: see transient.ts.
+  const db = retryingDb(plainDb);
   try {
     await ensureIndexes(db);
   } catch (error) {
@@ -44,19 +48,27 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   }
 
   const locks = keyLocks(db);
+  const transcript = mongoTranscript(db, locks);
+  const jobs = mongoJobs(db, locks);
+  const datasets = mongoDatasets(db, locks);
+  // Reads through cursors, which the per-operation retry does not cover: retried whole (they change nothing, or only repair).
+  const again = { attempts: 3, firstPauseMs: 50, maxPauseMs: 500 };
   return {
     async ping() {
-      await db.command({ ping: 1 });
+      await plainDb.command({ ping: 1 });
     },
     async close() {
       await client.close();
     },
     ...mongoUsers(db, locks),
-    ...mongoTranscript(db, locks),
+    ...transcript,
+    readTranscript: (userId, afterSeq, limit) => retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
     ...mongoTurns(db, locks),
     ...mongoLogs(db),
-    ...mongoJobs(db, locks),
-    ...mongoDatasets(db, locks),
+    ...jobs,
+    ...datasets,
+    readDataset: (name) => retryTransient(() => datasets.readDataset(name), again),
+    ...mongoLeases(db),
   };
 }
 

@@ -3,7 +3,7 @@ import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/sto
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 import { userLockKey } from './mongo-users.ts';
-import { restoreUnsent, topSeq, type UnsentHolder } from './unsent-entries.ts';
+import { insertEntries, restoreUnsent, topSeq, type UnsentHolder } from './unsent-entries.ts';
 
 export interface TranscriptDoc {
   userId: string;
@@ -27,22 +27,24 @@ export function toEntry(doc: TranscriptDoc): TranscriptEntry {
   };
 }
 
-type TranscriptOps = Pick<Store, 'appendTranscript' | 'readTranscript'>;
+type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript'>;
 
 /*
  * Appends hold the user's lock (see key-lock.ts): the lock, not the unique
- * indexes, keeps seq gapless and clientIds single. The next seq comes from
- * the highest stored entry as well as lastSeq, so an append cut short after
- * its inserts (crash, no transactions) costs no seq twice.
+ * indexes, keeps seq gapless and clientIds single. As in a turn
+ * (mongo-turns.ts), the user document's write is the commit point: it holds
+ * lastSeq and the new entries as `unsent` (and, for storePending, the pending
+ * mark), and the inserts follow. The next seq comes from the highest stored
+ * entry as well as lastSeq, so an append cut short costs no seq twice.
  */
 export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
-  const users = db.collection<{ _id: string } & UnsentHolder>(COLLECTIONS.users);
+  const users = db.collection<{ _id: string; pendingSeq?: number | null } & UnsentHolder>(COLLECTIONS.users);
 
   const byClientId = (userId: string, clientId: string) =>
     transcript.findOne({ userId, dedupKey: `c:${clientId}` }, { projection: { _id: 0 } });
 
-  const append = async (userId: string, entries: readonly NewTranscriptEntry[]) => {
+  const append = async (userId: string, entries: readonly NewTranscriptEntry[], pending = false) => {
     const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1 } });
     if (user === null) throw new Error(`cannot append to the transcript of unknown user ${userId}`);
     let seq = Math.max(user.lastSeq, await restoreUnsent(transcript, user, await topSeq(transcript, userId)));
@@ -73,9 +75,8 @@ export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
       results.push({ ...toEntry(doc), duplicate: false });
     }
     if (fresh.length > 0) {
-      // Copies: insertMany adds _id to the documents it is given.
-      await transcript.insertMany(fresh.map((doc) => ({ ...doc })), { ordered: true });
-      await users.updateOne({ _id: userId }, { $set: { lastSeq: seq } });
+      await users.updateOne({ _id: userId }, { $set: { lastSeq: seq, unsent: fresh, ...(pending ? { pendingSeq: seq } : {}) } });
+      await insertEntries(transcript, fresh);
     }
     return results;
   };
@@ -83,6 +84,12 @@ export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
   return {
     async appendTranscript(userId, entries) {
       return locks.withLock(userLockKey(userId), () => append(userId, entries));
+    },
+
+    async storePending(userId, entry) {
+      const [stored] = await locks.withLock(userLockKey(userId), () => append(userId, [entry], true));
+      if (stored === undefined) throw new Error(`no transcript entry stored for user ${userId}`);
+      return stored;
     },
 
     async readTranscript(userId, afterSeq, limit) {

@@ -20,6 +20,8 @@ export interface UserDoc {
   unsent?: TranscriptDoc[];
   /** Absent on users stored before triggers were marked: read as null. */
   lastTrigger?: string | null;
+  /** Seq of a stored message whose turn failed and is to run again; absent or null when none. */
+  pendingSeq?: number | null;
   /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
   order: ObjectId;
 }
@@ -45,6 +47,7 @@ export function toUser(doc: UserDoc): UserRecord {
     version: doc.version,
     lastSeq: doc.lastSeq,
     lastTrigger: doc.lastTrigger ?? null,
+    ...(doc.pendingSeq === undefined || doc.pendingSeq === null ? {} : { pendingSeq: doc.pendingSeq }),
   };
 }
 
@@ -100,13 +103,16 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
       if (patch.userData !== undefined) set.userData = toJson(patch.userData);
       if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
       if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
-      // Compare and set under the lock: a version in the filter is not enough on FerretDB.
+      if (patch.pendingSeq === null) set.pendingSeq = null;
+      // Compare and set: findOneAndUpdate on a version filter is atomic on MongoDB by itself;
+      // on FerretDB it is not, so it runs under the user's lock, which makes it so there.
       return locks.withLock(userLockKey(userId), async () => {
-        const current = await users.findOne({ _id: userId });
-        if (current === null || current.version !== expectedVersion) return null;
-        const next: UserDoc = { ...current, ...set, version: expectedVersion + 1 };
-        await users.updateOne({ _id: userId }, { $set: { ...set, version: next.version } });
-        return toUser(next);
+        const next = await users.findOneAndUpdate(
+          { _id: userId, version: expectedVersion },
+          { $set: { ...set, version: expectedVersion + 1 } },
+          { returnDocument: 'after' },
+        );
+        return next === null ? null : toUser(next);
       });
     },
 

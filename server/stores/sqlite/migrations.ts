@@ -108,6 +108,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX jobs_by_group ON jobs (job_group, id) WHERE status IN ('pending', 'running');
     `,
   },
+  {
+    version: 4,
+    description: 'leases: one holder per key for a short while',
+    sql: `
+      CREATE TABLE leases (
+        key   TEXT    PRIMARY KEY,
+        token TEXT    NOT NULL,
+        owner TEXT    NOT NULL,
+        until INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 5,
+    description: 'a stored message whose turn failed waits to be answered',
+    sql: `ALTER TABLE users ADD COLUMN pending_seq INTEGER;`,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

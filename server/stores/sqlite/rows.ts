@@ -15,6 +15,7 @@ export interface UserRow {
   version: number;
   last_seq: number;
   last_trigger: string | null;
+  pending_seq: number | null;
 }
 
 /** A row of the transcript table. */

@@ -4,6 +4,7 @@ import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrations.ts';
 import { sqliteDatasets } from './sqlite-datasets.ts';
 import { sqliteJobs } from './sqlite-jobs.ts';
+import { sqliteLeases } from './sqlite-leases.ts';
 import { sqliteLogs } from './sqlite-logs.ts';
 import { sqliteTranscript } from './sqlite-transcript.ts';
 import { sqliteTurns } from './sqlite-turns.ts';
@@ -65,5 +66,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ...sqliteLogs(db),
     ...sqliteJobs(db),
     ...sqliteDatasets(db),
+    ...sqliteLeases(db),
   };
 }

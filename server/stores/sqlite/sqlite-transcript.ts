@@ -3,7 +3,7 @@ import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/sto
 import { toJson } from './json.ts';
 import { toEntry, type TranscriptRow } from './rows.ts';
 
-type TranscriptOps = Pick<Store, 'appendTranscript' | 'readTranscript'>;
+type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript'>;
 
 export function sqliteTranscript(db: Database): TranscriptOps {
   const lastSeq = db.prepare<[string], { last_seq: number }>('SELECT last_seq FROM users WHERE user_id = ?');
@@ -40,9 +40,21 @@ export function sqliteTranscript(db: Database): TranscriptOps {
     return results;
   });
 
+  const markPending = db.prepare('UPDATE users SET pending_seq = ? WHERE user_id = ?');
+  // The entry and its mark in one transaction: never a stored message that nobody will answer.
+  const pendingTx = db.transaction((userId: string, entry: NewTranscriptEntry) => {
+    const [stored] = appendTx(userId, [entry]);
+    if (stored === undefined) throw new Error(`no transcript entry stored for user ${userId}`);
+    if (!stored.duplicate) markPending.run(stored.seq, userId);
+    return stored;
+  });
+
   return {
     async appendTranscript(userId, entries) {
       return appendTx.immediate(userId, entries);
+    },
+    async storePending(userId, entry) {
+      return pendingTx.immediate(userId, entry);
     },
     async readTranscript(userId, afterSeq, limit) {
       return read.all(userId, afterSeq, limit).map(toEntry);

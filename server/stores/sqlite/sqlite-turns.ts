@@ -16,7 +16,7 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  */
 export function sqliteTurns(db: Database): TurnOps {
   const selectUser = db.prepare<[string], Omit<UserRow, 'seq' | 'updated_at'>>(
-    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger
+    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger, pending_seq
      FROM users WHERE user_id = ?`,
   );
   const byClientId = db.prepare<[string, string], TranscriptRow>(
@@ -29,9 +29,9 @@ export function sqliteTurns(db: Database): TurnOps {
     'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (?, ?, ?, ?)',
   );
   const scheduleJob = db.prepare(SCHEDULE_JOB_SQL);
-  const updateUser = db.prepare<[string | null, string, string, number | null, number, number, string | null, string, number]>(
+  const updateUser = db.prepare<[string | null, string, string, number | null, number, number, string | null, number | null, string, number]>(
     `UPDATE users SET position = ?, variables = ?, user_data = ?, last_message_at = ?, updated_at = ?,
-                      last_seq = ?, last_trigger = ?, version = version + 1
+                      last_seq = ?, last_trigger = ?, pending_seq = ?, version = version + 1
      WHERE user_id = ? AND version = ?`,
   );
 
@@ -68,7 +68,9 @@ export function sqliteTurns(db: Database): TurnOps {
     const userData = patch.userData === undefined ? row.user_data : toJson(patch.userData);
     const lastMessageAt = patch.lastMessageAt === undefined ? row.last_message_at : patch.lastMessageAt;
     const lastTrigger = patch.lastTrigger ?? row.last_trigger;
-    const changed = updateUser.run(position, variables, userData, lastMessageAt, now, seq, lastTrigger, userId, commit.expectedVersion);
+    // Answered in the same write as the state: the message cannot be run a third time.
+    const pending = commit.answersPending !== undefined && row.pending_seq === commit.answersPending ? null : row.pending_seq;
+    const changed = updateUser.run(position, variables, userData, lastMessageAt, now, seq, lastTrigger, pending, userId, commit.expectedVersion);
     // Cannot happen inside the write transaction; throwing rolls the inserts back.
     if (changed.changes !== 1) throw new Error(`user ${userId} changed inside its own write transaction`);
     return {
@@ -86,6 +88,7 @@ export function sqliteTurns(db: Database): TurnOps {
         version: row.version + 1,
         lastSeq: seq,
         lastTrigger,
+        ...(pending === null ? {} : { pendingSeq: pending }),
       },
     };
   };

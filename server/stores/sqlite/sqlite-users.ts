@@ -18,6 +18,7 @@ function toUser(row: UserRow): UserRecord {
     version: row.version,
     lastSeq: row.last_seq,
     lastTrigger: row.last_trigger,
+    ...(row.pending_seq === null ? {} : { pendingSeq: row.pending_seq }),
   };
 }
 
@@ -38,7 +39,8 @@ export function sqliteUsers(db: Database): UserOps {
   );
   const update = db.prepare(
     `UPDATE users SET position = @position, variables = @variables, user_data = @userData,
-                      last_message_at = @lastMessageAt, last_trigger = @lastTrigger, updated_at = @now, version = version + 1
+                      last_message_at = @lastMessageAt, last_trigger = @lastTrigger, updated_at = @now, version = version + 1,
+                      pending_seq = CASE WHEN @clearPending = 1 THEN NULL ELSE pending_seq END
      WHERE user_id = @userId AND version = @expectedVersion`,
   );
 
@@ -56,6 +58,7 @@ export function sqliteUsers(db: Database): UserOps {
       userData: toJson(patch.userData ?? current.userData),
       lastMessageAt: patch.lastMessageAt === undefined ? current.lastMessageAt : patch.lastMessageAt,
       lastTrigger: patch.lastTrigger ?? current.lastTrigger,
+      clearPending: patch.pendingSeq === null ? 1 : 0,
     });
     if (changed.changes !== 1) return null;
     const after = select.get(userId);

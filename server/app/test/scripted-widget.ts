@@ -1,0 +1,116 @@
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents, TranscriptItem } from '../../../shared/protocol.ts';
+
+type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+interface Unacked {
+  readonly clientId: string;
+  readonly text: string;
+}
+
+/**
+ * A scripted stand-in for the widget's connection controller: the same
+ * handshake (userId, token, lastSeq), the same resend of every unacked message
+ * on each connect, the same merge of entries by seq, and what a page reload
+ * keeps (session, lastSeq, shown items, unacked messages, as in localStorage).
+ * socket.io's own reconnection with its default delays, as the widget has.
+ */
+export class ScriptedWidget {
+  private socket: ChatSocket | null = null;
+  private session: { userId: string; token: string } | null = null;
+  private lastSeq = 0;
+  /** What the widget shows, by seq. */
+  readonly items = new Map<number, TranscriptItem>();
+  private unacked: Unacked[] = [];
+  /** Ack time per clientId (ms, wall clock). */
+  readonly ackedAt = new Map<string, number>();
+  /** Messages the server answered with an error ack (the widget would show an error and stop resending). */
+  readonly refused: string[] = [];
+  /** Items that arrived for a seq the widget already showed with a different entry. */
+  readonly conflicting: TranscriptItem[] = [];
+
+  constructor(private url: string) {}
+
+  get userId(): string | undefined {
+    return this.session?.userId;
+  }
+
+  get waiting(): readonly Unacked[] {
+    return this.unacked;
+  }
+
+  open(url = this.url): void {
+    this.url = url;
+    const socket: ChatSocket = io(url, {
+      auth: (cb) => cb(this.session ? { ...this.session, lastSeq: this.lastSeq } : {}),
+      transports: ['websocket'],
+      forceNew: true,
+    });
+    this.socket = socket;
+    socket.on('connect', () => {
+      for (const message of this.unacked) this.emit(message);
+    });
+    socket.on('session', (session) => (this.session = session));
+    socket.on('entries', (items) => this.merge(items));
+  }
+
+  /** The network blips: the transport closes under the socket, which reconnects by itself. */
+  drop(): void {
+    this.socket?.io.engine?.close();
+  }
+
+  /** The page is reloaded: a new socket from what the widget keeps in localStorage. */
+  reload(): void {
+    this.close();
+    this.open();
+  }
+
+  close(): void {
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = null;
+  }
+
+  say(clientId: string, text: string): void {
+    const message = { clientId, text };
+    this.unacked.push(message);
+    if (this.socket?.connected) this.emit(message);
+  }
+
+  /** Bot texts shown, in seq order. */
+  botTexts(): string[] {
+    return [...this.items.values()]
+      .sort((a, b) => a.seq - b.seq)
+      .filter((item) => item.from === 'bot')
+      .map((item) => (item.message.type === 'text' ? item.message.text : `<${item.message.type}>`));
+  }
+
+  private emit(message: Unacked): void {
+    this.socket?.emit('message', message, (response) => {
+      if (!this.unacked.includes(message)) return;
+      this.unacked = this.unacked.filter((m) => m !== message);
+      if (!response.ok) {
+        this.refused.push(message.clientId);
+        return;
+      }
+      if (!this.ackedAt.has(message.clientId)) this.ackedAt.set(message.clientId, Date.now());
+    });
+  }
+
+  private merge(items: readonly TranscriptItem[]): void {
+    for (const item of items) {
+      const held = this.items.get(item.seq);
+      if (held && (held.clientId !== item.clientId || JSON.stringify(held.message) !== JSON.stringify(item.message))) this.conflicting.push(item);
+      this.items.set(item.seq, item);
+      if (item.seq > this.lastSeq) this.lastSeq = item.seq;
+      if (item.clientId !== null) {
+        const acked = this.unacked.find((m) => m.clientId === item.clientId);
+        // The entry arriving is as good as an ack (the widget drops it from its queue too).
+        if (acked) {
+          this.unacked = this.unacked.filter((m) => m !== acked);
+          if (!this.ackedAt.has(acked.clientId)) this.ackedAt.set(acked.clientId, Date.now());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Store, TranscriptEntry } from '../ports/store.ts';
+import { openMongoStore } from '../stores/mongo/mongo-store.ts';
+import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { startServerChild, type ServerChild } from '../test/server-child.ts';
+import { storeLegs } from '../test/start-test-server.ts';
+import { ScriptedWidget } from './test/scripted-widget.ts';
+
+/*
+ * The figures line it prints (lost answers, undelivered entries, ack waits after
+ * each restart) is the measurement; the assertions are the zeros. For a larger
+ * run: TURNS_CRASH_USERS, TURNS_CRASH_KILLS; TURNS_CRASH_LOG=<file> keeps the
+ * servers' log lines. 50 users keep the Mongo leg near a minute on a loaded
+ * 2-core machine: FerretDB's SQLite backend writes one statement at a time.
+ */
+const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
+const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
+const MESSAGES = 3;
+const KILLS = Number(process.env.TURNS_CRASH_KILLS ?? 5);
+/** Chance, per message, that the transport drops right after it is sent, and that the page reloads. */
+const DROP_CHANCE = 0.5;
+const RELOAD_CHANCE = 0.12;
+/** How long one user waits for the answer to a message before sending the next anyway (counted if it never comes). */
+const ANSWER_WAIT_MS = 20_000;
+
+interface Sent {
+  readonly widget: ScriptedWidget;
+  readonly clientId: string;
+  readonly text: string;
+  readonly sentAt: number;
+}
+
+for (const leg of storeLegs()) {
+  describe.skipIf(leg.skip)(`web chat turns across crashes (${leg.name})`, () => {
+    it('when the server is killed and restarted while users chat, drop their links and reload their pages, then every message is answered once and every entry shown once', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'turns-crash-'));
+      const env: Record<string, string> = {
+        ...leg.env(),
+        DATA_DIR: dir,
+        BOT_DEFINITION: ECHO_BOT,
+        SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
+        WEBCHAT_RATE_LIMIT: '100000',
+        LOG_LEVEL: 'warn',
+      };
+      let server: ServerChild = await startServerChild(env);
+      const port = new URL(server.url).port;
+      const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url));
+      const sent: Sent[] = [];
+      const restarts: Array<{ killedAt: number; upAt: number }> = [];
+      let drops = 0;
+      let reloads = 0;
+      let down = false;
+      let logs = '';
+      try {
+        for (const widget of widgets) widget.open();
+        const conversations = widgets.map(async (widget, u) => {
+          // Each user writes one message after the other, as a person does: the next once the last was answered.
+          await until(() => widget.botTexts().includes('Say something.'), ANSWER_WAIT_MS);
+          for (let m = 1; m <= MESSAGES; m += 1) {
+            const text = `user ${u} says ${m}`;
+            const clientId = `u${u}-m${m}`;
+            widget.say(clientId, text);
+            sent.push({ widget, clientId, text, sentAt: Date.now() });
+            if (!down && Math.random() < DROP_CHANCE) {
+              await pause(Math.random() * 30);
+              widget.drop();
+              drops += 1;
+            }
+            if (!down && Math.random() < RELOAD_CHANCE) {
+              widget.reload();
+              reloads += 1;
+            }
+            await until(() => widget.botTexts().includes(`You said: ${text}`), ANSWER_WAIT_MS);
+          }
+        });
+        const crashes = (async () => {
+          for (let kill = 1; kill <= KILLS; kill += 1) {
+            await until(() => sent.length >= (kill * USERS * MESSAGES) / (KILLS + 1), 120_000);
+            down = true;
+            const killedAt = Date.now();
+            logs += server.output();
+            await server.kill();
+            server = await startServerChild({ ...env, PORT: port });
+            restarts.push({ killedAt, upAt: Date.now() });
+            down = false;
+          }
+        })();
+        await Promise.all([...conversations, crashes]);
+        // Everything still owed arrives within the answer wait, or is counted below.
+        await until(() => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)), ANSWER_WAIT_MS);
+        await pause(1000);
+      } finally {
+        for (const widget of widgets) widget.close();
+        await server.stop();
+      }
+      const logFile = process.env.TURNS_CRASH_LOG;
+      if (logFile) await writeFile(logFile, logs + server.output());
+      const failedTurns = (logs + server.output()).split('\n').filter((line) => /could not handle a client event/.test(line));
+
+      const reader = await openReader(leg.name, dir, env.MONGODB_URL ?? '');
+      try {
+        const figures = await tally(reader, widgets, sent, restarts);
+        console.info(
+          `[turns crash, ${leg.name}] ${USERS} users, ${sent.length} messages, ${KILLS} kills, ${drops} drops, ${reloads} reloads: ` +
+            `${figures.unanswered} unanswered, ${figures.answeredTwice} answered twice, ${figures.storedTwice} stored twice, ` +
+            `${figures.undelivered} stored entries not shown, ${figures.conflicting} shown twice or changed, ` +
+            `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, max ${figures.ackMax} ms (n=${figures.ackCount})`,
+        );
+        expect({
+          unanswered: figures.unanswered,
+          answeredTwice: figures.answeredTwice,
+          storedTwice: figures.storedTwice,
+          undelivered: figures.undelivered,
+          conflicting: figures.conflicting,
+          unacked: figures.unacked,
+        }).toEqual({ unanswered: 0, answeredTwice: 0, storedTwice: 0, undelivered: 0, conflicting: 0, unacked: 0 });
+      } finally {
+        await reader.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    }, 420_000);
+  });
+}
+
+/** Checks every user's stored transcript against what was sent and what the widget shows. */
+async function tally(
+  reader: Store,
+  widgets: readonly ScriptedWidget[],
+  sent: readonly Sent[],
+  restarts: ReadonlyArray<{ killedAt: number; upAt: number }>,
+) {
+  let unanswered = 0;
+  let answeredTwice = 0;
+  let storedTwice = 0;
+  let undelivered = 0;
+  let conflicting = 0;
+  const transcripts = new Map<ScriptedWidget, TranscriptEntry[]>();
+  for (const widget of widgets) {
+    const entries = widget.userId === undefined ? [] : await reader.readTranscript(widget.userId, 0, 10_000);
+    transcripts.set(widget, entries);
+    for (const entry of entries) if (!widget.items.has(entry.seq)) undelivered += 1;
+    conflicting += widget.conflicting.length;
+  }
+  for (const message of sent) {
+    const entries = transcripts.get(message.widget) ?? [];
+    const stored = entries.filter((e) => e.clientId === message.clientId).length;
+    if (stored > 1) storedTwice += 1;
+    const answers = entries.filter((e) => e.from === 'bot' && textOf(e) === `You said: ${message.text}`).length;
+    if (answers === 0) unanswered += 1;
+    if (answers > 1) answeredTwice += 1;
+  }
+  const unacked = sent.filter((s) => !s.widget.ackedAt.has(s.clientId) && !s.widget.refused.includes(s.clientId)).length;
+  const refused = sent.filter((s) => s.widget.refused.includes(s.clientId)).length;
+  // Messages caught by a crash (sent before the restart, not acked before the kill): how long after the restart their ack came.
+  // Each counted once, against the last restart it waited through.
+  const waits: number[] = [];
+  for (const s of sent) {
+    const acked = s.widget.ackedAt.get(s.clientId) ?? Number.POSITIVE_INFINITY;
+    const through = restarts.filter(({ killedAt, upAt }) => s.sentAt < upAt && acked > killedAt).at(-1);
+    if (through !== undefined) waits.push(Math.max(0, acked - through.upAt));
+  }
+  waits.sort((a, b) => a - b);
+  const at = (q: number) => (waits.length === 0 ? 0 : Math.round(waits[Math.min(waits.length - 1, Math.floor(q * waits.length))]!));
+  return { unanswered, answeredTwice, storedTwice, undelivered, conflicting, unacked, refused, ackP50: at(0.5), ackMax: at(1), ackCount: waits.length };
+}
+
+function textOf(entry: TranscriptEntry): string {
+  return String((entry.message as { text?: unknown }).text);
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await pause(25);
+  }
+  return true;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function openReader(leg: string, dir: string, mongoUrl: string): Promise<Store> {
+  if (leg === 'mongo') return openMongoStore({ url: mongoUrl });
+  return openSqliteStore({ file: path.join(dir, 'chatbot.sqlite') });
+}
