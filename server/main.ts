@@ -27,6 +27,8 @@ import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
 import { checkDefinitionFile, formatProblem, isError } from './cli/check-definition.ts';
+import { editorSchema } from './cli/editor-schema.ts';
+import { SCHEMA_PATH } from './definition/json-schema.ts';
 import { DefinitionError } from './definition/load.ts';
 import type { BotDefinition } from './definition/schema.ts';
 import type { CodeStepType } from './integrations/step-types/step-type.ts';
@@ -134,6 +136,7 @@ async function assemble(
   // Callbacks leave through the same guarded client as integration calls: INTEGRATION_ALLOWED_HOSTS applies.
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
+  let schemaText: string | undefined;
   const app = createApp({
     store,
     logger,
@@ -155,6 +158,8 @@ async function assemble(
     },
     urlTracker: (token) => openTrackedLink(deps, token),
     datasets: { target: integrations.datasets, functionKey: functionKey.value },
+    // Editors fetch it by the URL a definition's $schema names; it lists this bot's own step types too.
+    definitionSchema: { path: SCHEMA_PATH, text: () => (schemaText ??= editorSchema({ ownStepTypes, id: `${baseUrl}${SCHEMA_PATH}` })) },
     restChannels:
       config.REST_CHANNELS.length > 0
         ? {
