@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_DEFINITION } from '../config.ts';
 import { MISTAKES } from './test/mistakes.ts';
@@ -16,8 +19,10 @@ describe('chatbot check', () => {
     expect(stdout.trimEnd().split('\n')).toEqual([mistake.expected]);
   });
 
-  it('when the demo bot is checked, then it is valid and check exits 0 saying so', async () => {
-    const { code, stdout, stderr } = await check(DEMO_BOT_DEFINITION);
+  it('when the demo bot is checked, then it is valid and check exits 0 saying so, without opening a store', async () => {
+    const dataDir = path.join(tmpdir(), `check-no-store-${process.pid}-${Date.now()}`);
+    const { code, stdout, stderr } = await runEntry('server/cli/main.ts', ['check', DEMO_BOT_DEFINITION], { DATA_DIR: dataDir });
+    expect(existsSync(dataDir)).toBe(false);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(stderr.trim()).toBe(`${DEMO_BOT_DEFINITION}: the bot definition is valid`);

@@ -22,6 +22,11 @@ export const MISTAKES: readonly Mistake[] = [
     expected: 'dialogs[0].steps[0].params: unknown property "nickname"',
   },
   {
+    name: 'an integration parameter is misspelt',
+    text: bot([{ id: 'near', type: 'integration', integration: 'queryDataset', params: { dataset: 'places', limt: 5 } }], { integrations: places }),
+    expected: 'dialogs[0].steps[0].params: unknown property "limt" (did you mean "limit"?)',
+  },
+  {
     name: 'a JSONata mapping does not parse',
     text: bot([{ id: 'events', type: 'integration', integration: 'listUserEvents', service: 'crm', params: { userId: '{{userId}}' }, mapping: '$.{' }], { integrations: { services: service } }),
     expected: 'dialogs[0].steps[0].mapping: the JSONata mapping does not parse: Expected ":" before end of expression',

@@ -9,6 +9,7 @@ import { sendTrackingEvent } from './actions/send-tracking-event.ts';
 import { httpStepType } from './protocol-http.ts';
 import { serviceStepType } from './service-call.ts';
 import type { JsonSchema, StepType } from './step-type.ts';
+import { closest } from '../../definition/problem.ts';
 
 /** Every step type this server knows, by name. */
 export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset];
@@ -24,7 +25,8 @@ export interface CompiledStepType {
 /** The registry of step types, their schemas compiled once with ajv. */
 export class StepTypeRegistry {
   private readonly types = new Map<string, CompiledStepType>();
-  private readonly inputAjv = withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false }));
+  // verbose: an error carries the schema it broke, so an unknown parameter can be matched to the closest known one.
+  private readonly inputAjv = withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false, verbose: true }));
   private readonly outputAjv = withFormats(new Ajv({ allErrors: true, strict: false }));
 
   constructor(types: readonly StepType[] = BUILT_IN_STEP_TYPES) {
@@ -68,7 +70,11 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
     .map((e) => {
       const at = e.instancePath ? `${e.instancePath} ` : '';
       const params = e.params as Record<string, unknown>;
-      if (e.keyword === 'additionalProperties') return `${at}unknown property "${String(params.additionalProperty)}"`.trim();
+      if (e.keyword === 'additionalProperties') {
+        const name = String(params.additionalProperty);
+        const near = closest(name, Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object));
+        return `${at}unknown property "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`.trim();
+      }
       if (e.keyword === 'required') return `${at}missing property "${String(params.missingProperty)}"`.trim();
       if (e.keyword === 'dependentRequired') return `${at}"${String(params.property)}" needs "${String(params.missingProperty)}" as well`.trim();
       if (e.keyword === 'enum') return `${at || '(the value) '}must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`.trim();
