@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 // Draft 2019-09: the step types' schemas use dependentRequired, which draft-07 Ajv (with strict off) skips silently.
 import { Ajv2019 as Ajv } from 'ajv/dist/2019.js';
 import formats from 'ajv-formats';
+import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import { createUser } from './actions/create-user.ts';
 import { listUserEvents } from './actions/list-user-events.ts';
 import { queryDataset } from './actions/query-dataset.ts';
@@ -61,6 +62,8 @@ export class StepTypeRegistry {
 
 function withFormats(ajv: Ajv): Ajv {
   formats.default(ajv);
+  // A bot's own step type may declare "$schema": draft-07; its schema is read the same way.
+  ajv.addMetaSchema(draft07);
   return ajv;
 }
 
