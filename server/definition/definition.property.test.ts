@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkDefinition } from '../cli/check-definition.ts';
 import { runTurn } from '../engine/engine.ts';
 import { validateDefinition } from './load.ts';
 
@@ -111,6 +112,16 @@ describe('bot definition validation, by property', () => {
         expect(rests(second.state.position)).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('when a definition valid by construction is checked as `chatbot check` does, then it has no errors (its lints do not cry wolf)', async () => {
+    await fc.assert(
+      fc.asyncProperty(validDefinition, async (input) => {
+        const { problems } = await checkDefinition(input, 'bot.json', { env: {} });
+        expect(problems.filter((p) => p.severity !== 'warning')).toEqual([]);
+      }),
+      { numRuns: 100 },
     );
   });
 
