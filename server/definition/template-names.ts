@@ -9,7 +9,7 @@ const PARAMS_ONLY = ['userId', 'variables', 'userData'] as const;
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*)(?:\.[\w$]+)*\s*\}\}/g;
 /** Fields whose strings are data, not templates: a set action's literal value, a condition's operand, a regex. */
-const NOT_TEMPLATES = new Set(['value', 'pattern', 'variable', 'cardsFrom', 'id', 'type', 'next', 'then', 'else', 'dialog', 'step', 'onError', 'onNoMatch', 'onMaxRetries', 'mapping', 'integration', 'service', 'output', 'payload_']);
+const NOT_TEMPLATES = new Set(['value', 'pattern', 'variable', 'cardsFrom', 'id', 'type', 'next', 'then', 'else', 'dialog', 'step', 'onError', 'onNoMatch', 'onMaxRetries', 'mapping', 'integration', 'service', 'output']);
 
 /**
  * Every `{{name}}` in the definition's templates, checked against the names a conversation can hold:
