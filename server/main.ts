@@ -30,7 +30,12 @@ import { SafeHttpClient } from './integrations/http/safe-http-client.ts';
 import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
-import { DefinitionError, loadDefinition } from './definition/load.ts';
+import { checkDefinitionFile, formatProblem, isError } from './cli/check-definition.ts';
+import { editorSchema } from './cli/editor-schema.ts';
+import { SCHEMA_PATH } from './definition/json-schema.ts';
+import { DefinitionError } from './definition/load.ts';
+import type { BotDefinition } from './definition/schema.ts';
+import type { CodeStepType } from './integrations/step-types/step-type.ts';
 import { createLogger } from './logger.ts';
 import { projectRoot } from './paths.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
@@ -39,7 +44,7 @@ import { JobRunner } from './jobs/job-runner.ts';
 import { integrationJobHandler } from './jobs/handlers/integration.ts';
 import { INTEGRATION_JOB_KIND, IntegrationRuntime } from './integrations/run-integration.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
-import { loadStepTypeModules, StepTypeModuleError } from './integrations/step-types/load-modules.ts';
+import { StepTypeModuleError } from './integrations/step-types/load-modules.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -67,9 +72,11 @@ export interface StartOptions {
 /** The composition root: the only place that knows which store, clock and channel are real. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination);
-  const definition = await loadDefinition(config.BOT_DEFINITION, { env: options.env ?? process.env });
-  // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
-  const ownStepTypes = await loadStepTypeModules(definition.stepTypes, config.BOT_DEFINITION);
+  // The same checks as `chatbot check` (with its step type modules): any error stops start-up before anything is opened.
+  const checked = await checkDefinitionFile(config.BOT_DEFINITION, { env: options.env ?? process.env });
+  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(config.BOT_DEFINITION, checked.problems.filter(isError).map(formatProblem));
+  const { definition, stepTypes: ownStepTypes } = checked;
+  for (const problem of checked.problems) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
   try {
@@ -85,10 +92,10 @@ async function assemble(
   config: Config,
   options: StartOptions,
   logger: ReturnType<typeof createLogger>,
-  definition: Awaited<ReturnType<typeof loadDefinition>>,
+  definition: BotDefinition,
   dataDir: string,
   store: Store,
-  ownStepTypes: Awaited<ReturnType<typeof loadStepTypeModules>>,
+  ownStepTypes: readonly CodeStepType[],
 ): Promise<RunningServer> {
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
@@ -133,6 +140,7 @@ async function assemble(
   // Callbacks leave through the same guarded client as integration calls: INTEGRATION_ALLOWED_HOSTS applies.
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
+  let schemaText: string | undefined;
   const app = createApp({
     store,
     logger,
@@ -154,6 +162,8 @@ async function assemble(
     },
     urlTracker: (token) => openTrackedLink(deps, token),
     datasets: { target: integrations.datasets, functionKey: functionKey.value },
+    // Editors fetch it by the URL a definition's $schema names; it lists this bot's own step types too.
+    definitionSchema: { path: SCHEMA_PATH, text: () => (schemaText ??= editorSchema({ ownStepTypes, id: `${baseUrl}${SCHEMA_PATH}` })) },
     restChannels:
       config.REST_CHANNELS.length > 0
         ? {

@@ -37,6 +37,8 @@ export interface AppOptions {
    * redacted from logged URLs like the function key.
    */
   readonly restChannels?: { readonly handler: ChannelHandler; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
+  /** The bot definition's JSON Schema for editors, served at `path` so a definition's `$schema` can name it. */
+  readonly definitionSchema?: { readonly path: string; readonly text: () => string };
 }
 
 /**
@@ -60,6 +62,8 @@ export function createApp(options: AppOptions): RequestListener {
   // After the management API, so its rate limit and key check run first for these paths too.
   if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
+  const schema = options.definitionSchema;
+  if (schema) app.get(schema.path, (_req, res) => void res.type('application/schema+json').set('cache-control', 'no-cache').send(schema.text()));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   else if (options.botName !== undefined) app.use(homePage(options.botName));
   app.use(notFound);

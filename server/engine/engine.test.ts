@@ -61,13 +61,17 @@ describe('engine', () => {
     });
   });
 
-  it('when a template names a missing variable, then it renders empty and is reported once', () => {
+  it('when a template names a missing variable, then it renders empty and is reported once, naming the dialog and step', () => {
     const bot = definition([
       { id: 'greeting', steps: [{ id: 'a', type: 'message', text: '[{{nope}}|{{nope}}|{{name}}]' }] },
     ]);
     const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' });
     expect(turn.outputs).toEqual([{ type: 'text', text: '[||]' }]);
-    expect(turn.effects.filter((e) => e.type === 'warn').map((e) => e.detail)).toEqual([{ name: 'nope' }, { name: 'name' }]);
+    // The warning says where, so the log line leads to the template.
+    expect(turn.effects.filter((e) => e.type === 'warn').map((e) => e.detail)).toEqual([
+      { name: 'nope', dialogId: 'greeting', stepId: 'a' },
+      { name: 'name', dialogId: 'greeting', stepId: 'a' },
+    ]);
   });
 
   it('when goto steps form a cycle, then the turn stops at the bound, names the step and answers with the fallback', () => {

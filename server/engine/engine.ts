@@ -32,7 +32,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       const onMissing = (name: string) => {
         if (missing.has(name)) return;
         missing.add(name);
-        ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name } });
+        ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name, ...ctx.at } });
       };
       return renderTemplate(template, [ctx.variables, ctx.userData], onMissing, renderOptions?.markdown ? escapeMarkdown : undefined);
     },
@@ -128,6 +128,7 @@ function receiveText(
   const handler = step && handlerFor(step);
   let received: Received = { kind: 'unusable', retry: false };
   if (position && step && handler?.receive) {
+    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     received = handler.receive(step, ctx, text, position.retries, { understanding, dialogId: position.dialogId });
   }
   if (received.kind === 'unusable') {
@@ -181,6 +182,7 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     }
     run.spent.steps += 1;
     if (calls) run.spent.calls += 1;
+    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
     position = follow(ctx.definition, position.dialogId, step, next);

@@ -134,7 +134,7 @@ export interface SmsEffect {
 
 /** Something the caller must carry out or record; the engine itself does no I/O. */
 export type Effect =
-  | { readonly type: 'warn'; readonly code: 'missing_variable'; readonly detail: { readonly name: string } }
+  | { readonly type: 'warn'; readonly code: 'missing_variable'; readonly detail: { readonly name: string; readonly dialogId?: string; readonly stepId?: string } }
   /** A run without input reached `settings.maxStepsWithoutInput` (step_limit) or `maxCallsWithoutInput` (call_limit) at this step. */
   | {
       readonly type: 'warn';
@@ -191,6 +191,8 @@ export interface TurnContext {
   readonly effects: Effect[];
   /** Renders {{templates}} against the current variables and user data. `markdown`: escape values so they cannot add markup. */
   render(template: string, options?: { readonly markdown?: boolean }): string;
+  /** The step being entered or answered: a warning about a template names where it is. */
+  at?: { readonly dialogId: string; readonly stepId: string };
 }
 
 export interface StepHandler<S extends Step> {

@@ -1,5 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+// Draft 2019-09: the step types' schemas use dependentRequired, which draft-07 Ajv (with strict off) skips silently.
+import { Ajv2019 as Ajv } from 'ajv/dist/2019.js';
 import formats from 'ajv-formats';
+import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import { createUser } from './actions/create-user.ts';
 import { listUserEvents } from './actions/list-user-events.ts';
 import { queryDataset } from './actions/query-dataset.ts';
@@ -7,6 +10,7 @@ import { sendTrackingEvent } from './actions/send-tracking-event.ts';
 import { httpStepType } from './protocol-http.ts';
 import { serviceStepType } from './service-call.ts';
 import type { JsonSchema, StepType } from './step-type.ts';
+import { closest } from '../../definition/problem.ts';
 
 /** Every step type this server knows, by name. */
 export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset];
@@ -22,7 +26,8 @@ export interface CompiledStepType {
 /** The registry of step types, their schemas compiled once with ajv. */
 export class StepTypeRegistry {
   private readonly types = new Map<string, CompiledStepType>();
-  private readonly inputAjv = withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false }));
+  // verbose: an error carries the schema it broke, so an unknown parameter can be matched to the closest known one.
+  private readonly inputAjv = withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false, verbose: true }));
   private readonly outputAjv = withFormats(new Ajv({ allErrors: true, strict: false }));
 
   constructor(types: readonly StepType[] = BUILT_IN_STEP_TYPES) {
@@ -57,10 +62,26 @@ export class StepTypeRegistry {
 
 function withFormats(ajv: Ajv): Ajv {
   formats.default(ajv);
+  // A bot's own step type may declare "$schema": draft-07; its schema is read the same way.
+  ajv.addMetaSchema(draft07);
   return ajv;
 }
 
-/** ajv errors as one readable line: "/email must match format \"email\"; must have required property 'name'". */
+/** ajv errors as one readable line naming the property: `unknown property "extra"; /email must match format "email"`. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || '(the value)'} ${e.message ?? 'is invalid'}`.trim()).join('; ');
+  return (errors ?? [])
+    .map((e) => {
+      const at = e.instancePath ? `${e.instancePath} ` : '';
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === 'additionalProperties') {
+        const name = String(params.additionalProperty);
+        const near = closest(name, Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object));
+        return `${at}unknown property "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`.trim();
+      }
+      if (e.keyword === 'required') return `${at}missing property "${String(params.missingProperty)}"`.trim();
+      if (e.keyword === 'dependentRequired') return `${at}"${String(params.property)}" needs "${String(params.missingProperty)}" as well`.trim();
+      if (e.keyword === 'enum') return `${at || '(the value) '}must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`.trim();
+      return `${e.instancePath || '(the value)'} ${e.message ?? 'is invalid'}`.trim();
+    })
+    .join('; ');
 }

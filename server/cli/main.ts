@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+import { pathToFileURL } from 'node:url';
+import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
+
+/** The bot author's commands; each takes its arguments and the streams, and answers an exit code. */
+export const COMMANDS: Record<string, { usage: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }> = {
+  check: { usage: CHECK_USAGE, run: checkCommand },
+};
+
+export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [name, ...args] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) {
+    const usage = Object.values(COMMANDS).map((c) => `  chatbot ${c.usage}`).join('\n');
+    io.stderr.write(`${name === undefined || name === '--help' ? '' : `Unknown command "${name}".\n`}Usage:\n${usage}\n`);
+    return name === '--help' ? 0 : 2;
+  }
+  return command.run(args, io);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`chatbot: ${(error as Error)?.message ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
