@@ -84,6 +84,14 @@ export const botDefinitionSchema = z
         maxStepsWithoutInput: z.number().int().min(1).max(1000).default(100),
         /** Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone. */
         maxCallsWithoutInput: z.number().int().min(1).max(100).default(10),
+        /**
+         * Where a user goes whose position names a dialog or step this definition no longer has
+         * (a redeploy renamed or removed it): "dialogStart", the first step of their dialog while it
+         * exists, else recoveryDialog; "recoveryDialog", always there. The move is logged.
+         */
+        recovery: z.enum(['dialogStart', 'recoveryDialog']).default('dialogStart'),
+        /** The dialog recovery moves a stranded user to; startDialog when omitted. */
+        recoveryDialog: id.optional(),
       })
       .strict(),
     /** The user-data storages: what the userData export returns, one field each. */
