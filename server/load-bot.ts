@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { DatasetPushTarget } from './api/datasets-router.ts';
-import { loadDefinition } from './definition/load.ts';
+import { checkDefinitionFile } from './cli/check-definition.ts';
+import { DefinitionError } from './definition/load.ts';
+import { formatProblem, isError, type Problem } from './definition/problem.ts';
 import type { BotDefinition } from './definition/schema.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
 import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
@@ -16,6 +18,8 @@ export interface BotSource {
   readonly file: string;
   readonly definition: BotDefinition;
   readonly ownStepTypes: readonly CodeStepType[];
+  /** What `check` warns of (a template name that may come from the page, …): logged, not refused. */
+  readonly warnings: readonly Problem[];
 }
 
 /** Everything the server derives from a definition: swapped whole on a reload. */
@@ -27,13 +31,15 @@ export interface PreparedBot extends BotSource {
 }
 
 /**
- * Reads the definition and imports its step type modules. Throws DefinitionError or
- * StepTypeModuleError, each naming what to fix. `reload` (a counter) imports the modules afresh.
+ * Reads the definition and imports its step type modules, with every check `chatbot check`
+ * runs. Throws DefinitionError listing every error. `reload` (a counter) imports the modules
+ * afresh: the import cache would otherwise keep the ones read at start-up.
  */
 export async function readBot(file: string, env: Readonly<Record<string, string | undefined>>, reload?: number): Promise<BotSource> {
-  const definition = await loadDefinition(file, { env });
-  const ownStepTypes = await loadStepTypeModules(definition.stepTypes, file, { reload });
-  return { file, definition, ownStepTypes };
+  const checked = await checkDefinitionFile(file, { env });
+  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(file, checked.problems.filter(isError).map(formatProblem));
+  const ownStepTypes = reload ? await loadStepTypeModules(checked.definition.stepTypes, file, { reload }) : checked.stepTypes;
+  return { file, definition: checked.definition, ownStepTypes, warnings: checked.problems };
 }
 
 /**

@@ -26,6 +26,7 @@ import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
 import { DefinitionError } from './definition/load.ts';
+import { formatProblem } from './definition/problem.ts';
 import { createLogger } from './logger.ts';
 import { projectRoot } from './paths.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
@@ -73,7 +74,9 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination);
   // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
+  // The same checks as `chatbot check`: any error stops start-up before anything is opened; warnings are logged.
   const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
+  for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
   try {
@@ -240,7 +243,9 @@ async function assemble(
   const reload = async (): Promise<ReloadOutcome> => {
     let next: PreparedBot;
     try {
-      next = await prepareBot(await readBot(config.BOT_DEFINITION, env, ++reloads), runtimeDeps);
+      const source = await readBot(config.BOT_DEFINITION, env, ++reloads);
+      for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
+      next = await prepareBot(source, runtimeDeps);
     } catch (error) {
       return refused(error);
     }

@@ -56,7 +56,7 @@ describe('start-up', () => {
     ['has no default export', `export const type = ${validType};`, /has no default export/],
     ['exports an invalid type', "export default { name: 'crmLookup', level: 'action', params: { type: 'object' }, output: {} };", /"call" must be a function/],
     ['clashes with a built-in name', `export default { ...${validType}, name: 'createUser' };`, /"createUser" clashes with a built-in step type/],
-  ])('when a step type module %s, then start-up stops with exit code 1 and one line naming the file', async (_case, source, problem) => {
+  ])('when a step type module %s, then start-up stops with exit code 1 and a line naming the entry and the file', async (_case, source, problem) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'bad-step-type-'));
     const file = path.join(dir, 'bot.json');
     await writeFile(path.join(dir, 'crm.mjs'), source);
@@ -64,9 +64,10 @@ describe('start-up', () => {
     const { code, stderr } = await start({ BOT_DEFINITION: file, DATA_DIR: dir });
     expect(code).toBe(1);
     const lines = stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`Step type module ${path.join(dir, 'crm.mjs')}: `);
-    expect(lines[0]).toMatch(problem);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(`Bot definition ${file} is invalid:`);
+    expect(lines[1]).toContain(`  - stepTypes[0]: ${path.join(dir, 'crm.mjs')}: `);
+    expect(lines[1]).toMatch(problem);
   });
 
   it('when a stepTypes entry is a folder, then start-up stops saying to name the module file', async () => {
@@ -75,7 +76,7 @@ describe('start-up', () => {
     await writeFile(file, JSON.stringify({ settings: { id: 'x', name: 'X', startDialog: 'main' }, stepTypes: ['.'], dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'message', text: 'hi' }] }] }));
     const { code, stderr } = await start({ BOT_DEFINITION: file, DATA_DIR: dir });
     expect(code).toBe(1);
-    expect(stderr.trim()).toBe(`Step type module ${dir}: is not a file; name the module file itself, e.g. "./steps/crm.mjs"`);
+    expect(stderr.trim()).toBe(`Bot definition ${file} is invalid:\n  - stepTypes[0]: ${dir}: is not a file; name the module file itself, e.g. "./steps/crm.mjs"`);
   });
 
   it('when MONGODB_URL points at nothing, then start-up fails with a clear error instead of falling back', async () => {

@@ -1,17 +1,16 @@
 import { DefinitionError, loadDefinition } from '../definition/load.ts';
 import { strandedPositions } from '../engine/stranded.ts';
 
-export const COMPARE_USAGE =
-  'Usage: chatbot compare <old.json> <new.json> — lists where users resting on the old definition would be moved by the new one; exit 1 when any would';
+export const COMPARE_USAGE = 'compare <old.json> <new.json>   list where users resting on the old definition would be moved by the new one; exit 1 when any would';
 
 /** `chatbot compare old new`: the positions a redeploy would strand, and where recovery takes each; resolves with the exit code. */
 export async function compareCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    out.write(`${COMPARE_USAGE}\n`);
+    out.write(`Usage: chatbot ${COMPARE_USAGE}\n`);
     return 0;
   }
   if (args.length !== 2 || args.some((a) => a.startsWith('-'))) {
-    out.write(`Name the running definition and the new one. ${COMPARE_USAGE}\n`);
+    out.write(`Name the running definition and the new one. Usage: chatbot ${COMPARE_USAGE}\n`);
     return 2;
   }
   const [oldFile, newFile] = args as [string, string];

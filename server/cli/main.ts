@@ -1,33 +1,34 @@
 #!/usr/bin/env node
 import { pathToFileURL } from 'node:url';
-import { testCommand, TEST_USAGE } from './test-command.ts';
-import { compareCommand, COMPARE_USAGE } from './compare-command.ts';
+import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
+import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
+import { TEST_USAGE, testCommand } from './test-command.ts';
 
-/** The bot author's commands: one entry, a subcommand each (each in its own file). */
-const commands: Record<string, (args: readonly string[]) => Promise<number>> = {
-  test: (args) => testCommand(args),
-  compare: (args) => compareCommand(args),
+/** The bot author's commands; each takes its arguments and the streams, and answers an exit code. */
+export const COMMANDS: Record<string, { usage: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }> = {
+  check: { usage: CHECK_USAGE, run: checkCommand },
+  test: { usage: TEST_USAGE, run: (args, io) => testCommand(args, io.stdout) },
+  compare: { usage: COMPARE_USAGE, run: (args, io) => compareCommand(args, io.stdout) },
 };
 
-const USAGE = ['Usage: chatbot <command> …', `  ${TEST_USAGE}`, `  ${COMPARE_USAGE}`].join('\n');
-
-export async function run(argv: readonly string[]): Promise<number> {
+export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
   const [name, ...args] = argv;
-  const command = name === undefined ? undefined : commands[name];
+  const command = name === undefined ? undefined : COMMANDS[name];
   if (!command) {
-    process.stderr.write(`${name === undefined || name === '--help' ? '' : `Unknown command "${name}". `}${USAGE}\n`);
+    const usage = Object.values(COMMANDS).map((c) => `  chatbot ${c.usage}`).join('\n');
+    io.stderr.write(`${name === undefined || name === '--help' ? '' : `Unknown command "${name}".\n`}Usage:\n${usage}\n`);
     return name === '--help' ? 0 : 2;
   }
-  return command(args);
+  return command.run(args, io);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  run(process.argv.slice(2)).then(
+  runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`chatbot: ${(error as Error).message ?? String(error)}\n`);
+      process.stderr.write(`chatbot: ${(error as Error)?.message ?? String(error)}\n`);
       process.exitCode = 1;
     },
   );

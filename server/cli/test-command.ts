@@ -3,18 +3,18 @@ import { DefinitionError } from '../definition/load.ts';
 import { StepTypeModuleError } from '../integrations/step-types/load-modules.ts';
 import { runTestFile, TestFileError, type TestResult } from './bot-tests/run-tests.ts';
 
-export const TEST_USAGE = 'Usage: chatbot test <bot.tests.json>… — runs the scripted conversations on the bot; exit 1 when one fails';
+export const TEST_USAGE = 'test <bot.tests.json|yaml>…   run scripted conversations on the bot; exit 1 when one fails';
 
 /** `chatbot test file…`: runs each tests file, prints a line per test and a diff per failure; resolves with the exit code. */
 export async function testCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   const files = args.filter((a) => !a.startsWith('-'));
   const unknown = args.find((a) => a.startsWith('-') && a !== '--help' && a !== '-h');
   if (args.includes('--help') || args.includes('-h')) {
-    out.write(`${TEST_USAGE}\n`);
+    out.write(`Usage: chatbot ${TEST_USAGE}\n`);
     return 0;
   }
   if (unknown || files.length === 0) {
-    out.write(`${unknown ? `Unknown option ${unknown}. ` : 'Name a tests file. '}${TEST_USAGE}\n`);
+    out.write(`${unknown ? `Unknown option ${unknown}. ` : 'Name a tests file. '}Usage: chatbot ${TEST_USAGE}\n`);
     return 2;
   }
   let passed = 0;

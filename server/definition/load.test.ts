@@ -45,6 +45,6 @@ describe('bot definition', () => {
     const file = path.join(dir, 'bot.json');
     await writeFile(file, '{ "settings": ');
     await expect(loadDefinition(file)).rejects.toThrow(DefinitionError);
-    await expect(loadDefinition(file)).rejects.toThrow(/bot\.json is invalid:\n {2}- is not valid JSON/);
+    await expect(loadDefinition(file)).rejects.toThrow(`${file} is invalid:\n  - line 1, column 15: not valid JSON: the file ends too early`);
   });
 });

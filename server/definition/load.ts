@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { botDefinitionSchema, type BotDefinition } from './schema.ts';
 import { parseDuration } from './duration.ts';
-import { checkReferences, pathKey } from './references.ts';
+import { formatPath, pathKey } from './path.ts';
+import { formatProblem, type Problem } from './problem.ts';
+import { readDefinitionSource } from './read-source.ts';
+import { checkReferences } from './references.ts';
+import { zodProblems } from './zod-problems.ts';
 
 export interface ValidateOptions {
   /**
@@ -21,30 +24,32 @@ export class DefinitionError extends Error {
   }
 }
 
-/** Formats a zod issue path the way people read it: `dialogs[2].steps[4].next`. */
-export { pathKey };
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += pathKey(String(part), out === '');
-  }
-  return out === '' ? '(root)' : out;
-}
+/** Formats a path the way people read it: `dialogs[2].steps[4].next`. */
+export { formatPath, pathKey };
 
 /** Validates a parsed definition: schema first, then every cross-reference. Never throws on bad input. */
 export function validateDefinition(
   input: unknown,
   options: ValidateOptions = {},
 ): { ok: true; definition: BotDefinition } | { ok: false; problems: string[] } {
+  const result = definitionProblems(input, options);
+  return result.definition ? { ok: true, definition: result.definition } : { ok: false, problems: result.problems.map(formatProblem) };
+}
+
+/** The same as validateDefinition, with each problem's path, message and hint apart (for `check --json`). */
+export function definitionProblems(input: unknown, options: ValidateOptions = {}): { definition?: BotDefinition; problems: Problem[] } {
   const parsed = botDefinitionSchema.safeParse(input);
-  if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) };
-  }
-  const problems = checkReferences(parsed.data);
-  const definition = options.env ? resolveEnvironment(parsed.data, options.env, problems) : parsed.data;
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, definition };
+  if (!parsed.success) return { problems: zodProblems(parsed.error.issues, input, botDefinitionSchema) };
+  const lines = checkReferences(parsed.data);
+  const definition = options.env ? resolveEnvironment(parsed.data, options.env, lines) : parsed.data;
+  return lines.length > 0 ? { problems: lines.map(toProblem) } : { definition, problems: [] };
+}
+
+/** A `path: message` line of the reference checks as a problem. */
+export function toProblem(line: string): Problem {
+  const at = line.indexOf(': ');
+  const message = (at < 0 ? line : line.slice(at + 2)).replace(/\.$/, '');
+  return at < 0 ? { path: '(root)', message } : { path: line.slice(0, at), message };
 }
 
 /** Puts deployment-specific values in place: a wait step's `durationEnv`, when set, replaces its duration. */
@@ -71,21 +76,11 @@ function resolveEnvironment(
   return { ...definition, dialogs };
 }
 
-/** Reads and validates the definition file; throws a DefinitionError listing every problem with its path. */
+/** Reads (JSON, or YAML by its extension) and validates the definition file; throws a DefinitionError listing every problem with its path. */
 export async function loadDefinition(file: string, options: ValidateOptions = {}): Promise<BotDefinition> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new DefinitionError(file, [`cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new DefinitionError(file, [`is not valid JSON: ${(error as Error).message}`]);
-  }
-  const result = validateDefinition(json, options);
+  const source = await readDefinitionSource(file);
+  if ('problems' in source) throw new DefinitionError(file, source.problems.map(formatProblem));
+  const result = validateDefinition(source.value, options);
   if (!result.ok) throw new DefinitionError(file, result.problems);
   return result.definition;
 }

@@ -50,8 +50,8 @@ describe('bot definition references and rules', () => {
         integrations: { services: { crm: 'https://crm' }, queues: [] },
       }, {}),
     ).toEqual([
-      'integrations.services.crm: Invalid input: expected object, received string',
-      'integrations: Unrecognized key: "queues"',
+      'integrations.services.crm: must be an object (got string "https://crm")',
+      'integrations.queues: unknown key "queues". Known keys: "services", "datasets"',
     ]);
   });
 

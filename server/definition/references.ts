@@ -1,11 +1,7 @@
 import type { Target } from './common.ts';
 import type { BotDefinition, Step } from './schema.ts';
 
-/** One object key of a path: `.name` when it reads as a name, else `["any key"]`. */
-export function pathKey(key: string, first = false): string {
-  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return first ? key : `.${key}`;
-  return `[${JSON.stringify(key)}]`;
-}
+export { pathKey } from './path.ts';
 
 /**
  * Checks what the schema cannot: unique ids, that every target exists, and the rules between fields. One line per problem.

@@ -1,5 +1,5 @@
-import { parseDuration } from '../definition/duration.ts';
-import type { Step, StepOf } from '../definition/schema.ts';
+import { isShortWait, SHORT_WAIT_MS } from '../definition/reaches-out.ts';
+import type { Step } from '../definition/schema.ts';
 import type { EngineInput, TurnContext } from './types.ts';
 
 /**
@@ -19,9 +19,6 @@ export interface RunBudget {
 
 /** Kept in a reserved variable (templates and set steps cannot name a `$` variable), so it outlives the turn. */
 const RUN = '$run';
-
-/** Waits at least this long bound a loop's pace by themselves: the timer that ends one starts a new run. */
-const SHORT_WAIT_MS = 1000;
 
 /**
  * Takes the budget out of the variables (steps and effects of the turn never see it):
@@ -50,11 +47,4 @@ export function keepBudget(ctx: TurnContext, budget: RunBudget): void {
   if (continues) ctx.variables[RUN] = { steps: budget.steps, calls: budget.calls };
 }
 
-/** Steps that reach outside the bot, or come back at once on their own. */
-export function reachesOut(step: Step): boolean {
-  return step.type === 'integration' || step.type === 'email' || step.type === 'sms' || (step.type === 'wait' && isShortWait(step));
-}
-
-function isShortWait(step: StepOf<'wait'>): boolean {
-  return (parseDuration(step.duration) ?? 0) < SHORT_WAIT_MS;
-}
+export { reachesOut } from '../definition/reaches-out.ts';

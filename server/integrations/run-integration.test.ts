@@ -248,7 +248,7 @@ describe('IntegrationRuntime', () => {
       [{ type: 'listUserEvents', params: { userId: 'x' } }, /step type "listUserEvents" calls a configured service/],
       [{ type: 'listUserEvents', service: 'ghost', params: { userId: 'x' } }, /no service named "ghost"/],
       [{ type: 'createUser', service: 'demo', params: { email: 'not-an-email', name: 'a', surname: 'b' } }, /params: \/email must match format "email"/],
-      [{ type: 'createUser', service: 'demo', params: { email: '{{email}}' } }, /must have required property 'name'/],
+      [{ type: 'createUser', service: 'demo', params: { email: '{{email}}' } }, /missing property "name"/],
       [{ type: 'listUserEvents', service: 'demo', params: { userId: '{{userId}}' }, mapping: '$.{' }, /JSONata mapping does not parse/],
       [{ type: 'listUserEvents', service: 'demo', params: { userId: '{{userId}}' }, mapping: '@table' }, /offers no mapping @table/],
       [{ type: 'http', params: { endpoint: 'https://x.example' }, onError: 'explode' }, /onError: must be fatal, dialog:<dialogId> or flag:<variable>/],

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseDocument } from 'yaml';
 import type { BotMessage, Button, UserMessage } from '../../../shared/protocol.ts';
 import { handlePageEvent } from '../../app/handle-page-event.ts';
 import { handleUserMessage } from '../../app/handle-user-message.ts';
@@ -54,15 +55,34 @@ export async function readTestFile(file: string): Promise<TestFile> {
     if (error instanceof TestFileError) throw error;
     throw new TestFileError(file, [`cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new TestFileError(file, [`is not valid JSON: ${withLineAndColumn(text, (error as Error).message)}`]);
-  }
+  const json = /\.ya?ml$/i.test(file) ? parseYaml(file, text) : parseJson(file, text);
   const parsed = testFileSchema.safeParse(json);
   if (!parsed.success) throw new TestFileError(file, parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`));
   return parsed.data;
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TestFileError(file, [`is not valid JSON: ${withLineAndColumn(text, (error as Error).message)}`]);
+  }
+}
+
+/** YAML, for authors who want comments beside their conversations; the same schema as JSON. */
+function parseYaml(file: string, text: string): unknown {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new TestFileError(
+      file,
+      doc.errors.slice(0, 20).map((error) => {
+        const before = text.slice(0, error.pos[0]);
+        const where = `line ${before.split('\n').length}, column ${error.pos[0] - before.lastIndexOf('\n')}`;
+        return `is not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')} (${where})`;
+      }),
+    );
+  }
+  return doc.toJS({ maxAliasCount: 100 });
 }
 
 /** JSON.parse's message, with the line and column a person looks for. */

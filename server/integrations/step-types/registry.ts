@@ -1,4 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+// Draft 2019-09: the step types' schemas use dependentRequired, which draft-07 Ajv (with strict off) skips silently.
+import { Ajv2019 as Ajv } from 'ajv/dist/2019.js';
 import formats from 'ajv-formats';
 import { createUser } from './actions/create-user.ts';
 import { listUserEvents } from './actions/list-user-events.ts';
@@ -60,7 +62,17 @@ function withFormats(ajv: Ajv): Ajv {
   return ajv;
 }
 
-/** ajv errors as one readable line: "/email must match format \"email\"; must have required property 'name'". */
+/** ajv errors as one readable line naming the property: `unknown property "extra"; /email must match format "email"`. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || '(the value)'} ${e.message ?? 'is invalid'}`.trim()).join('; ');
+  return (errors ?? [])
+    .map((e) => {
+      const at = e.instancePath ? `${e.instancePath} ` : '';
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === 'additionalProperties') return `${at}unknown property "${String(params.additionalProperty)}"`.trim();
+      if (e.keyword === 'required') return `${at}missing property "${String(params.missingProperty)}"`.trim();
+      if (e.keyword === 'dependentRequired') return `${at}"${String(params.property)}" needs "${String(params.missingProperty)}" as well`.trim();
+      if (e.keyword === 'enum') return `${at || '(the value) '}must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`.trim();
+      return `${e.instancePath || '(the value)'} ${e.message ?? 'is invalid'}`.trim();
+    })
+    .join('; ');
 }

@@ -1,0 +1,82 @@
+import type { BotDefinition } from './schema.ts';
+import { closest, type Problem } from './problem.ts';
+import { formatPath } from './path.ts';
+
+/** Names every conversation may hold without the definition setting them (server/app sets them). */
+export const BUILT_IN_VARIABLES = ['pageData', 'triggerData', 'lastPageEvent'] as const;
+/** What integration parameters may read besides variables and user data (server/integrations/step-types/template-params.ts). */
+const PARAMS_ONLY = ['userId', 'variables', 'userData'] as const;
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*)(?:\.[\w$]+)*\s*\}\}/g;
+/** Fields whose strings are data, not templates: a set action's literal value, a condition's operand, a regex. */
+const NOT_TEMPLATES = new Set(['value', 'pattern', 'variable', 'cardsFrom', 'id', 'type', 'next', 'then', 'else', 'dialog', 'step', 'onError', 'onNoMatch', 'onMaxRetries', 'mapping', 'integration', 'service', 'output', 'payload_']);
+
+/**
+ * Every `{{name}}` in the definition's templates, checked against the names a conversation can hold:
+ * declared user-data fields, variables some step sets (input, set, integration output and flag),
+ * and the built-ins. A name close to a known one is a typo (an error with the suggestion); any other
+ * unknown name may still come from the page's init data, so it is a warning.
+ */
+export function checkTemplateNames(definition: BotDefinition): Problem[] {
+  const known = knownNames(definition);
+  const problems: Problem[] = [];
+  const visit = (value: unknown, path: PropertyKey[], inParams: boolean, depth: number): void => {
+    if (depth > 64) return; // the schema bounds nesting already; this keeps the walk bounded regardless
+    if (typeof value === 'string') {
+      for (const match of value.matchAll(PLACEHOLDER)) {
+        const name = match[1]!;
+        if (known.has(name) || (inParams && (PARAMS_ONLY as readonly string[]).includes(name))) continue;
+        const near = closest(name, inParams ? [...known, ...PARAMS_ONLY] : known);
+        problems.push(
+          near !== undefined
+            ? { path: formatPath(path), message: `{{${name}}} is not a user-data field, a variable a step sets or a built-in`, hint: `did you mean {{${near}}}?` }
+            : {
+                path: formatPath(path),
+                message: `{{${name}}} is set by no step, user-data field or built-in, so it renders empty unless the page's init data holds it`,
+                hint: 'declare it in userDataFields or set it in a step',
+                severity: 'warning',
+              },
+        );
+      }
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...path, i], inParams, depth + 1));
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (NOT_TEMPLATES.has(key) && !inParams) continue;
+        visit(inner, [...path, key], inParams || (key === 'params' && path[path.length - 2] === 'steps'), depth + 1);
+      }
+    }
+  };
+  definition.dialogs.forEach((dialog, d) =>
+    dialog.steps.forEach((step, s) => {
+      const at = ['dialogs', d, 'steps', s];
+      if (step.type === 'set') {
+        step.actions.forEach((action, a) => action.template !== undefined && visit(action.template, [...at, 'actions', a, 'template'], false, 0));
+        return;
+      }
+      visit(step, at, false, 0);
+    }),
+  );
+  definition.faq.forEach((pair, i) => visit(pair.answer, ['faq', i, 'answer'], false, 0));
+  return problems;
+}
+
+/** The names a template may read: user-data fields, variables the steps set, the built-ins. */
+export function knownNames(definition: BotDefinition): Set<string> {
+  const names = new Set<string>([...definition.userDataFields, ...BUILT_IN_VARIABLES]);
+  for (const dialog of definition.dialogs) {
+    for (const step of dialog.steps) {
+      if (step.type === 'input' && step.saveTo && 'variable' in step.saveTo) names.add(step.saveTo.variable);
+      if (step.type === 'set') for (const action of step.actions) if (action.variable !== undefined) names.add(action.variable);
+      if (step.type === 'integration') {
+        if (step.output !== undefined) names.add(step.output);
+        if (step.onError.startsWith('flag:')) {
+          const flag = step.onError.slice('flag:'.length);
+          names.add(flag).add(`${flag}Error`);
+        }
+      }
+    }
+  }
+  return names;
+}
