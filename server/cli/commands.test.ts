@@ -104,6 +104,28 @@ describe('chatbot test: conversation tests for bot authors', () => {
     expect(code).toBe(1);
   });
 
+  it('when the tests file is YAML, then its comments are allowed and it runs the same', async () => {
+    const file = path.join(dir, 'bot.tests.yaml');
+    await writeFile(
+      file,
+      [
+        `definition: ${JSON.stringify(path.join(demo, 'bot.json'))}`,
+        'tests:',
+        '  # The opening and the name.',
+        '  - name: greets by name',
+        '    steps:',
+        '      - user: Ada',
+        '        bot: ["Nice to meet you, Ada!"]',
+        '      - user: show me the menu',
+        '        at: menu.ask',
+        '',
+      ].join('\n'),
+    );
+    const { code, out } = await chatbot('test', file);
+    expect(out).toContain(['      rests at (- expected, + actual):', '        - menu.ask', '        + menu.pick'].join('\n'));
+    expect(code).toBe(1);
+  });
+
   it('when a synchronous integration step has no stub, then the failure says which stub to add', async () => {
     const file = await withDemo('unstubbed.tests.json', [{ name: 'events', steps: [{ user: 'Ada' }, { press: 'Show me around' }, { press: 'My events (carousel)' }] }]);
     const { code, out } = await chatbot('test', file);
