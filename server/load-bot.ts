@@ -6,7 +6,6 @@ import { formatProblem, isError, type Problem } from './definition/problem.ts';
 import type { BotDefinition } from './definition/schema.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
 import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
-import { loadStepTypeModules } from './integrations/step-types/load-modules.ts';
 import type { CodeStepType } from './integrations/step-types/step-type.ts';
 import { createFaqMatcher } from './nlp/fuse-faq-matcher.ts';
 import { trainIntentClassifier } from './nlp/nlpjs-classifier.ts';
@@ -31,15 +30,13 @@ export interface PreparedBot extends BotSource {
 }
 
 /**
- * Reads the definition and imports its step type modules, with every check `chatbot check`
- * runs. Throws DefinitionError listing every error. `reload` (a counter) imports the modules
- * afresh: the import cache would otherwise keep the ones read at start-up.
+ * Reads the definition and imports its step type modules (a changed module afresh), with every
+ * check `chatbot check` runs. Throws DefinitionError listing every error.
  */
-export async function readBot(file: string, env: Readonly<Record<string, string | undefined>>, reload?: number): Promise<BotSource> {
+export async function readBot(file: string, env: Readonly<Record<string, string | undefined>>): Promise<BotSource> {
   const checked = await checkDefinitionFile(file, { env });
   if (!checked.definition || !checked.stepTypes) throw new DefinitionError(file, checked.problems.filter(isError).map(formatProblem));
-  const ownStepTypes = reload ? await loadStepTypeModules(checked.definition.stepTypes, file, { reload }) : checked.stepTypes;
-  return { file, definition: checked.definition, ownStepTypes, warnings: checked.problems };
+  return { file, definition: checked.definition, ownStepTypes: checked.stepTypes, warnings: checked.problems };
 }
 
 /**

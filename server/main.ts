@@ -238,12 +238,11 @@ async function assemble(
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
 
   let closing: Promise<void> | undefined;
-  let reloads = 0;
   let reloading: Promise<ReloadOutcome> = Promise.resolve({ ok: true });
   const reload = async (): Promise<ReloadOutcome> => {
     let next: PreparedBot;
     try {
-      const source = await readBot(config.BOT_DEFINITION, env, ++reloads);
+      const source = await readBot(config.BOT_DEFINITION, env);
       for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
       next = await prepareBot(source, runtimeDeps);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,42 @@ describe('reloading the bot definition in a running server', () => {
     const moved = await eventually('the move logged', () => child!.logs().find((l) => l.code === 'stale_position'), 15_000);
     expect(moved).toMatchObject({ level: 40, fromDialogId: 'greeting', fromStepId: 'more', toDialogId: 'greeting', toStepId: 'hello' });
     expect(moved.userId).toEqual(expect.any(String));
+  }, 90_000);
+
+  it('when a step type module of the bot changes and SIGHUP comes, then the changed module answers from then on', async () => {
+    const module = (text: string) =>
+      `export default { name: 'motto', level: 'action', service: 'optional', params: { type: 'object', additionalProperties: false },
+        output: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, call: () => ({ text: ${JSON.stringify(text)} }) };\n`;
+    await mkdir(path.join(dir, 'steps'));
+    await writeFile(path.join(dir, 'steps', 'motto.mjs'), module('Measure twice.'));
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...v1,
+        stepTypes: ['./steps/motto.mjs'],
+        dialogs: [
+          {
+            id: 'greeting',
+            steps: [
+              { id: 'call', type: 'integration', integration: 'motto', params: {}, output: 'motto' },
+              { id: 'say', type: 'input', prompt: 'Motto: {{motto.text}}' },
+            ],
+          },
+        ],
+      }),
+    );
+    child = await startChild(file, path.join(dir, 'data'));
+    client = connectClient(child.url);
+    await heard('Motto: Measure twice.');
+    await writeFile(path.join(dir, 'steps', 'motto.mjs'), module('Cut once.'));
+    child.process.kill('SIGHUP');
+    await logged('definition_reloaded');
+    const other = connectClient(child.url);
+    try {
+      await eventually('the changed module', () => botTexts(other.items).includes('Motto: Cut once.'), 15_000);
+    } finally {
+      other.disconnect();
+    }
   }, 90_000);
 
   it('when the server runs with --watch (npm run dev), then saving the definition reloads it without a signal', async () => {

@@ -21,7 +21,7 @@ export class StepTypeModuleError extends Error {
  * Imports the definition's `stepTypes` modules (paths relative to the definition file;
  * the folder may be anywhere, it is the bot author's deployment) and checks each default export.
  */
-export async function loadStepTypeModules(paths: readonly string[], definitionFile: string, options: { readonly reload?: number } = {}): Promise<CodeStepType[]> {
+export async function loadStepTypeModules(paths: readonly string[], definitionFile: string): Promise<CodeStepType[]> {
   const base = path.dirname(path.resolve(definitionFile));
   const builtIn = new Set(BUILT_IN_STEP_TYPES.map((t) => t.name));
   const seen = new Map<string, string>();
@@ -33,9 +33,9 @@ export async function loadStepTypeModules(paths: readonly string[], definitionFi
     if (!info.isFile()) throw new StepTypeModuleError(file, 'is not a file; name the module file itself, e.g. "./steps/crm.mjs"');
     let loaded: { default?: unknown };
     try {
-      // A reload imports the module afresh: the import cache is keyed by URL, so a new query is a new module.
-      const url = pathToFileURL(file).href + (options.reload ? `?reload=${options.reload}` : '');
-      loaded = (await import(url)) as { default?: unknown };
+      // The import cache is keyed by URL: naming the file's modification time makes a reload (and the
+      // check before it) import a changed module afresh, and an unchanged one from the cache.
+      loaded = (await import(`${pathToFileURL(file).href}?mtime=${info.mtimeMs}`)) as { default?: unknown };
     } catch (error) {
       throw new StepTypeModuleError(file, `failed to load: ${(error as Error).name}: ${(error as Error).message}`);
     }
