@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runTurn } from '../engine/engine.ts';
 import { validateDefinition } from './load.ts';
 
 /** Every problem line starts with a path, e.g. `dialogs[2].steps[4].next: …` or `(root): …`. */
@@ -46,10 +47,76 @@ const definition = fc.record(
   { requiredKeys: ['settings', 'dialogs'] },
 );
 
+/**
+ * Definitions that are valid by construction: unique ids, every reference names a dialog or a
+ * step that exists, templates name declared fields. Each step kind the engine runs without a
+ * model or an outside system appears.
+ */
+const DIALOG_IDS = ['main', 'order', 'help', 'survey'] as const;
+const validDefinition = fc.uniqueArray(fc.constantFrom(...DIALOG_IDS), { minLength: 1, maxLength: 4 }).chain((dialogIds) =>
+  fc.record({
+    settings: fc.record({ id: fc.constantFrom('shop', 'bot-1'), name: fc.string({ minLength: 1, maxLength: 20 }), startDialog: fc.constantFrom(...dialogIds) }),
+    userDataFields: fc.constant(['name', 'email']),
+    dialogs: fc.tuple(...dialogIds.map((id) => fc.integer({ min: 1, max: 5 }).chain((count) => validDialog(id, count, dialogIds)))),
+  }),
+);
+
+function validDialog(id: string, count: number, dialogIds: readonly string[]) {
+  const stepIds = Array.from({ length: count }, (_, i) => `s${i}`);
+  const here = fc.constantFrom(...stepIds);
+  const there = fc.record({ dialog: fc.constantFrom(...dialogIds) });
+  const target = fc.oneof(here, there);
+  const text = fc.constantFrom('Hello', 'Hi {{name}}', 'Mail: {{email}}', 'Page: {{pageData.product}}');
+  const kinds = [
+    fc.record({ type: fc.constant('message'), text }),
+    fc.record({ type: fc.constant('message'), text, quickReplies: fc.constant([{ label: 'Yes', payload: 'yes' }]) }),
+    fc.record({ type: fc.constant('input'), prompt: text, saveTo: fc.constantFrom({ userData: 'name' }, { variable: 'answer' }) }),
+    fc.record({ type: fc.constant('input'), prompt: text, inputType: fc.constant('number'), min: fc.constant(1), max: fc.constant(10), saveTo: fc.constant({ variable: 'count' }) }),
+    fc.record({ type: fc.constant('condition'), branches: fc.array(fc.record({ when: fc.record({ variable: fc.constantFrom('name', 'answer'), op: fc.constantFrom('equals', 'notEquals', 'contains'), value: fc.constantFrom('a', 'yes') }), then: target }), { minLength: 1, maxLength: 2 }), else: fc.option(target, { nil: undefined }) }),
+    fc.record({ type: fc.constant('set'), actions: fc.constant([{ op: 'set', variable: 'answer', value: 'yes' }]) }),
+    fc.record({ type: fc.constant('wait'), duration: fc.constantFrom('10m', '2h'), then: target }),
+    fc.record({ type: fc.constant('event'), name: fc.constantFrom('close-chat', 'open-cart') }),
+    fc.record({ type: fc.constant('clearUserData') }),
+    fc.record({ type: fc.constant('goto'), dialog: fc.constantFrom(...dialogIds) }),
+    fc.record({ type: fc.constant('end') }),
+  ];
+  return fc.tuple(...stepIds.map((stepId) => fc.tuple(fc.oneof(...kinds), fc.option(here, { nil: undefined })).map(([step, next]) => ({ id: stepId, ...step, ...(next !== undefined && step.type !== 'goto' && step.type !== 'end' ? { next } : {}) })))).map((steps) => ({ id, steps }));
+}
+
+/** Half by construction valid, half random and mostly broken: both properties get exercised. */
+const anyDefinition = fc.oneof(validDefinition, definition);
+const SAMPLE = fc.sample(anyDefinition, { numRuns: 400, seed: 14 });
+const validShare = SAMPLE.filter((input) => validateDefinition(input, { env: {} }).ok).length / SAMPLE.length;
+const share = `${Math.round(validShare * 100)}% valid, ${100 - Math.round(validShare * 100)}% broken of ${SAMPLE.length} sampled`;
+
 describe('bot definition validation, by property', () => {
+  it(`when definitions are generated, then both valid and broken ones come (${share})`, () => {
+    console.log(`definition generator: ${share}`);
+    expect(validShare).toBeGreaterThan(0.3);
+    expect(validShare).toBeLessThan(0.7);
+  });
+
+  it('when a definition valid by construction is loaded, then it is valid and its start dialog runs a turn and takes an answer', () => {
+    fc.assert(
+      fc.property(validDefinition, (input) => {
+        const result = validateDefinition(input, { env: {} });
+        if (!result.ok) throw new Error(`valid by construction, yet: ${result.problems.join('; ')}`);
+        const definition = result.definition;
+        // The conversation rests on a step that exists, or has ended; the same holds after an answer.
+        const rests = (position: { dialogId: string; stepId: string } | null) =>
+          position === null || definition.dialogs.some((d) => d.id === position.dialogId && d.steps.some((step) => step.id === position.stepId));
+        const first = runTurn(definition, { position: null, variables: {}, userData: {} }, { kind: 'start', dialogId: definition.settings.startDialog });
+        expect(rests(first.state.position)).toBe(true);
+        const second = runTurn(definition, first.state, { kind: 'text', text: 'yes' });
+        expect(rests(second.state.position)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('when a random definition is validated, then it is valid or every problem names a path, and nothing throws', () => {
     fc.assert(
-      fc.property(fc.oneof(definition, fc.anything()), (input) => {
+      fc.property(fc.oneof(anyDefinition, fc.anything()), (input) => {
         const result = validateDefinition(input, { env: {} });
         if (!result.ok) {
           expect(result.problems.length).toBeGreaterThan(0);

@@ -86,6 +86,27 @@ describe('integration steps in the engine', () => {
     expect(up.state.variables).not.toHaveProperty('crmDownError');
   });
 
+  it('when the flag and its error kind are declared user-data fields, then they are saved to user data (the export shows them) and a success clears them there', () => {
+    const definition = bot(
+      [
+        callStep({ onError: 'flag:apiFlag' }),
+        { id: 'check', type: 'condition', branches: [{ when: { variable: 'apiFlag', op: 'equals', value: true }, then: 'down' }] },
+        { id: 'up', type: 'message', text: 'Up', next: 'end' },
+        { id: 'down', type: 'message', text: 'Down ({{apiFlagError}})' },
+        { id: 'end', type: 'end' },
+      ],
+      { userDataFields: ['apiFlag', 'apiFlagError'] },
+    );
+    const down = runTurn(definition, runTurn(definition, fresh, start).state, failed('timeout'));
+    expect(texts(down)).toEqual(['Down (timeout)']);
+    expect(down.state.userData).toMatchObject({ apiFlag: true, apiFlagError: 'timeout' });
+    expect(down.state.variables).not.toHaveProperty('apiFlag');
+    const up = runTurn(definition, runTurn(definition, down.state, start).state, succeeded('ok'));
+    expect(texts(up)).toEqual(['Up']);
+    expect(up.state.userData.apiFlag).toBe(false);
+    expect(up.state.userData).not.toHaveProperty('apiFlagError');
+  });
+
   it('when a message takes its cards from a variable, then valid cards make a carousel and an empty list says noCardsText', () => {
     const definition = bot([
       { id: 'show', type: 'message', text: 'Yours:', cardsFrom: 'cards', noCardsText: 'None.' },

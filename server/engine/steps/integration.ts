@@ -33,8 +33,8 @@ export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext
     if (step.output !== undefined) ctx.variables[step.output] = input.output;
     // A flag left from an earlier failure of this step would send the tree down the error branch.
     if (flag !== undefined) {
-      ctx.variables[flag] = false;
-      delete ctx.variables[`${flag}Error`];
+      keep(ctx, flag, false);
+      keep(ctx, `${flag}Error`, undefined);
     }
     return { kind: 'advance', to: step.next };
   }
@@ -44,8 +44,8 @@ export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext
     detail: { dialogId, stepId: step.id, errorKind: input.error.kind, policy: step.onError },
   });
   if (flag !== undefined) {
-    ctx.variables[flag] = true;
-    ctx.variables[`${flag}Error`] = input.error.kind;
+    keep(ctx, flag, true);
+    keep(ctx, `${flag}Error`, input.error.kind);
     return { kind: 'advance', to: step.next };
   }
   if (step.onError.startsWith('dialog:')) return { kind: 'goto', dialogId: step.onError.slice('dialog:'.length) };
@@ -53,3 +53,13 @@ export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext
   return { kind: 'end' };
 }
 
+
+/**
+ * A flag (or its `<flag>Error`) named after a declared user-data field is kept there, so the
+ * userData export shows it to analysts; otherwise it is a variable. Undefined clears it.
+ */
+function keep(ctx: TurnContext, name: string, value: unknown): void {
+  const scope = ctx.definition.userDataFields.includes(name) ? ctx.userData : ctx.variables;
+  if (value === undefined) delete scope[name];
+  else scope[name] = value;
+}

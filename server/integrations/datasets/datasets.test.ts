@@ -154,4 +154,17 @@ describe('background datasets', () => {
     await runtime.start();
     expect(runtime.datasets.query('pushed', { tags: ['t'] }).map((h) => h.row.id)).toEqual(['kept']);
   });
+
+  it('when the point of a radius query is templated and the variables lack it, then the call fails naming what is missing instead of ignoring the radius', async () => {
+    await runtime.start();
+    served = { places: [place('near', 10, 10, ['x']), place('far', 12, 12, ['x'])] };
+    expect((await call('POST', '/api/management/datasets/places/refresh')).status).toBe(202);
+    await eventually('the pull', () => runtime.datasets.query('places', {}).length === 2);
+    const step = { type: 'queryDataset', params: { dataset: 'places', lat: '{{lat}}', lon: '{{lon}}', radiusKm: 1 } };
+    const within = await runtime.run(step, { userId: 'u', variables: { lat: 10, lon: 10 }, userData: {} });
+    expect(within).toMatchObject({ ok: true, output: [{ id: 'near' }] });
+    expect((within as { output: unknown[] }).output).toHaveLength(1);
+    const without = await runtime.run(step, { userId: 'u', variables: {}, userData: {} });
+    expect(without).toMatchObject({ ok: false, error: { kind: 'invalid_params', message: expect.stringContaining('"radiusKm" needs "lat" as well') } });
+  });
 });
