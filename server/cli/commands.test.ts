@@ -145,7 +145,7 @@ describe('chatbot test: conversation tests for bot authors', () => {
     const bad = await withDemo('bad.tests.json', [{ name: 'two actions', steps: [{ user: 'a', press: 'b' }, { wait: 'soon' }] }]);
     const broken = await chatbot('test', syntax, bad);
     expect(broken.out).toMatch(/is not valid JSON: .* \(line 3, column 13\)/);
-    expect(broken.out).toContain('  - tests[0].steps[0]: a step takes at most one action: user, press, event, startDialog or wait');
+    expect(broken.out).toContain('  - tests[0].steps[0]: a step takes at most one action: user, press, event, startDialog, trigger or wait');
     expect(broken.out).toContain('  - tests[0].steps[1].wait: must be a duration such as "30s" or "10m"');
     expect(broken.out).toContain('0 passed, 0 failed, 2 files could not run');
     expect(broken.code).toBe(1);

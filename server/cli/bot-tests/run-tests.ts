@@ -5,7 +5,8 @@ import type { BotMessage, Button, UserMessage } from '../../../shared/protocol.t
 import { handlePageEvent } from '../../app/handle-page-event.ts';
 import { handleUserMessage } from '../../app/handle-user-message.ts';
 import { openConversation } from '../../app/open-conversation.ts';
-import { startDialog } from '../../app/start-dialog.ts';
+import { assertDialog, startDialog } from '../../app/start-dialog.ts';
+import { runTrigger } from '../../app/trigger-dialog.ts';
 import { parseDuration } from '../../definition/duration.ts';
 import { formatPath, loadDefinition } from '../../definition/load.ts';
 import { loadStepTypeModules } from '../../integrations/step-types/load-modules.ts';
@@ -166,8 +167,16 @@ async function act(bot: TestBot, userId: string, step: TestStep, said: readonly 
   else if (step.press !== undefined) await handleUserMessage(deps, { userId, clientId: clientId(), message: pressed(said, step.press) });
   else if (step.event !== undefined) await handlePageEvent(deps, { userId, name: step.event, payload: step.payload ?? {} });
   else if (step.startDialog !== undefined) await startDialog(deps, { userId, dialogId: step.startDialog, data: step.data });
+  else if (step.trigger !== undefined) {
+    // As the trigger job runs it once accepted; ids sort in the order the test sends them.
+    assertDialog(deps, step.trigger);
+    const trigger = { userId, channelId: 'webchat', dialogId: step.trigger, mode: step.mode ?? null, data: step.data ?? {} };
+    await runTrigger(deps, trigger, { jobId: `test-trigger-${String(++triggers).padStart(9, '0')}`, attempt: 1 });
+  }
   else if (step.wait !== undefined) await bot.advance(parseDuration(step.wait) ?? 0);
 }
+
+let triggers = 0;
 
 /** The message a press sends: the latest button or quick reply with that label. */
 function pressed(said: readonly BotMessage[], label: string): UserMessage {
@@ -198,6 +207,7 @@ function actionOf(step: TestStep): string {
   if (step.press !== undefined) return `press: ${JSON.stringify(step.press)}`;
   if (step.event !== undefined) return `event: ${JSON.stringify(step.event)}`;
   if (step.startDialog !== undefined) return `startDialog: ${JSON.stringify(step.startDialog)}`;
+  if (step.trigger !== undefined) return `trigger: ${JSON.stringify(step.trigger)}`;
   if (step.wait !== undefined) return `wait: ${JSON.stringify(step.wait)}`;
   return NO_ACTION;
 }

@@ -42,6 +42,10 @@ const stepSchema = z
     payload: json.optional(),
     /** The page starts this dialog (with `data` as the variable pageData). */
     startDialog: z.string().min(1).max(64).optional(),
+    /** An outside system triggers this dialog (management API; `data` becomes the user-data field triggerData). */
+    trigger: z.string().min(1).max(64).optional(),
+    /** With trigger: "clear" forgets where the user was first. */
+    mode: z.literal('clear').optional(),
     data: json.optional(),
     /** Time passes, e.g. "10m": due wait-step timers fire in order. */
     wait: z.string().regex(/^\d{1,9}(ms|s|m|h|d)$/, 'must be a duration such as "30s" or "10m"').optional(),
@@ -60,8 +64,8 @@ const stepSchema = z
     at: z.string().regex(/^[^.]+\.[^.]+$/, 'name the step as "dialogId.stepId"').nullable().optional(),
   })
   .strict()
-  .refine((s) => [s.user, s.press, s.event, s.startDialog, s.wait].filter((a) => a !== undefined).length <= 1, {
-    message: 'a step takes at most one action: user, press, event, startDialog or wait',
+  .refine((s) => [s.user, s.press, s.event, s.startDialog, s.trigger, s.wait].filter((a) => a !== undefined).length <= 1, {
+    message: 'a step takes at most one action: user, press, event, startDialog, trigger or wait',
   });
 
 const testSchema = z
