@@ -151,6 +151,19 @@ describe('chatbot test: conversation tests for bot authors', () => {
     expect(broken.code).toBe(1);
     expect((await chatbot('test')).code).toBe(2);
   });
+
+  it('when a stub names no integration step, or the definition is broken, then the file does not run and the line says why', async () => {
+    const stale = await withDemo('stale.tests.json', [{ name: 'x', stubs: { 'signup.make': { output: 1 } }, steps: [{ user: 'a' }] }]);
+    const broken = path.join(dir, 'broken.json');
+    await writeFile(broken, JSON.stringify({ settings: { id: 'b', name: 'B', startDialog: 'gone' }, dialogs: [{ id: 'a', steps: [{ id: 's', type: 'message', text: 'x' }] }] }));
+    const onBroken = path.join(dir, 'on-broken.tests.json');
+    await writeFile(onBroken, JSON.stringify({ definition: 'broken.json', tests: [{ name: 'x', steps: [{ user: 'a' }] }] }));
+    const { code, out } = await chatbot('test', stale, onBroken);
+    expect(out).toContain('  - tests[0].stubs["signup.make"]: the definition has no integration step signup.make; stubs are keyed "dialogId.stepId"');
+    expect(out).toContain(`  Bot definition ${broken} is invalid:`);
+    expect(out).toMatch(/settings\.startDialog: .*"gone"/);
+    expect(code).toBe(1);
+  });
 });
 
 describe('chatbot compare: positions a redeploy would strand', () => {

@@ -10,6 +10,7 @@ import { runTrigger } from '../../app/trigger-dialog.ts';
 import { parseDuration } from '../../definition/duration.ts';
 import { formatPath, loadDefinition } from '../../definition/load.ts';
 import { loadStepTypeModules } from '../../integrations/step-types/load-modules.ts';
+import type { BotDefinition } from '../../definition/schema.ts';
 import { trainIntentClassifier } from '../../nlp/nlpjs-classifier.ts';
 import { compare, labelsOf, type Mismatch, type Observed } from './expectations.ts';
 import { jsonErrorAt } from './json-error-at.ts';
@@ -99,6 +100,8 @@ export async function runTestFile(file: string, onResult: (result: TestResult) =
   const tests = await readTestFile(file);
   const definitionFile = path.resolve(path.dirname(file), tests.definition);
   const definition = await loadDefinition(definitionFile, { env: tests.env });
+  const stale = stubProblems(tests, definition);
+  if (stale.length > 0) throw new TestFileError(file, stale);
   const ownTypes = await loadStepTypeModules(definition.stepTypes, definitionFile);
   const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
   const bot = createTestBot(definition, classifier, ownTypes);
@@ -113,6 +116,16 @@ export async function runTestFile(file: string, onResult: (result: TestResult) =
   } finally {
     await bot.close();
   }
+}
+
+/** A stub for a step the definition does not have would never answer: a renamed step, most likely. */
+function stubProblems(tests: TestFile, definition: BotDefinition): string[] {
+  const steps = new Set(definition.dialogs.flatMap((d) => d.steps.filter((s) => s.type === 'integration').map((s) => `${d.id}.${s.id}`)));
+  const check = (at: string, stubs: Readonly<Record<string, unknown>>) =>
+    Object.keys(stubs)
+      .filter((key) => !steps.has(key))
+      .map((key) => `${at}["${key}"]: the definition has no integration step ${key}; stubs are keyed "dialogId.stepId"`);
+  return [...check('stubs', tests.stubs), ...tests.tests.flatMap((test, i) => check(`tests[${i}].stubs`, test.stubs ?? {}))];
 }
 
 async function runTest(bot: TestBot, userId: string, test: BotTest, file: TestFile): Promise<TestResult> {
