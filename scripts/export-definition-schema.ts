@@ -4,8 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definitionJsonSchema } from '../server/definition/json-schema.ts';
+import { editorSchema } from '../server/cli/editor-schema.ts';
 
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'bot-definition.schema.json');
-writeFileSync(file, definitionJsonSchema());
+writeFileSync(file, editorSchema());
 console.log(`wrote ${path.relative(process.cwd(), file)}`);

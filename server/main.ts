@@ -25,6 +25,8 @@ import { SafeHttpClient } from './integrations/http/safe-http-client.ts';
 import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
+import { editorSchema } from './cli/editor-schema.ts';
+import { SCHEMA_PATH } from './definition/json-schema.ts';
 import { DefinitionError } from './definition/load.ts';
 import { formatProblem } from './definition/problem.ts';
 import { createLogger } from './logger.ts';
@@ -139,6 +141,7 @@ async function assemble(
   // Callbacks leave through the same guarded client as integration calls: INTEGRATION_ALLOWED_HOSTS applies.
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
+  let schemaText: string | undefined;
   const app = createApp({
     store,
     logger,
@@ -162,6 +165,8 @@ async function assemble(
     },
     urlTracker: (token) => openTrackedLink(deps, token),
     datasets: { target: currentDatasets(() => bot.runtime), functionKey: functionKey.value },
+    // Editors fetch it by the URL a definition's $schema names; it lists this bot's own step types too.
+    definitionSchema: { path: SCHEMA_PATH, text: () => (schemaText ??= editorSchema({ ownStepTypes: bot.ownStepTypes, id: `${baseUrl}${SCHEMA_PATH}` })) },
     restChannels:
       config.REST_CHANNELS.length > 0
         ? {
@@ -262,6 +267,8 @@ async function assemble(
     const previous = bot;
     // One synchronous swap: a turn reads either the old definition and models or the new ones, never a mix.
     bot = next;
+    // The editor schema lists the bot's own step types: built again on the next request.
+    schemaText = undefined;
     Object.assign(deps, { definition: next.definition, classifier: next.classifier, faq: next.faq, integrations: next.caller });
     await previous.runtime.close();
     logger.info(

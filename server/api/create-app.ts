@@ -35,6 +35,8 @@ export interface AppOptions {
    * limit per client IP; `keys` are redacted from logged URLs like the function key.
    */
   readonly restChannels?: { readonly router: Router; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
+  /** The bot definition's JSON Schema for editors, served at `path` so a definition's `$schema` can name it. */
+  readonly definitionSchema?: { readonly path: string; readonly text: () => string };
 }
 
 /**
@@ -68,6 +70,8 @@ export function createApp(options: AppOptions): RequestListener {
     }, router);
   }
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
+  const schema = options.definitionSchema;
+  if (schema) app.get(schema.path, (_req, res) => void res.type('application/schema+json').set('cache-control', 'no-cache').send(schema.text()));
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   else if (options.botName !== undefined) app.use(homePage(options.botName));
   app.use(notFound);

@@ -42,7 +42,17 @@ export interface CheckResult {
 export async function checkDefinitionFile(file: string, options: CheckOptions = {}): Promise<CheckResult> {
   const source = await readDefinitionSource(file);
   if ('problems' in source) return { problems: source.problems };
-  return checkDefinition(source.value, file, options);
+  const result = await checkDefinition(source.value, file, options);
+  const { lineOf } = source;
+  if (!lineOf) return result;
+  // YAML is written by hand with comments: name the line, which the path alone does not give.
+  return {
+    ...result,
+    problems: result.problems.map((p) => {
+      const line = lineOf(p.path);
+      return line === undefined ? p : { ...p, path: `${p.path} (line ${line})` };
+    }),
+  };
 }
 
 /** The checks of checkDefinitionFile on a parsed definition; `file` places the step type modules. */

@@ -31,30 +31,37 @@ export const target = z.union([
   id,
   z
     .object({
-      dialog: id,
-      step: id.optional(),
+      dialog: id.describe('The dialog to go to.'),
+      step: id.optional().describe("The step of that dialog to start at; its first step when omitted."),
     })
     .strict(),
 ]);
 
 /** Where a value is kept: a user-data field (exported) or a variable (not exported). */
 export const saveTarget = z.union([
-  z.object({ userData: camelCase }).strict(),
-  z.object({ variable: camelCase }).strict(),
+  z.object({ userData: camelCase.describe('A field of userDataFields: kept with the user and exported.') }).strict(),
+  z.object({ variable: camelCase.describe('A conversation variable: templates and conditions read it; not exported.') }).strict(),
 ]);
 
 export const quickReply = z
   .object({
-    label: z.string().min(1).max(100),
-    payload: z.string().min(1).max(1000),
+    label: z.string().min(1).max(100).describe('What the button shows.'),
+    payload: z.string().min(1).max(1000).describe('What pressing it sends, as if the user had typed it.'),
   })
   .strict();
 
+const buttonLabel = z.string().min(1).max(100).describe('What the button shows.');
+
 export const button = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('postback'), label: z.string().min(1).max(100), payload: z.string().min(1).max(1000) }).strict(),
-  /** The user sees a tracked link: `{base}/r/{signed token}` records the click, then redirects here. */
-  z.object({ kind: z.literal('url'), label: z.string().min(1).max(100), url: template(2000) }).strict(),
-  z.object({ kind: z.literal('dialog'), label: z.string().min(1).max(100), dialog: id }).strict(),
+  z.object({ kind: z.literal('postback').describe('Sends its payload as if typed.'), label: buttonLabel, payload: z.string().min(1).max(1000).describe('What pressing it sends.') }).strict(),
+  z
+    .object({
+      kind: z.literal('url').describe('Opens a link.'),
+      label: buttonLabel,
+      url: template(2000).describe('The address; the user sees a tracked link ({base}/r/{signed token}) that records the click, then redirects here.'),
+    })
+    .strict(),
+  z.object({ kind: z.literal('dialog').describe('Starts a dialog.'), label: buttonLabel, dialog: id.describe('The dialog pressing it starts.') }).strict(),
 ]);
 
 export type Target = z.infer<typeof target>;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
+import { isNode, parseDocument, type Document } from 'yaml';
 import type { Problem } from './problem.ts';
 
 /** Larger than any hand-written bot by far; a bound before parsing, so a wrong file cannot exhaust memory. */
@@ -10,8 +10,14 @@ export function isYaml(file: string): boolean {
   return /\.ya?ml$/i.test(file);
 }
 
+/** A parsed definition; a YAML one can say on which line a path is, for problems to name it. */
+export interface DefinitionSource {
+  readonly value: unknown;
+  readonly lineOf?: (path: string) => number | undefined;
+}
+
 /** Reads and parses the file; syntax errors name the line and column. */
-export async function readDefinitionSource(file: string): Promise<{ value: unknown } | { problems: Problem[] }> {
+export async function readDefinitionSource(file: string): Promise<DefinitionSource | { problems: Problem[] }> {
   let text: string;
   try {
     const bytes = await readFile(file);
@@ -55,7 +61,7 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-function parseYaml(text: string): { value: unknown } | { problems: Problem[] } {
+function parseYaml(text: string): DefinitionSource | { problems: Problem[] } {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
@@ -65,5 +71,15 @@ function parseYaml(text: string): { value: unknown } | { problems: Problem[] } {
       }),
     };
   }
-  return { value: doc.toJS({ maxAliasCount: 100 }) };
+  return { value: doc.toJS({ maxAliasCount: 100 }), lineOf: (path) => lineOfPath(doc, text, path) };
+}
+
+/** The line of `dialogs[2].steps[0].text` in the YAML text: of the key's value, else of the nearest parent that exists. */
+function lineOfPath(doc: Document, text: string, path: string): number | undefined {
+  const parts = [...path.matchAll(/\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\.?([A-Za-z_$][\w$-]*)/g)].map((m) => (m[1] !== undefined ? Number(m[1]) : (m[2] ?? m[3])!));
+  for (let end = parts.length; end > 0; end--) {
+    const node = doc.getIn(parts.slice(0, end), true);
+    if (isNode(node) && node.range) return lineAndColumn(text, node.range[0]).line;
+  }
+  return undefined;
 }

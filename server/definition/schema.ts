@@ -12,27 +12,24 @@ export { stepSchema };
 
 export const dialogSchema = z
   .object({
-    id,
-    steps: z.array(stepSchema).min(1, 'a dialog needs at least one step'),
+    id: id.describe('The dialog id: targets, buttons, intents and triggers name it.'),
+    steps: z.array(stepSchema).min(1, 'a dialog needs at least one step').describe('The steps, run in order unless a step says where to go.'),
   })
   .strict();
 
 const intentSchema = z
   .object({
-    id,
-    /** The dialog a classified utterance starts. */
-    dialog: id,
-    /** Example phrasings; the classifier trains on them at start-up. */
-    utterances: z.array(z.string().min(1).max(500)).min(1, 'an intent needs at least one utterance'),
+    id: id.describe('The intent id.'),
+    dialog: id.describe('The dialog a classified utterance starts.'),
+    utterances: z.array(z.string().min(1).max(500)).min(1, 'an intent needs at least one utterance').describe('Example phrasings; the classifier trains on them at start-up.'),
   })
   .strict();
 
 const faqSchema = z
   .object({
-    id,
-    /** Phrasings of the question; the user's question is fuzzy-matched against them. */
-    questions: z.array(z.string().min(1).max(500)).min(1, 'a FAQ pair needs at least one question'),
-    answer: template(),
+    id: id.describe('The FAQ pair id.'),
+    questions: z.array(z.string().min(1).max(500)).min(1, 'a FAQ pair needs at least one question').describe('Phrasings of the question; the user\'s question is fuzzy-matched against them.'),
+    answer: template().describe('The answer; templates and the safe markdown subset allowed.'),
   })
   .strict();
 
@@ -45,67 +42,49 @@ const faqSchema = z
  */
 const integrationSettingsSchema = z
   .object({
-    services: z.record(z.string(), z.looseObject({})).optional(),
-    datasets: z.array(z.looseObject({})).optional(),
+    services: z.record(z.string(), z.looseObject({})).optional().describe('Services by name: { baseUrl, baseUrlEnv?, auth? } (docs/integrations.md).'),
+    datasets: z.array(z.looseObject({})).optional().describe('Background datasets: { name, source?, refreshIntervalSec?, fields? } (docs/integrations.md).'),
   })
   .strict();
 
 const pageEventSchema = z
   .object({
-    /** The event name the page sends. */
-    name: z.string().min(1).max(100),
-    /** Starts this dialog when the event arrives. */
-    dialog: id,
+    name: z.string().min(1).max(100).describe('The event name the page sends.'),
+    dialog: id.describe('Starts this dialog when the event arrives.'),
   })
   .strict();
 
 export const botDefinitionSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: z.string().optional().describe('The JSON Schema editors validate this file with, e.g. https://your-bot.example.com/bot-definition.schema.json.'),
     settings: z
       .object({
-        /** The bot id: trigger addresses name it. */
-        id,
-        name: z.string().min(1).max(200),
-        locale: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en" or "en-GB"').default('en'),
-        /** Dialog a new user starts in. */
-        startDialog: id,
-        /** What the bot says when it cannot use the user's input. */
-        fallbackText: z.string().min(1).max(4096).default("Sorry, I didn't understand that."),
-        /** Lowest intent score (0..1) that routes free text to an intent's dialog. */
-        nlpThreshold: z.number().min(0).max(1).default(0.7),
-        /** Lowest FAQ match score (0..1, 1 = exact) that answers a question. */
-        faqThreshold: z.number().min(0).max(1).default(0.6),
-        /**
-         * Most steps a run may take without input from outside (the user, the page, a trigger),
-         * across the turns it chains itself (integration results, failed email or SMS, waits
-         * under a second). Past it the run stops and the user hears fallbackText.
-         */
-        maxStepsWithoutInput: z.number().int().min(1).max(1000).default(100),
-        /** Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone. */
-        maxCallsWithoutInput: z.number().int().min(1).max(100).default(10),
-        /**
-         * Where a user goes whose position names a dialog or step this definition no longer has
-         * (a redeploy renamed or removed it): "dialogStart", the first step of their dialog while it
-         * exists, else recoveryDialog; "recoveryDialog", always there. The move is logged.
-         */
-        recovery: z.enum(['dialogStart', 'recoveryDialog']).default('dialogStart'),
-        /** The dialog recovery moves a stranded user to; startDialog when omitted. */
-        recoveryDialog: id.optional(),
+        id: id.describe('The bot id: trigger addresses name it.'),
+        name: z.string().min(1).max(200).describe('The bot name users see in the widget header.'),
+        locale: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as "en" or "en-GB"').default('en').describe('The language of the bot, e.g. "en" or "en-GB": the intent classifier trains for it.'),
+        startDialog: id.describe('Dialog a new user starts in.'),
+        fallbackText: z.string().min(1).max(4096).default("Sorry, I didn't understand that.").describe('What the bot says when it cannot use the user\'s input.'),
+        nlpThreshold: z.number().min(0).max(1).default(0.7).describe('Lowest intent score (0..1) that routes free text to an intent\'s dialog.'),
+        faqThreshold: z.number().min(0).max(1).default(0.6).describe('Lowest FAQ match score (0..1, 1 = exact) that answers a question.'),
+        maxStepsWithoutInput: z.number().int().min(1).max(1000).default(100).describe('Most steps a run may take without input from outside (the user, the page, a trigger), across the turns it chains itself (integration results, failed email or SMS, waits under a second). Past it the run stops and the user hears fallbackText.'),
+        maxCallsWithoutInput: z.number().int().min(1).max(100).default(10).describe('Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone.'),
+        recovery: z
+          .enum(['dialogStart', 'recoveryDialog'])
+          .default('dialogStart')
+          .describe(
+            'Where a user goes whose position names a dialog or step this definition no longer has (a redeploy renamed or removed it): "dialogStart", the first step of their dialog while it exists, else recoveryDialog; "recoveryDialog", always there. The move is logged.',
+          ),
+        recoveryDialog: id.optional().describe('The dialog recovery moves a stranded user to; startDialog when omitted.'),
       })
-      .strict(),
-    /** The user-data storages: what the userData export returns, one field each. */
-    userDataFields: z.array(camelCase).default([]),
-    dialogs: z.array(dialogSchema).min(1, 'a bot needs at least one dialog'),
-    intents: z.array(intentSchema).default([]),
-    faq: z.array(faqSchema).default([]),
-    integrations: integrationSettingsSchema.default({}),
-    /**
-     * The bot's own integration step types: module files (.mjs/.js), relative to this file,
-     * each default-exporting a step type (docs/integrations.md). Loaded at start-up.
-     */
-    stepTypes: z.array(z.string().min(1).max(500)).max(50).default([]),
-    pageEvents: z.array(pageEventSchema).default([]),
+      .strict()
+      .describe('Who the bot is and how it behaves.'),
+    userDataFields: z.array(camelCase).default([]).describe('The user-data storages: what the userData export returns, one field each.'),
+    dialogs: z.array(dialogSchema).min(1, 'a bot needs at least one dialog').describe('The dialogs: named lists of steps.'),
+    intents: z.array(intentSchema).default([]).describe('Intents: free text classified to one starts its dialog.'),
+    faq: z.array(faqSchema).default([]).describe('Question and answer pairs faq steps answer from.'),
+    integrations: integrationSettingsSchema.default({}).describe('Services the integration steps call (base URL + auth) and background datasets. Secrets are named by environment variable, never written here.'),
+    stepTypes: z.array(z.string().min(1).max(500)).max(50).default([]).describe('The bot\'s own integration step types: module files (.mjs/.js), relative to this file, each default-exporting a step type (docs/integrations.md). Loaded at start-up.'),
+    pageEvents: z.array(pageEventSchema).default([]).describe('Page events that start a dialog.'),
   })
   .strict();
 

@@ -66,4 +66,10 @@ export const MISTAKES: readonly Mistake[] = [
     text: bot([{ id: 'hi', type: 'mesage', text: 'hi' }]),
     expected: 'dialogs[0].steps[0].type: unknown type "mesage". Did you mean "message"? Allowed: "message", "input", "condition", "set", "goto", "wait", "event", "clearUserData", "email", "sms", "nlp", "faq", "integration", "end"',
   },
+  {
+    name: 'a YAML definition has a template typo',
+    yaml: true,
+    text: 'settings: { id: shop, name: Shop, startDialog: main }\nuserDataFields: [name]\ndialogs:\n  - id: main\n    steps:\n      # greets by name\n      - id: hi\n        type: message\n        text: Hi {{nmae}}\n',
+    expected: 'dialogs[0].steps[0].text (line 9): {{nmae}} is not a user-data field, a variable a step sets or a built-in. Did you mean {{name}}?',
+  },
 ];

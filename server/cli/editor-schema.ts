@@ -1,0 +1,12 @@
+import { definitionJsonSchema } from '../definition/json-schema.ts';
+import { BUILT_IN_STEP_TYPES } from '../integrations/step-types/registry.ts';
+import type { StepType } from '../integrations/step-types/step-type.ts';
+
+/**
+ * The editor schema with the integration step types' parameters: the built-in ones (the committed
+ * docs/bot-definition.schema.json), plus a bot's own when a server serves it.
+ */
+export function editorSchema(options: { ownStepTypes?: readonly StepType[]; id?: string } = {}): string {
+  const stepTypes = [...BUILT_IN_STEP_TYPES, ...(options.ownStepTypes ?? [])].map((type) => ({ name: type.name, description: type.description, params: type.paramsSchema }));
+  return definitionJsonSchema({ stepTypes, ...(options.id === undefined ? {} : { id: options.id }) });
+}
