@@ -265,7 +265,7 @@ async function assemble(
       return { ok: false, problems: ['the server is closing'] };
     }
     const previous = bot;
-    // One synchronous swap: a turn reads either the old definition and models or the new ones, never a mix.
+    // One synchronous swap: the definition, its models and its integration caller change together (a turn under way reads the new ones from its next read on).
     bot = next;
     // The editor schema lists the bot's own step types: built again on the next request.
     schemaText = undefined;
