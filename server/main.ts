@@ -1,3 +1,4 @@
+import { unwatchFile, watchFile } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -13,8 +14,6 @@ import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
 import { openTrackedLink } from './app/open-tracked-link.ts';
 import { createLinkSigner } from './api/url-tracker.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
-import { createFaqMatcher } from './nlp/faq-matcher.ts';
-import { trainIntentClassifier } from './nlp/intent-classifier.ts';
 import { createHttpSmsSender } from './sms/http-sms-sender.ts';
 import type { AppDeps } from './app/deps.ts';
 import { KeyedQueue } from './app/keyed-queue.ts';
@@ -30,12 +29,10 @@ import { SafeHttpClient } from './integrations/http/safe-http-client.ts';
 import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
-import { checkDefinitionFile, formatProblem, isError } from './cli/check-definition.ts';
 import { editorSchema } from './cli/editor-schema.ts';
 import { SCHEMA_PATH } from './definition/json-schema.ts';
 import { DefinitionError } from './definition/load.ts';
-import type { BotDefinition } from './definition/schema.ts';
-import type { CodeStepType } from './integrations/step-types/step-type.ts';
+import { formatProblem } from './definition/problem.ts';
 import { createLogger } from './logger.ts';
 import { projectRoot } from './paths.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
@@ -43,8 +40,8 @@ import type { Store } from './ports/store.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { integrationJobHandler } from './jobs/handlers/integration.ts';
 import { INTEGRATION_JOB_KIND, IntegrationRuntime } from './integrations/run-integration.ts';
-import { createBotIntegrations } from './integrations/bot-steps.ts';
 import { StepTypeModuleError } from './integrations/step-types/load-modules.ts';
+import { currentDatasets, prepareBot, readBot, watchedFiles, type BotSource, type PreparedBot } from './load-bot.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -58,8 +55,18 @@ export interface RunningServer {
   readonly functionKey: string;
   /** Integration steps and background datasets (the engine calls `integrations.run`). */
   readonly integrations: IntegrationRuntime;
+  /**
+   * Reads the definition file (and its step type modules) again and puts it in service. A
+   * definition that fails any check is not used: the running one stays and every problem is
+   * logged. Conversations carry on; a user resting on a step that is gone is moved (settings.recovery).
+   */
+  reload(): Promise<ReloadOutcome>;
+  /** The definition file and step type modules the bot in service was read from. */
+  readonly files: readonly string[];
   close(): Promise<void>;
 }
+
+export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
 
 export interface StartOptions {
   readonly clock?: Clock;
@@ -72,15 +79,14 @@ export interface StartOptions {
 /** The composition root: the only place that knows which store, clock and channel are real. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination);
-  // The same checks as `chatbot check` (with its step type modules): any error stops start-up before anything is opened.
-  const checked = await checkDefinitionFile(config.BOT_DEFINITION, { env: options.env ?? process.env });
-  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(config.BOT_DEFINITION, checked.problems.filter(isError).map(formatProblem));
-  const { definition, stepTypes: ownStepTypes } = checked;
-  for (const problem of checked.problems) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
+  // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
+  // The same checks as `chatbot check`: any error stops start-up before anything is opened; warnings are logged.
+  const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
+  for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
   try {
-    return await assemble(config, options, logger, definition, dataDir, store, ownStepTypes);
+    return await assemble(config, options, logger, source, dataDir, store);
   } catch (error) {
     // A later start-up failure (a bad integration block, a taken port) must not leave the store open.
     await store.close().catch(() => undefined);
@@ -92,11 +98,11 @@ async function assemble(
   config: Config,
   options: StartOptions,
   logger: ReturnType<typeof createLogger>,
-  definition: BotDefinition,
+  source: BotSource,
   dataDir: string,
   store: Store,
-  ownStepTypes: readonly CodeStepType[],
 ): Promise<RunningServer> {
+  const { definition } = source;
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
     // Shown once, on the start that generated it, and never logged afterwards.
@@ -104,9 +110,6 @@ async function assemble(
   }
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
 
-  // The dialog engine's models (trained from the definition, offline) and outlets.
-  const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
-  const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale, synonyms: definition.settings.synonyms }) : undefined;
   const mailer = config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.SMTP_FROM ?? `"${definition.settings.name}" <bot@localhost>`) : undefined;
   const sms = config.SMS_URL
     ? createHttpSmsSender({ url: config.SMS_URL, username: config.SMS_USERNAME, password: config.SMS_PASSWORD, from: config.SMS_FROM ?? definition.settings.name })
@@ -119,19 +122,21 @@ async function assemble(
 
   const root = projectRoot();
   const metrics = createMetrics();
-  // Integration settings (services, background datasets) and every integration step are checked here:
-  // a bad field or a missing secret stops start-up naming its definition path.
-  const { runtime: integrations, caller: integrationCaller } = createBotIntegrations(definition, config.BOT_DEFINITION, {
+  const env = options.env ?? process.env;
+  const runtimeDeps = {
     store,
     clock: options.clock ?? systemClock,
     logger,
     // jobs is built below; async steps only run once the server is up.
-    scheduler: { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) },
-    env: options.env ?? process.env,
+    scheduler: { schedule: (job: Parameters<JobRunner['schedule']>[0]) => jobs.schedule(job), cancel: (id: string) => jobs.cancel(id) },
+    env,
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
-    stepTypes: ownStepTypes,
-  });
+  };
+  // Integration settings (services, background datasets) and every integration step are checked here:
+  // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
+  // `bot` is what a reload swaps; everything that reads the definition reads it through deps or bot.
+  let bot: PreparedBot = await prepareBot(source, runtimeDeps);
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const clock = options.clock ?? systemClock;
   const restDeliveries = new Map<string, RestDelivery>(
@@ -150,7 +155,9 @@ async function assemble(
     botName: definition.settings.name,
     trustProxy: config.TRUST_PROXY,
     management: {
-      definition,
+      get definition() {
+        return bot.definition;
+      },
       store,
       logger,
       functionKey: functionKey.value,
@@ -161,9 +168,9 @@ async function assemble(
       deps: () => deps,
     },
     urlTracker: (token) => openTrackedLink(deps, token),
-    datasets: { target: integrations.datasets, functionKey: functionKey.value },
+    datasets: { target: currentDatasets(() => bot.runtime), functionKey: functionKey.value },
     // Editors fetch it by the URL a definition's $schema names; it lists this bot's own step types too.
-    definitionSchema: { path: SCHEMA_PATH, text: () => (schemaText ??= editorSchema({ ownStepTypes, id: `${baseUrl}${SCHEMA_PATH}` })) },
+    definitionSchema: { path: SCHEMA_PATH, text: () => (schemaText ??= editorSchema({ ownStepTypes: bot.ownStepTypes, id: `${baseUrl}${SCHEMA_PATH}` })) },
     restChannels:
       config.REST_CHANNELS.length > 0
         ? {
@@ -181,7 +188,7 @@ async function assemble(
     maxHttpBufferSize: 64 * 1024,
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
-  const deps: AppDeps = {
+  const deps: { -readonly [K in keyof AppDeps]: AppDeps[K] } = {
     definition,
     store,
     clock,
@@ -191,18 +198,19 @@ async function assemble(
     // A shared store may have other processes on it: one user's turns then wait on a store lease.
     turns: config.MONGODB_URL ? new LeasedTurns(store, { owner: `${hostname()}:${process.pid}`, logger }) : new KeyedQueue(),
     metrics: metrics.port,
-    classifier,
-    faq,
+    classifier: bot.classifier,
+    faq: bot.faq,
     mailer,
     sms,
     links,
-    integrations: integrationCaller,
+    integrations: bot.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
   };
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
-  jobs.register(INTEGRATION_JOB_KIND, integrationJobHandler(integrations));
+  // Through bot: a job scheduled before a reload runs on the runtime in service when it is due.
+  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.runtime)(job));
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({
@@ -237,21 +245,75 @@ async function assemble(
   baseUrl = config.PUBLIC_URL ?? url;
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
-  await integrations.start();
+  await bot.runtime.start();
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
 
   let closing: Promise<void> | undefined;
+  let reloading: Promise<ReloadOutcome> = Promise.resolve({ ok: true });
+  const reload = async (): Promise<ReloadOutcome> => {
+    let next: PreparedBot;
+    try {
+      const source = await readBot(config.BOT_DEFINITION, env);
+      for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
+      next = await prepareBot(source, runtimeDeps);
+    } catch (error) {
+      return refused(error);
+    }
+    try {
+      // Datasets load before the swap, so no turn queries a runtime that has not read them yet.
+      await next.runtime.start();
+    } catch (error) {
+      await next.runtime.close().catch(() => undefined);
+      return refused(error);
+    }
+    if (closing) {
+      await next.runtime.close();
+      return { ok: false, problems: ['the server is closing'] };
+    }
+    const previous = bot;
+    // One synchronous swap: the definition, its models and its integration caller change together (a turn under way reads the new ones from its next read on).
+    bot = next;
+    // The editor schema lists the bot's own step types: built again on the next request.
+    schemaText = undefined;
+    Object.assign(deps, { definition: next.definition, classifier: next.classifier, faq: next.faq, integrations: next.caller });
+    await previous.runtime.close();
+    logger.info(
+      { event: 'definition_reloaded', file: config.BOT_DEFINITION, bot: next.definition.settings.id, dialogs: next.definition.dialogs.length },
+      'bot definition reloaded; conversations carry on with it',
+    );
+    return { ok: true };
+  };
+  const refused = (error: unknown): ReloadOutcome => {
+    const problems = error instanceof DefinitionError ? [...error.problems] : [(error as Error).message ?? String(error)];
+    for (const problem of problems) logger.error({ event: 'definition_reload_problem', file: config.BOT_DEFINITION, problem }, problem);
+    logger.error(
+      { event: 'definition_reload_failed', file: config.BOT_DEFINITION, problems: problems.length },
+      'the bot definition was not reloaded: it has problems (logged above); the running definition stays in service',
+    );
+    return { ok: false, problems };
+  };
   return {
     url,
     store,
     io,
     jobs,
     functionKey: functionKey.value,
-    integrations,
+    get integrations() {
+      return bot.runtime;
+    },
+    get files() {
+      return watchedFiles(bot);
+    },
+    reload() {
+      // One at a time, in order: the last reload asked for reads the file last.
+      reloading = reloading.then(reload, reload);
+      return reloading;
+    },
     close() {
       closing ??= (async () => {
+        await reloading.catch(() => undefined);
         await jobs.stop();
-        await integrations.close();
+        await bot.runtime.close();
         callbackClient.close();
         await io.close();
         await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -286,13 +348,45 @@ async function main(): Promise<void> {
   try {
     const server = await startServer(readConfig(process.env));
     process.stdout.write(`Chatbot is running at ${server.url}\n`);
-    const stop = () => void server.close().then(() => process.exit(0));
+    const stopWatching = process.argv.includes('--watch') ? watchBot(server) : () => undefined;
+    const stop = () => {
+      stopWatching();
+      void server.close().then(() => process.exit(0));
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // An operator's `kill -HUP`: read the definition again without dropping a connection.
+    process.on('SIGHUP', () => void server.reload());
   } catch (error) {
     process.stderr.write(`${startupMessage(error)}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * `npm run dev`: reloads when the definition or one of its step type modules changes. Polls
+ * (stat), as editors save by replacing the file, which ends a watch on the old one; after each
+ * reload the list is read again, since stepTypes may name other modules now.
+ */
+function watchBot(server: RunningServer): () => void {
+  let watched: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const changed = () => {
+    clearTimeout(timer);
+    // An editor's save can be several writes: reload once they settle.
+    timer = setTimeout(() => void server.reload().then(watch), 150);
+  };
+  const watch = () => {
+    for (const file of watched) unwatchFile(file, changed);
+    watched = [...server.files];
+    for (const file of watched) watchFile(file, { interval: 250 }, changed);
+  };
+  watch();
+  process.stdout.write(`Watching ${watched.length} file${watched.length === 1 ? '' : 's'} of the bot definition; saving one reloads it.\n`);
+  return () => {
+    clearTimeout(timer);
+    for (const file of watched) unwatchFile(file, changed);
+  };
 }
 
 /** One line a person can act on, for a start-up failure; the demo launcher prints it too. */

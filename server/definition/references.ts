@@ -26,6 +26,8 @@ export function checkReferences(definition: BotDefinition): string[] {
   if (!dialogs.has(definition.settings.startDialog)) {
     problems.push(`settings.startDialog: no dialog "${definition.settings.startDialog}"`);
   }
+  const { recoveryDialog } = definition.settings;
+  if (recoveryDialog !== undefined && !dialogs.has(recoveryDialog)) problems.push(`settings.recoveryDialog: no dialog "${recoveryDialog}"`);
 
   const dialogExists = (at: string, dialogId: string) => {
     if (!dialogs.has(dialogId)) problems.push(`${at}: no dialog "${dialogId}"`);

@@ -70,6 +70,13 @@ export const botDefinitionSchema = z
         synonyms: z.array(z.array(z.string().min(1).max(100)).min(2).max(20)).max(500).default([]).describe('Groups of words that mean the same to this bot\'s FAQ, e.g. [["parcel", "package"]]: a question in one word matches a phrasing in another.'),
         maxStepsWithoutInput: z.number().int().min(1).max(1000).default(100).describe('Most steps a run may take without input from outside (the user, the page, a trigger), across the turns it chains itself (integration results, failed email or SMS, waits under a second). Past it the run stops and the user hears fallbackText.'),
         maxCallsWithoutInput: z.number().int().min(1).max(100).default(10).describe('Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone.'),
+        recovery: z
+          .enum(['dialogStart', 'recoveryDialog'])
+          .default('dialogStart')
+          .describe(
+            'Where a user goes whose position names a dialog or step this definition no longer has (a redeploy renamed or removed it): "dialogStart", the first step of their dialog while it exists, else recoveryDialog; "recoveryDialog", always there. The move is logged.',
+          ),
+        recoveryDialog: id.optional().describe('The dialog recovery moves a stranded user to; startDialog when omitted.'),
       })
       .strict()
       .describe('Who the bot is and how it behaves.'),

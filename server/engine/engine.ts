@@ -4,6 +4,7 @@ import { toNext } from './jump.ts';
 import { takeBudget, keepBudget, reachesOut, type RunBudget } from './run-budget.ts';
 import { handlerFor } from './steps/index.ts';
 import { integrationOutcome } from './steps/integration.ts';
+import { recoveryFor } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
 import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
@@ -52,6 +53,18 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     case 'text':
     case 'postback': {
       cancelTimers(ctx, (timer) => timer.userInput);
+      const recovery = recoveryFor(definition, state.position);
+      if (recovery) {
+        // The user rests where the definition no longer goes: their words were meant for a step
+        // that is gone, so they restart at the recovery step (its prompt) instead of hearing the fallback.
+        ctx.effects.push({
+          type: 'warn',
+          code: 'stale_position',
+          detail: { fromDialogId: recovery.from.dialogId, fromStepId: recovery.from.stepId, toDialogId: recovery.to?.dialogId ?? null, toStepId: recovery.to?.stepId ?? null },
+        });
+        position = recovery.to && runFrom(ctx, recovery.to, run);
+        break;
+      }
       const text = input.kind === 'text' ? input.text : input.payload;
       position = receiveText(ctx, state.position, text, input.understanding, run);
       break;

@@ -146,6 +146,12 @@ export type Effect =
       readonly code: 'integration_error_policy';
       readonly detail: { readonly dialogId: string; readonly stepId: string; readonly errorKind: string; readonly policy: string };
     }
+  /** The user's position named a dialog or step the definition no longer has; they were moved (see recovery.ts). */
+  | {
+      readonly type: 'warn';
+      readonly code: 'stale_position';
+      readonly detail: { readonly fromDialogId: string; readonly fromStepId: string; readonly toDialogId: string | null; readonly toStepId: string | null };
+    }
   | { readonly type: 'nlpLog'; readonly fields: NlpLogFields }
   | { readonly type: 'faqLog'; readonly fields: FaqLogFields }
   /** Run a `timer` input for this user after `delayMs`; scheduling the same id again replaces it. */

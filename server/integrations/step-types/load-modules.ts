@@ -33,7 +33,9 @@ export async function loadStepTypeModules(paths: readonly string[], definitionFi
     if (!info.isFile()) throw new StepTypeModuleError(file, 'is not a file; name the module file itself, e.g. "./steps/crm.mjs"');
     let loaded: { default?: unknown };
     try {
-      loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
+      // The import cache is keyed by URL: naming the file's modification time makes a reload (and the
+      // check before it) import a changed module afresh, and an unchanged one from the cache.
+      loaded = (await import(`${pathToFileURL(file).href}?mtime=${info.mtimeMs}`)) as { default?: unknown };
     } catch (error) {
       throw new StepTypeModuleError(file, `failed to load: ${(error as Error).name}: ${(error as Error).message}`);
     }

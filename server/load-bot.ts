@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { DatasetPushTarget } from './api/datasets-router.ts';
+import { checkDefinitionFile } from './cli/check-definition.ts';
+import { DefinitionError } from './definition/load.ts';
+import { formatProblem, isError, type Problem } from './definition/problem.ts';
+import type { BotDefinition } from './definition/schema.ts';
+import { createBotIntegrations } from './integrations/bot-steps.ts';
+import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
+import type { CodeStepType } from './integrations/step-types/step-type.ts';
+import { createFaqMatcher } from './nlp/faq-matcher.ts';
+import { trainIntentClassifier } from './nlp/intent-classifier.ts';
+import type { IntegrationCaller } from './ports/integrations.ts';
+import type { FaqMatcher, IntentClassifier } from './ports/understanding.ts';
+
+/** A definition file and its step type modules, read and checked; nothing opened yet. */
+export interface BotSource {
+  readonly file: string;
+  readonly definition: BotDefinition;
+  readonly ownStepTypes: readonly CodeStepType[];
+  /** What `check` warns of (a template name that may come from the page, …): logged, not refused. */
+  readonly warnings: readonly Problem[];
+}
+
+/** Everything the server derives from a definition: swapped whole on a reload. */
+export interface PreparedBot extends BotSource {
+  readonly runtime: IntegrationRuntime;
+  readonly caller: IntegrationCaller;
+  readonly classifier?: IntentClassifier;
+  readonly faq?: FaqMatcher;
+}
+
+/**
+ * Reads the definition and imports its step type modules (a changed module afresh), with every
+ * check `chatbot check` runs. Throws DefinitionError listing every error.
+ */
+export async function readBot(file: string, env: Readonly<Record<string, string | undefined>>): Promise<BotSource> {
+  const checked = await checkDefinitionFile(file, { env });
+  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(file, checked.problems.filter(isError).map(formatProblem));
+  return { file, definition: checked.definition, ownStepTypes: checked.stepTypes, warnings: checked.problems };
+}
+
+/**
+ * Checks the integration settings and steps against the integration layer (a bad field or a
+ * missing secret throws a DefinitionError naming its path) and trains the models. The runtime
+ * is not started: the caller starts it once the bot is in service.
+ */
+export async function prepareBot(source: BotSource, deps: Omit<IntegrationRuntimeDeps, 'stepTypes'>): Promise<PreparedBot> {
+  const { runtime, caller } = createBotIntegrations(source.definition, source.file, { ...deps, stepTypes: [...source.ownStepTypes] });
+  try {
+    const { definition } = source;
+    const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
+    const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale, synonyms: definition.settings.synonyms }) : undefined;
+    return { ...source, runtime, caller, classifier, faq };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}
+
+/** The files a reload depends on: the definition and its step type modules. */
+export function watchedFiles(source: BotSource): string[] {
+  const base = path.dirname(path.resolve(source.file));
+  return [path.resolve(source.file), ...source.definition.stepTypes.map((entry) => path.resolve(base, entry))];
+}
+
+/** Dataset pushes go to whichever runtime is in service now, across reloads. */
+export function currentDatasets(current: () => IntegrationRuntime): DatasetPushTarget {
+  return {
+    has: (name) => current().datasets.has(name),
+    names: () => current().datasets.names(),
+    replace: (name, rows) => current().datasets.replace(name, rows),
+    update: (name, change) => current().datasets.update(name, change),
+    pull: (name) => current().datasets.pull(name),
+    info: (name) => current().datasets.info(name),
+  };
+}
