@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
@@ -22,7 +23,18 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   return command.run(args, io);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** Whether this module is the program: npx and npm's bin folder start it through a symlink, which Node resolves for import.meta.url. */
+function isProgram(): boolean {
+  const started = process.argv[1];
+  if (!started) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(started)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isProgram()) {
   runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {
       process.exitCode = code;
