@@ -251,7 +251,8 @@ async function assemble(
 async function openStore(config: Config, dataDir: string): Promise<Store> {
   if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
-  await mkdir(dataDir, { recursive: true });
+  // Personal data and secrets live here: a new folder is the server user's alone.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   return openSqliteStore({ file: path.join(dataDir, 'chatbot.sqlite') });
 }
 

@@ -6,6 +6,7 @@
  * half-open: `fromMs <= t < toMs`. Adapters: `stores/sqlite` (embedded default)
  * and `stores/mongo`; both must pass `stores/contract.test.ts`.
  */
+import type { PersonalDataStore } from './personal-data.ts';
 
 /** Where a user stands in the conversation tree, as the engine left it. */
 export interface ConversationPosition {
@@ -212,7 +213,8 @@ export type TurnCommitResult =
   /** The user entry's clientId is already stored: nothing was stored; `entry` is the stored one. */
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
 
-export interface Store {
+/** The store also holds personal data in the sense of ports/personal-data.ts: erasure, retention, full exports. */
+export interface Store extends PersonalDataStore {
   /** Resolves when the store answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -7,6 +7,7 @@ import { datasetCases } from './contract/dataset-cases.ts';
 import { mongoLeg, sqliteLeg, useFreshStore, type StoreLeg } from './contract/harness.ts';
 import { jobCases } from './contract/job-cases.ts';
 import { logCases } from './contract/log-cases.ts';
+import { personalDataCases } from './contract/personal-data-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
 import { turnCases } from './contract/turn-cases.ts';
 import { userCases } from './contract/user-cases.ts';
@@ -30,5 +31,6 @@ for (const { leg, skip } of legs) {
     describe('logs', () => logCases(store));
     describe('jobs', () => jobCases(store));
     describe('datasets', () => datasetCases(store));
+    describe('personal data', () => personalDataCases(store));
   });
 }

@@ -5,6 +5,7 @@ import { keyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
 import { mongoJobs } from './mongo-jobs.ts';
 import { mongoLogs } from './mongo-logs.ts';
+import { mongoPersonalData } from './mongo-personal-data.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers } from './mongo-users.ts';
@@ -57,6 +58,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     ...mongoLogs(db),
     ...mongoJobs(db, locks),
     ...mongoDatasets(db, locks),
+    ...mongoPersonalData(db, locks),
   };
 }
 
