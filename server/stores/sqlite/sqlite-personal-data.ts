@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
-import { LOG_KINDS, type LogKind, type RangeQuery } from '../../ports/store.ts';
+import { LOG_KINDS, type RangeQuery } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor, InvalidCursorError } from '../range-cursor.ts';
 import { fromJson } from './json.ts';
 
