@@ -8,6 +8,7 @@ import { HttpError } from '../errors.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';
 import { openApiRouter } from '../openapi/openapi-router.ts';
 import { RateLimiter, rateLimitHeaders, rateLimited } from '../rate-limit.ts';
+import { erasureRouter } from './erasure-router.ts';
 import { exportRouter } from './export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
 import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
@@ -68,6 +69,7 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   if (options.metrics) router.use(metricsRouter(options.metrics, keyed));
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
+  router.use('/api/management', erasureRouter(options.deps));
   router.use(translateErrors);
   return {
     router,
