@@ -9,6 +9,7 @@ import { createMetrics } from './api/metrics.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
 import { triggerJobHandler } from './jobs/handlers/trigger.ts';
 import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
+import { RETENTION_JOB, retentionJobHandler, retentionSettings, scheduleRetention } from './jobs/handlers/retention.ts';
 import { openTrackedLink } from './app/open-tracked-link.ts';
 import { createLinkSigner } from './api/url-tracker.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
@@ -187,6 +188,8 @@ async function assemble(
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(INTEGRATION_JOB_KIND, integrationJobHandler(integrations));
+  const retention = retentionSettings(config);
+  jobs.register(RETENTION_JOB, retentionJobHandler({ store, clock, logger, settings: retention }));
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({
@@ -221,6 +224,7 @@ async function assemble(
   baseUrl = config.PUBLIC_URL ?? url;
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
+  await scheduleRetention(jobs, retention, clock.now());
   await integrations.start();
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
 
