@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Server } from 'socket.io';
 import { clientIp } from './api/client-ip.ts';
 import { createApp } from './api/create-app.ts';
+import { currentRequestId } from './api/request-id.ts';
 import { createMetrics } from './api/metrics.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
 import { triggerJobHandler } from './jobs/handlers/trigger.ts';
@@ -63,7 +64,10 @@ export interface StartOptions {
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = createLogger(config.LOG_LEVEL, options.logDestination);
+  const logger = createLogger(config.LOG_LEVEL, options.logDestination, () => {
+    const requestId = currentRequestId();
+    return requestId ? { requestId } : {};
+  });
   const definition = await loadDefinition(config.BOT_DEFINITION, { env: options.env ?? process.env });
   // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
   const ownStepTypes = await loadStepTypeModules(definition.stepTypes, config.BOT_DEFINITION);

@@ -9,6 +9,7 @@ import { healthRouter } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
 import { RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
+import { withRequestId } from './request-id.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
 import { widgetAssetsRouter } from './widget-assets.ts';
@@ -72,9 +73,10 @@ export function createApp(options: AppOptions): RequestListener {
   else if (options.botName !== undefined) app.use(homePage(options.botName));
   app.use(notFound);
   app.use(errorHandler(options.logger));
-  if (!management) return app;
-  const { triggers } = management;
-  return (req, res) => {
-    if (!triggers(req, res)) app(req, res);
-  };
+  const trust = options.trustProxy ?? TRUST_LOOPBACK;
+  const triggers = management?.triggers;
+  return (req, res) =>
+    withRequestId(req, res, trust, () => {
+      if (!triggers?.(req, res)) app(req, res);
+    });
 }

@@ -144,6 +144,7 @@ export const errorSchema: Schema = {
         code: { type: 'string', enum: [...ERROR_CODES], description: 'Stable code from the error catalogue.' },
         message: { type: 'string', description: 'A sentence a person can act on.' },
         details: { type: 'object', description: 'Machine-readable specifics: the offending parameter, known fields, a request id.' },
+        requestId: { type: 'string', description: 'The id of this request, as in the X-Request-Id response header and the server\'s log lines: quote it when reporting a problem.' },
       },
     },
   },
