@@ -7,6 +7,7 @@ import { clientIp } from './api/client-ip.ts';
 import { createApp } from './api/create-app.ts';
 import { currentRequestId } from './api/request-id.ts';
 import { createMetrics } from './api/metrics.ts';
+import { isLoopbackHost } from './api/metrics-access.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
 import { triggerJobHandler } from './jobs/handlers/trigger.ts';
 import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
@@ -149,6 +150,7 @@ async function assemble(
       functionKey: functionKey.value,
       rateLimitPerMinute: config.MANAGEMENT_RATE_LIMIT,
       metrics,
+      metricsAccess: { token: config.METRICS_TOKEN, openOnLoopback: isLoopbackHost(config.HOST) },
       trustProxy: config.TRUST_PROXY,
       // deps is built below, once the channel exists; requests only arrive after listen().
       deps: () => deps,
@@ -171,7 +173,16 @@ async function assemble(
     cors: { origin: true, credentials: false },
     maxHttpBufferSize: 64 * 1024,
   });
-  const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
+  const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  metrics.watch({
+    dueJobs: () => store.dueJobs(clock.now()),
+    datasets: async () => Promise.all(integrations.datasets.names().map(async (name) => ({ name, updatedAt: (await store.datasetInfo(name))?.updatedAt ?? null }))),
+    now: () => clock.now(),
+  });
+  io.on('connection', (socket) => {
+    metrics.socketConnected();
+    socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
+  });
   const deps: AppDeps = {
     definition,
     store,

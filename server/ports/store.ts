@@ -162,6 +162,12 @@ export interface Job {
   readonly lastError: string | null;
 }
 
+export interface DueJobs {
+  readonly kind: string;
+  readonly count: number;
+  readonly oldestRunAt: number;
+}
+
 export interface ClaimRequest {
   readonly workerId: string;
   readonly now: number;
@@ -289,6 +295,8 @@ export interface Store extends PersonalDataStore {
    * else dead. False when the worker no longer holds the lease.
    */
   failJob(id: string, workerId: string, error: string, retryAt: number): Promise<boolean>;
+  /** Jobs due (pending with runAt <= now), by kind, with the runAt of the oldest: the queue's depth and age, for /metrics. */
+  dueJobs(now: number): Promise<readonly DueJobs[]>;
 
   // Background datasets
   /** Replaces all rows of the dataset at once: readers see the old rows or the new, never a mix. */

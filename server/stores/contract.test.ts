@@ -7,7 +7,7 @@ import { datasetCases } from './contract/dataset-cases.ts';
 import { mongoLeg, sqliteLeg, useFreshStore, type StoreLeg } from './contract/harness.ts';
 import { jobCases } from './contract/job-cases.ts';
 import { logCases } from './contract/log-cases.ts';
-import { personalDataCases } from './contract/personal-data-cases.ts';
+import { jobStatsCases, personalDataCases } from './contract/personal-data-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
 import { turnCases } from './contract/turn-cases.ts';
 import { userCases } from './contract/user-cases.ts';
@@ -32,5 +32,6 @@ for (const { leg, skip } of legs) {
     describe('jobs', () => jobCases(store));
     describe('datasets', () => datasetCases(store));
     describe('personal data', () => personalDataCases(store));
+    describe('job queue', () => jobStatsCases(store));
   });
 }

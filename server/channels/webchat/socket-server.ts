@@ -117,6 +117,7 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
         if (!bucket.take()) {
           if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
           warned = true;
+          app.metrics?.rateLimited?.('webchat');
           const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
           socket.emit('protocol_error', error);
           if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });

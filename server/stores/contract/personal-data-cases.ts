@@ -113,3 +113,22 @@ export function personalDataCases(store: () => Store): void {
     await expect(collect(store().exportTranscript({ after: 'nonsense' }))).rejects.toBeInstanceOf(InvalidCursorError);
   });
 }
+
+/** The job queue's depth and age, as /metrics reads it. */
+export function jobStatsCases(store: () => Store): void {
+  it('when jobs wait, then dueJobs counts the due pending ones by kind with the oldest runAt, and leaves out future, running and finished ones', async () => {
+    const s = store();
+    await s.scheduleJob({ id: 'a1', kind: 'timer', payload: {}, runAt: 100 });
+    await s.scheduleJob({ id: 'a2', kind: 'timer', payload: {}, runAt: 50 });
+    await s.scheduleJob({ id: 'b1', kind: 'trigger', payload: {}, runAt: 150 });
+    await s.scheduleJob({ id: 'future', kind: 'trigger', payload: {}, runAt: 10_000 });
+    await s.scheduleJob({ id: 'done', kind: 'callback', payload: {}, runAt: 10 });
+    const [claimed] = await s.claimJobs({ workerId: 'w', now: 10, leaseMs: 1000, limit: 1 });
+    await s.completeJob(claimed!.id, 'w');
+    expect(await s.dueJobs(200)).toStrictEqual([
+      { kind: 'timer', count: 2, oldestRunAt: 50 },
+      { kind: 'trigger', count: 1, oldestRunAt: 150 },
+    ]);
+    expect(await s.dueJobs(0)).toStrictEqual([]);
+  });
+}

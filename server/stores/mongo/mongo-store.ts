@@ -3,6 +3,7 @@ import type { Store } from '../../ports/store.ts';
 import { ensureIndexes } from './indexes.ts';
 import { keyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
+import { mongoJobStats } from './mongo-job-stats.ts';
 import { mongoJobs } from './mongo-jobs.ts';
 import { mongoLogs } from './mongo-logs.ts';
 import { mongoPersonalData } from './mongo-personal-data.ts';
@@ -59,6 +60,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     ...mongoJobs(db, locks),
     ...mongoDatasets(db, locks),
     ...mongoPersonalData(db, locks),
+    ...mongoJobStats(db),
   };
 }
 

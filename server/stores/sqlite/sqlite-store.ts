@@ -4,6 +4,7 @@ import type { Store } from '../../ports/store.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrations.ts';
 import { sqliteDatasets } from './sqlite-datasets.ts';
+import { sqliteJobStats } from './sqlite-job-stats.ts';
 import { sqliteJobs } from './sqlite-jobs.ts';
 import { sqliteLogs } from './sqlite-logs.ts';
 import { sqlitePersonalData } from './sqlite-personal-data.ts';
@@ -71,5 +72,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ...sqliteJobs(db),
     ...sqliteDatasets(db),
     ...sqlitePersonalData(db),
+    ...sqliteJobStats(db),
   };
 }
