@@ -22,6 +22,8 @@ export function handlePageEvent(deps: AppDeps, event: PageEvent): Promise<void> 
     }));
     if (matters(deps, event.name, user.variables)) {
       await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, { userWrote: false });
+    } else {
+      deps.logger.debug?.({ event: 'page_event_unrouted', userId: event.userId, name: event.name }, 'a page event no dialog or waiting timer listens for: kept as lastPageEvent only');
     }
   });
 }

@@ -90,7 +90,11 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       const auth = handshakeAuthSchema.safeParse(socket.handshake.auth ?? {});
       if (!auth.success) return next(refusal('invalid_payload', 'The handshake is not valid.'));
       const settled = settleIdentity(auth.data, sessions, options);
-      if ('code' in settled) return next(refusal(settled.code, settled.message));
+      if ('code' in settled) {
+        // Who was refused stays out of the line: a claimed id is not a verified one.
+        logger.debug?.({ event: 'handshake_refused', code: settled.code, identity: socket.handshake.auth?.identity !== undefined }, settled.message);
+        return next(refusal(settled.code, settled.message));
+      }
       socket.data = settled;
       next();
     } catch (error) {
