@@ -201,7 +201,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       tags: ['Personal data'],
       summary: 'Erase everything held about a user',
       description:
-        'Beyond the spec: the right to erasure. Removes, on whichever store the server uses, the user row (position, variables, user data), the whole transcript, every log row naming the user (user-data snapshots, NLP, e-mail, SMS, fuzzy answers, integration calls, URL clicks) and their durable jobs (timers, queued triggers, integration calls, channel callbacks). The answer counts what was removed. Idempotent: erasing a user again, or one never seen, answers 200 with zeros. A web chat the user still has open gets no more of the old conversation; if the same browser writes again, it starts afresh.',
+        'Beyond the spec: the right to erasure. Removes, on whichever store the server uses, the user row (position, variables, user data), the whole transcript, every log row naming the user (user-data snapshots, NLP, e-mail, SMS, fuzzy answers, integration calls, URL clicks) and their durable jobs (timers, queued triggers, integration calls, channel callbacks). The answer counts what was removed. Idempotent: erasing a user again, or one never seen, answers 200 with zeros. A web chat still open for the user is not closed: its next message is refused with an error, and when it connects again (a reload) it starts a new conversation under the same id.',
       parameters: [{ name: 'userId', in: 'path', required: true, description: 'The user\'s id, as in the exports.', schema: { type: 'string', minLength: 1, maxLength: 256 } }],
       responses: {
         '200': { description: 'What was erased.', content: { 'application/json': { schema: ref('schemas/ErasureReport') } } },

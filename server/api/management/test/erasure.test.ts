@@ -116,6 +116,22 @@ for (const leg of storeLegs()) {
       expect(await server.store.getUser(kept)).not.toBeNull();
     });
 
+    it('when a user is erased while their widget is open, then its next message is refused and a reconnect starts a new conversation under the same id', async () => {
+      const client = connectClient(server.url);
+      const session = await new Promise<Session>((resolve) => client.once('session', resolve));
+      await eventually('the prompt', () => client.items.length >= 2);
+      expect((await api('DELETE', `/api/management/users/${session.userId}`)).status).toBe(200);
+      const answer = await client.emitWithAck('message', { clientId: 'after-1', text: 'Still here?' });
+      expect(answer.ok).toBe(false);
+      expect(await server.store.getUser(session.userId)).toBeNull();
+      client.disconnect();
+      const again = connectClient(server.url, { userId: session.userId, token: session.token, lastSeq: 2 });
+      expect((await new Promise<Session>((resolve) => again.once('session', resolve))).userId).toBe(session.userId);
+      await eventually('the greeting again', () => again.items.length >= 2);
+      expect(again.items.map((item) => item.seq)).toStrictEqual([1, 2]);
+      again.disconnect();
+    });
+
     it.skipIf(leg.name !== 'sqlite')('when the server created its SQLite file and function key, then only the server user may read them (0600)', async () => {
       expect((await stat(path.join(server.dataDir, 'chatbot.sqlite'))).mode & 0o777).toBe(0o600);
       expect((await stat(path.join(server.dataDir, 'session.secret'))).mode & 0o777).toBe(0o600);
