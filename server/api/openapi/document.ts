@@ -215,6 +215,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
       operationId: 'metrics',
       tags: ['Operations'],
       summary: 'Prometheus metrics',
+      // With METRICS_TOKEN: the bearer token. Without: none on a loopback-only server, else the function key.
+      security: [{ metricsToken: [] }, { functionKeyHeader: [] }, { functionKeyQuery: [] }, {}],
       description:
         'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step), plus the Node process defaults. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
       responses: {
@@ -274,6 +276,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },
         functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
         channelKey: channelKeyScheme,
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
       },
       parameters: {
         fromTimestamp: {
