@@ -32,6 +32,9 @@ describe('config', () => {
     ['TRUST_PROXY', 'nginx', /^TRUST_PROXY: must be true, false, a number of proxy hops, or a comma-separated list .*"nginx" is none of these \(got "nginx"\)$/],
     ['REST_CHANNEL_ANSWER_WAIT', '2m', /^REST_CHANNEL_ANSWER_WAIT: must be a duration from 100ms to 60s, such as 10s or 500ms \(got "2m"\)$/],
     ['DEMO_PAGE', 'yes', /^DEMO_PAGE: must be 1 \(serve the demo page at \/\) or 0/],
+    ['RETENTION_TRANSCRIPT_DAYS', '0', /^RETENTION_TRANSCRIPT_DAYS: must be a whole number of days from 1 to 99999, or unset to keep records until they are erased \(got "0"\)$/],
+    ['RETENTION_NLP_LOG_DAYS', '1.5', /^RETENTION_NLP_LOG_DAYS: /],
+    ['METRICS_TOKEN', 'short', /^METRICS_TOKEN: must be at least 16 characters long$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);

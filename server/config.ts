@@ -45,6 +45,15 @@ const origin = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
+/** A retention period in whole days; unset = kept until erased. */
+const retentionDays = optionalText.pipe(
+  z
+    .string()
+    .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of days from 1 to 99999, or unset to keep records until they are erased')
+    .transform(Number)
+    .optional(),
+);
+
 /** The environment the server reads, with defaults from docs/configuration (README). */
 export const configSchema = z.object({
   PORT: port.default(3000),
@@ -164,6 +173,21 @@ export const configSchema = z.object({
     .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
     .transform(Number)
     .default(1200),
+  /**
+   * The bearer token GET /metrics asks for. Unset: /metrics is open when HOST is a loopback
+   * address (a local scraper or sidecar), and asks for the function key otherwise.
+   */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+  /** Retention in days (jobs/retention.ts): transcripts, and each log kind (RETENTION_LOG_DAYS for those without their own). */
+  RETENTION_TRANSCRIPT_DAYS: retentionDays,
+  RETENTION_LOG_DAYS: retentionDays,
+  RETENTION_USER_DATA_SNAPSHOT_DAYS: retentionDays,
+  RETENTION_NLP_LOG_DAYS: retentionDays,
+  RETENTION_OUTGOING_EMAIL_DAYS: retentionDays,
+  RETENTION_OUTGOING_SMS_DAYS: retentionDays,
+  RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
+  RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
+  RETENTION_URL_TRACKER_DAYS: retentionDays,
 }).superRefine((config, ctx) => {
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });

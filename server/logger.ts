@@ -18,10 +18,13 @@ const REDACT = [
   'authToken',
 ];
 
-/** The process logger: JSON lines on stdout, secrets censored. */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Pino {
+/**
+ * The process logger: JSON lines on stdout, secrets censored. `context` adds fields
+ * to every line from where it is written (the request id of the request being handled).
+ */
+export function createLogger(level: string, destination?: NodeJS.WritableStream, context?: () => Record<string, unknown>): Pino {
   return pino(
-    { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'chatbot' } },
+    { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'chatbot' }, ...(context ? { mixin: context } : {}) },
     destination ?? process.stdout,
   );
 }

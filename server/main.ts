@@ -7,10 +7,13 @@ import { pathToFileURL } from 'node:url';
 import { Server } from 'socket.io';
 import { clientIp } from './api/client-ip.ts';
 import { createApp } from './api/create-app.ts';
+import { currentRequestId } from './api/request-id.ts';
 import { createMetrics } from './api/metrics.ts';
+import { isLoopbackHost } from './api/metrics-access.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
 import { triggerJobHandler } from './jobs/handlers/trigger.ts';
 import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
+import { RETENTION_JOB, retentionJobHandler, retentionSettings, scheduleRetention } from './jobs/handlers/retention.ts';
 import { openTrackedLink } from './app/open-tracked-link.ts';
 import { createLinkSigner } from './api/url-tracker.ts';
 import { createSmtpMailer } from './mail/smtp-mailer.ts';
@@ -78,7 +81,10 @@ export interface StartOptions {
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = createLogger(config.LOG_LEVEL, options.logDestination);
+  const logger = createLogger(config.LOG_LEVEL, options.logDestination, () => {
+    const requestId = currentRequestId();
+    return requestId ? { requestId } : {};
+  });
   // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
   // The same checks as `chatbot check`: any error stops start-up before anything is opened; warnings are logged.
   const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
@@ -163,6 +169,7 @@ async function assemble(
       functionKey: functionKey.value,
       rateLimitPerMinute: config.MANAGEMENT_RATE_LIMIT,
       metrics,
+      metricsAccess: { token: config.METRICS_TOKEN, openOnLoopback: isLoopbackHost(config.HOST) },
       trustProxy: config.TRUST_PROXY,
       // deps is built below, once the channel exists; requests only arrive after listen().
       deps: () => deps,
@@ -187,7 +194,16 @@ async function assemble(
     cors: { origin: true, credentials: false },
     maxHttpBufferSize: 64 * 1024,
   });
-  const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
+  const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  metrics.watch({
+    dueJobs: () => store.dueJobs(clock.now()),
+    datasets: async () => Promise.all(bot.runtime.datasets.names().map(async (name) => ({ name, updatedAt: (await store.datasetInfo(name))?.updatedAt ?? null }))),
+    now: () => clock.now(),
+  });
+  io.on('connection', (socket) => {
+    metrics.socketConnected();
+    socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
+  });
   const deps: { -readonly [K in keyof AppDeps]: AppDeps[K] } = {
     definition,
     store,
@@ -211,6 +227,8 @@ async function assemble(
   jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
   // Through bot: a job scheduled before a reload runs on the runtime in service when it is due.
   jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.runtime)(job));
+  const retention = retentionSettings(config);
+  jobs.register(RETENTION_JOB, retentionJobHandler({ store, clock, logger, settings: retention }));
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({
@@ -245,6 +263,7 @@ async function assemble(
   baseUrl = config.PUBLIC_URL ?? url;
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
+  await scheduleRetention(jobs, retention, clock.now());
   await bot.runtime.start();
   logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
 
@@ -329,7 +348,8 @@ async function assemble(
 async function openStore(config: Config, dataDir: string): Promise<Store> {
   if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
-  await mkdir(dataDir, { recursive: true });
+  // Personal data and secrets live here: a new folder is the server user's alone.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   return openSqliteStore({ file: path.join(dataDir, 'chatbot.sqlite') });
 }
 

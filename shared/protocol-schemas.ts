@@ -55,6 +55,7 @@ export const handshakeAuthSchema = z
     user: record.optional(),
     locale: z.string().max(35).optional(),
     identity: z.object({ userId: z.string().min(1).max(128), userHash: z.string().min(1).max(128) }).optional(),
+    deferStart: z.boolean().optional(),
   })
   .refine((auth) => (auth.userId === undefined) === (auth.token === undefined), {
     message: 'userId and token come together',
@@ -82,4 +83,5 @@ export const pressSchema = z.object({
 
 export const pageEventSchema = z.object({ name, payload: record.optional() }) satisfies z.ZodType<PageEventPayload>;
 export const setUserDataSchema = z.object({ fields: record }) satisfies z.ZodType<SetUserDataPayload>;
+export const openSchema = z.object({}).strict() satisfies z.ZodType<Readonly<Record<string, never>>>;
 export const startDialogSchema = z.object({ dialogId: name, data: record.optional() }) satisfies z.ZodType<StartDialogPayload>;

@@ -79,6 +79,12 @@ export interface HandshakeAuth {
    * resumes on another device. Takes precedence over userId/token.
    */
   readonly identity?: { readonly userId: string; readonly userHash: string };
+  /**
+   * true: a visitor the server does not know yet is not stored (no user, no start dialog)
+   * until the chat is opened (the `open` event) or the widget sends anything else; a page
+   * view alone stores nothing. The session (id and token) is issued at once either way.
+   */
+  readonly deferStart?: boolean;
 }
 
 export interface SendTextPayload {
@@ -162,6 +168,8 @@ export interface ClientToServerEvents {
   page_event: (payload: PageEventPayload, ack: Ack<null>) => void;
   set_user_data: (payload: SetUserDataPayload, ack: Ack<null>) => void;
   start_dialog: (payload: StartDialogPayload, ack: Ack<null>) => void;
+  /** The visitor opened the chat: with `deferStart`, the user is stored and the start dialog runs now. Payload `{}`. */
+  open: (payload: Readonly<Record<string, never>>, ack: Ack<null>) => void;
 }
 
 export interface ServerToClientEvents {

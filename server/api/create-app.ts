@@ -10,6 +10,7 @@ import { healthRouter } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { withRequestId } from './request-id.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
 import { widgetAssetsRouter } from './widget-assets.ts';
@@ -79,10 +80,11 @@ export function createApp(options: AppOptions): RequestListener {
         metrics: options.management?.metrics,
       })
     : undefined;
+  const trust = options.trustProxy ?? TRUST_LOOPBACK;
   const triggers = management?.triggers;
-  if (!triggers && !channels) return app;
-  return (req, res) => {
-    if (channels?.(req, res)) return;
-    if (!triggers?.(req, res)) app(req, res);
-  };
+  return (req, res) =>
+    withRequestId(req, res, trust, () => {
+      if (channels?.(req, res)) return;
+      if (!triggers?.(req, res)) app(req, res);
+    });
 }

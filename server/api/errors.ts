@@ -2,12 +2,15 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../ports/http-error.ts';
 import type { Logger } from '../ports/logger.ts';
+import { currentRequestId } from './request-id.ts';
 
 // Raised by every HTTP adapter; kept importable from here, where the API's routes look for it.
 export { HttpError };
 
+/** The catalogue's error body; inside a request it names the request id, which the logs name too. */
 export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
-  return { error: { code, message, ...(details ? { details } : {}) } };
+  const requestId = currentRequestId();
+  return { error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } };
 }
 
 export const notFound: RequestHandler = (req, res) => {
@@ -61,7 +64,7 @@ function clientError(error: unknown): HttpError | undefined {
 
 /** An unexpected failure: logged in full with a request id; the caller is told only the id. */
 export function internalError(logger: Logger, error: unknown): HttpError {
-  const requestId = randomUUID();
+  const requestId = currentRequestId() ?? randomUUID();
   logger.error({ requestId, err: error }, 'request failed');
   return new HttpError(500, 'internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, { requestId });
 }

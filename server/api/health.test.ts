@@ -35,10 +35,10 @@ describe('health and readiness', () => {
   });
 
   it('when requests are served, then each writes one log line with the function key redacted', async () => {
-    await fetch(`${server.url}/healthz?code=very-secret-function-key`);
-    const lines = server.logs.filter((l) => l.event === 'http_request' && String(l.url).startsWith('/healthz?'));
+    await fetch(`${server.url}/widget.js?code=very-secret-function-key`);
+    const lines = server.logs.filter((l) => l.event === 'http_request' && String(l.url).startsWith('/widget.js?'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ method: 'GET', status: 200, url: '/healthz?code=[redacted]' });
+    expect(lines[0]).toMatchObject({ method: 'GET', url: '/widget.js?code=[redacted]' });
     expect(server.logText()).not.toContain('very-secret-function-key');
   });
 });

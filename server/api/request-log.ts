@@ -75,7 +75,10 @@ export function logRequest(
   started: bigint,
   secrets: readonly string[] = [],
 ): void {
-  logger.info(
+  // Probes and scrapes come every few seconds: at info they would bury everything else.
+  const path = (url ?? '').split('?')[0];
+  const probe = path === '/healthz' || path === '/readyz' || path === '/metrics';
+  (probe ? (fields: Record<string, unknown>, message: string) => logger.debug?.(fields, message) : logger.info.bind(logger))(
     {
       event: 'http_request',
       method,

@@ -62,12 +62,14 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   now: number,
   options: O,
 ): Promise<OutcomeOf<O>> {
+  const started = performance.now();
   const committed = await commitTurn(deps, userId, input, now, options);
   if (committed.status !== 'committed') return committed as OutcomeOf<O>;
   const { result, entries } = committed;
   countStored(deps, entries);
   // The messages are stored already: show them before the bookkeeping below.
   if (entries.length > 0) deps.delivery.deliver(userId, entries);
+  deps.metrics?.turnCompleted?.(input.kind, (performance.now() - started) / 1000);
   await carryOutEffects(deps, userId, result.effects, now);
   // After the messages, so "Goodbye!" shows before a close-chat event runs.
   for (const effect of result.effects) {

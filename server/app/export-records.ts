@@ -1,15 +1,19 @@
 import type { BotDefinition } from '../definition/schema.ts';
-import { LOG_KINDS, type LogEntry, type RangeQuery, type Store, type UserExportRow } from '../ports/store.ts';
+import type { KnownUserRow, TranscriptExportRow } from '../ports/personal-data.ts';
+import { LOG_KINDS, type LogEntry, type RangeQuery, type Store } from '../ports/store.ts';
 
-/** The spec's eight export endpoints (section 4.1), by the name in their path: userData, then the store's log kinds. */
-export const EXPORT_NAMES = ['userData', ...LOG_KINDS] as const;
+/**
+ * The spec's eight export endpoints (section 4.1), by the name in their path: userData, then
+ * the store's log kinds; then, beyond the spec, the transcript of every user.
+ */
+export const EXPORT_NAMES = ['userData', ...LOG_KINDS, 'transcript'] as const;
 export type ExportName = (typeof EXPORT_NAMES)[number];
 
 /** Exports whose records carry the bot's user-data fields, and so take where<FieldName> and notEmpty. */
 export const USER_DATA_EXPORTS: readonly ExportName[] = ['userData', 'userDataSnapshot'];
 
 /** Record fields after userId and timestamp, exactly as the spec's section 2 lists them. */
-export const LOG_FIELDS: Readonly<Record<Exclude<ExportName, 'userData' | 'userDataSnapshot'>, readonly string[]>> = {
+export const LOG_FIELDS: Readonly<Record<Exclude<ExportName, 'userData' | 'userDataSnapshot' | 'transcript'>, readonly string[]>> = {
   nlpLog: ['dialogId', 'stepId', 'stepType', 'query', 'modelId', 'intent', 'result', 'processed'],
   outgoingEmail: ['body', 'from', 'recipients', 'replyTo', 'stepId', 'subject'],
   outgoingSms: ['channel', 'link', 'message', 'provider', 'recipients'],
@@ -18,12 +22,16 @@ export const LOG_FIELDS: Readonly<Record<Exclude<ExportName, 'userData' | 'userD
   urlTracker: ['domain', 'url'],
 };
 
+/** Transcript export record fields after userId and timestamp (the entry's time): the per-user sequence number, the sender and the message as the widget received it. */
+export const TRANSCRIPT_FIELDS = ['seq', 'from', 'message'] as const;
+
 export function isExportName(name: string): name is ExportName {
   return (EXPORT_NAMES as readonly string[]).includes(name);
 }
 
 /** Every field of an export's records, in order: the CSV header and the JSON key order. */
 export function recordFields(definition: BotDefinition, name: ExportName): string[] {
+  if (name === 'transcript') return ['userId', 'timestamp', ...TRANSCRIPT_FIELDS];
   const rest = name === 'userData' || name === 'userDataSnapshot' ? definition.userDataFields : LOG_FIELDS[name];
   return ['userId', 'timestamp', ...rest];
 }
@@ -112,14 +120,22 @@ export function exportRecords(
   const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
   const secrets = name === 'integrationLog';
   const filtered = name === 'userData' || name === 'userDataSnapshot';
-  const source: AsyncIterator<UserExportRow | LogEntry> =
-    name === 'userData' ? deps.store.exportUsers(range)[Symbol.asyncIterator]() : deps.store.readLogs(name, range)[Symbol.asyncIterator]();
+  // userData lists every known user, by last activity (not only those who wrote).
+  const source: AsyncIterator<KnownUserRow | LogEntry | TranscriptExportRow> =
+    name === 'userData'
+      ? deps.store.exportKnownUsers(range)[Symbol.asyncIterator]()
+      : name === 'transcript'
+        ? deps.store.exportTranscript(range)[Symbol.asyncIterator]()
+        : deps.store.readLogs(name, range)[Symbol.asyncIterator]();
   const iterator: AsyncIterableIterator<ExportItem> = {
     async next() {
       for (;;) {
         const step = await source.next();
         if (step.done) return { done: true, value: undefined };
         const row = step.value;
+        if ('seq' in row) {
+          return { done: false, value: { record: toRecord(fields, row.userId, row.at, { seq: row.seq, from: row.from, message: row.message }, false), cursor: row.cursor } };
+        }
         const data = 'userData' in row ? row.userData : row.data;
         if (filtered && !matches(data, query.filters)) continue;
         return { done: false, value: { record: toRecord(fields, row.userId, row.timestamp, data, secrets), cursor: row.cursor } };

@@ -30,6 +30,9 @@ export function handlePageEvent(deps: AppDeps, event: PageEvent): Promise<void> 
       await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, { userWrote: false, user, adjust: change });
       return;
     }
+    if (user) {
+      deps.logger.debug?.({ event: 'page_event_unrouted', userId: event.userId, name: event.name }, 'a page event no dialog or waiting timer listens for: kept as lastPageEvent only');
+    }
     await updateUserWithRetry(deps.store, event.userId, now, (current) => ({ variables: change(current).variables }));
   });
 }

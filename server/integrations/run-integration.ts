@@ -171,6 +171,8 @@ export class IntegrationRuntime {
 
   private async execute(prepared: PreparedStep, context: IntegrationContext, fillParams: boolean): Promise<IntegrationResult> {
     const { step, compiled } = prepared;
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     try {
       const params = structuredClone(fillParams ? fillTemplates(step.params, context) : step.params);
       if (!compiled.params(params)) {
@@ -190,11 +192,11 @@ export class IntegrationRuntime {
         throw new IntegrationError('invalid_body', `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`);
       }
       const output = prepared.mapping ? await this.map(prepared, raw) : raw;
-      this.deps.metrics?.integrationCall(step.type, 'ok');
+      this.deps.metrics?.integrationCall(step.type, 'ok', { seconds: took(), status: 'ok' });
       return { ok: true, output };
     } catch (error) {
       const failure = error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
-      this.deps.metrics?.integrationCall(step.type, 'error');
+      this.deps.metrics?.integrationCall(step.type, 'error', { seconds: took(), status: failure.kind });
       this.deps.logger.warn(
         { event: 'integration_failed', stepType: step.type, userId: context.userId, kind: failure.kind, status: failure.status },
         failure.message,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
+import type { Metrics } from '../ports/metrics.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { Job, NewJob, Store } from '../ports/store.ts';
 
@@ -33,6 +34,8 @@ export interface JobRunnerOptions {
   readonly maxInFlight?: number;
   /** Delay before retry number `attempt` (1 = the first retry), in ms. */
   readonly backoffMs?: (attempt: number) => number;
+  /** Counts job attempts by kind and outcome for /metrics. */
+  readonly metrics?: Pick<Metrics, 'jobAttempt'>;
 }
 
 /** Exponential backoff: 1 s, 2 s, 4 s … capped at 5 minutes, with ±20 % jitter so retries of a burst spread out. */
@@ -229,6 +232,7 @@ export class JobRunner implements Scheduler {
   private async execute(job: Job): Promise<void> {
     const { store, clock, logger } = this.options;
     const handler = this.handlers.get(job.kind);
+    logger.debug?.({ event: 'job_started', jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, lateMs: Math.max(0, clock.now() - job.runAt) }, 'job claimed');
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
       // Let waiting requests in between jobs: a claimed batch would otherwise run back to back.
@@ -236,10 +240,12 @@ export class JobRunner implements Scheduler {
       const outcome = await handler(job);
       if (outcome) await store.deferJob(job.id, this.workerId, outcome.deferUntil);
       else await store.completeJob(job.id, this.workerId);
+      this.options.metrics?.jobAttempt?.(job.kind, 'done');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt = clock.now() + (this.options.backoffMs ?? exponentialBackoff)(job.attempts);
       const last = job.attempts >= job.maxAttempts;
+      this.options.metrics?.jobAttempt?.(job.kind, last ? 'dead' : 'retry');
       logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, error: message }, last ? 'job failed for good' : 'job failed; will retry');
       await store.failJob(job.id, this.workerId, message, retryAt).catch((failError: unknown) => {
         logger.error({ jobId: job.id, err: failError }, 'could not record a failed job attempt');

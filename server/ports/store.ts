@@ -6,6 +6,7 @@
  * half-open: `fromMs <= t < toMs`. Adapters: `stores/sqlite` (embedded default)
  * and `stores/mongo`; both must pass `stores/contract.test.ts`.
  */
+import type { PersonalDataStore } from './personal-data.ts';
 
 import type { Leases } from './leases.ts';
 
@@ -171,6 +172,12 @@ export interface Job {
   readonly lastError: string | null;
 }
 
+export interface DueJobs {
+  readonly kind: string;
+  readonly count: number;
+  readonly oldestRunAt: number;
+}
+
 export interface ClaimRequest {
   readonly workerId: string;
   readonly now: number;
@@ -230,7 +237,8 @@ export type TurnCommitResult =
   /** The user entry's clientId is already stored: nothing was stored; `entry` is the stored one. */
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
 
-export interface Store extends Leases {
+/** The store also holds personal data in the sense of ports/personal-data.ts: erasure, retention, full exports. */
+export interface Store extends Leases, PersonalDataStore {
   /** Resolves when the store answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -311,6 +319,8 @@ export interface Store extends Leases {
    * else dead. False when the worker no longer holds the lease.
    */
   failJob(id: string, workerId: string, error: string, retryAt: number): Promise<boolean>;
+  /** Jobs due (pending with runAt <= now), by kind, with the runAt of the oldest: the queue's depth and age, for /metrics. */
+  dueJobs(now: number): Promise<readonly DueJobs[]>;
 
   // Background datasets
   /** Replaces all rows of the dataset at once: readers see the old rows or the new, never a mix. */

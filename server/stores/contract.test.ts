@@ -9,6 +9,7 @@ import { jobCases } from './contract/job-cases.ts';
 import { leaseCases } from './contract/lease-cases.ts';
 import { logCases } from './contract/log-cases.ts';
 import { pendingCases } from './contract/pending-cases.ts';
+import { jobStatsCases, personalDataCases } from './contract/personal-data-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
 import { turnCases } from './contract/turn-cases.ts';
 import { userCases } from './contract/user-cases.ts';
@@ -34,5 +35,7 @@ for (const { leg, skip } of legs) {
     describe('datasets', () => datasetCases(store));
     describe('leases', () => leaseCases(store));
     describe('pending messages', () => pendingCases(store));
+    describe('personal data', () => personalDataCases(store));
+    describe('job queue', () => jobStatsCases(store));
   });
 }

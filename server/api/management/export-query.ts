@@ -17,9 +17,22 @@ export interface ParsedExportQuery {
   readonly after?: string;
   readonly format: ExportFormat;
   readonly filters?: ExportFilters;
+  /** CSV only: start with a UTF-8 byte order mark (default true, so spreadsheets read UTF-8). */
+  readonly bom: boolean;
+  /** CSV only: prefix text cells a spreadsheet would run as a formula with ' (default true). */
+  readonly csvFormulaGuard: boolean;
 }
 
-const COMMON = ['code', 'fromTimestamp', 'toTimestamp', 'limit', 'cursor', 'format'];
+const COMMON = ['code', 'fromTimestamp', 'toTimestamp', 'limit', 'cursor', 'format', 'bom', 'csvFormulaGuard'];
+
+/** A true/false switch that only means something for format=csv. */
+function csvSwitch(req: Request, name: string, format: ExportFormat): boolean {
+  const value = single(req, name);
+  if (value === undefined) return true;
+  if (value !== 'true' && value !== 'false') throw invalid(name, `${name} must be true or false.`);
+  if (format !== 'csv') throw invalid(name, `${name} applies to CSV only: add format=csv, or leave ${name} out.`);
+  return value === 'true';
+}
 
 function invalid(parameter: string, message: string, details: Record<string, unknown> = {}): HttpError {
   return new HttpError(400, 'invalid_parameter', message, { parameter, ...details });
@@ -119,6 +132,8 @@ export function parseExportQuery(req: Request, name: ExportName, userDataFields:
     after: cursor === undefined ? undefined : decodePageCursor(name, cursor),
     format,
     filters: userData ? filtersOf(req, userDataFields) : undefined,
+    bom: csvSwitch(req, 'bom', format),
+    csvFormulaGuard: csvSwitch(req, 'csvFormulaGuard', format),
   };
 }
 

@@ -45,6 +45,8 @@ export function exportRouter(deps: ExportDeps): Router {
           limit: query.limit,
           filename: exportName,
           logger: deps.logger,
+          bom: query.bom,
+          csvFormulaGuard: query.csvFormulaGuard,
           nextPage: (storeCursor) => {
             const cursor = encodePageCursor(exportName, storeCursor);
             return { cursor, url: nextPageUrl(req, cursor) };

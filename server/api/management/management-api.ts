@@ -5,9 +5,11 @@ import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';
+import { metricsGuard, type MetricsAccess } from '../metrics-access.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';
 import { openApiRouter } from '../openapi/openapi-router.ts';
 import { RateLimiter, rateLimitHeaders, rateLimited } from '../rate-limit.ts';
+import { erasureRouter } from './erasure-router.ts';
 import { exportRouter } from './export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
 import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
@@ -22,6 +24,8 @@ export interface ManagementOptions {
   /** Requests a minute per client IP over all management endpoints. */
   readonly rateLimitPerMinute: number;
   readonly metrics?: HttpMetrics;
+  /** Who may scrape /metrics; the function key when absent. */
+  readonly metricsAccess?: MetricsAccess;
   /** Which proxies may name the client (TRUST_PROXY), for the rate limit's count per client; loopback when absent. */
   readonly trustProxy?: ProxyTrust;
 }
@@ -65,9 +69,10 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   const router = Router();
   router.use(PREFIXES, limited);
   router.use(openApiRouter(options.definition));
-  if (options.metrics) router.use(metricsRouter(options.metrics, keyed));
+  if (options.metrics) router.use(metricsRouter(options.metrics, options.metricsAccess ? metricsGuard(options.metricsAccess, keyed) : keyed));
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
+  router.use('/api/management', erasureRouter(options.deps));
   router.use(translateErrors);
   return {
     router,

@@ -12,17 +12,23 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
 };
 
-/** A cell of CSV per RFC 4180; text starting with = + - @ (or a tab/CR) gets a leading ' so spreadsheets do not run it as a formula. */
-export function csvCell(value: unknown): string {
+/** The UTF-8 byte order mark: without it Excel on Windows reads a CSV file as the local code page ("CafÃ©"). */
+export const UTF8_BOM = '\uFEFF';
+
+/**
+ * A cell of CSV per RFC 4180. With `formulaGuard` (the default), text starting with
+ * = + - @ (or a tab/CR) gets a leading ' so spreadsheets do not run it as a formula.
+ */
+export function csvCell(value: unknown, formulaGuard = true): string {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (formulaGuard && typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvLine(fields: readonly string[], record: Record<string, unknown>): string {
+function csvLine(fields: readonly string[], record: Record<string, unknown>, formulaGuard: boolean): string {
   let line = '';
-  for (let i = 0; i < fields.length; i++) line += (i === 0 ? '' : ',') + csvCell(record[fields[i]!]);
+  for (let i = 0; i < fields.length; i++) line += (i === 0 ? '' : ',') + csvCell(record[fields[i]!], formulaGuard);
   return `${line}\r\n`;
 }
 
@@ -70,6 +76,10 @@ export interface StreamOptions {
   readonly nextPage: (storeCursor: string) => { readonly url: string; readonly cursor: string };
   readonly filename: string;
   readonly logger: Logger;
+  /** CSV: start with a UTF-8 byte order mark. Default false. */
+  readonly bom?: boolean;
+  /** CSV: guard cells against formula injection. Default true. */
+  readonly csvFormulaGuard?: boolean;
 }
 
 /**
@@ -123,13 +133,13 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
           ? (count === 0 ? '\n' : ',\n') + JSON.stringify(record)
           : options.format === 'ndjson'
             ? `${JSON.stringify(record)}\n`
-            : csvLine(options.fields, record);
+            : csvLine(options.fields, record, options.csvFormulaGuard ?? true);
       count++;
       return writer.write(line);
     };
 
     if (options.format === 'json') await writer.write('[');
-    if (options.format === 'csv') await writer.write(`${options.fields.map(csvCell).join(',')}\r\n`);
+    if (options.format === 'csv') await writer.write(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
     for (const item of head) await emit(item.record);
     if (options.limit === undefined && more) {
       for (;;) {

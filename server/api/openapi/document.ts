@@ -4,7 +4,7 @@ import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/expo
 import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { channelKeyScheme, channelPaths } from './channel-paths.ts';
-import { errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
+import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -23,6 +23,7 @@ const SINCE: Record<ExportName, string | null> = {
   fuzzyQuestionAnswerLog: 'v1.7.474',
   integrationLog: 'v1.7.474',
   urlTracker: 'v1.7.474',
+  transcript: null,
 };
 
 const commonErrors = {
@@ -39,6 +40,8 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
     ref('parameters/limit'),
     ref('parameters/cursor'),
     ref('parameters/format'),
+    ref('parameters/bom'),
+    ref('parameters/csvFormulaGuard'),
   ];
   if (userData) {
     parameters.push(ref('parameters/notEmpty'));
@@ -54,8 +57,10 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
   }
   const timeRule =
     name === 'userData'
-      ? 'fromTimestamp/toTimestamp filter by the time of the user\'s last message; users who never wrote are not exported.'
-      : 'fromTimestamp/toTimestamp filter by the record\'s timestamp.';
+      ? 'Every known user is exported, whether they wrote or not; timestamp is the user\'s last activity (the last change of their conversation: a message, a trigger, a timer, opening the chat), and fromTimestamp/toTimestamp filter by it.'
+      : name === 'transcript'
+        ? 'Beyond the spec: every message of every user, from either side; timestamp is the message\'s time, and fromTimestamp/toTimestamp filter by it.'
+        : 'fromTimestamp/toTimestamp filter by the record\'s timestamp.';
   const operationId = `export${name[0]!.toUpperCase()}${name.slice(1)}`;
   return {
     operationId,
@@ -63,7 +68,7 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
     summary: `Export ${name}`,
     description: [
       `Streams every ${name} record in the range as a JSON array sorted by timestamp ascending (ties in insertion order), read from a database cursor so memory stays flat however many rows match. ${timeRule}`,
-      SINCE[name] ? `Available since bot hosting version ${SINCE[name]}.` : 'Available in every hosting version.',
+      SINCE[name] ? `Available since bot hosting version ${SINCE[name]}.` : name === 'transcript' ? '' : 'Available in every hosting version.',
       'Without filters the whole history is returned; fetching the past day once a day is the recommended practice.',
       userData
         ? 'where<FieldName> and notEmpty apply while streaming; `limit` counts records after filtering. An unknown field is a 400 listing the known fields.'
@@ -96,7 +101,7 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
             schema: {
               type: 'string',
               description:
-                'format=csv: RFC 4180 CSV with a header row of the record fields. Objects and arrays are JSON in the cell; null is an empty cell. A text cell starting with = + - @ (or tab/CR) is prefixed with a single quote so spreadsheets do not evaluate it (CSV formula injection).',
+                'format=csv: RFC 4180 CSV with a header row of the record fields, starting with a UTF-8 byte order mark unless bom=false (so Excel reads UTF-8). Objects and arrays are JSON in the cell; null is an empty cell. A text cell starting with = + - @ (or tab/CR) is prefixed with a single quote so spreadsheets do not evaluate it (CSV formula injection), unless csvFormulaGuard=false.',
             },
           },
         },
@@ -190,13 +195,30 @@ export function openApiDocument(definition: BotDefinition): Obj {
       responses: triggerResponses,
     },
   };
+  paths['/api/management/users/{userId}'] = {
+    delete: {
+      operationId: 'eraseUser',
+      tags: ['Personal data'],
+      summary: 'Erase everything held about a user',
+      description:
+        'Beyond the spec: the right to erasure. Removes, on whichever store the server uses, the user row (position, variables, user data), the whole transcript, every log row naming the user (user-data snapshots, NLP, e-mail, SMS, fuzzy answers, integration calls, URL clicks) and their durable jobs (timers, queued triggers, integration calls, channel callbacks). The answer counts what was removed. Idempotent: erasing a user again, or one never seen, answers 200 with zeros. A web chat still open for the user is not closed: its next message is refused with an error, and when it connects again (a reload) it starts a new conversation under the same id.',
+      parameters: [{ name: 'userId', in: 'path', required: true, description: 'The user\'s id, as in the exports.', schema: { type: 'string', minLength: 1, maxLength: 256 } }],
+      responses: {
+        '200': { description: 'What was erased.', content: { 'application/json': { schema: ref('schemas/ErasureReport') } } },
+        '400': errorResponse('invalid_parameter: the user id is empty or longer than 256 characters.'),
+        ...commonErrors,
+      },
+    },
+  };
   paths['/metrics'] = {
     get: {
       operationId: 'metrics',
       tags: ['Operations'],
       summary: 'Prometheus metrics',
+      // With METRICS_TOKEN: the bearer token. Without: none on a loopback-only server, else the function key.
+      security: [{ metricsToken: [] }, { functionKeyHeader: [] }, { functionKeyQuery: [] }, {}],
       description:
-        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step), plus the Node process defaults. Needs the function key like every management endpoint.',
+        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step), plus the Node process defaults. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
       responses: {
         '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
         ...commonErrors,
@@ -219,7 +241,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
 
   Object.assign(paths, channelPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema };
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -245,6 +267,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Export', description: 'User data and logs, for analytics (spec 4.1).' },
       { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
+      { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
@@ -253,6 +276,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },
         functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
         channelKey: channelKeyScheme,
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
       },
       parameters: {
         fromTimestamp: {
@@ -290,6 +314,20 @@ export function openApiDocument(definition: BotDefinition): Obj {
           required: false,
           description: 'json (default), ndjson or csv. Overrides the Accept header.',
           schema: { type: 'string', enum: ['json', 'ndjson', 'csv'] },
+        },
+        bom: {
+          name: 'bom',
+          in: 'query',
+          required: false,
+          description: 'CSV only (format=csv; with another format it is a 400): true (default) starts the file with a UTF-8 byte order mark, so Excel shows accents right; false leaves it out, for programs that do not expect one.',
+          schema: { type: 'string', enum: ['true', 'false'] },
+        },
+        csvFormulaGuard: {
+          name: 'csvFormulaGuard',
+          in: 'query',
+          required: false,
+          description: 'CSV only (format=csv): true (default) prefixes text cells starting with = + - @ (or tab/CR) with a single quote so spreadsheets do not run them; false writes them unchanged (phone numbers such as +48123456789 stay as they are; open the file only in a program you trust with such cells).',
+          schema: { type: 'string', enum: ['true', 'false'] },
         },
         notEmpty: {
           name: 'notEmpty',

@@ -73,7 +73,7 @@ export function recordSchemas(definition: BotDefinition): Record<string, Schema>
   const schemas: Record<string, Schema> = {
     userData: record(
       'User data',
-      'One user who wrote: timestamp is the time of the last message, then one field per user-data storage the bot declares.',
+      'One known user: timestamp is the user\'s last activity, then one field per user-data storage the bot declares.',
       definition.userDataFields,
       userField,
     ),
@@ -91,6 +91,20 @@ export function recordSchemas(definition: BotDefinition): Record<string, Schema>
     fuzzyQuestionAnswerLog: ['Fuzzy question answer log', 'An utterance the fuzzy question answer plugin processed.'],
     integrationLog: ['Integration log', 'One integration invocation.'],
     urlTracker: ['URL tracker', 'One click on a URL button.'],
+  };
+  schemas.transcript = {
+    title: 'Transcript entry',
+    description: 'One message of a user\'s conversation, from the user or the bot; timestamp is when it was stored.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['userId', 'timestamp', 'seq', 'from', 'message'],
+    properties: {
+      userId: { type: 'string' },
+      timestamp: { type: 'string', format: 'date-time' },
+      seq: { type: 'integer', minimum: 1, description: 'Per-user sequence number: 1, 2, 3, … in the order the user saw the messages.' },
+      from: { type: 'string', enum: ['user', 'bot'] },
+      message: { type: 'object', description: 'The message as the web chat protocol carries it (type, text, buttons, …).' },
+    },
   };
   for (const [name, fields] of Object.entries(LOG_FIELDS) as [keyof typeof LOG_FIELDS, readonly string[]][]) {
     const [title, description] = titles[name];
@@ -130,6 +144,34 @@ export const errorSchema: Schema = {
         code: { type: 'string', enum: [...ERROR_CODES], description: 'Stable code from the error catalogue.' },
         message: { type: 'string', description: 'A sentence a person can act on.' },
         details: { type: 'object', description: 'Machine-readable specifics: the offending parameter, known fields, a request id.' },
+        requestId: { type: 'string', description: 'The id of this request, as in the X-Request-Id response header and the server\'s log lines: quote it when reporting a problem.' },
+      },
+    },
+  },
+};
+
+const countSchema = { type: 'integer', minimum: 0 };
+
+export const erasureReportSchema: Schema = {
+  title: 'Erasure report',
+  type: 'object',
+  additionalProperties: false,
+  required: ['userId', 'erased'],
+  properties: {
+    userId: { type: 'string' },
+    erased: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['user', 'transcript', 'logs', 'jobs'],
+      properties: {
+        user: { type: 'integer', enum: [0, 1], description: '1 when the user row was removed; 0 when there was none (already erased, or never seen).' },
+        transcript: { ...countSchema, description: 'Messages removed.' },
+        logs: {
+          type: 'object',
+          description: 'Log rows removed, by export name (userDataSnapshot included); every kind is listed.',
+          additionalProperties: countSchema,
+        },
+        jobs: { ...countSchema, description: 'Durable jobs removed: timers, queued triggers, integration calls, channel callbacks.' },
       },
     },
   },

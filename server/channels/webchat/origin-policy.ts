@@ -55,6 +55,8 @@ export function originPolicy(options: OriginPolicyOptions): (origin: string | un
         { event: 'origin_refused', origin: shown, setting: ORIGINS_SETTING },
         `a page on ${shown} tried to open the chat and was refused: add the origin to ${ORIGINS_SETTING} to allow it (logged once per origin)`,
       );
+    } else {
+      options.logger.debug?.({ event: 'origin_refused', origin: shown, setting: ORIGINS_SETTING, repeated: true }, `a page on ${shown} was refused again`);
     }
     return {
       code: ORIGIN_NOT_ALLOWED,

@@ -9,6 +9,7 @@ import {
   pressSchema,
   sendTextSchema,
   setUserDataSchema,
+  openSchema,
   startDialogSchema,
 } from '../../../shared/protocol-schemas.ts';
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
@@ -34,6 +35,8 @@ interface SocketData {
   token: string;
   lastSeq: number;
   init: Record<string, unknown>;
+  /** Store a new visitor only once the chat is opened or used (HandshakeAuth.deferStart). */
+  deferStart: boolean;
 }
 
 export const CHANNEL_ID = 'webchat';
@@ -90,8 +93,12 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       const auth = handshakeAuthSchema.safeParse(socket.handshake.auth ?? {});
       if (!auth.success) return next(refusal('invalid_payload', 'The handshake is not valid.'));
       const settled = settleIdentity(auth.data, sessions, options);
-      if ('code' in settled) return next(refusal(settled.code, settled.message));
-      socket.data = settled;
+      if ('code' in settled) {
+        // Who was refused stays out of the line: a claimed id is not a verified one.
+        logger.debug?.({ event: 'handshake_refused', code: settled.code, identity: socket.handshake.auth?.identity !== undefined }, settled.message);
+        return next(refusal(settled.code, settled.message));
+      }
+      socket.data = { ...settled, deferStart: auth.data.deferStart === true };
       next();
     } catch (error) {
       logger.error({ event: 'socket_handshake_failed', err: error }, 'could not check a web chat handshake');
@@ -106,8 +113,20 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     socket.on('disconnect', (reason) => {
       logger.info({ event: 'socket_disconnect', userId, socketId: socket.id, reason }, 'web chat disconnected');
     });
-    // Client events wait until the user exists and the start dialog has run.
-    const ready = start(app, socket, logger);
+    // Client events wait until the user exists and the start dialog has run; with deferStart,
+    // a new visitor's first event (`open` or any other) is what stores them.
+    const started = start(app, socket, logger);
+    let opening: Promise<void> | undefined;
+    const ready = () =>
+      (opening ??= started.then(async (opened) => {
+        if (opened) return;
+        try {
+          await openConversation(app, { userId, channelId: CHANNEL_ID, init: socket.data.init });
+        } catch (error) {
+          logger.error({ userId, err: error }, 'could not open the conversation');
+          socket.emit('protocol_error', { code: 'internal', message: 'The chat could not start. Please try again shortly.' });
+        }
+      }));
     const bucket = new TokenBucket(perMinute, () => app.clock.now());
     let warned = false;
     const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
@@ -117,6 +136,7 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
         if (!bucket.take()) {
           if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
           warned = true;
+          app.metrics?.rateLimited?.('webchat');
           const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
           socket.emit('protocol_error', error);
           if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
@@ -124,7 +144,7 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
         }
         // handler answers every failure itself; this catch is the last line, so no client event can
         // ever become an unhandled rejection (which would stop the process).
-        void ready
+        void ready()
           .then(() => handler(payload, ack))
           .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
       });
@@ -150,6 +170,8 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       await setUserData(app, userId, fields);
       return null;
     });
+    // Opening is done by ready() above, as for every event: nothing else to do.
+    on('open', openSchema, async () => null);
     on('start_dialog', startDialogSchema, async ({ dialogId, data }) => {
       await startDialog(app, { userId, dialogId, data });
       return null;
@@ -162,7 +184,7 @@ function settleIdentity(
   auth: z.infer<typeof handshakeAuthSchema>,
   sessions: SessionTokens,
   options: WebchatOptions,
-): SocketData | ProtocolError {
+): Omit<SocketData, 'deferStart'> | ProtocolError {
   const { userId, token, lastSeq, user, identity } = auth;
   if (identity !== undefined) {
     // A verified identity wins over a stored session: it is how one user resumes on another device.
@@ -187,8 +209,9 @@ function settleIdentity(
   return { ...sessions.issue(), lastSeq: 0, init: user ?? {} };
 }
 
-async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<void> {
-  const { userId, token, lastSeq, init } = socket.data;
+/** Issues the session and replays what was missed; false when the conversation is left for the visitor's first event (deferStart). */
+async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<boolean> {
+  const { userId, token, lastSeq, init, deferStart } = socket.data;
   try {
     // Join before anything is sent, so nothing emitted meanwhile is missed;
     // the widget drops entries it already has by seq.
@@ -198,11 +221,14 @@ async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<
     // Replay first: what the start dialog says next reaches the room live.
     const missed = await readMissed(app, userId, lastSeq);
     if (missed.length > 0) socket.emit('entries', missed.map(toItem));
+    // A page view by a visitor not yet stored stores nothing: they are stored when they open the chat or write.
+    if (deferStart && (await app.store.getUser(userId)) === null) return false;
     await openConversation(app, { userId, channelId: CHANNEL_ID, init });
   } catch (error) {
     logger.error({ userId, err: error }, 'could not open the conversation');
     socket.emit('protocol_error', { code: 'internal', message: 'The chat could not start. Please try again shortly.' });
   }
+  return true;
 }
 
 type Reply<T> = (response: { ok: true; value: T } | { ok: false; error: ProtocolError }) => void;

@@ -8,13 +8,23 @@ import { COLLECTIONS } from './mongo-common.ts';
  * partialFilterExpression.
  */
 const INDEXES: Record<string, IndexDescription[]> = {
-  [COLLECTIONS.users]: [{ key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' }],
+  [COLLECTIONS.users]: [
+    { key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' },
+    // The userData export of every known user, by last activity.
+    { key: { updatedAt: 1, order: 1 }, name: 'by_activity' },
+  ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },
     // dedupKey is `c:<clientId>` or `s:<seq>`: unique per user without a partial index.
     { key: { userId: 1, dedupKey: 1 }, name: 'user_dedup', unique: true },
+    // Retention and the transcript export.
+    { key: { at: 1, _id: 1 }, name: 'at_id' },
   ],
-  [COLLECTIONS.logs]: [{ key: { kind: 1, timestamp: 1, _id: 1 }, name: 'kind_time_id' }],
+  [COLLECTIONS.logs]: [
+    { key: { kind: 1, timestamp: 1, _id: 1 }, name: 'kind_time_id' },
+    // An erasure finds one user's rows without reading every log.
+    { key: { userId: 1, kind: 1 }, name: 'user_kind' },
+  ],
   [COLLECTIONS.locks]: [{ key: { key: 1 }, name: 'key', unique: true }],
   [COLLECTIONS.leases]: [{ key: { key: 1 }, name: 'key', unique: true }],
   [COLLECTIONS.jobs]: [

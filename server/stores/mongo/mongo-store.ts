@@ -3,9 +3,11 @@ import type { Store } from '../../ports/store.ts';
 import { ensureIndexes } from './indexes.ts';
 import { keyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
+import { mongoJobStats } from './mongo-job-stats.ts';
 import { mongoJobs } from './mongo-jobs.ts';
 import { mongoLeases } from './mongo-leases.ts';
 import { mongoLogs } from './mongo-logs.ts';
+import { mongoPersonalData } from './mongo-personal-data.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers } from './mongo-users.ts';
@@ -69,6 +71,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     ...datasets,
     readDataset: (name) => retryTransient(() => datasets.readDataset(name), again),
     ...mongoLeases(db),
+    ...mongoPersonalData(db, locks),
+    ...mongoJobStats(db),
   };
 }
 

@@ -125,6 +125,18 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'a stored message whose turn failed waits to be answered',
     sql: `ALTER TABLE users ADD COLUMN pending_seq INTEGER;`,
   },
+  {
+    version: 6,
+    description: 'personal data: erasure by user, retention by age, exports of every user and the transcript',
+    // logs_by_user lets an erasure find one user's rows without reading every log;
+    // transcript_by_time serves retention and the transcript export; users_by_activity
+    // the userData export of every known user.
+    sql: `
+      CREATE INDEX logs_by_user ON logs (user_id);
+      CREATE INDEX transcript_by_time ON transcript (at, user_id, seq);
+      CREATE INDEX users_by_activity ON users (updated_at, seq);
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

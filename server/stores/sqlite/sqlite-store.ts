@@ -1,11 +1,14 @@
 import Database from 'better-sqlite3';
+import { closeSync, openSync } from 'node:fs';
 import type { Store } from '../../ports/store.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrations.ts';
 import { sqliteDatasets } from './sqlite-datasets.ts';
+import { sqliteJobStats } from './sqlite-job-stats.ts';
 import { sqliteJobs } from './sqlite-jobs.ts';
 import { sqliteLeases } from './sqlite-leases.ts';
 import { sqliteLogs } from './sqlite-logs.ts';
+import { sqlitePersonalData } from './sqlite-personal-data.ts';
 import { sqliteTranscript } from './sqlite-transcript.ts';
 import { sqliteTurns } from './sqlite-turns.ts';
 import { sqliteUsers } from './sqlite-users.ts';
@@ -26,6 +29,9 @@ export interface SqliteStore extends Store {
  * Throws when the file cannot be opened or was written by a newer schema.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  // The file holds personal data: created readable by the server's user only. SQLite gives
+  // its -wal and -shm files the database file's mode. An existing file keeps the mode it has.
+  if (options.file !== ':memory:') closeSync(openSync(options.file, 'a', 0o600));
   const db = new Database(options.file);
   try {
     // WAL lets exports read while messages are written; NORMAL is durable
@@ -67,5 +73,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ...sqliteJobs(db),
     ...sqliteDatasets(db),
     ...sqliteLeases(db),
+    ...sqlitePersonalData(db),
+    ...sqliteJobStats(db),
   };
 }

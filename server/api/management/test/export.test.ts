@@ -18,7 +18,7 @@ for (const leg of storeLegs()) {
       await server.store.ensureUser({ userId: 'u-silent', channelId: 'webchat', userData: { email: 'silent@example.com' }, now: T0 });
       await seedLogs(server.store, 'nlpLog', [
         { userId: 'u-early', timestamp: T0 + 10, data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'first', modelId: null, intent: null, result: null, processed: false } },
-        { userId: 'u-early', timestamp: T0 + 5, data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'zeroth', processed: false } },
+        { userId: 'u-early', timestamp: T0 + 5, data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'zeroth Café', processed: false } },
         { userId: 'u-late', timestamp: T0 + 86_400_000, data: { query: 'next day', processed: false } },
       ]);
       await seedLogs(server.store, 'integrationLog', [
@@ -36,16 +36,17 @@ for (const leg of storeLegs()) {
       await server?.stop();
     });
 
-    it('when userData is exported without filters, then users who wrote come sorted by last message with exactly the declared fields', async () => {
+    it('when userData is exported without filters, then every known user (those who never wrote too) comes sorted by last activity with exactly the declared fields', async () => {
       const res = await get('/api/management/export/userData');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('x-next-cursor')).toBeNull();
       const body = (await res.json()) as Record<string, unknown>[];
-      expect(body.map((r) => r.userId)).toEqual(['u-early', 'u-mid', 'u-late']);
+      expect(body.map((r) => r.userId)).toEqual(['u-early', 'u-silent', 'u-mid', 'u-late']);
+      expect(body[1]).toEqual({ userId: 'u-silent', timestamp: '2026-11-21T09:00:00.000Z', email: 'silent@example.com', name: null, score: null, tags: null });
       expect(body[0]).toEqual({ userId: 'u-early', timestamp: '2026-11-21T09:00:00.000Z', email: 'early@example.com', name: '=cmd()', score: null, tags: [] });
-      expect(Object.keys(body[1]!)).toEqual(['userId', 'timestamp', 'email', 'name', 'score', 'tags']);
-      expect(body[1]!.timestamp).toBe('2026-11-21T09:30:00.123Z');
+      expect(Object.keys(body[2]!)).toEqual(['userId', 'timestamp', 'email', 'name', 'score', 'tags']);
+      expect(body[2]!.timestamp).toBe('2026-11-21T09:30:00.123Z');
     });
 
     it('when the key comes in the code query parameter, then it is accepted too', async () => {
@@ -53,11 +54,11 @@ for (const leg of storeLegs()) {
       expect(res.status).toBe(200);
     });
 
-    it('when userData is filtered by time, then the range is half-open on the last message time', async () => {
+    it('when userData is filtered by time, then the range is half-open on the last activity', async () => {
       const res = await get(`/api/management/export/userData?fromTimestamp=${sec(T0) + 1}&toTimestamp=${sec(T0) + 3600}`);
       expect(((await res.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-mid']);
       const until = await get(`/api/management/export/userData?fromTimestamp=${sec(T0)}&toTimestamp=${sec(T0) + 3600}`);
-      expect(((await until.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-early', 'u-mid']);
+      expect(((await until.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-early', 'u-silent', 'u-mid']);
     });
 
     it('when where<FieldName> is given in any case, then values compare as strings', async () => {
@@ -71,7 +72,7 @@ for (const leg of storeLegs()) {
       const res = await get('/api/management/export/userData?notEmpty=email,tags');
       expect(((await res.json()) as { userId: string }[]).map((r) => r.userId)).toEqual([]);
       const email = await get('/api/management/export/userData?notEmpty=email');
-      expect(((await email.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-early', 'u-late']);
+      expect(((await email.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-early', 'u-silent', 'u-late']);
     });
 
     it('when limit is given, then pages follow X-Next-Cursor and Link until the last page has none', async () => {
@@ -90,7 +91,7 @@ for (const leg of storeLegs()) {
         pages++;
       }
       expect(pages).toBe(2);
-      expect(seen).toEqual(['u-early', 'u-mid', 'u-late']);
+      expect(seen).toEqual(['u-early', 'u-silent', 'u-mid', 'u-late']);
     });
 
     it('when a cursor of one export is used on another, then 400 invalid_parameter', async () => {
@@ -105,23 +106,58 @@ for (const leg of storeLegs()) {
       const res = await get('/api/management/export/userData', { headers: { accept: 'application/x-ndjson' } });
       expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
       const lines = (await res.text()).trim().split('\n');
-      expect(lines.map((l) => (JSON.parse(l) as { userId: string }).userId)).toEqual(['u-early', 'u-mid', 'u-late']);
+      expect(lines.map((l) => (JSON.parse(l) as { userId: string }).userId)).toEqual(['u-early', 'u-silent', 'u-mid', 'u-late']);
     });
 
     it('when format=csv, then RFC 4180 CSV with a header row, quoting and formula guard', async () => {
-      const res = await get('/api/management/export/userData?format=csv');
+      const res = await get('/api/management/export/userData?format=csv&bom=false');
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       const text = await res.text();
       const lines = text.split('\r\n');
       expect(lines[0]).toBe('userId,timestamp,email,name,score,tags');
       expect(lines[1]).toBe("u-early,2026-11-21T09:00:00.000Z,early@example.com,'=cmd(),,[]");
-      expect(lines[2]).toBe('u-mid,2026-11-21T09:30:00.123Z,,"Mid, ""quoted""",42,"[""a""]"');
+      expect(lines[3]).toBe('u-mid,2026-11-21T09:30:00.123Z,,"Mid, ""quoted""",42,"[""a""]"');
+    });
+
+    it('when format=csv is asked without bom, then the bytes are the UTF-8 byte order mark, the header and the rows, exactly', async () => {
+      const res = await get(`/api/management/export/userData?format=csv&toTimestamp=${sec(T0) + 1}`);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const expected = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from("userId,timestamp,email,name,score,tags\r\nu-early,2026-11-21T09:00:00.000Z,early@example.com,'=cmd(),,[]\r\nu-silent,2026-11-21T09:00:00.000Z,silent@example.com,,,\r\n", 'utf8'),
+      ]);
+      expect(bytes.equals(expected)).toBe(true);
+      // Without the mark the file starts with the header's first byte.
+      const plain = Buffer.from(await (await get(`/api/management/export/userData?format=csv&bom=false&toTimestamp=${sec(T0) + 1}`)).arrayBuffer());
+      expect(plain.equals(expected.subarray(3))).toBe(true);
+    });
+
+    it('when a CSV cell holds non-ASCII text, then it is UTF-8 after the mark, as Excel reads it', async () => {
+      const res = await get(`/api/management/export/nlpLog?format=csv&toTimestamp=${sec(T0) + 1}`);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect([...bytes.subarray(0, 3)]).toStrictEqual([0xef, 0xbb, 0xbf]);
+      expect(bytes.toString('utf8')).toContain('Café');
+    });
+
+    it('when csvFormulaGuard=false, then cells starting with = + - @ are written unchanged', async () => {
+      const res = await get(`/api/management/export/userData?format=csv&bom=false&csvFormulaGuard=false&toTimestamp=${sec(T0) + 1}`);
+      expect((await res.text()).split('\r\n')[1]).toBe('u-early,2026-11-21T09:00:00.000Z,early@example.com,=cmd(),,[]');
+    });
+
+    it('when bom or csvFormulaGuard is given without format=csv, or with a value other than true/false, then 400 naming it', async () => {
+      for (const query of ['bom=true', 'csvFormulaGuard=false', 'format=csv&bom=yes']) {
+        const res = await get(`/api/management/export/userData?${query}`);
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { error: { code: string; details: { parameter: string } } };
+        expect(body.error.code).toBe('invalid_parameter');
+        expect(query).toContain(body.error.details.parameter);
+      }
     });
 
     it('when a log is exported, then records are sorted by timestamp with exactly the spec fields', async () => {
       const res = await get(`/api/management/export/nlpLog?toTimestamp=${sec(T0) + 3600}`);
       const body = (await res.json()) as Record<string, unknown>[];
-      expect(body.map((r) => r.query)).toEqual(['zeroth', 'first']);
+      expect(body.map((r) => r.query)).toEqual(['zeroth Café', 'first']);
       expect(Object.keys(body[0]!)).toEqual(['userId', 'timestamp', 'dialogId', 'stepId', 'stepType', 'query', 'modelId', 'intent', 'result', 'processed']);
       expect(body[0]!.modelId).toBeNull();
       expect(body[0]!.timestamp).toBe('2026-11-21T09:00:00.005Z');

@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import type { AppDeps } from '../../app/deps.ts';
+import { eraseUser } from '../../app/erase-user.ts';
+import { HttpError } from '../errors.ts';
+import { methodNotAllowed } from './method-not-allowed.ts';
+
+/** Longest user id accepted, as for the short trigger form. */
+const MAX_USER_ID = 256;
+
+/** DELETE /users/{userId}: erase everything held about a user (mounted under /api/management, behind the key). */
+export function erasureRouter(deps: () => Pick<AppDeps, 'store' | 'turns' | 'logger'>): Router {
+  const router = Router();
+  router
+    .route('/users/:userId')
+    .delete(async (req, res) => {
+      const userId = req.params.userId;
+      if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID) {
+        throw new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, { parameter: 'userId' });
+      }
+      const erased = await eraseUser(deps(), userId);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ userId, erased });
+    })
+    .all(methodNotAllowed('DELETE'));
+  return router;
+}

@@ -1,0 +1,64 @@
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { RetentionCutoffs } from '../../ports/personal-data.ts';
+import { LOG_KINDS, type LogKind, type Store } from '../../ports/store.ts';
+import type { JobHandler } from '../job-runner.ts';
+
+/** The job kind, and the one id it runs under: one retention job per store, whichever node holds it. */
+export const RETENTION_JOB = 'retention';
+/** How often records are purged: an hour late at most, and each run removes only an hour's worth. */
+export const RETENTION_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Days to keep each kind of record; an absent kind is kept until erased. */
+export interface RetentionSettings {
+  readonly transcriptDays?: number;
+  readonly logDays?: Readonly<Partial<Record<LogKind, number>>>;
+}
+
+/** RETENTION_* settings by log kind: the kind's own, else RETENTION_LOG_DAYS. */
+export function retentionSettings(config: Readonly<Record<string, unknown>>): RetentionSettings {
+  const days = (name: string) => (typeof config[name] === 'number' ? config[name] : undefined);
+  const logDays: Partial<Record<LogKind, number>> = {};
+  for (const kind of LOG_KINDS) {
+    const own = days(`RETENTION_${kind.replace(/([A-Z])/g, '_$1').toUpperCase()}_DAYS`) ?? days('RETENTION_LOG_DAYS');
+    if (own !== undefined) logDays[kind] = own;
+  }
+  return { transcriptDays: days('RETENTION_TRANSCRIPT_DAYS'), logDays };
+}
+
+export function hasRetention(settings: RetentionSettings): boolean {
+  return settings.transcriptDays !== undefined || Object.keys(settings.logDays ?? {}).length > 0;
+}
+
+export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCutoffs {
+  const logsBefore: Partial<Record<LogKind, number>> = {};
+  for (const [kind, days] of Object.entries(settings.logDays ?? {}) as [LogKind, number][]) logsBefore[kind] = now - days * DAY_MS;
+  return { transcriptBefore: settings.transcriptDays === undefined ? undefined : now - settings.transcriptDays * DAY_MS, logsBefore };
+}
+
+/**
+ * Purges what is older than the settings, then puts itself back for the next hour:
+ * one durable job that outlives restarts and, with several nodes, runs on one at a time.
+ */
+export function retentionJobHandler(deps: { readonly store: Store; readonly clock: Clock; readonly logger: Logger; readonly settings: RetentionSettings }): JobHandler {
+  return async () => {
+    if (!hasRetention(deps.settings)) return;
+    const now = deps.clock.now();
+    const purged = await deps.store.purgeOlderThan(cutoffsAt(deps.settings, now));
+    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs }, 'records older than the retention settings were removed');
+    return { deferUntil: now + RETENTION_EVERY_MS };
+  };
+}
+
+/**
+ * At start-up: with retention set, makes sure the job exists and runs soon (a pending
+ * one is moved to now, a running one is left to its node); without, cancels it.
+ */
+export async function scheduleRetention(scheduler: { schedule(job: { id: string; kind: string; payload: Record<string, unknown>; runAt: number; maxAttempts: number }): Promise<void>; cancel(id: string): Promise<boolean> }, settings: RetentionSettings, now: number): Promise<void> {
+  if (!hasRetention(settings)) {
+    await scheduler.cancel(RETENTION_JOB);
+    return;
+  }
+  await scheduler.schedule({ id: RETENTION_JOB, kind: RETENTION_JOB, payload: {}, runAt: now, maxAttempts: 5 });
+}

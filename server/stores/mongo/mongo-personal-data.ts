@@ -1,0 +1,112 @@
+import { type Db, type Filter, type ObjectId } from 'mongodb';
+import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
+import { LOG_KINDS, type RangeQuery } from '../../ports/store.ts';
+import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
+import type { KeyLocks } from './key-lock.ts';
+import { COLLECTIONS, decodeObjectIdCursor, fromJson } from './mongo-common.ts';
+import type { LogDoc } from './mongo-logs.ts';
+import type { TranscriptDoc } from './mongo-transcript.ts';
+import { userLockKey, type UserDoc } from './mongo-users.ts';
+
+interface JobRef {
+  _id: string;
+  payload: string;
+}
+
+/** Escapes text for use inside a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A time range and a resume point over (time field, ObjectId order field). */
+function rangeFilter<T>(field: string, order: string, query: RangeQuery, after: { t: number; o: ObjectId } | null): Filter<T> {
+  const range: Record<string, unknown> = {};
+  if (query.fromMs !== undefined || query.toMs !== undefined) {
+    range[field] = {
+      ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
+      ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
+    };
+  }
+  if (after === null) return range as Filter<T>;
+  return { $and: [range, { $or: [{ [field]: { $gt: after.t } }, { [field]: after.t, [order]: { $gt: after.o } }] }] } as Filter<T>;
+}
+
+export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
+  const users = db.collection<UserDoc>(COLLECTIONS.users);
+  const transcript = db.collection<TranscriptDoc & { _id: ObjectId }>(COLLECTIONS.transcript);
+  const logs = db.collection<LogDoc>(COLLECTIONS.logs);
+  const jobs = db.collection<JobRef>(COLLECTIONS.jobs);
+
+  return {
+    async eraseUser(userId) {
+      // Under the user's lock: a turn being written finishes first, or finds the user gone.
+      return locks.withLock(userLockKey(userId), async () => {
+        const counts = emptyLogCounts(LOG_KINDS);
+        for (const kind of LOG_KINDS) counts[kind] = (await logs.deleteMany({ userId, kind })).deletedCount;
+        // Payloads are JSON text: a textual pre-filter on the quoted id, then each payload is read to be sure.
+        const candidates = await jobs.find({ payload: { $regex: literal(JSON.stringify(userId)) } }, { projection: { _id: 1, payload: 1 } }).toArray();
+        let erasedJobs = 0;
+        for (const job of candidates) {
+          if (jobPayloadUser(fromJson(job.payload)) === userId) erasedJobs += (await jobs.deleteOne({ _id: job._id })).deletedCount;
+        }
+        const erasedTranscript = (await transcript.deleteMany({ userId })).deletedCount;
+        const user = (await users.deleteOne({ _id: userId })).deletedCount;
+        return { user, transcript: erasedTranscript, logs: counts, jobs: erasedJobs };
+      });
+    },
+
+    async purgeOlderThan(cutoffs) {
+      let removed = 0;
+      const before = cutoffs.transcriptBefore;
+      if (before !== undefined) {
+        removed = (await transcript.deleteMany({ at: { $lt: before } })).deletedCount;
+        // A user's last bot entries also wait in the user document until surely stored
+        // (unsent-entries.ts); with the transcript purged they would be stored again.
+        const stale = await users.find({ updatedAt: { $lt: before } }, { projection: { _id: 1, unsent: 1 } }).toArray();
+        for (const doc of stale) {
+          if ((doc.unsent ?? []).length === 0) continue;
+          await locks.withLock(userLockKey(doc._id), async () => {
+            const current = await users.findOne({ _id: doc._id });
+            if (current !== null && current.updatedAt < before) await users.updateOne({ _id: doc._id }, { $set: { unsent: [] } });
+          });
+        }
+      }
+      const counts = emptyLogCounts(LOG_KINDS);
+      for (const kind of LOG_KINDS) {
+        const cutoff = cutoffs.logsBefore?.[kind];
+        if (cutoff !== undefined) counts[kind] = (await logs.deleteMany({ kind, timestamp: { $lt: cutoff } })).deletedCount;
+      }
+      return { transcript: removed, logs: counts };
+    },
+
+    async *exportKnownUsers(query: RangeQuery): AsyncIterable<KnownUserRow> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
+      for (;;) {
+        const docs = await users
+          .find(rangeFilter<UserDoc>('updatedAt', 'order', query, after), { projection: { _id: 1, updatedAt: 1, order: 1, userData: 1 } })
+          .sort({ updatedAt: 1, order: 1 })
+          .limit(batchSize)
+          .toArray();
+        for (const doc of docs) {
+          yield { userId: doc._id, timestamp: doc.updatedAt, userData: fromJson(doc.userData), cursor: encodeCursor({ t: doc.updatedAt, o: doc.order.toHexString() }) };
+        }
+        const last = docs.at(-1);
+        if (last === undefined || docs.length < batchSize) return;
+        after = { t: last.updatedAt, o: last.order };
+      }
+    },
+
+    async *exportTranscript(query: RangeQuery): AsyncIterable<TranscriptExportRow> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
+      for (;;) {
+        const docs = await transcript.find(rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after)).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
+        for (const doc of docs) {
+          yield { userId: doc.userId, seq: doc.seq, from: doc.from, at: doc.at, message: fromJson(doc.message), cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }) };
+        }
+        const last = docs.at(-1);
+        if (last === undefined || docs.length < batchSize) return;
+        after = { t: last.at, o: last._id };
+      }
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { Database } from 'better-sqlite3';
+import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
+import { LOG_KINDS, type RangeQuery } from '../../ports/store.ts';
+import { batchSizeOf, decodeNumericCursor, encodeCursor, InvalidCursorError } from '../range-cursor.ts';
+import { fromJson } from './json.ts';
+
+const MIN = Number.MIN_SAFE_INTEGER;
+const MAX = Number.MAX_SAFE_INTEGER;
+/** Rows removed per write transaction by retention: other writers wait at most one batch. */
+const PURGE_BATCH = 5000;
+
+/**
+ * The transcript's key is (user id, seq), so its export cursor names both beside
+ * the time: `x.` and base64url JSON [at, userId, seq].
+ */
+function encodeTranscriptCursor(at: number, userId: string, seq: number): string {
+  return `x.${Buffer.from(JSON.stringify([at, userId, seq]), 'utf8').toString('base64url')}`;
+}
+
+function decodeTranscriptCursor(cursor: string): [number, string, number] {
+  try {
+    if (cursor.startsWith('x.')) {
+      const parsed: unknown = JSON.parse(Buffer.from(cursor.slice(2), 'base64url').toString('utf8'));
+      if (Array.isArray(parsed) && parsed.length === 3 && Number.isSafeInteger(parsed[0]) && typeof parsed[1] === 'string' && Number.isSafeInteger(parsed[2])) {
+        return parsed as [number, string, number];
+      }
+    }
+  } catch {
+    // reported below
+  }
+  throw new InvalidCursorError(cursor);
+}
+
+const nextTurn = () => new Promise((done) => setImmediate(done));
+
+export function sqlitePersonalData(db: Database): PersonalDataStore {
+  const deleteUser = db.prepare('DELETE FROM users WHERE user_id = ?');
+  const deleteTranscript = db.prepare('DELETE FROM transcript WHERE user_id = ?');
+  const deleteLogs = db.prepare('DELETE FROM logs WHERE user_id = ? AND kind = ?');
+  // Job payloads are opaque JSON: a textual pre-filter on the id, then the payload is read to be sure.
+  const candidateJobs = db.prepare<[string], { id: string; payload: string }>("SELECT id, payload FROM jobs WHERE instr(payload, ?) > 0");
+  const deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
+
+  const eraseTx = db.transaction((userId: string) => {
+    const logs = emptyLogCounts(LOG_KINDS);
+    for (const kind of LOG_KINDS) logs[kind] = deleteLogs.run(userId, kind).changes;
+    let jobs = 0;
+    for (const job of candidateJobs.all(JSON.stringify(userId))) {
+      if (jobPayloadUser(fromJson(job.payload)) === userId) jobs += deleteJob.run(job.id).changes;
+    }
+    const transcript = deleteTranscript.run(userId).changes;
+    const user = deleteUser.run(userId).changes;
+    return { user, transcript, logs, jobs };
+  });
+
+  const purgeTranscript = db.prepare(
+    `DELETE FROM transcript WHERE (user_id, seq) IN (SELECT user_id, seq FROM transcript WHERE at < ? ORDER BY at LIMIT ${PURGE_BATCH})`,
+  );
+  const purgeLogs = db.prepare(`DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE kind = ? AND timestamp < ? ORDER BY timestamp LIMIT ${PURGE_BATCH})`);
+
+  /** Deletes batch after batch, yielding between them so turns are written in the meantime. */
+  const drain = async (run: () => number): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const removed = db.transaction(run).immediate();
+      total += removed;
+      if (removed < PURGE_BATCH) return total;
+      await nextTurn();
+    }
+  };
+
+  // Seek to the cursor with one lower bound, as in sqlite-users.ts.
+  const knownBatch = db
+    .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
+      `SELECT user_id, updated_at, seq, user_data FROM users
+       WHERE updated_at >= max(?, ?) AND updated_at < ? AND (updated_at, seq) > (?, ?)
+       ORDER BY updated_at, seq LIMIT ?`,
+    )
+    .raw(true);
+  const transcriptBatch = db
+    .prepare<[number, number, number, number, string, number, number], [string, number, string, number, string]>(
+      `SELECT user_id, seq, sender, at, message FROM transcript
+       WHERE at >= max(?, ?) AND at < ? AND (at, user_id, seq) > (?, ?, ?)
+       ORDER BY at, user_id, seq LIMIT ?`,
+    )
+    .raw(true);
+
+  return {
+    async eraseUser(userId) {
+      return eraseTx.immediate(userId);
+    },
+
+    async purgeOlderThan(cutoffs) {
+      const transcriptBefore = cutoffs.transcriptBefore;
+      const transcript = transcriptBefore === undefined ? 0 : await drain(() => purgeTranscript.run(transcriptBefore).changes);
+      const logs = emptyLogCounts(LOG_KINDS);
+      for (const kind of LOG_KINDS) {
+        const before = cutoffs.logsBefore?.[kind];
+        if (before !== undefined) logs[kind] = await drain(() => purgeLogs.run(kind, before).changes);
+      }
+      return { transcript, logs };
+    },
+
+    async *exportKnownUsers(query: RangeQuery): AsyncIterable<KnownUserRow> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      for (;;) {
+        const rows = knownBatch.all(from, after.t, to, after.t, after.o, batchSize);
+        for (const [userId, timestamp, seq, userData] of rows) {
+          yield { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }) };
+        }
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < batchSize) return;
+        after = { t: last[1], o: last[2] };
+      }
+    },
+
+    async *exportTranscript(query: RangeQuery): AsyncIterable<TranscriptExportRow> {
+      const batchSize = batchSizeOf(query.batchSize);
+      let after: [number, string, number] = query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after);
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      for (;;) {
+        const rows = transcriptBatch.all(from, after[0], to, after[0], after[1], after[2], batchSize);
+        for (const [userId, seq, from_, at, message] of rows) {
+          yield { userId, seq, from: from_ as 'user' | 'bot', at, message: fromJson(message), cursor: encodeTranscriptCursor(at, userId, seq) };
+        }
+        const last = rows.at(-1);
+        if (last === undefined || rows.length < batchSize) return;
+        after = [last[3], last[0], last[1]];
+      }
+    },
+  };
+}
+
+
