@@ -20,6 +20,7 @@ const SHOP_HOST = 'shop.test';
 const BOT_HOST = 'bot.test';
 const BOT_NAME = 'Ada from Support';
 const AVATAR = 'https://cdn.example.com/ada.png';
+const KEY = 'e2e-hooks-function-key-0123456789';
 
 let browser: Browser;
 let shop: Server;
@@ -66,7 +67,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   const address = shop.address();
   shopUrl = `http://${SHOP_HOST}:${typeof address === 'object' && address ? address.port : 0}/`;
-  bot = await startServerProcess({ BOT_DEFINITION: definitionFile, ALLOWED_ORIGINS: new URL(shopUrl).origin, WEBCHAT_RATE_LIMIT: '100000' });
+  bot = await startServerProcess({ BOT_FUNCTION_KEY: KEY, BOT_DEFINITION: definitionFile, ALLOWED_ORIGINS: new URL(shopUrl).origin, WEBCHAT_RATE_LIMIT: '100000' });
   botUrl = `http://${BOT_HOST}:${bot.port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -97,18 +98,17 @@ const bubbles = (page: Page) => page.locator('.msg .text').allTextContents();
 describe('page hooks in Chromium, page and bot on two origins', () => {
   it('when the visitor opens, talks and closes, and the bot writes while closed, then open, message, close and unreadCountChange fire with their payloads', async () => {
     const page = await visit({});
-    // The greeting arrives before anyone opens the chat: each entry is a message hook.
+    // A page view alone stores no one: the greeting comes when the visitor opens the chat, each entry a message hook.
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    await expect.poll(() => named(page, 'open'), POLL).toEqual([{}]);
     await expect.poll(() => named(page, 'message'), POLL).toHaveLength(2);
     const [hello, ask] = await named(page, 'message');
     expect(hello).toMatchObject({ from: 'bot', text: expect.stringMatching(/^Hi ada@example\.com/), message: { type: 'text' } });
     expect(ask).toMatchObject({ from: 'bot', text: "What's your name?" });
     expect(Number.isNaN(Date.parse(String(hello?.at)))).toBe(false);
     expect(Number(ask?.seq)).toBeGreaterThan(Number(hello?.seq));
-    // A greeting on a first visit is not unread news.
+    // A greeting read with the panel open is not unread news.
     expect(await named(page, 'unreadCountChange')).toEqual([]);
-
-    await page.getByRole('button', { name: 'Open chat' }).click();
-    await expect.poll(() => named(page, 'open'), POLL).toEqual([{}]);
 
     await page.getByRole('textbox', { name: 'Message' }).fill('Grace');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -135,6 +135,33 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     await expect.poll(async () => (await named(page, 'unreadCountChange')).at(-1), POLL).toEqual({ count: 0 });
     expect(await named(page, 'open')).toEqual([{}, {}]);
     await page.context().close();
+  });
+
+  it('when visitors only view pages, then the bot stores no one; the first to open the chat is stored and greeted', async () => {
+    const users = async () => {
+      const res = await fetch(`${bot.url}/api/management/export/userData`, { headers: { 'x-functions-key': KEY } });
+      return ((await res.json()) as { userId: string }[]).map((u) => u.userId);
+    };
+    const before = await users();
+    const connects = () => bot.output().split('web chat connected').length - 1;
+    const connected = connects();
+    // Two visitors in browsers of their own, each reading a page and then another.
+    const viewer = await visit({});
+    const opener = await visit({});
+    await expect.poll(connects, POLL).toBeGreaterThanOrEqual(connected + 2);
+    await viewer.reload();
+    await expect.poll(connects, POLL).toBeGreaterThanOrEqual(connected + 3);
+    expect(await users()).toEqual(before);
+    expect(await bubbles(viewer)).toEqual([]);
+
+    await opener.getByRole('button', { name: 'Open chat' }).click();
+    await expect.poll(() => bubbles(opener), POLL).toContain("What's your name?");
+    const after = await users();
+    expect(after).toHaveLength(before.length + 1);
+    const opened = await opener.evaluate(() => Object.keys(localStorage).map((k) => localStorage.getItem(k) ?? '').join(' '));
+    expect(opened).toContain(after.find((id) => !before.includes(id)));
+    await viewer.context().close();
+    await opener.context().close();
   });
 
   it('when the bot sends an event named like a widget hook, then only bot:<name> hears it, never the hook', async () => {

@@ -75,13 +75,14 @@ describe('the loader on the host page', () => {
     await page.context().close();
   });
 
-  it('when the visitor never clicks, then the rest still loads once the page is idle and greets, without lighting the badge on a first visit', async () => {
+  it('when the visitor never clicks, then the rest still loads once the page is idle and connects, but the bot greets only once the chat is opened', async () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(server.url);
     await expect.poll(() => page.locator('chat-widget').count(), POLL).toBe(1);
-    // The widget keeps what it received in localStorage: the greeting has arrived, unseen.
+    // The widget keeps its session in localStorage: issued on connect, with nothing said yet (a page view stores no one).
     const stored = () => page.evaluate(() => Object.values(localStorage).join('\n'));
-    await expect.poll(stored, POLL).toContain("What's your name?");
+    await expect.poll(stored, POLL).toContain('"token"');
+    expect(await stored()).not.toContain("What's your name?");
     expect(await page.locator('chat-widget .badge').count()).toBe(0);
     await launchers(page).click();
     await expect.poll(() => page.getByRole('log').textContent(), POLL).toContain("What's your name?");

@@ -105,6 +105,7 @@ export class ConnectionController implements ReactiveController {
   #session: Session | null = null;
   /** Highest seq delivered by `entries`; acks alone never raise it, so replays cannot skip a bot line. */
   #lastSeq = 0;
+  #shown = false;
   #transport: Transport | null = null;
   #serverUrl = '';
   #factory: TransportFactory | null = null;
@@ -282,6 +283,7 @@ export class ConnectionController implements ReactiveController {
       // Anything not acked may have died with the old link; the server dedupes by clientId.
       for (const message of this.#pending) if (!message.error) this.#emit(message);
       for (const command of this.#commands.splice(0)) this.#emitCommand(command);
+      if (this.#shown) this.#sayShown();
       this.#host.requestUpdate();
     });
     transport.on('disconnect', () => {
@@ -317,7 +319,20 @@ export class ConnectionController implements ReactiveController {
       ...(this.identity && !resume ? { identity: { userId: this.identity.userId, userHash: this.identity.userHash } } : {}),
       ...(this.user ? { user: this.user } : {}),
       ...(this.locale ? { locale: this.locale } : {}),
+      // A page view alone stores no one: the server waits for the panel to open or a first message.
+      deferStart: true,
     };
+  }
+
+  /** The panel was shown: a visitor the server holds back (deferStart) is stored and greeted now. */
+  shown(): void {
+    if (this.#shown) return;
+    this.#shown = true;
+    if (this.connected) this.#sayShown();
+  }
+
+  #sayShown(): void {
+    this.#transport?.emit('open', {}, () => {});
   }
 
   #emit(message: PendingMessage): void {

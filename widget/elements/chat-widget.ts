@@ -250,6 +250,7 @@ export class ChatWidgetElement extends LitElement {
     const log = this.shadowRoot?.querySelector('.log');
     if (log && count !== this.#lastCount) log.scrollTop = log.scrollHeight;
     this.#lastCount = count;
+    if (this.open) this.#connection.shown();
     // The first render is not a user action: never steal focus from the host page then.
     if (!changed.has('open') || changed.get('open') === undefined) return;
     if (this.open) {

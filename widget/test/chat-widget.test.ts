@@ -225,7 +225,7 @@ describe('<chat-widget>', () => {
 
   it('when a session was issued, then the next page load presents it with the last seq', async () => {
     const first = await mount();
-    expect(first.transport.auths[0]).to.deep.equal({});
+    expect(first.transport.auths[0]).to.deep.equal({ deferStart: true });
     first.transport.fire('session', { userId: 'u1', token: 't1' });
     first.transport.fire('entries', [botText(1, 'Welcome'), botText(2, 'How can I help?')]);
     first.el.remove();
@@ -234,7 +234,7 @@ describe('<chat-widget>', () => {
     expect(stored).to.include({ userId: 'u1', token: 't1', lastSeq: 2 });
 
     const second = await mount();
-    expect(second.transport.auths[0]).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 2 });
+    expect(second.transport.auths[0]).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 2, deferStart: true });
     expect(logTexts(second.root)).to.deep.equal(['Welcome', 'How can I help?']);
   });
 
@@ -250,7 +250,7 @@ describe('<chat-widget>', () => {
     transport.serverAccepts();
     await el.updateComplete;
 
-    expect(transport.auths.at(-1)).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 1 });
+    expect(transport.auths.at(-1)).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 1, deferStart: true });
     expect(transport.sent.map((s) => s.payload.text)).to.deep.equal(['lost?', 'lost?']);
     expect(transport.sent[0]?.payload.clientId).to.equal(transport.sent[1]?.payload.clientId);
   });
@@ -268,7 +268,7 @@ describe('<chat-widget>', () => {
 
     expect(transport.disconnected).to.equal(true);
     expect(factory.made).to.have.length(2);
-    expect(factory.latest().auths[0]).to.deep.equal({});
+    expect(factory.latest().auths[0]).to.deep.equal({ deferStart: true });
     expect(localStorage.getItem(storageKey(SERVER))).to.equal(null);
   });
 
@@ -304,7 +304,7 @@ describe('<chat-widget>', () => {
     await el.updateComplete;
 
     expect(factory.made).to.have.length(2);
-    expect(fresh.auths[0]).to.deep.equal({ locale: 'de' });
+    expect(fresh.auths[0]).to.deep.equal({ locale: 'de', deferStart: true });
     expect(logged.join('\n')).to.contain('has expired');
     expect(root.querySelector('[role=status]')?.textContent).to.equal('Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.');
     expect(root.querySelector('[role=alert]')?.textContent).to.equal('');
@@ -337,7 +337,7 @@ describe('<chat-widget>', () => {
     resumed.fire('entries', [botText(1, 'Welcome'), botText(2, 'Earlier answer')]);
     await el.updateComplete;
 
-    expect(resumed.auths[0]).to.deep.equal({ identity });
+    expect(resumed.auths[0]).to.deep.equal({ identity, deferStart: true });
     expect(logTexts(root)).to.deep.equal(['Welcome', 'Earlier answer']);
     expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
   });
@@ -351,7 +351,7 @@ describe('<chat-widget>', () => {
       .transportFactory=${factory.factory}
     ></chat-widget>`);
 
-    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'a@example.com' }, locale: 'de' });
+    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'a@example.com' }, locale: 'de', deferStart: true });
   });
 
   it('when used as a plain custom element with attributes, then server-url, locale and JSON user data reach the handshake', async () => {
@@ -359,7 +359,7 @@ describe('<chat-widget>', () => {
     const el = await fixture<ChatWidgetElement>(
       html`<chat-widget server-url=${SERVER} locale="de" user='{"email":"b@example.com"}' .transportFactory=${factory.factory}></chat-widget>`,
     );
-    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'b@example.com' }, locale: 'de' });
+    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'b@example.com' }, locale: 'de', deferStart: true });
     expect(el.getAttribute('dir')).to.equal('ltr');
   });
 

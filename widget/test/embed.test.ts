@@ -42,7 +42,7 @@ describe('embed script', () => {
     expect(widget?.serverUrl).to.equal('http://chat.test:3000');
     expect(widget?.open).to.equal(true);
     expect(transports.latest().serverUrl).to.equal('http://chat.test:3000');
-    expect(transports.latest().auths[0]).to.deep.equal({ user: { plan: 'pro' }, locale: 'fr' });
+    expect(transports.latest().auths[0]).to.deep.equal({ user: { plan: 'pro' }, locale: 'fr', deferStart: true });
     expect(api().q).to.equal(undefined);
   });
 
@@ -166,6 +166,6 @@ describe('embed script', () => {
     api().init({ serverUrl: 'http://chat.test:3000', userId: 'shop-42', userHash: 'abc' });
     await document.querySelector('chat-widget')?.updateComplete;
     expect(transports.latest()).not.to.equal(transport);
-    expect(transports.latest().auths[0]).to.deep.equal({ identity: { userId: 'shop-42', userHash: 'abc' } });
+    expect(transports.latest().auths[0]).to.deep.equal({ identity: { userId: 'shop-42', userHash: 'abc' }, deferStart: true });
   });
 });
