@@ -32,9 +32,17 @@ describe('config', () => {
     ['TRUST_PROXY', 'nginx', /^TRUST_PROXY: must be true, false, a number of proxy hops, or a comma-separated list .*"nginx" is none of these \(got "nginx"\)$/],
     ['REST_CHANNEL_ANSWER_WAIT', '2m', /^REST_CHANNEL_ANSWER_WAIT: must be a duration from 100ms to 60s, such as 10s or 500ms \(got "2m"\)$/],
     ['DEMO_PAGE', 'yes', /^DEMO_PAGE: must be 1 \(serve the demo page at \/\) or 0/],
+    ['REDIS_URL', 'redis://127.0.0.1:6379', /^REDIS_URL: turns on cluster mode, which needs MONGODB_URL \(the embedded SQLite store is single-node\); set MONGODB_URL or unset REDIS_URL$/],
+    ['SHUTDOWN_GRACE', '1h', /^SHUTDOWN_GRACE: must be a duration from 0s to 10m, such as 20s or 500ms \(got "1h"\)$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
+  });
+
+  it('when REDIS_URL and MONGODB_URL are both set, then cluster mode is configured', () => {
+    const config = readConfig({ REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://127.0.0.1:27017/bot', SHUTDOWN_GRACE: '5s' });
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.SHUTDOWN_GRACE).toBe(5000);
   });
 
   it('when a secret is bad, then its value is not repeated in the error', () => {

@@ -164,7 +164,21 @@ export const configSchema = z.object({
     .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
     .transform(Number)
     .default(1200),
+  /**
+   * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
+   * before the process stops anyway. Milliseconds after parsing.
+   */
+  SHUTDOWN_GRACE: optionalText
+    .transform((text) => parseDuration(text ?? '20s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 0 && ms <= 600_000, 'must be a duration from 0s to 10m, such as 20s or 500ms'),
 }).superRefine((config, ctx) => {
+  if (config.REDIS_URL !== undefined && config.MONGODB_URL === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['REDIS_URL'],
+      message: 'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
+    });
+  }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });
   }

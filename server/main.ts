@@ -39,6 +39,8 @@ import { loadStepTypeModules, StepTypeModuleError } from './integrations/step-ty
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
+import { openCluster, type Cluster } from './cluster/cluster.ts';
+import { drain } from './cluster/drain.ts';
 
 export interface RunningServer {
   /** Base URL the server answers on, e.g. http://127.0.0.1:3000. */
@@ -49,6 +51,13 @@ export interface RunningServer {
   readonly functionKey: string;
   /** Integration steps and background datasets (the engine calls `integrations.run`). */
   readonly integrations: IntegrationRuntime;
+  /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
+  readonly cluster?: Cluster;
+  /**
+   * Stops gracefully: /readyz answers 503 at once, client events are no longer taken, turns,
+   * sync integration calls and jobs in hand finish (up to SHUTDOWN_GRACE), then widgets are
+   * disconnected so they reconnect to another node. Always ends with `server stopped` logged.
+   */
   close(): Promise<void>;
 }
 
@@ -68,10 +77,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const ownStepTypes = await loadStepTypeModules(definition.stepTypes, config.BOT_DEFINITION);
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
+  let cluster: Cluster | undefined;
   try {
-    return await assemble(config, options, logger, definition, dataDir, store, ownStepTypes);
+    cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
+    return await assemble(config, options, logger, definition, dataDir, store, ownStepTypes, cluster);
   } catch (error) {
     // A later start-up failure (a bad integration block, a taken port) must not leave the store open.
+    await cluster?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
   }
@@ -85,7 +97,9 @@ async function assemble(
   dataDir: string,
   store: Store,
   ownStepTypes: Awaited<ReturnType<typeof loadStepTypeModules>>,
+  cluster: Cluster | undefined,
 ): Promise<RunningServer> {
+  let draining = false;
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
     // Shown once, on the start that generated it, and never logged afterwards.
@@ -143,6 +157,7 @@ async function assemble(
       logger,
       functionKey: functionKey.value,
       rateLimitPerMinute: config.MANAGEMENT_RATE_LIMIT,
+      limiter: cluster?.limiter,
       metrics,
       trustProxy: config.TRUST_PROXY,
       // deps is built below, once the channel exists; requests only arrive after listen().
@@ -158,6 +173,8 @@ async function assemble(
             keys: config.REST_CHANNELS.map((channel) => channel.key),
           }
         : undefined,
+    readiness: { redis: cluster?.ping, draining: () => draining },
+    limiter: cluster?.limiter,
   });
   const http = createServer(app);
   const io: ChatServer = new Server(http, {
@@ -165,13 +182,15 @@ async function assemble(
     // checkOrigin refuses it with a code); it grants nothing, as no cookie is ever involved.
     cors: { origin: true, credentials: false },
     maxHttpBufferSize: 64 * 1024,
+    // Cluster mode: rooms span every node, so a turn on any node reaches the user's widgets on all.
+    ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000 });
   const deps: AppDeps = {
     definition,
     store,
     clock,
-    delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io) }, logger)),
+    delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io, cluster?.presence) }, logger)),
     logger,
     scheduler: jobs,
     turns: new KeyedQueue(),
@@ -210,6 +229,8 @@ async function assemble(
     rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
     clientIp: (req) => clientIp(req, config.TRUST_PROXY),
     checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: () => ownOrigins, logger }),
+    presence: cluster?.presence,
+    draining: () => draining,
   });
   // A connected web chat user's channel is known: their deliveries need no lookup.
   if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
@@ -222,7 +243,10 @@ async function assemble(
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
   await integrations.start();
-  logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
+  logger.info(
+    { event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
+    cluster ? 'server started (cluster mode)' : 'server started',
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -232,16 +256,23 @@ async function assemble(
     jobs,
     functionKey: functionKey.value,
     integrations,
+    ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
-        await jobs.stop();
-        await integrations.close();
-        callbackClient.close();
-        await io.close();
-        await new Promise<void>((resolve) => http.close(() => resolve()));
-        await store.close();
-        mailer?.close();
-        logger.info({ event: 'stopped' }, 'server stopped');
+        draining = true;
+        try {
+          await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
+          await integrations.close();
+          callbackClient.close();
+          await new Promise<void>((resolve) => http.close(() => resolve()));
+          await cluster?.close();
+          await store.close();
+          mailer?.close();
+        } catch (error) {
+          logger.error({ event: 'stop_failed', err: error }, 'a part of the server did not stop cleanly');
+        } finally {
+          logger.info({ event: 'stopped' }, 'server stopped');
+        }
       })();
       return closing;
     },

@@ -5,10 +5,10 @@ import type { Store } from '../ports/store.ts';
 import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorHandler, notFound } from './errors.ts';
-import { healthRouter } from './health.ts';
+import { healthRouter, type Readiness } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
-import { RateLimiter, rateLimitHeaders, rateLimited } from './rate-limit.ts';
+import { localLimiter, rateLimitHeaders, rateLimited, type LimiterFactory } from './rate-limit.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
 import { widgetAssetsRouter } from './widget-assets.ts';
@@ -35,6 +35,10 @@ export interface AppOptions {
    * limit per client IP; `keys` are redacted from logged URLs like the function key.
    */
   readonly restChannels?: { readonly router: Router; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
+  /** What /readyz checks besides the store (Redis in cluster mode, shutdown). */
+  readonly readiness?: Readiness;
+  /** Where request limits are counted: this process when absent, every node together in cluster mode. */
+  readonly limiter?: LimiterFactory;
 }
 
 /**
@@ -51,7 +55,7 @@ export function createApp(options: AppOptions): RequestListener {
   const secrets = [options.management?.functionKey, options.datasets?.functionKey, ...(options.restChannels?.keys ?? [])].filter((key): key is string => typeof key === 'string' && key !== '');
   app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
-  app.use(healthRouter(options.store));
+  app.use(healthRouter(options.store, options.readiness));
   app.use(widgetAssetsRouter(options.widgetDir));
   const management = options.management ? managementApi(options.management) : undefined;
   if (management) app.use(management.router);
@@ -60,11 +64,12 @@ export function createApp(options: AppOptions): RequestListener {
   if (options.restChannels) {
     // The same limit, headers and 429 as the management API, counted on its own, before the channel's key check.
     const { router, rateLimitPerMinute } = options.restChannels;
-    const limiter = new RateLimiter(rateLimitPerMinute, 60_000);
+    const limiter = (options.limiter ?? localLimiter)('channels', rateLimitPerMinute, 60_000);
     app.use('/api/channels', (req, res, next) => {
-      const take = limiter.take(rateLimitKey(clientIp(req, options.trustProxy)));
-      res.set(rateLimitHeaders(take, 60_000));
-      next(take.allowed ? undefined : rateLimited(take));
+      void Promise.resolve(limiter.take(rateLimitKey(clientIp(req, options.trustProxy)))).then((take) => {
+        res.set(rateLimitHeaders(take, 60_000));
+        next(take.allowed ? undefined : rateLimited(take));
+      }, next);
     }, router);
   }
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { Logger } from '../ports/logger.ts';
+import { Leases } from './leases.ts';
+import { NodeRegistry } from './node-registry.ts';
+import { Presence } from './presence.ts';
+import { connectRedis, redisClient, type RedisClient } from './redis-client.ts';
+import { SharedRateLimiter } from './shared-rate-limit.ts';
+import { Signals } from './signals.ts';
+
+/** What a node shares with the others through Redis; the store stays the truth. */
+export interface Cluster {
+  readonly nodeId: string;
+  /** The socket.io adapter factory: rooms and broadcasts span every node. */
+  readonly adapter: ReturnType<typeof createAdapter>;
+  readonly presence: Presence;
+  readonly registry: NodeRegistry;
+  readonly signals: Signals;
+  readonly leases: Leases;
+  /** A request limit shared by every node (see shared-rate-limit.ts). */
+  limiter(name: string, limit: number, windowMs: number): SharedRateLimiter;
+  /** Resolves when Redis answers; for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Connects to REDIS_URL (start-up stops with one line when Redis does not answer) and joins the cluster. */
+export async function openCluster(options: { readonly url: string; readonly logger: Logger }): Promise<Cluster> {
+  const nodeId = randomUUID();
+  const clients: RedisClient[] = [];
+  const open = async (role: string, failFast: boolean) => {
+    const client = redisClient({ url: options.url, logger: options.logger, role, failFast });
+    await connectRedis(client);
+    clients.push(client);
+    return client;
+  };
+  try {
+    const streams = await open('adapter', false);
+    const fast = await open('limits', true);
+    const subscriber = await open('signals', false);
+    const registry = new NodeRegistry(fast, nodeId);
+    await registry.start();
+    const leases = new Leases(fast, nodeId);
+    return {
+      nodeId,
+      // Plain JSON only (transcript items): the adapter skips its binary scan.
+      adapter: createAdapter(streams, { streamName: 'chatbot:socket.io', onlyPlaintext: true, blockTimeInMs: 2000 }),
+      presence: new Presence(fast, registry),
+      registry,
+      signals: new Signals(fast, subscriber, options.logger),
+      leases,
+      limiter: (name, limit, windowMs) => new SharedRateLimiter({ name, limit, windowMs, client: fast, nodes: () => registry.nodes() }),
+      async ping() {
+        if (!fast.isReady) throw new Error('Redis is not connected');
+        await fast.ping();
+      },
+      async close() {
+        await leases.releaseAll();
+        await registry.stop();
+        for (const client of clients) await client.quit().catch(() => client.destroy());
+      },
+    };
+  } catch (error) {
+    for (const client of clients) client.destroy();
+    throw error;
+  }
+}
