@@ -40,7 +40,10 @@ describe('config', () => {
   });
 
   it('when REDIS_URL and MONGODB_URL are both set, then cluster mode is configured', () => {
-    const config = readConfig({ REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://127.0.0.1:27017/bot', SHUTDOWN_GRACE: '5s' });
+    const cluster = { REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://127.0.0.1:27017/bot' };
+    expect(() => readConfig(cluster)).toThrow(/^SESSION_SECRET: must be set in cluster mode \(REDIS_URL\), the same on every node/);
+    expect(() => readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32) })).toThrow(/^BOT_FUNCTION_KEY: must be set in cluster mode/);
+    const config = readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32), BOT_FUNCTION_KEY: 'k'.repeat(16), SHUTDOWN_GRACE: '5s' });
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.SHUTDOWN_GRACE).toBe(5000);
   });

@@ -179,6 +179,13 @@ export const configSchema = z.object({
       message: 'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
     });
   }
+  // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
+  // moved to another node (or a trigger sent there) would be refused.
+  for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY'] as const) {
+    if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
+      ctx.addIssue({ code: 'custom', path: [secret], message: 'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node' });
+    }
+  }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });
   }

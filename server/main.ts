@@ -134,6 +134,7 @@ async function assemble(
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
     stepTypes: ownStepTypes,
+    ...(cluster ? { datasetCluster: cluster.datasets } : {}),
   });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const clock = options.clock ?? systemClock;
@@ -173,7 +174,7 @@ async function assemble(
             keys: config.REST_CHANNELS.map((channel) => channel.key),
           }
         : undefined,
-    readiness: { redis: cluster?.ping, draining: () => draining },
+    readiness: { redis: cluster?.ping, nodes: cluster ? () => cluster.registry.nodes() : undefined, draining: () => draining },
     limiter: cluster?.limiter,
   });
   const http = createServer(app);

@@ -5,6 +5,8 @@ import { errorBody } from './errors.ts';
 export interface Readiness {
   /** Cluster mode: resolves when Redis answers. */
   readonly redis?: () => Promise<void>;
+  /** Cluster mode: the nodes alive as this one last saw them. */
+  readonly nodes?: () => number;
   /** True once the server is shutting down: the balancer must stop sending traffic at once. */
   readonly draining?: () => boolean;
 }
@@ -36,11 +38,11 @@ export function healthRouter(store: Store, readiness: Readiness = {}): Router {
       try {
         await readiness.redis();
       } catch {
-        res.json({ status: 'degraded', store: 'reachable', redis: 'unreachable', message: 'Redis does not answer: live delivery across nodes waits for reconnects and each node limits requests alone. Check REDIS_URL and that Redis runs.' });
+        res.json({ status: 'degraded', store: 'reachable', redis: 'unreachable', nodes: readiness.nodes?.(), message: 'Redis does not answer: live delivery across nodes waits for reconnects and each node limits requests alone. Check REDIS_URL and that Redis runs.' });
         return;
       }
     }
-    res.json({ status: 'ready', store: 'reachable', ...(readiness.redis ? { redis: 'reachable' } : {}) });
+    res.json({ status: 'ready', store: 'reachable', ...(readiness.redis ? { redis: 'reachable', nodes: readiness.nodes?.() } : {}) });
   });
   return router;
 }

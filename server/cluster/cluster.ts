@@ -17,6 +17,12 @@ export interface Cluster {
   readonly registry: NodeRegistry;
   readonly signals: Signals;
   readonly leases: Leases;
+  /** Background datasets: changes announced to the other nodes, periodic pulls leased to one. */
+  readonly datasets: {
+    announce(name: string): void;
+    onChange(listener: (name: string) => void): void;
+    lease(name: string, ms: number): Promise<boolean>;
+  };
   /** A request limit shared by every node (see shared-rate-limit.ts). */
   limiter(name: string, limit: number, windowMs: number): SharedRateLimiter;
   /** Resolves when Redis answers; for /readyz. */
@@ -41,15 +47,37 @@ export async function openCluster(options: { readonly url: string; readonly logg
     const registry = new NodeRegistry(fast, nodeId);
     await registry.start();
     const leases = new Leases(fast, nodeId);
+    const signals = new Signals(fast, subscriber, options.logger);
     return {
       nodeId,
       // Plain JSON only (transcript items): the adapter skips its binary scan.
       adapter: createAdapter(streams, { streamName: 'chatbot:socket.io', onlyPlaintext: true, blockTimeInMs: 2000 }),
       presence: new Presence(fast, registry),
       registry,
-      signals: new Signals(fast, subscriber, options.logger),
+      signals,
       leases,
-      limiter: (name, limit, windowMs) => new SharedRateLimiter({ name, limit, windowMs, client: fast, nodes: () => registry.nodes() }),
+      datasets: {
+        // Lost while Redis is away: the other nodes then show the old rows until the next change or pull.
+        announce: (name) => void signals.publish('datasets', JSON.stringify({ node: nodeId, name })).catch(() => undefined),
+        onChange: (listener) =>
+          void signals
+            .subscribe('datasets', (message) => {
+              const { node, name } = JSON.parse(message) as { node: string; name: string };
+              if (node !== nodeId) listener(name);
+            })
+            .catch((error: unknown) => options.logger.warn({ event: 'cluster_subscribe_failed', error: (error as Error).message }, 'could not listen for dataset changes of other nodes')),
+        lease: (name, ms) => leases.take(name, ms),
+      },
+      limiter: (name, limit, windowMs) =>
+        new SharedRateLimiter({
+          name,
+          limit,
+          windowMs,
+          client: fast,
+          nodes: () => registry.nodes(),
+          onFallback: (reason) =>
+            options.logger.warn({ event: 'rate_limit_local', limit: name, nodes: registry.nodes(), reason }, 'the shared rate limit is unavailable; this node allows its share alone'),
+        }),
       async ping() {
         if (!fast.isReady) throw new Error('Redis is not connected');
         await fast.ping();

@@ -19,6 +19,8 @@ export interface SharedRateLimitOptions {
   readonly client: RedisClient;
   /** How many nodes run now, as last seen; each takes limit / nodes while Redis is away. */
   readonly nodes: () => number;
+  /** Told once per outage why the shared count failed and this node counts alone. */
+  readonly onFallback?: (reason: string) => void;
 }
 
 /**
@@ -32,6 +34,7 @@ export class SharedRateLimiter {
   readonly windowMs: number;
   private readonly shared: RateLimiterRedis;
   private readonly insurance: RateLimiterMemory;
+  private fellBack = false;
 
   constructor(private readonly options: SharedRateLimitOptions) {
     this.limit = options.limit;
@@ -46,7 +49,6 @@ export class SharedRateLimiter {
       points: options.limit,
       duration,
       keyPrefix: `chatbot:limit:${options.name}`,
-      insuranceLimiter: this.insurance,
     });
   }
 
@@ -54,11 +56,18 @@ export class SharedRateLimiter {
     // The share follows the number of nodes seen last; it is read when Redis fails.
     this.insurance.points = this.share();
     try {
-      return this.answer(true, await this.shared.consume(key));
+      const res = await this.shared.consume(key);
+      this.fellBack = false;
+      return this.answer(true, res);
     } catch (refusal) {
       if (refusal instanceof RateLimiterRes) return this.answer(false, refusal);
-      // Both limiters failed (they should not): let the request through rather than refuse everyone.
-      return { allowed: true, limit: this.limit, remaining: 0, resetSeconds: Math.ceil(this.windowMs / 1000) };
+      if (!this.fellBack) this.options.onFallback?.((refusal as Error).message);
+      this.fellBack = true;
+    }
+    try {
+      return this.answer(true, await this.insurance.consume(key));
+    } catch (refusal) {
+      return this.answer(false, refusal as RateLimiterRes);
     }
   }
 
