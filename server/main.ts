@@ -231,6 +231,7 @@ async function assemble(
     clientIp: (req) => clientIp(req, config.TRUST_PROXY),
     checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: () => ownOrigins, logger }),
     presence: cluster?.presence,
+    userLimit: cluster ? sharedUserLimit(cluster, config.WEBCHAT_RATE_LIMIT) : undefined,
     draining: () => draining,
   });
   // A connected web chat user's channel is known: their deliveries need no lookup.
@@ -278,6 +279,12 @@ async function assemble(
       return closing;
     },
   };
+}
+
+/** WEBCHAT_RATE_LIMIT per user over every node: the per-connection bucket alone would let a user's tabs on several nodes add up. */
+function sharedUserLimit(cluster: Cluster, perMinute: number): (userId: string) => Promise<boolean> {
+  const limiter = cluster.limiter('webchat', perMinute, 60_000);
+  return async (userId) => (await limiter.take(userId)).allowed;
 }
 
 async function openStore(config: Config, dataDir: string): Promise<Store> {

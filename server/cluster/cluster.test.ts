@@ -71,6 +71,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
       JOB_LEASE_SECONDS: '3',
       CLUSTER_BOT_WAIT: '40s',
       MANAGEMENT_RATE_LIMIT: String(LIMIT),
+      WEBCHAT_RATE_LIMIT: '20',
       SHUTDOWN_GRACE: '15s',
       LOG_LEVEL: 'info',
     };
@@ -139,6 +140,26 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     await allSee('reachable');
     expect(await burst('10.0.0.3', 20)).toEqual({ accepted: LIMIT, refused: 60 - LIMIT });
   }, 60_000);
+
+  it('when one user chats from three nodes at once, then their messages count against one limit', async () => {
+    const first = chatClient(nodes[0]!.url, { reconnect: false });
+    clients.push(first);
+    const userId = await connected(first);
+    const session = first.session()!;
+    const others = [nodes[1]!, nodes[2]!].map((node) => chatClient(node.url, { reconnect: false, session }));
+    clients.push(...others);
+    for (const other of others) await eventually('the same user on another node', () => other.userId() === userId, 10_000);
+    // Ten each, within the per-connection burst: only the shared count (20 a minute for the user) refuses.
+    const replies = await Promise.all(
+      [first, ...others].flatMap((client, c) =>
+        Array.from({ length: 10 }, (_, i) => client.socket.emitWithAck('message', { clientId: `limit-${c}-${i}`, text: `limit ${c}-${i}` })),
+      ),
+    );
+    const refused = replies.filter((reply) => !reply.ok);
+    expect(replies.length - refused.length).toBe(20);
+    expect(refused.every((reply) => !reply.ok && reply.error.code === 'rate_limited')).toBe(true);
+    for (const client of [first, ...others]) client.close();
+  });
 
   it('when rows are pushed to node C, then a query on node A finds them', async () => {
     const [a, , c] = nodes;

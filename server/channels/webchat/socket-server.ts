@@ -85,6 +85,11 @@ export interface WebchatOptions {
   readonly clientIp?: (req: IncomingMessage) => string;
   /** Whether the page's origin may open the chat (origin-policy.ts); every origin when absent. */
   readonly checkOrigin?: (origin: string | undefined, host: string | undefined) => OriginRefusal | null;
+  /**
+   * Cluster mode: one limit per user over every node (WEBCHAT_RATE_LIMIT a minute), on top of
+   * the per-connection bucket; resolves false when the user is over it.
+   */
+  readonly userLimit?: (userId: string) => Promise<boolean>;
   /** Cluster mode: records which node holds each socket, so any node can tell a user is online. */
   readonly presence?: ClusterPresence;
   /**
@@ -143,19 +148,22 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       const handler = handle(socket, logger, schema, action);
       socket.on(event, (payload: unknown, ack?: unknown) => {
         if (options.draining?.()) return;
-        // Counted on arrival, before any work, so a flood costs the server next to nothing.
-        if (!bucket.take()) {
+        const refuse = () => {
           if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
           warned = true;
           const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
           socket.emit('protocol_error', error);
           if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
-          return;
-        }
+        };
+        // Counted on arrival, before any work, so a flood costs the server next to nothing.
+        if (!bucket.take()) return refuse();
+        // In a cluster the user's events also count against one limit over every node (their tabs
+        // may sit on several); the replies come back in order on one Redis connection.
+        const allowed = options.userLimit ? options.userLimit(userId).catch(() => true) : true;
         // handler answers every failure itself; this catch is the last line, so no client event can
         // ever become an unhandled rejection (which would stop the process).
-        void ready
-          .then(() => handler(payload, ack))
+        void Promise.all([ready, allowed])
+          .then(([, ok]) => (ok ? handler(payload, ack) : refuse()))
           .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
       });
     };

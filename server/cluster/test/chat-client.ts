@@ -13,13 +13,15 @@ export interface ChatClient {
   /** Deliveries of a seq the client already had. */
   duplicates: number;
   userId(): string | undefined;
+  /** The session the server issued last, to open the same user's chat elsewhere (another tab). */
+  session(): { userId: string; token: string } | undefined;
   texts(): string[];
   send(text: string): void;
   close(): void;
 }
 
-export function chatClient(url: string, options: { reconnect?: boolean } = {}): ChatClient {
-  let session: { userId: string; token: string } | undefined;
+export function chatClient(url: string, options: { reconnect?: boolean; session?: { userId: string; token: string } } = {}): ChatClient {
+  let session = options.session;
   const unacked = new Map<string, string>();
   const bySeq = new Map<number, TranscriptItem>();
   const lastSeq = () => (bySeq.size === 0 ? 0 : Math.max(...bySeq.keys()));
@@ -36,6 +38,7 @@ export function chatClient(url: string, options: { reconnect?: boolean } = {}): 
     bySeq,
     duplicates: 0,
     userId: () => session?.userId,
+    session: () => session,
     texts: () => [...bySeq.entries()].sort(([a], [b]) => a - b).map(([, item]) => (item.message.type === 'text' ? item.message.text : `<${item.message.type}>`)),
     send(text) {
       const clientId = crypto.randomUUID();
