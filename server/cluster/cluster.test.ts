@@ -131,8 +131,15 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     // Tolerance: none. Redis counts atomically, so exactly the limit gets through.
     expect(await burst('10.0.0.1', 20)).toEqual({ accepted: LIMIT, refused: 60 - LIMIT });
 
+    const local = chatClient(nodes[0]!.url, { reconnect: false });
+    clients.push(local);
+    const localUser = await connected(local);
     await redis.kill();
     await allSee('unreachable');
+    // A widget on the node that runs the turn still gets it live without Redis.
+    expect(await (await trigger(nodes[0]!, 'ping', localUser, { n: 99 }, '10.0.0.9')).json()).toMatchObject({ delivery: 'live' });
+    await eventually('the ping on a widget of the same node, Redis away', () => local.texts().includes('Ping 99.'), 10_000);
+    local.close();
     // Each node alone: its share, LIMIT / 3, so the cluster still holds the limit.
     expect(await burst('10.0.0.2', 20)).toEqual({ accepted: LIMIT, refused: 60 - LIMIT });
 

@@ -41,7 +41,13 @@ export async function openCluster(options: { readonly url: string; readonly logg
     return client;
   };
   try {
-    const streams = await open('adapter', false);
+    // Fail fast: the adapter publishes a broadcast before it reaches this node's own sockets, so a
+    // queued publish would hold local delivery until Redis is back.
+    const streams = await open('adapter', true);
+    // Its reader (XREAD, SUBSCRIBE) runs on a duplicate, which queues instead: while Redis is away
+    // it waits rather than failing in a tight loop.
+    const duplicate = streams.duplicate.bind(streams);
+    streams.duplicate = ((overrides?: Parameters<typeof duplicate>[0]) => duplicate({ ...overrides, disableOfflineQueue: false })) as typeof streams.duplicate;
     const fast = await open('limits', true);
     const subscriber = await open('signals', false);
     const registry = new NodeRegistry(fast, nodeId);
