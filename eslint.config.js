@@ -7,7 +7,7 @@ const forbid = (/** @type {Record<string, string>} */ rules) => ({
 });
 
 const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
-const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs'];
+const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster'];
 const folder = (/** @type {string[]} */ names) => `(^|/)(${names.join('|')})/`;
 
 export default tseslint.config(

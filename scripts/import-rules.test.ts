@@ -25,6 +25,7 @@ describe('import rules (docs/architecture.md)', () => {
     ['server/channels/rest/x.ts', "import { CHANNEL_ID } from '../webchat/socket-server.ts';\nexport const a = CHANNEL_ID;", /Channels do not import each other/],
     ['server/channels/webchat/x.ts', "import { restRouter } from '../rest/rest-router.ts';\nexport const a = restRouter;", /Channels do not import each other/],
     ['server/channels/rest/x.ts', "import { HttpError } from '../../api/errors.ts';\nexport const a = HttpError;", /do not import each other/],
+    ['server/cluster/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
     ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);

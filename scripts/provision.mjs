@@ -3,6 +3,8 @@
 // fresh machine by itself:
 //   - Debian's Chromium (widget component tests, end-to-end tests), from apt;
 //   - Debian's nginx, the reverse proxy the end-to-end test puts in front of the server
+//     (and the load balancer the cluster test puts in front of three nodes);
+//   - Debian's redis-server, which the cluster test starts on a free port;
 //     (TLS, WebSocket upgrade, long-polling, X-Forwarded-For), from apt;
 //   - a MongoDB-compatible server for the Mongo store's contract leg: FerretDB 1.x
 //     built with Go into .cache/bin, unless MONGODB_URL is set or a mongod is on PATH;
@@ -20,6 +22,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CI = process.env.CI === 'true';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 const FERRETDB_VERSION = 'v1.24.0';
 export const FERRETDB_BIN = path.join(root, '.cache', 'bin', 'ferretdb');
 const SCHEMATHESIS_VERSION = '4.32.5';
@@ -65,6 +68,16 @@ function provisionNginx() {
   say('installing Debian nginx with apt-get…');
   if (!aptInstall('nginx') || !existsSync(NGINX)) return { ok: false, detail: 'apt-get install nginx failed' };
   return { ok: true, detail: `${NGINX} (installed now)` };
+}
+
+function provisionRedis() {
+  if (existsSync(REDIS_SERVER)) return { ok: true, detail: REDIS_SERVER };
+  if (!aptRunner()) return { ok: false, detail: `${REDIS_SERVER} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
+  say('installing Debian redis-server with apt-get…');
+  if (!aptInstall('redis-server') || !existsSync(REDIS_SERVER)) return { ok: false, detail: 'apt-get install redis-server failed' };
+  // The package starts a system-wide Redis on 6379; the tests start their own on free ports.
+  spawnSync('sh', ['-c', 'command -v systemctl >/dev/null && systemctl disable --now redis-server >/dev/null 2>&1 || true']);
+  return { ok: true, detail: `${REDIS_SERVER} (installed now)` };
 }
 
 /** The version the virtual environment's schemathesis reports, or null when there is none. */
@@ -140,7 +153,7 @@ function provisionMongo() {
   return buildFerretdb();
 }
 
-const results = { chromium: provisionChromium(), nginx: provisionNginx(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
+const results = { chromium: provisionChromium(), nginx: provisionNginx(), redis: provisionRedis(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
 for (const [part, result] of Object.entries(results)) {
   if (result.ok) say(`${part}: ${result.detail}`);
   else loud(`${part} could not be provisioned: ${result.detail}. ${CI ? 'CI=true requires it: failing.' : 'Tests that need it will be SKIPPED.'}`);

@@ -35,9 +35,20 @@ describe('config', () => {
     ['RETENTION_TRANSCRIPT_DAYS', '0', /^RETENTION_TRANSCRIPT_DAYS: must be a whole number of days from 1 to 99999, or unset to keep records until they are erased \(got "0"\)$/],
     ['RETENTION_NLP_LOG_DAYS', '1.5', /^RETENTION_NLP_LOG_DAYS: /],
     ['METRICS_TOKEN', 'short', /^METRICS_TOKEN: must be at least 16 characters long$/],
+    ['REDIS_URL', 'redis://127.0.0.1:6379', /^REDIS_URL: turns on cluster mode, which needs MONGODB_URL \(the embedded SQLite store is single-node\); set MONGODB_URL or unset REDIS_URL$/],
+    ['SHUTDOWN_GRACE', '1h', /^SHUTDOWN_GRACE: must be a duration from 0s to 10m, such as 20s or 500ms \(got "1h"\)$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
+  });
+
+  it('when REDIS_URL and MONGODB_URL are both set, then cluster mode is configured', () => {
+    const cluster = { REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://127.0.0.1:27017/bot' };
+    expect(() => readConfig(cluster)).toThrow(/^SESSION_SECRET: must be set in cluster mode \(REDIS_URL\), the same on every node/);
+    expect(() => readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32) })).toThrow(/^BOT_FUNCTION_KEY: must be set in cluster mode/);
+    const config = readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32), BOT_FUNCTION_KEY: 'k'.repeat(16), SHUTDOWN_GRACE: '5s' });
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.SHUTDOWN_GRACE).toBe(5000);
   });
 
   it('when a secret is bad, then its value is not repeated in the error', () => {

@@ -188,7 +188,28 @@ export const configSchema = z.object({
   RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
   RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
   RETENTION_URL_TRACKER_DAYS: retentionDays,
+  /**
+   * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
+   * before the process stops anyway. Milliseconds after parsing.
+   */
+  SHUTDOWN_GRACE: optionalText
+    .transform((text) => parseDuration(text ?? '20s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 0 && ms <= 600_000, 'must be a duration from 0s to 10m, such as 20s or 500ms'),
 }).superRefine((config, ctx) => {
+  if (config.REDIS_URL !== undefined && config.MONGODB_URL === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['REDIS_URL'],
+      message: 'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
+    });
+  }
+  // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
+  // moved to another node (or a trigger sent there) would be refused.
+  for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY'] as const) {
+    if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
+      ctx.addIssue({ code: 'custom', path: [secret], message: 'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node' });
+    }
+  }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });
   }

@@ -48,6 +48,8 @@ import { currentDatasets, prepareBot, readBot, watchedFiles, type BotSource, typ
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
+import { openCluster, type Cluster } from './cluster/cluster.ts';
+import { drain } from './cluster/drain.ts';
 
 export interface RunningServer {
   /** Base URL the server answers on, e.g. http://127.0.0.1:3000. */
@@ -66,6 +68,13 @@ export interface RunningServer {
   reload(): Promise<ReloadOutcome>;
   /** The definition file and step type modules the bot in service was read from. */
   readonly files: readonly string[];
+  /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
+  readonly cluster?: Cluster;
+  /**
+   * Stops gracefully: /readyz answers 503 at once, client events are no longer taken, turns,
+   * sync integration calls and jobs in hand finish (up to SHUTDOWN_GRACE), then widgets are
+   * disconnected so they reconnect to another node. Always ends with `server stopped` logged.
+   */
   close(): Promise<void>;
 }
 
@@ -91,10 +100,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
+  let cluster: Cluster | undefined;
   try {
-    return await assemble(config, options, logger, source, dataDir, store);
+    cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
+    return await assemble(config, options, logger, source, dataDir, store, cluster);
   } catch (error) {
     // A later start-up failure (a bad integration block, a taken port) must not leave the store open.
+    await cluster?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
   }
@@ -107,8 +119,10 @@ async function assemble(
   source: BotSource,
   dataDir: string,
   store: Store,
+  cluster: Cluster | undefined,
 ): Promise<RunningServer> {
   const { definition } = source;
+  let draining = false;
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
     // Shown once, on the start that generated it, and never logged afterwards.
@@ -138,6 +152,7 @@ async function assemble(
     env,
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
+    ...(cluster ? { datasetCluster: cluster.datasets } : {}),
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
@@ -168,6 +183,7 @@ async function assemble(
       logger,
       functionKey: functionKey.value,
       rateLimitPerMinute: config.MANAGEMENT_RATE_LIMIT,
+      limiter: cluster?.limiter,
       metrics,
       metricsAccess: { token: config.METRICS_TOKEN, openOnLoopback: isLoopbackHost(config.HOST) },
       trustProxy: config.TRUST_PROXY,
@@ -186,6 +202,8 @@ async function assemble(
             keys: config.REST_CHANNELS.flatMap((channel) => [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])]),
           }
         : undefined,
+    readiness: { redis: cluster?.ping, nodes: cluster ? () => cluster.registry.nodes() : undefined, draining: () => draining },
+    limiter: cluster?.limiter,
   });
   const http = createServer(app);
   const io: ChatServer = new Server(http, {
@@ -193,6 +211,8 @@ async function assemble(
     // checkOrigin refuses it with a code); it grants nothing, as no cookie is ever involved.
     cors: { origin: true, credentials: false },
     maxHttpBufferSize: 64 * 1024,
+    // Cluster mode: rooms span every node, so a turn on any node reaches the user's widgets on all.
+    ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
   metrics.watch({
@@ -208,7 +228,7 @@ async function assemble(
     definition,
     store,
     clock,
-    delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io) }, logger)),
+    delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io, cluster?.presence) }, logger)),
     logger,
     scheduler: jobs,
     // A shared store may have other processes on it: one user's turns then wait on a store lease.
@@ -252,6 +272,9 @@ async function assemble(
     rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
     clientIp: (req) => clientIp(req, config.TRUST_PROXY),
     checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: () => ownOrigins, logger }),
+    presence: cluster?.presence,
+    userLimit: cluster ? sharedUserLimit(cluster, config.WEBCHAT_RATE_LIMIT) : undefined,
+    draining: () => draining,
   });
   // A connected web chat user's channel is known: their deliveries need no lookup.
   if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
@@ -265,7 +288,10 @@ async function assemble(
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
   await bot.runtime.start();
-  logger.info({ event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite' }, 'server started');
+  logger.info(
+    { event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
+    cluster ? 'server started (cluster mode)' : 'server started',
+  );
 
   let closing: Promise<void> | undefined;
   let reloading: Promise<ReloadOutcome> = Promise.resolve({ ok: true });
@@ -328,21 +354,34 @@ async function assemble(
       reloading = reloading.then(reload, reload);
       return reloading;
     },
+    ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
-        await reloading.catch(() => undefined);
-        await jobs.stop();
-        await bot.runtime.close();
-        callbackClient.close();
-        await io.close();
-        await new Promise<void>((resolve) => http.close(() => resolve()));
-        await store.close();
-        mailer?.close();
-        logger.info({ event: 'stopped' }, 'server stopped');
+        draining = true;
+        try {
+          await reloading.catch(() => undefined);
+          await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
+          await bot.runtime.close();
+          callbackClient.close();
+          await new Promise<void>((resolve) => http.close(() => resolve()));
+          await cluster?.close();
+          await store.close();
+          mailer?.close();
+        } catch (error) {
+          logger.error({ event: 'stop_failed', err: error }, 'a part of the server did not stop cleanly');
+        } finally {
+          logger.info({ event: 'stopped' }, 'server stopped');
+        }
       })();
       return closing;
     },
   };
+}
+
+/** WEBCHAT_RATE_LIMIT per user over every node: the per-connection bucket alone would let a user's tabs on several nodes add up. */
+function sharedUserLimit(cluster: Cluster, perMinute: number): (userId: string) => Promise<boolean> {
+  const limiter = cluster.limiter('webchat', perMinute, 60_000);
+  return async (userId) => (await limiter.take(userId)).allowed;
 }
 
 async function openStore(config: Config, dataDir: string): Promise<Store> {

@@ -3,7 +3,7 @@ import type { Logger } from '../ports/logger.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
 import { HttpError, errorBody, internalError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
-import { rateLimitHeaders, rateLimited, type RateLimiter } from './rate-limit.ts';
+import { rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
 import { logRequest } from './request-log.ts';
 
@@ -23,7 +23,7 @@ export type ChannelHandler = (request: ChannelRequest) => Promise<{ readonly sta
 export interface ChannelEndpointOptions {
   readonly handler: ChannelHandler;
   /** REST_CHANNEL_RATE_LIMIT, counted per client over every channel path. */
-  readonly limiter: RateLimiter;
+  readonly limiter: RequestLimiter;
   /** Values never to log, however they arrive in the URL (the channels' keys, the function key). */
   readonly secrets: readonly string[];
   readonly trustProxy?: ProxyTrust | undefined;
@@ -56,38 +56,48 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
     const started = process.hrtime.bigint();
     const match = MESSAGES.exec(pathname);
     const ip = clientIp(req, options.trustProxy);
-    const take = options.limiter.take(rateLimitKey(ip));
-    const headers = rateLimitHeaders(take, options.limiter.windowMs);
     const method = req.method ?? '';
-    const send = (status: number, body: unknown, extra?: Record<string, string>) => {
-      const text = JSON.stringify(body);
-      res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-      res.end(method === 'HEAD' ? undefined : text);
-      logRequest(options.logger, { method, url, status, ip }, started, options.secrets);
-      options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
-    };
-    const fail = (error: unknown) => {
-      if (res.headersSent) return;
-      const known = error instanceof HttpError ? error : internalError(options.logger, error);
-      send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'GET, POST' } : undefined);
-    };
-    try {
-      if (!take.allowed) throw rateLimited(take);
-      if (!match) throw new HttpError(404, 'not_found', `Nothing is served at ${method} ${pathname.slice(0, 200)}.`);
-      const request: ChannelRequest = {
-        method,
-        channel: segment(match[1]!),
-        user: segment(match[2]!),
-        query: new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
-        key: req.headers['x-channel-key'],
-        contentType: req.headers['content-type'],
-        readBody: (limit) => readBody(req, limit),
-      };
-      options.handler(request).then((answer) => send(answer.status, answer.body), fail);
-    } catch (error) {
-      fail(error);
-    }
+    const counted = options.limiter.take(rateLimitKey(ip));
+    // The in-process limiter answers at once; a shared one (cluster mode) after a Redis round trip.
+    if (counted instanceof Promise) {
+      counted.then(
+        (take) => serve(take),
+        () => serve({ allowed: true, limit: options.limiter.limit, remaining: 0, resetSeconds: 1 }),
+      );
+    } else serve(counted);
     return true;
+
+    function serve(take: RateLimitTake): void {
+      const headers = rateLimitHeaders(take, options.limiter.windowMs);
+      const send = (status: number, body: unknown, extra?: Record<string, string>) => {
+        const text = JSON.stringify(body);
+        res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.end(method === 'HEAD' ? undefined : text);
+        logRequest(options.logger, { method, url, status, ip }, started, options.secrets);
+        options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
+      };
+      const fail = (error: unknown) => {
+        if (res.headersSent) return;
+        const known = error instanceof HttpError ? error : internalError(options.logger, error);
+        send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'GET, POST' } : undefined);
+      };
+      try {
+        if (!take.allowed) throw rateLimited(take);
+        if (!match) throw new HttpError(404, 'not_found', `Nothing is served at ${method} ${pathname.slice(0, 200)}.`);
+        const request: ChannelRequest = {
+          method,
+          channel: segment(match[1]!),
+          user: segment(match[2]!),
+          query: new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
+          key: req.headers['x-channel-key'],
+          contentType: req.headers['content-type'],
+          readBody: (limit) => readBody(req, limit),
+        };
+        options.handler(request).then((answer) => send(answer.status, answer.body), fail);
+      } catch (error) {
+        fail(error);
+      }
+    }
   };
 }
 

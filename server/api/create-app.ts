@@ -6,10 +6,10 @@ import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
 import { channelEndpoint, type ChannelHandler } from './channel-endpoint.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorHandler, notFound } from './errors.ts';
-import { healthRouter } from './health.ts';
+import { healthRouter, type Readiness } from './health.ts';
 import { homePage } from './home-page.ts';
 import { managementApi, type ManagementOptions } from './management/management-api.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { localLimiter, type LimiterFactory } from './rate-limit.ts';
 import { withRequestId } from './request-id.ts';
 import { requestLog } from './request-log.ts';
 import { urlTrackerRouter } from './url-tracker.ts';
@@ -40,6 +40,10 @@ export interface AppOptions {
   readonly restChannels?: { readonly handler: ChannelHandler; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
   /** The bot definition's JSON Schema for editors, served at `path` so a definition's `$schema` can name it. */
   readonly definitionSchema?: { readonly path: string; readonly text: () => string };
+  /** What /readyz checks besides the store (Redis in cluster mode, shutdown). */
+  readonly readiness?: Readiness;
+  /** Where request limits are counted: this process when absent, every node together in cluster mode. */
+  readonly limiter?: LimiterFactory;
 }
 
 /**
@@ -56,7 +60,7 @@ export function createApp(options: AppOptions): RequestListener {
   const secrets = [options.management?.functionKey, options.datasets?.functionKey, ...(options.restChannels?.keys ?? [])].filter((key): key is string => typeof key === 'string' && key !== '');
   app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
-  app.use(healthRouter(options.store));
+  app.use(healthRouter(options.store, options.readiness));
   app.use(widgetAssetsRouter(options.widgetDir));
   const management = options.management ? managementApi(options.management) : undefined;
   if (management) app.use(management.router);
@@ -73,7 +77,7 @@ export function createApp(options: AppOptions): RequestListener {
   const channels = options.restChannels
     ? channelEndpoint({
         handler: options.restChannels.handler,
-        limiter: new RateLimiter(options.restChannels.rateLimitPerMinute, 60_000),
+        limiter: (options.limiter ?? localLimiter)('channels', options.restChannels.rateLimitPerMinute, 60_000),
         secrets,
         trustProxy: options.trustProxy,
         logger: options.logger,

@@ -9,13 +9,25 @@ export interface RateLimitTake {
   readonly resetSeconds: number;
 }
 
+/** A request limit per client key: this process's RateLimiter, or one shared by every node (server/cluster). */
+export interface RequestLimiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  take(key: string): RateLimitTake | Promise<RateLimitTake>;
+}
+
+/** Makes a limiter of `limit` requests per `windowMs`; the in-memory RateLimiter when none is given. */
+export type LimiterFactory = (name: string, limit: number, windowMs: number) => RequestLimiter;
+
+export const localLimiter: LimiterFactory = (_name, limit, windowMs) => new RateLimiter(limit, windowMs);
+
 /**
  * A fixed-window request limit per client key: `limit` requests per
  * `windowMs`, the window starting at the client's first request. Synchronous
  * and in memory, so the trigger endpoint's hot path pays a Map lookup.
  * Expired windows are swept once per window, not per request.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private nextSweep = 0;
 

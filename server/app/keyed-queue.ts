@@ -3,6 +3,8 @@ export interface TurnQueue {
   run<T>(key: string, task: () => Promise<T>): Promise<T>;
   /** Resolves once the key has nothing queued or running in this process. */
   idle(key: string): Promise<void>;
+  /** How many users have a turn queued or running in this process (a graceful stop waits for 0). */
+  readonly size: number;
 }
 
 /**

@@ -71,7 +71,7 @@ export async function acceptTrigger(deps: AppDeps, trigger: Trigger): Promise<Tr
     userId: trigger.userId,
     dialogId: trigger.dialogId,
     mode: trigger.mode,
-    delivery: deps.delivery.isOnline(trigger.userId) ? 'live' : 'queued',
+    delivery: (await deps.delivery.isOnline(trigger.userId)) ? 'live' : 'queued',
   };
 }
 

@@ -7,6 +7,7 @@ import type { Store } from '../ports/store.ts';
 import { noAuth } from './auth/authenticator.ts';
 import { authorizedCall } from './authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
+import type { DatasetCluster } from './datasets/dataset-cluster.ts';
 import { IntegrationConfigError, IntegrationError, isRetryable, type IntegrationErrorKind } from './http/integration-error.ts';
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
 import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
@@ -49,6 +50,8 @@ export interface IntegrationRuntimeDeps {
   readonly metrics?: Metrics;
   /** The bot's own step types (definition `stepTypes`), registered beside the built-in ones. */
   readonly stepTypes?: readonly StepType[];
+  /** Cluster mode: background datasets are pulled by one node and reloaded by all (datasets/dataset-cluster.ts). */
+  readonly datasetCluster?: DatasetCluster;
 }
 
 const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
@@ -94,6 +97,7 @@ export class IntegrationRuntime {
       http: this.http,
       services: this.services,
       record: this.recorderFor,
+      ...(deps.datasetCluster ? { cluster: deps.datasetCluster } : {}),
     });
   }
 

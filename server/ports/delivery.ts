@@ -8,8 +8,8 @@ export interface Delivery {
   typing(userId: string, on: boolean): void;
   /** Runs the page's listeners for a bot event in the user's open widgets. */
   event(userId: string, event: BotEvent): void;
-  /** True when at least one widget of the user is connected to this server now. */
-  isOnline(userId: string): boolean;
+  /** True when at least one widget of the user is connected now (to this server, or in a cluster to any node). */
+  isOnline(userId: string): boolean | Promise<boolean>;
   /**
    * Jobs that carry a turn's messages and events to the user later (a channel's callback),
    * stored in the turn's own commit so that a crash between the two cannot lose them.

@@ -3,6 +3,8 @@ import { projectRoot } from '../paths.ts';
 
 export interface ServerChild {
   readonly url: string;
+  /** The process id, for reading its CPU time (benchmarks). */
+  readonly pid: number;
   /** Everything the process wrote so far. */
   output(): string;
   /** Ends the process the hard way (SIGKILL), as a crash or a power cut would. */
@@ -44,5 +46,5 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return { url, pid: child.pid ?? 0, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }

@@ -8,7 +8,7 @@ import { HttpError } from '../errors.ts';
 import { metricsGuard, type MetricsAccess } from '../metrics-access.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';
 import { openApiRouter } from '../openapi/openapi-router.ts';
-import { RateLimiter, rateLimitHeaders, rateLimited } from '../rate-limit.ts';
+import { localLimiter, rateLimitHeaders, rateLimited, type LimiterFactory } from '../rate-limit.ts';
 import { erasureRouter } from './erasure-router.ts';
 import { exportRouter } from './export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
@@ -28,6 +28,8 @@ export interface ManagementOptions {
   readonly metricsAccess?: MetricsAccess;
   /** Which proxies may name the client (TRUST_PROXY), for the rate limit's count per client; loopback when absent. */
   readonly trustProxy?: ProxyTrust;
+  /** Where the limit is counted: this process when absent, every node together in cluster mode. */
+  readonly limiter?: LimiterFactory;
 }
 
 export interface ManagementApi {
@@ -57,12 +59,13 @@ const translateErrors: ErrorRequestHandler = (error: unknown, _req, _res, next) 
  * One limiter and one key check serve both the Express routes and the triggers.
  */
 export function managementApi(options: ManagementOptions): ManagementApi {
-  const limiter = new RateLimiter(options.rateLimitPerMinute, WINDOW_MS);
+  const limiter = (options.limiter ?? localLimiter)('management', options.rateLimitPerMinute, WINDOW_MS);
   const checkKey = functionKeyCheck(options.functionKey);
   const limited: RequestHandler = (req, res, next) => {
-    const take = limiter.take(rateLimitKey(clientIp(req, options.trustProxy)));
-    res.set(rateLimitHeaders(take, WINDOW_MS));
-    next(take.allowed ? undefined : rateLimited(take));
+    void Promise.resolve(limiter.take(rateLimitKey(clientIp(req, options.trustProxy)))).then((take) => {
+      res.set(rateLimitHeaders(take, WINDOW_MS));
+      next(take.allowed ? undefined : rateLimited(take));
+    }, next);
   };
   const keyed = requireFunctionKey(checkKey);
 

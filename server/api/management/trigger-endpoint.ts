@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError, errorBody, internalError } from '../errors.ts';
 import type { HttpMetrics } from '../metrics.ts';
-import { rateLimitHeaders, rateLimited, type RateLimiter } from '../rate-limit.ts';
+import { rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from '../rate-limit.ts';
 import { readBody } from '../read-body.ts';
 import { logRequest } from '../request-log.ts';
 import { unauthorized, type FunctionKeyCheck } from './function-key.ts';
@@ -27,7 +27,7 @@ export interface TriggerEndpointOptions {
   /** Values never to log, however they arrive in the URL (the function key). */
   readonly secrets: readonly string[];
   /** The management API's limiter, shared with its Express routes: one count per client over all of them. */
-  readonly limiter: RateLimiter;
+  readonly limiter: RequestLimiter;
   /** Which proxies may name the client (TRUST_PROXY); the same as the Express routes', so both count a client alike. */
   readonly trustProxy?: ProxyTrust | undefined;
   readonly logger: Logger;
@@ -58,37 +58,47 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
     const started = process.hrtime.bigint();
     const route = long ? LONG_ROUTE : SHORT_ROUTE;
     const ip = clientIp(req, options.trustProxy);
-    const take = options.limiter.take(rateLimitKey(ip));
-    const headers = rateLimitHeaders(take, options.limiter.windowMs);
-    const send = (status: number, body: unknown, extra?: Record<string, string>) => {
-      const text = JSON.stringify(body);
-      res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-      res.end(text);
-      logRequest(options.logger, { method: req.method, url, status, ip }, started, options.secrets);
-      options.metrics?.observe(req.method ?? '', route, status, started);
-    };
-    const fail = (error: unknown) => {
-      if (res.headersSent) return;
-      const known = error instanceof HttpError ? error : internalError(options.logger, error);
-      send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'POST' } : undefined);
-    };
-    try {
-      if (!take.allowed) throw rateLimited(take);
-      const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
-      const codes = query.getAll('code');
-      if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined)) throw unauthorized();
-      if (req.method !== 'POST') {
-        throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST.`, { allow: ['POST'] });
-      }
-      const deps = options.deps();
-      const target = long ? longFormTarget(deps, long, query) : shortFormTarget(deps, short!, query);
-      readBody(req, MAX_TRIGGER_BODY)
-        .then((raw) => acceptTrigger(deps, { ...target, data: parseTriggerBody(raw, req.headers['content-type']) }))
-        .then((accepted) => send(202, accepted), fail);
-    } catch (error) {
-      fail(error);
-    }
+    const counted = options.limiter.take(rateLimitKey(ip));
+    // The in-process limiter answers at once; a shared one (cluster mode) after a Redis round trip.
+    if (counted instanceof Promise) {
+      counted.then(
+        (take) => serve(take),
+        () => serve({ allowed: true, limit: options.limiter.limit, remaining: 0, resetSeconds: 1 }),
+      );
+    } else serve(counted);
     return true;
+
+    function serve(take: RateLimitTake): void {
+      const headers = rateLimitHeaders(take, options.limiter.windowMs);
+      const send = (status: number, body: unknown, extra?: Record<string, string>) => {
+        const text = JSON.stringify(body);
+        res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+        logRequest(options.logger, { method: req.method, url, status, ip }, started, options.secrets);
+        options.metrics?.observe(req.method ?? '', route, status, started);
+      };
+      const fail = (error: unknown) => {
+        if (res.headersSent) return;
+        const known = error instanceof HttpError ? error : internalError(options.logger, error);
+        send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'POST' } : undefined);
+      };
+      try {
+        if (!take.allowed) throw rateLimited(take);
+        const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+        const codes = query.getAll('code');
+        if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined)) throw unauthorized();
+        if (req.method !== 'POST') {
+          throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST.`, { allow: ['POST'] });
+        }
+        const deps = options.deps();
+        const target = long ? longFormTarget(deps, long, query) : shortFormTarget(deps, short!, query);
+        readBody(req, MAX_TRIGGER_BODY)
+          .then((raw) => acceptTrigger(deps, { ...target, data: parseTriggerBody(raw, req.headers['content-type']) }))
+          .then((accepted) => send(202, accepted), fail);
+      } catch (error) {
+        fail(error);
+      }
+    }
   };
 }
 

@@ -43,22 +43,39 @@ export const CHANNEL_ID = 'webchat';
 
 const room = (userId: string) => `user:${userId}`;
 
-/** Delivery through socket.io rooms: every open widget of a user gets the entries. */
-export function socketDelivery(io: ChatServer): Delivery {
-  // One server per bot and the in-memory adapter: a room with no socket here has no one to
-  // reach, so nothing is encoded for it (triggers for offline users are the common case).
-  const isOnline = (userId: string) => (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
+/** Where users have open widgets across nodes (cluster mode); see server/cluster/presence.ts. */
+export interface ClusterPresence {
+  connected(userId: string, socketId: string): Promise<void>;
+  disconnected(userId: string, socketId: string): Promise<void>;
+  isOnline(userId: string): Promise<boolean>;
+}
+
+/**
+ * Delivery through socket.io rooms: every open widget of a user gets the entries.
+ * With `presence` (cluster mode) the adapter carries each emit to every node, so a
+ * widget open on another node gets it too.
+ */
+export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Delivery {
+  // The local view of the room: with the in-memory adapter a room with no socket here has no one
+  // to reach, so nothing is encoded for it (triggers for offline users are the common case).
+  const here = (userId: string) => (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
+  // In a cluster the user may be on another node; the adapter decides who gets it.
+  const reach = presence ? () => true : here;
   return {
     deliver(userId, entries) {
-      if (entries.length > 0 && isOnline(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
+      if (entries.length > 0 && reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {
-      if (isOnline(userId)) io.to(room(userId)).emit('typing', on);
+      if (reach(userId)) io.to(room(userId)).emit('typing', on);
     },
     event(userId, event) {
-      if (isOnline(userId)) io.to(room(userId)).emit('bot_event', event);
+      if (reach(userId)) io.to(room(userId)).emit('bot_event', event);
     },
-    isOnline,
+    isOnline(userId) {
+      if (here(userId) || !presence) return here(userId);
+      // Only the trigger's answer reads it: Redis away means "queued", which is still delivered on connect.
+      return presence.isOnline(userId).catch(() => false);
+    },
   };
 }
 
@@ -71,6 +88,19 @@ export interface WebchatOptions {
   readonly clientIp?: (req: IncomingMessage) => string;
   /** Whether the page's origin may open the chat (origin-policy.ts); every origin when absent. */
   readonly checkOrigin?: (origin: string | undefined, host: string | undefined) => OriginRefusal | null;
+  /**
+   * Cluster mode: one limit per user over every node (WEBCHAT_RATE_LIMIT a minute), on top of
+   * the per-connection bucket; resolves false when the user is over it.
+   */
+  readonly userLimit?: (userId: string) => Promise<boolean>;
+  /** Cluster mode: records which node holds each socket, so any node can tell a user is online. */
+  readonly presence?: ClusterPresence;
+  /**
+   * True once the server is shutting down: client events are then neither run nor acked, so
+   * the widget sends them again after it reconnects to another node (it resends whatever is
+   * unacked, and the server deduplicates by clientId).
+   */
+  readonly draining?: () => boolean;
 }
 
 /**
@@ -110,12 +140,16 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     const { userId } = socket.data;
     const ip = options.clientIp?.(socket.request) ?? socket.handshake.address;
     logger.info({ event: 'socket_connect', userId, socketId: socket.id, ip }, 'web chat connected');
+    const presence = options.presence;
+    // Awaited before the session is announced, so a trigger sent once the widget is up finds the user online.
+    const registered = presence?.connected(userId, socket.id).catch(() => undefined);
     socket.on('disconnect', (reason) => {
       logger.info({ event: 'socket_disconnect', userId, socketId: socket.id, reason }, 'web chat disconnected');
+      presence?.disconnected(userId, socket.id).catch(() => undefined);
     });
     // Client events wait until the user exists and the start dialog has run; with deferStart,
     // a new visitor's first event (`open` or any other) is what stores them.
-    const started = start(app, socket, logger);
+    const started = start(app, socket, logger, registered);
     let opening: Promise<void> | undefined;
     const ready = () =>
       (opening ??= started.then(async (opened) => {
@@ -132,20 +166,24 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
       const handler = handle(socket, logger, schema, action);
       socket.on(event, (payload: unknown, ack?: unknown) => {
-        // Counted on arrival, before any work, so a flood costs the server next to nothing.
-        if (!bucket.take()) {
+        if (options.draining?.()) return;
+        const refuse = () => {
           if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
           warned = true;
           app.metrics?.rateLimited?.('webchat');
           const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
           socket.emit('protocol_error', error);
           if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
-          return;
-        }
+        };
+        // Counted on arrival, before any work, so a flood costs the server next to nothing.
+        if (!bucket.take()) return refuse();
+        // In a cluster the user's events also count against one limit over every node (their tabs
+        // may sit on several); the replies come back in order on one Redis connection.
+        const allowed = options.userLimit ? options.userLimit(userId).catch(() => true) : true;
         // handler answers every failure itself; this catch is the last line, so no client event can
         // ever become an unhandled rejection (which would stop the process).
-        void ready()
-          .then(() => handler(payload, ack))
+        void Promise.all([ready(), allowed])
+          .then(([, ok]) => (ok ? handler(payload, ack) : refuse()))
           .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
       });
     };
@@ -210,12 +248,13 @@ function settleIdentity(
 }
 
 /** Issues the session and replays what was missed; false when the conversation is left for the visitor's first event (deferStart). */
-async function start(app: AppDeps, socket: ChatSocket, logger: Logger): Promise<boolean> {
+async function start(app: AppDeps, socket: ChatSocket, logger: Logger, registered?: Promise<void>): Promise<boolean> {
   const { userId, token, lastSeq, init, deferStart } = socket.data;
   try {
     // Join before anything is sent, so nothing emitted meanwhile is missed;
     // the widget drops entries it already has by seq.
     await socket.join(room(userId));
+    await registered;
     const { name, avatarUrl } = app.definition.settings;
     socket.emit('session', { userId, token, bot: avatarUrl ? { name, avatarUrl } : { name } });
     // Replay first: what the start dialog says next reaches the room live.

@@ -9,6 +9,7 @@ import { BACKGROUND_USER_ID, type CallRecorder } from '../integration-log.ts';
 import { compileMapping, type CompiledMapping } from '../mapping.ts';
 import type { CompiledService } from '../services.ts';
 import { jsonBody } from '../step-types/read-body.ts';
+import type { DatasetCluster } from './dataset-cluster.ts';
 import type { DatasetConfig } from './dataset-config.ts';
 import { DatasetIndex, type DatasetHit, type DatasetQuery } from './dataset-index.ts';
 import { toDatasetRow } from './row-mapping.ts';
@@ -22,6 +23,8 @@ export interface DatasetManagerDeps {
   readonly record: (userId: string) => CallRecorder;
   /** Pull timeout (ms): background sources may be slow, the user is not waiting. */
   readonly pullTimeoutMs?: number;
+  /** Cluster mode: periodic pulls are leased to one node, and every change reaches every node's index. */
+  readonly cluster?: DatasetCluster;
 }
 
 export type PullResult = { readonly ok: true; readonly rowCount: number } | { readonly ok: false; readonly error: { readonly kind: string; readonly message: string } };
@@ -53,9 +56,9 @@ interface Dataset {
  * push (full or incremental) and by a change signal that pulls. A failing
  * source keeps the last good rows and the failure is logged.
  *
- * The index is per process: with several nodes each pulls on its own schedule,
- * and a push reaches the node it hits (the store is the shared truth that a
- * node reloads on start).
+ * The index is per process and the store is the shared truth. In a cluster a
+ * periodic pull is leased to one node per interval, and a pull or push on any
+ * node is announced, so every other node reloads its index from the store.
  */
 export class DatasetManager {
   private readonly datasets = new Map<string, Dataset>();
@@ -88,12 +91,29 @@ export class DatasetManager {
       if (!config.source) continue;
       const info = await this.deps.store.datasetInfo(name);
       const intervalMs = (config.refreshIntervalSec ?? 0) * 1000;
-      if (!info || (intervalMs > 0 && info.updatedAt + intervalMs <= this.deps.clock.now())) void this.pull(name);
+      if (!info || (intervalMs > 0 && info.updatedAt + intervalMs <= this.deps.clock.now())) void this.leasedPull(name, intervalMs);
       if (intervalMs > 0) {
-        dataset.timer = setInterval(() => void this.pull(name), intervalMs);
+        dataset.timer = setInterval(() => void this.leasedPull(name, intervalMs), intervalMs);
         dataset.timer.unref();
       }
     }
+    this.deps.cluster?.onChange((name) => {
+      const dataset = this.datasets.get(name);
+      if (!dataset) return;
+      void this.write(dataset, async () => {
+        dataset.index = new DatasetIndex(await this.deps.store.readDataset(name));
+      }).catch((error: unknown) =>
+        this.deps.logger.warn({ event: 'dataset_reload_failed', dataset: name, error: (error as Error).message }, 'could not reload a dataset another node changed; the next change reloads it'),
+      );
+    });
+  }
+
+  /** A periodic (or start-up) pull: in a cluster only the node holding the interval's lease pulls. */
+  private async leasedPull(name: string, intervalMs: number): Promise<void> {
+    // Held for most of an interval and never released early: the other nodes' timers in the same interval skip.
+    const leaseMs = Math.max(5_000, Math.floor((intervalMs || 60_000) * 0.9));
+    if (this.deps.cluster && !(await this.deps.cluster.lease(`dataset-pull:${name}`, leaseMs))) return;
+    await this.pull(name);
   }
 
   async stop(): Promise<void> {
@@ -134,6 +154,7 @@ export class DatasetManager {
     return this.write(dataset, async () => {
       await this.deps.store.replaceDataset(name, rows, this.deps.clock.now());
       dataset.index = new DatasetIndex(rows);
+      this.deps.cluster?.announce(name);
       return { rowCount: rows.length };
     });
   }
@@ -155,6 +176,7 @@ export class DatasetManager {
       for (const row of upserts) byId.set(row.id, row);
       for (const id of ids) byId.delete(id);
       dataset.index = new DatasetIndex([...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+      this.deps.cluster?.announce(name);
       return { rowCount: byId.size };
     });
   }
@@ -214,6 +236,7 @@ export class DatasetManager {
       await this.write(dataset, async () => {
         await this.deps.store.replaceDataset(name, rows, this.deps.clock.now());
         dataset.index = new DatasetIndex(rows);
+        this.deps.cluster?.announce(name);
       });
       logger.info({ event: 'dataset_pulled', dataset: name, rows: rows.length }, 'background dataset refreshed');
       return { ok: true, rowCount: rows.length };

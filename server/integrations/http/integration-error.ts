@@ -13,6 +13,7 @@ export const INTEGRATION_ERROR_KINDS = [
   'invalid_params', // the step's parameters (after templating) do not fit its input schema
   'auth', // credentials could not be obtained (token endpoint failed, no user token)
   'step_code', // a bot's own step type (stepTypes in the definition) threw
+  'cancelled', // this server stopped while the call ran (shutdown past SHUTDOWN_GRACE): not the upstream's fault
 ] as const;
 export type IntegrationErrorKind = (typeof INTEGRATION_ERROR_KINDS)[number];
 
@@ -31,7 +32,7 @@ export class IntegrationError extends Error {
 
 /** Transient failures worth retrying in an async job: the same call may succeed later. */
 export function isRetryable(error: { kind: IntegrationErrorKind; status?: number }): boolean {
-  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'auth') return true;
+  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'auth' || error.kind === 'cancelled') return true;
   if (error.kind === 'status') return error.status === undefined || error.status >= 500 || error.status === 429 || error.status === 408;
   return false;
 }

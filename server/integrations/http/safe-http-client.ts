@@ -46,6 +46,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
  */
 export class SafeHttpClient {
   private readonly policy: DestinationPolicy;
+  private closed = false;
   // Keep-alive: a synchronous step should not pay a TCP handshake per call.
   private readonly agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -86,8 +87,9 @@ export class SafeHttpClient {
     }
   }
 
-  /** Frees pooled sockets; call on shutdown. */
+  /** Frees pooled sockets; call on shutdown. Calls still running fail as `cancelled`, never as the upstream's network failure. */
   close(): void {
+    this.closed = true;
     this.agents['http:'].destroy();
     this.agents['https:'].destroy();
   }
@@ -112,7 +114,7 @@ export class SafeHttpClient {
         clearTimeout(timer);
         if (error) {
           req.destroy();
-          reject(classify(error, url));
+          reject(this.closed ? new IntegrationError('cancelled', `The call to ${url.host} was cut short: this server is shutting down.`) : classify(error, url));
         } else resolve(value!);
       };
       const protocol = url.protocol as 'http:' | 'https:';

@@ -1,0 +1,184 @@
+// Cluster mode: message turns with 1 and 3 nodes (msgs/s, turn latency p50/p99, CPU per
+// process and per turn), cross-node delivery latency (a trigger on node B reaching a widget on
+// node A, next to the same trigger on node A), and a SIGKILL of the node a widget talks to
+// through nginx: seconds to the next delivered message, messages lost and duplicated.
+// Real parts: FerretDB (or MONGODB_URL / mongod), Debian's redis-server and nginx, server
+// processes from source. Figures are printed, never asserted.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
+import { writeBot } from '../server/app/test/every-step-bot.ts';
+import { startBalancer } from '../server/cluster/test/balancer.ts';
+import { chatClient, type ChatClient } from '../server/cluster/test/chat-client.ts';
+import { clusterBot } from '../server/cluster/test/cluster-bot.ts';
+import { startRedis } from '../server/cluster/test/redis-process.ts';
+import { startServerChild, type ServerChild } from '../server/test/server-child.ts';
+
+const USERS = Number(process.env.BENCH_CLUSTER_USERS ?? 30);
+const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 10);
+const DELIVERIES = Number(process.env.BENCH_CLUSTER_DELIVERIES ?? 100);
+const KEY = 'bench-function-key-0123456789abcdef';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const mongo = await startMongoTestServer();
+if (mongo.url === null) {
+  console.log(`cluster: SKIPPED, no Mongo-compatible server (${mongo.reason})`);
+  process.exit(0);
+}
+const redis = await startRedis();
+const dir = await mkdtemp(path.join(tmpdir(), 'bench-cluster-'));
+let databases = 0;
+
+/** CPU time (ms) a process has used so far, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+async function startCluster(count: number, logLevel = 'warn'): Promise<ServerChild[]> {
+  const env = {
+    BOT_DEFINITION: await writeBot(dir, clusterBot),
+    BOT_FUNCTION_KEY: KEY,
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+    MONGODB_URL: `${mongo.url!.replace(/\/$/, '')}/bench_cluster_${process.pid}_${++databases}`,
+    REDIS_URL: redis.url,
+    JOB_LEASE_SECONDS: '3',
+    LOG_LEVEL: logLevel,
+    WEBCHAT_RATE_LIMIT: '100000',
+    MANAGEMENT_RATE_LIMIT: '100000',
+  };
+  const nodes: ServerChild[] = [];
+  for (let i = 0; i < count; i++) nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
+  return nodes;
+}
+
+async function ready(client: ChatClient): Promise<void> {
+  for (let i = 0; i < 500 && !client.texts().includes('Say something.'); i++) await sleep(20);
+}
+
+/** Waits until `text` is on the client; resolves with the time it took (ms). */
+async function waitFor(client: ChatClient, text: string, started: number, timeoutMs = 30_000): Promise<number> {
+  while (!client.texts().includes(text)) {
+    if (performance.now() - started > timeoutMs) throw new Error(`no "${text}" within ${timeoutMs} ms`);
+    await sleep(1);
+  }
+  return performance.now() - started;
+}
+
+async function turns(count: number): Promise<void> {
+  const nodes = await startCluster(count);
+  const clients = Array.from({ length: USERS }, (_, u) => chatClient(nodes[u % count]!.url));
+  await Promise.all(clients.map(ready));
+  const cpuBefore = nodes.map((node) => cpuMs(node.pid));
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client, u) => {
+      for (let r = 0; r < ROUNDS; r++) {
+        const sent = performance.now();
+        client.send(`${u}-${r}`);
+        latencies.push(await waitFor(client, `Echo: ${u}-${r}`, sent));
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = nodes.map((node, i) => cpuMs(node.pid) - cpuBefore[i]!);
+  const total = USERS * ROUNDS;
+  console.log(
+    `cluster turns, ${count} node${count > 1 ? 's' : ''}: ${(total / seconds).toFixed(0)} msgs/s, turn latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ` +
+      `CPU per process ${cpu.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}; CPU per turn ${((cpu.reduce((a, b) => a + b, 0) / total) * 1000).toFixed(0)} µs (${USERS} users x ${ROUNDS} messages, ${availableParallelism()} cores)`,
+  );
+  for (const client of clients) client.close();
+  await Promise.all(nodes.map((node) => node.kill()));
+}
+
+async function crossNode(): Promise<void> {
+  const nodes = await startCluster(3);
+  const client = chatClient(nodes[0]!.url, { reconnect: false });
+  await ready(client);
+  const userId = client.userId()!;
+  const measure = async (node: ServerChild, n: number) => {
+    const sent = performance.now();
+    const res = await fetch(`${node.url}/api/trigger/cluster/ping?userId=${userId}`, { method: 'POST', headers: { 'x-functions-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    if (res.status !== 202) throw new Error(`trigger answered ${res.status}`);
+    return waitFor(client, `Ping ${n}.`, sent);
+  };
+  const same: number[] = [];
+  const cross: number[] = [];
+  for (let i = 0; i < DELIVERIES; i++) {
+    same.push(await measure(nodes[0]!, 2 * i));
+    cross.push(await measure(nodes[1]!, 2 * i + 1));
+  }
+  console.log(
+    `cluster delivery, trigger → widget (${DELIVERIES} each): same node p50 ${percentile(same, 50).toFixed(1)} ms, p99 ${percentile(same, 99).toFixed(1)} ms; ` +
+      `other node p50 ${percentile(cross, 50).toFixed(1)} ms, p99 ${percentile(cross, 99).toFixed(1)} ms (the difference is the Redis hop)`,
+  );
+  client.close();
+  await Promise.all(nodes.map((node) => node.kill()));
+}
+
+async function crash(): Promise<void> {
+  // Connects are logged at info: they say which node the widget is on.
+  const nodes = await startCluster(3, 'info');
+  const balancer = await startBalancer(nodes.map((node) => Number(new URL(node.url).port)));
+  const client = chatClient(balancer.url);
+  await ready(client);
+  const userId = client.userId()!;
+  const home = nodes.find((node) => node.output().includes(`"event":"socket_connect","userId":"${userId}"`));
+  if (!home) throw new Error('no node logged the widget connecting');
+  let sent = 0;
+  let killedAt = 0;
+  const sender = (async () => {
+    for (; sent < 60; sent++) {
+      client.send(`m${sent}`);
+      if (sent === 20) {
+        // Wait for the echo before the kill, then kill mid-stream.
+        await waitFor(client, `Echo: m${sent}`, performance.now());
+        killedAt = performance.now();
+        await home.kill();
+      }
+      await sleep(100);
+    }
+  })();
+  // Time to the first echo of a message sent after the kill.
+  const firstAfter = async () => {
+    for (;;) {
+      const texts = client.texts();
+      if (texts.some((t) => /^Echo: m(2[1-9]|[3-5]\d)$/.test(t))) return performance.now();
+      await sleep(5);
+    }
+  };
+  const recoveredAt = await Promise.race([firstAfter(), sleep(60_000).then(() => NaN)]);
+  await sender;
+  const end = performance.now() + 60_000;
+  while (performance.now() < end && !client.texts().includes('Echo: m59')) await sleep(50);
+  await sleep(500);
+  const texts = client.texts();
+  const lost = Array.from({ length: 60 }, (_, i) => `Echo: m${i}`).filter((echo) => !texts.includes(echo)).length;
+  const duplicated = texts.filter((t) => t.startsWith('Echo: ')).length - new Set(texts.filter((t) => t.startsWith('Echo: '))).size;
+  console.log(
+    `cluster SIGKILL of the widget's node (through nginx): next message delivered ${((recoveredAt - killedAt) / 1000).toFixed(2)} s after the kill; ` +
+      `lost ${lost} of 60, duplicated ${duplicated} (goal 0 and 0); repeated deliveries the widget dropped by seq: ${client.duplicates}`,
+  );
+  client.close();
+  await balancer.stop();
+  await Promise.all(nodes.map((node) => node.kill()));
+}
+
+try {
+  await turns(1);
+  await turns(3);
+  await crossNode();
+  await crash();
+} finally {
+  await redis.stop();
+  await mongo.stop();
+  await rm(dir, { recursive: true, force: true });
+}
