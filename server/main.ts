@@ -231,8 +231,9 @@ async function assemble(
     delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io, cluster?.presence) }, logger)),
     logger,
     scheduler: jobs,
-    // A shared store may have other processes on it: one user's turns then wait on a store lease.
-    turns: config.MONGODB_URL ? new LeasedTurns(store, { owner: `${hostname()}:${process.pid}`, logger }) : new KeyedQueue(),
+    // In a cluster one user's turns also wait on the user's lease in Redis, so a trigger on one node and a
+    // message on another run one after the other; the store's version check stays the guarantee.
+    turns: cluster ? new LeasedTurns(cluster.turnLeases, { owner: `${hostname()}:${process.pid}`, logger }) : new KeyedQueue(),
     metrics: metrics.port,
     classifier: bot.classifier,
     faq: bot.faq,

@@ -7,6 +7,7 @@ import { Presence } from './presence.ts';
 import { connectRedis, redisClient, type RedisClient } from './redis-client.ts';
 import { SharedRateLimiter } from './shared-rate-limit.ts';
 import { Signals } from './signals.ts';
+import { RedisTurnLeases } from './turn-leases.ts';
 
 /** What a node shares with the others through Redis; the store stays the truth. */
 export interface Cluster {
@@ -17,6 +18,8 @@ export interface Cluster {
   readonly registry: NodeRegistry;
   readonly signals: Signals;
   readonly leases: Leases;
+  /** Each user's turn lease, so one user's turns run one at a time across the nodes (turn-leases.ts). */
+  readonly turnLeases: RedisTurnLeases;
   /** Background datasets: changes announced to the other nodes, periodic pulls leased to one. */
   readonly datasets: {
     announce(name: string): void;
@@ -62,6 +65,7 @@ export async function openCluster(options: { readonly url: string; readonly logg
       registry,
       signals,
       leases,
+      turnLeases: new RedisTurnLeases(fast),
       datasets: {
         // Lost while Redis is away: the other nodes then show the old rows until the next change or pull.
         announce: (name) => void signals.publish('datasets', JSON.stringify({ node: nodeId, name })).catch(() => undefined),

@@ -33,6 +33,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   try {
     client = new MongoClient(options.url, {
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000,
+      // Bounded waits: an operation the server never answers, or a pool with no free
+      // connection, fails (and is retried or reported) instead of holding a request forever.
+      socketTimeoutMS: 20_000,
+      waitQueueTimeoutMS: 10_000,
       appName: 'chatbot',
     });
     await client.connect();
