@@ -42,6 +42,8 @@ const nameOf = (raw: string) => decodeLeniently(raw.replace(/\+/g, ' ')).toLower
 export function redactUrl(url: string, secrets: readonly string[] = []): string {
   const holdsSecret = (raw: string) => {
     if (secrets.length === 0) return false;
+    // Nothing to decode (the usual case): the text as sent is all there is to search.
+    if (!raw.includes('%') && !raw.includes('+')) return secrets.some((secret) => raw.includes(secret));
     const decoded = decodeLeniently(raw.replace(/\+/g, ' '));
     return secrets.some((secret) => raw.includes(secret) || decoded.includes(secret));
   };
