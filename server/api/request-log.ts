@@ -73,7 +73,7 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
  */
 export function logRequest(
   logger: Logger,
-  { method, url, status, ip }: { method: string | undefined; url: string | undefined; status: number; ip: string },
+  { method, url, status, ip, requestId }: { method: string | undefined; url: string | undefined; status: number; ip: string; requestId?: string },
   started: bigint,
   secrets: readonly string[] = [],
 ): void {
@@ -88,6 +88,8 @@ export function logRequest(
       status,
       ip,
       ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      // Named here when the request is not run in the request context (request-id.ts).
+      ...(requestId ? { requestId } : {}),
     },
     'request',
   );

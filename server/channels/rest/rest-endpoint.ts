@@ -36,6 +36,8 @@ export interface RestRequest {
   /** The x-channel-key header, as sent. */
   readonly key: string | string[] | undefined;
   readonly contentType: string | undefined;
+  /** The request's id: the turn's log lines name it. */
+  readonly requestId: string;
   /** Reads the body, at most `limit` bytes once decoded; rejects with an HttpError (413, 415, 400). */
   readBody(limit: number): Promise<Buffer>;
 }
@@ -106,7 +108,7 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
   const post = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
     requireJson(request.contentType);
     const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
-    const deps = options.deps();
+    const deps = withRequestLogger(options.deps(), request.requestId);
     // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.
     let opened = seen.get(located.userId) === located.channel.name;
     if (!opened) {
@@ -126,7 +128,7 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
     const raw = request.query.getAll('after');
     const after = afterSchema.safeParse(raw.length === 0 ? undefined : raw.length === 1 ? raw[0] : '-');
     if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
-    const deps = options.deps();
+    const deps = withRequestLogger(options.deps(), request.requestId);
     await checkUser(deps, located);
     const entries = await readMissed(deps, located.userId, after.data ?? 0);
     return { status: 200, body: { messages: entries.map(toItem) } };
@@ -135,6 +137,20 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
   return async (request) => {
     const located = locate(request);
     return request.method === 'POST' ? post(request, located) : get(request, located);
+  };
+}
+
+/** The use cases' dependencies, with a logger that names the request on every line the turn writes. */
+function withRequestLogger(deps: AppDeps, requestId: string): AppDeps {
+  const { logger } = deps;
+  return {
+    ...deps,
+    logger: {
+      debug: (fields, message) => logger.debug?.({ ...fields, requestId }, message),
+      info: (fields, message) => logger.info({ ...fields, requestId }, message),
+      warn: (fields, message) => logger.warn({ ...fields, requestId }, message),
+      error: (fields, message) => logger.error({ ...fields, requestId }, message),
+    },
   };
 }
 
