@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../ports/logger.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
 import { HttpError, errorBody, internalError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
+import { requestIdOf } from './request-id.ts';
 import { logRequest } from './request-log.ts';
 
 /** One channel request as the channel reads it (channels/rest/rest-endpoint.ts's RestRequest). */
@@ -15,6 +16,8 @@ export interface ChannelRequest {
   readonly query: URLSearchParams;
   readonly key: string | string[] | undefined;
   readonly contentType: string | undefined;
+  /** The request's id (X-Request-Id): every log line written on the request's behalf names it. */
+  readonly requestId: string;
   readBody(limit: number): Promise<Buffer>;
 }
 
@@ -45,7 +48,10 @@ const ROUTE = '/api/channels/:channel/users/:user/messages';
  * Express's routing and body parsing cost more than the turn. Everything else an API
  * route has is here alike: the rate limit first (its headers on every answer, 429 with
  * Retry-After), the catalogue's error bodies, one request log line with secrets
- * redacted, and the request metrics under the route's pattern.
+ * redacted, and the request metrics under the route's pattern. Its request id is handed
+ * along rather than put in the request context (request-id.ts): entering that context
+ * costs more per turn than the rest of this file, and the id still reaches the
+ * X-Request-Id header, error bodies, the request line and the turn's log lines.
  */
 export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
   return (req, res) => {
@@ -54,6 +60,7 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     if (!PREFIX.test(pathname)) return false;
     const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req, options.trustProxy ?? TRUST_LOOPBACK);
     const match = MESSAGES.exec(pathname);
     const ip = clientIp(req, options.trustProxy);
     const method = req.method ?? '';
@@ -71,15 +78,15 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
       const headers = rateLimitHeaders(take, options.limiter.windowMs);
       const send = (status: number, body: unknown, extra?: Record<string, string>) => {
         const text = JSON.stringify(body);
-        res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.writeHead(status, { ...headers, ...extra, 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
         res.end(method === 'HEAD' ? undefined : text);
-        logRequest(options.logger, { method, url, status, ip }, started, options.secrets);
+        logRequest(options.logger, { method, url, status, ip, requestId }, started, options.secrets);
         options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
       };
       const fail = (error: unknown) => {
         if (res.headersSent) return;
-        const known = error instanceof HttpError ? error : internalError(options.logger, error);
-        send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'GET, POST' } : undefined);
+        const known = error instanceof HttpError ? error : internalError(options.logger, error, requestId);
+        send(known.status, errorBody(known.code, known.message, known.details, requestId), known.status === 405 ? { Allow: 'GET, POST' } : undefined);
       };
       try {
         if (!take.allowed) throw rateLimited(take);
@@ -91,6 +98,7 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
           query: new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
           key: req.headers['x-channel-key'],
           contentType: req.headers['content-type'],
+          requestId,
           readBody: (limit) => readBody(req, limit),
         };
         options.handler(request).then((answer) => send(answer.status, answer.body), fail);

@@ -86,9 +86,11 @@ export function createApp(options: AppOptions): RequestListener {
     : undefined;
   const trust = options.trustProxy ?? TRUST_LOOPBACK;
   const triggers = management?.triggers;
-  return (req, res) =>
+  return (req, res) => {
+    // The channels name their request id themselves (channel-endpoint.ts).
+    if (channels?.(req, res)) return;
     withRequestId(req, res, trust, () => {
-      if (channels?.(req, res)) return;
       if (!triggers?.(req, res)) app(req, res);
     });
+  };
 }

@@ -8,8 +8,7 @@ import { currentRequestId } from './request-id.ts';
 export { HttpError };
 
 /** The catalogue's error body; inside a request it names the request id, which the logs name too. */
-export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
-  const requestId = currentRequestId();
+export function errorBody(code: string, message: string, details?: Record<string, unknown>, requestId = currentRequestId()) {
   return { error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } };
 }
 
@@ -63,8 +62,7 @@ function clientError(error: unknown): HttpError | undefined {
 }
 
 /** An unexpected failure: logged in full with a request id; the caller is told only the id. */
-export function internalError(logger: Logger, error: unknown): HttpError {
-  const requestId = currentRequestId() ?? randomUUID();
+export function internalError(logger: Logger, error: unknown, requestId = currentRequestId() ?? randomUUID()): HttpError {
   logger.error({ requestId, err: error }, 'request failed');
   return new HttpError(500, 'internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, { requestId });
 }

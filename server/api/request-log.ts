@@ -42,6 +42,8 @@ const nameOf = (raw: string) => decodeLeniently(raw.replace(/\+/g, ' ')).toLower
 export function redactUrl(url: string, secrets: readonly string[] = []): string {
   const holdsSecret = (raw: string) => {
     if (secrets.length === 0) return false;
+    // Nothing to decode (the usual case): the text as sent is all there is to search.
+    if (!raw.includes('%') && !raw.includes('+')) return secrets.some((secret) => raw.includes(secret));
     const decoded = decodeLeniently(raw.replace(/\+/g, ' '));
     return secrets.some((secret) => raw.includes(secret) || decoded.includes(secret));
   };
@@ -71,7 +73,7 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
  */
 export function logRequest(
   logger: Logger,
-  { method, url, status, ip }: { method: string | undefined; url: string | undefined; status: number; ip: string },
+  { method, url, status, ip, requestId }: { method: string | undefined; url: string | undefined; status: number; ip: string; requestId?: string },
   started: bigint,
   secrets: readonly string[] = [],
 ): void {
@@ -86,6 +88,8 @@ export function logRequest(
       status,
       ip,
       ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      // Named here when the request is not run in the request context (request-id.ts).
+      ...(requestId ? { requestId } : {}),
     },
     'request',
   );
