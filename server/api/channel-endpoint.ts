@@ -1,27 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ChannelHandler, ChannelRequest } from '../ports/channel-request.ts';
 import type { Logger } from '../ports/logger.ts';
 import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
 import { HttpError, errorBody, internalError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
-import { rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
+import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
 import { requestIdOf } from './request-id.ts';
 import { logRequest } from './request-log.ts';
-
-/** One channel request as the channel reads it (channels/rest/rest-endpoint.ts's RestRequest). */
-export interface ChannelRequest {
-  readonly method: string;
-  readonly channel: string;
-  readonly user: string;
-  readonly query: URLSearchParams;
-  readonly key: string | string[] | undefined;
-  readonly contentType: string | undefined;
-  /** The request's id (X-Request-Id): every log line written on the request's behalf names it. */
-  readonly requestId: string;
-  readBody(limit: number): Promise<Buffer>;
-}
-
-export type ChannelHandler = (request: ChannelRequest) => Promise<{ readonly status: number; readonly body: unknown }>;
 
 export interface ChannelEndpointOptions {
   readonly handler: ChannelHandler;
@@ -64,14 +50,7 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
     const match = MESSAGES.exec(pathname);
     const ip = clientIp(req, options.trustProxy);
     const method = req.method ?? '';
-    const counted = options.limiter.take(rateLimitKey(ip));
-    // The in-process limiter answers at once; a shared one (cluster mode) after a Redis round trip.
-    if (counted instanceof Promise) {
-      counted.then(
-        (take) => serve(take),
-        () => serve({ allowed: true, limit: options.limiter.limit, remaining: 0, resetSeconds: 1 }),
-      );
-    } else serve(counted);
+    countRequest(options.limiter, rateLimitKey(ip), serve);
     return true;
 
     function serve(take: RateLimitTake): void {

@@ -61,6 +61,17 @@ export class RateLimiter implements RequestLimiter {
 }
 
 /**
+ * Hands `serve` the limiter's answer for `key`: at once from this process's limiter, after a
+ * Redis round trip from a shared one (cluster mode). A shared limiter that cannot answer lets
+ * the request through, as its fallback would.
+ */
+export function countRequest(limiter: RequestLimiter, key: string, serve: (take: RateLimitTake) => void): void {
+  const counted = limiter.take(key);
+  if (!(counted instanceof Promise)) return serve(counted);
+  counted.then(serve, () => serve({ allowed: true, limit: limiter.limit, remaining: 0, resetSeconds: 1 }));
+}
+
+/**
  * The IETF draft-7 RateLimit headers every management response carries (as the
  * limiter's earlier library sent them), and Retry-After on a refusal.
  */

@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError, errorBody, internalError } from '../errors.ts';
 import type { HttpMetrics } from '../metrics.ts';
-import { rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from '../rate-limit.ts';
+import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from '../rate-limit.ts';
 import { readBody } from '../read-body.ts';
 import { logRequest } from '../request-log.ts';
 import { unauthorized, type FunctionKeyCheck } from './function-key.ts';
@@ -58,14 +58,7 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
     const started = process.hrtime.bigint();
     const route = long ? LONG_ROUTE : SHORT_ROUTE;
     const ip = clientIp(req, options.trustProxy);
-    const counted = options.limiter.take(rateLimitKey(ip));
-    // The in-process limiter answers at once; a shared one (cluster mode) after a Redis round trip.
-    if (counted instanceof Promise) {
-      counted.then(
-        (take) => serve(take),
-        () => serve({ allowed: true, limit: options.limiter.limit, remaining: 0, resetSeconds: 1 }),
-      );
-    } else serve(counted);
+    countRequest(options.limiter, rateLimitKey(ip), serve);
     return true;
 
     function serve(take: RateLimitTake): void {

@@ -1,4 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
+import type { ChannelRequest } from '../../ports/channel-request.ts';
 import { checkJsonBounds, describeJsonExcess, MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
@@ -22,25 +23,6 @@ export const MAX_REST_BODY = 64 * 1024;
 const MAX_SEEN = 100_000;
 /** Most values in one body: far above any real message or event. */
 const BODY_BOUNDS = { maxDepth: MAX_JSON_DEPTH, maxNodes: 10_000 };
-
-/**
- * One request to `…/api/channels/{channel}/users/{user}/messages`, as the HTTP side
- * hands it over: the path's parts already percent-decoded, the body not yet read (the
- * channel and key are checked first, so a stranger's body is never parsed).
- */
-export interface RestRequest {
-  readonly method: string;
-  readonly channel: string;
-  readonly user: string;
-  readonly query: URLSearchParams;
-  /** The x-channel-key header, as sent. */
-  readonly key: string | string[] | undefined;
-  readonly contentType: string | undefined;
-  /** The request's id: the turn's log lines name it. */
-  readonly requestId: string;
-  /** Reads the body, at most `limit` bytes once decoded; rejects with an HttpError (413, 415, 400). */
-  readBody(limit: number): Promise<Buffer>;
-}
 
 /** The answer: always 200 with a JSON body; every refusal is thrown as an HttpError. */
 export interface RestAnswer {
@@ -79,14 +61,14 @@ const digest = (value: string) => hash('sha256', value, 'buffer');
  * rate limit (in front), channel, key, method, user, media type, body size, JSON, depth,
  * schema, dialog.
  */
-export function restEndpoint(options: RestEndpointOptions): (request: RestRequest) => Promise<RestAnswer> {
+export function restEndpoint(options: RestEndpointOptions): (request: ChannelRequest) => Promise<RestAnswer> {
   // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
   const byName = new Map(options.channels.map((channel) => [channel.name, { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) }]));
   const turns = new KeyedQueue();
   /** Users opened on a channel, by id: their later requests need no user read. */
   const seen = new Map<string, string>();
 
-  const locate = (request: RestRequest): Located => {
+  const locate = (request: ChannelRequest): Located => {
     const found = byName.get(request.channel);
     if (!found) throw new HttpError(404, 'not_found', `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`);
     const sent = request.key;
@@ -105,7 +87,7 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
     return { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user };
   };
 
-  const post = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
+  const post = async (request: ChannelRequest, located: Located): Promise<RestAnswer> => {
     requireJson(request.contentType);
     const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
     const deps = withRequestLogger(options.deps(), request.requestId);
@@ -124,7 +106,7 @@ export function restEndpoint(options: RestEndpointOptions): (request: RestReques
     return { status: 200, body: answer };
   };
 
-  const get = async (request: RestRequest, located: Located): Promise<RestAnswer> => {
+  const get = async (request: ChannelRequest, located: Located): Promise<RestAnswer> => {
     const raw = request.query.getAll('after');
     const after = afterSchema.safeParse(raw.length === 0 ? undefined : raw.length === 1 ? raw[0] : '-');
     if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
