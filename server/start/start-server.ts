@@ -33,6 +33,7 @@ import { botService, type ReloadOutcome } from './bot-service.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
+import { studioSurfaces } from './studio.ts';
 import { wireWebchat } from './webchat.ts';
 
 export type { ReloadOutcome } from './bot-service.ts';
@@ -156,6 +157,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
+      surfaces: studioSurfaces({ root: projectRoot() }),
     }),
   );
   const io: ChatServer = new Server(http, {

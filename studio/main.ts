@@ -1,0 +1,2 @@
+// The studio's entry: defines its elements. Served only at /studio, behind its own strict CSP.
+import './app/studio-app.ts';
