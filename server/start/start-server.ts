@@ -25,8 +25,8 @@ import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
 import { persistentSecret } from '../secrets.ts';
-import { openMongoStore } from '../stores/mongo/mongo-store.ts';
-import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { openMongoStore, type MongoStore } from '../stores/mongo/mongo-store.ts';
+import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
@@ -103,7 +103,8 @@ interface Opened {
   readonly logger: Logger;
   readonly source: BotSource;
   readonly dataDir: string;
-  readonly store: Store;
+  /** The store and, for the rooms with ports of their own (server/start/studio.ts), its adapter-level handle. */
+  readonly store: SqliteStore | MongoStore;
   readonly cluster: Cluster | undefined;
 }
 
@@ -261,7 +262,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
 }
 
-async function openStore(config: Config, dataDir: string): Promise<Store> {
+async function openStore(config: Config, dataDir: string): Promise<SqliteStore | MongoStore> {
   if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   // Personal data and secrets live here: a new folder is the server user's alone.

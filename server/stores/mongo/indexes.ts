@@ -43,12 +43,20 @@ const INDEXES: Record<string, IndexDescription[]> = {
  * already exists, which would make every restart on an existing database fail.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
+  await ensureCollectionIndexes(db, INDEXES);
+}
+
+/**
+ * Creates the missing ones of `indexes` (by collection). Rooms with ports of their own (the
+ * studio's versions, accounts, …) call it for their collections when their adapter opens.
+ */
+export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>>): Promise<void> {
   const present = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const [collection, indexes] of Object.entries(INDEXES)) {
+  for (const [collection, wanted] of Object.entries(indexes)) {
     const existing = present.has(collection)
       ? new Set((await db.collection(collection).listIndexes().toArray()).map((index) => String(index.name)))
       : new Set<string>();
-    const missing = indexes.filter((index) => !existing.has(String(index.name)));
-    if (missing.length > 0) await db.collection(collection).createIndexes(missing);
+    const missing = wanted.filter((index) => !existing.has(String(index.name)));
+    if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
   }
 }

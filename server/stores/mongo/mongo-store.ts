@@ -1,7 +1,7 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import type { Store } from '../../ports/store.ts';
 import { ensureIndexes } from './indexes.ts';
-import { keyLocks } from './key-lock.ts';
+import { keyLocks, type KeyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
 import { mongoJobStats } from './mongo-job-stats.ts';
 import { mongoJobs } from './mongo-jobs.ts';
@@ -27,7 +27,19 @@ export interface MongoStoreOptions {
  * creates the indexes the adapter relies on. Rejects with a message naming
  * the host, never the credentials, when the server cannot be reached.
  */
-export async function openMongoStore(options: MongoStoreOptions): Promise<Store> {
+export interface MongoStore extends Store {
+  readonly kind: 'mongo';
+  /**
+   * The database (transient faults retried per operation) and the key locks, for the adapters
+   * of rooms with ports of their own (the studio's versions, accounts, audit, …) in this folder;
+   * each ensures its own indexes with ensureCollectionIndexes. Never handed beyond the stores
+   * and the composition root.
+   */
+  readonly db: Db;
+  readonly locks: KeyLocks;
+}
+
+export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
   const target = describeUrl(options.url);
   let client: MongoClient;
   try {
@@ -60,6 +72,9 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   // Reads through cursors, which the per-operation retry does not cover: retried whole (they change nothing, or only repair).
   const again = { attempts: 3, firstPauseMs: 50, maxPauseMs: 500 };
   return {
+    kind: 'mongo',
+    db,
+    locks,
     async ping() {
       await plainDb.command({ ping: 1 });
     },
