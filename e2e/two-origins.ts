@@ -1,7 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
 import { serveHostPage, type HostPage, type HostPageOptions } from './host-page.ts';
-import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 
 export const SHOP_HOST = 'shop.test';
 export const BOT_HOST = 'bot.test';
@@ -25,14 +28,24 @@ export interface TwoOriginsOptions {
   readonly page?: HostPageOptions;
   /** Where the page loads widget.js from, given the bot's URL (default `${botUrl}/widget.js`). */
   readonly widgetUrl?: (botUrl: string) => string;
+  /** A bot definition of the test's own, given the bot's URL as the browser reaches it (for absolute picture URLs). */
+  readonly definition?: (botUrl: string) => unknown;
 }
 
 export async function startTwoOrigins(options: TwoOriginsOptions = {}): Promise<TwoOrigins> {
   let botUrl = '';
   const shop: HostPage = await serveHostPage(() => (options.widgetUrl ? options.widgetUrl(botUrl) : `${botUrl}/widget.js`), options.page);
   const shopUrl = `http://${SHOP_HOST}:${shop.port}/`;
-  const bot = await startServerProcess({ WEBCHAT_RATE_LIMIT: '100000', ...options.env });
-  botUrl = `http://${BOT_HOST}:${bot.port}`;
+  const port = await freePort();
+  botUrl = `http://${BOT_HOST}:${port}`;
+  let definitionDir: string | undefined;
+  const env: Record<string, string> = { WEBCHAT_RATE_LIMIT: '100000', ...options.env };
+  if (options.definition) {
+    definitionDir = await mkdtemp(path.join(tmpdir(), 'chatbot-two-origins-'));
+    env.BOT_DEFINITION = path.join(definitionDir, 'bot.json');
+    await writeFile(env.BOT_DEFINITION, JSON.stringify(options.definition(botUrl)));
+  }
+  const bot = await startServerProcess(env, undefined, port);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -52,6 +65,7 @@ export async function startTwoOrigins(options: TwoOriginsOptions = {}): Promise<
       await browser.close();
       await bot.stop();
       await shop.close();
+      if (definitionDir) await rm(definitionDir, { recursive: true, force: true });
     },
   };
 }
