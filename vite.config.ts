@@ -48,7 +48,9 @@ function packageBuild(): Plugin {
           lib: { entry: 'widget/package.ts', formats: ['es'], fileName: () => 'index.js' },
           // The app installs these as the package's dependencies: its bundler dedupes them.
           // The widget's chunks (a carousel…) stay chunks: the app's bundler splits them off too.
-          rolldownOptions: { external: PACKAGE_EXTERNALS, output: { chunkFileNames: '[name].[hash].js' } },
+          // What index.js and a chunk share stays in index.js (allow-extension), the one file marked
+          // as having side effects: a common chunk of its own would be dropped by an app importing only for them.
+          rolldownOptions: { external: PACKAGE_EXTERNALS, preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: '[name].[hash].js' } },
         },
       });
       writeWidgetPackage();
