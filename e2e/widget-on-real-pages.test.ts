@@ -119,6 +119,24 @@ describe('the widget on a shop page, the bot on another origin', () => {
     await page.context().close();
   });
 
+  it('when the carousel\'s chunk cannot be loaded, then its cards still show as a list and the console says why', async () => {
+    const page = await sites.visit();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.route(/\/widget\.carousel\.[0-9a-f]{12}\.js$/, (route) => route.abort('connectionreset'));
+    await openChat(page);
+    expect(await page.evaluate(() => window.ChatWidget?.startDialog('pictures'))).toEqual({ ok: true });
+    const log = page.getByRole('log');
+    await expect.poll(() => log.textContent(), POLL).toContain('That is all for now.');
+    await expect.poll(() => page.getByText('Another', { exact: true }).isVisible(), POLL).toBe(true);
+    expect(await page.getByText('Robot', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('region', { name: 'Cards' }).count()).toBe(0);
+    expect(errors.join('\n')).toContain('the "carousel" part of the widget could not be loaded');
+    await page.context().close();
+  });
+
   it('when the server triggers a dialog for a first-time visitor who never opened the chat, then the launcher shows the unread count and the page hears unreadCountChange for each message', async () => {
     const page = await sites.visit();
     const stored = () => page.evaluate(() => Object.values(localStorage).join('\n'));
