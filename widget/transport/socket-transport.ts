@@ -11,9 +11,14 @@ type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
  * so only this timeout ends it; socket.io's own (20 s) kept visitors on "Connecting…" that long.
  * A working WebSocket opens in a few round trips, well within it, even on a slow phone network.
  */
-const WEBSOCKET_ATTEMPT_MS = 2500;
+const WEBSOCKET_ATTEMPT_MS = 2000;
 /** socket.io's default, once long-polling goes first: a slow network must not fail every attempt. */
 const POLLING_ATTEMPT_MS = 20_000;
+/**
+ * The first retry after a failed attempt comes after 0.25–0.75 s (socket.io: 0.5–1.5 s), doubling up to
+ * 5 s: the long-polling attempt after a dropped WebSocket does not keep the visitor waiting longer.
+ */
+const FIRST_RETRY_MS = 500;
 
 /** A transport over socket.io; the only module that knows socket.io-client exists. */
 export class SocketTransport implements Transport {
@@ -34,6 +39,7 @@ export class SocketTransport implements Transport {
       transports: ['websocket', 'polling'],
       tryAllTransports: true,
       timeout: WEBSOCKET_ATTEMPT_MS,
+      reconnectionDelay: FIRST_RETRY_MS,
     });
     // A WebSocket that is dropped after the upgrade ends in that timeout, which tryAllTransports does not
     // count as a failure: after any failed attempt, start with long-polling (and upgrade to WebSocket once
