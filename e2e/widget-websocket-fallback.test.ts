@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe('the widget behind a proxy that accepts WebSocket upgrades and drops them', () => {
   for (const drop of ['close', 'silent'] as const) {
-    it(`when the proxy ${drop === 'close' ? 'closes' : 'silences'} the WebSocket after accepting it, then the bot's greeting arrives over long-polling within ${FALLBACK_BOUND_MS / 1000} s of opening the chat`, async () => {
+    it(`when the proxy ${drop === 'close' ? 'closes' : 'silences'} the WebSocket after accepting it, then the bot's greeting arrives over long-polling within ${FALLBACK_BOUND_MS / 1000} s of the first attempt`, async () => {
       via = drop;
       const proxy = proxies[drop];
       if (!proxy) throw new Error('no proxy');
@@ -35,12 +35,12 @@ describe('the widget behind a proxy that accepts WebSocket upgrades and drops th
       const frames: string[] = [];
       page.on('websocket', (ws) => ws.on('framereceived', (frame) => frames.push(String(frame.payload))));
       await page.goto(sites.shopUrl);
-      // The rest of the widget loads at the click at the latest, and its first WebSocket attempt with it.
-      const opened = Date.now();
+      // The rest of the widget loads at the click at the latest, and its first WebSocket attempt with it:
+      // the time counts from that attempt, so the download of the widget on a busy machine is not in it.
       await page.getByRole('button', { name: 'Open chat' }).click();
       const log = page.getByRole('log');
       await expect.poll(() => log.textContent(), { timeout: 30_000, interval: 100 }).toContain("Hi! I'm the demo bot.");
-      const waited = Date.now() - opened;
+      const waited = Date.now() - (proxy.firstUpgradeAt() ?? Number.NaN);
 
       expect(proxy.upgrades(), 'WebSocket upgrades the proxy accepted').toBeGreaterThan(0);
       expect(proxy.polls(), 'long-polling requests through the proxy').toBeGreaterThan(0);
