@@ -82,6 +82,9 @@ export interface TranscriptEntry {
   readonly at: number;
   /** The message itself, as the shared protocol defines it. Opaque to the store. */
   readonly message: Readonly<Record<string, unknown>>;
+  /** The dialog and step that said a bot message (both or neither); absent on the user's and on those no step said. */
+  readonly dialogId?: string;
+  readonly stepId?: string;
 }
 
 export interface NewTranscriptEntry {
@@ -89,6 +92,9 @@ export interface NewTranscriptEntry {
   readonly clientId?: string | null;
   readonly at: number;
   readonly message: Readonly<Record<string, unknown>>;
+  /** Where a bot message came from (both or neither), for the transcript export. */
+  readonly dialogId?: string;
+  readonly stepId?: string;
 }
 
 /**
