@@ -25,10 +25,12 @@ import { PENDING_JOB_KIND } from './app/answer-pending.ts';
 import { pendingTurnJobHandler } from './jobs/handlers/pending-turn.ts';
 import { CHANNEL_ID as WEBCHAT, attachWebchat, socketDelivery, type ChatServer } from './channels/webchat/socket-server.ts';
 import { deliveryByChannel } from './channels/delivery-by-channel.ts';
-import { CALLBACK_JOB, callbackJobHandler } from './channels/rest/callback-job.ts';
+import { CALLBACK_JOB, CallbackRefused, callbackJobHandler } from './channels/rest/callback-job.ts';
+import { warnRefusedCallbacks } from './channels/rest/callback-url-check.ts';
 import { restDelivery, type RestDelivery } from './channels/rest/rest-delivery.ts';
 import { restEndpoint } from './channels/rest/rest-endpoint.ts';
 import { SafeHttpClient } from './integrations/http/safe-http-client.ts';
+import { IntegrationError } from './integrations/http/integration-error.ts';
 import { originPolicy } from './channels/webchat/origin-policy.ts';
 import { SessionTokens } from './channels/webchat/session-tokens.ts';
 import { ConfigError, DEMO_BOT_DEFINITION, readConfig, type Config } from './config.ts';
@@ -165,6 +167,8 @@ async function assemble(
   );
   // Callbacks leave through the same guarded client as integration calls: INTEGRATION_ALLOWED_HOSTS applies.
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
+  // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
+  void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
   let schemaText: string | undefined;
   const app = createApp({
@@ -255,7 +259,15 @@ async function assemble(
     callbackJobHandler({
       store,
       channels: new Map(config.REST_CHANNELS.map((channel) => [channel.name, channel])),
-      send: async (request) => ({ status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status }),
+      send: async (request) => {
+        try {
+          return { status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status };
+        } catch (error) {
+          // The destination rules will refuse it every time: no use retrying.
+          if (error instanceof IntegrationError && error.kind === 'forbidden_destination') throw new CallbackRefused(error.message);
+          throw error;
+        }
+      },
       logger,
       now: () => clock.now(),
     }),

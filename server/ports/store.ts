@@ -322,9 +322,10 @@ export interface Store extends Leases, PersonalDataStore {
   completeJob(id: string, workerId: string): Promise<boolean>;
   /**
    * Records a failed attempt: back to pending at `retryAt` while attempts remain,
-   * else dead. False when the worker no longer holds the lease.
+   * else dead; dead at once when `retryAt` is null (the job cannot succeed by trying
+   * again). False when the worker no longer holds the lease.
    */
-  failJob(id: string, workerId: string, error: string, retryAt: number): Promise<boolean>;
+  failJob(id: string, workerId: string, error: string, retryAt: number | null): Promise<boolean>;
   /** Jobs due (pending with runAt <= now), by kind, with the runAt of the oldest: the queue's depth and age, for /metrics. */
   dueJobs(now: number): Promise<readonly DueJobs[]>;
 
