@@ -10,6 +10,7 @@ import { createApp } from './api/create-app.ts';
 import { currentRequestId } from './api/request-id.ts';
 import { createMetrics } from './api/metrics.ts';
 import { isLoopbackHost } from './api/metrics-access.ts';
+import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from './api/public-origin.ts';
 import { TRIGGER_JOB } from './app/trigger-dialog.ts';
 import { triggerJobHandler } from './jobs/handlers/trigger.ts';
 import { TIMER_JOB_KIND, timerJobHandler } from './jobs/handlers/timer.ts';
@@ -140,7 +141,13 @@ async function assemble(
   if (!mailer && stepTypes.has('email')) logger.warn({ event: 'email_unconfigured' }, 'the bot has email steps but SMTP_URL is unset: they will fail and follow their onError');
   if (!sms && stepTypes.has('sms')) logger.warn({ event: 'sms_unconfigured' }, 'the bot has sms steps but SMS_URL is unset: they will fail and follow their onError');
   let baseUrl = config.PUBLIC_URL ?? '';
-  const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
+  // Links the bot sends are built from the public name: PUBLIC_URL, else what each visitor connected by (public-origin.ts).
+  const publicBases = new PublicBases({
+    configured: config.PUBLIC_URL,
+    fallback: () => baseUrl,
+    onProxied: (origin) => logger.warn({ event: 'public_url_unset', origin, setting: 'PUBLIC_URL' }, proxiedWarning(origin, baseUrl)),
+  });
+  const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
 
   const root = projectRoot();
   const metrics = createMetrics();
@@ -225,6 +232,8 @@ async function assemble(
     now: () => clock.now(),
   });
   io.on('connection', (socket) => {
+    // Before the channel's own handler, which may already send the greeting's links.
+    publicBases.remember(socket.data.userId, publicOrigin(socket.request, config.TRUST_PROXY));
     metrics.socketConnected();
     socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
   });
@@ -296,8 +305,11 @@ async function assemble(
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  baseUrl = config.PUBLIC_URL ?? url;
+  // Never a link to 0.0.0.0: the "every interface" address becomes localhost, and start-up says to set PUBLIC_URL.
+  baseUrl = config.PUBLIC_URL ?? listenFallback(url);
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
+  const linkWarning = linkBaseWarning({ publicUrl: config.PUBLIC_URL, host: config.HOST, fallback: baseUrl });
+  if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
   await bot.runtime.start();
