@@ -1,4 +1,4 @@
-import { unwatchFile, watchFile } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -150,7 +150,7 @@ async function assemble(
   const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
 
   const root = projectRoot();
-  const metrics = createMetrics();
+  const metrics = createMetrics({ version: packageVersion(root), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
   const env = options.env ?? process.env;
   const runtimeDeps = {
     store,
@@ -401,6 +401,16 @@ async function assemble(
       return closing;
     },
   };
+}
+
+/** The version in package.json, for chatbot_build_info; "unknown" if it cannot be read. */
+function packageVersion(root: string): string {
+  try {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** WEBCHAT_RATE_LIMIT per user over every node: the per-connection bucket alone would let a user's tabs on several nodes add up. */

@@ -219,7 +219,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       // With METRICS_TOKEN: the bearer token. Without: none on a loopback-only server, else the function key.
       security: [{ metricsToken: [] }, { functionKeyHeader: [] }, { functionKeyQuery: [] }, {}],
       description:
-        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step), plus the Node process defaults. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
+        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step type and service), chatbot_build_info (always 1: version, node_version, store), plus the Node process defaults and the series README lists. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
       responses: {
         '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
         ...commonErrors,
