@@ -89,7 +89,8 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     requireJson(request.contentType);
     const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
     const deps = withRequestLogger(options.deps(), request.requestId);
-    const flightKey = `${located.userId}\u0000${input.clientId}`;
+    // The channel too: a user id belongs to one channel, and another channel's request must never join its work.
+    const flightKey = `${located.channel.name}\u0000${located.userId}\u0000${input.clientId}`;
     const first = flights.get(flightKey);
     if (first) return { status: 200, body: await answerResend(deps, located.userId, input.clientId, deadline, first) };
     // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.

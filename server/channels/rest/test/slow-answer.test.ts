@@ -9,6 +9,7 @@ import { restBot } from './rest-bot.ts';
 import { restClient, texts, type RestAnswer } from './rest-client.ts';
 
 const KEY = 'slow-channel-key-0123456789abcdef';
+const OTHER_KEY = 'other-channel-key-0123456789abcdef';
 /** REST_CHANNEL_ANSWER_WAIT of this server, in ms. */
 const WAIT_MS = 1000;
 
@@ -38,7 +39,10 @@ for (const leg of storeLegs()) {
         BOT_DEFINITION: file,
         INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
         REST_CHANNEL_ANSWER_WAIT: `${WAIT_MS}ms`,
-        REST_CHANNELS: JSON.stringify([{ name: 'slow', key: KEY, callbackUrl: `${callbacks.url}/bot` }]),
+        REST_CHANNELS: JSON.stringify([
+          { name: 'slow', key: KEY, callbackUrl: `${callbacks.url}/bot` },
+          { name: 'other', key: OTHER_KEY },
+        ]),
       });
     });
     afterAll(async () => {
@@ -84,11 +88,15 @@ for (const leg of storeLegs()) {
       // A dialog button whose dialog calls the held API: the message is stored, then the call waits.
       const first = timed({ type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' });
       await eventually('the held call', () => calls() > 0 && upstream.seen.some((request) => request.url.includes('quinn')));
-      const [second, third, resend] = await Promise.all([
+      const [second, third, resend, intruder] = await Promise.all([
         timed({ type: 'text', clientId: 'q2', text: 'second' }),
         timed({ type: 'text', clientId: 'q3', text: 'third' }),
         timed({ type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' }),
+        // Another channel sending the same user id and clientId joins nothing: the user is not its.
+        restClient(server.url, 'other', OTHER_KEY).post('quinn', { type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' }),
       ]);
+      expect(intruder.status).toBe(404);
+      expect(intruder.body.error?.code).toBe('not_found');
       const opened = await first;
       // Each answer came while the call was still held: by the bound, not by the turn ending. Waits
       // counted from the front of the user's queue would add up (the third would come at about 3x).
