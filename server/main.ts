@@ -1,4 +1,4 @@
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { unwatchFile, watchFile } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -40,7 +40,7 @@ import { SCHEMA_PATH } from './definition/json-schema.ts';
 import { DefinitionError } from './definition/load.ts';
 import { formatProblem } from './definition/problem.ts';
 import { createLogger } from './logger.ts';
-import { projectRoot } from './paths.ts';
+import { packageVersion, projectRoot } from './paths.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import type { Store } from './ports/store.ts';
 import { JobRunner } from './jobs/job-runner.ts';
@@ -401,16 +401,6 @@ async function assemble(
       return closing;
     },
   };
-}
-
-/** The version in package.json, for chatbot_build_info; "unknown" if it cannot be read. */
-function packageVersion(root: string): string {
-  try {
-    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** WEBCHAT_RATE_LIMIT per user over every node: the per-connection bucket alone would let a user's tabs on several nodes add up. */
