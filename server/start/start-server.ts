@@ -6,6 +6,8 @@ import { Server } from 'socket.io';
 import { currentRequestId } from '../api/request-id.ts';
 import { createMetrics } from '../api/metrics.ts';
 import { createLinkSigner } from '../api/url-tracker.ts';
+import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from '../api/public-origin.ts';
+import { warnRefusedCallbacks } from '../channels/rest/callback-url-check.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { KeyedQueue } from '../app/keyed-queue.ts';
 import { LeasedTurns } from '../app/turn-lease.ts';
@@ -15,7 +17,7 @@ import { restDelivery, type RestDelivery } from '../channels/rest/rest-delivery.
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { projectRoot } from '../paths.ts';
+import { packageVersion, projectRoot } from '../paths.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
@@ -119,8 +121,14 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
   const { mailer, sms } = outbound(config, source.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
-  const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
-  const metrics = createMetrics();
+  // Links the bot sends are built from the public name: PUBLIC_URL, else what each visitor connected by (public-origin.ts).
+  const publicBases = new PublicBases({
+    configured: config.PUBLIC_URL,
+    fallback: () => baseUrl,
+    onProxied: (origin) => logger.warn({ event: 'public_url_unset', origin, setting: 'PUBLIC_URL' }, proxiedWarning(origin, baseUrl)),
+  });
+  const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
+  const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
   const clock = options.clock ?? systemClock;
   const env = options.env ?? process.env;
   const runtimeDeps = {
@@ -142,6 +150,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
   );
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
+  // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
+  void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
   const http = createServer(
     httpSide({
@@ -177,6 +187,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     now: () => clock.now(),
   });
   io.on('connection', (socket) => {
+    // Before the channel's own handler, which may already send the greeting's links.
+    publicBases.remember(socket.data.userId, publicOrigin(socket.request, config.TRUST_PROXY));
     metrics.socketConnected();
     socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
   });
@@ -214,8 +226,11 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  baseUrl = config.PUBLIC_URL ?? url;
+  // Never a link to 0.0.0.0: the "every interface" address becomes localhost, and start-up says to set PUBLIC_URL.
+  baseUrl = config.PUBLIC_URL ?? listenFallback(url);
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
+  const linkWarning = linkBaseWarning({ publicUrl: config.PUBLIC_URL, host: config.HOST, fallback: baseUrl });
+  if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
   await bot.current.runtime.start();
