@@ -386,7 +386,8 @@ function sharedUserLimit(cluster: Cluster, perMinute: number): (userId: string) 
 }
 
 async function openStore(config: Config, dataDir: string): Promise<Store> {
-  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
+  // Without REDIS_URL this is the one process writing the database: its locks stay in memory (MongoStoreOptions.shared).
+  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL, shared: Boolean(config.REDIS_URL) });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   // Personal data and secrets live here: a new folder is the server user's alone.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

@@ -3,6 +3,8 @@ import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import type { KeyLocks } from './key-lock.ts';
 import type { TranscriptDoc } from './mongo-transcript.ts';
+import type { OutboxDoc } from './turn-outbox.ts';
+import type { RecentClientId } from './unsent-entries.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
 export interface UserDoc {
@@ -18,6 +20,11 @@ export interface UserDoc {
   lastSeq: number;
   /** The bot entries of the last turn, kept until they are surely stored (see unsent-entries.ts). */
   unsent?: TranscriptDoc[];
+  /** The clientIds of the user's latest messages (unsent-entries.ts); absent on older documents. */
+  recent?: RecentClientId[];
+  /** The last turn's outbox until it is moved (turn-outbox.ts), and when it was written. */
+  outbox?: OutboxDoc | null;
+  outboxAt?: number | null;
   /** Absent on users stored before triggers were marked: read as null. */
   lastTrigger?: string | null;
   /** Seq of a stored message whose turn failed and is to run again; absent or null when none. */
@@ -82,6 +89,7 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
         version: 1,
         lastSeq: 0,
         lastTrigger: null,
+        recent: [],
         order: new ObjectId(),
       };
       try {
