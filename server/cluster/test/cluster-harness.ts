@@ -2,8 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeBot } from '../../app/test/every-step-bot.ts';
-import type { Store } from '../../ports/store.ts';
-import { openMongoStore } from '../../stores/mongo/mongo-store.ts';
 import { startServerChild, type ServerChild } from '../../test/server-child.ts';
 import { TEST_FUNCTION_KEY } from '../../test/start-test-server.ts';
 import { startBalancer, type Balancer } from './balancer.ts';
@@ -14,12 +12,14 @@ import { startRedis, type RedisProcess } from './redis-process.ts';
 export interface Cluster {
   readonly nodes: ServerChild[];
   readonly balancer: Balancer;
-  /** A connection of the test's own to the cluster's store, for checking what was stored. */
-  readonly store: Store;
+  /** The cluster's database, for the test's own connection to check what was stored. */
+  readonly databaseUrl: string;
   /** The node whose log shows `text`, e.g. the node a user's widget connected to. */
   nodeWhoseLogHas(text: string): ServerChild | undefined;
   /** SIGKILLs a node and takes it out of `nodes`. */
   kill(node: ServerChild): Promise<void>;
+  /** Starts a node in the place of a killed one (same port, so the balancer finds it), as an operator's restart would. */
+  replace(killed: ServerChild): Promise<void>;
   /** Posts a trigger to `url` (a node or the balancer). */
   trigger(url: string, dialog: string, userId: string, body: unknown, ip?: string): Promise<Response>;
   stop(): Promise<void>;
@@ -42,17 +42,20 @@ export async function startCluster(mongoUrl: string, extraEnv: Record<string, st
     ...extraEnv,
   };
   const nodes: ServerChild[] = [];
-  for (let i = 0; i < size; i++) nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
+  const start = async (port = 0) => startServerChild({ ...env, PORT: String(port), DATA_DIR: await mkdtemp(path.join(dir, 'node-')) });
+  for (let i = 0; i < size; i++) nodes.push(await start());
   const balancer = await startBalancer(nodes.map((node) => Number(new URL(node.url).port)));
-  const store = await openMongoStore({ url: databaseUrl });
   return {
     nodes,
     balancer,
-    store,
+    databaseUrl,
     nodeWhoseLogHas: (text) => nodes.find((node) => node.output().includes(text)),
     async kill(node) {
       await node.kill();
       nodes.splice(nodes.indexOf(node), 1);
+    },
+    async replace(killed) {
+      nodes.push(await start(Number(new URL(killed.url).port)));
     },
     trigger: (url, dialog, userId, body, ip = '10.9.9.9') =>
       fetch(`${url}/api/trigger/cluster/${dialog}?userId=${encodeURIComponent(userId)}`, {
@@ -64,7 +67,6 @@ export async function startCluster(mongoUrl: string, extraEnv: Record<string, st
       await Promise.all(nodes.map((node) => node.kill()));
       await balancer.stop();
       await redis.stop();
-      await store.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
