@@ -13,7 +13,16 @@ import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers, userLockKey } from './mongo-users.ts';
 import { mongoOutboxes } from './turn-outbox.ts';
 import { SettledTurns } from './unsent-entries.ts';
+import { UserDocCache } from './user-doc-cache.ts';
 import { retryingDb, retryTransient } from './transient.ts';
+
+/** One command the driver sent, as command monitoring reports it. */
+export interface StoreCommand {
+  readonly name: string;
+  readonly collection: string | undefined;
+  /** The command document (its filter, updates, documents): for counting, never logged. */
+  readonly command: Readonly<Record<string, unknown>>;
+}
 
 export interface MongoStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL. */
@@ -30,7 +39,7 @@ export interface MongoStoreOptions {
    */
   readonly shared?: boolean;
   /** Called with each command the driver sends (command monitoring): the benches count a turn's round trips with it. */
-  readonly onCommand?: (command: { readonly name: string; readonly collection: string | undefined }) => void;
+  readonly onCommand?: (command: StoreCommand) => void;
 }
 
 /**
@@ -55,7 +64,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
       const onCommand = options.onCommand;
       client.on('commandStarted', (event) => {
         const target = (event.command as Record<string, unknown>)[event.commandName];
-        onCommand({ name: event.commandName, collection: typeof target === 'string' ? target : undefined });
+        onCommand({ name: event.commandName, collection: typeof target === 'string' ? target : undefined, command: event.command as Record<string, unknown> });
       });
     }
     await client.connect();
@@ -75,6 +84,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   const locks = options.shared === false ? processLocks() : keyLocks(db);
   const outboxes = mongoOutboxes(db, locks, userLockKey);
   const settled = new SettledTurns();
+  const cache = new UserDocCache();
   const transcript = mongoTranscript(db, locks, outboxes, settled);
   const jobs = mongoJobs(db, locks);
   const datasets = mongoDatasets(db, locks);
@@ -87,10 +97,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     async close() {
       await client.close();
     },
-    ...mongoUsers(db, locks),
+    ...mongoUsers(db, locks, cache),
     ...transcript,
     readTranscript: (userId, afterSeq, limit) => retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
-    ...mongoTurns(db, locks, outboxes, settled),
+    ...mongoTurns(db, locks, outboxes, settled, cache),
     ...mongoLogs(db),
     ...jobs,
     // The job runner polls here: the outboxes a crash left with nobody to touch their users are moved on the way.

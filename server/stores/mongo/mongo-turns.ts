@@ -6,6 +6,7 @@ import { toEntry, type TranscriptDoc } from './mongo-transcript.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
 import { outboxOf, type Outboxes } from './turn-outbox.ts';
 import { insertEntries, rememberClientIds, type SettledTurns } from './unsent-entries.ts';
+import type { UserDocCache } from './user-doc-cache.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
@@ -22,9 +23,10 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  * no trace of the turn, so the widget's resend runs it afresh.
  *
  * What a turn of a known user costs, in round trips (bench/turn-cpu.ts counts them
- * with the driver's command monitoring): one read of the user, one conditional
- * write (the commit), one insert of the transcript entries, and, only when the turn
- * has an outbox, its moves and one write that clears it. The checks that a crash
+ * with the driver's command monitoring): one read of the user (the turn's getUser;
+ * the commit reuses that document, user-doc-cache.ts), one conditional write (the
+ * commit), one insert of the transcript entries, and, only when the turn has an
+ * outbox, its moves and one write that clears it. The checks that a crash
  * calls for (the highest stored seq, a left outbox) are skipped when this process
  * itself settled the user's last turn (`settled`); the clientId check reads the
  * transcript only for a user document older than `recent`.
@@ -33,13 +35,14 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  * is atomic on MongoDB by itself; on FerretDB it is the lock that makes it so),
  * insertMany/insertOne with unique indexes on (userId, seq) and (userId, dedupKey).
  */
-export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns): TurnOps {
+export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns, cache?: UserDocCache): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
 
   const commit = async (turn: TurnCommit) => {
     const { userId, patch, now } = turn;
-    const current = await users.findOne({ _id: userId });
+    // The document the turn was computed from, when this process just read it (user-doc-cache.ts).
+    const current = cache?.at(userId, turn.expectedVersion) ?? (await users.findOne({ _id: userId }));
     if (current === null) return { status: 'conflict' as const };
     // First what an earlier crash left unstored, so the clientId check below sees it.
     const top = await settled.settle(current, outboxes, transcript);
@@ -80,12 +83,17 @@ export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled:
     if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
     // So does the answer to a pending message: it cannot be run a third time.
     if (turn.answersPending !== undefined && current.pendingSeq === turn.answersPending) set.pendingSeq = null;
-    const written = await users.updateOne({ _id: userId, version: current.version }, { $set: set });
-    if (written.matchedCount !== 1) return { status: 'conflict' as const };
-    const stored = { ...current, ...set } as UserDoc;
+    // lastSeq too: an append moves it without a new version, and `current` may be a cached copy.
+    const written = await users.updateOne({ _id: userId, version: current.version, lastSeq: current.lastSeq }, { $set: set });
+    if (written.matchedCount !== 1) {
+      cache?.forget(userId);
+      return { status: 'conflict' as const };
+    }
+    const stored = { ...current, ...set, outbox: null, outboxAt: null } as UserDoc;
     await insertEntries(transcript, docs);
-    await outboxes.flush(stored);
+    await outboxes.flush({ ...current, ...set } as UserDoc);
     settled.remember(userId, stored.version, seq);
+    cache?.put(stored);
     return { status: 'committed' as const, user: toUser(stored), entries: docs.map(toEntry) as TranscriptEntry[] };
   };
 

@@ -5,6 +5,7 @@ import type { KeyLocks } from './key-lock.ts';
 import type { TranscriptDoc } from './mongo-transcript.ts';
 import type { OutboxDoc } from './turn-outbox.ts';
 import type { RecentClientId } from './unsent-entries.ts';
+import type { UserDocCache } from './user-doc-cache.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
 export interface UserDoc {
@@ -65,13 +66,18 @@ export function userLockKey(userId: string): string {
   return `user:${userId}`;
 }
 
-export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
+export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
 
   return {
     async getUser(userId) {
       const doc = await users.findOne({ _id: userId });
-      return doc === null ? null : toUser(doc);
+      if (doc === null) {
+        cache?.forget(userId);
+        return null;
+      }
+      cache?.put(doc);
+      return toUser(doc);
     },
 
     async ensureUser(user) {
