@@ -2,7 +2,7 @@ import { ObjectId, type Db } from 'mongodb';
 import { COLLECTIONS, isDuplicateKey } from './mongo-common.ts';
 
 /*
- * Why locks at all: FerretDB 1.x (SQLite backend) runs every update and
+ * Why locks at all: FerretDB 1.x (either backend) runs every update and
  * findAndModify as "query, change in Go, write the whole document back by
  * _id", with nothing between query and write. A filter such as
  * {_id, version: 3} therefore does NOT make an update conditional, $inc is
