@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit } from '../../ports/store.ts';
+import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
 import { toEntry, type TranscriptDoc } from './mongo-transcript.ts';
@@ -39,10 +39,11 @@ export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled:
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
 
-  const commit = async (turn: TurnCommit) => {
+  const commit = async (turn: TurnCommit, cached = true): Promise<TurnCommitResult> => {
     const { userId, patch, now } = turn;
     // The document the turn was computed from, when this process just read it (user-doc-cache.ts).
-    const current = cache?.at(userId, turn.expectedVersion) ?? (await users.findOne({ _id: userId }));
+    const known = cached ? cache?.at(userId, turn.expectedVersion) : undefined;
+    const current = known ?? (await users.findOne({ _id: userId }));
     if (current === null) return { status: 'conflict' as const };
     // First what an earlier crash left unstored, so the clientId check below sees it.
     const top = await settled.settle(current, outboxes, transcript);
@@ -87,7 +88,8 @@ export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled:
     const written = await users.updateOne({ _id: userId, version: current.version, lastSeq: current.lastSeq }, { $set: set });
     if (written.matchedCount !== 1) {
       cache?.forget(userId);
-      return { status: 'conflict' as const };
+      // A cached copy may only be behind an append (lastSeq moved, version not): look again before calling it a conflict.
+      return known ? commit(turn, false) : { status: 'conflict' as const };
     }
     const stored = { ...current, ...set, outbox: null, outboxAt: null } as UserDoc;
     await insertEntries(transcript, docs);
