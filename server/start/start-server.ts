@@ -27,7 +27,7 @@ import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
 import { persistentSecret } from '../secrets.ts';
-import { openMongoStore, type MongoStore } from '../stores/mongo/mongo-store.ts';
+import { openMongoStore, type MongoStore, type StoreCommand } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
@@ -73,6 +73,8 @@ export interface StartOptions {
   readonly logDestination?: NodeJS.WritableStream;
   /** Where the definition's named variables (a wait step's durationEnv, integration secrets) are read; process.env when omitted. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Each command the Mongo store sends (command monitoring): the benches count a turn's round trips with it. */
+  readonly onStoreCommand?: (command: StoreCommand) => void;
 }
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
@@ -86,7 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
   for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
   const dataDir = path.resolve(config.DATA_DIR);
-  const store = await openStore(config, dataDir);
+  const store = await openStore(config, dataDir, options.onStoreCommand);
   let cluster: Cluster | undefined;
   try {
     cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
@@ -277,8 +279,9 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
 }
 
-async function openStore(config: Config, dataDir: string): Promise<SqliteStore | MongoStore> {
-  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
+async function openStore(config: Config, dataDir: string, onCommand?: (command: StoreCommand) => void): Promise<SqliteStore | MongoStore> {
+  // Without REDIS_URL this is the one process writing the database: its locks stay in memory (MongoStoreOptions.shared).
+  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL, shared: Boolean(config.REDIS_URL), ...(onCommand ? { onCommand } : {}) });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   // Personal data and secrets live here: a new folder is the server user's alone.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

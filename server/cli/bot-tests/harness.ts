@@ -107,6 +107,10 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
         }
         return 'output' in stub ? { ok: true, output: stub.output } : { ok: false, error: stub.error };
       },
+      // An asynchronous step's call never runs in a bot test: its job is stored with the turn and left there.
+      asyncJob(step, context) {
+        return { ok: true, job: { id: `test:${step.dialogId}.${step.stepId}:${context.userId}`, kind: 'integration-test', payload: {}, runAt: Number.MAX_SAFE_INTEGER } };
+      },
     },
     // A test talks as fast as it can; the per-user limit is the server's business, not the bot's.
     integrationCallsPerMinute: 1_000_000,
