@@ -2,8 +2,6 @@ import type { Db } from 'mongodb';
 import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
-import { lockKey as jobLockKey, newJobDoc, type JobDoc } from './mongo-jobs.ts';
-import type { LogDoc } from './mongo-logs.ts';
 import { toEntry, transcriptDoc, type TranscriptDoc } from './mongo-transcript.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
 import { outboxOf, type Outboxes } from './turn-outbox.ts';
