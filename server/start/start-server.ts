@@ -97,9 +97,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(cluster ? { limiter: (name: string, limit: number, windowMs: number) => cluster!.limiter(name, limit, windowMs) } : {}),
       baseUrl: () => urls.base,
       origins: () => (urls.base ? [new URL(urls.base).origin] : []),
+      dataDir,
+      environment: options.env ?? process.env,
+      ...(cluster ? { signals: cluster.signals, nodeId: cluster.nodeId } : {}),
     });
     // The same checks as `chatbot check`: any error stops start-up; warnings are logged.
-    const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
+    const source = await readBot(config.BOT_DEFINITION, studio.env);
     for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
     return await assemble({ config, options, logger, source, dataDir, store, cluster, studio, urls });
   } catch (error) {
@@ -138,7 +141,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
   const metrics = createMetrics();
   const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
+  // The environment, then the studio's secrets (a set variable wins): what the definition's named variables read.
+  const env = studio.env;
   const runtimeDeps = {
     store,
     clock,
@@ -153,6 +157,11 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
   const bot = botService(await prepareBot(source, runtimeDeps), runtimeDeps, logger);
+  // A secret changed in the studio: the same file read again with the new env, through the one swap path.
+  studio.attach({
+    definition: () => bot.current.definition,
+    reprepare: (reason) => bot.swap(() => readBot(config.BOT_DEFINITION, env), { kind: 'secrets', label: reason }),
+  });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
