@@ -184,6 +184,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       baseUrl: () => baseUrl,
       draining: () => draining,
       surfaces: studio.surfaces(),
+      audit: studio.audit,
     }),
   );
   const io: ChatServer = new Server(http, {
@@ -228,7 +229,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
-  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient);
+  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
