@@ -6,6 +6,7 @@ import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths } from './channel-paths.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
+import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -242,8 +243,9 @@ export function openApiDocument(definition: BotDefinition): Obj {
 
   Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
+  Object.assign(paths, studioPeoplePaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, AuditRecord: auditRecordSchema };
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...studioPeopleSchemas(), AuditRecord: auditRecordSchema };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -271,6 +273,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
       { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
+      { name: 'Studio: people', description: 'The studio\'s sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account\'s API token. The function key does not open it.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
@@ -280,6 +283,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
         functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
         channelKey: channelKeyScheme,
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
+        studioSession: { type: 'apiKey', in: 'cookie', name: '__Host-studio', description: 'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.' },
+        studioToken: { type: 'http', scheme: 'bearer', description: 'An API token of a studio account (chatbot pull/push, CI); carries the account\'s role.' },
       },
       parameters: {
         fromTimestamp: {

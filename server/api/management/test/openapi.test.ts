@@ -1,6 +1,10 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
+import { MAX_PASSWORD } from '../../../studio/accounts/passwords.ts';
+import { MAX_SECRET_BYTES } from '../../../studio/secrets/secrets-room.ts';
+import { StudioClient, setUpOwner } from '../../../studio/test/studio-client.ts';
+import { DOCUMENTED_MAX_PASSWORD, DOCUMENTED_MAX_SECRET_BYTES } from '../../openapi/studio-people-paths.ts';
 import { Contract } from './contract.ts';
 import { BOT_ID, KEY, encodeAddress, keyed, seedLogs, seedUser, startManagementServer } from './helpers.ts';
 
@@ -69,6 +73,41 @@ for (const leg of storeLegs()) {
         expect(check.problems).toEqual([]);
       });
     }
+
+    it('when the studio is signed in to and its people side is used, then every answer matches the document', async () => {
+      const stranger = new StudioClient(server.url);
+      const owner = await setUpOwner(server.url, server.studio.setupLink!);
+      const calls: [StudioClient, string, string, unknown?][] = [
+        [stranger, 'GET', '/studio/api/sign-in-options'],
+        [stranger, 'GET', '/studio/api/session'],
+        [stranger, 'POST', '/studio/api/login', { email: 'nobody@example.com', password: 'not the password at all' }],
+        [stranger, 'GET', '/studio/api/setup?token=AAAAAAAAAAAAAAAAAAAAAAAA'],
+        [stranger, 'GET', '/studio/api/oidc/login'],
+        [owner, 'GET', '/studio/api/session'],
+        [owner, 'GET', '/studio/api/sessions'],
+        [owner, 'GET', '/studio/api/accounts'],
+        [owner, 'POST', '/studio/api/accounts', { email: 'edith@example.com', role: 'editor' }],
+        [owner, 'PATCH', '/studio/api/accounts/no-such-account', { role: 'viewer' }],
+        [owner, 'POST', '/studio/api/tokens', { name: 'ci' }],
+        [owner, 'GET', '/studio/api/tokens'],
+        [owner, 'PUT', '/studio/api/secrets/DOC_TEST_SECRET', { value: 'a value nobody reads back' }],
+        [owner, 'GET', '/studio/api/secrets'],
+        [owner, 'DELETE', '/studio/api/secrets/DOC_TEST_SECRET'],
+        [owner, 'GET', '/studio/api/audit?limit=5'],
+        [owner, 'POST', '/studio/api/password', { currentPassword: 'not the password at all', newPassword: 'a new password of some length' }],
+      ];
+      for (const [client, method, path, body] of calls) {
+        const answer = await client.request(method, path, body);
+        const url = `${server.url}${path}`;
+        const check = await contract.check(method, url, new Response(answer.status === 204 || answer.status === 303 ? null : answer.text, { status: answer.status, headers: answer.headers }));
+        expect(check.problems, `${method} ${path} → ${answer.status}`).toEqual([]);
+      }
+    });
+
+    it('when the studio\'s bounds are documented, then they are the ones the studio enforces', () => {
+      expect(DOCUMENTED_MAX_PASSWORD).toBe(MAX_PASSWORD);
+      expect(DOCUMENTED_MAX_SECRET_BYTES).toBe(MAX_SECRET_BYTES);
+    });
 
     it('when the key is missing, then the 401 matches the document too', async () => {
       const url = `${server.url}/api/management/export/userData`;
