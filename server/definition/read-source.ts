@@ -73,7 +73,7 @@ function tooDeep(max: number): Problem {
 }
 
 /** Whether JSON text opens more than `max` objects or arrays inside each other, counted outside strings, before any parsing. */
-function nestedDeeperThan(text: string, max: number): boolean {
+export function nestedDeeperThan(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
