@@ -5,7 +5,7 @@ import type { CommandIo } from './check-command.ts';
 import { StudioCallError, studioCall, studioJson, studioTarget, type StudioTarget } from './studio-client.ts';
 
 export const PULL_USAGE = 'pull <bot.json|bot.yaml> [--version vN|--head] [--url URL] [--token TOKEN]   write the published version (or another) from the studio to the file';
-export const PUSH_USAGE = 'push <bot.json|bot.yaml> [--message TEXT] [--publish] [--url URL] [--token TOKEN]   save the file in the studio as a new version (and publish it)';
+export const PUSH_USAGE = 'push <bot.json|bot.yaml> [-m|--message TEXT] [--publish] [--url URL] [--token TOKEN]   save the file in the studio as a new version (and publish it)';
 
 interface VersionMeta {
   readonly id: string;
@@ -101,7 +101,7 @@ export function pullCommand(args: readonly string[], io: CommandIo): Promise<num
  */
 export function pushCommand(args: readonly string[], io: CommandIo): Promise<number> {
   return withTarget(args, io, PUSH_USAGE, async (target, rest) => {
-    const { files, values, set, problem } = options(rest, ['--message'], ['--publish']);
+    const { files, values, set, problem } = options(rest, ['--message', '-m'], ['--publish']);
     if (problem || files.length !== 1) {
       io.stderr.write(`${problem ? `${problem}. ` : 'Name one file to push. '}Usage: chatbot ${PUSH_USAGE}\n`);
       return 2;
@@ -114,7 +114,7 @@ export function pushCommand(args: readonly string[], io: CommandIo): Promise<num
       io.stderr.write(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).\n`);
       return 1;
     }
-    const message = values.get('--message') ?? `Pushed from ${path.basename(file)}`;
+    const message = values.get('--message') ?? values.get('-m') ?? `Pushed from ${path.basename(file)}`;
     const res = await studioCall(target, 'POST', `/import?message=${encodeURIComponent(message)}`, { type: isYaml(file) ? 'application/yaml' : 'application/json', text });
     const saved = (await res.json()) as { created: boolean; version: VersionMeta; problems: Problem[] };
     io.stdout.write(saved.created ? `Saved ${file} as version ${saved.version.id}\n` : `The studio's newest version ${saved.version.id} already holds ${file}; nothing was saved\n`);
