@@ -105,15 +105,3 @@ export function versionsInService(setup: VersionsSetup, bot: BotService, cluster
     },
   };
 }
-
-/**
- * Until the studio's audit room is wired in, entries go to the log as `audit` lines, so nothing a
- * person or the file did goes unrecorded.
- */
-export function loggedAudit(logger: Logger): AuditTrail {
-  return {
-    async record(entry) {
-      logger.info({ event: 'audit', ...entry }, `audit: ${entry.action}`);
-    },
-  };
-}

@@ -1,3 +1,5 @@
+import type { AuditActor } from './audit.ts';
+
 /**
  * The versions room: the bot definition as immutable versions, the published pointer with its
  * history, and each account's draft. Definitions are kept as their canonical JSON text
@@ -15,7 +17,7 @@ export type VersionSource = (typeof VERSION_SOURCES)[number];
 
 /** Who made a version or a publication: an account (in person or by its API token), the definition file, or the server. */
 export interface VersionAuthor {
-  readonly kind: 'account' | 'token' | 'file' | 'system';
+  readonly kind: AuditActor['kind'];
   readonly accountId?: string;
   readonly email?: string;
   /** What the list shows: the account's name, or the file's path. */

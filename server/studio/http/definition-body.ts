@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { checkJsonBounds, describeJsonExcess } from '../../../shared/json-bounds.ts';
 import { DEFINITION_BOUNDS, MAX_DEFINITION_BYTES, nestedDeeperThan } from '../../definition/read-source.ts';
 import { HttpError } from '../../ports/http-error.ts';
+import { parseInput } from './request-body.ts';
 
 /** A definition of at most 5 MB, with room for the few fields around it. */
 export const DEFINITION_BODY_LIMIT = MAX_DEFINITION_BYTES + 64 * 1024;
@@ -55,13 +56,7 @@ export async function jsonBody<T extends z.ZodType>(req: Request, schema: T): Pr
   }
   const definition = (value as { definition?: unknown } | null)?.definition;
   if (definition !== undefined) boundedDefinition(definition);
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const at = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the body';
-    throw new HttpError(400, 'invalid_body', `The request body is not as expected at ${at}: ${issue.message}.`, { path: issue.path.map(String), issues: parsed.error.issues.length });
-  }
-  return parsed.data;
+  return parseInput(schema, value, 'body');
 }
 
 /** Refuses a definition past DEFINITION_BOUNDS (depth 32, 500,000 values) before anything recurses into it. */

@@ -1,18 +1,17 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../../ports/http-error.ts';
-import type { Permission } from '../../ports/studio/roles.ts';
 import { autosaveDraft, checkWritten, exportVersion, importText, listVersions, readDraft, readVersion, saveVersion } from '../versions/editing.ts';
 import { publish, publishPlan } from '../versions/publishing.ts';
 import type { Acting, VersionsDeps } from '../versions/versions-deps.ts';
 import { jsonBody, readBodyText } from './definition-body.ts';
+import { parseInput } from './request-body.ts';
+import { callerOf, requireRole } from './studio-api.ts';
 
-/** What the studio's guard gives the routes: a role check per route and who is acting. */
-export interface StudioGuard {
-  /** Answers 401 `unauthenticated` / 403 `forbidden` (naming the role needed) unless the caller may. */
-  require(permission: Permission): RequestHandler;
-  /** The caller, once `require` let them through. */
-  acting(req: Request): Acting;
+/** Who acts, for the versions' records and the audit trail. */
+function acting(req: Request): Acting {
+  const caller = callerOf(req);
+  return { actor: caller.actor, name: caller.account.name, ip: caller.ip };
 }
 
 const VERSION_ID = /^v[1-9]\d{0,9}$/;
@@ -35,13 +34,7 @@ const listQuery = z
   })
   .strict();
 
-function query<T extends z.ZodType>(req: Request, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(req.query);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const name = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.map(String).join('.');
-  throw new HttpError(400, 'invalid_parameter', `The query parameter ${name} is not valid: ${issue.message}.`, { parameter: name });
-}
+const query = <T extends z.ZodType>(req: Request, schema: T): z.infer<T> => parseInput(schema, req.query, 'query');
 
 function idParam(req: Request): string {
   const id = String(req.params.id);
@@ -55,10 +48,10 @@ function idParam(req: Request): string {
  * publishing (and so rolling back), importing a file. Reading is for every role; drafts, saves
  * and imports need `editBot`; publishing needs `publish`.
  */
-export function versionsRoutes(versions: () => VersionsDeps, guard: StudioGuard): Router {
+export function versionsRoutes(versions: () => VersionsDeps): Router {
   const router = Router();
-  const read = guard.require('readBot');
-  const edit = guard.require('editBot');
+  const read = requireRole('readBot');
+  const edit = requireRole('editBot');
 
   router.get('/versions', read, async (req, res) => {
     const { limit, before } = query(req, listQuery);
@@ -74,16 +67,16 @@ export function versionsRoutes(versions: () => VersionsDeps, guard: StudioGuard)
   });
 
   router.get('/draft', edit, async (req, res) => {
-    res.json(await readDraft(versions(), guard.acting(req)));
+    res.json(await readDraft(versions(), acting(req)));
   });
   router.put('/draft', edit, async (req, res) => {
     const body = await jsonBody(req, draftBody);
-    res.json(await autosaveDraft(versions(), guard.acting(req), body));
+    res.json(await autosaveDraft(versions(), acting(req), body));
   });
 
   router.post('/versions', edit, async (req, res) => {
     const body = await jsonBody(req, saveBody);
-    const saved = await saveVersion(versions(), guard.acting(req), body);
+    const saved = await saveVersion(versions(), acting(req), body);
     res.status(saved.created ? 201 : 200).json(saved);
   });
   router.post('/check', read, async (req, res) => {
@@ -94,16 +87,16 @@ export function versionsRoutes(versions: () => VersionsDeps, guard: StudioGuard)
     const body = await jsonBody(req, planBody);
     res.json(await publishPlan(versions(), body.versionId));
   });
-  router.post('/publish', guard.require('publish'), async (req, res) => {
+  router.post('/publish', requireRole('publish'), async (req, res) => {
     const body = await jsonBody(req, publishBody);
-    res.json(await publish(versions(), body, guard.acting(req)));
+    res.json(await publish(versions(), body, acting(req)));
   });
   router.post('/import', edit, async (req, res) => {
     const format = req.is(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml']);
     if (!format) throw new HttpError(415, 'unsupported_media_type', 'Send the file as it is, with Content-Type application/json or application/yaml.');
     const { message: text } = query(req, z.object({ message: message.default('') }).strict());
     const body = await readBodyText(req);
-    const saved = await importText(versions(), guard.acting(req), { text: body, format: format === 'application/json' ? 'json' : 'yaml', message: text });
+    const saved = await importText(versions(), acting(req), { text: body, format: format === 'application/json' ? 'json' : 'yaml', message: text });
     res.status(saved.created ? 201 : 200).json(saved);
   });
   return router;
