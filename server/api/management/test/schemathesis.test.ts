@@ -26,7 +26,7 @@ const SEED = 7;
  * - a trigger's address_base64 must decode to a user address of this bot: every
  *   trigger case uses a real one, so the rest of the request (dialog, mode, body)
  *   is held to "valid means accepted";
- * - an export refuses a cursor it did not hand out and fromTimestamp > toTimestamp
+ * - an export (and the audit trail's) refuses a cursor it did not hand out and fromTimestamp > toTimestamp
  *   (a cross-parameter rule), both with 400: the export operations allow that 400
  *   for schema-valid requests. Every other check still applies to them.
  */
@@ -52,7 +52,7 @@ function config(address: string, studioToken: string): string {
     `parameters = { address_base64 = "${address}" }`,
     '',
     '[[operations]]',
-    'include-path-regex = "^/api/management/export/"',
+    'include-path-regex = "^/api/management/(export/|audit$)"',
     'checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]',
     '',
     // Open without a key on a loopback-only server without METRICS_TOKEN, as the document says.
