@@ -2,3 +2,4 @@
 // Each section's screen defines its element here; the shell shows a placeholder for one not (yet) defined.
 import './screens/settings/settings-screen.ts';
 import './app/studio-app.ts';
+import './versions/versions-screen.ts';

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
+import { PULL_USAGE, PUSH_USAGE, pullCommand, pushCommand } from './pull-push-commands.ts';
 import { TEST_USAGE, testCommand } from './test-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 
@@ -11,6 +12,8 @@ export const COMMANDS: Record<string, { usage: string; run: (args: readonly stri
   check: { usage: CHECK_USAGE, run: checkCommand },
   test: { usage: TEST_USAGE, run: (args, io) => testCommand(args, io.stdout) },
   compare: { usage: COMPARE_USAGE, run: (args, io) => compareCommand(args, io.stdout) },
+  pull: { usage: PULL_USAGE, run: pullCommand },
+  push: { usage: PUSH_USAGE, run: pushCommand },
   users: { usage: USERS_USAGE, run: usersCommand },
 };
 

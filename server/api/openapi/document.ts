@@ -7,6 +7,7 @@ import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths } from './channel-paths.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
+import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -244,8 +245,16 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
   Object.assign(paths, studioPeoplePaths());
+  Object.assign(paths, studioVersionsPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...studioPeopleSchemas(), AuditRecord: auditRecordSchema };
+  const schemas: Obj = {
+    Error: errorSchema,
+    TriggerAccepted: triggerAcceptedSchema,
+    ErasureReport: erasureReportSchema,
+    AuditRecord: auditRecordSchema,
+    ...studioPeopleSchemas(),
+    ...studioVersionsSchemas(),
+  };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -274,6 +283,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
       { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
       { name: 'Studio: people', description: 'The studio\'s sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account\'s API token. The function key does not open it.' },
+      { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
