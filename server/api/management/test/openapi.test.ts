@@ -13,12 +13,14 @@ for (const leg of storeLegs()) {
     let server: TestServer;
     let document: Record<string, unknown>;
     let contract: Contract;
+    let owner: StudioClient;
 
     beforeAll(async () => {
       server = await startManagementServer({ ...leg.env(), MANAGEMENT_RATE_LIMIT: '100000' });
       const res = await fetch(`${server.url}/api/management/openapi.json`);
       document = (await res.json()) as Record<string, unknown>;
       contract = new Contract(document);
+      owner = await setUpOwner(server.url, server.studio.setupLink!);
       const t = Date.UTC(2026, 5, 1);
       await seedUser(server.store, 'c-1', t, { email: 'c1@example.com', score: 7 });
       await seedUser(server.store, 'c-2', t + 1000, { name: 'Two' });
@@ -76,7 +78,6 @@ for (const leg of storeLegs()) {
 
     it('when the studio is signed in to and its people side is used, then every answer matches the document', async () => {
       const stranger = new StudioClient(server.url);
-      const owner = await setUpOwner(server.url, server.studio.setupLink!);
       const calls: [StudioClient, string, string, unknown?][] = [
         [stranger, 'GET', '/studio/api/sign-in-options'],
         [stranger, 'GET', '/studio/api/session'],
@@ -102,6 +103,17 @@ for (const leg of storeLegs()) {
         const check = await contract.check(method, url, new Response(answer.status === 204 || answer.status === 303 ? null : answer.text, { status: answer.status, headers: answer.headers }));
         expect(check.problems, `${method} ${path} → ${answer.status}`).toEqual([]);
       }
+    });
+
+    it('when a studio path is asked with a method it does not serve, then 405 names the methods it does (after the guard for signed-in paths)', async () => {
+      const stranger = new StudioClient(server.url);
+      const login = await stranger.request('PUT', '/studio/api/login', {});
+      expect([login.status, login.headers.get('allow'), login.body.error.code]).toEqual([405, 'POST', 'method_not_allowed']);
+      expect((await stranger.request('PATCH', '/studio/api/tokens', {})).status).toBe(401);
+      const tokens = await owner.request('PATCH', '/studio/api/tokens', {});
+      expect([tokens.status, tokens.headers.get('allow')]).toEqual([405, 'GET, POST']);
+      const secret = await owner.request('POST', '/studio/api/secrets/SOME_NAME', {});
+      expect([secret.status, secret.headers.get('allow')]).toEqual([405, 'PUT, DELETE']);
     });
 
     it('when the studio\'s bounds are documented, then they are the ones the studio enforces', () => {
