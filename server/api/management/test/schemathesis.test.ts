@@ -42,9 +42,24 @@ function config(address: string, studioToken: string): string {
     // A valid request may still name a version that does not exist, one that is live already, a stale base or revision,
     // a move nobody would be stranded on, or a definition with problems: each a catalogued 4xx, not a rejection of valid data.
     '[[operations]]',
-    'include-path-regex = "^/studio/api/"',
+    'include-path-regex = "^/studio/api/(versions|draft|check|publish|import)"',
     'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409", "413", "422"]',
     // Each save, check and plan runs every check `chatbot check` runs: fewer examples keep the run's time.
+    `generation.max-examples = ${STUDIO_MAX_EXAMPLES}`,
+    '',
+    // Revoking a token by an id read from the token list would revoke the run's own token halfway through:
+    // revocation is covered by the studio's own tests instead.
+    '[[operations]]',
+    'include-path-regex = "^/studio/api/tokens/"',
+    'include-method = "DELETE"',
+    'enabled = false',
+    '',
+    // The people side, as an editor: a valid request may still be a wrong password (401, or 400 for the current one),
+    // an owner's operation (403 naming the role), a link or id that does not exist (404), a taken email or the
+    // token limit (409), or the sign-in limit (429).
+    '[[operations]]',
+    'include-path-regex = "^/studio/api/(sign-in-options|login|setup|session|logout|sessions|password|accounts|invitations|tokens|secrets|audit|oidc)"',
+    'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]',
     `generation.max-examples = ${STUDIO_MAX_EXAMPLES}`,
     '',
     '[[operations]]',
