@@ -26,7 +26,19 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const idOf = (value: Json): string | undefined => (typeof value.id === 'string' ? value.id : undefined);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equal as data: keys in any order at every level (a file as written and its stored, canonical
+ * form differ only there), a key holding undefined as absent. Definitions are bounded in depth
+ * before they get here.
+ */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = (value: Json) => Object.keys(value).filter((key) => value[key] !== undefined);
+  const own = keys(a);
+  return own.length === keys(b).length && own.every((key) => b[key] !== undefined && same(a[key], b[key]));
+}
 const quoted = (text: string) => JSON.stringify(text);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
