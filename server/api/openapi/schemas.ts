@@ -1,5 +1,7 @@
 import type { BotDefinition } from '../../definition/schema.ts';
 import { LOG_FIELDS, TRANSCRIPT_FIELDS } from '../../app/export-records.ts';
+import { STUDIO_PEOPLE_ERROR_CODES } from './studio-people-paths.ts';
+import { STUDIO_VERSIONS_ERROR_CODES } from './studio-versions-paths.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -132,6 +134,12 @@ export const ERROR_CODES = [
   'unknown_event',
   'rate_limited',
   'internal',
+  /** The studio. */
+  'unauthenticated',
+  'forbidden',
+  'csrf_failed',
+  ...STUDIO_PEOPLE_ERROR_CODES,
+  ...STUDIO_VERSIONS_ERROR_CODES,
 ] as const;
 
 export const errorSchema: Schema = {
