@@ -3,18 +3,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterEach, beforeEach } from 'vitest';
+import type { SubscriptionStore } from '../../ports/event-subscriptions.ts';
 import type { Store } from '../../ports/store.ts';
+import type { UsageCounters } from '../../ports/usage-counters.ts';
 import { openMongoStore } from '../mongo/mongo-store.ts';
+import { mongoSubscriptions } from '../mongo/mongo-subscriptions.ts';
+import { mongoUsageCounters } from '../mongo/mongo-usage.ts';
 import { openSqliteStore } from '../sqlite/sqlite-store.ts';
+import { sqliteSubscriptions } from '../sqlite/sqlite-subscriptions.ts';
+import { sqliteUsageCounters } from '../sqlite/sqlite-usage.ts';
 
 /** One adapter under the contract: how to open a fresh, empty store. */
 export interface StoreLeg {
   readonly name: string;
   open(): Promise<{ readonly store: Store; dispose(): Promise<void> }>;
+  /** The ports beside the Store, opened on a store of this leg. */
+  subscriptions(store: Store): SubscriptionStore;
+  usage(store: Store): UsageCounters;
 }
 
 export const sqliteLeg: StoreLeg = {
   name: 'sqlite',
+  subscriptions: sqliteSubscriptions,
+  usage: sqliteUsageCounters,
   async open() {
     const dir = await mkdtemp(join(tmpdir(), 'store-contract-'));
     const store = openSqliteStore({ file: join(dir, 'store.db') });
@@ -33,6 +44,8 @@ let databaseCounter = 0;
 export function mongoLeg(url: string): StoreLeg {
   return {
     name: 'mongo',
+    subscriptions: mongoSubscriptions,
+    usage: mongoUsageCounters,
     async open() {
       databaseCounter += 1;
       const dbName = `contract_${process.pid}_${Date.now().toString(36)}_${databaseCounter}`;

@@ -12,6 +12,7 @@ import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers } from './mongo-users.ts';
 import { retryingDb, retryTransient } from './transient.ts';
+import { rememberHandle } from './mongo-handle.ts';
 
 export interface MongoStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL. */
@@ -59,7 +60,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   const datasets = mongoDatasets(db, locks);
   // Reads through cursors, which the per-operation retry does not cover: retried whole (they change nothing, or only repair).
   const again = { attempts: 3, firstPauseMs: 50, maxPauseMs: 500 };
-  return {
+  const store: Store = {
     async ping() {
       await plainDb.command({ ping: 1 });
     },
@@ -78,6 +79,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     ...mongoPersonalData(db, locks),
     ...mongoJobStats(db),
   };
+  rememberHandle(store, { db, locks });
+  return store;
 }
 
 /** Hosts and database of a connection string, with the credentials left out. */

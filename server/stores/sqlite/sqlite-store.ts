@@ -12,6 +12,7 @@ import { sqlitePersonalData } from './sqlite-personal-data.ts';
 import { sqliteTranscript } from './sqlite-transcript.ts';
 import { sqliteTurns } from './sqlite-turns.ts';
 import { sqliteUsers } from './sqlite-users.ts';
+import { rememberDatabase } from './sqlite-handle.ts';
 
 export interface SqliteStoreOptions {
   /** Path of the database file, or `:memory:` for a throw-away store. */
@@ -56,7 +57,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   }
 
   const ping = db.prepare('SELECT 1');
-  return {
+  const store: SqliteStore = {
     file: options.file,
     async ping() {
       ping.get();
@@ -76,4 +77,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ...sqlitePersonalData(db),
     ...sqliteJobStats(db),
   };
+  rememberDatabase(store, db);
+  return store;
 }
