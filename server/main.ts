@@ -47,7 +47,9 @@ import { StepTypeModuleError } from './integrations/step-types/load-modules.ts';
 import { currentDatasets, prepareBot, readBot, watchedFiles, type BotSource, type PreparedBot } from './load-bot.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
+import { mongoUsageCounters } from './stores/mongo/mongo-usage.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
+import { sqliteUsageCounters } from './stores/sqlite/sqlite-usage.ts';
 import { openCluster, type Cluster } from './cluster/cluster.ts';
 import { drain } from './cluster/drain.ts';
 
@@ -153,6 +155,7 @@ async function assemble(
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
+    usage: config.MONGODB_URL ? mongoUsageCounters(store) : sqliteUsageCounters(store),
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
