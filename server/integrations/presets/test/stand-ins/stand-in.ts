@@ -25,8 +25,7 @@ export type Route = (request: SeenRequest, mode: StandInMode, check: Checker) =>
 export async function startStandIn(name: string, route: Route): Promise<StandIn> {
   let current: StandInMode = 'ok';
   const violations: string[] = [];
-  let upstream: Upstream | undefined;
-  upstream = await startUpstream((req, res) => {
+  const upstream: Upstream = await startUpstream((req, res) => {
     const check = new Checker(req);
     const answer = route(req, current, check);
     if (check.problems.length > 0) {
@@ -42,7 +41,7 @@ export async function startStandIn(name: string, route: Route): Promise<StandIn>
     mode: (mode) => {
       current = mode;
     },
-    close: () => upstream!.close(),
+    close: () => upstream.close(),
   };
 }
 
