@@ -188,6 +188,26 @@ export const configSchema = z.object({
   RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
   RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
   RETENTION_URL_TRACKER_DAYS: retentionDays,
+  /** Event subscriptions: failed deliveries in a row after which a subscriber is paused (it keeps its place). */
+  SUBSCRIPTION_PAUSE_AFTER: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of failed deliveries from 1 to 9999')
+    .transform(Number)
+    .default(20),
+  /** Event subscriptions: the wait before the first retry of a failed delivery (doubling each time); milliseconds after parsing. */
+  SUBSCRIPTION_RETRY_MIN: optionalText
+    .transform((text) => parseDuration(text ?? '1s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 3_600_000, 'must be a duration from 10ms to 1h, such as 1s or 500ms'),
+  /** Event subscriptions: the longest wait between retries; milliseconds after parsing. */
+  SUBSCRIPTION_RETRY_MAX: optionalText
+    .transform((text) => parseDuration(text ?? '5m'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 86_400_000, 'must be a duration from 10ms to 24h, such as 5m'),
+  /** Event subscriptions: days the event log keeps events, for replays. */
+  SUBSCRIPTION_EVENT_DAYS: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999')
+    .transform(Number)
+    .default(7),
   /**
    * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
    * before the process stops anyway. Milliseconds after parsing.
@@ -209,6 +229,9 @@ export const configSchema = z.object({
     if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
       ctx.addIssue({ code: 'custom', path: [secret], message: 'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node' });
     }
+  }
+  if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
+    ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });
   }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });

@@ -47,9 +47,14 @@ import { StepTypeModuleError } from './integrations/step-types/load-modules.ts';
 import { currentDatasets, prepareBot, readBot, watchedFiles, type BotSource, type PreparedBot } from './load-bot.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
+import { mongoSubscriptions } from './stores/mongo/mongo-subscriptions.ts';
 import { mongoUsageCounters } from './stores/mongo/mongo-usage.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
+import { sqliteSubscriptions } from './stores/sqlite/sqlite-subscriptions.ts';
 import { sqliteUsageCounters } from './stores/sqlite/sqlite-usage.ts';
+import { registerSubscriptionJobs, type SubscriptionJobs } from './jobs/handlers/subscription-jobs.ts';
+import { destinationProblem } from './integrations/http/destination-policy.ts';
+import type { SubscriptionDeps } from './app/manage-subscriptions.ts';
 import { openCluster, type Cluster } from './cluster/cluster.ts';
 import { drain } from './cluster/drain.ts';
 
@@ -192,6 +197,7 @@ async function assemble(
       trustProxy: config.TRUST_PROXY,
       // deps is built below, once the channel exists; requests only arrive after listen().
       deps: () => deps,
+      subscriptions: () => subscriptionDeps,
     },
     urlTracker: (token) => openTrackedLink(deps, token),
     datasets: { target: currentDatasets(() => bot.runtime), functionKey: functionKey.value },
@@ -218,6 +224,26 @@ async function assemble(
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  // Event subscriptions (REST hooks): deliveries leave through the callbacks' guarded client, so the SSRF rules apply.
+  const subscriptionStore = config.MONGODB_URL ? mongoSubscriptions(store) : sqliteSubscriptions(store);
+  const subscriptionJobs: SubscriptionJobs = registerSubscriptionJobs({
+    store,
+    subscriptions: subscriptionStore,
+    jobs,
+    clock,
+    logger,
+    send: async (request) => ({ status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status }),
+    botId: definition.settings.id,
+    settings: { pauseAfter: config.SUBSCRIPTION_PAUSE_AFTER, retryMinMs: config.SUBSCRIPTION_RETRY_MIN, retryMaxMs: config.SUBSCRIPTION_RETRY_MAX, idleMs: 60_000, eventDays: config.SUBSCRIPTION_EVENT_DAYS },
+  });
+  const subscriptionDeps: SubscriptionDeps = {
+    subscriptions: subscriptionStore,
+    clock,
+    logger,
+    checkTarget: (url) => destinationProblem(url, { ...(config.INTEGRATION_ALLOWED_HOSTS ? { allowedHosts: config.INTEGRATION_ALLOWED_HOSTS } : {}) }),
+    wake: subscriptionJobs.wake,
+    refresh: subscriptionJobs.refresh,
+  };
   metrics.watch({
     dueJobs: () => store.dueJobs(clock.now()),
     datasets: async () => Promise.all(bot.runtime.datasets.names().map(async (name) => ({ name, updatedAt: (await store.datasetInfo(name))?.updatedAt ?? null }))),
@@ -245,12 +271,14 @@ async function assemble(
     links,
     integrations: bot.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
+    events: subscriptionJobs.sink,
+    usage: runtimeDeps.usage,
   };
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
   // Through bot: a job scheduled before a reload runs on the runtime in service when it is due.
-  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.runtime)(job));
+  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.runtime, { events: subscriptionJobs.sink, store, clock })(job));
   const retention = retentionSettings(config);
   jobs.register(RETENTION_JOB, retentionJobHandler({ store, clock, logger, settings: retention }));
   jobs.register(
@@ -291,6 +319,7 @@ async function assemble(
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
+  await subscriptionJobs.start();
   await bot.runtime.start();
   logger.info(
     { event: 'started', url, bot: definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
@@ -366,6 +395,7 @@ async function assemble(
           await reloading.catch(() => undefined);
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.runtime.close();
+          subscriptionJobs.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();

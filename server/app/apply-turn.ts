@@ -5,6 +5,7 @@ import type { AppDeps } from './deps.ts';
 import { carryOutEffects, sendMessages } from './carry-out-effects.ts';
 import { queueSyncIntegrations } from './run-integrations.ts';
 import { trackLinks } from './track-links.ts';
+import { turnEventJobs } from './turn-events.ts';
 
 const MAX_ATTEMPTS = 8;
 
@@ -127,7 +128,10 @@ async function commitTurn(
     const kept = events.length > 0 ? (deps.delivery.eventMessages?.(user, events) ?? []) : [];
     const outputs = [...trackLinks(deps, userId, result.outputs), ...kept];
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
-    const jobs = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
+    const jobs = [
+      ...(deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? []),
+      ...turnEventJobs(deps, user, { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}) }, now),
+    ];
     const outcome = await deps.store.commitTurn({
       userId,
       expectedVersion: user.version,

@@ -129,33 +129,38 @@ export class IntegrationRuntime {
   }
 
   /** Runs a step for a user: synchronously, or by scheduling a durable job for async steps. Never throws for call failures. */
-  async run(stepInput: IntegrationStepInput | PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
+  async run(stepInput: IntegrationStepInput | PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): Promise<IntegrationResult> {
     let prepared: PreparedStep;
     try {
       prepared = 'compiled' in stepInput ? stepInput : this.prepare(stepInput);
     } catch (error) {
       return { ok: false, error: { kind: 'invalid_params', message: (error as Error).message } };
     }
-    if (prepared.timing === 'async') return this.schedule(prepared, context);
+    if (prepared.timing === 'async') return this.schedule(prepared, context, origin);
     return this.execute(prepared, context, true);
   }
 
-  /** Runs an async job's call; throws when the failure is transient, so the job runner retries with backoff. */
-  async runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<void> {
+  /**
+   * Runs an async job's call; throws (an IntegrationError) when the failure is transient, so the job
+   * runner retries with backoff. Answers the failure when the call failed for good without a throw.
+   */
+  async runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<IntegrationFailure | undefined> {
     const step = payload.step as IntegrationStepInput;
     const context = payload.context as IntegrationContext;
     const prepared = this.prepare(step, 'integration job');
     const result = await this.execute(prepared, context, false);
-    if (result.ok) return;
-    if (isRetryable(result.error) && attempt.attempt < attempt.maxAttempts) throw new Error(result.error.message);
+    if (result.ok) return undefined;
+    const failure = new IntegrationError(result.error.kind, result.error.message, result.error.status);
+    if (isRetryable(result.error) && attempt.attempt < attempt.maxAttempts) throw failure;
     this.deps.logger.warn(
       { event: 'integration_async_failed', stepType: prepared.step.type, kind: result.error.kind, attempt: attempt.attempt },
       'an asynchronous integration call failed for good',
     );
-    if (isRetryable(result.error)) throw new Error(result.error.message); // last attempt: let the job end as dead
+    if (isRetryable(result.error)) throw failure; // last attempt: let the job end as dead
+    return result.error;
   }
 
-  private async schedule(prepared: PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
+  private async schedule(prepared: PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): Promise<IntegrationResult> {
     if (!this.deps.scheduler) return { ok: false, error: { kind: 'invalid_params', message: 'Asynchronous steps need the job scheduler, which this server was started without.' } };
     // Parameters are filled now: the call reports the moment the user passed the step.
     // Only the variable holding a user's token (if the service needs it) travels with the job.
@@ -169,6 +174,7 @@ export class IntegrationRuntime {
       payload: {
         step: { ...prepared.step, params, timing: 'sync' },
         context: { userId: context.userId, variables, userData: {} },
+        ...(origin ? { origin } : {}),
       },
       runAt: this.deps.clock.now(),
       maxAttempts: prepared.step.maxAttempts,

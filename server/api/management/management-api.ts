@@ -1,5 +1,6 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { AppDeps } from '../../app/deps.ts';
+import type { SubscriptionDeps } from '../../app/manage-subscriptions.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
@@ -12,6 +13,7 @@ import { localLimiter, rateLimitHeaders, rateLimited, type LimiterFactory } from
 import { erasureRouter } from './erasure-router.ts';
 import { exportRouter } from './export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
+import { subscriptionsRouter } from './subscriptions-router.ts';
 import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
 
 export interface ManagementOptions {
@@ -30,6 +32,8 @@ export interface ManagementOptions {
   readonly trustProxy?: ProxyTrust;
   /** Where the limit is counted: this process when absent, every node together in cluster mode. */
   readonly limiter?: LimiterFactory;
+  /** Event subscriptions (REST hooks); a getter, as main.ts builds them with the job runner. No routes when absent. */
+  readonly subscriptions?: () => SubscriptionDeps;
 }
 
 export interface ManagementApi {
@@ -76,6 +80,7 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
   router.use('/api/management', erasureRouter(options.deps));
+  if (options.subscriptions) router.use('/api/management', subscriptionsRouter(options.subscriptions));
   router.use(translateErrors);
   return {
     router,

@@ -5,6 +5,7 @@ import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { channelKeyScheme, channelPaths } from './channel-paths.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
+import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -240,8 +241,9 @@ export function openApiDocument(definition: BotDefinition): Obj {
   };
 
   Object.assign(paths, channelPaths());
+  Object.assign(paths, subscriptionPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema };
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...subscriptionSchemas() };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -268,9 +270,11 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
+      { name: 'Subscriptions', description: 'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
+    webhooks: subscriptionWebhooks(),
     components: {
       securitySchemes: {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },

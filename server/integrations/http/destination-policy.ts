@@ -107,3 +107,35 @@ function internalRefused(host: string): IntegrationError {
 function normalizeHost(host: string): string {
   return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
+
+/**
+ * Why the integration client would refuse to call `url`, or undefined when it would call it:
+ * the URL's host outside INTEGRATION_ALLOWED_HOSTS, or a name that resolves (now) to a private,
+ * loopback or link-local address. For checking an address when it is given (an event
+ * subscription's target); each call checks the resolved address again when it is made.
+ */
+export async function destinationProblem(url: string, options: DestinationPolicyOptions = {}): Promise<string | undefined> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url.slice(0, 100)}" is not an absolute URL.`;
+  }
+  const policy = new DestinationPolicy(options);
+  try {
+    policy.checkHost(parsed.hostname);
+    if (isIP(parsed.hostname.replace(/^\[(.*)\]$/, '$1'))) return undefined;
+    const lookup = policy.lookupFor(parsed.hostname);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new IntegrationError('network', `${parsed.hostname} could not be resolved in time; check the address.`)), 3000);
+      lookup(parsed.hostname, { all: true }, (error) => {
+        clearTimeout(timer);
+        if (error) reject(error instanceof IntegrationError ? error : new IntegrationError('network', `${parsed.hostname} could not be found in DNS; check the address.`));
+        else resolve();
+      });
+    });
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -1,19 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { signWebhook } from '../../app/webhook-signature.ts';
 import { defineStepType } from '../define-step-type.ts';
 import type { StepContext } from '../step-types/step-type.ts';
 import { failure, secretName } from './schema-parts.ts';
 
 /** Headers a step may not set itself: credentials go through secrets, and the signature is the step's. */
 const RESERVED = /^(authorization|proxy-authorization|cookie|x-functions-key|x-signature|x-timestamp|content-type|content-length|host)$/i;
-
-/**
- * The signature of a webhook, the scheme of the REST channel's callbacks: hex HMAC-SHA256 keyed
- * with the secret, of `timestamp + "." + body`, sent as `x-signature: sha256=<hex>` beside
- * `x-timestamp` (UNIX seconds). docs/integrations.md shows how a receiver checks it.
- */
-export function signWebhook(key: string, timestamp: string, body: string): string {
-  return `sha256=${createHmac('sha256', key).update(`${timestamp}.${body}`, 'utf8').digest('hex')}`;
-}
 
 /** Send a webhook: a JSON body to a URL (an n8n, Zapier or Make webhook, or any API), optionally signed. */
 export const sendWebhook = defineStepType({
