@@ -240,7 +240,7 @@ async function assemble(
     subscriptions: subscriptionStore,
     clock,
     logger,
-    checkTarget: (url) => destinationProblem(url, { ...(config.INTEGRATION_ALLOWED_HOSTS ? { allowedHosts: config.INTEGRATION_ALLOWED_HOSTS } : {}) }),
+    checkTarget: async (url) => destinationProblem(url, { ...(config.INTEGRATION_ALLOWED_HOSTS ? { allowedHosts: config.INTEGRATION_ALLOWED_HOSTS } : {}) }),
     wake: subscriptionJobs.wake,
     refresh: subscriptionJobs.refresh,
   };

@@ -130,7 +130,12 @@ async function commitTurn(
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
     const jobs = [
       ...(deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? []),
-      ...turnEventJobs(deps, user, { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}) }, now),
+      ...turnEventJobs(
+        deps,
+        user,
+        { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}), botEntries: { first: firstSeq, last: firstSeq + outputs.length - 1 } },
+        now,
+      ),
     ];
     const outcome = await deps.store.commitTurn({
       userId,

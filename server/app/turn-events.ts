@@ -14,6 +14,8 @@ export interface TurnFacts {
   readonly storesEntries: boolean;
   /** The turn is this trigger's run. */
   readonly trigger?: { readonly id: string };
+  /** The seqs the turn's bot messages get (none when first > last). */
+  readonly botEntries?: { readonly first: number; readonly last: number };
 }
 
 /**
@@ -25,7 +27,8 @@ export function turnEventJobs(deps: Pick<AppDeps, 'events' | 'definition'>, user
   const wanted = deps.events?.wanted();
   if (!deps.events || !wanted || wanted.size === 0) return [];
   const drafts = turnEvents(deps.definition, facts).filter((draft) => wanted.has(draft.kind));
-  return drafts.length > 0 ? deps.events.turnJobs(user, drafts, now) : [];
+  const entries = facts.botEntries && facts.botEntries.first <= facts.botEntries.last ? facts.botEntries : undefined;
+  return drafts.length > 0 ? deps.events.turnJobs(user, drafts, now, entries) : [];
 }
 
 /** The events of one turn, in the order they happened. Pure. */

@@ -19,8 +19,10 @@ export interface BotEventSink {
    * The jobs that record a turn's events, to store in the turn's commit. `user` is the user as
    * the turn read it: the job checks that the turn committed (the version after it, at `now`)
    * before recording, since a store without transactions writes jobs just before the state.
+   * `botEntries`: the seqs the turn's bot messages will have (they carry `now` as their time),
+   * the surest sign that the turn was stored.
    */
-  turnJobs(user: UserRecord, events: readonly EventDraft[], now: number): readonly NewJob[];
+  turnJobs(user: UserRecord, events: readonly EventDraft[], now: number, botEntries?: { readonly first: number; readonly last: number }): readonly NewJob[];
   /** Records events that happen outside a turn (a user erased, an asynchronous call given up), after the fact. */
   emit(user: { readonly userId: string; readonly channelId: string }, events: readonly EventDraft[], now: number, options?: { readonly erase?: boolean }): Promise<void>;
 }

@@ -33,7 +33,11 @@ const targetUrl = z
 
 const subscribeBody = z.strictObject({
   targetUrl,
-  events: z.array(z.enum(EVENT_KINDS)).min(1, 'must name at least one event kind').max(EVENT_KINDS.length),
+  events: z
+    .array(z.enum(EVENT_KINDS))
+    .min(1, 'must name at least one event kind')
+    .max(EVENT_KINDS.length)
+    .refine((kinds) => new Set(kinds).size === kinds.length, 'must name each event kind once'),
   secret: z.string().min(32, 'must be at least 32 characters').max(256).optional(),
 });
 const replayBody = z.strictObject({ from: z.number().int().min(0).max(MAX_SECONDS) });

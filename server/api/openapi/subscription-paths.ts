@@ -211,7 +211,7 @@ export function subscriptionPaths(): Obj {
               unsubscribe: { operationId: 'unsubscribe', parameters: { id: '$response.body#/id' }, description: 'Ends it.' },
             },
           },
-          '400': errorResponse('invalid_body: not JSON, an unknown field, a bad URL or event kind (details.field names it); forbidden_destination: the integration client may not call targetUrl (a private address, a host outside INTEGRATION_ALLOWED_HOSTS, a name that does not resolve).'),
+          '400': errorResponse('invalid_body: not JSON, an unknown field, a bad URL or event kind (details.field names it); forbidden_destination: the integration client may not call targetUrl (a private, loopback or link-local address, a name such as localhost, a host outside INTEGRATION_ALLOWED_HOSTS; a name is checked again against the address it resolves to on every delivery).'),
           '409': errorResponse(`limit_reached: the bot has ${MAX_SUBSCRIPTIONS} subscriptions.`),
           '415': errorResponse('unsupported_media_type: the body is not application/json.'),
           ...commonErrors,

@@ -108,34 +108,32 @@ function normalizeHost(host: string): string {
   return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
 
+/** Names that always mean this machine or a private network, whatever a resolver says. */
+const INTERNAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
+
 /**
- * Why the integration client would refuse to call `url`, or undefined when it would call it:
- * the URL's host outside INTEGRATION_ALLOWED_HOSTS, or a name that resolves (now) to a private,
- * loopback or link-local address. For checking an address when it is given (an event
- * subscription's target); each call checks the resolved address again when it is made.
+ * Why the integration client would refuse to call `url`, or undefined when it may: a host outside
+ * INTEGRATION_ALLOWED_HOSTS, a private, loopback or link-local address as written, or a name
+ * that is one by definition (localhost, *.local, *.internal). For checking an address when it is
+ * given (an event subscription's target), without a DNS lookup that could stall the request:
+ * other names are checked on each call, against the address they resolve to then.
  */
-export async function destinationProblem(url: string, options: DestinationPolicyOptions = {}): Promise<string | undefined> {
+export function destinationProblem(url: string, options: DestinationPolicyOptions = {}): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return `"${url.slice(0, 100)}" is not an absolute URL.`;
   }
-  const policy = new DestinationPolicy(options);
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
   try {
-    policy.checkHost(parsed.hostname);
-    if (isIP(parsed.hostname.replace(/^\[(.*)\]$/, '$1'))) return undefined;
-    const lookup = policy.lookupFor(parsed.hostname);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new IntegrationError('network', `${parsed.hostname} could not be resolved in time; check the address.`)), 3000);
-      lookup(parsed.hostname, { all: true }, (error) => {
-        clearTimeout(timer);
-        if (error) reject(error instanceof IntegrationError ? error : new IntegrationError('network', `${parsed.hostname} could not be found in DNS; check the address.`));
-        else resolve();
-      });
-    });
-    return undefined;
+    new DestinationPolicy(options).checkHost(host);
   } catch (error) {
     return (error as Error).message;
   }
+  const listed = options.allowedHosts?.map((h) => h.trim().toLowerCase()).includes(host) ?? false;
+  if (!listed && !isIP(host) && INTERNAL_NAME.test(host)) {
+    return `The host ${host} names this machine or a private network, which integrations may not call; list it in INTEGRATION_ALLOWED_HOSTS if it is meant to be reached.`;
+  }
+  return undefined;
 }

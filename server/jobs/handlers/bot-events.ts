@@ -30,13 +30,15 @@ const payloadSchema = z.object({
   userId: z.string(),
   channelId: z.string(),
   /** The turn that produced the events: the user's version after it, and its time. Absent outside a turn. */
-  turn: z.object({ version: z.number().int(), at: z.number() }).optional(),
+  turn: z.object({ version: z.number().int(), at: z.number(), botEntries: z.object({ first: z.number().int(), last: z.number().int() }).optional() }).optional(),
   /** An erasure: the user's events leave the log first. */
   erase: z.boolean().optional(),
   events: z.array(z.object({ id: z.string(), kind: z.enum(EVENT_KINDS), at: z.number(), data: z.record(z.string(), z.unknown()) })),
 });
 
-function eventsJob(user: { readonly userId: string; readonly channelId: string }, drafts: readonly EventDraft[], now: number, extra: { turn?: { version: number; at: number }; erase?: boolean }): NewJob {
+type TurnMark = { version: number; at: number; botEntries?: { first: number; last: number } };
+
+function eventsJob(user: { readonly userId: string; readonly channelId: string }, drafts: readonly EventDraft[], now: number, extra: { turn?: TurnMark; erase?: boolean }): NewJob {
   const key = orderedId(now);
   return {
     id: `${BOT_EVENTS_JOB}:${key}`,
@@ -81,7 +83,8 @@ export function botEventSink(options: BotEventSinkOptions): BotEventSink & { ref
     refresh,
     close: () => clearInterval(timer),
     wanted: () => wanted,
-    turnJobs: (user, drafts, now) => (drafts.length === 0 ? [] : [eventsJob(user, drafts, now, { turn: { version: user.version + 1, at: now } })]),
+    turnJobs: (user, drafts, now, botEntries) =>
+      drafts.length === 0 ? [] : [eventsJob(user, drafts, now, { turn: { version: user.version + 1, at: now, ...(botEntries ? { botEntries: { ...botEntries } } : {}) } })],
     async emit(user, drafts, now, emitOptions) {
       const kept = drafts.filter((draft) => wanted.has(draft.kind));
       if (kept.length === 0 && !emitOptions?.erase) return;
@@ -117,20 +120,39 @@ export function botEventsJobHandler(options: BotEventsJobOptions): JobHandler {
       return { deferUntil: Math.max(now + 50, Math.min(retryAt, now + 1000)) };
     }
     if (payload.turn) {
-      const user = await options.store.getUser(payload.userId);
-      if (!user) return; // erased meanwhile: its events go with it
-      if (user.version < payload.turn.version) {
+      const stored = await turnStored(options.store, payload.userId, payload.turn);
+      if (stored === 'not_yet') {
         if (now - payload.turn.at < TURN_WAIT_MS) return { deferUntil: now + 200 };
         options.logger.warn({ event: 'bot_events_dropped', userId: payload.userId, reason: 'turn_missing' }, "a turn's events were dropped: the turn was never stored (the server stopped in between)");
         return;
       }
-      if (user.version === payload.turn.version && user.updatedAt !== payload.turn.at) {
+      if (stored === 'no') {
         options.logger.warn({ event: 'bot_events_dropped', userId: payload.userId, reason: 'turn_replaced' }, "a turn's events were dropped: another turn was stored in its place");
         return;
       }
+      if (stored === 'erased') return; // its events go with the user
     }
     if (payload.erase) await options.subscriptions.eraseUserEvents(payload.userId);
     await options.subscriptions.appendEvents(payload.events.map((event) => ({ ...event, userId: payload.userId, channelId: payload.channelId })));
     if (payload.events.length > 0) await options.wake(new Set(payload.events.map((event) => event.kind)));
   };
+}
+
+/**
+ * Whether the turn a job was stored with was stored itself. Its bot messages tell for sure: the
+ * last one's seq holds an entry of the turn's time, or another turn's (the turn was redone after a
+ * crash), or none yet. Without messages, the user's version and the time it was written tell,
+ * except when later turns have moved the version on meanwhile (then it counts as stored).
+ */
+async function turnStored(store: Store, userId: string, turn: TurnMark): Promise<'yes' | 'no' | 'not_yet' | 'erased'> {
+  const user = await store.getUser(userId);
+  if (!user) return 'erased';
+  if (turn.botEntries) {
+    const [entry] = await store.readTranscript(userId, turn.botEntries.last - 1, 1);
+    if (entry && entry.seq === turn.botEntries.last) return entry.from === 'bot' && entry.at === turn.at ? 'yes' : 'no';
+    return user.lastSeq >= turn.botEntries.last ? 'no' : 'not_yet';
+  }
+  if (user.version < turn.version) return 'not_yet';
+  if (user.version === turn.version && user.updatedAt !== turn.at) return 'no';
+  return 'yes';
 }
