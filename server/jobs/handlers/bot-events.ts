@@ -85,9 +85,11 @@ export function botEventSink(options: BotEventSinkOptions): BotEventSink & { ref
     wanted: () => wanted,
     turnJobs: (user, drafts, now, botEntries) =>
       drafts.length === 0 ? [] : [eventsJob(user, drafts, now, { turn: { version: user.version + 1, at: now, ...(botEntries ? { botEntries: { ...botEntries } } : {}) } })],
+    forget: (userId) => options.subscriptions.eraseUserEvents(userId),
     async emit(user, drafts, now, emitOptions) {
       const kept = drafts.filter((draft) => wanted.has(draft.kind));
-      if (kept.length === 0 && !emitOptions?.erase) return;
+      // Nothing to record, so no job: a job names the user, and an erased user must leave no row behind.
+      if (kept.length === 0) return;
       await options.scheduler.schedule(eventsJob(user, kept, now, emitOptions?.erase ? { erase: true } : {}));
     },
   };
@@ -131,6 +133,8 @@ export function botEventsJobHandler(options: BotEventsJobOptions): JobHandler {
         return;
       }
       if (stored === 'erased') return; // its events go with the user
+    } else if (!payload.erase && !(await options.store.getUser(payload.userId))) {
+      return; // erased after these events were handed over: they go with the user
     }
     if (payload.erase) await options.subscriptions.eraseUserEvents(payload.userId);
     await options.subscriptions.appendEvents(payload.events.map((event) => ({ ...event, userId: payload.userId, channelId: payload.channelId })));
