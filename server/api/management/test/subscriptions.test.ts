@@ -207,6 +207,17 @@ for (const leg of storeLegs()) {
       expect(replayed.accepted().filter((e) => e.user.id === 'replay-1')).toHaveLength(2);
     });
 
+    it('when an asynchronous call is given up on, then integration.failed says so, after the dialog went on', async () => {
+      const watching = await subscriber();
+      await subscribe(watching, ['dialog.completed', 'integration.failed']);
+      const res = await fetch(`${server.url}/api/trigger/hooks-test/lookupLater?userId=async-1`, { method: 'POST', headers: { 'x-functions-key': KEY } });
+      expect(res.status).toBe(202);
+      await eventually('the failure', () => watching.accepted().some((e) => e.user.id === 'async-1' && e.kind === 'integration.failed'), 15_000);
+      const events = watching.accepted().filter((e) => e.user.id === 'async-1');
+      expect(events.map((e) => e.kind)).toEqual(['dialog.completed', 'integration.failed']);
+      expect(events[1]!.data).toMatchObject({ dialogId: 'lookupLater', stepId: 'call', integration: 'http', errorKind: 'network', status: null, async: true });
+    });
+
     it('when a user is erased, then a replay brings back none of their earlier events, only the erasure', async () => {
       const listening = await subscriber();
       const created = await subscribe(listening, ['trigger.finished', 'user.erased']);
