@@ -6,6 +6,7 @@ import { logWarnings, sendMessages } from './carry-out-effects.ts';
 import { turnOutbox } from './turn-outbox.ts';
 import { queueSyncIntegrations } from './run-integrations.ts';
 import { trackLinks } from './track-links.ts';
+import { turnEventJobs } from './turn-events.ts';
 
 const MAX_ATTEMPTS = 8;
 
@@ -138,7 +139,13 @@ async function commitTurn(
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
     const outbox = turnOutbox(deps, userId, result.effects, now);
     const handedOff = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
-    const jobs = [...outbox.jobs, ...handedOff];
+    const eventJobs = turnEventJobs(
+      deps,
+      user,
+      { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}), botEntries: { first: firstSeq, last: firstSeq + outputs.length - 1 } },
+      now,
+    );
+    const jobs = [...outbox.jobs, ...handedOff, ...eventJobs];
     const outcome = await deps.store.commitTurn({
       userId,
       expectedVersion: user.version,

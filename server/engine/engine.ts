@@ -7,7 +7,7 @@ import { integrationOutcome } from './steps/integration.ts';
 import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
-import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TurnContext, TurnResult, Understanding } from './types.ts';
+import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TrailMark, TurnContext, TurnResult, Understanding } from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {
@@ -45,6 +45,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       at = step;
       if (step) moves.push({ from: outputs.length, at: step });
     },
+    trail: [],
     render(template, renderOptions) {
       const onMissing = (name: string) => {
         if (missing.has(name)) return;
@@ -132,6 +133,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     outputs,
     origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
+    trail: ctx.trail ?? [],
   };
 }
 
@@ -162,7 +164,7 @@ export function understandingNeeded(definition: BotDefinition, state: Conversati
 
 function startDialog(ctx: TurnContext, dialogId: string, stepId: string | undefined, run: Run): Position | null {
   cancelTimers(ctx, (timer) => timer.dialogStart);
-  const position = enterAt(ctx.definition, dialogId, stepId);
+  const position = enterAt(ctx, dialogId, stepId);
   return position && runFrom(ctx, position, run);
 }
 
@@ -186,6 +188,7 @@ function receiveText(
     const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
     if (routed && position && step) return go(ctx, position.dialogId, step, routed, run);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
+    mark(ctx, { kind: 'notUnderstood', dialogId: where.dialogId, stepId: where.stepId, text });
     if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
     else {
       ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
@@ -198,12 +201,12 @@ function receiveText(
 }
 
 function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null {
-  const position = enterAt(ctx.definition, dialogId);
+  const position = enterAt(ctx, dialogId);
   return position && runFrom(ctx, position, run);
 }
 
 function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run): Position | null {
-  const after = follow(ctx.definition, dialogId, step, next);
+  const after = follow(ctx, dialogId, step, next);
   if (after?.awaiting) return after;
   return after && runFrom(ctx, after, run);
 }
@@ -235,33 +238,43 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     if (calls) run.spent.calls += 1;
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
-    position = follow(ctx.definition, position.dialogId, step, next);
+    position = follow(ctx, position.dialogId, step, next);
   }
   return null;
 }
 
-function follow(definition: BotDefinition, dialogId: string, step: Step, next: Next): Position | null {
+function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next): Position | null {
   switch (next.kind) {
     case 'end':
+      // An end step completes its dialog; a fatal error or an input that gives up only stops it.
+      if (step.type === 'end') mark(ctx, { kind: 'dialogCompleted', dialogId });
       return null;
     case 'goto':
-      return enterAt(definition, next.dialogId, next.stepId);
+      return enterAt(ctx, next.dialogId, next.stepId);
     case 'await':
       return { dialogId, stepId: step.id, awaiting: true, retries: 0 };
     case 'advance': {
-      const dialog = findDialog(definition, dialogId);
+      const dialog = findDialog(ctx.definition, dialogId);
       if (!dialog) return null;
       if (next.to !== undefined) return { dialogId, stepId: next.to, awaiting: false, retries: 0 };
       const following = dialog.steps[dialog.steps.findIndex((s) => s.id === step.id) + 1];
+      if (!following) mark(ctx, { kind: 'dialogCompleted', dialogId });
       return following ? { dialogId, stepId: following.id, awaiting: false, retries: 0 } : null;
     }
   }
 }
 
-function enterAt(definition: BotDefinition, dialogId: string, stepId?: string): Position | null {
-  const dialog = findDialog(definition, dialogId);
+/** Enters a dialog (at its first step, or the one named): every way into a dialog comes through here. */
+function enterAt(ctx: TurnContext, dialogId: string, stepId?: string): Position | null {
+  const dialog = findDialog(ctx.definition, dialogId);
   const first = stepId ?? dialog?.steps[0]?.id;
-  return dialog && first !== undefined ? { dialogId, stepId: first, awaiting: false, retries: 0 } : null;
+  if (!dialog || first === undefined) return null;
+  mark(ctx, { kind: 'dialogStarted', dialogId });
+  return { dialogId, stepId: first, awaiting: false, retries: 0 };
+}
+
+function mark(ctx: TurnContext, milestone: TrailMark): void {
+  ctx.trail?.push(milestone);
 }
 
 function findDialog(definition: BotDefinition, dialogId: string): Dialog | undefined {

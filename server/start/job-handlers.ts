@@ -28,7 +28,9 @@ export function registerJobHandlers(
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
   // Through bot: a job scheduled before a reload runs on the runtime in service when it is due.
-  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime)(job));
+  // A call given up on reaches event subscribers as integration.failed.
+  const failures = deps.events ? { events: deps.events, store: deps.store, clock: deps.clock } : undefined;
+  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime, failures)(job));
   jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(audit ? { audit } : {}) }));
   jobs.register(
     CALLBACK_JOB,

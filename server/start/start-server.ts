@@ -29,6 +29,7 @@ import { formatProblem } from '../definition/problem.ts';
 import { persistentSecret } from '../secrets.ts';
 import { openMongoStore, type MongoStore, type StoreCommand } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { openEventRooms } from '../stores/event-rooms.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
@@ -37,6 +38,7 @@ import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
+import { wireSubscriptions, type SubscriptionWiring } from './subscriptions.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
 import { versionsRoutes } from '../studio/http/versions-routes.ts';
 import { wireWebchat } from './webchat.ts';
@@ -161,6 +163,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   });
   const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
   const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
+  // Event subscriptions and step types' daily counters, on the store's own connection.
+  const eventRooms = openEventRooms(store);
   const runtimeDeps = {
     store,
     clock,
@@ -171,6 +175,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
+    usage: eventRooms.usage,
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
@@ -206,6 +211,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       draining: () => draining,
       surfaces: studio.surfaces([versionsRoutes(() => versions.deps)]),
       audit: studio.audit,
+      // Built below with the job runner; requests only arrive after listen().
+      subscriptions: () => subscriptions.deps,
     }),
   );
   const io: ChatServer = new Server(http, {
@@ -217,6 +224,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  const subscriptions: SubscriptionWiring = wireSubscriptions({
+    config,
+    store,
+    subscriptions: eventRooms.subscriptions,
+    jobs,
+    clock,
+    logger,
+    callbackClient,
+    botId: published.definition.settings.id,
+  });
   metrics.watch({
     dueJobs: () => store.dueJobs(clock.now()),
     datasets: async () =>
@@ -249,6 +266,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     links,
     integrations: current.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
+    events: subscriptions.jobs.sink,
+    usage: eventRooms.usage,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
@@ -272,6 +291,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
+  await subscriptions.jobs.start();
   await bot.current.runtime.start();
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
   const setupLink = await studio.firstOwnerLink();
@@ -305,6 +325,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.close();
+          subscriptions.jobs.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();

@@ -9,6 +9,7 @@ import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
+import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -247,6 +248,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, channelPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
+  Object.assign(paths, subscriptionPaths());
 
   const schemas: Obj = {
     Error: errorSchema,
@@ -256,6 +258,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
     AuditRecord: auditRecordSchema,
     ...studioPeopleSchemas(),
     ...studioVersionsSchemas(),
+    ...subscriptionSchemas(),
   };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
@@ -286,10 +289,11 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
       { name: 'Studio: people', description: 'The studio\'s sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account\'s API token. The function key does not open it.' },
       { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
+      { name: 'Subscriptions', description: 'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
-    webhooks: channelWebhooks(),
+    webhooks: { ...channelWebhooks(), ...subscriptionWebhooks() },
     components: {
       securitySchemes: {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },

@@ -133,6 +133,10 @@ export const ERROR_CODES = [
   /** REST channel: an event kind other than setUserData, startDialog, pageEvent. */
   'unknown_event',
   'rate_limited',
+  /** Event subscriptions: a target URL the integration client may not call (private address, not in INTEGRATION_ALLOWED_HOSTS). */
+  'forbidden_destination',
+  /** Event subscriptions: as many as a bot may have. */
+  'limit_reached',
   'internal',
   /** The studio. */
   'unauthenticated',

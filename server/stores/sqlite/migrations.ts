@@ -253,6 +253,47 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    description: 'event subscriptions and their event log; usage counters of step types',
+    // AUTOINCREMENT: an event's seq is never handed out again, even after the newest events
+    // were purged or erased, so a subscriber's cursor can never skip a later event.
+    sql: `
+      CREATE TABLE subscriptions (
+        id                TEXT    PRIMARY KEY,
+        target_url        TEXT    NOT NULL,
+        kinds             TEXT    NOT NULL,
+        secret            TEXT    NOT NULL,
+        created_at        INTEGER NOT NULL,
+        status            TEXT    NOT NULL,
+        cursor            INTEGER NOT NULL,
+        failures          INTEGER NOT NULL,
+        last_error        TEXT,
+        last_attempt_at   INTEGER,
+        last_delivered_at INTEGER,
+        paused_at         INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE subscription_events (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        id         TEXT    NOT NULL UNIQUE,
+        kind       TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        channel_id TEXT    NOT NULL,
+        at         INTEGER NOT NULL,
+        data       TEXT    NOT NULL
+      );
+      CREATE INDEX subscription_events_by_kind ON subscription_events (kind, seq);
+      CREATE INDEX subscription_events_by_user ON subscription_events (user_id);
+      CREATE INDEX subscription_events_by_time ON subscription_events (at);
+      CREATE TABLE usage_counters (
+        counter TEXT    NOT NULL,
+        user_id TEXT    NOT NULL,
+        day     TEXT    NOT NULL,
+        amount  INTEGER NOT NULL,
+        PRIMARY KEY (user_id, counter, day)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */
