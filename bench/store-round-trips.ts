@@ -60,6 +60,8 @@ export async function measureRoundTrips(mongoUrl: string, redisUrl?: string): Pr
       BOT_DEFINITION: await writeBot(dir, clusterBot),
       BOT_FUNCTION_KEY: KEY,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+      // Cluster mode asks for the studio's secrets key, the same on every node.
+      SECRETS_KEY: 'bench-secrets-key-0123456789abcdefghij',
       MONGODB_URL: `${mongoUrl.replace(/\/$/, '')}/bench_round_trips_${process.pid}_${Date.now()}`,
       ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
       WEBCHAT_RATE_LIMIT: '100000',

@@ -298,6 +298,8 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     expect(saved.status).toBe(201);
     const published = await owner.post('/studio/api/publish', { versionId: saved.body.version.id });
     expect(published.status).toBe(200);
+    // Node A swaps when the cluster's signal reaches it, a moment after B answered: its next message after that.
+    await reloaded(a!, 1);
     client.send('hello');
     await eventually('the new flow on node A', () => client.texts().includes('Echo 2: hello'), 10_000);
     expect(a!.output()).toContain('"source":"cluster"');

@@ -33,6 +33,7 @@ export async function startCluster(mongoUrl: string, extraEnv: Record<string, st
     BOT_DEFINITION: await writeBot(dir, clusterBot),
     BOT_FUNCTION_KEY: TEST_FUNCTION_KEY,
     SESSION_SECRET: 'cluster-session-secret-0123456789abcdef',
+    SECRETS_KEY: 'cluster-secrets-key-0123456789abcdef',
     MONGODB_URL: databaseUrl,
     REDIS_URL: redis.url,
     JOB_LEASE_SECONDS: '3',
