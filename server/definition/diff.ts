@@ -6,20 +6,9 @@
  * whole. Pure.
  */
 
-export interface Change {
-  readonly kind: 'added' | 'removed' | 'changed';
-  readonly what: 'dialog' | 'step' | 'settings' | 'intent' | 'faq' | 'part';
-  /** Where, in the version being published (in the live one for a removal): `dialogs[2].steps[0]`. */
-  readonly path: string;
-  readonly dialogId?: string;
-  readonly stepId?: string;
-  /** The id of an intent or FAQ pair; the name of a top-level part (`integrations`, `pageEvents`, …). */
-  readonly id?: string;
-  /** The fields that differ, for a change; `order` when only the order of steps changed. */
-  readonly fields?: readonly string[];
-  /** The same, in one English sentence (the studio composes its own in the reader's language from the fields above). */
-  readonly words: string;
-}
+import type { Change } from '../../shared/studio-versions.ts';
+
+export type { Change };
 
 type Json = Record<string, unknown>;
 
