@@ -52,6 +52,11 @@ export interface IntegrationRuntimeDeps {
   readonly stepTypes?: readonly StepType[];
   /** Cluster mode: background datasets are pulled by one node and reloaded by all (datasets/dataset-cluster.ts). */
   readonly datasetCluster?: DatasetCluster;
+  /**
+   * The step types already compiled (`registryFor`), for a runtime that only checks steps:
+   * compiling every schema again costs more than checking a 500-step bot.
+   */
+  readonly registry?: StepTypeRegistry;
 }
 
 const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
@@ -86,7 +91,7 @@ export class IntegrationRuntime {
       const issue = parsed.error.issues[0];
       throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
     }
-    this.registry = new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
+    this.registry = deps.registry ?? new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
     this.http = new SafeHttpClient({ ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) });
     this.services = compileServices(parsed.data.services, { env: deps.env, http: this.http, clock: deps.clock });
     this.recorderFor = integrationLogWriter(deps);
