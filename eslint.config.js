@@ -8,7 +8,9 @@ const forbid = (/** @type {Record<string, string>} */ rules) => ({
 
 const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
 const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster', 'studio'];
-const folder = (/** @type {string[]} */ names) => `(^|/)(${names.join('|')})/`;
+// A folder of that name, except where it is a room's subfolder: ports/studio/ (ports), stores/sqlite/studio/ and
+// stores/mongo/studio/ (the stores' room adapters) are not the studio adapter.
+const folder = (/** @type {string[]} */ names) => `(^|/)(?<!(ports|sqlite|mongo)/)(${names.join('|')})/`;
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', '.cache/**', 'docs/**', 'coverage/**'] },

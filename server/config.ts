@@ -188,6 +188,28 @@ export const configSchema = z.object({
   RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
   RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
   RETENTION_URL_TRACKER_DAYS: retentionDays,
+  /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
+  STUDIO_SESSION_IDLE: optionalText
+    .transform((text) => parseDuration(text ?? '30m'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 7 * 86_400_000, 'must be a duration from 1m to 7d, such as 30m or 2h'),
+  /** A studio session ends this long after sign-in whatever the activity (ASVS 3.3: 12 hours). Milliseconds after parsing. */
+  STUDIO_SESSION_MAX: optionalText
+    .transform((text) => parseDuration(text ?? '12h'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000, 'must be a duration from 1m to 30d, such as 12h or 1d'),
+  /** Studio sign-in attempts a minute for one account, over every node; beyond it 429. */
+  STUDIO_LOGIN_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of attempts a minute, at least 1')
+    .transform(Number)
+    .default(10),
+  /** Studio sign-in attempts a minute from one client address (IPv6 by /56), over every node; beyond it 429. */
+  STUDIO_LOGIN_IP_RATE_LIMIT: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, 'must be a whole number of attempts a minute, at least 1')
+    .transform(Number)
+    .default(60),
+  /** Days to keep the studio's audit trail; unset = kept until removed by hand (it is not covered by RETENTION_LOG_DAYS). */
+  RETENTION_AUDIT_DAYS: retentionDays,
   /**
    * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
    * before the process stops anyway. Milliseconds after parsing.

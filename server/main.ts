@@ -12,7 +12,7 @@ export { startServer, type ReloadOutcome, type RunningServer, type StartOptions 
 async function main(): Promise<void> {
   try {
     const server = await startServer(readConfig(process.env));
-    process.stdout.write(`Chatbot is running at ${server.url}\n`);
+    process.stdout.write(`Chatbot is running at ${server.url}\n${studioLines(server)}`);
     const stopWatching = process.argv.includes('--watch') ? watchBot(server) : () => undefined;
     const stop = () => {
       stopWatching();
@@ -52,6 +52,15 @@ function watchBot(server: RunningServer): () => void {
     clearTimeout(timer);
     for (const file of watched) unwatchFile(file, changed);
   };
+}
+
+/** The studio's address and, while no owner exists, the one-time link that creates the first one. */
+export function studioLines(server: Pick<RunningServer, 'studio'>): string {
+  const lines = [`Studio: ${server.studio.url}`];
+  if (server.studio.setupLink) {
+    lines.push(`No studio owner yet. Open this one-time link within 72 hours to create the owner account:`, `  ${server.studio.setupLink}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** One line a person can act on, for a start-up failure; the demo launcher prints it too. */

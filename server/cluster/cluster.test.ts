@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,6 +9,7 @@ import { openMongoStore } from '../stores/mongo/mongo-store.ts';
 import { startServerChild, type ServerChild } from '../test/server-child.ts';
 import { eventually, TEST_FUNCTION_KEY } from '../test/start-test-server.ts';
 import { startBalancer, type Balancer } from './test/balancer.ts';
+import { setUpOwner } from '../studio/test/studio-client.ts';
 import { chatClient, type ChatClient } from './test/chat-client.ts';
 import { clusterBot } from './test/cluster-bot.ts';
 import { startRedis, type RedisProcess } from './test/redis-process.ts';
@@ -28,6 +29,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
   let balancer: Balancer;
   let store: Store;
   let env: Record<string, string>;
+  let botFile: string;
   const nodes: ServerChild[] = [];
   const clients: ChatClient[] = [];
   let release: (() => void) | undefined;
@@ -61,7 +63,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     });
     const databaseUrl = `${mongoUrl.replace(/\/$/, '')}/cluster_${process.pid}`;
     env = {
-      BOT_DEFINITION: await writeBot(dir, clusterBot),
+      BOT_DEFINITION: (botFile = await writeBot(dir, clusterBot)),
       BOT_FUNCTION_KEY: TEST_FUNCTION_KEY,
       SESSION_SECRET: 'cluster-session-secret-0123456789abcdef',
       MONGODB_URL: databaseUrl,
@@ -271,4 +273,49 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     for (let i = 1; i <= 10; i++) expect(stored.filter((e) => (e.message as { text?: string }).text === `Echo: ${i}`)).toHaveLength(1);
     client.close();
   }, 60_000);
+  it('when a version is published on node B through the studio, then a widget on node A gets the new flow at its next message and a rollback brings the old one back; a file reloaded on node B alone reaches node A too, by signal and, with Redis away, by node A\'s own check', async () => {
+    const [a, b] = nodes;
+    const client = chatClient(a!.url, { reconnect: false });
+    clients.push(client);
+    await connected(client);
+    const withEcho = (text: string) => ({ ...clusterBot, dialogs: clusterBot.dialogs.map((d) => (d.id === 'main' ? { ...d, steps: d.steps.map((s) => (s.id === 'echo' ? { ...s, text } : s)) } : d)) });
+    const reloads = (node: ServerChild) => node.output().split('\n').filter((l) => l.includes('"event":"definition_reloaded"')).length;
+    const reloaded = (node: ServerChild, count: number) => eventually(`${count} reloads on ${node.url}`, () => reloads(node) >= count, 20_000);
+
+    // The first owner's one-time link, as every node printed it at start; the owner signs in on node B.
+    const link = /(http\S+\/studio\/setup#\S+)/.exec(b!.output())![1]!;
+    const owner = await setUpOwner(b!.url, link);
+    const saved = await owner.post('/studio/api/versions', { baseVersionId: 'v1', definition: withEcho('Echo 2: {{said}}'), message: 'a new echo' });
+    expect(saved.status).toBe(201);
+    const published = await owner.post('/studio/api/publish', { versionId: saved.body.version.id });
+    expect(published.status).toBe(200);
+    client.send('hello');
+    await eventually('the new flow on node A', () => client.texts().includes('Echo 2: hello'), 10_000);
+    expect(a!.output()).toContain('"source":"cluster"');
+    // Rollback: v1 published again, the same way.
+    expect((await owner.post('/studio/api/publish', { versionId: 'v1' })).body).toMatchObject({ rollback: true, publication: { versionId: 'v1', kind: 'rollback' } });
+    await reloaded(a!, 2);
+    client.send('back');
+    await eventually('the old flow on node A', () => client.texts().includes('Echo: back'), 10_000);
+
+    const before = reloads(a!);
+    await writeFile(botFile, JSON.stringify(withEcho('Echo 3: {{said}}')));
+    b!.reload();
+    await reloaded(a!, before + 1);
+    client.send('filed');
+    await eventually('the file\'s flow on node A', () => client.texts().includes('Echo 3: filed'), 10_000);
+
+    await redis.kill();
+    await writeFile(botFile, JSON.stringify(withEcho('Echo 4: {{said}}')));
+    b!.reload();
+    await reloaded(a!, before + 2);
+    client.send('again');
+    await eventually('the newer flow on node A without Redis', () => client.texts().includes('Echo 4: again'), 10_000);
+    await redis.restart();
+    // Restore the bot the other tests expect, published the same way.
+    await writeFile(botFile, JSON.stringify(clusterBot));
+    b!.reload();
+    await reloaded(a!, before + 3);
+    client.close();
+  }, 120_000);
 });

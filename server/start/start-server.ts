@@ -33,7 +33,10 @@ import { botService, type ReloadOutcome } from './bot-service.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
-import { studioSurfaces } from './studio.ts';
+import { openStudio, type Studio } from './studio.ts';
+import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
+import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import { versionsRoutes } from '../studio/http/versions-routes.ts';
 import { wireWebchat } from './webchat.ts';
 
 export type { ReloadOutcome } from './bot-service.ts';
@@ -45,6 +48,8 @@ export interface RunningServer {
   readonly io: ChatServer;
   readonly jobs: JobRunner;
   readonly functionKey: string;
+  /** The studio: its address, the first owner's one-time setup link while no owner exists, and its rooms. */
+  readonly studio: { readonly url: string; readonly setupLink?: string; readonly rooms: Studio };
   /** Integration steps and background datasets (the engine calls `integrations.run`). */
   readonly integrations: IntegrationRuntime;
   /**
@@ -55,6 +60,8 @@ export interface RunningServer {
   reload(): Promise<ReloadOutcome>;
   /** The definition file and step type modules the bot in service was read from. */
   readonly files: readonly string[];
+  /** The bot's versions: what the studio's API publishes and saves through. */
+  readonly versions: VersionsDeps;
   /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
   readonly cluster?: Cluster;
   /**
@@ -79,18 +86,29 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const requestId = currentRequestId();
     return requestId ? { requestId } : {};
   });
-  // The bot's own step type modules are part of its definition: a broken one stops start-up before anything is opened.
-  // The same checks as `chatbot check`: any error stops start-up before anything is opened; warnings are logged.
-  const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
-  for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
   const dataDir = path.resolve(config.DATA_DIR);
   const store = await openStore(config, dataDir);
   let cluster: Cluster | undefined;
   try {
     cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
-    return await assemble({ config, options, logger, source, dataDir, store, cluster });
+    // The studio's rooms open before the bot is read: its secrets are part of the env the definition reads.
+    const urls = { base: config.PUBLIC_URL ?? '' };
+    const studio = await openStudio({
+      root: projectRoot(),
+      config,
+      store,
+      logger,
+      clock: options.clock ?? systemClock,
+      ...(cluster ? { limiter: (name: string, limit: number, windowMs: number) => cluster!.limiter(name, limit, windowMs) } : {}),
+      baseUrl: () => urls.base,
+      origins: () => (urls.base ? [new URL(urls.base).origin] : []),
+    });
+    // The same checks as `chatbot check`: any error stops start-up; warnings are logged.
+    const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
+    for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
+    return await assemble({ config, options, logger, source, dataDir, store, cluster, studio, urls });
   } catch (error) {
-    // A later start-up failure (a bad integration block, a taken port) must not leave the store open.
+    // A later start-up failure (a bad definition, a bad integration block, a taken port) must not leave the store open.
     await cluster?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
@@ -106,10 +124,13 @@ interface Opened {
   /** The store and, for the rooms with ports of their own (server/start/studio.ts), its adapter-level handle. */
   readonly store: SqliteStore | MongoStore;
   readonly cluster: Cluster | undefined;
+  readonly studio: Studio;
+  /** The base URL the studio's setup links are made of: set once the server listens. */
+  readonly urls: { base: string };
 }
 
 /** Wires the parts together, each built in a module of its own concern; this function only orders them. */
-async function assemble({ config, options, logger, source, dataDir, store, cluster }: Opened): Promise<RunningServer> {
+async function assemble({ config, options, logger, source, dataDir, store, cluster, studio, urls }: Opened): Promise<RunningServer> {
   let draining = false;
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
@@ -117,12 +138,15 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     process.stderr.write(`Generated a function key for the management API (kept in ${dataDir}): ${functionKey.value}\n`);
   }
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
-  const { mailer, sms } = outbound(config, source.definition, logger);
+  const clock = options.clock ?? systemClock;
+  const env = options.env ?? process.env;
+  // The bot that runs is the published version; the file seeds and imports versions (README, "One source of truth").
+  const versionsSetup = { rooms: await openVersionRooms(store), audit: studio.audit, clock, logger, file: config.BOT_DEFINITION, env };
+  const published = await publishedAtStart(versionsSetup, source);
+  const { mailer, sms } = outbound(config, published.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
   const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
   const metrics = createMetrics();
-  const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
   const runtimeDeps = {
     store,
     clock,
@@ -136,7 +160,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
-  const bot = botService(await prepareBot(source, runtimeDeps), runtimeDeps, logger);
+  const bot = botService(await prepareBot(published, runtimeDeps), runtimeDeps, logger);
+  const versions = versionsInService(versionsSetup, bot, cluster);
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
@@ -158,7 +183,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studioSurfaces({ root: projectRoot() }),
+      surfaces: studio.surfaces([versionsRoutes(() => versions.deps)]),
     }),
   );
   const io: ChatServer = new Server(http, {
@@ -183,6 +208,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const current = bot.current;
   const deps: { -readonly [K in keyof AppDeps]: AppDeps[K] } = {
     definition: current.definition,
+    moves: current.moves ?? [],
     store,
     clock,
     delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io, cluster?.presence) }, logger)),
@@ -201,7 +227,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
-  bot.onSwap((next) => Object.assign(deps, { definition: next.definition, classifier: next.classifier, faq: next.faq, integrations: next.caller }));
+  bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
   registerJobHandlers(jobs, deps, bot, config, retention, callbackClient);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
@@ -215,12 +241,15 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   baseUrl = config.PUBLIC_URL ?? url;
+  urls.base = baseUrl;
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
   await bot.current.runtime.start();
+  // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
+  const setupLink = await studio.firstOwnerLink();
   logger.info(
-    { event: 'started', url, bot: current.definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
+    { event: 'started', url, bot: current.definition.settings.id, ...(current.version ? { version: current.version.id } : {}), store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
     cluster ? 'server started (cluster mode)' : 'server started',
   );
 
@@ -231,17 +260,20 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     io,
     jobs,
     functionKey: functionKey.value,
+    studio: { url: `${baseUrl.replace(/\/$/, '')}/studio/`, ...(setupLink ? { setupLink } : {}), rooms: studio },
     get integrations() {
       return bot.current.runtime;
     },
     get files() {
       return watchedFiles(bot.current);
     },
-    reload: () => bot.swap(() => readBot(config.BOT_DEFINITION, env), { kind: 'file', label: config.BOT_DEFINITION }),
+    reload: () => versions.reload(),
+    versions: versions.deps,
     ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
         draining = true;
+        versions.close();
         try {
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });

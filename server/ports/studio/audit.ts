@@ -7,8 +7,8 @@
 
 /** Who acted. */
 export interface AuditActor {
-  /** `account`: a person signed in to the studio; `token`: an account's API token (CI, `chatbot push`); `file`: BOT_DEFINITION at start; `system`: the server itself. */
-  readonly kind: 'account' | 'token' | 'file' | 'system';
+  /** `account`: a person signed in to the studio; `token`: an account's API token (CI, `chatbot push`); `file`: BOT_DEFINITION at start; `system`: the server itself; `key`: a caller of the management API with the function key. */
+  readonly kind: 'account' | 'token' | 'file' | 'system' | 'key';
   readonly accountId?: string;
   readonly email?: string;
 }
@@ -34,4 +34,32 @@ export interface AuditEntry extends AuditEntryInput {
 /** Where every room records what it did. */
 export interface AuditTrail {
   record(entry: AuditEntryInput): Promise<void>;
+}
+
+/** A page of the trail: entries with `from <= at < to`, after the entry `after` names, oldest first. */
+export interface AuditQuery {
+  /** Epoch milliseconds, inclusive. */
+  readonly fromAt?: number;
+  /** Epoch milliseconds, exclusive. */
+  readonly toAt?: number;
+  /** The id of the last entry of the previous page. */
+  readonly after?: string;
+  readonly limit: number;
+}
+
+/**
+ * Where the audit room keeps entries. Ids sort as the entries were recorded (they start with
+ * the time), so a page's last id is the next page's cursor. Append-only: nothing here changes
+ * an entry; only retention removes old ones.
+ */
+export interface AuditStore {
+  appendAudit(entry: AuditEntry): Promise<void>;
+  readAudit(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Removes entries with `at < before` (retention); answers how many. */
+  purgeAuditBefore(before: number): Promise<number>;
+}
+
+/** The trail as owners and the management API read it. */
+export interface AuditLog extends AuditTrail {
+  read(query: AuditQuery): Promise<AuditEntry[]>;
 }
