@@ -55,6 +55,11 @@ export interface IntegrationRuntimeDeps {
   readonly datasetCluster?: DatasetCluster;
   /** Daily counters step types keep (`ctx.usage`, a language model's token budget); without it such a step fails. */
   readonly usage?: UsageCounters;
+  /**
+   * The step types already compiled (`registryFor`), for a runtime that only checks steps:
+   * compiling every schema again costs more than checking a 500-step bot.
+   */
+  readonly registry?: StepTypeRegistry;
 }
 
 const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
@@ -89,7 +94,7 @@ export class IntegrationRuntime {
       const issue = parsed.error.issues[0];
       throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
     }
-    this.registry = new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
+    this.registry = deps.registry ?? new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
     this.http = new SafeHttpClient({ ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) });
     this.services = compileServices(parsed.data.services, { env: deps.env, http: this.http, clock: deps.clock });
     this.recorderFor = integrationLogWriter(deps);

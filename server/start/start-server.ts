@@ -41,6 +41,8 @@ import { openVersionRooms, publishedAtStart, versionsInService } from './studio-
 import { wireSubscriptions, type SubscriptionWiring } from './subscriptions.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
 import { versionsRoutes } from '../studio/http/versions-routes.ts';
+import { designerRoutes } from '../studio/designer/designer-routes.ts';
+import { designerDeps, openPresence } from './studio-designer.ts';
 import { wireWebchat } from './webchat.ts';
 
 export type { ReloadOutcome } from './bot-service.ts';
@@ -186,6 +188,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     definition: () => bot.current.definition,
     reprepare: (reason) => versions.reprepare(reason),
   });
+  const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
@@ -209,7 +212,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studio.surfaces([versionsRoutes(() => versions.deps)]),
+      surfaces: studio.surfaces([versionsRoutes(() => versions.deps), designerRoutes(designer)]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().
       subscriptions: () => subscriptions.deps,

@@ -61,6 +61,22 @@ export class StepTypeRegistry {
   }
 }
 
+const compiledSets: { types: readonly StepType[]; registry: StepTypeRegistry }[] = [];
+
+/**
+ * A registry of these step types, compiled once and kept (the last few sets, by the identity of
+ * their objects: a module's step type is the same object on every import). For checking only:
+ * `chatbot check`, start-up's checks and the studio's check endpoint, which runs on every edit.
+ */
+export function registryFor(types: readonly StepType[]): StepTypeRegistry {
+  const same = compiledSets.find((entry) => entry.types.length === types.length && entry.types.every((type, i) => type === types[i]));
+  if (same) return same.registry;
+  const registry = new StepTypeRegistry(types);
+  compiledSets.unshift({ types: [...types], registry });
+  compiledSets.length = Math.min(compiledSets.length, 4);
+  return registry;
+}
+
 function withFormats(ajv: Ajv): Ajv {
   formats.default(ajv);
   // A bot's own step type may declare "$schema": draft-07; its schema is read the same way.
