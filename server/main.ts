@@ -45,6 +45,8 @@ import { integrationJobHandler } from './jobs/handlers/integration.ts';
 import { INTEGRATION_JOB_KIND, IntegrationRuntime } from './integrations/run-integration.ts';
 import { StepTypeModuleError } from './integrations/step-types/load-modules.ts';
 import { currentDatasets, prepareBot, readBot, watchedFiles, type BotSource, type PreparedBot } from './load-bot.ts';
+import { openEmbeddings } from './nlp/embeddings/open-embeddings.ts';
+import { throttledWarning } from './nlp/embeddings/throttled-warning.ts';
 import { persistentSecret } from './secrets.ts';
 import { openMongoStore } from './stores/mongo/mongo-store.ts';
 import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';
@@ -157,7 +159,22 @@ async function assemble(
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
   // `bot` is what a reload swaps; everything that reads the definition reads it through deps or bot.
-  let bot: PreparedBot = await prepareBot(source, runtimeDeps);
+  // Sentence embeddings (EMBEDDINGS): a local model that is missing stops start-up here, naming what to do.
+  // Requests to an embeddings endpoint leave through the integrations' guarded client: INTEGRATION_ALLOWED_HOSTS applies.
+  const embeddings = await openEmbeddings(config, {
+    dataDir,
+    http: () => new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS }),
+    warn: (message) => logger.warn({ event: 'embedding_cache' }, message),
+  });
+  const understanding = { embeddings, warn: throttledWarning((message) => logger.warn({ event: 'embeddings_unavailable' }, message)) };
+  let bot: PreparedBot;
+  try {
+    bot = await prepareBot(source, runtimeDeps, understanding);
+  } catch (error) {
+    await embeddings?.close();
+    throw error;
+  }
+  if (embeddings) logger.info({ event: 'embeddings', model: embeddings.modelId, encoded: embeddings.encoded }, `sentence embeddings from ${embeddings.modelId}: ${embeddings.encoded} texts encoded at start, the rest from the cache`);
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const clock = options.clock ?? systemClock;
   const restDeliveries = new Map<string, RestDelivery>(
@@ -298,10 +315,11 @@ async function assemble(
   let reloading: Promise<ReloadOutcome> = Promise.resolve({ ok: true });
   const reload = async (): Promise<ReloadOutcome> => {
     let next: PreparedBot;
+    const encodedBefore = embeddings?.encoded ?? 0;
     try {
       const source = await readBot(config.BOT_DEFINITION, env);
       for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
-      next = await prepareBot(source, runtimeDeps);
+      next = await prepareBot(source, runtimeDeps, understanding);
     } catch (error) {
       return refused(error);
     }
@@ -324,7 +342,13 @@ async function assemble(
     Object.assign(deps, { definition: next.definition, classifier: next.classifier, faq: next.faq, integrations: next.caller });
     await previous.runtime.close();
     logger.info(
-      { event: 'definition_reloaded', file: config.BOT_DEFINITION, bot: next.definition.settings.id, dialogs: next.definition.dialogs.length },
+      {
+        event: 'definition_reloaded',
+        file: config.BOT_DEFINITION,
+        bot: next.definition.settings.id,
+        dialogs: next.definition.dialogs.length,
+        ...(embeddings ? { encoded: embeddings.encoded - encodedBefore } : {}),
+      },
       'bot definition reloaded; conversations carry on with it',
     );
     return { ok: true };
@@ -363,6 +387,7 @@ async function assemble(
           await reloading.catch(() => undefined);
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.runtime.close();
+          await embeddings?.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();

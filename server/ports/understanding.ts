@@ -28,5 +28,6 @@ export interface FaqMatch {
 }
 
 export interface FaqMatcher {
-  match(text: string): FaqMatch;
+  /** Never rejects: a question that cannot be embedded is matched on words alone. */
+  match(text: string): Promise<FaqMatch>;
 }
