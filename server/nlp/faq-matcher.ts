@@ -28,8 +28,8 @@ export interface FaqScoreOptions {
   readonly full: number;
 }
 
-export const WORD_FAQ_SCORE: FaqScoreOptions = { embeddingShare: 0, floor: 0.2, full: 0.7 };
-export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { embeddingShare: 0.7, floor: 0.35, full: 0.8 };
+export const WORD_FAQ_SCORE: FaqScoreOptions = { embeddingShare: 0, floor: 0.25, full: 0.75 };
+export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { embeddingShare: 0.7, floor: 0.3, full: 0.8 };
 const MAX_OTHERS = 5;
 
 export interface FaqMatcherOptions {

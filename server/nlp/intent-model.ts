@@ -59,8 +59,8 @@ export interface ScoreOptions {
   readonly sharpness: number;
 }
 
-export const WORD_SCORE: ScoreOptions = { floor: 0.5, cap: 1.25, sharpness: 0.21 };
-export const EMBEDDED_SCORE: ScoreOptions = { floor: 0.5, cap: 1.25, sharpness: 0.21 };
+export const WORD_SCORE: ScoreOptions = { floor: 0.3, cap: 1.5, sharpness: 0.243 };
+export const EMBEDDED_SCORE: ScoreOptions = { floor: 0.5, cap: 1.25, sharpness: 0.355 };
 
 /** Bounds on an intent's typical similarity: two or three examples say little about it. */
 const TYPICAL_MIN = 0.3;

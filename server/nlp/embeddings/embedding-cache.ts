@@ -95,7 +95,8 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
       all.set(key, vector);
       return vector;
     });
-    await save();
+    // A warm start writes nothing; the order of use is saved with the next new text.
+    if (missing.length > 0) await save();
     return out;
   };
 

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import { EmbeddingError } from '../../ports/embeddings.ts';
+import { createFaqMatcher, prepareFaqMatcher } from '../faq-matcher.ts';
+import { trainIntentClassifier } from '../intent-classifier.ts';
 import { localOnnxEmbeddings } from './local-onnx.ts';
 import { DEFAULT_MODEL_DIR } from './model-dir.ts';
 import { dense } from './vectors.ts';
@@ -47,6 +49,34 @@ describe('local sentence encoder', () => {
         const [alone] = await encoder.embed([text], 'query');
         expect(dense(alone!, together[i]!)).toBeGreaterThan(0.9999);
       }
+    });
+
+    it('when a question shares no word with the stored one, then the FAQ answers it with embeddings and not on words alone', async () => {
+      const pairs = [
+        { id: 'fees', questions: ['How much does sending money abroad cost?'], answer: 'Free.' },
+        { id: 'lost', questions: ['I lost my card'], answer: 'Call us.' },
+        { id: 'hours', questions: ['When are you open?'], answer: 'Always.' },
+      ];
+      const question = 'what do you charge to send cash overseas';
+      const words = await createFaqMatcher(pairs).match(question);
+      const both = await (await prepareFaqMatcher(pairs, { embeddings: encoder })).match(question);
+      expect(words.score).toBeLessThan(0.6);
+      expect(both).toMatchObject({ id: 'fees' });
+      expect(both.score).toBeGreaterThanOrEqual(0.6);
+    });
+
+    it('when intents are trained with embeddings, then a reworded request reaches its intent under the combined model id, and an unrelated one does not', async () => {
+      const intents = [
+        { id: 'lost_card', dialog: 'a', utterances: ['I lost my card', 'my card was stolen', 'I cannot find my debit card', 'someone took my card'] },
+        { id: 'balance', dialog: 'b', utterances: ['what is my balance', 'how much money do I have', 'show my account balance', 'check my funds'] },
+        { id: 'hours', dialog: 'c', utterances: ['when are you open', 'opening hours', 'are you open on sunday', 'what time do you close'] },
+      ];
+      const classifier = await trainIntentClassifier(intents, 'en', { embeddings: encoder });
+      const reworded = await classifier.classify('my wallet with the bank card is gone');
+      expect(reworded).toMatchObject({ intent: 'lost_card' });
+      expect(reworded.score).toBeGreaterThanOrEqual(0.7);
+      expect(reworded.modelId).toMatch(/^tfidf\+all-minilm-l6-v2-int8-[0-9a-f]{12}$/);
+      expect((await classifier.classify('the recipe needs two eggs and flour')).score).toBeLessThan(0.7);
     });
 
     it('when a text is longer than the model reads, then it is cut, not refused', async () => {
