@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/protocol.ts';
-import { botTexts, connectClient, eventually, startTestServer, TEST_FUNCTION_KEY, type TestClient, type TestServer } from '../../test/start-test-server.ts';
+import { botTexts, connectClient, eventually, startTestServer, TEST_FUNCTION_KEY, type TestServer } from '../../test/start-test-server.ts';
 import { startEmbeddingsServer, type EmbeddingsServer } from './test/embeddings-server.ts';
 
 const KEY = 'sk-server-test-key-0123456789abcdef';
@@ -69,7 +69,7 @@ async function exported(kind: 'nlpLog' | 'fuzzyQuestionAnswerLog', userId: strin
   return ((await res.json()) as Record<string, unknown>[]).filter((row) => row.userId === userId);
 }
 
-async function chat(): Promise<{ client: TestClient; session: Session; say(text: string, expected: string): Promise<void> }> {
+async function chat(): Promise<{ client: ReturnType<typeof connectClient>; session: Session; say(text: string, expected: string): Promise<void> }> {
   const client = connectClient(server!.url);
   const session = await new Promise<Session>((resolve) => client.once('session', resolve));
   await eventually('the prompt', () => botTexts(client.items).includes('How can I help?'));
@@ -84,7 +84,8 @@ async function chat(): Promise<{ client: TestClient; session: Session; say(text:
   };
 }
 
-describe('sentence embeddings through the running server (EMBEDDINGS=http)', () => {
+// Each case starts the real server (twice in the first): on a loaded machine that takes longer than the default 20 s.
+describe('sentence embeddings through the running server (EMBEDDINGS=http)', { timeout: 90_000 }, () => {
   it('when the server starts twice on one data folder, then the second start embeds nothing; a reload embeds only the utterance that changed', async () => {
     server = await start();
     expect(new Set(embeddings.texts)).toEqual(new Set(TRAINING_TEXTS));
