@@ -7,8 +7,10 @@ const forbid = (/** @type {Record<string, string>} */ rules) => ({
 });
 
 const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
-const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster'];
-const folder = (/** @type {string[]} */ names) => `(^|/)(${names.join('|')})/`;
+const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster', 'studio'];
+// A folder of that name, except where it is a room's subfolder: ports/studio/ (ports), stores/sqlite/studio/ and
+// stores/mongo/studio/ (the stores' room adapters) are not the studio adapter.
+const folder = (/** @type {string[]} */ names) => `(^|/)(?<!(ports|sqlite|mongo)/)(${names.join('|')})/`;
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', '.cache/**', 'docs/**', 'coverage/**'] },
@@ -37,6 +39,11 @@ export default tseslint.config(
       '^socket\\.io-client$': 'Only widget/transport/ talks socket.io.',
       '^zod$|protocol-schemas': 'Runtime validators stay on the server: they would bloat the widget bundle.',
     }),
+  },
+  {
+    // The studio's web app: a browser app like the widget; it talks to the server over HTTP only.
+    files: ['studio/**/*.ts'],
+    rules: forbid({ [folder(['server', 'demo', 'widget'])]: 'The studio web app imports shared/ only; it reaches the server over HTTP.', '^node:': 'The studio runs in browsers: no Node APIs.' }),
   },
   {
     files: ['widget/transport/**/*.ts'],

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readConfig } from '../server/config.ts';
-import { startServer, startupMessage, type RunningServer } from '../server/main.ts';
+import { startServer, startupMessage, studioLines, type RunningServer } from '../server/main.ts';
 import { persistentSecret } from '../server/secrets.ts';
 import { createExternalApi } from './external-api/app.ts';
 
@@ -88,7 +88,7 @@ export async function startDemo(baseEnv: Readonly<Record<string, string | undefi
 async function main(): Promise<void> {
   try {
     const demo = await startDemo(process.env);
-    process.stdout.write(`Demo external API is running at ${demo.apiUrl}\nChatbot is running at ${demo.botUrl} (open it in a browser for the demo page)\n`);
+    process.stdout.write(`Demo external API is running at ${demo.apiUrl}\nChatbot is running at ${demo.botUrl} (open it in a browser for the demo page)\n${studioLines(demo.server)}`);
     const stop = () => void demo.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

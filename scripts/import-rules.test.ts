@@ -28,6 +28,8 @@ describe('import rules (docs/architecture.md)', () => {
     ['server/cluster/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
     ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
     ['server/nlp/x.ts', "import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';\nexport const a = SafeHttpClient;", /nlp\/ sits beside the use cases/],
+    ['server/studio/x.ts', "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;", /do not import each other/],
+    ['server/stores/x.ts', "import { people } from '../studio/accounts/people.ts';\nexport const a = people;", /do not import each other/],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);
     expect(errors.some((e) => message.test(e))).toBe(true);
@@ -37,5 +39,9 @@ describe('import rules (docs/architecture.md)', () => {
     expect(await boundaryErrors('server/app/x.ts', "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;")).toEqual([]);
     expect(await boundaryErrors('server/channels/rest/x.ts', "import { handleUserMessage } from '../../app/handle-user-message.ts';\nexport const a = handleUserMessage;")).toEqual([]);
     expect(await boundaryErrors('server/main.ts', "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;")).toEqual([]);
+    // A room's port (ports/studio/) and the stores' room adapters (stores/*/studio/) are not the studio adapter.
+    expect(await boundaryErrors('server/stores/x.ts', "import type { Accounts } from '../ports/studio/accounts.ts';\nexport type A = Accounts;")).toEqual([]);
+    expect(await boundaryErrors('server/stores/x.ts', "import { sqliteAudit } from './sqlite/studio/sqlite-audit.ts';\nexport const a = sqliteAudit;")).toEqual([]);
+    expect(await boundaryErrors('server/app/x.ts', "import { may } from '../ports/studio/roles.ts';\nexport const a = may;")).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
@@ -45,6 +45,12 @@ export interface AppOptions {
   readonly readiness?: Readiness;
   /** Where request limits are counted: this process when absent, every node together in cluster mode. */
   readonly limiter?: LimiterFactory;
+  /**
+   * Surfaces of their own (the studio at /studio), mounted after the management API and before
+   * the demo page; each answers its own paths and passes the rest on. Errors they raise get the
+   * catalogue's body like every other route.
+   */
+  readonly surfaces?: readonly RequestHandler[];
 }
 
 /**
@@ -70,6 +76,7 @@ export function createApp(options: AppOptions): RequestListener {
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   const schema = options.definitionSchema;
   if (schema) app.get(schema.path, (_req, res) => void res.type('application/schema+json').set('cache-control', 'no-cache').send(schema.text()));
+  for (const surface of options.surfaces ?? []) app.use(surface);
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   else if (options.botName !== undefined) app.use(homePage(options.botName));
   app.use(notFound);

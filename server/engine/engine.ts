@@ -4,10 +4,10 @@ import { toNext } from './jump.ts';
 import { takeBudget, keepBudget, reachesOut, type RunBudget } from './run-budget.ts';
 import { handlerFor } from './steps/index.ts';
 import { integrationOutcome } from './steps/integration.ts';
-import { recoveryFor } from './recovery.ts';
+import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
-import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
+import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TurnContext, TurnResult, Understanding } from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {
@@ -16,19 +16,35 @@ interface Run {
   readonly maxCalls: number;
 }
 
+export interface TurnOptions {
+  /** Where users resting on steps the published version removed go, as chosen at publish (recovery.ts). */
+  readonly moves?: readonly PublishMove[];
+}
+
 /**
  * The dialog engine: definition + state + input → new state + outputs + effects.
  * Pure: no I/O, no clock, no randomness. Models (intent classifier, FAQ matcher)
  * run before the turn; their results come in the input (see `understandingNeeded`).
  */
-export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput): TurnResult {
+export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput, options: TurnOptions = {}): TurnResult {
   const missing = new Set<string>();
+  // Each time the turn moves to a step, how many outputs were said before: the outputs after it are that step's.
+  const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
+  let at: StepRef | undefined;
+  const outputs: TurnContext['outputs'] = [];
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
     userData: { ...state.userData },
-    outputs: [],
+    outputs,
     effects: [],
+    get at() {
+      return at;
+    },
+    set at(step: StepRef | undefined) {
+      at = step;
+      if (step) moves.push({ from: outputs.length, at: step });
+    },
     render(template, renderOptions) {
       const onMissing = (name: string) => {
         if (missing.has(name)) return;
@@ -53,14 +69,20 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     case 'text':
     case 'postback': {
       cancelTimers(ctx, (timer) => timer.userInput);
-      const recovery = recoveryFor(definition, state.position);
+      const recovery = recoveryFor(definition, state.position, options.moves);
       if (recovery) {
         // The user rests where the definition no longer goes: their words were meant for a step
         // that is gone, so they restart at the recovery step (its prompt) instead of hearing the fallback.
         ctx.effects.push({
           type: 'warn',
           code: 'stale_position',
-          detail: { fromDialogId: recovery.from.dialogId, fromStepId: recovery.from.stepId, toDialogId: recovery.to?.dialogId ?? null, toStepId: recovery.to?.stepId ?? null },
+          detail: {
+            fromDialogId: recovery.from.dialogId,
+            fromStepId: recovery.from.stepId,
+            toDialogId: recovery.to?.dialogId ?? null,
+            toStepId: recovery.to?.stepId ?? null,
+            chosenAtPublish: recovery.chosen,
+          },
         });
         position = recovery.to && runFrom(ctx, recovery.to, run);
         break;
@@ -85,6 +107,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     }
     case 'failed': {
       const step = findStep(definition, input.dialogId, input.stepId);
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
         position = go(ctx, input.dialogId, step, toNext(step.onError), run);
       }
@@ -97,6 +120,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       if (!at?.awaiting || at.dialogId !== input.dialogId || at.stepId !== input.stepId) break;
       const step = findStep(definition, input.dialogId, input.stepId);
       if (step?.type !== 'integration') break;
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run);
       break;
     }
@@ -105,9 +129,21 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   keepBudget(ctx, run.spent);
   return {
     state: { position, variables: ctx.variables, userData: ctx.userData },
-    outputs: ctx.outputs,
+    outputs,
+    origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
   };
+}
+
+/** The step of each output: the last move made before it was said. */
+function originsOf(count: number, moves: ReadonlyArray<{ readonly from: number; readonly at: StepRef }>): (StepRef | undefined)[] {
+  const origins = new Array<StepRef | undefined>(count);
+  let move = -1;
+  for (let i = 0; i < count; i++) {
+    while (move + 1 < moves.length && moves[move + 1]!.from <= i) move++;
+    origins[i] = move === -1 ? undefined : moves[move]!.at;
+  }
+  return origins;
 }
 
 /**
@@ -182,6 +218,8 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
   while (position) {
     const step = findStep(ctx.definition, position.dialogId, position.stepId);
     if (!step) return null;
+    // Before the budget check: a fallback said because the run stops here is this step's.
+    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const calls = reachesOut(step);
     const over =
       run.spent.steps >= run.maxSteps ? ('step_limit' as const) : calls && run.spent.calls >= run.maxCalls ? ('call_limit' as const) : null;
@@ -195,7 +233,6 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     }
     run.spent.steps += 1;
     if (calls) run.spent.calls += 1;
-    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
     position = follow(ctx.definition, position.dialogId, step, next);

@@ -54,6 +54,11 @@ export function createBotIntegrations(
         if (!step) return { ok: false, error: { kind: 'invalid_params', message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".` } };
         return runtime.run(step, context);
       },
+      asyncJob(at, context) {
+        const step = prepared.get(key(at.dialogId, at.stepId));
+        if (!step) return { ok: false, error: { kind: 'invalid_params', message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".` } };
+        return { ok: true, job: runtime.asyncJob(step, context) };
+      },
     },
   };
 }

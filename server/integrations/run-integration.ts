@@ -3,7 +3,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
-import type { Store } from '../ports/store.ts';
+import type { NewJob, Store } from '../ports/store.ts';
 import { noAuth } from './auth/authenticator.ts';
 import { authorizedCall } from './authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
@@ -154,23 +154,31 @@ export class IntegrationRuntime {
 
   private async schedule(prepared: PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
     if (!this.deps.scheduler) return { ok: false, error: { kind: 'invalid_params', message: 'Asynchronous steps need the job scheduler, which this server was started without.' } };
+    const job = this.asyncJob(prepared, context);
+    await this.deps.scheduler.schedule(job);
+    return { ok: true, output: null, scheduled: job.id };
+  }
+
+  /**
+   * The durable job of an async step's call, not yet stored: a turn puts it in its
+   * outbox (TurnCommit.jobs), so the call is scheduled exactly when the turn commits.
+   */
+  asyncJob(prepared: PreparedStep, context: IntegrationContext): NewJob {
     // Parameters are filled now: the call reports the moment the user passed the step.
     // Only the variable holding a user's token (if the service needs it) travels with the job.
     const tokenVariable = prepared.service?.userTokenVariable;
     const variables = tokenVariable && tokenVariable in context.variables ? { [tokenVariable]: context.variables[tokenVariable] } : {};
     const params = fillTemplates(prepared.step.params, context);
-    const id = `integration:${randomUUID()}`;
-    await this.deps.scheduler.schedule({
-      id,
+    return {
+      id: `integration:${randomUUID()}`,
       kind: INTEGRATION_JOB_KIND,
       payload: {
         step: { ...prepared.step, params, timing: 'sync' },
         context: { userId: context.userId, variables, userData: {} },
       },
       runAt: this.deps.clock.now(),
-      maxAttempts: prepared.step.maxAttempts,
-    });
-    return { ok: true, output: null, scheduled: id };
+      ...(prepared.step.maxAttempts === undefined ? {} : { maxAttempts: prepared.step.maxAttempts }),
+    };
   }
 
   private async execute(prepared: PreparedStep, context: IntegrationContext, fillParams: boolean): Promise<IntegrationResult> {
@@ -196,11 +204,11 @@ export class IntegrationRuntime {
         throw new IntegrationError('invalid_body', `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`);
       }
       const output = prepared.mapping ? await this.map(prepared, raw) : raw;
-      this.deps.metrics?.integrationCall(step.type, 'ok', { seconds: took(), status: 'ok' });
+      this.deps.metrics?.integrationCall(callLabels(step), 'ok', { seconds: took(), status: 'ok' });
       return { ok: true, output };
     } catch (error) {
       const failure = error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
-      this.deps.metrics?.integrationCall(step.type, 'error', { seconds: took(), status: failure.kind });
+      this.deps.metrics?.integrationCall(callLabels(step), 'error', { seconds: took(), status: failure.kind });
       this.deps.logger.warn(
         { event: 'integration_failed', stepType: step.type, userId: context.userId, kind: failure.kind, status: failure.status },
         failure.message,
@@ -345,4 +353,9 @@ export class IntegrationRuntime {
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }
+}
+
+/** The metric labels of a step's calls: its type and its service ("none" for a type that calls none). */
+function callLabels(step: { readonly type: string; readonly service?: string | undefined }): { step: string; service: string } {
+  return { step: step.type, service: step.service ?? 'none' };
 }

@@ -11,6 +11,8 @@ export interface ServerChild {
   kill(): Promise<void>;
   /** Asks the process to stop cleanly (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends SIGHUP, as an operator does to reload the bot definition. */
+  reload(): void;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 90_000);
     const look = () => {
       const running = /Chatbot is running at (\S+)/.exec(output);
       if (running?.[1]) {
@@ -46,5 +48,5 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url, pid: child.pid ?? 0, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return { url, pid: child.pid ?? 0, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM'), reload: () => void child.kill('SIGHUP') };
 }

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterEach, beforeEach } from 'vitest';
 import type { Store } from '../../ports/store.ts';
-import { openMongoStore } from '../mongo/mongo-store.ts';
-import { openSqliteStore } from '../sqlite/sqlite-store.ts';
+import { openMongoStore, type MongoStore } from '../mongo/mongo-store.ts';
+import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.ts';
 
 /** One adapter under the contract: how to open a fresh, empty store. */
 export interface StoreLeg {
   readonly name: string;
-  open(): Promise<{ readonly store: Store; dispose(): Promise<void> }>;
+  open(): Promise<{ readonly store: SqliteStore | MongoStore; dispose(): Promise<void> }>;
 }
 
 export const sqliteLeg: StoreLeg = {
@@ -79,4 +79,26 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 /** Yields to the event loop so concurrent async loops really interleave. */
 export function tick(): Promise<void> {
   return new Promise((done) => setImmediate(done));
+}
+
+/**
+ * Registers a fresh store per test and, on it, a room with a port of its own (the studio's
+ * versions, accounts, …) made by `make`; the getter returns the current test's room.
+ */
+export function useFreshRoom<Room>(leg: StoreLeg, make: (store: SqliteStore | MongoStore) => Room | Promise<Room>): () => Room {
+  let current: { readonly store: SqliteStore | MongoStore; dispose(): Promise<void> } | null = null;
+  let room: Room | null = null;
+  beforeEach(async () => {
+    current = await leg.open();
+    room = await make(current.store);
+  });
+  afterEach(async () => {
+    await current?.dispose();
+    current = null;
+    room = null;
+  });
+  return () => {
+    if (room === null) throw new Error('the room is only available inside a test');
+    return room;
+  };
 }

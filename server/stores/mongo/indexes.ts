@@ -10,8 +10,10 @@ import { COLLECTIONS } from './mongo-common.ts';
 const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.users]: [
     { key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' },
-    // The userData export of every known user, by last activity.
-    { key: { updatedAt: 1, order: 1 }, name: 'by_activity' },
+    // The userData export of every known user, by last message (else creation): see UserDoc.listedAt.
+    { key: { listedAt: 1, order: 1 }, name: 'by_listed' },
+    // The sweep of turn outboxes a crash left unmoved (turn-outbox.ts).
+    { key: { outboxAt: 1 }, name: 'by_outbox' },
   ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },
@@ -37,18 +39,33 @@ const INDEXES: Record<string, IndexDescription[]> = {
   ],
 };
 
+/** Indexes older versions created that nothing reads any more: dropped, as each costs every write. */
+const RETIRED: Record<string, string[]> = {
+  // The userData export read users by their last change; it reads by_listed now.
+  [COLLECTIONS.users]: ['by_activity'],
+};
+
 /**
- * Creates missing indexes at every start-up. Only the missing ones are sent:
+ * Creates missing indexes at every start-up, and drops retired ones. Only the missing ones are sent:
  * FerretDB 1.24 drops the connection when asked to create an index that
  * already exists, which would make every restart on an existing database fail.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
+  await ensureCollectionIndexes(db, INDEXES);
+}
+
+/**
+ * Creates the missing ones of `indexes` (by collection). Rooms with ports of their own (the
+ * studio's versions, accounts, …) call it for their collections when their adapter opens.
+ */
+export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>>): Promise<void> {
   const present = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const [collection, indexes] of Object.entries(INDEXES)) {
+  for (const [collection, wanted] of Object.entries(indexes)) {
     const existing = present.has(collection)
       ? new Set((await db.collection(collection).listIndexes().toArray()).map((index) => String(index.name)))
       : new Set<string>();
-    const missing = indexes.filter((index) => !existing.has(String(index.name)));
-    if (missing.length > 0) await db.collection(collection).createIndexes(missing);
+    const missing = wanted.filter((index) => !existing.has(String(index.name)));
+    if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
+    for (const name of RETIRED[collection] ?? []) if (existing.has(name)) await db.collection(collection).dropIndex(name);
   }
 }

@@ -137,6 +137,122 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX users_by_activity ON users (updated_at, seq);
     `,
   },
+  {
+    version: 7,
+    description: "userData lists users by their last message (or creation); bot entries name the dialog and step they came from",
+    // users_by_listed serves the userData export, whose timestamp is the user's last message,
+    // or their creation for a user who never wrote (spec 4.1 rule 1): unlike updated_at it does
+    // not move with bot activity, so a trigger or a timer no longer rewrites this index either.
+    // The expression must stay written exactly as the export's query writes it.
+    sql: `
+      DROP INDEX users_by_activity;
+      CREATE INDEX users_by_listed ON users (coalesce(last_message_at, created_at), seq);
+      ALTER TABLE transcript ADD COLUMN dialog_id TEXT;
+      ALTER TABLE transcript ADD COLUMN step_id TEXT;
+    `,
+  },
+  {
+    version: 8,
+    description: 'the studio: bot versions, publications, drafts',
+    // Versions and publications are append-only; their number is the order and the head is the
+    // highest, so "save on this head" is one INSERT of the next number inside a transaction.
+    sql: `
+      CREATE TABLE studio_versions (
+        number      INTEGER PRIMARY KEY,
+        id          TEXT    NOT NULL UNIQUE,
+        parent_id   TEXT,
+        author      TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        message     TEXT    NOT NULL,
+        hash        TEXT    NOT NULL,
+        source      TEXT    NOT NULL,
+        definition  TEXT    NOT NULL
+      );
+      CREATE TABLE studio_publications (
+        seq         INTEGER PRIMARY KEY,
+        version_id  TEXT    NOT NULL REFERENCES studio_versions (id),
+        previous_id TEXT,
+        at          INTEGER NOT NULL,
+        by_whom     TEXT    NOT NULL,
+        kind        TEXT    NOT NULL,
+        moves       TEXT    NOT NULL,
+        message     TEXT
+      );
+      CREATE TABLE studio_drafts (
+        account_id      TEXT    PRIMARY KEY,
+        base_version_id TEXT,
+        definition      TEXT    NOT NULL,
+        revision        INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE studio_marks (
+        name  TEXT    PRIMARY KEY,
+        value TEXT    NOT NULL,
+        at    INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 9,
+    description: 'studio: accounts, setup links, API tokens, sessions, the audit trail, secrets',
+    // Secrets of people are stored as digests (setup links, API tokens, session ids) or hashes
+    // (passwords); integration secrets encrypted by the secrets room. email is kept lower-cased.
+    sql: `
+      CREATE TABLE studio_accounts (
+        seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+        id            TEXT    NOT NULL UNIQUE,
+        email         TEXT    NOT NULL UNIQUE,
+        name          TEXT    NOT NULL,
+        role          TEXT    NOT NULL,
+        password_hash TEXT,
+        oidc_subject  TEXT    UNIQUE,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+      CREATE TABLE studio_setup_links (
+        token_hash TEXT    PRIMARY KEY,
+        role       TEXT    NOT NULL,
+        email      TEXT,
+        created_by TEXT,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE studio_tokens (
+        id           TEXT    PRIMARY KEY,
+        account_id   TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        token_hash   TEXT    NOT NULL UNIQUE,
+        created_at   INTEGER NOT NULL,
+        expires_at   INTEGER,
+        last_used_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX studio_tokens_by_account ON studio_tokens (account_id, created_at);
+      CREATE TABLE studio_sessions (
+        id           TEXT    PRIMARY KEY,
+        account_id   TEXT    NOT NULL,
+        csrf_token   TEXT    NOT NULL,
+        created_at   INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL,
+        ip           TEXT    NOT NULL,
+        user_agent   TEXT    NOT NULL,
+        method       TEXT    NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX studio_sessions_by_account ON studio_sessions (account_id);
+      CREATE TABLE studio_audit (
+        id      TEXT    PRIMARY KEY,
+        at      INTEGER NOT NULL,
+        entry   TEXT    NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX studio_audit_by_time ON studio_audit (at, id);
+      CREATE TABLE studio_secrets (
+        name       TEXT    PRIMARY KEY,
+        ciphertext TEXT    NOT NULL,
+        updated_at INTEGER NOT NULL,
+        updated_by TEXT    NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

@@ -21,7 +21,14 @@ export interface SqliteStoreOptions {
 }
 
 export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
   readonly file: string;
+  /**
+   * The connection, for the adapters of rooms with ports of their own (the studio's versions,
+   * accounts, audit, …) in this folder; their tables come through the same migrations.
+   * Never handed beyond the stores and the composition root.
+   */
+  readonly db: Database.Database;
 }
 
 /**
@@ -57,6 +64,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
   const ping = db.prepare('SELECT 1');
   return {
+    kind: 'sqlite',
+    db,
     file: options.file,
     async ping() {
       ping.get();

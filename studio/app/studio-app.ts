@@ -1,0 +1,211 @@
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import { ApiClient, ApiError, type SessionInfo } from '../api/client.ts';
+import { pickLanguage, roleName, setLanguage, t, type StringKey } from '../i18n/strings.ts';
+import '../screens/setup-screen.ts';
+import '../screens/sign-in-screen.ts';
+import { BASE, followLink, navigate, routeOf } from './navigation.ts';
+import { shared } from './styles.ts';
+
+/**
+ * The studio's sections. Each is a custom element of its own, given `.api` and `.session`; one
+ * whose element is not defined (its screen is built elsewhere) shows a placeholder. A screen
+ * reads the rest of the route from `route` (`settings/tokens` → `tokens`).
+ */
+export const SECTIONS: ReadonlyArray<{ readonly route: string; readonly label: StringKey; readonly tag: string }> = [
+  { route: 'versions', label: 'navVersions', tag: 'studio-versions' },
+  { route: 'designer', label: 'navDesigner', tag: 'studio-designer' },
+  { route: 'insights', label: 'navInsights', tag: 'studio-insights' },
+  { route: 'settings', label: 'navSettings', tag: 'studio-settings' },
+];
+
+/**
+ * The studio's shell: signs the person in (or runs a setup link), then draws the banner with the
+ * sections' navigation, and the current section in the main landmark. Focus moves to the main
+ * landmark on every move, so a screen reader hears the new page.
+ */
+export class StudioApp extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      :host {
+        display: block;
+        min-height: 100vh;
+      }
+      header {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 1rem 2rem;
+        padding: 0.5rem 1rem;
+        background: #14213d;
+        color: #fff;
+      }
+      header .name {
+        font-weight: 700;
+        font-size: 1.1rem;
+      }
+      nav ul {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 1rem;
+        list-style: none;
+        margin: 0;
+        padding: 0;
+      }
+      nav a {
+        color: #fff;
+        padding: 0.25rem 0.25rem;
+      }
+      nav a[aria-current='page'] {
+        font-weight: 700;
+        text-decoration-thickness: 3px;
+      }
+      .who {
+        margin-left: auto;
+        display: flex;
+        gap: 0.75rem;
+        align-items: center;
+      }
+      .who button {
+        background: transparent;
+        border-color: #fff;
+      }
+      main {
+        padding: 1rem;
+        max-width: 72rem;
+      }
+      main:focus {
+        outline: none;
+      }
+    `,
+  ];
+  static override properties = { session: { state: true }, route: { state: true }, notice: { state: true } };
+  private declare session: SessionInfo | null | undefined;
+  private declare route: string;
+  private declare notice: string | undefined;
+  readonly api = new ApiClient();
+  private readonly moved = () => this.routeChanged();
+  private readonly screens = new Map<string, HTMLElement & { api?: ApiClient; session?: SessionInfo; route?: string }>();
+
+  constructor() {
+    super();
+    this.session = undefined;
+    this.route = routeOf(location.pathname);
+    const language = pickLanguage(navigator.languages ?? [navigator.language]);
+    setLanguage(language);
+    document.documentElement.lang = language;
+    this.api.onSignedOut(() => {
+      if (this.session) this.notice = t('sessionEnded');
+      this.signedIn(null);
+    });
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('popstate', this.moved);
+    window.addEventListener('studio-navigate', this.moved);
+    this.addEventListener('click', followLink);
+    if (this.route !== 'setup') void this.loadSession();
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener('popstate', this.moved);
+    window.removeEventListener('studio-navigate', this.moved);
+    this.removeEventListener('click', followLink);
+    super.disconnectedCallback();
+  }
+
+  private async loadSession(): Promise<void> {
+    try {
+      // Asked first, so a visitor who is not signed in causes no 401 (which browsers log as an error).
+      const { signedIn } = await this.api.get<{ signedIn: boolean }>('/sign-in-options');
+      this.signedIn(signedIn ? await this.api.get<SessionInfo>('/session') : null);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) console.warn('Studio: could not read the session', error);
+      this.signedIn(null);
+    }
+  }
+
+  private signedIn(session: SessionInfo | null): void {
+    // Another person may sign in next: nothing of this one's screens stays.
+    if (session?.account.id !== this.session?.account.id) this.screens.clear();
+    this.session = session;
+    this.api.setCsrfToken(session?.csrfToken ?? null);
+    document.title = t('appName');
+  }
+
+  private routeChanged(): void {
+    this.route = routeOf(location.pathname);
+    document.title = `${this.sectionLabel()} – ${t('appName')}`;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('main')?.focus());
+  }
+
+  private sectionLabel(): string {
+    const section = SECTIONS.find((each) => this.route === each.route || this.route.startsWith(`${each.route}/`));
+    return section ? t(section.label) : t('appName');
+  }
+
+  private async signOut(): Promise<void> {
+    await this.api.post('/logout').catch(() => undefined);
+    this.notice = undefined;
+    this.signedIn(null);
+  }
+
+  private welcome(event: CustomEvent<SessionInfo>): void {
+    this.notice = undefined;
+    this.signedIn(event.detail);
+    // A setup link's token leaves the address (and the history) once used.
+    if (this.route === 'setup' || this.route === 'sign-in' || this.route === '') navigate('versions', true);
+    else this.routeChanged();
+  }
+
+  override render(): TemplateResult {
+    if (this.route === 'setup' && !this.session) {
+      return html`<main id="main" tabindex="-1" @signed-in=${this.welcome}><studio-setup .api=${this.api}></studio-setup></main>`;
+    }
+    if (this.session === undefined) return html`<main id="main" tabindex="-1"><p role="status">${t('loading')}</p></main>`;
+    if (this.session === null) {
+      return html`<main id="main" tabindex="-1" @signed-in=${this.welcome}><studio-sign-in .api=${this.api} .notice=${this.notice}></studio-sign-in></main>`;
+    }
+    const account = this.session.account;
+    const current = SECTIONS.find((each) => this.route === each.route || this.route.startsWith(`${each.route}/`)) ?? (this.route === '' ? SECTIONS[0] : undefined);
+    return html`
+      <header>
+        <span class="name">${t('appName')}</span>
+        <nav aria-label=${t('mainNavigation')}>
+          <ul>
+            ${SECTIONS.map(
+              (section) => html`<li><a href="${BASE}${section.route}" aria-current=${section === current ? 'page' : 'false'}>${t(section.label)}</a></li>`,
+            )}
+          </ul>
+        </nav>
+        <div class="who">
+          <span>${t('signedInAs', { name: account.name, role: roleName(account.role) })}</span>
+          <button type="button" @click=${this.signOut}>${t('signOut')}</button>
+        </div>
+      </header>
+      <main id="main" tabindex="-1">${current ? this.screen(current) : html`<h1>${t('notFoundPage')}</h1>`}</main>
+    `;
+  }
+
+  private screen(section: (typeof SECTIONS)[number]): TemplateResult | typeof nothing {
+    if (!customElements.get(section.tag)) return html`<h1>${t(section.label)}</h1><p>${t('notHereYet')}</p>`;
+    const rest = this.route.startsWith(`${section.route}/`) ? this.route.slice(section.route.length + 1) : '';
+    // A tag chosen from the fixed table above, never from the address: created by hand (Lit cannot bind a tag
+    // name) and kept, so a screen keeps its state while the shell redraws.
+    let element = this.screens.get(section.tag);
+    if (!element) this.screens.set(section.tag, (element = document.createElement(section.tag)));
+    element.api = this.api;
+    element.session = this.session!;
+    element.route = rest;
+    return html`${element}`;
+  }
+}
+
+customElements.define('studio-app', StudioApp);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'studio-app': StudioApp;
+  }
+}

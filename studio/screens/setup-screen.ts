@@ -1,0 +1,90 @@
+import { LitElement, html, nothing } from 'lit';
+import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { shared } from '../app/styles.ts';
+import { roleName, t } from '../i18n/strings.ts';
+
+interface LinkInfo {
+  readonly role: string;
+  readonly email: string | null;
+  readonly existing: boolean;
+}
+
+/**
+ * The page a one-time setup link opens (`/studio/setup#<token>`): the first owner's account, an
+ * invitation, or a new password. The token stays after `#`, so no server log sees it, and is
+ * dropped from the address once used.
+ * @fires signed-in - with the session as detail
+ */
+export class StudioSetup extends LitElement {
+  static override styles = [shared];
+  static override properties = { api: { attribute: false }, info: { state: true }, error: { state: true }, busy: { state: true } };
+  declare api: ApiClient;
+  private declare info: LinkInfo | undefined;
+  private declare error: string;
+  private declare busy: boolean;
+  private token = '';
+
+  constructor() {
+    super();
+    this.error = '';
+    this.busy = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.token = location.hash.slice(1);
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(this.token)) {
+      this.error = t('setupLinkMissing');
+      return;
+    }
+    void this.api
+      .get<LinkInfo>(`/setup?token=${encodeURIComponent(this.token)}`)
+      .then((info) => (this.info = info))
+      .catch((error: unknown) => (this.error = error instanceof ApiError ? error.message : t('errorGeneric')));
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    this.busy = true;
+    this.error = '';
+    try {
+      const email = form.get('email');
+      const session = await this.api.post<SessionInfo>('/setup', {
+        token: this.token,
+        name: String(form.get('name') ?? this.info?.email ?? ''),
+        password: String(form.get('password') ?? ''),
+        ...(email !== null ? { email: String(email) } : {}),
+      });
+      this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override render() {
+    const info = this.info;
+    return html`
+      <h1>${t('setupTitle')}</h1>
+      <p class="error" role="alert">${this.error}</p>
+      ${info
+        ? html`
+            <p>${info.existing ? t('setupResetIntro', { email: info.email ?? '' }) : t('setupIntro', { role: roleName(info.role) })}</p>
+            <form @submit=${this.submit} novalidate>
+              ${info.email ? html`<p>${t('email')}: <strong>${info.email}</strong></p>` : html`<label>${t('email')} <input name="email" type="email" autocomplete="username" required /></label>`}
+              ${info.existing ? nothing : html`<label>${t('name')} <input name="name" autocomplete="name" required maxlength="100" /></label>`}
+              <label
+                >${info.existing ? t('newPassword') : t('password')}
+                <input name="password" type="password" autocomplete="new-password" required minlength="12" aria-describedby="password-hint" />
+              </label>
+              <p class="hint" id="password-hint">${t('passwordHint')}</p>
+              <button type="submit" ?disabled=${this.busy}>${info.existing ? t('setPassword') : t('createAccount')}</button>
+            </form>
+          `
+        : nothing}
+    `;
+  }
+}
+customElements.define('studio-setup', StudioSetup);

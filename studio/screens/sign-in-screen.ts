@@ -1,0 +1,73 @@
+import { LitElement, html, nothing } from 'lit';
+import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { shared } from '../app/styles.ts';
+import { t } from '../i18n/strings.ts';
+
+interface SignInOptions {
+  readonly password: boolean;
+  readonly singleSignOn: { readonly label: string } | null;
+}
+
+/**
+ * The sign-in page: email and password, and the company's single sign-on when configured.
+ * @fires signed-in - with the session as detail
+ */
+export class StudioSignIn extends LitElement {
+  static override styles = [shared];
+  static override properties = { api: { attribute: false }, notice: {}, error: { state: true }, busy: { state: true }, options: { state: true } };
+  declare api: ApiClient;
+  declare notice: string | undefined;
+  private declare error: string;
+  private declare busy: boolean;
+  private declare options: SignInOptions;
+
+  constructor() {
+    super();
+    this.error = '';
+    this.busy = false;
+    this.options = { password: true, singleSignOn: null };
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.api
+      .get<SignInOptions>('/sign-in-options')
+      .then((options) => (this.options = options))
+      .catch(() => undefined);
+    const failed = new URLSearchParams(location.search).get('sso_error');
+    if (failed) this.error = failed === 'forbidden' ? t('errorForbidden') : t('errorInvalidCredentials');
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    this.busy = true;
+    this.error = '';
+    try {
+      const session = await this.api.post<SessionInfo>('/login', { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
+      this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLInputElement>('input[name=password]')?.focus();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override render() {
+    const sso = this.options.singleSignOn;
+    return html`
+      <h1>${t('signInTitle')}</h1>
+      ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
+      <p class="error" role="alert">${this.error}</p>
+      ${sso ? html`<p><a class="button" href="/studio/api/oidc/login" data-reload>${t('signInWithSso', { label: sso.label })}</a></p><p>${t('or')}</p>` : nothing}
+      <form @submit=${this.submit} novalidate>
+        <label>${t('email')} <input name="email" type="email" autocomplete="username" required /></label>
+        <label>${t('password')} <input name="password" type="password" autocomplete="current-password" required /></label>
+        <button type="submit" ?disabled=${this.busy}>${this.busy ? t('signingIn') : t('signIn')}</button>
+      </form>
+    `;
+  }
+}
+customElements.define('studio-sign-in', StudioSignIn);
