@@ -10,7 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { analyserFor } from '../../server/nlp/language.ts';
 import { WORD_MODEL, trainIntentModelExplained, type IntentModelOptions } from '../../server/nlp/intent-model.ts';
-import { DATA_SETS, heldOut, intentsOf, readDataSet, type Example } from './data.ts';
+import { DATA_SETS, readDataSet } from './data.ts';
+import { cvFolds } from './cv-folds.ts';
 import { benchEncoder, embedAll } from './embed-sets.ts';
 
 const given = JSON.parse(process.argv[2] ?? '{}') as IntentModelOptions;
@@ -19,40 +20,8 @@ const encoder = process.env.EMBEDDINGS === 'local' ? await benchEncoder() : unde
 if (encoder && 'reason' in encoder) throw new Error(encoder.reason);
 const dumpFile = process.argv[3];
 const folds = Number(process.argv[4] ?? 4);
-
-export interface CvQuery {
-  readonly text: string;
-  readonly intent: string;
-  readonly oos: boolean;
-}
-
-/** The folds' training sets and queries, for 10 per intent ("few") or three quarters of each intent ("full"). */
-export function cvFolds(train: readonly Example[], mode: 'few' | 'full', count: number): { train: { text: string; label: string }[]; queries: CvQuery[] }[] {
-  const all = intentsOf(train);
-  const held = heldOut(all);
-  const inScope = all.filter((i) => !held.has(i));
-  const out = [];
-  for (let fold = 0; fold < count; fold++) {
-    const pseudo = new Set(inScope.filter((_, i) => i % 4 === fold % 4));
-    const seen = new Map<string, number>();
-    const trainSet: { text: string; label: string }[] = [];
-    const queries: CvQuery[] = [];
-    for (const e of train) {
-      if (held.has(e.intent)) continue;
-      const n = seen.get(e.intent) ?? 0;
-      seen.set(e.intent, n + 1);
-      if (pseudo.has(e.intent)) {
-        if (n % 3 === 0) queries.push({ text: e.text, intent: e.intent, oos: true });
-        continue;
-      }
-      const isTrain = mode === 'few' ? n < 10 : n % 4 !== 0;
-      if (isTrain) trainSet.push({ text: e.text, label: e.intent });
-      else if (mode === 'full' || n % 3 === 0) queries.push({ text: e.text, intent: e.intent, oos: false });
-    }
-    out.push({ train: trainSet, queries });
-  }
-  return out;
-}
+/** The definition's default threshold (nlpThreshold). */
+const THRESHOLD = 0.7;
 
 const rows: unknown[] = [];
 console.log(`options ${JSON.stringify(options)}, ${folds} folds${encoder ? `, embeddings ${encoder.provider.modelId}` : ''}`);
@@ -66,6 +35,10 @@ for (const name of DATA_SETS) {
   for (const mode of (process.env.MODES ?? 'few,full').split(',') as ('few' | 'full')[]) {
     let right = 0;
     let total = 0;
+    let ranked = 0;
+    let routed = 0;
+    let oos = 0;
+    let turnedAway = 0;
     let cpu = 0;
     cvFolds(set.train, mode, folds).forEach(({ train, queries }, fold) => {
       const c0 = process.cpuUsage();
@@ -74,14 +47,22 @@ for (const name of DATA_SETS) {
       cpu += process.cpuUsage(c0).user / 1e6;
       for (const q of queries) {
         const x = model.explain(q.text, embedded?.get(q.text));
+        const p = model.predict(q.text, embedded?.get(q.text));
+        const passes = p.label !== null && p.score >= THRESHOLD;
         if (!q.oos) {
           total++;
           if (x?.label === q.intent) right++;
+          if (p.label === q.intent) ranked++;
+          if (passes && p.label === q.intent) routed++;
+        } else {
+          oos++;
+          if (!passes) turnedAway++;
         }
         if (dumpFile) rows.push({ set: name, mode, fold, oos: q.oos, ok: x?.label === q.intent, ...x });
       }
     });
-    console.log(`${name} ${mode}: top-1 ${((100 * right) / total).toFixed(1)} % of ${total}, training ${(cpu / folds).toFixed(2)} s CPU a fold`);
+    const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
+    console.log(`${name} ${mode}: top-1 ${pct(right, total)} of ${total} (by score ${pct(ranked, total)}), in scope at ${THRESHOLD} ${pct(routed, total)}, out-of-scope recall ${pct(turnedAway, oos)}, training ${(cpu / folds).toFixed(2)} s CPU a fold`);
   }
 }
 if (dumpFile) writeFileSync(dumpFile, JSON.stringify(rows));

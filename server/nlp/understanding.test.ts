@@ -76,6 +76,17 @@ describe('intent classifier', () => {
     }
   });
 
+  it('when a text is too far from every example to be routed, then the classifier still names its most probable intent, with a score of 0, first in its list', async () => {
+    const classifier = await trainIntentClassifier(shop, 'en');
+    for (const text of ['what is the weather', 'hello there']) {
+      const result = await classifier.classify(text);
+      // An author reading the NLP log sees which intent the text came nearest to, not a blank; the score keeps it from being routed.
+      expect(result.intent, text).not.toBeNull();
+      expect(result.score, text).toBe(0);
+      expect(result.classifications[0], text).toEqual({ intent: result.intent, score: 0 });
+    }
+  });
+
   it('when a bot speaks German, then inflected German questions reach their intent', async () => {
     const german: Intent[] = [
       { id: 'bestellung', dialog: 'b', utterances: ['Wo ist meine Bestellung?', 'Wann kommt mein Paket an?', 'Sendungsverfolgung für meine Lieferung', 'Ist meine Bestellung schon verschickt?'] },
