@@ -7,8 +7,9 @@
 
 FROM node:24.18.1-bookworm AS build
 WORKDIR /app
-# Dependencies first, so a code change does not reinstall them.
-COPY package.json package-lock.json ./
+# Dependencies first, so a code change does not reinstall them. .npmrc tells onnxruntime-node (a
+# development dependency: tests and benchmarks of the local sentence encoder) not to download CUDA.
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The widget bundle and the compiled server, then only what runs in production.

@@ -74,6 +74,13 @@ export default tseslint.config(
     rules: forbid({ [folder(['app', 'engine', ...adapters])]: 'definition/ and ports/ sit below the use cases and adapters.', [drivers]: 'No drivers here.' }),
   },
   {
+    // Understanding: models trained from the definition, embeddings behind server/ports/embeddings.ts.
+    // HTTP leaves through the guarded client main.ts hands in, never an adapter imported here.
+    files: ['server/nlp/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test/**'],
+    rules: forbid({ [folder(['app', 'engine', ...adapters])]: 'nlp/ sits beside the use cases; main.ts wires what it needs.', [drivers]: 'No drivers here.' }),
+  },
+  {
     files: ['server/app/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: forbid({ [drivers]: 'Use cases reach the world through ports/.', [folder(adapters)]: 'Use cases never import adapters; main.ts wires them.' }),

@@ -27,6 +27,7 @@ describe('import rules (docs/architecture.md)', () => {
     ['server/channels/rest/x.ts', "import { HttpError } from '../../api/errors.ts';\nexport const a = HttpError;", /do not import each other/],
     ['server/cluster/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
     ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
+    ['server/nlp/x.ts', "import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';\nexport const a = SafeHttpClient;", /nlp\/ sits beside the use cases/],
     ['server/studio/x.ts', "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;", /do not import each other/],
     ['server/stores/x.ts', "import { people } from '../studio/accounts/people.ts';\nexport const a = people;", /do not import each other/],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {

@@ -18,6 +18,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { provisionModels } from './provision-models.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CI = process.env.CI === 'true';
@@ -176,6 +177,7 @@ function provisionMongo() {
 }
 
 const results = { chromium: provisionChromium(), nginx: provisionNginx(), redis: provisionRedis(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
+results.models = provisionModels();
 for (const [part, result] of Object.entries(results)) {
   if (result.ok) say(`${part}: ${result.detail}`);
   else loud(`${part} could not be provisioned: ${result.detail}. ${CI ? 'CI=true requires it: failing.' : 'Tests that need it will be SKIPPED.'}`);

@@ -277,7 +277,29 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE: optionalText
     .transform((text) => parseDuration(text ?? '20s'))
     .refine((ms): ms is number => ms !== undefined && ms >= 0 && ms <= 600_000, 'must be a duration from 0s to 10m, such as 20s or 500ms'),
+  /**
+   * Sentence embeddings beside the word features of the intent classifier and the FAQ matcher
+   * (docs/understanding.md): `off` (words only), `local` (the provisioned ONNX encoder, run in
+   * process) or `http` (an OpenAI-compatible /v1/embeddings endpoint at EMBEDDINGS_URL).
+   */
+  EMBEDDINGS: optionalText.pipe(z.enum(['off', 'local', 'http'], { message: 'must be off, local or http' }).optional()).transform((value) => value ?? 'off'),
+  /** EMBEDDINGS=http: the endpoint, e.g. http://127.0.0.1:11434/v1/embeddings. Integration rules apply (INTEGRATION_ALLOWED_HOSTS). */
+  EMBEDDINGS_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+  /** EMBEDDINGS=http: the model name sent; EMBEDDINGS=local: the model folder under MODELS_DIR. */
+  EMBEDDINGS_MODEL: optionalText.pipe(z.string().regex(/^[\w.:/-]{1,200}$/, 'must be a model name (letters, digits, . _ - : /)').optional()),
+  /** EMBEDDINGS=http: sent as a bearer token; write-only, never logged. */
+  EMBEDDINGS_API_KEY: optionalText,
+  /** How long a turn waits for its text's embedding before going on with words alone. Milliseconds after parsing. */
+  EMBEDDINGS_TIMEOUT: optionalText
+    .transform((text) => parseDuration(text ?? '2s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 50 && ms <= 30_000, 'must be a duration from 50ms to 30s, such as 2s or 500ms'),
+  /** Where provisioned local encoders live (one folder per model). */
+  MODELS_DIR: z.string().min(1, 'must not be empty').default(path.join(projectRoot(), '.cache', 'models')),
 }).superRefine((config, ctx) => {
+  if (config.EMBEDDINGS === 'http' && (config.EMBEDDINGS_URL === undefined || config.EMBEDDINGS_MODEL === undefined)) {
+    const missing = config.EMBEDDINGS_URL === undefined ? 'EMBEDDINGS_URL' : 'EMBEDDINGS_MODEL';
+    ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when EMBEDDINGS=http (the endpoint and the model it should run), or set EMBEDDINGS=off` });
+  }
   if (config.REDIS_URL !== undefined && config.MONGODB_URL === undefined) {
     ctx.addIssue({
       code: 'custom',

@@ -8,8 +8,9 @@ import type { PublishMove } from './engine/recovery.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
 import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
 import type { CodeStepType } from './integrations/step-types/step-type.ts';
-import { createFaqMatcher } from './nlp/faq-matcher.ts';
+import { prepareFaqMatcher } from './nlp/faq-matcher.ts';
 import { trainIntentClassifier } from './nlp/intent-classifier.ts';
+import type { EmbeddingProvider } from './ports/embeddings.ts';
 import type { IntegrationCaller } from './ports/integrations.ts';
 import type { FaqMatcher, IntentClassifier } from './ports/understanding.ts';
 
@@ -62,12 +63,17 @@ export async function readWritten(written: unknown, file: string, label: string,
  * missing secret throws a DefinitionError naming its path) and trains the models. The runtime
  * is not started: the caller starts it once the bot is in service.
  */
-export async function prepareBot(source: BotSource, deps: Omit<IntegrationRuntimeDeps, 'stepTypes'>): Promise<PreparedBot> {
+export async function prepareBot(
+  source: BotSource,
+  deps: Omit<IntegrationRuntimeDeps, 'stepTypes'>,
+  understanding: { readonly embeddings?: EmbeddingProvider; readonly warn?: (message: string) => void } = {},
+): Promise<PreparedBot> {
   const { runtime, caller } = createBotIntegrations(source.definition, source.file, { ...deps, stepTypes: [...source.ownStepTypes] });
   try {
     const { definition } = source;
-    const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
-    const faq = definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale, synonyms: definition.settings.synonyms }) : undefined;
+    const { locale, synonyms } = definition.settings;
+    const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, locale, understanding) : undefined;
+    const faq = definition.faq.length > 0 ? await prepareFaqMatcher(definition.faq, { locale, synonyms, ...understanding }) : undefined;
     return { ...source, runtime, caller, classifier, faq };
   } catch (error) {
     await runtime.close();

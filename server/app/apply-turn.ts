@@ -203,6 +203,6 @@ async function understand(deps: AppDeps, user: UserRecord, input: EngineInput): 
       deps.logger.error({ userId: user.userId, err: error }, 'the intent classifier failed; the text is treated as unprocessed');
     }
   }
-  if (needed.faq && deps.faq) understanding.faq = deps.faq.match(text);
+  if (needed.faq && deps.faq) understanding.faq = await deps.faq.match(text);
   return { ...input, understanding };
 }

@@ -26,6 +26,12 @@ export interface VectoriserOptions {
   readonly keepStopwords?: boolean;
   /** Extra stems a stem also counts as (synonyms), e.g. parcel → package. */
   readonly synonyms?: ReadonlyMap<string, readonly string[]>;
+  /** Lengths of the character n-grams, shortest and longest. */
+  readonly charRange?: readonly [number, number];
+  /** Character n-grams of the stems (default) or of the words as typed: "cancellation" keeps its tail. */
+  readonly charSource?: 'stems' | 'words';
+  /** Adjacent stem pairs as features. */
+  readonly pairs?: boolean;
 }
 
 /** Inputs are cut to this many characters: a turn is a sentence, not a document. */
@@ -35,25 +41,30 @@ export function fitVectoriser(texts: readonly string[], analyser: Analyser, opti
   const wordWeight = options.wordWeight ?? 0.6;
   const synonyms = options.synonyms ?? new Map<string, readonly string[]>();
   const keepStopwords = options.keepStopwords ?? false;
-  const stems = (text: string): string[] => {
+  const [charFrom, charTo] = options.charRange ?? [3, 5];
+  const charsOfWords = options.charSource === 'words';
+  const pairs = options.pairs ?? true;
+  const kept = (text: string): string[] => {
     const words = analyser.words(text.slice(0, MAX_TEXT));
     const content = keepStopwords ? words : words.filter((w) => !analyser.isStopword(w));
     // A text of stopwords only ("where are you") still needs words to compare.
-    return (content.length > 0 ? content : words).map((w) => analyser.stem(w));
+    return content.length > 0 ? content : words;
   };
+  const stems = (text: string): string[] => kept(text).map((w) => analyser.stem(w));
   const terms = (text: string): { words: string[]; chars: string[] } => {
-    const s = stems(text);
+    const k = kept(text);
+    const s = k.map((w) => analyser.stem(w));
     const words: string[] = [];
     for (let i = 0; i < s.length; i++) {
       const stem = s[i] as string;
       words.push(`w ${stem}`);
       for (const synonym of synonyms.get(stem) ?? []) words.push(`w ${synonym}`);
-      if (i + 1 < s.length) words.push(`b ${stem} ${s[i + 1]}`);
+      if (pairs && i + 1 < s.length) words.push(`b ${stem} ${s[i + 1]}`);
     }
     const chars: string[] = [];
-    for (const stem of s) {
-      const padded = ` ${stem} `;
-      for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= padded.length; i++) chars.push(`c${padded.slice(i, i + n)}`);
+    for (const word of charsOfWords ? k : s) {
+      const padded = ` ${word} `;
+      for (let n = charFrom; n <= charTo; n++) for (let i = 0; i + n <= padded.length; i++) chars.push(`c${padded.slice(i, i + n)}`);
     }
     return { words, chars };
   };

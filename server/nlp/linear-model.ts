@@ -28,6 +28,8 @@ export function trainSoftmax(xs: readonly SparseVector[], ys: readonly number[],
   const order = xs.map((_, i) => i);
   const random = seeded(7);
   const p = new Float64Array(classes);
+  const active = new Int32Array(classes);
+  const steps = new Float64Array(classes);
   let step = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     shuffle(order, random);
@@ -42,15 +44,22 @@ export function trainSoftmax(xs: readonly SparseVector[], ys: readonly number[],
         for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
         scale = 1;
       }
+      let m = 0;
       for (let c = 0; c < classes; c++) {
         const g = (p[c] as number) - (c === y ? 1 : 0);
         // Classes the model already rules out for this sample barely move: skipping them makes an epoch several times faster.
         if (g > -1e-4 && g < 1e-4) continue;
         bias[c] = (bias[c] as number) - rate * g * 0.1;
-        const step = (rate * g) / scale;
-        for (let k = 0; k < x.indices.length; k++) {
-          const at = (x.indices[k] as number) * classes + c;
-          weights[at] = (weights[at] as number) - step * (x.values[k] as number);
+        active[m] = c;
+        steps[m++] = (rate * g) / scale;
+      }
+      // Feature by feature: the weights of one feature for all classes lie side by side.
+      for (let k = 0; k < x.indices.length; k++) {
+        const base = (x.indices[k] as number) * classes;
+        const v = x.values[k] as number;
+        for (let j = 0; j < m; j++) {
+          const at = base + (active[j] as number);
+          weights[at] = (weights[at] as number) - (steps[j] as number) * v;
         }
       }
     }

@@ -43,4 +43,22 @@ describe('intent quality report', () => {
     expect(report).toMatchObject({ accuracy: null, folds: 0, thinIntents: ['only'] });
     expect(report.findings.join(' ')).toMatch(/Too few intents or utterances/);
   });
+
+  it('when a bot has several intents, then a threshold is suggested from cross-validation that balances routing right and turning away unknown topics', async () => {
+    const definition = await loadDefinition(DEMO_BOT_DEFINITION);
+    const report = reportIntentQuality(definition);
+    expect(report.suggestedThreshold).toBeGreaterThanOrEqual(0.3);
+    expect(report.suggestedThreshold).toBeLessThanOrEqual(0.95);
+    const { routedRight, outOfScopeRecall } = report.atSuggested ?? { routedRight: -1, outOfScopeRecall: -1 };
+    // Balanced: neither error bought with the other (the demo bot's intents have few phrasings, so both are modest).
+    expect(routedRight).toBeGreaterThan(0.2);
+    expect(outOfScopeRecall).toBeGreaterThan(0.2);
+    expect(Math.abs(routedRight - outOfScopeRecall)).toBeLessThan(0.3);
+    expect(formatIntentQuality(report)).toContain(`Suggested nlpThreshold: ${report.suggestedThreshold} (cross-validated:`);
+  });
+
+  it('when a bot has two intents, then no threshold is suggested: there is nothing to hold out', () => {
+    const report = reportIntentQuality({ settings, intents: [intent('a', ['one', 'two', 'three', 'four', 'five', 'six']), intent('b', ['seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'])] });
+    expect(report).toMatchObject({ suggestedThreshold: null, atSuggested: null });
+  });
 });

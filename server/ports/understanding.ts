@@ -7,11 +7,11 @@
 export interface IntentClassification {
   /** Names the trained model, so nlpLog rows say which model decided. */
   readonly modelId: string;
-  /** The best intent, or null when the model has none. */
+  /** The most probable intent (its score says whether to trust it), or null when the model has none to offer. */
   readonly intent: string | null;
   /** 0..1. */
   readonly score: number;
-  /** Every intent with a score, best first. */
+  /** The most probable intents with their scores, most probable first. */
   readonly classifications: readonly { readonly intent: string; readonly score: number }[];
 }
 
@@ -28,5 +28,6 @@ export interface FaqMatch {
 }
 
 export interface FaqMatcher {
-  match(text: string): FaqMatch;
+  /** Never rejects: a question that cannot be embedded is matched on words alone. */
+  match(text: string): Promise<FaqMatch>;
 }

@@ -4,6 +4,13 @@ import { DefinitionError } from '../definition/load.ts';
 import { formatProblem } from '../definition/problem.ts';
 import type { IntegrationRuntimeDeps } from '../integrations/run-integration.ts';
 import type { Logger } from '../ports/logger.ts';
+import type { EmbeddingProvider } from '../ports/embeddings.ts';
+
+/** Sentence embeddings for the models a swap trains (EMBEDDINGS), and where a failing provider is said. */
+export interface Understanding {
+  readonly embeddings?: EmbeddingProvider & { readonly encoded: number };
+  readonly warn?: (message: string) => void;
+}
 
 export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
 
@@ -42,7 +49,7 @@ export interface BotService {
   close(): Promise<void>;
 }
 
-export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRuntimeDeps, 'stepTypes'>, logger: Logger): BotService {
+export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRuntimeDeps, 'stepTypes'>, logger: Logger, understanding: Understanding = {}): BotService {
   let bot = first;
   let closing = false;
   let swapping: Promise<ReloadOutcome> = Promise.resolve({ ok: true });
@@ -60,10 +67,11 @@ export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRunt
 
   const swapNow = async (read: () => Promise<BotSource>, origin: SwapOrigin): Promise<ReloadOutcome> => {
     let next: PreparedBot;
+    const encodedBefore = understanding.embeddings?.encoded ?? 0;
     try {
       const source = await read();
       for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
-      next = await prepareBot(source, runtimeDeps);
+      next = await prepareBot(source, runtimeDeps, understanding);
     } catch (error) {
       return refused(error, origin);
     }
@@ -99,6 +107,8 @@ export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRunt
         ...(next.version ? { version: next.version.id } : {}),
         bot: next.definition.settings.id,
         dialogs: next.definition.dialogs.length,
+        // Texts the embedding provider encoded for this swap (the rest came from the cache).
+        ...(understanding.embeddings ? { encoded: understanding.embeddings.encoded - encodedBefore } : {}),
       },
       'bot definition reloaded; conversations carry on with it',
     );

@@ -26,6 +26,8 @@ import { retentionSettings, scheduleRetention } from '../jobs/handlers/retention
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
+import { openEmbeddings } from '../nlp/embeddings/open-embeddings.ts';
+import { throttledWarning } from '../nlp/embeddings/throttled-warning.ts';
 import { persistentSecret } from '../secrets.ts';
 import { openMongoStore, type MongoStore, type StoreCommand } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
@@ -179,9 +181,25 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
     usage: eventRooms.usage,
   };
+  // Sentence embeddings (EMBEDDINGS): a local model that is missing stops start-up here, naming what to do.
+  // Requests to an embeddings endpoint leave through the integrations' guarded client: INTEGRATION_ALLOWED_HOSTS applies.
+  const embeddings = await openEmbeddings(config, {
+    dataDir,
+    http: () => new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS }),
+    warn: (message) => logger.warn({ event: 'embedding_cache' }, message),
+  });
+  const understanding = { embeddings, warn: throttledWarning((message) => logger.warn({ event: 'embeddings_unavailable' }, message)) };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
-  const bot = botService(await prepareBot(published, runtimeDeps), runtimeDeps, logger);
+  let first;
+  try {
+    first = await prepareBot(published, runtimeDeps, understanding);
+  } catch (error) {
+    await embeddings?.close();
+    throw error;
+  }
+  if (embeddings) logger.info({ event: 'embeddings', model: embeddings.modelId, encoded: embeddings.encoded }, `sentence embeddings from ${embeddings.modelId}: ${embeddings.encoded} texts encoded at start, the rest from the cache`);
+  const bot = botService(first, runtimeDeps, logger, understanding);
   const versions = versionsInService(versionsSetup, bot, cluster);
   // A secret changed in the studio: the version in service read again with the new env, through the one swap path.
   studio.attach({
@@ -329,6 +347,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.close();
           subscriptions.jobs.close();
+          await embeddings?.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();

@@ -1,5 +1,8 @@
-// BANKING77 (CC BY 4.0, PolyAI): read from the shared data folder beside the repository, never copied into it.
-import { readFileSync } from 'node:fs';
+// The public intent sets the understanding benchmarks run on, read in place from the team's shared
+// data folder (never copied into the repository): BANKING77 (PolyAI, CC BY 4.0) and HWU64
+// (Liu et al. 2019, CC BY 4.0). Both come as `train.csv` / `test.csv` with columns text,category.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface Example {
@@ -7,15 +10,45 @@ export interface Example {
   readonly intent: string;
 }
 
-export const DATA_DIR = fileURLToPath(new URL('../../../shared/data/banking77/', import.meta.url));
+export const DATA_SETS = ['banking77', 'hwu64'] as const;
+export type DataSetName = (typeof DATA_SETS)[number];
 
-export function readSplit(name: 'train' | 'test'): Example[] {
-  const rows = parseCsv(readFileSync(`${DATA_DIR}${name}.csv`, 'utf8')).slice(1);
+/**
+ * Where a set lives: NLP_DATA_DIR/<name> when set, else the first `shared/data/<name>` beside
+ * the repository or one of its parent folders (a worktree sits deeper than the main checkout).
+ */
+export function dataDir(name: DataSetName): string | null {
+  if (process.env.NLP_DATA_DIR) return path.join(process.env.NLP_DATA_DIR, name);
+  let dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  for (;;) {
+    const candidate = path.join(dir, 'shared', 'data', name);
+    if (existsSync(path.join(candidate, 'train.csv'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+export interface DataSet {
+  readonly name: DataSetName;
+  readonly train: readonly Example[];
+  readonly test: readonly Example[];
+}
+
+/** The set, or null when its files are not there (benchmarks then say so and skip it). */
+export function readDataSet(name: DataSetName): DataSet | null {
+  const dir = dataDir(name);
+  if (!dir) return null;
+  return { name, train: readSplit(dir, 'train'), test: readSplit(dir, 'test') };
+}
+
+function readSplit(dir: string, split: 'train' | 'test'): Example[] {
+  const rows = parseCsv(readFileSync(path.join(dir, `${split}.csv`), 'utf8')).slice(1);
   return rows.filter((r) => r.length === 2 && r[0]?.trim()).map(([text, intent]) => ({ text: (text as string).trim(), intent: (intent as string).trim() }));
 }
 
 /** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(source: string): string[][] {
+export function parseCsv(source: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';

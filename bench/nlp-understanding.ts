@@ -1,0 +1,223 @@
+// Understanding on two public intent sets, BANKING77 (77 banking intents) and HWU64 (64 home
+// assistant intents), through the server's own path: a bot definition → the intent classifier
+// and FAQ matcher load-bot.ts builds → the engine's nlp and faq steps at the definition's default
+// thresholds (a score below threshold is a miss). Twenty intents of each set are held out of
+// training; their test queries are out of scope. Both feature sets: words alone, and words with
+// the provisioned local sentence encoder (skipped with a line when it is not provisioned).
+// CPU time is this process's; on a shared machine the wall clock says little.
+//   node --import tsx bench/nlp-understanding.ts [banking77|hwu64] [intents|faq|startup|cpu]
+// Data: ../shared/data/ (CC BY 4.0), read in place; a set that is absent is skipped.
+// Sentence embeddings of the sets' texts are cached in .cache/bench-embeddings (the first run
+// encodes them all); the CPU part encodes every query afresh.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { validateDefinition } from '../server/definition/load.ts';
+import type { BotDefinition } from '../server/definition/schema.ts';
+import { runTurn } from '../server/engine/engine.ts';
+import type { ConversationState } from '../server/engine/types.ts';
+import { cachedEmbeddings } from '../server/nlp/embeddings/embedding-cache.ts';
+import { prepareFaqMatcher } from '../server/nlp/faq-matcher.ts';
+import { trainIntentClassifier } from '../server/nlp/intent-classifier.ts';
+import type { EmbeddingProvider } from '../server/ports/embeddings.ts';
+import { DATA_SETS, firstPerIntent, heldOut, intentsOf, readDataSet, type DataSet, type Example } from './nlp/data.ts';
+import { benchEncoder, embedAll } from './nlp/embed-sets.ts';
+
+const only = process.argv.slice(2);
+const wanted = (part: string) => only.length === 0 || only.includes(part) || !only.some((o) => ['intents', 'faq', 'startup', 'cpu'].includes(o));
+const sets = DATA_SETS.filter((name) => only.length === 0 || only.includes(name) || !only.some((o) => (DATA_SETS as readonly string[]).includes(o)));
+
+const encoder = await benchEncoder();
+if ('reason' in encoder) console.log(`nlp-understanding: the runs with embeddings are SKIPPED: ${encoder.reason}`);
+const encoderProvider = 'reason' in encoder ? undefined : encoder.provider;
+/** Accuracy runs read query embeddings from the bench cache too: the CPU part measures encoding. */
+const cachedOnly: EmbeddingProvider | undefined = encoderProvider && { modelId: encoderProvider.modelId, embed: (texts) => encoderProvider.embed(texts, 'batch'), close: async () => {} };
+
+const idOf = (intent: string): string => intent.replace(/[^A-Za-z0-9_-]/g, '');
+const dialogOf = (intent: string): string => `d_${idOf(intent)}`;
+const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
+const rows: string[][] = [];
+
+function definitionOf(examples: readonly Example[], faqPhrasings: number | undefined): BotDefinition {
+  const trained = intentsOf(examples);
+  const result = validateDefinition({
+    settings: { id: 'bench', name: 'Bench', startDialog: 'start' },
+    dialogs: [
+      { id: 'start', steps: [faqPhrasings ? { id: 'ask', type: 'faq' } : { id: 'ask', type: 'nlp' }] },
+      ...trained.map((intent) => ({ id: dialogOf(intent), steps: [{ id: 'say', type: 'message', text: intent }] })),
+    ],
+    ...(faqPhrasings
+      ? { faq: trained.map((intent) => ({ id: idOf(intent), questions: examples.filter((e) => e.intent === intent).slice(0, faqPhrasings).map((e) => e.text), answer: intent })) }
+      : { intents: trained.map((intent) => ({ id: idOf(intent), dialog: dialogOf(intent), utterances: examples.filter((e) => e.intent === intent).map((e) => e.text) })) }),
+  });
+  if (!result.ok) throw new Error(result.problems.join('\n'));
+  return result.definition;
+}
+
+const waiting = (definition: BotDefinition): ConversationState => runTurn(definition, { position: null, variables: {}, userData: {} }, { kind: 'start', dialogId: 'start' }).state;
+
+function percentile(values: number[], p: number): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number).toFixed(2);
+}
+
+interface Split {
+  readonly set: DataSet;
+  readonly held: Set<string>;
+  readonly inScope: Example[];
+  readonly outOfScope: Example[];
+}
+
+function split(set: DataSet): Split {
+  const held = heldOut(intentsOf(set.train));
+  return { set, held, inScope: set.test.filter((e) => !held.has(e.intent)), outOfScope: set.test.filter((e) => held.has(e.intent)) };
+}
+
+async function intentRun(s: Split, perIntent: number | undefined, embeddings: EmbeddingProvider | undefined): Promise<void> {
+  const examples = (perIntent ? firstPerIntent(s.set.train, perIntent) : s.set.train).filter((e) => !s.held.has(e.intent));
+  const definition = definitionOf(examples, undefined);
+  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, { embeddings });
+  const state = waiting(definition);
+  const cpu: number[] = [];
+  const route = async (text: string): Promise<{ dialog: string | null; best: string | null }> => {
+    const c0 = process.cpuUsage();
+    const nlp = await classifier.classify(text);
+    const { effects } = runTurn(definition, state, { kind: 'text', text, understanding: { nlp } });
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000);
+    const result = effects.find((e) => e.type === 'nlpLog')?.fields.result as { dialog: string | null } | null | undefined;
+    return { dialog: result?.dialog ?? null, best: nlp.intent };
+  };
+  let right = 0;
+  let top = 0;
+  for (const e of s.inScope) {
+    const { dialog, best } = await route(e.text);
+    if (dialog === dialogOf(e.intent)) right++;
+    if (best === idOf(e.intent)) top++;
+  }
+  let rejected = 0;
+  for (const e of s.outOfScope) if ((await route(e.text)).dialog === null) rejected++;
+  const label = `${s.set.name} intents, ${perIntent ? `${perIntent} per intent` : 'full'} (${examples.length} utterances), ${embeddings ? 'words + embeddings' : 'words'}`;
+  console.log(`${label}: in scope routed right ${pct(right, s.inScope.length)}, out-of-scope recall ${pct(rejected, s.outOfScope.length)}, top-1 ${pct(top, s.inScope.length)}, CPU per query p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms (embedding read from the cache)`);
+  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', perIntent ? `${perIntent}-shot` : 'full', pct(right, s.inScope.length), pct(rejected, s.outOfScope.length), pct(top, s.inScope.length)]);
+}
+
+async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider | undefined): Promise<void> {
+  const definition = definitionOf(
+    s.set.train.filter((e) => !s.held.has(e.intent)),
+    phrasings,
+  );
+  const matcher = await prepareFaqMatcher(definition.faq, { locale: definition.settings.locale, embeddings });
+  const state = waiting(definition);
+  const answered = async (text: string): Promise<string | null> => {
+    const faq = await matcher.match(text);
+    const log = runTurn(definition, state, { kind: 'text', text, understanding: { faq } }).effects.find((e) => e.type === 'faqLog');
+    return log?.fields.matched ? (log.fields.intent as string) : null;
+  };
+  let right = 0;
+  let wrong = 0;
+  for (const e of s.inScope) {
+    const id = await answered(e.text);
+    if (id === idOf(e.intent)) right++;
+    else if (id !== null) wrong++;
+  }
+  let falseAnswers = 0;
+  for (const e of s.outOfScope) if ((await answered(e.text)) !== null) falseAnswers++;
+  console.log(
+    `${s.set.name} FAQ, ${phrasings} stored question${phrasings > 1 ? 's' : ''} per entry, ${embeddings ? 'words + embeddings' : 'words'} (threshold ${definition.settings.faqThreshold}): ` +
+      `answered correctly ${pct(right, s.inScope.length)}, wrong answers ${pct(wrong, s.inScope.length)}, false answers out of scope ${pct(falseAnswers, s.outOfScope.length)}`,
+  );
+  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', `FAQ ×${phrasings}`, `${pct(right, s.inScope.length)} correct`, `${pct(falseAnswers, s.outOfScope.length)} false`, `${pct(wrong, s.inScope.length)} wrong`]);
+}
+
+/** CPU of a free-text turn with the query really encoded (no cache): 10 per intent, the first 1,000 test queries. */
+async function cpuRun(s: Split): Promise<void> {
+  if (!encoderProvider || 'reason' in encoder) return;
+  const examples = firstPerIntent(s.set.train, 10).filter((e) => !s.held.has(e.intent));
+  const definition = definitionOf(examples, undefined);
+  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, { embeddings: encoderProvider });
+  const state = waiting(definition);
+  const cpu: number[] = [];
+  for (const e of s.set.test.slice(0, 1000)) {
+    const c0 = process.cpuUsage();
+    const nlp = await classifier.classify(`${e.text} `);
+    runTurn(definition, state, { kind: 'text', text: e.text, understanding: { nlp } });
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  console.log(`${s.set.name} free-text turn with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(cpu, 0.5)} ms, p99 ${percentile(cpu, 0.99)} ms (1,000 queries, 10 per intent)`);
+}
+
+/** 150 intents × 10 utterances (BANKING77's first ten per intent, and its next ten under a second name), cold and warm cache. */
+async function startupRun(set: DataSet): Promise<void> {
+  const twenty = firstPerIntent(set.train, 20);
+  const seen = new Map<string, number>();
+  const examples = twenty
+    .map((e) => {
+      const n = seen.get(e.intent) ?? 0;
+      seen.set(e.intent, n + 1);
+      return n < 10 ? e : { text: e.text, intent: `${e.intent}_b` };
+    })
+    .filter((e) => intentsOf(twenty).indexOf(e.intent.replace(/_b$/, '')) < 75);
+  const definition = definitionOf(examples, undefined);
+  const time = async (what: string, embeddings: EmbeddingProvider | undefined): Promise<void> => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    // A changed locale makes a new model id: the memo of trained models in the process cannot help.
+    await trainIntentClassifier(definition.intents, `en-${what.length}${Math.round(t0)}`.slice(0, 12), { embeddings });
+    const used = process.cpuUsage(c0);
+    console.log(`start-up, ${definition.intents.length} intents × 10 utterances, ${what}: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (${((performance.now() - t0) / 1000).toFixed(2)} s wall)`);
+  };
+  const rss0 = process.memoryUsage().rss;
+  await time('words', undefined);
+  if ('reason' in encoder) return;
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
+  try {
+    await time('words + embeddings, cold cache (1,500 utterances encoded)', cachedEmbeddings(encoder.raw, { dir }));
+    await time('words + embeddings, warm cache', cachedEmbeddings(encoder.raw, { dir }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`memory: RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB after the runs (${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MB more than before start-up runs)`);
+}
+
+function sizes(): void {
+  const du = (p: string): string => (existsSync(p) ? (spawnSync('du', ['-sh', p], { encoding: 'utf8' }).stdout.split('\t')[0] ?? '?') : 'absent');
+  console.log(
+    `install size: onnxruntime-node ${du('node_modules/onnxruntime-node')} (of it Linux x64 ${du('node_modules/onnxruntime-node/bin/napi-v6/linux/x64')}), onnxruntime-common ${du('node_modules/onnxruntime-common')}, ` +
+      `@huggingface/tokenizers ${du('node_modules/@huggingface/tokenizers')}, model ${du('.cache/models/all-minilm-l6-v2-int8')}`,
+  );
+}
+
+/** The reference outside the product (scikit-learn TF-IDF + logistic regression), when its virtual environment exists. */
+function reference(): void {
+  const python = path.join('.cache', 'nlp-reference', 'bin', 'python');
+  if (!existsSync(python)) {
+    console.log('reference (scikit-learn TF-IDF + logistic regression): skipped, no .cache/nlp-reference (bench/nlp/reference.py says how to make it)');
+    return;
+  }
+  spawnSync(python, ['bench/nlp/reference.py', ...sets], { stdio: 'inherit' });
+}
+
+const loaded = sets.map((name) => readDataSet(name)).filter((s): s is DataSet => s !== null);
+for (const name of sets) if (!loaded.some((s) => s.name === name)) console.log(`nlp-understanding: ${name} skipped, no data (see bench/nlp/data.ts)`);
+for (const set of loaded) {
+  const s = split(set);
+  if (cachedOnly) await embedAll(cachedOnly, [...set.train, ...set.test].map((e) => e.text));
+  for (const embeddings of [undefined, cachedOnly].filter((e, i) => i === 0 || e)) {
+    if (wanted('intents')) for (const perIntent of [10, undefined]) await intentRun(s, perIntent, embeddings);
+    if (wanted('faq')) for (const phrasings of [1, 5]) await faqRun(s, phrasings, embeddings);
+  }
+  if (wanted('cpu')) await cpuRun(s);
+}
+const banking = loaded.find((s) => s.name === 'banking77');
+if (banking && wanted('startup')) await startupRun(banking);
+if (only.length === 0) {
+  sizes();
+  reference();
+}
+if (rows.length > 0) {
+  console.log('\n| set | features | training | in scope routed right (FAQ: answered correctly) | out-of-scope recall (FAQ: false answers) | top-1 (FAQ: wrong answers) |\n|---|---|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
