@@ -90,7 +90,7 @@ export interface StreamOptions {
  * caller); after it the connection is cut, so a client never takes a
  * truncated export for a whole one.
  */
-export async function streamExport(res: Response, items: AsyncIterator<ExportItem>, options: StreamOptions): Promise<void> {
+export async function streamExport(res: Response, batches: AsyncIterator<readonly ExportItem[]>, options: StreamOptions): Promise<void> {
   let aborted = false;
   const onClose = () => {
     aborted = true;
@@ -98,20 +98,24 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
   // Not req's 'close': it fires once the request body is read, which for a GET is at once.
   res.once('close', onClose);
   try {
-    let head: ExportItem[];
+    let head: readonly ExportItem[];
     let more = false;
     if (options.limit !== undefined) {
-      head = [];
-      while (head.length < options.limit) {
-        const next = await items.next();
+      const page: ExportItem[] = [];
+      let rest: readonly ExportItem[] = [];
+      while (page.length < options.limit) {
+        const next = await batches.next();
         if (next.done) break;
-        head.push(next.value);
+        const room = options.limit - page.length;
+        page.push(...next.value.slice(0, room));
+        rest = next.value.slice(room);
       }
-      if (head.length === options.limit) more = !(await items.next()).done;
+      head = page;
+      if (page.length === options.limit) more = rest.length > 0 || !(await batches.next()).done;
     } else {
-      // Read the first record before answering, so a bad cursor or an unreachable store still gets a proper error.
-      const first = await items.next();
-      head = first.done ? [] : [first.value];
+      // Read the first batch before answering, so a bad cursor or an unreachable store still gets a proper error.
+      const first = await batches.next();
+      head = first.done ? [] : first.value;
       more = !first.done;
     }
 
@@ -140,14 +144,19 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
 
     if (options.format === 'json') await writer.write('[');
     if (options.format === 'csv') await writer.write(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
-    for (const item of head) await emit(item.record);
+    const emitAll = async (items: readonly ExportItem[]) => {
+      for (const item of items) {
+        const flushing = emit(item.record);
+        if (flushing) await flushing;
+      }
+    };
+    await emitAll(head);
     if (options.limit === undefined && more) {
       for (;;) {
         if (aborted) return;
-        const next = await items.next();
+        const next = await batches.next();
         if (next.done) break;
-        const flushing = emit(next.value.record);
-        if (flushing) await flushing;
+        await emitAll(next.value);
       }
     }
     if (options.format === 'json') await writer.write(count === 0 ? ']' : '\n]\n');
@@ -159,6 +168,6 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
     res.destroy(error as Error);
   } finally {
     res.off('close', onClose);
-    await items.return?.();
+    await batches.return?.();
   }
 }
