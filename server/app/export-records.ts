@@ -1,5 +1,6 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import type { KnownUserRow, TranscriptExportRow } from '../ports/personal-data.ts';
+import { isoTimeFormatter } from './iso-time.ts';
 import { LOG_KINDS, type LogEntry, type RangeQuery, type Store } from '../ports/store.ts';
 
 /**
@@ -56,15 +57,9 @@ export function messageText(message: Readonly<Record<string, unknown>>): string 
   }
 }
 
-function transcriptRecord(fields: readonly string[], row: TranscriptExportRow): Record<string, unknown> {
+function transcriptData(row: TranscriptExportRow): Record<string, unknown> {
   const { message } = row;
-  return toRecord(
-    fields,
-    row.userId,
-    row.at,
-    { seq: row.seq, from: row.from, kind: typeof message.type === 'string' ? message.type : null, text: messageText(message), dialogId: row.dialogId, stepId: row.stepId, message },
-    false,
-  );
+  return { seq: row.seq, from: row.from, kind: typeof message.type === 'string' ? message.type : null, text: messageText(message), dialogId: row.dialogId, stepId: row.stepId, message };
 }
 
 export function isExportName(name: string): name is ExportName {
@@ -89,9 +84,12 @@ export interface ExportQuery extends RangeQuery {
   readonly filters?: ExportFilters;
 }
 
-/** One exported record, keyed by its fields in order, with the store's cursor beside it (not part of the record). */
+/**
+ * One exported record: its values in the order of the export's fields (recordFields), so
+ * no object is built per record; with the store's cursor beside it (not part of the record).
+ */
 export interface ExportItem {
-  readonly record: Record<string, unknown>;
+  readonly values: readonly unknown[];
   readonly cursor: string;
 }
 
@@ -130,20 +128,32 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-function toRecord(
-  fields: readonly string[],
-  userId: string,
-  timestamp: number,
-  data: Readonly<Record<string, unknown>>,
-  secrets: boolean,
-): Record<string, unknown> {
-  const record: Record<string, unknown> = { userId, timestamp: new Date(timestamp).toISOString() };
-  for (let i = 2; i < fields.length; i++) {
-    const field = fields[i]!;
-    const value = data[field];
-    record[field] = value === undefined ? null : secrets ? redact(value) : value;
-  }
-  return record;
+/**
+ * Makes an export's record values, one per field of `fields` (userId, timestamp, then the
+ * data's fields; a missing one is null). A field listed twice (a user-data field named userId,
+ * or one declared twice) holds, at each listing, the value of its last listing: what assigning
+ * the fields in order to one object gives, which is how records were built before.
+ */
+function recordValues(fields: readonly string[], secrets: boolean): (userId: string, timestamp: number, data: Readonly<Record<string, unknown>>) => unknown[] {
+  const iso = isoTimeFormatter();
+  // Per field: 0 = the user id, 1 = the time, else the data field to read.
+  const sources = fields.map((field, i) => {
+    const last = Math.max(i, fields.lastIndexOf(field));
+    return last <= 1 ? last : field;
+  });
+  return (userId, timestamp, data) => {
+    const values = new Array<unknown>(sources.length);
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i]!;
+      if (source === 0) values[i] = userId;
+      else if (source === 1) values[i] = iso(timestamp);
+      else {
+        const value = data[source];
+        values[i] = value === undefined ? null : secrets ? redact(value) : value;
+      }
+    }
+    return values;
+  };
 }
 
 /**
@@ -159,11 +169,11 @@ export async function* exportRecords(
 ): AsyncGenerator<readonly ExportItem[], void, undefined> {
   const fields = recordFields(deps.definition, name);
   const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
+  const values = recordValues(fields, name === 'integrationLog');
   if (name === 'transcript') {
-    for await (const rows of deps.store.exportTranscript(range).batches()) yield rows.map((row) => ({ record: transcriptRecord(fields, row), cursor: row.cursor }));
+    for await (const rows of deps.store.exportTranscript(range).batches()) yield rows.map((row) => ({ values: values(row.userId, row.at, transcriptData(row)), cursor: row.cursor }));
     return;
   }
-  const secrets = name === 'integrationLog';
   const filters = name === 'userData' || name === 'userDataSnapshot' ? query.filters : undefined;
   // userData lists every known user (not only those who wrote), by their last message, else their creation.
   const source: AsyncIterable<readonly (KnownUserRow | LogEntry)[]> = name === 'userData' ? deps.store.exportKnownUsers(range).batches() : deps.store.readLogs(name, range).batches();
@@ -172,7 +182,7 @@ export async function* exportRecords(
     for (const row of rows) {
       const data = 'userData' in row ? row.userData : row.data;
       if (filters && !matches(data, filters)) continue;
-      items.push({ record: toRecord(fields, row.userId, row.timestamp, data, secrets), cursor: row.cursor });
+      items.push({ values: values(row.userId, row.timestamp, data), cursor: row.cursor });
     }
     if (items.length > 0) yield items;
   }
