@@ -52,7 +52,9 @@ class ChunkWriter {
 
   async flush(): Promise<void> {
     if (this.size === 0 || this.closed) return;
-    const chunk = this.parts.join('');
+    // Encoded here, once: given a string, the HTTP layer measures its UTF-8 length (walking a
+    // text built of many pieces) and the socket then encodes it again.
+    const chunk = Buffer.from(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''), 'utf8');
     this.parts = [];
     this.size = 0;
     if (this.res.write(chunk)) return;
