@@ -56,7 +56,8 @@ if (process.send) {
         let rows = 0;
         const read = message.what === 'users' ? server.store.exportUsers({ batchSize: 1000 }) : server.store.readLogs('nlpLog', { batchSize: 1000 });
         for await (const _row of read) rows++;
-        send({ raw: { rows, seconds: (performance.now() - started) / 1000, rssMb: stopRss() } });
+        const used = process.cpuUsage(cpu);
+        send({ raw: { rows, seconds: (performance.now() - started) / 1000, rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6 } });
       } else if (message.cmd === 'rss-start') {
         sampleRss();
         send({ sampling: true });

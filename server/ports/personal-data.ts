@@ -5,7 +5,7 @@
  * Both store adapters implement it; `stores/contract/personal-data-cases.ts`
  * pins the behaviour.
  */
-import type { LogKind, RangeQuery } from './store.ts';
+import type { LogKind, RangeQuery, RangeRead } from './store.ts';
 
 /** What one erasure removed, by kind of record; all zero when the user was already gone. */
 export interface ErasureReport {
@@ -71,9 +71,9 @@ export interface PersonalDataStore {
   /** Removes transcript entries and log rows older than their cut-off; nothing newer is touched. */
   purgeOlderThan(cutoffs: RetentionCutoffs): Promise<PurgeReport>;
   /** Every user, whether they wrote or not, by `timestamp` (last message, else creation) then creation order. */
-  exportKnownUsers(query: RangeQuery): AsyncIterable<KnownUserRow>;
+  exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow>;
   /** Every transcript entry of every user whose time is in the range, by time (ties in a stable order). */
-  exportTranscript(query: RangeQuery): AsyncIterable<TranscriptExportRow>;
+  exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow>;
 }
 
 export function emptyLogCounts(kinds: readonly LogKind[]): Record<LogKind, number> {

@@ -133,6 +133,16 @@ export interface RangeQuery {
   readonly batchSize?: number;
 }
 
+/**
+ * A range read: row by row (`for await`), or a batch at a time through `batches()`, where
+ * a consumer of millions of rows (an export) awaits once per batch rather than once per row.
+ * Both give the same rows in the same order; each iteration runs the read from its start.
+ */
+export interface RangeRead<T> extends AsyncIterable<T> {
+  /** The rows in batches of at most `RangeQuery.batchSize`, none of them empty. */
+  batches(): AsyncIterable<readonly T[]>;
+}
+
 export interface UserExportRow {
   readonly userId: string;
   /** lastMessageAt of the user: exports include only users who wrote. */
@@ -308,7 +318,7 @@ export interface Store extends Leases, PersonalDataStore {
   appendLog(kind: LogKind, entry: NewLogEntry): Promise<void>;
   appendLogs(kind: LogKind, entries: readonly NewLogEntry[]): Promise<void>;
   /** Entries in the range, by timestamp then insertion order. */
-  readLogs(kind: LogKind, query: RangeQuery): AsyncIterable<LogEntry>;
+  readLogs(kind: LogKind, query: RangeQuery): RangeRead<LogEntry>;
 
   // Durable jobs and timers
   /** Schedules a job; replaces a pending job with the same id, keeps a running one. */

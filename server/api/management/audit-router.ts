@@ -21,12 +21,17 @@ export const auditRecord = (entry: AuditEntry): Record<string, unknown> => ({
   details: entry.details ?? null,
 });
 
+const auditValues = (entry: AuditEntry): unknown[] => {
+  const record = auditRecord(entry);
+  return AUDIT_FIELDS.map((field) => record[field]);
+};
+
 /** Pages through the trail a thousand entries at a time, so memory stays flat however long it is. */
-async function* auditItems(audit: AuditLog, range: { fromMs?: number; toMs?: number; after?: string }): AsyncGenerator<ExportItem> {
+async function* auditItems(audit: AuditLog, range: { fromMs?: number; toMs?: number; after?: string }): AsyncGenerator<readonly ExportItem[]> {
   let after = range.after;
   for (;;) {
     const page = await audit.read({ limit: 1000, ...(range.fromMs !== undefined ? { fromAt: range.fromMs } : {}), ...(range.toMs !== undefined ? { toAt: range.toMs } : {}), ...(after ? { after } : {}) });
-    for (const entry of page) yield { record: auditRecord(entry), cursor: entry.id };
+    if (page.length > 0) yield page.map((entry) => ({ values: auditValues(entry), cursor: entry.id }));
     if (page.length < 1000) return;
     after = page.at(-1)!.id;
   }

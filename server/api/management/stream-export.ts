@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { ExportItem } from '../../app/export-records.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { ExportFormat } from './export-query.ts';
+import { recordJson } from './record-json.ts';
 
 /** Bytes gathered before a write: one socket write per ~64 KiB instead of one per record. */
 const CHUNK_BYTES = 64 * 1024;
@@ -26,9 +27,9 @@ export function csvCell(value: unknown, formulaGuard = true): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvLine(fields: readonly string[], record: Record<string, unknown>, formulaGuard: boolean): string {
+function csvLine(values: readonly unknown[], formulaGuard: boolean): string {
   let line = '';
-  for (let i = 0; i < fields.length; i++) line += (i === 0 ? '' : ',') + csvCell(record[fields[i]!], formulaGuard);
+  for (let i = 0; i < values.length; i++) line += (i === 0 ? '' : ',') + csvCell(values[i], formulaGuard);
   return `${line}\r\n`;
 }
 
@@ -42,7 +43,7 @@ class ChunkWriter {
     return this.res.destroyed || this.res.writableEnded;
   }
 
-  /** Returns a promise only when it flushed, so the per-record path needs no await (a microtask per row adds up at 1M rows). */
+  /** Returns a promise only when it flushed, so a small batch (a filtered one, a short page) needs no await. */
   write(text: string): Promise<void> | undefined {
     this.parts.push(text);
     this.size += text.length;
@@ -51,7 +52,9 @@ class ChunkWriter {
 
   async flush(): Promise<void> {
     if (this.size === 0 || this.closed) return;
-    const chunk = this.parts.join('');
+    // Encoded here, once: given a string, the HTTP layer measures its UTF-8 length (walking a
+    // text built of many pieces) and the socket then encodes it again.
+    const chunk = Buffer.from(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''), 'utf8');
     this.parts = [];
     this.size = 0;
     if (this.res.write(chunk)) return;
@@ -90,7 +93,7 @@ export interface StreamOptions {
  * caller); after it the connection is cut, so a client never takes a
  * truncated export for a whole one.
  */
-export async function streamExport(res: Response, items: AsyncIterator<ExportItem>, options: StreamOptions): Promise<void> {
+export async function streamExport(res: Response, batches: AsyncIterator<readonly ExportItem[]>, options: StreamOptions): Promise<void> {
   let aborted = false;
   const onClose = () => {
     aborted = true;
@@ -98,20 +101,24 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
   // Not req's 'close': it fires once the request body is read, which for a GET is at once.
   res.once('close', onClose);
   try {
-    let head: ExportItem[];
+    let head: readonly ExportItem[];
     let more = false;
     if (options.limit !== undefined) {
-      head = [];
-      while (head.length < options.limit) {
-        const next = await items.next();
+      const page: ExportItem[] = [];
+      let rest: readonly ExportItem[] = [];
+      while (page.length < options.limit) {
+        const next = await batches.next();
         if (next.done) break;
-        head.push(next.value);
+        const room = options.limit - page.length;
+        page.push(...next.value.slice(0, room));
+        rest = next.value.slice(room);
       }
-      if (head.length === options.limit) more = !(await items.next()).done;
+      head = page;
+      if (page.length === options.limit) more = rest.length > 0 || !(await batches.next()).done;
     } else {
-      // Read the first record before answering, so a bad cursor or an unreachable store still gets a proper error.
-      const first = await items.next();
-      head = first.done ? [] : [first.value];
+      // Read the first batch before answering, so a bad cursor or an unreachable store still gets a proper error.
+      const first = await batches.next();
+      head = first.done ? [] : first.value;
       more = !first.done;
     }
 
@@ -127,27 +134,33 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
 
     const writer = new ChunkWriter(res);
     let count = 0;
-    const emit = (record: Record<string, unknown>): Promise<void> | undefined => {
-      const line =
-        options.format === 'json'
-          ? (count === 0 ? '\n' : ',\n') + JSON.stringify(record)
-          : options.format === 'ndjson'
-            ? `${JSON.stringify(record)}\n`
-            : csvLine(options.fields, record, options.csvFormulaGuard ?? true);
-      count++;
-      return writer.write(line);
+    const json = recordJson(options.fields);
+    const guard = options.csvFormulaGuard ?? true;
+    // A batch becomes one string and one write: the writer's bookkeeping per record added up at a million records.
+    const batchText = (items: readonly ExportItem[]): string => {
+      let text = '';
+      for (const { values } of items) {
+        if (options.format === 'json') text += (count === 0 ? '\n' : ',\n') + json(values);
+        else if (options.format === 'ndjson') text += `${json(values)}\n`;
+        else text += csvLine(values, guard);
+        count++;
+      }
+      return text;
     };
 
     if (options.format === 'json') await writer.write('[');
     if (options.format === 'csv') await writer.write(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
-    for (const item of head) await emit(item.record);
+    const emitAll = async (items: readonly ExportItem[]) => {
+      const flushing = writer.write(batchText(items));
+      if (flushing) await flushing;
+    };
+    await emitAll(head);
     if (options.limit === undefined && more) {
       for (;;) {
         if (aborted) return;
-        const next = await items.next();
+        const next = await batches.next();
         if (next.done) break;
-        const flushing = emit(next.value.record);
-        if (flushing) await flushing;
+        await emitAll(next.value);
       }
     }
     if (options.format === 'json') await writer.write(count === 0 ? ']' : '\n]\n');
@@ -159,6 +172,6 @@ export async function streamExport(res: Response, items: AsyncIterator<ExportIte
     res.destroy(error as Error);
   } finally {
     res.off('close', onClose);
-    await items.return?.();
+    await batches.return?.();
   }
 }

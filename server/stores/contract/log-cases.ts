@@ -57,6 +57,22 @@ export function logCases(store: () => Store): void {
     }
   });
 
+  it('when a range is read a batch at a time, then the batches hold the rows of the row-by-row read, in order, none empty or larger than asked', async () => {
+    const times = [5, 1, 1, 2, 3, 3, 4, 1, 5];
+    await store().appendLogs('urlTracker', times.map((t, i) => entry(`e${i}`, t)));
+    const full = await collect(store().readLogs('urlTracker', {}));
+    for (const batchSize of [1, 2, 4, 9, 100]) {
+      const batches = await collect(store().readLogs('urlTracker', { batchSize }).batches());
+      expect(batches.flat()).toStrictEqual(full);
+      expect(batches.every((batch) => batch.length > 0 && batch.length <= batchSize)).toBe(true);
+    }
+    const read = store().readLogs('urlTracker', { after: full[2]!.cursor, batchSize: 2 });
+    // A read runs from its start each time it is iterated, row by row or by batch.
+    expect((await collect(read.batches())).flat()).toStrictEqual(full.slice(3));
+    expect(await collect(read)).toStrictEqual(full.slice(3));
+    await expect(collect(store().readLogs('urlTracker', { after: 'nonsense' }).batches())).rejects.toBeInstanceOf(InvalidCursorError);
+  });
+
   it('when a cursor is combined with a range, then both apply', async () => {
     await store().appendLogs('outgoingEmail', [entry('a', 10), entry('b', 20), entry('c', 20), entry('d', 30), entry('e', 40)]);
     const full = await collect(store().readLogs('outgoingEmail', { fromMs: 20, toMs: 40 }));

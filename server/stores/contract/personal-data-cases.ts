@@ -92,6 +92,8 @@ export function personalDataCases(store: () => Store): void {
     expect(rows[0]?.userData).toStrictEqual({ name: 'W' });
     expect((await collect(store().exportKnownUsers({ fromMs: 300, toMs: 800 }))).map((r) => r.userId)).toStrictEqual(['silent']);
     expect((await collect(store().exportKnownUsers({ fromMs: 101, toMs: 300 }))).map((r) => r.userId)).toStrictEqual([]);
+    const batches = await collect(store().exportKnownUsers({ batchSize: 1 }).batches());
+    expect(batches).toStrictEqual(rows.map((row) => [row]));
     const rest = await collect(store().exportKnownUsers({ after: rows[0]!.cursor }));
     expect(rest.map((r) => r.userId)).toStrictEqual(['silent']);
     // Writing again moves the writer to their new message.
@@ -131,6 +133,9 @@ export function personalDataCases(store: () => Store): void {
     }
     expect(paged.map((r) => `${r.userId}${r.seq}`)).toStrictEqual(all.map((r) => `${r.userId}${r.seq}`));
     await expect(collect(store().exportTranscript({ after: 'nonsense' }))).rejects.toBeInstanceOf(InvalidCursorError);
+    const batches = await collect(store().exportTranscript({ batchSize: 3 }).batches());
+    expect(batches.map((batch) => batch.length)).toStrictEqual([3, 3, 2]);
+    expect(batches.flat()).toStrictEqual(all);
   });
 }
 

@@ -1,7 +1,8 @@
 import { type Db, type Filter, type ObjectId } from 'mongodb';
 import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
-import { LOG_KINDS, type RangeQuery } from '../../ports/store.ts';
+import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
+import { rangeRead } from '../range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson } from './mongo-common.ts';
 import type { LogDoc } from './mongo-logs.ts';
@@ -78,47 +79,53 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
       return { transcript: removed, logs: counts };
     },
 
-    async *exportKnownUsers(query: RangeQuery): AsyncIterable<KnownUserRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-      for (;;) {
-        // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
-        const docs = await users
-          .find(rangeFilter<UserDoc>('listedAt', 'order', query, after), { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } })
-          .sort({ listedAt: 1, order: 1 })
-          .limit(batchSize)
-          .toArray();
-        for (const doc of docs) {
-          const listedAt = doc.listedAt ?? 0;
-          yield { userId: doc._id, timestamp: listedAt, userData: fromJson(doc.userData), cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }) };
-        }
-        const last = docs.at(-1);
-        if (last === undefined || docs.length < batchSize) return;
-        after = { t: last.listedAt ?? 0, o: last.order };
-      }
+    exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow> {
+      return rangeRead(() => {
+        const batchSize = batchSizeOf(query.batchSize);
+        let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
+        let done = false;
+        return async () => {
+          if (done) return [];
+          // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
+          const docs = await users
+            .find(rangeFilter<UserDoc>('listedAt', 'order', query, after), { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } })
+            .sort({ listedAt: 1, order: 1 })
+            .limit(batchSize)
+            .toArray();
+          const last = docs.at(-1);
+          if (last === undefined || docs.length < batchSize) done = true;
+          else after = { t: last.listedAt ?? 0, o: last.order };
+          return docs.map((doc) => {
+            const listedAt = doc.listedAt ?? 0;
+            return { userId: doc._id, timestamp: listedAt, userData: fromJson<Record<string, unknown>>(doc.userData), cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }) };
+          });
+        };
+      });
     },
 
-    async *exportTranscript(query: RangeQuery): AsyncIterable<TranscriptExportRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-      for (;;) {
-        const docs = await transcript.find(rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after)).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
-        for (const doc of docs) {
-          yield {
+    exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
+      return rangeRead(() => {
+        const batchSize = batchSizeOf(query.batchSize);
+        let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
+        let done = false;
+        return async () => {
+          if (done) return [];
+          const docs = await transcript.find(rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after)).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
+          const last = docs.at(-1);
+          if (last === undefined || docs.length < batchSize) done = true;
+          else after = { t: last.at, o: last._id };
+          return docs.map((doc) => ({
             userId: doc.userId,
             seq: doc.seq,
             from: doc.from,
             at: doc.at,
-            message: fromJson(doc.message),
+            message: fromJson<Record<string, unknown>>(doc.message),
             dialogId: doc.dialogId ?? null,
             stepId: doc.stepId ?? null,
             cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }),
-          };
-        }
-        const last = docs.at(-1);
-        if (last === undefined || docs.length < batchSize) return;
-        after = { t: last.at, o: last._id };
-      }
+          }));
+        };
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import type { LogEntry, LogKind, NewLogEntry, RangeQuery, Store } from '../../ports/store.ts';
+import type { LogEntry, LogKind, NewLogEntry, RangeQuery, RangeRead, Store } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
+import { rangeRead } from '../range-read.ts';
 import { fromJson, toJson } from './json.ts';
 
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -35,21 +36,28 @@ export function sqliteLogs(db: Database): LogOps {
     async appendLogs(kind, entries) {
       insertAll.immediate(kind, entries);
     },
-    async *readLogs(kind: LogKind, query: RangeQuery): AsyncIterable<LogEntry> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
-      const from = query.fromMs ?? MIN;
-      const to = query.toMs ?? MAX;
-      // One short statement per batch, not one open iterator: see exportUsers.
-      for (;;) {
-        const rows = batch.all(kind, from, after.t, to, after.t, after.o, batchSize);
-        for (const [id, userId, timestamp, data] of rows) {
-          yield { userId, timestamp, data: fromJson(data), cursor: encodeCursor({ t: timestamp, o: id }) };
-        }
-        const last = rows.at(-1);
-        if (last === undefined || rows.length < batchSize) return;
-        after = { t: last[2], o: last[0] };
-      }
+    readLogs(kind: LogKind, query: RangeQuery): RangeRead<LogEntry> {
+      return rangeRead(() => {
+        const batchSize = batchSizeOf(query.batchSize);
+        let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
+        const from = query.fromMs ?? MIN;
+        const to = query.toMs ?? MAX;
+        let done = false;
+        // One short statement per batch, not one open iterator: see exportUsers.
+        return () => {
+          if (done) return [];
+          const rows = batch.all(kind, from, after.t, to, after.t, after.o, batchSize);
+          const last = rows.at(-1);
+          if (last === undefined || rows.length < batchSize) done = true;
+          else after = { t: last[2], o: last[0] };
+          const entries = new Array<LogEntry>(rows.length);
+          for (let i = 0; i < rows.length; i++) {
+            const [id, userId, timestamp, data] = rows[i]!;
+            entries[i] = { userId, timestamp, data: fromJson(data), cursor: encodeCursor({ t: timestamp, o: id }) };
+          }
+          return entries;
+        };
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
-import { LOG_KINDS, type RangeQuery } from '../../ports/store.ts';
+import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor, InvalidCursorError } from '../range-cursor.ts';
+import { rangeRead } from '../range-read.ts';
 import { fromJson } from './json.ts';
 
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -104,36 +105,54 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
       return { transcript, logs };
     },
 
-    async *exportKnownUsers(query: RangeQuery): AsyncIterable<KnownUserRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
-      const from = query.fromMs ?? MIN;
-      const to = query.toMs ?? MAX;
-      for (;;) {
-        const rows = knownBatch.all(from, after.t, to, after.t, after.o, batchSize);
-        for (const [userId, timestamp, seq, userData] of rows) {
-          yield { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }) };
-        }
-        const last = rows.at(-1);
-        if (last === undefined || rows.length < batchSize) return;
-        after = { t: last[1], o: last[2] };
-      }
+    exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow> {
+      return rangeRead(() => {
+        const batchSize = batchSizeOf(query.batchSize);
+        let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
+        const from = query.fromMs ?? MIN;
+        const to = query.toMs ?? MAX;
+        let done = false;
+        return () => {
+          if (done) return [];
+          const rows = knownBatch.all(from, after.t, to, after.t, after.o, batchSize);
+          const last = rows.at(-1);
+          if (last === undefined || rows.length < batchSize) done = true;
+          else after = { t: last[1], o: last[2] };
+          const users = new Array<KnownUserRow>(rows.length);
+          for (let i = 0; i < rows.length; i++) {
+            const [userId, timestamp, seq, userData] = rows[i]!;
+            users[i] = { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }) };
+          }
+          return users;
+        };
+      });
     },
 
-    async *exportTranscript(query: RangeQuery): AsyncIterable<TranscriptExportRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after: [number, string, number] = query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after);
-      const from = query.fromMs ?? MIN;
-      const to = query.toMs ?? MAX;
-      for (;;) {
-        const rows = transcriptBatch.all(from, after[0], to, after[0], after[1], after[2], batchSize);
-        for (const [userId, seq, from_, at, message, dialogId, stepId] of rows) {
-          yield { userId, seq, from: from_ as 'user' | 'bot', at, message: fromJson(message), dialogId, stepId, cursor: encodeTranscriptCursor(at, userId, seq) };
-        }
-        const last = rows.at(-1);
-        if (last === undefined || rows.length < batchSize) return;
-        after = [last[3], last[0], last[1]];
-      }
+    exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
+      return rangeRead(() => {
+        const batchSize = batchSizeOf(query.batchSize);
+        let after: [number, string, number] = query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after);
+        const from = query.fromMs ?? MIN;
+        const to = query.toMs ?? MAX;
+        let done = false;
+        return () => {
+          if (done) return [];
+          const rows = transcriptBatch.all(from, after[0], to, after[0], after[1], after[2], batchSize);
+          const last = rows.at(-1);
+          if (last === undefined || rows.length < batchSize) done = true;
+          else after = [last[3], last[0], last[1]];
+          return rows.map(([userId, seq, from_, at, message, dialogId, stepId]) => ({
+            userId,
+            seq,
+            from: from_ as 'user' | 'bot',
+            at,
+            message: fromJson<Record<string, unknown>>(message),
+            dialogId,
+            stepId,
+            cursor: encodeTranscriptCursor(at, userId, seq),
+          }));
+        };
+      });
     },
   };
 }
