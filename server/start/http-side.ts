@@ -15,6 +15,7 @@ import { SCHEMA_PATH } from '../definition/json-schema.ts';
 import { currentDatasets } from '../load-bot.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
+import type { AuditLog } from '../ports/studio/audit.ts';
 import type { BotService } from './bot-service.ts';
 
 export interface HttpSideOptions {
@@ -34,6 +35,8 @@ export interface HttpSideOptions {
   /** The bot's public base URL, known once the server listens. */
   readonly baseUrl: () => string;
   readonly draining: () => boolean;
+  /** The studio's audit trail: exported by the management API, and told of user erasures. */
+  readonly audit?: AuditLog;
   /** Surfaces mounted beside the management API (the studio). */
   readonly surfaces?: AppOptions['surfaces'];
 }
@@ -67,6 +70,7 @@ export function httpSide(options: HttpSideOptions): RequestListener {
       metricsAccess: { token: config.METRICS_TOKEN, openOnLoopback: isLoopbackHost(config.HOST) },
       trustProxy: config.TRUST_PROXY,
       deps: options.deps,
+      ...(options.audit ? { audit: options.audit } : {}),
     },
     urlTracker: (token) => openTrackedLink(options.deps(), token),
     datasets: { target: currentDatasets(() => bot.current.runtime), functionKey: options.functionKey },

@@ -3,6 +3,8 @@ import type { AppDeps } from '../../app/deps.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
+import type { AuditLog } from '../../ports/studio/audit.ts';
+import { auditRouter } from './audit-router.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';
 import { metricsGuard, type MetricsAccess } from '../metrics-access.ts';
@@ -30,6 +32,8 @@ export interface ManagementOptions {
   readonly trustProxy?: ProxyTrust;
   /** Where the limit is counted: this process when absent, every node together in cluster mode. */
   readonly limiter?: LimiterFactory;
+  /** The studio's audit trail: exported at /api/management/audit, and told of every user erasure. */
+  readonly audit?: AuditLog;
 }
 
 export interface ManagementApi {
@@ -75,7 +79,8 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   if (options.metrics) router.use(metricsRouter(options.metrics, options.metricsAccess ? metricsGuard(options.metricsAccess, keyed) : keyed));
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
-  router.use('/api/management', erasureRouter(options.deps));
+  router.use('/api/management', erasureRouter(options.deps, options.audit));
+  if (options.audit) router.use('/api/management', auditRouter({ audit: options.audit, logger: options.logger }));
   router.use(translateErrors);
   return {
     router,

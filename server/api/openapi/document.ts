@@ -3,6 +3,7 @@ import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
 import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
+import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths } from './channel-paths.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
@@ -240,10 +241,11 @@ export function openApiDocument(definition: BotDefinition): Obj {
     },
   };
 
+  Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
   Object.assign(paths, studioVersionsPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...studioVersionsSchemas() };
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, AuditRecord: auditRecordSchema, ...studioVersionsSchemas() };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -271,6 +273,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
       { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
+      { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,

@@ -14,6 +14,8 @@ const DAY_MS = 86_400_000;
 export interface RetentionSettings {
   readonly transcriptDays?: number;
   readonly logDays?: Readonly<Partial<Record<LogKind, number>>>;
+  /** The studio's audit trail (RETENTION_AUDIT_DAYS only: RETENTION_LOG_DAYS does not cover it). */
+  readonly auditDays?: number;
 }
 
 /** RETENTION_* settings by log kind: the kind's own, else RETENTION_LOG_DAYS. */
@@ -24,11 +26,11 @@ export function retentionSettings(config: Readonly<Record<string, unknown>>): Re
     const own = days(`RETENTION_${kind.replace(/([A-Z])/g, '_$1').toUpperCase()}_DAYS`) ?? days('RETENTION_LOG_DAYS');
     if (own !== undefined) logDays[kind] = own;
   }
-  return { transcriptDays: days('RETENTION_TRANSCRIPT_DAYS'), logDays };
+  return { transcriptDays: days('RETENTION_TRANSCRIPT_DAYS'), logDays, auditDays: days('RETENTION_AUDIT_DAYS') };
 }
 
 export function hasRetention(settings: RetentionSettings): boolean {
-  return settings.transcriptDays !== undefined || Object.keys(settings.logDays ?? {}).length > 0;
+  return settings.transcriptDays !== undefined || Object.keys(settings.logDays ?? {}).length > 0 || settings.auditDays !== undefined;
 }
 
 export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCutoffs {
@@ -41,12 +43,20 @@ export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCu
  * Purges what is older than the settings, then puts itself back for the next hour:
  * one durable job that outlives restarts and, with several nodes, runs on one at a time.
  */
-export function retentionJobHandler(deps: { readonly store: Store; readonly clock: Clock; readonly logger: Logger; readonly settings: RetentionSettings }): JobHandler {
+export function retentionJobHandler(deps: {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: RetentionSettings;
+  /** The audit trail's purge (a room of its own, not the Store). */
+  readonly audit?: { purgeAuditBefore(before: number): Promise<number> };
+}): JobHandler {
   return async () => {
     if (!hasRetention(deps.settings)) return;
     const now = deps.clock.now();
     const purged = await deps.store.purgeOlderThan(cutoffsAt(deps.settings, now));
-    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs }, 'records older than the retention settings were removed');
+    const audit = deps.settings.auditDays !== undefined && deps.audit ? await deps.audit.purgeAuditBefore(now - deps.settings.auditDays * DAY_MS) : 0;
+    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs, audit }, 'records older than the retention settings were removed');
     return { deferUntil: now + RETENTION_EVERY_MS };
   };
 }
