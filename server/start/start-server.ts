@@ -37,6 +37,8 @@ import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
 import { versionsRoutes } from '../studio/http/versions-routes.ts';
+import { designerRoutes } from '../studio/designer/designer-routes.ts';
+import { designerDeps, openPresence } from './studio-designer.ts';
 import { wireWebchat } from './webchat.ts';
 
 export type { ReloadOutcome } from './bot-service.ts';
@@ -179,6 +181,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
         { kind: 'secrets', label: reason },
       ),
   });
+  const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
@@ -200,7 +203,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studio.surfaces([versionsRoutes(() => versions.deps)]),
+      surfaces: studio.surfaces([versionsRoutes(() => versions.deps), designerRoutes(designer)]),
       audit: studio.audit,
     }),
   );

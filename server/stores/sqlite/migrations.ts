@@ -239,6 +239,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 13,
+    description: "studio: who has the designer open (presence)",
+    // One row per account, replaced on every beat; old rows are purged now and then.
+    sql: `
+      CREATE TABLE studio_presence (
+        account_id TEXT    PRIMARY KEY,
+        name       TEXT    NOT NULL,
+        dialog     TEXT,
+        at         INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX studio_presence_by_time ON studio_presence (at);
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

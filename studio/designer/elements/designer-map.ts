@@ -9,6 +9,9 @@ import { short } from './form-widgets.ts';
 import { place } from './place.ts';
 import { base } from './styles.ts';
 
+/** Below this, a row's text is too small to read: a larger map starts here instead of fitting. */
+const READABLE_ZOOM = 0.7;
+
 /**
  * The map: dialogs as boxes of their steps, jumps and branches as arrows, laid out automatically.
  * Pan and zoom come from @xyflow/system (the core of React Flow and Svelte Flow, no framework);
@@ -184,7 +187,7 @@ export class DesignerMap extends LitElement {
       <div class="tools">
         <button type="button" @click=${() => this.zoomBy(1.25)}>${short('+', t.zoomIn)}</button>
         <button type="button" @click=${() => this.zoomBy(0.8)}>${short('−', t.zoomOut)}</button>
-        <button type="button" @click=${() => void this.fit()}>${t.fitView}</button>
+        <button type="button" @click=${() => void this.fit(true)}>${t.fitView}</button>
         <p class="help" id="map-help">${t.mapHelp}</p>
       </div>
       <div class="pane" role="group" aria-label=${t.mapLabel} aria-describedby="map-help" @keydown=${this.onKey}>
@@ -295,14 +298,25 @@ export class DesignerMap extends LitElement {
     element?.style.setProperty('transform', `translate(${viewport.x}px, ${viewport.y}px) scale(${viewport.zoom})`);
   }
 
-  private async fit(): Promise<void> {
+  /**
+   * Shows the whole map when it fits at a readable size; a larger one starts at that size with
+   * the start dialog in view (pan, zoom out or press 0 for the rest).
+   */
+  private async fit(whole = false): Promise<void> {
     const pane = this.renderRoot.querySelector<HTMLElement>('.pane');
     const layout = this.layout;
     if (!pane || !layout || !this.panZoom) return;
     const width = pane.clientWidth;
     const height = pane.clientHeight;
-    const zoom = Math.max(0.1, Math.min(1, (width - 20) / Math.max(1, layout.width), (height - 20) / Math.max(1, layout.height)));
-    await this.panZoom.setViewport({ x: (width - layout.width * zoom) / 2, y: Math.max(10, (height - layout.height * zoom) / 2), zoom });
+    const fits = Math.min(1, (width - 20) / Math.max(1, layout.width), (height - 20) / Math.max(1, layout.height));
+    if (whole || fits >= READABLE_ZOOM) {
+      const zoom = Math.max(0.1, fits);
+      await this.panZoom.setViewport({ x: (width - layout.width * zoom) / 2, y: Math.max(10, (height - layout.height * zoom) / 2), zoom });
+      return;
+    }
+    const start = layout.nodes.find((node) => node.id === this.definition.settings?.startDialog) ?? layout.nodes[0];
+    const zoom = READABLE_ZOOM;
+    await this.panZoom.setViewport({ zoom, x: 20 - (start?.x ?? 0) * zoom, y: height / 2 - ((start?.y ?? 0) + (start?.height ?? 0) / 2) * zoom });
   }
 
   private zoomBy(factor: number): void {
@@ -328,7 +342,7 @@ export class DesignerMap extends LitElement {
     const key = target?.dataset?.key;
     if (event.key === '+' || event.key === '=') return this.handled(event, () => this.zoomBy(1.25));
     if (event.key === '-') return this.handled(event, () => this.zoomBy(0.8));
-    if (event.key === '0') return this.handled(event, () => void this.fit());
+    if (event.key === '0') return this.handled(event, () => void this.fit(true));
     if (key === undefined) return;
     const [d, s] = key.split('/').map(Number) as [number, number];
     const dialogs = this.definition.dialogs;

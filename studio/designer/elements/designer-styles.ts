@@ -17,7 +17,9 @@ export const layoutStyles = css`
     border-bottom: 1px solid var(--line);
     margin-bottom: 12px;
   }
-  .bar h2 {
+  .bar h1 {
+    font-size: 1.4rem;
+    margin-block: 0;
     margin-inline-end: 8px;
   }
   .group {

@@ -143,7 +143,7 @@ function renderSaveTo(context: FormContext, spec: FieldSpec, rel: Path, value: u
   return html`<fieldset class="target">
     <legend>${labelFor(context.t, spec.key)}</legend>
     <div class="field">
-      <label for=${kindId}>${context.t.saveToKind}</label>
+      <label for=${kindId}>${context.t.saveToPlace}</label>
       <select id=${kindId} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(e: Event) => {
         const next = (e.target as HTMLSelectElement).value;
         context.set(rel, next === '' ? undefined : { [next]: '' });

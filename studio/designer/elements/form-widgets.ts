@@ -53,6 +53,8 @@ export function requiredMark(context: FormContext, spec: Pick<FieldSpec, 'requir
 /** Help, default and problems under a control; returns the ids for aria-describedby. */
 export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { ids: string; notes: TemplateResult } {
   const id = fieldId(rel);
+  // A list's empty choice says its default already.
+  if (spec.widget === 'choice') spec = { ...spec, default: undefined };
   const problems = problemsAt(context, rel);
   const ids = [spec.description ? `${id}-help` : '', spec.default !== undefined ? `${id}-default` : '', ...problems.map((_, i) => `${id}-p${i}`)].filter(Boolean).join(' ');
   const notes = html`${spec.description ? html`<p class="help" id=${`${id}-help`}>${spec.description}</p>` : nothing}

@@ -33,10 +33,20 @@ export class StepForm extends LitElement {
       .id-row .field {
         flex: 1 1 12rem;
       }
+      details.more {
+        margin-top: 8px;
+      }
+      details.more summary {
+        cursor: pointer;
+        font-weight: 600;
+        padding: 6px 0;
+        color: var(--accent);
+      }
     `,
   ];
 
   static override properties = {
+    moreOpen: { state: true },
     ui: { attribute: false },
     definition: { attribute: false },
     dialog: { type: Number },
@@ -53,12 +63,19 @@ export class StepForm extends LitElement {
   declare problems: readonly PlacedProblem[];
   declare readOnly: boolean;
   private declare idError: string;
+  private declare moreOpen: boolean;
 
   constructor() {
     super();
     this.problems = [];
     this.readOnly = false;
     this.idError = '';
+    this.moreOpen = false;
+  }
+
+  private toggleMore(event: Event): void {
+    event.preventDefault();
+    this.moreOpen = !this.moreOpen;
   }
 
   /** Focuses the first control, or the one of a field (`text`, `choices[0].label`). */
@@ -78,6 +95,11 @@ export class StepForm extends LitElement {
     const t = this.ui.t;
     const context = this.context(stepDoc);
     const fields = stepFields(schema, stepDoc.type);
+    // What a step is about comes first; settings that are optional, unset and fine wait behind "More settings".
+    const shown = (spec: FieldSpec) => spec.required || stepDoc[spec.key] !== undefined || PRIMARY.has(spec.key) || this.problems.some((p) => topKey(p.field) === spec.key);
+    const primary = fields.filter(shown);
+    const more = fields.filter((spec) => !shown(spec));
+    const field = (spec: FieldSpec) => (spec.key === 'params' && stepDoc.type === 'integration' ? this.renderParams(context, stepDoc) : renderField(context, spec, [spec.key]));
     const known = new Set([...fields.map((f) => f.key), 'id', 'type']);
     // Problems of the step itself, or of a key the form has no field for (an unknown key, a misspelt kind).
     const general = this.problems.filter((p) => p.field === '' || !known.has(topKey(p.field)));
@@ -88,7 +110,13 @@ export class StepForm extends LitElement {
             ${general.map((p) => html`<li class="problem ${p.severity}">${p.field && p.field !== '' ? `${p.field}: ` : ''}${p.message}${p.hint ? ` (${p.hint})` : ''}</li>`)}
           </ul>`
         : nothing}
-      ${fields.map((spec) => (spec.key === 'params' && stepDoc.type === 'integration' ? this.renderParams(context, stepDoc) : renderField(context, spec, [spec.key])))}
+      ${primary.map(field)}
+      ${more.length > 0
+        ? html`<details class="more" ?open=${this.moreOpen}>
+            <summary @click=${(e: Event) => this.toggleMore(e)}>${format(t.moreSettings, { n: more.length })}</summary>
+            ${this.moreOpen ? more.map(field) : nothing}
+          </details>`
+        : nothing}
     `;
   }
 
@@ -152,6 +180,9 @@ export class StepForm extends LitElement {
     };
   }
 }
+
+/** The fields a step is about, shown even when empty (the rest wait behind "More settings" until set). */
+const PRIMARY = new Set(['text', 'prompt', 'inputType', 'choices', 'saveTo', 'buttons', 'quickReplies', 'branches', 'else', 'actions', 'dialog', 'step', 'duration', 'then', 'name', 'fields', 'to', 'subject', 'body', 'message', 'integration', 'service', 'params', 'output', 'onError', 'answer', 'payload']);
 
 function topKey(field: string): string {
   return /^[A-Za-z_$][\w$]*/.exec(field)?.[0] ?? field;

@@ -1,4 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
+import type { ApiClient, SessionInfo } from '../../api/client.ts';
+import { ApiDesignerBackend } from '../backend/api-backend.ts';
 import type { DesignerBackend, VersionConflictDetails } from '../backend/backend.ts';
 import { stringsFor } from '../i18n/i18n.ts';
 import { format, plural } from '../i18n/strings.ts';
@@ -26,7 +28,7 @@ const PANELS: readonly SidePanel[] = ['problems', 'variables', 'search', 'previe
  * Every edit can be undone (Ctrl/Cmd+Z, Shift+Ctrl/Cmd+Z), is saved to the draft as you go, and
  * is checked by the server's `chatbot check`; changes are announced to screen readers.
  *
- * Takes a `backend` (the studio's API). A preview component may set `currentStep` (highlighted on
+ * Takes the shell's `api` client and `session` (or any `backend`). A preview component may set `currentStep` (highlighted on
  * the outline and the map) and `liveValues` (shown beside the variables), and goes in the
  * `preview` slot.
  *
@@ -37,6 +39,9 @@ export class StudioDesigner extends LitElement {
   static override styles = [base, layoutStyles];
 
   static override properties = {
+    api: { attribute: false },
+    session: { attribute: false },
+    route: {},
     backend: { attribute: false },
     locale: {},
     currentStep: { attribute: false },
@@ -48,6 +53,11 @@ export class StudioDesigner extends LitElement {
     conflictYours: { state: true },
   };
 
+  /** The shell's API client and the signed-in person (studio-app gives every screen both). */
+  declare api: ApiClient | undefined;
+  declare session: SessionInfo | undefined;
+  /** The rest of the address below /studio/designer (unused so far). */
+  declare route: string;
   declare backend: DesignerBackend | undefined;
   declare locale: string;
   /** A preview's position: `{ dialog, step }` ids. */
@@ -66,7 +76,8 @@ export class StudioDesigner extends LitElement {
 
   constructor() {
     super();
-    this.locale = typeof navigator === 'undefined' ? 'en' : navigator.language;
+    // The shell sets the page's language from the person's; the designer speaks the same.
+    this.locale = document.documentElement.lang || navigator.language;
     this.announcement = '';
     this.panel = 'problems';
     this.saving = false;
@@ -92,7 +103,8 @@ export class StudioDesigner extends LitElement {
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has('backend') && this.backend && !this.state) this.start(this.backend);
+    if (!this.backend && this.api && this.session) this.backend = new ApiDesignerBackend(this.api, this.session);
+    if (this.backend && !this.state) this.start(this.backend);
     if (this.ui && changed.has('locale')) {
       this.ui.t = stringsFor(this.locale);
       this.ui.locale = this.locale;
@@ -180,7 +192,7 @@ export class StudioDesigner extends LitElement {
     const mayPublish = state.session?.role === 'owner' || state.session?.role === 'editor';
     const blocked = state.blocksPublish;
     return html`<div class="bar" role="group" aria-label=${t.toolbar}>
-      <h2>${t.designer}</h2>
+      <h1>${t.designer}</h1>
       ${readOnly
         ? nothing
         : html`<div class="group">

@@ -47,7 +47,7 @@ export const base = css`
     background: var(--paper);
     cursor: pointer;
   }
-  button:hover:not([disabled]):not([aria-disabled='true']) {
+  button:hover:not([disabled]):not([aria-disabled='true']):not([aria-selected='true']):not(.primary) {
     background: var(--soft);
   }
   button[disabled],
