@@ -1,0 +1,69 @@
+/** The versions API's answers, as the studio reads them (server/studio/versions/, OpenAPI "Studio: versions"). */
+
+export interface VersionAuthor {
+  readonly kind: string;
+  readonly accountId?: string;
+  readonly email?: string;
+  readonly name?: string;
+}
+
+export interface VersionMeta {
+  readonly id: string;
+  readonly number: number;
+  readonly parentId: string | null;
+  readonly author: VersionAuthor;
+  readonly createdAt: number;
+  readonly message: string;
+  readonly hash: string;
+  readonly source: 'studio' | 'file' | 'push';
+  readonly publishedAt?: number;
+}
+
+export interface VersionList {
+  readonly versions: readonly VersionMeta[];
+  readonly publishedId: string | null;
+  readonly headId: string | null;
+  readonly nextBefore?: number;
+}
+
+export interface StepRef {
+  readonly dialogId: string;
+  readonly stepId: string;
+}
+
+export interface Problem {
+  readonly path: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly severity: 'error' | 'warning';
+}
+
+export interface Change {
+  readonly kind: 'added' | 'removed' | 'changed';
+  readonly what: 'dialog' | 'step' | 'settings' | 'intent' | 'faq' | 'part';
+  readonly path: string;
+  readonly dialogId?: string;
+  readonly stepId?: string;
+  readonly id?: string;
+  readonly fields?: readonly string[];
+  readonly words: string;
+}
+
+export interface Stranded extends StepRef {
+  readonly users: number;
+  readonly defaultTarget: StepRef | null;
+}
+
+export interface PublishPlan {
+  readonly versionId: string;
+  readonly liveVersionId: string | null;
+  readonly rollback: boolean;
+  readonly problems: readonly Problem[];
+  readonly diff: readonly Change[];
+  readonly stranded: readonly Stranded[];
+}
+
+/** The parts of a definition the target picker reads; anything else is left alone. */
+export interface DefinitionOutline {
+  readonly dialogs?: ReadonlyArray<{ readonly id?: unknown; readonly steps?: ReadonlyArray<{ readonly id?: unknown }> }>;
+}
