@@ -12,6 +12,9 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' },
     // The userData export of every known user, by last activity.
     { key: { updatedAt: 1, order: 1 }, name: 'by_activity' },
+    // Preview users (ports/preview.ts), found with a string range on the mark ({ $gte: '' }),
+    // which leaves out every user without one: a plain index, as FerretDB has no sparse or partial ones.
+    { key: { 'preview.accountId': 1, updatedAt: 1 }, name: 'previews' },
   ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },

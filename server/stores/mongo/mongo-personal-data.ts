@@ -29,6 +29,9 @@ function rangeFilter<T>(field: string, order: string, query: RangeQuery, after: 
   return { $and: [range, { $or: [{ [field]: { $gt: after.t } }, { [field]: after.t, [order]: { $gt: after.o } }] }] } as Filter<T>;
 }
 
+/** Every preview user, through the `previews` index (indexes.ts): a string range leaves out users without the mark. */
+export const PREVIEW_USERS: Filter<UserDoc> = { 'preview.accountId': { $gte: '' } };
+
 export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc & { _id: ObjectId }>(COLLECTIONS.transcript);
@@ -82,7 +85,7 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
       let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
       for (;;) {
         const docs = await users
-          .find(rangeFilter<UserDoc>('updatedAt', 'order', query, after), { projection: { _id: 1, updatedAt: 1, order: 1, userData: 1 } })
+          .find({ $and: [rangeFilter<UserDoc>('updatedAt', 'order', query, after), { preview: { $exists: false } }] }, { projection: { _id: 1, updatedAt: 1, order: 1, userData: 1 } })
           .sort({ updatedAt: 1, order: 1 })
           .limit(batchSize)
           .toArray();
@@ -99,7 +102,11 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
       const batchSize = batchSizeOf(query.batchSize);
       let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
       for (;;) {
-        const docs = await transcript.find(rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after)).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
+        // Preview users are few (one a studio author at a time): asked again per batch, so one started meanwhile stays out too.
+        const previews = (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+        const range = rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after);
+        const filter = previews.length === 0 ? range : { $and: [range, { userId: { $nin: previews } }] };
+        const docs = await transcript.find(filter).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
         for (const doc of docs) {
           yield { userId: doc.userId, seq: doc.seq, from: doc.from, at: doc.at, message: fromJson(doc.message), cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }) };
         }

@@ -73,7 +73,7 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
   const knownBatch = db
     .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
       `SELECT user_id, updated_at, seq, user_data FROM users
-       WHERE updated_at >= max(?, ?) AND updated_at < ? AND (updated_at, seq) > (?, ?)
+       WHERE updated_at >= max(?, ?) AND updated_at < ? AND (updated_at, seq) > (?, ?) AND preview IS NULL
        ORDER BY updated_at, seq LIMIT ?`,
     )
     .raw(true);
@@ -81,6 +81,7 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     .prepare<[number, number, number, number, string, number, number], [string, number, string, number, string]>(
       `SELECT user_id, seq, sender, at, message FROM transcript
        WHERE at >= max(?, ?) AND at < ? AND (at, user_id, seq) > (?, ?, ?)
+         AND user_id NOT IN (SELECT user_id FROM users WHERE preview IS NOT NULL)
        ORDER BY at, user_id, seq LIMIT ?`,
     )
     .raw(true);
