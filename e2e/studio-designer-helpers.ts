@@ -47,9 +47,9 @@ export async function signedInPage(browser: Browser, server: ServerProcess, clie
   return { context, page, problems };
 }
 
-/** Opens the designer and waits until the outline of the start dialog is drawn. */
-export async function openDesigner(page: Page, server: ServerProcess): Promise<void> {
-  await page.goto(`${server.url}/studio/designer`);
+/** Opens the designer (of a server, or at a base URL) and waits until the outline of the start dialog is drawn. */
+export async function openDesigner(page: Page, server: ServerProcess | string): Promise<void> {
+  await page.goto(`${typeof server === 'string' ? server : server.url}/studio/designer`);
   await page.getByRole('heading', { name: 'Designer', level: 1 }).waitFor({ timeout: 20_000 });
   await page.getByRole('heading', { name: /^Steps of / }).waitFor({ timeout: 20_000 });
 }

@@ -250,6 +250,26 @@ export const configSchema = z.object({
   OIDC_SCOPES: optionalText.transform((text) => text ?? 'openid email profile'),
   /** Days to keep the studio's audit trail; unset = kept until removed by hand (it is not covered by RETENTION_LOG_DAYS). */
   RETENTION_AUDIT_DAYS: retentionDays,
+  /** Event subscriptions: failed deliveries in a row after which a subscriber is paused (it keeps its place). */
+  SUBSCRIPTION_PAUSE_AFTER: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of failed deliveries from 1 to 9999')
+    .transform(Number)
+    .default(20),
+  /** Event subscriptions: the wait before the first retry of a failed delivery (doubling each time); milliseconds after parsing. */
+  SUBSCRIPTION_RETRY_MIN: optionalText
+    .transform((text) => parseDuration(text ?? '1s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 3_600_000, 'must be a duration from 10ms to 1h, such as 1s or 500ms'),
+  /** Event subscriptions: the longest wait between retries; milliseconds after parsing. */
+  SUBSCRIPTION_RETRY_MAX: optionalText
+    .transform((text) => parseDuration(text ?? '5m'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 86_400_000, 'must be a duration from 10ms to 24h, such as 5m'),
+  /** Event subscriptions: days the event log keeps events, for replays. */
+  SUBSCRIPTION_EVENT_DAYS: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999')
+    .transform(Number)
+    .default(7),
   /**
    * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
    * before the process stops anyway. Milliseconds after parsing.
@@ -279,6 +299,9 @@ export const configSchema = z.object({
   }
   if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
     ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY_PREVIOUS'], message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)' });
+  }
+  if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
+    ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });
   }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });

@@ -1,10 +1,12 @@
 import { runTurn, understandingNeeded } from '../engine/engine.ts';
 import type { EngineInput, TurnResult, Understanding } from '../engine/types.ts';
-import type { NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/store.ts';
+import type { NewJob, NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
-import { carryOutEffects, sendMessages } from './carry-out-effects.ts';
+import { logWarnings, sendMessages } from './carry-out-effects.ts';
+import { turnOutbox } from './turn-outbox.ts';
 import { queueSyncIntegrations } from './run-integrations.ts';
 import { trackLinks } from './track-links.ts';
+import { turnEventJobs } from './turn-events.ts';
 
 const MAX_ATTEMPTS = 8;
 
@@ -51,9 +53,10 @@ export type OutcomeOf<O extends ApplyTurnOptions> = O extends { readonly trigger
 /**
  * Runs one engine turn for a user and carries out what it asks: models read
  * the text first (only when the turn needs them), then the user's message,
- * snapshots, new state and the bot's messages are stored in one commit; then
- * logs, timers and events are recorded, the messages pushed, and email / SMS
- * go out. Callers hold the user's turn lock (deps.turns).
+ * snapshots, new state, the bot's messages and the turn's outbox (timers, async
+ * calls, log rows: turn-outbox.ts) are stored in one commit; then the messages
+ * are pushed, events sent, and email / SMS go out. Callers hold the user's turn
+ * lock (deps.turns).
  */
 export async function applyTurn<O extends ApplyTurnOptions>(
   deps: AppDeps,
@@ -70,7 +73,8 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   // The messages are stored already: show them before the bookkeeping below.
   if (entries.length > 0) deps.delivery.deliver(userId, entries);
   deps.metrics?.turnCompleted?.(input.kind, (performance.now() - started) / 1000);
-  await carryOutEffects(deps, userId, result.effects, now);
+  if (committed.jobs.length > 0) deps.scheduler.committed?.(committed.jobs);
+  logWarnings(deps, userId, result.effects);
   // After the messages, so "Goodbye!" shows before a close-chat event runs.
   for (const effect of result.effects) {
     if (effect.type === 'botEvent') deps.delivery.event(userId, { name: effect.name, payload: effect.payload });
@@ -103,7 +107,13 @@ async function commitTurn(
   now: number,
   options: ApplyTurnOptions,
 ): Promise<
-  | { readonly status: 'committed'; readonly result: TurnResult; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
+  | {
+      readonly status: 'committed';
+      readonly result: TurnResult;
+      readonly user: UserRecord;
+      readonly entries: readonly TranscriptEntry[];
+      readonly jobs: readonly NewJob[];
+    }
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
   | RanElsewhere
 > {
@@ -127,7 +137,15 @@ async function commitTurn(
     const kept = events.length > 0 ? (deps.delivery.eventMessages?.(user, events) ?? []) : [];
     const outputs = [...trackLinks(deps, userId, result.outputs), ...kept];
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
-    const jobs = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
+    const outbox = turnOutbox(deps, userId, result.effects, now);
+    const handedOff = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
+    const eventJobs = turnEventJobs(
+      deps,
+      user,
+      { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}), botEntries: { first: firstSeq, last: firstSeq + outputs.length - 1 } },
+      now,
+    );
+    const jobs = [...outbox.jobs, ...handedOff, ...eventJobs];
     const outcome = await deps.store.commitTurn({
       userId,
       expectedVersion: user.version,
@@ -141,12 +159,18 @@ async function commitTurn(
       now,
       ...(options.userEntry ? { userEntry: options.userEntry } : {}),
       snapshots: snapshots.map((s) => ({ userId, timestamp: now, data: s.data })),
-      botEntries: outputs.map((message) => ({ from: 'bot' as const, at: now, message })),
+      botEntries: outputs.map((message, index) => {
+        // The step that said it, for the transcript export; the event messages after the outputs have none.
+        const origin = result.origins?.[index];
+        return origin ? { from: 'bot' as const, at: now, message, dialogId: origin.dialogId, stepId: origin.stepId } : { from: 'bot' as const, at: now, message };
+      }),
       ...(jobs.length > 0 ? { jobs } : {}),
+      ...(outbox.cancelJobs.length > 0 ? { cancelJobs: outbox.cancelJobs } : {}),
+      ...(outbox.logs.length > 0 ? { logs: outbox.logs } : {}),
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
     if (outcome.status === 'duplicate') return outcome;
-    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries };
+    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
 }

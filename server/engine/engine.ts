@@ -7,7 +7,7 @@ import { integrationOutcome } from './steps/integration.ts';
 import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
-import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
+import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TrailMark, TurnContext, TurnResult, Understanding } from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {
@@ -28,12 +28,24 @@ export interface TurnOptions {
  */
 export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput, options: TurnOptions = {}): TurnResult {
   const missing = new Set<string>();
+  // Each time the turn moves to a step, how many outputs were said before: the outputs after it are that step's.
+  const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
+  let at: StepRef | undefined;
+  const outputs: TurnContext['outputs'] = [];
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
     userData: { ...state.userData },
-    outputs: [],
+    outputs,
     effects: [],
+    get at() {
+      return at;
+    },
+    set at(step: StepRef | undefined) {
+      at = step;
+      if (step) moves.push({ from: outputs.length, at: step });
+    },
+    trail: [],
     render(template, renderOptions) {
       const onMissing = (name: string) => {
         if (missing.has(name)) return;
@@ -96,6 +108,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     }
     case 'failed': {
       const step = findStep(definition, input.dialogId, input.stepId);
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
         position = go(ctx, input.dialogId, step, toNext(step.onError), run);
       }
@@ -108,6 +121,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       if (!at?.awaiting || at.dialogId !== input.dialogId || at.stepId !== input.stepId) break;
       const step = findStep(definition, input.dialogId, input.stepId);
       if (step?.type !== 'integration') break;
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run);
       break;
     }
@@ -116,9 +130,22 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   keepBudget(ctx, run.spent);
   return {
     state: { position, variables: ctx.variables, userData: ctx.userData },
-    outputs: ctx.outputs,
+    outputs,
+    origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
+    trail: ctx.trail ?? [],
   };
+}
+
+/** The step of each output: the last move made before it was said. */
+function originsOf(count: number, moves: ReadonlyArray<{ readonly from: number; readonly at: StepRef }>): (StepRef | undefined)[] {
+  const origins = new Array<StepRef | undefined>(count);
+  let move = -1;
+  for (let i = 0; i < count; i++) {
+    while (move + 1 < moves.length && moves[move + 1]!.from <= i) move++;
+    origins[i] = move === -1 ? undefined : moves[move]!.at;
+  }
+  return origins;
 }
 
 /**
@@ -137,7 +164,7 @@ export function understandingNeeded(definition: BotDefinition, state: Conversati
 
 function startDialog(ctx: TurnContext, dialogId: string, stepId: string | undefined, run: Run): Position | null {
   cancelTimers(ctx, (timer) => timer.dialogStart);
-  const position = enterAt(ctx.definition, dialogId, stepId);
+  const position = enterAt(ctx, dialogId, stepId);
   return position && runFrom(ctx, position, run);
 }
 
@@ -161,6 +188,7 @@ function receiveText(
     const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
     if (routed && position && step) return go(ctx, position.dialogId, step, routed, run);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
+    mark(ctx, { kind: 'notUnderstood', dialogId: where.dialogId, stepId: where.stepId, text });
     if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
     else {
       ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
@@ -173,12 +201,12 @@ function receiveText(
 }
 
 function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null {
-  const position = enterAt(ctx.definition, dialogId);
+  const position = enterAt(ctx, dialogId);
   return position && runFrom(ctx, position, run);
 }
 
 function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run): Position | null {
-  const after = follow(ctx.definition, dialogId, step, next);
+  const after = follow(ctx, dialogId, step, next);
   if (after?.awaiting) return after;
   return after && runFrom(ctx, after, run);
 }
@@ -193,6 +221,8 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
   while (position) {
     const step = findStep(ctx.definition, position.dialogId, position.stepId);
     if (!step) return null;
+    // Before the budget check: a fallback said because the run stops here is this step's.
+    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const calls = reachesOut(step);
     const over =
       run.spent.steps >= run.maxSteps ? ('step_limit' as const) : calls && run.spent.calls >= run.maxCalls ? ('call_limit' as const) : null;
@@ -206,36 +236,45 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     }
     run.spent.steps += 1;
     if (calls) run.spent.calls += 1;
-    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
-    position = follow(ctx.definition, position.dialogId, step, next);
+    position = follow(ctx, position.dialogId, step, next);
   }
   return null;
 }
 
-function follow(definition: BotDefinition, dialogId: string, step: Step, next: Next): Position | null {
+function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next): Position | null {
   switch (next.kind) {
     case 'end':
+      // An end step completes its dialog; a fatal error or an input that gives up only stops it.
+      if (step.type === 'end') mark(ctx, { kind: 'dialogCompleted', dialogId });
       return null;
     case 'goto':
-      return enterAt(definition, next.dialogId, next.stepId);
+      return enterAt(ctx, next.dialogId, next.stepId);
     case 'await':
       return { dialogId, stepId: step.id, awaiting: true, retries: 0 };
     case 'advance': {
-      const dialog = findDialog(definition, dialogId);
+      const dialog = findDialog(ctx.definition, dialogId);
       if (!dialog) return null;
       if (next.to !== undefined) return { dialogId, stepId: next.to, awaiting: false, retries: 0 };
       const following = dialog.steps[dialog.steps.findIndex((s) => s.id === step.id) + 1];
+      if (!following) mark(ctx, { kind: 'dialogCompleted', dialogId });
       return following ? { dialogId, stepId: following.id, awaiting: false, retries: 0 } : null;
     }
   }
 }
 
-function enterAt(definition: BotDefinition, dialogId: string, stepId?: string): Position | null {
-  const dialog = findDialog(definition, dialogId);
+/** Enters a dialog (at its first step, or the one named): every way into a dialog comes through here. */
+function enterAt(ctx: TurnContext, dialogId: string, stepId?: string): Position | null {
+  const dialog = findDialog(ctx.definition, dialogId);
   const first = stepId ?? dialog?.steps[0]?.id;
-  return dialog && first !== undefined ? { dialogId, stepId: first, awaiting: false, retries: 0 } : null;
+  if (!dialog || first === undefined) return null;
+  mark(ctx, { kind: 'dialogStarted', dialogId });
+  return { dialogId, stepId: first, awaiting: false, retries: 0 };
+}
+
+function mark(ctx: TurnContext, milestone: TrailMark): void {
+  ctx.trail?.push(milestone);
 }
 
 function findDialog(definition: BotDefinition, dialogId: string): Dialog | undefined {

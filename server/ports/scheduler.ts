@@ -1,9 +1,23 @@
 import type { NewJob } from './store.ts';
 
+/**
+ * Thrown by a job handler when trying again cannot help (a destination the server will
+ * never call, say): the job is dead at once instead of being retried with backoff.
+ * The message says why, for the log and the job's lastError.
+ */
+export class JobGivenUp extends Error {
+  override readonly name = 'JobGivenUp';
+}
+
 /** Durable work for later (timers, triggers, retried calls): stored first, so it survives a restart. */
 export interface Scheduler {
   /** Stores the job (replacing a pending one with the same id) and wakes the runner when it is due now. */
   schedule(job: NewJob): Promise<void>;
   /** Cancels a job that has not finished; true when one was cancelled. */
   cancel(id: string): Promise<boolean>;
+  /**
+   * A turn's commit stored these jobs (its outbox, TurnCommit.jobs): the runner looks at
+   * once for the ones due now, rather than at its next poll.
+   */
+  committed?(jobs: readonly NewJob[]): void;
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { DEMO_BOT_DEFINITION } from '../config.ts';
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.ts';
+import type { SubscriptionDeps } from '../app/manage-subscriptions.ts';
 import { openTrackedLink } from '../app/open-tracked-link.ts';
 import { createApp, type AppOptions } from '../api/create-app.ts';
 import type { createMetrics } from '../api/metrics.ts';
@@ -37,6 +38,8 @@ export interface HttpSideOptions {
   readonly draining: () => boolean;
   /** The studio's audit trail: exported by the management API, and told of user erasures. */
   readonly audit?: AuditLog;
+  /** Event subscriptions (REST hooks) for the management API: built with the job runner, after this. */
+  readonly subscriptions?: () => SubscriptionDeps;
   /** Surfaces mounted beside the management API (the studio). */
   readonly surfaces?: AppOptions['surfaces'];
 }
@@ -71,6 +74,7 @@ export function httpSide(options: HttpSideOptions): RequestListener {
       trustProxy: config.TRUST_PROXY,
       deps: options.deps,
       ...(options.audit ? { audit: options.audit } : {}),
+      ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
     },
     urlTracker: (token) => openTrackedLink(options.deps(), token),
     datasets: { target: currentDatasets(() => bot.current.runtime), functionKey: options.functionKey },

@@ -6,6 +6,8 @@ import { Server } from 'socket.io';
 import { currentRequestId } from '../api/request-id.ts';
 import { createMetrics } from '../api/metrics.ts';
 import { createLinkSigner } from '../api/url-tracker.ts';
+import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from '../api/public-origin.ts';
+import { warnRefusedCallbacks } from '../channels/rest/callback-url-check.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { KeyedQueue } from '../app/keyed-queue.ts';
 import { LeasedTurns } from '../app/turn-lease.ts';
@@ -15,18 +17,19 @@ import { restDelivery, type RestDelivery } from '../channels/rest/rest-delivery.
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { projectRoot } from '../paths.ts';
+import { packageVersion, projectRoot } from '../paths.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { retentionSettings, scheduleRetention } from '../jobs/handlers/retention.ts';
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
-import { prepareBot, readBot, readWritten, watchedFiles, type BotSource } from '../load-bot.ts';
+import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
 import { persistentSecret } from '../secrets.ts';
-import { openMongoStore, type MongoStore } from '../stores/mongo/mongo-store.ts';
+import { openMongoStore, type MongoStore, type StoreCommand } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { openEventRooms } from '../stores/event-rooms.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
@@ -35,6 +38,7 @@ import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
+import { wireSubscriptions, type SubscriptionWiring } from './subscriptions.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
 import { versionsRoutes } from '../studio/http/versions-routes.ts';
 import { designerRoutes } from '../studio/designer/designer-routes.ts';
@@ -80,6 +84,8 @@ export interface StartOptions {
   readonly logDestination?: NodeJS.WritableStream;
   /** Where the definition's named variables (a wait step's durationEnv, integration secrets) are read; process.env when omitted. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Each command the Mongo store sends (command monitoring): the benches count a turn's round trips with it. */
+  readonly onStoreCommand?: (command: StoreCommand) => void;
 }
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
@@ -89,7 +95,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     return requestId ? { requestId } : {};
   });
   const dataDir = path.resolve(config.DATA_DIR);
-  const store = await openStore(config, dataDir);
+  const store = await openStore(config, dataDir, options.onStoreCommand);
   let cluster: Cluster | undefined;
   try {
     cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
@@ -151,8 +157,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const published = await publishedAtStart(versionsSetup, source);
   const { mailer, sms } = outbound(config, published.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
-  const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
-  const metrics = createMetrics();
+  // Links the bot sends are built from the public name: PUBLIC_URL, else what each visitor connected by (public-origin.ts).
+  const publicBases = new PublicBases({
+    configured: config.PUBLIC_URL,
+    fallback: () => baseUrl,
+    onProxied: (origin) => logger.warn({ event: 'public_url_unset', origin, setting: 'PUBLIC_URL' }, proxiedWarning(origin, baseUrl)),
+  });
+  const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
+  const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
+  // Event subscriptions and step types' daily counters, on the store's own connection.
+  const eventRooms = openEventRooms(store);
   const runtimeDeps = {
     store,
     clock,
@@ -163,23 +177,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
+    usage: eventRooms.usage,
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
   const bot = botService(await prepareBot(published, runtimeDeps), runtimeDeps, logger);
   const versions = versionsInService(versionsSetup, bot, cluster);
-  // A secret changed in the studio: the published version read again with the new env, through the one swap path.
+  // A secret changed in the studio: the version in service read again with the new env, through the one swap path.
   studio.attach({
     definition: () => bot.current.definition,
-    reprepare: (reason) =>
-      bot.swap(
-        async () => {
-          const live = bot.current;
-          const again = await readWritten(live.written, config.BOT_DEFINITION, live.version ? `version ${live.version.id}` : config.BOT_DEFINITION, env);
-          return { ...again, ...(live.version ? { version: live.version } : {}), ...(live.moves ? { moves: live.moves } : {}) };
-        },
-        { kind: 'secrets', label: reason },
-      ),
+    reprepare: (reason) => versions.reprepare(reason),
   });
   const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
@@ -187,6 +194,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
   );
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
+  // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
+  void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
   const http = createServer(
     httpSide({
@@ -205,6 +214,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       draining: () => draining,
       surfaces: studio.surfaces([versionsRoutes(() => versions.deps), designerRoutes(designer)]),
       audit: studio.audit,
+      // Built below with the job runner; requests only arrive after listen().
+      subscriptions: () => subscriptions.deps,
     }),
   );
   const io: ChatServer = new Server(http, {
@@ -216,6 +227,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  const subscriptions: SubscriptionWiring = wireSubscriptions({
+    config,
+    store,
+    subscriptions: eventRooms.subscriptions,
+    jobs,
+    clock,
+    logger,
+    callbackClient,
+    botId: published.definition.settings.id,
+  });
   metrics.watch({
     dueJobs: () => store.dueJobs(clock.now()),
     datasets: async () =>
@@ -223,6 +244,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     now: () => clock.now(),
   });
   io.on('connection', (socket) => {
+    // Before the channel's own handler, which may already send the greeting's links.
+    publicBases.remember(socket.data.userId, publicOrigin(socket.request, config.TRUST_PROXY));
     metrics.socketConnected();
     socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
   });
@@ -246,6 +269,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     links,
     integrations: current.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
+    events: subscriptions.jobs.sink,
+    usage: eventRooms.usage,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
@@ -261,11 +286,15 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  baseUrl = config.PUBLIC_URL ?? url;
+  // Never a link to 0.0.0.0: the "every interface" address becomes localhost, and start-up says to set PUBLIC_URL.
+  baseUrl = config.PUBLIC_URL ?? listenFallback(url);
   urls.base = baseUrl;
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
+  const linkWarning = linkBaseWarning({ publicUrl: config.PUBLIC_URL, host: config.HOST, fallback: baseUrl });
+  if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
+  await subscriptions.jobs.start();
   await bot.current.runtime.start();
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
   const setupLink = await studio.firstOwnerLink();
@@ -299,6 +328,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.close();
+          subscriptions.jobs.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();
@@ -315,8 +345,9 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
 }
 
-async function openStore(config: Config, dataDir: string): Promise<SqliteStore | MongoStore> {
-  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
+async function openStore(config: Config, dataDir: string, onCommand?: (command: StoreCommand) => void): Promise<SqliteStore | MongoStore> {
+  // Without REDIS_URL this is the one process writing the database: its locks stay in memory (MongoStoreOptions.shared).
+  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL, shared: Boolean(config.REDIS_URL), ...(onCommand ? { onCommand } : {}) });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   // Personal data and secrets live here: a new folder is the server user's alone.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

@@ -26,6 +26,7 @@ import { secretRoutes } from '../studio/http/secret-routes.ts';
 import { seal, secretKeys, unseal } from '../studio/secrets/secret-box.ts';
 import { singleSignOn, type Transaction } from '../studio/accounts/single-sign-on.ts';
 import { oidcRoutes } from '../studio/http/oidc-routes.ts';
+import { OPEN_METHODS, SIGNED_IN_METHODS, otherMethods } from '../studio/http/other-methods.ts';
 import { secretsRoom, type SecretsRoom } from '../studio/secrets/secrets-room.ts';
 import { persistentSecret } from '../secrets.ts';
 
@@ -149,10 +150,11 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
         people: signIn,
         tokens,
         origins: options.origins,
-        open: [openSessionRoutes(sessionDeps), oidcRoutes({ sso: () => sso, seal: transactionSeal, session, redirectUri })],
+        open: [openSessionRoutes(sessionDeps), oidcRoutes({ sso: () => sso, seal: transactionSeal, session, redirectUri }), otherMethods(OPEN_METHODS)],
         routes: [sessionRoutes(sessionDeps), tokenRoutes({ tokens }), accountRoutes({ admin, setup, baseUrl: options.baseUrl }),
           auditRoutes({ audit }),
           secretRoutes({ secrets, environment: () => options.environment, definition: () => bot?.definition(), changed }),
+          otherMethods(SIGNED_IN_METHODS),
           ...routes,
         ],
       }),

@@ -44,6 +44,14 @@ export class StudioPublishPlan extends LitElement {
       select {
         max-width: 100%;
       }
+      /* Room for the stranded positions' table; a position's name breaks only where it must. */
+      form {
+        max-width: 48rem;
+      }
+      th[scope='row'] code {
+        word-break: normal;
+        overflow-wrap: break-word;
+      }
       .field {
         display: grid;
         gap: 0.25rem;

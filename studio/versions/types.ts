@@ -1,4 +1,7 @@
 /** The versions API's answers, as the studio reads them (server/studio/versions/, OpenAPI "Studio: versions"). */
+import type { Change, StepRef, Stranded } from '../../shared/studio-versions.ts';
+
+export type { Change, StepRef, Stranded };
 
 export interface VersionAuthor {
   readonly kind: string;
@@ -26,10 +29,6 @@ export interface VersionList {
   readonly nextBefore?: number;
 }
 
-export interface StepRef {
-  readonly dialogId: string;
-  readonly stepId: string;
-}
 
 export interface Problem {
   readonly path: string;
@@ -38,21 +37,7 @@ export interface Problem {
   readonly severity: 'error' | 'warning';
 }
 
-export interface Change {
-  readonly kind: 'added' | 'removed' | 'changed';
-  readonly what: 'dialog' | 'step' | 'settings' | 'intent' | 'faq' | 'part';
-  readonly path: string;
-  readonly dialogId?: string;
-  readonly stepId?: string;
-  readonly id?: string;
-  readonly fields?: readonly string[];
-  readonly words: string;
-}
 
-export interface Stranded extends StepRef {
-  readonly users: number;
-  readonly defaultTarget: StepRef | null;
-}
 
 export interface PublishPlan {
   readonly versionId: string;

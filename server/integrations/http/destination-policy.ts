@@ -92,6 +92,31 @@ export class DestinationPolicy {
     };
   }
 
+  /**
+   * Whether a call to `url` would be refused, found out ahead of time (a start-up check):
+   * the refusal, or undefined when it would be let through or the name does not resolve now
+   * (a DNS failure may pass; the call itself checks again). Waits at most `timeoutMs` for DNS.
+   */
+  async refusal(url: string, timeoutMs = 3000): Promise<IntegrationError | undefined> {
+    let host: string;
+    try {
+      host = normalizeHost(new URL(url).hostname);
+      this.checkHost(host);
+    } catch (error) {
+      return error instanceof IntegrationError ? error : undefined;
+    }
+    if (isIP(host) || this.internalAllowed(host)) return undefined;
+    const addresses = await new Promise<readonly string[]>((resolve) => {
+      const timer = setTimeout(() => resolve([]), timeoutMs);
+      timer.unref();
+      dnsLookup(host, { all: true }, (error, found) => {
+        clearTimeout(timer);
+        resolve(error ? [] : found.map((entry) => entry.address));
+      });
+    });
+    return addresses.some(isInternalAddress) ? internalRefused(host) : undefined;
+  }
+
   private internalAllowed(host: string): boolean {
     return this.allowed?.has(host) ?? false;
   }
@@ -106,4 +131,34 @@ function internalRefused(host: string): IntegrationError {
 
 function normalizeHost(host: string): string {
   return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+}
+
+/** Names that always mean this machine or a private network, whatever a resolver says. */
+const INTERNAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
+
+/**
+ * Why the integration client would refuse to call `url`, or undefined when it may: a host outside
+ * INTEGRATION_ALLOWED_HOSTS, a private, loopback or link-local address as written, or a name
+ * that is one by definition (localhost, *.local, *.internal). For checking an address when it is
+ * given (an event subscription's target), without a DNS lookup that could stall the request:
+ * other names are checked on each call, against the address they resolve to then.
+ */
+export function destinationProblem(url: string, options: DestinationPolicyOptions = {}): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url.slice(0, 100)}" is not an absolute URL.`;
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  try {
+    new DestinationPolicy(options).checkHost(host);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const listed = options.allowedHosts?.map((h) => h.trim().toLowerCase()).includes(host) ?? false;
+  if (!listed && !isIP(host) && INTERNAL_NAME.test(host)) {
+    return `The host ${host} names this machine or a private network, which integrations may not call; list it in INTEGRATION_ALLOWED_HOSTS if it is meant to be reached.`;
+  }
+  return undefined;
 }

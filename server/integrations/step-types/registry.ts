@@ -11,9 +11,10 @@ import { httpStepType } from './protocol-http.ts';
 import { serviceStepType } from './service-call.ts';
 import type { JsonSchema, StepType } from './step-type.ts';
 import { closest } from '../../definition/problem.ts';
+import { PRESET_STEP_TYPES } from '../presets/index.ts';
 
-/** Every step type this server knows, by name. */
-export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset];
+/** Every step type this server knows, by name: the built-in ones, then the presets (server/integrations/presets). */
+export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset, ...PRESET_STEP_TYPES];
 
 export interface CompiledStepType {
   readonly type: StepType;

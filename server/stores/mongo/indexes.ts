@@ -10,8 +10,10 @@ import { COLLECTIONS } from './mongo-common.ts';
 const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.users]: [
     { key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' },
-    // The userData export of every known user, by last activity.
-    { key: { updatedAt: 1, order: 1 }, name: 'by_activity' },
+    // The userData export of every known user, by last message (else creation): see UserDoc.listedAt.
+    { key: { listedAt: 1, order: 1 }, name: 'by_listed' },
+    // The sweep of turn outboxes a crash left unmoved (turn-outbox.ts).
+    { key: { outboxAt: 1 }, name: 'by_outbox' },
     // Preview users (ports/preview.ts), found with a string range on the mark ({ $gte: '' }),
     // which leaves out every user without one: a plain index, as FerretDB has no sparse or partial ones.
     { key: { 'preview.accountId': 1, updatedAt: 1 }, name: 'previews' },
@@ -38,10 +40,24 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.datasetRows]: [
     { key: { dataset: 1, generation: 1, id: 1 }, name: 'dataset_generation_id', unique: true },
   ],
+  // The event log of subscriptions (mongo-subscriptions.ts): _id is the event's id, seq its place.
+  [COLLECTIONS.subscriptionEvents]: [
+    { key: { seq: 1 }, name: 'seq', unique: true },
+    { key: { kind: 1, seq: 1 }, name: 'kind_seq' },
+    { key: { userId: 1 }, name: 'user' },
+    { key: { at: 1 }, name: 'at' },
+  ],
+  [COLLECTIONS.usageCounters]: [{ key: { userId: 1 }, name: 'user' }],
+};
+
+/** Indexes older versions created that nothing reads any more: dropped, as each costs every write. */
+const RETIRED: Record<string, string[]> = {
+  // The userData export read users by their last change; it reads by_listed now.
+  [COLLECTIONS.users]: ['by_activity'],
 };
 
 /**
- * Creates missing indexes at every start-up. Only the missing ones are sent:
+ * Creates missing indexes at every start-up, and drops retired ones. Only the missing ones are sent:
  * FerretDB 1.24 drops the connection when asked to create an index that
  * already exists, which would make every restart on an existing database fail.
  */
@@ -61,5 +77,6 @@ export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<s
       : new Set<string>();
     const missing = wanted.filter((index) => !existing.has(String(index.name)));
     if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
+    for (const name of RETIRED[collection] ?? []) if (existing.has(name)) await db.collection(collection).dropIndex(name);
   }
 }

@@ -4,6 +4,9 @@ import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import type { KeyLocks } from './key-lock.ts';
 import type { TranscriptDoc } from './mongo-transcript.ts';
+import type { OutboxDoc } from './turn-outbox.ts';
+import type { RecentClientId } from './unsent-entries.ts';
+import type { UserDocCache } from './user-doc-cache.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
 export interface UserDoc {
@@ -13,12 +16,23 @@ export interface UserDoc {
   variables: string;
   userData: string;
   lastMessageAt: number | null;
+  /**
+   * lastMessageAt, or createdAt while the user never wrote: the userData export's time
+   * (spec 4.1 rule 1), kept as a field of its own so one index (by_listed) serves it.
+   * Absent on documents stored before it existed, until start-up fills it in (indexes.ts).
+   */
+  listedAt?: number;
   createdAt: number;
   updatedAt: number;
   version: number;
   lastSeq: number;
   /** The bot entries of the last turn, kept until they are surely stored (see unsent-entries.ts). */
   unsent?: TranscriptDoc[];
+  /** The clientIds of the user's latest messages (unsent-entries.ts); absent on older documents. */
+  recent?: RecentClientId[];
+  /** The last turn's outbox until it is moved (turn-outbox.ts), and when it was written. */
+  outbox?: OutboxDoc | null;
+  outboxAt?: number | null;
   /** Absent on users stored before triggers were marked: read as null. */
   lastTrigger?: string | null;
   /** Seq of a stored message whose turn failed and is to run again; absent or null when none. */
@@ -62,13 +76,18 @@ export function userLockKey(userId: string): string {
   return `user:${userId}`;
 }
 
-export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
+export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
 
   return {
     async getUser(userId) {
       const doc = await users.findOne({ _id: userId });
-      return doc === null ? null : toUser(doc);
+      if (doc === null) {
+        cache?.forget(userId);
+        return null;
+      }
+      cache?.put(doc);
+      return toUser(doc);
     },
 
     async ensureUser(user) {
@@ -81,11 +100,13 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
         variables: toJson(user.variables ?? {}),
         userData: toJson(user.userData ?? {}),
         lastMessageAt: null,
+        listedAt: user.now,
         createdAt: user.now,
         updatedAt: user.now,
         version: 1,
         lastSeq: 0,
         lastTrigger: null,
+        recent: [],
         order: new ObjectId(),
         ...(user.preview ? { preview: { accountId: user.preview.accountId } } : {}),
       };
@@ -107,11 +128,17 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
       if (patch.variables !== undefined) set.variables = toJson(patch.variables);
       if (patch.userData !== undefined) set.userData = toJson(patch.userData);
       if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+      if (typeof patch.lastMessageAt === 'number') set.listedAt = patch.lastMessageAt;
       if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
       if (patch.pendingSeq === null) set.pendingSeq = null;
       // Compare and set: findOneAndUpdate on a version filter is atomic on MongoDB by itself;
       // on FerretDB it is not, so it runs under the user's lock, which makes it so there.
       return locks.withLock(userLockKey(userId), async () => {
+        // A user made to have never written is listed by their creation again.
+        if (patch.lastMessageAt === null) {
+          const current = await users.findOne({ _id: userId }, { projection: { createdAt: 1 } });
+          if (current !== null) set.listedAt = current.createdAt;
+        }
         const next = await users.findOneAndUpdate(
           { _id: userId, version: expectedVersion },
           { $set: { ...set, version: expectedVersion + 1 } },

@@ -138,6 +138,20 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    description: "userData lists users by their last message (or creation); bot entries name the dialog and step they came from",
+    // users_by_listed serves the userData export, whose timestamp is the user's last message,
+    // or their creation for a user who never wrote (spec 4.1 rule 1): unlike updated_at it does
+    // not move with bot activity, so a trigger or a timer no longer rewrites this index either.
+    // The expression must stay written exactly as the export's query writes it.
+    sql: `
+      DROP INDEX users_by_activity;
+      CREATE INDEX users_by_listed ON users (coalesce(last_message_at, created_at), seq);
+      ALTER TABLE transcript ADD COLUMN dialog_id TEXT;
+      ALTER TABLE transcript ADD COLUMN step_id TEXT;
+    `,
+  },
+  {
     version: 8,
     description: 'the studio: bot versions, publications, drafts',
     // Versions and publications are append-only; their number is the order and the head is the
@@ -240,6 +254,47 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 10,
+    description: 'event subscriptions and their event log; usage counters of step types',
+    // AUTOINCREMENT: an event's seq is never handed out again, even after the newest events
+    // were purged or erased, so a subscriber's cursor can never skip a later event.
+    sql: `
+      CREATE TABLE subscriptions (
+        id                TEXT    PRIMARY KEY,
+        target_url        TEXT    NOT NULL,
+        kinds             TEXT    NOT NULL,
+        secret            TEXT    NOT NULL,
+        created_at        INTEGER NOT NULL,
+        status            TEXT    NOT NULL,
+        cursor            INTEGER NOT NULL,
+        failures          INTEGER NOT NULL,
+        last_error        TEXT,
+        last_attempt_at   INTEGER,
+        last_delivered_at INTEGER,
+        paused_at         INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE subscription_events (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        id         TEXT    NOT NULL UNIQUE,
+        kind       TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        channel_id TEXT    NOT NULL,
+        at         INTEGER NOT NULL,
+        data       TEXT    NOT NULL
+      );
+      CREATE INDEX subscription_events_by_kind ON subscription_events (kind, seq);
+      CREATE INDEX subscription_events_by_user ON subscription_events (user_id);
+      CREATE INDEX subscription_events_by_time ON subscription_events (at);
+      CREATE TABLE usage_counters (
+        counter TEXT    NOT NULL,
+        user_id TEXT    NOT NULL,
+        day     TEXT    NOT NULL,
+        amount  INTEGER NOT NULL,
+        PRIMARY KEY (user_id, counter, day)
+      ) WITHOUT ROWID;
+      `,
+    },
+    {
     version: 13,
     description: "studio: who has the designer open (presence)",
     // One row per account, replaced on every beat; old rows are purged now and then.

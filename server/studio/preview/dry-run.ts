@@ -131,6 +131,11 @@ export function dryRunCaller(inner: IntegrationCaller, deps: DryRunDeps, done: (
       done(step, result);
       return result;
     },
+    // An asynchronous step's call is a durable job of the turn; the preview store keeps no jobs (preview-store.ts),
+    // so in a preview the conversation goes on past it and its call is not made.
+    asyncJob(step, context) {
+      return inner.asyncJob(step, context);
+    },
   };
 }
 

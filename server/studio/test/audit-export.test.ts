@@ -30,8 +30,10 @@ for (const leg of storeLegs()) {
       const res = await fetch(`${server.url}/api/management/audit`, keyed);
       expect(res.status).toBe(200);
       const records = (await res.json()) as Array<Record<string, unknown>>;
-      expect(records.map((r) => r.action)).toEqual(['setup_link_created', 'account_created', 'login', 'login_failed']);
-      expect(records[3]).toMatchObject({ actorKind: 'account', actorEmail: 'owner@example.com', ip: '127.0.0.1', action: 'login_failed', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+      // The first start imports and publishes the bot's file before anyone signs in.
+      expect(records.map((r) => r.action)).toEqual(['version_imported', 'published', 'setup_link_created', 'account_created', 'login', 'login_failed']);
+      expect(records[0]).toMatchObject({ actorKind: 'file', action: 'version_imported' });
+      expect(records[5]).toMatchObject({ actorKind: 'account', actorEmail: 'owner@example.com', ip: '127.0.0.1', action: 'login_failed', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
       expect(JSON.stringify(records)).not.toContain('a wrong password');
       expect((await fetch(`${server.url}/api/management/audit`)).status).toBe(401);
     });
@@ -46,8 +48,8 @@ for (const leg of storeLegs()) {
         if (!next) break;
         url = `${server.url}/api/management/audit?limit=1&cursor=${next}`;
       }
-      expect(seen).toHaveLength(4);
-      expect(new Set(seen).size).toBe(4);
+      expect(seen).toHaveLength(6);
+      expect(new Set(seen).size).toBe(6);
       const csv = await (await fetch(`${server.url}/api/management/audit?format=csv&bom=false`, keyed)).text();
       expect(csv.split('\r\n')[0]).toBe('timestamp,id,actorKind,actorAccountId,actorEmail,ip,action,target,details');
       const bad = await fetch(`${server.url}/api/management/audit?cursor=nonsense!`, keyed);

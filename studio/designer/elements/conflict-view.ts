@@ -44,7 +44,8 @@ export class ConflictView extends LitElement {
         overflow: auto;
         max-height: 40vh;
       }
-      .side h4 {
+      .side h3 {
+        font-size: 1rem;
         margin-bottom: 4px;
       }
       pre {
@@ -123,11 +124,11 @@ export class ConflictView extends LitElement {
           <legend>${format(t.conflictChoice, { part: unit.name })}</legend>
           <div class="sides">
             <section class="side" aria-label=${`${t.conflictTheirs}: ${unit.name}`}>
-              <h4>${t.conflictTheirs}</h4>
+              <h3>${t.conflictTheirs}</h3>
               ${this.show(unit, unit.theirs)}
             </section>
             <section class="side" aria-label=${`${t.conflictYours}: ${unit.name}`}>
-              <h4>${t.conflictYours}</h4>
+              <h3>${t.conflictYours}</h3>
               ${this.show(unit, unit.yours)}
             </section>
           </div>

@@ -4,6 +4,7 @@ import { format, plural } from '../i18n/strings.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
+import { stableKeys } from './designer-outline.ts';
 import { short } from './form-widgets.ts';
 import { base } from './styles.ts';
 
@@ -126,7 +127,7 @@ export class DesignerDialogs extends LitElement {
       <ol aria-labelledby="dialogs-title">
         ${repeat(
           dialogs,
-          (dialog, d) => `${dialog.id}#${d}`,
+          stableKeys(dialogs),
           (dialog, d) => {
             const errors = errorsOf(d);
             const current = d === this.selected;

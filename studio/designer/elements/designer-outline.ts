@@ -160,7 +160,7 @@ export class DesignerOutline extends LitElement {
       <ol class="steps" aria-labelledby="outline-title">
         ${repeat(
           steps,
-          (step, i) => `${step.id}#${i}`,
+          stableKeys(steps),
           (step, i) => this.renderCard(step, i, steps.length),
         )}
       </ol>
@@ -297,6 +297,21 @@ export class DesignerOutline extends LitElement {
     this.dragFrom = undefined;
     this.dropAt = undefined;
   }
+}
+
+/**
+ * Keys that follow a step when it moves (its id), so a moved card keeps its DOM node and the
+ * focus on it; a repeated id (a mistake check reports) gets its occurrence added.
+ */
+export function stableKeys(items: readonly { id: string }[]): (item: { id: string }, index: number) => string {
+  const keys = new Map<number, string>();
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const n = seen.get(item.id) ?? 0;
+    seen.set(item.id, n + 1);
+    keys.set(i, n === 0 ? item.id : `${item.id}#${n}`);
+  });
+  return (_item, index) => keys.get(index)!;
 }
 
 /** One line saying what a step does: its text, question, target or call. */

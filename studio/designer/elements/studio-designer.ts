@@ -1,4 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { ApiClient, SessionInfo } from '../../api/client.ts';
 import { ApiDesignerBackend } from '../backend/api-backend.ts';
 import type { DesignerBackend, VersionConflictDetails } from '../backend/backend.ts';
@@ -13,6 +14,7 @@ import type { DesignerMap } from './designer-map.ts';
 import { layoutStyles } from './designer-styles.ts';
 import { base } from './styles.ts';
 import { tabKey } from './tabs.ts';
+import './bot-form.ts';
 import './conflict-view.ts';
 import './designer-dialogs.ts';
 import './designer-map.ts';
@@ -46,7 +48,7 @@ export class StudioDesigner extends LitElement {
     locale: {},
     currentStep: { attribute: false },
     liveValues: { attribute: false },
-    announcement: { state: true },
+    announcements: { state: true },
     panel: { state: true },
     saving: { state: true },
     conflict: { state: true },
@@ -63,7 +65,8 @@ export class StudioDesigner extends LitElement {
   /** A preview's position: `{ dialog, step }` ids. */
   declare currentStep: { dialog: string; step: string } | undefined;
   declare liveValues: Readonly<Record<string, unknown>> | undefined;
-  private declare announcement: string;
+  /** The latest announcements, oldest first: a screen reader reads each as it is added. */
+  private declare announcements: { id: number; text: string }[];
   private declare panel: SidePanel;
   private declare saving: boolean;
   private declare conflict: VersionConflictDetails | undefined;
@@ -78,14 +81,15 @@ export class StudioDesigner extends LitElement {
     super();
     // The shell sets the page's language from the person's; the designer speaks the same.
     this.locale = document.documentElement.lang || navigator.language;
-    this.announcement = '';
+    this.announcements = [];
     this.panel = 'problems';
     this.saving = false;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('keydown', this.onKeydown);
+    // On the window: a shortcut still works when focus fell back to the page (its element was removed).
+    window.addEventListener('keydown', this.onKeydown);
     this.addEventListener('copy', this.onCopy);
     this.addEventListener('paste', this.onPaste);
     window.addEventListener('beforeunload', this.onLeave);
@@ -93,7 +97,7 @@ export class StudioDesigner extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.removeEventListener('keydown', this.onKeydown);
+    window.removeEventListener('keydown', this.onKeydown);
     this.removeEventListener('copy', this.onCopy);
     this.removeEventListener('paste', this.onPaste);
     window.removeEventListener('beforeunload', this.onLeave);
@@ -135,16 +139,18 @@ export class StudioDesigner extends LitElement {
     });
   }
 
-  /** Says something in the live region (again, even when it is the same sentence as last time). */
+  private announced = 0;
+
+  /** Says something in the live region; earlier ones stay a moment, so two quick ones are both heard. */
   announce(text: string): void {
-    this.announcement = this.announcement === text ? `${text}\u00a0` : text;
+    this.announcements = [...this.announcements.slice(-4), { id: ++this.announced, text }];
   }
 
   override render() {
     const ui = this.ui;
     const state = this.state;
     const t = stringsFor(this.locale);
-    const live = html`<div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
+    const live = html`<div class="visually-hidden" role="log" aria-live="polite" aria-label=${t.announcements}>${repeat(this.announcements, (a) => a.id, (a) => html`<p>${a.text}</p>`)}</div>`;
     if (!ui || !state) return live;
     if (state.loadError) {
       return html`<p class="note error" role="alert">${format(t.loadFailed, { reason: state.loadError })}</p>
@@ -170,7 +176,9 @@ export class StudioDesigner extends LitElement {
         <div class="view" role="tabpanel" id="view-panel" aria-labelledby=${`view-tab-${ui.view}`}>
           ${ui.view === 'map'
             ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep}></designer-map>`
-            : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly}></designer-outline>`}
+            : ui.view === 'bot'
+              ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
+              : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly}></designer-outline>`}
         </div>
         <section class="panels" aria-label=${t.panels}>${this.renderPanels(definition)}</section>
       </div>
@@ -186,7 +194,7 @@ export class StudioDesigner extends LitElement {
     const state = this.state!;
     const t = ui.t;
     const history = state.history;
-    const views: View[] = ['outline', 'map'];
+    const views: View[] = ['outline', 'map', 'bot'];
     const statusText = { saved: t.draftSaved, unsaved: t.draftUnsaved, saving: t.draftSaving, failed: format(t.draftFailed, { reason: state.draftError }), conflict: t.draftConflict, readOnly: '' }[state.draftStatus];
     const others = state.others;
     const mayPublish = state.session?.role === 'owner' || state.session?.role === 'editor';
@@ -203,7 +211,7 @@ export class StudioDesigner extends LitElement {
         ${views.map(
           (view) =>
             html`<button type="button" role="tab" id=${`view-tab-${view}`} aria-selected=${ui.view === view ? 'true' : 'false'} aria-controls="view-panel" tabindex=${ui.view === view ? '0' : '-1'} @click=${() => this.showView(view)}>
-              ${view === 'map' ? t.map : t.outline}
+              ${view === 'map' ? t.map : view === 'bot' ? t.botSettings : t.outline}
             </button>`,
         )}
       </div>
@@ -331,13 +339,19 @@ export class StudioDesigner extends LitElement {
 
   private onKeydown = (event: KeyboardEvent) => {
     const mod = event.ctrlKey || event.metaKey;
-    if (!mod || !this.ui) return;
+    if (!mod || !this.ui || event.defaultPrevented) return;
+    // Ours when it happens in the designer, or nowhere in particular (focus on the page itself).
+    const path = event.composedPath();
+    if (!path.includes(this) && !(path[0] === document.body || path[0] === document.documentElement)) return;
+    // A modal dialog (the palette, a save) keeps its own keys.
+    if (path.some((node) => node instanceof HTMLDialogElement && node.open)) return;
     const key = event.key.toLowerCase();
     if (key === 'z' || key === 'y') {
       // Every keystroke is an edit of the history, so the history's undo replaces the field's own.
       event.preventDefault();
       if (key === 'y' || event.shiftKey) this.ui.redo();
       else this.ui.undo();
+      void this.updateComplete.then(() => this.keepFocus());
     } else if (key === 's') {
       event.preventDefault();
       void this.state?.flushDraft(true);
@@ -347,6 +361,14 @@ export class StudioDesigner extends LitElement {
       void this.updateComplete.then(() => this.renderRoot.querySelector<DesignerSide>('designer-side')?.focusInput());
     }
   };
+
+  /** After an undo removed the focused control, focus the open step's header, else the selected dialog. */
+  private keepFocus(): void {
+    const ui = this.ui;
+    if (!ui || deepActive() !== document.body) return;
+    ui.focus = ui.step !== undefined ? { kind: 'step', dialog: ui.dialog, step: ui.step } : { kind: 'dialog', dialog: ui.dialog };
+    ui.changed();
+  }
 
   /** Ctrl+C on a step's header or a dialog in the list copies it as JSON (no clipboard permission needed). */
   private onCopy = (event: ClipboardEvent) => {

@@ -87,6 +87,11 @@ export function stepFields(editorSchema: Schema, type: string): FieldSpec[] {
   return [...fields.filter((f) => f.key !== 'next'), ...fields.filter((f) => f.key === 'next')];
 }
 
+/** The top-level sections of the definition other than its dialogs (settings, user-data fields, intents, FAQ, page events), from the editor schema. */
+export function botFields(editorSchema: Schema): FieldSpec[] {
+  return objectFields(editorSchema, editorSchema, 0).filter((field) => ['settings', 'userDataFields', 'intents', 'faq', 'pageEvents'].includes(field.key));
+}
+
 /** The fields of an integration step type's parameters (its own JSON Schema). */
 export function paramsFields(paramsSchema: Schema): FieldSpec[] {
   return objectFields(paramsSchema, paramsSchema, 0, true);
@@ -115,7 +120,7 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
     if (alternatives.some((alt) => isObject(alt.properties) && 'dialog' in alt.properties) && alternatives.some((alt) => alt.type === 'string')) return widget('target');
     if (alternatives.length === 2 && alternatives.every((alt) => isObject(alt.properties)) && alternatives.some((alt) => 'userData' in (alt.properties as Schema))) return widget('saveTo');
     if (key === 'next') return widget('stepOfDialog');
-    if (key === 'dialog' && node.type === 'string') return widget('dialog');
+    if ((key === 'dialog' || key.endsWith('Dialog')) && node.type === 'string') return widget('dialog');
     if (key === 'step' && node.type === 'string') return widget('stepOfSibling');
     if (key === 'onError' && typeof node.pattern === 'string' && node.pattern.includes('flag:')) return widget('integrationError');
     if (key === 'integration') return widget('stepType');

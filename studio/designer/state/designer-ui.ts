@@ -7,7 +7,7 @@ import type { DefinitionDoc } from '../model/types.ts';
 import { format, plural, type DesignerStrings } from '../i18n/strings.ts';
 import type { DesignerState } from './designer-state.ts';
 
-export type View = 'outline' | 'map';
+export type View = 'outline' | 'map' | 'bot';
 
 /** What should get focus after the next render: a step's header, a field of its form, a dialog, the add button. */
 export type FocusRequest =

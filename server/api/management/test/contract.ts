@@ -89,4 +89,57 @@ export class Contract {
     }
     return { ok: problems.length === 0, problems };
   }
+
+  /** Checks a request the server sent (a webhook of the document) against it: required headers, media type, body schema. */
+  checkWebhook(name: string, request: { readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: string }): ContractCheck {
+    const problems: string[] = [];
+    const operation = ((this.doc.webhooks as Obj | undefined)?.[name] as Obj | undefined)?.post as Obj | undefined;
+    if (!operation) return { ok: false, problems: [`webhook ${name} is not in the document`] };
+    for (const parameter of (operation.parameters ?? []) as Obj[]) {
+      if (parameter.in === 'header' && parameter.required && request.headers[String(parameter.name).toLowerCase()] === undefined) problems.push(`header ${String(parameter.name)} missing`);
+    }
+    const mediaType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const media = ((operation.requestBody as Obj).content as Obj)[mediaType] as Obj | undefined;
+    if (!media) return { ok: false, problems: [...problems, `media type ${mediaType} not documented`] };
+    const validate = this.ajv.compile(media.schema as Obj);
+    if (!validate(JSON.parse(request.body))) problems.push(`webhook ${name}: ${this.ajv.errorsText(validate.errors)} in ${request.body.slice(0, 300)}`);
+    return { ok: problems.length === 0, problems };
+  }
+
+  /** Checks an event delivery a subscriber received against the document's webhook of its kind: required headers and body schema. */
+  checkDelivery(kind: string, headers: Record<string, string | string[] | undefined>, raw: string): ContractCheck {
+    const problems: string[] = [];
+    const post = ((this.doc.webhooks as Obj | undefined)?.[kind] as Obj | undefined)?.post as Obj | undefined;
+    if (!post) return { ok: false, problems: [`webhook ${kind} is not in the document`] };
+    for (const parameter of (post.parameters ?? []) as Obj[]) {
+      if (parameter.in !== 'header') continue;
+      const name = String(parameter.name);
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (parameter.required) problems.push(`${kind}: header ${name} missing`);
+        continue;
+      }
+      const validate = this.compiled(`webhook ${kind} header ${name}`, parameter.schema as Obj);
+      if (!validate(value)) problems.push(`${kind}: header ${name}: ${this.ajv.errorsText(validate.errors)} in ${String(value).slice(0, 100)}`);
+    }
+    const schema = (((post.requestBody as Obj).content as Obj)['application/json'] as Obj).schema as Obj;
+    const validate = this.compiled(`webhook ${kind} body`, schema);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      problems.push(`${kind}: body is not JSON: ${raw.slice(0, 200)}`);
+    }
+    if (body !== undefined && !validate(body)) problems.push(`${kind}: ${this.ajv.errorsText(validate.errors)} in ${raw.slice(0, 300)}`);
+    return { ok: problems.length === 0, problems };
+  }
+
+  private compiled(key: string, schema: Obj): ValidateFunction {
+    let validate = this.cache.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.cache.set(key, validate);
+    }
+    return validate;
+  }
 }
