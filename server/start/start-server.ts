@@ -33,6 +33,7 @@ import { openEventRooms } from '../stores/event-rooms.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
+import { openBotTests, wirePreview } from './studio-preview.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
@@ -188,6 +189,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     definition: () => bot.current.definition,
     reprepare: (reason) => versions.reprepare(reason),
   });
+  const botTests = openBotTests(store);
   const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
@@ -279,6 +281,19 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
+  // The studio's preview: its own namespace, signed in by the studio session (server/studio/preview/).
+  const preview = wirePreview(io, {
+    store,
+    studio,
+    versions: () => versions.deps,
+    tests: botTests,
+    file: config.BOT_DEFINITION,
+    clock,
+    logger,
+    allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
+    ...(mailer ? { mailer } : {}),
+    ...(sms ? { sms } : {}),
+  });
   // A connected web chat user's channel is known: their deliveries need no lookup.
   if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
 
@@ -324,6 +339,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       closing ??= (async () => {
         draining = true;
         versions.close();
+        await preview.close().catch(() => undefined);
         try {
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
