@@ -34,6 +34,7 @@ import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
 import { openBotTests, wirePreview } from './studio-preview.ts';
+import { runBotTests } from '../studio/preview/bot-tests.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
@@ -154,7 +155,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // The environment, then the studio's secrets (a set variable wins): what the definition's named variables read.
   const env = studio.env;
   // The bot that runs is the published version; the file seeds and imports versions (README, "One source of truth").
-  const versionsSetup = { rooms: await openVersionRooms(store), audit: studio.audit, clock, logger, file: config.BOT_DEFINITION, env };
+  const botTests = openBotTests(store);
+  const versionsSetup = {
+    rooms: await openVersionRooms(store),
+    audit: studio.audit,
+    clock,
+    logger,
+    file: config.BOT_DEFINITION,
+    env,
+    runTests: (checked: Parameters<typeof runBotTests>[1]) => runBotTests(botTests, checked),
+  };
   const published = await publishedAtStart(versionsSetup, source);
   const { mailer, sms } = outbound(config, published.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
@@ -189,7 +199,6 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     definition: () => bot.current.definition,
     reprepare: (reason) => versions.reprepare(reason),
   });
-  const botTests = openBotTests(store);
   const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(

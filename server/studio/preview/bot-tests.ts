@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { runTests, type TestResult } from '../../cli/bot-tests/run-tests.ts';
 import { testFileSchema, type BotTest } from '../../cli/bot-tests/test-file.ts';
 import { report } from '../../cli/test-command.ts';
-import type { BotSource } from '../../load-bot.ts';
+import type { CheckResult } from '../../cli/check-definition.ts';
+import type { BotTestOutcome } from '../../../shared/bot-test-outcome.ts';
+import type { BotDefinition } from '../../definition/schema.ts';
 import type { BotTestsRoom } from '../../ports/studio/bot-tests.ts';
 
 /** Most tests the studio keeps: the test file's own bound. */
@@ -29,20 +31,13 @@ export async function addBotTest(room: BotTestsRoom, test: BotTest, by: string, 
   throw new Error('The bot\'s tests kept changing while this one was saved; try again.');
 }
 
-/** One test's outcome, with the CLI's own report of a failure (`chatbot test`'s diff). */
-export interface BotTestOutcome {
-  readonly name: string;
-  readonly passed: boolean;
-  /** What `chatbot test` prints for this test. */
-  readonly report: string;
-}
 
 /** Runs the bot's tests on a definition (a version about to be published), as `chatbot test` does. */
-export async function runBotTests(room: BotTestsRoom, source: BotSource): Promise<BotTestOutcome[]> {
+export async function runBotTests(room: BotTestsRoom, checked: { readonly definition: BotDefinition; readonly stepTypes: NonNullable<CheckResult['stepTypes']> }): Promise<BotTestOutcome[]> {
   const { tests } = await readBotTests(room);
   if (tests.length === 0) return [];
   // runTests changes the definition in place: it gets a copy.
-  const definition = structuredClone(source.definition);
-  const results: TestResult[] = await runTests(testFileSchema.parse({ definition: 'bot.json', tests }), { definition, ownTypes: source.ownStepTypes });
+  const definition = structuredClone(checked.definition);
+  const results: TestResult[] = await runTests(testFileSchema.parse({ definition: 'bot.json', tests }), { definition, ownTypes: checked.stepTypes });
   return results.map((result) => ({ name: result.name, passed: !result.failure, report: report(result) }));
 }

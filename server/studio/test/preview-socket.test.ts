@@ -177,4 +177,28 @@ describe('the studio preview over its socket', () => {
       expect(text).not.toContain('Stub Ada');
     }
   });
+
+  it('when a saved preview test fails on a new version, then the publish plan shows chatbot test\'s diff and the publish is refused; the version it was made on passes', async () => {
+    const draft = (await as.editor.get('/studio/api/draft')).body as { baseVersionId: string; definition: ReturnType<typeof definition> };
+    const same = await as.editor.post('/studio/api/publish/plan', { versionId: draft.baseVersionId });
+    expect(same.body.tests).toEqual([{ name: 'finds Ada by email', passed: true, report: '  ✓ finds Ada by email\n' }]);
+
+    const changed = structuredClone(draft.definition);
+    changed.dialogs[0]!.steps[3] = { id: 'found', type: 'message', text: 'Welcome back, {{contact.body.name}}.' };
+    const saved = await as.editor.post('/studio/api/versions', { baseVersionId: draft.baseVersionId, definition: changed, message: 'friendlier' });
+    expect(saved.status).toBe(201);
+    const versionId = saved.body.version.id as string;
+    const plan = await as.editor.post('/studio/api/publish/plan', { versionId });
+    expect(plan.status).toBe(200);
+    const [outcome] = plan.body.tests as { name: string; passed: boolean; report: string }[];
+    expect(outcome).toMatchObject({ name: 'finds Ada by email', passed: false });
+    expect(outcome!.report).toContain('✗ finds Ada by email');
+    expect(outcome!.report).toContain('- "Found Stub Ada."');
+    expect(outcome!.report).toContain('+ "Welcome back, Stub Ada."');
+
+    const refused = await as.editor.post('/studio/api/publish', { versionId, moves: [] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'tests_failed', details: { tests: [{ name: 'finds Ada by email', passed: false }] } });
+    expect((await as.editor.get('/studio/api/versions')).body.publishedId).not.toBe(versionId);
+  });
 });
