@@ -250,8 +250,19 @@ export class StudioDesigner extends LitElement {
         </div>`,
       )}
       <div role="tabpanel" id="panel-preview" aria-labelledby="panel-tab-preview" ?hidden=${this.panel !== ('preview' as SidePanel)}>
-        <slot name="preview"><p class="help">${t.previewSlot}</p></slot>
+        <slot name="preview">${this.renderPreview()}</slot>
       </div>`;
+  }
+
+  /** The preview panel (studio/preview/, defined by the studio's entry) for those who may edit; a sentence for the rest. */
+  private renderPreview() {
+    const role = this.session?.account.role;
+    if (role !== 'owner' && role !== 'editor') return html`<p class="help">${this.ui!.t.previewSlot}</p>`;
+    const ui = this.ui!;
+    const dialog = this.state?.definition?.dialogs[ui.dialog];
+    const step = ui.step === undefined ? undefined : dialog?.steps[ui.step];
+    const chosen = dialog && step ? { dialogId: dialog.id, stepId: step.id } : undefined;
+    return html`<studio-preview-panel .session=${this.session} .host=${this} .chosen=${chosen} .locale=${this.locale}></studio-preview-panel>`;
   }
 
   private renderSaveDialog() {
