@@ -73,8 +73,8 @@ describe('the designer\'s preview panel in Chromium', () => {
     // The values inspector shows what the input saved, live.
     await expect.poll(() => page.getByRole('definition').allTextContents()).toContain('"ada@example.com"');
     // The step waiting is highlighted in the outline.
-    expect(await page.getByRole('button', { name: /lookup.*Preview/ }).count()).toBeGreaterThan(0);
     await screenshot(page, 'studio-preview-held');
+    await expect.poll(() => page.getByRole('button', { name: /lookup.*Preview/ }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
 
     await call.getByRole('textbox', { name: 'Stub body (JSON)' }).fill('{"name":"Stub Ada"}');

@@ -101,7 +101,8 @@ export class StudioPreviewPanel extends LitElement {
   private show(state: PreviewState): void {
     this.preview = state;
     if (!this.host) return;
-    const at = state.active ? state.position : null;
+    // A step whose call waits for the author is where the conversation is, though its turn has not ended yet.
+    const at = !state.active ? null : (state.held?.find((call) => call.step)?.step ?? state.position);
     this.host.currentStep = at ? { dialog: at.dialogId, step: at.stepId } : undefined;
     this.host.liveValues = state.active ? { ...(state.variables ?? {}), ...(state.userData ?? {}) } : undefined;
   }

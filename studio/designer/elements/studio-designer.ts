@@ -113,8 +113,12 @@ export class StudioDesigner extends LitElement {
       this.ui.t = stringsFor(this.locale);
       this.ui.locale = this.locale;
     }
-    if (this.ui && changed.has('currentStep')) this.ui.current = this.currentStep;
-    if (this.ui && changed.has('liveValues')) this.ui.liveValues = this.liveValues;
+    if (this.ui && (changed.has('currentStep') || changed.has('liveValues'))) {
+      this.ui.current = this.currentStep;
+      this.ui.liveValues = this.liveValues;
+      // The outline, the map and the variables panel draw from ui: told, they draw the preview's position and values.
+      this.ui.changed();
+    }
   }
 
   private start(backend: DesignerBackend): void {
@@ -178,7 +182,7 @@ export class StudioDesigner extends LitElement {
             ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep}></designer-map>`
             : ui.view === 'bot'
               ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
-              : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly}></designer-outline>`}
+              : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
         </div>
         <section class="panels" aria-label=${t.panels}>${this.renderPanels(definition)}</section>
       </div>
