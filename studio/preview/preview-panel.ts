@@ -50,6 +50,9 @@ export class StudioPreviewPanel extends LitElement {
     dt { font-weight: 600; }
     dd { margin: 0; overflow-wrap: anywhere; }
     h3 { font-size: 1rem; margin-block: 1rem 0.25rem; }
+    /* The widget floats over a shop's page; here it sits in the panel, so it covers none of the studio. */
+    chat-widget { position: static; display: block; z-index: auto; }
+    chat-widget::part(panel) { width: 100%; height: 28rem; box-shadow: none; border: 1px solid #71717a; }
   `;
 
   declare session: SessionInfo | undefined;
@@ -222,6 +225,7 @@ export class StudioPreviewPanel extends LitElement {
       ${chosen ? nothing : html`<p id="no-step">${t.noStepChosen}</p>`}
       <p role="status">${status}</p>
       ${this.message ? html`<p role="alert">${this.message}</p>` : nothing}
+      <div class="chat"></div>
       <h3>${t.held}</h3>
       ${(state.held ?? []).length === 0 ? html`<p>${t.noHeld}</p>` : html`<ul class="calls">${(state.held ?? []).map((call) => this.renderCall(call))}</ul>`}
       <h3>${t.values}</h3>
@@ -232,7 +236,6 @@ export class StudioPreviewPanel extends LitElement {
         <label>${t.testName} <input .value=${this.testName} @input=${(e: Event) => (this.testName = (e.target as HTMLInputElement).value)} /></label>
         <button ?disabled=${!state.active || this.testName.trim() === ''} @click=${() => this.saveTest()}>${t.saveTest}</button>
       </div>
-      <div class="chat"></div>
     `;
   }
 }
