@@ -44,8 +44,17 @@ export default tseslint.config(
     // The studio's web app: a browser app like the widget; it talks to the server over HTTP only.
     files: ['studio/**/*.ts'],
     // Its tests run in Node and check the designer's model against the server's own checks.
-    ignores: ['studio/**/*.test.ts'],
+    ignores: ['studio/**/*.test.ts', 'studio/preview/**'],
     rules: forbid({ [folder(['server', 'demo', 'widget'])]: 'The studio web app imports shared/ only; it reaches the server over HTTP.', '^node:': 'The studio runs in browsers: no Node APIs.' }),
+  },
+  {
+    // The designer's preview panel: the real widget is its chat (the element and its socket transport), nothing else of it.
+    files: ['studio/preview/**/*.ts'],
+    rules: forbid({
+      [folder(['server', 'demo'])]: 'The studio web app imports shared/ only; it reaches the server over HTTP.',
+      '(^|/)widget/(?!define\\.ts$|transport/)': 'The preview panel takes the widget element (widget/define.ts) and its socket transport only.',
+      '^node:': 'The studio runs in browsers: no Node APIs.',
+    }),
   },
   {
     files: ['widget/transport/**/*.ts'],

@@ -11,6 +11,8 @@ export interface OpenConversation {
   readonly channelId: string;
   /** What the page knows about the user, passed at init. */
   readonly init?: Readonly<Record<string, unknown>>;
+  /** Where a new user's conversation begins: the start dialog when absent (a studio preview or a test may choose). */
+  readonly startAt?: { readonly dialogId: string; readonly stepId?: string };
   /** A change committed with the start dialog's turn, when it runs (a channel's record that this request opened it). */
   readonly adjust?: (user: UserRecord) => UserRecord;
 }
@@ -47,7 +49,8 @@ export async function openConversation(deps: AppDeps, input: OpenConversation): 
     // A message stored while its turn failed is answered now, if the job runner has not yet.
     if (user.pendingSeq !== undefined) await answerPending(deps, user);
     if (user.lastSeq === 0 && user.position === null) {
-      await applyTurn(deps, input.userId, { kind: 'start', dialogId: deps.definition.settings.startDialog }, now, {
+      const at = input.startAt ?? { dialogId: deps.definition.settings.startDialog };
+      await applyTurn(deps, input.userId, { kind: 'start', dialogId: at.dialogId, ...(at.stepId === undefined ? {} : { stepId: at.stepId }) }, now, {
         userWrote: false,
         ...(input.adjust ? { adjust: input.adjust } : {}),
       });

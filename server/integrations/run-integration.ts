@@ -10,6 +10,8 @@ import { authorizedCall } from './authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
 import type { DatasetCluster } from './datasets/dataset-cluster.ts';
 import { IntegrationConfigError, IntegrationError, isRetryable, STEP_CODE_ERROR_KINDS, type IntegrationErrorKind } from './http/integration-error.ts';
+import type { OutboundGate } from '../ports/outbound-gate.ts';
+import { GatedHttpClient } from './http/gated-http-client.ts';
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
 import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
 import { prepareStep, type PreparedStep } from './prepare-step.ts';
@@ -60,6 +62,8 @@ export interface IntegrationRuntimeDeps {
    * compiling every schema again costs more than checking a 500-step bot.
    */
   readonly registry?: StepTypeRegistry;
+  /** Every call goes through it (a studio preview's dry runs); calls go straight out without one. */
+  readonly gate?: OutboundGate;
 }
 
 const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
@@ -95,7 +99,8 @@ export class IntegrationRuntime {
       throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
     }
     this.registry = deps.registry ?? new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
-    this.http = new SafeHttpClient({ ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) });
+    const httpOptions = { ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) };
+    this.http = deps.gate ? new GatedHttpClient(httpOptions, deps.gate) : new SafeHttpClient(httpOptions);
     this.services = compileServices(parsed.data.services, { env: deps.env, http: this.http, clock: deps.clock });
     this.recorderFor = integrationLogWriter(deps);
     this.datasets = new DatasetManager(parsed.data.datasets, {

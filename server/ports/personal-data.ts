@@ -70,9 +70,9 @@ export interface PersonalDataStore {
   eraseUser(userId: string): Promise<ErasureReport>;
   /** Removes transcript entries and log rows older than their cut-off; nothing newer is touched. */
   purgeOlderThan(cutoffs: RetentionCutoffs): Promise<PurgeReport>;
-  /** Every user, whether they wrote or not, by `timestamp` (last message, else creation) then creation order. */
+  /** Every user, whether they wrote or not, by `timestamp` (last message, else creation) then creation order; never a preview user (ports/preview.ts). */
   exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow>;
-  /** Every transcript entry of every user whose time is in the range, by time (ties in a stable order). */
+  /** Every transcript entry of every user but preview users whose time is in the range, by time (ties in a stable order). */
   exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow>;
 }
 

@@ -4,6 +4,6 @@
  * publish plan asks it; both stores answer it from the users they keep.
  */
 export interface RestingUsers {
-  /** One count per position asked, in the same order. A position is a dialog id and a step id. */
+  /** One count per position asked, in the same order. A position is a dialog id and a step id. Preview users are not counted. */
   countResting(positions: readonly { readonly dialogId: string; readonly stepId: string }[]): Promise<number[]>;
 }

@@ -7,6 +7,7 @@
  * and `stores/mongo`; both must pass `stores/contract.test.ts`.
  */
 import type { PersonalDataStore } from './personal-data.ts';
+import type { PreviewMark } from './preview.ts';
 
 import type { Leases } from './leases.ts';
 
@@ -49,6 +50,8 @@ export interface UserRecord {
    * run again once, and the commit that answers it (`answersPending`) clears it.
    */
   readonly pendingSeq?: number;
+  /** Set on a studio author's preview user only (ports/preview.ts): never exported or counted. */
+  readonly preview?: PreviewMark;
 }
 
 export interface NewUser {
@@ -57,6 +60,8 @@ export interface NewUser {
   readonly userData?: Readonly<Record<string, unknown>>;
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly now: number;
+  /** Marks the user as a studio author's preview user (ports/preview.ts); written once, at creation. */
+  readonly preview?: PreviewMark;
 }
 
 /** Fields an update may replace. Omitted fields stay as they are. */
@@ -292,7 +297,7 @@ export interface Store extends Leases, PersonalDataStore {
    * appendTranscript, appendLogs, updateUser, appendTranscript would leave).
    */
   commitTurn(commit: TurnCommit): Promise<TurnCommitResult>;
-  /** Users who wrote in the range, by lastMessageAt then creation order. */
+  /** Users who wrote in the range, by lastMessageAt then creation order; never a preview user. */
   exportUsers(query: RangeQuery): AsyncIterable<UserExportRow>;
 
   // Transcript

@@ -35,6 +35,8 @@ import { openEventRooms } from '../stores/event-rooms.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
+import { openBotTests, wirePreview } from './studio-preview.ts';
+import { runBotTests } from '../studio/preview/bot-tests.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
@@ -155,7 +157,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // The environment, then the studio's secrets (a set variable wins): what the definition's named variables read.
   const env = studio.env;
   // The bot that runs is the published version; the file seeds and imports versions (README, "One source of truth").
-  const versionsSetup = { rooms: await openVersionRooms(store), audit: studio.audit, clock, logger, file: config.BOT_DEFINITION, env };
+  const botTests = openBotTests(store);
+  const versionsSetup = {
+    rooms: await openVersionRooms(store),
+    audit: studio.audit,
+    clock,
+    logger,
+    file: config.BOT_DEFINITION,
+    env,
+    runTests: (checked: Parameters<typeof runBotTests>[1]) => runBotTests(botTests, checked),
+  };
   const published = await publishedAtStart(versionsSetup, source);
   const { mailer, sms } = outbound(config, published.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
@@ -297,6 +308,19 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
+  // The studio's preview: its own namespace, signed in by the studio session (server/studio/preview/).
+  const preview = wirePreview(io, {
+    store,
+    studio,
+    versions: () => versions.deps,
+    tests: botTests,
+    file: config.BOT_DEFINITION,
+    clock,
+    logger,
+    allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
+    ...(mailer ? { mailer } : {}),
+    ...(sms ? { sms } : {}),
+  });
   // A connected web chat user's channel is known: their deliveries need no lookup.
   if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
 
@@ -342,6 +366,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       closing ??= (async () => {
         draining = true;
         versions.close();
+        await preview.close().catch(() => undefined);
         try {
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });

@@ -41,6 +41,8 @@ export interface VersionsSetup {
   /** BOT_DEFINITION. */
   readonly file: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The bot's tests, run on a version before it is published (the plan shows each). */
+  readonly runTests?: VersionsDeps['runTests'];
 }
 
 /** At start: the file reconciled with the store, and the published version to run (server/studio/versions/file-import.ts). */
@@ -70,6 +72,7 @@ export function versionsInService(setup: VersionsSetup, bot: BotService, cluster
     env: setup.env,
     check: (written) => checkDefinition(written, setup.file, { env: setup.env }),
     live: () => bot.current,
+    ...(setup.runTests ? { runTests: setup.runTests } : {}),
     putInService: (read, origin) => bot.swap(read, origin),
     announce: (versionId) => {
       // Lost while Redis is away: the other nodes' own check of the published version catches up.

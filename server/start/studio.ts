@@ -13,7 +13,7 @@ import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { accountAdmin } from '../studio/accounts/account-admin.ts';
 import { apiTokens } from '../studio/accounts/api-tokens.ts';
 import { loginLimits } from '../studio/accounts/login-limits.ts';
-import { people } from '../studio/accounts/people.ts';
+import { people, type People } from '../studio/accounts/people.ts';
 import { setupLinks, setupUrl } from '../studio/accounts/setup-links.ts';
 import { auditLog } from '../studio/audit/audit-trail.ts';
 import { accountRoutes } from '../studio/http/account-routes.ts';
@@ -75,6 +75,10 @@ export interface Studio {
   surfaces(routes?: readonly Router[]): RequestHandler[];
   /** With no owner yet: a one-time setup link for the first owner (printed at start); else undefined. */
   firstOwnerLink(): Promise<string | undefined>;
+  /** Who a session cookie's value signs in (the preview socket's handshake), or null: as every studio request is checked. */
+  signedIn(cookie: string): ReturnType<People['authenticate']>;
+  /** The origins the studio is served at besides a request's own (PUBLIC_URL's). */
+  readonly origins: () => readonly string[];
   /** A one-time setup link (`chatbot users add`, `reset-password`). */
   createSetupLink(role: Role, email: string | null, purpose: 'first_owner' | 'invitation' | 'reset'): Promise<string>;
 }
@@ -160,6 +164,8 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
       }),
       studioPages(path.join(options.root, 'dist', 'studio')),
     ],
+    signedIn: (cookie) => signIn.authenticate(cookie),
+    origins: options.origins,
     async firstOwnerLink() {
       if ((await rooms.accounts.countAccounts('owner')) > 0) return undefined;
       return createSetupLink('owner', null, 'first_owner');

@@ -21,6 +21,7 @@ export const STUDIO_VERSIONS_ERROR_CODES = [
   'invalid_move',
   'already_live',
   'publish_failed',
+  'tests_failed',
 ] as const;
 
 const common = {
@@ -147,7 +148,7 @@ export function studioVersionsPaths(): Obj {
           '415': bodyErrors['415'],
           ...notFound,
           '409': error('already_live: the version is live already.'),
-          '422': error('definition_invalid: the version has problems that block publishing; details.problems lists them.'),
+          '422': error('definition_invalid: the version has problems that block publishing; details.problems lists them. tests_failed: some of the bot\'s tests fail on it; details.tests has each failing test with chatbot test\'s report.'),
           '503': error('publish_failed: the version could not be put in service (the server log says why); nothing was published.'),
           ...common,
         },
@@ -221,7 +222,7 @@ export function studioVersionsSchemas(): Obj {
     PublishPlan: {
       type: 'object',
       additionalProperties: false,
-      required: ['versionId', 'liveVersionId', 'rollback', 'problems', 'diff', 'stranded'],
+      required: ['versionId', 'liveVersionId', 'rollback', 'problems', 'diff', 'stranded', 'tests'],
       properties: {
         versionId: { type: 'string' },
         liveVersionId: { type: ['string', 'null'] },
@@ -253,6 +254,11 @@ export function studioVersionsSchemas(): Obj {
             required: ['dialogId', 'stepId', 'users', 'defaultTarget'],
             properties: { dialogId: { type: 'string' }, stepId: { type: 'string' }, users: { type: 'integer', minimum: 0 }, defaultTarget: { oneOf: [stepRef, { type: 'null' }] } },
           },
+        },
+        tests: {
+          type: 'array',
+          description: "The bot's tests run on the version; a failing one blocks the publish. report is what chatbot test prints for it.",
+          items: { type: 'object', additionalProperties: false, required: ['name', 'passed', 'report'], properties: { name: { type: 'string' }, passed: { type: 'boolean' }, report: { type: 'string' } } },
         },
       },
     },

@@ -11,6 +11,7 @@ import { parseDuration } from '../../definition/duration.ts';
 import { formatPath, loadDefinition } from '../../definition/load.ts';
 import { loadStepTypeModules } from '../../integrations/step-types/load-modules.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
+import type { StepType } from '../../integrations/step-types/step-type.ts';
 import { trainIntentClassifier } from '../../nlp/intent-classifier.ts';
 import { compare, labelsOf, type Mismatch, type Observed } from './expectations.ts';
 import { jsonErrorAt } from './json-error-at.ts';
@@ -103,6 +104,16 @@ export async function runTestFile(file: string, onResult: (result: TestResult) =
   const stale = stubProblems(tests, definition);
   if (stale.length > 0) throw new TestFileError(file, stale);
   const ownTypes = await loadStepTypeModules(definition.stepTypes, definitionFile);
+  return runTests(tests, { definition, ownTypes }, onResult);
+}
+
+/**
+ * Runs tests already read (a file's, or the studio's) on a bot already loaded and checked, in
+ * order, each as a user of its own on one fresh bot. The definition is changed in place (integration
+ * steps get their resolved timing), so pass one of its own.
+ */
+export async function runTests(tests: TestFile, loaded: { readonly definition: BotDefinition; readonly ownTypes: readonly StepType[] }, onResult: (result: TestResult) => void = () => undefined): Promise<TestResult[]> {
+  const { definition, ownTypes } = loaded;
   const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
   const bot = createTestBot(definition, classifier, ownTypes);
   try {
@@ -119,7 +130,7 @@ export async function runTestFile(file: string, onResult: (result: TestResult) =
 }
 
 /** A stub for a step the definition does not have would never answer: a renamed step, most likely. */
-function stubProblems(tests: TestFile, definition: BotDefinition): string[] {
+export function stubProblems(tests: Pick<TestFile, 'stubs' | 'tests'>, definition: BotDefinition): string[] {
   const steps = new Set(definition.dialogs.flatMap((d) => d.steps.filter((s) => s.type === 'integration').map((s) => `${d.id}.${s.id}`)));
   const check = (at: string, stubs: Readonly<Record<string, unknown>>) =>
     Object.keys(stubs)
@@ -132,7 +143,11 @@ async function runTest(bot: TestBot, userId: string, test: BotTest, file: TestFi
   const { deps } = bot;
   bot.stub(userId, { ...file.stubs, ...test.stubs });
   const seen = bot.seen(userId);
-  await openConversation(deps, { userId, channelId: 'webchat', init: test.pageData });
+  try {
+    await openConversation(deps, { userId, channelId: 'webchat', init: test.pageData, ...(test.startAt ? { startAt: startPoint(deps.definition, test.startAt) } : {}) });
+  } catch (error) {
+    return { name: test.name, failure: { step: 1, action: `startAt: ${JSON.stringify(test.startAt)}`, mismatches: [{ what: 'action', lines: [(error as Error).message] }], warnings: [] } };
+  }
   await deps.turns.idle(userId);
   let sent = 0;
   let messagesFrom = 0;
@@ -190,6 +205,15 @@ async function act(bot: TestBot, userId: string, step: TestStep, said: readonly 
 }
 
 let triggers = 0;
+
+/** A test's startAt ("dialog" or "dialog.step") as the bot has it; throws naming what it lacks. */
+function startPoint(definition: BotDefinition, startAt: string): { dialogId: string; stepId?: string } {
+  const [dialogId = '', stepId] = startAt.split('.');
+  const dialog = definition.dialogs.find((d) => d.id === dialogId);
+  if (!dialog) throw new Error(`startAt names the dialog "${dialogId}", which the bot does not have`);
+  if (stepId !== undefined && !dialog.steps.some((s) => s.id === stepId)) throw new Error(`startAt names the step "${stepId}", which dialog "${dialogId}" does not have`);
+  return stepId === undefined ? { dialogId } : { dialogId, stepId };
+}
 
 /** The message a press sends: the latest button or quick reply with that label. */
 function pressed(said: readonly BotMessage[], label: string): UserMessage {

@@ -73,6 +73,8 @@ const testSchema = z
     name: z.string().min(1).max(200),
     /** What the page passes when the widget opens (user data and variables). */
     pageData: json.optional(),
+    /** Where the conversation begins instead of the start dialog: a dialog, or a step as "dialogId.stepId" (pageData is saved first). */
+    startAt: z.string().regex(/^[^.]+(\.[^.]+)?$/, 'name a dialog, or a step as "dialogId.stepId"').optional(),
     /** Stubs for this test only, over the file's. */
     stubs: stubsSchema.optional(),
     steps: z.array(stepSchema).min(1).max(500),

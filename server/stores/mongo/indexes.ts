@@ -14,6 +14,9 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { listedAt: 1, order: 1 }, name: 'by_listed' },
     // The sweep of turn outboxes a crash left unmoved (turn-outbox.ts).
     { key: { outboxAt: 1 }, name: 'by_outbox' },
+    // Preview users (ports/preview.ts), found with a string range on the mark ({ $gte: '' }),
+    // which leaves out every user without one: a plain index, as FerretDB has no sparse or partial ones.
+    { key: { 'preview.accountId': 1, updatedAt: 1 }, name: 'previews' },
   ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },

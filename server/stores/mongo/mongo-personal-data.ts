@@ -30,6 +30,9 @@ function rangeFilter<T>(field: string, order: string, query: RangeQuery, after: 
   return { $and: [range, { $or: [{ [field]: { $gt: after.t } }, { [field]: after.t, [order]: { $gt: after.o } }] }] } as Filter<T>;
 }
 
+/** Every preview user, through the `previews` index (indexes.ts): a string range leaves out users without the mark. */
+export const PREVIEW_USERS: Filter<UserDoc> = { 'preview.accountId': { $gte: '' } };
+
 export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc & { _id: ObjectId }>(COLLECTIONS.transcript);
@@ -88,7 +91,7 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
           if (done) return [];
           // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
           const docs = await users
-            .find(rangeFilter<UserDoc>('listedAt', 'order', query, after), { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } })
+            .find({ $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }] }, { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } })
             .sort({ listedAt: 1, order: 1 })
             .limit(batchSize)
             .toArray();
@@ -110,7 +113,11 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
         let done = false;
         return async () => {
           if (done) return [];
-          const docs = await transcript.find(rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after)).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
+          // Preview users are few (one a studio author at a time): asked again per batch, so one started meanwhile stays out too.
+          const previews = (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+          const range = rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after);
+          const filter = previews.length === 0 ? range : { $and: [range, { userId: { $nin: previews } }] };
+          const docs = await transcript.find(filter).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
           const last = docs.at(-1);
           if (last === undefined || docs.length < batchSize) done = true;
           else after = { t: last.at, o: last._id };

@@ -1,4 +1,5 @@
 import { ObjectId, type Db, type Filter } from 'mongodb';
+import type { PreviewMark } from '../../ports/preview.ts';
 import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord } from '../../ports/store.ts';
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import type { KeyLocks } from './key-lock.ts';
@@ -38,6 +39,8 @@ export interface UserDoc {
   pendingSeq?: number | null;
   /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
   order: ObjectId;
+  /** Set on a studio author's preview user only (ports/preview.ts); absent for everyone else. */
+  preview?: PreviewMark;
 }
 
 export function toUser(doc: UserDoc): UserRecord {
@@ -62,6 +65,7 @@ export function toUser(doc: UserDoc): UserRecord {
     lastSeq: doc.lastSeq,
     lastTrigger: doc.lastTrigger ?? null,
     ...(doc.pendingSeq === undefined || doc.pendingSeq === null ? {} : { pendingSeq: doc.pendingSeq }),
+    ...(doc.preview ? { preview: { accountId: doc.preview.accountId } } : {}),
   };
 }
 
@@ -104,6 +108,7 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
         lastTrigger: null,
         recent: [],
         order: new ObjectId(),
+        ...(user.preview ? { preview: { accountId: user.preview.accountId } } : {}),
       };
       try {
         await users.insertOne(doc);
@@ -152,6 +157,7 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
           ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
           ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
         },
+        preview: { $exists: false },
       };
       // A fresh query per batch: no server cursor outlives a slow consumer.
       for (;;) {

@@ -308,6 +308,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX studio_presence_by_time ON studio_presence (at);
     `,
   },
+  {
+    version: 14,
+    description: "studio: preview users marked (ports/preview.ts); the bot's tests",
+    // The mark is NULL for every real user, so the partial index holds the few preview users only;
+    // exports and counts leave them out with "preview IS NULL" / "NOT IN (… WHERE preview IS NOT NULL)".
+    // The bot's tests: one document (the chatbot test format), replaced on a revision check.
+    sql: `
+      ALTER TABLE users ADD COLUMN preview TEXT;
+      CREATE INDEX users_preview ON users (updated_at, user_id) WHERE preview IS NOT NULL;
+      CREATE TABLE studio_bot_tests (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        body       TEXT    NOT NULL,
+        revision   INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        updated_by TEXT    NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

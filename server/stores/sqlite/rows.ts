@@ -16,6 +16,8 @@ export interface UserRow {
   last_seq: number;
   last_trigger: string | null;
   pending_seq: number | null;
+  /** JSON of a preview user's mark (ports/preview.ts); NULL for everyone else. */
+  preview: string | null;
 }
 
 /** A row of the transcript table. */

@@ -77,7 +77,7 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
       `SELECT user_id, coalesce(last_message_at, created_at), seq, user_data FROM users
        WHERE coalesce(last_message_at, created_at) >= max(?, ?) AND coalesce(last_message_at, created_at) < ?
-         AND (coalesce(last_message_at, created_at), seq) > (?, ?)
+         AND (coalesce(last_message_at, created_at), seq) > (?, ?) AND preview IS NULL
        ORDER BY coalesce(last_message_at, created_at), seq LIMIT ?`,
     )
     .raw(true);
@@ -85,6 +85,7 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     .prepare<[number, number, number, number, string, number, number], [string, number, string, number, string, string | null, string | null]>(
       `SELECT user_id, seq, sender, at, message, dialog_id, step_id FROM transcript
        WHERE at >= max(?, ?) AND at < ? AND (at, user_id, seq) > (?, ?, ?)
+         AND user_id NOT IN (SELECT user_id FROM users WHERE preview IS NOT NULL)
        ORDER BY at, user_id, seq LIMIT ?`,
     )
     .raw(true);

@@ -9,7 +9,7 @@ import type { RestingUsers } from '../../ports/resting-users.ts';
 export function sqliteRestingUsers(db: Database): RestingUsers {
   const grouped = db.prepare<[], { dialog_id: string; step_id: string; users: number }>(
     `SELECT json_extract(position, '$.dialogId') AS dialog_id, json_extract(position, '$.stepId') AS step_id, count(*) AS users
-     FROM users WHERE position IS NOT NULL GROUP BY dialog_id, step_id`,
+     FROM users WHERE position IS NOT NULL AND preview IS NULL GROUP BY dialog_id, step_id`,
   );
   return {
     async countResting(positions) {

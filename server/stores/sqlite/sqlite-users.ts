@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { PreviewMark } from '../../ports/preview.ts';
 import type { ConversationPosition, NewUser, RangeQuery, Store, UserExportRow, UserPatch, UserRecord } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
 import { groupCommit } from './group-commit.ts';
@@ -19,6 +20,7 @@ function toUser(row: UserRow): UserRecord {
     lastSeq: row.last_seq,
     lastTrigger: row.last_trigger,
     ...(row.pending_seq === null ? {} : { pendingSeq: row.pending_seq }),
+    ...(row.preview === null || row.preview === undefined ? {} : { preview: fromJson<PreviewMark>(row.preview) }),
   };
 }
 
@@ -32,8 +34,8 @@ export function sqliteUsers(db: Database): UserOps {
   // RETURNING gives the new row in the same statement; nothing when the user already existed.
   const insert = db.prepare<[Record<string, unknown>], UserRow>(
     `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at,
-                        created_at, updated_at, version, last_seq)
-     VALUES (@userId, @channelId, NULL, @variables, @userData, NULL, @now, @now, 1, 0)
+                        created_at, updated_at, version, last_seq, preview)
+     VALUES (@userId, @channelId, NULL, @variables, @userData, NULL, @now, @now, 1, 0, @preview)
      ON CONFLICT (user_id) DO NOTHING
      RETURNING *`,
   );
@@ -75,7 +77,7 @@ export function sqliteUsers(db: Database): UserOps {
     .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
       `SELECT user_id, last_message_at, seq, user_data FROM users
        WHERE last_message_at IS NOT NULL AND last_message_at >= max(?, ?) AND last_message_at < ?
-         AND (last_message_at, seq) > (?, ?)
+         AND (last_message_at, seq) > (?, ?) AND preview IS NULL
        ORDER BY last_message_at, seq LIMIT ?`,
     )
     .raw(true);
@@ -89,6 +91,7 @@ export function sqliteUsers(db: Database): UserOps {
         variables: toJson(user.variables ?? {}),
         userData: toJson(user.userData ?? {}),
         now: user.now,
+        preview: user.preview ? toJson({ accountId: user.preview.accountId }) : null,
       }) ?? select.get(user.userId);
     if (row === undefined) throw new Error(`user ${user.userId} vanished right after ensureUser`);
     return toUser(row);

@@ -13,9 +13,13 @@ export const cookieName = (req: Request): string => (req.secure ? SECURE_COOKIE 
 
 /** The session cookie's value, or undefined; a malformed header yields undefined, never an error. */
 export function readSessionCookie(req: Request): string | undefined {
-  const header = req.headers.cookie;
+  return sessionCookieIn(req.headers.cookie, req.secure);
+}
+
+/** The session cookie's value in a Cookie header (also a socket handshake's), by the name `secure` decides. */
+export function sessionCookieIn(header: unknown, secure: boolean): string | undefined {
   if (typeof header !== 'string' || header.length > 8192) return undefined;
-  const name = cookieName(req);
+  const name = secure ? SECURE_COOKIE : PLAIN_COOKIE;
   for (const part of header.split(';')) {
     const at = part.indexOf('=');
     if (at < 0 || part.slice(0, at).trim() !== name) continue;

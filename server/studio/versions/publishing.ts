@@ -1,3 +1,4 @@
+import type { BotTestOutcome } from '../../../shared/bot-test-outcome.ts';
 import { diffDefinitions, type Change } from '../../definition/diff.ts';
 import type { Problem } from '../../definition/problem.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
@@ -22,6 +23,8 @@ export interface PublishPlan {
   readonly problems: readonly (Problem & { severity: 'error' | 'warning' })[];
   readonly diff: readonly Change[];
   readonly stranded: readonly Stranded[];
+  /** The bot's tests run on this version, with `chatbot test`'s report of each; a failure blocks the publish as an error does. */
+  readonly tests: readonly BotTestOutcome[];
 }
 
 export interface PublishRequest {
@@ -55,6 +58,7 @@ export async function publishPlan(deps: VersionsDeps, versionId: string): Promis
     problems,
     diff: diffDefinitions(live.written, written),
     stranded,
+    tests: checked.definition && checked.stepTypes && deps.runTests ? await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes }) : [],
   };
 }
 
@@ -82,6 +86,11 @@ export async function publish(deps: VersionsDeps, request: PublishRequest, actin
   if (!checked.definition) {
     const problems = checked.problems.map((p) => ({ ...p, severity: p.severity ?? 'error' }));
     throw new HttpError(422, 'definition_invalid', `Version ${version.id} has ${problems.filter((p) => p.severity === 'error').length} problem(s) that block publishing; fix them and save a new version.`, { problems });
+  }
+  // The bot's tests run before anything is put in service; a rollback runs them too (the tests may have grown since).
+  const failed = checked.stepTypes && deps.runTests ? (await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes })).filter((t) => !t.passed) : [];
+  if (failed.length > 0) {
+    throw new HttpError(422, 'tests_failed', `${failed.length} of the bot's tests fail on version ${version.id}, so it was not published; the publish plan shows each as chatbot test reports it.`, { tests: failed });
   }
   const moves = chosenMoves(live.definition, checked.definition, request.moves);
   const rollback = await isRollback(deps, version);

@@ -1,3 +1,5 @@
+import type { BotDefinition } from '../../definition/schema.ts';
+import type { BotTestOutcome } from '../../../shared/bot-test-outcome.ts';
 import type { CheckResult } from '../../cli/check-definition.ts';
 import type { BotSource, PreparedBot } from '../../load-bot.ts';
 import type { Clock } from '../../ports/clock.ts';
@@ -32,6 +34,11 @@ export interface VersionsDeps {
     read: () => Promise<BotSource>,
     origin: { readonly kind: string; readonly label: string; readonly commit?: (next: PreparedBot) => Promise<Partial<Pick<BotSource, 'version' | 'moves'>> | void> },
   ) => Promise<ServiceOutcome>;
+  /**
+   * Runs the bot's tests (the studio keeps them; the preview's "Save as test" adds to them) on a
+   * checked definition, as `chatbot test` does; none run when absent.
+   */
+  readonly runTests?: (checked: { readonly definition: BotDefinition; readonly stepTypes: NonNullable<CheckResult['stepTypes']> }) => Promise<readonly BotTestOutcome[]>;
   /** Tells the other nodes that the published version changed (cluster mode); nothing on a single node. */
   readonly announce: (versionId: string) => void;
 }

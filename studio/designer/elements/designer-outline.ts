@@ -128,10 +128,13 @@ export class DesignerOutline extends LitElement {
     open: { type: Number },
     byStep: { attribute: false },
     readOnly: { type: Boolean },
+    current: { attribute: false },
     dropAt: { state: true },
   };
 
   declare ui: DesignerUi;
+  /** A preview's position (ui.current), passed so the outline draws again when it moves. */
+  declare current: DesignerUi['current'];
   declare definition: DefinitionDoc;
   declare dialog: number;
   declare open: number | undefined;

@@ -113,8 +113,12 @@ export class StudioDesigner extends LitElement {
       this.ui.t = stringsFor(this.locale);
       this.ui.locale = this.locale;
     }
-    if (this.ui && changed.has('currentStep')) this.ui.current = this.currentStep;
-    if (this.ui && changed.has('liveValues')) this.ui.liveValues = this.liveValues;
+    if (this.ui && (changed.has('currentStep') || changed.has('liveValues'))) {
+      this.ui.current = this.currentStep;
+      this.ui.liveValues = this.liveValues;
+      // The outline, the map and the variables panel draw from ui: told, they draw the preview's position and values.
+      this.ui.changed();
+    }
   }
 
   private start(backend: DesignerBackend): void {
@@ -178,7 +182,7 @@ export class StudioDesigner extends LitElement {
             ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep}></designer-map>`
             : ui.view === 'bot'
               ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
-              : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly}></designer-outline>`}
+              : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
         </div>
         <section class="panels" aria-label=${t.panels}>${this.renderPanels(definition)}</section>
       </div>
@@ -250,8 +254,19 @@ export class StudioDesigner extends LitElement {
         </div>`,
       )}
       <div role="tabpanel" id="panel-preview" aria-labelledby="panel-tab-preview" ?hidden=${this.panel !== ('preview' as SidePanel)}>
-        <slot name="preview"><p class="help">${t.previewSlot}</p></slot>
+        <slot name="preview">${this.renderPreview()}</slot>
       </div>`;
+  }
+
+  /** The preview panel (studio/preview/, defined by the studio's entry) for those who may edit; a sentence for the rest. */
+  private renderPreview() {
+    const role = this.session?.account.role;
+    if (role !== 'owner' && role !== 'editor') return html`<p class="help">${this.ui!.t.previewSlot}</p>`;
+    const ui = this.ui!;
+    const dialog = this.state?.definition?.dialogs[ui.dialog];
+    const step = ui.step === undefined ? undefined : dialog?.steps[ui.step];
+    const chosen = dialog && step ? { dialogId: dialog.id, stepId: step.id } : undefined;
+    return html`<studio-preview-panel .session=${this.session} .host=${this} .chosen=${chosen} .locale=${this.locale}></studio-preview-panel>`;
   }
 
   private renderSaveDialog() {

@@ -230,7 +230,7 @@ export const en = {
   searchResults: { one: '{n} result', other: '{n} results' },
   searchMore: 'Showing the first {n}; narrow the search.',
   preview: 'Preview',
-  previewSlot: 'Preview on the real engine comes here.',
+  previewSlot: 'Previewing needs the owner or editor role.',
   // Map
   mapLabel: 'Map of dialogs and jumps',
   mapHelp: 'Arrow keys move between steps, Enter opens a step in the outline, + and - zoom, 0 fits the map.',

@@ -216,7 +216,7 @@ const de: DesignerStrings = {
   searchResults: { one: '{n} Treffer', other: '{n} Treffer' },
   searchMore: 'Die ersten {n} werden gezeigt; grenzen Sie die Suche ein.',
   preview: 'Vorschau',
-  previewSlot: 'Hier kommt die Vorschau auf der echten Engine hin.',
+  previewSlot: 'Die Vorschau braucht die Rolle Inhaber oder Bearbeiter.',
   mapLabel: 'Karte der Dialoge und Sprünge',
   mapHelp: 'Pfeiltasten wechseln zwischen Schritten, Eingabe öffnet einen Schritt in der Gliederung, + und - zoomen, 0 passt die Karte ein.',
   zoomIn: 'Vergrößern',

@@ -1,0 +1,65 @@
+import type { Server } from 'socket.io';
+import { prepareBot, readWritten } from '../load-bot.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Mailer } from '../ports/mailer.ts';
+import type { SmsSender } from '../ports/sms-sender.ts';
+import type { BotTestsRoom } from '../ports/studio/bot-tests.ts';
+import type { MongoStore } from '../stores/mongo/mongo-store.ts';
+import { mongoBotTests } from '../stores/mongo/studio/mongo-bot-tests.ts';
+import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { sqliteBotTests } from '../stores/sqlite/studio/sqlite-bot-tests.ts';
+import { addBotTest } from '../studio/preview/bot-tests.ts';
+import { dryRunGate } from '../studio/preview/dry-run.ts';
+import { attachPreview } from '../studio/preview/preview-socket.ts';
+import { readDraft } from '../studio/versions/editing.ts';
+import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import type { Studio } from './studio.ts';
+
+export function openBotTests(store: SqliteStore | MongoStore): BotTestsRoom {
+  return store.kind === 'sqlite' ? sqliteBotTests(store.db) : mongoBotTests(store.db);
+}
+
+/**
+ * The studio's preview on the socket.io server: each author's draft on the engine, as a preview
+ * user of theirs, with integration calls, email and SMS held as dry runs (server/studio/preview/).
+ * Its integration layer counts in no metric and writes no log (the preview store drops log rows).
+ */
+export function wirePreview(
+  io: Server,
+  options: {
+    readonly store: SqliteStore | MongoStore;
+    readonly studio: Studio;
+    readonly versions: () => VersionsDeps;
+    readonly tests: BotTestsRoom;
+    readonly file: string;
+    readonly clock: Clock;
+    readonly logger: Logger;
+    readonly allowedHosts?: readonly string[];
+    readonly mailer?: Mailer;
+    readonly sms?: SmsSender;
+  },
+): ReturnType<typeof attachPreview> {
+  const { studio, clock, logger } = options;
+  return attachPreview(io, {
+    signedIn: (cookie) => studio.signedIn(cookie),
+    origins: studio.origins,
+    deps: {
+      store: options.store,
+      clock,
+      logger,
+      async draft(accountId) {
+        const draft = await readDraft(options.versions(), { actor: { kind: 'account', accountId } });
+        return { written: draft.definition, revision: draft.revision };
+      },
+      async prepare(written, store) {
+        const source = await readWritten(written, options.file, 'your draft', studio.env);
+        return prepareBot(source, { store, clock, logger, env: studio.env, gate: dryRunGate, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+      },
+      env: () => studio.env,
+      ...(options.mailer ? { mailer: options.mailer } : {}),
+      ...(options.sms ? { sms: options.sms } : {}),
+      saveTest: (test, accountId) => addBotTest(options.tests, test, accountId, () => clock.now()),
+    },
+  });
+}

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { CallAnswer, PreviewActivity, PreviewState, StartPreview } from '../../../shared/preview-protocol.ts';
+import type { BotEvent } from '../../../shared/protocol.ts';
+import type { AppDeps } from '../../app/deps.ts';
+import { eraseUser } from '../../app/erase-user.ts';
+import { KeyedQueue } from '../../app/keyed-queue.ts';
+import { openConversation } from '../../app/open-conversation.ts';
+import type { BotTest } from '../../cli/bot-tests/test-file.ts';
+import type { PreparedBot } from '../../load-bot.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Mailer } from '../../ports/mailer.ts';
+import type { SmsSender } from '../../ports/sms-sender.ts';
+import type { Store, TranscriptEntry } from '../../ports/store.ts';
+import { dryRunCaller, dryRunMailer, dryRunSms, type DryRunDeps } from './dry-run.ts';
+import { HeldCalls } from './held-calls.ts';
+import { namedSecrets } from './mask.ts';
+import { previewStore } from './preview-store.ts';
+import { ConversationRecorder } from './recorder.ts';
+
+/** What every author's preview shares: the server's store and the way a draft is prepared. */
+export interface PreviewDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The author's own draft as written now, with its revision. */
+  readonly draft: (accountId: string) => Promise<{ readonly written: unknown; readonly revision: number }>;
+  /** The draft checked as `chatbot check` does and prepared on `store` with the dry-run gate; throws DefinitionError. */
+  readonly prepare: (written: unknown, store: Store) => Promise<PreparedBot>;
+  /** The env the definition reads (for the secrets masked wherever a request is shown). */
+  readonly env: () => Readonly<Record<string, string | undefined>>;
+  readonly mailer?: Mailer;
+  readonly sms?: SmsSender;
+  /** Adds a test to the bot's tests; answers how many there are now. */
+  readonly saveTest: (test: BotTest, accountId: string) => Promise<number>;
+}
+
+/** Where the preview's chat and panel hear from it (the preview socket). */
+export interface PreviewOutlets {
+  state(state: PreviewState): void;
+  entries(entries: readonly TranscriptEntry[]): void;
+  typing(on: boolean): void;
+  event(event: BotEvent): void;
+}
+
+const MAX_ACTIVITY = 50;
+
+/** A conversation that cannot become a test: values were changed by hand after it began. */
+export class NotATest extends Error {
+  override readonly name = 'NotATest';
+}
+
+/** No preview runs for this author. */
+export class NoPreview extends Error {
+  override readonly name = 'NoPreview';
+  constructor() {
+    super('No preview runs; start one first.');
+  }
+}
+
+interface Running {
+  readonly userId: string;
+  readonly app: AppDeps;
+  readonly bot: PreparedBot;
+  readonly holds: HeldCalls;
+  readonly recorder: ConversationRecorder;
+  readonly revision: number;
+  readonly from: { readonly dialogId: string; readonly stepId: string | null };
+}
+
+/**
+ * One author's preview: their draft on the real engine and use cases, as a preview user of
+ * their own (preview-store.ts), every outbound call held as a dry run (dry-run.ts) until they
+ * answer it, the conversation recorded for "Save as test". One at a time per author: a start
+ * ends the one before (its held calls abandoned, its user erased).
+ */
+export class AuthorPreview {
+  private running: Running | null = null;
+  private activity: PreviewActivity[] = [];
+  private edited = false;
+  /** Starts and stops one after the other, so two quick restarts never leave two users. */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly deps: PreviewDeps,
+    readonly accountId: string,
+    private readonly out: PreviewOutlets,
+  ) {}
+
+  get userId(): string | null {
+    return this.running?.userId ?? null;
+  }
+
+  /** The conversation's use-case deps, for the chat socket. */
+  get app(): AppDeps | null {
+    return this.running?.app ?? null;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work, work);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private note(entry: PreviewActivity): void {
+    this.activity = [...this.activity, entry].slice(-MAX_ACTIVITY);
+    this.publish();
+  }
+
+  state(): PreviewState {
+    const running = this.running;
+    if (!running) return { active: false, activity: this.activity };
+    const now = running.recorder.now;
+    return {
+      active: true,
+      draftRevision: running.revision,
+      from: running.from,
+      position: now.position ? { dialogId: now.position.dialogId, stepId: now.position.stepId, awaiting: now.position.awaiting } : null,
+      variables: Object.fromEntries(Object.entries(now.variables).filter(([key]) => !key.startsWith('$'))),
+      userData: now.userData,
+      held: running.holds.list(),
+      timers: [],
+      activity: this.activity,
+      edited: this.edited,
+    };
+  }
+
+  private publish(): void {
+    this.out.state(this.state());
+  }
+
+  /** Starts the draft as it is saved now, from the chosen step with the chosen values; ends a preview already running. */
+  start(payload: StartPreview): Promise<PreviewState> {
+    return this.serial(async () => {
+      await this.end();
+      const { written, revision } = await this.deps.draft(this.accountId);
+      const userId = `preview-${randomUUID()}`;
+      const secrets = () => namedSecrets(written, this.deps.env());
+      // Made once the draft is read (it needs the start dialog); the store's hooks reach it through here.
+      const recording: { current?: ConversationRecorder } = {};
+      const store = previewStore(this.deps.store, { accountId: this.accountId }, () => userId, {
+        committed: (commit, result) => {
+          recording.current?.committed(commit, result.user);
+          this.publish();
+        },
+        changed: (user) => {
+          recording.current?.changed(user);
+          this.publish();
+        },
+        notLogged: (kind) => this.note({ at: this.deps.clock.now(), what: 'notLogged', log: kind }),
+      });
+      const bot = await this.deps.prepare(written, store);
+      const dialogId = payload.dialogId ?? bot.definition.settings.startDialog;
+      const variables = payload.variables ?? {};
+      const userData = payload.userData ?? {};
+      const recorder = new ConversationRecorder({ dialogId, stepId: payload.stepId ?? null, startDialog: bot.definition.settings.startDialog, variables, userData }, secrets);
+      const holds = new HeldCalls(() => this.publish());
+      const dry: DryRunDeps = { holds, secrets, activity: (entry) => this.note(entry), now: () => this.deps.clock.now() };
+      recording.current = recorder;
+      const app: AppDeps = {
+        definition: bot.definition,
+        store,
+        clock: this.deps.clock,
+        logger: this.deps.logger,
+        delivery: {
+          deliver: (to, entries) => {
+            if (to === userId) this.out.entries(entries);
+          },
+          typing: (to, on) => {
+            if (to === userId) this.out.typing(on);
+          },
+          event: (to, event) => {
+            if (to === userId) this.out.event(event);
+          },
+          reach: () => 'live',
+        },
+        // A preview keeps no durable jobs (preview-store.ts): its turns' jobs are left out with them.
+        scheduler: { schedule: async () => undefined, cancel: async () => false },
+        turns: new KeyedQueue(),
+        ...(bot.classifier ? { classifier: bot.classifier } : {}),
+        ...(bot.faq ? { faq: bot.faq } : {}),
+        mailer: dryRunMailer(this.deps.mailer, dry),
+        sms: dryRunSms(this.deps.sms, dry),
+        integrations: dryRunCaller(bot.caller, dry, (step, result) => recorder.answered(step, result)),
+      };
+      this.running = { userId, app, bot, holds, recorder, revision, from: { dialogId, stepId: payload.stepId ?? null } };
+      this.edited = false;
+      this.activity = [];
+      this.note({ at: this.deps.clock.now(), what: 'started', dialogId, stepId: payload.stepId ?? null });
+      // Not awaited: the first step may hold a call until the author answers it, after this start is acked.
+      const startAt = payload.dialogId === undefined && payload.stepId === undefined ? {} : { startAt: { dialogId, ...(payload.stepId ? { stepId: payload.stepId } : {}) } };
+      openConversation(app, { userId, channelId: 'webchat', init: { ...variables, ...userData }, ...startAt }).catch((error: unknown) => this.failed(error));
+      return this.state();
+    });
+  }
+
+  private failed(error: unknown): void {
+    this.deps.logger.warn({ event: 'preview_turn_failed', accountId: this.accountId, err: error }, 'a turn of a studio preview failed');
+  }
+
+  /** Ends the preview: held calls are abandoned (nothing sent), the preview user erased. */
+  stop(): Promise<void> {
+    return this.serial(() => this.end());
+  }
+
+  private async end(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    this.running = null;
+    running.holds.abandonAll();
+    await running.app.turns.idle(running.userId).catch(() => undefined);
+    await eraseUser(running.app, running.userId).catch((error: unknown) =>
+      this.deps.logger.error({ event: 'preview_erase_failed', accountId: this.accountId, err: error }, 'a preview user was not erased; the sweep of previews left behind removes it'),
+    );
+    await running.bot.runtime.close().catch(() => undefined);
+    this.publish();
+  }
+
+  answer(callId: string, answer: CallAnswer): 'answered' | 'gone' | 'unfit' {
+    const running = this.running;
+    if (!running) throw new NoPreview();
+    return running.holds.answer(callId, answer);
+  }
+
+  /** The conversation so far, saved as one of the bot's tests. */
+  async saveTest(name: string): Promise<{ name: string; tests: number }> {
+    const running = this.running;
+    if (!running) throw new NoPreview();
+    if (this.edited) throw new NotATest('Values were changed by hand during this preview, which a test cannot do; restart it and chat through again.');
+    let test: BotTest;
+    try {
+      test = running.recorder.toTest(name);
+    } catch (error) {
+      throw new NotATest((error as Error).message);
+    }
+    const tests = await this.deps.saveTest(test, this.accountId);
+    this.note({ at: this.deps.clock.now(), what: 'testSaved', name });
+    return { name, tests };
+  }
+}

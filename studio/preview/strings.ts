@@ -1,0 +1,76 @@
+/** The preview panel's words, en and de (the designer's catalogue approach: one table per language). */
+export const en = {
+  heading: 'Preview on the real engine',
+  controls: 'Preview controls',
+  start: 'Start preview',
+  restart: 'Restart',
+  startHere: 'Start from this step',
+  stop: 'Stop preview',
+  notRunning: 'No preview runs. Start one to chat with your draft.',
+  runningAt: 'Preview runs; the conversation is at {at}.',
+  runningDone: 'Preview runs; the conversation has ended.',
+  held: 'Calls waiting for your answer',
+  noHeld: 'No call waits. Calls the draft makes are held here until you answer them.',
+  httpCall: 'HTTP call from {step}',
+  emailCall: 'Email from {step}',
+  smsCall: 'SMS from {step}',
+  stubStatus: 'Stub status',
+  stubBody: 'Stub body (JSON)',
+  answerStub: 'Answer with stub',
+  sendReal: 'Send for real',
+  skip: 'Treat as sent',
+  fail: 'Treat as failed',
+  values: 'Values now',
+  noValues: 'No values yet.',
+  testName: 'Test name',
+  saveTest: 'Save as test',
+  testSaved: 'Saved as test "{name}"; the bot has {n} test(s).',
+  chat: 'Preview chat',
+  noStepChosen: 'Open a step in the outline to start from it.',
+  failed: 'The preview could not do that: {message}',
+  definitionInvalid: 'The draft has errors to fix before it can run.',
+  notATest: 'This conversation cannot become a test: {message}',
+  callGone: 'That call was already answered, or the preview restarted.',
+};
+
+export type PreviewStrings = typeof en;
+
+const de: PreviewStrings = {
+  heading: 'Vorschau auf der echten Engine',
+  controls: 'Vorschau steuern',
+  start: 'Vorschau starten',
+  restart: 'Neu starten',
+  startHere: 'Ab diesem Schritt starten',
+  stop: 'Vorschau beenden',
+  notRunning: 'Keine Vorschau läuft. Starten Sie eine, um mit Ihrem Entwurf zu chatten.',
+  runningAt: 'Die Vorschau läuft; das Gespräch ist bei {at}.',
+  runningDone: 'Die Vorschau läuft; das Gespräch ist zu Ende.',
+  held: 'Aufrufe, die auf Ihre Antwort warten',
+  noHeld: 'Kein Aufruf wartet. Aufrufe des Entwurfs werden hier gehalten, bis Sie sie beantworten.',
+  httpCall: 'HTTP-Aufruf aus {step}',
+  emailCall: 'E-Mail aus {step}',
+  smsCall: 'SMS aus {step}',
+  stubStatus: 'Status der Attrappe',
+  stubBody: 'Inhalt der Attrappe (JSON)',
+  answerStub: 'Mit Attrappe antworten',
+  sendReal: 'Wirklich senden',
+  skip: 'Als gesendet behandeln',
+  fail: 'Als fehlgeschlagen behandeln',
+  values: 'Aktuelle Werte',
+  noValues: 'Noch keine Werte.',
+  testName: 'Name des Tests',
+  saveTest: 'Als Test speichern',
+  testSaved: 'Als Test „{name}“ gespeichert; der Bot hat {n} Test(s).',
+  chat: 'Vorschau-Chat',
+  noStepChosen: 'Öffnen Sie einen Schritt in der Gliederung, um dort zu starten.',
+  failed: 'Die Vorschau konnte das nicht: {message}',
+  definitionInvalid: 'Der Entwurf hat Fehler, die vor dem Start behoben werden müssen.',
+  notATest: 'Dieses Gespräch kann kein Test werden: {message}',
+  callGone: 'Dieser Aufruf wurde schon beantwortet, oder die Vorschau wurde neu gestartet.',
+};
+
+export function previewStrings(locale: string | undefined): PreviewStrings {
+  return (locale ?? '').toLowerCase().startsWith('de') ? de : en;
+}
+
+export const fill = (text: string, values: Readonly<Record<string, string | number>>): string => text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
