@@ -22,7 +22,8 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stde
   });
 }
 
-describe('start-up', () => {
+// Each case starts the server as its own process (tsx compiling the whole server): seconds on a quiet machine, far more on a loaded one.
+describe('start-up', { timeout: 60_000 }, () => {
   it('when a variable is invalid, then the server stops with exit code 1 and one line naming it', async () => {
     const { code, stderr } = await start({ PORT: 'eighty' });
     expect(code).toBe(1);
