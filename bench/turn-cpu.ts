@@ -73,7 +73,7 @@ async function measure(mode: Mode, users: number, rounds: number): Promise<{ usP
 async function measureRest(users: number, rounds: number): Promise<{ usPerTurn: number; turnsPerSecond: number }> {
   const proc = fork(child, ['rest'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await request<string>(proc, null, 'url');
-  const post = async (user: number, clientId: string, text: string, retried = false): Promise<void> => {
+  const post = async (user: number, clientId: string, text: string, retries = 0): Promise<void> => {
     const response = await fetch(`${url}/api/channels/bench/users/u${user}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-channel-key': 'bench-channel-key-0123456789abcdef' },
@@ -81,10 +81,11 @@ async function measureRest(users: number, rounds: number): Promise<{ usPerTurn: 
     }).catch((error: unknown) => {
       // On a loaded machine a kept-alive socket can be closed by the server as it is reused;
       // a channel resends, and the clientId keeps the resend from running the turn twice.
-      if (retried || (error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+      // Under heavy load from other work this can happen more than once in a row: a few resends.
+      if (retries >= 5 || !['UND_ERR_SOCKET', 'ECONNRESET'].includes(String((error as { cause?: { code?: string } }).cause?.code))) throw error;
       return undefined;
     });
-    if (!response) return post(user, clientId, text, true);
+    if (!response) return post(user, clientId, text, retries + 1);
     const answer = (await response.json()) as { messages?: unknown[] };
     if (response.status !== 200 || !answer.messages?.length) throw new Error(`the REST channel answered ${response.status} without a reply`);
   };

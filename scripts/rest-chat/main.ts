@@ -23,7 +23,8 @@ function show(items: readonly TranscriptItem[]): void {
   if (fresh.length === 0) return;
   lastSeq = Math.max(lastSeq, ...fresh.map((item) => item.seq));
   const shown = render(fresh);
-  if (shown.choices.length > 0) choices = shown.choices;
+  // The numbers on screen are the latest batch's: a batch of the bot's words replaces them, even with none.
+  if (shown.choices) choices = shown.choices;
   for (const line of shown.lines) process.stdout.write(`${line}\n`);
 }
 
@@ -41,7 +42,7 @@ async function call(method: 'GET' | 'POST', body?: unknown): Promise<{ messages?
   return answer;
 }
 
-process.stdout.write(`Talking to ${url} as "${user}" on channel "${channel}". Type a message, a button's number, or /quit.\n`);
+process.stdout.write(`Talking to ${url} as "${user}" on channel "${channel}". Type a message, the number of a button listed since your last message, or /quit.\n`);
 const terminal = createInterface({ input: process.stdin, output: process.stdout });
 const poller = setInterval(() => void call('GET').then((answer) => answer?.messages && show(answer.messages)).catch(() => undefined), 2000);
 for await (const line of terminal) {

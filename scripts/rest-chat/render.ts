@@ -6,25 +6,38 @@ export type Choice =
   | { readonly label: string; readonly send: { readonly type: 'dialog'; readonly label: string; readonly dialogId: string } }
   | { readonly label: string; readonly url: string };
 
-/** The bot's messages as terminal lines, and the buttons and quick replies of the latest, numbered from 1. */
-export function render(items: readonly TranscriptItem[]): { lines: string[]; choices: Choice[] } {
+type Button = NonNullable<Extract<BotMessage, { type: 'text' }>['buttons']>[number];
+
+/**
+ * The bot's messages as terminal lines. Each message's buttons are listed right under it, as
+ * the widget shows them, numbered from 1 across the batch; quick replies only under the latest
+ * message (the widget drops them once another message comes). `choices` are what the numbers
+ * press, or undefined when the batch holds no message of the bot's (only events): the earlier
+ * numbers then stay as they were.
+ */
+export function render(items: readonly TranscriptItem[]): { lines: string[]; choices: Choice[] | undefined } {
   const lines: string[] = [];
-  let choices: Choice[] = [];
+  const choices: Choice[] = [];
+  const list = (choice: Choice) => {
+    choices.push(choice);
+    lines.push(`  [${choices.length}] ${choice.label}${'url' in choice ? ` → ${choice.url}` : ''}`);
+  };
+  // The channel's event messages (bot → page events) are not the widget's: shown by name, never the latest message.
+  const isEvent = (item: TranscriptItem) => (item.message as unknown as { type: string }).type === 'event';
+  const spoken = items.filter((item) => item.from === 'bot' && !isEvent(item));
+  const latest = spoken.at(-1);
   for (const item of items) {
     if (item.from !== 'bot') continue;
-    // The channel's event messages (bot → page events) are not the widget's: shown by name.
-    const event = item.message as unknown as { type: string; name?: unknown };
-    if (event.type === 'event') {
-      lines.push(`(event ${String(event.name)})`);
+    if (isEvent(item)) {
+      lines.push(`(event ${String((item.message as unknown as { name?: unknown }).name)})`);
       continue;
     }
     const message = item.message as BotMessage;
-    const found: Choice[] = [];
     switch (message.type) {
       case 'text':
         lines.push(`bot: ${message.text}`);
-        for (const button of message.buttons ?? []) found.push(toChoice(button));
-        for (const reply of message.quickReplies ?? []) found.push({ label: reply.label, send: { type: 'button', label: reply.label, payload: reply.payload } });
+        for (const button of message.buttons ?? []) list(toChoice(button));
+        if (item === latest) for (const reply of message.quickReplies ?? []) list({ label: reply.label, send: { type: 'button', label: reply.label, payload: reply.payload } });
         break;
       case 'image':
         lines.push(`bot: [image ${message.alt}] ${message.url}`);
@@ -32,21 +45,18 @@ export function render(items: readonly TranscriptItem[]): { lines: string[]; cho
       case 'carousel':
         for (const card of message.cards) {
           lines.push(`bot: ▸ ${card.title}${card.subtitle ? ` (${card.subtitle})` : ''}`);
-          for (const button of card.buttons ?? []) found.push(toChoice(button));
+          for (const button of card.buttons ?? []) list(toChoice(button));
         }
         break;
       case 'notice':
         lines.push(`bot (${message.level}): ${message.text}`);
         break;
     }
-    // Only the latest message's buttons can still be answered in a conversation.
-    if (found.length > 0) choices = found;
   }
-  choices.forEach((choice, index) => lines.push(`  [${index + 1}] ${choice.label}${'url' in choice ? ` → ${choice.url}` : ''}`));
-  return { lines, choices };
+  return { lines, choices: latest === undefined ? undefined : choices };
 }
 
-function toChoice(button: NonNullable<Extract<BotMessage, { type: 'text' }>['buttons']>[number]): Choice {
+function toChoice(button: Button): Choice {
   switch (button.kind) {
     case 'postback':
       return { label: button.label, send: { type: 'button', label: button.label, payload: button.payload } };

@@ -46,6 +46,7 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     if (!PREFIX.test(pathname)) return false;
     const started = process.hrtime.bigint();
+    const receivedAt = performance.now();
     const requestId = requestIdOf(req, options.trustProxy ?? TRUST_LOOPBACK);
     const match = MESSAGES.exec(pathname);
     const ip = clientIp(req, options.trustProxy);
@@ -78,6 +79,7 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
           key: req.headers['x-channel-key'],
           contentType: req.headers['content-type'],
           requestId,
+          receivedAt,
           readBody: (limit) => readBody(req, limit),
         };
         options.handler(request).then((answer) => send(answer.status, answer.body), fail);

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/protocol.ts';
@@ -70,7 +71,10 @@ describe('metrics after a conversation', () => {
     expect(sample(text, 'chatbot_turn_duration_seconds_count{input="start"}')).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/^chatbot_turn_duration_seconds_bucket\{le="0\.005",input="text"\} \d+$/m);
     expect(sample(text, 'chatbot_turn_duration_seconds_count{input="integrationResult"}')).toBe(1);
-    expect(sample(text, 'chatbot_integration_call_duration_seconds_count{step="listUserEvents",status="network"}')).toBe(1);
+    // By step type and by service, both named by the definition: bounded however many users call.
+    expect(sample(text, 'chatbot_integration_call_duration_seconds_count{step="listUserEvents",service="demo",status="network"}')).toBe(1);
+    expect(sample(text, 'chatbot_integration_calls_total{step="listUserEvents",service="demo"}')).toBe(1);
+    expect(sample(text, 'chatbot_integration_errors_total{step="listUserEvents",service="demo"}')).toBe(1);
     expect(sample(text, 'chatbot_job_attempts_total{kind="trigger",outcome="done"}')).toBe(1);
     expect(sample(text, 'chatbot_jobs_due{kind="retired-kind"}')).toBe(1);
     expect(sample(text, 'chatbot_jobs_oldest_due_age_seconds{kind="retired-kind"}')).toBeGreaterThanOrEqual(60);
@@ -81,6 +85,19 @@ describe('metrics after a conversation', () => {
     expect(age).toBeLessThan(3600);
     // No label holds a user id: series stay bounded however many people talk.
     expect(text).not.toContain(session.userId);
+  });
+
+  it('when /metrics is scraped, then build_info says which version runs on which Node and store', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(sample(await scrape(), `chatbot_build_info{version="${version}",node_version="${process.version}",store="sqlite"}`)).toBe(1);
+  });
+
+  it('when the widget script is fetched, then its requests are labelled by a readable route, not a regular expression', async () => {
+    await (await fetch(`${server.url}/widget.js`)).arrayBuffer();
+    const text = await scrape();
+    const routes = [...text.matchAll(/^chatbot_http_requests_total\{[^}]*route="([^"]*)"/gm)].map((match) => match[1]);
+    expect(routes).toContain('/widget.js');
+    for (const route of routes) expect(route).not.toMatch(/[\\^$()|?]/);
   });
 });
 

@@ -28,6 +28,24 @@ export interface MetricSources {
   readonly now: () => number;
 }
 
+/** What chatbot_build_info says. */
+export interface BuildInfo {
+  /** The package version (package.json). */
+  readonly version: string;
+  /** The store in use: sqlite or mongo. */
+  readonly store: 'sqlite' | 'mongo';
+}
+
+/**
+ * A readable, bounded route label for a route matched by a regular expression (the widget's
+ * assets): the path with content hashes and a locale written as placeholders, e.g.
+ * /widget.{hash}.js or /widget.{locale}.{hash}.json; "other" for anything unexpected.
+ */
+export function readableRoute(path: string): string {
+  const named = path.replace(/\.[0-9a-f]{8,64}(?=\.)/g, '.{hash}').replace(/^\/widget\.[a-z]{2,3}(?=\.\{hash\})/, '/widget.{locale}');
+  return /^[\w./{}-]{1,80}$/.test(named) ? named : 'other';
+}
+
 /** Seconds-scale buckets for work that waits on people's networks: 5 ms to 30 s. */
 const WORK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -38,9 +56,18 @@ const DISCONNECT_REASONS = new Set(['transport close', 'transport error', 'ping 
  * Prometheus metrics (beyond the spec): one registry per server, so tests that
  * start several servers in one process do not share series.
  */
-export function createMetrics(): HttpMetrics {
+export function createMetrics(build?: BuildInfo): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (build) {
+    // The Prometheus convention: a constant 1 whose labels say what runs, to join other series on.
+    new Gauge({
+      name: 'chatbot_build_info',
+      help: 'Always 1: the chatbot version this process runs, on which Node.js, with which store.',
+      labelNames: ['version', 'node_version', 'store'] as const,
+      registers: [registry],
+    }).set({ version: build.version, node_version: process.version, store: build.store }, 1);
+  }
   const requests = new Counter({
     name: 'chatbot_http_requests_total',
     help: 'HTTP requests answered, by method, route and status.',
@@ -71,22 +98,22 @@ export function createMetrics(): HttpMetrics {
   });
   const integrationCalls = new Counter({
     name: 'chatbot_integration_calls_total',
-    help: 'Integration step calls, by step type.',
-    labelNames: ['step'] as const,
+    help: 'Integration step calls, by step type and service (the definition\'s service, or "none").',
+    labelNames: ['step', 'service'] as const,
     registers: [registry],
   });
   const integrationErrors = new Counter({
     name: 'chatbot_integration_errors_total',
-    help: 'Integration step calls that failed, by step type.',
-    labelNames: ['step'] as const,
+    help: 'Integration step calls that failed, by step type and service.',
+    labelNames: ['step', 'service'] as const,
     registers: [registry],
   });
   messages.inc({ from: 'user' }, 0);
   messages.inc({ from: 'bot' }, 0);
   const integrationDuration = new Histogram({
     name: 'chatbot_integration_call_duration_seconds',
-    help: 'Integration step calls by step type and status (ok, or the failure kind: timeout, http_status, network, …).',
-    labelNames: ['step', 'status'] as const,
+    help: 'Integration step calls by step type, service and status (ok, or the failure kind: timeout, http_status, network, …).',
+    labelNames: ['step', 'service', 'status'] as const,
     buckets: WORK_BUCKETS,
     registers: [registry],
   });
@@ -172,7 +199,11 @@ export function createMetrics(): HttpMetrics {
   const middleware: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
     // Route patterns, never raw paths: an address or a user id in a label would grow the series without bound.
-    res.on('finish', () => observe(req.method, req.route ? `${req.baseUrl}${String(req.route.path)}` : 'other', res.statusCode, started, req.originalUrl));
+    res.on('finish', () => {
+      const pattern: unknown = req.route?.path;
+      const route = pattern === undefined ? 'other' : typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : readableRoute(`${req.baseUrl}${req.path}`);
+      observe(req.method, route, res.statusCode, started, req.originalUrl);
+    });
     next();
   };
 
@@ -182,10 +213,10 @@ export function createMetrics(): HttpMetrics {
     observe,
     port: {
       messagesStored: (from, count) => messages.inc({ from }, count),
-      integrationCall: (step, outcome, detail) => {
-        integrationCalls.inc({ step });
-        if (outcome === 'error') integrationErrors.inc({ step });
-        if (detail) integrationDuration.observe({ step, status: detail.status }, detail.seconds);
+      integrationCall: ({ step, service }, outcome, detail) => {
+        integrationCalls.inc({ step, service });
+        if (outcome === 'error') integrationErrors.inc({ step, service });
+        if (detail) integrationDuration.observe({ step, service, status: detail.status }, detail.seconds);
       },
       turnCompleted: (input, seconds) => turns.observe({ input }, seconds),
       jobAttempt: (kind, outcome) => jobAttempts.inc({ kind, outcome }),

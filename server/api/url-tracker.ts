@@ -8,7 +8,7 @@ import type { LinkSigner } from '../ports/link-signer.ts';
  * cannot be forged or pointed elsewhere. Links live on in sent email and SMS, so
  * after a rotation the previous secret (SESSION_SECRET_PREVIOUS) still verifies them.
  */
-export function createLinkSigner(sessionSecret: string, baseUrl: () => string, previousSecret?: string): LinkSigner {
+export function createLinkSigner(sessionSecret: string, baseUrl: (userId: string) => string, previousSecret?: string): LinkSigner {
   const signer = (secret: string) => {
     const key = createHmac('sha256', secret).update('url-tracker/v1').digest();
     return (body: string) => createHmac('sha256', key).update(body).digest('base64url');
@@ -24,7 +24,7 @@ export function createLinkSigner(sessionSecret: string, baseUrl: () => string, p
   return {
     link(userId, url) {
       const body = Buffer.from(JSON.stringify([userId, url])).toString('base64url');
-      return `${baseUrl().replace(/\/$/, '')}/r/${body}.${sign(body)}`;
+      return `${baseUrl(userId).replace(/\/$/, '')}/r/${body}.${sign(body)}`;
     },
     verify(token) {
       const [body, mac, extra] = token.split('.');

@@ -141,7 +141,11 @@ async function commitTurn(
       now,
       ...(options.userEntry ? { userEntry: options.userEntry } : {}),
       snapshots: snapshots.map((s) => ({ userId, timestamp: now, data: s.data })),
-      botEntries: outputs.map((message) => ({ from: 'bot' as const, at: now, message })),
+      botEntries: outputs.map((message, index) => {
+        // The step that said it, for the transcript export; the event messages after the outputs have none.
+        const origin = result.origins?.[index];
+        return origin ? { from: 'bot' as const, at: now, message, dialogId: origin.dialogId, stepId: origin.stepId } : { from: 'bot' as const, at: now, message };
+      }),
       ...(jobs.length > 0 ? { jobs } : {}),
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });

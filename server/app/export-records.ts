@@ -22,8 +22,50 @@ export const LOG_FIELDS: Readonly<Record<Exclude<ExportName, 'userData' | 'userD
   urlTracker: ['domain', 'url'],
 };
 
-/** Transcript export record fields after userId and timestamp (the entry's time): the per-user sequence number, the sender and the message as the widget received it. */
-export const TRANSCRIPT_FIELDS = ['seq', 'from', 'message'] as const;
+/**
+ * Transcript export record fields after userId and timestamp (the entry's time): the per-user
+ * sequence number, the sender, what a person reads (the message's kind and its text), the
+ * dialog and step that said a bot message, and last the message as the widget received it.
+ */
+export const TRANSCRIPT_FIELDS = ['seq', 'from', 'kind', 'text', 'dialogId', 'stepId', 'message'] as const;
+
+/**
+ * The words of a message, for a spreadsheet: a text or notice's text, a pressed button's
+ * label, an image's alt text, a carousel's card titles, an event's name; null when it has none.
+ */
+export function messageText(message: Readonly<Record<string, unknown>>): string | null {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  switch (message.type) {
+    case 'text':
+    case 'notice':
+      return text(message.text);
+    case 'postback':
+    case 'dialog':
+      return text(message.label);
+    case 'image':
+      return text(message.alt);
+    case 'event':
+      return text(message.name);
+    case 'carousel': {
+      const cards = Array.isArray(message.cards) ? (message.cards as unknown[]) : [];
+      const titles = cards.map((card) => (typeof card === 'object' && card !== null ? text((card as Record<string, unknown>).title) : null)).filter((title) => title !== null);
+      return titles.length > 0 ? titles.join(' | ') : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function transcriptRecord(fields: readonly string[], row: TranscriptExportRow): Record<string, unknown> {
+  const { message } = row;
+  return toRecord(
+    fields,
+    row.userId,
+    row.at,
+    { seq: row.seq, from: row.from, kind: typeof message.type === 'string' ? message.type : null, text: messageText(message), dialogId: row.dialogId, stepId: row.stepId, message },
+    false,
+  );
+}
 
 export function isExportName(name: string): name is ExportName {
   return (EXPORT_NAMES as readonly string[]).includes(name);
@@ -120,7 +162,7 @@ export function exportRecords(
   const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
   const secrets = name === 'integrationLog';
   const filtered = name === 'userData' || name === 'userDataSnapshot';
-  // userData lists every known user, by last activity (not only those who wrote).
+  // userData lists every known user (not only those who wrote), by their last message, else their creation.
   const source: AsyncIterator<KnownUserRow | LogEntry | TranscriptExportRow> =
     name === 'userData'
       ? deps.store.exportKnownUsers(range)[Symbol.asyncIterator]()
@@ -133,9 +175,7 @@ export function exportRecords(
         const step = await source.next();
         if (step.done) return { done: true, value: undefined };
         const row = step.value;
-        if ('seq' in row) {
-          return { done: false, value: { record: toRecord(fields, row.userId, row.at, { seq: row.seq, from: row.from, message: row.message }, false), cursor: row.cursor } };
-        }
+        if ('seq' in row) return { done: false, value: { record: transcriptRecord(fields, row), cursor: row.cursor } };
         const data = 'userData' in row ? row.userData : row.data;
         if (filtered && !matches(data, query.filters)) continue;
         return { done: false, value: { record: toRecord(fields, row.userId, row.timestamp, data, secrets), cursor: row.cursor } };

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../ports/store.ts';
+import type { TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { answerPending } from './answer-pending.ts';
 import { applyTurn } from './apply-turn.ts';
@@ -10,6 +10,8 @@ export interface OpenConversation {
   readonly channelId: string;
   /** What the page knows about the user, passed at init. */
   readonly init?: Readonly<Record<string, unknown>>;
+  /** A change committed with the start dialog's turn, when it runs (a channel's record that this request opened it). */
+  readonly adjust?: (user: UserRecord) => UserRecord;
 }
 
 /** Most entries replayed in one go after a reconnect. */
@@ -43,6 +45,7 @@ export async function openConversation(deps: AppDeps, input: OpenConversation): 
     if (user.lastSeq === 0 && user.position === null) {
       await applyTurn(deps, input.userId, { kind: 'start', dialogId: deps.definition.settings.startDialog }, now, {
         userWrote: false,
+        ...(input.adjust ? { adjust: input.adjust } : {}),
       });
     }
   });

@@ -1,3 +1,4 @@
+import type { Reach } from '../ports/delivery.ts';
 import type { Job } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
@@ -44,8 +45,12 @@ export interface TriggerAccepted {
   readonly userId: string;
   readonly dialogId: string;
   readonly mode: 'clear' | null;
-  /** live: the user is connected and gets the messages now; queued: on their next connect, in order. */
-  readonly delivery: 'live' | 'queued';
+  /**
+   * live: the user is connected (or has a channel request open) and gets the messages now;
+   * callback: their REST channel's callback URL gets them, signed; queued: they are stored and
+   * delivered on their next connect (or read with GET …/messages), in order.
+   */
+  readonly delivery: Reach;
 }
 
 /**
@@ -71,7 +76,7 @@ export async function acceptTrigger(deps: AppDeps, trigger: Trigger): Promise<Tr
     userId: trigger.userId,
     dialogId: trigger.dialogId,
     mode: trigger.mode,
-    delivery: (await deps.delivery.isOnline(trigger.userId)) ? 'live' : 'queued',
+    delivery: await deps.delivery.reach(trigger.userId, trigger.channelId),
   };
 }
 

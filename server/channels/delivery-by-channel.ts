@@ -55,8 +55,9 @@ export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: L
       if (routes.channels.size === 0) return routes.fallback.event(userId, event);
       route(userId, (delivery) => delivery.event(userId, event));
     },
-    isOnline(userId: string) {
-      return (known.get(userId) ?? routes.fallback).isOnline(userId);
+    reach(userId: string, channelId: string) {
+      // Not remembered yet (a user new to this process): the channel the caller addresses them by.
+      return (known.get(userId) ?? routes.channels.get(channelId) ?? routes.fallback).reach(userId, channelId);
     },
     eventMessages(user, events) {
       if (routes.channels.size === 0) return routes.fallback.eventMessages?.(user, events) ?? [];

@@ -37,6 +37,19 @@ describe('engine', () => {
     expect(turn.state.position).toEqual({ dialogId: 'greeting', stepId: 'ask', awaiting: true, retries: 0 });
   });
 
+  it('when a turn says messages, then each is paired with the dialog and step that said it, and a fallback with no position with none', () => {
+    const started = runTurn(greeting, fresh, { kind: 'start', dialogId: 'greeting' });
+    expect(started.origins).toEqual([
+      { dialogId: 'greeting', stepId: 'hello' },
+      { dialogId: 'greeting', stepId: 'ask' },
+    ]);
+    const answered = runTurn(greeting, started.state, { kind: 'text', text: 'Ada' });
+    expect(answered.origins).toEqual([{ dialogId: 'greeting', stepId: 'thanks' }]);
+    const retried = runTurn(greeting, started.state, { kind: 'text', text: '  ' });
+    expect(retried.origins).toEqual([{ dialogId: 'greeting', stepId: 'ask' }]);
+    expect(runTurn(greeting, fresh, { kind: 'text', text: 'what?' }).origins).toEqual([undefined]);
+  });
+
   it('when the user answers an input, then the answer is saved and the template uses it', () => {
     const started = runTurn(greeting, fresh, { kind: 'start', dialogId: 'greeting' });
     const turn = runTurn(greeting, started.state, { kind: 'text', text: '  Ada ' });

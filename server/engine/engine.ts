@@ -7,7 +7,7 @@ import { integrationOutcome } from './steps/integration.ts';
 import { recoveryFor } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
-import type { ConversationState, EngineInput, Next, Position, Received, TurnContext, TurnResult, Understanding } from './types.ts';
+import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TurnContext, TurnResult, Understanding } from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {
@@ -23,12 +23,23 @@ interface Run {
  */
 export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput): TurnResult {
   const missing = new Set<string>();
+  // Each time the turn moves to a step, how many outputs were said before: the outputs after it are that step's.
+  const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
+  let at: StepRef | undefined;
+  const outputs: TurnContext['outputs'] = [];
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
     userData: { ...state.userData },
-    outputs: [],
+    outputs,
     effects: [],
+    get at() {
+      return at;
+    },
+    set at(step: StepRef | undefined) {
+      at = step;
+      if (step) moves.push({ from: outputs.length, at: step });
+    },
     render(template, renderOptions) {
       const onMissing = (name: string) => {
         if (missing.has(name)) return;
@@ -85,6 +96,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     }
     case 'failed': {
       const step = findStep(definition, input.dialogId, input.stepId);
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
         position = go(ctx, input.dialogId, step, toNext(step.onError), run);
       }
@@ -97,6 +109,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       if (!at?.awaiting || at.dialogId !== input.dialogId || at.stepId !== input.stepId) break;
       const step = findStep(definition, input.dialogId, input.stepId);
       if (step?.type !== 'integration') break;
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run);
       break;
     }
@@ -105,9 +118,21 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   keepBudget(ctx, run.spent);
   return {
     state: { position, variables: ctx.variables, userData: ctx.userData },
-    outputs: ctx.outputs,
+    outputs,
+    origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
   };
+}
+
+/** The step of each output: the last move made before it was said. */
+function originsOf(count: number, moves: ReadonlyArray<{ readonly from: number; readonly at: StepRef }>): (StepRef | undefined)[] {
+  const origins = new Array<StepRef | undefined>(count);
+  let move = -1;
+  for (let i = 0; i < count; i++) {
+    while (move + 1 < moves.length && moves[move + 1]!.from <= i) move++;
+    origins[i] = move === -1 ? undefined : moves[move]!.at;
+  }
+  return origins;
 }
 
 /**
@@ -182,6 +207,8 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
   while (position) {
     const step = findStep(ctx.definition, position.dialogId, position.stepId);
     if (!step) return null;
+    // Before the budget check: a fallback said because the run stops here is this step's.
+    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const calls = reachesOut(step);
     const over =
       run.spent.steps >= run.maxSteps ? ('step_limit' as const) : calls && run.spent.calls >= run.maxCalls ? ('call_limit' as const) : null;
@@ -195,7 +222,6 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     }
     run.spent.steps += 1;
     if (calls) run.spent.calls += 1;
-    ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
     position = follow(ctx.definition, position.dialogId, step, next);

@@ -164,9 +164,17 @@ export type Effect =
   | SmsEffect
   | IntegrationEffect;
 
+/** A step of a dialog, as where a message came from. */
+export interface StepRef {
+  readonly dialogId: string;
+  readonly stepId: string;
+}
+
 export interface TurnResult {
   readonly state: ConversationState;
   readonly outputs: readonly BotMessage[];
+  /** Where each output came from, index for index: the step that said it (undefined: no step, e.g. a fallback with no position). */
+  readonly origins?: readonly (StepRef | undefined)[];
   readonly effects: readonly Effect[];
 }
 
@@ -197,8 +205,8 @@ export interface TurnContext {
   readonly effects: Effect[];
   /** Renders {{templates}} against the current variables and user data. `markdown`: escape values so they cannot add markup. */
   render(template: string, options?: { readonly markdown?: boolean }): string;
-  /** The step being entered or answered: a warning about a template names where it is. */
-  at?: { readonly dialogId: string; readonly stepId: string };
+  /** The step being entered or answered: a warning about a template names where it is, and so does each message it says. */
+  at?: StepRef;
 }
 
 export interface StepHandler<S extends Step> {

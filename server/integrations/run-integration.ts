@@ -196,11 +196,11 @@ export class IntegrationRuntime {
         throw new IntegrationError('invalid_body', `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`);
       }
       const output = prepared.mapping ? await this.map(prepared, raw) : raw;
-      this.deps.metrics?.integrationCall(step.type, 'ok', { seconds: took(), status: 'ok' });
+      this.deps.metrics?.integrationCall(callLabels(step), 'ok', { seconds: took(), status: 'ok' });
       return { ok: true, output };
     } catch (error) {
       const failure = error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
-      this.deps.metrics?.integrationCall(step.type, 'error', { seconds: took(), status: failure.kind });
+      this.deps.metrics?.integrationCall(callLabels(step), 'error', { seconds: took(), status: failure.kind });
       this.deps.logger.warn(
         { event: 'integration_failed', stepType: step.type, userId: context.userId, kind: failure.kind, status: failure.status },
         failure.message,
@@ -345,4 +345,9 @@ export class IntegrationRuntime {
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }
+}
+
+/** The metric labels of a step's calls: its type and its service ("none" for a type that calls none). */
+function callLabels(step: { readonly type: string; readonly service?: string | undefined }): { step: string; service: string } {
+  return { step: step.type, service: step.service ?? 'none' };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import type { Scheduler } from '../ports/scheduler.ts';
+import { JobGivenUp, type Scheduler } from '../ports/scheduler.ts';
 import type { Job, NewJob, Store } from '../ports/store.ts';
 
 /**
@@ -16,7 +16,8 @@ export interface JobDeferral {
 
 /**
  * Does the work of one job. Returning nothing finishes it; returning a deferral
- * puts it back for later; throwing fails the attempt and the runner retries with backoff.
+ * puts it back for later; throwing fails the attempt and the runner retries with
+ * backoff, unless it throws JobGivenUp (ports/scheduler.ts): then the job is dead at once.
  */
 export type JobHandler = (job: Job) => Promise<void | JobDeferral>;
 
@@ -243,10 +244,13 @@ export class JobRunner implements Scheduler {
       this.options.metrics?.jobAttempt?.(job.kind, 'done');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const retryAt = clock.now() + (this.options.backoffMs ?? exponentialBackoff)(job.attempts);
-      const last = job.attempts >= job.maxAttempts;
+      const givenUp = error instanceof JobGivenUp;
+      const retryAt = givenUp ? null : clock.now() + (this.options.backoffMs ?? exponentialBackoff)(job.attempts);
+      const last = givenUp || job.attempts >= job.maxAttempts;
       this.options.metrics?.jobAttempt?.(job.kind, last ? 'dead' : 'retry');
-      logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, error: message }, last ? 'job failed for good' : 'job failed; will retry');
+      const fields = { jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, error: message };
+      if (givenUp) logger.error(fields, 'job given up without retrying: trying again cannot help');
+      else logger.warn(fields, last ? 'job failed for good' : 'job failed; will retry');
       await store.failJob(job.id, this.workerId, message, retryAt).catch((failError: unknown) => {
         logger.error({ jobId: job.id, err: failError }, 'could not record a failed job attempt');
       });

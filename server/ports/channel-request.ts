@@ -14,6 +14,8 @@ export interface ChannelRequest {
   readonly contentType: string | undefined;
   /** The request's id (X-Request-Id): every log line written on the request's behalf names it. */
   readonly requestId: string;
+  /** When the request arrived, as performance.now(): the channel's answer wait is counted from here. */
+  readonly receivedAt: number;
   /** Reads the body, at most `limit` bytes once decoded; rejects with an HttpError (413, 415, 400). */
   readBody(limit: number): Promise<Buffer>;
 }

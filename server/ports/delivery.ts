@@ -1,6 +1,13 @@
 import type { BotEvent } from '../../shared/protocol.ts';
 import type { NewJob, TranscriptEntry, UserRecord } from './store.ts';
 
+/**
+ * How a user hears from the bot right now: `live` (a widget is connected, or a channel
+ * request of theirs is open and answers with it), `callback` (their channel's callback URL
+ * gets it, signed), or `queued` (stored, and delivered on the next connect or read with GET).
+ */
+export type Reach = 'live' | 'callback' | 'queued';
+
 /** Pushes stored transcript entries to wherever the user is connected now; a no-op when offline. */
 export interface Delivery {
   deliver(userId: string, entries: readonly TranscriptEntry[]): void;
@@ -8,8 +15,12 @@ export interface Delivery {
   typing(userId: string, on: boolean): void;
   /** Runs the page's listeners for a bot event in the user's open widgets. */
   event(userId: string, event: BotEvent): void;
-  /** True when at least one widget of the user is connected now (to this server, or in a cluster to any node). */
-  isOnline(userId: string): boolean | Promise<boolean>;
+  /**
+   * How the user would hear from the bot now (see Reach): for the web chat, `live` when at least one
+   * widget is connected (to this server, or in a cluster to any node). `channelId` is the one the
+   * caller addresses the user by, for a user whose channel is not known yet.
+   */
+  reach(userId: string, channelId: string): Reach | Promise<Reach>;
   /**
    * Jobs that carry a turn's messages and events to the user later (a channel's callback),
    * stored in the turn's own commit so that a crash between the two cannot lose them.

@@ -32,7 +32,10 @@ export interface PurgeReport {
 /** A user as the userData export lists every known user. */
 export interface KnownUserRow {
   readonly userId: string;
-  /** The user's last activity: the last change of their conversation (a message, a trigger, a timer, opening the chat). */
+  /**
+   * The time of the user's last message (spec 4.1 rule 1), or of their creation when they
+   * never wrote. Bot activity (triggers, timers, the bot's own messages) never moves it.
+   */
   readonly timestamp: number;
   readonly userData: Readonly<Record<string, unknown>>;
   readonly cursor: string;
@@ -45,6 +48,9 @@ export interface TranscriptExportRow {
   readonly from: 'user' | 'bot';
   readonly at: number;
   readonly message: Readonly<Record<string, unknown>>;
+  /** The dialog and step that said a bot message; null for the user's and for those no step said (or stored before they were recorded). */
+  readonly dialogId: string | null;
+  readonly stepId: string | null;
   readonly cursor: string;
 }
 
@@ -64,7 +70,7 @@ export interface PersonalDataStore {
   eraseUser(userId: string): Promise<ErasureReport>;
   /** Removes transcript entries and log rows older than their cut-off; nothing newer is touched. */
   purgeOlderThan(cutoffs: RetentionCutoffs): Promise<PurgeReport>;
-  /** Every user, whether they wrote or not, by last activity then creation order. */
+  /** Every user, whether they wrote or not, by `timestamp` (last message, else creation) then creation order. */
   exportKnownUsers(query: RangeQuery): AsyncIterable<KnownUserRow>;
   /** Every transcript entry of every user whose time is in the range, by time (ties in a stable order). */
   exportTranscript(query: RangeQuery): AsyncIterable<TranscriptExportRow>;

@@ -1,5 +1,14 @@
 import type { NewJob } from './store.ts';
 
+/**
+ * Thrown by a job handler when trying again cannot help (a destination the server will
+ * never call, say): the job is dead at once instead of being retried with backoff.
+ * The message says why, for the log and the job's lastError.
+ */
+export class JobGivenUp extends Error {
+  override readonly name = 'JobGivenUp';
+}
+
 /** Durable work for later (timers, triggers, retried calls): stored first, so it survives a restart. */
 export interface Scheduler {
   /** Stores the job (replacing a pending one with the same id) and wakes the runner when it is due now. */

@@ -82,6 +82,9 @@ export interface TranscriptEntry {
   readonly at: number;
   /** The message itself, as the shared protocol defines it. Opaque to the store. */
   readonly message: Readonly<Record<string, unknown>>;
+  /** The dialog and step that said a bot message (both or neither); absent on the user's and on those no step said. */
+  readonly dialogId?: string;
+  readonly stepId?: string;
 }
 
 export interface NewTranscriptEntry {
@@ -89,6 +92,9 @@ export interface NewTranscriptEntry {
   readonly clientId?: string | null;
   readonly at: number;
   readonly message: Readonly<Record<string, unknown>>;
+  /** Where a bot message came from (both or neither), for the transcript export. */
+  readonly dialogId?: string;
+  readonly stepId?: string;
 }
 
 /**
@@ -316,9 +322,10 @@ export interface Store extends Leases, PersonalDataStore {
   completeJob(id: string, workerId: string): Promise<boolean>;
   /**
    * Records a failed attempt: back to pending at `retryAt` while attempts remain,
-   * else dead. False when the worker no longer holds the lease.
+   * else dead; dead at once when `retryAt` is null (the job cannot succeed by trying
+   * again). False when the worker no longer holds the lease.
    */
-  failJob(id: string, workerId: string, error: string, retryAt: number): Promise<boolean>;
+  failJob(id: string, workerId: string, error: string, retryAt: number | null): Promise<boolean>;
   /** Jobs due (pending with runAt <= now), by kind, with the runAt of the oldest: the queue's depth and age, for /metrics. */
   dueJobs(now: number): Promise<readonly DueJobs[]>;
 

@@ -2,7 +2,8 @@ import type { Config } from '../config.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { PENDING_JOB_KIND } from '../app/answer-pending.ts';
 import { TRIGGER_JOB } from '../app/trigger-dialog.ts';
-import { CALLBACK_JOB, callbackJobHandler } from '../channels/rest/callback-job.ts';
+import { CALLBACK_JOB, CallbackRefused, callbackJobHandler } from '../channels/rest/callback-job.ts';
+import { IntegrationError } from '../integrations/http/integration-error.ts';
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import { INTEGRATION_JOB_KIND } from '../integrations/run-integration.ts';
 import { integrationJobHandler } from '../jobs/handlers/integration.ts';
@@ -34,7 +35,15 @@ export function registerJobHandlers(
       store: deps.store,
       channels: new Map(config.REST_CHANNELS.map((channel) => [channel.name, channel])),
       // Callbacks leave through the same guarded client as integration calls: INTEGRATION_ALLOWED_HOSTS applies.
-      send: async (request) => ({ status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status }),
+      send: async (request) => {
+        try {
+          return { status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status };
+        } catch (error) {
+          // The destination rules will refuse it every time: no use retrying.
+          if (error instanceof IntegrationError && error.kind === 'forbidden_destination') throw new CallbackRefused(error.message);
+          throw error;
+        }
+      },
       logger: deps.logger,
       now: () => deps.clock.now(),
     }),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -5,6 +6,7 @@ import path from 'node:path';
 import { Server } from 'socket.io';
 import { currentRequestId } from '../api/request-id.ts';
 import { createMetrics } from '../api/metrics.ts';
+import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from '../api/public-origin.ts';
 import { createLinkSigner } from '../api/url-tracker.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { KeyedQueue } from '../app/keyed-queue.ts';
@@ -12,6 +14,7 @@ import { LeasedTurns } from '../app/turn-lease.ts';
 import { CHANNEL_ID as WEBCHAT, socketDelivery, type ChatServer } from '../channels/webchat/socket-server.ts';
 import { deliveryByChannel } from '../channels/delivery-by-channel.ts';
 import { restDelivery, type RestDelivery } from '../channels/rest/rest-delivery.ts';
+import { warnRefusedCallbacks } from '../channels/rest/callback-url-check.ts';
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
@@ -135,8 +138,14 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
   const { mailer, sms } = outbound(config, source.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
-  const links = createLinkSigner(sessionSecret.value, () => baseUrl, config.SESSION_SECRET_PREVIOUS);
-  const metrics = createMetrics();
+  // Links the bot sends are built from the public name: PUBLIC_URL, else what each visitor connected by (public-origin.ts).
+  const publicBases = new PublicBases({
+    configured: config.PUBLIC_URL,
+    fallback: () => baseUrl,
+    onProxied: (origin) => logger.warn({ event: 'public_url_unset', origin, setting: 'PUBLIC_URL' }, proxiedWarning(origin, baseUrl)),
+  });
+  const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
+  const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
   const clock = options.clock ?? systemClock;
   const env = options.env ?? process.env;
   const runtimeDeps = {
@@ -158,6 +167,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
   );
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
+  // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
+  void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
   let delivery: ReturnType<typeof deliveryByChannel> | undefined;
   const http = createServer(
     httpSide({
@@ -193,6 +204,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     now: () => clock.now(),
   });
   io.on('connection', (socket) => {
+    // Before the channel's own handler, which may already send the greeting's links.
+    publicBases.remember(socket.data.userId, publicOrigin(socket.request, config.TRUST_PROXY));
     metrics.socketConnected();
     socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
   });
@@ -230,9 +243,12 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  baseUrl = config.PUBLIC_URL ?? url;
+  // Never a link to 0.0.0.0: the "every interface" address becomes localhost, and start-up says to set PUBLIC_URL.
+  baseUrl = config.PUBLIC_URL ?? listenFallback(url);
   urls.base = baseUrl;
   ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
+  const linkWarning = linkBaseWarning({ publicUrl: config.PUBLIC_URL, host: config.HOST, fallback: baseUrl });
+  if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
   await scheduleRetention(jobs, retention, clock.now());
   await bot.current.runtime.start();
@@ -280,6 +296,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       return closing;
     },
   };
+}
+
+/** The version in package.json, for chatbot_build_info; "unknown" if it cannot be read. */
+function packageVersion(root: string): string {
+  try {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 async function openStore(config: Config, dataDir: string): Promise<SqliteStore | MongoStore> {

@@ -6,7 +6,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
 import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents, TranscriptItem } from '../../shared/protocol.ts';
 import { readConfig } from '../config.ts';
-import { startServer, type RunningServer } from '../main.ts';
+import { startServer, type RunningServer, type StartOptions } from '../main.ts';
 
 /**
  * The stores a server-level test runs on: the embedded SQLite store always, and
@@ -40,8 +40,8 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real server on a free loopback port with its own data folder and captured logs. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+/** Starts the real server on a free loopback port with its own data folder and captured logs; `options` may give it a clock of the test's. */
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, options: Omit<StartOptions, 'logDestination'> = {}): Promise<TestServer> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'chatbot-test-')));
   const logs: Record<string, unknown>[] = [];
   let raw = '';
@@ -52,7 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
       done();
     },
   });
-  const server = await startServer(readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'info', BOT_FUNCTION_KEY: TEST_FUNCTION_KEY, ...env }), { logDestination: sink });
+  const server = await startServer(readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'info', BOT_FUNCTION_KEY: TEST_FUNCTION_KEY, ...env }), { ...options, logDestination: sink });
   return Object.assign(server, {
     dataDir: dir,
     logs,

@@ -26,18 +26,9 @@ const inbound = {
   ],
 };
 
-const item = {
-  type: 'object',
-  required: ['seq', 'from', 'at', 'clientId', 'message'],
-  properties: {
-    seq: { type: 'integer', minimum: 1, description: 'Per-user sequence number: orders and deduplicates; pass the last one seen as `after`.' },
-    from: { enum: ['user', 'bot'] },
-    at: { type: 'string', format: 'date-time' },
-    clientId: { type: ['string', 'null'] },
-    message: { type: 'object', description: 'The shared structured message: text (with buttons and quick replies), image, carousel or notice for the bot; text, postback or dialog for the user. A bot → page event is an event message {"type":"event","name","payload"}, stored with its seq after the turn\'s other messages.' },
-  },
-};
-const botEvent = { type: 'object', required: ['name', 'payload'], properties: { name: { type: 'string' }, payload: record }, description: 'An event step of the bot (on the web chat it runs a listener of the page); each is also an event message in `messages`.' };
+const schema = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const item = schema('TranscriptItem');
+const botEvent = schema('BotEvent');
 
 /** The generic bot REST channel's endpoints (spec 1.4), documented beside the management API. */
 export function channelPaths(): Obj {
@@ -51,8 +42,9 @@ export function channelPaths(): Obj {
         parameters,
         summary: 'Send a user\'s message, button or event; get the bot\'s replies',
         description:
-          `The body is at most 64 KiB, nested at most ${MAX_JSON_DEPTH} levels. The user is created on first contact (the bot's start dialog runs first). ` +
-          'The answer holds what the bot said in this turn, in order, sync integration steps included, waiting at most REST_CHANNEL_ANSWER_WAIT (10 s); `complete: false` means the rest comes by callback (or GET). ' +
+          `The body is at most 64 KiB, nested at most ${MAX_JSON_DEPTH} levels, in UTF-8. The user is created on first contact (the bot's start dialog runs first, and its greeting leads the answer). ` +
+          'The answer holds what the bot said in this turn, in order, sync integration steps included. It comes at most REST_CHANNEL_ANSWER_WAIT (10 s) after the request arrived, also when the request first waited behind the same user\'s earlier one; `complete: false` means the rest comes by callback (or GET). ' +
+          'A request sent again with the same clientId runs nothing again and is answered with the same replies as the first (`duplicate: true`), the greeting included when the first opened the conversation; while the first is still running it waits for that one, within its own bound. ' +
           'A refused request stores nothing.',
         requestBody: { required: true, content: { 'application/json': { schema: inbound } } },
         responses: {
@@ -64,17 +56,26 @@ export function channelPaths(): Obj {
                   type: 'object',
                   required: ['messages', 'events', 'complete'],
                   properties: {
-                    seq: { type: 'integer', description: 'The stored message\'s seq (text and buttons).' },
-                    duplicate: { type: 'boolean', description: 'True when this clientId was sent before: nothing ran again, and `messages` are the replies that followed it then (`events` are not repeated).' },
+                    seq: {
+                      type: 'integer',
+                      minimum: 1,
+                      description:
+                        'The stored message\'s seq (text, button and dialog button; events have none). Present whenever the message is stored, `complete: false` included; absent only when the answer wait ran out while the message still waited behind the same user\'s earlier turn: it is stored and answered in order after it (the replies by callback or GET), and a resend of its clientId learns its seq.',
+                    },
+                    duplicate: {
+                      type: 'boolean',
+                      description:
+                        'True when this clientId was sent before: nothing ran again, and `messages` are the replies that followed it then, the start dialog\'s greeting too when that request opened the conversation (`events` are not repeated). Absent exactly when `seq` is, for a message: whether it is a resend is not known yet.',
+                    },
                     messages: { type: 'array', items: item },
                     events: { type: 'array', items: botEvent },
-                    complete: { type: 'boolean', description: 'False when the bot was still working after REST_CHANNEL_ANSWER_WAIT (10 s).' },
+                    complete: { type: 'boolean', description: 'False when the bot was still working REST_CHANNEL_ANSWER_WAIT (10 s) after the request arrived: the rest comes by callback, or with GET.' },
                   },
                 },
               },
             },
           },
-          '400': error('invalid_body (not JSON, wrong shape, too deep), unknown_event or invalid_parameter.'),
+          '400': error('invalid_body (not UTF-8, not JSON, wrong shape, text over 4096 bytes, too deep), unknown_event or invalid_parameter.'),
           '401': error('unauthorized: the x-channel-key header is missing or wrong (the same answer for both).'),
           '404': error('not_found (no such channel, or the user belongs to another channel) or dialog_not_found.'),
           '413': error('payload_too_large: the body is over 64 KiB.'),
@@ -97,6 +98,40 @@ export function channelPaths(): Obj {
           '404': error('not_found: no such channel, or the user belongs to another channel.'),
           '429': ref('responses/RateLimited'),
           '500': ref('responses/Internal'),
+        },
+      },
+    },
+  };
+}
+
+const header = (name: string, description: string, example: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example });
+
+/**
+ * What the server sends to a channel's callbackUrl, as an OpenAPI 3.1 webhook: the
+ * request's headers, how its signature is made and checked, its body, and the answers
+ * it expects back.
+ */
+export function channelWebhooks(): Obj {
+  return {
+    channelCallback: {
+      post: {
+        operationId: 'channelCallback',
+        tags: ['Channels'],
+        summary: 'The bot speaks on its own (sent to the channel\'s callbackUrl)',
+        description:
+          'Sent by the server to the `callbackUrl` of a REST channel when the bot says something outside a request of the channel: a wait step\'s timer, a trigger, an asynchronous result, or what a turn said after its request was answered (`complete: false`). ' +
+          'Check the signature over the raw body before parsing it: `x-signature` is `sha256=` followed by hex HMAC-SHA256 with the channel\'s `key` over `x-timestamp + "." + raw body`; compare in constant time and refuse a timestamp more than a few minutes old. ' +
+          'Each callback is a durable job: an answer other than 2xx, or no answer within 10 s, is retried with backoff (1 s doubling to 5 min, 12 attempts, about 20 minutes); one user\'s callbacks arrive one after another, in seq order. Redirects are not followed. ' +
+          'The request leaves through the integration HTTP client, so INTEGRATION_ALLOWED_HOSTS applies: a callbackUrl on a private or loopback address (or a host not listed, when the list is set) is refused at once, not retried, and logged as `callback_refused` (start-up warns about it as `callback_url_refused`).',
+        parameters: [
+          header('x-timestamp', 'When the callback was signed, UNIX seconds.', '1795253811'),
+          header('x-signature', '`sha256=` + hex HMAC-SHA256(channel key, x-timestamp + "." + raw body).', 'sha256=3f0a…'),
+          { name: 'content-type', in: 'header', required: true, schema: { type: 'string', const: 'application/json' } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: schema('ChannelCallback') } } },
+        responses: {
+          '200': { description: 'Any 2xx: taken. Nothing is read from the body.' },
+          default: { description: 'Anything else (or no answer within 10 s): the callback is sent again later, with the same body and a new timestamp and signature.' },
         },
       },
     },

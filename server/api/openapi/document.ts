@@ -3,7 +3,8 @@ import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
 import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
-import { channelKeyScheme, channelPaths } from './channel-paths.ts';
+import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';
+import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
@@ -57,7 +58,7 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
   }
   const timeRule =
     name === 'userData'
-      ? 'Every known user is exported, whether they wrote or not; timestamp is the user\'s last activity (the last change of their conversation: a message, a trigger, a timer, opening the chat), and fromTimestamp/toTimestamp filter by it.'
+      ? 'Every known user is exported, whether they wrote or not. timestamp is the time of the user\'s last message (spec 4.1 rule 1), or the time they were first stored when they never wrote; what the bot does on its own (triggers, timers) never moves it. fromTimestamp/toTimestamp filter by it.'
       : name === 'transcript'
         ? 'Beyond the spec: every message of every user, from either side; timestamp is the message\'s time, and fromTimestamp/toTimestamp filter by it.'
         : 'fromTimestamp/toTimestamp filter by the record\'s timestamp.';
@@ -167,7 +168,7 @@ function triggerOperation(definition: BotDefinition, operationId: string, withMo
     description:
       'Checks every part of the request, stores the trigger as a durable job, answers 202, then starts the dialog for the user (creating the user if new). ' +
       (withMode ? 'mode `clear` first deletes the user\'s position in the conversation tree; any other mode is a 400. ' : '') +
-      'The dialog\'s messages reach the user live when connected, otherwise on their next connect, in order.',
+      'The dialog\'s messages reach the user live when connected, by their REST channel\'s callback URL when it has one, otherwise on their next connect (or GET …/messages), in order; `delivery` says which.',
     parameters: [addressParameter(definition), dialogParameter(definition), ...(withMode ? [{ name: 'mode', in: 'path', required: true, description: 'Only `clear` is supported.', schema: { type: 'string', enum: ['clear'] } }] : [])],
     requestBody: triggerBody,
     responses: triggerResponses,
@@ -218,7 +219,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       // With METRICS_TOKEN: the bearer token. Without: none on a loopback-only server, else the function key.
       security: [{ metricsToken: [] }, { functionKeyHeader: [] }, { functionKeyQuery: [] }, {}],
       description:
-        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step), plus the Node process defaults. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
+        'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step type and service), chatbot_build_info (always 1: version, node_version, store), plus the Node process defaults and the series README lists. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
       responses: {
         '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
         ...commonErrors,
@@ -241,7 +242,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
 
   Object.assign(paths, channelPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema };
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...messageSchemas };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -271,6 +272,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
+    webhooks: channelWebhooks(),
     components: {
       securitySchemes: {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },

@@ -1,5 +1,5 @@
 import type { BotDefinition } from '../../definition/schema.ts';
-import { LOG_FIELDS } from '../../app/export-records.ts';
+import { LOG_FIELDS, TRANSCRIPT_FIELDS } from '../../app/export-records.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -73,7 +73,7 @@ export function recordSchemas(definition: BotDefinition): Record<string, Schema>
   const schemas: Record<string, Schema> = {
     userData: record(
       'User data',
-      'One known user: timestamp is the user\'s last activity, then one field per user-data storage the bot declares.',
+      'One known user: timestamp is the time of their last message (when they first were stored, if they never wrote), then one field per user-data storage the bot declares.',
       definition.userDataFields,
       userField,
     ),
@@ -94,16 +94,20 @@ export function recordSchemas(definition: BotDefinition): Record<string, Schema>
   };
   schemas.transcript = {
     title: 'Transcript entry',
-    description: 'One message of a user\'s conversation, from the user or the bot; timestamp is when it was stored.',
+    description: 'One message of a user\'s conversation, from the user or the bot; timestamp is when it was stored. In CSV, one column per field, `message` (JSON) last.',
     type: 'object',
     additionalProperties: false,
-    required: ['userId', 'timestamp', 'seq', 'from', 'message'],
+    required: ['userId', 'timestamp', ...TRANSCRIPT_FIELDS],
     properties: {
       userId: { type: 'string' },
-      timestamp: { type: 'string', format: 'date-time' },
+      timestamp: base.timestamp,
       seq: { type: 'integer', minimum: 1, description: 'Per-user sequence number: 1, 2, 3, … in the order the user saw the messages.' },
       from: { type: 'string', enum: ['user', 'bot'] },
-      message: { type: 'object', description: 'The message as the web chat protocol carries it (type, text, buttons, …).' },
+      kind: nullable('string', 'The message\'s type: text, image, carousel, notice or event from the bot; text, postback (a pressed button) or dialog (a pressed dialog button) from the user.', { examples: ['text'] }),
+      text: nullable('string', 'What a person reads: the text (of a text or notice), a pressed button\'s label, an image\'s alternative text, a carousel\'s card titles joined by " | ", an event\'s name.'),
+      dialogId: nullable('string', 'The dialog of the step that said a bot message; null for the user\'s, and for messages stored before this was recorded.'),
+      stepId: nullable('string', 'The step that said a bot message; null as dialogId is.'),
+      message: { anyOf: [{ $ref: '#/components/schemas/BotMessage' }, { $ref: '#/components/schemas/UserMessage' }], description: 'The message itself, as every channel carries it.' },
     },
   };
   for (const [name, fields] of Object.entries(LOG_FIELDS) as [keyof typeof LOG_FIELDS, readonly string[]][]) {
@@ -188,8 +192,9 @@ export const triggerAcceptedSchema: Schema = {
     mode: { type: ['string', 'null'], enum: ['clear', null] },
     delivery: {
       type: 'string',
-      enum: ['live', 'queued'],
-      description: 'live: the user is connected now and gets the messages at once. queued: they are stored and delivered, in order, on the next connect.',
+      enum: ['live', 'callback', 'queued'],
+      description:
+        'live: the user is connected now (a web chat widget, or a REST channel request of theirs still open) and gets the messages at once. callback: the user is on a REST channel with a callbackUrl, which gets the messages POSTed, signed, in order. queued: they are stored and delivered, in order, on the next connect (a REST channel without a callbackUrl reads them with GET …/messages).',
     },
   },
 };

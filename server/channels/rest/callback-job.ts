@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../../ports/logger.ts';
+import { JobGivenUp } from '../../ports/scheduler.ts';
 import type { Job, Store } from '../../ports/store.ts';
 import type { RestChannel } from './channel-config.ts';
 import { signCallback } from './signature.ts';
@@ -35,6 +36,15 @@ export type CallbackPayload = z.infer<typeof payloadSchema>;
 /** A job stored with its turn names the turn's entries instead (their seqs and time), read when it runs. */
 const refSchema = z.object({ channel: z.string(), user: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int(), at: z.number(), events: eventsSchema });
 export type CallbackRef = z.infer<typeof refSchema>;
+
+/**
+ * Thrown by a CallbackSender for a destination it will never call (the SSRF rules refuse the
+ * callbackUrl's host: a private or loopback address, or a host not in INTEGRATION_ALLOWED_HOSTS).
+ * Retrying cannot help: the callback is given up at once and logged as `callback_refused`.
+ */
+export class CallbackRefused extends Error {
+  override readonly name = 'CallbackRefused';
+}
 
 /** Sends one HTTP request through the product's SSRF-guarded client (INTEGRATION_ALLOWED_HOSTS applies); main.ts wires it. */
 export type CallbackSender = (request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
@@ -72,12 +82,23 @@ export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => P
     }
     const body = JSON.stringify(payload);
     const timestamp = String(Math.floor(now / 1000));
-    const response = await options.send({
-      url: channel.callbackUrl,
-      headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signCallback(channel.key, timestamp, body) },
-      body,
-      timeoutMs: CALLBACK_TIMEOUT_MS,
-    });
+    let response: { status: number };
+    try {
+      response = await options.send({
+        url: channel.callbackUrl,
+        headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signCallback(channel.key, timestamp, body) },
+        body,
+        timeoutMs: CALLBACK_TIMEOUT_MS,
+      });
+    } catch (error) {
+      if (!(error instanceof CallbackRefused)) throw error;
+      // Not a passing fault: 20 minutes of retries would change nothing. Said once per callback, loudly.
+      options.logger.error(
+        { event: 'callback_refused', channel: channel.name, userId: payload.user, setting: 'INTEGRATION_ALLOWED_HOSTS' },
+        `REST channel "${channel.name}": its callbackUrl is refused: ${error.message} This callback is given up without retrying; the channel can still read it with GET …/messages. Change the channel's callbackUrl in REST_CHANNELS, or list its host in INTEGRATION_ALLOWED_HOSTS.`,
+      );
+      throw new JobGivenUp(`the callbackUrl of channel "${channel.name}" is refused: ${error.message}`);
+    }
     if (response.status < 200 || response.status >= 300) throw new Error(`the channel's callback URL answered HTTP ${response.status}`);
   };
 }

@@ -9,6 +9,19 @@ import type { UserRecord } from '../../ports/store.ts';
  */
 export const EVENT_MARKS = '$channelEvents';
 
+/**
+ * The user variable naming the clientId of the request that opened the user's
+ * conversation: its first answer held the start dialog's greeting too, so a resend
+ * of that request is answered with the greeting as well (a channel that lost the
+ * first answer would otherwise never see it). Written with the start dialog's turn.
+ */
+export const OPENED_BY = '$channelOpenedBy';
+
+/** The change that records `clientId` as the request that opened the conversation (see OPENED_BY). */
+export function markOpening(clientId: string): (user: UserRecord) => UserRecord {
+  return (user) => ({ ...user, variables: { ...user.variables, [OPENED_BY]: clientId } });
+}
+
 /** Events remembered per user: a channel resends within seconds, never a hundred events later. */
 export const MAX_EVENT_MARKS = 100;
 

@@ -100,8 +100,10 @@ export function restDelivery(channel: RestChannel, scheduler: Scheduler, logger:
       if (open) open.events.push(event);
       else callBack(userId, { messages: [], events: [event] });
     },
-    isOnline(userId) {
-      return channel.callbackUrl !== undefined || collecting.has(userId);
+    reach(userId) {
+      // A request of theirs open now answers with it; else the callback URL gets it, or it waits for GET.
+      if (collecting.has(userId)) return 'live';
+      return channel.callbackUrl === undefined ? 'queued' : 'callback';
     },
     collect(userId) {
       const held: Collected = { messages: [], events: [] };

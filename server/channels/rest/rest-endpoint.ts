@@ -1,20 +1,18 @@
+import { isUtf8 } from 'node:buffer';
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { ChannelRequest } from '../../ports/channel-request.ts';
 import { checkJsonBounds, describeJsonExcess, MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
-import { handlePageEvent } from '../../app/handle-page-event.ts';
-import { handleUserMessage } from '../../app/handle-user-message.ts';
 import { KeyedQueue } from '../../app/keyed-queue.ts';
-import { openConversation, readMissed } from '../../app/open-conversation.ts';
-import { setUserData } from '../../app/set-user-data.ts';
-import { UnknownDialogError, assertDialog, startDialog } from '../../app/start-dialog.ts';
+import { readMissed } from '../../app/open-conversation.ts';
+import { UnknownDialogError, assertDialog } from '../../app/start-dialog.ts';
 import type { UserRecord } from '../../ports/store.ts';
 import type { RestChannel } from './channel-config.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
 import { HttpError } from '../../ports/http-error.ts';
-import type { Collected, RestDelivery } from './rest-delivery.ts';
-import { EventAlreadyRun, markEvent } from './event-marks.ts';
+import type { RestDelivery } from './rest-delivery.ts';
+import { Flight, answerResend, answerTurn, type Located } from './answer-turn.ts';
 import { toItem } from '../../app/to-item.ts';
 
 /** Largest request body, as for triggers. */
@@ -38,14 +36,11 @@ export interface RestEndpointOptions {
   readonly deps: () => AppDeps;
   /** Tells the delivery router a user's channel, so it needs no lookup. */
   readonly remember: (userId: string, channelId: string) => void;
-  /** How long a request waits for the bot's answer (sync integration steps included) before answering with what is there (REST_CHANNEL_ANSWER_WAIT). */
+  /**
+   * How long after its arrival a request is answered at the latest (REST_CHANNEL_ANSWER_WAIT), with
+   * what the bot said by then, however long it waited behind the same user's earlier request.
+   */
   readonly answerWaitMs: number;
-}
-
-interface Located {
-  readonly channel: RestChannel;
-  readonly delivery: RestDelivery;
-  readonly userId: string;
 }
 
 // crypto.hash: one call, no Hash object per request (the key is checked on every turn).
@@ -67,6 +62,8 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
   const turns = new KeyedQueue();
   /** Users opened on a channel, by id: their later requests need no user read. */
   const seen = new Map<string, string>();
+  /** Inputs on their way in this process, by user and clientId: a resend waits on its first request instead of behind it. */
+  const flights = new Map<string, Flight>();
 
   const locate = (request: ChannelRequest): Located => {
     const found = byName.get(request.channel);
@@ -88,9 +85,14 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
   };
 
   const post = async (request: ChannelRequest, located: Located): Promise<RestAnswer> => {
+    const deadline = request.receivedAt + options.answerWaitMs;
     requireJson(request.contentType);
     const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
     const deps = withRequestLogger(options.deps(), request.requestId);
+    // The channel too: a user id belongs to one channel, and another channel's request must never join its work.
+    const flightKey = `${located.channel.name}\u0000${located.userId}\u0000${input.clientId}`;
+    const first = flights.get(flightKey);
+    if (first) return { status: 200, body: await answerResend(deps, located.userId, input.clientId, deadline, first) };
     // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.
     let opened = seen.get(located.userId) === located.channel.name;
     if (!opened) {
@@ -100,7 +102,16 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     }
     if (input.type === 'dialog') checkDialog(deps, input.dialogId);
     if (input.type === 'event' && input.event === 'startDialog') checkDialog(deps, input.dialogId);
-    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, options, opened));
+    options.remember(located.userId, located.channel.name);
+    const flight = new Flight();
+    flights.set(flightKey, flight);
+    void flight.done.finally(() => {
+      if (flights.get(flightKey) === flight) flights.delete(flightKey);
+    });
+    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, opened, deadline, flight)).catch((error: unknown) => {
+      flight.settle(error ?? new Error('the request failed'));
+      throw error;
+    });
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.set(located.userId, located.channel.name);
     return { status: 200, body: answer };
@@ -148,6 +159,8 @@ function requireJson(type: string | undefined): void {
 }
 
 function parseJson(raw: Buffer): unknown {
+  // As the trigger endpoint: bytes that are not UTF-8 are refused, never stored with U+FFFD in their place.
+  if (!isUtf8(raw)) throw new HttpError(400, 'invalid_body', 'The request body is not valid UTF-8: send JSON encoded as UTF-8.');
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
@@ -213,88 +226,4 @@ async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | 
     throw new HttpError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
   }
   return user;
-}
-
-/**
- * Runs the turn while holding what the bot says, and answers with it once the turn is
- * done, or after `answerWaitMs` with what is there (the rest is then called back or polled).
- */
-async function answerTurn(deps: AppDeps, located: Located, input: Inbound, options: RestEndpointOptions, opened: boolean) {
-  const { userId, delivery, channel } = located;
-  options.remember(userId, channel.name);
-  const release = delivery.collect(userId);
-  let held: Collected | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const work = (async () => {
-      if (!opened) await openConversation(deps, { userId, channelId: channel.name });
-      const result = await runInput(deps, userId, input);
-      // Sync integration steps run as the user's next tasks: their answers belong to this turn too.
-      await deps.turns.idle(userId);
-      return result;
-    })();
-    const waited = await Promise.race([work.then((value) => ({ done: true as const, value })), new Promise<{ done: false }>((resolve) => (timer = setTimeout(() => resolve({ done: false }), options.answerWaitMs)))]);
-    // Taken at once, so nothing said from here on is both answered and called back.
-    held = release();
-    if (!waited.done) {
-      work.catch((error: unknown) => deps.logger.error({ event: 'rest_turn_failed', channel: channel.name, userId, err: error }, 'a REST channel turn failed after its answer'));
-      return { messages: held.messages, events: held.events, complete: false };
-    }
-    const result = waited.value;
-    if ('event' in result) {
-      const repeated = result.repeated;
-      if (repeated) return { duplicate: true, ...(await repliesAfter(deps, userId, repeated.mark.after, repeated.nextAfter)), complete: true };
-      return { duplicate: false, messages: held.messages, events: held.events, complete: true };
-    }
-    if (result.duplicate) return { seq: result.seq, duplicate: true, ...(await repliesAfter(deps, userId, result.seq)), complete: true };
-    return { seq: result.seq, duplicate: false, messages: held.messages, events: held.events, complete: true };
-  } finally {
-    clearTimeout(timer);
-    if (!held) release();
-  }
-}
-
-/** What a turn's input came to: a message's stored seq, or an event run now or before. */
-type Ran = { readonly seq: number; readonly duplicate: boolean } | { readonly event: true; readonly repeated?: EventAlreadyRun };
-
-async function runInput(deps: AppDeps, userId: string, input: Inbound): Promise<Ran> {
-  switch (input.type) {
-    case 'text':
-      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'text', text: input.text } });
-    case 'button':
-      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'postback', label: input.label, payload: input.payload } });
-    case 'dialog':
-      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'dialog', label: input.label, dialogId: input.dialogId } });
-    case 'event': {
-      // The event's record is written with what the event changes: a resend finds it and changes nothing.
-      const adjust = markEvent(input.clientId);
-      try {
-        switch (input.event) {
-          case 'setUserData':
-            await setUserData(deps, userId, input.fields, adjust);
-            break;
-          case 'startDialog':
-            await startDialog(deps, { userId, dialogId: input.dialogId, ...(input.data ? { data: input.data } : {}), adjust });
-            break;
-          case 'pageEvent':
-            await handlePageEvent(deps, { userId, name: input.name, payload: input.payload ?? {}, adjust });
-            break;
-        }
-        return { event: true };
-      } catch (error) {
-        if (error instanceof EventAlreadyRun) return { event: true, repeated: error };
-        throw error;
-      }
-    }
-  }
-}
-
-/**
- * A resent message or event is answered as the first time: the bot's replies that
- * followed it, up to the user's next message (or, for an event, the next event's).
- */
-async function repliesAfter(deps: AppDeps, userId: string, seq: number, until = Infinity): Promise<Collected> {
-  const later = (await readMissed(deps, userId, seq)).filter((entry) => entry.seq <= until);
-  const next = later.findIndex((entry) => entry.from === 'user');
-  return { messages: (next === -1 ? later : later.slice(0, next)).map(toItem), events: [] };
 }

@@ -71,10 +71,14 @@ export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Deli
     event(userId, event) {
       if (reach(userId)) io.to(room(userId)).emit('bot_event', event);
     },
-    isOnline(userId) {
-      if (here(userId) || !presence) return here(userId);
+    reach(userId) {
+      if (here(userId)) return 'live';
+      if (!presence) return 'queued';
       // Only the trigger's answer reads it: Redis away means "queued", which is still delivered on connect.
-      return presence.isOnline(userId).catch(() => false);
+      return presence.isOnline(userId).then(
+        (online) => (online ? 'live' : 'queued'),
+        () => 'queued',
+      );
     },
   };
 }

@@ -78,7 +78,7 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
       event(userId, event) {
         seen(userId).events.push(event);
       },
-      isOnline: () => true,
+      reach: () => 'live',
     },
     logger: { info() {}, warn: note, error: note },
     scheduler: {

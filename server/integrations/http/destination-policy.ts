@@ -92,6 +92,31 @@ export class DestinationPolicy {
     };
   }
 
+  /**
+   * Whether a call to `url` would be refused, found out ahead of time (a start-up check):
+   * the refusal, or undefined when it would be let through or the name does not resolve now
+   * (a DNS failure may pass; the call itself checks again). Waits at most `timeoutMs` for DNS.
+   */
+  async refusal(url: string, timeoutMs = 3000): Promise<IntegrationError | undefined> {
+    let host: string;
+    try {
+      host = normalizeHost(new URL(url).hostname);
+      this.checkHost(host);
+    } catch (error) {
+      return error instanceof IntegrationError ? error : undefined;
+    }
+    if (isIP(host) || this.internalAllowed(host)) return undefined;
+    const addresses = await new Promise<readonly string[]>((resolve) => {
+      const timer = setTimeout(() => resolve([]), timeoutMs);
+      timer.unref();
+      dnsLookup(host, { all: true }, (error, found) => {
+        clearTimeout(timer);
+        resolve(error ? [] : found.map((entry) => entry.address));
+      });
+    });
+    return addresses.some(isInternalAddress) ? internalRefused(host) : undefined;
+  }
+
   private internalAllowed(host: string): boolean {
     return this.allowed?.has(host) ?? false;
   }

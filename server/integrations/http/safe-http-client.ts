@@ -87,6 +87,11 @@ export class SafeHttpClient {
     }
   }
 
+  /** Why a call to `url` would be refused by the destination rules (see DestinationPolicy.refusal), or undefined. */
+  refusal(url: string): Promise<IntegrationError | undefined> {
+    return this.policy.refusal(url);
+  }
+
   /** Frees pooled sockets; call on shutdown. Calls still running fail as `cancelled`, never as the upstream's network failure. */
   close(): void {
     this.closed = true;

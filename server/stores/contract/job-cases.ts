@@ -96,6 +96,15 @@ export function jobCases(store: () => Store): void {
     expect(await store().failJob('j1', 'w2', 'again', 500)).toBe(false);
   });
 
+  it('when an attempt fails with no retry time, then the job is dead at once though attempts remain', async () => {
+    await store().scheduleJob(job('j1', 100, { maxAttempts: 12 }));
+    await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 50, limit: 1 });
+    expect(await store().failJob('j1', 'w2', 'not mine', null)).toBe(false);
+    expect(await store().failJob('j1', 'w1', 'refused for good', null)).toBe(true);
+    expect(await store().getJob('j1')).toMatchObject({ status: 'dead', attempts: 1, lastError: 'refused for good', leaseOwner: null });
+    expect(await store().claimJobs({ workerId: 'w1', now: 10_000, leaseMs: 50, limit: 1 })).toStrictEqual([]);
+  });
+
   it('when a job with the same id is scheduled again, then a pending one is replaced and a running one kept', async () => {
     await store().scheduleJob(job('j1', 100));
     await store().scheduleJob({ id: 'j1', kind: 'other', payload: { v: 2 }, runAt: 500, maxAttempts: 4 });

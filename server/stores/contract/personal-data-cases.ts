@@ -15,7 +15,7 @@ async function seed(store: Store, userId: string, at: number): Promise<void> {
     now: at,
     userEntry: { from: 'user', clientId: `${userId}-c1`, at, message: text('hi') },
     snapshots: [{ userId, timestamp: at, data: { name: userId } }],
-    botEntries: [{ from: 'bot', at, message: text('hello') }],
+    botEntries: [{ from: 'bot', at, message: text('hello'), dialogId: 'greeting', stepId: 'hello' }],
   });
   for (const kind of LOG_KINDS) await store.appendLog(kind, { userId, timestamp: at, data: { kind } });
   await store.scheduleJob({ id: `timer:${userId}:t1`, kind: 'timer', payload: { userId, timerId: 't1' }, runAt: at + 1000 });
@@ -75,20 +75,39 @@ export function personalDataCases(store: () => Store): void {
     expect((await store().readTranscript('old', 0, 10)).map((e) => e.seq)).toStrictEqual([3]);
   });
 
-  it('when every known user is exported, then users who never wrote are included, by last activity', async () => {
+  it('when every known user is exported, then users who never wrote are included at their creation, and writers at their last message whatever the bot did since', async () => {
     await store().ensureUser({ userId: 'silent', channelId: 'webchat', now: 300 });
     await seed(store(), 'writer', 100);
     const user = await store().getUser('writer');
-    await store().updateUser('writer', user!.version, { userData: { name: 'W' } }, 500);
+    // Bot activity after the message: data saved, then a turn of its own (a trigger, a timer).
+    const saved = await store().updateUser('writer', user!.version, { userData: { name: 'W' } }, 500);
+    await store().commitTurn({ userId: 'writer', expectedVersion: saved!.version, patch: { position: null }, now: 600, botEntries: [{ from: 'bot', at: 600, message: text('ding') }] });
+    const silent = await store().getUser('silent');
+    await store().commitTurn({ userId: 'silent', expectedVersion: silent!.version, patch: {}, now: 700, botEntries: [{ from: 'bot', at: 700, message: text('hello') }] });
     const rows = await collect(store().exportKnownUsers({}));
     expect(rows.map((r) => [r.userId, r.timestamp])).toStrictEqual([
+      ['writer', 100],
       ['silent', 300],
-      ['writer', 500],
     ]);
-    expect(rows[1]?.userData).toStrictEqual({ name: 'W' });
-    expect((await collect(store().exportKnownUsers({ fromMs: 300, toMs: 500 }))).map((r) => r.userId)).toStrictEqual(['silent']);
+    expect(rows[0]?.userData).toStrictEqual({ name: 'W' });
+    expect((await collect(store().exportKnownUsers({ fromMs: 300, toMs: 800 }))).map((r) => r.userId)).toStrictEqual(['silent']);
+    expect((await collect(store().exportKnownUsers({ fromMs: 101, toMs: 300 }))).map((r) => r.userId)).toStrictEqual([]);
     const rest = await collect(store().exportKnownUsers({ after: rows[0]!.cursor }));
-    expect(rest.map((r) => r.userId)).toStrictEqual(['writer']);
+    expect(rest.map((r) => r.userId)).toStrictEqual(['silent']);
+    // Writing again moves the writer to their new message.
+    const again = await store().getUser('writer');
+    await store().commitTurn({
+      userId: 'writer',
+      expectedVersion: again!.version,
+      patch: { lastMessageAt: 900 },
+      now: 900,
+      userEntry: { from: 'user', clientId: 'writer-c2', at: 900, message: text('back') },
+      botEntries: [],
+    });
+    expect((await collect(store().exportKnownUsers({}))).map((r) => [r.userId, r.timestamp])).toStrictEqual([
+      ['silent', 300],
+      ['writer', 900],
+    ]);
   });
 
   it('when the transcript is exported, then every entry of every user in the range comes by time, and paging by cursor neither repeats nor skips', async () => {
@@ -98,7 +117,8 @@ export function personalDataCases(store: () => Store): void {
     await seed(store(), 'd', 300);
     const all = await collect(store().exportTranscript({ batchSize: 3 }));
     expect(all.map((r) => r.at)).toStrictEqual([100, 100, 200, 200, 200, 200, 300, 300]);
-    expect(all[0]).toMatchObject({ userId: 'c', seq: 1, from: 'user', message: text('hi') });
+    expect(all[0]).toMatchObject({ userId: 'c', seq: 1, from: 'user', message: text('hi'), dialogId: null, stepId: null });
+    expect(all[1]).toMatchObject({ userId: 'c', seq: 2, from: 'bot', message: text('hello'), dialogId: 'greeting', stepId: 'hello' });
     const ranged = await collect(store().exportTranscript({ fromMs: 200, toMs: 300 }));
     expect(ranged.map((r) => r.userId).sort()).toStrictEqual(['a', 'a', 'b', 'b']);
     const paged = [];

@@ -32,6 +32,28 @@ export function transcriptCases(store: () => Store): void {
     expect((await store().getUser('u1'))?.lastSeq).toBe(5);
   });
 
+  it('when bot entries name the dialog and step that said them, then they are read back with them, by append and by turn alike', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
+    await store().appendTranscript('u1', [{ ...bot('appended'), dialogId: 'd', stepId: 's1' }]);
+    const read = await store().getUser('u1');
+    await store().commitTurn({
+      userId: 'u1',
+      expectedVersion: read!.version,
+      patch: {},
+      now: 2,
+      userEntry: user('m1', 'hi', 2),
+      botEntries: [{ ...bot('said', 2), dialogId: 'd', stepId: 's2' }, bot('no step', 2)],
+    });
+    const entries = await store().readTranscript('u1', 0, 10);
+    expect(entries.map((e) => [e.message.text, e.dialogId, e.stepId])).toStrictEqual([
+      ['appended', 'd', 's1'],
+      ['hi', undefined, undefined],
+      ['said', 'd', 's2'],
+      ['no step', undefined, undefined],
+    ]);
+    expect(Object.keys(entries[1]!)).not.toContain('dialogId');
+  });
+
   it('when reading after a seq with a limit, then only that page of this user comes', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
     await store().ensureUser({ userId: 'u2', channelId: 'c', now: 0 });

@@ -10,8 +10,8 @@ import { COLLECTIONS } from './mongo-common.ts';
 const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.users]: [
     { key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' },
-    // The userData export of every known user, by last activity.
-    { key: { updatedAt: 1, order: 1 }, name: 'by_activity' },
+    // The userData export of every known user, by last message (else creation): see UserDoc.listedAt.
+    { key: { listedAt: 1, order: 1 }, name: 'by_listed' },
   ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },
@@ -37,8 +37,14 @@ const INDEXES: Record<string, IndexDescription[]> = {
   ],
 };
 
+/** Indexes older versions created that nothing reads any more: dropped, as each costs every write. */
+const RETIRED: Record<string, string[]> = {
+  // The userData export read users by their last change; it reads by_listed now.
+  [COLLECTIONS.users]: ['by_activity'],
+};
+
 /**
- * Creates missing indexes at every start-up. Only the missing ones are sent:
+ * Creates missing indexes at every start-up, and drops retired ones. Only the missing ones are sent:
  * FerretDB 1.24 drops the connection when asked to create an index that
  * already exists, which would make every restart on an existing database fail.
  */
@@ -58,5 +64,6 @@ export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<s
       : new Set<string>();
     const missing = wanted.filter((index) => !existing.has(String(index.name)));
     if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
+    for (const name of RETIRED[collection] ?? []) if (existing.has(name)) await db.collection(collection).dropIndex(name);
   }
 }

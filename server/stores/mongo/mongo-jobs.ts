@@ -181,7 +181,7 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
     failJob: (id, workerId, error, retryAt) =>
       settle(id, (doc) => {
         if (doc.status !== 'running' || doc.leaseOwner !== workerId) return null;
-        return doc.attempts < doc.maxAttempts
+        return retryAt !== null && doc.attempts < doc.maxAttempts
           ? { status: 'pending', runAt: retryAt, lastError: error, ...released }
           : { status: 'dead', lastError: error, ...released };
       }),

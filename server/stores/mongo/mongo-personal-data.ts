@@ -60,7 +60,8 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
         removed = (await transcript.deleteMany({ at: { $lt: before } })).deletedCount;
         // A user's last bot entries also wait in the user document until surely stored
         // (unsent-entries.ts); with the transcript purged they would be stored again.
-        const stale = await users.find({ updatedAt: { $lt: before } }, { projection: { _id: 1, unsent: 1 } }).toArray();
+        // listedAt is never later than updatedAt: its index narrows the search (by_activity is gone).
+        const stale = await users.find({ listedAt: { $lt: before }, updatedAt: { $lt: before } }, { projection: { _id: 1, unsent: 1 } }).toArray();
         for (const doc of stale) {
           if ((doc.unsent ?? []).length === 0) continue;
           await locks.withLock(userLockKey(doc._id), async () => {
@@ -81,17 +82,19 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
       const batchSize = batchSizeOf(query.batchSize);
       let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
       for (;;) {
+        // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
         const docs = await users
-          .find(rangeFilter<UserDoc>('updatedAt', 'order', query, after), { projection: { _id: 1, updatedAt: 1, order: 1, userData: 1 } })
-          .sort({ updatedAt: 1, order: 1 })
+          .find(rangeFilter<UserDoc>('listedAt', 'order', query, after), { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } })
+          .sort({ listedAt: 1, order: 1 })
           .limit(batchSize)
           .toArray();
         for (const doc of docs) {
-          yield { userId: doc._id, timestamp: doc.updatedAt, userData: fromJson(doc.userData), cursor: encodeCursor({ t: doc.updatedAt, o: doc.order.toHexString() }) };
+          const listedAt = doc.listedAt ?? 0;
+          yield { userId: doc._id, timestamp: listedAt, userData: fromJson(doc.userData), cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }) };
         }
         const last = docs.at(-1);
         if (last === undefined || docs.length < batchSize) return;
-        after = { t: last.updatedAt, o: last.order };
+        after = { t: last.listedAt ?? 0, o: last.order };
       }
     },
 
@@ -101,7 +104,16 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
       for (;;) {
         const docs = await transcript.find(rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after)).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
         for (const doc of docs) {
-          yield { userId: doc.userId, seq: doc.seq, from: doc.from, at: doc.at, message: fromJson(doc.message), cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }) };
+          yield {
+            userId: doc.userId,
+            seq: doc.seq,
+            from: doc.from,
+            at: doc.at,
+            message: fromJson(doc.message),
+            dialogId: doc.dialogId ?? null,
+            stepId: doc.stepId ?? null,
+            cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }),
+          };
         }
         const last = docs.at(-1);
         if (last === undefined || docs.length < batchSize) return;

@@ -44,6 +44,40 @@ describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', (
     }
   });
 
+  it('when a database from before listedAt is opened, then its users are listed by last message or creation and the old activity index is gone', async () => {
+    const url = `${inject('mongoUrl').replace(/\/$/, '')}/listed_${process.pid}_${Date.now().toString(36)}`;
+    const first = await openMongoStore({ url });
+    await first.ensureUser({ userId: 'wrote', channelId: 'webchat', now: 100 });
+    await first.ensureUser({ userId: 'silent', channelId: 'webchat', now: 200 });
+    await first.close();
+    const client = await MongoClient.connect(url);
+    try {
+      // As an older version left them: no listedAt, and the index it exported by.
+      const users = client.db().collection('users');
+      await users.updateMany({}, { $unset: { listedAt: '' } });
+      await users.updateOne({ _id: 'wrote' as never }, { $set: { lastMessageAt: 300, updatedAt: 900 } });
+      await users.dropIndex('by_listed');
+      await users.createIndex({ updatedAt: 1, order: 1 }, { name: 'by_activity' });
+      const second = await openMongoStore({ url });
+      try {
+        const rows: [string, number][] = [];
+        for await (const row of second.exportKnownUsers({})) rows.push([row.userId, row.timestamp]);
+        expect(rows).toStrictEqual([
+          ['silent', 200],
+          ['wrote', 300],
+        ]);
+        const names = (await users.listIndexes().toArray()).map((index) => String(index.name));
+        expect(names).toContain('by_listed');
+        expect(names).not.toContain('by_activity');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await client.db().dropDatabase();
+      await client.close();
+    }
+  });
+
   it('when the process died after a turn stored its state but before its answers, then the answers are stored by the next read or turn, with their seqs', async () => {
     const url = `${inject('mongoUrl').replace(/\/$/, '')}/unsent_${process.pid}_${Date.now().toString(36)}`;
     const store = await openMongoStore({ url });

@@ -12,6 +12,7 @@ import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers } from './mongo-users.ts';
 import { retryingDb, retryTransient } from './transient.ts';
+import { upgradeDocuments } from './upgrades.ts';
 
 export interface MongoStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL. */
@@ -63,6 +64,12 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
   } catch (error) {
     await client.close();
     throw new Error(`cannot create indexes in MongoDB at ${target.hosts}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    await upgradeDocuments(db);
+  } catch (error) {
+    await client.close();
+    throw new Error(`cannot bring the documents in MongoDB at ${target.hosts} up to date: ${(error as Error).message}`, { cause: error });
   }
 
   const locks = keyLocks(db);

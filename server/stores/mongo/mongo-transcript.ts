@@ -14,10 +14,13 @@ export interface TranscriptDoc {
   dedupKey: string;
   at: number;
   message: string;
+  /** The dialog and step that said a bot message; absent on the user's, on those no step said and on older documents. */
+  dialogId?: string;
+  stepId?: string;
 }
 
 export function toEntry(doc: TranscriptDoc): TranscriptEntry {
-  return {
+  const entry: TranscriptEntry = {
     userId: doc.userId,
     seq: doc.seq,
     from: doc.from,
@@ -25,6 +28,18 @@ export function toEntry(doc: TranscriptDoc): TranscriptEntry {
     at: doc.at,
     message: fromJson(doc.message),
   };
+  return doc.dialogId === undefined || doc.stepId === undefined ? entry : { ...entry, dialogId: doc.dialogId, stepId: doc.stepId };
+}
+
+/** A new entry as a transcript document with its seq. */
+export function transcriptDoc(userId: string, seq: number, entry: NewTranscriptEntry): TranscriptDoc {
+  const clientId = entry.clientId ?? null;
+  const doc: TranscriptDoc = { userId, seq, from: entry.from, clientId, dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`, at: entry.at, message: toJson(entry.message) };
+  if (entry.dialogId !== undefined && entry.stepId !== undefined) {
+    doc.dialogId = entry.dialogId;
+    doc.stepId = entry.stepId;
+  }
+  return doc;
 }
 
 type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript'>;
@@ -61,15 +76,7 @@ export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
         }
       }
       seq += 1;
-      const doc: TranscriptDoc = {
-        userId,
-        seq,
-        from: entry.from,
-        clientId,
-        dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`,
-        at: entry.at,
-        message: toJson(entry.message),
-      };
+      const doc = transcriptDoc(userId, seq, entry);
       fresh.push(doc);
       if (clientId !== null) freshByClientId.set(clientId, doc);
       results.push({ ...toEntry(doc), duplicate: false });

@@ -4,7 +4,7 @@ import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
 import { lockKey as jobLockKey, newJobDoc, type JobDoc } from './mongo-jobs.ts';
 import type { LogDoc } from './mongo-logs.ts';
-import { toEntry, type TranscriptDoc } from './mongo-transcript.ts';
+import { toEntry, transcriptDoc, type TranscriptDoc } from './mongo-transcript.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
 import { insertEntries, restoreUnsent, topSeq } from './unsent-entries.ts';
 
@@ -52,11 +52,7 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
 
     // As in mongo-transcript.ts: an append cut short by a crash costs no seq twice.
     let seq = Math.max(current.lastSeq, top);
-    const docOf = (entry: NewTranscriptEntry): TranscriptDoc => {
-      seq += 1;
-      const clientId = entry.clientId ?? null;
-      return { userId, seq, from: entry.from, clientId, dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`, at: entry.at, message: toJson(entry.message) };
-    };
+    const docOf = (entry: NewTranscriptEntry): TranscriptDoc => transcriptDoc(userId, (seq += 1), entry);
     const docs = [...(turn.userEntry ? [docOf(turn.userEntry)] : []), ...turn.botEntries.map(docOf)];
     const snapshots = turn.snapshots ?? [];
     if (snapshots.length > 0) {
@@ -78,7 +74,10 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
     if (patch.position !== undefined) set.position = patch.position;
     if (patch.variables !== undefined) set.variables = toJson(patch.variables);
     if (patch.userData !== undefined) set.userData = toJson(patch.userData);
-    if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+    if (patch.lastMessageAt !== undefined) {
+      set.lastMessageAt = patch.lastMessageAt;
+      set.listedAt = patch.lastMessageAt ?? current.createdAt;
+    }
     // The trigger's mark goes with the state it led to: one document, one write.
     if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
     // So does the answer to a pending message: it cannot be run a third time.

@@ -12,6 +12,12 @@ export interface UserDoc {
   variables: string;
   userData: string;
   lastMessageAt: number | null;
+  /**
+   * lastMessageAt, or createdAt while the user never wrote: the userData export's time
+   * (spec 4.1 rule 1), kept as a field of its own so one index (by_listed) serves it.
+   * Absent on documents stored before it existed, until start-up fills it in (indexes.ts).
+   */
+  listedAt?: number;
   createdAt: number;
   updatedAt: number;
   version: number;
@@ -77,6 +83,7 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
         variables: toJson(user.variables ?? {}),
         userData: toJson(user.userData ?? {}),
         lastMessageAt: null,
+        listedAt: user.now,
         createdAt: user.now,
         updatedAt: user.now,
         version: 1,
@@ -102,11 +109,17 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
       if (patch.variables !== undefined) set.variables = toJson(patch.variables);
       if (patch.userData !== undefined) set.userData = toJson(patch.userData);
       if (patch.lastMessageAt !== undefined) set.lastMessageAt = patch.lastMessageAt;
+      if (typeof patch.lastMessageAt === 'number') set.listedAt = patch.lastMessageAt;
       if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
       if (patch.pendingSeq === null) set.pendingSeq = null;
       // Compare and set: findOneAndUpdate on a version filter is atomic on MongoDB by itself;
       // on FerretDB it is not, so it runs under the user's lock, which makes it so there.
       return locks.withLock(userLockKey(userId), async () => {
+        // A user made to have never written is listed by their creation again.
+        if (patch.lastMessageAt === null) {
+          const current = await users.findOne({ _id: userId }, { projection: { createdAt: 1 } });
+          if (current !== null) set.listedAt = current.createdAt;
+        }
         const next = await users.findOneAndUpdate(
           { _id: userId, version: expectedVersion },
           { $set: { ...set, version: expectedVersion + 1 } },

@@ -138,6 +138,20 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    description: "userData lists users by their last message (or creation); bot entries name the dialog and step they came from",
+    // users_by_listed serves the userData export, whose timestamp is the user's last message,
+    // or their creation for a user who never wrote (spec 4.1 rule 1): unlike updated_at it does
+    // not move with bot activity, so a trigger or a timer no longer rewrites this index either.
+    // The expression must stay written exactly as the export's query writes it.
+    sql: `
+      DROP INDEX users_by_activity;
+      CREATE INDEX users_by_listed ON users (coalesce(last_message_at, created_at), seq);
+      ALTER TABLE transcript ADD COLUMN dialog_id TEXT;
+      ALTER TABLE transcript ADD COLUMN step_id TEXT;
+    `,
+  },
+  {
     version: 9,
     description: 'studio: accounts, setup links, API tokens, sessions, the audit trail, secrets',
     // Secrets of people are stored as digests (setup links, API tokens, session ids) or hashes

@@ -138,10 +138,10 @@ export function sqliteJobs(db: Database): JobOps {
     });
   });
 
-  const failTx = db.transaction((id: string, workerId: string, error: string, retryAt: number): boolean => {
+  const failTx = db.transaction((id: string, workerId: string, error: string, retryAt: number | null): boolean => {
     const row = select.get(id);
     if (row === undefined || row.status !== 'running' || row.lease_owner !== workerId) return false;
-    if (row.attempts < row.max_attempts) retry.run(retryAt, error, id);
+    if (retryAt !== null && row.attempts < row.max_attempts) retry.run(retryAt, error, id);
     else bury.run(error, id);
     return true;
   });

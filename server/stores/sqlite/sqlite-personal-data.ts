@@ -69,17 +69,20 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     }
   };
 
-  // Seek to the cursor with one lower bound, as in sqlite-users.ts.
+  // Seek to the cursor with one lower bound, as in sqlite-users.ts. The time listed is the
+  // user's last message, or their creation when they never wrote: the expression of the
+  // users_by_listed index (migration 7), written exactly so, or SQLite would not use it.
   const knownBatch = db
     .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
-      `SELECT user_id, updated_at, seq, user_data FROM users
-       WHERE updated_at >= max(?, ?) AND updated_at < ? AND (updated_at, seq) > (?, ?)
-       ORDER BY updated_at, seq LIMIT ?`,
+      `SELECT user_id, coalesce(last_message_at, created_at), seq, user_data FROM users
+       WHERE coalesce(last_message_at, created_at) >= max(?, ?) AND coalesce(last_message_at, created_at) < ?
+         AND (coalesce(last_message_at, created_at), seq) > (?, ?)
+       ORDER BY coalesce(last_message_at, created_at), seq LIMIT ?`,
     )
     .raw(true);
   const transcriptBatch = db
-    .prepare<[number, number, number, number, string, number, number], [string, number, string, number, string]>(
-      `SELECT user_id, seq, sender, at, message FROM transcript
+    .prepare<[number, number, number, number, string, number, number], [string, number, string, number, string, string | null, string | null]>(
+      `SELECT user_id, seq, sender, at, message, dialog_id, step_id FROM transcript
        WHERE at >= max(?, ?) AND at < ? AND (at, user_id, seq) > (?, ?, ?)
        ORDER BY at, user_id, seq LIMIT ?`,
     )
@@ -124,8 +127,8 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
       const to = query.toMs ?? MAX;
       for (;;) {
         const rows = transcriptBatch.all(from, after[0], to, after[0], after[1], after[2], batchSize);
-        for (const [userId, seq, from_, at, message] of rows) {
-          yield { userId, seq, from: from_ as 'user' | 'bot', at, message: fromJson(message), cursor: encodeTranscriptCursor(at, userId, seq) };
+        for (const [userId, seq, from_, at, message, dialogId, stepId] of rows) {
+          yield { userId, seq, from: from_ as 'user' | 'bot', at, message: fromJson(message), dialogId, stepId, cursor: encodeTranscriptCursor(at, userId, seq) };
         }
         const last = rows.at(-1);
         if (last === undefined || rows.length < batchSize) return;

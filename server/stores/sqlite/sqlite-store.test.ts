@@ -70,6 +70,31 @@ describe('openSqliteStore', () => {
     await store.close();
   });
 
+  it('when a file from schema version 6 is opened, then userData lists its users by last message or creation, and old transcript entries read without dialog or step', async () => {
+    const file = join(dir, 'v6.db');
+    const raw = new Database(file);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 6)) raw.exec(migration.sql);
+    raw.pragma('user_version = 6');
+    const insert = raw.prepare(
+      `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)
+       VALUES (?, 'webchat', NULL, '{}', '{}', ?, ?, 900, 1, 0)`,
+    );
+    insert.run('wrote', 300, 100);
+    insert.run('silent', null, 200);
+    raw.prepare(`INSERT INTO transcript (user_id, seq, sender, client_id, at, message) VALUES ('wrote', 1, 'bot', NULL, 5, '{"type":"text","text":"hi"}')`).run();
+    raw.close();
+    const store = openSqliteStore({ file });
+    const rows: [string, number][] = [];
+    for await (const row of store.exportKnownUsers({})) rows.push([row.userId, row.timestamp]);
+    expect(rows).toStrictEqual([
+      ['silent', 200],
+      ['wrote', 300],
+    ]);
+    const [entry] = await store.readTranscript('wrote', 0, 1);
+    expect(entry).toStrictEqual({ userId: 'wrote', seq: 1, from: 'bot', clientId: null, at: 5, message: { type: 'text', text: 'hi' } });
+    await store.close();
+  });
+
   it('when writes are committed, then the database file alone holds them soon after, as a file backup would copy it', async () => {
     const file = join(dir, 'live.db');
     const store = openSqliteStore({ file });

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
 import { toJson } from './json.ts';
-import { toEntry, type TranscriptRow } from './rows.ts';
+import { originOf, toEntry, type TranscriptRow } from './rows.ts';
 
 type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript'>;
 
@@ -11,8 +11,8 @@ export function sqliteTranscript(db: Database): TranscriptOps {
     'SELECT * FROM transcript WHERE user_id = ? AND client_id = ?',
   );
   const insert = db.prepare(
-    `INSERT INTO transcript (user_id, seq, sender, client_id, at, message)
-     VALUES (@userId, @seq, @from, @clientId, @at, @message)`,
+    `INSERT INTO transcript (user_id, seq, sender, client_id, at, message, dialog_id, step_id)
+     VALUES (@userId, @seq, @from, @clientId, @at, @message, @dialogId, @stepId)`,
   );
   const setLastSeq = db.prepare('UPDATE users SET last_seq = ? WHERE user_id = ?');
   const read = db.prepare<[string, number, number], TranscriptRow>(
@@ -33,8 +33,9 @@ export function sqliteTranscript(db: Database): TranscriptOps {
         continue;
       }
       seq += 1;
-      insert.run({ userId, seq, from: entry.from, clientId, at: entry.at, message: toJson(entry.message) });
-      results.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, duplicate: false });
+      const origin = originOf(entry);
+      insert.run({ userId, seq, from: entry.from, clientId, at: entry.at, message: toJson(entry.message), dialogId: origin?.dialogId ?? null, stepId: origin?.stepId ?? null });
+      results.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, ...origin, duplicate: false });
     }
     if (seq !== user.last_seq) setLastSeq.run(seq, userId);
     return results;

@@ -3,7 +3,7 @@ import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, 
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 import { SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
-import { toEntry, type TranscriptRow, type UserRow } from './rows.ts';
+import { originOf, toEntry, type TranscriptRow, type UserRow } from './rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
@@ -22,8 +22,8 @@ export function sqliteTurns(db: Database): TurnOps {
   const byClientId = db.prepare<[string, string], TranscriptRow>(
     'SELECT * FROM transcript WHERE user_id = ? AND client_id = ?',
   );
-  const insertEntry = db.prepare<[string, number, string, string | null, number, string]>(
-    'INSERT INTO transcript (user_id, seq, sender, client_id, at, message) VALUES (?, ?, ?, ?, ?, ?)',
+  const insertEntry = db.prepare<[string, number, string, string | null, number, string, string | null, string | null]>(
+    'INSERT INTO transcript (user_id, seq, sender, client_id, at, message, dialog_id, step_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertLog = db.prepare<[string, string, number, string]>(
     'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (?, ?, ?, ?)',
@@ -51,8 +51,9 @@ export function sqliteTurns(db: Database): TurnOps {
     const append = (entry: NewTranscriptEntry) => {
       seq += 1;
       const clientId = entry.clientId ?? null;
-      insertEntry.run(userId, seq, entry.from, clientId, entry.at, toJson(entry.message));
-      entries.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message });
+      const origin = originOf(entry);
+      insertEntry.run(userId, seq, entry.from, clientId, entry.at, toJson(entry.message), origin?.dialogId ?? null, origin?.stepId ?? null);
+      entries.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, ...origin });
     };
     if (commit.userEntry) append(commit.userEntry);
     for (const snapshot of commit.snapshots ?? []) {

@@ -89,4 +89,20 @@ export class Contract {
     }
     return { ok: problems.length === 0, problems };
   }
+
+  /** Checks a request the server sent (a webhook of the document) against it: required headers, media type, body schema. */
+  checkWebhook(name: string, request: { readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: string }): ContractCheck {
+    const problems: string[] = [];
+    const operation = ((this.doc.webhooks as Obj | undefined)?.[name] as Obj | undefined)?.post as Obj | undefined;
+    if (!operation) return { ok: false, problems: [`webhook ${name} is not in the document`] };
+    for (const parameter of (operation.parameters ?? []) as Obj[]) {
+      if (parameter.in === 'header' && parameter.required && request.headers[String(parameter.name).toLowerCase()] === undefined) problems.push(`header ${String(parameter.name)} missing`);
+    }
+    const mediaType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const media = ((operation.requestBody as Obj).content as Obj)[mediaType] as Obj | undefined;
+    if (!media) return { ok: false, problems: [...problems, `media type ${mediaType} not documented`] };
+    const validate = this.ajv.compile(media.schema as Obj);
+    if (!validate(JSON.parse(request.body))) problems.push(`webhook ${name}: ${this.ajv.errorsText(validate.errors)} in ${request.body.slice(0, 300)}`);
+    return { ok: problems.length === 0, problems };
+  }
 }

@@ -36,7 +36,7 @@ for (const leg of storeLegs()) {
       await server?.stop();
     });
 
-    it('when userData is exported without filters, then every known user (those who never wrote too) comes sorted by last activity with exactly the declared fields', async () => {
+    it('when userData is exported without filters, then every known user (those who never wrote too, at their creation) comes sorted by last message with exactly the declared fields', async () => {
       const res = await get('/api/management/export/userData');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -54,7 +54,7 @@ for (const leg of storeLegs()) {
       expect(res.status).toBe(200);
     });
 
-    it('when userData is filtered by time, then the range is half-open on the last activity', async () => {
+    it('when userData is filtered by time, then the range is half-open on the last message (creation for those who never wrote)', async () => {
       const res = await get(`/api/management/export/userData?fromTimestamp=${sec(T0) + 1}&toTimestamp=${sec(T0) + 3600}`);
       expect(((await res.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-mid']);
       const until = await get(`/api/management/export/userData?fromTimestamp=${sec(T0)}&toTimestamp=${sec(T0) + 3600}`);

@@ -29,14 +29,29 @@ for (const leg of storeLegs()) {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 
-    it('when the callback URL points at a loopback address not in INTEGRATION_ALLOWED_HOSTS, then nothing is sent, the attempt fails visibly and the message waits for GET', async () => {
+    it('when the callback URL points at a loopback address not in INTEGRATION_ALLOWED_HOSTS, then start-up warns naming the channel and the settings to change', async () => {
+      const warning = await eventually('the start-up warning', () => server.logs.find((line) => line.event === 'callback_url_refused'));
+      expect(warning).toMatchObject({ level: 40, channel: 'guarded', host: `127.0.0.1:${callbacks.port}` });
+      expect(String(warning.msg)).toContain('REST channel "guarded"');
+      expect(String(warning.msg)).toContain('INTEGRATION_ALLOWED_HOSTS');
+      expect(String(warning.msg)).toContain('REST_CHANNELS');
+      expect(String(warning.msg)).toMatch(/private or loopback address/);
+    });
+
+    it('when such a callback is due, then nothing is sent, it is given up at once rather than retried for 20 minutes, said clearly, and the message waits for GET', async () => {
       const address = Buffer.from(JSON.stringify({ bot: 'rest-bot', user: 'hal', channelId: 'guarded' })).toString('base64url');
       const response = await fetch(`${server.url}/api/management/trigger/${address}/first`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
       expect(response.status).toBe(202);
-      const failed = await eventually('the failed callback attempt', () =>
-        server.logs.find((line) => line.kind === 'rest_callback' && typeof line.error === 'string'),
-      );
-      expect(String(failed.error)).toMatch(/private or loopback address/);
+      const refused = await eventually('the refused callback', () => server.logs.find((line) => line.event === 'callback_refused' && line.userId === 'hal'));
+      expect(refused).toMatchObject({ level: 50, channel: 'guarded' });
+      expect(String(refused.msg)).toMatch(/private or loopback address.*given up without retrying.*GET …\/messages/);
+      const givenUp = await eventually('the job given up', () => server.logs.find((line) => line.kind === 'rest_callback' && line.msg === 'job given up without retrying: trying again cannot help'));
+      expect(givenUp).toMatchObject({ attempt: 1, of: 12 });
+      // Dead after its first attempt: no retry is waiting.
+      expect(server.logs.filter((line) => line.kind === 'rest_callback' && line.msg === 'job failed; will retry')).toEqual([]);
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/^chatbot_job_attempts_total\{kind="rest_callback",outcome="dead"\} 1$/m);
+      expect(metrics).not.toMatch(/chatbot_job_attempts_total\{kind="rest_callback",outcome="retry"\}/);
       expect(callbacks.seen).toEqual([]);
       expect(texts((await restClient(server.url, 'guarded', KEY).missed('hal', 0)).messages)).toEqual(['First.']);
       expect(server.logText()).not.toContain(KEY);

@@ -110,6 +110,42 @@ for (const leg of storeLegs()) {
       expect(all.messages.filter((item) => item.clientId === 'm2')).toHaveLength(1);
     });
 
+    it("when a new user's first message is sent again, then the resend is answered as the first was: the start dialog's greeting too", async () => {
+      const first = await sms.post('nora', { type: 'text', clientId: 'n1', text: 'Nora' });
+      expect(texts(first.body.messages)).toEqual(['Welcome.', 'Your name?', 'Hi Nora, pick a plan.']);
+      expect(first.body).toMatchObject({ duplicate: false, complete: true });
+      const again = await sms.post('nora', { type: 'text', clientId: 'n1', text: 'Nora' });
+      expect(again.body).toMatchObject({ seq: first.body.seq, duplicate: true, complete: true });
+      expect(again.body.messages).toEqual(first.body.messages);
+      // The next message's resend is answered with its own replies only.
+      const pressed = await sms.post('nora', { type: 'button', clientId: 'n2', label: 'Basic', payload: 'basic' });
+      const pressedAgain = await sms.post('nora', { type: 'button', clientId: 'n2', label: 'Basic', payload: 'basic' });
+      expect(pressedAgain.body.messages).toEqual(pressed.body.messages);
+      expect(texts(pressedAgain.body.messages)).toEqual(['You chose basic.', '<event>']);
+      // An opening event's resend likewise.
+      const opened = await sms.post('otto', { type: 'event', clientId: 'o1', event: 'setUserData', fields: { plan: 'pro' } });
+      expect(texts(opened.body.messages)).toEqual(['Welcome.', 'Your name?']);
+      const reopened = await sms.post('otto', { type: 'event', clientId: 'o1', event: 'setUserData', fields: { plan: 'pro' } });
+      expect(reopened.body).toMatchObject({ duplicate: true, complete: true });
+      expect(reopened.body.messages).toEqual(opened.body.messages);
+    });
+
+    it('when a JSON body is not valid UTF-8, then it is refused with 400 invalid_body as the trigger endpoint does, and nothing is stored', async () => {
+      const body = Buffer.concat([Buffer.from('{"type":"text","clientId":"u1","text":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+      const send = (url: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      const channel = await send(`${server.url}/api/channels/sms/users/ursula/messages`, { 'x-channel-key': SMS_KEY });
+      expect(channel.status).toBe(400);
+      const refused = (await channel.json()) as { error: { code: string; message: string } };
+      expect(refused.error.code).toBe('invalid_body');
+      expect(refused.error.message).toContain('UTF-8');
+      expect(await server.store.getUser('ursula')).toBeNull();
+      // The same bytes at the trigger endpoint: the same answer.
+      const address = Buffer.from(JSON.stringify({ bot: 'rest-bot', user: 'ursula', channelId: 'sms' })).toString('base64url');
+      const triggered = await send(`${server.url}/api/management/trigger/${address}/first`, { 'x-functions-key': TEST_FUNCTION_KEY });
+      expect(triggered.status).toBe(400);
+      expect(((await triggered.json()) as { error: { code: string } }).error.code).toBe('invalid_body');
+    });
+
     it('when an event starts a dialog with a sync integration step, then its answer is in the same response', async () => {
       const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
       expect(started.status).toBe(200);
@@ -158,12 +194,19 @@ for (const leg of storeLegs()) {
     it('when a trigger starts a dialog for a REST user, then its messages reach the callback URL signed with the channel key', async () => {
       const response = await trigger(server, 'sms', 'ada', 'first');
       expect(response.status).toBe(202);
+      // Truthfully: the callback URL gets them, not a connected widget and not the next connect.
+      expect(await response.json()).toMatchObject({ userId: 'ada', delivery: 'callback' });
       const delivered = await eventually('the callback', () => accepted.find((callback) => callback.user === 'ada'));
       expect(delivered).toMatchObject({ channel: 'sms', user: 'ada' });
       expect(delivered.messages.map((item) => item.message.text)).toEqual(['First.']);
       const request = callbacks.seen.find((seen) => seen.body.includes('"First."'))!;
       expect(signedWell(request, SMS_KEY)).toBe(true);
       expect(signedWell(request, POLL_KEY)).toBe(false);
+      // The request is the one the OpenAPI document describes as its webhook.
+      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>;
+      expect(new Contract(document).checkWebhook('channelCallback', request).problems).toEqual([]);
+      // A callback URL the rules let through (INTEGRATION_ALLOWED_HOSTS lists it) draws no start-up warning.
+      expect(server.logs.filter((line) => line.event === 'callback_url_refused')).toEqual([]);
       expect(server.logText()).not.toContain(SMS_KEY);
     });
 
@@ -206,7 +249,9 @@ for (const leg of storeLegs()) {
     }, 30_000);
 
     it('when a channel has no callback URL, then what the bot says later waits for GET …/messages', async () => {
-      expect((await trigger(server, 'poll', 'carol', 'first')).status).toBe(202);
+      const accepted = await trigger(server, 'poll', 'carol', 'first');
+      expect(accepted.status).toBe(202);
+      expect(await accepted.json()).toMatchObject({ userId: 'carol', delivery: 'queued' });
       const missed = await eventually('the triggered message', async () => {
         const read = await poll.missed('carol', 0);
         return read.messages.length > 0 ? read.messages : undefined;
@@ -249,6 +294,8 @@ for (const leg of storeLegs()) {
       ['an unknown event', () => sms.post('nobody-8', { type: 'event', clientId: 'x', event: 'explode' }), 400, 'unknown_event'],
       ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', clientId: 'x', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
       ['a body that is not JSON', () => sms.post('nobody-10', null, { raw: 'hello', contentType: 'text/plain' }), 415, 'unsupported_media_type'],
+      // docs/bot-definition.md names this code for the REST channel (the web chat's is text_too_long).
+      ['a text over 4096 bytes', () => sms.post('nobody-11', { type: 'text', clientId: 'x', text: 'é'.repeat(2049) }), 400, 'invalid_body'],
     ])('when a request has %s, then it is refused with its status and code and nothing is stored', async (_what, send, status, code) => {
       const answer = await send();
       expect(answer.status).toBe(status);

@@ -2,12 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contract } from '../../../api/management/test/contract.ts';
 import { json, startUpstream, type Upstream } from '../../../integrations/test/upstream.ts';
 import { eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
 import { restBot } from './rest-bot.ts';
-import { restClient, texts } from './rest-client.ts';
+import { restClient, texts, type RestAnswer } from './rest-client.ts';
 
 const KEY = 'slow-channel-key-0123456789abcdef';
+const OTHER_KEY = 'other-channel-key-0123456789abcdef';
+/** REST_CHANNEL_ANSWER_WAIT of this server, in ms. */
+const WAIT_MS = 1000;
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`REST channel answer bound (${leg.name})`, () => {
@@ -15,13 +19,15 @@ for (const leg of storeLegs()) {
     let callbacks: Upstream;
     let server: TestServer;
     let dir: string;
-    /** The customer's API holds its answer until the test lets it go. */
+    /** The customer's API holds its answers until the test lets them go. */
     let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    let gate: Promise<void> = Promise.resolve();
+    const hold = () => (gate = new Promise<void>((resolve) => (release = resolve)));
+    const calls = () => upstream.seen.filter((request) => request.url.startsWith('/crm/')).length;
 
     beforeAll(async () => {
       upstream = await startUpstream(async (_req, res) => {
-        await held;
+        await gate;
         json(res, 200, [{ id: 1, name: 'Meetup', date: '2030-05-01T18:00:00Z' }]);
       });
       callbacks = await startUpstream();
@@ -32,8 +38,11 @@ for (const leg of storeLegs()) {
         ...leg.env(),
         BOT_DEFINITION: file,
         INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
-        REST_CHANNEL_ANSWER_WAIT: '300ms',
-        REST_CHANNELS: JSON.stringify([{ name: 'slow', key: KEY, callbackUrl: `${callbacks.url}/bot` }]),
+        REST_CHANNEL_ANSWER_WAIT: `${WAIT_MS}ms`,
+        REST_CHANNELS: JSON.stringify([
+          { name: 'slow', key: KEY, callbackUrl: `${callbacks.url}/bot` },
+          { name: 'other', key: OTHER_KEY },
+        ]),
       });
     });
     afterAll(async () => {
@@ -45,16 +54,77 @@ for (const leg of storeLegs()) {
     });
 
     it('when a sync step outlasts REST_CHANNEL_ANSWER_WAIT, then the answer holds what is there and the rest is called back once', async () => {
-      const answer = await restClient(server.url, 'slow', KEY).post('gil', { type: 'event', clientId: 'g1', event: 'startDialog', dialogId: 'events' });
+      hold();
+      const url = `${server.url}/api/channels/slow/users/gil/messages`;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-channel-key': KEY },
+        body: JSON.stringify({ type: 'event', clientId: 'g1', event: 'startDialog', dialogId: 'events' }),
+      });
+      // An incomplete answer is one the OpenAPI document describes too.
+      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>;
+      expect((await new Contract(document).check('POST', url, response.clone())).problems).toEqual([]);
+      const answer = { status: response.status, body: (await response.json()) as RestAnswer['body'] };
       expect(answer.status).toBe(200);
-      expect(answer.body.complete).toBe(false);
+      expect(answer.body).toMatchObject({ duplicate: false, complete: false });
       expect(texts(answer.body.messages)).toEqual(['Welcome.', 'Your name?']);
       release();
-      const called = await eventually('the callback', () => callbacks.seen.find((request) => request.body.includes('Meetup')));
+      const called = await eventually('the callback', () => callbacks.seen.find((request) => request.body.includes('Meetup') && request.body.includes('"gil"')));
       const body = JSON.parse(called.body) as { messages: { seq: number; message: { text: string } }[] };
       expect(body.messages.map((item) => item.message.text)).toEqual(['Next event: Meetup.']);
       expect(body.messages[0]!.seq).toBeGreaterThan(answer.body.messages.at(-1)!.seq);
       expect(callbacks.seen.filter((request) => request.body.includes('Welcome.'))).toEqual([]);
+    });
+
+    it('when requests queue behind a slow turn of the same user, then each is answered within REST_CHANNEL_ANSWER_WAIT of its arrival, a resend included, and all run once in order', async () => {
+      hold();
+      const channel = restClient(server.url, 'slow', KEY);
+      /** Sends and notes how long the answer took from the moment of sending. */
+      const timed = async (body: unknown): Promise<{ answer: RestAnswer; tookMs: number }> => {
+        const sent = performance.now();
+        const answer = await channel.post('quinn', body);
+        return { answer, tookMs: performance.now() - sent };
+      };
+      // A dialog button whose dialog calls the held API: the message is stored, then the call waits.
+      const first = timed({ type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' });
+      await eventually('the held call', () => calls() > 0 && upstream.seen.some((request) => request.url.includes('quinn')));
+      const [second, third, resend, intruder] = await Promise.all([
+        timed({ type: 'text', clientId: 'q2', text: 'second' }),
+        timed({ type: 'text', clientId: 'q3', text: 'third' }),
+        timed({ type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' }),
+        // Another channel sending the same user id and clientId joins nothing: the user is not its.
+        restClient(server.url, 'other', OTHER_KEY).post('quinn', { type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' }),
+      ]);
+      expect(intruder.status).toBe(404);
+      expect(intruder.body.error?.code).toBe('not_found');
+      const opened = await first;
+      // Each answer came while the call was still held: by the bound, not by the turn ending. Waits
+      // counted from the front of the user's queue would add up (the third would come at about 3x).
+      for (const { answer, tookMs } of [opened, second, third, resend]) {
+        expect(answer.status).toBe(200);
+        expect(answer.body.complete).toBe(false);
+        expect(tookMs).toBeLessThan(2 * WAIT_MS);
+      }
+      // The first message is stored: its seq is known. The queued ones wait behind it, not yet stored.
+      expect(opened.answer.body).toMatchObject({ seq: expect.any(Number), duplicate: false });
+      expect(texts(opened.answer.body.messages)).toEqual(['Welcome.', 'Your name?']);
+      expect(second.answer.body).not.toHaveProperty('seq');
+      expect(second.answer.body.messages).toEqual([]);
+      // The resend joined the first: the same seq, marked duplicate, and the API called once.
+      expect(resend.answer.body).toMatchObject({ seq: opened.answer.body.seq, duplicate: true, complete: false });
+
+      release();
+      const stored = await eventually('every message answered', async () => {
+        const read = await channel.missed('quinn', 0);
+        return read.messages.filter((item) => item.from === 'bot').length >= 5 ? read.messages : undefined;
+      });
+      expect(stored.filter((item) => item.from === 'user').map((item) => item.clientId)).toEqual(['q1', 'q2', 'q3']);
+      expect(texts(stored).slice(0, 3)).toEqual(['Welcome.', 'Your name?', 'Next event: Meetup.']);
+      expect(upstream.seen.filter((request) => request.url.includes('quinn'))).toHaveLength(1);
+      // Once done, the resend is answered as the first would have been: the greeting and the call's answer.
+      const later = await channel.post('quinn', { type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' });
+      expect(later.body).toMatchObject({ seq: opened.answer.body.seq, duplicate: true, complete: true });
+      expect(texts(later.body.messages)).toEqual(['Welcome.', 'Your name?', 'Next event: Meetup.']);
     });
   });
 }
