@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { DatasetPushTarget } from './api/datasets-router.ts';
-import { checkDefinitionFile } from './cli/check-definition.ts';
+import { checkDefinition, checkDefinitionFile } from './cli/check-definition.ts';
 import { DefinitionError } from './definition/load.ts';
 import { formatProblem, isError, type Problem } from './definition/problem.ts';
 import type { BotDefinition } from './definition/schema.ts';
+import type { PublishMove } from './engine/recovery.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
 import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
 import type { CodeStepType } from './integrations/step-types/step-type.ts';
@@ -12,10 +13,17 @@ import { trainIntentClassifier } from './nlp/intent-classifier.ts';
 import type { IntegrationCaller } from './ports/integrations.ts';
 import type { FaqMatcher, IntentClassifier } from './ports/understanding.ts';
 
-/** A definition file and its step type modules, read and checked; nothing opened yet. */
+/** A definition (from its file or a stored version) and its step type modules, read and checked; nothing opened yet. */
 export interface BotSource {
+  /** BOT_DEFINITION: step type modules are found next to it, whichever version runs. */
   readonly file: string;
   readonly definition: BotDefinition;
+  /** The definition as written (before defaults and the environment): what versions hash, export and compare. */
+  readonly written: unknown;
+  /** The stored version this is; absent until the versions room knows it. */
+  readonly version?: { readonly id: string; readonly hash: string };
+  /** Where users resting on steps this version no longer has go, as chosen at publish (engine/recovery.ts). */
+  readonly moves?: readonly PublishMove[];
   readonly ownStepTypes: readonly CodeStepType[];
   /** What `check` warns of (a template name that may come from the page, …): logged, not refused. */
   readonly warnings: readonly Problem[];
@@ -36,7 +44,17 @@ export interface PreparedBot extends BotSource {
 export async function readBot(file: string, env: Readonly<Record<string, string | undefined>>): Promise<BotSource> {
   const checked = await checkDefinitionFile(file, { env });
   if (!checked.definition || !checked.stepTypes) throw new DefinitionError(file, checked.problems.filter(isError).map(formatProblem));
-  return { file, definition: checked.definition, ownStepTypes: checked.stepTypes, warnings: checked.problems };
+  return { file, definition: checked.definition, written: checked.written, ownStepTypes: checked.stepTypes, warnings: checked.problems };
+}
+
+/**
+ * A definition as written (a stored version), with every check `chatbot check` runs; step type
+ * modules are read next to `file`. Throws DefinitionError naming `label` (e.g. "version v4").
+ */
+export async function readWritten(written: unknown, file: string, label: string, env: Readonly<Record<string, string | undefined>>): Promise<BotSource> {
+  const checked = await checkDefinition(written, file, { env });
+  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(label, checked.problems.filter(isError).map(formatProblem));
+  return { file, definition: checked.definition, written, ownStepTypes: checked.stepTypes, warnings: checked.problems };
 }
 
 /**

@@ -120,7 +120,7 @@ async function commitTurn(
     if (options.answersPending !== undefined && read.pendingSeq !== options.answersPending) return { status: 'ran-elsewhere' };
     const user = options.adjust ? options.adjust(read) : read;
     understood ??= await understand(deps, user, input);
-    const result = runTurn(deps.definition, user, understood);
+    const result = runTurn(deps.definition, user, understood, { moves: deps.moves });
     const snapshots = result.effects.filter((e) => e.type === 'snapshotUserData');
     const events = result.effects.flatMap((e) => (e.type === 'botEvent' ? [{ name: e.name, payload: e.payload }] : []));
     // A channel that reads back what it missed keeps the bot's events too, after the turn's messages.

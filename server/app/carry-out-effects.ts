@@ -116,5 +116,5 @@ const warnings = {
     'a run without input made more integration calls, email, SMS or short waits than settings.maxCallsWithoutInput allows (a goto back to an integration step?); the conversation was stopped and the user got the fallback',
   integration_error_policy: "an integration step failed; the conversation followed the step's onError",
   stale_position:
-    'the user rested on a dialog or step the bot definition no longer has (renamed or removed); they were moved per settings.recovery',
+    'the user rested on a dialog or step the bot definition no longer has (renamed or removed); they were moved to the target chosen at publish (chosenAtPublish), else per settings.recovery',
 } as const;

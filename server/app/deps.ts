@@ -1,4 +1,5 @@
 import type { BotDefinition } from '../definition/schema.ts';
+import type { PublishMove } from '../engine/recovery.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { IntegrationCaller } from '../ports/integrations.ts';
@@ -15,6 +16,8 @@ import type { TurnQueue } from './keyed-queue.ts';
 /** What the use cases need from the outside world, wired once by main.ts. */
 export interface AppDeps {
   readonly definition: BotDefinition;
+  /** Where users resting on a step the published version removed go, as chosen at publish; settings.recovery for the rest. */
+  readonly moves?: readonly PublishMove[];
   readonly store: Store;
   readonly clock: Clock;
   readonly delivery: Delivery;

@@ -25,6 +25,8 @@ export interface CheckOptions {
 }
 
 export interface CheckResult {
+  /** The definition as written (parsed, before defaults and the environment); absent when the text did not parse. */
+  readonly written?: unknown;
   /** The definition, ready to run; absent when any problem is an error. */
   readonly definition?: BotDefinition;
   /** The bot's own step types (`stepTypes` modules), loaded; absent with the definition. */
@@ -42,7 +44,7 @@ export interface CheckResult {
 export async function checkDefinitionFile(file: string, options: CheckOptions = {}): Promise<CheckResult> {
   const source = await readDefinitionSource(file);
   if ('problems' in source) return { problems: source.problems };
-  const result = await checkDefinition(source.value, file, options);
+  const result = { ...(await checkDefinition(source.value, file, options)), written: source.value };
   const { lineOf } = source;
   if (!lineOf) return result;
   // YAML is written by hand with comments: name the line, which the path alone does not give.
@@ -55,7 +57,11 @@ export async function checkDefinitionFile(file: string, options: CheckOptions = 
   };
 }
 
-/** The checks of checkDefinitionFile on a parsed definition; `file` places the step type modules. */
+/**
+ * The checks of checkDefinitionFile on a parsed definition (a stored version, a draft, a request
+ * body): the same problems `chatbot check` prints. `file` places the step type modules; the
+ * caller bounds the value first (read-source.ts's DEFINITION_BOUNDS).
+ */
 export async function checkDefinition(input: unknown, file: string, options: CheckOptions = {}): Promise<CheckResult> {
   const env = options.env ?? process.env;
   const validated = definitionProblems(input, { env });

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
+import { PULL_USAGE, PUSH_USAGE, pullCommand, pushCommand } from './pull-push-commands.ts';
 import { TEST_USAGE, testCommand } from './test-command.ts';
 
 /** The bot author's commands; each takes its arguments and the streams, and answers an exit code. */
@@ -10,6 +11,8 @@ export const COMMANDS: Record<string, { usage: string; run: (args: readonly stri
   check: { usage: CHECK_USAGE, run: checkCommand },
   test: { usage: TEST_USAGE, run: (args, io) => testCommand(args, io.stdout) },
   compare: { usage: COMPARE_USAGE, run: (args, io) => compareCommand(args, io.stdout) },
+  pull: { usage: PULL_USAGE, run: pullCommand },
+  push: { usage: PUSH_USAGE, run: pushCommand },
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

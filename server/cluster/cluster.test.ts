@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -28,6 +28,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
   let balancer: Balancer;
   let store: Store;
   let env: Record<string, string>;
+  let botFile: string;
   const nodes: ServerChild[] = [];
   const clients: ChatClient[] = [];
   let release: (() => void) | undefined;
@@ -61,7 +62,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     });
     const databaseUrl = `${mongoUrl.replace(/\/$/, '')}/cluster_${process.pid}`;
     env = {
-      BOT_DEFINITION: await writeBot(dir, clusterBot),
+      BOT_DEFINITION: (botFile = await writeBot(dir, clusterBot)),
       BOT_FUNCTION_KEY: TEST_FUNCTION_KEY,
       SESSION_SECRET: 'cluster-session-secret-0123456789abcdef',
       MONGODB_URL: databaseUrl,
@@ -271,4 +272,35 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     for (let i = 1; i <= 10; i++) expect(stored.filter((e) => (e.message as { text?: string }).text === `Echo: ${i}`)).toHaveLength(1);
     client.close();
   }, 60_000);
+  it('when the file changes and node B alone gets SIGHUP, then a widget on node A gets the new flow at its next message; with Redis away, node A catches up by its own check', async () => {
+    const [a, b] = nodes;
+    const client = chatClient(a!.url, { reconnect: false });
+    clients.push(client);
+    await connected(client);
+    const withEcho = (text: string) => ({ ...clusterBot, dialogs: clusterBot.dialogs.map((d) => (d.id === 'main' ? { ...d, steps: d.steps.map((s) => (s.id === 'echo' ? { ...s, text } : s)) } : d)) });
+    const reloaded = (node: ServerChild, count: number) => eventually(`${count} reloads on ${node.url}`, () => node.output().split('\n').filter((l) => l.includes('"event":"definition_reloaded"')).length >= count, 20_000);
+
+    await writeFile(botFile, JSON.stringify(withEcho('Echo 2: {{said}}')));
+    b!.reload();
+    await reloaded(b!, 1);
+    // Node A did not get the signal from its operator: it follows node B's publish.
+    await eventually('node A following', () => a!.output().includes('"source":"cluster"'), 10_000);
+    client.send('hello');
+    await eventually('the new flow on node A', () => client.texts().includes('Echo 2: hello'), 10_000);
+
+    await redis.kill();
+    await writeFile(botFile, JSON.stringify(withEcho('Echo 3: {{said}}')));
+    b!.reload();
+    await reloaded(b!, 2);
+    await reloaded(a!, 2);
+    client.send('again');
+    await eventually('the newer flow on node A without Redis', () => client.texts().includes('Echo 3: again'), 10_000);
+    await redis.restart();
+    // Restore the bot the later tests expect, published the same way.
+    await writeFile(botFile, JSON.stringify(clusterBot));
+    b!.reload();
+    await reloaded(b!, 3);
+    await reloaded(a!, 3);
+    client.close();
+  }, 90_000);
 });

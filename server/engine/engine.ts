@@ -4,7 +4,7 @@ import { toNext } from './jump.ts';
 import { takeBudget, keepBudget, reachesOut, type RunBudget } from './run-budget.ts';
 import { handlerFor } from './steps/index.ts';
 import { integrationOutcome } from './steps/integration.ts';
-import { recoveryFor } from './recovery.ts';
+import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
 import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TurnContext, TurnResult, Understanding } from './types.ts';
@@ -16,12 +16,17 @@ interface Run {
   readonly maxCalls: number;
 }
 
+export interface TurnOptions {
+  /** Where users resting on steps the published version removed go, as chosen at publish (recovery.ts). */
+  readonly moves?: readonly PublishMove[];
+}
+
 /**
  * The dialog engine: definition + state + input → new state + outputs + effects.
  * Pure: no I/O, no clock, no randomness. Models (intent classifier, FAQ matcher)
  * run before the turn; their results come in the input (see `understandingNeeded`).
  */
-export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput): TurnResult {
+export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput, options: TurnOptions = {}): TurnResult {
   const missing = new Set<string>();
   // Each time the turn moves to a step, how many outputs were said before: the outputs after it are that step's.
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
@@ -64,14 +69,20 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     case 'text':
     case 'postback': {
       cancelTimers(ctx, (timer) => timer.userInput);
-      const recovery = recoveryFor(definition, state.position);
+      const recovery = recoveryFor(definition, state.position, options.moves);
       if (recovery) {
         // The user rests where the definition no longer goes: their words were meant for a step
         // that is gone, so they restart at the recovery step (its prompt) instead of hearing the fallback.
         ctx.effects.push({
           type: 'warn',
           code: 'stale_position',
-          detail: { fromDialogId: recovery.from.dialogId, fromStepId: recovery.from.stepId, toDialogId: recovery.to?.dialogId ?? null, toStepId: recovery.to?.stepId ?? null },
+          detail: {
+            fromDialogId: recovery.from.dialogId,
+            fromStepId: recovery.from.stepId,
+            toDialogId: recovery.to?.dialogId ?? null,
+            toStepId: recovery.to?.stepId ?? null,
+            chosenAtPublish: recovery.chosen,
+          },
         });
         position = recovery.to && runFrom(ctx, recovery.to, run);
         break;

@@ -41,8 +41,30 @@ describe('a user resting on a step the definition no longer has', () => {
     expect(turn.effects).toContainEqual({
       type: 'warn',
       code: 'stale_position',
-      detail: { fromDialogId: 'order', fromStepId: 'ask', toDialogId: 'order', toStepId: 'intro' },
+      detail: { fromDialogId: 'order', fromStepId: 'ask', toDialogId: 'order', toStepId: 'intro', chosenAtPublish: false },
     });
+  });
+
+  it('when a move was chosen at publish for their step, then their next message takes them to the chosen step and the move names it as chosen', () => {
+    const moves = [{ from: { dialogId: 'order', stepId: 'ask' }, to: { dialogId: 'help', stepId: 'offer' } }];
+    const turn = runTurn(definition(), restingOn('order', 'ask'), { kind: 'text', text: '42' }, { moves });
+    expect(turn.outputs).toEqual([{ type: 'text', text: 'How can I help?' }]);
+    expect(turn.state.position).toEqual({ dialogId: 'help', stepId: 'offer', awaiting: true, retries: 0 });
+    expect(turn.effects).toContainEqual({
+      type: 'warn',
+      code: 'stale_position',
+      detail: { fromDialogId: 'order', fromStepId: 'ask', toDialogId: 'help', toStepId: 'offer', chosenAtPublish: true },
+    });
+    // A user elsewhere is not touched by the move.
+    const other = runTurn(definition(), restingOn('order', 'question'), { kind: 'text', text: '7' }, { moves });
+    expect(other.state.variables).toEqual({ number: '7' });
+  });
+
+  it('when the chosen target is gone too (a later publish removed it), then settings.recovery decides', () => {
+    const moves = [{ from: { dialogId: 'order', stepId: 'ask' }, to: { dialogId: 'help', stepId: 'removed-later' } }];
+    const turn = runTurn(definition(), restingOn('order', 'ask'), { kind: 'text', text: '42' }, { moves });
+    expect(turn.state.position).toEqual({ dialogId: 'order', stepId: 'question', awaiting: true, retries: 0 });
+    expect(turn.effects).toContainEqual(expect.objectContaining({ code: 'stale_position', detail: expect.objectContaining({ toStepId: 'intro', chosenAtPublish: false }) }));
   });
 
   it('when their dialog is gone, then they go to the start dialog, or to settings.recoveryDialog when set', () => {

@@ -150,7 +150,14 @@ export type Effect =
   | {
       readonly type: 'warn';
       readonly code: 'stale_position';
-      readonly detail: { readonly fromDialogId: string; readonly fromStepId: string; readonly toDialogId: string | null; readonly toStepId: string | null };
+      readonly detail: {
+        readonly fromDialogId: string;
+        readonly fromStepId: string;
+        readonly toDialogId: string | null;
+        readonly toStepId: string | null;
+        /** True when the target was chosen at publish in the studio; false when settings.recovery chose it. */
+        readonly chosenAtPublish: boolean;
+      };
     }
   | { readonly type: 'nlpLog'; readonly fields: NlpLogFields }
   | { readonly type: 'faqLog'; readonly fields: FaqLogFields }

@@ -9,10 +9,16 @@ export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readon
 
 /** Where a bot put in service came from, for the log line and the listeners. */
 export interface SwapOrigin {
-  /** `file` for a reload of BOT_DEFINITION (SIGHUP, npm run dev); other origins name themselves. */
+  /** `file` for a reload of BOT_DEFINITION (SIGHUP, npm run dev); `studio` for a publish; `cluster` for a publish another node made. */
   readonly kind: string;
   /** What the log names: a file path, a version id. */
   readonly label: string;
+  /**
+   * Runs once the next bot is prepared and started, just before it goes in service (a publish
+   * records itself here, so the store never names a version that failed to start). What it
+   * returns is added to the bot (the version id a file import was given). Throwing refuses the swap.
+   */
+  readonly commit?: (next: PreparedBot) => Promise<Partial<Pick<BotSource, 'version' | 'moves'>> | void>;
 }
 
 /**
@@ -72,6 +78,13 @@ export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRunt
       await next.runtime.close();
       return { ok: false, problems: ['the server is closing'] };
     }
+    try {
+      const added = await origin.commit?.(next);
+      if (added) next = { ...next, ...added };
+    } catch (error) {
+      await next.runtime.close().catch(() => undefined);
+      return refused(error, origin);
+    }
     const previous = bot;
     // One synchronous swap: the definition, its models and its integration caller change together
     // (a turn under way reads the new ones from its next read on).
@@ -79,7 +92,14 @@ export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRunt
     for (const listener of listeners) listener(next, previous);
     await previous.runtime.close();
     logger.info(
-      { event: 'definition_reloaded', file: origin.label, source: origin.kind, bot: next.definition.settings.id, dialogs: next.definition.dialogs.length },
+      {
+        event: 'definition_reloaded',
+        file: origin.label,
+        source: origin.kind,
+        ...(next.version ? { version: next.version.id } : {}),
+        bot: next.definition.settings.id,
+        dialogs: next.definition.dialogs.length,
+      },
       'bot definition reloaded; conversations carry on with it',
     );
     return { ok: true };

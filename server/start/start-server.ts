@@ -37,6 +37,9 @@ import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
+import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
+import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import { versionsRoutes } from '../studio/http/versions-routes.ts';
 import { wireWebchat } from './webchat.ts';
 
 export type { ReloadOutcome } from './bot-service.ts';
@@ -60,6 +63,8 @@ export interface RunningServer {
   reload(): Promise<ReloadOutcome>;
   /** The definition file and step type modules the bot in service was read from. */
   readonly files: readonly string[];
+  /** The bot's versions: what the studio's API publishes and saves through. */
+  readonly versions: VersionsDeps;
   /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
   readonly cluster?: Cluster;
   /**
@@ -136,7 +141,12 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     process.stderr.write(`Generated a function key for the management API (kept in ${dataDir}): ${functionKey.value}\n`);
   }
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
-  const { mailer, sms } = outbound(config, source.definition, logger);
+  const clock = options.clock ?? systemClock;
+  const env = options.env ?? process.env;
+  // The bot that runs is the published version; the file seeds and imports versions (README, "One source of truth").
+  const versionsSetup = { rooms: await openVersionRooms(store), audit: studio.audit, clock, logger, file: config.BOT_DEFINITION, env };
+  const published = await publishedAtStart(versionsSetup, source);
+  const { mailer, sms } = outbound(config, published.definition, logger);
   let baseUrl = config.PUBLIC_URL ?? '';
   // Links the bot sends are built from the public name: PUBLIC_URL, else what each visitor connected by (public-origin.ts).
   const publicBases = new PublicBases({
@@ -146,8 +156,6 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   });
   const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
   const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
-  const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
   const runtimeDeps = {
     store,
     clock,
@@ -161,7 +169,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
-  const bot = botService(await prepareBot(source, runtimeDeps), runtimeDeps, logger);
+  const bot = botService(await prepareBot(published, runtimeDeps), runtimeDeps, logger);
+  const versions = versionsInService(versionsSetup, bot, cluster);
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
@@ -185,7 +194,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studio.surfaces(),
+      surfaces: studio.surfaces([versionsRoutes(() => versions.deps)]),
     }),
   );
   const io: ChatServer = new Server(http, {
@@ -212,6 +221,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const current = bot.current;
   const deps: { -readonly [K in keyof AppDeps]: AppDeps[K] } = {
     definition: current.definition,
+    moves: current.moves ?? [],
     store,
     clock,
     delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io, cluster?.presence) }, logger)),
@@ -230,7 +240,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
-  bot.onSwap((next) => Object.assign(deps, { definition: next.definition, classifier: next.classifier, faq: next.faq, integrations: next.caller }));
+  bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
   registerJobHandlers(jobs, deps, bot, config, retention, callbackClient);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
@@ -255,7 +265,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
   const setupLink = await studio.firstOwnerLink();
   logger.info(
-    { event: 'started', url, bot: current.definition.settings.id, store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
+    { event: 'started', url, bot: current.definition.settings.id, ...(current.version ? { version: current.version.id } : {}), store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
     cluster ? 'server started (cluster mode)' : 'server started',
   );
 
@@ -273,11 +283,13 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     get files() {
       return watchedFiles(bot.current);
     },
-    reload: () => bot.swap(() => readBot(config.BOT_DEFINITION, env), { kind: 'file', label: config.BOT_DEFINITION }),
+    reload: () => versions.reload(),
+    versions: versions.deps,
     ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
         draining = true;
+        versions.close();
         try {
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });

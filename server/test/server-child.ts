@@ -11,6 +11,8 @@ export interface ServerChild {
   kill(): Promise<void>;
   /** Asks the process to stop cleanly (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends SIGHUP, as an operator does to reload the bot definition. */
+  reload(): void;
 }
 
 /**
@@ -46,5 +48,5 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url, pid: child.pid ?? 0, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return { url, pid: child.pid ?? 0, output: () => output, kill: () => end('SIGKILL'), stop: () => end('SIGTERM'), reload: () => void child.kill('SIGHUP') };
 }

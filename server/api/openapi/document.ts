@@ -6,6 +6,7 @@ import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
+import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -241,8 +242,9 @@ export function openApiDocument(definition: BotDefinition): Obj {
   };
 
   Object.assign(paths, channelPaths());
+  Object.assign(paths, studioVersionsPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...messageSchemas };
+  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...messageSchemas, ...studioVersionsSchemas() };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -269,6 +271,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
+      { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
@@ -279,6 +282,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
         functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
         channelKey: channelKeyScheme,
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
+        studioSession: { type: 'apiKey', in: 'cookie', name: '__Host-studio', description: 'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.' },
+        studioToken: { type: 'http', scheme: 'bearer', description: 'An API token of a studio account (chatbot pull/push, CI); carries the account\'s role.' },
       },
       parameters: {
         fromTimestamp: {

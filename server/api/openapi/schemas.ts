@@ -1,5 +1,6 @@
 import type { BotDefinition } from '../../definition/schema.ts';
 import { LOG_FIELDS, TRANSCRIPT_FIELDS } from '../../app/export-records.ts';
+import { STUDIO_VERSIONS_ERROR_CODES } from './studio-versions-paths.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -132,6 +133,11 @@ export const ERROR_CODES = [
   'unknown_event',
   'rate_limited',
   'internal',
+  /** The studio. */
+  'unauthenticated',
+  'forbidden',
+  'csrf_failed',
+  ...STUDIO_VERSIONS_ERROR_CODES,
 ] as const;
 
 export const errorSchema: Schema = {

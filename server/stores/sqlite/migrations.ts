@@ -152,6 +152,47 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 8,
+    description: 'the studio: bot versions, publications, drafts',
+    // Versions and publications are append-only; their number is the order and the head is the
+    // highest, so "save on this head" is one INSERT of the next number inside a transaction.
+    sql: `
+      CREATE TABLE studio_versions (
+        number      INTEGER PRIMARY KEY,
+        id          TEXT    NOT NULL UNIQUE,
+        parent_id   TEXT,
+        author      TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        message     TEXT    NOT NULL,
+        hash        TEXT    NOT NULL,
+        source      TEXT    NOT NULL,
+        definition  TEXT    NOT NULL
+      );
+      CREATE TABLE studio_publications (
+        seq         INTEGER PRIMARY KEY,
+        version_id  TEXT    NOT NULL REFERENCES studio_versions (id),
+        previous_id TEXT,
+        at          INTEGER NOT NULL,
+        by_whom     TEXT    NOT NULL,
+        kind        TEXT    NOT NULL,
+        moves       TEXT    NOT NULL,
+        message     TEXT
+      );
+      CREATE TABLE studio_drafts (
+        account_id      TEXT    PRIMARY KEY,
+        base_version_id TEXT,
+        definition      TEXT    NOT NULL,
+        revision        INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE studio_marks (
+        name  TEXT    PRIMARY KEY,
+        value TEXT    NOT NULL,
+        at    INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
     version: 9,
     description: 'studio: accounts, setup links, API tokens, sessions, the audit trail, secrets',
     // Secrets of people are stored as digests (setup links, API tokens, session ids) or hashes
