@@ -9,6 +9,7 @@ import { openMongoStore } from '../stores/mongo/mongo-store.ts';
 import { startServerChild, type ServerChild } from '../test/server-child.ts';
 import { eventually, TEST_FUNCTION_KEY } from '../test/start-test-server.ts';
 import { startBalancer, type Balancer } from './test/balancer.ts';
+import { setUpOwner } from '../studio/test/studio-client.ts';
 import { chatClient, type ChatClient } from './test/chat-client.ts';
 import { clusterBot } from './test/cluster-bot.ts';
 import { startRedis, type RedisProcess } from './test/redis-process.ts';
@@ -272,35 +273,49 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     for (let i = 1; i <= 10; i++) expect(stored.filter((e) => (e.message as { text?: string }).text === `Echo: ${i}`)).toHaveLength(1);
     client.close();
   }, 60_000);
-  it('when the file changes and node B alone gets SIGHUP, then a widget on node A gets the new flow at its next message; with Redis away, node A catches up by its own check', async () => {
+  it('when a version is published on node B through the studio, then a widget on node A gets the new flow at its next message and a rollback brings the old one back; a file reloaded on node B alone reaches node A too, by signal and, with Redis away, by node A\'s own check', async () => {
     const [a, b] = nodes;
     const client = chatClient(a!.url, { reconnect: false });
     clients.push(client);
     await connected(client);
     const withEcho = (text: string) => ({ ...clusterBot, dialogs: clusterBot.dialogs.map((d) => (d.id === 'main' ? { ...d, steps: d.steps.map((s) => (s.id === 'echo' ? { ...s, text } : s)) } : d)) });
-    const reloaded = (node: ServerChild, count: number) => eventually(`${count} reloads on ${node.url}`, () => node.output().split('\n').filter((l) => l.includes('"event":"definition_reloaded"')).length >= count, 20_000);
+    const reloads = (node: ServerChild) => node.output().split('\n').filter((l) => l.includes('"event":"definition_reloaded"')).length;
+    const reloaded = (node: ServerChild, count: number) => eventually(`${count} reloads on ${node.url}`, () => reloads(node) >= count, 20_000);
 
-    await writeFile(botFile, JSON.stringify(withEcho('Echo 2: {{said}}')));
-    b!.reload();
-    await reloaded(b!, 1);
-    // Node A did not get the signal from its operator: it follows node B's publish.
-    await eventually('node A following', () => a!.output().includes('"source":"cluster"'), 10_000);
+    // The first owner's one-time link, as every node printed it at start; the owner signs in on node B.
+    const link = /(http\S+\/studio\/setup#\S+)/.exec(b!.output())![1]!;
+    const owner = await setUpOwner(b!.url, link);
+    const saved = await owner.post('/studio/api/versions', { baseVersionId: 'v1', definition: withEcho('Echo 2: {{said}}'), message: 'a new echo' });
+    expect(saved.status).toBe(201);
+    const published = await owner.post('/studio/api/publish', { versionId: saved.body.version.id });
+    expect(published.status).toBe(200);
     client.send('hello');
     await eventually('the new flow on node A', () => client.texts().includes('Echo 2: hello'), 10_000);
+    expect(a!.output()).toContain('"source":"cluster"');
+    // Rollback: v1 published again, the same way.
+    expect((await owner.post('/studio/api/publish', { versionId: 'v1' })).body).toMatchObject({ rollback: true, publication: { versionId: 'v1', kind: 'rollback' } });
+    await reloaded(a!, 2);
+    client.send('back');
+    await eventually('the old flow on node A', () => client.texts().includes('Echo: back'), 10_000);
 
-    await redis.kill();
+    const before = reloads(a!);
     await writeFile(botFile, JSON.stringify(withEcho('Echo 3: {{said}}')));
     b!.reload();
-    await reloaded(b!, 2);
-    await reloaded(a!, 2);
+    await reloaded(a!, before + 1);
+    client.send('filed');
+    await eventually('the file\'s flow on node A', () => client.texts().includes('Echo 3: filed'), 10_000);
+
+    await redis.kill();
+    await writeFile(botFile, JSON.stringify(withEcho('Echo 4: {{said}}')));
+    b!.reload();
+    await reloaded(a!, before + 2);
     client.send('again');
-    await eventually('the newer flow on node A without Redis', () => client.texts().includes('Echo 3: again'), 10_000);
+    await eventually('the newer flow on node A without Redis', () => client.texts().includes('Echo 4: again'), 10_000);
     await redis.restart();
-    // Restore the bot the later tests expect, published the same way.
+    // Restore the bot the other tests expect, published the same way.
     await writeFile(botFile, JSON.stringify(clusterBot));
     b!.reload();
-    await reloaded(b!, 3);
-    await reloaded(a!, 3);
+    await reloaded(a!, before + 3);
     client.close();
-  }, 90_000);
+  }, 120_000);
 });
