@@ -47,6 +47,7 @@ async function startCluster(count: number, logLevel = 'warn'): Promise<ServerChi
     BOT_DEFINITION: await writeBot(dir, clusterBot),
     BOT_FUNCTION_KEY: KEY,
     SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+    SECRETS_KEY: 'bench-secrets-key-0123456789abcdefghij',
     MONGODB_URL: `${mongo.url!.replace(/\/$/, '')}/bench_cluster_${process.pid}_${++databases}`,
     REDIS_URL: redis.url,
     JOB_LEASE_SECONDS: '3',

@@ -35,6 +35,7 @@ beforeAll(async () => {
     BOT_DEFINITION: await writeBot(dir, clusterBot),
     BOT_FUNCTION_KEY: KEY,
     SESSION_SECRET: 'e2e-cluster-session-secret-0123456789abcdef',
+    SECRETS_KEY: 'e2e-cluster-secrets-key-0123456789abcdef',
     MONGODB_URL: `${mongo.url.replace(/\/$/, '')}/e2e_cluster_${process.pid}`,
     REDIS_URL: redis.url,
     LOG_LEVEL: 'info',

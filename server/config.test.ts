@@ -46,7 +46,8 @@ describe('config', () => {
     const cluster = { REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://127.0.0.1:27017/bot' };
     expect(() => readConfig(cluster)).toThrow(/^SESSION_SECRET: must be set in cluster mode \(REDIS_URL\), the same on every node/);
     expect(() => readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32) })).toThrow(/^BOT_FUNCTION_KEY: must be set in cluster mode/);
-    const config = readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32), BOT_FUNCTION_KEY: 'k'.repeat(16), SHUTDOWN_GRACE: '5s' });
+    expect(() => readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32), BOT_FUNCTION_KEY: 'k'.repeat(16) })).toThrow(/^SECRETS_KEY: must be set in cluster mode/);
+    const config = readConfig({ ...cluster, SESSION_SECRET: 's'.repeat(32), BOT_FUNCTION_KEY: 'k'.repeat(16), SECRETS_KEY: 'x'.repeat(32), SHUTDOWN_GRACE: '5s' });
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.SHUTDOWN_GRACE).toBe(5000);
   });

@@ -72,6 +72,13 @@ export const configSchema = z.object({
   SESSION_TTL: optionalText
     .transform((text) => parseDuration(text ?? '30d'))
     .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 3_650 * 86_400_000, 'must be a duration from 1m to 3650d, such as 30d, 12h or 90m'),
+  /**
+   * Seals the secrets set in the studio (AES-256-GCM, key derived by HKDF). Unset on a single node:
+   * generated into DATA_DIR on first start. Required in cluster mode (the same on every node).
+   */
+  SECRETS_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+  /** The key SECRETS_KEY replaced: secrets it sealed still open, and are sealed again under SECRETS_KEY at start. */
+  SECRETS_KEY_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
   BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
   /**
    * Origins whose pages may open the widget, normalised (`https://shop.example.com`). Unset: any
@@ -227,10 +234,13 @@ export const configSchema = z.object({
   }
   // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
   // moved to another node (or a trigger sent there) would be refused.
-  for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY'] as const) {
+  for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY', 'SECRETS_KEY'] as const) {
     if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
       ctx.addIssue({ code: 'custom', path: [secret], message: 'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node' });
     }
+  }
+  if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY_PREVIOUS'], message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)' });
   }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });

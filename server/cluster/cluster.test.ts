@@ -66,6 +66,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
       BOT_DEFINITION: (botFile = await writeBot(dir, clusterBot)),
       BOT_FUNCTION_KEY: TEST_FUNCTION_KEY,
       SESSION_SECRET: 'cluster-session-secret-0123456789abcdef',
+      SECRETS_KEY: 'cluster-secrets-key-0123456789abcdef',
       MONGODB_URL: databaseUrl,
       REDIS_URL: redis.url,
       UPSTREAM_URL: `${upstream.url}/`,

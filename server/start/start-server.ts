@@ -25,7 +25,7 @@ import type { Store } from '../ports/store.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { retentionSettings, scheduleRetention } from '../jobs/handlers/retention.ts';
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
-import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
+import { prepareBot, readBot, readWritten, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
 import { persistentSecret } from '../secrets.ts';
 import { openMongoStore, type MongoStore } from '../stores/mongo/mongo-store.ts';
@@ -105,9 +105,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(cluster ? { limiter: (name: string, limit: number, windowMs: number) => cluster!.limiter(name, limit, windowMs) } : {}),
       baseUrl: () => urls.base,
       origins: () => (urls.base ? [new URL(urls.base).origin] : []),
+      dataDir,
+      environment: options.env ?? process.env,
+      ...(cluster ? { signals: cluster.signals, nodeId: cluster.nodeId } : {}),
     });
     // The same checks as `chatbot check`: any error stops start-up; warnings are logged.
-    const source = await readBot(config.BOT_DEFINITION, options.env ?? process.env);
+    const source = await readBot(config.BOT_DEFINITION, studio.env);
     for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
     return await assemble({ config, options, logger, source, dataDir, store, cluster, studio, urls });
   } catch (error) {
@@ -142,7 +145,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   }
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
   const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
+  // The environment, then the studio's secrets (a set variable wins): what the definition's named variables read.
+  const env = studio.env;
   // The bot that runs is the published version; the file seeds and imports versions (README, "One source of truth").
   const versionsSetup = { rooms: await openVersionRooms(store), audit: studio.audit, clock, logger, file: config.BOT_DEFINITION, env };
   const published = await publishedAtStart(versionsSetup, source);
@@ -171,6 +175,19 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
   const bot = botService(await prepareBot(published, runtimeDeps), runtimeDeps, logger);
   const versions = versionsInService(versionsSetup, bot, cluster);
+  // A secret changed in the studio: the published version read again with the new env, through the one swap path.
+  studio.attach({
+    definition: () => bot.current.definition,
+    reprepare: (reason) =>
+      bot.swap(
+        async () => {
+          const live = bot.current;
+          const again = await readWritten(live.written, config.BOT_DEFINITION, live.version ? `version ${live.version.id}` : config.BOT_DEFINITION, env);
+          return { ...again, ...(live.version ? { version: live.version } : {}), ...(live.moves ? { moves: live.moves } : {}) };
+        },
+        { kind: 'secrets', label: reason },
+      ),
+  });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),

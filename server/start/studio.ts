@@ -22,6 +22,10 @@ import { openSessionRoutes, sessionRoutes } from '../studio/http/session-routes.
 import { studioApi } from '../studio/http/studio-api.ts';
 import { studioPages } from '../studio/http/studio-pages.ts';
 import { tokenRoutes } from '../studio/http/token-routes.ts';
+import { secretRoutes } from '../studio/http/secret-routes.ts';
+import { secretKeys } from '../studio/secrets/secret-box.ts';
+import { secretsRoom, type SecretsRoom } from '../studio/secrets/secrets-room.ts';
+import { persistentSecret } from '../secrets.ts';
 
 export interface StudioOptions {
   readonly root: string;
@@ -35,12 +39,32 @@ export interface StudioOptions {
   readonly baseUrl: () => string;
   /** The origins the studio is served at besides a request's own (PUBLIC_URL's). */
   readonly origins: () => readonly string[];
+  /** Where a generated SECRETS_KEY is kept on a single node. */
+  readonly dataDir: string;
+  /** The environment the server was started with; a non-empty variable wins over a studio secret of the same name. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  /** Cluster mode: how a secret change on one node reaches the others. */
+  readonly signals?: { publish(topic: string, message: string): Promise<void>; subscribe(topic: string, listener: (message: string) => void): Promise<void> };
+  readonly nodeId?: string;
+}
+
+/** What the studio needs of the bot in service, known once it is prepared (after the studio opened). */
+export interface StudioBot {
+  /** The definition in service (for the secret names it reads). */
+  readonly definition: () => unknown;
+  /** Prepares the bot again from its source with the env as it is now (a secret changed). */
+  readonly reprepare: (reason: string) => Promise<{ ok: boolean }>;
 }
 
 /** The studio's people side, opened before the bot is read (secrets feed the definition's env lookup). */
 export interface Studio {
   readonly rooms: PeopleRooms;
   readonly audit: AuditLog;
+  readonly secrets: SecretsRoom;
+  /** The env the definition reads: the environment, then the studio's secrets. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Hands the studio the bot in service, once prepared. */
+  attach(bot: StudioBot): void;
   /**
    * The studio's surfaces on the HTTP side: its pages and its API. `routes` are the routers of the
    * other studio rooms (versions, designer, insights), mounted behind the guard (studio-api.ts).
@@ -57,6 +81,27 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   const now = () => options.clock.now();
   const rooms = await openPeopleRooms(options.store);
   const audit = auditLog(rooms.audit, now);
+  const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
+  if (key.generated) logger.info({ event: 'secrets_key_generated', dir: options.dataDir }, 'generated a key for the studio secrets (kept in DATA_DIR); set SECRETS_KEY to choose one');
+  const secrets = secretsRoom({ store: rooms.secrets, keys: secretKeys(key.value, config.SECRETS_KEY_PREVIOUS), audit, now, logger });
+  // A secret that opens under neither key stops start-up here, naming the settings to check.
+  await secrets.load();
+  let bot: StudioBot | undefined;
+  const reprepare = async (reason: string) => (bot ? bot.reprepare(reason) : { ok: true });
+  // Cluster mode: another node changed a secret; read them again and prepare the bot with them.
+  await options.signals?.subscribe('studio-secrets', (message) => {
+    if (message === options.nodeId) return;
+    void secrets
+      .load()
+      .then(() => reprepare('studio secrets changed on another node'))
+      .catch((error: unknown) => logger.error({ event: 'secrets_reload_failed', err: error }, 'could not read the studio secrets changed on another node'));
+  });
+  const changed = async (name: string) => {
+    await options.signals?.publish('studio-secrets', options.nodeId ?? '').catch((error: unknown) =>
+      logger.warn({ event: 'secrets_signal_failed', error: (error as Error).message }, 'other nodes were not told of a secret change; they use it after their next restart or reload'),
+    );
+    return reprepare(`studio secret ${name} changed`);
+  };
   const session = { idleMs: config.STUDIO_SESSION_IDLE, maxMs: config.STUDIO_SESSION_MAX };
   const limits = loginLimits(options.limiter ?? localLimiter, { perAccount: config.STUDIO_LOGIN_RATE_LIMIT, perIp: config.STUDIO_LOGIN_IP_RATE_LIMIT }, rateLimitKey);
   const signIn = people({ accounts: rooms.accounts, sessions: rooms.sessions, audit, logger, now, limits, session });
@@ -72,13 +117,22 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   return {
     rooms,
     audit,
+    secrets,
+    env: secrets.env(options.environment),
+    attach(next) {
+      bot = next;
+    },
     surfaces: (routes = []) => [
       studioApi({
         people: signIn,
         tokens,
         origins: options.origins,
         open: [openSessionRoutes(sessionDeps)],
-        routes: [sessionRoutes(sessionDeps), tokenRoutes({ tokens }), accountRoutes({ admin, setup, baseUrl: options.baseUrl }), auditRoutes({ audit }), ...routes],
+        routes: [sessionRoutes(sessionDeps), tokenRoutes({ tokens }), accountRoutes({ admin, setup, baseUrl: options.baseUrl }),
+          auditRoutes({ audit }),
+          secretRoutes({ secrets, environment: () => options.environment, definition: () => bot?.definition(), changed }),
+          ...routes,
+        ],
       }),
       studioPages(path.join(options.root, 'dist', 'studio')),
     ],

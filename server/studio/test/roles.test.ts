@@ -48,6 +48,24 @@ describe('the studio API by role', () => {
     }
   });
 
+  it('when each role lists, sets and deletes secrets, then owners do all, editors only list, analysts and viewers nothing', async () => {
+    expect((await as.owner.put('/studio/api/secrets/ROLE_TEST_TOKEN', { value: 'role-test-value-123' })).status).toBe(200);
+    expect((await as.owner.get('/studio/api/secrets')).status).toBe(200);
+    expect((await as.editor.get('/studio/api/secrets')).status).toBe(200);
+    const editorSet = await as.editor.put('/studio/api/secrets/ROLE_TEST_TOKEN', { value: 'x' });
+    expect(editorSet.status).toBe(403);
+    expect(editorSet.body.error.details.needed).toEqual(['owner']);
+    expect((await as.editor.delete('/studio/api/secrets/ROLE_TEST_TOKEN')).status).toBe(403);
+    for (const role of ['analyst', 'viewer'] as const) {
+      const list = await as[role].get('/studio/api/secrets');
+      expect(list.status).toBe(403);
+      expect(list.body.error).toMatchObject({ code: 'forbidden', details: { needed: ['owner', 'editor'], role } });
+      expect(list.body.error.message).toContain('the owner or editor role');
+      expect((await as[role].put('/studio/api/secrets/ROLE_TEST_TOKEN', { value: 'x' })).status).toBe(403);
+    }
+    expect((await as.owner.delete('/studio/api/secrets/ROLE_TEST_TOKEN')).status).toBe(200);
+  });
+
   it('when the owner lists accounts, changes a role and reads the audit trail, then each works and the change is in the trail', async () => {
     const list = await as.owner.get('/studio/api/accounts');
     expect(list.status).toBe(200);
