@@ -14,6 +14,8 @@ interface Run {
   readonly spent: RunBudget;
   readonly maxSteps: number;
   readonly maxCalls: number;
+  /** Notes that a dialog's run ended on its own terms (TurnResult.completed). */
+  readonly completed: (dialogId: string) => void;
 }
 
 export interface TurnOptions {
@@ -32,6 +34,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
   let at: StepRef | undefined;
   const outputs: TurnContext['outputs'] = [];
+  const completed: string[] = [];
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
@@ -60,6 +63,9 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     spent: takeBudget(ctx, input, timerStep),
     maxSteps: definition.settings.maxStepsWithoutInput,
     maxCalls: definition.settings.maxCallsWithoutInput,
+    completed: (dialogId) => {
+      if (!completed.includes(dialogId)) completed.push(dialogId);
+    },
   };
   let position: Position | null = state.position;
   switch (input.kind) {
@@ -132,7 +138,19 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     outputs,
     origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
+    visits: visitsOf(moves),
+    completed,
   };
+}
+
+/** The steps moved to, without a step repeated straight after itself (a retry, a result coming back). */
+function visitsOf(moves: ReadonlyArray<{ readonly at: StepRef }>): StepRef[] {
+  const visits: StepRef[] = [];
+  for (const { at } of moves) {
+    const last = visits.at(-1);
+    if (!last || last.dialogId !== at.dialogId || last.stepId !== at.stepId) visits.push(at);
+  }
+  return visits;
 }
 
 /** The step of each output: the last move made before it was said. */
@@ -184,7 +202,7 @@ function receiveText(
     // Free text the step cannot use: NLP may route it; else the fallback (or the step's retry).
     const where = { dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null };
     const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
-    if (routed && position && step) return go(ctx, position.dialogId, step, routed, run);
+    if (routed && position && step) return go(ctx, position.dialogId, step, routed, run, false);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
     if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
     else {
@@ -202,8 +220,9 @@ function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null 
   return position && runFrom(ctx, position, run);
 }
 
-function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run): Position | null {
-  const after = follow(ctx.definition, dialogId, step, next);
+/** `byStep`: the step itself chose `next` (not an intent switch), so leaving the dialog completes it. */
+function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run, byStep = true): Position | null {
+  const after = follow(ctx.definition, dialogId, step, next, byStep ? run.completed : undefined);
   if (after?.awaiting) return after;
   return after && runFrom(ctx, after, run);
 }
@@ -235,16 +254,18 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     if (calls) run.spent.calls += 1;
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
-    position = follow(ctx.definition, position.dialogId, step, next);
+    position = follow(ctx.definition, position.dialogId, step, next, run.completed);
   }
   return null;
 }
 
-function follow(definition: BotDefinition, dialogId: string, step: Step, next: Next): Position | null {
+function follow(definition: BotDefinition, dialogId: string, step: Step, next: Next, completed?: (dialogId: string) => void): Position | null {
   switch (next.kind) {
     case 'end':
+      completed?.(dialogId);
       return null;
     case 'goto':
+      if (next.dialogId !== dialogId) completed?.(dialogId);
       return enterAt(definition, next.dialogId, next.stepId);
     case 'await':
       return { dialogId, stepId: step.id, awaiting: true, retries: 0 };
@@ -253,6 +274,7 @@ function follow(definition: BotDefinition, dialogId: string, step: Step, next: N
       if (!dialog) return null;
       if (next.to !== undefined) return { dialogId, stepId: next.to, awaiting: false, retries: 0 };
       const following = dialog.steps[dialog.steps.findIndex((s) => s.id === step.id) + 1];
+      if (!following) completed?.(dialogId);
       return following ? { dialogId, stepId: following.id, awaiting: false, retries: 0 } : null;
     }
   }

@@ -183,6 +183,14 @@ export interface TurnResult {
   /** Where each output came from, index for index: the step that said it (undefined: no step, e.g. a fallback with no position). */
   readonly origins?: readonly (StepRef | undefined)[];
   readonly effects: readonly Effect[];
+  /** Every step the turn moved to, in order (a step entered twice in a row once): what insights count as reached. */
+  readonly visits?: readonly StepRef[];
+  /**
+   * Dialogs whose run ended on the dialog's own terms this turn: an end, the last step ran out, or
+   * a step of the dialog jumped to another dialog. An intent switch, a recovery or a run stopped by
+   * its budget completes nothing.
+   */
+  readonly completed?: readonly string[];
 }
 
 /** A jump: a step of the current dialog, or a dialog (optionally a step in it). */
