@@ -49,6 +49,12 @@ export interface UserRecord {
    * run again once, and the commit that answers it (`answersPending`) clears it.
    */
   readonly pendingSeq?: number;
+  /**
+   * A preview user: the studio's preview runs the draft as one (set at creation, never changed).
+   * Preview users appear in no export, no insight and no count; erased with the draft's previews.
+   * Absent (not false) on every other user.
+   */
+  readonly preview?: true;
 }
 
 export interface NewUser {
@@ -57,6 +63,8 @@ export interface NewUser {
   readonly userData?: Readonly<Record<string, unknown>>;
   readonly variables?: Readonly<Record<string, unknown>>;
   readonly now: number;
+  /** Creates a preview user (UserRecord.preview): left out of every export and insight. */
+  readonly preview?: true;
 }
 
 /** Fields an update may replace. Omitted fields stay as they are. */
@@ -268,6 +276,8 @@ export interface Store extends Leases, PersonalDataStore {
   commitTurn(commit: TurnCommit): Promise<TurnCommitResult>;
   /** Users who wrote in the range, by lastMessageAt then creation order. */
   exportUsers(query: RangeQuery): AsyncIterable<UserExportRow>;
+  /** The ids of every preview user (UserRecord.preview): few, as each is erased with its draft's previews. */
+  previewUsers(): Promise<string[]>;
 
   // Transcript
   /**

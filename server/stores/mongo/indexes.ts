@@ -12,6 +12,8 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { lastMessageAt: 1, order: 1 }, name: 'by_last_message' },
     // The userData export of every known user, by last message (else creation): see UserDoc.listedAt.
     { key: { listedAt: 1, order: 1 }, name: 'by_listed' },
+    // Preview users (UserRecord.preview): the only documents with the field.
+    { key: { preview: 1 }, name: 'by_preview' },
   ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },

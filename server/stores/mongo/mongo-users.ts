@@ -30,6 +30,8 @@ export interface UserDoc {
   pendingSeq?: number | null;
   /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
   order: ObjectId;
+  /** A preview user (UserRecord.preview); absent on every other. */
+  preview?: true;
 }
 
 export function toUser(doc: UserDoc): UserRecord {
@@ -54,10 +56,11 @@ export function toUser(doc: UserDoc): UserRecord {
     lastSeq: doc.lastSeq,
     lastTrigger: doc.lastTrigger ?? null,
     ...(doc.pendingSeq === undefined || doc.pendingSeq === null ? {} : { pendingSeq: doc.pendingSeq }),
+    ...(doc.preview === true ? { preview: true as const } : {}),
   };
 }
 
-type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers'>;
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
 
 /** The lock every writer of a user document holds (see key-lock.ts). */
 export function userLockKey(userId: string): string {
@@ -71,6 +74,11 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
     async getUser(userId) {
       const doc = await users.findOne({ _id: userId });
       return doc === null ? null : toUser(doc);
+    },
+
+    async previewUsers() {
+      // by_preview: only preview users carry the field.
+      return (await users.find({ preview: true }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
     },
 
     async ensureUser(user) {
@@ -90,6 +98,7 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
         lastSeq: 0,
         lastTrigger: null,
         order: new ObjectId(),
+        ...(user.preview ? { preview: true as const } : {}),
       };
       try {
         await users.insertOne(doc);

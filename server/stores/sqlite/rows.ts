@@ -16,6 +16,8 @@ export interface UserRow {
   last_seq: number;
   last_trigger: string | null;
   pending_seq: number | null;
+  /** Since schema version 12: 1 for a preview user. */
+  preview: number;
 }
 
 /** A row of the transcript table. */

@@ -16,7 +16,7 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  */
 export function sqliteTurns(db: Database): TurnOps {
   const selectUser = db.prepare<[string], Omit<UserRow, 'seq' | 'updated_at'>>(
-    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger, pending_seq
+    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger, pending_seq, preview
      FROM users WHERE user_id = ?`,
   );
   const byClientId = db.prepare<[string, string], TranscriptRow>(
@@ -90,6 +90,7 @@ export function sqliteTurns(db: Database): TurnOps {
         lastSeq: seq,
         lastTrigger,
         ...(pending === null ? {} : { pendingSeq: pending }),
+        ...(row.preview === 1 ? { preview: true as const } : {}),
       },
     };
   };

@@ -19,21 +19,22 @@ function toUser(row: UserRow): UserRecord {
     lastSeq: row.last_seq,
     lastTrigger: row.last_trigger,
     ...(row.pending_seq === null ? {} : { pendingSeq: row.pending_seq }),
+    ...(row.preview === 1 ? { preview: true as const } : {}),
   };
 }
 
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
 
-type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers'>;
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
 
 export function sqliteUsers(db: Database): UserOps {
   const select = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_id = ?');
   // RETURNING gives the new row in the same statement; nothing when the user already existed.
   const insert = db.prepare<[Record<string, unknown>], UserRow>(
     `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at,
-                        created_at, updated_at, version, last_seq)
-     VALUES (@userId, @channelId, NULL, @variables, @userData, NULL, @now, @now, 1, 0)
+                        created_at, updated_at, version, last_seq, preview)
+     VALUES (@userId, @channelId, NULL, @variables, @userData, NULL, @now, @now, 1, 0, @preview)
      ON CONFLICT (user_id) DO NOTHING
      RETURNING *`,
   );
@@ -89,15 +90,23 @@ export function sqliteUsers(db: Database): UserOps {
         variables: toJson(user.variables ?? {}),
         userData: toJson(user.userData ?? {}),
         now: user.now,
+        preview: user.preview ? 1 : 0,
       }) ?? select.get(user.userId);
     if (row === undefined) throw new Error(`user ${user.userId} vanished right after ensureUser`);
     return toUser(row);
   });
 
+  // The partial index users_preview holds the preview users only.
+  const previews = db.prepare<[], [string]>('SELECT user_id FROM users WHERE preview = 1').raw(true);
+
   return {
     async getUser(userId) {
       const row = select.get(userId);
       return row === undefined ? null : toUser(row);
+    },
+
+    async previewUsers() {
+      return previews.all().map(([userId]) => userId);
     },
 
     async ensureUser(user: NewUser) {
