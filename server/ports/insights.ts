@@ -195,6 +195,11 @@ export interface InsightsRoom {
   userLogs(userId: string, kinds: readonly string[], fromMs: number, toMs: number, limit: number): Promise<UserLogRow[]>;
   /** Removes the user's conversations (erasure); the counters hold no one and stay. Returns how many went. */
   eraseUser(userId: string): Promise<number>;
-  /** Retention: conversations whose last turn is older, and counters of days before `beforeDay`. */
-  purge(conversationsBefore: number | undefined, countersBeforeDay: number | undefined): Promise<{ conversations: number; days: number }>;
+  /**
+   * Retention: conversations that ended before `conversationsBefore` (they hold the user's words and
+   * data, kept as long as the transcript), and for each metric given, its counters of the days
+   * before that day (the counters that hold texts users wrote, kept as long as their log). Other
+   * counters hold no one and stay. Returns how many conversations and counter days went.
+   */
+  purge(conversationsBefore: number | undefined, countersBeforeDay: Readonly<Partial<Record<Metric, number>>>): Promise<{ conversations: number; counters: number }>;
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { InsightsRoom } from '../ports/insights.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { PENDING_JOB_KIND } from '../app/answer-pending.ts';
 import { TRIGGER_JOB } from '../app/trigger-dialog.ts';
@@ -22,13 +23,14 @@ export function registerJobHandlers(
   config: Config,
   retention: RetentionSettings,
   callbackClient: SafeHttpClient,
+  insights?: InsightsRoom,
 ): void {
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
   // Through bot: a job scheduled before a reload runs on the runtime in service when it is due.
   jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime)(job));
-  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention }));
+  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(insights ? { insights } : {}) }));
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({

@@ -35,6 +35,7 @@ import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
+import { openInsights, type Insights } from './insights.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
@@ -65,6 +66,8 @@ export interface RunningServer {
   readonly files: readonly string[];
   /** The bot's versions: what the studio's API publishes and saves through. */
   readonly versions: VersionsDeps;
+  /** The studio's insights: the room they are read from, and the recorder turns report to (absent with `insights: false`). */
+  readonly insights: Insights;
   /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
   readonly cluster?: Cluster;
   /**
@@ -81,6 +84,8 @@ export interface StartOptions {
   readonly logDestination?: NodeJS.WritableStream;
   /** Where the definition's named variables (a wait step's durationEnv, integration secrets) are read; process.env when omitted. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** false: keep nothing for the studio's insights (bench/turn-cpu.ts measures a turn without them). Default true. */
+  readonly insights?: boolean;
 }
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
@@ -160,6 +165,14 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   });
   const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
   const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
+  // The studio's insights: counters and conversation summaries kept with each turn (server/app/insights/).
+  const insights = await openInsights(store, {
+    enabled: options.insights !== false,
+    logger,
+    clock,
+    windowMs: config.INSIGHTS_WINDOW,
+    version: () => bot.current.version?.id ?? 'unversioned',
+  });
   const runtimeDeps = {
     store,
     clock,
@@ -170,6 +183,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
+    // Read when a call is made: deps (and the recorder in it) is built below.
+    insights: () => deps.insights,
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
@@ -255,11 +270,12 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     links,
     integrations: current.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
+    ...(insights.recorder ? { insights: insights.recorder } : {}),
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
-  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient);
+  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, insights.room);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
@@ -277,6 +293,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const linkWarning = linkBaseWarning({ publicUrl: config.PUBLIC_URL, host: config.HOST, fallback: baseUrl });
   if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
+  insights.recorder?.start();
   await scheduleRetention(jobs, retention, clock.now());
   await bot.current.runtime.start();
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
@@ -302,6 +319,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     },
     reload: () => versions.reload(),
     versions: versions.deps,
+    insights,
     ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
@@ -314,6 +332,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();
+          await insights.recorder?.close();
           await store.close();
           mailer?.close();
         } catch (error) {

@@ -92,10 +92,13 @@ export class InsightsRecorder {
     if (sms > 0) this.add({ day, version, metric: 'smsSent', n: sms });
   }
 
-  /** A user was erased: nothing of theirs waits to be written. */
-  forget(userId: string): void {
+  /** Erasure: nothing of the user's waits to be written, and their conversations go from the store. */
+  async eraseUser(userId: string): Promise<number> {
     for (const key of this.summaries.keys()) if (key.startsWith(`${userId}\u0000`)) this.summaries.delete(key);
     this.failures.delete(userId);
+    // A write under way may still carry one: let it land, then remove.
+    await this.flushing;
+    return this.options.room.eraseUser(userId);
   }
 
   /** Writes what was added up; what fails to be written is kept for the next time. */

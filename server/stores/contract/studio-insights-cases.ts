@@ -122,18 +122,25 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     expect(await room().openConversations(at(D, 30), 100)).toEqual([{ startedAt: at(D, 0), lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' }]);
   });
 
-  it('when retention purges, then older conversations and the counters of earlier days go', async () => {
+  it('when retention purges, then older conversations and the texts of earlier days go, and the plain counts stay', async () => {
     await room().record({
       counts: [
         { day: D, version: 'v1', metric: 'conversations', n: 1 },
         { day: D + 3, version: 'v1', metric: 'conversations', n: 1 },
+        { day: D, version: 'v1', metric: 'unprocessed', a: 'my number is 555', n: 1 },
+        { day: D + 3, version: 'v1', metric: 'unprocessed', a: 'later words', n: 1 },
+        { day: D, version: 'v1', metric: 'faqMiss', a: 'an old question', n: 1 },
       ],
       conversations: [conversation('ann', at(D, 1)), conversation('bob', at(D + 3, 1))],
     });
-    await room().purge(at(D + 2), D + 2);
+    const purged = await room().purge(at(D + 2), { unprocessed: D + 2 });
+    expect(purged.conversations).toBe(1);
     expect((await room().searchConversations({ fromMs: at(D - 1), toMs: at(D + 5), limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
-    const left = await room().counters({ fromDay: D, toDay: D + 5 }, ['conversations']);
-    expect([...left.daily.keys()]).toEqual([D + 3]);
+    const left = await room().counters({ fromDay: D, toDay: D + 5 }, ['conversations', 'unprocessed', 'faqMiss']);
+    expect([...left.daily.keys()].sort()).toEqual([D, D + 3]);
+    expect([...(left.totals.get('unprocessed')?.keys() ?? [])]).toEqual(['later words']);
+    expect(left.totals.get('faqMiss')?.get('an old question')?.get('')).toBe(1);
+    expect(left.daily.get(D)?.get('conversations')).toBe(1);
   });
 
   it("when one user's log rows are asked for, then only theirs of the kinds asked come, oldest first, within the range", async () => {

@@ -185,8 +185,13 @@ export async function mongoInsights(db: Db): Promise<InsightsRoom> {
     async purge(conversationsBefore, countersBeforeDay) {
       // By the day they started: a bucket goes whole once its day is past the cut-off.
       const conversations = conversationsBefore === undefined ? 0 : (await insights.deleteMany({ kind: 'c', day: { $lt: dayOf(conversationsBefore) } })).deletedCount;
-      const days = countersBeforeDay === undefined ? 0 : (await insights.deleteMany({ kind: 'n', day: { $lt: countersBeforeDay } })).deletedCount;
-      return { conversations, days };
+      // A day's counters are one document: the metric's part of it goes.
+      let counters = 0;
+      for (const [metric, beforeDay] of Object.entries(countersBeforeDay)) {
+        if (beforeDay === undefined) continue;
+        counters += (await insights.updateMany({ kind: 'n', day: { $lt: beforeDay }, [`c.${metric}`]: { $exists: true } }, { $unset: { [`c.${metric}`]: '' } })).modifiedCount;
+      }
+      return { conversations, counters };
     },
   };
 }

@@ -1,9 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type {
   ConversationPage,
-  ConversationQuery,
   ConversationSummary,
-  CounterTotals,
   InsightsRoom,
   Metric,
   UserLogRow,
@@ -38,7 +36,7 @@ export function sqliteInsights(db: Database): InsightsRoom {
   const ofUser = db.prepare<[string, number], [string]>('SELECT summary FROM insight_conversations WHERE user_id = ? ORDER BY started_at DESC LIMIT ?').raw(true);
   const erase = db.prepare<[string]>('DELETE FROM insight_conversations WHERE user_id = ?');
   const purgeConversations = db.prepare<[number]>('DELETE FROM insight_conversations WHERE last_at < ?');
-  const purgeCounts = db.prepare<[number]>('DELETE FROM insight_counts WHERE day < ?');
+  const purgeCounts = db.prepare<[string, number]>('DELETE FROM insight_counts WHERE metric = ? AND day < ?');
 
   return {
     async record(batch) {
@@ -125,8 +123,9 @@ export function sqliteInsights(db: Database): InsightsRoom {
 
     async purge(conversationsBefore, countersBeforeDay) {
       const conversations = conversationsBefore === undefined ? 0 : purgeConversations.run(conversationsBefore).changes;
-      const days = countersBeforeDay === undefined ? 0 : purgeCounts.run(countersBeforeDay).changes;
-      return { conversations, days };
+      let counters = 0;
+      for (const [metric, beforeDay] of Object.entries(countersBeforeDay)) if (beforeDay !== undefined) counters += purgeCounts.run(metric, beforeDay).changes;
+      return { conversations, counters };
     },
   };
 }
