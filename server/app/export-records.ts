@@ -169,12 +169,16 @@ export function exportRecords(
       : name === 'transcript'
         ? deps.store.exportTranscript(range)[Symbol.asyncIterator]()
         : deps.store.readLogs(name, range)[Symbol.asyncIterator]();
+  // Preview users (UserRecord.preview) are in no export: read once, few (erased with their draft's previews).
+  let previews: ReadonlySet<string> | undefined;
   const iterator: AsyncIterableIterator<ExportItem> = {
     async next() {
+      previews ??= new Set(await deps.store.previewUsers());
       for (;;) {
         const step = await source.next();
         if (step.done) return { done: true, value: undefined };
         const row = step.value;
+        if (previews.size > 0 && previews.has(row.userId)) continue;
         if ('seq' in row) return { done: false, value: { record: transcriptRecord(fields, row), cursor: row.cursor } };
         const data = 'userData' in row ? row.userData : row.data;
         if (filtered && !matches(data, query.filters)) continue;

@@ -8,7 +8,7 @@ import { methodNotAllowed } from './method-not-allowed.ts';
 const MAX_USER_ID = 256;
 
 /** DELETE /users/{userId}: erase everything held about a user (mounted under /api/management, behind the key). */
-export function erasureRouter(deps: () => Pick<AppDeps, 'store' | 'turns' | 'logger'>): Router {
+export function erasureRouter(deps: () => Pick<AppDeps, 'store' | 'turns' | 'logger' | 'insights'>): Router {
   const router = Router();
   router
     .route('/users/:userId')
