@@ -43,6 +43,8 @@ export default tseslint.config(
   {
     // The studio's web app: a browser app like the widget; it talks to the server over HTTP only.
     files: ['studio/**/*.ts'],
+    // Its tests run in Node and check the designer's model against the server's own checks.
+    ignores: ['studio/**/*.test.ts'],
     rules: forbid({ [folder(['server', 'demo', 'widget'])]: 'The studio web app imports shared/ only; it reaches the server over HTTP.', '^node:': 'The studio runs in browsers: no Node APIs.' }),
   },
   {

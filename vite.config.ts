@@ -2,8 +2,9 @@
  * Builds the widget for the browser:
  * - dist/widget.js — the script-tag file: the loader (widget/loader.ts), a few KB on the host
  *   page's critical path, which loads the rest of the widget on idle or at the first open;
- * - dist/widget.<hash>.js — the rest (widget/embed.ts), one self-contained minified IIFE;
- *   both with source maps and .br/.gz copies (scripts/widget-assets.ts);
+ * - dist/widget.<hash>.js — the rest (widget/embed.ts), a minified ES module the loader imports,
+ *   and dist/widget.<name>.<hash>.js, the chunks it imports when a message first needs them
+ *   (widget/render/lazy.ts); all with source maps and .br/.gz copies (scripts/widget-assets.ts);
  * - dist/package/ — the npm package (widget/package.ts as an ES module, its .d.ts types and
  *   a generated package.json; scripts/widget-package.ts). `npm run pack:widget` packs it.
  * `vite build` runs both: the package build starts when the first has written its file.
@@ -46,7 +47,10 @@ function packageBuild(): Plugin {
           target: 'es2020',
           lib: { entry: 'widget/package.ts', formats: ['es'], fileName: () => 'index.js' },
           // The app installs these as the package's dependencies: its bundler dedupes them.
-          rolldownOptions: { external: PACKAGE_EXTERNALS },
+          // The widget's chunks (a carousel…) stay chunks: the app's bundler splits them off too.
+          // What index.js and a chunk share stays in index.js (allow-extension), the one file marked
+          // as having side effects: a common chunk of its own would be dropped by an app importing only for them.
+          rolldownOptions: { external: PACKAGE_EXTERNALS, preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: '[name].[hash].js' } },
         },
       });
       writeWidgetPackage();
@@ -60,8 +64,12 @@ function packageBuild(): Plugin {
  *   bundled though the widget only ever asks for `websocket` and `polling`
  *   (widget/transport/socket-transport.ts): an empty stand-in that would fail loudly if asked;
  * - engine.io-parser decodes base64 with its own table, written for browsers without `atob`:
- *   the same decoding through `atob`, which every browser Lit runs in has.
- * Together about 3 KB raw, 1 KB gzipped, off the download.
+ *   the same decoding through `atob`, which every browser Lit runs in has;
+ * - socket.io-parser looks through every payload for binary attachments (ArrayBuffer, Blob) to
+ *   send them as separate frames, and can put such events back together: the protocol is JSON
+ *   only (shared/protocol.ts), so payloads are sent as JSON, and a binary event from a server
+ *   would fail loudly.
+ * Together about 5 KB raw, 1.6 KB gzipped, off the download.
  */
 function leanSocketClient(): Plugin {
   const replacements: Record<string, { importer: string; code: string }> = {
@@ -72,6 +80,14 @@ function leanSocketClient(): Plugin {
     './contrib/base64-arraybuffer.js': {
       importer: 'engine.io-parser',
       code: 'export const decode = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)).buffer;',
+    },
+    './is-binary.js': {
+      importer: 'socket.io-parser',
+      code: 'export const hasBinary = () => false; export const isBinary = (o) => o instanceof ArrayBuffer || ArrayBuffer.isView(o) || o instanceof Blob;',
+    },
+    './binary.js': {
+      importer: 'socket.io-parser',
+      code: 'const no = () => { throw new Error("binary socket.io events are not built into this widget"); }; export { no as deconstructPacket, no as reconstructPacket };',
     },
   };
   const prefix = '\0chat-widget-lean:';
@@ -90,15 +106,23 @@ function leanSocketClient(): Plugin {
 }
 
 /**
- * After embed.ts is built: hash its name, then build the loader (widget/loader.ts) that
- * loads it under that name, then compress both and write the manifest.
+ * After embed.ts and its chunks are built under their hashed names: compress them, then build
+ * the loader (widget/loader.ts) that imports the entry under its name, and write the manifest.
  */
 function widgetAssets(): Plugin {
+  const built: { script: string; chunks: Record<string, string> } = { script: '', chunks: {} };
   return {
     name: 'chat-widget-assets',
     apply: 'build',
+    writeBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'chunk') continue;
+        if (file.isEntry) built.script = file.fileName;
+        else built.chunks[file.name] = file.fileName;
+      }
+    },
     async closeBundle() {
-      const script = writeRestAssets('dist');
+      const script = writeRestAssets('dist', built);
       await build({
         ...shared,
         configFile: false,
@@ -113,7 +137,7 @@ function widgetAssets(): Plugin {
           lib: { entry: 'widget/loader.ts', formats: ['iife'], name: 'ChatWidgetLoader', fileName: () => 'widget-loader.js' },
         },
       });
-      writeLoaderAssets('dist', script, locales);
+      writeLoaderAssets('dist', built, locales);
     },
   };
 }
@@ -132,9 +156,10 @@ export default defineConfig({
     target: 'es2022',
     lib: {
       entry: 'widget/embed.ts',
-      formats: ['iife'],
-      name: 'ChatWidgetBundle',
-      fileName: () => 'widget.js',
+      formats: ['es'],
+      // Content-hashed names, cached for good; a chunk and the entry it imports change names together.
+      fileName: () => 'widget.[hash:12].js',
     },
+    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: 'widget.[name].[hash:12].js', hashCharacters: 'hex', minify: true } },
   },
 });

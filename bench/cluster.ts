@@ -1,7 +1,9 @@
 // Cluster mode: message turns with 1 and 3 nodes (msgs/s, turn latency p50/p99, CPU per
 // process and per turn), cross-node delivery latency (a trigger on node B reaching a widget on
 // node A, next to the same trigger on node A), and a SIGKILL of the node a widget talks to
-// through nginx: seconds to the next delivered message, messages lost and duplicated.
+// through nginx: seconds to the next delivered message, messages lost and duplicated; 100
+// widgets on three nodes sending one message at the same moment (answer p50/p99, goal p99 <= 2 s);
+// and the store round trips a node in cluster mode makes per turn (bench/store-round-trips.ts).
 // Real parts: FerretDB (or MONGODB_URL / mongod), Debian's redis-server and nginx, server
 // processes from source. Figures are printed, never asserted.
 import { readFileSync } from 'node:fs';
@@ -15,10 +17,12 @@ import { chatClient, type ChatClient } from '../server/cluster/test/chat-client.
 import { clusterBot } from '../server/cluster/test/cluster-bot.ts';
 import { startRedis } from '../server/cluster/test/redis-process.ts';
 import { startServerChild, type ServerChild } from '../server/test/server-child.ts';
+import { measureRoundTrips, roundTripLines } from './store-round-trips.ts';
 
 const USERS = Number(process.env.BENCH_CLUSTER_USERS ?? 30);
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 10);
 const DELIVERIES = Number(process.env.BENCH_CLUSTER_DELIVERIES ?? 100);
+const BURST = Number(process.env.BENCH_CLUSTER_BURST ?? 100);
 const KEY = 'bench-function-key-0123456789abcdef';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -100,6 +104,29 @@ async function turns(count: number): Promise<void> {
   await Promise.all(nodes.map((node) => node.kill()));
 }
 
+/** BURST widgets spread over three nodes, connected and idle, then each sends one message at the same moment. */
+async function burst(): Promise<void> {
+  const nodes = await startCluster(3);
+  const clients = Array.from({ length: BURST }, (_, u) => chatClient(nodes[u % 3]!.url));
+  await Promise.all(clients.map(ready));
+  await sleep(500);
+  const cpuBefore = nodes.map((node) => cpuMs(node.pid));
+  const started = performance.now();
+  const latencies = await Promise.all(
+    clients.map((client, u) => {
+      client.send(`burst ${u}`);
+      return waitFor(client, `Echo: burst ${u}`, started, 60_000);
+    }),
+  );
+  const cpu = nodes.map((node, i) => cpuMs(node.pid) - cpuBefore[i]!);
+  console.log(
+    `cluster burst, ${BURST} widgets on 3 nodes each sending one message at once: answer p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
+      `p99 ${percentile(latencies, 99).toFixed(0)} ms (goal p99 <= 2000 ms); CPU per process ${cpu.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`,
+  );
+  for (const client of clients) client.close();
+  await Promise.all(nodes.map((node) => node.kill()));
+}
+
 async function crossNode(): Promise<void> {
   const nodes = await startCluster(3);
   const client = chatClient(nodes[0]!.url, { reconnect: false });
@@ -174,8 +201,10 @@ async function crash(): Promise<void> {
 }
 
 try {
+  for (const line of roundTripLines('cluster mode, shared store locks and turn lease', await measureRoundTrips(mongo.url, redis.url))) console.log(line);
   await turns(1);
   await turns(3);
+  await burst();
   await crossNode();
   await crash();
 } finally {

@@ -2,7 +2,7 @@
 // array streamed from the store cursor), next to a raw read of the same rows from the
 // store cursor in the same run. SQLite: 1M userData rows and 1M nlpLog rows
 // (BENCH_EXPORT_ROWS). The Mongo-compatible test server (FerretDB) when it can be started,
-// scaled down to BENCH_EXPORT_MONGO_ROWS (FerretDB 1.x on SQLite is far slower than
+// scaled down to BENCH_EXPORT_MONGO_ROWS (FerretDB 1.x on PostgreSQL, which is far slower than
 // MongoDB; its figures say little about production).
 // The server runs in a child process (bench/export-child.ts): the HTTP client here does not
 // share its event loop, and RSS is the server's own.

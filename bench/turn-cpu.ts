@@ -5,6 +5,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/protocol.ts';
+import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
+import { measureRoundTrips, roundTripLines } from './store-round-trips.ts';
 
 type Mode = 'chatbot' | 'echo' | 'rest';
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -131,4 +133,15 @@ for (const users of [100, 1000]) {
     `turn CPU over the REST channel (${users} users x ${rounds} messages): ${rest.usPerTurn.toFixed(0)} µs/turn (${Math.round(rest.turnsPerSecond)} turns/s), ` +
       `${(rest.usPerTurn / bot.usPerTurn).toFixed(2)}x the web chat's`,
   );
+}
+
+// What a turn costs the Mongo store on one node (round trips, writes): machine-independent figures.
+const mongo = await startMongoTestServer();
+if (mongo.url === null) console.log(`store round trips: SKIPPED, no Mongo-compatible server (${mongo.reason})`);
+else {
+  try {
+    for (const line of roundTripLines(`one node, ${mongo.description.split(' at ')[0]}`, await measureRoundTrips(mongo.url))) console.log(line);
+  } finally {
+    await mongo.stop();
+  }
 }

@@ -18,7 +18,7 @@ if (!existsSync('dist/server/main.js') || !existsSync('dist/widget-manifest.json
 // The built server in its own process, as deployed; it also keeps its CPU off this process's clock.
 const bot = await startServerProcess({ LOG_LEVEL: 'silent' });
 
-// For reference, the same page loading the whole widget in one script, as before the loader existed.
+// For reference, the same page loading the whole widget in one script (an ES module), as before the loader existed.
 const whole = (JSON.parse(readFileSync('dist/widget-manifest.json', 'utf8')) as { script: string }).script;
 const SCRIPTS: Readonly<Record<string, string>> = { '/with-widget': 'widget.js', '/with-whole-widget': whole };
 
@@ -26,7 +26,7 @@ const SCRIPTS: Readonly<Record<string, string>> = { '/with-widget': 'widget.js',
 function hostPage(script: string | undefined): string {
   const widget = script
     ? `<script>window.ChatWidget=window.ChatWidget||function(){(window.ChatWidget.q=window.ChatWidget.q||[]).push(arguments)};ChatWidget('init',{user:{page:'/article'}});</script>
-<script src="${bot.url}/${script}" async></script>`
+<script src="${bot.url}/${script}"${script === 'widget.js' ? '' : ' type="module"'} async></script>`
     : '';
   const text = '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(40);
   return `<!doctype html><html><head><meta charset="utf-8"><title>Host article</title>${widget}</head><body><h1>Host article</h1>${text}</body></html>`;

@@ -41,7 +41,7 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const check = () => {
       if (output.includes('Chatbot is running at')) {
         clearTimeout(timer);

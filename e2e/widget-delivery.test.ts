@@ -84,6 +84,24 @@ describe('delivery of widget.js', () => {
     expect(brotliDecompressSync(hashed.body).toString('utf8')).toContain('chat-widget');
   });
 
+  it('when the rest imports a chunk (a renderer loaded when a message first needs it), then the chunk is served as the rest is: compressed, cached for good, readable from any origin, with its map', async () => {
+    const rest = brotliDecompressSync((await get(await hashedScriptPath(), { 'Accept-Encoding': 'br' })).body).toString('utf8');
+    const chunks = [...new Set(rest.match(/widget\.[a-z][a-z0-9-]*\.[0-9a-f]{12}\.js(?![a-z])/g) ?? [])];
+    expect(chunks.map((name) => name.split('.')[1]).sort()).toEqual(['carousel', 'markdown']);
+    for (const chunk of chunks) {
+      const res = await get(`/${chunk}`, { 'Accept-Encoding': 'br', Origin: 'https://shop.example' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      const code = brotliDecompressSync(res.body).toString('utf8');
+      expect(/\/\/# sourceMappingURL=(\S+)\s*$/.exec(code)?.[1]).toBe(`${chunk}.map`);
+      expect((await get(`/${chunk}.map`)).status).toBe(200);
+    }
+    expect((await get('/widget.carousel.000000000000.js')).status).toBe(404);
+  });
+
   it('when a hashed name of another build is asked for, then the answer is 404', async () => {
     const res = await get('/widget.000000000000.js');
     expect(res.status).toBe(404);

@@ -55,11 +55,21 @@ function appFiles(botUrl: string): Record<string, string> {
       '  void sent;',
       '  // @ts-expect-error open() takes no argument',
       '  ChatWidget.open("now");',
+      '  // @ts-expect-error serverUrl is required: the package cannot know where the chat server is',
+      '  ChatWidget.init({ user: { page: "/" } });',
       '}',
       'const same: ChatWidgetElement | null = document.querySelector("chat-widget");',
       '(window as unknown as { widgetReady: boolean }).widgetReady = same === widget;',
     ].join('\n'),
     'src/element.ts': `import '${PACKAGE_NAME}';\n`,
+    // An app in plain JavaScript, where no type stops a missing serverUrl.
+    'no-server.html': '<!doctype html><html><head><title>Host app, no server</title></head><body><script type="module" src="/src/no-server.ts"></script></body></html>',
+    'src/no-server.ts': [
+      `import { ChatWidget } from '${PACKAGE_NAME}';`,
+      'const untyped = ChatWidget.init as (options: object) => unknown;',
+      'untyped({ user: { page: location.pathname } });',
+      'ChatWidget.open();',
+    ].join('\n'),
   };
 }
 
@@ -85,7 +95,10 @@ beforeAll(async () => {
     root,
     configFile: false,
     logLevel: 'warn',
-    build: { outDir: path.join(root, 'dist'), rolldownOptions: { input: { main: path.join(root, 'index.html'), element: path.join(root, 'element.html') } } },
+    build: {
+      outDir: path.join(root, 'dist'),
+      rolldownOptions: { input: { main: path.join(root, 'index.html'), element: path.join(root, 'element.html'), 'no-server': path.join(root, 'no-server.html') } },
+    },
   });
   app = createServer(async (req, res) => {
     const name = new URL(req.url ?? '/', 'http://app').pathname.replace(/^\/$/, '/index.html');
@@ -128,6 +141,27 @@ describe('the npm package in an app built with Vite', () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { widgetReady?: boolean }).widgetReady), POLL).toBe(true);
     await roundTrip(page);
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('when a plain JavaScript app calls init without serverUrl, then the console says what is missing, no launcher shows and nothing knocks on the app\'s own origin', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const knocks: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/socket.io/')) knocks.push(request.url());
+    });
+    await page.goto(`${appUrl}/no-server.html`);
+    await expect.poll(() => errors, POLL).toHaveLength(1);
+    expect(errors[0]).toContain("init() needs serverUrl, the chat server's address");
+    // Long enough for socket.io's first attempts and retries, had it started any.
+    await page.waitForTimeout(3000);
+    expect(knocks).toEqual([]);
+    expect(await page.getByRole('button', { name: 'Open chat' }).count()).toBe(0);
+    expect(errors).toHaveLength(1);
     await page.context().close();
   });
 

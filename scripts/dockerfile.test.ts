@@ -68,10 +68,13 @@ describe('Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(stages[0]?.[0]?.args).toMatch(/\sAS\s+build$/i);
     expect(final.some((i) => i.keyword === 'COPY' && i.args.startsWith('--from=build'))).toBe(true);
-    const major = /^node:(\d+)-/.exec(final[0]?.args ?? '')?.[1];
-    expect(major).toBeDefined();
+    const [major, minor] = (/^node:(\d+(?:\.\d+){0,2})-/.exec(final[0]?.args ?? '')?.[1] ?? '').split('.');
+    expect(major).toBeTruthy();
     const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     expect(engines).toMatch(new RegExp(`(\\^${major}\\.|>=\\s*(2[0-${major!.at(-1)}]|${major}))`));
+    // Where engines stops below a minor of that line (README, "Node"), the image is pinned below it.
+    const below = new RegExp(`<\\s*${major}\\.(\\d+)`).exec(engines)?.[1];
+    if (below !== undefined) expect(Number(minor ?? Infinity)).toBeLessThan(Number(below));
     // The build stage installs exactly the lockfile, and the runtime gets production dependencies only.
     expect(stages[0]!.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args))).toBe(true);
     expect(stages[0]!.some((i) => i.keyword === 'RUN' && /npm prune --omit=dev/.test(i.args))).toBe(true);

@@ -1,14 +1,24 @@
 /**
- * Finds a Mongo-compatible server for the store contract tests: MONGODB_URL,
- * else a `mongod` on PATH, else a prebuilt `ferretdb` (SQLite backend). It
- * never builds or downloads one; without any it says why.
+ * Finds a Mongo-compatible server for the tests and benches: MONGODB_URL, else a
+ * `mongod` on PATH, else a prebuilt `ferretdb` on a private PostgreSQL cluster
+ * (Debian's postgresql package: initdb and pg_ctl, on a free port in a temporary
+ * folder, gone when the run ends). It never builds or downloads one; without any it
+ * says why.
+ *
+ * Why PostgreSQL under FerretDB rather than its SQLite backend: SQLite takes one
+ * writer at a time for the whole database, so every write of every test and node
+ * queued behind one lock ("database is locked" under load), which MongoDB does not
+ * do; PostgreSQL locks rows, as MongoDB locks documents. What FerretDB 1.x still
+ * lacks either way: transactions, change streams, and atomic filtered updates (it
+ * reads, changes the document in Go and writes it back by _id), so the adapter's
+ * locks (stores/mongo/key-lock.ts) stay.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 
@@ -39,9 +49,11 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
 
   const ferretdb = findFerretdb();
   if (ferretdb !== null) {
-    return startChild('ferretdb', ferretdb, (dir, port) => [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
+    const postgres = await startPostgres();
+    if ('reason' in postgres) return { url: null, reason: `FerretDB needs PostgreSQL: ${postgres.reason}` };
+    const server = await startChild('ferretdb', ferretdb, (dir, port) => [
+      '--handler=postgresql',
+      `--postgresql-url=${postgres.url}`,
       `--state-dir=${dir}`,
       `--listen-addr=127.0.0.1:${port}`,
       // '-' turns the debug/metrics listener off, so parallel runs don't fight over :8088.
@@ -49,6 +61,18 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
       '--telemetry=disable',
       '--log-level=warn',
     ]);
+    if (server.url === null) {
+      await postgres.stop();
+      return server;
+    }
+    return {
+      ...server,
+      description: `${server.description} on PostgreSQL ${postgres.version}`,
+      stop: async () => {
+        await server.stop();
+        await postgres.stop();
+      },
+    };
   }
 
   return {
@@ -57,6 +81,70 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
       'no MONGODB_URL, no mongod on PATH, and no ferretdb binary in PATH, /root/go/bin, $(go env GOPATH)/bin or .cache/bin ' +
       '(run the provision script to build FerretDB)',
   };
+}
+
+/** Where Debian's postgresql package puts initdb and pg_ctl (the newest version), else PATH. */
+function postgresBin(): string | null {
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base)) {
+    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    for (const version of versions) if (existsSync(join(base, version, 'bin', 'initdb'))) return join(base, version, 'bin');
+  }
+  const initdb = onPath('initdb');
+  return initdb === null ? null : dirname(initdb);
+}
+
+/**
+ * A private PostgreSQL cluster for one run: initdb in a temporary folder, pg_ctl on a free
+ * loopback port, trust authentication (loopback only, and gone with the folder). initdb
+ * refuses to run as root, so as root the cluster belongs to the package's `postgres` user.
+ * Durability settings are off: a test run never survives a power cut, and fsync would only
+ * slow every write.
+ */
+async function startPostgres(): Promise<{ url: string; version: string; stop(): Promise<void> } | { reason: string }> {
+  const bin = postgresBin();
+  if (bin === null) return { reason: 'initdb is not installed (Debian package postgresql; run the provision script)' };
+  const dir = await mkdtemp(join(tmpdir(), 'postgres-test-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }) : null;
+  if (asRoot && owner?.status !== 0) {
+    await rm(dir, { recursive: true, force: true });
+    return { reason: 'running as root, and there is no postgres user to own the cluster (initdb refuses root)' };
+  }
+  const run = (command: string, args: string[]) =>
+    asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], { encoding: 'utf8' }) : spawnSync(join(bin, command), args, { encoding: 'utf8' });
+  if (asRoot) {
+    await chmod(dir, 0o755);
+    spawnSync('chown', ['postgres', dir]);
+  }
+  const stop = async () => {
+    run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    await rm(dir, { recursive: true, force: true });
+  };
+  const init = run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
+  if (init.status !== 0) {
+    await stop();
+    return { reason: `initdb failed: ${(init.stderr ?? '').trim().split('\n').pop()}` };
+  }
+  const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    "-c listen_addresses='127.0.0.1'",
+    `-c unix_socket_directories='${dir}'`,
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=200',
+  ].join(' ');
+  const started = run('pg_ctl', ['-D', data, '-l', join(dir, 'postgres.log'), '-o', options, '-w', '-t', '60', 'start']);
+  if (started.status !== 0) {
+    const log = await readFile(join(dir, 'postgres.log'), 'utf8').catch(() => '');
+    await stop();
+    return { reason: `pg_ctl start failed: ${(started.stderr ?? '').trim()} ${log.trim().split('\n').slice(-3).join(' ')}` };
+  }
+  const version = /(\d+(?:\.\d+)?)/.exec(run('pg_ctl', ['--version']).stdout ?? '')?.[1] ?? 'unknown version';
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, version, stop };
 }
 
 async function startChild(

@@ -7,13 +7,14 @@
 //   - Debian's redis-server, which the cluster test starts on a free port;
 //     (TLS, WebSocket upgrade, long-polling, X-Forwarded-For), from apt;
 //   - a MongoDB-compatible server for the Mongo store's contract leg: FerretDB 1.x
-//     built with Go into .cache/bin, unless MONGODB_URL is set or a mongod is on PATH;
+//     built with Go into .cache/bin, on Debian's postgresql (apt; each run starts a
+//     private cluster), unless MONGODB_URL is set or a mongod is on PATH;
 //   - schemathesis (the OpenAPI contract run), pinned, from PyPI into a Python virtual
 //     environment under .cache/schemathesis (Debian's python3-venv from apt when venv needs it).
 // What cannot be provisioned is reported with a loud line. Under CI=true every part
 // is required and a missing one exits 1. Prints a JSON summary on its last line.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,10 +144,31 @@ function buildFerretdb() {
   }
 }
 
+/** initdb of Debian's postgresql package (FerretDB's backend in the tests: scripts/mongo-test-server.ts), or null. */
+function findInitdb() {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) if (existsSync(path.join(base, version, 'bin', 'initdb'))) return path.join(base, version, 'bin', 'initdb');
+  return onPath('initdb');
+}
+
+function provisionPostgres() {
+  const found = findInitdb();
+  if (found) return { ok: true, detail: found };
+  if (!aptRunner()) return { ok: false, detail: 'initdb is missing and apt-get is not permitted here (not root, no passwordless sudo)' };
+  say('installing Debian postgresql with apt-get (FerretDB stores on it in the tests)…');
+  if (!aptInstall('postgresql') || !findInitdb()) return { ok: false, detail: 'apt-get install postgresql failed' };
+  // The package starts a system-wide cluster on 5432; the tests start their own in a temporary folder.
+  spawnSync('sh', ['-c', 'command -v systemctl >/dev/null && systemctl disable --now postgresql >/dev/null 2>&1 || (command -v service >/dev/null && service postgresql stop >/dev/null 2>&1) || true']);
+  return { ok: true, detail: `${findInitdb()} (installed now)` };
+}
+
 function provisionMongo() {
   if (process.env.MONGODB_URL) return { ok: true, detail: 'MONGODB_URL is set; using that server' };
   const mongod = onPath('mongod');
   if (mongod) return { ok: true, detail: `mongod on PATH (${mongod})` };
+  const postgres = provisionPostgres();
+  if (!postgres.ok) return { ok: false, detail: `FerretDB needs PostgreSQL: ${postgres.detail}` };
   if (existsSync(FERRETDB_BIN)) return { ok: true, detail: FERRETDB_BIN };
   const elsewhere = onPath('ferretdb') ?? [path.join(process.env.HOME ?? '/root', 'go', 'bin', 'ferretdb')].find(existsSync);
   if (elsewhere) return { ok: true, detail: elsewhere };

@@ -1,7 +1,8 @@
 /**
  * Build steps around the two script builds (vite.config.ts):
- * 1. writeRestAssets, after embed.ts was built to dist/widget.js: renames it to its
- *    content-hashed name `widget.<hash>.js` (with its source map), the file loader.ts loads;
+ * 1. writeRestAssets, after embed.ts was built to its content-hashed name `widget.<hash>.js`
+ *    (the module loader.ts imports) with its chunks `widget.<name>.<hash>.js` (loaded when a
+ *    message first needs one): removes earlier builds' files;
  * 2. writeLoaderAssets, after loader.ts was built to dist/widget.js: the stable name pages link.
  * Both clean their map's source paths and precompress (Brotli and gzip, maximum level, once
  * at build time instead of per request); the second writes dist/widget-manifest.json, the
@@ -10,7 +11,7 @@
  * the rest fetches when a page asks for that language (widget/i18n/locale-fetch.ts).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -23,11 +24,20 @@ export interface WidgetAssetEntry {
   readonly hash: string;
 }
 
+/** What the rest's build wrote: the entry and its chunks, under their hashed names. */
+export interface RestBuild {
+  readonly script: string;
+  /** Chunk name → file, e.g. `carousel` → `widget.carousel.0c1d2e3f4a5b.js`. */
+  readonly chunks: Readonly<Record<string, string>>;
+}
+
 export interface WidgetManifest {
   /** The stable loader, `widget.js`. */
   readonly loader: string;
   /** The rest of the widget under its hashed name, e.g. `widget.3f2a9c1b0d4e.js`. */
   readonly script: string;
+  /** The rest's chunks, loaded when first needed: name → file (served like the rest: immutable). */
+  readonly chunks: Readonly<Record<string, string>>;
   /** Language → its strings' file, e.g. `fr` → `widget.fr.0c1d2e3f4a5b.json`. */
   readonly locales: Readonly<Record<string, string>>;
   readonly files: Readonly<Record<string, WidgetAssetEntry>>;
@@ -87,30 +97,33 @@ export function localeFiles(tables: Readonly<Record<string, object>>): Record<st
   return files;
 }
 
-/** Step 1: returns the hashed name the loader is built to load. */
-export function writeRestAssets(distDir: string): string {
-  const code = readFileSync(path.join(distDir, LOADER_NAME), 'utf8').replace(MAP_COMMENT, '');
-  const script = `widget.${hashOf(code)}.js`;
+/** Step 1: returns the hashed name the loader is built to import. */
+export function writeRestAssets(distDir: string, built: RestBuild): string {
+  if (!built.script) throw new Error('the widget build wrote no entry script');
+  const files = [built.script, ...Object.values(built.chunks)];
   // Files of earlier builds would pile up in dist/ (it is never wiped): only this build's stay.
   for (const name of readdirSync(distDir)) {
-    if (/^widget\.([a-z]{2,3}\.)?[0-9a-f]{12}\.js/.test(name)) rmSync(path.join(distDir, name));
+    const script = /^(widget\.(?:[a-z][a-z0-9-]*\.)?[0-9a-f]{12}\.js)(\.map)?(\.br|\.gz)?$/.exec(name)?.[1];
+    if (script && !files.includes(script)) rmSync(path.join(distDir, name));
   }
-  renameSync(path.join(distDir, LOADER_NAME), path.join(distDir, 'widget-rest.js'));
-  renameSync(path.join(distDir, `${LOADER_NAME}.map`), path.join(distDir, 'widget-rest.js.map'));
-  writeScript(distDir, 'widget-rest.js', script, `${script}.map`);
-  return script;
+  for (const file of files) writeScript(distDir, file, file, `${file}.map`);
+  return built.script;
 }
 
 /** Step 2: the loader under the stable name, the language files, and the manifest of everything served. */
-export function writeLoaderAssets(distDir: string, script: string, locales: ReturnType<typeof localeFiles>): WidgetManifest {
+export function writeLoaderAssets(distDir: string, built: RestBuild, locales: ReturnType<typeof localeFiles>): WidgetManifest {
+  const { script, chunks } = built;
   for (const { name, bytes } of Object.values(locales)) writeCompressed(path.join(distDir, name), bytes);
   const loaderMap = `${LOADER_NAME}.map`;
   const loader = writeScript(distDir, 'widget-loader.js', LOADER_NAME, loaderMap);
-  const rest = readFileSync(path.join(distDir, script));
-  const restMap = readFileSync(path.join(distDir, `${script}.map`));
+  const immutableScript = (name: string) => ({
+    [name]: { contentType: JS, cache: 'immutable', hash: hashOf(readFileSync(path.join(distDir, name))) } satisfies WidgetAssetEntry,
+    [`${name}.map`]: { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(readFileSync(path.join(distDir, `${name}.map`))) } satisfies WidgetAssetEntry,
+  });
   const manifest: WidgetManifest = {
     loader: LOADER_NAME,
     script,
+    chunks,
     locales: Object.fromEntries(Object.entries(locales).map(([language, file]) => [language, file.name])),
     files: {
       ...Object.fromEntries(
@@ -118,8 +131,8 @@ export function writeLoaderAssets(distDir: string, script: string, locales: Retu
       ),
       [LOADER_NAME]: { contentType: JS, cache: 'short', hash: hashOf(loader.code) },
       [loaderMap]: { contentType: JSON_TYPE, cache: 'short', hash: hashOf(loader.map) },
-      [script]: { contentType: JS, cache: 'immutable', hash: hashOf(rest) },
-      [`${script}.map`]: { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(restMap) },
+      ...immutableScript(script),
+      ...Object.assign({}, ...Object.values(chunks).map(immutableScript)),
     },
   };
   writeFileSync(path.join(distDir, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -49,7 +49,8 @@ export function writeWidgetPackage(): void {
     exports: { '.': { types: TYPES_ENTRY, default: './index.js' }, './package.json': './package.json' },
     module: './index.js',
     types: TYPES_ENTRY,
-    files: ['index.js', 'index.js.map', 'types', 'README.md'],
+    // index.js and the chunks it imports when first needed (a carousel…), with their source maps.
+    files: ['*.js', '*.js.map', 'types', 'README.md'],
     // Importing registers <chat-widget>: a bundler must keep the import even when nothing of it is used.
     sideEffects: ['./index.js'],
     dependencies,

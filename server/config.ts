@@ -4,6 +4,7 @@ import { compileProxyTrust } from './api/client-ip.ts';
 import { restChannelsSchema } from './channels/rest/channel-config.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
+import { ROLES, type Role } from './ports/studio/roles.ts';
 
 /** The demo bot ships with the product and is the default definition. */
 export const DEMO_BOT_DEFINITION = path.join(projectRoot(), 'demo', 'bot.json');
@@ -222,8 +223,60 @@ export const configSchema = z.object({
     .regex(/^[1-9]\d{0,5}$/, 'must be a whole number of attempts a minute, at least 1')
     .transform(Number)
     .default(60),
+  /**
+   * Single sign-on to the studio through OpenID Connect: the identity provider's issuer URL (its
+   * /.well-known/openid-configuration is read at start). Unset = sign-in with email and password only.
+   */
+  OIDC_ISSUER: optionalText.pipe(url(['https:', 'http:']).optional()),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  /** What the sign-in button names, e.g. "Acme SSO". */
+  OIDC_LABEL: optionalText,
+  /** The ID token claim that carries the person's groups or roles (a string or a list of strings). */
+  OIDC_ROLE_CLAIM: optionalText,
+  /**
+   * Which claim value gives which studio role: `value=role` pairs, comma-separated, e.g.
+   * `studio-admins=owner,bot-authors=editor,analytics=analyst,staff=viewer`. A person whose claim
+   * maps to no role is refused; with several, the first of owner, editor, analyst, viewer wins.
+   */
+  OIDC_ROLE_MAP: optionalText.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const map = new Map<string, Role>();
+    for (const pair of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+      const at = pair.lastIndexOf('=');
+      const role = pair.slice(at + 1).trim();
+      if (at <= 0 || !(ROLES as readonly string[]).includes(role)) {
+        ctx.addIssue({ code: 'custom', message: `must be value=role pairs such as studio-admins=owner,bot-authors=editor (roles: ${ROLES.join(', ')}); "${pair}" is not one` });
+        return z.NEVER;
+      }
+      map.set(pair.slice(0, at).trim(), role as Role);
+    }
+    return map;
+  }),
+  /** Scopes asked of the identity provider, space-separated. */
+  OIDC_SCOPES: optionalText.transform((text) => text ?? 'openid email profile'),
   /** Days to keep the studio's audit trail; unset = kept until removed by hand (it is not covered by RETENTION_LOG_DAYS). */
   RETENTION_AUDIT_DAYS: retentionDays,
+  /** Event subscriptions: failed deliveries in a row after which a subscriber is paused (it keeps its place). */
+  SUBSCRIPTION_PAUSE_AFTER: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of failed deliveries from 1 to 9999')
+    .transform(Number)
+    .default(20),
+  /** Event subscriptions: the wait before the first retry of a failed delivery (doubling each time); milliseconds after parsing. */
+  SUBSCRIPTION_RETRY_MIN: optionalText
+    .transform((text) => parseDuration(text ?? '1s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 3_600_000, 'must be a duration from 10ms to 1h, such as 1s or 500ms'),
+  /** Event subscriptions: the longest wait between retries; milliseconds after parsing. */
+  SUBSCRIPTION_RETRY_MAX: optionalText
+    .transform((text) => parseDuration(text ?? '5m'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 86_400_000, 'must be a duration from 10ms to 24h, such as 5m'),
+  /** Event subscriptions: days the event log keeps events, for replays. */
+  SUBSCRIPTION_EVENT_DAYS: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999')
+    .transform(Number)
+    .default(7),
   /**
    * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
    * before the process stops anyway. Milliseconds after parsing.
@@ -246,8 +299,16 @@ export const configSchema = z.object({
       ctx.addIssue({ code: 'custom', path: [secret], message: 'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node' });
     }
   }
+  if (config.OIDC_ISSUER !== undefined) {
+    for (const needed of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_CLAIM', 'OIDC_ROLE_MAP'] as const) {
+      if (config[needed] === undefined) ctx.addIssue({ code: 'custom', path: [needed], message: 'must be set when OIDC_ISSUER is (single sign-on to the studio); see README, "Single sign-on"' });
+    }
+  }
   if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
     ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY_PREVIOUS'], message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)' });
+  }
+  if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
+    ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });
   }
   if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });

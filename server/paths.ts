@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,4 +15,14 @@ export function projectRoot(): string {
     dir = parent;
   }
   return dir;
+}
+
+/** The version in the package.json under `root` (chatbot_build_info); "unknown" if it cannot be read. */
+export function packageVersion(root: string): string {
+  try {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

@@ -1,6 +1,6 @@
 /**
- * The rest of the widget behind the script tag, loaded by loader.ts (`/widget.js`) as
- * `widget.<hash>.js`; loaded directly it works on its own too. Registers `<chat-widget>` and installs `window.ChatWidget`, replaying any
+ * The rest of the widget behind the script tag, an ES module loaded by loader.ts (`/widget.js`)
+ * as `widget.<hash>.js`; loaded directly (`<script type="module">`) it works on its own too. Registers `<chat-widget>` and installs `window.ChatWidget`, replaying any
  * calls the page queued before this script arrived (Intercom/Crisp style):
  *
  *   window.ChatWidget = window.ChatWidget || function () {
@@ -10,7 +10,7 @@
  */
 import { setLocaleSource } from './i18n/catalog.ts';
 import { fetchedLocales } from './i18n/locale-fetch.ts';
-import { defineChatWidget } from './index.ts';
+import { defineChatWidget } from './define.ts';
 import { INSTALLED_EVENT, type QueuedCall } from './loader-handover.ts';
 import { createChatWidgetApi, type ChatWidgetApi } from './page-api.ts';
 
@@ -22,19 +22,10 @@ declare global {
   }
 }
 
-// document.currentScript is only set while this script first runs, so read it now.
-const scriptServerUrl = originOf(document.currentScript);
+// A module: where it was loaded from is the chat server, unless the page names another.
+const scriptServerUrl = new URL(import.meta.url).origin;
 // Other languages than English come from beside this script (a path prefix of a reverse proxy included).
-setLocaleSource(fetchedLocales((document.currentScript as HTMLScriptElement | null)?.src ?? ''));
-
-function originOf(script: HTMLOrSVGScriptElement | null): string {
-  if (!(script instanceof HTMLScriptElement) || !script.src) return '';
-  try {
-    return new URL(script.src).origin;
-  } catch {
-    return '';
-  }
-}
+setLocaleSource(fetchedLocales(import.meta.url));
 
 function install(): void {
   const existing = window.ChatWidget;

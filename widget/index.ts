@@ -2,8 +2,6 @@
  * Library entry for bundler users. Importing it defines nothing and connects
  * nowhere; call `defineChatWidget()` to register `<chat-widget>`.
  */
-import { ChatWidgetElement } from './elements/chat-widget.ts';
-
 export { ChatWidgetElement, THEME_PROPERTIES, type Theme, type ColorScheme, type MessageHookPayload } from './elements/chat-widget.ts';
 export { ConnectionController, type ShownMessage, type ConnectionOptions, type CommandResult, type Identity } from './controllers/connection.ts';
 export { socketTransport, SocketTransport } from './transport/socket-transport.ts';
@@ -14,15 +12,4 @@ export { renderMarkdown } from './render/markdown.ts';
 export type { Transport, TransportEvents, TransportFactory, MessageAck, MessageAckResponse } from './transport/transport.ts';
 export type { TranscriptItem, Session, ProtocolError, HandshakeAuth, BotEvent, BotMessage } from '../shared/protocol.ts';
 
-export const CHAT_WIDGET_TAG = 'chat-widget';
-
-/** Registers `<chat-widget>` once; safe to call again, or after another copy did. */
-export function defineChatWidget(tagName: string = CHAT_WIDGET_TAG): void {
-  if (!customElements.get(tagName)) customElements.define(tagName, ChatWidgetElement);
-}
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'chat-widget': ChatWidgetElement;
-  }
-}
+export { CHAT_WIDGET_TAG, defineChatWidget } from './define.ts';

@@ -7,6 +7,10 @@
  * The rest replays the queue (embed.ts) and takes the launcher's place; because it loads on
  * idle and not only on a click, unread messages and triggered dialogs still arrive.
  *
+ * Pages with Trusted Types (`require-trusted-types-for 'script'`) run it as it is: it builds its
+ * launcher with DOM calls (no innerHTML) and loads the rest with import(), which is no
+ * Trusted Types sink (script-src still decides where from), so it needs no policy of its own.
+ *
  * No imports from lit or the element: anything imported here lands on the critical path.
  */
 import { INSTALLED_EVENT, type QueuedCall } from './loader-handover.ts';
@@ -16,7 +20,8 @@ import type { ChatWidgetApi, ChatWidgetInitOptions } from './page-api.ts';
 declare const __CHAT_WIDGET_SCRIPT__: string;
 /** Replaced at build time with each shipped language's `openChat` (widget/i18n/locales/): the full tables would cost critical-path bytes. */
 declare const __CHAT_WIDGET_OPEN_LABELS__: Readonly<Record<string, string>>;
-const CHAT_ICON = '<path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/>';
+const CHAT_ICON = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z';
+const SVG = 'http://www.w3.org/2000/svg';
 const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog', 'open', 'close', 'toggle', 'shutdown'] as const;
 
 (() => {
@@ -32,12 +37,8 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
   function loadRest(): void {
     if (loading) return;
     loading = true;
-    const tag = document.createElement('script');
-    tag.src = restUrl;
-    tag.async = true;
-    tag.crossOrigin = 'anonymous';
-    tag.onerror = () => console.error(`ChatWidget: could not load ${restUrl}; the chat stays closed.`);
-    document.head.append(tag);
+    // A module, fetched with CORS (the server allows any origin); its chunks load relative to it.
+    import(/* @vite-ignore */ restUrl).catch((error: unknown) => console.error(`ChatWidget: could not load ${restUrl}; the chat stays closed.`, error));
   }
 
   function drawLauncher(options: ChatWidgetInitOptions): void {
@@ -57,18 +58,24 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
       `:host{position:fixed;${side}:${px(place.x)};bottom:${px(place.y)};z-index:2147483000}` +
       'button{display:block;width:56px;height:56px;border:0;border-radius:50%;background:var(--chat-accent,#2563eb);color:var(--chat-accent-text,#fff);' +
       'box-shadow:0 4px 12px rgb(0 0 0/.2);cursor:pointer;padding:0}svg{width:24px;height:24px;fill:currentColor;vertical-align:middle}';
-    root.innerHTML = `<button type="button" part="launcher"><svg viewBox="0 0 24 24" aria-hidden="true">${CHAT_ICON}</svg></button>`;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.setAttribute('part', 'launcher');
+    button.setAttribute('aria-label', label);
+    button.addEventListener('click', () => api('open'));
+    const icon = document.createElementNS(SVG, 'svg');
+    icon.setAttribute('viewBox', '0 0 24 24');
+    icon.setAttribute('aria-hidden', 'true');
+    const path = icon.appendChild(document.createElementNS(SVG, 'path'));
+    path.setAttribute('d', CHAT_ICON);
+    button.append(icon);
+    root.append(button);
     // A constructed sheet, as Lit uses: a host page's CSP without 'unsafe-inline' styles still lets it apply.
-    if (typeof CSSStyleSheet.prototype.replaceSync === 'function') {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-      root.adoptedStyleSheets = [sheet];
-    } else root.innerHTML += `<style>${css}</style>`;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
     if (typeof theme === 'object' && theme.accent) launcher.style.setProperty('--chat-accent', theme.accent);
     if (typeof theme === 'object' && theme.accentText) launcher.style.setProperty('--chat-accent-text', theme.accentText);
-    const button = root.querySelector('button');
-    button?.setAttribute('aria-label', label);
-    button?.addEventListener('click', () => api('open'));
     const dir = options.dir ?? (/^(ar|he|fa|ur)\b/.test(options.locale ?? '') ? 'rtl' : undefined);
     if (dir) launcher.setAttribute('dir', dir);
     document.body.append(launcher);

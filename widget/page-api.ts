@@ -7,7 +7,7 @@ import type { BotEvent } from '../shared/protocol.ts';
 import type { CommandResult, Identity } from './controllers/connection.ts';
 import type { ChatWidgetElement, ColorScheme, MessageHookPayload, Theme } from './elements/chat-widget.ts';
 import type { WidgetStrings } from './i18n/strings.ts';
-import { CHAT_WIDGET_TAG } from './index.ts';
+import { CHAT_WIDGET_TAG } from './define.ts';
 
 export interface ChatWidgetInitOptions {
   /** What the page knows about the user (e.g. email, page, authToken); saved before the first dialog runs. */
@@ -38,7 +38,8 @@ export interface ChatWidgetInitOptions {
   readonly userHash?: string;
   /**
    * Chat server base URL, e.g. `https://bot.example.com`. Script tag: defaults to where the
-   * script was loaded from. npm package: required unless the chat server serves the page itself.
+   * script was loaded from. npm package: required (its `init` type says so), even when the chat
+   * server serves the page itself (`location.origin` then).
    */
   readonly serverUrl?: string;
 }
@@ -88,7 +89,11 @@ export interface ChatWidgetApi {
   loaded?: true;
 }
 
-/** Builds the API; `defaultServerUrl` is used when init() names no server. */
+/**
+ * Builds the API; `defaultServerUrl` is used when init() names no server. Without either (the
+ * npm package), init() says so in the console and adds nothing: no launcher that cannot work,
+ * no connection attempts against the page's own origin.
+ */
 export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
   const listeners = new Map<string, ((...args: never[]) => void)[]>();
   const warned = new Set<string>();
@@ -130,6 +135,16 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     let widget = document.querySelector(CHAT_WIDGET_TAG);
     const isNew = !widget;
     widget ??= document.createElement(CHAT_WIDGET_TAG);
+    const serverUrl = options.serverUrl || widget.serverUrl || defaultServerUrl;
+    if (!serverUrl) {
+      if (!warned.has(' serverUrl')) {
+        console.error(
+          "ChatWidget: init() needs serverUrl, the chat server's address, e.g. ChatWidget.init({ serverUrl: 'https://bot.example.com' }). The chat does not start without it.",
+        );
+      }
+      warned.add(' serverUrl');
+      return widget;
+    }
     // user, locale and identity go into the handshake, so set them before the element connects.
     if (options.user) {
       widget.user = { ...widget.user, ...options.user };
@@ -157,7 +172,7 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     if (options.title !== undefined) widget.chatTitle = options.title;
     if (options.avatarUrl !== undefined) widget.avatarUrl = options.avatarUrl;
     if (options.dir) widget.setAttribute('dir', options.dir);
-    widget.serverUrl = options.serverUrl ?? (widget.serverUrl || defaultServerUrl || location.origin);
+    widget.serverUrl = serverUrl;
     if (options.open) widget.open = true;
     if (isNew) {
       widget.addEventListener('chat-widget-event', onBotEvent);

@@ -6,7 +6,8 @@ import { errorBody } from './errors.ts';
 /**
  * Serves the widget's built files from dist/ as listed in widget-manifest.json
  * (written by scripts/widget-assets.ts): `/widget.js` (stable name, short cache),
- * `/widget.<hash>.js` and its source map, `/widget.<lang>.<hash>.json` (the widget's strings
+ * `/widget.<hash>.js` and its source map, the chunks it imports when first needed
+ * (`/widget.<name>.<hash>.js`, with maps), `/widget.<lang>.<hash>.json` (the widget's strings
  * in one language; all immutable). Any page of any origin may load
  * them, so they carry CORS and CORP headers; bodies are precompressed Brotli or gzip,
  * chosen by Accept-Encoding.
@@ -109,7 +110,7 @@ export function widgetAssetsRouter(widgetDir: string): Router {
   const router = Router();
   // Read once; while nothing is built yet, look again on the next request.
   let assets: Map<string, Asset> | undefined;
-  router.get(/^\/widget(?:(\.[0-9a-f]{12})?\.js(\.map)?|\.[a-z]{2,3}\.[0-9a-f]{12}\.json)$/, (req, res, next) => {
+  router.get(/^\/widget(?:(\.[a-z][a-z0-9-]*)?(\.[0-9a-f]{12})?\.js(\.map)?|\.[a-z]{2,3}\.[0-9a-f]{12}\.json)$/, (req, res, next) => {
     assets ??= load(widgetDir);
     const asset = assets?.get(req.path);
     if (asset) return send(req, res, asset);

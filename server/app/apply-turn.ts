@@ -1,13 +1,15 @@
 import { runTurn, understandingNeeded } from '../engine/engine.ts';
 import type { EngineInput, TurnResult, Understanding } from '../engine/types.ts';
-import type { NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/store.ts';
+import type { NewJob, NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
-import { carryOutEffects, sendMessages } from './carry-out-effects.ts';
+import { logWarnings, sendMessages } from './carry-out-effects.ts';
+import { turnOutbox } from './turn-outbox.ts';
 import { queueSyncIntegrations } from './run-integrations.ts';
 import { trackLinks } from './track-links.ts';
 import { messageText } from './export-records.ts';
 import type { CountDelta } from '../ports/insights.ts';
 import { advanceTrail, readTrail, summaryOf, TRAIL_KEY, type Trail } from './insights/trail.ts';
+import { turnEventJobs } from './turn-events.ts';
 
 const MAX_ATTEMPTS = 8;
 
@@ -54,9 +56,10 @@ export type OutcomeOf<O extends ApplyTurnOptions> = O extends { readonly trigger
 /**
  * Runs one engine turn for a user and carries out what it asks: models read
  * the text first (only when the turn needs them), then the user's message,
- * snapshots, new state and the bot's messages are stored in one commit; then
- * logs, timers and events are recorded, the messages pushed, and email / SMS
- * go out. Callers hold the user's turn lock (deps.turns).
+ * snapshots, new state, the bot's messages and the turn's outbox (timers, async
+ * calls, log rows: turn-outbox.ts) are stored in one commit; then the messages
+ * are pushed, events sent, and email / SMS go out. Callers hold the user's turn
+ * lock (deps.turns).
  */
 export async function applyTurn<O extends ApplyTurnOptions>(
   deps: AppDeps,
@@ -77,7 +80,8 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   // The messages are stored already: show them before the bookkeeping below.
   if (entries.length > 0) deps.delivery.deliver(userId, entries);
   deps.metrics?.turnCompleted?.(input.kind, (performance.now() - started) / 1000);
-  await carryOutEffects(deps, userId, result.effects, now);
+  if (committed.jobs.length > 0) deps.scheduler.committed?.(committed.jobs);
+  logWarnings(deps, userId, result.effects);
   // After the messages, so "Goodbye!" shows before a close-chat event runs.
   for (const effect of result.effects) {
     if (effect.type === 'botEvent') deps.delivery.event(userId, { name: effect.name, payload: effect.payload });
@@ -117,6 +121,7 @@ async function commitTurn(
       readonly user: UserRecord;
       readonly entries: readonly TranscriptEntry[];
       readonly insight?: { readonly trail: Trail; readonly counts: readonly CountDelta[]; readonly version: string };
+      readonly jobs: readonly NewJob[];
     }
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
   | RanElsewhere
@@ -142,7 +147,15 @@ async function commitTurn(
     const outputs = [...trackLinks(deps, userId, result.outputs), ...kept];
     const insight = deps.insights ? insightOf(deps.insights, user, input, result, result.outputs.length, now, options) : undefined;
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
-    const jobs = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
+    const outbox = turnOutbox(deps, userId, result.effects, now);
+    const handedOff = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
+    const eventJobs = turnEventJobs(
+      deps,
+      user,
+      { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}), botEntries: { first: firstSeq, last: firstSeq + outputs.length - 1 } },
+      now,
+    );
+    const jobs = [...outbox.jobs, ...handedOff, ...eventJobs];
     const outcome = await deps.store.commitTurn({
       userId,
       expectedVersion: user.version,
@@ -163,10 +176,12 @@ async function commitTurn(
         return origin ? { from: 'bot' as const, at: now, message, dialogId: origin.dialogId, stepId: origin.stepId } : { from: 'bot' as const, at: now, message };
       }),
       ...(jobs.length > 0 ? { jobs } : {}),
+      ...(outbox.cancelJobs.length > 0 ? { cancelJobs: outbox.cancelJobs } : {}),
+      ...(outbox.logs.length > 0 ? { logs: outbox.logs } : {}),
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
     if (outcome.status === 'duplicate') return outcome;
-    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, ...(insight ? { insight } : {}) };
+    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs, ...(insight ? { insight } : {}) };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
 }
@@ -205,7 +220,7 @@ function insightOf(
     userWrote: options.userWrote,
     botMessages,
     visits: result.visits ?? [],
-    completed: result.completed ?? [],
+    completed: result.trail.flatMap((m) => (m.kind === 'dialogCompleted' ? [m.dialogId] : [])),
     effects: result.effects,
     ...(event ? { event } : {}),
     integrationFailed: (input.kind === 'integrationResult' && !input.ok) || insights.failedSince(user.userId, since),

@@ -1,46 +1,15 @@
 import type { Effect, EmailEffect, SmsEffect } from '../engine/types.ts';
 import type { AppDeps } from './deps.ts';
-import { scheduleIntegration } from './run-integrations.ts';
 
-/** The durable job id of a user's wait-step timer. */
-export function timerJobId(userId: string, timerId: string): string {
-  return `timer:${userId}:${timerId}`;
-}
-
-/** Records what a committed turn asked for: warnings, log rows and timers. */
-export async function carryOutEffects(deps: AppDeps, userId: string, effects: readonly Effect[], now: number): Promise<void> {
+/**
+ * Logs the warnings a committed turn raised. Everything durable a turn asks for
+ * (timers, async calls, log rows) is in its commit's outbox (turn-outbox.ts).
+ */
+export function logWarnings(deps: AppDeps, userId: string, effects: readonly Effect[]): void {
   for (const effect of effects) {
-    switch (effect.type) {
-      case 'warn':
-        if (effect.code === 'missing_variable' && !firstTime(deps, effect.detail.name)) break;
-        deps.logger.warn({ userId, code: effect.code, ...effect.detail }, warnings[effect.code]);
-        break;
-      case 'nlpLog':
-        await deps.store.appendLog('nlpLog', { userId, timestamp: now, data: effect.fields });
-        break;
-      case 'faqLog':
-        await deps.store.appendLog('fuzzyQuestionAnswerLog', { userId, timestamp: now, data: effect.fields });
-        break;
-      case 'cancelTimer':
-        await deps.scheduler.cancel(timerJobId(userId, effect.timerId));
-        break;
-      case 'scheduleTimer':
-        await deps.scheduler.schedule({
-          id: timerJobId(userId, effect.timerId),
-          kind: 'timer',
-          payload: { userId, timerId: effect.timerId },
-          runAt: now + effect.delayMs,
-          // A timer that fails (store down) is tried again: the user must hear from it.
-          maxAttempts: 5,
-        });
-        break;
-      case 'integration':
-        // Synchronous calls run after the messages (runSyncIntegrations); async ones are only scheduled here.
-        if (effect.timing === 'async') await scheduleIntegration(deps, userId, effect);
-        break;
-      default:
-        break; // snapshots were written before the commit; events, email and SMS come after the messages
-    }
+    if (effect.type !== 'warn') continue;
+    if (effect.code === 'missing_variable' && !firstTime(deps, effect.detail.name)) continue;
+    deps.logger.warn({ userId, code: effect.code, ...effect.detail }, warnings[effect.code]);
   }
 }
 

@@ -1,5 +1,7 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import type { PublishMove } from '../engine/recovery.ts';
+import type { BotEventSink } from '../ports/bot-events.ts';
+import type { UsageCounters } from '../ports/usage-counters.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { IntegrationCaller } from '../ports/integrations.ts';
@@ -44,4 +46,8 @@ export interface AppDeps {
   readonly integrationCallsPerMinute?: number;
   /** What the studio's insights count, kept with each turn; none when omitted (tests, benchmarks without insights). */
   readonly insights?: InsightsRecorder;
+  /** Where the events subscribers may hear about go (event subscriptions); none recorded when absent. */
+  readonly events?: BotEventSink;
+  /** Step types' daily counters: an erasure removes the user's. */
+  readonly usage?: UsageCounters;
 }

@@ -8,7 +8,9 @@ import { applyTurn } from './apply-turn.ts';
  */
 export function fireTimer(deps: AppDeps, input: { readonly userId: string; readonly timerId: string }): Promise<void> {
   return deps.turns.run(input.userId, async () => {
-    if (!(await deps.store.getUser(input.userId))) return;
-    await applyTurn(deps, input.userId, { kind: 'timer', timerId: input.timerId }, deps.clock.now(), { userWrote: false });
+    const user = await deps.store.getUser(input.userId);
+    if (!user) return;
+    // The user just read is the turn's: a second read would cost a round trip on a shared store.
+    await applyTurn(deps, input.userId, { kind: 'timer', timerId: input.timerId }, deps.clock.now(), { userWrote: false, user });
   });
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from './deps.ts';
 import { answerPending } from './answer-pending.ts';
 import { applyTurn } from './apply-turn.ts';
 import { splitPageData } from './set-user-data.ts';
+import { emitOutsideTurn, userDataChange } from './turn-events.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 export interface OpenConversation {
@@ -35,10 +36,13 @@ export async function openConversation(deps: AppDeps, input: OpenConversation): 
     const user = await deps.store.ensureUser({ userId: input.userId, channelId: input.channelId, userData, variables, now });
     // A returning user's page may know more now (a login since the last visit): merge it in.
     if (Object.keys(userData).length > 0 || Object.keys(variables).length > 0) {
-      await updateUserWithRetry(deps.store, input.userId, now, (current) => ({
-        userData: { ...current.userData, ...userData },
-        variables: { ...current.variables, ...variables },
-      }));
+      let before: Readonly<Record<string, unknown>> = {};
+      const updated = await updateUserWithRetry(deps.store, input.userId, now, (current) => {
+        before = current.userData;
+        return { userData: { ...current.userData, ...userData }, variables: { ...current.variables, ...variables } };
+      });
+      const change = userDataChange(before, updated.userData);
+      if (change) await emitOutsideTurn(deps, updated, [{ kind: 'userData.changed', data: change }], now);
     }
     // A message stored while its turn failed is answered now, if the job runner has not yet.
     if (user.pendingSeq !== undefined) await answerPending(deps, user);

@@ -1,5 +1,6 @@
 import type { Effect, EngineInput, IntegrationEffect } from '../engine/types.ts';
 import type { IntegrationCallResult } from '../ports/integrations.ts';
+import type { NewJob } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { KeyedTokenBuckets } from './token-bucket.ts';
 
@@ -41,15 +42,25 @@ export async function runSyncIntegration(deps: AppDeps, userId: string, effect: 
   return result.ok ? { kind: 'integrationResult', ...at, ok: true, output: result.output } : { kind: 'integrationResult', ...at, ok: false, error: result.error };
 }
 
-/** Schedules an asynchronous step's durable job; the conversation has already moved on, so a failure is only logged. */
-export async function scheduleIntegration(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<void> {
-  const result = await call(deps, userId, effect);
-  if (!result.ok) {
+/**
+ * An asynchronous step's durable job, for the turn's outbox (turn-outbox.ts): the conversation
+ * moves on at once, so a step that cannot be scheduled (over the user's call limit, no
+ * integration layer) is only logged, and null is returned.
+ */
+export function asyncIntegrationJob(deps: AppDeps, userId: string, effect: IntegrationEffect): NewJob | null {
+  const refused = (kind: string, reason: string) => {
     deps.logger.error(
-      { userId, dialogId: effect.dialogId, stepId: effect.stepId, code: 'integration_not_scheduled', kind: result.error.kind, reason: result.error.message },
+      { userId, dialogId: effect.dialogId, stepId: effect.stepId, code: 'integration_not_scheduled', kind, reason },
       'an asynchronous integration step could not be scheduled; the conversation went on without it',
     );
+    return null;
+  };
+  if (!deps.integrations) return refused('unconfigured', 'This server runs no integration layer, so integration steps cannot call anything.');
+  if (!callBuckets(deps).take(`${userId}\n${serviceOf(deps, effect)}`)) {
+    return refused('rate_limited', `More than ${deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE} calls a minute to ${serviceOf(deps, effect)} for this user.`);
   }
+  const prepared = deps.integrations.asyncJob({ dialogId: effect.dialogId, stepId: effect.stepId }, { userId, variables: effect.variables, userData: effect.userData });
+  return prepared.ok ? prepared.job : refused(prepared.error.kind, prepared.error.message);
 }
 
 async function call(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<IntegrationCallResult> {

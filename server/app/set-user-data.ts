@@ -1,5 +1,6 @@
 import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
+import { emitOutsideTurn, userDataChange } from './turn-events.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 /**
@@ -23,12 +24,17 @@ export function splitPageData(deps: AppDeps, fields: Readonly<Record<string, unk
 export function setUserData(deps: AppDeps, userId: string, fields: Readonly<Record<string, unknown>>, adjust?: (user: UserRecord) => UserRecord): Promise<void> {
   const { userData, variables } = splitPageData(deps, fields);
   return deps.turns.run(userId, async () => {
-    await updateUserWithRetry(deps.store, userId, deps.clock.now(), (current) => {
+    const now = deps.clock.now();
+    let before: Readonly<Record<string, unknown>> = {};
+    const updated = await updateUserWithRetry(deps.store, userId, now, (current) => {
+      before = current.userData;
       const user = adjust ? adjust(current) : current;
       return {
         userData: { ...user.userData, ...userData },
         variables: { ...user.variables, ...variables },
       };
     });
+    const change = userDataChange(before, updated.userData);
+    if (change) await emitOutsideTurn(deps, updated, [{ kind: 'userData.changed', data: change }], now);
   });
 }

@@ -13,8 +13,9 @@ import { ScriptedWidget } from './test/scripted-widget.ts';
  * The figures line it prints (lost answers, undelivered entries, ack waits after
  * each restart) is the measurement; the assertions are the zeros. For a larger
  * run: TURNS_CRASH_USERS, TURNS_CRASH_KILLS; TURNS_CRASH_LOG=<file> keeps the
- * servers' log lines. 50 users keep the Mongo leg near a minute on a loaded
- * 2-core machine: FerretDB's SQLite backend writes one statement at a time.
+ * servers' log lines. 50 users keep the default run short; the goal for the
+ * Mongo store on one node is TURNS_CRASH_USERS=200 with the zeros, and acks after
+ * a restart p50 <= 1 s, p99 <= 5 s (the figures line says).
  */
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
 const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
@@ -107,7 +108,7 @@ for (const leg of storeLegs()) {
           `[turns crash, ${leg.name}] ${USERS} users, ${sent.length} messages, ${KILLS} kills, ${drops} drops, ${reloads} reloads: ` +
             `${figures.unanswered} unanswered, ${figures.answeredTwice} answered twice, ${figures.storedTwice} stored twice, ` +
             `${figures.undelivered} stored entries not shown, ${figures.conflicting} shown twice or changed, ` +
-            `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, max ${figures.ackMax} ms (n=${figures.ackCount})`,
+            `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, p99 ${figures.ackP99} ms, max ${figures.ackMax} ms (n=${figures.ackCount})`,
         );
         expect({
           unanswered: figures.unanswered,
@@ -121,7 +122,7 @@ for (const leg of storeLegs()) {
         await reader.close();
         await rm(dir, { recursive: true, force: true });
       }
-    }, 420_000);
+    }, Math.max(420_000, USERS * 4_000));
   });
 }
 
@@ -164,7 +165,7 @@ async function tally(
   }
   waits.sort((a, b) => a - b);
   const at = (q: number) => (waits.length === 0 ? 0 : Math.round(waits[Math.min(waits.length - 1, Math.floor(q * waits.length))]!));
-  return { unanswered, answeredTwice, storedTwice, undelivered, conflicting, unacked, refused, ackP50: at(0.5), ackMax: at(1), ackCount: waits.length };
+  return { unanswered, answeredTwice, storedTwice, undelivered, conflicting, unacked, refused, ackP50: at(0.5), ackP99: at(0.99), ackMax: at(1), ackCount: waits.length };
 }
 
 function textOf(entry: TranscriptEntry): string {

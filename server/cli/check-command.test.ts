@@ -28,6 +28,22 @@ describe('chatbot check', () => {
     expect(stderr.trim()).toBe(`${DEMO_BOT_DEFINITION}: the bot definition is valid`);
   });
 
+  it('when a preset step names a secret that is not set, or lacks a parameter, then check names it as for any step type, and passes once both are right', async () => {
+    const slack = (params: Record<string, unknown>) => bot([{ id: 'tell', type: 'integration', integration: 'slackPostMessage', params }, { id: 'end', type: 'end' }]);
+    const unset = await check(await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK', text: 'New order from {{name}}' })));
+    expect(unset.code).toBe(1);
+    expect(unset.stdout.trimEnd().split('\n')).toEqual([
+      'dialogs[0].steps[0].params.webhookUrlSecret: the secret SLACK_HOOK is not set; set the environment variable SLACK_HOOK (or the studio secret of that name) to the value this step authenticates with',
+    ]);
+    const hook = { SLACK_HOOK: 'https://hooks.slack.com/services/T000/B000/xyz' };
+    const missing = await runEntry('server/cli/main.ts', ['check', await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK' }))], hook);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout.trimEnd().split('\n')).toEqual(['dialogs[0].steps[0].params: missing property "text"']);
+    const right = await runEntry('server/cli/main.ts', ['check', await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK', text: 'New order from {{name}}' }))], hook);
+    expect(right.code).toBe(0);
+    expect(right.stdout + right.stderr).not.toContain('hooks.slack.com');
+  });
+
   it('when several things are wrong, then each gets its own line', async () => {
     const file = await writeBot(bot([{ id: 'hi', type: 'message', txt: 'hi', next: 'gone' }, { id: 'ask', type: 'input', prompt: 'x', inputType: 'txt' }]));
     const { code, stdout } = await check(file);

@@ -7,6 +7,7 @@ import { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { integrationSettingsSchema } from '../integrations/settings.ts';
 import { toLayerStep } from '../integrations/bot-steps.ts';
 import { loadStepTypeModules, StepTypeModuleError } from '../integrations/step-types/load-modules.ts';
+import { BUILT_IN_STEP_TYPES, registryFor } from '../integrations/step-types/registry.ts';
 import type { CodeStepType } from '../integrations/step-types/step-type.ts';
 import { checkInputFreeLoops } from '../definition/cycles.ts';
 import { definitionProblems, toProblem } from '../definition/load.ts';
@@ -92,7 +93,7 @@ function integrationProblems(definition: BotDefinition, env: Readonly<Record<str
   }
   let runtime: IntegrationRuntime;
   try {
-    runtime = IntegrationRuntime.create(definition.integrations, { store: noStore, clock: systemClock, logger: silent, env, stepTypes });
+    runtime = IntegrationRuntime.create(definition.integrations, { store: noStore, clock: systemClock, logger: silent, env, stepTypes, registry: registryFor([...BUILT_IN_STEP_TYPES, ...stepTypes]) });
   } catch (error) {
     if (error instanceof IntegrationConfigError) return [toProblem(error.message)];
     throw error;

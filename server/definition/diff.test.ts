@@ -44,6 +44,15 @@ describe('the diff in words between the live version and the one to publish', ()
     expect(diffDefinitions(live, reordered)).toEqual([]);
   });
 
+  it('when a file as written is compared with its stored form, whose keys are in order at every level, then nothing is named as changed', () => {
+    const written = { settings: { id: 'shop' }, integrations: { services: { crm: { baseUrlEnv: 'CRM_URL', baseUrl: 'https://crm.example.com/' } } }, dialogs: [{ id: 'd', steps: [{ id: 's', type: 'event', name: 'x', payload: { reason: 'r', name: '{{name}}' } }] }] };
+    const stored = { settings: { id: 'shop' }, integrations: { services: { crm: { baseUrl: 'https://crm.example.com/', baseUrlEnv: 'CRM_URL' } } }, dialogs: [{ id: 'd', steps: [{ id: 's', type: 'event', name: 'x', payload: { name: '{{name}}', reason: 'r' } }] }] };
+    expect(diffDefinitions(written, stored)).toEqual([]);
+    const changed = structuredClone(stored);
+    changed.dialogs[0]!.steps[0]!.payload.reason = 'other';
+    expect(diffDefinitions(written, changed).map((c) => c.words)).toEqual(['Step "s" in dialog "d" changed: payload.']);
+  });
+
   it('when the other parts change, or a definition is not the expected shape, then the whole part is named and nothing throws', () => {
     expect(diffDefinitions(live, { ...live, integrations: { services: {} }, pageEvents: [] })).toEqual([
       { kind: 'added', what: 'part', path: 'integrations', id: 'integrations', words: 'integrations added.' },

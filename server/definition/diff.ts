@@ -6,27 +6,28 @@
  * whole. Pure.
  */
 
-export interface Change {
-  readonly kind: 'added' | 'removed' | 'changed';
-  readonly what: 'dialog' | 'step' | 'settings' | 'intent' | 'faq' | 'part';
-  /** Where, in the version being published (in the live one for a removal): `dialogs[2].steps[0]`. */
-  readonly path: string;
-  readonly dialogId?: string;
-  readonly stepId?: string;
-  /** The id of an intent or FAQ pair; the name of a top-level part (`integrations`, `pageEvents`, …). */
-  readonly id?: string;
-  /** The fields that differ, for a change; `order` when only the order of steps changed. */
-  readonly fields?: readonly string[];
-  /** The same, in one English sentence (the studio composes its own in the reader's language from the fields above). */
-  readonly words: string;
-}
+import type { Change } from '../../shared/studio-versions.ts';
+
+export type { Change };
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const idOf = (value: Json): string | undefined => (typeof value.id === 'string' ? value.id : undefined);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equal as data: keys in any order at every level (a file as written and its stored, canonical
+ * form differ only there), a key holding undefined as absent. Definitions are bounded in depth
+ * before they get here.
+ */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = (value: Json) => Object.keys(value).filter((key) => value[key] !== undefined);
+  const own = keys(a);
+  return own.length === keys(b).length && own.every((key) => b[key] !== undefined && same(a[key], b[key]));
+}
 const quoted = (text: string) => JSON.stringify(text);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -1,15 +1,10 @@
+// What templates may read and which step sets which name is shared with the studio's designer.
+import { BUILT_IN_VARIABLES, NOT_TEMPLATE_KEYS as NOT_TEMPLATES, PARAMS_ONLY, TEMPLATE_PLACEHOLDER as PLACEHOLDER, variablesSetBy } from '../../shared/bot-names.ts';
 import type { BotDefinition } from './schema.ts';
 import { closest, type Problem } from './problem.ts';
 import { formatPath } from './path.ts';
 
-/** Names every conversation may hold without the definition setting them (server/app sets them). */
-export const BUILT_IN_VARIABLES = ['pageData', 'triggerData', 'lastPageEvent'] as const;
-/** What integration parameters may read besides variables and user data (server/integrations/step-types/template-params.ts). */
-const PARAMS_ONLY = ['userId', 'variables', 'userData'] as const;
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*)(?:\.[\w$]+)*\s*\}\}/g;
-/** Fields whose strings are data, not templates: a set action's literal value, a condition's operand, a regex. */
-const NOT_TEMPLATES = new Set(['value', 'pattern', 'variable', 'cardsFrom', 'id', 'type', 'next', 'then', 'else', 'dialog', 'step', 'onError', 'onNoMatch', 'onMaxRetries', 'mapping', 'integration', 'service', 'output']);
+export { BUILT_IN_VARIABLES };
 
 /**
  * Every `{{name}}` in the definition's templates, checked against the names a conversation can hold:
@@ -65,18 +60,6 @@ export function checkTemplateNames(definition: BotDefinition): Problem[] {
 /** The names a template may read: user-data fields, variables the steps set, the built-ins. */
 export function knownNames(definition: BotDefinition): Set<string> {
   const names = new Set<string>([...definition.userDataFields, ...BUILT_IN_VARIABLES]);
-  for (const dialog of definition.dialogs) {
-    for (const step of dialog.steps) {
-      if (step.type === 'input' && step.saveTo && 'variable' in step.saveTo) names.add(step.saveTo.variable);
-      if (step.type === 'set') for (const action of step.actions) if (action.variable !== undefined) names.add(action.variable);
-      if (step.type === 'integration') {
-        if (step.output !== undefined) names.add(step.output);
-        if (step.onError.startsWith('flag:')) {
-          const flag = step.onError.slice('flag:'.length);
-          names.add(flag).add(`${flag}Error`);
-        }
-      }
-    }
-  }
+  for (const dialog of definition.dialogs) for (const step of dialog.steps) for (const name of variablesSetBy(step)) names.add(name);
   return names;
 }

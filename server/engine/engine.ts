@@ -7,15 +7,13 @@ import { integrationOutcome } from './steps/integration.ts';
 import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
-import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TurnContext, TurnResult, Understanding } from './types.ts';
+import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TrailMark, TurnContext, TurnResult, Understanding } from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {
   readonly spent: RunBudget;
   readonly maxSteps: number;
   readonly maxCalls: number;
-  /** Notes that a dialog's run ended on its own terms (TurnResult.completed). */
-  readonly completed: (dialogId: string) => void;
 }
 
 export interface TurnOptions {
@@ -34,7 +32,6 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
   let at: StepRef | undefined;
   const outputs: TurnContext['outputs'] = [];
-  const completed: string[] = [];
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
@@ -48,6 +45,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       at = step;
       if (step) moves.push({ from: outputs.length, at: step });
     },
+    trail: [],
     render(template, renderOptions) {
       const onMissing = (name: string) => {
         if (missing.has(name)) return;
@@ -63,9 +61,6 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     spent: takeBudget(ctx, input, timerStep),
     maxSteps: definition.settings.maxStepsWithoutInput,
     maxCalls: definition.settings.maxCallsWithoutInput,
-    completed: (dialogId) => {
-      if (!completed.includes(dialogId)) completed.push(dialogId);
-    },
   };
   let position: Position | null = state.position;
   switch (input.kind) {
@@ -138,8 +133,8 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     outputs,
     origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
+    trail: ctx.trail ?? [],
     visits: visitsOf(moves),
-    completed,
   };
 }
 
@@ -180,7 +175,7 @@ export function understandingNeeded(definition: BotDefinition, state: Conversati
 
 function startDialog(ctx: TurnContext, dialogId: string, stepId: string | undefined, run: Run): Position | null {
   cancelTimers(ctx, (timer) => timer.dialogStart);
-  const position = enterAt(ctx.definition, dialogId, stepId);
+  const position = enterAt(ctx, dialogId, stepId);
   return position && runFrom(ctx, position, run);
 }
 
@@ -204,6 +199,7 @@ function receiveText(
     const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
     if (routed && position && step) return go(ctx, position.dialogId, step, routed, run, false);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
+    mark(ctx, { kind: 'notUnderstood', dialogId: where.dialogId, stepId: where.stepId, text });
     if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
     else {
       ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
@@ -216,13 +212,13 @@ function receiveText(
 }
 
 function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null {
-  const position = enterAt(ctx.definition, dialogId);
+  const position = enterAt(ctx, dialogId);
   return position && runFrom(ctx, position, run);
 }
 
-/** `byStep`: the step itself chose `next` (not an intent switch), so leaving the dialog completes it. */
+/** `byStep`: the step itself chose `next` (not an intent switch), so leaving the dialog for another completes it. */
 function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run, byStep = true): Position | null {
-  const after = follow(ctx.definition, dialogId, step, next, byStep ? run.completed : undefined);
+  const after = follow(ctx, dialogId, step, next, byStep);
   if (after?.awaiting) return after;
   return after && runFrom(ctx, after, run);
 }
@@ -254,36 +250,49 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     if (calls) run.spent.calls += 1;
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
-    position = follow(ctx.definition, position.dialogId, step, next, run.completed);
+    position = follow(ctx, position.dialogId, step, next, true);
   }
   return null;
 }
 
-function follow(definition: BotDefinition, dialogId: string, step: Step, next: Next, completed?: (dialogId: string) => void): Position | null {
+/**
+ * Where `next` leads. A dialog completes (one definition, for insights and the `dialog.completed` event):
+ * at an end step, when its last step runs out, or when one of its own steps (`byStep`, not an intent
+ * switch) jumps to another dialog. A fatal error, an input that gives up or a run stopped by its budget
+ * only stops it.
+ */
+function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next, byStep: boolean): Position | null {
   switch (next.kind) {
     case 'end':
-      completed?.(dialogId);
+      if (step.type === 'end') mark(ctx, { kind: 'dialogCompleted', dialogId });
       return null;
     case 'goto':
-      if (next.dialogId !== dialogId) completed?.(dialogId);
-      return enterAt(definition, next.dialogId, next.stepId);
+      if (byStep && next.dialogId !== dialogId) mark(ctx, { kind: 'dialogCompleted', dialogId });
+      return enterAt(ctx, next.dialogId, next.stepId);
     case 'await':
       return { dialogId, stepId: step.id, awaiting: true, retries: 0 };
     case 'advance': {
-      const dialog = findDialog(definition, dialogId);
+      const dialog = findDialog(ctx.definition, dialogId);
       if (!dialog) return null;
       if (next.to !== undefined) return { dialogId, stepId: next.to, awaiting: false, retries: 0 };
       const following = dialog.steps[dialog.steps.findIndex((s) => s.id === step.id) + 1];
-      if (!following) completed?.(dialogId);
+      if (!following) mark(ctx, { kind: 'dialogCompleted', dialogId });
       return following ? { dialogId, stepId: following.id, awaiting: false, retries: 0 } : null;
     }
   }
 }
 
-function enterAt(definition: BotDefinition, dialogId: string, stepId?: string): Position | null {
-  const dialog = findDialog(definition, dialogId);
+/** Enters a dialog (at its first step, or the one named): every way into a dialog comes through here. */
+function enterAt(ctx: TurnContext, dialogId: string, stepId?: string): Position | null {
+  const dialog = findDialog(ctx.definition, dialogId);
   const first = stepId ?? dialog?.steps[0]?.id;
-  return dialog && first !== undefined ? { dialogId, stepId: first, awaiting: false, retries: 0 } : null;
+  if (!dialog || first === undefined) return null;
+  mark(ctx, { kind: 'dialogStarted', dialogId });
+  return { dialogId, stepId: first, awaiting: false, retries: 0 };
+}
+
+function mark(ctx: TurnContext, milestone: TrailMark): void {
+  ctx.trail?.push(milestone);
 }
 
 function findDialog(definition: BotDefinition, dialogId: string): Dialog | undefined {

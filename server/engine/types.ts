@@ -177,20 +177,30 @@ export interface StepRef {
   readonly stepId: string;
 }
 
+/**
+ * What happened in a turn that someone outside may want to hear of (event subscriptions), in
+ * order. A dialog is completed when it reaches an end step or runs past its last step; one left
+ * by a goto, a fatal error or a run-budget stop is not.
+ */
+export type TrailMark =
+  | { readonly kind: 'dialogStarted'; readonly dialogId: string }
+  | { readonly kind: 'dialogCompleted'; readonly dialogId: string }
+  /** The user's text was of no use to the step they were on, and no intent took it. */
+  | { readonly kind: 'notUnderstood'; readonly dialogId: string | null; readonly stepId: string | null; readonly text: string };
+
 export interface TurnResult {
   readonly state: ConversationState;
   readonly outputs: readonly BotMessage[];
   /** Where each output came from, index for index: the step that said it (undefined: no step, e.g. a fallback with no position). */
   readonly origins?: readonly (StepRef | undefined)[];
   readonly effects: readonly Effect[];
+  /**
+   * Milestones of the turn, in order: dialogs started and completed (see `follow` in engine.ts for when
+   * a dialog completes), text not understood. Event subscriptions and insights both read it.
+   */
+  readonly trail: readonly TrailMark[];
   /** Every step the turn moved to, in order (a step entered twice in a row once): what insights count as reached. */
   readonly visits?: readonly StepRef[];
-  /**
-   * Dialogs whose run ended on the dialog's own terms this turn: an end, the last step ran out, or
-   * a step of the dialog jumped to another dialog. An intent switch, a recovery or a run stopped by
-   * its budget completes nothing.
-   */
-  readonly completed?: readonly string[];
 }
 
 /** A jump: a step of the current dialog, or a dialog (optionally a step in it). */
@@ -218,6 +228,8 @@ export interface TurnContext {
   userData: Record<string, unknown>;
   readonly outputs: BotMessage[];
   readonly effects: Effect[];
+  /** Milestones of the turn (dialogs started and completed, text not understood); absent in a step's own tests. */
+  readonly trail?: TrailMark[];
   /** Renders {{templates}} against the current variables and user data. `markdown`: escape values so they cannot add markup. */
   render(template: string, options?: { readonly markdown?: boolean }): string;
   /** The step being entered or answered: a warning about a template names where it is, and so does each message it says. */

@@ -14,12 +14,15 @@ export async function authorizedCall(options: {
   readonly record: CallRecorder;
   /** Told the credential values each attempt used (a step's code scrubs them from its error messages). */
   readonly used?: (secrets: readonly string[]) => void;
+  /** Secrets beyond the service's that the call may carry (a step type's own, `ctx.secret`), scrubbed from its log row. */
+  readonly extraSecrets?: () => readonly string[];
 }): Promise<HttpResponse> {
-  const { http, request, auth, variables, record, used } = options;
+  const { http, request, auth, variables, record, used, extraSecrets } = options;
   const attempt = async () => {
     const authorization = await auth.authorize({ variables, record });
     used?.(authorization.secrets);
-    const response = await sendAndRecord(http, { ...request, headers: { ...request.headers, ...authorization.headers } }, record, authorization.secrets);
+    const secrets = extraSecrets ? [...authorization.secrets, ...extraSecrets()] : authorization.secrets;
+    const response = await sendAndRecord(http, { ...request, headers: { ...request.headers, ...authorization.headers } }, record, secrets);
     return { authorization, response };
   };
   const first = await attempt();

@@ -23,6 +23,17 @@ export interface StepTypeModule {
   readonly service?: 'always' | 'optional';
   /** JSONata mappings a step may pick with `mapping: "@name"`. */
   readonly mappings?: Readonly<Record<string, string>>;
+  /**
+   * Parameters whose value is the NAME of a secret (an environment variable such as
+   * `SLACK_BOT_TOKEN`), never the secret itself; `ctx.secret(param)` reads it. A step must
+   * write them as they are (no `{{templates}}`) and a named secret that is not set stops start-up.
+   */
+  readonly secrets?: readonly string[];
+  /**
+   * Parameters a step must write as they are, never `{{templates}}`: the addresses the secrets
+   * go to (an API's base URL), so no variable a user can fill redirects a credential elsewhere.
+   */
+  readonly fixed?: readonly string[];
   call(ctx: StepContext): Promise<unknown> | unknown;
 }
 
@@ -32,9 +43,9 @@ export function defineStepType(type: StepTypeModule): StepTypeModule {
 }
 
 const NAME = /^[A-Za-z][\w-]{0,63}$/;
-const FIELDS = new Set(['name', 'level', 'description', 'params', 'output', 'timing', 'service', 'mappings', 'call']);
-// Only to check that a module's schemas compile; the registry compiles them again with its own options.
-const schemaCheck = new Ajv({ strict: false });
+const FIELDS = new Set(['name', 'level', 'description', 'params', 'output', 'timing', 'service', 'mappings', 'secrets', 'fixed', 'call']);
+// Only to check that a module's schemas compile; the registry compiles them again with its own options (formats included).
+const schemaCheck = new Ajv({ strict: false, validateFormats: false });
 
 /** Checks a module's default export and turns it into the registry's contract; throws an Error saying what to fix. */
 export function toStepType(value: unknown): CodeStepType {
@@ -60,6 +71,14 @@ export function toStepType(value: unknown): CodeStepType {
   if (type.mappings !== undefined && (typeof type.mappings !== 'object' || !Object.values(type.mappings as object).every((m) => typeof m === 'string'))) {
     throw new Error(`step type "${type.name}": "mappings" must map names to JSONata expressions`);
   }
+  const declared = Object.keys(((type.params as { properties?: object }).properties ?? {}) as object);
+  for (const field of ['secrets', 'fixed'] as const) {
+    const names = type[field];
+    if (names === undefined) continue;
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw new Error(`step type "${type.name}": "${field}" must be a list of parameter names`);
+    const unknownNames = names.filter((n: string) => !declared.includes(n));
+    if (unknownNames.length > 0) throw new Error(`step type "${type.name}": "${field}" names ${unknownNames.map((n: string) => `"${n}"`).join(', ')}, which "params" does not declare`);
+  }
   if (typeof type.call !== 'function') throw new Error(`step type "${type.name}": "call" must be a function (ctx) => output`);
   const call = type.call as CodeStepType['call'];
   return {
@@ -72,6 +91,8 @@ export function toStepType(value: unknown): CodeStepType {
     defaultTiming: (type.timing as TimingMode | undefined) ?? 'sync',
     needsService: (type.service as 'always' | 'optional' | undefined) ?? 'always',
     ...(type.mappings ? { mappings: type.mappings as Record<string, string> } : {}),
+    secretParams: [...((type.secrets as string[] | undefined) ?? [])],
+    fixedParams: [...((type.fixed as string[] | undefined) ?? [])],
     call: (ctx) => call.call(type, ctx),
   };
 }

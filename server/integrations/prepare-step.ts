@@ -27,6 +27,7 @@ export function prepareStep(
   where: string,
   registry: StepTypeRegistry,
   services: ReadonlyMap<string, CompiledService>,
+  env: Readonly<Record<string, string | undefined>> = {},
 ): PreparedStep {
   const parsed = integrationStepSchema.safeParse(input);
   if (!parsed.success) {
@@ -45,6 +46,8 @@ export function prepareStep(
   } else if (type.kind !== 'dataset' && type.needsService === 'always') {
     throw new IntegrationConfigError(`${where}.service: step type "${type.name}" calls a configured service; name one in "service".`);
   }
+
+  if (type.kind === 'code') checkFixedParams(step.params, type.secretParams, type.fixedParams, `${where}.params`, env);
 
   const copy = structuredClone(step.params);
   if (!compiled.params(copy)) {
@@ -76,4 +79,36 @@ function templatedPaths(value: unknown, at: string): string[] {
 /** An error about a templated value (or inside one) cannot be judged before the value is known. */
 function coveredByTemplate(error: ErrorObject, templated: readonly string[]): boolean {
   return templated.some((path) => error.instancePath === path || error.instancePath.startsWith(`${path}/`));
+}
+
+const SECRET_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * Parameters that name a secret, or an address a secret is sent to, are taken as written: a
+ * template there would let a value a user typed pick which secret is read, or where it goes.
+ * A named secret must be set (in the environment, where the studio's secrets arrive too), as a
+ * service's tokenEnv must: a step that would only fail at its first call stops start-up instead.
+ */
+function checkFixedParams(
+  params: Readonly<Record<string, unknown>>,
+  secretParams: readonly string[],
+  fixedParams: readonly string[],
+  where: string,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  for (const name of new Set([...secretParams, ...fixedParams])) {
+    if (isTemplated(params[name])) {
+      throw new IntegrationConfigError(`${where}.${name}: must be written as it is, without {{templates}}: it names a secret or an address a secret is sent to.`);
+    }
+  }
+  for (const name of secretParams) {
+    const secret = params[name];
+    if (secret === undefined) continue;
+    if (typeof secret !== 'string' || !SECRET_NAME.test(secret)) {
+      throw new IntegrationConfigError(`${where}.${name}: must be the name of a secret (an environment variable) such as "SLACK_BOT_TOKEN", never the secret itself.`);
+    }
+    if ((env[secret] ?? '').trim() === '') {
+      throw new IntegrationConfigError(`${where}.${name}: the secret ${secret} is not set; set the environment variable ${secret} (or the studio secret of that name) to the value this step authenticates with.`);
+    }
+  }
 }

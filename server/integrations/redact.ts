@@ -6,7 +6,7 @@
  */
 export const REDACTED = '[redacted]';
 
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key)$|api[-_]?key|token|secret|password/i;
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key)$|api[-_]?key|token|secret|password|signature/i;
 const SECRET_FIELD = /^(password|passwd|client_secret|access_token|refresh_token|id_token|api[-_]?key|secret|token|auth_?token|code)$/i;
 
 export function redactHeaders(headers: Readonly<Record<string, string>>, secrets: readonly string[] = []): Record<string, string> {
@@ -57,6 +57,30 @@ export function redactValue(value: unknown): unknown {
 /** Replaces every occurrence of each known secret value (also base64 and URL-encoded forms are covered by the callers passing them). */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  // Longest first: a secret that contains another must go whole, not leave its rest behind.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/**
+ * The forms a secret value can take in a log row or a message: as is, URL-encoded, JSON-escaped
+ * (a private key's line breaks) and, for a secret that is a URL (a Slack webhook), its path and
+ * query, so the host still shows and the part that grants access does not.
+ */
+export function secretForms(value: string): string[] {
+  const forms = new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]);
+  if (/^https?:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      const tail = `${url.pathname}${url.search}`;
+      if (tail.length >= 8) {
+        forms.delete(value);
+        forms.add(tail);
+        forms.add(encodeURIComponent(tail));
+      }
+    } catch {
+      // not a URL after all: kept whole
+    }
+  }
+  return [...forms].filter((form) => form.length >= 4);
 }

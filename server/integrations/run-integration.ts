@@ -3,16 +3,17 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
-import type { Store } from '../ports/store.ts';
+import type { NewJob, Store } from '../ports/store.ts';
+import { utcDay, type UsageCounters } from '../ports/usage-counters.ts';
 import { noAuth } from './auth/authenticator.ts';
 import { authorizedCall } from './authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
 import type { DatasetCluster } from './datasets/dataset-cluster.ts';
-import { IntegrationConfigError, IntegrationError, isRetryable, type IntegrationErrorKind } from './http/integration-error.ts';
+import { IntegrationConfigError, IntegrationError, isRetryable, STEP_CODE_ERROR_KINDS, type IntegrationErrorKind } from './http/integration-error.ts';
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
 import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
 import { prepareStep, type PreparedStep } from './prepare-step.ts';
-import { scrub } from './redact.ts';
+import { scrub, secretForms } from './redact.ts';
 import { compileServices, type CompiledService } from './services.ts';
 import { integrationSettingsSchema } from './settings.ts';
 import type { IntegrationStepInput } from './step-config.ts';
@@ -54,6 +55,13 @@ export interface IntegrationRuntimeDeps {
   readonly datasetCluster?: DatasetCluster;
   /** The studio's insights count each call made for a user (by status, with its latency). */
   readonly insights?: () => { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
+  /** Daily counters step types keep (`ctx.usage`, a language model's token budget); without it such a step fails. */
+  readonly usage?: UsageCounters;
+  /**
+   * The step types already compiled (`registryFor`), for a runtime that only checks steps:
+   * compiling every schema again costs more than checking a 500-step bot.
+   */
+  readonly registry?: StepTypeRegistry;
 }
 
 const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
@@ -88,7 +96,7 @@ export class IntegrationRuntime {
       const issue = parsed.error.issues[0];
       throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
     }
-    this.registry = new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
+    this.registry = deps.registry ?? new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
     this.http = new SafeHttpClient({ ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) });
     this.services = compileServices(parsed.data.services, { env: deps.env, http: this.http, clock: deps.clock });
     this.recorderFor = integrationLogWriter(deps);
@@ -122,57 +130,72 @@ export class IntegrationRuntime {
   prepare(step: IntegrationStepInput | object, where = 'step'): PreparedStep {
     const cached = this.prepared.get(step);
     if (cached) return cached;
-    const result = prepareStep(step, where, this.registry, this.services);
+    const result = prepareStep(step, where, this.registry, this.services, this.deps.env);
     this.prepared.set(step, result);
     return result;
   }
 
   /** Runs a step for a user: synchronously, or by scheduling a durable job for async steps. Never throws for call failures. */
-  async run(stepInput: IntegrationStepInput | PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
+  async run(stepInput: IntegrationStepInput | PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): Promise<IntegrationResult> {
     let prepared: PreparedStep;
     try {
       prepared = 'compiled' in stepInput ? stepInput : this.prepare(stepInput);
     } catch (error) {
       return { ok: false, error: { kind: 'invalid_params', message: (error as Error).message } };
     }
-    if (prepared.timing === 'async') return this.schedule(prepared, context);
+    if (prepared.timing === 'async') return this.schedule(prepared, context, origin);
     return this.execute(prepared, context, true);
   }
 
-  /** Runs an async job's call; throws when the failure is transient, so the job runner retries with backoff. */
-  async runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<void> {
+  /**
+   * Runs an async job's call; throws (an IntegrationError) when the failure is transient, so the job
+   * runner retries with backoff. Answers the failure when the call failed for good without a throw.
+   */
+  async runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<IntegrationFailure | undefined> {
     const step = payload.step as IntegrationStepInput;
     const context = payload.context as IntegrationContext;
     const prepared = this.prepare(step, 'integration job');
     const result = await this.execute(prepared, context, false);
-    if (result.ok) return;
-    if (isRetryable(result.error) && attempt.attempt < attempt.maxAttempts) throw new Error(result.error.message);
+    if (result.ok) return undefined;
+    const failure = new IntegrationError(result.error.kind, result.error.message, result.error.status);
+    if (isRetryable(result.error) && attempt.attempt < attempt.maxAttempts) throw failure;
     this.deps.logger.warn(
       { event: 'integration_async_failed', stepType: prepared.step.type, kind: result.error.kind, attempt: attempt.attempt },
       'an asynchronous integration call failed for good',
     );
-    if (isRetryable(result.error)) throw new Error(result.error.message); // last attempt: let the job end as dead
+    if (isRetryable(result.error)) throw failure; // last attempt: let the job end as dead
+    return result.error;
   }
 
-  private async schedule(prepared: PreparedStep, context: IntegrationContext): Promise<IntegrationResult> {
+  private async schedule(prepared: PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): Promise<IntegrationResult> {
     if (!this.deps.scheduler) return { ok: false, error: { kind: 'invalid_params', message: 'Asynchronous steps need the job scheduler, which this server was started without.' } };
+    const job = this.asyncJob(prepared, context, origin);
+    await this.deps.scheduler.schedule(job);
+    return { ok: true, output: null, scheduled: job.id };
+  }
+
+  /**
+   * The durable job of an async step's call, not yet stored: a turn puts it in its
+   * outbox (TurnCommit.jobs), so the call is scheduled exactly when the turn commits.
+   * `origin`: the step that asked for it, named when the call fails for good (integration.failed).
+   */
+  asyncJob(prepared: PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): NewJob {
     // Parameters are filled now: the call reports the moment the user passed the step.
     // Only the variable holding a user's token (if the service needs it) travels with the job.
     const tokenVariable = prepared.service?.userTokenVariable;
     const variables = tokenVariable && tokenVariable in context.variables ? { [tokenVariable]: context.variables[tokenVariable] } : {};
     const params = fillTemplates(prepared.step.params, context);
-    const id = `integration:${randomUUID()}`;
-    await this.deps.scheduler.schedule({
-      id,
+    return {
+      id: `integration:${randomUUID()}`,
       kind: INTEGRATION_JOB_KIND,
       payload: {
         step: { ...prepared.step, params, timing: 'sync' },
         context: { userId: context.userId, variables, userData: {} },
+        ...(origin ? { origin } : {}),
       },
       runAt: this.deps.clock.now(),
-      maxAttempts: prepared.step.maxAttempts,
-    });
-    return { ok: true, output: null, scheduled: id };
+      ...(prepared.step.maxAttempts === undefined ? {} : { maxAttempts: prepared.step.maxAttempts }),
+    };
   }
 
   private async execute(prepared: PreparedStep, context: IntegrationContext, fillParams: boolean): Promise<IntegrationResult> {
@@ -236,6 +259,10 @@ export class IntegrationRuntime {
     // The credentials this step's calls used, scrubbed from anything its code says.
     const secrets = new Set<string>();
     const used = (values: readonly string[]) => values.forEach((value) => secrets.add(value));
+    const hide = (value: string) => secretForms(value).forEach((form) => secrets.add(form));
+    const clean = (text: string) => scrub(text, [...secrets]);
+    const cleanFields = (extra: Record<string, unknown> | undefined) =>
+      extra && (JSON.parse(clean(JSON.stringify(extra))) as Record<string, unknown>);
     const ctx: StepContext = {
       params,
       userId: context.userId,
@@ -250,7 +277,7 @@ export class IntegrationRuntime {
         if (!request || typeof request.url !== 'string' || !REQUEST_METHODS.includes(request.method)) {
           throw new IntegrationError('invalid_params', `The ${type.name} step's code called request() without a method (${REQUEST_METHODS.join(', ')}) and a url.`);
         }
-        const response = await this.send(prepared, request, context, left, used);
+        const response = await this.send(prepared, request, context, left, used, () => [...secrets]);
         if (response.status < 200 || response.status > 299) {
           throw new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`, response.status);
         }
@@ -258,8 +285,28 @@ export class IntegrationRuntime {
         return { status: response.status, headers: response.headers, body: body === '' ? null : body };
       },
       log: {
-        info: (message, extra) => this.deps.logger.info({ ...extra, ...fields, event: 'step_type_log' }, message),
-        warn: (message, extra) => this.deps.logger.warn({ ...extra, ...fields, event: 'step_type_log' }, message),
+        info: (message, extra) => this.deps.logger.info({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
+        warn: (message, extra) => this.deps.logger.warn({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
+      },
+      secret: (param) => {
+        if (!type.secretParams.includes(param)) {
+          throw new IntegrationError('invalid_params', `The ${type.name} step's code asked for the secret of "${param}", which its type does not list in "secrets".`);
+        }
+        const name = params[param];
+        if (name === undefined) return undefined;
+        const value = typeof name === 'string' ? this.deps.env[name]?.trim() : undefined;
+        if (!value) throw new IntegrationError('auth', `The secret the ${type.name} step names in "${param}" is not set any more; set it again.`);
+        hide(value);
+        return value;
+      },
+      redact: (value) => {
+        if (typeof value === 'string' && value !== '') hide(value);
+      },
+      usage: (counter) => {
+        const usage = this.deps.usage;
+        if (!usage) throw new IntegrationError('invalid_params', `The ${type.name} step keeps a daily count, and this server was started without usage counters.`);
+        const key = () => ({ counter: `${type.name}:${counter}`, userId: context.userId, day: utcDay(this.deps.clock.now()) });
+        return { read: () => usage.readUsage(key()), add: (amount) => usage.addUsage(key(), amount) };
       },
     };
     try {
@@ -267,10 +314,14 @@ export class IntegrationRuntime {
     } catch (error) {
       if (error instanceof IntegrationError) throw error;
       // The message is the module's own and may quote anything it read (an answer echoing a token, the
-      // environment): every credential the bot holds (any service's, the user's token) is scrubbed
-      // before it reaches a log or the dialog.
+      // environment): every credential the bot holds (any service's, the user's token, the secrets the
+      // step read) is scrubbed before it reaches a log or the dialog.
       const held = [...this.services.values()].flatMap((service) => service.auth.heldSecrets(context.variables));
       const message = scrub(String((error as Error)?.message ?? error), [...secrets, ...held]);
+      const { kind, status } = (error ?? {}) as { kind?: unknown; status?: unknown };
+      if (typeof kind === 'string' && STEP_CODE_ERROR_KINDS.includes(kind as IntegrationErrorKind)) {
+        throw new IntegrationError(kind as IntegrationErrorKind, `The ${type.name} step failed: ${message}`, typeof status === 'number' ? status : undefined);
+      }
       throw new IntegrationError('step_code', `The ${type.name} step failed: ${message}`);
     } finally {
       finished = true;
@@ -286,21 +337,27 @@ export class IntegrationRuntime {
     context: IntegrationContext,
     timeoutMs = prepared.step.timeoutMs,
     used?: (secrets: readonly string[]) => void,
+    extraSecrets?: () => readonly string[],
   ): Promise<HttpResponse> {
     const url = this.resolveUrl(request.url, prepared.service);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
     }
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    const hasBody = request.json !== undefined && request.method !== 'GET';
-    if (hasBody) headers['content-type'] = 'application/json';
+    const body =
+      request.method === 'GET' ? undefined : request.form !== undefined ? new URLSearchParams(request.form).toString() : request.json !== undefined ? JSON.stringify(request.json) : undefined;
+    // A type may name its own (Slack asks for "application/json; charset=utf-8").
+    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+      headers['content-type'] = request.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json';
+    }
     return authorizedCall({
       http: this.http,
-      request: { url: url.href, method: request.method, headers, ...(hasBody ? { body: JSON.stringify(request.json) } : {}), timeoutMs },
+      request: { url: url.href, method: request.method, headers, ...(body !== undefined ? { body } : {}), timeoutMs },
       auth: prepared.service?.auth ?? noAuth,
       variables: context.variables,
       record: this.recorderFor(context.userId),
       ...(used ? { used } : {}),
+      ...(extraSecrets ? { extraSecrets } : {}),
     });
   }
 

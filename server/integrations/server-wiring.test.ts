@@ -37,7 +37,11 @@ describe('integration layer in the running server', () => {
     expect(refresh.headers.get('allow')).toBe('POST');
   });
 
-  it("when the demo bot runs, then the integration runtime knows every built-in step type and the bot's own", () => {
-    expect(server.integrations.registry.names()).toEqual(['http', 'service', 'listUserEvents', 'createUser', 'sendTrackingEvent', 'queryDataset', 'loyaltyPoints']);
+  it("when the demo bot runs, then the integration runtime knows every built-in step type, the presets and the bot's own", () => {
+    expect(server.integrations.registry.names()).toEqual([
+      'http', 'service', 'listUserEvents', 'createUser', 'sendTrackingEvent', 'queryDataset',
+      'sendWebhook', 'googleSheetsAppendRow', 'googleSheetsLookupRows', 'slackPostMessage', 'hubspotUpsertContact', 'zendeskCreateTicket', 'chatCompletion',
+      'loyaltyPoints',
+    ]);
   });
 });

@@ -142,6 +142,15 @@ export class JobRunner implements Scheduler {
     );
   }
 
+  committed(jobs: readonly NewJob[]): void {
+    const now = this.options.clock.now();
+    if (!jobs.some((job) => job.runAt <= now)) return;
+    // Pending in the store now: no direct hand-over may overtake them until a claim has seen them.
+    this.backlog = true;
+    this.pendingWrites += 1;
+    this.poke();
+  }
+
   cancel(id: string): Promise<boolean> {
     return this.options.store.cancelJob(id);
   }

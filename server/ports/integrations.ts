@@ -1,3 +1,5 @@
+import type { NewJob } from './store.ts';
+
 /**
  * Runs the bot definition's integration steps (the integration layer behind it is
  * wired by main.ts). Steps are named by dialog and step id: the adapter prepared
@@ -10,7 +12,17 @@ export interface IntegrationCaller {
    * Never throws for a failed call.
    */
   run(step: { readonly dialogId: string; readonly stepId: string }, context: IntegrationCallContext): Promise<IntegrationCallResult>;
+  /**
+   * The durable job of an asynchronous step's call, not stored: the turn that passed the
+   * step puts it in its outbox (TurnCommit.jobs), so it is scheduled exactly when the turn
+   * commits. A failure (no such step, a step that cannot run) is answered, not thrown.
+   */
+  asyncJob(step: { readonly dialogId: string; readonly stepId: string }, context: IntegrationCallContext): IntegrationJobResult;
 }
+
+export type IntegrationJobResult =
+  | { readonly ok: true; readonly job: NewJob }
+  | { readonly ok: false; readonly error: { readonly kind: string; readonly message: string } };
 
 export interface IntegrationCallContext {
   readonly userId: string;

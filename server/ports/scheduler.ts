@@ -15,4 +15,9 @@ export interface Scheduler {
   schedule(job: NewJob): Promise<void>;
   /** Cancels a job that has not finished; true when one was cancelled. */
   cancel(id: string): Promise<boolean>;
+  /**
+   * A turn's commit stored these jobs (its outbox, TurnCommit.jobs): the runner looks at
+   * once for the ones due now, rather than at its next poll.
+   */
+  committed?(jobs: readonly NewJob[]): void;
 }

@@ -219,7 +219,18 @@ export interface DatasetInfo {
 /**
  * One whole turn, written as one unit: the user's message (when a message
  * started the turn), the turn's user-data snapshots, the new state of the
- * user (compare-and-set on `expectedVersion`) and the bot's answers.
+ * user (compare-and-set on `expectedVersion`), the bot's answers, and the
+ * turn's outbox.
+ *
+ * The outbox (`jobs`, `cancelJobs`, `logs`) is every durable effect of the turn
+ * besides its state and messages: the timers it starts or stops, the
+ * asynchronous integration calls and channel callbacks it hands on, the log rows
+ * it writes. It is stored exactly when the turn is: in the turn's transaction
+ * (SQLite), or in the one write of the user document that is the turn's commit
+ * point, then moved into the jobs and logs collections (MongoDB, see
+ * stores/mongo/turn-outbox.ts). A crash can delay an outbox item, never lose it
+ * nor store it for a turn that did not commit. A new kind of durable effect rides
+ * here too: it is a job (its handler does the work) or a log row.
  */
 export interface TurnCommit {
   readonly userId: string;
@@ -234,11 +245,16 @@ export interface TurnCommit {
   /** The bot's messages, stored after the user's entry, with the next sequence numbers. */
   readonly botEntries: readonly NewTranscriptEntry[];
   /**
-   * Jobs the turn hands its outcome to (a channel's callback): scheduled only when the
-   * turn is committed, in its transaction where the store has them, else just before the
-   * state; so a job may find its turn missing after a crash, and must then do nothing.
+   * Outbox: jobs the turn starts (a wait step's timer, an asynchronous integration call,
+   * a channel's callback), scheduled as `Store.scheduleJob` would, exactly when the turn
+   * is committed. Their handlers may still run twice (a lease taken over), never for a
+   * turn that was not stored.
    */
   readonly jobs?: readonly NewJob[];
+  /** Outbox: ids of jobs the turn stops (a wait step left), cancelled as `Store.cancelJob` would, before `jobs` are scheduled. */
+  readonly cancelJobs?: readonly string[];
+  /** Outbox: log rows of the turn (nlpLog, fuzzyQuestionAnswerLog), stored exactly once with it. */
+  readonly logs?: readonly { readonly kind: LogKind; readonly entry: NewLogEntry }[];
   /** The turn answers the pending message with this seq: the mark is cleared in the same write as the state. */
   readonly answersPending?: number;
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { DEMO_BOT_DEFINITION } from '../config.ts';
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.ts';
+import type { SubscriptionDeps } from '../app/manage-subscriptions.ts';
 import { openTrackedLink } from '../app/open-tracked-link.ts';
 import { createApp, type AppOptions } from '../api/create-app.ts';
 import type { createMetrics } from '../api/metrics.ts';
@@ -15,6 +16,7 @@ import { SCHEMA_PATH } from '../definition/json-schema.ts';
 import { currentDatasets } from '../load-bot.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
+import type { AuditLog } from '../ports/studio/audit.ts';
 import type { BotService } from './bot-service.ts';
 
 export interface HttpSideOptions {
@@ -34,6 +36,10 @@ export interface HttpSideOptions {
   /** The bot's public base URL, known once the server listens. */
   readonly baseUrl: () => string;
   readonly draining: () => boolean;
+  /** The studio's audit trail: exported by the management API, and told of user erasures. */
+  readonly audit?: AuditLog;
+  /** Event subscriptions (REST hooks) for the management API: built with the job runner, after this. */
+  readonly subscriptions?: () => SubscriptionDeps;
   /** Surfaces mounted beside the management API (the studio). */
   readonly surfaces?: AppOptions['surfaces'];
 }
@@ -67,6 +73,8 @@ export function httpSide(options: HttpSideOptions): RequestListener {
       metricsAccess: { token: config.METRICS_TOKEN, openOnLoopback: isLoopbackHost(config.HOST) },
       trustProxy: config.TRUST_PROXY,
       deps: options.deps,
+      ...(options.audit ? { audit: options.audit } : {}),
+      ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
     },
     urlTracker: (token) => openTrackedLink(options.deps(), token),
     datasets: { target: currentDatasets(() => bot.current.runtime), functionKey: options.functionKey },

@@ -23,14 +23,17 @@ export function registerJobHandlers(
   config: Config,
   retention: RetentionSettings,
   callbackClient: SafeHttpClient,
+  audit?: { purgeAuditBefore(before: number): Promise<number> },
   insights?: InsightsRoom,
 ): void {
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
   jobs.register(PENDING_JOB_KIND, pendingTurnJobHandler(deps));
   // Through bot: a job scheduled before a reload runs on the runtime in service when it is due.
-  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime)(job));
-  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(insights ? { insights } : {}) }));
+  // A call given up on reaches event subscribers as integration.failed.
+  const failures = deps.events ? { events: deps.events, store: deps.store, clock: deps.clock } : undefined;
+  jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime, failures)(job));
+  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(audit ? { audit } : {}), ...(insights ? { insights } : {}) }));
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({

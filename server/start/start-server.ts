@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -6,8 +5,8 @@ import path from 'node:path';
 import { Server } from 'socket.io';
 import { currentRequestId } from '../api/request-id.ts';
 import { createMetrics } from '../api/metrics.ts';
-import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from '../api/public-origin.ts';
 import { createLinkSigner } from '../api/url-tracker.ts';
+import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from '../api/public-origin.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { KeyedQueue } from '../app/keyed-queue.ts';
 import { LeasedTurns } from '../app/turn-lease.ts';
@@ -18,18 +17,19 @@ import { warnRefusedCallbacks } from '../channels/rest/callback-url-check.ts';
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { projectRoot } from '../paths.ts';
+import { packageVersion, projectRoot } from '../paths.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { retentionSettings, scheduleRetention } from '../jobs/handlers/retention.ts';
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
-import { prepareBot, readBot, readWritten, watchedFiles, type BotSource } from '../load-bot.ts';
+import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
 import { persistentSecret } from '../secrets.ts';
-import { openMongoStore, type MongoStore } from '../stores/mongo/mongo-store.ts';
+import { openMongoStore, type MongoStore, type StoreCommand } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import { openEventRooms } from '../stores/event-rooms.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
@@ -39,8 +39,11 @@ import { openInsights, type Insights } from './insights.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
+import { wireSubscriptions, type SubscriptionWiring } from './subscriptions.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
 import { versionsRoutes } from '../studio/http/versions-routes.ts';
+import { designerRoutes } from '../studio/designer/designer-routes.ts';
+import { designerDeps, openPresence } from './studio-designer.ts';
 import { wireWebchat } from './webchat.ts';
 
 export type { ReloadOutcome } from './bot-service.ts';
@@ -86,6 +89,8 @@ export interface StartOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** false: keep nothing for the studio's insights (bench/turn-cpu.ts measures a turn without them). Default true. */
   readonly insights?: boolean;
+  /** Each command the Mongo store sends (command monitoring): the benches count a turn's round trips with it. */
+  readonly onStoreCommand?: (command: StoreCommand) => void;
 }
 
 /** The composition root: the only place that knows which store, clock and channel are real. */
@@ -95,7 +100,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     return requestId ? { requestId } : {};
   });
   const dataDir = path.resolve(config.DATA_DIR);
-  const store = await openStore(config, dataDir);
+  const store = await openStore(config, dataDir, options.onStoreCommand);
   let cluster: Cluster | undefined;
   try {
     cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
@@ -173,6 +178,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     windowMs: config.INSIGHTS_WINDOW,
     version: () => bot.current.version?.id ?? 'unversioned',
   });
+  // Event subscriptions and step types' daily counters, on the store's own connection.
+  const eventRooms = openEventRooms(store);
   const runtimeDeps = {
     store,
     clock,
@@ -185,24 +192,18 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
     // Read when a call is made: deps (and the recorder in it) is built below.
     insights: () => deps.insights,
+    usage: eventRooms.usage,
   };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
   const bot = botService(await prepareBot(published, runtimeDeps), runtimeDeps, logger);
   const versions = versionsInService(versionsSetup, bot, cluster);
-  // A secret changed in the studio: the published version read again with the new env, through the one swap path.
+  // A secret changed in the studio: the version in service read again with the new env, through the one swap path.
   studio.attach({
     definition: () => bot.current.definition,
-    reprepare: (reason) =>
-      bot.swap(
-        async () => {
-          const live = bot.current;
-          const again = await readWritten(live.written, config.BOT_DEFINITION, live.version ? `version ${live.version.id}` : config.BOT_DEFINITION, env);
-          return { ...again, ...(live.version ? { version: live.version } : {}), ...(live.moves ? { moves: live.moves } : {}) };
-        },
-        { kind: 'secrets', label: reason },
-      ),
+    reprepare: (reason) => versions.reprepare(reason),
   });
+  const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
@@ -226,7 +227,10 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studio.surfaces([versionsRoutes(() => versions.deps)]),
+      surfaces: studio.surfaces([versionsRoutes(() => versions.deps), designerRoutes(designer)]),
+      audit: studio.audit,
+      // Built below with the job runner; requests only arrive after listen().
+      subscriptions: () => subscriptions.deps,
     }),
   );
   const io: ChatServer = new Server(http, {
@@ -238,6 +242,16 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  const subscriptions: SubscriptionWiring = wireSubscriptions({
+    config,
+    store,
+    subscriptions: eventRooms.subscriptions,
+    jobs,
+    clock,
+    logger,
+    callbackClient,
+    botId: published.definition.settings.id,
+  });
   metrics.watch({
     dueJobs: () => store.dueJobs(clock.now()),
     datasets: async () =>
@@ -271,11 +285,13 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     integrations: current.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
     ...(insights.recorder ? { insights: insights.recorder } : {}),
+    events: subscriptions.jobs.sink,
+    usage: eventRooms.usage,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
-  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, insights.room);
+  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit, insights.room);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
@@ -295,6 +311,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   jobs.start();
   insights.recorder?.start();
   await scheduleRetention(jobs, retention, clock.now());
+  await subscriptions.jobs.start();
   await bot.current.runtime.start();
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
   const setupLink = await studio.firstOwnerLink();
@@ -329,6 +346,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           await bot.stopSwapping();
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.close();
+          subscriptions.jobs.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();
@@ -346,18 +364,9 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
 }
 
-/** The version in package.json, for chatbot_build_info; "unknown" if it cannot be read. */
-function packageVersion(root: string): string {
-  try {
-    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-async function openStore(config: Config, dataDir: string): Promise<SqliteStore | MongoStore> {
-  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL });
+async function openStore(config: Config, dataDir: string, onCommand?: (command: StoreCommand) => void): Promise<SqliteStore | MongoStore> {
+  // Without REDIS_URL this is the one process writing the database: its locks stay in memory (MongoStoreOptions.shared).
+  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL, shared: Boolean(config.REDIS_URL), ...(onCommand ? { onCommand } : {}) });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   // Personal data and secrets live here: a new folder is the server user's alone.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

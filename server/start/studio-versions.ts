@@ -1,6 +1,6 @@
 import { checkDefinition } from '../cli/check-definition.ts';
 import type { Cluster } from '../cluster/cluster.ts';
-import { readBot, type BotSource } from '../load-bot.ts';
+import { readBot, readWritten, type BotSource } from '../load-bot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { RestingUsers } from '../ports/resting-users.ts';
@@ -53,6 +53,8 @@ export interface VersionsInService {
   readonly deps: VersionsDeps;
   /** SIGHUP and `npm run dev`: the file read again; a changed one is imported and published on every node. */
   reload(): Promise<ReloadOutcome>;
+  /** The version in service prepared again with the environment as it is now (a studio secret changed). */
+  reprepare(reason: string): Promise<ReloadOutcome>;
   close(): void;
 }
 
@@ -99,6 +101,17 @@ export function versionsInService(setup: VersionsSetup, bot: BotService, cluster
       );
       if (outcome.ok && plan?.imports && bot.current.version) deps.announce(bot.current.version.id);
       return outcome;
+    },
+    reprepare(reason) {
+      return bot.swap(
+        async () => {
+          const current = bot.current;
+          const label = current.version ? `version ${current.version.id}` : setup.file;
+          const source = await readWritten(current.written, setup.file, label, setup.env);
+          return { ...source, ...(current.version ? { version: current.version } : {}), ...(current.moves ? { moves: current.moves } : {}) };
+        },
+        { kind: 'secrets', label: reason },
+      );
     },
     close() {
       clearInterval(timer);

@@ -23,7 +23,10 @@ import { studioApi } from '../studio/http/studio-api.ts';
 import { studioPages } from '../studio/http/studio-pages.ts';
 import { tokenRoutes } from '../studio/http/token-routes.ts';
 import { secretRoutes } from '../studio/http/secret-routes.ts';
-import { secretKeys } from '../studio/secrets/secret-box.ts';
+import { seal, secretKeys, unseal } from '../studio/secrets/secret-box.ts';
+import { singleSignOn, type Transaction } from '../studio/accounts/single-sign-on.ts';
+import { oidcRoutes } from '../studio/http/oidc-routes.ts';
+import { OPEN_METHODS, SIGNED_IN_METHODS, otherMethods } from '../studio/http/other-methods.ts';
 import { secretsRoom, type SecretsRoom } from '../studio/secrets/secrets-room.ts';
 import { persistentSecret } from '../secrets.ts';
 
@@ -83,7 +86,8 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   const audit = auditLog(rooms.audit, now);
   const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
   if (key.generated) logger.info({ event: 'secrets_key_generated', dir: options.dataDir }, 'generated a key for the studio secrets (kept in DATA_DIR); set SECRETS_KEY to choose one');
-  const secrets = secretsRoom({ store: rooms.secrets, keys: secretKeys(key.value, config.SECRETS_KEY_PREVIOUS), audit, now, logger });
+  const keys = secretKeys(key.value, config.SECRETS_KEY_PREVIOUS);
+  const secrets = secretsRoom({ store: rooms.secrets, keys, audit, now, logger });
   // A secret that opens under neither key stops start-up here, naming the settings to check.
   await secrets.load();
   let bot: StudioBot | undefined;
@@ -112,7 +116,26 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     const { token } = await setup.create({ role, email, createdBy: null, actor: { kind: 'system' }, purpose });
     return setupUrl(options.baseUrl(), token);
   };
-  const sessionDeps = { people: signIn, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: null }) };
+  const redirectUri = () => `${options.baseUrl().replace(/\/$/, '')}/studio/api/oidc/callback`;
+  const sso =
+    config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET && config.OIDC_ROLE_CLAIM && config.OIDC_ROLE_MAP
+      ? singleSignOn(
+          { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET, label: config.OIDC_LABEL ?? 'single sign-on', roleClaim: config.OIDC_ROLE_CLAIM, roleMap: config.OIDC_ROLE_MAP, scopes: config.OIDC_SCOPES },
+          { accounts: rooms.accounts, audit, people: signIn, logger, now, redirectUri },
+        )
+      : undefined;
+  // The sign-in transaction rides in a cookie sealed like the secrets (under its own name, so neither opens as the other).
+  const transactionSeal = {
+    seal: (transaction: Transaction) => seal(keys, 'oidc-transaction', JSON.stringify(transaction)),
+    open: (sealed: string): Transaction | undefined => {
+      try {
+        return JSON.parse(unseal(keys, 'oidc-transaction', sealed).value) as Transaction;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  const sessionDeps = { people: signIn, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }) };
 
   return {
     rooms,
@@ -127,10 +150,11 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
         people: signIn,
         tokens,
         origins: options.origins,
-        open: [openSessionRoutes(sessionDeps)],
+        open: [openSessionRoutes(sessionDeps), oidcRoutes({ sso: () => sso, seal: transactionSeal, session, redirectUri }), otherMethods(OPEN_METHODS)],
         routes: [sessionRoutes(sessionDeps), tokenRoutes({ tokens }), accountRoutes({ admin, setup, baseUrl: options.baseUrl }),
           auditRoutes({ audit }),
           secretRoutes({ secrets, environment: () => options.environment, definition: () => bot?.definition(), changed }),
+          otherMethods(SIGNED_IN_METHODS),
           ...routes,
         ],
       }),

@@ -31,7 +31,7 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 90_000);
     const look = () => {
       const running = /Chatbot is running at (\S+)/.exec(output);
       if (running?.[1]) {

@@ -19,6 +19,11 @@ const MESSAGES: Readonly<Record<string, StringKey>> = {
   not_found: 'errorNotFound',
   invalid_body: 'errorInvalidInput',
   invalid_parameter: 'errorInvalidInput',
+  version_not_found: 'errorVersionNotFound',
+  already_live: 'errorAlreadyLive',
+  definition_invalid: 'errorDefinitionInvalid',
+  invalid_move: 'errorInvalidMove',
+  publish_failed: 'errorPublishFailed',
 };
 
 /** A refused or failed API call: its status and code, and a sentence for the person in the studio's language. */

@@ -90,6 +90,10 @@ export const shared = css`
     border-bottom: 1px solid #d0d5da;
     vertical-align: top;
   }
+  /* Details such as an audit entry's JSON have no spaces to wrap at: without this they push the table off the page. */
+  td .hint {
+    overflow-wrap: anywhere;
+  }
   code,
   .secret-once {
     font-family: ui-monospace, monospace;

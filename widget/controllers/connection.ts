@@ -85,11 +85,6 @@ export class ConnectionController implements ReactiveController {
   link: LinkState = 'connecting';
   /** The last problem the visitor should know of, for the element to show by its code; the details go to the console. */
   error: WidgetProblem | null = null;
-  /**
-   * A first visit on which neither the visitor nor the page has done anything yet: what the bot
-   * says now is its greeting, which should not light the unread badge.
-   */
-  untouched = false;
   /** The stored session had expired, so this is a new conversation; until the user writes again. */
   restarted = false;
   /** Sent along in the handshake; set before connect() to take effect at once. */
@@ -179,7 +174,6 @@ export class ConnectionController implements ReactiveController {
       return false;
     }
     this.restarted = false;
-    this.untouched = false;
     if (this.error?.code !== 'origin_refused') this.error = null;
     this.#enqueue({ clientId: newClientId(), text: trimmed, error: null });
     return true;
@@ -189,7 +183,6 @@ export class ConnectionController implements ReactiveController {
   press(label: string, action: NonNullable<QueuedMessage['action']>): void {
     if (!this.#serverUrl) return;
     this.restarted = false;
-    this.untouched = false;
     this.#enqueue({ clientId: newClientId(), text: label, action, error: null });
   }
 
@@ -234,8 +227,6 @@ export class ConnectionController implements ReactiveController {
   }
 
   #command<E extends PageCommand['event']>(event: E, payload: ClientPayload<E>): Promise<CommandResult> {
-    // The page asked for this (a proactive dialog, a click on its own button): what follows is news.
-    this.untouched = false;
     return new Promise((settle) => {
       const command: PageCommand = { event, payload, settle };
       if (this.connected) this.#emitCommand(command);
@@ -266,7 +257,6 @@ export class ConnectionController implements ReactiveController {
     this.#session = stored ? { userId: stored.userId, token: stored.token } : null;
     this.#lastSeq = stored?.lastSeq ?? 0;
     this.items = stored?.items ?? [];
-    if (!stored) this.untouched = this.items.length === 0 && this.#pending.length === 0;
     this.link = 'connecting';
     const known = new Set(this.#pending.map((p) => p.clientId));
     for (const q of stored?.queued ?? []) if (!known.has(q.clientId)) this.#pending.push({ ...q, error: null });

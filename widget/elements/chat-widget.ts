@@ -3,8 +3,10 @@ import type { BotEvent, QuickReply, TranscriptItem } from '../../shared/protocol
 import { ConnectionController, type CommandResult, type Identity } from '../controllers/connection.ts';
 import { loadStrings } from '../i18n/catalog.ts';
 import { directionFor, en, errorText, languageOf, plural, type WidgetStrings } from '../i18n/strings.ts';
-import { safeUrl } from '../render/markdown.ts';
-import { dayOf, daySeparator, renderMessage, type RenderContext } from '../render/messages.ts';
+import { groupMessages } from '../render/groups.ts';
+import { chunksSettled } from '../render/lazy.ts';
+import { safeUrl } from '../render/safe-url.ts';
+import { hideImage, renderGroup, type RenderContext } from '../render/messages.ts';
 import { chatWidgetStyles } from '../styles/chat-widget.styles.ts';
 import { socketTransport } from '../transport/socket-transport.ts';
 import type { TransportFactory } from '../transport/transport.ts';
@@ -12,8 +14,11 @@ import type { TransportFactory } from '../transport/transport.ts';
 const chatIcon = svg`<path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/>`;
 const closeIcon = svg`<path d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z"/>`;
 
-/** A picture that did not load takes no room rather than showing a broken-image icon; the next one that loads shows. */
-const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = event.type === 'error');
+/** A reply reached with Tab comes fully into view: the browser's own focus scrolling may leave it half cut off. */
+const showFocused = (event: FocusEvent) => (event.target as Element).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+
+/** How near the end of the conversation still counts as "at the end", so late growth keeps it in view. */
+const STICK_PX = 32;
 
 /** Theme keys for `init({ theme })`, each set as the CSS custom property beside it (for both colour schemes). */
 export const THEME_PROPERTIES = {
@@ -137,6 +142,9 @@ export class ChatWidgetElement extends LitElement {
   #focusWasInside = false;
   #lastCount = 0;
   #autoDir = false;
+  readonly #refresh = () => this.requestUpdate();
+  /** Whether the conversation is scrolled to its end, so what grows it (a picture loading) keeps the end in view. */
+  #stick = true;
 
   constructor() {
     super();
@@ -198,6 +206,7 @@ export class ChatWidgetElement extends LitElement {
   /** Waits for the language's strings too, so a test or page sees the finished panel. */
   protected override async getUpdateComplete(): Promise<boolean> {
     await this.#loading;
+    await chunksSettled();
     return super.getUpdateComplete();
   }
 
@@ -217,12 +226,10 @@ export class ChatWidgetElement extends LitElement {
     if ((changed.has('serverUrl') || changed.has('transportFactory')) && this.serverUrl) {
       this.#connection.connect(this.serverUrl, this.transportFactory);
     }
-    // What was restored from this device was seen before; only what arrives now is unread.
+    // What was restored from this device was seen before; whatever the bot says while the panel is
+    // closed is unread, on a first visit too (a page view greets no one: the server waits, deferStart).
     if (this.seenSeq < 0 && this.serverUrl) this.seenSeq = this.#maxSeq;
-    // The greeting on a first visit is not news: the visitor has not asked for anything yet.
-    // Once they have opened the panel, what the bot says later is.
-    if (this.open) this.#connection.untouched = false;
-    if ((this.open || this.#connection.untouched) && this.seenSeq !== this.#maxSeq) this.seenSeq = this.#maxSeq;
+    if (this.open && this.seenSeq !== this.#maxSeq) this.seenSeq = this.#maxSeq;
     if (changed.has('open')) this.#focusWasInside = this.shadowRoot?.activeElement != null;
     if (changed.has('theme')) {
       for (const [key, property] of Object.entries(THEME_PROPERTIES)) {
@@ -246,9 +253,10 @@ export class ChatWidgetElement extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     this.#tellPage();
+    // A new entry, or the panel just opened, shows the end; anything else that grew the conversation
+    // (a chunk drawn, quick replies under it) keeps the end in view unless the visitor scrolled up.
     const count = this.#connection.messages.length;
-    const log = this.shadowRoot?.querySelector('.log');
-    if (log && count !== this.#lastCount) log.scrollTop = log.scrollHeight;
+    this.#toEnd(count !== this.#lastCount || (changed.has('open') && this.open));
     this.#lastCount = count;
     if (this.open) this.#connection.shown();
     // The first render is not a user action: never steal focus from the host page then.
@@ -263,23 +271,48 @@ export class ChatWidgetElement extends LitElement {
     this.#fire('chat-widget-toggle', { open: this.open });
   }
 
+  protected override firstUpdated(): void {
+    // The panel resized (the window, a phone's keyboard): the end stays in view.
+    const log = this.#log;
+    if (log && typeof ResizeObserver === 'function') new ResizeObserver(() => this.#toEnd()).observe(log);
+  }
+
+  get #log(): HTMLElement | null | undefined {
+    return this.shadowRoot?.querySelector<HTMLElement>('.log');
+  }
+
+  /** Scrolls the conversation to its end: always when `force`, else only while the visitor has not scrolled up. */
+  #toEnd(force = false): void {
+    const log = this.#log;
+    if (!log || !(force || this.#stick)) return;
+    log.scrollTop = log.scrollHeight;
+    this.#stick = true;
+  }
+
+  #onScroll(event: Event): void {
+    const log = event.currentTarget as HTMLElement;
+    this.#stick = log.scrollHeight - log.scrollTop - log.clientHeight < STICK_PX;
+  }
+
   protected override render(): TemplateResult {
     const t = this.#text;
     const { typing, error, link, fatal, restarted } = this.#connection;
+    const { bot } = this.#connection;
+    const title = this.chatTitle || bot?.name || t.title;
+    const avatar = safeUrl(this.avatarUrl || bot?.avatarUrl || '', this.serverUrl) ?? '';
     const ctx: RenderContext = {
       strings: t,
       locale: this.locale,
       press: (label, action) => this.#press(label, action),
       disabled: fatal,
       baseUrl: this.serverUrl,
+      avatar,
+      botName: title,
+      refresh: this.#refresh,
     };
     const linkNote = !this.serverUrl ? '' : link === 'connecting' ? t.connecting : link === 'reconnecting' ? t.offline : '';
     const unread = this.#unread;
     const quickReplies = fatal ? [] : this.#connection.quickReplies;
-    const { bot } = this.#connection;
-    const title = this.chatTitle || bot?.name || t.title;
-    const avatar = safeUrl(this.avatarUrl || bot?.avatarUrl || '', this.serverUrl);
-    let day = 0;
     return html`
       <div id="panel" class="panel" part="panel" role="dialog" aria-label=${title} ?hidden=${!this.open} @keydown=${this.#onKeydown}>
         <div class="header" part="header">
@@ -289,13 +322,17 @@ export class ChatWidgetElement extends LitElement {
             <svg viewBox="0 0 24 24" aria-hidden="true">${closeIcon}</svg>
           </button>
         </div>
-        <div class="log" part="log" role="log" aria-live="polite" aria-label=${t.conversation} tabindex="0">
-          ${this.#connection.messages.map((m) => {
-            const d = dayOf(m.at);
-            const separator = d !== day ? daySeparator(m.at, this.locale) : nothing;
-            day = d;
-            return [separator, renderMessage(m, ctx)];
-          })}
+        <div
+          class="log"
+          part="log"
+          role="log"
+          aria-live="polite"
+          aria-label=${t.conversation}
+          tabindex="0"
+          @scroll=${this.#onScroll}
+          @load=${{ handleEvent: () => this.#toEnd(), capture: true }}
+        >
+          ${groupMessages(this.#connection.messages).map((g) => renderGroup(g, ctx))}
         </div>
         ${quickReplies.length > 0 ? this.#renderQuickReplies(quickReplies, t) : nothing}
         <div class="note typing" ?hidden=${!typing}><span class="dots" aria-hidden="true"><i></i><i></i><i></i></span>${t.typing}</div>
@@ -327,13 +364,22 @@ export class ChatWidgetElement extends LitElement {
   }
 
   #renderQuickReplies(replies: readonly QuickReply[], t: WidgetStrings) {
-    return html`<div class="quick-replies" role="group" aria-label=${t.quickReplies}>
+    // One row that scrolls sideways (swipe, Tab, or the mouse wheel), so however many there are they never crowd the conversation.
+    return html`<div class="quick-replies" role="group" aria-label=${t.quickReplies} @wheel=${this.#onWheel} @focusin=${showFocused}>
       ${replies.map(
-        (r) => html`<button type="button" class="quick-reply" part="quick-reply" @click=${() => this.#press(r.label, { kind: 'postback', payload: r.payload })}>
+        (r) => html`<button type="button" class="quick-reply" part="quick-reply" dir="auto" @click=${() => this.#press(r.label, { kind: 'postback', payload: r.payload })}>
           ${r.label}
         </button>`,
       )}
     </div>`;
+  }
+
+  /** A mouse wheel turns into sideways scrolling over the quick replies' row, which has no other way to scroll it without a trackpad. */
+  #onWheel(event: WheelEvent): void {
+    const row = event.currentTarget as HTMLElement;
+    if (row.scrollWidth <= row.clientWidth || Math.abs(event.deltaX) > Math.abs(event.deltaY)) return;
+    event.preventDefault();
+    row.scrollLeft += getComputedStyle(row).direction === 'rtl' ? -event.deltaY : event.deltaY;
   }
 
   #press(...args: Parameters<ConnectionController['press']>): void {

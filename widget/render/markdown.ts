@@ -1,10 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { safeUrl } from './safe-url.ts';
 
 /**
  * The safe markdown subset the bot may send: **bold**, *italic*, `code`,
  * [links](https://…), line breaks and backslash escapes. Output is Lit templates built from text
  * bindings only (never innerHTML), so markup in the text is shown, never parsed.
  * Links open in a new tab with rel=noopener; any scheme but http(s)/mailto stays text.
+ * Through the script tag this is a chunk of its own, loaded the first time a bot message holds
+ * markup (render/lazy.ts); plain text needs none of it.
  */
 export function renderMarkdown(text: string, baseUrl?: string): TemplateResult {
   const lines = text.split('\n');
@@ -38,20 +41,4 @@ function inline(text: string, depth: number, baseUrl: string | undefined): Array
     rest = rest.slice(match.index + whole.length);
   }
   return out;
-}
-
-/**
- * Only web addresses become links or image sources; `javascript:` and friends never do.
- * A root-relative one (`/images/robot.svg`) belongs to the bot, so it resolves against the
- * chat server's URL: the widget runs on the customer's page, another origin.
- */
-export function safeUrl(url: string, baseUrl?: string): string | null {
-  if (/^https?:\/\//i.test(url)) return url;
-  if (!url.startsWith('/')) return null;
-  try {
-    const resolved = new URL(url, new URL(baseUrl ?? '', location.href));
-    return /^https?:$/.test(resolved.protocol) ? resolved.href : null;
-  } catch {
-    return null;
-  }
 }

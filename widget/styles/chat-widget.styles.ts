@@ -85,6 +85,9 @@ export const chatWidgetStyles = css`
   [hidden] {
     display: none !important;
   }
+  .loading {
+    visibility: hidden;
+  }
   button {
     font: inherit;
     cursor: pointer;
@@ -133,8 +136,8 @@ export const chatWidgetStyles = css`
   .panel {
     display: flex;
     flex-direction: column;
-    width: min(360px, calc(100vw - 40px));
-    height: min(560px, calc(100vh - 110px));
+    width: min(360px, calc(100vw - var(--chat-offset-x, 20px) - 20px));
+    height: min(560px, calc(100vh - var(--chat-offset-y, 20px) - env(safe-area-inset-bottom, 0px) - 92px));
     margin-bottom: 12px;
     background: var(--chat-bg);
     color: var(--chat-text);
@@ -191,7 +194,48 @@ export const chatWidgetStyles = css`
     padding: 12px;
     display: flex;
     flex-direction: column;
+    gap: 12px;
+  }
+  .group {
+    display: flex;
+    align-items: flex-end;
     gap: 8px;
+  }
+  .stack {
+    flex: 1;
+    min-width: 0;
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    gap: 3px;
+  }
+  .user .stack {
+    align-items: flex-end;
+  }
+  .notice .stack {
+    align-items: stretch;
+  }
+  .face {
+    position: relative;
+    flex: none;
+    width: 28px;
+    height: 28px;
+    margin-bottom: 18px;
+    overflow: hidden;
+    border-radius: 50%;
+    background: var(--chat-accent);
+    color: var(--chat-accent-text);
+    font-size: 13px;
+    font-weight: 600;
+    line-height: 28px;
+    text-align: center;
+  }
+  .face img {
+    position: absolute;
+    inset: 0;
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
   }
   .msg {
     max-width: 85%;
@@ -200,39 +244,36 @@ export const chatWidgetStyles = css`
     overflow-wrap: anywhere;
   }
   .text {
+    display: block;
     white-space: pre-wrap;
   }
-  .bot {
-    align-self: flex-start;
+  .msg.bot {
     background: var(--chat-bot-bg);
   }
-  .user {
-    align-self: flex-end;
+  .msg.user {
     background: var(--chat-accent);
     color: var(--chat-accent-text);
   }
   .user a {
     color: inherit;
   }
-  .msg-carousel {
+  .msg.msg-carousel {
     max-width: 100%;
     width: 100%;
     box-sizing: border-box;
     padding: 0;
     background: none;
   }
-  .msg-notice {
-    align-self: stretch;
+  .msg.msg-notice {
     max-width: none;
     background: var(--chat-notice-bg);
     color: var(--chat-notice-text);
     text-align: center;
   }
   .time {
-    display: block;
-    margin-top: 2px;
+    padding: 0 4px;
+    color: var(--chat-muted);
     font-size: 11px;
-    text-align: end;
   }
   .pending {
     opacity: 0.6;
@@ -272,9 +313,15 @@ export const chatWidgetStyles = css`
   }
   .quick-replies {
     display: flex;
-    flex-wrap: wrap;
     gap: 6px;
-    padding: 0 12px 8px;
+    padding: 4px 12px 8px;
+    overflow-x: auto;
+    overscroll-behavior-x: contain;
+    scrollbar-width: thin;
+  }
+  .quick-reply {
+    flex: none;
+    white-space: nowrap;
   }
   .cards {
     display: flex;

@@ -5,6 +5,21 @@ import type { ClientAck, ClientPayload, Transport, TransportEvents, TransportFac
 
 type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+/**
+ * How long a WebSocket attempt may take before long-polling gets its turn. A WebSocket that a
+ * proxy accepts and then drops (closes it, or holds it open in silence) neither fails nor opens,
+ * so only this timeout ends it; socket.io's own (20 s) kept visitors on "Connecting…" that long.
+ * A working WebSocket opens in a few round trips, well within it, even on a slow phone network.
+ */
+const WEBSOCKET_ATTEMPT_MS = 2000;
+/** socket.io's default, once long-polling goes first: a slow network must not fail every attempt. */
+const POLLING_ATTEMPT_MS = 20_000;
+/**
+ * The first retry after a failed attempt comes after 0.25–0.75 s (socket.io: 0.5–1.5 s), doubling up to
+ * 5 s: the long-polling attempt after a dropped WebSocket does not keep the visitor waiting longer.
+ */
+const FIRST_RETRY_MS = 500;
+
 /** A transport over socket.io; the only module that knows socket.io-client exists. */
 export class SocketTransport implements Transport {
   #socket: ChatSocket | null = null;
@@ -23,12 +38,17 @@ export class SocketTransport implements Transport {
       // proxy or carrier blocks it, the same attempt goes on over long-polling instead of failing.
       transports: ['websocket', 'polling'],
       tryAllTransports: true,
+      timeout: WEBSOCKET_ATTEMPT_MS,
+      reconnectionDelay: FIRST_RETRY_MS,
     });
-    // A WebSocket that hangs instead of failing (some proxies hold it open in silence) ends in a timeout,
-    // which tryAllTransports does not count as a failure: after any failed attempt, start with long-polling
-    // and upgrade to WebSocket once it is seen to work.
+    // A WebSocket that is dropped after the upgrade ends in that timeout, which tryAllTransports does not
+    // count as a failure: after any failed attempt, start with long-polling (and upgrade to WebSocket once
+    // it is seen to work), with socket.io's usual patience.
     const manager = this.#socket.io;
-    this.#socket.on('connect_error', () => (manager.opts.transports = ['polling', 'websocket']));
+    this.#socket.on('connect_error', () => {
+      manager.opts.transports = ['polling', 'websocket'];
+      manager.timeout(POLLING_ATTEMPT_MS);
+    });
     for (const attach of this.#listeners) attach(this.#socket);
   }
 

@@ -55,11 +55,11 @@ function seconds(req: Request, name: string): number | undefined {
 }
 
 /** Our page cursor wraps the store's, tagged with the export it belongs to, so it cannot be used on another export. */
-export function encodePageCursor(name: ExportName, storeCursor: string): string {
+export function encodePageCursor(name: ExportName | 'audit', storeCursor: string): string {
   return Buffer.from(JSON.stringify([name, storeCursor]), 'utf8').toString('base64url');
 }
 
-function decodePageCursor(name: ExportName, cursor: string): string {
+function decodePageCursor(name: ExportName | 'audit', cursor: string): string {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2 && parsed[0] === name && typeof parsed[1] === 'string') return parsed[1];
@@ -101,8 +101,8 @@ function filtersOf(req: Request, userDataFields: readonly string[]): ExportFilte
 }
 
 /** Reads and checks an export's query string; anything unexpected is a 400 naming the parameter. */
-export function parseExportQuery(req: Request, name: ExportName, userDataFields: readonly string[]): ParsedExportQuery {
-  const userData = USER_DATA_EXPORTS.includes(name);
+export function parseExportQuery(req: Request, name: ExportName | 'audit', userDataFields: readonly string[]): ParsedExportQuery {
+  const userData = name !== 'audit' && USER_DATA_EXPORTS.includes(name);
   for (const key of Object.keys(req.query as object)) {
     const allowed = COMMON.includes(key) || (userData && (key === 'notEmpty' || /^where./i.test(key)));
     if (!allowed) {

@@ -1,8 +1,11 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { AppDeps } from '../../app/deps.ts';
+import type { SubscriptionDeps } from '../../app/manage-subscriptions.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
+import type { AuditLog } from '../../ports/studio/audit.ts';
+import { auditRouter } from './audit-router.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';
 import { metricsGuard, type MetricsAccess } from '../metrics-access.ts';
@@ -12,6 +15,7 @@ import { localLimiter, rateLimitHeaders, rateLimited, type LimiterFactory } from
 import { erasureRouter } from './erasure-router.ts';
 import { exportRouter } from './export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
+import { subscriptionsRouter } from './subscriptions-router.ts';
 import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
 
 export interface ManagementOptions {
@@ -30,6 +34,10 @@ export interface ManagementOptions {
   readonly trustProxy?: ProxyTrust;
   /** Where the limit is counted: this process when absent, every node together in cluster mode. */
   readonly limiter?: LimiterFactory;
+  /** The studio's audit trail: exported at /api/management/audit, and told of every user erasure. */
+  readonly audit?: AuditLog;
+  /** Event subscriptions (REST hooks); a getter, as the server builds them with the job runner. No routes when absent. */
+  readonly subscriptions?: () => SubscriptionDeps;
 }
 
 export interface ManagementApi {
@@ -75,7 +83,9 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   if (options.metrics) router.use(metricsRouter(options.metrics, options.metricsAccess ? metricsGuard(options.metricsAccess, keyed) : keyed));
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
-  router.use('/api/management', erasureRouter(options.deps));
+  router.use('/api/management', erasureRouter(options.deps, options.audit));
+  if (options.audit) router.use('/api/management', auditRouter({ audit: options.audit, logger: options.logger }));
+  if (options.subscriptions) router.use('/api/management', subscriptionsRouter(options.subscriptions));
   router.use(translateErrors);
   return {
     router,

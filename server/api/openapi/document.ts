@@ -3,10 +3,13 @@ import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
 import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
+import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
+import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
+import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -241,10 +244,22 @@ export function openApiDocument(definition: BotDefinition): Obj {
     },
   };
 
+  Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
+  Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
+  Object.assign(paths, subscriptionPaths());
 
-  const schemas: Obj = { Error: errorSchema, TriggerAccepted: triggerAcceptedSchema, ErasureReport: erasureReportSchema, ...messageSchemas, ...studioVersionsSchemas() };
+  const schemas: Obj = {
+    Error: errorSchema,
+    TriggerAccepted: triggerAcceptedSchema,
+    ErasureReport: erasureReportSchema,
+    ...messageSchemas,
+    AuditRecord: auditRecordSchema,
+    ...studioPeopleSchemas(),
+    ...studioVersionsSchemas(),
+    ...subscriptionSchemas(),
+  };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
 
   return {
@@ -271,11 +286,14 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
+      { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
+      { name: 'Studio: people', description: 'The studio\'s sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account\'s API token. The function key does not open it.' },
       { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
+      { name: 'Subscriptions', description: 'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],
     paths,
-    webhooks: channelWebhooks(),
+    webhooks: { ...channelWebhooks(), ...subscriptionWebhooks() },
     components: {
       securitySchemes: {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },

@@ -1,5 +1,6 @@
 import type { BotDefinition } from '../../definition/schema.ts';
 import { LOG_FIELDS, TRANSCRIPT_FIELDS } from '../../app/export-records.ts';
+import { STUDIO_PEOPLE_ERROR_CODES } from './studio-people-paths.ts';
 import { STUDIO_VERSIONS_ERROR_CODES } from './studio-versions-paths.ts';
 
 type Schema = Record<string, unknown>;
@@ -132,11 +133,16 @@ export const ERROR_CODES = [
   /** REST channel: an event kind other than setUserData, startDialog, pageEvent. */
   'unknown_event',
   'rate_limited',
+  /** Event subscriptions: a target URL the integration client may not call (private address, not in INTEGRATION_ALLOWED_HOSTS). */
+  'forbidden_destination',
+  /** Event subscriptions: as many as a bot may have. */
+  'limit_reached',
   'internal',
   /** The studio. */
   'unauthenticated',
   'forbidden',
   'csrf_failed',
+  ...STUDIO_PEOPLE_ERROR_CODES,
   ...STUDIO_VERSIONS_ERROR_CODES,
 ] as const;
 

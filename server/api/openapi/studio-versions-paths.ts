@@ -24,6 +24,7 @@ export const STUDIO_VERSIONS_ERROR_CODES = [
 ] as const;
 
 const common = {
+  '405': error('method_not_allowed: the path is served with other methods (the Allow header lists them).'),
   '401': error('unauthenticated: no studio session or API token, or one that expired or was revoked.'),
   '403': error('forbidden: the account\'s role may not do this (the message names the role needed); csrf_failed: a cookie-authenticated write without the CSRF header or from another origin.'),
   '500': error('internal: something failed on the server; the body names a request id to quote.'),
@@ -83,7 +84,7 @@ export function studioVersionsPaths(): Obj {
       get: operation('exportVersion', 'A version as a JSON or YAML file', 'any', 'The definition as the file kept in git: keys in one stable order, so `git diff` shows only what changed; reading it back gives the same version (same hash).', {
         parameters: [versionIdParameter, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'yaml'], default: 'json' } }],
         responses: {
-          '200': { description: 'The file (Content-Disposition: attachment).', content: { 'application/json': { schema: {} }, 'application/yaml': { schema: { type: 'string' } } } },
+          '200': { description: 'The file (Content-Disposition: attachment).', content: { 'application/json': { schema: {} }, 'application/yaml': { schema: { description: 'The YAML document (any YAML value).' } } } },
           '400': error('invalid_parameter: format is neither json nor yaml, or an unknown parameter.'),
           ...notFound,
           ...common,
@@ -155,7 +156,7 @@ export function studioVersionsPaths(): Obj {
     '/studio/api/import': {
       post: operation('importVersion', 'Import a file as a new version', 'editBot', 'The body is the file as it is (JSON or YAML by Content-Type), at most 5 MB. It becomes a new version on the newest one (source "push"), even with problems (returned; they block its publish); the newest version\'s content again makes no version. `chatbot push` uses this.', {
         parameters: [{ name: 'message', in: 'query', required: false, schema: { type: 'string', maxLength: 500 } }],
-        requestBody: { required: true, content: { 'application/json': { schema: {} }, 'application/yaml': { schema: { type: 'string' } } } },
+        requestBody: { required: true, content: { 'application/json': { schema: {} }, 'application/yaml': { schema: { description: 'A YAML document: any YAML value is read (one that is not a definition is kept with its problems).' } } } },
         responses: {
           '201': json(ref('schemas/SaveResult'), 'Saved as a new version.'),
           '200': json(ref('schemas/SaveResult'), 'The newest version holds this already.'),

@@ -105,9 +105,11 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     options.remember(located.userId, located.channel.name);
     const flight = new Flight();
     flights.set(flightKey, flight);
-    void flight.done.finally(() => {
+    const land = () => {
       if (flights.get(flightKey) === flight) flights.delete(flightKey);
-    });
+    };
+    // Both ways handled: a failed turn is answered to its own request, and must not surface as an unhandled rejection here.
+    flight.done.then(land, land);
     const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, opened, deadline, flight)).catch((error: unknown) => {
       flight.settle(error ?? new Error('the request failed'));
       throw error;

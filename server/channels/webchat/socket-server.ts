@@ -15,7 +15,7 @@ import {
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { handlePageEvent } from '../../app/handle-page-event.ts';
-import { UnknownDialogError, handleUserMessage } from '../../app/handle-user-message.ts';
+import { UnknownDialogError, handleUserMessage, type UserInput } from '../../app/handle-user-message.ts';
 import { setUserData } from '../../app/set-user-data.ts';
 import { startDialog } from '../../app/start-dialog.ts';
 import { openConversation, readMissed } from '../../app/open-conversation.ts';
@@ -26,6 +26,7 @@ import type { OriginRefusal } from './origin-policy.ts';
 import { TokenBucket } from '../../app/token-bucket.ts';
 import type { SessionTokens } from './session-tokens.ts';
 import { toItem } from '../../app/to-item.ts';
+import { SentEntries } from './resend-replay.ts';
 
 export type ChatServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -191,18 +192,16 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
           .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
       });
     };
-    on('message', sendTextSchema, ({ clientId, text }) =>
-      handleUserMessage(app, { userId, clientId, message: { type: 'text', text } }),
-    );
+    const sent = new SentEntries(socket, socket.data.lastSeq);
+    // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
+    const send = async (message: UserInput['message'], clientId: string) => {
+      const result = await handleUserMessage(app, { userId, clientId, message });
+      if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
+      return result;
+    };
+    on('message', sendTextSchema, ({ clientId, text }) => send({ type: 'text', text }, clientId));
     on('press', pressSchema, ({ clientId, label, action }) =>
-      handleUserMessage(app, {
-        userId,
-        clientId,
-        message:
-          action.kind === 'postback'
-            ? { type: 'postback', label, payload: action.payload }
-            : { type: 'dialog', label, dialogId: action.dialogId },
-      }),
+      send(action.kind === 'postback' ? { type: 'postback', label, payload: action.payload } : { type: 'dialog', label, dialogId: action.dialogId }, clientId),
     );
     on('page_event', pageEventSchema, async ({ name, payload }) => {
       await handlePageEvent(app, { userId, name, payload: payload ?? {} });

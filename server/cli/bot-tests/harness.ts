@@ -8,7 +8,6 @@ import type { StepType } from '../../integrations/step-types/step-type.ts';
 import { createFaqMatcher } from '../../nlp/faq-matcher.ts';
 import type { IntentClassifier } from '../../ports/understanding.ts';
 import type { IntegrationCallResult } from '../../ports/integrations.ts';
-import type { NewJob } from '../../ports/store.ts';
 import { openSqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 import type { Stub } from './test-file.ts';
 
@@ -51,7 +50,6 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
     return found;
   };
   const stubsBy = new Map<string, Readonly<Record<string, Stub>>>();
-  const jobs = new Map<string, NewJob>();
   const defaultTiming = new Map([...BUILT_IN_STEP_TYPES, ...ownTypes].map((type) => [type.name, type.defaultTiming]));
   // The engine reads a step's resolved timing, as the server's integration layer fills it at start-up.
   for (const dialog of definition.dialogs) {
@@ -81,13 +79,12 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
       reach: () => 'live',
     },
     logger: { info() {}, warn: note, error: note },
+    // Jobs live in the test's own store, as on the server: a turn's timers are written with the turn (its outbox).
     scheduler: {
       async schedule(job) {
-        jobs.set(job.id, job);
+        await store.scheduleJob(job);
       },
-      async cancel(id) {
-        return jobs.delete(id);
-      },
+      cancel: (id) => store.cancelJob(id),
     },
     turns: new KeyedQueue(),
     classifier,
@@ -107,6 +104,10 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
         }
         return 'output' in stub ? { ok: true, output: stub.output } : { ok: false, error: stub.error };
       },
+      // An asynchronous step's call never runs in a bot test: its job is stored with the turn and left there.
+      asyncJob(step, context) {
+        return { ok: true, job: { id: `test:${step.dialogId}.${step.stepId}:${context.userId}`, kind: 'integration-test', payload: {}, runAt: Number.MAX_SAFE_INTEGER } };
+      },
     },
     // A test talks as fast as it can; the per-user limit is the server's business, not the bot's.
     integrationCallsPerMinute: 1_000_000,
@@ -120,9 +121,10 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
     async advance(ms) {
       const until = now + ms;
       for (;;) {
-        const due = [...jobs.values()].filter((job) => job.runAt <= until).sort((a, b) => a.runAt - b.runAt)[0];
+        // One at a time, earliest first: a timer that fires may start or stop the next.
+        const [due] = await store.claimJobs({ workerId: 'bot-test', now: until, leaseMs: 60_000, limit: 1 });
         if (!due) break;
-        jobs.delete(due.id);
+        await store.completeJob(due.id, 'bot-test');
         now = Math.max(now, due.runAt);
         // Only wait-step timers move a conversation; async integration jobs were answered by their stub.
         if (due.kind !== 'timer') continue;

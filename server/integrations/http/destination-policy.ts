@@ -132,3 +132,33 @@ function internalRefused(host: string): IntegrationError {
 function normalizeHost(host: string): string {
   return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
+
+/** Names that always mean this machine or a private network, whatever a resolver says. */
+const INTERNAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
+
+/**
+ * Why the integration client would refuse to call `url`, or undefined when it may: a host outside
+ * INTEGRATION_ALLOWED_HOSTS, a private, loopback or link-local address as written, or a name
+ * that is one by definition (localhost, *.local, *.internal). For checking an address when it is
+ * given (an event subscription's target), without a DNS lookup that could stall the request:
+ * other names are checked on each call, against the address they resolve to then.
+ */
+export function destinationProblem(url: string, options: DestinationPolicyOptions = {}): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url.slice(0, 100)}" is not an absolute URL.`;
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  try {
+    new DestinationPolicy(options).checkHost(host);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const listed = options.allowedHosts?.map((h) => h.trim().toLowerCase()).includes(host) ?? false;
+  if (!listed && !isIP(host) && INTERNAL_NAME.test(host)) {
+    return `The host ${host} names this machine or a private network, which integrations may not call; list it in INTEGRATION_ALLOWED_HOSTS if it is meant to be reached.`;
+  }
+  return undefined;
+}

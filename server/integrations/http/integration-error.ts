@@ -14,6 +14,7 @@ export const INTEGRATION_ERROR_KINDS = [
   'auth', // credentials could not be obtained (token endpoint failed, no user token)
   'step_code', // a bot's own step type (stepTypes in the definition) threw
   'cancelled', // this server stopped while the call ran (shutdown past SHUTDOWN_GRACE): not the upstream's fault
+  'rate_limited', // a budget of this bot ran out (INTEGRATION_USER_RATE_LIMIT, a step type's daily budget): not retried
 ] as const;
 export type IntegrationErrorKind = (typeof INTEGRATION_ERROR_KINDS)[number];
 
@@ -41,3 +42,10 @@ export function isRetryable(error: { kind: IntegrationErrorKind; status?: number
 export class IntegrationConfigError extends Error {
   override readonly name = 'IntegrationConfigError';
 }
+
+/**
+ * Kinds a step type's own code may give a failure it throws (`Object.assign(new Error(msg), { kind: 'auth' })`),
+ * so a flag policy's `<flag>Error` and async retries tell "the key is wrong" from "the code broke".
+ * Anything else it throws is `step_code`.
+ */
+export const STEP_CODE_ERROR_KINDS: readonly IntegrationErrorKind[] = ['auth', 'status', 'invalid_body', 'invalid_params', 'rate_limited'];

@@ -11,9 +11,10 @@ import { httpStepType } from './protocol-http.ts';
 import { serviceStepType } from './service-call.ts';
 import type { JsonSchema, StepType } from './step-type.ts';
 import { closest } from '../../definition/problem.ts';
+import { PRESET_STEP_TYPES } from '../presets/index.ts';
 
-/** Every step type this server knows, by name. */
-export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset];
+/** Every step type this server knows, by name: the built-in ones, then the presets (server/integrations/presets). */
+export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset, ...PRESET_STEP_TYPES];
 
 export interface CompiledStepType {
   readonly type: StepType;
@@ -58,6 +59,22 @@ export class StepTypeRegistry {
       mappings: Object.keys(type.mappings ?? {}),
     }));
   }
+}
+
+const compiledSets: { types: readonly StepType[]; registry: StepTypeRegistry }[] = [];
+
+/**
+ * A registry of these step types, compiled once and kept (the last few sets, by the identity of
+ * their objects: a module's step type is the same object on every import). For checking only:
+ * `chatbot check`, start-up's checks and the studio's check endpoint, which runs on every edit.
+ */
+export function registryFor(types: readonly StepType[]): StepTypeRegistry {
+  const same = compiledSets.find((entry) => entry.types.length === types.length && entry.types.every((type, i) => type === types[i]));
+  if (same) return same.registry;
+  const registry = new StepTypeRegistry(types);
+  compiledSets.unshift({ types: [...types], registry });
+  compiledSets.length = Math.min(compiledSets.length, 4);
+  return registry;
 }
 
 function withFormats(ajv: Ajv): Ajv {

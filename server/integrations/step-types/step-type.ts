@@ -16,6 +16,8 @@ export interface PreparedRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent as JSON when defined. */
   readonly json?: unknown;
+  /** Sent as application/x-www-form-urlencoded when defined (an OAuth token request); not with `json`. */
+  readonly form?: Readonly<Record<string, string>>;
 }
 
 interface StepTypeBase {
@@ -77,8 +79,27 @@ export interface StepContext {
    * listen to it, or its work goes on unseen after the step has failed.
    */
   readonly signal: AbortSignal;
-  /** Lines for the server log, tagged with the step type; never pass secrets. */
+  /** Lines for the server log, tagged with the step type; never pass secrets (the ones `secret` gave are scrubbed anyway). */
   readonly log: { info(message: string, fields?: Record<string, unknown>): void; warn(message: string, fields?: Record<string, unknown>): void };
+  /**
+   * The value of the secret that the parameter `param` names (a parameter the type lists in
+   * `secrets`: its value in the definition is the secret's name, e.g. `"tokenSecret": "SLACK_BOT_TOKEN"`),
+   * read at this call from the bot's secrets (the environment); undefined when the step leaves the
+   * parameter out. From then on the value (and its URL-encoded, JSON-escaped and, for a URL, path
+   * forms) is scrubbed from this step's integration log rows, log lines and error messages.
+   * Asking for a parameter the type does not list in `secrets` throws.
+   */
+  secret(param: string): string | undefined;
+  /**
+   * Treats a value made from a secret as one (a Basic credential, a signed assertion, an access
+   * token): scrubbed from this step's integration log rows, log lines and error messages from now on.
+   */
+  redact(value: string): void;
+  /**
+   * Today's counter named `counter` (UTC day) of this step type for this user, kept by the store:
+   * for a daily budget. `read` answers the total so far; `add` adds and answers the new total.
+   */
+  usage(counter: string): { read(): Promise<number>; add(amount: number): Promise<number> };
 }
 
 /**
@@ -88,6 +109,10 @@ export interface StepContext {
 export interface CodeStepType extends StepTypeBase {
   readonly kind: 'code';
   readonly needsService: 'always' | 'optional';
+  /** Parameters whose value names a secret (read with `ctx.secret`): written as they are, and the secret must be set. */
+  readonly secretParams: readonly string[];
+  /** Parameters written as they are, never `{{templates}}`: addresses the secrets are sent to, so no variable can redirect them. */
+  readonly fixedParams: readonly string[];
   call(ctx: StepContext): Promise<unknown> | unknown;
 }
 

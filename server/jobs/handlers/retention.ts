@@ -15,6 +15,8 @@ const DAY_MS = 86_400_000;
 export interface RetentionSettings {
   readonly transcriptDays?: number;
   readonly logDays?: Readonly<Partial<Record<LogKind, number>>>;
+  /** The studio's audit trail (RETENTION_AUDIT_DAYS only: RETENTION_LOG_DAYS does not cover it). */
+  readonly auditDays?: number;
 }
 
 /** RETENTION_* settings by log kind: the kind's own, else RETENTION_LOG_DAYS. */
@@ -25,11 +27,11 @@ export function retentionSettings(config: Readonly<Record<string, unknown>>): Re
     const own = days(`RETENTION_${kind.replace(/([A-Z])/g, '_$1').toUpperCase()}_DAYS`) ?? days('RETENTION_LOG_DAYS');
     if (own !== undefined) logDays[kind] = own;
   }
-  return { transcriptDays: days('RETENTION_TRANSCRIPT_DAYS'), logDays };
+  return { transcriptDays: days('RETENTION_TRANSCRIPT_DAYS'), logDays, auditDays: days('RETENTION_AUDIT_DAYS') };
 }
 
 export function hasRetention(settings: RetentionSettings): boolean {
-  return settings.transcriptDays !== undefined || Object.keys(settings.logDays ?? {}).length > 0;
+  return settings.transcriptDays !== undefined || Object.keys(settings.logDays ?? {}).length > 0 || settings.auditDays !== undefined;
 }
 
 export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCutoffs {
@@ -49,6 +51,8 @@ export function retentionJobHandler(deps: {
   readonly settings: RetentionSettings;
   /** Insights keep conversation summaries (the user's words) as long as the transcript, and the texts of misses as long as the NLP and FAQ logs. */
   readonly insights?: Pick<InsightsRoom, 'purge'>;
+  /** The audit trail's purge (a room of its own, not the Store). */
+  readonly audit?: { purgeAuditBefore(before: number): Promise<number> };
 }): JobHandler {
   return async () => {
     if (!hasRetention(deps.settings)) return;
@@ -65,7 +69,8 @@ export function retentionJobHandler(deps: {
       if (faq !== undefined) texts.faqMiss = dayOf(faq);
       insights = await deps.insights.purge(cutoffs.transcriptBefore, texts);
     }
-    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs, ...(insights ? { insights } : {}) }, 'records older than the retention settings were removed');
+    const audit = deps.settings.auditDays !== undefined && deps.audit ? await deps.audit.purgeAuditBefore(now - deps.settings.auditDays * DAY_MS) : 0;
+    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs, audit, ...(insights ? { insights } : {}) }, 'records older than the retention settings were removed');
     return { deferUntil: now + RETENTION_EVERY_MS };
   };
 }

@@ -1,3 +1,4 @@
+import type { StepRef } from '../../../shared/studio-versions.ts';
 import type { AuditActor } from './audit.ts';
 
 /**
@@ -58,10 +59,7 @@ export type CreateOutcome =
   | { readonly status: 'conflict'; readonly head: VersionMeta | null };
 
 /** A position users may rest on. */
-export interface StepRef {
-  readonly dialogId: string;
-  readonly stepId: string;
-}
+export type { StepRef };
 
 /** Where the users resting on a step the published version no longer has go at their next message. */
 export interface Move {

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterEach, beforeEach } from 'vitest';
-import type { Store } from '../../ports/store.ts';
 import { openMongoStore, type MongoStore } from '../mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.ts';
 
@@ -54,8 +53,8 @@ export function mongoLeg(url: string): StoreLeg {
 }
 
 /** Registers a fresh store per test; the getter returns the current test's store. */
-export function useFreshStore(leg: StoreLeg): () => Store {
-  let current: { readonly store: Store; dispose(): Promise<void> } | null = null;
+export function useFreshStore(leg: StoreLeg): () => SqliteStore | MongoStore {
+  let current: { readonly store: SqliteStore | MongoStore; dispose(): Promise<void> } | null = null;
   beforeEach(async () => {
     current = await leg.open();
   });

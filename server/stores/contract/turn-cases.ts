@@ -76,6 +76,27 @@ export function turnCases(store: () => Store): void {
     expect(claimed.map((j) => j.id).sort()).toStrictEqual(['j1', 'j2']);
   });
 
+  it('when a turn carries an outbox (jobs to cancel, jobs to schedule, log rows), then all of it is stored with the turn, and none of a conflicting turn', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    await store().scheduleJob({ id: 'timer:u1:old', kind: 'timer', payload: {}, runAt: 50 });
+    await store().scheduleJob({ id: 'timer:u1:kept', kind: 'timer', payload: {}, runAt: 50 });
+    const nlp = { kind: 'nlpLog' as const, entry: { userId: 'u1', timestamp: 5, data: { text: 'hi', intent: 'greet' } } };
+    const faq = { kind: 'fuzzyQuestionAnswerLog' as const, entry: { userId: 'u1', timestamp: 5, data: { question: 'hi?' } } };
+    const timer = { id: 'timer:u1:new', kind: 'timer', payload: { userId: 'u1', timerId: 'new' }, runAt: 60, maxAttempts: 5 };
+    expect(await store().commitTurn(turn(7, { cancelJobs: ['timer:u1:kept'], jobs: [{ ...timer, id: 'timer:u1:lost' }], logs: [nlp] }))).toStrictEqual({ status: 'conflict' });
+    const committed = await store().commitTurn(turn(1, { userEntry: said('m1', 'hi'), cancelJobs: ['timer:u1:old'], jobs: [timer], logs: [nlp, faq] }));
+    expect(committed.status).toBe('committed');
+    expect(await store().getJob('timer:u1:old')).toMatchObject({ status: 'cancelled' });
+    expect(await store().getJob('timer:u1:kept')).toMatchObject({ status: 'pending' });
+    expect(await store().getJob('timer:u1:new')).toMatchObject({ status: 'pending', runAt: 60, maxAttempts: 5, payload: { userId: 'u1', timerId: 'new' } });
+    expect(await store().getJob('timer:u1:lost')).toBeNull();
+    expect((await collect(store().readLogs('nlpLog', {}))).map((l) => l.data)).toStrictEqual([{ text: 'hi', intent: 'greet' }]);
+    expect((await collect(store().readLogs('fuzzyQuestionAnswerLog', {}))).map((l) => l.data)).toStrictEqual([{ question: 'hi?' }]);
+    // The next turn finds nothing of the last one's outbox to do again.
+    expect((await store().commitTurn(turn(2, { userEntry: said('m2', 'more') }))).status).toBe('committed');
+    expect(await collect(store().readLogs('nlpLog', {}))).toHaveLength(1);
+  });
+
   it('when turns and plain appends alternate, then seqs stay gapless and a patch leaves omitted fields as they were', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', userData: { keep: 1 }, variables: { v: 1 }, now: 1 });
     await store().appendTranscript('u1', [bot('before')]);

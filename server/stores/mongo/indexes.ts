@@ -14,6 +14,8 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { listedAt: 1, order: 1 }, name: 'by_listed' },
     // Preview users (UserRecord.preview): the only documents with the field.
     { key: { preview: 1 }, name: 'by_preview' },
+    // The sweep of turn outboxes a crash left unmoved (turn-outbox.ts).
+    { key: { outboxAt: 1 }, name: 'by_outbox' },
   ],
   [COLLECTIONS.transcript]: [
     { key: { userId: 1, seq: 1 }, name: 'user_seq', unique: true },
@@ -37,6 +39,14 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.datasetRows]: [
     { key: { dataset: 1, generation: 1, id: 1 }, name: 'dataset_generation_id', unique: true },
   ],
+  // The event log of subscriptions (mongo-subscriptions.ts): _id is the event's id, seq its place.
+  [COLLECTIONS.subscriptionEvents]: [
+    { key: { seq: 1 }, name: 'seq', unique: true },
+    { key: { kind: 1, seq: 1 }, name: 'kind_seq' },
+    { key: { userId: 1 }, name: 'user' },
+    { key: { at: 1 }, name: 'at' },
+  ],
+  [COLLECTIONS.usageCounters]: [{ key: { userId: 1 }, name: 'user' }],
 };
 
 /** Indexes older versions created that nothing reads any more: dropped, as each costs every write. */

@@ -28,6 +28,11 @@ export const COLLECTIONS = {
   datasetRows: 'dataset_rows',
   locks: 'locks',
   leases: 'leases',
+  subscriptions: 'subscriptions',
+  subscriptionEvents: 'subscription_events',
+  /** One document: the highest event seq ever handed out (seqs are never reused). */
+  subscriptionSequence: 'subscription_sequence',
+  usageCounters: 'usage_counters',
 } as const;
 
 /** For collections whose insertion order is an ObjectId (see mongo-logs.ts). */

@@ -1,8 +1,8 @@
-import type { Db, Filter } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { retryTransient } from './transient.ts';
-import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
+import { COLLECTIONS, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
 export interface JobDoc {
   _id: string;
@@ -40,11 +40,15 @@ const CLAIM_ROUNDS = 5;
 
 type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'>;
 
-function isClaimable(doc: JobDoc, request: ClaimRequest): boolean {
-  const due =
-    (doc.status === 'pending' && doc.runAt <= request.now) ||
-    (doc.status === 'running' && doc.leaseUntil !== null && doc.leaseUntil <= request.now);
-  return due && (request.kinds === undefined || request.kinds.includes(doc.kind));
+/** Due jobs: pending ones whose time has come, and running ones whose lease ran out. */
+function dueFilter(request: ClaimRequest): Filter<JobDoc> {
+  return {
+    $or: [
+      { status: 'pending', runAt: { $lte: request.now } },
+      { status: 'running', leaseUntil: { $lte: request.now } },
+    ],
+    ...(request.kinds === undefined ? {} : { kind: { $in: [...request.kinds] } }),
+  };
 }
 
 /** The stored form of a newly scheduled job; turn commits write it too (mongo-turns.ts). */
@@ -66,12 +70,29 @@ export function newJobDoc(job: NewJob): JobDoc {
 
 /** A job's lock: every change of a job is made under it. */
 export const lockKey = (id: string) => `job:${id}`;
+
+/**
+ * Schedules a job as Store.scheduleJob does, in one write: replaces the stored job
+ * unless it is running, else inserts it; a running one is kept (the insert finds its
+ * _id taken). The caller holds the job's lock. False when a running job was kept.
+ */
+export async function writeJob(jobs: Collection<JobDoc>, doc: JobDoc): Promise<boolean> {
+  try {
+    await jobs.replaceOne({ _id: doc._id, status: { $ne: 'running' } }, doc, { upsert: true });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
 const released = { leaseOwner: null, leaseUntil: null };
 
 /*
- * Every change of a job is a read-check-write under the job's lock (see
- * key-lock.ts for why a filtered update is not enough on FerretDB). A claim
- * skips a job whose lock is taken: another worker is claiming or settling it.
+ * Every change of a job is made under the job's lock (see key-lock.ts for why a
+ * filtered update alone is not enough on FerretDB); under it, one filtered write
+ * (update, findOneAndUpdate, replace) is the whole change, so a settle costs one
+ * round trip besides the lock (none with process locks, on one node).
  */
 export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
   const jobs = db.collection<JobDoc>(COLLECTIONS.jobs);
@@ -91,53 +112,33 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
   // scheduled or claimed elsewhere). Once inside, a job another worker took is
   // no longer claimable and is passed over.
   const claimOne = (id: string, request: ClaimRequest) =>
-    locks.withLock(
-      lockKey(id),
-      async (): Promise<Job | null> => {
-        const doc = await jobs.findOne({ _id: id });
-        if (doc === null || !isClaimable(doc, request)) return null;
-        const claimed: JobDoc = {
-          ...doc,
-          status: 'running',
-          attempts: doc.attempts + 1,
-          leaseOwner: request.workerId,
-          leaseUntil: request.now + request.leaseMs,
-        };
-        await jobs.replaceOne({ _id: id }, claimed);
-        return toJob(claimed);
-      },
-    );
+    locks.withLock(lockKey(id), async (): Promise<Job | null> => {
+      // One conditional write: under the lock no one else changes the job in between, on FerretDB too.
+      const claimed = await jobs.findOneAndUpdate(
+        { _id: id, ...dueFilter(request) },
+        { $set: { status: 'running', leaseOwner: request.workerId, leaseUntil: request.now + request.leaseMs }, $inc: { attempts: 1 } },
+        { returnDocument: 'after' },
+      );
+      return claimed === null ? null : toJob(claimed);
+    });
+
+  /** Applies `set` to the job when it matches `filter`, in one write under the job's lock; true when applied. */
+  const update = (id: string, filter: Filter<JobDoc>, set: Partial<JobDoc>, inc?: Partial<Record<'attempts', number>>) =>
+    locks.withLock(lockKey(id), async () => (await jobs.updateOne({ _id: id, ...filter }, { $set: set, ...(inc ? { $inc: inc } : {}) })).matchedCount === 1);
 
   return {
-    async scheduleJob(job) {
-      const fresh = newJobDoc(job);
-      return locks.withLock(lockKey(job.id), async () => {
-        const current = await jobs.findOne({ _id: job.id }, { projection: { status: 1 } });
-        if (current?.status === 'running') return false;
-        await jobs.replaceOne({ _id: job.id }, fresh, { upsert: true });
-        return true;
-      });
-    },
+    scheduleJob: (job) => locks.withLock(lockKey(job.id), () => writeJob(jobs, newJobDoc(job))),
 
     async getJob(id) {
       const doc = await jobs.findOne({ _id: id });
       return doc === null ? null : toJob(doc);
     },
 
-    cancelJob: (id) =>
-      settle(id, (doc) =>
-        doc.status === 'pending' || doc.status === 'running' ? { status: 'cancelled', ...released } : null,
-      ),
+    cancelJob: (id) => update(id, { status: { $in: ['pending', 'running'] } }, { status: 'cancelled', ...released }),
 
     async claimJobs(request) {
       if (request.limit <= 0 || request.kinds?.length === 0) return [];
-      const due: Filter<JobDoc> = {
-        $or: [
-          { status: 'pending', runAt: { $lte: request.now } },
-          { status: 'running', leaseUntil: { $lte: request.now } },
-        ],
-        ...(request.kinds === undefined ? {} : { kind: { $in: [...request.kinds] } }),
-      };
+      const due = dueFilter(request);
       const claimed: Job[] = [];
       for (let round = 0; round < CLAIM_ROUNDS && claimed.length < request.limit; round += 1) {
         // The cursor read alone is retried: retrying the whole claim would forget the jobs already claimed.
@@ -165,18 +166,10 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
       return doc === null ? null : toJob(doc);
     },
 
-    deferJob: (id, workerId, runAt) =>
-      settle(id, (doc) =>
-        doc.status === 'running' && doc.leaseOwner === workerId
-          ? // The claim counted an attempt; a job that only waited gives it back.
-            { status: 'pending', runAt, attempts: Math.max(doc.attempts - 1, 0), ...released }
-          : null,
-      ),
+    // The claim counted an attempt; a job that only waited gives it back.
+    deferJob: (id, workerId, runAt) => update(id, { status: 'running', leaseOwner: workerId }, { status: 'pending', runAt, ...released }, { attempts: -1 }),
 
-    completeJob: (id, workerId) =>
-      settle(id, (doc) =>
-        doc.status === 'running' && doc.leaseOwner === workerId ? { status: 'done', ...released } : null,
-      ),
+    completeJob: (id, workerId) => update(id, { status: 'running', leaseOwner: workerId }, { status: 'done', ...released }),
 
     failJob: (id, workerId, error, retryAt) =>
       settle(id, (doc) => {

@@ -80,21 +80,29 @@ describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', (
 
   it('when the process died after a turn stored its state but before its answers, then the answers are stored by the next read or turn, with their seqs', async () => {
     const url = `${inject('mongoUrl').replace(/\/$/, '')}/unsent_${process.pid}_${Date.now().toString(36)}`;
-    const store = await openMongoStore({ url });
+    let store = await openMongoStore({ url });
     const client = await MongoClient.connect(url);
+    // The process that died is gone with what it knew: the next one opens the store afresh.
+    const restart = async () => {
+      await store.close();
+      store = await openMongoStore({ url });
+    };
     try {
       const bot = (text: string) => ({ from: 'bot' as const, at: 5, message: { type: 'text', text } });
       const user = await store.ensureUser({ userId: 'u1', channelId: 'webchat', now: 1 });
       await store.commitTurn({ userId: 'u1', expectedVersion: user.version, patch: { lastTrigger: 't1' }, now: 5, botEntries: [bot('one'), bot('two')] });
       // What a crash between the two writes leaves: the state (with its mark), no answers.
       await client.db().collection('transcript').deleteMany({ userId: 'u1' });
+      await restart();
       expect((await store.readTranscript('u1', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
         [1, 'one'],
         [2, 'two'],
       ]);
       await client.db().collection('transcript').deleteMany({ userId: 'u1', seq: 2 });
+      await restart();
       await store.commitTurn({ userId: 'u1', expectedVersion: user.version + 1, patch: {}, now: 6, botEntries: [bot('three')] });
       await client.db().collection('transcript').deleteMany({ userId: 'u1', seq: 3 });
+      await restart();
       await store.appendTranscript('u1', [bot('four')]);
       expect((await store.readTranscript('u1', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
         [1, 'one'],
@@ -103,6 +111,52 @@ describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', (
         [4, 'four'],
       ]);
       expect(await store.getUser('u1')).toMatchObject({ lastSeq: 4, lastTrigger: 't1' });
+    } finally {
+      await client.db().dropDatabase();
+      await client.close();
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
+  it('when the process died after a turn committed but before its outbox was moved, then the sweep stores its jobs, cancels and log rows, once each', async () => {
+    const url = `${inject('mongoUrl').replace(/\/$/, '')}/outbox_${process.pid}_${Date.now().toString(36)}`;
+    let store = await openMongoStore({ url });
+    const client = await MongoClient.connect(url);
+    try {
+      const user = await store.ensureUser({ userId: 'u1', channelId: 'webchat', now: 1 });
+      await store.scheduleJob({ id: 'timer:u1:old', kind: 'timer', payload: {}, runAt: 50 });
+      const committed = await store.commitTurn({
+        userId: 'u1',
+        expectedVersion: user.version,
+        patch: {},
+        now: 5,
+        botEntries: [{ from: 'bot', at: 5, message: { type: 'text', text: 'wait' } }],
+        cancelJobs: ['timer:u1:old'],
+        jobs: [{ id: 'timer:u1:w', kind: 'timer', payload: { userId: 'u1', timerId: 'w' }, runAt: 60 }],
+        logs: [{ kind: 'nlpLog', entry: { userId: 'u1', timestamp: 5, data: { text: 'hi' } } }],
+      });
+      expect(committed.status).toBe('committed');
+      // What a SIGKILL right after the commit's write leaves: the outbox in the user document, nothing moved.
+      const doc = await client.db().collection('users').findOne({ _id: 'u1' as never });
+      const outbox = { cancels: ['timer:u1:old'], jobs: [{ _id: 'timer:u1:w', kind: 'timer', payload: '{"userId":"u1","timerId":"w"}', runAt: 60, status: 'pending', attempts: 0, maxAttempts: 1, group: null, leaseOwner: null, leaseUntil: null, lastError: null }], logs: [] as unknown[] };
+      const log = await client.db().collection('logs').findOne({ kind: 'nlpLog' });
+      outbox.logs.push(log);
+      await client.db().collection('users').updateOne({ _id: 'u1' as never }, { $set: { outbox, outboxAt: 5 } });
+      await client.db().collection('jobs').deleteOne({ _id: 'timer:u1:w' as never });
+      await client.db().collection('jobs').updateOne({ _id: 'timer:u1:old' as never }, { $set: { status: 'pending' } });
+      expect(doc?.version).toBe(user.version + 1);
+      await store.close();
+      store = await openMongoStore({ url });
+      // Nobody touches the user again: the job runner's next claim sweeps the outbox.
+      await store.claimJobs({ workerId: 'w', now: 10_000, leaseMs: 1000, limit: 10, kinds: ['none'] });
+      expect(await store.getJob('timer:u1:w')).toMatchObject({ status: 'pending', runAt: 60 });
+      expect(await store.getJob('timer:u1:old')).toMatchObject({ status: 'cancelled' });
+      const rows = [];
+      for await (const row of store.readLogs('nlpLog', {})) rows.push(row.data);
+      expect(rows).toStrictEqual([{ text: 'hi' }]);
+      expect(await client.db().collection('users').findOne({ _id: 'u1' as never })).toMatchObject({ outbox: null, outboxAt: null });
     } finally {
       await client.db().dropDatabase();
       await client.close();

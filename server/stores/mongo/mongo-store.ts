@@ -1,7 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Store } from '../../ports/store.ts';
 import { ensureIndexes } from './indexes.ts';
-import { keyLocks, type KeyLocks } from './key-lock.ts';
+import { keyLocks, processLocks, type KeyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
 import { mongoJobStats } from './mongo-job-stats.ts';
 import { mongoJobs } from './mongo-jobs.ts';
@@ -10,9 +10,20 @@ import { mongoLogs } from './mongo-logs.ts';
 import { mongoPersonalData } from './mongo-personal-data.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
-import { mongoUsers } from './mongo-users.ts';
+import { mongoUsers, userLockKey } from './mongo-users.ts';
+import { mongoOutboxes } from './turn-outbox.ts';
+import { SettledTurns } from './unsent-entries.ts';
+import { UserDocCache } from './user-doc-cache.ts';
 import { retryingDb, retryTransient } from './transient.ts';
 import { upgradeDocuments } from './upgrades.ts';
+
+/** One command the driver sent, as command monitoring reports it. */
+export interface StoreCommand {
+  readonly name: string;
+  readonly collection: string | undefined;
+  /** The command document (its filter, updates, documents): for counting, never logged. */
+  readonly command: Readonly<Record<string, unknown>>;
+}
 
 export interface MongoStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL. */
@@ -21,6 +32,15 @@ export interface MongoStoreOptions {
   readonly dbName?: string;
   /** How long to look for a server before giving up (ms). Default 5000. */
   readonly serverSelectionTimeoutMs?: number;
+  /**
+   * Whether other processes write this database too (cluster mode: REDIS_URL set).
+   * Then every read-check-write of a document holds a lock in the store (key-lock.ts),
+   * two more writes each; one process alone orders them with locks in memory. Default
+   * true, the safe side: a test or tool opening a database a server also writes.
+   */
+  readonly shared?: boolean;
+  /** Called with each command the driver sends (command monitoring): the benches count a turn's round trips with it. */
+  readonly onCommand?: (command: StoreCommand) => void;
 }
 
 /**
@@ -51,7 +71,15 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       socketTimeoutMS: 20_000,
       waitQueueTimeoutMS: 10_000,
       appName: 'chatbot',
+      monitorCommands: options.onCommand !== undefined,
     });
+    if (options.onCommand) {
+      const onCommand = options.onCommand;
+      client.on('commandStarted', (event) => {
+        const target = (event.command as Record<string, unknown>)[event.commandName];
+        onCommand({ name: event.commandName, collection: typeof target === 'string' ? target : undefined, command: event.command as Record<string, unknown> });
+      });
+    }
     await client.connect();
   } catch (error) {
     throw new Error(`cannot connect to MongoDB at ${target.hosts}: ${redact(String((error as Error).message), options.url)}`);
@@ -72,8 +100,11 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     throw new Error(`cannot bring the documents in MongoDB at ${target.hosts} up to date: ${(error as Error).message}`, { cause: error });
   }
 
-  const locks = keyLocks(db);
-  const transcript = mongoTranscript(db, locks);
+  const locks = options.shared === false ? processLocks() : keyLocks(db);
+  const outboxes = mongoOutboxes(db, locks, userLockKey);
+  const settled = new SettledTurns();
+  const cache = new UserDocCache();
+  const transcript = mongoTranscript(db, locks, outboxes, settled);
   const jobs = mongoJobs(db, locks);
   const datasets = mongoDatasets(db, locks);
   // Reads through cursors, which the per-operation retry does not cover: retried whole (they change nothing, or only repair).
@@ -88,12 +119,17 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     async close() {
       await client.close();
     },
-    ...mongoUsers(db, locks),
+    ...mongoUsers(db, locks, cache),
     ...transcript,
     readTranscript: (userId, afterSeq, limit) => retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
-    ...mongoTurns(db, locks),
+    ...mongoTurns(db, locks, outboxes, settled, cache),
     ...mongoLogs(db),
     ...jobs,
+    // The job runner polls here: the outboxes a crash left with nobody to touch their users are moved on the way.
+    async claimJobs(request) {
+      await outboxes.sweep(request.now).catch(() => undefined);
+      return jobs.claimJobs(request);
+    },
     ...datasets,
     readDataset: (name) => retryTransient(() => datasets.readDataset(name), again),
     ...mongoLeases(db),

@@ -3,7 +3,8 @@ import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/sto
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 import { userLockKey } from './mongo-users.ts';
-import { insertEntries, restoreUnsent, topSeq, type UnsentHolder } from './unsent-entries.ts';
+import type { Outboxes } from './turn-outbox.ts';
+import { insertEntries, rememberClientIds, restoreUnsent, topSeq, type RecentClientId, type SettleHolder, type SettledTurns } from './unsent-entries.ts';
 
 export interface TranscriptDoc {
   userId: string;
@@ -52,17 +53,17 @@ type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTran
  * mark), and the inserts follow. The next seq comes from the highest stored
  * entry as well as lastSeq, so an append cut short costs no seq twice.
  */
-export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
+export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns): TranscriptOps {
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
-  const users = db.collection<{ _id: string; pendingSeq?: number | null } & UnsentHolder>(COLLECTIONS.users);
+  const users = db.collection<{ pendingSeq?: number | null; recent?: RecentClientId[] } & SettleHolder>(COLLECTIONS.users);
 
   const byClientId = (userId: string, clientId: string) =>
     transcript.findOne({ userId, dedupKey: `c:${clientId}` }, { projection: { _id: 0 } });
 
   const append = async (userId: string, entries: readonly NewTranscriptEntry[], pending = false) => {
-    const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1 } });
+    const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outbox: 1, recent: 1 } });
     if (user === null) throw new Error(`cannot append to the transcript of unknown user ${userId}`);
-    let seq = Math.max(user.lastSeq, await restoreUnsent(transcript, user, await topSeq(transcript, userId)));
+    let seq = Math.max(user.lastSeq, await settled.settle(user, outboxes, transcript));
     const fresh: TranscriptDoc[] = [];
     const freshByClientId = new Map<string, TranscriptDoc>();
     const results: Array<TranscriptEntry & { readonly duplicate: boolean }> = [];
@@ -82,8 +83,13 @@ export function mongoTranscript(db: Db, locks: KeyLocks): TranscriptOps {
       results.push({ ...toEntry(doc), duplicate: false });
     }
     if (fresh.length > 0) {
-      await users.updateOne({ _id: userId }, { $set: { lastSeq: seq, unsent: fresh, ...(pending ? { pendingSeq: seq } : {}) } });
+      const recent = user.recent === undefined ? undefined : rememberClientIds(user.recent, fresh);
+      await users.updateOne(
+        { _id: userId },
+        { $set: { lastSeq: seq, unsent: fresh, ...(recent ? { recent } : {}), ...(pending ? { pendingSeq: seq } : {}) } },
+      );
       await insertEntries(transcript, fresh);
+      settled.remember(userId, user.version, seq);
     }
     return results;
   };

@@ -1,51 +1,59 @@
-import { ObjectId, type Db } from 'mongodb';
-import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit } from '../../ports/store.ts';
+import type { Db } from 'mongodb';
+import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
-import { lockKey as jobLockKey, newJobDoc, type JobDoc } from './mongo-jobs.ts';
-import type { LogDoc } from './mongo-logs.ts';
 import { toEntry, transcriptDoc, type TranscriptDoc } from './mongo-transcript.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
-import { insertEntries, restoreUnsent, topSeq } from './unsent-entries.ts';
+import { outboxOf, type Outboxes } from './turn-outbox.ts';
+import { insertEntries, rememberClientIds, type SettledTurns } from './unsent-entries.ts';
+import type { UserDocCache } from './user-doc-cache.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
 /*
  * No transactions here (FerretDB 1.x has none): the turn is written under the
  * user's lock, and its commit point is ONE write, the user document's: the new
- * state, lastSeq, and every transcript entry of the turn (the user's message
- * included) as `unsent` (unsent-entries.ts). The entries are inserted into the
- * transcript right after; a crash before that loses nothing (whoever next
- * touches the user's transcript stores them), and a crash before the user
- * document's write leaves no trace of the message, so the widget's resend runs
- * the turn afresh instead of finding a stored message nobody answered.
- * Snapshots go first (they must exist before a state that may clear the data);
- * a crash right after them leaves a snapshot of a turn that did not happen,
- * which is harmless next to a missing one.
+ * state, lastSeq, every transcript entry of the turn (the user's message
+ * included) as `unsent` (unsent-entries.ts), the clientIds of the user's latest
+ * messages (`recent`, for deduplication), and the turn's outbox (turn-outbox.ts:
+ * snapshots, log rows, jobs to schedule and cancel). The entries are inserted
+ * into the transcript and the outbox moved right after; a crash before that
+ * loses nothing (whoever next touches the user stores them, and a sweep moves an
+ * outbox nobody touches), and a crash before the user document's write leaves
+ * no trace of the turn, so the widget's resend runs it afresh.
  *
- * Jobs the turn hands its outcome to (a channel's callback) are written just
- * before the user document: a crash in between leaves a job that finds no
- * turn and does nothing, never a committed turn without its job.
+ * What a turn of a known user costs, in round trips (bench/turn-cpu.ts counts them
+ * with the driver's command monitoring): one read of the user (the turn's getUser;
+ * the commit reuses that document, user-doc-cache.ts), one conditional write (the
+ * commit), one insert of the transcript entries, and, only when the turn has an
+ * outbox, its moves and one write that clears it. The checks that a crash
+ * calls for (the highest stored seq, a left outbox) are skipped when this process
+ * itself settled the user's last turn (`settled`); the clientId check reads the
+ * transcript only for a user document older than `recent`.
  *
  * MongoDB features used: updateOne with a version filter (the compare-and-set
  * is atomic on MongoDB by itself; on FerretDB it is the lock that makes it so),
  * insertMany/insertOne with unique indexes on (userId, seq) and (userId, dedupKey).
  */
-export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
+export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns, cache?: UserDocCache): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
-  const logs = db.collection<LogDoc>(COLLECTIONS.logs);
-  const jobs = db.collection<JobDoc>(COLLECTIONS.jobs);
 
-  const commit = async (turn: TurnCommit) => {
+  const commit = async (turn: TurnCommit, cached = true): Promise<TurnCommitResult> => {
     const { userId, patch, now } = turn;
-    const current = await users.findOne({ _id: userId });
+    // The document the turn was computed from, when this process just read it (user-doc-cache.ts).
+    const known = cached ? cache?.at(userId, turn.expectedVersion) : undefined;
+    const current = known ?? (await users.findOne({ _id: userId }));
     if (current === null) return { status: 'conflict' as const };
-    // First what an earlier crash left unsent, so the clientId check below sees it.
-    const top = await restoreUnsent(transcript, current, await topSeq(transcript, userId));
+    // First what an earlier crash left unstored, so the clientId check below sees it.
+    const top = await settled.settle(current, outboxes, transcript);
     const userClientId = turn.userEntry?.clientId ?? null;
     if (userClientId !== null) {
-      const existing = await transcript.findOne({ userId, dedupKey: `c:${userClientId}` }, { projection: { _id: 0 } });
+      const known = current.recent?.find((r) => r.c === userClientId);
+      const existing =
+        known !== undefined || current.recent === undefined
+          ? await transcript.findOne({ userId, dedupKey: `c:${userClientId}` }, { projection: { _id: 0 } })
+          : null;
       if (existing !== null) return { status: 'duplicate' as const, entry: toEntry(existing) };
     }
     if (current.version !== turn.expectedVersion) return { status: 'conflict' as const };
@@ -54,23 +62,16 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
     let seq = Math.max(current.lastSeq, top);
     const docOf = (entry: NewTranscriptEntry): TranscriptDoc => transcriptDoc(userId, (seq += 1), entry);
     const docs = [...(turn.userEntry ? [docOf(turn.userEntry)] : []), ...turn.botEntries.map(docOf)];
-    const snapshots = turn.snapshots ?? [];
-    if (snapshots.length > 0) {
-      await logs.insertMany(
-        snapshots.map((s) => ({ _id: new ObjectId(), kind: 'userDataSnapshot' as const, userId: s.userId, timestamp: s.timestamp, data: toJson(s.data) })),
-        { ordered: true },
-      );
-    }
-    // Before the state, as the store has no transactions: a crash in between leaves a job whose
-    // turn is missing (the job then finds nothing to do), never a turn whose job is missing.
-    for (const job of turn.jobs ?? []) {
-      const doc = newJobDoc(job);
-      await locks.withLock(jobLockKey(job.id), async () => {
-        const stored = await jobs.findOne({ _id: job.id }, { projection: { status: 1 } });
-        if (stored?.status !== 'running') await jobs.replaceOne({ _id: job.id }, doc, { upsert: true });
-      });
-    }
-    const set: Partial<UserDoc> = { updatedAt: now, lastSeq: seq, unsent: docs, version: current.version + 1 };
+    const outbox = outboxOf(turn);
+    const set: Partial<UserDoc> = {
+      updatedAt: now,
+      lastSeq: seq,
+      unsent: docs,
+      recent: rememberClientIds(current.recent, docs),
+      version: current.version + 1,
+      outbox,
+      outboxAt: outbox === null ? null : now,
+    };
     if (patch.position !== undefined) set.position = patch.position;
     if (patch.variables !== undefined) set.variables = toJson(patch.variables);
     if (patch.userData !== undefined) set.userData = toJson(patch.userData);
@@ -82,10 +83,19 @@ export function mongoTurns(db: Db, locks: KeyLocks): TurnOps {
     if (patch.lastTrigger !== undefined) set.lastTrigger = patch.lastTrigger;
     // So does the answer to a pending message: it cannot be run a third time.
     if (turn.answersPending !== undefined && current.pendingSeq === turn.answersPending) set.pendingSeq = null;
-    const written = await users.updateOne({ _id: userId, version: current.version }, { $set: set });
-    if (written.matchedCount !== 1) return { status: 'conflict' as const };
+    // lastSeq too: an append moves it without a new version, and `current` may be a cached copy.
+    const written = await users.updateOne({ _id: userId, version: current.version, lastSeq: current.lastSeq }, { $set: set });
+    if (written.matchedCount !== 1) {
+      cache?.forget(userId);
+      // A cached copy may only be behind an append (lastSeq moved, version not): look again before calling it a conflict.
+      return known ? commit(turn, false) : { status: 'conflict' as const };
+    }
+    const stored = { ...current, ...set, outbox: null, outboxAt: null } as UserDoc;
     await insertEntries(transcript, docs);
-    return { status: 'committed' as const, user: toUser({ ...current, ...set }), entries: docs.map(toEntry) as TranscriptEntry[] };
+    await outboxes.flush({ ...current, ...set } as UserDoc);
+    settled.remember(userId, stored.version, seq);
+    cache?.put(stored);
+    return { status: 'committed' as const, user: toUser(stored), entries: docs.map(toEntry) as TranscriptEntry[] };
   };
 
   return {

@@ -3,6 +3,9 @@ import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import type { KeyLocks } from './key-lock.ts';
 import type { TranscriptDoc } from './mongo-transcript.ts';
+import type { OutboxDoc } from './turn-outbox.ts';
+import type { RecentClientId } from './unsent-entries.ts';
+import type { UserDocCache } from './user-doc-cache.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
 
 export interface UserDoc {
@@ -24,6 +27,11 @@ export interface UserDoc {
   lastSeq: number;
   /** The bot entries of the last turn, kept until they are surely stored (see unsent-entries.ts). */
   unsent?: TranscriptDoc[];
+  /** The clientIds of the user's latest messages (unsent-entries.ts); absent on older documents. */
+  recent?: RecentClientId[];
+  /** The last turn's outbox until it is moved (turn-outbox.ts), and when it was written. */
+  outbox?: OutboxDoc | null;
+  outboxAt?: number | null;
   /** Absent on users stored before triggers were marked: read as null. */
   lastTrigger?: string | null;
   /** Seq of a stored message whose turn failed and is to run again; absent or null when none. */
@@ -67,13 +75,18 @@ export function userLockKey(userId: string): string {
   return `user:${userId}`;
 }
 
-export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
+export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
 
   return {
     async getUser(userId) {
       const doc = await users.findOne({ _id: userId });
-      return doc === null ? null : toUser(doc);
+      if (doc === null) {
+        cache?.forget(userId);
+        return null;
+      }
+      cache?.put(doc);
+      return toUser(doc);
     },
 
     async previewUsers() {
@@ -97,6 +110,7 @@ export function mongoUsers(db: Db, locks: KeyLocks): UserOps {
         version: 1,
         lastSeq: 0,
         lastTrigger: null,
+        recent: [],
         order: new ObjectId(),
         ...(user.preview ? { preview: true as const } : {}),
       };

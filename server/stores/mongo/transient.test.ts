@@ -4,7 +4,9 @@ import { ensureIndexes } from './indexes.ts';
 import { keyLocks } from './key-lock.ts';
 import { mongoTranscript } from './mongo-transcript.ts';
 import { mongoTurns } from './mongo-turns.ts';
-import { mongoUsers } from './mongo-users.ts';
+import { mongoUsers, userLockKey } from './mongo-users.ts';
+import { mongoOutboxes } from './turn-outbox.ts';
+import { SettledTurns } from './unsent-entries.ts';
 import { isTransient, retryingDb } from './transient.ts';
 
 const busy = () => new MongoServerError({ errmsg: 'database is locked (5) (SQLITE_BUSY)', code: 1 });
@@ -63,7 +65,9 @@ describe.skipIf(mongoUrl === '')('the Mongo store on a server that is often busy
     });
     const retrying = retryingDb(flaky, { attempts: 12, firstPauseMs: 2, maxPauseMs: 40 });
     const locks = keyLocks(retrying);
-    const store = { ...mongoUsers(retrying, locks), ...mongoTranscript(retrying, locks), ...mongoTurns(retrying, locks) };
+    const outboxes = mongoOutboxes(retrying, locks, userLockKey);
+    const settled = new SettledTurns();
+    const store = { ...mongoUsers(retrying, locks), ...mongoTranscript(retrying, locks, outboxes, settled), ...mongoTurns(retrying, locks, outboxes, settled) };
 
     const USERS = 6;
     const TURNS = 6;

@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey } from './mongo-common.ts';
 import type { TranscriptDoc } from './mongo-transcript.ts';
+import type { OutboxDoc } from './turn-outbox.ts';
 
 /*
  * Without transactions, a turn's new state and its bot messages are two writes.
@@ -56,5 +57,70 @@ export async function insertEntries(transcript: Collection<TranscriptDoc>, docs:
         if (!isDuplicateKey(each)) throw each;
       }
     }
+  }
+}
+
+/** A clientId of one of the user's latest messages, with its seq. */
+export interface RecentClientId {
+  readonly c: string;
+  readonly s: number;
+}
+
+/**
+ * How many of a user's latest clientIds the user document keeps. A widget resends
+ * only what it saw no ack for: messages in flight when its connection dropped, a
+ * handful at most, and it resends them first thing after the reconnect. So a resend
+ * is among the latest few messages, and the turn tells it from a new one by the
+ * user document it reads anyway, without a read of the transcript.
+ */
+export const RECENT_CLIENT_IDS = 32;
+
+/** `recent` after storing `docs`. */
+export function rememberClientIds(recent: readonly RecentClientId[] | undefined, docs: readonly TranscriptDoc[]): RecentClientId[] {
+  const added = docs.flatMap((doc) => (doc.clientId === null ? [] : [{ c: doc.clientId, s: doc.seq }]));
+  if (added.length === 0 && recent !== undefined) return [...recent];
+  return [...(recent ?? []), ...added].slice(-RECENT_CLIENT_IDS);
+}
+
+/** What of the user document settling needs. */
+export interface SettleHolder extends UnsentHolder {
+  readonly _id: string;
+  readonly version: number;
+  readonly outbox?: OutboxDoc | null;
+  readonly outboxAt?: number | null;
+}
+
+/**
+ * Which users' last turn this process stored whole (entries inserted, outbox moved),
+ * by version: the next turn of such a user needs no check for what a crash left (a
+ * read of the highest stored seq and of the outbox), since nobody wrote the user
+ * since. Bounded: the oldest are forgotten first, which only costs that read again.
+ */
+export class SettledTurns {
+  private readonly byUser = new Map<string, { version: number; top: number }>();
+  constructor(private readonly limit = 50_000) {}
+
+  remember(userId: string, version: number, top: number): void {
+    this.byUser.delete(userId);
+    this.byUser.set(userId, { version, top });
+    if (this.byUser.size > this.limit) this.byUser.delete(this.byUser.keys().next().value as string);
+  }
+
+  forget(userId: string): void {
+    this.byUser.delete(userId);
+  }
+
+  /**
+   * Stores what a crash left of the user's last turn (its entries, its outbox) unless
+   * this process settled that very version; returns the highest stored seq. The caller
+   * holds the user's lock.
+   */
+  async settle(user: SettleHolder, outboxes: { flush(user: SettleHolder): Promise<void> }, transcript?: Collection<TranscriptDoc>): Promise<number> {
+    const known = this.byUser.get(user._id);
+    if (known !== undefined && known.version === user.version && !user.outbox) return known.top;
+    if (!transcript) throw new Error('settle needs the transcript collection');
+    const top = await restoreUnsent(transcript, user, await topSeq(transcript, user._id));
+    if (user.outbox) await outboxes.flush(user);
+    return top;
   }
 }

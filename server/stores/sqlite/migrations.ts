@@ -254,6 +254,47 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 10,
+    description: 'event subscriptions and their event log; usage counters of step types',
+    // AUTOINCREMENT: an event's seq is never handed out again, even after the newest events
+    // were purged or erased, so a subscriber's cursor can never skip a later event.
+    sql: `
+      CREATE TABLE subscriptions (
+        id                TEXT    PRIMARY KEY,
+        target_url        TEXT    NOT NULL,
+        kinds             TEXT    NOT NULL,
+        secret            TEXT    NOT NULL,
+        created_at        INTEGER NOT NULL,
+        status            TEXT    NOT NULL,
+        cursor            INTEGER NOT NULL,
+        failures          INTEGER NOT NULL,
+        last_error        TEXT,
+        last_attempt_at   INTEGER,
+        last_delivered_at INTEGER,
+        paused_at         INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE subscription_events (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        id         TEXT    NOT NULL UNIQUE,
+        kind       TEXT    NOT NULL,
+        user_id    TEXT    NOT NULL,
+        channel_id TEXT    NOT NULL,
+        at         INTEGER NOT NULL,
+        data       TEXT    NOT NULL
+      );
+      CREATE INDEX subscription_events_by_kind ON subscription_events (kind, seq);
+      CREATE INDEX subscription_events_by_user ON subscription_events (user_id);
+      CREATE INDEX subscription_events_by_time ON subscription_events (at);
+      CREATE TABLE usage_counters (
+        counter TEXT    NOT NULL,
+        user_id TEXT    NOT NULL,
+        day     TEXT    NOT NULL,
+        amount  INTEGER NOT NULL,
+        PRIMARY KEY (user_id, counter, day)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
     version: 12,
     description: 'insights: counters by day and published version, one summary per conversation; preview users marked',
     // Counters are written about once a second in one transaction (app/insights/recorder.ts); a
@@ -284,6 +325,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
       CREATE INDEX insight_conversations_by_start ON insight_conversations (started_at, user_id);
       CREATE INDEX insight_conversations_by_last ON insight_conversations (last_at);
+    `,
+  },
+  {
+    version: 13,
+    description: 'studio: who has the designer open (presence)',
+    // One row per account, replaced on every beat; old rows are purged now and then.
+    sql: `
+      CREATE TABLE studio_presence (
+        account_id TEXT    PRIMARY KEY,
+        name       TEXT    NOT NULL,
+        dialog     TEXT,
+        at         INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX studio_presence_by_time ON studio_presence (at);
     `,
   },
 ];

@@ -46,6 +46,10 @@ export const SCHEDULE_JOB_SQL = `INSERT INTO jobs (id, kind, payload, run_at, st
        lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = NULL
      WHERE jobs.status <> 'running'`;
 
+/** Cancels a job that has not finished. Shared with turn commits (sqlite-turns.ts). */
+export const CANCEL_JOB_SQL = `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND status IN ('pending', 'running')`;
+
 /** A new job as SCHEDULE_JOB_SQL's parameters. */
 export function scheduleParams(job: NewJob) {
   return {
@@ -65,10 +69,7 @@ export function scheduleParams(job: NewJob) {
 export function sqliteJobs(db: Database): JobOps {
   const select = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   const schedule = db.prepare(SCHEDULE_JOB_SQL);
-  const cancel = db.prepare(
-    `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
-     WHERE id = ? AND status IN ('pending', 'running')`,
-  );
+  const cancel = db.prepare(CANCEL_JOB_SQL);
   // Due jobs in (run_at, id) order: pending ones that are due, and running ones whose lease
   // ran out. Each half is read on its own (the jobs_due index walks pending ones in run_at
   // order and stops at the limit; jobs_leases reads only expired leases, not every job in

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
-import { SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
+import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
 import { originOf, toEntry, type TranscriptRow, type UserRow } from './rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
@@ -29,6 +29,7 @@ export function sqliteTurns(db: Database): TurnOps {
     'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (?, ?, ?, ?)',
   );
   const scheduleJob = db.prepare(SCHEDULE_JOB_SQL);
+  const cancelJob = db.prepare(CANCEL_JOB_SQL);
   const updateUser = db.prepare<[string | null, string, string, number | null, number, number, string | null, number | null, string, number]>(
     `UPDATE users SET position = ?, variables = ?, user_data = ?, last_message_at = ?, updated_at = ?,
                       last_seq = ?, last_trigger = ?, pending_seq = ?, version = version + 1
@@ -60,8 +61,10 @@ export function sqliteTurns(db: Database): TurnOps {
       insertLog.run('userDataSnapshot', snapshot.userId, snapshot.timestamp, toJson(snapshot.data));
     }
     for (const entry of commit.botEntries) append(entry);
-    // In the turn's savepoint: a job is stored exactly when its turn is.
+    // The outbox, in the turn's savepoint: stored exactly when the turn is.
+    for (const id of commit.cancelJobs ?? []) cancelJob.run(id);
     for (const job of commit.jobs ?? []) scheduleJob.run(scheduleParams(job));
+    for (const { kind, entry } of commit.logs ?? []) insertLog.run(kind, entry.userId, entry.timestamp, toJson(entry.data));
 
     // Untouched fields keep their stored text: no parse and re-serialise for them.
     const position = patch.position === undefined ? row.position : patch.position === null ? null : toJson(patch.position);

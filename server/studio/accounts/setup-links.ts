@@ -26,7 +26,7 @@ const invalid = () => new HttpError(404, 'setup_link_invalid', 'This setup link 
  * link that names an email belongs to that person: when an account with that email exists, it
  * sets a new password for it; else it creates the account with the link's role.
  */
-export function setupLinks(deps: { accounts: Accounts; sessions: Sessions; audit: AuditTrail; people: People; now: () => number }) {
+export function setupLinks(deps: { accounts: Accounts; sessions: Sessions; audit: AuditTrail; now: () => number; /** Absent on the command line, which only makes links. */ people?: People }) {
   const { accounts, audit, now } = deps;
   return {
     async create(input: { role: Role; email: string | null; createdBy: Account | null; actor: AuditActor; ip?: string; purpose: 'first_owner' | 'invitation' | 'reset' }): Promise<CreatedLink> {
@@ -77,6 +77,7 @@ export function setupLinks(deps: { accounts: Accounts; sessions: Sessions; audit
         account = created.account;
         await audit.record({ actor: { kind: 'account', accountId: account.id, email }, ip: meta.ip, action: 'account_created', target: account.id, details: { role: account.role, through: 'setup_link', invitedBy: link.createdBy } });
       }
+      if (!deps.people) throw new Error('setup links are completed by the server, not the command line');
       const signedIn = await deps.people.startSession(account, meta, 'setup');
       await audit.record({ actor: { kind: 'account', accountId: account.id, email }, ip: meta.ip, action: 'login', details: { method: 'setup' } });
       return signedIn;

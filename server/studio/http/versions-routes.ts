@@ -99,6 +99,24 @@ export function versionsRoutes(versions: () => VersionsDeps): Router {
     const saved = await importText(versions(), acting(req), { text: body, format: format === 'application/json' ? 'json' : 'yaml', message: text });
     res.status(saved.created ? 201 : 200).json(saved);
   });
+
+  // A known path asked with another method: 405 with Allow (after the guard, so nothing is told to strangers).
+  const allowed: Record<string, string> = {
+    '/versions': 'GET, POST',
+    '/versions/:id': 'GET',
+    '/versions/:id/export': 'GET',
+    '/draft': 'GET, PUT',
+    '/check': 'POST',
+    '/publish/plan': 'POST',
+    '/publish': 'POST',
+    '/import': 'POST',
+  };
+  for (const [route, allow] of Object.entries(allowed)) {
+    router.all(route, read, (req, res, next) => {
+      res.setHeader('Allow', allow);
+      next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow.split(', ')[0]}.`, { allow: allow.split(', ') }));
+    });
+  }
   return router;
 }
 

@@ -4,16 +4,13 @@ import type { BotDefinition } from '../../definition/schema.ts';
 import { recoveryFor } from '../../engine/recovery.ts';
 import { strandedPositions } from '../../engine/stranded.ts';
 import { HttpError } from '../../ports/http-error.ts';
+import type { Stranded } from '../../../shared/studio-versions.ts';
 import type { Move, Publication, StepRef, StoredVersion } from '../../ports/studio/versions.ts';
 import { versionOrThrow } from './editing.ts';
 import { sourceOfVersion, writtenOf } from './version-source.ts';
 import { authorOf, type Acting, type VersionsDeps } from './versions-deps.ts';
 
-/** A position the version to publish no longer has, the users resting there now, and where they go unless told otherwise. */
-export interface Stranded extends StepRef {
-  readonly users: number;
-  readonly defaultTarget: StepRef | null;
-}
+export type { Stranded };
 
 export interface PublishPlan {
   readonly versionId: string;

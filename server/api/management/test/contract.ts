@@ -105,4 +105,41 @@ export class Contract {
     if (!validate(JSON.parse(request.body))) problems.push(`webhook ${name}: ${this.ajv.errorsText(validate.errors)} in ${request.body.slice(0, 300)}`);
     return { ok: problems.length === 0, problems };
   }
+
+  /** Checks an event delivery a subscriber received against the document's webhook of its kind: required headers and body schema. */
+  checkDelivery(kind: string, headers: Record<string, string | string[] | undefined>, raw: string): ContractCheck {
+    const problems: string[] = [];
+    const post = ((this.doc.webhooks as Obj | undefined)?.[kind] as Obj | undefined)?.post as Obj | undefined;
+    if (!post) return { ok: false, problems: [`webhook ${kind} is not in the document`] };
+    for (const parameter of (post.parameters ?? []) as Obj[]) {
+      if (parameter.in !== 'header') continue;
+      const name = String(parameter.name);
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (parameter.required) problems.push(`${kind}: header ${name} missing`);
+        continue;
+      }
+      const validate = this.compiled(`webhook ${kind} header ${name}`, parameter.schema as Obj);
+      if (!validate(value)) problems.push(`${kind}: header ${name}: ${this.ajv.errorsText(validate.errors)} in ${String(value).slice(0, 100)}`);
+    }
+    const schema = (((post.requestBody as Obj).content as Obj)['application/json'] as Obj).schema as Obj;
+    const validate = this.compiled(`webhook ${kind} body`, schema);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      problems.push(`${kind}: body is not JSON: ${raw.slice(0, 200)}`);
+    }
+    if (body !== undefined && !validate(body)) problems.push(`${kind}: ${this.ajv.errorsText(validate.errors)} in ${raw.slice(0, 300)}`);
+    return { ok: problems.length === 0, problems };
+  }
+
+  private compiled(key: string, schema: Obj): ValidateFunction {
+    let validate = this.cache.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.cache.set(key, validate);
+    }
+    return validate;
+  }
 }

@@ -1,6 +1,10 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
+import { MAX_PASSWORD } from '../../../studio/accounts/passwords.ts';
+import { MAX_SECRET_BYTES } from '../../../studio/secrets/secrets-room.ts';
+import { StudioClient, setUpOwner } from '../../../studio/test/studio-client.ts';
+import { DOCUMENTED_MAX_PASSWORD, DOCUMENTED_MAX_SECRET_BYTES } from '../../openapi/studio-people-paths.ts';
 import { Contract } from './contract.ts';
 import { BOT_ID, KEY, encodeAddress, keyed, seedLogs, seedUser, startManagementServer } from './helpers.ts';
 
@@ -9,12 +13,14 @@ for (const leg of storeLegs()) {
     let server: TestServer;
     let document: Record<string, unknown>;
     let contract: Contract;
+    let owner: StudioClient;
 
     beforeAll(async () => {
       server = await startManagementServer({ ...leg.env(), MANAGEMENT_RATE_LIMIT: '100000' });
       const res = await fetch(`${server.url}/api/management/openapi.json`);
       document = (await res.json()) as Record<string, unknown>;
       contract = new Contract(document);
+      owner = await setUpOwner(server.url, server.studio.setupLink!);
       const t = Date.UTC(2026, 5, 1);
       await seedUser(server.store, 'c-1', t, { email: 'c1@example.com', score: 7 });
       await seedUser(server.store, 'c-2', t + 1000, { name: 'Two' });
@@ -69,6 +75,51 @@ for (const leg of storeLegs()) {
         expect(check.problems).toEqual([]);
       });
     }
+
+    it('when the studio is signed in to and its people side is used, then every answer matches the document', async () => {
+      const stranger = new StudioClient(server.url);
+      const calls: [StudioClient, string, string, unknown?][] = [
+        [stranger, 'GET', '/studio/api/sign-in-options'],
+        [stranger, 'GET', '/studio/api/session'],
+        [stranger, 'POST', '/studio/api/login', { email: 'nobody@example.com', password: 'not the password at all' }],
+        [stranger, 'GET', '/studio/api/setup?token=AAAAAAAAAAAAAAAAAAAAAAAA'],
+        [stranger, 'GET', '/studio/api/oidc/login'],
+        [owner, 'GET', '/studio/api/session'],
+        [owner, 'GET', '/studio/api/sessions'],
+        [owner, 'GET', '/studio/api/accounts'],
+        [owner, 'POST', '/studio/api/accounts', { email: 'edith@example.com', role: 'editor' }],
+        [owner, 'PATCH', '/studio/api/accounts/no-such-account', { role: 'viewer' }],
+        [owner, 'POST', '/studio/api/tokens', { name: 'ci' }],
+        [owner, 'GET', '/studio/api/tokens'],
+        [owner, 'PUT', '/studio/api/secrets/DOC_TEST_SECRET', { value: 'a value nobody reads back' }],
+        [owner, 'GET', '/studio/api/secrets'],
+        [owner, 'DELETE', '/studio/api/secrets/DOC_TEST_SECRET'],
+        [owner, 'GET', '/studio/api/audit?limit=5'],
+        [owner, 'POST', '/studio/api/password', { currentPassword: 'not the password at all', newPassword: 'a new password of some length' }],
+      ];
+      for (const [client, method, path, body] of calls) {
+        const answer = await client.request(method, path, body);
+        const url = `${server.url}${path}`;
+        const check = await contract.check(method, url, new Response(answer.status === 204 || answer.status === 303 ? null : answer.text, { status: answer.status, headers: answer.headers }));
+        expect(check.problems, `${method} ${path} → ${answer.status}`).toEqual([]);
+      }
+    });
+
+    it('when a studio path is asked with a method it does not serve, then 405 names the methods it does (after the guard for signed-in paths)', async () => {
+      const stranger = new StudioClient(server.url);
+      const login = await stranger.request('PUT', '/studio/api/login', {});
+      expect([login.status, login.headers.get('allow'), login.body.error.code]).toEqual([405, 'POST', 'method_not_allowed']);
+      expect((await stranger.request('PATCH', '/studio/api/tokens', {})).status).toBe(401);
+      const tokens = await owner.request('PATCH', '/studio/api/tokens', {});
+      expect([tokens.status, tokens.headers.get('allow')]).toEqual([405, 'GET, POST']);
+      const secret = await owner.request('POST', '/studio/api/secrets/SOME_NAME', {});
+      expect([secret.status, secret.headers.get('allow')]).toEqual([405, 'PUT, DELETE']);
+    });
+
+    it('when the studio\'s bounds are documented, then they are the ones the studio enforces', () => {
+      expect(DOCUMENTED_MAX_PASSWORD).toBe(MAX_PASSWORD);
+      expect(DOCUMENTED_MAX_SECRET_BYTES).toBe(MAX_SECRET_BYTES);
+    });
 
     it('when the key is missing, then the 401 matches the document too', async () => {
       const url = `${server.url}/api/management/export/userData`;

@@ -118,7 +118,10 @@ for (const leg of storeLegs()) {
         const read = await channel.missed('quinn', 0);
         return read.messages.filter((item) => item.from === 'bot').length >= 5 ? read.messages : undefined;
       });
-      expect(stored.filter((item) => item.from === 'user').map((item) => item.clientId)).toEqual(['q1', 'q2', 'q3']);
+      // q1 came first; q2 and q3 were sent at once, so either may have reached the server first: each runs once.
+      const runs = stored.filter((item) => item.from === 'user').map((item) => item.clientId);
+      expect(runs[0]).toBe('q1');
+      expect([...runs].sort()).toEqual(['q1', 'q2', 'q3']);
       expect(texts(stored).slice(0, 3)).toEqual(['Welcome.', 'Your name?', 'Next event: Meetup.']);
       expect(upstream.seen.filter((request) => request.url.includes('quinn'))).toHaveLength(1);
       // Once done, the resend is answered as the first would have been: the greeting and the call's answer.

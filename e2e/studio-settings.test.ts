@@ -1,0 +1,125 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { axeViolations } from './studio-axe.ts';
+
+const SHOTS = process.env.STUDIO_SCREENSHOTS;
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
+
+/** The settings screens in Chromium, driven by role and name, checked by axe at each step. */
+describe('the studio settings in Chromium', () => {
+  let browser: Browser;
+  let server: ServerProcess;
+  let owner: Page;
+  const problems: string[] = [];
+
+  const watch = (page: Page) => {
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    // confirm() before a deletion: accepted, as a person would.
+    page.on('dialog', (dialog) => void dialog.accept());
+  };
+
+  beforeAll(async () => {
+    server = await startServerProcess();
+    browser = await launchBrowser();
+    owner = await browser.newPage();
+    watch(owner);
+    const link = /(http:\/\/\S+\/studio\/setup#[A-Za-z0-9_-]+)/.exec(server.output())![1]!;
+    await owner.goto(link);
+    await owner.getByLabel('Email').fill('owner@example.com');
+    await owner.getByLabel('Name').fill('Olive Owner');
+    await owner.getByLabel('Password').fill('correct horse battery staple');
+    await owner.getByRole('button', { name: 'Create account' }).click();
+    await owner.getByRole('link', { name: 'Settings' }).click();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const tab = async (page: Page, name: string) => {
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name }).click();
+    await expect.poll(() => page.getByRole('link', { name }).getAttribute('aria-current')).toBe('page');
+  };
+
+  it('when the owner makes an API token, then it is shown once, listed by name, and revoked with its own button', async () => {
+    await tab(owner, 'API tokens');
+    await owner.getByLabel('Token name').fill('CI pipeline');
+    await owner.getByRole('button', { name: 'Create token' }).click();
+    await expect.poll(() => owner.getByLabel('New API token').inputValue()).toMatch(/^cbst_/);
+    await expect.poll(() => owner.getByRole('cell', { name: 'CI pipeline', exact: true }).count()).toBe(1);
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-tokens');
+    await owner.getByRole('button', { name: 'Revoke CI pipeline' }).click();
+    await expect.poll(() => owner.getByText('You have no API tokens.').count()).toBe(1);
+  });
+
+  it('when the owner sets a secret, then its status says so and the value is not on the page', async () => {
+    await tab(owner, 'Secrets');
+    await owner.getByLabel('Secret name').fill('CRM_TOKEN');
+    await owner.getByLabel('Value').fill('very-secret-crm-token-42');
+    await owner.getByRole('button', { name: 'Save secret' }).click();
+    await expect.poll(() => owner.getByRole('row', { name: /CRM_TOKEN/ }).textContent()).toContain('set in the studio');
+    expect(await owner.getByLabel('Value').inputValue()).toBe('');
+    expect(await owner.content()).not.toContain('very-secret-crm-token-42');
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-secrets');
+  });
+
+  it('when the owner invites an editor, then the editor signs up by the link and sees no accounts or audit tab', async () => {
+    await tab(owner, 'Accounts');
+    await owner.getByLabel('Email').fill('edda@example.com');
+    await owner.getByLabel('Role', { exact: true }).selectOption('editor');
+    await owner.getByRole('button', { name: 'Create invitation link' }).click();
+    const link = await expect.poll(() => owner.getByLabel('Invitation link').inputValue()).toContain('/studio/setup#').then(() => owner.getByLabel('Invitation link').inputValue());
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-accounts');
+
+    const context = await browser.newContext();
+    const editor = await context.newPage();
+    watch(editor);
+    await editor.goto(link);
+    await expect.poll(() => editor.getByText('edda@example.com').count()).toBe(1);
+    await editor.getByLabel('Name').fill('Edda Editor');
+    await editor.getByLabel('Password').fill('another long passphrase');
+    await editor.getByRole('button', { name: 'Create account' }).click();
+    await editor.getByRole('link', { name: 'Settings' }).click();
+    const tabs = editor.getByRole('navigation', { name: 'Settings sections' }).getByRole('link');
+    await expect.poll(() => tabs.allTextContents()).toEqual(['Sessions', 'API tokens', 'Secrets']);
+    await tab(editor, 'Secrets');
+    await expect.poll(() => editor.getByRole('row', { name: /CRM_TOKEN/ }).count()).toBe(1);
+    expect(await editor.getByRole('button', { name: 'Save secret' }).count()).toBe(0);
+    await context.close();
+
+    await owner.reload();
+    await expect.poll(() => owner.getByRole('combobox', { name: 'Role of Edda Editor' }).inputValue()).toBe('editor');
+    await owner.getByRole('combobox', { name: 'Role of Edda Editor' }).selectOption('analyst');
+    await expect.poll(() => owner.getByRole('status').first().textContent()).toContain('Saved.');
+  });
+
+  it('when the owner opens the audit trail, then the sign-up, the secret and the role change are listed', async () => {
+    await tab(owner, 'Audit trail');
+    for (const action of ['account_created', 'secret_set', 'role_changed', 'token_revoked']) {
+      await expect.poll(() => owner.getByRole('cell', { name: new RegExp(`^${action}`) }).count()).toBeGreaterThan(0);
+    }
+    expect(await owner.content()).not.toContain('very-secret-crm-token-42');
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-audit');
+  });
+
+  it('when the owner looks at the sessions and logs out everywhere, then the sign-in page comes back', async () => {
+    await tab(owner, 'Sessions');
+    await expect.poll(() => owner.getByRole('cell', { name: 'this session' }).count()).toBe(1);
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-sessions');
+    await owner.getByRole('button', { name: 'Log out everywhere' }).click();
+    await expect.poll(() => owner.getByRole('heading', { name: 'Sign in to the studio' }).count()).toBe(1);
+    expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
+  });
+});

@@ -1,0 +1,219 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { format, plural } from '../i18n/strings.ts';
+import type { PlacedProblem } from '../model/problems.ts';
+import type { DefinitionDoc } from '../model/types.ts';
+import type { DesignerUi } from '../state/designer-ui.ts';
+import { stableKeys } from './designer-outline.ts';
+import { short } from './form-widgets.ts';
+import { base } from './styles.ts';
+
+/**
+ * The dialog list: one button per dialog (the selected one marked current), with its step
+ * count and problems; Up/Down move between dialogs, Alt+Up/Down move the dialog itself. The
+ * selected dialog's own tools (rename with every reference following, duplicate, copy, move,
+ * delete) sit under it.
+ */
+export class DesignerDialogs extends LitElement {
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: block;
+      }
+      .top {
+        display: flex;
+        justify-content: space-between;
+        align-items: center;
+        gap: 8px;
+        margin-bottom: 8px;
+      }
+      ol {
+        list-style: none;
+        margin: 0;
+        padding: 0;
+      }
+      li + li {
+        margin-top: 2px;
+      }
+      button.dialog {
+        width: 100%;
+        display: flex;
+        justify-content: space-between;
+        align-items: center;
+        gap: 8px;
+        text-align: start;
+        border-color: transparent;
+        background: none;
+      }
+      button.dialog[aria-current='true'] {
+        background: #e3eefa;
+        border-color: var(--accent);
+        font-weight: 600;
+      }
+      .name {
+        overflow-wrap: anywhere;
+        font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+      }
+      .meta {
+        display: flex;
+        gap: 4px;
+        align-items: center;
+        flex-shrink: 0;
+        font-weight: 400;
+        color: var(--muted);
+      }
+      .tools {
+        margin: 6px 0 10px;
+        padding: 8px;
+        border: 1px solid var(--line);
+        border-radius: var(--radius);
+        background: var(--soft);
+      }
+      .tools label {
+        display: block;
+        font-weight: 600;
+      }
+      .buttons {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 4px;
+        margin-top: 6px;
+      }
+      .start {
+        font-size: 0.75em;
+        text-transform: uppercase;
+        letter-spacing: 0.04em;
+      }
+    `,
+  ];
+
+  static override properties = {
+    ui: { attribute: false },
+    definition: { attribute: false },
+    selected: { type: Number },
+    byStep: { attribute: false },
+    readOnly: { type: Boolean },
+    renameError: { state: true },
+  };
+
+  declare ui: DesignerUi;
+  declare definition: DefinitionDoc;
+  declare selected: number;
+  declare byStep: ReadonlyMap<string, PlacedProblem[]>;
+  declare readOnly: boolean;
+  private declare renameError: string;
+
+  constructor() {
+    super();
+    this.byStep = new Map();
+    this.readOnly = false;
+    this.renameError = '';
+  }
+
+  override render() {
+    const dialogs = this.definition?.dialogs ?? [];
+    const t = this.ui.t;
+    const errorsOf = (d: number) => {
+      let n = 0;
+      for (const [key, list] of this.byStep) if (key.startsWith(`${d}/`)) n += list.filter((p) => p.severity !== 'warning').length;
+      return n;
+    };
+    return html`
+      <div class="top">
+        <h2 id="dialogs-title">${plural(t.dialogsCount, dialogs.length, this.ui.locale)}</h2>
+        ${this.readOnly ? nothing : html`<button type="button" @click=${() => this.ui.addDialog()}>${short('+', t.addDialog)}</button>`}
+      </div>
+      <ol aria-labelledby="dialogs-title">
+        ${repeat(
+          dialogs,
+          stableKeys(dialogs),
+          (dialog, d) => {
+            const errors = errorsOf(d);
+            const current = d === this.selected;
+            return html`<li>
+              <button type="button" class="dialog" data-dialog=${d} aria-current=${current ? 'true' : 'false'} @click=${() => this.ui.openDialog(d)} @keydown=${(e: KeyboardEvent) => this.onKey(e, d, dialogs.length)}>
+                <span class="name">${dialog.id}</span>
+                <span class="meta">
+                  ${this.definition.settings?.startDialog === dialog.id ? html`<span class="start">${t.startDialog}</span>` : nothing}
+                  <span aria-hidden="true">${dialog.steps.length}</span>
+                  ${errors > 0 ? html`<span class="badge error">${plural(t.stepProblems, errors, this.ui.locale)}</span>` : nothing}
+                </span>
+              </button>
+              ${current && !this.readOnly ? this.renderTools(d, dialog.id, dialogs.length) : nothing}
+            </li>`;
+          },
+        )}
+      </ol>
+    `;
+  }
+
+  private renderTools(d: number, id: string, count: number) {
+    const t = this.ui.t;
+    return html`<div class="tools" role="group" aria-label=${format(t.dialogActions, { dialog: id })}>
+      <label for="dialog-id">${t.dialogId}</label>
+      <input
+        id="dialog-id"
+        type="text"
+        autocomplete="off"
+        spellcheck="false"
+        .value=${id}
+        aria-describedby=${`dialog-id-help${this.renameError ? ' dialog-id-error' : ''}`}
+        aria-invalid=${this.renameError ? 'true' : nothing}
+        @change=${(e: Event) => {
+          const input = e.target as HTMLInputElement;
+          this.renameError = this.ui.renameDialog(d, input.value.trim()) ?? '';
+          if (this.renameError) input.value = id;
+        }}
+      />
+      <p class="help" id="dialog-id-help">${t.dialogIdHelp}</p>
+      ${this.renameError ? html`<p class="problem" id="dialog-id-error" role="alert">${this.renameError}</p>` : nothing}
+      <div class="buttons">
+        <button type="button" ?disabled=${d === 0} @click=${() => this.ui.moveDialog(d, -1)}>${short('↑', t.moveDialogUp)}</button>
+        <button type="button" ?disabled=${d === count - 1} @click=${() => this.ui.moveDialog(d, 1)}>${short('↓', t.moveDialogDown)}</button>
+        <button type="button" @click=${() => this.ui.duplicateDialog(d)}>${t.duplicateDialog}</button>
+        <button type="button" @click=${() => void this.ui.copy(this.ui.payloadForDialog(d))}>${t.copyDialog}</button>
+        <button type="button" @click=${() => void this.paste()}>${t.paste}</button>
+        <button type="button" class="danger" ?disabled=${count <= 1} @click=${() => this.ui.deleteDialog(d)}>${t.deleteDialog}</button>
+      </div>
+    </div>`;
+  }
+
+  override updated(): void {
+    const focus = this.ui?.focus;
+    if (focus?.kind === 'dialog') {
+      this.ui.focus = undefined;
+      this.renderRoot.querySelector<HTMLElement>(`[data-dialog="${focus.dialog}"]`)?.focus();
+    }
+  }
+
+  private async paste(): Promise<void> {
+    try {
+      this.ui.paste(await navigator.clipboard.readText());
+    } catch {
+      this.ui.announce(this.ui.t.clipboardDenied);
+    }
+  }
+
+  private onKey(event: KeyboardEvent, d: number, count: number): void {
+    const focus = (n: number) => this.renderRoot.querySelector<HTMLElement>(`[data-dialog="${n}"]`)?.focus();
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      if (!this.readOnly) this.ui.moveDialog(d, event.key === 'ArrowUp' ? -1 : 1);
+    } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+      event.preventDefault();
+      focus(Math.max(0, Math.min(count - 1, d + (event.key === 'ArrowUp' ? -1 : 1))));
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      focus(event.key === 'Home' ? 0 : count - 1);
+    }
+  }
+}
+
+customElements.define('designer-dialogs', DesignerDialogs);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'designer-dialogs': DesignerDialogs;
+  }
+}

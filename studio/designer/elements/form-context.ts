@@ -1,0 +1,48 @@
+import type { DesignerStrings } from '../i18n/strings.ts';
+import { humanize } from '../i18n/strings.ts';
+import { formatPath } from '../model/paths.ts';
+import type { PlacedProblem } from '../model/problems.ts';
+import type { NameAtPoint } from '../model/variables.ts';
+import type { DefinitionDoc, Path, StepDoc } from '../model/types.ts';
+import type { DesignerUi } from '../state/designer-ui.ts';
+
+/** What every widget of a step's form needs: where the step is, its problems, and how to change a field. */
+export interface FormContext {
+  readonly ui: DesignerUi;
+  readonly t: DesignerStrings;
+  readonly definition: DefinitionDoc;
+  readonly dialog: number;
+  readonly step: number;
+  readonly stepDoc: StepDoc;
+  readonly problems: readonly PlacedProblem[];
+  readonly readOnly: boolean;
+  /** The names a template at this step can read (parameters read a few more). */
+  names(inParams: boolean): () => readonly NameAtPoint[];
+  /** Sets a field of the step (`rel` is relative to the step); undefined removes it. */
+  set(rel: Path, value: unknown): void;
+  /** Several fields at once, as one undo step. */
+  setMany(changes: readonly (readonly [Path, unknown])[]): void;
+  /** Any edit of the definition as one undo step; `path` makes a step-relative path absolute. */
+  edit(label: string, change: (definition: DefinitionDoc, path: (rel: Path) => Path) => DefinitionDoc): void;
+}
+
+/** A DOM id for a field of the form; unique within the form's shadow root. */
+export const fieldId = (rel: Path): string => `f-${formatPath(rel).replace(/[^A-Za-z0-9_-]+/g, '_')}`;
+
+/** The field's label: the studio's word for a known key, else the key made readable (a customer's parameter). */
+export function labelFor(t: DesignerStrings, key: string): string {
+  return t.fields[key] ?? humanize(key);
+}
+
+/** The problems that name exactly this field. */
+export function problemsAt(context: FormContext, rel: Path): PlacedProblem[] {
+  const wanted = rel.length === 0 ? '' : formatPath(rel);
+  return context.problems.filter((p) => p.field === wanted);
+}
+
+/** The item name of a list (`choices` → "Choice"). */
+export function rowName(t: DesignerStrings, key: string): string {
+  return t.rowNames[key] ?? t.item;
+}
+
+export const describeValue = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));

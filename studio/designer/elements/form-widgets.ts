@@ -1,0 +1,312 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { format } from '../i18n/strings.ts';
+import { getAt } from '../model/paths.ts';
+import type { FieldSpec } from '../model/schema-form.ts';
+import { isObject, type Path } from '../model/types.ts';
+import { describeValue, fieldId, labelFor, problemsAt, rowName, type FormContext } from './form-context.ts';
+import { renderPicker } from './form-pickers.ts';
+import { renderBranches } from './condition-builder.ts';
+import './template-field.ts';
+
+/**
+ * One field of a step's form, chosen by its widget (model/schema-form.ts): the label is the
+ * field's name, the help its schema description, "required" and the default are said, and the
+ * problems `check` found on it sit under it, tied to the control with aria-describedby.
+ */
+export function renderField(context: FormContext, spec: FieldSpec, rel: Path, inParams = false): TemplateResult {
+  const value = getAt(context.stepDoc, rel);
+  switch (spec.widget) {
+    case 'template':
+    case 'text':
+      return renderText(context, spec, rel, value, inParams);
+    case 'number':
+      return renderNumber(context, spec, rel, value);
+    case 'boolean':
+      return renderBoolean(context, spec, rel, value);
+    case 'choice':
+      return renderChoice(context, spec, rel, value);
+    case 'stringList':
+      return renderStringList(context, spec, rel, value);
+    case 'rows':
+      return renderRows(context, spec, rel, value, inParams);
+    case 'group':
+      return html`<fieldset class="group">
+        <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+        ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing}
+        ${problemList(context, rel)} ${(spec.fields ?? []).map((inner) => renderField(context, inner, [...rel, inner.key], inParams))}
+      </fieldset>`;
+    case 'keyValue':
+      return renderKeyValue(context, spec, rel, value);
+    case 'json':
+      return renderJson(context, spec, rel, value);
+    case 'branches':
+      return renderBranches(context, rel);
+    default:
+      return renderPicker(context, spec, rel, value);
+  }
+}
+
+export function requiredMark(context: FormContext, spec: Pick<FieldSpec, 'required'>): TemplateResult | typeof nothing {
+  return spec.required ? html` <span class="req">(${context.t.required})</span>` : nothing;
+}
+
+/** Help, default and problems under a control; returns the ids for aria-describedby. */
+export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { ids: string; notes: TemplateResult } {
+  const id = fieldId(rel);
+  // A list's empty choice says its default already.
+  if (spec.widget === 'choice') spec = { ...spec, default: undefined };
+  const problems = problemsAt(context, rel);
+  const ids = [spec.description ? `${id}-help` : '', spec.default !== undefined ? `${id}-default` : '', ...problems.map((_, i) => `${id}-p${i}`)].filter(Boolean).join(' ');
+  const notes = html`${spec.description ? html`<p class="help" id=${`${id}-help`}>${spec.description}</p>` : nothing}
+  ${spec.default !== undefined ? html`<p class="help" id=${`${id}-default`}>${format(context.t.defaultValue, { value: describeValue(spec.default) })}</p>` : nothing}
+  ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}`;
+  return { ids, notes };
+}
+
+export function problemList(context: FormContext, rel: Path): TemplateResult[] {
+  return problemsAt(context, rel).map((p) => html`<p class="problem ${p.severity}">${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`);
+}
+
+function renderText(context: FormContext, spec: FieldSpec, rel: Path, value: unknown, inParams: boolean): TemplateResult {
+  if (spec.widget === 'template') {
+    return html`<div class="field">
+      <template-field
+        data-path=${fieldId(rel)}
+        .label=${labelFor(context.t, spec.key)}
+        .value=${typeof value === 'string' ? value : value === undefined ? undefined : describeValue(value)}
+        .description=${[spec.description, spec.default !== undefined ? format(context.t.defaultValue, { value: describeValue(spec.default) }) : ''].filter(Boolean).join(' ')}
+        .required=${spec.required}
+        .multiline=${spec.multiline === true || ['text', 'prompt', 'body', 'answer', 'message'].includes(spec.key)}
+        .readonly=${context.readOnly}
+        .maxLength=${spec.maxLength}
+        .problems=${problemsAt(context, rel)}
+        .names=${context.names(inParams)}
+        .kindLabels=${context.t.suggestionKinds}
+        .requiredText=${context.t.required}
+        .insertText=${context.t.insertVariable}
+        .listLabel=${context.t.suggestions}
+        @value-change=${(e: CustomEvent<{ value: string | undefined }>) => context.set(rel, e.detail.value)}
+      ></template-field>
+    </div>`;
+  }
+  const id = fieldId(rel);
+  const { ids, notes } = fieldNotes(context, spec, rel);
+  return html`<div class="field">
+    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
+    <input
+      id=${id}
+      type="text"
+      .value=${typeof value === 'string' ? value : value === undefined ? '' : describeValue(value)}
+      ?readonly=${context.readOnly}
+      aria-describedby=${ids || nothing}
+      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
+      @input=${(e: Event) => context.set(rel, emptyToUndefined((e.target as HTMLInputElement).value))}
+    />
+    ${notes}
+  </div>`;
+}
+
+function renderNumber(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
+  const id = fieldId(rel);
+  const { ids, notes } = fieldNotes(context, spec, rel);
+  return html`<div class="field">
+    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
+    <input
+      id=${id}
+      type="number"
+      inputmode=${spec.integer ? 'numeric' : 'decimal'}
+      step=${spec.integer ? '1' : 'any'}
+      min=${spec.minimum ?? nothing}
+      max=${spec.maximum ?? nothing}
+      placeholder=${spec.default === undefined ? nothing : String(spec.default)}
+      .value=${typeof value === 'number' ? String(value) : typeof value === 'string' ? value : ''}
+      ?readonly=${context.readOnly}
+      aria-describedby=${ids || nothing}
+      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
+      @input=${(e: Event) => {
+        const text = (e.target as HTMLInputElement).value.trim();
+        // A number a person is still typing ("1e") stays text until it reads as one; check names it meanwhile.
+        context.set(rel, text === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text);
+      }}
+    />
+    ${notes}
+  </div>`;
+}
+
+function renderBoolean(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
+  const id = fieldId(rel);
+  const { ids, notes } = fieldNotes(context, spec, rel);
+  const checked = typeof value === 'boolean' ? value : spec.default === true;
+  return html`<div class="field check">
+    <input id=${id} type="checkbox" .checked=${checked} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(e: Event) => context.set(rel, (e.target as HTMLInputElement).checked)} />
+    <label for=${id}>${labelFor(context.t, spec.key)}</label>
+    ${notes}
+  </div>`;
+}
+
+function renderChoice(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
+  const id = fieldId(rel);
+  const { ids, notes } = fieldNotes(context, spec, rel);
+  const options = spec.enum ?? [];
+  const current = value === undefined ? '' : describeValue(value);
+  return html`<div class="field">
+    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
+    <select
+      id=${id}
+      ?disabled=${context.readOnly}
+      aria-describedby=${ids || nothing}
+      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
+      @change=${(e: Event) => {
+        const chosen = (e.target as HTMLSelectElement).value;
+        context.set(rel, chosen === '' ? undefined : options.find((o) => describeValue(o) === chosen));
+      }}
+    >
+      ${spec.required && value !== undefined ? nothing : html`<option value="" ?selected=${current === ''}>${spec.default !== undefined ? format(context.t.defaultValue, { value: describeValue(spec.default) }) : context.t.notSet}</option>`}
+      ${options.map((option) => html`<option value=${describeValue(option)} ?selected=${describeValue(option) === current}>${context.t.ops[String(option)] && spec.key === 'op' ? context.t.ops[String(option)] : describeValue(option)}</option>`)}
+    </select>
+    ${notes}
+  </div>`;
+}
+
+function renderStringList(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
+  const items = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : describeValue(v))) : [];
+  const name = rowName(context.t, spec.key);
+  return html`<fieldset class="group">
+    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    <ol class="plain rows">
+      ${items.map((item, i) => {
+        const id = fieldId([...rel, i]);
+        return html`<li class="row-line">
+          <label class="visually-hidden" for=${id}>${format(context.t.row, { what: name, n: i + 1 })}</label>
+          <input id=${id} type="text" .value=${item} ?readonly=${context.readOnly} @input=${(e: Event) => context.set([...rel, i], (e.target as HTMLInputElement).value)} />
+          ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', format(context.t.removeRow, { what: name, n: i + 1 }))}</button>`}
+          ${problemList(context, [...rel, i])}
+        </li>`;
+      })}
+    </ol>
+    ${context.readOnly || (spec.maxItems !== undefined && items.length >= spec.maxItems) ? nothing : html`<button type="button" @click=${() => context.set(rel, [...items, ''])}>${format(context.t.addRow, { what: name })}</button>`}
+  </fieldset>`;
+}
+
+function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unknown, inParams: boolean): TemplateResult {
+  const items = Array.isArray(value) ? value : [];
+  const name = rowName(context.t, spec.key);
+  const variants = spec.variants;
+  const fresh = () => (variants ? { [variants.key]: variants.options[0]?.value } : {});
+  return html`<fieldset class="group">
+    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    <ol class="plain rows">
+      ${items.map((item, i) => {
+        const itemRel = [...rel, i];
+        const kind = variants && isObject(item) ? String(item[variants.key] ?? '') : '';
+        const fields = variants ? (variants.options.find((o) => o.value === kind)?.fields ?? []) : (spec.fields ?? []);
+        const title = format(context.t.row, { what: name, n: i + 1 });
+        return html`<li>
+          <fieldset class="row">
+            <legend>${title}</legend>
+            ${problemList(context, itemRel)}
+            ${variants
+              ? html`<div class="field">
+                  <label for=${fieldId([...itemRel, variants.key])}>${context.t.rowKind}</label>
+                  <select
+                    id=${fieldId([...itemRel, variants.key])}
+                    ?disabled=${context.readOnly}
+                    @change=${(e: Event) => context.set(itemRel, { ...(isObject(item) && typeof item.label === 'string' ? { label: item.label } : {}), [variants.key]: (e.target as HTMLSelectElement).value })}
+                  >
+                    ${variants.options.map((o) => html`<option value=${o.value} ?selected=${o.value === kind}>${o.description ?? o.value}</option>`)}
+                  </select>
+                </div>`
+              : nothing}
+            ${fields.map((inner) => renderField(context, inner, [...itemRel, inner.key], inParams))}
+            ${context.readOnly
+              ? nothing
+              : html`<div class="row-actions">
+                  <button type="button" ?disabled=${i === 0} @click=${() => context.set(rel, swap(items, i, i - 1))}>${short('↑', format(context.t.moveRowUp, { what: name, n: i + 1 }))}</button>
+                  <button type="button" ?disabled=${i === items.length - 1} @click=${() => context.set(rel, swap(items, i, i + 1))}>${short('↓', format(context.t.moveRowDown, { what: name, n: i + 1 }))}</button>
+                  <button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', format(context.t.removeRow, { what: name, n: i + 1 }))}</button>
+                </div>`}
+          </fieldset>
+        </li>`;
+      })}
+    </ol>
+    ${context.readOnly || (spec.maxItems !== undefined && items.length >= spec.maxItems) ? nothing : html`<button type="button" @click=${() => context.set(rel, [...items, fresh()])}>${format(context.t.addRow, { what: name })}</button>`}
+  </fieldset>`;
+}
+
+function renderKeyValue(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
+  const entries = isObject(value) ? Object.entries(value) : [];
+  const name = rowName(context.t, spec.key);
+  const write = (next: [string, unknown][]) => context.set(rel, next.length === 0 ? undefined : Object.fromEntries(next));
+  return html`<fieldset class="group">
+    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    <ol class="plain rows">
+      ${entries.map(([key, inner], i) => {
+        const keyId = fieldId([...rel, `${i}-key`]);
+        const valueId = fieldId([...rel, `${i}-value`]);
+        return html`<li class="row-line kv">
+          <label class="visually-hidden" for=${keyId}>${format(context.t.row, { what: name, n: i + 1 })}: ${context.t.key}</label>
+          <input id=${keyId} type="text" .value=${key} ?readonly=${context.readOnly} @change=${(e: Event) => write(entries.map((entry, j) => (j === i ? [(e.target as HTMLInputElement).value, entry[1]] : entry)))} />
+          <label class="visually-hidden" for=${valueId}>${format(context.t.row, { what: name, n: i + 1 })}: ${context.t.value}</label>
+          <input id=${valueId} type="text" .value=${typeof inner === 'string' ? inner : describeValue(inner)} ?readonly=${context.readOnly} @input=${(e: Event) => context.set([...rel, key], spec.values?.widget === 'json' ? readJson((e.target as HTMLInputElement).value) : (e.target as HTMLInputElement).value)} />
+          ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => write(entries.filter((_, j) => j !== i))}>${short('×', format(context.t.removeRow, { what: name, n: i + 1 }))}</button>`}
+        </li>`;
+      })}
+    </ol>
+    ${context.readOnly ? nothing : html`<button type="button" @click=${() => write([...entries, [freeKey(entries), '']])}>${format(context.t.addRow, { what: name })}</button>`}
+  </fieldset>`;
+}
+
+function renderJson(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
+  const id = fieldId(rel);
+  const { ids, notes } = fieldNotes(context, spec, rel);
+  return html`<div class="field">
+    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
+    <input
+      id=${id}
+      type="text"
+      .value=${value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)}
+      ?readonly=${context.readOnly}
+      aria-describedby=${[`${id}-json`, ids].filter(Boolean).join(' ')}
+      @input=${(e: Event) => context.set(rel, readJson((e.target as HTMLInputElement).value))}
+    />
+    <p class="help" id=${`${id}-json`}>${context.t.jsonValue}</p>
+    ${notes}
+  </div>`;
+}
+
+/** A button's short visible sign with its full name for assistive technology. */
+export function short(sign: string, name: string): TemplateResult {
+  return html`<span aria-hidden="true">${sign}</span><span class="visually-hidden">${name}</span>`;
+}
+
+/** Text that reads as JSON (42, true, ["a"], {"a":1}, "quoted") is that value; anything else is the text itself. */
+export function readJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function emptyToUndefined(text: string): string | undefined {
+  return text === '' ? undefined : text;
+}
+
+const emptyList = <T>(items: T[]): T[] | undefined => (items.length === 0 ? undefined : items);
+
+function swap<T>(items: readonly T[], a: number, b: number): T[] {
+  const copy = [...items];
+  [copy[a], copy[b]] = [copy[b]!, copy[a]!];
+  return copy;
+}
+
+function freeKey(entries: [string, unknown][]): string {
+  const keys = new Set(entries.map(([k]) => k));
+  let n = entries.length + 1;
+  while (keys.has(`key${n}`)) n++;
+  return `key${n}`;
+}

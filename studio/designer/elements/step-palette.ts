@@ -1,0 +1,204 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { format } from '../i18n/strings.ts';
+import { stepKinds } from '../model/schema-form.ts';
+import type { DesignerUi } from '../state/designer-ui.ts';
+import { base } from './styles.ts';
+
+interface Entry {
+  readonly kind: string;
+  readonly stepType?: string;
+  readonly name: string;
+  readonly description: string;
+  readonly group: 'kinds' | 'builtIn' | 'preset' | 'own';
+}
+
+/**
+ * The palette: every step kind of the engine and every integration step type the server knows
+ * (built in, presets, the bot's own modules), searchable by name and description. A modal
+ * dialog: focus starts in the search, Enter takes the first match, Up/Down walk the list,
+ * Escape closes and focus returns where it was.
+ */
+export class StepPalette extends LitElement {
+  static override styles = [
+    base,
+    css`
+      dialog {
+        width: min(40rem, calc(100vw - 2rem));
+        max-height: calc(100vh - 2rem);
+        padding: 16px;
+        border: 1px solid var(--line);
+        border-radius: 10px;
+        color: var(--ink);
+      }
+      dialog::backdrop {
+        background: rgb(0 0 0 / 35%);
+      }
+      .top {
+        display: flex;
+        justify-content: space-between;
+        align-items: center;
+        gap: 8px;
+        margin-bottom: 8px;
+      }
+      label {
+        display: block;
+        font-weight: 600;
+      }
+      h3 {
+        margin: 12px 0 4px;
+        font-size: 0.95em;
+        color: var(--muted);
+      }
+      ul {
+        list-style: none;
+        margin: 0;
+        padding: 0;
+      }
+      li button {
+        width: 100%;
+        text-align: start;
+        display: block;
+        border-color: transparent;
+      }
+      li button:hover {
+        border-color: var(--line);
+      }
+      .name {
+        font-weight: 600;
+      }
+      .description {
+        display: block;
+        color: var(--muted);
+        font-size: 0.9em;
+      }
+    `,
+  ];
+
+  static override properties = {
+    ui: { attribute: false },
+    open: { type: Boolean },
+    query: { state: true },
+  };
+
+  declare ui: DesignerUi;
+  declare open: boolean;
+  private declare query: string;
+  private returnFocus: Element | null = null;
+
+  constructor() {
+    super();
+    this.open = false;
+    this.query = '';
+  }
+
+  private entries(): Entry[] {
+    const catalogue = this.ui.state.catalogue;
+    if (!catalogue) return [];
+    const kinds: Entry[] = stepKinds(catalogue.schema)
+      .filter((k) => k.type !== 'integration')
+      .map((k) => ({ kind: k.type, name: this.ui.kindName(k.type), description: k.description, group: 'kinds' }));
+    const types: Entry[] = catalogue.stepTypes.map((type) => ({ kind: 'integration', stepType: type.name, name: type.name, description: type.description, group: type.source }));
+    return [...kinds, ...types];
+  }
+
+  override render() {
+    const t = this.ui.t;
+    const wanted = this.query.trim().toLowerCase();
+    const entries = this.entries().filter((e) => wanted === '' || `${e.name} ${e.kind} ${e.stepType ?? ''} ${e.description}`.toLowerCase().includes(wanted));
+    const groups: [Entry['group'], string][] = [
+      ['kinds', t.paletteKinds],
+      ['builtIn', t.paletteBuiltIn],
+      ['preset', t.palettePresets],
+      ['own', t.paletteOwn],
+    ];
+    return html`<dialog aria-labelledby="palette-title" @close=${this.onClose} @cancel=${this.onClose}>
+      <div class="top">
+        <h2 id="palette-title">${t.paletteTitle}</h2>
+        <button type="button" @click=${() => this.ui.closePalette()}>${t.close}</button>
+      </div>
+      <label for="palette-search">${t.paletteSearch}</label>
+      <input
+        id="palette-search"
+        type="search"
+        autocomplete="off"
+        .value=${this.query}
+        aria-describedby="palette-count"
+        @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)}
+        @keydown=${(e: KeyboardEvent) => this.onSearchKey(e, entries)}
+      />
+      <p id="palette-count" class="help" role="status">${entries.length === 0 ? format(t.paletteNone, { query: this.query }) : ''}</p>
+      ${groups.map(([group, title]) => {
+        const list = entries.filter((e) => e.group === group);
+        if (list.length === 0) return nothing;
+        return html`<h3 id=${`palette-${group}`}>${title}</h3>
+          <ul aria-labelledby=${`palette-${group}`}>
+            ${list.map(
+              (entry) => html`<li>
+                <button type="button" data-entry @click=${() => this.pick(entry)} @keydown=${this.onEntryKey}>
+                  <span class="name">${entry.name}</span>
+                  <span class="description">${entry.description}</span>
+                </button>
+              </li>`,
+            )}
+          </ul>`;
+      })}
+    </dialog>`;
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (!dialog || !changed.has('open')) return;
+    if (this.open && !dialog.open) {
+      this.returnFocus = deepActive();
+      this.query = '';
+      dialog.showModal();
+      this.renderRoot.querySelector<HTMLInputElement>('#palette-search')?.focus();
+    } else if (!this.open && dialog.open) dialog.close();
+  }
+
+  private pick(entry: Entry): void {
+    this.returnFocus = null;
+    this.ui.addStep(entry.kind, entry.stepType);
+  }
+
+  private onClose = () => {
+    if (this.open) this.ui.closePalette();
+    (this.returnFocus as HTMLElement | null)?.focus?.();
+    this.returnFocus = null;
+  };
+
+  private onSearchKey(event: KeyboardEvent, entries: Entry[]): void {
+    if (event.key === 'Enter' && entries[0]) {
+      event.preventDefault();
+      this.pick(entries[0]);
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      this.renderRoot.querySelector<HTMLElement>('[data-entry]')?.focus();
+    }
+  }
+
+  private onEntryKey = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    const all = [...this.renderRoot.querySelectorAll<HTMLElement>('[data-entry]')];
+    const at = all.indexOf(event.currentTarget as HTMLElement);
+    const next = at + (event.key === 'ArrowDown' ? 1 : -1);
+    if (next < 0) this.renderRoot.querySelector<HTMLElement>('#palette-search')?.focus();
+    else all[Math.min(next, all.length - 1)]?.focus();
+  };
+}
+
+/** The focused element, looking inside shadow roots. */
+export function deepActive(): Element | null {
+  let active: Element | null = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+customElements.define('step-palette', StepPalette);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'step-palette': StepPalette;
+  }
+}

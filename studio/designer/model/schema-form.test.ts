@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { editorSchema } from '../../../server/cli/editor-schema.ts';
+import { BUILT_IN_STEP_TYPES } from '../../../server/integrations/step-types/registry.ts';
+import { paramsFields, stepFields, stepKinds, type FieldSpec } from './schema-form.ts';
+
+const schema = JSON.parse(editorSchema()) as Record<string, unknown>;
+const byKey = (fields: readonly FieldSpec[]) => Object.fromEntries(fields.map((f) => [f.key, f]));
+
+describe('forms from the editor schema', () => {
+  it('when the step kinds are read, then every kind of the engine is there with its description', () => {
+    const kinds = stepKinds(schema);
+    expect(kinds.map((k) => k.type)).toEqual(['message', 'input', 'condition', 'set', 'goto', 'wait', 'event', 'clearUserData', 'email', 'sms', 'nlp', 'faq', 'integration', 'end']);
+    expect(kinds.every((k) => k.description.length > 10)).toBe(true);
+  });
+
+  it('when an input step\'s form is made, then enums are choices with defaults, targets and saving are pickers, required is marked and help is the description', () => {
+    const fields = byKey(stepFields(schema, 'input'));
+    expect(fields.prompt).toMatchObject({ widget: 'template', required: true });
+    expect(fields.prompt!.description).toMatch(/question/);
+    expect(fields.inputType).toMatchObject({ widget: 'choice', default: 'text', required: false });
+    expect(fields.inputType!.enum).toContain('regex');
+    expect(fields.onMaxRetries!.widget).toBe('target');
+    expect(fields.saveTo!.widget).toBe('saveTo');
+    expect(fields.maxRetries).toMatchObject({ widget: 'number', integer: true, minimum: 0, maximum: 20, default: 3 });
+    expect(fields.choices).toMatchObject({ widget: 'rows', maxItems: 13 });
+    expect(byKey(fields.choices!.fields!).then!.widget).toBe('target');
+    expect(stepFields(schema, 'input').at(-1)!.key).toBe('next');
+  });
+
+  it('when a message step\'s form is made, then buttons are rows of three kinds and quick replies are rows of label and payload', () => {
+    const fields = byKey(stepFields(schema, 'message'));
+    expect(fields.buttons!.variants!.key).toBe('kind');
+    expect(fields.buttons!.variants!.options.map((o) => o.value)).toEqual(['postback', 'url', 'dialog']);
+    expect(byKey(fields.buttons!.variants!.options[2]!.fields).dialog!.widget).toBe('dialog');
+    expect(fields.quickReplies!.fields!.map((f) => f.key)).toEqual(['label', 'payload']);
+    expect(fields.image!.widget).toBe('group');
+  });
+
+  it('when other kinds\' forms are made, then conditions get the builder, gotos pick a dialog and its step, integrations their error policy', () => {
+    expect(byKey(stepFields(schema, 'condition')).branches!.widget).toBe('branches');
+    expect(byKey(stepFields(schema, 'goto'))).toMatchObject({ dialog: { widget: 'dialog' }, step: { widget: 'stepOfSibling' } });
+    const integration = byKey(stepFields(schema, 'integration'));
+    expect(integration.onError).toMatchObject({ widget: 'integrationError', default: 'fatal' });
+    expect(integration.integration!.widget).toBe('stepType');
+    expect(byKey(stepFields(schema, 'set')).actions!.fields!.map((f) => f.widget)).toEqual(['choice', 'variableName', 'userDataField', 'json', 'template']);
+    expect(byKey(stepFields(schema, 'wait')).cancelOn!.widget).toBe('group');
+  });
+
+  it('when a step type\'s parameters are read, then its own schema gives the fields (a customer\'s type gets a form with no studio code)', () => {
+    const http = BUILT_IN_STEP_TYPES.find((t) => t.name === 'http')!;
+    const fields = byKey(paramsFields(http.paramsSchema as Record<string, unknown>));
+    expect(fields.endpoint).toMatchObject({ widget: 'template', required: true });
+    expect(fields.method).toMatchObject({ widget: 'choice', default: 'GET' });
+    expect(fields.headers!.widget).toBe('keyValue');
+    expect(fields.body!.widget).toBe('json');
+    const own = byKey(paramsFields({ type: 'object', properties: { sheet: { type: 'string', description: 'The sheet' }, rows: { type: 'integer', minimum: 1 } }, required: ['sheet'] }));
+    expect(own.sheet).toMatchObject({ widget: 'template', required: true, description: 'The sheet' });
+    expect(own.rows).toMatchObject({ widget: 'number', integer: true, minimum: 1 });
+  });
+});

@@ -1,0 +1,283 @@
+import { BackendError, type Catalogue, type DesignerBackend, type DesignerSession, type PresenceEntry, type VersionConflictDetails } from '../backend/backend.ts';
+import { History } from '../model/history.ts';
+import { hasErrors, placeProblems, problemsByStep, type PlacedProblem } from '../model/problems.ts';
+import type { DefinitionDoc } from '../model/types.ts';
+
+export type DraftStatus = 'saved' | 'unsaved' | 'saving' | 'failed' | 'conflict' | 'readOnly';
+
+/** Waits after the last edit before asking the server's check: short, so problems follow typing within 200 ms. */
+export const CHECK_DELAY_MS = 80;
+/** Waits after the last edit before the draft is saved. */
+export const AUTOSAVE_DELAY_MS = 800;
+const PRESENCE_EVERY_MS = 20_000;
+
+/**
+ * The designer's document: the definition with its undo history, the draft's autosave, the
+ * problems `check` finds (asked again after every edit), presence, and saving versions. Plain
+ * TypeScript: the elements read it and call its methods; it tells them when it changed.
+ */
+export class DesignerState {
+  session: DesignerSession | undefined;
+  catalogue: Catalogue | undefined;
+  history: History<DefinitionDoc> | undefined;
+  baseVersionId: string | null = null;
+  revision = 0;
+  draftStatus: DraftStatus = 'saved';
+  draftError = '';
+  problems: PlacedProblem[] = [];
+  byStep = new Map<string, PlacedProblem[]>();
+  checking = false;
+  checkError = '';
+  /** The definition the problems are about; problems of an older one are still shown until the new ones come. */
+  checkedDefinition: DefinitionDoc | undefined;
+  /** Changes of the problems, counted, for the benchmark and the tests' waits. */
+  checkCount = 0;
+  others: PresenceEntry[] = [];
+  loadError = '';
+  /** Increases on every change, for elements that re-render on it. */
+  rev = 0;
+
+  private readonly listeners = new Set<() => void>();
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private presenceTimer: ReturnType<typeof setInterval> | undefined;
+  private checkAbort: AbortController | undefined;
+  private savedState: DefinitionDoc | undefined;
+  private saving: Promise<void> | undefined;
+  private dialogHere: string | undefined;
+
+  constructor(readonly backend: DesignerBackend) {}
+
+  get definition(): DefinitionDoc | undefined {
+    return this.history?.state;
+  }
+
+  get readOnly(): boolean {
+    return this.session === undefined || this.session.role === 'viewer' || this.session.role === 'analyst';
+  }
+
+  get errors(): number {
+    return this.problems.filter((p) => p.severity !== 'warning').length;
+  }
+
+  get blocksPublish(): boolean {
+    return hasErrors(this.problems);
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async load(): Promise<void> {
+    this.loadError = '';
+    this.changed();
+    try {
+      this.session = await this.backend.session();
+      this.catalogue = await this.backend.catalogue();
+      if (this.readOnly) {
+        const head = await this.backend.loadHead();
+        this.baseVersionId = head.versionId;
+        this.history = new History(head.definition);
+        this.draftStatus = 'readOnly';
+      } else {
+        const draft = await this.backend.loadDraft();
+        this.baseVersionId = draft.baseVersionId;
+        this.revision = draft.revision;
+        this.history = new History(draft.definition);
+        this.savedState = draft.definition;
+        this.draftStatus = 'saved';
+      }
+      this.scheduleCheck(0);
+      this.startPresence();
+    } catch (error) {
+      this.loadError = (error as Error).message;
+    }
+    this.changed();
+  }
+
+  /** One edit: `change` maps the definition to the next. Same `coalesce` key in a row = one undo step. */
+  edit(label: string, change: (definition: DefinitionDoc) => DefinitionDoc, coalesce?: string): boolean {
+    if (!this.history || this.readOnly) return false;
+    const next = change(this.history.state);
+    if (next === this.history.state) return false;
+    this.history.push(next, label, coalesce === undefined ? {} : { coalesce });
+    this.afterChange();
+    return true;
+  }
+
+  /** A field lost focus: the next keys in it make a new undo step. */
+  seal(): void {
+    this.history?.seal();
+  }
+
+  undo(): string | undefined {
+    if (this.readOnly) return undefined;
+    const label = this.history?.undo();
+    if (label !== undefined) this.afterChange();
+    return label;
+  }
+
+  redo(): string | undefined {
+    if (this.readOnly) return undefined;
+    const label = this.history?.redo();
+    if (label !== undefined) this.afterChange();
+    return label;
+  }
+
+  /** Saves the current definition as a new version; a conflict comes back as its details for the merge view. */
+  async saveVersion(message: string, baseVersionId = this.baseVersionId): Promise<{ ok: true; id: string } | { ok: false; conflict: VersionConflictDetails } | { ok: false; error: string }> {
+    const definition = this.definition;
+    if (!definition) return { ok: false, error: 'not loaded' };
+    try {
+      const saved = await this.backend.saveVersion({ baseVersionId, definition, message });
+      this.baseVersionId = saved.id;
+      // The draft now rests on the new version.
+      await this.flushDraft(true);
+      this.changed();
+      return { ok: true, id: saved.id };
+    } catch (error) {
+      if (error instanceof BackendError && error.code === 'version_conflict' && isConflict(error.details)) return { ok: false, conflict: error.details };
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  /** Where this editor is, for the others' presence lists. */
+  here(dialog: string | undefined): void {
+    if (dialog === this.dialogHere) return;
+    this.dialogHere = dialog;
+    void this.beat();
+  }
+
+  /** Takes the draft another tab saved (after a draft conflict). */
+  async reloadDraft(): Promise<void> {
+    const draft = await this.backend.loadDraft();
+    this.baseVersionId = draft.baseVersionId;
+    this.revision = draft.revision;
+    this.history?.push(draft.definition, 'load draft');
+    this.savedState = draft.definition;
+    this.draftStatus = 'saved';
+    this.scheduleCheck(0);
+    this.changed();
+  }
+
+  /** Keeps this tab's draft over the other's: saves it on the revision the server has now. */
+  async overwriteDraft(): Promise<void> {
+    const draft = await this.backend.loadDraft();
+    this.revision = draft.revision;
+    this.draftStatus = 'unsaved';
+    await this.flushDraft(true);
+  }
+
+  dispose(): void {
+    clearTimeout(this.checkTimer);
+    clearTimeout(this.saveTimer);
+    clearInterval(this.presenceTimer);
+    this.checkAbort?.abort();
+    this.listeners.clear();
+  }
+
+  /** Saves the draft now if it changed (before leaving, or after a version save). */
+  async flushDraft(force = false): Promise<void> {
+    clearTimeout(this.saveTimer);
+    if (this.readOnly || !this.history) return;
+    if (this.saving) await this.saving;
+    const definition = this.history.state;
+    if (!force && definition === this.savedState) return;
+    if (this.draftStatus === 'conflict') return;
+    this.draftStatus = 'saving';
+    this.changed();
+    this.saving = (async () => {
+      try {
+        const saved = await this.backend.saveDraft({ baseVersionId: this.baseVersionId, revision: this.revision, definition });
+        this.revision = saved.revision;
+        this.savedState = definition;
+        this.draftStatus = this.history?.state === definition ? 'saved' : 'unsaved';
+        this.draftError = '';
+        if (this.draftStatus === 'unsaved') this.scheduleSave();
+      } catch (error) {
+        if (error instanceof BackendError && error.code === 'draft_conflict') this.draftStatus = 'conflict';
+        else {
+          this.draftStatus = 'failed';
+          this.draftError = (error as Error).message;
+          // Offline or a passing fault: try again later, nothing is lost meanwhile.
+          this.scheduleSave(5000);
+        }
+      } finally {
+        this.saving = undefined;
+        this.changed();
+      }
+    })();
+    await this.saving;
+  }
+
+  private afterChange(): void {
+    if (this.draftStatus !== 'conflict') this.draftStatus = 'unsaved';
+    this.scheduleSave();
+    this.scheduleCheck();
+    this.changed();
+  }
+
+  private scheduleSave(delay = AUTOSAVE_DELAY_MS): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.flushDraft(), delay);
+  }
+
+  private scheduleCheck(delay = CHECK_DELAY_MS): void {
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => void this.runCheck(), delay);
+  }
+
+  private async runCheck(): Promise<void> {
+    const definition = this.definition;
+    if (!definition) return;
+    // Only the newest edit's answer matters: an older request still under way is dropped.
+    this.checkAbort?.abort();
+    const abort = new AbortController();
+    this.checkAbort = abort;
+    this.checking = true;
+    this.changed();
+    try {
+      const problems = await this.backend.check(definition, abort.signal);
+      if (abort.signal.aborted) return;
+      this.problems = placeProblems(problems);
+      this.byStep = problemsByStep(this.problems);
+      this.checkedDefinition = definition;
+      this.checkError = '';
+      this.checkCount++;
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      this.checkError = (error as Error).message;
+    } finally {
+      if (this.checkAbort === abort) {
+        this.checking = false;
+        this.changed();
+      }
+    }
+  }
+
+  private startPresence(): void {
+    clearInterval(this.presenceTimer);
+    void this.beat();
+    this.presenceTimer = setInterval(() => void this.beat(), PRESENCE_EVERY_MS);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      this.others = await this.backend.presence(this.dialogHere);
+      this.changed();
+    } catch {
+      // Presence is a courtesy: a failed beat leaves the last list until the next one.
+    }
+  }
+
+  private changed(): void {
+    this.rev++;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function isConflict(details: unknown): details is VersionConflictDetails {
+  const theirs = (details as { theirs?: { id?: unknown; definition?: unknown } } | undefined)?.theirs;
+  return typeof theirs?.id === 'string' && typeof theirs.definition === 'object' && theirs.definition !== null;
+}

@@ -1,0 +1,130 @@
+import { html, nothing } from 'lit';
+import { roleName, t } from '../../i18n/strings.ts';
+import { SettingsPanel, when } from './panel.ts';
+
+interface AccountRow {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly role: string;
+  readonly password: boolean;
+  readonly singleSignOn: boolean;
+}
+interface Invitation {
+  readonly id: string;
+  readonly email: string | null;
+  readonly role: string;
+  readonly expiresAt: number;
+}
+const ROLES = ['owner', 'editor', 'analyst', 'viewer'];
+
+/** Owners: every account with its role, invitations by one-time link. */
+export class StudioAccountsPanel extends SettingsPanel {
+  static override properties = { ...SettingsPanel.properties, accounts: { state: true }, invitations: { state: true }, link: { state: true } };
+  private declare accounts: AccountRow[];
+  private declare invitations: Invitation[];
+  private declare link: { email: string; url: string } | undefined;
+
+  constructor() {
+    super();
+    this.accounts = [];
+    this.invitations = [];
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    const answer = await this.attempt(() => this.api.get<{ accounts: AccountRow[]; invitations: Invitation[] }>('/accounts'));
+    if (answer) {
+      this.accounts = answer.accounts;
+      this.invitations = answer.invitations;
+    }
+  }
+
+  private async changeRole(account: AccountRow, event: Event): Promise<void> {
+    const role = (event.target as HTMLSelectElement).value;
+    await this.attempt(() => this.api.patch(`/accounts/${account.id}`, { role }), t('saved'));
+    await this.load();
+  }
+
+  private async deleteRow(account: AccountRow): Promise<void> {
+    if (!confirm(t('confirmDelete', { email: account.email }))) return;
+    await this.attempt(() => this.api.delete(`/accounts/${account.id}`), t('saved'));
+    await this.load();
+  }
+
+  private async invite(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    // Read before any await: once the event is dispatched, its target (in a shadow root) is cleared.
+    const formElement = event.target as HTMLFormElement;
+    const form = new FormData(formElement);
+    const made = await this.attempt(() => this.api.post<{ email: string; link: string }>('/accounts', { email: String(form.get('email')), role: String(form.get('role')) }));
+    if (made) {
+      this.link = { email: made.email, url: made.link };
+      formElement.reset();
+      await this.load();
+    }
+  }
+
+  private async cancel(invitation: Invitation): Promise<void> {
+    await this.attempt(() => this.api.delete(`/invitations/${invitation.id}`), t('saved'));
+    await this.load();
+  }
+
+  override render() {
+    const me = this.session.account.id;
+    return html`
+      <h2>${t('accountsTitle')}</h2>
+      <p role="status">${this.status}</p>
+      <p class="error" role="alert">${this.error}</p>
+      <table>
+        <thead>
+          <tr><th scope="col">${t('colName')}</th><th scope="col">${t('colEmail')}</th><th scope="col">${t('colRole')}</th><th scope="col">${t('colSignIn')}</th><th scope="col">${t('colActions')}</th></tr>
+        </thead>
+        <tbody>
+          ${this.accounts.map(
+            (account) => html`<tr>
+              <td>${account.name}</td>
+              <td>${account.email}</td>
+              <td>
+                <select aria-label=${t('roleOf', { name: account.name })} @change=${(event: Event) => this.changeRole(account, event)}>
+                  ${ROLES.map((role) => html`<option value=${role} ?selected=${role === account.role}>${roleName(role)}</option>`)}
+                </select>
+              </td>
+              <td>${[account.password ? t('signInPassword') : '', account.singleSignOn ? t('signInSso') : ''].filter(Boolean).join(', ')}</td>
+              <td>${account.id === me ? nothing : html`<button type="button" class="danger" @click=${() => this.deleteRow(account)}>${t('deleteAccount', { email: account.email })}</button>`}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      <h2>${t('inviteTitle')}</h2>
+      <form @submit=${this.invite}>
+        <label>${t('email')} <input name="email" type="email" required autocomplete="off" /></label>
+        <label for="invite-role">${t('colRole')}</label>
+        <select id="invite-role" name="role">
+          ${ROLES.map((role) => html`<option value=${role} ?selected=${role === 'viewer'}>${roleName(role)}</option>`)}
+        </select>
+        <button type="submit">${t('invite')}</button>
+      </form>
+      ${this.link
+        ? html`<p class="notice">${t('invitationCreated', { email: this.link.email })}</p>
+            <label>${t('invitationLink')} <input readonly .value=${this.link.url} class="secret-once" @focus=${(event: FocusEvent) => (event.target as HTMLInputElement).select()} /></label>`
+        : nothing}
+      ${this.invitations.length > 0
+        ? html`<h2>${t('pendingInvitations')}</h2>
+            <ul>
+              ${this.invitations.map(
+                (invitation) => html`<li>
+                  ${invitation.email ?? '—'} (${roleName(invitation.role)}, ${t('expires', { time: when(new Date(invitation.expiresAt).toISOString()) })})
+                  <button type="button" class="secondary" @click=${() => this.cancel(invitation)}>${t('cancelInvitation', { email: invitation.email ?? '—' })}</button>
+                </li>`,
+              )}
+            </ul>`
+        : nothing}
+    `;
+  }
+}
+customElements.define('studio-accounts-panel', StudioAccountsPanel);

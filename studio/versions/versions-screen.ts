@@ -1,0 +1,221 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { shared } from '../app/styles.ts';
+import { language, t } from '../i18n/strings.ts';
+import './publish-plan.ts';
+import type { VersionAuthor, VersionList, VersionMeta } from './types.ts';
+
+const PUBLISHERS = new Set(['owner', 'editor']);
+
+/**
+ * The versions screen (`/studio/versions`): every version with its author, time, message and
+ * source, which one is live, downloads as JSON or YAML, and the way to publish one (or roll back
+ * to an earlier one) through its plan. Every role reads it; owners and editors publish.
+ */
+export class StudioVersions extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      .live-badge {
+        display: inline-block;
+        padding: 0 0.5rem;
+        border-radius: 999px;
+        background: #1e6b34;
+        color: #fff;
+        font-weight: 700;
+      }
+      .downloads {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 0.75rem;
+        margin-top: 0.25rem;
+      }
+      td.message {
+        max-width: 22rem;
+        overflow-wrap: anywhere;
+      }
+      .muted {
+        color: #4a535c;
+      }
+    `,
+  ];
+  static override properties = {
+    api: { attribute: false },
+    session: { attribute: false },
+    route: {},
+    list: { state: true },
+    older: { state: true },
+    error: { state: true },
+    notice: { state: true },
+    reviewing: { state: true },
+  };
+  declare api: ApiClient;
+  declare session: SessionInfo;
+  declare route: string;
+  private declare list: VersionList | undefined;
+  private declare older: VersionMeta[];
+  private declare error: string;
+  private declare notice: string;
+  private declare reviewing: string | undefined;
+  /** The button that opened the plan, for focus to return to. */
+  private opener: string | undefined;
+
+  constructor() {
+    super();
+    this.older = [];
+    this.error = '';
+    this.notice = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.list = await this.api.get<VersionList>('/versions?limit=50');
+      this.older = [];
+      this.error = '';
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+    }
+  }
+
+  private async loadOlder(): Promise<void> {
+    const before = this.older.length > 0 ? this.older.at(-1)!.number : this.list?.versions.at(-1)?.number;
+    if (before === undefined) return;
+    try {
+      const page = await this.api.get<VersionList>(`/versions?limit=50&before=${before}`);
+      this.older = [...this.older, ...page.versions];
+      if (page.nextBefore === undefined && this.list) this.list = { ...this.list, nextBefore: undefined };
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+    }
+  }
+
+  private get versions(): VersionMeta[] {
+    return [...(this.list?.versions ?? []), ...this.older];
+  }
+
+  private canPublish(): boolean {
+    return PUBLISHERS.has(this.session?.account.role ?? '');
+  }
+
+  private review(id: string): void {
+    this.notice = '';
+    this.opener = id;
+    this.reviewing = id;
+  }
+
+  private async closed(): Promise<void> {
+    this.reviewing = undefined;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>(`button[data-version="${this.opener ?? ''}"]`)?.focus();
+  }
+
+  private async published(event: CustomEvent<{ id: string; rollback: boolean }>): Promise<void> {
+    this.reviewing = undefined;
+    this.notice = event.detail.rollback ? t('rolledBackNotice', { id: event.detail.id }) : t('publishedNotice', { id: event.detail.id });
+    await this.load();
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('.notice')?.focus();
+  }
+
+  private when(ms: number): string {
+    return new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+  }
+
+  private who(author: VersionAuthor): string {
+    return author.name ?? author.email ?? author.kind;
+  }
+
+  private source(version: VersionMeta): string {
+    return version.source === 'file' ? t('sourceFile') : version.source === 'push' ? t('sourcePush') : t('sourceStudio');
+  }
+
+  override render() {
+    const list = this.list;
+    const live = list?.publishedId ? this.versions.find((v) => v.id === list.publishedId) : undefined;
+    return html`
+      <h1>${t('versionsTitle')}</h1>
+      ${this.notice ? html`<p class="notice" role="status" tabindex="-1">${this.notice}</p>` : nothing}
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${!list
+        ? this.error
+          ? nothing
+          : html`<p role="status">${t('loading')}</p>`
+        : html`
+            <p>${live ? t('versionsLive', { id: live.id, time: this.when(live.publishedAt ?? live.createdAt), name: this.who(live.author) }) : t('versionsNoneLive')}</p>
+            ${this.reviewing
+              ? html`<studio-publish-plan
+                  .api=${this.api}
+                  .versionId=${this.reviewing}
+                  ?canPublish=${this.canPublish()}
+                  @published=${this.published}
+                  @cancel=${this.closed}
+                ></studio-publish-plan>`
+              : nothing}
+            ${this.table(list)}
+          `}
+    `;
+  }
+
+  private table(list: VersionList) {
+    const liveNumber = this.versions.find((v) => v.id === list.publishedId)?.number;
+    return html`<table>
+        <caption class="visually-hidden">${t('versionsCaption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('versionColumn')}</th>
+            <th scope="col">${t('messageColumn')}</th>
+            <th scope="col">${t('authorColumn')}</th>
+            <th scope="col">${t('savedColumn')}</th>
+            <th scope="col">${t('sourceColumn')}</th>
+            <th scope="col">${t('statusColumn')}</th>
+            <th scope="col">${t('actionsColumn')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${this.versions.map((version) => {
+            const isLive = version.id === list.publishedId;
+            const earlier = liveNumber !== undefined && version.number < liveNumber;
+            const action = !this.canPublish() ? t('reviewOnly', { id: version.id }) : earlier ? t('reviewRollback', { id: version.id }) : t('reviewPublish', { id: version.id });
+            return html`<tr>
+              <th scope="row">${version.id}</th>
+              <td class="message">${version.message || html`<span class="muted">${t('noMessage')}</span>`}</td>
+              <td>${this.who(version.author)}</td>
+              <td><time datetime=${new Date(version.createdAt).toISOString()}>${this.when(version.createdAt)}</time></td>
+              <td>${this.source(version)}</td>
+              <td>
+                ${isLive
+                  ? html`<span class="live-badge">${t('statusLive')}</span>`
+                  : version.publishedAt !== undefined
+                    ? t('statusWasLive', { time: this.when(version.publishedAt) })
+                    : html`<span class="muted">${t('statusNeverLive')}</span>`}
+              </td>
+              <td>
+                ${isLive ? nothing : html`<button type="button" class="secondary" data-version=${version.id} @click=${() => this.review(version.id)}>${action}</button>`}
+                <div class="downloads">
+                  ${(['json', 'yaml'] as const).map(
+                    (format) =>
+                      html`<a href="/studio/api/versions/${version.id}/export?format=${format}" download data-reload aria-label=${t('exportAs', { id: version.id, format: format.toUpperCase() })}
+                        >${format.toUpperCase()}</a
+                      >`,
+                  )}
+                </div>
+              </td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+      ${list.nextBefore !== undefined ? html`<p><button type="button" class="secondary" @click=${this.loadOlder}>${t('olderVersions')}</button></p>` : nothing}`;
+  }
+}
+customElements.define('studio-versions', StudioVersions);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'studio-versions': StudioVersions;
+  }
+}
