@@ -110,7 +110,8 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       const step = findStep(definition, input.dialogId, input.stepId);
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
-        position = go(ctx, input.dialogId, step, toNext(step.onError), run);
+        // A way out after a failure: leaving the dialog by it completes nothing.
+        position = go(ctx, input.dialogId, step, toNext(step.onError), run, false);
       }
       break;
     }
@@ -122,7 +123,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       const step = findStep(definition, input.dialogId, input.stepId);
       if (step?.type !== 'integration') break;
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
-      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run);
+      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run, input.ok);
       break;
     }
   }
@@ -216,7 +217,7 @@ function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null 
   return position && runFrom(ctx, position, run);
 }
 
-/** `byStep`: the step itself chose `next` (not an intent switch), so leaving the dialog for another completes it. */
+/** `byStep`: the step itself chose `next` (not an intent switch, not a way out after a failure), so leaving the dialog for another completes it. */
 function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run, byStep = true): Position | null {
   const after = follow(ctx, dialogId, step, next, byStep);
   if (after?.awaiting) return after;
@@ -257,8 +258,8 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
 
 /**
  * Where `next` leads. A dialog completes (one definition, for insights and the `dialog.completed` event):
- * at an end step, when its last step runs out, or when one of its own steps (`byStep`, not an intent
- * switch) jumps to another dialog. A fatal error, an input that gives up or a run stopped by its budget
+ * at an end step, when its last step runs out, or when one of its own steps (`byStep`: not an intent
+ * switch, not an onError way out) jumps to another dialog. A fatal error, an input that gives up or a run stopped by its budget
  * only stops it.
  */
 function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next, byStep: boolean): Position | null {

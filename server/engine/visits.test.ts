@@ -66,3 +66,27 @@ describe('what a turn tells insights', () => {
     expect(switched.visits?.map((v) => v.stepId)).toContain('say');
   });
 });
+
+describe('what completes a dialog', () => {
+  const calls = definition(
+    [
+      {
+        id: 'greeting',
+        steps: [
+          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'api', params: { userId: 'u' }, onError: 'dialog:rescue' },
+          { id: 'next', type: 'goto', dialog: 'rescue' },
+        ],
+      },
+      { id: 'rescue', steps: [{ id: 'say', type: 'message', text: 'Rescued.' }] },
+    ],
+    { integrations: { services: { api: { baseUrl: 'https://api.example.com/' } } } },
+  );
+
+  it('when an integration fails and its onError leads to another dialog, then the dialog it left is not completed; when it succeeds and the dialog jumps on, then it is', () => {
+    const waiting = runTurn(calls, fresh, { kind: 'start', dialogId: 'greeting' });
+    const failed = runTurn(calls, waiting.state, { kind: 'integrationResult', dialogId: 'greeting', stepId: 'call', ok: false, error: { kind: 'status', message: 'it failed' } });
+    expect(completed(failed)).toEqual(['rescue']);
+    const succeeded = runTurn(calls, waiting.state, { kind: 'integrationResult', dialogId: 'greeting', stepId: 'call', ok: true, output: [] });
+    expect(completed(succeeded)).toEqual(['greeting', 'rescue']);
+  });
+});
