@@ -122,7 +122,7 @@ const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|x-fun
  * Secrets never reach a record (decisions.md). The integration log is
  * redacted when written; this second pass guards against a writer that forgot.
  */
-function redact(value: unknown, depth = 0): unknown {
+export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};

@@ -35,7 +35,7 @@ import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
-import { openInsights, type Insights } from './insights.ts';
+import { openInsights, studioInsightsRoutes, type Insights } from './insights.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
@@ -227,7 +227,11 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studio.surfaces([versionsRoutes(() => versions.deps), designerRoutes(designer)]),
+      surfaces: studio.surfaces([
+        versionsRoutes(() => versions.deps),
+        designerRoutes(designer),
+        studioInsightsRoutes({ insights, store, audit: studio.audit, clock, windowMs: config.INSIGHTS_WINDOW, bot: () => bot.current, versions: () => versions.deps.room, deps: () => deps }),
+      ]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().
       subscriptions: () => subscriptions.deps,
