@@ -4,3 +4,4 @@ import './screens/settings/settings-screen.ts';
 import './app/studio-app.ts';
 import './versions/versions-screen.ts';
 import './designer/elements/studio-designer.ts';
+import './insights/insights-screen.ts';
