@@ -6,7 +6,7 @@ import { launchBrowser } from './browser.ts';
 import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, person, signedInPage } from './studio-designer-helpers.ts';
+import { designerServer, openDesigner, person, signedInPage } from './studio-designer-helpers.ts';
 
 /** A table's body rows as their cells' texts (the row header first). */
 async function rows(page: Page, table: string): Promise<string[][]> {
@@ -83,6 +83,17 @@ describe('the Insights screen in Chromium', () => {
     expect(await rows(page, 'Reach and drop-off in dialog ask')).toEqual([['listen', '1', '0'], ['unsure', '1', '1']]);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'insights-drop-off');
+    expect(problems).toEqual([]);
+  });
+
+  it('when the analyst opens the designer, then each step of the outline carries its reach and drop-off', async () => {
+    const { page, problems } = await signedInPage(browser, server, analyst);
+    await openDesigner(page, server);
+    await expect.poll(() => page.getByRole('button', { name: /\bname\b.*5 reached, 1 stopped/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /\bcity\b.*3 reached, 1 stopped/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /\bhello\b.*5 reached, 0 stopped/ }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'insights-designer-outline');
     expect(problems).toEqual([]);
   });
 
