@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMongoTestServer, type MongoTestServer } from '../scripts/mongo-test-server.ts';
 import { EXPECTED, runScript, shopBot, startStock, STOCK_TOKEN } from '../server/studio/test/insights-script.ts';
 import type { StudioClient } from '../server/studio/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
@@ -20,7 +21,8 @@ async function rows(page: Page, table: string): Promise<string[][]> {
 }
 
 /** Scripted conversations with known outcomes, then the Insights screen in Chromium, read by role and name. */
-describe('the Insights screen in Chromium', () => {
+for (const store of ['sqlite', 'mongo'] as const) describe(`the Insights screen in Chromium (${store})`, () => {
+  let mongo: MongoTestServer | undefined;
   let browser: Browser;
   let server: ServerProcess;
   let stock: Awaited<ReturnType<typeof startStock>>;
@@ -30,8 +32,14 @@ describe('the Insights screen in Chromium', () => {
 
   beforeAll(async () => {
     stock = await startStock();
+    let storeEnv: Record<string, string> = {};
+    if (store === 'mongo') {
+      mongo = await startMongoTestServer();
+      if (mongo.url === null) throw new Error(`no Mongo-compatible server: ${mongo.reason}`);
+      storeEnv = { MONGODB_URL: `${mongo.url.replace(/\/$/, '')}/e2e_insights_${process.pid}` };
+    }
     let owner: StudioClient;
-    ({ server, owner } = await designerServer(shopBot(stock.url), { INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', STOCK_TOKEN, INSIGHTS_WINDOW: '2s', WEBCHAT_RATE_LIMIT: '10000' }));
+    ({ server, owner } = await designerServer(shopBot(stock.url), { ...storeEnv, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', STOCK_TOKEN, INSIGHTS_WINDOW: '2s', WEBCHAT_RATE_LIMIT: '10000' }));
     analyst = await person(owner, 'analyst');
     viewer = await person(owner, 'viewer');
     users = await runScript(server.url);
@@ -43,6 +51,7 @@ describe('the Insights screen in Chromium', () => {
     await browser?.close();
     await server?.stop();
     await stock?.close();
+    if (mongo?.url) await mongo.stop();
   });
 
   it('when an analyst opens Insights, then each chart has its table with exactly the scripted numbers, and axe finds nothing', async () => {
@@ -61,7 +70,7 @@ describe('the Insights screen in Chromium', () => {
     // The charts are drawn (one canvas each at least) and hidden from screen readers, who read the tables.
     expect(await page.locator('insights-chart').count()).toBe(6);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'insights-dashboard');
+    await screenshot(page, `${store}-insights-dashboard`);
     expect(problems).toEqual([]);
   });
 
@@ -82,7 +91,7 @@ describe('the Insights screen in Chromium', () => {
     expect(await rows(page, 'Reach and drop-off in dialog sorry')).toEqual([['say', '1', '0'], ['end', '1', '1']]);
     expect(await rows(page, 'Reach and drop-off in dialog ask')).toEqual([['listen', '1', '0'], ['unsure', '1', '1']]);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'insights-drop-off');
+    await screenshot(page, `${store}-insights-drop-off`);
     expect(problems).toEqual([]);
   });
 
@@ -93,7 +102,7 @@ describe('the Insights screen in Chromium', () => {
     expect(await page.getByRole('button', { name: /\bcity\b.*3 reached, 1 stopped/ }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /\bhello\b.*5 reached, 0 stopped/ }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'insights-designer-outline');
+    await screenshot(page, `${store}-insights-designer-outline`);
     expect(problems).toEqual([]);
   });
 
@@ -120,7 +129,7 @@ describe('the Insights screen in Chromium', () => {
     // An analyst erases no one: that is an owner's.
     expect(await page.getByRole('button', { name: 'Erase this visitor' }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'insights-transcript');
+    await screenshot(page, `${store}-insights-transcript`);
     expect(problems).toEqual([]);
   });
 
@@ -144,7 +153,7 @@ describe('the Insights screen in Chromium', () => {
     const refused = await viewer.get(`/studio/api/insights/users/${encodeURIComponent(users.dan)}`);
     expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'insights-viewer');
+    await screenshot(page, `${store}-insights-viewer`);
     expect(problems).toEqual([]);
   });
 });
