@@ -133,6 +133,26 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Insights screen 
     expect(problems).toEqual([]);
   });
 
+  it('when the analyst opens Downloads, then each export has a link per format, and the transcript downloads as CSV with what the visitors wrote', async () => {
+    const { page, problems } = await signedInPage(browser, server, analyst);
+    await page.goto(`${server.url}/studio/insights/downloads`);
+    await page.getByRole('table', { name: /^Exports for the chosen days/ }).waitFor();
+    const link = page.getByRole('link', { name: 'Download transcript as CSV' });
+    const href = (await link.getAttribute('href'))!;
+    expect(href).toMatch(/^\/studio\/api\/export\/transcript\?format=csv&bom=true&fromTimestamp=\d+&toTimestamp=\d+$/);
+    // What the link fetches, with the page's own session cookie.
+    const response = await page.request.get(`${server.url}${href}`);
+    expect(response.status()).toBe(200);
+    const body = await response.body();
+    expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(body.toString('utf8')).toContain('Nowhere');
+    expect(await link.getAttribute('download')).toBe('transcript.csv');
+    expect(await page.getByRole('link', { name: 'Download integrationLog as NDJSON' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `${store}-insights-downloads`);
+    expect(problems).toEqual([]);
+  });
+
   it('when an analyst tries to change the bot, then the versions screen offers no publish and the server refuses publishing and saving', async () => {
     const { page } = await signedInPage(browser, server, analyst);
     await page.goto(`${server.url}/studio/versions`);

@@ -1,4 +1,5 @@
-import type { Router } from 'express';
+import { Router } from 'express';
+import { exportRouter } from '../api/management/export-router.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { eraseUser } from '../app/erase-user.ts';
 import { InsightsRecorder } from '../app/insights/recorder.ts';
@@ -7,6 +8,7 @@ import type { Store } from '../ports/store.ts';
 import type { AuditTrail } from '../ports/studio/audit.ts';
 import type { VersionsRoom } from '../ports/studio/versions.ts';
 import { insightsRoutes } from '../studio/http/insights-routes.ts';
+import { requireRole } from '../studio/http/studio-api.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InsightsRoom } from '../ports/insights.ts';
 import type { Logger } from '../ports/logger.ts';
@@ -94,4 +96,23 @@ function stepsIn(definition: unknown): { dialogId: string; stepId: string }[] {
     for (const step of dialog.steps as { id?: unknown }[]) if (typeof step?.id === 'string') steps.push({ dialogId: dialog.id, stepId: step.id });
   }
   return steps;
+}
+
+/**
+ * The management API's exports (the spec's eight and the transcript), downloadable from the studio
+ * at /studio/api/export/{name} with the same filters and formats: personal data, so owners and
+ * analysts only. The bot in service gives the user-data fields, read at each request.
+ */
+export function studioExportRoutes(setup: { readonly store: Store; readonly logger: Logger; readonly bot: () => { readonly definition: BotDefinition } }): Router {
+  const router = Router();
+  const deps = {
+    store: setup.store,
+    logger: setup.logger,
+    get definition() {
+      return setup.bot().definition;
+    },
+  };
+  router.use('/export', requireRole('readConversations'));
+  router.use(exportRouter(deps));
+  return router;
 }

@@ -35,7 +35,7 @@ import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
-import { openInsights, studioInsightsRoutes, type Insights } from './insights.ts';
+import { openInsights, studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
@@ -231,6 +231,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
         versionsRoutes(() => versions.deps),
         designerRoutes(designer),
         studioInsightsRoutes({ insights, store, audit: studio.audit, clock, windowMs: config.INSIGHTS_WINDOW, bot: () => bot.current, versions: () => versions.deps.room, deps: () => deps }),
+        studioExportRoutes({ store, logger, bot: () => bot.current }),
       ]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().

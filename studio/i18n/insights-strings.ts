@@ -83,6 +83,11 @@ export const insightsEn = {
   eraseUser: 'Erase this visitor',
   eraseConfirm: 'Erase everything held about this visitor? This cannot be undone.',
   erased: 'The visitor was erased.',
+  tabDownloads: 'Downloads',
+  downloadsCaption: 'Exports for the chosen days (CSV opens in spreadsheets)',
+  colExport: 'Export',
+  colDownload: 'Download',
+  downloadAs: 'Download {name} as {format}',
 };
 
 export const insightsDe: typeof insightsEn = {
@@ -169,4 +174,9 @@ export const insightsDe: typeof insightsEn = {
   eraseUser: 'Diesen Besucher löschen',
   eraseConfirm: 'Alles über diesen Besucher löschen? Das lässt sich nicht rückgängig machen.',
   erased: 'Der Besucher wurde gelöscht.',
+  tabDownloads: 'Downloads',
+  downloadsCaption: 'Exporte für die gewählten Tage (CSV öffnet sich in Tabellenprogrammen)',
+  colExport: 'Export',
+  colDownload: 'Herunterladen',
+  downloadAs: '{name} als {format} herunterladen',
 };

@@ -7,7 +7,15 @@ import './insights-chart.ts';
 import './conversations-view.ts';
 import { lastDays, type Dashboard, type DropOff, type VersionList } from './types.ts';
 
-type Tab = 'dashboard' | 'drop-off' | 'conversations';
+type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'downloads';
+
+/** The exports the studio offers for download (the management API's, by the same names). */
+const EXPORTS = ['transcript', 'userData', 'userDataSnapshot', 'nlpLog', 'fuzzyQuestionAnswerLog', 'integrationLog', 'urlTracker', 'outgoingEmail', 'outgoingSms'] as const;
+const FORMATS = [
+  ['csv', 'CSV'],
+  ['ndjson', 'NDJSON'],
+  ['json', 'JSON'],
+] as const;
 
 /**
  * Insights, for owners and analysts (they read personal data): the dashboard's charts, each with
@@ -44,6 +52,9 @@ export class StudioInsights extends LitElement {
       th.n {
         text-align: right;
         font-variant-numeric: tabular-nums;
+      }
+      a.download {
+        margin-right: 1rem;
       }
       caption {
         text-align: left;
@@ -90,7 +101,7 @@ export class StudioInsights extends LitElement {
 
   private get tab(): Tab | 'user' {
     if (this.route.startsWith('users/')) return 'user';
-    return this.route === 'drop-off' || this.route === 'conversations' ? this.route : 'dashboard';
+    return this.route === 'drop-off' || this.route === 'conversations' || this.route === 'downloads' ? this.route : 'dashboard';
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -136,11 +147,12 @@ export class StudioInsights extends LitElement {
       <nav aria-label=${t('insightsSections')}>
         <ul>
           ${link('', t('tabDashboard'), tab === 'dashboard')} ${link('drop-off', t('tabDropOff'), tab === 'drop-off')}
-          ${link('conversations', t('tabConversations'), tab === 'conversations' || tab === 'user')}
+          ${link('conversations', t('tabConversations'), tab === 'conversations' || tab === 'user')} ${link('downloads', t('tabDownloads'), tab === 'downloads')}
         </ul>
       </nav>
       <p class="error" role="alert">${this.error}</p>
-      ${tab === 'dashboard' || tab === 'drop-off' ? this.rangeForm(tab) : nothing}
+      ${tab === 'dashboard' || tab === 'drop-off' || tab === 'downloads' ? this.rangeForm(tab) : nothing}
+      ${tab === 'downloads' ? this.renderDownloads() : nothing}
       ${tab === 'dashboard' ? this.renderDashboard() : nothing} ${tab === 'drop-off' ? this.renderDropOff() : nothing}
       ${tab === 'conversations' || tab === 'user'
         ? html`<insights-conversations .api=${this.api} .session=${this.session} .userId=${tab === 'user' ? decodeURIComponent(this.route.slice('users/'.length)) : ''}></insights-conversations>`
@@ -156,15 +168,17 @@ export class StudioInsights extends LitElement {
       <form @submit=${this.apply}>
         <label>${t('fromDay')}<input type="date" name="from" .value=${this.from} required /></label>
         <label>${t('toDay')}<input type="date" name="to" .value=${this.to} required /></label>
-        <label
-          >${t('versionPicker')}
+        ${tab === 'downloads'
+          ? nothing
+          : html`<label
+              >${t('versionPicker')}
           <select name="version">
-            ${tab === 'dashboard' ? html`<option value="" ?selected=${chosen === ''}>${t('allVersions')}</option>` : nothing}
+            ${tab !== 'drop-off' ? html`<option value="" ?selected=${chosen === ''}>${t('allVersions')}</option>` : nothing}
             ${(this.versions?.versions ?? []).map(
               (v) => html`<option value=${v.id} ?selected=${chosen === v.id}>${v.id === published ? t('versionInService', { id: v.id }) : v.id}</option>`,
             )}
           </select>
-        </label>
+        </label>`}
         <button type="submit">${t('show')}</button>
       </form>
     </fieldset>`;
@@ -204,6 +218,44 @@ export class StudioInsights extends LitElement {
   private bars(title: string, header: string, labels: readonly string[], series: readonly { label: string; values: readonly number[] }[]): TemplateResult {
     if (labels.length === 0) return html`<h2>${title}</h2><p>${t('nothingInRange')}</p>`;
     return html`<insights-chart .title=${title} kind="bars" .labelHeader=${header} .labels=${labels} .series=${series}></insights-chart>`;
+  }
+
+  /** Links straight to the export (the browser downloads it with the session cookie); `data-reload` keeps the shell from routing them. */
+  private renderDownloads(): TemplateResult {
+    const from = Math.floor(Date.parse(`${this.from}T00:00:00Z`) / 1000);
+    const to = Math.floor(Date.parse(`${this.to}T00:00:00Z`) / 1000) + 86_399;
+    return html`<table>
+      <caption>
+        ${t('downloadsCaption')}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${t('colExport')}</th>
+          <th scope="col">${t('colDownload')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${EXPORTS.map(
+          (name) => html`<tr>
+            <th scope="row"><code>${name}</code></th>
+            <td>
+              ${FORMATS.map(
+                ([format, label]) =>
+                  html`<a
+                      class="download"
+                      href="/studio/api/export/${name}?format=${format}${format === 'csv' ? '&bom=true' : ''}&fromTimestamp=${from}&toTimestamp=${to}"
+                      download="${name}.${format}"
+                      data-reload
+                      aria-label=${t('downloadAs', { name, format: label })}
+                      >${label}</a
+                    >
+                    `,
+              )}
+            </td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>`;
   }
 
   private renderDropOff(): TemplateResult {

@@ -64,6 +64,32 @@ export function studioInsightsPaths(): Obj {
         responses: { '200': json(ref('schemas/ConversationPage'), 'The page.'), ...common },
       }),
     },
+    '/studio/api/export/{name}': {
+      get: operation('downloadExportFromStudio', 'Download an export', read, 'The exports of GET /api/management/export/{name} (the spec\'s eight and the transcript), with the same query parameters (time range, paging, format, BOM, CSV formula guard, and the where/notEmpty filters of the user-data exports), for a signed-in owner or analyst. Preview users are in none.', {
+        parameters: [
+          { name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['userData', 'userDataSnapshot', 'nlpLog', 'outgoingEmail', 'outgoingSms', 'fuzzyQuestionAnswerLog', 'integrationLog', 'urlTracker', 'transcript'] } },
+          ref('parameters/fromTimestamp'),
+          ref('parameters/toTimestamp'),
+          ref('parameters/limit'),
+          ref('parameters/cursor'),
+          ref('parameters/format'),
+          ref('parameters/bom'),
+          ref('parameters/csvFormulaGuard'),
+        ],
+        responses: {
+          '200': {
+            description: 'The records, sorted by time.',
+            content: {
+              'application/json': { schema: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+              'application/x-ndjson': { schema: { type: 'string', description: 'One record a line.' } },
+              'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row.' } },
+            },
+          },
+          '404': error('not_found: no export of that name.'),
+          ...common,
+        },
+      }),
+    },
     '/studio/api/insights/users/{userId}': {
       get: operation('readUserTranscript', 'One user\'s transcript', read, 'The user\'s messages, 200 a page, each with the dialog and step it came from (a user\'s: the step it answered) and the integration calls made after it (secrets redacted); the user\'s data and, on the first page, their conversations. Page with `afterSeq` = the previous page\'s nextAfterSeq.', {
         parameters: [userIdParameter, { name: 'afterSeq', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } }],

@@ -158,6 +158,27 @@ for (const leg of storeLegs()) {
       expect(search.text).not.toContain('preview-someone');
     });
 
+    it('when an analyst downloads the exports from the studio, then they come with the API\'s formats and filters, without the token; editors and viewers are refused', async () => {
+      const csv = await as.analyst.get('/studio/api/export/transcript?format=csv&bom=true');
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+      // The body as bytes: a text decoder would drop the byte order mark a spreadsheet needs.
+      const raw = new Uint8Array(await (await fetch(`${server.url}/studio/api/export/transcript?format=csv&bom=true`, { headers: { cookie: as.analyst.cookie! } })).arrayBuffer());
+      expect([...raw.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(csv.text).toContain('Nowhere');
+      const misses = await as.analyst.get('/studio/api/export/nlpLog?format=json');
+      expect(misses.body.map((row: { query: string }) => row.query)).toContain(EXPECTED.unprocessed);
+      const calls = await as.owner.get('/studio/api/export/integrationLog?format=ndjson');
+      expect(calls.status).toBe(200);
+      expect(calls.text.trim().split('\n')).toHaveLength(2);
+      expect(calls.text).not.toContain(STOCK_TOKEN);
+      for (const role of ['editor', 'viewer'] as const) {
+        const refused = await as[role].get('/studio/api/export/transcript?format=csv');
+        expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
+      }
+      expect((await as.analyst.get('/studio/api/export/nothing')).status).toBe(404);
+    });
+
     it('when the range, a parameter or a cursor is wrong, then 400 invalid_parameter says what to fix', async () => {
       const cases: [string, string][] = [
         ['/studio/api/insights/dashboard?from=2026-02-10&to=2026-02-01', 'on or before'],
