@@ -8,6 +8,7 @@ describe('config', () => {
     expect(config.MONGODB_URL).toBeUndefined();
     expect(config.BOT_DEFINITION).toMatch(/demo[/\\]bot\.json$/);
     expect(config.SESSION_TTL).toBe(30 * 86_400_000);
+    expect(config.INSIGHTS_WINDOW).toBe(30 * 60_000);
   });
 
   it('when SESSION_SECRET_PREVIOUS repeats SESSION_SECRET, then one line says it must differ, without the secret', () => {
@@ -36,6 +37,7 @@ describe('config', () => {
     ['RETENTION_NLP_LOG_DAYS', '1.5', /^RETENTION_NLP_LOG_DAYS: /],
     ['METRICS_TOKEN', 'short', /^METRICS_TOKEN: must be at least 16 characters long$/],
     ['REDIS_URL', 'redis://127.0.0.1:6379', /^REDIS_URL: turns on cluster mode, which needs MONGODB_URL \(the embedded SQLite store is single-node\); set MONGODB_URL or unset REDIS_URL$/],
+    ['INSIGHTS_WINDOW', '8d', /^INSIGHTS_WINDOW: must be a duration from 1s to 7d, such as 30m or 2h \(got "8d"\)$/],
     ['SHUTDOWN_GRACE', '1h', /^SHUTDOWN_GRACE: must be a duration from 0s to 10m, such as 20s or 500ms \(got "1h"\)$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
@@ -60,6 +62,7 @@ describe('config', () => {
     const config = readConfig({ PORT: '0', ALLOWED_ORIGINS: 'https://a.example,https://b.example', MONGODB_URL: 'mongodb://127.0.0.1:1/x', JOB_LEASE_SECONDS: '2' });
     expect(config.PORT).toBe(0);
     expect(readConfig({ SESSION_TTL: '12h' }).SESSION_TTL).toBe(12 * 3_600_000);
+    expect(readConfig({ INSIGHTS_WINDOW: '2h' }).INSIGHTS_WINDOW).toBe(2 * 3_600_000);
     expect(config.JOB_LEASE_SECONDS).toBe(2);
     expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
     expect(readConfig({ ALLOWED_ORIGINS: 'HTTPS://Shop.Example.com:443/, http://shop.test:8080' }).ALLOWED_ORIGINS).toEqual(['https://shop.example.com', 'http://shop.test:8080']);

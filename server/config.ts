@@ -196,6 +196,13 @@ export const configSchema = z.object({
   RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
   RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
   RETENTION_URL_TRACKER_DAYS: retentionDays,
+  /**
+   * Insights: a conversation ends after this long without a turn; its last step is then where it
+   * stopped (drop-off). Milliseconds after parsing.
+   */
+  INSIGHTS_WINDOW: optionalText
+    .transform((text) => parseDuration(text ?? '30m'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 1_000 && ms <= 7 * 86_400_000, 'must be a duration from 1s to 7d, such as 30m or 2h'),
   /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
   STUDIO_SESSION_IDLE: optionalText
     .transform((text) => parseDuration(text ?? '30m'))

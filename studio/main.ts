@@ -5,3 +5,4 @@ import './app/studio-app.ts';
 import './versions/versions-screen.ts';
 import './designer/elements/studio-designer.ts';
 import './preview/preview-panel.ts';
+import './insights/insights-screen.ts';

@@ -6,6 +6,9 @@ import { logWarnings, sendMessages } from './carry-out-effects.ts';
 import { turnOutbox } from './turn-outbox.ts';
 import { queueSyncIntegrations } from './run-integrations.ts';
 import { trackLinks } from './track-links.ts';
+import { messageText } from './export-records.ts';
+import type { CountDelta } from '../ports/insights.ts';
+import { advanceTrail, readTrail, summaryOf, TRAIL_KEY, type Trail } from './insights/trail.ts';
 import { turnEventJobs } from './turn-events.ts';
 
 const MAX_ATTEMPTS = 8;
@@ -70,6 +73,10 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   if (committed.status !== 'committed') return committed as OutcomeOf<O>;
   const { result, entries } = committed;
   countStored(deps, entries);
+  if (committed.insight && deps.insights) {
+    const { trail, counts, version } = committed.insight;
+    deps.insights.turn(userId, committed.user.preview !== undefined, counts, summaryOf(userId, trail, version, committed.user.userData));
+  }
   // The messages are stored already: show them before the bookkeeping below.
   if (entries.length > 0) deps.delivery.deliver(userId, entries);
   deps.metrics?.turnCompleted?.(input.kind, (performance.now() - started) / 1000);
@@ -80,6 +87,7 @@ export async function applyTurn<O extends ApplyTurnOptions>(
     if (effect.type === 'botEvent') deps.delivery.event(userId, { name: effect.name, payload: effect.payload });
   }
   const failed = await sendMessages(deps, userId, result.effects, now);
+  if (deps.insights) countSent(deps.insights, committed.user.preview !== undefined, result.effects, failed);
   let user = committed.user;
   let all = entries;
   for (const step of failed) {
@@ -112,6 +120,7 @@ async function commitTurn(
       readonly result: TurnResult;
       readonly user: UserRecord;
       readonly entries: readonly TranscriptEntry[];
+      readonly insight?: { readonly trail: Trail; readonly counts: readonly CountDelta[]; readonly version: string };
       readonly jobs: readonly NewJob[];
     }
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
@@ -136,6 +145,7 @@ async function commitTurn(
     // A channel that reads back what it missed keeps the bot's events too, after the turn's messages.
     const kept = events.length > 0 ? (deps.delivery.eventMessages?.(user, events) ?? []) : [];
     const outputs = [...trackLinks(deps, userId, result.outputs), ...kept];
+    const insight = deps.insights ? insightOf(deps.insights, user, input, result, result.outputs.length, now, options) : undefined;
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
     const outbox = turnOutbox(deps, userId, result.effects, now);
     const handedOff = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
@@ -151,7 +161,8 @@ async function commitTurn(
       expectedVersion: user.version,
       patch: {
         position: result.state.position,
-        variables: result.state.variables,
+        // The conversation's trail for insights rides along in the variables: no write of its own.
+        variables: insight ? { ...result.state.variables, [TRAIL_KEY]: insight.trail } : result.state.variables,
         userData: result.state.userData,
         ...(options.userWrote ? { lastMessageAt: now } : {}),
         ...(trigger ? { lastTrigger: laterOf(read.lastTrigger, trigger.id) } : {}),
@@ -170,9 +181,64 @@ async function commitTurn(
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
     if (outcome.status === 'duplicate') return outcome;
-    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs };
+    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs, ...(insight ? { insight } : {}) };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
+}
+
+/** What the turn tells insights: the conversation's trail after it, and the counters it moves. */
+function insightOf(
+  insights: NonNullable<AppDeps['insights']>,
+  user: UserRecord,
+  input: EngineInput,
+  result: TurnResult,
+  botMessages: number,
+  now: number,
+  options: ApplyTurnOptions,
+): { trail: Trail; counts: CountDelta[]; version: string } {
+  const before = user.variables[TRAIL_KEY];
+  const previous = readTrail(before);
+  const since = previous && now - previous.l < insights.windowMs ? previous.c : now;
+  const version = insights.version();
+  const userText = options.userWrote && options.userEntry ? messageText(options.userEntry.message) : null;
+  const event =
+    input.kind === 'pageEvent'
+      ? { kind: 'pageEvent' as const, name: input.name }
+      : options.trigger && input.kind === 'start'
+        ? { kind: 'trigger' as const, name: input.dialogId }
+        : input.kind === 'timer'
+          ? { kind: 'timer' as const, name: input.timerId }
+          : undefined;
+  const { trail, counts } = advanceTrail({
+    now,
+    version,
+    windowMs: insights.windowMs,
+    channel: user.channelId,
+    before,
+    lastMessageAt: user.lastMessageAt,
+    userText,
+    userWrote: options.userWrote,
+    botMessages,
+    visits: result.visits ?? [],
+    completed: result.trail.flatMap((m) => (m.kind === 'dialogCompleted' ? [m.dialogId] : [])),
+    effects: result.effects,
+    ...(event ? { event } : {}),
+    integrationFailed: (input.kind === 'integrationResult' && !input.ok) || insights.failedSince(user.userId, since),
+  });
+  return { trail, counts, version };
+}
+
+/** Emails and SMS the turn sent: its email and sms effects, less those that failed. */
+function countSent(insights: NonNullable<AppDeps['insights']>, preview: boolean, effects: TurnResult['effects'], failed: readonly { dialogId: string; stepId: string }[]): void {
+  let emails = 0;
+  let sms = 0;
+  for (const effect of effects) {
+    if (effect.type !== 'email' && effect.type !== 'sms') continue;
+    if (failed.some((f) => f.dialogId === effect.dialogId && f.stepId === effect.stepId)) continue;
+    if (effect.type === 'email') emails++;
+    else sms++;
+  }
+  if (emails > 0 || sms > 0) insights.sent(preview, emails, sms);
 }
 
 /** The mark never moves back: a trigger that runs late (see trigger-dialog.ts) leaves it where it was. */

@@ -14,6 +14,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { Store } from '../ports/store.ts';
 import type { TurnQueue } from './keyed-queue.ts';
+import type { InsightsRecorder } from './insights/recorder.ts';
 
 /** What the use cases need from the outside world, wired once by main.ts. */
 export interface AppDeps {
@@ -43,6 +44,8 @@ export interface AppDeps {
   readonly integrations?: IntegrationCaller;
   /** Integration calls a minute per user and service (INTEGRATION_USER_RATE_LIMIT); default 30. */
   readonly integrationCallsPerMinute?: number;
+  /** What the studio's insights count, kept with each turn; none when omitted (tests, benchmarks without insights). */
+  readonly insights?: InsightsRecorder;
   /** Where the events subscribers may hear about go (event subscriptions); none recorded when absent. */
   readonly events?: BotEventSink;
   /** Step types' daily counters: an erasure removes the user's. */

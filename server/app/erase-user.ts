@@ -7,10 +7,15 @@ import type { AppDeps } from './deps.ts';
  * user back after the erasure. The log line counts what went, without the id:
  * the log must not keep what was just erased.
  */
-export async function eraseUser(deps: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage'>, userId: string): Promise<ErasureReport> {
+export async function eraseUser(
+  deps: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage'> & { readonly insights?: { eraseUser(userId: string): Promise<number> } },
+  userId: string,
+): Promise<ErasureReport> {
   const { erased, counters, events } = await deps.turns.run(userId, async () => {
     const known = await deps.store.getUser(userId);
     const report = await deps.store.eraseUser(userId);
+    // The insights' summaries of the user's conversations hold their words and data: they go too.
+    await deps.insights?.eraseUser(userId);
     const usage = (await deps.usage?.eraseUsage(userId)) ?? 0;
     // Subscribers' copy of the user's events goes too, at once; those that asked hear of the erasure
     // to do the same (a job, which erases again after any of the user's events still being recorded).

@@ -120,7 +120,7 @@ const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|x-fun
  * Secrets never reach a record (decisions.md). The integration log is
  * redacted when written; this second pass guards against a writer that forgot.
  */
-function redact(value: unknown, depth = 0): unknown {
+export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
@@ -170,8 +170,16 @@ export async function* exportRecords(
   const fields = recordFields(deps.definition, name);
   const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
   const values = recordValues(fields, name === 'integrationLog');
+  // Preview users (UserRecord.preview) are in no export. The store leaves them out of the user and
+  // transcript reads and a preview writes no log rows; this read (few: each is erased with its
+  // preview) also keeps them out of any row written before that held.
+  const previews = new Set(await deps.store.previewUsers());
+  const shown = (userId: string) => previews.size === 0 || !previews.has(userId);
   if (name === 'transcript') {
-    for await (const rows of deps.store.exportTranscript(range).batches()) yield rows.map((row) => ({ values: values(row.userId, row.at, transcriptData(row)), cursor: row.cursor }));
+    for await (const rows of deps.store.exportTranscript(range).batches()) {
+      const items = rows.filter((row) => shown(row.userId)).map((row) => ({ values: values(row.userId, row.at, transcriptData(row)), cursor: row.cursor }));
+      if (items.length > 0) yield items;
+    }
     return;
   }
   const filters = name === 'userData' || name === 'userDataSnapshot' ? query.filters : undefined;
@@ -181,6 +189,7 @@ export async function* exportRecords(
     const items: ExportItem[] = [];
     for (const row of rows) {
       const data = 'userData' in row ? row.userData : row.data;
+      if (!shown(row.userId)) continue;
       if (filters && !matches(data, filters)) continue;
       items.push({ values: values(row.userId, row.timestamp, data), cursor: row.cursor });
     }

@@ -110,7 +110,8 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       const step = findStep(definition, input.dialogId, input.stepId);
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
-        position = go(ctx, input.dialogId, step, toNext(step.onError), run);
+        // A way out after a failure: leaving the dialog by it completes nothing.
+        position = go(ctx, input.dialogId, step, toNext(step.onError), run, false);
       }
       break;
     }
@@ -122,7 +123,7 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
       const step = findStep(definition, input.dialogId, input.stepId);
       if (step?.type !== 'integration') break;
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
-      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run);
+      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run, input.ok);
       break;
     }
   }
@@ -134,7 +135,18 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     origins: originsOf(outputs.length, moves),
     effects: ctx.effects,
     trail: ctx.trail ?? [],
+    visits: visitsOf(moves),
   };
+}
+
+/** The steps moved to, without a step repeated straight after itself (a retry, a result coming back). */
+function visitsOf(moves: ReadonlyArray<{ readonly at: StepRef }>): StepRef[] {
+  const visits: StepRef[] = [];
+  for (const { at } of moves) {
+    const last = visits.at(-1);
+    if (!last || last.dialogId !== at.dialogId || last.stepId !== at.stepId) visits.push(at);
+  }
+  return visits;
 }
 
 /** The step of each output: the last move made before it was said. */
@@ -186,7 +198,7 @@ function receiveText(
     // Free text the step cannot use: NLP may route it; else the fallback (or the step's retry).
     const where = { dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null };
     const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
-    if (routed && position && step) return go(ctx, position.dialogId, step, routed, run);
+    if (routed && position && step) return go(ctx, position.dialogId, step, routed, run, false);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
     mark(ctx, { kind: 'notUnderstood', dialogId: where.dialogId, stepId: where.stepId, text });
     if (received.retry && position && step && handler?.retry) received = handler.retry(step, ctx, position.retries);
@@ -205,8 +217,9 @@ function startAt(ctx: TurnContext, dialogId: string, run: Run): Position | null 
   return position && runFrom(ctx, position, run);
 }
 
-function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run): Position | null {
-  const after = follow(ctx, dialogId, step, next);
+/** `byStep`: the step itself chose `next` (not an intent switch, not a way out after a failure), so leaving the dialog for another completes it. */
+function go(ctx: TurnContext, dialogId: string, step: Step, next: Next, run: Run, byStep = true): Position | null {
+  const after = follow(ctx, dialogId, step, next, byStep);
   if (after?.awaiting) return after;
   return after && runFrom(ctx, after, run);
 }
@@ -238,18 +251,24 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     if (calls) run.spent.calls += 1;
     const next = handlerFor(step).enter(step, ctx, position.dialogId);
     if (next.kind === 'await') return { ...position, awaiting: true, retries: 0 };
-    position = follow(ctx, position.dialogId, step, next);
+    position = follow(ctx, position.dialogId, step, next, true);
   }
   return null;
 }
 
-function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next): Position | null {
+/**
+ * Where `next` leads. A dialog completes (one definition, for insights and the `dialog.completed` event):
+ * at an end step, when its last step runs out, or when one of its own steps (`byStep`: not an intent
+ * switch, not an onError way out) jumps to another dialog. A fatal error, an input that gives up or a run stopped by its budget
+ * only stops it.
+ */
+function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next, byStep: boolean): Position | null {
   switch (next.kind) {
     case 'end':
-      // An end step completes its dialog; a fatal error or an input that gives up only stops it.
       if (step.type === 'end') mark(ctx, { kind: 'dialogCompleted', dialogId });
       return null;
     case 'goto':
+      if (byStep && next.dialogId !== dialogId) mark(ctx, { kind: 'dialogCompleted', dialogId });
       return enterAt(ctx, next.dialogId, next.stepId);
     case 'await':
       return { dialogId, stepId: step.id, awaiting: true, retries: 0 };

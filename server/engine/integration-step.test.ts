@@ -24,6 +24,13 @@ const succeeded = (output: unknown): EngineInput => ({ kind: 'integrationResult'
 const callStep = (extra: Record<string, unknown> = {}) => ({ id: 'call', type: 'integration', integration: 'listUserEvents', service: 'crm', params: { userId: '{{userId}}' }, ...extra });
 
 describe('integration steps in the engine', () => {
+  it('when the product keeps variables of its own ($-named, such as the insights trail), then a call never carries them', () => {
+    const definition = bot([callStep()]);
+    const turn = runTurn(definition, { ...fresh, variables: { authToken: 't', $trail: { t: 'my words' }, $timers: {} } }, start);
+    expect(call(turn)?.variables).toEqual({ authToken: 't' });
+    expect(turn.state.variables).toMatchObject({ $trail: { t: 'my words' } });
+  });
+
   it('when a synchronous step is reached, then the engine asks for the call with what the step saw and rests on the step', () => {
     const definition = bot([{ id: 'hi', type: 'message', text: 'Looking…' }, callStep({ output: 'events' }), { id: 'after', type: 'message', text: 'Got {{events}}' }]);
     const turn = runTurn(definition, fresh, start);

@@ -30,9 +30,10 @@ describe('the trail of a turn', () => {
     expect(runTurn(bot, fresh, { kind: 'start', dialogId: 'main' }).trail).toEqual([{ kind: 'dialogStarted', dialogId: 'main' }]);
   });
 
-  it('when an answer leads through a goto to a dialog that reaches its end step, then the trail says the second started and completed, in order', () => {
+  it('when an answer leads through a goto step to a dialog that reaches its end step, then the trail says the first completed (its own step handed over), the second started and completed, in order', () => {
     const waiting = runTurn(bot, fresh, { kind: 'start', dialogId: 'main' }).state;
     expect(runTurn(bot, waiting, { kind: 'text', text: 'red' }).trail).toEqual([
+      { kind: 'dialogCompleted', dialogId: 'main' },
       { kind: 'dialogStarted', dialogId: 'second' },
       { kind: 'dialogCompleted', dialogId: 'second' },
     ]);

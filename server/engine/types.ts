@@ -194,7 +194,13 @@ export interface TurnResult {
   /** Where each output came from, index for index: the step that said it (undefined: no step, e.g. a fallback with no position). */
   readonly origins?: readonly (StepRef | undefined)[];
   readonly effects: readonly Effect[];
+  /**
+   * Milestones of the turn, in order: dialogs started and completed (see `follow` in engine.ts for when
+   * a dialog completes), text not understood. Event subscriptions and insights both read it.
+   */
   readonly trail: readonly TrailMark[];
+  /** Every step the turn moved to, in order (a step entered twice in a row once): what insights count as reached. */
+  readonly visits?: readonly StepRef[];
 }
 
 /** A jump: a step of the current dialog, or a dialog (optionally a step in it). */

@@ -32,7 +32,13 @@ export type CallRecorder = (call: CallRecord, secrets: readonly string[]) => Pro
 export const BACKGROUND_USER_ID = '(background)';
 
 /** Appends integrationLog rows, redacted and truncated. A failing write is logged and never fails the call. */
-export function integrationLogWriter(deps: { store: Store; clock: Clock; logger: Logger }): (userId: string) => CallRecorder {
+export function integrationLogWriter(deps: {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** Counts calls made for users (not background pulls) by status, with their latency, for the studio's insights. */
+  insights?: () => { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
+}): (userId: string) => CallRecorder {
   return (userId) => async (call, secrets) => {
     const data = toLogRecord(call, secrets);
     try {
@@ -40,6 +46,7 @@ export function integrationLogWriter(deps: { store: Store; clock: Clock; logger:
     } catch (error) {
       deps.logger.error({ err: error, url: data.url }, 'could not write an integration log row');
     }
+    if (userId !== BACKGROUND_USER_ID) await deps.insights?.()?.integrationCall(userId, call.responseStatus, call.durationMs);
   };
 }
 

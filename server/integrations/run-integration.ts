@@ -55,6 +55,8 @@ export interface IntegrationRuntimeDeps {
   readonly stepTypes?: readonly StepType[];
   /** Cluster mode: background datasets are pulled by one node and reloaded by all (datasets/dataset-cluster.ts). */
   readonly datasetCluster?: DatasetCluster;
+  /** The studio's insights count each call made for a user (by status, with its latency). */
+  readonly insights?: () => { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
   /** Daily counters step types keep (`ctx.usage`, a language model's token budget); without it such a step fails. */
   readonly usage?: UsageCounters;
   /**

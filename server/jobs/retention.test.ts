@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dayOf } from '../ports/insights.ts';
 import type { Store } from '../ports/store.ts';
 import { eventually, startTestServer, storeLegs, type TestServer } from '../test/start-test-server.ts';
 import { RETENTION_EVERY_MS, RETENTION_JOB } from './handlers/retention.ts';
@@ -44,12 +45,31 @@ for (const leg of storeLegs()) {
       for (const [kind, age] of [['nlpLog', 31], ['nlpLog', 29], ['integrationLog', 400], ['urlTracker', 8], ['urlTracker', 6]] as const) {
         await before.store.appendLog(kind, { userId: 'both-user', timestamp: now - age * DAY, data: { age } });
       }
+      // Insights keep the users' words in conversation summaries and in the counters of what was not understood.
+      const summary = (userId: string, startedAt: number) => ({
+        userId, startedAt, lastAt: startedAt, channel: 'webchat', version: 'v1', lastVersion: 'v1', steps: [], lastStep: null,
+        integrationError: false, messages: 1, text: `${userId} words`, userData: {}, events: [],
+      });
+      await before.insights.room.record({
+        counts: [
+          { day: dayOf(now - 31 * DAY), version: 'v1', metric: 'unprocessed', a: 'old words', n: 1 },
+          { day: dayOf(now - 31 * DAY), version: 'v1', metric: 'conversations', n: 1 },
+          { day: dayOf(now - 29 * DAY), version: 'v1', metric: 'unprocessed', a: 'younger words', n: 1 },
+        ],
+        conversations: [summary('old-user', now - 40 * DAY), summary('both-user', now - 20 * DAY)],
+      });
       await before.stop();
 
       server = await startTestServer({ ...env, RETENTION_TRANSCRIPT_DAYS: '30', RETENTION_NLP_LOG_DAYS: '30', RETENTION_URL_TRACKER_DAYS: '7' }, dataDir);
       const store = server.store;
       const purged = await eventually('the retention run', () => server!.logs.find((line) => line.event === 'retention_purged'), 10_000);
-      expect(purged).toMatchObject({ transcript: 4, logs: { nlpLog: 1, urlTracker: 1, integrationLog: 0 } });
+      expect(purged).toMatchObject({ transcript: 4, logs: { nlpLog: 1, urlTracker: 1, integrationLog: 0 }, insights: { conversations: 1 } });
+      expect(await server.insights.room.conversationsOf('old-user', 5)).toStrictEqual([]);
+      expect((await server.insights.room.conversationsOf('both-user', 5)).map((c) => c.text)).toStrictEqual(['both-user words']);
+      const counters = await server.insights.room.counters({ fromDay: dayOf(now - 40 * DAY), toDay: dayOf(now) }, ['unprocessed', 'conversations']);
+      expect([...(counters.totals.get('unprocessed')?.keys() ?? [])]).toStrictEqual(['younger words']);
+      // Counts that hold no one's words stay for the dashboard's history.
+      expect(counters.daily.get(dayOf(now - 31 * DAY))?.get('conversations')).toBe(1);
 
       expect(await store.readTranscript('old-user', 0, 10)).toStrictEqual([]);
       expect((await store.readTranscript('both-user', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([[3, 'younger answer']]);

@@ -299,6 +299,8 @@ export interface Store extends Leases, PersonalDataStore {
   commitTurn(commit: TurnCommit): Promise<TurnCommitResult>;
   /** Users who wrote in the range, by lastMessageAt then creation order; never a preview user. */
   exportUsers(query: RangeQuery): AsyncIterable<UserExportRow>;
+  /** The ids of every preview user (UserRecord.preview): few, as each is erased with its draft's previews. */
+  previewUsers(): Promise<string[]>;
 
   // Transcript
   /**

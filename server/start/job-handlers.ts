@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { InsightsRoom } from '../ports/insights.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { PENDING_JOB_KIND } from '../app/answer-pending.ts';
 import { TRIGGER_JOB } from '../app/trigger-dialog.ts';
@@ -23,6 +24,7 @@ export function registerJobHandlers(
   retention: RetentionSettings,
   callbackClient: SafeHttpClient,
   audit?: { purgeAuditBefore(before: number): Promise<number> },
+  insights?: InsightsRoom,
 ): void {
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));
@@ -31,7 +33,7 @@ export function registerJobHandlers(
   // A call given up on reaches event subscribers as integration.failed.
   const failures = deps.events ? { events: deps.events, store: deps.store, clock: deps.clock } : undefined;
   jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime, failures)(job));
-  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(audit ? { audit } : {}) }));
+  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(audit ? { audit } : {}), ...(insights ? { insights } : {}) }));
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({

@@ -7,13 +7,13 @@ import { currentRequestId } from '../api/request-id.ts';
 import { createMetrics } from '../api/metrics.ts';
 import { createLinkSigner } from '../api/url-tracker.ts';
 import { PublicBases, linkBaseWarning, listenFallback, proxiedWarning, publicOrigin } from '../api/public-origin.ts';
-import { warnRefusedCallbacks } from '../channels/rest/callback-url-check.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { KeyedQueue } from '../app/keyed-queue.ts';
 import { LeasedTurns } from '../app/turn-lease.ts';
 import { CHANNEL_ID as WEBCHAT, socketDelivery, type ChatServer } from '../channels/webchat/socket-server.ts';
 import { deliveryByChannel } from '../channels/delivery-by-channel.ts';
 import { restDelivery, type RestDelivery } from '../channels/rest/rest-delivery.ts';
+import { warnRefusedCallbacks } from '../channels/rest/callback-url-check.ts';
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
@@ -39,6 +39,7 @@ import { openBotTests, wirePreview } from './studio-preview.ts';
 import { runBotTests } from '../studio/preview/bot-tests.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
+import { openInsights, studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { openVersionRooms, publishedAtStart, versionsInService } from './studio-versions.ts';
@@ -72,6 +73,8 @@ export interface RunningServer {
   readonly files: readonly string[];
   /** The bot's versions: what the studio's API publishes and saves through. */
   readonly versions: VersionsDeps;
+  /** The studio's insights: the room they are read from, and the recorder turns report to (absent with `insights: false`). */
+  readonly insights: Insights;
   /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
   readonly cluster?: Cluster;
   /**
@@ -88,6 +91,8 @@ export interface StartOptions {
   readonly logDestination?: NodeJS.WritableStream;
   /** Where the definition's named variables (a wait step's durationEnv, integration secrets) are read; process.env when omitted. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** false: keep nothing for the studio's insights (bench/turn-cpu.ts measures a turn without them). Default true. */
+  readonly insights?: boolean;
   /** Each command the Mongo store sends (command monitoring): the benches count a turn's round trips with it. */
   readonly onStoreCommand?: (command: StoreCommand) => void;
 }
@@ -178,6 +183,14 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   });
   const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
   const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
+  // The studio's insights: counters and conversation summaries kept with each turn (server/app/insights/).
+  const insights = await openInsights(store, {
+    enabled: options.insights !== false,
+    logger,
+    clock,
+    windowMs: config.INSIGHTS_WINDOW,
+    version: () => bot.current.version?.id ?? 'unversioned',
+  });
   // Event subscriptions and step types' daily counters, on the store's own connection.
   const eventRooms = openEventRooms(store);
   const runtimeDeps = {
@@ -190,6 +203,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
     ...(cluster ? { datasetCluster: cluster.datasets } : {}),
+    // Read when a call is made: deps (and the recorder in it) is built below.
+    insights: () => deps.insights,
     usage: eventRooms.usage,
   };
   // Sentence embeddings (EMBEDDINGS): a local model that is missing stops start-up here, naming what to do.
@@ -241,7 +256,12 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
       draining: () => draining,
-      surfaces: studio.surfaces([versionsRoutes(() => versions.deps), designerRoutes(designer)]),
+      surfaces: studio.surfaces([
+        versionsRoutes(() => versions.deps),
+        designerRoutes(designer),
+        studioInsightsRoutes({ insights, store, audit: studio.audit, clock, windowMs: config.INSIGHTS_WINDOW, bot: () => bot.current, versions: () => versions.deps.room, deps: () => deps }),
+        studioExportRoutes({ store, logger, bot: () => bot.current }),
+      ]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().
       subscriptions: () => subscriptions.deps,
@@ -298,13 +318,14 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     links,
     integrations: current.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
+    ...(insights.recorder ? { insights: insights.recorder } : {}),
     events: subscriptions.jobs.sink,
     usage: eventRooms.usage,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
-  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit);
+  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit, insights.room);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
@@ -335,6 +356,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const linkWarning = linkBaseWarning({ publicUrl: config.PUBLIC_URL, host: config.HOST, fallback: baseUrl });
   if (linkWarning) logger.warn({ event: 'public_url_unset', host: config.HOST, setting: 'PUBLIC_URL' }, linkWarning);
   jobs.start();
+  insights.recorder?.start();
   await scheduleRetention(jobs, retention, clock.now());
   await subscriptions.jobs.start();
   await bot.current.runtime.start();
@@ -361,6 +383,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     },
     reload: () => versions.reload(),
     versions: versions.deps,
+    insights,
     ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
@@ -376,6 +399,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));
           await cluster?.close();
+          await insights.recorder?.close();
           await store.close();
           mailer?.close();
         } catch (error) {

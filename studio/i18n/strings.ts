@@ -1,3 +1,5 @@
+import { insightsDe, insightsEn } from './insights-strings.ts';
+
 /**
  * Every sentence the studio shows, in English and German. Other screens add their keys to both
  * tables (a test checks the German table has every English key). What the server says in an
@@ -203,6 +205,7 @@ export const en = {
   errorNetwork: 'The server cannot be reached. Check your connection and try again.',
   errorUnknown: 'Something went wrong on the server. Quote {requestId} when reporting it.',
   errorGeneric: 'Something went wrong. Try again.',
+  ...insightsEn,
 };
 
 export type StudioStrings = typeof en;
@@ -408,6 +411,7 @@ export const de: StudioStrings = {
   errorNetwork: 'Der Server ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   errorUnknown: 'Auf dem Server ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung {requestId}.',
   errorGeneric: 'Etwas ist schiefgegangen. Versuchen Sie es erneut.',
+  ...insightsDe,
 };
 
 const tables: Record<string, StudioStrings> = { en, de };

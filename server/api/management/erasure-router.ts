@@ -11,7 +11,7 @@ const MAX_USER_ID = 256;
 
 /** DELETE /users/{userId}: erase everything held about a user (mounted under /api/management, behind the key). */
 export function erasureRouter(
-  deps: () => Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage'>,
+  deps: () => Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage' | 'insights'>,
   audit?: AuditTrail,
 ): Router {
   const router = Router();

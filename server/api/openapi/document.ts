@@ -8,6 +8,7 @@ import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
+import { studioInsightsPaths, studioInsightsSchemas } from './studio-insights-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
@@ -248,6 +249,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, channelPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
+  Object.assign(paths, studioInsightsPaths());
   Object.assign(paths, subscriptionPaths());
 
   const schemas: Obj = {
@@ -258,6 +260,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
     AuditRecord: auditRecordSchema,
     ...studioPeopleSchemas(),
     ...studioVersionsSchemas(),
+    ...studioInsightsSchemas(),
     ...subscriptionSchemas(),
   };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;
@@ -289,6 +292,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
       { name: 'Studio: people', description: 'The studio\'s sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account\'s API token. The function key does not open it.' },
       { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
+      { name: 'Studio: insights', description: 'The studio\'s insights: the dashboard, reach and drop-off per step, the conversation search and one user\'s transcript. Personal data: owners and analysts only.' },
       { name: 'Subscriptions', description: 'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
     ],

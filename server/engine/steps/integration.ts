@@ -19,12 +19,22 @@ export const integrationStep: StepHandler<StepOf<'integration'>> = {
       stepId: step.id,
       timing,
       // Later steps of the turn change the scratch; the effect keeps what this step saw.
-      variables: structuredClone(ctx.variables),
+      variables: structuredClone(withoutProductVariables(ctx.variables)),
       userData: structuredClone(ctx.userData),
     });
     return timing === 'sync' ? { kind: 'await' } : { kind: 'advance', to: step.next };
   },
 };
+
+/**
+ * The variables a call may read: `$`-named ones are the product's own (the insights trail with the
+ * user's words, timers, channel marks), never sent to a service nor kept in a job's payload.
+ */
+function withoutProductVariables(variables: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(variables)) if (!name.startsWith('$')) kept[name] = value;
+  return kept;
+}
 
 /** What the conversation does with a finished call: save and go on, or apply the step's error policy. */
 export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext, input: IntegrationResultInput, dialogId: string): Next {

@@ -1,4 +1,5 @@
 import type { Clock } from '../../ports/clock.ts';
+import { dayOf, type InsightsRoom, type Metric } from '../../ports/insights.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { RetentionCutoffs } from '../../ports/personal-data.ts';
 import { LOG_KINDS, type LogKind, type Store } from '../../ports/store.ts';
@@ -48,15 +49,28 @@ export function retentionJobHandler(deps: {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly settings: RetentionSettings;
+  /** Insights keep conversation summaries (the user's words) as long as the transcript, and the texts of misses as long as the NLP and FAQ logs. */
+  readonly insights?: Pick<InsightsRoom, 'purge'>;
   /** The audit trail's purge (a room of its own, not the Store). */
   readonly audit?: { purgeAuditBefore(before: number): Promise<number> };
 }): JobHandler {
   return async () => {
     if (!hasRetention(deps.settings)) return;
     const now = deps.clock.now();
-    const purged = await deps.store.purgeOlderThan(cutoffsAt(deps.settings, now));
+    const cutoffs = cutoffsAt(deps.settings, now);
+    const purged = await deps.store.purgeOlderThan(cutoffs);
+    let insights: { conversations: number; counters: number } | undefined;
+    if (deps.insights) {
+      // Texts users wrote go with the log they came from; a counter's day goes once the whole day is past the cut-off.
+      const texts: Partial<Record<Metric, number>> = {};
+      const nlp = cutoffs.logsBefore?.nlpLog;
+      const faq = cutoffs.logsBefore?.fuzzyQuestionAnswerLog;
+      if (nlp !== undefined) texts.unprocessed = dayOf(nlp);
+      if (faq !== undefined) texts.faqMiss = dayOf(faq);
+      insights = await deps.insights.purge(cutoffs.transcriptBefore, texts);
+    }
     const audit = deps.settings.auditDays !== undefined && deps.audit ? await deps.audit.purgeAuditBefore(now - deps.settings.auditDays * DAY_MS) : 0;
-    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs, audit }, 'records older than the retention settings were removed');
+    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs, audit, ...(insights ? { insights } : {}) }, 'records older than the retention settings were removed');
     return { deferUntil: now + RETENTION_EVERY_MS };
   };
 }

@@ -69,7 +69,7 @@ export function toUser(doc: UserDoc): UserRecord {
   };
 }
 
-type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers'>;
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
 
 /** The lock every writer of a user document holds (see key-lock.ts). */
 export function userLockKey(userId: string): string {
@@ -88,6 +88,11 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
       }
       cache?.put(doc);
       return toUser(doc);
+    },
+
+    async previewUsers() {
+      // The previews index: a string range on the mark leaves out every user without one.
+      return (await users.find({ 'preview.accountId': { $gte: '' } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
     },
 
     async ensureUser(user) {

@@ -292,11 +292,42 @@ export const MIGRATIONS: readonly Migration[] = [
         amount  INTEGER NOT NULL,
         PRIMARY KEY (user_id, counter, day)
       ) WITHOUT ROWID;
-      `,
-    },
-    {
+    `,
+  },
+  {
+    version: 12,
+    description: 'insights: counters by day and published version, one summary per conversation',
+    // Counters are written about once a second in one transaction (app/insights/recorder.ts); a
+    // 30-day dashboard reads at most a few thousand rows of insight_counts by its primary key.
+    // Conversations are searched newest first by their start. Preview users are marked by migration 14.
+    sql: `
+      CREATE TABLE insight_counts (
+        day     INTEGER NOT NULL,
+        metric  TEXT    NOT NULL,
+        version TEXT    NOT NULL,
+        a       TEXT    NOT NULL,
+        b       TEXT    NOT NULL,
+        n       INTEGER NOT NULL,
+        PRIMARY KEY (day, metric, version, a, b)
+      ) WITHOUT ROWID;
+      CREATE TABLE insight_conversations (
+        user_id    TEXT    NOT NULL,
+        started_at INTEGER NOT NULL,
+        last_at    INTEGER NOT NULL,
+        channel    TEXT    NOT NULL,
+        error      INTEGER NOT NULL,
+        text       TEXT    NOT NULL,
+        steps      TEXT    NOT NULL,
+        summary    TEXT    NOT NULL,
+        PRIMARY KEY (user_id, started_at)
+      ) WITHOUT ROWID;
+      CREATE INDEX insight_conversations_by_start ON insight_conversations (started_at, user_id);
+      CREATE INDEX insight_conversations_by_last ON insight_conversations (last_at);
+    `,
+  },
+  {
     version: 13,
-    description: "studio: who has the designer open (presence)",
+    description: 'studio: who has the designer open (presence)',
     // One row per account, replaced on every beat; old rows are purged now and then.
     sql: `
       CREATE TABLE studio_presence (

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { PreviewMark } from '../../ports/preview.ts';
 import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
@@ -16,7 +17,7 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  */
 export function sqliteTurns(db: Database): TurnOps {
   const selectUser = db.prepare<[string], Omit<UserRow, 'seq' | 'updated_at'>>(
-    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger, pending_seq
+    `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger, pending_seq, preview
      FROM users WHERE user_id = ?`,
   );
   const byClientId = db.prepare<[string, string], TranscriptRow>(
@@ -93,6 +94,7 @@ export function sqliteTurns(db: Database): TurnOps {
         lastSeq: seq,
         lastTrigger,
         ...(pending === null ? {} : { pendingSeq: pending }),
+        ...(row.preview === null || row.preview === undefined ? {} : { preview: fromJson<PreviewMark>(row.preview) }),
       },
     };
   };

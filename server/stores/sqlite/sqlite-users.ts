@@ -27,7 +27,7 @@ function toUser(row: UserRow): UserRecord {
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
 
-type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers'>;
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
 
 export function sqliteUsers(db: Database): UserOps {
   const select = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_id = ?');
@@ -97,10 +97,17 @@ export function sqliteUsers(db: Database): UserOps {
     return toUser(row);
   });
 
+  // The partial index users_preview holds the preview users only.
+  const previews = db.prepare<[], [string]>('SELECT user_id FROM users WHERE preview IS NOT NULL').raw(true);
+
   return {
     async getUser(userId) {
       const row = select.get(userId);
       return row === undefined ? null : toUser(row);
+    },
+
+    async previewUsers() {
+      return previews.all().map(([userId]) => userId);
     },
 
     async ensureUser(user: NewUser) {

@@ -121,6 +121,23 @@ export class StudioDesigner extends LitElement {
     }
   }
 
+  /**
+   * Reach and drop-off per step of the version in service (last 30 days), from insights, on the
+   * outline and the map: for owners and analysts only (it is drawn from what visitors did).
+   */
+  private async loadDropOff(ui: DesignerUi): Promise<void> {
+    const role = this.session?.account.role;
+    if (!this.api || (role !== 'owner' && role !== 'analyst')) return;
+    try {
+      const figures = await this.api.get<{ version: string; steps: { dialogId: string; stepId: string; reached: number; stopped: number }[] }>('/insights/drop-off');
+      const description = format(ui.t.dropOffHelp, { version: figures.version });
+      ui.figures = new Map(figures.steps.map((s) => [`${s.dialogId}/${s.stepId}`, { text: format(ui.t.dropOffFigure, { reached: s.reached, stopped: s.stopped }), description }]));
+      ui.changed();
+    } catch {
+      // Figures are extra: the designer works without them.
+    }
+  }
+
   private start(backend: DesignerBackend): void {
     const state = new DesignerState(backend);
     const ui = new DesignerUi(state, stringsFor(this.locale), this.locale, (text) => this.announce(text), (text) => navigator.clipboard.writeText(text));
@@ -137,6 +154,7 @@ export class StudioDesigner extends LitElement {
       }),
       ui.subscribe(() => this.requestUpdate()),
     );
+    void this.loadDropOff(ui);
     void state.load().then(() => {
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));

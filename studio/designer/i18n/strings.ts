@@ -231,6 +231,9 @@ export const en = {
   searchMore: 'Showing the first {n}; narrow the search.',
   preview: 'Preview',
   previewSlot: 'Previewing needs the owner or editor role.',
+  // Drop-off from insights (owners and analysts)
+  dropOffFigure: '{reached} reached, {stopped} stopped',
+  dropOffHelp: 'Last 30 days, version {version}: conversations that reached this step, and those whose last step it was.',
   // Map
   mapLabel: 'Map of dialogs and jumps',
   mapHelp: 'Arrow keys move between steps, Enter opens a step in the outline, + and - zoom, 0 fits the map.',

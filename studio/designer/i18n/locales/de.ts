@@ -217,6 +217,8 @@ const de: DesignerStrings = {
   searchMore: 'Die ersten {n} werden gezeigt; grenzen Sie die Suche ein.',
   preview: 'Vorschau',
   previewSlot: 'Die Vorschau braucht die Rolle Inhaber oder Bearbeiter.',
+  dropOffFigure: '{reached} erreicht, {stopped} abgebrochen',
+  dropOffHelp: 'Letzte 30 Tage, Version {version}: Gespräche, die diesen Schritt erreichten, und solche, deren letzter Schritt er war.',
   mapLabel: 'Karte der Dialoge und Sprünge',
   mapHelp: 'Pfeiltasten wechseln zwischen Schritten, Eingabe öffnet einen Schritt in der Gliederung, + und - zoomen, 0 passt die Karte ein.',
   zoomIn: 'Vergrößern',

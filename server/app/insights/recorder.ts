@@ -1,0 +1,163 @@
+import type { Logger } from '../../ports/logger.ts';
+import { dayOf, latencyBucket, type ConversationSummary, type CountDelta, type InsightsRoom, type Metric } from '../../ports/insights.ts';
+
+export interface RecorderOptions {
+  readonly room: InsightsRoom;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** The published version in service now. */
+  readonly version: () => string;
+  /** Whether a user is a preview user (read once, then remembered for a while). */
+  readonly isPreview: (userId: string) => Promise<boolean>;
+  /** A conversation ends after this long without a turn (INSIGHTS_WINDOW). */
+  readonly windowMs: number;
+  /** How often the counters are written; 1 s by default. */
+  readonly flushMs?: number;
+}
+
+/** Pending changes kept while the store is away, at most this many keys; past it the oldest are dropped and logged. */
+const MAX_PENDING = 100_000;
+const PREVIEW_CACHE = 10_000;
+
+/**
+ * Adds up what turns, integration calls, link clicks and sent messages tell insights, in memory,
+ * and writes it about once a second in one batch (InsightsRoom.record). A turn pays for a few
+ * map updates only; the store sees one write a second however busy the bot is, and counters of a
+ * node never race each other. A crash loses at most the last second's counts (never a record: the
+ * transcript and the logs are written with the turn as before).
+ */
+export class InsightsRecorder {
+  private counts = new Map<string, CountDelta>();
+  private summaries = new Map<string, ConversationSummary>();
+  /** Users with a failed integration call, by the start of the conversation it belongs to (see failedSince). */
+  private readonly failures = new Map<string, number>();
+  private readonly preview = new Map<string, boolean>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: RecorderOptions) {}
+
+  get windowMs(): number {
+    return this.options.windowMs;
+  }
+
+  version(): string {
+    return this.options.version();
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), this.options.flushMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Counter changes and the conversation of a committed turn (trail.ts computed them). */
+  turn(userId: string, preview: boolean, counts: readonly CountDelta[], summary: ConversationSummary): void {
+    this.remember(userId, preview);
+    if (preview) return;
+    for (const delta of counts) this.add(delta);
+    this.summaries.set(`${userId}\u0000${summary.startedAt}`, summary);
+  }
+
+  /** An integration call made for a user: by status class, with its latency. */
+  async integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> {
+    if (await this.isPreview(userId)) return;
+    const now = this.options.now();
+    const klass = status === null ? 'failed' : `${Math.floor(status / 100)}xx`;
+    const version = this.options.version();
+    this.add({ day: dayOf(now), version, metric: 'integrationCalls', a: klass, n: 1 });
+    this.add({ day: dayOf(now), version, metric: 'integrationLatency', a: klass, b: String(latencyBucket(durationMs)), n: 1 });
+    if (status === null || status >= 400) {
+      this.failures.set(userId, now);
+      if (this.failures.size > PREVIEW_CACHE) this.failures.delete(this.failures.keys().next().value!);
+    }
+  }
+
+  /** Whether an integration call of this user failed since `since` (the current conversation's start), for the trail. */
+  failedSince(userId: string, since: number): boolean {
+    const at = this.failures.get(userId);
+    return at !== undefined && at >= since;
+  }
+
+  async urlClick(userId: string, domain: string): Promise<void> {
+    if (await this.isPreview(userId)) return;
+    this.add({ day: dayOf(this.options.now()), version: this.options.version(), metric: 'urlClicks', a: domain.slice(0, 200), n: 1 });
+  }
+
+  /** Emails and SMS a turn sent (not the ones that failed). */
+  sent(preview: boolean, emails: number, sms: number): void {
+    if (preview) return;
+    const day = dayOf(this.options.now());
+    const version = this.options.version();
+    if (emails > 0) this.add({ day, version, metric: 'emailsSent', n: emails });
+    if (sms > 0) this.add({ day, version, metric: 'smsSent', n: sms });
+  }
+
+  /** Erasure: nothing of the user's waits to be written, and their conversations go from the store. */
+  async eraseUser(userId: string): Promise<number> {
+    for (const key of this.summaries.keys()) if (key.startsWith(`${userId}\u0000`)) this.summaries.delete(key);
+    this.failures.delete(userId);
+    // A write under way may still carry one: let it land, then remove.
+    await this.flushing;
+    return this.options.room.eraseUser(userId);
+  }
+
+  /** Writes what was added up; what fails to be written is kept for the next time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (this.counts.size === 0 && this.summaries.size === 0) return;
+    const counts = this.counts;
+    const summaries = this.summaries;
+    this.counts = new Map();
+    this.summaries = new Map();
+    try {
+      await this.options.room.record({ counts: [...counts.values()].filter((c) => c.n !== 0), conversations: [...summaries.values()] });
+    } catch (error) {
+      // Put back under what came meanwhile: nothing counted twice, nothing lost while the store is away.
+      for (const delta of counts.values()) this.add(delta);
+      for (const [key, summary] of summaries) if (!this.summaries.has(key)) this.summaries.set(key, summary);
+      this.options.logger.warn({ event: 'insights_write_failed', err: error, pending: this.counts.size }, 'insights counters could not be written; they are kept and tried again');
+    }
+  }
+
+  private add(delta: CountDelta): void {
+    const key = keyOf(delta.day, delta.version, delta.metric, delta.a, delta.b);
+    const found = this.counts.get(key);
+    if (found) {
+      this.counts.set(key, { ...found, n: found.n + delta.n });
+      return;
+    }
+    if (this.counts.size >= MAX_PENDING) {
+      const oldest = this.counts.keys().next().value!;
+      this.counts.delete(oldest);
+      this.options.logger.warn({ event: 'insights_pending_dropped' }, 'insights counters waited too long for the store; the oldest were dropped');
+    }
+    this.counts.set(key, delta);
+  }
+
+  private remember(userId: string, preview: boolean): void {
+    if (this.preview.size >= PREVIEW_CACHE) this.preview.delete(this.preview.keys().next().value!);
+    this.preview.set(userId, preview);
+  }
+
+  private async isPreview(userId: string): Promise<boolean> {
+    const known = this.preview.get(userId);
+    if (known !== undefined) return known;
+    const preview = await this.options.isPreview(userId).catch(() => false);
+    this.remember(userId, preview);
+    return preview;
+  }
+}
+
+function keyOf(day: number, version: string, metric: Metric, a = '', b = ''): string {
+  return `${day}\u0000${version}\u0000${metric}\u0000${a}\u0000${b}`;
+}

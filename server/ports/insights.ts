@@ -1,0 +1,205 @@
+/**
+ * The insights room: what the studio's dashboard, drop-off, misses and conversation search read.
+ *
+ * Figures are counters kept with each turn (app/insights/recorder.ts adds them up in memory and
+ * writes them about once a second with `record`), keyed by UTC day and by the published version
+ * that was in service, so a 30-day dashboard reads at most a few thousand counters whatever the
+ * size of the transcript. Conversations are kept as one summary each (who, when, channel, the
+ * steps reached, the user's words up to a bound, the user data at the last turn), which the search
+ * reads instead of the transcript.
+ *
+ * Preview users (UserRecord.preview, see ports/store.ts) are never recorded here: their turns add
+ * nothing, so no query needs to leave them out.
+ *
+ * Times are epoch milliseconds; days are UTC day numbers (`Math.floor(ms / 86_400_000)`).
+ */
+
+export const DAY_MS = 86_400_000;
+
+export function dayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** The counter kinds, and what `a` / `b` hold for each. */
+export const METRICS = [
+  /** Conversations that started that day. */
+  'conversations',
+  /** Users whose first message of the day it was (distinct users who wrote). */
+  'activeUsers',
+  'messagesUser',
+  'messagesBot',
+  /** a = dialog id: conversations that entered the dialog (once each), by the conversation's start day. */
+  'dialogStarted',
+  /** a = dialog id: conversations whose run in the dialog ended on its own terms (engine TurnResult.completed). */
+  'dialogCompleted',
+  /** a = dialog id, b = step id: conversations that reached the step (once each), by start day. */
+  'stepReached',
+  /** a = dialog id, b = step id: conversations whose last step this was, by start day (open ones are taken out when read). */
+  'stepStopped',
+  'faqAnswered',
+  'faqMissed',
+  /** a = status class ('2xx', '3xx', '4xx', '5xx', 'failed'). */
+  'integrationCalls',
+  /** a = status class, b = latency bucket index (LATENCY_BUCKETS). */
+  'integrationLatency',
+  /** a = domain. */
+  'urlClicks',
+  'emailsSent',
+  'smsSent',
+  /** a = the input as written (trimmed, at most TEXT_LIMIT characters): free text nothing understood. */
+  'unprocessed',
+  /** a = the question as written: FAQ questions no pair answered. */
+  'faqMiss',
+] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** Texts kept in counters are cut to this many characters. */
+export const TEXT_LIMIT = 200;
+
+/**
+ * Upper bounds (ms) of the latency buckets: 1 ms to about 66 s, each a quarter wider than the one
+ * before, so a percentile read from them is within about 12 % of the true value.
+ */
+export const LATENCY_BUCKETS: readonly number[] = Array.from({ length: 50 }, (_, i) => Math.round(1.25 ** i * 100) / 100);
+
+export function latencyBucket(ms: number): number {
+  const index = LATENCY_BUCKETS.findIndex((upper) => ms <= upper);
+  return index === -1 ? LATENCY_BUCKETS.length - 1 : index;
+}
+
+export interface CounterKey {
+  readonly day: number;
+  /** The published version in service (`unversioned` for a bot not yet read from the versions room). */
+  readonly version: string;
+  readonly metric: Metric;
+  readonly a?: string;
+  readonly b?: string;
+}
+
+export interface CountDelta extends CounterKey {
+  /** May be negative: a conversation's last step moves on as it goes on. */
+  readonly n: number;
+}
+
+/** One conversation as the search and the transcript view see it. */
+export interface ConversationSummary {
+  readonly userId: string;
+  readonly startedAt: number;
+  readonly lastAt: number;
+  readonly channel: string;
+  /** Version in service when the conversation started, and at its last turn. */
+  readonly version: string;
+  readonly lastVersion: string;
+  /** `dialogId/stepId` of every step reached, in the order first reached. */
+  readonly steps: readonly string[];
+  /** `dialogId/stepId` of the last step reached: where the conversation stopped, once it has. */
+  readonly lastStep: string | null;
+  /** An integration call of the conversation failed (an error status or no answer). */
+  readonly integrationError: boolean;
+  readonly messages: number;
+  /** The user's words in the conversation, joined, at most SUMMARY_TEXT_LIMIT characters. */
+  readonly text: string;
+  /** The user's data (declared fields) as of the last turn. */
+  readonly userData: Readonly<Record<string, unknown>>;
+  /** Page events, triggers and timers of the conversation, oldest first, at most SUMMARY_EVENTS. */
+  readonly events: readonly ConversationEvent[];
+}
+
+export const SUMMARY_TEXT_LIMIT = 1000;
+export const SUMMARY_EVENTS = 50;
+
+export interface ConversationEvent {
+  readonly at: number;
+  readonly kind: 'pageEvent' | 'trigger' | 'timer';
+  readonly name: string;
+}
+
+/** What one write (about once a second) carries: counter changes and the conversations that changed. */
+export interface InsightsBatch {
+  readonly counts: readonly CountDelta[];
+  readonly conversations: readonly ConversationSummary[];
+}
+
+export interface DayRange {
+  /** First day included. */
+  readonly fromDay: number;
+  /** Last day included. */
+  readonly toDay: number;
+  /** One published version, or every version when absent. */
+  readonly version?: string;
+}
+
+/** Counters over a range, summed over the versions asked for: `metric` → `a` → `b` → count, and by day for the daily series. */
+export interface CounterTotals {
+  /** Per day: metric → total (a and b summed), for the daily charts. */
+  readonly daily: ReadonlyMap<number, ReadonlyMap<Metric, number>>;
+  /** metric → a → b → total over the range ('' where a metric has no a or b). */
+  readonly totals: ReadonlyMap<Metric, ReadonlyMap<string, ReadonlyMap<string, number>>>;
+}
+
+export interface ConversationQuery {
+  /** Conversations that started in [fromMs, toMs). */
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** Words the user wrote (case-insensitive substring of the conversation's text). */
+  readonly text?: string;
+  /** A user-data field and the value it must have (compared as strings). */
+  readonly field?: { readonly name: string; readonly value: string };
+  readonly channel?: string;
+  /** `dialogId/stepId` the conversation reached. */
+  readonly reached?: string;
+  readonly integrationError?: boolean;
+  /** Newest first: only conversations that started before this (the previous page's `next`). */
+  readonly before?: { readonly startedAt: number; readonly userId: string };
+  readonly limit: number;
+}
+
+export interface ConversationPage {
+  readonly items: readonly ConversationSummary[];
+  /** Where the next page starts; absent when there is none. */
+  readonly next?: { readonly startedAt: number; readonly userId: string };
+  /**
+   * Set when the search stopped reading at its budget before it filled the page: it read every
+   * conversation that started after this time. The next page carries on from there.
+   */
+  readonly searchedBackTo?: number;
+}
+
+/** A conversation whose last turn is recent: not stopped yet, whatever the counters say. */
+export interface OpenConversation {
+  readonly startedAt: number;
+  readonly lastAt: number;
+  readonly lastVersion: string;
+  readonly lastStep: string | null;
+}
+
+/** A log row of one user, for the transcript view. */
+export interface UserLogRow {
+  readonly kind: string;
+  readonly timestamp: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface InsightsRoom {
+  /** Adds the counters and replaces the conversations (by user and start). */
+  record(batch: InsightsBatch): Promise<void>;
+  /** Counter totals over the range (at most `(toDay - fromDay + 1)` days of counters are read). */
+  counters(range: DayRange, metrics: readonly Metric[]): Promise<CounterTotals>;
+  /** Conversations whose last turn is at or after `sinceMs` (the open ones), at most `limit`. */
+  openConversations(sinceMs: number, limit: number): Promise<OpenConversation[]>;
+  /** Conversations newest first (by their start) matching every filter given. */
+  searchConversations(query: ConversationQuery): Promise<ConversationPage>;
+  /** One user's conversations, newest first, at most `limit`. */
+  conversationsOf(userId: string, limit: number): Promise<ConversationSummary[]>;
+  /** One user's log rows of the given kinds in the range, oldest first, at most `limit`. */
+  userLogs(userId: string, kinds: readonly string[], fromMs: number, toMs: number, limit: number): Promise<UserLogRow[]>;
+  /** Removes the user's conversations (erasure); the counters hold no one and stay. Returns how many went. */
+  eraseUser(userId: string): Promise<number>;
+  /**
+   * Retention: conversations that ended before `conversationsBefore` (they hold the user's words and
+   * data, kept as long as the transcript), and for each metric given, its counters of the days
+   * before that day (the counters that hold texts users wrote, kept as long as their log). Other
+   * counters hold no one and stay. Returns how many conversations and counter days went.
+   */
+  purge(conversationsBefore: number | undefined, countersBeforeDay: Readonly<Partial<Record<Metric, number>>>): Promise<{ conversations: number; counters: number }>;
+}

@@ -1,0 +1,169 @@
+import { expect, it } from 'vitest';
+import { DAY_MS, type ConversationSummary, type InsightsRoom } from '../../ports/insights.ts';
+import type { Store } from '../../ports/store.ts';
+
+const D = 20_000;
+const at = (day: number, minute = 0) => day * DAY_MS + minute * 60_000;
+
+function conversation(userId: string, startedAt: number, extra: Partial<ConversationSummary> = {}): ConversationSummary {
+  return {
+    userId,
+    startedAt,
+    lastAt: startedAt + 60_000,
+    channel: 'webchat',
+    version: 'v1',
+    lastVersion: 'v1',
+    steps: ['greeting/hello', 'greeting/ask'],
+    lastStep: 'greeting/ask',
+    integrationError: false,
+    messages: 3,
+    text: 'Hello there, where is my Parcel?',
+    userData: { email: 'ann@example.com', age: 42 },
+    events: [{ at: startedAt, kind: 'pageEvent', name: 'opened' }],
+    ...extra,
+  };
+}
+
+export interface InsightsSubject {
+  readonly room: InsightsRoom;
+  readonly store: Store;
+}
+
+export function studioInsightsCases(subject: () => InsightsSubject): void {
+  const room = () => subject().room;
+
+  it('when counters are added in several writes, then a range of days sums them per day, per key and per version', async () => {
+    await room().record({
+      counts: [
+        { day: D, version: 'v1', metric: 'conversations', n: 2 },
+        { day: D, version: 'v2', metric: 'conversations', n: 1 },
+        { day: D + 1, version: 'v2', metric: 'conversations', n: 4 },
+        { day: D, version: 'v1', metric: 'stepReached', a: 'greeting', b: 'ask', n: 3 },
+        { day: D, version: 'v1', metric: 'unprocessed', a: 'wo ist mein paket? 100% sicher.', n: 1 },
+      ],
+      conversations: [],
+    });
+    await room().record({
+      counts: [
+        { day: D, version: 'v1', metric: 'stepReached', a: 'greeting', b: 'ask', n: 2 },
+        { day: D, version: 'v1', metric: 'stepStopped', a: 'greeting', b: 'ask', n: 1 },
+        { day: D, version: 'v1', metric: 'stepStopped', a: 'greeting', b: 'ask', n: -1 },
+        { day: D + 5, version: 'v1', metric: 'conversations', n: 9 },
+      ],
+      conversations: [],
+    });
+    const all = await room().counters({ fromDay: D, toDay: D + 1 }, ['conversations', 'stepReached', 'stepStopped', 'unprocessed']);
+    expect(all.daily.get(D)?.get('conversations')).toBe(3);
+    expect(all.daily.get(D + 1)?.get('conversations')).toBe(4);
+    expect(all.daily.has(D + 5)).toBe(false);
+    expect(all.totals.get('stepReached')?.get('greeting')?.get('ask')).toBe(5);
+    expect(all.totals.get('stepStopped')?.get('greeting')?.get('ask') ?? 0).toBe(0);
+    expect(all.totals.get('unprocessed')?.get('wo ist mein paket? 100% sicher.')?.get('')).toBe(1);
+    const v2 = await room().counters({ fromDay: D, toDay: D + 1, version: 'v2' }, ['conversations', 'stepReached']);
+    expect(v2.totals.get('conversations')?.get('')?.get('')).toBe(5);
+    expect(v2.totals.has('stepReached')).toBe(false);
+  });
+
+  it('when conversations are written and written again, then the search finds the latest of each by words, field, channel, step and error, newest first', async () => {
+    await room().record({
+      counts: [],
+      conversations: [
+        conversation('ann', at(D, 10)),
+        conversation('bob', at(D, 20), { channel: 'shop', text: 'I want a refund', steps: ['greeting/hello', 'refund/ask'], integrationError: true, userData: { email: 'bob@example.com' } }),
+        conversation('cid', at(D + 1, 5), { text: 'parcel late again', userData: { email: 'cid@example.com', age: 7 } }),
+      ],
+    });
+    await room().record({ counts: [], conversations: [conversation('ann', at(D, 10), { lastAt: at(D, 40), text: 'Hello there, where is my Parcel? Still waiting' })] });
+    const range = { fromMs: at(D - 1), toMs: at(D + 2) };
+    const ids = async (query: Partial<Parameters<InsightsRoom['searchConversations']>[0]>) =>
+      (await room().searchConversations({ ...range, limit: 10, ...query })).items.map((c) => c.userId);
+    expect(await ids({})).toEqual(['cid', 'bob', 'ann']);
+    expect(await ids({ text: 'PARCEL' })).toEqual(['cid', 'ann']);
+    expect(await ids({ text: '100%' })).toEqual([]);
+    expect(await ids({ field: { name: 'email', value: 'bob@example.com' } })).toEqual(['bob']);
+    expect(await ids({ field: { name: 'age', value: '42' } })).toEqual(['ann']);
+    expect(await ids({ channel: 'shop' })).toEqual(['bob']);
+    expect(await ids({ reached: 'refund/ask' })).toEqual(['bob']);
+    expect(await ids({ reached: 'refund/as' })).toEqual([]);
+    expect(await ids({ integrationError: true })).toEqual(['bob']);
+    expect(await ids({ fromMs: at(D + 1), toMs: at(D + 2) })).toEqual(['cid']);
+    const ann = (await room().searchConversations({ ...range, limit: 10, text: 'still waiting' })).items[0];
+    expect(ann?.lastAt).toBe(at(D, 40));
+    expect(ann?.events).toEqual([{ at: at(D, 10), kind: 'pageEvent', name: 'opened' }]);
+  });
+
+  it('when the search is read in pages, then each page carries on after the last one with nothing repeated or missed', async () => {
+    const many = Array.from({ length: 7 }, (_, i) => conversation(`u${i}`, at(D, i * 3)));
+    await room().record({ counts: [], conversations: many });
+    const seen: string[] = [];
+    let before: { startedAt: number; userId: string } | undefined;
+    for (let page = 0; page < 10; page++) {
+      const result = await room().searchConversations({ fromMs: at(D), toMs: at(D + 1), limit: 3, ...(before ? { before } : {}) });
+      seen.push(...result.items.map((c) => c.userId));
+      if (!result.next) break;
+      before = result.next;
+    }
+    expect(seen).toEqual(['u6', 'u5', 'u4', 'u3', 'u2', 'u1', 'u0']);
+  });
+
+  it('when a user is erased, then their conversations are gone from the search and from their list, and others stay', async () => {
+    await room().record({ counts: [], conversations: [conversation('ann', at(D, 1)), conversation('ann', at(D + 1, 1)), conversation('bob', at(D, 2))] });
+    expect((await room().conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([at(D + 1, 1), at(D, 1)]);
+    expect(await room().eraseUser('ann')).toBe(2);
+    expect(await room().conversationsOf('ann', 10)).toEqual([]);
+    expect((await room().searchConversations({ fromMs: at(D), toMs: at(D + 2), limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
+  });
+
+  it('when conversations had a turn since a time, then they are the open ones', async () => {
+    await room().record({
+      counts: [],
+      conversations: [conversation('ann', at(D, 0), { lastAt: at(D, 50), lastStep: 'menu/pick' }), conversation('bob', at(D, 0), { lastAt: at(D, 5) })],
+    });
+    expect(await room().openConversations(at(D, 30), 100)).toEqual([{ startedAt: at(D, 0), lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' }]);
+  });
+
+  it('when retention purges, then older conversations and the texts of earlier days go, and the plain counts stay', async () => {
+    await room().record({
+      counts: [
+        { day: D, version: 'v1', metric: 'conversations', n: 1 },
+        { day: D + 3, version: 'v1', metric: 'conversations', n: 1 },
+        { day: D, version: 'v1', metric: 'unprocessed', a: 'my number is 555', n: 1 },
+        { day: D + 3, version: 'v1', metric: 'unprocessed', a: 'later words', n: 1 },
+        { day: D, version: 'v1', metric: 'faqMiss', a: 'an old question', n: 1 },
+      ],
+      conversations: [conversation('ann', at(D, 1)), conversation('bob', at(D + 3, 1))],
+    });
+    const purged = await room().purge(at(D + 2), { unprocessed: D + 2 });
+    expect(purged.conversations).toBe(1);
+    expect((await room().searchConversations({ fromMs: at(D - 1), toMs: at(D + 5), limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
+    const left = await room().counters({ fromDay: D, toDay: D + 5 }, ['conversations', 'unprocessed', 'faqMiss']);
+    expect([...left.daily.keys()].sort()).toEqual([D, D + 3]);
+    expect([...(left.totals.get('unprocessed')?.keys() ?? [])]).toEqual(['later words']);
+    expect(left.totals.get('faqMiss')?.get('an old question')?.get('')).toBe(1);
+    expect(left.daily.get(D)?.get('conversations')).toBe(1);
+  });
+
+  it("when one user's log rows are asked for, then only theirs of the kinds asked come, oldest first, within the range", async () => {
+    const store = subject().store;
+    await store.ensureUser({ userId: 'ann', channelId: 'webchat', now: 1 });
+    await store.appendLog('integrationLog', { userId: 'ann', timestamp: 2000, data: { url: 'https://api.example/b', responseStatus: 500 } });
+    await store.appendLog('integrationLog', { userId: 'ann', timestamp: 1000, data: { url: 'https://api.example/a', responseStatus: 200 } });
+    await store.appendLog('integrationLog', { userId: 'bob', timestamp: 1500, data: { url: 'https://api.example/x' } });
+    await store.appendLog('nlpLog', { userId: 'ann', timestamp: 1200, data: { query: 'hi' } });
+    const rows = await room().userLogs('ann', ['integrationLog'], 0, 5000, 10);
+    expect(rows.map((r) => [r.kind, r.timestamp, r.data.url])).toEqual([
+      ['integrationLog', 1000, 'https://api.example/a'],
+      ['integrationLog', 2000, 'https://api.example/b'],
+    ]);
+    expect(await room().userLogs('ann', ['integrationLog'], 1500, 5000, 10)).toHaveLength(1);
+  });
+
+  it('when a preview user is created, then the user record says so and the store lists them among preview users only', async () => {
+    const store = subject().store;
+    await store.ensureUser({ userId: 'real', channelId: 'webchat', now: 1 });
+    await store.ensureUser({ userId: 'draft-run', channelId: 'webchat', now: 1, preview: { accountId: 'acc-1' } });
+    expect((await store.getUser('draft-run'))?.preview).toEqual({ accountId: 'acc-1' });
+    expect((await store.getUser('real'))?.preview).toBeUndefined();
+    expect(await store.previewUsers()).toEqual(['draft-run']);
+  });
+}

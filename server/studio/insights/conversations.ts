@@ -1,0 +1,128 @@
+import { messageText, redact } from '../../app/export-records.ts';
+import type { ConversationQuery, ConversationSummary, InsightsRoom } from '../../ports/insights.ts';
+import type { Store } from '../../ports/store.ts';
+
+/**
+ * One user's transcript for the studio: each message with the dialog and step it came from (a
+ * bot message: the step that said it; the user's: the step it answered, the one the last bot
+ * message came from), and the integration calls made between it and the next message, as the
+ * integration log keeps them (secrets redacted when written, and again here by key).
+ */
+
+export const TRANSCRIPT_PAGE = 200;
+/** Integration calls listed for one page of messages, at most. */
+const CALLS_PAGE = 500;
+/** The user's conversations listed beside the transcript, newest first. */
+const CONVERSATIONS_LISTED = 50;
+
+export interface IntegrationCallView {
+  readonly at: number;
+  readonly method: unknown;
+  readonly url: unknown;
+  readonly requestHeaders: unknown;
+  readonly requestBody: unknown;
+  readonly responseStatus: unknown;
+  readonly responseBody: unknown;
+  readonly durationMs: unknown;
+  readonly error?: unknown;
+}
+
+export interface TranscriptMessage {
+  readonly seq: number;
+  readonly at: number;
+  readonly from: 'user' | 'bot';
+  /** What a person reads of it (a text's words, a button's label); null for what has none. */
+  readonly text: string | null;
+  readonly message: Readonly<Record<string, unknown>>;
+  /** The step that said it (bot) or that it answered (user); absent when there was none. */
+  readonly dialogId?: string;
+  readonly stepId?: string;
+  readonly integrationCalls: readonly IntegrationCallView[];
+}
+
+export interface TranscriptView {
+  readonly userId: string;
+  readonly channel: string;
+  readonly userData: Readonly<Record<string, unknown>>;
+  readonly conversations: readonly ConversationSummary[];
+  readonly messages: readonly TranscriptMessage[];
+  /** Pass as `afterSeq` for the next page; null when this was the last. */
+  readonly nextAfterSeq: number | null;
+}
+
+/** A user's transcript page, or null for a user not known (or a preview user: they appear nowhere in insights). */
+export async function transcriptOf(deps: { readonly store: Store; readonly room: InsightsRoom; readonly now: () => number }, userId: string, afterSeq: number): Promise<TranscriptView | null> {
+  const user = await deps.store.getUser(userId);
+  if (!user || user.preview !== undefined) return null;
+  const entries = await deps.store.readTranscript(userId, afterSeq, TRANSCRIPT_PAGE + 1);
+  const page = entries.slice(0, TRANSCRIPT_PAGE);
+  const following = entries[TRANSCRIPT_PAGE];
+  const first = page[0];
+  const calls = first
+    ? await deps.room.userLogs(userId, ['integrationLog'], first.at, following ? following.at : deps.now() + 1, CALLS_PAGE)
+    : [];
+  // Where the user's message was when they wrote it: the step of the bot message before it, if any.
+  let answering: { dialogId: string; stepId: string } | undefined;
+  if (afterSeq > 0 && first?.from === 'user') {
+    const before = await deps.store.readTranscript(userId, Math.max(0, afterSeq - 1), 1);
+    const last = before[0];
+    if (last?.from === 'bot' && last.dialogId && last.stepId) answering = { dialogId: last.dialogId, stepId: last.stepId };
+  }
+  let call = 0;
+  const messages = page.map((entry, index): TranscriptMessage => {
+    const next = page[index + 1];
+    const until = next ? next.at : following ? following.at : Number.POSITIVE_INFINITY;
+    const own: IntegrationCallView[] = [];
+    // Calls logged at or after this message and before the next belong to this turn (sync calls run after its messages).
+    while (call < calls.length && calls[call]!.timestamp < until) {
+      own.push(callView(calls[call]!.timestamp, calls[call]!.data));
+      call++;
+    }
+    let where: { dialogId: string; stepId: string } | undefined;
+    if (entry.from === 'bot') {
+      if (entry.dialogId && entry.stepId) where = { dialogId: entry.dialogId, stepId: entry.stepId };
+      answering = where ?? answering;
+    } else where = answering;
+    return { seq: entry.seq, at: entry.at, from: entry.from, text: messageText(entry.message), message: entry.message, ...(where ?? {}), integrationCalls: own };
+  });
+  return {
+    userId,
+    channel: user.channelId,
+    userData: user.userData,
+    conversations: afterSeq === 0 ? await deps.room.conversationsOf(userId, CONVERSATIONS_LISTED) : [],
+    messages,
+    nextAfterSeq: following ? page.at(-1)!.seq : null,
+  };
+}
+
+function callView(at: number, data: Readonly<Record<string, unknown>>): IntegrationCallView {
+  const clean = redact(data) as Record<string, unknown>;
+  return {
+    at,
+    method: clean.method ?? null,
+    url: clean.url ?? null,
+    requestHeaders: clean.requestHeaders ?? null,
+    requestBody: clean.requestBody ?? null,
+    responseStatus: clean.responseStatus ?? null,
+    responseBody: clean.responseBody ?? null,
+    durationMs: clean.duration ?? null,
+    ...(clean.error !== undefined ? { error: clean.error } : {}),
+  };
+}
+
+/** A search's cursor: the last conversation of the page, as text the client hands back. */
+export function encodeCursor(next: { startedAt: number; userId: string }): string {
+  return Buffer.from(JSON.stringify([next.startedAt, next.userId]), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { startedAt: number; userId: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') return { startedAt: value[0] as number, userId: value[1] };
+  } catch {
+    // fall through: not one of ours
+  }
+  return undefined;
+}
+
+export type { ConversationQuery };

@@ -1,0 +1,271 @@
+import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { BASE, navigate } from '../app/navigation.ts';
+import { shared } from '../app/styles.ts';
+import { language, t } from '../i18n/strings.ts';
+import { lastDays, type ConversationPage, type ConversationSummary, type Transcript } from './types.ts';
+
+const time = (ms: number) => new Date(ms).toLocaleString(language());
+
+/**
+ * The conversations: a search (words, a user-data field, dates, channel, a step reached, an
+ * integration error) with its results, and one visitor's transcript with the dialog and step
+ * beside each message and the integration calls of each turn. Owners may erase the visitor.
+ */
+export class InsightsConversations extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      fieldset {
+        border: 1px solid #d0d5da;
+        border-radius: 4px;
+        margin: 0 0 1rem;
+      }
+      fieldset form {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.75rem 1rem;
+        align-items: end;
+        max-width: none;
+      }
+      label.check {
+        display: flex;
+        gap: 0.4rem;
+        align-items: center;
+      }
+      caption {
+        text-align: left;
+        font-weight: 700;
+        padding: 0.5rem 0;
+      }
+      pre {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        font-size: 0.85rem;
+        background: #f4f6f8;
+        padding: 0.5rem;
+      }
+      dl {
+        display: grid;
+        grid-template-columns: max-content 1fr;
+        gap: 0.25rem 1rem;
+      }
+      dd {
+        margin: 0;
+      }
+    `,
+  ];
+  static override properties = {
+    api: { attribute: false },
+    session: { attribute: false },
+    userId: {},
+    page: { state: true },
+    transcript: { state: true },
+    error: { state: true },
+    status: { state: true },
+    fields: { state: true },
+  };
+  declare api: ApiClient;
+  declare session: SessionInfo;
+  /** A visitor's id: their transcript; '' for the search. */
+  declare userId: string;
+  private declare page: { items: ConversationSummary[]; next: string | null; query: string } | undefined;
+  private declare transcript: Transcript | undefined;
+  private declare error: string;
+  private declare status: string;
+  private declare fields: readonly string[];
+
+  constructor() {
+    super();
+    this.userId = '';
+    this.error = '';
+    this.status = '';
+    this.fields = [];
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('userId')) {
+      if (this.userId) void this.loadTranscript();
+      else if (!this.page) void this.search(`from=${lastDays(30).from}&to=${lastDays(30).to}`);
+    }
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // The user-data fields the bot declares, for the field picker.
+    void (async () => {
+      const { publishedId } = await this.api.get<{ publishedId: string | null }>('/versions?limit=1');
+      if (!publishedId) return;
+      const version = await this.api.get<{ definition?: { userDataFields?: unknown } }>(`/versions/${encodeURIComponent(publishedId)}`);
+      const fields = version.definition?.userDataFields;
+      this.fields = Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [];
+    })().catch(() => undefined);
+  }
+
+  private async attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
+    this.error = '';
+    try {
+      return await work();
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+      return undefined;
+    }
+  }
+
+  private async search(query: string, cursor?: string): Promise<void> {
+    const result = await this.attempt(() => this.api.get<ConversationPage>(`/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    if (!result) return;
+    this.page = { items: [...(cursor && this.page ? this.page.items : []), ...result.conversations], next: result.nextCursor, query };
+  }
+
+  private submit(event: SubmitEvent): void {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const query = new URLSearchParams();
+    for (const name of ['from', 'to', 'text', 'field', 'value', 'channel', 'reached']) {
+      const value = String(form.get(name) ?? '').trim();
+      if (value) query.set(name, value);
+    }
+    if (!query.get('field') || !query.get('value')) {
+      query.delete('field');
+      query.delete('value');
+    }
+    if (form.get('integrationError')) query.set('integrationError', 'true');
+    void this.search(query.toString());
+  }
+
+  private async loadTranscript(): Promise<void> {
+    this.transcript = undefined;
+    this.transcript = await this.attempt(() => this.api.get<Transcript>(`/insights/users/${encodeURIComponent(this.userId)}`));
+  }
+
+  private async erase(): Promise<void> {
+    if (!window.confirm(t('eraseConfirm'))) return;
+    const done = await this.attempt(() => this.api.delete<unknown>(`/insights/users/${encodeURIComponent(this.userId)}`));
+    if (done === undefined) return;
+    this.page = undefined;
+    navigate('insights/conversations');
+  }
+
+  override render(): TemplateResult {
+    return html`<p class="error" role="alert">${this.error}</p>
+      <p role="status">${this.status}</p>
+      ${this.userId ? this.renderTranscript() : this.renderSearch()}`;
+  }
+
+  private renderSearch(): TemplateResult {
+    const range = lastDays(30);
+    return html`<fieldset>
+        <legend>${t('searchLegend')}</legend>
+        <form @submit=${this.submit}>
+          <label>${t('fromDay')}<input type="date" name="from" .value=${range.from} /></label>
+          <label>${t('toDay')}<input type="date" name="to" .value=${range.to} /></label>
+          <label>${t('searchText')}<input type="search" name="text" maxlength="200" /></label>
+          <label
+            >${t('searchField')}
+            <select name="field">
+              <option value="">${t('anyField')}</option>
+              ${this.fields.map((f) => html`<option value=${f}>${f}</option>`)}
+            </select>
+          </label>
+          <label>${t('searchValue')}<input name="value" maxlength="200" /></label>
+          <label>${t('searchChannel')}<input name="channel" maxlength="64" /></label>
+          <label>${t('searchReached')}<input name="reached" maxlength="129" placeholder="dialog/step" /></label>
+          <label class="check"><input type="checkbox" name="integrationError" value="true" />${t('searchError')}</label>
+          <button type="submit">${t('search')}</button>
+        </form>
+      </fieldset>
+      ${this.page ? this.renderResults(this.page) : html`<p role="status">${t('loading')}</p>`}`;
+  }
+
+  private renderResults(page: NonNullable<InsightsConversations['page']>): TemplateResult {
+    if (page.items.length === 0) return html`<p>${t('nothingInRange')}</p>`;
+    return html`<table>
+        <caption>
+          ${t('conversationsCaption')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('colStartedAt')}</th>
+            <th scope="col">${t('colUser')}</th>
+            <th scope="col">${t('colChannel')}</th>
+            <th scope="col">${t('colLastStep')}</th>
+            <th scope="col">${t('colWords')}</th>
+            <th scope="col">${t('colError')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${page.items.map(
+            (c) => html`<tr>
+              <td>${time(c.startedAt)}</td>
+              <td><a href="${BASE}insights/users/${encodeURIComponent(c.userId)}" aria-label=${t('openTranscript', { user: c.userId })}>${c.userId}</a></td>
+              <td>${c.channel}</td>
+              <td><code>${c.lastStep ?? ''}</code></td>
+              <td>${c.text}</td>
+              <td>${c.integrationError ? t('yes') : t('no')}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${page.next ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>` : nothing}`;
+  }
+
+  private renderTranscript(): TemplateResult {
+    const tr = this.transcript;
+    const back = html`<p><a href="${BASE}insights/conversations">${t('backToConversations')}</a></p>`;
+    if (!tr) return html`${back}${this.error ? nothing : html`<p role="status">${t('loading')}</p>`}`;
+    const events = tr.conversations.flatMap((c) => c.events);
+    return html`${back}
+      <h2>${t('transcriptTitle', { user: tr.userId })}</h2>
+      ${this.session.account.role === 'owner' ? html`<button type="button" class="danger" @click=${this.erase}>${t('eraseUser')}</button>` : nothing}
+      <h3>${t('userDataTitle')}</h3>
+      <dl>
+        ${Object.entries(tr.userData).map(([name, value]) => html`<dt>${name}</dt><dd>${typeof value === 'string' ? value : JSON.stringify(value)}</dd>`)}
+      </dl>
+      ${events.length > 0
+        ? html`<h3>${t('eventsTitle')}</h3>
+            <ul>
+              ${events.map((e) => html`<li>${time(e.at)}: ${e.kind} <code>${e.name}</code></li>`)}
+            </ul>`
+        : nothing}
+      <table>
+        <caption>
+          ${t('transcriptCaption')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('colTime')}</th>
+            <th scope="col">${t('colFrom')}</th>
+            <th scope="col">${t('colMessage')}</th>
+            <th scope="col">${t('colWhere')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${tr.messages.map(
+            (m) => html`<tr>
+              <td>${time(m.at)}</td>
+              <td>${m.from === 'user' ? t('fromVisitor') : t('fromBot')}</td>
+              <td>
+                ${m.text ?? html`<code>${String(m.message.type ?? '')}</code>`}
+                ${m.integrationCalls.length > 0
+                  ? html`<details>
+                      <summary>${t('callsOfTurn', { count: m.integrationCalls.length })}</summary>
+                      ${m.integrationCalls.map((call) => html`<pre>${JSON.stringify(call, null, 2)}</pre>`)}
+                    </details>`
+                  : nothing}
+              </td>
+              <td>${m.dialogId ? html`<code>${m.dialogId} / ${m.stepId}</code>` : ''}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>`;
+  }
+}
+
+customElements.define('insights-conversations', InsightsConversations);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'insights-conversations': InsightsConversations;
+  }
+}

@@ -1,0 +1,253 @@
+import { LitElement, css, html, unsafeCSS, type PropertyValues } from 'lit';
+import uPlot from 'uplot';
+import { shared } from '../app/styles.ts';
+import { t } from '../i18n/strings.ts';
+
+export interface ChartSeries {
+  readonly label: string;
+  readonly values: readonly number[];
+}
+
+/** Series colours, in order (contrast ≥ 4.5:1 on white, told apart by the key and the table too). */
+const COLOURS = ['#0b5cad', '#b3471b', '#2b7a4b', '#6b3fa0'];
+
+/**
+ * One chart drawn with uPlot and, beside it, the same figures as a table: the table is what a
+ * screen reader reads and what copies into a spreadsheet; the canvas is hidden from assistive
+ * technology. `kind`: `time` for one point a day (labels are YYYY-MM-DD), `bars` for categories.
+ */
+export class InsightsChart extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      :host {
+        display: block;
+        margin: 0 0 1.5rem;
+      }
+      figure {
+        margin: 0;
+        display: grid;
+        grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+        gap: 1rem;
+        align-items: start;
+      }
+      @media (max-width: 60rem) {
+        figure {
+          grid-template-columns: minmax(0, 1fr);
+        }
+      }
+      figcaption {
+        grid-column: 1 / -1;
+        font-weight: 700;
+        font-size: 1.1rem;
+      }
+      .plot {
+        min-height: 220px;
+      }
+      .key {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 1rem;
+        list-style: none;
+        margin: 0.25rem 0 0;
+        padding: 0;
+        font-size: 0.9rem;
+      }
+      .key li::before {
+        content: '';
+        display: inline-block;
+        width: 0.8rem;
+        height: 0.8rem;
+        margin-right: 0.35rem;
+        vertical-align: -0.1rem;
+        background: var(--swatch);
+      }
+      .key li:nth-child(1) {
+        --swatch: ${unsafeCSS(COLOURS[0])};
+      }
+      .key li:nth-child(2) {
+        --swatch: ${unsafeCSS(COLOURS[1])};
+      }
+      .key li:nth-child(3) {
+        --swatch: ${unsafeCSS(COLOURS[2])};
+      }
+      .key li:nth-child(4) {
+        --swatch: ${unsafeCSS(COLOURS[3])};
+      }
+      tbody th {
+        white-space: nowrap;
+      }
+      td.n,
+      th.n {
+        text-align: right;
+        font-variant-numeric: tabular-nums;
+      }
+      .table-wrap {
+        max-height: 22rem;
+        overflow: auto;
+      }
+      /* What uPlot's own stylesheet does for layout, here so the chart lives in this shadow root under the strict CSP. */
+      .uplot,
+      .uplot * {
+        box-sizing: border-box;
+      }
+      .uplot {
+        font-size: 12px;
+        line-height: 1.5;
+        width: min-content;
+      }
+      .u-wrap {
+        position: relative;
+        user-select: none;
+      }
+      .u-over,
+      .u-under {
+        position: absolute;
+      }
+      .uplot canvas {
+        display: block;
+        position: relative;
+        width: 100%;
+        height: 100%;
+      }
+      .u-axis {
+        position: absolute;
+      }
+      .u-select {
+        background: rgba(0, 0, 0, 0.07);
+        position: absolute;
+        pointer-events: none;
+      }
+      .u-cursor-x,
+      .u-cursor-y {
+        position: absolute;
+        left: 0;
+        top: 0;
+        pointer-events: none;
+        will-change: transform;
+      }
+      .u-cursor-x {
+        height: 100%;
+        border-right: 1px dashed #607d8b;
+      }
+      .u-cursor-y {
+        width: 100%;
+        border-bottom: 1px dashed #607d8b;
+      }
+      .u-cursor-pt {
+        position: absolute;
+        top: 0;
+        left: 0;
+        border-radius: 50%;
+        border: 0 solid;
+        pointer-events: none;
+        will-change: transform;
+      }
+      .u-hz .u-cursor-x,
+      .u-off {
+        display: none;
+      }
+    `,
+  ];
+  static override properties = { title: {}, kind: {}, labels: { attribute: false }, series: { attribute: false }, labelHeader: {} };
+  declare title: string;
+  declare kind: 'time' | 'bars';
+  declare labels: readonly string[];
+  declare series: readonly ChartSeries[];
+  /** The table's first column: what a row is (a day, a dialog, …). */
+  declare labelHeader: string;
+  private plot: uPlot | undefined;
+
+  constructor() {
+    super();
+    this.title = '';
+    this.kind = 'time';
+    this.labels = [];
+    this.series = [];
+    this.labelHeader = '';
+  }
+
+  override disconnectedCallback(): void {
+    this.plot?.destroy();
+    this.plot = undefined;
+    super.disconnectedCallback();
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('labels') || changed.has('series') || changed.has('kind')) this.draw();
+  }
+
+  private draw(): void {
+    this.plot?.destroy();
+    this.plot = undefined;
+    const target = this.renderRoot.querySelector<HTMLElement>('.plot');
+    if (!target || this.labels.length === 0) return;
+    const x = this.kind === 'time' ? this.labels.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000) : this.labels.map((_, i) => i);
+    const labels = this.labels;
+    const bars = this.kind === 'bars' ? uPlot.paths.bars!({ size: [0.7 / Math.max(1, this.series.length), 48] }) : undefined;
+    const options: uPlot.Options = {
+      width: Math.max(280, Math.min(720, target.clientWidth || 560)),
+      height: 220,
+      legend: { show: false },
+      cursor: { show: false },
+      scales: { x: { time: this.kind === 'time', ...(this.kind === 'bars' ? { range: [-0.5, labels.length - 0.5] as [number, number] } : {}) }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+      axes: [
+        this.kind === 'bars'
+          ? { values: (_u, splits) => splits.map((i) => (Number.isInteger(i) ? shorten(labels[i] ?? '') : '')), splits: () => labels.map((_, i) => i), gap: 4 }
+          : { space: 60 },
+        { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) },
+      ],
+      series: [
+        {},
+        ...this.series.map((s, i) => ({
+          label: s.label,
+          stroke: COLOURS[i % COLOURS.length],
+          width: 2,
+          ...(bars ? { paths: bars, fill: COLOURS[i % COLOURS.length], points: { show: false } } : { points: { show: labels.length <= 31 } }),
+        })),
+      ],
+    };
+    this.plot = new uPlot(options, [x, ...this.series.map((s) => [...s.values])] as uPlot.AlignedData, target);
+  }
+
+  override render() {
+    return html`<figure>
+      <figcaption>${this.title}</figcaption>
+      <div>
+        <div class="plot" aria-hidden="true"></div>
+        ${this.series.length > 1 ? html`<ul class="key" aria-hidden="true">${this.series.map((s) => html`<li>${s.label}</li>`)}</ul>` : ''}
+      </div>
+      <!-- A long table scrolls: focusable, so a keyboard can scroll it too. -->
+      <div class="table-wrap" tabindex="0" role="group" aria-label=${this.title}>
+        <table aria-label=${t('chartTable', { title: this.title })}>
+          <thead>
+            <tr>
+              <th scope="col">${this.labelHeader}</th>
+              ${this.series.map((s) => html`<th scope="col" class="n">${s.label}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${this.labels.map(
+              (label, row) => html`<tr>
+                <th scope="row">${label}</th>
+                ${this.series.map((s) => html`<td class="n">${s.values[row] ?? 0}</td>`)}
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </figure>`;
+  }
+}
+
+function shorten(label: string): string {
+  return label.length > 14 ? `${label.slice(0, 13)}…` : label;
+}
+
+customElements.define('insights-chart', InsightsChart);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'insights-chart': InsightsChart;
+  }
+}
