@@ -279,6 +279,8 @@ export const en = {
   } as Readonly<Record<string, string>>,
   fields: {
     text: 'Text',
+    nlpThreshold: 'NLP threshold',
+    faqThreshold: 'FAQ threshold',
     image: 'Image',
     url: 'Address',
     alt: 'Text for screen readers',

@@ -260,6 +260,8 @@ const de: DesignerStrings = {
   },
   fields: {
     text: 'Text',
+    nlpThreshold: 'NLP-Schwelle',
+    faqThreshold: 'FAQ-Schwelle',
     image: 'Bild',
     url: 'Adresse',
     alt: 'Text für Screenreader',
