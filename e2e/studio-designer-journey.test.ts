@@ -186,19 +186,13 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await screenshot(page, 'journey-preview-saved');
   }, 120_000);
 
-  it('when the editor publishes the version through the Publish dialog, then a visitor on the shop page of another origin meets the new greeting and answering it reaches the API\'s answer', async () => {
+  it('when the editor publishes from the designer, then the plan shows the saved test passed, and a visitor on the shop page of another origin meets the new greeting and answering it reaches the API\'s answer', async () => {
     const page = editorPage;
-    // The designer's own "Publish…" button announces a publish that no screen takes up yet, so
-    // the editor publishes from the Versions screen's Publish dialog.
-    await page.getByRole('link', { name: 'Versions' }).click();
-    const publish = page.getByRole('button', { name: 'Publish v3…' });
-    await eventually(() => publish.count()).toBe(1);
-    // The plan the dialog asked for runs the bot's tests; the screen does not list them, so their
-    // outcome is read from the answer the page itself received.
-    const planned = page.waitForResponse((response) => response.url().endsWith('/studio/api/publish/plan'));
-    await publish.click();
-    const plan = (await (await planned).json()) as { tests: Array<{ name: string; passed: boolean }> };
-    expect(plan.tests.map(({ name, passed }) => ({ name, passed }))).toEqual([{ name: 'pro plan from the API', passed: true }]);
+    // The designer's "Publish…" opens the saved version's plan on the Versions screen.
+    await page.getByRole('button', { name: 'Publish…' }).click();
+    await eventually(() => new URL(page.url()).pathname).toBe('/studio/versions/publish/v3');
+    // The plan runs the bot's tests and lists them.
+    await eventually(() => page.getByText('pro plan from the API: passed').count()).toBe(1);
     await eventually(() => page.getByRole('heading', { name: 'Publish v3', level: 2 }).count()).toBe(1);
     await eventually(() => page.getByText('No problems found.').count()).toBe(1);
     await eventually(() => page.getByRole('button', { name: 'Publish v3', exact: true }).isEnabled()).toBe(true);

@@ -85,6 +85,11 @@ export class StudioApp extends LitElement {
   private declare notice: string | undefined;
   readonly api = new ApiClient();
   private readonly moved = () => this.routeChanged();
+  /** The designer's "Publish…": the versions screen opens that version's plan (an address that can be bookmarked). */
+  private readonly publishFromDesigner = (event: Event) => {
+    const versionId = (event as CustomEvent<{ versionId?: string }>).detail?.versionId;
+    if (versionId) navigate(`versions/publish/${encodeURIComponent(versionId)}`);
+  };
   private readonly screens = new Map<string, HTMLElement & { api?: ApiClient; session?: SessionInfo; route?: string }>();
 
   constructor() {
@@ -105,6 +110,7 @@ export class StudioApp extends LitElement {
     window.addEventListener('popstate', this.moved);
     window.addEventListener('studio-navigate', this.moved);
     this.addEventListener('click', followLink);
+    this.addEventListener('designer-publish', this.publishFromDesigner);
     if (this.route !== 'setup') void this.loadSession();
   }
 
@@ -112,6 +118,7 @@ export class StudioApp extends LitElement {
     window.removeEventListener('popstate', this.moved);
     window.removeEventListener('studio-navigate', this.moved);
     this.removeEventListener('click', followLink);
+    this.removeEventListener('designer-publish', this.publishFromDesigner);
     super.disconnectedCallback();
   }
 

@@ -33,6 +33,12 @@ export class StudioPublishPlan extends LitElement {
       ul.problems li[data-severity='error'] {
         color: #a4161a;
       }
+      /* A failing test's report keeps its lines and breaks long ones rather than widening the page. */
+      pre {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        font-size: 0.875rem;
+      }
       p.error:empty {
         margin: 0;
       }
@@ -159,6 +165,8 @@ export class StudioPublishPlan extends LitElement {
         <div class="actions"><button type="button" class="secondary" @click=${this.cancel}>${t('cancel')}</button></div>`;
     }
     const errors = plan.problems.filter((p) => p.severity === 'error');
+    const tests = plan.tests ?? [];
+    const failing = tests.filter((test) => !test.passed);
     return html`
       <h2 tabindex="-1">${title}</h2>
       ${plan.liveVersionId ? html`<p>${t('planLiveNow', { id: plan.liveVersionId })}</p>` : nothing}
@@ -169,6 +177,17 @@ export class StudioPublishPlan extends LitElement {
             <ul class="problems">
               ${plan.problems.map(
                 (p) => html`<li data-severity=${p.severity}>${p.severity === 'error' ? t('problemError') : t('problemWarning')}: <code>${p.path}</code> — ${p.message}${p.hint ? html`. ${p.hint}` : nothing}</li>`,
+              )}
+            </ul>`}
+      <h3>${t('planTests')}</h3>
+      ${tests.length === 0
+        ? html`<p>${t('planNoTests')}</p>`
+        : html`${failing.length > 0 ? html`<p class="error">${t('planTestsBlock')}</p>` : nothing}
+            <ul class="tests">
+              ${tests.map((test) =>
+                test.passed
+                  ? html`<li>${t('planTestPassed', { name: test.name })}</li>`
+                  : html`<li>${t('planTestFailed', { name: test.name })}<pre>${test.report}</pre></li>`,
               )}
             </ul>`}
       <h3>${t('planChanges')}</h3>
@@ -182,7 +201,7 @@ export class StudioPublishPlan extends LitElement {
         <p class="error" role="alert">${this.error}</p>
         <div class="actions">
           ${this.canPublish
-            ? html`<button type="submit" ?disabled=${this.busy || errors.length > 0}>${this.busy ? t('publishing') : plan.rollback ? t('rollbackButton', { id }) : t('publishButton', { id })}</button>`
+            ? html`<button type="submit" ?disabled=${this.busy || errors.length > 0 || failing.length > 0}>${this.busy ? t('publishing') : plan.rollback ? t('rollbackButton', { id }) : t('publishButton', { id })}</button>`
             : nothing}
           <button type="button" class="secondary" @click=${this.cancel}>${t('cancel')}</button>
         </div>

@@ -46,6 +46,15 @@ export interface PublishPlan {
   readonly problems: readonly Problem[];
   readonly diff: readonly Change[];
   readonly stranded: readonly Stranded[];
+  /** The bot's saved tests run on this version: a failing one blocks publishing. */
+  readonly tests?: readonly TestOutcome[];
+}
+
+export interface TestOutcome {
+  readonly name: string;
+  readonly passed: boolean;
+  /** What `chatbot test` prints for it: the diff of a failure. */
+  readonly report: string;
 }
 
 /** The parts of a definition the target picker reads; anything else is left alone. */

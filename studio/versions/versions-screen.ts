@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { navigate } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
 import { language, t } from '../i18n/strings.ts';
 import './publish-plan.ts';
@@ -72,6 +73,13 @@ export class StudioVersions extends LitElement {
     void this.load();
   }
 
+  /** `publish/<id>` (from the designer's "Publish…"): that version's plan opens. */
+  protected override willUpdate(changed: Map<string, unknown>): void {
+    if (!changed.has('route')) return;
+    const match = /^publish\/([^/]+)$/.exec(this.route ?? '');
+    if (match) this.review(decodeURIComponent(match[1]!));
+  }
+
   private async load(): Promise<void> {
     try {
       this.list = await this.api.get<VersionList>('/versions?limit=50');
@@ -108,14 +116,21 @@ export class StudioVersions extends LitElement {
     this.reviewing = id;
   }
 
+  /** Leaves `publish/<id>` once the plan is closed, so a reload does not open it again. */
+  private leavePlanAddress(): void {
+    if (this.route?.startsWith('publish/')) navigate('versions', true);
+  }
+
   private async closed(): Promise<void> {
     this.reviewing = undefined;
+    this.leavePlanAddress();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLButtonElement>(`button[data-version="${this.opener ?? ''}"]`)?.focus();
   }
 
   private async published(event: CustomEvent<{ id: string; rollback: boolean }>): Promise<void> {
     this.reviewing = undefined;
+    this.leavePlanAddress();
     this.notice = event.detail.rollback ? t('rolledBackNotice', { id: event.detail.id }) : t('publishedNotice', { id: event.detail.id });
     await this.load();
     await this.updateComplete;
