@@ -74,7 +74,7 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
     // Back to the condition: plan equals "pro" goes to the call, otherwise to the FAQ.
     await page.getByRole('button', { name: /^Condition check/ }).click();
     await page.getByLabel('Field or variable').fill('plan');
-    await page.getByLabel('Test').selectOption({ label: 'equals' });
+    await page.getByLabel('Test', { exact: true }).selectOption({ label: 'equals' });
     await page.getByLabel('Value', { exact: true }).fill('pro');
     const then = page.getByRole('group', { name: /^Then go to/ });
     await then.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
