@@ -4,27 +4,12 @@ import type { StudioClient } from '../server/studio/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, openDesigner, signedInPage } from './studio-designer-helpers.ts';
+import { addOpeningHoursFaq, addStep, branchOnPlan, designerServer, openDesigner, rename, signedInPage } from './studio-designer-helpers.ts';
 
 const SHOTS = process.env.STUDIO_SCREENSHOTS;
 
 /** The smallest bot there is: one dialog that ends. */
 const EMPTY = { settings: { id: 'fresh', name: 'Fresh bot', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }] };
-
-/** Adds a step of `kind` (its name in the palette) after the open card, or at the end. */
-async function addStep(page: Page, after: string | undefined, kind: RegExp): Promise<void> {
-  if (after) await page.getByRole('button', { name: `Add step after ${after}` }).click();
-  else await page.getByRole('button', { name: 'Add step', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Add a step' }).getByRole('button', { name: kind }).click();
-}
-
-/** Renames the open step. */
-async function rename(page: Page, id: string): Promise<void> {
-  const field = page.getByLabel('Step id');
-  await field.fill(id);
-  await field.press('Tab');
-  await expect.poll(() => page.getByRole('button', { expanded: true, name: new RegExp(`^\\S+( \\S+)? ${id}\\b`) }).count()).toBe(1);
-}
 
 describe('building a bot in the designer with clicks and keys, in Chromium', () => {
   let browser: Browser;
@@ -72,25 +57,9 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
     await page.getByRole('textbox', { name: /^Question/ }).fill('Ask me anything about the shop.');
 
     // Back to the condition: plan equals "pro" goes to the call, otherwise to the FAQ.
-    await page.getByRole('button', { name: /^Condition check/ }).click();
-    await page.getByLabel('Field or variable').fill('plan');
-    await page.getByLabel('Test', { exact: true }).selectOption({ label: 'equals' });
-    await page.getByLabel('Value', { exact: true }).fill('pro');
-    const then = page.getByRole('group', { name: /^Then go to/ });
-    await then.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
-    await then.getByLabel('Step').selectOption({ label: 'call' });
-    const otherwise = page.getByRole('group', { name: /^Otherwise go to/ });
-    await otherwise.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
-    await otherwise.getByLabel('Step').selectOption({ label: 'hours' });
-
+    await branchOnPlan(page, 'call', 'hours');
     // The FAQ pair the FAQ step answers from, in the bot's settings.
-    await page.getByRole('tab', { name: 'Bot settings' }).click();
-    await page.getByRole('button', { name: 'Add FAQ pair' }).click();
-    const pair = page.getByRole('group', { name: 'FAQ pair 1' });
-    await pair.getByRole('textbox', { name: /^Id/ }).fill('opening-hours');
-    await pair.getByRole('button', { name: 'Add Question' }).click();
-    await pair.getByLabel('Question 1').fill('When are you open?');
-    await pair.getByRole('textbox', { name: /^Answer/ }).fill('From nine to five, Monday to Friday.');
+    await addOpeningHoursFaq(page);
     expect(await axeViolations(page)).toEqual([]);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/designer-bot-settings.png`, fullPage: true });
 

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { Role } from '../server/ports/studio/roles.ts';
 import { invite, setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
@@ -65,4 +66,43 @@ export async function tabTo(page: Page, target: import('playwright-core').Locato
     await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
   }
   throw new Error('Tab never reached the element');
+}
+
+/** Adds a step of `kind` (its name in the palette) after the card of step `after`, or at the end. */
+export async function addStep(page: Page, after: string | undefined, kind: RegExp): Promise<void> {
+  if (after) await page.getByRole('button', { name: `Add step after ${after}` }).click();
+  else await page.getByRole('button', { name: 'Add step', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Add a step' }).getByRole('button', { name: kind }).click();
+}
+
+/** Renames the open step, and waits until its card carries the new id. */
+export async function rename(page: Page, id: string): Promise<void> {
+  const field = page.getByLabel('Step id');
+  await field.fill(id);
+  await field.press('Tab');
+  await expect.poll(() => page.getByRole('button', { expanded: true, name: new RegExp(`^\\S+( \\S+)? ${id}\\b`) }).count()).toBe(1);
+}
+
+/** Opens condition step `check` and makes it: `plan` equals "pro" goes to step `then`, otherwise to step `otherwise`. */
+export async function branchOnPlan(page: Page, then: string, otherwise: string): Promise<void> {
+  await page.getByRole('button', { name: /^Condition check/ }).click();
+  await page.getByLabel('Field or variable').fill('plan');
+  await page.getByLabel('Test', { exact: true }).selectOption({ label: 'equals' });
+  await page.getByLabel('Value', { exact: true }).fill('pro');
+  for (const [group, step] of [[/^Then go to/, then], [/^Otherwise go to/, otherwise]] as const) {
+    const target = page.getByRole('group', { name: group });
+    await target.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
+    await target.getByLabel('Step').selectOption({ label: step });
+  }
+}
+
+/** In the bot's settings, the FAQ pair "opening-hours" that the FAQ steps answer from. */
+export async function addOpeningHoursFaq(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Bot settings' }).click();
+  await page.getByRole('button', { name: 'Add FAQ pair' }).click();
+  const pair = page.getByRole('group', { name: 'FAQ pair 1' });
+  await pair.getByRole('textbox', { name: /^Id/ }).fill('opening-hours');
+  await pair.getByRole('button', { name: 'Add Question' }).click();
+  await pair.getByLabel('Question 1').fill('When are you open?');
+  await pair.getByRole('textbox', { name: /^Answer/ }).fill('From nine to five, Monday to Friday.');
 }

@@ -4,7 +4,7 @@ import { json, startUpstream, type Upstream } from '../server/integrations/test/
 import { setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
 import { screenshot } from './screenshots.ts';
 import { axeViolations } from './studio-axe.ts';
-import { openDesigner, person, signedInPage } from './studio-designer-helpers.ts';
+import { addOpeningHoursFaq, addStep, branchOnPlan, openDesigner, person, rename, signedInPage } from './studio-designer-helpers.ts';
 import { startTwoOrigins, type TwoOrigins } from './two-origins.ts';
 
 /** The API's key, set by the owner in the studio: it must never be on a page. */
@@ -15,21 +15,6 @@ const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeou
 
 /** The smallest bot there is: one dialog that ends. */
 const EMPTY = { settings: { id: 'journey', name: 'Journey bot', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }] };
-
-/** Adds a step of `kind` (its name in the palette) after the open card, or at the end. */
-async function addStep(page: Page, after: string | undefined, kind: RegExp): Promise<void> {
-  if (after) await page.getByRole('button', { name: `Add step after ${after}` }).click();
-  else await page.getByRole('button', { name: 'Add step', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Add a step' }).getByRole('button', { name: kind }).click();
-}
-
-/** Renames the open step. */
-async function rename(page: Page, id: string): Promise<void> {
-  const field = page.getByLabel('Step id');
-  await field.fill(id);
-  await field.press('Tab');
-  await eventually(() => page.getByRole('button', { expanded: true, name: new RegExp(`^\\S+( \\S+)? ${id}\\b`) }).count()).toBe(1);
-}
 
 /**
  * Issue 23's must-show chain, end to end in Chromium: the owner sets the API's secret in the
@@ -120,25 +105,9 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await rename(page, 'hours');
     await page.getByRole('textbox', { name: /^Question/ }).fill('Ask me anything about the shop.');
 
-    // plan equals "pro" goes to the call, otherwise to the FAQ.
-    await page.getByRole('button', { name: /^Condition check/ }).click();
-    await page.getByLabel('Field or variable').fill('plan');
-    await page.getByLabel('Test', { exact: true }).selectOption({ label: 'equals' });
-    await page.getByLabel('Value', { exact: true }).fill('pro');
-    const then = page.getByRole('group', { name: /^Then go to/ });
-    await then.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
-    await then.getByLabel('Step').selectOption({ label: 'call' });
-    const otherwise = page.getByRole('group', { name: /^Otherwise go to/ });
-    await otherwise.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
-    await otherwise.getByLabel('Step').selectOption({ label: 'hours' });
-
-    await page.getByRole('tab', { name: 'Bot settings' }).click();
-    await page.getByRole('button', { name: 'Add FAQ pair' }).click();
-    const pair = page.getByRole('group', { name: 'FAQ pair 1' });
-    await pair.getByRole('textbox', { name: /^Id/ }).fill('opening-hours');
-    await pair.getByRole('button', { name: 'Add Question' }).click();
-    await pair.getByLabel('Question 1').fill('When are you open?');
-    await pair.getByRole('textbox', { name: /^Answer/ }).fill('From nine to five, Monday to Friday.');
+    // plan equals "pro" goes to the call, otherwise to the FAQ; the FAQ pair in the bot's settings.
+    await branchOnPlan(page, 'call', 'hours');
+    await addOpeningHoursFaq(page);
     expect(await axeViolations(page)).toEqual([]);
 
     await eventually(() => page.getByRole('tab', { name: /^Problems/ }).textContent()).toContain('Problems (0)');
