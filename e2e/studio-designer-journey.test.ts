@@ -186,6 +186,11 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     // The shop page's own heading sits outside a landmark: the shop's markup (e2e/host-page.ts), not the widget's.
     expect((await axeViolations(shop)).filter((violation) => violation !== 'region: ["h1"]')).toEqual([]);
     await screenshot(shop, 'journey-shop');
+
+    // A plan address that names no version (a typo, a hand-made link) shows the list, no plan, no error.
+    await page.goto(`${new URL(page.url()).origin}/studio/versions/publish/latest`);
+    await eventually(() => page.getByRole('heading', { name: 'Versions', level: 1 }).count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 2, name: /^Publish/ }).count()).toBe(0);
     expect(problems).toEqual([]);
   }, 120_000);
 });

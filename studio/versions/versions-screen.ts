@@ -76,8 +76,9 @@ export class StudioVersions extends LitElement {
   /** `publish/<id>` (from the designer's "Publish…"): that version's plan opens. */
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (!changed.has('route')) return;
-    const match = /^publish\/([^/]+)$/.exec(this.route ?? '');
-    if (match) this.review(decodeURIComponent(match[1]!));
+    // Version ids are the store's `v<number>`; any other address (a typo, a hostile link) just shows the list.
+    const match = /^publish\/(v\d{1,12})$/.exec(this.route ?? '');
+    if (match) this.review(match[1]!);
   }
 
   private async load(): Promise<void> {
