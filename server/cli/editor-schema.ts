@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { definitionJsonSchema } from '../definition/json-schema.ts';
+import { integrationSettingsSchema } from '../integrations/settings.ts';
 import { BUILT_IN_STEP_TYPES } from '../integrations/step-types/registry.ts';
 import type { StepType } from '../integrations/step-types/step-type.ts';
 
@@ -8,5 +10,7 @@ import type { StepType } from '../integrations/step-types/step-type.ts';
  */
 export function editorSchema(options: { ownStepTypes?: readonly StepType[]; id?: string } = {}): string {
   const stepTypes = [...BUILT_IN_STEP_TYPES, ...(options.ownStepTypes ?? [])].map((type) => ({ name: type.name, description: type.description, params: type.paramsSchema }));
-  return definitionJsonSchema({ stepTypes, ...(options.id === undefined ? {} : { id: options.id }) });
+  const parts = (z.toJSONSchema(integrationSettingsSchema, { io: 'input' }) as { properties: { services: object; datasets: object } }).properties;
+  const integrations = { services: parts.services, datasets: parts.datasets };
+  return definitionJsonSchema({ stepTypes, integrations, ...(options.id === undefined ? {} : { id: options.id }) });
 }

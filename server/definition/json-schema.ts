@@ -13,6 +13,12 @@ export interface JsonSchemaOptions {
   readonly stepTypes?: readonly EditorStepType[];
   /** Where the schema is served; `$schema` in a definition names it. */
   readonly id?: string;
+  /**
+   * The full JSON Schemas of `integrations.services` and `integrations.datasets`, from the
+   * integration layer that owns them (this module sees only their outline): editors then check,
+   * and the studio's forms show, every field.
+   */
+  readonly integrations?: { readonly services: object; readonly datasets: object };
 }
 
 /** The `$id` of the committed file; a server serves the schema under its own URL instead. */
@@ -33,6 +39,11 @@ export function definitionJsonSchema(options: JsonSchemaOptions = {}): string {
   const schema = z.toJSONSchema(botDefinitionSchema, { io: 'input', unrepresentable: 'any' }) as Json;
   const steps = ((((schema.properties as Json).dialogs as Json).items as Json).properties as Json).steps as Json;
   steps.items = discriminated(steps.items as Json, options.stepTypes ?? []);
+  if (options.integrations) {
+    const parts = ((schema.properties as Json).integrations as Json).properties as Json;
+    parts.services = withoutDefault(options.integrations.services as Json);
+    parts.datasets = withoutDefault(options.integrations.datasets as Json);
+  }
   return `${JSON.stringify(
     {
       ...schema,
@@ -43,6 +54,12 @@ export function definitionJsonSchema(options: JsonSchemaOptions = {}): string {
     null,
     2,
   )}\n`;
+}
+
+/** Both parts are optional in a definition: an empty default would only be noise for an editor. */
+function withoutDefault(schema: Json): Json {
+  const { default: _default, ...rest } = schema;
+  return rest;
 }
 
 /** The steps' `oneOf` as an if/then per `type`, with per-type `params` for integration steps. */
