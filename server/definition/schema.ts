@@ -84,7 +84,7 @@ export const botDefinitionSchema = z
     dialogs: z.array(dialogSchema).min(1, 'a bot needs at least one dialog').describe('The dialogs: named lists of steps.'),
     intents: z.array(intentSchema).default([]).describe('Intents: free text classified to one starts its dialog.'),
     faq: z.array(faqSchema).default([]).describe('Question and answer pairs faq steps answer from.'),
-    integrations: integrationSettingsSchema.default({}).describe('Services the integration steps call (base URL + auth) and background datasets. Secrets are named by environment variable, never written here.'),
+    integrations: integrationSettingsSchema.default({}).describe('The services integration steps call (base URL and sign-in) and background datasets. A key or password is named (a studio secret or an environment variable), never written here.'),
     stepTypes: z.array(z.string().min(1).max(500)).max(50).default([]).describe('The bot\'s own integration step types: module files (.mjs/.js), relative to this file, each default-exporting a step type (docs/integrations.md). Loaded at start-up.'),
     pageEvents: z.array(pageEventSchema).default([]).describe('Page events that start a dialog.'),
   })
