@@ -51,6 +51,16 @@ export class ApiDesignerBackend implements DesignerBackend {
     return body.problems.map((p) => ({ path: p.path, severity: p.severity === 'warning' ? 'warning' : 'error', message: p.message, ...(p.hint ? { hint: p.hint } : {}) }));
   }
 
+  async secretNames(): Promise<string[]> {
+    const rows = await this.call(() => this.api.get<{ name: string }[]>('/secrets'));
+    return rows.map((row) => row.name);
+  }
+
+  async loadVersion(id: string): Promise<DefinitionDoc> {
+    const version = await this.call(() => this.api.get<{ definition: DefinitionDoc }>(`/versions/${encodeURIComponent(id)}`));
+    return version.definition;
+  }
+
   async presence(dialog: string | undefined): Promise<PresenceEntry[]> {
     const body = await this.call(() => this.api.post<{ editors: PresenceEntry[] }>('/designer/presence', dialog === undefined ? {} : { dialog }));
     return body.editors;

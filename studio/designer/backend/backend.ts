@@ -77,6 +77,10 @@ export interface DesignerBackend {
   saveVersion(version: { baseVersionId: string | null; definition: DefinitionDoc; message: string }): Promise<{ readonly id: string }>;
   /** `chatbot check`'s problems for a definition. */
   check(definition: DefinitionDoc, signal?: AbortSignal): Promise<Problem[]>;
+  /** The names of the studio's secrets (owners and editors); values never leave the server. */
+  secretNames(): Promise<string[]>;
+  /** One saved version's definition. */
+  loadVersion(id: string): Promise<DefinitionDoc>;
   /** Says where this editor is and returns who else has the bot open. */
   presence(dialog: string | undefined): Promise<PresenceEntry[]>;
 }

@@ -1,5 +1,5 @@
 import type { DesignerStrings } from '../i18n/strings.ts';
-import { humanize } from '../i18n/strings.ts';
+import { format, humanize } from '../i18n/strings.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { NameAtPoint } from '../model/variables.ts';
@@ -40,9 +40,15 @@ export function problemsAt(context: FormContext, rel: Path): PlacedProblem[] {
   return context.problems.filter((p) => p.field === wanted);
 }
 
-/** The item name of a list (`choices` → "Choice"). */
+/** The item name of a list as it reads inside a sentence (`choices` → "choice"). */
 export function rowName(t: DesignerStrings, key: string): string {
   return t.rowNames[key] ?? t.item;
+}
+
+/** A label made from a row name (`Add {what}`, `{what} {n}`): filled in, its first letter capitalised, as every label starts. */
+export function rowText(template: string, what: string, values: Readonly<Record<string, string | number>> = {}): string {
+  const text = format(template, { ...values, what });
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export const describeValue = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));

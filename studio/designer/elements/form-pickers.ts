@@ -51,6 +51,8 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
       const services = Object.keys((isObject(context.definition.integrations) && isObject(context.definition.integrations.services) ? context.definition.integrations.services : {}) as object);
       return select(context, spec, rel, typeof value === 'string' ? value : '', [{ value: '', label: context.t.noService }, ...services.map((name) => ({ value: name, label: name }))]);
     }
+    case 'secret':
+      return renderSecret(context, spec, rel, typeof value === 'string' ? value : '');
     case 'variableName':
     default: {
       const id = fieldId(rel);
@@ -241,4 +243,29 @@ function ownSteps(context: FormContext): string[] {
 
 function dialogIds(context: FormContext): string[] {
   return context.definition.dialogs.map((d) => d.id);
+}
+
+/**
+ * A field naming a secret: its name picked from the studio's secrets (names only; a value is
+ * write-only and never comes back), with the way to Settings to set a new one and a reload.
+ */
+function renderSecret(context: FormContext, spec: FieldSpec, rel: Path, current: string): TemplateResult {
+  const t = context.t;
+  const names = context.ui.state.secrets ?? [];
+  const owner = context.ui.state.session?.role === 'owner';
+  const helpId = `${fieldId(rel)}-secrets`;
+  const reload = async () => {
+    await context.ui.state.loadSecrets();
+    context.ui.announce(format(t.secretsReloaded, { n: context.ui.state.secrets?.length ?? 0 }));
+  };
+  return html`${select(context, spec, rel, current, [{ value: '', label: t.secretNone }, ...names.map((name) => ({ value: name, label: name }))])}
+    ${context.readOnly
+      ? nothing
+      : html`<div class="field secret-help">
+          <p class="help" id=${helpId}>${owner ? t.secretsHelpOwner : t.secretsHelpEditor}</p>
+          <div class="row-line">
+            <a href="/studio/settings/secrets" target="_blank" rel="noopener">${t.secretsLink}</a>
+            <button type="button" aria-describedby=${helpId} @click=${reload}>${t.secretsReload}</button>
+          </div>
+        </div>`}`;
 }

@@ -3,8 +3,9 @@ import { format } from '../i18n/strings.ts';
 import { getAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
-import { describeValue, fieldId, labelFor, problemsAt, rowName, type FormContext } from './form-context.ts';
+import { describeValue, fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
 import { renderPicker } from './form-pickers.ts';
+import { renderRecord, renderVariantGroup } from './form-records.ts';
 import { renderBranches } from './condition-builder.ts';
 import './template-field.ts';
 
@@ -29,7 +30,10 @@ export function renderField(context: FormContext, spec: FieldSpec, rel: Path, in
       return renderStringList(context, spec, rel, value);
     case 'rows':
       return renderRows(context, spec, rel, value, inParams);
+    case 'record':
+      return renderRecord(context, spec, rel, value);
     case 'group':
+      if (spec.variants) return renderVariantGroup(context, spec, rel, value);
       return html`<fieldset class="group">
         <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
         ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing}
@@ -178,14 +182,14 @@ function renderStringList(context: FormContext, spec: FieldSpec, rel: Path, valu
       ${items.map((item, i) => {
         const id = fieldId([...rel, i]);
         return html`<li class="row-line">
-          <label class="visually-hidden" for=${id}>${format(context.t.row, { what: name, n: i + 1 })}</label>
+          <label class="visually-hidden" for=${id}>${rowText(context.t.row, name, { n: i + 1 })}</label>
           <input id=${id} type="text" .value=${item} ?readonly=${context.readOnly} @input=${(e: Event) => context.set([...rel, i], (e.target as HTMLInputElement).value)} />
-          ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', format(context.t.removeRow, { what: name, n: i + 1 }))}</button>`}
+          ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', rowText(context.t.removeRow, name, { n: i + 1 }))}</button>`}
           ${problemList(context, [...rel, i])}
         </li>`;
       })}
     </ol>
-    ${context.readOnly || (spec.maxItems !== undefined && items.length >= spec.maxItems) ? nothing : html`<button type="button" @click=${() => context.set(rel, [...items, ''])}>${format(context.t.addRow, { what: name })}</button>`}
+    ${context.readOnly || (spec.maxItems !== undefined && items.length >= spec.maxItems) ? nothing : html`<button type="button" @click=${() => context.set(rel, [...items, ''])}>${rowText(context.t.addRow, name)}</button>`}
   </fieldset>`;
 }
 
@@ -202,7 +206,7 @@ function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unk
         const itemRel = [...rel, i];
         const kind = variants && isObject(item) ? String(item[variants.key] ?? '') : '';
         const fields = variants ? (variants.options.find((o) => o.value === kind)?.fields ?? []) : (spec.fields ?? []);
-        const title = format(context.t.row, { what: name, n: i + 1 });
+        const title = rowText(context.t.row, name, { n: i + 1 });
         return html`<li>
           <fieldset class="row">
             <legend>${title}</legend>
@@ -223,15 +227,15 @@ function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unk
             ${context.readOnly
               ? nothing
               : html`<div class="row-actions">
-                  <button type="button" ?disabled=${i === 0} @click=${() => context.set(rel, swap(items, i, i - 1))}>${short('↑', format(context.t.moveRowUp, { what: name, n: i + 1 }))}</button>
-                  <button type="button" ?disabled=${i === items.length - 1} @click=${() => context.set(rel, swap(items, i, i + 1))}>${short('↓', format(context.t.moveRowDown, { what: name, n: i + 1 }))}</button>
-                  <button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', format(context.t.removeRow, { what: name, n: i + 1 }))}</button>
+                  <button type="button" ?disabled=${i === 0} @click=${() => context.set(rel, swap(items, i, i - 1))}>${short('↑', rowText(context.t.moveRowUp, name, { n: i + 1 }))}</button>
+                  <button type="button" ?disabled=${i === items.length - 1} @click=${() => context.set(rel, swap(items, i, i + 1))}>${short('↓', rowText(context.t.moveRowDown, name, { n: i + 1 }))}</button>
+                  <button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', rowText(context.t.removeRow, name, { n: i + 1 }))}</button>
                 </div>`}
           </fieldset>
         </li>`;
       })}
     </ol>
-    ${context.readOnly || (spec.maxItems !== undefined && items.length >= spec.maxItems) ? nothing : html`<button type="button" @click=${() => context.set(rel, [...items, fresh()])}>${format(context.t.addRow, { what: name })}</button>`}
+    ${context.readOnly || (spec.maxItems !== undefined && items.length >= spec.maxItems) ? nothing : html`<button type="button" @click=${() => context.set(rel, [...items, fresh()])}>${rowText(context.t.addRow, name)}</button>`}
   </fieldset>`;
 }
 
@@ -247,15 +251,15 @@ function renderKeyValue(context: FormContext, spec: FieldSpec, rel: Path, value:
         const keyId = fieldId([...rel, `${i}-key`]);
         const valueId = fieldId([...rel, `${i}-value`]);
         return html`<li class="row-line kv">
-          <label class="visually-hidden" for=${keyId}>${format(context.t.row, { what: name, n: i + 1 })}: ${context.t.key}</label>
+          <label class="visually-hidden" for=${keyId}>${rowText(context.t.row, name, { n: i + 1 })}: ${context.t.key}</label>
           <input id=${keyId} type="text" .value=${key} ?readonly=${context.readOnly} @change=${(e: Event) => write(entries.map((entry, j) => (j === i ? [(e.target as HTMLInputElement).value, entry[1]] : entry)))} />
-          <label class="visually-hidden" for=${valueId}>${format(context.t.row, { what: name, n: i + 1 })}: ${context.t.value}</label>
+          <label class="visually-hidden" for=${valueId}>${rowText(context.t.row, name, { n: i + 1 })}: ${context.t.value}</label>
           <input id=${valueId} type="text" .value=${typeof inner === 'string' ? inner : describeValue(inner)} ?readonly=${context.readOnly} @input=${(e: Event) => context.set([...rel, key], spec.values?.widget === 'json' ? readJson((e.target as HTMLInputElement).value) : (e.target as HTMLInputElement).value)} />
-          ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => write(entries.filter((_, j) => j !== i))}>${short('×', format(context.t.removeRow, { what: name, n: i + 1 }))}</button>`}
+          ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => write(entries.filter((_, j) => j !== i))}>${short('×', rowText(context.t.removeRow, name, { n: i + 1 }))}</button>`}
         </li>`;
       })}
     </ol>
-    ${context.readOnly ? nothing : html`<button type="button" @click=${() => write([...entries, [freeKey(entries), '']])}>${format(context.t.addRow, { what: name })}</button>`}
+    ${context.readOnly ? nothing : html`<button type="button" @click=${() => write([...entries, [freeKey(entries), '']])}>${rowText(context.t.addRow, name)}</button>`}
   </fieldset>`;
 }
 

@@ -53,6 +53,7 @@ export class StudioDesigner extends LitElement {
     saving: { state: true },
     conflict: { state: true },
     conflictYours: { state: true },
+    publishAfterSave: { state: true },
   };
 
   /** The shell's API client and the signed-in person (studio-app gives every screen both). */
@@ -71,6 +72,8 @@ export class StudioDesigner extends LitElement {
   private declare saving: boolean;
   private declare conflict: VersionConflictDetails | undefined;
   private declare conflictYours: DefinitionDoc | undefined;
+  /** The save dialog was opened by "Publish…": once saved, the new version's plan opens. */
+  private declare publishAfterSave: boolean;
 
   state: DesignerState | undefined;
   ui: DesignerUi | undefined;
@@ -84,6 +87,7 @@ export class StudioDesigner extends LitElement {
     this.announcements = [];
     this.panel = 'problems';
     this.saving = false;
+    this.publishAfterSave = false;
   }
 
   override connectedCallback(): void {
@@ -242,9 +246,9 @@ export class StudioDesigner extends LitElement {
       ${readOnly ? nothing : html`<span class="status ${state.draftStatus}" role="status">${statusText}</span>`}
       ${readOnly
         ? nothing
-        : html`<button type="button" @click=${this.openSaveDialog}>${t.saveVersion}</button>`}
+        : html`<button type="button" @click=${() => void this.openSaveDialog()}>${t.saveVersion}</button>`}
       ${mayPublish
-        ? html`<button type="button" class="primary" aria-disabled=${blocked ? 'true' : 'false'} aria-describedby=${blocked ? 'publish-blocked' : nothing} @click=${this.publish}>${t.publish}</button>
+        ? html`<button type="button" class="primary" aria-disabled=${blocked ? 'true' : 'false'} aria-describedby=${blocked ? 'publish-blocked' : nothing} @click=${() => void this.publish()}>${t.publish}</button>
             ${blocked ? html`<span class="status failed" id="publish-blocked">${plural(t.publishBlocked, state.errors, ui.locale)}</span>` : nothing}`
         : nothing}
     </div>`;
@@ -289,15 +293,17 @@ export class StudioDesigner extends LitElement {
 
   private renderSaveDialog() {
     const t = this.ui!.t;
-    return html`<dialog id="save-dialog" aria-labelledby="save-title" @close=${() => (this.saving = false)}>
+    const first = this.publishAfterSave;
+    return html`<dialog id="save-dialog" aria-labelledby="save-title" aria-describedby=${first ? 'save-first-text' : nothing} @close=${() => (this.saving = false)}>
       <form method="dialog" @submit=${this.onSaveSubmit}>
-        <h2 id="save-title">${t.saveVersionTitle}</h2>
+        <h2 id="save-title">${first ? t.saveFirstTitle : t.saveVersionTitle}</h2>
+        ${first ? html`<p id="save-first-text">${t.saveFirstText}</p>` : nothing}
         <label for="version-message">${t.versionMessage}</label>
         <input id="version-message" name="message" type="text" maxlength="500" autocomplete="off" aria-describedby="version-message-help" />
         <p class="help" id="version-message-help">${t.versionMessageHelp}</p>
         <div class="buttons">
           <button type="button" @click=${() => this.renderRoot.querySelector<HTMLDialogElement>('#save-dialog')?.close()}>${t.cancel}</button>
-          <button type="submit" class="primary" ?disabled=${this.saving}>${t.save}</button>
+          <button type="submit" class="primary" ?disabled=${this.saving}>${first ? t.saveAndContinue : t.save}</button>
         </div>
       </form>
     </dialog>`;
@@ -325,7 +331,9 @@ export class StudioDesigner extends LitElement {
     if (focusTab) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#panel-tab-${panel}`)?.focus());
   }
 
-  private openSaveDialog = () => {
+  private openSaveDialog = async (publishAfter = false) => {
+    this.publishAfterSave = publishAfter;
+    await this.updateComplete;
     const dialog = this.renderRoot.querySelector<HTMLDialogElement>('#save-dialog');
     if (!dialog) return;
     dialog.querySelector<HTMLInputElement>('#version-message')!.value = '';
@@ -336,11 +344,15 @@ export class StudioDesigner extends LitElement {
     event.preventDefault();
     const dialog = this.renderRoot.querySelector<HTMLDialogElement>('#save-dialog')!;
     const message = dialog.querySelector<HTMLInputElement>('#version-message')!.value.trim();
-    await this.saveVersion(message);
+    const publishAfter = this.publishAfterSave;
+    const saved = await this.saveVersion(message);
     dialog.close();
+    this.publishAfterSave = false;
+    if (saved && publishAfter) this.openPlan();
   };
 
-  private async saveVersion(message: string, baseVersionId?: string): Promise<void> {
+  /** Saves a version; true when saved (a conflict opens the merge view, an error is said). */
+  private async saveVersion(message: string, baseVersionId?: string): Promise<boolean> {
     const state = this.state!;
     const t = this.ui!.t;
     this.saving = true;
@@ -351,6 +363,7 @@ export class StudioDesigner extends LitElement {
       this.conflictYours = state.definition;
       this.conflict = result.conflict;
     } else this.announce(format(t.forbidden, { reason: result.error }));
+    return result.ok;
   }
 
   private onMerged = (event: CustomEvent<{ definition: DefinitionDoc; baseVersionId: string }>) => {
@@ -360,15 +373,25 @@ export class StudioDesigner extends LitElement {
     void this.saveVersion('', baseVersionId);
   };
 
-  private publish = () => {
+  /** Publishing puts a saved version live: with edits since the last save, the author is offered to save them first. */
+  private publish = async () => {
     const state = this.state!;
     const t = this.ui!.t;
     if (state.blocksPublish) {
       this.announce(plural(t.publishBlocked, state.errors, this.locale));
       return;
     }
-    this.dispatchEvent(new CustomEvent('designer-publish', { detail: { versionId: state.baseVersionId }, bubbles: true, composed: true }));
+    if (await state.hasUnsavedEdits()) {
+      await this.openSaveDialog(true);
+      return;
+    }
+    this.openPlan();
   };
+
+  private openPlan(): void {
+    const state = this.state!;
+    this.dispatchEvent(new CustomEvent('designer-publish', { detail: { versionId: state.baseVersionId }, bubbles: true, composed: true }));
+  }
 
   private onKeydown = (event: KeyboardEvent) => {
     const mod = event.ctrlKey || event.metaKey;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { editorSchema } from '../../../server/cli/editor-schema.ts';
 import { BUILT_IN_STEP_TYPES } from '../../../server/integrations/step-types/registry.ts';
-import { paramsFields, stepFields, stepKinds, type FieldSpec } from './schema-form.ts';
+import { botFields, fieldSpec, paramsFields, stepFields, stepKinds, type FieldSpec } from './schema-form.ts';
 
 const schema = JSON.parse(editorSchema()) as Record<string, unknown>;
 const byKey = (fields: readonly FieldSpec[]) => Object.fromEntries(fields.map((f) => [f.key, f]));
@@ -56,5 +56,31 @@ describe('forms from the editor schema', () => {
     const own = byKey(paramsFields({ type: 'object', properties: { sheet: { type: 'string', description: 'The sheet' }, rows: { type: 'integer', minimum: 1 } }, required: ['sheet'] }));
     expect(own.sheet).toMatchObject({ widget: 'template', required: true, description: 'The sheet' });
     expect(own.rows).toMatchObject({ widget: 'number', integer: true, minimum: 1 });
+  });
+
+  it('when the bot\'s services are read, then they are a map of named forms: base URL required, sign-in as kinds each with its own fields, secrets picked, names checked', () => {
+    const integrations = byKey(byKey(botFields(schema)).integrations!.fields!);
+    const services = integrations.services!;
+    expect(services).toMatchObject({ widget: 'record', keyPattern: '^[A-Za-z][\\w-]{0,63}$' });
+    const service = byKey(services.values!.fields!);
+    expect(service.baseUrl).toMatchObject({ widget: 'text', required: true });
+    expect(service.baseUrl!.description).toMatch(/base URL|address/i);
+    const auth = service.auth!;
+    expect(auth.widget).toBe('group');
+    expect(auth.variants!.key).toBe('type');
+    expect(auth.variants!.options.map((o) => o.value)).toEqual(['none', 'basic', 'bearer', 'bearer-user', 'oauth2-client-credentials']);
+    const bearer = byKey(auth.variants!.options.find((o) => o.value === 'bearer')!.fields);
+    expect(bearer.tokenEnv).toMatchObject({ widget: 'secret', required: true });
+    const oauth = byKey(auth.variants!.options.find((o) => o.value === 'oauth2-client-credentials')!.fields);
+    expect(oauth.credentialsIn).toMatchObject({ widget: 'choice', enum: ['header', 'body'], default: 'header' });
+    // A dataset's source names a service: picked from the defined ones like an integration step's.
+    expect(byKey(byKey(integrations.datasets!.fields!).source!.fields!).service!.widget).toBe('service');
+  });
+
+  it('when any object maps names to objects, then it gets the record form; a map of plain values stays name/value rows', () => {
+    const map = fieldSpec({}, 'rooms', { type: 'object', additionalProperties: { type: 'object', properties: { seats: { type: 'integer' } }, required: ['seats'] } }, false);
+    expect(map.widget).toBe('record');
+    expect(map.values!.fields!.map((f) => [f.key, f.widget, f.required])).toEqual([['seats', 'number', true]]);
+    expect(fieldSpec({}, 'labels', { type: 'object', additionalProperties: { type: 'string' } }, false).widget).toBe('keyValue');
   });
 });

@@ -33,9 +33,14 @@ export type Widget =
   | 'integrationError'
   | 'stepType'
   | 'service'
+  /** A secret's name (`tokenEnv`, `passwordEnv`…): picked from the studio's secrets, its value never shown. */
+  | 'secret'
   | 'stringList'
   | 'rows'
+  /** An object; with `variants`, of one of several kinds (a service's sign-in: none, bearer, basic…). */
   | 'group'
+  /** A map of named objects (`integrations.services`): entries added, renamed, removed, each a form. */
+  | 'record'
   | 'keyValue'
   | 'json';
 
@@ -54,11 +59,18 @@ export interface FieldSpec {
   /** For rows and groups: the fields of one item. */
   readonly fields?: readonly FieldSpec[];
   /** For rows whose items come in kinds (buttons: postback, url, dialog): the field naming the kind, and each kind's fields. */
-  readonly variants?: { readonly key: string; readonly options: readonly { readonly value: string; readonly description?: string; readonly fields: readonly FieldSpec[] }[] };
+  readonly variants?: Variants;
   readonly minItems?: number;
   readonly maxItems?: number;
-  /** For keyValue: the values' own field. */
+  /** For keyValue and record: the values' own field (for a record, a group). */
   readonly values?: FieldSpec;
+  /** For record: the pattern an entry's name must match, from the schema's `propertyNames`. */
+  readonly keyPattern?: string;
+}
+
+export interface Variants {
+  readonly key: string;
+  readonly options: readonly { readonly value: string; readonly description?: string; readonly fields: readonly FieldSpec[] }[];
 }
 
 export interface StepKind {
@@ -89,7 +101,20 @@ export function stepFields(editorSchema: Schema, type: string): FieldSpec[] {
 
 /** The top-level sections of the definition other than its dialogs (settings, user-data fields, intents, FAQ, page events), from the editor schema. */
 export function botFields(editorSchema: Schema): FieldSpec[] {
-  return objectFields(editorSchema, editorSchema, 0).filter((field) => ['settings', 'userDataFields', 'intents', 'faq', 'pageEvents'].includes(field.key));
+  return objectFields(editorSchema, editorSchema, 0)
+    .filter((field) => ['settings', 'userDataFields', 'intents', 'faq', 'pageEvents', 'integrations'].includes(field.key))
+    .map((field) => (field.key === 'integrations' ? untemplated(field) : field));
+}
+
+/** Services and datasets are read when the bot starts, before any conversation: their text is plain, no {{variables}}. */
+function untemplated(spec: FieldSpec): FieldSpec {
+  return {
+    ...spec,
+    ...(spec.widget === 'template' ? { widget: 'text' as const } : {}),
+    ...(spec.fields ? { fields: spec.fields.map(untemplated) } : {}),
+    ...(spec.values ? { values: untemplated(spec.values) } : {}),
+    ...(spec.variants ? { variants: { key: spec.variants.key, options: spec.variants.options.map((o) => ({ ...o, fields: o.fields.map(untemplated) })) } } : {}),
+  };
 }
 
 /** The fields of an integration step type's parameters (its own JSON Schema). */
@@ -113,7 +138,7 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
     ...(node.default === undefined ? {} : { default: node.default }),
   };
   const widget = (w: Widget, extra: Partial<FieldSpec> = {}): FieldSpec => ({ ...common, ...extra, widget: w });
-  const alternatives = (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : []).map((n) => resolve(root, n) ?? {});
+  const alternatives = alternativesOf(root, node);
 
   if (!inParams) {
     if (key === 'branches') return widget('branches');
@@ -126,9 +151,13 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
     if (key === 'integration') return widget('stepType');
     if (key === 'service') return widget('service');
     if ((key === 'variable' || key === 'output') && node.type === 'string') return widget('variableName');
+    // The same rule the server's secrets list follows: a key ending in Env names a secret.
+    if (/Env$/.test(key) && node.type === 'string') return widget('secret');
     if (key === 'userData' && node.type === 'string') return widget('userDataField');
     if (key === 'fields' && node.type === 'array') return widget('stringList', { fields: [] });
   }
+  const kinds = depth < 6 ? variantsOf(root, alternatives, depth, inParams) : undefined;
+  if (kinds) return widget('group', { fields: [], variants: kinds });
   if (Array.isArray(node.enum)) return widget('choice', { enum: node.enum });
   if (node.const !== undefined) return widget('choice', { enum: [node.const] });
   const type = Array.isArray(node.type) ? undefined : node.type;
@@ -145,14 +174,8 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
     const items = resolve(root, node.items) ?? {};
     const bounds = { ...(typeof node.minItems === 'number' ? { minItems: node.minItems } : {}), ...(typeof node.maxItems === 'number' ? { maxItems: node.maxItems } : {}) };
     const itemAlternatives = (Array.isArray(items.oneOf) ? items.oneOf : Array.isArray(items.anyOf) ? items.anyOf : []).map((n) => resolve(root, n) ?? {});
-    const discriminator = variantKey(itemAlternatives);
-    if (discriminator !== undefined) {
-      const options = itemAlternatives.map((alt) => {
-        const tag = resolve(root, (alt.properties as Schema)[discriminator]) ?? {};
-        return { value: String(tag.const), ...(text(tag.description) === undefined ? {} : { description: text(tag.description)! }), fields: objectFields(root, alt, depth + 1, inParams).filter((f) => f.key !== discriminator) };
-      });
-      return widget('rows', { ...bounds, fields: [], variants: { key: discriminator, options } });
-    }
+    const itemKinds = variantsOf(root, itemAlternatives, depth, inParams);
+    if (itemKinds) return widget('rows', { ...bounds, fields: [], variants: itemKinds });
     if (items.type === 'object' && isObject(items.properties)) return widget('rows', { ...bounds, fields: objectFields(root, items, depth + 1, inParams) });
     if (items.type === 'string') return widget('stringList', bounds);
     return widget('json');
@@ -160,6 +183,10 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
   if (type === 'object' && depth < 6) {
     if (isObject(node.properties) && Object.keys(node.properties).length > 0) return widget('group', { fields: objectFields(root, node, depth + 1, inParams) });
     const values = resolve(root, node.additionalProperties);
+    if (isObject(values) && (hasProperties(values) || variantsOf(root, alternativesOf(root, values), depth, inParams))) {
+      const pattern = (resolve(root, node.propertyNames) ?? {}).pattern;
+      return widget('record', { values: fieldSpec(root, key, values, true, depth + 1, inParams), ...(typeof pattern === 'string' ? { keyPattern: pattern } : {}) });
+    }
     if (isObject(values) && (values.type === 'string' || Array.isArray(values.type))) return widget('keyValue', { values: fieldSpec(root, 'value', values, true, depth + 1, true) });
     return widget('keyValue', { values: { key: 'value', widget: 'json', required: true } });
   }
@@ -174,6 +201,23 @@ function stepBranches(editorSchema: Schema): { type: string; schema: Schema }[] 
     return typeof type === 'string' && isObject(branch.then) ? [{ type, schema: branch.then }] : [];
   });
 }
+
+/** The kinds an object comes in (alternatives that each pin one property with a `const`), each with its own fields. */
+function variantsOf(root: Schema, alternatives: Schema[], depth: number, inParams: boolean): Variants | undefined {
+  const discriminator = variantKey(alternatives);
+  if (discriminator === undefined) return undefined;
+  const options = alternatives.map((alt) => {
+    const tag = resolve(root, (alt.properties as Schema)[discriminator]) ?? {};
+    return { value: String(tag.const), ...(text(tag.description) === undefined ? {} : { description: text(tag.description)! }), fields: objectFields(root, alt, depth + 1, inParams).filter((f) => f.key !== discriminator) };
+  });
+  return { key: discriminator, options };
+}
+
+function alternativesOf(root: Schema, node: Schema): Schema[] {
+  return (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : []).map((n) => resolve(root, n) ?? {});
+}
+
+const hasProperties = (node: Schema): boolean => isObject(node.properties) && Object.keys(node.properties).length > 0;
 
 /** The property every alternative pins with a `const` (buttons: `kind`). */
 function variantKey(alternatives: Schema[]): string | undefined {

@@ -34,6 +34,8 @@ export class DesignerState {
   checkCount = 0;
   others: PresenceEntry[] = [];
   loadError = '';
+  /** The names of the studio's secrets, for the pickers of fields that name one (undefined until loaded). */
+  secrets: string[] | undefined;
   /** Increases on every change, for elements that re-render on it. */
   rev = 0;
 
@@ -45,6 +47,8 @@ export class DesignerState {
   private savedState: DefinitionDoc | undefined;
   private saving: Promise<void> | undefined;
   private dialogHere: string | undefined;
+  /** The definition of the version the draft rests on, once read: what "unsaved edits" are measured against. */
+  private versionState: DefinitionDoc | undefined;
 
   constructor(readonly backend: DesignerBackend) {}
 
@@ -87,6 +91,7 @@ export class DesignerState {
         this.history = new History(draft.definition);
         this.savedState = draft.definition;
         this.draftStatus = 'saved';
+        void this.loadSecrets();
       }
       this.scheduleCheck(0);
       this.startPresence();
@@ -132,6 +137,7 @@ export class DesignerState {
     try {
       const saved = await this.backend.saveVersion({ baseVersionId, definition, message });
       this.baseVersionId = saved.id;
+      this.versionState = definition;
       // The draft now rests on the new version.
       await this.flushDraft(true);
       this.changed();
@@ -140,6 +146,35 @@ export class DesignerState {
       if (error instanceof BackendError && error.code === 'version_conflict' && isConflict(error.details)) return { ok: false, conflict: error.details };
       return { ok: false, error: (error as Error).message };
     }
+  }
+
+  /** Reads the secrets' names again (after one was set in Settings); a failure leaves the list as it was. */
+  async loadSecrets(): Promise<void> {
+    try {
+      this.secrets = (await this.backend.secretNames()).sort();
+    } catch {
+      this.secrets ??= [];
+    }
+    this.changed();
+  }
+
+  /**
+   * Whether the definition differs from the version the draft rests on: publishing puts a saved
+   * version live, so edits since are not in it. Compared by content, so an edit undone is none.
+   */
+  async hasUnsavedEdits(): Promise<boolean> {
+    const definition = this.definition;
+    if (!definition || this.readOnly) return false;
+    if (this.baseVersionId === null) return true;
+    if (this.versionState === undefined) {
+      try {
+        this.versionState = await this.backend.loadVersion(this.baseVersionId);
+      } catch {
+        // Unknown: saving first is the safe answer.
+        return true;
+      }
+    }
+    return canonical(definition) !== canonical(this.versionState);
   }
 
   /** Where this editor is, for the others' presence lists. */
@@ -152,6 +187,7 @@ export class DesignerState {
   /** Takes the draft another tab saved (after a draft conflict). */
   async reloadDraft(): Promise<void> {
     const draft = await this.backend.loadDraft();
+    if (draft.baseVersionId !== this.baseVersionId) this.versionState = undefined;
     this.baseVersionId = draft.baseVersionId;
     this.revision = draft.revision;
     this.history?.push(draft.definition, 'load draft');
@@ -275,6 +311,11 @@ export class DesignerState {
     this.rev++;
     for (const listener of this.listeners) listener();
   }
+}
+
+/** JSON with keys in order: two definitions with the same content read the same whatever order the server kept. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => (inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner));
 }
 
 function isConflict(details: unknown): details is VersionConflictDetails {
