@@ -102,7 +102,29 @@ export async function addOpeningHoursFaq(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Add FAQ pair' }).click();
   const pair = page.getByRole('group', { name: 'FAQ pair 1' });
   await pair.getByRole('textbox', { name: /^Id/ }).fill('opening-hours');
-  await pair.getByRole('button', { name: 'Add Question' }).click();
+  await pair.getByRole('button', { name: 'Add question' }).click();
   await pair.getByLabel('Question 1').fill('When are you open?');
   await pair.getByRole('textbox', { name: /^Answer/ }).fill('From nine to five, Monday to Friday.');
+}
+
+/**
+ * In the bot's settings, a service `name` at `baseUrl` whose calls carry a Bearer token from the
+ * studio's secret `secret`: added, named, its address typed, the sign-in kind and the secret
+ * picked from lists, with the keyboard where a person would type.
+ */
+export async function addBearerService(page: Page, name: string, baseUrl: string, secret: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Bot settings' }).click();
+  const services = page.getByRole('group', { name: 'Services', exact: true });
+  await services.getByRole('button', { name: 'Add service' }).click();
+  // The new service's name has focus: typed over, Enter renames it.
+  const nameField = services.getByRole('group', { name: 'Service “service1”' }).getByRole('textbox', { name: /^Name/ });
+  await expect.poll(() => nameField.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(name);
+  await page.keyboard.press('Enter');
+  const service = services.getByRole('group', { name: `Service “${name}”` });
+  await service.waitFor();
+  await service.getByRole('textbox', { name: /^Base URL/ }).fill(baseUrl);
+  await service.getByRole('combobox', { name: /^Sign-in: kind/ }).selectOption({ label: 'A Bearer token from a secret' });
+  await service.getByRole('combobox', { name: /^Token secret/ }).selectOption({ label: secret });
 }

@@ -4,7 +4,7 @@ import { json, startUpstream, type Upstream } from '../server/integrations/test/
 import { setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
 import { screenshot } from './screenshots.ts';
 import { axeViolations } from './studio-axe.ts';
-import { addOpeningHoursFaq, addStep, branchOnPlan, openDesigner, person, rename, signedInPage } from './studio-designer-helpers.ts';
+import { addBearerService, addOpeningHoursFaq, addStep, branchOnPlan, openDesigner, person, rename, signedInPage } from './studio-designer-helpers.ts';
 import { startTwoOrigins, type TwoOrigins } from './two-origins.ts';
 
 /** The API's key, set by the owner in the studio: it must never be on a page. */
@@ -64,19 +64,22 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await screenshot(page, 'journey-secret');
     expect(seen).toEqual([]);
 
-    // Product gap: the designer cannot declare a service (integrations.services: base URL and
-    // Bearer auth naming a secret), and an http step has no parameter naming a secret. So the
-    // service the editor's step calls is saved as a version through the studio's API here; all
-    // the rest of the flow is built in the designer below.
-    const head = (await owner.get('/studio/api/versions')).body as { headId: string };
-    const service = { ...EMPTY, integrations: { services: { shop: { baseUrl: `${upstream.url}/api`, auth: { type: 'bearer', tokenEnv: SECRET } } } } };
-    expect((await owner.post('/studio/api/versions', { baseVersionId: head.headId, definition: service, message: 'The shop API' })).status).toBe(201);
   }, 120_000);
 
-  it('when the editor builds a greeting, a question kept in user data, a condition on it, a call to the shop API and an FAQ answer, then check finds no problem and the version saves', async () => {
+  it('when the editor builds a service for the shop API, a greeting, a question kept in user data, a condition on it, a call to the service and an FAQ answer, then check finds no problem and the version saves', async () => {
     ({ page: editorPage, problems } = await signedInPage(sites.browser, sites.bot, editor));
     const page = editorPage;
     await openDesigner(page, sites.bot);
+
+    // The shop API as a service of the bot: its address, and a Bearer token from the owner's secret, picked by name.
+    await addBearerService(page, 'shop', `${upstream.url}/api`, SECRET);
+    const service = page.getByRole('group', { name: 'Service “shop”' });
+    expect(await service.getByRole('combobox', { name: /^Token secret/ }).inputValue()).toBe(SECRET);
+    expect(await page.content()).not.toContain(TOKEN);
+    expect(await axeViolations(page)).toEqual([]);
+    await service.getByRole('combobox', { name: /^Token secret/ }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'journey-service');
+    await page.getByRole('tab', { name: 'Outline' }).click();
 
     await addStep(page, undefined, /^Message/);
     await rename(page, 'greet');
@@ -157,13 +160,33 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
 
   it('when the editor publishes from the designer, then the plan shows the saved test passed, and a visitor on the shop page of another origin meets the new greeting and answering it reaches the API\'s answer', async () => {
     const page = editorPage;
-    // The designer's "Publish…" opens the saved version's plan on the Versions screen.
+    // An edit after the saved version (v2): the FAQ answer. Publishing puts a saved version live, so "Publish…" offers to save it first.
+    await page.getByRole('tab', { name: 'Bot settings' }).click();
+    await page.getByRole('group', { name: 'FAQ pair 1' }).getByRole('textbox', { name: /^Answer/ }).fill('From nine to six, Monday to Saturday.');
     await page.getByRole('button', { name: 'Publish…' }).click();
+    const saveFirst = page.getByRole('dialog', { name: 'Save your changes before publishing?' });
+    await saveFirst.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'journey-save-first');
+    // Cancel: nothing saved, the designer stays.
+    await saveFirst.getByRole('button', { name: 'Cancel' }).click();
+    await eventually(() => saveFirst.count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/studio/designer');
+    expect(((await owner.get('/studio/api/versions')).body as { headId: string }).headId).toBe('v2');
+    // Again, with the keyboard: a note, then "Save and continue" saves v3 and opens its plan on the Versions screen.
+    await page.getByRole('button', { name: 'Publish…' }).focus();
+    await page.keyboard.press('Enter');
+    await saveFirst.getByRole('textbox', { name: 'What changed' }).waitFor();
+    await page.keyboard.type('Longer opening hours');
+    await saveFirst.getByRole('button', { name: 'Save and continue' }).click();
     await eventually(() => new URL(page.url()).pathname).toBe('/studio/versions/publish/v3');
     // The plan runs the bot's tests and lists them.
     await eventually(() => page.getByText('pro plan from the API: passed').count()).toBe(1);
     await eventually(() => page.getByRole('heading', { name: 'Publish v3', level: 2 }).count()).toBe(1);
     await eventually(() => page.getByText('No problems found.').count()).toBe(1);
+    // The plan's changes name the bot's parts in words, not by their keys.
+    expect(await page.getByRole('listitem').filter({ hasText: /^Services and datasets added$/ }).count()).toBe(1);
+    expect(await page.getByRole('listitem').filter({ hasText: /^User-data fields added$/ }).count()).toBe(1);
     await eventually(() => page.getByRole('button', { name: 'Publish v3', exact: true }).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'journey-publish-plan');
@@ -182,6 +205,11 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await shop.getByRole('button', { name: 'Send' }).click();
     await eventually(() => chat.textContent()).toContain('Your plan: Pro, 5 seats.');
     expect(upstream.seen).toHaveLength(2);
+    // The edit saved on the way to publishing is live: the FAQ answers with the new hours.
+    await eventually(() => chat.textContent()).toContain('Ask me anything about the shop.');
+    await shop.getByRole('textbox', { name: 'Message' }).fill('When are you open?');
+    await shop.getByRole('button', { name: 'Send' }).click();
+    await eventually(() => chat.textContent()).toContain('From nine to six, Monday to Saturday.');
     expect(upstream.seen[1]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
     // The shop page's own heading sits outside a landmark: the shop's markup (e2e/host-page.ts), not the widget's.
     expect((await axeViolations(shop)).filter((violation) => violation !== 'region: ["h1"]')).toEqual([]);
