@@ -259,8 +259,9 @@ function renderSecret(context: FormContext, spec: FieldSpec, rel: Path, current:
     context.ui.announce(format(t.secretsReloaded, { n: context.ui.state.secrets?.length ?? 0 }));
   };
   return html`${select(context, spec, rel, current, [{ value: '', label: t.secretNone }, ...names.map((name) => ({ value: name, label: name }))])}
-    ${context.readOnly
-      ? nothing
+    ${context.readOnly || (!spec.required && current === '')
+      ? // An optional secret left unset (a base URL's override) needs no way to Settings: the sign-in's own field has it.
+        nothing
       : html`<div class="field secret-help">
           <p class="help" id=${helpId}>${owner ? t.secretsHelpOwner : t.secretsHelpEditor}</p>
           <div class="row-line">

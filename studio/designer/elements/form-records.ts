@@ -32,7 +32,7 @@ export function renderRecord(context: FormContext, spec: FieldSpec, rel: Path, v
     <ul class="plain rows">
       ${entries.map(([name, entry], i) => html`<li>${renderEntry(context, spec, values, rel, name, entry, i, entries.map(([other]) => other))}</li>`)}
     </ul>
-    ${context.readOnly ? nothing : html`<button type="button" @click=${add}>${rowText(t.addRow, what)}</button>`}
+    ${context.readOnly ? nothing : html`<button type="button" id=${`${fieldId(rel)}-add`} @click=${add}>${rowText(t.addRow, what)}</button>`}
   </fieldset>`;
 }
 
@@ -63,11 +63,11 @@ function renderEntry(context: FormContext, spec: FieldSpec, values: FieldSpec, r
     const label = rowText(t.removedEntry, what, { name });
     context.edit(label, (d, path) => removeEntry(d, path(rel), name));
     context.ui.announce(label);
-    // Focus stays in the list: on the entry now in this place, else on "Add …".
+    // Focus stays in the list: on the name of the entry now in this place, else on "Add …".
     const root = (event.currentTarget as HTMLElement).getRootNode() as ShadowRoot | Document;
     requestAnimationFrame(() => {
       const next = root.querySelector<HTMLElement>(`#${CSS.escape(`${fieldId([...rel, Math.min(index, names.length - 2)])}-name`)}`);
-      (next ?? (event.currentTarget as HTMLElement | null))?.focus();
+      (next ?? root.querySelector<HTMLElement>(`#${CSS.escape(`${fieldId(rel)}-add`)}`))?.focus();
     });
   };
   return html`<fieldset class="row">
