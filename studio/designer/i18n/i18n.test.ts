@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, stringsFor } from './i18n.ts';
+import { rowText } from '../elements/form-context.ts';
 import { en, plural } from './strings.ts';
 
 /** Placeholders such as `{n}` a sentence fills in. */
@@ -35,5 +36,22 @@ describe('the designer speaks English and German', () => {
     expect(stringsFor('de-AT').addStep).toBe('Schritt hinzufügen');
     expect(stringsFor('xx').addStep).toBe('Add step');
     expect(stringsFor('de').undo).not.toBe(en.undo);
+  });
+});
+
+describe('labels made from a list\'s row name', () => {
+  it('when an "Add …" button is labelled, then English reads in sentence case, an acronym stays, and German keeps its capitalised nouns', () => {
+    expect(rowText(en.addRow, en.rowNames.fields!)).toBe('Add field');
+    expect(rowText(en.addRow, en.rowNames.faq!)).toBe('Add FAQ pair');
+    expect(rowText(en.addRow, en.rowNames.services!)).toBe('Add service');
+    const de = stringsFor('de');
+    expect(rowText(de.addRow, de.rowNames.fields!)).toBe('Feld hinzufügen');
+    expect(rowText(de.addRow, de.rowNames.services!)).toBe('Dienst hinzufügen');
+  });
+
+  it('when a row is named at the start of a label, then its first letter is capitalised', () => {
+    expect(rowText(en.row, en.rowNames.choices!, { n: 2 })).toBe('Choice 2');
+    expect(rowText(en.recordEntry, en.rowNames.services!, { name: 'shop' })).toBe('Service “shop”');
+    expect(rowText(en.removeRow, en.rowNames.quickReplies!, { n: 1 })).toBe('Remove quick reply 1');
   });
 });
