@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DesignerBackend, Draft } from '../backend/backend.ts';
+import type { DefinitionDoc } from '../model/types.ts';
+import { DesignerState } from './designer-state.ts';
+
+const V1: DefinitionDoc = { settings: { id: 'b', name: 'Bot', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }] };
+
+/** The same content with every object's keys in the opposite order. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reversedKeys(inner)]));
+  return value;
+}
+
+/** The studio's API as the designer sees it, in memory: versions by id, one draft. */
+function backend(draft: Draft, versions: Map<string, DefinitionDoc>): DesignerBackend {
+  let revision = draft.revision;
+  return {
+    session: () => Promise.resolve({ accountId: 'a1', name: 'Ed', role: 'editor' }),
+    catalogue: () => Promise.resolve({ schema: {}, stepTypes: [] }),
+    loadDraft: () => Promise.resolve(draft),
+    loadHead: () => Promise.reject(new Error('not for editors')),
+    saveDraft: () => Promise.resolve({ revision: ++revision }),
+    saveVersion: ({ definition }) => {
+      const id = `v${versions.size + 1}`;
+      versions.set(id, definition);
+      return Promise.resolve({ id });
+    },
+    check: () => Promise.resolve([]),
+    secretNames: () => Promise.resolve(['B_TOKEN', 'A_TOKEN']),
+    // The server keeps its own key order: content, not text, tells an edit.
+    loadVersion: (id) => Promise.resolve(reversedKeys(versions.get(id)) as DefinitionDoc),
+    presence: () => Promise.resolve([]),
+  };
+}
+
+describe('whether the designer has edits since the last saved version', () => {
+  let state: DesignerState | undefined;
+  afterEach(() => state?.dispose());
+
+  it('when the draft is the saved version, then there is nothing unsaved; an edit makes it unsaved, and undoing it makes it saved again', async () => {
+    state = new DesignerState(backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])));
+    await state.load();
+    expect(await state.hasUnsavedEdits()).toBe(false);
+    state.edit('rename', (d) => ({ ...d, settings: { ...d.settings, name: 'Shop bot' } }));
+    expect(await state.hasUnsavedEdits()).toBe(true);
+    state.undo();
+    expect(await state.hasUnsavedEdits()).toBe(false);
+  });
+
+  it('when the edits are saved as a version, then nothing is unsaved any more', async () => {
+    state = new DesignerState(backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])));
+    await state.load();
+    state.edit('rename', (d) => ({ ...d, settings: { ...d.settings, name: 'Shop bot' } }));
+    const saved = await state.saveVersion('name');
+    expect(saved).toMatchObject({ ok: true, id: 'v2' });
+    expect(await state.hasUnsavedEdits()).toBe(false);
+  });
+
+  it('when the draft rests on no version yet, or was edited before this page opened, then it counts as unsaved', async () => {
+    state = new DesignerState(backend({ baseVersionId: null, definition: V1, revision: 0 }, new Map()));
+    await state.load();
+    expect(await state.hasUnsavedEdits()).toBe(true);
+    state.dispose();
+    const edited = { ...V1, settings: { ...V1.settings, name: 'Draft name' } };
+    state = new DesignerState(backend({ baseVersionId: 'v1', definition: edited, revision: 3 }, new Map([['v1', V1]])));
+    await state.load();
+    expect(await state.hasUnsavedEdits()).toBe(true);
+  });
+
+  it('when the secrets are loaded, then the designer knows their names in order and nothing else', async () => {
+    state = new DesignerState(backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])));
+    await state.load();
+    await state.loadSecrets();
+    expect(state.secrets).toEqual(['A_TOKEN', 'B_TOKEN']);
+  });
+});
