@@ -4,7 +4,7 @@ import { addEntry, freeName, referencesTo, removeEntry, renameEntry } from '../m
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
-import { problemList, renderField, requiredMark, short } from './form-widgets.ts';
+import { problemList, renderField, requiredMark } from './form-widgets.ts';
 
 /**
  * A map of named objects (`integrations.services`, or any record of objects the schema has):
@@ -97,7 +97,7 @@ function renderEntry(context: FormContext, spec: FieldSpec, values: FieldSpec, r
     ${context.readOnly
       ? nothing
       : html`<div class="row-actions">
-          <button type="button" class="danger" @click=${remove}>${short('×', rowText(t.removeEntry, what, { name }))}</button>
+          <button type="button" class="danger" @click=${remove}>${rowText(t.removeEntry, what, { name })}</button>
         </div>`}
   </fieldset>`;
 }
