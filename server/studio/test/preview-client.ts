@@ -1,6 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
 import { PREVIEW_NAMESPACE, type PreviewState } from '../../../shared/preview-protocol.ts';
-import type { TestServer } from '../../test/start-test-server.ts';
 import type { StudioClient } from './studio-client.ts';
 
 /** The studio preview's sockets as the studio page opens them, for tests. */
@@ -8,7 +7,7 @@ import type { StudioClient } from './studio-client.ts';
 export type Ack<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
 /** A socket.io client as the studio page opens it: the session cookie, the page's Origin, the CSRF token in the handshake. */
-export function previewSocket(server: TestServer, client: StudioClient, auth: Record<string, unknown>, origin = new URL(server.url).origin): Socket {
+export function previewSocket(server: { readonly url: string }, client: StudioClient, auth: Record<string, unknown>, origin = new URL(server.url).origin): Socket {
   return io(`${server.url}${PREVIEW_NAMESPACE}`, {
     transports: ['websocket'],
     forceNew: true,
