@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PreviewState } from '../../../shared/preview-protocol.ts';
 import type { Session } from '../../../shared/protocol.ts';
 import { PREVIEW_SWEEP_JOB } from '../../jobs/handlers/preview-sweep.ts';
 import { startServerChild, type ServerChild } from '../../test/server-child.ts';
-import { connectClient, eventually, startTestServer, TEST_FUNCTION_KEY, type TestServer } from '../../test/start-test-server.ts';
+import { connectClient, eventually, startTestServer, storeLegs, TEST_FUNCTION_KEY, type TestServer } from '../../test/start-test-server.ts';
 import { chat, emit, outcome, previewSocket } from './preview-client.ts';
 import { invite, setUpOwner } from './studio-client.ts';
 
@@ -34,7 +34,7 @@ async function botFile(dir: string): Promise<string> {
   return file;
 }
 
-describe('preview users left behind', () => {
+describe('preview users left behind by a crash', () => {
   const cleanup: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
@@ -88,12 +88,22 @@ describe('preview users left behind', () => {
     expect(kept?.userData).toMatchObject({ email: 'visitor@example.com' });
     expect((await server.store.readTranscript(visitorSession.userId, 0, 100)).length).toBeGreaterThanOrEqual(3);
   }, 120_000);
+});
+
+describe.each(storeLegs())('the hourly sweep of idle preview users ($name)', ({ skip, env }) => {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  beforeEach((context) => {
+    if (skip) context.skip(`store unavailable: ${skip}`);
+  });
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+  });
 
   it('when a preview user has been idle longer than the sweep allows (left by another node), then the hourly sweep erases it, and a fresh preview user and an idle visitor stay', async () => {
     let now = Date.UTC(2026, 0, 5, 9);
     const dir = await mkdtemp(path.join(tmpdir(), 'preview-sweep-age-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const server = await startTestServer({ BOT_DEFINITION: await botFile(dir) }, undefined, { clock: { now: () => now } });
+    const server = await startTestServer({ ...env(), BOT_DEFINITION: await botFile(dir) }, undefined, { clock: { now: () => now } });
     cleanup.push(() => server.stop());
     const left = await server.store.ensureUser({ userId: 'preview-left', channelId: 'webchat', userData: { email: 'left@example.com' }, now, preview: { accountId: 'acc-gone' } });
     await server.store.appendTranscript(left.userId, [{ from: 'user', at: now, message: { type: 'text', text: 'left behind' } }]);
