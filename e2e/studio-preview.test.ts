@@ -26,6 +26,15 @@ function bot(api: string) {
           { id: 'bye', type: 'end' },
         ],
       },
+      {
+        id: 'reminder',
+        steps: [
+          { id: 'track', type: 'integration', integration: 'http', service: 'crm', timing: 'async', params: { endpoint: '/events' } },
+          { id: 'pause', type: 'wait', duration: '1d', then: 'after' },
+          { id: 'after', type: 'message', text: 'A day later.' },
+          { id: 'done', type: 'end' },
+        ],
+      },
     ],
   };
 }
@@ -106,6 +115,47 @@ describe('the designer\'s preview panel in Chromium', () => {
     await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Found Real Ada.');
     expect(upstream.seen).toHaveLength(1);
     expect(upstream.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the preview reaches a background call and a one-day wait, then the call is held as a background call, the map marks the waiting step as current, and skipping the wait moves the chat on', async () => {
+    const { page, problems } = await signedInPage(browser, server, editor);
+    await openDesigner(page, server);
+    await page.getByRole('navigation', { name: 'Dialogs' }).getByRole('button', { name: /^reminder/ }).click();
+    await page.getByRole('button', { name: /^Integration track/ }).click();
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Start from this step' }).click();
+
+    const call = page.getByRole('region', { name: 'Background HTTP call from reminder.track (the conversation went on)' });
+    await call.waitFor({ timeout: 15_000 });
+    expect(await call.locator('pre').textContent()).toContain('authorization: Bearer ‹E2E_CRM_TOKEN›');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).textContent(), { timeout: 15_000 }).toContain('reminder.pause');
+
+    // The map marks where the conversation rests (aria-current="step"), the background call's step not.
+    await page.getByRole('tab', { name: 'Map' }).click();
+    const map = page.getByRole('group', { name: 'Map of dialogs and jumps' });
+    await expect.poll(() => map.getByRole('button', { name: /^Wait pause/ }).getAttribute('aria-current'), { timeout: 15_000 }).toBe('step');
+    expect(await map.getByRole('button', { name: /^Integration track/ }).getAttribute('aria-current')).toBeNull();
+    expect(await map.getByRole('button', { name: /^Question ask/ }).getAttribute('aria-current')).toBeNull();
+    await screenshot(page, 'studio-preview-map-wait');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await call.getByRole('button', { name: 'Answer with stub' }).click();
+    await expect.poll(() => page.getByText('The background call from reminder.track succeeded').count(), { timeout: 15_000 }).toBe(1);
+    const chat = page.getByRole('log', { name: 'Conversation' });
+    expect(await chat.textContent()).not.toContain('A day later.');
+
+    const skip = page.getByRole('button', { name: 'Skip the wait at reminder.pause' });
+    await skip.scrollIntoViewIfNeeded();
+    await screenshot(page, 'studio-preview-wait-pending');
+    await skip.click();
+    await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('A day later.');
+    await expect.poll(() => page.getByText('No wait is pending.').count()).toBe(1);
+    await page.getByText('No wait is pending.').scrollIntoViewIfNeeded();
+    // The conversation ended: no step is current on the map any more.
+    await expect.poll(() => map.getByRole('button', { name: /^Wait pause/ }).getAttribute('aria-current')).toBeNull();
+    await screenshot(page, 'studio-preview-wait-skipped');
+    expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 

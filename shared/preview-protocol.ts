@@ -65,6 +65,8 @@ export type PreviewActivity =
   | { readonly at: number; readonly what: 'started'; readonly dialogId: string; readonly stepId: string | null }
   | { readonly at: number; readonly what: 'answered'; readonly kind: HeldCall['kind']; readonly step: HeldCall['step']; readonly answer: CallAnswer['kind']; readonly status?: number }
   | { readonly at: number; readonly what: 'callFailed'; readonly step: HeldCall['step']; readonly message: string }
+  /** An asynchronous step's call ended (its result does not enter the conversation; a failure would reach subscribers as integration.failed). */
+  | { readonly at: number; readonly what: 'asyncDone'; readonly step: HeldCall['step']; readonly ok: boolean; readonly kind?: string; readonly message?: string }
   | { readonly at: number; readonly what: 'realResponse'; readonly step: HeldCall['step']; readonly status: number; readonly body: string }
   /** A record the live bot would write (NLP log, FAQ log, integration log, email and SMS logs, snapshots): left out of them. */
   | { readonly at: number; readonly what: 'notLogged'; readonly log: string }
@@ -73,6 +75,7 @@ export type PreviewActivity =
   | { readonly at: number; readonly what: 'valuesSet' }
   | { readonly at: number; readonly what: 'testSaved'; readonly name: string };
 
+/** A wait step's timer pending in a preview; `id` is the engine's timer id, "<dialogId>.<stepId>" of the wait step. */
 export interface PreviewTimer {
   readonly id: string;
   readonly dueAt: number;
@@ -102,7 +105,7 @@ export interface PreviewProblem {
 }
 
 /** Codes a preview refusal carries; the panel words each for the author. */
-export const PREVIEW_ERROR_CODES = ['invalid_payload', 'definition_invalid', 'no_preview', 'call_gone', 'not_a_test', 'not_allowed', 'rate_limited', 'internal'] as const;
+export const PREVIEW_ERROR_CODES = ['invalid_payload', 'definition_invalid', 'no_preview', 'call_gone', 'timer_gone', 'not_a_test', 'not_allowed', 'rate_limited', 'internal'] as const;
 export type PreviewErrorCode = (typeof PREVIEW_ERROR_CODES)[number];
 
 export interface PreviewError {

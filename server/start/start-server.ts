@@ -35,7 +35,8 @@ import { openEventRooms } from '../stores/event-rooms.ts';
 import { openCluster, type Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
-import { openBotTests, wirePreview } from './studio-preview.ts';
+import { openBotTests, sweepPreviews, wirePreview } from './studio-preview.ts';
+import { schedulePreviewSweep } from '../jobs/handlers/preview-sweep.ts';
 import { runBotTests } from '../studio/preview/bot-tests.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
@@ -342,6 +343,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(mailer ? { mailer } : {}),
     ...(sms ? { sms } : {}),
   });
+  await sweepPreviews(jobs, { store, app: deps, preview, alone: !cluster });
   // A connected web chat user's channel is known: their deliveries need no lookup.
   if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
 
@@ -358,6 +360,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   jobs.start();
   insights.recorder?.start();
   await scheduleRetention(jobs, retention, clock.now());
+  await schedulePreviewSweep(jobs, clock.now());
   await subscriptions.jobs.start();
   await bot.current.runtime.start();
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).

@@ -5,8 +5,14 @@ import type { Logger } from '../ports/logger.ts';
 import type { Mailer } from '../ports/mailer.ts';
 import type { SmsSender } from '../ports/sms-sender.ts';
 import type { BotTestsRoom } from '../ports/studio/bot-tests.ts';
+import type { AppDeps } from '../app/deps.ts';
+import { PREVIEW_SWEEP_JOB, previewSweepJobHandler, sweepPreviewUsers } from '../jobs/handlers/preview-sweep.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import type { PreviewUsers } from '../ports/preview.ts';
+import { mongoPreviewUsers } from '../stores/mongo/mongo-preview-users.ts';
 import type { MongoStore } from '../stores/mongo/mongo-store.ts';
 import { mongoBotTests } from '../stores/mongo/studio/mongo-bot-tests.ts';
+import { sqlitePreviewUsers } from '../stores/sqlite/sqlite-preview-users.ts';
 import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { sqliteBotTests } from '../stores/sqlite/studio/sqlite-bot-tests.ts';
 import { addBotTest } from '../studio/preview/bot-tests.ts';
@@ -18,6 +24,10 @@ import type { Studio } from './studio.ts';
 
 export function openBotTests(store: SqliteStore | MongoStore): BotTestsRoom {
   return store.kind === 'sqlite' ? sqliteBotTests(store.db) : mongoBotTests(store.db);
+}
+
+export function openPreviewUsers(store: SqliteStore | MongoStore): PreviewUsers {
+  return store.kind === 'sqlite' ? sqlitePreviewUsers(store.db) : mongoPreviewUsers(store.db);
 }
 
 /**
@@ -62,4 +72,24 @@ export function wirePreview(
       saveTest: (test, accountId) => addBotTest(options.tests, test, accountId, () => clock.now()),
     },
   });
+}
+
+/**
+ * Preview users a crash left behind: erased hourly once idle (the sweep job, on any node), and at
+ * once at start-up when this process is alone on the store (no cluster), since none of its own
+ * previews can be running yet.
+ */
+export async function sweepPreviews(
+  jobs: JobRunner,
+  options: { readonly store: SqliteStore | MongoStore; readonly app: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock'>; readonly preview: ReturnType<typeof attachPreview>; readonly alone: boolean },
+): Promise<void> {
+  const sweep = {
+    previews: openPreviewUsers(options.store),
+    app: options.app,
+    running: () => new Set([...options.preview.previews.values()].flatMap((running) => (running.userId ? [running.userId] : []))),
+  };
+  jobs.register(PREVIEW_SWEEP_JOB, previewSweepJobHandler(sweep));
+  if (!options.alone) return;
+  const erased = await sweepPreviewUsers(sweep, Number.MAX_SAFE_INTEGER);
+  if (erased > 0) options.app.logger.info({ event: 'preview_users_swept', erased, atStart: true }, 'studio preview users left behind by the last run were erased');
 }

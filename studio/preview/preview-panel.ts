@@ -1,6 +1,6 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { io, type Socket } from 'socket.io-client';
-import { PREVIEW_NAMESPACE, type CallAnswer, type HeldCall, type PreviewError, type PreviewState, type StartPreview } from '../../shared/preview-protocol.ts';
+import { PREVIEW_NAMESPACE, type CallAnswer, type HeldCall, type PreviewError, type PreviewState, type PreviewTimer, type StartPreview } from '../../shared/preview-protocol.ts';
 import type { HandshakeAuth } from '../../shared/protocol.ts';
 import { defineChatWidget } from '../../widget/define.ts';
 import { SocketTransport } from '../../widget/transport/socket-transport.ts';
@@ -104,8 +104,9 @@ export class StudioPreviewPanel extends LitElement {
   private show(state: PreviewState): void {
     this.preview = state;
     if (!this.host) return;
-    // A step whose call waits for the author is where the conversation is, though its turn has not ended yet.
-    const at = !state.active ? null : (state.held?.find((call) => call.step)?.step ?? state.position);
+    // A step whose call waits for the author is where the conversation is, though its turn has not ended yet;
+    // an asynchronous step's call is not: the conversation went on past it.
+    const at = !state.active ? null : (state.held?.find((call) => call.step && !call.async)?.step ?? state.position);
     this.host.currentStep = at ? { dialog: at.dialogId, step: at.stepId } : undefined;
     this.host.liveValues = state.active ? { ...(state.variables ?? {}), ...(state.userData ?? {}) } : undefined;
   }
@@ -116,7 +117,7 @@ export class StudioPreviewPanel extends LitElement {
         if (ack.ok) return resolve(ack.value);
         const { code, message } = ack.error;
         this.message =
-          code === 'definition_invalid' ? this.t.definitionInvalid : code === 'not_a_test' ? fill(this.t.notATest, { message }) : code === 'call_gone' ? this.t.callGone : fill(this.t.failed, { message });
+          code === 'definition_invalid' ? this.t.definitionInvalid : code === 'not_a_test' ? fill(this.t.notATest, { message }) : code === 'call_gone' ? this.t.callGone : code === 'timer_gone' ? this.t.timerGone : fill(this.t.failed, { message });
         resolve(undefined);
       });
     });
@@ -164,6 +165,10 @@ export class StudioPreviewPanel extends LitElement {
     await this.request('answer', { callId: call.id, answer });
   }
 
+  private async skipWait(timer: PreviewTimer): Promise<void> {
+    await this.request('run_timer', { timerId: timer.id });
+  }
+
   private async saveTest(): Promise<void> {
     const name = this.testName.trim();
     if (!name) return;
@@ -180,7 +185,7 @@ export class StudioPreviewPanel extends LitElement {
   private renderCall(call: HeldCall) {
     const t = this.t;
     const step = call.step ? `${call.step.dialogId}.${call.step.stepId}` : '—';
-    const title = fill(call.kind === 'http' ? t.httpCall : call.kind === 'email' ? t.emailCall : t.smsCall, { step });
+    const title = fill(call.kind === 'http' ? (call.async ? t.asyncCall : t.httpCall) : call.kind === 'email' ? t.emailCall : t.smsCall, { step });
     const request = call.request;
     const shown = request
       ? `${request.method} ${request.url}\n${request.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}${request.body ? `\n\n${request.body}` : ''}`
@@ -208,6 +213,29 @@ export class StudioPreviewPanel extends LitElement {
     </li>`;
   }
 
+  private renderTimers(timers: readonly PreviewTimer[]) {
+    const t = this.t;
+    if (timers.length === 0) return html`<p>${t.noWaits}</p>`;
+    const when = new Intl.DateTimeFormat(this.locale, { dateStyle: 'medium', timeStyle: 'short' });
+    return html`<ul class="calls">
+      ${timers.map(
+        (timer) => html`<li>
+          <p>${fill(t.waitUntil, { step: timer.id, at: when.format(timer.dueAt) })}</p>
+          <button aria-label=${fill(t.skipWaitAt, { step: timer.id })} @click=${() => this.skipWait(timer)}>${t.skipWait}</button>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  /** How the latest asynchronous call ended: its result does not show in the chat, so the panel says it. */
+  private renderAsyncOutcome(state: PreviewState) {
+    const done = [...(state.activity ?? [])].reverse().find((entry) => entry.what === 'asyncDone');
+    if (!done || done.what !== 'asyncDone') return nothing;
+    const t = this.t;
+    const step = done.step ? `${done.step.dialogId}.${done.step.stepId}` : '—';
+    return html`<p>${done.ok ? fill(t.asyncOk, { step }) : fill(t.asyncFailed, { step, message: done.message ?? '' })}</p>`;
+  }
+
   override render() {
     const t = this.t;
     const state = this.preview;
@@ -228,6 +256,9 @@ export class StudioPreviewPanel extends LitElement {
       <div class="chat"></div>
       <h3>${t.held}</h3>
       ${(state.held ?? []).length === 0 ? html`<p>${t.noHeld}</p>` : html`<ul class="calls">${(state.held ?? []).map((call) => this.renderCall(call))}</ul>`}
+      ${this.renderAsyncOutcome(state)}
+      <h3>${t.waits}</h3>
+      ${this.renderTimers(state.active ? (state.timers ?? []) : [])}
       <h3>${t.values}</h3>
       ${Object.keys(values).length === 0
         ? html`<p>${t.noValues}</p>`

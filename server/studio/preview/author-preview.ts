@@ -12,9 +12,11 @@ import type { Logger } from '../../ports/logger.ts';
 import type { Mailer } from '../../ports/mailer.ts';
 import type { SmsSender } from '../../ports/sms-sender.ts';
 import type { Store, TranscriptEntry } from '../../ports/store.ts';
-import { dryRunCaller, dryRunMailer, dryRunSms, type DryRunDeps } from './dry-run.ts';
+import { fireTimer } from '../../app/fire-timer.ts';
+import { dryRunCaller, dryRunMailer, dryRunSms, runAsyncCall, type DryRunDeps } from './dry-run.ts';
 import { HeldCalls } from './held-calls.ts';
 import { namedSecrets } from './mask.ts';
+import { PreviewJobs } from './preview-jobs.ts';
 import { previewStore } from './preview-store.ts';
 import { ConversationRecorder } from './recorder.ts';
 
@@ -63,6 +65,7 @@ interface Running {
   readonly app: AppDeps;
   readonly bot: PreparedBot;
   readonly holds: HeldCalls;
+  readonly jobs: PreviewJobs;
   readonly recorder: ConversationRecorder;
   readonly revision: number;
   readonly from: { readonly dialogId: string; readonly stepId: string | null };
@@ -119,7 +122,7 @@ export class AuthorPreview {
       variables: Object.fromEntries(Object.entries(now.variables).filter(([key]) => !key.startsWith('$'))),
       userData: now.userData,
       held: running.holds.list(),
-      timers: [],
+      timers: running.jobs.list(),
       activity: this.activity,
       edited: this.edited,
     };
@@ -137,7 +140,7 @@ export class AuthorPreview {
       const userId = `preview-${randomUUID()}`;
       const secrets = () => namedSecrets(written, this.deps.env());
       // Made once the draft is read (it needs the start dialog); the store's hooks reach it through here.
-      const recording: { current?: ConversationRecorder } = {};
+      const recording: { current?: ConversationRecorder; jobs?: PreviewJobs } = {};
       const store = previewStore(this.deps.store, { accountId: this.accountId }, () => userId, {
         committed: (commit, result) => {
           recording.current?.committed(commit, result.user);
@@ -147,6 +150,7 @@ export class AuthorPreview {
           recording.current?.changed(user);
           this.publish();
         },
+        jobs: (jobs, cancelJobs, at) => recording.jobs?.committed(jobs, cancelJobs, at),
         notLogged: (kind) => this.note({ at: this.deps.clock.now(), what: 'notLogged', log: kind }),
       });
       const bot = await this.deps.prepare(written, store);
@@ -174,7 +178,7 @@ export class AuthorPreview {
           },
           reach: () => 'live',
         },
-        // A preview keeps no durable jobs (preview-store.ts): its turns' jobs are left out with them.
+        // A preview stores no durable jobs: its turns' outbox jobs run in memory (preview-jobs.ts), nothing else is scheduled.
         scheduler: { schedule: async () => undefined, cancel: async () => false },
         turns: new KeyedQueue(),
         ...(bot.classifier ? { classifier: bot.classifier } : {}),
@@ -183,7 +187,19 @@ export class AuthorPreview {
         sms: dryRunSms(this.deps.sms, dry),
         integrations: dryRunCaller(bot.caller, dry, (step, result) => recorder.answered(step, result)),
       };
-      this.running = { userId, app, bot, holds, recorder, revision, from: { dialogId, stepId: payload.stepId ?? null } };
+      const jobs = new PreviewJobs({
+        now: () => this.deps.clock.now(),
+        changed: () => this.publish(),
+        timer: async (timerId, delayMs) => {
+          // In a test this is time passing: the bot's words after it belong to a "wait" step.
+          recorder.waited(delayMs);
+          this.note({ at: this.deps.clock.now(), what: 'timerRan', timerId });
+          await fireTimer(app, { userId, timerId }).catch((error: unknown) => this.failed(error));
+        },
+        integration: (job) => runAsyncCall(dry, bot.runtime, job).catch((error: unknown) => this.failed(error)),
+      });
+      recording.jobs = jobs;
+      this.running = { userId, app, bot, holds, jobs, recorder, revision, from: { dialogId, stepId: payload.stepId ?? null } };
       this.edited = false;
       this.activity = [];
       this.note({ at: this.deps.clock.now(), what: 'started', dialogId, stepId: payload.stepId ?? null });
@@ -207,6 +223,7 @@ export class AuthorPreview {
     const running = this.running;
     if (!running) return;
     this.running = null;
+    running.jobs.close();
     running.holds.abandonAll();
     await running.app.turns.idle(running.userId).catch(() => undefined);
     await eraseUser(running.app, running.userId).catch((error: unknown) =>
@@ -214,6 +231,13 @@ export class AuthorPreview {
     );
     await running.bot.runtime.close().catch(() => undefined);
     this.publish();
+  }
+
+  /** The author skips a pending wait: its timer runs now. False when no such timer is pending. */
+  runTimer(timerId: string): boolean {
+    const running = this.running;
+    if (!running) throw new NoPreview();
+    return running.jobs.runNow(timerId);
   }
 
   answer(callId: string, answer: CallAnswer): 'answered' | 'gone' | 'unfit' {

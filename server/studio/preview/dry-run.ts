@@ -131,8 +131,8 @@ export function dryRunCaller(inner: IntegrationCaller, deps: DryRunDeps, done: (
       done(step, result);
       return result;
     },
-    // An asynchronous step's call is a durable job of the turn; the preview store keeps no jobs (preview-store.ts),
-    // so in a preview the conversation goes on past it and its call is not made.
+    // An asynchronous step's call is a job of the turn: the preview runs it in the background (preview-jobs.ts,
+    // runAsyncCall below) while the conversation goes on, as the live bot's job runner would.
     asyncJob(step, context) {
       return inner.asyncJob(step, context);
     },
@@ -172,4 +172,37 @@ export function dryRunSms(real: SmsSender | undefined, deps: DryRunDeps): SmsSen
       if (answer.kind === 'send' && real) await real.send(message);
     },
   };
+}
+
+/** What running an asynchronous step's job needs of the integration layer (IntegrationRuntime fits). */
+export interface AsyncCallRunner {
+  runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<{ readonly kind: string; readonly message: string } | undefined | void>;
+}
+
+/**
+ * An asynchronous integration step's job in a preview: run once at once, in rehearsals like a
+ * synchronous step, so each call it makes is held for the author (marked async) with its request
+ * masked, and answered with a stub or sent for real. The conversation does not wait for it, and
+ * its result does not enter the conversation (as with the live bot); the panel hears how it ended.
+ * A failure the live bot would retry is not retried: the author sees it and can answer otherwise.
+ */
+export async function runAsyncCall(deps: DryRunDeps, runner: AsyncCallRunner, job: { readonly payload: Readonly<Record<string, unknown>> }): Promise<void> {
+  const origin = job.payload.origin as { dialogId?: unknown; stepId?: unknown } | undefined;
+  const step = typeof origin?.dialogId === 'string' && typeof origin.stepId === 'string' ? { dialogId: origin.dialogId, stepId: origin.stepId } : null;
+  let failure: { readonly kind: string; readonly message: string } | undefined | void;
+  try {
+    failure = await rehearse(deps, { step, async: true }, () => runner.runJob(job.payload, { attempt: 1, maxAttempts: 1 }));
+  } catch (error) {
+    // The preview ended while a call waited: nothing was sent, nothing to tell.
+    if (error instanceof Error && error.name === 'AbandonedCall') return;
+    const { kind } = error as { kind?: unknown };
+    failure = { kind: typeof kind === 'string' ? kind : 'internal', message: (error as Error).message };
+  }
+  deps.activity({
+    at: deps.now(),
+    what: 'asyncDone',
+    step,
+    ok: !failure,
+    ...(failure ? { kind: failure.kind, message: maskText(failure.message, deps.secrets()).slice(0, 500) } : {}),
+  });
 }

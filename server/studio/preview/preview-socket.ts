@@ -184,6 +184,10 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
       if (outcome === 'unfit') throw new Refused('invalid_payload', 'That answer does not fit this call (a stub answers an HTTP call; email and SMS are skipped, failed or sent).');
       return null;
     });
+    on(socket, bucket, 'run_timer', z.object({ timerId: stepName }).strict(), async ({ timerId }) => {
+      if (!preview.runTimer(timerId)) throw new Refused('timer_gone', 'That wait has already ended, or the preview restarted.');
+      return null;
+    });
     on(socket, bucket, 'save_test', saveTestSchema, ({ name }) => preview.saveTest(name));
   }
 

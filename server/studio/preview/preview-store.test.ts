@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogKind, NewLogEntry, Store, UserRecord } from '../../ports/store.ts';
+import type { LogKind, NewJob, NewLogEntry, Store, UserRecord } from '../../ports/store.ts';
 import { openSqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 import { readAll, tempDir } from '../../integrations/test/upstream.ts';
 import { previewStore } from './preview-store.ts';
@@ -12,6 +12,7 @@ describe('a preview\'s view of the store', () => {
   let notLogged: Array<{ kind: LogKind; entries: readonly NewLogEntry[] }>;
   let changed: UserRecord[];
   let committed: number;
+  let handed: Array<{ jobs: readonly NewJob[]; cancelJobs: readonly string[]; at: number }>;
 
   beforeEach(async () => {
     dir = await tempDir();
@@ -19,9 +20,11 @@ describe('a preview\'s view of the store', () => {
     notLogged = [];
     changed = [];
     committed = 0;
+    handed = [];
     store = previewStore(real, { accountId: 'acc-7' }, () => 'preview-1', {
       committed: () => void committed++,
       changed: (user) => void changed.push(user),
+      jobs: (jobs, cancelJobs, at) => void handed.push({ jobs, cancelJobs, at }),
       notLogged: (kind, entries) => void notLogged.push({ kind, entries }),
     });
   });
@@ -65,5 +68,37 @@ describe('a preview\'s view of the store', () => {
     expect(await real.getUser('someone-else')).toBeNull();
     await expect(store.appendTranscript('someone-else', [])).rejects.toThrow(/not its own/);
     await expect(store.scheduleJob({ kind: 'integration', runAt: 1_000, payload: {} } as never)).rejects.toThrow(/no durable jobs/);
+  });
+
+  it('when a turn of the preview sets a timer, starts an asynchronous call and writes an NLP log row, then no job or log row is stored and the preview is handed the jobs', async () => {
+    const user = await store.ensureUser({ userId: 'preview-1', channelId: 'webchat', userData: {}, now: 1_000 });
+    const timer: NewJob = { id: 'timer:preview-1:home.wait', kind: 'timer', payload: { userId: 'preview-1', timerId: 'home.wait' }, runAt: 86_401_000 };
+    const call: NewJob = { id: 'integration:1', kind: 'integration', payload: { step: {}, context: { userId: 'preview-1', variables: {}, userData: {} } }, runAt: 1_000 };
+    const outcome = await store.commitTurn({
+      userId: 'preview-1',
+      expectedVersion: user.version,
+      patch: { lastMessageAt: 1_000 },
+      now: 1_000,
+      botEntries: [],
+      jobs: [timer, call],
+      cancelJobs: ['timer:preview-1:home.before'],
+      logs: [{ kind: 'nlpLog', entry: { userId: 'preview-1', timestamp: 1_000, data: { text: 'hello' } } }],
+    });
+    expect(outcome.status).toBe('committed');
+    expect(handed).toEqual([{ jobs: [timer, call], cancelJobs: ['timer:preview-1:home.before'], at: 1_000 }]);
+    expect(await real.getJob(timer.id)).toBeNull();
+    expect(await real.getJob(call.id)).toBeNull();
+    const nlp = [];
+    for await (const entry of real.readLogs('nlpLog', {})) nlp.push(entry);
+    expect(nlp).toEqual([]);
+    expect(notLogged.map((n) => n.kind)).toEqual(['nlpLog']);
+  });
+
+  it('when a turn of the preview does not commit (a stale version), then no job is handed on', async () => {
+    await store.ensureUser({ userId: 'preview-1', channelId: 'webchat', userData: {}, now: 1_000 });
+    const timer: NewJob = { id: 'timer:preview-1:home.wait', kind: 'timer', payload: { userId: 'preview-1', timerId: 'home.wait' }, runAt: 5_000 };
+    const outcome = await store.commitTurn({ userId: 'preview-1', expectedVersion: 999, patch: {}, now: 1_000, botEntries: [], jobs: [timer] });
+    expect(outcome.status).not.toBe('committed');
+    expect(handed).toEqual([]);
   });
 });

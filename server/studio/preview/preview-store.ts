@@ -1,11 +1,13 @@
 import type { PreviewMark } from '../../ports/preview.ts';
-import type { LogKind, NewLogEntry, NewUser, Store, TurnCommit, TurnCommitResult, UserRecord } from '../../ports/store.ts';
+import type { LogKind, NewJob, NewLogEntry, NewUser, Store, TurnCommit, TurnCommitResult, UserRecord } from '../../ports/store.ts';
 
 export interface PreviewStoreHooks {
   /** A turn of the preview user was stored. */
   committed(commit: TurnCommit, result: Extract<TurnCommitResult, { status: 'committed' }>): void;
   /** The preview user changed outside a turn (values set, the opening's data). */
   changed(user: UserRecord): void;
+  /** A committed turn's outbox jobs (timers, asynchronous calls) and the timers it stopped: the preview runs them itself. */
+  jobs(jobs: readonly NewJob[], cancelJobs: readonly string[], at: number): void;
   /** A record the live bot would write, kept out of every log (ports/preview.ts): the panel is told instead. */
   notLogged(kind: LogKind, entries: readonly NewLogEntry[]): void;
 }
@@ -13,8 +15,9 @@ export interface PreviewStoreHooks {
 /**
  * The store as one preview sees it: the real one, so the engine, the use cases and the widget's
  * replay work as they do for everyone, except that the user it creates carries the preview mark,
- * no log row is written (NLP log, FAQ log, integration log, email, SMS, snapshots), and only this
- * preview's own user may be created or written. Everything else reads and writes through.
+ * no log row is written (NLP log, FAQ log, integration log, email, SMS, snapshots), no durable
+ * job is stored (a turn's jobs go to the preview, which runs them in memory: preview-jobs.ts), and
+ * only this preview's own user may be created or written. Everything else reads and writes through.
  */
 export function previewStore(real: Store, mark: PreviewMark, ownUser: () => string, hooks: PreviewStoreHooks): Store {
   const mine = (userId: string) => {
@@ -34,10 +37,16 @@ export function previewStore(real: Store, mark: PreviewMark, ownUser: () => stri
     },
     async commitTurn(commit) {
       mine(commit.userId);
-      const { snapshots, jobs: _jobs, ...rest } = commit;
+      const { snapshots, jobs, cancelJobs, logs, ...rest } = commit;
       if (snapshots && snapshots.length > 0) hooks.notLogged('userDataSnapshot', snapshots);
+      // The turn's own log rows (NLP log, FAQ log) ride in its outbox: kept out like every other.
+      for (const { kind, entry } of logs ?? []) hooks.notLogged(kind, [entry]);
       const result = await real.commitTurn(rest);
-      if (result.status === 'committed') hooks.committed(commit, result);
+      if (result.status === 'committed') {
+        hooks.committed(commit, result);
+        // Only a stored turn starts its jobs, as with the live bot's outbox.
+        if ((jobs?.length ?? 0) > 0 || (cancelJobs?.length ?? 0) > 0) hooks.jobs(jobs ?? [], cancelJobs ?? [], commit.now);
+      }
       return result;
     },
     async appendTranscript(userId, entries) {
@@ -55,7 +64,7 @@ export function previewStore(real: Store, mark: PreviewMark, ownUser: () => stri
       if (entries.length > 0) hooks.notLogged(kind, entries);
     },
     async scheduleJob() {
-      throw new Error('a preview takes no durable jobs; its scheduler keeps them');
+      throw new Error('a preview takes no durable jobs; it runs its turns\' jobs itself');
     },
   };
   return new Proxy(real, {

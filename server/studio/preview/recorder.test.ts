@@ -38,6 +38,7 @@ async function record(start: { dialogId: string; stepId: string | null }, userDa
   const store = previewStore(testBot.deps.store, { accountId: 'acc-1' }, () => 'p1', {
     committed: (commit, result) => recorder.committed(commit, result.user),
     changed: (user) => recorder.changed(user),
+    jobs: () => undefined,
     notLogged: () => undefined,
   });
   const deps = { ...testBot.deps, store };

@@ -1,12 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREVIEW_NAMESPACE, type HeldCall, type PreviewState } from '../../../shared/preview-protocol.ts';
+import type { HeldCall, PreviewState } from '../../../shared/preview-protocol.ts';
 import type { Role } from '../../ports/studio/roles.ts';
 import { json, startUpstream, type Upstream } from '../../integrations/test/upstream.ts';
 import { eventually, startTestServer, TEST_FUNCTION_KEY, type TestServer } from '../../test/start-test-server.ts';
+import { chat, emit, outcome, previewSocket, watch } from './preview-client.ts';
 import { invite, setUpOwner, type StudioClient } from './studio-client.ts';
 
 const TOKEN = 'sk_live_preview_socket_9f3e1a7c';
@@ -29,45 +30,6 @@ function definition(api: string) {
       },
     ],
   };
-}
-
-type Ack<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-/** A socket.io client as the studio page opens it: the session cookie, the page's Origin, the CSRF token in the handshake. */
-function previewSocket(server: TestServer, client: StudioClient, auth: Record<string, unknown>, origin = new URL(server.url).origin): Socket {
-  return io(`${server.url}${PREVIEW_NAMESPACE}`, {
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    auth,
-    extraHeaders: { ...(client.cookie ? { cookie: client.cookie } : {}), origin },
-  });
-}
-
-const emit = <T,>(socket: Socket, event: string, payload: unknown) => new Promise<Ack<T>>((resolve) => socket.emit(event, payload, resolve));
-
-/** The handshake's answer: connected, or the code it was refused with. */
-function outcome(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    socket.once('connect', () => resolve('connected'));
-    socket.once('connect_error', (error: Error & { data?: { code?: string } }) => resolve(error.data?.code ?? error.message));
-  });
-}
-
-/** The panel's view, kept as the server sends it. */
-function watch(control: Socket): { latest: () => PreviewState | undefined } {
-  let latest: PreviewState | undefined;
-  control.on('state', (state: PreviewState) => (latest = state));
-  return { latest: () => latest };
-}
-
-/** The widget's view: the texts the bot said, in order. */
-function chat(socket: Socket): { said: string[] } {
-  const said: string[] = [];
-  socket.on('entries', (items: { from: string; message: { text?: string } }[]) => {
-    for (const item of items) if (item.from === 'bot' && item.message.text) said.push(item.message.text);
-  });
-  return { said };
 }
 
 describe('the studio preview over its socket', () => {

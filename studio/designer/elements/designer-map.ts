@@ -147,11 +147,14 @@ export class DesignerMap extends LitElement {
     ui: { attribute: false },
     definition: { attribute: false },
     byStep: { attribute: false },
+    current: { attribute: false },
     active: { state: true },
   };
 
   declare ui: DesignerUi;
   declare definition: DefinitionDoc;
+  /** A preview's position (ui.current), passed so the map draws again when it moves. */
+  declare current: DesignerUi['current'];
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
   /** The step in the tab order, `dialog/step`. */
   private declare active: string;
@@ -230,6 +233,7 @@ export class DesignerMap extends LitElement {
             <button
               type="button"
               class=${current ? 'current' : ''}
+              aria-current=${current ? 'step' : nothing}
               data-key=${key}
               tabindex=${key === this.active ? '0' : '-1'}
               @click=${() => this.ui.openStep(d, s)}

@@ -190,6 +190,7 @@ export class DesignerOutline extends LitElement {
           id=${`step-head-${i}`}
           data-step-head=${i}
           aria-expanded=${open ? 'true' : 'false'}
+          aria-current=${current ? 'step' : nothing}
           aria-controls=${`step-body-${i}`}
           aria-describedby=${this.readOnly ? nothing : 'outline-keys'}
           @click=${() => this.ui.toggleStep(i)}

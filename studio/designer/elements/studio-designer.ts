@@ -201,7 +201,7 @@ export class StudioDesigner extends LitElement {
         </nav>
         <div class="view" role="tabpanel" id="view-panel" aria-labelledby=${`view-tab-${ui.view}`}>
           ${ui.view === 'map'
-            ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep}></designer-map>`
+            ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
             : ui.view === 'bot'
               ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
               : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
