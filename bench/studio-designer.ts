@@ -6,7 +6,7 @@
 // - keystroke: from a key's keydown in a step's text field to the next frame after the designer
 //   re-rendered (measured in the page), median and worst of the keys typed;
 // - problems: from the key that makes a template name a misspelt variable to the Problems tab
-//   counting it (the check's 80 ms wait, the request and the redraw), median;
+//   counting it (the check's 40 ms wait, the request and the redraw), median;
 // - map: from a click on the Map tab to every dialog's node drawn, median;
 // - the studio's JavaScript, raw and gzip.
 // Asserts nothing (a benchmark, not a test).
