@@ -92,6 +92,8 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     // An editor sees only the misses of Insights: no one's conversations.
     expect(await page.getByRole('navigation', { name: 'Insights sections' }).getByRole('link').allTextContents()).toEqual(['Misses']);
     await page.getByRole('complementary', { name: /^Intent quality of your draft/ }).waitFor();
+    // Each input of the group is ticked to go, unless the editor unticks it.
+    expect(await page.getByRole('checkbox', { name: MISSED }).isChecked()).toBe(true);
     await page.getByLabel(`Intent for: ${MISSED}`).selectOption('track');
     await page.getByRole('button', { name: `Add to intent: ${MISSED}` }).click();
     await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual(expect.stringContaining('Added 1 input(s) to intent track in your draft'));

@@ -11,6 +11,7 @@ export interface LogRead {
   readonly rows: number;
   readonly capped: boolean;
   readonly readUpTo: number | null;
+  readonly distinct: number;
 }
 
 export interface Misses {
@@ -20,7 +21,7 @@ export interface Misses {
   readonly canAdd: boolean;
   readonly unprocessed: readonly MissGroup[];
   readonly faqMisses: readonly MissGroup[];
-  readonly read: { readonly nlpLog: LogRead; readonly fuzzyQuestionAnswerLog: LogRead; readonly cap: number };
+  readonly read: { readonly nlpLog: LogRead; readonly fuzzyQuestionAnswerLog: LogRead; readonly cap: number; readonly groupedAtMost: number };
   readonly intents: readonly { readonly id: string; readonly utterances: number }[];
   readonly faq: readonly { readonly id: string; readonly question: string }[];
   readonly quality: {

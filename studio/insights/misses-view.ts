@@ -116,11 +116,12 @@ export class InsightsMisses extends LitElement {
     this.error = '';
     this.notice = '';
     try {
-      const answer = await this.api.post<{ revision: number; added: string[] }>('/insights/misses/add', {
-        target: { kind, id: picker.value },
-        texts: group.examples.map((e) => e.text),
-        revision: misses.source.revision,
-      });
+      const texts = [...this.renderRoot.querySelectorAll<HTMLInputElement>(`input[name="input-${group.id}"]:checked`)].map((box) => box.value);
+      if (texts.length === 0) {
+        this.error = t('missesNoneTicked');
+        return;
+      }
+      const answer = await this.api.post<{ revision: number; added: string[] }>('/insights/misses/add', { target: { kind, id: picker.value }, texts, revision: misses.source.revision });
       const target = kind === 'intent' ? `intent ${picker.value}` : `FAQ ${picker.value}`;
       this.notice = answer.added.length > 0 ? t('missesAdded', { n: answer.added.length, target, revision: answer.revision }) : t('missesNothingAdded', { target });
       await this.load();
@@ -154,11 +155,15 @@ export class InsightsMisses extends LitElement {
   }
 
   private renderMisses(m: Misses): TemplateResult {
-    const capped = ([['nlpLog', t('logNlp')], ['fuzzyQuestionAnswerLog', t('logFaq')]] as const).filter(([log]) => m.read[log].capped);
+    const logs = [['nlpLog', t('logNlp')], ['fuzzyQuestionAnswerLog', t('logFaq')]] as const;
+    const capped = logs.filter(([log]) => m.read[log].capped);
     return html`
       <p>${t('missesIntro', { source: this.sourceWords(m) })}</p>
       ${m.canAdd ? nothing : html`<p>${t('missesReadOnly')}</p>`}
       ${capped.map(([log, name]) => html`<p>${t('missesCapped', { log: name, cap: m.read.cap, time: new Date(m.read[log].readUpTo ?? 0).toISOString().slice(0, 16).replace('T', ' ') })}</p>`)}
+      ${logs
+        .filter(([log]) => m.read[log].distinct > m.read.groupedAtMost)
+        .map(([log, name]) => html`<p>${t('missesMostFrequent', { log: name, n: m.read.groupedAtMost, distinct: m.read[log].distinct })}</p>`)}
       <div class="layout">
         <div>${this.groups(m, t('missesUnprocessed'), m.unprocessed)} ${this.groups(m, t('missesFaq'), m.faqMisses)}</div>
         ${this.quality(m)}
@@ -192,7 +197,11 @@ export class InsightsMisses extends LitElement {
     return html`<tr>
       <th scope="row">
         <ul class="inputs">
-          ${group.examples.map((e) => html`<li>${e.text}${e.count > 1 ? html` (${e.count})` : nothing}</li>`)}
+          ${group.examples.map((e) => {
+            const words = html`${e.text}${e.count > 1 ? html` (${e.count})` : nothing}`;
+            // Editors choose which of the group's inputs go: all of them unless unticked.
+            return m.canAdd ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} checked />${words}</label></li>` : html`<li>${words}</li>`;
+          })}
         </ul>
         ${group.distinct > group.examples.length ? html`<span>${t('moreInputs', { n: group.distinct - group.examples.length })}</span>` : nothing}
       </th>

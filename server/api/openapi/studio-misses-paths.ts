@@ -17,7 +17,7 @@ const common = {
 const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } });
 const count = { type: 'integer', minimum: 0 };
 const scored = { type: ['object', 'null'], additionalProperties: false, required: ['id', 'score'], properties: { id: { type: 'string' }, score: { type: 'number' } } };
-const logRead = { type: 'object', additionalProperties: false, required: ['rows', 'capped', 'readUpTo'], properties: { rows: count, capped: { type: 'boolean' }, readUpTo: { type: ['integer', 'null'], description: 'Epoch ms of the last row read when capped.' } } };
+const logRead = { type: 'object', additionalProperties: false, required: ['rows', 'capped', 'readUpTo', 'distinct'], properties: { rows: count, capped: { type: 'boolean' }, readUpTo: { type: ['integer', 'null'], description: 'Epoch ms of the last row read when capped.' }, distinct: { ...count, description: 'Distinct inputs among the rows read; only the `groupedAtMost` most frequent are grouped.' } } };
 
 const operation = (operationId: string, summary: string, role: string, description: string, rest: Obj): Obj => ({
   operationId,
@@ -100,7 +100,7 @@ export function studioMissesSchemas(): Obj {
         canAdd: { type: 'boolean', description: 'Whether the caller may add inputs to the draft (owners, editors).' },
         unprocessed: { type: 'array', items: group },
         faqMisses: { type: 'array', items: group },
-        read: { type: 'object', additionalProperties: false, required: ['nlpLog', 'fuzzyQuestionAnswerLog', 'cap'], properties: { nlpLog: logRead, fuzzyQuestionAnswerLog: logRead, cap: count } },
+        read: { type: 'object', additionalProperties: false, required: ['nlpLog', 'fuzzyQuestionAnswerLog', 'cap', 'groupedAtMost'], properties: { nlpLog: logRead, fuzzyQuestionAnswerLog: logRead, cap: count, groupedAtMost: count } },
         intents: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['id', 'utterances'], properties: { id: { type: 'string' }, utterances: count } } },
         faq: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['id', 'question'], properties: { id: { type: 'string' }, question: { type: 'string' } } } },
         quality: { type: 'object', additionalProperties: true, description: 'reportIntentQuality of the definition: accuracy, suggestedThreshold, confusable pairs, thinIntents, findings (sentences).' },

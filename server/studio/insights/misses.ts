@@ -1,7 +1,7 @@
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import type { LogKind, Store } from '../../ports/store.ts';
 import { reportIntentQuality, type IntentQualityReport } from '../../nlp/quality.ts';
-import { groupMisses, modelsOf, type MissGroup, type TextCount } from './miss-groups.ts';
+import { groupMisses, MAX_DISTINCT, modelsOf, type MissGroup, type TextCount } from './miss-groups.ts';
 import type { TeachableDefinition } from './teachable.ts';
 
 /**
@@ -26,12 +26,14 @@ export interface LogRead {
   readonly capped: boolean;
   /** Time of the last row read when capped: the misses cover the range up to it. */
   readonly readUpTo: number | null;
+  /** Distinct inputs among the rows read (only the MAX_DISTINCT most frequent are grouped). */
+  readonly distinct: number;
 }
 
 export interface MissesReport {
   readonly unprocessed: readonly MissGroup[];
   readonly faqMisses: readonly MissGroup[];
-  readonly read: { readonly nlpLog: LogRead; readonly fuzzyQuestionAnswerLog: LogRead; readonly cap: number };
+  readonly read: { readonly nlpLog: LogRead; readonly fuzzyQuestionAnswerLog: LogRead; readonly cap: number; readonly groupedAtMost: number };
   readonly intents: readonly { readonly id: string; readonly utterances: number }[];
   readonly faq: readonly { readonly id: string; readonly question: string }[];
   readonly quality: IntentQualityReport;
@@ -70,7 +72,7 @@ async function readMisses(deps: MissesDeps, kind: LogKind, range: { fromMs: numb
       counts.set(key, { text: seen?.text ?? text, count: (seen?.count ?? 0) + 1 });
     }
   }
-  return { texts: [...counts.values()], read: { rows, capped, readUpTo: capped ? last : null } };
+  return { texts: [...counts.values()], read: { rows, capped, readUpTo: capped ? last : null, distinct: counts.size } };
 }
 
 export async function missesReport(deps: MissesDeps, range: { fromMs: number; toMs: number }, definition: TeachableDefinition): Promise<MissesReport> {
@@ -82,7 +84,7 @@ export async function missesReport(deps: MissesDeps, range: { fromMs: number; to
   return {
     unprocessed: await groupMisses(nlp.texts, definition, options),
     faqMisses: await groupMisses(faqLog.texts, definition, options),
-    read: { nlpLog: nlp.read, fuzzyQuestionAnswerLog: faqLog.read, cap: deps.rowCap ?? ROW_CAP },
+    read: { nlpLog: nlp.read, fuzzyQuestionAnswerLog: faqLog.read, cap: deps.rowCap ?? ROW_CAP, groupedAtMost: MAX_DISTINCT },
     intents: definition.intents.map((i) => ({ id: i.id, utterances: i.utterances.length })),
     faq: definition.faq.map((p) => ({ id: p.id, question: p.questions[0] ?? '' })),
     quality: await qualityOf(definition, deps.embeddings),
