@@ -47,6 +47,17 @@ export class InsightsMisses extends LitElement {
         margin: 0;
         padding-left: 1rem;
       }
+      ul.inputs label {
+        display: inline-flex;
+        flex-direction: row;
+        align-items: baseline;
+        gap: 0.35rem;
+        margin: 0;
+      }
+      ul.inputs:has(input) {
+        list-style: none;
+        padding-left: 0;
+      }
       .add {
         display: flex;
         flex-wrap: wrap;
