@@ -80,10 +80,9 @@ export async function missesReport(deps: MissesDeps, range: { fromMs: number; to
   const nlp = await readMisses(deps, 'nlpLog', range, previews, (data) => (data.processed ? undefined : data.query));
   const faqLog = await readMisses(deps, 'fuzzyQuestionAnswerLog', range, previews, (data) => (data.matched ? undefined : data.text));
   const models = await modelsOf(definition, deps.embeddings);
-  const options = { models, embeddings: deps.embeddings };
   return {
-    unprocessed: await groupMisses(nlp.texts, definition, options),
-    faqMisses: await groupMisses(faqLog.texts, definition, options),
+    unprocessed: await groupMisses(nlp.texts, definition, { models }),
+    faqMisses: await groupMisses(faqLog.texts, definition, { models }),
     read: { nlpLog: nlp.read, fuzzyQuestionAnswerLog: faqLog.read, cap: deps.rowCap ?? ROW_CAP, groupedAtMost: MAX_DISTINCT },
     intents: definition.intents.map((i) => ({ id: i.id, utterances: i.utterances.length })),
     faq: definition.faq.map((p) => ({ id: p.id, question: p.questions[0] ?? '' })),
