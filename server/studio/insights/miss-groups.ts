@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import { createFaqMatcher, prepareFaqMatcher } from '../../nlp/faq-matcher.ts';
 import { dot, fitVectoriser, type SparseVector } from '../../nlp/features.ts';
@@ -34,6 +35,8 @@ export const MAX_EXAMPLES = 10;
 export const GROUP_SIMILARITY = 0.4;
 /** With EMBEDDINGS, groups whose suggestions come from the models with embeddings (the rest: words alone). */
 export const EMBEDDED_SUGGESTIONS = 20;
+/** Texts compared, or groups suggested for, between two yields to the event loop (tens of ms of work at most, at the bound). */
+const YIELD_EVERY = 50;
 
 export interface TextCount {
   readonly text: string;
@@ -101,6 +104,8 @@ export async function groupMisses(texts: readonly TextCount[], definition: Teach
   const vectors: SparseVector[] = sorted.map((t) => vectoriser.vector(t.text));
   const groups: { leader: number; members: number[] }[] = [];
   for (let i = 0; i < sorted.length; i++) {
+    // Turns of visitors go on meanwhile: the server's one thread is let go now and then.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await setImmediatePromise();
     const home = groups.find((g) => dot(vectors[g.leader]!, vectors[i]!) >= GROUP_SIMILARITY);
     if (home) home.members.push(i);
     else groups.push({ leader: i, members: [i] });
@@ -113,6 +118,7 @@ export async function groupMisses(texts: readonly TextCount[], definition: Teach
   for (const [index, { group, count }] of counted.entries()) {
     const members = group.members.map((i) => sorted[i]!);
     const leader = sorted[group.leader]!.text;
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await setImmediatePromise();
     const models = embedded && index < EMBEDDED_SUGGESTIONS ? embedded : options.models;
     const suggestion = await suggest(leader, models);
     // A text the endpoint could not encode was classified on words (the word model's id): the rest go on words at once.
