@@ -8,7 +8,7 @@ import { serveHostPage, type HostPage } from './host-page.ts';
 import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, openDesigner, person, signedInPage } from './studio-designer-helpers.ts';
+import { designerServer, openDesigner, person, signedInPage, tabTo } from './studio-designer-helpers.ts';
 
 const MISSED = 'Where is my parcel';
 const NOT_UNDERSTOOD = 'Sorry, I did not get that.';
@@ -95,7 +95,9 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     // Each input of the group is ticked to go, unless the editor unticks it.
     expect(await page.getByRole('checkbox', { name: MISSED }).isChecked()).toBe(true);
     await page.getByLabel(`Intent for: ${MISSED}`).selectOption('track');
-    await page.getByRole('button', { name: `Add to intent: ${MISSED}` }).click();
+    // By keyboard: Tab to the group's button and press Enter.
+    await tabTo(page, page.getByRole('button', { name: `Add to intent: ${MISSED}` }));
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual(expect.stringContaining('Added 1 input(s) to intent track in your draft'));
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `${store}-insights-misses-editor`);
