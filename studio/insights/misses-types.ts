@@ -25,10 +25,11 @@ export interface Misses {
   readonly intents: readonly { readonly id: string; readonly utterances: number }[];
   readonly faq: readonly { readonly id: string; readonly question: string }[];
   readonly quality: {
+    readonly accuracy: number | null;
+    readonly accuracyAtThreshold: number | null;
     readonly threshold: number;
     readonly suggestedThreshold: number | null;
     readonly thinIntents: readonly string[];
     readonly confusable: readonly { readonly intents: readonly [string, string]; readonly count: number }[];
-    readonly findings: readonly string[];
   };
 }

@@ -7,6 +7,8 @@ import { lastDays } from './types.ts';
 
 type Kind = 'intent' | 'faq';
 
+const percent = (share: number): string => `${Math.round(share * 100)} %`;
+
 /**
  * Insights → Misses: the NLP log's unprocessed inputs and the FAQ log's unanswered questions,
  * grouped by likeness on the server, each group with the nearest intent and FAQ pair; owners and
@@ -252,6 +254,11 @@ export class InsightsMisses extends LitElement {
     const q = m.quality;
     return html`<aside aria-labelledby="quality-title">
       <h2 id="quality-title">${t('qualityTitle', { source: this.sourceWords(m) })}</h2>
+      <p>
+        ${q.accuracy === null || q.accuracyAtThreshold === null
+          ? t('qualityTooFew')
+          : t('qualityAccuracy', { accuracy: percent(q.accuracy), atThreshold: percent(q.accuracyAtThreshold), threshold: q.threshold })}
+      </p>
       <p>${q.suggestedThreshold === null ? t('qualityNoThreshold') : t('qualityThreshold', { suggested: q.suggestedThreshold, threshold: q.threshold })}</p>
       <p>${q.thinIntents.length > 0 ? t('qualityThin', { ids: q.thinIntents.join(', ') }) : t('qualityNoThin')}</p>
       ${q.confusable.length > 0
@@ -270,9 +277,6 @@ export class InsightsMisses extends LitElement {
             </tbody>
           </table>`
         : html`<p>${t('qualityNoConfusable')}</p>`}
-      <ul>
-        ${q.findings.map((f) => html`<li>${f}</li>`)}
-      </ul>
     </aside>`;
   }
 }
