@@ -26,6 +26,7 @@ import { retentionSettings, scheduleRetention } from '../jobs/handlers/retention
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { prepareBot, readBot, watchedFiles, type BotSource } from '../load-bot.ts';
 import { formatProblem } from '../definition/problem.ts';
+import { missesRoutes } from '../studio/http/misses-routes.ts';
 import { openEmbeddings } from '../nlp/embeddings/open-embeddings.ts';
 import { throttledWarning } from '../nlp/embeddings/throttled-warning.ts';
 import { persistentSecret } from '../secrets.ts';
@@ -262,6 +263,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
         designerRoutes(designer),
         studioInsightsRoutes({ insights, store, audit: studio.audit, clock, windowMs: config.INSIGHTS_WINDOW, bot: () => bot.current, versions: () => versions.deps.room, deps: () => deps }),
         studioExportRoutes({ store, logger, bot: () => bot.current }),
+        missesRoutes({ store, versions: () => versions.deps, now: () => clock.now(), embeddings: embeddings ?? undefined }),
       ]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().

@@ -1,4 +1,5 @@
 import { insightsDe, insightsEn } from './insights-strings.ts';
+import { missesDe, missesEn } from './misses-strings.ts';
 
 /**
  * Every sentence the studio shows, in English and German. Other screens add their keys to both
@@ -218,6 +219,7 @@ export const en = {
   errorUnknown: 'Something went wrong on the server. Quote {requestId} when reporting it.',
   errorGeneric: 'Something went wrong. Try again.',
   ...insightsEn,
+  ...missesEn,
 };
 
 export type StudioStrings = typeof en;
@@ -436,6 +438,7 @@ export const de: StudioStrings = {
   errorUnknown: 'Auf dem Server ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung {requestId}.',
   errorGeneric: 'Etwas ist schiefgegangen. Versuchen Sie es erneut.',
   ...insightsDe,
+  ...missesDe,
 };
 
 const tables: Record<string, StudioStrings> = { en, de };

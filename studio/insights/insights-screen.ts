@@ -5,9 +5,10 @@ import { shared } from '../app/styles.ts';
 import { t } from '../i18n/strings.ts';
 import './insights-chart.ts';
 import './conversations-view.ts';
+import './misses-view.ts';
 import { lastDays, type Dashboard, type DropOff, type VersionList } from './types.ts';
 
-type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'downloads';
+type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 
 /** The exports the studio offers for download (the management API's, by the same names). */
 const EXPORTS = ['transcript', 'userData', 'userDataSnapshot', 'nlpLog', 'fuzzyQuestionAnswerLog', 'integrationLog', 'urlTracker', 'outgoingEmail', 'outgoingSms'] as const;
@@ -99,9 +100,15 @@ export class StudioInsights extends LitElement {
     return this.session?.account.role === 'owner' || this.session?.account.role === 'analyst';
   }
 
+  /** Editors see the misses (what to teach the bot, without who wrote it), not the rest. */
+  private get missesAllowed(): boolean {
+    return this.allowed || this.session?.account.role === 'editor';
+  }
+
   private get tab(): Tab | 'user' {
+    if (!this.allowed && this.missesAllowed) return 'misses';
     if (this.route.startsWith('users/')) return 'user';
-    return this.route === 'drop-off' || this.route === 'conversations' || this.route === 'downloads' ? this.route : 'dashboard';
+    return this.route === 'drop-off' || this.route === 'conversations' || this.route === 'downloads' || this.route === 'misses' ? this.route : 'dashboard';
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -139,20 +146,32 @@ export class StudioInsights extends LitElement {
   }
 
   override render(): TemplateResult {
+    const link = (route: string, label: string, current: boolean) => html`<li><a href="${BASE}insights${route ? `/${route}` : ''}" aria-current=${current ? 'page' : 'false'}>${label}</a></li>`;
+    if (!this.allowed && this.missesAllowed) {
+      return html`
+        <h1>${t('insightsTitle')}</h1>
+        <nav aria-label=${t('insightsSections')}>
+          <ul>
+            ${link('misses', t('tabMisses'), true)}
+          </ul>
+        </nav>
+        <insights-misses .api=${this.api}></insights-misses>
+      `;
+    }
     if (!this.allowed) return html`<h1>${t('insightsTitle')}</h1><p>${t('insightsNotAllowed')}</p>`;
     const tab = this.tab;
-    const link = (route: string, label: string, current: boolean) => html`<li><a href="${BASE}insights${route ? `/${route}` : ''}" aria-current=${current ? 'page' : 'false'}>${label}</a></li>`;
     return html`
       <h1>${t('insightsTitle')}</h1>
       <nav aria-label=${t('insightsSections')}>
         <ul>
           ${link('', t('tabDashboard'), tab === 'dashboard')} ${link('drop-off', t('tabDropOff'), tab === 'drop-off')}
-          ${link('conversations', t('tabConversations'), tab === 'conversations' || tab === 'user')} ${link('downloads', t('tabDownloads'), tab === 'downloads')}
+          ${link('conversations', t('tabConversations'), tab === 'conversations' || tab === 'user')} ${link('misses', t('tabMisses'), tab === 'misses')}
+          ${link('downloads', t('tabDownloads'), tab === 'downloads')}
         </ul>
       </nav>
       <p class="error" role="alert">${this.error}</p>
       ${tab === 'dashboard' || tab === 'drop-off' || tab === 'downloads' ? this.rangeForm(tab) : nothing}
-      ${tab === 'downloads' ? this.renderDownloads() : nothing}
+      ${tab === 'downloads' ? this.renderDownloads() : nothing} ${tab === 'misses' ? html`<insights-misses .api=${this.api}></insights-misses>` : nothing}
       ${tab === 'dashboard' ? this.renderDashboard() : nothing} ${tab === 'drop-off' ? this.renderDropOff() : nothing}
       ${tab === 'conversations' || tab === 'user'
         ? html`<insights-conversations .api=${this.api} .session=${this.session} .userId=${tab === 'user' ? decodeURIComponent(this.route.slice('users/'.length)) : ''}></insights-conversations>`

@@ -9,6 +9,7 @@ import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
 import { studioInsightsPaths, studioInsightsSchemas } from './studio-insights-paths.ts';
+import { studioMissesPaths, studioMissesSchemas } from './studio-misses-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
@@ -250,6 +251,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
   Object.assign(paths, studioInsightsPaths());
+  Object.assign(paths, studioMissesPaths());
   Object.assign(paths, subscriptionPaths());
 
   const schemas: Obj = {
@@ -261,6 +263,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
     ...studioPeopleSchemas(),
     ...studioVersionsSchemas(),
     ...studioInsightsSchemas(),
+    ...studioMissesSchemas(),
     ...subscriptionSchemas(),
   };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;

@@ -17,6 +17,11 @@ export const PERMISSIONS = {
   publish: ['owner', 'editor'],
   /** Conversations, transcripts, insights, exports: personal data. */
   readConversations: ['owner', 'analyst'],
+  /**
+   * What the bot did not understand, grouped, without who wrote it (studio Insights → Misses):
+   * editors too, as they are the ones who teach the bot from it.
+   */
+  readMisses: ['owner', 'editor', 'analyst'],
   /** Secret names and whether each is set (never a value). */
   listSecrets: ['owner', 'editor'],
   manageSecrets: ['owner'],

@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
+import type { EmbeddingProvider } from '../../ports/embeddings.ts';
+import { createFaqMatcher, prepareFaqMatcher } from '../../nlp/faq-matcher.ts';
+import { dot, fitVectoriser, type SparseVector } from '../../nlp/features.ts';
+import { trainIntentClassifier } from '../../nlp/intent-classifier.ts';
+import { WORD_MODEL } from '../../nlp/intent-model.ts';
+import { analyserFor } from '../../nlp/language.ts';
+import type { FaqMatcher, IntentClassifier } from '../../ports/understanding.ts';
+import type { TeachableDefinition } from './teachable.ts';
+
+/**
+ * Grouping what the bot did not understand by likeness, with the product's own NLP: the word
+ * vectors the intent classifier is built on (stems, stem pairs and character n-grams, TF-IDF, in
+ * the bot's locale). Each group gets the intent the classifier would pick and the FAQ pair the
+ * matcher would pick, from the definition the author is editing: that is where an added phrasing
+ * would go. With EMBEDDINGS set, those suggestions come from the models with sentence embeddings,
+ * for the most frequent groups only (each is one encoding of a visitor's text, as in a turn);
+ * the grouping itself stays on words: encoding a thousand visitors' texts at once would either
+ * put them in the embedding cache's file (which holds the bot's own phrasings only, never what a
+ * visitor wrote) or cost a request each.
+ */
+
+/** Distinct texts grouped at most (the most frequent kept): grouping compares each with every group's first. */
+export const MAX_DISTINCT = 1_000;
+/** Example inputs listed per group, the most frequent first (the group's count covers all). */
+export const MAX_EXAMPLES = 10;
+/**
+ * Two texts are one group from this similarity of their vectors (cosine, 0..1). Measured on short
+ * shop phrasings with the classifier's vectors: "Where is my parcel" / "parcel where??" 1.00,
+ * "… / my parcel has not arrived" 0.50, "I want a refund" / "refund please now" 0.42, "order status" /
+ * "where is my order" 0.46 group; "where is my parcel" / "where is the shop" 0.00 do not. A typo
+ * alone ("parcle") keeps only character n-grams in common (0.20) and stays apart on words alone.
+ */
+export const GROUP_SIMILARITY = 0.4;
+/** With EMBEDDINGS, groups whose suggestions come from the models with embeddings (the rest: words alone). */
+export const EMBEDDED_SUGGESTIONS = 20;
+/** Texts compared, or groups suggested for, between two yields to the event loop (tens of ms of work at most, at the bound). */
+const YIELD_EVERY = 50;
+
+export interface TextCount {
+  readonly text: string;
+  readonly count: number;
+}
+
+export interface MissGroup {
+  /** Stable for the same first text: the page keys its rows by it. */
+  readonly id: string;
+  /** Every input in the group, repeats included. */
+  readonly count: number;
+  /** Distinct inputs in the group. */
+  readonly distinct: number;
+  readonly examples: readonly TextCount[];
+  /** What the draft's models would make of the group's most frequent input. */
+  readonly suggestion: {
+    readonly intent: { readonly id: string; readonly score: number } | null;
+    readonly faq: { readonly id: string; readonly score: number } | null;
+  };
+}
+
+export interface Models {
+  readonly classifier: IntentClassifier | null;
+  readonly faq: FaqMatcher | null;
+  /** The same models with sentence embeddings, when EMBEDDINGS is set and they could be trained. */
+  readonly embedded?: { readonly classifier: IntentClassifier | null; readonly faq: FaqMatcher | null };
+}
+
+/** The draft's classifier and FAQ matcher, trained as the server trains the bot in service. */
+export async function modelsOf(definition: TeachableDefinition, embeddings: EmbeddingProvider | undefined): Promise<Models> {
+  const { locale, synonyms } = definition.settings;
+  const intents = definition.intents.map((i) => ({ id: i.id, dialog: i.dialog ?? '', utterances: [...i.utterances] }));
+  const pairs = definition.faq.map((p) => ({ id: p.id, questions: [...p.questions], answer: '' }));
+  const plain = { locale, synonyms: synonyms.map((g) => [...g]) };
+  const words = {
+    classifier: intents.length > 0 ? await trainIntentClassifier(intents, locale) : null,
+    faq: pairs.length > 0 ? createFaqMatcher(pairs, plain) : null,
+  };
+  if (!embeddings) return words;
+  try {
+    // The bot's own phrasings go through the provider's cache, as at start-up.
+    const embedded = {
+      classifier: intents.length > 0 ? await trainIntentClassifier(intents, locale, { embeddings }) : null,
+      faq: pairs.length > 0 ? await prepareFaqMatcher(pairs, { ...plain, embeddings }) : null,
+    };
+    return { ...words, embedded };
+  } catch {
+    // The endpoint is down: words alone, as a turn falls back.
+    return words;
+  }
+}
+
+/**
+ * Groups `texts` (distinct, with their counts) greedily: most frequent first, each joins the
+ * first group whose leading text it is close enough to, or leads a new one. At most MAX_DISTINCT
+ * texts, so the work is bounded whatever was read.
+ */
+export async function groupMisses(texts: readonly TextCount[], definition: TeachableDefinition, options: { readonly models: Models }): Promise<MissGroup[]> {
+  const sorted = [...texts].sort((a, b) => b.count - a.count || a.text.localeCompare(b.text)).slice(0, MAX_DISTINCT);
+  if (sorted.length === 0) return [];
+  const analyser = analyserFor(definition.settings.locale);
+  // Fitted on the inputs and the bot's own phrasings, so rare words weigh as the classifier weighs them.
+  const corpus = [...sorted.map((t) => t.text), ...definition.intents.flatMap((i) => i.utterances), ...definition.faq.flatMap((p) => p.questions)];
+  const vectoriser = fitVectoriser(corpus, analyser, { wordWeight: WORD_MODEL.wordWeight, charRange: WORD_MODEL.charRange, charSource: WORD_MODEL.charSource, pairs: WORD_MODEL.pairs });
+  const vectors: SparseVector[] = sorted.map((t) => vectoriser.vector(t.text));
+  const groups: { leader: number; members: number[] }[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    // Turns of visitors go on meanwhile: the server's one thread is let go now and then.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await setImmediatePromise();
+    const home = groups.find((g) => dot(vectors[g.leader]!, vectors[i]!) >= GROUP_SIMILARITY);
+    if (home) home.members.push(i);
+    else groups.push({ leader: i, members: [i] });
+  }
+  const counted = groups
+    .map((group) => ({ group, count: group.members.reduce((n, i) => n + sorted[i]!.count, 0) }))
+    .sort((a, b) => b.count - a.count || sorted[a.group.leader]!.text.localeCompare(sorted[b.group.leader]!.text));
+  const out: MissGroup[] = [];
+  let embedded = options.models.embedded;
+  for (const [index, { group, count }] of counted.entries()) {
+    const members = group.members.map((i) => sorted[i]!);
+    const leader = sorted[group.leader]!.text;
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await setImmediatePromise();
+    const models = embedded && index < EMBEDDED_SUGGESTIONS ? embedded : options.models;
+    const suggestion = await suggest(leader, models);
+    // A text the endpoint could not encode was classified on words (the word model's id): the rest go on words at once.
+    if (models === embedded && suggestion.wordsOnly) embedded = undefined;
+    out.push({
+      id: createHash('sha256').update(leader, 'utf8').digest('hex').slice(0, 16),
+      count,
+      distinct: members.length,
+      examples: members.slice(0, MAX_EXAMPLES),
+      suggestion: { intent: suggestion.intent, faq: suggestion.faq },
+    });
+  }
+  return out;
+}
+
+async function suggest(text: string, models: Pick<Models, 'classifier' | 'faq'>): Promise<MissGroup['suggestion'] & { wordsOnly: boolean }> {
+  const intent = models.classifier ? await models.classifier.classify(text) : null;
+  const faq = models.faq ? await models.faq.match(text) : null;
+  return {
+    intent: intent?.intent ? { id: intent.intent, score: intent.score } : null,
+    faq: faq?.id ? { id: faq.id, score: faq.score } : null,
+    wordsOnly: intent !== null && intent.modelId.startsWith('tfidf-'),
+  };
+}

@@ -1,0 +1,290 @@
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import { ApiError, type ApiClient } from '../api/client.ts';
+import { shared } from '../app/styles.ts';
+import { t } from '../i18n/strings.ts';
+import type { Misses, MissGroup } from './misses-types.ts';
+import { lastDays } from './types.ts';
+
+type Kind = 'intent' | 'faq';
+
+const percent = (share: number): string => `${Math.round(share * 100)} %`;
+
+/**
+ * Insights → Misses: the NLP log's unprocessed inputs and the FAQ log's unanswered questions,
+ * grouped by likeness on the server, each group with the nearest intent and FAQ pair; owners and
+ * editors add a group's inputs to an intent or FAQ pair of their draft (then preview, test and
+ * publish it as any edit); analysts read only. The intent quality report sits beside.
+ */
+export class InsightsMisses extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      .layout {
+        display: grid;
+        grid-template-columns: minmax(0, 3fr) minmax(16rem, 1fr);
+        gap: 1.5rem;
+      }
+      fieldset {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.75rem 1rem;
+        align-items: end;
+        border: 1px solid #d0d5da;
+        border-radius: 4px;
+        margin: 0 0 1rem;
+      }
+      fieldset form {
+        display: contents;
+      }
+      caption {
+        text-align: left;
+        font-weight: 700;
+        padding: 0.5rem 0;
+      }
+      td.n {
+        text-align: right;
+        font-variant-numeric: tabular-nums;
+      }
+      ul.inputs {
+        margin: 0;
+        padding-left: 1rem;
+      }
+      ul.inputs label {
+        display: inline-flex;
+        flex-direction: row;
+        align-items: baseline;
+        gap: 0.35rem;
+        margin: 0;
+      }
+      ul.inputs:has(input) {
+        list-style: none;
+        padding-left: 0;
+      }
+      .add {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem;
+        align-items: center;
+        margin-bottom: 0.25rem;
+      }
+      aside {
+        border-left: 1px solid #d0d5da;
+        padding-left: 1rem;
+      }
+    `,
+  ];
+  static override properties = {
+    api: { attribute: false },
+    from: { state: true },
+    to: { state: true },
+    misses: { state: true },
+    error: { state: true },
+    notice: { state: true },
+    busy: { state: true },
+  };
+  declare api: ApiClient;
+  private declare from: string;
+  private declare to: string;
+  private declare misses: Misses | undefined;
+  private declare error: string;
+  private declare notice: string;
+  private declare busy: boolean;
+
+  constructor() {
+    super();
+    ({ from: this.from, to: this.to } = lastDays(30));
+    this.error = '';
+    this.notice = '';
+    this.busy = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    this.error = '';
+    try {
+      this.misses = await this.api.get<Misses>(`/insights/misses?from=${this.from}&to=${this.to}`);
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+    }
+  }
+
+  private apply(event: SubmitEvent): void {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    this.from = String(form.get('from') ?? this.from);
+    this.to = String(form.get('to') ?? this.to);
+    this.notice = '';
+    void this.load();
+  }
+
+  /** Adds the group's inputs to the target chosen in its row's picker, on the draft revision this page read. */
+  private async add(group: MissGroup, kind: Kind, picker: HTMLSelectElement | null): Promise<void> {
+    const misses = this.misses;
+    if (!misses || misses.source.kind !== 'draft' || !picker?.value) return;
+    this.busy = true;
+    this.error = '';
+    this.notice = '';
+    try {
+      const texts = [...this.renderRoot.querySelectorAll<HTMLInputElement>(`input[name="input-${group.id}"]:checked`)].map((box) => box.value);
+      if (texts.length === 0) {
+        this.error = t('missesNoneTicked');
+        return;
+      }
+      const answer = await this.api.post<{ revision: number; added: string[] }>('/insights/misses/add', { target: { kind, id: picker.value }, texts, revision: misses.source.revision });
+      const target = kind === 'intent' ? `intent ${picker.value}` : `FAQ ${picker.value}`;
+      this.notice = answer.added.length > 0 ? t('missesAdded', { n: answer.added.length, target, revision: answer.revision }) : t('missesNothingAdded', { target });
+      await this.load();
+    } catch (error) {
+      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override render(): TemplateResult {
+    const m = this.misses;
+    return html`
+      <fieldset>
+        <legend>${t('missesRange')}</legend>
+        <form @submit=${this.apply}>
+          <label>${t('fromDay')}<input type="date" name="from" .value=${this.from} required /></label>
+          <label>${t('toDay')}<input type="date" name="to" .value=${this.to} required /></label>
+          <button type="submit">${t('show')}</button>
+        </form>
+      </fieldset>
+      <p class="error" role="alert">${this.error}</p>
+      <p role="status">${this.notice}</p>
+      ${m ? this.renderMisses(m) : html`<p>${t('loading')}</p>`}
+    `;
+  }
+
+  private sourceWords(m: Misses): string {
+    if (m.source.kind === 'draft') return t('missesSourceDraft', { revision: m.source.revision });
+    return m.source.versionId ? t('missesSourceVersion', { id: m.source.versionId }) : t('missesSourceNone');
+  }
+
+  private renderMisses(m: Misses): TemplateResult {
+    const logs = [['nlpLog', t('logNlp')], ['fuzzyQuestionAnswerLog', t('logFaq')]] as const;
+    const capped = logs.filter(([log]) => m.read[log].capped);
+    return html`
+      <p>${t('missesIntro', { source: this.sourceWords(m) })}</p>
+      ${m.canAdd ? nothing : html`<p>${t('missesReadOnly')}</p>`}
+      ${capped.map(([log, name]) => html`<p>${t('missesCapped', { log: name, cap: m.read.cap, time: new Date(m.read[log].readUpTo ?? 0).toISOString().slice(0, 16).replace('T', ' ') })}</p>`)}
+      ${logs
+        .filter(([log]) => m.read[log].distinct > m.read.groupedAtMost)
+        .map(([log, name]) => html`<p>${t('missesMostFrequent', { log: name, n: m.read.groupedAtMost, distinct: m.read[log].distinct })}</p>`)}
+      <div class="layout">
+        <div>${this.groups(m, t('missesUnprocessed'), m.unprocessed)} ${this.groups(m, t('missesFaq'), m.faqMisses)}</div>
+        ${this.quality(m)}
+      </div>
+    `;
+  }
+
+  private groups(m: Misses, caption: string, groups: readonly MissGroup[]): TemplateResult {
+    if (groups.length === 0) return html`<h2>${caption}</h2><p>${t('missesNone')}</p>`;
+    return html`<table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${t('colInputs')}</th>
+          <th scope="col">${t('colCount')}</th>
+          <th scope="col">${t('colNearest')}</th>
+          ${m.canAdd ? html`<th scope="col">${t('colAdd')}</th>` : nothing}
+        </tr>
+      </thead>
+      <tbody>
+        ${groups.map((group) => this.row(m, group))}
+      </tbody>
+    </table>`;
+  }
+
+  private row(m: Misses, group: MissGroup): TemplateResult {
+    const score = (n: number) => n.toFixed(2);
+    const { intent, faq } = group.suggestion;
+    return html`<tr>
+      <th scope="row">
+        <ul class="inputs">
+          ${group.examples.map((e) => {
+            const words = html`${e.text}${e.count > 1 ? html` (${e.count})` : nothing}`;
+            // Editors choose which of the group's inputs go: all of them unless unticked.
+            return m.canAdd ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} checked />${words}</label></li>` : html`<li>${words}</li>`;
+          })}
+        </ul>
+        ${group.distinct > group.examples.length ? html`<span>${t('moreInputs', { n: group.distinct - group.examples.length })}</span>` : nothing}
+      </th>
+      <td class="n">${group.count}</td>
+      <td>
+        ${intent ? t('nearestIntent', { id: intent.id, score: score(intent.score) }) : t('nearestNone')}<br />
+        ${faq ? t('nearestFaq', { id: faq.id, score: score(faq.score) }) : nothing}
+      </td>
+      ${m.canAdd
+        ? html`<td>
+            ${m.intents.length > 0 ? this.picker(group, 'intent', m.intents.map((i) => [i.id, i.id]), intent?.id) : nothing}
+            ${m.faq.length > 0 ? this.picker(group, 'faq', m.faq.map((p) => [p.id, `${p.id}: ${p.question}`]), faq?.id) : nothing}
+          </td>`
+        : nothing}
+    </tr>`;
+  }
+
+  private picker(group: MissGroup, kind: Kind, options: readonly (readonly [string, string])[], suggested: string | undefined): TemplateResult {
+    const lead = group.examples[0]!.text;
+    const id = `${kind}-${group.id}`;
+    return html`<div class="add">
+      <select id=${id} aria-label=${t(kind === 'intent' ? 'intentFor' : 'faqFor', { text: lead })}>
+        ${options.map(([value, label]) => html`<option value=${value} ?selected=${value === suggested}>${label}</option>`)}
+      </select>
+      <button
+        type="button"
+        ?disabled=${this.busy}
+        aria-label=${t(kind === 'intent' ? 'addToIntent' : 'addToFaq', { text: lead })}
+        @click=${() => void this.add(group, kind, this.renderRoot.querySelector<HTMLSelectElement>(`#${id}`))}
+      >
+        ${t(kind === 'intent' ? 'addToIntentShort' : 'addToFaqShort')}
+      </button>
+    </div>`;
+  }
+
+  private quality(m: Misses): TemplateResult {
+    const q = m.quality;
+    return html`<aside aria-labelledby="quality-title">
+      <h2 id="quality-title">${t('qualityTitle', { source: this.sourceWords(m) })}</h2>
+      <p>
+        ${q.accuracy === null || q.accuracyAtThreshold === null
+          ? t('qualityTooFew')
+          : t('qualityAccuracy', { accuracy: percent(q.accuracy), atThreshold: percent(q.accuracyAtThreshold), threshold: q.threshold })}
+      </p>
+      <p>${q.suggestedThreshold === null ? t('qualityNoThreshold') : t('qualityThreshold', { suggested: q.suggestedThreshold, threshold: q.threshold })}</p>
+      <p>${q.thinIntents.length > 0 ? t('qualityThin', { ids: q.thinIntents.join(', ') }) : t('qualityNoThin')}</p>
+      ${q.confusable.length > 0
+        ? html`<table>
+            <caption>
+              ${t('qualityConfusable')}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">${t('colIntents')}</th>
+                <th scope="col">${t('colTimes')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${q.confusable.map((c) => html`<tr><th scope="row">${c.intents[0]} / ${c.intents[1]}</th><td class="n">${c.count}</td></tr>`)}
+            </tbody>
+          </table>`
+        : html`<p>${t('qualityNoConfusable')}</p>`}
+    </aside>`;
+  }
+}
+
+customElements.define('insights-misses', InsightsMisses);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'insights-misses': InsightsMisses;
+  }
+}
