@@ -7,7 +7,7 @@
 // (transfer); for the product's own features, the calibration to paste (the bias puts that cut
 // at the default threshold 0.7).
 //   MODES=few node --import tsx bench/nlp/tune-word-model.ts '{}' few.json 4   (and MODES=full, EMBEDDINGS=local)
-//   node --import tsx bench/nlp/fit-score.ts few.json,full.json <words|embedded> [least out-of-scope recall, 0.64]
+//   [ZERO=1] node --import tsx bench/nlp/fit-score.ts few.json,full.json <words|embedded> [least out-of-scope recall, 0.64]
 import { readFileSync } from 'node:fs';
 import { DATA_SETS, readDataSet } from './data.ts';
 import { EMBEDDED_SCORE as EMBEDDED_CALIBRATION, WORD_SCORE as WORD_CALIBRATION, evidenceRamp, scoreFeatures, type ScoreOptions as Calibration } from '../../server/nlp/intent-score.ts';
@@ -42,6 +42,9 @@ const gate = (evidence: number, features: number[]): number[] => (evidence > 0 ?
 const counts = new Map<string, number>();
 for (const name of DATA_SETS) for (const e of readDataSet(name)?.train ?? []) counts.set(`${name} ${e.intent}`, (counts.get(`${name} ${e.intent}`) ?? 0) + 1);
 const examplesOf = (r: Row): number => (r.mode === 'few' ? 10 : Math.floor(((counts.get(`${r.set} ${r.label}`) ?? 40) * 3) / 4));
+/** ZERO=1 (a comma list of feature positions) fits the product with those features left out (their weights come out 0). */
+const zeroed = new Set((process.env.ZERO ?? '').split(',').filter(Boolean).map(Number));
+const leaveOut = (features: number[]): number[] => features.map((v, i) => (zeroed.has(i) && !Number.isNaN(v) ? 0 : v));
 type Extract = (r: Row) => number[];
 const safeLog = (x: number): number => Math.log(Math.max(1e-9, x));
 const wordEvidence = (r: Row): number => (r.nearest as number) / (r.typical as number);
@@ -60,7 +63,7 @@ const size = (r: Row): number => Math.log(examplesOf(r));
  * through a bot with two intents, where any text has a large margin.
  */
 const candidates: Record<string, Extract> = {
-  product: (r) => gate(evidenceRamp(evidenceOf(r), calibration), scoreFeatures({ p: r.p1 as number, pOther: r.p2 as number, evidence: evidenceOf(r), examples: examplesOf(r) }, calibration)),
+  product: (r) => leaveOut(gate(evidenceRamp(evidenceOf(r), calibration), scoreFeatures({ p: r.p1 as number, pOther: r.p2 as number, evidence: evidenceOf(r), examples: examplesOf(r) }, calibration))),
   'previous score (probability × evidence ramp)': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r))]),
   'previous + size': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), size(r)]),
   'previous + margin × ramp': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), rampOf(r) * margin(r)]),

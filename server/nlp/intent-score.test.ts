@@ -18,12 +18,6 @@ describe('intent score', () => {
       expect(intentScore({ p: 0.95, pOther: 0.01, evidence: 1.2, examples: 10 }, calibration)).toBeGreaterThanOrEqual(THRESHOLD);
     });
 
-    it(`when a text sits between two intents (${name}), then it scores lower than one that one intent claims alone, at the same probability and evidence`, () => {
-      const between = intentScore({ p: 0.5, pOther: 0.45, evidence: 1, examples: 10 }, calibration);
-      const alone = intentScore({ p: 0.5, pOther: 0.05, evidence: 1, examples: 10 }, calibration);
-      expect(between).toBeLessThan(alone);
-    });
-
     it(`when the evidence or the probability grows (${name}), then the score never falls`, () => {
       let last = 0;
       for (const evidence of [0.6, 0.8, 1, 1.5, 2, 3]) {
@@ -39,4 +33,11 @@ describe('intent score', () => {
       }
     });
   }
+
+  it('when a text sits between two intents (words), then it scores lower than one that one intent claims alone, at the same probability and evidence', () => {
+    // With embeddings the margin added nothing on both sets in cross-validation, so it has no weight there.
+    const between = intentScore({ p: 0.5, pOther: 0.45, evidence: 1, examples: 10 }, WORD_SCORE);
+    const alone = intentScore({ p: 0.5, pOther: 0.05, evidence: 1, examples: 10 }, WORD_SCORE);
+    expect(between).toBeLessThan(alone);
+  });
 });

@@ -62,4 +62,4 @@ export function intentScore(input: ScoreInput, options: ScoreOptions): number {
 }
 
 export const WORD_SCORE: ScoreOptions = { floor: 0.3, cap: 1.5, weights: [0.5281, 0.8602, -0.0502], bias: 1.3873 };
-export const EMBEDDED_SCORE: ScoreOptions = { floor: 0.6, cap: 1, weights: [0.0263, 0.888, -0.2138], bias: 0.3936 };
+export const EMBEDDED_SCORE: ScoreOptions = { floor: 0.6, cap: 1, weights: [1.7443, 0, -0.0811], bias: 2.4796 };
