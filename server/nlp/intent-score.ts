@@ -1,31 +1,33 @@
 /**
  * The intent score: how sure the classifier is that a text means the intent it named, 0..1,
- * compared with `nlpThreshold` (default 0.7). A logistic function of four features of the
- * prediction, fitted on the training splits of two public sets of different domains
- * (bench/nlp/fit-score.ts on the cross-validation dumps of bench/nlp/tune-word-model.ts):
+ * compared with `nlpThreshold` (default 0.7). A logistic function of three features, fitted
+ * by cross-validation on the training splits of two public sets of different domains
+ * (bench/nlp/fit-score.ts on the dumps of bench/nlp/tune-word-model.ts; docs/understanding.md
+ * has the figures):
  *
- * - the intent's probability (log): which intent wins, and by how much of the mass;
- * - its margin over the next most probable intent (log ratio, capped): a text between two
- *   intents is less sure than one that one intent claims alone;
- * - the evidence (log of a ramp): the text's similarity to the intent's nearest example over
- *   how close that intent's examples typically are to each other, from none at `floor` to full
- *   at `cap`. The probability is high for any text when a bot has few intents ("how is my
- *   driving" with two intents); the evidence does not depend on how many intents there are,
- *   and at or below `floor` the score is 0 whatever the probability says;
- * - how many examples the intent has (log): with ten examples the probability and the evidence
- *   run lower for right answers than with a hundred, and one cut-off for both turned away far
- *   more unknown texts at ten per intent than at a hundred while refusing right answers.
+ * - log(probability × evidence ramp). The probability says which intent wins, and is high for
+ *   any text when a bot has few intents ("how is my driving" with two). The evidence is the
+ *   text's similarity to the intent's nearest example over how close that intent's examples
+ *   typically are to each other, from none at `floor` to full at `cap`; it does not depend on
+ *   how many intents there are, and at or below `floor` the score is 0.
+ * - the margin over the next most probable intent (log ratio, capped), scaled by the evidence
+ *   ramp: a text between two intents is less sure than one that one intent claims alone, but
+ *   with two intents every text has a large margin, so it counts only as far as there is
+ *   evidence. (With embeddings it helped one set and cost the other: weight 0.)
+ * - how many examples the intent has (log): with ten examples right answers have lower
+ *   probabilities and evidence than with a hundred, and one cut-off for both turned away more
+ *   unknown texts than needed at ten per intent while refusing right answers.
  *
- * The bias is set so the score crosses 0.7 where, in every cross-validated case (two sets ×
- * 10 per intent and three quarters of each intent), at least the wanted share of texts about
- * intents the model was not trained on is turned away.
+ * The bias puts 0.7 where every cross-validated case (two sets × 10 per intent and three
+ * quarters of each intent) turns away at least 64 % (words) or 66 % (embeddings) of texts
+ * about intents the model was not trained on.
  */
 export interface ScoreOptions {
   /** Evidence (similarity to the nearest example / typical similarity) at or below which the score is 0. */
   readonly floor: number;
   /** Evidence counted as full. */
   readonly cap: number;
-  /** Weights of log (probability × evidence ramp), margin over the next intent, log examples. */
+  /** Weights of log (probability × evidence ramp), evidence ramp × margin over the next intent, log examples. */
   readonly weights: readonly [number, number, number];
   readonly bias: number;
 }
