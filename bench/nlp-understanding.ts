@@ -5,7 +5,7 @@
 // training; their test queries are out of scope. Both feature sets: words alone, and words with
 // the provisioned local sentence encoder (skipped with a line when it is not provisioned).
 // CPU time is this process's; on a shared machine the wall clock says little.
-//   node --import tsx bench/nlp-understanding.ts [banking77|hwu64] [intents|faq|startup|cpu]
+//   node --import tsx bench/nlp-understanding.ts [banking77|hwu64] [intents|faq|startup|cpu] [words|embeddings]
 // Data: ../shared/data/ (CC BY 4.0), read in place; a set that is absent is skipped.
 // Sentence embeddings of the sets' texts are cached in .cache/bench-embeddings (the first run
 // encodes them all); the CPU part encodes every query afresh.
@@ -26,6 +26,7 @@ import { benchEncoder, embedAll } from './nlp/embed-sets.ts';
 
 const only = process.argv.slice(2);
 const wanted = (part: string) => only.length === 0 || only.includes(part) || !only.some((o) => ['intents', 'faq', 'startup', 'cpu'].includes(o));
+const features = (kind: 'words' | 'embeddings') => !only.includes(kind === 'words' ? 'embeddings' : 'words') || only.includes(kind);
 const sets = DATA_SETS.filter((name) => only.length === 0 || only.includes(name) || !only.some((o) => (DATA_SETS as readonly string[]).includes(o)));
 
 const encoder = await benchEncoder();
@@ -205,7 +206,7 @@ for (const name of sets) if (!loaded.some((s) => s.name === name)) console.log(`
 for (const set of loaded) {
   const s = split(set);
   if (cachedOnly) await embedAll(cachedOnly, [...set.train, ...set.test].map((e) => e.text));
-  for (const embeddings of [undefined, cachedOnly].filter((e, i) => i === 0 || e)) {
+  for (const embeddings of [features('words') ? undefined : null, features('embeddings') ? cachedOnly : null].filter((e, i) => e !== null && (i === 0 || e)) as (EmbeddingProvider | undefined)[]) {
     if (wanted('intents')) for (const perIntent of [10, undefined]) await intentRun(s, perIntent, embeddings);
     if (wanted('faq')) for (const phrasings of [1, 5]) await faqRun(s, phrasings, embeddings);
   }

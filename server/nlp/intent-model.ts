@@ -2,6 +2,7 @@ import { type Analyser } from './language.ts';
 import { dot, fitVectoriser, type SparseVector } from './features.ts';
 import { softmaxInPlace, trainSoftmax } from './linear-model.ts';
 import { trainEmbeddingHead, type EmbeddingHeadOptions } from './embedding-head.ts';
+import { EMBEDDED_SCORE, WORD_SCORE, intentScore, type ScoreOptions } from './intent-score.ts';
 
 /**
  * The intent model: TF-IDF features (word stems, pairs and character n-grams)
@@ -26,7 +27,7 @@ export interface IntentPrediction {
    * and no embedding).
    */
   readonly label: string | null;
-  /** 0..1: (probability × evidence)^sharpness for the best label. */
+  /** 0..1: the score of the best label (server/nlp/intent-score.ts). */
   readonly score: number;
   /** Labels most probable first, each with the same kind of score (at most `MAX_RANKED`). */
   readonly ranked: readonly { readonly label: string; readonly score: number }[];
@@ -41,34 +42,13 @@ export interface IntentModel {
 }
 
 /**
- * The score is (probability × evidence)^sharpness, evidence being the text's
- * similarity to the intent's nearest example over how close that intent's examples
- * typically are to each other, mapped linearly from `floor` (none: with two intents
- * the probability is near 1 for anything, and this floor is what turns "how is my
- * driving" away) to `cap` (full). An intent with 130 examples has near neighbours
- * for almost anything, one with 10 does not, and a fixed cut-off would mean
- * different things for each. With embeddings, the similarity is the cosine of the
- * sentence embeddings; without, of the content words' TF-IDF vectors.
- *
- * The constants were chosen by cross-validation on the training splits of two
- * public sets, BANKING77 and HWU64 (bench/nlp/tune-word-model.ts, a quarter of the
- * trained intents held out as out of scope, unseen training sentences as queries,
- * 10 examples per intent and three quarters of each intent; bench/nlp/calibrate-score.ts
- * picks the constants), so that the default threshold 0.7 turns away about two thirds of
- * out-of-scope texts on both sets and both training sizes: with words at least 64 %
- * in every cross-validated case, with embeddings at least 66 % (the held-out intents
- * of the test splits are harder to turn away than the pseudo out-of-scope ones, by up
- * to ten points on HWU64). docs/understanding.md has the figures.
+ * The score (server/nlp/intent-score.ts) reads the label's probability, its margin over the next
+ * label and the evidence: the text's similarity to the intent's nearest example over how close
+ * that intent's examples typically are to each other. An intent with 130 examples has near
+ * neighbours for almost anything, one with 10 does not, and a fixed cut-off would mean different
+ * things for each. With embeddings, the similarity is the cosine of the sentence embeddings;
+ * without, of the content words' TF-IDF vectors. docs/understanding.md has the figures.
  */
-export interface ScoreOptions {
-  readonly floor: number;
-  readonly cap: number;
-  readonly sharpness: number;
-}
-
-export const WORD_SCORE: ScoreOptions = { floor: 0.3, cap: 1.5, sharpness: 0.243 };
-export const EMBEDDED_SCORE: ScoreOptions = { floor: 0.6, cap: 1, sharpness: 0.501 };
-
 /** Bounds on an intent's typical similarity: two or three examples say little about it. */
 const TYPICAL_MIN = 0.3;
 const TYPICAL_MAX = 0.9;
@@ -87,6 +67,12 @@ export interface IntentEvidence {
   /** The same in embedding space (absent without embeddings). */
   readonly nearestEmbedded?: number;
   readonly typicalEmbedded?: number;
+  /** The word model's own probability of the best label, and whether its own best label is the same. */
+  readonly pWord?: number;
+  readonly wordAgrees?: boolean;
+  /** The embedding head's own probability of the best label, and whether its own best label is the same. */
+  readonly pHead?: number;
+  readonly headAgrees?: boolean;
 }
 
 /** How the word-level model is built: chosen by cross-validation on two public sets (bench/nlp/tune-word-model.ts). */
@@ -152,12 +138,12 @@ export function trainIntentModelExplained(
   const byLabel = labels.map((_, c) => contents.filter((_, i) => ys[i] === c));
 
   const typical = byLabel.map((group) => typicalNearest(group));
+  const counts = byLabel.map((group) => group.length);
   const nearest = (x: SparseVector, c: number): number => {
     let best = 0;
     for (const example of byLabel[c] ?? []) best = Math.max(best, dot(x, example));
     return best;
   };
-  const ramp = (ratio: number, s: ScoreOptions): number => Math.max(0, Math.min(s.cap, ratio) - s.floor) / (s.cap - s.floor);
 
   /** Probabilities over the labels: the word model's, fused with the embedding head's when there is an embedding. */
   const probabilities = (x: SparseVector, embedding: Float32Array | null): Float64Array => {
@@ -194,7 +180,19 @@ export function trainIntentModelExplained(
         } else if (b < 0 || (p[c] as number) > (p[b] as number)) b = c;
       }
       const content = contentVectoriser.vector(text);
+      const w = model.logits(input.x);
+      softmaxInPlace(w);
+      const argmax = (v: Float64Array): number => v.reduce((best, value, c) => (value > (v[best] as number) ? c : best), 0);
+      let extra = {};
+      if (head && input.v) {
+        const e = head.logits(input.v);
+        softmaxInPlace(e);
+        extra = { pHead: e[a] as number, headAgrees: argmax(e) === a };
+      }
       return {
+        pWord: w[a] as number,
+        wordAgrees: argmax(w) === a,
+        ...extra,
         label: labels[a] as string,
         p1: p[a] as number,
         p2: b < 0 ? 0 : (p[b] as number),
@@ -208,13 +206,15 @@ export function trainIntentModelExplained(
       if (!input) return { label: null, score: 0, ranked: [], embedded: false };
       const p = probabilities(input.x, input.v);
       const content = input.v ? undefined : contentVectoriser.vector(text);
-      const evidence = (c: number): number =>
-        head && input.v ? ramp(head.nearest(input.v, c) / (head.typical[c] as number), embeddedScore) : ramp(nearest(content as SparseVector, c) / (typical[c] as number), wordScore);
-      const sharpness = input.v ? embeddedScore.sharpness : wordScore.sharpness;
+      const evidence = (c: number): number => (head && input.v ? head.nearest(input.v, c) / (head.typical[c] as number) : nearest(content as SparseVector, c) / (typical[c] as number));
+      const calibration = input.v ? embeddedScore : wordScore;
       const order = labels.map((_, c) => c).sort((a, b) => (p[b] as number) - (p[a] as number)).slice(0, MAX_RANKED);
-      // Ranked by probability: the best label is the model's best guess even when the evidence
-      // puts its score at 0 (re-ranking by score cost a point or more of top-1 in cross-validation).
-      const ranked = order.map((c) => ({ label: labels[c] as string, score: round(((p[c] as number) * evidence(c)) ** sharpness) }));
+      const best = p[order[0] as number] as number;
+      const second = order.length > 1 ? (p[order[1] as number] as number) : 0;
+      // Ranked by probability: the best label is the model's best guess even when its score is 0
+      // (re-ranking by score cost a point or more of top-1 in cross-validation). Each label's
+      // margin is over the most probable of the others.
+      const ranked = order.map((c, i) => ({ label: labels[c] as string, score: round(intentScore({ p: p[c] as number, pOther: i === 0 ? second : best, evidence: evidence(c), examples: counts[c] as number }, calibration)) }));
       const top = ranked[0];
       return { label: top?.label ?? null, score: top?.score ?? 0, ranked, embedded: input.v !== null };
     },

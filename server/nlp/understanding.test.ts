@@ -87,6 +87,22 @@ describe('intent classifier', () => {
     }
   });
 
+  it('when the demo bot is asked a close paraphrase of an utterance, then it clears the threshold; a text about nothing it knows stays under it', async () => {
+    const definition = await loadDefinition(DEMO_BOT_DEFINITION);
+    const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale);
+    for (const intent of definition.intents) {
+      const [first] = intent.utterances;
+      if (!first) continue;
+      // A paraphrase an author would expect to work: the utterance with a polite filler around it.
+      const result = await classifier.classify(`please ${first.toLowerCase()} now`);
+      expect(result.intent, first).toBe(intent.id);
+      expect(result.score, first).toBeGreaterThanOrEqual(definition.settings.nlpThreshold);
+    }
+    for (const text of ['what is the capital of France', 'my tomato plants need watering', 'who won the football match yesterday']) {
+      expect((await classifier.classify(text)).score, text).toBeLessThan(definition.settings.nlpThreshold);
+    }
+  });
+
   it('when a bot speaks German, then inflected German questions reach their intent', async () => {
     const german: Intent[] = [
       { id: 'bestellung', dialog: 'b', utterances: ['Wo ist meine Bestellung?', 'Wann kommt mein Paket an?', 'Sendungsverfolgung für meine Lieferung', 'Ist meine Bestellung schon verschickt?'] },

@@ -1,0 +1,187 @@
+// Fits the intent score's calibration (server/nlp/intent-score.ts) from what tune-word-model.ts
+// dumped on the TRAINING splits of both public sets (never their test splits): a logistic
+// regression over a few features of a prediction, whose target is "this query should be answered
+// with this label" (in scope and right). For each candidate feature set it prints the lowest cut
+// that turns away the wanted share of pseudo out-of-scope queries in EVERY group (set × training
+// size), what is routed right then, and the same fitted on one set and applied to the other
+// (transfer); for the product's own features, the calibration to paste (the bias puts that cut
+// at the default threshold 0.7).
+//   MODES=few node --import tsx bench/nlp/tune-word-model.ts '{}' few.json 4   (and MODES=full, EMBEDDINGS=local)
+//   [ZERO=1] node --import tsx bench/nlp/fit-score.ts few.json,full.json <words|embedded> [least out-of-scope recall, 0.64]
+import { readFileSync } from 'node:fs';
+import { DATA_SETS, readDataSet } from './data.ts';
+import { EMBEDDED_SCORE as EMBEDDED_CALIBRATION, WORD_SCORE as WORD_CALIBRATION, evidenceRamp, scoreFeatures, type ScoreOptions as Calibration } from '../../server/nlp/intent-score.ts';
+import type { IntentEvidence } from '../../server/nlp/intent-model.ts';
+
+/** The score before this calibration, (probability × evidence ramp)^sharpness, for comparison (its ranking needs no sharpness). */
+interface Ramp {
+  readonly floor: number;
+  readonly cap: number;
+}
+const WORD_SCORE: Ramp = { floor: 0.3, cap: 1.5 };
+const EMBEDDED_SCORE: Ramp = { floor: 0.6, cap: 1 };
+
+interface Row extends Partial<IntentEvidence> {
+  readonly set: string;
+  readonly mode: string;
+  readonly fold: number;
+  readonly oos: boolean;
+  readonly ok: boolean;
+}
+
+const [files = '', kind = 'words', least = '0.64'] = process.argv.slice(2);
+if (!files) throw new Error('usage: fit-score.ts <dump.json[,dump.json…]> <words|embedded> [least out-of-scope recall]');
+const embedded = kind === 'embedded';
+const wanted = Number(least);
+const rows = files.split(',').flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as Row[]).filter((r) => r.p1 !== undefined && (!embedded || r.nearestEmbedded !== undefined));
+
+const ramp = (ratio: number, s: Ramp): number => Math.max(0, Math.min(s.cap, ratio) - s.floor) / (s.cap - s.floor);
+/** No evidence at all: the row scores 0 whatever the fit (NaN features mark it; the fit leaves it out). */
+const gate = (evidence: number, features: number[]): number[] => (evidence > 0 ? features : features.map(() => Number.NaN));
+/** Training examples of a row's label in its fold: 10, or three quarters of the intent's training examples (cv-folds.ts). */
+const counts = new Map<string, number>();
+for (const name of DATA_SETS) for (const e of readDataSet(name)?.train ?? []) counts.set(`${name} ${e.intent}`, (counts.get(`${name} ${e.intent}`) ?? 0) + 1);
+const examplesOf = (r: Row): number => (r.mode === 'few' ? 10 : Math.floor(((counts.get(`${r.set} ${r.label}`) ?? 40) * 3) / 4));
+/** ZERO=1 (a comma list of feature positions) fits the product with those features left out (their weights come out 0). */
+const zeroed = new Set((process.env.ZERO ?? '').split(',').filter(Boolean).map(Number));
+const leaveOut = (features: number[]): number[] => features.map((v, i) => (zeroed.has(i) && !Number.isNaN(v) ? 0 : v));
+type Extract = (r: Row) => number[];
+const safeLog = (x: number): number => Math.log(Math.max(1e-9, x));
+const wordEvidence = (r: Row): number => (r.nearest as number) / (r.typical as number);
+const embeddedEvidence = (r: Row): number => (r.nearestEmbedded as number) / (r.typicalEmbedded as number);
+const evidenceOf = embedded ? embeddedEvidence : wordEvidence;
+const calibration = embedded ? EMBEDDED_CALIBRATION : WORD_CALIBRATION;
+const previous = embedded ? EMBEDDED_SCORE : WORD_SCORE;
+const logP = (r: Row): number => safeLog(r.p1 as number);
+const margin = (r: Row): number => Math.min(5, safeLog(r.p1 as number) - safeLog(r.p2 as number));
+const rampOf = (r: Row): number => ramp(evidenceOf(r), previous);
+const size = (r: Row): number => Math.log(examplesOf(r));
+
+/**
+ * Candidates: the product's own features first, then the score before it, then variants. A
+ * plain margin (not scaled by the evidence) fitted best here but let "how is my driving"
+ * through a bot with two intents, where any text has a large margin.
+ */
+const candidates: Record<string, Extract> = {
+  product: (r) => leaveOut(gate(evidenceRamp(evidenceOf(r), calibration), scoreFeatures({ p: r.p1 as number, pOther: r.p2 as number, evidence: evidenceOf(r), examples: examplesOf(r) }, calibration))),
+  'previous score (probability × evidence ramp)': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r))]),
+  'previous + size': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), size(r)]),
+  'previous + margin × ramp': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), rampOf(r) * margin(r)]),
+  'previous + margin + size (unsafe with few intents)': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), margin(r), size(r)]),
+  'probability only': (r) => [logP(r)],
+  'probability + margin + evidence ratio': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r))],
+  'probability + margin + log ramp + size': (r) => gate(rampOf(r), [logP(r), margin(r), safeLog(rampOf(r)), size(r)]),
+  '+ raw cosine': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), (embedded ? r.nearestEmbedded : r.nearest) as number],
+  '+ agreement of the word model and the embedding head': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), r.wordAgrees ? 1 : 0, r.headAgrees ? 1 : 0],
+  '+ their own probabilities': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), safeLog((r.pWord ?? r.p1) as number), safeLog((r.pHead ?? r.p1) as number)],
+};
+
+/** Logistic regression by Newton's method (a handful of features), with a small ridge. */
+export function fitLogistic(allXs: readonly number[][], allYs: readonly number[], ridge = 1e-3): number[] {
+  const keep = allXs.map((x) => !x.some(Number.isNaN));
+  const xs = allXs.filter((_, i) => keep[i]);
+  const ys = allYs.filter((_, i) => keep[i]);
+  const d = (xs[0]?.length ?? 0) + 1;
+  const w = new Array<number>(d).fill(0);
+  for (let iteration = 0; iteration < 30; iteration++) {
+    const g = new Array<number>(d).fill(0);
+    const h = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+    xs.forEach((x0, n) => {
+      const x = [...x0, 1];
+      const z = x.reduce((s, v, i) => s + v * (w[i] as number), 0);
+      const p = 1 / (1 + Math.exp(-z));
+      for (let i = 0; i < d; i++) {
+        g[i] = (g[i] as number) + (p - (ys[n] as number)) * (x[i] as number);
+        for (let j = 0; j < d; j++) (h[i] as number[])[j] = ((h[i] as number[])[j] as number) + p * (1 - p) * (x[i] as number) * (x[j] as number);
+      }
+    });
+    for (let i = 0; i < d - 1; i++) {
+      g[i] = (g[i] as number) + ridge * xs.length * (w[i] as number);
+      (h[i] as number[])[i] = ((h[i] as number[])[i] as number) + ridge * xs.length;
+    }
+    const step = solve(h, g);
+    let moved = 0;
+    for (let i = 0; i < d; i++) {
+      w[i] = (w[i] as number) - (step[i] as number);
+      moved = Math.max(moved, Math.abs(step[i] as number));
+    }
+    if (moved < 1e-8) break;
+  }
+  return w;
+}
+
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i] as number]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs((m[r] as number[])[c] as number) > Math.abs((m[pivot] as number[])[c] as number)) pivot = r;
+    [m[c], m[pivot]] = [m[pivot] as number[], m[c] as number[]];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = ((m[r] as number[])[c] as number) / ((m[c] as number[])[c] as number);
+      for (let k = c; k <= n; k++) (m[r] as number[])[k] = ((m[r] as number[])[k] as number) - f * ((m[c] as number[])[k] as number);
+    }
+  }
+  return m.map((row, i) => (row[n] as number) / (row[i] as number));
+}
+
+export const score = (w: readonly number[], x: readonly number[]): number => (x.some(Number.isNaN) ? -Infinity : x.reduce((s, v, i) => s + v * (w[i] as number), w[w.length - 1] as number));
+const groupOf = (r: Row): string => `${r.set} ${r.mode}`;
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+
+/** The highest cut (on the logit) at which every group still turns away `wanted` of its pseudo out-of-scope queries... the lowest such cut. */
+function lowestCut(scored: { group: string; z: number; oos: boolean }[]): number {
+  let cut = -Infinity;
+  for (const group of new Set(scored.map((s) => s.group))) {
+    const oos = scored.filter((s) => s.group === group && s.oos).map((s) => s.z).sort((a, b) => a - b);
+    // Turning away `wanted` of them means the cut sits above that quantile.
+    const at = oos[Math.min(oos.length - 1, Math.ceil(wanted * oos.length) - 1)] as number;
+    cut = Math.max(cut, at + 1e-9);
+  }
+  return cut;
+}
+
+function measure(scored: { group: string; z: number; oos: boolean; ok: boolean }[], cut: number): Map<string, { routed: number; away: number }> {
+  const out = new Map<string, { routed: number; away: number }>();
+  for (const group of new Set(scored.map((s) => s.group))) {
+    const mine = scored.filter((s) => s.group === group);
+    const inScope = mine.filter((s) => !s.oos);
+    const oos = mine.filter((s) => s.oos);
+    out.set(group, { routed: inScope.filter((s) => s.ok && s.z >= cut).length / inScope.length, away: oos.filter((s) => s.z < cut).length / oos.length });
+  }
+  return out;
+}
+
+const describe = (m: Map<string, { routed: number; away: number }>): string => [...m].map(([g, v]) => `${g} ${pct(v.routed)} / ${pct(v.away)}`).join('; ');
+
+for (const [name, extract] of Object.entries(candidates)) {
+  const xs = rows.map(extract);
+  const ys = rows.map((r) => (r.ok && !r.oos ? 1 : 0));
+  const w = fitLogistic(xs, ys);
+  const scored = rows.map((r, i) => ({ group: groupOf(r), z: score(w, xs[i] as number[]), oos: r.oos, ok: r.ok }));
+  const cut = lowestCut(scored);
+  const all = measure(scored, cut);
+  const mean = [...all.values()].reduce((s, v) => s + v.routed, 0) / all.size;
+  console.log(`${name}: mean in scope ${pct(mean)} | ${describe(all)}`);
+  // Transfer: fitted (weights and cut) on one set, applied to the other.
+  const sets = [...new Set(rows.map((r) => r.set))];
+  for (const fitted of sets) {
+    const on = rows.map((r, i) => ({ r, x: xs[i] as number[] })).filter(({ r }) => r.set === fitted);
+    const wSet = fitLogistic(on.map((o) => o.x), on.map((o) => (o.r.ok && !o.r.oos ? 1 : 0)));
+    const cutSet = lowestCut(on.map((o) => ({ group: groupOf(o.r), z: score(wSet, o.x), oos: o.r.oos })));
+    const other = rows.map((r, i) => ({ group: groupOf(r), z: score(wSet, xs[i] as number[]), oos: r.oos, ok: r.ok })).filter((s) => !s.group.startsWith(fitted));
+    console.log(`    fitted on ${fitted}, applied to the other: ${describe(measure(other, cutSet))}`);
+  }
+  if (name === 'product') {
+    // The score is 0.7 where the logit reaches the cut: the bias moves by logit(0.7) − cut.
+    const { floor, cap } = embedded ? EMBEDDED_CALIBRATION : WORD_CALIBRATION;
+    const calibration: Calibration = {
+      floor,
+      cap,
+      weights: w.slice(0, 3).map((v) => Number(v.toFixed(4))) as [number, number, number],
+      bias: Number(((w[3] as number) - cut + Math.log(0.7 / 0.3)).toFixed(4)),
+    };
+    console.log(`    calibration for server/nlp/intent-score.ts: ${JSON.stringify(calibration)}`);
+  }
+}
