@@ -69,7 +69,7 @@ export class InsightsConversations extends LitElement {
   declare session: SessionInfo;
   /** A visitor's id: their transcript; '' for the search. */
   declare userId: string;
-  private declare page: { items: ConversationSummary[]; next: string | null; query: string } | undefined;
+  private declare page: { items: ConversationSummary[]; next: string | null; query: string; stopped?: { count: number; backTo: number } } | undefined;
   private declare transcript: Transcript | undefined;
   private declare error: string;
   private declare status: string;
@@ -115,7 +115,12 @@ export class InsightsConversations extends LitElement {
   private async search(query: string, cursor?: string): Promise<void> {
     const result = await this.attempt(() => this.api.get<ConversationPage>(`/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
     if (!result) return;
-    this.page = { items: [...(cursor && this.page ? this.page.items : []), ...result.conversations], next: result.nextCursor, query };
+    this.page = {
+      items: [...(cursor && this.page ? this.page.items : []), ...result.conversations],
+      next: result.nextCursor,
+      query,
+      ...(result.searchedBackTo !== undefined ? { stopped: { count: result.searchedConversations ?? 0, backTo: result.searchedBackTo } } : {}),
+    };
   }
 
   private submit(event: SubmitEvent): void {
@@ -179,8 +184,13 @@ export class InsightsConversations extends LitElement {
   }
 
   private renderResults(page: NonNullable<InsightsConversations['page']>): TemplateResult {
-    if (page.items.length === 0) return html`<p>${t('nothingInRange')}</p>`;
-    return html`<table>
+    // The search read as far as its budget allowed: said where the results are, so "nothing found" is never taken for "there is none".
+    const stopped = page.stopped
+      ? html`<p role="status">${t('searchStopped', { count: page.stopped.count.toLocaleString(language()), time: time(page.stopped.backTo) })}</p>`
+      : nothing;
+    const more = page.next ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>` : nothing;
+    if (page.items.length === 0) return html`${stopped}<p>${t('nothingInRange')}</p>${more}`;
+    return html`${stopped}<table>
         <caption>
           ${t('conversationsCaption')}
         </caption>
@@ -207,7 +217,7 @@ export class InsightsConversations extends LitElement {
           )}
         </tbody>
       </table>
-      ${page.next ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>` : nothing}`;
+      ${more}`;
   }
 
   private renderTranscript(): TemplateResult {

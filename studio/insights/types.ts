@@ -48,6 +48,10 @@ export interface ConversationSummary {
 export interface ConversationPage {
   readonly conversations: readonly ConversationSummary[];
   readonly nextCursor: string | null;
+  /** The search stopped at its budget: it read every conversation that started after this time. */
+  readonly searchedBackTo?: number;
+  /** With searchedBackTo: how many conversations it read. */
+  readonly searchedConversations?: number;
 }
 
 export interface TranscriptMessage {

@@ -173,7 +173,8 @@ export function studioInsightsSchemas(): Obj {
         to: { type: 'string', format: 'date' },
         conversations: { type: 'array', items: ref('schemas/ConversationSummary') },
         nextCursor: { type: ['string', 'null'] },
-        searchedBackTo: { type: 'integer', description: 'The search stopped at its budget: it read every conversation that started after this time.' },
+        searchedBackTo: { type: 'integer', description: 'The search stopped at its budget (INSIGHTS_SEARCH_BUDGET conversations read): it read every conversation that started after this time. nextCursor carries on from there.' },
+        searchedConversations: { type: 'integer', minimum: 0, description: 'With searchedBackTo: how many conversations the search read before it stopped.' },
       },
     },
     UserTranscript: {
