@@ -10,7 +10,8 @@
 // Then a turn's CPU with and without the insights bookkeeping (bench/turn-cpu-measure.ts, the
 // same machinery as bench/turn-cpu.ts; goal: <= 5 % more).
 // The server runs in a child process (bench/insights-child.ts), which seeds the data (how: there).
-// Smaller sizes while iterating: INSIGHTS_BENCH_ROWS=100000 INSIGHTS_BENCH_USERS=10000.
+// Smaller sizes while iterating: INSIGHTS_BENCH_ROWS=100000 INSIGHTS_BENCH_USERS=10000; one part only:
+// INSIGHTS_BENCH_STORES=sqlite (or mongo, turns; comma-separated).
 // The MongoDB-compatible test server is FerretDB 1.x on PostgreSQL unless a mongod or
 // MONGODB_URL is found: far slower than MongoDB, and what it could not take in
 // INSIGHTS_BENCH_SEED_S seconds is said in the output.
@@ -109,9 +110,11 @@ async function run(label: string, start: ChildStart): Promise<void> {
 
 /** Studio sign-in and reads: generous limits, the bench is one analyst asking many times. */
 const common = { STUDIO_LOGIN_RATE_LIMIT: '1000' };
-await run('SQLite', { env: common });
+/** INSIGHTS_BENCH_STORES: which of sqlite, mongo and turns to run (all by default), for iterating on one. */
+const only = new Set((process.env.INSIGHTS_BENCH_STORES ?? 'sqlite,mongo,turns').split(','));
+if (only.has('sqlite')) await run('SQLite', { env: common });
 
-const mongo = await startMongoTestServer();
+const mongo = only.has('mongo') ? await startMongoTestServer() : { url: null, reason: 'not asked for (INSIGHTS_BENCH_STORES)' };
 if (mongo.url === null) console.log(`insights (Mongo-compatible): SKIPPED, ${mongo.reason}`);
 else {
   try {
@@ -128,12 +131,12 @@ const TURN_ROUNDS = Number(process.env.BENCH_ROUNDS_100 ?? 30);
 const TURN_REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 let bare = Number.POSITIVE_INFINITY;
 let kept = Number.POSITIVE_INFINITY;
-for (let i = 0; i < TURN_REPEATS; i++) {
+for (let i = 0; i < (only.has('turns') ? TURN_REPEATS : 0); i++) {
   bare = Math.min(bare, (await measure('chatbot-bare', TURN_USERS, TURN_ROUNDS)).usPerTurn);
   kept = Math.min(kept, (await measure('chatbot', TURN_USERS, TURN_ROUNDS)).usPerTurn);
 }
 const growth = (kept / bare - 1) * 100;
-console.log(
+if (only.has('turns')) console.log(
   `turn CPU with the insights bookkeeping (${TURN_USERS} users x ${TURN_ROUNDS} messages, SQLite, best of ${TURN_REPEATS}): ${kept.toFixed(0)} µs/turn, ` +
     `without ${bare.toFixed(0)} µs/turn: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (goal <= 5 %)`,
 );

@@ -12,9 +12,9 @@ import { fromJson, toJson } from '../json.ts';
 import { openOf, totalsOf } from '../../insights-common.ts';
 
 /**
- * The insights room on the embedded store (migration 12). Counters are rows keyed by
+ * The insights room on the embedded store (migrations 12 and 17). Counters are rows keyed by
  * (day, metric, version, a, b): a dashboard sums a range of days with one indexed query. A
- * conversation is one row; the search walks insight_conversations_by_start newest first and reads
+ * conversation is one row, kept in start order; the search walks the table newest first and reads
  * at most the search budget of them per request.
  */
 export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}): InsightsRoom {
@@ -65,7 +65,7 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
     },
 
     async searchConversations(query) {
-      // The range (and the cursor) pick rows through insight_conversations_by_start, newest first;
+      // The range (and the cursor) pick rows in the table's own order (by start, migration 17), newest first;
       // the other filters are tested on each row read, whose summary is only fetched when it matches.
       // Reading stops at limit + 1 matches or at the budget, whichever comes first.
       const range: string[] = ['started_at >= ?', 'started_at < ?'];
@@ -97,7 +97,7 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
       const rows = db
         .prepare<unknown[], [string | null, number, string]>(
           `SELECT ${tests.length > 0 ? `CASE WHEN ${tests.join(' AND ')} THEN summary END` : 'summary'}, started_at, user_id
-           FROM insight_conversations INDEXED BY insight_conversations_by_start WHERE ${range.join(' AND ')}
+           FROM insight_conversations WHERE ${range.join(' AND ')}
            ORDER BY started_at DESC, user_id DESC`,
         )
         .raw(true)
