@@ -9,8 +9,8 @@
 //     own `record` (the recorder's write), 5,000 summaries a batch.
 //   - MongoDB: users and transcript documents by insertMany (10,000 a call, the store's document
 //     shapes); counters through `record`; the summaries straight into their day buckets (`record`
-//     writes the user index one summary at a time, which would take FerretDB hours), one $set per
-//     bucket document and an insertMany of the user index.
+//     writes the user index one summary at a time, which would take FerretDB hours), each bucket
+//     document inserted whole, and an insertMany of the user index.
 // The transcript goes last, within INSIGHTS_BENCH_SEED_S seconds: what did not fit is said, never assumed.
 import Database from 'better-sqlite3';
 import { MongoClient, ObjectId } from 'mongodb';
@@ -37,6 +37,8 @@ export interface Seeded {
   readonly seconds: number;
   /** Transcript rows not written because the seeding time ran out (0 when all went in). */
   readonly transcriptLeftOut: number;
+  /** Why seeding stopped early (an error of the store, or the time), when it did. */
+  readonly stoppedBy?: string;
 }
 
 if (process.send) {
@@ -138,48 +140,52 @@ if (process.send) {
 
   async function seedMongo(url: string, plan: SeedPlan, deadline: number): Promise<Omit<Seeded, 'seconds'>> {
     const client = await MongoClient.connect(url);
+    const db = client.db();
+    let users = 0;
+    let conversations = 0;
+    let transcriptRows = 0;
+    let stoppedBy: string | undefined;
+    const late = () => performance.now() > deadline;
     try {
-      const db = client.db();
       const sum = new CounterSum();
       let index = 0;
-      const buckets = new Map<string, { day: number; set: Record<string, string> }>();
+      const buckets = new Map<string, { day: number; c: Record<string, string> }>();
       let userDocs: object[] = [];
       let indexDocs: object[] = [];
+      const flushUsers = async () => {
+        await db.collection('users').insertMany(userDocs as never[], { ordered: false });
+        await db.collection('insight_users').insertMany(indexDocs as never[], { ordered: false });
+        users += userDocs.length;
+        userDocs = [];
+        indexDocs = [];
+      };
       for (const user of seedUsers(plan)) {
         sum.add(user, index++);
         const s = user.summary;
         const id = bucketId(dayOf(s.startedAt), bucketOf(s.userId));
         let bucket = buckets.get(id);
-        if (!bucket) buckets.set(id, (bucket = { day: dayOf(s.startedAt), set: {} }));
-        bucket.set[`c.${conversationKey(s)}`] = mongoJson(s);
+        if (!bucket) buckets.set(id, (bucket = { day: dayOf(s.startedAt), c: {} }));
+        bucket.c[conversationKey(s)] = mongoJson(s);
         const last = user.messages.at(-1)?.at ?? s.startedAt;
         userDocs.push({
           _id: user.userId, channelId: 'webchat', position: null, variables: '{}', userData: mongoJson(user.userData), lastMessageAt: last, listedAt: last,
           createdAt: s.startedAt, updatedAt: last, version: 1, lastSeq: user.messages.length, lastTrigger: null, recent: [], order: new ObjectId(),
         });
         indexDocs.push({ _id: user.userId, c: { [conversationKey(s)]: id } });
-        if (userDocs.length === 10_000) {
-          await db.collection('users').insertMany(userDocs as never[], { ordered: false });
-          await db.collection('insight_users').insertMany(indexDocs as never[], { ordered: false });
-          userDocs = [];
-          indexDocs = [];
-        }
+        if (userDocs.length === 10_000) await flushUsers();
       }
-      if (userDocs.length > 0) {
-        await db.collection('users').insertMany(userDocs as never[], { ordered: false });
-        await db.collection('insight_users').insertMany(indexDocs as never[], { ordered: false });
-      }
-      for (const [id, { day, set }] of buckets) await db.collection('insights').updateOne({ _id: id as never }, { $set: { ...set, kind: 'c', day } }, { upsert: true });
+      if (userDocs.length > 0) await flushUsers();
       await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: [] });
+      // Each bucket whole, as `record` leaves it after its $set upserts (one upsert of a day's bucket at this size timed out on FerretDB).
+      for (const [id, { day, c }] of buckets) {
+        if (late()) throw new Error('the seeding time ran out while writing conversation summaries');
+        await db.collection('insights').insertOne({ _id: id as never, kind: 'c', day, c });
+        conversations += Object.keys(c).length;
+      }
       // The transcript last, as far as the time allows.
-      let transcriptRows = 0;
-      let leftOut = 0;
       let docs: object[] = [];
       for (const user of seedUsers(plan)) {
-        if (performance.now() > deadline) {
-          leftOut += user.messages.length;
-          continue;
-        }
+        if (late()) break;
         for (const m of user.messages) docs.push(transcriptDoc(user.userId, m.seq, { from: m.from, at: m.at, message: m.message, ...(m.from === 'user' ? { clientId: `c${m.seq}` } : {}), ...(m.dialogId ? { dialogId: m.dialogId, stepId: m.stepId! } : {}) }));
         if (docs.length >= 10_000) {
           await db.collection('transcript').insertMany(docs as never[], { ordered: false });
@@ -187,13 +193,16 @@ if (process.send) {
           docs = [];
         }
       }
-      if (docs.length > 0) {
+      if (docs.length > 0 && !late()) {
         await db.collection('transcript').insertMany(docs as never[], { ordered: false });
         transcriptRows += docs.length;
       }
-      return { users: plan.users, conversations: index, transcriptRows, transcriptLeftOut: leftOut };
+    } catch (error) {
+      // What the store could not take is said in the output; the queries then read what it holds.
+      stoppedBy = error instanceof Error ? error.message.slice(0, 300) : String(error);
     } finally {
       await client.close();
     }
+    return { users, conversations, transcriptRows, transcriptLeftOut: plan.rows - transcriptRows, ...(stoppedBy ? { stoppedBy } : {}) };
   }
 }

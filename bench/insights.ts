@@ -61,8 +61,9 @@ async function run(label: string, start: ChildStart): Promise<void> {
       `insights (${label}): ${seeded.users.toLocaleString('en')} users, ${seeded.conversations.toLocaleString('en')} conversations, ` +
         `${seeded.transcriptRows.toLocaleString('en')} transcript rows, seeded in ${seeded.seconds.toFixed(1)} s`,
     );
+    if (seeded.stoppedBy) console.log(`  !! seeding stopped early: ${seeded.stoppedBy}`);
     if (seeded.transcriptLeftOut > 0) {
-      console.log(`  !! the store took only ${seeded.transcriptRows.toLocaleString('en')} of ${ROWS.toLocaleString('en')} transcript rows in ${SEED_SECONDS} s: the figures below are for what it holds, nothing is extrapolated`);
+      console.log(`  !! the store took only ${seeded.transcriptRows.toLocaleString('en')} of ${ROWS.toLocaleString('en')} transcript rows (seeding time ${SEED_SECONDS} s): the figures below are for what it holds, nothing is extrapolated`);
     }
 
     const timed = async (url: string): Promise<Timed> => {
