@@ -180,12 +180,17 @@ export function studioInsightsSchemas(): Obj {
     UserTranscript: {
       type: 'object',
       additionalProperties: false,
-      required: ['userId', 'channel', 'userData', 'conversations', 'messages', 'nextAfterSeq'],
+      required: ['userId', 'channel', 'userData', 'conversations', 'messages', 'events', 'nextAfterSeq'],
       properties: {
         userId: { type: 'string' },
         channel: { type: 'string' },
         userData: { type: 'object', additionalProperties: true },
         conversations: { type: 'array', items: ref('schemas/ConversationSummary') },
+        events: {
+          type: 'array',
+          description: "The page events, triggers and timers that happened during this page's messages (on the first page, also those before its first message), oldest first.",
+          items: { type: 'object', additionalProperties: false, required: ['at', 'kind', 'name'], properties: { at: { type: 'integer' }, kind: { type: 'string', enum: ['pageEvent', 'trigger', 'timer'] }, name: { type: 'string' } } },
+        },
         nextAfterSeq: { type: ['integer', 'null'] },
         messages: {
           type: 'array',
