@@ -24,16 +24,16 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
      ON CONFLICT (day, metric, version, a, b) DO UPDATE SET n = n + excluded.n`,
   );
   // A summary only moves forward: one written late (another node's, a retried write) never undoes a newer one.
-  const putConversation = db.prepare<[string, number, number, string, number, string, string, string]>(
-    `INSERT INTO insight_conversations (user_id, started_at, last_at, channel, error, text, steps, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  const putConversation = db.prepare<[string, number, number, string, number, string, string, string, string]>(
+    `INSERT INTO insight_conversations (user_id, started_at, last_at, channel, error, text, steps, user_data, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (user_id, started_at) DO UPDATE SET last_at = excluded.last_at, channel = excluded.channel, error = excluded.error,
-       text = excluded.text, steps = excluded.steps, summary = excluded.summary
+       text = excluded.text, steps = excluded.steps, user_data = excluded.user_data, summary = excluded.summary
      WHERE excluded.last_at >= insight_conversations.last_at`,
   );
   const write = db.transaction((batch: Parameters<InsightsRoom['record']>[0]) => {
     for (const c of batch.counts) addCount.run(c.day, c.metric, c.version, c.a ?? '', c.b ?? '', c.n);
     for (const s of batch.conversations) {
-      putConversation.run(s.userId, s.startedAt, s.lastAt, s.channel, s.integrationError ? 1 : 0, s.text.toLowerCase(), stepsColumn(s.steps), toJson(s));
+      putConversation.run(s.userId, s.startedAt, s.lastAt, s.channel, s.integrationError ? 1 : 0, s.text.toLowerCase(), stepsColumn(s.steps), toJson(s.userData), toJson(s));
     }
   });
   const open = db.prepare<[number, number], [string]>('SELECT summary FROM insight_conversations WHERE last_at >= ? LIMIT ?').raw(true);
@@ -91,7 +91,7 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
       }
       if (query.field) {
         // The field name is a declared user-data field (checked by the caller): camelCase, safe in a JSON path.
-        tests.push("CAST(json_extract(summary, '$.userData.' || ?) AS TEXT) = ?");
+        tests.push("CAST(json_extract(user_data, '$.' || ?) AS TEXT) = ?");
         testParams.push(query.field.name, query.field.value);
       }
       const rows = db
