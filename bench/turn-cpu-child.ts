@@ -1,4 +1,5 @@
-// Child process for bench/turn-cpu.ts: runs either the real chatbot server (SQLite; mode "rest" with a REST channel) or a raw
+// Child process for bench/turn-cpu.ts: runs either the real chatbot server (SQLite; mode "rest" with a REST channel,
+// "chatbot-bare" without the insights bookkeeping) or a raw
 // socket.io echo server, and reports its own CPU use over IPC. Run alone (by `npm run bench`,
 // which runs every bench/*.ts) it does nothing.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -67,6 +68,8 @@ if (process.send) {
         // mode "rest": the same bot, talked to over the generic bot REST channel (no callback URL).
         ...(mode === 'rest' ? { REST_CHANNELS: JSON.stringify([{ name: 'bench', key: REST_BENCH_KEY }]), REST_CHANNEL_RATE_LIMIT: '100000000' } : {}),
       }),
+      // mode "chatbot-bare": the same bot without the insights bookkeeping (bench/insights.ts compares the two).
+      { insights: mode !== 'chatbot-bare' },
     );
     url = server.url;
     stop = async () => {

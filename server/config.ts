@@ -203,6 +203,12 @@ export const configSchema = z.object({
   INSIGHTS_WINDOW: optionalText
     .transform((text) => parseDuration(text ?? '30m'))
     .refine((ms): ms is number => ms !== undefined && ms >= 1_000 && ms <= 7 * 86_400_000, 'must be a duration from 1s to 7d, such as 30m or 2h'),
+  /** Insights: conversations one search request reads at most before it stops and says how far back it read. */
+  INSIGHTS_SEARCH_BUDGET: z
+    .string()
+    .regex(/^[1-9]\d{0,7}$/, 'must be a whole number of conversations, at least 1')
+    .transform(Number)
+    .default(50_000),
   /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
   STUDIO_SESSION_IDLE: optionalText
     .transform((text) => parseDuration(text ?? '30m'))

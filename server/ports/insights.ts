@@ -163,6 +163,20 @@ export interface ConversationPage {
    * conversation that started after this time. The next page carries on from there.
    */
   readonly searchedBackTo?: number;
+  /** With searchedBackTo: how many conversations the search read before it stopped. */
+  readonly searched?: number;
+}
+
+/**
+ * Conversations one search request reads at most (INSIGHTS_SEARCH_BUDGET): a search by words or a
+ * user-data field reads every conversation of the range until it fills a page, so without a bound
+ * a rare word over a year would read them all. Past it the page says how far back it read.
+ */
+export const DEFAULT_SEARCH_BUDGET = 50_000;
+
+export interface InsightsRoomOptions {
+  /** Conversations one search reads at most (DEFAULT_SEARCH_BUDGET). */
+  readonly searchBudget?: number;
 }
 
 /** A conversation whose last turn is recent: not stopped yet, whatever the counters say. */

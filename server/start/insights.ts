@@ -23,6 +23,8 @@ export interface InsightsSetup {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly windowMs: number;
+  /** Conversations one search reads at most (INSIGHTS_SEARCH_BUDGET). */
+  readonly searchBudget?: number;
   /** The published version in service now. */
   readonly version: () => string;
 }
@@ -34,7 +36,8 @@ export interface Insights {
 
 /** The insights room on the store's own connection, and the recorder turns report to. */
 export async function openInsights(store: SqliteStore | MongoStore, setup: InsightsSetup): Promise<Insights> {
-  const room = store.kind === 'sqlite' ? sqliteInsights(store.db) : await mongoInsights(store.db);
+  const options = setup.searchBudget === undefined ? {} : { searchBudget: setup.searchBudget };
+  const room = store.kind === 'sqlite' ? sqliteInsights(store.db, options) : await mongoInsights(store.db, options);
   if (!setup.enabled) return { room };
   const recorder = new InsightsRecorder({
     room,

@@ -191,6 +191,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     logger,
     clock,
     windowMs: config.INSIGHTS_WINDOW,
+    searchBudget: config.INSIGHTS_SEARCH_BUDGET,
     version: () => bot.current.version?.id ?? 'unversioned',
   });
   // Event subscriptions and step types' daily counters, on the store's own connection.

@@ -3,7 +3,7 @@
  */
 import { describe, inject } from 'vitest';
 import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
-import { studioInsightsCases } from './contract/studio-insights-cases.ts';
+import { BUDGET, studioInsightsCases } from './contract/studio-insights-cases.ts';
 import { mongoInsights } from './mongo/studio/mongo-insights.ts';
 import { sqliteInsights } from './sqlite/studio/sqlite-insights.ts';
 
@@ -17,7 +17,11 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio insights contract: ${leg.name}`, () => {
-    const subject = useFreshRoom(leg, async (store) => ({ store, room: store.kind === 'sqlite' ? sqliteInsights(store.db) : await mongoInsights(store.db) }));
+    const subject = useFreshRoom(leg, async (store) =>
+      store.kind === 'sqlite'
+        ? { store, room: sqliteInsights(store.db), budgeted: sqliteInsights(store.db, { searchBudget: BUDGET }) }
+        : { store, room: await mongoInsights(store.db), budgeted: await mongoInsights(store.db, { searchBudget: BUDGET }) },
+    );
     studioInsightsCases(subject);
   });
 }

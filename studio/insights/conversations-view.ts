@@ -3,7 +3,7 @@ import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
 import { BASE, navigate } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
 import { language, t } from '../i18n/strings.ts';
-import { lastDays, type ConversationPage, type ConversationSummary, type Transcript } from './types.ts';
+import { lastDays, type ConversationPage, type ConversationSummary, type Transcript, type TranscriptEvent, type TranscriptMessage } from './types.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 
@@ -69,7 +69,7 @@ export class InsightsConversations extends LitElement {
   declare session: SessionInfo;
   /** A visitor's id: their transcript; '' for the search. */
   declare userId: string;
-  private declare page: { items: ConversationSummary[]; next: string | null; query: string } | undefined;
+  private declare page: { items: ConversationSummary[]; next: string | null; query: string; stopped?: { count: number; backTo: number } } | undefined;
   private declare transcript: Transcript | undefined;
   private declare error: string;
   private declare status: string;
@@ -115,7 +115,12 @@ export class InsightsConversations extends LitElement {
   private async search(query: string, cursor?: string): Promise<void> {
     const result = await this.attempt(() => this.api.get<ConversationPage>(`/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
     if (!result) return;
-    this.page = { items: [...(cursor && this.page ? this.page.items : []), ...result.conversations], next: result.nextCursor, query };
+    this.page = {
+      items: [...(cursor && this.page ? this.page.items : []), ...result.conversations],
+      next: result.nextCursor,
+      query,
+      ...(result.searchedBackTo !== undefined ? { stopped: { count: result.searchedConversations ?? 0, backTo: result.searchedBackTo } } : {}),
+    };
   }
 
   private submit(event: SubmitEvent): void {
@@ -179,8 +184,13 @@ export class InsightsConversations extends LitElement {
   }
 
   private renderResults(page: NonNullable<InsightsConversations['page']>): TemplateResult {
-    if (page.items.length === 0) return html`<p>${t('nothingInRange')}</p>`;
-    return html`<table>
+    // The search read as far as its budget allowed: said where the results are, so "nothing found" is never taken for "there is none".
+    const stopped = page.stopped
+      ? html`<p role="status">${t('searchStopped', { count: page.stopped.count.toLocaleString(language()), time: time(page.stopped.backTo) })}</p>`
+      : nothing;
+    const more = page.next ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>` : nothing;
+    if (page.items.length === 0) return html`${stopped}<p>${t('nothingInRange')}</p>${more}`;
+    return html`${stopped}<table>
         <caption>
           ${t('conversationsCaption')}
         </caption>
@@ -207,14 +217,13 @@ export class InsightsConversations extends LitElement {
           )}
         </tbody>
       </table>
-      ${page.next ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>` : nothing}`;
+      ${more}`;
   }
 
   private renderTranscript(): TemplateResult {
     const tr = this.transcript;
     const back = html`<p><a href="${BASE}insights/conversations">${t('backToConversations')}</a></p>`;
     if (!tr) return html`${back}${this.error ? nothing : html`<p role="status">${t('loading')}</p>`}`;
-    const events = tr.conversations.flatMap((c) => c.events);
     return html`${back}
       <h2>${t('transcriptTitle', { user: tr.userId })}</h2>
       ${this.session.account.role === 'owner' ? html`<button type="button" class="danger" @click=${this.erase}>${t('eraseUser')}</button>` : nothing}
@@ -222,12 +231,6 @@ export class InsightsConversations extends LitElement {
       <dl>
         ${Object.entries(tr.userData).map(([name, value]) => html`<dt>${name}</dt><dd>${typeof value === 'string' ? value : JSON.stringify(value)}</dd>`)}
       </dl>
-      ${events.length > 0
-        ? html`<h3>${t('eventsTitle')}</h3>
-            <ul>
-              ${events.map((e) => html`<li>${time(e.at)}: ${e.kind} <code>${e.name}</code></li>`)}
-            </ul>`
-        : nothing}
       <table>
         <caption>
           ${t('transcriptCaption')}
@@ -241,25 +244,54 @@ export class InsightsConversations extends LitElement {
           </tr>
         </thead>
         <tbody>
-          ${tr.messages.map(
-            (m) => html`<tr>
-              <td>${time(m.at)}</td>
-              <td>${m.from === 'user' ? t('fromVisitor') : t('fromBot')}</td>
-              <td>
-                ${m.text ?? html`<code>${String(m.message.type ?? '')}</code>`}
-                ${m.integrationCalls.length > 0
-                  ? html`<details>
-                      <summary>${t('callsOfTurn', { count: m.integrationCalls.length })}</summary>
-                      ${m.integrationCalls.map((call) => html`<pre>${JSON.stringify(call, null, 2)}</pre>`)}
-                    </details>`
-                  : nothing}
-              </td>
-              <td>${m.dialogId ? html`<code>${m.dialogId} / ${m.stepId}</code>` : ''}</td>
-            </tr>`,
-          )}
+          ${inTimeOrder(tr).map((item) => (item.event ? eventRow(item.event) : messageRow(item.message)))}
         </tbody>
       </table>`;
   }
+}
+
+type TranscriptItem = { readonly at: number } & ({ readonly event: TranscriptEvent; readonly message?: never } | { readonly message: TranscriptMessage; readonly event?: never });
+
+/** Messages and events in time order; an event first when both have the same time (it led to the turn). */
+function inTimeOrder(tr: Transcript): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  let e = 0;
+  for (const message of tr.messages) {
+    while (e < tr.events.length && tr.events[e]!.at <= message.at) items.push({ at: tr.events[e]!.at, event: tr.events[e++]! });
+    items.push({ at: message.at, message });
+  }
+  for (; e < tr.events.length; e++) items.push({ at: tr.events[e]!.at, event: tr.events[e]! });
+  return items;
+}
+
+const EVENT_NAMES = { pageEvent: 'eventPageEvent', trigger: 'eventTrigger', timer: 'eventTimer' } as const;
+
+/** A page event, trigger or timer as a row among the messages: its time, "Event", and what it was by name. */
+function eventRow(event: TranscriptEvent): TemplateResult {
+  const key = EVENT_NAMES[event.kind as keyof typeof EVENT_NAMES] ?? 'eventPageEvent';
+  return html`<tr>
+    <td>${time(event.at)}</td>
+    <td>${t('colEvent')}</td>
+    <td>${t(key, { name: event.name })}</td>
+    <td></td>
+  </tr>`;
+}
+
+function messageRow(m: TranscriptMessage): TemplateResult {
+  return html`<tr>
+    <td>${time(m.at)}</td>
+    <td>${m.from === 'user' ? t('fromVisitor') : t('fromBot')}</td>
+    <td>
+      ${m.text ?? html`<code>${String(m.message.type ?? '')}</code>`}
+      ${m.integrationCalls.length > 0
+        ? html`<details>
+            <summary>${t('callsOfTurn', { count: m.integrationCalls.length })}</summary>
+            ${m.integrationCalls.map((call) => html`<pre>${JSON.stringify(call, null, 2)}</pre>`)}
+          </details>`
+        : nothing}
+    </td>
+    <td>${m.dialogId ? html`<code>${m.dialogId} / ${m.stepId}</code>` : ''}</td>
+  </tr>`;
 }
 
 customElements.define('insights-conversations', InsightsConversations);

@@ -30,6 +30,12 @@ export interface DropOff {
   readonly steps: readonly StepFigures[];
 }
 
+export interface TranscriptEvent {
+  readonly at: number;
+  readonly kind: string;
+  readonly name: string;
+}
+
 export interface ConversationSummary {
   readonly userId: string;
   readonly startedAt: number;
@@ -42,12 +48,16 @@ export interface ConversationSummary {
   readonly messages: number;
   readonly text: string;
   readonly userData: Readonly<Record<string, unknown>>;
-  readonly events: readonly { at: number; kind: string; name: string }[];
+  readonly events: readonly TranscriptEvent[];
 }
 
 export interface ConversationPage {
   readonly conversations: readonly ConversationSummary[];
   readonly nextCursor: string | null;
+  /** The search stopped at its budget: it read every conversation that started after this time. */
+  readonly searchedBackTo?: number;
+  /** With searchedBackTo: how many conversations it read. */
+  readonly searchedConversations?: number;
 }
 
 export interface TranscriptMessage {
@@ -67,6 +77,8 @@ export interface Transcript {
   readonly userData: Readonly<Record<string, unknown>>;
   readonly conversations: readonly ConversationSummary[];
   readonly messages: readonly TranscriptMessage[];
+  /** Page events, triggers and timers during this page's messages, oldest first. */
+  readonly events: readonly TranscriptEvent[];
   readonly nextAfterSeq: number | null;
 }
 

@@ -173,18 +173,24 @@ export function studioInsightsSchemas(): Obj {
         to: { type: 'string', format: 'date' },
         conversations: { type: 'array', items: ref('schemas/ConversationSummary') },
         nextCursor: { type: ['string', 'null'] },
-        searchedBackTo: { type: 'integer', description: 'The search stopped at its budget: it read every conversation that started after this time.' },
+        searchedBackTo: { type: 'integer', description: 'The search stopped at its budget (INSIGHTS_SEARCH_BUDGET conversations read): it read every conversation that started after this time. nextCursor carries on from there.' },
+        searchedConversations: { type: 'integer', minimum: 0, description: 'With searchedBackTo: how many conversations the search read before it stopped.' },
       },
     },
     UserTranscript: {
       type: 'object',
       additionalProperties: false,
-      required: ['userId', 'channel', 'userData', 'conversations', 'messages', 'nextAfterSeq'],
+      required: ['userId', 'channel', 'userData', 'conversations', 'messages', 'events', 'nextAfterSeq'],
       properties: {
         userId: { type: 'string' },
         channel: { type: 'string' },
         userData: { type: 'object', additionalProperties: true },
         conversations: { type: 'array', items: ref('schemas/ConversationSummary') },
+        events: {
+          type: 'array',
+          description: "The page events, triggers and timers that happened during this page's messages (on the first page, also those before its first message), oldest first.",
+          items: { type: 'object', additionalProperties: false, required: ['at', 'kind', 'name'], properties: { at: { type: 'integer' }, kind: { type: 'string', enum: ['pageEvent', 'trigger', 'timer'] }, name: { type: 'string' } } },
+        },
         nextAfterSeq: { type: ['integer', 'null'] },
         messages: {
           type: 'array',

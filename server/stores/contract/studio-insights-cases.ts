@@ -26,8 +26,13 @@ function conversation(userId: string, startedAt: number, extra: Partial<Conversa
 
 export interface InsightsSubject {
   readonly room: InsightsRoom;
+  /** The same store's room with a search budget of BUDGET conversations. */
+  readonly budgeted: InsightsRoom;
   readonly store: Store;
 }
+
+/** The budgeted room's search budget. */
+export const BUDGET = 2;
 
 export function studioInsightsCases(subject: () => InsightsSubject): void {
   const room = () => subject().room;
@@ -104,6 +109,30 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       before = result.next;
     }
     expect(seen).toEqual(['u6', 'u5', 'u4', 'u3', 'u2', 'u1', 'u0']);
+  });
+
+  it('when a search reads its budget of conversations before it fills a page, then it says how many it read and how far back, and the next pages carry on to the match with nothing repeated', async () => {
+    // One conversation a day over five days; only the oldest holds the words.
+    const days = [4, 3, 2, 1, 0].map((ago) => conversation(`b${ago}`, at(D - ago, 1), ago === 4 ? { text: 'I want a refund' } : { text: 'opening hours' }));
+    await room().record({ counts: [], conversations: days });
+    const first = await subject().budgeted.searchConversations({ fromMs: at(D - 4), toMs: at(D + 1), limit: 10, text: 'refund' });
+    expect(first.items).toEqual([]);
+    expect(first.searched).toBe(BUDGET);
+    // Everything since the second newest day's conversation was read, nothing before that day.
+    expect(first.searchedBackTo).toBeLessThanOrEqual(at(D - 1, 1));
+    expect(first.searchedBackTo).toBeGreaterThan(at(D - 2, 1));
+    let before = first.next;
+    const found: string[] = [];
+    for (let page = 0; page < 5 && before; page++) {
+      const next = await subject().budgeted.searchConversations({ fromMs: at(D - 4), toMs: at(D + 1), limit: 10, text: 'refund', before });
+      found.push(...next.items.map((c) => c.userId));
+      before = next.next;
+    }
+    expect(found).toEqual(['b4']);
+    // Without words the budget is the same: a page of the newest, then the rest.
+    const plain = await subject().budgeted.searchConversations({ fromMs: at(D - 4), toMs: at(D + 1), limit: 10 });
+    expect(plain.items.map((c) => c.userId)).toEqual(['b0', 'b1']);
+    expect(plain.searched).toBe(BUDGET);
   });
 
   it('when a user is erased, then their conversations are gone from the search and from their list, and others stay', async () => {

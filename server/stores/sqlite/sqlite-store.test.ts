@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
+import { sqliteInsights } from './studio/sqlite-insights.ts';
 import { eventually } from '../../test/start-test-server.ts';
 
 describe('openSqliteStore', () => {
@@ -67,6 +68,28 @@ describe('openSqliteStore', () => {
     expect(await store.firstUnfinishedJob('trigger:old', '', 'trigger:3')).toMatchObject({ id: 'trigger:2' });
     const committed = await store.commitTurn({ userId: 'old', expectedVersion: 3, patch: { lastTrigger: 'trigger:2' }, now: 9, botEntries: [] });
     expect(committed.status === 'committed' && committed.user.lastTrigger).toBe('trigger:2');
+    await store.close();
+  });
+
+  it('when a file from schema version 14 is opened, then its insights conversations are kept, found by the search newest first, by a user-data field and by their user, and written again in place', async () => {
+    const file = join(dir, 'v14.db');
+    const raw = new Database(file);
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 14)) raw.exec(migration.sql);
+    raw.pragma('user_version = 14');
+    const summary = (userId: string, startedAt: number) => ({ userId, startedAt, lastAt: startedAt + 5, channel: 'webchat', version: 'v1', lastVersion: 'v1', steps: ['d/s'], lastStep: 'd/s', integrationError: false, messages: 1, text: `hello from ${userId}`, userData: { plan: userId === 'bob' ? 'pro' : 'free' }, events: [] });
+    const insert = raw.prepare('INSERT INTO insight_conversations (user_id, started_at, last_at, channel, error, text, steps, summary) VALUES (?, ?, ?, ?, 0, ?, ?, ?)');
+    for (const [userId, startedAt] of [['ann', 100], ['bob', 300], ['ann', 200]] as const) insert.run(userId, startedAt, startedAt + 5, 'webchat', `hello from ${userId}`, '|d/s|', JSON.stringify(summary(userId, startedAt)));
+    raw.close();
+    const store = openSqliteStore({ file });
+    const room = sqliteInsights(store.db);
+    const page = await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 });
+    expect(page.items.map((c) => [c.userId, c.startedAt])).toEqual([['bob', 300], ['ann', 200], ['ann', 100]]);
+    expect((await room.conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([200, 100]);
+    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, field: { name: 'plan', value: 'pro' } })).items.map((c) => c.userId)).toEqual(['bob']);
+    await room.record({ counts: [], conversations: [{ ...summary('ann', 200), lastAt: 400, text: 'written again' }] });
+    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, text: 'again' })).items.map((c) => [c.userId, c.lastAt])).toEqual([['ann', 400]]);
+    expect(await room.eraseUser('ann')).toBe(2);
+    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
     await store.close();
   });
 

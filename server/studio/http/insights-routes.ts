@@ -127,7 +127,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       to: isoDay(days.toDay),
       conversations: page.items,
       nextCursor: page.next ? encodeCursor(page.next) : null,
-      ...(page.searchedBackTo !== undefined ? { searchedBackTo: page.searchedBackTo } : {}),
+      ...(page.searchedBackTo !== undefined ? { searchedBackTo: page.searchedBackTo, searchedConversations: page.searched ?? 0 } : {}),
     });
   });
 

@@ -1,5 +1,5 @@
 import { messageText, redact } from '../../app/export-records.ts';
-import type { ConversationQuery, ConversationSummary, InsightsRoom } from '../../ports/insights.ts';
+import type { ConversationEvent, ConversationQuery, ConversationSummary, InsightsRoom } from '../../ports/insights.ts';
 import type { Store } from '../../ports/store.ts';
 
 /**
@@ -46,6 +46,12 @@ export interface TranscriptView {
   readonly userData: Readonly<Record<string, unknown>>;
   readonly conversations: readonly ConversationSummary[];
   readonly messages: readonly TranscriptMessage[];
+  /**
+   * The page events, triggers and timers of the user's conversations that happened while this
+   * page's messages did (from the first message on, up to the next page's first; those before
+   * the first message on the first page), oldest first: the studio places each among the messages.
+   */
+  readonly events: readonly ConversationEvent[];
   /** Pass as `afterSeq` for the next page; null when this was the last. */
   readonly nextAfterSeq: number | null;
 }
@@ -85,12 +91,21 @@ export async function transcriptOf(deps: { readonly store: Store; readonly room:
     } else where = answering;
     return { seq: entry.seq, at: entry.at, from: entry.from, text: messageText(entry.message), message: entry.message, ...(where ?? {}), integrationCalls: own };
   });
+  // Every conversation of the user is read for its events (a later page's events may belong to an older one).
+  const conversations = await deps.room.conversationsOf(userId, CONVERSATIONS_LISTED);
+  const from = afterSeq === 0 ? Number.NEGATIVE_INFINITY : (first?.at ?? Number.POSITIVE_INFINITY);
+  const until = following ? following.at : Number.POSITIVE_INFINITY;
+  const events = conversations
+    .flatMap((c) => c.events)
+    .filter((e) => e.at >= from && e.at < until)
+    .sort((a, b) => a.at - b.at);
   return {
     userId,
     channel: user.channelId,
     userData: user.userData,
-    conversations: afterSeq === 0 ? await deps.room.conversationsOf(userId, CONVERSATIONS_LISTED) : [],
+    conversations: afterSeq === 0 ? conversations : [],
     messages,
+    events,
     nextAfterSeq: following ? page.at(-1)!.seq : null,
   };
 }

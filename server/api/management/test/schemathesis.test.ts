@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
-import { invite, setUpOwner } from '../../../studio/test/studio-client.ts';
+import { invite, setUpOwner, type StudioClient } from '../../../studio/test/studio-client.ts';
 import { BOT_ID, KEY, encodeAddress, seedLogs, seedUser, startManagementServer } from './helpers.ts';
 
 /** Provisioned by scripts/provision.mjs (pinned version, in a virtual environment under .cache/). */
@@ -87,6 +87,30 @@ function config(address: string, studioToken: string): string {
   ].join('\n');
 }
 
+/** The analyst's run: the insights and the studio's exports, refused to the editor above; fewer examples, to keep the time small. */
+const ANALYST_MAX_EXAMPLES = 15;
+
+/**
+ * The insights and the studio's exports as an analyst (they refuse an editor's token with 403, so
+ * the run above only ever reaches their refusal). A valid request may still name a user-data field
+ * without a value, a range the wrong way round or too long, a field the bot does not declare or a
+ * cursor not handed out (400), or a user or version that does not exist (404). Erasing a user is the
+ * owners': not run here (the insights API tests erase as an owner).
+ */
+function analystConfig(analystToken: string): string {
+  return [
+    `generation.max-examples = ${ANALYST_MAX_EXAMPLES}`,
+    '',
+    '[auth.openapi.studioToken]',
+    `bearer = "${analystToken}"`,
+    '',
+    '[[operations]]',
+    'include-path-regex = "^/studio/api/(insights|export)/"',
+    'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404"]',
+    '',
+  ].join('\n');
+}
+
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     // Asynchronous on purpose: the server under test runs in this very process.
@@ -104,16 +128,24 @@ for (const leg of storeLegs()) {
   describe.skipIf(leg.skip || (missing && !CI))(`schemathesis against the OpenAPI document (${leg.name})`, () => {
     let server: TestServer;
     let work: string;
+    let owner: StudioClient;
 
     beforeAll(async () => {
       work = await mkdtemp(path.join(tmpdir(), 'chatbot-schemathesis-'));
       server = await startManagementServer({ ...leg.env(), MANAGEMENT_RATE_LIMIT: '1000000', LOG_LEVEL: 'warn' });
+      owner = await setUpOwner(server.url, server.studio.setupLink!);
       // Records in every shape the exports return, so response checks have something to check.
       const t = Date.UTC(2026, 5, 1);
       await seedUser(server.store, 's-1', t, { email: 's1@example.com', score: 7, tags: ['a'] });
       await seedUser(server.store, 's-2', t + 1000, { name: 'Two' });
       await seedLogs(server.store, 'outgoingEmail', [{ userId: 's-1', timestamp: t, data: { body: 'Hi', from: 'bot@example.com', recipients: ['a@example.com'], replyTo: null, stepId: 's', subject: 'Hello' } }]);
       await seedLogs(server.store, 'fuzzyQuestionAnswerLog', [{ userId: 's-1', timestamp: t, data: { intent: 'hours', score: 0.8, text: 'when open', stepId: 'f', dialogId: 'd', matched: true, otherClassifications: [] } }]);
+      // A conversation of s-1 today with a page event, so the insights' answers have a summary and an event to check.
+      const now = Date.now();
+      await server.insights.room.record({
+        counts: [{ day: Math.floor(now / 86_400_000), version: 'unversioned', metric: 'conversations', n: 1 }],
+        conversations: [{ userId: 's-1', startedAt: now - 60_000, lastAt: now - 30_000, channel: 'webchat', version: 'unversioned', lastVersion: 'unversioned', steps: ['d/f'], lastStep: 'd/f', integrationError: false, messages: 2, text: 'when open', userData: { email: 's1@example.com' }, events: [{ at: now - 45_000, kind: 'pageEvent', name: 'opened' }] }],
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -123,7 +155,6 @@ for (const leg of storeLegs()) {
     it('when schemathesis runs every check in every phase, then it finds nothing and the server logs no error', { timeout: 600_000 }, async () => {
       expect(missing, missing).toBe('');
       const configFile = path.join(work, 'schemathesis.toml');
-      const owner = await setUpOwner(server.url, server.studio.setupLink!);
       const editor = await invite(owner, 'schemathesis@example.com', 'editor');
       const token = (await editor.post('/studio/api/tokens', { name: 'schemathesis' })).body.token as string;
       await writeFile(configFile, config(encodeAddress({ bot: BOT_ID, user: 'schemathesis', channelId: 'webchat' }, 'base64url'), token));
@@ -146,6 +177,35 @@ for (const leg of storeLegs()) {
       console.log(`[schemathesis ${leg.name}] ${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}`);
       expect(code, output.slice(-6000)).toBe(0);
       expect(Number(cases)).toBeGreaterThan(1000);
+      expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    });
+
+    it('when schemathesis runs the insights and the studio exports with an analyst token, then it finds nothing and the server logs no error', { timeout: 300_000 }, async () => {
+      expect(missing, missing).toBe('');
+      const configFile = path.join(work, 'schemathesis-analyst.toml');
+      const analyst = await invite(owner, 'schemathesis-analyst@example.com', 'analyst');
+      const token = (await analyst.post('/studio/api/tokens', { name: 'schemathesis analyst' })).body.token as string;
+      await writeFile(configFile, analystConfig(token));
+      const started = Date.now();
+      const { code, output } = await run(
+        SCHEMATHESIS,
+        [
+          '--config-file', configFile,
+          'run', `${server.url}/api/management/openapi.json`,
+          '--include-path-regex', '^/studio/api/(insights|export)/',
+          '--exclude-method', 'DELETE',
+          '--checks', 'all',
+          '--phases', 'examples,coverage,fuzzing',
+          '--seed', String(SEED),
+          '--generation-database', 'none',
+          '--no-color',
+        ],
+        work,
+      );
+      const cases = /(\d+) generated/.exec(output)?.[1] ?? '?';
+      console.log(`[schemathesis ${leg.name}, analyst] ${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}`);
+      expect(code, output.slice(-6000)).toBe(0);
+      expect(Number(cases)).toBeGreaterThan(50);
       expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
     });
   });

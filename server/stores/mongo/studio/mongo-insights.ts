@@ -2,7 +2,9 @@ import type { Db } from 'mongodb';
 import {
   dayOf,
   DAY_MS,
+  DEFAULT_SEARCH_BUDGET,
   METRICS,
+  type InsightsRoomOptions,
   type ConversationSummary,
   type InsightsRoom,
   type Metric,
@@ -26,7 +28,11 @@ import { fromJson, toJson } from '../mongo-common.ts';
  * range on the logs collection. No aggregation stage, no transaction, no change stream.
  */
 const BUCKETS = 8;
-/** The search reads newest days first and stops here, saying how far back it read. */
+/**
+ * The search reads newest days first and stops at the search budget (conversations read, as on
+ * SQLite) or after this long, whichever comes first, saying how far back it read: FerretDB 1.x
+ * reads a day's buckets far slower than MongoDB.
+ */
 const SEARCH_BUDGET_MS = 700;
 /** With no start given, the search looks back this many days at most. */
 const SEARCH_DAYS = 366;
@@ -53,16 +59,18 @@ export function decodeKey(key: string): string {
   return Buffer.from(key.slice(1), 'base64url').toString('utf8');
 }
 
-function bucketOf(userId: string): number {
+/** Which of the day's BUCKETS documents holds a user's conversations (bench/insights-child.ts seeds them the same way). */
+export function bucketOf(userId: string): number {
   let hash = 0;
   for (let i = 0; i < userId.length; i++) hash = (hash * 31 + userId.charCodeAt(i)) | 0;
   return Math.abs(hash) % BUCKETS;
 }
 
-const conversationKey = (s: { userId: string; startedAt: number }) => encodeKey(`${s.userId}\u0000${s.startedAt}`);
-const bucketId = (day: number, bucket: number) => `c:${day}:${bucket}`;
+export const conversationKey = (s: { userId: string; startedAt: number }) => encodeKey(`${s.userId}\u0000${s.startedAt}`);
+export const bucketId = (day: number, bucket: number) => `c:${day}:${bucket}`;
 
-export async function mongoInsights(db: Db): Promise<InsightsRoom> {
+export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): Promise<InsightsRoom> {
+  const budget = options.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   const insights = db.collection<InsightDoc>('insights');
   const users = db.collection<UserIndexDoc>('insight_users');
   const logs = db.collection<{ kind: string; userId: string; timestamp: number; data: string }>('logs');
@@ -132,17 +140,17 @@ export async function mongoInsights(db: Db): Promise<InsightsRoom> {
       // Bounded however wide the range asked for: a year of days at most.
       const firstDay = Math.max(dayOf(query.fromMs), lastDay - SEARCH_DAYS);
       const items: ConversationSummary[] = [];
+      let read = 0;
       for (let day = lastDay; day >= firstDay; day--) {
-        const found = (await readBuckets(day))
-          .filter((s) => matchesQuery(s, query))
-          .filter((s) => !query.before || s.startedAt < query.before.startedAt || (s.startedAt === query.before.startedAt && s.userId < query.before.userId))
-          .sort(newestFirst);
-        items.push(...found);
+        const inRange = (await readBuckets(day))
+          .filter((s) => s.startedAt >= query.fromMs && s.startedAt < query.toMs)
+          .filter((s) => !query.before || s.startedAt < query.before.startedAt || (s.startedAt === query.before.startedAt && s.userId < query.before.userId));
+        read += inRange.length;
+        items.push(...inRange.filter((s) => matchesQuery(s, query)).sort(newestFirst));
         if (items.length > query.limit) break;
-        if (day > firstDay && performance.now() - started > SEARCH_BUDGET_MS) {
-          const page = items.slice(0, query.limit);
-          const last = page.at(-1);
-          return { items: page, searchedBackTo: day * DAY_MS, ...(last ? { next: { startedAt: last.startedAt, userId: last.userId } } : { next: { startedAt: day * DAY_MS, userId: '' } }) };
+        // A day is read whole, so the budget is checked between days: the page says how far back it read.
+        if (day > firstDay && (read >= budget || performance.now() - started > SEARCH_BUDGET_MS)) {
+          return { items, next: { startedAt: day * DAY_MS, userId: '' }, searchedBackTo: day * DAY_MS, searched: read };
         }
       }
       const page = items.slice(0, query.limit);
