@@ -26,6 +26,8 @@ export class ScriptedWidget {
   readonly ackedAt = new Map<string, number>();
   /** Messages the server answered with an error ack (the widget would show an error and stop resending). */
   readonly refused: string[] = [];
+  /** When each connection came up (ms, wall clock): a reconnect's delay is socket.io's backoff, not the server's. */
+  readonly connectedAt: number[] = [];
   /** Items that arrived for a seq the widget already showed with a different entry. */
   readonly conflicting: TranscriptItem[] = [];
 
@@ -48,6 +50,7 @@ export class ScriptedWidget {
     });
     this.socket = socket;
     socket.on('connect', () => {
+      this.connectedAt.push(Date.now());
       for (const message of this.unacked) this.emit(message);
     });
     socket.on('session', (session) => (this.session = session));
