@@ -160,7 +160,7 @@ async function tally(
   // Messages caught by a crash (sent before the restart, not acked before the kill): how long after the restart their ack came.
   // Each counted once, against the last restart it waited through.
   // The same acks counted from the widget's first connection to the restarted server: socket.io's
-  // reconnection backoff (up to 5 s, randomised) is the widget's, the rest is the server's.
+  // reconnection backoff (doubling up to 5 s, randomised) is the widget's, the rest is the server's.
   const waits: number[] = [];
   const serverWaits: number[] = [];
   for (const s of sent) {

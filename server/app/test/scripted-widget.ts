@@ -13,7 +13,8 @@ interface Unacked {
  * handshake (userId, token, lastSeq), the same resend of every unacked message
  * on each connect, the same merge of entries by seq, and what a page reload
  * keeps (session, lastSeq, shown items, unacked messages, as in localStorage).
- * socket.io's own reconnection with its default delays, as the widget has.
+ * socket.io's own reconnection with the widget's delays: the first retry after 0.25-0.75 s,
+ * doubling up to 5 s (widget/transport/socket-transport.ts).
  */
 export class ScriptedWidget {
   private socket: ChatSocket | null = null;
@@ -47,6 +48,7 @@ export class ScriptedWidget {
       auth: (cb) => cb(this.session ? { ...this.session, lastSeq: this.lastSeq } : {}),
       transports: ['websocket'],
       forceNew: true,
+      reconnectionDelay: 500,
     });
     this.socket = socket;
     socket.on('connect', () => {
