@@ -15,7 +15,8 @@ import { ScriptedWidget } from './test/scripted-widget.ts';
  * run: TURNS_CRASH_USERS, TURNS_CRASH_KILLS; TURNS_CRASH_LOG=<file> keeps the
  * servers' log lines. 50 users keep the default run short; the goal for the
  * Mongo store on one node is TURNS_CRASH_USERS=200 with the zeros, and acks after
- * a restart p50 <= 1 s, p99 <= 5 s (the figures line says).
+ * a restart p50 <= 1 s, p99 <= 5 s (the figures line says). SERVER_CHILD_NODE_ARGS='--cpu-prof
+ * --cpu-prof-dir=<dir>' profiles the server processes (the last one: a killed process writes none).
  */
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
 const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
