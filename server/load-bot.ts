@@ -7,6 +7,7 @@ import type { BotDefinition } from './definition/schema.ts';
 import type { PublishMove } from './engine/recovery.ts';
 import { createBotIntegrations } from './integrations/bot-steps.ts';
 import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
+import { BUILT_IN_STEP_TYPES, registryFor } from './integrations/step-types/registry.ts';
 import type { CodeStepType } from './integrations/step-types/step-type.ts';
 import { prepareFaqMatcher } from './nlp/faq-matcher.ts';
 import { trainIntentClassifier } from './nlp/intent-classifier.ts';
@@ -68,7 +69,11 @@ export async function prepareBot(
   deps: Omit<IntegrationRuntimeDeps, 'stepTypes'>,
   understanding: { readonly embeddings?: EmbeddingProvider; readonly warn?: (message: string) => void } = {},
 ): Promise<PreparedBot> {
-  const { runtime, caller } = createBotIntegrations(source.definition, source.file, { ...deps, stepTypes: [...source.ownStepTypes] });
+  const stepTypes = [...source.ownStepTypes];
+  // The set the definition's check just compiled (registryFor keeps it): compiling every step
+  // type's schemas again took a sixth of a start-up's CPU, which a restart makes widgets wait for.
+  const registry = registryFor([...BUILT_IN_STEP_TYPES, ...stepTypes]);
+  const { runtime, caller } = createBotIntegrations(source.definition, source.file, { ...deps, stepTypes, registry });
   try {
     const { definition } = source;
     const { locale, synonyms } = definition.settings;

@@ -21,7 +21,9 @@ export interface ServerChild {
  * on the same data, as an operator's restart would.
  */
 export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // SERVER_CHILD_NODE_ARGS: extra Node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile a load run.
+  const nodeArgs = (process.env.SERVER_CHILD_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: projectRoot(),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MONGODB_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,8 @@ interface Unacked {
  * handshake (userId, token, lastSeq), the same resend of every unacked message
  * on each connect, the same merge of entries by seq, and what a page reload
  * keeps (session, lastSeq, shown items, unacked messages, as in localStorage).
- * socket.io's own reconnection with its default delays, as the widget has.
+ * socket.io's own reconnection with the widget's delays: the first retry after 0.25-0.75 s,
+ * doubling up to 5 s (widget/transport/socket-transport.ts).
  */
 export class ScriptedWidget {
   private socket: ChatSocket | null = null;
@@ -26,6 +27,8 @@ export class ScriptedWidget {
   readonly ackedAt = new Map<string, number>();
   /** Messages the server answered with an error ack (the widget would show an error and stop resending). */
   readonly refused: string[] = [];
+  /** When each connection came up (ms, wall clock): a reconnect's delay is socket.io's backoff, not the server's. */
+  readonly connectedAt: number[] = [];
   /** Items that arrived for a seq the widget already showed with a different entry. */
   readonly conflicting: TranscriptItem[] = [];
 
@@ -45,9 +48,11 @@ export class ScriptedWidget {
       auth: (cb) => cb(this.session ? { ...this.session, lastSeq: this.lastSeq } : {}),
       transports: ['websocket'],
       forceNew: true,
+      reconnectionDelay: 500,
     });
     this.socket = socket;
     socket.on('connect', () => {
+      this.connectedAt.push(Date.now());
       for (const message of this.unacked) this.emit(message);
     });
     socket.on('session', (session) => (this.session = session));

@@ -65,8 +65,10 @@ const compiledSets: { types: readonly StepType[]; registry: StepTypeRegistry }[]
 
 /**
  * A registry of these step types, compiled once and kept (the last few sets, by the identity of
- * their objects: a module's step type is the same object on every import). For checking only:
- * `chatbot check`, start-up's checks and the studio's check endpoint, which runs on every edit.
+ * their objects: a module's step type is the same object on every import). Used by `chatbot check`,
+ * start-up's checks, the studio's check endpoint (which runs on every edit), and the bot's runtime
+ * after start-up's check: its validators keep no state between calls but `errors`, which every
+ * caller reads right after the call.
  */
 export function registryFor(types: readonly StepType[]): StepTypeRegistry {
   const same = compiledSets.find((entry) => entry.types.length === types.length && entry.types.every((type, i) => type === types[i]));

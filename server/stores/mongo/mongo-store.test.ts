@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { describeUrl, openMongoStore } from './mongo-store.ts';
+import { transcriptDoc } from './mongo-transcript.ts';
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -157,6 +158,39 @@ describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
       for await (const row of store.readLogs('nlpLog', {})) rows.push(row.data);
       expect(rows).toStrictEqual([{ text: 'hi' }]);
       expect(await client.db().collection('users').findOne({ _id: 'u1' as never })).toMatchObject({ outbox: null, outboxAt: null });
+    } finally {
+      await client.db().dropDatabase();
+      await client.close();
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!inject('mongoUrl'))('what a crash left, after a replay', () => {
+  it('when a reconnect replayed up to lastSeq and another process then stored an append only in the user document, then the next turn still stores that entry, before its own', async () => {
+    const url = `${inject('mongoUrl').replace(/\/$/, '')}/replayed_${process.pid}_${Date.now().toString(36)}`;
+    const store = await openMongoStore({ url });
+    const client = await MongoClient.connect(url);
+    try {
+      const user = await store.ensureUser({ userId: 'u1', channelId: 'webchat', now: 1 });
+      await store.appendTranscript('u1', [{ from: 'bot', at: 2, message: { type: 'text', text: 'Say something.' } }]);
+      // A widget reconnecting after seq 0: the replay reaches lastSeq, so this process may skip the crash check next turn.
+      expect((await store.readTranscript('u1', 0, 100)).map((e) => e.seq)).toStrictEqual([1]);
+      // Another process's append, cut short by a kill after the user document's write (the commit point), before the insert.
+      const users = client.db().collection('users');
+      const unsent = transcriptDoc('u1', 2, { from: 'bot', at: 3, message: { type: 'text', text: 'Are you there?' } });
+      await users.updateOne({ _id: 'u1' as never }, { $set: { lastSeq: 2, unsent: [unsent] } });
+      const committed = await store.commitTurn({
+        userId: 'u1',
+        expectedVersion: (await store.getUser('u1'))?.version ?? user.version,
+        patch: {},
+        now: 4,
+        userEntry: { from: 'user', at: 4, clientId: 'c1', message: { type: 'text', text: 'yes' } },
+        botEntries: [{ from: 'bot', at: 4, message: { type: 'text', text: 'You said: yes' } }],
+      });
+      expect(committed.status).toBe('committed');
+      const texts = (await store.readTranscript('u1', 0, 100)).map((e) => `${e.seq} ${(e.message as { text: string }).text}`);
+      expect(texts).toStrictEqual(['1 Say something.', '2 Are you there?', '3 yes', '4 You said: yes']);
     } finally {
       await client.db().dropDatabase();
       await client.close();

@@ -109,10 +109,17 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
       if (limit <= 0) return [];
       const read = () =>
         transcript.find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } }).sort({ seq: 1 }).limit(limit).toArray();
-      const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1 } });
+      const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outboxAt: 1 } });
       const docs = await read();
+      if (user === null) return docs.map(toEntry);
+      if (docs.length >= Math.min(limit, user.lastSeq - afterSeq)) {
+        // The stored entries reach lastSeq and no outbox waits: nothing of the user's last turn is left to store,
+        // so the user's next turn here skips that check (a reconnect replays, then resends: the first turn after a restart).
+        const top = docs.at(-1)?.seq ?? 0;
+        if (top >= user.lastSeq && user.outboxAt == null) settled.remember(userId, user.version, top);
+        return docs.map(toEntry);
+      }
       // Fewer entries than lastSeq promises: answers a crash kept from the transcript (unsent-entries.ts), stored now.
-      if (user === null || docs.length >= Math.min(limit, user.lastSeq - afterSeq)) return docs.map(toEntry);
       await restoreUnsent(transcript, user, await topSeq(transcript, userId));
       return (await read()).map(toEntry);
     },

@@ -91,8 +91,8 @@ export interface SettleHolder extends UnsentHolder {
 }
 
 /**
- * Which users' last turn this process stored whole (entries inserted, outbox moved),
- * by version: the next turn of such a user needs no check for what a crash left (a
+ * Which users' last turn this process stored whole (entries inserted, outbox moved), or
+ * saw stored whole (a replay that reached lastSeq, no outbox), by version: the next turn of such a user needs no check for what a crash left (a
  * read of the highest stored seq and of the outbox), since nobody wrote the user
  * since. Bounded: the oldest are forgotten first, which only costs that read again.
  */
@@ -117,7 +117,8 @@ export class SettledTurns {
    */
   async settle(user: SettleHolder, outboxes: { flush(user: SettleHolder): Promise<void> }, transcript?: Collection<TranscriptDoc>): Promise<number> {
     const known = this.byUser.get(user._id);
-    if (known !== undefined && known.version === user.version && !user.outbox) return known.top;
+    // lastSeq beyond what was seen stored: an append (which keeps the version) wrote since, and may have been cut short.
+    if (known !== undefined && known.version === user.version && known.top >= user.lastSeq && !user.outbox) return known.top;
     if (!transcript) throw new Error('settle needs the transcript collection');
     const top = await restoreUnsent(transcript, user, await topSeq(transcript, user._id));
     if (user.outbox) await outboxes.flush(user);
