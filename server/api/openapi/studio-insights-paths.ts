@@ -17,7 +17,7 @@ const common = {
   '500': error('internal: something failed on the server; the body names a request id to quote.'),
 };
 
-const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } });
+const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date', pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' } });
 const range = [date('from', 'First UTC day included, YYYY-MM-DD; 29 days before `to` by default.'), date('to', 'Last UTC day included, YYYY-MM-DD; today by default.')];
 const versionParameter = (description: string) => ({ name: 'version', in: 'query', required: false, description, schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } });
 const userIdParameter = { name: 'userId', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } };

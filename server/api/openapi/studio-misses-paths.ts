@@ -14,7 +14,7 @@ const common = {
   '405': error('method_not_allowed: the path is served with other methods (the Allow header lists them).'),
   '500': error('internal: something failed on the server; the body names a request id to quote.'),
 };
-const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } });
+const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date', pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' } });
 const count = { type: 'integer', minimum: 0 };
 const scored = { type: ['object', 'null'], additionalProperties: false, required: ['id', 'score'], properties: { id: { type: 'string' }, score: { type: 'number' } } };
 const logRead = { type: 'object', additionalProperties: false, required: ['rows', 'capped', 'readUpTo', 'distinct'], properties: { rows: count, capped: { type: 'boolean' }, readUpTo: { type: ['integer', 'null'], description: 'Epoch ms of the last row read when capped.' }, distinct: { ...count, description: 'Distinct inputs among the rows read; only the `groupedAtMost` most frequent are grouped.' } } };

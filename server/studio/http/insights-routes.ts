@@ -7,6 +7,7 @@ import type { Store } from '../../ports/store.ts';
 import type { AuditTrail } from '../../ports/studio/audit.ts';
 import { decodeCursor, encodeCursor, transcriptOf } from '../insights/conversations.ts';
 import { dashboard, dropOff, isoDay } from '../insights/reports.ts';
+import { dayParam, dayStartMs } from './day-param.ts';
 import { otherMethods } from './other-methods.ts';
 import { parseInput } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
@@ -32,7 +33,7 @@ export interface InsightsRoutesDeps {
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a real date');
+const date = dayParam;
 const versionId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a version id (as the versions list gives it)');
 const rangeShape = { from: date.optional(), to: date.optional() };
 const reportQuery = z.strictObject({ ...rangeShape, version: versionId.optional() });
@@ -59,8 +60,8 @@ export const INSIGHTS_METHODS: Readonly<Record<string, string>> = {
 
 /** The days asked for: `from` and `to` inclusive, UTC; by default the last 30 days up to today. */
 function daysOf(query: { from?: string | undefined; to?: string | undefined }, now: number): { fromDay: number; toDay: number } {
-  const toDay = query.to ? dayOf(Date.parse(`${query.to}T00:00:00Z`)) : dayOf(now);
-  const fromDay = query.from ? dayOf(Date.parse(`${query.from}T00:00:00Z`)) : toDay - (DEFAULT_DAYS - 1);
+  const toDay = query.to ? dayOf(dayStartMs(query.to)) : dayOf(now);
+  const fromDay = query.from ? dayOf(dayStartMs(query.from)) : toDay - (DEFAULT_DAYS - 1);
   if (fromDay > toDay) throw new HttpError(400, 'invalid_parameter', 'from: must be on or before to.', { path: 'from' });
   if (toDay - fromDay + 1 > MAX_DAYS) throw new HttpError(400, 'invalid_parameter', `from: a range is at most ${MAX_DAYS} days; ask for a shorter one.`, { path: 'from' });
   return { fromDay, toDay };

@@ -11,6 +11,7 @@ import { addPhrasings, teachableOf } from '../insights/teachable.ts';
 import { autosaveDraft, readDraft } from '../versions/editing.ts';
 import { writtenOf } from '../versions/version-source.ts';
 import type { Acting, VersionsDeps } from '../versions/versions-deps.ts';
+import { dayParam, dayStartMs } from './day-param.ts';
 import { otherMethods } from './other-methods.ts';
 import { parseInput, readJson } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
@@ -30,7 +31,7 @@ const DEFAULT_DAYS = 30;
 /** Phrasings added in one request, at most: a group's examples fit. */
 const MAX_TEXTS = 50;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a real date');
+const date = dayParam;
 const missesQuery = z.strictObject({ from: date.optional(), to: date.optional() });
 const addBody = z.strictObject({
   target: z.strictObject({ kind: z.enum(['intent', 'faq']), id: z.string().min(1).max(64) }),
@@ -64,8 +65,8 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
 
   router.get('/insights/misses', requireRole('readMisses'), async (req, res) => {
     const query = parseInput(missesQuery, req.query, 'query');
-    const toDay = query.to ? dayOf(Date.parse(`${query.to}T00:00:00Z`)) : dayOf(deps.now());
-    const fromDay = query.from ? dayOf(Date.parse(`${query.from}T00:00:00Z`)) : toDay - (DEFAULT_DAYS - 1);
+    const toDay = query.to ? dayOf(dayStartMs(query.to)) : dayOf(deps.now());
+    const fromDay = query.from ? dayOf(dayStartMs(query.from)) : toDay - (DEFAULT_DAYS - 1);
     if (fromDay > toDay) throw new HttpError(400, 'invalid_parameter', 'from: must be on or before to.', { path: 'from' });
     if (toDay - fromDay + 1 > MAX_DAYS) throw new HttpError(400, 'invalid_parameter', `from: a range is at most ${MAX_DAYS} days; ask for a shorter one.`, { path: 'from' });
     const caller = callerOf(req);

@@ -77,7 +77,10 @@ export async function transcriptOf(deps: { readonly store: Store; readonly room:
   let call = 0;
   const messages = page.map((entry, index): TranscriptMessage => {
     const next = page[index + 1];
-    const until = next ? next.at : following ? following.at : Number.POSITIVE_INFINITY;
+    const after = next ?? following;
+    // A bot message stamped in the same millisecond as a call reports on that call (the call ran first,
+    // within the turn), so the call stays with this message; a visitor's next message starts a new turn.
+    const until = after ? after.at + (after.from === 'bot' ? 1 : 0) : Number.POSITIVE_INFINITY;
     const own: IntegrationCallView[] = [];
     // Calls logged at or after this message and before the next belong to this turn (sync calls run after its messages).
     while (call < calls.length && calls[call]!.timestamp < until) {

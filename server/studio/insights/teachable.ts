@@ -43,7 +43,8 @@ export type TeachTarget = { readonly kind: 'intent' | 'faq'; readonly id: string
  * definition lacks. Returns a new object; the one given is not changed.
  */
 export function addPhrasings(written: unknown, target: TeachTarget, texts: readonly string[]): { definition: unknown; added: string[]; skipped: string[] } {
-  const doc = structuredClone(written) as Record<string, unknown>;
+  // A draft is saved as written, so it may be no object at all (null, a list): then it has no entry to add to.
+  const doc = (typeof written === 'object' && written !== null && !Array.isArray(written) ? structuredClone(written) : {}) as Record<string, unknown>;
   const key = target.kind === 'intent' ? 'intents' : 'faq';
   const field = target.kind === 'intent' ? 'utterances' : 'questions';
   const entries = Array.isArray(doc[key]) ? (doc[key] as unknown[]) : [];

@@ -184,6 +184,9 @@ for (const leg of storeLegs()) {
         ['/studio/api/insights/dashboard?from=2026-02-10&to=2026-02-01', 'on or before'],
         ['/studio/api/insights/dashboard?from=2020-01-01&to=2026-01-01', 'at most 366 days'],
         ['/studio/api/insights/dashboard?from=yesterday', 'YYYY-MM-DD'],
+        // A day the calendar lacks is refused, not rolled over to the next month's first.
+        ['/studio/api/insights/dashboard?to=2026-09-31', 'real date'],
+        ['/studio/api/insights/conversations?to=0000-01-01', '1970-01-01 or later'],
         ['/studio/api/insights/dashboard?colour=red', 'unknown'],
         ['/studio/api/insights/conversations?field=city', 'go together'],
         ['/studio/api/insights/conversations?cursor=bm9wZQ', 'next cursor'],

@@ -125,6 +125,17 @@ for (const leg of storeLegs()) {
       expect(added.body.added).toEqual(['Do you ship to Mars?']);
     });
 
+    it('when the draft is no definition at all (saved as null), then adding to it says the entry is missing, and nothing is written', async () => {
+      const before = (await as.editor.get('/studio/api/draft')).body;
+      expect((await as.editor.put('/studio/api/draft', { baseVersionId: before.baseVersionId, revision: before.revision, definition: null })).status).toBe(200);
+      const res = await call('editor', 'POST', '/studio/api/insights/misses/add', { target: { kind: 'faq', id: 'opening-hours' }, texts: ['Do you ship to Mars?'], revision: before.revision + 1 });
+      expect([res.status, res.body.error.code]).toEqual([404, 'not_found']);
+      const after = (await as.editor.get('/studio/api/draft')).body;
+      expect([after.revision, after.definition]).toEqual([before.revision + 1, null]);
+      // The editor's draft back as it was, for the tests after this one.
+      expect((await as.editor.put('/studio/api/draft', { baseVersionId: before.baseVersionId, revision: after.revision, definition: before.definition })).status).toBe(200);
+    });
+
     it('when a log holds more rows than the cap, then only the cap is read and the report says the log was capped', async () => {
       const definition = teachableOf(missesBot());
       const report = await missesReport({ store: server.store, rowCap: 2 }, { fromMs: 0, toMs: Date.now() + 1000 }, definition);
@@ -139,6 +150,8 @@ for (const leg of storeLegs()) {
       const res = await call('analyst', 'GET', '/studio/api/insights/misses?from=2026-02-01&to=2026-01-01');
       expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, 'invalid_parameter', 'from: must be on or before to.']);
       expect((await call('analyst', 'GET', '/studio/api/insights/misses?from=2020-01-01&to=2026-01-01')).status).toBe(400);
+      const missing = await call('analyst', 'GET', '/studio/api/insights/misses?to=2026-02-30');
+      expect([missing.status, missing.body.error.message]).toEqual([400, 'to: must be a real date.']);
     });
   });
 }

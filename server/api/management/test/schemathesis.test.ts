@@ -62,6 +62,13 @@ function config(address: string, studioToken: string): string {
     'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]',
     `generation.max-examples = ${STUDIO_MAX_EXAMPLES}`,
     '',
+    // The misses, as an editor: a valid range may still run backwards or over 366 days (two parameters together,
+    // which a schema cannot say), an added input may name an intent or FAQ pair the draft lacks (404), and the
+    // draft may have moved on since the revision sent (409).
+    '[[operations]]',
+    'include-path-regex = "^/studio/api/insights/misses"',
+    'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409"]',
+    '',
     '[[operations]]',
     'include-path-regex = "^/api/management/trigger/"',
     `parameters = { address_base64 = "${address}" }`,
@@ -107,6 +114,12 @@ function analystConfig(analystToken: string): string {
     '[[operations]]',
     'include-path-regex = "^/studio/api/(insights|export)/"',
     'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404"]',
+    '',
+    // Adding misses to a draft is an editor's: an analyst's 403 there is the answer, not a rejection of valid data
+    // (the editor's run covers it, and the misses' own tests the 403).
+    '[[operations]]',
+    'include-path-regex = "^/studio/api/insights/misses/add$"',
+    'enabled = false',
     '',
   ].join('\n');
 }
