@@ -120,9 +120,9 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Insights screen 
     expect(row('Your city?')?.slice(1)).toEqual(['Bot', 'Your city?', 'order / city']);
     expect(row('Nowhere')?.[1]).toBe('Visitor');
     expect(row('Nowhere')?.[3]).toBe('order / city');
-    expect(row('Nowhere')?.[2]).toContain('1 integration call(s)');
+    expect(row('Nowhere')?.[2]).toContain('1 integration call');
     expect(row('The stock service failed.')?.[3]).toBe('sorry / say');
-    await page.getByText('1 integration call(s)').click();
+    await page.getByText('1 integration call', { exact: true }).click();
     await expect.poll(() => page.getByText('"responseStatus": 500').count()).toBe(1);
     expect(await page.content()).not.toContain(STOCK_TOKEN);
     expect(await page.locator('insights-conversations').evaluate((el) => el.shadowRoot!.textContent ?? '')).not.toContain(STOCK_TOKEN);

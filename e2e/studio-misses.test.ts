@@ -98,7 +98,7 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     // By keyboard: Tab to the group's button and press Enter.
     await tabTo(page, page.getByRole('button', { name: `Add to intent: ${MISSED}` }));
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual(expect.stringContaining('Added 1 input(s) to intent track in your draft'));
+    await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual(expect.stringContaining('Added 1 input to intent track in your draft'));
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `${store}-insights-misses-editor`);
 

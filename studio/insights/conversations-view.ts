@@ -285,7 +285,7 @@ function messageRow(m: TranscriptMessage): TemplateResult {
       ${m.text ?? html`<code>${String(m.message.type ?? '')}</code>`}
       ${m.integrationCalls.length > 0
         ? html`<details>
-            <summary>${t('callsOfTurn', { count: m.integrationCalls.length })}</summary>
+            <summary>${t(m.integrationCalls.length === 1 ? 'callsOfTurnOne' : 'callsOfTurn', { count: m.integrationCalls.length })}</summary>
             ${m.integrationCalls.map((call) => html`<pre>${JSON.stringify(call, null, 2)}</pre>`)}
           </details>`
         : nothing}

@@ -136,7 +136,7 @@ export class InsightsMisses extends LitElement {
       }
       const answer = await this.api.post<{ revision: number; added: string[] }>('/insights/misses/add', { target: { kind, id: picker.value }, texts, revision: misses.source.revision });
       const target = kind === 'intent' ? `intent ${picker.value}` : `FAQ ${picker.value}`;
-      this.notice = answer.added.length > 0 ? t('missesAdded', { n: answer.added.length, target, revision: answer.revision }) : t('missesNothingAdded', { target });
+      this.notice = answer.added.length > 0 ? t(answer.added.length === 1 ? 'missesAddedOne' : 'missesAdded', { n: answer.added.length, target, revision: answer.revision }) : t('missesNothingAdded', { target });
       await this.load();
     } catch (error) {
       this.error = error instanceof ApiError ? error.message : t('errorGeneric');
