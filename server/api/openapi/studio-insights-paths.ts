@@ -2,36 +2,21 @@
  * The insights part of the studio's API in the OpenAPI document: routes in
  * server/studio/http/insights-routes.ts. Personal data: owners and analysts only.
  */
-type Obj = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const json = (schema: Obj, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('schemas/Error'), description);
-const security = [{ studioSession: [] }, { studioToken: [] }];
+import { error, json, ref, studioErrors, studioOperation, dayParameter, type Obj } from './studio-openapi-parts.ts';
 
 const common = {
   '400': error('invalid_parameter: a bad date, a range over 366 days or backwards, a bad version id, cursor or limit, or an unknown parameter.'),
-  '401': error('unauthenticated: no studio session or API token, or one that expired or was revoked.'),
-  '403': error('forbidden: the account\'s role may not do this (the message names the role needed); csrf_failed: a cookie-authenticated write without the CSRF header or from another origin.'),
-  '405': error('method_not_allowed: the path is served with other methods (the Allow header lists them).'),
-  '500': error('internal: something failed on the server; the body names a request id to quote.'),
+  ...studioErrors,
 };
 
-const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date', pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' } });
+const date = dayParameter;
 const range = [date('from', 'First UTC day included, YYYY-MM-DD; 29 days before `to` by default.'), date('to', 'Last UTC day included, YYYY-MM-DD; today by default.')];
 const versionParameter = (description: string) => ({ name: 'version', in: 'query', required: false, description, schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } });
 const userIdParameter = { name: 'userId', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } };
 const count = { type: 'integer' };
 const textCount = { type: 'object', additionalProperties: false, required: ['text', 'count'], properties: { text: { type: 'string' }, count } };
 
-const operation = (operationId: string, summary: string, role: string, description: string, rest: Obj): Obj => ({
-  operationId,
-  tags: ['Studio: insights'],
-  summary,
-  description: `${description}\n\nRole: ${role}.`,
-  security,
-  ...rest,
-});
+const operation = studioOperation('Studio: insights');
 
 export function studioInsightsPaths(): Obj {
   const read = 'readConversations (owner, analyst)';

@@ -2,31 +2,15 @@
  * The misses part of the studio's insights API in the OpenAPI document: routes in
  * server/studio/http/misses-routes.ts.
  */
-type Obj = Record<string, unknown>;
+import { error, json, ref, studioErrors, studioOperation, dayParameter, type Obj } from './studio-openapi-parts.ts';
 
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const json = (schema: Obj, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('schemas/Error'), description);
-const security = [{ studioSession: [] }, { studioToken: [] }];
-const common = {
-  '401': error('unauthenticated: no studio session or API token, or one that expired or was revoked.'),
-  '403': error('forbidden: the account\'s role may not do this (the message names the role needed); csrf_failed: a cookie-authenticated write without the CSRF header or from another origin.'),
-  '405': error('method_not_allowed: the path is served with other methods (the Allow header lists them).'),
-  '500': error('internal: something failed on the server; the body names a request id to quote.'),
-};
-const date = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date', pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' } });
+const common = studioErrors;
+const date = dayParameter;
 const count = { type: 'integer', minimum: 0 };
 const scored = { type: ['object', 'null'], additionalProperties: false, required: ['id', 'score'], properties: { id: { type: 'string' }, score: { type: 'number' } } };
 const logRead = { type: 'object', additionalProperties: false, required: ['rows', 'capped', 'readUpTo', 'distinct'], properties: { rows: count, capped: { type: 'boolean' }, readUpTo: { type: ['integer', 'null'], description: 'Epoch ms of the last row read when capped.' }, distinct: { ...count, description: 'Distinct inputs among the rows read; only the `groupedAtMost` most frequent are grouped.' } } };
 
-const operation = (operationId: string, summary: string, role: string, description: string, rest: Obj): Obj => ({
-  operationId,
-  tags: ['Studio: insights'],
-  summary,
-  description: `${description}\n\nRole: ${role}.`,
-  security,
-  ...rest,
-});
+const operation = studioOperation('Studio: insights');
 
 export function studioMissesPaths(): Obj {
   return {

@@ -3,13 +3,8 @@
  * server/studio/http/versions-routes.ts. Every operation needs a studio session (cookie, with the
  * CSRF header on writes) or an account's API token; the role each needs is named.
  */
-type Obj = Record<string, unknown>;
+import { error, json, ref, studioErrors, studioOperation, type Obj } from './studio-openapi-parts.ts';
 
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const json = (schema: Obj, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('schemas/Error'), description);
-
-const security = [{ studioSession: [] }, { studioToken: [] }];
 const versionIdPattern = '^v[1-9][0-9]{0,9}$';
 
 export const STUDIO_VERSIONS_ERROR_CODES = [
@@ -24,12 +19,7 @@ export const STUDIO_VERSIONS_ERROR_CODES = [
   'tests_failed',
 ] as const;
 
-const common = {
-  '405': error('method_not_allowed: the path is served with other methods (the Allow header lists them).'),
-  '401': error('unauthenticated: no studio session or API token, or one that expired or was revoked.'),
-  '403': error('forbidden: the account\'s role may not do this (the message names the role needed); csrf_failed: a cookie-authenticated write without the CSRF header or from another origin.'),
-  '500': error('internal: something failed on the server; the body names a request id to quote.'),
-};
+const common = studioErrors;
 const bodyErrors = {
   '400': error('invalid_body: not JSON, not the fields listed, or a definition nested deeper than 32 levels or holding more than 500,000 values.'),
   '413': error('payload_too_large: over 5 MB (and a little for the fields around the definition).'),
@@ -41,14 +31,7 @@ const definition = { description: 'A bot definition as written (docs/bot-definit
 const stepRef: Obj = { type: 'object', additionalProperties: false, required: ['dialogId', 'stepId'], properties: { dialogId: { type: 'string', minLength: 1, maxLength: 64 }, stepId: { type: 'string', minLength: 1, maxLength: 64 } } };
 const versionIdParameter = { name: 'id', in: 'path', required: true, description: 'A version id, e.g. v12.', schema: { type: 'string', pattern: versionIdPattern } };
 
-const operation = (operationId: string, summary: string, role: string, description: string, rest: Obj): Obj => ({
-  operationId,
-  tags: ['Studio: versions'],
-  summary,
-  description: `${description}\n\nRole: ${role}.`,
-  security,
-  ...rest,
-});
+const operation = studioOperation('Studio: versions');
 
 export function studioVersionsPaths(): Obj {
   return {
