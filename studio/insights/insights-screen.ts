@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing, type PropertyValues, type TemplateResul
 import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
 import { BASE } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
+import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
 import './insights-chart.ts';
 import './conversations-view.ts';
@@ -26,6 +27,7 @@ const FORMATS = [
 export class StudioInsights extends LitElement {
   static override styles = [
     shared,
+    rangeFormStyles,
     css`
       nav ul {
         display: flex;
@@ -36,18 +38,6 @@ export class StudioInsights extends LitElement {
       }
       nav a[aria-current='page'] {
         font-weight: 700;
-      }
-      fieldset {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.75rem 1rem;
-        align-items: end;
-        border: 1px solid #d0d5da;
-        border-radius: 4px;
-        margin: 0 0 1rem;
-      }
-      fieldset form {
-        display: contents;
       }
       td.n,
       th.n {

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { ApiError, type ApiClient } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
+import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
 import type { Misses, MissGroup } from './misses-types.ts';
 import { lastDays } from './types.ts';
@@ -18,23 +19,12 @@ const percent = (share: number): string => `${Math.round(share * 100)} %`;
 export class InsightsMisses extends LitElement {
   static override styles = [
     shared,
+    rangeFormStyles,
     css`
       .layout {
         display: grid;
         grid-template-columns: minmax(0, 3fr) minmax(16rem, 1fr);
         gap: 1.5rem;
-      }
-      fieldset {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.75rem 1rem;
-        align-items: end;
-        border: 1px solid #d0d5da;
-        border-radius: 4px;
-        margin: 0 0 1rem;
-      }
-      fieldset form {
-        display: contents;
       }
       caption {
         text-align: left;
