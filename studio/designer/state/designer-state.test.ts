@@ -75,3 +75,37 @@ describe('whether the designer has edits since the last saved version', () => {
     expect(state.secrets).toEqual(['A_TOKEN', 'B_TOKEN']);
   });
 });
+
+describe('where this editor is, as the others see it', () => {
+  let state: DesignerState | undefined;
+  afterEach(() => state?.dispose());
+
+  it('when the first dialog opens while the opening beat is still on its way, then the dialog is said after it, never beside it', async () => {
+    const sent: (string | undefined)[] = [];
+    const pending: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const base = backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]]));
+    state = new DesignerState({
+      ...base,
+      presence: (dialog) => {
+        sent.push(dialog);
+        most = Math.max(most, ++inFlight);
+        return new Promise((resolve) => pending.push(() => { inFlight--; resolve([]); }));
+      },
+    });
+    await state.load();
+    state.here('main');
+    state.here('main');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([undefined]);
+    pending.shift()?.();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The server's last word is where the editor is now.
+    expect(sent).toEqual([undefined, 'main']);
+    pending.shift()?.();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([undefined, 'main']);
+    expect(most).toBe(1);
+  });
+});

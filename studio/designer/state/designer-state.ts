@@ -48,6 +48,8 @@ export class DesignerState {
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
+  private beating: Promise<void> | undefined;
+  private beatAgain = false;
   private checkAbort: AbortController | undefined;
   private savedState: DefinitionDoc | undefined;
   private saving: Promise<void> | undefined;
@@ -303,13 +305,28 @@ export class DesignerState {
     this.presenceTimer = setInterval(() => void this.beat(), PRESENCE_EVERY_MS);
   }
 
-  private async beat(): Promise<void> {
-    try {
-      this.others = await this.backend.presence(this.dialogHere);
-      this.changed();
-    } catch {
-      // Presence is a courtesy: a failed beat leaves the last list until the next one.
+  /**
+   * One beat at a time: two in flight could reach the server in either order, and the older place
+   * (say, none before the first dialog opened) would stand until the next timed beat.
+   */
+  private beat(): Promise<void> {
+    if (this.beating) {
+      this.beatAgain = true;
+      return this.beating;
     }
+    this.beating = (async () => {
+      do {
+        this.beatAgain = false;
+        try {
+          this.others = await this.backend.presence(this.dialogHere);
+          this.changed();
+        } catch {
+          // Presence is a courtesy: a failed beat leaves the last list until the next one.
+        }
+      } while (this.beatAgain);
+      this.beating = undefined;
+    })();
+    return this.beating;
   }
 
   private changed(): void {
