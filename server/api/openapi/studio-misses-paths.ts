@@ -10,12 +10,14 @@ const count = { type: 'integer', minimum: 0 };
 const scored = { type: ['object', 'null'], additionalProperties: false, required: ['id', 'score'], properties: { id: { type: 'string' }, score: { type: 'number' } } };
 const logRead = { type: 'object', additionalProperties: false, required: ['rows', 'capped', 'readUpTo', 'distinct'], properties: { rows: count, capped: { type: 'boolean' }, readUpTo: { type: ['integer', 'null'], description: 'Epoch ms of the last row read when capped.' }, distinct: { ...count, description: 'Distinct inputs among the rows read; only the `groupedAtMost` most frequent are grouped.' } } };
 
+const taughtTo = { type: 'object', additionalProperties: false, required: ['kind', 'id'], properties: { kind: { type: 'string', enum: ['intent', 'faq'] }, id: { type: 'string' } } };
+
 const operation = studioOperation('Studio: insights');
 
 export function studioMissesPaths(): Obj {
   return {
     '/studio/api/insights/misses': {
-      get: operation('insightsMisses', 'What the bot did not understand, grouped', 'readMisses (owner, editor, analyst)', 'The NLP log\'s unprocessed inputs and the FAQ log\'s unanswered questions in the range, grouped by likeness with the bot\'s own word vectors (and sentence embeddings when EMBEDDINGS is set), most frequent first, each group with the intent and FAQ pair the models would pick. Read from each log up to a cap of rows (`read` says when a log had more: ask for fewer days). Owners and editors see their draft\'s intents, FAQ pairs and quality report (where an added input goes); analysts those of the newest version. Who wrote an input is not shown.', {
+      get: operation('insightsMisses', 'What the bot did not understand, grouped', 'readMisses (owner, editor, analyst)', 'The NLP log\'s unprocessed inputs and the FAQ log\'s unanswered questions in the range, grouped by likeness with the bot\'s own word vectors, typos read as the word they miss (sentence embeddings, when EMBEDDINGS is set, for the suggestions), most frequent first, each group with the intent and FAQ pair the models would pick. Read from each log up to a cap of rows (`read` says when a log had more: ask for fewer days). Owners and editors see their draft\'s intents, FAQ pairs and quality report (where an added input goes); analysts those of the newest version. Who wrote an input is not shown.', {
         parameters: [date('from', 'First UTC day included, YYYY-MM-DD; 29 days before `to` by default.'), date('to', 'Last UTC day included, YYYY-MM-DD; today by default.')],
         responses: { '200': json(ref('schemas/InsightsMisses'), 'The groups and the quality report.'), '400': error('invalid_parameter: a bad date, a range over 366 days or backwards, or an unknown parameter.'), ...common },
       }),
@@ -57,13 +59,14 @@ export function studioMissesSchemas(): Obj {
   const group = {
     type: 'object',
     additionalProperties: false,
-    required: ['id', 'count', 'distinct', 'examples', 'suggestion'],
+    required: ['id', 'count', 'distinct', 'examples', 'suggestion', 'taught'],
     properties: {
       id: { type: 'string' },
       count,
       distinct: count,
-      examples: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['text', 'count'], properties: { text: { type: 'string' }, count } } },
-      suggestion: { type: 'object', additionalProperties: false, required: ['intent', 'faq'], properties: { intent: scored, faq: scored } },
+      examples: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['text', 'count', 'taught'], properties: { text: { type: 'string' }, count, taught: { ...taughtTo, type: ['object', 'null'], description: 'The intent or FAQ pair that already holds this input (ignoring case and spacing), or null.' } } } },
+      suggestion: { type: 'object', additionalProperties: false, required: ['intent', 'faq'], description: 'The intent and FAQ pair the models would pick for the group\'s most frequent input; null where there is no evidence (a score of 0).', properties: { intent: scored, faq: scored } },
+      taught: { type: 'object', additionalProperties: false, required: ['all', 'to'], description: 'Where the definition already holds the group\'s inputs; groups it holds all of are listed last.', properties: { all: { type: 'boolean' }, to: { type: 'array', items: taughtTo } } },
     },
   };
   return {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { groupMisses, MAX_DISTINCT, modelsOf } from './miss-groups.ts';
+import { analyserFor } from '../../nlp/language.ts';
 import { addPhrasings, teachableOf } from './teachable.ts';
+import { learnTypos } from './typo-words.ts';
 
 const definition = teachableOf({
   settings: { locale: 'en' },
@@ -38,6 +40,54 @@ describe('grouping misses by likeness', () => {
     expect(groups[1]!.suggestion.faq?.id).toBe('opening-hours');
     expect(groups[3]!.suggestion.intent?.id).toBe('refund');
     expect(groups[0]!.id).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('when two inputs differ by a typo alone, then they form one group under the spelling the bot uses, and short words one letter apart stay apart', async () => {
+    const models = await modelsOf(definition, undefined);
+    const groups = await groupMisses(
+      [
+        { text: 'where is my parcel', count: 2 },
+        { text: 'where is my parcle', count: 1 },
+        { text: 'Where is my pracel??', count: 1 },
+        { text: 'my cart', count: 1 },
+        { text: 'my card', count: 1 },
+      ],
+      definition,
+      { models },
+    );
+    expect(groups.map((g) => g.examples.map((e) => e.text))).toEqual([['where is my parcel', 'where is my parcle', 'Where is my pracel??'], ['my card'], ['my cart']]);
+  });
+
+  it('when a typo of a word the bot uses is the commoner spelling among the inputs, then it still reads as the bot\'s word', () => {
+    const typos = learnTypos([{ text: 'refnud please', count: 9 }, { text: 'refund', count: 1, trusted: true }], analyserFor('en'));
+    expect([...typos.folded]).toEqual([['refnud', 'refund']]);
+    expect(typos.fold('Refnud please!')).toBe('refund please');
+  });
+
+  it('when the models have no evidence for any intent or FAQ pair, then the group offers none', async () => {
+    const models = await modelsOf(definition, undefined);
+    const [group] = await groupMisses([{ text: 'Where is my parcel', count: 1 }], definition, { models });
+    expect(group!.suggestion).toEqual({ intent: null, faq: null });
+  });
+
+  it('when the definition already holds some or all of a group\'s inputs, then each is marked with where it is, and the groups taught in full are listed last', async () => {
+    const taught = teachableOf({
+      intents: [{ id: 'track', utterances: ['track my order', 'WHERE is my parcel'] }],
+      faq: [{ id: 'shipping', questions: ['where is  my parcel', 'do you ship to mars'] }],
+    });
+    const groups = await groupMisses(
+      [
+        { text: 'where is my parcel', count: 5 },
+        { text: 'Do you ship to Mars', count: 1 },
+        { text: 'do you ship to Mars please', count: 1 },
+      ],
+      taught,
+      { models: { classifier: null, faq: null } },
+    );
+    expect(groups.map((g) => [g.examples.map((e) => [e.text, e.taught]), g.taught])).toEqual([
+      [[['Do you ship to Mars', { kind: 'faq', id: 'shipping' }], ['do you ship to Mars please', null]], { all: false, to: [{ kind: 'faq', id: 'shipping' }] }],
+      [[['where is my parcel', { kind: 'intent', id: 'track' }]], { all: true, to: [{ kind: 'intent', id: 'track' }] }],
+    ]);
   });
 
   it('when there are more distinct inputs than the bound, then only the most frequent are grouped', async () => {

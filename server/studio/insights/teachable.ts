@@ -54,14 +54,14 @@ export function addPhrasings(written: unknown, target: TeachTarget, texts: reado
     throw new HttpError(404, 'not_found', `Your draft has no ${what} "${target.id}"; pick one from the list (it may have been renamed or removed in the designer).`, { path: 'target.id' });
   }
   const current = Array.isArray(entry[field]) ? (entry[field] as unknown[]).filter((t): t is string => typeof t === 'string') : [];
-  const seen = new Set(current.map(normal));
+  const seen = new Set(current.map(phrasingKey));
   const added: string[] = [];
   const skipped: string[] = [];
   for (const raw of texts) {
     const text = raw.trim().replace(/\s+/g, ' ');
-    if (seen.has(normal(text))) skipped.push(text);
+    if (seen.has(phrasingKey(text))) skipped.push(text);
     else {
-      seen.add(normal(text));
+      seen.add(phrasingKey(text));
       added.push(text);
     }
   }
@@ -69,6 +69,7 @@ export function addPhrasings(written: unknown, target: TeachTarget, texts: reado
   return { definition: doc, added, skipped };
 }
 
-function normal(text: string): string {
+/** Two phrasings are one when they differ only in case and spacing. */
+export function phrasingKey(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }

@@ -14,9 +14,12 @@ interface Group {
   id: string;
   count: number;
   distinct: number;
-  examples: { text: string; count: number }[];
+  examples: { text: string; count: number; taught: { kind: string; id: string } | null }[];
   suggestion: { intent: { id: string; score: number } | null; faq: { id: string; score: number } | null };
+  taught: { all: boolean; to: { kind: string; id: string }[] };
 }
+
+const untaught = (examples: readonly { text: string; count: number }[]) => examples.map((e) => ({ ...e, taught: null }));
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`the studio API: misses (${leg.name})`, () => {
@@ -48,21 +51,24 @@ for (const leg of storeLegs()) {
       return answer;
     }
 
-    it('when visitors wrote what nothing understood, then an analyst sees the like inputs in one group with their counts, each group with the nearest intent, and the FAQ miss apart', async () => {
+    it('when visitors wrote what nothing understood, then an analyst sees the like inputs (typos too) in one group with their counts, no intent offered where none is near, and the FAQ miss apart', async () => {
       const res = await call('analyst', 'GET', '/studio/api/insights/misses');
       expect(res.status).toBe(200);
       const groups = res.body.unprocessed as Group[];
+      // The typo ("parcle") joins the spelling it misses.
       expect(groups.map((g) => [g.count, g.examples])).toEqual([
-        [3, MISSED.parcel],
-        [1, [MISSED.gibberish]],
+        [4, untaught(MISSED.parcel)],
+        [1, untaught([MISSED.gibberish])],
       ]);
-      expect(groups[0]!.distinct).toBe(2);
-      expect(groups[0]!.suggestion.intent?.id).toBe('track');
-      expect((res.body.faqMisses as Group[]).map((g) => [g.count, g.examples])).toEqual([[1, [MISSED.faq]]]);
+      expect(groups[0]!.distinct).toBe(3);
+      expect(groups.map((g) => g.taught)).toEqual([{ all: false, to: [] }, { all: false, to: [] }]);
+      // No utterance of the bot shares a word with either (the classifier scores them 0): no intent is offered, rather than one at 0.00.
+      expect(groups.map((g) => g.suggestion.intent)).toEqual([null, null]);
+      expect((res.body.faqMisses as Group[]).map((g) => [g.count, g.examples])).toEqual([[1, untaught([MISSED.faq])]]);
       // No FAQ phrasing shares a word with it: no pair is offered as near.
       expect((res.body.faqMisses as Group[])[0]!.suggestion.faq).toBeNull();
-      expect(res.body.read.nlpLog).toMatchObject({ capped: false, readUpTo: null, distinct: 3 });
-      expect(res.body.read.nlpLog.rows).toBeGreaterThanOrEqual(4);
+      expect(res.body.read.nlpLog).toMatchObject({ capped: false, readUpTo: null, distinct: 4 });
+      expect(res.body.read.nlpLog.rows).toBeGreaterThanOrEqual(5);
       // An analyst changes nothing: the newest version's figures, and no add.
       expect([res.body.canAdd, res.body.source.kind]).toEqual([false, 'version']);
       expect(res.body.intents.map((i: { id: string }) => i.id)).toEqual(['order', 'refund', 'track']);
@@ -90,19 +96,32 @@ for (const leg of storeLegs()) {
       const texts = (seen.body.unprocessed as Group[])[0]!.examples.map((e) => e.text);
       const added = await call('editor', 'POST', '/studio/api/insights/misses/add', { target: { kind: 'intent', id: 'track' }, texts: [...texts, 'track my order'], revision });
       expect(added.status).toBe(200);
-      expect(added.body).toEqual({ revision: revision + 1, added: ['Where is my parcel', 'parcel where??'], skipped: ['track my order'] });
+      expect(added.body).toEqual({ revision: revision + 1, added: ['Where is my parcel', 'parcel where??', 'where is my parcle'], skipped: ['track my order'] });
       const draft = await as.editor.get('/studio/api/draft');
-      expect(draft.body.definition.intents.find((i: { id: string }) => i.id === 'track').utterances.slice(-2)).toEqual(['Where is my parcel', 'parcel where??']);
+      expect(draft.body.definition.intents.find((i: { id: string }) => i.id === 'track').utterances.slice(-3)).toEqual(['Where is my parcel', 'parcel where??', 'where is my parcle']);
       const trail = await as.owner.get('/studio/api/audit?limit=100');
       const entry = (trail.body.entries as { action: string; target: string; details: Record<string, unknown> }[]).find((e) => e.action === 'draft_utterances_added');
-      expect(entry).toMatchObject({ target: 'track', details: { added: 2, skipped: 1, revision: revision + 1 } });
+      expect(entry).toMatchObject({ target: 'track', details: { added: 3, skipped: 1, revision: revision + 1 } });
       expect(JSON.stringify(trail.body)).not.toContain('parcel');
       // The draft changed: the bot in service did not.
       expect((await as.editor.get('/studio/api/versions/v1')).body.definition.intents[2].utterances).not.toContain('Where is my parcel');
       // The editor's misses now suggest from the changed draft.
       const after = await call('editor', 'GET', '/studio/api/insights/misses');
       expect(after.body.source.revision).toBe(revision + 1);
-      expect(after.body.intents.find((i: { id: string }) => i.id === 'track').utterances).toBe(7);
+      expect(after.body.intents.find((i: { id: string }) => i.id === 'track').utterances).toBe(8);
+      // The taught group is marked as taught, and to what, and listed after the ones still to teach.
+      const groups = after.body.unprocessed as Group[];
+      expect(groups.map((g) => [g.examples[0]!.text, g.taught])).toEqual([
+        [MISSED.gibberish.text, { all: false, to: [] }],
+        [MISSED.parcel[0].text, { all: true, to: [{ kind: 'intent', id: 'track' }] }],
+      ]);
+      expect(groups[1]!.examples.map((e) => e.taught)).toEqual(MISSED.parcel.map(() => ({ kind: 'intent', id: 'track' })));
+      // The analyst reads the published version, which does not hold them yet.
+      expect(((await call('analyst', 'GET', '/studio/api/insights/misses')).body.unprocessed as Group[])[0]!.taught.all).toBe(false);
+      // Adding the same again changes nothing: no second copy, no new revision.
+      const again = await call('editor', 'POST', '/studio/api/insights/misses/add', { target: { kind: 'intent', id: 'track' }, texts: ['where is my  PARCEL'], revision: revision + 1 });
+      expect(again.body).toEqual({ revision: revision + 1, added: [], skipped: ['where is my PARCEL'] });
+      expect((await as.editor.get('/studio/api/draft')).body.definition.intents.find((i: { id: string }) => i.id === 'track').utterances).toHaveLength(8);
     });
 
     it('when the draft changed since the page read it, or names an intent it lacks, or the body is wrong, then nothing is written and the answer says why', async () => {

@@ -26,10 +26,11 @@ export function missesBot() {
 
 /** What the visitors of `runMisses` wrote that nothing understood, and how often. */
 export const MISSED = {
-  /** One group: two spellings of one input, and a like one. */
+  /** One group: two spellings of one input, a like one, and one that differs by a typo alone. */
   parcel: [
     { text: 'Where is my parcel', count: 2 },
     { text: 'parcel where??', count: 1 },
+    { text: 'where is my parcle', count: 1 },
   ],
   gibberish: { text: 'qwxz blorp', count: 1 },
   faq: { text: 'Do you ship to Mars?', count: 1 },
@@ -60,6 +61,7 @@ export async function runMisses(url: string): Promise<void> {
   const two = await visitor(url);
   await miss(two, 'parcel where??', 'Sorry, I did not get that.');
   await miss(two, 'qwxz blorp', 'Sorry, I did not get that.');
+  await miss(two, 'where is my parcle', 'Sorry, I did not get that.');
   await two.emitWithAck('start_dialog', { dialogId: 'ask' });
   await eventually('the FAQ prompt', () => botTexts(two.items).includes('Ask me a question.'));
   await miss(two, 'Do you ship to Mars?', 'I have no answer to that.');
