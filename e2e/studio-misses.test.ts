@@ -11,6 +11,8 @@ import { axeViolations } from './studio-axe.ts';
 import { designerServer, openDesigner, person, signedInPage, tabTo } from './studio-designer-helpers.ts';
 
 const MISSED = 'Where is my parcel';
+/** The same with a typo alone: it groups with MISSED. */
+const TYPO = 'where is my parcle';
 const NOT_UNDERSTOOD = 'Sorry, I did not get that.';
 const TRACKED = 'Your parcel is on its way.';
 const POLL = { timeout: 15_000 };
@@ -70,11 +72,15 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
 
   it('when a visitor\'s words in the shop\'s widget were not understood, then an analyst sees them in the misses with their count and nearest intent, beside the quality report, with no way to add them, and the server refuses an add', async () => {
     await visitorWrites(browser, shop, MISSED, NOT_UNDERSTOOD);
+    await visitorWrites(browser, shop, TYPO, NOT_UNDERSTOOD);
     const { page, problems } = await signedInPage(browser, server, analyst);
     await openMisses(page, server);
     const table = page.getByRole('table', { name: 'Unprocessed inputs, grouped by likeness' });
     const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: MISSED }) });
-    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual(['1', expect.stringContaining('Intent ')]);
+    // The typo is in the same group, counted with it; no intent of the bot shares a word with them, and the page says so.
+    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual(['2', expect.stringMatching(/^\s*No intent is close\s*No FAQ pair is close\s*$/)]);
+    expect(await row.getByRole('rowheader').textContent()).toContain(TYPO);
+    expect(await table.getByRole('rowheader').count()).toBe(1);
     expect(await page.getByRole('button', { name: /^Add to/ }).count()).toBe(0);
     expect(await page.getByText('Adding inputs to the bot changes the draft, which needs the owner or editor role').count()).toBe(1);
     await page.getByRole('complementary', { name: /^Intent quality of the newest version v1/ }).waitFor();
@@ -94,13 +100,36 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     await page.getByRole('complementary', { name: /^Intent quality of your draft/ }).waitFor();
     // Each input of the group is ticked to go, unless the editor unticks it.
     expect(await page.getByRole('checkbox', { name: MISSED }).isChecked()).toBe(true);
-    await page.getByLabel(`Intent for: ${MISSED}`).selectOption('track');
+    expect(await page.getByRole('checkbox', { name: TYPO }).isChecked()).toBe(true);
+    // No intent is close, so none is chosen for the editor: adding asks for one first.
+    const picker = page.getByLabel(`Intent for: ${MISSED}`);
+    expect(await picker.inputValue()).toBe('');
+    const add = page.getByRole('button', { name: `Add to intent: ${MISSED}` });
     // By keyboard: Tab to the group's button and press Enter.
-    await tabTo(page, page.getByRole('button', { name: `Add to intent: ${MISSED}` }));
+    await tabTo(page, add);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual(expect.stringContaining('Added 1 input to intent track in your draft'));
+    await expect.poll(() => page.getByRole('alert').textContent(), POLL).toBe('Choose the intent or FAQ pair to add the inputs to.');
+    await picker.selectOption('track');
+    await tabTo(page, add);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual(expect.stringContaining('Added 2 inputs to intent track in your draft'));
+    const revision = ((await editor.get('/studio/api/draft')).body as { revision: number }).revision;
+    // The group is marked as taught, and to what; its inputs are no longer ticked to go.
+    const row = page.getByRole('table', { name: 'Unprocessed inputs, grouped by likeness' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: MISSED }) });
+    await expect.poll(() => row.getByRole('rowheader').textContent(), POLL).toContain('Already taught: intent track. Nothing left to add.');
+    const box = page.getByRole('checkbox', { name: `${MISSED} (already in intent track)` });
+    expect(await box.isChecked()).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `${store}-insights-misses-editor`);
+    // Ticked and added again, by keyboard: the draft already holds it, and stays as it was.
+    await box.focus();
+    await page.keyboard.press('Space');
+    await tabTo(page, add);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('status').allTextContents(), POLL).toContainEqual('intent track already holds these inputs; the draft is unchanged.');
+    const draftNow = (await editor.get('/studio/api/draft')).body as { revision: number; definition: { intents: { id: string; utterances: string[] }[] } };
+    expect(draftNow.revision).toBe(revision);
+    expect(draftNow.definition.intents.find((i) => i.id === 'track')!.utterances.filter((u) => u.toLowerCase() === MISSED.toLowerCase())).toHaveLength(1);
 
     // The draft's preview, in the designer, routes the input to the intent now.
     await openDesigner(page, server);

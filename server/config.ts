@@ -209,6 +209,18 @@ export const configSchema = z.object({
     .regex(/^[1-9]\d{0,7}$/, 'must be a whole number of conversations, at least 1')
     .transform(Number)
     .default(50_000),
+  /** Misses: rows of the NLP log and of the FAQ log one request reads at most (then the page says how far it read). */
+  INSIGHTS_MISSES_ROWS: z
+    .string()
+    .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of log rows from 1 to 9999999')
+    .transform(Number)
+    .default(20_000),
+  /** Misses: distinct inputs grouped at most, the most frequent (grouping compares each with every group). */
+  INSIGHTS_MISSES_GROUPED: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of inputs from 1 to 9999')
+    .transform(Number)
+    .default(1_000),
   /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
   STUDIO_SESSION_IDLE: optionalText
     .transform((text) => parseDuration(text ?? '30m'))

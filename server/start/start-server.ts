@@ -264,7 +264,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
         designerRoutes(designer),
         studioInsightsRoutes({ insights, store, audit: studio.audit, clock, windowMs: config.INSIGHTS_WINDOW, bot: () => bot.current, versions: () => versions.deps.room, deps: () => deps }),
         studioExportRoutes({ store, logger, bot: () => bot.current }),
-        missesRoutes({ store, versions: () => versions.deps, now: () => clock.now(), embeddings: embeddings ?? undefined }),
+        missesRoutes({ store, versions: () => versions.deps, now: () => clock.now(), embeddings: embeddings ?? undefined, rowCap: config.INSIGHTS_MISSES_ROWS, groupedAtMost: config.INSIGHTS_MISSES_GROUPED }),
       ]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().

@@ -1,14 +1,17 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, type ApiClient } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
 import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
-import type { Misses, MissGroup } from './misses-types.ts';
+import type { Misses, MissesAdded, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
 import { lastDays } from './types.ts';
 
 type Kind = 'intent' | 'faq';
 
 const percent = (share: number): string => `${Math.round(share * 100)} %`;
+const taughtWords = (to: TaughtTo): string => t(to.kind === 'intent' ? 'taughtIntent' : 'taughtFaq', { id: to.id });
+const targetWords = (to: TaughtTo): string => (to.kind === 'intent' ? `intent ${to.id}` : `FAQ ${to.id}`);
 
 /**
  * Insights → Misses: the NLP log's unprocessed inputs and the FAQ log's unanswered questions,
@@ -56,6 +59,10 @@ export class InsightsMisses extends LitElement {
         gap: 0.25rem;
         align-items: center;
         margin-bottom: 0.25rem;
+      }
+      p.taught {
+        margin: 0.25rem 0 0;
+        font-weight: 400;
       }
       aside {
         border-left: 1px solid #d0d5da;
@@ -114,7 +121,13 @@ export class InsightsMisses extends LitElement {
   /** Adds the group's inputs to the target chosen in its row's picker, on the draft revision this page read. */
   private async add(group: MissGroup, kind: Kind, picker: HTMLSelectElement | null): Promise<void> {
     const misses = this.misses;
-    if (!misses || misses.source.kind !== 'draft' || !picker?.value) return;
+    if (!misses || misses.source.kind !== 'draft' || !picker) return;
+    if (!picker.value) {
+      this.notice = '';
+      this.error = t('missesChooseTarget');
+      picker.focus();
+      return;
+    }
     this.busy = true;
     this.error = '';
     this.notice = '';
@@ -124,9 +137,10 @@ export class InsightsMisses extends LitElement {
         this.error = t('missesNoneTicked');
         return;
       }
-      const answer = await this.api.post<{ revision: number; added: string[] }>('/insights/misses/add', { target: { kind, id: picker.value }, texts, revision: misses.source.revision });
-      const target = kind === 'intent' ? `intent ${picker.value}` : `FAQ ${picker.value}`;
-      this.notice = answer.added.length > 0 ? t(answer.added.length === 1 ? 'missesAddedOne' : 'missesAdded', { n: answer.added.length, target, revision: answer.revision }) : t('missesNothingAdded', { target });
+      const answer = await this.api.post<MissesAdded>('/insights/misses/add', { target: { kind, id: picker.value }, texts, revision: misses.source.revision });
+      const target = targetWords({ kind, id: picker.value });
+      const skipped = answer.skipped.length > 0 ? ` ${t('missesSkipped', { n: answer.skipped.length })}` : '';
+      this.notice = answer.added.length > 0 ? t(answer.added.length === 1 ? 'missesAddedOne' : 'missesAdded', { n: answer.added.length, target, revision: answer.revision }) + skipped : t('missesNothingAdded', { target });
       await this.load();
     } catch (error) {
       this.error = error instanceof ApiError ? error.message : t('errorGeneric');
@@ -189,7 +203,7 @@ export class InsightsMisses extends LitElement {
         </tr>
       </thead>
       <tbody>
-        ${groups.map((group) => this.row(m, group))}
+        ${repeat(groups, (group) => group.id, (group) => this.row(m, group))}
       </tbody>
     </table>`;
   }
@@ -201,17 +215,18 @@ export class InsightsMisses extends LitElement {
       <th scope="row">
         <ul class="inputs">
           ${group.examples.map((e) => {
-            const words = html`${e.text}${e.count > 1 ? html` (${e.count})` : nothing}`;
-            // Editors choose which of the group's inputs go: all of them unless unticked.
-            return m.canAdd ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} checked />${words}</label></li>` : html`<li>${words}</li>`;
+            const words = html`${e.text}${e.count > 1 ? html` (${e.count})` : nothing}${e.taught ? html` <em>(${taughtWords(e.taught)})</em>` : nothing}`;
+            // Editors choose which of the group's inputs go: all those the draft lacks unless unticked.
+            return m.canAdd ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} .checked=${!e.taught} />${words}</label></li>` : html`<li>${words}</li>`;
           })}
         </ul>
         ${group.distinct > group.examples.length ? html`<span>${t('moreInputs', { n: group.distinct - group.examples.length })}</span>` : nothing}
+        ${group.taught.to.length > 0 ? html`<p class="taught"><strong>${t(group.taught.all ? 'groupTaught' : 'groupPartlyTaught', { targets: group.taught.to.map(targetWords).join(', ') })}</strong></p>` : nothing}
       </th>
       <td class="n">${group.count}</td>
       <td>
-        ${intent ? t('nearestIntent', { id: intent.id, score: score(intent.score) }) : t('nearestNone')}<br />
-        ${faq ? t('nearestFaq', { id: faq.id, score: score(faq.score) }) : nothing}
+        ${intent ? t('nearestIntent', { id: intent.id, score: score(intent.score) }) : t('nearestNoIntent')}
+        ${m.faq.length > 0 ? html`<br />${faq ? t('nearestFaq', { id: faq.id, score: score(faq.score) }) : t('nearestNoFaq')}` : nothing}
       </td>
       ${m.canAdd
         ? html`<td>
@@ -227,6 +242,7 @@ export class InsightsMisses extends LitElement {
     const id = `${kind}-${group.id}`;
     return html`<div class="add">
       <select id=${id} aria-label=${t(kind === 'intent' ? 'intentFor' : 'faqFor', { text: lead })}>
+        ${suggested ? nothing : html`<option value="" selected>${t(kind === 'intent' ? 'chooseIntent' : 'chooseFaq')}</option>`}
         ${options.map(([value, label]) => html`<option value=${value} ?selected=${value === suggested}>${label}</option>`)}
       </select>
       <button

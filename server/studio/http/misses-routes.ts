@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
+import type { Misses, MissesAdded } from '../../../shared/studio-misses.ts';
 import { DAY_MS, dayOf } from '../../ports/insights.ts';
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import { HttpError } from '../../ports/http-error.ts';
@@ -22,8 +23,10 @@ export interface MissesRoutesDeps {
   readonly now: () => number;
   /** EMBEDDINGS, when set: the grouping and the suggestions use them as the bot's models do. */
   readonly embeddings?: EmbeddingProvider | undefined;
-  /** Log rows read per log (misses.ts ROW_CAP unless a test asks for fewer). */
+  /** Log rows read per log (INSIGHTS_MISSES_ROWS; misses.ts ROW_CAP when not given). */
   readonly rowCap?: number;
+  /** Distinct inputs grouped at most (INSIGHTS_MISSES_GROUPED; miss-groups.ts MAX_DISTINCT when not given). */
+  readonly groupedAtMost?: number;
 }
 
 const MAX_DAYS = 366;
@@ -84,8 +87,9 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       source = { kind: 'version', versionId: version?.id ?? null };
       written = version ? writtenOf(version) : deps.versions().live().written;
     }
-    const report = await missesReport({ store: deps.store, embeddings: deps.embeddings, ...(deps.rowCap ? { rowCap: deps.rowCap } : {}) }, { fromMs: fromDay * DAY_MS, toMs: (toDay + 1) * DAY_MS }, teachableOf(written));
-    res.json({ from: isoDay(fromDay), to: isoDay(toDay), source, canAdd, ...report });
+    const report = await missesReport({ store: deps.store, embeddings: deps.embeddings, ...(deps.rowCap ? { rowCap: deps.rowCap } : {}), ...(deps.groupedAtMost ? { groupedAtMost: deps.groupedAtMost } : {}) }, { fromMs: fromDay * DAY_MS, toMs: (toDay + 1) * DAY_MS }, teachableOf(written));
+    const body: Misses = { from: isoDay(fromDay), to: isoDay(toDay), source, canAdd, ...report };
+    res.json(body);
   });
 
   router.post('/insights/misses/add', requireRole('editBot'), async (req, res) => {
@@ -103,7 +107,7 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
     }
     const { definition, added, skipped } = addPhrasings(draft.definition, body.target, body.texts);
     if (added.length === 0) {
-      res.json({ revision: draft.revision, added, skipped });
+      res.json({ revision: draft.revision, added, skipped } satisfies MissesAdded);
       return;
     }
     // The designer's own save: refused (409) if another tab saved in between, so nothing is lost.
@@ -116,7 +120,7 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       target: body.target.id,
       details: { added: added.length, skipped: skipped.length, revision: saved.revision, from: 'misses' },
     });
-    res.json({ revision: saved.revision, added, skipped });
+    res.json({ revision: saved.revision, added, skipped } satisfies MissesAdded);
   });
 
   router.use(otherMethods(MISSES_METHODS));

@@ -7,8 +7,11 @@ import { trainIntentClassifier } from '../../nlp/intent-classifier.ts';
 import { WORD_MODEL } from '../../nlp/intent-model.ts';
 import { analyserFor } from '../../nlp/language.ts';
 import type { FaqMatcher, IntentClassifier } from '../../ports/understanding.ts';
+import type { MissGroup, TaughtTo, TextCount } from '../../../shared/studio-misses.ts';
 import { phrasingKey, type TeachableDefinition } from './teachable.ts';
 import { learnTypos } from './typo-words.ts';
+
+export type { MissGroup, TextCount };
 
 /**
  * Grouping what the bot did not understand by likeness, with the product's own NLP: the word
@@ -45,34 +48,6 @@ export const GROUP_SIMILARITY = 0.4;
 export const EMBEDDED_SUGGESTIONS = 20;
 /** Texts compared, or groups suggested for, between two yields to the event loop (tens of ms of work at most, at the bound). */
 const YIELD_EVERY = 50;
-
-export interface TextCount {
-  readonly text: string;
-  readonly count: number;
-}
-
-export interface TaughtTo {
-  readonly kind: 'intent' | 'faq';
-  readonly id: string;
-}
-
-export interface MissGroup {
-  /** Stable for the same first text: the page keys its rows by it. */
-  readonly id: string;
-  /** Every input in the group, repeats included. */
-  readonly count: number;
-  /** Distinct inputs in the group. */
-  readonly distinct: number;
-  /** Each with where the definition already holds it (an intent's utterance, a FAQ pair's question), if it does. */
-  readonly examples: readonly (TextCount & { readonly taught: TaughtTo | null })[];
-  /** Where the group's inputs are taught already, and whether all are (then the group is listed last). */
-  readonly taught: { readonly all: boolean; readonly to: readonly TaughtTo[] };
-  /** What the draft's models would make of the group's most frequent input. */
-  readonly suggestion: {
-    readonly intent: { readonly id: string; readonly score: number } | null;
-    readonly faq: { readonly id: string; readonly score: number } | null;
-  };
-}
 
 export interface Models {
   readonly classifier: IntentClassifier | null;
@@ -122,11 +97,11 @@ export function likenessVectors(texts: readonly TextCount[], definition: Teachab
 
 /**
  * Groups `texts` (distinct, with their counts) greedily: most frequent first, each joins the
- * first group whose leading text it is close enough to, or leads a new one. At most MAX_DISTINCT
- * texts, so the work is bounded whatever was read.
+ * first group whose leading text it is close enough to, or leads a new one. At most `maxDistinct`
+ * texts (MAX_DISTINCT by default), so the work is bounded whatever was read.
  */
-export async function groupMisses(texts: readonly TextCount[], definition: TeachableDefinition, options: { readonly models: Models }): Promise<MissGroup[]> {
-  const sorted = [...texts].sort((a, b) => b.count - a.count || a.text.localeCompare(b.text)).slice(0, MAX_DISTINCT);
+export async function groupMisses(texts: readonly TextCount[], definition: TeachableDefinition, options: { readonly models: Models; readonly maxDistinct?: number }): Promise<MissGroup[]> {
+  const sorted = [...texts].sort((a, b) => b.count - a.count || a.text.localeCompare(b.text)).slice(0, options.maxDistinct ?? MAX_DISTINCT);
   if (sorted.length === 0) return [];
   const vectors = likenessVectors(sorted, definition);
   const taught = taughtIndex(definition);

@@ -1,7 +1,8 @@
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import type { LogKind, Store } from '../../ports/store.ts';
 import { reportIntentQuality, type IntentQualityReport } from '../../nlp/quality.ts';
-import { groupMisses, MAX_DISTINCT, modelsOf, type MissGroup, type TextCount } from './miss-groups.ts';
+import type { LogRead, MissesReportShape } from '../../../shared/studio-misses.ts';
+import { groupMisses, MAX_DISTINCT, modelsOf, type TextCount } from './miss-groups.ts';
 import type { TeachableDefinition } from './teachable.ts';
 
 /**
@@ -19,31 +20,16 @@ const BATCH = 1_000;
 /** A text longer than an utterance may be is cut: it could not be added as it is anyway. */
 const TEXT_MAX = 500;
 
-export interface LogRead {
-  /** Rows read. */
-  readonly rows: number;
-  /** The log had more rows in the range than were read. */
-  readonly capped: boolean;
-  /** Time of the last row read when capped: the misses cover the range up to it. */
-  readonly readUpTo: number | null;
-  /** Distinct inputs among the rows read (only the MAX_DISTINCT most frequent are grouped). */
-  readonly distinct: number;
-}
-
-export interface MissesReport {
-  readonly unprocessed: readonly MissGroup[];
-  readonly faqMisses: readonly MissGroup[];
-  readonly read: { readonly nlpLog: LogRead; readonly fuzzyQuestionAnswerLog: LogRead; readonly cap: number; readonly groupedAtMost: number };
-  readonly intents: readonly { readonly id: string; readonly utterances: number }[];
-  readonly faq: readonly { readonly id: string; readonly question: string }[];
-  readonly quality: IntentQualityReport;
-}
+/** The report: the shared shape (shared/studio-misses.ts) with the whole quality report. */
+export type MissesReport = MissesReportShape<IntentQualityReport>;
 
 export interface MissesDeps {
   readonly store: Store;
   readonly embeddings?: EmbeddingProvider | undefined;
-  /** Rows read per log; ROW_CAP unless a test asks for fewer. */
+  /** Rows read per log; ROW_CAP unless the operator asks for fewer (INSIGHTS_MISSES_ROWS). */
   readonly rowCap?: number;
+  /** Distinct inputs grouped per log; MAX_DISTINCT unless the operator asks otherwise (INSIGHTS_MISSES_GROUPED). */
+  readonly groupedAtMost?: number;
 }
 
 /** Reads one log's misses in the range: distinct texts with counts, and how much was read. */
@@ -80,10 +66,11 @@ export async function missesReport(deps: MissesDeps, range: { fromMs: number; to
   const nlp = await readMisses(deps, 'nlpLog', range, previews, (data) => (data.processed ? undefined : data.query));
   const faqLog = await readMisses(deps, 'fuzzyQuestionAnswerLog', range, previews, (data) => (data.matched ? undefined : data.text));
   const models = await modelsOf(definition, deps.embeddings);
+  const grouped = deps.groupedAtMost ?? MAX_DISTINCT;
   return {
-    unprocessed: await groupMisses(nlp.texts, definition, { models }),
-    faqMisses: await groupMisses(faqLog.texts, definition, { models }),
-    read: { nlpLog: nlp.read, fuzzyQuestionAnswerLog: faqLog.read, cap: deps.rowCap ?? ROW_CAP, groupedAtMost: MAX_DISTINCT },
+    unprocessed: await groupMisses(nlp.texts, definition, { models, maxDistinct: grouped }),
+    faqMisses: await groupMisses(faqLog.texts, definition, { models, maxDistinct: grouped }),
+    read: { nlpLog: nlp.read, fuzzyQuestionAnswerLog: faqLog.read, cap: deps.rowCap ?? ROW_CAP, groupedAtMost: grouped },
     intents: definition.intents.map((i) => ({ id: i.id, utterances: i.utterances.length })),
     faq: definition.faq.map((p) => ({ id: p.id, question: p.questions[0] ?? '' })),
     quality: await qualityOf(definition, deps.embeddings),
