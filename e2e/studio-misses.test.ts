@@ -70,7 +70,7 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     if (mongo?.url) await mongo.stop();
   });
 
-  it('when a visitor\'s words in the shop\'s widget were not understood, then an analyst sees them in the misses with their count and nearest intent, beside the quality report, with no way to add them, and the server refuses an add', async () => {
+  it('when a visitor\'s words in the shop\'s widget were not understood, then an analyst sees them in the misses, a typo of them in the same group, counted together, with "No intent is close" where none is, beside the quality report, with no way to add them, and the server refuses an add', async () => {
     await visitorWrites(browser, shop, MISSED, NOT_UNDERSTOOD);
     await visitorWrites(browser, shop, TYPO, NOT_UNDERSTOOD);
     const { page, problems } = await signedInPage(browser, server, analyst);

@@ -38,6 +38,8 @@ describe('config', () => {
     ['METRICS_TOKEN', 'short', /^METRICS_TOKEN: must be at least 16 characters long$/],
     ['REDIS_URL', 'redis://127.0.0.1:6379', /^REDIS_URL: turns on cluster mode, which needs MONGODB_URL \(the embedded SQLite store is single-node\); set MONGODB_URL or unset REDIS_URL$/],
     ['INSIGHTS_WINDOW', '8d', /^INSIGHTS_WINDOW: must be a duration from 1s to 7d, such as 30m or 2h \(got "8d"\)$/],
+    ['INSIGHTS_MISSES_ROWS', '0', /^INSIGHTS_MISSES_ROWS: must be a whole number of log rows from 1 to 9999999 \(got "0"\)$/],
+    ['INSIGHTS_MISSES_GROUPED', '20000', /^INSIGHTS_MISSES_GROUPED: must be a whole number of inputs from 1 to 9999 \(got "20000"\)$/],
     ['SHUTDOWN_GRACE', '1h', /^SHUTDOWN_GRACE: must be a duration from 0s to 10m, such as 20s or 500ms \(got "1h"\)$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);

@@ -215,7 +215,8 @@ export class InsightsMisses extends LitElement {
       <th scope="row">
         <ul class="inputs">
           ${group.examples.map((e) => {
-            const words = html`${e.text}${e.count > 1 ? html` (${e.count})` : nothing}${e.taught ? html` <em>(${taughtWords(e.taught)})</em>` : nothing}`;
+            // One span: the label lays out its box and its words side by side.
+            const words = html`<span>${e.text}${e.count > 1 ? html` (${e.count})` : nothing}${e.taught ? html` <em>(${taughtWords(e.taught)})</em>` : nothing}</span>`;
             // Editors choose which of the group's inputs go: all those the draft lacks unless unticked.
             return m.canAdd ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} .checked=${!e.taught} />${words}</label></li>` : html`<li>${words}</li>`;
           })}
