@@ -92,7 +92,7 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     expect(problems).toEqual([]);
   });
 
-  it('when an editor adds the input to an intent from the misses, then the draft\'s preview routes it there, and after publishing the widget on the shop page does too', async () => {
+  it('when an editor adds the inputs to an intent from the misses, then the group shows as taught and adding it again changes nothing, and the draft\'s preview routes it there, and after publishing the widget on the shop page does too', async () => {
     const { page, problems } = await signedInPage(browser, server, editor);
     await openMisses(page, server);
     // An editor sees only the misses of Insights: no one's conversations.
