@@ -1,5 +1,6 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import type { KnownUserRow, TranscriptExportRow } from '../ports/personal-data.ts';
+import { storedTextRecord } from './export-json.ts';
 import { isoTimeFormatter } from './iso-time.ts';
 import { LOG_KINDS, type LogEntry, type RangeQuery, type Store } from '../ports/store.ts';
 
@@ -82,16 +83,18 @@ export interface ExportFilters {
 
 export interface ExportQuery extends RangeQuery {
   readonly filters?: ExportFilters;
+  /** The caller writes JSON (or NDJSON): a record may come as its JSON text instead of its values. */
+  readonly json?: boolean;
 }
 
 /**
  * One exported record: its values in the order of the export's fields (recordFields), so
- * no object is built per record; with the store's cursor beside it (not part of the record).
+ * no object is built per record, or (asked for JSON) its JSON text; with the store's cursor
+ * beside it (not part of the record).
  */
-export interface ExportItem {
-  readonly values: readonly unknown[];
-  readonly cursor: string;
-}
+export type ExportItem =
+  | { readonly values: readonly unknown[]; readonly json?: undefined; readonly cursor: string }
+  | { readonly json: string; readonly values?: undefined; readonly cursor: string };
 
 /** missing, null, "", [] and {} are empty (decisions.md). */
 export function isEmptyValue(value: unknown): boolean {
@@ -185,13 +188,18 @@ export async function* exportRecords(
   const filters = name === 'userData' || name === 'userDataSnapshot' ? query.filters : undefined;
   // userData lists every known user (not only those who wrote), by their last message, else their creation.
   const source: AsyncIterable<readonly (KnownUserRow | LogEntry)[]> = name === 'userData' ? deps.store.exportKnownUsers(range).batches() : deps.store.readLogs(name, range).batches();
+  // Secrets are taken out of parsed data only, so the integration log's records are always written from it.
+  const fromText = query.json && name !== 'integrationLog' ? storedTextRecord(fields) : null;
   for await (const rows of source) {
     const items: ExportItem[] = [];
     for (const row of rows) {
-      const data = 'userData' in row ? row.userData : row.data;
+      const user = 'userData' in row;
+      const data = user ? row.userData : row.data;
       if (!shown(row.userId)) continue;
       if (filters && !matches(data, filters)) continue;
-      items.push({ values: values(row.userId, row.timestamp, data), cursor: row.cursor });
+      const text = user ? row.userDataJson : row.dataJson;
+      const json = fromText && text !== undefined ? fromText(row.userId, row.timestamp, data, text) : undefined;
+      items.push(json === undefined ? { values: values(row.userId, row.timestamp, data), cursor: row.cursor } : { json, cursor: row.cursor });
     }
     if (items.length > 0) yield items;
   }

@@ -39,6 +39,8 @@ export interface KnownUserRow {
   readonly timestamp: number;
   readonly userData: Readonly<Record<string, unknown>>;
   readonly cursor: string;
+  /** `userData` as JSON.stringify wrote it, when the store keeps that text (see LogEntry.dataJson). */
+  readonly userDataJson?: string;
 }
 
 /** One transcript entry as the transcript export lists it. */

@@ -127,6 +127,11 @@ export interface NewLogEntry {
 export interface LogEntry extends NewLogEntry {
   /** Opaque position of this entry in (timestamp, insertion) order; pass it back as `after`. */
   readonly cursor: string;
+  /**
+   * `data` as the store holds it, when it keeps it as JSON.stringify's text (SQLite): exactly
+   * JSON.stringify(data). An export writes it through instead of writing `data` again.
+   */
+  readonly dataJson?: string;
 }
 
 export interface RangeQuery {

@@ -37,7 +37,7 @@ export function exportRouter(deps: ExportDeps): Router {
       const exportName: ExportName = name;
       const query = parseExportQuery(req, exportName, deps.definition.userDataFields);
       const batchSize = query.limit === undefined ? 1000 : Math.min(1000, query.limit + 1);
-      const items = exportRecords(deps, exportName, { ...query, batchSize });
+      const items = exportRecords(deps, exportName, { ...query, batchSize, json: query.format !== 'csv' });
       try {
         await streamExport(res, items, {
           format: query.format,

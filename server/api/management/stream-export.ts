@@ -139,10 +139,15 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
     // A batch becomes one string and one write: the writer's bookkeeping per record added up at a million records.
     const batchText = (items: readonly ExportItem[]): string => {
       let text = '';
-      for (const { values } of items) {
-        if (options.format === 'json') text += (count === 0 ? '\n' : ',\n') + json(values);
-        else if (options.format === 'ndjson') text += `${json(values)}\n`;
-        else text += csvLine(values, guard);
+      for (const item of items) {
+        if (options.format === 'csv') {
+          // exportRecords gives JSON text only to a caller that asked for it, which CSV never does.
+          if (item.values === undefined) throw new Error('a CSV export was handed a record as JSON text');
+          text += csvLine(item.values, guard);
+        } else {
+          const record = item.json ?? json(item.values);
+          text += options.format === 'json' ? (count === 0 ? '\n' : ',\n') + record : `${record}\n`;
+        }
         count++;
       }
       return text;

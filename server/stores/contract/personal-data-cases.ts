@@ -90,6 +90,8 @@ export function personalDataCases(store: () => Store): void {
       ['silent', 300],
     ]);
     expect(rows[0]?.userData).toStrictEqual({ name: 'W' });
+    // Where the store hands its stored text too, it is exactly the data as JSON.stringify writes it.
+    for (const row of rows) if (row.userDataJson !== undefined) expect(row.userDataJson).toBe(JSON.stringify(row.userData));
     expect((await collect(store().exportKnownUsers({ fromMs: 300, toMs: 800 }))).map((r) => r.userId)).toStrictEqual(['silent']);
     expect((await collect(store().exportKnownUsers({ fromMs: 101, toMs: 300 }))).map((r) => r.userId)).toStrictEqual([]);
     const batches = await collect(store().exportKnownUsers({ batchSize: 1 }).batches());

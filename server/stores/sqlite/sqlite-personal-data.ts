@@ -122,7 +122,7 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
           const users = new Array<KnownUserRow>(rows.length);
           for (let i = 0; i < rows.length; i++) {
             const [userId, timestamp, seq, userData] = rows[i]!;
-            users[i] = { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }) };
+            users[i] = { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }), userDataJson: userData };
           }
           return users;
         };
