@@ -96,7 +96,7 @@ export function softmaxInPlace(z: Float64Array, temperature = 1): void {
   for (let c = 0; c < z.length; c++) z[c] = (z[c] as number) / sum;
 }
 
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -107,7 +107,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-function shuffle(list: number[], random: () => number): void {
+export function shuffle(list: number[], random: () => number): void {
   for (let i = list.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [list[i], list[j]] = [list[j] as number, list[i] as number];
