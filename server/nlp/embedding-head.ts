@@ -1,5 +1,4 @@
-import type { SparseVector } from './features.ts';
-import { trainSoftmax, type LinearModel } from './linear-model.ts';
+import { trainDenseSoftmax } from './dense-model.ts';
 import { dense } from './embeddings/vectors.ts';
 
 /**
@@ -30,14 +29,12 @@ const TYPICAL_SAMPLE = 200;
 
 export function trainEmbeddingHead(vectors: readonly Float32Array[], ys: readonly number[], classes: number, options: EmbeddingHeadOptions = EMBEDDING_HEAD): EmbeddingHead {
   const dimensions = vectors[0]?.length ?? 0;
-  const indices = Int32Array.from({ length: dimensions }, (_, i) => i);
-  const asSparse = (v: Float32Array): SparseVector => ({ indices, values: v });
-  const model: LinearModel = trainSoftmax(vectors.map(asSparse), ys, classes, dimensions, options);
+  const model = trainDenseSoftmax(vectors, ys, classes, dimensions, options);
   const byClass: Float32Array[][] = Array.from({ length: classes }, () => []);
   vectors.forEach((v, i) => byClass[ys[i] as number]?.push(v));
   const typical = Float64Array.from(byClass, (group) => typicalNearest(group));
   return {
-    logits: (vector) => model.logits(asSparse(vector)),
+    logits: (vector) => model.logits(vector),
     nearest(vector, c) {
       let best = -1;
       for (const example of byClass[c] ?? []) best = Math.max(best, dense(vector, example));

@@ -92,15 +92,14 @@ export function fitVectoriser(texts: readonly string[], analyser: Analyser, opti
       if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
     }
     let norm = 0;
-    const weighted: [number, number][] = [];
     for (const [i, count] of counts) {
       const w = (1 + Math.log(count)) * (idf[i] as number);
-      weighted.push([i, w]);
+      counts.set(i, w);
       norm += w * w;
     }
     if (norm === 0) return;
     const scale = Math.sqrt(weight) / Math.sqrt(norm);
-    for (const [i, w] of weighted) out.set(i, w * scale);
+    for (const [i, w] of counts) out.set(i, w * scale);
   };
 
   return {
@@ -114,8 +113,11 @@ export function fitVectoriser(texts: readonly string[], analyser: Analyser, opti
       let norm = 0;
       for (const v of out.values()) norm += v * v;
       const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-      const sorted = [...out.entries()].sort((a, b) => a[0] - b[0]);
-      return { indices: Int32Array.from(sorted, (e) => e[0]), values: Float32Array.from(sorted, (e) => e[1] * scale) };
+      // A turn's text is vectorised twice (features and evidence): typed arrays sorted in place, no pairs to allocate.
+      const indices = Int32Array.from(out.keys()).sort();
+      const values = new Float32Array(indices.length);
+      for (let k = 0; k < indices.length; k++) values[k] = (out.get(indices[k] as number) as number) * scale;
+      return { indices, values };
     },
   };
 }

@@ -2,6 +2,7 @@ import { type Analyser } from './language.ts';
 import { dot, fitVectoriser, type SparseVector } from './features.ts';
 import { softmaxInPlace, trainSoftmax } from './linear-model.ts';
 import { trainEmbeddingHead, type EmbeddingHeadOptions } from './embedding-head.ts';
+import { indexExamples } from './nearest-examples.ts';
 import { EMBEDDED_SCORE, WORD_SCORE, intentScore, type ScoreOptions } from './intent-score.ts';
 
 /**
@@ -139,11 +140,7 @@ export function trainIntentModelExplained(
 
   const typical = byLabel.map((group) => typicalNearest(group));
   const counts = byLabel.map((group) => group.length);
-  const nearest = (x: SparseVector, c: number): number => {
-    let best = 0;
-    for (const example of byLabel[c] ?? []) best = Math.max(best, dot(x, example));
-    return best;
-  };
+  const examplesByLabel = indexExamples(byLabel, contentVectoriser.size);
 
   /** Probabilities over the labels: the word model's, fused with the embedding head's when there is an embedding. */
   const probabilities = (x: SparseVector, embedding: Float32Array | null): Float64Array => {
@@ -196,7 +193,7 @@ export function trainIntentModelExplained(
         label: labels[a] as string,
         p1: p[a] as number,
         p2: b < 0 ? 0 : (p[b] as number),
-        nearest: nearest(content, a),
+        nearest: examplesByLabel.nearest(content, [a])[0] as number,
         typical: typical[a] as number,
         ...(head && input.v ? { nearestEmbedded: head.nearest(input.v, a), typicalEmbedded: head.typical[a] as number } : {}),
       };
@@ -206,15 +203,16 @@ export function trainIntentModelExplained(
       if (!input) return { label: null, score: 0, ranked: [], embedded: false };
       const p = probabilities(input.x, input.v);
       const content = input.v ? undefined : contentVectoriser.vector(text);
-      const evidence = (c: number): number => (head && input.v ? head.nearest(input.v, c) / (head.typical[c] as number) : nearest(content as SparseVector, c) / (typical[c] as number));
       const calibration = input.v ? embeddedScore : wordScore;
       const order = labels.map((_, c) => c).sort((a, b) => (p[b] as number) - (p[a] as number)).slice(0, MAX_RANKED);
+      const nearestWords = content ? examplesByLabel.nearest(content, order) : [];
+      const evidence = (c: number, i: number): number => (head && input.v ? head.nearest(input.v, c) / (head.typical[c] as number) : (nearestWords[i] as number) / (typical[c] as number));
       const best = p[order[0] as number] as number;
       const second = order.length > 1 ? (p[order[1] as number] as number) : 0;
       // Ranked by probability: the best label is the model's best guess even when its score is 0
       // (re-ranking by score cost a point or more of top-1 in cross-validation). Each label's
       // margin is over the most probable of the others.
-      const ranked = order.map((c, i) => ({ label: labels[c] as string, score: round(intentScore({ p: p[c] as number, pOther: i === 0 ? second : best, evidence: evidence(c), examples: counts[c] as number }, calibration)) }));
+      const ranked = order.map((c, i) => ({ label: labels[c] as string, score: round(intentScore({ p: p[c] as number, pOther: i === 0 ? second : best, evidence: evidence(c, i), examples: counts[c] as number }, calibration)) }));
       const top = ranked[0];
       return { label: top?.label ?? null, score: top?.score ?? 0, ranked, embedded: input.v !== null };
     },

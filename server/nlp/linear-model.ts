@@ -57,7 +57,19 @@ export function trainSoftmax(xs: readonly SparseVector[], ys: readonly number[],
       for (let k = 0; k < x.indices.length; k++) {
         const base = (x.indices[k] as number) * classes;
         const v = x.values[k] as number;
-        for (let j = 0; j < m; j++) {
+        // Four at a time: each weight is its own sum, so the arithmetic is the same, with fewer loop turns.
+        let j = 0;
+        for (; j + 3 < m; j += 4) {
+          const a0 = base + (active[j] as number);
+          const a1 = base + (active[j + 1] as number);
+          const a2 = base + (active[j + 2] as number);
+          const a3 = base + (active[j + 3] as number);
+          weights[a0] = (weights[a0] as number) - (steps[j] as number) * v;
+          weights[a1] = (weights[a1] as number) - (steps[j + 1] as number) * v;
+          weights[a2] = (weights[a2] as number) - (steps[j + 2] as number) * v;
+          weights[a3] = (weights[a3] as number) - (steps[j + 3] as number) * v;
+        }
+        for (; j < m; j++) {
           const at = base + (active[j] as number);
           weights[at] = (weights[at] as number) - (steps[j] as number) * v;
         }
@@ -80,7 +92,14 @@ function scores(x: SparseVector, weights: Float64Array, bias: Float64Array, scal
   for (let k = 0; k < x.indices.length; k++) {
     const base = (x.indices[k] as number) * classes;
     const v = (x.values[k] as number) * scale;
-    for (let c = 0; c < classes; c++) out[c] = (out[c] as number) + (weights[base + c] as number) * v;
+    let c = 0;
+    for (; c + 3 < classes; c += 4) {
+      out[c] = (out[c] as number) + (weights[base + c] as number) * v;
+      out[c + 1] = (out[c + 1] as number) + (weights[base + c + 1] as number) * v;
+      out[c + 2] = (out[c + 2] as number) + (weights[base + c + 2] as number) * v;
+      out[c + 3] = (out[c + 3] as number) + (weights[base + c + 3] as number) * v;
+    }
+    for (; c < classes; c++) out[c] = (out[c] as number) + (weights[base + c] as number) * v;
   }
 }
 
@@ -96,7 +115,7 @@ export function softmaxInPlace(z: Float64Array, temperature = 1): void {
   for (let c = 0; c < z.length; c++) z[c] = (z[c] as number) / sum;
 }
 
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -107,7 +126,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-function shuffle(list: number[], random: () => number): void {
+export function shuffle(list: number[], random: () => number): void {
   for (let i = list.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [list[i], list[j]] = [list[j] as number, list[i] as number];
