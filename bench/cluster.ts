@@ -5,7 +5,7 @@
 // widgets on three nodes sending one message at the same moment (answer p50/p99, goal p99 <= 2 s);
 // and the store round trips a node in cluster mode makes per turn (bench/store-round-trips.ts).
 // Real parts: FerretDB (or MONGODB_URL / mongod), Debian's redis-server and nginx, server
-// processes from source. Figures are printed, never asserted.
+// processes compiled as production runs them (server/test/compiled-server.ts). Figures are printed, never asserted.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';

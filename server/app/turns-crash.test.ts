@@ -17,6 +17,8 @@ import { ScriptedWidget } from './test/scripted-widget.ts';
  * Mongo store on one node is TURNS_CRASH_USERS=200 with the zeros, and acks after
  * a restart p50 <= 1 s, p99 <= 5 s (the figures line says). SERVER_CHILD_NODE_ARGS='--cpu-prof
  * --cpu-prof-dir=<dir>' profiles the server processes (the last one: a killed process writes none).
+ * The server runs compiled, as in production (server/test/server-child.ts); the line gives
+ * its CPU time, to read the figures on a shared machine.
  */
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
 const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
@@ -52,6 +54,9 @@ for (const leg of storeLegs()) {
       const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url));
       const sent: Sent[] = [];
       const restarts: Array<{ killedAt: number; upAt: number }> = [];
+      // Server CPU (ms, from /proc): each process's total until it was killed, and each restart's until it listened.
+      const serverCpuMs: number[] = [];
+      const restartCpuMs: number[] = [];
       let drops = 0;
       let reloads = 0;
       let down = false;
@@ -84,9 +89,11 @@ for (const leg of storeLegs()) {
             down = true;
             const killedAt = Date.now();
             logs += server.output();
+            serverCpuMs.push(server.cpuMs());
             await server.kill();
             server = await startServerChild({ ...env, PORT: port });
             restarts.push({ killedAt, upAt: Date.now() });
+            restartCpuMs.push(server.startupCpuMs);
             down = false;
           }
         })();
@@ -96,6 +103,7 @@ for (const leg of storeLegs()) {
         await pause(1000);
       } finally {
         for (const widget of widgets) widget.close();
+        serverCpuMs.push(server.cpuMs());
         await server.stop();
       }
       const logFile = process.env.TURNS_CRASH_LOG;
@@ -111,7 +119,8 @@ for (const leg of storeLegs()) {
             `${figures.undelivered} stored entries not shown, ${figures.conflicting} shown twice or changed, ` +
             `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, p99 ${figures.ackP99} ms, max ${figures.ackMax} ms (n=${figures.ackCount}); ` +
             `the same from the widget's reconnect: p50 ${figures.connectAckP50} ms, p99 ${figures.connectAckP99} ms; ` +
-            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms`,
+            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
+            `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes`,
         );
         expect({
           unanswered: figures.unanswered,
