@@ -122,7 +122,7 @@ for (const leg of storeLegs()) {
             `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, p99 ${figures.ackP99} ms, max ${figures.ackMax} ms (n=${figures.ackCount}); ` +
             `the same from the widget's reconnect: p50 ${figures.connectAckP50} ms, p99 ${figures.connectAckP99} ms; ` +
             `widgets reconnected p50 ${figures.reconnectP50} ms, p99 ${figures.reconnectP99} ms after the restart; ` +
-            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
+            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms (max ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(1)} ms) and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
             `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes, ` +
             `the widgets' process ${(cpuSeconds(process.cpuUsage(testCpu))).toFixed(1)} s`,
         );
@@ -173,8 +173,8 @@ async function tally(
   const refused = sent.filter((s) => s.widget.refused.includes(s.clientId)).length;
   // Messages caught by a crash (sent before the restart, not acked before the kill): how long after the restart their ack came.
   // Each counted once, against the last restart it waited through.
-  // The same acks counted from the widget's first connection to the restarted server: socket.io's
-  // reconnection backoff (doubling up to 5 s, randomised) is the widget's, the rest is the server's.
+  // The same acks counted from the widget's first connection to the restarted server: the wait until
+  // then is the widget's reconnect policy (widget/transport/reconnect-policy.ts), the rest is the server's.
   const waits: number[] = [];
   const serverWaits: number[] = [];
   for (const s of sent) {
