@@ -20,8 +20,11 @@ export const RECONNECT_OPTIONS = {
   reconnectionDelayMax: 2000,
 } as const;
 export const RECENT_OUTAGE_MAX_MS = RECONNECT_OPTIONS.reconnectionDelayMax;
-/** About 20 s of retries at most 2 s apart. */
-export const RECENT_OUTAGE_ATTEMPTS = 15;
+/**
+ * About a minute of retries at most 2 s apart: a restart on a busy host, or two in a row, can
+ * take 20-30 s, and a widget that has gone over to 15 s gaps by then comes back long after it.
+ */
+export const RECENT_OUTAGE_ATTEMPTS = 30;
 export const LONG_OUTAGE_MAX_MS = 15_000;
 
 /** Widens the gap between retries once an outage has lasted, and narrows it again once the link is back. */
