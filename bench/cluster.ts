@@ -5,7 +5,7 @@
 // widgets on three nodes sending one message at the same moment (answer p50/p99, goal p99 <= 2 s);
 // and the store round trips a node in cluster mode makes per turn (bench/store-round-trips.ts).
 // Real parts: FerretDB (or MONGODB_URL / mongod), Debian's redis-server and nginx, server
-// processes from source. Figures are printed, never asserted.
+// processes compiled as production runs them (server/test/compiled-server.ts). Figures are printed, never asserted.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -23,6 +23,8 @@ const USERS = Number(process.env.BENCH_CLUSTER_USERS ?? 30);
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 10);
 const DELIVERIES = Number(process.env.BENCH_CLUSTER_DELIVERIES ?? 100);
 const BURST = Number(process.env.BENCH_CLUSTER_BURST ?? 100);
+/** BENCH_CLUSTER_PARTS=burst,crash…: only those parts (round-trips, turns, burst, cross-node, crash); all by default. */
+const PARTS = new Set((process.env.BENCH_CLUSTER_PARTS ?? 'round-trips,turns,burst,cross-node,crash').split(','));
 const KEY = 'bench-function-key-0123456789abcdef';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,7 +126,8 @@ async function burst(): Promise<void> {
       `p99 ${percentile(latencies, 99).toFixed(0)} ms (goal p99 <= 2000 ms); CPU per process ${cpu.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`,
   );
   for (const client of clients) client.close();
-  await Promise.all(nodes.map((node) => node.kill()));
+  // Stopped, not killed: with SERVER_CHILD_NODE_ARGS='--cpu-prof …' each node then writes its profile of the burst.
+  await Promise.all(nodes.map((node) => node.stop()));
 }
 
 async function crossNode(): Promise<void> {
@@ -201,12 +204,16 @@ async function crash(): Promise<void> {
 }
 
 try {
-  for (const line of roundTripLines('cluster mode, shared store locks and turn lease', await measureRoundTrips(mongo.url, redis.url))) console.log(line);
-  await turns(1);
-  await turns(3);
-  await burst();
-  await crossNode();
-  await crash();
+  if (PARTS.has('round-trips')) {
+    for (const line of roundTripLines('cluster mode, shared store locks and turn lease', await measureRoundTrips(mongo.url, redis.url))) console.log(line);
+  }
+  if (PARTS.has('turns')) {
+    await turns(1);
+    await turns(3);
+  }
+  if (PARTS.has('burst')) await burst();
+  if (PARTS.has('cross-node')) await crossNode();
+  if (PARTS.has('crash')) await crash();
 } finally {
   await redis.stop();
   await mongo.stop();

@@ -17,6 +17,8 @@ import { ScriptedWidget } from './test/scripted-widget.ts';
  * Mongo store on one node is TURNS_CRASH_USERS=200 with the zeros, and acks after
  * a restart p50 <= 1 s, p99 <= 5 s (the figures line says). SERVER_CHILD_NODE_ARGS='--cpu-prof
  * --cpu-prof-dir=<dir>' profiles the server processes (the last one: a killed process writes none).
+ * The server runs compiled, as in production (server/test/server-child.ts); the line gives
+ * its CPU time, to read the figures on a shared machine.
  */
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
 const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
@@ -52,6 +54,11 @@ for (const leg of storeLegs()) {
       const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url));
       const sent: Sent[] = [];
       const restarts: Array<{ killedAt: number; upAt: number }> = [];
+      // Server CPU (ms, from /proc): each process's total until it was killed, and each restart's until it listened.
+      const serverCpuMs: number[] = [];
+      const restartCpuMs: number[] = [];
+      // This process plays all the widgets: on a busy machine its own CPU can be what holds them back.
+      const testCpu = process.cpuUsage();
       let drops = 0;
       let reloads = 0;
       let down = false;
@@ -84,9 +91,11 @@ for (const leg of storeLegs()) {
             down = true;
             const killedAt = Date.now();
             logs += server.output();
+            serverCpuMs.push(server.cpuMs());
             await server.kill();
             server = await startServerChild({ ...env, PORT: port });
             restarts.push({ killedAt, upAt: Date.now() });
+            restartCpuMs.push(server.startupCpuMs);
             down = false;
           }
         })();
@@ -96,6 +105,7 @@ for (const leg of storeLegs()) {
         await pause(1000);
       } finally {
         for (const widget of widgets) widget.close();
+        serverCpuMs.push(server.cpuMs());
         await server.stop();
       }
       const logFile = process.env.TURNS_CRASH_LOG;
@@ -111,7 +121,10 @@ for (const leg of storeLegs()) {
             `${figures.undelivered} stored entries not shown, ${figures.conflicting} shown twice or changed, ` +
             `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, p99 ${figures.ackP99} ms, max ${figures.ackMax} ms (n=${figures.ackCount}); ` +
             `the same from the widget's reconnect: p50 ${figures.connectAckP50} ms, p99 ${figures.connectAckP99} ms; ` +
-            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms`,
+            `widgets reconnected p50 ${figures.reconnectP50} ms, p99 ${figures.reconnectP99} ms after the restart; ` +
+            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms (max ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(1)} ms) and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
+            `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes, ` +
+            `the widgets' process ${(cpuSeconds(process.cpuUsage(testCpu))).toFixed(1)} s`,
         );
         expect({
           unanswered: figures.unanswered,
@@ -160,8 +173,8 @@ async function tally(
   const refused = sent.filter((s) => s.widget.refused.includes(s.clientId)).length;
   // Messages caught by a crash (sent before the restart, not acked before the kill): how long after the restart their ack came.
   // Each counted once, against the last restart it waited through.
-  // The same acks counted from the widget's first connection to the restarted server: socket.io's
-  // reconnection backoff (doubling up to 5 s, randomised) is the widget's, the rest is the server's.
+  // The same acks counted from the widget's first connection to the restarted server: the wait until
+  // then is the widget's reconnect policy (widget/transport/reconnect-policy.ts), the rest is the server's.
   const waits: number[] = [];
   const serverWaits: number[] = [];
   for (const s of sent) {
@@ -174,6 +187,12 @@ async function tally(
   }
   const at = quantiles(waits);
   const fromConnect = quantiles(serverWaits);
+  // How long after each restart each widget was connected again (the reconnect policy and the server's accept).
+  const reconnects = restarts.flatMap(({ upAt }, i) => {
+    const next = restarts[i + 1]?.killedAt ?? Number.POSITIVE_INFINITY;
+    return widgets.flatMap((w) => w.connectedAt.filter((t) => t >= upAt && t < next).slice(0, 1).map((t) => t - upAt));
+  });
+  const back = quantiles(reconnects);
   return {
     unanswered,
     answeredTwice,
@@ -188,7 +207,13 @@ async function tally(
     ackCount: waits.length,
     connectAckP50: fromConnect(0.5),
     connectAckP99: fromConnect(0.99),
+    reconnectP50: back(0.5),
+    reconnectP99: back(0.99),
   };
+}
+
+function cpuSeconds(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
 }
 
 function quantiles(values: number[]): (q: number) => number {

@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { PROTOCOL_ERROR_CODES, SOCKET_PATH, type ProtocolErrorCode } from '../../shared/protocol.ts';
 import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '../../shared/protocol.ts';
+import { followReconnectPolicy, RECONNECT_OPTIONS } from './reconnect-policy.ts';
 import type { ClientAck, ClientPayload, Transport, TransportEvents, TransportFactory } from './transport.ts';
 
 type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -14,11 +15,6 @@ type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const WEBSOCKET_ATTEMPT_MS = 2000;
 /** socket.io's default, once long-polling goes first: a slow network must not fail every attempt. */
 const POLLING_ATTEMPT_MS = 20_000;
-/**
- * The first retry after a failed attempt comes after 0.25–0.75 s (socket.io: 0.5–1.5 s), doubling up to
- * 5 s: the long-polling attempt after a dropped WebSocket does not keep the visitor waiting longer.
- */
-const FIRST_RETRY_MS = 500;
 
 /** A transport over socket.io; the only module that knows socket.io-client exists. */
 export class SocketTransport implements Transport {
@@ -39,12 +35,13 @@ export class SocketTransport implements Transport {
       transports: ['websocket', 'polling'],
       tryAllTransports: true,
       timeout: WEBSOCKET_ATTEMPT_MS,
-      reconnectionDelay: FIRST_RETRY_MS,
+      ...RECONNECT_OPTIONS,
     });
+    const manager = this.#socket.io;
+    followReconnectPolicy(manager);
     // A WebSocket that is dropped after the upgrade ends in that timeout, which tryAllTransports does not
     // count as a failure: after any failed attempt, start with long-polling (and upgrade to WebSocket once
     // it is seen to work), with socket.io's usual patience.
-    const manager = this.#socket.io;
     this.#socket.on('connect_error', () => {
       manager.opts.transports = ['polling', 'websocket'];
       manager.timeout(POLLING_ATTEMPT_MS);

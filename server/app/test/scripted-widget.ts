@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents, TranscriptItem } from '../../../shared/protocol.ts';
+import { followReconnectPolicy, RECONNECT_OPTIONS } from '../../../widget/transport/reconnect-policy.ts';
 
 type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -13,8 +14,7 @@ interface Unacked {
  * handshake (userId, token, lastSeq), the same resend of every unacked message
  * on each connect, the same merge of entries by seq, and what a page reload
  * keeps (session, lastSeq, shown items, unacked messages, as in localStorage).
- * socket.io's own reconnection with the widget's delays: the first retry after 0.25-0.75 s,
- * doubling up to 5 s (widget/transport/socket-transport.ts).
+ * socket.io's own reconnection with the widget's delays (widget/transport/reconnect-policy.ts).
  */
 export class ScriptedWidget {
   private socket: ChatSocket | null = null;
@@ -48,8 +48,9 @@ export class ScriptedWidget {
       auth: (cb) => cb(this.session ? { ...this.session, lastSeq: this.lastSeq } : {}),
       transports: ['websocket'],
       forceNew: true,
-      reconnectionDelay: 500,
+      ...RECONNECT_OPTIONS,
     });
+    followReconnectPolicy(socket.io);
     this.socket = socket;
     socket.on('connect', () => {
       this.connectedAt.push(Date.now());
