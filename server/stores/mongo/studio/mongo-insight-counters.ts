@@ -45,6 +45,9 @@ function encodeVersion(version: string): string {
   return encodeURIComponent(version).replaceAll('*', '%2A');
 }
 
+/** A conversation as its day's open list holds it. */
+export const openEntry = (s: ConversationSummary): OpenTree[string] => [s.startedAt, s.lastAt, s.lastVersion, s.lastStep];
+
 export function addDelta(tree: CounterTree, metric: string, a: string, b: string, n: number): void {
   const byA = (tree[metric] ??= {});
   const byB = (byA[a] ??= {});
@@ -102,7 +105,7 @@ export function insightCounters(db: Db, locks: KeyLocks) {
       for (const s of conversations) byDay.set(dayOf(s.lastAt), [...(byDay.get(dayOf(s.lastAt)) ?? []), s]);
       for (const [day, list] of byDay) {
         await change<OpenTree>(openId(day), 'o', day, (tree) => {
-          for (const s of list) tree[keyOf(s)] = [s.startedAt, s.lastAt, s.lastVersion, s.lastStep];
+          for (const s of list) tree[keyOf(s)] = openEntry(s);
           return true;
         });
       }
