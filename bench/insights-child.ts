@@ -20,7 +20,7 @@ import path from 'node:path';
 import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
 import { transcriptDoc } from '../server/stores/mongo/mongo-transcript.ts';
-import { COUNTERS_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/studio/mongo-insight-counters.ts';
+import { OPEN_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/studio/mongo-insight-counters.ts';
 import { bucketId, bucketOf, conversationKey } from '../server/stores/mongo/studio/mongo-insights.ts';
 import { toJson as sqliteJson } from '../server/stores/sqlite/json.ts';
 import { benchBot, CounterSum, seedUsers, type SeedPlan, type SeedUser } from './insights-seed.ts';
@@ -187,7 +187,7 @@ if (process.send) {
       const usersAt = performance.now();
       await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: [] });
       // The open lists as `record` leaves them: each conversation under the day of its last turn.
-      await db.collection(COUNTERS_COLLECTION).insertMany([...openLists].map(([day, t]) => ({ _id: openId(day) as never, kind: 'o', day, t: JSON.stringify(t) })));
+      await db.collection(OPEN_COLLECTION).insertMany([...openLists].map(([day, t]) => ({ _id: openId(day) as never, kind: 'o', day, t: JSON.stringify(t) })));
       // Each bucket whole, as `record` leaves it after its $set upserts (one upsert of a day's bucket at this size timed out on FerretDB).
       for (const [id, { day, c }] of buckets) {
         if (late()) throw new Error('the seeding time ran out while writing conversation summaries');

@@ -3,10 +3,10 @@ import { dayOf, type ConversationSummary, type CountDelta, type OpenConversation
 import type { KeyLocks } from '../key-lock.ts';
 
 /**
- * The insights counters and the open-conversation lists on MongoDB, in their own small collection
- * (`insight_counters`), each document one compact JSON text:
- *   - `n:<day>:<version>` and `n:<day>:*` (every version): `t` = `{ metric: { a: { b: n } } }`;
- *   - `o:<day>`: `t` = `{ conversationKey: [startedAt, lastAt, lastVersion, lastStep] }`, the
+ * The insights counters and the open-conversation lists on MongoDB, each in a small collection of its
+ * own, each document one compact JSON text:
+ *   - in `insight_counters`, `n:<day>:<version>` and `n:<day>:*` (every version): `t` = `{ metric: { a: { b: n } } }`;
+ *   - in `insight_open`, `o:<day>`: `t` = `{ conversationKey: [startedAt, lastAt, lastVersion, lastStep] }`, the
  *     conversations whose last turn so far fell on that day (one moving on to the next day is
  *     written there too; the older entry is left behind and read as what it is, an older turn).
  *
@@ -20,6 +20,8 @@ import type { KeyLocks } from '../key-lock.ts';
  * document's key lock (key-lock.ts: an insert under a unique index, atomic on MongoDB and FerretDB).
  */
 export const COUNTERS_COLLECTION = 'insight_counters';
+/** The open lists apart: they grow with the conversations of a day, and every read of a counter would read them through. */
+export const OPEN_COLLECTION = 'insight_open';
 
 export interface CounterDoc {
   _id: string;
@@ -54,20 +56,22 @@ export function addDelta(tree: CounterTree, metric: string, a: string, b: string
   byB[b] = (byB[b] ?? 0) + n;
 }
 
-export function counterCollection(db: Db): Collection<CounterDoc> {
-  return db.collection<CounterDoc>(COUNTERS_COLLECTION);
+export function counterCollection(db: Db, name: string = COUNTERS_COLLECTION): Collection<CounterDoc> {
+  return db.collection<CounterDoc>(name);
 }
 
 export function insightCounters(db: Db, locks: KeyLocks) {
   const docs = counterCollection(db);
+  const lists = counterCollection(db, OPEN_COLLECTION);
 
   /** Reads the document's text, changes it, writes it back: under its lock, so writers never lose each other's counts. */
   const change = <T extends object>(id: string, kind: CounterDoc['kind'], day: number, edit: (tree: T) => boolean) =>
     locks.withLock(lockKey(id), async () => {
-      const doc = await docs.findOne({ _id: id });
+      const where = kind === 'o' ? lists : docs;
+      const doc = await where.findOne({ _id: id });
       const tree = (doc ? JSON.parse(doc.t) : {}) as T;
       if (!edit(tree)) return;
-      await docs.replaceOne({ _id: id }, { kind, day, t: JSON.stringify(tree) }, { upsert: true });
+      await where.replaceOne({ _id: id }, { kind, day, t: JSON.stringify(tree) }, { upsert: true });
     });
 
   return {
@@ -115,7 +119,7 @@ export function insightCounters(db: Db, locks: KeyLocks) {
     async open(sinceMs: number, limit: number): Promise<OpenConversation[]> {
       const first = dayOf(sinceMs);
       const days = Array.from({ length: OPEN_DAYS_AFTER + 1 }, (_, i) => first + i);
-      const found = await Promise.all(days.map((day) => docs.findOne({ _id: openId(day) })));
+      const found = await Promise.all(days.map((day) => lists.findOne({ _id: openId(day) })));
       const latest = new Map<string, OpenConversation>();
       for (const doc of found) {
         if (!doc) continue;
@@ -145,7 +149,7 @@ export function insightCounters(db: Db, locks: KeyLocks) {
 
     /** Retention: the open lists before the day go whole; each metric's counters of the days before its cut-off go. */
     async purge(openBeforeDay: number | undefined, countersBeforeDay: Readonly<Record<string, number | undefined>>): Promise<number> {
-      if (openBeforeDay !== undefined) await docs.deleteMany({ kind: 'o', day: { $lt: openBeforeDay } });
+      if (openBeforeDay !== undefined) await lists.deleteMany({ kind: 'o', day: { $lt: openBeforeDay } });
       const cuts = Object.entries(countersBeforeDay).filter((entry): entry is [string, number] => entry[1] !== undefined);
       if (cuts.length === 0) return 0;
       const latest = Math.max(...cuts.map(([, day]) => day));

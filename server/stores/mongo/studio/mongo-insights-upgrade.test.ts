@@ -7,7 +7,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DAY_MS, dayOf, type ConversationSummary } from '../../../ports/insights.ts';
 import { openMongoStore, type MongoStore } from '../mongo-store.ts';
-import { COUNTERS_COLLECTION } from './mongo-insight-counters.ts';
+import { OPEN_COLLECTION } from './mongo-insight-counters.ts';
 import { bucketId, bucketOf, conversationKey, encodeKey, mongoInsights } from './mongo-insights.ts';
 
 const mongoUrl = inject('mongoUrl');
@@ -104,7 +104,7 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
     const room = await mongoInsights(store.db);
     expect(await room.eraseUser('ann')).toBe(1);
     expect(await room.openConversations(now - 30 * 60_000, 100)).toEqual([]);
-    const lists = await db.collection<{ t: string }>(COUNTERS_COLLECTION).find({ kind: 'o' }).toArray();
+    const lists = await db.collection<{ t: string }>(OPEN_COLLECTION).find({ kind: 'o' }).toArray();
     expect(lists.length).toBeGreaterThan(0);
     for (const list of lists) expect(Object.keys(JSON.parse(list.t) as object).map((key) => Buffer.from(key.slice(1), 'base64url').toString('utf8'))).not.toContainEqual(expect.stringContaining('ann'));
   });

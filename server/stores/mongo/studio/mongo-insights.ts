@@ -23,8 +23,8 @@ import { upgradeInsights } from './mongo-insight-upgrade.ts';
  * at a time. So every read is by `_id` in a collection kept small for what reads it often, and the
  * documents read often hold few fields:
  *   - in `insight_counters` (mongo-insight-counters.ts): `n:<day>:<version>` and `n:<day>:*` (every
- *     version), the day's counters as one JSON text, and `o:<day>`, the conversations whose last
- *     turn fell on that day (the drop-off's open ones), each written under its key lock;
+ *     version), the day's counters as one JSON text; in `insight_open`, `o:<day>`, the conversations
+ *     whose last turn fell on that day (the drop-off's open ones); each written under its key lock;
  *   - in `insights`, `c:<day>:<bucket>`: the summaries of conversations that started that day, spread
  *     over BUCKETS documents by user, each summary a JSON string under its key (`$set` upserts);
  *   - in `insight_users`, `<userId>`: where that user's conversations are, for the transcript
