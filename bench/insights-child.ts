@@ -20,6 +20,7 @@ import path from 'node:path';
 import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
 import { transcriptDoc } from '../server/stores/mongo/mongo-transcript.ts';
+import { OPEN_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/studio/mongo-insight-counters.ts';
 import { bucketId, bucketOf, conversationKey } from '../server/stores/mongo/studio/mongo-insights.ts';
 import { toJson as sqliteJson } from '../server/stores/sqlite/json.ts';
 import { benchBot, CounterSum, seedUsers, type SeedPlan, type SeedUser } from './insights-seed.ts';
@@ -138,6 +139,9 @@ if (process.send) {
     return { users: plan.users, conversations, transcriptRows, transcriptLeftOut: leftOut };
   }
 
+  /** Transcript documents a call: FerretDB writes them 100 a statement, so larger calls only hold more in memory. */
+  const TRANSCRIPT_BATCH = 5_000;
+
   async function seedMongo(url: string, plan: SeedPlan, deadline: number): Promise<Omit<Seeded, 'seconds'>> {
     const client = await MongoClient.connect(url);
     const db = client.db();
@@ -146,10 +150,12 @@ if (process.send) {
     let transcriptRows = 0;
     let stoppedBy: string | undefined;
     const late = () => performance.now() > deadline;
+    const began = performance.now();
     try {
       const sum = new CounterSum();
       let index = 0;
       const buckets = new Map<string, { day: number; c: Record<string, string> }>();
+      const openLists = new Map<number, OpenTree>();
       let userDocs: object[] = [];
       let indexDocs: object[] = [];
       const flushUsers = async () => {
@@ -166,6 +172,9 @@ if (process.send) {
         let bucket = buckets.get(id);
         if (!bucket) buckets.set(id, (bucket = { day: dayOf(s.startedAt), c: {} }));
         bucket.c[conversationKey(s)] = mongoJson(s);
+        let open = openLists.get(dayOf(s.lastAt));
+        if (!open) openLists.set(dayOf(s.lastAt), (open = {}));
+        open[conversationKey(s)] = openEntry(s);
         const last = user.messages.at(-1)?.at ?? s.startedAt;
         userDocs.push({
           _id: user.userId, channelId: 'webchat', position: null, variables: '{}', userData: mongoJson(user.userData), lastMessageAt: last, listedAt: last,
@@ -175,28 +184,43 @@ if (process.send) {
         if (userDocs.length === 10_000) await flushUsers();
       }
       if (userDocs.length > 0) await flushUsers();
+      const usersAt = performance.now();
       await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: [] });
+      // The open lists as `record` leaves them: each conversation under the day of its last turn.
+      await db.collection(OPEN_COLLECTION).insertMany([...openLists].map(([day, t]) => ({ _id: openId(day) as never, kind: 'o', day, t: JSON.stringify(t) })));
       // Each bucket whole, as `record` leaves it after its $set upserts (one upsert of a day's bucket at this size timed out on FerretDB).
       for (const [id, { day, c }] of buckets) {
         if (late()) throw new Error('the seeding time ran out while writing conversation summaries');
         await db.collection('insights').insertOne({ _id: id as never, kind: 'c', day, c });
         conversations += Object.keys(c).length;
       }
-      // The transcript last, as far as the time allows.
+      const summariesAt = performance.now();
+      // The transcript last, as far as the time allows: unordered batches, the next one made while
+      // the store takes the one before (two in flight at most).
       let docs: object[] = [];
+      const inFlight = new Set<Promise<void>>();
+      const send = async (batch: object[]) => {
+        const sent = db.collection('transcript').insertMany(batch as never[], { ordered: false }).then(() => {
+          transcriptRows += batch.length;
+        });
+        inFlight.add(sent);
+        void sent.finally(() => inFlight.delete(sent)).catch(() => {});
+        if (inFlight.size >= 2) await Promise.race(inFlight);
+      };
       for (const user of seedUsers(plan)) {
         if (late()) break;
         for (const m of user.messages) docs.push(transcriptDoc(user.userId, m.seq, { from: m.from, at: m.at, message: m.message, ...(m.from === 'user' ? { clientId: `c${m.seq}` } : {}), ...(m.dialogId ? { dialogId: m.dialogId, stepId: m.stepId! } : {}) }));
-        if (docs.length >= 10_000) {
-          await db.collection('transcript').insertMany(docs as never[], { ordered: false });
-          transcriptRows += docs.length;
+        if (docs.length >= TRANSCRIPT_BATCH) {
+          await send(docs);
           docs = [];
         }
       }
-      if (docs.length > 0 && !late()) {
-        await db.collection('transcript').insertMany(docs as never[], { ordered: false });
-        transcriptRows += docs.length;
-      }
+      if (docs.length > 0 && !late()) await send(docs);
+      await Promise.all(inFlight);
+      console.log(
+        `  seeding (Mongo-compatible): users and their index ${((usersAt - began) / 1000).toFixed(1)} s, counters, open lists and summaries ${((summariesAt - usersAt) / 1000).toFixed(1)} s, ` +
+          `transcript ${((performance.now() - summariesAt) / 1000).toFixed(1)} s`,
+      );
     } catch (error) {
       // What the store could not take is said in the output; the queries then read what it holds.
       stoppedBy = error instanceof Error ? error.message.slice(0, 300) : String(error);

@@ -144,7 +144,8 @@ describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
       const outbox = { cancels: ['timer:u1:old'], jobs: [{ _id: 'timer:u1:w', kind: 'timer', payload: '{"userId":"u1","timerId":"w"}', runAt: 60, status: 'pending', attempts: 0, maxAttempts: 1, group: null, leaseOwner: null, leaseUntil: null, lastError: null }], logs: [] as unknown[] };
       const log = await client.db().collection('logs').findOne({ kind: 'nlpLog' });
       outbox.logs.push(log);
-      await client.db().collection('users').updateOne({ _id: 'u1' as never }, { $set: { outbox, outboxAt: 5 } });
+      // As a user document of a version before `outboxHeld` holds it: the upgrade at the next start marks it for the sweep.
+      await client.db().collection('users').updateOne({ _id: 'u1' as never }, { $set: { outbox, outboxAt: 5 }, $unset: { outboxHeld: '' } });
       await client.db().collection('jobs').deleteOne({ _id: 'timer:u1:w' as never });
       await client.db().collection('jobs').updateOne({ _id: 'timer:u1:old' as never }, { $set: { status: 'pending' } });
       expect(doc?.version).toBe(user.version + 1);
@@ -157,7 +158,7 @@ describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
       const rows = [];
       for await (const row of store.readLogs('nlpLog', {})) rows.push(row.data);
       expect(rows).toStrictEqual([{ text: 'hi' }]);
-      expect(await client.db().collection('users').findOne({ _id: 'u1' as never })).toMatchObject({ outbox: null, outboxAt: null });
+      expect(await client.db().collection('users').findOne({ _id: 'u1' as never })).toMatchObject({ outbox: null, outboxAt: null, outboxHeld: false });
     } finally {
       await client.db().dropDatabase();
       await client.close();

@@ -71,6 +71,7 @@ export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled:
       version: current.version + 1,
       outbox,
       outboxAt: outbox === null ? null : now,
+      outboxHeld: outbox !== null,
     };
     if (patch.position !== undefined) set.position = patch.position;
     if (patch.variables !== undefined) set.variables = toJson(patch.variables);
@@ -90,7 +91,7 @@ export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled:
       // A cached copy may only be behind an append (lastSeq moved, version not): look again before calling it a conflict.
       return known ? commit(turn, false) : { status: 'conflict' as const };
     }
-    const stored = { ...current, ...set, outbox: null, outboxAt: null } as UserDoc;
+    const stored = { ...current, ...set, outbox: null, outboxAt: null, outboxHeld: false } as UserDoc;
     await insertEntries(transcript, docs);
     await outboxes.flush({ ...current, ...set } as UserDoc);
     settled.remember(userId, stored.version, seq);

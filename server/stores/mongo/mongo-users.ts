@@ -33,6 +33,12 @@ export interface UserDoc {
   /** The last turn's outbox until it is moved (turn-outbox.ts), and when it was written. */
   outbox?: OutboxDoc | null;
   outboxAt?: number | null;
+  /**
+   * Whether an outbox waits to be moved: what the sweep looks for. A flag compared for equality, because
+   * FerretDB 1.x filters that in PostgreSQL but hands every document to Go for a range (`outboxAt`);
+   * absent on users stored before it (upgrades.ts sets it where an outbox waits).
+   */
+  outboxHeld?: boolean;
   /** Absent on users stored before triggers were marked: read as null. */
   lastTrigger?: string | null;
   /** Seq of a stored message whose turn failed and is to run again; absent or null when none. */

@@ -42,6 +42,7 @@ export interface OutboxHolder {
   readonly outbox?: OutboxDoc | null;
   /** When that outbox was written, for the sweep; absent or null when there is none. */
   readonly outboxAt?: number | null;
+  readonly outboxHeld?: boolean;
 }
 
 /** The outbox of a commit, as stored in the user document; null when the turn has none. */
@@ -87,7 +88,7 @@ export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: str
     if (!user.outbox) return;
     await move(user.outbox);
     // Only the outbox of this version: a later turn's write (impossible under the lock) would stand.
-    await users.updateOne({ _id: user._id, version: user.version }, { $set: { outbox: null, outboxAt: null } });
+    await users.updateOne({ _id: user._id, version: user.version }, { $set: { outbox: null, outboxAt: null, outboxHeld: false } });
   };
 
   return {
@@ -95,14 +96,18 @@ export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: str
     async sweep(now) {
       if (now - lastSweep < options.everyMs) return;
       lastSweep = now;
+      // By the flag first: MongoDB takes the by_outbox index for the range, FerretDB 1.x filters the flag in
+      // PostgreSQL (a range alone would hand every user to Go, every sweep).
       const stale = await users
-        .find({ outboxAt: { $lte: now - options.graceMs } }, { projection: { _id: 1 } })
+        .find({ outboxHeld: true, outboxAt: { $lte: now - options.graceMs } }, { projection: { _id: 1 } })
         .limit(100)
         .toArray();
       for (const { _id } of stale) {
         await locks.withLock(userLockKey(_id), async () => {
-          const user = await users.findOne({ _id }, { projection: { _id: 1, version: 1, outbox: 1, outboxAt: 1 } });
-          if (user !== null) await flush(user);
+          const user = await users.findOne({ _id }, { projection: { _id: 1, version: 1, outbox: 1, outboxAt: 1, outboxHeld: 1 } });
+          if (user?.outbox) await flush(user);
+          // Marked by the upgrade while a turn moved it: nothing waits, so the mark goes.
+          else if (user?.outboxHeld) await users.updateOne({ _id, version: user.version }, { $set: { outboxHeld: false } });
         });
       }
     },

@@ -20,6 +20,7 @@ const BATCH = 500;
  * (a node of this version writing it sets `listedAt` itself): a second start does nothing.
  */
 export async function upgradeDocuments(db: Db): Promise<void> {
+  await markHeldOutboxes(db);
   const users = db.collection<ListedUser>(COLLECTIONS.users);
   for (;;) {
     const docs = await users
@@ -39,4 +40,15 @@ export async function upgradeDocuments(db: Db): Promise<void> {
     );
     if (docs.length < BATCH) return;
   }
+}
+
+/**
+ * Users stored before `outboxHeld` whose last turn's outbox still waits (a crash left it) get the flag
+ * the sweep looks for (turn-outbox.ts). Through the by_outbox index on MongoDB; on FerretDB it reads
+ * the users once at start-up, as the sweep did every two seconds before.
+ */
+async function markHeldOutboxes(db: Db): Promise<void> {
+  await db
+    .collection<{ _id: string; outboxAt?: number | null; outboxHeld?: boolean }>(COLLECTIONS.users)
+    .updateMany({ outboxAt: { $gte: 0 }, outboxHeld: { $ne: true } }, { $set: { outboxHeld: true } });
 }

@@ -10,22 +10,31 @@ import {
   type Metric,
   type UserLogRow,
 } from '../../../ports/insights.ts';
-import { matchesQuery, newestFirst, openOf, totalsOf } from '../../insights-common.ts';
+import { matchesQuery, newestFirst, totalsOf } from '../../insights-common.ts';
+import { keyLocks } from '../key-lock.ts';
 import { fromJson, toJson } from '../mongo-common.ts';
+import { insightCounters } from './mongo-insight-counters.ts';
+import { upgradeInsights } from './mongo-insight-upgrade.ts';
 
 /**
- * The insights room on MongoDB. Every read is by `_id` (the one lookup FerretDB 1.x, the test
- * server, answers without reading the whole collection), so nothing here grows with the
- * transcript:
- *   - `n:<day>:<version>` and `n:<day>:*` (every version): the day's counters, nested
- *     `c.<metric>.<a>.<b>` with `a`/`b` encoded as keys (encodeKey), written with `$inc` upserts;
- *   - `c:<day>:<bucket>`: the summaries of conversations that started that day, spread over
- *     BUCKETS documents by user, each summary a JSON string under its key (`$set` upserts);
+ * The insights room on MongoDB. What FerretDB 1.24 on PostgreSQL (the test server) does to every
+ * query shapes it: it uses no index, `_id` included (each filter becomes `_jsonb->'f' @> value`, a
+ * scan of the whole collection), and it turns each field of each document it returns into BSON one
+ * at a time. So every read is by `_id` in a collection kept small for what reads it often, and the
+ * documents read often hold few fields:
+ *   - in `insight_counters` (mongo-insight-counters.ts): `n:<day>:<version>` and `n:<day>:*` (every
+ *     version), the day's counters as one JSON text; in `insight_open`, `o:<day>`, the conversations
+ *     whose last turn fell on that day (the drop-off's open ones); each written under its key lock;
+ *   - in `insights`, `c:<day>:<bucket>`: the summaries of conversations that started that day, spread
+ *     over BUCKETS documents by user, each summary a JSON string under its key (`$set` upserts);
  *   - in `insight_users`, `<userId>`: where that user's conversations are, for the transcript
  *     view and erasure.
- * Features used: find/findOne by `_id`, `updateOne` with `$inc`, `$set` and `$unset` on nested
- * paths and `upsert`, `deleteOne`, `deleteMany` with a range on `day`, `find` with `$in` and a
- * range on the logs collection. No aggregation stage, no transaction, no change stream.
+ * Documents of the earlier shape (counters as nested fields in `insights`) are brought over when the
+ * room opens (mongo-insight-upgrade.ts).
+ * MongoDB features used: find/findOne by `_id` and by a string field, `insertOne`, `replaceOne` and
+ * `updateOne` with `$set`/`$unset` on nested paths and `upsert`, `deleteOne`, `deleteMany` with a
+ * range on `day`, `find` with `$in` and a range on the logs collection, and the key locks' unique
+ * index (key-lock.ts). No aggregation stage, no transaction, no change stream.
  */
 const BUCKETS = 8;
 /**
@@ -39,6 +48,7 @@ const SEARCH_DAYS = 366;
 
 interface InsightDoc {
   _id: string;
+  /** 'n': a day's counters of the earlier shape, until the upgrade moves them. */
   kind: 'n' | 'c';
   day: number;
   c?: Record<string, unknown>;
@@ -75,27 +85,34 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
   const users = db.collection<UserIndexDoc>('insight_users');
   const logs = db.collection<{ kind: string; userId: string; timestamp: number; data: string }>('logs');
 
+
+  /** One user's conversations (unordered), from the day buckets their index names. */
+  const summariesOf = async (userId: string): Promise<ConversationSummary[]> => {
+    const index = await users.findOne({ _id: userId });
+    const byBucket = new Map<string, string[]>();
+    for (const [key, id] of Object.entries(index?.c ?? {})) byBucket.set(id, [...(byBucket.get(id) ?? []), key]);
+    const found: ConversationSummary[] = [];
+    for (const [id, keys] of byBucket) {
+      const doc = await insights.findOne({ _id: id });
+      for (const key of keys) {
+        const text = doc?.c?.[key];
+        if (typeof text === 'string') found.push(fromJson<ConversationSummary>(text));
+      }
+    }
+    return found;
+  };
+
   const readBuckets = async (day: number): Promise<ConversationSummary[]> => {
     const docs = await Promise.all(Array.from({ length: BUCKETS }, (_, b) => insights.findOne({ _id: bucketId(day, b) })));
     return docs.flatMap((doc) => Object.values(doc?.c ?? {}).map((text) => fromJson<ConversationSummary>(text as string)));
   };
 
+  const counters = insightCounters(db, keyLocks(db));
+  await upgradeInsights(db, counters, readBuckets, conversationKey);
+
   return {
     async record(batch) {
-      const byDoc = new Map<string, { day: number; inc: Record<string, number> }>();
-      const inc = (id: string, day: number, path: string, n: number) => {
-        let entry = byDoc.get(id);
-        if (!entry) byDoc.set(id, (entry = { day, inc: {} }));
-        entry.inc[path] = (entry.inc[path] ?? 0) + n;
-      };
-      for (const delta of batch.counts) {
-        const path = `c.${delta.metric}.${encodeKey(delta.a ?? '')}.${encodeKey(delta.b ?? '')}`;
-        inc(`n:${delta.day}:${encodeKey(delta.version)}`, delta.day, path, delta.n);
-        inc(`n:${delta.day}:*`, delta.day, path, delta.n);
-      }
-      for (const [id, { day, inc: fields }] of byDoc) {
-        await insights.updateOne({ _id: id }, { $inc: fields, $set: { kind: 'n', day } }, { upsert: true });
-      }
+      await counters.add(batch.counts);
       const byBucket = new Map<string, { day: number; set: Record<string, string> }>();
       for (const summary of batch.conversations) {
         const day = dayOf(summary.startedAt);
@@ -108,31 +125,22 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
       for (const [id, { day, set }] of byBucket) {
         await insights.updateOne({ _id: id }, { $set: { ...set, kind: 'c', day } }, { upsert: true });
       }
+      await counters.noteTurns(batch.conversations, conversationKey);
     },
 
     async counters(range, metrics) {
-      const wanted = new Set<string>(metrics);
-      const suffix = range.version === undefined ? '*' : encodeKey(range.version);
-      const days = Array.from({ length: Math.max(0, range.toDay - range.fromDay + 1) }, (_, i) => range.fromDay + i);
-      const docs = await Promise.all(days.map((day) => insights.findOne({ _id: `n:${day}:${suffix}` })));
+      const wanted = new Set<string>(metrics.filter((m) => (METRICS as readonly string[]).includes(m)));
       const rows: Array<[number, Metric, string, string, number]> = [];
-      docs.forEach((doc, i) => {
-        for (const [metric, byA] of Object.entries(doc?.c ?? {})) {
-          if (!wanted.has(metric) || !(METRICS as readonly string[]).includes(metric)) continue;
-          for (const [a, byB] of Object.entries(byA as Record<string, Record<string, number>>)) {
-            for (const [b, n] of Object.entries(byB)) rows.push([days[i]!, metric as Metric, decodeKey(a), decodeKey(b), n]);
-          }
+      for (const { day, tree } of await counters.read(range.fromDay, range.toDay, range.version)) {
+        for (const [metric, byA] of Object.entries(tree ?? {})) {
+          if (!wanted.has(metric)) continue;
+          for (const [a, byB] of Object.entries(byA)) for (const [b, n] of Object.entries(byB)) rows.push([day, metric as Metric, a, b, n]);
         }
-      });
+      }
       return totalsOf(rows);
     },
 
-    async openConversations(sinceMs, limit) {
-      // A conversation still open started the day of `sinceMs`, the day before or after (one going on for days counts as stopped).
-      const day = dayOf(sinceMs);
-      const found = [...(await readBuckets(day + 1)), ...(await readBuckets(day)), ...(await readBuckets(day - 1))].filter((s) => s.lastAt >= sinceMs);
-      return found.slice(0, limit).map(openOf);
-    },
+    openConversations: (sinceMs, limit) => counters.open(sinceMs, limit),
 
     async searchConversations(query) {
       const started = performance.now();
@@ -158,20 +166,7 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
       return items.length > query.limit && last ? { items: page, next: { startedAt: last.startedAt, userId: last.userId } } : { items: page };
     },
 
-    async conversationsOf(userId, limit) {
-      const index = await users.findOne({ _id: userId });
-      const byBucket = new Map<string, string[]>();
-      for (const [key, id] of Object.entries(index?.c ?? {})) byBucket.set(id, [...(byBucket.get(id) ?? []), key]);
-      const found: ConversationSummary[] = [];
-      for (const [id, keys] of byBucket) {
-        const doc = await insights.findOne({ _id: id });
-        for (const key of keys) {
-          const text = doc?.c?.[key];
-          if (typeof text === 'string') found.push(fromJson<ConversationSummary>(text));
-        }
-      }
-      return found.sort(newestFirst).slice(0, limit);
-    },
+    conversationsOf: (userId, limit) => summariesOf(userId).then((found) => found.sort(newestFirst).slice(0, limit)),
 
     async userLogs(userId, kinds, fromMs, toMs, limit) {
       const docs = await logs
@@ -185,6 +180,7 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
     async eraseUser(userId) {
       const index = await users.findOne({ _id: userId });
       const entries = Object.entries(index?.c ?? {});
+      await counters.forget(await summariesOf(userId), conversationKey);
       for (const [key, id] of entries) await insights.updateOne({ _id: id }, { $unset: { [`c.${key}`]: '' } });
       await users.deleteOne({ _id: userId });
       return entries.length;
@@ -193,13 +189,9 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
     async purge(conversationsBefore, countersBeforeDay) {
       // By the day they started: a bucket goes whole once its day is past the cut-off.
       const conversations = conversationsBefore === undefined ? 0 : (await insights.deleteMany({ kind: 'c', day: { $lt: dayOf(conversationsBefore) } })).deletedCount;
-      // A day's counters are one document: the metric's part of it goes.
-      let counters = 0;
-      for (const [metric, beforeDay] of Object.entries(countersBeforeDay)) {
-        if (beforeDay === undefined) continue;
-        counters += (await insights.updateMany({ kind: 'n', day: { $lt: beforeDay }, [`c.${metric}`]: { $exists: true } }, { $unset: { [`c.${metric}`]: '' } })).modifiedCount;
-      }
-      return { conversations, counters };
+      // The open lists name users: they go with the conversations. A day's counters are one document: the metric's part of it goes.
+      const counted = await counters.purge(conversationsBefore === undefined ? undefined : dayOf(conversationsBefore), countersBeforeDay);
+      return { conversations, counters: counted };
     },
   };
 }
