@@ -33,7 +33,11 @@ describe('trigger endpoint: transport', () => {
   it('when the body is sent gzip-compressed, then it is accepted and stored as triggerData', async () => {
     const res = await post(url('gz-1'), { ...json, 'content-encoding': 'gzip' }, [gzipSync(JSON.stringify({ transactionId: 'T-GZ' }))]);
     expect(res.status).toBe(202);
-    const user = await eventually('the dialog', async () => (await server.store.getUser('gz-1')) ?? undefined);
+    // The user is created first and triggerData is committed with the dialog's first turn: wait for that turn.
+    const user = await eventually('the dialog', async () => {
+      const found = await server.store.getUser('gz-1');
+      return found?.userData.triggerData === undefined ? undefined : found;
+    });
     expect(user.userData.triggerData).toEqual({ transactionId: 'T-GZ' });
   });
 
