@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
+    globalSetup: ['scripts/e2e-global-setup.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 60_000,

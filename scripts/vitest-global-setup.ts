@@ -5,6 +5,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { startMongoTestServer } from './mongo-test-server.ts';
+import { useRunTmpdir } from './test-tmpdir.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,18 +17,23 @@ declare module 'vitest' {
 }
 
 export default async function setup({ provide }: Pick<TestProject, 'provide'>): Promise<() => Promise<void>> {
+  const removeTmpdir = useRunTmpdir('chatbot-vitest-');
   const server = await startMongoTestServer();
   if (server.url === null) {
     if (process.env.CI === 'true') {
+      removeTmpdir();
       throw new Error(`[mongo leg] no Mongo-compatible server under CI: ${server.reason}`);
     }
     console.warn(`[mongo leg] SKIPPED: ${server.reason}`);
     provide('mongoUrl', '');
     provide('mongoSkipReason', server.reason);
-    return async () => {};
+    return async () => removeTmpdir();
   }
   console.log(`[mongo leg] using ${server.description}`);
   provide('mongoUrl', server.url);
   provide('mongoSkipReason', '');
-  return () => server.stop();
+  return async () => {
+    await server.stop();
+    removeTmpdir();
+  };
 }

@@ -1,0 +1,23 @@
+/**
+ * One temporary folder per test run, under the system's: every `os.tmpdir()` of the run (its tests, the servers
+ * and browsers they start, FerretDB and PostgreSQL) lands in it, and it is removed when the run ends. Without it,
+ * each run left hundreds of folders (bot files, CLI scratch, crash-test data) behind in /tmp.
+ *
+ * Set in a global setup, which runs before vitest forks its workers, so they and their children inherit TMPDIR.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function useRunTmpdir(prefix: string): () => void {
+  const outer = process.env.TMPDIR;
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.env.TMPDIR = dir;
+  return () => {
+    if (outer === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = outer;
+    // KEEP_TEST_TMPDIR=1 keeps it, to read a failed run's files afterwards.
+    if (process.env.KEEP_TEST_TMPDIR === '1') console.log(`[test run] kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+}
