@@ -45,6 +45,11 @@ import { insightCounters, OPEN_COLLECTION } from './mongo-insight-counters.ts';
  * back it read: FerretDB 1.x reads a day's buckets far slower than MongoDB.
  */
 const SEARCH_BUDGET_MS = 700;
+/**
+ * Days the search has asked for at once: FerretDB takes ~35 ms a query whatever it returns (a scan),
+ * so two in flight keep it busy while Node inflates and matches the day before.
+ */
+const READ_AHEAD = 2;
 /** With no start given, the search looks back this many days at most. */
 const SEARCH_DAYS = 366;
 
@@ -143,16 +148,22 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
       const items: ConversationSummary[] = [];
       let read = 0;
       let slowestDay = 0;
-      // The next day is asked for while this one is searched: the store reads while Node matches.
-      let pending = buckets.day(lastDay);
+      // The next days are asked for while this one is searched: the store reads while Node matches.
+      const pending: Array<Promise<ConversationSummary[]>> = [];
+      let asked = lastDay;
+      const askMore = () => {
+        while (pending.length < READ_AHEAD && asked >= firstDay) {
+          const read = buckets.day(asked--);
+          // Not awaited when the search stops before it: its failure then matters to no one.
+          read.catch(() => undefined);
+          pending.push(read);
+        }
+      };
+      askMore();
       for (let day = lastDay; day >= firstDay; day--) {
         const dayStarted = performance.now();
-        const summaries = await pending;
-        if (day > firstDay) {
-          pending = buckets.day(day - 1);
-          // Not awaited when the search stops here: its failure then matters to no one.
-          pending.catch(() => undefined);
-        }
+        const summaries = await pending.shift()!;
+        askMore();
         const inRange = summaries
           .filter((s) => s.startedAt >= query.fromMs && s.startedAt < query.toMs)
           .filter((s) => !query.before || s.startedAt < query.before.startedAt || (s.startedAt === query.before.startedAt && s.userId < query.before.userId));
