@@ -85,7 +85,6 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
   const users = db.collection<UserIndexDoc>('insight_users');
   const logs = db.collection<{ kind: string; userId: string; timestamp: number; data: string }>('logs');
 
-
   /** One user's conversations (unordered), from the day buckets their index names. */
   const summariesOf = async (userId: string): Promise<ConversationSummary[]> => {
     const index = await users.findOne({ _id: userId });
