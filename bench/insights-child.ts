@@ -8,7 +8,7 @@
 //     same file, 50,000 rows a transaction); summaries and counters through the insights room's
 //     own `record` (the recorder's write), 5,000 summaries a batch.
 //   - MongoDB: users and transcript documents by insertMany (10,000 a call, the store's document
-//     shapes); counters through `record`; the summaries straight into their day buckets (`record`
+//     shapes); counters through `record`; the summaries straight into their deflated day buckets (`record`
 //     writes the user index one summary at a time, which would take FerretDB hours), each bucket
 //     document inserted whole, and an insertMany of the user index.
 // The transcript goes last, within INSIGHTS_BENCH_SEED_S seconds: what did not fit is said, never assumed.
@@ -21,6 +21,7 @@ import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
 import { transcriptDoc } from '../server/stores/mongo/mongo-transcript.ts';
 import { OPEN_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/studio/mongo-insight-counters.ts';
+import { CONVERSATIONS_COLLECTION, packBucket, type BucketEntries } from '../server/stores/mongo/studio/mongo-insight-conversations.ts';
 import { bucketId, bucketOf, conversationKey } from '../server/stores/mongo/studio/mongo-insights.ts';
 import { toJson as sqliteJson } from '../server/stores/sqlite/json.ts';
 import { benchBot, CounterSum, seedUsers, type SeedPlan, type SeedUser } from './insights-seed.ts';
@@ -154,8 +155,8 @@ if (process.send) {
     try {
       const sum = new CounterSum();
       let index = 0;
-      const buckets = new Map<string, { day: number; c: Record<string, string> }>();
-      const openLists = new Map<number, OpenTree>();
+      const buckets = new Map<string, { day: number; c: BucketEntries }>();
+      const openLists = new Map<string, { day: number; t: OpenTree }>();
       let userDocs: object[] = [];
       let indexDocs: object[] = [];
       const flushUsers = async () => {
@@ -171,10 +172,11 @@ if (process.send) {
         const id = bucketId(dayOf(s.startedAt), bucketOf(s.userId));
         let bucket = buckets.get(id);
         if (!bucket) buckets.set(id, (bucket = { day: dayOf(s.startedAt), c: {} }));
-        bucket.c[conversationKey(s)] = mongoJson(s);
-        let open = openLists.get(dayOf(s.lastAt));
-        if (!open) openLists.set(dayOf(s.lastAt), (open = {}));
-        open[conversationKey(s)] = openEntry(s);
+        bucket.c[conversationKey(s)] = s;
+        const openKey = openId(dayOf(s.lastAt), bucketOf(s.userId));
+        let open = openLists.get(openKey);
+        if (!open) openLists.set(openKey, (open = { day: dayOf(s.lastAt), t: {} }));
+        open.t[conversationKey(s)] = openEntry(s);
         const last = user.messages.at(-1)?.at ?? s.startedAt;
         userDocs.push({
           _id: user.userId, channelId: 'webchat', position: null, variables: '{}', userData: mongoJson(user.userData), lastMessageAt: last, listedAt: last,
@@ -187,11 +189,11 @@ if (process.send) {
       const usersAt = performance.now();
       await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: [] });
       // The open lists as `record` leaves them: each conversation under the day of its last turn.
-      await db.collection(OPEN_COLLECTION).insertMany([...openLists].map(([day, t]) => ({ _id: openId(day) as never, kind: 'o', day, t: JSON.stringify(t) })));
-      // Each bucket whole, as `record` leaves it after its $set upserts (one upsert of a day's bucket at this size timed out on FerretDB).
+      await db.collection(OPEN_COLLECTION).insertMany([...openLists].map(([id, { day, t }]) => ({ _id: id as never, kind: 'o', day, t: JSON.stringify(t) })));
+      // Each bucket whole, as `record` leaves it (deflated JSON).
       for (const [id, { day, c }] of buckets) {
         if (late()) throw new Error('the seeding time ran out while writing conversation summaries');
-        await db.collection('insights').insertOne({ _id: id as never, kind: 'c', day, c });
+        await db.collection(CONVERSATIONS_COLLECTION).insertOne({ _id: id as never, kind: 'c', day, z: await packBucket(c) });
         conversations += Object.keys(c).length;
       }
       const summariesAt = performance.now();

@@ -6,6 +6,7 @@ import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
 import type { Misses, MissesAdded, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
 import { lastDays } from './types.ts';
+import { mostFrequentSentence } from './misses-sentences.ts';
 
 type Kind = 'intent' | 'faq';
 
@@ -180,7 +181,7 @@ export class InsightsMisses extends LitElement {
       ${capped.map(([log, name]) => html`<p>${t('missesCapped', { log: name, cap: m.read.cap, time: new Date(m.read[log].readUpTo ?? 0).toISOString().slice(0, 16).replace('T', ' ') })}</p>`)}
       ${logs
         .filter(([log]) => m.read[log].distinct > m.read.groupedAtMost)
-        .map(([log, name]) => html`<p>${t('missesMostFrequent', { log: name, n: m.read.groupedAtMost, distinct: m.read[log].distinct })}</p>`)}
+        .map(([log, name]) => html`<p>${mostFrequentSentence(name, m.read.groupedAtMost, m.read[log].distinct)}</p>`)}
       <div class="layout">
         <div>${this.groups(m, t('missesUnprocessed'), m.unprocessed)} ${this.groups(m, t('missesFaq'), m.faqMisses)}</div>
         ${this.quality(m)}

@@ -109,8 +109,11 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
       if (limit <= 0) return [];
       const read = () =>
         transcript.find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } }).sort({ seq: 1 }).limit(limit).toArray();
-      const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outboxAt: 1 } });
-      const docs = await read();
+      // Both at once (on FerretDB each is a scan of its collection). Read in either order they stay right: entries
+      // newer than the user document read are more than lastSeq asks for; a turn committed between the two
+      // reads leaves fewer entries than lastSeq promises, which the repair below stores (as the turn does;
+      // a duplicate is no error) before reading again.
+      const [user, docs] = await Promise.all([users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outboxAt: 1 } }), read()]);
       if (user === null) return docs.map(toEntry);
       if (docs.length >= Math.min(limit, user.lastSeq - afterSeq)) {
         // The stored entries reach lastSeq and no outbox waits: nothing of the user's last turn is left to store,

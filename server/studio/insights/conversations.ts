@@ -58,15 +58,26 @@ export interface TranscriptView {
 
 /** A user's transcript page, or null for a user not known (or a preview user: they appear nowhere in insights). */
 export async function transcriptOf(deps: { readonly store: Store; readonly room: InsightsRoom; readonly now: () => number }, userId: string, afterSeq: number): Promise<TranscriptView | null> {
-  const user = await deps.store.getUser(userId);
+  // The reads that do not depend on each other go together: on a store that scans a collection per
+  // read (FerretDB), the view then waits for the slowest scan, not for their sum. The first page's
+  // calls are asked from the start of time and cut to the page's range below (the page's messages
+  // are the user's first, so its calls are the oldest); a later page's wait for its first message.
+  const now = deps.now();
+  const [user, entries, conversations, earliestCalls] = await Promise.all([
+    deps.store.getUser(userId),
+    deps.store.readTranscript(userId, afterSeq, TRANSCRIPT_PAGE + 1),
+    deps.room.conversationsOf(userId, CONVERSATIONS_LISTED),
+    afterSeq === 0 ? deps.room.userLogs(userId, ['integrationLog'], 0, now + 1, CALLS_PAGE) : undefined,
+  ]);
   if (!user || user.preview !== undefined) return null;
-  const entries = await deps.store.readTranscript(userId, afterSeq, TRANSCRIPT_PAGE + 1);
   const page = entries.slice(0, TRANSCRIPT_PAGE);
   const following = entries[TRANSCRIPT_PAGE];
   const first = page[0];
-  const calls = first
-    ? await deps.room.userLogs(userId, ['integrationLog'], first.at, following ? following.at : deps.now() + 1, CALLS_PAGE)
-    : [];
+  const calls = !first
+    ? []
+    : earliestCalls
+      ? earliestCalls.filter((c) => c.timestamp >= first.at && (!following || c.timestamp < following.at))
+      : await deps.room.userLogs(userId, ['integrationLog'], first.at, following ? following.at : now + 1, CALLS_PAGE);
   // Where the user's message was when they wrote it: the step of the bot message before it, if any.
   let answering: { dialogId: string; stepId: string } | undefined;
   if (afterSeq > 0 && first?.from === 'user') {
@@ -95,7 +106,6 @@ export async function transcriptOf(deps: { readonly store: Store; readonly room:
     return { seq: entry.seq, at: entry.at, from: entry.from, text: messageText(entry.message), message: entry.message, ...(where ?? {}), integrationCalls: own };
   });
   // Every conversation of the user is read for its events (a later page's events may belong to an older one).
-  const conversations = await deps.room.conversationsOf(userId, CONVERSATIONS_LISTED);
   const from = afterSeq === 0 ? Number.NEGATIVE_INFINITY : (first?.at ?? Number.POSITIVE_INFINITY);
   const until = following ? following.at : Number.POSITIVE_INFINITY;
   const events = conversations

@@ -1,14 +1,18 @@
 import type { Collection, Db } from 'mongodb';
 import { dayOf, type ConversationSummary, type CountDelta, type OpenConversation } from '../../../ports/insights.ts';
 import type { KeyLocks } from '../key-lock.ts';
+import { bucketOf } from './mongo-insight-conversations.ts';
 
 /**
  * The insights counters and the open-conversation lists on MongoDB, each in a small collection of its
  * own, each document one compact JSON text:
  *   - in `insight_counters`, `n:<day>:<version>` and `n:<day>:*` (every version): `t` = `{ metric: { a: { b: n } } }`;
- *   - in `insight_open`, `o:<day>`: `t` = `{ conversationKey: [startedAt, lastAt, lastVersion, lastStep] }`, the
+ *   - in `insight_open`, `o:<day>:<bucket>`: `t` = `{ conversationKey: [startedAt, lastAt, lastVersion, lastStep] }`, the
  *     conversations whose last turn so far fell on that day (one moving on to the next day is
- *     written there too; the older entry is left behind and read as what it is, an older turn).
+ *     written there too; the older entry is left behind and read as what it is, an older turn),
+ *     spread over the BUCKETS of the conversations (by user, bucketOf): one document a day would
+ *     reach MongoDB's 16 MB limit near 150,000 conversations a day, and each turn's flush would
+ *     rewrite the whole day's list. A day's lists are read with one query (`find({ day })`).
  *
  * Why text and not nested fields with `$inc`: FerretDB 1.x (the test server) turns every field of a
  * document it reads into BSON one by one (about 25 µs a field, 60 µs nested), and a day's counters
@@ -39,7 +43,7 @@ export type OpenTree = Record<string, [number, number, string, string | null]>;
 const OPEN_DAYS_AFTER = 2;
 
 export const counterId = (day: number, version: string | undefined) => `n:${day}:${version === undefined ? '*' : encodeVersion(version)}`;
-export const openId = (day: number) => `o:${day}`;
+export const openId = (day: number, bucket: number) => `o:${day}:${bucket}`;
 const lockKey = (id: string) => `insights:${id}`;
 
 /** A version as part of an id: `*` means every version, so a version named `*` is written `%2A`. */
@@ -105,10 +109,15 @@ export function insightCounters(db: Db, locks: KeyLocks) {
 
     /** Writes where each conversation's last turn so far is, in the list of that turn's day. */
     async noteTurns(conversations: readonly ConversationSummary[], keyOf: (s: ConversationSummary) => string): Promise<void> {
-      const byDay = new Map<number, ConversationSummary[]>();
-      for (const s of conversations) byDay.set(dayOf(s.lastAt), [...(byDay.get(dayOf(s.lastAt)) ?? []), s]);
-      for (const [day, list] of byDay) {
-        await change<OpenTree>(openId(day), 'o', day, (tree) => {
+      const byList = new Map<string, { day: number; list: ConversationSummary[] }>();
+      for (const s of conversations) {
+        const id = openId(dayOf(s.lastAt), bucketOf(s.userId));
+        const entry = byList.get(id);
+        if (entry) entry.list.push(s);
+        else byList.set(id, { day: dayOf(s.lastAt), list: [s] });
+      }
+      for (const [id, { day, list }] of byList) {
+        await change<OpenTree>(id, 'o', day, (tree) => {
           for (const s of list) tree[keyOf(s)] = openEntry(s);
           return true;
         });
@@ -119,10 +128,9 @@ export function insightCounters(db: Db, locks: KeyLocks) {
     async open(sinceMs: number, limit: number): Promise<OpenConversation[]> {
       const first = dayOf(sinceMs);
       const days = Array.from({ length: OPEN_DAYS_AFTER + 1 }, (_, i) => first + i);
-      const found = await Promise.all(days.map((day) => lists.findOne({ _id: openId(day) })));
+      const found = (await Promise.all(days.map((day) => lists.find({ day }).toArray()))).flat();
       const latest = new Map<string, OpenConversation>();
       for (const doc of found) {
-        if (!doc) continue;
         for (const [key, [startedAt, lastAt, lastVersion, lastStep]] of Object.entries(JSON.parse(doc.t) as OpenTree)) {
           const known = latest.get(key);
           if (lastAt >= sinceMs && (!known || known.lastAt < lastAt)) latest.set(key, { startedAt, lastAt, lastVersion, lastStep });
@@ -133,13 +141,18 @@ export function insightCounters(db: Db, locks: KeyLocks) {
 
     /** Erasure: the user's conversations leave the open lists of every day their turns fell on. */
     async forget(conversations: readonly ConversationSummary[], keyOf: (s: ConversationSummary) => string): Promise<void> {
-      const byDay = new Map<number, string[]>();
+      const byList = new Map<string, { day: number; keys: string[] }>();
       for (const s of conversations) {
         // Bounded: a conversation's turns span its start to its last turn (a year of days at most is looked at).
-        for (let day = dayOf(s.startedAt); day <= Math.min(dayOf(s.lastAt), dayOf(s.startedAt) + 366); day++) byDay.set(day, [...(byDay.get(day) ?? []), keyOf(s)]);
+        for (let day = dayOf(s.startedAt); day <= Math.min(dayOf(s.lastAt), dayOf(s.startedAt) + 366); day++) {
+          const id = openId(day, bucketOf(s.userId));
+          const entry = byList.get(id);
+          if (entry) entry.keys.push(keyOf(s));
+          else byList.set(id, { day, keys: [keyOf(s)] });
+        }
       }
-      for (const [day, keys] of byDay) {
-        await change<OpenTree>(openId(day), 'o', day, (tree) => {
+      for (const [id, { day, keys }] of byList) {
+        await change<OpenTree>(id, 'o', day, (tree) => {
           const had = keys.filter((key) => key in tree);
           for (const key of had) delete tree[key];
           return had.length > 0;
