@@ -143,16 +143,24 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
 
 /**
  * Each phrasing's crowding: its highest embedding cosine to a stored question of another pair (0
- * in a lone pair). Every phrasing against every other once, at start.
+ * in a lone pair). Every phrasing against every other once, at start; past MAX_CROWDING_PAIRS
+ * comparisons (about 2,000 phrasings) each is compared with an evenly spaced sample of the others
+ * instead, so a very large FAQ still starts in seconds (its crowding then reads a little low).
  */
+const MAX_CROWDING_PAIRS = 2_000_000;
+
 function crowdingOf(vectors: readonly { id: string; embedding: Float32Array | undefined }[]): number[] {
   const out = vectors.map(() => 0);
-  for (let i = 0; i < vectors.length; i++) {
+  const n = vectors.length;
+  const all = (n * (n - 1)) / 2 <= MAX_CROWDING_PAIRS;
+  const stride = all ? 1 : Math.ceil((n * n) / MAX_CROWDING_PAIRS);
+  for (let i = 0; i < n; i++) {
     const a = vectors[i] as (typeof vectors)[number];
     if (!a.embedding) continue;
-    for (let j = i + 1; j < vectors.length; j++) {
+    // All pairs once each (both ends updated), or every stride-th other phrasing from an offset that moves with i.
+    for (let j = all ? i + 1 : i % stride; j < n; j += stride) {
       const b = vectors[j] as (typeof vectors)[number];
-      if (!b.embedding || b.id === a.id) continue;
+      if (j === i || !b.embedding || b.id === a.id) continue;
       const cosine = dense(a.embedding, b.embedding);
       if (cosine > (out[i] as number)) out[i] = cosine;
       if (cosine > (out[j] as number)) out[j] = cosine;
