@@ -28,7 +28,8 @@ import { dense } from './embeddings/vectors.ts';
  * The bias puts the default threshold 0.6 where questions about something else get an
  * answer no more than 8 % of the time on the training splits of BANKING77 and HWU64
  * (bench/nlp/tune-faq.ts has the fit; docs/understanding.md the figures). An exact
- * repeat scores 1 in both.
+ * repeat scores 1 in both; a similarity at or below the floor scores 0 in both (the studio's
+ * Misses then suggest no pair).
  */
 export type FaqScoreOptions =
   | {
@@ -41,6 +42,8 @@ export type FaqScoreOptions =
   | {
       readonly kind: 'logistic';
       readonly embeddingShare: number;
+      /** A similarity at or below this is no evidence at all: score 0 (no pair is close), whatever the margin. */
+      readonly floor: number;
       /** How much of the matched phrasing's crowding (its cosine to the nearest stored question of another pair) is taken off the similarity. */
       readonly crowding: number;
       /** The margin over the second pair counts up to this much. */
@@ -51,7 +54,7 @@ export type FaqScoreOptions =
     };
 
 export const WORD_FAQ_SCORE: FaqScoreOptions = { kind: 'linear', embeddingShare: 0, floor: 0.25, full: 0.75 };
-export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { kind: 'logistic', embeddingShare: 0.85, crowding: 0.5, marginCap: 0.3, weights: [4.467, 4.37], bias: -1.974 };
+export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { kind: 'logistic', embeddingShare: 0.85, floor: 0.3, crowding: 0.5, marginCap: 0.3, weights: [4.467, 4.37], bias: -1.974 };
 const MAX_OTHERS = 5;
 
 export interface FaqMatcherOptions {
@@ -173,6 +176,8 @@ function toScore(similarity: number, margin: number, crowding: number, score: Fa
   // Float sums of an exact repeat land a hair under 1.
   if (similarity >= 0.9999) return 1;
   if (score.kind === 'linear') return round(Math.min(1, Math.max(0, (similarity - score.floor) / (score.full - score.floor))));
+  // In a bot of two or three pairs any text has a large margin; with no similarity to speak of it is still no match.
+  if (similarity <= score.floor) return 0;
   const z = score.bias + score.weights[0] * (similarity - score.crowding * crowding) + score.weights[1] * Math.min(score.marginCap, margin);
   return round(1 / (1 + Math.exp(-z)));
 }

@@ -74,6 +74,11 @@ describe.skipIf(!provisioned && !CI)('FAQ matcher with sentence embeddings', () 
     expect(await answered(one, 'tell me a joke about cats')).toBeNull();
   });
 
+  it('when a question has nothing in common with any pair, then no pair is named at all (the studio suggests none)', async () => {
+    const matcher = await prepareFaqMatcher(BANK.slice(0, 3), { embeddings: encoder });
+    expect(await matcher.match('tell me a joke about cats')).toEqual({ id: null, score: 0, others: [] });
+  });
+
   it('when a question sits between two pairs that say nearly the same, then it is less sure than with one of them alone', async () => {
     const text = 'my card payment did not go through';
     const alone = await (await prepareFaqMatcher(BANK, { embeddings: encoder })).match(text);
