@@ -111,9 +111,13 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
   );
   const matcher = await prepareFaqMatcher(definition.faq, { locale: definition.settings.locale, embeddings });
   const state = waiting(definition);
+  const cpu: number[] = [];
   const answered = async (text: string): Promise<string | null> => {
+    const c0 = process.cpuUsage();
     const faq = await matcher.match(text);
     const log = runTurn(definition, state, { kind: 'text', text, understanding: { faq } }).effects.find((e) => e.type === 'faqLog');
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000);
     return log?.fields.matched ? (log.fields.intent as string) : null;
   };
   let right = 0;
@@ -127,12 +131,13 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
   for (const e of s.outOfScope) if ((await answered(e.text)) !== null) falseAnswers++;
   console.log(
     `${s.set.name} FAQ, ${phrasings} stored question${phrasings > 1 ? 's' : ''} per entry, ${embeddings ? 'words + embeddings' : 'words'} (threshold ${definition.settings.faqThreshold}): ` +
-      `answered correctly ${pct(right, s.inScope.length)}, wrong answers ${pct(wrong, s.inScope.length)}, false answers out of scope ${pct(falseAnswers, s.outOfScope.length)}`,
+      `answered correctly ${pct(right, s.inScope.length)}, wrong answers ${pct(wrong, s.inScope.length)}, false answers out of scope ${pct(falseAnswers, s.outOfScope.length)}, ` +
+      `CPU per question p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms${embeddings ? ' (embedding read from the cache)' : ''}`,
   );
   rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', `FAQ ×${phrasings}`, `${pct(right, s.inScope.length)} correct`, `${pct(falseAnswers, s.outOfScope.length)} false`, `${pct(wrong, s.inScope.length)} wrong`]);
 }
 
-/** CPU of a free-text turn with the query really encoded (no cache): 10 per intent, the first 1,000 test queries. */
+/** CPU of a free-text turn and of a FAQ question with the query really encoded (no cache): the first 1,000 test queries. */
 async function cpuRun(s: Split): Promise<void> {
   if (!encoderProvider || 'reason' in encoder) return;
   const examples = firstPerIntent(s.set.train, 10).filter((e) => !s.held.has(e.intent));
@@ -148,6 +153,19 @@ async function cpuRun(s: Split): Promise<void> {
     cpu.push((used.user + used.system) / 1000);
   }
   console.log(`${s.set.name} free-text turn with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(cpu, 0.5)} ms, p99 ${percentile(cpu, 0.99)} ms (1,000 queries, 10 per intent)`);
+  // The FAQ step the same way: one stored question per entry, every question encoded afresh.
+  const faqDefinition = definitionOf(s.set.train.filter((e) => !s.held.has(e.intent)), 1);
+  const matcher = await prepareFaqMatcher(faqDefinition.faq, { locale: faqDefinition.settings.locale, embeddings: encoderProvider });
+  const faqState = waiting(faqDefinition);
+  const faqCpu: number[] = [];
+  for (const e of s.set.test.slice(0, 1000)) {
+    const c0 = process.cpuUsage();
+    const faq = await matcher.match(`${e.text} `);
+    runTurn(faqDefinition, faqState, { kind: 'text', text: e.text, understanding: { faq } });
+    const used = process.cpuUsage(c0);
+    faqCpu.push((used.user + used.system) / 1000);
+  }
+  console.log(`${s.set.name} FAQ question with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(faqCpu, 0.5)} ms, p99 ${percentile(faqCpu, 0.99)} ms (1,000 queries, one stored question per entry)`);
 }
 
 /** 150 intents × 10 utterances (BANKING77's first ten per intent, and its next ten under a second name), cold and warm cache. */

@@ -16,20 +16,45 @@ import { dense } from './embeddings/vectors.ts';
  * for a transfer" in "How much does sending money cost?", words keep the typos and
  * the names. A question scores against a pair by its closest phrasing.
  *
- * The similarity maps linearly onto 0..1 between a floor and a full mark, so that the
- * default threshold 0.6 answers few questions about something else entirely; an exact
- * repeat scores 1. Words alone and words with embeddings have their own constants,
- * chosen on the training splits of BANKING77 and HWU64 (bench/nlp/tune-faq.ts).
+ * Words alone: the similarity maps linearly onto 0..1 between a floor and a full mark.
+ * With embeddings the score is a logistic function of two features, because a raw
+ * cosine means different things in different bots (a narrow banking FAQ puts every
+ * question close to some entry; a home assistant's short commands sit far apart):
+ * - the similarity to the best pair, less a share of how close that pair's stored
+ *   question that matched is to another pair's ("crowding"): in a crowded region of the FAQ
+ *   a high similarity is expected of any question, so it says less;
+ * - the margin over the second-best pair (capped): a question between two pairs is
+ *   less sure, and an answer from the wrong one of two neighbours is a false answer too.
+ * The bias puts the default threshold 0.6 where questions about something else get an
+ * answer no more than 8 % of the time on the training splits of BANKING77 and HWU64
+ * (bench/nlp/tune-faq.ts has the fit; docs/understanding.md the figures). An exact
+ * repeat scores 1 in both; a similarity at or below the floor scores 0 in both (the studio's
+ * Misses then suggest no pair).
  */
-export interface FaqScoreOptions {
-  /** Share of the embedding cosine in the similarity (0 = words only). */
-  readonly embeddingShare: number;
-  readonly floor: number;
-  readonly full: number;
-}
+export type FaqScoreOptions =
+  | {
+      readonly kind: 'linear';
+      /** Share of the embedding cosine in the similarity (0 = words only). */
+      readonly embeddingShare: number;
+      readonly floor: number;
+      readonly full: number;
+    }
+  | {
+      readonly kind: 'logistic';
+      readonly embeddingShare: number;
+      /** A similarity at or below this is no evidence at all: score 0 (no pair is close), whatever the margin. */
+      readonly floor: number;
+      /** How much of the matched phrasing's crowding (its cosine to the nearest stored question of another pair) is taken off the similarity. */
+      readonly crowding: number;
+      /** The margin over the second pair counts up to this much. */
+      readonly marginCap: number;
+      /** Weights of (similarity − crowding share), margin; the bias already holds the threshold. */
+      readonly weights: readonly [number, number];
+      readonly bias: number;
+    };
 
-export const WORD_FAQ_SCORE: FaqScoreOptions = { embeddingShare: 0, floor: 0.25, full: 0.75 };
-export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { embeddingShare: 0.7, floor: 0.3, full: 0.8 };
+export const WORD_FAQ_SCORE: FaqScoreOptions = { kind: 'linear', embeddingShare: 0, floor: 0.25, full: 0.75 };
+export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { kind: 'logistic', embeddingShare: 0.85, floor: 0.3, crowding: 0.5, marginCap: 0.3, weights: [4.467, 4.37], bias: -1.974 };
 const MAX_OTHERS = 5;
 
 export interface FaqMatcherOptions {
@@ -79,20 +104,25 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
     embedding: embedded?.[i],
   }));
   const provider = embedded ? options.embeddings : undefined;
+  const crowding = embedded ? crowdingOf(vectors) : [];
 
   const rank = (text: string, embedding: Float32Array | null): FaqMatch => {
     const query = vectoriser.vector(text);
     const score = embedding ? embeddedScore : wordScore;
-    const best = new Map<string, number>();
+    /** Each pair's closest phrasing: its similarity and that phrasing's crowding. */
+    const best = new Map<string, { similarity: number; crowding: number }>();
     if (query.indices.length > 0 || embedding) {
-      for (const { id, vector, embedding: phrasing } of vectors) {
+      vectors.forEach(({ id, vector, embedding: phrasing }, i) => {
         const words = query.indices.length > 0 ? dot(query, vector) : 0;
         const similarity = embedding && phrasing ? (1 - score.embeddingShare) * words + score.embeddingShare * dense(embedding, phrasing) : words;
-        if (similarity > (best.get(id) ?? -Infinity)) best.set(id, similarity);
-      }
+        if (similarity > (best.get(id)?.similarity ?? -Infinity)) best.set(id, { similarity, crowding: crowding[i] ?? 0 });
+      });
     }
-    const ranked = [...best.entries()]
-      .map(([id, similarity]) => ({ id, score: toScore(similarity, score) }))
+    const sorted = [...best.entries()].sort((a, b) => b[1].similarity - a[1].similarity);
+    const [first, second] = [sorted[0]?.[1].similarity ?? 0, sorted[1]?.[1].similarity ?? 0];
+    const ranked = sorted
+      // The best pair's margin is over the second; every other pair's is (negative) under the best.
+      .map(([id, { similarity, crowding: crowded }], i) => ({ id, score: toScore(similarity, similarity - (i === 0 ? second : first), crowded, score) }))
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score);
     const [top, ...others] = ranked;
@@ -114,8 +144,40 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
   };
 }
 
-function toScore(similarity: number, score: FaqScoreOptions): number {
+/**
+ * Each phrasing's crowding: its highest embedding cosine to a stored question of another pair (0
+ * in a lone pair). Every phrasing against every other once, at start; past MAX_CROWDING_PAIRS
+ * comparisons (about 2,000 phrasings) each is compared with an evenly spaced sample of the others
+ * instead, so a very large FAQ still starts in seconds (its crowding then reads a little low).
+ */
+const MAX_CROWDING_PAIRS = 2_000_000;
+
+function crowdingOf(vectors: readonly { id: string; embedding: Float32Array | undefined }[]): number[] {
+  const out = vectors.map(() => 0);
+  const n = vectors.length;
+  const all = (n * (n - 1)) / 2 <= MAX_CROWDING_PAIRS;
+  const stride = all ? 1 : Math.ceil((n * n) / MAX_CROWDING_PAIRS);
+  for (let i = 0; i < n; i++) {
+    const a = vectors[i] as (typeof vectors)[number];
+    if (!a.embedding) continue;
+    // All pairs once each (both ends updated), or every stride-th other phrasing from an offset that moves with i.
+    for (let j = all ? i + 1 : i % stride; j < n; j += stride) {
+      const b = vectors[j] as (typeof vectors)[number];
+      if (j === i || !b.embedding || b.id === a.id) continue;
+      const cosine = dense(a.embedding, b.embedding);
+      if (cosine > (out[i] as number)) out[i] = cosine;
+      if (cosine > (out[j] as number)) out[j] = cosine;
+    }
+  }
+  return out;
+}
+
+function toScore(similarity: number, margin: number, crowding: number, score: FaqScoreOptions): number {
   // Float sums of an exact repeat land a hair under 1.
   if (similarity >= 0.9999) return 1;
-  return round(Math.min(1, Math.max(0, (similarity - score.floor) / (score.full - score.floor))));
+  if (score.kind === 'linear') return round(Math.min(1, Math.max(0, (similarity - score.floor) / (score.full - score.floor))));
+  // In a bot of two or three pairs any text has a large margin; with no similarity to speak of it is still no match.
+  if (similarity <= score.floor) return 0;
+  const z = score.bias + score.weights[0] * (similarity - score.crowding * crowding) + score.weights[1] * Math.min(score.marginCap, margin);
+  return round(1 / (1 + Math.exp(-z)));
 }
