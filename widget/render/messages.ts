@@ -96,7 +96,9 @@ function body({ message, from }: ShownMessage, ctx: RenderContext): TemplateResu
       return module ? module.carousel(message.cards, ctx) : pending(plainCards(message.cards, ctx), module);
     }
     case 'notice':
-      return html`<span class="text" dir="auto" role=${message.level === 'fatal' ? 'alert' : nothing}>${message.text}</span>`;
+      // No alert of its own even when fatal: the log announces it, and the panel's alert says the conversation
+      // ended; an alert inside the log would have it spoken twice.
+      return text(message.text);
   }
 }
 

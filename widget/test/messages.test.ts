@@ -159,15 +159,17 @@ describe('<chat-widget> messages', () => {
     expect(strip.scrollLeft).to.be.greaterThan(0);
   });
 
-  it('when a fatal notice arrives, then it is announced and the input and buttons are disabled', async () => {
+  it('when a fatal notice arrives, then the log announces it once, an alert says the conversation ended, and the input and buttons are disabled', async () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'text', text: 'Hi', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }] }), bot(2, { type: 'notice', level: 'fatal', text: 'The bot failed.' }));
 
     expect(getByRole<HTMLInputElement>(root, 'textbox', 'Message').disabled).to.equal(true);
     expect(getByRole<HTMLButtonElement>(root, 'button', 'Send').disabled).to.equal(true);
     expect(getByRole<HTMLButtonElement>(root, 'button', 'Go').disabled).to.equal(true);
-    const alerts = [...root.querySelectorAll('[role=alert]')].map((a) => a.textContent?.trim());
-    expect(alerts).to.include('The bot failed.');
+    const notice = getAllByRole(log(root), 'listitem').at(-1);
+    expect(notice?.innerText.replace(/\s+/g, ' ').trim()).to.equal('Bot: The bot failed.');
+    expect(notice && liveRegionsAround(notice)).to.deep.equal(['log']);
+    expect(getAllByRole(root, 'alert').map((a) => a.textContent?.trim())).to.deep.equal(['This conversation has ended.']);
   });
 
   it('when both sides have spoken, then each message is an item of a list in the one live region, the log, and says who spoke', async () => {
