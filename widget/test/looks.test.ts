@@ -25,7 +25,7 @@ async function mount(attrs: { locale?: string; scheme?: string; returning?: bool
   return { el, root, transport, latest: factory.latest };
 }
 
-const background = (root: ShadowRoot) => getComputedStyle(root.querySelector('.panel') as Element).backgroundColor;
+const background = (root: ShadowRoot) => getComputedStyle(root.querySelector('[role=dialog]') as Element).backgroundColor;
 
 describe('<chat-widget> looks', () => {
   beforeEach(() => localStorage.clear());

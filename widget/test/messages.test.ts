@@ -144,11 +144,14 @@ describe('<chat-widget> messages', () => {
     const region = getByRole(root, 'region', 'Cards');
     const slides = [...region.querySelectorAll('[role=group]')].map((g) => g.getAttribute('aria-label'));
     expect(slides).to.deep.equal(['1 of 3', '2 of 3', '3 of 3']);
-    const strip = region.querySelector<HTMLElement>('.cards');
-    if (!strip) throw new Error('no card strip');
-    expect(strip.tabIndex).to.equal(0);
+    // The card strip is reached by keyboard: just before its first card's button in the Tab order.
+    getByRole(region, 'button', 'Pick One').focus();
+    await sendKeys({ down: 'Shift' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ up: 'Shift' });
+    const strip = root.activeElement as HTMLElement | null;
+    if (!strip || !region.contains(strip) || strip.querySelector('[role=group]') === null) throw new Error('Shift+Tab did not reach the card strip');
 
-    strip.focus();
     await sendKeys({ press: 'ArrowRight' });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(strip.scrollLeft).to.be.greaterThan(0);
