@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
+import { conversation, messageItems, messages } from './conversation.ts';
 import { serveHostPage, type HostPage } from './host-page.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -45,11 +46,10 @@ async function openChat(url: string): Promise<Page> {
 }
 
 async function converse(page: Page): Promise<void> {
-  const log = page.getByRole('log');
-  await expect.poll(() => log.textContent(), POLL).toContain("What's your name?");
+  await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
   await page.getByRole('textbox', { name: 'Message' }).fill('Ada');
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect.poll(() => log.textContent(), POLL).toContain('Nice to meet you, Ada!');
+  await expect.poll(() => messages(page), POLL).toContain('Bot: Nice to meet you, Ada!');
 }
 
 function logLines(): Record<string, unknown>[] {
@@ -82,7 +82,8 @@ describe('a page on another origin embeds the widget', () => {
       expect.objectContaining({ level: 40, origin: stranger, setting: 'ALLOWED_ORIGINS', msg: expect.stringContaining('ALLOWED_ORIGINS') }),
     ]);
     // Refused before any conversation exists: the bot never spoke on that page.
-    expect(await refused.locator('.msg .text').count()).toBe(0);
+    expect(await conversation(refused).count()).toBe(1);
+    expect(await messageItems(refused).count()).toBe(0);
     // The refusal is readable by the page over long-polling too (CORS lets it through): a
     // socket.io CONNECT_ERROR packet carrying the code, not an opaque HTTP failure.
     const answer = await refused.evaluate(async (base) => {

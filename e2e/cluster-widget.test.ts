@@ -9,6 +9,7 @@ import { startBalancer, type Balancer } from '../server/cluster/test/balancer.ts
 import { clusterBot } from '../server/cluster/test/cluster-bot.ts';
 import { startRedis, type RedisProcess } from '../server/cluster/test/redis-process.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
+import { messages } from './conversation.ts';
 import { serveHostPage, type HostPage } from './host-page.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -66,7 +67,7 @@ describe('the widget in Chromium, on a cluster behind nginx', () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`http://${SHOP_HOST}:${shop.port}/`);
     await page.getByRole('button', { name: 'Open chat' }).click();
-    await expect.poll(() => page.locator('.msg .text').allTextContents(), POLL).toContain('Say something.');
+    await expect.poll(() => messages(page), POLL).toContain('Bot: Say something.');
     const connect = (node: ServerProcess) => /"event":"socket_connect","userId":"([^"]+)"/.exec(node.output())?.[1];
     const home = nodes.find((node) => connect(node) !== undefined)!;
     const userId = connect(home)!;
@@ -78,6 +79,6 @@ describe('the widget in Chromium, on a cluster behind nginx', () => {
     });
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ userId, delivery: 'live' });
-    await expect.poll(() => page.locator('.msg .text').allTextContents(), POLL).toContain('Ping 42.');
+    await expect.poll(() => messages(page), POLL).toContain('Bot: Ping 42.');
   });
 });

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
+import { conversation, messages } from './conversation.ts';
 import { startNoWebSocketProxy } from './fixtures/no-websocket-proxy.ts';
 import { serveHostPage, type HostPage } from './host-page.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
@@ -35,10 +36,6 @@ afterAll(async () => {
   await shop?.close();
 });
 
-function bubbles(page: Page): Promise<string[]> {
-  return page.locator('.msg .text').allTextContents();
-}
-
 async function say(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
@@ -46,19 +43,19 @@ async function say(page: Page, text: string): Promise<void> {
 
 /** Greets, answers the name prompt, then asks for the dialog that shows the bot's images. */
 async function talkUntilImages(page: Page): Promise<void> {
-  await expect.poll(() => bubbles(page), POLL).toContain("What's your name?");
+  await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
   await say(page, 'Ada');
-  await expect.poll(() => bubbles(page), POLL).toContain('Nice to meet you, Ada!');
+  await expect.poll(() => messages(page), POLL).toContain('Bot: Nice to meet you, Ada!');
   const started = await page.evaluate(() => window.ChatWidget?.startDialog('messages'));
   expect(started).toEqual({ ok: true });
-  await expect.poll(() => page.locator('.msg img').count(), POLL).toBe(2);
+  await expect.poll(() => conversation(page).getByRole('img').count(), POLL).toBe(2);
 }
 
-/** Each image in the log: where it loads from and whether it did (a broken one has no natural width). */
-function images(page: Page): Promise<Array<{ src: string; loaded: boolean }>> {
-  return page
-    .locator('.msg img')
-    .evaluateAll((imgs) => imgs.map((img) => ({ src: (img as HTMLImageElement).currentSrc, loaded: (img as HTMLImageElement).naturalWidth > 0 })));
+/** Each picture in the log, by its alt text: where it loads from and whether it did (a broken one has no natural width). */
+function images(page: Page): Promise<Array<{ alt: string; src: string; loaded: boolean }>> {
+  return conversation(page)
+    .getByRole('img')
+    .evaluateAll((imgs) => imgs.map((img) => ({ alt: (img as HTMLImageElement).alt, src: (img as HTMLImageElement).currentSrc, loaded: (img as HTMLImageElement).naturalWidth > 0 })));
 }
 
 describe('the widget on a shop page of another origin than the bot', () => {
@@ -71,10 +68,10 @@ describe('the widget on a shop page of another origin than the bot', () => {
     await talkUntilImages(page);
 
     // Lazy images load once they are in view.
-    await page.locator('.msg img').last().scrollIntoViewIfNeeded();
+    await conversation(page).getByRole('img', { name: 'Event picture' }).scrollIntoViewIfNeeded();
     await expect.poll(() => images(page), POLL).toEqual([
-      { src: `${botUrl}/images/robot.svg`, loaded: true },
-      { src: `${botUrl}/images/robot.svg`, loaded: true },
+      { alt: 'A friendly robot', src: `${botUrl}/images/robot.svg`, loaded: true },
+      { alt: 'Event picture', src: `${botUrl}/images/robot.svg`, loaded: true },
     ]);
     await context.close();
   });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
+import { conversation, messages } from './conversation.ts';
 import { near, pixelsAt, rgb, type Rgb } from './screen-pixels.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -93,7 +94,6 @@ async function visit(init: Record<string, unknown>, context: BrowserContextOptio
 
 const heard = (page: Page): Promise<Heard[]> => page.evaluate(() => (window as unknown as { heard: Heard[] }).heard);
 const named = async (page: Page, name: string) => (await heard(page)).filter((h) => h.name === name).map((h) => h.payload);
-const bubbles = (page: Page) => page.locator('.msg .text').allTextContents();
 
 describe('page hooks in Chromium, page and bot on two origins', () => {
   it('when the visitor opens, talks and closes, and the bot writes while closed, then open, message, close and unreadCountChange fire with their payloads', async () => {
@@ -126,8 +126,12 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     // While closed, the bot says two things: the page hears the count rise to 2, as the badge shows.
     await page.evaluate(() => window.ChatWidget?.startDialog('bye'));
     await expect.poll(async () => (await named(page, 'unreadCountChange')).at(-1), POLL).toEqual({ count: 2 });
-    expect(await page.locator('.badge').textContent()).toBe('2');
-    expect(await page.locator('#unread').textContent()).toBe('2 unread messages');
+    // The count on the launcher, and what a screen reader hears with its name (its description).
+    const launcher = page.getByRole('button', { name: 'Open chat' });
+    expect((await launcher.textContent())?.trim()).toBe('2');
+    expect(await launcher.evaluate((button) => (button.getRootNode() as ShadowRoot).getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent)).toBe(
+      '2 unread messages',
+    );
     await expect.poll(() => named(page, 'closeChat'), POLL).toEqual([{ reason: 'bye from Grace' }]);
 
     // Opening reads them: the count falls back to 0.
@@ -152,10 +156,12 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     await viewer.reload();
     await expect.poll(connects, POLL).toBeGreaterThanOrEqual(connected + 3);
     expect(await users()).toEqual(before);
-    expect(await bubbles(viewer)).toEqual([]);
+    // The widget on the viewer's page holds no message either, though its (closed) panel is there.
+    expect(await conversation(viewer, { includeHidden: true }).count()).toBe(1);
+    expect(await messages(viewer, { includeHidden: true })).toEqual([]);
 
     await opener.getByRole('button', { name: 'Open chat' }).click();
-    await expect.poll(() => bubbles(opener), POLL).toContain("What's your name?");
+    await expect.poll(() => messages(opener), POLL).toContain("Bot: What's your name?");
     const after = await users();
     expect(after).toHaveLength(before.length + 1);
     const opened = await opener.evaluate(() => Object.keys(localStorage).map((k) => localStorage.getItem(k) ?? '').join(' '));
@@ -166,7 +172,7 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
 
   it('when the bot sends an event named like a widget hook, then only bot:<name> hears it, never the hook', async () => {
     const page = await visit({ open: true });
-    await expect.poll(() => bubbles(page), POLL).toContain("What's your name?");
+    await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
     const opensBefore = (await named(page, 'open')).length;
 
     await page.evaluate(() => window.ChatWidget?.startDialog('clash'));
@@ -178,14 +184,17 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
 
   it('when the page sets no title or avatar, then the header shows the bot name and avatar from its definition; init title and avatarUrl win', async () => {
     const page = await visit({ open: true });
-    await expect.poll(() => page.locator('.header .title').textContent(), POLL).toBe(BOT_NAME);
-    expect(await page.locator('.header img.avatar').getAttribute('src')).toBe(AVATAR);
-    expect(await page.getByRole('dialog').getAttribute('aria-label')).toBe(BOT_NAME);
+    // The panel is named for the bot and its title shows the name. The picture beside the title (decoration,
+    // alt "") is the bot's: the first in the panel; it cannot load here (no network), so it is hidden, hence includeHidden.
+    const panel = page.getByRole('dialog', { name: BOT_NAME });
+    await expect.poll(() => panel.getByText(BOT_NAME, { exact: true }).isVisible(), POLL).toBe(true);
+    expect(await panel.getByRole('presentation', { includeHidden: true }).first().getAttribute('src')).toBe(AVATAR);
     await page.context().close();
 
     const own = await visit({ open: true, title: 'Shop help', avatarUrl: 'https://shop.example/help.png' });
-    await expect.poll(() => own.locator('.header .title').textContent(), POLL).toBe('Shop help');
-    expect(await own.locator('.header img.avatar').getAttribute('src')).toBe('https://shop.example/help.png');
+    const ownPanel = own.getByRole('dialog', { name: 'Shop help' });
+    await expect.poll(() => ownPanel.getByText('Shop help', { exact: true }).isVisible(), POLL).toBe(true);
+    expect(await ownPanel.getByRole('presentation', { includeHidden: true }).first().getAttribute('src')).toBe('https://shop.example/help.png');
     await own.context().close();
   });
 
@@ -227,16 +236,17 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
   });
 });
 
-/** Screenshot points: the empty middle of the conversation, the header's left edge, and the page right of the panel. */
+/** Screenshot points: the empty middle of the conversation, the header's left edge (level with its Minimize button), and the message box. */
 async function panelColours(page: Page): Promise<{ log: Rgb; header: Rgb; input: Rgb }> {
   const log = await page.getByRole('log').boundingBox();
-  const header = await page.locator('.header').boundingBox();
+  const panel = await page.getByRole('dialog').boundingBox();
+  const minimize = await page.getByRole('button', { name: 'Minimize chat' }).boundingBox();
   const input = await page.getByRole('textbox').boundingBox();
-  if (!log || !header || !input) throw new Error('the panel is not on screen');
+  if (!log || !panel || !minimize || !input) throw new Error('the panel is not on screen');
   const png = await page.screenshot({ animations: 'disabled' });
   const [l, h, i] = await pixelsAt(page, png, [
     [log.x + log.width / 2, log.y + log.height - 6],
-    [header.x + 4, header.y + header.height / 2],
+    [panel.x + 4, minimize.y + minimize.height / 2],
     [input.x + input.width - 12, input.y + input.height / 2],
   ]);
   return { log: l ?? [0, 0, 0], header: h ?? [0, 0, 0], input: i ?? [0, 0, 0] };
@@ -245,7 +255,7 @@ async function panelColours(page: Page): Promise<{ log: Rgb; header: Rgb; input:
 describe('looks in Chromium, read off screenshots', () => {
   it('when theme is auto and the visitor’s system prefers dark, then the panel is dark; with a light preference it is light', async () => {
     const dark = await visit({ open: true, theme: 'auto' }, { colorScheme: 'dark' });
-    await expect.poll(() => bubbles(dark), POLL).toContain("What's your name?");
+    await expect.poll(() => messages(dark), POLL).toContain("Bot: What's your name?");
     const seen = await panelColours(dark);
     expect(seen.log, `conversation background ${seen.log.join(',')}`).toSatisfy((c: Rgb) => near(c, rgb('#111827')));
     expect(seen.input, `message box ${seen.input.join(',')}`).toSatisfy((c: Rgb) => near(c, rgb('#111827')));
@@ -253,14 +263,14 @@ describe('looks in Chromium, read off screenshots', () => {
     await dark.context().close();
 
     const light = await visit({ open: true, theme: 'auto' }, { colorScheme: 'light' });
-    await expect.poll(() => bubbles(light), POLL).toContain("What's your name?");
+    await expect.poll(() => messages(light), POLL).toContain("Bot: What's your name?");
     expect((await panelColours(light)).log).toSatisfy((c: Rgb) => near(c, rgb('#ffffff')));
     await light.context().close();
   });
 
   it('when the page sets a colour over the dark theme, then that colour shows', async () => {
     const page = await visit({ open: true, theme: { scheme: 'dark', background: '#300000' } }, { colorScheme: 'light' });
-    await expect.poll(() => bubbles(page), POLL).toContain("What's your name?");
+    await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
     expect((await panelColours(page)).log).toSatisfy((c: Rgb) => near(c, rgb('#300000')));
     await page.context().close();
   });
@@ -278,7 +288,7 @@ describe('looks in Chromium, read off screenshots', () => {
     // "Open chat" and the message box's placeholder in Arabic.
     const launcher = page.getByRole('button', { name: 'فتح الدردشة' });
     await expect.poll(() => launcher.count(), POLL).toBe(1);
-    await expect.poll(() => page.locator('#input').getAttribute('placeholder'), POLL).toBe('اكتب رسالة…');
+    await expect.poll(() => page.getByPlaceholder('اكتب رسالة…').count(), POLL).toBe(1);
     let png = await page.screenshot({ animations: 'disabled' });
     // Inside the round launcher (56px, 20px from the corner), left of its white icon.
     const [bottomLeft, bottomRight] = await pixelsAt(page, png, [

@@ -8,6 +8,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents, TranscriptItem } from '../shared/protocol.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser.ts';
+import { messages } from './conversation.ts';
 import { NGINX, startReverseProxy, type ReverseProxy } from './reverse-proxy.ts';
 import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -57,10 +58,6 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function bubbles(page: Page): Promise<string[]> {
-  return page.locator('.msg .text').allTextContents();
-}
-
 async function say(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
@@ -105,11 +102,11 @@ describe.skipIf(nginxMissing)('the widget behind nginx over HTTPS (docs/reverse-
     page.on('websocket', (ws) => ws.on('framereceived', () => live.add(ws)));
     await page.goto(`https://${BOT_HOST}:${proxy.port}/`);
     await page.getByRole('button', { name: 'Open chat' }).click();
-    await expect.poll(() => bubbles(page), POLL).toContain("What's your name?");
+    await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
     await say(page, 'Ada');
-    await expect.poll(() => bubbles(page), POLL).toContain('Nice to meet you, Ada!');
+    await expect.poll(() => messages(page), POLL).toContain('Bot: Nice to meet you, Ada!');
     await say(page, 'one');
-    await expect.poll(() => bubbles(page), POLL).toContain('You said: one');
+    await expect.poll(() => messages(page), POLL).toContain('Bot: You said: one');
     expect([...live].map((ws) => new URL(ws.url()).protocol)).toEqual(['wss:']);
 
     await server.kill();
@@ -118,11 +115,11 @@ describe.skipIf(nginxMissing)('the widget behind nginx over HTTPS (docs/reverse-
     await expect.poll(() => page.getByText('Reconnecting').count(), POLL).toBeGreaterThan(0);
     server = await startServerProcess(env, dataDir, serverPort);
 
-    await expect.poll(() => bubbles(page), POLL).toContain('You said: two');
+    await expect.poll(() => messages(page), POLL).toContain('Bot: You said: two');
     await say(page, 'three');
-    await expect.poll(() => bubbles(page), POLL).toContain('You said: three');
-    const log = await bubbles(page);
-    for (const text of ['Ada', 'Nice to meet you, Ada!', 'one', 'You said: one', 'two', 'You said: two', 'three', 'You said: three']) {
+    await expect.poll(() => messages(page), POLL).toContain('Bot: You said: three');
+    const log = await messages(page);
+    for (const text of ['You: Ada', 'Bot: Nice to meet you, Ada!', 'You: one', 'Bot: You said: one', 'You: two', 'Bot: You said: two', 'You: three', 'Bot: You said: three']) {
       expect([text, log.filter((t) => t === text).length]).toEqual([text, 1]);
     }
     // The reconnect is a second WebSocket through the proxy, not a fallback to long-polling.

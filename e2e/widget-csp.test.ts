@@ -83,7 +83,7 @@ describe('the widget on a page with README’s Content Security Policy and Trust
 
     // Bold text (the markdown chunk), a picture and a carousel (its chunk, and the bot's images).
     expect(await page.evaluate(() => window.ChatWidget?.startDialog('messages'))).toEqual({ ok: true });
-    await expect.poll(() => log.locator('strong').first().textContent(), POLL).toBe('bold');
+    await expect.poll(() => log.getByRole('strong').first().textContent(), POLL).toBe('bold');
     await expect.poll(() => page.getByRole('region', { name: 'Karten' }).count(), POLL).toBe(1);
     const pictures = log.getByRole('img', { name: 'A friendly robot' });
     await pictures.scrollIntoViewIfNeeded();

@@ -242,6 +242,11 @@ describe('the widget on a shop page, the bot on another origin', () => {
       { messages: 1, times: 1, avatar: false },
       { messages: 3, times: 1, avatar: true },
     ]);
+    // What a screen reader finds: one list per turn, its items the messages, each saying who spoke.
+    const lists = page.getByRole('log', { name: 'Conversation' }).getByRole('list');
+    expect(await lists.count()).toBe(3);
+    const said = await Promise.all([0, 1, 2].map(async (i) => (await lists.nth(i).getByRole('listitem').allInnerTexts()).map((text) => text.split(/\s/)[0])));
+    expect(said).toEqual([['Bot:', 'Bot:'], ['You:'], ['Bot:', 'Bot:', 'Bot:']]);
     const avatar = await page.locator('[part~=face] img').last().evaluate((img) => (img as HTMLImageElement).naturalWidth);
     expect(avatar).toBeGreaterThan(0);
 

@@ -52,20 +52,24 @@ export function renderGroup(group: MessageGroup, ctx: RenderContext): TemplateRe
   return html`${group.newDay ? daySeparator(group.messages[0]?.at ?? null, ctx.locale) : nothing}
     <div class="group ${group.from}${group.notice ? ' notice' : ''}" part="group">
       ${face}
-      <div class="stack">${group.messages.map((m) => renderMessage(m, ctx))}${timestamp(last?.at ?? null, ctx.locale)}</div>
+      <div class="stack"><ul>${group.messages.map((m) => renderMessage(m, ctx))}</ul>${timestamp(last?.at ?? null, ctx.locale)}</div>
     </div>`;
 }
 
-/** One bubble: who said it (for screen readers) and what; every string from the wire goes through a text binding. */
+/**
+ * One bubble, an item of its turn's list: who said it (for screen readers, in the widget's words)
+ * and what; every string from the wire goes through a text binding.
+ */
 export function renderMessage(shown: ShownMessage, ctx: RenderContext): TemplateResult {
   const { strings } = ctx;
   const state = shown.error ? 'failed' : shown.pending ? 'pending' : '';
   const who = shown.from === 'user' ? strings.you : strings.bot;
-  const failure = shown.error ? html`<span class="sr-only">(${strings.notSent}: ${errorText(shown.error.code, strings)})</span>` : nothing;
+  // What the dimmed or outlined bubble shows the eye, in words: on its way, or refused and why.
+  const note = shown.error ? `${strings.notSent}: ${errorText(shown.error.code, strings)}` : shown.pending ? strings.sending : '';
   const kind = shown.message.type;
-  return html`<div class="msg ${shown.from} msg-${kind} ${state}" part="message ${shown.from}-message">
-    <span class="sr-only">${who}</span>${body(shown, ctx)}${failure}
-  </div>`;
+  return html`<li class="msg ${shown.from} msg-${kind} ${state}" part="message ${shown.from}-message">
+    <span class="sr-only">${who}</span> ${body(shown, ctx)} ${note ? html`<span class="sr-only">(${note})</span>` : nothing}
+  </li>`;
 }
 
 /**
@@ -92,7 +96,9 @@ function body({ message, from }: ShownMessage, ctx: RenderContext): TemplateResu
       return module ? module.carousel(message.cards, ctx) : pending(plainCards(message.cards, ctx), module);
     }
     case 'notice':
-      return html`<span class="text" dir="auto" role=${message.level === 'fatal' ? 'alert' : nothing}>${message.text}</span>`;
+      // No alert of its own even when fatal: the log announces it, and the panel's alert says the conversation
+      // ended; an alert inside the log would have it spoken twice.
+      return text(message.text);
   }
 }
 

@@ -201,13 +201,23 @@ export const chatWidgetStyles = css`
     align-items: flex-end;
     gap: 8px;
   }
+  .stack,
+  ul {
+    display: flex;
+    flex-direction: column;
+    gap: 3px;
+  }
   .stack {
     flex: 1;
     min-width: 0;
-    display: flex;
-    flex-direction: column;
     align-items: flex-start;
-    gap: 3px;
+  }
+  ul {
+    align-self: stretch;
+    align-items: inherit;
+    margin: 0;
+    padding: 0;
+    list-style: none;
   }
   .user .stack {
     align-items: flex-end;

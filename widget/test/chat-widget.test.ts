@@ -96,7 +96,7 @@ describe('<chat-widget>', () => {
     expect(transport.sent).to.have.length(1);
     expect(transport.sent[0]?.payload.text).to.equal('Hello there');
     expect(transport.sent[0]?.payload.clientId).to.be.a('string').and.not.be.empty;
-    expect(logTexts(root)).to.deep.equal(['Hello there']);
+    expect(logTexts(root)).to.deep.equal(['You: Hello there (sending)']);
     expect(getByRole<HTMLInputElement>(root, 'textbox', 'Message').value).to.equal('');
   });
 
@@ -133,13 +133,11 @@ describe('<chat-widget>', () => {
     getByRole<HTMLInputElement>(root, 'textbox', 'Message').value = 'Hi';
     getByRole(root, 'button', 'Send').click();
     await el.updateComplete;
-    expect(root.querySelectorAll('.msg.pending')).to.have.length(1);
+    expect(logTexts(root)).to.deep.equal(['You: Hi (sending)']);
 
     await storeLatest(el, transport, 1);
 
-    expect(logTexts(root)).to.deep.equal(['Hi']);
-    expect(root.querySelectorAll('.msg.pending')).to.have.length(0);
-    expect(root.querySelector('.msg')?.classList.contains('user')).to.equal(true);
+    expect(logTexts(root)).to.deep.equal(['You: Hi']);
   });
 
   it('when the entry arrives before the ack, then the message still shows once', async () => {
@@ -153,7 +151,7 @@ describe('<chat-widget>', () => {
     sent.ack({ ok: true, value: { seq: 1, duplicate: false } });
     await el.updateComplete;
 
-    expect(logTexts(root)).to.deep.equal(['Hi']);
+    expect(logTexts(root)).to.deep.equal(['You: Hi']);
   });
 
   it('when the server refuses a message, then it stays in the log marked as not sent', async () => {
@@ -166,8 +164,7 @@ describe('<chat-widget>', () => {
       await el.updateComplete;
     });
 
-    const bubble = root.querySelector('.msg.failed');
-    expect(bubble?.textContent).to.contain('spam').and.contain('not sent: That message is too long.').and.not.contain('4096');
+    expect(logTexts(root)).to.deep.equal(['You: spam (not sent: That message is too long.)']);
   });
 
   it('when bot entries arrive out of order and repeated, then each seq shows once in seq order', async () => {
@@ -178,8 +175,7 @@ describe('<chat-widget>', () => {
     transport.fire('entries', [botText(3, 'third'), botText(1, 'first')]);
     await el.updateComplete;
 
-    expect(logTexts(root)).to.deep.equal(['first', 'second', 'third']);
-    expect(root.querySelectorAll('.msg.bot')).to.have.length(3);
+    expect(logTexts(root)).to.deep.equal(['Bot: first', 'Bot: second', 'Bot: third']);
   });
 
   it('when a message contains markup, then it is shown as text and nothing runs', async () => {
@@ -192,7 +188,7 @@ describe('<chat-widget>', () => {
     const log = getByRole(root, 'log', 'Conversation');
     // Count, not the element: a failing assertion that prints a live node stalls the runner.
     expect(log.querySelectorAll('img').length).to.equal(0);
-    expect(logTexts(root)).to.deep.equal([hostile]);
+    expect(logTexts(root)).to.deep.equal([`Bot: ${hostile}`]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect('__pwned' in window).to.equal(false);
   });
@@ -235,7 +231,7 @@ describe('<chat-widget>', () => {
 
     const second = await mount();
     expect(second.transport.auths[0]).to.deep.equal({ userId: 'u1', token: 't1', lastSeq: 2, deferStart: true });
-    expect(logTexts(second.root)).to.deep.equal(['Welcome', 'How can I help?']);
+    expect(logTexts(second.root)).to.deep.equal(['Bot: Welcome', 'Bot: How can I help?']);
   });
 
   it('when the link reconnects, then the handshake carries the newest last seq and unacked messages are resent', async () => {
@@ -308,14 +304,14 @@ describe('<chat-widget>', () => {
     expect(logged.join('\n')).to.contain('has expired');
     expect(root.querySelector('[role=status]')?.textContent).to.equal('Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.');
     expect(root.querySelector('[role=alert]')?.textContent).to.equal('');
-    expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Hallo!', 'Wie heißen Sie?']);
+    expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Bot: Hallo!', 'Bot: Wie heißen Sie?']);
 
     getByRole<HTMLInputElement>(root, 'textbox', 'Nachricht').value = 'Ada';
     getByRole(root, 'button', 'Senden').click();
     await storeLatest(el, fresh, 3);
 
     expect(fresh.sent.map((s) => s.payload.text)).to.deep.equal(['Ada']);
-    expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Hallo!', 'Wie heißen Sie?', 'Ada']);
+    expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Bot: Hallo!', 'Bot: Wie heißen Sie?', 'Sie: Ada']);
     expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
     expect(JSON.parse(localStorage.getItem(storageKey(SERVER)) ?? 'null')).to.include({ userId: 'new', token: 'v2.2.sig', lastSeq: 3 });
   });
@@ -338,7 +334,7 @@ describe('<chat-widget>', () => {
     await el.updateComplete;
 
     expect(resumed.auths[0]).to.deep.equal({ identity, deferStart: true });
-    expect(logTexts(root)).to.deep.equal(['Welcome', 'Earlier answer']);
+    expect(logTexts(root)).to.deep.equal(['Bot: Welcome', 'Bot: Earlier answer']);
     expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
   });
 
@@ -382,7 +378,7 @@ describe('<chat-widget>', () => {
     getByRole(first.root, 'button', 'Send').click();
     await first.el.updateComplete;
     expect(first.transport.sent).to.have.length(0);
-    expect(logTexts(first.root)).to.deep.equal(['offline hello']);
+    expect(logTexts(first.root)).to.deep.equal(['You: offline hello (sending)']);
     first.el.remove();
 
     const factory = fakeTransports();
@@ -395,13 +391,13 @@ describe('<chat-widget>', () => {
       return t;
     })(factory.factory);
     const second = await mount(factory);
-    expect(logTexts(second.root)).to.deep.equal(['offline hello']);
+    expect(logTexts(second.root)).to.deep.equal(['You: offline hello (sending)']);
     expect(second.transport.sent).to.have.length(0);
 
     second.transport.serverAccepts();
     expect(second.transport.sent.map((s) => s.payload.text)).to.deep.equal(['offline hello']);
     await storeLatest(second.el, second.transport, 1);
-    expect(logTexts(second.root)).to.deep.equal(['offline hello']);
+    expect(logTexts(second.root)).to.deep.equal(['You: offline hello']);
   });
 });
 

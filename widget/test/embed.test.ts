@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { ChatWidgetElement } from '../index.ts';
 import type { ChatWidgetApi } from '../embed.ts';
-import { fakeTransports } from './helpers.ts';
+import { fakeTransports, getByRole } from './helpers.ts';
 
 const transports = fakeTransports();
 
@@ -129,7 +129,8 @@ describe('embed script', () => {
     api().init({ theme: { accent: 'rgb(1, 2, 3)' }, strings: { send: 'Go' } });
     await widget?.updateComplete;
     expect(widget?.style.getPropertyValue('--chat-accent')).to.equal('rgb(1, 2, 3)');
-    expect(widget?.shadowRoot?.querySelector('.send')?.textContent).to.equal('Go');
+    // The Send button says what the page asked for.
+    expect(getByRole(widget?.shadowRoot as ShadowRoot, 'button', 'Go').getAttribute('type')).to.equal('submit');
   });
 
   it('when init names a colour scheme or side that does not exist, then the console says what would do and the widget keeps its look', async () => {

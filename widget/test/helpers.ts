@@ -100,15 +100,19 @@ const roleSelectors: Record<string, string> = {
   textbox: 'input:not([type]), input[type=text], textarea, [role=textbox]',
   log: '[role=log]',
   dialog: '[role=dialog]',
+  list: 'ul, ol, [role=list]',
+  listitem: 'li, [role=listitem]',
+  img: 'img:not([alt=""]), [role=img]',
 };
 
 /**
- * The accessible name, by the rules this widget uses (aria-label, then a
+ * The accessible name, by the rules this widget uses (aria-label, a picture's alt, then a
  * <label for>, then text). Enough to find controls the way a person would.
  */
 export function accessibleName(element: Element): string {
   const ariaLabel = element.getAttribute('aria-label');
   if (ariaLabel) return ariaLabel.trim();
+  if (element instanceof HTMLImageElement) return element.alt.trim();
   const root = element.getRootNode() as Document | ShadowRoot;
   const label = element.id ? root.querySelector(`label[for="${element.id}"]`) : null;
   return (label ?? element).textContent?.trim() ?? '';
@@ -122,10 +126,17 @@ export function getByRole<T extends HTMLElement = HTMLElement>(root: ParentNode,
   return matches[0] as T;
 }
 
-/** The bubbles' visible text in the conversation log, in display order. */
+/** Every element with this role in `root` (a native element or an explicit role), in document order. */
+export function getAllByRole<T extends HTMLElement = HTMLElement>(root: ParentNode, role: string): T[] {
+  return [...root.querySelectorAll<T>(roleSelectors[role] ?? `[role=${role}]`)];
+}
+
+/**
+ * The messages in the conversation log, in display order, each as a screen reader reads it:
+ * who said it, then what ("Bot: Hello", "You: Hi (sending)"), whitespace collapsed.
+ */
 export function logTexts(root: ParentNode, name = 'Conversation'): string[] {
-  const log = getByRole(root, 'log', name);
-  return [...log.querySelectorAll('.text')].map((el) => el.textContent ?? '');
+  return getAllByRole(getByRole(root, 'log', name), 'listitem').map((item) => item.innerText.replace(/\s+/g, ' ').trim());
 }
 
 /**

@@ -84,7 +84,7 @@ describe('<chat-widget> grouping, direction and room', () => {
     const { root, show } = await mount({ locale: 'ar' });
     await show(say(1, 'bot', "Hi! I'm the demo bot."), say(2, 'user', 'مرحبا، كيف حالك؟', 1));
     const [english, arabic] = [...root.querySelectorAll('[part~=message] [dir=auto]')] as HTMLElement[];
-    expect(getComputedStyle(root.querySelector('.panel') as Element).direction).to.equal('rtl');
+    expect(getComputedStyle(root.querySelector('[role=dialog]') as Element).direction).to.equal('rtl');
     expect(english && getComputedStyle(english).direction).to.equal('ltr');
     expect(arabic && getComputedStyle(arabic).direction).to.equal('rtl');
     // The full stop is drawn right of the last word, not at the line's start.

@@ -4,7 +4,7 @@ import { emulateMedia } from '@web/test-runner-commands';
 import type { TranscriptItem } from '../../shared/protocol.ts';
 import { storageKey } from '../controllers/session-store.ts';
 import { defineChatWidget, type ChatWidgetElement } from '../index.ts';
-import { fakeTransports } from './helpers.ts';
+import { fakeTransports, getAllByRole, getByRole } from './helpers.ts';
 
 defineChatWidget();
 
@@ -25,7 +25,7 @@ async function mount(attrs: { locale?: string; scheme?: string; returning?: bool
   return { el, root, transport, latest: factory.latest };
 }
 
-const background = (root: ShadowRoot) => getComputedStyle(root.querySelector('.panel') as Element).backgroundColor;
+const background = (root: ShadowRoot) => getComputedStyle(root.querySelector('[role=dialog]') as Element).backgroundColor;
 
 describe('<chat-widget> looks', () => {
   beforeEach(() => localStorage.clear());
@@ -84,14 +84,16 @@ describe('<chat-widget> looks', () => {
     transport.fire('entries', [{ seq: 1, from: 'bot', at: new Date().toISOString(), clientId: null, message: { type: 'notice', level: 'info', text: 'Heads up' } }]);
     await el.updateComplete;
     const style = (selector: string) => getComputedStyle(root.querySelector(selector) as Element);
-    expect(style('#input').borderTopColor).to.equal('rgb(1, 2, 3)');
-    expect(style('.msg-notice').backgroundColor).to.equal('rgb(4, 5, 6)');
-    expect(style('.msg-notice').color).to.equal('rgb(7, 8, 9)');
+    const notice = getComputedStyle(getAllByRole(getByRole(root, 'log', 'Conversation'), 'listitem')[0] as Element);
+    expect(getComputedStyle(getByRole(root, 'textbox', 'Message')).borderTopColor).to.equal('rgb(1, 2, 3)');
+    expect(notice.backgroundColor).to.equal('rgb(4, 5, 6)');
+    expect(notice.color).to.equal('rgb(7, 8, 9)');
+    // The badge is drawn only (aria-hidden; the launcher's description says the count): found by its class.
     expect(style('.badge').backgroundColor).to.equal('rgb(10, 11, 12)');
     expect(style('.badge').color).to.equal('rgb(13, 14, 15)');
-    expect(style('.note.error').color).to.equal('rgb(16, 17, 18)');
+    expect(getComputedStyle(getAllByRole(root, 'alert')[0] as Element).color).to.equal('rgb(16, 17, 18)');
     // What the page did not set keeps the dark scheme's value.
-    expect(style('.panel').backgroundColor).to.equal('rgb(17, 24, 39)');
+    expect(getComputedStyle(getByRole(root, 'dialog', 'Chat')).backgroundColor).to.equal('rgb(17, 24, 39)');
   });
 
   it('when the scheme is light, then a dark system preference changes nothing', async () => {
@@ -104,15 +106,14 @@ describe('<chat-widget> looks', () => {
     const { el, root, transport } = await mount();
     transport.fire('session', { userId: 'u1', token: 't', bot: { name: 'Ada', avatarUrl: 'https://cdn.example.com/a.png' } });
     await el.updateComplete;
-    expect(root.querySelector('.title')?.textContent).to.equal('Ada');
-    expect(root.querySelector('img.avatar')?.getAttribute('src')).to.equal('https://cdn.example.com/a.png');
+    // The panel is named by its title; the picture beside the title is the panel's first.
+    expect(getByRole(root, 'dialog', 'Ada').querySelector('img')?.getAttribute('src')).to.equal('https://cdn.example.com/a.png');
 
     el.chatTitle = 'Help';
     el.avatarUrl = 'javascript:alert(1)';
     await el.updateComplete;
-    expect(root.querySelector('.title')?.textContent).to.equal('Help');
     // Only http(s) pictures: anything else shows none.
-    expect(root.querySelector('img.avatar')).to.equal(null);
+    expect(getByRole(root, 'dialog', 'Help').querySelectorAll('img')).to.have.length(0);
   });
 
   it('when restored history is on the device, then no message hook fires for it; new entries fire once each', async () => {

@@ -4,7 +4,7 @@ import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { BotMessage, TranscriptItem } from '../../shared/protocol.ts';
 import { storageKey } from '../controllers/session-store.ts';
 import { defineChatWidget, type ChatWidgetElement } from '../index.ts';
-import { fakeTransports, getByRole, logTexts, settled } from './helpers.ts';
+import { fakeTransports, getAllByRole, getByRole, logTexts, settled } from './helpers.ts';
 
 defineChatWidget();
 
@@ -12,6 +12,23 @@ const SERVER = 'http://chat.test:3000';
 
 function bot(seq: number, message: BotMessage): TranscriptItem {
   return { seq, from: 'bot', at: '2026-11-21T09:36:51.123Z', clientId: null, message };
+}
+
+const log = (root: ParentNode) => getByRole(root, 'log', 'Conversation');
+const listSelector = 'ul, ol, [role=list]';
+/** The count drawn on the launcher ('' for none): its only text, the icon being a picture. */
+const unreadOnLauncher = (root: ParentNode) => getByRole(root, 'button', 'Open chat').textContent?.trim() ?? '';
+
+/** The live regions an element sits in, innermost first, by role (or "live" for a bare aria-live). */
+function liveRegionsAround(element: Element): string[] {
+  const regions: string[] = [];
+  for (let el: Element | null = element; el; el = el.parentElement) {
+    const role = el.getAttribute('role') ?? '';
+    const live = el.getAttribute('aria-live');
+    if (['log', 'status', 'alert', 'marquee', 'timer'].includes(role)) regions.push(role);
+    else if (live && live !== 'off') regions.push('live');
+  }
+  return regions;
 }
 
 async function mount(attrs: { locale?: string; returning?: boolean } = {}) {
@@ -39,33 +56,33 @@ describe('<chat-widget> messages', () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'text', text: '**Bold** and *it* with `x<y`\nsee [docs](https://example.com/d)' }));
 
-    const text = root.querySelector('.msg .text');
-    expect(text?.querySelector('strong')?.textContent).to.equal('Bold');
-    expect(text?.querySelector('em')?.textContent).to.equal('it');
-    expect(text?.querySelector('code')?.textContent).to.equal('x<y');
-    expect(text?.querySelectorAll('br').length).to.equal(1);
-    const link = text?.querySelector('a');
-    expect(link?.getAttribute('href')).to.equal('https://example.com/d');
-    expect(link?.getAttribute('target')).to.equal('_blank');
-    expect(link?.getAttribute('rel')).to.equal('noopener');
+    const [message] = getAllByRole(log(root), 'listitem');
+    expect(message?.querySelector('strong')?.textContent).to.equal('Bold');
+    expect(message?.querySelector('em')?.textContent).to.equal('it');
+    expect(message?.querySelector('code')?.textContent).to.equal('x<y');
+    expect(message?.querySelectorAll('br').length).to.equal(1);
+    const link = getByRole(log(root), 'link', 'docs');
+    expect(link.getAttribute('href')).to.equal('https://example.com/d');
+    expect(link.getAttribute('target')).to.equal('_blank');
+    expect(link.getAttribute('rel')).to.equal('noopener');
   });
 
   it('when text carries backslash escapes from the server, then the escaped characters show as typed, not as markup', async () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'text', text: 'You said: \\*\\*x\\*\\* \\[a\\]\\(https://e.com\\) a\\\\b **real**' }));
 
-    expect(logTexts(root)).to.deep.equal(['You said: **x** [a](https://e.com) a\\b real']);
-    expect(root.querySelectorAll('.msg a').length).to.equal(0);
-    expect(root.querySelectorAll('.msg strong').length).to.equal(1);
+    expect(logTexts(root)).to.deep.equal(['Bot: You said: **x** [a](https://e.com) a\\b real']);
+    expect(getAllByRole(log(root), 'link')).to.have.length(0);
+    expect(log(root).querySelectorAll('strong').length).to.equal(1);
   });
 
   it('when a markdown link uses a javascript: address, then it stays plain text', async () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'text', text: '[click](javascript:alert(1)) <b>x</b>' }));
 
-    expect(root.querySelectorAll('.msg a').length).to.equal(0);
-    expect(root.querySelectorAll('.msg b').length).to.equal(0);
-    expect(logTexts(root)).to.deep.equal(['[click](javascript:alert(1)) <b>x</b>']);
+    expect(getAllByRole(log(root), 'link')).to.have.length(0);
+    expect(log(root).querySelectorAll('b').length).to.equal(0);
+    expect(logTexts(root)).to.deep.equal(['Bot: [click](javascript:alert(1)) <b>x</b>']);
   });
 
   it('when bot text has buttons, then a postback press is sent with its label, and a URL button is a new-tab tracked link', async () => {
@@ -89,12 +106,12 @@ describe('<chat-widget> messages', () => {
       ['press', 'Yes', { kind: 'postback', payload: 'yes' }],
       ['press', 'Talk to sales', { kind: 'dialog', dialogId: 'sales' }],
     ]);
-    expect(logTexts(root).slice(-2)).to.deep.equal(['Yes', 'Talk to sales']);
+    expect(logTexts(root).slice(-2)).to.deep.equal(['You: Yes (sending)', 'You: Talk to sales (sending)']);
 
-    const link = root.querySelector<HTMLAnchorElement>('a.button');
-    expect(link?.getAttribute('href')).to.equal('http://chat.test:3000/r/tok123');
-    expect(link?.target).to.equal('_blank');
-    expect(link?.rel).to.equal('noopener');
+    const link = getByRole<HTMLAnchorElement>(log(root), 'link', 'Pricing (opens in a new tab)');
+    expect(link.getAttribute('href')).to.equal('http://chat.test:3000/r/tok123');
+    expect(link.target).to.equal('_blank');
+    expect(link.rel).to.equal('noopener');
   });
 
   it('when the latest bot message has quick replies, then they show until one is pressed', async () => {
@@ -107,16 +124,15 @@ describe('<chat-widget> messages', () => {
     await el.updateComplete;
 
     expect(transport.sent[0]?.payload).to.include({ text: 'Sure' });
-    expect(root.querySelector('.quick-replies')).to.equal(null);
+    expect(getAllByRole(root, 'group').filter((g) => g.getAttribute('aria-label') === 'Quick replies')).to.have.length(0);
   });
 
   it('when an image arrives, then it shows with its alt text; a javascript: source is dropped', async () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'image', url: 'http://chat.test:3000/cat.png', alt: 'A cat' }), bot(2, { type: 'image', url: 'javascript:alert(1)', alt: 'bad' }));
 
-    const images = root.querySelectorAll('img');
-    expect(images.length).to.equal(1);
-    expect(images[0]?.getAttribute('alt')).to.equal('A cat');
+    expect(getAllByRole(log(root), 'img').map((img) => img.getAttribute('alt'))).to.deep.equal(['A cat']);
+    expect(log(root).querySelectorAll('img')).to.have.length(1);
   });
 
   it('when a carousel arrives, then cards are labelled slides and arrow keys and buttons move through them', async () => {
@@ -128,11 +144,14 @@ describe('<chat-widget> messages', () => {
     const region = getByRole(root, 'region', 'Cards');
     const slides = [...region.querySelectorAll('[role=group]')].map((g) => g.getAttribute('aria-label'));
     expect(slides).to.deep.equal(['1 of 3', '2 of 3', '3 of 3']);
-    const strip = region.querySelector<HTMLElement>('.cards');
-    if (!strip) throw new Error('no card strip');
-    expect(strip.tabIndex).to.equal(0);
+    // The card strip is reached by keyboard: just before its first card's button in the Tab order.
+    getByRole(region, 'button', 'Pick One').focus();
+    await sendKeys({ down: 'Shift' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ up: 'Shift' });
+    const strip = root.activeElement as HTMLElement | null;
+    if (!strip || !region.contains(strip) || strip.querySelector('[role=group]') === null) throw new Error('Shift+Tab did not reach the card strip');
 
-    strip.focus();
     await sendKeys({ press: 'ArrowRight' });
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(strip.scrollLeft).to.be.greaterThan(0);
@@ -145,22 +164,39 @@ describe('<chat-widget> messages', () => {
     expect(strip.scrollLeft).to.be.greaterThan(0);
   });
 
-  it('when a fatal notice arrives, then it is announced and the input and buttons are disabled', async () => {
+  it('when a fatal notice arrives, then the log announces it once, an alert says the conversation ended, and the input and buttons are disabled', async () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'text', text: 'Hi', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }] }), bot(2, { type: 'notice', level: 'fatal', text: 'The bot failed.' }));
 
     expect(getByRole<HTMLInputElement>(root, 'textbox', 'Message').disabled).to.equal(true);
     expect(getByRole<HTMLButtonElement>(root, 'button', 'Send').disabled).to.equal(true);
     expect(getByRole<HTMLButtonElement>(root, 'button', 'Go').disabled).to.equal(true);
-    const alerts = [...root.querySelectorAll('[role=alert]')].map((a) => a.textContent?.trim());
-    expect(alerts).to.include('The bot failed.');
+    const notice = getAllByRole(log(root), 'listitem').at(-1);
+    expect(notice?.innerText.replace(/\s+/g, ' ').trim()).to.equal('Bot: The bot failed.');
+    expect(notice && liveRegionsAround(notice)).to.deep.equal(['log']);
+    expect(getAllByRole(root, 'alert').map((a) => a.textContent?.trim())).to.deep.equal(['This conversation has ended.']);
+  });
+
+  it('when both sides have spoken, then each message is an item of a list in the one live region, the log, and says who spoke', async () => {
+    const { root, show } = await mount();
+    await show(
+      bot(1, { type: 'text', text: 'Hello' }),
+      bot(2, { type: 'text', text: 'How can I help?' }),
+      { seq: 3, from: 'user', at: '2026-11-21T09:37:51.123Z', clientId: 'c1', message: { type: 'text', text: 'Opening hours' } },
+    );
+
+    expect(logTexts(root)).to.deep.equal(['Bot: Hello', 'Bot: How can I help?', 'You: Opening hours']);
+    const items = getAllByRole(log(root), 'listitem');
+    expect(items.map((item) => item.parentElement?.matches(listSelector))).to.deep.equal([true, true, true]);
+    // A live region inside another would have a screen reader announce each new message twice.
+    expect(items.map((item) => liveRegionsAround(item))).to.deep.equal([['log'], ['log'], ['log']]);
   });
 
   it('when an info notice arrives, then the input stays enabled', async () => {
     const { root, show } = await mount();
     await show(bot(1, { type: 'notice', level: 'info', text: 'An agent joins soon.' }));
     expect(getByRole<HTMLInputElement>(root, 'textbox', 'Message').disabled).to.equal(false);
-    expect(logTexts(root)).to.deep.equal(['An agent joins soon.']);
+    expect(logTexts(root)).to.deep.equal(['Bot: An agent joins soon.']);
   });
 
   it('when messages are stored, then each shows its time', async () => {
@@ -173,7 +209,7 @@ describe('<chat-widget> messages', () => {
     const { el, root, show } = await mount({ returning: true });
     await show(bot(1, { type: 'text', text: 'one' }), bot(2, { type: 'text', text: 'two' }));
 
-    expect(root.querySelector('.badge')?.textContent).to.equal('2');
+    expect(unreadOnLauncher(root)).to.equal('2');
     expect(root.querySelector('#unread')?.textContent).to.equal('2 unread messages');
     expect(getByRole(root, 'button', 'Open chat').getAttribute('aria-describedby')).to.equal('unread');
 
@@ -181,7 +217,7 @@ describe('<chat-widget> messages', () => {
     await el.updateComplete;
     el.open = false;
     await el.updateComplete;
-    expect(root.querySelector('.badge')).to.equal(null);
+    expect(unreadOnLauncher(root)).to.equal('');
   });
 
   it('when the server sends a dialog on a first visit while the chat is closed, then every bot message counts as unread and the page hears each count', async () => {
@@ -193,7 +229,7 @@ describe('<chat-widget> messages', () => {
     await show(bot(2, { type: 'text', text: 'Track it here.' }));
 
     // Compared as text: a failing assertion that prints a live node stalls the runner.
-    expect(root.querySelector('.badge')?.textContent ?? 'no badge').to.equal('2');
+    expect(unreadOnLauncher(root)).to.equal('2');
     expect(getByRole(root, 'button', 'Open chat').getAttribute('aria-describedby')).to.equal('unread');
     expect(counts).to.deep.equal([1, 2]);
   });
@@ -208,7 +244,7 @@ describe('<chat-widget> messages', () => {
 
     await show(bot(2, { type: 'text', text: 'Your order has shipped.' }));
 
-    expect(root.querySelector('.badge')?.textContent).to.equal('1');
+    expect(unreadOnLauncher(root)).to.equal('1');
   });
 
   it('when the bot sends root-relative media and links, then they load from the chat server, not the host page; absolute ones stay', async () => {
@@ -219,10 +255,12 @@ describe('<chat-widget> messages', () => {
       bot(3, { type: 'text', text: 'See [help](/help) or [docs](https://docs.example.com/x)' }),
     );
 
-    expect(root.querySelector('img.image')?.getAttribute('src')).to.equal(`${SERVER}/images/robot.svg`);
-    expect(root.querySelector('img.card-image')?.getAttribute('src')).to.equal(`${SERVER}/images/plan.png`);
+    expect(getByRole(log(root), 'img', 'Robot').getAttribute('src')).to.equal(`${SERVER}/images/robot.svg`);
+    // The card's picture has no alt text, so it is decoration: found inside its slide.
+    expect(getByRole(log(root), 'group', '1 of 1').querySelector('img')?.getAttribute('src')).to.equal(`${SERVER}/images/plan.png`);
     expect(getByRole(root, 'link', 'Open (opens in a new tab)').getAttribute('href')).to.equal(`${SERVER}/r/abc`);
-    expect([...root.querySelectorAll('.msg-text a')].map((a) => a.getAttribute('href'))).to.deep.equal([
+    const text = getAllByRole(log(root), 'listitem')[2];
+    expect(getAllByRole(text ?? log(root), 'link').map((a) => a.getAttribute('href'))).to.deep.equal([
       `${SERVER}/help`,
       'https://docs.example.com/x',
     ]);
@@ -274,8 +312,8 @@ describe('<chat-widget> messages', () => {
   it('when the user types markdown, then their bubble shows it exactly as typed', async () => {
     const { root, show } = await mount();
     await show({ seq: 1, from: 'user', at: '2026-11-21T09:36:51.123Z', clientId: 'c1', message: { type: 'text', text: '**not bold** [x](https://e.com)' } });
-    expect(logTexts(root)).to.deep.equal(['**not bold** [x](https://e.com)']);
-    expect(root.querySelectorAll('.msg strong, .msg a').length).to.equal(0);
+    expect(logTexts(root)).to.deep.equal(['You: **not bold** [x](https://e.com)']);
+    expect(log(root).querySelectorAll('strong').length + getAllByRole(log(root), 'link').length).to.equal(0);
   });
 
   describe('layout', () => {

@@ -40,9 +40,9 @@ async function mount(locale: 'en' | 'de'): Promise<Scene> {
 
 /** Everything a sighted visitor can read in the widget, plus what a screen reader says of its controls. */
 function visibleText(root: ShadowRoot): string {
-  const panel = root.querySelector<HTMLElement>('.panel');
+  const panel = root.querySelector<HTMLElement>('[role=dialog]');
   const labels = [...root.querySelectorAll('[aria-label]')].map((el) => el.getAttribute('aria-label'));
-  return [panel?.innerText ?? '', root.querySelector<HTMLElement>('.launcher')?.innerText ?? '', ...labels].join('\n');
+  return [panel?.innerText ?? '', root.querySelector<HTMLElement>('[aria-controls=panel]')?.innerText ?? '', ...labels].join('\n');
 }
 
 async function send(scene: Scene, text: string): Promise<void> {
