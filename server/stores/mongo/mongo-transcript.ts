@@ -100,12 +100,19 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
   const readAfter = async (userId: string, afterSeq: number, limit: number, user: (SettleHolder & { outboxAt?: number | null }) | null) => {
     const read = () =>
       transcript.find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } }).sort({ seq: 1 }).limit(limit).toArray();
-    const docs = await read();
+    // The entry at afterSeq too (one document more, no round trip more): a widget that is up to date
+    // gets nothing, and that entry is what shows the stored entries still reach lastSeq.
+    const withLast = await transcript
+      .find({ userId, seq: { $gte: Math.max(afterSeq, 1) } }, { projection: { _id: 0 } })
+      .sort({ seq: 1 })
+      .limit(limit + 1)
+      .toArray();
+    const docs = withLast.filter((doc) => doc.seq > afterSeq).slice(0, limit);
     if (user === null) return docs.map(toEntry);
     if (docs.length >= Math.min(limit, user.lastSeq - afterSeq)) {
       // The stored entries reach lastSeq and no outbox waits: nothing of the user's last turn is left to store,
       // so the user's next turn here skips that check (a reconnect replays, then resends: the first turn after a restart).
-      const top = docs.at(-1)?.seq ?? 0;
+      const top = withLast.at(-1)?.seq ?? 0;
       if (top >= user.lastSeq && user.outboxAt == null) settled.remember(userId, user.version, top);
       return docs.map(toEntry);
     }
