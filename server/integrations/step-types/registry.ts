@@ -27,7 +27,8 @@ export interface CompiledStepType {
 /**
  * The registry of step types, each one's schemas compiled once with ajv, when it is first used:
  * compiling every built-in type's schemas (and ajv's draft 2019-09 meta-schema, twice) was about
- * half of a start-up's CPU before listening, for a bot that may use none of them. A bot's own
+ * a quarter of a start-up's time before listening (a profile of bench/start-cpu.ts), for a bot
+ * that may use none of them. A bot's own
  * step types' schemas are checked when their module loads (define-step-type.ts), and the
  * built-in ones by registry.test.ts, so deferring the compile hides no broken schema.
  */
