@@ -41,7 +41,12 @@ export interface ApplyTurnOptions {
 
 export type TurnOutcome =
   | { readonly status: 'committed'; readonly user: UserRecord; readonly entries: readonly TranscriptEntry[] }
-  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry };
+  | {
+      readonly status: 'duplicate';
+      readonly entry: TranscriptEntry;
+      /** The user as the turn read them before it found the message stored (absent when a pending store found it). */
+      readonly user?: UserRecord;
+    };
 
 /** The trigger the turn was to run was run by another worker meanwhile: nothing was stored. */
 export interface RanElsewhere {
@@ -123,7 +128,7 @@ async function commitTurn(
       readonly insight?: { readonly trail: Trail; readonly counts: readonly CountDelta[]; readonly version: string };
       readonly jobs: readonly NewJob[];
     }
-  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
+  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry; readonly user: UserRecord }
   | RanElsewhere
 > {
   let understood: EngineInput | undefined;
@@ -180,7 +185,7 @@ async function commitTurn(
       ...(outbox.logs.length > 0 ? { logs: outbox.logs } : {}),
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
-    if (outcome.status === 'duplicate') return outcome;
+    if (outcome.status === 'duplicate') return { ...outcome, user: read };
     if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs, ...(insight ? { insight } : {}) };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);

@@ -1,5 +1,5 @@
 import type { UserMessage } from '../../shared/protocol.ts';
-import type { NewTranscriptEntry, TranscriptEntry } from '../ports/store.ts';
+import type { NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { answerPending, pendingJob } from './answer-pending.ts';
 import { applyTurn, countStored } from './apply-turn.ts';
@@ -10,6 +10,8 @@ export interface UserInput {
   readonly userId: string;
   readonly clientId: string;
   readonly message: UserMessage;
+  /** The user as the caller just read them (a reconnect's read): saves the turn its read; a stale one only costs a retry. */
+  readonly user?: UserRecord;
 }
 
 export { UnknownDialogError };
@@ -40,12 +42,14 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       const outcome = await applyTurn(deps, input.userId, engineInput, now, {
         userWrote: true,
         userEntry,
+        ...(input.user ? { user: input.user } : {}),
       }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
       // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
       if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };
       if (outcome.status === 'duplicate') {
         // The widget resends what it saw no ack for: if that message's turn had failed, this is its second run.
-        const user = await deps.store.getUser(input.userId);
+        // The turn's own read of the user tells (a stale one is safe: answerPending's commit checks the mark again).
+        const user = 'user' in outcome && outcome.user ? outcome.user : await deps.store.getUser(input.userId);
         if (user?.pendingSeq === outcome.entry.seq) await answerPending(deps, user);
         return { seq: outcome.entry.seq, duplicate: true };
       }

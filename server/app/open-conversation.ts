@@ -15,6 +15,12 @@ export interface OpenConversation {
   readonly startAt?: { readonly dialogId: string; readonly stepId?: string };
   /** A change committed with the start dialog's turn, when it runs (a channel's record that this request opened it). */
   readonly adjust?: (user: UserRecord) => UserRecord;
+  /**
+   * The user as the caller read them a moment ago (null: not stored), which saves the check a
+   * read of its own. Only for the check: anything that writes reads the user again under the
+   * turn lock.
+   */
+  readonly known?: UserRecord | null;
 }
 
 /** Most entries replayed in one go after a reconnect. */
@@ -23,17 +29,19 @@ export const REPLAY_LIMIT = 500;
 /**
  * A widget connected. The page's init data is saved before any dialog runs
  * (declared user-data fields to user data, the rest to variables), and a user
- * who never heard from the bot starts the bot's start dialog.
+ * who never heard from the bot starts the bot's start dialog. Resolves false when
+ * there was nothing to do (a returning user with nothing new or waiting): the user
+ * is then as the caller's `known` says.
  */
-export async function openConversation(deps: AppDeps, input: OpenConversation): Promise<void> {
+export async function openConversation(deps: AppDeps, input: OpenConversation): Promise<boolean> {
   const { userData, variables } = splitPageData(deps, input.init ?? {});
   if (Object.keys(userData).length === 0 && Object.keys(variables).length === 0) {
     // A returning user with nothing new to save and nothing waiting: no turn to run, so no
     // turn lock to take (on a shared store, two writes each reconnect would cost).
-    const known = await deps.store.getUser(input.userId);
-    if (known && known.pendingSeq === undefined && !(known.lastSeq === 0 && known.position === null)) return;
+    const known = input.known !== undefined ? input.known : await deps.store.getUser(input.userId);
+    if (known && known.pendingSeq === undefined && !(known.lastSeq === 0 && known.position === null)) return false;
   }
-  return deps.turns.run(input.userId, async () => {
+  await deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
     const user = await deps.store.ensureUser({ userId: input.userId, channelId: input.channelId, userData, variables, now });
     // A returning user's page may know more now (a login since the last visit): merge it in.
@@ -56,9 +64,15 @@ export async function openConversation(deps: AppDeps, input: OpenConversation): 
       });
     }
   });
+  return true;
 }
 
 /** What a reconnecting widget missed: stored entries after the last seq it showed. */
 export function readMissed(deps: AppDeps, userId: string, afterSeq: number): Promise<TranscriptEntry[]> {
   return deps.store.readTranscript(userId, afterSeq, REPLAY_LIMIT);
+}
+
+/** What a returning widget needs at connect: the user (null when unknown) and what it missed, with one read of the user. */
+export function readReturning(deps: AppDeps, userId: string, afterSeq: number): Promise<{ user: UserRecord | null; missed: TranscriptEntry[] }> {
+  return deps.store.readReturning(userId, afterSeq, REPLAY_LIMIT);
 }

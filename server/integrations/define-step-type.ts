@@ -45,10 +45,14 @@ export function defineStepType(type: StepTypeModule): StepTypeModule {
 const NAME = /^[A-Za-z][\w-]{0,63}$/;
 const FIELDS = new Set(['name', 'level', 'description', 'params', 'output', 'timing', 'service', 'mappings', 'secrets', 'fixed', 'call']);
 // Only to check that a module's schemas compile; the registry compiles them again with its own options (formats included).
-const schemaCheck = new Ajv({ strict: false, validateFormats: false });
+let schemaCheck: Ajv | undefined;
 
-/** Checks a module's default export and turns it into the registry's contract; throws an Error saying what to fix. */
-export function toStepType(value: unknown): CodeStepType {
+/**
+ * Checks a module's default export and turns it into the registry's contract; throws an Error saying what to fix.
+ * `schemasCompiled`: the product's own presets, whose schemas registry.test.ts compiles, skip compiling them
+ * here (at every start-up, for a bot that may use none of them).
+ */
+export function toStepType(value: unknown, options: { readonly schemasCompiled?: boolean } = {}): CodeStepType {
   if (value === undefined) throw new Error('has no default export; export default { name, level, params, output, call }');
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('its default export must be an object { name, level, params, output, call }');
   const type = value as Record<string, unknown>;
@@ -61,7 +65,7 @@ export function toStepType(value: unknown): CodeStepType {
     const schema = type[field];
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`step type "${type.name}": "${field}" must be a JSON Schema object`);
     try {
-      schemaCheck.compile(schema);
+      if (!options.schemasCompiled) (schemaCheck ??= new Ajv({ strict: false, validateFormats: false })).compile(schema);
     } catch (error) {
       throw new Error(`step type "${type.name}": "${field}" is not a valid JSON Schema: ${(error as Error).message}`);
     }

@@ -325,6 +325,13 @@ export interface Store extends Leases, PersonalDataStore {
   storePending(userId: string, entry: NewTranscriptEntry): Promise<TranscriptEntry & { readonly duplicate: boolean }>;
   /** Entries with seq > afterSeq, ascending, at most `limit`. */
   readTranscript(userId: string, afterSeq: number, limit: number): Promise<TranscriptEntry[]>;
+  /**
+   * What a returning widget needs when it connects: the user (null when unknown) and the
+   * entries after `afterSeq` (as readTranscript), with one read of the user. A reconnect
+   * storm after a restart is hundreds of these at once: each read of the user saved is a
+   * round trip per widget (bench/restart-round-trips.ts).
+   */
+  readReturning(userId: string, afterSeq: number, limit: number): Promise<{ user: UserRecord | null; missed: TranscriptEntry[] }>;
 
   // Logs and snapshots
   appendLog(kind: LogKind, entry: NewLogEntry): Promise<void>;

@@ -33,7 +33,7 @@ import { persistentSecret } from '../secrets.ts';
 import { openMongoStore, type MongoStore, type StoreCommand } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore, type SqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { openEventRooms } from '../stores/event-rooms.ts';
-import { openCluster, type Cluster } from '../cluster/cluster.ts';
+import type { Cluster } from '../cluster/cluster.ts';
 import { drain } from '../cluster/drain.ts';
 import { botService, type ReloadOutcome } from './bot-service.ts';
 import { openBotTests, sweepPreviews, wirePreview } from './studio-preview.ts';
@@ -109,7 +109,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const store = await openStore(config, dataDir, options.onStoreCommand);
   let cluster: Cluster | undefined;
   try {
-    cluster = config.REDIS_URL ? await openCluster({ url: config.REDIS_URL, logger }) : undefined;
+    // Loaded only in cluster mode: the Redis client and adapter are a tenth of a single node's start-up CPU.
+    cluster = config.REDIS_URL ? await (await import('../cluster/cluster.ts')).openCluster({ url: config.REDIS_URL, logger }) : undefined;
     // The studio's rooms open before the bot is read: its secrets are part of the env the definition reads.
     const urls = { base: config.PUBLIC_URL ?? '' };
     const studio = await openStudio({

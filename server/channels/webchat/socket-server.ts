@@ -18,8 +18,9 @@ import { handlePageEvent } from '../../app/handle-page-event.ts';
 import { UnknownDialogError, handleUserMessage, type UserInput } from '../../app/handle-user-message.ts';
 import { setUserData } from '../../app/set-user-data.ts';
 import { startDialog } from '../../app/start-dialog.ts';
-import { openConversation, readMissed } from '../../app/open-conversation.ts';
+import { openConversation, readReturning } from '../../app/open-conversation.ts';
 import type { Delivery } from '../../ports/delivery.ts';
+import type { UserRecord } from '../../ports/store.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { identityVerified } from './identity.ts';
 import type { OriginRefusal } from './origin-policy.ts';
@@ -155,10 +156,16 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     // Client events wait until the user exists and the start dialog has run; with deferStart,
     // a new visitor's first event (`open` or any other) is what stores them.
     const started = start(app, socket, logger, registered);
+    // The user as the connect read them, while nothing has changed them since: the first message's turn
+    // starts from it instead of a read of its own (a stale one only costs that turn a retry).
+    let returning: UserRecord | undefined;
+    void started.then((outcome) => {
+      if (outcome !== false && outcome !== true) returning = outcome.user;
+    });
     let opening: Promise<void> | undefined;
     const ready = () =>
       (opening ??= started.then(async (opened) => {
-        if (opened) return;
+        if (opened !== false) return;
         try {
           await openConversation(app, { userId, channelId: CHANNEL_ID, init: socket.data.init });
         } catch (error) {
@@ -195,7 +202,9 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     const sent = new SentEntries(socket, socket.data.lastSeq);
     // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
     const send = async (message: UserInput['message'], clientId: string) => {
-      const result = await handleUserMessage(app, { userId, clientId, message });
+      const user = returning;
+      returning = undefined;
+      const result = await handleUserMessage(app, { userId, clientId, message, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
       return result;
     };
@@ -250,8 +259,12 @@ function settleIdentity(
   return { ...sessions.issue(), lastSeq: 0, init: user ?? {} };
 }
 
-/** Issues the session and replays what was missed; false when the conversation is left for the visitor's first event (deferStart). */
-async function start(app: AppDeps, socket: ChatSocket, logger: Logger, registered?: Promise<void>): Promise<boolean> {
+/**
+ * Issues the session and replays what was missed; false when the conversation is left for the
+ * visitor's first event (deferStart); `{ user }` when a returning user needed nothing opened, so
+ * the user read here is still as stored; else true.
+ */
+async function start(app: AppDeps, socket: ChatSocket, logger: Logger, registered?: Promise<void>): Promise<boolean | { user: UserRecord }> {
   const { userId, token, lastSeq, init, deferStart } = socket.data;
   try {
     // Join before anything is sent, so nothing emitted meanwhile is missed;
@@ -260,12 +273,14 @@ async function start(app: AppDeps, socket: ChatSocket, logger: Logger, registere
     await registered;
     const { name, avatarUrl } = app.definition.settings;
     socket.emit('session', { userId, token, bot: avatarUrl ? { name, avatarUrl } : { name } });
-    // Replay first: what the start dialog says next reaches the room live.
-    const missed = await readMissed(app, userId, lastSeq);
+    // Replay first: what the start dialog says next reaches the room live. One read of the user serves
+    // the replay, the check below and the opening's (a restart brings every widget back at once).
+    const { user, missed } = await readReturning(app, userId, lastSeq);
     if (missed.length > 0) socket.emit('entries', missed.map(toItem));
     // A page view by a visitor not yet stored stores nothing: they are stored when they open the chat or write.
-    if (deferStart && (await app.store.getUser(userId)) === null) return false;
-    await openConversation(app, { userId, channelId: CHANNEL_ID, init });
+    if (deferStart && user === null) return false;
+    const opened = await openConversation(app, { userId, channelId: CHANNEL_ID, init, known: user });
+    if (!opened && user !== null) return { user };
   } catch (error) {
     logger.error({ userId, err: error }, 'could not open the conversation');
     socket.emit('protocol_error', { code: 'internal', message: 'The chat could not start. Please try again shortly.' });

@@ -24,20 +24,47 @@ export interface CompiledStepType {
   readonly output: ValidateFunction;
 }
 
-/** The registry of step types, their schemas compiled once with ajv. */
+/**
+ * The registry of step types, each one's schemas compiled once with ajv, when it is first used:
+ * compiling every built-in type's schemas (and ajv's draft 2019-09 meta-schema, twice) was about
+ * a quarter of a start-up's time before listening (a profile of bench/start-cpu.ts), for a bot
+ * that may use none of them. A bot's own
+ * step types' schemas are checked when their module loads (define-step-type.ts), and the
+ * built-in ones by registry.test.ts, so deferring the compile hides no broken schema.
+ */
 export class StepTypeRegistry {
   private readonly types = new Map<string, CompiledStepType>();
   // verbose: an error carries the schema it broke, so an unknown parameter can be matched to the closest known one.
-  private readonly inputAjv = withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false, verbose: true }));
-  private readonly outputAjv = withFormats(new Ajv({ allErrors: true, strict: false }));
+  private inputAjvMade: Ajv | undefined;
+  private outputAjvMade: Ajv | undefined;
 
   constructor(types: readonly StepType[] = BUILT_IN_STEP_TYPES) {
     for (const type of types) this.add(type);
   }
 
+  private get inputAjv(): Ajv {
+    return (this.inputAjvMade ??= withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false, verbose: true })));
+  }
+
+  private get outputAjv(): Ajv {
+    return (this.outputAjvMade ??= withFormats(new Ajv({ allErrors: true, strict: false })));
+  }
+
   add(type: StepType): void {
     if (this.types.has(type.name)) throw new Error(`step type "${type.name}" is registered twice`);
-    this.types.set(type.name, { type, params: this.inputAjv.compile(type.paramsSchema), output: this.outputAjv.compile(type.outputSchema) });
+    let params: ValidateFunction | undefined;
+    let output: ValidateFunction | undefined;
+    const compileParams = () => this.inputAjv.compile(type.paramsSchema);
+    const compileOutput = () => this.outputAjv.compile(type.outputSchema);
+    this.types.set(type.name, {
+      type,
+      get params() {
+        return (params ??= compileParams());
+      },
+      get output() {
+        return (output ??= compileOutput());
+      },
+    });
   }
 
   get(name: string): CompiledStepType | undefined {

@@ -66,6 +66,16 @@ export function transcriptCases(store: () => Store): void {
     expect(await store().readTranscript('nobody', 0, 10)).toStrictEqual([]);
   });
 
+  it('when a returning user is read with what they missed, then it is the user getUser gives and the entries readTranscript gives; an unknown one is null with none', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
+    await store().appendTranscript('u1', range(4).map((n) => bot(`one-${n}`)));
+    const returning = await store().readReturning('u1', 1, 2);
+    expect(returning.user).toStrictEqual(await store().getUser('u1'));
+    expect(returning.missed).toStrictEqual(await store().readTranscript('u1', 1, 2));
+    expect(returning.missed.map((e) => e.seq)).toStrictEqual([2, 3]);
+    expect(await store().readReturning('nobody', 0, 10)).toStrictEqual({ user: null, missed: [] });
+  });
+
   it('when a user entry repeats a stored clientId, then the stored entry is returned as a duplicate and no seq is used', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
     await store().appendTranscript('u1', [user('m1', 'original', 10), bot('reply')]);

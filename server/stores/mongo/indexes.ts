@@ -71,12 +71,16 @@ export async function ensureIndexes(db: Db): Promise<void> {
  */
 export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>>): Promise<void> {
   const present = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const [collection, wanted] of Object.entries(indexes)) {
-    const existing = present.has(collection)
-      ? new Set((await db.collection(collection).listIndexes().toArray()).map((index) => String(index.name)))
-      : new Set<string>();
-    const missing = wanted.filter((index) => !existing.has(String(index.name)));
-    if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
-    for (const name of RETIRED[collection] ?? []) if (existing.has(name)) await db.collection(collection).dropIndex(name);
-  }
+  // The collections side by side: a restart waits for these before it listens, one round trip each
+  // when they run in turn; each collection's own steps stay in order.
+  await Promise.all(
+    Object.entries(indexes).map(async ([collection, wanted]) => {
+      const existing = present.has(collection)
+        ? new Set((await db.collection(collection).listIndexes().toArray()).map((index) => String(index.name)))
+        : new Set<string>();
+      const missing = wanted.filter((index) => !existing.has(String(index.name)));
+      if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
+      for (const name of RETIRED[collection] ?? []) if (existing.has(name)) await db.collection(collection).dropIndex(name);
+    }),
+  );
 }

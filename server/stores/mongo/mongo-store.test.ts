@@ -168,6 +168,38 @@ describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
 });
 
 describe.skipIf(!inject('mongoUrl'))('what a crash left, after a replay', () => {
+  it('when a reconnect read the user and what they missed in one read and another process then stored an append only in the user document, then the turn from that read still stores that entry, before its own', async () => {
+    const url = `${inject('mongoUrl').replace(/\/$/, '')}/returning_${process.pid}_${Date.now().toString(36)}`;
+    const store = await openMongoStore({ url });
+    const client = await MongoClient.connect(url);
+    try {
+      await store.ensureUser({ userId: 'u1', channelId: 'webchat', now: 1 });
+      await store.appendTranscript('u1', [{ from: 'bot', at: 2, message: { type: 'text', text: 'Say something.' } }]);
+      expect(await store.readReturning('nobody', 0, 100)).toStrictEqual({ user: null, missed: [] });
+      const { user, missed } = await store.readReturning('u1', 0, 100);
+      expect(missed.map((e) => e.seq)).toStrictEqual([1]);
+      expect(user).toStrictEqual(await store.getUser('u1'));
+      // The turn runs from the reconnect's read (kept in the store's cache); meanwhile another process's append was cut short.
+      const unsent = transcriptDoc('u1', 2, { from: 'bot', at: 3, message: { type: 'text', text: 'Are you there?' } });
+      await client.db().collection('users').updateOne({ _id: 'u1' as never }, { $set: { lastSeq: 2, unsent: [unsent] } });
+      const committed = await store.commitTurn({
+        userId: 'u1',
+        expectedVersion: user!.version,
+        patch: {},
+        now: 4,
+        userEntry: { from: 'user', at: 4, clientId: 'c1', message: { type: 'text', text: 'yes' } },
+        botEntries: [{ from: 'bot', at: 4, message: { type: 'text', text: 'You said: yes' } }],
+      });
+      expect(committed.status).toBe('committed');
+      const texts = (await store.readTranscript('u1', 0, 100)).map((e) => `${e.seq} ${(e.message as { text: string }).text}`);
+      expect(texts).toStrictEqual(['1 Say something.', '2 Are you there?', '3 yes', '4 You said: yes']);
+    } finally {
+      await client.db().dropDatabase();
+      await client.close();
+      await store.close();
+    }
+  });
+
   it('when a reconnect replayed up to lastSeq and another process then stored an append only in the user document, then the next turn still stores that entry, before its own', async () => {
     const url = `${inject('mongoUrl').replace(/\/$/, '')}/replayed_${process.pid}_${Date.now().toString(36)}`;
     const store = await openMongoStore({ url });

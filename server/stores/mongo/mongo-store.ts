@@ -104,7 +104,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
   const outboxes = mongoOutboxes(db, locks, userLockKey);
   const settled = new SettledTurns();
   const cache = new UserDocCache();
-  const transcript = mongoTranscript(db, locks, outboxes, settled);
+  const transcript = mongoTranscript(db, locks, outboxes, settled, cache);
   const jobs = mongoJobs(db, locks);
   const datasets = mongoDatasets(db, locks);
   // Reads through cursors, which the per-operation retry does not cover: retried whole (they change nothing, or only repair).
@@ -122,6 +122,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     ...mongoUsers(db, locks, cache),
     ...transcript,
     readTranscript: (userId, afterSeq, limit) => retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
+    readReturning: (userId, afterSeq, limit) => retryTransient(() => transcript.readReturning(userId, afterSeq, limit), again),
     ...mongoTurns(db, locks, outboxes, settled, cache),
     ...mongoLogs(db),
     ...jobs,

@@ -2,9 +2,10 @@ import type { Db } from 'mongodb';
 import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
-import { userLockKey } from './mongo-users.ts';
+import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
 import type { Outboxes } from './turn-outbox.ts';
 import { insertEntries, rememberClientIds, restoreUnsent, topSeq, type RecentClientId, type SettleHolder, type SettledTurns } from './unsent-entries.ts';
+import type { UserDocCache } from './user-doc-cache.ts';
 
 export interface TranscriptDoc {
   userId: string;
@@ -43,7 +44,7 @@ export function transcriptDoc(userId: string, seq: number, entry: NewTranscriptE
   return doc;
 }
 
-type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript'>;
+type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript' | 'readReturning'>;
 
 /*
  * Appends hold the user's lock (see key-lock.ts): the lock, not the unique
@@ -53,8 +54,9 @@ type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTran
  * mark), and the inserts follow. The next seq comes from the highest stored
  * entry as well as lastSeq, so an append cut short costs no seq twice.
  */
-export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns): TranscriptOps {
+export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns, cache?: UserDocCache): TranscriptOps {
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
+  const fullUsers = db.collection<UserDoc>(COLLECTIONS.users);
   const users = db.collection<{ pendingSeq?: number | null; recent?: RecentClientId[] } & SettleHolder>(COLLECTIONS.users);
 
   const byClientId = (userId: string, clientId: string) =>
@@ -94,6 +96,44 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
     return results;
   };
 
+  /** The entries after afterSeq, with what a crash kept from the transcript stored first (`user` as just read). */
+  // The entry at afterSeq too (one document more, no round trip more): a widget that is up to date
+  // gets nothing, and that entry is what shows the stored entries still reach lastSeq.
+  const readFromLast = (userId: string, afterSeq: number, limit: number) =>
+    transcript
+      .find({ userId, seq: { $gte: Math.max(afterSeq, 1) } }, { projection: { _id: 0 } })
+      .sort({ seq: 1 })
+      .limit(limit + 1)
+      .toArray();
+
+  /**
+   * The entries after afterSeq, with what a crash kept from the transcript stored first (`user` as just read;
+   * `fromLast`, readFromLast's answer, when the caller read it beside the user).
+   */
+  const readAfter = async (
+    userId: string,
+    afterSeq: number,
+    limit: number,
+    user: (SettleHolder & { outboxAt?: number | null }) | null,
+    fromLast?: Awaited<ReturnType<typeof readFromLast>>,
+  ) => {
+    const read = () =>
+      transcript.find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } }).sort({ seq: 1 }).limit(limit).toArray();
+    const withLast = fromLast ?? (await readFromLast(userId, afterSeq, limit));
+    const docs = withLast.filter((doc) => doc.seq > afterSeq).slice(0, limit);
+    if (user === null) return docs.map(toEntry);
+    if (docs.length >= Math.min(limit, user.lastSeq - afterSeq)) {
+      // The stored entries reach lastSeq and no outbox waits: nothing of the user's last turn is left to store,
+      // so the user's next turn here skips that check (a reconnect replays, then resends: the first turn after a restart).
+      const top = withLast.at(-1)?.seq ?? 0;
+      if (top >= user.lastSeq && user.outboxAt == null) settled.remember(userId, user.version, top);
+      return docs.map(toEntry);
+    }
+    // Fewer entries than lastSeq promises: answers a crash kept from the transcript (unsent-entries.ts), stored now.
+    await restoreUnsent(transcript, user, await topSeq(transcript, userId));
+    return (await read()).map(toEntry);
+  };
+
   return {
     async appendTranscript(userId, entries) {
       return locks.withLock(userLockKey(userId), () => append(userId, entries));
@@ -107,24 +147,27 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
 
     async readTranscript(userId, afterSeq, limit) {
       if (limit <= 0) return [];
-      const read = () =>
-        transcript.find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } }).sort({ seq: 1 }).limit(limit).toArray();
       // Both at once (on FerretDB each is a scan of its collection). Read in either order they stay right: entries
       // newer than the user document read are more than lastSeq asks for; a turn committed between the two
-      // reads leaves fewer entries than lastSeq promises, which the repair below stores (as the turn does;
+      // reads leaves fewer entries than lastSeq promises, which readAfter's repair stores (as the turn does;
       // a duplicate is no error) before reading again.
-      const [user, docs] = await Promise.all([users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outboxAt: 1 } }), read()]);
-      if (user === null) return docs.map(toEntry);
-      if (docs.length >= Math.min(limit, user.lastSeq - afterSeq)) {
-        // The stored entries reach lastSeq and no outbox waits: nothing of the user's last turn is left to store,
-        // so the user's next turn here skips that check (a reconnect replays, then resends: the first turn after a restart).
-        const top = docs.at(-1)?.seq ?? 0;
-        if (top >= user.lastSeq && user.outboxAt == null) settled.remember(userId, user.version, top);
-        return docs.map(toEntry);
+      const [user, fromLast] = await Promise.all([
+        users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outboxAt: 1 } }),
+        readFromLast(userId, afterSeq, limit),
+      ]);
+      return readAfter(userId, afterSeq, limit, user, fromLast);
+    },
+
+    async readReturning(userId, afterSeq, limit) {
+      // The whole document, read once: the replay's check below and the caller's user. Kept in the
+      // cache, so the commit of the turn that usually follows (the widget's resend) reads it no more.
+      const doc = await fullUsers.findOne({ _id: userId });
+      if (doc === null) {
+        cache?.forget(userId);
+        return { user: null, missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, null) };
       }
-      // Fewer entries than lastSeq promises: answers a crash kept from the transcript (unsent-entries.ts), stored now.
-      await restoreUnsent(transcript, user, await topSeq(transcript, userId));
-      return (await read()).map(toEntry);
+      cache?.put(doc);
+      return { user: toUser(doc), missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, doc) };
     },
   };
 }

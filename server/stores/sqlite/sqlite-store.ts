@@ -63,6 +63,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   }
 
   const ping = db.prepare('SELECT 1');
+  const users = sqliteUsers(db);
+  const transcript = sqliteTranscript(db);
   return {
     kind: 'sqlite',
     db,
@@ -75,8 +77,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       checkpointer = undefined;
       if (db.open) db.close();
     },
-    ...sqliteUsers(db),
-    ...sqliteTranscript(db),
+    ...users,
+    ...transcript,
+    // Both reads are synchronous (better-sqlite3): nothing else runs between them.
+    async readReturning(userId, afterSeq, limit) {
+      const [user, missed] = [users.getUser(userId), transcript.readTranscript(userId, afterSeq, limit)];
+      return { user: await user, missed: await missed };
+    },
     ...sqliteTurns(db),
     ...sqliteLogs(db),
     ...sqliteJobs(db),
