@@ -96,7 +96,6 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
     return results;
   };
 
-  /** The entries after afterSeq, with what a crash kept from the transcript stored first (`user` as just read). */
   // The entry at afterSeq too (one document more, no round trip more): a widget that is up to date
   // gets nothing, and that entry is what shows the stored entries still reach lastSeq.
   const readFromLast = (userId: string, afterSeq: number, limit: number) =>
