@@ -5,13 +5,16 @@
  *
  * Set in a global setup, which runs before vitest forks its workers, so they and their children inherit TMPDIR.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export function useRunTmpdir(prefix: string): () => void {
   const outer = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), prefix));
+  // Passable but not listable by other accounts: the private PostgreSQL cluster runs as the `postgres` account when
+  // the tests run as root, and must reach its data folder inside (each test's own folders stay 0700).
+  chmodSync(dir, 0o711);
   process.env.TMPDIR = dir;
   return () => {
     if (outer === undefined) delete process.env.TMPDIR;
