@@ -37,6 +37,14 @@ if (mongo.url === null) {
   console.log(`cluster: SKIPPED, no Mongo-compatible server (${mongo.reason})`);
   process.exit(0);
 }
+/**
+ * BENCH_CLUSTER_MONGO_POOL: each node's most store connections (the driver's maxPoolSize; its
+ * default is 100). On FerretDB 1.x it defaults to 15: FerretDB keeps 50 PostgreSQL connections,
+ * and with more requests in flight than that it stopped answering anyone, for good (300 widgets
+ * at once: every PostgreSQL connection idle for minutes, a new client not even served its ping),
+ * so three nodes' pools stay under it. MongoDB itself needs no such bound.
+ */
+const MONGO_POOL = process.env.BENCH_CLUSTER_MONGO_POOL ?? (mongo.kind === 'ferretdb' ? '15' : undefined);
 const redis = await startRedis();
 const mongoTarget = new URL(mongo.url);
 const link = STORE_DELAY_MS > 0 ? await slowLink({ host: mongoTarget.hostname, port: Number(mongoTarget.port) }, STORE_DELAY_MS) : undefined;
@@ -62,7 +70,7 @@ async function startCluster(count: number, logLevel = 'warn'): Promise<ServerChi
     BOT_FUNCTION_KEY: KEY,
     SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
     SECRETS_KEY: 'bench-secrets-key-0123456789abcdefghij',
-    MONGODB_URL: `${nodesMongoUrl.replace(/\/$/, '')}/${(lastDatabase = `bench_cluster_${process.pid}_${++databases}`)}`,
+    MONGODB_URL: `${nodesMongoUrl.replace(/\/$/, '')}/${(lastDatabase = `bench_cluster_${process.pid}_${++databases}`)}${MONGO_POOL ? `?maxPoolSize=${MONGO_POOL}` : ''}`,
     REDIS_URL: redis.url,
     JOB_LEASE_SECONDS: '3',
     LOG_LEVEL: logLevel,
@@ -149,24 +157,31 @@ async function burst(): Promise<void> {
   console.log(
     `cluster burst, ${BURST} widgets on 3 nodes each sending one message at once: answer p50 ${percentile(answered, 50).toFixed(0)} ms, ` +
       `p99 ${percentile(answered, 99).toFixed(0)} ms (goal p99 <= 2000 ms); no answer within 60 s: ${BURST - answered.length} (goal 0); widgets that reconnected: ${reconnected}; ` +
-      `CPU per process ${cpu.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}${STORE_DELAY_MS > 0 ? `; store delayed ${STORE_DELAY_MS} ms each way` : ''}`,
+      `CPU per process ${cpu.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}${MONGO_POOL ? `; store pool ${MONGO_POOL} per node` : ''}${STORE_DELAY_MS > 0 ? `; store delayed ${STORE_DELAY_MS} ms each way` : ''}`,
   );
   const missing = [...latencies.keys()].filter((u) => Number.isNaN(latencies[u]));
   if (missing.length > 0) {
-    const client = new MongoClient(mongo.url!);
-    try {
-      const transcript = client.db(lastDatabase).collection<{ userId: string; seq: number; from: string; message: string }>('transcript');
-      for (const u of missing) {
-        const userId = clients[u]!.userId() ?? '';
-        const stored = await transcript.find({ userId }).sort({ seq: 1 }).toArray();
-        console.log(`  no answer: widget ${u} on node ${u % 3}, user ${userId}: ${JSON.stringify(seen[u])}`);
-        console.log(`    on the widget: ${JSON.stringify(clients[u]!.texts())}`);
-        console.log(`    stored: ${JSON.stringify(stored.map((doc) => `${doc.seq} ${doc.from} ${doc.message}`))}`);
-        for (const line of nodes[u % 3]!.output().split('\n')) if (userId !== '' && line.includes(userId)) console.log(`    node ${u % 3} log: ${line.slice(0, 500)}`);
+    // Bounded: a store that stopped answering must not stop the report (it is then the likeliest cause).
+    const client = new MongoClient(mongo.url!, { serverSelectionTimeoutMS: 5000, socketTimeoutMS: 10_000 });
+    const transcript = client.db(lastDatabase).collection<{ userId: string; seq: number; from: string; message: string }>('transcript');
+    for (const u of missing) {
+      const userId = clients[u]!.userId() ?? '';
+      console.log(`  no answer: widget ${u} on node ${u % 3}, user ${userId}: ${JSON.stringify(seen[u])}`);
+      console.log(`    on the widget: ${JSON.stringify(clients[u]!.texts())}`);
+      const stored = await transcript
+        .find({ userId })
+        .sort({ seq: 1 })
+        .toArray()
+        .then((docs) => JSON.stringify(docs.map((doc) => `${doc.seq} ${doc.from} ${doc.message}`)))
+        .catch((error: unknown) => `the store did not answer (${(error as Error).message})`);
+      console.log(`    stored: ${stored}`);
+      for (const line of nodes[u % 3]!.output().split('\n')) if (userId !== '' && line.includes(userId)) console.log(`    node ${u % 3} log: ${line.slice(0, 500)}`);
+      if (stored.startsWith('the store did not answer') && u !== missing.at(-1)) {
+        console.log(`  (the other ${missing.length - missing.indexOf(u) - 1} widgets with no answer are left out: the store does not answer)`);
+        break;
       }
-    } finally {
-      await client.close();
     }
+    await client.close(true).catch(() => undefined);
   }
   // Warnings and errors, counted by event, so a lease lost on a stalled node or a failed turn is seen beside the figures.
   for (const [n, node] of nodes.entries()) {
