@@ -16,7 +16,8 @@ export interface ChatClient {
   /** The session the server issued last, to open the same user's chat elsewhere (another tab). */
   session(): { userId: string; token: string } | undefined;
   texts(): string[];
-  send(text: string): void;
+  /** Sends a message (again after every reconnect until acked); `onReply` hears each ack. */
+  send(text: string, onReply?: (reply: { ok: boolean; code?: string }) => void): void;
   close(): void;
 }
 
@@ -40,17 +41,20 @@ export function chatClient(url: string, options: { reconnect?: boolean; session?
     userId: () => session?.userId,
     session: () => session,
     texts: () => [...bySeq.entries()].sort(([a], [b]) => a - b).map(([, item]) => (item.message.type === 'text' ? item.message.text : `<${item.message.type}>`)),
-    send(text) {
+    send(text, onReply) {
       const clientId = crypto.randomUUID();
       unacked.set(clientId, text);
+      if (onReply) replies.set(clientId, onReply);
       emit(clientId, text);
     },
     close: () => socket.disconnect(),
   };
+  const replies = new Map<string, (reply: { ok: boolean; code?: string }) => void>();
   const emit = (clientId: string, text: string) => {
     if (!socket.connected) return;
     socket.emit('message', { clientId, text }, (reply) => {
       if (reply.ok) unacked.delete(clientId);
+      replies.get(clientId)?.(reply.ok ? { ok: true } : { ok: false, code: reply.error.code });
     });
   };
   socket.on('session', (next) => (session = next));
