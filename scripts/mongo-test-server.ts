@@ -53,7 +53,10 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
     if ('reason' in postgres) return { url: null, reason: `FerretDB needs PostgreSQL: ${postgres.reason}` };
     const server = await startChild('ferretdb', ferretdb, (dir, port) => [
       '--handler=postgresql',
-      `--postgresql-url=${postgres.url}`,
+      // FerretDB 1.24 keeps 50 PostgreSQL connections unless told otherwise, and with more than that many requests in
+      // flight it stopped answering anyone (seen with three nodes' driver pools of 100 each under a burst). 150 stays
+      // below the cluster's max_connections (200) and above one node's default driver pool (100).
+      `--postgresql-url=${postgres.url}?pool_max_conns=150`,
       `--state-dir=${dir}`,
       `--listen-addr=127.0.0.1:${port}`,
       // '-' turns the debug/metrics listener off, so parallel runs don't fight over :8088.
