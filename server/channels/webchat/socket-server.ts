@@ -109,6 +109,9 @@ export interface WebchatOptions {
   readonly draining?: () => boolean;
 }
 
+/** How long after a connect its read of the user may still serve the first message's turn. */
+const RETURNING_FRESH_MS = 5_000;
+
 /**
  * The web chat channel: translates socket.io into use-case calls and back.
  * Identity is settled in the handshake; every payload is validated against
@@ -157,10 +160,12 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     // a new visitor's first event (`open` or any other) is what stores them.
     const started = start(app, socket, logger, registered);
     // The user as the connect read them, while nothing has changed them since: the first message's turn
-    // starts from it instead of a read of its own (a stale one only costs that turn a retry).
-    let returning: UserRecord | undefined;
+    // starts from it instead of a read of its own (a stale one only costs that turn a retry). Only for a
+    // message soon after the connect, as a widget's resend after a restart is: later, a timer or a trigger
+    // has likely moved the user on, and the retry would cost more than the read saves.
+    let returning: { readonly user: UserRecord; readonly at: number } | undefined;
     void started.then((outcome) => {
-      if (outcome !== false && outcome !== true) returning = outcome.user;
+      if (outcome !== false && outcome !== true) returning = { user: outcome.user, at: app.clock.now() };
     });
     let opening: Promise<void> | undefined;
     const ready = () =>
@@ -202,7 +207,7 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     const sent = new SentEntries(socket, socket.data.lastSeq);
     // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
     const send = async (message: UserInput['message'], clientId: string) => {
-      const user = returning;
+      const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS ? returning.user : undefined;
       returning = undefined;
       const result = await handleUserMessage(app, { userId, clientId, message, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
