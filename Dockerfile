@@ -28,6 +28,11 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/demo ./demo
 # The data folder belongs to the unprivileged user the server runs as (node, uid 1000).
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
+# Most of a restart's CPU before it listens is compiling the modules it loads. Node keeps their
+# compiled code here; importing the entry (which starts nothing) fills it while the image builds,
+# so a new container's first start, and every restart after a crash, skips that work.
+ENV NODE_COMPILE_CACHE=/app/.compile-cache
+RUN node --input-type=module -e "await import('/app/dist/server/main.js')" && chown -R node:node /app/.compile-cache
 VOLUME ["/data"]
 USER node
 EXPOSE 3000

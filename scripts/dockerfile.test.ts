@@ -5,10 +5,13 @@
  * against a real server.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledServerMain } from '../server/test/compiled-server.ts';
 import { startTestServer, type TestServer } from '../server/test/start-test-server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,6 +96,33 @@ describe('Dockerfile', () => {
     expect(JSON.parse(cmd)).toStrictEqual(['node', 'dist/server/main.js']);
     const build = JSON.parse(readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string; rootDir: string }; include: string[] };
     expect([build.compilerOptions.outDir, build.compilerOptions.rootDir, build.include.includes('server')]).toStrictEqual(['dist', '.', true]);
+  });
+
+  it('when the image is built, then the entry is imported once with the compile cache the runtime keeps, and importing it starts nothing', async () => {
+    const env = final.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const cacheDir = /NODE_COMPILE_CACHE=(\S+)/.exec(env)?.[1];
+    expect(cacheDir).toBeDefined();
+    const warm = final.findIndex((i) => i.keyword === 'RUN' && i.args.includes("import('/app/dist/server/main.js')") && i.args.includes(`chown -R node:node ${cacheDir}`));
+    expect(warm).toBeGreaterThan(final.findIndex((i) => i.keyword === 'COPY' && i.args.includes('/app/dist')));
+    expect(warm).toBeLessThan(final.findIndex((i) => i.keyword === 'USER'));
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    if (major < 22 || (major === 22 && minor < 1)) return; // No compile cache before Node 22.1 (CI runs 24).
+    // The same import, on the compiled server, into a folder of our own: it must end by itself
+    // (no server left listening) and leave compiled code behind.
+    const dir = await mkdtemp(path.join(tmpdir(), 'compile-cache-'));
+    try {
+      const main = await compiledServerMain();
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(main).href)})`], {
+        env: { ...process.env, NODE_COMPILE_CACHE: dir, PORT: '0' },
+        timeout: 60_000,
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).not.toMatch(/running at/i);
+      expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('when the build context is sent, then local data, installs and env files stay out of it', () => {
