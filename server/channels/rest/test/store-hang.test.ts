@@ -9,7 +9,7 @@ const KEY = 'hang-channel-key-0123456789abcdef';
 const mongo = storeLegs().find((leg) => leg.name === 'mongo')!;
 
 /*
- * The REST channel's side of the turn deadline (TURN_DEADLINE, 1 s here, shorter than the answer
+ * The REST channel's side of the turn deadline (TURN_DEADLINE, 2 s here, shorter than the answer
  * wait of 5 s): a store that stops answering costs the connector a 503 it can act on, not a
  * request that hangs for minutes; its resend of the clientId, once the store is back, is stored once.
  */
@@ -25,7 +25,7 @@ describe.skipIf(mongo.skip)('a REST channel message sent while the store hangs (
     server = await startTestServer({
       MONGODB_URL: url.toString(),
       BOT_DEFINITION: ECHO_BOT,
-      TURN_DEADLINE: '1s',
+      TURN_DEADLINE: '2s',
       REST_CHANNEL_ANSWER_WAIT: '5s',
       REST_CHANNELS: JSON.stringify([{ name: 'shop', key: KEY }]),
     });
