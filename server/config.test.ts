@@ -41,6 +41,7 @@ describe('config', () => {
     ['INSIGHTS_MISSES_ROWS', '0', /^INSIGHTS_MISSES_ROWS: must be a whole number of log rows from 1 to 9999999 \(got "0"\)$/],
     ['INSIGHTS_MISSES_GROUPED', '20000', /^INSIGHTS_MISSES_GROUPED: must be a whole number of inputs from 1 to 9999 \(got "20000"\)$/],
     ['SHUTDOWN_GRACE', '1h', /^SHUTDOWN_GRACE: must be a duration from 0s to 10m, such as 20s or 500ms \(got "1h"\)$/],
+    ['TURN_DEADLINE', '50ms', /^TURN_DEADLINE: must be a duration from 100ms to 120s, such as 15s or 500ms \(got "50ms"\)$/],
   ])('when %s is %j, then one line names the variable', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
@@ -65,6 +66,8 @@ describe('config', () => {
     expect(config.PORT).toBe(0);
     expect(readConfig({ SESSION_TTL: '12h' }).SESSION_TTL).toBe(12 * 3_600_000);
     expect(readConfig({ INSIGHTS_WINDOW: '2h' }).INSIGHTS_WINDOW).toBe(2 * 3_600_000);
+    expect(readConfig({}).TURN_DEADLINE).toBe(15_000);
+    expect(readConfig({ TURN_DEADLINE: '2s' }).TURN_DEADLINE).toBe(2_000);
     expect(config.JOB_LEASE_SECONDS).toBe(2);
     expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
     expect(readConfig({ ALLOWED_ORIGINS: 'HTTPS://Shop.Example.com:443/, http://shop.test:8080' }).ALLOWED_ORIGINS).toEqual(['https://shop.example.com', 'http://shop.test:8080']);

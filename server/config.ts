@@ -175,6 +175,14 @@ export const configSchema = z.object({
   REST_CHANNEL_ANSWER_WAIT: optionalText
     .transform((text) => parseDuration(text ?? '10s'))
     .refine((ms): ms is number => ms !== undefined && ms >= 100 && ms <= 60_000, 'must be a duration from 100ms to 60s, such as 10s or 500ms'),
+  /**
+   * How long a visitor's message (web chat or a REST channel) may take to be stored, retries of a
+   * slow or unreachable store included; past it the visitor is asked to send it again and the log
+   * says turn_deadline_passed. Milliseconds after parsing.
+   */
+  TURN_DEADLINE: optionalText
+    .transform((text) => parseDuration(text ?? '15s'))
+    .refine((ms): ms is number => ms !== undefined && ms >= 100 && ms <= 120_000, 'must be a duration from 100ms to 120s, such as 15s or 500ms'),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()

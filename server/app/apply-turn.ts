@@ -10,6 +10,7 @@ import { messageText } from './export-records.ts';
 import type { CountDelta } from '../ports/insights.ts';
 import { advanceTrail, readTrail, summaryOf, TRAIL_KEY, type Trail } from './insights/trail.ts';
 import { turnEventJobs } from './turn-events.ts';
+import { checkDeadline, meetDeadline } from '../ports/deadline.ts';
 
 const MAX_ATTEMPTS = 8;
 
@@ -161,6 +162,8 @@ async function commitTurn(
       now,
     );
     const jobs = [...outbox.jobs, ...handedOff, ...eventJobs];
+    // A visitor waits on a message's turn (turn-deadline.ts): past its deadline they were asked to send again, so no commit starts.
+    if (options.userEntry) checkDeadline();
     const outcome = await deps.store.commitTurn({
       userId,
       expectedVersion: user.version,
@@ -185,6 +188,8 @@ async function commitTurn(
       ...(outbox.logs.length > 0 ? { logs: outbox.logs } : {}),
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
+    // The message is stored (now or before): the visitor's answer no longer depends on the deadline.
+    if (outcome.status !== 'conflict' && options.userEntry) meetDeadline();
     if (outcome.status === 'duplicate') return { ...outcome, user: read };
     if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs, ...(insight ? { insight } : {}) };
   }

@@ -42,6 +42,8 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** Runs integration steps; unset: every integration step fails (kind "unconfigured") and follows its onError. */
   readonly integrations?: IntegrationCaller;
+  /** How long a visitor's message may take to be stored before they are asked to send it again (TURN_DEADLINE); default 15 s. */
+  readonly turnDeadlineMs?: number;
   /** Integration calls a minute per user and service (INTEGRATION_USER_RATE_LIMIT); default 30. */
   readonly integrationCallsPerMinute?: number;
   /** What the studio's insights count, kept with each turn; none when omitted (tests, benchmarks without insights). */

@@ -5,6 +5,8 @@ import { answerPending, pendingJob } from './answer-pending.ts';
 import { applyTurn, countStored } from './apply-turn.ts';
 import { UnknownDialogError } from './start-dialog.ts';
 import { toEngineInput } from './to-engine-input.ts';
+import { withinTurnDeadline } from './turn-deadline.ts';
+import { checkDeadline, meetDeadline, timeLeft } from '../ports/deadline.ts';
 
 export interface UserInput {
   readonly userId: string;
@@ -28,7 +30,9 @@ export const TYPING_DELAY_MS = 300;
  */
 export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
   const engineInput = toEngineInput(deps, input.message);
-  return deps.turns.run(input.userId, async () => {
+  return withinTurnDeadline(deps, input, () => deps.turns.run(input.userId, async () => {
+    // Waited behind the user's earlier turn past the deadline: the visitor has been told, so nothing is written for it.
+    checkDeadline();
     const now = deps.clock.now();
     const userEntry = { from: 'user' as const, clientId: input.clientId, at: now, message: input.message };
     // "Typing…" only for answers that take a while (a mail server, a slow model): an
@@ -60,7 +64,7 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       clearTimeout(indicator);
       if (typing) deps.delivery.typing(input.userId, false);
     }
-  });
+  }));
 }
 
 /**
@@ -78,8 +82,11 @@ async function storePendingOrRethrow(
   error: unknown,
 ): Promise<{ readonly status: 'pending'; readonly entry: TranscriptEntry } | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }> {
   let stored: TranscriptEntry & { readonly duplicate: boolean };
+  // Past the deadline the visitor has been asked to send again: storing the message now would answer them twice.
+  if (timeLeft() <= 0) throw error;
   try {
     stored = await deps.store.storePending(input.userId, entry);
+    meetDeadline();
   } catch {
     // The store is away: the original error says more than this one.
     throw error;

@@ -116,6 +116,12 @@ export interface ConversationEvent {
 
 /** What one write (about once a second) carries: counter changes and the conversations that changed. */
 export interface InsightsBatch {
+  /**
+   * Names the batch: written again with the same id after a failure, it counts once. A store
+   * that writes a batch in several documents and fails halfway skips, on the retry, those that
+   * already hold it; one that writes it all or nothing needs no more. Without an id, each write counts.
+   */
+  readonly id?: string;
   readonly counts: readonly CountDelta[];
   readonly conversations: readonly ConversationSummary[];
 }

@@ -323,6 +323,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     links,
     integrations: current.caller,
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
+    turnDeadlineMs: config.TURN_DEADLINE,
     ...(insights.recorder ? { insights: insights.recorder } : {}),
     events: subscriptions.jobs.sink,
     usage: eventRooms.usage,

@@ -11,7 +11,7 @@ const SERVER = 'http://bot.test:3000';
 
 /** What only an operator or a developer should ever read: setting names, error codes, transport and server wording. */
 const OPERATOR_TEXT =
-  /BOT_IDENTITY_SECRET|ALLOWED_ORIGINS|HMAC|userHash|websocket|xhr|poll error|timeout|origin|invalid_payload|text_too_long|unknown_dialog|not_allowed|unauthorized|session_expired|rate_limited|internal|There is no dialog|bytes|server/i;
+  /BOT_IDENTITY_SECRET|ALLOWED_ORIGINS|HMAC|userHash|websocket|xhr|poll error|timeout|origin|invalid_payload|text_too_long|unknown_dialog|not_allowed|unauthorized|session_expired|rate_limited|internal|There is no dialog|sent just now|bytes|server/i;
 
 /** Console output, captured so a test can check that the details went there instead. */
 function captureConsole(): { lines: string[]; restore: () => void } {
@@ -107,6 +107,18 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
       scene.transport().serverAccepts();
       await send(scene, 'a long one');
       const error = { code: 'text_too_long', message: 'Messages can be at most 4096 bytes long; please shorten it.' } as const;
+      scene.transport().fire('protocol_error', error);
+      scene.transport().sent[0]?.ack({ ok: false, error });
+    },
+  },
+  {
+    name: 'the store does not take the message within the turn deadline',
+    expected: (t) => `${t.notSent}: ${t.failed}`,
+    act: async (scene) => {
+      scene.transport().serverAccepts();
+      await send(scene, 'hello');
+      // As the server acks it (channels/webchat/socket-server.ts), with the protocol_error echo beside the ack.
+      const error = { code: 'internal', message: 'That could not be sent just now. Please try again.' } as const;
       scene.transport().fire('protocol_error', error);
       scene.transport().sent[0]?.ack({ ok: false, error });
     },

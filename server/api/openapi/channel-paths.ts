@@ -82,6 +82,7 @@ export function channelPaths(): Obj {
           '415': error('unsupported_media_type: send the body as application/json.'),
           '429': ref('responses/RateLimited'),
           '500': ref('responses/Internal'),
+          '503': error('store_timeout: the message could not be stored within TURN_DEADLINE (15 s), as when the store is slow or unreachable; nothing of it was written after that. Send it again with the same clientId: it is stored once.'),
         },
       },
       get: {

@@ -1,5 +1,5 @@
 import type { Logger } from '../../ports/logger.ts';
-import { dayOf, latencyBucket, type ConversationSummary, type CountDelta, type InsightsRoom, type Metric } from '../../ports/insights.ts';
+import { dayOf, latencyBucket, type ConversationSummary, type CountDelta, type InsightsBatch, type InsightsRoom, type Metric } from '../../ports/insights.ts';
 
 export interface RecorderOptions {
   readonly room: InsightsRoom;
@@ -34,6 +34,13 @@ export class InsightsRecorder {
   private readonly preview = new Map<string, boolean>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /**
+   * A batch whose write failed, kept whole with its id and written again, unchanged, before
+   * anything newer: the store may have written some of its documents already, and it skips
+   * those by the id (InsightsBatch.id), so no count lands twice. Merging it into newer counts
+   * would give it a new id, and the documents already written would count it again.
+   */
+  private failed: InsightsBatch | undefined;
 
   constructor(private readonly options: RecorderOptions) {}
 
@@ -96,6 +103,7 @@ export class InsightsRecorder {
   async eraseUser(userId: string): Promise<number> {
     for (const key of this.summaries.keys()) if (key.startsWith(`${userId}\u0000`)) this.summaries.delete(key);
     this.failures.delete(userId);
+    if (this.failed) this.failed = { ...this.failed, conversations: this.failed.conversations.filter((s) => s.userId !== userId) };
     // A write under way may still carry one: let it land, then remove.
     await this.flushing;
     return this.options.room.eraseUser(userId);
@@ -114,18 +122,29 @@ export class InsightsRecorder {
   }
 
   private async write(): Promise<void> {
+    if (this.failed) {
+      if (!(await this.tryWrite(this.failed))) return;
+      this.failed = undefined;
+    }
     if (this.counts.size === 0 && this.summaries.size === 0) return;
-    const counts = this.counts;
-    const summaries = this.summaries;
+    const batch: InsightsBatch = {
+      id: crypto.randomUUID(),
+      counts: [...this.counts.values()].filter((c) => c.n !== 0),
+      conversations: [...this.summaries.values()],
+    };
     this.counts = new Map();
     this.summaries = new Map();
+    if (!(await this.tryWrite(batch))) this.failed = batch;
+  }
+
+  private async tryWrite(batch: InsightsBatch): Promise<boolean> {
     try {
-      await this.options.room.record({ counts: [...counts.values()].filter((c) => c.n !== 0), conversations: [...summaries.values()] });
+      await this.options.room.record(batch);
+      return true;
     } catch (error) {
-      // Put back under what came meanwhile: nothing counted twice, nothing lost while the store is away.
-      for (const delta of counts.values()) this.add(delta);
-      for (const [key, summary] of summaries) if (!this.summaries.has(key)) this.summaries.set(key, summary);
-      this.options.logger.warn({ event: 'insights_write_failed', err: error, pending: this.counts.size }, 'insights counters could not be written; they are kept and tried again');
+      const pending = batch.counts.length + this.counts.size;
+      this.options.logger.warn({ event: 'insights_write_failed', err: error, pending }, 'insights counters could not be written; they are kept and tried again');
+      return false;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app/deps.ts';
 import { handlePageEvent } from '../../app/handle-page-event.ts';
 import { handleUserMessage } from '../../app/handle-user-message.ts';
+import { DeadlinePassed } from '../../ports/deadline.ts';
 import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import { setUserData } from '../../app/set-user-data.ts';
 import { startDialog } from '../../app/start-dialog.ts';
@@ -83,7 +84,12 @@ export async function answerTurn(deps: AppDeps, located: Located, input: Inbound
     // Taken at once, so nothing said from here on is both answered and called back.
     held = release();
     // (A failure before the deadline made `within` throw: the request's own error answer.)
-    if (!done) work.catch((error: unknown) => deps.logger.error({ event: 'rest_turn_failed', channel: channel.name, userId, err: error }, 'a REST channel turn failed after its answer'));
+    if (!done) {
+      work.catch((error: unknown) => {
+        // A deadline that passed was logged where the turn ran (app/turn-deadline.ts): one line for it.
+        if (!(error instanceof DeadlinePassed)) deps.logger.error({ event: 'rest_turn_failed', channel: channel.name, userId, err: error }, 'a REST channel turn failed after its answer');
+      });
+    }
     const ran = flight.ran;
     if (ran === undefined) return { messages: held.messages, events: held.events, complete: false };
     // Sent before: nothing ran now, and the answer is what the first one was.

@@ -11,6 +11,7 @@ import type { UserRecord } from '../../ports/store.ts';
 import type { RestChannel } from './channel-config.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
 import { HttpError } from '../../ports/http-error.ts';
+import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { RestDelivery } from './rest-delivery.ts';
 import { Flight, answerResend, answerTurn, type Located } from './answer-turn.ts';
 import { toItem } from '../../app/to-item.ts';
@@ -112,6 +113,10 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     flight.done.then(land, land);
     const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, opened, deadline, flight)).catch((error: unknown) => {
       flight.settle(error ?? new Error('the request failed'));
+      // The store did not take the message within TURN_DEADLINE (logged once where the turn ran): nothing of it is stored after that.
+      if (error instanceof DeadlinePassed) {
+        throw new HttpError(503, 'store_timeout', 'The message could not be stored in time (the store is slow or unreachable). Send it again with the same clientId; it is stored once.');
+      }
       throw error;
     });
     if (seen.size >= MAX_SEEN) seen.clear();

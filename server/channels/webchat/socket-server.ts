@@ -19,6 +19,7 @@ import { UnknownDialogError, handleUserMessage, type UserInput } from '../../app
 import { setUserData } from '../../app/set-user-data.ts';
 import { startDialog } from '../../app/start-dialog.ts';
 import { openConversation, readReturning } from '../../app/open-conversation.ts';
+import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { UserRecord } from '../../ports/store.ts';
 import type { Logger } from '../../ports/logger.ts';
@@ -321,6 +322,8 @@ function handle<S extends z.ZodType, T>(
       reply?.({ ok: true, value: await action(parsed.data) });
     } catch (error) {
       if (error instanceof UnknownDialogError) return fail({ code: 'unknown_dialog', message: error.message });
+      // The store did not answer in time: logged once where the turn ran (app/turn-deadline.ts); the widget shows the message as not sent.
+      if (error instanceof DeadlinePassed) return fail({ code: 'internal', message: 'That could not be sent just now. Please try again.' });
       logger.error({ event: 'socket_event_failed', userId: socket.data.userId, socketId: socket.id, err: error }, 'could not handle a client event');
       fail({ code: 'internal', message: 'That could not be handled. Please try again.' });
     }

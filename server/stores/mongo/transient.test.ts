@@ -7,7 +7,8 @@ import { mongoTurns } from './mongo-turns.ts';
 import { mongoUsers, userLockKey } from './mongo-users.ts';
 import { mongoOutboxes } from './turn-outbox.ts';
 import { SettledTurns } from './unsent-entries.ts';
-import { isTransient, retryingDb } from './transient.ts';
+import { isTransient, retryingDb, retryTransient } from './transient.ts';
+import { newDeadline, runWithDeadline } from '../../ports/deadline.ts';
 
 const busy = () => new MongoServerError({ errmsg: 'database is locked (5) (SQLITE_BUSY)', code: 1 });
 
@@ -22,6 +23,37 @@ describe('which store errors are worth another try', () => {
     expect(isTransient(busy())).toBe(true);
     expect(isTransient(new MongoServerError({ errmsg: 'E11000 duplicate key', code: 11000 }))).toBe(false);
     expect(isTransient(new Error('user u does not exist'))).toBe(false);
+  });
+});
+
+describe('retries under a deadline', () => {
+  const policy = { attempts: 8, firstPauseMs: 40, maxPauseMs: 1000 };
+  const failing = (starts: number[]) => async () => {
+    starts.push(performance.now());
+    throw busy();
+  };
+
+  it('when a person waits on the work and its deadline is near, then a transient failure is not tried again past it', async () => {
+    const starts: number[] = [];
+    const deadline = newDeadline(50);
+    await expect(runWithDeadline(deadline, () => retryTransient(failing(starts), policy))).rejects.toThrow(/database is locked/);
+    // The second pause alone (40 to 120 ms) would end past the deadline: one or two tries, each started before it.
+    expect(starts.length).toBeLessThanOrEqual(2);
+    expect(starts.every((at) => at < deadline.at)).toBe(true);
+  });
+
+  it('when nobody waits on the work (a job, a timer), then every try of the policy is made', async () => {
+    const starts: number[] = [];
+    await expect(retryTransient(failing(starts), { attempts: 4, firstPauseMs: 2, maxPauseMs: 4 })).rejects.toThrow(/database is locked/);
+    expect(starts).toHaveLength(4);
+  });
+
+  it('when what the person waits on is in hand (the message is stored), then the rest of the work retries as usual', async () => {
+    const starts: number[] = [];
+    const deadline = newDeadline(1);
+    deadline.met = true;
+    await expect(runWithDeadline(deadline, () => retryTransient(failing(starts), { attempts: 4, firstPauseMs: 2, maxPauseMs: 4 }))).rejects.toThrow(/database is locked/);
+    expect(starts).toHaveLength(4);
   });
 });
 

@@ -1,4 +1,5 @@
 import { Collection, MongoError, MongoNetworkError, type Db } from 'mongodb';
+import { timeLeft } from '../../ports/deadline.ts';
 
 /*
  * Errors that say "not now" rather than "no": the same operation may well
@@ -45,7 +46,7 @@ export interface RetryPolicy {
 /** About 5 s of retrying in the worst case: longer than a step-down election, short of a user giving up. */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, firstPauseMs: 25, maxPauseMs: 1500 };
 
-/** Runs `operation`, again after a pause while it fails transiently and tries remain. */
+/** Runs `operation`, again after a pause while it fails transiently, tries remain and the work's deadline (if any) allows. */
 export async function retryTransient<T>(operation: () => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
   let pause = policy.firstPauseMs;
   for (let attempt = 1; ; attempt += 1) {
@@ -54,7 +55,10 @@ export async function retryTransient<T>(operation: () => Promise<T>, policy: Ret
     } catch (error) {
       if (attempt >= policy.attempts || !isTransient(error)) throw error;
       // Jitter: many writers that failed together do not all come back together.
-      await new Promise((done) => setTimeout(done, pause / 2 + Math.random() * pause));
+      const wait = pause / 2 + Math.random() * pause;
+      // A person waits on this (a visitor's message, ports/deadline.ts): no try that would start past their deadline.
+      if (wait >= timeLeft()) throw error;
+      await new Promise((done) => setTimeout(done, wait));
       pause = Math.min(pause * 2, policy.maxPauseMs);
     }
   }

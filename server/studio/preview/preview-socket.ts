@@ -15,6 +15,7 @@ import { startDialog } from '../../app/start-dialog.ts';
 import { toItem } from '../../app/to-item.ts';
 import { TokenBucket } from '../../app/token-bucket.ts';
 import { DefinitionError } from '../../definition/load.ts';
+import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { Account } from '../../ports/studio/accounts.ts';
 import { may } from '../../ports/studio/roles.ts';
 import type { StudioSession } from '../../ports/studio/sessions.ts';
@@ -164,6 +165,8 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
         if (error instanceof NoPreview) return fail('no_preview', error.message);
         if (error instanceof NotATest) return fail('not_a_test', error.message);
         if (error instanceof UnknownDialogError) return fail('invalid_payload', error.message);
+        // The store did not take the message within TURN_DEADLINE: logged once where the turn ran (app/turn-deadline.ts).
+        if (error instanceof DeadlinePassed) return fail('internal', 'That could not be sent just now. Please try again.');
         options.deps.logger.error({ event: 'preview_event_failed', accountId: socket.data.accountId, previewEvent: event, err: error }, 'a studio preview event failed');
         fail('internal', 'That could not be done. Please try again.');
       });

@@ -32,12 +32,22 @@ export interface CounterDoc {
   kind: 'n' | 'o' | 'u';
   day: number;
   t: string;
+  /**
+   * The ids of the latest batches added to an `n:` document (InsightsBatch.id), newest last, at
+   * most APPLIED_IDS: a batch retried after a write that failed halfway skips the documents that
+   * already hold it. Several, not one: in a cluster other nodes' batches land between a node's
+   * failed write and its retry (about a second later).
+   */
+  f?: string[];
 }
 
 /** metric → a → b → n, as stored in an `n:` document's text. */
 export type CounterTree = Record<string, Record<string, Record<string, number>>>;
 /** conversationKey → [startedAt, lastAt, lastVersion, lastStep], as stored in an `o:` document's text. */
 export type OpenTree = Record<string, [number, number, string, string | null]>;
+
+/** Batch ids a counter document remembers: many more than the nodes times the writes between a failure and its retry. */
+export const APPLIED_IDS = 64;
 
 /** The days after the one of `sinceMs` whose open lists are read: a window of up to two days is seen whole. */
 const OPEN_DAYS_AFTER = 2;
@@ -68,20 +78,27 @@ export function insightCounters(db: Db, locks: KeyLocks) {
   const docs = counterCollection(db);
   const lists = counterCollection(db, OPEN_COLLECTION);
 
-  /** Reads the document's text, changes it, writes it back: under its lock, so writers never lose each other's counts. */
-  const change = <T extends object>(id: string, kind: CounterDoc['kind'], day: number, edit: (tree: T) => boolean) =>
+  /**
+   * Reads the document's text, changes it, writes it back: under its lock, so writers never lose
+   * each other's counts. With `batchId`, a document that holds the id already is left alone (the
+   * batch's earlier write reached it), and the write records the id with the counts it adds.
+   */
+  const change = <T extends object>(id: string, kind: CounterDoc['kind'], day: number, edit: (tree: T) => boolean, batchId?: string) =>
     locks.withLock(lockKey(id), async () => {
       const where = kind === 'o' ? lists : docs;
       const doc = await where.findOne({ _id: id });
+      if (batchId !== undefined && doc?.f?.includes(batchId)) return;
       const tree = (doc ? JSON.parse(doc.t) : {}) as T;
       if (!edit(tree)) return;
-      await where.replaceOne({ _id: id }, { kind, day, t: JSON.stringify(tree) }, { upsert: true });
+      const applied = batchId === undefined ? doc?.f : [...(doc?.f ?? []), batchId].slice(-APPLIED_IDS);
+      await where.replaceOne({ _id: id }, { kind, day, t: JSON.stringify(tree), ...(applied ? { f: applied } : {}) }, { upsert: true });
     });
 
   return {
     change,
 
-    async add(counts: readonly CountDelta[]): Promise<void> {
+    /** Adds the deltas, each into its version's document and the every-version one; `batchId` makes a retry count once. */
+    async add(counts: readonly CountDelta[], batchId?: string): Promise<void> {
       const byDoc = new Map<string, { day: number; deltas: CountDelta[] }>();
       const push = (id: string, delta: CountDelta) => {
         let entry = byDoc.get(id);
@@ -96,7 +113,7 @@ export function insightCounters(db: Db, locks: KeyLocks) {
         await change<CounterTree>(id, 'n', day, (tree) => {
           for (const d of deltas) addDelta(tree, d.metric, d.a ?? '', d.b ?? '', d.n);
           return true;
-        });
+        }, batchId);
       }
     },
 

@@ -98,7 +98,7 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}): 
 
   return {
     async record(batch) {
-      await counters.add(batch.counts);
+      await counters.add(batch.counts, batch.id);
       const byBucket = new Map<string, { day: number; set: Record<string, ConversationSummary> }>();
       for (const summary of batch.conversations) {
         const day = dayOf(summary.startedAt);

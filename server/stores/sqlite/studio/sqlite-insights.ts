@@ -44,6 +44,7 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
 
   return {
     async record(batch) {
+      // One transaction: a batch is written whole or not at all, so one written again after a failure (InsightsBatch.id) counts once.
       write.immediate(batch);
     },
 
