@@ -1,13 +1,15 @@
 // Child process for bench/export-throughput.ts: the real server (and its store), seeded,
 // so the HTTP client in the parent does not share the server's event loop or its RSS.
-// Reports the raw store-cursor read and the server's peak RSS growth on request.
+// Reports the raw store-cursor read (the export's own store calls, nothing after them) and the
+// server's peak RSS growth on request.
 // Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
 import Database from 'better-sqlite3';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type ChildCommand = { cmd: 'raw'; what: 'users' | 'logs' } | { cmd: 'rss-start' } | { cmd: 'rss-stop' } | { cmd: 'stop' };
+export type ChildCommand = { cmd: 'raw'; what: 'users' | 'logs' } | { cmd: 'rss-start'; what: 'users' | 'logs' } | { cmd: 'rss-stop' } | { cmd: 'stop' };
 export interface ChildStart {
   readonly env: Record<string, string>;
   readonly rows: number;
@@ -31,6 +33,26 @@ if (process.send) {
   await seedLogsViaStore(server.store, start.rows);
   send({ ready: true, url: server.url, seededSeconds: (performance.now() - seeding) / 1000 });
 
+  // BENCH_PROF=<dir>: a CPU profile of each measured leg alone (not of the seeding), one file per leg.
+  const profDir = process.env.BENCH_PROF;
+  const inspector = profDir ? new Session() : null;
+  if (inspector) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+  }
+  let leg = '';
+  const profile = async (name: string) => {
+    if (!inspector) return;
+    if (leg === '') {
+      leg = name;
+      await inspector.post('Profiler.start');
+      return;
+    }
+    const { profile: taken } = await inspector.post('Profiler.stop');
+    await writeFile(path.join(profDir!, `export-${leg}.cpuprofile`), JSON.stringify(taken));
+    leg = '';
+  };
+
   let base = 0;
   let peak = 0;
   let cpu = process.cpuUsage();
@@ -51,19 +73,28 @@ if (process.send) {
   process.on('message', (message: ChildCommand) => {
     void (async () => {
       if (message.cmd === 'raw') {
+        await profile(`${message.what}-raw`);
         sampleRss();
         const started = performance.now();
         let rows = 0;
-        const read = message.what === 'users' ? server.store.exportUsers({ batchSize: 1000 }) : server.store.readLogs('nlpLog', { batchSize: 1000 });
-        for await (const _row of read) rows++;
+        // The export route's own store calls, batch size and all (server/app/export-records.ts):
+        // the preview users' ids, then the same range read a batch at a time. What the export
+        // does beyond this (records, JSON, HTTP) is its overhead.
+        const range = { batchSize: 1000 };
+        await server.store.previewUsers();
+        const read = message.what === 'users' ? server.store.exportKnownUsers(range) : server.store.readLogs('nlpLog', range);
+        for await (const batch of read.batches()) rows += batch.length;
         const used = process.cpuUsage(cpu);
-        send({ raw: { rows, seconds: (performance.now() - started) / 1000, rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6 } });
+        await profile('');
+        send({ raw: { rows, seconds: (performance.now() - started) / 1000, rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6, sysSeconds: used.system / 1e6 } });
       } else if (message.cmd === 'rss-start') {
+        await profile(`${message.what}-http`);
         sampleRss();
         send({ sampling: true });
       } else if (message.cmd === 'rss-stop') {
         const used = process.cpuUsage(cpu);
-        send({ rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6 });
+        await profile('');
+        send({ rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6, sysSeconds: used.system / 1e6 });
       } else {
         await server.close();
         await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import type { Logger } from '../../ports/logger.ts';
 import type { ExportFormat } from './export-query.ts';
 import { recordJson } from './record-json.ts';
 
-/** Bytes gathered before a write: one socket write per ~64 KiB instead of one per record. */
+/** Bytes gathered before a write: one socket write per ~64 KiB instead of one per record or per batch. */
 const CHUNK_BYTES = 64 * 1024;
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -33,31 +33,45 @@ function csvLine(values: readonly unknown[], formulaGuard: boolean): string {
   return `${line}\r\n`;
 }
 
-/** Writes strings in chunks and waits for 'drain' when the socket is full, so a slow reader never makes us buffer. */
+/**
+ * Encodes text straight into ~64 KiB buffers and hands each full one to the response, so a
+ * million records make a few hundred socket writes and no joined strings: joining a batch's
+ * records into one string and encoding that (a copy of every byte and a large string per batch)
+ * was a visible part of an export's CPU. A buffer is never reused once written (the socket may
+ * still hold it). Backpressure: `add` never waits; `settle` waits for 'drain' when a write found
+ * the socket full, so at most one batch of records is buffered beyond the socket's high-water mark.
+ */
 class ChunkWriter {
-  private parts: string[] = [];
-  private size = 0;
+  private chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  private at = 0;
+  private full = false;
   constructor(private readonly res: Response) {}
 
   get closed(): boolean {
     return this.res.destroyed || this.res.writableEnded;
   }
 
-  /** Returns a promise only when it flushed, so a small batch (a filtered one, a short page) needs no await. */
-  write(text: string): Promise<void> | undefined {
-    this.parts.push(text);
-    this.size += text.length;
-    return this.size >= CHUNK_BYTES ? this.flush() : undefined;
+  add(text: string): void {
+    // Up to 3 bytes of UTF-8 per UTF-16 unit (a surrogate pair's 4 bytes are 2 units).
+    if (this.at + text.length * 3 > CHUNK_BYTES) {
+      this.send();
+      if (text.length * 3 > CHUNK_BYTES) {
+        this.write(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.at += this.chunk.write(text, this.at);
   }
 
-  async flush(): Promise<void> {
-    if (this.size === 0 || this.closed) return;
-    // Encoded here, once: given a string, the HTTP layer measures its UTF-8 length (walking a
-    // text built of many pieces) and the socket then encodes it again.
-    const chunk = Buffer.from(this.parts.length === 1 ? this.parts[0]! : this.parts.join(''), 'utf8');
-    this.parts = [];
-    this.size = 0;
-    if (this.res.write(chunk)) return;
+  /** One ASCII byte (a separator), without a string. */
+  addByte(byte: number): void {
+    if (this.at === CHUNK_BYTES) this.send();
+    this.chunk[this.at++] = byte;
+  }
+
+  /** Waits, if a write found the socket full, until it drains (or the connection closes). */
+  async settle(): Promise<void> {
+    if (!this.full || this.closed) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.res.off('drain', done);
@@ -67,6 +81,26 @@ class ChunkWriter {
       this.res.once('drain', done);
       this.res.once('close', done);
     });
+    this.full = false;
+  }
+
+  /** Sends what is buffered, then settles. */
+  async flush(): Promise<void> {
+    this.send();
+    await this.settle();
+  }
+
+  private send(): void {
+    if (this.at === 0) return;
+    const bytes = this.chunk.subarray(0, this.at);
+    this.chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this.at = 0;
+    this.write(bytes);
+  }
+
+  private write(bytes: Buffer): void {
+    if (this.closed) return;
+    if (!this.res.write(bytes)) this.full = true;
   }
 }
 
@@ -136,29 +170,31 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
     let count = 0;
     const json = recordJson(options.fields);
     const guard = options.csvFormulaGuard ?? true;
-    // A batch becomes one string and one write: the writer's bookkeeping per record added up at a million records.
-    const batchText = (items: readonly ExportItem[]): string => {
-      let text = '';
+    const COMMA = 44;
+    const NEWLINE = 10;
+    // Records go into the writer one by one (it encodes them into its buffer); the writer waits for
+    // the socket once per batch.
+    const emitAll = async (items: readonly ExportItem[]) => {
       for (const item of items) {
         if (options.format === 'csv') {
           // exportRecords gives JSON text only to a caller that asked for it, which CSV never does.
           if (item.values === undefined) throw new Error('a CSV export was handed a record as JSON text');
-          text += csvLine(item.values, guard);
+          writer.add(csvLine(item.values, guard));
         } else {
-          const record = item.json ?? json(item.values);
-          text += options.format === 'json' ? (count === 0 ? '\n' : ',\n') + record : `${record}\n`;
+          if (options.format === 'json') {
+            if (count > 0) writer.addByte(COMMA);
+            writer.addByte(NEWLINE);
+          }
+          writer.add(item.json ?? json(item.values));
+          if (options.format === 'ndjson') writer.addByte(NEWLINE);
         }
         count++;
       }
-      return text;
+      await writer.settle();
     };
 
-    if (options.format === 'json') await writer.write('[');
-    if (options.format === 'csv') await writer.write(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
-    const emitAll = async (items: readonly ExportItem[]) => {
-      const flushing = writer.write(batchText(items));
-      if (flushing) await flushing;
-    };
+    if (options.format === 'json') writer.add('[');
+    if (options.format === 'csv') writer.add(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
     await emitAll(head);
     if (options.limit === undefined && more) {
       for (;;) {
@@ -168,7 +204,7 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
         await emitAll(next.value);
       }
     }
-    if (options.format === 'json') await writer.write(count === 0 ? ']' : '\n]\n');
+    if (options.format === 'json') writer.add(count === 0 ? ']' : '\n]\n');
     await writer.flush();
     if (!aborted) res.end();
   } catch (error) {
