@@ -8,8 +8,11 @@
 // at the default threshold 0.7).
 //   MODES=few node --import tsx bench/nlp/tune-word-model.ts '{}' few.json 4   (and MODES=full, EMBEDDINGS=local)
 //   [ZERO=1] node --import tsx bench/nlp/fit-score.ts few.json,full.json <words|embedded> [least out-of-scope recall, 0.64]
+// The "product + …" candidates add one signal beyond the top probability to the product's features
+// (entropy, evidence margins over the next ranked intents, the word evidence with embeddings, and
+// the embedding-space features of the dump); docs/understanding.md (fourth round) has the figures.
 import { readFileSync } from 'node:fs';
-import { DATA_SETS, readDataSet } from './data.ts';
+import { DATA_SETS, heldOut, intentsOf, readDataSet } from './data.ts';
 import { EMBEDDED_SCORE as EMBEDDED_CALIBRATION, WORD_SCORE as WORD_CALIBRATION, evidenceRamp, scoreFeatures, type ScoreOptions as Calibration } from '../../server/nlp/intent-score.ts';
 import type { IntentEvidence } from '../../server/nlp/intent-model.ts';
 import { fitLogistic, score } from './logistic.ts';
@@ -75,7 +78,55 @@ const candidates: Record<string, Extract> = {
   '+ raw cosine': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), (embedded ? r.nearestEmbedded : r.nearest) as number],
   '+ agreement of the word model and the embedding head': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), r.wordAgrees ? 1 : 0, r.headAgrees ? 1 : 0],
   '+ their own probabilities': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), safeLog((r.pWord ?? r.p1) as number), safeLog((r.pHead ?? r.p1) as number)],
+  // Fourth round: beyond the top probability.
+  'product + evidence margin over the next ranked intents': (r) => withProduct(r, [evidenceMargin(r, false)]),
+  'product + entropy': (r) => withProduct(r, [r.entropy as number]),
+  'product + entropy / log intents': (r) => withProduct(r, [(r.entropy as number) / Math.log(intentsIn(r))]),
+  'product + ramp × (entropy − log intents)': (r) => withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * ((r.entropy as number) - Math.log(intentsIn(r)))]),
+  'product + ramp × entropy / log intents': (r) => withProduct(r, [(evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number)) / Math.log(intentsIn(r))]),
+  'product + ramp × entropy': (r) => withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number)]),
+  'product + entropy / log intents + word ramp': (r) => withProduct(r, [(r.entropy as number) / Math.log(intentsIn(r)), wordRamp(r)]),
+  'product + ramp × entropy + word ramp': (r) => withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number), wordRamp(r)]),
+  'product + word evidence ramp (embedded)': (r) => withProduct(r, [wordRamp(r)]),
+  'product + embedded evidence margin': (r) => withProduct(r, [evidenceMargin(r, true)]),
+  'product + prototype cosine': (r) => withProduct(r, [(r as unknown as Extra).proto]),
+  'product + prototype margin': (r) => withProduct(r, [(r as unknown as Extra).protoMargin]),
+  'product + kNN share': (r) => withProduct(r, [(r as unknown as Extra).knn]),
+  'product + nearest of any intent': (r) => withProduct(r, [(r as unknown as Extra).nearestAny]),
+  'product + both evidence margins + word ramp': (r) => withProduct(r, [evidenceMargin(r, false), evidenceMargin(r, true), wordRamp(r)]),
+  'product + kNN + prototype margin + word ramp': (r) => withProduct(r, [(r as unknown as Extra).knn, (r as unknown as Extra).protoMargin, wordRamp(r)]),
+  'product + margin unscaled + word ramp + kNN': (r) => withProduct(r, [margin(r), wordRamp(r), (r as unknown as Extra).knn]),
 };
+
+/** Intents a row's fold trained on (cv-folds.ts: the in-scope intents less every fourth). */
+const trainedIntents = new Map<string, number>();
+const intentsIn = (r: Row): number => {
+  const key = `${r.set} ${r.fold % 4}`;
+  if (!trainedIntents.has(key)) {
+    const all = intentsOf(readDataSet(r.set as (typeof DATA_SETS)[number])?.train ?? []);
+    const held = heldOut(all);
+    trainedIntents.set(key, all.filter((i) => !held.has(i)).filter((_, i) => i % 4 !== r.fold % 4).length);
+  }
+  return trainedIntents.get(key) as number;
+};
+interface Extra {
+  readonly proto: number;
+  readonly protoMargin: number;
+  readonly knn: number;
+  readonly nearestAny: number;
+}
+const withProduct = (r: Row, extra: number[]): number[] => {
+  const base = (candidates.product as Extract)(r);
+  return base.some(Number.isNaN) ? [...base, ...extra.map(() => Number.NaN)] : [...base, ...extra];
+};
+/** The best label's evidence less the best evidence among the next four ranked labels (capped ratios). */
+const evidenceMargin = (r: Row, inEmbedding: boolean): number => {
+  const top = (inEmbedding ? r.evidenceEmbeddedTop : r.evidenceTop) ?? [];
+  const first = Math.min(2, top[0] ?? 0);
+  const rest = Math.min(2, Math.max(0, ...top.slice(1)));
+  return first - rest;
+};
+const wordRamp = (r: Row): number => evidenceRamp(wordEvidence(r), WORD_CALIBRATION);
 
 const groupOf = (r: Row): string => `${r.set} ${r.mode}`;
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -129,8 +180,8 @@ for (const [name, extract] of Object.entries(candidates)) {
     const calibration: Calibration = {
       floor,
       cap,
-      weights: w.slice(0, 3).map((v) => Number(v.toFixed(4))) as [number, number, number],
-      bias: Number(((w[3] as number) - cut + Math.log(0.7 / 0.3)).toFixed(4)),
+      weights: w.slice(0, -1).map((v) => Number(v.toFixed(4))) as unknown as Calibration['weights'],
+      bias: Number(((w[w.length - 1] as number) - cut + Math.log(0.7 / 0.3)).toFixed(4)),
     };
     console.log(`    calibration for server/nlp/intent-score.ts: ${JSON.stringify(calibration)}`);
   }

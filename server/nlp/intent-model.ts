@@ -74,6 +74,12 @@ export interface IntentEvidence {
   /** The embedding head's own probability of the best label, and whether its own best label is the same. */
   readonly pHead?: number;
   readonly headAgrees?: boolean;
+  /** The five most probable labels' probabilities, content-word evidence (nearest / typical) and, with embeddings, embedded evidence. */
+  readonly pTop?: readonly number[];
+  readonly evidenceTop?: readonly number[];
+  readonly evidenceEmbeddedTop?: readonly number[];
+  /** Entropy of the whole distribution (nats). */
+  readonly entropy?: number;
 }
 
 /** How the word-level model is built: chosen by cross-validation on two public sets (bench/nlp/tune-word-model.ts). */
@@ -186,7 +192,15 @@ export function trainIntentModelExplained(
         softmaxInPlace(e);
         extra = { pHead: e[a] as number, headAgrees: argmax(e) === a };
       }
+      const order = labels.map((_, c) => c).sort((i, j) => (p[j] as number) - (p[i] as number)).slice(0, MAX_RANKED);
+      const nearestTop = examplesByLabel.nearest(content, order);
+      let entropy = 0;
+      for (const q of p) if (q > 0) entropy -= q * Math.log(q);
       return {
+        pTop: order.map((c) => p[c] as number),
+        evidenceTop: order.map((c, i) => (nearestTop[i] as number) / (typical[c] as number)),
+        ...(head && input.v ? { evidenceEmbeddedTop: order.map((c) => head.nearest(input.v as Float32Array, c) / (head.typical[c] as number)) } : {}),
+        entropy,
         pWord: w[a] as number,
         wordAgrees: argmax(w) === a,
         ...extra,
