@@ -8,6 +8,7 @@ import { openMongoStore } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { startServerChild, type ServerChild } from '../test/server-child.ts';
 import { storeLegs } from '../test/start-test-server.ts';
+import { LONG_OUTAGE_MAX_MS } from '../../widget/transport/reconnect-policy.ts';
 import { ScriptedWidget } from './test/scripted-widget.ts';
 import { startClientTrace } from './test/client-trace.ts';
 import { restartTimeline } from './test/restart-timeline.ts';
@@ -37,6 +38,12 @@ const DROP_CHANCE = 0.5;
 const RELOAD_CHANCE = 0.12;
 /** How long one user waits for the answer to a message before sending the next anyway (counted if it never comes). */
 const ANSWER_WAIT_MS = 20_000;
+/**
+ * How long everything still owed may take after the last restart: on a loaded machine a widget's
+ * connection can sit in the listen queue past socket.io's connect timeout (20 s); that retry then
+ * counts as failed, and a widget past its 30th waits up to LONG_OUTAGE_MAX_MS for the next.
+ */
+const FINAL_WAIT_MS = ANSWER_WAIT_MS + 20_000 + LONG_OUTAGE_MAX_MS;
 
 interface Sent {
   readonly widget: ScriptedWidget;
@@ -115,8 +122,8 @@ for (const leg of storeLegs()) {
           }
         })();
         await Promise.all([...conversations, crashes]);
-        // Everything still owed arrives within the answer wait, or is counted below.
-        await until(() => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)), ANSWER_WAIT_MS);
+        // Everything still owed arrives within FINAL_WAIT_MS, or is counted below.
+        await until(() => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)), FINAL_WAIT_MS);
         await pause(1000);
       } finally {
         for (const widget of widgets) widget.close();
