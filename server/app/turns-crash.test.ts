@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Store, TranscriptEntry } from '../ports/store.ts';
@@ -7,7 +8,10 @@ import { openMongoStore } from '../stores/mongo/mongo-store.ts';
 import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { startServerChild, type ServerChild } from '../test/server-child.ts';
 import { storeLegs } from '../test/start-test-server.ts';
+import { LONG_OUTAGE_MAX_MS } from '../../widget/transport/reconnect-policy.ts';
 import { ScriptedWidget } from './test/scripted-widget.ts';
+import { startClientTrace } from './test/client-trace.ts';
+import { restartTimeline } from './test/restart-timeline.ts';
 
 /*
  * The figures line it prints (lost answers, undelivered entries, ack waits after
@@ -18,8 +22,13 @@ import { ScriptedWidget } from './test/scripted-widget.ts';
  * a restart p50 <= 1 s, p99 <= 5 s (the figures line says). SERVER_CHILD_NODE_ARGS='--cpu-prof
  * --cpu-prof-dir=<dir>' profiles the server processes (the last one: a killed process writes none).
  * The server runs compiled, as in production (server/test/server-child.ts); the line gives
- * its CPU time, to read the figures on a shared machine.
+ * its CPU time, to read the figures on a shared machine. TURNS_CRASH_TRACE=<file> traces each
+ * restart on both sides (client-trace.ts, server/test/restart-trace.mjs; RESTART_TRACE_PROFILES=<dir>
+ * adds a CPU profile of each of the server's first five seconds after listening), keeps the trace in
+ * the file and prints where the time went (restart-timeline.ts).
  */
+/** Preloaded into the server processes of a traced run: their side of each restart's timeline. */
+const SERVER_TRACE = path.join(import.meta.dirname, '..', 'test', 'restart-trace.mjs');
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
 const USERS = Number(process.env.TURNS_CRASH_USERS ?? 50);
 const MESSAGES = 3;
@@ -29,6 +38,12 @@ const DROP_CHANCE = 0.5;
 const RELOAD_CHANCE = 0.12;
 /** How long one user waits for the answer to a message before sending the next anyway (counted if it never comes). */
 const ANSWER_WAIT_MS = 20_000;
+/**
+ * How long everything still owed may take after the last restart: on a loaded machine a widget's
+ * connection can sit in the listen queue past socket.io's connect timeout (20 s); that retry then
+ * counts as failed, and a widget past its 30th waits up to LONG_OUTAGE_MAX_MS for the next.
+ */
+const FINAL_WAIT_MS = ANSWER_WAIT_MS + 20_000 + LONG_OUTAGE_MAX_MS;
 
 interface Sent {
   readonly widget: ScriptedWidget;
@@ -48,10 +63,12 @@ for (const leg of storeLegs()) {
         SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
         WEBCHAT_RATE_LIMIT: '100000',
         LOG_LEVEL: 'warn',
+        ...(process.env.TURNS_CRASH_TRACE ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${SERVER_TRACE}`.trim() } : {}),
       };
+      const clientTrace = process.env.TURNS_CRASH_TRACE ? startClientTrace(env.MONGODB_URL) : undefined;
       let server: ServerChild = await startServerChild(env);
       const port = new URL(server.url).port;
-      const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url));
+      const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url, clientTrace?.widget));
       const sent: Sent[] = [];
       const restarts: Array<{ killedAt: number; upAt: number }> = [];
       // Server CPU (ms, from /proc): each process's total until it was killed, and each restart's until it listened.
@@ -59,6 +76,8 @@ for (const leg of storeLegs()) {
       const restartCpuMs: number[] = [];
       // This process plays all the widgets: on a busy machine its own CPU can be what holds them back.
       const testCpu = process.cpuUsage();
+      // The machine's 1-minute load average at each kill: the figures are read against it on a shared machine.
+      const loads: number[] = [];
       let drops = 0;
       let reloads = 0;
       let down = false;
@@ -90,18 +109,21 @@ for (const leg of storeLegs()) {
             await until(() => sent.length >= (kill * USERS * MESSAGES) / (KILLS + 1), 120_000);
             down = true;
             const killedAt = Date.now();
+            loads.push(loadavg()[0] ?? 0);
+            clientTrace?.widget('kill', {});
             logs += server.output();
             serverCpuMs.push(server.cpuMs());
             await server.kill();
             server = await startServerChild({ ...env, PORT: port });
             restarts.push({ killedAt, upAt: Date.now() });
+            clientTrace?.widget('up', {});
             restartCpuMs.push(server.startupCpuMs);
             down = false;
           }
         })();
         await Promise.all([...conversations, crashes]);
-        // Everything still owed arrives within the answer wait, or is counted below.
-        await until(() => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)), ANSWER_WAIT_MS);
+        // Everything still owed arrives within FINAL_WAIT_MS, or is counted below.
+        await until(() => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)), FINAL_WAIT_MS);
         await pause(1000);
       } finally {
         for (const widget of widgets) widget.close();
@@ -110,6 +132,11 @@ for (const leg of storeLegs()) {
       }
       const logFile = process.env.TURNS_CRASH_LOG;
       if (logFile) await writeFile(logFile, logs + server.output());
+      if (clientTrace && process.env.TURNS_CRASH_TRACE) {
+        const trace = clientTrace.stop() + (logs + server.output()).split('\n').filter((line) => line.startsWith('TRACE ')).join('\n');
+        await writeFile(process.env.TURNS_CRASH_TRACE, trace);
+        console.info(`[turns crash, ${leg.name}] where the time after each restart went:\n${restartTimeline(trace)}`);
+      }
       const failedTurns = (logs + server.output()).split('\n').filter((line) => /could not handle a client event/.test(line));
 
       const reader = await openReader(leg.name, dir, env.MONGODB_URL ?? '');
@@ -123,8 +150,8 @@ for (const leg of storeLegs()) {
             `the same from the widget's reconnect: p50 ${figures.connectAckP50} ms, p99 ${figures.connectAckP99} ms; ` +
             `widgets reconnected p50 ${figures.reconnectP50} ms, p99 ${figures.reconnectP99} ms after the restart; ` +
             `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms (max ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(1)} ms) and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
-            `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes, ` +
-            `the widgets' process ${(cpuSeconds(process.cpuUsage(testCpu))).toFixed(1)} s`,
+            `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes on Node ${serverNodeVersion()}, ` +
+            `the widgets' process ${(cpuSeconds(process.cpuUsage(testCpu))).toFixed(1)} s; load average at the kills ${loads.map((l) => l.toFixed(1)).join(', ')}`,
         );
         expect({
           unanswered: figures.unanswered,
@@ -210,6 +237,12 @@ async function tally(
     reconnectP50: back(0.5),
     reconnectP99: back(0.99),
   };
+}
+
+/** The server's Node (server/test/server-child.ts: SERVER_CHILD_NODE, else the test's own). */
+function serverNodeVersion(): string {
+  const node = process.env.SERVER_CHILD_NODE;
+  return node ? execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() : process.version;
 }
 
 function cpuSeconds(usage: NodeJS.CpuUsage): number {

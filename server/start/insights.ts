@@ -37,7 +37,7 @@ export interface Insights {
 /** The insights room on the store's own connection, and the recorder turns report to. */
 export async function openInsights(store: SqliteStore | MongoStore, setup: InsightsSetup): Promise<Insights> {
   const options = setup.searchBudget === undefined ? {} : { searchBudget: setup.searchBudget };
-  const room = store.kind === 'sqlite' ? sqliteInsights(store.db, options) : await mongoInsights(store.db, options);
+  const room = store.kind === 'sqlite' ? sqliteInsights(store.db, options) : await mongoInsights(store.db, options, store.locks);
   if (!setup.enabled) return { room };
   const recorder = new InsightsRecorder({
     room,

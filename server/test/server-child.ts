@@ -32,7 +32,9 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
   // SERVER_CHILD_NODE_ARGS: extra Node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile a load run.
   const nodeArgs = (process.env.SERVER_CHILD_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const entry = process.env.SERVER_CHILD_FROM_SOURCE === '1' ? ['--import', 'tsx', 'server/main.ts'] : [await compiledServerMain()];
-  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+  // SERVER_CHILD_NODE: another Node binary for the server (the test keeps its own), e.g. the Node 24 the image ships.
+  const node = process.env.SERVER_CHILD_NODE || process.execPath;
+  const child = spawn(node, [...nodeArgs, ...entry], {
     cwd: projectRoot(),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MONGODB_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,9 @@ import { followReconnectPolicy, RECONNECT_OPTIONS } from '../../../widget/transp
 
 type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+/** Where a widget's timeline goes when a test traces it (turns-crash.test.ts, TURNS_CRASH_TRACE). */
+export type WidgetTrace = (kind: string, data: Record<string, unknown>) => void;
+
 interface Unacked {
   readonly clientId: string;
   readonly text: string;
@@ -32,7 +35,10 @@ export class ScriptedWidget {
   /** Items that arrived for a seq the widget already showed with a different entry. */
   readonly conflicting: TranscriptItem[] = [];
 
-  constructor(private url: string) {}
+  constructor(
+    private url: string,
+    private readonly trace?: WidgetTrace,
+  ) {}
 
   get userId(): string | undefined {
     return this.session?.userId;
@@ -52,7 +58,21 @@ export class ScriptedWidget {
     });
     followReconnectPolicy(socket.io);
     this.socket = socket;
+    const trace = this.trace;
+    if (trace) {
+      const user = () => this.session?.userId;
+      trace('open_socket', { user: user() });
+      socket.io.on('reconnect_attempt', (attempt) => trace('attempt', { user: user(), attempt }));
+      socket.io.on('reconnect_error', () => trace('refused', { user: user() }));
+      socket.io.on('open', () => {
+        const port = (socket.io.engine?.transport as unknown as { ws?: { _socket?: { localPort?: number } } } | undefined)?.ws?._socket?.localPort;
+        trace('engine_open', { user: user(), port });
+      });
+      socket.on('session', () => trace('session', { user: user() }));
+      socket.on('entries', (items) => trace('entries', { user: user(), n: items.length }));
+    }
     socket.on('connect', () => {
+      this.trace?.('connect', { user: this.session?.userId });
       this.connectedAt.push(Date.now());
       for (const message of this.unacked) this.emit(message);
     });
@@ -92,6 +112,7 @@ export class ScriptedWidget {
   }
 
   private emit(message: Unacked): void {
+    this.trace?.('emit', { user: this.session?.userId, clientId: message.clientId });
     this.socket?.emit('message', message, (response) => {
       if (!this.unacked.includes(message)) return;
       this.unacked = this.unacked.filter((m) => m !== message);
@@ -99,6 +120,7 @@ export class ScriptedWidget {
         this.refused.push(message.clientId);
         return;
       }
+      this.trace?.('ack', { user: this.session?.userId, clientId: message.clientId });
       if (!this.ackedAt.has(message.clientId)) this.ackedAt.set(message.clientId, Date.now());
     });
   }
@@ -113,6 +135,7 @@ export class ScriptedWidget {
         const acked = this.unacked.find((m) => m.clientId === item.clientId);
         // The entry arriving is as good as an ack (the widget drops it from its queue too).
         if (acked) {
+          this.trace?.('ack', { user: this.session?.userId, clientId: acked.clientId, by: 'entry' });
           this.unacked = this.unacked.filter((m) => m !== acked);
           if (!this.ackedAt.has(acked.clientId)) this.ackedAt.set(acked.clientId, Date.now());
         }

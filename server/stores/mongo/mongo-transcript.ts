@@ -160,13 +160,15 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
     async readReturning(userId, afterSeq, limit) {
       // The whole document, read once: the replay's check below and the caller's user. Kept in the
       // cache, so the commit of the turn that usually follows (the widget's resend) reads it no more.
-      const doc = await fullUsers.findOne({ _id: userId });
+      // The entries are read beside it, as in readTranscript (either order stays right): after a restart
+      // every widget comes back at once, and two reads in turn held each one round trip longer.
+      const [doc, fromLast] = await Promise.all([fullUsers.findOne({ _id: userId }), limit <= 0 ? [] : readFromLast(userId, afterSeq, limit)]);
       if (doc === null) {
         cache?.forget(userId);
-        return { user: null, missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, null) };
+        return { user: null, missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, null, fromLast) };
       }
       cache?.put(doc);
-      return { user: toUser(doc), missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, doc) };
+      return { user: toUser(doc), missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, doc, fromLast) };
     },
   };
 }
