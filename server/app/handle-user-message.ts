@@ -6,7 +6,7 @@ import { applyTurn, countStored } from './apply-turn.ts';
 import { UnknownDialogError } from './start-dialog.ts';
 import { toEngineInput } from './to-engine-input.ts';
 import { withinTurnDeadline } from './turn-deadline.ts';
-import { checkDeadline, meetDeadline, timeLeft } from '../ports/deadline.ts';
+import { meetDeadline, startDeadline, timeLeft } from '../ports/deadline.ts';
 
 export interface UserInput {
   readonly userId: string;
@@ -31,8 +31,8 @@ export const TYPING_DELAY_MS = 300;
 export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
   const engineInput = toEngineInput(deps, input.message);
   return withinTurnDeadline(deps, input, () => deps.turns.run(input.userId, async () => {
-    // Waited behind the user's earlier turn past the deadline: the visitor has been told, so nothing is written for it.
-    checkDeadline();
+    // The turn holds the user's lock: from here the store has TURN_DEADLINE to take the message.
+    startDeadline();
     const now = deps.clock.now();
     const userEntry = { from: 'user' as const, clientId: input.clientId, at: now, message: input.message };
     // "Typing…" only for answers that take a while (a mail server, a slow model): an

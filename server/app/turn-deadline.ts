@@ -13,10 +13,15 @@ export const DEFAULT_TURN_DEADLINE_MS = 15_000;
  * mid-write, but it starts no write and no retry past the deadline (ports/deadline.ts). A write
  * already on its way may still land: its message is then stored once and shown, and the
  * widget's resend of the same clientId is recognised as a duplicate.
+ *
+ * The clock starts when `work` calls startDeadline, once it holds the user's turn lock: a
+ * message sent while the bot waits on a slow integration (up to 30 s, a step's timeoutMs) waits
+ * behind that call, and the store is not at fault for it. A hung store holds the lock at most
+ * one socket timeout longer, so a queued message still hears back in well under a minute.
  */
 export async function withinTurnDeadline<T>(deps: AppDeps, about: { readonly userId: string; readonly clientId: string }, work: () => Promise<T>): Promise<T> {
   const ms = deps.turnDeadlineMs ?? DEFAULT_TURN_DEADLINE_MS;
-  const deadline = newDeadline(ms);
+  const deadline = newDeadline(ms, true);
   const running = runWithDeadline(deadline, work);
   let timer: NodeJS.Timeout | undefined;
   const passed = new Promise<never>((_, reject) => {
@@ -24,7 +29,8 @@ export async function withinTurnDeadline<T>(deps: AppDeps, about: { readonly use
       // The message is stored: the answer is on its way, however long the rest of the turn takes (an email, say).
       if (deadline.met) return;
       const left = deadline.at - performance.now();
-      if (left > 0) timer = setTimeout(check, left);
+      // Not started yet (still behind the user's earlier turn): look again in a while.
+      if (left > 0) timer = setTimeout(check, Math.min(left, ms));
       else reject(new DeadlinePassed(ms));
     };
     timer = setTimeout(check, ms);

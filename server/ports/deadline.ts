@@ -7,8 +7,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * person waits on (a timer, a job) runs without one.
  */
 export interface Deadline {
-  /** performance.now() time. */
-  readonly at: number;
+  /** performance.now() time; Infinity until the work starts (startDeadline). */
+  at: number;
   /** Its length, for the log line. */
   readonly ms: number;
   /** What the person waits for is in hand (the message is stored): what follows is no longer bound by it. */
@@ -25,8 +25,15 @@ export class DeadlinePassed extends Error {
 
 const current = new AsyncLocalStorage<Deadline>();
 
-export function newDeadline(ms: number): Deadline {
-  return { at: performance.now() + ms, ms, met: false };
+/** A deadline `ms` from now, or, with `waiting`, from when the work starts (startDeadline). */
+export function newDeadline(ms: number, waiting = false): Deadline {
+  return { at: waiting ? Infinity : performance.now() + ms, ms, met: false };
+}
+
+/** The work in hand starts now: a deadline made `waiting` runs from here. */
+export function startDeadline(): void {
+  const deadline = current.getStore();
+  if (deadline !== undefined && deadline.at === Infinity) deadline.at = performance.now() + deadline.ms;
 }
 
 /** Runs `work` (and whatever it starts) under `deadline`. */
