@@ -109,7 +109,7 @@ export interface WebchatOptions {
   readonly draining?: () => boolean;
 }
 
-/** How long after a connect its read of the user may still serve the first message's turn. */
+/** How long after a connect (or a message's turn) its user may still serve the next message's turn. */
 const RETURNING_FRESH_MS = 5_000;
 
 /**
@@ -159,10 +159,11 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     // Client events wait until the user exists and the start dialog has run; with deferStart,
     // a new visitor's first event (`open` or any other) is what stores them.
     const started = start(app, socket, logger, registered);
-    // The user as the connect read them, while nothing has changed them since: the first message's turn
-    // starts from it instead of a read of its own (a stale one only costs that turn a retry). Only for a
-    // message soon after the connect, as a widget's resend after a restart is: later, a timer or a trigger
-    // has likely moved the user on, and the retry would cost more than the read saves.
+    // The user as the connect read them, or as this connection's last message turn committed them, while
+    // nothing has changed them since: the next message's turn starts from it instead of a read of its own (a
+    // stale one only costs that turn a retry). Only for a message soon after, as a widget's resend after a
+    // restart or a visitor's quick reply is: later, a timer or a trigger has likely moved the user on, and
+    // the retry would cost more than the read saves. This connection's other events change the user: they drop it.
     let returning: { readonly user: UserRecord; readonly at: number } | undefined;
     void started.then((outcome) => {
       if (outcome !== false && outcome !== true) returning = { user: outcome.user, at: app.clock.now() };
@@ -209,7 +210,8 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     const send = async (message: UserInput['message'], clientId: string) => {
       const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS ? returning.user : undefined;
       returning = undefined;
-      const result = await handleUserMessage(app, { userId, clientId, message, ...(user ? { user } : {}) });
+      const committed = (after: UserRecord) => (returning = { user: after, at: app.clock.now() });
+      const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
       return result;
     };
@@ -218,16 +220,19 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       send(action.kind === 'postback' ? { type: 'postback', label, payload: action.payload } : { type: 'dialog', label, dialogId: action.dialogId }, clientId),
     );
     on('page_event', pageEventSchema, async ({ name, payload }) => {
+      returning = undefined;
       await handlePageEvent(app, { userId, name, payload: payload ?? {} });
       return null;
     });
     on('set_user_data', setUserDataSchema, async ({ fields }) => {
+      returning = undefined;
       await setUserData(app, userId, fields);
       return null;
     });
     // Opening is done by ready() above, as for every event: nothing else to do.
     on('open', openSchema, async () => null);
     on('start_dialog', startDialogSchema, async ({ dialogId, data }) => {
+      returning = undefined;
       await startDialog(app, { userId, dialogId, data });
       return null;
     });
