@@ -32,6 +32,11 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
   let at: StepRef | undefined;
   const outputs: TurnContext['outputs'] = [];
+  const onMissing = (name: string) => {
+    if (missing.has(name)) return;
+    missing.add(name);
+    ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name, ...ctx.at } });
+  };
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
@@ -47,11 +52,6 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     },
     trail: [],
     render(template, renderOptions) {
-      const onMissing = (name: string) => {
-        if (missing.has(name)) return;
-        missing.add(name);
-        ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name, ...ctx.at } });
-      };
       return renderTemplate(template, [ctx.variables, ctx.userData], onMissing, renderOptions?.markdown ? escapeMarkdown : undefined);
     },
   };

@@ -181,36 +181,44 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       }));
     const bucket = new TokenBucket(perMinute, () => app.clock.now());
     let warned = false;
+    // Built once per connection, not per event: a chat turn is one event.
+    const refuse = (ack: unknown) => {
+      if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
+      warned = true;
+      app.metrics?.rateLimited?.('webchat');
+      const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
+      socket.emit('protocol_error', error);
+      if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
+    };
+    const failed = (error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed');
     const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
       const handler = handle(socket, logger, schema, action);
       socket.on(event, (payload: unknown, ack?: unknown) => {
         if (options.draining?.()) return;
-        const refuse = () => {
-          if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
-          warned = true;
-          app.metrics?.rateLimited?.('webchat');
-          const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
-          socket.emit('protocol_error', error);
-          if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
-        };
         // Counted on arrival, before any work, so a flood costs the server next to nothing.
-        if (!bucket.take()) return refuse();
+        if (!bucket.take()) return refuse(ack);
+        // handler answers every failure itself; the catch is the last line, so no client event can
+        // ever become an unhandled rejection (which would stop the process).
+        if (!options.userLimit) {
+          void ready().then(() => handler(payload, ack)).catch(failed);
+          return;
+        }
         // In a cluster the user's events also count against one limit over every node (their tabs
         // may sit on several); the replies come back in order on one Redis connection.
-        const allowed = options.userLimit ? options.userLimit(userId).catch(() => true) : true;
-        // handler answers every failure itself; this catch is the last line, so no client event can
-        // ever become an unhandled rejection (which would stop the process).
+        const allowed = options.userLimit(userId).catch(() => true);
         void Promise.all([ready(), allowed])
-          .then(([, ok]) => (ok ? handler(payload, ack) : refuse()))
-          .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
+          .then(([, ok]) => (ok ? handler(payload, ack) : refuse(ack)))
+          .catch(failed);
       });
     };
     const sent = new SentEntries(socket, socket.data.lastSeq);
+    const committed = (after: UserRecord) => {
+      returning = { user: after, at: app.clock.now() };
+    };
     // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
     const send = async (message: UserInput['message'], clientId: string) => {
       const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS ? returning.user : undefined;
       returning = undefined;
-      const committed = (after: UserRecord) => (returning = { user: after, at: app.clock.now() });
       const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
       return result;
@@ -313,23 +321,24 @@ function handle<S extends z.ZodType, T>(
 ): (payload: unknown, ack?: unknown) => Promise<void> {
   return async (payload, ack) => {
     const reply = typeof ack === 'function' ? (ack as Reply<T>) : undefined;
-    const fail = (error: ProtocolError) => {
-      socket.emit('protocol_error', error);
-      reply?.({ ok: false, error });
-    };
     try {
       // Before the schema and anything else that recurses: one payload nested thousands deep must cost a refusal, not the process.
       const excess = clientPayloadExcess(payload);
-      if (excess) return fail({ code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
+      if (excess) return failWith(socket, reply, { code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
       const parsed = schema.safeParse(payload);
-      if (!parsed.success) return fail(invalid(payload, parsed.error));
+      if (!parsed.success) return failWith(socket, reply, invalid(payload, parsed.error));
       reply?.({ ok: true, value: await action(parsed.data) });
     } catch (error) {
-      if (error instanceof UnknownDialogError) return fail({ code: 'unknown_dialog', message: error.message });
+      if (error instanceof UnknownDialogError) return failWith(socket, reply, { code: 'unknown_dialog', message: error.message });
       logger.error({ event: 'socket_event_failed', userId: socket.data.userId, socketId: socket.id, err: error }, 'could not handle a client event');
-      fail({ code: 'internal', message: 'That could not be handled. Please try again.' });
+      failWith(socket, reply, { code: 'internal', message: 'That could not be handled. Please try again.' });
     }
   };
+}
+
+function failWith(socket: ChatSocket, reply: Reply<never> | undefined, error: ProtocolError): void {
+  socket.emit('protocol_error', error);
+  reply?.({ ok: false, error });
 }
 
 function invalid(payload: unknown, error: z.ZodError): ProtocolError {
