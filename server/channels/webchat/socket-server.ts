@@ -60,12 +60,24 @@ export interface ClusterPresence {
 export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Delivery {
   // The local view of the room: with the in-memory adapter a room with no socket here has no one
   // to reach, so nothing is encoded for it (triggers for offline users are the common case).
-  const here = (userId: string) => (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
+  const chat = io.of('/');
+  const here = (userId: string) => (chat.adapter.rooms.get(room(userId))?.size ?? 0) > 0;
   // In a cluster the user may be on another node; the adapter decides who gets it.
   const reach = presence ? () => true : here;
+  // A user with one widget open here and no other node to tell: that socket is the whole room, and an emit
+  // on it spares a turn the broadcast's bookkeeping (an operator, sets of rooms and of sockets reached).
+  const alone = (userId: string) => {
+    const ids = presence ? undefined : chat.adapter.rooms.get(room(userId));
+    if (ids?.size !== 1) return undefined;
+    for (const id of ids) return chat.sockets.get(id);
+    return undefined;
+  };
   return {
     deliver(userId, entries) {
-      if (entries.length > 0 && reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
+      if (entries.length === 0) return;
+      const socket = alone(userId);
+      if (socket) socket.emit('entries', entries.map(toItem));
+      else if (reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {
       if (reach(userId)) io.to(room(userId)).emit('typing', on);
