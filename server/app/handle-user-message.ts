@@ -14,6 +14,8 @@ export interface UserInput {
   readonly message: UserMessage;
   /** The user as the caller just read them (a reconnect's read): saves the turn its read; a stale one only costs a retry. */
   readonly user?: UserRecord;
+  /** Told the user as this turn committed them, so the caller can hand them to its next message as `user`. */
+  readonly committed?: (user: UserRecord) => void;
 }
 
 export { UnknownDialogError };
@@ -59,6 +61,7 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
       }
       const own = outcome.entries.find((e) => e.from === 'user' && e.clientId === input.clientId);
       if (!own) throw new Error('the store returned no transcript entry for the message');
+      input.committed?.(outcome.user);
       return { seq: own.seq, duplicate: false };
     } finally {
       clearTimeout(indicator);

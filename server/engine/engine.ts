@@ -7,6 +7,7 @@ import { integrationOutcome } from './steps/integration.ts';
 import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
+import { dialogById, stepAfter, stepById } from './step-index.ts';
 import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TrailMark, TurnContext, TurnResult, Understanding } from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
@@ -32,6 +33,11 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
   let at: StepRef | undefined;
   const outputs: TurnContext['outputs'] = [];
+  const onMissing = (name: string) => {
+    if (missing.has(name)) return;
+    missing.add(name);
+    ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name, ...ctx.at } });
+  };
   const ctx: TurnContext = {
     definition,
     variables: { ...state.variables },
@@ -47,11 +53,6 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     },
     trail: [],
     render(template, renderOptions) {
-      const onMissing = (name: string) => {
-        if (missing.has(name)) return;
-        missing.add(name);
-        ctx.effects.push({ type: 'warn', code: 'missing_variable', detail: { name, ...ctx.at } });
-      };
       return renderTemplate(template, [ctx.variables, ctx.userData], onMissing, renderOptions?.markdown ? escapeMarkdown : undefined);
     },
   };
@@ -273,10 +274,9 @@ function follow(ctx: TurnContext, dialogId: string, step: Step, next: Next, bySt
     case 'await':
       return { dialogId, stepId: step.id, awaiting: true, retries: 0 };
     case 'advance': {
-      const dialog = findDialog(ctx.definition, dialogId);
-      if (!dialog) return null;
+      if (!findDialog(ctx.definition, dialogId)) return null;
       if (next.to !== undefined) return { dialogId, stepId: next.to, awaiting: false, retries: 0 };
-      const following = dialog.steps[dialog.steps.findIndex((s) => s.id === step.id) + 1];
+      const following = stepAfter(ctx.definition, dialogId, step.id);
       if (!following) mark(ctx, { kind: 'dialogCompleted', dialogId });
       return following ? { dialogId, stepId: following.id, awaiting: false, retries: 0 } : null;
     }
@@ -297,7 +297,7 @@ function mark(ctx: TurnContext, milestone: TrailMark): void {
 }
 
 function findDialog(definition: BotDefinition, dialogId: string): Dialog | undefined {
-  return definition.dialogs.find((d) => d.id === dialogId);
+  return dialogById(definition, dialogId);
 }
 
 /** The wait step behind a due timer, read before the turn takes the timer out of the record. */
@@ -307,5 +307,5 @@ function timerStepOf(definition: BotDefinition, ctx: TurnContext, timerId: strin
 }
 
 function findStep(definition: BotDefinition, dialogId: string, stepId: string): Step | undefined {
-  return findDialog(definition, dialogId)?.steps.find((s) => s.id === stepId);
+  return stepById(definition, dialogId, stepId);
 }

@@ -1,4 +1,5 @@
 import type { BotDefinition } from '../definition/schema.ts';
+import { stepById } from './step-index.ts';
 import type { Position } from './types.ts';
 
 /** A step by its dialog and id. */
@@ -22,7 +23,7 @@ export interface Recovery {
   readonly chosen: boolean;
 }
 
-const hasStep = (definition: BotDefinition, at: StepRef) => definition.dialogs.some((d) => d.id === at.dialogId && d.steps.some((s) => s.id === at.stepId));
+const hasStep = (definition: BotDefinition, at: StepRef) => stepById(definition, at.dialogId, at.stepId) !== undefined;
 
 /**
  * A position names a dialog or step this definition no longer has (a redeploy or a publish

@@ -27,7 +27,8 @@ const PREVIEW_CACHE = 10_000;
  * transcript and the logs are written with the turn as before).
  */
 export class InsightsRecorder {
-  private counts = new Map<string, CountDelta>();
+  /** The recorder's own copies, added to in place: a turn moves a few counters, and a new object each time was most of their cost. */
+  private counts = new Map<string, { -readonly [K in keyof CountDelta]: CountDelta[K] }>();
   private summaries = new Map<string, ConversationSummary>();
   /** Users with a failed integration call, by the start of the conversation it belongs to (see failedSince). */
   private readonly failures = new Map<string, number>();
@@ -152,7 +153,7 @@ export class InsightsRecorder {
     const key = keyOf(delta.day, delta.version, delta.metric, delta.a, delta.b);
     const found = this.counts.get(key);
     if (found) {
-      this.counts.set(key, { ...found, n: found.n + delta.n });
+      found.n += delta.n;
       return;
     }
     if (this.counts.size >= MAX_PENDING) {
@@ -160,7 +161,7 @@ export class InsightsRecorder {
       this.counts.delete(oldest);
       this.options.logger.warn({ event: 'insights_pending_dropped' }, 'insights counters waited too long for the store; the oldest were dropped');
     }
-    this.counts.set(key, delta);
+    this.counts.set(key, { ...delta });
   }
 
   private remember(userId: string, preview: boolean): void {

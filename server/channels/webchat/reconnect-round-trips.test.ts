@@ -117,6 +117,28 @@ describe.skipIf(mongo.skip)('reads of the user when a widget returns to a restar
       await server.stop();
     }
   });
+
+  it('when a widget writes again soon after its last answer, then that turn starts from the user the last one committed and reads them no more', async () => {
+    const server = await start();
+    try {
+      const upTo = (await server.store.getUser(session.userId))!.lastSeq;
+      commands.length = 0;
+      counting = true;
+      const client = connectClient(server.url, { userId: session.userId, token: session.token, lastSeq: upTo });
+      await new Promise<void>((resolve) => client.once('connect', resolve));
+      for (const text of ['four', 'five', 'six']) {
+        expect(await send(client, `q-${text}`, text)).toMatchObject({ ok: true, value: { duplicate: false } });
+        await eventually(`the answer to ${text}`, () => botTexts(client.items).includes(`You said: ${text}`));
+      }
+      counting = false;
+      // The connect's read serves the first message; each committed turn serves the next.
+      expect(userReads()).toBe(1);
+      client.disconnect();
+    } finally {
+      counting = false;
+      await server.stop();
+    }
+  });
 });
 
 function send(client: TestClient, clientId: string, text: string): Promise<unknown> {

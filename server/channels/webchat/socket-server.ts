@@ -61,12 +61,24 @@ export interface ClusterPresence {
 export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Delivery {
   // The local view of the room: with the in-memory adapter a room with no socket here has no one
   // to reach, so nothing is encoded for it (triggers for offline users are the common case).
-  const here = (userId: string) => (io.of('/').adapter.rooms.get(room(userId))?.size ?? 0) > 0;
+  const chat = io.of('/');
+  const here = (userId: string) => (chat.adapter.rooms.get(room(userId))?.size ?? 0) > 0;
   // In a cluster the user may be on another node; the adapter decides who gets it.
   const reach = presence ? () => true : here;
+  // A user with one widget open here and no other node to tell: that socket is the whole room, and an emit
+  // on it spares a turn the broadcast's bookkeeping (an operator, sets of rooms and of sockets reached).
+  const alone = (userId: string) => {
+    const ids = presence ? undefined : chat.adapter.rooms.get(room(userId));
+    if (ids?.size !== 1) return undefined;
+    for (const id of ids) return chat.sockets.get(id);
+    return undefined;
+  };
   return {
     deliver(userId, entries) {
-      if (entries.length > 0 && reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
+      if (entries.length === 0) return;
+      const socket = alone(userId);
+      if (socket) socket.emit('entries', entries.map(toItem));
+      else if (reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {
       if (reach(userId)) io.to(room(userId)).emit('typing', on);
@@ -110,7 +122,7 @@ export interface WebchatOptions {
   readonly draining?: () => boolean;
 }
 
-/** How long after a connect its read of the user may still serve the first message's turn. */
+/** How long after a connect (or a message's turn) its user may still serve the next message's turn. */
 const RETURNING_FRESH_MS = 5_000;
 
 /**
@@ -160,10 +172,11 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     // Client events wait until the user exists and the start dialog has run; with deferStart,
     // a new visitor's first event (`open` or any other) is what stores them.
     const started = start(app, socket, logger, registered);
-    // The user as the connect read them, while nothing has changed them since: the first message's turn
-    // starts from it instead of a read of its own (a stale one only costs that turn a retry). Only for a
-    // message soon after the connect, as a widget's resend after a restart is: later, a timer or a trigger
-    // has likely moved the user on, and the retry would cost more than the read saves.
+    // The user as the connect read them, or as this connection's last message turn committed them, while
+    // nothing has changed them since: the next message's turn starts from it instead of a read of its own (a
+    // stale one only costs that turn a retry). Only for a message soon after, as a widget's resend after a
+    // restart or a visitor's quick reply is: later, a timer or a trigger has likely moved the user on, and
+    // the retry would cost more than the read saves. This connection's other events change the user: they drop it.
     let returning: { readonly user: UserRecord; readonly at: number } | undefined;
     void started.then((outcome) => {
       if (outcome !== false && outcome !== true) returning = { user: outcome.user, at: app.clock.now() };
@@ -181,36 +194,45 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       }));
     const bucket = new TokenBucket(perMinute, () => app.clock.now());
     let warned = false;
+    // Built once per connection, not per event: a chat turn is one event.
+    const refuse = (ack: unknown) => {
+      if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
+      warned = true;
+      app.metrics?.rateLimited?.('webchat');
+      const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
+      socket.emit('protocol_error', error);
+      if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
+    };
+    const failed = (error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed');
     const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
       const handler = handle(socket, logger, schema, action);
       socket.on(event, (payload: unknown, ack?: unknown) => {
         if (options.draining?.()) return;
-        const refuse = () => {
-          if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
-          warned = true;
-          app.metrics?.rateLimited?.('webchat');
-          const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
-          socket.emit('protocol_error', error);
-          if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
-        };
         // Counted on arrival, before any work, so a flood costs the server next to nothing.
-        if (!bucket.take()) return refuse();
+        if (!bucket.take()) return refuse(ack);
+        // handler answers every failure itself; the catch is the last line, so no client event can
+        // ever become an unhandled rejection (which would stop the process).
+        if (!options.userLimit) {
+          void ready().then(() => handler(payload, ack)).catch(failed);
+          return;
+        }
         // In a cluster the user's events also count against one limit over every node (their tabs
         // may sit on several); the replies come back in order on one Redis connection.
-        const allowed = options.userLimit ? options.userLimit(userId).catch(() => true) : true;
-        // handler answers every failure itself; this catch is the last line, so no client event can
-        // ever become an unhandled rejection (which would stop the process).
+        const allowed = options.userLimit(userId).catch(() => true);
         void Promise.all([ready(), allowed])
-          .then(([, ok]) => (ok ? handler(payload, ack) : refuse()))
-          .catch((error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed'));
+          .then(([, ok]) => (ok ? handler(payload, ack) : refuse(ack)))
+          .catch(failed);
       });
     };
     const sent = new SentEntries(socket, socket.data.lastSeq);
+    const committed = (after: UserRecord) => {
+      returning = { user: after, at: app.clock.now() };
+    };
     // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
     const send = async (message: UserInput['message'], clientId: string) => {
       const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS ? returning.user : undefined;
       returning = undefined;
-      const result = await handleUserMessage(app, { userId, clientId, message, ...(user ? { user } : {}) });
+      const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
       return result;
     };
@@ -219,16 +241,19 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       send(action.kind === 'postback' ? { type: 'postback', label, payload: action.payload } : { type: 'dialog', label, dialogId: action.dialogId }, clientId),
     );
     on('page_event', pageEventSchema, async ({ name, payload }) => {
+      returning = undefined;
       await handlePageEvent(app, { userId, name, payload: payload ?? {} });
       return null;
     });
     on('set_user_data', setUserDataSchema, async ({ fields }) => {
+      returning = undefined;
       await setUserData(app, userId, fields);
       return null;
     });
     // Opening is done by ready() above, as for every event: nothing else to do.
     on('open', openSchema, async () => null);
     on('start_dialog', startDialogSchema, async ({ dialogId, data }) => {
+      returning = undefined;
       await startDialog(app, { userId, dialogId, data });
       return null;
     });
@@ -309,25 +334,26 @@ function handle<S extends z.ZodType, T>(
 ): (payload: unknown, ack?: unknown) => Promise<void> {
   return async (payload, ack) => {
     const reply = typeof ack === 'function' ? (ack as Reply<T>) : undefined;
-    const fail = (error: ProtocolError) => {
-      socket.emit('protocol_error', error);
-      reply?.({ ok: false, error });
-    };
     try {
       // Before the schema and anything else that recurses: one payload nested thousands deep must cost a refusal, not the process.
       const excess = clientPayloadExcess(payload);
-      if (excess) return fail({ code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
+      if (excess) return failWith(socket, reply, { code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
       const parsed = schema.safeParse(payload);
-      if (!parsed.success) return fail(invalid(payload, parsed.error));
+      if (!parsed.success) return failWith(socket, reply, invalid(payload, parsed.error));
       reply?.({ ok: true, value: await action(parsed.data) });
     } catch (error) {
-      if (error instanceof UnknownDialogError) return fail({ code: 'unknown_dialog', message: error.message });
+      if (error instanceof UnknownDialogError) return failWith(socket, reply, { code: 'unknown_dialog', message: error.message });
       // The store did not answer in time: logged once where the turn ran (app/turn-deadline.ts); the widget shows the message as not sent.
-      if (error instanceof DeadlinePassed) return fail({ code: 'internal', message: 'That could not be sent just now. Please try again.' });
+      if (error instanceof DeadlinePassed) return failWith(socket, reply, { code: 'internal', message: 'That could not be sent just now. Please try again.' });
       logger.error({ event: 'socket_event_failed', userId: socket.data.userId, socketId: socket.id, err: error }, 'could not handle a client event');
-      fail({ code: 'internal', message: 'That could not be handled. Please try again.' });
+      failWith(socket, reply, { code: 'internal', message: 'That could not be handled. Please try again.' });
     }
   };
+}
+
+function failWith(socket: ChatSocket, reply: Reply<never> | undefined, error: ProtocolError): void {
+  socket.emit('protocol_error', error);
+  reply?.({ ok: false, error });
 }
 
 function invalid(payload: unknown, error: z.ZodError): ProtocolError {

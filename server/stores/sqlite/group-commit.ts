@@ -4,8 +4,9 @@ import type { Database, Transaction } from 'better-sqlite3';
 const MAX_BATCH = 1000;
 
 interface Pending {
-  /** Runs the write (inside its own savepoint unless it is a single statement); throws to reject. */
-  readonly run: () => unknown;
+  /** The write (inside its own savepoint unless it is a single statement) and its argument; throws to reject. */
+  readonly write: (arg: never) => unknown;
+  readonly arg: unknown;
   readonly resolve: (value: never) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -24,7 +25,7 @@ function batcherFor(db: Database): Batcher {
     const commit = db.transaction((batch: readonly Pending[]) =>
       batch.map((item): { ok: true; value: unknown } | { ok: false; error: unknown } => {
         try {
-          return { ok: true, value: item.run() };
+          return { ok: true, value: item.write(item.arg as never) };
         } catch (error) {
           return { ok: false, error };
         }
@@ -79,7 +80,7 @@ export function groupCommit<A, R>(db: Database, write: (arg: A) => R, options: G
   const one = options.singleStatement ? write : db.transaction(write);
   return (arg) =>
     new Promise<R>((resolve, reject) => {
-      batcher.queue.push({ run: () => one(arg), resolve: resolve as (value: never) => void, reject });
+      batcher.queue.push({ write: one, arg, resolve: resolve as (value: never) => void, reject });
       if (batcher.queue.length === 1) setImmediate(flush, batcher);
     });
 }

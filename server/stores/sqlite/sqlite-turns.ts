@@ -20,6 +20,12 @@ export function sqliteTurns(db: Database): TurnOps {
     `SELECT user_id, channel_id, position, variables, user_data, last_message_at, created_at, version, last_seq, last_trigger, pending_seq, preview
      FROM users WHERE user_id = ?`,
   );
+  // A turn's patch carries the new variables and user data (apply-turn.ts): their stored text,
+  // the row's largest columns, is then neither needed nor copied out of SQLite.
+  const selectUserLean = db.prepare<[string], Omit<UserRow, 'seq' | 'updated_at' | 'variables' | 'user_data'>>(
+    `SELECT user_id, channel_id, position, last_message_at, created_at, version, last_seq, last_trigger, pending_seq, preview
+     FROM users WHERE user_id = ?`,
+  );
   const byClientId = db.prepare<[string, string], TranscriptRow>(
     'SELECT * FROM transcript WHERE user_id = ? AND client_id = ?',
   );
@@ -39,7 +45,10 @@ export function sqliteTurns(db: Database): TurnOps {
 
   const commitOne = (commit: TurnCommit): TurnCommitResult => {
     const { userId, patch, now } = commit;
-    const row = selectUser.get(userId);
+    const lean = patch.variables !== undefined && patch.userData !== undefined;
+    const row: Omit<UserRow, 'seq' | 'updated_at' | 'variables' | 'user_data'> & { variables?: string; user_data?: string } | undefined = lean
+      ? selectUserLean.get(userId)
+      : selectUser.get(userId);
     if (row === undefined) return { status: 'conflict' };
     const userClientId = commit.userEntry?.clientId ?? null;
     if (userClientId !== null) {
@@ -69,8 +78,8 @@ export function sqliteTurns(db: Database): TurnOps {
 
     // Untouched fields keep their stored text: no parse and re-serialise for them.
     const position = patch.position === undefined ? row.position : patch.position === null ? null : toJson(patch.position);
-    const variables = patch.variables === undefined ? row.variables : toJson(patch.variables);
-    const userData = patch.userData === undefined ? row.user_data : toJson(patch.userData);
+    const variables = patch.variables === undefined ? row.variables! : toJson(patch.variables);
+    const userData = patch.userData === undefined ? row.user_data! : toJson(patch.userData);
     const lastMessageAt = patch.lastMessageAt === undefined ? row.last_message_at : patch.lastMessageAt;
     const lastTrigger = patch.lastTrigger ?? row.last_trigger;
     // Answered in the same write as the state: the message cannot be run a third time.
@@ -85,8 +94,8 @@ export function sqliteTurns(db: Database): TurnOps {
         userId,
         channelId: row.channel_id,
         position: patch.position === undefined ? (row.position === null ? null : fromJson<ConversationPosition>(row.position)) : patch.position,
-        variables: patch.variables ?? fromJson(row.variables),
-        userData: patch.userData ?? fromJson(row.user_data),
+        variables: patch.variables ?? fromJson(row.variables!),
+        userData: patch.userData ?? fromJson(row.user_data!),
         lastMessageAt,
         createdAt: row.created_at,
         updatedAt: now,
