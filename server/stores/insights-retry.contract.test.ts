@@ -5,7 +5,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { InsightsRecorder } from '../app/insights/recorder.ts';
-import { advanceTrail, summaryOf } from '../app/insights/trail.ts';
+import { firstTurnOf } from '../app/insights/test/first-turn.ts';
 import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom, type Metric } from '../ports/insights.ts';
 import { failingMongoCounters, failingSqliteCounters, type CounterWriteFault } from './contract/failing-counter-writes.ts';
 import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
@@ -25,24 +25,7 @@ async function totals(room: InsightsRoom, metric: Metric, version?: string): Pro
   return read.daily.get(D)?.get(metric) ?? 0;
 }
 
-function turnOf(userId: string, text: string) {
-  const { trail, counts } = advanceTrail({
-    now: NOW,
-    version: 'v1',
-    windowMs: 1_800_000,
-    channel: 'webchat',
-    before: undefined,
-    lastMessageAt: null,
-    userText: text,
-    userWrote: true,
-    botMessages: 1,
-    visits: [{ dialogId: 'main', stepId: 'hello' }],
-    completed: [],
-    effects: [],
-    integrationFailed: false,
-  });
-  return { counts, summary: summaryOf(userId, trail, 'v1', {}) };
-}
+const turnOf = (userId: string, text: string) => firstTurnOf(userId, text, NOW);
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`insights counters written again after a failure halfway: ${leg.name}`, () => {

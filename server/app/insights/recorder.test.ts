@@ -3,7 +3,7 @@ import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom } from '../../port
 import { openSqliteStore, type SqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 import { sqliteInsights } from '../../stores/sqlite/studio/sqlite-insights.ts';
 import { InsightsRecorder } from './recorder.ts';
-import { advanceTrail, summaryOf } from './trail.ts';
+import { firstTurnOf } from './test/first-turn.ts';
 
 const NOW = 20_000 * DAY_MS + 3_600_000;
 const warnings: Record<string, unknown>[] = [];
@@ -34,24 +34,7 @@ function setUp(refuse = { writes: 0 }) {
   return { recorder, room: real };
 }
 
-function turnOf(userId: string, text: string) {
-  const { trail, counts } = advanceTrail({
-    now: NOW,
-    version: 'v1',
-    windowMs: 1_800_000,
-    channel: 'webchat',
-    before: undefined,
-    lastMessageAt: null,
-    userText: text,
-    userWrote: true,
-    botMessages: 1,
-    visits: [{ dialogId: 'main', stepId: 'hello' }],
-    completed: [],
-    effects: [],
-    integrationFailed: false,
-  });
-  return { counts, summary: summaryOf(userId, trail, 'v1', {}) };
-}
+const turnOf = (userId: string, text: string) => firstTurnOf(userId, text, NOW);
 
 const conversations = async (room: InsightsRoom) => (await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['conversations'])).daily.get(dayOf(NOW))?.get('conversations') ?? 0;
 
