@@ -132,7 +132,10 @@ async function commitTurn(
   | { readonly status: 'duplicate'; readonly entry: TranscriptEntry; readonly user: UserRecord }
   | RanElsewhere
 > {
-  let understood: EngineInput | undefined;
+  // What the models made of the text, kept across retries: a retry starts from a fresh read of the
+  // user, who may rest on another step than the copy the first try started from (a stale copy, or a
+  // timer's turn in between), and needs what that step needs, not what the first try's step did.
+  const models: ModelReadings = {};
   let known = options.user;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const read = known ?? (await deps.store.getUser(userId));
@@ -144,7 +147,7 @@ async function commitTurn(
     }
     if (options.answersPending !== undefined && read.pendingSeq !== options.answersPending) return { status: 'ran-elsewhere' };
     const user = options.adjust ? options.adjust(read) : read;
-    understood ??= await understand(deps, user, input);
+    const understood = await understand(deps, user, input, models);
     const result = runTurn(deps.definition, user, understood, { moves: deps.moves });
     const snapshots = result.effects.filter((e) => e.type === 'snapshotUserData');
     const events = result.effects.flatMap((e) => (e.type === 'botEvent' ? [{ name: e.name, payload: e.payload }] : []));
@@ -265,20 +268,32 @@ export function countStored(deps: AppDeps, entries: readonly TranscriptEntry[]):
   if (entries.length - user) deps.metrics.messagesStored('bot', entries.length - user);
 }
 
-/** Runs the intent classifier / FAQ matcher on the text when, and only when, the turn will use them. */
-async function understand(deps: AppDeps, user: UserRecord, input: EngineInput): Promise<EngineInput> {
+/** Each model's reading of one turn's text, once it ran (a failed classifier reads as nothing). */
+interface ModelReadings {
+  nlp?: { readonly value: Understanding['nlp'] };
+  faq?: { readonly value: Understanding['faq'] };
+}
+
+/**
+ * Runs the intent classifier / FAQ matcher on the text when, and only when, the turn will use them
+ * from where `user` rests; each runs at most once a turn (`models` keeps what they said for a retry).
+ */
+async function understand(deps: AppDeps, user: UserRecord, input: EngineInput, models: ModelReadings): Promise<EngineInput> {
   if (input.kind !== 'text' && input.kind !== 'postback') return input;
   const needed = understandingNeeded(deps.definition, user, input);
   if (!needed.nlp && !needed.faq) return input;
   const text = input.kind === 'text' ? input.text : input.payload;
-  const understanding: { -readonly [K in keyof Understanding]: Understanding[K] } = {};
-  if (needed.nlp && deps.classifier) {
+  if (needed.nlp && deps.classifier && !models.nlp) {
     try {
-      understanding.nlp = await deps.classifier.classify(text);
+      models.nlp = { value: await deps.classifier.classify(text) };
     } catch (error) {
+      models.nlp = { value: undefined };
       deps.logger.error({ userId: user.userId, err: error }, 'the intent classifier failed; the text is treated as unprocessed');
     }
   }
-  if (needed.faq && deps.faq) understanding.faq = await deps.faq.match(text);
+  if (needed.faq && deps.faq && !models.faq) models.faq = { value: await deps.faq.match(text) };
+  const understanding: { -readonly [K in keyof Understanding]: Understanding[K] } = {};
+  if (needed.nlp && models.nlp?.value !== undefined) understanding.nlp = models.nlp.value;
+  if (needed.faq && models.faq?.value !== undefined) understanding.faq = models.faq.value;
   return { ...input, understanding };
 }
