@@ -23,6 +23,7 @@ const MAX_REMEMBERED = 10_000;
  */
 export class SentEntries {
   private readonly seqs = new Set<number>();
+  private top = 0;
 
   /** `handshakeSeq`: the last seq the widget said it had; it has every entry up to it. */
   constructor(
@@ -32,8 +33,16 @@ export class SentEntries {
     socket.onAnyOutgoing((event: string, items: unknown) => {
       if (event !== 'entries' || !Array.isArray(items)) return;
       if (this.seqs.size > MAX_REMEMBERED) this.seqs.clear();
-      for (const item of items as TranscriptItem[]) this.seqs.add(item.seq);
+      for (const item of items as TranscriptItem[]) {
+        this.seqs.add(item.seq);
+        if (item.seq > this.top) this.top = item.seq;
+      }
     });
+  }
+
+  /** The highest seq this connection has been sent: a copy of the user with a lower lastSeq is behind the store. */
+  get highest(): number {
+    return this.top;
   }
 
   private has(seq: number): boolean {

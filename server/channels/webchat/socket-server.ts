@@ -230,7 +230,9 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     };
     // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
     const send = async (message: UserInput['message'], clientId: string) => {
-      const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS ? returning.user : undefined;
+      // Entries of a turn this connection did not run (a synchronous integration's answer, another tab's
+      // message, a timer) show the copy is behind the store: a read costs less than the conflict and second run.
+      const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS && sent.highest <= returning.user.lastSeq ? returning.user : undefined;
       returning = undefined;
       const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
