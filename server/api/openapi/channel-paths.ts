@@ -83,7 +83,7 @@ export function channelPaths(): Obj {
           '415': error('unsupported_media_type: send the body as application/json.'),
           '429': ref('responses/RateLimited'),
           '500': ref('responses/Internal'),
-          '503': error('store_timeout: the message could not be stored within TURN_DEADLINE (15 s) of its turn\'s start, or of the end of the answer wait if it still waited behind the same user\'s earlier turn then, as when the store is slow or unreachable; nothing of it was written after that. Send it again with the same clientId: it is stored once.'),
+          '503': error('store_timeout: the message could not be stored within TURN_DEADLINE (15 s) of its turn\'s start, or of the end of the answer wait if it still waited behind the same user\'s earlier turn then, as when the store is slow or unreachable; nothing of it was written after that (an event may still run: its resend is then answered `duplicate: true`). Send it again with the same clientId: it is stored once.'),
         },
       },
       get: {
