@@ -48,10 +48,14 @@ export class Flight {
 
   constructor() {
     this.done = new Promise<void>((resolve, reject) => {
+      let settled = false;
       this.settle = (error) => {
-        if (error === undefined) this.finished = true;
-        if (error === undefined) resolve();
-        else reject(error as Error);
+        // The first word counts: a request refused at its cap stays refused, whatever its work comes to later.
+        if (settled) return;
+        settled = true;
+        if (error !== undefined) return reject(error as Error);
+        this.finished = true;
+        resolve();
       };
     });
     this.known = new Promise<void>((resolve) => (this.tell = resolve));
