@@ -38,6 +38,8 @@ export interface ApplyTurnOptions {
    * gone means another worker answered it meanwhile, and the turn is dropped.
    */
   readonly answersPending?: number;
+  /** Told the moment `userEntry` is stored (now, or found stored before), ahead of the turn's emails and SMS. */
+  readonly stored?: (ran: { readonly seq: number; readonly duplicate: boolean }) => void;
 }
 
 export type TurnOutcome =
@@ -192,7 +194,11 @@ async function commitTurn(
       ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
     });
     // The message is stored (now or before): the visitor's answer no longer depends on the deadline.
-    if (outcome.status !== 'conflict' && options.userEntry) meetDeadline();
+    if (outcome.status !== 'conflict' && options.userEntry) {
+      meetDeadline();
+      const own = outcome.status === 'duplicate' ? outcome.entry : outcome.entries.find((e) => e.from === 'user' && e.clientId === options.userEntry?.clientId);
+      if (own) options.stored?.({ seq: own.seq, duplicate: outcome.status === 'duplicate' });
+    }
     if (outcome.status === 'duplicate') return { ...outcome, user: read };
     if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs, ...(insight ? { insight } : {}) };
   }

@@ -16,6 +16,13 @@ export interface UserInput {
   readonly user?: UserRecord;
   /** Told the user as this turn committed them, so the caller can hand them to its next message as `user`. */
   readonly committed?: (user: UserRecord) => void;
+  /**
+   * Told the moment the message is stored (now, or found stored before), ahead of the rest of the
+   * turn (emails, SMS): a caller that answers by a time can then name its seq.
+   */
+  readonly stored?: (ran: { readonly seq: number; readonly duplicate: boolean }) => void;
+  /** performance.now() time by which the turn deadline starts at the latest, also while the message waits behind an earlier turn (turn-deadline.ts). */
+  readonly startBy?: number;
 }
 
 export { UnknownDialogError };
@@ -49,6 +56,7 @@ export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ se
         userWrote: true,
         userEntry,
         ...(input.user ? { user: input.user } : {}),
+        ...(input.stored ? { stored: input.stored } : {}),
       }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
       // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
       if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };
@@ -94,6 +102,7 @@ async function storePendingOrRethrow(
     // The store is away: the original error says more than this one.
     throw error;
   }
+  input.stored?.({ seq: stored.seq, duplicate: stored.duplicate });
   if (stored.duplicate) return { status: 'duplicate' as const, entry: stored };
   deps.logger.error({ event: 'turn_failed', userId: input.userId, seq: stored.seq, err: error }, "a turn failed; the user's message is stored and its turn will run again");
   countStored(deps, [stored]);

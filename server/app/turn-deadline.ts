@@ -17,11 +17,17 @@ export const DEFAULT_TURN_DEADLINE_MS = 15_000;
  * The clock starts when `work` calls startDeadline, once it holds the user's turn lock: a
  * message sent while the bot waits on a slow integration (up to 30 s, a step's timeoutMs) waits
  * behind that call, and the store is not at fault for it. A hung store holds the lock at most
- * one socket timeout longer, so a queued message still hears back in well under a minute.
+ * one socket timeout longer, so a queued message still hears back in well under a minute. A caller
+ * that promised an answer by a time (the REST channel) passes `startBy`: the clock then starts
+ * there at the latest, also while the message still waits behind the earlier turn.
  */
-export async function withinTurnDeadline<T>(deps: AppDeps, about: { readonly userId: string; readonly clientId: string }, work: () => Promise<T>): Promise<T> {
+export async function withinTurnDeadline<T>(
+  deps: AppDeps,
+  about: { readonly userId: string; readonly clientId: string; readonly startBy?: number },
+  work: () => Promise<T>,
+): Promise<T> {
   const ms = deps.turnDeadlineMs ?? DEFAULT_TURN_DEADLINE_MS;
-  const deadline = newDeadline(ms, true);
+  const deadline = newDeadline(ms, true, about.startBy);
   const running = runWithDeadline(deadline, work);
   let timer: NodeJS.Timeout | undefined;
   const passed = new Promise<never>((_, reject) => {
@@ -33,7 +39,8 @@ export async function withinTurnDeadline<T>(deps: AppDeps, about: { readonly use
       if (left > 0) timer = setTimeout(check, Math.min(left, ms));
       else reject(new DeadlinePassed(ms));
     };
-    timer = setTimeout(check, ms);
+    // A deadline whose latest start has passed already (startBy) may be due before `ms`.
+    timer = setTimeout(check, Math.max(0, Math.min(ms, deadline.at - performance.now())));
   });
   try {
     return await Promise.race([running, passed]);

@@ -7,8 +7,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * person waits on (a timer, a job) runs without one.
  */
 export interface Deadline {
-  /** performance.now() time; Infinity until the work starts (startDeadline). */
+  /**
+   * performance.now() time. Until the work starts (startDeadline): Infinity, or, for a deadline
+   * that must run from a given time at the latest (newDeadline's startBy), that time plus `ms`.
+   */
   at: number;
+  /** Made to wait for the work's start, which has not come yet. */
+  waiting: boolean;
   /** Its length, for the log line. */
   readonly ms: number;
   /** What the person waits for is in hand (the message is stored): what follows is no longer bound by it. */
@@ -25,15 +30,21 @@ export class DeadlinePassed extends Error {
 
 const current = new AsyncLocalStorage<Deadline>();
 
-/** A deadline `ms` from now, or, with `waiting`, from when the work starts (startDeadline). */
-export function newDeadline(ms: number, waiting = false): Deadline {
-  return { at: waiting ? Infinity : performance.now() + ms, ms, met: false };
+/**
+ * A deadline `ms` from now, or, with `waiting`, from when the work starts (startDeadline), and
+ * then from `startBy` (performance.now() time) at the latest: a caller that promised someone an
+ * answer by a time bounds how long the work may wait to start, too.
+ */
+export function newDeadline(ms: number, waiting = false, startBy = Infinity): Deadline {
+  return { at: waiting ? startBy + ms : performance.now() + ms, ms, met: false, waiting };
 }
 
-/** The work in hand starts now: a deadline made `waiting` runs from here. */
+/** The work in hand starts now: a deadline made `waiting` runs from here, or from its startBy if that came first. */
 export function startDeadline(): void {
   const deadline = current.getStore();
-  if (deadline !== undefined && deadline.at === Infinity) deadline.at = performance.now() + deadline.ms;
+  if (deadline === undefined || !deadline.waiting) return;
+  deadline.waiting = false;
+  deadline.at = Math.min(deadline.at, performance.now() + deadline.ms);
 }
 
 /** Runs `work` (and whatever it starts) under `deadline`. */

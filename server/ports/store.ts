@@ -319,8 +319,10 @@ export interface Store extends Leases, PersonalDataStore {
   ): Promise<ReadonlyArray<TranscriptEntry & { readonly duplicate: boolean }>>;
   /**
    * Stores the user's message alone, marked pending (`UserRecord.pendingSeq`)
-   * in the same write: its turn failed, and is to run again. A clientId
-   * already stored is returned with `duplicate: true` and marks nothing.
+   * in the same write, which also moves the user's version (a copy read before
+   * knows neither, and a turn committed against it is a conflict): its turn
+   * failed, and is to run again. A clientId already stored is returned with
+   * `duplicate: true` and changes nothing.
    */
   storePending(userId: string, entry: NewTranscriptEntry): Promise<TranscriptEntry & { readonly duplicate: boolean }>;
   /** Entries with seq > afterSeq, ascending, at most `limit`. */

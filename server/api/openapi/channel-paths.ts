@@ -43,7 +43,8 @@ export function channelPaths(): Obj {
         summary: 'Send a user\'s message, button or event; get the bot\'s replies',
         description:
           `The body is at most 64 KiB, nested at most ${MAX_JSON_DEPTH} levels, in UTF-8. The user is created on first contact (the bot's start dialog runs first, and its greeting leads the answer). ` +
-          'The answer holds what the bot said in this turn, in order, sync integration steps included. It comes at most REST_CHANNEL_ANSWER_WAIT (10 s) after the request arrived, also when the request first waited behind the same user\'s earlier one; `complete: false` means the rest comes by callback (or GET). ' +
+          'The answer holds what the bot said in this turn, in order, sync integration steps included. Once the message is stored (or the event has run), it comes at most REST_CHANNEL_ANSWER_WAIT (10 s) after the request arrived, also when the request first waited behind the same user\'s earlier one; `complete: false` means the message is stored and the rest comes by callback (or GET). ' +
+          'A message not stored by the end of that wait (the store is slow, or the user\'s earlier turn still runs, such as a sync integration call) is waited for until it is stored, and is then answered with its `seq`; at the latest TURN_DEADLINE (15 s) after the wait (25 s after arrival by default) it is refused with 503 store_timeout and is not stored after. Let an HTTP client wait longer than the two together. ' +
           'A request sent again with the same clientId runs nothing again and is answered with the same replies as the first (`duplicate: true`), the greeting included when the first opened the conversation; while the first is still running it waits for that one, within its own bound. ' +
           'A refused request stores nothing.',
         requestBody: { required: true, content: { 'application/json': { schema: inbound } } },
@@ -60,16 +61,16 @@ export function channelPaths(): Obj {
                       type: 'integer',
                       minimum: 1,
                       description:
-                        'The stored message\'s seq (text, button and dialog button; events have none). Present whenever the message is stored, `complete: false` included; absent only when the answer wait ran out while the message still waited behind the same user\'s earlier turn: it is stored and answered in order after it (the replies by callback or GET), and a resend of its clientId learns its seq.',
+                        'The stored message\'s seq (text, button and dialog button; events have none). Present in every 200 answer to a message, `complete: false` included: a message is answered once it is stored, or refused.',
                     },
                     duplicate: {
                       type: 'boolean',
                       description:
-                        'True when this clientId was sent before: nothing ran again, and `messages` are the replies that followed it then, the start dialog\'s greeting too when that request opened the conversation (`events` are not repeated). Absent exactly when `seq` is, for a message: whether it is a resend is not known yet.',
+                        'True when this clientId was sent before: nothing ran again, and `messages` are the replies that followed it then, the start dialog\'s greeting too when that request opened the conversation (`events` are not repeated).',
                     },
                     messages: { type: 'array', items: item },
                     events: { type: 'array', items: botEvent },
-                    complete: { type: 'boolean', description: 'False when the bot was still working REST_CHANNEL_ANSWER_WAIT (10 s) after the request arrived: the rest comes by callback, or with GET.' },
+                    complete: { type: 'boolean', description: 'False when the bot was still working REST_CHANNEL_ANSWER_WAIT (10 s) after the request arrived, or when the message was stored only after that wait: the message is stored, and the rest comes by callback, or with GET.' },
                   },
                 },
               },
@@ -82,7 +83,7 @@ export function channelPaths(): Obj {
           '415': error('unsupported_media_type: send the body as application/json.'),
           '429': ref('responses/RateLimited'),
           '500': ref('responses/Internal'),
-          '503': error('store_timeout: the message could not be stored within TURN_DEADLINE (15 s), as when the store is slow or unreachable; nothing of it was written after that. Send it again with the same clientId: it is stored once.'),
+          '503': error('store_timeout: the message could not be stored within TURN_DEADLINE (15 s) of its turn\'s start, or of the end of the answer wait if it still waited behind the same user\'s earlier turn then, as when the store is slow or unreachable; nothing of it was written after that (an event may still run: its resend is then answered `duplicate: true`). Send it again with the same clientId: it is stored once.'),
         },
       },
       get: {

@@ -12,6 +12,7 @@ import type { RestChannel } from './channel-config.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import { DeadlinePassed } from '../../ports/deadline.ts';
+import { DEFAULT_TURN_DEADLINE_MS } from '../../app/turn-deadline.ts';
 import type { RestDelivery } from './rest-delivery.ts';
 import { Flight, answerResend, answerTurn, type Located } from './answer-turn.ts';
 import { toItem } from '../../app/to-item.ts';
@@ -38,8 +39,9 @@ export interface RestEndpointOptions {
   /** Tells the delivery router a user's channel, so it needs no lookup. */
   readonly remember: (userId: string, channelId: string) => void;
   /**
-   * How long after its arrival a request is answered at the latest (REST_CHANNEL_ANSWER_WAIT), with
-   * what the bot said by then, however long it waited behind the same user's earlier request.
+   * How long after its arrival a request whose message is stored is answered at the latest
+   * (REST_CHANNEL_ANSWER_WAIT), with what the bot said by then, however long it waited behind the
+   * same user's earlier request. One not stored by then waits on, TURN_DEADLINE more at most (answer-turn.ts).
    */
   readonly answerWaitMs: number;
 }
@@ -86,14 +88,15 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
   };
 
   const post = async (request: ChannelRequest, located: Located): Promise<RestAnswer> => {
-    const deadline = request.receivedAt + options.answerWaitMs;
     requireJson(request.contentType);
     const input = parseInbound(parseJson(await request.readBody(MAX_REST_BODY)));
     const deps = withRequestLogger(options.deps(), request.requestId);
+    const wait = request.receivedAt + options.answerWaitMs;
+    const bounds = { wait, cap: wait + (deps.turnDeadlineMs ?? DEFAULT_TURN_DEADLINE_MS) };
     // The channel too: a user id belongs to one channel, and another channel's request must never join its work.
     const flightKey = `${located.channel.name}\u0000${located.userId}\u0000${input.clientId}`;
     const first = flights.get(flightKey);
-    if (first) return { status: 200, body: await answerResend(deps, located.userId, input.clientId, deadline, first) };
+    if (first) return { status: 200, body: await answerResend(deps, located.userId, input.clientId, bounds, first).catch(refusal) };
     // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.
     let opened = seen.get(located.userId) === located.channel.name;
     if (!opened) {
@@ -111,13 +114,9 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     };
     // Both ways handled: a failed turn is answered to its own request, and must not surface as an unhandled rejection here.
     flight.done.then(land, land);
-    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, opened, deadline, flight)).catch((error: unknown) => {
+    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, opened, bounds, flight)).catch((error: unknown) => {
       flight.settle(error ?? new Error('the request failed'));
-      // The store did not take the message within TURN_DEADLINE (logged once where the turn ran): nothing of it is stored after that.
-      if (error instanceof DeadlinePassed) {
-        throw new HttpError(503, 'store_timeout', 'The message could not be stored in time (the store is slow or unreachable). Send it again with the same clientId; it is stored once.');
-      }
-      throw error;
+      return refusal(error);
     });
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.set(located.userId, located.channel.name);
@@ -138,6 +137,21 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     const located = locate(request);
     return request.method === 'POST' ? post(request, located) : get(request, located);
   };
+}
+
+/**
+ * A message not stored by its cap (TURN_DEADLINE after the answer wait; logged once where the turn
+ * ran): nothing of it is stored after that. Any other failure is answered as itself.
+ */
+function refusal(error: unknown): never {
+  if (error instanceof DeadlinePassed) {
+    throw new HttpError(
+      503,
+      'store_timeout',
+      "The message could not be stored in time (the store is slow or unreachable, or the user's earlier message still holds the conversation). Send it again with the same clientId; it is stored once.",
+    );
+  }
+  throw error;
 }
 
 /** The use cases' dependencies, with a logger that names the request on every line the turn writes. */

@@ -18,6 +18,26 @@ export function pendingCases(store: () => Store): void {
     expect((await store().getUser('u1'))?.lastSeq).toBe(2);
   });
 
+  it('when a message is stored pending, then the user\'s version moves in the same write: a turn computed from a copy read before it is a conflict, and a resend moves nothing', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    await store().appendTranscript('u1', [bot('hello')]);
+    const before = await store().getUser('u1');
+    await store().storePending('u1', said('m1', 'hi'));
+    const marked = await store().getUser('u1');
+    expect(marked).toMatchObject({ pendingSeq: 2, lastSeq: 2 });
+    expect(marked!.version).toBeGreaterThan(before!.version);
+
+    // Another tab's copy from before the message: its turn knows neither the message nor the mark.
+    const stale = await store().commitTurn({ userId: 'u1', expectedVersion: before!.version, patch: { position: null }, now: 7, botEntries: [bot('from an old copy')] });
+    expect(stale.status).toBe('conflict');
+    expect((await store().readTranscript('u1', 0, 10)).map((e) => e.message.text)).toStrictEqual(['hello', 'hi']);
+
+    await store().storePending('u1', said('m1', 'hi'));
+    expect((await store().getUser('u1'))?.version).toBe(marked!.version);
+    const fresh = await store().commitTurn({ userId: 'u1', expectedVersion: marked!.version, patch: {}, now: 8, botEntries: [bot('You said: hi')], answersPending: 2 });
+    expect(fresh.status).toBe('committed');
+  });
+
   it('when a turn answers the pending message, then the mark is cleared with the state; other turns leave it', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
     await store().storePending('u1', said('m1', 'hi'));

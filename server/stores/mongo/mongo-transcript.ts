@@ -51,7 +51,7 @@ type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTran
  * indexes, keeps seq gapless and clientIds single. As in a turn
  * (mongo-turns.ts), the user document's write is the commit point: it holds
  * lastSeq and the new entries as `unsent` (and, for storePending, the pending
- * mark), and the inserts follow. The next seq comes from the highest stored
+ * mark and a new version), and the inserts follow. The next seq comes from the highest stored
  * entry as well as lastSeq, so an append cut short costs no seq twice.
  */
 export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns, cache?: UserDocCache): TranscriptOps {
@@ -86,12 +86,16 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
     }
     if (fresh.length > 0) {
       const recent = user.recent === undefined ? undefined : rememberClientIds(user.recent, fresh);
+      // The pending mark moves the version (a copy of the user read before knows neither the message nor the
+      // mark, and its commit must conflict); a plain append keeps it, as the commit checks lastSeq too.
+      const version = pending ? user.version + 1 : user.version;
       await users.updateOne(
         { _id: userId },
-        { $set: { lastSeq: seq, unsent: fresh, ...(recent ? { recent } : {}), ...(pending ? { pendingSeq: seq } : {}) } },
+        { $set: { lastSeq: seq, unsent: fresh, ...(recent ? { recent } : {}), ...(pending ? { pendingSeq: seq, version } : {}) } },
       );
+      if (pending) cache?.forget(userId);
       await insertEntries(transcript, fresh);
-      settled.remember(userId, user.version, seq);
+      settled.remember(userId, version, seq);
     }
     return results;
   };

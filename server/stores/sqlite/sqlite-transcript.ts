@@ -41,7 +41,8 @@ export function sqliteTranscript(db: Database): TranscriptOps {
     return results;
   });
 
-  const markPending = db.prepare('UPDATE users SET pending_seq = ? WHERE user_id = ?');
+  // A new version too: a copy of the user read before (another tab's) knows neither the message nor the mark, and its commit must conflict.
+  const markPending = db.prepare('UPDATE users SET pending_seq = ?, version = version + 1 WHERE user_id = ?');
   // The entry and its mark in one transaction: never a stored message that nobody will answer.
   const pendingTx = db.transaction((userId: string, entry: NewTranscriptEntry) => {
     const [stored] = appendTx(userId, [entry]);

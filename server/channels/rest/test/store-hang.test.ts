@@ -61,3 +61,63 @@ describe.skipIf(mongo.skip)('a REST channel message sent while the store hangs (
     expect(server.logs.filter((line) => line.event === 'rest_turn_failed' || line.event === 'turn_deadline_passed')).toHaveLength(1);
   });
 });
+
+/*
+ * The defaults' order (an answer wait of 1 s, shorter than TURN_DEADLINE of 2 s): when the wait
+ * passes and the message is not stored yet, the connector must not hear `complete: false` (which
+ * promises the message is stored and answered later); it waits on until the turn gives up.
+ */
+describe.skipIf(mongo.skip)('a REST channel message whose answer wait passes while the store hangs (mongo, through a relay held by the test)', () => {
+  let relay: PausableRelay;
+  let server: TestServer;
+  let client: ReturnType<typeof restClient>;
+
+  beforeAll(async () => {
+    const url = new URL(mongo.env().MONGODB_URL!);
+    relay = await pausableRelay({ host: url.hostname, port: Number(url.port) });
+    url.host = `127.0.0.1:${relay.port}`;
+    server = await startTestServer({
+      MONGODB_URL: url.toString(),
+      BOT_DEFINITION: ECHO_BOT,
+      TURN_DEADLINE: '2s',
+      REST_CHANNEL_ANSWER_WAIT: '1s',
+      REST_CHANNELS: JSON.stringify([{ name: 'shop', key: KEY }]),
+    });
+    client = restClient(server.url, 'shop', KEY);
+  });
+  afterAll(async () => {
+    relay?.release();
+    await server?.stop();
+    await relay?.close();
+  });
+
+  it('when the answer wait passes before the message is stored, then the connector gets 503 store_timeout, not complete:false, for it and for the one queued behind it, and their resends are stored once', async () => {
+    const first = await client.post('bea', { type: 'text', clientId: 'b1', text: 'one' });
+    expect(first.body).toMatchObject({ duplicate: false, complete: true });
+
+    relay.hold();
+    const [hung, queued] = await Promise.all([
+      client.post('bea', { type: 'text', clientId: 'b2', text: 'two' }),
+      // Sent a moment later: it waits behind b2's turn, whose store call hangs.
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() => client.post('bea', { type: 'text', clientId: 'b3', text: 'three' })),
+    ]);
+    for (const refused of [hung, queued]) {
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatchObject({ code: 'store_timeout' });
+    }
+
+    // Once the store answers again, nothing of the refused messages was stored: the connector's word (send again) holds.
+    relay.release();
+    const meanwhile = await client.missed('bea', 0);
+    expect(meanwhile.messages.filter((item) => item.clientId === 'b2' || item.clientId === 'b3')).toEqual([]);
+
+    for (const [clientId, text] of [['b2', 'two'], ['b3', 'three']] as const) {
+      const again = await client.post('bea', { type: 'text', clientId, text });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ seq: expect.any(Number), duplicate: false, complete: true });
+      expect(texts(again.body.messages)).toStrictEqual([`You said: ${text}`, 'Say something.']);
+    }
+    const all = await client.missed('bea', 0);
+    expect(all.messages.filter((item) => item.from === 'user').map((item) => item.clientId)).toStrictEqual(['b1', 'b2', 'b3']);
+  });
+});
