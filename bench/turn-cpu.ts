@@ -2,10 +2,11 @@
 // against a raw socket.io echo server, side by side in one run, with 100 and 1000 concurrent
 // socket.io users; then the same turns over the generic bot REST channel, next to the web chat's. Each server runs in its own child process and reports process.cpuUsage()
 // over IPC, so the clients' CPU (this process) is not counted. Goal: at most 1.5x the echo.
+// The chatbot runs compiled (dist/server, rebuilt first when older than the sources); BENCH_SOURCE=1 runs it under tsx.
 import { fork } from 'node:child_process';
 import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
 import { measureRoundTrips, roundTripLines } from './store-round-trips.ts';
-import { child, measure, request } from './turn-cpu-measure.ts';
+import { child, childArgs, ensureCompiledServer, measure, request } from './turn-cpu-measure.ts';
 
 const ROUNDS: Record<number, number> = { 100: Number(process.env.BENCH_ROUNDS_100 ?? 30), 1000: Number(process.env.BENCH_ROUNDS_1000 ?? 6) };
 
@@ -14,7 +15,8 @@ const ROUNDS: Record<number, number> = { 100: Number(process.env.BENCH_ROUNDS_10
  * another and reads the bot's reply from the answer (HTTP keep-alive, as a channel's server would).
  */
 async function measureRest(users: number, rounds: number): Promise<{ usPerTurn: number; turnsPerSecond: number }> {
-  const proc = fork(child, ['rest'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { args, execArgv } = childArgs('rest');
+  const proc = fork(child, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await request<string>(proc, null, 'url');
   const post = async (user: number, clientId: string, text: string, retries = 0): Promise<void> => {
     const response = await fetch(`${url}/api/channels/bench/users/u${user}/messages`, {
@@ -55,7 +57,9 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
 const best = (a: { usPerTurn: number; turnsPerSecond: number } | undefined, b: { usPerTurn: number; turnsPerSecond: number }) =>
   a && a.usPerTurn <= b.usPerTurn ? a : b;
 
-for (const users of [100, 1000]) {
+console.log(`turn CPU: ${ensureCompiledServer()}`);
+// BENCH_USERS=100: one size only, while iterating.
+for (const users of (process.env.BENCH_USERS ?? '100,1000').split(',').map(Number)) {
   const rounds = ROUNDS[users]!;
   let echo: Awaited<ReturnType<typeof measure>> | undefined;
   let bot: Awaited<ReturnType<typeof measure>> | undefined;
@@ -63,7 +67,8 @@ for (const users of [100, 1000]) {
   for (let i = 0; i < REPEATS; i++) {
     echo = best(echo, await measure('echo', users, rounds));
     bot = best(bot, await measure('chatbot', users, rounds));
-    rest = best(rest, await measureRest(users, rounds));
+    // BENCH_WEBCHAT_ONLY=1: the web chat against the echo alone, while iterating.
+    rest = process.env.BENCH_WEBCHAT_ONLY === '1' ? { usPerTurn: Number.NaN, turnsPerSecond: Number.NaN } : best(rest, await measureRest(users, rounds));
   }
   if (!echo || !bot || !rest) throw new Error('no measurement');
   console.log(
@@ -77,7 +82,7 @@ for (const users of [100, 1000]) {
 }
 
 // What a turn costs the Mongo store on one node (round trips, writes): machine-independent figures.
-const mongo = await startMongoTestServer();
+const mongo = process.env.BENCH_WEBCHAT_ONLY === '1' ? { url: null, reason: 'BENCH_WEBCHAT_ONLY=1', stop: async () => undefined, description: '' } : await startMongoTestServer();
 if (mongo.url === null) console.log(`store round trips: SKIPPED, no Mongo-compatible server (${mongo.reason})`);
 else {
   try {
