@@ -71,7 +71,15 @@ export function request<T>(proc: ChildProcess, message: unknown, key: string): P
   });
 }
 
-export async function measure(mode: Mode, users: number, rounds: number, source = fromSource): Promise<{ usPerTurn: number; turnsPerSecond: number }> {
+/** Server CPU per turn (user + system), and its user and system (kernel) parts, in µs. */
+export interface TurnCpu {
+  usPerTurn: number;
+  userUs: number;
+  systemUs: number;
+  turnsPerSecond: number;
+}
+
+export async function measure(mode: Mode, users: number, rounds: number, source = fromSource): Promise<TurnCpu> {
   const { args, execArgv } = childArgs(mode, source);
   const proc = fork(child, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await request<string>(proc, null, 'url');
@@ -111,5 +119,5 @@ export async function measure(mode: Mode, users: number, rounds: number, source 
   await new Promise((resolve) => proc.once('exit', resolve));
   const turns = users * rounds;
   const cpu = after.user - before.user + (after.system - before.system);
-  return { usPerTurn: cpu / turns, turnsPerSecond: turns / seconds };
+  return { usPerTurn: cpu / turns, userUs: (after.user - before.user) / turns, systemUs: (after.system - before.system) / turns, turnsPerSecond: turns / seconds };
 }
