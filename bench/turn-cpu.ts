@@ -78,7 +78,7 @@ for (const users of (process.env.BENCH_USERS ?? '100,1000').split(',').map(Numbe
       `echo ${echo.usPerTurn.toFixed(0)} µs/msg (user ${echo.userUs.toFixed(0)} + kernel ${echo.systemUs.toFixed(0)}; ${Math.round(echo.turnsPerSecond)} msg/s): ` +
       `${(bot.usPerTurn / echo.usPerTurn).toFixed(2)}x the echo (goal <= 1.5x)`,
   );
-  console.log(
+  if (process.env.BENCH_WEBCHAT_ONLY !== '1') console.log(
     `turn CPU over the REST channel (${users} users x ${rounds} messages): ${rest.usPerTurn.toFixed(0)} µs/turn (${Math.round(rest.turnsPerSecond)} turns/s), ` +
       `${(rest.usPerTurn / bot.usPerTurn).toFixed(2)}x the web chat's`,
   );
