@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket as TcpSocket } from 'node:net';
 import { connect } from 'socket.io-client';
 import type { TranscriptItem } from '../../../shared/protocol.ts';
 import { botTexts, eventually, startTestServer, type TestClient, type TestServer } from '../../test/start-test-server.ts';
@@ -65,4 +66,30 @@ describe('web chat turn output, batched into one write', () => {
       client.disconnect();
     });
   }
+  // What a turn costs the wire: each TCP write is a system call (on a network, a packet). The
+  // server's own sockets are watched where Node's stream hands bytes to the kernel (_write for
+  // one chunk, _writev for a corked batch), so the count is the writes, whatever the reader sees.
+  it('when a websocket widget sends a message, then its entries and its ack leave the server in one TCP write', async () => {
+    const writes: string[] = [];
+    const watch = (tcp: TcpSocket) => {
+      const socket = tcp as TcpSocket & { _write: (...a: unknown[]) => unknown; _writev: (...a: unknown[]) => unknown };
+      const one = socket._write.bind(socket);
+      const many = socket._writev.bind(socket);
+      socket._write = (...a) => (writes.push('write'), one(...a));
+      socket._writev = (...a) => (writes.push('writev'), many(...a));
+    };
+    server.io.httpServer.on('connection', watch);
+    try {
+      const { client } = await converse('websocket');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      writes.length = 0;
+      const ack = await client.emitWithAck('message', { clientId: 'w-1', text: 'Ada' });
+      expect(ack).toMatchObject({ ok: true });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(writes).toEqual(['writev']);
+      client.disconnect();
+    } finally {
+      server.io.httpServer.off('connection', watch);
+    }
+  });
 });
