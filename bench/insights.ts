@@ -20,7 +20,7 @@ import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
 import { invite, setUpOwner } from '../server/studio/test/studio-client.ts';
 import type { ChildCommand, ChildStart, Seeded } from './insights-child.ts';
 import { emailOf, RARE_WORD, rareEvery, STEPS } from './insights-seed.ts';
-import { measure } from './turn-cpu-measure.ts';
+import { ensureCompiledServer, measure } from './turn-cpu-measure.ts';
 import { stealMeter, stealText } from './steal.ts';
 
 const ROWS = Number(process.env.INSIGHTS_BENCH_ROWS ?? 1_000_000);
@@ -132,6 +132,7 @@ const TURN_ROUNDS = Number(process.env.BENCH_ROUNDS_100 ?? 30);
 const TURN_REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 let bare = Number.POSITIVE_INFINITY;
 let kept = Number.POSITIVE_INFINITY;
+if (only.has('turns')) console.log(`insights turn CPU: ${ensureCompiledServer()}`);
 for (let i = 0; i < (only.has('turns') ? TURN_REPEATS : 0); i++) {
   bare = Math.min(bare, (await measure('chatbot-bare', TURN_USERS, TURN_ROUNDS)).usPerTurn);
   kept = Math.min(kept, (await measure('chatbot', TURN_USERS, TURN_ROUNDS)).usPerTurn);

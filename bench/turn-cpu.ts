@@ -2,10 +2,11 @@
 // against a raw socket.io echo server, side by side in one run, with 100 and 1000 concurrent
 // socket.io users; then the same turns over the generic bot REST channel, next to the web chat's. Each server runs in its own child process and reports process.cpuUsage()
 // over IPC, so the clients' CPU (this process) is not counted. Goal: at most 1.5x the echo.
+// The chatbot runs compiled (dist/server, rebuilt first when older than the sources); BENCH_SOURCE=1 runs it under tsx.
 import { fork } from 'node:child_process';
 import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
 import { measureRoundTrips, roundTripLines } from './store-round-trips.ts';
-import { child, measure, request } from './turn-cpu-measure.ts';
+import { child, childArgs, ensureCompiledServer, measure, request, type TurnCpu } from './turn-cpu-measure.ts';
 
 const ROUNDS: Record<number, number> = { 100: Number(process.env.BENCH_ROUNDS_100 ?? 30), 1000: Number(process.env.BENCH_ROUNDS_1000 ?? 6) };
 
@@ -13,8 +14,9 @@ const ROUNDS: Record<number, number> = { 100: Number(process.env.BENCH_ROUNDS_10
  * The same turns over the generic bot REST channel: each user POSTs its messages one after
  * another and reads the bot's reply from the answer (HTTP keep-alive, as a channel's server would).
  */
-async function measureRest(users: number, rounds: number): Promise<{ usPerTurn: number; turnsPerSecond: number }> {
-  const proc = fork(child, ['rest'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function measureRest(users: number, rounds: number): Promise<TurnCpu> {
+  const { args, execArgv } = childArgs('rest');
+  const proc = fork(child, args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const url = await request<string>(proc, null, 'url');
   const post = async (user: number, clientId: string, text: string, retries = 0): Promise<void> => {
     const response = await fetch(`${url}/api/channels/bench/users/u${user}/messages`, {
@@ -47,37 +49,43 @@ async function measureRest(users: number, rounds: number): Promise<{ usPerTurn: 
   proc.send({ cmd: 'stop' });
   await new Promise((resolve) => proc.once('exit', resolve));
   const turns = users * rounds;
-  return { usPerTurn: (after.user - before.user + (after.system - before.system)) / turns, turnsPerSecond: turns / seconds };
+  const userUs = (after.user - before.user) / turns;
+  const systemUs = (after.system - before.system) / turns;
+  return { usPerTurn: userUs + systemUs, userUs, systemUs, turnsPerSecond: turns / seconds };
 }
 
 /** This machine is shared and small: each figure is the best (lowest CPU) of a few alternating runs. */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
-const best = (a: { usPerTurn: number; turnsPerSecond: number } | undefined, b: { usPerTurn: number; turnsPerSecond: number }) =>
+const best = (a: TurnCpu | undefined, b: TurnCpu) =>
   a && a.usPerTurn <= b.usPerTurn ? a : b;
 
-for (const users of [100, 1000]) {
+console.log(`turn CPU: ${ensureCompiledServer()}`);
+// BENCH_USERS=100: one size only, while iterating.
+for (const users of (process.env.BENCH_USERS ?? '100,1000').split(',').map(Number)) {
   const rounds = ROUNDS[users]!;
-  let echo: Awaited<ReturnType<typeof measure>> | undefined;
-  let bot: Awaited<ReturnType<typeof measure>> | undefined;
-  let rest: Awaited<ReturnType<typeof measure>> | undefined;
+  let echo: TurnCpu | undefined;
+  let bot: TurnCpu | undefined;
+  let rest: TurnCpu | undefined;
   for (let i = 0; i < REPEATS; i++) {
     echo = best(echo, await measure('echo', users, rounds));
     bot = best(bot, await measure('chatbot', users, rounds));
-    rest = best(rest, await measureRest(users, rounds));
+    // BENCH_WEBCHAT_ONLY=1: the web chat against the echo alone, while iterating.
+    rest = process.env.BENCH_WEBCHAT_ONLY === '1' ? { usPerTurn: Number.NaN, userUs: Number.NaN, systemUs: Number.NaN, turnsPerSecond: Number.NaN } : best(rest, await measureRest(users, rounds));
   }
   if (!echo || !bot || !rest) throw new Error('no measurement');
   console.log(
-    `turn CPU (${users} users x ${rounds} messages): chatbot ${bot.usPerTurn.toFixed(0)} µs/turn (${Math.round(bot.turnsPerSecond)} turns/s), ` +
-      `echo ${echo.usPerTurn.toFixed(0)} µs/msg (${Math.round(echo.turnsPerSecond)} msg/s): ${(bot.usPerTurn / echo.usPerTurn).toFixed(2)}x the echo (goal <= 1.5x)`,
+    `turn CPU (${users} users x ${rounds} messages): chatbot ${bot.usPerTurn.toFixed(0)} µs/turn (user ${bot.userUs.toFixed(0)} + kernel ${bot.systemUs.toFixed(0)}; ${Math.round(bot.turnsPerSecond)} turns/s), ` +
+      `echo ${echo.usPerTurn.toFixed(0)} µs/msg (user ${echo.userUs.toFixed(0)} + kernel ${echo.systemUs.toFixed(0)}; ${Math.round(echo.turnsPerSecond)} msg/s): ` +
+      `${(bot.usPerTurn / echo.usPerTurn).toFixed(2)}x the echo (goal <= 1.5x)`,
   );
-  console.log(
+  if (process.env.BENCH_WEBCHAT_ONLY !== '1') console.log(
     `turn CPU over the REST channel (${users} users x ${rounds} messages): ${rest.usPerTurn.toFixed(0)} µs/turn (${Math.round(rest.turnsPerSecond)} turns/s), ` +
       `${(rest.usPerTurn / bot.usPerTurn).toFixed(2)}x the web chat's`,
   );
 }
 
 // What a turn costs the Mongo store on one node (round trips, writes): machine-independent figures.
-const mongo = await startMongoTestServer();
+const mongo = process.env.BENCH_WEBCHAT_ONLY === '1' ? { url: null, reason: 'BENCH_WEBCHAT_ONLY=1', stop: async () => undefined, description: '' } : await startMongoTestServer();
 if (mongo.url === null) console.log(`store round trips: SKIPPED, no Mongo-compatible server (${mongo.reason})`);
 else {
   try {

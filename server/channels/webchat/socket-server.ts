@@ -29,6 +29,7 @@ import { TokenBucket } from '../../app/token-bucket.ts';
 import type { SessionTokens } from './session-tokens.ts';
 import { toItem } from '../../app/to-item.ts';
 import { SentEntries } from './resend-replay.ts';
+import { holdWrites } from './batch-writes.ts';
 
 export type ChatServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -77,7 +78,11 @@ export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Deli
     deliver(userId, entries) {
       if (entries.length === 0) return;
       const socket = alone(userId);
-      if (socket) socket.emit('entries', entries.map(toItem));
+      if (socket) {
+        // The ack of the message that ran this turn follows in a few promise jobs: one TCP write for both.
+        holdWrites(socket.conn);
+        socket.emit('entries', entries.map(toItem));
+      }
       else if (reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {

@@ -1,24 +1,26 @@
 // Child process for bench/turn-cpu.ts: runs either the real chatbot server (SQLite; mode "rest" with a REST channel,
 // "chatbot-bare" without the insights bookkeeping) or a raw
-// socket.io echo server, and reports its own CPU use over IPC. Run alone (by `npm run bench`,
-// which runs every bench/*.ts) it does nothing.
+// socket.io echo server, and reports its own CPU use over IPC. Run alone it does nothing.
+// Plain JavaScript so that it runs on bare `node` with the compiled server (dist/), as production does;
+// with a second argument "source" (BENCH_SOURCE=1 in the parent) it imports server/*.ts, under tsx.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Server } from 'socket.io';
-
-type Command = { cmd: 'cpu' } | { cmd: 'stop' };
 
 /** The bench channel's key in mode "rest" (bench/turn-cpu.ts sends it). */
 const REST_BENCH_KEY = 'bench-channel-key-0123456789abcdef';
 
 if (process.send) {
   const mode = process.argv[2];
-  const send = (message: unknown) => process.send!(message);
-  let stop: () => Promise<void>;
-  let url: string;
+  const source = process.argv[3] === 'source';
+  /** @param {unknown} message */
+  const send = (message) => process.send?.(message);
+  /** @type {() => Promise<void>} */
+  let stop;
+  /** @type {string} */
+  let url;
 
   if (mode === 'echo') {
     // The floor: a socket.io server that acks each message and sends one entry back, nothing else.
@@ -26,19 +28,19 @@ if (process.send) {
     const io = new Server(http, { maxHttpBufferSize: 64 * 1024 });
     io.on('connection', (socket) => {
       let seq = 0;
-      socket.on('message', (payload: { clientId: string; text: string }, ack?: (r: unknown) => void) => {
+      socket.on('message', (/** @type {{ clientId: string; text: string }} */ payload, /** @type {((r: unknown) => void) | undefined} */ ack) => {
         ack?.({ ok: true, value: { seq: ++seq, duplicate: false } });
         socket.emit('entries', [{ seq: ++seq, from: 'bot', at: new Date().toISOString(), clientId: null, message: { type: 'text', text: `You said: ${payload.text}` } }]);
       });
     });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`;
     stop = async () => {
       await io.close();
     };
   } else {
-    const { readConfig } = await import('../server/config.ts');
-    const { startServer } = await import('../server/main.ts');
+    const { readConfig } = await import(source ? '../server/config.ts' : '../dist/server/config.js');
+    const { startServer } = await import(source ? '../server/main.ts' : '../dist/server/main.js');
     const dir = await mkdtemp(path.join(tmpdir(), 'bench-cpu-'));
     const bot = path.join(dir, 'bot.json');
     await writeFile(
@@ -80,7 +82,8 @@ if (process.send) {
 
   // BENCH_PROFILE_DIR: a CPU profile of the measured window only (between the two cpu readings).
   const profileDir = process.env.BENCH_PROFILE_DIR;
-  let profiling: import('node:inspector').Session | undefined;
+  /** @type {import('node:inspector').Session | undefined} */
+  let profiling;
   const profile = async () => {
     if (!profileDir) return;
     const { Session } = await import('node:inspector');
@@ -92,15 +95,15 @@ if (process.send) {
       return;
     }
     const session = profiling;
-    await new Promise<void>((resolve) =>
+    await new Promise((resolve) =>
       session.post('Profiler.stop', (error, result) => {
         if (!error) void writeFile(path.join(profileDir, `${mode}-${process.pid}.cpuprofile`), JSON.stringify(result.profile)).then(resolve);
-        else resolve();
+        else resolve(undefined);
       }),
     );
   };
 
-  process.on('message', (message: Command) => {
+  process.on('message', (/** @type {{ cmd: 'cpu' } | { cmd: 'stop' }} */ message) => {
     if (message.cmd === 'cpu') {
       const cpu = process.cpuUsage();
       void profile().then(() => send({ cpu }));
