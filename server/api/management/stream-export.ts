@@ -99,7 +99,7 @@ class ChunkWriter {
       this.at = 0;
     }
     const start = this.at;
-    this.at += this.slab.utf8Write(text, start);
+    this.at += this.slab.write(text, start);
     this.write(this.slab.subarray(start, this.at));
   }
 
