@@ -18,6 +18,10 @@ describe('storedTextRecord', () => {
       ['u-2', { email: '' }],
       ['u-3', {}],
       ['u-4', { email: '\ud800 lone', name: null, score: 0, tags: [] }],
+      ['u\u0000\u001f\ttab', { email: 'e' }],
+      ['lone \udfff and pair 😀', { email: 'e' }],
+      ['\u007f é ~ /', { email: 'e' }],
+      ['', { email: 'e' }],
     ];
     for (const [userId, data] of samples) {
       expect(write(userId, T, JSON.parse(JSON.stringify(data)) as Record<string, unknown>, JSON.stringify(data))).toBe(general(FIELDS, userId, T, data));

@@ -10,6 +10,15 @@ describe('isoTimeFormatter', () => {
     }
   });
 
+  it('when times run in order across many minutes, hours and days, with repeats and gaps, then each reads as toISOString writes it', () => {
+    const iso = isoTimeFormatter();
+    let ms = Date.UTC(2025, 11, 30, 22, 58, 59, 998);
+    for (let i = 0; i < 20_000; i++) {
+      expect(iso(ms)).toBe(new Date(ms).toISOString());
+      ms += [0, 1, 999, 1001, 59_999, 60_001, 3_599_999, 86_400_000][i % 8]!;
+    }
+  });
+
   it('when times jump about, including negative years, far years and fractions, then each reads as toISOString writes it', () => {
     const iso = isoTimeFormatter();
     const times = [-1, -0, 1.5, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15, 1_764_000_000_123];

@@ -4,8 +4,14 @@ import type { Logger } from '../../ports/logger.ts';
 import type { ExportFormat } from './export-query.ts';
 import { recordJson } from './record-json.ts';
 
-/** Bytes gathered before a write: one socket write per ~64 KiB instead of one per record or per batch. */
-const CHUNK_BYTES = 64 * 1024;
+/**
+ * UTF-16 units of text gathered before a write (64 Ki units: 64 KiB of ASCII, at most 192 KiB of
+ * UTF-8): one socket write per chunk instead of one per record or per batch.
+ */
+const CHUNK_UNITS = 64 * 1024;
+
+/** Bytes of the buffers chunks are encoded into, several chunks to one buffer (a larger one for a chunk that needs it). */
+const SLAB_BYTES = 1024 * 1024;
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   json: 'application/json; charset=utf-8',
@@ -34,15 +40,19 @@ function csvLine(values: readonly unknown[], formulaGuard: boolean): string {
 }
 
 /**
- * Encodes text straight into ~64 KiB buffers and hands each full one to the response, so a
- * million records make a few hundred socket writes and no joined strings: joining a batch's
- * records into one string and encoding that (a copy of every byte and a large string per batch)
- * was a visible part of an export's CPU. A buffer is never reused once written (the socket may
- * still hold it). Backpressure: `add` never waits; `settle` waits for 'drain' when a write found
- * the socket full, so at most one batch of records is buffered beyond the socket's high-water mark.
+ * Gathers an export's text into one string per ~64 Ki units and encodes each such chunk with one
+ * UTF-8 pass, so a million records make a few hundred encodings and socket writes: encoding each
+ * record into a buffer on its own (a call into the encoder per record, and each record's pieces
+ * joined into a string of its own first) was the largest part of an export's own CPU. A chunk is
+ * encoded into the free end of a large buffer, and a buffer is never written into again below a
+ * chunk handed to the response (the socket may still hold it). Chunks end at record ends, which
+ * are ASCII, so no surrogate pair is split or made across records. Backpressure: `add` never
+ * waits; `settle` waits for 'drain' when a write found the socket full, so at most one batch of
+ * records is buffered beyond the socket's high-water mark.
  */
 class ChunkWriter {
-  private chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  private text = '';
+  private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
   private at = 0;
   private full = false;
   constructor(private readonly res: Response) {}
@@ -51,22 +61,10 @@ class ChunkWriter {
     return this.res.destroyed || this.res.writableEnded;
   }
 
+  /** Adds text (whole records and separators only, see above). */
   add(text: string): void {
-    // Up to 3 bytes of UTF-8 per UTF-16 unit (a surrogate pair's 4 bytes are 2 units).
-    if (this.at + text.length * 3 > CHUNK_BYTES) {
-      this.send();
-      if (text.length * 3 > CHUNK_BYTES) {
-        this.write(Buffer.from(text, 'utf8'));
-        return;
-      }
-    }
-    this.at += this.chunk.write(text, this.at);
-  }
-
-  /** One ASCII byte (a separator), without a string. */
-  addByte(byte: number): void {
-    if (this.at === CHUNK_BYTES) this.send();
-    this.chunk[this.at++] = byte;
+    this.text += text;
+    if (this.text.length >= CHUNK_UNITS) this.send();
   }
 
   /** Waits, if a write found the socket full, until it drains (or the connection closes). */
@@ -84,18 +82,25 @@ class ChunkWriter {
     this.full = false;
   }
 
-  /** Sends what is buffered, then settles. */
+  /** Sends what is gathered, then settles. */
   async flush(): Promise<void> {
     this.send();
     await this.settle();
   }
 
   private send(): void {
-    if (this.at === 0) return;
-    const bytes = this.chunk.subarray(0, this.at);
-    this.chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
-    this.at = 0;
-    this.write(bytes);
+    const text = this.text;
+    if (text.length === 0) return;
+    this.text = '';
+    // Up to 3 bytes of UTF-8 per UTF-16 unit (a surrogate pair's 4 bytes are 2 units).
+    const most = text.length * 3;
+    if (this.at + most > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, most));
+      this.at = 0;
+    }
+    const start = this.at;
+    this.at += this.slab.write(text, start);
+    this.write(this.slab.subarray(start, this.at));
   }
 
   private write(bytes: Buffer): void {
@@ -170,9 +175,7 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
     let count = 0;
     const json = recordJson(options.fields);
     const guard = options.csvFormulaGuard ?? true;
-    const COMMA = 44;
-    const NEWLINE = 10;
-    // Records go into the writer one by one (it encodes them into its buffer); the writer waits for
+    // Records go into the writer one by one (it gathers them into its chunk); the writer waits for
     // the socket once per batch.
     const emitAll = async (items: readonly ExportItem[]) => {
       for (const item of items) {
@@ -181,12 +184,8 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
           if (item.values === undefined) throw new Error('a CSV export was handed a record as JSON text');
           writer.add(csvLine(item.values, guard));
         } else {
-          if (options.format === 'json') {
-            if (count > 0) writer.addByte(COMMA);
-            writer.addByte(NEWLINE);
-          }
-          writer.add(item.json ?? json(item.values));
-          if (options.format === 'ndjson') writer.addByte(NEWLINE);
+          const record = item.json ?? json(item.values);
+          writer.add(options.format === 'ndjson' ? `${record}\n` : count > 0 ? `,\n${record}` : `\n${record}`);
         }
         count++;
       }

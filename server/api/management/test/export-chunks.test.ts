@@ -3,9 +3,9 @@ import type { NewLogEntry } from '../../../ports/store.ts';
 import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
 import { keyed, seedLogs, startManagementServer } from './helpers.ts';
 
-// An export is written in buffers of about 64 KiB, each record encoded straight into one: these
-// records (multi-byte text, one far larger than a buffer) cross many of them, and the bytes
-// must be the records exactly, in every format.
+// An export is written in chunks of about 64 Ki UTF-16 units, each encoded into a shared buffer: these
+// records (multi-byte text, one far larger than a chunk) make many chunks and fill several buffers,
+// and the bytes must be the records exactly, in every format.
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const FIELDS = ['dialogId', 'stepId', 'stepType', 'query', 'modelId', 'intent', 'result', 'processed'] as const;
 const ROWS = 1500;
