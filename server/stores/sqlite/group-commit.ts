@@ -6,6 +6,8 @@ const MAX_BATCH = 1000;
 interface Pending {
   /** The write (inside its own savepoint unless it is a single statement) and its argument; throws to reject. */
   readonly write: (arg: never) => unknown;
+  /** The same write without a savepoint of its own: for a commit that carries it alone. */
+  readonly bare: (arg: never) => unknown;
   readonly arg: unknown;
   readonly resolve: (value: never) => void;
   readonly reject: (error: unknown) => void;
@@ -14,6 +16,11 @@ interface Pending {
 interface Batcher {
   queue: Pending[];
   readonly commit: Transaction<(batch: readonly Pending[]) => ({ ok: true; value: unknown } | { ok: false; error: unknown })[]>;
+  /**
+   * A commit carrying one write: the transaction is its savepoint (a throw rolls it all back,
+   * which is that write alone), two statements fewer. Under light load most commits are one turn.
+   */
+  readonly commitOne: Transaction<(item: Pending) => unknown>;
 }
 
 /** One batch per database: every group-committed write of a turn (jobs, users, turns) shares one commit. */
@@ -31,7 +38,8 @@ function batcherFor(db: Database): Batcher {
         }
       }),
     );
-    batcher = { queue: [], commit };
+    const commitOne = db.transaction((item: Pending) => item.bare(item.arg as never));
+    batcher = { queue: [], commit, commitOne };
     batchers.set(db, batcher);
   }
   return batcher;
@@ -41,6 +49,19 @@ function flush(batcher: Batcher): void {
   const batch = batcher.queue.splice(0, MAX_BATCH);
   if (batcher.queue.length > 0) setImmediate(flush, batcher);
   else batcher.queue = [];
+  if (batch.length === 1) {
+    const item = batch[0]!;
+    let value: unknown;
+    try {
+      value = batcher.commitOne.immediate(item);
+    } catch (error) {
+      // The write threw (rolled back with the transaction) or the commit failed: either way, only this caller's.
+      item.reject(error);
+      return;
+    }
+    item.resolve(value as never);
+    return;
+  }
   let outcomes: ReturnType<Batcher['commit']>;
   try {
     outcomes = batcher.commit.immediate(batch);
@@ -80,7 +101,7 @@ export function groupCommit<A, R>(db: Database, write: (arg: A) => R, options: G
   const one = options.singleStatement ? write : db.transaction(write);
   return (arg) =>
     new Promise<R>((resolve, reject) => {
-      batcher.queue.push({ write: one, arg, resolve: resolve as (value: never) => void, reject });
+      batcher.queue.push({ write: one, bare: write, arg, resolve: resolve as (value: never) => void, reject });
       if (batcher.queue.length === 1) setImmediate(flush, batcher);
     });
 }
