@@ -8,6 +8,21 @@ const ECHO_BOT = path.join(import.meta.dirname, '..', '..', '..', 'app', 'test',
 const KEY = 'hang-channel-key-0123456789abcdef';
 const mongo = storeLegs().find((leg) => leg.name === 'mongo')!;
 
+/** The server on the Mongo leg through a relay the test holds, a REST channel, TURN_DEADLINE 2 s and the given answer wait. */
+async function behindRelay(answerWait: string): Promise<{ relay: PausableRelay; server: TestServer; client: ReturnType<typeof restClient> }> {
+  const url = new URL(mongo.env().MONGODB_URL!);
+  const relay = await pausableRelay({ host: url.hostname, port: Number(url.port) });
+  url.host = `127.0.0.1:${relay.port}`;
+  const server = await startTestServer({
+    MONGODB_URL: url.toString(),
+    BOT_DEFINITION: ECHO_BOT,
+    TURN_DEADLINE: '2s',
+    REST_CHANNEL_ANSWER_WAIT: answerWait,
+    REST_CHANNELS: JSON.stringify([{ name: 'shop', key: KEY }]),
+  });
+  return { relay, server, client: restClient(server.url, 'shop', KEY) };
+}
+
 /*
  * The REST channel's side of the turn deadline (TURN_DEADLINE, 2 s here, shorter than the answer
  * wait of 5 s): a store that stops answering costs the connector a 503 it can act on, not a
@@ -19,17 +34,7 @@ describe.skipIf(mongo.skip)('a REST channel message sent while the store hangs (
   let client: ReturnType<typeof restClient>;
 
   beforeAll(async () => {
-    const url = new URL(mongo.env().MONGODB_URL!);
-    relay = await pausableRelay({ host: url.hostname, port: Number(url.port) });
-    url.host = `127.0.0.1:${relay.port}`;
-    server = await startTestServer({
-      MONGODB_URL: url.toString(),
-      BOT_DEFINITION: ECHO_BOT,
-      TURN_DEADLINE: '2s',
-      REST_CHANNEL_ANSWER_WAIT: '5s',
-      REST_CHANNELS: JSON.stringify([{ name: 'shop', key: KEY }]),
-    });
-    client = restClient(server.url, 'shop', KEY);
+    ({ relay, server, client } = await behindRelay('5s'));
   });
   afterAll(async () => {
     relay?.release();
@@ -73,17 +78,7 @@ describe.skipIf(mongo.skip)('a REST channel message whose answer wait passes whi
   let client: ReturnType<typeof restClient>;
 
   beforeAll(async () => {
-    const url = new URL(mongo.env().MONGODB_URL!);
-    relay = await pausableRelay({ host: url.hostname, port: Number(url.port) });
-    url.host = `127.0.0.1:${relay.port}`;
-    server = await startTestServer({
-      MONGODB_URL: url.toString(),
-      BOT_DEFINITION: ECHO_BOT,
-      TURN_DEADLINE: '2s',
-      REST_CHANNEL_ANSWER_WAIT: '1s',
-      REST_CHANNELS: JSON.stringify([{ name: 'shop', key: KEY }]),
-    });
-    client = restClient(server.url, 'shop', KEY);
+    ({ relay, server, client } = await behindRelay('1s'));
   });
   afterAll(async () => {
     relay?.release();
