@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { failedTests } from './failed-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -19,6 +20,8 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const stages = [];
+/** Failed Vitest tests of every stage, printed again at the end. */
+const failures = [];
 let failed = false;
 
 function run(command, args, env = {}) {
@@ -60,6 +63,7 @@ function addVitestCounts(file) {
   counts.passed += report.numPassedTests;
   counts.failed += report.numFailedTests;
   counts.skipped += report.numPendingTests + report.numTodoTests;
+  failures.push(...failedTests(report, root));
   return report.numTotalTests > 0;
 }
 
@@ -127,5 +131,6 @@ if (CI && stages.some((s) => s.outcome === 'skipped')) {
   process.stderr.write('CI=true: a stage was skipped, which CI does not allow.\n');
   failed = true;
 }
+if (failures.length > 0) process.stdout.write(`\nFailed tests:\n${failures.map((line) => `  ${line}`).join('\n')}\n`);
 process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
 process.exit(failed || counts.failed > 0 ? 1 : 0);
