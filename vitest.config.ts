@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The schemathesis contract run: about 7,000 requests a store leg, minutes of the MongoDB-compatible test
@@ -21,7 +21,7 @@ export default defineConfig({
           ...shared,
           name: 'node',
           include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'studio/**/*.test.ts', 'demo/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: [...ALONE, '**/node_modules/**'],
+          exclude: [...configDefaults.exclude, ...ALONE],
           // Vitest's default (one worker fewer than the cores) runs one file at a time on a 2-core machine, and most of this
           // stage's time is spent waiting on child servers and FerretDB rather than computing: two files at
           // a time roughly halve it there. Larger machines keep the default.

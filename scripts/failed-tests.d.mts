@@ -1,10 +1,11 @@
-/** Types of failed-tests.mjs (plain JavaScript: `npm test` runs it on node before anything is compiled). */
-export interface VitestReport {
-  testResults?: {
-    name: string;
-    status?: string;
-    message?: string;
-    assertionResults?: { status: string; fullName?: string; title?: string; failureMessages?: string[] }[];
-  }[];
+import type { JsonAssertionResult, JsonTestResult } from 'vitest/reporters';
+
+/** The parts of a Vitest JSON report (Vitest's JsonTestResults) that failed-tests.mjs reads. */
+export interface FailedTestsReport {
+  testResults: (Pick<JsonTestResult, 'name' | 'status' | 'message'> & {
+    assertionResults: Pick<JsonAssertionResult, 'status' | 'fullName' | 'failureMessages'>[];
+  })[];
 }
-export function failedTests(report: VitestReport, root: string): string[];
+
+/** Types of failed-tests.mjs (plain JavaScript: `npm test` runs it on node before anything is compiled). */
+export function failedTests(report: FailedTestsReport, root: string): string[];

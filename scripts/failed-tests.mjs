@@ -1,5 +1,6 @@
 // The failed tests of a Vitest JSON report, as lines to print again at the very end of `npm test`:
 // a CI log is often kept only from its end, and a failure in an early stage would scroll out of it.
+// Its types are in failed-tests.d.mts.
 
 /** At most this many characters of a failure's first line: enough to tell which expectation broke. */
 const MESSAGE_CHARS = 300;
@@ -7,17 +8,16 @@ const MESSAGE_CHARS = 300;
 /**
  * One line per failed test ("file > test name") and one indented line with the first line of why;
  * a file that failed before any test ran (an import, a hook) is a line of its own.
- * @param {{ testResults?: { name: string, status?: string, message?: string, assertionResults?: { status: string, fullName?: string, title?: string, failureMessages?: string[] }[] }[] }} report
- * @param {string} root the folder names are shown relative to
- * @returns {string[]}
+ * @param report a parsed Vitest JSON report
+ * @param root the folder names are shown relative to
  */
 export function failedTests(report, root) {
   const lines = [];
-  for (const file of report.testResults ?? []) {
-    const name = file.name.startsWith(`${root}/`) ? file.name.slice(root.length + 1) : file.name;
-    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+  for (const file of report.testResults) {
+    const name = oneLine(file.name.startsWith(`${root}/`) ? file.name.slice(root.length + 1) : file.name);
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
     for (const test of failed) {
-      lines.push(`${name} > ${test.fullName ?? test.title ?? '(unnamed)'}`);
+      lines.push(`${name} > ${oneLine(test.fullName)}`);
       const why = firstLine(test.failureMessages?.[0]);
       if (why) lines.push(`    ${why}`);
     }
@@ -30,9 +30,13 @@ export function failedTests(report, root) {
   return lines;
 }
 
-/** @param {string | undefined} text */
+/** The first non-blank line of a message, without terminal codes, cut to MESSAGE_CHARS. */
 function firstLine(text) {
-  // Vitest's messages may carry terminal colour codes.
-  const line = (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((part) => part.trim() !== '');
-  return line === undefined ? '' : line.trim().slice(0, MESSAGE_CHARS);
+  const line = (text ?? '').split('\n', 64).find((part) => part.trim() !== '');
+  return line === undefined ? '' : oneLine(line).trim().slice(0, MESSAGE_CHARS);
+}
+
+/** Text as one printable line: Vitest's colour codes go, and so does any other control character (a test's own output may hold any). */
+function oneLine(text) {
+  return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }

@@ -19,6 +19,10 @@ async function behindRelay(answerWait: string): Promise<{ relay: PausableRelay; 
     TURN_DEADLINE: '2s',
     REST_CHANNEL_ANSWER_WAIT: answerWait,
     REST_CHANNELS: JSON.stringify([{ name: 'shop', key: KEY }]),
+  }).catch(async (error: unknown) => {
+    // The caller's afterAll never sees a relay it was not handed: close it here.
+    await relay.close();
+    throw error;
   });
   return { relay, server, client: restClient(server.url, 'shop', KEY) };
 }
