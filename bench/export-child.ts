@@ -3,7 +3,7 @@
 // Reports the raw store-cursor read (the export's own store calls, nothing after them) and the
 // server's peak RSS growth on request.
 // Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
-import Database from 'better-sqlite3';
+import { openDatabase } from '../server/stores/sqlite/database.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -124,7 +124,7 @@ if (process.send) {
 
 /** 1M users through the store API would take minutes; the rows are written straight into the file instead. */
 function seedSqliteUsers(file: string, rows: number): void {
-  const db = new Database(file);
+  const db = openDatabase(file);
   db.pragma('journal_mode = WAL');
   const insert = db.prepare(
     `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)

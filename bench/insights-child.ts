@@ -12,7 +12,7 @@
 //     writes the user index one summary at a time, which would take FerretDB hours), each bucket
 //     document inserted whole, and an insertMany of the user index.
 // The transcript goes last, within INSIGHTS_BENCH_SEED_S seconds: what did not fit is said, never assumed.
-import Database from 'better-sqlite3';
+import { openDatabase } from '../server/stores/sqlite/database.ts';
 import { MongoClient, ObjectId } from 'mongodb';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -106,7 +106,7 @@ if (process.send) {
   }
 
   async function seedSqlite(file: string, plan: SeedPlan, deadline: number): Promise<Omit<Seeded, 'seconds'>> {
-    const db = new Database(file);
+    const db = openDatabase(file);
     db.pragma('journal_mode = WAL');
     const insertUser = db.prepare(
       `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)

@@ -1,7 +1,7 @@
 // Child process for bench/trigger-throughput.ts: the real server on SQLite (job runner
 // included, as in production), so autocannon's own CPU in the parent is not the server's.
 // Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
-import Database from 'better-sqlite3';
+import { openDatabase } from '../server/stores/sqlite/database.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,7 @@ if (process.send) {
     }),
   );
   // How far the job runner got: a read-only look at the jobs table beside the server's connection.
-  const look = new Database(path.join(dir, 'chatbot.sqlite'), { readonly: true });
+  const look = openDatabase(path.join(dir, 'chatbot.sqlite'), { readonly: true });
   const byStatus = look.prepare<[string], { n: number }>('SELECT count(*) AS n FROM jobs WHERE status = ?');
   const count = async (status: string) => byStatus.get(status)?.n ?? 0;
   process.on('message', (message: { cmd: 'cpu' | 'pause' | 'resume' | 'stop' }) => {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../sqlite/database.ts';
 import type { Db } from 'mongodb';
 import { COUNTERS_COLLECTION } from '../mongo/studio/mongo-insight-counters.ts';
 

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from './database.ts';
 import { describe, expect, it } from 'vitest';
 import { groupCommit } from './group-commit.ts';
 
 // A turn's writes are all or nothing, whether its commit carries it alone or with others'.
 describe('group commit', () => {
   function table() {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)');
     const write = groupCommit(db, (keys: readonly string[]) => {

@@ -1,4 +1,4 @@
-import type { Database, Transaction } from 'better-sqlite3';
+import type { Database, Transaction } from './database.ts';
 
 /** Most writes one commit carries; the rest go in the next turn's commit. */
 const MAX_BATCH = 1000;

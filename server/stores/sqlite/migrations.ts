@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 
 /**
  * Schema migrations of the SQLite store, oldest first. A migration is never

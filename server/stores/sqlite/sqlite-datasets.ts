@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { DatasetInfo, DatasetRow, Store } from '../../ports/store.ts';
 import { fromJson, toJson } from './json.ts';
 

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { DueJobs, Store } from '../../ports/store.ts';
 
 /** The job queue's depth and age, read through the jobs_due index (status, run_at). */

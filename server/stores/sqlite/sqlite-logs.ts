@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { LogEntry, LogKind, NewLogEntry, RangeQuery, RangeRead, Store } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
 import { rangeRead } from '../range-read.ts';

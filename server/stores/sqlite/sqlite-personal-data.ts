@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor, InvalidCursorError } from '../range-cursor.ts';

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { PreviewMark, PreviewUsers } from '../../ports/preview.ts';
 import { fromJson } from './json.ts';
 

@@ -1,7 +1,7 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from './database.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
@@ -22,7 +22,7 @@ describe('openSqliteStore', () => {
     const store = openSqliteStore({ file });
     await store.ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
     await store.close();
-    const raw = new Database(file, { readonly: true });
+    const raw = openDatabase(file, { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)?.version);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
@@ -33,7 +33,7 @@ describe('openSqliteStore', () => {
 
   it('when a file from the first schema version is opened, then it is upgraded and its due jobs are still claimed in order', async () => {
     const file = join(dir, 'v1.db');
-    const raw = new Database(file);
+    const raw = openDatabase(file);
     raw.exec(MIGRATIONS[0]!.sql);
     raw.pragma(`user_version = ${MIGRATIONS[0]!.version}`);
     const insert = raw.prepare(
@@ -45,14 +45,14 @@ describe('openSqliteStore', () => {
     const claimed = await store.claimJobs({ workerId: 'w', now: 10, leaseMs: 1000, limit: 10 });
     expect(claimed.map((job) => job.id)).toEqual(['a', 'b', 'c']);
     await store.close();
-    const again = new Database(file, { readonly: true });
+    const again = openDatabase(file, { readonly: true });
     expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)?.version);
     again.close();
   });
 
   it('when a file from schema version 2 is opened, then its users and jobs are kept, unmarked and ungrouped, and new triggers are grouped', async () => {
     const file = join(dir, 'v2.db');
-    const raw = new Database(file);
+    const raw = openDatabase(file);
     for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) raw.exec(migration.sql);
     raw.pragma('user_version = 2');
     raw.prepare(
@@ -73,7 +73,7 @@ describe('openSqliteStore', () => {
 
   it('when a file from schema version 14 is opened, then its insights conversations are kept, found by the search newest first, by a user-data field and by their user, and written again in place', async () => {
     const file = join(dir, 'v14.db');
-    const raw = new Database(file);
+    const raw = openDatabase(file);
     for (const migration of MIGRATIONS.filter((m) => m.version <= 14)) raw.exec(migration.sql);
     raw.pragma('user_version = 14');
     const summary = (userId: string, startedAt: number) => ({ userId, startedAt, lastAt: startedAt + 5, channel: 'webchat', version: 'v1', lastVersion: 'v1', steps: ['d/s'], lastStep: 'd/s', integrationError: false, messages: 1, text: `hello from ${userId}`, userData: { plan: userId === 'bob' ? 'pro' : 'free' }, events: [] });
@@ -95,7 +95,7 @@ describe('openSqliteStore', () => {
 
   it('when a file from schema version 6 is opened, then userData lists its users by last message or creation, and old transcript entries read without dialog or step', async () => {
     const file = join(dir, 'v6.db');
-    const raw = new Database(file);
+    const raw = openDatabase(file);
     for (const migration of MIGRATIONS.filter((m) => m.version <= 6)) raw.exec(migration.sql);
     raw.pragma('user_version = 6');
     const insert = raw.prepare(
@@ -126,7 +126,7 @@ describe('openSqliteStore', () => {
     const copy = join(dir, 'copy.db');
     const usersInCopy = async () => {
       await copyFile(file, copy);
-      const raw = new Database(copy, { readonly: true });
+      const raw = openDatabase(copy, { readonly: true });
       try {
         return (raw.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
       } catch {
@@ -142,7 +142,7 @@ describe('openSqliteStore', () => {
 
   it('when the file was written by a newer schema, then opening fails and says so', () => {
     const file = join(dir, 'newer.db');
-    const raw = new Database(file);
+    const raw = openDatabase(file);
     raw.pragma('user_version = 999');
     raw.close();
     expect(() => openSqliteStore({ file })).toThrow(/newer than this server knows/);

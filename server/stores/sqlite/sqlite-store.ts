@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase, type Database } from './database.ts';
 import { closeSync, openSync } from 'node:fs';
 import type { Store } from '../../ports/store.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
@@ -28,7 +28,7 @@ export interface SqliteStore extends Store {
    * accounts, audit, …) in this folder; their tables come through the same migrations.
    * Never handed beyond the stores and the composition root.
    */
-  readonly db: Database.Database;
+  readonly db: Database;
 }
 
 /**
@@ -39,7 +39,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   // The file holds personal data: created readable by the server's user only. SQLite gives
   // its -wal and -shm files the database file's mode. An existing file keeps the mode it has.
   if (options.file !== ':memory:') closeSync(openSync(options.file, 'a', 0o600));
-  const db = new Database(options.file);
+  const db = openDatabase(options.file);
   try {
     // WAL lets exports read while messages are written; NORMAL is durable
     // across application crashes in WAL mode and much cheaper than FULL.

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
 import { toJson } from './json.ts';
 import { originOf, toEntry, type TranscriptRow } from './rows.ts';

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { PreviewMark } from '../../ports/preview.ts';
 import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './database.ts';
 import type { PreviewMark } from '../../ports/preview.ts';
 import type { ConversationPosition, NewUser, RangeQuery, Store, UserExportRow, UserPatch, UserRecord } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';

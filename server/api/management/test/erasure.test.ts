@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../../stores/sqlite/database.ts';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../../shared/protocol.ts';
@@ -12,7 +12,7 @@ import { BOT_ID, encodeAddress, keyed, startManagementServer } from './helpers.t
 /** Every row of every table (SQLite) or document of every collection (Mongo), as JSON text, read around the server. */
 async function everyRecord(server: TestServer, mongoUrl: string | undefined): Promise<string[]> {
   if (mongoUrl === undefined) {
-    const db = new Database(path.join(server.dataDir, 'chatbot.sqlite'), { readonly: true });
+    const db = openDatabase(path.join(server.dataDir, 'chatbot.sqlite'), { readonly: true });
     try {
       const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
       return tables.flatMap(({ name }) => db.prepare(`SELECT * FROM "${name}"`).all().map((row) => `${name}: ${JSON.stringify(row)}`));

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { Account, Accounts, ApiToken, SetupLink } from '../../../ports/studio/accounts.ts';
 import type { Role } from '../../../ports/studio/roles.ts';
 

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { AuditEntry, AuditStore } from '../../../ports/studio/audit.ts';
 
 /** The audit trail on the embedded store (migration 9): one JSON row per entry, ordered by id. */

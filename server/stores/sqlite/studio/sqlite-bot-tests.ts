@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { BotTestsRoom, StoredBotTests } from '../../../ports/studio/bot-tests.ts';
 
 interface Row {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import {
   DEFAULT_SEARCH_BUDGET,
   type InsightsRoomOptions,

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { PresenceBeat, PresenceBoard } from '../../../ports/studio/presence.ts';
 
 interface PresenceRow {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { SecretStore } from '../../../ports/studio/secrets.ts';
 
 /** Studio secrets on the embedded store (migration 9), already encrypted by the secrets room. */

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { Sessions, StudioSession } from '../../../ports/studio/sessions.ts';
 
 interface SessionRow {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../database.ts';
 import type { Draft, Move, Publication, StoredVersion, VersionAuthor, VersionMeta, VersionSource, VersionsRoom } from '../../../ports/studio/versions.ts';
 import { fromJson, toJson } from '../json.ts';
 
