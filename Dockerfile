@@ -3,9 +3,9 @@
 # as an unprivileged user, with its data in a volume.
 #   docker build -t chatbot .
 #   docker run -p 3000:3000 -v chatbot-data:/data -e BOT_FUNCTION_KEY=… chatbot
-# Node 24 is the current LTS line, pinned below 24.19 (README, "Node": better-sqlite3 12 aborts there).
+# Node 26 is the current LTS line, the one CI runs the whole suite on (README, "Node").
 
-FROM node:24.18.1-bookworm AS build
+FROM node:26.10.0-bookworm AS build
 WORKDIR /app
 # Dependencies first, so a code change does not reinstall them. .npmrc tells onnxruntime-node (a
 # development dependency: tests and benchmarks of the local sentence encoder) not to download CUDA.
@@ -15,7 +15,7 @@ COPY . .
 # The widget bundle and the compiled server, then only what runs in production.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:24.18.1-bookworm-slim AS runtime
+FROM node:26.10.0-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledServerMain } from '../server/test/compiled-server.ts';
 import { startTestServer, type TestServer } from '../server/test/start-test-server.ts';
+import { LTS } from './supported-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
@@ -78,6 +79,8 @@ describe('Dockerfile', () => {
     // Where engines stops below a minor of that line (README, "Node"), the image is pinned below it.
     const below = new RegExp(`<\\s*${major}\\.(\\d+)`).exec(engines)?.[1];
     if (below !== undefined) expect(Number(minor ?? Infinity)).toBeLessThan(Number(below));
+    // Both stages on the LTS that CI runs the whole suite on (and npm start fetches for an old machine).
+    for (const stage of stages) expect(stage[0]?.args).toMatch(new RegExp(`^node:${LTS.replaceAll('.', '\\.')}-`));
     // The build stage installs exactly the lockfile, and the runtime gets production dependencies only.
     expect(stages[0]!.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args))).toBe(true);
     expect(stages[0]!.some((i) => i.keyword === 'RUN' && /npm prune --omit=dev/.test(i.args))).toBe(true);

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { failedTests } from './failed-tests.mjs';
+import { fileDurations, slowestFiles } from './slowest-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -22,6 +23,8 @@ const counts = { passed: 0, failed: 0, skipped: 0 };
 const stages = [];
 /** Failed Vitest tests of every stage, printed again at the end. */
 const failures = [];
+/** Every Vitest file's wall time, for the ten slowest printed at the end. */
+const fileTimes = [];
 let failed = false;
 
 function run(command, args, env = {}) {
@@ -64,6 +67,7 @@ function addVitestCounts(file) {
   counts.failed += report.numFailedTests;
   counts.skipped += report.numPendingTests + report.numTodoTests;
   failures.push(...failedTests(report, root));
+  fileTimes.push(...fileDurations(report, root));
   return report.numTotalTests > 0;
 }
 
@@ -130,6 +134,17 @@ for (const { name, outcome, seconds } of stages) process.stdout.write(`  ${outco
 if (CI && stages.some((s) => s.outcome === 'skipped')) {
   process.stderr.write('CI=true: a stage was skipped, which CI does not allow.\n');
   failed = true;
+}
+process.stdout.write(`\nThe ten slowest test files:\n${slowestFiles(fileTimes, 10).join('\n')}\n`);
+// Under .ci/run: the time since the clone's run started, against its budget (a slow creep shows long before the limit).
+if (process.env.CI_STARTED_AT) {
+  const minutes = (Date.now() / 1000 - Number(process.env.CI_STARTED_AT)) / 60;
+  const budget = Number(process.env.CI_BUDGET_MINUTES ?? 45);
+  process.stdout.write(`\nCI so far: ${minutes.toFixed(1)} min (budget ${budget} min)\n`);
+  if (minutes > budget) {
+    process.stderr.write(`!!! CI went past its budget of ${budget} minutes: see what grew among the slowest files above.\n`);
+    failed = true;
+  }
 }
 if (failures.length > 0) process.stdout.write(`\nFailed tests:\n${failures.map((line) => `  ${line}`).join('\n')}\n`);
 process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);

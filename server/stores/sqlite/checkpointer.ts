@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -9,12 +8,16 @@ import { Worker } from 'node:worker_threads';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 1000');
+// Node 22 warns once that node:sqlite is experimental: nothing an operator can act on (database.ts).
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => (/SQLite is an experimental feature/.test(String(warning)) ? undefined : emitWarning.call(process, warning, ...rest));
+const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+process.emitWarning = emitWarning;
+const db = new DatabaseSync(workerData.file);
+db.exec('PRAGMA busy_timeout = 1000');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const timer = setInterval(() => {
-  try { checkpoint.run(); } catch { /* busy or closing: the next tick tries again */ }
+  try { checkpoint.all(); } catch { /* busy or closing: the next tick tries again */ }
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -38,8 +41,7 @@ export interface Checkpointer {
  * even if the worker is gone.
  */
 export function startCheckpointer(file: string, intervalMs = 100): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, intervalMs } });
   // A checkpointer that fails leaves the backstop in charge; it must never take the server down.
   worker.on('error', () => undefined);
   worker.unref();

@@ -8,7 +8,8 @@ export function sqliteJobStats(db: Database): Pick<Store, 'dueJobs'> {
   );
   return {
     async dueJobs(now) {
-      return due.all(now);
+      // Rows come with no prototype: the port hands out plain objects.
+      return due.all(now).map(({ kind, count, oldestRunAt }) => ({ kind, count, oldestRunAt }));
     },
   };
 }
