@@ -94,9 +94,10 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: forbid({ [drivers]: 'Use cases reach the world through ports/.', [folder(adapters)]: 'Use cases never import adapters; main.ts wires them.' }),
   },
+  // Test helpers (a test/ folder) are tests' code, as nlp/'s are: they may reach any adapter a test wires.
   ...adapters.map((name) => ({
     files: [`server/${name}/**/*.ts`],
-    ignores: ['**/*.test.ts', '**/contract/**'],
+    ignores: ['**/*.test.ts', '**/contract/**', '**/test/**'],
     rules: forbid({ [folder(adapters.filter((other) => other !== name))]: 'Adapters do not import each other; main.ts wires them.' }),
   })),
   // After the adapters' rule, which it extends (a later config's rule replaces an earlier one's).

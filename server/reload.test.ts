@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../shared/protocol.ts';
 import { projectRoot } from './paths.ts';
 import { botTexts, connectClient, eventually, type TestClient } from './test/start-test-server.ts';
+import { compiledEntry } from './test/compiled-server.ts';
 
 /** The bot before the redeploy: the user is asked their name, then rests on "more". */
 const v1 = {
@@ -66,7 +67,7 @@ interface Child {
 
 /** The server as `npm run dev` (with --watch) or `node server/main.js` runs it: its own process, a free port. */
 async function startChild(definition: string, dataDir: string, args: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+  const child = spawn(process.execPath, [await compiledEntry('server/main.ts'), ...args], {
     cwd: projectRoot(),
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MONGODB_URL: '', BOT_DEFINITION: definition, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

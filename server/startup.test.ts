@@ -1,28 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runEntry } from './cli/test/run-process.ts';
 
-/** Runs the server's command-line entry from source and collects how it ended. */
+/** Runs the server's command-line entry (compiled, as production runs it) and collects how it ended. */
 function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (stdout.includes('Chatbot is running at')) child.kill('SIGTERM');
-    });
-    child.on('close', (code) => resolve({ code, stderr, stdout }));
-  });
+  return runEntry('server/main.ts', [], { PORT: '0', ...env }, (stdout) => stdout.includes('Chatbot is running at'));
 }
 
-// Each case starts the server as its own process (tsx compiling the whole server): seconds on a quiet machine, far more on a loaded one.
+// Each case starts the server as its own process.
 describe('start-up', { timeout: 60_000 }, () => {
   it('when a variable is invalid, then the server stops with exit code 1 and one line naming it', async () => {
     const { code, stderr } = await start({ PORT: 'eighty' });

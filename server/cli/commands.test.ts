@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../paths.ts';
+import { compiledEntry } from '../test/compiled-server.ts';
 
 /** Runs the bot author's command as they would (`npm run test:bot -- …` runs the same entry through tsx). */
-function chatbot(...args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+async function chatbot(...args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [await compiledEntry('server/cli/main.ts'), ...args], { cwd: projectRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));

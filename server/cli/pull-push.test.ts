@@ -8,10 +8,11 @@ import { parseDefinitionText } from '../definition/read-source.ts';
 import { projectRoot } from '../paths.ts';
 import { invite, setUpOwner, type StudioClient } from '../studio/test/studio-client.ts';
 import { botTexts, connectClient, eventually, startTestServer, type TestServer } from '../test/start-test-server.ts';
+import { compiledEntry } from '../test/compiled-server.ts';
 
 /** The command as a team's CI runs it: its own process, the token in the environment. */
-function chatbot(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function chatbot(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [await compiledEntry('server/cli/main.ts'), ...args], { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -25,6 +25,20 @@ export function compiledServerMain(): Promise<string> {
 }
 let built: Promise<string> | undefined;
 
+/**
+ * Any entry of server/, shared/ or demo/ from the same build: `compiledEntry('server/cli/main.ts')`
+ * is the CLI as `npx chatbot` runs it. Tests that start an entry as a process of its own take
+ * this rather than tsx, for the reason above (a tsx start compiles the server again, 2 to 4 s
+ * of CPU each, dozens of times per file).
+ */
+export async function compiledEntry(entry: string): Promise<string> {
+  const main = await compiledServerMain();
+  const out = path.dirname(path.dirname(main));
+  const compiled = path.join(out, entry.replace(/\.ts$/, '.js'));
+  if (!existsSync(compiled)) throw new Error(`${entry} is not in the compiled build (only server/, shared/ and demo/ are, without tests)`);
+  return compiled;
+}
+
 /** The folders tsconfig.build.json compiles, without tests. */
 const SOURCE_FOLDERS = ['server', 'shared', 'demo'];
 /** Bumped when the options below change, so a build made with the old ones is not reused. */

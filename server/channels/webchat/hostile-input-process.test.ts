@@ -7,6 +7,7 @@ import { projectRoot } from '../../paths.ts';
 import { TEST_FUNCTION_KEY } from '../../test/start-test-server.ts';
 import { answersName, greeted } from './test/demo-conversation.ts';
 import { deepArrayJson, emitRaw, handshakeRaw } from './test/hostile-frames.ts';
+import { compiledEntry } from '../../test/compiled-server.ts';
 
 /**
  * The server as its own process (`node --import tsx server/main.ts`), because an
@@ -19,7 +20,7 @@ describe('web chat server process against hostile input', () => {
   let dataDir = '';
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'chatbot-hostile-'));
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    child = spawn(process.execPath, [await compiledEntry('server/main.ts')], {
       cwd: projectRoot(),
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, MONGODB_URL: '', BOT_FUNCTION_KEY: TEST_FUNCTION_KEY, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { compiledEntry } from '../../test/compiled-server.ts';
 
 export interface Ended {
   readonly code: number | null;
@@ -9,10 +10,14 @@ export interface Ended {
   readonly stderr: string;
 }
 
-/** Runs a TypeScript entry of this repository as its own Node process (as `npx`/`npm run` would) and collects how it ended. */
-export function runEntry(entry: string, args: readonly string[], env: Record<string, string> = {}, stopWhen?: (stdout: string) => boolean): Promise<Ended> {
+/**
+ * Runs an entry of this repository (`server/cli/main.ts`: its compiled module, as `npx` runs it) or a
+ * JavaScript file as its own Node process, and collects how it ended.
+ */
+export async function runEntry(entry: string, args: readonly string[], env: Record<string, string> = {}, stopWhen?: (stdout: string) => boolean): Promise<Ended> {
+  const compiled = entry.endsWith('.js') ? entry : await compiledEntry(entry);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    const child = spawn(process.execPath, [compiled, ...args], {
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

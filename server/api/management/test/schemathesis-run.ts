@@ -136,7 +136,13 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
   });
 }
 
-for (const leg of storeLegs()) {
+/**
+ * The schemathesis run against one store leg. Each leg is a test file of its own
+ * (schemathesis-sqlite.test.ts, schemathesis-mongo.test.ts), so the two run side by side:
+ * schemathesis' case generation is single-threaded Python, most of a leg's time.
+ */
+export function describeSchemathesis(legName: 'sqlite' | 'mongo'): void {
+  const leg = storeLegs().find((candidate) => candidate.name === legName)!;
   // Under CI a missing schemathesis is not skipped: the test below fails and says why.
   describe.skipIf(leg.skip || (missing && !CI))(`schemathesis against the OpenAPI document (${leg.name})`, () => {
     let server: TestServer;
