@@ -9,8 +9,12 @@ import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/protocol.ts';
 
-/** chatbot-bare: the real chatbot with the insights bookkeeping off (startServer's insights: false). */
-export type Mode = 'chatbot' | 'chatbot-bare' | 'echo' | 'rest';
+/**
+ * chatbot-bare: the real chatbot with the insights bookkeeping off (startServer's insights: false);
+ * durable-echo: the echo that commits each message to the product's SQLite store before it answers, in the
+ * store's group commit; durable-echo-each: the same with one transaction per message.
+ */
+export type Mode = 'chatbot' | 'chatbot-bare' | 'echo' | 'durable-echo' | 'durable-echo-each' | 'rest';
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 export const child = new URL('./turn-cpu-child.mjs', import.meta.url).pathname;
 const root = new URL('..', import.meta.url).pathname;
@@ -90,7 +94,7 @@ export async function measure(mode: Mode, users: number, rounds: number, source 
       const entry: { socket: Client; answered?: () => void } = { socket };
       clients.push(entry);
       const ready = new Promise<void>((resolve) => {
-        if (mode === 'echo') socket.once('connect', () => resolve());
+        if (mode === 'echo' || mode.startsWith('durable-echo')) socket.once('connect', () => resolve());
         else socket.once('entries', () => resolve()); // the start dialog's prompt
       });
       socket.on('entries', (items) => {

@@ -34,6 +34,11 @@ export class ScriptedWidget {
   readonly connectedAt: number[] = [];
   /** Items that arrived for a seq the widget already showed with a different entry. */
   readonly conflicting: TranscriptItem[] = [];
+  /**
+   * Connection attempts given up by socket.io's connect timeout (the manager's `timeout`, 20 s):
+   * the widget waited that long for a server that did not take it in, then tried again.
+   */
+  connectTimeouts = 0;
 
   constructor(
     private url: string,
@@ -57,6 +62,9 @@ export class ScriptedWidget {
       ...RECONNECT_OPTIONS,
     });
     followReconnectPolicy(socket.io);
+    socket.io.on('error', (error) => {
+      if (error.message === 'timeout') this.connectTimeouts += 1;
+    });
     this.socket = socket;
     const trace = this.trace;
     if (trace) {
