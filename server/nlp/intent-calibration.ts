@@ -34,11 +34,13 @@ const MAX_HELD_OUT = 600;
 
 /**
  * Out-of-scope shares the threshold is placed to turn away in cross-validation, chosen on the
- * training split of one public set and checked on the other's test split (bench/nlp-understanding.ts,
- * docs/understanding.md).
+ * public sets' training splits (bench/nlp/tune-calibration.ts) and checked on the other set's test
+ * split (bench/nlp-understanding.ts); docs/understanding.md has the figures. The off-topic share is
+ * low because a bot's domain may cover some of those sentences (a home assistant plays jazz): with
+ * held-out intents to go by, the list only stops a threshold that would let most of it through.
  */
-export const WORD_TARGETS: CalibrationTargets = { heldOutRefused: 0.75, backgroundRefused: 0.8, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.9 };
-export const EMBEDDED_TARGETS: CalibrationTargets = { heldOutRefused: 0.75, backgroundRefused: 0.8, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.9 };
+export const WORD_TARGETS: CalibrationTargets = { heldOutRefused: 0.75, backgroundRefused: 0.65, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.9 };
+export const EMBEDDED_TARGETS: CalibrationTargets = { heldOutRefused: 0.75, backgroundRefused: 0.65, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.9 };
 
 export function calibrateIntents(input: IntentCalibrationInput, targets: { words?: CalibrationTargets; embedded?: CalibrationTargets } = {}): IntentCalibrations {
   const samples = intentSamples(input);
