@@ -28,8 +28,8 @@ import { calibrateFaq } from './faq-calibration.ts';
  *   a high similarity is expected of any question, so it says less;
  * - the margin over the second-best pair (capped): a question between two pairs is
  *   less sure, and an answer from the wrong one of two neighbours is a false answer too.
- * The bias puts the default threshold 0.6 where questions about something else get an
- * answer no more than 8 % of the time on the training splits of BANKING77 and HWU64
+ * The bias puts 0.6 (the fixed threshold before calibration at load, faq-calibration.ts) where
+ * questions about something else get an answer no more than 8 % of the time on the training splits of BANKING77 and HWU64
  * (bench/nlp/tune-faq.ts has the fit; docs/understanding.md the figures). An exact
  * repeat scores 1 in both; a similarity at or below the floor scores 0 in both (the studio's
  * Misses then suggest no pair).
