@@ -1,8 +1,10 @@
 // Understanding on two public intent sets, BANKING77 (77 banking intents) and HWU64 (64 home
 // assistant intents), through the server's own path: a bot definition → the intent classifier
 // and FAQ matcher load-bot.ts builds → the engine's nlp and faq steps at the definition's default
-// thresholds (a score below threshold is a miss). Twenty intents of each set are held out of
-// training; their test queries are out of scope. Both feature sets: words alone, and words with
+// thresholds, which each bot calibrates at load (a score below threshold is a miss). Twenty
+// intents of each set are held out of training; their test queries are out of scope. The
+// calibration's targets were chosen on the other set's training split (bench/nlp/tune-calibration.ts),
+// so every row is a transfer row: never tuned on the set it reports. Both feature sets: words alone, and words with
 // the provisioned local sentence encoder (skipped with a line when it is not provisioned).
 // CPU time is this process's; on a shared machine the wall clock says little.
 //   node --import tsx bench/nlp-understanding.ts [banking77|hwu64] [intents|faq|startup|cpu] [words|embeddings]
@@ -20,6 +22,9 @@ import type { ConversationState } from '../server/engine/types.ts';
 import { cachedEmbeddings } from '../server/nlp/embeddings/embedding-cache.ts';
 import { prepareFaqMatcher } from '../server/nlp/faq-matcher.ts';
 import { trainIntentClassifier } from '../server/nlp/intent-classifier.ts';
+import { calibrateIntents, EMBEDDED_TARGETS, WORD_TARGETS } from '../server/nlp/intent-calibration.ts';
+import { analyserFor } from '../server/nlp/language.ts';
+import { backgroundFor } from '../server/nlp/background-corpus.ts';
 import type { EmbeddingProvider } from '../server/ports/embeddings.ts';
 import { DATA_SETS, firstPerIntent, heldOut, intentsOf, readDataSet, type DataSet, type Example } from './nlp/data.ts';
 import { benchEncoder, embedAll } from './nlp/embed-sets.ts';
@@ -35,10 +40,30 @@ const encoderProvider = 'reason' in encoder ? undefined : encoder.provider;
 /** Accuracy runs read query embeddings from the bench cache too: the CPU part measures encoding. */
 const cachedOnly: EmbeddingProvider | undefined = encoderProvider && { modelId: encoderProvider.modelId, embed: (texts) => encoderProvider.embed(texts, 'batch'), close: async () => {} };
 
+/**
+ * The share of held-out intents' texts the calibration turns away in a bot's own cross-validation,
+ * chosen on the OTHER set's training split (bench/nlp/tune-calibration.ts: the smallest of 0.6–0.95
+ * that turned away at least 70 % of out-of-scope texts there). The product ships 0.75 (intent-calibration.ts).
+ */
+const TUNED_ON_OTHER: Record<string, { readonly words: number; readonly embedded: number; readonly on: string }> = {
+  banking77: { words: 0.75, embedded: 0.75, on: 'hwu64' },
+  hwu64: { words: 0.8, embedded: 0.72, on: 'banking77' },
+};
+const transferTargets = (set: string) => {
+  const tuned = TUNED_ON_OTHER[set];
+  return tuned ? { words: { ...WORD_TARGETS, heldOutRefused: tuned.words }, embedded: { ...EMBEDDED_TARGETS, heldOutRefused: tuned.embedded } } : undefined;
+};
+
 const idOf = (intent: string): string => intent.replace(/[^A-Za-z0-9_-]/g, '');
 const dialogOf = (intent: string): string => `d_${idOf(intent)}`;
 const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
 const rows: string[][] = [];
+/** Calibrated score against "the intent named is right", in-scope test queries of both sets, per feature set and training size. */
+const reliability = new Map<string, { score: number; right: boolean }[]>();
+const cpuSeconds = (c0: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(c0);
+  return (used.user + used.system) / 1e6;
+};
 
 function definitionOf(examples: readonly Example[], faqPhrasings: number | undefined): BotDefinition {
   const trained = intentsOf(examples);
@@ -78,30 +103,44 @@ function split(set: DataSet): Split {
 async function intentRun(s: Split, perIntent: number | undefined, embeddings: EmbeddingProvider | undefined): Promise<void> {
   const examples = (perIntent ? firstPerIntent(s.set.train, perIntent) : s.set.train).filter((e) => !s.held.has(e.intent));
   const definition = definitionOf(examples, undefined);
-  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, { embeddings });
+  const c0 = process.cpuUsage();
+  const targets = transferTargets(s.set.name);
+  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, { embeddings, ...(targets ? { targets } : {}) });
+  const loaded = cpuSeconds(c0);
+  const calibration = embeddings ? classifier.calibration.embedded : classifier.calibration.words;
   const state = waiting(definition);
   const cpu: number[] = [];
-  const route = async (text: string): Promise<{ dialog: string | null; best: string | null }> => {
+  // One curve per feature set and training size: a 0.7 should mean the same with 10 examples an intent as with the full sets.
+  const curveKey = `${embeddings ? 'words + embeddings' : 'words'}, ${perIntent ? `${perIntent} per intent` : 'full'}`;
+  const curve = reliability.get(curveKey) ?? [];
+  reliability.set(curveKey, curve);
+  const route = async (text: string, intent?: string): Promise<{ dialog: string | null; best: string | null }> => {
     const c0 = process.cpuUsage();
     const nlp = await classifier.classify(text);
     const { effects } = runTurn(definition, state, { kind: 'text', text, understanding: { nlp } });
     const used = process.cpuUsage(c0);
     cpu.push((used.user + used.system) / 1000);
+    if (intent !== undefined && nlp.score > 0) curve.push({ score: nlp.score, right: nlp.intent === idOf(intent) });
     const result = effects.find((e) => e.type === 'nlpLog')?.fields.result as { dialog: string | null } | null | undefined;
     return { dialog: result?.dialog ?? null, best: nlp.intent };
   };
   let right = 0;
   let top = 0;
   for (const e of s.inScope) {
-    const { dialog, best } = await route(e.text);
+    const { dialog, best } = await route(e.text, e.intent);
     if (dialog === dialogOf(e.intent)) right++;
     if (best === idOf(e.intent)) top++;
   }
   let rejected = 0;
   for (const e of s.outOfScope) if ((await route(e.text)).dialog === null) rejected++;
-  const label = `${s.set.name} intents, ${perIntent ? `${perIntent} per intent` : 'full'} (${examples.length} utterances), ${embeddings ? 'words + embeddings' : 'words'}`;
-  console.log(`${label}: in scope routed right ${pct(right, s.inScope.length)}, out-of-scope recall ${pct(rejected, s.outOfScope.length)}, top-1 ${pct(top, s.inScope.length)}, CPU per query p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms (embedding read from the cache)`);
-  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', perIntent ? `${perIntent}-shot` : 'full', pct(right, s.inScope.length), pct(rejected, s.outOfScope.length), pct(top, s.inScope.length)]);
+  const label = `${s.set.name} intents, ${perIntent ? `${perIntent} per intent` : 'full'} (${examples.length} utterances), ${embeddings ? 'words + embeddings' : 'words'}, calibration targets tuned on ${TUNED_ON_OTHER[s.set.name]?.on ?? 'nothing'}`;
+  const expected = calibration?.expected;
+  console.log(
+    `${label}: top-1 ${pct(top, s.inScope.length)}, in scope routed right at the calibrated threshold ${calibration?.threshold} ${pct(right, s.inScope.length)} (top-1 ${((100 * (right - top)) / s.inScope.length).toFixed(1)} points), ` +
+      `out-of-scope recall ${pct(rejected, s.outOfScope.length)}; cross-validation expected ${expected ? `${pct(expected.inScopeRouted, 1)} routed, ${pct(expected.heldOutRefused ?? 0, 1)} held-out intents and ${pct(expected.backgroundRefused, 1)} off-topic sentences turned away` : 'nothing'}; ` +
+      `load (training and calibration) ${loaded.toFixed(2)} s CPU; CPU per query p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms${embeddings ? ' (embedding read from the cache)' : ''}`,
+  );
+  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', perIntent ? `${perIntent}-shot` : 'full', pct(top, s.inScope.length), pct(right, s.inScope.length), pct(rejected, s.outOfScope.length), String(calibration?.threshold)]);
 }
 
 async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider | undefined): Promise<void> {
@@ -110,6 +149,7 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
     phrasings,
   );
   const matcher = await prepareFaqMatcher(definition.faq, { locale: definition.settings.locale, embeddings });
+  const calibration = embeddings ? matcher.calibration.embedded : matcher.calibration.words;
   const state = waiting(definition);
   const cpu: number[] = [];
   const answered = async (text: string): Promise<string | null> => {
@@ -122,7 +162,9 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
   };
   let right = 0;
   let wrong = 0;
+  let top = 0;
   for (const e of s.inScope) {
+    if ((await matcher.match(e.text)).id === idOf(e.intent)) top++;
     const id = await answered(e.text);
     if (id === idOf(e.intent)) right++;
     else if (id !== null) wrong++;
@@ -130,11 +172,11 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
   let falseAnswers = 0;
   for (const e of s.outOfScope) if ((await answered(e.text)) !== null) falseAnswers++;
   console.log(
-    `${s.set.name} FAQ, ${phrasings} stored question${phrasings > 1 ? 's' : ''} per entry, ${embeddings ? 'words + embeddings' : 'words'} (threshold ${definition.settings.faqThreshold}): ` +
-      `answered correctly ${pct(right, s.inScope.length)}, wrong answers ${pct(wrong, s.inScope.length)}, false answers out of scope ${pct(falseAnswers, s.outOfScope.length)}, ` +
+    `${s.set.name} FAQ, ${phrasings} stored question${phrasings > 1 ? 's' : ''} per entry, ${embeddings ? 'words + embeddings' : 'words'} (calibrated threshold ${calibration?.threshold}): ` +
+      `top-1 ${pct(top, s.inScope.length)}, answered correctly ${pct(right, s.inScope.length)} (${pct(right, top)} of top-1), wrong answers ${pct(wrong, s.inScope.length)}, false answers out of scope ${pct(falseAnswers, s.outOfScope.length)}, ` +
       `CPU per question p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms${embeddings ? ' (embedding read from the cache)' : ''}`,
   );
-  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', `FAQ ×${phrasings}`, `${pct(right, s.inScope.length)} correct`, `${pct(falseAnswers, s.outOfScope.length)} false`, `${pct(wrong, s.inScope.length)} wrong`]);
+  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', `FAQ ×${phrasings}`, pct(top, s.inScope.length), `${pct(right, s.inScope.length)} answered right (${pct(right, top)} of top-1)`, `${pct(falseAnswers, s.outOfScope.length)} false answers`, String(calibration?.threshold)]);
 }
 
 /** CPU of a free-text turn and of a FAQ question with the query really encoded (no cache): the first 1,000 test queries. */
@@ -186,7 +228,13 @@ async function startupRun(set: DataSet): Promise<void> {
     // A changed locale makes a new model id: the memo of trained models in the process cannot help.
     await trainIntentClassifier(definition.intents, `en-${what.length}${Math.round(t0)}`.slice(0, 12), { embeddings });
     const used = process.cpuUsage(c0);
-    console.log(`start-up, ${definition.intents.length} intents × 10 utterances, ${what}: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (${((performance.now() - t0) / 1000).toFixed(2)} s wall)`);
+    console.log(`start-up, ${definition.intents.length} intents × 10 utterances, ${what}: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (${((performance.now() - t0) / 1000).toFixed(2)} s wall), training and calibration`);
+    if (embeddings) return;
+    // The calibration alone, as load runs it (four cross-validation models and their predictions).
+    const examples = definition.intents.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id })));
+    const c1 = process.cpuUsage();
+    calibrateIntents({ examples, analyser: analyserFor('en'), background: backgroundFor('en') });
+    console.log(`calibration alone, ${definition.intents.length} intents × 10 utterances, words: ${cpuSeconds(c1).toFixed(2)} s CPU`);
   };
   const rss0 = process.memoryUsage().rss;
   await time('words', undefined);
@@ -226,7 +274,7 @@ for (const set of loaded) {
   if (cachedOnly) await embedAll(cachedOnly, [...set.train, ...set.test].map((e) => e.text));
   for (const embeddings of [features('words') ? undefined : null, features('embeddings') ? cachedOnly : null].filter((e, i) => e !== null && (i === 0 || e)) as (EmbeddingProvider | undefined)[]) {
     if (wanted('intents')) for (const perIntent of [10, undefined]) await intentRun(s, perIntent, embeddings);
-    if (wanted('faq')) for (const phrasings of [1, 5]) await faqRun(s, phrasings, embeddings);
+    if (wanted('faq')) for (const phrasings of [1, 10]) await faqRun(s, phrasings, embeddings);
   }
   if (wanted('cpu')) await cpuRun(s);
 }
@@ -237,6 +285,11 @@ if (only.length === 0) {
   reference();
 }
 if (rows.length > 0) {
-  console.log('\n| set | features | training | in scope routed right (FAQ: answered correctly) | out-of-scope recall (FAQ: false answers) | top-1 (FAQ: wrong answers) |\n|---|---|---|---|---|---|');
+  console.log('\n| set | features | training | top-1 | routed right at the calibrated threshold (FAQ: answered right) | out-of-scope recall (FAQ: false answers) | calibrated threshold |\n|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+for (const [features, points] of reliability) {
+  // Ten bins of the calibrated score: how often the intent named was right in each (in-scope test queries of both sets).
+  const bins = Array.from({ length: 10 }, (_, b) => points.filter((p) => Math.min(9, Math.floor(p.score * 10)) === b));
+  console.log(`\nreliability, ${features}: ` + bins.map((bin, b) => `${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)}: ${bin.length ? pct(bin.filter((p) => p.right).length, bin.length) : '—'} of ${bin.length}`).join('; '));
 }

@@ -84,7 +84,8 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Misses in Chromi
     expect(await page.getByRole('button', { name: /^Add to/ }).count()).toBe(0);
     expect(await page.getByText('Adding inputs to the bot changes the draft, which needs the owner or editor role').count()).toBe(1);
     await page.getByRole('complementary', { name: /^Intent quality of the newest version v1/ }).waitFor();
-    expect(await page.getByText('Suggested threshold:').count()).toBe(1);
+    // The shop sets no nlpThreshold: the report shows the calibrated one as the one the bot uses, with the expected rates.
+    expect(await page.getByText(/^Calibrated threshold: [\d.]+, which the bot uses \(the definition sets none\)\. Expected from cross-validation: \d+ % of questions about its intents routed right, \d+ % of texts about something else turned away\.$/).count()).toBe(1);
     const refused = await analyst.post('/studio/api/insights/misses/add', { target: { kind: 'intent', id: 'track' }, texts: [MISSED], revision: 1 });
     expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
     expect(await axeViolations(page)).toEqual([]);

@@ -52,8 +52,13 @@ export interface LogRead {
 export interface MissesQuality {
   readonly accuracy: number | null;
   readonly accuracyAtThreshold: number | null;
+  /** The threshold the bot runs with: the definition's nlpThreshold, else the calibrated one. */
   readonly threshold: number;
+  readonly thresholdSource: 'definition' | 'calibrated';
+  /** The threshold the classifier calibrates for the bot at load (null: too little to cross-validate). */
   readonly suggestedThreshold: number | null;
+  /** Cross-validated at the calibrated threshold: in-scope texts routed right, out-of-scope texts turned away. */
+  readonly atSuggested: { readonly routedRight: number; readonly outOfScopeRecall: number } | null;
   readonly thinIntents: readonly string[];
   readonly confusable: readonly { readonly intents: readonly [string, string]; readonly count: number }[];
 }

@@ -1,5 +1,5 @@
 import type { BotDefinition, Dialog, Step } from '../definition/schema.ts';
-import { routeIntent } from './intents.ts';
+import { intentThreshold, routeIntent } from './intents.ts';
 import { toNext } from './jump.ts';
 import { takeBudget, keepBudget, reachesOut, type RunBudget } from './run-budget.ts';
 import { handlerFor } from './steps/index.ts';
@@ -198,7 +198,7 @@ function receiveText(
   if (received.kind === 'unusable') {
     // Free text the step cannot use: NLP may route it; else the fallback (or the step's retry).
     const where = { dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null };
-    const routed = routeIntent(ctx, text, understanding?.nlp, ctx.definition.settings.nlpThreshold, where);
+    const routed = routeIntent(ctx, text, understanding?.nlp, intentThreshold(ctx, understanding?.nlp), where);
     if (routed && position && step) return go(ctx, position.dialogId, step, routed, run, false);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
     mark(ctx, { kind: 'notUnderstood', dialogId: where.dialogId, stepId: where.stepId, text });

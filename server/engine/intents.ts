@@ -7,6 +7,14 @@ export interface Where {
   readonly stepType: string | null;
 }
 
+/** Only when the classification came without a calibrated threshold (a caller outside the server's own path). */
+const UNCALIBRATED_THRESHOLD = 0.7;
+
+/** The threshold a text must reach: the step's own, else the definition's, else the one the classifier calibrated for the bot at load. */
+export function intentThreshold(ctx: TurnContext, nlp: NlpResult | undefined, stepThreshold?: number): number {
+  return stepThreshold ?? ctx.definition.settings.nlpThreshold ?? nlp?.threshold ?? UNCALIBRATED_THRESHOLD;
+}
+
 /**
  * Routes classified text to its intent's dialog when the score passes the
  * threshold. Either way an nlpLog row is asked for: processed=true when

@@ -27,6 +27,8 @@ export interface NlpResult {
   /** The best intent, or null when the classifier has none. */
   readonly intent: string | null;
   readonly score: number;
+  /** The classifier's calibrated threshold for the bot, used when neither the step nor the settings set one. */
+  readonly threshold?: number;
   /** Every intent with a score, best first. */
   readonly classifications: readonly Classification[];
 }
@@ -37,6 +39,8 @@ export interface FaqResult {
   readonly id: string | null;
   /** 0..1, 1 = exact. */
   readonly score: number;
+  /** The matcher's calibrated threshold for the bot, used when neither the step nor the settings set one. */
+  readonly threshold?: number;
   /** Other candidates, best first. */
   readonly others: readonly { readonly id: string; readonly score: number }[];
 }

@@ -5,6 +5,9 @@ import { dot, fitVectoriser, type SparseVector } from './features.ts';
 import { analyserFor } from './language.ts';
 import { round } from './intent-model.ts';
 import { dense } from './embeddings/vectors.ts';
+import { backgroundFor } from './background-corpus.ts';
+import type { Calibration, CalibrationTargets } from './calibration.ts';
+import { calibrateFaq } from './faq-calibration.ts';
 
 /**
  * FAQ matching: every phrasing of every pair is a TF-IDF vector of its content-word
@@ -25,8 +28,8 @@ import { dense } from './embeddings/vectors.ts';
  *   a high similarity is expected of any question, so it says less;
  * - the margin over the second-best pair (capped): a question between two pairs is
  *   less sure, and an answer from the wrong one of two neighbours is a false answer too.
- * The bias puts the default threshold 0.6 where questions about something else get an
- * answer no more than 8 % of the time on the training splits of BANKING77 and HWU64
+ * The bias puts 0.6 (the fixed threshold before calibration at load, faq-calibration.ts) where
+ * questions about something else get an answer no more than 8 % of the time on the training splits of BANKING77 and HWU64
  * (bench/nlp/tune-faq.ts has the fit; docs/understanding.md the figures). An exact
  * repeat scores 1 in both; a similarity at or below the floor scores 0 in both (the studio's
  * Misses then suggest no pair).
@@ -69,21 +72,31 @@ export interface FaqMatcherOptions {
   /** For tuning (bench/nlp/tune-faq.ts): other constants than the defaults. */
   readonly wordScore?: FaqScoreOptions;
   readonly embeddedScore?: FaqScoreOptions;
+  /** For tuning (bench/nlp/tune-calibration.ts): other calibration targets than the defaults. */
+  readonly targets?: CalibrationTargets;
+}
+
+/** The matcher, with the calibration it found for the bot at load (faq-calibration.ts). */
+export interface CalibratedFaqMatcher extends FaqMatcher {
+  /** With embeddings: the embedded scale's; `words` is the one a question that could not be embedded is judged by. */
+  readonly calibration: { readonly words: Calibration; readonly embedded?: Calibration };
 }
 
 /** A matcher on words alone, built at once. */
-export function createFaqMatcher(pairs: readonly FaqPair[], options: Omit<FaqMatcherOptions, 'embeddings'> = {}): FaqMatcher {
-  return build(pairs, options, undefined);
+export function createFaqMatcher(pairs: readonly FaqPair[], options: Omit<FaqMatcherOptions, 'embeddings'> = {}): CalibratedFaqMatcher {
+  return build(pairs, options, undefined, undefined);
 }
 
 /** A matcher on words and, with a provider, sentence embeddings of every phrasing (through the provider's cache). */
-export async function prepareFaqMatcher(pairs: readonly FaqPair[], options: FaqMatcherOptions = {}): Promise<FaqMatcher> {
+export async function prepareFaqMatcher(pairs: readonly FaqPair[], options: FaqMatcherOptions = {}): Promise<CalibratedFaqMatcher> {
   const phrasings = pairs.flatMap((pair) => pair.questions);
   const vectors = options.embeddings && phrasings.length > 0 ? await options.embeddings.embed(phrasings, 'batch') : undefined;
-  return build(pairs, options, vectors);
+  const background = backgroundFor(options.locale ?? 'en');
+  const backgroundVectors = vectors && background.length > 0 ? await options.embeddings?.embed(background, 'batch') : undefined;
+  return build(pairs, options, vectors, backgroundVectors);
 }
 
-function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: readonly Float32Array[] | undefined): FaqMatcher {
+function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: readonly Float32Array[] | undefined, backgroundEmbedded: readonly Float32Array[] | undefined): CalibratedFaqMatcher {
   const analyser = analyserFor(options.locale ?? 'en');
   const wordScore = options.wordScore ?? WORD_FAQ_SCORE;
   const embeddedScore = options.embeddedScore ?? EMBEDDED_FAQ_SCORE;
@@ -106,13 +119,14 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
   const provider = embedded ? options.embeddings : undefined;
   const crowding = embedded ? crowdingOf(vectors) : [];
 
-  const rank = (text: string, embedding: Float32Array | null): FaqMatch => {
-    const query = vectoriser.vector(text);
+  /** Ranked pairs for a question; `skip` leaves stored phrasings out (calibration asks the FAQ as if an entry or a question were absent). */
+  const rank = (query: SparseVector, embedding: Float32Array | null, skip?: (index: number, id: string) => boolean): Omit<FaqMatch, 'threshold'> => {
     const score = embedding ? embeddedScore : wordScore;
     /** Each pair's closest phrasing: its similarity and that phrasing's crowding. */
     const best = new Map<string, { similarity: number; crowding: number }>();
     if (query.indices.length > 0 || embedding) {
       vectors.forEach(({ id, vector, embedding: phrasing }, i) => {
+        if (skip?.(i, id)) return;
         const words = query.indices.length > 0 ? dot(query, vector) : 0;
         const similarity = embedding && phrasing ? (1 - score.embeddingShare) * words + score.embeddingShare * dense(embedding, phrasing) : words;
         if (similarity > (best.get(id)?.similarity ?? -Infinity)) best.set(id, { similarity, crowding: crowding[i] ?? 0 });
@@ -129,7 +143,26 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
     return top ? { id: top.id, score: top.score, others: others.slice(0, MAX_OTHERS) } : { id: null, score: 0, others: [] };
   };
 
+  const background = backgroundFor(options.locale ?? 'en');
+  const backgroundVectors = background.map((text) => vectoriser.vector(text));
+  const calibrationOf = (withEmbeddings: boolean) =>
+    calibrateFaq({
+      entries: vectors.map((v) => v.id),
+      backgroundCount: background.length,
+      probe: {
+        stored: (index, without) => {
+          const own = vectors[index] as (typeof vectors)[number];
+          const embedding = withEmbeddings ? (own.embedding ?? null) : null;
+          return rank(own.vector, embedding, without === 'entry' ? (_, id) => id === own.id : (i) => i === index);
+        },
+        background: (index) => rank(backgroundVectors[index] as SparseVector, withEmbeddings ? (backgroundEmbedded?.[index] ?? null) : null),
+      },
+    }, options.targets);
+  const words = calibrationOf(false);
+  const calibration = embedded && backgroundEmbedded ? { words, embedded: calibrationOf(true) } : { words };
+
   return {
+    calibration,
     async match(text): Promise<FaqMatch> {
       let embedding: Float32Array | null = null;
       if (provider) {
@@ -139,7 +172,8 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
           options.warn?.(`a question could not be embedded; it was matched on words alone: ${(error as Error).message}`);
         }
       }
-      return rank(text, embedding);
+      const ranked = rank(vectoriser.vector(text), embedding);
+      return { ...ranked, threshold: (embedding ? calibration.embedded : undefined)?.threshold ?? calibration.words.threshold };
     },
   };
 }

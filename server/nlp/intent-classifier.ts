@@ -4,12 +4,22 @@ import type { EmbeddingProvider } from '../ports/embeddings.ts';
 import type { IntentClassification, IntentClassifier } from '../ports/understanding.ts';
 import { analyserFor } from './language.ts';
 import { trainIntentModel, type IntentModel } from './intent-model.ts';
+import { backgroundFor } from './background-corpus.ts';
+import { calibrated, type Calibration, type CalibrationTargets } from './calibration.ts';
+import { calibrateIntents, type IntentCalibrations } from './intent-calibration.ts';
 
 export interface IntentClassifierOptions {
   /** Sentence embeddings as a second feature set; words alone without. */
   readonly embeddings?: EmbeddingProvider;
   /** Told when a turn's text could not be embedded: that turn is classified on words alone. */
   readonly warn?: (message: string) => void;
+  /** For tuning (bench/nlp/tune-calibration.ts): other calibration targets than the defaults. */
+  readonly targets?: { readonly words?: CalibrationTargets; readonly embedded?: CalibrationTargets };
+}
+
+/** The classifier, with the calibration it found for the bot at load (intent-calibration.ts). */
+export interface CalibratedIntentClassifier extends IntentClassifier {
+  readonly calibration: IntentCalibrations;
 }
 
 /**
@@ -20,9 +30,14 @@ export interface IntentClassifierOptions {
  * with embeddings), so nlpLog rows say which model decided. A turn whose text
  * cannot be embedded (an endpoint down or slow) is classified on words alone and
  * logged under the word model's id.
+ *
+ * At load the classifier also calibrates itself on the bot's own utterances and the locale's
+ * off-topic sentences (intent-calibration.ts): its scores are then the cross-validated chance
+ * that the intent named is right, and each classification carries the threshold the bot runs
+ * with when its definition sets no `nlpThreshold`.
  */
-export async function trainIntentClassifier(intents: readonly Intent[], locale: string, options: IntentClassifierOptions = {}): Promise<IntentClassifier> {
-  const { embeddings, warn } = options;
+export async function trainIntentClassifier(intents: readonly Intent[], locale: string, options: IntentClassifierOptions = {}): Promise<CalibratedIntentClassifier> {
+  const { embeddings, warn, targets } = options;
   const digest = (parts: unknown[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 12);
   const wordId = `tfidf-${digest([locale, intents])}`;
   const examples = intents.flatMap((intent) => intent.utterances.map((text) => ({ text, label: intent.id })));
@@ -31,13 +46,22 @@ export async function trainIntentClassifier(intents: readonly Intent[], locale: 
   // encodes exactly the utterances the cache does not hold.
   if (embeddings && examples.length > 0) vectors = await embeddings.embed(examples.map((e) => e.text), 'batch');
   const modelId = embeddings ? `tfidf+${embeddings.modelId.replace(/[^\w.:/-]/g, '_')}-${digest([locale, intents, embeddings.modelId])}` : wordId;
-  let model = models.get(modelId);
-  if (!model) {
-    model = trainIntentModel(examples, analyserFor(locale), { embeddings: vectors });
-    remember(modelId, model);
+  const memoKey = targets ? `${modelId} ${JSON.stringify(targets)}` : modelId;
+  let entry = models.get(memoKey);
+  if (!entry) {
+    const analyser = analyserFor(locale);
+    const background = backgroundFor(locale);
+    // The off-topic sentences go through the provider's cache too: a restart encodes none of them again.
+    const backgroundEmbeddings = vectors && background.length > 0 ? await embeddings?.embed(background, 'batch') : undefined;
+    entry = {
+      model: trainIntentModel(examples, analyser, { embeddings: vectors }),
+      calibration: calibrateIntents({ examples, analyser, ...(vectors ? { embeddings: vectors } : {}), background, ...(backgroundEmbeddings ? { backgroundEmbeddings } : {}) }, targets),
+    };
+    remember(memoKey, entry);
   }
-  const trained = model;
+  const { model: trained, calibration } = entry;
   return {
+    calibration,
     async classify(text): Promise<IntentClassification> {
       let embedding: Float32Array | null = null;
       if (embeddings && trained.usesEmbeddings) {
@@ -48,16 +72,24 @@ export async function trainIntentClassifier(intents: readonly Intent[], locale: 
         }
       }
       const { label, score, ranked, embedded } = trained.predict(text, embedding);
-      return { modelId: embedded ? modelId : wordId, intent: label, score, classifications: ranked.map((r) => ({ intent: r.label, score: r.score })) };
+      // Scores on the calibrated scale of the features that decided (a turn on words alone reads the words' one).
+      const scale: Calibration = (embedded ? calibration.embedded : undefined) ?? calibration.words;
+      return {
+        modelId: embedded ? modelId : wordId,
+        intent: label,
+        score: calibrated(score, scale),
+        threshold: scale.threshold,
+        classifications: ranked.map((r) => ({ intent: r.label, score: calibrated(r.score, scale) })),
+      };
     },
   };
 }
 
 /** Tests and benchmarks start many servers with one definition: train each model once per process (a few kept). */
-const models = new Map<string, IntentModel>();
+const models = new Map<string, { model: IntentModel; calibration: IntentCalibrations }>();
 const MODELS_KEPT = 8;
 
-function remember(id: string, model: IntentModel): void {
+function remember(id: string, model: { model: IntentModel; calibration: IntentCalibrations }): void {
   models.set(id, model);
   if (models.size > MODELS_KEPT) models.delete(models.keys().next().value as string);
 }

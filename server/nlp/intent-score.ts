@@ -1,6 +1,7 @@
 /**
- * The intent score: how sure the classifier is that a text means the intent it named, 0..1,
- * compared with `nlpThreshold` (default 0.7). A logistic function of three features, fitted
+ * The raw intent score: how sure the classifier is that a text means the intent it named, 0..1,
+ * before the bot's calibration at load (intent-calibration.ts) maps it onto the chance of being
+ * right and places the threshold; 0.7 on this scale was the fixed default before. A logistic function of three features, fitted
  * by cross-validation on the training splits of two public sets of different domains
  * (bench/nlp/fit-score.ts on the dumps of bench/nlp/tune-word-model.ts; docs/understanding.md
  * has the figures):

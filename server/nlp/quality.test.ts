@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_BOT_DEFINITION } from '../config.ts';
 import { loadDefinition } from '../definition/load.ts';
 import type { Intent } from '../definition/schema.ts';
+import { trainIntentClassifier } from './intent-classifier.ts';
 import { formatIntentQuality, reportIntentQuality } from './quality.ts';
 
 const settings = { locale: 'en', nlpThreshold: 0.7 } as const;
@@ -44,21 +45,30 @@ describe('intent quality report', () => {
     expect(report.findings.join(' ')).toMatch(/Too few intents or utterances/);
   });
 
-  it('when a bot has several intents, then a threshold is suggested from cross-validation that balances routing right and turning away unknown topics', async () => {
+  it('when a bot has several intents and sets no nlpThreshold, then the report shows the threshold its classifier calibrated at load, which the bot uses, with the expected rates', async () => {
     const definition = await loadDefinition(DEMO_BOT_DEFINITION);
-    const report = reportIntentQuality(definition);
-    expect(report.suggestedThreshold).toBeGreaterThanOrEqual(0.3);
-    expect(report.suggestedThreshold).toBeLessThanOrEqual(0.95);
+    const report = reportIntentQuality({ intents: definition.intents, settings: { locale: definition.settings.locale } });
+    const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale);
+    expect(report.suggestedThreshold).toBe(classifier.calibration.words.threshold);
+    expect(report).toMatchObject({ threshold: report.suggestedThreshold, thresholdSource: 'calibrated' });
     const { routedRight, outOfScopeRecall } = report.atSuggested ?? { routedRight: -1, outOfScopeRecall: -1 };
-    // Balanced: neither error bought with the other (the demo bot's intents have few phrasings, so both are modest).
     expect(routedRight).toBeGreaterThan(0.2);
-    expect(outOfScopeRecall).toBeGreaterThan(0.2);
-    expect(Math.abs(routedRight - outOfScopeRecall)).toBeLessThan(0.3);
-    expect(formatIntentQuality(report)).toContain(`Suggested nlpThreshold: ${report.suggestedThreshold} (cross-validated:`);
+    expect(outOfScopeRecall).toBeGreaterThanOrEqual(0.7);
+    expect(report.calibrated?.heldOutRefused).toBe(outOfScopeRecall);
+    expect(formatIntentQuality(report)).toContain(`Calibrated nlpThreshold: ${report.suggestedThreshold} (cross-validated:`);
+    expect(formatIntentQuality(report)).toContain('; the bot uses it.');
   });
 
-  it('when a bot has two intents, then no threshold is suggested: there is nothing to hold out', () => {
+  it('when the author set nlpThreshold, then the report says the bot uses theirs instead of the calibrated one', async () => {
+    const definition = await loadDefinition(DEMO_BOT_DEFINITION);
+    const report = reportIntentQuality({ intents: definition.intents, settings: { locale: 'en', nlpThreshold: 0.55 } });
+    expect(report).toMatchObject({ threshold: 0.55, thresholdSource: 'definition' });
+    expect(formatIntentQuality(report)).toContain('; the definition sets 0.55, which the bot uses instead.');
+  });
+
+  it('when a bot has two intents, then the threshold is calibrated on off-topic sentences alone: there is no intent to hold out', () => {
     const report = reportIntentQuality({ settings, intents: [intent('a', ['one', 'two', 'three', 'four', 'five', 'six']), intent('b', ['seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'])] });
-    expect(report).toMatchObject({ suggestedThreshold: null, atSuggested: null });
+    expect(report.calibrated?.heldOutRefused).toBeNull();
+    expect(report.calibrated?.backgroundRefused).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -1,6 +1,9 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import { analyserFor } from './language.ts';
 import { trainIntentModel, type LabelledText } from './intent-model.ts';
+import { backgroundFor } from './background-corpus.ts';
+import { calibrated, type Calibration } from './calibration.ts';
+import { calibrateIntents } from './intent-calibration.ts';
 
 /**
  * What a bot author should know before deploying: how well the intents'
@@ -14,19 +17,32 @@ export interface IntentQualityReport {
   readonly folds: number;
   /** Share of held-out utterances whose best intent is their own (null: too few utterances to tell). */
   readonly accuracy: number | null;
-  /** Share routed right at the bot's nlpThreshold (below it counts as a miss). */
+  /** Share routed right at the threshold the bot runs with (below it counts as a miss). */
   readonly accuracyAtThreshold: number | null;
+  /** The threshold the bot runs with: the definition's nlpThreshold, else the calibrated one. */
   readonly threshold: number;
+  /** Where `threshold` comes from: the author's nlpThreshold, or the classifier's calibration at load. */
+  readonly thresholdSource: 'definition' | 'calibrated';
   /**
-   * The threshold that balances the two errors on this bot's own utterances, from a second
-   * cross-validation that also holds whole intents out (their utterances stand for texts the bot
-   * has no intent for): the one where the smaller of the share routed right and the share of
-   * held-out intents' texts turned away is largest. Null when the bot has fewer
-   * than three intents.
+   * The threshold the classifier calibrates for this bot at load (intent-calibration.ts), which it
+   * runs with unless the definition sets nlpThreshold. Null when there is too little to
+   * cross-validate.
    */
   readonly suggestedThreshold: number | null;
-  /** At the suggested threshold: share of held-out utterances routed right, share of held-out intents' utterances turned away. */
+  /**
+   * Cross-validated at the calibrated threshold: share of held-out utterances routed right (this
+   * report's folds, every intent kept), and share of out-of-scope texts turned away (held-out intents' utterances; with fewer than three
+   * intents, the locale's off-topic sentences).
+   */
   readonly atSuggested: { readonly routedRight: number; readonly outOfScopeRecall: number } | null;
+  /** The calibration in full: expected shares at the calibrated threshold (calibration.ts). */
+  readonly calibrated: {
+    readonly threshold: number;
+    readonly topOne: number;
+    readonly inScopeRouted: number;
+    readonly heldOutRefused: number | null;
+    readonly backgroundRefused: number;
+  } | null;
   /** Pairs of intents whose utterances were taken for each other, most often first. */
   readonly confusable: readonly { readonly intents: readonly [string, string]; readonly count: number; readonly examples: readonly string[] }[];
   /** Intents with fewer utterances than a model needs to generalise. */
@@ -54,13 +70,15 @@ export interface QualityOptions {
 export function reportIntentQuality(definition: QualityInput, options: QualityOptions = {}): IntentQualityReport {
   const { intents, settings } = definition;
   const analyser = analyserFor(settings.locale);
-  const threshold = settings.nlpThreshold;
   const examples: LabelledText[] = intents.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id }))).slice(0, MAX_UTTERANCES);
   const thinIntents = intents.filter((i) => i.utterances.length < THIN).map((i) => i.id);
   const findings: string[] = [];
+  const scale = calibrationOf(examples, settings.locale, options.embeddings);
+  const threshold = settings.nlpThreshold ?? scale.threshold;
+  const thresholdSource = settings.nlpThreshold === undefined ? 'calibrated' : 'definition';
   if (intents.length < 2 || examples.length < 2 * FOLDS) {
     if (intents.length > 0) findings.push('Too few intents or utterances to cross-validate: add more example phrasings.');
-    return { intents: intents.length, utterances: examples.length, folds: 0, accuracy: null, accuracyAtThreshold: null, threshold, suggestedThreshold: null, atSuggested: null, confusable: [], thinIntents, findings };
+    return { intents: intents.length, utterances: examples.length, folds: 0, accuracy: null, accuracyAtThreshold: null, threshold, thresholdSource, suggestedThreshold: null, atSuggested: null, calibrated: null, confusable: [], thinIntents, findings };
   }
   // Round-robin folds within each intent, so every fold holds some of each.
   const seen = new Map<string, number>();
@@ -71,6 +89,7 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
   });
   let correct = 0;
   let routed = 0;
+  let routedAtCalibrated = 0;
   let tested = 0;
   const confusions = new Map<string, { intents: [string, string]; count: number; examples: string[] }>();
   for (let f = 0; f < FOLDS; f++) {
@@ -82,7 +101,8 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
       const prediction = model.predict(example.text, options.embeddings?.get(example.text));
       if (prediction.label === example.label) {
         correct++;
-        if (prediction.score >= threshold) routed++;
+        if (calibrated(prediction.score, scale) >= threshold) routed++;
+        if (calibrated(prediction.score, scale) >= scale.threshold) routedAtCalibrated++;
       } else if (prediction.label !== null) {
         const pair = [example.label, prediction.label].sort() as [string, string];
         const key = pair.join('\u0000');
@@ -93,15 +113,18 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
       }
     });
   }
-  const suggestion = intents.length >= 3 ? suggestThreshold(examples, fold, intents.map((i) => i.id), train, options.embeddings) : null;
+  const expected = scale.expected;
+  // Routed right from this report's own folds, which keep every intent (the calibration's folds leave a
+  // quarter out, so fewer intents compete and more is routed there); turned away from the calibration's.
+  const suggestion = expected ? { threshold: scale.threshold, routedRight: routedAtCalibrated / tested, outOfScopeRecall: expected.heldOutRefused ?? expected.backgroundRefused } : null;
   const confusable = [...confusions.values()].filter((c) => c.count >= 2).sort((a, b) => b.count - a.count).slice(0, 20);
   const accuracy = correct / tested;
   const accuracyAtThreshold = routed / tested;
   findings.push(`${percent(accuracy)} of utterances are classified as their own intent when held out; ${percent(accuracyAtThreshold)} clear the threshold ${threshold}.`);
   if (suggestion) {
     findings.push(
-      `Suggested nlpThreshold: ${suggestion.threshold} (cross-validated: ${percent(suggestion.routedRight)} of utterances routed right, ${percent(suggestion.outOfScopeRecall)} of texts about intents the bot lacks turned away)` +
-        (suggestion.threshold === threshold ? '; the bot already uses it.' : `; the bot uses ${threshold}.`),
+      `Calibrated nlpThreshold: ${suggestion.threshold} (cross-validated: ${percent(suggestion.routedRight)} of utterances routed right, ${percent(suggestion.outOfScopeRecall)} of texts about ${expected?.heldOutRefused === null ? 'nothing the bot is for' : 'intents the bot lacks'} turned away)` +
+        (thresholdSource === 'calibrated' ? '; the bot uses it.' : `; the definition sets ${threshold}, which the bot uses instead.`),
     );
   }
   for (const c of confusable) findings.push(`Intents "${c.intents[0]}" and "${c.intents[1]}" are confused ${c.count} times: make their phrasings more distinct, or merge them.`);
@@ -113,8 +136,18 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
     accuracy: round(accuracy),
     accuracyAtThreshold: round(accuracyAtThreshold),
     threshold,
+    thresholdSource,
     suggestedThreshold: suggestion?.threshold ?? null,
     atSuggested: suggestion ? { routedRight: round(suggestion.routedRight), outOfScopeRecall: round(suggestion.outOfScopeRecall) } : null,
+    calibrated: expected
+      ? {
+          threshold: scale.threshold,
+          topOne: round(expected.topOne),
+          inScopeRouted: round(expected.inScopeRouted),
+          heldOutRefused: expected.heldOutRefused === null ? null : round(expected.heldOutRefused),
+          backgroundRefused: round(expected.backgroundRefused),
+        }
+      : null,
     confusable,
     thinIntents,
     findings,
@@ -126,43 +159,18 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
   }
 }
 
-/** Thresholds tried, in steps a person would write. */
-const CANDIDATES = Array.from({ length: 15 }, (_, i) => Math.round((0.3 + i * 0.05) * 100) / 100);
-
 /**
- * Each fold also holds out every fifth intent (a different fifth each time): the model never saw
- * them, so their utterances in the fold are what a user asking for something else looks like.
+ * The calibration the server's classifier finds for the same utterances (intent-classifier.ts):
+ * with embeddings, the embedded scale (off-topic sentences counted when the map holds them).
  */
-function suggestThreshold(
-  examples: readonly LabelledText[],
-  fold: readonly number[],
-  ids: readonly string[],
-  train: (subset: readonly LabelledText[]) => { predict(text: string, embedding?: Float32Array | null): { label: string | null; score: number } },
-  embeddings: ReadonlyMap<string, Float32Array> | undefined,
-): { threshold: number; routedRight: number; outOfScopeRecall: number } | null {
-  const inScope: { right: boolean; score: number }[] = [];
-  const outOfScope: number[] = [];
-  for (let f = 0; f < FOLDS; f++) {
-    const absent = new Set(ids.filter((_, i) => i % FOLDS === f));
-    if (absent.size === ids.length) continue;
-    const model = train(examples.filter((e, i) => fold[i] !== f && !absent.has(e.label)));
-    examples.forEach((example, i) => {
-      if (fold[i] !== f) return;
-      const prediction = model.predict(example.text, embeddings?.get(example.text));
-      if (absent.has(example.label)) outOfScope.push(prediction.score);
-      else inScope.push({ right: prediction.label === example.label, score: prediction.score });
-    });
-  }
-  if (inScope.length === 0 || outOfScope.length === 0) return null;
-  let best: { threshold: number; routedRight: number; outOfScopeRecall: number } | null = null;
-  for (const threshold of CANDIDATES) {
-    const routedRight = inScope.filter((q) => q.right && q.score >= threshold).length / inScope.length;
-    const outOfScopeRecall = outOfScope.filter((s) => s < threshold).length / outOfScope.length;
-    // The worse of the two as high as it goes (one error is never bought with the other); ties by their mean.
-    const value = Math.min(routedRight, outOfScopeRecall) + (routedRight + outOfScopeRecall) * 1e-3;
-    if (!best || value > Math.min(best.routedRight, best.outOfScopeRecall) + (best.routedRight + best.outOfScopeRecall) * 1e-3) best = { threshold, routedRight, outOfScopeRecall };
-  }
-  return best;
+function calibrationOf(examples: readonly LabelledText[], locale: string, embeddings: ReadonlyMap<string, Float32Array> | undefined): Calibration {
+  const background = backgroundFor(locale);
+  const vectors = embeddings ? examples.map((e) => embeddings.get(e.text)) : undefined;
+  const complete = vectors?.every((v): v is Float32Array => v !== undefined) ? vectors : undefined;
+  const backgroundVectors = background.map((t) => embeddings?.get(t));
+  const backgroundComplete = backgroundVectors.every((v): v is Float32Array => v !== undefined) ? backgroundVectors : undefined;
+  const found = calibrateIntents({ examples, analyser: analyserFor(locale), background, ...(complete ? { embeddings: complete } : {}), ...(complete && backgroundComplete ? { backgroundEmbeddings: backgroundComplete } : {}) });
+  return found.embedded ?? found.words;
 }
 
 function percent(share: number): string {

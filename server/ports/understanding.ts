@@ -9,8 +9,10 @@ export interface IntentClassification {
   readonly modelId: string;
   /** The most probable intent (its score says whether to trust it), or null when the model has none to offer. */
   readonly intent: string | null;
-  /** 0..1. */
+  /** 0..1: the chance, cross-validated on the bot's own utterances, that the intent named is right. */
   readonly score: number;
+  /** The bot's calibrated threshold for this score: used when neither the step nor the definition sets one. */
+  readonly threshold: number;
   /** The most probable intents with their scores, most probable first. */
   readonly classifications: readonly { readonly intent: string; readonly score: number }[];
 }
@@ -24,6 +26,8 @@ export interface FaqMatch {
   readonly id: string | null;
   /** 0..1, 1 = exact. */
   readonly score: number;
+  /** The matcher's calibrated threshold: used when neither the step nor the definition sets one. */
+  readonly threshold: number;
   readonly others: readonly { readonly id: string; readonly score: number }[];
 }
 

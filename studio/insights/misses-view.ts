@@ -258,6 +258,13 @@ export class InsightsMisses extends LitElement {
     </div>`;
   }
 
+  /** The calibrated threshold, whether the bot uses it, and what cross-validation expects of it. */
+  private threshold(q: Misses['quality']): string {
+    if (q.suggestedThreshold === null || q.atSuggested === null) return q.thresholdSource === 'definition' ? t('qualityOnlyDefinition', { threshold: q.threshold }) : t('qualityNoThreshold', { threshold: q.threshold });
+    const expected = { suggested: q.suggestedThreshold, routed: percent(q.atSuggested.routedRight), refused: percent(q.atSuggested.outOfScopeRecall) };
+    return q.thresholdSource === 'calibrated' ? t('qualityThreshold', expected) : t('qualityThresholdOverridden', { ...expected, threshold: q.threshold });
+  }
+
   private quality(m: Misses): TemplateResult {
     const q = m.quality;
     return html`<aside aria-labelledby="quality-title">
@@ -267,7 +274,7 @@ export class InsightsMisses extends LitElement {
           ? t('qualityTooFew')
           : t('qualityAccuracy', { accuracy: percent(q.accuracy), atThreshold: percent(q.accuracyAtThreshold), threshold: q.threshold })}
       </p>
-      <p>${q.suggestedThreshold === null ? t('qualityNoThreshold') : t('qualityThreshold', { suggested: q.suggestedThreshold, threshold: q.threshold })}</p>
+      <p>${this.threshold(q)}</p>
       <p>${q.thinIntents.length > 0 ? t('qualityThin', { ids: q.thinIntents.join(', ') }) : t('qualityNoThin')}</p>
       ${q.confusable.length > 0
         ? html`<table>

@@ -90,7 +90,7 @@ export function studioMissesSchemas(): Obj {
         read: { type: 'object', additionalProperties: false, required: ['nlpLog', 'fuzzyQuestionAnswerLog', 'cap', 'groupedAtMost'], properties: { nlpLog: logRead, fuzzyQuestionAnswerLog: logRead, cap: count, groupedAtMost: count } },
         intents: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['id', 'utterances'], properties: { id: { type: 'string' }, utterances: count } } },
         faq: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['id', 'question'], properties: { id: { type: 'string' }, question: { type: 'string' } } } },
-        quality: { type: 'object', additionalProperties: true, description: 'reportIntentQuality of the definition: accuracy, suggestedThreshold, confusable pairs, thinIntents, findings (sentences).' },
+        quality: { type: 'object', additionalProperties: true, description: 'reportIntentQuality of the definition: accuracy, the threshold the bot runs with and its source (definition or calibrated), suggestedThreshold (the one calibrated at load) with atSuggested and calibrated (expected rates), confusable pairs, thinIntents, findings (sentences).' },
       },
     },
   };

@@ -2,6 +2,9 @@ import type { StepOf } from '../../definition/schema.ts';
 import { toNext } from '../jump.ts';
 import type { StepHandler } from '../types.ts';
 
+/** Only when the match came without a calibrated threshold (a caller outside the server's own path). */
+const UNCALIBRATED_FAQ_THRESHOLD = 0.6;
+
 /** Waits for a question, answers it from the closest FAQ pair, and logs every utterance with its score. */
 export const faqStep: StepHandler<StepOf<'faq'>> = {
   enter(step, ctx) {
@@ -13,7 +16,8 @@ export const faqStep: StepHandler<StepOf<'faq'>> = {
   },
   receive(step, ctx, text, _retries, input) {
     const faq = input.understanding?.faq;
-    const threshold = step.threshold ?? ctx.definition.settings.faqThreshold;
+    // The step's own, else the definition's, else the one the matcher calibrated for the bot at load.
+    const threshold = step.threshold ?? ctx.definition.settings.faqThreshold ?? faq?.threshold ?? UNCALIBRATED_FAQ_THRESHOLD;
     const pair = faq?.id ? ctx.definition.faq.find((p) => p.id === faq.id) : undefined;
     const matched = pair !== undefined && faq !== undefined && faq.score >= threshold;
     ctx.effects.push({

@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import { routeIntent } from '../intents.ts';
+import { intentThreshold, routeIntent } from '../intents.ts';
 import { toNext } from '../jump.ts';
 import type { StepHandler } from '../types.ts';
 import { renderQuickReplies } from './message.ts';
@@ -20,7 +20,7 @@ export const nlpStep: StepHandler<StepOf<'nlp'>> = {
     return { nlp: true, faq: false };
   },
   receive(step, ctx, text, _retries, input) {
-    const threshold = step.threshold ?? ctx.definition.settings.nlpThreshold;
+    const threshold = intentThreshold(ctx, input.understanding?.nlp, step.threshold);
     const routed = routeIntent(ctx, text, input.understanding?.nlp, threshold, { dialogId: input.dialogId, stepId: step.id, stepType: 'nlp' });
     if (routed) return routed;
     if (step.onNoMatch !== undefined) return toNext(step.onNoMatch);

@@ -1,5 +1,6 @@
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import type { LogKind, Store } from '../../ports/store.ts';
+import { backgroundFor } from '../../nlp/background-corpus.ts';
 import { reportIntentQuality, type IntentQualityReport } from '../../nlp/quality.ts';
 import type { LogRead, MissesReportShape } from '../../../shared/studio-misses.ts';
 import { groupMisses, MAX_DISTINCT, modelsOf, type TextCount } from './miss-groups.ts';
@@ -81,7 +82,8 @@ export async function missesReport(deps: MissesDeps, range: { fromMs: number; to
 async function qualityOf(definition: TeachableDefinition, embeddings: EmbeddingProvider | undefined): Promise<IntentQualityReport> {
   const input = { intents: definition.intents.map((i) => ({ id: i.id, dialog: i.dialog ?? '', utterances: [...i.utterances] })), settings: definition.settings };
   if (embeddings) {
-    const texts = [...new Set(definition.intents.flatMap((i) => i.utterances))].slice(0, 3_000);
+    // The locale's off-topic sentences too: the report calibrates as the classifier does at load.
+    const texts = [...new Set([...definition.intents.flatMap((i) => i.utterances).slice(0, 3_000), ...backgroundFor(definition.settings.locale)])];
     try {
       const vectors = texts.length > 0 ? await embeddings.embed(texts, 'batch') : [];
       return reportIntentQuality(input, { embeddings: new Map(texts.map((t, i) => [t, vectors[i]!])) });

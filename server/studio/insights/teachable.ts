@@ -10,14 +10,15 @@ const intent = z.object({ id: z.string().min(1).max(64), dialog: z.string().opti
 const pair = z.object({ id: z.string().min(1).max(64), questions: z.array(z.string().min(1).max(500)).max(10_000) });
 const settings = z.object({
   locale: z.string().max(35).catch('en').default('en'),
-  nlpThreshold: z.number().min(0).max(1).catch(0.7).default(0.7),
+  // Absent (or unreadable): the bot runs with the threshold its classifier calibrates at load.
+  nlpThreshold: z.number().min(0).max(1).optional().catch(undefined),
   synonyms: z.array(z.array(z.string().min(1).max(100)).min(2).max(20)).max(500).catch([]).default([]),
 });
 
 export interface TeachableDefinition {
   readonly intents: readonly { readonly id: string; readonly dialog?: string | undefined; readonly utterances: readonly string[] }[];
   readonly faq: readonly { readonly id: string; readonly questions: readonly string[] }[];
-  readonly settings: { readonly locale: string; readonly nlpThreshold: number; readonly synonyms: readonly (readonly string[])[] };
+  readonly settings: { readonly locale: string; readonly nlpThreshold?: number | undefined; readonly synonyms: readonly (readonly string[])[] };
 }
 
 const list = <T extends z.ZodType>(value: unknown, item: T): z.infer<T>[] => (Array.isArray(value) ? value.flatMap((v) => {
@@ -31,7 +32,7 @@ export function teachableOf(written: unknown): TeachableDefinition {
   return {
     intents: list(doc.intents, intent),
     faq: list(doc.faq, pair),
-    settings: parsed.success ? parsed.data : { locale: 'en', nlpThreshold: 0.7, synonyms: [] },
+    settings: parsed.success ? parsed.data : { locale: 'en', synonyms: [] },
   };
 }
 
