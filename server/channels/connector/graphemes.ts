@@ -21,11 +21,11 @@ export function truncate(text: string, max: number): string {
 export const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
- * Titles cut to `max` and made unique: a title equal to an earlier one (as cut) gets " (2)",
- * " (3)" … within the limit, so a user answering by label always names one choice.
+ * Titles cut to `max` and made unique: a title equal to an earlier one (as cut, in any case, or in
+ * `taken`, the titles already shown in the same message) gets " (2)", " (3)" … within the limit, so
+ * a user answering by label always names one choice. Adds the titles to `taken`.
  */
-export function uniqueTitles(titles: readonly string[], max: number): string[] {
-  const taken = new Set<string>();
+export function uniqueTitles(titles: readonly string[], max: number, taken = new Set<string>()): string[] {
   return titles.map((title) => {
     const clean = title.replace(/\s+/g, ' ').trim() || '…';
     let shown = truncate(clean, max);

@@ -114,6 +114,8 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
   const choices: Choice[] = [];
   const parts: RenderedPart[] = [];
   let degraded = false;
+  // Titles are unique across the whole message (a carousel's cards share one numbering and one set of answers).
+  const taken = new Set<string>();
 
   /** One block (a text, or a card) with its buttons and quick replies, rendered down the ladder. */
   const block = (body: string, buttons: readonly Button[], quick: readonly Pending[], image?: string) => {
@@ -132,7 +134,7 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
     const quickOnly = quick.length > 0 && pending.length === quick.length;
     // Rung 1a: quick replies as themselves (one-time keyboard): answered by their title.
     if (quickOnly && caps.quickReplies && quick.length <= caps.quickReplies.max && !image && nativeLinks.length === 0) {
-      const titles = uniqueTitles(quick.map((q) => q.label), caps.quickReplies.titleMax);
+      const titles = uniqueTitles(quick.map((q) => q.label), caps.quickReplies.titleMax, taken);
       add(titles);
       parts.push({ kind: 'text', text: fitted(withLines(body, linkLines), caps.textMax), quickReplies: titles });
       return;
@@ -141,7 +143,7 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
     const buttonCaps = caps.buttons;
     if (buttonCaps && pending.length + nativeLinks.length <= buttonCaps.max && (pending.length > 0 || nativeLinks.length > 0) && ids.every((id) => utf8Bytes(id) <= buttonCaps.idMaxBytes)) {
       if (quick.length > 0 && !quickOnly) degraded = true;
-      const titles = uniqueTitles([...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)], buttonCaps.titleMax);
+      const titles = uniqueTitles([...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)], buttonCaps.titleMax, taken);
       add(titles);
       const rendered: RenderedButton[] = [
         ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
@@ -160,13 +162,13 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
     // Rung 2: a list.
     const listCaps = caps.list;
     if (listCaps && pending.length <= listCaps.max && !image && ids.every((id) => utf8Bytes(id) <= listCaps.idMaxBytes)) {
-      const titles = uniqueTitles(pending.map((p) => p.label), listCaps.titleMax);
+      const titles = uniqueTitles(pending.map((p) => p.label), listCaps.titleMax, taken);
       add(titles);
       parts.push({ kind: 'text', text: fitted(withLines(body, allLinkLines), caps.textMax), list: { button: listCaps.buttonTitle, rows: pending.map((_, i) => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })) } });
       return;
     }
     // Rung 3: numbered text, answered by number or title; split over several messages when long.
-    const titles = uniqueTitles(pending.map((p) => p.label), NUMBERED_TITLE_MAX);
+    const titles = uniqueTitles(pending.map((p) => p.label), NUMBERED_TITLE_MAX, taken);
     add(titles);
     const lines = [...titles.map((title, i) => `${first + i + 1}. ${title}`), ...allLinkLines];
     const whole = withLines(body, lines);
