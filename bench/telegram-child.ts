@@ -22,6 +22,8 @@ if (process.send) {
       TELEGRAM_API_URL: process.env.BENCH_API ?? '',
     }),
   );
+  // BENCH_TELEGRAM_MODE=accept: the job runner stays stopped, so only accepting the webhooks is measured (nothing is answered).
+  if (process.env.BENCH_TELEGRAM_MODE === 'accept') await server.jobs.stop();
   process.on('message', (message: { cmd: 'cpu' | 'stop' }) => {
     if (message.cmd === 'cpu') process.send!({ cpu: process.cpuUsage() });
     else

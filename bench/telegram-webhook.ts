@@ -18,6 +18,8 @@ const KEY = 'bench-function-key-0123456789';
 const SECRET = 'bench-telegram-secret-0123456789';
 const SECONDS = Number(process.env.BENCH_TELEGRAM_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_TELEGRAM_RATE ?? 500);
+/** BENCH_TELEGRAM_MODE=accept: the server's job runner is stopped, so accepting alone is measured (no turn runs, nothing is answered). */
+const ACCEPT_ONLY = process.env.BENCH_TELEGRAM_MODE === 'accept';
 const GOAL_P99_MS = 20;
 
 /** Starts a child and resolves with what it first reports under `key`; `ask` sends it a command and waits for the answer under a key. */
@@ -62,7 +64,7 @@ async function load(label: string, request: autocannon.Request) {
 }
 
 const first = chats + 1;
-const webhooks = await load('telegram webhook', {
+const webhooks = await load(ACCEPT_ONLY ? 'telegram webhook ACCEPT-ONLY (no turns run)' : 'telegram webhook', {
   method: 'POST',
   path: '/api/webhooks/telegram',
   headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
@@ -72,6 +74,11 @@ const webhooks = await load('telegram webhook', {
     return { ...request, body: JSON.stringify(update) };
   },
 });
+if (ACCEPT_ONLY) {
+  await load('reference: trigger endpoint ACCEPT-ONLY', { method: 'POST', path: '/api/trigger/telegram-bot/news', headers: { 'x-functions-key': KEY }, setupRequest: (request) => ({ ...request, path: `/api/trigger/telegram-bot/news?userId=bench-${++chats}` }) });
+  await stop();
+  process.exit(0);
+}
 // Every accepted update's greeting is two messages ("Hello ." and "Pick a plan."): wait for them, then count.
 const expected = (chats - first + 1) * 2;
 const drainStart = performance.now();
@@ -92,13 +99,17 @@ console.log(`telegram turns: ${sent} updates sent, answered in ${((performance.n
 const triggers = await load('reference: trigger endpoint', {
   method: 'POST',
   path: '/api/trigger/telegram-bot/news',
-  headers: { 'x-functions-key': KEY, 'content-type': 'application/json' },
+  headers: { 'x-functions-key': KEY },
   setupRequest: (request) => ({ ...request, path: `/api/trigger/telegram-bot/news?userId=bench-${++chats}` }),
 });
 const met = webhooks.latency.p99 <= GOAL_P99_MS && lost === 0 && doubled === 0;
 console.log(`telegram goals (p99 <= ${GOAL_P99_MS} ms at ${RATE}/s, 0 lost, 0 doubled): ${met ? 'met' : 'MISSED'} (trigger p99 ${triggers.latency.p99} ms in the same run)`);
 
-proc.send({ cmd: 'stop' });
-vendor.proc.send({ cmd: 'stop' });
-await Promise.all([new Promise((resolve) => proc.once('exit', resolve)), new Promise((resolve) => vendor.proc.once('exit', resolve))]);
-await rm(dir, { recursive: true, force: true });
+await stop();
+
+async function stop() {
+  proc.send({ cmd: 'stop' });
+  vendor.proc.send({ cmd: 'stop' });
+  await Promise.all([new Promise((resolve) => proc.once('exit', resolve)), new Promise((resolve) => vendor.proc.once('exit', resolve))]);
+  await rm(dir, { recursive: true, force: true });
+}
