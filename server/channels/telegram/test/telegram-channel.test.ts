@@ -7,6 +7,7 @@ import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestSer
 import { callbackUpdate, deliver, startTelegramStandIn, textUpdate, type SeenCall, type TelegramStandIn } from './telegram-stand-in.ts';
 import { telegramBot } from './telegram-bot.ts';
 import { runCli } from '../../../cli/main.ts';
+import { startSubscriber } from '../../../api/management/test/subscriber.ts';
 
 const SECRET = 'telegram-webhook-secret-0123456789';
 
@@ -28,7 +29,7 @@ for (const leg of storeLegs()) {
       dir = await mkdtemp(path.join(tmpdir(), 'telegram-channel-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(telegramBot()));
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, TELEGRAM_BOT_TOKEN: standIn.token, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_API_URL: standIn.url });
+      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', TELEGRAM_BOT_TOKEN: standIn.token, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_API_URL: standIn.url });
       webhook = `${server.url}/api/webhooks/telegram`;
     });
 
@@ -119,7 +120,14 @@ for (const leg of storeLegs()) {
       expect(standIn.calls.some((call) => call.status === 429 && call.params.chat_id === 1005)).toBe(true);
     });
 
-    it('when the user has blocked the bot, then the 403 is not retried, and it is logged with its code and in the integration log', async () => {
+    it('when the user has blocked the bot, then the 403 is not retried, and it is logged with its code, in the integration log and to subscribers', async () => {
+      const subscriber = await startSubscriber();
+      const subscribed = await fetch(`${server.url}/api/management/subscriptions`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ targetUrl: subscriber.url, events: ['message.undelivered'] }),
+      });
+      expect(subscribed.status).toBe(201);
       standIn.block(1006);
       await deliver(webhook, textUpdate(1006, '/start'), SECRET);
       const refused = await eventually('the refusal logged', () => server.logs.find((line) => line.event === 'channel_send_refused' && line.userId === 'telegram:1006'));
@@ -132,6 +140,9 @@ for (const leg of storeLegs()) {
       expect(exported).toContain('Forbidden: bot was blocked by the user');
       const attempts = standIn.calls.filter((call) => call.params.chat_id === 1006 && call.params.text === 'Hello .');
       expect(attempts.map((call) => call.status)).toEqual([403]);
+      const told = await eventually('the subscriber told', () => subscriber.accepted().find((event) => event.user.id === 'telegram:1006'));
+      expect(told).toMatchObject({ kind: 'message.undelivered', user: { channelId: 'telegram' }, data: { channel: 'telegram', vendorCode: '403', message: 'Telegram sendMessage: Forbidden: bot was blocked by the user' } });
+      await subscriber.close();
       expect(server.logText()).not.toContain(standIn.token);
     });
   });
