@@ -112,6 +112,20 @@ for (const leg of storeLegs()) {
       expect(textsTo(standIn, 1004).filter((text) => text.startsWith('You said'))).toEqual(Array.from({ length: 20 }, (_, i) => `You said m${i + 1}.`));
     });
 
+    it('when a user sends 4096 characters that take more than 4096 bytes, then the text is cut between characters to the bytes every channel takes, and answered', async () => {
+      await deliver(webhook, textUpdate(1007, '/start'), SECRET);
+      await deliver(webhook, textUpdate(1007, 'Basic'), SECRET);
+      await eventually('the echo prompt', () => textsTo(standIn, 1007).includes('Say something.'));
+      expect((await deliver(webhook, textUpdate(1007, 'я👍🏽'.repeat(1365) + 'я'), SECRET)).status).toBe(200);
+      const echoed = await eventually('the echo', () => textsTo(standIn, 1007).find((text) => text.startsWith('You said я')));
+      const [entry] = (await server.store.readTranscript('telegram:1007', 0, 100)).filter((e) => e.from === 'user' && (e.message as { text?: string }).text?.startsWith('я'));
+      const stored = (entry!.message as { text: string }).text;
+      expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(4096);
+      expect(stored.endsWith('…')).toBe(true);
+      expect(stored.slice(0, -1)).toMatch(/^(я👍🏽)+я?$/u);
+      expect(echoed.length).toBeLessThanOrEqual(4096);
+    });
+
     it('when Telegram answers 429 with retry_after, then the message is sent again after the wait, in order', async () => {
       standIn.rateLimit(1005, 1, 1);
       await deliver(webhook, textUpdate(1005, '/start', { username: 'lin' }), SECRET);
