@@ -68,6 +68,15 @@ for (const leg of storeLegs()) {
       await eventually('the triggered message', () => textsTo(standIn, 1001).includes('News for you.'));
     });
 
+    it('when the user data and transcript are exported, then the Telegram user is there like any user, with their username', async () => {
+      const get = async (name: string) => (await fetch(`${server.url}/api/management/export/${name}`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).text();
+      const userData = await get('userData');
+      expect(userData).toContain('telegram:1001');
+      expect(userData).toContain('ada_l');
+      const transcript = await get('transcript');
+      expect(transcript).toContain('You chose pro.');
+    });
+
     it('when Telegram delivers the same update twice at once and five times more, then the bot answers it once', async () => {
       const update = textUpdate(1002, '/start', { username: 'grace' });
       const together = await Promise.all([deliver(webhook, update, SECRET), deliver(webhook, update, SECRET)]);
