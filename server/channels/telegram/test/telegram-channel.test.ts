@@ -65,6 +65,7 @@ for (const leg of storeLegs()) {
       const address = Buffer.from(JSON.stringify({ bot: 'telegram-bot', user: 'telegram:1001', channelId: 'telegram' })).toString('base64url');
       const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
       expect(response.status).toBe(202);
+      expect(await response.json()).toMatchObject({ delivery: 'callback' });
       await eventually('the triggered message', () => textsTo(standIn, 1001).includes('News for you.'));
     });
 
