@@ -18,14 +18,18 @@ export interface RequestTokenOptions {
   readonly openIdUrl: string;
 }
 
-/** Checks the Bearer token of a request to the bot; resolves with its claims, or throws an HttpError (401 missing, 403 not valid). */
-export type RequestTokenCheck = (authorization: string | string[] | undefined) => Promise<JWTPayload>;
+/**
+ * Checks the Bearer token of a request to the bot for an activity of a channel ("msteams"); resolves
+ * with its claims, or throws an HttpError (401 missing, 403 not valid).
+ */
+export type RequestTokenCheck = (authorization: string | string[] | undefined, channelId: string | undefined) => Promise<JWTPayload>;
 
 /**
  * The Bot Framework's proof that a request is its own: a JWT signed with a key it publishes at
  * its OpenID configuration's `jwks_uri`, issued by https://api.botframework.com for this bot's
  * app id. The keys are fetched once and cached, and fetched again when a token names a key id
- * the cache lacks (the Bot Framework rotates its keys) or after six hours.
+ * the cache lacks (the Bot Framework rotates its keys) or after six hours. A key that names the
+ * channels it signs for (its `endorsements`) must name the activity's.
  */
 export function requestTokenCheck(options: RequestTokenOptions): RequestTokenCheck {
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
@@ -36,16 +40,24 @@ export function requestTokenCheck(options: RequestTokenOptions): RequestTokenChe
     });
     return keys;
   };
-  return async (authorization) => {
+  return async (authorization, channelId) => {
     const header = typeof authorization === 'string' ? authorization : undefined;
     const token = header && /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(header)?.[1];
     if (!token) throw new HttpError(401, 'unauthorized', 'The Authorization header must carry the Bot Framework\'s token ("Bearer <JWT>"); requests to this webhook come from Azure Bot Service.');
+    let verified: Awaited<ReturnType<typeof jwtVerify>>;
+    const keys = await keySet().catch((error: unknown) => {
+      throw refusal(error);
+    });
     try {
-      const { payload } = await jwtVerify(token, await keySet(), { issuer: BOT_FRAMEWORK_ISSUER, audience: options.appId, clockTolerance: CLOCK_TOLERANCE_S, algorithms: ['RS256'], requiredClaims: ['exp'] });
-      return payload;
+      verified = await jwtVerify(token, keys, { issuer: BOT_FRAMEWORK_ISSUER, audience: options.appId, clockTolerance: CLOCK_TOLERANCE_S, algorithms: ['RS256'], requiredClaims: ['exp'] });
     } catch (error) {
       throw refusal(error);
     }
+    const key = keys.jwks()?.keys.find((candidate) => candidate.kid === verified.protectedHeader.kid) as { endorsements?: unknown } | undefined;
+    if (channelId !== undefined && Array.isArray(key?.endorsements) && !key.endorsements.includes(channelId)) {
+      throw new HttpError(403, 'forbidden', `The Bot Framework token is signed with a key not endorsed for the channel "${channelId.slice(0, 64)}".`);
+    }
+    return verified.payload;
   };
 }
 

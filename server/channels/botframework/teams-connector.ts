@@ -52,8 +52,8 @@ export function teamsConnector(options: TeamsConnectorOptions): Connector {
     secrets: [options.appPassword],
     bodyFormat: 'json',
     async verify(request: WebhookRequest, raw: Buffer) {
-      const claims = await options.checkToken(request.headers.authorization);
-      const serviceUrl = serviceUrlOf(raw);
+      const { serviceUrl, channelId } = routingOf(raw);
+      const claims = await options.checkToken(request.headers.authorization, channelId);
       // The token vouches for one serviceUrl: an activity naming another was not sent by the Bot Framework as it is.
       if (serviceUrl === undefined || claims.serviceUrl !== serviceUrl) throw new HttpError(403, 'forbidden', 'The activity\'s serviceUrl is not the one the Bot Framework token was issued for.');
       if (!serviceUrlAllowed(serviceUrl, options.serviceUrls)) throw new HttpError(403, 'forbidden', 'The activity\'s serviceUrl is not among BOTFRAMEWORK_SERVICE_URLS.');
@@ -72,13 +72,13 @@ export function teamsConnector(options: TeamsConnectorOptions): Connector {
   };
 }
 
-/** The activity's serviceUrl, read from the raw body; undefined when the body has none. */
-function serviceUrlOf(raw: Buffer): string | undefined {
+/** The activity's serviceUrl and channel, read from the raw body (before the token is trusted, for checking it only). */
+function routingOf(raw: Buffer): { serviceUrl?: string; channelId?: string } {
   try {
-    const body = JSON.parse(raw.toString('utf8')) as { serviceUrl?: unknown };
-    return typeof body.serviceUrl === 'string' ? body.serviceUrl : undefined;
+    const body = JSON.parse(raw.toString('utf8')) as { serviceUrl?: unknown; channelId?: unknown };
+    return { ...(typeof body.serviceUrl === 'string' ? { serviceUrl: body.serviceUrl } : {}), ...(typeof body.channelId === 'string' ? { channelId: body.channelId } : {}) };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

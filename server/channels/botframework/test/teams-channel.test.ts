@@ -102,7 +102,7 @@ for (const leg of storeLegs()) {
       expect(textsTo(standIn, conversation)).toEqual(['Welcome.', 'Pick a plan.', 'You chose basic, Ada Lovelace.', 'Say something.']);
     });
 
-    it('when a request is forged, expired, for another bot, from another issuer, or names another serviceUrl, then it is refused with a JSON error and nothing of it is kept', async () => {
+    it('when a request is forged, expired, for another bot, from another issuer, names another serviceUrl or a channel its key is not endorsed for, then it is refused with a JSON error and nothing of it is kept', async () => {
       const conversation = 'a:1refused-1004';
       const activity = teamsActivity(standIn.url, conversation, { text: 'hello' });
       const now = Math.floor(Date.now() / 1000);
@@ -125,6 +125,11 @@ for (const leg of storeLegs()) {
       const refused = await post(webhook, elsewhere, await standIn.sign('https://attacker.example.com/'));
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ error: { code: 'forbidden' } });
+
+      // A genuine key, but one the Bot Framework endorses for other channels only.
+      const otherChannel = await post(webhook, { ...activity, channelId: 'skype' }, await standIn.sign(standIn.url));
+      expect(otherChannel.status).toBe(403);
+      expect(await otherChannel.json()).toMatchObject({ error: { code: 'forbidden' } });
 
       expect(await server.store.getUser(`teams:${conversation}`)).toBeNull();
       // The same activity, sent properly, is new: the refused copies left nothing behind.
