@@ -165,3 +165,26 @@ for (const leg of storeLegs()) {
     });
   });
 }
+
+describe('the Teams channel when the Bot Framework\'s keys cannot be fetched', () => {
+  it('when the OpenID configuration is unreachable, then a request is answered 503 (the Bot Framework sends it again) and nothing of it is kept', async () => {
+    const standIn = await startBotFrameworkStandIn();
+    const dir = await mkdtemp(path.join(tmpdir(), 'teams-keys-'));
+    const file = path.join(dir, 'bot.json');
+    await writeFile(file, JSON.stringify(teamsBot()));
+    // A port nothing listens on: the stand-in's own, once closed.
+    const unreachable = standIn.openIdUrl;
+    await standIn.close();
+    const server = await startTestServer({ BOT_DEFINITION: file, BOTFRAMEWORK_APP_ID: APP_ID, BOTFRAMEWORK_APP_PASSWORD: APP_PASSWORD, BOTFRAMEWORK_OPENID_URL: unreachable, BOTFRAMEWORK_SERVICE_URLS: standIn.url });
+    try {
+      const activity = teamsActivity(standIn.url, 'a:1keys-away', { text: 'hello' });
+      const response = await post(`${server.url}/api/webhooks/teams`, activity, await standIn.sign(standIn.url));
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: { code: 'unavailable' } });
+      expect(await server.store.getUser('teams:a:1keys-away')).toBeNull();
+    } finally {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
