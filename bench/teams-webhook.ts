@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP_ID, APP_PASSWORD, teamsActivity } from '../server/channels/botframework/test/bot-framework-stand-in.ts';
+import { APP_ID, teamsActivity, teamsSettings } from '../server/channels/botframework/test/bot-framework-stand-in.ts';
 import { teamsBot } from '../server/channels/botframework/test/teams-bot.ts';
 import { startServerChild } from '../server/test/server-child.ts';
 import { stealMeter, stealText } from './steal.ts';
@@ -48,11 +48,7 @@ const server = await startServerChild({
   BOT_FUNCTION_KEY: KEY,
   BOT_DEFINITION: bot,
   MANAGEMENT_RATE_LIMIT: '100000000',
-  BOTFRAMEWORK_APP_ID: APP_ID,
-  BOTFRAMEWORK_APP_PASSWORD: APP_PASSWORD,
-  BOTFRAMEWORK_OPENID_URL: standIn.openIdUrl,
-  BOTFRAMEWORK_TOKEN_URL: standIn.tokenUrl,
-  BOTFRAMEWORK_SERVICE_URLS: standIn.url,
+  ...teamsSettings(standIn),
 });
 const token = standIn.token;
 

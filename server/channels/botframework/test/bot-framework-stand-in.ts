@@ -50,6 +50,12 @@ export interface BotFrameworkStandIn {
   sign(serviceUrl: string, claims?: Record<string, unknown>, options?: { readonly key?: 'current' | 'unpublished' }): Promise<string>;
   /** A new signing key: published beside the old one, and used from now on. */
   rotate(): Promise<void>;
+  /** Token requests from now on wait, unanswered, until `release` (a process can be killed with its send under way). */
+  holdTokens(): void;
+  /** How many token requests are waiting. */
+  heldTokens(): number;
+  /** Answers the waiting token requests (to a process still listening) and stops holding. */
+  release(): void;
   /** The next `times` sends to a conversation are answered with `status` (and Retry-After when given). */
   throttle(conversationId: string, times: number, status: number, retryAfterS?: number): void;
   close(): Promise<void>;
@@ -81,6 +87,8 @@ export async function startBotFrameworkStandIn(): Promise<BotFrameworkStandIn> {
   const activities: SeenActivity[] = [];
   const counts = { keys: 0, tokens: 0 };
   const throttles = new Map<string, { times: number; status: number; retryAfterS?: number }>();
+  let holding = false;
+  const held: (() => void)[] = [];
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -97,6 +105,7 @@ export async function startBotFrameworkStandIn(): Promise<BotFrameworkStandIn> {
         return answer(200, { keys: published.map((key) => key.jwk) });
       }
       if (req.method === 'POST' && path === '/botframework.com/oauth2/v2.0/token') {
+        if (holding) await new Promise<void>((resolve) => held.push(resolve));
         counts.tokens++;
         const form = new URLSearchParams(body);
         if (form.get('grant_type') !== 'client_credentials' || form.get('scope') !== 'https://api.botframework.com/.default') return answer(400, { error: 'invalid_request' });
@@ -156,10 +165,22 @@ export async function startBotFrameworkStandIn(): Promise<BotFrameworkStandIn> {
     async rotate() {
       published.push(await newKey());
     },
+    holdTokens() {
+      holding = true;
+    },
+    heldTokens: () => held.length,
+    release() {
+      holding = false;
+      for (const answer of held.splice(0)) answer();
+    },
     throttle(conversationId, times, status, retryAfterS) {
       throttles.set(conversationId, { times, status, ...(retryAfterS === undefined ? {} : { retryAfterS }) });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const answer of held.splice(0)) answer();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -200,6 +221,17 @@ function activityProblem(activity: Record<string, unknown>, raw: string): { stat
     if (action.type === 'imBack' && (typeof action.value !== 'string' || action.value === '')) return { status: 400, text: 'imBack needs the text it sends as its value' };
   }
   return undefined;
+}
+
+/** The server's Teams settings for a stand-in: its keys, its token service, and its origin as the one allowed serviceUrl. */
+export function teamsSettings(standIn: Pick<BotFrameworkStandIn, 'url' | 'openIdUrl' | 'tokenUrl'>): Record<string, string> {
+  return {
+    BOTFRAMEWORK_APP_ID: APP_ID,
+    BOTFRAMEWORK_APP_PASSWORD: APP_PASSWORD,
+    BOTFRAMEWORK_OPENID_URL: standIn.openIdUrl,
+    BOTFRAMEWORK_TOKEN_URL: standIn.tokenUrl,
+    BOTFRAMEWORK_SERVICE_URLS: standIn.url,
+  };
 }
 
 /** An activity as the Bot Framework posts it to the bot for a Teams personal chat. */

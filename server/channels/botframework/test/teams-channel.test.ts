@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
-import { APP_ID, APP_PASSWORD, post, startBotFrameworkStandIn, teamsActivity, type BotFrameworkStandIn, type SeenActivity } from './bot-framework-stand-in.ts';
+import { APP_ID, APP_PASSWORD, post, startBotFrameworkStandIn, teamsActivity, teamsSettings, type BotFrameworkStandIn, type SeenActivity } from './bot-framework-stand-in.ts';
 import { teamsBot } from './teams-bot.ts';
 
 /** What the bot sent to a conversation that the stand-in accepted, in order. */
@@ -38,11 +38,7 @@ for (const leg of storeLegs()) {
       server = await startTestServer({
         ...leg.env(),
         BOT_DEFINITION: file,
-        BOTFRAMEWORK_APP_ID: APP_ID,
-        BOTFRAMEWORK_APP_PASSWORD: APP_PASSWORD,
-        BOTFRAMEWORK_OPENID_URL: standIn.openIdUrl,
-        BOTFRAMEWORK_TOKEN_URL: standIn.tokenUrl,
-        BOTFRAMEWORK_SERVICE_URLS: standIn.url,
+        ...teamsSettings(standIn),
       });
       webhook = `${server.url}/api/webhooks/teams`;
     });
@@ -175,7 +171,7 @@ describe('the Teams channel when the Bot Framework\'s keys cannot be fetched', (
     // A port nothing listens on: the stand-in's own, once closed.
     const unreachable = standIn.openIdUrl;
     await standIn.close();
-    const server = await startTestServer({ BOT_DEFINITION: file, BOTFRAMEWORK_APP_ID: APP_ID, BOTFRAMEWORK_APP_PASSWORD: APP_PASSWORD, BOTFRAMEWORK_OPENID_URL: unreachable, BOTFRAMEWORK_SERVICE_URLS: standIn.url });
+    const server = await startTestServer({ BOT_DEFINITION: file, ...teamsSettings({ ...standIn, openIdUrl: unreachable }) });
     try {
       const activity = teamsActivity(standIn.url, 'a:1keys-away', { text: 'hello' });
       const response = await post(`${server.url}/api/webhooks/teams`, activity, await standIn.sign(standIn.url));
