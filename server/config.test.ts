@@ -95,4 +95,26 @@ describe('config', () => {
     expect(readConfig({ REST_CHANNELS: JSON.stringify(channels) }).REST_CHANNELS).toEqual(channels);
     expect(readConfig({}).REST_CHANNELS).toEqual([]);
   });
+
+  it.each([
+    ['an app id without its password', { BOTFRAMEWORK_APP_ID: '8d3c2a4e-5b6f-4a1b-9c2d-3e4f5a6b7c8d' }, /^BOTFRAMEWORK_APP_PASSWORD: must be set with the other Bot Framework setting/],
+    ['a password without its app id', { BOTFRAMEWORK_APP_PASSWORD: 'a-client-secret-value' }, /^BOTFRAMEWORK_APP_ID: must be set with the other Bot Framework setting/],
+    ['an app id that is not a GUID', { BOTFRAMEWORK_APP_ID: 'my-bot', BOTFRAMEWORK_APP_PASSWORD: 'a-client-secret-value' }, /^BOTFRAMEWORK_APP_ID: must be the Azure Bot's Microsoft App ID/],
+    ['a service URL with a path', { BOTFRAMEWORK_SERVICE_URLS: 'https://smba.trafficmanager.net/amer/' }, /^BOTFRAMEWORK_SERVICE_URLS: "https:\/\/smba.trafficmanager.net\/amer\/" must be an origin only/],
+    ['a service URL that is no URL', { BOTFRAMEWORK_SERVICE_URLS: 'smba.trafficmanager.net' }, /^BOTFRAMEWORK_SERVICE_URLS: "smba.trafficmanager.net" is not an origin/],
+  ])('when the Teams settings have %s, then one line says what to fix and never repeats the password', (_what, env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+    expect(() => readConfig(env)).toThrow(/^(?!.*a-client-secret-value)/);
+  });
+
+  it('when BOTFRAMEWORK_SERVICE_URLS lists origins, then each is parsed (`*.` for any subdomain); unset, the Bot Framework\'s own apply', () => {
+    const config = readConfig({ BOTFRAMEWORK_SERVICE_URLS: 'https://*.botframework.com, http://127.0.0.1:3978' });
+    expect(config.BOTFRAMEWORK_SERVICE_URLS).toEqual([
+      { protocol: 'https:', host: 'botframework.com', anySubdomain: true, port: '' },
+      { protocol: 'http:', host: '127.0.0.1', anySubdomain: false, port: '3978' },
+    ]);
+    const defaults = readConfig({});
+    expect(defaults.BOTFRAMEWORK_OPENID_URL).toBe('https://login.botframework.com/v1/.well-known/openidconfiguration');
+    expect(defaults.BOTFRAMEWORK_SERVICE_URLS.map((rule) => rule.host)).toContain('smba.trafficmanager.net');
+  });
 });

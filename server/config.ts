@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { compileProxyTrust } from './api/client-ip.ts';
+import { serviceUrlRule } from './channels/botframework/service-urls.ts';
+import { BOT_FRAMEWORK_OPENID_URL, BOT_FRAMEWORK_TOKEN_URL, DEFAULT_SERVICE_URLS } from './channels/botframework/vendor-addresses.ts';
 import { restChannelsSchema } from './channels/rest/channel-config.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
@@ -192,6 +194,26 @@ export const configSchema = z.object({
   TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)').optional()),
   /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
   TELEGRAM_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.telegram.org').replace(/\/+$/, '')),
+  /**
+   * Microsoft Teams through the Bot Framework (channels/botframework/): the Azure Bot's Microsoft
+   * app id (the audience of the Bot Framework's tokens); unset = no Teams channel.
+   */
+  BOTFRAMEWORK_APP_ID: optionalText.pipe(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be the Azure Bot\'s Microsoft App ID, a GUID such as 8d3c2a4e-…').optional()),
+  /** The app's client secret (its "password"), for the bot's own token; required with the app id. Never logged. */
+  BOTFRAMEWORK_APP_PASSWORD: optionalText.pipe(z.string().min(8, 'must be the client secret made for the app in Azure (Certificates & secrets)').max(512).optional()),
+  /** Where the Bot Framework's token service is: a single-tenant bot names its tenant instead of botframework.com. */
+  BOTFRAMEWORK_TOKEN_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => value ?? BOT_FRAMEWORK_TOKEN_URL),
+  /** Where the Bot Framework publishes the keys its requests are signed with; only a stand-in in tests changes it. */
+  BOTFRAMEWORK_OPENID_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => value ?? BOT_FRAMEWORK_OPENID_URL),
+  /** The origins a conversation's serviceUrl may have, comma-separated (`*.` for any subdomain): the bot's token goes nowhere else. */
+  BOTFRAMEWORK_SERVICE_URLS: optionalText.transform((text, ctx) => {
+    try {
+      return (text ?? DEFAULT_SERVICE_URLS.join(',')).split(',').map((item) => item.trim()).filter((item) => item !== '').map(serviceUrlRule);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `${(error as Error).message} (a comma-separated list of origins)` });
+      return z.NEVER;
+    }
+  }),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()
@@ -367,6 +389,10 @@ export const configSchema = z.object({
   if ((config.TELEGRAM_BOT_TOKEN === undefined) !== (config.TELEGRAM_WEBHOOK_SECRET === undefined)) {
     const missing = config.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET';
     ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)' });
+  }
+  if ((config.BOTFRAMEWORK_APP_ID === undefined) !== (config.BOTFRAMEWORK_APP_PASSWORD === undefined)) {
+    const missing = config.BOTFRAMEWORK_APP_ID === undefined ? 'BOTFRAMEWORK_APP_ID' : 'BOTFRAMEWORK_APP_PASSWORD';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Bot Framework setting: the app id and its password go together (docs/channels.md)' });
   }
   if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
     ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });

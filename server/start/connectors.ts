@@ -1,9 +1,13 @@
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../app/deps.ts';
-import type { Connector } from '../channels/connector/connector.ts';
+import { channelUserId, type Connector } from '../channels/connector/connector.ts';
 import { TURN_JOB, turnJobHandler } from '../channels/connector/inbound-job.ts';
 import { SEND_JOB, connectorDelivery, sendJobHandler } from '../channels/connector/outbound.ts';
 import { webhookHandler } from '../channels/connector/webhook.ts';
+import { botToken } from '../channels/botframework/bot-token.ts';
+import { connectorApi } from '../channels/botframework/connector-api.ts';
+import { requestTokenCheck } from '../channels/botframework/request-token.ts';
+import { referenceFrom, TEAMS, teamsConnector } from '../channels/botframework/teams-connector.ts';
 import { telegramApi } from '../channels/telegram/telegram-api.ts';
 import { telegramConnector } from '../channels/telegram/telegram-connector.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
@@ -40,6 +44,19 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
   if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_WEBHOOK_SECRET) {
     const call = telegramApi({ token: config.TELEGRAM_BOT_TOKEN, apiUrl: config.TELEGRAM_API_URL });
     connectors.set('telegram', telegramConnector({ call, secret: config.TELEGRAM_WEBHOOK_SECRET, token: config.TELEGRAM_BOT_TOKEN }));
+  }
+  if (config.BOTFRAMEWORK_APP_ID && config.BOTFRAMEWORK_APP_PASSWORD) {
+    const token = botToken({ appId: config.BOTFRAMEWORK_APP_ID, appPassword: config.BOTFRAMEWORK_APP_PASSWORD, tokenUrl: config.BOTFRAMEWORK_TOKEN_URL, now });
+    connectors.set(
+      TEAMS,
+      teamsConnector({
+        checkToken: requestTokenCheck({ appId: config.BOTFRAMEWORK_APP_ID, openIdUrl: config.BOTFRAMEWORK_OPENID_URL }),
+        sendActivity: connectorApi(token, config.BOTFRAMEWORK_SERVICE_URLS),
+        reference: async (address) => referenceFrom(await store.getUser(channelUserId(TEAMS, address))),
+        serviceUrls: config.BOTFRAMEWORK_SERVICE_URLS,
+        appPassword: config.BOTFRAMEWORK_APP_PASSWORD,
+      }),
+    );
   }
   if (connectors.size === 0) return undefined;
   for (const name of connectors.keys()) {

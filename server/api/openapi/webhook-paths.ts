@@ -3,7 +3,7 @@ type Obj = Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/${name}` });
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('schemas/Error') } } });
 
-/** The vendors' webhooks (channels/connector/): where Telegram posts its updates. */
+/** The vendors' webhooks (channels/connector/): where Telegram posts its updates and the Bot Framework (Microsoft Teams) its activities. */
 export function webhookPaths(): Obj {
   return {
     '/api/webhooks/telegram': {
@@ -30,8 +30,44 @@ export function webhookPaths(): Obj {
         },
       },
     },
+    '/api/webhooks/teams': {
+      post: {
+        operationId: 'teamsWebhook',
+        tags: ['Channel webhooks'],
+        security: [{ botFrameworkToken: [] }],
+        summary: 'The Bot Framework posts a Microsoft Teams activity (the Azure Bot\'s messaging endpoint)',
+        description:
+          'Served when BOTFRAMEWORK_APP_ID and BOTFRAMEWORK_APP_PASSWORD are set (docs/channels.md). The Authorization header\'s JWT must be signed with a key the Bot Framework publishes at BOTFRAMEWORK_OPENID_URL (fetched, cached, fetched again for a new key id), issued by https://api.botframework.com for the app id, unexpired (60 s of clock skew allowed), with a key endorsed for the activity\'s channelId when the key lists its endorsements, and its serviceUrl claim must equal the activity\'s serviceUrl, itself one of BOTFRAMEWORK_SERVICE_URLS. The body is at most 256 KiB and nested at most 32 levels. ' +
+          'Each activity is stored once under its id (a redelivery, however close, is answered 200 and changes nothing) with a durable job that runs its turn, and answered 200 at once. ' +
+          'A message is the user\'s text (a bot @mention taken out) or, with a `value` of `{ "choice": "<seq>.<index>" }`, a pressed card button; a conversationUpdate adding the bot to a personal chat opens the conversation (the start dialog). Other activities are answered 200 and dropped. ' +
+          'The user is the address `{ "channelId": "teams", "user": "teams:<conversation id>" }`; the conversation\'s serviceUrl, the tenant, the user\'s name and Azure AD object id reach the dialog as `teamsServiceUrl`, `teamsTenantId`, `teamsName` and `teamsAadObjectId` (user data when declared in userDataFields, else variables), which is what lets a trigger reach the user later. A refused request stores nothing.',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['type', 'serviceUrl', 'conversation'], properties: { type: { type: 'string' }, id: { type: 'string' }, serviceUrl: { type: 'string' }, conversation: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } }, additionalProperties: true } } },
+        },
+        responses: {
+          '200': { description: 'Taken (or already taken).', content: { 'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { const: true } } } } } },
+          '400': error('invalid_body: not UTF-8, not JSON, or not an activity (type, serviceUrl, conversation.id; a message needs an id).'),
+          '401': error('unauthorized: no Authorization header with a Bearer JWT.'),
+          '403': error('forbidden: the token is expired, signed with a key the Bot Framework does not publish (or does not endorse for the activity\'s channel), issued by another issuer or for another app id, or the activity\'s serviceUrl is not the token\'s or not allowed.'),
+          '404': error('not_found: the Teams channel is not configured.'),
+          '405': error('method_not_allowed: only POST.'),
+          '413': error('payload_too_large: the body is over 256 KiB, or nested deeper than 32 levels.'),
+          '500': ref('responses/Internal'),
+          '503': error('unavailable: the Bot Framework\'s signing keys could not be fetched; the Bot Framework sends the activity again.'),
+        },
+      },
+    },
   };
 }
+
+/** The token the Bot Framework signs for each request to the bot. */
+export const botFrameworkTokenScheme = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description: 'Signed by the Bot Framework (keys at BOTFRAMEWORK_OPENID_URL), issuer https://api.botframework.com, audience BOTFRAMEWORK_APP_ID, with the activity\'s serviceUrl as a claim.',
+};
 
 /** The secret Telegram sends with every update. */
 export const telegramSecretScheme = {

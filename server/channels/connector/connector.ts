@@ -81,9 +81,10 @@ export interface Connector {
   readonly secrets: readonly string[];
   /**
    * Refuses a request that is not the vendor's, throwing an HttpError (401 missing, 403 wrong,
-   * stale). Compares in constant time, over the raw bytes as received.
+   * stale). Compares in constant time, over the raw bytes as received. May be async (a signed token
+   * checked against keys the vendor publishes and the server caches): nothing is stored before it settles.
    */
-  verify(request: WebhookRequest, raw: Buffer): void;
+  verify(request: WebhookRequest, raw: Buffer): void | Promise<void>;
   /** The vendor's payload (already checked as JSON within depth bounds when `json` is true) → the events needing a turn; others are ignored. */
   parse(body: unknown, raw: Buffer): readonly InboundMessage[];
   /** Whether the body is JSON (parsed and bounded by the core) or form-encoded (passed as a URLSearchParams). */
