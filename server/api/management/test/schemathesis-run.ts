@@ -171,7 +171,8 @@ export function describeSchemathesis(legName: 'sqlite' | 'mongo'): void {
       if (work) await rm(work, { recursive: true, force: true });
     });
 
-    it('when schemathesis runs every check in every phase, then it finds nothing and the server logs no error', { timeout: 600_000 }, async () => {
+    // The bound is generous: the run shares two cores with the browser stages (npm test), and the MongoDB leg's test server is its slowest part.
+    it('when schemathesis runs every check in every phase, then it finds nothing and the server logs no error', { timeout: 1_200_000 }, async () => {
       expect(missing, missing).toBe('');
       const configFile = path.join(work, 'schemathesis.toml');
       const editor = await invite(owner, 'schemathesis@example.com', 'editor');
@@ -199,7 +200,7 @@ export function describeSchemathesis(legName: 'sqlite' | 'mongo'): void {
       expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
     });
 
-    it('when schemathesis runs the insights and the studio exports with an analyst token, then it finds nothing and the server logs no error', { timeout: 300_000 }, async () => {
+    it('when schemathesis runs the insights and the studio exports with an analyst token, then it finds nothing and the server logs no error', { timeout: 600_000 }, async () => {
       expect(missing, missing).toBe('');
       const configFile = path.join(work, 'schemathesis-analyst.toml');
       const analyst = await invite(owner, 'schemathesis-analyst@example.com', 'analyst');
