@@ -101,7 +101,7 @@ export default tseslint.config(
   })),
   // After the adapters' rule, which it extends (a later config's rule replaces an earlier one's).
   // Channels are siblings: a new channel is a new folder, never an import of another.
-  ...['webchat', 'rest'].map((name) => ({
+  ...['webchat', 'rest', 'whatsapp', 'twilio'].map((name) => ({
     files: [`server/channels/${name}/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: forbid({
