@@ -120,6 +120,16 @@ function checkHeaders(request: StandInRequest): string[] {
   return problems;
 }
 
+/**
+ * Every rule of the reference a message body breaks (empty: the Cloud API would take it). The
+ * discriminator names the one schema that applies, so a refusal lists that schema's rules only.
+ */
+export function whatsAppMessageProblems(message: Record<string, unknown>): string[] {
+  const kind = typeof message?.type === 'string' ? messageKinds[message.type] : undefined;
+  const schemaPointer = kind ? kind.slice(1) : `${operationPointer}/requestBody/content/application~1json/schema`;
+  return [...validator.check(schemaPointer, message).problems, ...proseRules(message)];
+}
+
 export async function startWhatsAppCloudStandIn(options: WhatsAppCloudStandInOptions): Promise<WhatsAppCloudStandIn> {
   const apiVersion = options.apiVersion ?? 'v23.0';
   const failures = new FailureScript<WhatsAppFailure>();
@@ -143,10 +153,7 @@ export async function startWhatsAppCloudStandIn(options: WhatsAppCloudStandInOpt
     } catch {
       return refuse(['the body is not JSON'], graphError(400, { message: 'Invalid JSON in request body', type: 'OAuthException', code: 100 }));
     }
-    // The discriminator names the one schema that applies, so a refusal lists that schema's rules only.
-    const kind = typeof message?.type === 'string' ? messageKinds[message.type] : undefined;
-    const schemaPointer = kind ? kind.slice(1) : `${operationPointer}/requestBody/content/application~1json/schema`;
-    const problems = [...validator.check(schemaPointer, message).problems, ...proseRules(message)];
+    const problems = whatsAppMessageProblems(message);
     if (problems.length > 0) return refuse(problems, invalidParameter(problems));
 
     const failure = failures.take();
