@@ -22,10 +22,10 @@ describe('the HTTP SMS sender against the Twilio stand-in', () => {
   });
 
   it('when Twilio refuses the credentials, then the error names the status and Twilio code but never the token', async () => {
-    const failure = await sender('a-wrong-token').send({ to: '+15558675310', text: 'Hi' }).catch((error: unknown) => error as Error);
+    const failure: unknown = await sender('a-wrong-token').send({ to: '+15558675310', text: 'Hi' }).then(() => undefined, (error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
-    expect(failure.message).toMatch(/answered 401: .*20003/);
-    expect(failure.message).not.toContain('a-wrong-token');
+    expect((failure as Error).message).toMatch(/answered 401: .*20003/);
+    expect((failure as Error).message).not.toContain('a-wrong-token');
     expect(twilio.accepted()).toEqual([]);
   });
 
