@@ -101,13 +101,23 @@ export default tseslint.config(
   })),
   // After the adapters' rule, which it extends (a later config's rule replaces an earlier one's).
   // Channels are siblings: a new channel is a new folder, never an import of another.
-  ...['webchat', 'rest', 'whatsapp', 'twilio'].map((name) => ({
+  ...['webchat', 'rest', 'connector'].map((name) => ({
     files: [`server/channels/${name}/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: forbid({
       [folder(adapters.filter((other) => other !== 'channels'))]: 'Adapters do not import each other; main.ts wires them.',
       [`(^|/)channels/(?!${name}/)[^/]+/`]: 'Channels do not import each other; main.ts wires them.',
       [`^\\.\\./(?!${name}/)[a-z-]+/`]: 'Channels do not import each other; main.ts wires them.',
+    }),
+  })),
+  // Vendor connectors sit on the connector core (channels/connector/) and import no other channel.
+  ...['telegram', 'whatsapp', 'twilio'].map((name) => ({
+    files: [`server/channels/${name}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({
+      [folder(adapters.filter((other) => other !== 'channels'))]: 'Adapters do not import each other; main.ts wires them.',
+      [`(^|/)channels/(?!(${name}|connector)/)[^/]+/`]: 'Channels do not import each other (the connector core excepted); main.ts wires them.',
+      [`^\\.\\./(?!(${name}|connector)/)[a-z-]+/`]: 'Channels do not import each other (the connector core excepted); main.ts wires them.',
     }),
   })),
 );

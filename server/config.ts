@@ -183,6 +183,15 @@ export const configSchema = z.object({
   TURN_DEADLINE: optionalText
     .transform((text) => parseDuration(text ?? '15s'))
     .refine((ms): ms is number => ms !== undefined && ms >= 100 && ms <= 120_000, 'must be a duration from 100ms to 120s, such as 15s or 500ms'),
+  /**
+   * The Telegram channel (channels/telegram/): the bot's token from @BotFather; unset = no Telegram
+   * channel. Never logged: it sits in the Bot API's URL path, which every log line redacts.
+   */
+  TELEGRAM_BOT_TOKEN: optionalText.pipe(z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must be the token @BotFather gave, such as 123456789:AAF…').optional()),
+  /** What Telegram sends in X-Telegram-Bot-Api-Secret-Token with every update (setWebhook's secret_token); required with the token. */
+  TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)').optional()),
+  /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
+  TELEGRAM_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.telegram.org').replace(/\/+$/, '')),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()
@@ -354,6 +363,10 @@ export const configSchema = z.object({
   }
   if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
     ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY_PREVIOUS'], message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)' });
+  }
+  if ((config.TELEGRAM_BOT_TOKEN === undefined) !== (config.TELEGRAM_WEBHOOK_SECRET === undefined)) {
+    const missing = config.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)' });
   }
   if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
     ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });

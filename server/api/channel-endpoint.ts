@@ -41,9 +41,7 @@ const ROUTE = '/api/channels/:channel/users/:user/messages';
  */
 export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
   return (req, res) => {
-    const url = req.url ?? '';
-    const queryAt = url.indexOf('?');
-    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    const { url, queryAt, pathname } = splitUrl(req.url);
     if (!PREFIX.test(pathname)) return false;
     const started = process.hrtime.bigint();
     const receivedAt = performance.now();
@@ -90,8 +88,15 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
   };
 }
 
+/** A request's URL, where its query starts (-1: none), and its path. */
+export function splitUrl(raw: string | undefined): { url: string; queryAt: number; pathname: string } {
+  const url = raw ?? '';
+  const queryAt = url.indexOf('?');
+  return { url, queryAt, pathname: queryAt === -1 ? url : url.slice(0, queryAt) };
+}
+
 /** A path segment, percent-decoded. */
-function segment(raw: string): string {
+export function segment(raw: string): string {
   try {
     return raw.includes('%') ? decodeURIComponent(raw) : raw;
   } catch {

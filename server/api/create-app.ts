@@ -5,6 +5,8 @@ import type { Store } from '../ports/store.ts';
 import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
 import type { ChannelHandler } from '../ports/channel-request.ts';
 import { channelEndpoint } from './channel-endpoint.ts';
+import type { WebhookHandler } from '../ports/webhook-request.ts';
+import { webhookEndpoint } from './webhook-endpoint.ts';
 import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { healthRouter, type Readiness } from './health.ts';
@@ -39,6 +41,11 @@ export interface AppOptions {
    * redacted from logged URLs like the function key.
    */
   readonly restChannels?: { readonly handler: ChannelHandler; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
+  /**
+   * The vendors' webhooks (/api/webhooks/{connector}), answered on node:http before Express
+   * (webhook-endpoint.ts); `secrets` are redacted from the request log.
+   */
+  readonly webhooks?: { readonly handler: WebhookHandler; readonly secrets: readonly string[] };
   /** The bot definition's JSON Schema for editors, served at `path` so a definition's `$schema` can name it. */
   readonly definitionSchema?: { readonly path: string; readonly text: () => string };
   /** What /readyz checks besides the store (Redis in cluster mode, shutdown). */
@@ -64,7 +71,7 @@ export function createApp(options: AppOptions): RequestListener {
   // The same function clientIp() uses, so req.ip, req.protocol and the logs and rate limits agree.
   app.set('trust proxy', options.trustProxy ?? TRUST_LOOPBACK);
   // The function key by value too: sent in the wrong place (a misspelt parameter, a path) it is still the key.
-  const secrets = [options.management?.functionKey, options.datasets?.functionKey, ...(options.restChannels?.keys ?? [])].filter((key): key is string => typeof key === 'string' && key !== '');
+  const secrets = [options.management?.functionKey, options.datasets?.functionKey, ...(options.restChannels?.keys ?? []), ...(options.webhooks?.secrets ?? [])].filter((key): key is string => typeof key === 'string' && key !== '');
   app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store, options.readiness));
@@ -92,11 +99,13 @@ export function createApp(options: AppOptions): RequestListener {
         metrics: options.management?.metrics,
       })
     : undefined;
+  const webhooks = options.webhooks ? webhookEndpoint({ handler: options.webhooks.handler, secrets, trustProxy: options.trustProxy, logger: options.logger, metrics: options.management?.metrics }) : undefined;
   const trust = options.trustProxy ?? TRUST_LOOPBACK;
   const triggers = management?.triggers;
   return (req, res) => {
     // The channels name their request id themselves (channel-endpoint.ts).
     if (channels?.(req, res)) return;
+    if (webhooks?.(req, res)) return;
     withRequestId(req, res, trust, () => {
       if (!triggers?.(req, res)) app(req, res);
     });

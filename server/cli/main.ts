@@ -5,6 +5,7 @@ import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
 import { PULL_USAGE, PUSH_USAGE, pullCommand, pushCommand } from './pull-push-commands.ts';
 import { TEST_USAGE, testCommand } from './test-command.ts';
+import { TELEGRAM_USAGE, telegramCommand } from './telegram-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 
 /** The bot author's commands; each takes its arguments and the streams, and answers an exit code. */
@@ -15,6 +16,7 @@ export const COMMANDS: Record<string, { usage: string; run: (args: readonly stri
   pull: { usage: PULL_USAGE, run: pullCommand },
   push: { usage: PUSH_USAGE, run: pushCommand },
   users: { usage: USERS_USAGE, run: usersCommand },
+  telegram: { usage: TELEGRAM_USAGE, run: telegramCommand },
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -29,6 +29,8 @@ export interface HttpSideOptions {
   readonly metrics: ReturnType<typeof createMetrics>;
   readonly cluster?: Cluster;
   readonly restDeliveries: ReadonlyMap<string, RestDelivery>;
+  /** The connectors' webhooks (Telegram, …); none configured: no /api/webhooks route. */
+  readonly webhooks?: AppOptions['webhooks'];
   /** The use cases' dependencies, built once the channels exist; requests only arrive after listen(). */
   readonly deps: () => AppDeps;
   /** A REST channel user's channel, remembered for deliveries. */
@@ -97,6 +99,7 @@ export function httpSide(options: HttpSideOptions): RequestListener {
             keys: config.REST_CHANNELS.flatMap((channel) => [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])]),
           }
         : undefined,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     readiness: { redis: cluster?.ping, nodes: cluster ? () => cluster.registry.nodes() : undefined, draining: options.draining },
     limiter: cluster?.limiter,
     ...(options.surfaces ? { surfaces: options.surfaces } : {}),

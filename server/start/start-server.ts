@@ -19,6 +19,7 @@ import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { packageVersion, projectRoot } from '../paths.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
+import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
@@ -41,6 +42,7 @@ import { schedulePreviewSweep } from '../jobs/handlers/preview-sweep.ts';
 import { runBotTests } from '../studio/preview/bot-tests.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
+import { wireConnectors } from './connectors.ts';
 import { openInsights, studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
 import { outbound } from './outbound.ts';
 import { openStudio, type Studio } from './studio.ts';
@@ -241,6 +243,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
   );
+  // The vendors' channels (Telegram, …): each a connector over the one connector core.
+  const connectors = await wireConnectors(config, store, logger, () => clock.now());
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
   void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
@@ -256,6 +260,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       metrics,
       cluster,
       restDeliveries,
+      // Built with the job runner below; requests only arrive after listen().
+      ...(connectors ? { webhooks: { handler: (request) => webhooks!(request), secrets: connectors.secrets } } : {}),
       deps: () => deps,
       remember: (userId, channelId) => delivery?.remember(userId, channelId),
       baseUrl: () => baseUrl,
@@ -281,6 +287,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     ...(cluster ? { adapter: cluster.adapter } : {}),
   });
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
+  const webhooks = connectors?.webhooks(jobs);
   const subscriptions: SubscriptionWiring = wireSubscriptions({
     config,
     store,
@@ -309,7 +316,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     moves: current.moves ?? [],
     store,
     clock,
-    delivery: (delivery = deliveryByChannel(store, { channels: restDeliveries, fallback: socketDelivery(io, cluster?.presence) }, logger)),
+    delivery: (delivery = deliveryByChannel(store, { channels: new Map<string, Delivery>([...restDeliveries, ...(connectors?.deliveries ?? [])]), fallback: socketDelivery(io, cluster?.presence) }, logger)),
     logger,
     scheduler: jobs,
     // In a cluster one user's turns also wait on the user's lease in Redis, so a trigger on one node and a
@@ -332,6 +339,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
   const retention = retentionSettings(config);
   registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit, insights.room);
+  connectors?.register(jobs, () => deps);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
   wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
@@ -350,7 +358,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   });
   await sweepPreviews(jobs, { store, app: deps, preview, alone: !cluster });
   // A connected web chat user's channel is known: their deliveries need no lookup.
-  if (restDeliveries.size > 0) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
+  if (restDeliveries.size > 0 || connectors) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
 
   await listen(http, config.PORT, config.HOST);
   const address = http.address();
@@ -403,6 +411,7 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
           await drain({ graceMs: config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
           await bot.close();
           subscriptions.jobs.close();
+          connectors?.close();
           await embeddings?.close();
           callbackClient.close();
           await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -5,6 +5,7 @@ import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';
+import { telegramSecretScheme, webhookPaths } from './webhook-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
@@ -248,6 +249,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
 
   Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
+  Object.assign(paths, webhookPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
   Object.assign(paths, studioInsightsPaths());
@@ -298,6 +300,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       { name: 'Studio: insights', description: 'The studio\'s insights: the dashboard, reach and drop-off per step, the conversation search and one user\'s transcript. Personal data: owners and analysts only.' },
       { name: 'Subscriptions', description: 'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.' },
       { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
+      { name: 'Channel webhooks', description: 'Where messaging vendors post their users\' messages (docs/channels.md): each checked with the vendor\'s secret, stored once under the vendor\'s event id, answered 200 at once; the turn runs from the durable job queue.' },
     ],
     paths,
     webhooks: { ...channelWebhooks(), ...subscriptionWebhooks() },
@@ -306,6 +309,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
         functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },
         functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
         channelKey: channelKeyScheme,
+        telegramSecret: telegramSecretScheme,
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
         studioSession: { type: 'apiKey', in: 'cookie', name: '__Host-studio', description: 'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.' },
         studioToken: { type: 'http', scheme: 'bearer', description: 'An API token of a studio account (chatbot pull/push, CI); carries the account\'s role.' },

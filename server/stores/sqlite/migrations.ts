@@ -388,6 +388,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX insight_conversations_by_last ON insight_conversations (last_at);
     `,
   },
+  {
+    version: 18,
+    description: "channels: the connectors' inbound events, unique by (channel, vendor event id), so a redelivery is a no-op",
+    sql: `
+      CREATE TABLE channel_inbound (
+        channel     TEXT    NOT NULL,
+        event_id    TEXT    NOT NULL,
+        job_id      TEXT    NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (channel, event_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX channel_inbound_by_received ON channel_inbound (received_at);
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

@@ -1,0 +1,74 @@
+import { isUtf8 } from 'node:buffer';
+import { checkJsonBounds, describeJsonExcess, DEFAULT_JSON_BOUNDS } from '../../../shared/json-bounds.ts';
+import type { ChannelInbox } from '../../ports/channel-inbox.ts';
+import { HttpError } from '../../ports/http-error.ts';
+import type { Scheduler } from '../../ports/scheduler.ts';
+import type { Store } from '../../ports/store.ts';
+import type { WebhookHandler } from '../../ports/webhook-request.ts';
+import type { Connector, InboundMessage } from './connector.ts';
+import { TURN_JOB, turnJob } from './inbound-job.ts';
+import { orderedJobId } from './ordered-id.ts';
+
+/** A first copy's job still missing this long after it arrived was never stored: its process stopped between the two writes. */
+const ORPHAN_AFTER_MS = 10_000;
+
+export interface WebhookOptions {
+  readonly connectors: ReadonlyMap<string, Connector>;
+  readonly inbox: ChannelInbox;
+  readonly scheduler: Pick<Scheduler, 'schedule'>;
+  readonly store: Pick<Store, 'getJob'>;
+  readonly now: () => number;
+}
+
+/**
+ * `POST /api/webhooks/{connector}`: verify → parse → store each event once under its unique
+ * (channel, event id) with its turn job → 200. The turn never runs inside the request (a slow
+ * turn would make the vendor time out and deliver again); a redelivery finds its event stored and
+ * changes nothing. Nothing is stored before every check has passed.
+ */
+export function webhookHandler(options: WebhookOptions): WebhookHandler {
+  return async (request) => {
+    const connector = options.connectors.get(request.connector.toLowerCase());
+    if (!connector) throw new HttpError(404, 'not_found', `There is no channel named "${request.connector.slice(0, 64)}" on this bot; channels are configured in the environment (docs/channels.md).`);
+    if (request.method === 'GET' && connector.handshake) {
+      const answer = connector.handshake(request);
+      return { status: answer.status, body: answer.body, text: true };
+    }
+    if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; the vendor POSTs its events.`);
+    const raw = await request.readBody(connector.maxBodyBytes);
+    connector.verify(request, raw);
+    const messages = connector.parse(parseBody(connector, raw), raw);
+    for (const message of messages) await accept(options, connector, message);
+    return { status: 200, body: { ok: true } };
+  };
+}
+
+async function accept(options: WebhookOptions, connector: Connector, message: InboundMessage): Promise<void> {
+  if (message.eventId === '' || message.eventId.length > 256 || message.address === '' || message.address.length > 200) {
+    throw new HttpError(400, 'invalid_body', 'The event has no usable id or sender.');
+  }
+  const now = options.now();
+  const accepted = await options.inbox.accept({ channel: connector.name, eventId: message.eventId, jobId: orderedJobId(TURN_JOB, now), receivedAt: now });
+  const job = turnJob(accepted.jobId, connector.name, message, now);
+  if (accepted.fresh) return void (await options.scheduler.schedule(job));
+  // A copy seen before: its job is there, unless the first copy's process stopped between the two writes
+  // (then the vendor, having had no 200, delivers again, and this copy stores the job under the same id).
+  // A copy arriving while the first is between its writes must not: its job would run a second time.
+  if (now - accepted.receivedAt < ORPHAN_AFTER_MS) return;
+  if (!(await options.store.getJob(accepted.jobId))) await options.scheduler.schedule(job);
+}
+
+function parseBody(connector: Connector, raw: Buffer): unknown {
+  if (!isUtf8(raw)) throw new HttpError(400, 'invalid_body', 'The request body is not valid UTF-8.');
+  const text = raw.toString('utf8');
+  if (connector.bodyFormat === 'form') return new URLSearchParams(text);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'The request body is not valid JSON.');
+  }
+  const excess = checkJsonBounds(body, DEFAULT_JSON_BOUNDS);
+  if (excess) throw new HttpError(413, 'payload_too_large', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  return body;
+}
