@@ -120,6 +120,10 @@ export interface TelegramStandIn {
   rateLimit(chatId: number, count: number, retryAfterSeconds: number): void;
   /** The user of this chat blocked the bot: sends to it get 403. */
   block(chatId: number): void;
+  /** Calls of this method get no answer until `release` (a call in flight when the bot's process is killed). */
+  hold(method: string): void;
+  /** Answers the held calls (to a process still listening) and stops holding. */
+  release(): void;
   /** The webhook setWebhook last set, with its secret. */
   webhook(): { url: string; secret: string } | undefined;
   close(): Promise<void>;
@@ -137,6 +141,8 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
   const blocked = new Set<number>();
   let hook: { url: string; secret: string } | undefined;
   let messageId = 0;
+  let held: string | undefined;
+  const waiting: (() => void)[] = [];
 
   const answer = (method: string, params: Record<string, unknown>): unknown => {
     const spec = reference.methods[method];
@@ -182,6 +188,11 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
         if (!/^application\/json/.test(req.headers['content-type'] ?? '')) throw new ApiError(400, 'Bad Request: this stand-in takes JSON bodies only');
         params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
         const result = answer(method, params);
+        if (method === held) {
+          calls.push({ method, params, status: 0, description: 'held' });
+          waiting.push(() => reply(200, { ok: true, result }));
+          return;
+        }
         calls.push({ method, params, status: 200 });
         reply(200, { ok: true, result });
       } catch (error) {
@@ -199,8 +210,17 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
     calls,
     rateLimit: (chatId, count, seconds) => void limited.set(chatId, { count, seconds }),
     block: (chatId) => void blocked.add(chatId),
+    hold: (method) => void (held = method),
+    release() {
+      held = undefined;
+      for (const answer of waiting.splice(0)) answer();
+    },
     webhook: () => hook,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
