@@ -39,7 +39,9 @@ export function addressOf(connector: string, userId: string): string {
  * pushed live: the vendor is the user's only screen.
  */
 export function connectorDelivery(connector: Connector, now: () => number): Delivery {
+  const admit = connector.admitTrigger?.bind(connector);
   return {
+    ...(admit ? { admitTrigger: (user, _channelId, dialogId, at) => admit(user, dialogId, at) } satisfies Pick<Delivery, 'admitTrigger'> : {}),
     handOff(user, turn) {
       const jobs: NewJob[] = [];
       for (let seq = turn.firstSeq; seq <= turn.lastSeq; seq++) {
