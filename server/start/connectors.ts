@@ -59,7 +59,7 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
       const from = senders[flavour];
       if (!from) continue;
       const common = { send, accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, publicUrl: config.PUBLIC_URL };
-      connectors.set(TWILIO_CHANNELS[flavour], twilioConnector({ ...common, flavour, from, onStatus: twilioStatusLog(store, logger, now), onKeyword: twilioKeywordLog(logger) }));
+      connectors.set(TWILIO_CHANNELS[flavour], twilioConnector({ ...common, flavour, from, onStatus: twilioStatusLog(store, logger, now), onKeyword: twilioKeywordLog(store, logger, now) }));
     }
   }
   if (connectors.size === 0) return undefined;

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
 import { channelBot } from '../test/channel-bot.ts';
 import { signTwilioRequest } from '../test/vendors/signatures/twilio-signature.ts';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/vendors/twilio/twilio-stand-in.ts';
@@ -14,6 +14,12 @@ const smsNumber = '+15017122661';
 const whatsAppNumber = '+14155238886';
 /** What Twilio was told: the public address, which behind a proxy is not the server's own. */
 const publicUrl = 'https://bot.example.com';
+
+/** Starts a dialog for a Twilio user through the management API, as an external system does. */
+function trigger(server: TestServer, channelId: string, number: string, dialogId: string): Promise<Response> {
+  const address = Buffer.from(JSON.stringify({ bot: 'channel-bot', user: `${channelId}:${number}`, channelId })).toString('base64url');
+  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+}
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`SMS and WhatsApp through Twilio (${leg.name})`, () => {
@@ -102,8 +108,30 @@ for (const leg of storeLegs()) {
     it('when a user texts STOP, then Twilio\'s own carrier handling answers and the bot runs nothing; HELP and START likewise', async () => {
       const eve = '+15558670005';
       for (const keyword of ['STOP', 'help', 'Start']) expect((await text(eve, keyword)).status).toBe(200);
-      await eventually('the keywords in the log', () => server.logs.filter((line) => line.event === 'sms_keyword' && line.address === eve).length === 3);
+      await eventually('the keywords in the log', () => server.logs.filter((line) => line.event === 'sms_keyword' && line.userId === `twilio-sms:${eve}`).length === 3);
       expect(to(eve)).toEqual([]);
+    });
+
+    it('when a number texted STOP, then a trigger to it is refused with 409 saying so; after START it is carried again', async () => {
+      const ida = '+15558670008';
+      await text(ida, 'Hi');
+      await eventually('the greeting', () => to(ida).length >= 3);
+      await text(ida, 'STOP');
+      const refused = await trigger(server, 'twilio-sms', ida, 'reminder');
+      expect(refused.status).toBe(409);
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('sms_opted_out');
+      expect(body.error.message).toMatch(/texted STOP.*START/);
+      await text(ida, 'start');
+      expect((await trigger(server, 'twilio-sms', ida, 'reminder')).status).toBe(202);
+      await eventually('the reminder', () => texts(ida).includes('Your order has shipped.'));
+      expect(texts(ida).filter((body) => body === 'Your order has shipped.')).toHaveLength(1);
+    });
+
+    it('when a trigger is for a WhatsApp-through-Twilio user who never wrote, then it is refused with 409 naming the 24-hour window', async () => {
+      const answer = await trigger(server, 'twilio-whatsapp', '+15558670009', 'reminder');
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toMatchObject({ error: { code: 'whatsapp_window_closed' } });
     });
 
     it('when Twilio reports a message failed, then the log names the message and Twilio\'s error code', async () => {

@@ -39,9 +39,18 @@ export interface TwilioConnectorOptions {
   /** PUBLIC_URL: what Twilio calls, and so what it signs; never the address this server sees behind a proxy. */
   readonly publicUrl: string;
   readonly onStatus: (channel: string, status: TwilioStatus) => void;
-  /** An SMS user sent STOP, START or HELP: Twilio answers it; the connector reports it and runs no dialog. */
-  readonly onKeyword: (channel: string, address: string, keyword: CarrierKeyword) => void;
+  /**
+   * An SMS user sent STOP, START or HELP: Twilio answers it and the connector runs no dialog; this
+   * records it (the opt-out a trigger checks) before the webhook is answered.
+   */
+  readonly onKeyword: (channel: string, address: string, keyword: CarrierKeyword) => Promise<void>;
 }
+
+/** The conversation variable that holds an SMS user's opt-out (true after STOP, false after START). */
+export const SMS_OPTED_OUT = 'smsOptedOut';
+
+/** WhatsApp's customer service window, which holds through Twilio too (Twilio's error 63016 past it). */
+const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
 
 /** Statuses Twilio posts to a StatusCallback; an incoming message says `received`. */
 const OUTBOUND_STATUSES = new Set(['accepted', 'scheduled', 'queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'read', 'canceled', 'partially_delivered']);
@@ -90,7 +99,7 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
         throw new HttpError(403, 'forbidden', `The X-Twilio-Signature header does not match: Twilio signs the URL it was given (${webhookUrl}, from PUBLIC_URL) with TWILIO_AUTH_TOKEN.`);
       }
     },
-    parse(body: unknown) {
+    async parse(body: unknown) {
       const params = formParams(body as URLSearchParams);
       if (single(params, 'AccountSid') !== options.accountSid) throw new HttpError(403, 'forbidden', 'The webhook is for another Twilio account than TWILIO_ACCOUNT_SID.');
       const sid = single(params, 'MessageSid') ?? single(params, 'SmsSid');
@@ -112,7 +121,7 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
       if (options.flavour === 'sms') {
         const keyword = carrierKeyword(text);
         if (keyword) {
-          options.onKeyword(name, address, keyword);
+          await options.onKeyword(name, address, keyword);
           return [];
         }
       }
@@ -121,6 +130,20 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
       const userData: Record<string, string> = { phoneNumber: address, ...(profileName ? { whatsappName: profileName.slice(0, 200) } : {}) };
       const message: InboundMessage = { eventId: sid, address, input: { kind: 'text', text: text.slice(0, 4096) }, userData };
       return [message];
+    },
+    admitTrigger(user, dialogId, now) {
+      if (options.flavour === 'sms') {
+        if (user?.variables[SMS_OPTED_OUT] !== true) return;
+        throw new HttpError(409, 'sms_opted_out', `This number texted STOP: carriers allow no more messages to it until it texts START, and Twilio refuses them (error 21610). Dialog "${dialogId}" was not started.`, { channel: name });
+      }
+      const last = user?.lastMessageAt ?? null;
+      if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
+      throw new HttpError(
+        409,
+        'whatsapp_window_closed',
+        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved template may start the conversation (Twilio refuses anything else, error 63016), which this channel does not send: dialog "${dialogId}" was not started.`,
+        { channel: name, lastMessageAt: last === null ? null : new Date(last).toISOString() },
+      );
     },
     async send(address: string, part: RenderedPart) {
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };

@@ -13,7 +13,7 @@ describe('SMS and WhatsApp-through-Twilio rendering of messages over every limit
       const connector = twilioConnector({
         flavour, accountSid: `AC${'5'.repeat(32)}`, authToken: 'token', from: '+15017122661', publicUrl: 'https://bot.example.com',
         send: (message) => { forms.push(message); return Promise.resolve({ sid: 'SM', segments: 1 }); },
-        onStatus: () => undefined, onKeyword: () => undefined,
+        onStatus: () => undefined, onKeyword: () => Promise.resolve(),
       });
       await fc.assert(
         fc.asyncProperty(hostileBotMessage, fc.integer({ min: 1, max: 1_000_000 }), async (message, seq) => {

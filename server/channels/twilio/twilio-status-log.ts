@@ -1,7 +1,9 @@
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
 import type { CarrierKeyword } from './opt-out-keywords.ts';
-import type { TwilioStatus } from './twilio-connector.ts';
+import { updateUserWithRetry } from '../../app/update-user.ts';
+import { channelUserId } from '../connector/connector.ts';
+import { SMS_OPTED_OUT, type TwilioStatus } from './twilio-connector.ts';
 
 /** Statuses that end a message's life without reaching the user. */
 const FAILED = new Set(['failed', 'undelivered']);
@@ -27,7 +29,17 @@ export function twilioStatusLog(store: Pick<Store, 'appendLog'>, logger: Logger,
   };
 }
 
-/** A carrier keyword an SMS user sent: Twilio answers it; the log keeps it. */
-export function twilioKeywordLog(logger: Logger): (channel: string, address: string, keyword: CarrierKeyword) => void {
-  return (channel, address, keyword) => logger.info({ event: 'sms_keyword', channel, address, keyword }, `an SMS user sent a carrier keyword (${keyword}); Twilio answers it and the bot runs no dialog`);
+/**
+ * A carrier keyword an SMS user sent: Twilio answers it; the log keeps it, and STOP and START set the
+ * user's opt-out (the variable SMS_OPTED_OUT), which refuses triggers to them until they opt in again.
+ */
+export function twilioKeywordLog(store: Store, logger: Logger, now: () => number): (channel: string, address: string, keyword: CarrierKeyword) => Promise<void> {
+  return async (channel, address, keyword) => {
+    const userId = channelUserId(channel, address);
+    logger.info({ event: 'sms_keyword', channel, userId, keyword }, `an SMS user sent a carrier keyword (${keyword}); Twilio answers it and the bot runs no dialog`);
+    if (keyword === 'help') return;
+    const at = now();
+    await store.ensureUser({ userId, channelId: channel, now: at });
+    await updateUserWithRetry(store, userId, at, (user) => ({ variables: { ...user.variables, [SMS_OPTED_OUT]: keyword === 'opt-out' } }));
+  };
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
 import { channelBot } from '../test/channel-bot.ts';
 import { signMetaBody } from '../test/vendors/signatures/meta-signature.ts';
 import { startWhatsAppCloudStandIn, type WhatsAppCloudStandIn, type WhatsAppSentMessage } from '../test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
@@ -20,6 +20,12 @@ function shown(message: WhatsAppSentMessage): string {
   const interactive = body.interactive!;
   const titles = interactive.action.buttons?.map((button) => button.reply.title) ?? interactive.action.sections?.flatMap((section) => section.rows.map((row) => row.title)) ?? [];
   return `${interactive.body.text} [${interactive.type}: ${titles.join(' | ')}]`;
+}
+
+/** Starts a dialog for a WhatsApp user through the management API, as an external system does. */
+function trigger(server: TestServer, waId: string, dialogId: string): Promise<Response> {
+  const address = Buffer.from(JSON.stringify({ bot: 'channel-bot', user: `whatsapp:${waId}`, channelId: 'whatsapp' })).toString('base64url');
+  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
 }
 
 for (const leg of storeLegs()) {
@@ -136,6 +142,27 @@ for (const leg of storeLegs()) {
       await eventually('the greeting after the wait', () => to(dot).length >= 3, 10_000);
       expect(to(dot).map(shown)).toEqual(['Welcome.', 'Pick a plan. [button: Basic | Pro]', 'Pick a plan. [button: Basic | Pro]']);
       expect(server.logs.some((line) => line.event === 'channel_rate_limited' && line.channel === 'whatsapp')).toBe(true);
+    });
+
+    it('when a trigger is for a user who never wrote, then it is refused with 409 naming the 24-hour window, and nothing is sent', async () => {
+      const gus = '16505550007';
+      const answer = await trigger(server, gus, 'reminder');
+      expect(answer.status).toBe(409);
+      const body = (await answer.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('whatsapp_window_closed');
+      expect(body.error.message).toMatch(/within 24 hours of their last message.*never written/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(to(gus)).toEqual([]);
+      expect(await server.store.getUser(`whatsapp:${gus}`)).toBeNull();
+    });
+
+    it('when a trigger is for a user who wrote within 24 hours, then it is accepted and its dialog reaches them', async () => {
+      const hal = '16505550008';
+      await say(hal, 'Hi');
+      await eventually('the greeting', () => to(hal).length >= 3);
+      const answer = await trigger(server, hal, 'reminder');
+      expect(answer.status).toBe(202);
+      await eventually('the reminder', () => to(hal).some((message) => shown(message) === 'Your order has shipped.'));
     });
 
     it('when a user sends 20 messages in a burst, then the 20 echoes reach WhatsApp in the order they were sent', async () => {

@@ -11,6 +11,9 @@ import { parseWhatsAppWebhook, type WhatsAppStatus } from './whatsapp-inbound.ts
 /** The channel's name: the users' channelId and the webhook's path (/api/webhooks/whatsapp). */
 export const WHATSAPP = 'whatsapp';
 
+/** WhatsApp's customer service window: messages the user did not ask for only this long after their last one. */
+export const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
+
 /** An interactive message's body holds at most 1024 characters (Meta's BodyObject). */
 const INTERACTIVE_BODY_MAX = 1024;
 
@@ -77,6 +80,16 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       const parsed = parseWhatsAppWebhook(body, options.phoneNumberId);
       for (const status of parsed.statuses) options.onStatus(status);
       return parsed.messages;
+    },
+    admitTrigger(user, dialogId, now) {
+      const last = user?.lastMessageAt ?? null;
+      if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
+      throw new HttpError(
+        409,
+        'whatsapp_window_closed',
+        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved message template may start the conversation, which this channel does not send: dialog "${dialogId}" was not started.`,
+        { channel: WHATSAPP, lastMessageAt: last === null ? null : new Date(last).toISOString() },
+      );
     },
     async send(address: string, part: RenderedPart) {
       for (const message of messagesFor(address, part)) await options.send(message);
