@@ -57,6 +57,7 @@ export function webhookEndpoint(options: WebhookEndpointOptions): RawEndpoint {
         method,
         connector: segment(match[1]!),
         query: new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
+        url,
         headers: req.headers,
         requestId,
         readBody: (limit) => readBody(req, limit),

@@ -8,6 +8,8 @@ export interface WebhookRequest {
   /** The connector's name from the path, percent-decoded. */
   readonly connector: string;
   readonly query: URLSearchParams;
+  /** The path and query as received (`/api/webhooks/twilio?x=1`): a signature over the public URL (Twilio's) is made with PUBLIC_URL + this. */
+  readonly url: string;
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly requestId: string;

@@ -1,5 +1,6 @@
-import type { ChannelInbox } from '../../ports/channel-inbox.ts';
+import type { ChannelInbox, InboundEvent } from '../../ports/channel-inbox.ts';
 import type { Database } from './database.ts';
+import { groupCommit } from './group-commit.ts';
 
 /** The connectors' inbound events on the embedded store (migration 18): the primary key is the unique (channel, event id). */
 export function sqliteChannelInbox(db: Database): ChannelInbox {
@@ -7,12 +8,19 @@ export function sqliteChannelInbox(db: Database): ChannelInbox {
   const insert = db.prepare<[string, string, string, number]>('INSERT INTO channel_inbound (channel, event_id, job_id, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (channel, event_id) DO NOTHING');
   const first = db.prepare<[string, string], { job_id: string; received_at: number }>('SELECT job_id, received_at FROM channel_inbound WHERE channel = ? AND event_id = ?');
   const purge = db.prepare<[number]>('DELETE FROM channel_inbound WHERE received_at < ?');
-  return {
-    async accept(event) {
+  // Webhooks come in bursts: each insert joins the group commit (one transaction for all asked in the same
+  // turn of the event loop), durable before its caller hears back. One write statement: no savepoint needed.
+  const accept = groupCommit(
+    db,
+    (event: InboundEvent) => {
       if (insert.run(event.channel, event.eventId, event.jobId, event.receivedAt).changes === 1) return { fresh: true, jobId: event.jobId, receivedAt: event.receivedAt };
       const stored = first.get(event.channel, event.eventId);
       return { fresh: false, jobId: stored?.job_id ?? event.jobId, receivedAt: stored?.received_at ?? event.receivedAt };
     },
+    { singleStatement: true },
+  );
+  return {
+    accept,
     async purge(before) {
       return purge.run(before).changes;
     },
