@@ -16,7 +16,7 @@ export function vendorWebhookPaths(): Obj {
       security: [{ twilioSignature: [] }],
       summary: `Twilio posts ${what} or a status callback`,
       description:
-        `Served when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, ${from} and PUBLIC_URL are set (docs/channels.md). X-Twilio-Signature is checked over PUBLIC_URL + this path (the address Twilio was given, not the one this server sees behind a proxy) and the sorted form parameters, in constant time. The form is at most 64 KiB. ` +
+        `Served when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, ${from} and PUBLIC_URL are set (docs/channels.md). X-Twilio-Signature is checked over PUBLIC_URL + this path + the query string as sent (the address Twilio was given, not the one this server sees behind a proxy) and the sorted form parameters, in constant time. The form is at most 64 KiB. ` +
         `${storedOnce} The key is MessageSid. The user is \`{ "channelId": "${channel}", "user": "${channel}:<E.164 number>" }\`; their number reaches the dialog as \`phoneNumber\`${channel === 'twilio-whatsapp' ? ', their WhatsApp profile name as `whatsappName`' : ''} (user data when declared in userDataFields, else variables). ` +
         (channel === 'twilio-sms' ? 'A message that is only STOP, START, HELP or one of their aliases runs no dialog: Twilio answers it under the carrier rules (logged as sms_keyword). ' : '') +
         'A status callback (MessageStatus queued, sent, delivered, undelivered, failed, read) is logged (twilio_status); a failed or undelivered one with its ErrorCode goes to the integration log too.',

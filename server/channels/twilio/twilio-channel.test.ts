@@ -105,6 +105,15 @@ for (const leg of storeLegs()) {
       expect(server.logText()).not.toContain(authToken);
     });
 
+    it('when Twilio was given a webhook address with a query string, then the signature over it, query as sent, is accepted', async () => {
+      const kit = '+15558670010';
+      const params = incomingTwilioMessage({ accountSid, from: kit, to: smsNumber, body: 'Hi' });
+      const query = '?source=sms&tag=a%20b';
+      const answer = await postTwilioWebhook(`${local('twilio-sms')}${query}`, `${signedUrl('twilio-sms')}${query}`, params, authToken);
+      expect(answer.status).toBe(200);
+      await eventually('the greeting', () => to(kit).length >= 1);
+    });
+
     it('when a user texts STOP, then Twilio\'s own carrier handling answers and the bot runs nothing; HELP and START likewise', async () => {
       const eve = '+15558670005';
       for (const keyword of ['STOP', 'help', 'Start']) expect((await text(eve, keyword)).status).toBe(200);

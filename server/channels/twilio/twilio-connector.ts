@@ -93,9 +93,11 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
       const header = request.headers[twilioSignatureHeader];
       const signature = Array.isArray(header) ? header[0] : header;
       if (!signature) throw new HttpError(401, 'unauthorized', 'The X-Twilio-Signature header is missing: Twilio signs every webhook with the account\'s auth token.');
-      const query = request.query.toString();
+      // The query exactly as received (Twilio signs the URL it was given, query included), after PUBLIC_URL + the route.
+      const queryStart = request.url.indexOf('?');
+      const query = queryStart === -1 ? '' : request.url.slice(queryStart);
       const params = formParams(new URLSearchParams(raw.toString('utf8')));
-      if (!isValidTwilioSignature({ authToken: options.authToken, publicUrl: query ? `${webhookUrl}?${query}` : webhookUrl, params, signature })) {
+      if (!isValidTwilioSignature({ authToken: options.authToken, publicUrl: webhookUrl + query, params, signature })) {
         throw new HttpError(403, 'forbidden', `The X-Twilio-Signature header does not match: Twilio signs the URL it was given (${webhookUrl}, from PUBLIC_URL) with TWILIO_AUTH_TOKEN.`);
       }
     },
