@@ -114,6 +114,16 @@ for (const leg of storeLegs()) {
       await eventually('the greeting', () => to(kit).length >= 1);
     });
 
+    it('when a signed form is over 64 KiB, then 413 with JSON and nothing is answered', async () => {
+      const lou = '+15558670011';
+      const params = incomingTwilioMessage({ accountSid, from: lou, to: smsNumber, body: 'x'.repeat(70 * 1024) });
+      const answer = await postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), params, authToken);
+      expect(answer.status).toBe(413);
+      expect(await answer.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(to(lou)).toEqual([]);
+    });
+
     it('when a user texts STOP, then Twilio\'s own carrier handling answers and the bot runs nothing; HELP and START likewise', async () => {
       const eve = '+15558670005';
       for (const keyword of ['STOP', 'help', 'Start']) expect((await text(eve, keyword)).status).toBe(200);

@@ -124,6 +124,18 @@ for (const leg of storeLegs()) {
       for (const secret of [accessToken, appSecret, verifyToken]) expect(server.logText()).not.toContain(secret);
     });
 
+    it('when a signed body is over 1 MiB or nested too deep, then 413 with JSON and nothing is stored', async () => {
+      const big = JSON.stringify({ object: 'whatsapp_business_account', entry: [], padding: 'x'.repeat(1024 * 1024) });
+      const oversized = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(appSecret, big) }, body: big });
+      expect(oversized.status).toBe(413);
+      expect(await oversized.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+      let deep: unknown = 'bottom';
+      for (let level = 0; level < 40; level++) deep = { deeper: deep };
+      const nested = await postWhatsAppWebhook(webhook, { object: 'whatsapp_business_account', entry: [], deep }, appSecret);
+      expect(nested.status).toBe(413);
+      expect(await nested.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+    });
+
     it('when Meta reports a message failed (the 24-hour window had closed), then the log names the message and Meta\'s code', async () => {
       const statuses = statusUpdates(number, [
         { id: 'wamid.sent-earlier', recipient_id: '16505550004', status: 'read', timestamp: '1750000000' },
