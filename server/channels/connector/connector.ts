@@ -99,6 +99,12 @@ export interface Connector {
    * trigger is stored. `user` is as stored, or null for a user who never wrote.
    */
   admitTrigger?(user: Pick<UserRecord, 'lastMessageAt' | 'variables'> | null, dialogId: string, now: number): void;
+  /**
+   * A permanent SendFailure when the vendor's rules would refuse any message to this user now (a
+   * closed WhatsApp window, an SMS opt-out): the message is given up without calling the vendor, and
+   * logged as a refusal with the vendor's code. Asked once per bot message; absent: never.
+   */
+  refuseSend?(user: Pick<UserRecord, 'lastMessageAt' | 'variables'> | null, now: number): SendFailure | undefined;
   /** Sends one rendered part to the address; throws a SendFailure. */
   send(address: string, part: RenderedPart): Promise<void>;
 }

@@ -109,6 +109,13 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
   if (rendered.degraded && payload.from === 0) {
     options.logger.info({ event: 'channel_degraded', channel: connector.name, userId: payload.user, seq: payload.seq, kind: String(entry.message.type) }, 'a message did not fit the channel\'s native form and was sent in a simpler one');
   }
+  if (connector.refuseSend && payload.from === 0) {
+    const refusal = connector.refuseSend(await options.store.getUser(payload.user), options.now());
+    if (refusal) {
+      await givenUp(options, connector, payload.user, refusal, 0);
+      throw new JobGivenUp(`${connector.name} would refuse the message (${refusal.vendorCode}): ${refusal.message}`);
+    }
+  }
   const address = addressOf(connector.name, payload.user);
   for (let part = payload.from; part < rendered.parts.length; part++) {
     const started = options.now();
