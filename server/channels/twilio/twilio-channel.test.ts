@@ -147,6 +147,15 @@ for (const leg of storeLegs()) {
       expect(texts(ida).filter((body) => body === 'Your order has shipped.')).toHaveLength(1);
     });
 
+    it('when a number that texted STOP writes again, then the bot\'s answer is refused before calling Twilio, with 21610 in the log', async () => {
+      const max = '+15558670012';
+      await text(max, 'STOP');
+      await text(max, 'Hi');
+      await eventually('the refusal', () => server.logs.find((line) => line.event === 'channel_send_refused' && line.userId === `twilio-sms:${max}` && line.vendorCode === '21610'));
+      expect(twilio.log.filter((entry) => entry.accepted?.to === max || (entry.status !== 201 && entry.problems.some((problem) => problem.includes(max))))).toEqual([]);
+      expect(to(max)).toEqual([]);
+    });
+
     it('when a trigger is for a WhatsApp-through-Twilio user who never wrote, then it is refused with 409 naming the 24-hour window', async () => {
       const answer = await trigger(server, 'twilio-whatsapp', '+15558670009', 'reminder');
       expect(answer.status).toBe(409);

@@ -1,6 +1,6 @@
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
-import type { Connector, InboundMessage } from '../connector/connector.ts';
+import { SendFailure, type Connector, type InboundMessage } from '../connector/connector.ts';
 import type { Capabilities, RenderedPart } from '../connector/ladder.ts';
 import { carrierKeyword, type CarrierKeyword } from './opt-out-keywords.ts';
 import type { TwilioSend } from './twilio-api.ts';
@@ -132,6 +132,15 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
       const userData: Record<string, string> = { phoneNumber: address, ...(profileName ? { whatsappName: profileName.slice(0, 200) } : {}) };
       const message: InboundMessage = { eventId: sid, address, input: { kind: 'text', text: text.slice(0, 4096) }, userData };
       return [message];
+    },
+    refuseSend(user, now) {
+      if (options.flavour === 'sms') {
+        return user?.variables[SMS_OPTED_OUT] === true ? new SendFailure('permanent', '21610', 'not sent: the number texted STOP and has not texted START since', undefined, 'Messages') : undefined;
+      }
+      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
+      const last = user?.lastMessageAt ?? null;
+      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
+      return new SendFailure('permanent', '63016', `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`, undefined, 'Messages');
     },
     admitTrigger(user, dialogId, now) {
       if (options.flavour === 'sms') {

@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
-import type { Connector } from '../connector/connector.ts';
+import { SendFailure, type Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
 import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
 import { isValidMetaSignature, metaSignatureHeader } from './meta-signature.ts';
@@ -80,6 +80,12 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       const parsed = parseWhatsAppWebhook(body, options.phoneNumberId);
       for (const status of parsed.statuses) options.onStatus(status);
       return parsed.messages;
+    },
+    refuseSend(user, now) {
+      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
+      const last = user?.lastMessageAt ?? null;
+      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
+      return new SendFailure('permanent', '131047', `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`, undefined, 'messages');
     },
     admitTrigger(user, dialogId, now) {
       const last = user?.lastMessageAt ?? null;

@@ -24,4 +24,11 @@ describe('WhatsApp\'s 24-hour window for triggers', () => {
       expect((refusal as Error).message).toContain(`last wrote at ${new Date(last).toISOString()}`);
     }
   });
+
+  it('when a bot message is due for a user outside the window (a timer), then it is refused before calling Meta, as 131047, and inside it is sent', () => {
+    expect(connector.refuseSend!({ lastMessageAt: now - 60_000, variables: {} }, now)).toBeUndefined();
+    expect(connector.refuseSend!({ lastMessageAt: now - WHATSAPP_WINDOW_MS, variables: {} }, now)).toMatchObject({ kind: 'permanent', vendorCode: '131047', message: expect.stringContaining("outside WhatsApp's 24-hour window") });
+    // A new user's greeting can be due before their first message's turn has stored its time.
+    expect(connector.refuseSend!({ lastMessageAt: null, variables: {} }, now)).toBeUndefined();
+  });
 });
