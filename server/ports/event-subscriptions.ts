@@ -17,6 +17,7 @@ export const EVENT_KINDS = [
   'trigger.finished',
   'integration.failed',
   'message.notUnderstood',
+  'message.undelivered',
   'user.erased',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -79,7 +79,7 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
     webhooks: (jobs) => webhookHandler({ connectors, inbox, scheduler: jobs, store, now }),
     register(jobs, deps) {
       jobs.register(TURN_JOB, turnJobHandler({ connectors, deps }));
-      jobs.register(SEND_JOB, sendJobHandler({ store, scheduler: jobs, connectors, logger, now }));
+      jobs.register(SEND_JOB, sendJobHandler({ store, scheduler: jobs, connectors, logger, now, events: () => deps().events }));
     },
     close: () => clearInterval(purge),
   };

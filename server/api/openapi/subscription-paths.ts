@@ -121,6 +121,19 @@ const DATA: Record<EventKind, { summary: string; schema: Obj }> = {
       properties: { dialogId: { type: ['string', 'null'], description: 'Where the user was.' }, stepId: { type: ['string', 'null'], description: 'The step.' }, text: { type: 'string', description: 'What the user wrote.' } },
     },
   },
+  'message.undelivered': {
+    summary: 'A messaging app refused a bot message for good (the user blocked the bot, an address it does not know): it is not sent again. Rate limits and passing faults are retried and never reported here.',
+    schema: {
+      type: 'object',
+      required: ['channel', 'seq', 'vendorCode', 'message'],
+      properties: {
+        channel: { type: 'string', description: 'The connector, e.g. telegram.' },
+        seq: { type: 'integer', description: 'The bot message\'s seq in the user\'s transcript.' },
+        vendorCode: { type: 'string', description: 'The vendor\'s code for the refusal (Telegram: the HTTP status, such as 403).' },
+        message: { type: 'string', description: 'The vendor\'s words, without secrets.' },
+      },
+    },
+  },
   'user.erased': {
     summary: 'Everything about the user was erased (DELETE /api/management/users/{userId}); erase your copy too. Their earlier events are no longer replayable.',
     schema: { type: 'object', additionalProperties: false, properties: {} },

@@ -1,24 +1,28 @@
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const ELLIPSIS = '…';
 
+/** Bytes the text takes in UTF-8 (the vendors' limits on payload ids count bytes). */
+export const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
 /**
- * The text cut to at most `max` UTF-16 code units (what the vendors count), between whole
- * graphemes (an emoji with its modifiers, a letter with its combining marks is never split), with
- * an ellipsis when anything was cut.
+ * The text cut to at most `max` UTF-16 code units (what the vendors count; `size` measures
+ * otherwise, such as utf8Bytes), between whole graphemes (an emoji with its modifiers, a letter
+ * with its combining marks is never split), with an ellipsis when anything was cut.
  */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max < ELLIPSIS.length) return '';
+export function truncate(text: string, max: number, size: (text: string) => number = (t) => t.length): string {
+  if (size(text) <= max) return text;
+  const room = max - size(ELLIPSIS);
+  if (room < 0) return '';
   let kept = '';
+  let used = 0;
   for (const { segment } of segmenter.segment(text)) {
-    if (kept.length + segment.length + ELLIPSIS.length > max) break;
+    const more = size(segment);
+    if (used + more > room) break;
     kept += segment;
+    used += more;
   }
   return kept.trimEnd() + ELLIPSIS;
 }
-
-/** Bytes the text takes in UTF-8 (the vendors' limits on payload ids count bytes). */
-export const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
  * Titles cut to `max` and made unique: a title equal to an earlier one (as cut, in any case, or in

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BotMessage } from '../../../shared/protocol.ts';
+import type { BotEventSink } from '../../ports/bot-events.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { JobGivenUp, type Scheduler } from '../../ports/scheduler.ts';
@@ -74,6 +75,8 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
 
 export interface SendJobOptions {
   readonly store: Store;
+  /** Where `message.undelivered` goes for subscribers (a getter: built after the job runner); none when absent. */
+  readonly events?: () => BotEventSink | undefined;
   readonly scheduler: Pick<Scheduler, 'schedule'>;
   readonly connectors: ReadonlyMap<string, Connector>;
   readonly logger: Logger;
@@ -124,7 +127,7 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
     } catch (error) {
       const failure = error instanceof SendFailure ? error : new SendFailure('transient', 'network', error instanceof Error ? error.message : String(error));
       if (failure.kind === 'permanent') {
-        await givenUp(options, connector, payload.user, failure, options.now() - started);
+        await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
         throw new JobGivenUp(`${connector.name} refused the message (${failure.vendorCode}): ${failure.message}`);
       }
       const waitMs = failure.kind === 'rate_limited' ? Math.max(1000, failure.retryAfterMs ?? 1000) : undefined;
@@ -142,7 +145,7 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
   }
 }
 
-async function givenUp(options: SendJobOptions, connector: Connector, userId: string, failure: SendFailure, duration: number): Promise<void> {
+async function givenUp(options: SendJobOptions, connector: Connector, userId: string, seq: number, failure: SendFailure, duration: number): Promise<void> {
   options.logger.warn(
     { event: 'channel_send_refused', channel: connector.name, userId, vendorCode: failure.vendorCode },
     `${connector.name} refused a message for good (${failure.vendorCode}: ${failure.message}); it is not sent again`,
@@ -162,4 +165,9 @@ async function givenUp(options: SendJobOptions, connector: Connector, userId: st
       },
     })
     .catch((error: unknown) => options.logger.error({ event: 'integration_log_failed', err: error }, 'could not write the integration log'));
+  const events = options.events?.();
+  if (!events?.wanted().has('message.undelivered')) return;
+  await events
+    .emit({ userId, channelId: connector.name }, [{ kind: 'message.undelivered', data: { channel: connector.name, seq, vendorCode: failure.vendorCode, message: failure.message } }], options.now())
+    .catch((error: unknown) => options.logger.error({ event: 'event_emit_failed', err: error }, 'could not record message.undelivered for subscribers'));
 }

@@ -8,6 +8,8 @@ import type { WebhookHandler } from '../../ports/webhook-request.ts';
 import type { Connector, InboundMessage } from './connector.ts';
 import { TURN_JOB, turnJob } from './inbound-job.ts';
 import { orderedJobId } from './ordered-id.ts';
+import { truncate, utf8Bytes } from './graphemes.ts';
+import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 
 /** A first copy's job still missing this long after it arrived was never stored: its process stopped between the two writes. */
 const ORPHAN_AFTER_MS = 10_000;
@@ -47,6 +49,10 @@ export function webhookHandler(options: WebhookOptions): WebhookHandler {
 async function accept(options: WebhookOptions, connector: Connector, message: InboundMessage): Promise<void> {
   if (message.eventId === '' || message.eventId.length > 256 || message.address === '' || message.address.length > 200) {
     throw new HttpError(400, 'invalid_body', 'The event has no usable id or sender.');
+  }
+  // As the other channels: a user's text is at most MAX_TEXT_BYTES (a vendor counts characters, which may be more bytes).
+  if (message.input.kind === 'text' && utf8Bytes(message.input.text) > MAX_TEXT_BYTES) {
+    message = { ...message, input: { kind: 'text', text: truncate(message.input.text, MAX_TEXT_BYTES, utf8Bytes) } };
   }
   const now = options.now();
   const accepted = await options.inbox.accept({ channel: connector.name, eventId: message.eventId, jobId: orderedJobId(TURN_JOB, now), receivedAt: now });

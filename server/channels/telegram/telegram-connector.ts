@@ -113,7 +113,7 @@ function toInbound(update: TelegramUpdate): InboundMessage[] {
   const text = message?.text ?? message?.caption;
   // Stickers, voice, edits, joins: nothing the bot can answer (yet).
   if (chat === undefined || text === undefined || text.trim() === '') return [];
-  const input = /^\/start(@\w+)?(\s|$)/.test(text) ? ({ kind: 'open' } as const) : ({ kind: 'text', text: text.slice(0, 4096) } as const);
+  const input = /^\/start(@\w+)?(\s|$)/.test(text) ? ({ kind: 'open' } as const) : ({ kind: 'text', text } as const);
   return [{ eventId, address: String(chat), input, userData: known(message?.from) }];
 }
 

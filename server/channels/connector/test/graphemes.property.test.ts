@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { truncate, uniqueTitles } from '../graphemes.ts';
+import { truncate, uniqueTitles, utf8Bytes } from '../graphemes.ts';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const graphemes = (text: string) => [...segmenter.segment(text)].map((s) => s.segment);
@@ -16,6 +16,10 @@ describe('cutting texts for a vendor', () => {
       fc.property(fc.oneof(tricky, fc.string({ unit: 'grapheme', maxLength: 200 })), fc.integer({ min: 1, max: 120 }), (text, max) => {
         const cut = truncate(text, max);
         expect(cut.length).toBeLessThanOrEqual(max);
+        // Counted in UTF-8 bytes instead (a user's text, a payload id): the same, within the bytes.
+        const inBytes = truncate(text, max, utf8Bytes);
+        expect(utf8Bytes(inBytes)).toBeLessThanOrEqual(max);
+        expect(graphemes(text).join('').startsWith(inBytes.endsWith('…') && utf8Bytes(text) > max ? inBytes.slice(0, -1).trimEnd() : inBytes)).toBe(true);
         if (text.length <= max) {
           expect(cut).toBe(text);
           return;

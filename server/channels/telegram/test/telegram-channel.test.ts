@@ -7,6 +7,7 @@ import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestSer
 import { callbackUpdate, deliver, startTelegramStandIn, textUpdate, type SeenCall, type TelegramStandIn } from './telegram-stand-in.ts';
 import { telegramBot } from './telegram-bot.ts';
 import { runCli } from '../../../cli/main.ts';
+import { startSubscriber } from '../../../api/management/test/subscriber.ts';
 
 const SECRET = 'telegram-webhook-secret-0123456789';
 
@@ -28,7 +29,7 @@ for (const leg of storeLegs()) {
       dir = await mkdtemp(path.join(tmpdir(), 'telegram-channel-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(telegramBot()));
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, TELEGRAM_BOT_TOKEN: standIn.token, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_API_URL: standIn.url });
+      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', TELEGRAM_BOT_TOKEN: standIn.token, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_API_URL: standIn.url });
       webhook = `${server.url}/api/webhooks/telegram`;
     });
 
@@ -64,7 +65,17 @@ for (const leg of storeLegs()) {
       const address = Buffer.from(JSON.stringify({ bot: 'telegram-bot', user: 'telegram:1001', channelId: 'telegram' })).toString('base64url');
       const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
       expect(response.status).toBe(202);
+      expect(await response.json()).toMatchObject({ delivery: 'callback' });
       await eventually('the triggered message', () => textsTo(standIn, 1001).includes('News for you.'));
+    });
+
+    it('when the user data and transcript are exported, then the Telegram user is there like any user, with their username', async () => {
+      const get = async (name: string) => (await fetch(`${server.url}/api/management/export/${name}`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).text();
+      const userData = await get('userData');
+      expect(userData).toContain('telegram:1001');
+      expect(userData).toContain('ada_l');
+      const transcript = await get('transcript');
+      expect(transcript).toContain('You chose pro.');
     });
 
     it('when Telegram delivers the same update twice at once and five times more, then the bot answers it once', async () => {
@@ -111,6 +122,20 @@ for (const leg of storeLegs()) {
       expect(textsTo(standIn, 1004).filter((text) => text.startsWith('You said'))).toEqual(Array.from({ length: 20 }, (_, i) => `You said m${i + 1}.`));
     });
 
+    it('when a user sends 4096 characters that take more than 4096 bytes, then the text is cut between characters to the bytes every channel takes, and answered', async () => {
+      await deliver(webhook, textUpdate(1007, '/start'), SECRET);
+      await deliver(webhook, textUpdate(1007, 'Basic'), SECRET);
+      await eventually('the echo prompt', () => textsTo(standIn, 1007).includes('Say something.'));
+      expect((await deliver(webhook, textUpdate(1007, 'я👍🏽'.repeat(1365) + 'я'), SECRET)).status).toBe(200);
+      const echoed = await eventually('the echo', () => textsTo(standIn, 1007).find((text) => text.startsWith('You said я')));
+      const [entry] = (await server.store.readTranscript('telegram:1007', 0, 100)).filter((e) => e.from === 'user' && (e.message as { text?: string }).text?.startsWith('я'));
+      const stored = (entry!.message as { text: string }).text;
+      expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(4096);
+      expect(stored.endsWith('…')).toBe(true);
+      expect(stored.slice(0, -1)).toMatch(/^(я👍🏽)+я?$/u);
+      expect(echoed.length).toBeLessThanOrEqual(4096);
+    });
+
     it('when Telegram answers 429 with retry_after, then the message is sent again after the wait, in order', async () => {
       standIn.rateLimit(1005, 1, 1);
       await deliver(webhook, textUpdate(1005, '/start', { username: 'lin' }), SECRET);
@@ -119,7 +144,14 @@ for (const leg of storeLegs()) {
       expect(standIn.calls.some((call) => call.status === 429 && call.params.chat_id === 1005)).toBe(true);
     });
 
-    it('when the user has blocked the bot, then the 403 is not retried, and it is logged with its code and in the integration log', async () => {
+    it('when the user has blocked the bot, then the 403 is not retried, and it is logged with its code, in the integration log and to subscribers', async () => {
+      const subscriber = await startSubscriber();
+      const subscribed = await fetch(`${server.url}/api/management/subscriptions`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ targetUrl: subscriber.url, events: ['message.undelivered'] }),
+      });
+      expect(subscribed.status).toBe(201);
       standIn.block(1006);
       await deliver(webhook, textUpdate(1006, '/start'), SECRET);
       const refused = await eventually('the refusal logged', () => server.logs.find((line) => line.event === 'channel_send_refused' && line.userId === 'telegram:1006'));
@@ -132,6 +164,9 @@ for (const leg of storeLegs()) {
       expect(exported).toContain('Forbidden: bot was blocked by the user');
       const attempts = standIn.calls.filter((call) => call.params.chat_id === 1006 && call.params.text === 'Hello .');
       expect(attempts.map((call) => call.status)).toEqual([403]);
+      const told = await eventually('the subscriber told', () => subscriber.accepted().find((event) => event.user.id === 'telegram:1006'));
+      expect(told).toMatchObject({ kind: 'message.undelivered', user: { channelId: 'telegram' }, data: { channel: 'telegram', vendorCode: '403', message: 'Telegram sendMessage: Forbidden: bot was blocked by the user' } });
+      await subscriber.close();
       expect(server.logText()).not.toContain(standIn.token);
     });
   });
