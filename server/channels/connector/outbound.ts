@@ -115,7 +115,7 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
   if (connector.refuseSend && payload.from === 0) {
     const refusal = connector.refuseSend(await options.store.getUser(payload.user), options.now());
     if (refusal) {
-      await givenUp(options, connector, payload.user, refusal, 0);
+      await givenUp(options, connector, payload.user, payload.seq, refusal, 0);
       throw new JobGivenUp(`${connector.name} would refuse the message (${refusal.vendorCode}): ${refusal.message}`);
     }
   }
