@@ -50,7 +50,7 @@ export function vendorWebhookPaths(): Obj {
         ],
         responses: {
           '200': { description: 'The challenge, echoed.', content: { 'text/plain': { schema: { type: 'string' } } } },
-          '400': error('invalid_request: not a subscription verification.'),
+          '400': error('invalid_parameter: not a subscription verification (hub.mode is not subscribe, or hub.challenge is missing or not 1 to 128 of A-Z a-z 0-9 _ -).'),
           '403': error('forbidden: hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.'),
           '404': error('not_found: the WhatsApp channel is not configured.'),
         },

@@ -67,6 +67,10 @@ for (const leg of storeLegs()) {
       const wrong = (await verifyWhatsAppWebhook(webhook, 'not-the-token')).response;
       expect(wrong.status).toBe(403);
       expect(await wrong.json()).toMatchObject({ error: { code: 'forbidden' } });
+      const notVerification = await fetch(`${webhook}?hub.verify_token=${verifyToken}`);
+      expect(notVerification.status).toBe(400);
+      expect(await notVerification.json()).toMatchObject({ error: { code: 'invalid_parameter', details: { parameter: 'hub.mode' } } });
+      expect(server.logText()).not.toContain(verifyToken);
     });
 
     it('when a user writes and taps reply buttons, then the bot answers with texts, reply buttons, a list and numbered text Meta accepts', async () => {

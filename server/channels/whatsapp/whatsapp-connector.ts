@@ -66,7 +66,7 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       const token = request.query.get('hub.verify_token') ?? '';
       const challenge = request.query.get('hub.challenge') ?? '';
       if (mode !== 'subscribe' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) {
-        throw new HttpError(400, 'invalid_request', 'This address answers Meta\'s webhook verification: hub.mode=subscribe with hub.verify_token and hub.challenge.');
+        throw new HttpError(400, 'invalid_parameter', 'This address answers Meta\'s webhook verification: hub.mode=subscribe with hub.verify_token and hub.challenge (1 to 128 of A-Z a-z 0-9 _ -).', { parameter: 'hub.mode' });
       }
       if (!timingSafeEqual(digest(token), verifyToken)) throw new HttpError(403, 'forbidden', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
       return { status: 200, body: challenge };
