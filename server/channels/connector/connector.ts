@@ -1,7 +1,7 @@
 /**
  * # How a connector plugs into the connector core
  *
- * A connector (channels/telegram/, channels/whatsapp/, channels/twilio/) only translates between
+ * A connector (channels/telegram/, and one folder per further vendor) only translates between
  * a vendor's API and the core; it stores nothing, queues nothing and runs no turn. It implements
  * `Connector` below; main.ts (start/connectors.ts) hands it to the core, which then:
  *

@@ -136,6 +136,8 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
       }
       if (part === payload.from) {
         if (waitMs !== undefined) return { deferUntil: options.now() + waitMs };
+        // The last attempt: the message is given up, and said so as a permanent refusal is.
+        if (job.attempts >= job.maxAttempts) await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
         throw failure;
       }
       // Parts before this one have left: the rest goes on in a job of its own, next in the group.

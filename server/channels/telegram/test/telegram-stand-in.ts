@@ -120,6 +120,8 @@ export interface TelegramStandIn {
   rateLimit(chatId: number, count: number, retryAfterSeconds: number): void;
   /** The user of this chat blocked the bot: sends to it get 403. */
   block(chatId: number): void;
+  /** Sends to this chat get 502 Bad Gateway (Telegram's servers having a bad day). */
+  breakDown(chatId: number): void;
   /** Calls of this method get no answer until `release` (a call in flight when the bot's process is killed). */
   hold(method: string): void;
   /** Answers the held calls (to a process still listening) and stops holding. */
@@ -139,6 +141,7 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
   const calls: SeenCall[] = [];
   const limited = new Map<number, { count: number; seconds: number }>();
   const blocked = new Set<number>();
+  const broken = new Set<number>();
   let hook: { url: string; secret: string } | undefined;
   let messageId = 0;
   let held: string | undefined;
@@ -157,6 +160,7 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
     if (method === 'sendMessage' || method === 'sendPhoto') {
       const chatId = params.chat_id as number;
       if (blocked.has(chatId)) throw new ApiError(403, 'Forbidden: bot was blocked by the user');
+      if (broken.has(chatId)) throw new ApiError(502, 'Bad Gateway');
       const message = { message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, ...(method === 'sendMessage' ? { text: params.text } : { photo: [] }) };
       const bad = checkType({ message_id: message.message_id, date: message.date, chat: message.chat }, 'Message');
       if (bad) throw new Error(`the stand-in's own answer is not a Message: ${bad}`);
@@ -210,6 +214,7 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
     calls,
     rateLimit: (chatId, count, seconds) => void limited.set(chatId, { count, seconds }),
     block: (chatId) => void blocked.add(chatId),
+    breakDown: (chatId) => void broken.add(chatId),
     hold: (method) => void (held = method),
     release() {
       held = undefined;
