@@ -106,10 +106,14 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
 const replyButtons = (buttons: readonly RenderedButton[]) =>
   buttons.flatMap((button) => (button.kind === 'choice' ? [{ type: 'reply', reply: { id: button.id, title: button.title } }] : []));
 
+/** A choice's number as the ladder gives it: its id is `<seq>.<index>` and it is the index-th + 1 of its message. */
+const numberOf = (button: RenderedButton) => Number(button.kind === 'choice' ? button.id.split('.')[1] : NaN) + 1;
+
 /**
  * One rendered part as Cloud API messages. An interactive message's body holds 1024 characters where
- * a text holds 4096: a longer text goes first on its own, and its last paragraph (the question)
- * heads the buttons.
+ * a text holds 4096: a longer text goes as one text with its choices as numbered lines, which the
+ * user answers by number or title. (Two messages, text then buttons, could send the text twice when
+ * the second fails and the part is sent again.)
  */
 export function messagesFor(to: string, part: RenderedPart): Record<string, unknown>[] {
   if (part.kind === 'image') {
@@ -120,18 +124,16 @@ export function messagesFor(to: string, part: RenderedPart): Record<string, unkn
   const buttons = replyButtons(part.buttons ?? []);
   const interactive = buttons.length > 0 || part.list !== undefined;
   if (!interactive) return [{ to, type: 'text', text: { body: part.text, preview_url: false } }];
-  const lead: Record<string, unknown>[] = [];
-  let body = part.text;
-  if (body.length > INTERACTIVE_BODY_MAX) {
-    const paragraphs = body.split(/\n{2,}/);
-    const question = paragraphs.length > 1 ? paragraphs.pop()! : '';
-    lead.push({ to, type: 'text', text: { body: paragraphs.join('\n\n'), preview_url: false } });
-    body = truncate(question.trim() || '…', INTERACTIVE_BODY_MAX);
+  if (part.text.length > INTERACTIVE_BODY_MAX) {
+    const choices = [...(part.buttons ?? []), ...(part.list?.rows ?? [])].filter((button) => button.kind === 'choice');
+    const lines = choices.map((choice) => `${numberOf(choice)}. ${choice.title}`).join('\n');
+    const text = truncate(part.text, WHATSAPP_CAPABILITIES.textMax - lines.length - 2);
+    return [{ to, type: 'text', text: { body: `${text}\n\n${lines}`, preview_url: false } }];
   }
-  if (body.trim() === '') body = '…';
+  const body = part.text.trim() === '' ? '…' : part.text;
   if (part.list) {
     const rows = part.list.rows.flatMap((row) => (row.kind === 'choice' ? [{ id: row.id, title: row.title }] : []));
-    return [...lead, { to, type: 'interactive', interactive: { type: 'list', body: { text: body }, action: { button: truncate(part.list.button, 20), sections: [{ rows }] } } }];
+    return [{ to, type: 'interactive', interactive: { type: 'list', body: { text: body }, action: { button: truncate(part.list.button, 20), sections: [{ rows }] } } }];
   }
-  return [...lead, { to, type: 'interactive', interactive: { type: 'button', body: { text: body }, action: { buttons } } }];
+  return [{ to, type: 'interactive', interactive: { type: 'button', body: { text: body }, action: { buttons } } }];
 }
