@@ -214,6 +214,34 @@ export const configSchema = z.object({
       return z.NEVER;
     }
   }),
+  /**
+   * The WhatsApp Cloud API channel (channels/whatsapp/): a system user's access token with the
+   * whatsapp_business_messaging permission; unset = no WhatsApp channel. The four settings go together.
+   */
+  WHATSAPP_ACCESS_TOKEN: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_.-]{20,1024}$/, 'must be the access token Meta gave the system user (letters, digits, _ . -)').optional()),
+  /** The business number's id (WhatsApp → API Setup at Meta), not the phone number itself. */
+  WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(z.string().regex(/^\d{5,30}$/, 'must be the phone number id Meta shows under WhatsApp → API Setup (digits only), not the phone number').optional()),
+  /** The Meta app's secret (App settings → Basic): every webhook is signed with it (X-Hub-Signature-256). */
+  WHATSAPP_APP_SECRET: optionalText.pipe(z.string().min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)').max(256).optional()),
+  /** The token typed into the webhook's settings at Meta; Meta sends it back when it verifies the webhook. */
+  WHATSAPP_VERIFY_TOKEN: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)').optional()),
+  /** Where the Graph API is; only a stand-in in tests changes it. */
+  WHATSAPP_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://graph.facebook.com').replace(/\/+$/, '')),
+  /** The Graph API version the connector speaks. */
+  WHATSAPP_API_VERSION: optionalText.pipe(z.string().regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0').optional()).transform((value) => value ?? 'v23.0'),
+  /**
+   * SMS and WhatsApp through Twilio (channels/twilio/): the account's SID and auth token; unset = no
+   * Twilio channel. Needs PUBLIC_URL (Twilio signs the public address) and TWILIO_SMS_FROM and/or
+   * TWILIO_WHATSAPP_FROM.
+   */
+  TWILIO_ACCOUNT_SID: optionalText.pipe(z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be the Account SID from the Twilio console (AC and 32 hex digits)').optional()),
+  TWILIO_AUTH_TOKEN: optionalText.pipe(z.string().regex(/^[0-9a-zA-Z]{16,128}$/, 'must be the Auth Token from the Twilio console').optional()),
+  /** The Twilio number the bot texts from (E.164, e.g. +15017122661); unset = no SMS channel. */
+  TWILIO_SMS_FROM: optionalText.pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, such as +15017122661').optional()),
+  /** The WhatsApp sender at Twilio (E.164, without "whatsapp:"); unset = no WhatsApp-through-Twilio channel. */
+  TWILIO_WHATSAPP_FROM: optionalText.pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form without "whatsapp:", such as +14155238886').optional()),
+  /** Where Twilio's API is; only a stand-in in tests changes it. */
+  TWILIO_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.twilio.com').replace(/\/+$/, '')),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()
@@ -393,6 +421,21 @@ export const configSchema = z.object({
   if ((config.BOTFRAMEWORK_APP_ID === undefined) !== (config.BOTFRAMEWORK_APP_PASSWORD === undefined)) {
     const missing = config.BOTFRAMEWORK_APP_ID === undefined ? 'BOTFRAMEWORK_APP_ID' : 'BOTFRAMEWORK_APP_PASSWORD';
     ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Bot Framework setting: the app id and its password go together (docs/channels.md)' });
+  }
+  const whatsApp = ['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const;
+  if (whatsApp.some((name) => config[name] !== undefined)) {
+    for (const name of whatsApp) {
+      if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `must be set with the other WhatsApp settings: ${whatsApp.join(', ')} go together (docs/channels.md)` });
+    }
+  }
+  const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
+  const twilioSenders = config.TWILIO_SMS_FROM !== undefined || config.TWILIO_WHATSAPP_FROM !== undefined;
+  if (twilio.some((name) => config[name] !== undefined) || twilioSenders) {
+    for (const name of twilio) {
+      if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'must be set for the Twilio channels: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together (docs/channels.md)' });
+    }
+    if (!twilioSenders) ctx.addIssue({ code: 'custom', path: ['TWILIO_SMS_FROM'], message: 'must be set (or TWILIO_WHATSAPP_FROM) for the Twilio channels: the number the bot writes from' });
+    if (config.PUBLIC_URL === undefined) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be set for the Twilio channels: Twilio signs the public address of the webhook, and the signature is checked against it' });
   }
   if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
     ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });

@@ -61,6 +61,8 @@ export interface TriggerAccepted {
 export async function acceptTrigger(deps: AppDeps, trigger: Trigger): Promise<TriggerAccepted> {
   assertDialog(deps, trigger.dialogId);
   const now = deps.clock.now();
+  // Only a channel with rules of its own reads the user here (deliveryByChannel leaves the hook out otherwise).
+  if (deps.delivery.admitTrigger) deps.delivery.admitTrigger(await deps.store.getUser(trigger.userId), trigger.channelId, trigger.dialogId, now);
   lastStamp = Math.max(lastStamp, now);
   await deps.scheduler.schedule({
     // Due jobs are claimed by (runAt, id): an id that sorts by arrival keeps two

@@ -18,7 +18,7 @@ export interface ChannelRoutes {
  * delivery, by the channelId stored with the user. A channel never changes for a
  * user, so it is remembered; one user's deliveries stay in order while it is looked up.
  */
-export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: Logger): Required<Delivery> & { remember(userId: string, channelId: string): void } {
+export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: Logger): Required<Omit<Delivery, 'admitTrigger'>> & Pick<Delivery, 'admitTrigger'> & { remember(userId: string, channelId: string): void } {
   const known = new Map<string, Delivery>();
   const lookups = new Map<string, Promise<Delivery>>();
   const remember = (userId: string, channelId: string) => {
@@ -42,8 +42,17 @@ export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: L
         if (lookups.get(userId) === lookup) lookups.delete(userId);
       });
   };
+  const admits = [...routes.channels.values()].some((delivery) => delivery.admitTrigger !== undefined);
   return {
     remember,
+    // Offered only when a channel has rules for triggers, so that no other trigger costs a read.
+    ...(admits
+      ? {
+          admitTrigger(user, channelId, dialogId, now) {
+            (routes.channels.get(user?.channelId ?? channelId) ?? routes.fallback).admitTrigger?.(user, channelId, dialogId, now);
+          },
+        } satisfies Pick<Delivery, 'admitTrigger'>
+      : {}),
     deliver(userId: string, entries: readonly TranscriptEntry[]) {
       if (routes.channels.size === 0) return routes.fallback.deliver(userId, entries);
       route(userId, (delivery) => delivery.deliver(userId, entries));

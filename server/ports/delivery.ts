@@ -22,6 +22,14 @@ export interface Delivery {
    */
   reach(userId: string, channelId: string): Reach | Promise<Reach>;
   /**
+   * Refuses a trigger the user's channel cannot carry now (a closed WhatsApp window, a number that
+   * opted out of SMS) by throwing an HttpError that names the rule, before the trigger is stored, so
+   * its caller hears it instead of a 202 followed by a vendor's refusal. `user` is as stored (null
+   * for a user never seen); `channelId` the one the caller addresses them by. Absent: every trigger
+   * is carried.
+   */
+  admitTrigger?(user: UserRecord | null, channelId: string, dialogId: string, now: number): void;
+  /**
    * Jobs that carry a turn's messages and events to the user later (a channel's callback),
    * stored in the turn's own commit so that a crash between the two cannot lose them.
    * Called before each commit attempt of every turn, with the user as the turn read it.

@@ -9,6 +9,12 @@ import { connectorApi } from '../channels/botframework/connector-api.ts';
 import { requestTokenCheck } from '../channels/botframework/request-token.ts';
 import { referenceFrom, TEAMS, teamsConnector } from '../channels/botframework/teams-connector.ts';
 import { telegramApi } from '../channels/telegram/telegram-api.ts';
+import { twilioApi } from '../channels/twilio/twilio-api.ts';
+import { TWILIO_CHANNELS, twilioConnector } from '../channels/twilio/twilio-connector.ts';
+import { twilioKeywordLog, twilioStatusLog } from '../channels/twilio/twilio-status-log.ts';
+import { whatsAppApi } from '../channels/whatsapp/whatsapp-api.ts';
+import { WHATSAPP, whatsAppConnector } from '../channels/whatsapp/whatsapp-connector.ts';
+import { whatsAppStatusLog } from '../channels/whatsapp/whatsapp-status-log.ts';
 import { telegramConnector } from '../channels/telegram/telegram-connector.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { ChannelInbox } from '../ports/channel-inbox.ts';
@@ -57,6 +63,21 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
         appPassword: config.BOTFRAMEWORK_APP_PASSWORD,
       }),
     );
+  }
+  if (config.WHATSAPP_ACCESS_TOKEN && config.WHATSAPP_PHONE_NUMBER_ID && config.WHATSAPP_APP_SECRET && config.WHATSAPP_VERIFY_TOKEN) {
+    const send = whatsAppApi({ accessToken: config.WHATSAPP_ACCESS_TOKEN, phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID, apiUrl: config.WHATSAPP_API_URL, apiVersion: config.WHATSAPP_API_VERSION });
+    const onStatus = whatsAppStatusLog(store, logger, now);
+    connectors.set(WHATSAPP, whatsAppConnector({ send, phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID, accessToken: config.WHATSAPP_ACCESS_TOKEN, appSecret: config.WHATSAPP_APP_SECRET, verifyToken: config.WHATSAPP_VERIFY_TOKEN, onStatus }));
+  }
+  if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.PUBLIC_URL) {
+    const send = twilioApi({ accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, apiUrl: config.TWILIO_API_URL });
+    const senders = { sms: config.TWILIO_SMS_FROM, whatsapp: config.TWILIO_WHATSAPP_FROM };
+    for (const flavour of ['sms', 'whatsapp'] as const) {
+      const from = senders[flavour];
+      if (!from) continue;
+      const common = { send, accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, publicUrl: config.PUBLIC_URL };
+      connectors.set(TWILIO_CHANNELS[flavour], twilioConnector({ ...common, flavour, from, onStatus: twilioStatusLog(store, logger, now), onKeyword: twilioKeywordLog(store, logger, now) }));
+    }
   }
   if (connectors.size === 0) return undefined;
   for (const name of connectors.keys()) {

@@ -5,6 +5,7 @@ import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';
+import { metaSignatureScheme, twilioSignatureScheme, vendorWebhookPaths } from './vendor-webhook-paths.ts';
 import { botFrameworkTokenScheme, telegramSecretScheme, webhookPaths } from './webhook-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
@@ -130,6 +131,7 @@ const triggerResponses = {
     `invalid_address (not base64, not JSON, missing bot/user/channelId, or nested deeper than ${MAX_JSON_DEPTH} levels), invalid_parameter (mode or query), or invalid_body (not JSON, not an object, nested deeper than ${MAX_JSON_DEPTH} levels, or more than ${TRIGGER_BODY_BOUNDS.maxNodes} values; details.limit says which).`,
   ),
   '404': errorResponse('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
+  '409': errorResponse('The user\'s channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), or sms_opted_out (an SMS number that texted STOP and not START since).'),
   '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
   '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.'),
   ...commonErrors,
@@ -249,7 +251,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
 
   Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
-  Object.assign(paths, webhookPaths());
+  Object.assign(paths, webhookPaths(), vendorWebhookPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
   Object.assign(paths, studioInsightsPaths());
@@ -311,6 +313,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
         channelKey: channelKeyScheme,
         telegramSecret: telegramSecretScheme,
         botFrameworkToken: botFrameworkTokenScheme,
+        metaSignature: metaSignatureScheme,
+        twilioSignature: twilioSignatureScheme,
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
         studioSession: { type: 'apiKey', in: 'cookie', name: '__Host-studio', description: 'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.' },
         studioToken: { type: 'http', scheme: 'bearer', description: 'An API token of a studio account (chatbot pull/push, CI); carries the account\'s role.' },

@@ -137,6 +137,10 @@ export const ERROR_CODES = [
   'forbidden_destination',
   /** Event subscriptions: as many as a bot may have. */
   'limit_reached',
+  /** Triggers to a WhatsApp user (Cloud API or through Twilio) who has not written in the last 24 hours. */
+  'whatsapp_window_closed',
+  /** Triggers to an SMS number that texted STOP. */
+  'sms_opted_out',
   'internal',
   /** The studio. */
   'unauthenticated',

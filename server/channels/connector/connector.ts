@@ -26,6 +26,7 @@
  * the URL path).
  */
 import type { Capabilities, RenderedPart } from './ladder.ts';
+import type { UserRecord } from '../../ports/store.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 
 /** What the user did, as the core understands it. */
@@ -86,13 +87,25 @@ export interface Connector {
    */
   verify(request: WebhookRequest, raw: Buffer): void | Promise<void>;
   /** The vendor's payload (already checked as JSON within depth bounds when `json` is true) → the events needing a turn; others are ignored. */
-  parse(body: unknown, raw: Buffer): readonly InboundMessage[];
+  parse(body: unknown, raw: Buffer): readonly InboundMessage[] | Promise<readonly InboundMessage[]>;
   /** Whether the body is JSON (parsed and bounded by the core) or form-encoded (passed as a URLSearchParams). */
   readonly bodyFormat: 'json' | 'form';
   /** A GET to the webhook (a subscription handshake); none: 405. */
   handshake?(request: WebhookRequest): { readonly status: number; readonly body: string };
   /** Work the vendor expects once per event, before its turn (Telegram: answerCallbackQuery). Failures are logged, never retried. */
   acknowledge?(message: InboundMessage): Promise<void>;
+  /**
+   * Refuses a trigger the vendor would not carry now (WhatsApp outside its 24-hour window, an SMS
+   * number that opted out), throwing an HttpError (409) that names the rule; called before the
+   * trigger is stored. `user` is as stored, or null for a user who never wrote.
+   */
+  admitTrigger?(user: Pick<UserRecord, 'lastMessageAt' | 'variables'> | null, dialogId: string, now: number): void;
+  /**
+   * A permanent SendFailure when the vendor's rules would refuse any message to this user now (a
+   * closed WhatsApp window, an SMS opt-out): the message is given up without calling the vendor, and
+   * logged as a refusal with the vendor's code. Asked once per bot message; absent: never.
+   */
+  refuseSend?(user: Pick<UserRecord, 'lastMessageAt' | 'variables'> | null, now: number): SendFailure | undefined;
   /** Sends one rendered part to the address; throws a SendFailure. */
   send(address: string, part: RenderedPart): Promise<void>;
 }

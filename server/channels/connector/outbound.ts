@@ -40,7 +40,9 @@ export function addressOf(connector: string, userId: string): string {
  * pushed live: the vendor is the user's only screen.
  */
 export function connectorDelivery(connector: Connector, now: () => number): Delivery {
+  const admit = connector.admitTrigger?.bind(connector);
   return {
+    ...(admit ? { admitTrigger: (user, _channelId, dialogId, at) => admit(user, dialogId, at) } satisfies Pick<Delivery, 'admitTrigger'> : {}),
     handOff(user, turn) {
       const jobs: NewJob[] = [];
       for (let seq = turn.firstSeq; seq <= turn.lastSeq; seq++) {
@@ -109,6 +111,13 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
   const rendered = renderMessage(entry.message as unknown as BotMessage, connector.capabilities, payload.seq);
   if (rendered.degraded && payload.from === 0) {
     options.logger.info({ event: 'channel_degraded', channel: connector.name, userId: payload.user, seq: payload.seq, kind: String(entry.message.type) }, 'a message did not fit the channel\'s native form and was sent in a simpler one');
+  }
+  if (connector.refuseSend && payload.from === 0) {
+    const refusal = connector.refuseSend(await options.store.getUser(payload.user), options.now());
+    if (refusal) {
+      await givenUp(options, connector, payload.user, payload.seq, refusal, 0);
+      throw new JobGivenUp(`${connector.name} would refuse the message (${refusal.vendorCode}): ${refusal.message}`);
+    }
   }
   const address = addressOf(connector.name, payload.user);
   for (let part = payload.from; part < rendered.parts.length; part++) {

@@ -39,7 +39,8 @@ export function webhookHandler(options: WebhookOptions): WebhookHandler {
     if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; the vendor POSTs its events.`);
     const raw = await request.readBody(connector.maxBodyBytes);
     await connector.verify(request, raw);
-    const messages = connector.parse(parseBody(connector, raw), raw);
+    // A connector may record what an event says before answering (an SMS opt-out), so the vendor redelivers it if that fails.
+    const messages = await connector.parse(parseBody(connector, raw), raw);
     for (const message of messages) await accept(options, connector, message);
     return { status: 200, body: { ok: true } };
   };

@@ -1,0 +1,139 @@
+import { hash, timingSafeEqual } from 'node:crypto';
+import { HttpError } from '../../ports/http-error.ts';
+import type { WebhookRequest } from '../../ports/webhook-request.ts';
+import { SendFailure, type Connector } from '../connector/connector.ts';
+import { truncate } from '../connector/graphemes.ts';
+import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
+import { isValidMetaSignature, metaSignatureHeader } from './meta-signature.ts';
+import type { WhatsAppSend } from './whatsapp-api.ts';
+import { parseWhatsAppWebhook, type WhatsAppStatus } from './whatsapp-inbound.ts';
+
+/** The channel's name: the users' channelId and the webhook's path (/api/webhooks/whatsapp). */
+export const WHATSAPP = 'whatsapp';
+
+/** WhatsApp's customer service window: messages the user did not ask for only this long after their last one. */
+export const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
+
+/** An interactive message's body holds at most 1024 characters (Meta's BodyObject). */
+const INTERACTIVE_BODY_MAX = 1024;
+
+/**
+ * The Cloud API's limits (Meta's reference: text 4096, caption 1024; reply buttons ≤ 3 with titles
+ * ≤ 20 and ids ≤ 256; a list ≤ 10 rows with titles ≤ 24 and ids ≤ 200, opened by a button of ≤ 20).
+ * Link buttons are a separate message kind of one button each (cta_url): links go as text lines.
+ */
+export const WHATSAPP_CAPABILITIES: Capabilities = {
+  textMax: 4096,
+  captionMax: 1024,
+  buttons: { max: 3, titleMax: 20, idMaxBytes: 256, url: false },
+  list: { max: 10, titleMax: 24, idMaxBytes: 200, buttonTitle: 'Choose' },
+  quickReplies: null,
+  images: true,
+};
+
+export interface WhatsAppConnectorOptions {
+  readonly send: WhatsAppSend;
+  readonly phoneNumberId: string;
+  readonly accessToken: string;
+  /** The app secret Meta signs webhooks with (App settings → Basic). */
+  readonly appSecret: string;
+  /** The token typed into the webhook's settings at Meta, echoed back in the subscription handshake. */
+  readonly verifyToken: string;
+  /** Where the statuses of the bot's messages go (sent, delivered, read, failed with Meta's code). */
+  readonly onStatus: (status: WhatsAppStatus) => void;
+}
+
+const digest = (value: string) => hash('sha256', value, 'buffer');
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * WhatsApp through Meta's Cloud API as a connector: the webhook's subscription handshake
+ * (hub.verify_token, compared in constant time), every POST checked against X-Hub-Signature-256 over
+ * the raw bytes, texts, reply buttons and list replies in, and out texts, reply buttons (≤ 3), lists
+ * (≤ 10 rows) and images. Statuses of sent messages go to the log.
+ */
+export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector {
+  const verifyToken = digest(options.verifyToken);
+  return {
+    name: WHATSAPP,
+    capabilities: WHATSAPP_CAPABILITIES,
+    // Meta batches at most a few events per post; a megabyte is far beyond any genuine one.
+    maxBodyBytes: 1024 * 1024,
+    secrets: [options.accessToken, options.appSecret, options.verifyToken],
+    bodyFormat: 'json',
+    handshake(request: WebhookRequest) {
+      const mode = request.query.get('hub.mode');
+      const token = request.query.get('hub.verify_token') ?? '';
+      const challenge = request.query.get('hub.challenge') ?? '';
+      if (mode !== 'subscribe' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) {
+        throw new HttpError(400, 'invalid_parameter', 'This address answers Meta\'s webhook verification: hub.mode=subscribe with hub.verify_token and hub.challenge (1 to 128 of A-Z a-z 0-9 _ -).', { parameter: 'hub.mode' });
+      }
+      if (!timingSafeEqual(digest(token), verifyToken)) throw new HttpError(403, 'forbidden', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
+      return { status: 200, body: challenge };
+    },
+    verify(request: WebhookRequest, raw: Buffer) {
+      const signature = first(request.headers[metaSignatureHeader]);
+      if (!signature) throw new HttpError(401, 'unauthorized', 'The X-Hub-Signature-256 header is missing: Meta signs every webhook with the app secret.');
+      if (!isValidMetaSignature(options.appSecret, raw, signature)) throw new HttpError(403, 'forbidden', 'The X-Hub-Signature-256 header does not match the body signed with WHATSAPP_APP_SECRET.');
+    },
+    parse(body: unknown) {
+      const parsed = parseWhatsAppWebhook(body, options.phoneNumberId);
+      for (const status of parsed.statuses) options.onStatus(status);
+      return parsed.messages;
+    },
+    refuseSend(user, now) {
+      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
+      const last = user?.lastMessageAt ?? null;
+      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
+      return new SendFailure('permanent', '131047', `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`, undefined, 'messages');
+    },
+    admitTrigger(user, dialogId, now) {
+      const last = user?.lastMessageAt ?? null;
+      if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
+      throw new HttpError(
+        409,
+        'whatsapp_window_closed',
+        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved message template may start the conversation, which this channel does not send: dialog "${dialogId}" was not started.`,
+        { channel: WHATSAPP, lastMessageAt: last === null ? null : new Date(last).toISOString() },
+      );
+    },
+    async send(address: string, part: RenderedPart) {
+      for (const message of messagesFor(address, part)) await options.send(message);
+    },
+  };
+}
+
+const replyButtons = (buttons: readonly RenderedButton[]) =>
+  buttons.flatMap((button) => (button.kind === 'choice' ? [{ type: 'reply', reply: { id: button.id, title: button.title } }] : []));
+
+/** A choice's number as the ladder gives it: its id is `<seq>.<index>` and it is the index-th + 1 of its message. */
+const numberOf = (button: RenderedButton) => Number(button.kind === 'choice' ? button.id.split('.')[1] : NaN) + 1;
+
+/**
+ * One rendered part as Cloud API messages. An interactive message's body holds 1024 characters where
+ * a text holds 4096: a longer text goes as one text with its choices as numbered lines, which the
+ * user answers by number or title. (Two messages, text then buttons, could send the text twice when
+ * the second fails and the part is sent again.)
+ */
+export function messagesFor(to: string, part: RenderedPart): Record<string, unknown>[] {
+  if (part.kind === 'image') {
+    const choices = replyButtons(part.buttons ?? []);
+    if (choices.length === 0) return [{ to, type: 'image', image: { link: part.url, ...(part.caption ? { caption: part.caption } : {}) } }];
+    return [{ to, type: 'interactive', interactive: { type: 'button', header: { type: 'image', image: { link: part.url } }, body: { text: part.caption || '…' }, action: { buttons: choices } } }];
+  }
+  const buttons = replyButtons(part.buttons ?? []);
+  const interactive = buttons.length > 0 || part.list !== undefined;
+  if (!interactive) return [{ to, type: 'text', text: { body: part.text, preview_url: false } }];
+  if (part.text.length > INTERACTIVE_BODY_MAX) {
+    const choices = [...(part.buttons ?? []), ...(part.list?.rows ?? [])].filter((button) => button.kind === 'choice');
+    const lines = choices.map((choice) => `${numberOf(choice)}. ${choice.title}`).join('\n');
+    const text = truncate(part.text, WHATSAPP_CAPABILITIES.textMax - lines.length - 2);
+    return [{ to, type: 'text', text: { body: `${text}\n\n${lines}`, preview_url: false } }];
+  }
+  const body = part.text.trim() === '' ? '…' : part.text;
+  if (part.list) {
+    const rows = part.list.rows.flatMap((row) => (row.kind === 'choice' ? [{ id: row.id, title: row.title }] : []));
+    return [{ to, type: 'interactive', interactive: { type: 'list', body: { text: body }, action: { button: truncate(part.list.button, 20), sections: [{ rows }] } } }];
+  }
+  return [{ to, type: 'interactive', interactive: { type: 'button', body: { text: body }, action: { buttons } } }];
+}
