@@ -139,7 +139,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
       }
     },
   };
-  const sessionDeps = { people: signIn, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }) };
+  const sessionDeps = { people: signIn, tokens, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }) };
 
   return {
     rooms,

@@ -34,6 +34,13 @@ export const shared = css`
     background: #fff;
     color: inherit;
   }
+  /* A checkbox sits before its words, on one line. */
+  label.check {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    font-weight: 400;
+  }
   .hint {
     font-weight: 400;
     font-size: 0.9rem;
