@@ -309,12 +309,16 @@ export class StudioDesigner extends LitElement {
     </dialog>`;
   }
 
+  /**
+   * Shows a view. Focus stays on the tab (click, Enter or arrows), as tabs do; on the map the open
+   * step is the one the next Tab reaches.
+   */
   private showView(view: View): void {
     this.ui?.setView(view);
     if (view === 'map') {
       void this.updateComplete.then(() => {
         const map = this.renderRoot.querySelector<DesignerMap>('designer-map');
-        if (map && this.ui && this.ui.step !== undefined) map.focusStep(this.ui.dialog, this.ui.step);
+        if (map && this.ui && this.ui.step !== undefined) map.focusStep(this.ui.dialog, this.ui.step, false);
       });
     }
   }
