@@ -94,6 +94,8 @@ export class StudioDesigner extends LitElement {
     super.connectedCallback();
     // On the window: a shortcut still works when focus fell back to the page (its element was removed).
     window.addEventListener('keydown', this.onKeydown);
+    // Leaving a field ends its typing as one undo step; the next keys there make another.
+    this.addEventListener('focusout', this.onFocusOut);
     this.addEventListener('copy', this.onCopy);
     this.addEventListener('paste', this.onPaste);
     window.addEventListener('beforeunload', this.onLeave);
@@ -102,6 +104,7 @@ export class StudioDesigner extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('keydown', this.onKeydown);
+    this.removeEventListener('focusout', this.onFocusOut);
     this.removeEventListener('copy', this.onCopy);
     this.removeEventListener('paste', this.onPaste);
     window.removeEventListener('beforeunload', this.onLeave);
@@ -206,7 +209,7 @@ export class StudioDesigner extends LitElement {
               ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
               : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
         </div>
-        <section class="panels" aria-label=${t.panels}>${this.renderPanels(definition)}</section>
+        <section class="panels" aria-label=${t.panels} data-own-history>${this.renderPanels(definition)}</section>
       </div>
       <step-palette .ui=${ui} .open=${ui.palette !== undefined}></step-palette>
       ${this.renderSaveDialog()}
@@ -397,17 +400,25 @@ export class StudioDesigner extends LitElement {
     this.dispatchEvent(new CustomEvent('designer-publish', { detail: { versionId: state.baseVersionId }, bubbles: true, composed: true }));
   }
 
+  /** The preview's hook: the draft on the server as the screen shows it (PreviewHost). */
+  async saveDraftNow(): Promise<void> {
+    await this.state?.flushDraft();
+  }
+
   private onKeydown = (event: KeyboardEvent) => {
     const mod = event.ctrlKey || event.metaKey;
     if (!mod || !this.ui || event.defaultPrevented) return;
-    // Ours when it happens in the designer, or nowhere in particular (focus on the page itself).
+    // Ours when it happens in the designer, or around it: focus on the page itself, or on the
+    // shell's <main> that a click on a heading or on empty space leaves it on.
     const path = event.composedPath();
-    if (!path.includes(this) && !(path[0] === document.body || path[0] === document.documentElement)) return;
+    if (!path.includes(this) && !(path[0] instanceof Node && holds(path[0], this))) return;
     // A modal dialog (the palette, a save) keeps its own keys.
     if (path.some((node) => node instanceof HTMLDialogElement && node.open)) return;
     const key = event.key.toLowerCase();
     if (key === 'z' || key === 'y') {
-      // Every keystroke is an edit of the history, so the history's undo replaces the field's own.
+      // A text field that is no part of the design (search, the preview's chat and stubs) keeps its own undo.
+      if (path[0] instanceof HTMLElement && isTextField(path[0]) && path.some((node) => node instanceof HTMLElement && node.hasAttribute('data-own-history'))) return;
+      // A design field's keystrokes are edits of the history, so the history's undo replaces the field's own.
       event.preventDefault();
       if (key === 'y' || event.shiftKey) this.ui.redo();
       else this.ui.undo();
@@ -455,9 +466,19 @@ export class StudioDesigner extends LitElement {
     ui.paste(text, step === undefined ? undefined : Number(step));
   };
 
+  private onFocusOut = () => {
+    this.state?.seal();
+  };
+
   private onLeave = () => {
     void this.state?.flushDraft();
   };
+}
+
+/** Whether `node` is `inner` or holds it, across shadow roots. */
+function holds(node: Node, inner: Node): boolean {
+  for (let at: Node | null = inner; at; at = at.parentNode ?? (at instanceof ShadowRoot ? at.host : null)) if (at === node) return true;
+  return false;
 }
 
 function isTextField(element: HTMLElement): boolean {
