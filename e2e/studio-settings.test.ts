@@ -103,11 +103,20 @@ describe('the studio settings in Chromium', () => {
     await expect.poll(() => owner.getByRole('status').first().textContent()).toContain('Saved.');
   });
 
-  it('when the owner opens the audit trail, then the sign-up, the secret and the role change are listed', async () => {
+  it('when the owner opens the audit trail, then the sign-up, the secret and the role change read as sentences with people\'s names, and "Show as JSON" shows the entries as stored', async () => {
     await tab(owner, 'Audit trail');
-    for (const action of ['account_created', 'secret_set', 'role_changed', 'token_revoked']) {
-      await expect.poll(() => owner.getByRole('cell', { name: new RegExp(`^${action}`) }).count()).toBeGreaterThan(0);
+    for (const sentence of ['Olive Owner set the secret CRM_TOKEN.', 'Olive Owner changed the role of Edda Editor from Editor to Analyst.', 'Olive Owner revoked the API token "CI pipeline".']) {
+      await expect.poll(() => owner.getByRole('cell', { name: sentence, exact: true }).count()).toBe(1);
     }
+    await expect.poll(() => owner.getByRole('cell', { name: /^Edda Editor created the account of Edda Editor/ }).count()).toBe(1);
+    // No JSON and no account ids in the sentences.
+    const table = await owner.getByRole('table').textContent();
+    expect(table).not.toMatch(/[{}"]role"|"details"|role_changed/);
+    await owner.getByRole('checkbox', { name: 'Show as JSON' }).check();
+    await expect.poll(() => owner.getByText(/"action":"role_changed"/).count()).toBe(1);
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-audit-json');
+    await owner.getByRole('checkbox', { name: 'Show as JSON' }).uncheck();
     expect(await owner.content()).not.toContain('very-secret-crm-token-42');
     expect(await axeViolations(owner)).toEqual([]);
     await shot(owner, 'settings-audit');

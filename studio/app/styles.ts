@@ -34,6 +34,13 @@ export const shared = css`
     background: #fff;
     color: inherit;
   }
+  pre {
+    max-height: 30rem;
+    overflow: auto;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    font-size: 0.85rem;
+  }
   /* A checkbox sits before its words, on one line. */
   label.check {
     display: flex;

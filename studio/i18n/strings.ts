@@ -1,3 +1,4 @@
+import { auditDe, auditEn } from './audit-strings.ts';
 import { insightsDe, insightsEn } from './insights-strings.ts';
 import { missesDe, missesEn } from './misses-strings.ts';
 
@@ -220,6 +221,7 @@ export const en = {
   errorUnknown: 'Something went wrong on the server. Quote {requestId} when reporting it.',
   errorGeneric: 'Something went wrong. Try again.',
   ...insightsEn,
+  ...auditEn,
   ...missesEn,
 };
 
@@ -440,6 +442,7 @@ export const de: StudioStrings = {
   errorUnknown: 'Auf dem Server ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung {requestId}.',
   errorGeneric: 'Etwas ist schiefgegangen. Versuchen Sie es erneut.',
   ...insightsDe,
+  ...auditDe,
   ...missesDe,
 };
 

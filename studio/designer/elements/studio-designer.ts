@@ -21,6 +21,7 @@ import './designer-map.ts';
 import './designer-outline.ts';
 import './designer-side.ts';
 import './step-palette.ts';
+import { schemaInFormWords } from '../model/help-words.ts';
 
 const PANELS: readonly SidePanel[] = ['problems', 'variables', 'search', 'preview' as SidePanel];
 
@@ -163,6 +164,8 @@ export class StudioDesigner extends LitElement {
     );
     void this.loadDropOff(ui);
     void state.load().then(() => {
+      // Help texts in the form's words: labels, not JSON keys.
+      if (state.catalogue) state.catalogue = { ...state.catalogue, schema: schemaInFormWords(state.catalogue.schema, ui.t) };
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
     });
