@@ -1,5 +1,5 @@
 import { LitElement, css, html, unsafeCSS, type PropertyValues } from 'lit';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { shared } from '../app/styles.ts';
 import { t } from '../i18n/strings.ts';
 import { barPlot, barPlotStyles, SERIES_COLOURS as COLOURS } from './bar-plot.ts';
@@ -159,6 +159,7 @@ export class InsightsChart extends LitElement {
   /** The table's first column: what a row is (a day, a dialog, …). */
   declare labelHeader: string;
   private plot: uPlot | undefined;
+  private draws = 0;
   /** Keeps this chart's pattern ids apart from the other charts' on the page. */
   private readonly chartId = `chart-${++charts}`;
 
@@ -178,12 +179,18 @@ export class InsightsChart extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('labels') || changed.has('series') || changed.has('kind')) this.draw();
+    if (changed.has('labels') || changed.has('series') || changed.has('kind')) void this.draw();
   }
 
-  private draw(): void {
+  /** Draws the time chart; uPlot's code loads with the first one (the bar charts are SVG of our own). */
+  private async draw(): Promise<void> {
     this.plot?.destroy();
     this.plot = undefined;
+    if (this.kind !== 'time' || this.labels.length === 0) return;
+    const run = ++this.draws;
+    const { default: UPlot } = await import('uplot');
+    // A newer draw (new figures while the code loaded) draws instead.
+    if (run !== this.draws || !this.isConnected) return;
     const target = this.renderRoot.querySelector<HTMLElement>('.plot');
     if (!target || this.labels.length === 0 || this.kind !== 'time') return;
     const x = this.labels.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
@@ -197,7 +204,7 @@ export class InsightsChart extends LitElement {
       axes: [{ space: 60 }, { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) }],
       series: [{}, ...this.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: labels.length <= 31 } }))],
     };
-    this.plot = new uPlot(options, [x, ...this.series.map((s) => [...s.values])] as uPlot.AlignedData, target);
+    this.plot = new UPlot(options, [x, ...this.series.map((s) => [...s.values])] as uPlot.AlignedData, target);
   }
 
   override render() {

@@ -17,7 +17,6 @@ import { tabKey } from './tabs.ts';
 import './bot-form.ts';
 import './conflict-view.ts';
 import './designer-dialogs.ts';
-import './designer-map.ts';
 import './designer-outline.ts';
 import './designer-side.ts';
 import './step-palette.ts';
@@ -207,7 +206,9 @@ export class StudioDesigner extends LitElement {
         </nav>
         <div class="view" role="tabpanel" id="view-panel" aria-labelledby=${`view-tab-${ui.view}`}>
           ${ui.view === 'map'
-            ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
+            ? this.mapLoaded()
+              ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
+              : html`<p role="status">${t.loadingMap}</p>`
             : ui.view === 'bot'
               ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
               : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
@@ -322,7 +323,8 @@ export class StudioDesigner extends LitElement {
   private showView(view: View): void {
     this.ui?.setView(view);
     if (view === 'map') {
-      void this.updateComplete.then(() => {
+      void customElements.whenDefined('designer-map').then(async () => {
+        await this.updateComplete;
         const map = this.renderRoot.querySelector<DesignerMap>('designer-map');
         if (map && this.ui && this.ui.step !== undefined) map.focusStep(this.ui.dialog, this.ui.step, false);
       });
@@ -401,6 +403,13 @@ export class StudioDesigner extends LitElement {
   private openPlan(): void {
     const state = this.state!;
     this.dispatchEvent(new CustomEvent('designer-publish', { detail: { versionId: state.baseVersionId }, bubbles: true, composed: true }));
+  }
+
+  /** The map's code (with its pan and zoom library) loads the first time the map is shown. */
+  private mapLoaded(): boolean {
+    if (customElements.get('designer-map')) return true;
+    void import('./designer-map.ts').then(() => this.requestUpdate());
+    return false;
   }
 
   /** The preview's hook: the draft on the server as the screen shows it (PreviewHost). */

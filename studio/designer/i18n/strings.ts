@@ -9,6 +9,7 @@ export type PluralForms = { readonly other: string } & Partial<Readonly<Record<E
 export const en = {
   designer: 'Designer',
   loading: 'Loading the bot…',
+  loadingMap: 'Loading the map…',
   loadFailed: 'The bot could not be loaded: {reason}',
   retry: 'Try again',
   readOnly: 'Read only: your role ({role}) may look at the bot but not change it.',

@@ -3,6 +3,7 @@ import type { DesignerStrings } from '../strings.ts';
 const de: DesignerStrings = {
   designer: 'Designer',
   loading: 'Der Bot wird geladen…',
+  loadingMap: 'Die Karte wird geladen …',
   loadFailed: 'Der Bot konnte nicht geladen werden: {reason}',
   retry: 'Erneut versuchen',
   readOnly: 'Nur lesen: Ihre Rolle ({role}) darf den Bot ansehen, aber nicht ändern.',
