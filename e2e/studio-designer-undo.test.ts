@@ -63,7 +63,8 @@ describe('undo and redo in the designer, in Chromium', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(hello).not.toContain('Nice');
     expect(await hello()).toContain('Hello!');
-    expect(await page.getByRole('button', { name: 'Redo', exact: true }).isEnabled()).toBe(true);
+    // Redo names what it brings back.
+    expect(await page.getByRole('button', { name: 'Redo: Change Text of hello', exact: true }).isEnabled()).toBe(true);
     await page.keyboard.press('Control+Shift+z');
     await expect.poll(hello).toContain('Hello! Nice to see you.');
     await page.keyboard.press('Control+z');
@@ -73,10 +74,11 @@ describe('undo and redo in the designer, in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('when a step is added and the dialog\'s heading is clicked, then Ctrl+Z takes the step away', async () => {
+  it('when a step is added and the dialog\'s heading is clicked, then the Undo button names the addition, and Ctrl+Z takes the step away', async () => {
     const before = await steps();
     await addQuestion();
     await expect.poll(steps).toBe(before + 1);
+    await expect.poll(() => page.getByRole('button', { name: /^Undo: Added Question / }).count()).toBe(1);
     await heading().click();
     await page.keyboard.press('Control+z');
     await expect.poll(steps).toBe(before);

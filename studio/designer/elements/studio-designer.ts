@@ -237,8 +237,8 @@ export class StudioDesigner extends LitElement {
       ${readOnly
         ? nothing
         : html`<div class="group">
-            <button type="button" ?disabled=${!history?.canUndo} title=${history?.undoLabel ? format(t.undoWhat, { what: history.undoLabel }) : t.undo} @click=${() => ui.undo()}>${t.undo}</button>
-            <button type="button" ?disabled=${!history?.canRedo} title=${history?.redoLabel ? format(t.redoWhat, { what: history.redoLabel }) : t.redo} @click=${() => ui.redo()}>${t.redo}</button>
+            <button type="button" ?disabled=${!history?.canUndo} aria-label=${history?.undoLabel ? format(t.undoWhat, { what: actionName(history.undoLabel) }) : t.undo} title=${history?.undoLabel ? format(t.undoWhat, { what: actionName(history.undoLabel) }) : t.undo} @click=${() => ui.undo()}>${t.undo}</button>
+            <button type="button" ?disabled=${!history?.canRedo} aria-label=${history?.redoLabel ? format(t.redoWhat, { what: actionName(history.redoLabel) }) : t.redo} title=${history?.redoLabel ? format(t.redoWhat, { what: actionName(history.redoLabel) }) : t.redo} @click=${() => ui.redo()}>${t.redo}</button>
           </div>`}
       <div role="tablist" aria-label=${t.views} @keydown=${(e: KeyboardEvent) => this.onViewKey(e, views)}>
         ${views.map(
@@ -485,6 +485,11 @@ export class StudioDesigner extends LitElement {
   private onLeave = () => {
     void this.state?.flushDraft();
   };
+}
+
+/** What an edit did, for the undo and redo buttons' names: the first sentence of its announcement, without the full stop ("Added Question ask"). */
+function actionName(label: string): string {
+  return (label.split(/(?<=\.)\s/)[0] ?? label).replace(/[.;]$/, '');
 }
 
 /** Whether `node` is `inner` or holds it, across shadow roots. */
