@@ -31,8 +31,8 @@ export function person(owner: StudioClient, role: Role, email = `${role}@example
  * A browser context signed in as `client` (its session cookie handed over, as after signing in
  * on the page), with clipboard access, and a page collecting console errors and CSP violations.
  */
-export async function signedInPage(browser: Browser, server: ServerProcess, client: StudioClient, options: { viewport?: { width: number; height: number }; deviceScaleFactor?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}), locale: 'en-GB' });
+export async function signedInPage(browser: Browser, server: ServerProcess, client: StudioClient, options: { viewport?: { width: number; height: number }; deviceScaleFactor?: number; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}), locale: options.locale ?? 'en-GB' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const [name, value] = client.cookie!.split('=') as [string, string];
   await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: 'Strict' }]);

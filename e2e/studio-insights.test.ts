@@ -67,10 +67,39 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Insights screen 
     const calls = await rows(page, 'Integration calls by status as a table');
     expect(calls.map(([status, n]) => [status, n])).toEqual(Object.entries(EXPECTED.integrations).map(([status, n]) => [status, String(n)]));
     expect(await rows(page, 'Emails and SMS sent as a table')).toEqual([['Emails', '0'], ['SMS', '0']]);
-    // The charts are drawn (one canvas each at least) and hidden from screen readers, who read the tables.
-    expect(await page.locator('insights-chart').count()).toBe(6);
+    expect(await page.locator('insights-chart').count()).toBe(7);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `${store}-insights-dashboard`);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a bar chart has several figures per row, then every bar stands beside the others of its row with its figure on it, readable without colour', async () => {
+    const { page, problems } = await signedInPage(browser, server, analyst);
+    await page.goto(`${server.url}/studio/insights`);
+    for (const title of ['Completion of each dialog', 'Integration latency by status']) {
+      const table = await rows(page, `${title} as a table`);
+      const headers = (await page.getByRole('table', { name: `${title} as a table` }).getByRole('columnheader').allTextContents()).slice(1);
+      const chart = page.getByRole('img', { name: `${title} as bars (the figures are in the table beside it)` });
+      for (const [label, ...values] of table) {
+        const boxes = [];
+        for (const [i, series] of headers.entries()) {
+          // Each bar's tooltip names its series, row and figure; its box is where a person sees it.
+          const bar = chart.locator('rect', { has: page.locator('title', { hasText: `${series}, ${label}: ${values[i]}` }) });
+          const box = (await bar.boundingBox())!;
+          expect(box.width).toBeGreaterThan(4);
+          if (Number(values[i]) > 0) expect(box.height).toBeGreaterThan(0);
+          boxes.push(box);
+        }
+        // Side by side: no bar of a row covers another.
+        for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.x).toBeGreaterThanOrEqual(boxes[i - 1]!.x + boxes[i - 1]!.width - 0.5);
+        // The figure stands on the bar, so nobody needs the colour or the table to read it.
+        for (const value of values) expect(await chart.getByText(value, { exact: true }).count()).toBeGreaterThan(0);
+      }
+    }
+    await page.emulateMedia({ forcedColors: 'active' });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `${store}-insights-forced-colours`);
+    await page.emulateMedia({ forcedColors: 'none' });
     expect(problems).toEqual([]);
   });
 

@@ -103,23 +103,49 @@ describe('the studio settings in Chromium', () => {
     await expect.poll(() => owner.getByRole('status').first().textContent()).toContain('Saved.');
   });
 
-  it('when the owner opens the audit trail, then the sign-up, the secret and the role change are listed', async () => {
+  it('when the owner opens the audit trail, then the sign-up, the secret and the role change read as sentences with people\'s names, and "Show as JSON" shows the entries as stored', async () => {
     await tab(owner, 'Audit trail');
-    for (const action of ['account_created', 'secret_set', 'role_changed', 'token_revoked']) {
-      await expect.poll(() => owner.getByRole('cell', { name: new RegExp(`^${action}`) }).count()).toBeGreaterThan(0);
+    for (const sentence of ['Olive Owner set the secret CRM_TOKEN.', 'Olive Owner changed the role of Edda Editor from Editor to Analyst.', 'Olive Owner revoked the API token "CI pipeline".']) {
+      await expect.poll(() => owner.getByRole('cell', { name: sentence, exact: true }).count()).toBe(1);
     }
+    await expect.poll(() => owner.getByRole('cell', { name: /^Edda Editor created the account of Edda Editor/ }).count()).toBe(1);
+    // No JSON and no account ids in the sentences.
+    const table = await owner.getByRole('table').textContent();
+    expect(table).not.toMatch(/[{}"]role"|"details"|role_changed/);
+    await owner.getByRole('checkbox', { name: 'Show as JSON' }).check();
+    await expect.poll(() => owner.getByText(/"action":"role_changed"/).count()).toBe(1);
+    expect(await axeViolations(owner)).toEqual([]);
+    await shot(owner, 'settings-audit-json');
+    await owner.getByRole('checkbox', { name: 'Show as JSON' }).uncheck();
     expect(await owner.content()).not.toContain('very-secret-crm-token-42');
     expect(await axeViolations(owner)).toEqual([]);
     await shot(owner, 'settings-audit');
   });
 
-  it('when the owner looks at the sessions and logs out everywhere, then the sign-in page comes back', async () => {
+  it('when the owner logs out everywhere and ticks "Also end my API tokens", then the sign-in page comes back, the token stops working, and the audit trail says it was revoked', async () => {
+    await tab(owner, 'API tokens');
+    await owner.getByLabel('Token name').fill('Laptop script');
+    await owner.getByRole('button', { name: 'Create token' }).click();
+    await expect.poll(() => owner.getByLabel('New API token').inputValue()).toMatch(/^cbst_/);
+    const token = await owner.getByLabel('New API token').inputValue();
+    const asToken = () => fetch(`${server.url}/studio/api/session`, { headers: { authorization: `Bearer ${token}` } }).then((res) => res.status);
+    expect(await asToken()).toBe(200);
+
     await tab(owner, 'Sessions');
     await expect.poll(() => owner.getByRole('cell', { name: 'this session' }).count()).toBe(1);
+    await owner.getByRole('checkbox', { name: /Also end my API tokens/ }).check();
     expect(await axeViolations(owner)).toEqual([]);
     await shot(owner, 'settings-sessions');
     await owner.getByRole('button', { name: 'Log out everywhere' }).click();
     await expect.poll(() => owner.getByRole('heading', { name: 'Sign in to the studio' }).count()).toBe(1);
+    expect(await asToken()).toBe(401);
+
+    await owner.getByLabel('Email').fill('owner@example.com');
+    await owner.getByLabel('Password').fill('correct horse battery staple');
+    await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await owner.getByRole('link', { name: 'Settings' }).click();
+    await tab(owner, 'Audit trail');
+    await expect.poll(() => owner.getByRole('row').filter({ hasText: 'Laptop script' }).filter({ hasText: /revoked/i }).count()).toBe(1);
     expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
   });
 });

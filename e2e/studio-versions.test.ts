@@ -133,13 +133,14 @@ describe('the versions screen in Chromium', () => {
     expect(server.output()).toMatch(/"code":"stale_position".*"fromStepId":"number".*"toDialogId":"help","toStepId":"offer","chosenAtPublish":true/);
   });
 
-  it('when the owner rolls back to v1, then the list shows v1 live again and a new visitor meets the old greeting', async () => {
+  it('when the owner rolls back to v1, then the list shows v1 live again, put live by the owner (not the file that brought it), and a new visitor meets the old greeting', async () => {
     const rollback = page.getByRole('button', { name: 'Roll back to v1…' });
     await rollback.click();
     await eventually(() => page.getByRole('heading', { name: 'Roll back to v1', level: 2 }).count()).toBe(1);
     await eventually(() => page.getByRole('button', { name: 'Roll back to v1', exact: true }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Roll back to v1', exact: true }).click();
     await eventually(() => page.getByRole('status').filter({ hasText: 'Rolled back: v1 is live again on every node.' }).count()).toBe(1);
+    await eventually(() => page.getByText(/^Live now: v1, published .+ by /).textContent()).toMatch(/ by Olive Owner\.$/);
     const fresh = visitor(server.url);
     try {
       await eventually(() => fresh.texts()).toContain('Welcome to the shop.');

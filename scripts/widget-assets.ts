@@ -51,8 +51,8 @@ const MAP_COMMENT = /\n?\/\/# sourceMappingURL=\S+\s*$/;
 
 const hashOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex').slice(0, 12);
 
-/** Writes the file with its .br and .gz siblings. */
-function writeCompressed(file: string, bytes: Buffer): void {
+/** Writes the file with its .br and .gz siblings (the studio's build uses it too). */
+export function writeCompressed(file: string, bytes: Buffer): void {
   writeFileSync(file, bytes);
   writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
   writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));

@@ -1,8 +1,11 @@
-// The studio's entry: defines its elements. Served only at /studio, behind its own strict CSP.
-// Each section's screen defines its element here; the shell shows a placeholder for one not (yet) defined.
-import './screens/settings/settings-screen.ts';
-import './app/studio-app.ts';
-import './versions/versions-screen.ts';
-import './designer/elements/studio-designer.ts';
-import './preview/preview-panel.ts';
-import './insights/insights-screen.ts';
+// The studio's entry: the shell (sign-in, setup, navigation) and, for each section, how to load its
+// screen. A screen's code (and the designer's map, the insights' charts inside it) downloads when the
+// section is first opened, so the sign-in page and the versions list load without the rest.
+import { StudioApp } from './app/studio-app.ts';
+
+StudioApp.screens = {
+  'studio-versions': () => import('./versions/versions-screen.ts'),
+  'studio-designer': () => Promise.all([import('./designer/elements/studio-designer.ts'), import('./preview/preview-panel.ts')]),
+  'studio-insights': () => import('./insights/insights-screen.ts'),
+  'studio-settings': () => import('./screens/settings/settings-screen.ts'),
+};

@@ -21,6 +21,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof HttpError) {
+      // Every 429 says when to come back, in the header clients and proxies read, not only in the body.
+      const retryAfter = error.details?.retryAfterSeconds;
+      if (error.status === 429 && typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
       res.status(error.status).json(errorBody(error.code, error.message, error.details));
       return;
     }

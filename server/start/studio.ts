@@ -29,6 +29,7 @@ import { oidcRoutes } from '../studio/http/oidc-routes.ts';
 import { OPEN_METHODS, SIGNED_IN_METHODS, otherMethods } from '../studio/http/other-methods.ts';
 import { secretsRoom, type SecretsRoom } from '../studio/secrets/secrets-room.ts';
 import { persistentSecret } from '../secrets.ts';
+import { chooseEncoding } from '../api/widget-assets.ts';
 
 export interface StudioOptions {
   readonly root: string;
@@ -139,7 +140,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
       }
     },
   };
-  const sessionDeps = { people: signIn, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }) };
+  const sessionDeps = { people: signIn, tokens, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }) };
 
   return {
     rooms,
@@ -162,7 +163,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
           ...routes,
         ],
       }),
-      studioPages(path.join(options.root, 'dist', 'studio')),
+      studioPages(path.join(options.root, 'dist', 'studio'), chooseEncoding),
     ],
     signedIn: (cookie) => signIn.authenticate(cookie),
     origins: options.origins,

@@ -24,6 +24,11 @@ export const SECTIONS: ReadonlyArray<{ readonly route: string; readonly label: S
  * landmark on every move, so a screen reader hears the new page.
  */
 export class StudioApp extends LitElement {
+  /** How to load each section's screen (set by the entry, main.ts): its code downloads when it is first opened. */
+  static screens: Readonly<Record<string, () => Promise<unknown>>> = {};
+  private readonly loading = new Set<string>();
+  private readonly failed = new Set<string>();
+
   static override styles = [
     shared,
     css`
@@ -152,6 +157,21 @@ export class StudioApp extends LitElement {
     return section ? t(section.label) : t('appName');
   }
 
+  /** Loads a screen's code once; the shell draws again when its element is defined, or says why not. */
+  private loadScreen(tag: string, load: () => Promise<unknown>): void {
+    if (this.loading.has(tag)) return;
+    this.loading.add(tag);
+    load().then(
+      () => this.requestUpdate(),
+      (error: unknown) => {
+        // A new release replaced the files this page knows (or the network failed): a reload fetches them again.
+        console.warn(`Studio: the ${tag} screen could not be loaded`, error);
+        this.failed.add(tag);
+        this.requestUpdate();
+      },
+    );
+  }
+
   private async signOut(): Promise<void> {
     await this.api.post('/logout').catch(() => undefined);
     this.notice = undefined;
@@ -196,7 +216,13 @@ export class StudioApp extends LitElement {
   }
 
   private screen(section: (typeof SECTIONS)[number]): TemplateResult | typeof nothing {
-    if (!customElements.get(section.tag)) return html`<h1>${t(section.label)}</h1><p>${t('notHereYet')}</p>`;
+    if (!customElements.get(section.tag)) {
+      const load = StudioApp.screens[section.tag];
+      if (!load) return html`<h1>${t(section.label)}</h1><p>${t('notHereYet')}</p>`;
+      this.loadScreen(section.tag, load);
+      if (this.failed.has(section.tag)) return html`<h1>${t(section.label)}</h1><p role="alert">${t('errorNetwork')}</p>`;
+      return html`<h1>${t(section.label)}</h1><p role="status">${t('loading')}</p>`;
+    }
     const rest = this.route.startsWith(`${section.route}/`) ? this.route.slice(section.route.length + 1) : '';
     // A tag chosen from the fixed table above, never from the address: created by hand (Lit cannot bind a tag
     // name) and kept, so a screen keeps its state while the shell redraws.

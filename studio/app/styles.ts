@@ -34,6 +34,20 @@ export const shared = css`
     background: #fff;
     color: inherit;
   }
+  pre {
+    max-height: 30rem;
+    overflow: auto;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    font-size: 0.85rem;
+  }
+  /* A checkbox sits before its words, on one line. */
+  label.check {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    font-weight: 400;
+  }
   .hint {
     font-weight: 400;
     font-size: 0.9rem;

@@ -1,3 +1,4 @@
+import { auditDe, auditEn } from './audit-strings.ts';
 import { insightsDe, insightsEn } from './insights-strings.ts';
 import { missesDe, missesEn } from './misses-strings.ts';
 
@@ -199,6 +200,7 @@ export const en = {
   thisSession: 'this session',
   endSession: 'End session from {ip}',
   logoutEverywhere: 'Log out everywhere',
+  alsoEndTokens: 'Also end my API tokens (scripts and CI jobs using them stop working)',
   passwordTitle: 'Change password',
   currentPassword: 'Current password',
   changePassword: 'Change password',
@@ -219,6 +221,7 @@ export const en = {
   errorUnknown: 'Something went wrong on the server. Quote {requestId} when reporting it.',
   errorGeneric: 'Something went wrong. Try again.',
   ...insightsEn,
+  ...auditEn,
   ...missesEn,
 };
 
@@ -418,6 +421,7 @@ export const de: StudioStrings = {
   thisSession: 'diese Sitzung',
   endSession: 'Sitzung von {ip} beenden',
   logoutEverywhere: 'Überall abmelden',
+  alsoEndTokens: 'Auch meine API-Tokens beenden (Skripte und CI-Jobs, die sie nutzen, funktionieren dann nicht mehr)',
   passwordTitle: 'Passwort ändern',
   currentPassword: 'Aktuelles Passwort',
   changePassword: 'Passwort ändern',
@@ -438,6 +442,7 @@ export const de: StudioStrings = {
   errorUnknown: 'Auf dem Server ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung {requestId}.',
   errorGeneric: 'Etwas ist schiefgegangen. Versuchen Sie es erneut.',
   ...insightsDe,
+  ...auditDe,
   ...missesDe,
 };
 

@@ -1,24 +1,26 @@
 import { LitElement, css, html, unsafeCSS, type PropertyValues } from 'lit';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { shared } from '../app/styles.ts';
 import { t } from '../i18n/strings.ts';
+import { barPlot, barPlotStyles, SERIES_COLOURS as COLOURS } from './bar-plot.ts';
 
 export interface ChartSeries {
   readonly label: string;
   readonly values: readonly number[];
 }
 
-/** Series colours, in order (contrast ≥ 4.5:1 on white, told apart by the key and the table too). */
-const COLOURS = ['#0b5cad', '#b3471b', '#2b7a4b', '#6b3fa0'];
+let charts = 0;
 
 /**
- * One chart drawn with uPlot and, beside it, the same figures as a table: the table is what a
- * screen reader reads and what copies into a spreadsheet; the canvas is hidden from assistive
- * technology. `kind`: `time` for one point a day (labels are YYYY-MM-DD), `bars` for categories.
+ * One chart and, beside it, the same figures as a table: the table is what a screen reader reads
+ * and what copies into a spreadsheet. `kind`: `time` for one point a day (labels are YYYY-MM-DD),
+ * drawn with uPlot (its canvas hidden from assistive technology); `bars` for categories, drawn as
+ * SVG with the bars of a category side by side, patterns and figures on the bars (bar-plot.ts).
  */
 export class InsightsChart extends LitElement {
   static override styles = [
     shared,
+    barPlotStyles,
     css`
       :host {
         display: block;
@@ -157,6 +159,9 @@ export class InsightsChart extends LitElement {
   /** The table's first column: what a row is (a day, a dialog, …). */
   declare labelHeader: string;
   private plot: uPlot | undefined;
+  private draws = 0;
+  /** Keeps this chart's pattern ids apart from the other charts' on the page. */
+  private readonly chartId = `chart-${++charts}`;
 
   constructor() {
     super();
@@ -174,49 +179,43 @@ export class InsightsChart extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('labels') || changed.has('series') || changed.has('kind')) this.draw();
+    if (changed.has('labels') || changed.has('series') || changed.has('kind')) void this.draw();
   }
 
-  private draw(): void {
+  /** Draws the time chart; uPlot's code loads with the first one (the bar charts are SVG of our own). */
+  private async draw(): Promise<void> {
     this.plot?.destroy();
     this.plot = undefined;
+    if (this.kind !== 'time' || this.labels.length === 0) return;
+    const run = ++this.draws;
+    const { default: UPlot } = await import('uplot');
+    // A newer draw (new figures while the code loaded) draws instead.
+    if (run !== this.draws || !this.isConnected) return;
     const target = this.renderRoot.querySelector<HTMLElement>('.plot');
-    if (!target || this.labels.length === 0) return;
-    const x = this.kind === 'time' ? this.labels.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000) : this.labels.map((_, i) => i);
+    if (!target || this.labels.length === 0 || this.kind !== 'time') return;
+    const x = this.labels.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
     const labels = this.labels;
-    const bars = this.kind === 'bars' ? uPlot.paths.bars!({ size: [0.7 / Math.max(1, this.series.length), 48] }) : undefined;
     const options: uPlot.Options = {
       width: Math.max(280, Math.min(720, target.clientWidth || 560)),
       height: 220,
       legend: { show: false },
       cursor: { show: false },
-      scales: { x: { time: this.kind === 'time', ...(this.kind === 'bars' ? { range: [-0.5, labels.length - 0.5] as [number, number] } : {}) }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
-      axes: [
-        this.kind === 'bars'
-          ? { values: (_u, splits) => splits.map((i) => (Number.isInteger(i) ? shorten(labels[i] ?? '') : '')), splits: () => labels.map((_, i) => i), gap: 4 }
-          : { space: 60 },
-        { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) },
-      ],
-      series: [
-        {},
-        ...this.series.map((s, i) => ({
-          label: s.label,
-          stroke: COLOURS[i % COLOURS.length],
-          width: 2,
-          ...(bars ? { paths: bars, fill: COLOURS[i % COLOURS.length], points: { show: false } } : { points: { show: labels.length <= 31 } }),
-        })),
-      ],
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+      axes: [{ space: 60 }, { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) }],
+      series: [{}, ...this.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: labels.length <= 31 } }))],
     };
-    this.plot = new uPlot(options, [x, ...this.series.map((s) => [...s.values])] as uPlot.AlignedData, target);
+    this.plot = new UPlot(options, [x, ...this.series.map((s) => [...s.values])] as uPlot.AlignedData, target);
   }
 
   override render() {
     return html`<figure>
       <figcaption>${this.title}</figcaption>
-      <div>
-        <div class="plot" aria-hidden="true"></div>
-        ${this.series.length > 1 ? html`<ul class="key" aria-hidden="true">${this.series.map((s) => html`<li>${s.label}</li>`)}</ul>` : ''}
-      </div>
+      ${this.kind === 'bars'
+        ? html`<div>${barPlot(this.chartId, t('chartBars', { title: this.title }), this.labels, this.series)}</div>`
+        : html`<div>
+            <div class="plot" aria-hidden="true"></div>
+            ${this.series.length > 1 ? html`<ul class="key" aria-hidden="true">${this.series.map((s) => html`<li>${s.label}</li>`)}</ul>` : ''}
+          </div>`}
       <!-- A long table scrolls: focusable, so a keyboard can scroll it too. -->
       <div class="table-wrap" tabindex="0" role="group" aria-label=${this.title}>
         <table aria-label=${t('chartTable', { title: this.title })}>
@@ -238,10 +237,6 @@ export class InsightsChart extends LitElement {
       </div>
     </figure>`;
   }
-}
-
-function shorten(label: string): string {
-  return label.length > 14 ? `${label.slice(0, 13)}…` : label;
 }
 
 customElements.define('insights-chart', InsightsChart);

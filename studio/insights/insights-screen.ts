@@ -193,6 +193,7 @@ export class StudioInsights extends LitElement {
     </fieldset>`;
   }
 
+  /** Integration calls and their latency are two charts: counts and milliseconds on one scale would dwarf one or the other. */
   private renderDashboard(): TemplateResult | typeof nothing {
     const d = this.dashboard;
     if (!d) return html`<p role="status">${t('loading')}</p>`;
@@ -214,8 +215,8 @@ export class StudioInsights extends LitElement {
       ])}
       ${this.bars(t('chartUnprocessed'), t('colInput'), d.unprocessed.map((x) => x.text), [{ label: t('colCount'), values: d.unprocessed.map((x) => x.count) }])}
       ${this.bars(t('chartFaq'), t('colKind'), [t('faqAnswered'), t('faqMissed')], [{ label: t('colCount'), values: [d.faq.answered, d.faq.missed] }])}
-      ${this.bars(t('chartIntegrations'), t('colCallStatus'), d.integrations.map((x) => x.status), [
-        { label: t('colCalls'), values: d.integrations.map((x) => x.calls) },
+      ${this.bars(t('chartIntegrations'), t('colCallStatus'), d.integrations.map((x) => x.status), [{ label: t('colCalls'), values: d.integrations.map((x) => x.calls) }])}
+      ${this.bars(t('chartLatency'), t('colCallStatus'), d.integrations.map((x) => x.status), [
         { label: t('colP50'), values: d.integrations.map((x) => x.p50Ms) },
         { label: t('colP95'), values: d.integrations.map((x) => x.p95Ms) },
       ])}

@@ -12,6 +12,11 @@ import { fill, previewStrings, type PreviewStrings } from './strings.ts';
 export interface PreviewHost {
   currentStep: { dialog: string; step: string } | undefined;
   liveValues: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Saves the draft now if the screen is ahead of it (an edit, an undo or redo still waiting for
+   * its autosave), so the preview runs what the author sees, not the draft of a second ago.
+   */
+  saveDraftNow(): Promise<void>;
 }
 
 type Ack<T> = { ok: true; value: T } | { ok: false; error: PreviewError };
@@ -125,6 +130,7 @@ export class StudioPreviewPanel extends LitElement {
 
   private async start(from: StartPreview): Promise<void> {
     this.message = '';
+    await this.host?.saveDraftNow();
     const state = await this.request<PreviewState>('start', from);
     if (!state) return;
     this.show(state);

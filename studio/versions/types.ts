@@ -20,6 +20,8 @@ export interface VersionMeta {
   readonly hash: string;
   readonly source: 'studio' | 'file' | 'push';
   readonly publishedAt?: number;
+  /** Who last put it live: after a rollback, the person who rolled back, not the version's author. */
+  readonly publishedBy?: VersionAuthor;
 }
 
 export interface VersionList {

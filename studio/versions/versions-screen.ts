@@ -162,7 +162,7 @@ export class StudioVersions extends LitElement {
           ? nothing
           : html`<p role="status">${t('loading')}</p>`
         : html`
-            <p>${live ? t('versionsLive', { id: live.id, time: this.when(live.publishedAt ?? live.createdAt), name: this.who(live.author) }) : t('versionsNoneLive')}</p>
+            <p>${live ? t('versionsLive', { id: live.id, time: this.when(live.publishedAt ?? live.createdAt), name: this.who(live.publishedBy ?? live.author) }) : t('versionsNoneLive')}</p>
             ${this.reviewing
               ? html`<studio-publish-plan
                   .api=${this.api}

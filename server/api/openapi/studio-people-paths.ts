@@ -115,7 +115,12 @@ export function studioPeoplePaths(): Obj {
     },
     '/studio/api/session': { get: op('session', 'Who is signed in, and the CSRF token', { responses: { '200': json(ref('StudioSession'), 'The caller.'), ...guarded('any role') } }) },
     '/studio/api/logout': { post: op('logout', 'End this session', { responses: { '204': { description: 'Signed out.' }, ...guarded('any role') } }) },
-    '/studio/api/logout-everywhere': { post: op('logoutEverywhere', 'End every session of the caller\'s account', { responses: { '200': json({ type: 'object', required: ['ended'], properties: { ended: { type: 'integer' } } }, 'How many ended.'), ...guarded('any role') } }) },
+    '/studio/api/logout-everywhere': {
+      post: op('logoutEverywhere', 'End every session of the caller\'s account, and with apiTokens its API tokens too (each audited as revoked)', {
+        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { apiTokens: { type: 'boolean', description: 'End the account\'s API tokens as well. Without a body, only the sessions end.' } } } } } },
+        responses: { '200': json({ type: 'object', required: ['ended', 'tokensEnded'], properties: { ended: { type: 'integer' }, tokensEnded: { type: 'integer' } } }, 'How many sessions and API tokens ended.'), ...bodyErrors, ...guarded('any role') },
+      }),
+    },
     '/studio/api/sessions': { get: op('listSessions', 'The caller\'s sessions', { responses: { '200': json({ type: 'array', items: { type: 'object' } }, 'Sessions, most recently active first.'), ...guarded('any role') } }) },
     '/studio/api/sessions/{id}': {
       delete: op('endSession', 'End one of the caller\'s sessions', { parameters: [{ name: 'id', in: 'path', required: true, schema: HANDLE }], responses: { '204': { description: 'Ended.' }, '400': error('invalid_parameter.'), '404': error('not_found.'), ...guarded('any role') } }),

@@ -170,6 +170,7 @@ const versionMeta: Obj = {
   hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'sha256 of the canonical text.' },
   source: { type: 'string', enum: ['studio', 'file', 'push'] },
   publishedAt: { type: 'integer', description: 'When it was last put live; absent when never.' },
+  publishedBy: { ...author, description: 'Who last put it live (a publish, a rollback, or the file at start); absent when never.' },
 };
 const metaRequired = ['id', 'number', 'parentId', 'author', 'createdAt', 'message', 'hash', 'source'];
 const problem: Obj = {

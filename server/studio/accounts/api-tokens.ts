@@ -58,6 +58,17 @@ export function apiTokens(deps: { accounts: Accounts; audit: AuditTrail; now: ()
       return true;
     },
 
+    /** Ends every API token of the account (the "log out everywhere" of a lost laptop); each is audited as revoked. */
+    async revokeAll(account: Account, actor: AuditActor, ip: string): Promise<number> {
+      let ended = 0;
+      for (const token of await accounts.listTokens(account.id)) {
+        if (!(await accounts.deleteToken(account.id, token.id))) continue;
+        await audit.record({ actor, ip, action: 'token_revoked', target: token.id, details: { name: token.name, everywhere: true } });
+        ended++;
+      }
+      return ended;
+    },
+
     /** The account a bearer token stands for, or null when it is unknown, revoked or expired. */
     async authenticate(bearer: string): Promise<{ account: Account; token: ApiToken } | null> {
       if (!bearer.startsWith(TOKEN_PREFIX) || bearer.length > 100) return null;

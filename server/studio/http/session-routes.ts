@@ -4,6 +4,7 @@ import { HttpError } from '../../ports/http-error.ts';
 import type { SetupLinks } from '../accounts/setup-links.ts';
 import { MAX_PASSWORD } from '../accounts/passwords.ts';
 import { sessionHandle, type People, type SessionSettings, type SignedIn } from '../accounts/people.ts';
+import type { ApiTokens } from '../accounts/api-tokens.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cookies.ts';
 import { readJson, parseInput } from './request-body.ts';
@@ -17,9 +18,12 @@ const tokenField = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/, 'not a 
 const loginBody = z.strictObject({ email: emailField, password: passwordField });
 const setupBody = z.strictObject({ token: tokenField, email: emailField.optional(), name: nameField, password: passwordField });
 const passwordBody = z.strictObject({ currentPassword: passwordField, newPassword: passwordField });
+/** "Log out everywhere" ends sessions; with apiTokens it ends the account's API tokens too (a lost laptop may hold one). */
+const everywhereBody = z.strictObject({ apiTokens: z.boolean().optional() });
 
 export interface SessionRouteDeps {
   readonly people: People;
+  readonly tokens: ApiTokens;
   readonly setup: SetupLinks;
   readonly session: SessionSettings;
   readonly origins: () => readonly string[];
@@ -94,9 +98,13 @@ export function sessionRoutes(deps: SessionRouteDeps): Router {
 
   router.post('/logout-everywhere', async (req, res) => {
     const caller = callerOf(req);
+    // A POST without a body ends the sessions only, as it did before the choice was offered.
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    const input = hasBody ? await readJson(req, everywhereBody) : {};
     const ended = await deps.people.logoutEverywhere(caller.account, caller.actor, caller);
+    const tokensEnded = input.apiTokens ? await deps.tokens.revokeAll(caller.account, caller.actor, caller.ip) : 0;
     clearSessionCookie(req, res);
-    res.json({ ended });
+    res.json({ ended, tokensEnded });
   });
 
   router.get('/sessions', async (req, res) => {

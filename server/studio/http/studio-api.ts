@@ -76,9 +76,10 @@ export interface GuardOptions {
 
 /**
  * A write from a page must come from the studio's own origin: `Origin` names it, or, where a
- * browser sends no Origin, `Sec-Fetch-Site: same-origin`. A request with neither header is not
- * from a browser page (curl, a script) and carries no ambient cookie risk only when it has no
- * cookie — which the CSRF token check covers for cookie callers.
+ * browser sends no Origin, `Sec-Fetch-Site: same-origin`. A request with neither header is
+ * refused: every browser this studio supports sends one of them on a write, so a cookie write
+ * without both came from something that is not the studio's page (an old browser, a plugin, a
+ * proxy stripping headers), and the token alone is then the only guard. Scripts use API tokens.
  */
 export function sameOrigin(req: Request, origins: readonly string[]): boolean {
   const origin = req.headers.origin;
@@ -88,8 +89,7 @@ export function sameOrigin(req: Request, origins: readonly string[]): boolean {
     return origin.toLowerCase() === own || origins.some((allowed) => allowed.toLowerCase() === origin.toLowerCase());
   }
   if (origin === 'null') return false;
-  const site = req.headers['sec-fetch-site'];
-  return site === undefined || site === 'same-origin';
+  return req.headers['sec-fetch-site'] === 'same-origin';
 }
 
 export const csrfFailed = () =>

@@ -4,13 +4,15 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { errorHandler } from '../../api/errors.ts';
+import { chooseEncoding } from '../../api/widget-assets.ts';
 import { createLogger } from '../../logger.ts';
 import { studioPages } from './studio-pages.ts';
 
 async function serve(appDir: string): Promise<{ url: string; server: Server }> {
   const app = express();
-  app.use(studioPages(appDir));
+  app.use(studioPages(appDir, chooseEncoding));
   app.use(errorHandler(createLogger('silent')));
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -28,6 +30,8 @@ describe('studio pages', () => {
     await mkdir(path.join(dir, 'app', 'assets'), { recursive: true });
     await writeFile(path.join(dir, 'app', 'index.html'), '<!doctype html><title>Studio</title><script type="module" src="/studio/assets/index-abc.js"></script>');
     await writeFile(path.join(dir, 'app', 'assets', 'index-abc.js'), 'export {};');
+    await writeFile(path.join(dir, 'app', 'assets', 'index-abc.js.br'), brotliCompressSync('export {};'));
+    await writeFile(path.join(dir, 'app', 'assets', 'index-abc.js.gz'), gzipSync('export {};'));
     built = await serve(path.join(dir, 'app'));
     unbuilt = await serve(path.join(dir, 'missing'));
   });
@@ -35,6 +39,20 @@ describe('studio pages', () => {
     built.server.close();
     unbuilt.server.close();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when a browser accepts Brotli or gzip, then a script comes precompressed in the best one, cached for good; else as it is; Vary says so either way', async () => {
+    const get = (acceptEncoding: string) => fetch(`${built.url}/studio/assets/index-abc.js`, { headers: { 'accept-encoding': acceptEncoding } });
+    // fetch decodes the body as the header says: the right text proves the bytes were the encoding named.
+    const br = await get('gzip, deflate, br');
+    expect([br.status, br.headers.get('content-encoding'), br.headers.get('content-type'), br.headers.get('vary')]).toEqual([200, 'br', 'text/javascript; charset=utf-8', 'Accept-Encoding']);
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await br.text()).toBe('export {};');
+    const gzip = await get('gzip;q=1, br;q=0');
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzip.text()).toBe('export {};');
+    const plain = await get('identity');
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary'), await plain.text()]).toEqual([null, 'Accept-Encoding', 'export {};']);
   });
 
   it('when a page under /studio/ is asked for, then the app page comes with the strict policy and is never cached', async () => {

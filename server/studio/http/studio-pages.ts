@@ -35,27 +35,43 @@ export const STUDIO_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
+/** The encoding to send of a precompressed file, from the request's Accept-Encoding (the widget's rule, wired in by start/). */
+export type EncodingChoice = (acceptEncoding: string | undefined) => 'br' | 'gzip' | 'identity';
+
+const SUFFIX = { br: '.br', gzip: '.gz' } as const;
+const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', map: 'application/json; charset=utf-8' };
+const ASSET_HEADERS = { 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin', vary: 'Accept-Encoding' };
+
 /**
  * Serves the built web app (dist/studio) at /studio: content-hashed assets cached for a year,
- * every other address under /studio/ the app's page (it routes in the browser). /studio/api is
- * not answered here.
+ * sent precompressed (Brotli or gzip, written at build) when the browser accepts it, every other
+ * address under /studio/ the app's page (it routes in the browser). /studio/api is not answered here.
  */
-export function studioPages(appDir: string): Router {
+export function studioPages(appDir: string, encodingFor: EncodingChoice = () => 'identity'): Router {
   // Strict: /studio and /studio/ differ (the first redirects to the second).
   const router = Router({ strict: true });
   const indexFile = path.join(appDir, 'index.html');
   let page: string | undefined;
   router.get('/studio', (_req, res) => res.redirect(308, '/studio/'));
+  const assetsDir = path.join(appDir, 'assets');
+  router.get(/^\/studio\/assets\/([\w.-]+)\.(js|css|map)$/, (req, res, next) => {
+    const encoding = encodingFor(req.headers['accept-encoding']);
+    if (encoding === 'identity') return next();
+    const name = path.basename(req.path);
+    const file = path.join(assetsDir, name + SUFFIX[encoding]);
+    if (!existsSync(file)) return next();
+    res.set({ ...ASSET_HEADERS, 'content-type': TYPES[name.slice(name.lastIndexOf('.') + 1)]!, 'content-encoding': encoding });
+    res.sendFile(file, { immutable: true, maxAge: '365d' }, (error) => error && next(error));
+  });
   router.use(
     '/studio/assets',
-    express.static(path.join(appDir, 'assets'), {
+    express.static(assetsDir, {
       immutable: true,
       maxAge: '365d',
       index: false,
       fallthrough: true,
       setHeaders: (res) => {
-        res.setHeader('x-content-type-options', 'nosniff');
-        res.setHeader('cross-origin-resource-policy', 'same-origin');
+        for (const [name, value] of Object.entries(ASSET_HEADERS)) res.setHeader(name, value);
       },
     }),
   );

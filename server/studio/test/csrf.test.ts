@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/start-test-server.ts';
-import { setUpOwner, type StudioClient } from './studio-client.ts';
+import { setUpOwner, StudioClient } from './studio-client.ts';
 
 /**
  * What another site's page can make a browser send with the studio's cookie, over real HTTP:
@@ -57,6 +57,39 @@ describe('CSRF on the studio API', () => {
     });
     expect(noOriginCrossSite.status).toBe(403);
     expect(await tokens()).toEqual(before);
+  });
+
+  it('when a cookie write carries the right CSRF token but neither Origin nor Sec-Fetch-Site, then it is refused with csrf_failed and nothing changes', async () => {
+    const before = await tokens();
+    const res = await fetch(`${server.url}/studio/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie!, 'x-csrf-token': owner.csrf!, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'no origin at all' }),
+    });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe('csrf_failed');
+    expect(await tokens()).toEqual(before);
+  });
+
+  it('when a page without Origin says Sec-Fetch-Site: same-origin, then its write with the token works', async () => {
+    const res = await fetch(`${server.url}/studio/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie!, 'x-csrf-token': owner.csrf!, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'same origin by fetch metadata' }),
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('when sign-in attempts for one account go over the limit, then the 429 says in Retry-After how many seconds to wait', async () => {
+    const guesser = new StudioClient(server.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await guesser.login('guessed@example.com', `wrong guess number ${i}`)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    const refused = guesser.answers.at(-1)!;
+    expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
   });
 
   it('when the studio page writes with its token from its own origin, then it works', async () => {

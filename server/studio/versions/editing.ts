@@ -2,7 +2,7 @@ import { canonicalText, exportDefinition, hashOfCanonicalText, type ExportFormat
 import type { Problem } from '../../definition/problem.ts';
 import { MAX_DEFINITION_BYTES, parseDefinitionText } from '../../definition/read-source.ts';
 import { HttpError } from '../../ports/http-error.ts';
-import type { Draft, Publication, StoredVersion, VersionMeta } from '../../ports/studio/versions.ts';
+import type { Draft, Publication, StoredVersion, VersionAuthor, VersionMeta } from '../../ports/studio/versions.ts';
 import { writtenOf } from './version-source.ts';
 import { authorOf, type Acting, type VersionsDeps } from './versions-deps.ts';
 
@@ -10,6 +10,8 @@ import { authorOf, type Acting, type VersionsDeps } from './versions-deps.ts';
 export interface VersionView extends VersionMeta {
   /** When it was last put live; absent when it never was. */
   readonly publishedAt?: number;
+  /** Who last put it live (a publish, a rollback, or the file at start): not always its author. */
+  readonly publishedBy?: VersionAuthor;
 }
 
 export interface VersionList {
@@ -32,16 +34,16 @@ type CheckedProblem = Problem & { readonly severity: 'error' | 'warning' };
 /** How far back the list looks for when each version was live. */
 const PUBLICATION_HISTORY = 1000;
 
-function publishedAtOf(publications: readonly Publication[]): Map<string, number> {
-  const at = new Map<string, number>();
+function publishedAtOf(publications: readonly Publication[]): Map<string, Publication> {
+  const at = new Map<string, Publication>();
   // Newest first: the first seen is the latest time each was put live.
-  for (const publication of publications) if (!at.has(publication.versionId)) at.set(publication.versionId, publication.at);
+  for (const publication of publications) if (!at.has(publication.versionId)) at.set(publication.versionId, publication);
   return at;
 }
 
-function view(meta: VersionMeta, publishedAt: Map<string, number>): VersionView {
-  const at = publishedAt.get(meta.id);
-  return at === undefined ? meta : { ...meta, publishedAt: at };
+function view(meta: VersionMeta, publishedAt: Map<string, Publication>): VersionView {
+  const last = publishedAt.get(meta.id);
+  return last === undefined ? meta : { ...meta, publishedAt: last.at, publishedBy: last.by };
 }
 
 const metaOf = ({ definitionText: _text, ...meta }: StoredVersion): VersionMeta => meta;

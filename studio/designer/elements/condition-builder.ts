@@ -7,6 +7,7 @@ import type { PlacedProblem } from '../model/problems.ts';
 import type { Path } from '../model/types.ts';
 import { fieldId, type FormContext } from './form-context.ts';
 import { renderField, short } from './form-widgets.ts';
+import { problemText } from '../model/problem-words.ts';
 
 /**
  * The condition builder: branches as groups of rows (field, test, value), each group holding
@@ -65,7 +66,7 @@ function renderGroup(context: FormContext, rel: Path, groups: BranchGroup[], gro
         ${group.conditions.map((row, c) => renderRow(context, rel, g, c, row, (next) => replace({ ...group, conditions: next === undefined ? group.conditions.filter((_, i) => i !== c) : group.conditions.map((r, i) => (i === c ? next : r)) }), listId, group.conditions.length, rowProblems(c)))}
       </ol>
       ${context.readOnly ? nothing : html`<button type="button" @click=${() => replace({ ...group, conditions: [...group.conditions, { variable: '', op: 'equals', value: '' }] })}>${t.addCondition}<span class="visually-hidden"> (${format(t.branch, { n })})</span></button>`}
-      ${problems.map((p) => html`<p class="problem ${p.severity}">${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+      ${problems.map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
       ${renderThen(context, thenRel, group, replace)}
       ${context.readOnly ? nothing : html`<button type="button" class="danger" @click=${() => write(groups.filter((_, i) => i !== g))}>${short('×', format(t.removeBranch, { n }))}</button>`}
     </fieldset>
@@ -97,7 +98,7 @@ function renderRow(context: FormContext, rel: Path, g: number, c: number, row: C
         <div>
           <label for=${`${base}-var`}>${t.conditionVariable}</label>
           <input id=${`${base}-var`} type="text" list=${listId} autocomplete="off" spellcheck="false" .value=${row.variable} ?readonly=${context.readOnly} aria-describedby=${ids('variable')} aria-invalid=${on('variable').length > 0 ? 'true' : nothing} @input=${(e: Event) => change({ ...row, variable: (e.target as HTMLInputElement).value })} />
-          ${on('variable').map((p, i) => html`<p class="problem ${p.severity}" id=${`${base}-variable-p${i}`}>${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+          ${on('variable').map((p, i) => html`<p class="problem ${p.severity}" id=${`${base}-variable-p${i}`}>${problemText(context.t, p)}</p>`)}
         </div>
         <div>
           <label for=${`${base}-op`}>${t.conditionOp}</label>
@@ -124,10 +125,10 @@ function renderRow(context: FormContext, rel: Path, g: number, c: number, row: C
                     aria-invalid=${on('value').length > 0 ? 'true' : nothing}
                     @input=${(e: Event) => change({ ...row, value: parseValue(row.op, (e.target as HTMLInputElement).value) ?? '' })}
                   />`}
-              ${on('value').map((p, i) => html`<p class="problem ${p.severity}" id=${`${base}-value-p${i}`}>${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+              ${on('value').map((p, i) => html`<p class="problem ${p.severity}" id=${`${base}-value-p${i}`}>${problemText(context.t, p)}</p>`)}
             </div>`}
       </div>
-      ${general.map((p) => html`<p class="problem ${p.severity}">${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+      ${general.map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
       ${context.readOnly || count <= 1 ? nothing : html`<button type="button" class="danger" @click=${() => change(undefined)}>${short('×', format(t.removeCondition, { n: c + 1 }))}</button>`}
     </fieldset>
   </li>`;

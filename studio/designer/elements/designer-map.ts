@@ -11,6 +11,12 @@ import { base } from './styles.ts';
 
 /** Below this, a row's text is too small to read: a larger map starts here instead of fitting. */
 const READABLE_ZOOM = 0.7;
+/**
+ * The map opens fitted, whole, down to this zoom (text about 40 % of its size: boxes, arrows and
+ * dialog names still tell the shape apart); only a map larger than that opens at READABLE_ZOOM
+ * on the start dialog instead.
+ */
+const OPENS_FITTED_DOWN_TO = 0.4;
 
 /**
  * The map: dialogs as boxes of their steps, jumps and branches as arrows, laid out automatically.
@@ -133,12 +139,17 @@ export class DesignerMap extends LitElement {
         flex-shrink: 0;
       }
       .node .id {
+        min-width: 0;
         overflow: hidden;
         text-overflow: ellipsis;
+        white-space: nowrap;
       }
+      /* A figure or problem count stays whole; the step's id gives way (ellipsis) instead. */
       .node .badge {
         margin-inline-start: auto;
         font-size: 0.75em;
+        flex-shrink: 0;
+        white-space: nowrap;
       }
     `,
   ];
@@ -290,10 +301,13 @@ export class DesignerMap extends LitElement {
     });
   }
 
-  /** Moves focus to a step of the map (e.g. the one open in the outline when the map opens). */
-  focusStep(dialog: number, step: number): void {
+  /**
+   * Makes a step the map's current one (e.g. the one open in the outline when the map opens), the
+   * one Tab reaches first; with `moveFocus`, focus goes to it too.
+   */
+  focusStep(dialog: number, step: number, moveFocus = true): void {
     this.active = `${dialog}/${step}`;
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-key="${this.active}"]`)?.focus());
+    if (moveFocus) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-key="${this.active}"]`)?.focus());
   }
 
   private apply(viewport: Viewport): void {
@@ -303,8 +317,8 @@ export class DesignerMap extends LitElement {
   }
 
   /**
-   * Shows the whole map when it fits at a readable size; a larger one starts at that size with
-   * the start dialog in view (pan, zoom out or press 0 for the rest).
+   * Shows the whole map, as "Fit map" does, unless it would be too small to tell apart; so large a
+   * map starts at a readable size with the start dialog in view (pan, zoom out or press 0 for the rest).
    */
   private async fit(whole = false): Promise<void> {
     const pane = this.renderRoot.querySelector<HTMLElement>('.pane');
@@ -313,7 +327,7 @@ export class DesignerMap extends LitElement {
     const width = pane.clientWidth;
     const height = pane.clientHeight;
     const fits = Math.min(1, (width - 20) / Math.max(1, layout.width), (height - 20) / Math.max(1, layout.height));
-    if (whole || fits >= READABLE_ZOOM) {
+    if (whole || fits >= OPENS_FITTED_DOWN_TO) {
       const zoom = Math.max(0.1, fits);
       await this.panZoom.setViewport({ x: (width - layout.width * zoom) / 2, y: Math.max(10, (height - layout.height * zoom) / 2), zoom });
       return;

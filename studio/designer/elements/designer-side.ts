@@ -7,6 +7,7 @@ import { variableIndex, type Place } from '../model/variables.ts';
 import type { DefinitionDoc, StepAt } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { base } from './styles.ts';
+import { fieldLabel, problemText } from '../model/problem-words.ts';
 
 export type SidePanel = 'problems' | 'variables' | 'search';
 
@@ -104,7 +105,8 @@ export class DesignerSide extends LitElement {
     if (!at) return field;
     const dialog = this.definition.dialogs[at.dialog];
     const step = dialog?.steps[at.step];
-    return `${dialog?.id ?? '?'} / ${step?.id ?? '?'}${field ? ` · ${field}` : ''}`;
+    const label = fieldLabel(this.ui.t, field);
+    return `${dialog?.id ?? '?'} / ${step?.id ?? '?'}${label ? ` · ${label}` : ''}`;
   }
 
   private renderProblems() {
@@ -119,7 +121,7 @@ export class DesignerSide extends LitElement {
           (p) => html`<li>
             <span class="sev ${p.severity}">${p.severity === 'warning' ? t.warning : t.error}:</span>
             <span class="where">${p.at ? this.where(p.at, p.field) : `${t.outsideSteps} · ${p.field}`}</span>
-            <div>${p.message}${p.hint ? html` <span class="hint">(${p.hint})</span>` : nothing}</div>
+            <div>${problemText(t, p)}</div>
             ${p.at ? html`<button type="button" class="link" @click=${() => this.ui.openStep(p.at!.dialog, p.at!.step, p.field || undefined)}>${t.goToProblem}<span class="visually-hidden">: ${this.where(p.at, p.field)}</span></button>` : nothing}
           </li>`,
         )}

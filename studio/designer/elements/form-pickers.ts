@@ -5,6 +5,7 @@ import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path, type TargetDoc } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, type FormContext } from './form-context.ts';
 import { fieldNotes, requiredMark } from './form-widgets.ts';
+import { problemText } from '../model/problem-words.ts';
 
 /**
  * The pickers: where a step leads (a step of this dialog, another dialog and a step of it),
@@ -133,7 +134,7 @@ function renderTarget(context: FormContext, spec: FieldSpec, rel: Path, value: T
       </div>
     </div>
     ${spec.description ? html`<p class="help" id=${helpId}>${spec.description}</p>` : nothing}
-    ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${problemIds[i]!}>${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+    ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${problemIds[i]!}>${problemText(context.t, p)}</p>`)}
   </fieldset>`;
 }
 

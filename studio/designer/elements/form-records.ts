@@ -5,6 +5,7 @@ import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
 import { problemList, renderField, requiredMark } from './form-widgets.ts';
+import { problemText } from '../model/problem-words.ts';
 
 /**
  * A map of named objects (`integrations.services`, or any record of objects the schema has):
@@ -128,7 +129,7 @@ export function renderObjectBody(context: FormContext, spec: FieldSpec, rel: Pat
         ${variants.options.map((o) => html`<option value=${o.value} ?selected=${o.value === kind}>${o.description ?? o.value}</option>`)}
         ${kind !== '' && !variants.options.some((o) => o.value === kind) ? html`<option value=${kind} selected>${kind}</option>` : nothing}
       </select>
-      ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+      ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${problemText(context.t, p)}</p>`)}
     </div>
     ${fields.map((inner) => renderField(context, inner, [...rel, inner.key]))}`;
 }

@@ -8,6 +8,7 @@ import { renderPicker } from './form-pickers.ts';
 import { renderRecord, renderVariantGroup } from './form-records.ts';
 import { renderBranches } from './condition-builder.ts';
 import './template-field.ts';
+import { problemText } from '../model/problem-words.ts';
 
 /**
  * One field of a step's form, chosen by its widget (model/schema-form.ts): the label is the
@@ -63,12 +64,12 @@ export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { 
   const ids = [spec.description ? `${id}-help` : '', spec.default !== undefined ? `${id}-default` : '', ...problems.map((_, i) => `${id}-p${i}`)].filter(Boolean).join(' ');
   const notes = html`${spec.description ? html`<p class="help" id=${`${id}-help`}>${spec.description}</p>` : nothing}
   ${spec.default !== undefined ? html`<p class="help" id=${`${id}-default`}>${format(context.t.defaultValue, { value: describeValue(spec.default) })}</p>` : nothing}
-  ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}`;
+  ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${problemText(context.t, p)}</p>`)}`;
   return { ids, notes };
 }
 
 export function problemList(context: FormContext, rel: Path): TemplateResult[] {
-  return problemsAt(context, rel).map((p) => html`<p class="problem ${p.severity}">${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`);
+  return problemsAt(context, rel).map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`);
 }
 
 function renderText(context: FormContext, spec: FieldSpec, rel: Path, value: unknown, inParams: boolean): TemplateResult {
@@ -83,7 +84,7 @@ function renderText(context: FormContext, spec: FieldSpec, rel: Path, value: unk
         .multiline=${spec.multiline === true || ['text', 'prompt', 'body', 'answer', 'message'].includes(spec.key)}
         .readonly=${context.readOnly}
         .maxLength=${spec.maxLength}
-        .problems=${problemsAt(context, rel)}
+        .problems=${problemsAt(context, rel).map((p) => ({ ...p, message: problemText(context.t, p), hint: undefined }))}
         .names=${context.names(inParams)}
         .kindLabels=${context.t.suggestionKinds}
         .requiredText=${context.t.required}

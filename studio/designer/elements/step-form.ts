@@ -10,6 +10,7 @@ import { labelFor, type FormContext } from './form-context.ts';
 import { formStyles } from './form-styles.ts';
 import { renderField } from './form-widgets.ts';
 import { base } from './styles.ts';
+import { problemText } from '../model/problem-words.ts';
 
 /**
  * The form of one step, generated from the editor schema (and, for an integration, from its
@@ -107,7 +108,7 @@ export class StepForm extends LitElement {
       <div class="id-row">${this.renderId(stepDoc)}</div>
       ${general.length > 0
         ? html`<ul class="plain" aria-label=${t.formProblems}>
-            ${general.map((p) => html`<li class="problem ${p.severity}">${p.field && p.field !== '' ? `${p.field}: ` : ''}${p.message}${p.hint ? ` (${p.hint})` : ''}</li>`)}
+            ${general.map((p) => html`<li class="problem ${p.severity}">${problemText(t, p)}</li>`)}
           </ul>`
         : nothing}
       ${primary.map(field)}
@@ -155,7 +156,7 @@ export class StepForm extends LitElement {
     return html`<fieldset class="group">
       <legend>${format(t.paramsOf, { type: type.name })}</legend>
       <p class="help">${type.description}</p>
-      ${context.problems.filter((p) => p.field === 'params').map((p) => html`<p class="problem ${p.severity}">${p.message}${p.hint ? ` (${p.hint})` : ''}</p>`)}
+      ${context.problems.filter((p) => p.field === 'params').map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
       ${fields.map((spec) => renderField(context, spec, ['params', spec.key], true))}
     </fieldset>`;
   }

@@ -17,10 +17,10 @@ import { tabKey } from './tabs.ts';
 import './bot-form.ts';
 import './conflict-view.ts';
 import './designer-dialogs.ts';
-import './designer-map.ts';
 import './designer-outline.ts';
 import './designer-side.ts';
 import './step-palette.ts';
+import { schemaInFormWords } from '../model/help-words.ts';
 
 const PANELS: readonly SidePanel[] = ['problems', 'variables', 'search', 'preview' as SidePanel];
 
@@ -94,6 +94,8 @@ export class StudioDesigner extends LitElement {
     super.connectedCallback();
     // On the window: a shortcut still works when focus fell back to the page (its element was removed).
     window.addEventListener('keydown', this.onKeydown);
+    // Leaving a field ends its typing as one undo step; the next keys there make another.
+    this.addEventListener('focusout', this.onFocusOut);
     this.addEventListener('copy', this.onCopy);
     this.addEventListener('paste', this.onPaste);
     window.addEventListener('beforeunload', this.onLeave);
@@ -102,6 +104,7 @@ export class StudioDesigner extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('keydown', this.onKeydown);
+    this.removeEventListener('focusout', this.onFocusOut);
     this.removeEventListener('copy', this.onCopy);
     this.removeEventListener('paste', this.onPaste);
     window.removeEventListener('beforeunload', this.onLeave);
@@ -160,6 +163,8 @@ export class StudioDesigner extends LitElement {
     );
     void this.loadDropOff(ui);
     void state.load().then(() => {
+      // Help texts in the form's words: labels, not JSON keys.
+      if (state.catalogue) state.catalogue = { ...state.catalogue, schema: schemaInFormWords(state.catalogue.schema, ui.t) };
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
     });
@@ -201,12 +206,14 @@ export class StudioDesigner extends LitElement {
         </nav>
         <div class="view" role="tabpanel" id="view-panel" aria-labelledby=${`view-tab-${ui.view}`}>
           ${ui.view === 'map'
-            ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
+            ? this.mapLoaded()
+              ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
+              : html`<p role="status">${t.loadingMap}</p>`
             : ui.view === 'bot'
               ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
               : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
         </div>
-        <section class="panels" aria-label=${t.panels}>${this.renderPanels(definition)}</section>
+        <section class="panels" aria-label=${t.panels} data-own-history>${this.renderPanels(definition)}</section>
       </div>
       <step-palette .ui=${ui} .open=${ui.palette !== undefined}></step-palette>
       ${this.renderSaveDialog()}
@@ -230,8 +237,8 @@ export class StudioDesigner extends LitElement {
       ${readOnly
         ? nothing
         : html`<div class="group">
-            <button type="button" ?disabled=${!history?.canUndo} title=${history?.undoLabel ? format(t.undoWhat, { what: history.undoLabel }) : t.undo} @click=${() => ui.undo()}>${t.undo}</button>
-            <button type="button" ?disabled=${!history?.canRedo} title=${history?.redoLabel ? format(t.redoWhat, { what: history.redoLabel }) : t.redo} @click=${() => ui.redo()}>${t.redo}</button>
+            <button type="button" ?disabled=${!history?.canUndo} aria-label=${history?.undoLabel ? format(t.undoWhat, { what: actionName(history.undoLabel) }) : t.undo} title=${history?.undoLabel ? format(t.undoWhat, { what: actionName(history.undoLabel) }) : t.undo} @click=${() => ui.undo()}>${t.undo}</button>
+            <button type="button" ?disabled=${!history?.canRedo} aria-label=${history?.redoLabel ? format(t.redoWhat, { what: actionName(history.redoLabel) }) : t.redo} title=${history?.redoLabel ? format(t.redoWhat, { what: actionName(history.redoLabel) }) : t.redo} @click=${() => ui.redo()}>${t.redo}</button>
           </div>`}
       <div role="tablist" aria-label=${t.views} @keydown=${(e: KeyboardEvent) => this.onViewKey(e, views)}>
         ${views.map(
@@ -309,12 +316,17 @@ export class StudioDesigner extends LitElement {
     </dialog>`;
   }
 
+  /**
+   * Shows a view. Focus stays on the tab (click, Enter or arrows), as tabs do; on the map the open
+   * step is the one the next Tab reaches.
+   */
   private showView(view: View): void {
     this.ui?.setView(view);
     if (view === 'map') {
-      void this.updateComplete.then(() => {
+      void customElements.whenDefined('designer-map').then(async () => {
+        await this.updateComplete;
         const map = this.renderRoot.querySelector<DesignerMap>('designer-map');
-        if (map && this.ui && this.ui.step !== undefined) map.focusStep(this.ui.dialog, this.ui.step);
+        if (map && this.ui && this.ui.step !== undefined) map.focusStep(this.ui.dialog, this.ui.step, false);
       });
     }
   }
@@ -393,17 +405,32 @@ export class StudioDesigner extends LitElement {
     this.dispatchEvent(new CustomEvent('designer-publish', { detail: { versionId: state.baseVersionId }, bubbles: true, composed: true }));
   }
 
+  /** The map's code (with its pan and zoom library) loads the first time the map is shown. */
+  private mapLoaded(): boolean {
+    if (customElements.get('designer-map')) return true;
+    void import('./designer-map.ts').then(() => this.requestUpdate());
+    return false;
+  }
+
+  /** The preview's hook: the draft on the server as the screen shows it (PreviewHost). */
+  async saveDraftNow(): Promise<void> {
+    await this.state?.flushDraft();
+  }
+
   private onKeydown = (event: KeyboardEvent) => {
     const mod = event.ctrlKey || event.metaKey;
     if (!mod || !this.ui || event.defaultPrevented) return;
-    // Ours when it happens in the designer, or nowhere in particular (focus on the page itself).
+    // Ours when it happens in the designer, or around it: focus on the page itself, or on the
+    // shell's <main> that a click on a heading or on empty space leaves it on.
     const path = event.composedPath();
-    if (!path.includes(this) && !(path[0] === document.body || path[0] === document.documentElement)) return;
+    if (!path.includes(this) && !(path[0] instanceof Node && holds(path[0], this))) return;
     // A modal dialog (the palette, a save) keeps its own keys.
     if (path.some((node) => node instanceof HTMLDialogElement && node.open)) return;
     const key = event.key.toLowerCase();
     if (key === 'z' || key === 'y') {
-      // Every keystroke is an edit of the history, so the history's undo replaces the field's own.
+      // A text field that is no part of the design (search, the preview's chat and stubs) keeps its own undo.
+      if (path[0] instanceof HTMLElement && isTextField(path[0]) && path.some((node) => node instanceof HTMLElement && node.hasAttribute('data-own-history'))) return;
+      // A design field's keystrokes are edits of the history, so the history's undo replaces the field's own.
       event.preventDefault();
       if (key === 'y' || event.shiftKey) this.ui.redo();
       else this.ui.undo();
@@ -451,9 +478,24 @@ export class StudioDesigner extends LitElement {
     ui.paste(text, step === undefined ? undefined : Number(step));
   };
 
+  private onFocusOut = () => {
+    this.state?.seal();
+  };
+
   private onLeave = () => {
     void this.state?.flushDraft();
   };
+}
+
+/** What an edit did, for the undo and redo buttons' names: the first sentence of its announcement, without the full stop ("Added Question ask"). */
+function actionName(label: string): string {
+  return (label.split(/(?<=\.)\s/)[0] ?? label).replace(/[.;]$/, '');
+}
+
+/** Whether `node` is `inner` or holds it, across shadow roots. */
+function holds(node: Node, inner: Node): boolean {
+  for (let at: Node | null = inner; at; at = at.parentNode ?? (at instanceof ShadowRoot ? at.host : null)) if (at === node) return true;
+  return false;
 }
 
 function isTextField(element: HTMLElement): boolean {

@@ -15,6 +15,12 @@ export const CHECK_DELAY_MS = 40;
 /** Waits after the last edit before the draft is saved. */
 export const AUTOSAVE_DELAY_MS = 800;
 const PRESENCE_EVERY_MS = 20_000;
+const HISTORY_LIMIT = 500;
+/**
+ * Typing in one field is one undo step however long it takes, as in Figma or Google Docs' fields:
+ * the step ends when the field loses focus (seal) or another edit comes between.
+ */
+const TYPING_IS_ONE_STEP = Number.POSITIVE_INFINITY;
 
 /**
  * The designer's document: the definition with its undo history, the draft's autosave, the
@@ -95,7 +101,7 @@ export class DesignerState {
         const draft = await this.backend.loadDraft();
         this.baseVersionId = draft.baseVersionId;
         this.revision = draft.revision;
-        this.history = new History(draft.definition);
+        this.history = new History(draft.definition, HISTORY_LIMIT, TYPING_IS_ONE_STEP);
         this.savedState = draft.definition;
         this.draftStatus = 'saved';
         void this.loadSecrets();
@@ -226,8 +232,15 @@ export class DesignerState {
     if (this.readOnly || !this.history) return;
     if (this.saving) await this.saving;
     const definition = this.history.state;
-    if (!force && definition === this.savedState) return;
     if (this.draftStatus === 'conflict') return;
+    if (!force && definition === this.savedState) {
+      // Undo came back to what the server holds (add, undo, redo, undo): nothing to send, and nothing unsaved.
+      if (this.draftStatus === 'unsaved') {
+        this.draftStatus = 'saved';
+        this.changed();
+      }
+      return;
+    }
     this.draftStatus = 'saving';
     this.changed();
     this.saving = (async () => {

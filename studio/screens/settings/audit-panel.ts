@@ -1,32 +1,37 @@
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
+import { auditSentence, actorWords, type AuditEntry as Entry, type PeopleById } from './audit-words.ts';
 import { SettingsPanel, when } from './panel.ts';
 
-interface Entry {
-  readonly id: string;
-  readonly timestamp: string;
-  readonly actor: { readonly kind: string; readonly email?: string };
-  readonly ip?: string;
-  readonly action: string;
-  readonly target?: string;
-  readonly details?: Record<string, unknown>;
-}
-
-/** Owners: the audit trail, newest pages on demand. */
+/**
+ * Owners: the audit trail, newest pages on demand, each entry as a sentence with people's names;
+ * "Show as JSON" shows the entries as stored, for programmers.
+ */
 export class StudioAuditPanel extends SettingsPanel {
-  static override properties = { ...SettingsPanel.properties, entries: { state: true }, next: { state: true } };
+  static override properties = { ...SettingsPanel.properties, entries: { state: true }, next: { state: true }, people: { state: true }, asJson: { state: true } };
   private declare entries: Entry[];
   private declare next: string | null;
+  private declare people: PeopleById;
+  private declare asJson: boolean;
 
   constructor() {
     super();
     this.entries = [];
     this.next = null;
+    this.people = new Map();
+    this.asJson = false;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     void this.load();
+    void this.loadPeople();
+  }
+
+  /** The accounts' names, so the trail says who rather than an id (an account deleted since keeps its email). */
+  private async loadPeople(): Promise<void> {
+    const list = await this.api.get<{ accounts: { id: string; name: string; email: string }[] }>('/accounts').catch(() => undefined);
+    if (list) this.people = new Map(list.accounts.map((account) => [account.id, { name: account.name, email: account.email }]));
   }
 
   private async load(cursor?: string): Promise<void> {
@@ -41,24 +46,27 @@ export class StudioAuditPanel extends SettingsPanel {
     return html`
       <h2>${t('auditTitle')}</h2>
       <p class="error" role="alert">${this.error}</p>
+      <p><label class="check"><input type="checkbox" .checked=${this.asJson} @change=${(e: Event) => (this.asJson = (e.target as HTMLInputElement).checked)} /> ${t('auditShowJson')}</label></p>
       ${this.entries.length === 0
         ? html`<p>${t('noEntries')}</p>`
-        : html`<table>
-            <thead>
-              <tr><th scope="col">${t('colTime')}</th><th scope="col">${t('colWho')}</th><th scope="col">${t('colAction')}</th><th scope="col">${t('colTarget')}</th><th scope="col">${t('colIp')}</th></tr>
-            </thead>
-            <tbody>
-              ${this.entries.map(
-                (entry) => html`<tr>
-                  <td>${when(entry.timestamp)}</td>
-                  <td>${entry.actor.email ?? entry.actor.kind}</td>
-                  <td><code>${entry.action}</code>${entry.details ? html` <span class="hint">${JSON.stringify(entry.details)}</span>` : nothing}</td>
-                  <td>${entry.target ?? ''}</td>
-                  <td>${entry.ip ?? ''}</td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>`}
+        : this.asJson
+          ? html`<p class="hint">${t('auditJsonHint')}</p>
+              <pre tabindex="0" aria-label=${t('auditTitle')}>${this.entries.map((entry) => JSON.stringify(entry)).join('\n')}</pre>`
+          : html`<table>
+              <thead>
+                <tr><th scope="col">${t('colTime')}</th><th scope="col">${t('colWho')}</th><th scope="col">${t('colAction')}</th><th scope="col">${t('colIp')}</th></tr>
+              </thead>
+              <tbody>
+                ${this.entries.map(
+                  (entry) => html`<tr>
+                    <td>${when(entry.timestamp)}</td>
+                    <td>${actorWords(entry.actor, this.people)}</td>
+                    <td>${auditSentence(entry, this.people)}</td>
+                    <td>${entry.ip ?? ''}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>`}
       ${this.next ? html`<button type="button" class="secondary" @click=${() => this.load(this.next!)}>${t('loadMore')}</button>` : nothing}
     `;
   }

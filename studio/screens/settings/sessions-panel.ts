@@ -36,7 +36,8 @@ export class StudioSessionsPanel extends SettingsPanel {
 
   private async everywhere(): Promise<void> {
     // This session ends too: the shell shows the sign-in page on the next answer.
-    await this.attempt(() => this.api.post('/logout-everywhere'));
+    const apiTokens = this.renderRoot.querySelector<HTMLInputElement>('#end-tokens')?.checked ?? false;
+    await this.attempt(() => this.api.post('/logout-everywhere', { apiTokens }));
     await this.api.get('/session').catch(() => undefined);
   }
 
@@ -69,6 +70,7 @@ export class StudioSessionsPanel extends SettingsPanel {
           )}
         </tbody>
       </table>
+      <p><label class="check"><input id="end-tokens" type="checkbox" /> ${t('alsoEndTokens')}</label></p>
       <p><button type="button" class="danger" @click=${this.everywhere}>${t('logoutEverywhere')}</button></p>
       ${this.session.account && this.passwordForm()}
     `;

@@ -54,6 +54,11 @@ function config(address: string, studioToken: string): string {
     'include-method = "DELETE"',
     'enabled = false',
     '',
+    // Likewise "log out everywhere" with apiTokens would end the run's own token.
+    '[[operations]]',
+    'include-path = "/studio/api/logout-everywhere"',
+    'enabled = false',
+    '',
     // The people side, as an editor: a valid request may still be a wrong password (401, or 400 for the current one),
     // an owner's operation (403 naming the role), a link or id that does not exist (404), a taken email or the
     // token limit (409), or the sign-in limit (429).

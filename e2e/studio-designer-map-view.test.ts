@@ -1,0 +1,79 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { screenshot } from './screenshots.ts';
+import type { ServerProcess } from './server-process.ts';
+import { axeViolations } from './studio-axe.ts';
+import { designerServer, openDesigner, signedInPage } from './studio-designer-helpers.ts';
+
+/** Three dialogs in a row (each jumps to the next): wider than the map's pane at full size. */
+const BOT = {
+  settings: { id: 'shop', name: 'Shop', startDialog: 'greeting' },
+  dialogs: [
+    { id: 'greeting', steps: [{ id: 'hello', type: 'message', text: 'Welcome to the shop.' }, { id: 'ask', type: 'input', prompt: 'What can I do for you?' }, { id: 'to-order', type: 'goto', dialog: 'order' }] },
+    { id: 'order', steps: [{ id: 'number', type: 'input', prompt: 'Your order number?' }, { id: 'to-pay', type: 'goto', dialog: 'payment' }] },
+    { id: 'payment', steps: [{ id: 'thanks', type: 'message', text: 'Thanks for paying.' }, { id: 'bye', type: 'end' }] },
+  ],
+};
+
+/** Whether the element has focus, looking through shadow roots. */
+const focused = (target: Locator) =>
+  target.evaluate((element) => {
+    let active: Element | null = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active === element;
+  });
+
+describe('the designer\'s views and map, in Chromium', () => {
+  let browser: Browser;
+  let server: ServerProcess;
+  let page: Page;
+  let problems: string[];
+
+  beforeAll(async () => {
+    let owner;
+    ({ server, owner } = await designerServer(BOT));
+    browser = await launchBrowser();
+    ({ page, problems } = await signedInPage(browser, server, owner));
+    await openDesigner(page, server);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('when a step is open and the arrow keys move between the Outline and Map tabs, then focus stays on the tabs, and Enter does not bring the outline back', async () => {
+    await page.getByRole('button', { name: /^Question ask/ }).click();
+    const outline = page.getByRole('tab', { name: 'Outline' });
+    const map = page.getByRole('tab', { name: 'Map' });
+    await outline.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => map.getAttribute('aria-selected')).toBe('true');
+    // The map is drawn, and it has had its chance to take focus.
+    await page.getByRole('group', { name: 'Map of dialogs and jumps' }).getByRole('region').first().waitFor();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await focused(map)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await map.getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => outline.getAttribute('aria-selected')).toBe('true');
+    expect(await focused(outline)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the map opens, then every dialog is inside the map\'s pane without pressing Fit map', async () => {
+    await page.getByRole('tab', { name: 'Map' }).click();
+    const pane = page.getByRole('group', { name: 'Map of dialogs and jumps' });
+    const dialogs = pane.getByRole('region');
+    await expect.poll(() => dialogs.count()).toBe(3);
+    const inside = async () => {
+      const frame = (await pane.boundingBox())!;
+      const boxes = await Promise.all((await dialogs.all()).map((dialog) => dialog.boundingBox()));
+      return boxes.every((box) => box !== null && box.x >= frame.x && box.y >= frame.y && box.x + box.width <= frame.x + frame.width && box.y + box.height <= frame.y + frame.height);
+    };
+    await expect.poll(inside).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'designer-map-opened');
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+import type { DesignerStrings } from '../i18n/strings.ts';
+import { format, humanize } from '../i18n/strings.ts';
+import { parsePath } from './paths.ts';
+import type { PlacedProblem } from './problems.ts';
+
+/**
+ * A problem `check` found, in the words of the form: the field by its label ("Question", not
+ * `prompt`) and the commonest sentences in the studio's language. A sentence the studio has no
+ * words for keeps the server's, after the field's label. The raw form stays in `chatbot check`.
+ */
+export function problemText(t: DesignerStrings, problem: Pick<PlacedProblem, 'field' | 'message' | 'hint'>): string {
+  const label = fieldLabel(t, problem.field);
+  const message = problem.message;
+  if (label === '') return `${message}${problem.hint ? ` (${problem.hint})` : ''}`;
+  const said = (template: string, values: Record<string, string | number> = {}) => format(template, { field: label, ...values });
+  let text: string;
+  let match: RegExpExecArray | null;
+  // An empty text is as missing as an absent one, to the person filling the form.
+  if (message === 'is required' || message.startsWith('must be at least 1 characters')) text = said(t.problemRequired);
+  else if ((match = /^must be at least (\d+) characters/.exec(message))) text = said(t.problemTooShort, { n: Number(match[1]) });
+  else if ((match = /^must be at most (\d+) characters/.exec(message))) text = said(t.problemTooLong, { n: Number(match[1]) });
+  else if ((match = /^must be at least (\d+) items/.exec(message))) text = said(t.problemTooFew, { n: Number(match[1]) });
+  else if ((match = /^unknown key "(.+)"$/.exec(message))) text = said(t.problemUnknownField, { name: humanize(match[1]!) });
+  else return `${label}: ${message}${problem.hint ? ` (${problem.hint})` : ''}`;
+  return text;
+}
+
+/** The label of the field a problem names: its last named part (`choices[1].label` → "Label"), '' for the step itself. */
+export function fieldLabel(t: DesignerStrings, field: string): string {
+  if (field === '') return '';
+  const named = parsePath(field).filter((part): part is string => typeof part === 'string');
+  const key = named[named.length - 1];
+  return key === undefined ? '' : (t.fields[key] ?? humanize(key));
+}
