@@ -192,6 +192,12 @@ export const configSchema = z.object({
   TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)').optional()),
   /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
   TELEGRAM_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.telegram.org').replace(/\/+$/, '')),
+  /** The Slack channel (channels/slack/): the app's bot token (OAuth & Permissions); unset = no Slack channel. Never logged. */
+  SLACK_BOT_TOKEN: optionalText.pipe(z.string().regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, 'must be the app\'s Bot User OAuth Token, such as xoxb-…').optional()),
+  /** The app's Signing Secret (Basic Information): every request Slack sends is signed with it; required with the token. */
+  SLACK_SIGNING_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9]{16,128}$/, 'must be the app\'s Signing Secret from its Basic Information page (letters and digits)').optional()),
+  /** Where the Web API is; only a stand-in in tests changes it. */
+  SLACK_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://slack.com/api').replace(/\/+$/, '')),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()
@@ -367,6 +373,10 @@ export const configSchema = z.object({
   if ((config.TELEGRAM_BOT_TOKEN === undefined) !== (config.TELEGRAM_WEBHOOK_SECRET === undefined)) {
     const missing = config.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET';
     ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)' });
+  }
+  if ((config.SLACK_BOT_TOKEN === undefined) !== (config.SLACK_SIGNING_SECRET === undefined)) {
+    const missing = config.SLACK_BOT_TOKEN === undefined ? 'SLACK_BOT_TOKEN' : 'SLACK_SIGNING_SECRET';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Slack setting: the bot token and the signing secret go together (docs/channels.md)' });
   }
   if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
     ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });

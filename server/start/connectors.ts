@@ -4,6 +4,8 @@ import type { Connector } from '../channels/connector/connector.ts';
 import { TURN_JOB, turnJobHandler } from '../channels/connector/inbound-job.ts';
 import { SEND_JOB, connectorDelivery, sendJobHandler } from '../channels/connector/outbound.ts';
 import { webhookHandler } from '../channels/connector/webhook.ts';
+import { slackApi } from '../channels/slack/slack-api.ts';
+import { SLACK, slackConnector } from '../channels/slack/slack-connector.ts';
 import { telegramApi } from '../channels/telegram/telegram-api.ts';
 import { telegramConnector } from '../channels/telegram/telegram-connector.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
@@ -40,6 +42,10 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
   if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_WEBHOOK_SECRET) {
     const call = telegramApi({ token: config.TELEGRAM_BOT_TOKEN, apiUrl: config.TELEGRAM_API_URL });
     connectors.set('telegram', telegramConnector({ call, secret: config.TELEGRAM_WEBHOOK_SECRET, token: config.TELEGRAM_BOT_TOKEN }));
+  }
+  if (config.SLACK_BOT_TOKEN && config.SLACK_SIGNING_SECRET) {
+    const call = slackApi({ token: config.SLACK_BOT_TOKEN, apiUrl: config.SLACK_API_URL });
+    connectors.set(SLACK, slackConnector({ call, signingSecret: config.SLACK_SIGNING_SECRET, token: config.SLACK_BOT_TOKEN, now }));
   }
   if (connectors.size === 0) return undefined;
   for (const name of connectors.keys()) {

@@ -16,7 +16,7 @@ const label = fc.oneof(
 );
 const longText = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 300 }),
-  fc.constantFrom('a', '**bold** and *italic* with `code` and [a link](https://example.com)', 'ada\\_l said \\*hi\\*'),
+  fc.constantFrom('a', '**bold** and *italic* with `code` and [a link](https://example.com)', 'ada\\_l said \\*hi\\*', '<!channel> & <@U061F7AUR> <https://x.example|x>'),
   fc.tuple(fc.constantFrom('x', '👩‍👩‍👧‍👦', 'e\u0301', 'ש'), fc.integer({ min: 1000, max: 5000 })).map(([unit, times]) => unit.repeat(times)),
 );
 const button: fc.Arbitrary<Button> = fc.oneof(
