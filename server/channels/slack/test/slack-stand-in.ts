@@ -101,6 +101,10 @@ export interface SlackStandIn {
   archive(channel: string): void;
   /** Slack cannot fetch this image: a message showing it gets invalid_blocks. */
   unreachableImage(url: string): void;
+  /** Posts whose text starts with this get no answer and are not taken (a connection cut before Slack had the message), until `release`. */
+  hold(textStart: string): void;
+  /** Drops the held requests' connections and stops holding. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +123,8 @@ export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-stan
   const unreachable = new Set<string>();
   let clock = 1_700_000_000;
   let serial = 0;
+  let held: string | undefined;
+  const waiting: (() => void)[] = [];
 
   const post = (params: Record<string, unknown>): Record<string, unknown> => {
     checkPostMessage(params);
@@ -167,6 +173,11 @@ export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-stan
         } catch {
           throw new SlackError('invalid_json');
         }
+        if (held !== undefined && String(params.text ?? '').startsWith(held)) {
+          calls.push({ method, params, status: 0, ok: false, error: 'held' });
+          waiting.push(() => res.destroy());
+          return;
+        }
         const answer = post(params);
         calls.push({ method, params, status: 200, ok: true, ts: String(answer.ts) });
         reply(200, answer);
@@ -201,6 +212,11 @@ export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-stan
     failNext: (error, count = 1) => void failures.push(...Array.from({ length: count }, () => error)),
     archive: (channel) => void archived.add(channel),
     unreachableImage: (url) => void unreachable.add(url),
+    hold: (textStart) => void (held = textStart),
+    release() {
+      held = undefined;
+      for (const drop of waiting.splice(0)) drop();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
