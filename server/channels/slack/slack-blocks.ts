@@ -64,8 +64,8 @@ export function slackMessage(part: RenderedPart): { text: string; blocks: Block[
     if (part.url.length > SLACK_LIMITS.imageUrl) return slackMessage(withoutImage(part));
     const caption = part.caption ?? '';
     const blocks: Block[] = caption === ''
-      ? [image(part.url, 'Image')]
-      : [{ type: 'section', text: sectionText(caption), accessory: image(part.url, caption) }];
+      ? [image(part.url, part.alt ?? 'Image')]
+      : [{ type: 'section', text: sectionText(caption), accessory: image(part.url, part.alt ?? caption) }];
     return { text: escapeMarkup(caption === '' ? part.url : caption), blocks: [...blocks, ...actions(part.buttons)] };
   }
   const message = textMessage(part.text, part.buttons);

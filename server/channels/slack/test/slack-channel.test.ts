@@ -180,8 +180,8 @@ for (const leg of storeLegs()) {
       const photo = posted.find((call) => call.params.text === 'https://cdn.example.com/shop.png');
       const red = posted.find((call) => String(call.params.text).startsWith('Red shoes'));
       const blue = posted.find((call) => String(call.params.text).startsWith('Blue shoes'));
-      expect(blocksOf(photo!)).toEqual([{ type: 'image', image_url: 'https://cdn.example.com/shop.png', alt_text: 'Image' }]);
-      expect(blocksOf(red!)[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'Red shoes\nSize 38 to 44' }, accessory: { type: 'image', image_url: 'https://cdn.example.com/red.png', alt_text: 'Red shoes\nSize 38 to 44' } });
+      expect(blocksOf(photo!)).toEqual([{ type: 'image', image_url: 'https://cdn.example.com/shop.png', alt_text: 'The shop' }]);
+      expect(blocksOf(red!)[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'Red shoes\nSize 38 to 44' }, accessory: { type: 'image', image_url: 'https://cdn.example.com/red.png', alt_text: 'A pair of red shoes' } });
       expect(buttonsOf(red!).map((button) => button.text.text)).toEqual(['Buy']);
       // Titles are unique across the carousel, so the second card's "Buy" can be told apart when typed.
       expect(blocksOf(blue!)).toEqual([{ type: 'section', text: { type: 'mrkdwn', text: 'Blue shoes\nhttps://cdn.example.com/blue.png' } }, { type: 'actions', elements: [expect.objectContaining({ text: { type: 'plain_text', text: 'Buy (2)', emoji: true } })] }]);
