@@ -112,7 +112,7 @@ export default tseslint.config(
     }),
   })),
   // Vendor connectors sit on the connector core (channels/connector/) and import no other channel.
-  ...['telegram', 'whatsapp', 'twilio', 'botframework'].map((name) => ({
+  ...['telegram', 'whatsapp', 'twilio', 'botframework', 'slack'].map((name) => ({
     files: [`server/channels/${name}/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: forbid({

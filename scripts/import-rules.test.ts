@@ -30,6 +30,7 @@ describe('import rules (docs/architecture.md)', () => {
     ['server/channels/telegram/x.ts', "import { restDelivery } from '../rest/rest-delivery.ts';\nexport const a = restDelivery;", /Channels do not import each other/],
     ['server/channels/botframework/x.ts', "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;", /Channels do not import each other/],
     ['server/channels/connector/x.ts', "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;", /Channels do not import each other/],
+    ['server/channels/slack/x.ts', "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;", /Channels do not import each other/],
     ['server/cluster/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
     ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
     ['server/nlp/x.ts', "import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';\nexport const a = SafeHttpClient;", /nlp\/ sits beside the use cases/],
@@ -45,6 +46,7 @@ describe('import rules (docs/architecture.md)', () => {
     expect(await boundaryErrors('server/channels/rest/x.ts', "import { handleUserMessage } from '../../app/handle-user-message.ts';\nexport const a = handleUserMessage;")).toEqual([]);
     expect(await boundaryErrors('server/channels/telegram/x.ts', "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;")).toEqual([]);
     expect(await boundaryErrors('server/channels/botframework/x.ts', "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;")).toEqual([]);
+    expect(await boundaryErrors('server/channels/slack/x.ts', "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;")).toEqual([]);
     expect(await boundaryErrors('server/main.ts', "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;")).toEqual([]);
     // A room's port (ports/studio/) and the stores' room adapters (stores/*/studio/) are not the studio adapter.
     expect(await boundaryErrors('server/stores/x.ts', "import type { Accounts } from '../ports/studio/accounts.ts';\nexport type A = Accounts;")).toEqual([]);

@@ -117,4 +117,14 @@ describe('config', () => {
     expect(defaults.BOTFRAMEWORK_OPENID_URL).toBe('https://login.botframework.com/v1/.well-known/openidconfiguration');
     expect(defaults.BOTFRAMEWORK_SERVICE_URLS.map((rule) => rule.host)).toContain('smba.trafficmanager.net');
   });
+
+  it('when the Slack token is set without the signing secret, or a setting is not what Slack issues, then one line names the missing or wrong one, without its value', () => {
+    const token = 'xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp';
+    expect(() => readConfig({ SLACK_BOT_TOKEN: token })).toThrow(/^SLACK_SIGNING_SECRET: must be set with the other Slack setting/);
+    expect(() => readConfig({ SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5' })).toThrow(/^SLACK_BOT_TOKEN: must be set/);
+    const userToken = () => readConfig({ SLACK_BOT_TOKEN: 'xoxp-a-user-token-0123456789', SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5' });
+    expect(userToken).toThrow(/^SLACK_BOT_TOKEN: must be the app's Bot User OAuth Token/);
+    expect(userToken).not.toThrow(/xoxp-a-user-token/);
+    expect(readConfig({ SLACK_BOT_TOKEN: token, SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5' })).toMatchObject({ SLACK_BOT_TOKEN: token, SLACK_API_URL: 'https://slack.com/api' });
+  });
 });

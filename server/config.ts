@@ -242,6 +242,12 @@ export const configSchema = z.object({
   TWILIO_WHATSAPP_FROM: optionalText.pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form without "whatsapp:", such as +14155238886').optional()),
   /** Where Twilio's API is; only a stand-in in tests changes it. */
   TWILIO_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.twilio.com').replace(/\/+$/, '')),
+  /** The Slack channel (channels/slack/): the app's bot token (OAuth & Permissions); unset = no Slack channel. Never logged. */
+  SLACK_BOT_TOKEN: optionalText.pipe(z.string().regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, 'must be the app\'s Bot User OAuth Token, such as xoxb-…').optional()),
+  /** The app's Signing Secret (Basic Information): every request Slack sends is signed with it; required with the token. */
+  SLACK_SIGNING_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9]{16,128}$/, 'must be the app\'s Signing Secret from its Basic Information page (letters and digits)').optional()),
+  /** Where the Web API is; only a stand-in in tests changes it. */
+  SLACK_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://slack.com/api').replace(/\/+$/, '')),
   /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
   REST_CHANNEL_RATE_LIMIT: z
     .string()
@@ -436,6 +442,10 @@ export const configSchema = z.object({
     }
     if (!twilioSenders) ctx.addIssue({ code: 'custom', path: ['TWILIO_SMS_FROM'], message: 'must be set (or TWILIO_WHATSAPP_FROM) for the Twilio channels: the number the bot writes from' });
     if (config.PUBLIC_URL === undefined) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be set for the Twilio channels: Twilio signs the public address of the webhook, and the signature is checked against it' });
+  }
+  if ((config.SLACK_BOT_TOKEN === undefined) !== (config.SLACK_SIGNING_SECRET === undefined)) {
+    const missing = config.SLACK_BOT_TOKEN === undefined ? 'SLACK_BOT_TOKEN' : 'SLACK_SIGNING_SECRET';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Slack setting: the bot token and the signing secret go together (docs/channels.md)' });
   }
   if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
     ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });

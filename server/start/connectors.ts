@@ -8,6 +8,8 @@ import { botToken } from '../channels/botframework/bot-token.ts';
 import { connectorApi } from '../channels/botframework/connector-api.ts';
 import { requestTokenCheck } from '../channels/botframework/request-token.ts';
 import { referenceFrom, TEAMS, teamsConnector } from '../channels/botframework/teams-connector.ts';
+import { slackApi } from '../channels/slack/slack-api.ts';
+import { SLACK, slackConnector } from '../channels/slack/slack-connector.ts';
 import { telegramApi } from '../channels/telegram/telegram-api.ts';
 import { twilioApi } from '../channels/twilio/twilio-api.ts';
 import { TWILIO_CHANNELS, twilioConnector } from '../channels/twilio/twilio-connector.ts';
@@ -78,6 +80,10 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
       const common = { send, accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, publicUrl: config.PUBLIC_URL };
       connectors.set(TWILIO_CHANNELS[flavour], twilioConnector({ ...common, flavour, from, onStatus: twilioStatusLog(store, logger, now), onKeyword: twilioKeywordLog(store, logger, now) }));
     }
+  }
+  if (config.SLACK_BOT_TOKEN && config.SLACK_SIGNING_SECRET) {
+    const call = slackApi({ token: config.SLACK_BOT_TOKEN, apiUrl: config.SLACK_API_URL });
+    connectors.set(SLACK, slackConnector({ call, signingSecret: config.SLACK_SIGNING_SECRET, token: config.SLACK_BOT_TOKEN, now }));
   }
   if (connectors.size === 0) return undefined;
   for (const name of connectors.keys()) {

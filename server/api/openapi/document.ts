@@ -6,7 +6,7 @@ import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';
 import { metaSignatureScheme, twilioSignatureScheme, vendorWebhookPaths } from './vendor-webhook-paths.ts';
-import { botFrameworkTokenScheme, telegramSecretScheme, webhookPaths } from './webhook-paths.ts';
+import { botFrameworkTokenScheme, slackSignatureScheme, telegramSecretScheme, webhookPaths } from './webhook-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
@@ -315,6 +315,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
         botFrameworkToken: botFrameworkTokenScheme,
         metaSignature: metaSignatureScheme,
         twilioSignature: twilioSignatureScheme,
+        slackSignature: slackSignatureScheme,
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
         studioSession: { type: 'apiKey', in: 'cookie', name: '__Host-studio', description: 'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.' },
         studioToken: { type: 'http', scheme: 'bearer', description: 'An API token of a studio account (chatbot pull/push, CI); carries the account\'s role.' },

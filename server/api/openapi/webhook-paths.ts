@@ -3,7 +3,7 @@ type Obj = Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/${name}` });
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('schemas/Error') } } });
 
-/** The vendors' webhooks (channels/connector/): where Telegram posts its updates and the Bot Framework (Microsoft Teams) its activities. */
+/** The vendors' webhooks (channels/connector/): where Telegram and Slack post, and the Bot Framework (Microsoft Teams) its activities. */
 export function webhookPaths(): Obj {
   return {
     '/api/webhooks/telegram': {
@@ -58,6 +58,39 @@ export function webhookPaths(): Obj {
         },
       },
     },
+    '/api/webhooks/slack': {
+      post: {
+        operationId: 'slackWebhook',
+        tags: ['Channel webhooks'],
+        security: [{ slackSignature: [] }],
+        summary: 'Slack posts an event or a button click (the app\'s Request URL for Event Subscriptions and Interactivity)',
+        description:
+          'Served when SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are set (docs/channels.md). Every request must carry `X-Slack-Request-Timestamp` (at most five minutes from this server\'s clock) and `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:{timestamp}:{raw body}" with the signing secret>`, compared in constant time over the bytes as received; the body is at most 1 MiB and nested at most 32 levels. ' +
+          'A `url_verification` is answered with its `challenge` as text. An `event_callback` is stored once under its `event_id` (Slack\'s retries, with `X-Slack-Retry-Num`, find it stored and change nothing) and answered 200 at once: the turn never runs inside the request. The bot answers a direct message (`message`, `channel_type: im`) and a mention in a channel (`app_mention`, answered in its thread); its own messages and other bots\' (`bot_id`), edits and other subtypes are dropped. ' +
+          'A button click (`application/x-www-form-urlencoded` with a JSON `payload` of type `block_actions`) is stored once under its `trigger_id` and answered 200 at once. ' +
+          'The user is the address `{ "channelId": "slack", "user": "slack:<D… channel>" }` for a direct message, `slack:<C… channel>/<thread ts>` for a thread; the Slack user id reaches the dialog as `slackUserId` (and the workspace as `slackTeamId`). A refused request stores nothing.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { type: 'object', required: ['type'], properties: { type: { enum: ['url_verification', 'event_callback'] }, event_id: { type: 'string' }, challenge: { type: 'string' } }, additionalProperties: true } },
+            'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['payload'], properties: { payload: { type: 'string', description: 'The interactivity payload as JSON (type block_actions).' } } } },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'Taken (or already taken); a url_verification\'s challenge as text.',
+            content: { 'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { const: true } } } }, 'text/plain': { schema: { type: 'string' } } },
+          },
+          '400': error('invalid_body: not UTF-8, not JSON, an event_callback without event_id, or a form without a JSON payload.'),
+          '401': error('unauthorized: the X-Slack-Signature or X-Slack-Request-Timestamp header is missing.'),
+          '403': error('forbidden: the signature does not match SLACK_SIGNING_SECRET, or the timestamp is more than five minutes away (a replay).'),
+          '404': error('not_found: the Slack channel is not configured.'),
+          '405': error('method_not_allowed: only POST.'),
+          '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
+          '500': ref('responses/Internal'),
+        },
+      },
+    },
   };
 }
 
@@ -67,6 +100,14 @@ export const botFrameworkTokenScheme = {
   scheme: 'bearer',
   bearerFormat: 'JWT',
   description: 'Signed by the Bot Framework (keys at BOTFRAMEWORK_OPENID_URL), issuer https://api.botframework.com, audience BOTFRAMEWORK_APP_ID, with the activity\'s serviceUrl as a claim.',
+};
+
+/** How Slack signs every request it sends. */
+export const slackSignatureScheme = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-Slack-Signature',
+  description: 'v0=<hex HMAC-SHA256(SLACK_SIGNING_SECRET, "v0:" + X-Slack-Request-Timestamp + ":" + raw body)>; the timestamp at most five minutes from the server\'s clock. Compared in constant time; the secret is never logged.',
 };
 
 /** The secret Telegram sends with every update. */

@@ -10,7 +10,8 @@
  *    `parse` (the vendor's payload → `InboundMessage`s), stores each under the unique
  *    (channel, eventId) index (ports/channel-inbox.ts) with a durable turn job, and answers 200 at
  *    once. A redelivered event is a no-op. `handshake` (optional) answers GET (WhatsApp's
- *    `hub.challenge`).
+ *    `hub.challenge`); `challenge` (optional) answers a signed POST that is a handshake (Slack's
+ *    `url_verification`).
  * 2. runs each turn from the job queue (inbound-job.ts), one user's in arrival order: `acknowledge`
  *    (optional: Telegram's answerCallbackQuery), then the user's input as the use cases' message,
  *    as the user `{ channelId: name, user: "{name}:{address}" }`. A typed answer that names a choice
@@ -88,8 +89,17 @@ export interface Connector {
   verify(request: WebhookRequest, raw: Buffer): void | Promise<void>;
   /** The vendor's payload (already checked as JSON within depth bounds when `json` is true) → the events needing a turn; others are ignored. */
   parse(body: unknown, raw: Buffer): readonly InboundMessage[] | Promise<readonly InboundMessage[]>;
-  /** Whether the body is JSON (parsed and bounded by the core) or form-encoded (passed as a URLSearchParams). */
-  readonly bodyFormat: 'json' | 'form';
+  /**
+   * Whether the body is JSON (parsed and bounded by the core) or form-encoded (passed as a
+   * URLSearchParams); `json-or-form`: by the request's Content-Type, for a vendor that posts both to
+   * one URL (Slack's events are JSON, its button clicks a form).
+   */
+  readonly bodyFormat: 'json' | 'form' | 'json-or-form';
+  /**
+   * A signed POST the vendor wants answered with a body of its own instead of stored (Slack's
+   * `url_verification` challenge): called after `verify`, before `parse`; undefined for every other body.
+   */
+  challenge?(body: unknown): { readonly status: number; readonly body: unknown; readonly text?: boolean } | undefined;
   /** A GET to the webhook (a subscription handshake); none: 405. */
   handshake?(request: WebhookRequest): { readonly status: number; readonly body: string };
   /** Work the vendor expects once per event, before its turn (Telegram: answerCallbackQuery). Failures are logged, never retried. */

@@ -32,7 +32,14 @@ export type RenderedPart =
       readonly list?: { readonly button: string; readonly rows: readonly RenderedButton[] };
       readonly quickReplies?: readonly string[];
     }
-  | { readonly kind: 'image'; readonly url: string; readonly caption?: string; readonly buttons?: readonly RenderedButton[] };
+  | {
+      readonly kind: 'image';
+      readonly url: string;
+      /** What the image shows, for channels that give screen readers an alternative text (Slack's alt_text). */
+      readonly alt?: string;
+      readonly caption?: string;
+      readonly buttons?: readonly RenderedButton[];
+    };
 
 /** A choice the user can make: by a native button (its id), by number, or by typing its title. */
 export interface Choice {
@@ -118,7 +125,7 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
   const taken = new Set<string>();
 
   /** One block (a text, or a card) with its buttons and quick replies, rendered down the ladder. */
-  const block = (body: string, buttons: readonly Button[], quick: readonly Pending[], image?: string) => {
+  const block = (body: string, buttons: readonly Button[], quick: readonly Pending[], image?: string, alt?: string) => {
     const pending = [...buttons.map(asChoice).filter((c): c is Pending => c !== null), ...quick];
     const links = buttons.filter((b): b is Extract<Button, { kind: 'url' }> => b.kind === 'url');
     const first = choices.length;
@@ -149,12 +156,12 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
         ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
         ...nativeLinks.map((link, i): RenderedButton => ({ kind: 'url', title: titles[pending.length + i]!, url: link.url })),
       ];
-      pushBody(withLines(body, linkLines), textMax, image, rendered);
+      pushBody(withLines(body, linkLines), textMax, image, rendered, alt);
       return;
     }
     if (pending.length === 0) {
       // Only links, none native: their lines.
-      pushBody(withLines(body, [...linkLines, ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`)]), textMax, image);
+      pushBody(withLines(body, [...linkLines, ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`)]), textMax, image, undefined, alt);
       return;
     }
     degraded = true;
@@ -176,7 +183,7 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
       parts.push({ kind: 'text', text: whole });
       return;
     }
-    pushBody(body, textMax, image);
+    pushBody(body, textMax, image, undefined, alt);
     let chunk = '';
     for (const line of lines) {
       const next = chunk === '' ? line : `${chunk}\n${line}`;
@@ -188,10 +195,10 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
     if (chunk !== '') parts.push({ kind: 'text', text: chunk });
   };
 
-  const pushBody = (text: string, max: number, image?: string, buttons?: readonly RenderedButton[]) => {
+  const pushBody = (text: string, max: number, image?: string, buttons?: readonly RenderedButton[], alt?: string) => {
     if (image) {
       const caption = truncate(text, caps.captionMax);
-      parts.push({ kind: 'image', url: image, ...(caption ? { caption } : {}), ...(buttons?.length ? { buttons } : {}) });
+      parts.push({ kind: 'image', url: image, ...(alt ? { alt } : {}), ...(caption ? { caption } : {}), ...(buttons?.length ? { buttons } : {}) });
     } else parts.push({ kind: 'text', text: fitted(text, max), ...(buttons?.length ? { buttons } : {}) });
   };
 
@@ -203,7 +210,7 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
       parts.push({ kind: 'text', text: fitted(message.text, caps.textMax) });
       break;
     case 'image':
-      if (caps.images) parts.push({ kind: 'image', url: message.url });
+      if (caps.images) parts.push({ kind: 'image', url: message.url, ...(message.alt ? { alt: message.alt } : {}) });
       else {
         degraded = true;
         parts.push({ kind: 'text', text: fitted(message.alt ? `${message.alt}: ${message.url}` : message.url, caps.textMax) });
@@ -214,7 +221,7 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
         const body = card.subtitle ? `${card.title}\n${card.subtitle}` : card.title;
         const image = caps.images && card.imageUrl && caps.captionMax > 0 ? card.imageUrl : undefined;
         if (card.imageUrl && !image) degraded = true;
-        block(plainText(body), card.buttons ?? [], [], image);
+        block(plainText(body), card.buttons ?? [], [], image, card.imageAlt);
       }
       break;
   }

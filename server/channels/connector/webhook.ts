@@ -4,7 +4,7 @@ import type { ChannelInbox } from '../../ports/channel-inbox.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Scheduler } from '../../ports/scheduler.ts';
 import type { Store } from '../../ports/store.ts';
-import type { WebhookHandler } from '../../ports/webhook-request.ts';
+import type { WebhookHandler, WebhookRequest } from '../../ports/webhook-request.ts';
 import type { Connector, InboundMessage } from './connector.ts';
 import { TURN_JOB, turnJob } from './inbound-job.ts';
 import { orderedJobId } from './ordered-id.ts';
@@ -39,8 +39,11 @@ export function webhookHandler(options: WebhookOptions): WebhookHandler {
     if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; the vendor POSTs its events.`);
     const raw = await request.readBody(connector.maxBodyBytes);
     await connector.verify(request, raw);
+    const body = parseBody(bodyFormat(connector, request), raw);
+    const challenged = connector.challenge?.(body);
+    if (challenged) return challenged;
     // A connector may record what an event says before answering (an SMS opt-out), so the vendor redelivers it if that fails.
-    const messages = await connector.parse(parseBody(connector, raw), raw);
+    const messages = await connector.parse(body, raw);
     for (const message of messages) await accept(options, connector, message);
     return { status: 200, body: { ok: true } };
   };
@@ -65,10 +68,17 @@ async function accept(options: WebhookOptions, connector: Connector, message: In
   if (!(await options.store.getJob(accepted.jobId))) await options.scheduler.schedule(job);
 }
 
-function parseBody(connector: Connector, raw: Buffer): unknown {
+/** How to read this request's body: the connector's format, or (json-or-form) the one its Content-Type names. */
+function bodyFormat(connector: Connector, request: WebhookRequest): 'json' | 'form' {
+  if (connector.bodyFormat !== 'json-or-form') return connector.bodyFormat;
+  const type = String(request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'application/x-www-form-urlencoded' ? 'form' : 'json';
+}
+
+function parseBody(format: 'json' | 'form', raw: Buffer): unknown {
   if (!isUtf8(raw)) throw new HttpError(400, 'invalid_body', 'The request body is not valid UTF-8.');
   const text = raw.toString('utf8');
-  if (connector.bodyFormat === 'form') return new URLSearchParams(text);
+  if (format === 'form') return new URLSearchParams(text);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -4,8 +4,8 @@ import type { BotMessage, Button, Card, QuickReply } from '../../../../shared/pr
 import { choiceByAnswer, type Rendered } from '../ladder.ts';
 
 /**
- * The rendering ladder's property tests, shared by every connector's: the messages that break naive
- * rendering, and what a user must be able to do with any rendered one.
+ * What the property tests of every connector's ladder generate (messages over every limit) and
+ * check (every rendered choice can be answered), one definition for all the stand-ins.
  */
 
 /** Labels that break naive rendering: long, repeated, blank, emoji, combining marks, right to left, digits. */
@@ -16,7 +16,7 @@ const label = fc.oneof(
 );
 const longText = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 300 }),
-  fc.constantFrom('a', '**bold** and *italic* with `code` and [a link](https://example.com)', 'ada\\_l said \\*hi\\*'),
+  fc.constantFrom('a', '**bold** and *italic* with `code` and [a link](https://example.com)', 'ada\\_l said \\*hi\\*', '<!channel> & <@U061F7AUR> <https://x.example|x>'),
   fc.tuple(fc.constantFrom('x', '👩‍👩‍👧‍👦', 'e\u0301', 'ש'), fc.integer({ min: 1000, max: 5000 })).map(([unit, times]) => unit.repeat(times)),
 );
 const button: fc.Arbitrary<Button> = fc.oneof(

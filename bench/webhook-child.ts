@@ -1,0 +1,41 @@
+// Child process for bench/webhook-ack.ts: the real server on SQLite with the Slack and Telegram
+// channels configured (job runner included: turns run and answers go to the stand-ins meanwhile,
+// as in production), so autocannon's CPU and the stand-ins' in the parent are not the server's.
+// Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
+import { openDatabase } from '../server/stores/sqlite/database.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+if (process.send) {
+  const { readConfig } = await import('../server/config.ts');
+  const { startServer } = await import('../server/main.ts');
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-webhook-'));
+  const server = await startServer(
+    readConfig({
+      PORT: '0',
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      BOT_DEFINITION: process.env.BENCH_BOT ?? '',
+      SLACK_BOT_TOKEN: process.env.BENCH_SLACK_TOKEN ?? '',
+      SLACK_SIGNING_SECRET: process.env.BENCH_SLACK_SECRET ?? '',
+      SLACK_API_URL: process.env.BENCH_SLACK_URL ?? '',
+      TELEGRAM_BOT_TOKEN: process.env.BENCH_TELEGRAM_TOKEN ?? '',
+      TELEGRAM_WEBHOOK_SECRET: process.env.BENCH_TELEGRAM_SECRET ?? '',
+      TELEGRAM_API_URL: process.env.BENCH_TELEGRAM_URL ?? '',
+    }),
+  );
+  const look = openDatabase(path.join(dir, 'chatbot.sqlite'), { readonly: true });
+  const pending = look.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE kind IN ('channel_turn', 'channel_send') AND status IN ('pending', 'running')");
+  process.on('message', (message: { cmd: 'cpu' | 'stop' }) => {
+    if (message.cmd === 'cpu') process.send!({ cpu: process.cpuUsage(), pending: pending.get()?.n ?? 0 });
+    else {
+      look.close();
+      void server.close().then(async () => {
+        await rm(dir, { recursive: true, force: true });
+        process.exit(0);
+      });
+    }
+  });
+  process.send({ url: server.url });
+}
