@@ -162,6 +162,35 @@ for (const store of ['sqlite', 'mongo'] as const) describe(`the Insights screen 
     expect(problems).toEqual([]);
   });
 
+  it('when the first list of conversations answers after the analyst\'s search (a busy store), then the table keeps what the search found', async () => {
+    const { page, problems } = await signedInPage(browser, server, analyst);
+    // The first list (the last 30 days, no words) is held until the search has answered.
+    let searched!: () => void;
+    const searchAnswered = new Promise<void>((resolve) => (searched = resolve));
+    await page.route('**/studio/api/insights/conversations?**', async (route) => {
+      const words = new URL(route.request().url()).searchParams.get('text');
+      if (words === null) {
+        await searchAnswered;
+        return route.continue();
+      }
+      const response = await route.fetch();
+      await route.fulfill({ response });
+      searched();
+    });
+    const firstList = page.waitForResponse((response) => response.url().includes('/insights/conversations?') && !new URL(response.url()).searchParams.has('text'));
+    await page.goto(`${server.url}/studio/insights/conversations`);
+    await page.getByLabel('Words the visitor wrote').fill('nowhere');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const table = page.getByRole('table', { name: 'Conversations, newest first' });
+    await expect.poll(() => table.locator('tbody').getByRole('row').count()).toBe(1);
+    // The held first list answers once the search has: what the search found stays.
+    await firstList;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await table.locator('tbody').getByRole('row').count()).toBe(1);
+    await page.unroute('**/studio/api/insights/conversations?**');
+    expect(problems).toEqual([]);
+  });
+
   it('when the analyst opens Downloads, then each export has a link per format, and the transcript downloads as CSV with what the visitors wrote', async () => {
     const { page, problems } = await signedInPage(browser, server, analyst);
     await page.goto(`${server.url}/studio/insights/downloads`);

@@ -36,9 +36,9 @@ export function webhookEndpoint(options: WebhookEndpointOptions): RawEndpoint {
     const requestId = requestIdOf(req, options.trustProxy ?? TRUST_LOOPBACK);
     const match = ROUTE_PATH.exec(pathname);
     const method = req.method ?? '';
-    const send = (status: number, body: unknown, text = false) => {
+    const send = (status: number, body: unknown, text = false, extra: Record<string, string> = {}) => {
       const payload = text ? String(body) : JSON.stringify(body);
-      res.writeHead(status, { 'X-Request-Id': requestId, 'Content-Type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload) });
+      res.writeHead(status, { ...extra, 'X-Request-Id': requestId, 'Content-Type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload) });
       res.end(method === 'HEAD' ? undefined : payload);
       // The query may hold a handshake's token: only the path is logged.
       logRequest(options.logger, { method, url: pathname, status, ip: clientIp(req, options.trustProxy), requestId }, started, options.secrets);
@@ -47,7 +47,9 @@ export function webhookEndpoint(options: WebhookEndpointOptions): RawEndpoint {
     const fail = (error: unknown) => {
       if (res.headersSent) return;
       const known = error instanceof HttpError ? error : internalError(options.logger, error, requestId);
-      send(known.status, errorBody(known.code, known.message, known.details, requestId));
+      // A 405 says which methods the route takes (RFC 9110): the connector's handler names them.
+      const allow = known.status === 405 && typeof known.details?.allow === 'string' ? { Allow: known.details.allow } : undefined;
+      send(known.status, errorBody(known.code, known.message, known.details, requestId), false, allow);
       // A refused body is not read on: the vendor is told at once, and the socket does not wait for the rest.
       if (!req.complete) req.resume();
     };

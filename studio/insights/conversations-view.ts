@@ -112,9 +112,13 @@ export class InsightsConversations extends LitElement {
     }
   }
 
+  /** Counts searches: an answer to an earlier one (the first list, slow on a busy store) never replaces a later one's. */
+  private searches = 0;
+
   private async search(query: string, cursor?: string): Promise<void> {
+    const asked = ++this.searches;
     const result = await this.attempt(() => this.api.get<ConversationPage>(`/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
-    if (!result) return;
+    if (!result || asked !== this.searches) return;
     this.page = {
       items: [...(cursor && this.page ? this.page.items : []), ...result.conversations],
       next: result.nextCursor,

@@ -36,7 +36,10 @@ export function webhookHandler(options: WebhookOptions): WebhookHandler {
       const answer = connector.handshake(request);
       return { status: answer.status, body: answer.body, text: true };
     }
-    if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; the vendor POSTs its events.`);
+    if (request.method !== 'POST') {
+      const allow = connector.handshake ? 'GET, POST' : 'POST';
+      throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; the vendor POSTs its events.`, { allow });
+    }
     const raw = await request.readBody(connector.maxBodyBytes);
     await connector.verify(request, raw);
     const body = parseBody(bodyFormat(connector, request), raw);

@@ -3,7 +3,15 @@
  * channel tells about them), a choice (quick replies), a button, an echo loop, a trigger dialog, and
  * any dialogs a channel's tests add.
  */
-export function channelTestBot(options: { readonly id: string; readonly greeting: string; readonly userDataFields: readonly string[]; readonly links?: boolean; readonly dialogs?: readonly object[] }) {
+export function channelTestBot(options: {
+  readonly id: string;
+  readonly greeting: string;
+  readonly userDataFields: readonly string[];
+  /** What the bot says once a plan is picked; by default 'You chose {{plan}}.' */
+  readonly chosen?: string;
+  readonly links?: boolean;
+  readonly dialogs?: readonly object[];
+}) {
   return {
     settings: { id: options.id, name: `${options.id} (test)`, startDialog: 'home' },
     userDataFields: [...options.userDataFields, 'plan'],
@@ -26,7 +34,7 @@ export function channelTestBot(options: { readonly id: string; readonly greeting
           {
             id: 'chosen',
             type: 'message',
-            text: 'You chose {{plan}}.',
+            text: options.chosen ?? 'You chose {{plan}}.',
             buttons: [{ kind: 'postback', label: 'Tell me more', payload: 'more' }, ...(options.links ? [{ kind: 'url', label: 'Pricing', url: 'https://shop.example.com/pricing' }] : [])],
           },
           { id: 'echo', type: 'input', prompt: 'Say something.', saveTo: { variable: 'said' } },

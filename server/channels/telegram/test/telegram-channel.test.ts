@@ -113,6 +113,15 @@ for (const leg of storeLegs()) {
       expect(server.logText()).not.toContain(standIn.token);
     });
 
+    it('when the webhook is asked with another method than POST, then 405 says which methods it takes', async () => {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const response = await fetch(webhook, { method });
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('POST');
+        expect(await response.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+      }
+    });
+
     it('when a user sends 20 messages in a burst, then the answers reach the chat in the order they were sent', async () => {
       await deliver(webhook, textUpdate(1004, '/start'), SECRET);
       await deliver(webhook, textUpdate(1004, 'Basic'), SECRET);
