@@ -131,7 +131,7 @@ const triggerResponses = {
     `invalid_address (not base64, not JSON, missing bot/user/channelId, or nested deeper than ${MAX_JSON_DEPTH} levels), invalid_parameter (mode or query), or invalid_body (not JSON, not an object, nested deeper than ${MAX_JSON_DEPTH} levels, or more than ${TRIGGER_BODY_BOUNDS.maxNodes} values; details.limit says which).`,
   ),
   '404': errorResponse('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
-  '409': errorResponse('The user\'s channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), or sms_opted_out (an SMS number that texted STOP and not START since).'),
+  '409': errorResponse('The user\'s channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).'),
   '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
   '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.'),
   ...commonErrors,

@@ -141,6 +141,8 @@ export const ERROR_CODES = [
   'whatsapp_window_closed',
   /** Triggers to an SMS number that texted STOP. */
   'sms_opted_out',
+  /** Triggers to a Teams user the bot has no conversation with (never installed, never wrote). */
+  'teams_no_conversation',
   'internal',
   /** The studio. */
   'unauthenticated',

@@ -64,6 +64,16 @@ export function teamsConnector(options: TeamsConnectorOptions): Connector {
       if (activity.data.type === 'message' && !activity.data.id) throw new HttpError(400, 'invalid_body', 'A message activity needs an id.');
       return toInbound(activity.data);
     },
+    admitTrigger(user, dialogId) {
+      // Teams lets a bot write only where it has a conversation: refused now rather than a 202 that fails at send.
+      if (referenceFrom(user)) return;
+      throw new HttpError(
+        409,
+        'teams_no_conversation',
+        `The bot has no conversation with this Teams user yet: Teams lets a bot write only to someone who installed it or wrote to it. Dialog "${dialogId}" was not started.`,
+        { channel: TEAMS },
+      );
+    },
     async send(address, part) {
       const reference = await options.reference(address);
       if (!reference) throw new SendFailure('permanent', 'no_reference', 'the bot has no conversation with this Teams user yet: a user must install the bot or write to it first', undefined, 'activities');

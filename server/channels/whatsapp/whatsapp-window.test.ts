@@ -4,7 +4,7 @@ import { WHATSAPP_WINDOW_MS, whatsAppConnector } from './whatsapp-connector.ts';
 
 const connector = whatsAppConnector({ send: () => Promise.resolve('wamid.x'), phoneNumberId: '1', accessToken: 'token', appSecret: 'secret', verifyToken: 'verify', onStatus: () => undefined });
 const now = Date.parse('2026-12-01T12:00:00Z');
-const admit = (lastMessageAt: number | null) => () => connector.admitTrigger!({ lastMessageAt, variables: {} }, 'reminder', now);
+const admit = (lastMessageAt: number | null) => () => connector.admitTrigger!({ lastMessageAt, variables: {}, userData: {} }, 'reminder', now);
 
 describe('WhatsApp\'s 24-hour window for triggers', () => {
   it('when the user wrote less than 24 hours ago, then a trigger is admitted', () => {

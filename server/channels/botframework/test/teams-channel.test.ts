@@ -85,6 +85,18 @@ for (const leg of storeLegs()) {
       await eventually('the triggered message', () => textsTo(standIn, conversation).includes('News for you.'));
     });
 
+    it('when the trigger endpoint names a Teams user the bot never had a conversation with, then it answers 409 naming the rule, and nothing is stored', async () => {
+      const conversation = 'a:1stranger-1009';
+      const address = Buffer.from(JSON.stringify({ bot: 'teams-bot', user: `teams:${conversation}`, channelId: 'teams' })).toString('base64url');
+      const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      expect(response.status).toBe(409);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('teams_no_conversation');
+      expect(body.error.message).toContain('installed it or wrote to it');
+      expect(await server.store.getUser(`teams:${conversation}`)).toBeNull();
+      expect(sentTo(standIn, conversation)).toEqual([]);
+    });
+
     it('when the Bot Framework delivers the same activity twice at once and three times more, then the bot answers it once', async () => {
       const conversation = 'a:1redelivered-1003';
       const activity = teamsActivity(standIn.url, conversation, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }] });
