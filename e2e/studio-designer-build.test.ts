@@ -1,10 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { addOpeningHoursFaq, addStep, branchOnPlan, designerServer, openDesigner, rename, signedInPage } from './studio-designer-helpers.ts';
+import { addOpeningHoursFaq, addStep, branchOnPlan, closeDesigner, openedDesigner, rename } from './studio-designer-helpers.ts';
 
 const SHOTS = process.env.STUDIO_SCREENSHOTS;
 
@@ -19,15 +18,9 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
   let problems: string[];
 
   beforeAll(async () => {
-    ({ server, owner } = await designerServer(EMPTY));
-    browser = await launchBrowser();
-    ({ page, problems } = await signedInPage(browser, server, owner));
-    await openDesigner(page, server);
+    ({ server, owner, browser, page, problems } = await openedDesigner(EMPTY));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeDesigner(browser, server));
 
   it('when an editor builds a greeting, a question kept in user data, a condition on it, a call and an FAQ answer, and saves, then the version holds that flow and check finds no error', async () => {
     // A greeting before the end.

@@ -5,7 +5,23 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Role } from '../server/ports/studio/roles.ts';
 import { invite, setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
+import { launchBrowser } from './browser.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
+
+/** The designer open on `definition`'s bot in a fresh browser, signed in as its first owner: what a designer test file starts from. */
+export async function openedDesigner(definition: unknown): Promise<{ server: ServerProcess; owner: StudioClient; browser: Browser; page: Page; problems: string[] }> {
+  const { server, owner } = await designerServer(definition);
+  const browser = await launchBrowser();
+  const { page, problems } = await signedInPage(browser, server, owner);
+  await openDesigner(page, server);
+  return { server, owner, browser, page, problems };
+}
+
+/** Ends what openedDesigner started (either may be missing when it failed half way). */
+export async function closeDesigner(browser: Browser | undefined, server: ServerProcess | undefined): Promise<void> {
+  await browser?.close();
+  await server?.stop();
+}
 
 /** A server running `definition` as its bot (written to a file of its own, or a file's path), with the first owner signed up. */
 export async function designerServer(definition: unknown, env: Record<string, string> = {}): Promise<{ server: ServerProcess; owner: StudioClient }> {

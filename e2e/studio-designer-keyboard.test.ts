@@ -1,10 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, openDesigner, signedInPage, tabTo } from './studio-designer-helpers.ts';
+import { closeDesigner, openedDesigner, tabTo } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'keys', name: 'Keys', startDialog: 'main' },
@@ -34,15 +33,9 @@ describe('the designer with the keyboard alone, in Chromium', () => {
   let problems: string[];
 
   beforeAll(async () => {
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-    ({ page, problems } = await signedInPage(browser, server, owner));
-    await openDesigner(page, server);
+    ({ server, owner, browser, page, problems } = await openedDesigner(BOT));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeDesigner(browser, server));
 
   it('when a step is added, moved and deleted with keys only, then each change is announced, and undo brings every state back in turn', async () => {
     const said = () => page.getByRole('log', { name: 'Changes' }).textContent();

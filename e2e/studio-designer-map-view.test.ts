@@ -1,10 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
 import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, openDesigner, signedInPage } from './studio-designer-helpers.ts';
+import { closeDesigner, openedDesigner } from './studio-designer-helpers.ts';
 
 /** Three dialogs in a row (each jumps to the next): wider than the map's pane at full size. */
 const BOT = {
@@ -31,16 +30,9 @@ describe('the designer\'s views and map, in Chromium', () => {
   let problems: string[];
 
   beforeAll(async () => {
-    let owner;
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-    ({ page, problems } = await signedInPage(browser, server, owner));
-    await openDesigner(page, server);
+    ({ server, browser, page, problems } = await openedDesigner(BOT));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeDesigner(browser, server));
 
   it('when a step is open and the arrow keys move between the Outline and Map tabs, then focus stays on the tabs, and Enter does not bring the outline back', async () => {
     await page.getByRole('button', { name: /^Question ask/ }).click();

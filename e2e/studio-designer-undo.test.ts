@@ -1,10 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, openDesigner, signedInPage } from './studio-designer-helpers.ts';
+import { closeDesigner, openedDesigner } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'undo', name: 'Undo', startDialog: 'main' },
@@ -38,15 +37,9 @@ describe('undo and redo in the designer, in Chromium', () => {
   };
 
   beforeAll(async () => {
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-    ({ page, problems } = await signedInPage(browser, server, owner));
-    await openDesigner(page, server);
+    ({ server, owner, browser, page, problems } = await openedDesigner(BOT));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeDesigner(browser, server));
 
   it('when a step\'s text is typed in two bursts and the dialog\'s heading is clicked, then Ctrl+Z takes the typing back as one step, and Ctrl+Shift+Z and Ctrl+Y redo it', async () => {
     await page.getByRole('button', { name: /^Message hello/ }).click();
