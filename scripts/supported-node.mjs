@@ -8,7 +8,7 @@
 //   - a tested line: it runs, silently.
 // Written for old Nodes too (no syntax newer than Node 16's), since it is what they run first.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,14 +55,6 @@ export function fetchedNodeBin(version = LTS) {
   return bin;
 }
 
-/** Headers of the fetched Node, for a native module that builds against them (none does today; kept so one can). */
-function nodedirOf(bin) {
-  const packages = path.join(bin, '..', 'node_modules');
-  if (!existsSync(packages)) return undefined;
-  const dist = readdirSync(packages).find((name) => name.startsWith('node-') && existsSync(path.join(packages, name, 'include', 'node')));
-  return dist === undefined ? undefined : path.join(packages, dist);
-}
-
 function main() {
   const [command, ...args] = process.argv.slice(2);
   if (command === undefined) {
@@ -82,8 +74,6 @@ function main() {
     }
     process.stderr.write(`Node ${process.version} is older than this project supports (${engines}): running on Node ${LTS}, fetched from the npm registry into .cache/node-${LTS}.\n`);
     env.PATH = `${bin}${path.delimiter}${env.PATH ?? ''}`;
-    const nodedir = nodedirOf(bin);
-    if (nodedir !== undefined) env.npm_config_nodedir = nodedir;
     // npm sets these for the script it runs; the child's npm must take the new node, not this one.
     delete env.npm_node_execpath;
     delete env.NODE;
