@@ -3,7 +3,10 @@ import tseslint from 'typescript-eslint';
 
 /** A no-restricted-imports rule from regex → reason pairs. */
 const forbid = (/** @type {Record<string, string>} */ rules) => ({
-  'no-restricted-imports': ['error', { patterns: Object.entries(rules).map(([regex, message]) => ({ regex, message })) }],
+  'no-restricted-imports': [
+    'error',
+    { patterns: Object.entries(rules).map(([regex, message]) => ({ regex, message })) },
+  ],
 });
 
 const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
@@ -18,7 +21,10 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-expect-error': 'allow-with-description' }],
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        { 'ts-ignore': true, 'ts-expect-error': 'allow-with-description' },
+      ],
     },
   },
   {
@@ -29,7 +35,10 @@ export default tseslint.config(
   // Who may import whom: docs/architecture.md.
   {
     files: ['shared/**/*.ts'],
-    rules: forbid({ [folder(['server', 'widget', 'demo'])]: 'shared/ imports nothing of the project.', '^node:': 'shared/ runs in browsers too: no Node APIs.' }),
+    rules: forbid({
+      [folder(['server', 'widget', 'demo'])]: 'shared/ imports nothing of the project.',
+      '^node:': 'shared/ runs in browsers too: no Node APIs.',
+    }),
   },
   {
     files: ['widget/**/*.ts'],
@@ -45,20 +54,28 @@ export default tseslint.config(
     files: ['studio/**/*.ts'],
     // Its tests run in Node and check the designer's model against the server's own checks.
     ignores: ['studio/**/*.test.ts', 'studio/preview/**'],
-    rules: forbid({ [folder(['server', 'demo', 'widget'])]: 'The studio web app imports shared/ only; it reaches the server over HTTP.', '^node:': 'The studio runs in browsers: no Node APIs.' }),
+    rules: forbid({
+      [folder(['server', 'demo', 'widget'])]:
+        'The studio web app imports shared/ only; it reaches the server over HTTP.',
+      '^node:': 'The studio runs in browsers: no Node APIs.',
+    }),
   },
   {
     // The designer's preview panel: the real widget is its chat (the element and its socket transport), nothing else of it.
     files: ['studio/preview/**/*.ts'],
     rules: forbid({
       [folder(['server', 'demo'])]: 'The studio web app imports shared/ only; it reaches the server over HTTP.',
-      '(^|/)widget/(?!define\\.ts$|transport/)': 'The preview panel takes the widget element (widget/define.ts) and its socket transport only.',
+      '(^|/)widget/(?!define\\.ts$|transport/)':
+        'The preview panel takes the widget element (widget/define.ts) and its socket transport only.',
       '^node:': 'The studio runs in browsers: no Node APIs.',
     }),
   },
   {
     files: ['widget/transport/**/*.ts'],
-    rules: forbid({ [folder(['server', 'demo'])]: 'The widget imports shared/ only.', '^zod$|protocol-schemas': 'Runtime validators stay on the server.' }),
+    rules: forbid({
+      [folder(['server', 'demo'])]: 'The widget imports shared/ only.',
+      '^zod$|protocol-schemas': 'Runtime validators stay on the server.',
+    }),
   },
   {
     files: ['server/engine/**/*.ts'],
@@ -74,31 +91,48 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'The engine gets time from its caller.' },
         { object: 'Math', property: 'random', message: 'The engine gets randomness from its caller.' },
       ],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The engine gets time from its caller.' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'The engine gets time from its caller.',
+        },
+      ],
     },
   },
   {
     files: ['server/definition/**/*.ts', 'server/ports/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: forbid({ [folder(['app', 'engine', ...adapters])]: 'definition/ and ports/ sit below the use cases and adapters.', [drivers]: 'No drivers here.' }),
+    rules: forbid({
+      [folder(['app', 'engine', ...adapters])]: 'definition/ and ports/ sit below the use cases and adapters.',
+      [drivers]: 'No drivers here.',
+    }),
   },
   {
     // Understanding: models trained from the definition, embeddings behind server/ports/embeddings.ts.
     // HTTP leaves through the guarded client main.ts hands in, never an adapter imported here.
     files: ['server/nlp/**/*.ts'],
     ignores: ['**/*.test.ts', '**/test/**'],
-    rules: forbid({ [folder(['app', 'engine', ...adapters])]: 'nlp/ sits beside the use cases; main.ts wires what it needs.', [drivers]: 'No drivers here.' }),
+    rules: forbid({
+      [folder(['app', 'engine', ...adapters])]: 'nlp/ sits beside the use cases; main.ts wires what it needs.',
+      [drivers]: 'No drivers here.',
+    }),
   },
   {
     files: ['server/app/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: forbid({ [drivers]: 'Use cases reach the world through ports/.', [folder(adapters)]: 'Use cases never import adapters; main.ts wires them.' }),
+    rules: forbid({
+      [drivers]: 'Use cases reach the world through ports/.',
+      [folder(adapters)]: 'Use cases never import adapters; main.ts wires them.',
+    }),
   },
   // Test helpers (a test/ folder) are tests' code, as nlp/'s are: they may reach any adapter a test wires.
   ...adapters.map((name) => ({
     files: [`server/${name}/**/*.ts`],
     ignores: ['**/*.test.ts', '**/contract/**', '**/test/**'],
-    rules: forbid({ [folder(adapters.filter((other) => other !== name))]: 'Adapters do not import each other; main.ts wires them.' }),
+    rules: forbid({
+      [folder(adapters.filter((other) => other !== name))]: 'Adapters do not import each other; main.ts wires them.',
+    }),
   })),
   // After the adapters' rule, which it extends (a later config's rule replaces an earlier one's).
   // Channels are siblings: a new channel is a new folder, never an import of another.
@@ -106,7 +140,8 @@ export default tseslint.config(
     files: [`server/channels/${name}/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: forbid({
-      [folder(adapters.filter((other) => other !== 'channels'))]: 'Adapters do not import each other; main.ts wires them.',
+      [folder(adapters.filter((other) => other !== 'channels'))]:
+        'Adapters do not import each other; main.ts wires them.',
       [`(^|/)channels/(?!${name}/)[^/]+/`]: 'Channels do not import each other; main.ts wires them.',
       [`^\\.\\./(?!${name}/)[a-z-]+/`]: 'Channels do not import each other; main.ts wires them.',
     }),
@@ -116,9 +151,12 @@ export default tseslint.config(
     files: [`server/channels/${name}/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: forbid({
-      [folder(adapters.filter((other) => other !== 'channels'))]: 'Adapters do not import each other; main.ts wires them.',
-      [`(^|/)channels/(?!(${name}|connector)/)[^/]+/`]: 'Channels do not import each other (the connector core excepted); main.ts wires them.',
-      [`^\\.\\./(?!(${name}|connector)/)[a-z-]+/`]: 'Channels do not import each other (the connector core excepted); main.ts wires them.',
+      [folder(adapters.filter((other) => other !== 'channels'))]:
+        'Adapters do not import each other; main.ts wires them.',
+      [`(^|/)channels/(?!(${name}|connector)/)[^/]+/`]:
+        'Channels do not import each other (the connector core excepted); main.ts wires them.',
+      [`^\\.\\./(?!(${name}|connector)/)[a-z-]+/`]:
+        'Channels do not import each other (the connector core excepted); main.ts wires them.',
     }),
   })),
 );

@@ -20,7 +20,9 @@ import { PACKAGE_DIR, PACKAGE_EXTERNALS, writeWidgetPackage } from './scripts/wi
 const locales = localeFiles(LOCALES);
 const localeNames = Object.fromEntries(Object.entries(locales).map(([language, file]) => [language, file.name]));
 /** The loader's stand-in launcher names itself in the page's language. */
-const openLabels = Object.fromEntries(Object.entries(LOCALES).map(([language, strings]) => [language, strings.openChat]));
+const openLabels = Object.fromEntries(
+  Object.entries(LOCALES).map(([language, strings]) => [language, strings.openChat]),
+);
 
 const shared = {
   // The widget has no public/ folder; keep Vite from copying anything else into dist/.
@@ -50,7 +52,11 @@ function packageBuild(): Plugin {
           // The widget's chunks (a carousel…) stay chunks: the app's bundler splits them off too.
           // What index.js and a chunk share stays in index.js (allow-extension), the one file marked
           // as having side effects: a common chunk of its own would be dropped by an app importing only for them.
-          rolldownOptions: { external: PACKAGE_EXTERNALS, preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: '[name].[hash].js' } },
+          rolldownOptions: {
+            external: PACKAGE_EXTERNALS,
+            preserveEntrySignatures: 'allow-extension',
+            output: { chunkFileNames: '[name].[hash].js' },
+          },
         },
       });
       writeWidgetPackage();
@@ -127,14 +133,23 @@ function widgetAssets(): Plugin {
         ...shared,
         configFile: false,
         logLevel: 'warn',
-        define: { ...shared.define, __CHAT_WIDGET_SCRIPT__: JSON.stringify(script), __CHAT_WIDGET_OPEN_LABELS__: JSON.stringify(openLabels) },
+        define: {
+          ...shared.define,
+          __CHAT_WIDGET_SCRIPT__: JSON.stringify(script),
+          __CHAT_WIDGET_OPEN_LABELS__: JSON.stringify(openLabels),
+        },
         build: {
           outDir: 'dist',
           emptyOutDir: false,
           minify: true,
           sourcemap: true,
           target: 'es2020',
-          lib: { entry: 'widget/loader.ts', formats: ['iife'], name: 'ChatWidgetLoader', fileName: () => 'widget-loader.js' },
+          lib: {
+            entry: 'widget/loader.ts',
+            formats: ['iife'],
+            name: 'ChatWidgetLoader',
+            fileName: () => 'widget-loader.js',
+          },
         },
       });
       writeLoaderAssets('dist', built, locales);
@@ -160,6 +175,9 @@ export default defineConfig({
       // Content-hashed names, cached for good; a chunk and the entry it imports change names together.
       fileName: () => 'widget.[hash:12].js',
     },
-    rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: 'widget.[name].[hash:12].js', hashCharacters: 'hex', minify: true } },
+    rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
+      output: { chunkFileNames: 'widget.[name].[hash:12].js', hashCharacters: 'hex', minify: true },
+    },
   },
 });

@@ -17,7 +17,8 @@ function precompress(): Plugin {
     apply: 'build',
     closeBundle() {
       const dir = path.join('dist', 'studio', 'assets');
-      for (const name of readdirSync(dir)) if (/\.(js|css|map)$/.test(name)) writeCompressed(path.join(dir, name), readFileSync(path.join(dir, name)));
+      for (const name of readdirSync(dir))
+        if (/\.(js|css|map)$/.test(name)) writeCompressed(path.join(dir, name), readFileSync(path.join(dir, name)));
     },
   };
 }

@@ -7,7 +7,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * the bounds its waits allow: it runs after them, on its own. Its two legs are files of their own and run
  * side by side: most of a leg's time is schemathesis' own case generation, single-threaded Python.
  */
-const ALONE = ['server/api/management/test/schemathesis-sqlite.test.ts', 'server/api/management/test/schemathesis-mongo.test.ts'];
+const ALONE = [
+  'server/api/management/test/schemathesis-sqlite.test.ts',
+  'server/api/management/test/schemathesis-mongo.test.ts',
+];
 
 const shared = { pool: 'forks', testTimeout: 20_000, hookTimeout: 30_000 } as const;
 
@@ -21,7 +24,13 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'node',
-          include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'studio/**/*.test.ts', 'demo/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'server/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'studio/**/*.test.ts',
+            'demo/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           exclude: [...configDefaults.exclude, ...ALONE],
           // Vitest's default (one worker fewer than the cores) runs one file at a time on a 2-core machine, and most of this
           // stage's time is spent waiting on child servers and FerretDB rather than computing: two files at

@@ -47,7 +47,10 @@ if (mongo.url === null) {
 const MONGO_POOL = process.env.BENCH_CLUSTER_MONGO_POOL ?? (mongo.kind === 'ferretdb' ? '15' : undefined);
 const redis = await startRedis();
 const mongoTarget = new URL(mongo.url);
-const link = STORE_DELAY_MS > 0 ? await slowLink({ host: mongoTarget.hostname, port: Number(mongoTarget.port) }, STORE_DELAY_MS) : undefined;
+const link =
+  STORE_DELAY_MS > 0
+    ? await slowLink({ host: mongoTarget.hostname, port: Number(mongoTarget.port) }, STORE_DELAY_MS)
+    : undefined;
 const nodesMongoUrl = link ? mongo.url.replace(`:${mongoTarget.port}`, `:${link.port}`) : mongo.url;
 const dir = await mkdtemp(path.join(tmpdir(), 'bench-cluster-'));
 let databases = 0;
@@ -78,7 +81,8 @@ async function startCluster(count: number, logLevel = 'warn'): Promise<ServerChi
     MANAGEMENT_RATE_LIMIT: '100000',
   };
   const nodes: ServerChild[] = [];
-  for (let i = 0; i < count; i++) nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
+  for (let i = 0; i < count; i++)
+    nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
   return nodes;
 }
 
@@ -132,7 +136,14 @@ async function burst(): Promise<void> {
   const nodes = await startCluster(3, 'info');
   const clients = Array.from({ length: BURST }, (_, u) => chatClient(nodes[u % 3]!.url));
   const seen = clients.map((client) => {
-    const record = { greeted: false, connectedAtSend: false, connects: 0, disconnects: [] as string[], errors: [] as string[], acks: [] as string[] };
+    const record = {
+      greeted: false,
+      connectedAtSend: false,
+      connects: 0,
+      disconnects: [] as string[],
+      errors: [] as string[],
+      acks: [] as string[],
+    };
     client.socket.on('connect', () => record.connects++);
     client.socket.on('disconnect', (reason) => record.disconnects.push(reason));
     client.socket.on('protocol_error', (error) => record.errors.push(error.code));
@@ -147,7 +158,9 @@ async function burst(): Promise<void> {
       const record = seen[u]!;
       record.greeted = client.texts().includes('Say something.');
       record.connectedAtSend = client.socket.connected;
-      client.send(`burst ${u}`, (reply) => record.acks.push(`${reply.ok ? 'ok' : reply.code} at ${(performance.now() - started).toFixed(0)} ms`));
+      client.send(`burst ${u}`, (reply) =>
+        record.acks.push(`${reply.ok ? 'ok' : reply.code} at ${(performance.now() - started).toFixed(0)} ms`),
+      );
       return waitFor(client, `Echo: burst ${u}`, started, 60_000).catch(() => NaN);
     }),
   );
@@ -163,7 +176,9 @@ async function burst(): Promise<void> {
   if (missing.length > 0) {
     // Bounded: a store that stopped answering must not stop the report (it is then the likeliest cause).
     const client = new MongoClient(mongo.url!, { serverSelectionTimeoutMS: 5000, socketTimeoutMS: 10_000 });
-    const transcript = client.db(lastDatabase).collection<{ userId: string; seq: number; from: string; message: string }>('transcript');
+    const transcript = client
+      .db(lastDatabase)
+      .collection<{ userId: string; seq: number; from: string; message: string }>('transcript');
     for (const u of missing) {
       const userId = clients[u]!.userId() ?? '';
       console.log(`  no answer: widget ${u} on node ${u % 3}, user ${userId}: ${JSON.stringify(seen[u])}`);
@@ -175,9 +190,12 @@ async function burst(): Promise<void> {
         .then((docs) => JSON.stringify(docs.map((doc) => `${doc.seq} ${doc.from} ${doc.message}`)))
         .catch((error: unknown) => `the store did not answer (${(error as Error).message})`);
       console.log(`    stored: ${stored}`);
-      for (const line of nodes[u % 3]!.output().split('\n')) if (userId !== '' && line.includes(userId)) console.log(`    node ${u % 3} log: ${line.slice(0, 500)}`);
+      for (const line of nodes[u % 3]!.output().split('\n'))
+        if (userId !== '' && line.includes(userId)) console.log(`    node ${u % 3} log: ${line.slice(0, 500)}`);
       if (stored.startsWith('the store did not answer') && u !== missing.at(-1)) {
-        console.log(`  (the other ${missing.length - missing.indexOf(u) - 1} widgets with no answer are left out: the store does not answer)`);
+        console.log(
+          `  (the other ${missing.length - missing.indexOf(u) - 1} widgets with no answer are left out: the store does not answer)`,
+        );
         break;
       }
     }
@@ -191,7 +209,10 @@ async function burst(): Promise<void> {
       const event = /"event":"([^"]+)"/.exec(line)?.[1] ?? /"msg":"([^"]{0,80})/.exec(line)?.[1] ?? line.slice(0, 80);
       events.set(event, (events.get(event) ?? 0) + 1);
     }
-    if (events.size > 0) console.log(`  node ${n} warnings and errors: ${[...events].map(([event, count]) => `${event} x${count}`).join(', ')}`);
+    if (events.size > 0)
+      console.log(
+        `  node ${n} warnings and errors: ${[...events].map(([event, count]) => `${event} x${count}`).join(', ')}`,
+      );
   }
   for (const client of clients) client.close();
   // Stopped, not killed: with SERVER_CHILD_NODE_ARGS='--cpu-prof …' each node then writes its profile of the burst.
@@ -205,7 +226,11 @@ async function crossNode(): Promise<void> {
   const userId = client.userId()!;
   const measure = async (node: ServerChild, n: number) => {
     const sent = performance.now();
-    const res = await fetch(`${node.url}/api/trigger/cluster/ping?userId=${userId}`, { method: 'POST', headers: { 'x-functions-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    const res = await fetch(`${node.url}/api/trigger/cluster/ping?userId=${userId}`, {
+      method: 'POST',
+      headers: { 'x-functions-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ n }),
+    });
     if (res.status !== 202) throw new Error(`trigger answered ${res.status}`);
     return waitFor(client, `Ping ${n}.`, sent);
   };
@@ -261,7 +286,8 @@ async function crash(): Promise<void> {
   await sleep(500);
   const texts = client.texts();
   const lost = Array.from({ length: 60 }, (_, i) => `Echo: m${i}`).filter((echo) => !texts.includes(echo)).length;
-  const duplicated = texts.filter((t) => t.startsWith('Echo: ')).length - new Set(texts.filter((t) => t.startsWith('Echo: '))).size;
+  const duplicated =
+    texts.filter((t) => t.startsWith('Echo: ')).length - new Set(texts.filter((t) => t.startsWith('Echo: '))).size;
   console.log(
     `cluster SIGKILL of the widget's node (through nginx): next message delivered ${((recoveredAt - killedAt) / 1000).toFixed(2)} s after the kill; ` +
       `lost ${lost} of 60, duplicated ${duplicated} (goal 0 and 0); repeated deliveries the widget dropped by seq: ${client.duplicates}`,
@@ -273,7 +299,11 @@ async function crash(): Promise<void> {
 
 try {
   if (PARTS.has('round-trips')) {
-    for (const line of roundTripLines('cluster mode, shared store locks and turn lease', await measureRoundTrips(mongo.url, redis.url))) console.log(line);
+    for (const line of roundTripLines(
+      'cluster mode, shared store locks and turn lease',
+      await measureRoundTrips(mongo.url, redis.url),
+    ))
+      console.log(line);
   }
   if (PARTS.has('turns')) {
     await turns(1);

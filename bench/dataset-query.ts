@@ -5,7 +5,7 @@ import { DatasetIndex, type DatasetQuery } from '../server/integrations/datasets
 const ROWS = 10_000;
 const TAGS = ['cafe', 'museum', 'park', 'shop', 'bar', 'hotel', 'wifi', 'vegan', 'kids', 'open-late'];
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 // Spread over Poland (about 49-55 N, 14-24 E), like a national chain of places.
 const rows: DatasetRow[] = Array.from({ length: ROWS }, (_, i) => ({
   id: `p${i}`,
@@ -38,5 +38,7 @@ for (const [label, query] of cases) {
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.floor(q * times.length)]!;
-  console.log(`dataset query, ${ROWS} rows, ${label.padEnd(26)} p50 ${at(0.5).toFixed(3)} ms  p99 ${at(0.99).toFixed(3)} ms  (${hits} hits)`);
+  console.log(
+    `dataset query, ${ROWS} rows, ${label.padEnd(26)} p50 ${at(0.5).toFixed(3)} ms  p99 ${at(0.99).toFixed(3)} ms  (${hits} hits)`,
+  );
 }

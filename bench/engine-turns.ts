@@ -27,4 +27,6 @@ const started = process.hrtime.bigint();
 for (let i = 0; i < ROUNDS; i++) round();
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const turns = ROUNDS * script.length;
-console.log(`engine: ${Math.round(turns / seconds).toLocaleString('en')} turns/s (${turns} turns of the demo bot in ${seconds.toFixed(2)} s, ${((seconds / turns) * 1e6).toFixed(1)} µs/turn)`);
+console.log(
+  `engine: ${Math.round(turns / seconds).toLocaleString('en')} turns/s (${turns} turns of the demo bot in ${seconds.toFixed(2)} s, ${((seconds / turns) * 1e6).toFixed(1)} µs/turn)`,
+);

@@ -9,7 +9,11 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type ChildCommand = { cmd: 'raw'; what: 'users' | 'logs' } | { cmd: 'rss-start'; what: 'users' | 'logs' } | { cmd: 'rss-stop' } | { cmd: 'stop' };
+export type ChildCommand =
+  | { cmd: 'raw'; what: 'users' | 'logs' }
+  | { cmd: 'rss-start'; what: 'users' | 'logs' }
+  | { cmd: 'rss-stop' }
+  | { cmd: 'stop' };
 export interface ChildStart {
   readonly env: Record<string, string>;
   readonly rows: number;
@@ -26,7 +30,9 @@ if (process.send) {
 
   const start = await new Promise<ChildStart>((resolve) => process.once('message', resolve));
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-export-'));
-  const server = await startServer(readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', MANAGEMENT_RATE_LIMIT: '100000', ...start.env }));
+  const server = await startServer(
+    readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', MANAGEMENT_RATE_LIMIT: '100000', ...start.env }),
+  );
   const seeding = performance.now();
   if (start.seedUsersDirectly) seedSqliteUsers(path.join(dir, 'chatbot.sqlite'), start.rows);
   else await seedUsersViaStore(server.store, start.rows);
@@ -82,11 +88,20 @@ if (process.send) {
         // does beyond this (records, JSON, HTTP) is its overhead.
         const range = { batchSize: 1000 };
         await server.store.previewUsers();
-        const read = message.what === 'users' ? server.store.exportKnownUsers(range) : server.store.readLogs('nlpLog', range);
+        const read =
+          message.what === 'users' ? server.store.exportKnownUsers(range) : server.store.readLogs('nlpLog', range);
         for await (const batch of read.batches()) rows += batch.length;
         const used = process.cpuUsage(cpu);
         await profile('');
-        send({ raw: { rows, seconds: (performance.now() - started) / 1000, rssMb: stopRss(), cpuSeconds: (used.user + used.system) / 1e6, sysSeconds: used.system / 1e6 } });
+        send({
+          raw: {
+            rows,
+            seconds: (performance.now() - started) / 1000,
+            rssMb: stopRss(),
+            cpuSeconds: (used.user + used.system) / 1e6,
+            sysSeconds: used.system / 1e6,
+          },
+        });
       } else if (message.cmd === 'rss-start') {
         await profile(`${message.what}-http`);
         sampleRss();
@@ -108,7 +123,16 @@ if (process.send) {
       const batch = Array.from({ length: Math.min(1000, rows - i) }, (_, j) => ({
         userId: `u${i + j}`,
         timestamp: T0 + i + j,
-        data: { dialogId: 'greeting', stepId: 'ask', stepType: 'input', query: `unprocessed input ${i + j}`, modelId: null, intent: null, result: null, processed: false },
+        data: {
+          dialogId: 'greeting',
+          stepId: 'ask',
+          stepType: 'input',
+          query: `unprocessed input ${i + j}`,
+          modelId: null,
+          intent: null,
+          result: null,
+          processed: false,
+        },
       }));
       await store.appendLogs('nlpLog', batch);
     }
@@ -116,7 +140,12 @@ if (process.send) {
 
   async function seedUsersViaStore(store: Store, rows: number): Promise<void> {
     for (let i = 0; i < rows; i++) {
-      const user = await store.ensureUser({ userId: `u${i}`, channelId: 'webchat', userData: { email: `u${i}@example.com`, name: `User ${i}` }, now: T0 + i });
+      const user = await store.ensureUser({
+        userId: `u${i}`,
+        channelId: 'webchat',
+        userData: { email: `u${i}@example.com`, name: `User ${i}` },
+        now: T0 + i,
+      });
       await store.updateUser(user.userId, user.version, { lastMessageAt: T0 + i }, T0 + i);
     }
   }
@@ -131,7 +160,14 @@ function seedSqliteUsers(file: string, rows: number): void {
      VALUES (?, 'webchat', NULL, '{}', ?, ?, ?, ?, 1, 0)`,
   );
   const many = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) insert.run(`u${i}`, JSON.stringify({ email: `u${i}@example.com`, name: `User ${i}`, score: i % 100 }), T0 + i, T0 + i, T0 + i);
+    for (let i = from; i < to; i++)
+      insert.run(
+        `u${i}`,
+        JSON.stringify({ email: `u${i}@example.com`, name: `User ${i}`, score: i % 100 }),
+        T0 + i,
+        T0 + i,
+        T0 + i,
+      );
   });
   for (let i = 0; i < rows; i += 50_000) many(i, Math.min(rows, i + 50_000));
   db.close();

@@ -89,7 +89,10 @@ function httpExport(url: string, name: string): Promise<number> {
 
 async function run(label: string, start: ChildStart): Promise<void> {
   // BENCH_PROF=<dir> (inherited by the child): a CPU profile of each measured leg.
-  const proc = fork(child, [], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(child, [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T>(command: ChildCommand | ChildStart, key: string) =>
     new Promise<T>((resolve) => {
       const onMessage = (reply: Record<string, unknown>) => {
@@ -103,8 +106,13 @@ async function run(label: string, start: ChildStart): Promise<void> {
     });
   try {
     const ready = await ask<{ url: string; seededSeconds: number }>(start, 'ready');
-    console.log(`export (${label}, ${start.rows.toLocaleString('en')} userData + ${start.rows.toLocaleString('en')} nlpLog rows; seeded in ${ready.seededSeconds.toFixed(1)} s)`);
-    for (const [name, what] of [['userData', 'users'], ['nlpLog', 'logs']] as const) {
+    console.log(
+      `export (${label}, ${start.rows.toLocaleString('en')} userData + ${start.rows.toLocaleString('en')} nlpLog rows; seeded in ${ready.seededSeconds.toFixed(1)} s)`,
+    );
+    for (const [name, what] of [
+      ['userData', 'users'],
+      ['nlpLog', 'logs'],
+    ] as const) {
       const raws: Leg[] = [];
       const exports: Leg[] = [];
       let clientSeconds = 0;
@@ -122,7 +130,10 @@ async function run(label: string, start: ChildStart): Promise<void> {
         const seconds = (performance.now() - started) / 1000;
         const client = process.cpuUsage(clientCpu);
         clientSeconds += (client.user + client.system) / 1e6;
-        const { rssMb, cpuSeconds, sysSeconds } = await ask<Omit<Leg, 'rows' | 'seconds'>>({ cmd: 'rss-stop' }, 'rssMb');
+        const { rssMb, cpuSeconds, sysSeconds } = await ask<Omit<Leg, 'rows' | 'seconds'>>(
+          { cmd: 'rss-stop' },
+          'rssMb',
+        );
         const exported: Leg = { rows, seconds, rssMb, cpuSeconds, sysSeconds };
         line(`${name} HTTP export (JSON)${of}`, exported, start.rows, steal());
         raws.push(raw);
@@ -134,13 +145,17 @@ async function run(label: string, start: ChildStart): Promise<void> {
         const exportUs = median(exports.map(perRow));
         const ownUs = exportUs - rawUs;
         const share = (rawUs / exportUs) * 100;
-        const byRate = (median(exports.map((leg) => leg.rows / leg.seconds)) / median(raws.map((leg) => leg.rows / leg.seconds))) * 100;
+        const byRate =
+          (median(exports.map((leg) => leg.rows / leg.seconds)) / median(raws.map((leg) => leg.rows / leg.seconds))) *
+          100;
         console.log(
           `  ${name}, medians of ${ROUNDS} rounds (server CPU per row, raw read ${rawUs.toFixed(2)} µs, HTTP export ${exportUs.toFixed(2)} µs; load average ${loads.join(' → ')}): ` +
             `export's own work ${ownUs.toFixed(2)} µs/row (goal <= ${OWN_WORK_GOAL_US}: ${met(ownUs <= OWN_WORK_GOAL_US)}), ` +
             `export / raw read ${share.toFixed(0)} % (goal >= ${SHARE_GOAL} %: ${met(share >= SHARE_GOAL)}); by wall-clock rows/s ${byRate.toFixed(0)} %`,
         );
-        console.log(`    (the client reading the exports used ${clientSeconds.toFixed(2)} s CPU, taken from the server's 2 cores on a shared machine)`);
+        console.log(
+          `    (the client reading the exports used ${clientSeconds.toFixed(2)} s CPU, taken from the server's 2 cores on a shared machine)`,
+        );
       }
     }
   } finally {
@@ -152,13 +167,20 @@ async function run(label: string, start: ChildStart): Promise<void> {
 const common = { BOT_FUNCTION_KEY: KEY, BOT_DEFINITION: BOT };
 await run('SQLite', { env: common, rows: ROWS, seedUsersDirectly: true });
 
-const mongo = MONGO_ROWS > 0 ? await startMongoTestServer() : { url: null, reason: 'BENCH_EXPORT_MONGO_ROWS=0', stop: async () => {} };
+const mongo =
+  MONGO_ROWS > 0
+    ? await startMongoTestServer()
+    : { url: null, reason: 'BENCH_EXPORT_MONGO_ROWS=0', stop: async () => {} };
 if (mongo.url === null) {
   console.log(`export (Mongo-compatible): skipped, ${mongo.reason}`);
 } else {
   try {
     const url = `${mongo.url.replace(/\/$/, '')}/bench_export_${process.pid}`;
-    await run(`Mongo-compatible: ${mongo.description}, scaled down`, { env: { ...common, MONGODB_URL: url }, rows: MONGO_ROWS, seedUsersDirectly: false });
+    await run(`Mongo-compatible: ${mongo.description}, scaled down`, {
+      env: { ...common, MONGODB_URL: url },
+      rows: MONGO_ROWS,
+      seedUsersDirectly: false,
+    });
   } finally {
     await mongo.stop();
   }

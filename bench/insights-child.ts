@@ -20,8 +20,17 @@ import path from 'node:path';
 import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
 import { transcriptDoc } from '../server/stores/mongo/mongo-transcript.ts';
-import { OPEN_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/studio/mongo-insight-counters.ts';
-import { CONVERSATIONS_COLLECTION, packBucket, type BucketEntries } from '../server/stores/mongo/studio/mongo-insight-conversations.ts';
+import {
+  OPEN_COLLECTION,
+  openEntry,
+  openId,
+  type OpenTree,
+} from '../server/stores/mongo/studio/mongo-insight-counters.ts';
+import {
+  CONVERSATIONS_COLLECTION,
+  packBucket,
+  type BucketEntries,
+} from '../server/stores/mongo/studio/mongo-insight-conversations.ts';
 import { bucketId, bucketOf, conversationKey } from '../server/stores/mongo/studio/mongo-insights.ts';
 import { toJson as sqliteJson } from '../server/stores/sqlite/json.ts';
 import { benchBot, CounterSum, seedUsers, type SeedPlan, type SeedUser } from './insights-seed.ts';
@@ -31,7 +40,8 @@ export interface ChildStart {
   /** The Mongo database's URL when the store is MongoDB (for the direct inserts). */
   readonly mongoUrl?: string;
 }
-export type ChildCommand = { cmd: 'seed'; plan: SeedPlan; seedSeconds: number } | { cmd: 'rss-start' } | { cmd: 'rss-stop' } | { cmd: 'stop' };
+export type ChildCommand =
+  { cmd: 'seed'; plan: SeedPlan; seedSeconds: number } | { cmd: 'rss-start' } | { cmd: 'rss-stop' } | { cmd: 'stop' };
 export interface Seeded {
   readonly users: number;
   readonly conversations: number;
@@ -52,7 +62,16 @@ if (process.send) {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-insights-'));
   const bot = path.join(dir, 'bot.json');
   await writeFile(bot, JSON.stringify(benchBot()));
-  const server = await startServer(readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', BOT_DEFINITION: bot, BOT_FUNCTION_KEY: 'bench-function-key-0123456789', ...start.env }));
+  const server = await startServer(
+    readConfig({
+      PORT: '0',
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      BOT_DEFINITION: bot,
+      BOT_FUNCTION_KEY: 'bench-function-key-0123456789',
+      ...start.env,
+    }),
+  );
   send({ ready: true, url: server.url, setupLink: server.studio.setupLink });
 
   let base = 0;
@@ -65,7 +84,9 @@ if (process.send) {
       if (message.cmd === 'seed') {
         const started = performance.now();
         const deadline = started + message.seedSeconds * 1000;
-        const seeded = start.mongoUrl ? await seedMongo(start.mongoUrl, message.plan, deadline) : await seedSqlite(path.join(dir, 'chatbot.sqlite'), message.plan, deadline);
+        const seeded = start.mongoUrl
+          ? await seedMongo(start.mongoUrl, message.plan, deadline)
+          : await seedSqlite(path.join(dir, 'chatbot.sqlite'), message.plan, deadline);
         send({ seeded: { ...seeded, seconds: (performance.now() - started) / 1000 } });
       } else if (message.cmd === 'rss-start') {
         global.gc?.();
@@ -88,7 +109,11 @@ if (process.send) {
   });
 
   /** Summaries and counters through the room's own write, in batches. */
-  async function recordSummaries(users: Iterable<SeedUser>, plan: SeedPlan, onUser?: (user: SeedUser) => void): Promise<number> {
+  async function recordSummaries(
+    users: Iterable<SeedUser>,
+    plan: SeedPlan,
+    onUser?: (user: SeedUser) => void,
+  ): Promise<number> {
     const sum = new CounterSum();
     let batch: SeedUser['summary'][] = [];
     let index = 0;
@@ -112,7 +137,9 @@ if (process.send) {
       `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)
        VALUES (?, 'webchat', NULL, '{}', ?, ?, ?, ?, 1, ?)`,
     );
-    const insertEntry = db.prepare('INSERT INTO transcript (user_id, seq, sender, client_id, at, message, dialog_id, step_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insertEntry = db.prepare(
+      'INSERT INTO transcript (user_id, seq, sender, client_id, at, message, dialog_id, step_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     let users: SeedUser[] = [];
     let transcriptRows = 0;
     let leftOut = 0;
@@ -124,7 +151,17 @@ if (process.send) {
           leftOut += u.messages.length;
           continue;
         }
-        for (const m of u.messages) insertEntry.run(u.userId, m.seq, m.from, m.from === 'user' ? `c${m.seq}` : null, m.at, sqliteJson(m.message), m.dialogId ?? null, m.stepId ?? null);
+        for (const m of u.messages)
+          insertEntry.run(
+            u.userId,
+            m.seq,
+            m.from,
+            m.from === 'user' ? `c${m.seq}` : null,
+            m.at,
+            sqliteJson(m.message),
+            m.dialogId ?? null,
+            m.stepId ?? null,
+          );
         transcriptRows += u.messages.length;
       }
     });
@@ -179,8 +216,20 @@ if (process.send) {
         open.t[conversationKey(s)] = openEntry(s);
         const last = user.messages.at(-1)?.at ?? s.startedAt;
         userDocs.push({
-          _id: user.userId, channelId: 'webchat', position: null, variables: '{}', userData: mongoJson(user.userData), lastMessageAt: last, listedAt: last,
-          createdAt: s.startedAt, updatedAt: last, version: 1, lastSeq: user.messages.length, lastTrigger: null, recent: [], order: new ObjectId(),
+          _id: user.userId,
+          channelId: 'webchat',
+          position: null,
+          variables: '{}',
+          userData: mongoJson(user.userData),
+          lastMessageAt: last,
+          listedAt: last,
+          createdAt: s.startedAt,
+          updatedAt: last,
+          version: 1,
+          lastSeq: user.messages.length,
+          lastTrigger: null,
+          recent: [],
+          order: new ObjectId(),
         });
         indexDocs.push({ _id: user.userId, c: { [conversationKey(s)]: id } });
         if (userDocs.length === 10_000) await flushUsers();
@@ -189,11 +238,17 @@ if (process.send) {
       const usersAt = performance.now();
       await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: [] });
       // The open lists as `record` leaves them: each conversation under the day of its last turn.
-      await db.collection(OPEN_COLLECTION).insertMany([...openLists].map(([id, { day, t }]) => ({ _id: id as never, kind: 'o', day, t: JSON.stringify(t) })));
+      await db
+        .collection(OPEN_COLLECTION)
+        .insertMany(
+          [...openLists].map(([id, { day, t }]) => ({ _id: id as never, kind: 'o', day, t: JSON.stringify(t) })),
+        );
       // Each bucket whole, as `record` leaves it (deflated JSON).
       for (const [id, { day, c }] of buckets) {
         if (late()) throw new Error('the seeding time ran out while writing conversation summaries');
-        await db.collection(CONVERSATIONS_COLLECTION).insertOne({ _id: id as never, kind: 'c', day, z: await packBucket(c) });
+        await db
+          .collection(CONVERSATIONS_COLLECTION)
+          .insertOne({ _id: id as never, kind: 'c', day, z: await packBucket(c) });
         conversations += Object.keys(c).length;
       }
       const summariesAt = performance.now();
@@ -202,16 +257,28 @@ if (process.send) {
       let docs: object[] = [];
       const inFlight = new Set<Promise<void>>();
       const send = async (batch: object[]) => {
-        const sent = db.collection('transcript').insertMany(batch as never[], { ordered: false }).then(() => {
-          transcriptRows += batch.length;
-        });
+        const sent = db
+          .collection('transcript')
+          .insertMany(batch as never[], { ordered: false })
+          .then(() => {
+            transcriptRows += batch.length;
+          });
         inFlight.add(sent);
         void sent.finally(() => inFlight.delete(sent)).catch(() => {});
         if (inFlight.size >= 2) await Promise.race(inFlight);
       };
       for (const user of seedUsers(plan)) {
         if (late()) break;
-        for (const m of user.messages) docs.push(transcriptDoc(user.userId, m.seq, { from: m.from, at: m.at, message: m.message, ...(m.from === 'user' ? { clientId: `c${m.seq}` } : {}), ...(m.dialogId ? { dialogId: m.dialogId, stepId: m.stepId! } : {}) }));
+        for (const m of user.messages)
+          docs.push(
+            transcriptDoc(user.userId, m.seq, {
+              from: m.from,
+              at: m.at,
+              message: m.message,
+              ...(m.from === 'user' ? { clientId: `c${m.seq}` } : {}),
+              ...(m.dialogId ? { dialogId: m.dialogId, stepId: m.stepId! } : {}),
+            }),
+          );
         if (docs.length >= TRANSCRIPT_BATCH) {
           await send(docs);
           docs = [];
@@ -229,6 +296,12 @@ if (process.send) {
     } finally {
       await client.close();
     }
-    return { users, conversations, transcriptRows, transcriptLeftOut: plan.rows - transcriptRows, ...(stoppedBy ? { stoppedBy } : {}) };
+    return {
+      users,
+      conversations,
+      transcriptRows,
+      transcriptLeftOut: plan.rows - transcriptRows,
+      ...(stoppedBy ? { stoppedBy } : {}),
+    };
   }
 }

@@ -13,7 +13,28 @@ import { missesBot } from '../server/studio/test/misses-script.ts';
 import { openSqliteStore } from '../server/stores/sqlite/sqlite-store.ts';
 
 const rows = Number(process.env.MISSES_ROWS ?? 30_000);
-const words = ['parcel', 'order', 'refund', 'money', 'shop', 'open', 'sunday', 'delivery', 'address', 'card', 'pay', 'invoice', 'account', 'password', 'login', 'cancel', 'return', 'size', 'colour', 'price'];
+const words = [
+  'parcel',
+  'order',
+  'refund',
+  'money',
+  'shop',
+  'open',
+  'sunday',
+  'delivery',
+  'address',
+  'card',
+  'pay',
+  'invoice',
+  'account',
+  'password',
+  'login',
+  'cancel',
+  'return',
+  'size',
+  'colour',
+  'price',
+];
 const dir = await mkdtemp(path.join(tmpdir(), 'bench-misses-'));
 const store = openSqliteStore({ file: path.join(dir, 'bench.db') });
 try {
@@ -24,10 +45,20 @@ try {
       // About 3,000 distinct inputs, a few of them frequent; most with words of their own, so
       // grouping meets the worst case: nearly every input of the MAX_DISTINCT leads a group.
       const n = i % 7 === 0 ? i % 20 : i % 3000;
-      return { userId: `u${i % 5000}`, timestamp: at + i, text: n < 20 ? `${words[n]} ${words[(n * 7) % 20]}` : `${words[n % 20]} kq${n}x vw${n * 7}z` };
+      return {
+        userId: `u${i % 5000}`,
+        timestamp: at + i,
+        text: n < 20 ? `${words[n]} ${words[(n * 7) % 20]}` : `${words[n % 20]} kq${n}x vw${n * 7}z`,
+      };
     });
-    await store.appendLogs('nlpLog', batch.map((b) => ({ userId: b.userId, timestamp: b.timestamp, data: { query: b.text, processed: false } })));
-    await store.appendLogs('fuzzyQuestionAnswerLog', batch.map((b) => ({ userId: b.userId, timestamp: b.timestamp, data: { text: b.text, matched: false } })));
+    await store.appendLogs(
+      'nlpLog',
+      batch.map((b) => ({ userId: b.userId, timestamp: b.timestamp, data: { query: b.text, processed: false } })),
+    );
+    await store.appendLogs(
+      'fuzzyQuestionAnswerLog',
+      batch.map((b) => ({ userId: b.userId, timestamp: b.timestamp, data: { text: b.text, matched: false } })),
+    );
   }
   const definition = teachableOf(missesBot());
   for (let run = 0; run < 3; run++) {

@@ -2,7 +2,13 @@
 // day counters those conversations add up to, generated the same way (fixed seed) for both stores.
 // The shapes are the product's own: ConversationSummary and CountDelta (server/ports/insights.ts),
 // transcript entries as the store keeps them. Run alone (by `npm run bench`) it does nothing.
-import { dayOf, latencyBucket, type ConversationSummary, type CountDelta, type Metric } from '../server/ports/insights.ts';
+import {
+  dayOf,
+  latencyBucket,
+  type ConversationSummary,
+  type CountDelta,
+  type Metric,
+} from '../server/ports/insights.ts';
 
 /** The bench bot: one dialog of STEPS input steps (the drop-off reads 60 steps in order). */
 export const STEPS = 60;
@@ -16,7 +22,12 @@ export function benchBot(): unknown {
     dialogs: [
       {
         id: DIALOG,
-        steps: Array.from({ length: STEPS }, (_, i) => ({ id: stepId(i + 1), type: 'input', prompt: `Question ${i + 1}?`, saveTo: { variable: 'answer' } })),
+        steps: Array.from({ length: STEPS }, (_, i) => ({
+          id: stepId(i + 1),
+          type: 'input',
+          prompt: `Question ${i + 1}?`,
+          saveTo: { variable: 'answer' },
+        })),
       },
     ],
   };
@@ -28,7 +39,24 @@ export const rareEvery = 10_007;
 export const userIdOf = (i: number) => `u${String(i).padStart(6, '0')}`;
 export const emailOf = (i: number) => `${userIdOf(i)}@example.com`;
 
-const WORDS = ['order', 'pizza', 'delivery', 'price', 'opening', 'hours', 'cancel', 'address', 'invoice', 'table', 'vegan', 'gluten', 'tomorrow', 'tonight', 'large', 'small'];
+const WORDS = [
+  'order',
+  'pizza',
+  'delivery',
+  'price',
+  'opening',
+  'hours',
+  'cancel',
+  'address',
+  'invoice',
+  'table',
+  'vegan',
+  'gluten',
+  'tomorrow',
+  'tonight',
+  'large',
+  'small',
+];
 const DOMAINS = Array.from({ length: 40 }, (_, i) => `site${i}.example.com`);
 const STATUSES = ['2xx', '2xx', '2xx', '2xx', '4xx', '5xx', 'failed'];
 
@@ -91,7 +119,15 @@ export function* seedUsers(plan: SeedPlan): Generator<SeedUser> {
     for (let m = 0; m < count; m++) {
       const at = startedAt + m * 20_000;
       const step = stepId(Math.min(reached, 1 + Math.floor((m * reached) / Math.max(1, count))));
-      if (m % 2 === 0) messages.push({ seq: m + 1, from: 'bot', at, message: { type: 'text', text: `Question ${step}?` }, dialogId: DIALOG, stepId: step });
+      if (m % 2 === 0)
+        messages.push({
+          seq: m + 1,
+          from: 'bot',
+          at,
+          message: { type: 'text', text: `Question ${step}?` },
+          dialogId: DIALOG,
+          stepId: step,
+        });
       else {
         let text = `${WORDS[Math.floor(next() * WORDS.length)]} ${WORDS[Math.floor(next() * WORDS.length)]} number ${Math.floor(next() * 1000)}`;
         if (m === 1 && i % rareEvery === 0) text = `I want a ${RARE_WORD} for order ${i}`;

@@ -38,7 +38,10 @@ interface Timed {
 }
 
 async function run(label: string, start: ChildStart): Promise<void> {
-  const proc = fork(child, [], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(child, [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T>(command: ChildCommand | ChildStart, key: string) =>
     new Promise<T>((resolve) => {
       const onMessage = (reply: Record<string, unknown>) => {
@@ -63,7 +66,9 @@ async function run(label: string, start: ChildStart): Promise<void> {
     );
     if (seeded.stoppedBy) console.log(`  !! seeding stopped early: ${seeded.stoppedBy}`);
     if (seeded.transcriptLeftOut > 0) {
-      console.log(`  !! the store took only ${seeded.transcriptRows.toLocaleString('en')} of ${ROWS.toLocaleString('en')} transcript rows (seeding time ${SEED_SECONDS} s): the figures below are for what it holds, nothing is extrapolated`);
+      console.log(
+        `  !! the store took only ${seeded.transcriptRows.toLocaleString('en')} of ${ROWS.toLocaleString('en')} transcript rows (seeding time ${SEED_SECONDS} s): the figures below are for what it holds, nothing is extrapolated`,
+      );
     }
 
     const timed = async (url: string): Promise<Timed> => {
@@ -88,7 +93,11 @@ async function run(label: string, start: ChildStart): Promise<void> {
           `server peak RSS +${rss.toFixed(1)} MB: ${verdict} the goal (<= 1 s, <= 64 MB)${stealText(steal())}; ${describe(first.body)}`,
       );
     };
-    await report('dashboard, 30 days', '/studio/api/insights/dashboard', (b) => `${(b.totals as { conversations: number }).conversations} conversations counted`);
+    await report(
+      'dashboard, 30 days',
+      '/studio/api/insights/dashboard',
+      (b) => `${(b.totals as { conversations: number }).conversations} conversations counted`,
+    );
     await report(`drop-off, ${STEPS}-step bot`, '/studio/api/insights/drop-off', (b) => {
       const steps = b.steps as { reached: number; stopped: number }[];
       return `${steps.length} steps, ${steps.reduce((n, s) => n + s.stopped, 0)} stops`;
@@ -98,11 +107,23 @@ async function run(label: string, start: ChildStart): Promise<void> {
       const read = b.searchedConversations as number | undefined;
       return `${found} found${read !== undefined ? `, stopped at the budget after ${read.toLocaleString('en')} conversations` : ''}`;
     };
-    await report(`search by text (~1 in ${rareEvery.toLocaleString('en')})`, `/studio/api/insights/conversations?text=${RARE_WORD}`, search);
+    await report(
+      `search by text (~1 in ${rareEvery.toLocaleString('en')})`,
+      `/studio/api/insights/conversations?text=${RARE_WORD}`,
+      search,
+    );
     await report('search by text (common word, 1st page)', '/studio/api/insights/conversations?text=pizza', search);
     const who = Math.floor(USERS / 3);
-    await report('search by user-data field (one user)', `/studio/api/insights/conversations?field=email&value=${encodeURIComponent(emailOf(who))}`, search);
-    await report('transcript view (one user)', `/studio/api/insights/users/${encodeURIComponent(`u${String(who).padStart(6, '0')}`)}`, (b) => `${(b.messages as unknown[]).length} messages`);
+    await report(
+      'search by user-data field (one user)',
+      `/studio/api/insights/conversations?field=email&value=${encodeURIComponent(emailOf(who))}`,
+      search,
+    );
+    await report(
+      'transcript view (one user)',
+      `/studio/api/insights/users/${encodeURIComponent(`u${String(who).padStart(6, '0')}`)}`,
+      (b) => `${(b.messages as unknown[]).length} messages`,
+    );
   } finally {
     proc.send({ cmd: 'stop' } satisfies ChildCommand);
     await new Promise((resolve) => proc.once('exit', resolve));
@@ -115,7 +136,9 @@ const common = { STUDIO_LOGIN_RATE_LIMIT: '1000' };
 const only = new Set((process.env.INSIGHTS_BENCH_STORES ?? 'sqlite,mongo,turns').split(','));
 if (only.has('sqlite')) await run('SQLite', { env: common });
 
-const mongo = only.has('mongo') ? await startMongoTestServer() : { url: null, reason: 'not asked for (INSIGHTS_BENCH_STORES)' };
+const mongo = only.has('mongo')
+  ? await startMongoTestServer()
+  : { url: null, reason: 'not asked for (INSIGHTS_BENCH_STORES)' };
 if (mongo.url === null) console.log(`insights (Mongo-compatible): SKIPPED, ${mongo.reason}`);
 else {
   try {
@@ -138,7 +161,8 @@ for (let i = 0; i < (only.has('turns') ? TURN_REPEATS : 0); i++) {
   kept = Math.min(kept, (await measure('chatbot', TURN_USERS, TURN_ROUNDS)).usPerTurn);
 }
 const growth = (kept / bare - 1) * 100;
-if (only.has('turns')) console.log(
-  `turn CPU with the insights bookkeeping (${TURN_USERS} users x ${TURN_ROUNDS} messages, SQLite, best of ${TURN_REPEATS}): ${kept.toFixed(0)} µs/turn, ` +
-    `without ${bare.toFixed(0)} µs/turn: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (goal <= 5 %)`,
-);
+if (only.has('turns'))
+  console.log(
+    `turn CPU with the insights bookkeeping (${TURN_USERS} users x ${TURN_ROUNDS} messages, SQLite, best of ${TURN_REPEATS}): ${kept.toFixed(0)} µs/turn, ` +
+      `without ${bare.toFixed(0)} µs/turn: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (goal <= 5 %)`,
+  );

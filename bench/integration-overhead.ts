@@ -12,7 +12,11 @@ import { openSqliteStore } from '../server/stores/sqlite/sqlite-store.ts';
 
 const ROUNDS = 3000;
 const events = JSON.stringify(
-  Array.from({ length: 10 }, (_, i) => ({ id: i, name: `Event ${i}`, date: new Date(Date.UTC(2026, 11, i + 1)).toISOString() })),
+  Array.from({ length: 10 }, (_, i) => ({
+    id: i,
+    name: `Event ${i}`,
+    date: new Date(Date.UTC(2026, 11, i + 1)).toISOString(),
+  })),
 );
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(events)) });
@@ -25,7 +29,13 @@ const store = openSqliteStore({ file: path.join(dir, 'bench.sqlite') });
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const runtime = IntegrationRuntime.create(
   { services: { demo: { baseUrl: `${base}/api`, auth: { type: 'bearer', tokenEnv: 'BENCH_TOKEN' } } } },
-  { store, clock: systemClock, logger: quiet, env: { BENCH_TOKEN: 'bench-token-0123456789' }, allowedHosts: ['127.0.0.1'] },
+  {
+    store,
+    clock: systemClock,
+    logger: quiet,
+    env: { BENCH_TOKEN: 'bench-token-0123456789' },
+    allowedHosts: ['127.0.0.1'],
+  },
 );
 const step = runtime.prepare({ type: 'listUserEvents', service: 'demo', params: { userId: '{{userId}}' } });
 const context = { userId: 'u-bench', variables: {}, userData: {} };
@@ -40,7 +50,9 @@ async function measure(label: string, once: () => Promise<unknown>): Promise<num
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  console.log(`${label.padEnd(34)} p50 ${at(0.5).toFixed(3)} ms  p95 ${at(0.95).toFixed(3)} ms  p99 ${at(0.99).toFixed(3)} ms`);
+  console.log(
+    `${label.padEnd(34)} p50 ${at(0.5).toFixed(3)} ms  p95 ${at(0.95).toFixed(3)} ms  p99 ${at(0.99).toFixed(3)} ms`,
+  );
   return times;
 }
 

@@ -30,15 +30,23 @@ import { DATA_SETS, firstPerIntent, heldOut, intentsOf, readDataSet, type DataSe
 import { benchEncoder, embedAll } from './nlp/embed-sets.ts';
 
 const only = process.argv.slice(2);
-const wanted = (part: string) => only.length === 0 || only.includes(part) || !only.some((o) => ['intents', 'faq', 'startup', 'cpu'].includes(o));
-const features = (kind: 'words' | 'embeddings') => !only.includes(kind === 'words' ? 'embeddings' : 'words') || only.includes(kind);
-const sets = DATA_SETS.filter((name) => only.length === 0 || only.includes(name) || !only.some((o) => (DATA_SETS as readonly string[]).includes(o)));
+const wanted = (part: string) =>
+  only.length === 0 || only.includes(part) || !only.some((o) => ['intents', 'faq', 'startup', 'cpu'].includes(o));
+const features = (kind: 'words' | 'embeddings') =>
+  !only.includes(kind === 'words' ? 'embeddings' : 'words') || only.includes(kind);
+const sets = DATA_SETS.filter(
+  (name) => only.length === 0 || only.includes(name) || !only.some((o) => (DATA_SETS as readonly string[]).includes(o)),
+);
 
 const encoder = await benchEncoder();
 if ('reason' in encoder) console.log(`nlp-understanding: the runs with embeddings are SKIPPED: ${encoder.reason}`);
 const encoderProvider = 'reason' in encoder ? undefined : encoder.provider;
 /** Accuracy runs read query embeddings from the bench cache too: the CPU part measures encoding. */
-const cachedOnly: EmbeddingProvider | undefined = encoderProvider && { modelId: encoderProvider.modelId, embed: (texts) => encoderProvider.embed(texts, 'batch'), close: async () => {} };
+const cachedOnly: EmbeddingProvider | undefined = encoderProvider && {
+  modelId: encoderProvider.modelId,
+  embed: (texts) => encoderProvider.embed(texts, 'batch'),
+  close: async () => {},
+};
 
 /**
  * The share of held-out intents' texts the calibration turns away in a bot's own cross-validation,
@@ -51,7 +59,12 @@ const TUNED_ON_OTHER: Record<string, { readonly words: number; readonly embedded
 };
 const transferTargets = (set: string) => {
   const tuned = TUNED_ON_OTHER[set];
-  return tuned ? { words: { ...WORD_TARGETS, heldOutRefused: tuned.words }, embedded: { ...EMBEDDED_TARGETS, heldOutRefused: tuned.embedded } } : undefined;
+  return tuned
+    ? {
+        words: { ...WORD_TARGETS, heldOutRefused: tuned.words },
+        embedded: { ...EMBEDDED_TARGETS, heldOutRefused: tuned.embedded },
+      }
+    : undefined;
 };
 
 const idOf = (intent: string): string => intent.replace(/[^A-Za-z0-9_-]/g, '');
@@ -74,14 +87,30 @@ function definitionOf(examples: readonly Example[], faqPhrasings: number | undef
       ...trained.map((intent) => ({ id: dialogOf(intent), steps: [{ id: 'say', type: 'message', text: intent }] })),
     ],
     ...(faqPhrasings
-      ? { faq: trained.map((intent) => ({ id: idOf(intent), questions: examples.filter((e) => e.intent === intent).slice(0, faqPhrasings).map((e) => e.text), answer: intent })) }
-      : { intents: trained.map((intent) => ({ id: idOf(intent), dialog: dialogOf(intent), utterances: examples.filter((e) => e.intent === intent).map((e) => e.text) })) }),
+      ? {
+          faq: trained.map((intent) => ({
+            id: idOf(intent),
+            questions: examples
+              .filter((e) => e.intent === intent)
+              .slice(0, faqPhrasings)
+              .map((e) => e.text),
+            answer: intent,
+          })),
+        }
+      : {
+          intents: trained.map((intent) => ({
+            id: idOf(intent),
+            dialog: dialogOf(intent),
+            utterances: examples.filter((e) => e.intent === intent).map((e) => e.text),
+          })),
+        }),
   });
   if (!result.ok) throw new Error(result.problems.join('\n'));
   return result.definition;
 }
 
-const waiting = (definition: BotDefinition): ConversationState => runTurn(definition, { position: null, variables: {}, userData: {} }, { kind: 'start', dialogId: 'start' }).state;
+const waiting = (definition: BotDefinition): ConversationState =>
+  runTurn(definition, { position: null, variables: {}, userData: {} }, { kind: 'start', dialogId: 'start' }).state;
 
 function percentile(values: number[], p: number): string {
   const sorted = [...values].sort((a, b) => a - b);
@@ -97,15 +126,29 @@ interface Split {
 
 function split(set: DataSet): Split {
   const held = heldOut(intentsOf(set.train));
-  return { set, held, inScope: set.test.filter((e) => !held.has(e.intent)), outOfScope: set.test.filter((e) => held.has(e.intent)) };
+  return {
+    set,
+    held,
+    inScope: set.test.filter((e) => !held.has(e.intent)),
+    outOfScope: set.test.filter((e) => held.has(e.intent)),
+  };
 }
 
-async function intentRun(s: Split, perIntent: number | undefined, embeddings: EmbeddingProvider | undefined): Promise<void> {
-  const examples = (perIntent ? firstPerIntent(s.set.train, perIntent) : s.set.train).filter((e) => !s.held.has(e.intent));
+async function intentRun(
+  s: Split,
+  perIntent: number | undefined,
+  embeddings: EmbeddingProvider | undefined,
+): Promise<void> {
+  const examples = (perIntent ? firstPerIntent(s.set.train, perIntent) : s.set.train).filter(
+    (e) => !s.held.has(e.intent),
+  );
   const definition = definitionOf(examples, undefined);
   const c0 = process.cpuUsage();
   const targets = transferTargets(s.set.name);
-  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, { embeddings, ...(targets ? { targets } : {}) });
+  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, {
+    embeddings,
+    ...(targets ? { targets } : {}),
+  });
   const loaded = cpuSeconds(c0);
   const calibration = embeddings ? classifier.calibration.embedded : classifier.calibration.words;
   const state = waiting(definition);
@@ -121,7 +164,8 @@ async function intentRun(s: Split, perIntent: number | undefined, embeddings: Em
     const used = process.cpuUsage(c0);
     cpu.push((used.user + used.system) / 1000);
     if (intent !== undefined && nlp.score > 0) curve.push({ score: nlp.score, right: nlp.intent === idOf(intent) });
-    const result = effects.find((e) => e.type === 'nlpLog')?.fields.result as { dialog: string | null } | null | undefined;
+    const result = effects.find((e) => e.type === 'nlpLog')?.fields.result as
+      { dialog: string | null } | null | undefined;
     return { dialog: result?.dialog ?? null, best: nlp.intent };
   };
   let right = 0;
@@ -140,7 +184,15 @@ async function intentRun(s: Split, perIntent: number | undefined, embeddings: Em
       `out-of-scope recall ${pct(rejected, s.outOfScope.length)}; cross-validation expected ${expected ? `${pct(expected.inScopeRouted, 1)} routed, ${pct(expected.heldOutRefused ?? 0, 1)} held-out intents and ${pct(expected.backgroundRefused, 1)} off-topic sentences turned away` : 'nothing'}; ` +
       `load (training and calibration) ${loaded.toFixed(2)} s CPU; CPU per query p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms${embeddings ? ' (embedding read from the cache)' : ''}`,
   );
-  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', perIntent ? `${perIntent}-shot` : 'full', pct(top, s.inScope.length), pct(right, s.inScope.length), pct(rejected, s.outOfScope.length), String(calibration?.threshold)]);
+  rows.push([
+    s.set.name,
+    embeddings ? 'words + embeddings' : 'words',
+    perIntent ? `${perIntent}-shot` : 'full',
+    pct(top, s.inScope.length),
+    pct(right, s.inScope.length),
+    pct(rejected, s.outOfScope.length),
+    String(calibration?.threshold),
+  ]);
 }
 
 async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider | undefined): Promise<void> {
@@ -155,7 +207,9 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
   const answered = async (text: string): Promise<string | null> => {
     const c0 = process.cpuUsage();
     const faq = await matcher.match(text);
-    const log = runTurn(definition, state, { kind: 'text', text, understanding: { faq } }).effects.find((e) => e.type === 'faqLog');
+    const log = runTurn(definition, state, { kind: 'text', text, understanding: { faq } }).effects.find(
+      (e) => e.type === 'faqLog',
+    );
     const used = process.cpuUsage(c0);
     cpu.push((used.user + used.system) / 1000);
     return log?.fields.matched ? (log.fields.intent as string) : null;
@@ -176,7 +230,15 @@ async function faqRun(s: Split, phrasings: number, embeddings: EmbeddingProvider
       `top-1 ${pct(top, s.inScope.length)}, answered correctly ${pct(right, s.inScope.length)} (${pct(right, top)} of top-1), wrong answers ${pct(wrong, s.inScope.length)}, false answers out of scope ${pct(falseAnswers, s.outOfScope.length)}, ` +
       `CPU per question p50 ${percentile(cpu, 0.5)} ms p99 ${percentile(cpu, 0.99)} ms${embeddings ? ' (embedding read from the cache)' : ''}`,
   );
-  rows.push([s.set.name, embeddings ? 'words + embeddings' : 'words', `FAQ ×${phrasings}`, pct(top, s.inScope.length), `${pct(right, s.inScope.length)} answered right (${pct(right, top)} of top-1)`, `${pct(falseAnswers, s.outOfScope.length)} false answers`, String(calibration?.threshold)]);
+  rows.push([
+    s.set.name,
+    embeddings ? 'words + embeddings' : 'words',
+    `FAQ ×${phrasings}`,
+    pct(top, s.inScope.length),
+    `${pct(right, s.inScope.length)} answered right (${pct(right, top)} of top-1)`,
+    `${pct(falseAnswers, s.outOfScope.length)} false answers`,
+    String(calibration?.threshold),
+  ]);
 }
 
 /** CPU of a free-text turn and of a FAQ question with the query really encoded (no cache): the first 1,000 test queries. */
@@ -184,7 +246,9 @@ async function cpuRun(s: Split): Promise<void> {
   if (!encoderProvider || 'reason' in encoder) return;
   const examples = firstPerIntent(s.set.train, 10).filter((e) => !s.held.has(e.intent));
   const definition = definitionOf(examples, undefined);
-  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, { embeddings: encoderProvider });
+  const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale, {
+    embeddings: encoderProvider,
+  });
   const state = waiting(definition);
   const cpu: number[] = [];
   for (const e of s.set.test.slice(0, 1000)) {
@@ -194,10 +258,18 @@ async function cpuRun(s: Split): Promise<void> {
     const used = process.cpuUsage(c0);
     cpu.push((used.user + used.system) / 1000);
   }
-  console.log(`${s.set.name} free-text turn with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(cpu, 0.5)} ms, p99 ${percentile(cpu, 0.99)} ms (1,000 queries, 10 per intent)`);
+  console.log(
+    `${s.set.name} free-text turn with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(cpu, 0.5)} ms, p99 ${percentile(cpu, 0.99)} ms (1,000 queries, 10 per intent)`,
+  );
   // The FAQ step the same way: one stored question per entry, every question encoded afresh.
-  const faqDefinition = definitionOf(s.set.train.filter((e) => !s.held.has(e.intent)), 1);
-  const matcher = await prepareFaqMatcher(faqDefinition.faq, { locale: faqDefinition.settings.locale, embeddings: encoderProvider });
+  const faqDefinition = definitionOf(
+    s.set.train.filter((e) => !s.held.has(e.intent)),
+    1,
+  );
+  const matcher = await prepareFaqMatcher(faqDefinition.faq, {
+    locale: faqDefinition.settings.locale,
+    embeddings: encoderProvider,
+  });
   const faqState = waiting(faqDefinition);
   const faqCpu: number[] = [];
   for (const e of s.set.test.slice(0, 1000)) {
@@ -207,7 +279,9 @@ async function cpuRun(s: Split): Promise<void> {
     const used = process.cpuUsage(c0);
     faqCpu.push((used.user + used.system) / 1000);
   }
-  console.log(`${s.set.name} FAQ question with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(faqCpu, 0.5)} ms, p99 ${percentile(faqCpu, 0.99)} ms (1,000 queries, one stored question per entry)`);
+  console.log(
+    `${s.set.name} FAQ question with the query encoded by ${encoderProvider.modelId}: CPU p50 ${percentile(faqCpu, 0.5)} ms, p99 ${percentile(faqCpu, 0.99)} ms (1,000 queries, one stored question per entry)`,
+  );
 }
 
 /** 150 intents × 10 utterances (BANKING77's first ten per intent, and its next ten under a second name), cold and warm cache. */
@@ -228,13 +302,17 @@ async function startupRun(set: DataSet): Promise<void> {
     // A changed locale makes a new model id: the memo of trained models in the process cannot help.
     await trainIntentClassifier(definition.intents, `en-${what.length}${Math.round(t0)}`.slice(0, 12), { embeddings });
     const used = process.cpuUsage(c0);
-    console.log(`start-up, ${definition.intents.length} intents × 10 utterances, ${what}: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (${((performance.now() - t0) / 1000).toFixed(2)} s wall), training and calibration`);
+    console.log(
+      `start-up, ${definition.intents.length} intents × 10 utterances, ${what}: ${((used.user + used.system) / 1e6).toFixed(2)} s CPU (${((performance.now() - t0) / 1000).toFixed(2)} s wall), training and calibration`,
+    );
     if (embeddings) return;
     // The calibration alone, as load runs it (four cross-validation models and their predictions).
     const examples = definition.intents.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id })));
     const c1 = process.cpuUsage();
     calibrateIntents({ examples, analyser: analyserFor('en'), background: backgroundFor('en') });
-    console.log(`calibration alone, ${definition.intents.length} intents × 10 utterances, words: ${cpuSeconds(c1).toFixed(2)} s CPU`);
+    console.log(
+      `calibration alone, ${definition.intents.length} intents × 10 utterances, words: ${cpuSeconds(c1).toFixed(2)} s CPU`,
+    );
   };
   const rss0 = process.memoryUsage().rss;
   await time('words', undefined);
@@ -246,11 +324,14 @@ async function startupRun(set: DataSet): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`memory: RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB after the runs (${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MB more than before start-up runs)`);
+  console.log(
+    `memory: RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB after the runs (${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MB more than before start-up runs)`,
+  );
 }
 
 function sizes(): void {
-  const du = (p: string): string => (existsSync(p) ? (spawnSync('du', ['-sh', p], { encoding: 'utf8' }).stdout.split('\t')[0] ?? '?') : 'absent');
+  const du = (p: string): string =>
+    existsSync(p) ? (spawnSync('du', ['-sh', p], { encoding: 'utf8' }).stdout.split('\t')[0] ?? '?') : 'absent';
   console.log(
     `install size: onnxruntime-node ${du('node_modules/onnxruntime-node')} (of it Linux x64 ${du('node_modules/onnxruntime-node/bin/napi-v6/linux/x64')}), onnxruntime-common ${du('node_modules/onnxruntime-common')}, ` +
       `@huggingface/tokenizers ${du('node_modules/@huggingface/tokenizers')}, model ${du('.cache/models/all-minilm-l6-v2-int8')}`,
@@ -261,18 +342,28 @@ function sizes(): void {
 function reference(): void {
   const python = path.join('.cache', 'nlp-reference', 'bin', 'python');
   if (!existsSync(python)) {
-    console.log('reference (scikit-learn TF-IDF + logistic regression): skipped, no .cache/nlp-reference (bench/nlp/reference.py says how to make it)');
+    console.log(
+      'reference (scikit-learn TF-IDF + logistic regression): skipped, no .cache/nlp-reference (bench/nlp/reference.py says how to make it)',
+    );
     return;
   }
   spawnSync(python, ['bench/nlp/reference.py', ...sets], { stdio: 'inherit' });
 }
 
 const loaded = sets.map((name) => readDataSet(name)).filter((s): s is DataSet => s !== null);
-for (const name of sets) if (!loaded.some((s) => s.name === name)) console.log(`nlp-understanding: ${name} skipped, no data (see bench/nlp/data.ts)`);
+for (const name of sets)
+  if (!loaded.some((s) => s.name === name))
+    console.log(`nlp-understanding: ${name} skipped, no data (see bench/nlp/data.ts)`);
 for (const set of loaded) {
   const s = split(set);
-  if (cachedOnly) await embedAll(cachedOnly, [...set.train, ...set.test].map((e) => e.text));
-  for (const embeddings of [features('words') ? undefined : null, features('embeddings') ? cachedOnly : null].filter((e, i) => e !== null && (i === 0 || e)) as (EmbeddingProvider | undefined)[]) {
+  if (cachedOnly)
+    await embedAll(
+      cachedOnly,
+      [...set.train, ...set.test].map((e) => e.text),
+    );
+  for (const embeddings of [features('words') ? undefined : null, features('embeddings') ? cachedOnly : null].filter(
+    (e, i) => e !== null && (i === 0 || e),
+  ) as (EmbeddingProvider | undefined)[]) {
     if (wanted('intents')) for (const perIntent of [10, undefined]) await intentRun(s, perIntent, embeddings);
     if (wanted('faq')) for (const phrasings of [1, 10]) await faqRun(s, phrasings, embeddings);
   }
@@ -285,11 +376,21 @@ if (only.length === 0) {
   reference();
 }
 if (rows.length > 0) {
-  console.log('\n| set | features | training | top-1 | routed right at the calibrated threshold (FAQ: answered right) | out-of-scope recall (FAQ: false answers) | calibrated threshold |\n|---|---|---|---|---|---|---|');
+  console.log(
+    '\n| set | features | training | top-1 | routed right at the calibrated threshold (FAQ: answered right) | out-of-scope recall (FAQ: false answers) | calibrated threshold |\n|---|---|---|---|---|---|---|',
+  );
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 }
 for (const [features, points] of reliability) {
   // Ten bins of the calibrated score: how often the intent named was right in each (in-scope test queries of both sets).
   const bins = Array.from({ length: 10 }, (_, b) => points.filter((p) => Math.min(9, Math.floor(p.score * 10)) === b));
-  console.log(`\nreliability, ${features}: ` + bins.map((bin, b) => `${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)}: ${bin.length ? pct(bin.filter((p) => p.right).length, bin.length) : '—'} of ${bin.length}`).join('; '));
+  console.log(
+    `\nreliability, ${features}: ` +
+      bins
+        .map(
+          (bin, b) =>
+            `${(b / 10).toFixed(1)}–${((b + 1) / 10).toFixed(1)}: ${bin.length ? pct(bin.filter((p) => p.right).length, bin.length) : '—'} of ${bin.length}`,
+        )
+        .join('; '),
+  );
 }

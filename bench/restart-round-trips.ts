@@ -113,9 +113,14 @@ try {
   const acked: number[] = [];
   for (const [i, user] of users.entries()) {
     connect(second.url, user);
-    user.socket.on('connect', () => user.socket.emit('message', { clientId: `b${i}`, text: `b${i}` }, () => acked.push(i)));
+    user.socket.on('connect', () =>
+      user.socket.emit('message', { clientId: `b${i}`, text: `b${i}` }, () => acked.push(i)),
+    );
   }
-  await until(() => acked.length === USERS && users.every((u, i) => u.texts.includes(`You said: b${i}`)), 'the answers after the restart');
+  await until(
+    () => acked.length === USERS && users.every((u, i) => u.texts.includes(`You said: b${i}`)),
+    'the answers after the restart',
+  );
   await new Promise((resolve) => setTimeout(resolve, 500));
   const cpu = process.cpuUsage(began);
   counting = false;
@@ -126,9 +131,14 @@ try {
   );
   console.log(
     `restart round trips per returning user (${USERS} users: reconnect, replay, resent message answered): ${per(total)} (${per(writes)} writes): ` +
-      [...counts].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key} ${per(n)}`).join(', '),
+      [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([key, n]) => `${key} ${per(n)}`)
+        .join(', '),
   );
-  console.log(`restart: CPU from start-up to the last answer (this process: server and clients): ${Math.round((cpu.user + cpu.system) / 1000)} ms`);
+  console.log(
+    `restart: CPU from start-up to the last answer (this process: server and clients): ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
+  );
   for (const user of users) user.socket.disconnect();
   await second.close();
 } finally {

@@ -41,7 +41,10 @@ function isPoll(command: StoreCommand): boolean {
 }
 
 /** Round trips per turn of each kind, on a server of its own on `mongoUrl` (with `redisUrl`: cluster mode). */
-export async function measureRoundTrips(mongoUrl: string, redisUrl?: string): Promise<Record<'message' | 'trigger' | 'timer', TurnCost>> {
+export async function measureRoundTrips(
+  mongoUrl: string,
+  redisUrl?: string,
+): Promise<Record<'message' | 'trigger' | 'timer', TurnCost>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-round-trips-'));
   const newTally = (): Tally => ({ total: 0, writes: 0, byCommand: new Map() });
   let tally = newTally();
@@ -78,7 +81,11 @@ export async function measureRoundTrips(mongoUrl: string, redisUrl?: string): Pr
       },
     },
   );
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   const texts: string[] = [];
   let seen: (() => void) | undefined;
   socket.on('entries', (items) => {
@@ -146,6 +153,7 @@ export async function measureRoundTrips(mongoUrl: string, redisUrl?: string): Pr
 /** The lines the benches print. */
 export function roundTripLines(where: string, costs: Record<'message' | 'trigger' | 'timer', TurnCost>): string[] {
   return (['message', 'trigger', 'timer'] as const).map(
-    (kind) => `store round trips per ${kind} turn (${where}): ${costs[kind].roundTrips} (${costs[kind].writes} writes): ${costs[kind].detail}`,
+    (kind) =>
+      `store round trips per ${kind} turn (${where}): ${costs[kind].roundTrips} (${costs[kind].writes} writes): ${costs[kind].detail}`,
   );
 }

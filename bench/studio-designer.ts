@@ -26,7 +26,8 @@ import { largeBot } from './studio-designer/large-bot.ts';
 const RUNS = Number(process.env.BENCH_DESIGNER_RUNS ?? 5);
 const KEYS = 20;
 
-if (!existsSync('dist/server/main.js') || !existsSync('dist/studio/index.html')) spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+if (!existsSync('dist/server/main.js') || !existsSync('dist/studio/index.html'))
+  spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const ms = (value: number) => `${Math.round(value)} ms`;
@@ -54,7 +55,10 @@ async function interactive(page: Page, url: string): Promise<number> {
 
 /** Keydown to the frame after the designer's re-render, for each key, measured in the page. */
 async function keystrokes(page: Page): Promise<number[]> {
-  await page.getByRole('button', { name: /^Message step-1\b/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Message step-1\b/ })
+    .first()
+    .click();
   const field = page.getByRole('textbox', { name: 'Text', exact: true });
   await field.click();
   await field.press('End');
@@ -81,7 +85,14 @@ async function keystrokes(page: Page): Promise<number[]> {
   return keyTimes(page, 'x');
 }
 
-const keyTimes = (page: Page, key: string) => page.evaluate((wanted) => (window as unknown as { keyTimes: { key: string; ms: number }[] }).keyTimes.filter((k) => k.key === wanted).map((k) => k.ms), key);
+const keyTimes = (page: Page, key: string) =>
+  page.evaluate(
+    (wanted) =>
+      (window as unknown as { keyTimes: { key: string; ms: number }[] }).keyTimes
+        .filter((k) => k.key === wanted)
+        .map((k) => k.ms),
+    key,
+  );
 
 /** Ctrl+Z and Ctrl+Shift+Z, a few times each, after the typing (one undo step): keydown to the frame after the re-render. */
 async function undoRedo(page: Page): Promise<{ undo: number[]; redo: number[] }> {
@@ -102,15 +113,28 @@ async function firstScreen(url: string): Promise<{ ms: number; sent: number; enc
   const files: { name: string; bytes: number; encoding: string }[] = [];
   page.on('response', (response) => {
     const at = new URL(response.url()).pathname;
-    if (at.startsWith('/studio/assets/')) files.push({ name: at.slice('/studio/assets/'.length), bytes: Number(response.headers()['content-length']), encoding: response.headers()['content-encoding'] ?? 'identity' });
+    if (at.startsWith('/studio/assets/'))
+      files.push({
+        name: at.slice('/studio/assets/'.length),
+        bytes: Number(response.headers()['content-length']),
+        encoding: response.headers()['content-encoding'] ?? 'identity',
+      });
   });
   const started = performance.now();
   await page.goto(`${url}/studio/`);
   await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ timeout: 30_000 });
   const took = performance.now() - started;
   await context.close();
-  const gzip = files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join('dist/studio/assets', file.name)), { level: 9 }).length, 0);
-  return { ms: took, sent: files.reduce((sum, file) => sum + file.bytes, 0), encoding: [...new Set(files.map((file) => file.encoding))].join('+'), gzip };
+  const gzip = files.reduce(
+    (sum, file) => sum + gzipSync(readFileSync(path.join('dist/studio/assets', file.name)), { level: 9 }).length,
+    0,
+  );
+  return {
+    ms: took,
+    sent: files.reduce((sum, file) => sum + file.bytes, 0),
+    encoding: [...new Set(files.map((file) => file.encoding))].join('+'),
+    gzip,
+  };
 }
 
 /** Typing the last brace of a misspelt variable ("{{emial}}") to the Problems tab counting one more. */
@@ -133,7 +157,8 @@ async function problems(page: Page): Promise<number> {
       let counted = NaN;
       while (roots.length > 0) {
         for (const element of roots.pop()!.querySelectorAll('*')) {
-          const match = element.getAttribute('role') === 'tab' ? /Problems \((\d+)\)/.exec(element.textContent ?? '') : null;
+          const match =
+            element.getAttribute('role') === 'tab' ? /Problems \((\d+)\)/.exec(element.textContent ?? '') : null;
           if (match) counted = Number(match[1]);
           if (element.shadowRoot) roots.push(element.shadowRoot);
         }
@@ -206,20 +231,28 @@ try {
       }
       console.log(`studio designer (${size.steps} steps in ${size.dialogs} dialogs, Chromium, ${RUNS} runs)`);
       console.log(`  interactive      median ${ms(median(loads))} (goal <= ${size.goals.interactive} ms)`);
-      console.log(`  keystroke        median ${ms(median(keys))}, worst ${ms(Math.max(...keys))} of ${keys.length} keys (goal: worst <= ${size.goals.worstKey} ms)`);
-      console.log(`  undo / redo      median ${ms(median(undos))} / ${ms(median(redos))}, worst ${ms(Math.max(...undos, ...redos))} (goal <= 30 ms)`);
+      console.log(
+        `  keystroke        median ${ms(median(keys))}, worst ${ms(Math.max(...keys))} of ${keys.length} keys (goal: worst <= ${size.goals.worstKey} ms)`,
+      );
+      console.log(
+        `  undo / redo      median ${ms(median(undos))} / ${ms(median(redos))}, worst ${ms(Math.max(...undos, ...redos))} (goal <= 30 ms)`,
+      );
       console.log(`  problems updated median ${ms(median(checks))} (goal <= 100 ms; includes the check's 40 ms wait)`);
       console.log(`  map drawn        median ${ms(median(maps))}`);
       if (firsts.length > 0) {
         const first = firsts[0]!;
-        console.log(`  first screen     sign-in form in median ${ms(median(firsts.map((f) => f.ms)))} (goal <= 1000 ms on loopback); scripts ${first.sent.toLocaleString('en')} B sent (${first.encoding}), ${first.gzip.toLocaleString('en')} B gzip (goal <= 81,920 B gzip)`);
+        console.log(
+          `  first screen     sign-in form in median ${ms(median(firsts.map((f) => f.ms)))} (goal <= 1000 ms on loopback); scripts ${first.sent.toLocaleString('en')} B sent (${first.encoding}), ${first.gzip.toLocaleString('en')} B gzip (goal <= 81,920 B gzip)`,
+        );
       }
     } finally {
       await server.stop();
     }
   }
   const script = studioScript();
-  console.log(`  studio JavaScript in all ${script.raw.toLocaleString('en')} B, gzip ${script.gzip.toLocaleString('en')} B (split by screen: each loads when first opened)`);
+  console.log(
+    `  studio JavaScript in all ${script.raw.toLocaleString('en')} B, gzip ${script.gzip.toLocaleString('en')} B (split by screen: each loads when first opened)`,
+  );
 } finally {
   await browser.close();
 }

@@ -9,9 +9,17 @@ if (process.send) {
     if (message.cmd === 'stop') return void standIn.close().then(() => process.exit(0));
     const perConversation: Record<string, number> = {};
     for (const seen of standIn.activities) {
-      if (seen.status === 201 && seen.conversationId.startsWith(message.prefix ?? '')) perConversation[seen.conversationId] = (perConversation[seen.conversationId] ?? 0) + 1;
+      if (seen.status === 201 && seen.conversationId.startsWith(message.prefix ?? ''))
+        perConversation[seen.conversationId] = (perConversation[seen.conversationId] ?? 0) + 1;
     }
     process.send!({ sends: { perConversation, tokens: standIn.counts.tokens } });
   });
-  process.send({ standIn: { url: standIn.url, openIdUrl: standIn.openIdUrl, tokenUrl: standIn.tokenUrl, token: await standIn.sign(standIn.url) } });
+  process.send({
+    standIn: {
+      url: standIn.url,
+      openIdUrl: standIn.openIdUrl,
+      tokenUrl: standIn.tokenUrl,
+      token: await standIn.sign(standIn.url),
+    },
+  });
 }

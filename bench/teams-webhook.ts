@@ -25,7 +25,10 @@ const SECONDS = Number(process.env.BENCH_TEAMS_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_TEAMS_RATE ?? 500);
 const GOAL_P99_MS = 20;
 
-const vendor = fork(new URL('./teams-stand-in-child.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const vendor = fork(new URL('./teams-stand-in-child.ts', import.meta.url).pathname, [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 /** Sends the stand-in a command (none: waits) and resolves with its next answer under `key`. */
 const ask = <T>(message: unknown, key: string) =>
   new Promise<T>((resolve) => {
@@ -56,7 +59,13 @@ let conversations = 0;
 async function load(label: string, request: autocannon.Request) {
   const before = server.cpuMs();
   const steal = stealMeter();
-  const result = await autocannon({ url: server.url, connections: 20, duration: SECONDS, overallRate: RATE, requests: [request] });
+  const result = await autocannon({
+    url: server.url,
+    connections: 20,
+    duration: SECONDS,
+    overallRate: RATE,
+    requests: [request],
+  });
   const used = (server.cpuMs() - before) / 1000 / SECONDS;
   console.log(
     `${label} at ${RATE}/s (SQLite, ${SECONDS} s, overallRate, coordinated omission corrected): ${Math.round(result['2xx'] / SECONDS)}/s answered 2xx, ` +
@@ -70,7 +79,15 @@ const webhooks = await load('teams webhook', {
   method: 'POST',
   path: '/api/webhooks/teams',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-  setupRequest: (request) => ({ ...request, body: JSON.stringify(teamsActivity(standIn.url, `${prefix}${++conversations}`, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }] })) }),
+  setupRequest: (request) => ({
+    ...request,
+    body: JSON.stringify(
+      teamsActivity(standIn.url, `${prefix}${++conversations}`, {
+        type: 'conversationUpdate',
+        membersAdded: [{ id: `28:${APP_ID}` }],
+      }),
+    ),
+  }),
 });
 // Every accepted install's greeting is two messages ("Welcome." and "Pick a plan."): wait for them, then count.
 const sent = conversations;
@@ -86,7 +103,9 @@ for (let last = -1, still = 0; still < 20 && total(counts) < sent * 2; counts = 
 }
 const doubled = [...counts.values()].filter((n) => n > 2).length;
 const lost = sent - webhooks.errors - webhooks.non2xx - [...counts.values()].filter((n) => n === 2).length - doubled;
-console.log(`teams turns: ${sent} activities sent, answered in ${((performance.now() - drainStart) / 1000).toFixed(1)} s after the load; ${lost} lost, ${doubled} doubled; ${(await sends()).tokens} bot token(s) asked for`);
+console.log(
+  `teams turns: ${sent} activities sent, answered in ${((performance.now() - drainStart) / 1000).toFixed(1)} s after the load; ${lost} lost, ${doubled} doubled; ${(await sends()).tokens} bot token(s) asked for`,
+);
 
 const triggers = await load('reference: trigger endpoint', {
   method: 'POST',
@@ -95,7 +114,9 @@ const triggers = await load('reference: trigger endpoint', {
   setupRequest: (request) => ({ ...request, path: `/api/trigger/teams-bot/news?userId=bench-${++conversations}` }),
 });
 const met = webhooks.latency.p99 <= GOAL_P99_MS && lost === 0 && doubled === 0;
-console.log(`teams goals (p99 <= ${GOAL_P99_MS} ms at ${RATE}/s, 0 lost, 0 doubled): ${met ? 'met' : 'MISSED'} (trigger p99 ${triggers.latency.p99} ms in the same run)`);
+console.log(
+  `teams goals (p99 <= ${GOAL_P99_MS} ms at ${RATE}/s, 0 lost, 0 doubled): ${met ? 'met' : 'MISSED'} (trigger p99 ${triggers.latency.p99} ms in the same run)`,
+);
 
 await server.stop();
 vendor.send({ cmd: 'stop' });

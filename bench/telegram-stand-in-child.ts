@@ -10,7 +10,8 @@ if (process.send) {
     const perChat: Record<number, number> = {};
     for (const call of standIn.calls) {
       const chat = call.params.chat_id as number;
-      if (call.method === 'sendMessage' && call.status === 200 && chat >= (message.from ?? 0)) perChat[chat] = (perChat[chat] ?? 0) + 1;
+      if (call.method === 'sendMessage' && call.status === 200 && chat >= (message.from ?? 0))
+        perChat[chat] = (perChat[chat] ?? 0) + 1;
     }
     process.send!({ sends: perChat });
   });

@@ -24,7 +24,11 @@ const GOAL_P99_MS = 20;
 
 /** Starts a child and resolves with what it first reports under `key`; `ask` sends it a command and waits for the answer under a key. */
 function child(file: string, env: Record<string, string>) {
-  const proc: ChildProcess = fork(new URL(file, import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc: ChildProcess = fork(new URL(file, import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T>(message: unknown, key: string) =>
     new Promise<T>((resolve) => {
       const onMessage = (reply: Record<string, unknown>) => {
@@ -43,7 +47,13 @@ const standIn = await vendor.ask<{ url: string; token: string }>(null, 'standIn'
 const dir = await mkdtemp(path.join(tmpdir(), 'bench-telegram-bot-'));
 const bot = path.join(dir, 'bot.json');
 await writeFile(bot, JSON.stringify(telegramBot()));
-const { proc, ask } = child('./telegram-child.ts', { BENCH_KEY: KEY, BENCH_BOT: bot, BENCH_TOKEN: standIn.token, BENCH_SECRET: SECRET, BENCH_API: standIn.url });
+const { proc, ask } = child('./telegram-child.ts', {
+  BENCH_KEY: KEY,
+  BENCH_BOT: bot,
+  BENCH_TOKEN: standIn.token,
+  BENCH_SECRET: SECRET,
+  BENCH_API: standIn.url,
+});
 const url = await ask<string>(null, 'url');
 const cpu = async () => {
   const usage = await ask<NodeJS.CpuUsage>({ cmd: 'cpu' }, 'cpu');
@@ -70,19 +80,34 @@ const webhooks = await load(ACCEPT_ONLY ? 'telegram webhook ACCEPT-ONLY (no turn
   headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
   setupRequest: (request) => {
     const chat = ++chats;
-    const update = { update_id: chat, message: { message_id: 1, date: 1_800_000_000, chat: { id: chat, type: 'private' }, from: { id: chat, is_bot: false, first_name: 'Bench' }, text: '/start' } };
+    const update = {
+      update_id: chat,
+      message: {
+        message_id: 1,
+        date: 1_800_000_000,
+        chat: { id: chat, type: 'private' },
+        from: { id: chat, is_bot: false, first_name: 'Bench' },
+        text: '/start',
+      },
+    };
     return { ...request, body: JSON.stringify(update) };
   },
 });
 if (ACCEPT_ONLY) {
-  await load('reference: trigger endpoint ACCEPT-ONLY', { method: 'POST', path: '/api/trigger/telegram-bot/news', headers: { 'x-functions-key': KEY }, setupRequest: (request) => ({ ...request, path: `/api/trigger/telegram-bot/news?userId=bench-${++chats}` }) });
+  await load('reference: trigger endpoint ACCEPT-ONLY', {
+    method: 'POST',
+    path: '/api/trigger/telegram-bot/news',
+    headers: { 'x-functions-key': KEY },
+    setupRequest: (request) => ({ ...request, path: `/api/trigger/telegram-bot/news?userId=bench-${++chats}` }),
+  });
   await stop();
   process.exit(0);
 }
 // Every accepted update's greeting is two messages ("Hello ." and "Pick a plan."): wait for them, then count.
 const expected = (chats - first + 1) * 2;
 const drainStart = performance.now();
-const sends = async () => new Map(Object.entries(await vendor.ask<Record<string, number>>({ cmd: 'sends', from: first }, 'sends')));
+const sends = async () =>
+  new Map(Object.entries(await vendor.ask<Record<string, number>>({ cmd: 'sends', from: first }, 'sends')));
 const total = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
 let perChat = await sends();
 for (let last = -1, still = 0; still < 20 && total(perChat) < expected; perChat = await sends()) {
@@ -94,7 +119,9 @@ for (let last = -1, still = 0; still < 20 && total(perChat) < expected; perChat 
 const sent = chats - first + 1;
 const doubled = [...perChat.values()].filter((n) => n > 2).length;
 const lost = sent - webhooks.errors - webhooks.non2xx - [...perChat.values()].filter((n) => n === 2).length - doubled;
-console.log(`telegram turns: ${sent} updates sent, answered in ${((performance.now() - drainStart) / 1000).toFixed(1)} s after the load; ${lost} lost, ${doubled} doubled`);
+console.log(
+  `telegram turns: ${sent} updates sent, answered in ${((performance.now() - drainStart) / 1000).toFixed(1)} s after the load; ${lost} lost, ${doubled} doubled`,
+);
 
 const triggers = await load('reference: trigger endpoint', {
   method: 'POST',
@@ -103,13 +130,18 @@ const triggers = await load('reference: trigger endpoint', {
   setupRequest: (request) => ({ ...request, path: `/api/trigger/telegram-bot/news?userId=bench-${++chats}` }),
 });
 const met = webhooks.latency.p99 <= GOAL_P99_MS && lost === 0 && doubled === 0;
-console.log(`telegram goals (p99 <= ${GOAL_P99_MS} ms at ${RATE}/s, 0 lost, 0 doubled): ${met ? 'met' : 'MISSED'} (trigger p99 ${triggers.latency.p99} ms in the same run)`);
+console.log(
+  `telegram goals (p99 <= ${GOAL_P99_MS} ms at ${RATE}/s, 0 lost, 0 doubled): ${met ? 'met' : 'MISSED'} (trigger p99 ${triggers.latency.p99} ms in the same run)`,
+);
 
 await stop();
 
 async function stop() {
   proc.send({ cmd: 'stop' });
   vendor.proc.send({ cmd: 'stop' });
-  await Promise.all([new Promise((resolve) => proc.once('exit', resolve)), new Promise((resolve) => vendor.proc.once('exit', resolve))]);
+  await Promise.all([
+    new Promise((resolve) => proc.once('exit', resolve)),
+    new Promise((resolve) => vendor.proc.once('exit', resolve)),
+  ]);
   await rm(dir, { recursive: true, force: true });
 }

@@ -33,7 +33,9 @@ if (process.send) {
       process.send!({ resumed: true });
     } else if (message.cmd === 'cpu') {
       const cpu = process.cpuUsage();
-      void Promise.all([count('done'), count('pending')]).then(([done, pending]) => process.send!({ cpu, done, pending }));
+      void Promise.all([count('done'), count('pending')]).then(([done, pending]) =>
+        process.send!({ cpu, done, pending }),
+      );
     } else {
       look.close();
       void server.close().then(async () => {

@@ -45,7 +45,11 @@ function request<T>(proc: ChildProcess, message: unknown, key: string): Promise<
 }
 
 const proc = fork(child, [], {
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [])],
+  execArgv: [
+    '--import',
+    'tsx',
+    ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
+  ],
   env: { ...process.env, BENCH_KEY: KEY, BENCH_BOT: BOT },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
@@ -111,14 +115,21 @@ if (process.env.BENCH_TRIGGER_MODE === 'accept') {
       `(${kept ? 'kept up' : 'did NOT keep up'}); ${capacity.line}`,
   );
   // Let the dialogs of the first run finish, so the second starts from an idle server.
-  for (let now = capacity.after; now.pending > 0; now = await reading()) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let now = capacity.after; now.pending > 0; now = await reading())
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const atRate = await load(GOAL_RATE);
   console.log(
     `trigger at ${GOAL_RATE.toLocaleString('en')}/s (${where}, overallRate, coordinated omission corrected): ${atRate.perSecond.toLocaleString('en')} triggers/s accepted, ` +
       `${atRate.after.pending.toLocaleString('en')} dialogs pending at the end; ${atRate.line}`,
   );
-  const met = capacity.perSecond >= GOAL_RATE && kept && atRate.perSecond >= GOAL_RATE * 0.98 && atRate.result.latency.p99 <= GOAL_P99_MS;
-  console.log(`trigger goals (>= ${GOAL_RATE.toLocaleString('en')}/s sustained, p99 <= ${GOAL_P99_MS} ms at that rate): ${met ? 'met' : 'MISSED'}`);
+  const met =
+    capacity.perSecond >= GOAL_RATE &&
+    kept &&
+    atRate.perSecond >= GOAL_RATE * 0.98 &&
+    atRate.result.latency.p99 <= GOAL_P99_MS;
+  console.log(
+    `trigger goals (>= ${GOAL_RATE.toLocaleString('en')}/s sustained, p99 <= ${GOAL_P99_MS} ms at that rate): ${met ? 'met' : 'MISSED'}`,
+  );
 }
 proc.send({ cmd: 'stop' });
 await new Promise((resolve) => proc.once('exit', resolve));

@@ -35,12 +35,26 @@ if (process.send) {
     io.on('connection', (socket) => {
       const userId = `u${++users}`;
       let seq = 0;
-      socket.on('message', async (/** @type {{ clientId: string; text: string }} */ payload, /** @type {((r: unknown) => void) | undefined} */ ack) => {
-        const stored = ++seq;
-        if (commit) await commit.message(userId, stored, payload);
-        ack?.({ ok: true, value: { seq: stored, duplicate: false } });
-        socket.emit('entries', [{ seq: ++seq, from: 'bot', at: new Date().toISOString(), clientId: null, message: { type: 'text', text: `You said: ${payload.text}` } }]);
-      });
+      socket.on(
+        'message',
+        async (
+          /** @type {{ clientId: string; text: string }} */ payload,
+          /** @type {((r: unknown) => void) | undefined} */ ack,
+        ) => {
+          const stored = ++seq;
+          if (commit) await commit.message(userId, stored, payload);
+          ack?.({ ok: true, value: { seq: stored, duplicate: false } });
+          socket.emit('entries', [
+            {
+              seq: ++seq,
+              from: 'bot',
+              at: new Date().toISOString(),
+              clientId: null,
+              message: { type: 'text', text: `You said: ${payload.text}` },
+            },
+          ]);
+        },
+      );
     });
     await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (http.address()).port}`;
@@ -78,7 +92,12 @@ if (process.send) {
         BOT_FUNCTION_KEY: 'bench-function-key-0123456789',
         WEBCHAT_RATE_LIMIT: '1000000',
         // mode "rest": the same bot, talked to over the generic bot REST channel (no callback URL).
-        ...(mode === 'rest' ? { REST_CHANNELS: JSON.stringify([{ name: 'bench', key: REST_BENCH_KEY }]), REST_CHANNEL_RATE_LIMIT: '100000000' } : {}),
+        ...(mode === 'rest'
+          ? {
+              REST_CHANNELS: JSON.stringify([{ name: 'bench', key: REST_BENCH_KEY }]),
+              REST_CHANNEL_RATE_LIMIT: '100000000',
+            }
+          : {}),
       }),
       // mode "chatbot-bare": the same bot without the insights bookkeeping (bench/insights.ts compares the two).
       { insights: mode !== 'chatbot-bare' },
@@ -107,7 +126,11 @@ if (process.send) {
     const session = profiling;
     await new Promise((resolve) =>
       session.post('Profiler.stop', (error, result) => {
-        if (!error) void writeFile(path.join(profileDir, `${mode}-${process.pid}.cpuprofile`), JSON.stringify(result.profile)).then(resolve);
+        if (!error)
+          void writeFile(
+            path.join(profileDir, `${mode}-${process.pid}.cpuprofile`),
+            JSON.stringify(result.profile),
+          ).then(resolve);
         else resolve(undefined);
       }),
     );
@@ -117,8 +140,7 @@ if (process.send) {
     if (message.cmd === 'cpu') {
       const cpu = process.cpuUsage();
       void profile().then(() => send({ cpu }));
-    }
-    else void stop().then(() => process.exit(0));
+    } else void stop().then(() => process.exit(0));
   });
   send({ url });
 }
@@ -136,8 +158,12 @@ if (process.send) {
  * @param {boolean} each
  */
 async function durableCommit(source, each) {
-  const { openSqliteStore } = await import(source ? '../server/stores/sqlite/sqlite-store.ts' : '../dist/server/stores/sqlite/sqlite-store.js');
-  const { groupCommit } = await import(source ? '../server/stores/sqlite/group-commit.ts' : '../dist/server/stores/sqlite/group-commit.js');
+  const { openSqliteStore } = await import(
+    source ? '../server/stores/sqlite/sqlite-store.ts' : '../dist/server/stores/sqlite/sqlite-store.js'
+  );
+  const { groupCommit } = await import(
+    source ? '../server/stores/sqlite/group-commit.ts' : '../dist/server/stores/sqlite/group-commit.js'
+  );
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-durable-echo-'));
   const store = openSqliteStore({ file: path.join(dir, 'chatbot.sqlite') });
   const insert = store.db.prepare(
@@ -145,10 +171,13 @@ async function durableCommit(source, each) {
   );
   const write = (/** @type {unknown[]} */ row) => insert.run(...row);
   const alone = store.db.transaction(write).immediate;
-  const commitRow = each ? async (/** @type {unknown[]} */ row) => alone(row) : groupCommit(store.db, write, { singleStatement: true });
+  const commitRow = each
+    ? async (/** @type {unknown[]} */ row) => alone(row)
+    : groupCommit(store.db, write, { singleStatement: true });
   return {
     /** @param {string} userId @param {number} seq @param {{ clientId: string; text: string }} payload */
-    message: (userId, seq, payload) => commitRow([userId, seq, payload.clientId, Date.now(), JSON.stringify({ type: 'text', text: payload.text })]),
+    message: (userId, seq, payload) =>
+      commitRow([userId, seq, payload.clientId, Date.now(), JSON.stringify({ type: 'text', text: payload.text })]),
     close: async () => {
       await store.close();
       await rm(dir, { recursive: true, force: true });

@@ -56,8 +56,14 @@ export function ensureCompiledServer(source = fromSource): string {
   if (source) return 'server from source under tsx (BENCH_SOURCE=1)';
   const stale = staleSources();
   if (stale.length > 0) {
-    console.log(`dist/server is missing or older than ${stale.length} source file(s) (e.g. ${stale[0]}): compiling it (tsc -p tsconfig.build.json)`);
-    execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+    console.log(
+      `dist/server is missing or older than ${stale.length} source file(s) (e.g. ${stale[0]}): compiling it (tsc -p tsconfig.build.json)`,
+    );
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')],
+      { stdio: 'inherit' },
+    );
   }
   return 'compiled server (dist/server) on bare node, as production runs it';
 }
@@ -123,5 +129,10 @@ export async function measure(mode: Mode, users: number, rounds: number, source 
   await new Promise((resolve) => proc.once('exit', resolve));
   const turns = users * rounds;
   const cpu = after.user - before.user + (after.system - before.system);
-  return { usPerTurn: cpu / turns, userUs: (after.user - before.user) / turns, systemUs: (after.system - before.system) / turns, turnsPerSecond: turns / seconds };
+  return {
+    usPerTurn: cpu / turns,
+    userUs: (after.user - before.user) / turns,
+    systemUs: (after.system - before.system) / turns,
+    turnsPerSecond: turns / seconds,
+  };
 }

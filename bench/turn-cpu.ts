@@ -15,7 +15,10 @@ import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
 import { measureRoundTrips, roundTripLines } from './store-round-trips.ts';
 import { child, childArgs, ensureCompiledServer, measure, request, type TurnCpu } from './turn-cpu-measure.ts';
 
-const ROUNDS: Record<number, number> = { 100: Number(process.env.BENCH_ROUNDS_100 ?? 30), 1000: Number(process.env.BENCH_ROUNDS_1000 ?? 6) };
+const ROUNDS: Record<number, number> = {
+  100: Number(process.env.BENCH_ROUNDS_100 ?? 30),
+  1000: Number(process.env.BENCH_ROUNDS_1000 ?? 6),
+};
 
 /**
  * The same turns over the generic bot REST channel: each user POSTs its messages one after
@@ -34,12 +37,17 @@ async function measureRest(users: number, rounds: number): Promise<TurnCpu> {
       // On a loaded machine a kept-alive socket can be closed by the server as it is reused;
       // a channel resends, and the clientId keeps the resend from running the turn twice.
       // Under heavy load from other work this can happen more than once in a row: a few resends.
-      if (retries >= 5 || !['UND_ERR_SOCKET', 'ECONNRESET'].includes(String((error as { cause?: { code?: string } }).cause?.code))) throw error;
+      if (
+        retries >= 5 ||
+        !['UND_ERR_SOCKET', 'ECONNRESET'].includes(String((error as { cause?: { code?: string } }).cause?.code))
+      )
+        throw error;
       return undefined;
     });
     if (!response) return post(user, clientId, text, retries + 1);
     const answer = (await response.json()) as { messages?: unknown[] };
-    if (response.status !== 200 || !answer.messages?.length) throw new Error(`the REST channel answered ${response.status} without a reply`);
+    if (response.status !== 200 || !answer.messages?.length)
+      throw new Error(`the REST channel answered ${response.status} without a reply`);
   };
   // First contact runs the start dialog: not part of the measured turns.
   await Promise.all(Array.from({ length: users }, (_, u) => post(u, `u${u}-hello`, 'hello')));
@@ -63,13 +71,18 @@ async function measureRest(users: number, rounds: number): Promise<TurnCpu> {
 
 /** This machine is shared and small: each figure is the best (lowest CPU) of a few alternating runs. */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
-const best = (a: TurnCpu | undefined, b: TurnCpu) =>
-  a && a.usPerTurn <= b.usPerTurn ? a : b;
-const notMeasured: TurnCpu = { usPerTurn: Number.NaN, userUs: Number.NaN, systemUs: Number.NaN, turnsPerSecond: Number.NaN };
+const best = (a: TurnCpu | undefined, b: TurnCpu) => (a && a.usPerTurn <= b.usPerTurn ? a : b);
+const notMeasured: TurnCpu = {
+  usPerTurn: Number.NaN,
+  userUs: Number.NaN,
+  systemUs: Number.NaN,
+  turnsPerSecond: Number.NaN,
+};
 /** The goals (issue: production-path decisions): the web chat against the durable echo, REST against the web chat. */
 const WEBCHAT_GOAL = 1.3;
 const REST_GOAL = 1.2;
-const verdict = (ratio: number, goal: number) => `${ratio.toFixed(2)}x (goal <= ${goal}x: ${ratio <= goal ? 'met' : 'NOT met'})`;
+const verdict = (ratio: number, goal: number) =>
+  `${ratio.toFixed(2)}x (goal <= ${goal}x: ${ratio <= goal ? 'met' : 'NOT met'})`;
 const cpuText = (cpu: TurnCpu, unit: string) =>
   `${cpu.usPerTurn.toFixed(0)} µs/${unit} (user ${cpu.userUs.toFixed(0)} + kernel ${cpu.systemUs.toFixed(0)}; ${Math.round(cpu.turnsPerSecond)} ${unit}s/s)`;
 /** The machine's 1-minute load average: the figures are read against it on a shared machine. */
@@ -96,13 +109,17 @@ for (const users of (process.env.BENCH_USERS ?? '100,1000').split(',').map(Numbe
     loads.push(load());
   }
   if (!echo || !durable || !durableEach || !bot || !rest) throw new Error('no measurement');
-  const ofWebchat = process.env.BENCH_WEBCHAT_ONLY === '1' ? 'not measured (BENCH_WEBCHAT_ONLY=1)' : verdict(rest.usPerTurn / bot.usPerTurn, REST_GOAL);
+  const ofWebchat =
+    process.env.BENCH_WEBCHAT_ONLY === '1'
+      ? 'not measured (BENCH_WEBCHAT_ONLY=1)'
+      : verdict(rest.usPerTurn / bot.usPerTurn, REST_GOAL);
   console.log(`turn CPU (${users} users x ${rounds} messages, best of ${REPEATS}; load average ${loads.join(' → ')}):`);
   console.log(`  web chat                             ${cpuText(bot, 'turn')}`);
   console.log(`  echo                                 ${cpuText(echo, 'msg')}`);
   console.log(`  durable echo, group commit           ${cpuText(durable, 'msg')}`);
   console.log(`  durable echo, a transaction per msg  ${cpuText(durableEach, 'msg')}`);
-  if (process.env.BENCH_WEBCHAT_ONLY !== '1') console.log(`  REST channel                         ${cpuText(rest, 'turn')}`);
+  if (process.env.BENCH_WEBCHAT_ONLY !== '1')
+    console.log(`  REST channel                         ${cpuText(rest, 'turn')}`);
   summary.push(
     `  ${String(users).padStart(5)} users: web chat / echo ${(bot.usPerTurn / echo.usPerTurn).toFixed(2)}x, ` +
       `web chat / durable echo (group commit) ${verdict(bot.usPerTurn / durable.usPerTurn, WEBCHAT_GOAL)}, ` +
@@ -113,11 +130,18 @@ for (const users of (process.env.BENCH_USERS ?? '100,1000').split(',').map(Numbe
 console.log(`turn CPU ratios (server CPU per turn, one run):\n${summary.join('\n')}`);
 
 // What a turn costs the Mongo store on one node (round trips, writes): machine-independent figures.
-const mongo = process.env.BENCH_WEBCHAT_ONLY === '1' ? { url: null, reason: 'BENCH_WEBCHAT_ONLY=1', stop: async () => undefined, description: '' } : await startMongoTestServer();
+const mongo =
+  process.env.BENCH_WEBCHAT_ONLY === '1'
+    ? { url: null, reason: 'BENCH_WEBCHAT_ONLY=1', stop: async () => undefined, description: '' }
+    : await startMongoTestServer();
 if (mongo.url === null) console.log(`store round trips: SKIPPED, no Mongo-compatible server (${mongo.reason})`);
 else {
   try {
-    for (const line of roundTripLines(`one node, ${mongo.description.split(' at ')[0]}`, await measureRoundTrips(mongo.url))) console.log(line);
+    for (const line of roundTripLines(
+      `one node, ${mongo.description.split(' at ')[0]}`,
+      await measureRoundTrips(mongo.url),
+    ))
+      console.log(line);
   } finally {
     await mongo.stop();
   }

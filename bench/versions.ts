@@ -24,7 +24,8 @@ try {
     `INSERT INTO users (user_id, channel_id, position, variables, user_data, created_at, updated_at, version, last_seq) VALUES (?, 'webchat', ?, '{}', '{}', 0, 0, 1, 0)`,
   );
   store.db.transaction(() => {
-    for (let i = 0; i < USERS; i++) insert.run(`u${i}`, JSON.stringify({ dialogId: `d${i % 40}`, stepId: `s${i % 7}`, awaiting: true, retries: 0 }));
+    for (let i = 0; i < USERS; i++)
+      insert.run(`u${i}`, JSON.stringify({ dialogId: `d${i % 40}`, stepId: `s${i % 7}`, awaiting: true, retries: 0 }));
   })();
   const resting = sqliteRestingUsers(store.db);
   const positions = Array.from({ length: 10 }, (_, i) => ({ dialogId: `d${i}`, stepId: `s${i % 7}` }));
@@ -32,14 +33,20 @@ try {
   const ms = await cpu(async () => {
     counts = await resting.countResting(positions);
   })();
-  console.log(`resting users, ${USERS} users, 10 positions: ${ms.toFixed(0)} ms CPU (${counts.reduce((a, b) => a + b, 0)} users found)`);
+  console.log(
+    `resting users, ${USERS} users, 10 positions: ${ms.toFixed(0)} ms CPU (${counts.reduce((a, b) => a + b, 0)} users found)`,
+  );
 
   // A generated bot of about 4 MB: 400 dialogs of 25 steps with long texts.
   const definition = {
     settings: { id: 'big', name: 'Big bot', startDialog: 'd0' },
     dialogs: Array.from({ length: 400 }, (_, d) => ({
       id: `d${d}`,
-      steps: Array.from({ length: 25 }, (_, s) => ({ type: 'message', text: `Dialog ${d}, step ${s}: ${'lorem ipsum '.repeat(30)}`, id: `s${s}` })),
+      steps: Array.from({ length: 25 }, (_, s) => ({
+        type: 'message',
+        text: `Dialog ${d}, step ${s}: ${'lorem ipsum '.repeat(30)}`,
+        id: `s${s}`,
+      })),
     })),
   };
   let text = '';
@@ -49,7 +56,10 @@ try {
   const hashMs = await cpu(() => void hashOfCanonicalText(text))();
   const room = sqliteVersions(store.db);
   const saveMs = await cpu(async () => {
-    await room.createVersion({ author: { kind: 'system' }, createdAt: 0, message: '', hash: 'x', source: 'studio', definitionText: text }, 'any');
+    await room.createVersion(
+      { author: { kind: 'system' }, createdAt: 0, message: '', hash: 'x', source: 'studio', definitionText: text },
+      'any',
+    );
   })();
   let yaml = '';
   const yamlMs = await cpu(() => {

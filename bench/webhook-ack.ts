@@ -44,7 +44,9 @@ const proc = fork(new URL('./webhook-child.ts', import.meta.url).pathname, [], {
   },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-const url = await new Promise<string>((resolve) => proc.once('message', (message: { url: string }) => resolve(message.url)));
+const url = await new Promise<string>((resolve) =>
+  proc.once('message', (message: { url: string }) => resolve(message.url)),
+);
 const reading = () =>
   new Promise<{ cpu: NodeJS.CpuUsage; pending: number }>((resolve) => {
     proc.once('message', resolve as never);
@@ -64,22 +66,49 @@ function slackRequest(request: autocannon.Request): autocannon.Request {
     event_id: `Ev0BENCH${n}`,
     event_time: Math.floor(Date.now() / 1000),
     authed_users: ['U0BOT0001'],
-    event: { type: 'message', channel_type: 'im', channel: `D0BENCH${String(n).padStart(6, '0')}`, user: `U0BENCH${n}`, text: 'hello', ts, event_ts: ts },
+    event: {
+      type: 'message',
+      channel_type: 'im',
+      channel: `D0BENCH${String(n).padStart(6, '0')}`,
+      user: `U0BENCH${n}`,
+      text: 'hello',
+      ts,
+      event_ts: ts,
+    },
   });
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac('sha256', SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return { ...request, body, headers: { ...request.headers, 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature } };
+  return {
+    ...request,
+    body,
+    headers: { ...request.headers, 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+  };
 }
 /** A /start from a new chat, with the secret token header. */
 function telegramRequest(request: autocannon.Request): autocannon.Request {
   const n = ++serial;
-  const body = JSON.stringify({ update_id: n, message: { message_id: n, date: Math.floor(Date.now() / 1000), chat: { id: 10_000_000 + n, type: 'private' }, from: { id: 10_000_000 + n, is_bot: false, first_name: 'B' }, text: '/start' } });
+  const body = JSON.stringify({
+    update_id: n,
+    message: {
+      message_id: n,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: 10_000_000 + n, type: 'private' },
+      from: { id: 10_000_000 + n, is_bot: false, first_name: 'B' },
+      text: '/start',
+    },
+  });
   return { ...request, body };
 }
 
-async function load(name: string, channel: string, setupRequest: (request: autocannon.Request) => autocannon.Request, headers: Record<string, string>) {
+async function load(
+  name: string,
+  channel: string,
+  setupRequest: (request: autocannon.Request) => autocannon.Request,
+  headers: Record<string, string>,
+) {
   // The previous run's turns finish first, so each run starts from an idle server.
-  for (let now = await reading(); now.pending > 0; now = await reading()) await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let now = await reading(); now.pending > 0; now = await reading())
+    await new Promise((resolve) => setTimeout(resolve, 200));
   const before = await reading();
   const steal = stealMeter();
   const result = await autocannon({
@@ -99,11 +128,18 @@ async function load(name: string, channel: string, setupRequest: (request: autoc
   return result;
 }
 
-const telegramRun = await load('Telegram (reference: secret header)', 'telegram', telegramRequest, { 'x-telegram-bot-api-secret-token': TELEGRAM_SECRET });
+const telegramRun = await load('Telegram (reference: secret header)', 'telegram', telegramRequest, {
+  'x-telegram-bot-api-secret-token': TELEGRAM_SECRET,
+});
 const slackRun = await load('Slack (v0 HMAC signature)', 'slack', slackRequest, {});
-const refused = slack.calls.filter((call) => !call.ok).length + telegram.calls.filter((call) => call.status !== 200).length;
-console.log(`webhook stand-ins: ${slack.calls.length} Slack and ${telegram.calls.length} Telegram sends, ${refused} refused`);
-const met = [telegramRun, slackRun].every((run) => run.latency.p99 <= GOAL_P99_MS && run['2xx'] >= RATE * SECONDS * 0.98);
+const refused =
+  slack.calls.filter((call) => !call.ok).length + telegram.calls.filter((call) => call.status !== 200).length;
+console.log(
+  `webhook stand-ins: ${slack.calls.length} Slack and ${telegram.calls.length} Telegram sends, ${refused} refused`,
+);
+const met = [telegramRun, slackRun].every(
+  (run) => run.latency.p99 <= GOAL_P99_MS && run['2xx'] >= RATE * SECONDS * 0.98,
+);
 console.log(`webhook goal (p99 <= ${GOAL_P99_MS} ms at ${RATE}/s, both channels): ${met ? 'met' : 'MISSED'}`);
 proc.send({ cmd: 'stop' });
 await new Promise((resolve) => proc.once('exit', resolve));

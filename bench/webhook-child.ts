@@ -26,7 +26,9 @@ if (process.send) {
     }),
   );
   const look = openDatabase(path.join(dir, 'chatbot.sqlite'), { readonly: true });
-  const pending = look.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE kind IN ('channel_turn', 'channel_send') AND status IN ('pending', 'running')");
+  const pending = look.prepare<[], { n: number }>(
+    "SELECT count(*) AS n FROM jobs WHERE kind IN ('channel_turn', 'channel_send') AND status IN ('pending', 'running')",
+  );
   process.on('message', (message: { cmd: 'cpu' | 'stop' }) => {
     if (message.cmd === 'cpu') process.send!({ cpu: process.cpuUsage(), pending: pending.get()?.n ?? 0 });
     else {

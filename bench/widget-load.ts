@@ -14,7 +14,8 @@ import { startServerProcess } from '../e2e/server-process.ts';
 
 const RUNS = Number(process.env.BENCH_WIDGET_RUNS ?? 15);
 
-if (!existsSync('dist/server/main.js') || !existsSync('dist/widget-manifest.json')) spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+if (!existsSync('dist/server/main.js') || !existsSync('dist/widget-manifest.json'))
+  spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 // The built server in its own process, as deployed; it also keeps its CPU off this process's clock.
 const bot = await startServerProcess({ LOG_LEVEL: 'silent' });
 
@@ -28,11 +29,16 @@ function hostPage(script: string | undefined): string {
     ? `<script>window.ChatWidget=window.ChatWidget||function(){(window.ChatWidget.q=window.ChatWidget.q||[]).push(arguments)};ChatWidget('init',{user:{page:'/article'}});</script>
 <script src="${bot.url}/${script}"${script === 'widget.js' ? '' : ' type="module"'} async></script>`
     : '';
-  const text = '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(40);
+  const text =
+    '<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(
+      40,
+    );
   return `<!doctype html><html><head><meta charset="utf-8"><title>Host article</title>${widget}</head><body><h1>Host article</h1>${text}</body></html>`;
 }
 const host = createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(hostPage(SCRIPTS[req.url ?? '']));
+  res
+    .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+    .end(hostPage(SCRIPTS[req.url ?? '']));
 });
 await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
 const address = host.address();
@@ -71,7 +77,13 @@ interface Sample {
   botMessage?: number;
 }
 
-type Probe = { __launcherAt?: number; __clickedAt?: number; __botMessageAt?: number; __clickLauncher: () => void; ChatWidget?: unknown };
+type Probe = {
+  __launcherAt?: number;
+  __clickedAt?: number;
+  __botMessageAt?: number;
+  __clickLauncher: () => void;
+  ChatWidget?: unknown;
+};
 
 async function pageTimings(page: Page): Promise<{ load: number; firstPaint: number }> {
   await page.waitForFunction(() => performance.getEntriesByType('navigation')[0]?.toJSON().loadEventEnd > 0);
@@ -95,11 +107,18 @@ async function run(browser: Browser, pagePath: string, open: 'never' | 'at-once'
     if (open === 'after-idle') await page.waitForFunction(() => document.querySelector('chat-widget') !== null);
     if (open === 'after-idle') await page.evaluate(() => (window as unknown as Probe).__clickLauncher());
     if (open !== 'never') {
-      await page.waitForFunction(() => (window as unknown as Probe).__botMessageAt !== undefined, undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => (window as unknown as Probe).__botMessageAt !== undefined, undefined, {
+        timeout: 15_000,
+      });
     }
     const marks = await page.evaluate(() => {
       const w = window as unknown as Probe;
-      return { launcher: w.__launcherAt, botMessage: w.__botMessageAt, open: w.__botMessageAt !== undefined && w.__clickedAt !== undefined ? w.__botMessageAt - w.__clickedAt : undefined };
+      return {
+        launcher: w.__launcherAt,
+        botMessage: w.__botMessageAt,
+        open:
+          w.__botMessageAt !== undefined && w.__clickedAt !== undefined ? w.__botMessageAt - w.__clickedAt : undefined,
+      };
     });
     sample.launcher = marks.launcher;
     sample.openToBotMessage = marks.open;
@@ -140,7 +159,9 @@ try {
 }
 
 const out = (label: string, value: string) => process.stdout.write(`  ${label.padEnd(48)} ${value}\n`);
-process.stdout.write(`widget on a host page of another origin (${RUNS} cold loads each, Chromium headless, loopback):\n`);
+process.stdout.write(
+  `widget on a host page of another origin (${RUNS} cold loads each, Chromium headless, loopback):\n`,
+);
 out('host page load event', '');
 out('  without the widget', stats(without.map((s) => s.load)));
 out('  with the loader (widget.js)', stats(idle.map((s) => s.load)));

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotEvent, Session } from '../shared/protocol.ts';
-import { botTexts, connectClient, eventually, startTestServer, type TestClient, type TestServer } from '../server/test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+} from '../server/test/start-test-server.ts';
 
 /** The demo bot as `npm start` runs it (no SMTP, no SMS provider), toured step kind by step kind. */
 describe('the demo bot tour', () => {
@@ -44,7 +51,13 @@ describe('the demo bot tour', () => {
 
   it('when the person picks "Show me around" and then "Messages", then text with buttons, an image, a carousel and quick replies arrive', async () => {
     const welcome = client.items.at(-1)?.message;
-    expect(welcome).toMatchObject({ type: 'text', quickReplies: [{ label: 'Show me around', payload: 'tour' }, { label: 'Ask a question', payload: 'faq' }] });
+    expect(welcome).toMatchObject({
+      type: 'text',
+      quickReplies: [
+        { label: 'Show me around', payload: 'tour' },
+        { label: 'Ask a question', payload: 'faq' },
+      ],
+    });
     await pick('Show me around', 'tour');
     await heard(menu);
     await pick('Messages', 'messages');

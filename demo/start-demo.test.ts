@@ -17,12 +17,23 @@ describe('the demo launcher as its own process', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'demo-launcher-'));
     child = spawn(process.execPath, ['--import', 'tsx', 'demo/start-demo.ts'], {
-      env: { ...process.env, PORT: '0', DEMO_API_PORT: '0', DATA_DIR: dir, MONGODB_URL: '', BOT_FUNCTION_KEY: 'launcher-test-key-0123456789' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        DEMO_API_PORT: '0',
+        DATA_DIR: dir,
+        MONGODB_URL: '',
+        BOT_FUNCTION_KEY: 'launcher-test-key-0123456789',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually('both processes to start', () => output.includes('Chatbot is running at') || child.exitCode !== null, 20_000);
+    await eventually(
+      'both processes to start',
+      () => output.includes('Chatbot is running at') || child.exitCode !== null,
+      20_000,
+    );
   });
   afterAll(async () => {
     if (child && child.exitCode === null) {
@@ -44,7 +55,11 @@ describe('the demo launcher as its own process', () => {
       await eventually('the name question', () => botTexts(client.items).includes("What's your name?"));
       await client.emitWithAck('message', { clientId: 'm1', text: 'Ada' });
       await client.emitWithAck('start_dialog', { dialogId: 'events' });
-      const carousel = await eventually('the events carousel', () => client.items.find((i) => i.message.type === 'carousel')?.message, 10_000);
+      const carousel = await eventually(
+        'the events carousel',
+        () => client.items.find((i) => i.message.type === 'carousel')?.message,
+        10_000,
+      );
       expect(carousel.type === 'carousel' && carousel.cards.length).toBeGreaterThanOrEqual(3);
     } finally {
       client.disconnect();
@@ -63,13 +78,27 @@ describe('the demo bot with its external API (in process)', () => {
   let dir: string;
   let client: ReturnType<typeof connectClient>;
   let n = 0;
-  const pick = (label: string, payload: string) => client.emitWithAck('press', { clientId: `p${++n}`, label, action: { kind: 'postback', payload } });
+  const pick = (label: string, payload: string) =>
+    client.emitWithAck('press', { clientId: `p${++n}`, label, action: { kind: 'postback', payload } });
   const say = (text: string) => client.emitWithAck('message', { clientId: `m${++n}`, text });
-  const heard = (text: string | RegExp) => eventually(String(text), () => botTexts(client.items).some((t) => (typeof text === 'string' ? t === text : text.test(t))), 10_000);
+  const heard = (text: string | RegExp) =>
+    eventually(
+      String(text),
+      () => botTexts(client.items).some((t) => (typeof text === 'string' ? t === text : text.test(t))),
+      10_000,
+    );
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'demo-inproc-'));
-    demo = await startDemo({ PORT: '0', DEMO_API_PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'warn', BOT_FUNCTION_KEY: 'demo-test-key-0123456789', LONG_OPERATION_MS: '50', WEBCHAT_RATE_LIMIT: '10000' });
+    demo = await startDemo({
+      PORT: '0',
+      DEMO_API_PORT: '0',
+      DATA_DIR: dir,
+      LOG_LEVEL: 'warn',
+      BOT_FUNCTION_KEY: 'demo-test-key-0123456789',
+      LONG_OPERATION_MS: '50',
+      WEBCHAT_RATE_LIMIT: '10000',
+    });
     client = connectClient(demo.botUrl);
     await new Promise<Session>((resolve) => client.once('session', resolve));
     await heard("What's your name?");
@@ -95,7 +124,9 @@ describe('the demo bot with its external API (in process)', () => {
     await heard('Which product interests you?');
     await pick('Gadgets', '2');
     await heard(/^All set, Ada! Your id is \*\*u-[0-9a-f]{8}\*\*\.$/);
-    await eventually('the signup tracking event', () => demo.api.crm.trackingEvents.some((e) => e.event === 'signup_completed'));
+    await eventually('the signup tracking event', () =>
+      demo.api.crm.trackingEvents.some((e) => e.event === 'signup_completed'),
+    );
     const [user] = [...demo.api.crm.users.values()];
     expect(user).toEqual({ email: 'ada@example.com', name: 'Ada', surname: 'Lovelace', interestedInProductIds: [2] });
   });
@@ -108,7 +139,10 @@ describe('the demo bot with its external API (in process)', () => {
     await heard('What are you looking for?');
     await pick('Café', 'cafe');
     await heard('The nearest places in Kraków:');
-    const carousel = await eventually('the places carousel', () => client.items.filter((i) => i.message.type === 'carousel').at(-1)?.message);
+    const carousel = await eventually(
+      'the places carousel',
+      () => client.items.filter((i) => i.message.type === 'carousel').at(-1)?.message,
+    );
     expect(carousel.type === 'carousel' && carousel.cards[0]?.title).toBe('Massolit Books & Cafe');
   });
 

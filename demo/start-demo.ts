@@ -29,7 +29,9 @@ export async function startDemo(baseEnv: Readonly<Record<string, string | undefi
   const config = readConfig(env);
   const functionKey = await persistentSecret(path.resolve(config.DATA_DIR), 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
-    process.stderr.write(`Generated a function key for the management API (kept in ${path.resolve(config.DATA_DIR)}): ${functionKey.value}\n`);
+    process.stderr.write(
+      `Generated a function key for the management API (kept in ${path.resolve(config.DATA_DIR)}): ${functionKey.value}\n`,
+    );
   }
 
   // The bot's address is known only once it listens (PORT may be 0); the API reads it when it reports.
@@ -88,7 +90,9 @@ export async function startDemo(baseEnv: Readonly<Record<string, string | undefi
 async function main(): Promise<void> {
   try {
     const demo = await startDemo(process.env);
-    process.stdout.write(`Demo external API is running at ${demo.apiUrl}\nChatbot is running at ${demo.botUrl} (open it in a browser for the demo page)\n${studioLines(demo.server)}`);
+    process.stdout.write(
+      `Demo external API is running at ${demo.apiUrl}\nChatbot is running at ${demo.botUrl} (open it in a browser for the demo page)\n${studioLines(demo.server)}`,
+    );
     const stop = () => void demo.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -16,7 +16,10 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP shop.test 127.0.0.1, MAP bot.test 127.0.0.1, MAP stranger.test 127.0.0.1'],
+    args: [
+      ...CHROMIUM_ARGS,
+      '--host-resolver-rules=MAP shop.test 127.0.0.1, MAP bot.test 127.0.0.1, MAP stranger.test 127.0.0.1',
+    ],
   });
 });
 afterAll(async () => {
@@ -30,12 +33,18 @@ afterEach(async () => {
 });
 
 /** Starts the bot (the demo bot, with `env`) and the shop page that embeds it from http://bot.test. */
-async function start(env: (shopPort: number) => Record<string, string>): Promise<{ shop: string; bot: string; stranger: string }> {
+async function start(
+  env: (shopPort: number) => Record<string, string>,
+): Promise<{ shop: string; bot: string; stranger: string }> {
   let botPort = 0;
   host = await serveHostPage(() => `http://bot.test:${botPort}/widget.js`);
   server = await startServerProcess(env(host.port));
   botPort = server.port;
-  return { shop: `http://shop.test:${host.port}`, bot: `http://bot.test:${botPort}`, stranger: `http://stranger.test:${host.port}` };
+  return {
+    shop: `http://shop.test:${host.port}`,
+    bot: `http://bot.test:${botPort}`,
+    stranger: `http://stranger.test:${host.port}`,
+  };
 }
 
 async function openChat(url: string): Promise<Page> {
@@ -60,7 +69,7 @@ function logLines(): Record<string, unknown>[] {
 }
 
 describe('a page on another origin embeds the widget', () => {
-  it('when ALLOWED_ORIGINS is unset, then the widget on the shop\'s own origin holds a conversation with the bot', async () => {
+  it("when ALLOWED_ORIGINS is unset, then the widget on the shop's own origin holds a conversation with the bot", async () => {
     const { shop } = await start(() => ({}));
     const page = await openChat(shop);
     await converse(page);
@@ -78,9 +87,16 @@ describe('a page on another origin embeds the widget', () => {
     expect(logLines().filter((l) => l.event === 'origin_refused')).toEqual([]);
 
     const refused = await openChat(stranger);
-    await expect.poll(() => logLines().filter((l) => l.event === 'origin_refused'), POLL).toEqual([
-      expect.objectContaining({ level: 40, origin: stranger, setting: 'ALLOWED_ORIGINS', msg: expect.stringContaining('ALLOWED_ORIGINS') }),
-    ]);
+    await expect
+      .poll(() => logLines().filter((l) => l.event === 'origin_refused'), POLL)
+      .toEqual([
+        expect.objectContaining({
+          level: 40,
+          origin: stranger,
+          setting: 'ALLOWED_ORIGINS',
+          msg: expect.stringContaining('ALLOWED_ORIGINS'),
+        }),
+      ]);
     // Refused before any conversation exists: the bot never spoke on that page.
     expect(await conversation(refused).count()).toBe(1);
     expect(await messageItems(refused).count()).toBe(0);
@@ -96,7 +112,12 @@ describe('a page on another origin embeds the widget', () => {
     expect(answer.startsWith('44')).toBe(true);
     expect(JSON.parse(answer.slice(2))).toEqual({
       message: expect.stringContaining('ALLOWED_ORIGINS'),
-      data: { code: 'origin_not_allowed', origin: stranger, setting: 'ALLOWED_ORIGINS', message: expect.stringContaining(stranger) },
+      data: {
+        code: 'origin_not_allowed',
+        origin: stranger,
+        setting: 'ALLOWED_ORIGINS',
+        message: expect.stringContaining(stranger),
+      },
     });
     await refused.context().close();
   });

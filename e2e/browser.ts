@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-const settings = JSON.parse(readFileSync(new URL('../scripts/chromium.json', import.meta.url), 'utf8')) as { path: string; args: string[] };
+const settings = JSON.parse(readFileSync(new URL('../scripts/chromium.json', import.meta.url), 'utf8')) as {
+  path: string;
+  args: string[];
+};
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? settings.path;
 

@@ -8,7 +8,10 @@ export interface ConversationOptions {
 }
 
 /** The widget's conversation, found as a screen-reader user finds it: the log region by its (localised) name. */
-export function conversation(page: Page, { name = 'Conversation', includeHidden = false }: ConversationOptions = {}): Locator {
+export function conversation(
+  page: Page,
+  { name = 'Conversation', includeHidden = false }: ConversationOptions = {},
+): Locator {
   return page.getByRole('log', { name, includeHidden });
 }
 

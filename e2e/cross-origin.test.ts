@@ -55,7 +55,13 @@ async function talkUntilImages(page: Page): Promise<void> {
 function images(page: Page): Promise<Array<{ alt: string; src: string; loaded: boolean }>> {
   return conversation(page)
     .getByRole('img')
-    .evaluateAll((imgs) => imgs.map((img) => ({ alt: (img as HTMLImageElement).alt, src: (img as HTMLImageElement).currentSrc, loaded: (img as HTMLImageElement).naturalWidth > 0 })));
+    .evaluateAll((imgs) =>
+      imgs.map((img) => ({
+        alt: (img as HTMLImageElement).alt,
+        src: (img as HTMLImageElement).currentSrc,
+        loaded: (img as HTMLImageElement).naturalWidth > 0,
+      })),
+    );
 }
 
 describe('the widget on a shop page of another origin than the bot', () => {
@@ -69,10 +75,12 @@ describe('the widget on a shop page of another origin than the bot', () => {
 
     // Lazy images load once they are in view.
     await conversation(page).getByRole('img', { name: 'Event picture' }).scrollIntoViewIfNeeded();
-    await expect.poll(() => images(page), POLL).toEqual([
-      { alt: 'A friendly robot', src: `${botUrl}/images/robot.svg`, loaded: true },
-      { alt: 'Event picture', src: `${botUrl}/images/robot.svg`, loaded: true },
-    ]);
+    await expect
+      .poll(() => images(page), POLL)
+      .toEqual([
+        { alt: 'A friendly robot', src: `${botUrl}/images/robot.svg`, loaded: true },
+        { alt: 'Event picture', src: `${botUrl}/images/robot.svg`, loaded: true },
+      ]);
     await context.close();
   });
 
@@ -132,7 +140,9 @@ describe('the widget on a shop page the bot does not serve', () => {
     await page.goto(otherShopUrl);
     await page.getByRole('button', { name: 'Open chat' }).click();
 
-    await expect.poll(() => page.getByText('The chat is not available on this page right now.').isVisible(), POLL).toBe(true);
+    await expect
+      .poll(() => page.getByText('The chat is not available on this page right now.').isVisible(), POLL)
+      .toBe(true);
     expect(consoleLines.join('\n')).toContain(`ALLOWED_ORIGINS must include ${new URL(otherShopUrl).origin}`);
     const panel = await page.getByRole('dialog', { name: 'Chat' }).innerText();
     expect(panel).not.toMatch(/ALLOWED_ORIGINS|origin|403|xhr|websocket/i);

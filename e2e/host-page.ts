@@ -36,8 +36,13 @@ export async function serveHostPage(widgetUrl: () => string, options: HostPageOp
     if (req.url === '/favicon.ico') return void res.writeHead(204).end();
     const nonce = randomBytes(16).toString('base64');
     const asked = new URL(req.url ?? '/', 'http://shop').searchParams.get('init');
-    const init = JSON.stringify(asked ? (JSON.parse(asked) as unknown) : (options.init ?? { user: { email: 'ada@example.com' } }));
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...(options.csp ? { 'Content-Security-Policy': options.csp(nonce) } : {}) });
+    const init = JSON.stringify(
+      asked ? (JSON.parse(asked) as unknown) : (options.init ?? { user: { email: 'ada@example.com' } }),
+    );
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      ...(options.csp ? { 'Content-Security-Policy': options.csp(nonce) } : {}),
+    });
     res.end(html(nonce, init));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

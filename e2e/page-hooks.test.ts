@@ -52,10 +52,16 @@ function shopPage(options: string): string {
 
 beforeAll(async () => {
   // The e2e bot, named and with an avatar, and a dialog whose event is called like a widget hook.
-  const definition = JSON.parse(readFileSync('e2e/fixtures/bot.json', 'utf8')) as { settings: Record<string, unknown>; dialogs: unknown[] };
+  const definition = JSON.parse(readFileSync('e2e/fixtures/bot.json', 'utf8')) as {
+    settings: Record<string, unknown>;
+    dialogs: unknown[];
+  };
   definition.settings.name = BOT_NAME;
   definition.settings.avatarUrl = AVATAR;
-  definition.dialogs.push({ id: 'clash', steps: [{ id: 'fire', type: 'event', name: 'open', payload: { from: 'the bot' } }] });
+  definition.dialogs.push({
+    id: 'clash',
+    steps: [{ id: 'fire', type: 'event', name: 'open', payload: { from: 'the bot' } }],
+  });
   definitionDir = await mkdtemp(path.join(tmpdir(), 'chatbot-hooks-'));
   const definitionFile = path.join(definitionDir, 'bot.json');
   await writeFile(definitionFile, JSON.stringify(definition));
@@ -68,7 +74,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   const address = shop.address();
   shopUrl = `http://${SHOP_HOST}:${typeof address === 'object' && address ? address.port : 0}/`;
-  bot = await startServerProcess({ BOT_FUNCTION_KEY: KEY, BOT_DEFINITION: definitionFile, ALLOWED_ORIGINS: new URL(shopUrl).origin, WEBCHAT_RATE_LIMIT: '100000' });
+  bot = await startServerProcess({
+    BOT_FUNCTION_KEY: KEY,
+    BOT_DEFINITION: definitionFile,
+    ALLOWED_ORIGINS: new URL(shopUrl).origin,
+    WEBCHAT_RATE_LIMIT: '100000',
+  });
   botUrl = `http://${BOT_HOST}:${bot.port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -85,7 +96,11 @@ afterAll(async () => {
 
 type Heard = { name: string; payload: Record<string, unknown> };
 
-async function visit(init: Record<string, unknown>, context: BrowserContextOptions = {}, beforeLoad?: (page: Page) => void): Promise<Page> {
+async function visit(
+  init: Record<string, unknown>,
+  context: BrowserContextOptions = {},
+  beforeLoad?: (page: Page) => void,
+): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 800, height: 700 }, ...context })).newPage();
   beforeLoad?.(page);
   await page.goto(`${shopUrl}?init=${encodeURIComponent(JSON.stringify(init))}`);
@@ -93,7 +108,8 @@ async function visit(init: Record<string, unknown>, context: BrowserContextOptio
 }
 
 const heard = (page: Page): Promise<Heard[]> => page.evaluate(() => (window as unknown as { heard: Heard[] }).heard);
-const named = async (page: Page, name: string) => (await heard(page)).filter((h) => h.name === name).map((h) => h.payload);
+const named = async (page: Page, name: string) =>
+  (await heard(page)).filter((h) => h.name === name).map((h) => h.payload);
 
 describe('page hooks in Chromium, page and bot on two origins', () => {
   it('when the visitor opens, talks and closes, and the bot writes while closed, then open, message, close and unreadCountChange fire with their payloads', async () => {
@@ -103,7 +119,11 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     await expect.poll(() => named(page, 'open'), POLL).toEqual([{}]);
     await expect.poll(() => named(page, 'message'), POLL).toHaveLength(2);
     const [hello, ask] = await named(page, 'message');
-    expect(hello).toMatchObject({ from: 'bot', text: expect.stringMatching(/^Hi ada@example\.com/), message: { type: 'text' } });
+    expect(hello).toMatchObject({
+      from: 'bot',
+      text: expect.stringMatching(/^Hi ada@example\.com/),
+      message: { type: 'text' },
+    });
     expect(ask).toMatchObject({ from: 'bot', text: "What's your name?" });
     expect(Number.isNaN(Date.parse(String(hello?.at)))).toBe(false);
     expect(Number(ask?.seq)).toBeGreaterThan(Number(hello?.seq));
@@ -112,13 +132,15 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
 
     await page.getByRole('textbox', { name: 'Message' }).fill('Grace');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(async () => (await named(page, 'message')).map((m) => `${m.from}: ${m.text}`), POLL).toEqual([
-      `bot: ${String(hello?.text)}`,
-      "bot: What's your name?",
-      'user: Grace',
-      'bot: Nice to meet you, Grace!',
-      'bot: Say something.',
-    ]);
+    await expect
+      .poll(async () => (await named(page, 'message')).map((m) => `${m.from}: ${m.text}`), POLL)
+      .toEqual([
+        `bot: ${String(hello?.text)}`,
+        "bot: What's your name?",
+        'user: Grace',
+        'bot: Nice to meet you, Grace!',
+        'bot: Say something.',
+      ]);
 
     await page.keyboard.press('Escape');
     await expect.poll(() => named(page, 'close'), POLL).toEqual([{}]);
@@ -129,9 +151,13 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     // The count on the launcher, and what a screen reader hears with its name (its description).
     const launcher = page.getByRole('button', { name: 'Open chat' });
     expect((await launcher.textContent())?.trim()).toBe('2');
-    expect(await launcher.evaluate((button) => (button.getRootNode() as ShadowRoot).getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent)).toBe(
-      '2 unread messages',
-    );
+    expect(
+      await launcher.evaluate(
+        (button) =>
+          (button.getRootNode() as ShadowRoot).getElementById(button.getAttribute('aria-describedby') ?? '')
+            ?.textContent,
+      ),
+    ).toBe('2 unread messages');
     await expect.poll(() => named(page, 'closeChat'), POLL).toEqual([{ reason: 'bye from Grace' }]);
 
     // Opening reads them: the count falls back to 0.
@@ -164,7 +190,11 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     await expect.poll(() => messages(opener), POLL).toContain("Bot: What's your name?");
     const after = await users();
     expect(after).toHaveLength(before.length + 1);
-    const opened = await opener.evaluate(() => Object.keys(localStorage).map((k) => localStorage.getItem(k) ?? '').join(' '));
+    const opened = await opener.evaluate(() =>
+      Object.keys(localStorage)
+        .map((k) => localStorage.getItem(k) ?? '')
+        .join(' '),
+    );
     expect(opened).toContain(after.find((id) => !before.includes(id)));
     await viewer.context().close();
     await opener.context().close();
@@ -194,7 +224,9 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     const own = await visit({ open: true, title: 'Shop help', avatarUrl: 'https://shop.example/help.png' });
     const ownPanel = own.getByRole('dialog', { name: 'Shop help' });
     await expect.poll(() => ownPanel.getByText('Shop help', { exact: true }).isVisible(), POLL).toBe(true);
-    expect(await ownPanel.getByRole('presentation', { includeHidden: true }).first().getAttribute('src')).toBe('https://shop.example/help.png');
+    expect(await ownPanel.getByRole('presentation', { includeHidden: true }).first().getAttribute('src')).toBe(
+      'https://shop.example/help.png',
+    );
     await own.context().close();
   });
 
@@ -269,7 +301,10 @@ describe('looks in Chromium, read off screenshots', () => {
   });
 
   it('when the page sets a colour over the dark theme, then that colour shows', async () => {
-    const page = await visit({ open: true, theme: { scheme: 'dark', background: '#300000' } }, { colorScheme: 'light' });
+    const page = await visit(
+      { open: true, theme: { scheme: 'dark', background: '#300000' } },
+      { colorScheme: 'light' },
+    );
     await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
     expect((await panelColours(page)).log).toSatisfy((c: Rgb) => near(c, rgb('#300000')));
     await page.context().close();

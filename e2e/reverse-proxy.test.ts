@@ -18,8 +18,11 @@ const POLL = { timeout: 15_000 };
 
 const nginxMissing = !existsSync(NGINX);
 if (nginxMissing) {
-  if (process.env.CI === 'true') throw new Error(`nginx is not installed at ${NGINX}; CI=true requires it (npm run provision installs it).`);
-  process.stderr.write(`\n!!! SKIPPED the reverse proxy tests: nginx is not installed at ${NGINX} (npm run provision installs it)\n\n`);
+  if (process.env.CI === 'true')
+    throw new Error(`nginx is not installed at ${NGINX}; CI=true requires it (npm run provision installs it).`);
+  process.stderr.write(
+    `\n!!! SKIPPED the reverse proxy tests: nginx is not installed at ${NGINX} (npm run provision installs it)\n\n`,
+  );
 }
 
 let browser: Browser;
@@ -82,7 +85,11 @@ function exportFrom(localAddress: string, forwardedFor?: string): Promise<number
         ca: proxy.certificate,
         localAddress,
         path: '/api/management/export/urlTracker',
-        headers: { host: `${BOT_HOST}:${proxy.port}`, 'x-functions-key': KEY, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+        headers: {
+          host: `${BOT_HOST}:${proxy.port}`,
+          'x-functions-key': KEY,
+          ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+        },
       },
       (res) => {
         res.resume();
@@ -119,13 +126,24 @@ describe.skipIf(nginxMissing)('the widget behind nginx over HTTPS (docs/reverse-
     await say(page, 'three');
     await expect.poll(() => messages(page), POLL).toContain('Bot: You said: three');
     const log = await messages(page);
-    for (const text of ['You: Ada', 'Bot: Nice to meet you, Ada!', 'You: one', 'Bot: You said: one', 'You: two', 'Bot: You said: two', 'You: three', 'Bot: You said: three']) {
+    for (const text of [
+      'You: Ada',
+      'Bot: Nice to meet you, Ada!',
+      'You: one',
+      'Bot: You said: one',
+      'You: two',
+      'Bot: You said: two',
+      'You: three',
+      'Bot: You said: three',
+    ]) {
       expect([text, log.filter((t) => t === text).length]).toEqual([text, 1]);
     }
     // The reconnect is a second WebSocket through the proxy, not a fallback to long-polling.
     expect(live.size).toBe(2);
     // The restarted server saw the reconnect come through its proxy.
-    await expect.poll(() => logLines().filter((l) => l.event === 'socket_connect'), POLL).toEqual([expect.objectContaining({ ip: '127.0.0.1' })]);
+    await expect
+      .poll(() => logLines().filter((l) => l.event === 'socket_connect'), POLL)
+      .toEqual([expect.objectContaining({ ip: '127.0.0.1' })]);
     await page.context().close();
   });
 
@@ -142,7 +160,10 @@ describe.skipIf(nginxMissing)('the widget behind nginx over HTTPS (docs/reverse-
     client.on('entries', (entries) => items.push(...entries));
     const texts = () => items.map((i) => (i.message.type === 'text' ? i.message.text : ''));
     await expect.poll(texts, POLL).toContain("What's your name?");
-    expect(await client.emitWithAck('message', { clientId: 'poll-1', text: 'Grace' })).toEqual({ ok: true, value: expect.anything() });
+    expect(await client.emitWithAck('message', { clientId: 'poll-1', text: 'Grace' })).toEqual({
+      ok: true,
+      value: expect.anything(),
+    });
     await expect.poll(texts, POLL).toContain('Nice to meet you, Grace!');
     expect(client.io.engine.transport.name).toBe('polling');
     client.disconnect();

@@ -20,7 +20,8 @@ export interface ReverseProxy {
 }
 
 function replaceOnce(text: string, line: string, replacement: string): string {
-  if (!text.includes(line)) throw new Error(`docs/reverse-proxy/nginx.conf no longer holds "${line}"; update e2e/reverse-proxy.ts with it`);
+  if (!text.includes(line))
+    throw new Error(`docs/reverse-proxy/nginx.conf no longer holds "${line}"; update e2e/reverse-proxy.ts with it`);
   return text.replace(line, replacement);
 }
 
@@ -33,9 +34,29 @@ export async function startReverseProxy(hostName: string, upstreamPort: number):
   const dir = await mkdtemp(path.join(tmpdir(), 'chatbot-proxy-'));
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${hostName}`, '-addext', `subjectAltName=DNS:${hostName}`], {
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${hostName}`,
+      '-addext',
+      `subjectAltName=DNS:${hostName}`,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   const port = await freePort();
   let site = await readFile(DOCUMENTED, 'utf8');
   site = replaceOnce(site, 'listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`);
@@ -62,7 +83,9 @@ http {
 `;
   await writeFile(path.join(dir, 'chatbot.conf'), site);
   await writeFile(path.join(dir, 'nginx.conf'), main);
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-e', 'stderr', '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-e', 'stderr', '-c', path.join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -21,13 +21,19 @@ export function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 /** Starts the built server (`npm start` without the build) as its own process on the embedded store. */
-export async function startServerProcess(env: Record<string, string> = {}, dataDir?: string, fixedPort?: number): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  fixedPort?: number,
+): Promise<ServerProcess> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'chatbot-e2e-')));
   // A restart after a crash reuses the port, so the widget's reconnection finds it again.
   const port = fixedPort ?? (await freePort());

@@ -5,11 +5,14 @@ import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { designerServer, signedInPage } from './studio-designer-helpers.ts';
 
-const BOT = { settings: { id: 'shop', name: 'Shop', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'hello', type: 'message', text: 'Hello!' }] }] };
+const BOT = {
+  settings: { id: 'shop', name: 'Shop', startDialog: 'main' },
+  dialogs: [{ id: 'main', steps: [{ id: 'hello', type: 'message', text: 'Hello!' }] }],
+};
 const BUDGET = 80 * 1024;
 
 /** The studio's scripts as Chromium receives them: compressed, and only what the screen in front of the person needs. */
-describe('how the studio\'s files reach the browser, in Chromium', () => {
+describe("how the studio's files reach the browser, in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
   let owner: StudioClient;
@@ -30,7 +33,11 @@ describe('how the studio\'s files reach the browser, in Chromium', () => {
       const url = new URL(response.url());
       if (!url.pathname.startsWith('/studio/assets/')) return;
       const headers = response.headers();
-      files.push({ name: url.pathname.slice('/studio/assets/'.length), encoding: headers['content-encoding'], bytes: Number(headers['content-length']) });
+      files.push({
+        name: url.pathname.slice('/studio/assets/'.length),
+        encoding: headers['content-encoding'],
+        bytes: Number(headers['content-length']),
+      });
     });
     return files;
   };
@@ -44,12 +51,14 @@ describe('how the studio\'s files reach the browser, in Chromium', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(['br', 'gzip']).toContain(file.encoding);
     expect(total(files)).toBeLessThanOrEqual(BUDGET);
-    expect(files.map((file) => file.name).join(' ')).not.toMatch(/designer|map|uPlot|insights|versions|settings|preview/);
+    expect(files.map((file) => file.name).join(' ')).not.toMatch(
+      /designer|map|uPlot|insights|versions|settings|preview/,
+    );
     console.log(`[studio delivery] sign-in: ${files.length} files, ${total(files)} bytes ${files[0]?.encoding}`);
     await page.close();
   });
 
-  it('when a signed-in person opens the versions list, then everything it loaded is within 80 KB compressed, and the designer\'s map loads only when the Map tab is opened', async () => {
+  it("when a signed-in person opens the versions list, then everything it loaded is within 80 KB compressed, and the designer's map loads only when the Map tab is opened", async () => {
     const { page } = await signedInPage(browser, server, owner);
     const files = watch(page);
     await page.goto(`${server.url}/studio/versions`);

@@ -3,12 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio/test/studio-client.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { addOpeningHoursFaq, addStep, branchOnPlan, closeDesigner, openedDesigner, rename } from './studio-designer-helpers.ts';
+import {
+  addOpeningHoursFaq,
+  addStep,
+  branchOnPlan,
+  closeDesigner,
+  openedDesigner,
+  rename,
+} from './studio-designer-helpers.ts';
 
 const SHOTS = process.env.STUDIO_SCREENSHOTS;
 
 /** The smallest bot there is: one dialog that ends. */
-const EMPTY = { settings: { id: 'fresh', name: 'Fresh bot', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }] };
+const EMPTY = {
+  settings: { id: 'fresh', name: 'Fresh bot', startDialog: 'main' },
+  dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }],
+};
 
 describe('building a bot in the designer with clicks and keys, in Chromium', () => {
   let browser: Browser;
@@ -57,7 +67,9 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/designer-bot-settings.png`, fullPage: true });
 
     // check finds nothing wrong once the last piece is in.
-    await expect.poll(() => page.getByRole('tab', { name: /^Problems/ }).textContent(), { timeout: 10_000 }).toContain('Problems (0)');
+    await expect
+      .poll(() => page.getByRole('tab', { name: /^Problems/ }).textContent(), { timeout: 10_000 })
+      .toContain('Problems (0)');
     await page.getByRole('tab', { name: 'Outline' }).click();
     expect(await axeViolations(page)).toEqual([]);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/designer-built.png`, fullPage: true });
@@ -65,18 +77,42 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
     await page.getByRole('button', { name: 'Save version' }).click();
     await page.getByLabel('What changed').fill('First flow');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByRole('log', { name: 'Changes' }).textContent()).toContain('Saved as a new version.');
+    await expect
+      .poll(() => page.getByRole('log', { name: 'Changes' }).textContent())
+      .toContain('Saved as a new version.');
 
-    const list = (await owner.get('/studio/api/versions')).body as { headId: string; versions: { id: string; message: string }[] };
+    const list = (await owner.get('/studio/api/versions')).body as {
+      headId: string;
+      versions: { id: string; message: string }[];
+    };
     expect(list.versions[0]).toMatchObject({ id: list.headId, message: 'First flow' });
     const saved = (await owner.get(`/studio/api/versions/${list.headId}`)).body.definition;
-    expect(saved.dialogs[0].steps.map((s: { id: string }) => s.id)).toEqual(['greet', 'ask-plan', 'check', 'call', 'hours', 'done']);
+    expect(saved.dialogs[0].steps.map((s: { id: string }) => s.id)).toEqual([
+      'greet',
+      'ask-plan',
+      'check',
+      'call',
+      'hours',
+      'done',
+    ]);
     expect(saved.userDataFields).toEqual(['plan']);
     expect(saved.dialogs[0].steps[1].saveTo).toEqual({ userData: 'plan' });
-    expect(saved.dialogs[0].steps[2]).toMatchObject({ branches: [{ when: { variable: 'plan', op: 'equals', value: 'pro' }, then: 'call' }], else: 'hours' });
-    expect(saved.dialogs[0].steps[3]).toMatchObject({ type: 'integration', integration: 'http', params: { endpoint: 'https://api.example.com/plans/{{plan}}' }, output: 'plans' });
-    expect(saved.faq).toEqual([{ id: 'opening-hours', questions: ['When are you open?'], answer: 'From nine to five, Monday to Friday.' }]);
-    const checked = (await owner.post('/studio/api/check', { definition: saved })).body.problems as { severity: string }[];
+    expect(saved.dialogs[0].steps[2]).toMatchObject({
+      branches: [{ when: { variable: 'plan', op: 'equals', value: 'pro' }, then: 'call' }],
+      else: 'hours',
+    });
+    expect(saved.dialogs[0].steps[3]).toMatchObject({
+      type: 'integration',
+      integration: 'http',
+      params: { endpoint: 'https://api.example.com/plans/{{plan}}' },
+      output: 'plans',
+    });
+    expect(saved.faq).toEqual([
+      { id: 'opening-hours', questions: ['When are you open?'], answer: 'From nine to five, Monday to Friday.' },
+    ]);
+    const checked = (await owner.post('/studio/api/check', { definition: saved })).body.problems as {
+      severity: string;
+    }[];
     expect(checked.filter((p) => p.severity === 'error')).toEqual([]);
     expect(problems).toEqual([]);
   });

@@ -11,7 +11,13 @@ const SHOTS = process.env.STUDIO_SCREENSHOTS;
 const BOT = {
   settings: { id: 'team', name: 'Team', startDialog: 'main' },
   dialogs: [
-    { id: 'main', steps: [{ id: 'hello', type: 'message', text: 'Hello!' }, { id: 'bye', type: 'end' }] },
+    {
+      id: 'main',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Hello!' },
+        { id: 'bye', type: 'end' },
+      ],
+    },
     { id: 'extra', steps: [{ id: 'tip', type: 'message', text: 'A tip.' }] },
   ],
 };
@@ -51,20 +57,28 @@ describe('two editors on one bot, in Chromium', () => {
   });
 
   it('when both have the bot open, then each sees the other and the dialog they are on', async () => {
-    await expect.poll(() => editorPage.getByText('Also editing: Olive Owner (in main)').count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => editorPage.getByText('Also editing: Olive Owner (in main)').count(), { timeout: 10_000 })
+      .toBe(1);
     await ownerPage.getByRole('button', { name: /^extra\b/ }).click();
-    await expect.poll(() => ownerPage.getByText('Also editing: editor person (in main)').count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => ownerPage.getByText('Also editing: editor person (in main)').count(), { timeout: 10_000 })
+      .toBe(1);
     await editorPage.getByRole('button', { name: /^main\b/ }).focus();
     await editorPage.getByRole('button', { name: /^extra\b/ }).click();
     await editorPage.getByRole('button', { name: /^main\b/ }).click();
-    await expect.poll(() => editorPage.getByText('Also editing: Olive Owner (in extra)').count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => editorPage.getByText('Also editing: Olive Owner (in extra)').count(), { timeout: 10_000 })
+      .toBe(1);
   });
 
   it('when one saves a version and the other then saves on the old base, then both changes are shown side by side, the other part merges, and the chosen side is saved', async () => {
     // The owner changes the greeting and saves first.
     await setText(ownerPage, 'main', /^Message hello/, 'Hello from the owner!');
     await saveVersion(ownerPage, 'Owner greeting');
-    await expect.poll(() => ownerPage.getByRole('log', { name: 'Changes' }).textContent()).toContain('Saved as a new version.');
+    await expect
+      .poll(() => ownerPage.getByRole('log', { name: 'Changes' }).textContent())
+      .toContain('Saved as a new version.');
 
     // The editor, still on the first version, changes the same greeting and the tip.
     await setText(editorPage, 'extra', /^Message tip/, 'A better tip.');
@@ -75,13 +89,19 @@ describe('two editors on one bot, in Chromium', () => {
     await expect.poll(() => conflict.textContent()).toContain('Olive Owner saved a version');
     expect(await conflict.textContent()).toContain('Merged without a question: extra.');
     const choice = conflict.getByRole('group', { name: 'For main' });
-    expect(await choice.getByRole('region', { name: 'Their version: main' }).textContent()).toContain('Hello from the owner!');
-    expect(await choice.getByRole('region', { name: 'Your version: main' }).textContent()).toContain('Hello from the editor!');
+    expect(await choice.getByRole('region', { name: 'Their version: main' }).textContent()).toContain(
+      'Hello from the owner!',
+    );
+    expect(await choice.getByRole('region', { name: 'Your version: main' }).textContent()).toContain(
+      'Hello from the editor!',
+    );
     expect(await axeViolations(editorPage)).toEqual([]);
     if (SHOTS) await editorPage.screenshot({ path: `${SHOTS}/designer-conflict.png`, fullPage: true });
     await choice.getByRole('radio', { name: 'Keep theirs' }).check();
     await conflict.getByRole('button', { name: 'Save merged version' }).click();
-    await expect.poll(() => editorPage.getByRole('log', { name: 'Changes' }).textContent()).toContain('Saved as a new version.');
+    await expect
+      .poll(() => editorPage.getByRole('log', { name: 'Changes' }).textContent())
+      .toContain('Saved as a new version.');
 
     const list = (await owner.get('/studio/api/versions')).body as { headId: string; versions: unknown[] };
     expect(list.versions).toHaveLength(3);
@@ -89,6 +109,8 @@ describe('two editors on one bot, in Chromium', () => {
     expect(merged.dialogs[0].steps[0].text).toBe('Hello from the owner!');
     expect(merged.dialogs[1].steps[0].text).toBe('A better tip.');
     // The editor's page shows what was saved.
-    await expect.poll(() => editorPage.getByRole('textbox', { name: 'Text', exact: true }).inputValue()).toBe('Hello from the owner!');
+    await expect
+      .poll(() => editorPage.getByRole('textbox', { name: 'Text', exact: true }).inputValue())
+      .toBe('Hello from the owner!');
   });
 });

@@ -9,7 +9,9 @@ import { launchBrowser } from './browser.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 /** The designer open on `definition`'s bot in a fresh browser, signed in as its first owner: what a designer test file starts from. */
-export async function openedDesigner(definition: unknown): Promise<{ server: ServerProcess; owner: StudioClient; browser: Browser; page: Page; problems: string[] }> {
+export async function openedDesigner(
+  definition: unknown,
+): Promise<{ server: ServerProcess; owner: StudioClient; browser: Browser; page: Page; problems: string[] }> {
   const { server, owner } = await designerServer(definition);
   const browser = await launchBrowser();
   const { page, problems } = await signedInPage(browser, server, owner);
@@ -24,7 +26,10 @@ export async function closeDesigner(browser: Browser | undefined, server: Server
 }
 
 /** A server running `definition` as its bot (written to a file of its own, or a file's path), with the first owner signed up. */
-export async function designerServer(definition: unknown, env: Record<string, string> = {}): Promise<{ server: ServerProcess; owner: StudioClient }> {
+export async function designerServer(
+  definition: unknown,
+  env: Record<string, string> = {},
+): Promise<{ server: ServerProcess; owner: StudioClient }> {
   let file: string;
   if (typeof definition === 'string') file = definition;
   else {
@@ -47,8 +52,17 @@ export function person(owner: StudioClient, role: Role, email = `${role}@example
  * A browser context signed in as `client` (its session cookie handed over, as after signing in
  * on the page), with clipboard access, and a page collecting console errors and CSP violations.
  */
-export async function signedInPage(browser: Browser, server: ServerProcess, client: StudioClient, options: { viewport?: { width: number; height: number }; deviceScaleFactor?: number; locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}), locale: options.locale ?? 'en-GB' });
+export async function signedInPage(
+  browser: Browser,
+  server: ServerProcess,
+  client: StudioClient,
+  options: { viewport?: { width: number; height: number }; deviceScaleFactor?: number; locale?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}),
+    locale: options.locale ?? 'en-GB',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const [name, value] = client.cookie!.split('=') as [string, string];
   await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: 'Strict' }]);
@@ -59,7 +73,9 @@ export async function signedInPage(browser: Browser, server: ServerProcess, clie
     if (message.type() === 'error') problems.push(message.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   return { context, page, problems };
 }
@@ -72,13 +88,20 @@ export async function openDesigner(page: Page, server: ServerProcess | string): 
 }
 
 /** Presses Tab (or Shift+Tab) until `target` has focus: how a keyboard user gets there. */
-export async function tabTo(page: Page, target: import('playwright-core').Locator, options: { back?: boolean; max?: number } = {}): Promise<void> {
+export async function tabTo(
+  page: Page,
+  target: import('playwright-core').Locator,
+  options: { back?: boolean; max?: number } = {},
+): Promise<void> {
   for (let i = 0; i < (options.max ?? 80); i++) {
-    if (await target.evaluate((element) => {
-      let active: Element | null = document.activeElement;
-      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-      return active === element;
-    })) return;
+    if (
+      await target.evaluate((element) => {
+        let active: Element | null = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active === element;
+      })
+    )
+      return;
     await page.keyboard.press(options.back ? 'Shift+Tab' : 'Tab');
   }
   throw new Error('Tab never reached the element');
@@ -96,7 +119,9 @@ export async function rename(page: Page, id: string): Promise<void> {
   const field = page.getByLabel('Step id');
   await field.fill(id);
   await field.press('Tab');
-  await expect.poll(() => page.getByRole('button', { expanded: true, name: new RegExp(`^\\S+( \\S+)? ${id}\\b`) }).count()).toBe(1);
+  await expect
+    .poll(() => page.getByRole('button', { expanded: true, name: new RegExp(`^\\S+( \\S+)? ${id}\\b`) }).count())
+    .toBe(1);
 }
 
 /** Opens condition step `check` and makes it: `plan` equals "pro" goes to step `then`, otherwise to step `otherwise`. */
@@ -105,7 +130,10 @@ export async function branchOnPlan(page: Page, then: string, otherwise: string):
   await page.getByLabel('Field or variable').fill('plan');
   await page.getByLabel('Test', { exact: true }).selectOption({ label: 'equals' });
   await page.getByLabel('Value', { exact: true }).fill('pro');
-  for (const [group, step] of [[/^Then go to/, then], [/^Otherwise go to/, otherwise]] as const) {
+  for (const [group, step] of [
+    [/^Then go to/, then],
+    [/^Otherwise go to/, otherwise],
+  ] as const) {
     const target = page.getByRole('group', { name: group });
     await target.getByLabel('Dialog').selectOption({ label: 'main (this dialog)' });
     await target.getByLabel('Step').selectOption({ label: step });
@@ -134,13 +162,17 @@ export async function addBearerService(page: Page, name: string, baseUrl: string
   await services.getByRole('button', { name: 'Add service' }).click();
   // The new service's name has focus: typed over, Enter renames it.
   const nameField = services.getByRole('group', { name: 'Service “service1”' }).getByRole('textbox', { name: /^Name/ });
-  await expect.poll(() => nameField.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+  await expect
+    .poll(() => nameField.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input))
+    .toBe(true);
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type(name);
   await page.keyboard.press('Enter');
   const service = services.getByRole('group', { name: `Service “${name}”` });
   await service.waitFor();
   await service.getByRole('textbox', { name: /^Base URL/ }).fill(baseUrl);
-  await service.getByRole('combobox', { name: /^Sign-in: kind/ }).selectOption({ label: 'A Bearer token from a secret' });
+  await service
+    .getByRole('combobox', { name: /^Sign-in: kind/ })
+    .selectOption({ label: 'A Bearer token from a secret' });
   await service.getByRole('combobox', { name: /^Token secret/ }).selectOption({ label: secret });
 }

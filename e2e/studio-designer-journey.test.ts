@@ -4,7 +4,16 @@ import { json, startUpstream, type Upstream } from '../server/integrations/test/
 import { setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
 import { screenshot } from './screenshots.ts';
 import { axeViolations } from './studio-axe.ts';
-import { addBearerService, addOpeningHoursFaq, addStep, branchOnPlan, openDesigner, person, rename, signedInPage } from './studio-designer-helpers.ts';
+import {
+  addBearerService,
+  addOpeningHoursFaq,
+  addStep,
+  branchOnPlan,
+  openDesigner,
+  person,
+  rename,
+  signedInPage,
+} from './studio-designer-helpers.ts';
 import { startTwoOrigins, type TwoOrigins } from './two-origins.ts';
 
 /** The API's key, set by the owner in the studio: it must never be on a page. */
@@ -14,7 +23,10 @@ const SECRET = 'SHOP_API_TOKEN';
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
 
 /** The smallest bot there is: one dialog that ends. */
-const EMPTY = { settings: { id: 'journey', name: 'Journey bot', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }] };
+const EMPTY = {
+  settings: { id: 'journey', name: 'Journey bot', startDialog: 'main' },
+  dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }],
+};
 
 /**
  * Issue 23's must-show chain, end to end in Chromium: the owner sets the API's secret in the
@@ -22,7 +34,7 @@ const EMPTY = { settings: { id: 'journey', name: 'Journey bot', startDialog: 'ma
  * shown with the secret masked, then sent for real), saves the chat as a test, publishes, and the
  * widget on a shop page of another origin runs the new flow against the same loopback API.
  */
-describe('an editor\'s journey from an empty bot to the widget on a shop page, in Chromium', () => {
+describe("an editor's journey from an empty bot to the widget on a shop page, in Chromium", () => {
   let upstream: Upstream;
   let sites: TwoOrigins;
   let owner: StudioClient;
@@ -38,7 +50,10 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
       const plan = /^\/api\/plans\/([a-z]+)$/.exec(req.url)?.[1];
       return plan === 'pro' ? json(res, 200, { name: 'Pro', seats: 5 }) : json(res, 404, { error: 'no such plan' });
     });
-    sites = await startTwoOrigins({ definition: () => EMPTY, env: { INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn' } });
+    sites = await startTwoOrigins({
+      definition: () => EMPTY,
+      env: { INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn' },
+    });
     const link = /(http:\/\/\S+\/studio\/setup#[A-Za-z0-9_-]+)/.exec(sites.bot.output())?.[1];
     if (!link) throw new Error(`no setup link in the server's output:\n${sites.bot.output()}`);
     owner = await setUpOwner(sites.bot.url, link);
@@ -57,13 +72,14 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await page.getByLabel('Secret name').fill(SECRET);
     await page.getByLabel('Value').fill(TOKEN);
     await page.getByRole('button', { name: 'Save secret' }).click();
-    await eventually(() => page.getByRole('row', { name: new RegExp(SECRET) }).textContent()).toContain('set in the studio');
+    await eventually(() => page.getByRole('row', { name: new RegExp(SECRET) }).textContent()).toContain(
+      'set in the studio',
+    );
     expect(await page.getByLabel('Value').inputValue()).toBe('');
     expect(await page.content()).not.toContain(TOKEN);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'journey-secret');
     expect(seen).toEqual([]);
-
   }, 120_000);
 
   it('when the editor builds a service for the shop API, a greeting, a question kept in user data, a condition on it, a call to the service and an FAQ answer, then check finds no problem and the version saves', async () => {
@@ -103,7 +119,9 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await page.getByLabel('Output variable').fill('plans');
     await addStep(page, 'call', /^Message/);
     await rename(page, 'answer');
-    await page.getByRole('textbox', { name: 'Text', exact: true }).fill('Your plan: {{plans.body.name}}, {{plans.body.seats}} seats.');
+    await page
+      .getByRole('textbox', { name: 'Text', exact: true })
+      .fill('Your plan: {{plans.body.name}}, {{plans.body.seats}} seats.');
     await addStep(page, 'answer', /^FAQ answer/);
     await rename(page, 'hours');
     await page.getByRole('textbox', { name: /^Question/ }).fill('Ask me anything about the shop.');
@@ -121,7 +139,9 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await page.getByRole('button', { name: 'Save version' }).click();
     await page.getByLabel('What changed').fill('Plans from the shop API');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await eventually(() => page.getByRole('log', { name: 'Changes' }).textContent()).toContain('Saved as a new version.');
+    await eventually(() => page.getByRole('log', { name: 'Changes' }).textContent()).toContain(
+      'Saved as a new version.',
+    );
   }, 120_000);
 
   it('when the editor previews and answers "pro", then the held call shows the Bearer key masked, and sent for real it calls the API once and the answer reaches the chat, which saves as a test', async () => {
@@ -158,11 +178,14 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await screenshot(page, 'journey-preview-saved');
   }, 120_000);
 
-  it('when the editor publishes from the designer, then the plan shows the saved test passed, and a visitor on the shop page of another origin meets the new greeting and answering it reaches the API\'s answer', async () => {
+  it("when the editor publishes from the designer, then the plan shows the saved test passed, and a visitor on the shop page of another origin meets the new greeting and answering it reaches the API's answer", async () => {
     const page = editorPage;
     // An edit after the saved version (v2): the FAQ answer. Publishing puts a saved version live, so "Publish…" offers to save it first.
     await page.getByRole('tab', { name: 'Bot settings' }).click();
-    await page.getByRole('group', { name: 'FAQ pair 1' }).getByRole('textbox', { name: /^Answer/ }).fill('From nine to six, Monday to Saturday.');
+    await page
+      .getByRole('group', { name: 'FAQ pair 1' })
+      .getByRole('textbox', { name: /^Answer/ })
+      .fill('From nine to six, Monday to Saturday.');
     await page.getByRole('button', { name: 'Publish…' }).click();
     const saveFirst = page.getByRole('dialog', { name: 'Save your changes before publishing?' });
     await saveFirst.waitFor();
@@ -185,13 +208,25 @@ describe('an editor\'s journey from an empty bot to the widget on a shop page, i
     await eventually(() => page.getByRole('heading', { name: 'Publish v3', level: 2 }).count()).toBe(1);
     await eventually(() => page.getByText('No problems found.').count()).toBe(1);
     // The plan's changes name the bot's parts in words, not by their keys.
-    expect(await page.getByRole('listitem').filter({ hasText: /^Services and datasets added$/ }).count()).toBe(1);
-    expect(await page.getByRole('listitem').filter({ hasText: /^User-data fields added$/ }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: /^Services and datasets added$/ })
+        .count(),
+    ).toBe(1);
+    expect(
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: /^User-data fields added$/ })
+        .count(),
+    ).toBe(1);
     await eventually(() => page.getByRole('button', { name: 'Publish v3', exact: true }).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'journey-publish-plan');
     await page.getByRole('button', { name: 'Publish v3', exact: true }).click();
-    await eventually(() => page.getByRole('status').filter({ hasText: 'v3 is live now on every node.' }).count()).toBe(1);
+    await eventually(() => page.getByRole('status').filter({ hasText: 'v3 is live now on every node.' }).count()).toBe(
+      1,
+    );
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.content()).not.toContain(TOKEN);
 

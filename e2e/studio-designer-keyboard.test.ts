@@ -21,7 +21,10 @@ const BOT = {
 
 /** The step headers of the open dialog, in order, by their accessible names. */
 async function stepOrder(page: Page): Promise<string[]> {
-  const names = await page.getByRole('list', { name: 'Steps of main' }).getByRole('button', { name: /, step \d+ of \d+/ }).evaluateAll((buttons) => buttons.map((b) => b.querySelector('.id')?.textContent ?? ''));
+  const names = await page
+    .getByRole('list', { name: 'Steps of main' })
+    .getByRole('button', { name: /, step \d+ of \d+/ })
+    .evaluateAll((buttons) => buttons.map((b) => b.querySelector('.id')?.textContent ?? ''));
   return names;
 }
 
@@ -44,7 +47,13 @@ describe('the designer with the keyboard alone, in Chromium', () => {
     await tabTo(page, page.getByRole('button', { name: 'Add step', exact: true }));
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('dialog', { name: 'Add a step' }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByLabel('Search step kinds').evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByLabel('Search step kinds')
+          .evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input),
+      )
+      .toBe(true);
     await page.keyboard.type('message');
     await page.keyboard.press('Enter');
     await expect.poll(() => stepOrder(page)).toEqual(['hello', 'ask', 'bye', 'message']);
@@ -54,7 +63,9 @@ describe('the designer with the keyboard alone, in Chromium', () => {
     await page.keyboard.press('Tab');
     await tabTo(page, page.getByLabel('Text', { exact: true }));
     await page.keyboard.type('See you soon');
-    await expect.poll(() => page.getByRole('button', { name: /^Message message/ }).textContent()).toContain('See you soon');
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Message message/ }).textContent())
+      .toContain('See you soon');
 
     // Back to the card's header; Alt+Up moves the step above "bye".
     await tabTo(page, page.getByRole('button', { name: /^Message message/ }), { back: true });
@@ -74,7 +85,9 @@ describe('the designer with the keyboard alone, in Chromium', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(() => stepOrder(page)).toEqual(['hello', 'ask', 'bye', 'message']);
     await page.keyboard.press('Control+z');
-    await expect.poll(() => page.getByRole('button', { name: /^Message message/ }).textContent()).not.toContain('See you soon');
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Message message/ }).textContent())
+      .not.toContain('See you soon');
     await page.keyboard.press('Control+z');
     await expect.poll(() => stepOrder(page)).toEqual(['hello', 'ask', 'bye']);
     await page.keyboard.press('Control+Shift+z');
@@ -82,7 +95,13 @@ describe('the designer with the keyboard alone, in Chromium', () => {
 
     // The draft on the server follows (autosave): what the page shows is what is kept.
     await expect
-      .poll(async () => ((await owner.get('/studio/api/draft')).body.definition.dialogs[0].steps as { id: string }[]).map((s) => s.id), { timeout: 10_000 })
+      .poll(
+        async () =>
+          ((await owner.get('/studio/api/draft')).body.definition.dialogs[0].steps as { id: string }[]).map(
+            (s) => s.id,
+          ),
+        { timeout: 10_000 },
+      )
       .toEqual(['hello', 'ask', 'bye', 'message']);
     expect(problems).toEqual([]);
   });

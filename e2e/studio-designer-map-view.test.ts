@@ -9,9 +9,28 @@ import { closeDesigner, openedDesigner } from './studio-designer-helpers.ts';
 const BOT = {
   settings: { id: 'shop', name: 'Shop', startDialog: 'greeting' },
   dialogs: [
-    { id: 'greeting', steps: [{ id: 'hello', type: 'message', text: 'Welcome to the shop.' }, { id: 'ask', type: 'input', prompt: 'What can I do for you?' }, { id: 'to-order', type: 'goto', dialog: 'order' }] },
-    { id: 'order', steps: [{ id: 'number', type: 'input', prompt: 'Your order number?' }, { id: 'to-pay', type: 'goto', dialog: 'payment' }] },
-    { id: 'payment', steps: [{ id: 'thanks', type: 'message', text: 'Thanks for paying.' }, { id: 'bye', type: 'end' }] },
+    {
+      id: 'greeting',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Welcome to the shop.' },
+        { id: 'ask', type: 'input', prompt: 'What can I do for you?' },
+        { id: 'to-order', type: 'goto', dialog: 'order' },
+      ],
+    },
+    {
+      id: 'order',
+      steps: [
+        { id: 'number', type: 'input', prompt: 'Your order number?' },
+        { id: 'to-pay', type: 'goto', dialog: 'payment' },
+      ],
+    },
+    {
+      id: 'payment',
+      steps: [
+        { id: 'thanks', type: 'message', text: 'Thanks for paying.' },
+        { id: 'bye', type: 'end' },
+      ],
+    },
   ],
 };
 
@@ -23,7 +42,7 @@ const focused = (target: Locator) =>
     return active === element;
   });
 
-describe('the designer\'s views and map, in Chromium', () => {
+describe("the designer's views and map, in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
   let page: Page;
@@ -53,7 +72,7 @@ describe('the designer\'s views and map, in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('when the map opens, then every dialog is inside the map\'s pane without pressing Fit map', async () => {
+  it("when the map opens, then every dialog is inside the map's pane without pressing Fit map", async () => {
     await page.getByRole('tab', { name: 'Map' }).click();
     const pane = page.getByRole('group', { name: 'Map of dialogs and jumps' });
     const dialogs = pane.getByRole('region');
@@ -61,7 +80,14 @@ describe('the designer\'s views and map, in Chromium', () => {
     const inside = async () => {
       const frame = (await pane.boundingBox())!;
       const boxes = await Promise.all((await dialogs.all()).map((dialog) => dialog.boundingBox()));
-      return boxes.every((box) => box !== null && box.x >= frame.x && box.y >= frame.y && box.x + box.width <= frame.x + frame.width && box.y + box.height <= frame.y + frame.height);
+      return boxes.every(
+        (box) =>
+          box !== null &&
+          box.x >= frame.x &&
+          box.y >= frame.y &&
+          box.x + box.width <= frame.x + frame.width &&
+          box.y + box.height <= frame.y + frame.height,
+      );
     };
     await expect.poll(inside).toBe(true);
     expect(await axeViolations(page)).toEqual([]);

@@ -8,7 +8,15 @@ import { designerServer, openDesigner, person, signedInPage } from './studio-des
 
 const BOT = {
   settings: { id: 'roles', name: 'Roles', startDialog: 'main' },
-  dialogs: [{ id: 'main', steps: [{ id: 'hello', type: 'message', text: 'Hello!' }, { id: 'bye', type: 'end' }] }],
+  dialogs: [
+    {
+      id: 'main',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Hello!' },
+        { id: 'bye', type: 'end' },
+      ],
+    },
+  ],
 };
 
 describe('what each role may do in the designer, in Chromium and on the server', () => {
@@ -32,7 +40,9 @@ describe('what each role may do in the designer, in Chromium and on the server',
   it('when a viewer opens the designer, then the bot reads but cannot be changed or saved, and the server refuses a save', async () => {
     const { page, problems } = await signedInPage(browser, server, viewer);
     await openDesigner(page, server);
-    await expect.poll(() => page.getByRole('note').textContent()).toContain('Read only: your role (viewer) may look at the bot but not change it.');
+    await expect
+      .poll(() => page.getByRole('note').textContent())
+      .toContain('Read only: your role (viewer) may look at the bot but not change it.');
     expect(await page.getByRole('button', { name: 'Save version' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Add step', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Undo' }).count()).toBe(0);
@@ -50,7 +60,9 @@ describe('what each role may do in the designer, in Chromium and on the server',
     const save = await viewer.post('/studio/api/versions', { baseVersionId: head, definition, message: 'sneaky' });
     expect(save.status).toBe(403);
     expect(save.body.error.code).toBe('forbidden');
-    expect((await viewer.put('/studio/api/draft', { baseVersionId: head, revision: null, definition })).status).toBe(403);
+    expect((await viewer.put('/studio/api/draft', { baseVersionId: head, revision: null, definition })).status).toBe(
+      403,
+    );
     expect((await viewer.get('/studio/api/draft')).status).toBe(403);
     expect((await owner.get('/studio/api/versions')).body.versions).toHaveLength(1);
   });

@@ -13,12 +13,21 @@ const SALES_TOKEN = 'sales_tok_93bb01c4';
 
 const BOT = {
   settings: { id: 'services', name: 'Services', startDialog: 'main' },
-  integrations: { services: { crm: { baseUrl: 'https://crm.example.com/api', auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN' } } } },
+  integrations: {
+    services: { crm: { baseUrl: 'https://crm.example.com/api', auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN' } } },
+  },
   dialogs: [
     {
       id: 'main',
       steps: [
-        { id: 'lookup', type: 'integration', integration: 'http', service: 'crm', params: { endpoint: '/customers/1' }, output: 'customer' },
+        {
+          id: 'lookup',
+          type: 'integration',
+          integration: 'http',
+          service: 'crm',
+          params: { endpoint: '/customers/1' },
+          output: 'customer',
+        },
         { id: 'bye', type: 'end' },
       ],
     },
@@ -27,7 +36,7 @@ const BOT = {
 
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
-describe('the bot\'s services in the designer, in Chromium', () => {
+describe("the bot's services in the designer, in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
   let owner: StudioClient;
@@ -73,7 +82,9 @@ describe('the bot\'s services in the designer, in Chromium', () => {
     await added.waitFor();
     const name = added.getByRole('textbox', { name: /^Name/ });
     // The new service's name has focus, ready to be typed over.
-    await eventually(() => name.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+    await eventually(() => name.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(
+      true,
+    );
     await name.fill('has space');
     await name.press('Enter');
     await eventually(() => added.getByRole('alert').textContent()).toContain('A name starts with a letter');
@@ -81,17 +92,36 @@ describe('the bot\'s services in the designer, in Chromium', () => {
     await name.fill('sales');
     await name.press('Enter');
     await eventually(() => added.getByRole('alert').textContent()).toBe('There is a service named “sales” already.');
-    expect(await services().getByRole('group', { name: /^Service “/ }).count()).toBe(2);
+    expect(
+      await services()
+        .getByRole('group', { name: /^Service “/ })
+        .count(),
+    ).toBe(2);
     // Removed again, focus stays in the list (on the service now in its place).
     await added.getByRole('button', { name: 'Remove service “service1”' }).click();
-    await eventually(() => services().getByRole('group', { name: /^Service “/ }).count()).toBe(1);
-    await eventually(() => services().getByRole('textbox', { name: /^Name/ }).evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input)).toBe(true);
+    await eventually(() =>
+      services()
+        .getByRole('group', { name: /^Service “/ })
+        .count(),
+    ).toBe(1);
+    await eventually(() =>
+      services()
+        .getByRole('textbox', { name: /^Name/ })
+        .evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input),
+    ).toBe(true);
   }, 60_000);
 
-  it('when the sign-in kind changes, then each kind shows its own fields from the schema, and a secret is picked by name from the studio\'s secrets with its value nowhere on the page', async () => {
+  it("when the sign-in kind changes, then each kind shows its own fields from the schema, and a secret is picked by name from the studio's secrets with its value nowhere on the page", async () => {
     const sales = services().getByRole('group', { name: 'Service “sales”' });
     const kind = sales.getByRole('combobox', { name: /^Sign-in: kind/ });
-    expect(await kind.locator('option').allTextContents()).toEqual(['(not set)', 'No sign-in', 'User name and password (HTTP Basic)', 'A Bearer token from a secret', 'The visitor\'s own token, passed by the web page', 'OAuth 2 client credentials']);
+    expect(await kind.locator('option').allTextContents()).toEqual([
+      '(not set)',
+      'No sign-in',
+      'User name and password (HTTP Basic)',
+      'A Bearer token from a secret',
+      "The visitor's own token, passed by the web page",
+      'OAuth 2 client credentials',
+    ]);
     await kind.selectOption({ label: 'User name and password (HTTP Basic)' });
     await sales.getByRole('textbox', { name: 'User name (required)' }).fill('bot');
     expect(await sales.getByRole('combobox', { name: /^Password secret/ }).count()).toBe(1);
@@ -103,7 +133,11 @@ describe('the bot\'s services in the designer, in Chromium', () => {
 
     await kind.selectOption({ label: 'A Bearer token from a secret' });
     const secret = sales.getByRole('combobox', { name: /^Token secret/ });
-    expect(await secret.locator('option').allTextContents()).toEqual(['(no secret chosen)', 'CRM_TOKEN', 'SALES_TOKEN']);
+    expect(await secret.locator('option').allTextContents()).toEqual([
+      '(no secret chosen)',
+      'CRM_TOKEN',
+      'SALES_TOKEN',
+    ]);
     await secret.selectOption({ label: 'SALES_TOKEN' });
     const link = sales.getByRole('link', { name: 'Secrets in Settings (opens in a new tab)' }).first();
     expect(await link.getAttribute('href')).toBe('/studio/settings/secrets');
@@ -117,7 +151,7 @@ describe('the bot\'s services in the designer, in Chromium', () => {
     await screenshot(page, 'designer-services');
   }, 60_000);
 
-  it('when a service is removed, then it is gone with the step\'s problem naming it, and Ctrl+Z brings it back whole', async () => {
+  it("when a service is removed, then it is gone with the step's problem naming it, and Ctrl+Z brings it back whole", async () => {
     const problemsTab = () => page.getByRole('tab', { name: /^Problems/ }).textContent();
     await eventually(problemsTab).toContain('Problems (0)');
     await services().getByRole('button', { name: 'Remove service “sales”' }).click();
@@ -125,10 +159,17 @@ describe('the bot\'s services in the designer, in Chromium', () => {
     await eventually(said).toContain('Removed service “sales”. Undo brings it back.');
     // The last one gone, focus waits on "Add service", in the designer: Ctrl+Z is the designer's undo.
     const addButton = services().getByRole('button', { name: 'Add service' });
-    await eventually(() => addButton.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button)).toBe(true);
+    await eventually(() =>
+      addButton.evaluate((button) => (button.getRootNode() as ShadowRoot).activeElement === button),
+    ).toBe(true);
     await eventually(problemsTab).toContain('Problems (1)');
     await page.getByRole('tab', { name: /^Problems/ }).click();
-    await eventually(() => page.getByRole('tabpanel', { name: /^Problems/ }).getByText(/service named "sales"/).count()).toBeGreaterThan(0);
+    await eventually(() =>
+      page
+        .getByRole('tabpanel', { name: /^Problems/ })
+        .getByText(/service named "sales"/)
+        .count(),
+    ).toBeGreaterThan(0);
     await page.keyboard.press('ControlOrMeta+z');
     const back = services().getByRole('group', { name: 'Service “sales”' });
     await back.waitFor();

@@ -26,9 +26,17 @@ describe('undo and redo in the designer, in Chromium', () => {
   let page: Page;
   let problems: string[];
 
-  const steps = () => page.getByRole('list', { name: 'Steps of main' }).getByRole('button', { name: /, step \d+ of \d+/ }).count();
+  const steps = () =>
+    page
+      .getByRole('list', { name: 'Steps of main' })
+      .getByRole('button', { name: /, step \d+ of \d+/ })
+      .count();
   const hello = () => page.getByRole('button', { name: /^Message hello/ }).textContent();
-  const status = () => page.getByRole('status').filter({ hasText: /Draft saved|Unsaved changes|Saving/ }).textContent();
+  const status = () =>
+    page
+      .getByRole('status')
+      .filter({ hasText: /Draft saved|Unsaved changes|Saving/ })
+      .textContent();
   const heading = () => page.getByRole('heading', { name: 'Steps of main' });
   const addQuestion = async () => {
     await page.getByRole('button', { name: 'Add step', exact: true }).click();
@@ -41,7 +49,7 @@ describe('undo and redo in the designer, in Chromium', () => {
   }, 60_000);
   afterAll(() => closeDesigner(browser, server));
 
-  it('when a step\'s text is typed in two bursts and the dialog\'s heading is clicked, then Ctrl+Z takes the typing back as one step, and Ctrl+Shift+Z and Ctrl+Y redo it', async () => {
+  it("when a step's text is typed in two bursts and the dialog's heading is clicked, then Ctrl+Z takes the typing back as one step, and Ctrl+Shift+Z and Ctrl+Y redo it", async () => {
     await page.getByRole('button', { name: /^Message hello/ }).click();
     const text = page.getByLabel('Text', { exact: true });
     await text.click();
@@ -67,7 +75,7 @@ describe('undo and redo in the designer, in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('when a step is added and the dialog\'s heading is clicked, then the Undo button names the addition, and Ctrl+Z takes the step away', async () => {
+  it("when a step is added and the dialog's heading is clicked, then the Undo button names the addition, and Ctrl+Z takes the step away", async () => {
     const before = await steps();
     await addQuestion();
     await expect.poll(steps).toBe(before + 1);
@@ -102,9 +110,13 @@ describe('undo and redo in the designer, in Chromium', () => {
     await expect.poll(steps).toBe(before);
     await page.getByRole('tab', { name: 'Preview' }).click();
     await page.getByRole('button', { name: 'Start preview' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).count(), { timeout: 15_000 })
+      .toBe(1);
     expect(await page.getByText('The draft has errors to fix before it can run.').count()).toBe(0);
-    await expect.poll(() => page.getByRole('log', { name: 'Conversation' }).textContent(), { timeout: 15_000 }).toContain('Hello!');
+    await expect
+      .poll(() => page.getByRole('log', { name: 'Conversation' }).textContent(), { timeout: 15_000 })
+      .toContain('Hello!');
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });

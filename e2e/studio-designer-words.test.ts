@@ -12,7 +12,7 @@ const BOT = {
 };
 
 /** The problems `check` finds, as a person who does not program reads them: in the form's words, in English and German. */
-describe('problems in the form\'s words, in Chromium', () => {
+describe("problems in the form's words, in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
   let owner: StudioClient;
@@ -34,9 +34,13 @@ describe('problems in the form\'s words, in Chromium', () => {
     await page.getByRole('button', { name: 'Add step', exact: true }).click();
     await page.getByLabel('Search step kinds').fill('question');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Draft saved' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Draft saved' }).count(), { timeout: 10_000 })
+      .toBe(1);
     const list = problemsPanel(page, /^Problems/);
-    await expect.poll(() => list.getByText('Question is required.', { exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => list.getByText('Question is required.', { exact: true }).count(), { timeout: 10_000 })
+      .toBe(1);
     expect(await list.getByText(/\bprompt\b/).count()).toBe(0);
     await list.getByRole('button', { name: /^Show/ }).first().click();
     await expect.poll(() => page.getByText('Question is required.').count()).toBe(2);
@@ -49,7 +53,9 @@ describe('problems in the form\'s words, in Chromium', () => {
     await page.goto(`${server.url}/studio/designer`);
     await page.getByRole('heading', { name: 'Designer', level: 1 }).waitFor({ timeout: 20_000 });
     const list = problemsPanel(page, /^Probleme/);
-    await expect.poll(() => list.getByText('Frage muss ausgefüllt sein.', { exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => list.getByText('Frage muss ausgefüllt sein.', { exact: true }).count(), { timeout: 10_000 })
+      .toBe(1);
     expect(await list.getByText(/\bprompt\b|is required/).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

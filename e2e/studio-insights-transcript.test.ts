@@ -12,8 +12,20 @@ const bot = {
   settings: { id: 'events', name: 'Events bot', startDialog: 'chat' },
   pageEvents: [{ name: 'pricing-viewed', dialog: 'pricing' }],
   dialogs: [
-    { id: 'chat', steps: [{ id: 'listen', type: 'input', prompt: 'Say something.', saveTo: { variable: 'last' } }, { id: 'again', type: 'goto', dialog: 'chat', step: 'listen' }] },
-    { id: 'pricing', steps: [{ id: 'seen', type: 'input', prompt: 'Prices are on the page.', saveTo: { variable: 'last' } }, { id: 'back', type: 'goto', dialog: 'chat', step: 'listen' }] },
+    {
+      id: 'chat',
+      steps: [
+        { id: 'listen', type: 'input', prompt: 'Say something.', saveTo: { variable: 'last' } },
+        { id: 'again', type: 'goto', dialog: 'chat', step: 'listen' },
+      ],
+    },
+    {
+      id: 'pricing',
+      steps: [
+        { id: 'seen', type: 'input', prompt: 'Prices are on the page.', saveTo: { variable: 'last' } },
+        { id: 'back', type: 'goto', dialog: 'chat', step: 'listen' },
+      ],
+    },
   ],
 };
 
@@ -22,7 +34,8 @@ async function rows(page: Page, table: string): Promise<string[][]> {
   const found = page.getByRole('table', { name: table });
   await found.waitFor({ timeout: 15_000 });
   const out: string[][] = [];
-  for (const row of await found.locator('tbody').getByRole('row').all()) out.push((await row.getByRole('cell').allTextContents()).map((s) => s.trim()));
+  for (const row of await found.locator('tbody').getByRole('row').all())
+    out.push((await row.getByRole('cell').allTextContents()).map((s) => s.trim()));
   return out;
 }
 
@@ -88,7 +101,9 @@ describe('the transcript and a stopped search in Chromium (sqlite)', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     // The newest conversation does not hold the word: no result yet, and the page says why.
     await expect.poll(() => table.count(), { timeout: 15_000 }).toBe(0);
-    expect(await page.getByRole('status').filter({ hasText: 'The search stopped after 1 conversations' }).count()).toBe(1);
+    expect(await page.getByRole('status').filter({ hasText: 'The search stopped after 1 conversations' }).count()).toBe(
+      1,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'sqlite-insights-search-stopped');
     await page.getByRole('button', { name: 'Load more' }).click();
@@ -105,7 +120,9 @@ describe('the transcript and a stopped search in Chromium (sqlite)', () => {
     await german.getByLabel('Was der Besucher schrieb').fill('refund');
     await german.getByRole('button', { name: 'Suchen' }).click();
     await expect.poll(() => tabelle.count(), { timeout: 15_000 }).toBe(0);
-    expect(await german.getByRole('status').filter({ hasText: 'Die Suche hat nach 1 Gesprächen angehalten' }).count()).toBe(1);
+    expect(
+      await german.getByRole('status').filter({ hasText: 'Die Suche hat nach 1 Gesprächen angehalten' }).count(),
+    ).toBe(1);
     await screenshot(german, 'sqlite-insights-search-stopped-de');
     await context.close();
   });

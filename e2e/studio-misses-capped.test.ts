@@ -23,7 +23,11 @@ describe('the Misses in Chromium, when the logs hold more than is read', () => {
 
   beforeAll(async () => {
     let owner: StudioClient;
-    ({ server, owner } = await designerServer(missesBot(), { WEBCHAT_RATE_LIMIT: '10000', INSIGHTS_MISSES_ROWS: '3', INSIGHTS_MISSES_GROUPED: '1' }));
+    ({ server, owner } = await designerServer(missesBot(), {
+      WEBCHAT_RATE_LIMIT: '10000',
+      INSIGHTS_MISSES_ROWS: '3',
+      INSIGHTS_MISSES_GROUPED: '1',
+    }));
     analyst = await person(owner, 'analyst');
     // Five unprocessed inputs (four different) and one FAQ miss.
     await runMisses(server.url);
@@ -45,11 +49,22 @@ describe('the Misses in Chromium, when the logs hold more than is read', () => {
     await page.getByRole('table', { name: 'Unprocessed inputs, grouped by likeness' }).waitFor(POLL);
     const capped = `The NLP log has more rows in these days than are read at once (3): the misses cover them up to ${upTo} UTC. Choose fewer days to see the rest.`;
     expect(await page.getByText(capped, { exact: true }).count()).toBe(1);
-    expect(await page.getByText('The NLP log holds 2 different inputs in these days: only the most frequent is grouped here.', { exact: true }).count()).toBe(1);
+    expect(
+      await page
+        .getByText('The NLP log holds 2 different inputs in these days: only the most frequent is grouped here.', {
+          exact: true,
+        })
+        .count(),
+    ).toBe(1);
     // The FAQ log's one row was read whole.
     expect(await page.getByText('The FAQ log has more rows').count()).toBe(0);
     // Only the most frequent input is grouped: one row.
-    expect(await page.getByRole('table', { name: 'Unprocessed inputs, grouped by likeness' }).getByRole('rowheader').allTextContents()).toEqual([expect.stringContaining('Where is my parcel (2)')]);
+    expect(
+      await page
+        .getByRole('table', { name: 'Unprocessed inputs, grouped by likeness' })
+        .getByRole('rowheader')
+        .allTextContents(),
+    ).toEqual([expect.stringContaining('Where is my parcel (2)')]);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'sqlite-insights-misses-capped');
     expect(problems).toEqual([]);
@@ -60,9 +75,25 @@ describe('the Misses in Chromium, when the logs hold more than is read', () => {
       await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: 'Strict' }]);
       const german = await context.newPage();
       await german.goto(`${server.url}/studio/insights/misses`);
-      await german.getByRole('table', { name: 'Nicht verarbeitete Eingaben, nach Ähnlichkeit gruppiert' }).waitFor(POLL);
-      expect(await german.getByText(`Das NLP-Protokoll hat in diesen Tagen mehr Zeilen, als auf einmal gelesen werden (3): Die Liste reicht bis ${upTo} UTC. Wählen Sie weniger Tage, um den Rest zu sehen.`, { exact: true }).count()).toBe(1);
-      expect(await german.getByText('Das NLP-Protokoll enthält in diesen Tagen 2 verschiedene Eingaben: Hier ist nur die häufigste gruppiert.', { exact: true }).count()).toBe(1);
+      await german
+        .getByRole('table', { name: 'Nicht verarbeitete Eingaben, nach Ähnlichkeit gruppiert' })
+        .waitFor(POLL);
+      expect(
+        await german
+          .getByText(
+            `Das NLP-Protokoll hat in diesen Tagen mehr Zeilen, als auf einmal gelesen werden (3): Die Liste reicht bis ${upTo} UTC. Wählen Sie weniger Tage, um den Rest zu sehen.`,
+            { exact: true },
+          )
+          .count(),
+      ).toBe(1);
+      expect(
+        await german
+          .getByText(
+            'Das NLP-Protokoll enthält in diesen Tagen 2 verschiedene Eingaben: Hier ist nur die häufigste gruppiert.',
+            { exact: true },
+          )
+          .count(),
+      ).toBe(1);
       expect(await axeViolations(german)).toEqual([]);
       await screenshot(german, 'sqlite-insights-misses-capped-de');
     } finally {

@@ -21,7 +21,14 @@ function bot(api: string) {
         steps: [
           { id: 'hello', type: 'message', text: 'Hello from the draft.' },
           { id: 'ask', type: 'input', prompt: 'Your email?', saveTo: { userData: 'email' } },
-          { id: 'lookup', type: 'integration', integration: 'http', service: 'crm', params: { endpoint: '/contacts' }, output: 'contact' },
+          {
+            id: 'lookup',
+            type: 'integration',
+            integration: 'http',
+            service: 'crm',
+            params: { endpoint: '/contacts' },
+            output: 'contact',
+          },
           { id: 'found', type: 'message', text: 'Found {{contact.body.name}}.' },
           { id: 'bye', type: 'end' },
         ],
@@ -29,7 +36,14 @@ function bot(api: string) {
       {
         id: 'reminder',
         steps: [
-          { id: 'track', type: 'integration', integration: 'http', service: 'crm', timing: 'async', params: { endpoint: '/events' } },
+          {
+            id: 'track',
+            type: 'integration',
+            integration: 'http',
+            service: 'crm',
+            timing: 'async',
+            params: { endpoint: '/events' },
+          },
           { id: 'pause', type: 'wait', duration: '1d', then: 'after' },
           { id: 'after', type: 'message', text: 'A day later.' },
           { id: 'done', type: 'end' },
@@ -39,7 +53,7 @@ function bot(api: string) {
   };
 }
 
-describe('the designer\'s preview panel in Chromium', () => {
+describe("the designer's preview panel in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
   let upstream: Upstream;
@@ -47,9 +61,14 @@ describe('the designer\'s preview panel in Chromium', () => {
   let viewer: StudioClient;
 
   beforeAll(async () => {
-    upstream = await startUpstream((req, res) => json(res, 200, { name: 'Real Ada', bearer: req.headers.authorization === `Bearer ${TOKEN}` }));
+    upstream = await startUpstream((req, res) =>
+      json(res, 200, { name: 'Real Ada', bearer: req.headers.authorization === `Bearer ${TOKEN}` }),
+    );
     let owner: StudioClient;
-    ({ server, owner } = await designerServer(bot(`${upstream.url}/api`), { E2E_CRM_TOKEN: TOKEN, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' }));
+    ({ server, owner } = await designerServer(bot(`${upstream.url}/api`), {
+      E2E_CRM_TOKEN: TOKEN,
+      INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+    }));
     editor = await person(owner, 'editor');
     viewer = await person(owner, 'viewer');
     browser = await launchBrowser();
@@ -65,7 +84,9 @@ describe('the designer\'s preview panel in Chromium', () => {
     await openDesigner(page, server);
     await page.getByRole('tab', { name: 'Preview' }).click();
     await page.getByRole('button', { name: 'Start preview' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).textContent(), { timeout: 15_000 }).toContain('main.ask');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).textContent(), { timeout: 15_000 })
+      .toContain('main.ask');
 
     // The real widget, talking to the preview user.
     const chat = page.getByRole('log', { name: 'Conversation' });
@@ -121,27 +142,38 @@ describe('the designer\'s preview panel in Chromium', () => {
   it('when the preview reaches a background call and a one-day wait, then the call is held as a background call, the map marks the waiting step as current, and skipping the wait moves the chat on', async () => {
     const { page, problems } = await signedInPage(browser, server, editor);
     await openDesigner(page, server);
-    await page.getByRole('navigation', { name: 'Dialogs' }).getByRole('button', { name: /^reminder/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Dialogs' })
+      .getByRole('button', { name: /^reminder/ })
+      .click();
     await page.getByRole('button', { name: /^Integration track/ }).click();
     await page.getByRole('tab', { name: 'Preview' }).click();
     await page.getByRole('button', { name: 'Start from this step' }).click();
 
-    const call = page.getByRole('region', { name: 'Background HTTP call from reminder.track (the conversation went on)' });
+    const call = page.getByRole('region', {
+      name: 'Background HTTP call from reminder.track (the conversation went on)',
+    });
     await call.waitFor({ timeout: 15_000 });
     expect(await call.locator('pre').textContent()).toContain('authorization: Bearer ‹E2E_CRM_TOKEN›');
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).textContent(), { timeout: 15_000 }).toContain('reminder.pause');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Preview runs' }).textContent(), { timeout: 15_000 })
+      .toContain('reminder.pause');
 
     // The map marks where the conversation rests (aria-current="step"), the background call's step not.
     await page.getByRole('tab', { name: 'Map' }).click();
     const map = page.getByRole('group', { name: 'Map of dialogs and jumps' });
-    await expect.poll(() => map.getByRole('button', { name: /^Wait pause/ }).getAttribute('aria-current'), { timeout: 15_000 }).toBe('step');
+    await expect
+      .poll(() => map.getByRole('button', { name: /^Wait pause/ }).getAttribute('aria-current'), { timeout: 15_000 })
+      .toBe('step');
     expect(await map.getByRole('button', { name: /^Integration track/ }).getAttribute('aria-current')).toBeNull();
     expect(await map.getByRole('button', { name: /^Question ask/ }).getAttribute('aria-current')).toBeNull();
     await screenshot(page, 'studio-preview-map-wait');
     expect(await axeViolations(page)).toEqual([]);
 
     await call.getByRole('button', { name: 'Answer with stub' }).click();
-    await expect.poll(() => page.getByText('The background call from reminder.track succeeded').count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByText('The background call from reminder.track succeeded').count(), { timeout: 15_000 })
+      .toBe(1);
     const chat = page.getByRole('log', { name: 'Conversation' });
     expect(await chat.textContent()).not.toContain('A day later.');
 
@@ -163,7 +195,9 @@ describe('the designer\'s preview panel in Chromium', () => {
     const { page } = await signedInPage(browser, server, viewer);
     await openDesigner(page, server);
     await page.getByRole('tab', { name: 'Preview' }).click();
-    await expect.poll(() => page.getByRole('tabpanel', { name: 'Preview' }).textContent()).toContain('Previewing needs the owner or editor role.');
+    await expect
+      .poll(() => page.getByRole('tabpanel', { name: 'Preview' }).textContent())
+      .toContain('Previewing needs the owner or editor role.');
     expect(await page.getByRole('button', { name: 'Start preview' }).count()).toBe(0);
   });
 });

@@ -77,7 +77,10 @@ describe('the studio settings in Chromium', () => {
     await owner.getByLabel('Email').fill('edda@example.com');
     await owner.getByLabel('Role', { exact: true }).selectOption('editor');
     await owner.getByRole('button', { name: 'Create invitation link' }).click();
-    const link = await expect.poll(() => owner.getByLabel('Invitation link').inputValue()).toContain('/studio/setup#').then(() => owner.getByLabel('Invitation link').inputValue());
+    const link = await expect
+      .poll(() => owner.getByLabel('Invitation link').inputValue())
+      .toContain('/studio/setup#')
+      .then(() => owner.getByLabel('Invitation link').inputValue());
     expect(await axeViolations(owner)).toEqual([]);
     await shot(owner, 'settings-accounts');
 
@@ -105,10 +108,16 @@ describe('the studio settings in Chromium', () => {
 
   it('when the owner opens the audit trail, then the sign-up, the secret and the role change read as sentences with people\'s names, and "Show as JSON" shows the entries as stored', async () => {
     await tab(owner, 'Audit trail');
-    for (const sentence of ['Olive Owner set the secret CRM_TOKEN.', 'Olive Owner changed the role of Edda Editor from Editor to Analyst.', 'Olive Owner revoked the API token "CI pipeline".']) {
+    for (const sentence of [
+      'Olive Owner set the secret CRM_TOKEN.',
+      'Olive Owner changed the role of Edda Editor from Editor to Analyst.',
+      'Olive Owner revoked the API token "CI pipeline".',
+    ]) {
       await expect.poll(() => owner.getByRole('cell', { name: sentence, exact: true }).count()).toBe(1);
     }
-    await expect.poll(() => owner.getByRole('cell', { name: /^Edda Editor created the account of Edda Editor/ }).count()).toBe(1);
+    await expect
+      .poll(() => owner.getByRole('cell', { name: /^Edda Editor created the account of Edda Editor/ }).count())
+      .toBe(1);
     // No JSON and no account ids in the sentences.
     const table = await owner.getByRole('table').textContent();
     expect(table).not.toMatch(/[{}"]role"|"details"|role_changed/);
@@ -128,7 +137,10 @@ describe('the studio settings in Chromium', () => {
     await owner.getByRole('button', { name: 'Create token' }).click();
     await expect.poll(() => owner.getByLabel('New API token').inputValue()).toMatch(/^cbst_/);
     const token = await owner.getByLabel('New API token').inputValue();
-    const asToken = () => fetch(`${server.url}/studio/api/session`, { headers: { authorization: `Bearer ${token}` } }).then((res) => res.status);
+    const asToken = () =>
+      fetch(`${server.url}/studio/api/session`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (res) => res.status,
+      );
     expect(await asToken()).toBe(200);
 
     await tab(owner, 'Sessions');
@@ -145,7 +157,15 @@ describe('the studio settings in Chromium', () => {
     await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
     await owner.getByRole('link', { name: 'Settings' }).click();
     await tab(owner, 'Audit trail');
-    await expect.poll(() => owner.getByRole('row').filter({ hasText: 'Laptop script' }).filter({ hasText: /revoked/i }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        owner
+          .getByRole('row')
+          .filter({ hasText: 'Laptop script' })
+          .filter({ hasText: /revoked/i })
+          .count(),
+      )
+      .toBe(1);
     expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
   });
 });

@@ -24,7 +24,9 @@ describe('the studio web app in Chromium', () => {
     });
     page.on('pageerror', (error) => problems.push(error.message));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
     const response = await page.goto(`${server.url}/studio`);
     expect(response?.headers()['content-security-policy']).toContain("require-trusted-types-for 'script'");

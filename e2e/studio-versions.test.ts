@@ -22,19 +22,45 @@ const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeou
 const v1 = {
   settings: { id: 'shop', name: 'Shop bot', startDialog: 'order' },
   dialogs: [
-    { id: 'order', steps: [{ id: 'hello', type: 'message', text: 'Welcome to the shop.' }, { id: 'number', type: 'input', prompt: 'Your order number?' }, { id: 'thanks', type: 'message', text: 'Thanks.' }] },
+    {
+      id: 'order',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Welcome to the shop.' },
+        { id: 'number', type: 'input', prompt: 'Your order number?' },
+        { id: 'thanks', type: 'message', text: 'Thanks.' },
+      ],
+    },
     { id: 'help', steps: [{ id: 'offer', type: 'input', prompt: 'How can we help?' }] },
   ],
 };
 /** The studio's change: orders are asked by email now; "number" is gone. */
-const v2 = { ...v1, dialogs: [{ id: 'order', steps: [{ id: 'hello', type: 'message', text: 'Welcome back to the shop.' }, { id: 'email', type: 'input', prompt: 'Your email?' }] }, v1.dialogs[1]] };
+const v2 = {
+  ...v1,
+  dialogs: [
+    {
+      id: 'order',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Welcome back to the shop.' },
+        { id: 'email', type: 'input', prompt: 'Your email?' },
+      ],
+    },
+    v1.dialogs[1],
+  ],
+};
 
 /** A widget's connection, as the widget makes it. */
 function visitor(url: string): Socket<ServerToClientEvents, ClientToServerEvents> & { texts: () => string[] } {
   const items: TranscriptItem[] = [];
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
   socket.on('entries', (entries) => items.push(...entries));
-  return Object.assign(socket, { texts: () => items.filter((i) => i.from === 'bot').map((i) => (i.message.type === 'text' ? i.message.text : i.message.type)) });
+  return Object.assign(socket, {
+    texts: () =>
+      items.filter((i) => i.from === 'bot').map((i) => (i.message.type === 'text' ? i.message.text : i.message.type)),
+  });
 }
 
 /** The setup link, signing in, the versions list and a publish with a chosen target, in Chromium, by role and name, with the keyboard. */
@@ -64,7 +90,7 @@ describe('the versions screen in Chromium', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('when the owner sets up the account with the link printed at start and signs in again, then the versions list shows the file\'s version as live', async () => {
+  it("when the owner sets up the account with the link printed at start and signs in again, then the versions list shows the file's version as live", async () => {
     const link = /(http:\/\/\S+\/studio\/setup#[A-Za-z0-9_-]+)/.exec(server.output())![1]!;
     await page.goto(link);
     await page.getByLabel('Email').fill('owner@example.com');
@@ -80,8 +106,17 @@ describe('the versions screen in Chromium', () => {
     await eventually(() => table.getByRole('row').count()).toBe(2);
     const row = table.getByRole('row', { name: /^v1\b/ });
     const cells = (await row.getByRole('cell').allTextContents()).map((text) => text.trim().replace(/\s+/g, ' '));
-    expect(cells).toEqual(['From bot.json', 'bot.json', expect.stringMatching(/\d/), 'From the file', 'Live', 'JSONYAML']);
-    expect(await page.getByRole('link', { name: 'Download v1 as YAML' }).getAttribute('href')).toBe('/studio/api/versions/v1/export?format=yaml');
+    expect(cells).toEqual([
+      'From bot.json',
+      'bot.json',
+      expect.stringMatching(/\d/),
+      'From the file',
+      'Live',
+      'JSONYAML',
+    ]);
+    expect(await page.getByRole('link', { name: 'Download v1 as YAML' }).getAttribute('href')).toBe(
+      '/studio/api/versions/v1/export?format=yaml',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'versions-list');
   });
@@ -93,7 +128,10 @@ describe('the versions screen in Chromium', () => {
     const editor = new StudioClient(server.url);
     await editor.login('owner@example.com', PASSWORD);
     await editor.get('/studio/api/session');
-    expect((await editor.post('/studio/api/versions', { baseVersionId: 'v1', definition: v2, message: 'Ask for the email' })).status).toBe(201);
+    expect(
+      (await editor.post('/studio/api/versions', { baseVersionId: 'v1', definition: v2, message: 'Ask for the email' }))
+        .status,
+    ).toBe(201);
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('link', { name: 'Versions' }).click();
@@ -104,12 +142,18 @@ describe('the versions screen in Chromium', () => {
     const heading = page.getByRole('heading', { name: 'Publish v2', level: 2 });
     await eventually(() => heading.evaluate((element) => element.matches(':focus'))).toBe(true);
     await eventually(() => page.getByText('No problems found.').count()).toBe(1);
-    expect(await page.getByRole('listitem').filter({ hasText: 'Step “number” removed from dialog “order”' }).count()).toBe(1);
-    expect(await page.getByRole('listitem').filter({ hasText: 'Step “hello” in dialog “order” changed: text' }).count()).toBe(1);
+    expect(
+      await page.getByRole('listitem').filter({ hasText: 'Step “number” removed from dialog “order”' }).count(),
+    ).toBe(1);
+    expect(
+      await page.getByRole('listitem').filter({ hasText: 'Step “hello” in dialog “order” changed: text' }).count(),
+    ).toBe(1);
     const stranded = page.getByRole('row', { name: /order\.number/ });
     expect(await stranded.getByRole('cell').first().textContent()).toBe('1');
     const target = page.getByRole('combobox', { name: 'Where users on order.number go' });
-    expect(await target.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent?.trim())).toBe('order.hello (default)');
+    expect(await target.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent?.trim())).toBe(
+      'order.hello (default)',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'publish-plan');
 
@@ -119,10 +163,19 @@ describe('the versions screen in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Email instead of order number');
     await page.keyboard.press('Tab');
-    await eventually(() => page.getByRole('button', { name: 'Publish v2', exact: true }).evaluate((element) => element.matches(':focus'))).toBe(true);
+    await eventually(() =>
+      page.getByRole('button', { name: 'Publish v2', exact: true }).evaluate((element) => element.matches(':focus')),
+    ).toBe(true);
     await page.keyboard.press('Enter');
-    await eventually(() => page.getByRole('status').filter({ hasText: 'v2 is live now on every node.' }).count()).toBe(1);
-    const status = (id: string) => page.getByRole('row', { name: new RegExp(`^${id}\\b`) }).getByRole('cell').nth(4).textContent();
+    await eventually(() => page.getByRole('status').filter({ hasText: 'v2 is live now on every node.' }).count()).toBe(
+      1,
+    );
+    const status = (id: string) =>
+      page
+        .getByRole('row', { name: new RegExp(`^${id}\\b`) })
+        .getByRole('cell')
+        .nth(4)
+        .textContent();
     await eventually(async () => (await status('v2'))?.trim()).toBe('Live');
     expect((await status('v1'))?.trim()).toMatch(/^Last published /);
     expect(await axeViolations(page)).toEqual([]);
@@ -130,7 +183,9 @@ describe('the versions screen in Chromium', () => {
 
     resting.emit('message', { clientId: 'after-publish', text: '12345' }, () => undefined);
     await eventually(() => resting.texts().at(-1)).toBe('How can we help?');
-    expect(server.output()).toMatch(/"code":"stale_position".*"fromStepId":"number".*"toDialogId":"help","toStepId":"offer","chosenAtPublish":true/);
+    expect(server.output()).toMatch(
+      /"code":"stale_position".*"fromStepId":"number".*"toDialogId":"help","toStepId":"offer","chosenAtPublish":true/,
+    );
   });
 
   it('when the owner rolls back to v1, then the list shows v1 live again, put live by the owner (not the file that brought it), and a new visitor meets the old greeting', async () => {
@@ -139,8 +194,12 @@ describe('the versions screen in Chromium', () => {
     await eventually(() => page.getByRole('heading', { name: 'Roll back to v1', level: 2 }).count()).toBe(1);
     await eventually(() => page.getByRole('button', { name: 'Roll back to v1', exact: true }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Roll back to v1', exact: true }).click();
-    await eventually(() => page.getByRole('status').filter({ hasText: 'Rolled back: v1 is live again on every node.' }).count()).toBe(1);
-    await eventually(() => page.getByText(/^Live now: v1, published .+ by /).textContent()).toMatch(/ by Olive Owner\.$/);
+    await eventually(() =>
+      page.getByRole('status').filter({ hasText: 'Rolled back: v1 is live again on every node.' }).count(),
+    ).toBe(1);
+    await eventually(() => page.getByText(/^Live now: v1, published .+ by /).textContent()).toMatch(
+      / by Olive Owner\.$/,
+    );
     const fresh = visitor(server.url);
     try {
       await eventually(() => fresh.texts()).toContain('Welcome to the shop.');

@@ -34,7 +34,10 @@ export interface TwoOriginsOptions {
 
 export async function startTwoOrigins(options: TwoOriginsOptions = {}): Promise<TwoOrigins> {
   let botUrl = '';
-  const shop: HostPage = await serveHostPage(() => (options.widgetUrl ? options.widgetUrl(botUrl) : `${botUrl}/widget.js`), options.page);
+  const shop: HostPage = await serveHostPage(
+    () => (options.widgetUrl ? options.widgetUrl(botUrl) : `${botUrl}/widget.js`),
+    options.page,
+  );
   const shopUrl = `http://${SHOP_HOST}:${shop.port}/`;
   const port = await freePort();
   botUrl = `http://${BOT_HOST}:${port}`;

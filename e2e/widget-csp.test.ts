@@ -47,7 +47,9 @@ interface Violation {
 }
 
 /** A page that writes down every `securitypolicyviolation` (composed, so those inside the widget's shadow root too) and every console error. */
-async function watchedVisit(init: Record<string, unknown>): Promise<{ page: Page; violations: () => Promise<Violation[]>; errors: string[] }> {
+async function watchedVisit(
+  init: Record<string, unknown>,
+): Promise<{ page: Page; violations: () => Promise<Violation[]>; errors: string[] }> {
   const context = await sites.browser.newContext({ viewport: { width: 1000, height: 800 } });
   await context.addInitScript(() => {
     const seen: Violation[] = [];
@@ -65,7 +67,11 @@ async function watchedVisit(init: Record<string, unknown>): Promise<{ page: Page
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${sites.shopUrl}?init=${encodeURIComponent(JSON.stringify(init))}`);
-  return { page, violations: () => page.evaluate(() => (window as unknown as { violations: Violation[] }).violations), errors };
+  return {
+    page,
+    violations: () => page.evaluate(() => (window as unknown as { violations: Violation[] }).violations),
+    errors,
+  };
 }
 
 describe('the widget on a page with README’s Content Security Policy and Trusted Types', () => {
@@ -87,15 +93,24 @@ describe('the widget on a page with README’s Content Security Policy and Trust
     await expect.poll(() => page.getByRole('region', { name: 'Karten' }).count(), POLL).toBe(1);
     const pictures = log.getByRole('img', { name: 'A friendly robot' });
     await pictures.scrollIntoViewIfNeeded();
-    await expect.poll(() => pictures.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL).toBeGreaterThan(0);
+    await expect
+      .poll(() => pictures.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL)
+      .toBeGreaterThan(0);
 
     // The chat's scripts all came from the bot's origin as modules.
-    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name).filter((n) => n.endsWith('.js')));
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((r) => r.name)
+        .filter((n) => n.endsWith('.js')),
+    );
     expect(scripts.some((name) => /\/widget\.carousel\.[0-9a-f]{12}\.js$/.test(name))).toBe(true);
     expect(scripts.some((name) => /\/widget\.markdown\.[0-9a-f]{12}\.js$/.test(name))).toBe(true);
 
     expect(await violations()).toEqual([]);
-    expect(errors.filter((line) => /Content Security Policy|Trusted Type|TrustedHTML|TrustedScript/i.test(line))).toEqual([]);
+    expect(
+      errors.filter((line) => /Content Security Policy|Trusted Type|TrustedHTML|TrustedScript/i.test(line)),
+    ).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
   });

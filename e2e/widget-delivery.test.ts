@@ -85,7 +85,9 @@ describe('delivery of widget.js', () => {
   });
 
   it('when the rest imports a chunk (a renderer loaded when a message first needs it), then the chunk is served as the rest is: compressed, cached for good, readable from any origin, with its map', async () => {
-    const rest = brotliDecompressSync((await get(await hashedScriptPath(), { 'Accept-Encoding': 'br' })).body).toString('utf8');
+    const rest = brotliDecompressSync((await get(await hashedScriptPath(), { 'Accept-Encoding': 'br' })).body).toString(
+      'utf8',
+    );
     const chunks = [...new Set(rest.match(/widget\.[a-z][a-z0-9-]*\.[0-9a-f]{12}\.js(?![a-z])/g) ?? [])];
     expect(chunks.map((name) => name.split('.')[1]).sort()).toEqual(['carousel', 'markdown']);
     for (const chunk of chunks) {
@@ -127,7 +129,7 @@ describe('delivery of widget.js', () => {
     expect(gzip.headers.etag).not.toBe(etag);
   });
 
-  it('when developer tools follow a script\'s source map link, then the map is served and names no path of the server', async () => {
+  it("when developer tools follow a script's source map link, then the map is served and names no path of the server", async () => {
     const hashedPath = await hashedScriptPath();
     for (const [script, cacheControl, source] of [
       [hashedPath, 'public, max-age=31536000, immutable', 'widget/embed.ts'],
@@ -139,7 +141,11 @@ describe('delivery of widget.js', () => {
       const res = await get(`/${link}`, { 'Accept-Encoding': 'gzip' });
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe(cacheControl);
-      const map = JSON.parse(gunzipSync(res.body).toString('utf8')) as { version: number; file: string; sources: string[] };
+      const map = JSON.parse(gunzipSync(res.body).toString('utf8')) as {
+        version: number;
+        file: string;
+        sources: string[];
+      };
       expect(map.version).toBe(3);
       expect(`/${map.file}`).toBe(script);
       expect(map.sources).toContain(source);

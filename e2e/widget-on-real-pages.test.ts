@@ -28,7 +28,11 @@ function definition(botUrl: string): unknown {
       steps: [
         { id: 'intro', type: 'message', text: 'Here is our robot:' },
         { id: 'image', type: 'message', image: { url: '/images/robot.svg', alt: 'A friendly robot' } },
-        { id: 'cards', type: 'message', cards: [{ title: 'Robot', imageUrl: '/images/robot.svg', imageAlt: 'Robot card' }, { title: 'Another' }] },
+        {
+          id: 'cards',
+          type: 'message',
+          cards: [{ title: 'Robot', imageUrl: '/images/robot.svg', imageAlt: 'Robot card' }, { title: 'Another' }],
+        },
         { id: 'end', type: 'message', text: 'That is all for now.' },
       ] as never,
     },
@@ -40,9 +44,21 @@ function definition(botUrl: string): unknown {
           type: 'input',
           prompt: 'What can I help you with?',
           saveTo: { variable: 'topic' },
-          quickReplies: ['Orders', 'Returns', 'Shipping', 'Payments', 'Invoices', 'Account', 'Password', 'Delivery times', 'Gift cards', 'Vouchers', 'Stores', 'Careers', 'Something else'].map(
-            (label) => ({ label, payload: label.toLowerCase() }),
-          ),
+          quickReplies: [
+            'Orders',
+            'Returns',
+            'Shipping',
+            'Payments',
+            'Invoices',
+            'Account',
+            'Password',
+            'Delivery times',
+            'Gift cards',
+            'Vouchers',
+            'Stores',
+            'Careers',
+            'Something else',
+          ].map((label) => ({ label, payload: label.toLowerCase() })),
         },
         { id: 'ok', type: 'message', text: 'You picked {{topic}}.' },
         back,
@@ -50,7 +66,10 @@ function definition(botUrl: string): unknown {
     },
     {
       id: 'notify',
-      steps: [{ id: 'a', type: 'message', text: 'Your parcel is on its way.' }, { id: 'b', type: 'message', text: 'Track it in your account.' }] as never,
+      steps: [
+        { id: 'a', type: 'message', text: 'Your parcel is on its way.' },
+        { id: 'b', type: 'message', text: 'Track it in your account.' },
+      ] as never,
     },
   );
   return bot;
@@ -81,7 +100,9 @@ const settled = async (page: Page) => {
   await page.mouse.move(400, 10);
   await page.evaluate(async () => {
     const root = document.querySelector('chat-widget')?.shadowRoot;
-    await Promise.all((root?.getAnimations() ?? []).filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished));
+    await Promise.all(
+      (root?.getAnimations() ?? []).filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished),
+    );
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   });
 };
@@ -102,14 +123,18 @@ describe('the widget on a shop page, the bot on another origin', () => {
     const log = page.getByRole('log');
     await expect.poll(() => log.textContent(), POLL).toContain('That is all for now.');
     const pictures = log.getByRole('img', { name: /robot/i });
-    await expect.poll(() => pictures.evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth > 0)), POLL).toEqual([true, true]);
+    await expect
+      .poll(() => pictures.evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth > 0)), POLL)
+      .toEqual([true, true]);
     await settled(page);
 
     const newest = await page.getByText('That is all for now.').boundingBox();
     const view = await log.boundingBox();
     if (!newest || !view) throw new Error('the log is not on screen');
     const png = await screenshot(page, 'log-after-pictures');
-    expect(newest.y + newest.height, 'the newest message ends inside the log').toBeLessThanOrEqual(view.y + view.height);
+    expect(newest.y + newest.height, 'the newest message ends inside the log').toBeLessThanOrEqual(
+      view.y + view.height,
+    );
     expect(newest.y, 'the newest message starts inside the log').toBeGreaterThanOrEqual(view.y);
     // Its bubble is drawn there: the bot's bubble colour just left of its text.
     const [bubble] = await pixelsAt(page, png, [[newest.x - 4, newest.y + newest.height / 2]]);
@@ -119,7 +144,7 @@ describe('the widget on a shop page, the bot on another origin', () => {
     await page.context().close();
   });
 
-  it('when the carousel\'s chunk cannot be loaded, then its cards still show as a list and the console says why', async () => {
+  it("when the carousel's chunk cannot be loaded, then its cards still show as a list and the console says why", async () => {
     const page = await sites.visit();
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -148,7 +173,10 @@ describe('the widget on a shop page, the bot on another origin', () => {
       window.ChatWidget?.on('unreadCountChange', ({ count }) => counts.push(count));
     });
 
-    const res = await fetch(`${sites.bot.url}/api/trigger/e2e/notify?userId=${encodeURIComponent(userId)}`, { method: 'POST', headers: { 'x-functions-key': KEY } });
+    const res = await fetch(`${sites.bot.url}/api/trigger/e2e/notify?userId=${encodeURIComponent(userId)}`, {
+      method: 'POST',
+      headers: { 'x-functions-key': KEY },
+    });
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ userId, delivery: 'live' });
 
@@ -169,7 +197,9 @@ describe('the widget on a shop page, the bot on another origin', () => {
 
     await launcher.click();
     await expect.poll(() => page.getByRole('log').textContent(), POLL).toContain('Track it in your account.');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { counts: number[] }).counts.at(-1)), POLL).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { counts: number[] }).counts.at(-1)), POLL)
+      .toBe(0);
     await page.context().close();
   });
 
@@ -190,7 +220,13 @@ describe('the widget on a shop page, the bot on another origin', () => {
       };
       const last = node.textContent.length - 1;
       const panel = (el.getRootNode() as ShadowRoot).querySelector('[role=dialog]') as Element;
-      return { direction: getComputedStyle(el).direction, panel: getComputedStyle(panel).direction, first: box(0), beforeStop: box(last - 1), stop: box(last) };
+      return {
+        direction: getComputedStyle(el).direction,
+        panel: getComputedStyle(panel).direction,
+        first: box(0),
+        beforeStop: box(last - 1),
+        stop: box(last),
+      };
     });
     await screenshot(page, 'arabic-widget-english-bubble');
     expect(layout.panel).toBe('rtl');
@@ -245,14 +281,23 @@ describe('the widget on a shop page, the bot on another origin', () => {
     // What a screen reader finds: one list per turn, its items the messages, each saying who spoke.
     const lists = page.getByRole('log', { name: 'Conversation' }).getByRole('list');
     expect(await lists.count()).toBe(3);
-    const said = await Promise.all([0, 1, 2].map(async (i) => (await lists.nth(i).getByRole('listitem').allInnerTexts()).map((text) => text.split(/\s/)[0])));
+    const said = await Promise.all(
+      [0, 1, 2].map(async (i) =>
+        (await lists.nth(i).getByRole('listitem').allInnerTexts()).map((text) => text.split(/\s/)[0]),
+      ),
+    );
     expect(said).toEqual([['Bot:', 'Bot:'], ['You:'], ['Bot:', 'Bot:', 'Bot:']]);
-    const avatar = await page.locator('[part~=face] img').last().evaluate((img) => (img as HTMLImageElement).naturalWidth);
+    const avatar = await page
+      .locator('[part~=face] img')
+      .last()
+      .evaluate((img) => (img as HTMLImageElement).naturalWidth);
     expect(avatar).toBeGreaterThan(0);
 
     const panel = await page.getByRole('dialog').boundingBox();
     const replies = await row.boundingBox();
-    const tops = await row.getByRole('button').evaluateAll((buttons) => new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top))).size);
+    const tops = await row
+      .getByRole('button')
+      .evaluateAll((buttons) => new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top))).size);
     if (!panel || !replies) throw new Error('the panel is not on screen');
     expect(tops).toBe(1);
     expect(replies.height / panel.height).toBeLessThan(0.25);

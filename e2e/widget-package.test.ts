@@ -15,7 +15,9 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 const run = promisify(execFile);
 const REPO = process.cwd();
-const PACKAGE_NAME = (JSON.parse(await readFile(path.join(REPO, 'dist/package/package.json'), 'utf8')) as { name: string }).name;
+const PACKAGE_NAME = (
+  JSON.parse(await readFile(path.join(REPO, 'dist/package/package.json'), 'utf8')) as { name: string }
+).name;
 const POLL = { timeout: 15_000 };
 
 let server: ServerProcess;
@@ -42,7 +44,8 @@ function appFiles(botUrl: string): Record<string, string> {
       },
       include: ['src'],
     }),
-    'index.html': '<!doctype html><html><head><title>Host app</title></head><body><h1>Host app</h1><script type="module" src="/src/main.ts"></script></body></html>',
+    'index.html':
+      '<!doctype html><html><head><title>Host app</title></head><body><h1>Host app</h1><script type="module" src="/src/main.ts"></script></body></html>',
     'element.html': `<!doctype html><html><head><title>Host app, element</title></head><body><chat-widget server-url="${botUrl}"></chat-widget><script type="module" src="/src/element.ts"></script></body></html>`,
     'src/main.ts': [
       `import { ChatWidget, type ChatWidgetElement, type ChatWidgetInitOptions } from '${PACKAGE_NAME}';`,
@@ -63,7 +66,8 @@ function appFiles(botUrl: string): Record<string, string> {
     ].join('\n'),
     'src/element.ts': `import '${PACKAGE_NAME}';\n`,
     // An app in plain JavaScript, where no type stops a missing serverUrl.
-    'no-server.html': '<!doctype html><html><head><title>Host app, no server</title></head><body><script type="module" src="/src/no-server.ts"></script></body></html>',
+    'no-server.html':
+      '<!doctype html><html><head><title>Host app, no server</title></head><body><script type="module" src="/src/no-server.ts"></script></body></html>',
     'src/no-server.ts': [
       `import { ChatWidget } from '${PACKAGE_NAME}';`,
       'const untyped = ChatWidget.init as (options: object) => unknown;',
@@ -77,7 +81,9 @@ beforeAll(async () => {
   server = await startServerProcess();
   browser = await launchBrowser();
   dir = await mkdtemp(path.join(tmpdir(), 'chat-widget-app-'));
-  const { stdout } = await run('npm', ['pack', path.join(REPO, 'dist/package'), '--pack-destination', dir, '--json'], { timeout: 60_000 });
+  const { stdout } = await run('npm', ['pack', path.join(REPO, 'dist/package'), '--pack-destination', dir, '--json'], {
+    timeout: 60_000,
+  });
   const tarball = path.join(dir, (JSON.parse(stdout) as { filename: string }[])[0]?.filename ?? '');
   const root = path.join(dir, 'app');
   for (const [name, text] of Object.entries(appFiles(server.url))) {
@@ -85,19 +91,30 @@ beforeAll(async () => {
     await writeFile(path.join(root, name), text);
   }
   // The package's dependencies (lit, socket.io-client) come from the npm cache `npm ci` filled.
-  await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: root, timeout: 180_000 });
-  await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], { timeout: 60_000 }).catch(
-    (error: { stdout?: string }) => {
-      throw new Error(`the app does not type-check against the package:\n${error.stdout ?? ''}`);
-    },
-  );
+  await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: root,
+    timeout: 180_000,
+  });
+  await run(
+    process.execPath,
+    [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')],
+    { timeout: 60_000 },
+  ).catch((error: { stdout?: string }) => {
+    throw new Error(`the app does not type-check against the package:\n${error.stdout ?? ''}`);
+  });
   await build({
     root,
     configFile: false,
     logLevel: 'warn',
     build: {
       outDir: path.join(root, 'dist'),
-      rolldownOptions: { input: { main: path.join(root, 'index.html'), element: path.join(root, 'element.html'), 'no-server': path.join(root, 'no-server.html') } },
+      rolldownOptions: {
+        input: {
+          main: path.join(root, 'index.html'),
+          element: path.join(root, 'element.html'),
+          'no-server': path.join(root, 'no-server.html'),
+        },
+      },
     },
   });
   app = createServer(async (req, res) => {
@@ -138,13 +155,15 @@ describe('the npm package in an app built with Vite', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${appUrl}/`);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { widgetReady?: boolean }).widgetReady), POLL).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { widgetReady?: boolean }).widgetReady), POLL)
+      .toBe(true);
     await roundTrip(page);
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
-  it('when a plain JavaScript app calls init without serverUrl, then the console says what is missing, no launcher shows and nothing knocks on the app\'s own origin', async () => {
+  it("when a plain JavaScript app calls init without serverUrl, then the console says what is missing, no launcher shows and nothing knocks on the app's own origin", async () => {
     const page = await (await browser.newContext()).newPage();
     const errors: string[] = [];
     page.on('console', (message) => {

@@ -75,7 +75,9 @@ describe('the widget on the demo page', () => {
 
     await page.evaluate(() => window.ChatWidget?.('startDialog', 'bye'));
 
-    await expect.poll(() => page.locator('#bot-events').textContent(), POLL).toContain('closeChat {"reason":"bye from Grace"}');
+    await expect
+      .poll(() => page.locator('#bot-events').textContent(), POLL)
+      .toContain('closeChat {"reason":"bye from Grace"}');
     // The demo's closeChat listener closes the panel.
     await expect.poll(() => page.getByRole('button', { name: 'Open chat' }).count(), POLL).toBe(1);
     await page.context().close();
@@ -161,7 +163,9 @@ describe('the widget on the demo page', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
     // The only links are web links, opened in a new tab without a handle on this page.
-    const links = await conversation(page).getByRole('link').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('rel')]));
+    const links = await conversation(page)
+      .getByRole('link')
+      .evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('rel')]));
     for (const [href, rel] of links) {
       expect(href).toMatch(/^https?:\/\//);
       expect(rel).toBe('noopener');
@@ -202,7 +206,16 @@ describe('the widget across a server crash', () => {
     await page.waitForTimeout(500);
 
     const log = await messages(page);
-    for (const text of ['You: Ada', 'You: one', 'You: two', 'You: three', 'Bot: You said: one', 'Bot: You said: two', 'Bot: You said: three', 'Bot: Nice to meet you, Ada!']) {
+    for (const text of [
+      'You: Ada',
+      'You: one',
+      'You: two',
+      'You: three',
+      'Bot: You said: one',
+      'Bot: You said: two',
+      'Bot: You said: three',
+      'Bot: Nice to meet you, Ada!',
+    ]) {
       expect(count(log, text), text).toBe(1);
     }
     expect(log.indexOf('You: one')).toBeLessThan(log.indexOf('Bot: You said: one'));

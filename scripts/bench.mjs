@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
 let failed = false;
-for (const file of readdirSync('bench').filter((f) => f.endsWith('.ts')).sort()) {
+for (const file of readdirSync('bench')
+  .filter((f) => f.endsWith('.ts'))
+  .sort()) {
   const { status } = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit' });
   if (status !== 0) failed = true;
 }

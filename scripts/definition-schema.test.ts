@@ -11,7 +11,9 @@ describe('docs/bot-definition.schema.json', () => {
     const committed = readFileSync(file, 'utf8');
     const current = definitionJsonSchema();
     if (committed !== current) {
-      throw new Error('docs/bot-definition.schema.json has drifted from server/definition/schema.ts: run `npx tsx scripts/export-definition-schema.ts`');
+      throw new Error(
+        'docs/bot-definition.schema.json has drifted from server/definition/schema.ts: run `npx tsx scripts/export-definition-schema.ts`',
+      );
     }
     expect(committed).toBe(current);
   });
@@ -22,7 +24,9 @@ describe('the exported JSON Schema', () => {
     const { Ajv2020 } = await import('ajv/dist/2020.js');
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const validate = ajv.compile(JSON.parse(readFileSync(file, 'utf8')) as object);
-    const demo = JSON.parse(readFileSync(path.join(path.dirname(file), '..', 'demo', 'bot.json'), 'utf8')) as { dialogs: { steps: object[] }[] };
+    const demo = JSON.parse(readFileSync(path.join(path.dirname(file), '..', 'demo', 'bot.json'), 'utf8')) as {
+      dialogs: { steps: object[] }[];
+    };
     expect(validate(demo), JSON.stringify(validate.errors)).toBe(true);
     demo.dialogs[0]!.steps[0] = { id: 'x', type: 'teleport' };
     expect(validate(demo)).toBe(false);
@@ -62,18 +66,51 @@ describe('the exported JSON Schema', () => {
   it('when a step type is misspelt, then the editor names the type and the allowed kinds, not every other step kind', async () => {
     const validate = await compile();
     expect(validate(botWith({ id: 'hi', type: 'mesage', text: 'hi' }))).toBe(false);
-    expect(validate.errors).toEqual([expect.objectContaining({ instancePath: '/dialogs/0/steps/0/type', keyword: 'enum', params: { allowedValues: expect.arrayContaining(['message']) } })]);
+    expect(validate.errors).toEqual([
+      expect.objectContaining({
+        instancePath: '/dialogs/0/steps/0/type',
+        keyword: 'enum',
+        params: { allowedValues: expect.arrayContaining(['message']) },
+      }),
+    ]);
   });
 
   it('when an integration step has params its type does not take, then the editor flags them; a {{variable}} passes where a number goes', async () => {
     const validate = await compile();
-    const extra = botWith({ id: 'c', type: 'integration', integration: 'createUser', service: 'crm', params: { email: 'a@example.com', name: 'A', surname: 'B', nickname: 'x' } });
+    const extra = botWith({
+      id: 'c',
+      type: 'integration',
+      integration: 'createUser',
+      service: 'crm',
+      params: { email: 'a@example.com', name: 'A', surname: 'B', nickname: 'x' },
+    });
     expect(validate(extra)).toBe(false);
-    expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath: '/dialogs/0/steps/0/params', keyword: 'additionalProperties', params: { additionalProperty: 'nickname' } }));
-    const radius = botWith({ id: 'q', type: 'integration', integration: 'queryDataset', params: { dataset: 'places', radiusKm: 5 } });
+    expect(validate.errors).toContainEqual(
+      expect.objectContaining({
+        instancePath: '/dialogs/0/steps/0/params',
+        keyword: 'additionalProperties',
+        params: { additionalProperty: 'nickname' },
+      }),
+    );
+    const radius = botWith({
+      id: 'q',
+      type: 'integration',
+      integration: 'queryDataset',
+      params: { dataset: 'places', radiusKm: 5 },
+    });
     expect(validate(radius)).toBe(false);
-    expect(validate.errors).toContainEqual(expect.objectContaining({ keyword: 'dependentRequired', params: expect.objectContaining({ property: 'radiusKm' }) }));
-    const templated = botWith({ id: 'q', type: 'integration', integration: 'queryDataset', params: { dataset: 'places', lat: '{{lat}}', lon: '{{lon}}', radiusKm: 5 } });
+    expect(validate.errors).toContainEqual(
+      expect.objectContaining({
+        keyword: 'dependentRequired',
+        params: expect.objectContaining({ property: 'radiusKm' }),
+      }),
+    );
+    const templated = botWith({
+      id: 'q',
+      type: 'integration',
+      integration: 'queryDataset',
+      params: { dataset: 'places', lat: '{{lat}}', lon: '{{lon}}', radiusKm: 5 },
+    });
     expect(validate(templated), JSON.stringify(validate.errors)).toBe(true);
   });
 });

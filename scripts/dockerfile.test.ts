@@ -48,13 +48,18 @@ const stages = all.reduce<Instruction[][]>((list, instruction) => {
 }, []);
 const final = stages.at(-1) ?? [];
 const healthcheck = final.find((i) => i.keyword === 'HEALTHCHECK');
-const healthCommand = (): string[] => JSON.parse(/CMD\s+(\[.*\])$/.exec(healthcheck?.args ?? '')?.[1] ?? '[]') as string[];
+const healthCommand = (): string[] =>
+  JSON.parse(/CMD\s+(\[.*\])$/.exec(healthcheck?.args ?? '')?.[1] ?? '[]') as string[];
 
 /** Runs the image's health check command (its `node` is this one) with PORT set; resolves to its exit code. Asynchronous: the server under test shares this process. */
 function runHealthCheck(port: number): Promise<number> {
   const [command, ...args] = healthCommand();
   return new Promise((resolve) => {
-    const child = spawn(command === 'node' ? process.execPath : command!, args, { env: { ...process.env, PORT: String(port) }, stdio: 'ignore', timeout: 10_000 });
+    const child = spawn(command === 'node' ? process.execPath : command!, args, {
+      env: { ...process.env, PORT: String(port) },
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
@@ -74,7 +79,8 @@ describe('Dockerfile', () => {
     expect(final.some((i) => i.keyword === 'COPY' && i.args.startsWith('--from=build'))).toBe(true);
     const [major, minor] = (/^node:(\d+(?:\.\d+){0,2})-/.exec(final[0]?.args ?? '')?.[1] ?? '').split('.');
     expect(major).toBeTruthy();
-    const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } })
+      .engines.node;
     expect(engines).toMatch(new RegExp(`(\\^${major}\\.|>=\\s*(2[0-${major!.at(-1)}]|${major}))`));
     // Where engines stops below a minor of that line (README, "Node"), the image is pinned below it.
     const below = new RegExp(`<\\s*${major}\\.(\\d+)`).exec(engines)?.[1];
@@ -90,22 +96,45 @@ describe('Dockerfile', () => {
     const user = final.filter((i) => i.keyword === 'USER').at(-1)?.args;
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^(root|0)(:|$)/);
-    const env = final.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const env = final
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(/HOST=0\.0\.0\.0/);
     expect(env).toMatch(/DATA_DIR=\/data/);
     expect(final.some((i) => i.keyword === 'VOLUME' && i.args.includes('/data'))).toBe(true);
-    expect(all.filter((i) => i.keyword === 'ENV' || i.keyword === 'ARG').map((i) => i.args).join(' ')).not.toMatch(/KEY|SECRET|TOKEN|PASSWORD/);
+    expect(
+      all
+        .filter((i) => i.keyword === 'ENV' || i.keyword === 'ARG')
+        .map((i) => i.args)
+        .join(' '),
+    ).not.toMatch(/KEY|SECRET|TOKEN|PASSWORD/);
     const cmd = final.filter((i) => i.keyword === 'CMD').at(-1)?.args ?? '';
     expect(JSON.parse(cmd)).toStrictEqual(['node', 'dist/server/main.js']);
-    const build = JSON.parse(readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { outDir: string; rootDir: string }; include: string[] };
-    expect([build.compilerOptions.outDir, build.compilerOptions.rootDir, build.include.includes('server')]).toStrictEqual(['dist', '.', true]);
+    const build = JSON.parse(readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8')) as {
+      compilerOptions: { outDir: string; rootDir: string };
+      include: string[];
+    };
+    expect([
+      build.compilerOptions.outDir,
+      build.compilerOptions.rootDir,
+      build.include.includes('server'),
+    ]).toStrictEqual(['dist', '.', true]);
   });
 
   it('when the image is built, then the entry is imported once with the compile cache the runtime keeps, and importing it starts nothing', async () => {
-    const env = final.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const env = final
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     const cacheDir = /NODE_COMPILE_CACHE=(\S+)/.exec(env)?.[1];
     expect(cacheDir).toBeDefined();
-    const warm = final.findIndex((i) => i.keyword === 'RUN' && i.args.includes("import('/app/dist/server/main.js')") && i.args.includes(`chown -R node:node ${cacheDir}`));
+    const warm = final.findIndex(
+      (i) =>
+        i.keyword === 'RUN' &&
+        i.args.includes("import('/app/dist/server/main.js')") &&
+        i.args.includes(`chown -R node:node ${cacheDir}`),
+    );
     expect(warm).toBeGreaterThan(final.findIndex((i) => i.keyword === 'COPY' && i.args.includes('/app/dist')));
     expect(warm).toBeLessThan(final.findIndex((i) => i.keyword === 'USER'));
     const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -115,11 +144,15 @@ describe('Dockerfile', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'compile-cache-'));
     try {
       const main = await compiledServerMain();
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(main).href)})`], {
-        env: { ...process.env, NODE_COMPILE_CACHE: dir, PORT: '0' },
-        timeout: 60_000,
-        encoding: 'utf8',
-      });
+      const run = spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(main).href)})`],
+        {
+          env: { ...process.env, NODE_COMPILE_CACHE: dir, PORT: '0' },
+          timeout: 60_000,
+          encoding: 'utf8',
+        },
+      );
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).not.toMatch(/running at/i);
       expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);
@@ -129,7 +162,9 @@ describe('Dockerfile', () => {
   });
 
   it('when the build context is sent, then local data, installs and env files stay out of it', () => {
-    const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     for (const entry of ['data/', 'node_modules/', '.cache/', '.env', '.git/']) expect(ignored).toContain(entry);
   });
 
@@ -141,21 +176,29 @@ describe('Dockerfile', () => {
 
   const docker = spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;
   if (!docker) console.warn('[Dockerfile] no Docker daemon answers here: the image is checked, not built');
-  it.skipIf(!docker)('when Docker is available, then the image builds, starts and reports healthy', { timeout: 900_000 }, () => {
-    const tag = `chatbot-test:${process.pid}`;
-    execFileSync('docker', ['build', '-t', tag, root], { stdio: 'inherit' });
-    const id = execFileSync('docker', ['run', '-d', '-e', 'BOT_FUNCTION_KEY=container-test-key-0123', tag], { encoding: 'utf8' }).trim();
-    try {
-      let status = '';
-      for (let i = 0; i < 60 && status !== 'healthy'; i++) {
-        status = execFileSync('docker', ['inspect', '-f', '{{.State.Health.Status}}', id], { encoding: 'utf8' }).trim();
-        if (status !== 'healthy') execFileSync('sleep', ['2']);
+  it.skipIf(!docker)(
+    'when Docker is available, then the image builds, starts and reports healthy',
+    { timeout: 900_000 },
+    () => {
+      const tag = `chatbot-test:${process.pid}`;
+      execFileSync('docker', ['build', '-t', tag, root], { stdio: 'inherit' });
+      const id = execFileSync('docker', ['run', '-d', '-e', 'BOT_FUNCTION_KEY=container-test-key-0123', tag], {
+        encoding: 'utf8',
+      }).trim();
+      try {
+        let status = '';
+        for (let i = 0; i < 60 && status !== 'healthy'; i++) {
+          status = execFileSync('docker', ['inspect', '-f', '{{.State.Health.Status}}', id], {
+            encoding: 'utf8',
+          }).trim();
+          if (status !== 'healthy') execFileSync('sleep', ['2']);
+        }
+        expect(status).toBe('healthy');
+        expect(execFileSync('docker', ['exec', id, 'id', '-u'], { encoding: 'utf8' }).trim()).not.toBe('0');
+      } finally {
+        spawnSync('docker', ['rm', '-f', id], { stdio: 'ignore' });
+        spawnSync('docker', ['rmi', tag], { stdio: 'ignore' });
       }
-      expect(status).toBe('healthy');
-      expect(execFileSync('docker', ['exec', id, 'id', '-u'], { encoding: 'utf8' }).trim()).not.toBe('0');
-    } finally {
-      spawnSync('docker', ['rm', '-f', id], { stdio: 'ignore' });
-      spawnSync('docker', ['rmi', tag], { stdio: 'ignore' });
-    }
-  });
+    },
+  );
 });

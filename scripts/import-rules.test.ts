@@ -7,7 +7,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? [])
-    .filter((m) => ['no-restricted-imports', 'no-restricted-properties', 'no-restricted-syntax'].includes(m.ruleId ?? ''))
+    .filter((m) =>
+      ['no-restricted-imports', 'no-restricted-properties', 'no-restricted-syntax'].includes(m.ruleId ?? ''),
+    )
     .map((m) => m.message);
 }
 
@@ -16,41 +18,155 @@ describe('import rules (docs/architecture.md)', () => {
     ['server/engine/x.ts', "import fs from 'node:fs';\nexport const a = fs;", /engine is pure/],
     ['server/engine/x.ts', "import { Server } from 'socket.io';\nexport const a = Server;", /engine is pure/],
     ['server/engine/x.ts', 'export const a = Date.now();', /gets time from its caller/],
-    ['server/engine/x.ts', "import type { Store } from '../ports/store.ts';\nexport type A = Store;", /shared\/ and definition\/ only/],
-    ['server/app/x.ts', "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;", /never import adapters/],
-    ['server/stores/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
+    [
+      'server/engine/x.ts',
+      "import type { Store } from '../ports/store.ts';\nexport type A = Store;",
+      /shared\/ and definition\/ only/,
+    ],
+    [
+      'server/app/x.ts',
+      "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
+      /never import adapters/,
+    ],
+    [
+      'server/stores/x.ts',
+      "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;",
+      /do not import each other/,
+    ],
     ['widget/x.ts', "import { io } from 'socket.io-client';\nexport const a = io;", /Only widget\/transport/],
     ['widget/x.ts', "import { z } from 'zod';\nexport const a = z;", /bloat the widget/],
-    ['widget/x.ts', "import { runTurn } from '../server/engine/engine.ts';\nexport const a = runTurn;", /imports shared\/ only/],
-    ['server/channels/rest/x.ts', "import { CHANNEL_ID } from '../webchat/socket-server.ts';\nexport const a = CHANNEL_ID;", /Channels do not import each other/],
-    ['server/channels/webchat/x.ts', "import { restRouter } from '../rest/rest-router.ts';\nexport const a = restRouter;", /Channels do not import each other/],
-    ['server/channels/rest/x.ts', "import { HttpError } from '../../api/errors.ts';\nexport const a = HttpError;", /do not import each other/],
-    ['server/channels/whatsapp/x.ts', "import { twilioSignatureHeader } from '../twilio/twilio-signature.ts';\nexport const a = twilioSignatureHeader;", /Channels do not import each other/],
-    ['server/channels/twilio/x.ts', "import { metaSignatureHeader } from '../whatsapp/meta-signature.ts';\nexport const a = metaSignatureHeader;", /Channels do not import each other/],
-    ['server/channels/telegram/x.ts', "import { restDelivery } from '../rest/rest-delivery.ts';\nexport const a = restDelivery;", /Channels do not import each other/],
-    ['server/channels/botframework/x.ts', "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;", /Channels do not import each other/],
-    ['server/channels/connector/x.ts', "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;", /Channels do not import each other/],
-    ['server/channels/slack/x.ts', "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;", /Channels do not import each other/],
-    ['server/cluster/x.ts', "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;", /do not import each other/],
-    ['shared/x.ts', "import { startServer } from '../server/main.ts';\nexport const a = startServer;", /imports nothing of the project/],
-    ['server/nlp/x.ts', "import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';\nexport const a = SafeHttpClient;", /nlp\/ sits beside the use cases/],
-    ['server/studio/x.ts', "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;", /do not import each other/],
-    ['server/stores/x.ts', "import { people } from '../studio/accounts/people.ts';\nexport const a = people;", /do not import each other/],
+    [
+      'widget/x.ts',
+      "import { runTurn } from '../server/engine/engine.ts';\nexport const a = runTurn;",
+      /imports shared\/ only/,
+    ],
+    [
+      'server/channels/rest/x.ts',
+      "import { CHANNEL_ID } from '../webchat/socket-server.ts';\nexport const a = CHANNEL_ID;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/webchat/x.ts',
+      "import { restRouter } from '../rest/rest-router.ts';\nexport const a = restRouter;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/rest/x.ts',
+      "import { HttpError } from '../../api/errors.ts';\nexport const a = HttpError;",
+      /do not import each other/,
+    ],
+    [
+      'server/channels/whatsapp/x.ts',
+      "import { twilioSignatureHeader } from '../twilio/twilio-signature.ts';\nexport const a = twilioSignatureHeader;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/twilio/x.ts',
+      "import { metaSignatureHeader } from '../whatsapp/meta-signature.ts';\nexport const a = metaSignatureHeader;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/telegram/x.ts',
+      "import { restDelivery } from '../rest/rest-delivery.ts';\nexport const a = restDelivery;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/botframework/x.ts',
+      "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/connector/x.ts',
+      "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/slack/x.ts',
+      "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/cluster/x.ts',
+      "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;",
+      /do not import each other/,
+    ],
+    [
+      'shared/x.ts',
+      "import { startServer } from '../server/main.ts';\nexport const a = startServer;",
+      /imports nothing of the project/,
+    ],
+    [
+      'server/nlp/x.ts',
+      "import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';\nexport const a = SafeHttpClient;",
+      /nlp\/ sits beside the use cases/,
+    ],
+    [
+      'server/studio/x.ts',
+      "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
+      /do not import each other/,
+    ],
+    [
+      'server/stores/x.ts',
+      "import { people } from '../studio/accounts/people.ts';\nexport const a = people;",
+      /do not import each other/,
+    ],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);
     expect(errors.some((e) => message.test(e))).toBe(true);
   });
 
   it('when a file imports what it may, then lint has nothing to say', async () => {
-    expect(await boundaryErrors('server/app/x.ts', "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;")).toEqual([]);
-    expect(await boundaryErrors('server/channels/rest/x.ts', "import { handleUserMessage } from '../../app/handle-user-message.ts';\nexport const a = handleUserMessage;")).toEqual([]);
-    expect(await boundaryErrors('server/channels/telegram/x.ts', "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;")).toEqual([]);
-    expect(await boundaryErrors('server/channels/botframework/x.ts', "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;")).toEqual([]);
-    expect(await boundaryErrors('server/channels/slack/x.ts', "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;")).toEqual([]);
-    expect(await boundaryErrors('server/main.ts', "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;")).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/app/x.ts',
+        "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/channels/rest/x.ts',
+        "import { handleUserMessage } from '../../app/handle-user-message.ts';\nexport const a = handleUserMessage;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/channels/telegram/x.ts',
+        "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/channels/botframework/x.ts',
+        "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/channels/slack/x.ts',
+        "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/main.ts',
+        "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
+      ),
+    ).toEqual([]);
     // A room's port (ports/studio/) and the stores' room adapters (stores/*/studio/) are not the studio adapter.
-    expect(await boundaryErrors('server/stores/x.ts', "import type { Accounts } from '../ports/studio/accounts.ts';\nexport type A = Accounts;")).toEqual([]);
-    expect(await boundaryErrors('server/stores/x.ts', "import { sqliteAudit } from './sqlite/studio/sqlite-audit.ts';\nexport const a = sqliteAudit;")).toEqual([]);
-    expect(await boundaryErrors('server/app/x.ts', "import { may } from '../ports/studio/roles.ts';\nexport const a = may;")).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/stores/x.ts',
+        "import type { Accounts } from '../ports/studio/accounts.ts';\nexport type A = Accounts;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'server/stores/x.ts',
+        "import { sqliteAudit } from './sqlite/studio/sqlite-audit.ts';\nexport const a = sqliteAudit;",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors('server/app/x.ts', "import { may } from '../ports/studio/roles.ts';\nexport const a = may;"),
+    ).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const LOCK = 'package-lock.json';
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
 const packages = lock.packages;
-const platform = /-(android|darwin|freebsd|linux|openbsd|openharmony|win32|sunos|aix|netbsd)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x|mips64el|wasm32)(?:-(gnu|musl|gnueabihf|musleabihf|eabi|msvc))?$/;
+const platform =
+  /-(android|darwin|freebsd|linux|openbsd|openharmony|win32|sunos|aix|netbsd)-(arm64|arm|x64|ia32|loong64|ppc64|riscv64|s390x|mips64el|wasm32)(?:-(gnu|musl|gnueabihf|musleabihf|eabi|msvc))?$/;
 
 let added = 0;
 for (const [where, entry] of Object.entries(packages)) {
@@ -20,7 +21,9 @@ for (const [where, entry] of Object.entries(packages)) {
     if (packages[key] || packages[nested]) continue;
     const match = platform.exec(name);
     if (!match) {
-      process.stderr.write(`${name} is missing from the lock but its platform cannot be read from its name; left alone\n`);
+      process.stderr.write(
+        `${name} is missing from the lock but its platform cannot be read from its name; left alone\n`,
+      );
       continue;
     }
     const [, os, cpu, abi] = match;
@@ -30,11 +33,17 @@ for (const [where, entry] of Object.entries(packages)) {
       optional: true,
       os: [os === 'win32' ? 'win32' : os],
       cpu: [cpu],
-      ...(abi === 'musl' || abi === 'musleabihf' ? { libc: ['musl'] } : abi === 'gnu' || abi === 'gnueabihf' ? { libc: ['glibc'] } : {}),
+      ...(abi === 'musl' || abi === 'musleabihf'
+        ? { libc: ['musl'] }
+        : abi === 'gnu' || abi === 'gnueabihf'
+          ? { libc: ['glibc'] }
+          : {}),
     };
     added += 1;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
 process.stdout.write(`${LOCK}: added ${added} missing optional platform entries\n`);

@@ -24,6 +24,8 @@ describe('template minification for the widget build', () => {
   });
 
   it('turns line breaks and indentation in markup into one space, as the browser would render them', () => {
-    expect(minifyHtml('<div class="a">\n    <span>x</span>\n    text  kept\n</div>')).toBe('<div class="a"> <span>x</span> text  kept </div>');
+    expect(minifyHtml('<div class="a">\n    <span>x</span>\n    text  kept\n</div>')).toBe(
+      '<div class="a"> <span>x</span> text  kept </div>',
+    );
   });
 });

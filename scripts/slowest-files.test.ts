@@ -10,7 +10,10 @@ describe('the slowest test files printed at the end of npm test', () => {
         { name: '/repo/server/c.test.ts', startTime: 500, endTime: 900 },
       ],
     };
-    expect(slowestFiles(fileDurations(report, '/repo'), 2)).toEqual(['     61.0 s  e2e/b.test.ts', '      2.5 s  server/a.test.ts']);
+    expect(slowestFiles(fileDurations(report, '/repo'), 2)).toEqual([
+      '     61.0 s  e2e/b.test.ts',
+      '      2.5 s  server/a.test.ts',
+    ]);
   });
 
   it('when a file has no timing (it failed to load), then it is left out rather than counted as zero', () => {

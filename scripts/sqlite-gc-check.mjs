@@ -6,7 +6,8 @@
 // (server/stores/sqlite/database.ts); CI runs this on every Node it tests (.ci/run), since a
 // statement freed by an idle collection is exactly what a quiet bot does.
 const emitWarning = process.emitWarning;
-process.emitWarning = (warning, ...rest) => (/SQLite is an experimental feature/.test(String(warning)) ? undefined : emitWarning.call(process, warning, ...rest));
+process.emitWarning = (warning, ...rest) =>
+  /SQLite is an experimental feature/.test(String(warning)) ? undefined : emitWarning.call(process, warning, ...rest);
 const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
 process.emitWarning = emitWarning;
 
@@ -28,5 +29,7 @@ const tick = setInterval(() => {
   clearInterval(tick);
   const { n } = db.prepare('select count(*) as n from t').get();
   db.close();
-  console.log(`node:sqlite survived ${IDLE_SECONDS} s of idle collection on Node ${process.version} (${n} rows, ${junk.length} left)`);
+  console.log(
+    `node:sqlite survived ${IDLE_SECONDS} s of idle collection on Node ${process.version} (${n} rows, ${junk.length} left)`,
+  );
 }, 1000);

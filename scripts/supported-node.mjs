@@ -22,7 +22,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export function testedLines(engines) {
   return engines.split('||').map((range) => {
     const match = /^\s*\^(\d+)\.(\d+)\.(\d+)\s*$/.exec(range);
-    if (!match) throw new Error(`package.json engines.node: "${range.trim()}" is not a caret range (^major.minor.patch)`);
+    if (!match)
+      throw new Error(`package.json engines.node: "${range.trim()}" is not a caret range (^major.minor.patch)`);
     return match.slice(1).map(Number);
   });
 }
@@ -46,11 +47,27 @@ export function fetchedNodeBin(version = LTS) {
   // npm as the one running this script (npm_execpath), else the one on PATH.
   const npmCli = process.env.npm_execpath;
   const [command, args] = npmCli && npmCli.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
-  const result = spawnSync(command, [...args, 'install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node@${version}`], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const result = spawnSync(
+    command,
+    [
+      ...args,
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      `node@${version}`,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (result.status !== 0 || !existsSync(path.join(bin, 'node'))) {
-    throw new Error(`could not fetch Node ${version} from the npm registry into ${path.relative(root, prefix)} (npm install node@${version} failed); install Node ${LTS} yourself and run this again`);
+    throw new Error(
+      `could not fetch Node ${version} from the npm registry into ${path.relative(root, prefix)} (npm install node@${version} failed); install Node ${LTS} yourself and run this again`,
+    );
   }
   return bin;
 }
@@ -69,10 +86,14 @@ function main() {
     try {
       bin = fetchedNodeBin();
     } catch (error) {
-      process.stderr.write(`Node ${process.version} is older than this project supports (${engines}): ${error.message}\n`);
+      process.stderr.write(
+        `Node ${process.version} is older than this project supports (${engines}): ${error.message}\n`,
+      );
       process.exit(1);
     }
-    process.stderr.write(`Node ${process.version} is older than this project supports (${engines}): running on Node ${LTS}, fetched from the npm registry into .cache/node-${LTS}.\n`);
+    process.stderr.write(
+      `Node ${process.version} is older than this project supports (${engines}): running on Node ${LTS}, fetched from the npm registry into .cache/node-${LTS}.\n`,
+    );
     env.PATH = `${bin}${path.delimiter}${env.PATH ?? ''}`;
     // npm sets these for the script it runs; the child's npm must take the new node, not this one.
     delete env.npm_node_execpath;
@@ -82,9 +103,13 @@ function main() {
     env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
   }
   if (decision === 'warn-newer') {
-    process.stderr.write(`Warning: Node ${process.version} is newer than any Node this project is tested on (${engines}); running on it anyway.\n`);
+    process.stderr.write(
+      `Warning: Node ${process.version} is newer than any Node this project is tested on (${engines}); running on it anyway.\n`,
+    );
   } else if (decision === 'warn-untested') {
-    process.stderr.write(`Warning: Node ${process.version} is not a line this project is tested on (${engines}); running on it anyway.\n`);
+    process.stderr.write(
+      `Warning: Node ${process.version} is not a line this project is tested on (${engines}); running on it anyway.\n`,
+    );
   }
   const child = spawn(command, args, { stdio: 'inherit', env });
   // Ctrl+C reaches the whole process group, the child included: wait for it rather than leave it behind.

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { LTS, testedLines, verdict } from './supported-node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+const engines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } })
+  .engines.node;
 const launcher = path.join(root, 'scripts', 'supported-node.mjs');
 
 /** A Node older than `engines` allows on this machine (Debian's, or OLD_NODE), or null. */
@@ -46,7 +47,8 @@ describe('the Node that npm start and npm test run on', () => {
   it('when a command runs under an old Node, then it runs on the fetched LTS with one line saying so', () => {
     const node = oldNode();
     if (node === null) {
-      if (process.env.CI === 'true') throw new Error('CI=true: no Node older than engines on this machine (set OLD_NODE)');
+      if (process.env.CI === 'true')
+        throw new Error('CI=true: no Node older than engines on this machine (set OLD_NODE)');
       console.warn('!!! SKIPPED: no Node older than engines here (set OLD_NODE to one)');
       return;
     }

@@ -99,13 +99,19 @@ function addVitestCounts(file) {
 function vitest(config, reportName, extra = []) {
   const report = path.join(cache, reportName);
   rmSync(report, { force: true });
-  return run(bin('vitest'), ['run', '--config', config, ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]).then(
-    ({ code }) => {
-      const ran = addVitestCounts(report);
-      if (code !== 0) return 'failed';
-      return ran ? 'passed' : (out(`${config}: no test ran\n`), 'failed');
-    },
-  );
+  return run(bin('vitest'), [
+    'run',
+    '--config',
+    config,
+    ...extra,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]).then(({ code }) => {
+    const ran = addVitestCounts(report);
+    if (code !== 0) return 'failed';
+    return ran ? 'passed' : (out(`${config}: no test ran\n`), 'failed');
+  });
 }
 
 let provisioned = { chromium: false, mongo: false };
@@ -124,7 +130,14 @@ const passedIf = (promise) => promise.then(({ code }) => (code === 0 ? 'passed' 
 let built = 'failed';
 await sideBySide(
   () => stage('typecheck', () => passedIf(run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']))),
-  () => stage('lint', () => passedIf(run(bin('eslint'), ['.']))),
+  () =>
+    stage('lint', async () => {
+      const [lint, format] = [
+        await run(bin('eslint'), ['.']),
+        await run(bin('prettier'), ['--check', '.', '--log-level', 'warn']),
+      ];
+      return lint.code === 0 && format.code === 0 ? 'passed' : 'failed';
+    }),
   async () => {
     built = await stage('build', () => passedIf(run('npm', ['run', '--silent', 'build'])));
   },
@@ -133,17 +146,24 @@ await stage('widget size budget', async () => {
   if (built !== 'passed') return skip('the size budget', 'the build failed');
   return passedIf(run(process.execPath, ['scripts/widget-size.mjs', '--check']));
 });
-await stage('unit, integration and store contract tests (vitest)', () => vitest('vitest.config.ts', 'vitest-node.json', ['--project', 'node']));
+await stage('unit, integration and store contract tests (vitest)', () =>
+  vitest('vitest.config.ts', 'vitest-node.json', ['--project', 'node']),
+);
 
 const browserMissing = !provisioned.chromium && !existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 await sideBySide(
-  () => stage('API contract run (schemathesis, both stores)', () => vitest('vitest.config.ts', 'vitest-alone.json', ['--project', 'alone'])),
+  () =>
+    stage('API contract run (schemathesis, both stores)', () =>
+      vitest('vitest.config.ts', 'vitest-alone.json', ['--project', 'alone']),
+    ),
   async () => {
     await stage('widget component tests (web-test-runner, Chromium)', async () => {
       if (browserMissing) return CI ? 'failed' : skip('widget component tests', 'Chromium is not installed');
       const summary = path.join(cache, 'wtr-summary.json');
       rmSync(summary, { force: true });
-      const { code } = await run(bin('web-test-runner'), ['--config', 'web-test-runner.config.mjs'], { WTR_SUMMARY_FILE: summary });
+      const { code } = await run(bin('web-test-runner'), ['--config', 'web-test-runner.config.mjs'], {
+        WTR_SUMMARY_FILE: summary,
+      });
       if (existsSync(summary)) {
         const result = JSON.parse(readFileSync(summary, 'utf8'));
         counts.passed += result.passed;
@@ -165,7 +185,8 @@ await sideBySide(
 );
 
 process.stdout.write('\nStage durations:\n');
-for (const { name, outcome, seconds } of stages) process.stdout.write(`  ${outcome.padEnd(7)} ${seconds.padStart(6)} s  ${name}\n`);
+for (const { name, outcome, seconds } of stages)
+  process.stdout.write(`  ${outcome.padEnd(7)} ${seconds.padStart(6)} s  ${name}\n`);
 if (CI && stages.some((s) => s.outcome === 'skipped')) {
   process.stderr.write('CI=true: a stage was skipped, which CI does not allow.\n');
   failed = true;
@@ -177,7 +198,9 @@ if (process.env.CI_STARTED_AT) {
   const budget = Number(process.env.CI_BUDGET_MINUTES ?? 45);
   process.stdout.write(`\nCI so far: ${minutes.toFixed(1)} min (budget ${budget} min)\n`);
   if (minutes > budget) {
-    process.stderr.write(`!!! CI went past its budget of ${budget} minutes: see what grew among the slowest files above.\n`);
+    process.stderr.write(
+      `!!! CI went past its budget of ${budget} minutes: see what grew among the slowest files above.\n`,
+    );
     failed = true;
   }
 }

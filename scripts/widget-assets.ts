@@ -54,7 +54,12 @@ const hashOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).di
 /** Writes the file with its .br and .gz siblings (the studio's build uses it too). */
 export function writeCompressed(file: string, bytes: Buffer): void {
   writeFileSync(file, bytes);
-  writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }),
+  );
   writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
 }
 
@@ -77,7 +82,9 @@ function cleanMap(raw: string, file: string): Buffer {
 
 /** Reads a built script and its map, links the map under `mapName` and writes both compressed as `name`. */
 function writeScript(distDir: string, built: string, name: string, mapName: string): { code: Buffer; map: Buffer } {
-  const code = Buffer.from(`${readFileSync(path.join(distDir, built), 'utf8').replace(MAP_COMMENT, '')}\n//# sourceMappingURL=${mapName}\n`);
+  const code = Buffer.from(
+    `${readFileSync(path.join(distDir, built), 'utf8').replace(MAP_COMMENT, '')}\n//# sourceMappingURL=${mapName}\n`,
+  );
   const map = cleanMap(readFileSync(path.join(distDir, `${built}.map`), 'utf8'), name);
   rmSync(path.join(distDir, built));
   rmSync(path.join(distDir, `${built}.map`));
@@ -111,14 +118,26 @@ export function writeRestAssets(distDir: string, built: RestBuild): string {
 }
 
 /** Step 2: the loader under the stable name, the language files, and the manifest of everything served. */
-export function writeLoaderAssets(distDir: string, built: RestBuild, locales: ReturnType<typeof localeFiles>): WidgetManifest {
+export function writeLoaderAssets(
+  distDir: string,
+  built: RestBuild,
+  locales: ReturnType<typeof localeFiles>,
+): WidgetManifest {
   const { script, chunks } = built;
   for (const { name, bytes } of Object.values(locales)) writeCompressed(path.join(distDir, name), bytes);
   const loaderMap = `${LOADER_NAME}.map`;
   const loader = writeScript(distDir, 'widget-loader.js', LOADER_NAME, loaderMap);
   const immutableScript = (name: string) => ({
-    [name]: { contentType: JS, cache: 'immutable', hash: hashOf(readFileSync(path.join(distDir, name))) } satisfies WidgetAssetEntry,
-    [`${name}.map`]: { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(readFileSync(path.join(distDir, `${name}.map`))) } satisfies WidgetAssetEntry,
+    [name]: {
+      contentType: JS,
+      cache: 'immutable',
+      hash: hashOf(readFileSync(path.join(distDir, name))),
+    } satisfies WidgetAssetEntry,
+    [`${name}.map`]: {
+      contentType: JSON_TYPE,
+      cache: 'immutable',
+      hash: hashOf(readFileSync(path.join(distDir, `${name}.map`))),
+    } satisfies WidgetAssetEntry,
   });
   const manifest: WidgetManifest = {
     loader: LOADER_NAME,
@@ -127,7 +146,10 @@ export function writeLoaderAssets(distDir: string, built: RestBuild, locales: Re
     locales: Object.fromEntries(Object.entries(locales).map(([language, file]) => [language, file.name])),
     files: {
       ...Object.fromEntries(
-        Object.values(locales).map(({ name, bytes }) => [name, { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(bytes) } satisfies WidgetAssetEntry]),
+        Object.values(locales).map(({ name, bytes }) => [
+          name,
+          { contentType: JSON_TYPE, cache: 'immutable', hash: hashOf(bytes) } satisfies WidgetAssetEntry,
+        ]),
       ),
       [LOADER_NAME]: { contentType: JS, cache: 'short', hash: hashOf(loader.code) },
       [loaderMap]: { contentType: JSON_TYPE, cache: 'short', hash: hashOf(loader.map) },

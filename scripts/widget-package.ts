@@ -35,7 +35,9 @@ function pointTypesAtJs(typesDir: string): void {
 }
 
 export function writeWidgetPackage(): void {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.package.json'], { stdio: 'inherit' });
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.package.json'], {
+    stdio: 'inherit',
+  });
   if (tsc.status !== 0) throw new Error('tsc -p tsconfig.package.json failed: the package has no types');
   pointTypesAtJs(path.join(PACKAGE_DIR, 'types'));
 
@@ -59,7 +61,9 @@ export function writeWidgetPackage(): void {
   writeFileSync(
     path.join(PACKAGE_DIR, 'README.md'),
     `# ${PACKAGE_NAME}\n\nThe chat widget for apps built with a bundler. Importing the package registers \`<chat-widget>\`.\n\n` +
-      "```ts\nimport { ChatWidget } from '" + PACKAGE_NAME + "';\n\nChatWidget.init({ serverUrl: 'https://bot.example.com', user: { email: 'ada@example.com' } });\nChatWidget.on('closeChat', () => ChatWidget.close());\n```\n\n" +
+      "```ts\nimport { ChatWidget } from '" +
+      PACKAGE_NAME +
+      "';\n\nChatWidget.init({ serverUrl: 'https://bot.example.com', user: { email: 'ada@example.com' } });\nChatWidget.on('closeChat', () => ChatWidget.close());\n```\n\n" +
       'Or place the element yourself: `<chat-widget server-url="https://bot.example.com" locale="de"></chat-widget>`.\n',
   );
 }

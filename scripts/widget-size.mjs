@@ -32,7 +32,8 @@ const everything = chunks.reduce(add, total);
 const locales = Object.entries(manifest.locales ?? {}).map(([language, file]) => ({ language, file, ...sizes(file) }));
 const largest = locales.sort((a, b) => b.gzip - a.gzip)[0];
 const verdict = (bytes, budget) => `${bytes <= budget ? 'within' : 'OVER'} the ${budget}-byte gzip budget`;
-const line = (name, s) => `${name.padEnd(34)} ${String(s.raw).padStart(7)} raw ${String(s.gzip).padStart(6)} gzip ${String(s.br).padStart(6)} br`;
+const line = (name, s) =>
+  `${name.padEnd(34)} ${String(s.raw).padStart(7)} raw ${String(s.gzip).padStart(6)} gzip ${String(s.br).padStart(6)} br`;
 process.stdout.write(
   [
     `${line(`loader  dist/${manifest.loader}`, loader)}  (${verdict(loader.gzip, LOADER_BUDGET_GZIP_BYTES)})`,
@@ -40,8 +41,15 @@ process.stdout.write(
     `${line('whole widget', total)}  (${verdict(total.gzip, BUDGET_GZIP_BYTES)})`,
     ...chunks.map((c) => `${line(`chunk   dist/${c.file}`, c)}  (loaded when a message first needs it)`),
     `${line('with every chunk', everything)}  (${verdict(everything.gzip, WITH_CHUNKS_BUDGET_GZIP_BYTES)})`,
-    ...(largest ? [`${line(`largest of ${locales.length} languages (${largest.language})`, largest)}  (fetched only on a page in that language)`] : []),
+    ...(largest
+      ? [
+          `${line(`largest of ${locales.length} languages (${largest.language})`, largest)}  (fetched only on a page in that language)`,
+        ]
+      : []),
   ].join('\n') + '\n',
 );
-const over = loader.gzip > LOADER_BUDGET_GZIP_BYTES || total.gzip > BUDGET_GZIP_BYTES || everything.gzip > WITH_CHUNKS_BUDGET_GZIP_BYTES;
+const over =
+  loader.gzip > LOADER_BUDGET_GZIP_BYTES ||
+  total.gzip > BUDGET_GZIP_BYTES ||
+  everything.gzip > WITH_CHUNKS_BUDGET_GZIP_BYTES;
 if (process.argv.includes('--check') && over) process.exit(1);

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { compileProxyTrust } from './api/client-ip.ts';
 import { serviceUrlRule } from './channels/botframework/service-urls.ts';
-import { BOT_FRAMEWORK_OPENID_URL, BOT_FRAMEWORK_TOKEN_URL, DEFAULT_SERVICE_URLS } from './channels/botframework/vendor-addresses.ts';
+import {
+  BOT_FRAMEWORK_OPENID_URL,
+  BOT_FRAMEWORK_TOKEN_URL,
+  DEFAULT_SERVICE_URLS,
+} from './channels/botframework/vendor-addresses.ts';
 import { restChannelsSchema } from './channels/rest/channel-config.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
@@ -23,13 +27,16 @@ const port = z
   .refine((n) => n >= 0 && n <= 65535, 'must be a whole number from 0 to 65535');
 
 const url = (protocols: readonly string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
 
 /** An origin as a browser sends it: scheme, host and port only, e.g. `https://shop.example.com:8443`. */
 const origin = z.string().transform((value, ctx) => {
@@ -40,9 +47,21 @@ const origin = z.string().transform((value, ctx) => {
   } catch {
     url = undefined;
   }
-  const isOrigin = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  const isOrigin =
+    url &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.pathname === '/' &&
+    !url.search &&
+    !url.hash &&
+    !url.username &&
+    !url.password;
   if (!url || !isOrigin) {
-    ctx.addIssue({ code: 'custom', message: problem ?? `must be a comma-separated list of origins such as https://shop.example.com (scheme, host and optional port, no path); "${value}" is not one` });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        problem ??
+        `must be a comma-separated list of origins such as https://shop.example.com (scheme, host and optional port, no path); "${value}" is not one`,
+    });
     return z.NEVER;
   }
   return url.origin;
@@ -52,408 +71,655 @@ const origin = z.string().transform((value, ctx) => {
 const retentionDays = optionalText.pipe(
   z
     .string()
-    .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of days from 1 to 99999, or unset to keep records until they are erased')
+    .regex(
+      /^[1-9]\d{0,4}$/,
+      'must be a whole number of days from 1 to 99999, or unset to keep records until they are erased',
+    )
     .transform(Number)
     .optional(),
 );
 
 /** The environment the server reads, with defaults from docs/configuration (README). */
-export const configSchema = z.object({
-  PORT: port.default(3000),
-  HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
-  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
-  BOT_DEFINITION: z.string().min(1, 'must not be empty').default(DEMO_BOT_DEFINITION),
-  MONGODB_URL: optionalText.pipe(url(['mongodb:', 'mongodb+srv:']).optional()),
-  REDIS_URL: optionalText.pipe(url(['redis:', 'rediss:']).optional()),
-  BOT_FUNCTION_KEY: optionalText.pipe(
-    z.string().min(16, 'must be at least 16 characters long').optional(),
-  ),
-  SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
-  /** The secret SESSION_SECRET replaced: tokens it signed stay valid until they expire, so a rotation logs no one out. */
-  SESSION_SECRET_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
-  /** Lifetime of a web chat session token, in milliseconds after parsing; every connect issues a fresh one. */
-  SESSION_TTL: optionalText
-    .transform((text) => parseDuration(text ?? '30d'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 3_650 * 86_400_000, 'must be a duration from 1m to 3650d, such as 30d, 12h or 90m'),
-  /**
-   * Seals the secrets set in the studio (AES-256-GCM, key derived by HKDF). Unset on a single node:
-   * generated into DATA_DIR on first start. Required in cluster mode (the same on every node).
-   */
-  SECRETS_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
-  /** The key SECRETS_KEY replaced: secrets it sealed still open, and are sealed again under SECRETS_KEY at start. */
-  SECRETS_KEY_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
-  BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
-  /**
-   * Origins whose pages may open the widget, normalised (`https://shop.example.com`). Unset: any
-   * origin. The server's own origin and PUBLIC_URL's are always allowed besides these.
-   */
-  ALLOWED_ORIGINS: optionalText.pipe(
-    z
-      .string()
-      .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-      .pipe(z.array(origin))
-      .optional(),
-  ),
-  PUBLIC_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
-  /** Serve the demo shop page at /: unset = only when the demo bot runs; `1` always, `0` never. */
-  DEMO_PAGE: optionalText.pipe(
-    z
-      .enum(['1', '0', 'true', 'false'], { message: 'must be 1 (serve the demo page at /) or 0 (do not); unset = only with the demo bot' })
-      .transform((value) => value === '1' || value === 'true')
-      .optional(),
-  ),
-  /**
-   * Which proxies in front of the server may name the client in X-Forwarded-For, as Express's
-   * `trust proxy`: a hop count, a comma list of addresses and subnets, `loopback`, `true`, `false`.
-   */
-  TRUST_PROXY: optionalText.transform((text, ctx) => {
-    try {
-      return compileProxyTrust(text ?? 'loopback');
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  }),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** SMTP server for email steps, e.g. smtp://user:pass@mail.example.com:587; unset = email steps fail (logged) and follow onError. */
-  SMTP_URL: optionalText.pipe(url(['smtp:', 'smtps:']).optional()),
-  /** From address of the bot's email; `"<bot name>" <bot@localhost>` when unset. */
-  SMTP_FROM: optionalText,
-  /** Twilio-style SMS endpoint (form POST of To, From, Body with Basic auth); unset = sms steps fail (logged) and follow onError. */
-  SMS_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
-  SMS_USERNAME: optionalText,
-  SMS_PASSWORD: optionalText,
-  SMS_FROM: optionalText,
-  /** Requests a minute per client IP over the management API (exports, triggers, /metrics); beyond it 429. */
-  MANAGEMENT_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
-    .transform(Number)
-    .default(1200),
-  /** Client events (messages, presses, page events) a minute per web chat connection; beyond it protocol_error rate_limited. */
-  WEBCHAT_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of messages a minute, at least 1')
-    .transform(Number)
-    .default(60),
-  /**
-   * Integration calls a minute per user and service (sync calls and async jobs scheduled), with
-   * bursts of up to 10; beyond it the step fails with kind rate_limited and follows its onError.
-   */
-  INTEGRATION_USER_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of calls a minute, at least 1')
-    .transform(Number)
-    .default(30),
-  /**
-   * Seconds a job (trigger, timer, retried call) belongs to the worker that took it; after
-   * a crash, another worker (or this one restarted) takes it over once this has passed.
-   */
-  JOB_LEASE_SECONDS: z
-    .string()
-    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of seconds from 1 to 9999')
-    .transform(Number)
-    .default(30),
-  /**
-   * Hosts integration calls may reach (comma list, e.g. `api.example.com,127.0.0.1`). Set: only these,
-   * and they may be private or loopback addresses. Unset: any public host, never a private one.
-   */
-  INTEGRATION_ALLOWED_HOSTS: optionalText.pipe(
-    z
-      .string()
-      .transform((value) => value.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean))
-      .pipe(z.array(z.string().regex(/^[a-z0-9.\-:[\]]+$/, 'must be a comma-separated list of host names or IP addresses')))
-      .optional(),
-  ),
-  /**
-   * Generic bot REST channels (name, key, optional callbackUrl), as a JSON list; unset = none.
-   * Parsed in channels/rest/channel-config.ts.
-   */
-  REST_CHANNELS: optionalText.pipe(restChannelsSchema.optional()).transform((channels) => channels ?? []),
-  /**
-   * How long a REST channel request waits for the bot's answer (sync integration steps included)
-   * before answering with what is there; the rest is called back. Milliseconds after parsing.
-   */
-  REST_CHANNEL_ANSWER_WAIT: optionalText
-    .transform((text) => parseDuration(text ?? '10s'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 100 && ms <= 60_000, 'must be a duration from 100ms to 60s, such as 10s or 500ms'),
-  /**
-   * How long a visitor's message (web chat or a REST channel) may take to be stored, retries of a
-   * slow or unreachable store included; past it the visitor is asked to send it again and the log
-   * says turn_deadline_passed. Milliseconds after parsing.
-   */
-  TURN_DEADLINE: optionalText
-    .transform((text) => parseDuration(text ?? '15s'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 100 && ms <= 120_000, 'must be a duration from 100ms to 120s, such as 15s or 500ms'),
-  /**
-   * The Telegram channel (channels/telegram/): the bot's token from @BotFather; unset = no Telegram
-   * channel. Never logged: it sits in the Bot API's URL path, which every log line redacts.
-   */
-  TELEGRAM_BOT_TOKEN: optionalText.pipe(z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must be the token @BotFather gave, such as 123456789:AAF…').optional()),
-  /** What Telegram sends in X-Telegram-Bot-Api-Secret-Token with every update (setWebhook's secret_token); required with the token. */
-  TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)').optional()),
-  /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
-  TELEGRAM_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.telegram.org').replace(/\/+$/, '')),
-  /**
-   * Microsoft Teams through the Bot Framework (channels/botframework/): the Azure Bot's Microsoft
-   * app id (the audience of the Bot Framework's tokens); unset = no Teams channel.
-   */
-  BOTFRAMEWORK_APP_ID: optionalText.pipe(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be the Azure Bot\'s Microsoft App ID, a GUID such as 8d3c2a4e-…').optional()),
-  /** The app's client secret (its "password"), for the bot's own token; required with the app id. Never logged. */
-  BOTFRAMEWORK_APP_PASSWORD: optionalText.pipe(z.string().min(8, 'must be the client secret made for the app in Azure (Certificates & secrets)').max(512).optional()),
-  /** Where the Bot Framework's token service is: a single-tenant bot names its tenant instead of botframework.com. */
-  BOTFRAMEWORK_TOKEN_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => value ?? BOT_FRAMEWORK_TOKEN_URL),
-  /** Where the Bot Framework publishes the keys its requests are signed with; only a stand-in in tests changes it. */
-  BOTFRAMEWORK_OPENID_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => value ?? BOT_FRAMEWORK_OPENID_URL),
-  /** The origins a conversation's serviceUrl may have, comma-separated (`*.` for any subdomain): the bot's token goes nowhere else. */
-  BOTFRAMEWORK_SERVICE_URLS: optionalText.transform((text, ctx) => {
-    try {
-      return (text ?? DEFAULT_SERVICE_URLS.join(',')).split(',').map((item) => item.trim()).filter((item) => item !== '').map(serviceUrlRule);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `${(error as Error).message} (a comma-separated list of origins)` });
-      return z.NEVER;
-    }
-  }),
-  /**
-   * The WhatsApp Cloud API channel (channels/whatsapp/): a system user's access token with the
-   * whatsapp_business_messaging permission; unset = no WhatsApp channel. The four settings go together.
-   */
-  WHATSAPP_ACCESS_TOKEN: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_.-]{20,1024}$/, 'must be the access token Meta gave the system user (letters, digits, _ . -)').optional()),
-  /** The business number's id (WhatsApp → API Setup at Meta), not the phone number itself. */
-  WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(z.string().regex(/^\d{5,30}$/, 'must be the phone number id Meta shows under WhatsApp → API Setup (digits only), not the phone number').optional()),
-  /** The Meta app's secret (App settings → Basic): every webhook is signed with it (X-Hub-Signature-256). */
-  WHATSAPP_APP_SECRET: optionalText.pipe(z.string().min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)').max(256).optional()),
-  /** The token typed into the webhook's settings at Meta; Meta sends it back when it verifies the webhook. */
-  WHATSAPP_VERIFY_TOKEN: optionalText.pipe(z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)').optional()),
-  /** Where the Graph API is; only a stand-in in tests changes it. */
-  WHATSAPP_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://graph.facebook.com').replace(/\/+$/, '')),
-  /** The Graph API version the connector speaks. */
-  WHATSAPP_API_VERSION: optionalText.pipe(z.string().regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0').optional()).transform((value) => value ?? 'v23.0'),
-  /**
-   * SMS and WhatsApp through Twilio (channels/twilio/): the account's SID and auth token; unset = no
-   * Twilio channel. Needs PUBLIC_URL (Twilio signs the public address) and TWILIO_SMS_FROM and/or
-   * TWILIO_WHATSAPP_FROM.
-   */
-  TWILIO_ACCOUNT_SID: optionalText.pipe(z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be the Account SID from the Twilio console (AC and 32 hex digits)').optional()),
-  TWILIO_AUTH_TOKEN: optionalText.pipe(z.string().regex(/^[0-9a-zA-Z]{16,128}$/, 'must be the Auth Token from the Twilio console').optional()),
-  /** The Twilio number the bot texts from (E.164, e.g. +15017122661); unset = no SMS channel. */
-  TWILIO_SMS_FROM: optionalText.pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, such as +15017122661').optional()),
-  /** The WhatsApp sender at Twilio (E.164, without "whatsapp:"); unset = no WhatsApp-through-Twilio channel. */
-  TWILIO_WHATSAPP_FROM: optionalText.pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form without "whatsapp:", such as +14155238886').optional()),
-  /** Where Twilio's API is; only a stand-in in tests changes it. */
-  TWILIO_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://api.twilio.com').replace(/\/+$/, '')),
-  /** The Slack channel (channels/slack/): the app's bot token (OAuth & Permissions); unset = no Slack channel. Never logged. */
-  SLACK_BOT_TOKEN: optionalText.pipe(z.string().regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, 'must be the app\'s Bot User OAuth Token, such as xoxb-…').optional()),
-  /** The app's Signing Secret (Basic Information): every request Slack sends is signed with it; required with the token. */
-  SLACK_SIGNING_SECRET: optionalText.pipe(z.string().regex(/^[A-Za-z0-9]{16,128}$/, 'must be the app\'s Signing Secret from its Basic Information page (letters and digits)').optional()),
-  /** Where the Web API is; only a stand-in in tests changes it. */
-  SLACK_API_URL: optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? 'https://slack.com/api').replace(/\/+$/, '')),
-  /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
-  REST_CHANNEL_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
-    .transform(Number)
-    .default(1200),
-  /**
-   * The bearer token GET /metrics asks for. Unset: /metrics is open when HOST is a loopback
-   * address (a local scraper or sidecar), and asks for the function key otherwise.
-   */
-  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
-  /** Retention in days (jobs/retention.ts): transcripts, and each log kind (RETENTION_LOG_DAYS for those without their own). */
-  RETENTION_TRANSCRIPT_DAYS: retentionDays,
-  RETENTION_LOG_DAYS: retentionDays,
-  RETENTION_USER_DATA_SNAPSHOT_DAYS: retentionDays,
-  RETENTION_NLP_LOG_DAYS: retentionDays,
-  RETENTION_OUTGOING_EMAIL_DAYS: retentionDays,
-  RETENTION_OUTGOING_SMS_DAYS: retentionDays,
-  RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
-  RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
-  RETENTION_URL_TRACKER_DAYS: retentionDays,
-  /**
-   * Insights: a conversation ends after this long without a turn; its last step is then where it
-   * stopped (drop-off). Milliseconds after parsing.
-   */
-  INSIGHTS_WINDOW: optionalText
-    .transform((text) => parseDuration(text ?? '30m'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 1_000 && ms <= 7 * 86_400_000, 'must be a duration from 1s to 7d, such as 30m or 2h'),
-  /** Insights: conversations one search request reads at most before it stops and says how far back it read. */
-  INSIGHTS_SEARCH_BUDGET: z
-    .string()
-    .regex(/^[1-9]\d{0,7}$/, 'must be a whole number of conversations, at least 1')
-    .transform(Number)
-    .default(50_000),
-  /** Misses: rows of the NLP log and of the FAQ log one request reads at most (then the page says how far it read). */
-  INSIGHTS_MISSES_ROWS: z
-    .string()
-    .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of log rows from 1 to 9999999')
-    .transform(Number)
-    .default(20_000),
-  /** Misses: distinct inputs grouped at most, the most frequent (grouping compares each with every group). */
-  INSIGHTS_MISSES_GROUPED: z
-    .string()
-    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of inputs from 1 to 9999')
-    .transform(Number)
-    .default(1_000),
-  /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
-  STUDIO_SESSION_IDLE: optionalText
-    .transform((text) => parseDuration(text ?? '30m'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 7 * 86_400_000, 'must be a duration from 1m to 7d, such as 30m or 2h'),
-  /** A studio session ends this long after sign-in whatever the activity (ASVS 3.3: 12 hours). Milliseconds after parsing. */
-  STUDIO_SESSION_MAX: optionalText
-    .transform((text) => parseDuration(text ?? '12h'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000, 'must be a duration from 1m to 30d, such as 12h or 1d'),
-  /** Studio sign-in attempts a minute for one account, over every node; beyond it 429. */
-  STUDIO_LOGIN_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of attempts a minute, at least 1')
-    .transform(Number)
-    .default(10),
-  /** Studio sign-in attempts a minute from one client address (IPv6 by /56), over every node; beyond it 429. */
-  STUDIO_LOGIN_IP_RATE_LIMIT: z
-    .string()
-    .regex(/^[1-9]\d{0,5}$/, 'must be a whole number of attempts a minute, at least 1')
-    .transform(Number)
-    .default(60),
-  /**
-   * Single sign-on to the studio through OpenID Connect: the identity provider's issuer URL (its
-   * /.well-known/openid-configuration is read at start). Unset = sign-in with email and password only.
-   */
-  OIDC_ISSUER: optionalText.pipe(url(['https:', 'http:']).optional()),
-  OIDC_CLIENT_ID: optionalText,
-  OIDC_CLIENT_SECRET: optionalText,
-  /** What the sign-in button names, e.g. "Acme SSO". */
-  OIDC_LABEL: optionalText,
-  /** The ID token claim that carries the person's groups or roles (a string or a list of strings). */
-  OIDC_ROLE_CLAIM: optionalText,
-  /**
-   * Which claim value gives which studio role: `value=role` pairs, comma-separated, e.g.
-   * `studio-admins=owner,bot-authors=editor,analytics=analyst,staff=viewer`. A person whose claim
-   * maps to no role is refused; with several, the first of owner, editor, analyst, viewer wins.
-   */
-  OIDC_ROLE_MAP: optionalText.transform((text, ctx) => {
-    if (text === undefined) return undefined;
-    const map = new Map<string, Role>();
-    for (const pair of text.split(',').map((part) => part.trim()).filter(Boolean)) {
-      const at = pair.lastIndexOf('=');
-      const role = pair.slice(at + 1).trim();
-      if (at <= 0 || !(ROLES as readonly string[]).includes(role)) {
-        ctx.addIssue({ code: 'custom', message: `must be value=role pairs such as studio-admins=owner,bot-authors=editor (roles: ${ROLES.join(', ')}); "${pair}" is not one` });
+export const configSchema = z
+  .object({
+    PORT: port.default(3000),
+    HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+    DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+    BOT_DEFINITION: z.string().min(1, 'must not be empty').default(DEMO_BOT_DEFINITION),
+    MONGODB_URL: optionalText.pipe(url(['mongodb:', 'mongodb+srv:']).optional()),
+    REDIS_URL: optionalText.pipe(url(['redis:', 'rediss:']).optional()),
+    BOT_FUNCTION_KEY: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+    SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+    /** The secret SESSION_SECRET replaced: tokens it signed stay valid until they expire, so a rotation logs no one out. */
+    SESSION_SECRET_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+    /** Lifetime of a web chat session token, in milliseconds after parsing; every connect issues a fresh one. */
+    SESSION_TTL: optionalText
+      .transform((text) => parseDuration(text ?? '30d'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 3_650 * 86_400_000,
+        'must be a duration from 1m to 3650d, such as 30d, 12h or 90m',
+      ),
+    /**
+     * Seals the secrets set in the studio (AES-256-GCM, key derived by HKDF). Unset on a single node:
+     * generated into DATA_DIR on first start. Required in cluster mode (the same on every node).
+     */
+    SECRETS_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+    /** The key SECRETS_KEY replaced: secrets it sealed still open, and are sealed again under SECRETS_KEY at start. */
+    SECRETS_KEY_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
+    BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+    /**
+     * Origins whose pages may open the widget, normalised (`https://shop.example.com`). Unset: any
+     * origin. The server's own origin and PUBLIC_URL's are always allowed besides these.
+     */
+    ALLOWED_ORIGINS: optionalText.pipe(
+      z
+        .string()
+        .transform((value) =>
+          value
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean),
+        )
+        .pipe(z.array(origin))
+        .optional(),
+    ),
+    PUBLIC_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+    /** Serve the demo shop page at /: unset = only when the demo bot runs; `1` always, `0` never. */
+    DEMO_PAGE: optionalText.pipe(
+      z
+        .enum(['1', '0', 'true', 'false'], {
+          message: 'must be 1 (serve the demo page at /) or 0 (do not); unset = only with the demo bot',
+        })
+        .transform((value) => value === '1' || value === 'true')
+        .optional(),
+    ),
+    /**
+     * Which proxies in front of the server may name the client in X-Forwarded-For, as Express's
+     * `trust proxy`: a hop count, a comma list of addresses and subnets, `loopback`, `true`, `false`.
+     */
+    TRUST_PROXY: optionalText.transform((text, ctx) => {
+      try {
+        return compileProxyTrust(text ?? 'loopback');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
         return z.NEVER;
       }
-      map.set(pair.slice(0, at).trim(), role as Role);
+    }),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** SMTP server for email steps, e.g. smtp://user:pass@mail.example.com:587; unset = email steps fail (logged) and follow onError. */
+    SMTP_URL: optionalText.pipe(url(['smtp:', 'smtps:']).optional()),
+    /** From address of the bot's email; `"<bot name>" <bot@localhost>` when unset. */
+    SMTP_FROM: optionalText,
+    /** Twilio-style SMS endpoint (form POST of To, From, Body with Basic auth); unset = sms steps fail (logged) and follow onError. */
+    SMS_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+    SMS_USERNAME: optionalText,
+    SMS_PASSWORD: optionalText,
+    SMS_FROM: optionalText,
+    /** Requests a minute per client IP over the management API (exports, triggers, /metrics); beyond it 429. */
+    MANAGEMENT_RATE_LIMIT: z
+      .string()
+      .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
+      .transform(Number)
+      .default(1200),
+    /** Client events (messages, presses, page events) a minute per web chat connection; beyond it protocol_error rate_limited. */
+    WEBCHAT_RATE_LIMIT: z
+      .string()
+      .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of messages a minute, at least 1')
+      .transform(Number)
+      .default(60),
+    /**
+     * Integration calls a minute per user and service (sync calls and async jobs scheduled), with
+     * bursts of up to 10; beyond it the step fails with kind rate_limited and follows its onError.
+     */
+    INTEGRATION_USER_RATE_LIMIT: z
+      .string()
+      .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of calls a minute, at least 1')
+      .transform(Number)
+      .default(30),
+    /**
+     * Seconds a job (trigger, timer, retried call) belongs to the worker that took it; after
+     * a crash, another worker (or this one restarted) takes it over once this has passed.
+     */
+    JOB_LEASE_SECONDS: z
+      .string()
+      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of seconds from 1 to 9999')
+      .transform(Number)
+      .default(30),
+    /**
+     * Hosts integration calls may reach (comma list, e.g. `api.example.com,127.0.0.1`). Set: only these,
+     * and they may be private or loopback addresses. Unset: any public host, never a private one.
+     */
+    INTEGRATION_ALLOWED_HOSTS: optionalText.pipe(
+      z
+        .string()
+        .transform((value) =>
+          value
+            .split(',')
+            .map((host) => host.trim().toLowerCase())
+            .filter(Boolean),
+        )
+        .pipe(
+          z.array(
+            z.string().regex(/^[a-z0-9.\-:[\]]+$/, 'must be a comma-separated list of host names or IP addresses'),
+          ),
+        )
+        .optional(),
+    ),
+    /**
+     * Generic bot REST channels (name, key, optional callbackUrl), as a JSON list; unset = none.
+     * Parsed in channels/rest/channel-config.ts.
+     */
+    REST_CHANNELS: optionalText.pipe(restChannelsSchema.optional()).transform((channels) => channels ?? []),
+    /**
+     * How long a REST channel request waits for the bot's answer (sync integration steps included)
+     * before answering with what is there; the rest is called back. Milliseconds after parsing.
+     */
+    REST_CHANNEL_ANSWER_WAIT: optionalText
+      .transform((text) => parseDuration(text ?? '10s'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 100 && ms <= 60_000,
+        'must be a duration from 100ms to 60s, such as 10s or 500ms',
+      ),
+    /**
+     * How long a visitor's message (web chat or a REST channel) may take to be stored, retries of a
+     * slow or unreachable store included; past it the visitor is asked to send it again and the log
+     * says turn_deadline_passed. Milliseconds after parsing.
+     */
+    TURN_DEADLINE: optionalText
+      .transform((text) => parseDuration(text ?? '15s'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 100 && ms <= 120_000,
+        'must be a duration from 100ms to 120s, such as 15s or 500ms',
+      ),
+    /**
+     * The Telegram channel (channels/telegram/): the bot's token from @BotFather; unset = no Telegram
+     * channel. Never logged: it sits in the Bot API's URL path, which every log line redacts.
+     */
+    TELEGRAM_BOT_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must be the token @BotFather gave, such as 123456789:AAF…')
+        .optional(),
+    ),
+    /** What Telegram sends in X-Telegram-Bot-Api-Secret-Token with every update (setWebhook's secret_token); required with the token. */
+    TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)')
+        .optional(),
+    ),
+    /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
+    TELEGRAM_API_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => (value ?? 'https://api.telegram.org').replace(/\/+$/, '')),
+    /**
+     * Microsoft Teams through the Bot Framework (channels/botframework/): the Azure Bot's Microsoft
+     * app id (the audience of the Bot Framework's tokens); unset = no Teams channel.
+     */
+    BOTFRAMEWORK_APP_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+          "must be the Azure Bot's Microsoft App ID, a GUID such as 8d3c2a4e-…",
+        )
+        .optional(),
+    ),
+    /** The app's client secret (its "password"), for the bot's own token; required with the app id. Never logged. */
+    BOTFRAMEWORK_APP_PASSWORD: optionalText.pipe(
+      z
+        .string()
+        .min(8, 'must be the client secret made for the app in Azure (Certificates & secrets)')
+        .max(512)
+        .optional(),
+    ),
+    /** Where the Bot Framework's token service is: a single-tenant bot names its tenant instead of botframework.com. */
+    BOTFRAMEWORK_TOKEN_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => value ?? BOT_FRAMEWORK_TOKEN_URL),
+    /** Where the Bot Framework publishes the keys its requests are signed with; only a stand-in in tests changes it. */
+    BOTFRAMEWORK_OPENID_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => value ?? BOT_FRAMEWORK_OPENID_URL),
+    /** The origins a conversation's serviceUrl may have, comma-separated (`*.` for any subdomain): the bot's token goes nowhere else. */
+    BOTFRAMEWORK_SERVICE_URLS: optionalText.transform((text, ctx) => {
+      try {
+        return (text ?? DEFAULT_SERVICE_URLS.join(','))
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '')
+          .map(serviceUrlRule);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${(error as Error).message} (a comma-separated list of origins)` });
+        return z.NEVER;
+      }
+    }),
+    /**
+     * The WhatsApp Cloud API channel (channels/whatsapp/): a system user's access token with the
+     * whatsapp_business_messaging permission; unset = no WhatsApp channel. The four settings go together.
+     */
+    WHATSAPP_ACCESS_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_.-]{20,1024}$/,
+          'must be the access token Meta gave the system user (letters, digits, _ . -)',
+        )
+        .optional(),
+    ),
+    /** The business number's id (WhatsApp → API Setup at Meta), not the phone number itself. */
+    WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^\d{5,30}$/,
+          'must be the phone number id Meta shows under WhatsApp → API Setup (digits only), not the phone number',
+        )
+        .optional(),
+    ),
+    /** The Meta app's secret (App settings → Basic): every webhook is signed with it (X-Hub-Signature-256). */
+    WHATSAPP_APP_SECRET: optionalText.pipe(
+      z
+        .string()
+        .min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)')
+        .max(256)
+        .optional(),
+    ),
+    /** The token typed into the webhook's settings at Meta; Meta sends it back when it verifies the webhook. */
+    WHATSAPP_VERIFY_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_-]{16,128}$/,
+          'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)',
+        )
+        .optional(),
+    ),
+    /** Where the Graph API is; only a stand-in in tests changes it. */
+    WHATSAPP_API_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => (value ?? 'https://graph.facebook.com').replace(/\/+$/, '')),
+    /** The Graph API version the connector speaks. */
+    WHATSAPP_API_VERSION: optionalText
+      .pipe(
+        z
+          .string()
+          .regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0')
+          .optional(),
+      )
+      .transform((value) => value ?? 'v23.0'),
+    /**
+     * SMS and WhatsApp through Twilio (channels/twilio/): the account's SID and auth token; unset = no
+     * Twilio channel. Needs PUBLIC_URL (Twilio signs the public address) and TWILIO_SMS_FROM and/or
+     * TWILIO_WHATSAPP_FROM.
+     */
+    TWILIO_ACCOUNT_SID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^AC[0-9a-fA-F]{32}$/, 'must be the Account SID from the Twilio console (AC and 32 hex digits)')
+        .optional(),
+    ),
+    TWILIO_AUTH_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[0-9a-zA-Z]{16,128}$/, 'must be the Auth Token from the Twilio console')
+        .optional(),
+    ),
+    /** The Twilio number the bot texts from (E.164, e.g. +15017122661); unset = no SMS channel. */
+    TWILIO_SMS_FROM: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, such as +15017122661')
+        .optional(),
+    ),
+    /** The WhatsApp sender at Twilio (E.164, without "whatsapp:"); unset = no WhatsApp-through-Twilio channel. */
+    TWILIO_WHATSAPP_FROM: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form without "whatsapp:", such as +14155238886')
+        .optional(),
+    ),
+    /** Where Twilio's API is; only a stand-in in tests changes it. */
+    TWILIO_API_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => (value ?? 'https://api.twilio.com').replace(/\/+$/, '')),
+    /** The Slack channel (channels/slack/): the app's bot token (OAuth & Permissions); unset = no Slack channel. Never logged. */
+    SLACK_BOT_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, "must be the app's Bot User OAuth Token, such as xoxb-…")
+        .optional(),
+    ),
+    /** The app's Signing Secret (Basic Information): every request Slack sends is signed with it; required with the token. */
+    SLACK_SIGNING_SECRET: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9]{16,128}$/,
+          "must be the app's Signing Secret from its Basic Information page (letters and digits)",
+        )
+        .optional(),
+    ),
+    /** Where the Web API is; only a stand-in in tests changes it. */
+    SLACK_API_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => (value ?? 'https://slack.com/api').replace(/\/+$/, '')),
+    /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
+    REST_CHANNEL_RATE_LIMIT: z
+      .string()
+      .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
+      .transform(Number)
+      .default(1200),
+    /**
+     * The bearer token GET /metrics asks for. Unset: /metrics is open when HOST is a loopback
+     * address (a local scraper or sidecar), and asks for the function key otherwise.
+     */
+    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
+    /** Retention in days (jobs/retention.ts): transcripts, and each log kind (RETENTION_LOG_DAYS for those without their own). */
+    RETENTION_TRANSCRIPT_DAYS: retentionDays,
+    RETENTION_LOG_DAYS: retentionDays,
+    RETENTION_USER_DATA_SNAPSHOT_DAYS: retentionDays,
+    RETENTION_NLP_LOG_DAYS: retentionDays,
+    RETENTION_OUTGOING_EMAIL_DAYS: retentionDays,
+    RETENTION_OUTGOING_SMS_DAYS: retentionDays,
+    RETENTION_FUZZY_QUESTION_ANSWER_LOG_DAYS: retentionDays,
+    RETENTION_INTEGRATION_LOG_DAYS: retentionDays,
+    RETENTION_URL_TRACKER_DAYS: retentionDays,
+    /**
+     * Insights: a conversation ends after this long without a turn; its last step is then where it
+     * stopped (drop-off). Milliseconds after parsing.
+     */
+    INSIGHTS_WINDOW: optionalText
+      .transform((text) => parseDuration(text ?? '30m'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 1_000 && ms <= 7 * 86_400_000,
+        'must be a duration from 1s to 7d, such as 30m or 2h',
+      ),
+    /** Insights: conversations one search request reads at most before it stops and says how far back it read. */
+    INSIGHTS_SEARCH_BUDGET: z
+      .string()
+      .regex(/^[1-9]\d{0,7}$/, 'must be a whole number of conversations, at least 1')
+      .transform(Number)
+      .default(50_000),
+    /** Misses: rows of the NLP log and of the FAQ log one request reads at most (then the page says how far it read). */
+    INSIGHTS_MISSES_ROWS: z
+      .string()
+      .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of log rows from 1 to 9999999')
+      .transform(Number)
+      .default(20_000),
+    /** Misses: distinct inputs grouped at most, the most frequent (grouping compares each with every group). */
+    INSIGHTS_MISSES_GROUPED: z
+      .string()
+      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of inputs from 1 to 9999')
+      .transform(Number)
+      .default(1_000),
+    /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
+    STUDIO_SESSION_IDLE: optionalText
+      .transform((text) => parseDuration(text ?? '30m'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 7 * 86_400_000,
+        'must be a duration from 1m to 7d, such as 30m or 2h',
+      ),
+    /** A studio session ends this long after sign-in whatever the activity (ASVS 3.3: 12 hours). Milliseconds after parsing. */
+    STUDIO_SESSION_MAX: optionalText
+      .transform((text) => parseDuration(text ?? '12h'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000,
+        'must be a duration from 1m to 30d, such as 12h or 1d',
+      ),
+    /** Studio sign-in attempts a minute for one account, over every node; beyond it 429. */
+    STUDIO_LOGIN_RATE_LIMIT: z
+      .string()
+      .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of attempts a minute, at least 1')
+      .transform(Number)
+      .default(10),
+    /** Studio sign-in attempts a minute from one client address (IPv6 by /56), over every node; beyond it 429. */
+    STUDIO_LOGIN_IP_RATE_LIMIT: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/, 'must be a whole number of attempts a minute, at least 1')
+      .transform(Number)
+      .default(60),
+    /**
+     * Single sign-on to the studio through OpenID Connect: the identity provider's issuer URL (its
+     * /.well-known/openid-configuration is read at start). Unset = sign-in with email and password only.
+     */
+    OIDC_ISSUER: optionalText.pipe(url(['https:', 'http:']).optional()),
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    /** What the sign-in button names, e.g. "Acme SSO". */
+    OIDC_LABEL: optionalText,
+    /** The ID token claim that carries the person's groups or roles (a string or a list of strings). */
+    OIDC_ROLE_CLAIM: optionalText,
+    /**
+     * Which claim value gives which studio role: `value=role` pairs, comma-separated, e.g.
+     * `studio-admins=owner,bot-authors=editor,analytics=analyst,staff=viewer`. A person whose claim
+     * maps to no role is refused; with several, the first of owner, editor, analyst, viewer wins.
+     */
+    OIDC_ROLE_MAP: optionalText.transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const map = new Map<string, Role>();
+      for (const pair of text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const at = pair.lastIndexOf('=');
+        const role = pair.slice(at + 1).trim();
+        if (at <= 0 || !(ROLES as readonly string[]).includes(role)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be value=role pairs such as studio-admins=owner,bot-authors=editor (roles: ${ROLES.join(', ')}); "${pair}" is not one`,
+          });
+          return z.NEVER;
+        }
+        map.set(pair.slice(0, at).trim(), role as Role);
+      }
+      return map;
+    }),
+    /** Scopes asked of the identity provider, space-separated. */
+    OIDC_SCOPES: optionalText.transform((text) => text ?? 'openid email profile'),
+    /** Days to keep the studio's audit trail; unset = kept until removed by hand (it is not covered by RETENTION_LOG_DAYS). */
+    RETENTION_AUDIT_DAYS: retentionDays,
+    /** Event subscriptions: failed deliveries in a row after which a subscriber is paused (it keeps its place). */
+    SUBSCRIPTION_PAUSE_AFTER: z
+      .string()
+      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of failed deliveries from 1 to 9999')
+      .transform(Number)
+      .default(20),
+    /** Event subscriptions: the wait before the first retry of a failed delivery (doubling each time); milliseconds after parsing. */
+    SUBSCRIPTION_RETRY_MIN: optionalText
+      .transform((text) => parseDuration(text ?? '1s'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 10 && ms <= 3_600_000,
+        'must be a duration from 10ms to 1h, such as 1s or 500ms',
+      ),
+    /** Event subscriptions: the longest wait between retries; milliseconds after parsing. */
+    SUBSCRIPTION_RETRY_MAX: optionalText
+      .transform((text) => parseDuration(text ?? '5m'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 10 && ms <= 86_400_000,
+        'must be a duration from 10ms to 24h, such as 5m',
+      ),
+    /** Event subscriptions: days the event log keeps events, for replays. */
+    SUBSCRIPTION_EVENT_DAYS: z
+      .string()
+      .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999')
+      .transform(Number)
+      .default(7),
+    /**
+     * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
+     * before the process stops anyway. Milliseconds after parsing.
+     */
+    SHUTDOWN_GRACE: optionalText
+      .transform((text) => parseDuration(text ?? '20s'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 0 && ms <= 600_000,
+        'must be a duration from 0s to 10m, such as 20s or 500ms',
+      ),
+    /**
+     * Sentence embeddings beside the word features of the intent classifier and the FAQ matcher
+     * (docs/understanding.md): `off` (words only), `local` (the provisioned ONNX encoder, run in
+     * process) or `http` (an OpenAI-compatible /v1/embeddings endpoint at EMBEDDINGS_URL).
+     */
+    EMBEDDINGS: optionalText
+      .pipe(z.enum(['off', 'local', 'http'], { message: 'must be off, local or http' }).optional())
+      .transform((value) => value ?? 'off'),
+    /** EMBEDDINGS=http: the endpoint, e.g. http://127.0.0.1:11434/v1/embeddings. Integration rules apply (INTEGRATION_ALLOWED_HOSTS). */
+    EMBEDDINGS_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
+    /** EMBEDDINGS=http: the model name sent; EMBEDDINGS=local: the model folder under MODELS_DIR. */
+    EMBEDDINGS_MODEL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[\w.:/-]{1,200}$/, 'must be a model name (letters, digits, . _ - : /)')
+        .optional(),
+    ),
+    /** EMBEDDINGS=http: sent as a bearer token; write-only, never logged. */
+    EMBEDDINGS_API_KEY: optionalText,
+    /** How long a turn waits for its text's embedding before going on with words alone. Milliseconds after parsing. */
+    EMBEDDINGS_TIMEOUT: optionalText
+      .transform((text) => parseDuration(text ?? '2s'))
+      .refine(
+        (ms): ms is number => ms !== undefined && ms >= 50 && ms <= 30_000,
+        'must be a duration from 50ms to 30s, such as 2s or 500ms',
+      ),
+    /** Where provisioned local encoders live (one folder per model). */
+    MODELS_DIR: z
+      .string()
+      .min(1, 'must not be empty')
+      .default(path.join(projectRoot(), '.cache', 'models')),
+  })
+  .superRefine((config, ctx) => {
+    if (
+      config.EMBEDDINGS === 'http' &&
+      (config.EMBEDDINGS_URL === undefined || config.EMBEDDINGS_MODEL === undefined)
+    ) {
+      const missing = config.EMBEDDINGS_URL === undefined ? 'EMBEDDINGS_URL' : 'EMBEDDINGS_MODEL';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `must be set when EMBEDDINGS=http (the endpoint and the model it should run), or set EMBEDDINGS=off`,
+      });
     }
-    return map;
-  }),
-  /** Scopes asked of the identity provider, space-separated. */
-  OIDC_SCOPES: optionalText.transform((text) => text ?? 'openid email profile'),
-  /** Days to keep the studio's audit trail; unset = kept until removed by hand (it is not covered by RETENTION_LOG_DAYS). */
-  RETENTION_AUDIT_DAYS: retentionDays,
-  /** Event subscriptions: failed deliveries in a row after which a subscriber is paused (it keeps its place). */
-  SUBSCRIPTION_PAUSE_AFTER: z
-    .string()
-    .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of failed deliveries from 1 to 9999')
-    .transform(Number)
-    .default(20),
-  /** Event subscriptions: the wait before the first retry of a failed delivery (doubling each time); milliseconds after parsing. */
-  SUBSCRIPTION_RETRY_MIN: optionalText
-    .transform((text) => parseDuration(text ?? '1s'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 3_600_000, 'must be a duration from 10ms to 1h, such as 1s or 500ms'),
-  /** Event subscriptions: the longest wait between retries; milliseconds after parsing. */
-  SUBSCRIPTION_RETRY_MAX: optionalText
-    .transform((text) => parseDuration(text ?? '5m'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 10 && ms <= 86_400_000, 'must be a duration from 10ms to 24h, such as 5m'),
-  /** Event subscriptions: days the event log keeps events, for replays. */
-  SUBSCRIPTION_EVENT_DAYS: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999')
-    .transform(Number)
-    .default(7),
-  /**
-   * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
-   * before the process stops anyway. Milliseconds after parsing.
-   */
-  SHUTDOWN_GRACE: optionalText
-    .transform((text) => parseDuration(text ?? '20s'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 0 && ms <= 600_000, 'must be a duration from 0s to 10m, such as 20s or 500ms'),
-  /**
-   * Sentence embeddings beside the word features of the intent classifier and the FAQ matcher
-   * (docs/understanding.md): `off` (words only), `local` (the provisioned ONNX encoder, run in
-   * process) or `http` (an OpenAI-compatible /v1/embeddings endpoint at EMBEDDINGS_URL).
-   */
-  EMBEDDINGS: optionalText.pipe(z.enum(['off', 'local', 'http'], { message: 'must be off, local or http' }).optional()).transform((value) => value ?? 'off'),
-  /** EMBEDDINGS=http: the endpoint, e.g. http://127.0.0.1:11434/v1/embeddings. Integration rules apply (INTEGRATION_ALLOWED_HOSTS). */
-  EMBEDDINGS_URL: optionalText.pipe(url(['http:', 'https:']).optional()),
-  /** EMBEDDINGS=http: the model name sent; EMBEDDINGS=local: the model folder under MODELS_DIR. */
-  EMBEDDINGS_MODEL: optionalText.pipe(z.string().regex(/^[\w.:/-]{1,200}$/, 'must be a model name (letters, digits, . _ - : /)').optional()),
-  /** EMBEDDINGS=http: sent as a bearer token; write-only, never logged. */
-  EMBEDDINGS_API_KEY: optionalText,
-  /** How long a turn waits for its text's embedding before going on with words alone. Milliseconds after parsing. */
-  EMBEDDINGS_TIMEOUT: optionalText
-    .transform((text) => parseDuration(text ?? '2s'))
-    .refine((ms): ms is number => ms !== undefined && ms >= 50 && ms <= 30_000, 'must be a duration from 50ms to 30s, such as 2s or 500ms'),
-  /** Where provisioned local encoders live (one folder per model). */
-  MODELS_DIR: z.string().min(1, 'must not be empty').default(path.join(projectRoot(), '.cache', 'models')),
-}).superRefine((config, ctx) => {
-  if (config.EMBEDDINGS === 'http' && (config.EMBEDDINGS_URL === undefined || config.EMBEDDINGS_MODEL === undefined)) {
-    const missing = config.EMBEDDINGS_URL === undefined ? 'EMBEDDINGS_URL' : 'EMBEDDINGS_MODEL';
-    ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when EMBEDDINGS=http (the endpoint and the model it should run), or set EMBEDDINGS=off` });
-  }
-  if (config.REDIS_URL !== undefined && config.MONGODB_URL === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['REDIS_URL'],
-      message: 'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
-    });
-  }
-  // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
-  // moved to another node (or a trigger sent there) would be refused.
-  for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY', 'SECRETS_KEY'] as const) {
-    if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
-      ctx.addIssue({ code: 'custom', path: [secret], message: 'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node' });
+    if (config.REDIS_URL !== undefined && config.MONGODB_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_URL'],
+        message:
+          'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
+      });
     }
-  }
-  if (config.OIDC_ISSUER !== undefined) {
-    for (const needed of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_CLAIM', 'OIDC_ROLE_MAP'] as const) {
-      if (config[needed] === undefined) ctx.addIssue({ code: 'custom', path: [needed], message: 'must be set when OIDC_ISSUER is (single sign-on to the studio); see README, "Single sign-on"' });
+    // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
+    // moved to another node (or a trigger sent there) would be refused.
+    for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY', 'SECRETS_KEY'] as const) {
+      if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [secret],
+          message:
+            'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node',
+        });
+      }
     }
-  }
-  if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY_PREVIOUS'], message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)' });
-  }
-  if ((config.TELEGRAM_BOT_TOKEN === undefined) !== (config.TELEGRAM_WEBHOOK_SECRET === undefined)) {
-    const missing = config.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET';
-    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)' });
-  }
-  if ((config.BOTFRAMEWORK_APP_ID === undefined) !== (config.BOTFRAMEWORK_APP_PASSWORD === undefined)) {
-    const missing = config.BOTFRAMEWORK_APP_ID === undefined ? 'BOTFRAMEWORK_APP_ID' : 'BOTFRAMEWORK_APP_PASSWORD';
-    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Bot Framework setting: the app id and its password go together (docs/channels.md)' });
-  }
-  const whatsApp = ['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const;
-  if (whatsApp.some((name) => config[name] !== undefined)) {
-    for (const name of whatsApp) {
-      if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `must be set with the other WhatsApp settings: ${whatsApp.join(', ')} go together (docs/channels.md)` });
+    if (config.OIDC_ISSUER !== undefined) {
+      for (const needed of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_CLAIM', 'OIDC_ROLE_MAP'] as const) {
+        if (config[needed] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [needed],
+            message: 'must be set when OIDC_ISSUER is (single sign-on to the studio); see README, "Single sign-on"',
+          });
+      }
     }
-  }
-  const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
-  const twilioSenders = config.TWILIO_SMS_FROM !== undefined || config.TWILIO_WHATSAPP_FROM !== undefined;
-  if (twilio.some((name) => config[name] !== undefined) || twilioSenders) {
-    for (const name of twilio) {
-      if (config[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'must be set for the Twilio channels: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together (docs/channels.md)' });
+    if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY_PREVIOUS'],
+        message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)',
+      });
     }
-    if (!twilioSenders) ctx.addIssue({ code: 'custom', path: ['TWILIO_SMS_FROM'], message: 'must be set (or TWILIO_WHATSAPP_FROM) for the Twilio channels: the number the bot writes from' });
-    if (config.PUBLIC_URL === undefined) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be set for the Twilio channels: Twilio signs the public address of the webhook, and the signature is checked against it' });
-  }
-  if ((config.SLACK_BOT_TOKEN === undefined) !== (config.SLACK_SIGNING_SECRET === undefined)) {
-    const missing = config.SLACK_BOT_TOKEN === undefined ? 'SLACK_BOT_TOKEN' : 'SLACK_SIGNING_SECRET';
-    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other Slack setting: the bot token and the signing secret go together (docs/channels.md)' });
-  }
-  if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
-    ctx.addIssue({ code: 'custom', path: ['SUBSCRIPTION_RETRY_MAX'], message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' });
-  }
-  if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
-    ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET_PREVIOUS'], message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)' });
-  }
-});
+    if ((config.TELEGRAM_BOT_TOKEN === undefined) !== (config.TELEGRAM_WEBHOOK_SECRET === undefined)) {
+      const missing = config.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message:
+          'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)',
+      });
+    }
+    if ((config.BOTFRAMEWORK_APP_ID === undefined) !== (config.BOTFRAMEWORK_APP_PASSWORD === undefined)) {
+      const missing = config.BOTFRAMEWORK_APP_ID === undefined ? 'BOTFRAMEWORK_APP_ID' : 'BOTFRAMEWORK_APP_PASSWORD';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message:
+          'must be set with the other Bot Framework setting: the app id and its password go together (docs/channels.md)',
+      });
+    }
+    const whatsApp = [
+      'WHATSAPP_ACCESS_TOKEN',
+      'WHATSAPP_PHONE_NUMBER_ID',
+      'WHATSAPP_APP_SECRET',
+      'WHATSAPP_VERIFY_TOKEN',
+    ] as const;
+    if (whatsApp.some((name) => config[name] !== undefined)) {
+      for (const name of whatsApp) {
+        if (config[name] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `must be set with the other WhatsApp settings: ${whatsApp.join(', ')} go together (docs/channels.md)`,
+          });
+      }
+    }
+    const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
+    const twilioSenders = config.TWILIO_SMS_FROM !== undefined || config.TWILIO_WHATSAPP_FROM !== undefined;
+    if (twilio.some((name) => config[name] !== undefined) || twilioSenders) {
+      for (const name of twilio) {
+        if (config[name] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message:
+              'must be set for the Twilio channels: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together (docs/channels.md)',
+          });
+      }
+      if (!twilioSenders)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TWILIO_SMS_FROM'],
+          message: 'must be set (or TWILIO_WHATSAPP_FROM) for the Twilio channels: the number the bot writes from',
+        });
+      if (config.PUBLIC_URL === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message:
+            'must be set for the Twilio channels: Twilio signs the public address of the webhook, and the signature is checked against it',
+        });
+    }
+    if ((config.SLACK_BOT_TOKEN === undefined) !== (config.SLACK_SIGNING_SECRET === undefined)) {
+      const missing = config.SLACK_BOT_TOKEN === undefined ? 'SLACK_BOT_TOKEN' : 'SLACK_SIGNING_SECRET';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message:
+          'must be set with the other Slack setting: the bot token and the signing secret go together (docs/channels.md)',
+      });
+    }
+    if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SUBSCRIPTION_RETRY_MAX'],
+        message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN',
+      });
+    }
+    if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET_PREVIOUS'],
+        message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)',
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

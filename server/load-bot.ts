@@ -45,17 +45,30 @@ export interface PreparedBot extends BotSource {
  */
 export async function readBot(file: string, env: Readonly<Record<string, string | undefined>>): Promise<BotSource> {
   const checked = await checkDefinitionFile(file, { env });
-  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(file, checked.problems.filter(isError).map(formatProblem));
-  return { file, definition: checked.definition, written: checked.written, ownStepTypes: checked.stepTypes, warnings: checked.problems };
+  if (!checked.definition || !checked.stepTypes)
+    throw new DefinitionError(file, checked.problems.filter(isError).map(formatProblem));
+  return {
+    file,
+    definition: checked.definition,
+    written: checked.written,
+    ownStepTypes: checked.stepTypes,
+    warnings: checked.problems,
+  };
 }
 
 /**
  * A definition as written (a stored version), with every check `chatbot check` runs; step type
  * modules are read next to `file`. Throws DefinitionError naming `label` (e.g. "version v4").
  */
-export async function readWritten(written: unknown, file: string, label: string, env: Readonly<Record<string, string | undefined>>): Promise<BotSource> {
+export async function readWritten(
+  written: unknown,
+  file: string,
+  label: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<BotSource> {
   const checked = await checkDefinition(written, file, { env });
-  if (!checked.definition || !checked.stepTypes) throw new DefinitionError(label, checked.problems.filter(isError).map(formatProblem));
+  if (!checked.definition || !checked.stepTypes)
+    throw new DefinitionError(label, checked.problems.filter(isError).map(formatProblem));
   return { file, definition: checked.definition, written, ownStepTypes: checked.stepTypes, warnings: checked.problems };
 }
 
@@ -77,8 +90,14 @@ export async function prepareBot(
   try {
     const { definition } = source;
     const { locale, synonyms } = definition.settings;
-    const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, locale, understanding) : undefined;
-    const faq = definition.faq.length > 0 ? await prepareFaqMatcher(definition.faq, { locale, synonyms, ...understanding }) : undefined;
+    const classifier =
+      definition.intents.length > 0
+        ? await trainIntentClassifier(definition.intents, locale, understanding)
+        : undefined;
+    const faq =
+      definition.faq.length > 0
+        ? await prepareFaqMatcher(definition.faq, { locale, synonyms, ...understanding })
+        : undefined;
     return { ...source, runtime, caller, classifier, faq };
   } catch (error) {
     await runtime.close();

@@ -22,9 +22,18 @@ const REDACT = [
  * The process logger: JSON lines on stdout, secrets censored. `context` adds fields
  * to every line from where it is written (the request id of the request being handled).
  */
-export function createLogger(level: string, destination?: NodeJS.WritableStream, context?: () => Record<string, unknown>): Pino {
+export function createLogger(
+  level: string,
+  destination?: NodeJS.WritableStream,
+  context?: () => Record<string, unknown>,
+): Pino {
   return pino(
-    { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'chatbot' }, ...(context ? { mixin: context } : {}) },
+    {
+      level,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      base: { service: 'chatbot' },
+      ...(context ? { mixin: context } : {}),
+    },
     destination ?? process.stdout,
   );
 }

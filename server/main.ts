@@ -47,7 +47,9 @@ function watchBot(server: RunningServer): () => void {
     for (const file of watched) watchFile(file, { interval: 250 }, changed);
   };
   watch();
-  process.stdout.write(`Watching ${watched.length} file${watched.length === 1 ? '' : 's'} of the bot definition; saving one reloads it.\n`);
+  process.stdout.write(
+    `Watching ${watched.length} file${watched.length === 1 ? '' : 's'} of the bot definition; saving one reloads it.\n`,
+  );
   return () => {
     clearTimeout(timer);
     for (const file of watched) unwatchFile(file, changed);
@@ -58,7 +60,10 @@ function watchBot(server: RunningServer): () => void {
 export function studioLines(server: Pick<RunningServer, 'studio'>): string {
   const lines = [`Studio: ${server.studio.url}`];
   if (server.studio.setupLink) {
-    lines.push(`No studio owner yet. Open this one-time link within 72 hours to create the owner account:`, `  ${server.studio.setupLink}`);
+    lines.push(
+      `No studio owner yet. Open this one-time link within 72 hours to create the owner account:`,
+      `  ${server.studio.setupLink}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -69,7 +69,15 @@ interface Child {
 async function startChild(definition: string, dataDir: string, args: string[] = []): Promise<Child> {
   const child = spawn(process.execPath, [await compiledEntry('server/main.ts'), ...args], {
     cwd: projectRoot(),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MONGODB_URL: '', BOT_DEFINITION: definition, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MONGODB_URL: '',
+      BOT_DEFINITION: definition,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -98,8 +106,10 @@ describe('reloading the bot definition in a running server', () => {
   let client: (TestClient & { items: ReturnType<typeof connectClient>['items'] }) | undefined;
   let n = 0;
   const say = (text: string) => client!.emitWithAck('message', { clientId: `m${++n}`, text });
-  const heard = (text: string) => eventually(JSON.stringify(text), () => botTexts(client!.items).includes(text), 15_000);
-  const logged = (event: string, count = 1) => eventually(`${count} × ${event}`, () => child!.logs().filter((l) => l.event === event).length >= count, 30_000);
+  const heard = (text: string) =>
+    eventually(JSON.stringify(text), () => botTexts(client!.items).includes(text), 15_000);
+  const logged = (event: string, count = 1) =>
+    eventually(`${count} × ${event}`, () => child!.logs().filter((l) => l.event === event).length >= count, 30_000);
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'reload-'));
@@ -126,8 +136,14 @@ describe('reloading the bot definition in a running server', () => {
     await writeFile(file, JSON.stringify(broken));
     child.process.kill('SIGHUP');
     await logged('definition_reload_failed');
-    const problems = child.logs().filter((l) => l.event === 'definition_reload_problem').map((l) => l.problem);
-    expect(problems).toEqual([expect.stringMatching(/^userDataFields\[1\]: must be camelCase/), expect.stringMatching(/^dialogs\[0\]\.steps\[1\]\.maxRetries: /)]);
+    const problems = child
+      .logs()
+      .filter((l) => l.event === 'definition_reload_problem')
+      .map((l) => l.problem);
+    expect(problems).toEqual([
+      expect.stringMatching(/^userDataFields\[1\]: must be camelCase/),
+      expect.stringMatching(/^dialogs\[0\]\.steps\[1\]\.maxRetries: /),
+    ]);
     // The same connection, the running definition: the answer goes on as before.
     expect((await say('Ada')).ok).toBe(true);
     await heard('Thanks, Ada! Anything else?');
@@ -140,8 +156,18 @@ describe('reloading the bot definition in a running server', () => {
     expect(botTexts(client.items).slice(-2)).toEqual(['Welcome back!', "What's your name?"]);
     expect(botTexts(client.items)).not.toContain('Broken!');
     // Logged once the answer is out (the user does not wait for the bookkeeping).
-    const moved = await eventually('the move logged', () => child!.logs().find((l) => l.code === 'stale_position'), 15_000);
-    expect(moved).toMatchObject({ level: 40, fromDialogId: 'greeting', fromStepId: 'more', toDialogId: 'greeting', toStepId: 'hello' });
+    const moved = await eventually(
+      'the move logged',
+      () => child!.logs().find((l) => l.code === 'stale_position'),
+      15_000,
+    );
+    expect(moved).toMatchObject({
+      level: 40,
+      fromDialogId: 'greeting',
+      fromStepId: 'more',
+      toDialogId: 'greeting',
+      toStepId: 'hello',
+    });
     expect(moved.userId).toEqual(expect.any(String));
   }, 90_000);
 

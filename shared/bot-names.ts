@@ -76,7 +76,11 @@ export function namesSetBy(step: Loose): NameSet[] {
       const onError = text(step.onError);
       if (onError?.startsWith('flag:')) {
         const flag = onError.slice('flag:'.length);
-        if (flag !== '') out.push({ name: flag, kind: 'variable', field: 'onError' }, { name: `${flag}Error`, kind: 'variable', field: 'onError' });
+        if (flag !== '')
+          out.push(
+            { name: flag, kind: 'variable', field: 'onError' },
+            { name: `${flag}Error`, kind: 'variable', field: 'onError' },
+          );
       }
       break;
     }

@@ -54,7 +54,14 @@ export interface HeldCall {
   /** True for an asynchronous step's call: the conversation went on without waiting for it. */
   readonly async: boolean;
   readonly request?: MaskedRequest;
-  readonly email?: { readonly from: string; readonly to: readonly string[]; readonly cc: readonly string[]; readonly replyTo: string | null; readonly subject: string; readonly body: string };
+  readonly email?: {
+    readonly from: string;
+    readonly to: readonly string[];
+    readonly cc: readonly string[];
+    readonly replyTo: string | null;
+    readonly subject: string;
+    readonly body: string;
+  };
   readonly sms?: { readonly to: string; readonly text: string };
   /** False when the server cannot send this kind for real (no SMTP_URL, no SMS_URL). */
   readonly canSendForReal: boolean;
@@ -63,11 +70,31 @@ export interface HeldCall {
 /** Something the preview did that the author may want to know; the panel words it. */
 export type PreviewActivity =
   | { readonly at: number; readonly what: 'started'; readonly dialogId: string; readonly stepId: string | null }
-  | { readonly at: number; readonly what: 'answered'; readonly kind: HeldCall['kind']; readonly step: HeldCall['step']; readonly answer: CallAnswer['kind']; readonly status?: number }
+  | {
+      readonly at: number;
+      readonly what: 'answered';
+      readonly kind: HeldCall['kind'];
+      readonly step: HeldCall['step'];
+      readonly answer: CallAnswer['kind'];
+      readonly status?: number;
+    }
   | { readonly at: number; readonly what: 'callFailed'; readonly step: HeldCall['step']; readonly message: string }
   /** An asynchronous step's call ended (its result does not enter the conversation; a failure would reach subscribers as integration.failed). */
-  | { readonly at: number; readonly what: 'asyncDone'; readonly step: HeldCall['step']; readonly ok: boolean; readonly kind?: string; readonly message?: string }
-  | { readonly at: number; readonly what: 'realResponse'; readonly step: HeldCall['step']; readonly status: number; readonly body: string }
+  | {
+      readonly at: number;
+      readonly what: 'asyncDone';
+      readonly step: HeldCall['step'];
+      readonly ok: boolean;
+      readonly kind?: string;
+      readonly message?: string;
+    }
+  | {
+      readonly at: number;
+      readonly what: 'realResponse';
+      readonly step: HeldCall['step'];
+      readonly status: number;
+      readonly body: string;
+    }
   /** A record the live bot would write (NLP log, FAQ log, integration log, email and SMS logs, snapshots): left out of them. */
   | { readonly at: number; readonly what: 'notLogged'; readonly log: string }
   | { readonly at: number; readonly what: 'timerSet'; readonly timerId: string; readonly dueAt: number }
@@ -105,7 +132,17 @@ export interface PreviewProblem {
 }
 
 /** Codes a preview refusal carries; the panel words each for the author. */
-export const PREVIEW_ERROR_CODES = ['invalid_payload', 'definition_invalid', 'no_preview', 'call_gone', 'timer_gone', 'not_a_test', 'not_allowed', 'rate_limited', 'internal'] as const;
+export const PREVIEW_ERROR_CODES = [
+  'invalid_payload',
+  'definition_invalid',
+  'no_preview',
+  'call_gone',
+  'timer_gone',
+  'not_a_test',
+  'not_allowed',
+  'rate_limited',
+  'internal',
+] as const;
 export type PreviewErrorCode = (typeof PREVIEW_ERROR_CODES)[number];
 
 export interface PreviewError {
@@ -116,7 +153,9 @@ export interface PreviewError {
   readonly problems?: readonly PreviewProblem[];
 }
 
-export type PreviewAck<T> = (response: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PreviewError }) => void;
+export type PreviewAck<T> = (
+  response: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PreviewError },
+) => void;
 
 export interface PreviewClientEvents {
   /** Starts (or restarts) the author's preview on their draft as saved now. */
@@ -125,11 +164,20 @@ export interface PreviewClientEvents {
   stop: (payload: Readonly<Record<string, never>>, ack: PreviewAck<null>) => void;
   answer: (payload: { readonly callId: string; readonly answer: CallAnswer }, ack: PreviewAck<null>) => void;
   /** Changes variables and user-data fields now (the inspector). */
-  set_values: (payload: { readonly variables?: Readonly<Record<string, unknown>>; readonly userData?: Readonly<Record<string, unknown>> }, ack: PreviewAck<null>) => void;
+  set_values: (
+    payload: {
+      readonly variables?: Readonly<Record<string, unknown>>;
+      readonly userData?: Readonly<Record<string, unknown>>;
+    },
+    ack: PreviewAck<null>,
+  ) => void;
   /** Runs a wait step's timer now instead of waiting. */
   run_timer: (payload: { readonly timerId: string }, ack: PreviewAck<null>) => void;
   /** Saves the conversation so far as a test of the bot. */
-  save_test: (payload: { readonly name: string }, ack: PreviewAck<{ readonly name: string; readonly tests: number }>) => void;
+  save_test: (
+    payload: { readonly name: string },
+    ack: PreviewAck<{ readonly name: string; readonly tests: number }>,
+  ) => void;
 }
 
 export interface PreviewServerEvents {

@@ -39,13 +39,11 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
  * Objects from the page: bounded so one client cannot make the server store megabytes.
  * The depth and value count come first, so JSON.stringify never meets a value that would overflow the stack.
  */
-const record = z
-  .record(z.string().max(64), z.unknown())
-  .superRefine((value, ctx) => {
-    const excess = checkJsonBounds(value);
-    if (excess) ctx.addIssue({ code: 'custom', message: describeJsonExcess(excess) });
-    else if (JSON.stringify(value).length > 16 * 1024) ctx.addIssue({ code: 'custom', message: 'is larger than 16 KB' });
-  });
+const record = z.record(z.string().max(64), z.unknown()).superRefine((value, ctx) => {
+  const excess = checkJsonBounds(value);
+  if (excess) ctx.addIssue({ code: 'custom', message: describeJsonExcess(excess) });
+  else if (JSON.stringify(value).length > 16 * 1024) ctx.addIssue({ code: 'custom', message: 'is larger than 16 KB' });
+});
 
 export const handshakeAuthSchema = z
   .object({
@@ -71,7 +69,9 @@ export const sendTextSchema = z.object({
 
 const clientId = z.string().min(1).max(128);
 const label = z.string().min(1).max(200);
-const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, 'must be a name of letters, digits and _ . : - (at most 64)');
+const name = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, 'must be a name of letters, digits and _ . : - (at most 64)');
 export const pressSchema = z.object({
   clientId,
   label,
@@ -84,4 +84,7 @@ export const pressSchema = z.object({
 export const pageEventSchema = z.object({ name, payload: record.optional() }) satisfies z.ZodType<PageEventPayload>;
 export const setUserDataSchema = z.object({ fields: record }) satisfies z.ZodType<SetUserDataPayload>;
 export const openSchema = z.object({}).strict() satisfies z.ZodType<Readonly<Record<string, never>>>;
-export const startDialogSchema = z.object({ dialogId: name, data: record.optional() }) satisfies z.ZodType<StartDialogPayload>;
+export const startDialogSchema = z.object({
+  dialogId: name,
+  data: record.optional(),
+}) satisfies z.ZodType<StartDialogPayload>;

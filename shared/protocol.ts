@@ -97,7 +97,8 @@ export interface SendTextPayload {
 export interface PressPayload {
   readonly clientId: string;
   readonly label: string;
-  readonly action: { readonly kind: 'postback'; readonly payload: string } | { readonly kind: 'dialog'; readonly dialogId: string };
+  readonly action:
+    { readonly kind: 'postback'; readonly payload: string } | { readonly kind: 'dialog'; readonly dialogId: string };
 }
 
 /** An event from the host page (a click, a filled field): the bot definition decides what it does. */
@@ -123,7 +124,9 @@ export interface BotEvent {
   readonly payload: Readonly<Record<string, unknown>>;
 }
 
-export type Ack<T> = (response: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ProtocolError }) => void;
+export type Ack<T> = (
+  response: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ProtocolError },
+) => void;
 
 export const PROTOCOL_ERROR_CODES = [
   'invalid_payload',

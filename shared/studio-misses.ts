@@ -67,7 +67,12 @@ export interface MissesQuality {
 export interface MissesReportShape<Quality extends MissesQuality = MissesQuality> {
   readonly unprocessed: readonly MissGroup[];
   readonly faqMisses: readonly MissGroup[];
-  readonly read: { readonly nlpLog: LogRead; readonly fuzzyQuestionAnswerLog: LogRead; readonly cap: number; readonly groupedAtMost: number };
+  readonly read: {
+    readonly nlpLog: LogRead;
+    readonly fuzzyQuestionAnswerLog: LogRead;
+    readonly cap: number;
+    readonly groupedAtMost: number;
+  };
   readonly intents: readonly { readonly id: string; readonly utterances: number }[];
   readonly faq: readonly { readonly id: string; readonly question: string }[];
   readonly quality: Quality;
@@ -78,7 +83,9 @@ export interface Misses extends MissesReportShape {
   readonly from: string;
   readonly to: string;
   /** What the entries, suggestions and quality report are of: the caller's draft (owners, editors) or the newest version. */
-  readonly source: { readonly kind: 'draft'; readonly revision: number; readonly baseVersionId: string | null } | { readonly kind: 'version'; readonly versionId: string | null };
+  readonly source:
+    | { readonly kind: 'draft'; readonly revision: number; readonly baseVersionId: string | null }
+    | { readonly kind: 'version'; readonly versionId: string | null };
   readonly canAdd: boolean;
 }
 

@@ -5,7 +5,8 @@ import { StudioApp } from './app/studio-app.ts';
 
 StudioApp.screens = {
   'studio-versions': () => import('./versions/versions-screen.ts'),
-  'studio-designer': () => Promise.all([import('./designer/elements/studio-designer.ts'), import('./preview/preview-panel.ts')]),
+  'studio-designer': () =>
+    Promise.all([import('./designer/elements/studio-designer.ts'), import('./preview/preview-panel.ts')]),
   'studio-insights': () => import('./insights/insights-screen.ts'),
   'studio-settings': () => import('./screens/settings/settings-screen.ts'),
 };

@@ -14,7 +14,13 @@ import { defineChatWidget } from './define.ts';
 import { INSTALLED_EVENT, type QueuedCall } from './loader-handover.ts';
 import { createChatWidgetApi, type ChatWidgetApi } from './page-api.ts';
 
-export type { ChatWidgetApi, ChatWidgetInitOptions, BotEventListener, WidgetHook, WidgetHookPayloads } from './page-api.ts';
+export type {
+  ChatWidgetApi,
+  ChatWidgetInitOptions,
+  BotEventListener,
+  WidgetHook,
+  WidgetHookPayloads,
+} from './page-api.ts';
 
 declare global {
   interface Window {

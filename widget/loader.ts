@@ -22,7 +22,18 @@ declare const __CHAT_WIDGET_SCRIPT__: string;
 declare const __CHAT_WIDGET_OPEN_LABELS__: Readonly<Record<string, string>>;
 const CHAT_ICON = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z';
 const SVG = 'http://www.w3.org/2000/svg';
-const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog', 'open', 'close', 'toggle', 'shutdown'] as const;
+const COMMANDS = [
+  'init',
+  'on',
+  'off',
+  'sendEvent',
+  'setUserData',
+  'startDialog',
+  'open',
+  'close',
+  'toggle',
+  'shutdown',
+] as const;
 
 (() => {
   const existing = window.ChatWidget;
@@ -38,16 +49,20 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
     if (loading) return;
     loading = true;
     // A module, fetched with CORS (the server allows any origin); its chunks load relative to it.
-    import(/* @vite-ignore */ restUrl).catch((error: unknown) => console.error(`ChatWidget: could not load ${restUrl}; the chat stays closed.`, error));
+    import(/* @vite-ignore */ restUrl).catch((error: unknown) =>
+      console.error(`ChatWidget: could not load ${restUrl}; the chat stays closed.`, error),
+    );
   }
 
   function drawLauncher(options: ChatWidgetInitOptions): void {
     // In <head> without async the body is not there yet: draw once it is.
-    if (!document.body) return void document.addEventListener('DOMContentLoaded', () => drawLauncher(options), { once: true });
+    if (!document.body)
+      return void document.addEventListener('DOMContentLoaded', () => drawLauncher(options), { once: true });
     if (launcher || options.hideLauncher) return;
     launcher = document.createElement('chat-widget-launcher');
     const root = launcher.attachShadow({ mode: 'open' });
-    const label = options.strings?.openChat ?? __CHAT_WIDGET_OPEN_LABELS__[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
+    const label =
+      options.strings?.openChat ?? __CHAT_WIDGET_OPEN_LABELS__[(options.locale ?? 'en').slice(0, 2)] ?? 'Open chat';
     const { theme, position } = options;
     const place = typeof position === 'string' ? { side: position } : (position ?? {});
     // Anything but left or right: the element ignores it (and says so), so the stand-in does too.
@@ -75,7 +90,8 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
     sheet.replaceSync(css);
     root.adoptedStyleSheets = [sheet];
     if (typeof theme === 'object' && theme.accent) launcher.style.setProperty('--chat-accent', theme.accent);
-    if (typeof theme === 'object' && theme.accentText) launcher.style.setProperty('--chat-accent-text', theme.accentText);
+    if (typeof theme === 'object' && theme.accentText)
+      launcher.style.setProperty('--chat-accent-text', theme.accentText);
     const dir = options.dir ?? (/^(ar|he|fa|ur)\b/.test(options.locale ?? '') ? 'rtl' : undefined);
     if (dir) launcher.setAttribute('dir', dir);
     document.body.append(launcher);
@@ -87,17 +103,28 @@ const COMMANDS = ['init', 'on', 'off', 'sendEvent', 'setUserData', 'startDialog'
     const result = new Promise((resolve) => (call.settle = resolve));
     queue.push(call);
     if (command === 'init') drawLauncher((args[0] ?? {}) as ChatWidgetInitOptions);
-    if (command === 'open' || command === 'toggle' || (command === 'init' && (args[0] as ChatWidgetInitOptions | undefined)?.open)) loadRest();
+    if (
+      command === 'open' ||
+      command === 'toggle' ||
+      (command === 'init' && (args[0] as ChatWidgetInitOptions | undefined)?.open)
+    )
+      loadRest();
     return result;
   }) as ChatWidgetApi;
-  for (const name of COMMANDS) (api as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => api(name, ...args);
+  for (const name of COMMANDS)
+    (api as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => api(name, ...args);
   api.q = queue;
   window.ChatWidget = api;
 
   document.addEventListener(INSTALLED_EVENT, () => launcher?.remove(), { once: true });
   for (const [command, options] of queue.map((call) => Array.from(call))) {
     if (command === 'init') drawLauncher((options ?? {}) as ChatWidgetInitOptions);
-    if (command === 'open' || command === 'toggle' || (command === 'init' && (options as ChatWidgetInitOptions | undefined)?.open)) loadRest();
+    if (
+      command === 'open' ||
+      command === 'toggle' ||
+      (command === 'init' && (options as ChatWidgetInitOptions | undefined)?.open)
+    )
+      loadRest();
   }
   // Idle, but not never: a busy page still gets its triggered dialogs within a few seconds.
   const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));

@@ -33,5 +33,22 @@ export interface ChatWidgetPackageApi extends Omit<ChatWidgetApi, 'init'> {
 /** The page API; init() creates the launcher. Without `serverUrl` (an app in plain JavaScript) it logs an error and starts nothing. */
 export const ChatWidget: ChatWidgetPackageApi = createChatWidgetApi('');
 
-export { WIDGET_HOOKS, type ChatWidgetApi, type BotEventListener, type WidgetHook, type WidgetHookPayloads } from './page-api.ts';
-export { ChatWidgetElement, CHAT_WIDGET_TAG, defineChatWidget, type Theme, type ColorScheme, type MessageHookPayload, type WidgetStrings, type CommandResult, type Identity, type BotEvent } from './index.ts';
+export {
+  WIDGET_HOOKS,
+  type ChatWidgetApi,
+  type BotEventListener,
+  type WidgetHook,
+  type WidgetHookPayloads,
+} from './page-api.ts';
+export {
+  ChatWidgetElement,
+  CHAT_WIDGET_TAG,
+  defineChatWidget,
+  type Theme,
+  type ColorScheme,
+  type MessageHookPayload,
+  type WidgetStrings,
+  type CommandResult,
+  type Identity,
+  type BotEvent,
+} from './index.ts';

@@ -24,7 +24,8 @@ export interface ChatWidgetInitOptions {
   /** No launcher button: the page opens the chat itself (`open()`), e.g. from its own button. */
   readonly hideLauncher?: boolean;
   /** Which side the launcher sits on (default: the reading direction's end), and how far from the side (`x`) and bottom (`y`): px numbers or CSS lengths. */
-  readonly position?: 'left' | 'right' | { readonly side?: 'left' | 'right'; readonly x?: number | string; readonly y?: number | string };
+  readonly position?:
+    'left' | 'right' | { readonly side?: 'left' | 'right'; readonly x?: number | string; readonly y?: number | string };
   /** Header title; default the bot's name from its definition. */
   readonly title?: string;
   /** Header picture (http(s) URL); default the bot's avatar from its definition. */
@@ -114,9 +115,15 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
   function onBotEvent(event: Event): void {
     const detail = (event as CustomEvent<BotEvent>).detail;
     const heard = run(`bot:${detail.name}`, detail.payload, detail);
-    if ((WIDGET_HOOKS as readonly string[]).includes(detail.name) ? heard : run(detail.name, detail.payload, detail) || heard) return;
+    if (
+      (WIDGET_HOOKS as readonly string[]).includes(detail.name)
+        ? heard
+        : run(detail.name, detail.payload, detail) || heard
+    )
+      return;
     // Not an error: the page simply does not care about this event. Say so once.
-    if (!warned.has(detail.name)) console.info(`ChatWidget: the bot sent the event "${detail.name}" and no listener is registered for it.`);
+    if (!warned.has(detail.name))
+      console.info(`ChatWidget: the bot sent the event "${detail.name}" and no listener is registered for it.`);
     warned.add(detail.name);
   }
 
@@ -152,7 +159,8 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
       if (!isNew) void widget.setUserData(options.user);
     }
     if (options.locale) widget.locale = options.locale;
-    if (options.userId && options.userHash) widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
+    if (options.userId && options.userHash)
+      widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
     if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
     const { theme, position } = options;
     const scheme = typeof theme === 'string' ? theme : theme?.scheme;
@@ -165,8 +173,12 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     const side = typeof position === 'string' ? position : position?.side;
     if (side) widget.position = checked('position', side, ['left', 'right']) ?? widget.position;
     if (typeof position === 'object') {
-      for (const [axis, value] of [['x', position.x], ['y', position.y]] as const) {
-        if (value !== undefined) widget.style.setProperty(`--chat-offset-${axis}`, typeof value === 'number' ? `${value}px` : value);
+      for (const [axis, value] of [
+        ['x', position.x],
+        ['y', position.y],
+      ] as const) {
+        if (value !== undefined)
+          widget.style.setProperty(`--chat-offset-${axis}`, typeof value === 'number' ? `${value}px` : value);
       }
     }
     if (options.title !== undefined) widget.chatTitle = options.title;
@@ -176,7 +188,9 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     if (options.open) widget.open = true;
     if (isNew) {
       widget.addEventListener('chat-widget-event', onBotEvent);
-      widget.addEventListener('chat-widget-toggle', (e) => run((e as CustomEvent<{ open: boolean }>).detail.open ? 'open' : 'close', {}));
+      widget.addEventListener('chat-widget-toggle', (e) =>
+        run((e as CustomEvent<{ open: boolean }>).detail.open ? 'open' : 'close', {}),
+      );
       widget.addEventListener('chat-widget-unread', (e) => run('unreadCountChange', (e as CustomEvent).detail));
       widget.addEventListener('chat-widget-message', (e) => run('message', (e as CustomEvent).detail));
       document.body.append(widget);

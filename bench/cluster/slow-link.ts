@@ -5,7 +5,10 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
  * order: a store (or any server) as slow to answer as one across a busy network or on a
  * loaded machine, the same on every run. Loopback only.
  */
-export async function slowLink(target: { host: string; port: number }, delayMs: number): Promise<{ readonly port: number; close(): Promise<void> }> {
+export async function slowLink(
+  target: { host: string; port: number },
+  delayMs: number,
+): Promise<{ readonly port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const relay = (from: Socket, to: Socket) => {
     from.on('data', (chunk) => setTimeout(() => to.write(chunk), delayMs));

@@ -10,7 +10,11 @@ export interface CvQuery {
 }
 
 /** The folds' training sets and queries, for 10 per intent ("few") or three quarters of each intent ("full"). */
-export function cvFolds(train: readonly Example[], mode: 'few' | 'full', count: number): { train: { text: string; label: string }[]; queries: CvQuery[] }[] {
+export function cvFolds(
+  train: readonly Example[],
+  mode: 'few' | 'full',
+  count: number,
+): { train: { text: string; label: string }[]; queries: CvQuery[] }[] {
   const all = intentsOf(train);
   const held = heldOut(all);
   const inScope = all.filter((i) => !held.has(i));

@@ -44,7 +44,9 @@ export function readDataSet(name: DataSetName): DataSet | null {
 
 function readSplit(dir: string, split: 'train' | 'test'): Example[] {
   const rows = parseCsv(readFileSync(path.join(dir, `${split}.csv`), 'utf8')).slice(1);
-  return rows.filter((r) => r.length === 2 && r[0]?.trim()).map(([text, intent]) => ({ text: (text as string).trim(), intent: (intent as string).trim() }));
+  return rows
+    .filter((r) => r.length === 2 && r[0]?.trim())
+    .map(([text, intent]) => ({ text: (text as string).trim(), intent: (intent as string).trim() }));
 }
 
 /** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */

@@ -12,7 +12,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const BENCH_CACHE = path.join(root, '.cache', 'bench-embeddings');
 
 /** The local encoder behind the benchmark cache, or the reason there is none. */
-export async function benchEncoder(dir = DEFAULT_MODEL_DIR): Promise<{ provider: CachedEmbeddings; raw: EmbeddingProvider } | { reason: string }> {
+export async function benchEncoder(
+  dir = DEFAULT_MODEL_DIR,
+): Promise<{ provider: CachedEmbeddings; raw: EmbeddingProvider } | { reason: string }> {
   try {
     const raw = await localOnnxEmbeddings({ dir });
     return { provider: cachedEmbeddings(raw, { dir: BENCH_CACHE, maxEntries: 100_000 }), raw };
@@ -22,7 +24,10 @@ export async function benchEncoder(dir = DEFAULT_MODEL_DIR): Promise<{ provider:
 }
 
 /** Embeddings of many texts, keyed by text. */
-export async function embedAll(provider: EmbeddingProvider, texts: readonly string[]): Promise<Map<string, Float32Array>> {
+export async function embedAll(
+  provider: EmbeddingProvider,
+  texts: readonly string[],
+): Promise<Map<string, Float32Array>> {
   const unique = [...new Set(texts)];
   const vectors = await provider.embed(unique, 'batch');
   return new Map(unique.map((t, i) => [t, vectors[i] as Float32Array]));

@@ -13,7 +13,13 @@
 // the embedding-space features of the dump); docs/understanding.md (fourth round) has the figures.
 import { readFileSync } from 'node:fs';
 import { DATA_SETS, heldOut, intentsOf, readDataSet } from './data.ts';
-import { EMBEDDED_SCORE as EMBEDDED_CALIBRATION, WORD_SCORE as WORD_CALIBRATION, evidenceRamp, scoreFeatures, type ScoreOptions as Calibration } from '../../server/nlp/intent-score.ts';
+import {
+  EMBEDDED_SCORE as EMBEDDED_CALIBRATION,
+  WORD_SCORE as WORD_CALIBRATION,
+  evidenceRamp,
+  scoreFeatures,
+  type ScoreOptions as Calibration,
+} from '../../server/nlp/intent-score.ts';
 import type { IntentEvidence } from '../../server/nlp/intent-model.ts';
 import { fitLogistic, score } from './logistic.ts';
 
@@ -34,18 +40,26 @@ interface Row extends Partial<IntentEvidence> {
 }
 
 const [files = '', kind = 'words', least = '0.64'] = process.argv.slice(2);
-if (!files) throw new Error('usage: fit-score.ts <dump.json[,dump.json…]> <words|embedded> [least out-of-scope recall]');
+if (!files)
+  throw new Error('usage: fit-score.ts <dump.json[,dump.json…]> <words|embedded> [least out-of-scope recall]');
 const embedded = kind === 'embedded';
 const wanted = Number(least);
-const rows = files.split(',').flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as Row[]).filter((r) => r.p1 !== undefined && (!embedded || r.nearestEmbedded !== undefined));
+const rows = files
+  .split(',')
+  .flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as Row[])
+  .filter((r) => r.p1 !== undefined && (!embedded || r.nearestEmbedded !== undefined));
 
 const ramp = (ratio: number, s: Ramp): number => Math.max(0, Math.min(s.cap, ratio) - s.floor) / (s.cap - s.floor);
 /** No evidence at all: the row scores 0 whatever the fit (NaN features mark it; the fit leaves it out). */
-const gate = (evidence: number, features: number[]): number[] => (evidence > 0 ? features : features.map(() => Number.NaN));
+const gate = (evidence: number, features: number[]): number[] =>
+  evidence > 0 ? features : features.map(() => Number.NaN);
 /** Training examples of a row's label in its fold: 10, or three quarters of the intent's training examples (cv-folds.ts). */
 const counts = new Map<string, number>();
-for (const name of DATA_SETS) for (const e of readDataSet(name)?.train ?? []) counts.set(`${name} ${e.intent}`, (counts.get(`${name} ${e.intent}`) ?? 0) + 1);
-const examplesOf = (r: Row): number => (r.mode === 'few' ? 10 : Math.floor(((counts.get(`${r.set} ${r.label}`) ?? 40) * 3) / 4));
+for (const name of DATA_SETS)
+  for (const e of readDataSet(name)?.train ?? [])
+    counts.set(`${name} ${e.intent}`, (counts.get(`${name} ${e.intent}`) ?? 0) + 1);
+const examplesOf = (r: Row): number =>
+  r.mode === 'few' ? 10 : Math.floor(((counts.get(`${r.set} ${r.label}`) ?? 40) * 3) / 4);
 /** ZERO=1 (a comma list of feature positions) fits the product with those features left out (their weights come out 0). */
 const zeroed = new Set((process.env.ZERO ?? '').split(',').filter(Boolean).map(Number));
 const leaveOut = (features: number[]): number[] => features.map((v, i) => (zeroed.has(i) && !Number.isNaN(v) ? 0 : v));
@@ -67,35 +81,69 @@ const size = (r: Row): number => Math.log(examplesOf(r));
  * through a bot with two intents, where any text has a large margin.
  */
 const candidates: Record<string, Extract> = {
-  product: (r) => leaveOut(gate(evidenceRamp(evidenceOf(r), calibration), scoreFeatures({ p: r.p1 as number, pOther: r.p2 as number, evidence: evidenceOf(r), examples: examplesOf(r) }, calibration))),
+  product: (r) =>
+    leaveOut(
+      gate(
+        evidenceRamp(evidenceOf(r), calibration),
+        scoreFeatures(
+          { p: r.p1 as number, pOther: r.p2 as number, evidence: evidenceOf(r), examples: examplesOf(r) },
+          calibration,
+        ),
+      ),
+    ),
   'previous score (probability × evidence ramp)': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r))]),
   'previous + size': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), size(r)]),
   'previous + margin × ramp': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), rampOf(r) * margin(r)]),
-  'previous + margin + size (unsafe with few intents)': (r) => gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), margin(r), size(r)]),
+  'previous + margin + size (unsafe with few intents)': (r) =>
+    gate(rampOf(r), [safeLog((r.p1 as number) * rampOf(r)), margin(r), size(r)]),
   'probability only': (r) => [logP(r)],
   'probability + margin + evidence ratio': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r))],
   'probability + margin + log ramp + size': (r) => gate(rampOf(r), [logP(r), margin(r), safeLog(rampOf(r)), size(r)]),
-  '+ raw cosine': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), (embedded ? r.nearestEmbedded : r.nearest) as number],
-  '+ agreement of the word model and the embedding head': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), r.wordAgrees ? 1 : 0, r.headAgrees ? 1 : 0],
-  '+ their own probabilities': (r) => [logP(r), margin(r), Math.min(2, evidenceOf(r)), safeLog((r.pWord ?? r.p1) as number), safeLog((r.pHead ?? r.p1) as number)],
+  '+ raw cosine': (r) => [
+    logP(r),
+    margin(r),
+    Math.min(2, evidenceOf(r)),
+    (embedded ? r.nearestEmbedded : r.nearest) as number,
+  ],
+  '+ agreement of the word model and the embedding head': (r) => [
+    logP(r),
+    margin(r),
+    Math.min(2, evidenceOf(r)),
+    r.wordAgrees ? 1 : 0,
+    r.headAgrees ? 1 : 0,
+  ],
+  '+ their own probabilities': (r) => [
+    logP(r),
+    margin(r),
+    Math.min(2, evidenceOf(r)),
+    safeLog((r.pWord ?? r.p1) as number),
+    safeLog((r.pHead ?? r.p1) as number),
+  ],
   // Fourth round: beyond the top probability.
   'product + evidence margin over the next ranked intents': (r) => withProduct(r, [evidenceMargin(r, false)]),
   'product + entropy': (r) => withProduct(r, [r.entropy as number]),
   'product + entropy / log intents': (r) => withProduct(r, [(r.entropy as number) / Math.log(intentsIn(r))]),
-  'product + ramp × (entropy − log intents)': (r) => withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * ((r.entropy as number) - Math.log(intentsIn(r)))]),
-  'product + ramp × entropy / log intents': (r) => withProduct(r, [(evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number)) / Math.log(intentsIn(r))]),
+  'product + ramp × (entropy − log intents)': (r) =>
+    withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * ((r.entropy as number) - Math.log(intentsIn(r)))]),
+  'product + ramp × entropy / log intents': (r) =>
+    withProduct(r, [(evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number)) / Math.log(intentsIn(r))]),
   'product + ramp × entropy': (r) => withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number)]),
-  'product + entropy / log intents + word ramp': (r) => withProduct(r, [(r.entropy as number) / Math.log(intentsIn(r)), wordRamp(r)]),
-  'product + ramp × entropy + word ramp': (r) => withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number), wordRamp(r)]),
+  'product + entropy / log intents + word ramp': (r) =>
+    withProduct(r, [(r.entropy as number) / Math.log(intentsIn(r)), wordRamp(r)]),
+  'product + ramp × entropy + word ramp': (r) =>
+    withProduct(r, [evidenceRamp(evidenceOf(r), calibration) * (r.entropy as number), wordRamp(r)]),
   'product + word evidence ramp (embedded)': (r) => withProduct(r, [wordRamp(r)]),
   'product + embedded evidence margin': (r) => withProduct(r, [evidenceMargin(r, true)]),
   'product + prototype cosine': (r) => withProduct(r, [(r as unknown as Extra).proto]),
   'product + prototype margin': (r) => withProduct(r, [(r as unknown as Extra).protoMargin]),
   'product + kNN share': (r) => withProduct(r, [(r as unknown as Extra).knn]),
   'product + nearest of any intent': (r) => withProduct(r, [(r as unknown as Extra).nearestAny]),
-  'product + both evidence margins + word ramp': (r) => withProduct(r, [evidenceMargin(r, false), evidenceMargin(r, true), wordRamp(r)]),
-  'product + kNN + prototype margin + word ramp': (r) => withProduct(r, [(r as unknown as Extra).knn, (r as unknown as Extra).protoMargin, wordRamp(r)]),
-  'product + margin unscaled + word ramp + kNN': (r) => withProduct(r, [margin(r), wordRamp(r), (r as unknown as Extra).knn]),
+  'product + both evidence margins + word ramp': (r) =>
+    withProduct(r, [evidenceMargin(r, false), evidenceMargin(r, true), wordRamp(r)]),
+  'product + kNN + prototype margin + word ramp': (r) =>
+    withProduct(r, [(r as unknown as Extra).knn, (r as unknown as Extra).protoMargin, wordRamp(r)]),
+  'product + margin unscaled + word ramp + kNN': (r) =>
+    withProduct(r, [margin(r), wordRamp(r), (r as unknown as Extra).knn]),
 };
 
 /** Intents a row's fold trained on (cv-folds.ts: the in-scope intents less every fourth). */
@@ -135,7 +183,10 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 function lowestCut(scored: { group: string; z: number; oos: boolean }[]): number {
   let cut = -Infinity;
   for (const group of new Set(scored.map((s) => s.group))) {
-    const oos = scored.filter((s) => s.group === group && s.oos).map((s) => s.z).sort((a, b) => a - b);
+    const oos = scored
+      .filter((s) => s.group === group && s.oos)
+      .map((s) => s.z)
+      .sort((a, b) => a - b);
     // Turning away `wanted` of them means the cut sits above that quantile.
     const at = oos[Math.min(oos.length - 1, Math.ceil(wanted * oos.length) - 1)] as number;
     cut = Math.max(cut, at + 1e-9);
@@ -143,18 +194,25 @@ function lowestCut(scored: { group: string; z: number; oos: boolean }[]): number
   return cut;
 }
 
-function measure(scored: { group: string; z: number; oos: boolean; ok: boolean }[], cut: number): Map<string, { routed: number; away: number }> {
+function measure(
+  scored: { group: string; z: number; oos: boolean; ok: boolean }[],
+  cut: number,
+): Map<string, { routed: number; away: number }> {
   const out = new Map<string, { routed: number; away: number }>();
   for (const group of new Set(scored.map((s) => s.group))) {
     const mine = scored.filter((s) => s.group === group);
     const inScope = mine.filter((s) => !s.oos);
     const oos = mine.filter((s) => s.oos);
-    out.set(group, { routed: inScope.filter((s) => s.ok && s.z >= cut).length / inScope.length, away: oos.filter((s) => s.z < cut).length / oos.length });
+    out.set(group, {
+      routed: inScope.filter((s) => s.ok && s.z >= cut).length / inScope.length,
+      away: oos.filter((s) => s.z < cut).length / oos.length,
+    });
   }
   return out;
 }
 
-const describe = (m: Map<string, { routed: number; away: number }>): string => [...m].map(([g, v]) => `${g} ${pct(v.routed)} / ${pct(v.away)}`).join('; ');
+const describe = (m: Map<string, { routed: number; away: number }>): string =>
+  [...m].map(([g, v]) => `${g} ${pct(v.routed)} / ${pct(v.away)}`).join('; ');
 
 for (const [name, extract] of Object.entries(candidates)) {
   const xs = rows.map(extract);
@@ -169,9 +227,14 @@ for (const [name, extract] of Object.entries(candidates)) {
   const sets = [...new Set(rows.map((r) => r.set))];
   for (const fitted of sets) {
     const on = rows.map((r, i) => ({ r, x: xs[i] as number[] })).filter(({ r }) => r.set === fitted);
-    const wSet = fitLogistic(on.map((o) => o.x), on.map((o) => (o.r.ok && !o.r.oos ? 1 : 0)));
+    const wSet = fitLogistic(
+      on.map((o) => o.x),
+      on.map((o) => (o.r.ok && !o.r.oos ? 1 : 0)),
+    );
     const cutSet = lowestCut(on.map((o) => ({ group: groupOf(o.r), z: score(wSet, o.x), oos: o.r.oos })));
-    const other = rows.map((r, i) => ({ group: groupOf(r), z: score(wSet, xs[i] as number[]), oos: r.oos, ok: r.ok })).filter((s) => !s.group.startsWith(fitted));
+    const other = rows
+      .map((r, i) => ({ group: groupOf(r), z: score(wSet, xs[i] as number[]), oos: r.oos, ok: r.ok }))
+      .filter((s) => !s.group.startsWith(fitted));
     console.log(`    fitted on ${fitted}, applied to the other: ${describe(measure(other, cutSet))}`);
   }
   if (name === 'product') {

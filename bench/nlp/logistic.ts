@@ -16,7 +16,8 @@ export function fitLogistic(allXs: readonly number[][], allYs: readonly number[]
       const p = 1 / (1 + Math.exp(-z));
       for (let i = 0; i < d; i++) {
         g[i] = (g[i] as number) + (p - (ys[n] as number)) * (x[i] as number);
-        for (let j = 0; j < d; j++) (h[i] as number[])[j] = ((h[i] as number[])[j] as number) + p * (1 - p) * (x[i] as number) * (x[j] as number);
+        for (let j = 0; j < d; j++)
+          (h[i] as number[])[j] = ((h[i] as number[])[j] as number) + p * (1 - p) * (x[i] as number) * (x[j] as number);
       }
     });
     for (let i = 0; i < d - 1; i++) {
@@ -39,15 +40,18 @@ function solve(a: number[][], b: number[]): number[] {
   const m = a.map((row, i) => [...row, b[i] as number]);
   for (let c = 0; c < n; c++) {
     let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs((m[r] as number[])[c] as number) > Math.abs((m[pivot] as number[])[c] as number)) pivot = r;
+    for (let r = c + 1; r < n; r++)
+      if (Math.abs((m[r] as number[])[c] as number) > Math.abs((m[pivot] as number[])[c] as number)) pivot = r;
     [m[c], m[pivot]] = [m[pivot] as number[], m[c] as number[]];
     for (let r = 0; r < n; r++) {
       if (r === c) continue;
       const f = ((m[r] as number[])[c] as number) / ((m[c] as number[])[c] as number);
-      for (let k = c; k <= n; k++) (m[r] as number[])[k] = ((m[r] as number[])[k] as number) - f * ((m[c] as number[])[k] as number);
+      for (let k = c; k <= n; k++)
+        (m[r] as number[])[k] = ((m[r] as number[])[k] as number) - f * ((m[c] as number[])[k] as number);
     }
   }
   return m.map((row, i) => (row[n] as number) / (row[i] as number));
 }
 
-export const score = (w: readonly number[], x: readonly number[]): number => (x.some(Number.isNaN) ? -Infinity : x.reduce((s, v, i) => s + v * (w[i] as number), w[w.length - 1] as number));
+export const score = (w: readonly number[], x: readonly number[]): number =>
+  x.some(Number.isNaN) ? -Infinity : x.reduce((s, v, i) => s + v * (w[i] as number), w[w.length - 1] as number);

@@ -32,7 +32,10 @@ function typo(text: string, i: number): string | null {
   const word = words.sort((a, b) => b.length - a.length)[0];
   if (!word || word.length < MIN_LENGTH) return null;
   const at = Math.floor(word.length / 2);
-  const wrong = i % 2 === 0 ? word.slice(0, at - 1) + word[at] + word[at - 1] + word.slice(at + 1) : word.slice(0, at) + word.slice(at + 1);
+  const wrong =
+    i % 2 === 0
+      ? word.slice(0, at - 1) + word[at] + word[at - 1] + word.slice(at + 1)
+      : word.slice(0, at) + word.slice(at + 1);
   if (wrong === word) return null;
   return text.toLowerCase().replace(word, wrong);
 }
@@ -46,10 +49,16 @@ for (const name of DATA_SETS) {
   const bot = firstPerIntent(set.train, 5);
   const byIntent = new Map<string, string[]>();
   for (const e of bot) byIntent.set(e.intent, [...(byIntent.get(e.intent) ?? []), e.text]);
-  const definition = teachableOf({ intents: [...byIntent].map(([id, utterances]) => ({ id: id.slice(0, 64), utterances })), faq: [] });
+  const definition = teachableOf({
+    intents: [...byIntent].map(([id, utterances]) => ({ id: id.slice(0, 64), utterances })),
+    faq: [],
+  });
   const inputs = firstPerIntent(set.test, 6);
   const typos = inputs.map((e, i) => typo(e.text, i));
-  const texts = [...inputs.map((e) => e.text), ...typos.flatMap((t) => (t ? [t] : []))].map((text) => ({ text, count: 1 }));
+  const texts = [...inputs.map((e) => e.text), ...typos.flatMap((t) => (t ? [t] : []))].map((text) => ({
+    text,
+    count: 1,
+  }));
   for (const fold of [false, true]) {
     const started = process.cpuUsage();
     const vectors = likenessVectors(texts, definition, { foldTypos: fold });
@@ -61,9 +70,17 @@ for (const name of DATA_SETS) {
     });
     const same: number[] = [];
     const other: number[] = [];
-    for (let i = 0; i < inputs.length; i++) for (let j = i + 1; j < inputs.length; j++) (inputs[i]!.intent === inputs[j]!.intent ? same : other).push(dot(vectors[i]!, vectors[j]!));
-    const share = (xs: number[], cut: number) => `${((100 * xs.filter((x) => x >= cut).length) / xs.length).toFixed(1)} %`;
-    console.log(`${name} ${fold ? 'typos folded' : 'words as typed'} (${texts.length} texts, ${typoSims.length} typo pairs, ${same.length} same-intent and ${other.length} other pairs; vectors in ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU)`);
-    for (const cut of CUTS) console.log(`  cut ${cut}: typo pairs join ${share(typoSims, cut)}, same intent ${share(same, cut)}, different intents ${share(other, cut)}`);
+    for (let i = 0; i < inputs.length; i++)
+      for (let j = i + 1; j < inputs.length; j++)
+        (inputs[i]!.intent === inputs[j]!.intent ? same : other).push(dot(vectors[i]!, vectors[j]!));
+    const share = (xs: number[], cut: number) =>
+      `${((100 * xs.filter((x) => x >= cut).length) / xs.length).toFixed(1)} %`;
+    console.log(
+      `${name} ${fold ? 'typos folded' : 'words as typed'} (${texts.length} texts, ${typoSims.length} typo pairs, ${same.length} same-intent and ${other.length} other pairs; vectors in ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU)`,
+    );
+    for (const cut of CUTS)
+      console.log(
+        `  cut ${cut}: typo pairs join ${share(typoSims, cut)}, same intent ${share(same, cut)}, different intents ${share(other, cut)}`,
+      );
   }
 }

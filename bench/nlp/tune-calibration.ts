@@ -22,27 +22,51 @@ if (kind === 'embeddings') {
   if ('reason' in encoder) throw new Error(encoder.reason);
   const raw = encoder.provider;
   embeddings = { modelId: raw.modelId, embed: (texts) => raw.embed(texts, 'batch'), close: async () => {} };
-  await embedAll(embeddings, set.train.map((e) => e.text));
+  await embedAll(
+    embeddings,
+    set.train.map((e) => e.text),
+  );
 }
 const held = heldOut(intentsOf(set.train));
 const nth = new Map<string, number>();
-const bot = (size === 'full' ? set.train.filter((e) => {
-  const n = nth.get(e.intent) ?? 0;
-  nth.set(e.intent, n + 1);
-  return n % 4 !== 3;
-}) : firstPerIntent(set.train, 10)).filter((e) => !held.has(e.intent));
+const bot = (
+  size === 'full'
+    ? set.train.filter((e) => {
+        const n = nth.get(e.intent) ?? 0;
+        nth.set(e.intent, n + 1);
+        return n % 4 !== 3;
+      })
+    : firstPerIntent(set.train, 10)
+).filter((e) => !held.has(e.intent));
 const used = new Set(bot.map((e) => e.text));
-const every = <T>(list: readonly T[], n: number): T[] => list.filter((_, i) => i % Math.max(1, Math.ceil(list.length / n)) === 0);
-const inScope = every(set.train.filter((e) => !held.has(e.intent) && !used.has(e.text)), 1500);
-const outOfScope = every(set.train.filter((e) => held.has(e.intent)), 800);
-const group = (examples: readonly Example[]) => intentsOf(examples).map((intent) => ({ intent, texts: examples.filter((e) => e.intent === intent).map((e) => e.text) }));
+const every = <T>(list: readonly T[], n: number): T[] =>
+  list.filter((_, i) => i % Math.max(1, Math.ceil(list.length / n)) === 0);
+const inScope = every(
+  set.train.filter((e) => !held.has(e.intent) && !used.has(e.text)),
+  1500,
+);
+const outOfScope = every(
+  set.train.filter((e) => held.has(e.intent)),
+  800,
+);
+const group = (examples: readonly Example[]) =>
+  intentsOf(examples).map((intent) => ({
+    intent,
+    texts: examples.filter((e) => e.intent === intent).map((e) => e.text),
+  }));
 
 const shares = part === 'background' ? [0, 0.5, 0.65, 0.8, 0.9] : [0.6, 0.65, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95];
 for (const share of shares) {
   if (part === 'intents' || part === 'background') {
-    const targets = part === 'background' ? { ...WORD_TARGETS, backgroundRefused: share } : { ...WORD_TARGETS, heldOutRefused: share };
+    const targets =
+      part === 'background'
+        ? { ...WORD_TARGETS, backgroundRefused: share }
+        : { ...WORD_TARGETS, heldOutRefused: share };
     const intents = group(bot).map((g) => ({ id: g.intent, dialog: g.intent, utterances: g.texts }));
-    const classifier = await trainIntentClassifier(intents, 'en', { embeddings, targets: { words: targets, embedded: targets } });
+    const classifier = await trainIntentClassifier(intents, 'en', {
+      embeddings,
+      targets: { words: targets, embedded: targets },
+    });
     let right = 0;
     let top = 0;
     for (const e of inScope) {
@@ -56,12 +80,22 @@ for (const share of shares) {
       if (c.score < c.threshold) refused++;
     }
     const cal = embeddings ? classifier.calibration.embedded : classifier.calibration.words;
-    console.log(`${name} ${kind} ${part} ${size}, target ${share}: threshold ${cal?.threshold}, top-1 ${((100 * top) / inScope.length).toFixed(1)} %, routed ${((100 * right) / inScope.length).toFixed(1)} %, OOS refused ${((100 * refused) / outOfScope.length).toFixed(1)} %`);
+    console.log(
+      `${name} ${kind} ${part} ${size}, target ${share}: threshold ${cal?.threshold}, top-1 ${((100 * top) / inScope.length).toFixed(1)} %, routed ${((100 * right) / inScope.length).toFixed(1)} %, OOS refused ${((100 * refused) / outOfScope.length).toFixed(1)} %`,
+    );
   } else {
     for (const phrasings of [1, 10]) {
-      const faq = group(firstPerIntent(set.train, phrasings).filter((e) => !held.has(e.intent))).map((g) => ({ id: g.intent, questions: g.texts, answer: g.intent }));
+      const faq = group(firstPerIntent(set.train, phrasings).filter((e) => !held.has(e.intent))).map((g) => ({
+        id: g.intent,
+        questions: g.texts,
+        answer: g.intent,
+      }));
       const stored = new Set(faq.flatMap((f) => f.questions));
-      const matcher = await prepareFaqMatcher(faq, { locale: 'en', embeddings, targets: { ...FAQ_TARGETS, heldOutRefused: share } });
+      const matcher = await prepareFaqMatcher(faq, {
+        locale: 'en',
+        embeddings,
+        targets: { ...FAQ_TARGETS, heldOutRefused: share },
+      });
       const asked = inScope.filter((e) => !stored.has(e.text));
       let right = 0;
       let top = 0;
@@ -76,7 +110,9 @@ for (const share of shares) {
         if (m.id !== null && m.score >= m.threshold) answered++;
       }
       const cal = embeddings ? matcher.calibration.embedded : matcher.calibration.words;
-      console.log(`${name} ${kind} FAQ ×${phrasings}, target ${share}: threshold ${cal?.threshold}, top-1 ${((100 * top) / asked.length).toFixed(1)} %, answered right ${((100 * right) / asked.length).toFixed(1)} %, false ${((100 * answered) / outOfScope.length).toFixed(1)} %`);
+      console.log(
+        `${name} ${kind} FAQ ×${phrasings}, target ${share}: threshold ${cal?.threshold}, top-1 ${((100 * top) / asked.length).toFixed(1)} %, answered right ${((100 * right) / asked.length).toFixed(1)} %, false ${((100 * answered) / outOfScope.length).toFixed(1)} %`,
+      );
     }
   }
 }

@@ -17,13 +17,24 @@ import { fitLogistic, score as linear } from './logistic.ts';
 
 const encoder = await benchEncoder();
 if ('reason' in encoder) throw new Error(encoder.reason);
-const cached = { modelId: encoder.provider.modelId, embed: (t: readonly string[]) => encoder.provider.embed(t, 'batch'), close: async () => {} };
+const cached = {
+  modelId: encoder.provider.modelId,
+  embed: (t: readonly string[]) => encoder.provider.embed(t, 'batch'),
+  close: async () => {},
+};
 const FALSE_RATE = Number(process.env.FALSE_RATE ?? 0.08);
 const PHRASINGS = Number(process.env.PHRASINGS ?? 1);
-const { embeddingShare: share, crowding: crowdingShare, marginCap } = EMBEDDED_FAQ_SCORE.kind === 'logistic' ? EMBEDDED_FAQ_SCORE : { embeddingShare: 0.85, crowding: 0.5, marginCap: 0.3 };
+const {
+  embeddingShare: share,
+  crowding: crowdingShare,
+  marginCap,
+} = EMBEDDED_FAQ_SCORE.kind === 'logistic'
+  ? EMBEDDED_FAQ_SCORE
+  : { embeddingShare: 0.85, crowding: 0.5, marginCap: 0.3 };
 
 /** As data.ts heldOut, rotated: offset 0 is the benchmark's own choice. */
-const heldAt = (intents: readonly string[], offset: number): Set<string> => new Set(intents.filter((_, i) => ((i + offset) * 20) % intents.length < 20));
+const heldAt = (intents: readonly string[], offset: number): Set<string> =>
+  new Set(intents.filter((_, i) => ((i + offset) * 20) % intents.length < 20));
 
 interface Query {
   readonly set: string;
@@ -35,12 +46,27 @@ interface Query {
 }
 
 /** The matcher's similarities (same vectoriser, same cosines), one fold at a time. */
-function fold(set: string, embedding: Map<string, Float32Array>, stored: Map<string, string[]>, queries: readonly Example[], held: Set<string>): Query[] {
+function fold(
+  set: string,
+  embedding: Map<string, Float32Array>,
+  stored: Map<string, string[]>,
+  queries: readonly Example[],
+  held: Set<string>,
+): Query[] {
   const intents = [...stored.keys()];
   const vectoriser = fitVectoriser([...stored.values()].flat(), analyserFor('en'), { synonyms: new Map() });
-  const pairs = intents.map((intent) => (stored.get(intent) as string[]).map((text) => ({ words: vectoriser.vector(text), embedding: embedding.get(text) as Float32Array })));
+  const pairs = intents.map((intent) =>
+    (stored.get(intent) as string[]).map((text) => ({
+      words: vectoriser.vector(text),
+      embedding: embedding.get(text) as Float32Array,
+    })),
+  );
   // Each phrasing's crowding: its highest cosine to a stored question of another pair.
-  const crowding = pairs.map((mine, j) => mine.map((a) => Math.max(0, ...pairs.flatMap((other, k) => (k === j ? [] : other.map((b) => dense(a.embedding, b.embedding)))))));
+  const crowding = pairs.map((mine, j) =>
+    mine.map((a) =>
+      Math.max(0, ...pairs.flatMap((other, k) => (k === j ? [] : other.map((b) => dense(a.embedding, b.embedding))))),
+    ),
+  );
   return queries.map((q) => {
     const words = vectoriser.vector(q.text);
     const e = embedding.get(q.text) as Float32Array;
@@ -49,7 +75,11 @@ function fold(set: string, embedding: Map<string, Float32Array>, stored: Map<str
       const at = s.indexOf(Math.max(...s));
       return { similarity: s[at] as number, crowding: (crowding[j] as number[])[at] as number };
     });
-    const order = closest.map((_, j) => j).sort((a, b) => (closest[b] as { similarity: number }).similarity - (closest[a] as { similarity: number }).similarity);
+    const order = closest
+      .map((_, j) => j)
+      .sort(
+        (a, b) => (closest[b] as { similarity: number }).similarity - (closest[a] as { similarity: number }).similarity,
+      );
     const [top, next] = order as [number, number];
     const { similarity, crowding: crowded } = closest[top] as { similarity: number; crowding: number };
     return {
@@ -57,7 +87,10 @@ function fold(set: string, embedding: Map<string, Float32Array>, stored: Map<str
       oos: held.has(q.intent),
       right: intents[top] === q.intent,
       similarity,
-      features: [similarity - crowdingShare * crowded, Math.min(marginCap, similarity - (closest[next] as { similarity: number }).similarity)],
+      features: [
+        similarity - crowdingShare * crowded,
+        Math.min(marginCap, similarity - (closest[next] as { similarity: number }).similarity),
+      ],
     };
   });
 }
@@ -66,15 +99,30 @@ const train: Query[] = [];
 for (const name of DATA_SETS) {
   const set = readDataSet(name);
   if (!set) continue;
-  const embedding = await embedAll(cached, set.train.map((e) => e.text));
+  const embedding = await embedAll(
+    cached,
+    set.train.map((e) => e.text),
+  );
   const byIntent = new Map<string, string[]>();
   for (const e of set.train) byIntent.set(e.intent, [...(byIntent.get(e.intent) ?? []), e.text]);
   for (const offset of [1, 2, 3]) {
     const held = heldAt(intentsOf(set.train), offset);
     for (const first of [0, 5]) {
-      const stored = new Map([...byIntent].filter(([intent]) => !held.has(intent)).map(([intent, texts]) => [intent, texts.slice(first, first + PHRASINGS)]));
+      const stored = new Map(
+        [...byIntent]
+          .filter(([intent]) => !held.has(intent))
+          .map(([intent, texts]) => [intent, texts.slice(first, first + PHRASINGS)]),
+      );
       const used = new Set([...byIntent.values()].flatMap((texts) => texts.slice(first, first + PHRASINGS)));
-      train.push(...fold(name, embedding, stored, set.train.filter((e, n) => !used.has(e.text) && n % 2 === offset % 2), held));
+      train.push(
+        ...fold(
+          name,
+          embedding,
+          stored,
+          set.train.filter((e, n) => !used.has(e.text) && n % 2 === offset % 2),
+          held,
+        ),
+      );
     }
   }
 }
@@ -83,10 +131,12 @@ const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %
 /** The cut where each set answers FALSE_RATE of its out-of-scope questions; the higher of the two serves both. */
 function report(what: string, z: readonly number[]): number {
   const sets = [...new Set(train.map((q) => q.set))];
-  const cut = Math.max(...sets.map((s) => {
-    const oos = train.flatMap((q, i) => (q.set === s && q.oos ? [z[i] as number] : [])).sort((a, b) => b - a);
-    return oos[Math.floor(oos.length * FALSE_RATE)] as number;
-  }));
+  const cut = Math.max(
+    ...sets.map((s) => {
+      const oos = train.flatMap((q, i) => (q.set === s && q.oos ? [z[i] as number] : [])).sort((a, b) => b - a);
+      return oos[Math.floor(oos.length * FALSE_RATE)] as number;
+    }),
+  );
   const line = sets.map((s) => {
     const mine = train.flatMap((q, i) => (q.set === s ? [{ q, z: z[i] as number }] : []));
     const inScope = mine.filter(({ q }) => !q.oos);
@@ -98,9 +148,23 @@ function report(what: string, z: readonly number[]): number {
 }
 
 console.log(`${PHRASINGS} stored question(s) per pair, embedding share ${share}, ${train.length} training queries`);
-report('similarity alone', train.map((q) => q.similarity));
-const weights = fitLogistic(train.map((q) => q.features), train.map((q) => (!q.oos && q.right ? 1 : 0)));
-const cut = report('logistic score (similarity − crowding, margin)', train.map((q) => linear(weights, q.features)));
+report(
+  'similarity alone',
+  train.map((q) => q.similarity),
+);
+const weights = fitLogistic(
+  train.map((q) => q.features),
+  train.map((q) => (!q.oos && q.right ? 1 : 0)),
+);
+const cut = report(
+  'logistic score (similarity − crowding, margin)',
+  train.map((q) => linear(weights, q.features)),
+);
 // The score is 0.6 (the default threshold) where the logit reaches the cut: the bias moves by logit(0.6) − cut.
 const bias = (weights[2] as number) - cut + Math.log(0.6 / 0.4);
-console.log(`calibration for server/nlp/faq-matcher.ts: weights [${weights.slice(0, 2).map((w) => w.toFixed(3)).join(', ')}], bias ${bias.toFixed(3)}`);
+console.log(
+  `calibration for server/nlp/faq-matcher.ts: weights [${weights
+    .slice(0, 2)
+    .map((w) => w.toFixed(3))
+    .join(', ')}], bias ${bias.toFixed(3)}`,
+);

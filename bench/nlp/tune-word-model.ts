@@ -26,14 +26,21 @@ const folds = Number(process.argv[4] ?? 4);
 const THRESHOLD = 0.7;
 
 const rows: unknown[] = [];
-console.log(`options ${JSON.stringify(options)}, ${folds} folds${encoder ? `, embeddings ${encoder.provider.modelId}` : ''}`);
+console.log(
+  `options ${JSON.stringify(options)}, ${folds} folds${encoder ? `, embeddings ${encoder.provider.modelId}` : ''}`,
+);
 for (const name of DATA_SETS) {
   const set = readDataSet(name);
   if (!set) {
     console.log(`${name}: no data, skipped`);
     continue;
   }
-  const embedded = encoder ? await embedAll(encoder.provider, set.train.map((e) => e.text)) : undefined;
+  const embedded = encoder
+    ? await embedAll(
+        encoder.provider,
+        set.train.map((e) => e.text),
+      )
+    : undefined;
   for (const mode of (process.env.MODES ?? 'few,full').split(',') as ('few' | 'full')[]) {
     let right = 0;
     let total = 0;
@@ -47,7 +54,12 @@ for (const name of DATA_SETS) {
       const embeddings = embedded ? train.map((e) => embedded.get(e.text) as Float32Array) : undefined;
       const model = trainIntentModelExplained(train, analyserFor('en'), { ...options, embeddings });
       cpu += process.cpuUsage(c0).user / 1e6;
-      const space = embeddings ? embeddingSpace(train.map((e) => e.label), embeddings) : undefined;
+      const space = embeddings
+        ? embeddingSpace(
+            train.map((e) => e.label),
+            embeddings,
+          )
+        : undefined;
       for (const q of queries) {
         const x = model.explain(q.text, embedded?.get(q.text));
         const p = model.predict(q.text, embedded?.get(q.text));
@@ -62,17 +74,31 @@ for (const name of DATA_SETS) {
           if (!passes) turnedAway++;
         }
         const v = embedded?.get(q.text);
-        if (dumpFile) rows.push({ set: name, mode, fold, oos: q.oos, ok: x?.label === q.intent, ...x, ...(space && v && x ? space(v, x.label) : {}) });
+        if (dumpFile)
+          rows.push({
+            set: name,
+            mode,
+            fold,
+            oos: q.oos,
+            ok: x?.label === q.intent,
+            ...x,
+            ...(space && v && x ? space(v, x.label) : {}),
+          });
       }
     });
     const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
-    console.log(`${name} ${mode}: top-1 ${pct(right, total)} of ${total} (by score ${pct(ranked, total)}), in scope at ${THRESHOLD} ${pct(routed, total)}, out-of-scope recall ${pct(turnedAway, oos)}, training ${(cpu / folds).toFixed(2)} s CPU a fold`);
+    console.log(
+      `${name} ${mode}: top-1 ${pct(right, total)} of ${total} (by score ${pct(ranked, total)}), in scope at ${THRESHOLD} ${pct(routed, total)}, out-of-scope recall ${pct(turnedAway, oos)}, training ${(cpu / folds).toFixed(2)} s CPU a fold`,
+    );
   }
 }
 if (dumpFile) writeFileSync(dumpFile, JSON.stringify(rows));
 
 /** Features of a query in embedding space beside the model's: cosine to the label's prototype (mean example), the share of its 10 nearest examples that carry the label, the nearest example of any label. */
-function embeddingSpace(labels: readonly string[], vectors: readonly Float32Array[]): (v: Float32Array, label: string) => Record<string, number> {
+function embeddingSpace(
+  labels: readonly string[],
+  vectors: readonly Float32Array[],
+): (v: Float32Array, label: string) => Record<string, number> {
   const dims = vectors[0]?.length ?? 0;
   const sums = new Map<string, Float64Array>();
   vectors.forEach((x, i) => {

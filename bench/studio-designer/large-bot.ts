@@ -5,7 +5,9 @@
  * actions, jumps, integration calls, waits, FAQ answers, ends), and no problem `chatbot check`
  * reports as an error. Deterministic: the same sizes give the same bot.
  */
-export function largeBot(size: { dialogs: number; steps: number } = { dialogs: 60, steps: 500 }): Record<string, unknown> {
+export function largeBot(
+  size: { dialogs: number; steps: number } = { dialogs: 60, steps: 500 },
+): Record<string, unknown> {
   const dialogIds = Array.from({ length: size.dialogs }, (_, d) => `topic-${d + 1}`);
   const fields = ['name', 'email', 'plan', 'city', 'orderNumber'];
   const dialogs = dialogIds.map((id, d) => {
@@ -19,7 +21,12 @@ export function largeBot(size: { dialogs: number; steps: number } = { dialogs: 6
       const field = fields[(d + s) % fields.length]!;
       switch (s % 8) {
         case 0:
-          steps.push({ id: sid, type: 'message', text: `Topic ${d + 1}: hello {{name}}, this is step ${s + 1}.`, quickReplies: [{ label: 'Go on', payload: 'go on' }] });
+          steps.push({
+            id: sid,
+            type: 'message',
+            text: `Topic ${d + 1}: hello {{name}}, this is step ${s + 1}.`,
+            quickReplies: [{ label: 'Go on', payload: 'go on' }],
+          });
           break;
         case 1:
           steps.push({ id: sid, type: 'input', prompt: `What is your ${field}?`, saveTo: { userData: field } });
@@ -30,25 +37,57 @@ export function largeBot(size: { dialogs: number; steps: number } = { dialogs: 6
             type: 'condition',
             branches: [
               { when: { variable: field, op: 'notEmpty' }, then: `step-${s + 2}` },
-              { when: [{ variable: 'plan', op: 'equals', value: 'pro' }, { variable: 'city', op: 'contains', value: 'burg' }], then: { dialog: far } },
+              {
+                when: [
+                  { variable: 'plan', op: 'equals', value: 'pro' },
+                  { variable: 'city', op: 'contains', value: 'burg' },
+                ],
+                then: { dialog: far },
+              },
             ],
             else: { dialog: next },
           });
           break;
         case 3:
-          steps.push({ id: sid, type: 'set', actions: [{ op: 'set', variable: `answer${d}x${s}`, template: 'Thanks, {{name}}' }] });
+          steps.push({
+            id: sid,
+            type: 'set',
+            actions: [{ op: 'set', variable: `answer${d}x${s}`, template: 'Thanks, {{name}}' }],
+          });
           break;
         case 4:
-          steps.push({ id: sid, type: 'integration', integration: 'http', params: { method: 'GET', endpoint: 'https://api.example.com/items' }, output: `items${d}x${s}`, onError: `flag:failed${d}x${s}` });
+          steps.push({
+            id: sid,
+            type: 'integration',
+            integration: 'http',
+            params: { method: 'GET', endpoint: 'https://api.example.com/items' },
+            output: `items${d}x${s}`,
+            onError: `flag:failed${d}x${s}`,
+          });
           break;
         case 5:
-          steps.push({ id: sid, type: 'message', text: 'Pick one.', buttons: [{ kind: 'dialog', label: 'Next topic', dialog: next }, { kind: 'postback', label: 'Stay', payload: 'stay' }] });
+          steps.push({
+            id: sid,
+            type: 'message',
+            text: 'Pick one.',
+            buttons: [
+              { kind: 'dialog', label: 'Next topic', dialog: next },
+              { kind: 'postback', label: 'Stay', payload: 'stay' },
+            ],
+          });
           break;
         case 6:
           steps.push({ id: sid, type: 'faq', prompt: 'Ask me anything.', onNoMatch: { dialog: far } });
           break;
         default:
-          steps.push({ id: sid, type: 'input', prompt: 'Which one?', inputType: 'choice', choices: [{ label: 'This', then: { dialog: next } }, { label: 'That' }], saveTo: { variable: `choice${d}x${s}` } });
+          steps.push({
+            id: sid,
+            type: 'input',
+            prompt: 'Which one?',
+            inputType: 'choice',
+            choices: [{ label: 'This', then: { dialog: next } }, { label: 'That' }],
+            saveTo: { variable: `choice${d}x${s}` },
+          });
       }
     }
     steps.push({ id: `step-${count}`, type: 'end' });

@@ -11,7 +11,9 @@ function main(): void {
   const env = process.env;
   const functionKey = env.BOT_FUNCTION_KEY;
   if (!functionKey) {
-    process.stderr.write('BOT_FUNCTION_KEY: must be set to the bot\'s function key, so the demo external API can call the trigger endpoint.\n');
+    process.stderr.write(
+      "BOT_FUNCTION_KEY: must be set to the bot's function key, so the demo external API can call the trigger endpoint.\n",
+    );
     process.exit(1);
   }
   const port = Number(env.EXTERNAL_API_PORT ?? 3001);
@@ -23,7 +25,9 @@ function main(): void {
     successDialog: env.SUCCESS_DIALOG ?? 'longOperationSucceeded',
     failureDialog: env.FAILURE_DIALOG ?? 'longOperationFailed',
   });
-  app.listen(port, env.HOST ?? '127.0.0.1', () => process.stdout.write(`Demo external API at http://${env.HOST ?? '127.0.0.1'}:${port}\n`));
+  app.listen(port, env.HOST ?? '127.0.0.1', () =>
+    process.stdout.write(`Demo external API at http://${env.HOST ?? '127.0.0.1'}:${port}\n`),
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

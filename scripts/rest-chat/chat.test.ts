@@ -17,7 +17,12 @@ const BOT = {
     {
       id: 'hello',
       steps: [
-        { id: 'menu', type: 'message', text: 'Pick a topic.', buttons: [{ kind: 'postback', label: 'Pricing', payload: 'pricing' }] },
+        {
+          id: 'menu',
+          type: 'message',
+          text: 'Pick a topic.',
+          buttons: [{ kind: 'postback', label: 'Pricing', payload: 'pricing' }],
+        },
         { id: 'ask', type: 'input', prompt: 'Your name?', saveTo: { userData: 'name' } },
         { id: 'thanks', type: 'message', text: 'Thanks, {{name}}.' },
         { id: 'end', type: 'end' },
@@ -34,7 +39,10 @@ describe('npm run chat', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'rest-chat-'));
     const file = path.join(dir, 'bot.json');
     await writeFile(file, JSON.stringify(BOT));
-    server = await startTestServer({ BOT_DEFINITION: file, REST_CHANNELS: JSON.stringify([{ name: 'term', key: KEY }]) });
+    server = await startTestServer({
+      BOT_DEFINITION: file,
+      REST_CHANNELS: JSON.stringify([{ name: 'term', key: KEY }]),
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -42,7 +50,11 @@ describe('npm run chat', () => {
   });
 
   it("when the bot's greeting has buttons and then asks a question, then the buttons are printed under the greeting, not under the question or the reply, and their number presses them", async () => {
-    const chat = spawn(process.execPath, ['--import', 'tsx', 'scripts/rest-chat/main.ts', server.url, 'term', KEY, 'ada'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const chat = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/rest-chat/main.ts', server.url, 'term', KEY, 'ada'],
+      { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let out = '';
     chat.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => chat.once('exit', resolve));
@@ -53,7 +65,9 @@ describe('npm run chat', () => {
       const lines = out.split('\n').filter((line) => line.startsWith('bot:') || line.startsWith('  ['));
       expect(lines).toEqual(['bot: Pick a topic.', '  [1] Pricing', 'bot: Your name?', 'bot: Thanks, Ada.']);
       chat.stdin.write('1\n');
-      const pressed = await eventually('the pressed button', async () => (await server.store.readTranscript('ada', 0, 20)).find((entry) => entry.message.type === 'postback'));
+      const pressed = await eventually('the pressed button', async () =>
+        (await server.store.readTranscript('ada', 0, 20)).find((entry) => entry.message.type === 'postback'),
+      );
       expect(pressed.message).toEqual({ type: 'postback', label: 'Pricing', payload: 'pricing' });
       chat.stdin.write('/quit\n');
       expect(await exited).toBe(0);

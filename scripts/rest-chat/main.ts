@@ -28,13 +28,21 @@ function show(items: readonly TranscriptItem[]): void {
   for (const line of shown.lines) process.stdout.write(`${line}\n`);
 }
 
-async function call(method: 'GET' | 'POST', body?: unknown): Promise<{ messages?: TranscriptItem[]; events?: { name: string }[]; seq?: number } | undefined> {
+async function call(
+  method: 'GET' | 'POST',
+  body?: unknown,
+): Promise<{ messages?: TranscriptItem[]; events?: { name: string }[]; seq?: number } | undefined> {
   const response = await fetch(method === 'GET' ? `${endpoint}?after=${lastSeq}` : endpoint, {
     method,
     headers: { 'x-channel-key': key!, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const answer = (await response.json()) as { error?: { code: string; message: string }; messages?: TranscriptItem[]; events?: { name: string }[]; seq?: number };
+  const answer = (await response.json()) as {
+    error?: { code: string; message: string };
+    messages?: TranscriptItem[];
+    events?: { name: string }[];
+    seq?: number;
+  };
   if (answer.error) {
     process.stdout.write(`! ${answer.error.code}: ${answer.error.message}\n`);
     return undefined;
@@ -42,9 +50,17 @@ async function call(method: 'GET' | 'POST', body?: unknown): Promise<{ messages?
   return answer;
 }
 
-process.stdout.write(`Talking to ${url} as "${user}" on channel "${channel}". Type a message, the number of a button listed since your last message, or /quit.\n`);
+process.stdout.write(
+  `Talking to ${url} as "${user}" on channel "${channel}". Type a message, the number of a button listed since your last message, or /quit.\n`,
+);
 const terminal = createInterface({ input: process.stdin, output: process.stdout });
-const poller = setInterval(() => void call('GET').then((answer) => answer?.messages && show(answer.messages)).catch(() => undefined), 2000);
+const poller = setInterval(
+  () =>
+    void call('GET')
+      .then((answer) => answer?.messages && show(answer.messages))
+      .catch(() => undefined),
+  2000,
+);
 for await (const line of terminal) {
   const text = line.trim();
   if (text === '/quit') break;
@@ -54,7 +70,10 @@ for await (const line of terminal) {
     process.stdout.write(`(open ${picked.url} in a browser)\n`);
     continue;
   }
-  const answer = await call('POST', picked ? { ...picked.send, clientId: randomUUID() } : { type: 'text', clientId: randomUUID(), text });
+  const answer = await call(
+    'POST',
+    picked ? { ...picked.send, clientId: randomUUID() } : { type: 'text', clientId: randomUUID(), text },
+  );
   // Replies first: a new user's start dialog comes before their own message's seq.
   if (answer?.messages) show(answer.messages);
   if (answer?.seq) lastSeq = Math.max(lastSeq, answer.seq);

@@ -2,8 +2,14 @@ import type { BotMessage, TranscriptItem } from '../../shared/protocol.ts';
 
 /** A numbered choice the author can pick by typing its number. */
 export type Choice =
-  | { readonly label: string; readonly send: { readonly type: 'button'; readonly label: string; readonly payload: string } }
-  | { readonly label: string; readonly send: { readonly type: 'dialog'; readonly label: string; readonly dialogId: string } }
+  | {
+      readonly label: string;
+      readonly send: { readonly type: 'button'; readonly label: string; readonly payload: string };
+    }
+  | {
+      readonly label: string;
+      readonly send: { readonly type: 'dialog'; readonly label: string; readonly dialogId: string };
+    }
   | { readonly label: string; readonly url: string };
 
 type Button = NonNullable<Extract<BotMessage, { type: 'text' }>['buttons']>[number];
@@ -37,7 +43,9 @@ export function render(items: readonly TranscriptItem[]): { lines: string[]; cho
       case 'text':
         lines.push(`bot: ${message.text}`);
         for (const button of message.buttons ?? []) list(toChoice(button));
-        if (item === latest) for (const reply of message.quickReplies ?? []) list({ label: reply.label, send: { type: 'button', label: reply.label, payload: reply.payload } });
+        if (item === latest)
+          for (const reply of message.quickReplies ?? [])
+            list({ label: reply.label, send: { type: 'button', label: reply.label, payload: reply.payload } });
         break;
       case 'image':
         lines.push(`bot: [image ${message.alt}] ${message.url}`);

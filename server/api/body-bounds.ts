@@ -27,8 +27,13 @@ export function bodyBoundsError(value: unknown, bounds: JsonBounds): HttpError |
     excess.limit === 'depth'
       ? `Nest objects and arrays at most ${excess.max} levels deep.`
       : `Send at most ${excess.max} values (objects, arrays, strings, numbers, …) in one request, e.g. by splitting it.`;
-  return new HttpError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}. ${advice}`, {
-    limit: excess.limit,
-    max: excess.max,
-  });
+  return new HttpError(
+    400,
+    'invalid_body',
+    `The request body is refused because ${describeJsonExcess(excess)}. ${advice}`,
+    {
+      limit: excess.limit,
+      max: excess.max,
+    },
+  );
 }

@@ -56,7 +56,13 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
       const headers = rateLimitHeaders(take, options.limiter.windowMs);
       const send = (status: number, body: unknown, extra?: Record<string, string>) => {
         const text = JSON.stringify(body);
-        res.writeHead(status, { ...headers, ...extra, 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.writeHead(status, {
+          ...headers,
+          ...extra,
+          'X-Request-Id': requestId,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(text),
+        });
         res.end(method === 'HEAD' ? undefined : text);
         logRequest(options.logger, { method, url, status, ip, requestId }, started, options.secrets);
         options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
@@ -64,7 +70,11 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
       const fail = (error: unknown) => {
         if (res.headersSent) return;
         const known = error instanceof HttpError ? error : internalError(options.logger, error, requestId);
-        send(known.status, errorBody(known.code, known.message, known.details, requestId), known.status === 405 ? { Allow: 'GET, POST' } : undefined);
+        send(
+          known.status,
+          errorBody(known.code, known.message, known.details, requestId),
+          known.status === 405 ? { Allow: 'GET, POST' } : undefined,
+        );
       };
       try {
         if (!take.allowed) throw rateLimited(take);

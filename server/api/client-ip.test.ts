@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { clientIp, compileProxyTrust, rateLimitKey } from './client-ip.ts';
 
 const from = (peer: string, forwarded?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  }) as unknown as IncomingMessage;
 
 describe('client address', () => {
   it('when a remote peer sends X-Forwarded-For, then it is ignored: a client cannot choose its own address', () => {
@@ -18,7 +21,8 @@ describe('client address', () => {
 });
 
 describe('client address with TRUST_PROXY', () => {
-  const ip = (setting: string, peer: string, forwarded?: string) => clientIp(from(peer, forwarded), compileProxyTrust(setting));
+  const ip = (setting: string, peer: string, forwarded?: string) =>
+    clientIp(from(peer, forwarded), compileProxyTrust(setting));
 
   it('when TRUST_PROXY is a hop count, then that many proxies are believed and a client-sent address further left is not', () => {
     expect(ip('1', '10.0.0.2', '203.0.113.66, 198.51.100.4')).toBe('198.51.100.4');
@@ -39,7 +43,9 @@ describe('client address with TRUST_PROXY', () => {
   });
 
   it('when TRUST_PROXY holds something else, then the error says what it may be and names the bad part', () => {
-    expect(() => compileProxyTrust('loopback, 10.0.0.0/33')).toThrow(/^must be true, false, a number of proxy hops, or a comma-separated list .*"10.0.0.0\/33" is none of these$/);
+    expect(() => compileProxyTrust('loopback, 10.0.0.0/33')).toThrow(
+      /^must be true, false, a number of proxy hops, or a comma-separated list .*"10.0.0.0\/33" is none of these$/,
+    );
     expect(() => compileProxyTrust('nginx')).toThrow(/"nginx"/);
     expect(() => compileProxyTrust('1000')).toThrow(/hops from 0 to 100/);
   });

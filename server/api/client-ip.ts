@@ -35,7 +35,10 @@ export function compileProxyTrust(setting: string): ProxyTrust {
     return (_address, hop) => hop < hops;
   }
   const trusted = new BlockList();
-  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     for (const range of NAMED_RANGES[entry] ?? [entry]) addRange(trusted, range);
   }
   return (address) => {
@@ -72,7 +75,11 @@ export function clientIp(req: IncomingMessage, trust: ProxyTrust = TRUST_LOOPBAC
   const peer = req.socket.remoteAddress ?? '';
   const forwarded = req.headers['x-forwarded-for'];
   if (typeof forwarded !== 'string') return peer;
-  const hops = forwarded.split(',').map((hop) => hop.trim()).filter((hop) => hop !== '').reverse();
+  const hops = forwarded
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== '')
+    .reverse();
   let ip = peer;
   for (let hop = 0; hop < hops.length; hop++) {
     if (!trust(ip, hop)) return ip;
@@ -92,7 +99,8 @@ export function rateLimitKey(ip: string): string {
   const [head = '', tail] = bare.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   const hex = groups.slice(0, 4).map((g) => g.padStart(4, '0'));
   return `${hex.slice(0, 3).join(':')}:${hex[3]!.slice(0, 2)}00::/56`;
 }

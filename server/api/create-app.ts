@@ -40,7 +40,11 @@ export interface AppOptions {
    * Express (channel-endpoint.ts) behind its own rate limit per client IP; `keys` are
    * redacted from logged URLs like the function key.
    */
-  readonly restChannels?: { readonly handler: ChannelHandler; readonly rateLimitPerMinute: number; readonly keys: readonly string[] };
+  readonly restChannels?: {
+    readonly handler: ChannelHandler;
+    readonly rateLimitPerMinute: number;
+    readonly keys: readonly string[];
+  };
   /**
    * The vendors' webhooks (/api/webhooks/{connector}), answered on node:http before Express
    * (webhook-endpoint.ts); `secrets` are redacted from the request log.
@@ -71,7 +75,12 @@ export function createApp(options: AppOptions): RequestListener {
   // The same function clientIp() uses, so req.ip, req.protocol and the logs and rate limits agree.
   app.set('trust proxy', options.trustProxy ?? TRUST_LOOPBACK);
   // The function key by value too: sent in the wrong place (a misspelt parameter, a path) it is still the key.
-  const secrets = [options.management?.functionKey, options.datasets?.functionKey, ...(options.restChannels?.keys ?? []), ...(options.webhooks?.secrets ?? [])].filter((key): key is string => typeof key === 'string' && key !== '');
+  const secrets = [
+    options.management?.functionKey,
+    options.datasets?.functionKey,
+    ...(options.restChannels?.keys ?? []),
+    ...(options.webhooks?.secrets ?? []),
+  ].filter((key): key is string => typeof key === 'string' && key !== '');
   app.use(requestLog(options.logger, secrets, options.trustProxy));
   if (options.management?.metrics) app.use(options.management.metrics.middleware);
   app.use(healthRouter(options.store, options.readiness));
@@ -79,10 +88,18 @@ export function createApp(options: AppOptions): RequestListener {
   const management = options.management ? managementApi(options.management) : undefined;
   if (management) app.use(management.router);
   // After the management API, so its rate limit and key check run first for these paths too.
-  if (options.datasets) app.use('/api/management/datasets', datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }));
+  if (options.datasets)
+    app.use(
+      '/api/management/datasets',
+      datasetsRouter({ datasets: options.datasets.target, functionKey: options.datasets.functionKey }),
+    );
   if (options.urlTracker) app.use(urlTrackerRouter(options.urlTracker));
   const schema = options.definitionSchema;
-  if (schema) app.get(schema.path, (_req, res) => void res.type('application/schema+json').set('cache-control', 'no-cache').send(schema.text()));
+  if (schema)
+    app.get(
+      schema.path,
+      (_req, res) => void res.type('application/schema+json').set('cache-control', 'no-cache').send(schema.text()),
+    );
   for (const surface of options.surfaces ?? []) app.use(surface);
   if (options.demoDir) app.use(express.static(options.demoDir, { index: 'index.html', extensions: ['html'] }));
   else if (options.botName !== undefined) app.use(homePage(options.botName));
@@ -99,7 +116,15 @@ export function createApp(options: AppOptions): RequestListener {
         metrics: options.management?.metrics,
       })
     : undefined;
-  const webhooks = options.webhooks ? webhookEndpoint({ handler: options.webhooks.handler, secrets, trustProxy: options.trustProxy, logger: options.logger, metrics: options.management?.metrics }) : undefined;
+  const webhooks = options.webhooks
+    ? webhookEndpoint({
+        handler: options.webhooks.handler,
+        secrets,
+        trustProxy: options.trustProxy,
+        logger: options.logger,
+        metrics: options.management?.metrics,
+      })
+    : undefined;
   const trust = options.trustProxy ?? TRUST_LOOPBACK;
   const triggers = management?.triggers;
   return (req, res) => {

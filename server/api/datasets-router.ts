@@ -34,23 +34,38 @@ export function datasetsRouter(options: { datasets: DatasetPushTarget; functionK
   router.use(requireFunctionKey(functionKeyCheck(options.functionKey)));
   router.use(express.json({ limit: PUSH_BODY_LIMIT }));
   // Before anything walks the rows (validation, storage, the in-memory index), all of which recurse.
-  router.use((req, _res, next) => next(req.body === undefined ? undefined : bodyBoundsError(req.body, DATASET_BODY_BOUNDS)));
+  router.use((req, _res, next) =>
+    next(req.body === undefined ? undefined : bodyBoundsError(req.body, DATASET_BODY_BOUNDS)),
+  );
 
   const known: RequestHandler = (req, _res, next) => {
     const name = String(req.params.name);
     if (!datasets.has(name)) {
-      return next(new HttpError(404, 'not_found', `There is no dataset named "${name}"; known: ${datasets.names().join(', ') || 'none'}.`));
+      return next(
+        new HttpError(
+          404,
+          'not_found',
+          `There is no dataset named "${name}"; known: ${datasets.names().join(', ') || 'none'}.`,
+        ),
+      );
     }
     next();
   };
   const json: RequestHandler = (req, _res, next) => {
-    if (!req.is('application/json')) return next(new HttpError(415, 'unsupported_media_type', 'Send the rows as JSON (Content-Type: application/json).'));
+    if (!req.is('application/json'))
+      return next(
+        new HttpError(415, 'unsupported_media_type', 'Send the rows as JSON (Content-Type: application/json).'),
+      );
     next();
   };
 
   router.get('/:name', known, async (req, res) => {
     const info = await datasets.info(String(req.params.name));
-    res.json({ name: req.params.name, rowCount: info?.rowCount ?? 0, updatedAt: info ? new Date(info.updatedAt).toISOString() : null });
+    res.json({
+      name: req.params.name,
+      rowCount: info?.rowCount ?? 0,
+      updatedAt: info ? new Date(info.updatedAt).toISOString() : null,
+    });
   });
   router.put('/:name', known, json, async (req, res) => {
     const body: unknown = req.body;
@@ -59,10 +74,21 @@ export function datasetsRouter(options: { datasets: DatasetPushTarget; functionK
   });
   router.patch('/:name', known, json, async (req, res) => {
     const body = req.body as { upsert?: unknown; delete?: unknown } | undefined;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || (body.upsert === undefined && body.delete === undefined)) {
-      throw new HttpError(400, 'invalid_body', 'Send {"upsert": [rows], "delete": [ids]} with at least one of the two.');
+    if (
+      !body ||
+      typeof body !== 'object' ||
+      Array.isArray(body) ||
+      (body.upsert === undefined && body.delete === undefined)
+    ) {
+      throw new HttpError(
+        400,
+        'invalid_body',
+        'Send {"upsert": [rows], "delete": [ids]} with at least one of the two.',
+      );
     }
-    res.json(await pushed(() => datasets.update(String(req.params.name), { upsert: body.upsert, delete: body.delete })));
+    res.json(
+      await pushed(() => datasets.update(String(req.params.name), { upsert: body.upsert, delete: body.delete })),
+    );
   });
   router.post('/:name/refresh', known, (req, res) => {
     // The signal only says "something changed": answer now, pull in the background.

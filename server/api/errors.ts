@@ -8,7 +8,12 @@ import { currentRequestId } from './request-id.ts';
 export { HttpError };
 
 /** The catalogue's error body; inside a request it names the request id, which the logs name too. */
-export function errorBody(code: string, message: string, details?: Record<string, unknown>, requestId = currentRequestId()) {
+export function errorBody(
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  requestId = currentRequestId(),
+) {
   return { error: { code, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) } };
 }
 
@@ -23,7 +28,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof HttpError) {
       // Every 429 says when to come back, in the header clients and proxies read, not only in the body.
       const retryAfter = error.details?.retryAfterSeconds;
-      if (error.status === 429 && typeof retryAfter === 'number' && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+      if (error.status === 429 && typeof retryAfter === 'number' && !res.hasHeader('Retry-After'))
+        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
       res.status(error.status).json(errorBody(error.code, error.message, error.details));
       return;
     }
@@ -46,13 +52,22 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 function clientError(error: unknown): HttpError | undefined {
   const { status, type, expose } = error as { status?: unknown; type?: unknown; expose?: unknown };
   // The router's own 400 for a path parameter it cannot percent-decode (not marked expose).
-  if (error instanceof URIError && status === 400) return new HttpError(400, 'invalid_parameter', 'A part of the URL is not valid percent-encoding.');
+  if (error instanceof URIError && status === 400)
+    return new HttpError(400, 'invalid_parameter', 'A part of the URL is not valid percent-encoding.');
   if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
   if (status === 413) return new HttpError(413, 'payload_too_large', 'The request body is too large.');
   if (status === 415) {
     return type === 'charset.unsupported'
-      ? new HttpError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).')
-      : new HttpError(415, 'unsupported_media_type', 'Content-Encoding is not supported; send the body as is, or gzip, deflate or br.');
+      ? new HttpError(
+          415,
+          'unsupported_media_type',
+          'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).',
+        )
+      : new HttpError(
+          415,
+          'unsupported_media_type',
+          'Content-Encoding is not supported; send the body as is, or gzip, deflate or br.',
+        );
   }
   if (status === 404) return new HttpError(404, 'not_found', 'Nothing is served at this address.');
   const reason =
@@ -65,7 +80,16 @@ function clientError(error: unknown): HttpError | undefined {
 }
 
 /** An unexpected failure: logged in full with a request id; the caller is told only the id. */
-export function internalError(logger: Logger, error: unknown, requestId = currentRequestId() ?? randomUUID()): HttpError {
+export function internalError(
+  logger: Logger,
+  error: unknown,
+  requestId = currentRequestId() ?? randomUUID(),
+): HttpError {
   logger.error({ requestId, err: error }, 'request failed');
-  return new HttpError(500, 'internal', `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, { requestId });
+  return new HttpError(
+    500,
+    'internal',
+    `Something went wrong on our side. Quote request id ${requestId} when reporting it.`,
+    { requestId },
+  );
 }

@@ -25,24 +25,41 @@ export function healthRouter(store: Store, readiness: Readiness = {}): Router {
   });
   router.get('/readyz', async (_req, res) => {
     if (readiness.draining?.()) {
-      res.status(503).json({ status: 'unavailable', ...errorBody('shutting_down', 'This server is shutting down; send traffic to another one.') });
+      res.status(503).json({
+        status: 'unavailable',
+        ...errorBody('shutting_down', 'This server is shutting down; send traffic to another one.'),
+      });
       return;
     }
     try {
       await store.ping();
     } catch {
-      res.status(503).json({ status: 'unavailable', ...errorBody('store_unreachable', 'The store does not answer; check the database.') });
+      res.status(503).json({
+        status: 'unavailable',
+        ...errorBody('store_unreachable', 'The store does not answer; check the database.'),
+      });
       return;
     }
     if (readiness.redis) {
       try {
         await readiness.redis();
       } catch {
-        res.json({ status: 'degraded', store: 'reachable', redis: 'unreachable', nodes: readiness.nodes?.(), message: 'Redis does not answer: live delivery across nodes waits for reconnects and each node limits requests alone. Check REDIS_URL and that Redis runs.' });
+        res.json({
+          status: 'degraded',
+          store: 'reachable',
+          redis: 'unreachable',
+          nodes: readiness.nodes?.(),
+          message:
+            'Redis does not answer: live delivery across nodes waits for reconnects and each node limits requests alone. Check REDIS_URL and that Redis runs.',
+        });
         return;
       }
     }
-    res.json({ status: 'ready', store: 'reachable', ...(readiness.redis ? { redis: 'reachable', nodes: readiness.nodes?.() } : {}) });
+    res.json({
+      status: 'ready',
+      store: 'reachable',
+      ...(readiness.redis ? { redis: 'reachable', nodes: readiness.nodes?.() } : {}),
+    });
   });
   return router;
 }

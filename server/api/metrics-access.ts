@@ -28,7 +28,15 @@ export function metricsGuard(access: MetricsAccess, functionKeyGuard: RequestHan
     return (req, _res, next) => {
       const match = /^Bearer (.+)$/i.exec(req.get('authorization') ?? '');
       const ok = match !== null && timingSafeEqual(digest(match[1]!.trim()), expected);
-      next(ok ? undefined : new HttpError(401, 'unauthorized', 'Send the metrics token (METRICS_TOKEN) as Authorization: Bearer <token>.'));
+      next(
+        ok
+          ? undefined
+          : new HttpError(
+              401,
+              'unauthorized',
+              'Send the metrics token (METRICS_TOKEN) as Authorization: Bearer <token>.',
+            ),
+      );
     };
   }
   if (access.openOnLoopback) return (_req, _res, next) => next();

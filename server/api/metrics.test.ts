@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/protocol.ts';
-import { botTexts, connectClient, eventually, startTestServer, TEST_FUNCTION_KEY, type TestServer } from '../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  TEST_FUNCTION_KEY,
+  type TestServer,
+} from '../test/start-test-server.ts';
 
 /** A loopback port nothing listens on: the demo bot's events service, unreachable. */
 async function closedPort(): Promise<number> {
@@ -43,9 +50,14 @@ describe('metrics after a conversation', () => {
     await client.emitWithAck('message', { clientId: 'm1', text: 'Ada' });
     await eventually('the reply', () => botTexts(client.items).includes('Nice to meet you, Ada!'));
     await client.emitWithAck('start_dialog', { dialogId: 'events' });
-    await eventually('the events failure', () => botTexts(client.items).some((text) => text.startsWith("I couldn't reach the events service")));
+    await eventually('the events failure', () =>
+      botTexts(client.items).some((text) => text.startsWith("I couldn't reach the events service")),
+    );
     // A trigger: a durable job that runs once and is done.
-    const triggered = await fetch(`${server.url}/api/trigger/demo/pricing?userId=${session.userId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+    const triggered = await fetch(`${server.url}/api/trigger/demo/pricing?userId=${session.userId}`, {
+      method: 'POST',
+      headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    });
     expect(triggered.status).toBe(202);
     await eventually('the trigger ran', () => botTexts(client.items).some((text) => text.includes('plans start at')));
     // A pushed dataset, and a due job no worker here runs (an unknown kind), so the queue has depth and age.
@@ -59,11 +71,17 @@ describe('metrics after a conversation', () => {
     // A second visitor floods: beyond WEBCHAT_RATE_LIMIT, messages are refused.
     const flood = connectClient(server.url);
     await new Promise((resolve) => flood.once('session', resolve));
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => flood.emitWithAck('message', { clientId: `f${i}`, text: 'hi' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => flood.emitWithAck('message', { clientId: `f${i}`, text: 'hi' })),
+    );
     expect(answers.some((answer) => !answer.ok)).toBe(true);
     flood.disconnect();
     client.disconnect();
-    await eventually('both disconnects counted', async () => sample(await scrape(), 'chatbot_socket_disconnects_total{reason="client namespace disconnect"}') === 2);
+    await eventually(
+      'both disconnects counted',
+      async () =>
+        sample(await scrape(), 'chatbot_socket_disconnects_total{reason="client namespace disconnect"}') === 2,
+    );
 
     const text = await scrape();
     expect(sample(text, 'chatbot_socket_connects_total')).toBe(2);
@@ -72,7 +90,12 @@ describe('metrics after a conversation', () => {
     expect(text).toMatch(/^chatbot_turn_duration_seconds_bucket\{le="0\.005",input="text"\} \d+$/m);
     expect(sample(text, 'chatbot_turn_duration_seconds_count{input="integrationResult"}')).toBe(1);
     // By step type and by service, both named by the definition: bounded however many users call.
-    expect(sample(text, 'chatbot_integration_call_duration_seconds_count{step="listUserEvents",service="demo",status="network"}')).toBe(1);
+    expect(
+      sample(
+        text,
+        'chatbot_integration_call_duration_seconds_count{step="listUserEvents",service="demo",status="network"}',
+      ),
+    ).toBe(1);
     expect(sample(text, 'chatbot_integration_calls_total{step="listUserEvents",service="demo"}')).toBe(1);
     expect(sample(text, 'chatbot_integration_errors_total{step="listUserEvents",service="demo"}')).toBe(1);
     expect(sample(text, 'chatbot_job_attempts_total{kind="trigger",outcome="done"}')).toBe(1);
@@ -88,8 +111,15 @@ describe('metrics after a conversation', () => {
   });
 
   it('when /metrics is scraped, then build_info says which version runs on which Node and store', async () => {
-    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(sample(await scrape(), `chatbot_build_info{version="${version}",node_version="${process.version}",store="sqlite"}`)).toBe(1);
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(
+      sample(
+        await scrape(),
+        `chatbot_build_info{version="${version}",node_version="${process.version}",store="sqlite"}`,
+      ),
+    ).toBe(1);
   });
 
   it('when the widget script is fetched, then its requests are labelled by a readable route, not a regular expression', async () => {
@@ -116,7 +146,9 @@ describe('who may scrape /metrics', () => {
     const token = 'scraper-token-0123456789';
     const server = await start({ METRICS_TOKEN: token });
     expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${server.url}/metrics`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).status).toBe(
+      401,
+    );
     const wrong = await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer not-the-token-at-all' } });
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain('METRICS_TOKEN');

@@ -22,7 +22,9 @@ export interface HttpMetrics {
 
 export interface MetricSources {
   /** Due jobs by kind with the oldest runAt (Store.dueJobs). */
-  readonly dueJobs: () => Promise<ReadonlyArray<{ readonly kind: string; readonly count: number; readonly oldestRunAt: number }>>;
+  readonly dueJobs: () => Promise<
+    ReadonlyArray<{ readonly kind: string; readonly count: number; readonly oldestRunAt: number }>
+  >;
   /** The bot's background datasets and when each last changed (null: never loaded). */
   readonly datasets: () => Promise<ReadonlyArray<{ readonly name: string; readonly updatedAt: number | null }>>;
   readonly now: () => number;
@@ -42,7 +44,9 @@ export interface BuildInfo {
  * /widget.{hash}.js or /widget.{locale}.{hash}.json; "other" for anything unexpected.
  */
 export function readableRoute(path: string): string {
-  const named = path.replace(/\.[0-9a-f]{8,64}(?=\.)/g, '.{hash}').replace(/^\/widget\.[a-z]{2,3}(?=\.\{hash\})/, '/widget.{locale}');
+  const named = path
+    .replace(/\.[0-9a-f]{8,64}(?=\.)/g, '.{hash}')
+    .replace(/^\/widget\.[a-z]{2,3}(?=\.\{hash\})/, '/widget.{locale}');
   return /^[\w./{}-]{1,80}$/.test(named) ? named : 'other';
 }
 
@@ -50,7 +54,17 @@ export function readableRoute(path: string): string {
 const WORK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** socket.io's disconnect reasons; anything else is counted as "other" so the label stays bounded. */
-const DISCONNECT_REASONS = new Set(['transport close', 'transport error', 'ping timeout', 'parse error', 'forced close', 'server namespace disconnect', 'client namespace disconnect', 'server shutting down', 'forced server close']);
+const DISCONNECT_REASONS = new Set([
+  'transport close',
+  'transport error',
+  'ping timeout',
+  'parse error',
+  'forced close',
+  'server namespace disconnect',
+  'client namespace disconnect',
+  'server shutting down',
+  'forced server close',
+]);
 
 /**
  * Prometheus metrics (beyond the spec): one registry per server, so tests that
@@ -137,7 +151,11 @@ export function createMetrics(build?: BuildInfo): HttpMetrics {
     registers: [registry],
   });
   for (const scope of ['management', 'channels', 'webchat']) rateLimitedCount.inc({ scope }, 0);
-  const connects = new Counter({ name: 'chatbot_socket_connects_total', help: 'Web chat sockets connected (after the handshake was accepted).', registers: [registry] });
+  const connects = new Counter({
+    name: 'chatbot_socket_connects_total',
+    help: 'Web chat sockets connected (after the handshake was accepted).',
+    registers: [registry],
+  });
   const disconnects = new Counter({
     name: 'chatbot_socket_disconnects_total',
     help: 'Web chat sockets disconnected, by socket.io reason.',
@@ -172,7 +190,8 @@ export function createMetrics(build?: BuildInfo): HttpMetrics {
       this.reset();
       if (!sources) return;
       const now = sources.now();
-      for (const due of (await read(sources.dueJobs)) ?? []) this.set({ kind: due.kind }, Math.max(0, now - due.oldestRunAt) / 1000);
+      for (const due of (await read(sources.dueJobs)) ?? [])
+        this.set({ kind: due.kind }, Math.max(0, now - due.oldestRunAt) / 1000);
     },
   });
   new Gauge({
@@ -185,7 +204,8 @@ export function createMetrics(build?: BuildInfo): HttpMetrics {
       if (!sources) return;
       const now = sources.now();
       for (const dataset of (await read(sources.datasets)) ?? []) {
-        if (dataset.updatedAt !== null) this.set({ dataset: dataset.name }, Math.max(0, now - dataset.updatedAt) / 1000);
+        if (dataset.updatedAt !== null)
+          this.set({ dataset: dataset.name }, Math.max(0, now - dataset.updatedAt) / 1000);
       }
     },
   });
@@ -201,7 +221,12 @@ export function createMetrics(build?: BuildInfo): HttpMetrics {
     // Route patterns, never raw paths: an address or a user id in a label would grow the series without bound.
     res.on('finish', () => {
       const pattern: unknown = req.route?.path;
-      const route = pattern === undefined ? 'other' : typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : readableRoute(`${req.baseUrl}${req.path}`);
+      const route =
+        pattern === undefined
+          ? 'other'
+          : typeof pattern === 'string'
+            ? `${req.baseUrl}${pattern}`
+            : readableRoute(`${req.baseUrl}${req.path}`);
       observe(req.method, route, res.statusCode, started, req.originalUrl);
     });
     next();

@@ -4,7 +4,8 @@ import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
 import { isLoopbackHost } from './metrics-access.ts';
 
 /** A host as a URL may carry it: a name or an address, with an optional port. Anything else is not believed. */
-const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)*|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)*|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/;
 /** The addresses a server listens on to mean "every interface": never a place to send anyone. */
 const UNSPECIFIED = /^(?:0\.0\.0\.0|\[::\]|\[0:0:0:0:0:0:0:0\])(?::\d+)?$/;
 
@@ -22,7 +23,10 @@ function first(value: string | string[] | undefined): string | undefined {
  * the host is missing, malformed or the "every interface" address. Whoever sent the request
  * chose the name (a proxy passes the visitor's): it only ever shapes that visitor's own links.
  */
-export function publicOrigin(req: IncomingMessage, trust: ProxyTrust = TRUST_LOOPBACK): { readonly origin: string; readonly proxied: boolean } | undefined {
+export function publicOrigin(
+  req: IncomingMessage,
+  trust: ProxyTrust = TRUST_LOOPBACK,
+): { readonly origin: string; readonly proxied: boolean } | undefined {
   const peer = req.socket.remoteAddress ?? '';
   const fromProxy = trust(peer, 0);
   const forwardedHost = fromProxy ? first(req.headers['x-forwarded-host']) : undefined;
@@ -86,11 +90,15 @@ export class PublicBases {
  * server listens beyond this machine (HOST not loopback), so the public name is known only from
  * connections. Undefined when there is nothing to say.
  */
-export function linkBaseWarning(settings: { readonly publicUrl: string | undefined; readonly host: string; readonly fallback: string }): string | undefined {
+export function linkBaseWarning(settings: {
+  readonly publicUrl: string | undefined;
+  readonly host: string;
+  readonly fallback: string;
+}): string | undefined {
   if (settings.publicUrl !== undefined || isLoopbackHost(settings.host)) return undefined;
   return (
     `PUBLIC_URL is unset while HOST=${settings.host} accepts connections from other machines: links the bot sends (URL buttons, links in SMS) ` +
-    'are built from the address each visitor\'s widget connected by (X-Forwarded-Host and X-Forwarded-Proto from a proxy TRUST_PROXY believes, else the Host header), ' +
+    "are built from the address each visitor's widget connected by (X-Forwarded-Host and X-Forwarded-Proto from a proxy TRUST_PROXY believes, else the Host header), " +
     `and where there is none (a trigger or timer for a visitor who has not connected since the server started, a REST channel user) from ${settings.fallback}, which users elsewhere cannot open. ` +
     'Set PUBLIC_URL to the address users reach the bot by, e.g. PUBLIC_URL=https://bot.example.com.'
   );
@@ -108,6 +116,7 @@ export function proxiedWarning(origin: string, fallback: string): string {
 /** The listen URL with the "every interface" address swapped for localhost: a link may be wrong, but never to 0.0.0.0. */
 export function listenFallback(listenUrl: string): string {
   const url = new URL(listenUrl);
-  if (url.hostname === '0.0.0.0' || url.hostname === '[::]' || url.hostname === '[0:0:0:0:0:0:0:0]') url.hostname = 'localhost';
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]' || url.hostname === '[0:0:0:0:0:0:0:0]')
+    url.hostname = 'localhost';
   return url.origin;
 }

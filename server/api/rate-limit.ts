@@ -85,5 +85,7 @@ export function rateLimitHeaders(take: RateLimitTake, windowMs: number): Record<
 
 /** The refusal of a request over the limit, in the error catalogue's words. */
 export function rateLimited(take: RateLimitTake): HttpError {
-  return new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${take.resetSeconds} s.`, { retryAfterSeconds: take.resetSeconds });
+  return new HttpError(429, 'rate_limited', `Too many requests from this client; retry in ${take.resetSeconds} s.`, {
+    retryAfterSeconds: take.resetSeconds,
+  });
 }

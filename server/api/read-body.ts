@@ -24,7 +24,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const decode = encoding === 'identity' ? undefined : DECODERS[encoding];
   if (encoding !== 'identity' && !decode) {
     return Promise.reject(
-      new HttpError(415, 'unsupported_media_type', `Content-Encoding "${encoding.slice(0, 40)}" is not supported; send the body as is, or gzip, deflate or br.`),
+      new HttpError(
+        415,
+        'unsupported_media_type',
+        `Content-Encoding "${encoding.slice(0, 40)}" is not supported; send the body as is, or gzip, deflate or br.`,
+      ),
     );
   }
   const declared = Number(req.headers['content-length']);
@@ -55,7 +59,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       try {
         resolve(decode(raw, { maxOutputLength: limit }));
       } catch (error) {
-        reject((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? tooLarge(limit) : new HttpError(400, 'invalid_body', `The request body is not valid ${encoding} data.`));
+        reject(
+          (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+            ? tooLarge(limit)
+            : new HttpError(400, 'invalid_body', `The request body is not valid ${encoding} data.`),
+        );
       }
     });
   });

@@ -16,7 +16,9 @@ describe('request ids and probe logging', () => {
   const linesOf = (target: TestServer, requestId: string) => target.logs.filter((line) => line.requestId === requestId);
 
   it('when a request fails, then its error body, its X-Request-Id header and its log line name the same id', async () => {
-    const res = await fetch(`${server.url}/api/management/export/nope`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+    const res = await fetch(`${server.url}/api/management/export/nope`, {
+      headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    });
     expect(res.status).toBe(404);
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -43,7 +45,10 @@ describe('request ids and probe logging', () => {
   });
 
   it('when a trigger (answered outside Express) fails, then its body names the request id too', async () => {
-    const res = await fetch(`${server.url}/api/trigger/demo/nope?userId=u1`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+    const res = await fetch(`${server.url}/api/trigger/demo/nope?userId=u1`, {
+      method: 'POST',
+      headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     const body = (await res.json()) as { error: { requestId: string } };
     expect(body.error.requestId).toBe(res.headers.get('x-request-id'));
@@ -55,7 +60,8 @@ describe('request ids and probe logging', () => {
         const res = await fetch(`${target.url}${path}`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
         expect(res.status).toBe(200);
         const lines = linesOf(target, res.headers.get('x-request-id')!);
-        if (target === server) expect(lines).toEqual([expect.objectContaining({ event: 'http_request', url: path, level: 20 })]);
+        if (target === server)
+          expect(lines).toEqual([expect.objectContaining({ event: 'http_request', url: path, level: 20 })]);
         else expect(lines).toEqual([]);
       }
     }

@@ -9,7 +9,20 @@ const REDACTED = '[redacted]';
  * percent-decoded, lower-cased, without separators (`%43ODE`, `Code`, `api-key`
  * and `API_KEY` all count). `code` is the function key.
  */
-const SECRET_NAMES = new Set(['code', 'key', 'token', 'accesstoken', 'refreshtoken', 'idtoken', 'authtoken', 'apikey', 'clientsecret', 'secret', 'password', 'xfunctionskey']);
+const SECRET_NAMES = new Set([
+  'code',
+  'key',
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'authtoken',
+  'apikey',
+  'clientsecret',
+  'secret',
+  'password',
+  'xfunctionskey',
+]);
 
 /**
  * Percent-decodes without ever throwing, a few times over so a doubly encoded
@@ -31,7 +44,10 @@ function decodeLeniently(text: string): string {
   return current;
 }
 
-const nameOf = (raw: string) => decodeLeniently(raw.replace(/\+/g, ' ')).toLowerCase().replace(/[^a-z0-9]/g, '');
+const nameOf = (raw: string) =>
+  decodeLeniently(raw.replace(/\+/g, ' '))
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 
 /**
  * Hides secrets in a request URL before it is logged. By name: every query
@@ -73,14 +89,22 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
  */
 export function logRequest(
   logger: Logger,
-  { method, url, status, ip, requestId }: { method: string | undefined; url: string | undefined; status: number; ip: string; requestId?: string },
+  {
+    method,
+    url,
+    status,
+    ip,
+    requestId,
+  }: { method: string | undefined; url: string | undefined; status: number; ip: string; requestId?: string },
   started: bigint,
   secrets: readonly string[] = [],
 ): void {
   // Probes and scrapes come every few seconds: at info they would bury everything else.
   const path = (url ?? '').split('?')[0];
   const probe = path === '/healthz' || path === '/readyz' || path === '/metrics';
-  (probe ? (fields: Record<string, unknown>, message: string) => logger.debug?.(fields, message) : logger.info.bind(logger))(
+  (probe
+    ? (fields: Record<string, unknown>, message: string) => logger.debug?.(fields, message)
+    : logger.info.bind(logger))(
     {
       event: 'http_request',
       method,
@@ -99,7 +123,14 @@ export function logRequest(
 export function requestLog(logger: Logger, secrets: readonly string[] = [], trust?: ProxyTrust): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => logRequest(logger, { method: req.method, url: req.originalUrl, status: res.statusCode, ip: clientIp(req, trust) }, started, secrets));
+    res.on('finish', () =>
+      logRequest(
+        logger,
+        { method: req.method, url: req.originalUrl, status: res.statusCode, ip: clientIp(req, trust) },
+        started,
+        secrets,
+      ),
+    );
     next();
   };
 }

@@ -11,7 +11,10 @@ describe('tracked link signatures across a secret rotation', () => {
   it('when SESSION_SECRET rotates with SESSION_SECRET_PREVIOUS set, then links already sent still open', () => {
     const rotated = createLinkSigner(NEW, () => 'https://bot.example.com', OLD);
     expect(rotated.verify(sent)).toEqual({ userId: 'u1', url: 'https://shop.example.com/a' });
-    expect(rotated.verify(tokenOf(rotated.link('u2', 'https://shop.example.com/b')))).toEqual({ userId: 'u2', url: 'https://shop.example.com/b' });
+    expect(rotated.verify(tokenOf(rotated.link('u2', 'https://shop.example.com/b')))).toEqual({
+      userId: 'u2',
+      url: 'https://shop.example.com/b',
+    });
   });
 
   it('when the previous secret is dropped, then links it signed are refused, and a tampered link never verifies', () => {

@@ -8,7 +8,11 @@ import type { LinkSigner } from '../ports/link-signer.ts';
  * cannot be forged or pointed elsewhere. Links live on in sent email and SMS, so
  * after a rotation the previous secret (SESSION_SECRET_PREVIOUS) still verifies them.
  */
-export function createLinkSigner(sessionSecret: string, baseUrl: (userId: string) => string, previousSecret?: string): LinkSigner {
+export function createLinkSigner(
+  sessionSecret: string,
+  baseUrl: (userId: string) => string,
+  previousSecret?: string,
+): LinkSigner {
   const signer = (secret: string) => {
     const key = createHmac('sha256', secret).update('url-tracker/v1').digest();
     return (body: string) => createHmac('sha256', key).update(body).digest('base64url');

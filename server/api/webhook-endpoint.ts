@@ -38,17 +38,28 @@ export function webhookEndpoint(options: WebhookEndpointOptions): RawEndpoint {
     const method = req.method ?? '';
     const send = (status: number, body: unknown, text = false, extra: Record<string, string> = {}) => {
       const payload = text ? String(body) : JSON.stringify(body);
-      res.writeHead(status, { ...extra, 'X-Request-Id': requestId, 'Content-Type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload) });
+      res.writeHead(status, {
+        ...extra,
+        'X-Request-Id': requestId,
+        'Content-Type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(payload),
+      });
       res.end(method === 'HEAD' ? undefined : payload);
       // The query may hold a handshake's token: only the path is logged.
-      logRequest(options.logger, { method, url: pathname, status, ip: clientIp(req, options.trustProxy), requestId }, started, options.secrets);
+      logRequest(
+        options.logger,
+        { method, url: pathname, status, ip: clientIp(req, options.trustProxy), requestId },
+        started,
+        options.secrets,
+      );
       options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
     };
     const fail = (error: unknown) => {
       if (res.headersSent) return;
       const known = error instanceof HttpError ? error : internalError(options.logger, error, requestId);
       // A 405 says which methods the route takes (RFC 9110): the connector's handler names them.
-      const allow = known.status === 405 && typeof known.details?.allow === 'string' ? { Allow: known.details.allow } : undefined;
+      const allow =
+        known.status === 405 && typeof known.details?.allow === 'string' ? { Allow: known.details.allow } : undefined;
       send(known.status, errorBody(known.code, known.message, known.details, requestId), false, allow);
       // A refused body is not read on: the vendor is told at once, and the socket does not wait for the rest.
       if (!req.complete) req.resume();

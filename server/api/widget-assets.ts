@@ -39,7 +39,11 @@ const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz', identity: '' 
 function load(dir: string): Map<string, Asset> | undefined {
   let files: Record<string, ManifestFile>;
   try {
-    files = (JSON.parse(readFileSync(path.join(dir, 'widget-manifest.json'), 'utf8')) as { files: Record<string, ManifestFile> }).files;
+    files = (
+      JSON.parse(readFileSync(path.join(dir, 'widget-manifest.json'), 'utf8')) as {
+        files: Record<string, ManifestFile>;
+      }
+    ).files;
   } catch {
     return undefined;
   }
@@ -110,15 +114,18 @@ export function widgetAssetsRouter(widgetDir: string): Router {
   const router = Router();
   // Read once; while nothing is built yet, look again on the next request.
   let assets: Map<string, Asset> | undefined;
-  router.get(/^\/widget(?:(\.[a-z][a-z0-9-]*)?(\.[0-9a-f]{12})?\.js(\.map)?|\.[a-z]{2,3}\.[0-9a-f]{12}\.json)$/, (req, res, next) => {
-    assets ??= load(widgetDir);
-    const asset = assets?.get(req.path);
-    if (asset) return send(req, res, asset);
-    if (!assets && req.path === '/widget.js') {
-      res.status(404).json(errorBody('not_found', 'widget.js is not built yet: run `npm run build`.'));
-      return;
-    }
-    next();
-  });
+  router.get(
+    /^\/widget(?:(\.[a-z][a-z0-9-]*)?(\.[0-9a-f]{12})?\.js(\.map)?|\.[a-z]{2,3}\.[0-9a-f]{12}\.json)$/,
+    (req, res, next) => {
+      assets ??= load(widgetDir);
+      const asset = assets?.get(req.path);
+      if (asset) return send(req, res, asset);
+      if (!assets && req.path === '/widget.js') {
+        res.status(404).json(errorBody('not_found', 'widget.js is not built yet: run `npm run build`.'));
+        return;
+      }
+      next();
+    },
+  );
   return router;
 }

@@ -30,15 +30,19 @@ export async function answerPending(deps: AppDeps, user: UserRecord): Promise<vo
   const { userId } = user;
   try {
     const [entry] = await deps.store.readTranscript(userId, seq - 1, 1);
-    if (entry === undefined || entry.seq !== seq || entry.from !== 'user') throw new Error(`no user message at seq ${seq}`);
+    if (entry === undefined || entry.seq !== seq || entry.from !== 'user')
+      throw new Error(`no user message at seq ${seq}`);
     const input = toEngineInput(deps, entry.message as unknown as UserMessage);
     await applyTurn(deps, userId, input, deps.clock.now(), { userWrote: true, answersPending: seq, user });
     deps.logger.info({ event: 'pending_answered', userId, seq }, 'a stored message whose turn had failed is answered');
   } catch (error) {
-    deps.logger.error({ event: 'pending_failed', userId, seq, err: error }, "a stored message's turn failed again; it is not run a third time");
-    await updateUserWithRetry(deps.store, userId, deps.clock.now(), (current) => (current.pendingSeq === seq ? { pendingSeq: null } : {})).catch(
-      () => undefined,
+    deps.logger.error(
+      { event: 'pending_failed', userId, seq, err: error },
+      "a stored message's turn failed again; it is not run a third time",
     );
+    await updateUserWithRetry(deps.store, userId, deps.clock.now(), (current) =>
+      current.pendingSeq === seq ? { pendingSeq: null } : {},
+    ).catch(() => undefined);
   }
 }
 

@@ -57,7 +57,8 @@ export interface RanElsewhere {
 }
 
 /** Only a trigger's turn or a pending message's can find its work done elsewhere. */
-export type OutcomeOf<O extends ApplyTurnOptions> = O extends { readonly trigger: object } | { readonly answersPending: number }
+export type OutcomeOf<O extends ApplyTurnOptions> = O extends
+  { readonly trigger: object } | { readonly answersPending: number }
   ? TurnOutcome | RanElsewhere
   : TurnOutcome;
 
@@ -83,7 +84,12 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   countStored(deps, entries);
   if (committed.insight && deps.insights) {
     const { trail, counts, version } = committed.insight;
-    deps.insights.turn(userId, committed.user.preview !== undefined, counts, summaryOf(userId, trail, version, committed.user.userData));
+    deps.insights.turn(
+      userId,
+      committed.user.preview !== undefined,
+      counts,
+      summaryOf(userId, trail, version, committed.user.userData),
+    );
   }
   // The messages are stored already: show them before the bookkeeping below.
   if (entries.length > 0) deps.delivery.deliver(userId, entries);
@@ -99,7 +105,13 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   let user = committed.user;
   let all = entries;
   for (const step of failed) {
-    const more = await applyTurn(deps, userId, { kind: 'failed', dialogId: step.dialogId, stepId: step.stepId }, deps.clock.now(), { userWrote: false, user });
+    const more = await applyTurn(
+      deps,
+      userId,
+      { kind: 'failed', dialogId: step.dialogId, stepId: step.stepId },
+      deps.clock.now(),
+      { userWrote: false, user },
+    );
     if (more.status === 'committed') {
       user = more.user;
       all = [...all, ...more.entries];
@@ -144,10 +156,16 @@ async function commitTurn(
     known = undefined;
     if (!read) throw new Error(`user ${userId} does not exist`);
     const { trigger } = options;
-    if (trigger && read.lastTrigger !== trigger.seenMark && read.lastTrigger !== null && read.lastTrigger >= trigger.id) {
+    if (
+      trigger &&
+      read.lastTrigger !== trigger.seenMark &&
+      read.lastTrigger !== null &&
+      read.lastTrigger >= trigger.id
+    ) {
       return { status: 'ran-elsewhere' };
     }
-    if (options.answersPending !== undefined && read.pendingSeq !== options.answersPending) return { status: 'ran-elsewhere' };
+    if (options.answersPending !== undefined && read.pendingSeq !== options.answersPending)
+      return { status: 'ran-elsewhere' };
     const user = options.adjust ? options.adjust(read) : read;
     const understood = await understand(deps, user, input, models);
     const result = runTurn(deps.definition, user, understood, { moves: deps.moves });
@@ -156,14 +174,24 @@ async function commitTurn(
     // A channel that reads back what it missed keeps the bot's events too, after the turn's messages.
     const kept = events.length > 0 ? (deps.delivery.eventMessages?.(user, events) ?? []) : [];
     const outputs = [...trackLinks(deps, userId, result.outputs), ...kept];
-    const insight = deps.insights ? insightOf(deps.insights, user, input, result, result.outputs.length, now, options) : undefined;
+    const insight = deps.insights
+      ? insightOf(deps.insights, user, input, result, result.outputs.length, now, options)
+      : undefined;
     const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
     const outbox = turnOutbox(deps, userId, result.effects, now);
-    const handedOff = deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
+    const handedOff =
+      deps.delivery.handOff?.(user, { firstSeq, lastSeq: firstSeq + outputs.length - 1, at: now, events }) ?? [];
     const eventJobs = turnEventJobs(
       deps,
       user,
-      { before: read, input: understood, result, storesEntries: options.userEntry !== undefined || outputs.length > 0, ...(trigger ? { trigger } : {}), botEntries: { first: firstSeq, last: firstSeq + outputs.length - 1 } },
+      {
+        before: read,
+        input: understood,
+        result,
+        storesEntries: options.userEntry !== undefined || outputs.length > 0,
+        ...(trigger ? { trigger } : {}),
+        botEntries: { first: firstSeq, last: firstSeq + outputs.length - 1 },
+      },
       now,
     );
     const jobs = [...outbox.jobs, ...handedOff, ...eventJobs];
@@ -186,7 +214,9 @@ async function commitTurn(
       botEntries: outputs.map((message, index) => {
         // The step that said it, for the transcript export; the event messages after the outputs have none.
         const origin = result.origins?.[index];
-        return origin ? { from: 'bot' as const, at: now, message, dialogId: origin.dialogId, stepId: origin.stepId } : { from: 'bot' as const, at: now, message };
+        return origin
+          ? { from: 'bot' as const, at: now, message, dialogId: origin.dialogId, stepId: origin.stepId }
+          : { from: 'bot' as const, at: now, message };
       }),
       ...(jobs.length > 0 ? { jobs } : {}),
       ...(outbox.cancelJobs.length > 0 ? { cancelJobs: outbox.cancelJobs } : {}),
@@ -196,11 +226,22 @@ async function commitTurn(
     // The message is stored (now or before): the visitor's answer no longer depends on the deadline.
     if (outcome.status !== 'conflict' && options.userEntry) {
       meetDeadline();
-      const own = outcome.status === 'duplicate' ? outcome.entry : outcome.entries.find((e) => e.from === 'user' && e.clientId === options.userEntry?.clientId);
+      const own =
+        outcome.status === 'duplicate'
+          ? outcome.entry
+          : outcome.entries.find((e) => e.from === 'user' && e.clientId === options.userEntry?.clientId);
       if (own) options.stored?.({ seq: own.seq, duplicate: outcome.status === 'duplicate' });
     }
     if (outcome.status === 'duplicate') return { ...outcome, user: read };
-    if (outcome.status === 'committed') return { status: 'committed', result, user: outcome.user, entries: outcome.entries, jobs, ...(insight ? { insight } : {}) };
+    if (outcome.status === 'committed')
+      return {
+        status: 'committed',
+        result,
+        user: outcome.user,
+        entries: outcome.entries,
+        jobs,
+        ...(insight ? { insight } : {}),
+      };
   }
   throw new Error(`user ${userId} kept changing under ${MAX_ATTEMPTS} attempts to run a turn`);
 }
@@ -248,7 +289,12 @@ function insightOf(
 }
 
 /** Emails and SMS the turn sent: its email and sms effects, less those that failed. */
-function countSent(insights: NonNullable<AppDeps['insights']>, preview: boolean, effects: TurnResult['effects'], failed: readonly { dialogId: string; stepId: string }[]): void {
+function countSent(
+  insights: NonNullable<AppDeps['insights']>,
+  preview: boolean,
+  effects: TurnResult['effects'],
+  failed: readonly { dialogId: string; stepId: string }[],
+): void {
   let emails = 0;
   let sms = 0;
   for (const effect of effects) {
@@ -284,7 +330,12 @@ interface ModelReadings {
  * Runs the intent classifier / FAQ matcher on the text when, and only when, the turn will use them
  * from where `user` rests; each runs at most once a turn (`models` keeps what they said for a retry).
  */
-async function understand(deps: AppDeps, user: UserRecord, input: EngineInput, models: ModelReadings): Promise<EngineInput> {
+async function understand(
+  deps: AppDeps,
+  user: UserRecord,
+  input: EngineInput,
+  models: ModelReadings,
+): Promise<EngineInput> {
   if (input.kind !== 'text' && input.kind !== 'postback') return input;
   const needed = understandingNeeded(deps.definition, user, input);
   if (!needed.nlp && !needed.faq) return input;
@@ -294,7 +345,10 @@ async function understand(deps: AppDeps, user: UserRecord, input: EngineInput, m
       models.nlp = { value: await deps.classifier.classify(text) };
     } catch (error) {
       models.nlp = { value: undefined };
-      deps.logger.error({ userId: user.userId, err: error }, 'the intent classifier failed; the text is treated as unprocessed');
+      deps.logger.error(
+        { userId: user.userId, err: error },
+        'the intent classifier failed; the text is treated as unprocessed',
+      );
     }
   }
   if (needed.faq && deps.faq && !models.faq) models.faq = { value: await deps.faq.match(text) };

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotMessage } from '../../shared/protocol.ts';
 import { json, startUpstream, type Upstream } from '../integrations/test/upstream.ts';
-import { connectClient, eventually, startTestServer, storeLegs, TEST_FUNCTION_KEY, type TestClient, type TestServer } from '../test/start-test-server.ts';
+import {
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  TEST_FUNCTION_KEY,
+  type TestClient,
+  type TestServer,
+} from '../test/start-test-server.ts';
 
 const TOKEN = 'bot-wide-token-3c1f9a';
 const PASSWORD = 'basic-password-77e2d1';
@@ -65,7 +73,14 @@ function definition(up: string) {
   const authDialogs = AUTH_KINDS.map((service) => ({
     id: `points-${service}`,
     steps: [
-      { id: 'call', type: 'integration', integration: 'memberPoints', service, params: { member: '{{userId}}' }, output: 'pts' },
+      {
+        id: 'call',
+        type: 'integration',
+        integration: 'memberPoints',
+        service,
+        params: { member: '{{userId}}' },
+        output: 'pts',
+      },
       { id: 'say', type: 'message', text: 'You have {{pts.points}} points ({{pts.tier}}).' },
       { id: 'end', type: 'end' },
     ],
@@ -84,7 +99,11 @@ function definition(up: string) {
           onError: policy === 'fatal' ? 'fatal' : policy === 'dialog' ? 'dialog:rescued' : 'flag:broke',
           ...(policy === 'fatal' ? { errorText: 'Points are out of reach.' } : {}),
         },
-        { id: 'check', type: 'condition', branches: [{ when: { variable: 'broke', op: 'equals', value: true }, then: 'flagged' }] },
+        {
+          id: 'check',
+          type: 'condition',
+          branches: [{ when: { variable: 'broke', op: 'equals', value: true }, then: 'flagged' }],
+        },
         { id: 'fine', type: 'message', text: 'Not flagged.', next: 'end' },
         { id: 'flagged', type: 'message', text: 'Flagged {{brokeError}}.' },
         { id: 'end', type: 'end' },
@@ -94,7 +113,14 @@ function definition(up: string) {
   const leaking = AUTH_KINDS.map((service) => ({
     id: `leak-${service}`,
     steps: [
-      { id: 'call', type: 'integration', integration: 'memberPoints', service, params: { member: 'm-1', mode: 'leak' }, onError: 'flag:leaked' },
+      {
+        id: 'call',
+        type: 'integration',
+        integration: 'memberPoints',
+        service,
+        params: { member: 'm-1', mode: 'leak' },
+        onError: 'flag:leaked',
+      },
       { id: 'say', type: 'message', text: 'Leak handled.' },
       { id: 'end', type: 'end' },
     ],
@@ -103,7 +129,14 @@ function definition(up: string) {
   const later = {
     id: 'points-later',
     steps: [
-      { id: 'call', type: 'integration', integration: 'memberPoints', service: 'bearer', timing: 'async', params: { member: 'later-1' } },
+      {
+        id: 'call',
+        type: 'integration',
+        integration: 'memberPoints',
+        service: 'bearer',
+        timing: 'async',
+        params: { member: 'later-1' },
+      },
       { id: 'say', type: 'message', text: 'Your points are on their way.' },
       { id: 'end', type: 'end' },
     ],
@@ -116,12 +149,32 @@ function definition(up: string) {
         basic: { baseUrl: api, auth: { type: 'basic', username: 'bot', passwordEnv: 'OWN_STEPS_PASSWORD' } },
         bearer: { baseUrl: api, auth: { type: 'bearer', tokenEnv: 'OWN_STEPS_TOKEN' } },
         user: { baseUrl: api, auth: { type: 'bearer-user' } },
-        oauth: { baseUrl: api, auth: { type: 'oauth2-client-credentials', tokenUrl: `${up}/oauth/token`, clientId: 'bot-client', clientSecretEnv: 'OWN_STEPS_CLIENT_SECRET' } },
+        oauth: {
+          baseUrl: api,
+          auth: {
+            type: 'oauth2-client-credentials',
+            tokenUrl: `${up}/oauth/token`,
+            clientId: 'bot-client',
+            clientSecretEnv: 'OWN_STEPS_CLIENT_SECRET',
+          },
+        },
       },
     },
     dialogs: [
-      { id: 'home', steps: [{ id: 'hi', type: 'message', text: 'Home.' }, { id: 'end', type: 'end' }] },
-      { id: 'rescued', steps: [{ id: 'r', type: 'message', text: 'Rescued.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'home',
+        steps: [
+          { id: 'hi', type: 'message', text: 'Home.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+      {
+        id: 'rescued',
+        steps: [
+          { id: 'r', type: 'message', text: 'Rescued.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       ...authDialogs,
       ...failing,
       ...leaking,
@@ -138,13 +191,22 @@ for (const leg of storeLegs()) {
     let dir: string;
 
     beforeAll(async () => {
-      Object.assign(process.env, { OWN_STEPS_TOKEN: TOKEN, OWN_STEPS_PASSWORD: PASSWORD, OWN_STEPS_CLIENT_SECRET: CLIENT_SECRET });
+      Object.assign(process.env, {
+        OWN_STEPS_TOKEN: TOKEN,
+        OWN_STEPS_PASSWORD: PASSWORD,
+        OWN_STEPS_CLIENT_SECRET: CLIENT_SECRET,
+      });
       upstream = await startUpstream((req, res) => {
-        if (req.url === '/oauth/token') return json(res, 200, { access_token: ISSUED, token_type: 'Bearer', expires_in: 3600 });
-        if (req.url.startsWith('/api/members/')) return json(res, 200, { id: decodeURIComponent(req.url.slice('/api/members/'.length)), points: 1200 });
+        if (req.url === '/oauth/token')
+          return json(res, 200, { access_token: ISSUED, token_type: 'Bearer', expires_in: 3600 });
+        if (req.url.startsWith('/api/members/'))
+          return json(res, 200, { id: decodeURIComponent(req.url.slice('/api/members/'.length)), points: 1200 });
         // Echoes the credentials it was sent, as a careless API might in an error answer.
         if (req.url === '/api/echo') return json(res, 200, { sent: req.headers.authorization });
-        if (req.url === '/api/tiers/lookup') return json(res, 200, { tier: (JSON.parse(req.body) as { points: number }).points >= 1000 ? 'gold' : 'silver' });
+        if (req.url === '/api/tiers/lookup')
+          return json(res, 200, {
+            tier: (JSON.parse(req.body) as { points: number }).points >= 1000 ? 'gold' : 'silver',
+          });
         return json(res, 404, {});
       });
       // The module sits outside the repository and beside, not under, the definition's folder.
@@ -154,7 +216,13 @@ for (const leg of storeLegs()) {
       await writeFile(path.join(dir, 'steps', 'member-points.mjs'), MODULE);
       const file = path.join(dir, 'bot', 'bot.json');
       await writeFile(file, JSON.stringify(definition(upstream.url)));
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', WEBCHAT_RATE_LIMIT: '10000', INTEGRATION_USER_RATE_LIMIT: '10000' });
+      server = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: file,
+        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+        WEBCHAT_RATE_LIMIT: '10000',
+        INTEGRATION_USER_RATE_LIMIT: '10000',
+      });
       client = connectClient(server.url, { user: { authToken: USER_TOKEN } });
       await new Promise((resolve) => client.once('session', resolve));
       await eventually('the greeting', () => client.items.some((i) => (i.message as BotMessage).type === 'text'));
@@ -169,7 +237,8 @@ for (const leg of storeLegs()) {
     async function run(dialogId: string, done: (message: BotMessage) => boolean): Promise<BotMessage[]> {
       const before = client.items.length;
       await client.emitWithAck('start_dialog', { dialogId });
-      const after = () => client.items.slice(before).flatMap((i) => (i.from === 'bot' ? [i.message as BotMessage] : []));
+      const after = () =>
+        client.items.slice(before).flatMap((i) => (i.from === 'bot' ? [i.message as BotMessage] : []));
       await eventually(`the answer of ${dialogId}`, () => after().some(done));
       return after();
     }
@@ -180,7 +249,10 @@ for (const leg of storeLegs()) {
         const messages = await run(`points-${service}`, (m) => m.type === 'text' && m.text.startsWith('You have'));
         expect(messages).toEqual([{ type: 'text', text: 'You have 1200 points (gold).' }]);
         const calls = upstream.seen.slice(before).filter((r) => r.url.startsWith('/api/'));
-        expect(calls.map((r) => `${r.method} ${r.url.replace(/members\/.*/, 'members/…')}`)).toEqual(['GET /api/members/…', 'POST /api/tiers/lookup']);
+        expect(calls.map((r) => `${r.method} ${r.url.replace(/members\/.*/, 'members/…')}`)).toEqual([
+          'GET /api/members/…',
+          'POST /api/tiers/lookup',
+        ]);
         const expected = {
           basic: `Basic ${Buffer.from(`bot:${PASSWORD}`).toString('base64')}`,
           bearer: `Bearer ${TOKEN}`,
@@ -216,11 +288,21 @@ for (const leg of storeLegs()) {
     }
 
     it('when a step of the module is async, then the dialog goes on at once and its two calls are made later, in the integration log', async () => {
-      const messages = await run('points-later', (m) => m.type === 'text' && m.text === 'Your points are on their way.');
+      const messages = await run(
+        'points-later',
+        (m) => m.type === 'text' && m.text === 'Your points are on their way.',
+      );
       expect(messages).toEqual([{ type: 'text', text: 'Your points are on their way.' }]);
-      await eventually('the later calls', () => upstream.seen.some((r) => r.url === '/api/tiers/lookup' && r.body === '{"points":1200}') && upstream.seen.some((r) => r.url === '/api/members/later-1'));
+      await eventually(
+        'the later calls',
+        () =>
+          upstream.seen.some((r) => r.url === '/api/tiers/lookup' && r.body === '{"points":1200}') &&
+          upstream.seen.some((r) => r.url === '/api/members/later-1'),
+      );
       const rows = await eventually('the logged calls', async () => {
-        const res = await fetch(`${server.url}/api/management/export/integrationLog`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+        const res = await fetch(`${server.url}/api/management/export/integrationLog`, {
+          headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+        });
         const all = JSON.parse(await res.text()) as { url: string; method: string; responseStatus: number }[];
         const found = all.filter((r) => r.url.endsWith('/api/members/later-1'));
         return found.length > 0 ? found : undefined;
@@ -233,15 +315,33 @@ for (const leg of storeLegs()) {
       await run('stops-flag', (m) => m.type === 'text' && m.text.startsWith('Flagged'));
       const failed = server.logs.slice(logsBefore).find((line) => line.event === 'integration_failed');
       // The module rejected with the signal's reason before the step's own deadline ran out.
-      expect(failed).toMatchObject({ kind: 'timeout', msg: expect.stringMatching(/memberPoints step did not finish within 300 ms/) });
+      expect(failed).toMatchObject({
+        kind: 'timeout',
+        msg: expect.stringMatching(/memberPoints step did not finish within 300 ms/),
+      });
     });
 
     it("when the integration log is exported, then the module's calls are there with every credential redacted", async () => {
-      const res = await fetch(`${server.url}/api/management/export/integrationLog`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const res = await fetch(`${server.url}/api/management/export/integrationLog`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(res.status).toBe(200);
       const text = await res.text();
-      const rows = JSON.parse(text) as { url: string; method: string; requestBody: string | null; responseStatus: number }[];
-      expect(rows.some((r) => r.method === 'POST' && r.url.endsWith('/api/tiers/lookup') && r.requestBody === '{"points":1200}' && r.responseStatus === 200)).toBe(true);
+      const rows = JSON.parse(text) as {
+        url: string;
+        method: string;
+        requestBody: string | null;
+        responseStatus: number;
+      }[];
+      expect(
+        rows.some(
+          (r) =>
+            r.method === 'POST' &&
+            r.url.endsWith('/api/tiers/lookup') &&
+            r.requestBody === '{"points":1200}' &&
+            r.responseStatus === 200,
+        ),
+      ).toBe(true);
       expect(rows.some((r) => r.url.endsWith('/oauth/token'))).toBe(true);
       for (const secret of SECRETS) expect(text).not.toContain(secret);
       expect(text).not.toContain(Buffer.from(`bot:${PASSWORD}`).toString('base64'));

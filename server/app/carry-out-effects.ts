@@ -28,7 +28,13 @@ export async function sendMessages(
       else await sendSms(deps, userId, effect, now);
     } catch (error) {
       deps.logger.error(
-        { userId, dialogId: effect.dialogId, stepId: effect.stepId, code: `${effect.type}_failed`, reason: (error as Error).message },
+        {
+          userId,
+          dialogId: effect.dialogId,
+          stepId: effect.stepId,
+          code: `${effect.type}_failed`,
+          reason: (error as Error).message,
+        },
         `the ${effect.type === 'email' ? 'email' : 'SMS'} step could not send; its onError (if any) runs next`,
       );
       failed.push({ dialogId: effect.dialogId, stepId: effect.stepId });
@@ -40,7 +46,13 @@ export async function sendMessages(
 async function sendEmail(deps: AppDeps, userId: string, effect: EmailEffect, now: number): Promise<void> {
   if (!deps.mailer) throw new Error('email is not configured: set SMTP_URL');
   if (effect.to.length === 0) throw new Error('the email step has no recipient (its "to" rendered empty)');
-  await deps.mailer.send({ to: effect.to, cc: effect.cc, replyTo: effect.replyTo, subject: effect.subject, text: effect.body });
+  await deps.mailer.send({
+    to: effect.to,
+    cc: effect.cc,
+    replyTo: effect.replyTo,
+    subject: effect.subject,
+    text: effect.body,
+  });
   await deps.store.appendLog('outgoingEmail', {
     userId,
     timestamp: now,
@@ -80,7 +92,8 @@ function firstTime(deps: AppDeps, name: string): boolean {
 
 const warnings = {
   missing_variable: 'a template names a variable that has no value; it rendered empty (logged once per name)',
-  step_limit: 'a run without input took more steps than settings.maxStepsWithoutInput allows (a goto cycle?); the conversation was stopped and the user got the fallback',
+  step_limit:
+    'a run without input took more steps than settings.maxStepsWithoutInput allows (a goto cycle?); the conversation was stopped and the user got the fallback',
   call_limit:
     'a run without input made more integration calls, email, SMS or short waits than settings.maxCallsWithoutInput allows (a goto back to an integration step?); the conversation was stopped and the user got the fallback',
   integration_error_policy: "an integration step failed; the conversation followed the step's onError",

@@ -8,7 +8,9 @@ import type { AppDeps } from './deps.ts';
  * the log must not keep what was just erased.
  */
 export async function eraseUser(
-  deps: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage'> & { readonly insights?: { eraseUser(userId: string): Promise<number> } },
+  deps: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage'> & {
+    readonly insights?: { eraseUser(userId: string): Promise<number> };
+  },
   userId: string,
 ): Promise<ErasureReport> {
   const { erased, counters, events } = await deps.turns.run(userId, async () => {
@@ -20,10 +22,27 @@ export async function eraseUser(
     // Subscribers' copy of the user's events goes too, at once; those that asked hear of the erasure
     // to do the same (a job, which erases again after any of the user's events still being recorded).
     const events = (await deps.events?.forget(userId)) ?? 0;
-    if (known) await deps.events?.emit({ userId, channelId: known.channelId }, [{ kind: 'user.erased', data: {} }], deps.clock.now(), { erase: true });
+    if (known)
+      await deps.events?.emit(
+        { userId, channelId: known.channelId },
+        [{ kind: 'user.erased', data: {} }],
+        deps.clock.now(),
+        { erase: true },
+      );
     return { erased: report, counters: usage, events };
   });
   const logRows = Object.values(erased.logs).reduce((sum, count) => sum + count, 0);
-  deps.logger.info({ event: 'user_erased', found: erased.user === 1, transcript: erased.transcript, logs: logRows, jobs: erased.jobs, usageCounters: counters, events }, 'a user was erased');
+  deps.logger.info(
+    {
+      event: 'user_erased',
+      found: erased.user === 1,
+      transcript: erased.transcript,
+      logs: logRows,
+      jobs: erased.jobs,
+      usageCounters: counters,
+      events,
+    },
+    'a user was erased',
+  );
   return erased;
 }

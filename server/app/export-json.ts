@@ -17,7 +17,11 @@ const REORDERED = /^(?:0|[1-9]\d*)$/;
  * keys, a field listed twice, a field named like an array index) it returns undefined and the
  * caller writes the record from its values.
  */
-export function storedTextRecord(fields: readonly string[]): ((userId: string, timestamp: number, data: Readonly<Record<string, unknown>>, text: string) => string | undefined) | null {
+export function storedTextRecord(
+  fields: readonly string[],
+):
+  | ((userId: string, timestamp: number, data: Readonly<Record<string, unknown>>, text: string) => string | undefined)
+  | null {
   const rest = fields.slice(2);
   const usable =
     fields[0] === 'userId' &&
@@ -26,7 +30,12 @@ export function storedTextRecord(fields: readonly string[]): ((userId: string, t
     !fields.some((field) => REORDERED.test(field) || field === '__proto__');
   if (!usable) return null;
   // tails[k]: the fields from rest[k] on, each missing, so null.
-  const tails = rest.map((_, k) => rest.slice(k).map((field) => `,${JSON.stringify(field)}:null`).join(''));
+  const tails = rest.map((_, k) =>
+    rest
+      .slice(k)
+      .map((field) => `,${JSON.stringify(field)}:null`)
+      .join(''),
+  );
   tails.push('');
   const iso = isoTimeFormatter();
   return (userId, timestamp, data, text) => {
@@ -39,7 +48,10 @@ export function storedTextRecord(fields: readonly string[]): ((userId: string, t
       if (key !== rest[k] || data[key] === undefined) return undefined;
     }
     // One expression, so the record is as few joined pieces as can be (see ChunkWriter in stream-export.ts).
-    const head = (NEEDS_ESCAPING.test(userId) ? `{"userId":${JSON.stringify(userId)},"timestamp":"` : `{"userId":"${userId}","timestamp":"`) + iso(timestamp);
+    const head =
+      (NEEDS_ESCAPING.test(userId)
+        ? `{"userId":${JSON.stringify(userId)},"timestamp":"`
+        : `{"userId":"${userId}","timestamp":"`) + iso(timestamp);
     if (keys.length === 0) return `${head}"${tails[0]}}`;
     if (keys.length === rest.length) return `${head}",${text.slice(1)}`;
     return `${head}",${text.slice(1, -1)}${tails[keys.length]}}`;

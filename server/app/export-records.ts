@@ -15,7 +15,9 @@ export type ExportName = (typeof EXPORT_NAMES)[number];
 export const USER_DATA_EXPORTS: readonly ExportName[] = ['userData', 'userDataSnapshot'];
 
 /** Record fields after userId and timestamp, exactly as the spec's section 2 lists them. */
-export const LOG_FIELDS: Readonly<Record<Exclude<ExportName, 'userData' | 'userDataSnapshot' | 'transcript'>, readonly string[]>> = {
+export const LOG_FIELDS: Readonly<
+  Record<Exclude<ExportName, 'userData' | 'userDataSnapshot' | 'transcript'>, readonly string[]>
+> = {
   nlpLog: ['dialogId', 'stepId', 'stepType', 'query', 'modelId', 'intent', 'result', 'processed'],
   outgoingEmail: ['body', 'from', 'recipients', 'replyTo', 'stepId', 'subject'],
   outgoingSms: ['channel', 'link', 'message', 'provider', 'recipients'],
@@ -50,7 +52,11 @@ export function messageText(message: Readonly<Record<string, unknown>>): string 
       return text(message.name);
     case 'carousel': {
       const cards = Array.isArray(message.cards) ? (message.cards as unknown[]) : [];
-      const titles = cards.map((card) => (typeof card === 'object' && card !== null ? text((card as Record<string, unknown>).title) : null)).filter((title) => title !== null);
+      const titles = cards
+        .map((card) =>
+          typeof card === 'object' && card !== null ? text((card as Record<string, unknown>).title) : null,
+        )
+        .filter((title) => title !== null);
       return titles.length > 0 ? titles.join(' | ') : null;
     }
     default:
@@ -60,7 +66,15 @@ export function messageText(message: Readonly<Record<string, unknown>>): string 
 
 function transcriptData(row: TranscriptExportRow): Record<string, unknown> {
   const { message } = row;
-  return { seq: row.seq, from: row.from, kind: typeof message.type === 'string' ? message.type : null, text: messageText(message), dialogId: row.dialogId, stepId: row.stepId, message };
+  return {
+    seq: row.seq,
+    from: row.from,
+    kind: typeof message.type === 'string' ? message.type : null,
+    text: messageText(message),
+    dialogId: row.dialogId,
+    stepId: row.stepId,
+    message,
+  };
 }
 
 export function isExportName(name: string): name is ExportName {
@@ -117,7 +131,8 @@ function matches(data: Readonly<Record<string, unknown>>, filters: ExportFilters
   return true;
 }
 
-const SECRET_KEYS = /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key|x-api-key|api-key|apikey|password|client_secret|access_token|refresh_token)$/i;
+const SECRET_KEYS =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key|x-api-key|api-key|apikey|password|client_secret|access_token|refresh_token)$/i;
 
 /**
  * Secrets never reach a record (decisions.md). The integration log is
@@ -137,7 +152,10 @@ export function redact(value: unknown, depth = 0): unknown {
  * or one declared twice) holds, at each listing, the value of its last listing: what assigning
  * the fields in order to one object gives, which is how records were built before.
  */
-function recordValues(fields: readonly string[], secrets: boolean): (userId: string, timestamp: number, data: Readonly<Record<string, unknown>>) => unknown[] {
+function recordValues(
+  fields: readonly string[],
+  secrets: boolean,
+): (userId: string, timestamp: number, data: Readonly<Record<string, unknown>>) => unknown[] {
   const iso = isoTimeFormatter();
   // Per field: 0 = the user id, 1 = the time, else the data field to read.
   const sources = fields.map((field, i) => {
@@ -180,14 +198,17 @@ export async function* exportRecords(
   const shown = (userId: string) => previews.size === 0 || !previews.has(userId);
   if (name === 'transcript') {
     for await (const rows of deps.store.exportTranscript(range).batches()) {
-      const items = rows.filter((row) => shown(row.userId)).map((row) => ({ values: values(row.userId, row.at, transcriptData(row)), cursor: row.cursor }));
+      const items = rows
+        .filter((row) => shown(row.userId))
+        .map((row) => ({ values: values(row.userId, row.at, transcriptData(row)), cursor: row.cursor }));
       if (items.length > 0) yield items;
     }
     return;
   }
   const filters = name === 'userData' || name === 'userDataSnapshot' ? query.filters : undefined;
   // userData lists every known user (not only those who wrote), by their last message, else their creation.
-  const source: AsyncIterable<readonly (KnownUserRow | LogEntry)[]> = name === 'userData' ? deps.store.exportKnownUsers(range).batches() : deps.store.readLogs(name, range).batches();
+  const source: AsyncIterable<readonly (KnownUserRow | LogEntry)[]> =
+    name === 'userData' ? deps.store.exportKnownUsers(range).batches() : deps.store.readLogs(name, range).batches();
   // Secrets are taken out of parsed data only, so the integration log's records are always written from it.
   const fromText = query.json && name !== 'integrationLog' ? storedTextRecord(fields) : null;
   for await (const rows of source) {
@@ -199,7 +220,11 @@ export async function* exportRecords(
       if (filters && !matches(data, filters)) continue;
       const text = user ? row.userDataJson : row.dataJson;
       const json = fromText && text !== undefined ? fromText(row.userId, row.timestamp, data, text) : undefined;
-      items.push(json === undefined ? { values: values(row.userId, row.timestamp, data), cursor: row.cursor } : { json, cursor: row.cursor });
+      items.push(
+        json === undefined
+          ? { values: values(row.userId, row.timestamp, data), cursor: row.cursor }
+          : { json, cursor: row.cursor },
+      );
     }
     if (items.length > 0) yield items;
   }

@@ -11,6 +11,9 @@ export function fireTimer(deps: AppDeps, input: { readonly userId: string; reado
     const user = await deps.store.getUser(input.userId);
     if (!user) return;
     // The user just read is the turn's: a second read would cost a round trip on a shared store.
-    await applyTurn(deps, input.userId, { kind: 'timer', timerId: input.timerId }, deps.clock.now(), { userWrote: false, user });
+    await applyTurn(deps, input.userId, { kind: 'timer', timerId: input.timerId }, deps.clock.now(), {
+      userWrote: false,
+      user,
+    });
   });
 }

@@ -22,16 +22,26 @@ export function handlePageEvent(deps: AppDeps, event: PageEvent): Promise<void> 
     const now = deps.clock.now();
     const change = (current: UserRecord): UserRecord => {
       const adjusted = event.adjust ? event.adjust(current) : current;
-      return { ...adjusted, variables: { ...adjusted.variables, lastPageEvent: { name: event.name, payload: event.payload } } };
+      return {
+        ...adjusted,
+        variables: { ...adjusted.variables, lastPageEvent: { name: event.name, payload: event.payload } },
+      };
     };
     const user = await deps.store.getUser(event.userId);
     if (user && matters(deps, event.name, user.variables)) {
       // The event's record is committed with the turn it causes: one write, nothing half done.
-      await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, { userWrote: false, user, adjust: change });
+      await applyTurn(deps, event.userId, { kind: 'pageEvent', name: event.name, payload: event.payload }, now, {
+        userWrote: false,
+        user,
+        adjust: change,
+      });
       return;
     }
     if (user) {
-      deps.logger.debug?.({ event: 'page_event_unrouted', userId: event.userId, name: event.name }, 'a page event no dialog or waiting timer listens for: kept as lastPageEvent only');
+      deps.logger.debug?.(
+        { event: 'page_event_unrouted', userId: event.userId, name: event.name },
+        'a page event no dialog or waiting timer listens for: kept as lastPageEvent only',
+      );
     }
     await updateUserWithRetry(deps.store, event.userId, now, (current) => ({ variables: change(current).variables }));
   });
@@ -44,6 +54,10 @@ function matters(deps: AppDeps, name: string, variables: Readonly<Record<string,
   return (
     typeof timers === 'object' &&
     timers !== null &&
-    Object.values(timers).some((t) => Array.isArray((t as { pageEvents?: unknown }).pageEvents) && (t as { pageEvents: string[] }).pageEvents.includes(name))
+    Object.values(timers).some(
+      (t) =>
+        Array.isArray((t as { pageEvents?: unknown }).pageEvents) &&
+        (t as { pageEvents: string[] }).pageEvents.includes(name),
+    )
   );
 }

@@ -39,43 +39,45 @@ export const TYPING_DELAY_MS = 300;
  */
 export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
   const engineInput = toEngineInput(deps, input.message);
-  return withinTurnDeadline(deps, input, () => deps.turns.run(input.userId, async () => {
-    // The turn holds the user's lock: from here the store has TURN_DEADLINE to take the message.
-    startDeadline();
-    const now = deps.clock.now();
-    const userEntry = { from: 'user' as const, clientId: input.clientId, at: now, message: input.message };
-    // "Typing…" only for answers that take a while (a mail server, a slow model): an
-    // instant answer would just flicker the indicator, and costs two more pushes per turn.
-    let typing = false;
-    const indicator = setTimeout(() => {
-      typing = true;
-      deps.delivery.typing(input.userId, true);
-    }, TYPING_DELAY_MS);
-    try {
-      const outcome = await applyTurn(deps, input.userId, engineInput, now, {
-        userWrote: true,
-        userEntry,
-        ...(input.user ? { user: input.user } : {}),
-        ...(input.stored ? { stored: input.stored } : {}),
-      }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
-      // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
-      if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };
-      if (outcome.status === 'duplicate') {
-        // The widget resends what it saw no ack for: if that message's turn had failed, this is its second run.
-        // The turn's own read of the user tells (a stale one is safe: answerPending's commit checks the mark again).
-        const user = 'user' in outcome && outcome.user ? outcome.user : await deps.store.getUser(input.userId);
-        if (user?.pendingSeq === outcome.entry.seq) await answerPending(deps, user);
-        return { seq: outcome.entry.seq, duplicate: true };
+  return withinTurnDeadline(deps, input, () =>
+    deps.turns.run(input.userId, async () => {
+      // The turn holds the user's lock: from here the store has TURN_DEADLINE to take the message.
+      startDeadline();
+      const now = deps.clock.now();
+      const userEntry = { from: 'user' as const, clientId: input.clientId, at: now, message: input.message };
+      // "Typing…" only for answers that take a while (a mail server, a slow model): an
+      // instant answer would just flicker the indicator, and costs two more pushes per turn.
+      let typing = false;
+      const indicator = setTimeout(() => {
+        typing = true;
+        deps.delivery.typing(input.userId, true);
+      }, TYPING_DELAY_MS);
+      try {
+        const outcome = await applyTurn(deps, input.userId, engineInput, now, {
+          userWrote: true,
+          userEntry,
+          ...(input.user ? { user: input.user } : {}),
+          ...(input.stored ? { stored: input.stored } : {}),
+        }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
+        // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
+        if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };
+        if (outcome.status === 'duplicate') {
+          // The widget resends what it saw no ack for: if that message's turn had failed, this is its second run.
+          // The turn's own read of the user tells (a stale one is safe: answerPending's commit checks the mark again).
+          const user = 'user' in outcome && outcome.user ? outcome.user : await deps.store.getUser(input.userId);
+          if (user?.pendingSeq === outcome.entry.seq) await answerPending(deps, user);
+          return { seq: outcome.entry.seq, duplicate: true };
+        }
+        const own = outcome.entries.find((e) => e.from === 'user' && e.clientId === input.clientId);
+        if (!own) throw new Error('the store returned no transcript entry for the message');
+        input.committed?.(outcome.user);
+        return { seq: own.seq, duplicate: false };
+      } finally {
+        clearTimeout(indicator);
+        if (typing) deps.delivery.typing(input.userId, false);
       }
-      const own = outcome.entries.find((e) => e.from === 'user' && e.clientId === input.clientId);
-      if (!own) throw new Error('the store returned no transcript entry for the message');
-      input.committed?.(outcome.user);
-      return { seq: own.seq, duplicate: false };
-    } finally {
-      clearTimeout(indicator);
-      if (typing) deps.delivery.typing(input.userId, false);
-    }
-  }));
+    }),
+  );
 }
 
 /**
@@ -91,7 +93,10 @@ async function storePendingOrRethrow(
   input: UserInput,
   entry: NewTranscriptEntry,
   error: unknown,
-): Promise<{ readonly status: 'pending'; readonly entry: TranscriptEntry } | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }> {
+): Promise<
+  | { readonly status: 'pending'; readonly entry: TranscriptEntry }
+  | { readonly status: 'duplicate'; readonly entry: TranscriptEntry }
+> {
   let stored: TranscriptEntry & { readonly duplicate: boolean };
   // Past the deadline the visitor has been asked to send again: storing the message now would answer them twice.
   if (timeLeft() <= 0) throw error;
@@ -104,7 +109,10 @@ async function storePendingOrRethrow(
   }
   input.stored?.({ seq: stored.seq, duplicate: stored.duplicate });
   if (stored.duplicate) return { status: 'duplicate' as const, entry: stored };
-  deps.logger.error({ event: 'turn_failed', userId: input.userId, seq: stored.seq, err: error }, "a turn failed; the user's message is stored and its turn will run again");
+  deps.logger.error(
+    { event: 'turn_failed', userId: input.userId, seq: stored.seq, err: error },
+    "a turn failed; the user's message is stored and its turn will run again",
+  );
   countStored(deps, [stored]);
   deps.delivery.deliver(input.userId, [stored]);
   // Best effort: should the store refuse this too, the mark still brings the turn back on the next connect.

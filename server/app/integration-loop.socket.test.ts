@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startUpstream, type Upstream } from '../integrations/test/upstream.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../test/start-test-server.ts';
 
 /** The bot's own limit on calls in a run without input (settings.maxCallsWithoutInput). */
 const MAX_CALLS = 4;
@@ -13,27 +20,71 @@ const PER_MINUTE = 2;
 /** A bot author's slip: a sync and an async call, then a goto back to the first, with no input between. */
 function definition(up: string) {
   return {
-    settings: { id: 'loops', name: 'Loop bot', startDialog: 'home', fallbackText: 'Sorry, something got stuck.', maxCallsWithoutInput: MAX_CALLS },
-    integrations: { services: { orders: { baseUrl: `${up}/orders/` }, tracking: { baseUrl: `${up}/tracking/` }, stock: { baseUrl: `${up}/stock/` } } },
+    settings: {
+      id: 'loops',
+      name: 'Loop bot',
+      startDialog: 'home',
+      fallbackText: 'Sorry, something got stuck.',
+      maxCallsWithoutInput: MAX_CALLS,
+    },
+    integrations: {
+      services: {
+        orders: { baseUrl: `${up}/orders/` },
+        tracking: { baseUrl: `${up}/tracking/` },
+        stock: { baseUrl: `${up}/stock/` },
+      },
+    },
     dialogs: [
-      { id: 'home', steps: [{ id: 'hi', type: 'message', text: 'Home.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'home',
+        steps: [
+          { id: 'hi', type: 'message', text: 'Home.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       {
         id: 'loop',
         steps: [
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'orders', params: { userId: '{{userId}}' } },
-          { id: 'track', type: 'integration', integration: 'sendTrackingEvent', service: 'tracking', timing: 'async', params: { event: 'looped', userId: '{{userId}}' } },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'orders',
+            params: { userId: '{{userId}}' },
+          },
+          {
+            id: 'track',
+            type: 'integration',
+            integration: 'sendTrackingEvent',
+            service: 'tracking',
+            timing: 'async',
+            params: { event: 'looped', userId: '{{userId}}' },
+          },
           { id: 'again', type: 'goto', dialog: 'loop', step: 'call' },
         ],
       },
       {
         id: 'stock',
         steps: [
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'stock', params: { userId: '{{userId}}' }, onError: 'dialog:busy' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'stock',
+            params: { userId: '{{userId}}' },
+            onError: 'dialog:busy',
+          },
           { id: 'said', type: 'message', text: 'In stock.' },
           { id: 'end', type: 'end' },
         ],
       },
-      { id: 'busy', steps: [{ id: 'said', type: 'message', text: 'Too many questions at once, please try again in a minute.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'busy',
+        steps: [
+          { id: 'said', type: 'message', text: 'Too many questions at once, please try again in a minute.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
     ],
   };
 }
@@ -46,7 +97,9 @@ for (const leg of storeLegs()) {
     const calls = (service: string) => upstream.seen.filter((r) => r.url.startsWith(`/${service}/`)).length;
 
     beforeAll(async () => {
-      upstream = await startUpstream((req, res) => json(res, req.url.startsWith('/tracking/') ? 202 : 200, req.url.startsWith('/tracking/') ? {} : []));
+      upstream = await startUpstream((req, res) =>
+        json(res, req.url.startsWith('/tracking/') ? 202 : 200, req.url.startsWith('/tracking/') ? {} : []),
+      );
       dir = await mkdtemp(path.join(tmpdir(), 'loop-bot-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(definition(upstream.url)));
@@ -92,9 +145,16 @@ for (const leg of storeLegs()) {
           await client.emitWithAck('start_dialog', { dialogId: 'stock' });
           await eventually(`answer ${i + 1}`, () => botTexts(client.items.slice(before)).length > 0);
         }
-        expect(botTexts(client.items).slice(1)).toEqual([...Array(PER_MINUTE).fill('In stock.'), 'Too many questions at once, please try again in a minute.']);
+        expect(botTexts(client.items).slice(1)).toEqual([
+          ...Array(PER_MINUTE).fill('In stock.'),
+          'Too many questions at once, please try again in a minute.',
+        ]);
         expect(calls('stock')).toBe(PER_MINUTE);
-        expect(server.logs.find((line) => line.code === 'integration_rate_limited')).toMatchObject({ service: 'stock', stepId: 'call', dialogId: 'stock' });
+        expect(server.logs.find((line) => line.code === 'integration_rate_limited')).toMatchObject({
+          service: 'stock',
+          stepId: 'call',
+          dialogId: 'stock',
+        });
       } finally {
         client.disconnect();
       }

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotMessage, Session } from '../../shared/protocol.ts';
 import { json, startUpstream, type Upstream } from '../integrations/test/upstream.ts';
-import { connectClient, eventually, startTestServer, storeLegs, type TestClient, type TestServer } from '../test/start-test-server.ts';
+import {
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestClient,
+  type TestServer,
+} from '../test/start-test-server.ts';
 
 /** A port nothing listens on: a call there fails as a network error. */
 async function closedPort(): Promise<number> {
@@ -34,7 +41,11 @@ function definition(up: string, downPort: number) {
           onError: policy === 'fatal' ? 'fatal' : policy === 'dialog' ? 'dialog:rescued' : 'flag:broke',
           ...(policy === 'fatal' ? { errorText: 'It broke for good.' } : {}),
         },
-        { id: 'check', type: 'condition', branches: [{ when: { variable: 'broke', op: 'equals', value: true }, then: 'flagged' }] },
+        {
+          id: 'check',
+          type: 'condition',
+          branches: [{ when: { variable: 'broke', op: 'equals', value: true }, then: 'flagged' }],
+        },
         { id: 'fine', type: 'message', text: 'Not flagged.', next: 'end' },
         { id: 'flagged', type: 'message', text: 'Flagged {{brokeError}}.' },
         { id: 'end', type: 'end' },
@@ -55,12 +66,32 @@ function definition(up: string, downPort: number) {
       datasets: [{ name: 'spots', source: { service: 'ok', url: 'spots' } }],
     },
     dialogs: [
-      { id: 'home', steps: [{ id: 'hi', type: 'message', text: 'Home.' }, { id: 'end', type: 'end' }] },
-      { id: 'rescued', steps: [{ id: 'r', type: 'message', text: 'Rescued.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'home',
+        steps: [
+          { id: 'hi', type: 'message', text: 'Home.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+      {
+        id: 'rescued',
+        steps: [
+          { id: 'r', type: 'message', text: 'Rescued.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       {
         id: 'events',
         steps: [
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'ok', params: { userId: '{{userId}}' }, mapping: '@cards', output: 'cards' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'ok',
+            params: { userId: '{{userId}}' },
+            mapping: '@cards',
+            output: 'cards',
+          },
           { id: 'show', type: 'message', text: 'Your events:', cardsFrom: 'cards' },
           { id: 'end', type: 'end' },
         ],
@@ -68,7 +99,14 @@ function definition(up: string, downPort: number) {
       {
         id: 'mine',
         steps: [
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'mine', params: { userId: 'me' }, output: 'mine' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'mine',
+            params: { userId: 'me' },
+            output: 'mine',
+          },
           { id: 'show', type: 'message', text: 'Mine: {{mine.0.name}}' },
           { id: 'end', type: 'end' },
         ],
@@ -76,7 +114,13 @@ function definition(up: string, downPort: number) {
       {
         id: 'track',
         steps: [
-          { id: 'call', type: 'integration', integration: 'sendTrackingEvent', service: 'ok', params: { event: 'clicked', userId: '{{userId}}' } },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'sendTrackingEvent',
+            service: 'ok',
+            params: { event: 'clicked', userId: '{{userId}}' },
+          },
           { id: 'said', type: 'message', text: 'Tracked.' },
           { id: 'end', type: 'end' },
         ],
@@ -84,7 +128,14 @@ function definition(up: string, downPort: number) {
       {
         id: 'spots',
         steps: [
-          { id: 'call', type: 'integration', integration: 'queryDataset', params: { dataset: 'spots', tags: ['cafe'], lat: 52.23, lon: 21.01, radiusKm: 5 }, mapping: '@cards', output: 'near' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'queryDataset',
+            params: { dataset: 'spots', tags: ['cafe'], lat: 52.23, lon: 21.01, radiusKm: 5 },
+            mapping: '@cards',
+            output: 'near',
+          },
           { id: 'show', type: 'message', cardsFrom: 'near', noCardsText: 'Nothing near.' },
           { id: 'end', type: 'end' },
         ],
@@ -132,11 +183,18 @@ for (const leg of storeLegs()) {
       dir = await mkdtemp(path.join(tmpdir(), 'integration-bot-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(definition(upstream.url, await closedPort())));
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', WEBCHAT_RATE_LIMIT: '10000' });
+      server = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: file,
+        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+        WEBCHAT_RATE_LIMIT: '10000',
+      });
       client = connectClient(server.url, { user: { authToken: 'user-token-1' } });
       client.on('typing', (on) => typing.push(on));
       session = await new Promise<Session>((resolve) => client.once('session', resolve));
-      await eventually('the greeting', () => client.items.some((i) => i.message.type === 'text' && i.message.text === 'Home.'));
+      await eventually('the greeting', () =>
+        client.items.some((i) => i.message.type === 'text' && i.message.text === 'Home.'),
+      );
     });
     afterAll(async () => {
       client?.disconnect();
@@ -149,7 +207,8 @@ for (const leg of storeLegs()) {
     async function run(dialogId: string, done: (message: BotMessage) => boolean): Promise<BotMessage[]> {
       const before = client.items.length;
       await (client as TestClient).emitWithAck('start_dialog', { dialogId });
-      const after = () => client.items.slice(before).flatMap((i) => (i.from === 'bot' ? [i.message as BotMessage] : []));
+      const after = () =>
+        client.items.slice(before).flatMap((i) => (i.from === 'bot' ? [i.message as BotMessage] : []));
       await eventually(`the answer of ${dialogId}`, () => after().some(done));
       return after();
     }
@@ -157,9 +216,14 @@ for (const leg of storeLegs()) {
     it('when a synchronous listUserEvents step runs, then the widget sees typing on and off and the events arrive as a carousel', async () => {
       typing.length = 0;
       const messages = await run('events', (m) => m.type === 'carousel');
-      expect(messages).toEqual([{ type: 'text', text: 'Your events:' }, { type: 'carousel', cards: [{ title: 'Meetup', subtitle: '1 May 2030, 18:00 UTC' }] }]);
+      expect(messages).toEqual([
+        { type: 'text', text: 'Your events:' },
+        { type: 'carousel', cards: [{ title: 'Meetup', subtitle: '1 May 2030, 18:00 UTC' }] },
+      ]);
       expect(typing).toEqual([true, false]);
-      expect(upstream.seen.some((r) => r.method === 'GET' && r.url === `/ok/users/${session.userId}/events`)).toBe(true);
+      expect(upstream.seen.some((r) => r.method === 'GET' && r.url === `/ok/users/${session.userId}/events`)).toBe(
+        true,
+      );
     });
 
     it("when a service uses the user's bearer token, then the token the page passed at init reaches the upstream", async () => {
@@ -171,13 +235,20 @@ for (const leg of storeLegs()) {
     it('when an asynchronous step runs, then the tree goes on at once and the durable job delivers the call', async () => {
       const messages = await run('track', (m) => m.type === 'text' && m.text === 'Tracked.');
       expect(messages).toEqual([{ type: 'text', text: 'Tracked.' }]);
-      const call = await eventually('the tracking call', () => upstream.seen.find((r) => r.url === '/ok/tracking-events'));
+      const call = await eventually('the tracking call', () =>
+        upstream.seen.find((r) => r.url === '/ok/tracking-events'),
+      );
       expect(JSON.parse(call.body)).toEqual({ event: 'clicked', userId: session.userId, properties: {} });
     });
 
     it('when a background dataset is queried by tag and radius, then only the near matching rows come back as cards', async () => {
       const messages = await run('spots', (m) => m.type === 'carousel' || m.type === 'text');
-      expect(messages).toEqual([{ type: 'carousel', cards: [{ title: 'Near café', subtitle: expect.stringMatching(/km away$/) as unknown as string }] }]);
+      expect(messages).toEqual([
+        {
+          type: 'carousel',
+          cards: [{ title: 'Near café', subtitle: expect.stringMatching(/km away$/) as unknown as string }],
+        },
+      ]);
     });
 
     for (const [service, kind] of Object.entries(FAILURES)) {
@@ -193,7 +264,8 @@ for (const leg of storeLegs()) {
 
     it('when a failure was handled, then the failing call is in the integration log with its error', async () => {
       const rows = [];
-      for await (const row of server.store.readLogs('integrationLog', {})) rows.push(row.data as Record<string, unknown>);
+      for await (const row of server.store.readLogs('integrationLog', {}))
+        rows.push(row.data as Record<string, unknown>);
       expect(rows.some((r) => String(r.url).includes('/fail/') && r.responseStatus === 500)).toBe(true);
     });
   });

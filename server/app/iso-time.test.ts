@@ -4,7 +4,14 @@ import { isoTimeFormatter } from './iso-time.ts';
 describe('isoTimeFormatter', () => {
   it('when times run in order across days, years and the epoch, then each reads as toISOString writes it', () => {
     const iso = isoTimeFormatter();
-    const starts = [Date.UTC(2026, 0, 1), Date.UTC(1969, 11, 31, 23, 59, 59), 0, Date.UTC(2024, 1, 28, 23), Date.UTC(9999, 11, 31, 23, 59, 58), -62_167_219_200_000];
+    const starts = [
+      Date.UTC(2026, 0, 1),
+      Date.UTC(1969, 11, 31, 23, 59, 59),
+      0,
+      Date.UTC(2024, 1, 28, 23),
+      Date.UTC(9999, 11, 31, 23, 59, 58),
+      -62_167_219_200_000,
+    ];
     for (const start of starts) {
       for (let ms = start; ms < start + 5000; ms += 7) expect(iso(ms)).toBe(new Date(ms).toISOString());
     }
@@ -21,7 +28,9 @@ describe('isoTimeFormatter', () => {
 
   it('when times jump about, including negative years, far years and fractions, then each reads as toISOString writes it', () => {
     const iso = isoTimeFormatter();
-    const times = [-1, -0, 1.5, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15, 1_764_000_000_123];
+    const times = [
+      -1, -0, 1.5, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15, 1_764_000_000_123,
+    ];
     // Spread over ±9,500 years: inside and outside the years 0–9999.
     for (let i = 0; i < 2000; i++) times.push(Math.round(Math.sin(i) * 3e14));
     for (const ms of times) {

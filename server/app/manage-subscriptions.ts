@@ -51,7 +51,11 @@ function backlogCounter(deps: SubscriptionDeps): Backlog {
   };
 }
 
-async function view(deps: SubscriptionDeps, subscription: Subscription, backlog: Backlog = backlogCounter(deps)): Promise<SubscriptionView> {
+async function view(
+  deps: SubscriptionDeps,
+  subscription: Subscription,
+  backlog: Backlog = backlogCounter(deps),
+): Promise<SubscriptionView> {
   const pending = await backlog(subscription);
   return {
     id: subscription.id,
@@ -68,18 +72,26 @@ async function view(deps: SubscriptionDeps, subscription: Subscription, backlog:
   };
 }
 
-const notFound = (id: string) => new HttpError(404, 'not_found', `There is no subscription ${id}; list them with GET /api/management/subscriptions.`);
+const notFound = (id: string) =>
+  new HttpError(404, 'not_found', `There is no subscription ${id}; list them with GET /api/management/subscriptions.`);
 
 /**
  * Subscribes a target URL to event kinds. The URL must be one the integration client would call
  * (same SSRF rules: no private or loopback address unless INTEGRATION_ALLOWED_HOSTS lists the
  * host). The signing secret is generated here unless given, and shown once, in this answer.
  */
-export async function subscribe(deps: SubscriptionDeps, input: { targetUrl: string; events: readonly EventKind[]; secret?: string }): Promise<SubscriptionView & { secret: string }> {
+export async function subscribe(
+  deps: SubscriptionDeps,
+  input: { targetUrl: string; events: readonly EventKind[]; secret?: string },
+): Promise<SubscriptionView & { secret: string }> {
   const refused = await deps.checkTarget(input.targetUrl);
   if (refused) throw new HttpError(400, 'forbidden_destination', refused, { field: 'targetUrl' });
   if ((await deps.subscriptions.listSubscriptions()).length >= MAX_SUBSCRIPTIONS) {
-    throw new HttpError(409, 'limit_reached', `This bot has ${MAX_SUBSCRIPTIONS} subscriptions, the most it may have; delete one it no longer needs first.`);
+    throw new HttpError(
+      409,
+      'limit_reached',
+      `This bot has ${MAX_SUBSCRIPTIONS} subscriptions, the most it may have; delete one it no longer needs first.`,
+    );
   }
   const secret = input.secret ?? randomBytes(32).toString('base64url');
   const created = await deps.subscriptions.createSubscription({
@@ -90,7 +102,15 @@ export async function subscribe(deps: SubscriptionDeps, input: { targetUrl: stri
     createdAt: deps.clock.now(),
   });
   await deps.refresh();
-  deps.logger.info({ event: 'subscription_created', subscriptionId: created.id, host: new URL(created.targetUrl).host, kinds: created.kinds }, 'an event subscription was created');
+  deps.logger.info(
+    {
+      event: 'subscription_created',
+      subscriptionId: created.id,
+      host: new URL(created.targetUrl).host,
+      kinds: created.kinds,
+    },
+    'an event subscription was created',
+  );
   return { ...(await view(deps, created)), secret };
 }
 
@@ -101,7 +121,9 @@ export async function subscribe(deps: SubscriptionDeps, input: { targetUrl: stri
  */
 export async function listSubscriptions(deps: SubscriptionDeps): Promise<SubscriptionView[]> {
   const backlog = backlogCounter(deps);
-  return Promise.all((await deps.subscriptions.listSubscriptions()).map((subscription) => view(deps, subscription, backlog)));
+  return Promise.all(
+    (await deps.subscriptions.listSubscriptions()).map((subscription) => view(deps, subscription, backlog)),
+  );
 }
 
 export async function getSubscription(deps: SubscriptionDeps, id: string): Promise<SubscriptionView> {
@@ -130,14 +152,26 @@ export async function resumeSubscription(deps: SubscriptionDeps, id: string): Pr
  * `fromMs` (and everything later), with their original ids, so the subscriber can deduplicate;
  * a paused subscription is resumed. The log keeps events for SUBSCRIPTION_EVENT_DAYS.
  */
-export async function replaySubscription(deps: SubscriptionDeps, id: string, fromMs: number): Promise<SubscriptionView> {
+export async function replaySubscription(
+  deps: SubscriptionDeps,
+  id: string,
+  fromMs: number,
+): Promise<SubscriptionView> {
   const subscription = await deps.subscriptions.getSubscription(id);
   if (!subscription) throw notFound(id);
   const first = await deps.subscriptions.firstEventSeqAt(fromMs);
   const cursor = first === null ? await deps.subscriptions.lastEventSeq() : first - 1;
-  const moved = await deps.subscriptions.updateSubscription(id, { cursor, status: 'active', failures: 0, pausedAt: null });
+  const moved = await deps.subscriptions.updateSubscription(id, {
+    cursor,
+    status: 'active',
+    failures: 0,
+    pausedAt: null,
+  });
   if (!moved) throw notFound(id);
   await deps.wake(id);
-  deps.logger.info({ event: 'subscription_replayed', subscriptionId: id, fromMs }, 'an event subscription replays events from a point in time');
+  deps.logger.info(
+    { event: 'subscription_replayed', subscriptionId: id, fromMs },
+    'an event subscription replays events from a point in time',
+  );
   return view(deps, moved);
 }

@@ -43,7 +43,13 @@ export async function openConversation(deps: AppDeps, input: OpenConversation): 
   }
   await deps.turns.run(input.userId, async () => {
     const now = deps.clock.now();
-    const user = await deps.store.ensureUser({ userId: input.userId, channelId: input.channelId, userData, variables, now });
+    const user = await deps.store.ensureUser({
+      userId: input.userId,
+      channelId: input.channelId,
+      userData,
+      variables,
+      now,
+    });
     // A returning user's page may know more now (a login since the last visit): merge it in.
     if (Object.keys(userData).length > 0 || Object.keys(variables).length > 0) {
       let before: Readonly<Record<string, unknown>> = {};
@@ -58,10 +64,16 @@ export async function openConversation(deps: AppDeps, input: OpenConversation): 
     if (user.pendingSeq !== undefined) await answerPending(deps, user);
     if (user.lastSeq === 0 && user.position === null) {
       const at = input.startAt ?? { dialogId: deps.definition.settings.startDialog };
-      await applyTurn(deps, input.userId, { kind: 'start', dialogId: at.dialogId, ...(at.stepId === undefined ? {} : { stepId: at.stepId }) }, now, {
-        userWrote: false,
-        ...(input.adjust ? { adjust: input.adjust } : {}),
-      });
+      await applyTurn(
+        deps,
+        input.userId,
+        { kind: 'start', dialogId: at.dialogId, ...(at.stepId === undefined ? {} : { stepId: at.stepId }) },
+        now,
+        {
+          userWrote: false,
+          ...(input.adjust ? { adjust: input.adjust } : {}),
+        },
+      );
     }
   });
   return true;
@@ -73,6 +85,10 @@ export function readMissed(deps: AppDeps, userId: string, afterSeq: number): Pro
 }
 
 /** What a returning widget needs at connect: the user (null when unknown) and what it missed, with one read of the user. */
-export function readReturning(deps: AppDeps, userId: string, afterSeq: number): Promise<{ user: UserRecord | null; missed: TranscriptEntry[] }> {
+export function readReturning(
+  deps: AppDeps,
+  userId: string,
+  afterSeq: number,
+): Promise<{ user: UserRecord | null; missed: TranscriptEntry[] }> {
   return deps.store.readReturning(userId, afterSeq, REPLAY_LIMIT);
 }

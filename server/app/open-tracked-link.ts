@@ -16,7 +16,11 @@ export async function openTrackedLink(deps: AppDeps, token: string): Promise<str
   } catch {
     return null;
   }
-  await deps.store.appendLog('urlTracker', { userId: link.userId, timestamp: deps.clock.now(), data: { domain, url: link.url } });
+  await deps.store.appendLog('urlTracker', {
+    userId: link.userId,
+    timestamp: deps.clock.now(),
+    data: { domain, url: link.url },
+  });
   await deps.insights?.urlClick(link.userId, domain);
   return link.url;
 }

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnCommit } from '../ports/store.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../test/start-test-server.ts';
 
 const ECHO_BOT = path.join(import.meta.dirname, 'test', 'fixtures', 'echo-bot.json');
 
@@ -32,9 +39,16 @@ for (const leg of storeLegs()) {
       const ack = await client.emitWithAck('message', { clientId: 'c-fail', text: 'hello' });
       expect(ack).toMatchObject({ ok: true, value: { duplicate: false } });
       expect(failed).toBe(1);
-      await eventually('the answer from the second run', () => botTexts(client.items).includes('You said: hello'), 15_000);
+      await eventually(
+        'the answer from the second run',
+        () => botTexts(client.items).includes('You said: hello'),
+        15_000,
+      );
       // The widget resends what it saw no ack for: by then it is answered, and not again.
-      expect(await client.emitWithAck('message', { clientId: 'c-fail', text: 'hello' })).toMatchObject({ ok: true, value: { duplicate: true } });
+      expect(await client.emitWithAck('message', { clientId: 'c-fail', text: 'hello' })).toMatchObject({
+        ok: true,
+        value: { duplicate: true },
+      });
       expect(await client.emitWithAck('message', { clientId: 'c-next', text: 'next' })).toMatchObject({ ok: true });
       await eventually('the next answer', () => botTexts(client.items).includes('You said: next'));
 
@@ -54,12 +68,19 @@ for (const leg of storeLegs()) {
       const { store } = server;
       const commit = store.commitTurn.bind(store);
       let down = false;
-      store.commitTurn = (turn: TurnCommit) => (down && turn.userEntry ? Promise.reject(new Error('write conflict, try again')) : commit(turn));
+      store.commitTurn = (turn: TurnCommit) =>
+        down && turn.userEntry ? Promise.reject(new Error('write conflict, try again')) : commit(turn);
       const clients = Array.from({ length: 12 }, () => connectClient(server!.url));
-      await eventually('every prompt', () => clients.every((c) => botTexts(c.items).includes('Say something.')), 15_000);
+      await eventually(
+        'every prompt',
+        () => clients.every((c) => botTexts(c.items).includes('Say something.')),
+        15_000,
+      );
 
       down = true;
-      const acks = await Promise.all(clients.map((c, i) => c.emitWithAck('message', { clientId: `m${i}`, text: `during ${i}` })));
+      const acks = await Promise.all(
+        clients.map((c, i) => c.emitWithAck('message', { clientId: `m${i}`, text: `during ${i}` })),
+      );
       down = false;
       expect(acks.every((a) => a.ok)).toBe(true);
       await eventually(
@@ -68,7 +89,8 @@ for (const leg of storeLegs()) {
         20_000,
       );
       await new Promise((resolve) => setTimeout(resolve, 500));
-      for (const [i, c] of clients.entries()) expect(botTexts(c.items).filter((t) => t === `You said: during ${i}`)).toHaveLength(1);
+      for (const [i, c] of clients.entries())
+        expect(botTexts(c.items).filter((t) => t === `You said: during ${i}`)).toHaveLength(1);
       for (const c of clients) c.disconnect();
     });
   });

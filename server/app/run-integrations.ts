@@ -5,7 +5,13 @@ import type { AppDeps } from './deps.ts';
 import { KeyedTokenBuckets } from './token-bucket.ts';
 
 /** How the result re-enters the engine: applyTurn, passed in so this file does not import it back. */
-export type ContinueTurn = (deps: AppDeps, userId: string, input: EngineInput, now: number, options: { readonly userWrote: false }) => Promise<unknown>;
+export type ContinueTurn = (
+  deps: AppDeps,
+  userId: string,
+  input: EngineInput,
+  now: number,
+  options: { readonly userWrote: false },
+) => Promise<unknown>;
 
 /**
  * Queues the turn's synchronous integration call (the engine stops at the first, so there is
@@ -13,7 +19,12 @@ export type ContinueTurn = (deps: AppDeps, userId: string, input: EngineInput, n
  * started it) finishes at once, and whatever the user writes meanwhile waits behind the call.
  * The widget shows the typing indicator while it runs; the result then re-enters the engine.
  */
-export function queueSyncIntegrations(deps: AppDeps, userId: string, effects: readonly Effect[], continueTurn: ContinueTurn): void {
+export function queueSyncIntegrations(
+  deps: AppDeps,
+  userId: string,
+  effects: readonly Effect[],
+  continueTurn: ContinueTurn,
+): void {
   const effect = effects.find((e): e is IntegrationEffect => e.type === 'integration' && e.timing === 'sync');
   if (!effect) return;
   void deps.turns
@@ -30,7 +41,11 @@ export function queueSyncIntegrations(deps: AppDeps, userId: string, effects: re
 }
 
 /** Runs one synchronous call under the typing indicator; the answer is the input that continues the conversation. */
-export async function runSyncIntegration(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<EngineInput> {
+export async function runSyncIntegration(
+  deps: AppDeps,
+  userId: string,
+  effect: IntegrationEffect,
+): Promise<EngineInput> {
   deps.delivery.typing(userId, true);
   let result: IntegrationCallResult;
   try {
@@ -39,7 +54,9 @@ export async function runSyncIntegration(deps: AppDeps, userId: string, effect: 
     deps.delivery.typing(userId, false);
   }
   const at = { dialogId: effect.dialogId, stepId: effect.stepId };
-  return result.ok ? { kind: 'integrationResult', ...at, ok: true, output: result.output } : { kind: 'integrationResult', ...at, ok: false, error: result.error };
+  return result.ok
+    ? { kind: 'integrationResult', ...at, ok: true, output: result.output }
+    : { kind: 'integrationResult', ...at, ok: false, error: result.error };
 }
 
 /**
@@ -55,29 +72,55 @@ export function asyncIntegrationJob(deps: AppDeps, userId: string, effect: Integ
     );
     return null;
   };
-  if (!deps.integrations) return refused('unconfigured', 'This server runs no integration layer, so integration steps cannot call anything.');
+  if (!deps.integrations)
+    return refused('unconfigured', 'This server runs no integration layer, so integration steps cannot call anything.');
   if (!callBuckets(deps).take(`${userId}\n${serviceOf(deps, effect)}`)) {
-    return refused('rate_limited', `More than ${deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE} calls a minute to ${serviceOf(deps, effect)} for this user.`);
+    return refused(
+      'rate_limited',
+      `More than ${deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE} calls a minute to ${serviceOf(deps, effect)} for this user.`,
+    );
   }
-  const prepared = deps.integrations.asyncJob({ dialogId: effect.dialogId, stepId: effect.stepId }, { userId, variables: effect.variables, userData: effect.userData });
+  const prepared = deps.integrations.asyncJob(
+    { dialogId: effect.dialogId, stepId: effect.stepId },
+    { userId, variables: effect.variables, userData: effect.userData },
+  );
   return prepared.ok ? prepared.job : refused(prepared.error.kind, prepared.error.message);
 }
 
 async function call(deps: AppDeps, userId: string, effect: IntegrationEffect): Promise<IntegrationCallResult> {
   if (!deps.integrations) {
-    return { ok: false, error: { kind: 'unconfigured', message: 'This server runs no integration layer, so integration steps cannot call anything.' } };
+    return {
+      ok: false,
+      error: {
+        kind: 'unconfigured',
+        message: 'This server runs no integration layer, so integration steps cannot call anything.',
+      },
+    };
   }
   const service = serviceOf(deps, effect);
   if (!callBuckets(deps).take(`${userId}\n${service}`)) {
     const perMinute = deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE;
     deps.logger.warn(
-      { userId, dialogId: effect.dialogId, stepId: effect.stepId, service, code: 'integration_rate_limited', perMinute },
+      {
+        userId,
+        dialogId: effect.dialogId,
+        stepId: effect.stepId,
+        service,
+        code: 'integration_rate_limited',
+        perMinute,
+      },
       "a user's integration calls to this service passed INTEGRATION_USER_RATE_LIMIT; the step failed with kind rate_limited and followed its onError",
     );
-    return { ok: false, error: { kind: 'rate_limited', message: `More than ${perMinute} calls a minute to ${service} for this user.` } };
+    return {
+      ok: false,
+      error: { kind: 'rate_limited', message: `More than ${perMinute} calls a minute to ${service} for this user.` },
+    };
   }
   try {
-    return await deps.integrations.run({ dialogId: effect.dialogId, stepId: effect.stepId }, { userId, variables: effect.variables, userData: effect.userData });
+    return await deps.integrations.run(
+      { dialogId: effect.dialogId, stepId: effect.stepId },
+      { userId, variables: effect.variables, userData: effect.userData },
+    );
   } catch (error) {
     // The port promises not to throw for a failed call; anything else (the store down while scheduling) is a failure too.
     return { ok: false, error: { kind: 'internal', message: (error as Error).message } };
@@ -94,7 +137,13 @@ const DEFAULT_CALLS_PER_MINUTE = 30;
 const buckets = new WeakMap<AppDeps, KeyedTokenBuckets>();
 function callBuckets(deps: AppDeps): KeyedTokenBuckets {
   let found = buckets.get(deps);
-  if (!found) buckets.set(deps, (found = new KeyedTokenBuckets(deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE, () => deps.clock.now())));
+  if (!found)
+    buckets.set(
+      deps,
+      (found = new KeyedTokenBuckets(deps.integrationCallsPerMinute ?? DEFAULT_CALLS_PER_MINUTE, () =>
+        deps.clock.now(),
+      )),
+    );
   return found;
 }
 

@@ -21,7 +21,12 @@ export function splitPageData(deps: AppDeps, fields: Readonly<Record<string, unk
  * The page saves what it knows about the user; runs in the user's turn order. `adjust` is
  * a change written in the same update (a channel's record of the request); it may throw to store nothing.
  */
-export function setUserData(deps: AppDeps, userId: string, fields: Readonly<Record<string, unknown>>, adjust?: (user: UserRecord) => UserRecord): Promise<void> {
+export function setUserData(
+  deps: AppDeps,
+  userId: string,
+  fields: Readonly<Record<string, unknown>>,
+  adjust?: (user: UserRecord) => UserRecord,
+): Promise<void> {
   const { userData, variables } = splitPageData(deps, fields);
   return deps.turns.run(userId, async () => {
     const now = deps.clock.now();

@@ -33,6 +33,9 @@ export async function startDialog(deps: AppDeps, input: StartDialog): Promise<vo
       const withData = data ? { ...user, variables: { ...user.variables, pageData: data } } : user;
       return adjust ? adjust(withData) : withData;
     };
-    await applyTurn(deps, input.userId, { kind: 'start', dialogId: input.dialogId }, now, { userWrote: false, adjust: change });
+    await applyTurn(deps, input.userId, { kind: 'start', dialogId: input.dialogId }, now, {
+      userWrote: false,
+      adjust: change,
+    });
   });
 }

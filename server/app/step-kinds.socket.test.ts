@@ -4,7 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BotEvent, BotMessage, Session, TranscriptItem } from '../../shared/protocol.ts';
 import type { LogKind, Store } from '../ports/store.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestClient, type TestServer } from '../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestClient,
+  type TestServer,
+} from '../test/start-test-server.ts';
 import { writeBot } from './test/every-step-bot.ts';
 import { startSmsProvider, startSmtpServer } from './test/local-outlets.ts';
 
@@ -61,7 +69,11 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     const session = await sessionOf(client);
     await eventually('the first prompt', () => botTexts(client.items).includes('Your name?'));
     const [hello, pictures, carousel] = client.items.map((i) => i.message);
-    expect(hello).toMatchObject({ type: 'text', text: 'Hello *there*', quickReplies: [{ label: 'Menu', payload: 'menu' }] });
+    expect(hello).toMatchObject({
+      type: 'text',
+      text: 'Hello *there*',
+      quickReplies: [{ label: 'Menu', payload: 'menu' }],
+    });
     expect(pictures).toEqual({ type: 'image', url: 'https://img.example.com/a.png', alt: 'A' });
     expect(carousel).toMatchObject({ type: 'carousel', cards: [{ title: 'Card' }] });
     const buttons = (hello as Extract<BotMessage, { type: 'text' }>).buttons ?? [];
@@ -86,7 +98,11 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     const changed = token.at(-2) === 'A' ? 'B' : 'A';
     const tampered = `${token.slice(0, -2)}${changed}${token.slice(-1)}`;
     expect(tampered).not.toBe(token);
-    for (const bad of [tampered, 'nonsense', `${Buffer.from(JSON.stringify([session.userId, 'https://evil.example'])).toString('base64url')}.abc`]) {
+    for (const bad of [
+      tampered,
+      'nonsense',
+      `${Buffer.from(JSON.stringify([session.userId, 'https://evil.example'])).toString('base64url')}.abc`,
+    ]) {
       const refused = await fetch(`${server.url}/r/${bad}`, { redirect: 'manual' });
       expect(refused.status).toBe(400);
       expect(refused.headers.get('location')).toBeNull();
@@ -107,7 +123,14 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     await send(client, 'xyzzy plugh');
     await eventually('the fallback', () => botTexts(client.items).at(-1) === 'Sorry?');
     expect((await logs(server.store, 'nlpLog')).map((r) => r.data)).toContainEqual(
-      expect.objectContaining({ query: 'xyzzy plugh', processed: false, dialogId: null, stepId: null, stepType: null, modelId: expect.stringMatching(/^tfidf-/) }),
+      expect.objectContaining({
+        query: 'xyzzy plugh',
+        processed: false,
+        dialogId: null,
+        stepId: null,
+        stepType: null,
+        modelId: expect.stringMatching(/^tfidf-/),
+      }),
     );
 
     const tooLong = await send(client, 'x'.repeat(5000));
@@ -120,7 +143,11 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     const session = await sessionOf(client);
     await eventually('the greeting', () => botTexts(client.items).includes('Your name?'));
     await send(client, 'Grace');
-    await client.emitWithAck('press', { clientId: `p${++clientIds}`, label: 'Mail', action: { kind: 'dialog', dialogId: 'mail' } });
+    await client.emitWithAck('press', {
+      clientId: `p${++clientIds}`,
+      label: 'Mail',
+      action: { kind: 'dialog', dialogId: 'mail' },
+    });
     await eventually('the email prompt', () => botTexts(client.items).includes('Email?'));
     await send(client, 'grace@example.com');
     await eventually('the confirmation', () => botTexts(client.items).includes('Mail sent.'));
@@ -132,7 +159,14 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     expect(mail.body.trim()).toBe('Dear Grace,\nyour code is 42.');
     const rows = (await logs(server.store, 'outgoingEmail')).filter((r) => r.userId === session.userId);
     expect(rows.map((r) => r.data)).toEqual([
-      { body: 'Dear Grace,\nyour code is 42.', from: 'bot@example.com', recipients: ['grace@example.com', 'audit@example.com'], replyTo: null, stepId: 'send', subject: 'Hello Grace' },
+      {
+        body: 'Dear Grace,\nyour code is 42.',
+        from: 'bot@example.com',
+        recipients: ['grace@example.com', 'audit@example.com'],
+        replyTo: null,
+        stepId: 'send',
+        subject: 'Hello Grace',
+      },
     ]);
     client.disconnect();
   });
@@ -150,7 +184,13 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     expect(sent?.form.Body).toMatch(new RegExp(`^Hi Linus ${server.url.replace(/[.]/g, '\\.')}/r/\\S+$`));
     const rows = (await logs(server.store, 'outgoingSms')).filter((r) => r.userId === session.userId);
     expect(rows.map((r) => r.data)).toEqual([
-      { channel: 'sms', link: expect.stringContaining('/r/'), message: sent?.form.Body, provider: expect.stringMatching(/^http:127\.0\.0\.1:/), recipients: ['+4712345678'] },
+      {
+        channel: 'sms',
+        link: expect.stringContaining('/r/'),
+        message: sent?.form.Body,
+        provider: expect.stringMatching(/^http:127\.0\.0\.1:/),
+        recipients: ['+4712345678'],
+      },
     ]);
 
     sms.status.code = 500;
@@ -209,10 +249,20 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     await eventually('the routed dialog', () => botTexts(client.items).includes('Ordering pizza.'));
     const nlpRows = (await logs(server.store, 'nlpLog')).filter((r) => r.userId === session.userId);
     expect(nlpRows.map((r) => r.data)).toEqual([
-      expect.objectContaining({ dialogId: 'ask', stepId: 'listen', stepType: 'nlp', query: 'I would like to order a pizza please', intent: 'order', processed: true }),
+      expect.objectContaining({
+        dialogId: 'ask',
+        stepId: 'listen',
+        stepType: 'nlp',
+        query: 'I would like to order a pizza please',
+        intent: 'order',
+        processed: true,
+      }),
     ]);
     // Every spec field is there, with the classifier's model id and a score that cleared the threshold.
-    const nlpRow = nlpRows[0]?.data as { modelId: string; result: { score: number; threshold: number; dialog: string; classifications: unknown[] } };
+    const nlpRow = nlpRows[0]?.data as {
+      modelId: string;
+      result: { score: number; threshold: number; dialog: string; classifications: unknown[] };
+    };
     expect(nlpRow.modelId).toMatch(/^tfidf-/);
     expect(nlpRow.result.score).toBeGreaterThanOrEqual(nlpRow.result.threshold);
     expect(nlpRow.result.classifications[0]).toEqual({ intent: 'order', score: nlpRow.result.score });
@@ -225,7 +275,15 @@ describe.each(storeLegs())('every step kind through a real socket on $name', ({ 
     await eventually('no answer', () => botTexts(client.items).includes('No idea.'));
     const faqRows = (await logs(server.store, 'fuzzyQuestionAnswerLog')).filter((r) => r.userId === session.userId);
     expect(faqRows.map((r) => r.data)).toEqual([
-      expect.objectContaining({ intent: 'hours', text: 'when are you open', stepId: 'q', dialogId: 'faq', matched: true, score: expect.any(Number), otherClassifications: expect.any(Array) }),
+      expect.objectContaining({
+        intent: 'hours',
+        text: 'when are you open',
+        stepId: 'q',
+        dialogId: 'faq',
+        matched: true,
+        score: expect.any(Number),
+        otherClassifications: expect.any(Array),
+      }),
       expect.objectContaining({ text: 'quantum chromodynamics', matched: false }),
     ]);
     const [answeredRow, unansweredRow] = faqRows.map((r) => r.data as { score: number });
@@ -242,7 +300,15 @@ describe('missing template variables', () => {
     const server = await startTestServer({
       BOT_DEFINITION: await writeBot(dir, {
         settings: { id: 'm', name: 'M', startDialog: 'main' },
-        dialogs: [{ id: 'main', steps: [{ id: 'ask', type: 'input', prompt: 'Hi {{nobody}}!', saveTo: { variable: 'x' } }, { id: 'again', type: 'goto', dialog: 'main' }] }],
+        dialogs: [
+          {
+            id: 'main',
+            steps: [
+              { id: 'ask', type: 'input', prompt: 'Hi {{nobody}}!', saveTo: { variable: 'x' } },
+              { id: 'again', type: 'goto', dialog: 'main' },
+            ],
+          },
+        ],
       }),
       WEBCHAT_RATE_LIMIT: '10000',
     });
@@ -251,7 +317,9 @@ describe('missing template variables', () => {
       await eventually('the prompt', () => botTexts(client.items).includes('Hi !'));
       for (let i = 0; i < 3; i++) await send(client, `answer ${i}`);
       await eventually('three more prompts', () => botTexts(client.items).filter((t) => t === 'Hi !').length === 4);
-      expect(server.logs.filter((l) => l.code === 'missing_variable')).toEqual([expect.objectContaining({ name: 'nobody' })]);
+      expect(server.logs.filter((l) => l.code === 'missing_variable')).toEqual([
+        expect.objectContaining({ name: 'nobody' }),
+      ]);
       client.disconnect();
     } finally {
       await server.stop();

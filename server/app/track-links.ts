@@ -11,7 +11,10 @@ export function trackLinks(deps: AppDeps, userId: string, outputs: readonly BotM
   return outputs.map((message) => {
     if (message.type === 'text' && message.buttons) return { ...message, buttons: track(message.buttons) };
     if (message.type === 'carousel') {
-      return { ...message, cards: message.cards.map((card) => (card.buttons ? { ...card, buttons: track(card.buttons) } : card)) };
+      return {
+        ...message,
+        cards: message.cards.map((card) => (card.buttons ? { ...card, buttons: track(card.buttons) } : card)),
+      };
     }
     return message;
   });

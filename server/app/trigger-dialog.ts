@@ -62,7 +62,8 @@ export async function acceptTrigger(deps: AppDeps, trigger: Trigger): Promise<Tr
   assertDialog(deps, trigger.dialogId);
   const now = deps.clock.now();
   // Only a channel with rules of its own reads the user here (deliveryByChannel leaves the hook out otherwise).
-  if (deps.delivery.admitTrigger) deps.delivery.admitTrigger(await deps.store.getUser(trigger.userId), trigger.channelId, trigger.dialogId, now);
+  if (deps.delivery.admitTrigger)
+    deps.delivery.admitTrigger(await deps.store.getUser(trigger.userId), trigger.channelId, trigger.dialogId, now);
   lastStamp = Math.max(lastStamp, now);
   await deps.scheduler.schedule({
     // Due jobs are claimed by (runAt, id): an id that sorts by arrival keeps two
@@ -117,7 +118,11 @@ export async function runTrigger(deps: AppDeps, trigger: Trigger, run: TriggerRu
     // after a later one of the same user had already run (two calls at once) runs late
     // rather than never. Only a later attempt may find its own earlier run.
     if (marked && run.attempt > 1) return { status: 'ran-before' };
-    if (marked) deps.logger.warn({ userId: trigger.userId, jobId: run.jobId }, 'a trigger runs after a later one of the same user (both were accepted at the same time)');
+    if (marked)
+      deps.logger.warn(
+        { userId: trigger.userId, jobId: run.jobId },
+        'a trigger runs after a later one of the same user (both were accepted at the same time)',
+      );
     // Only triggers after the mark can be waiting: every one up to it has run or was given up.
     const earlier = await deps.store.firstUnfinishedJob(triggerGroup(trigger.userId), mark ?? '', run.jobId);
     if (earlier !== null) return { status: 'waiting', retryAt: lookAgainAt(earlier, now) };

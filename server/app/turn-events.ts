@@ -23,7 +23,12 @@ export interface TurnFacts {
  * a turn hands its events over, so it can move (to a turn outbox) as one piece. Nothing is derived
  * when no subscription wants any kind.
  */
-export function turnEventJobs(deps: Pick<AppDeps, 'events' | 'definition'>, user: UserRecord, facts: TurnFacts, now: number): readonly NewJob[] {
+export function turnEventJobs(
+  deps: Pick<AppDeps, 'events' | 'definition'>,
+  user: UserRecord,
+  facts: TurnFacts,
+  now: number,
+): readonly NewJob[] {
   const wanted = deps.events?.wanted();
   if (!deps.events || !wanted || wanted.size === 0) return [];
   const drafts = turnEvents(deps.definition, facts).filter((draft) => wanted.has(draft.kind));
@@ -36,7 +41,11 @@ export function turnEvents(definition: BotDefinition, facts: TurnFacts): EventDr
   const { before, input, result } = facts;
   const drafts: EventDraft[] = [];
   // A conversation starts with its first stored message, whoever says it.
-  if (before.lastSeq === 0 && facts.storesEntries) drafts.push({ kind: 'conversation.started', data: { via: input.kind === 'start' && facts.trigger ? 'trigger' : input.kind } });
+  if (before.lastSeq === 0 && facts.storesEntries)
+    drafts.push({
+      kind: 'conversation.started',
+      data: { via: input.kind === 'start' && facts.trigger ? 'trigger' : input.kind },
+    });
   if (input.kind === 'integrationResult' && !input.ok) {
     const step = definition.dialogs.find((d) => d.id === input.dialogId)?.steps.find((s) => s.id === input.stepId);
     drafts.push({
@@ -57,16 +66,27 @@ export function turnEvents(definition: BotDefinition, facts: TurnFacts): EventDr
   if (changed) drafts.push({ kind: 'userData.changed', data: changed });
   for (const mark of result.trail) {
     if (mark.kind === 'dialogStarted') drafts.push({ kind: 'dialog.started', data: { dialogId: mark.dialogId } });
-    else if (mark.kind === 'dialogCompleted') drafts.push({ kind: 'dialog.completed', data: { dialogId: mark.dialogId } });
-    else drafts.push({ kind: 'message.notUnderstood', data: { dialogId: mark.dialogId, stepId: mark.stepId, text: mark.text } });
+    else if (mark.kind === 'dialogCompleted')
+      drafts.push({ kind: 'dialog.completed', data: { dialogId: mark.dialogId } });
+    else
+      drafts.push({
+        kind: 'message.notUnderstood',
+        data: { dialogId: mark.dialogId, stepId: mark.stepId, text: mark.text },
+      });
   }
-  if (facts.trigger && input.kind === 'start') drafts.push({ kind: 'trigger.finished', data: { triggerId: facts.trigger.id, dialogId: input.dialogId } });
+  if (facts.trigger && input.kind === 'start')
+    drafts.push({ kind: 'trigger.finished', data: { triggerId: facts.trigger.id, dialogId: input.dialogId } });
   return drafts;
 }
 
 /** The fields whose value changed, with their new values (null for a field cleared); undefined when none did. */
-export function userDataChange(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): { fields: string[]; values: Record<string, unknown> } | undefined {
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null)).sort();
+export function userDataChange(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): { fields: string[]; values: Record<string, unknown> } | undefined {
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null))
+    .sort();
   if (fields.length === 0) return undefined;
   return { fields, values: Object.fromEntries(fields.map((field) => [field, after[field] ?? null])) };
 }
@@ -75,13 +95,21 @@ export function userDataChange(before: Readonly<Record<string, unknown>>, after:
  * Records events that happen outside a turn (the page saving user data), after the write: a
  * crash between the two loses that one event, which a turn's events (stored with the turn) never are.
  */
-export async function emitOutsideTurn(deps: Pick<AppDeps, 'events' | 'logger'>, user: Pick<UserRecord, 'userId' | 'channelId'>, drafts: readonly EventDraft[], now: number): Promise<void> {
+export async function emitOutsideTurn(
+  deps: Pick<AppDeps, 'events' | 'logger'>,
+  user: Pick<UserRecord, 'userId' | 'channelId'>,
+  drafts: readonly EventDraft[],
+  now: number,
+): Promise<void> {
   const wanted = deps.events?.wanted();
   const kept = drafts.filter((draft) => wanted?.has(draft.kind));
   if (!deps.events || kept.length === 0) return;
   try {
     await deps.events.emit(user, kept, now);
   } catch (error) {
-    deps.logger.error({ event: 'bot_event_not_recorded', userId: user.userId, kinds: kept.map((d) => d.kind), err: error }, 'events of a change outside a turn could not be stored; subscribers miss them');
+    deps.logger.error(
+      { event: 'bot_event_not_recorded', userId: user.userId, kinds: kept.map((d) => d.kind), err: error },
+      'events of a change outside a turn could not be stored; subscribers miss them',
+    );
   }
 }

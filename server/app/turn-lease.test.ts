@@ -29,13 +29,17 @@ for (const { leg, skip } of legs) {
         running.set(userId, (running.get(userId) ?? 1) - 1);
       };
       await Promise.all(
-        Array.from({ length: 8 }, (_, i) => [nodeA.run('ada', turn('ada')), nodeB.run('ada', turn('ada')), (i % 2 ? nodeA : nodeB).run(`other-${i}`, turn(`other-${i}`))]).flat(),
+        Array.from({ length: 8 }, (_, i) => [
+          nodeA.run('ada', turn('ada')),
+          nodeB.run('ada', turn('ada')),
+          (i % 2 ? nodeA : nodeB).run(`other-${i}`, turn(`other-${i}`)),
+        ]).flat(),
       );
       expect(overlapSameUser).toBe(0);
       expect(overlapAcrossUsers).toBeGreaterThan(0);
     });
 
-    it('when the process holding a user\'s lease is gone, then the next turn waits for the lease to run out, and runs', async () => {
+    it("when the process holding a user's lease is gone, then the next turn waits for the lease to run out, and runs", async () => {
       const ttlMs = 600;
       // A process killed mid-turn: it took the lease and will never renew or release it.
       expect(await store().acquireLease('turn:ada', 'killed-node', ttlMs, Date.now())).not.toBeNull();

@@ -63,7 +63,10 @@ export class LeasedTurns implements TurnQueue {
         (still) => {
           if (!still && !warned) {
             warned = true;
-            this.options.logger?.warn({ event: 'turn_lease_lost', userId: key }, "a turn outlived its lease; the user's version check keeps its commit safe");
+            this.options.logger?.warn(
+              { event: 'turn_lease_lost', userId: key },
+              "a turn outlived its lease; the user's version check keeps its commit safe",
+            );
           }
         },
         () => undefined,
@@ -84,7 +87,8 @@ export class LeasedTurns implements TurnQueue {
     for (;;) {
       const held = await this.leases.acquireLease(leaseKey, this.options.owner, this.ttlMs, this.now());
       if (held !== null) return held;
-      if (this.now() > deadline) throw new TurnBusyError(`another process held ${leaseKey} for more than ${this.waitMs} ms`);
+      if (this.now() > deadline)
+        throw new TurnBusyError(`another process held ${leaseKey} for more than ${this.waitMs} ms`);
       await new Promise((done) => setTimeout(done, pause / 2 + Math.random() * pause));
       pause = Math.min(pause * 2, 250);
     }

@@ -38,7 +38,13 @@ export function turnOutbox(deps: AppDeps, userId: string, effects: readonly Effe
       case 'scheduleTimer': {
         const id = timerJobId(userId, effect.timerId);
         // A timer that fails (store down) is tried again: the user must hear from it.
-        timers.set(id, { id, kind: 'timer', payload: { userId, timerId: effect.timerId }, runAt: now + effect.delayMs, maxAttempts: 5 });
+        timers.set(id, {
+          id,
+          kind: 'timer',
+          payload: { userId, timerId: effect.timerId },
+          runAt: now + effect.delayMs,
+          maxAttempts: 5,
+        });
         break;
       }
       case 'integration':

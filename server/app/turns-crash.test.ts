@@ -60,136 +60,157 @@ interface Sent {
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`web chat turns across crashes (${leg.name})`, () => {
-    it('when the server is killed and restarted while users chat, drop their links and reload their pages, then every message is answered once and every entry shown once', async () => {
-      const dir = await mkdtemp(path.join(tmpdir(), 'turns-crash-'));
-      const env: Record<string, string> = {
-        ...leg.env(),
-        DATA_DIR: dir,
-        BOT_DEFINITION: ECHO_BOT,
-        SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
-        WEBCHAT_RATE_LIMIT: '100000',
-        LOG_LEVEL: 'warn',
-        ...(process.env.TURNS_CRASH_TRACE ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${SERVER_TRACE}`.trim() } : {}),
-      };
-      const clientTrace = process.env.TURNS_CRASH_TRACE ? startClientTrace(env.MONGODB_URL) : undefined;
-      let server: ServerChild = await startServerChild(env);
-      const port = new URL(server.url).port;
-      const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url, clientTrace?.widget));
-      const sent: Sent[] = [];
-      const restarts: Array<{ killedAt: number; upAt: number }> = [];
-      // Server CPU (ms, from /proc): each process's total until it was killed, and each restart's until it listened.
-      const serverCpuMs: number[] = [];
-      const restartCpuMs: number[] = [];
-      // Each restart's re-admission of the widgets: the server's CPU and the wall time from listening until every
-      // widget is connected again and everything sent before the restart is acked (readmitted below).
-      const readmissions: Array<Promise<Readmission>> = [];
-      // This process plays all the widgets: on a busy machine its own CPU can be what holds them back.
-      const testCpu = process.cpuUsage();
-      // The machine's 1-minute load average at each kill: the figures are read against it on a shared machine.
-      const loads: number[] = [];
-      let drops = 0;
-      let reloads = 0;
-      let down = false;
-      // Set once the widgets are closed: a re-admission still waited for ends there.
-      let finished = false;
-      let logs = '';
-      try {
-        for (const widget of widgets) widget.open();
-        const conversations = widgets.map(async (widget, u) => {
-          // Each user writes one message after the other, as a person does: the next once the last was answered.
-          await until(() => widget.botTexts().includes('Say something.'), ANSWER_WAIT_MS);
-          for (let m = 1; m <= MESSAGES; m += 1) {
-            const text = `user ${u} says ${m}`;
-            const clientId = `u${u}-m${m}`;
-            widget.say(clientId, text);
-            sent.push({ widget, clientId, text, sentAt: Date.now() });
-            if (!down && Math.random() < DROP_CHANCE) {
-              await pause(Math.random() * 30);
-              widget.drop();
-              drops += 1;
+    it(
+      'when the server is killed and restarted while users chat, drop their links and reload their pages, then every message is answered once and every entry shown once',
+      async () => {
+        const dir = await mkdtemp(path.join(tmpdir(), 'turns-crash-'));
+        const env: Record<string, string> = {
+          ...leg.env(),
+          DATA_DIR: dir,
+          BOT_DEFINITION: ECHO_BOT,
+          SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
+          WEBCHAT_RATE_LIMIT: '100000',
+          LOG_LEVEL: 'warn',
+          ...(process.env.TURNS_CRASH_TRACE
+            ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${SERVER_TRACE}`.trim() }
+            : {}),
+        };
+        const clientTrace = process.env.TURNS_CRASH_TRACE ? startClientTrace(env.MONGODB_URL) : undefined;
+        let server: ServerChild = await startServerChild(env);
+        const port = new URL(server.url).port;
+        const widgets = Array.from({ length: USERS }, () => new ScriptedWidget(server.url, clientTrace?.widget));
+        const sent: Sent[] = [];
+        const restarts: Array<{ killedAt: number; upAt: number }> = [];
+        // Server CPU (ms, from /proc): each process's total until it was killed, and each restart's until it listened.
+        const serverCpuMs: number[] = [];
+        const restartCpuMs: number[] = [];
+        // Each restart's re-admission of the widgets: the server's CPU and the wall time from listening until every
+        // widget is connected again and everything sent before the restart is acked (readmitted below).
+        const readmissions: Array<Promise<Readmission>> = [];
+        // This process plays all the widgets: on a busy machine its own CPU can be what holds them back.
+        const testCpu = process.cpuUsage();
+        // The machine's 1-minute load average at each kill: the figures are read against it on a shared machine.
+        const loads: number[] = [];
+        let drops = 0;
+        let reloads = 0;
+        let down = false;
+        // Set once the widgets are closed: a re-admission still waited for ends there.
+        let finished = false;
+        let logs = '';
+        try {
+          for (const widget of widgets) widget.open();
+          const conversations = widgets.map(async (widget, u) => {
+            // Each user writes one message after the other, as a person does: the next once the last was answered.
+            await until(() => widget.botTexts().includes('Say something.'), ANSWER_WAIT_MS);
+            for (let m = 1; m <= MESSAGES; m += 1) {
+              const text = `user ${u} says ${m}`;
+              const clientId = `u${u}-m${m}`;
+              widget.say(clientId, text);
+              sent.push({ widget, clientId, text, sentAt: Date.now() });
+              if (!down && Math.random() < DROP_CHANCE) {
+                await pause(Math.random() * 30);
+                widget.drop();
+                drops += 1;
+              }
+              if (!down && Math.random() < RELOAD_CHANCE) {
+                widget.reload();
+                reloads += 1;
+              }
+              await until(() => widget.botTexts().includes(`You said: ${text}`), ANSWER_WAIT_MS);
             }
-            if (!down && Math.random() < RELOAD_CHANCE) {
-              widget.reload();
-              reloads += 1;
+          });
+          const crashes = (async () => {
+            for (let kill = 1; kill <= KILLS; kill += 1) {
+              await until(() => sent.length >= (kill * USERS * MESSAGES) / (KILLS + 1), 120_000);
+              down = true;
+              const killedAt = Date.now();
+              loads.push(loadavg()[0] ?? 0);
+              clientTrace?.widget('kill', {});
+              logs += server.output();
+              serverCpuMs.push(server.cpuMs());
+              await server.kill();
+              server = await startServerChild({ ...env, PORT: port });
+              restarts.push({ killedAt, upAt: Date.now() });
+              clientTrace?.widget('up', {});
+              restartCpuMs.push(server.startupCpuMs);
+              readmissions.push(
+                readmitted(server, () => (finished ? undefined : server), widgets, sent, {
+                  killedAt,
+                  upAt: Date.now(),
+                }),
+              );
+              down = false;
             }
-            await until(() => widget.botTexts().includes(`You said: ${text}`), ANSWER_WAIT_MS);
-          }
-        });
-        const crashes = (async () => {
-          for (let kill = 1; kill <= KILLS; kill += 1) {
-            await until(() => sent.length >= (kill * USERS * MESSAGES) / (KILLS + 1), 120_000);
-            down = true;
-            const killedAt = Date.now();
-            loads.push(loadavg()[0] ?? 0);
-            clientTrace?.widget('kill', {});
-            logs += server.output();
-            serverCpuMs.push(server.cpuMs());
-            await server.kill();
-            server = await startServerChild({ ...env, PORT: port });
-            restarts.push({ killedAt, upAt: Date.now() });
-            clientTrace?.widget('up', {});
-            restartCpuMs.push(server.startupCpuMs);
-            readmissions.push(readmitted(server, () => (finished ? undefined : server), widgets, sent, { killedAt, upAt: Date.now() }));
-            down = false;
-          }
-        })();
-        await Promise.all([...conversations, crashes]);
-        // Everything still owed arrives within FINAL_WAIT_MS, or is counted below.
-        await until(() => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)), FINAL_WAIT_MS);
-        // The next kill cuts the earlier re-admissions short; the last one is waited for (at most FINAL_WAIT_MS).
-        await readmissions.at(-1);
-        await pause(1000);
-      } finally {
-        finished = true;
-        for (const widget of widgets) widget.close();
-        serverCpuMs.push(server.cpuMs());
-        await server.stop();
-      }
-      const logFile = process.env.TURNS_CRASH_LOG;
-      if (logFile) await writeFile(logFile, logs + server.output());
-      if (clientTrace && process.env.TURNS_CRASH_TRACE) {
-        const trace = clientTrace.stop() + (logs + server.output()).split('\n').filter((line) => line.startsWith('TRACE ')).join('\n');
-        await writeFile(process.env.TURNS_CRASH_TRACE, trace);
-        console.info(`[turns crash, ${leg.name}] where the time after each restart went:\n${restartTimeline(trace)}`);
-      }
-      const readmits = await Promise.all(readmissions);
-      const failedTurns = (logs + server.output()).split('\n').filter((line) => /could not handle a client event/.test(line));
+          })();
+          await Promise.all([...conversations, crashes]);
+          // Everything still owed arrives within FINAL_WAIT_MS, or is counted below.
+          await until(
+            () => sent.every((s) => s.widget.ackedAt.has(s.clientId) || s.widget.refused.includes(s.clientId)),
+            FINAL_WAIT_MS,
+          );
+          // The next kill cuts the earlier re-admissions short; the last one is waited for (at most FINAL_WAIT_MS).
+          await readmissions.at(-1);
+          await pause(1000);
+        } finally {
+          finished = true;
+          for (const widget of widgets) widget.close();
+          serverCpuMs.push(server.cpuMs());
+          await server.stop();
+        }
+        const logFile = process.env.TURNS_CRASH_LOG;
+        if (logFile) await writeFile(logFile, logs + server.output());
+        if (clientTrace && process.env.TURNS_CRASH_TRACE) {
+          const trace =
+            clientTrace.stop() +
+            (logs + server.output())
+              .split('\n')
+              .filter((line) => line.startsWith('TRACE '))
+              .join('\n');
+          await writeFile(process.env.TURNS_CRASH_TRACE, trace);
+          console.info(`[turns crash, ${leg.name}] where the time after each restart went:\n${restartTimeline(trace)}`);
+        }
+        const readmits = await Promise.all(readmissions);
+        const failedTurns = (logs + server.output())
+          .split('\n')
+          .filter((line) => /could not handle a client event/.test(line));
 
-      const reader = await openReader(leg.name, dir, env.MONGODB_URL ?? '');
-      try {
-        const figures = await tally(reader, widgets, sent, restarts);
-        console.info(
-          `[turns crash, ${leg.name}] ${USERS} users, ${sent.length} messages, ${KILLS} kills, ${drops} drops, ${reloads} reloads: ` +
-            `${figures.unanswered} unanswered, ${figures.answeredTwice} answered twice, ${figures.storedTwice} stored twice, ` +
-            `${figures.undelivered} stored entries not shown, ${figures.conflicting} shown twice or changed, ` +
-            `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, p99 ${figures.ackP99} ms, max ${figures.ackMax} ms (n=${figures.ackCount}); ` +
-            `the same from the widget's reconnect: p50 ${figures.connectAckP50} ms, p99 ${figures.connectAckP99} ms; ` +
-            `widgets reconnected p50 ${figures.reconnectP50} ms, p99 ${figures.reconnectP99} ms after the restart; ` +
-            `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms (max ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(1)} ms) and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
-            `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes on Node ${serverNodeVersion()}, ` +
-            `the widgets' process ${(cpuSeconds(process.cpuUsage(testCpu))).toFixed(1)} s; load average at the kills ${loads.map((l) => l.toFixed(1)).join(', ')}`,
-        );
-        const timedOut = widgets.filter((w) => w.connectTimeouts > 0).length;
-        console.info(
-          `[turns crash, ${leg.name}] after a restart, ${USERS} widgets (load average at the kills ${loads.map((l) => l.toFixed(1)).join(', ')}): ` +
-            `acks from the widget's reconnect p50 ${figures.connectAckP50} ms (goal <= ${ACK_FROM_RECONNECT_GOAL.p50} ms: ${met(figures.connectAckP50 <= ACK_FROM_RECONNECT_GOAL.p50)}), ` +
-            `p99 ${figures.connectAckP99} ms (goal <= ${ACK_FROM_RECONNECT_GOAL.p99} ms: ${met(figures.connectAckP99 <= ACK_FROM_RECONNECT_GOAL.p99)}); ` +
-            `${timedOut} widgets waited past socket.io's connect timeout (${widgets.reduce((n, w) => n + w.connectTimeouts, 0)} timeouts; goal 0: ${met(timedOut === 0)}); ` +
-            `re-admitting them: ${readmissionText(readmits, USERS)}`,
-        );
-        expect({
-          unanswered: figures.unanswered,
-          answeredTwice: figures.answeredTwice,
-          storedTwice: figures.storedTwice,
-          undelivered: figures.undelivered,
-          conflicting: figures.conflicting,
-          unacked: figures.unacked,
-        }).toEqual({ unanswered: 0, answeredTwice: 0, storedTwice: 0, undelivered: 0, conflicting: 0, unacked: 0 });
-      } finally {
-        await reader.close();
-        await rm(dir, { recursive: true, force: true });
-      }
-    }, Math.max(420_000, USERS * 4_000));
+        const reader = await openReader(leg.name, dir, env.MONGODB_URL ?? '');
+        try {
+          const figures = await tally(reader, widgets, sent, restarts);
+          console.info(
+            `[turns crash, ${leg.name}] ${USERS} users, ${sent.length} messages, ${KILLS} kills, ${drops} drops, ${reloads} reloads: ` +
+              `${figures.unanswered} unanswered, ${figures.answeredTwice} answered twice, ${figures.storedTwice} stored twice, ` +
+              `${figures.undelivered} stored entries not shown, ${figures.conflicting} shown twice or changed, ` +
+              `${figures.unacked} never acked, ${figures.refused} refused, ${failedTurns.length} failed turns logged; acks after restart: p50 ${figures.ackP50} ms, p99 ${figures.ackP99} ms, max ${figures.ackMax} ms (n=${figures.ackCount}); ` +
+              `the same from the widget's reconnect: p50 ${figures.connectAckP50} ms, p99 ${figures.connectAckP99} ms; ` +
+              `widgets reconnected p50 ${figures.reconnectP50} ms, p99 ${figures.reconnectP99} ms after the restart; ` +
+              `a restart (kill to listening) took p50 ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(0.5)} ms (max ${quantiles(restarts.map((r) => r.upAt - r.killedAt))(1)} ms) and p50 ${quantiles(restartCpuMs)(0.5)} ms of server CPU; ` +
+              `server CPU ${(serverCpuMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s over ${serverCpuMs.length} processes on Node ${serverNodeVersion()}, ` +
+              `the widgets' process ${cpuSeconds(process.cpuUsage(testCpu)).toFixed(1)} s; load average at the kills ${loads.map((l) => l.toFixed(1)).join(', ')}`,
+          );
+          const timedOut = widgets.filter((w) => w.connectTimeouts > 0).length;
+          console.info(
+            `[turns crash, ${leg.name}] after a restart, ${USERS} widgets (load average at the kills ${loads.map((l) => l.toFixed(1)).join(', ')}): ` +
+              `acks from the widget's reconnect p50 ${figures.connectAckP50} ms (goal <= ${ACK_FROM_RECONNECT_GOAL.p50} ms: ${met(figures.connectAckP50 <= ACK_FROM_RECONNECT_GOAL.p50)}), ` +
+              `p99 ${figures.connectAckP99} ms (goal <= ${ACK_FROM_RECONNECT_GOAL.p99} ms: ${met(figures.connectAckP99 <= ACK_FROM_RECONNECT_GOAL.p99)}); ` +
+              `${timedOut} widgets waited past socket.io's connect timeout (${widgets.reduce((n, w) => n + w.connectTimeouts, 0)} timeouts; goal 0: ${met(timedOut === 0)}); ` +
+              `re-admitting them: ${readmissionText(readmits, USERS)}`,
+          );
+          expect({
+            unanswered: figures.unanswered,
+            answeredTwice: figures.answeredTwice,
+            storedTwice: figures.storedTwice,
+            undelivered: figures.undelivered,
+            conflicting: figures.conflicting,
+            unacked: figures.unacked,
+          }).toEqual({ unanswered: 0, answeredTwice: 0, storedTwice: 0, undelivered: 0, conflicting: 0, unacked: 0 });
+        } finally {
+          await reader.close();
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+      Math.max(420_000, USERS * 4_000),
+    );
   });
 }
 
@@ -220,7 +241,9 @@ async function tally(
     if (answers === 0) unanswered += 1;
     if (answers > 1) answeredTwice += 1;
   }
-  const unacked = sent.filter((s) => !s.widget.ackedAt.has(s.clientId) && !s.widget.refused.includes(s.clientId)).length;
+  const unacked = sent.filter(
+    (s) => !s.widget.ackedAt.has(s.clientId) && !s.widget.refused.includes(s.clientId),
+  ).length;
   const refused = sent.filter((s) => s.widget.refused.includes(s.clientId)).length;
   // Messages caught by a crash (sent before the restart, not acked before the kill): how long after the restart their ack came.
   // Each counted once, against the last restart it waited through.
@@ -242,7 +265,12 @@ async function tally(
   // How long after each restart each widget was connected again (the reconnect policy and the server's accept).
   const reconnects = restarts.flatMap(({ killedAt, upAt }, i) => {
     const next = restarts[i + 1]?.killedAt ?? Number.POSITIVE_INFINITY;
-    return widgets.flatMap((w) => w.connectedAt.filter((t) => t > killedAt && t < next).slice(0, 1).map((t) => Math.max(0, t - upAt)));
+    return widgets.flatMap((w) =>
+      w.connectedAt
+        .filter((t) => t > killedAt && t < next)
+        .slice(0, 1)
+        .map((t) => Math.max(0, t - upAt)),
+    );
   });
   const back = quantiles(reconnects);
   return {
@@ -307,7 +335,9 @@ async function readmitted(
 /** The last restart's re-admission (no kill cuts it short), then each earlier one as far as it got. */
 function readmissionText(readmits: readonly Readmission[], widgets: number): string {
   const text = (r: Readmission) =>
-    r.complete ? `${r.cpuMs} ms of server CPU, ${r.ms} ms` : `${r.back} of ${widgets} back after ${r.cpuMs} ms of server CPU, ${r.ms} ms`;
+    r.complete
+      ? `${r.cpuMs} ms of server CPU, ${r.ms} ms`
+      : `${r.back} of ${widgets} back after ${r.cpuMs} ms of server CPU, ${r.ms} ms`;
   const last = readmits.at(-1);
   if (last === undefined) return 'no restart';
   const earlier = readmits.slice(0, -1).map((r) => (r.complete ? text(r) : `cut short by the next kill: ${text(r)}`));
@@ -332,7 +362,8 @@ function cpuSeconds(usage: NodeJS.CpuUsage): number {
 
 function quantiles(values: number[]): (q: number) => number {
   const sorted = [...values].sort((a, b) => a - b);
-  return (q) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!));
+  return (q) =>
+    sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
 }
 
 function textOf(entry: TranscriptEntry): string {

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startUpstream, type Upstream } from '../integrations/test/upstream.ts';
 import type { StoreCommand } from '../stores/mongo/mongo-store.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../test/start-test-server.ts';
 
 const mongo = storeLegs().find((leg) => leg.name === 'mongo')!;
 
@@ -24,7 +31,14 @@ function shopBot(upstreamUrl: string) {
         id: 'shop',
         steps: [
           { id: 'plan', type: 'input', prompt: 'Which plan do you use?', saveTo: { variable: 'plan' } },
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'shop', params: { userId: '{{userId}}' }, output: 'events' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'shop',
+            params: { userId: '{{userId}}' },
+            output: 'events',
+          },
           { id: 'told', type: 'message', text: 'Your plan: {{plan}}; next: {{events.0.name}}.' },
           { id: 'ask', type: 'faq', prompt: 'Ask me anything about the shop.' },
           { id: 'end', type: 'end' },
@@ -46,7 +60,10 @@ describe('a question asked right after a synchronous integration step', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'understanding-on-retry-'));
     const bot = shopBot(upstream.url);
     await writeFile(path.join(dir, 'bot.json'), JSON.stringify(bot));
-    server = await startTestServer({ BOT_DEFINITION: path.join(dir, 'bot.json'), INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' }, dir);
+    server = await startTestServer(
+      { BOT_DEFINITION: path.join(dir, 'bot.json'), INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' },
+      dir,
+    );
   });
 
   afterAll(async () => {
@@ -61,9 +78,16 @@ describe('a question asked right after a synchronous integration step', () => {
       await eventually('the first question', () => botTexts(client.items).includes('Which plan do you use?'));
       expect(await client.emitWithAck('message', { clientId: 'm1', text: 'pro' })).toMatchObject({ ok: true });
       await eventually('the FAQ prompt', () => botTexts(client.items).includes('Ask me anything about the shop.'));
-      expect(await client.emitWithAck('message', { clientId: 'm2', text: 'When are you open?' })).toMatchObject({ ok: true });
+      expect(await client.emitWithAck('message', { clientId: 'm2', text: 'When are you open?' })).toMatchObject({
+        ok: true,
+      });
       await eventually('the answer', () => botTexts(client.items).includes('From nine to six, Monday to Saturday.'));
-      expect(botTexts(client.items)).toStrictEqual(['Which plan do you use?', 'Your plan: pro; next: Pro plan review.', 'Ask me anything about the shop.', 'From nine to six, Monday to Saturday.']);
+      expect(botTexts(client.items)).toStrictEqual([
+        'Which plan do you use?',
+        'Your plan: pro; next: Pro plan review.',
+        'Ask me anything about the shop.',
+        'From nine to six, Monday to Saturday.',
+      ]);
     } finally {
       client.disconnect();
     }
@@ -77,15 +101,20 @@ describe('a question asked right after a synchronous integration step', () => {
  * on MongoDB (the store finds its cached document newer) and a failed commit and second run elsewhere.
  * Counted with the driver's command monitoring.
  */
-describe.skipIf(mongo.skip)('the connection\'s copy of the user after a synchronous integration step (mongo)', () => {
-  it('when the visitor writes right after the integration\'s answer, then the turn reads the user once and commits once', async () => {
+describe.skipIf(mongo.skip)("the connection's copy of the user after a synchronous integration step (mongo)", () => {
+  it("when the visitor writes right after the integration's answer, then the turn reads the user once and commits once", async () => {
     const upstream = await startUpstream((_req, res) => json(res, 200, EVENTS));
     const dir = await mkdtemp(path.join(tmpdir(), 'understanding-on-retry-mongo-'));
     const commands: StoreCommand[] = [];
     let counting = false;
     await writeFile(path.join(dir, 'bot.json'), JSON.stringify(shopBot(upstream.url)));
     const server = await startTestServer(
-      { ...mongo.env(), BOT_DEFINITION: path.join(dir, 'bot.json'), INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', SESSION_SECRET: 'understanding-retry-session-secret-0123' },
+      {
+        ...mongo.env(),
+        BOT_DEFINITION: path.join(dir, 'bot.json'),
+        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+        SESSION_SECRET: 'understanding-retry-session-secret-0123',
+      },
       dir,
       { onStoreCommand: (command) => counting && commands.push(command) },
     );
@@ -95,13 +124,20 @@ describe.skipIf(mongo.skip)('the connection\'s copy of the user after a synchron
       expect(await client.emitWithAck('message', { clientId: 'm1', text: 'pro' })).toMatchObject({ ok: true });
       await eventually('the FAQ prompt', () => botTexts(client.items).includes('Ask me anything about the shop.'));
       counting = true;
-      expect(await client.emitWithAck('message', { clientId: 'm2', text: 'When are you open?' })).toMatchObject({ ok: true });
+      expect(await client.emitWithAck('message', { clientId: 'm2', text: 'When are you open?' })).toMatchObject({
+        ok: true,
+      });
       await eventually('the answer', () => botTexts(client.items).includes('From nine to six, Monday to Saturday.'));
       counting = false;
       // A turn's commit is a conditional update of the user that sets the entries it adds (`unsent`);
       // the outbox's own write after it does not.
       type Update = { q: Record<string, unknown>; u: { $set?: Record<string, unknown> } };
-      const commits = commands.filter((c) => c.name === 'update' && c.collection === 'users' && (c.command.updates as Update[]).some((u) => u.u.$set && 'unsent' in u.u.$set));
+      const commits = commands.filter(
+        (c) =>
+          c.name === 'update' &&
+          c.collection === 'users' &&
+          (c.command.updates as Update[]).some((u) => u.u.$set && 'unsent' in u.u.$set),
+      );
       expect(commits).toHaveLength(1);
       // One read of the user: with the copy kept, the store found it behind and read them twice.
       expect(commands.filter((c) => c.name === 'find' && c.collection === 'users')).toHaveLength(1);
@@ -135,7 +171,13 @@ describe('a question asked just after the user was moved on elsewhere', () => {
             { id: 'again', type: 'goto', dialog: 'talk' },
           ],
         },
-        { id: 'help', steps: [{ id: 'ask', type: 'faq' }, { id: 'end', type: 'end' }] },
+        {
+          id: 'help',
+          steps: [
+            { id: 'ask', type: 'faq' },
+            { id: 'end', type: 'end' },
+          ],
+        },
       ],
     };
     await writeFile(path.join(dir, 'bot.json'), JSON.stringify(bot));
@@ -156,8 +198,12 @@ describe('a question asked just after the user was moved on elsewhere', () => {
         botEntries: [],
       });
       expect(moved.status).toBe('committed');
-      expect(await client.emitWithAck('message', { clientId: 'm2', text: 'When are you open?' })).toMatchObject({ ok: true });
-      await eventually('the FAQ answer', () => botTexts(client.items).includes('From nine to six, Monday to Saturday.'));
+      expect(await client.emitWithAck('message', { clientId: 'm2', text: 'When are you open?' })).toMatchObject({
+        ok: true,
+      });
+      await eventually('the FAQ answer', () =>
+        botTexts(client.items).includes('From nine to six, Monday to Saturday.'),
+      );
     } finally {
       client.disconnect();
       await server.stop();

@@ -18,7 +18,12 @@ export interface ChannelRoutes {
  * delivery, by the channelId stored with the user. A channel never changes for a
  * user, so it is remembered; one user's deliveries stay in order while it is looked up.
  */
-export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: Logger): Required<Omit<Delivery, 'admitTrigger'>> & Pick<Delivery, 'admitTrigger'> & { remember(userId: string, channelId: string): void } {
+export function deliveryByChannel(
+  store: Store,
+  routes: ChannelRoutes,
+  logger: Logger,
+): Required<Omit<Delivery, 'admitTrigger'>> &
+  Pick<Delivery, 'admitTrigger'> & { remember(userId: string, channelId: string): void } {
   const known = new Map<string, Delivery>();
   const lookups = new Map<string, Promise<Delivery>>();
   const remember = (userId: string, channelId: string) => {
@@ -37,7 +42,12 @@ export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: L
     });
     lookups.set(userId, lookup);
     void lookup
-      .then(use, (error: unknown) => logger.error({ event: 'delivery_route_failed', userId, err: error }, 'could not find the channel of a user to deliver to'))
+      .then(use, (error: unknown) =>
+        logger.error(
+          { event: 'delivery_route_failed', userId, err: error },
+          'could not find the channel of a user to deliver to',
+        ),
+      )
       .finally(() => {
         if (lookups.get(userId) === lookup) lookups.delete(userId);
       });
@@ -47,11 +57,16 @@ export function deliveryByChannel(store: Store, routes: ChannelRoutes, logger: L
     remember,
     // Offered only when a channel has rules for triggers, so that no other trigger costs a read.
     ...(admits
-      ? {
+      ? ({
           admitTrigger(user, channelId, dialogId, now) {
-            (routes.channels.get(user?.channelId ?? channelId) ?? routes.fallback).admitTrigger?.(user, channelId, dialogId, now);
+            (routes.channels.get(user?.channelId ?? channelId) ?? routes.fallback).admitTrigger?.(
+              user,
+              channelId,
+              dialogId,
+              now,
+            );
           },
-        } satisfies Pick<Delivery, 'admitTrigger'>
+        } satisfies Pick<Delivery, 'admitTrigger'>)
       : {}),
     deliver(userId: string, entries: readonly TranscriptEntry[]) {
       if (routes.channels.size === 0) return routes.fallback.deliver(userId, entries);

@@ -9,19 +9,29 @@ import { runEntry, writeBot } from './test/run-process.ts';
 
 const check = (...args: string[]) => runEntry('server/cli/main.ts', ['check', ...args]);
 const bot = (steps: unknown[], extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ settings: { id: 'shop', name: 'Shop', startDialog: 'main' }, userDataFields: ['name'], dialogs: [{ id: 'main', steps }], ...extra });
+  JSON.stringify({
+    settings: { id: 'shop', name: 'Shop', startDialog: 'main' },
+    userDataFields: ['name'],
+    dialogs: [{ id: 'main', steps }],
+    ...extra,
+  });
 
 describe('chatbot check', () => {
-  it.each(MISTAKES.map((m) => [m.name, m] as const))('when %s, then check exits 1 and prints the one line that says so', async (_name, mistake) => {
-    const file = await writeBot(mistake.text, mistake.yaml ? 'bot.yaml' : 'bot.json');
-    const { code, stdout } = await check(file);
-    expect(code).toBe(1);
-    expect(stdout.trimEnd().split('\n')).toEqual([mistake.expected]);
-  });
+  it.each(MISTAKES.map((m) => [m.name, m] as const))(
+    'when %s, then check exits 1 and prints the one line that says so',
+    async (_name, mistake) => {
+      const file = await writeBot(mistake.text, mistake.yaml ? 'bot.yaml' : 'bot.json');
+      const { code, stdout } = await check(file);
+      expect(code).toBe(1);
+      expect(stdout.trimEnd().split('\n')).toEqual([mistake.expected]);
+    },
+  );
 
   it('when the demo bot is checked, then it is valid and check exits 0 saying so, without opening a store', async () => {
     const dataDir = path.join(tmpdir(), `check-no-store-${process.pid}-${Date.now()}`);
-    const { code, stdout, stderr } = await runEntry('server/cli/main.ts', ['check', DEMO_BOT_DEFINITION], { DATA_DIR: dataDir });
+    const { code, stdout, stderr } = await runEntry('server/cli/main.ts', ['check', DEMO_BOT_DEFINITION], {
+      DATA_DIR: dataDir,
+    });
     expect(existsSync(dataDir)).toBe(false);
     expect(code).toBe(0);
     expect(stdout).toBe('');
@@ -29,23 +39,42 @@ describe('chatbot check', () => {
   });
 
   it('when a preset step names a secret that is not set, or lacks a parameter, then check names it as for any step type, and passes once both are right', async () => {
-    const slack = (params: Record<string, unknown>) => bot([{ id: 'tell', type: 'integration', integration: 'slackPostMessage', params }, { id: 'end', type: 'end' }]);
-    const unset = await check(await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK', text: 'New order from {{name}}' })));
+    const slack = (params: Record<string, unknown>) =>
+      bot([
+        { id: 'tell', type: 'integration', integration: 'slackPostMessage', params },
+        { id: 'end', type: 'end' },
+      ]);
+    const unset = await check(
+      await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK', text: 'New order from {{name}}' })),
+    );
     expect(unset.code).toBe(1);
     expect(unset.stdout.trimEnd().split('\n')).toEqual([
       'dialogs[0].steps[0].params.webhookUrlSecret: the secret SLACK_HOOK is not set; set the environment variable SLACK_HOOK (or the studio secret of that name) to the value this step authenticates with',
     ]);
     const hook = { SLACK_HOOK: 'https://hooks.slack.com/services/T000/B000/xyz' };
-    const missing = await runEntry('server/cli/main.ts', ['check', await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK' }))], hook);
+    const missing = await runEntry(
+      'server/cli/main.ts',
+      ['check', await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK' }))],
+      hook,
+    );
     expect(missing.code).toBe(1);
     expect(missing.stdout.trimEnd().split('\n')).toEqual(['dialogs[0].steps[0].params: missing property "text"']);
-    const right = await runEntry('server/cli/main.ts', ['check', await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK', text: 'New order from {{name}}' }))], hook);
+    const right = await runEntry(
+      'server/cli/main.ts',
+      ['check', await writeBot(slack({ webhookUrlSecret: 'SLACK_HOOK', text: 'New order from {{name}}' }))],
+      hook,
+    );
     expect(right.code).toBe(0);
     expect(right.stdout + right.stderr).not.toContain('hooks.slack.com');
   });
 
   it('when several things are wrong, then each gets its own line', async () => {
-    const file = await writeBot(bot([{ id: 'hi', type: 'message', txt: 'hi', next: 'gone' }, { id: 'ask', type: 'input', prompt: 'x', inputType: 'txt' }]));
+    const file = await writeBot(
+      bot([
+        { id: 'hi', type: 'message', txt: 'hi', next: 'gone' },
+        { id: 'ask', type: 'input', prompt: 'x', inputType: 'txt' },
+      ]),
+    );
     const { code, stdout } = await check(file);
     expect(code).toBe(1);
     expect(stdout.trimEnd().split('\n')).toEqual([
@@ -61,7 +90,14 @@ describe('chatbot check', () => {
     expect(JSON.parse(stdout)).toEqual({
       file,
       ok: false,
-      problems: [{ path: 'dialogs[0].steps[0].quick_replies', message: 'unknown key "quick_replies"', hint: 'did you mean "quickReplies"?', severity: 'error' }],
+      problems: [
+        {
+          path: 'dialogs[0].steps[0].quick_replies',
+          message: 'unknown key "quick_replies"',
+          hint: 'did you mean "quickReplies"?',
+          severity: 'error',
+        },
+      ],
     });
   });
 
@@ -78,7 +114,14 @@ describe('chatbot check', () => {
     const file = await writeBot(
       bot(
         [
-          { id: 'poll', type: 'integration', integration: 'http', params: { endpoint: 'https://status.example.com/' }, output: 'status', onError: 'flag:down' },
+          {
+            id: 'poll',
+            type: 'integration',
+            integration: 'http',
+            params: { endpoint: 'https://status.example.com/' },
+            output: 'status',
+            onError: 'flag:down',
+          },
           { id: 'again', type: 'goto', dialog: 'main', step: 'poll' },
         ],
         {},
@@ -92,7 +135,10 @@ describe('chatbot check', () => {
   });
 
   it('when the definition is YAML, then it is checked the same and its syntax errors name the line and column', async () => {
-    const good = await writeBot('settings: { id: shop, name: Shop, startDialog: main }\n# comments are why authors want YAML\ndialogs:\n  - id: main\n    steps:\n      - { id: hi, type: message, text: hi }\n', 'bot.yaml');
+    const good = await writeBot(
+      'settings: { id: shop, name: Shop, startDialog: main }\n# comments are why authors want YAML\ndialogs:\n  - id: main\n    steps:\n      - { id: hi, type: message, text: hi }\n',
+      'bot.yaml',
+    );
     expect((await check(good)).code).toBe(0);
     const bad = await writeBot('settings:\n  id: shop\n  id: shop2\n', 'bot.yaml');
     const { code, stdout } = await check(bad);
@@ -114,7 +160,10 @@ describe('chatbot check', () => {
   });
 
   it('is the package bin and an npm script', async () => {
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     expect(pkg.bin.chatbot).toBe('dist/server/cli/main.js');
     expect(pkg.scripts.check).toBe('tsx server/cli/main.ts check');
   });

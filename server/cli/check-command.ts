@@ -7,7 +7,8 @@ export interface CommandIo {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-export const CHECK_USAGE = 'check <bot.json|bot.yaml> [--json]   validate a bot definition as start-up does, without opening a store or a port';
+export const CHECK_USAGE =
+  'check <bot.json|bot.yaml> [--json]   validate a bot definition as start-up does, without opening a store or a port';
 
 /**
  * `check bot.json`: one line per problem (`path: problem. Hint`), exit 1 when any is an error.
@@ -26,11 +27,19 @@ export async function checkCommand(args: readonly string[], io: CommandIo): Prom
   const result = await checkDefinitionFile(file, { env: io.env });
   const failed = result.problems.some(isError);
   if (json) {
-    const problems = result.problems.map((p) => ({ path: p.path, message: p.message, ...(p.hint ? { hint: p.hint } : {}), severity: p.severity ?? 'error' }));
+    const problems = result.problems.map((p) => ({
+      path: p.path,
+      message: p.message,
+      ...(p.hint ? { hint: p.hint } : {}),
+      severity: p.severity ?? 'error',
+    }));
     io.stdout.write(`${JSON.stringify({ file, ok: !failed, problems }, null, 2)}\n`);
   } else {
     for (const problem of result.problems) io.stdout.write(`${formatProblem(problem)}\n`);
-    if (!failed) io.stderr.write(`${file}: the bot definition is valid${result.problems.length > 0 ? ` (${result.problems.length} warning${result.problems.length === 1 ? '' : 's'})` : ''}\n`);
+    if (!failed)
+      io.stderr.write(
+        `${file}: the bot definition is valid${result.problems.length > 0 ? ` (${result.problems.length} warning${result.problems.length === 1 ? '' : 's'})` : ''}\n`,
+      );
   }
   return failed ? 1 : 0;
 }

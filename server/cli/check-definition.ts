@@ -75,7 +75,9 @@ export async function checkDefinition(input: unknown, file: string, options: Che
     stepTypes = await loadStepTypeModules(definition.stepTypes, file);
   } catch (error) {
     if (!(error instanceof StepTypeModuleError)) throw error;
-    const at = definition.stepTypes.findIndex((entry) => path.resolve(path.dirname(path.resolve(file)), entry) === error.file);
+    const at = definition.stepTypes.findIndex(
+      (entry) => path.resolve(path.dirname(path.resolve(file)), entry) === error.file,
+    );
     const problem = error.message.slice(`Step type module ${error.file}: `.length);
     problems.push({ path: at < 0 ? 'stepTypes' : `stepTypes[${at}]`, message: `${error.file}: ${problem}` });
   }
@@ -85,15 +87,29 @@ export async function checkDefinition(input: unknown, file: string, options: Che
 }
 
 /** The integration layer's own checks: settings (services, datasets, secrets) and every integration step. */
-function integrationProblems(definition: BotDefinition, env: Readonly<Record<string, string | undefined>>, stepTypes: readonly CodeStepType[]): Problem[] {
+function integrationProblems(
+  definition: BotDefinition,
+  env: Readonly<Record<string, string | undefined>>,
+  stepTypes: readonly CodeStepType[],
+): Problem[] {
   // Every settings problem at once, in the definition's words; the layer itself stops at the first.
   const settings = integrationSettingsSchema.safeParse(definition.integrations);
   if (!settings.success) {
-    return zodProblems(settings.error.issues, definition.integrations, integrationSettingsSchema).map((p) => ({ ...p, path: p.path === '(root)' ? 'integrations' : `integrations${p.path.startsWith('[') ? '' : '.'}${p.path}` }));
+    return zodProblems(settings.error.issues, definition.integrations, integrationSettingsSchema).map((p) => ({
+      ...p,
+      path: p.path === '(root)' ? 'integrations' : `integrations${p.path.startsWith('[') ? '' : '.'}${p.path}`,
+    }));
   }
   let runtime: IntegrationRuntime;
   try {
-    runtime = IntegrationRuntime.create(definition.integrations, { store: noStore, clock: systemClock, logger: silent, env, stepTypes, registry: registryFor([...BUILT_IN_STEP_TYPES, ...stepTypes]) });
+    runtime = IntegrationRuntime.create(definition.integrations, {
+      store: noStore,
+      clock: systemClock,
+      logger: silent,
+      env,
+      stepTypes,
+      registry: registryFor([...BUILT_IN_STEP_TYPES, ...stepTypes]),
+    });
   } catch (error) {
     if (error instanceof IntegrationConfigError) return [toProblem(error.message)];
     throw error;

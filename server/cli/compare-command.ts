@@ -1,10 +1,14 @@
 import { DefinitionError, loadDefinition } from '../definition/load.ts';
 import { strandedPositions } from '../engine/stranded.ts';
 
-export const COMPARE_USAGE = 'compare <old.json> <new.json>   list where users resting on the old definition would be moved by the new one; exit 1 when any would';
+export const COMPARE_USAGE =
+  'compare <old.json> <new.json>   list where users resting on the old definition would be moved by the new one; exit 1 when any would';
 
 /** `chatbot compare old new`: the positions a redeploy would strand, and where recovery takes each; resolves with the exit code. */
-export async function compareCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function compareCommand(
+  args: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     out.write(`Usage: chatbot ${COMPARE_USAGE}\n`);
     return 0;
@@ -29,8 +33,16 @@ export async function compareCommand(args: readonly string[], out: NodeJS.Writab
     out.write(`No user would be stranded: every step users can rest on in ${oldFile} is in ${newFile}.\n`);
     return 0;
   }
-  const how = after.settings.recovery === 'dialogStart' ? 'settings.recovery "dialogStart"' : 'settings.recovery "recoveryDialog"';
-  out.write(`${stranded.length} position${stranded.length === 1 ? '' : 's'} would be stranded; a user resting there is moved by their next message (${how}):\n`);
-  for (const { from, to } of stranded) out.write(`  ${from.dialogId}.${from.stepId} → ${to ? `${to.dialogId}.${to.stepId}` : '(nowhere: the conversation ends)'}\n`);
+  const how =
+    after.settings.recovery === 'dialogStart'
+      ? 'settings.recovery "dialogStart"'
+      : 'settings.recovery "recoveryDialog"';
+  out.write(
+    `${stranded.length} position${stranded.length === 1 ? '' : 's'} would be stranded; a user resting there is moved by their next message (${how}):\n`,
+  );
+  for (const { from, to } of stranded)
+    out.write(
+      `  ${from.dialogId}.${from.stepId} → ${to ? `${to.dialogId}.${to.stepId}` : '(nowhere: the conversation ends)'}\n`,
+    );
   return 1;
 }

@@ -9,8 +9,16 @@ import type { StepType } from '../integrations/step-types/step-type.ts';
  * docs/bot-definition.schema.json), plus a bot's own when a server serves it.
  */
 export function editorSchema(options: { ownStepTypes?: readonly StepType[]; id?: string } = {}): string {
-  const stepTypes = [...BUILT_IN_STEP_TYPES, ...(options.ownStepTypes ?? [])].map((type) => ({ name: type.name, description: type.description, params: type.paramsSchema }));
-  const parts = (z.toJSONSchema(integrationSettingsSchema, { io: 'input' }) as unknown as { properties: { services: object; datasets: object } }).properties;
+  const stepTypes = [...BUILT_IN_STEP_TYPES, ...(options.ownStepTypes ?? [])].map((type) => ({
+    name: type.name,
+    description: type.description,
+    params: type.paramsSchema,
+  }));
+  const parts = (
+    z.toJSONSchema(integrationSettingsSchema, { io: 'input' }) as unknown as {
+      properties: { services: object; datasets: object };
+    }
+  ).properties;
   const integrations = { services: parts.services, datasets: parts.datasets };
   return definitionJsonSchema({ stepTypes, integrations, ...(options.id === undefined ? {} : { id: options.id }) });
 }

@@ -9,7 +9,10 @@ import { TELEGRAM_USAGE, telegramCommand } from './telegram-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 
 /** The bot author's commands; each takes its arguments and the streams, and answers an exit code. */
-export const COMMANDS: Record<string, { usage: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }> = {
+export const COMMANDS: Record<
+  string,
+  { usage: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }
+> = {
   check: { usage: CHECK_USAGE, run: checkCommand },
   test: { usage: TEST_USAGE, run: (args, io) => testCommand(args, io.stdout) },
   compare: { usage: COMPARE_USAGE, run: (args, io) => compareCommand(args, io.stdout) },
@@ -23,8 +26,12 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   const [name, ...args] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
   if (!command) {
-    const usage = Object.values(COMMANDS).map((c) => `  chatbot ${c.usage}`).join('\n');
-    io.stderr.write(`${name === undefined || name === '--help' ? '' : `Unknown command "${name}".\n`}Usage:\n${usage}\n`);
+    const usage = Object.values(COMMANDS)
+      .map((c) => `  chatbot ${c.usage}`)
+      .join('\n');
+    io.stderr.write(
+      `${name === undefined || name === '--help' ? '' : `Unknown command "${name}".\n`}Usage:\n${usage}\n`,
+    );
     return name === '--help' ? 0 : 2;
   }
   return command.run(args, io);

@@ -4,8 +4,10 @@ import { isYaml } from '../definition/read-source.ts';
 import type { CommandIo } from './check-command.ts';
 import { StudioCallError, studioCall, studioJson, studioTarget, type StudioTarget } from './studio-client.ts';
 
-export const PULL_USAGE = 'pull <bot.json|bot.yaml> [--version vN|--head] [--url URL] [--token TOKEN]   write the published version (or another) from the studio to the file';
-export const PUSH_USAGE = 'push <bot.json|bot.yaml> [-m|--message TEXT] [--publish] [--url URL] [--token TOKEN]   save the file in the studio as a new version (and publish it)';
+export const PULL_USAGE =
+  'pull <bot.json|bot.yaml> [--version vN|--head] [--url URL] [--token TOKEN]   write the published version (or another) from the studio to the file';
+export const PUSH_USAGE =
+  'push <bot.json|bot.yaml> [-m|--message TEXT] [--publish] [--url URL] [--token TOKEN]   save the file in the studio as a new version (and publish it)';
 
 interface VersionMeta {
   readonly id: string;
@@ -20,16 +22,24 @@ interface Problem {
   readonly severity: 'error' | 'warning';
 }
 
-const line = (problem: Problem) => `  ${problem.severity === 'warning' ? 'warning: ' : ''}${problem.path}: ${problem.message}${problem.hint ? `. ${problem.hint}` : ''}`;
+const line = (problem: Problem) =>
+  `  ${problem.severity === 'warning' ? 'warning: ' : ''}${problem.path}: ${problem.message}${problem.hint ? `. ${problem.hint}` : ''}`;
 
 /** Splits `--name value` / `--name=value` options from the file; flags take no value. */
-function options(args: readonly string[], valued: readonly string[], flags: readonly string[]): { files: string[]; values: Map<string, string>; set: Set<string>; problem?: string } {
+function options(
+  args: readonly string[],
+  valued: readonly string[],
+  flags: readonly string[],
+): { files: string[]; values: Map<string, string>; set: Set<string>; problem?: string } {
   const files: string[] = [];
   const values = new Map<string, string>();
   const set = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     if (valued.includes(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) return { files, values, set, problem: `${name} needs a value` };
@@ -41,7 +51,12 @@ function options(args: readonly string[], valued: readonly string[], flags: read
   return { files, values, set };
 }
 
-async function withTarget(args: readonly string[], io: CommandIo, usage: string, run: (target: StudioTarget, rest: string[]) => Promise<number>): Promise<number> {
+async function withTarget(
+  args: readonly string[],
+  io: CommandIo,
+  usage: string,
+  run: (target: StudioTarget, rest: string[]) => Promise<number>,
+): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(`Usage: chatbot ${usage}\n`);
     return 0;
@@ -78,13 +93,21 @@ export function pullCommand(args: readonly string[], io: CommandIo): Promise<num
       return 2;
     }
     const file = resolved(io, files[0]!);
-    const list = await studioJson<{ publishedId: string | null; headId: string | null }>(target, 'GET', '/versions?limit=1');
+    const list = await studioJson<{ publishedId: string | null; headId: string | null }>(
+      target,
+      'GET',
+      '/versions?limit=1',
+    );
     const id = values.get('--version') ?? (set.has('--head') ? list.headId : list.publishedId);
     if (!id) {
       io.stderr.write('The studio has no version yet.\n');
       return 1;
     }
-    const res = await studioCall(target, 'GET', `/versions/${encodeURIComponent(id)}/export?format=${isYaml(file) ? 'yaml' : 'json'}`);
+    const res = await studioCall(
+      target,
+      'GET',
+      `/versions/${encodeURIComponent(id)}/export?format=${isYaml(file) ? 'yaml' : 'json'}`,
+    );
     const text = await res.text();
     const temporary = `${file}.pull-${process.pid}`;
     await writeFile(temporary, text);
@@ -111,33 +134,51 @@ export function pushCommand(args: readonly string[], io: CommandIo): Promise<num
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      io.stderr.write(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).\n`);
+      io.stderr.write(
+        `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).\n`,
+      );
       return 1;
     }
     const message = values.get('--message') ?? values.get('-m') ?? `Pushed from ${path.basename(file)}`;
-    const res = await studioCall(target, 'POST', `/import?message=${encodeURIComponent(message)}`, { type: isYaml(file) ? 'application/yaml' : 'application/json', text });
+    const res = await studioCall(target, 'POST', `/import?message=${encodeURIComponent(message)}`, {
+      type: isYaml(file) ? 'application/yaml' : 'application/json',
+      text,
+    });
     const saved = (await res.json()) as { created: boolean; version: VersionMeta; problems: Problem[] };
-    io.stdout.write(saved.created ? `Saved ${file} as version ${saved.version.id}\n` : `The studio's newest version ${saved.version.id} already holds ${file}; nothing was saved\n`);
+    io.stdout.write(
+      saved.created
+        ? `Saved ${file} as version ${saved.version.id}\n`
+        : `The studio's newest version ${saved.version.id} already holds ${file}; nothing was saved\n`,
+    );
     for (const p of saved.problems) io.stdout.write(`${line(p)}\n`);
     if (!set.has('--publish')) return saved.problems.some((p) => p.severity === 'error') ? 1 : 0;
 
-    const plan = await studioJson<{ liveVersionId: string | null; problems: Problem[]; diff: { words: string }[]; stranded: { dialogId: string; stepId: string; users: number; defaultTarget: { dialogId: string; stepId: string } | null }[] }>(
-      target,
-      'POST',
-      '/publish/plan',
-      { versionId: saved.version.id },
-    );
+    const plan = await studioJson<{
+      liveVersionId: string | null;
+      problems: Problem[];
+      diff: { words: string }[];
+      stranded: {
+        dialogId: string;
+        stepId: string;
+        users: number;
+        defaultTarget: { dialogId: string; stepId: string } | null;
+      }[];
+    }>(target, 'POST', '/publish/plan', { versionId: saved.version.id });
     if (plan.liveVersionId === saved.version.id) {
       io.stdout.write(`Version ${saved.version.id} is live already.\n`);
       return 0;
     }
     if (plan.problems.some((p) => p.severity === 'error')) {
-      io.stderr.write(`Not published: version ${saved.version.id} has problems that block publishing (listed above).\n`);
+      io.stderr.write(
+        `Not published: version ${saved.version.id} has problems that block publishing (listed above).\n`,
+      );
       return 1;
     }
     for (const change of plan.diff) io.stdout.write(`  ${change.words}\n`);
     for (const s of plan.stranded) {
-      io.stdout.write(`  ${s.users} user${s.users === 1 ? '' : 's'} resting on ${s.dialogId}.${s.stepId} move to ${s.defaultTarget ? `${s.defaultTarget.dialogId}.${s.defaultTarget.stepId}` : '(nowhere)'}\n`);
+      io.stdout.write(
+        `  ${s.users} user${s.users === 1 ? '' : 's'} resting on ${s.dialogId}.${s.stepId} move to ${s.defaultTarget ? `${s.defaultTarget.dialogId}.${s.defaultTarget.stepId}` : '(nowhere)'}\n`,
+      );
     }
     await studioJson(target, 'POST', '/publish', { versionId: saved.version.id, moves: [], message });
     io.stdout.write(`Published version ${saved.version.id} (was ${plan.liveVersionId ?? 'none'})\n`);

@@ -11,8 +11,15 @@ import { botTexts, connectClient, eventually, startTestServer, type TestServer }
 import { compiledEntry } from '../test/compiled-server.ts';
 
 /** The command as a team's CI runs it: its own process, the token in the environment. */
-async function chatbot(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [await compiledEntry('server/cli/main.ts'), ...args], { cwd: projectRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function chatbot(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [await compiledEntry('server/cli/main.ts'), ...args], {
+    cwd: projectRoot(),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -22,7 +29,15 @@ async function chatbot(env: Record<string, string>, ...args: string[]): Promise<
 
 const bot = {
   settings: { id: 'git', name: 'Git bot', startDialog: 'main' },
-  dialogs: [{ id: 'main', steps: [{ id: 'hello', type: 'message', text: 'Hello from the first version.' }, { id: 'ask', type: 'input', prompt: 'Anything?' }] }],
+  dialogs: [
+    {
+      id: 'main',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Hello from the first version.' },
+        { id: 'ask', type: 'input', prompt: 'Anything?' },
+      ],
+    },
+  ],
 };
 
 describe('chatbot pull and chatbot push with an API token', () => {
@@ -56,9 +71,17 @@ describe('chatbot pull and chatbot push with an API token', () => {
 
     const pushed = await chatbot(env, 'push', 'bot.yaml', '-m', 'New greeting', '--publish');
     expect(pushed.code).toBe(0);
-    expect(pushed.out).toBe(`Saved ${path.join(dir, 'bot.yaml')} as version v2\n  Step "hello" in dialog "main" changed: text.\nPublished version v2 (was v1)\n`);
+    expect(pushed.out).toBe(
+      `Saved ${path.join(dir, 'bot.yaml')} as version v2\n  Step "hello" in dialog "main" changed: text.\nPublished version v2 (was v1)\n`,
+    );
     const versions = (await viewer.get('/studio/api/versions')).body;
-    expect(versions).toMatchObject({ publishedId: 'v2', versions: [{ id: 'v2', source: 'push', message: 'New greeting', author: { kind: 'token', email: 'ci@example.com' } }, { id: 'v1' }] });
+    expect(versions).toMatchObject({
+      publishedId: 'v2',
+      versions: [
+        { id: 'v2', source: 'push', message: 'New greeting', author: { kind: 'token', email: 'ci@example.com' } },
+        { id: 'v1' },
+      ],
+    });
     const client = connectClient(server.url);
     try {
       await eventually('the pushed greeting', () => botTexts(client.items).includes('Hello from git.'));
@@ -68,7 +91,9 @@ describe('chatbot pull and chatbot push with an API token', () => {
 
     // Pulled again: the same bytes as pushed, so `git diff` is clean.
     expect((await chatbot(env, 'pull', 'again.yaml')).code).toBe(0);
-    expect(await readFile(path.join(dir, 'again.yaml'), 'utf8')).toBe(text.replace('Hello from the first version.', 'Hello from git.'));
+    expect(await readFile(path.join(dir, 'again.yaml'), 'utf8')).toBe(
+      text.replace('Hello from the first version.', 'Hello from git.'),
+    );
     // Pushing the same file again saves nothing.
     expect((await chatbot(env, 'push', 'bot.yaml')).out).toContain("The studio's newest version v2 already holds");
     // And a JSON pull of an earlier version reads back to it.
@@ -78,7 +103,10 @@ describe('chatbot pull and chatbot push with an API token', () => {
   }, 180_000);
 
   it('when a pushed file has errors, then they are printed with their paths, the push exits 1 and nothing is published', async () => {
-    await writeFile(path.join(dir, 'broken.json'), JSON.stringify({ ...bot, settings: { ...bot.settings, startDialog: 'nope' } }));
+    await writeFile(
+      path.join(dir, 'broken.json'),
+      JSON.stringify({ ...bot, settings: { ...bot.settings, startDialog: 'nope' } }),
+    );
     const pushed = await chatbot(env, 'push', 'broken.json', '--publish');
     expect(pushed.code).toBe(1);
     expect(pushed.out).toContain('  settings.startDialog: no dialog "nope"');
@@ -88,7 +116,10 @@ describe('chatbot pull and chatbot push with an API token', () => {
 
   it('when the token is missing, wrong, or of a role that may not push, then the command says so and exits non-zero', async () => {
     const missing = await chatbot({ ...env, CHATBOT_TOKEN: '' }, 'pull', 'x.json');
-    expect(missing).toMatchObject({ code: 2, err: expect.stringContaining('no API token: set CHATBOT_TOKEN or pass --token') });
+    expect(missing).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('no API token: set CHATBOT_TOKEN or pass --token'),
+    });
     const wrong = await chatbot(env, 'pull', 'x.json', '--token', 'not-a-token');
     expect(wrong).toMatchObject({ code: 1, err: expect.stringContaining('The API token is not valid') });
     const viewerToken = (await viewer.post('/studio/api/tokens', { name: 'read only' })).body.token as string;

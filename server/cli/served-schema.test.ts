@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../test/start-test-server.ts';
 
 describe('the editor schema, served', () => {
-  it('when an editor fetches the URL a definition names in $schema, then it gets the schema with that URL as its $id and this bot\'s own step types', async () => {
+  it("when an editor fetches the URL a definition names in $schema, then it gets the schema with that URL as its $id and this bot's own step types", async () => {
     const server = await startTestServer();
     try {
       const response = await fetch(`${server.url}/bot-definition.schema.json`);

@@ -2,7 +2,8 @@ import { ConfigError, readConfig } from '../config.ts';
 import { setTelegramWebhookFromConfig } from '../start/telegram-webhook-command.ts';
 import type { CommandIo } from './check-command.ts';
 
-export const TELEGRAM_USAGE = 'telegram set-webhook   tell Telegram to post updates to PUBLIC_URL/api/webhooks/telegram with TELEGRAM_WEBHOOK_SECRET';
+export const TELEGRAM_USAGE =
+  'telegram set-webhook   tell Telegram to post updates to PUBLIC_URL/api/webhooks/telegram with TELEGRAM_WEBHOOK_SECRET';
 
 /** `chatbot telegram set-webhook`: one Bot API call with the server's settings; says what it set, or why not. */
 export async function telegramCommand(args: readonly string[], io: CommandIo): Promise<number> {
@@ -15,7 +16,9 @@ export async function telegramCommand(args: readonly string[], io: CommandIo): P
     io.stdout.write(`Telegram now posts this bot's updates to ${url} (with the secret token).\n`);
     return 0;
   } catch (error) {
-    io.stderr.write(`${error instanceof ConfigError ? 'Configuration error: ' : 'Could not set the webhook: '}${(error as Error).message}\n`);
+    io.stderr.write(
+      `${error instanceof ConfigError ? 'Configuration error: ' : 'Could not set the webhook: '}${(error as Error).message}\n`,
+    );
     return 1;
   }
 }

@@ -6,7 +6,10 @@ import { runTestFile, TestFileError, type TestResult } from './bot-tests/run-tes
 export const TEST_USAGE = 'test <bot.tests.json|yaml>…   run scripted conversations on the bot; exit 1 when one fails';
 
 /** `chatbot test file…`: runs each tests file, prints a line per test and a diff per failure; resolves with the exit code. */
-export async function testCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function testCommand(
+  args: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   const files = args.filter((a) => !a.startsWith('-'));
   const unknown = args.find((a) => a.startsWith('-') && a !== '--help' && a !== '-h');
   if (args.includes('--help') || args.includes('-h')) {
@@ -30,11 +33,14 @@ export async function testCommand(args: readonly string[], out: NodeJS.WritableS
       });
     } catch (error) {
       broken++;
-      if (error instanceof TestFileError || error instanceof DefinitionError || error instanceof StepTypeModuleError) out.write(`${indent(error.message, 2)}\n`);
+      if (error instanceof TestFileError || error instanceof DefinitionError || error instanceof StepTypeModuleError)
+        out.write(`${indent(error.message, 2)}\n`);
       else throw error;
     }
   }
-  out.write(`\n${passed} passed, ${failed} failed${broken > 0 ? `, ${broken} file${broken === 1 ? '' : 's'} could not run` : ''}\n`);
+  out.write(
+    `\n${passed} passed, ${failed} failed${broken > 0 ? `, ${broken} file${broken === 1 ? '' : 's'} could not run` : ''}\n`,
+  );
   return failed > 0 || broken > 0 ? 1 : 0;
 }
 
@@ -44,7 +50,9 @@ export function report(result: TestResult): string {
   const { step, action, mismatches, warnings } = result.failure;
   const lines = [`  ✗ ${result.name}`, `      step ${step}, ${action}`];
   for (const mismatch of mismatches) {
-    lines.push(`      ${mismatch.what}${mismatch.what === 'action' || mismatch.what === 'stubs' ? '' : ' (- expected, + actual)'}:`);
+    lines.push(
+      `      ${mismatch.what}${mismatch.what === 'action' || mismatch.what === 'stubs' ? '' : ' (- expected, + actual)'}:`,
+    );
     for (const line of mismatch.lines) lines.push(`        ${line}`);
   }
   if (warnings.length > 0) {

@@ -42,8 +42,20 @@ describe('chatbot users', () => {
     server = await startTestServer({}, dir);
     expect(server.studio.setupLink).toBeUndefined();
     const person = new StudioClient(server.url);
-    expect((await person.get(`/studio/api/setup?token=${linkToken(link)}`)).body).toEqual({ role: 'owner', email: 'owner@example.com', existing: true });
-    expect((await person.post('/studio/api/setup', { token: linkToken(link), name: 'ignored', password: 'a brand new passphrase' })).status).toBe(201);
+    expect((await person.get(`/studio/api/setup?token=${linkToken(link)}`)).body).toEqual({
+      role: 'owner',
+      email: 'owner@example.com',
+      existing: true,
+    });
+    expect(
+      (
+        await person.post('/studio/api/setup', {
+          token: linkToken(link),
+          name: 'ignored',
+          password: 'a brand new passphrase',
+        })
+      ).status,
+    ).toBe(201);
     expect((await new StudioClient(server.url).login('owner@example.com', PASSWORD)).status).toBe(401);
     expect((await new StudioClient(server.url).login('owner@example.com', 'a brand new passphrase')).status).toBe(200);
     await server.close();
@@ -57,6 +69,8 @@ describe('chatbot users', () => {
     expect(added.code).toBe(0);
     expect(added.out).toMatch(/http:\/\/127\.0\.0\.1:4321\/studio\/setup#[A-Za-z0-9_-]{43}/);
     expect((await cli(['users', 'add', '--role', 'king'], env)).code).toBe(2);
-    expect((await cli(['users', 'reset-password', '--email', 'nobody@example.com'], env)).err).toContain('no studio account');
+    expect((await cli(['users', 'reset-password', '--email', 'nobody@example.com'], env)).err).toContain(
+      'no studio account',
+    );
   });
 });

@@ -29,12 +29,15 @@ export async function usersCommand(args: readonly string[], io: CommandIo): Prom
   try {
     accounts = await openAccountsCommand(readConfig(io.env));
   } catch (error) {
-    io.stderr.write(`${error instanceof ConfigError ? 'Configuration error: ' : 'Cannot open the store: '}${(error as Error).message}\n`);
+    io.stderr.write(
+      `${error instanceof ConfigError ? 'Configuration error: ' : 'Cannot open the store: '}${(error as Error).message}\n`,
+    );
     return 1;
   }
   try {
     if (action === 'list') {
-      for (const account of await accounts.list()) io.stdout.write(`${account.role.padEnd(8)} ${account.email}  ${account.name}\n`);
+      for (const account of await accounts.list())
+        io.stdout.write(`${account.role.padEnd(8)} ${account.email}  ${account.name}\n`);
       return 0;
     }
     const email = option(rest, '--email')?.trim().toLowerCase();
@@ -46,11 +49,15 @@ export async function usersCommand(args: readonly string[], io: CommandIo): Prom
       const role = option(rest, '--role');
       if (!role || !(ROLES as readonly string[]).includes(role)) return usage();
       if (email && (await accounts.account(email))) {
-        io.stderr.write(`An account with ${email} exists already; use \`chatbot users reset-password --email ${email}\` for a new password.\n`);
+        io.stderr.write(
+          `An account with ${email} exists already; use \`chatbot users reset-password --email ${email}\` for a new password.\n`,
+        );
         return 1;
       }
       const link = await accounts.link(role as Role, email ?? null, role === 'owner' ? 'first_owner' : 'invitation');
-      io.stdout.write(`Open this one-time link within 72 hours to create the ${role} account${email ? ` for ${email}` : ''}:\n  ${link}\n`);
+      io.stdout.write(
+        `Open this one-time link within 72 hours to create the ${role} account${email ? ` for ${email}` : ''}:\n  ${link}\n`,
+      );
       return 0;
     }
     if (!email) return usage();
@@ -60,7 +67,9 @@ export async function usersCommand(args: readonly string[], io: CommandIo): Prom
       return 1;
     }
     const link = await accounts.link(account.role, email, 'reset');
-    io.stdout.write(`Open this one-time link within 72 hours to set a new password for ${email} (their sessions end):\n  ${link}\n`);
+    io.stdout.write(
+      `Open this one-time link within 72 hours to set a new password for ${email} (their sessions end):\n  ${link}\n`,
+    );
     return 0;
   } finally {
     await accounts.close();

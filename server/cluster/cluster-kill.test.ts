@@ -33,26 +33,49 @@ describe.skipIf(!mongoUrl)('a cluster node SIGKILLed while it works', () => {
   it('when 100 users start a 5 s wait through the balancer and their node is SIGKILLed before the waits are due, then 100 of 100 fire exactly once', async () => {
     const users = Array.from({ length: 100 }, (_, i) => `wait-user-${i}`);
     // All through the balancer: one client address, so one node takes them all (ip_hash).
-    const answers = await Promise.all(users.map((userId, i) => cluster.trigger(cluster.balancer.url, 'wait', userId, {}, `10.3.0.${i}`)));
+    const answers = await Promise.all(
+      users.map((userId, i) => cluster.trigger(cluster.balancer.url, 'wait', userId, {}, `10.3.0.${i}`)),
+    );
     expect(answers.map((res) => res.status).filter((status) => status !== 202)).toEqual([]);
     // Killed at once: the triggers are stored, their turns (and the timers they start) are under way.
     const busy = cluster.nodeWhoseLogHas('wait-user-0')!;
     await cluster.kill(busy);
     const fired = async () => {
       const counts: number[] = [];
-      for (const userId of users) counts.push((await store.readTranscript(userId, 0, 100)).filter((e) => text(e.message) === 'Time is up.').length);
+      for (const userId of users)
+        counts.push(
+          (await store.readTranscript(userId, 0, 100)).filter((e) => text(e.message) === 'Time is up.').length,
+        );
       return counts;
     };
-    await eventually('every wait fired', async () => (await sleep(1000), (await fired()).every((n) => n >= 1)), 90_000).catch(async (error: unknown) => {
+    await eventually(
+      'every wait fired',
+      async () => (await sleep(1000), (await fired()).every((n) => n >= 1)),
+      90_000,
+    ).catch(async (error: unknown) => {
       const counts = await fired();
-      console.log(`waits fired: ${counts.filter((n) => n === 1).length} once, ${counts.filter((n) => n === 0).length} never, ${counts.filter((n) => n > 1).length} more than once`);
-      for (const node of cluster.nodes) console.log(node.output().split('\n').filter((l) => /"level":[45]0/.test(l)).slice(0, 10).join('\n'));
+      console.log(
+        `waits fired: ${counts.filter((n) => n === 1).length} once, ${counts.filter((n) => n === 0).length} never, ${counts.filter((n) => n > 1).length} more than once`,
+      );
+      for (const node of cluster.nodes)
+        console.log(
+          node
+            .output()
+            .split('\n')
+            .filter((l) => /"level":[45]0/.test(l))
+            .slice(0, 10)
+            .join('\n'),
+        );
       throw error;
     });
     // Once more after the killed node's leases ran out: nothing fired twice.
     await sleep(4000);
     const counts = await fired();
-    expect({ once: counts.filter((n) => n === 1).length, never: counts.filter((n) => n === 0).length, twice: counts.filter((n) => n > 1).length }).toEqual({ once: 100, never: 0, twice: 0 });
+    expect({
+      once: counts.filter((n) => n === 1).length,
+      never: counts.filter((n) => n === 0).length,
+      twice: counts.filter((n) => n > 1).length,
+    }).toEqual({ once: 100, never: 0, twice: 0 });
     await cluster.replace(busy);
   }, 240_000);
 
@@ -75,13 +98,21 @@ describe.skipIf(!mongoUrl)('a cluster node SIGKILLed while it works', () => {
       }
     };
     const chatting = Promise.all(widgets.map((client) => chat(client)()));
-    await eventually('a few echoes on every widget', () => widgets.every((client) => client.texts().includes('Echo: 2')), 90_000);
+    await eventually(
+      'a few echoes on every widget',
+      () => widgets.every((client) => client.texts().includes('Echo: 2')),
+      90_000,
+    );
     await cluster.kill(home);
     await chatting;
     // Whatever a turn stored reaches the widget soon after (its node may have died before pushing it).
     const stored = await Promise.all(userIds.map((userId) => store.readTranscript(userId, 0, 1000)));
     const missing = () =>
-      widgets.map((client, w) => stored[w]!.filter((entry) => !client.bySeq.has(entry.seq)).map((entry) => `${userIds[w]}#${entry.seq}`)).flat();
+      widgets
+        .map((client, w) =>
+          stored[w]!.filter((entry) => !client.bySeq.has(entry.seq)).map((entry) => `${userIds[w]}#${entry.seq}`),
+        )
+        .flat();
     await eventually('every stored entry on its widget', () => missing().length === 0, 10_000).catch(() => undefined);
     expect(missing()).toEqual([]);
     for (const [w, client] of widgets.entries()) {

@@ -36,11 +36,16 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
 
   /** A node; a replacement takes the port of the one it replaces, so the balancer reaches it as an operator's restart would. */
   const startNode = async (port = 0) => {
-    const node = await startServerChild({ ...env, PORT: String(port), DATA_DIR: await mkdtemp(path.join(dir, 'node-')) });
+    const node = await startServerChild({
+      ...env,
+      PORT: String(port),
+      DATA_DIR: await mkdtemp(path.join(dir, 'node-')),
+    });
     nodes.push(node);
     return node;
   };
-  const nodeOf = (userId: string) => nodes.find((node) => node.output().includes(`"event":"socket_connect","userId":"${userId}"`));
+  const nodeOf = (userId: string) =>
+    nodes.find((node) => node.output().includes(`"event":"socket_connect","userId":"${userId}"`));
   const connected = async (client: ChatClient) => {
     await eventually('the session', () => client.userId(), 10_000);
     await eventually('the prompt', () => client.texts().includes('Say something.'), 10_000);
@@ -105,7 +110,9 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     expect(await res.json()).toMatchObject({ userId, dialogId: 'ping', delivery: 'live' });
     await eventually('the ping on the widget', () => client.texts().includes('Ping 7.'), 10_000);
     // And a user connected nowhere is queued.
-    expect(await (await trigger(other, 'ping', 'nobody-connected', { n: 1 })).json()).toMatchObject({ delivery: 'queued' });
+    expect(await (await trigger(other, 'ping', 'nobody-connected', { n: 1 })).json()).toMatchObject({
+      delivery: 'queued',
+    });
     client.close();
   });
 
@@ -114,22 +121,44 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
       const statuses = await Promise.all(
         nodes.flatMap((node) =>
           Array.from({ length: perNode }, () =>
-            fetch(`${node.url}/api/management/datasets/places`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY, 'x-forwarded-for': ip }, signal: AbortSignal.timeout(10_000) }).then(
+            fetch(`${node.url}/api/management/datasets/places`, {
+              headers: { 'x-functions-key': TEST_FUNCTION_KEY, 'x-forwarded-for': ip },
+              signal: AbortSignal.timeout(10_000),
+            }).then(
               (res) => res.status,
               (error: Error) => (console.log(node.url, error.message), 0),
             ),
           ),
         ),
       );
-      const result = { accepted: statuses.filter((s) => s === 200).length, refused: statuses.filter((s) => s === 429).length };
-      if (result.accepted !== LIMIT) for (const node of nodes) console.log(node.output().split('\n').filter((l) => /"level":[45]0/.test(l)).join('\n'));
+      const result = {
+        accepted: statuses.filter((s) => s === 200).length,
+        refused: statuses.filter((s) => s === 429).length,
+      };
+      if (result.accepted !== LIMIT)
+        for (const node of nodes)
+          console.log(
+            node
+              .output()
+              .split('\n')
+              .filter((l) => /"level":[45]0/.test(l))
+              .join('\n'),
+          );
       return result;
     };
     const allSee = (redisState: string) =>
-      eventually(`every node seeing Redis ${redisState} and three nodes`, async () => {
-        const bodies = await Promise.all(nodes.map(async (node) => (await (await fetch(`${node.url}/readyz`)).json()) as { redis?: string; nodes?: number }));
-        return bodies.every((body) => body.redis === redisState && body.nodes === 3);
-      }, 15_000);
+      eventually(
+        `every node seeing Redis ${redisState} and three nodes`,
+        async () => {
+          const bodies = await Promise.all(
+            nodes.map(
+              async (node) => (await (await fetch(`${node.url}/readyz`)).json()) as { redis?: string; nodes?: number },
+            ),
+          );
+          return bodies.every((body) => body.redis === redisState && body.nodes === 3);
+        },
+        15_000,
+      );
     await allSee('reachable');
     // Tolerance: none. Redis counts atomically, so exactly the limit gets through.
     expect(await burst('10.0.0.1', 20)).toEqual({ accepted: LIMIT, refused: 60 - LIMIT });
@@ -140,8 +169,14 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     await redis.kill();
     await allSee('unreachable');
     // A widget on the node that runs the turn still gets it live without Redis.
-    expect(await (await trigger(nodes[0]!, 'ping', localUser, { n: 99 }, '10.0.0.9')).json()).toMatchObject({ delivery: 'live' });
-    await eventually('the ping on a widget of the same node, Redis away', () => local.texts().includes('Ping 99.'), 10_000);
+    expect(await (await trigger(nodes[0]!, 'ping', localUser, { n: 99 }, '10.0.0.9')).json()).toMatchObject({
+      delivery: 'live',
+    });
+    await eventually(
+      'the ping on a widget of the same node, Redis away',
+      () => local.texts().includes('Ping 99.'),
+      10_000,
+    );
     local.close();
     // Each node alone: its share, LIMIT / 3, so the cluster still holds the limit.
     expect(await burst('10.0.0.2', 20)).toEqual({ accepted: LIMIT, refused: 60 - LIMIT });
@@ -158,11 +193,14 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     const session = first.session()!;
     const others = [nodes[1]!, nodes[2]!].map((node) => chatClient(node.url, { reconnect: false, session }));
     clients.push(...others);
-    for (const other of others) await eventually('the same user on another node', () => other.userId() === userId, 10_000);
+    for (const other of others)
+      await eventually('the same user on another node', () => other.userId() === userId, 10_000);
     // Ten each, within the per-connection burst: only the shared count (20 a minute for the user) refuses.
     const replies = await Promise.all(
       [first, ...others].flatMap((client, c) =>
-        Array.from({ length: 10 }, (_, i) => client.socket.emitWithAck('message', { clientId: `limit-${c}-${i}`, text: `limit ${c}-${i}` })),
+        Array.from({ length: 10 }, (_, i) =>
+          client.socket.emitWithAck('message', { clientId: `limit-${c}-${i}`, text: `limit ${c}-${i}` }),
+        ),
       ),
     );
     const refused = replies.filter((reply) => !reply.ok);
@@ -173,21 +211,35 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
 
   it('when rows are pushed to node C, then a query on node A finds them', async () => {
     const [a, , c] = nodes;
-    const rows = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, name: `Place ${i}`, tags: ['cafe'], lat: 52.2, lon: 21 }));
+    const rows = Array.from({ length: 4 }, (_, i) => ({
+      id: `p${i}`,
+      name: `Place ${i}`,
+      tags: ['cafe'],
+      lat: 52.2,
+      lon: 21,
+    }));
     const pushed = await fetch(`${c!.url}/api/management/datasets/places`, {
       method: 'PUT',
-      headers: { 'x-functions-key': TEST_FUNCTION_KEY, 'content-type': 'application/json', 'x-forwarded-for': '10.0.1.1' },
+      headers: {
+        'x-functions-key': TEST_FUNCTION_KEY,
+        'content-type': 'application/json',
+        'x-forwarded-for': '10.0.1.1',
+      },
       body: JSON.stringify(rows),
     });
     expect(pushed.status).toBe(200);
     const client = chatClient(a!.url, { reconnect: false });
     clients.push(client);
     await connected(client);
-    await eventually('the rows on node A', async () => {
-      await client.socket.emitWithAck('start_dialog', { dialogId: 'find' });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      return client.texts().includes('Found 4 places.');
-    }, 10_000);
+    await eventually(
+      'the rows on node A',
+      async () => {
+        await client.socket.emitWithAck('start_dialog', { dialogId: 'find' });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return client.texts().includes('Found 4 places.');
+      },
+      10_000,
+    );
     client.close();
   });
 
@@ -198,7 +250,11 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     await connected(client);
     const before = upstream.seen.length;
     void client.socket.emitWithAck('start_dialog', { dialogId: 'slow' });
-    await eventually('the call reaching the upstream', () => upstream.seen.length > before && release !== undefined, 10_000);
+    await eventually(
+      'the call reaching the upstream',
+      () => upstream.seen.length > before && release !== undefined,
+      10_000,
+    );
     const stopped = node.stop();
     await eventually('readyz saying 503 at once', async () => (await fetch(`${node.url}/readyz`)).status === 503, 5000);
     release!();
@@ -217,7 +273,13 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     // A caller retries a 500 (the trigger was not stored): the test server answers "database is locked" under this load.
     const send = async (userId: string, i: number) => {
       for (let attempt = 0; ; attempt++) {
-        const res = await trigger(nodes[(i + attempt) % nodes.length]!, 'wait', userId, {}, `10.2.${i >> 8}.${i & 255}`);
+        const res = await trigger(
+          nodes[(i + attempt) % nodes.length]!,
+          'wait',
+          userId,
+          {},
+          `10.2.${i >> 8}.${i & 255}`,
+        );
         if (res.status !== 500 || attempt === 4) return res;
         await sleep(200);
       }
@@ -231,12 +293,16 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     await Promise.all(callers);
     expect(answers.map((res) => res.status).filter((status) => status !== 202)).toEqual([]);
     // Read gently: the test's own reads compete with the nodes for the test server's single writer lock.
-    const due = await eventually('every timer scheduled', async () => {
-      await sleep(1000);
-      const jobs = [];
-      for (const userId of users) jobs.push(await store.getJob(`timer:${userId}:wait.w`));
-      return jobs.every((job) => job !== null) && jobs.map((job) => job!.runAt);
-    }, 90_000);
+    const due = await eventually(
+      'every timer scheduled',
+      async () => {
+        await sleep(1000);
+        const jobs = [];
+        for (const userId of users) jobs.push(await store.getJob(`timer:${userId}:wait.w`));
+        return jobs.every((job) => job !== null) && jobs.map((job) => job!.runAt);
+      },
+      90_000,
+    );
     // Due 40 s after each trigger ran (the test server takes a while over 100 triggers): kill a node as they come due.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(...due) - Date.now() + 1000)));
     const victim = nodes[1]!;
@@ -245,12 +311,21 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     const victimPort = Number(new URL(victim.url).port);
     const fired = async () => {
       const counts: number[] = [];
-      for (const userId of users) counts.push((await store.readTranscript(userId, 0, 100)).filter((e) => (e.message as { text?: string }).text === 'Time is up.').length);
+      for (const userId of users)
+        counts.push(
+          (await store.readTranscript(userId, 0, 100)).filter(
+            (e) => (e.message as { text?: string }).text === 'Time is up.',
+          ).length,
+        );
       return counts;
     };
     // 90 s past the last one's due time: on the test server the due times spread over as long as the triggers took.
     const firedBy = Math.max(...due) - Date.now() + 90_000;
-    await eventually('every timer fired', async () => (await sleep(1000), (await fired()).every((n) => n >= 1)), firedBy);
+    await eventually(
+      'every timer fired',
+      async () => (await sleep(1000), (await fired()).every((n) => n >= 1)),
+      firedBy,
+    );
     // Once more after the leases of the killed node ran out: nothing fired twice.
     await new Promise((resolve) => setTimeout(resolve, 4000));
     const counts = await fired();
@@ -270,8 +345,22 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     await home.kill();
     nodes.splice(nodes.indexOf(home), 1);
     for (let i = 6; i <= 10; i++) client.send(String(i));
-    await eventually('every echo after the crash', () => [6, 7, 8, 9, 10].every((i) => client.texts().includes(`Echo: ${i}`)), 30_000).catch((error: unknown) => {
-      console.log(client.texts(), client.socket.connected, nodes.map((node) => node.output().split('\n').filter((l) => l.includes(userId) || /"level":[45]0/.test(l)).join('\n')));
+    await eventually(
+      'every echo after the crash',
+      () => [6, 7, 8, 9, 10].every((i) => client.texts().includes(`Echo: ${i}`)),
+      30_000,
+    ).catch((error: unknown) => {
+      console.log(
+        client.texts(),
+        client.socket.connected,
+        nodes.map((node) =>
+          node
+            .output()
+            .split('\n')
+            .filter((l) => l.includes(userId) || /"level":[45]0/.test(l))
+            .join('\n'),
+        ),
+      );
       throw error;
     });
     const texts = client.texts();
@@ -279,22 +368,37 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     const seqs = [...client.bySeq.keys()].sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     const stored = await store.readTranscript(userId, 0, 1000);
-    for (let i = 1; i <= 10; i++) expect(stored.filter((e) => (e.message as { text?: string }).text === `Echo: ${i}`)).toHaveLength(1);
+    for (let i = 1; i <= 10; i++)
+      expect(stored.filter((e) => (e.message as { text?: string }).text === `Echo: ${i}`)).toHaveLength(1);
     client.close();
   }, 60_000);
-  it('when a version is published on node B through the studio, then a widget on node A gets the new flow at its next message and a rollback brings the old one back; a file reloaded on node B alone reaches node A too, by signal and, with Redis away, by node A\'s own check', async () => {
+  it("when a version is published on node B through the studio, then a widget on node A gets the new flow at its next message and a rollback brings the old one back; a file reloaded on node B alone reaches node A too, by signal and, with Redis away, by node A's own check", async () => {
     const [a, b] = nodes;
     const client = chatClient(a!.url, { reconnect: false });
     clients.push(client);
     await connected(client);
-    const withEcho = (text: string) => ({ ...clusterBot, dialogs: clusterBot.dialogs.map((d) => (d.id === 'main' ? { ...d, steps: d.steps.map((s) => (s.id === 'echo' ? { ...s, text } : s)) } : d)) });
-    const reloads = (node: ServerChild) => node.output().split('\n').filter((l) => l.includes('"event":"definition_reloaded"')).length;
-    const reloaded = (node: ServerChild, count: number) => eventually(`${count} reloads on ${node.url}`, () => reloads(node) >= count, 20_000);
+    const withEcho = (text: string) => ({
+      ...clusterBot,
+      dialogs: clusterBot.dialogs.map((d) =>
+        d.id === 'main' ? { ...d, steps: d.steps.map((s) => (s.id === 'echo' ? { ...s, text } : s)) } : d,
+      ),
+    });
+    const reloads = (node: ServerChild) =>
+      node
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"event":"definition_reloaded"')).length;
+    const reloaded = (node: ServerChild, count: number) =>
+      eventually(`${count} reloads on ${node.url}`, () => reloads(node) >= count, 20_000);
 
     // The first owner's one-time link, as every node printed it at start; the owner signs in on node B.
     const link = /(http\S+\/studio\/setup#\S+)/.exec(b!.output())![1]!;
     const owner = await setUpOwner(b!.url, link);
-    const saved = await owner.post('/studio/api/versions', { baseVersionId: 'v1', definition: withEcho('Echo 2: {{said}}'), message: 'a new echo' });
+    const saved = await owner.post('/studio/api/versions', {
+      baseVersionId: 'v1',
+      definition: withEcho('Echo 2: {{said}}'),
+      message: 'a new echo',
+    });
     expect(saved.status).toBe(201);
     const published = await owner.post('/studio/api/publish', { versionId: saved.body.version.id });
     expect(published.status).toBe(200);
@@ -304,7 +408,10 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     await eventually('the new flow on node A', () => client.texts().includes('Echo 2: hello'), 10_000);
     expect(a!.output()).toContain('"source":"cluster"');
     // Rollback: v1 published again, the same way.
-    expect((await owner.post('/studio/api/publish', { versionId: 'v1' })).body).toMatchObject({ rollback: true, publication: { versionId: 'v1', kind: 'rollback' } });
+    expect((await owner.post('/studio/api/publish', { versionId: 'v1' })).body).toMatchObject({
+      rollback: true,
+      publication: { versionId: 'v1', kind: 'rollback' },
+    });
     await reloaded(a!, 2);
     client.send('back');
     await eventually('the old flow on node A', () => client.texts().includes('Echo: back'), 10_000);
@@ -314,7 +421,7 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     b!.reload();
     await reloaded(a!, before + 1);
     client.send('filed');
-    await eventually('the file\'s flow on node A', () => client.texts().includes('Echo 3: filed'), 10_000);
+    await eventually("the file's flow on node A", () => client.texts().includes('Echo 3: filed'), 10_000);
 
     await redis.kill();
     await writeFile(botFile, JSON.stringify(withEcho('Echo 4: {{said}}')));

@@ -50,7 +50,8 @@ export async function openCluster(options: { readonly url: string; readonly logg
     // Its reader (XREAD, SUBSCRIBE) runs on a duplicate, which queues instead: while Redis is away
     // it waits rather than failing in a tight loop.
     const duplicate = streams.duplicate.bind(streams);
-    streams.duplicate = ((overrides?: Parameters<typeof duplicate>[0]) => duplicate({ ...overrides, disableOfflineQueue: false })) as typeof streams.duplicate;
+    streams.duplicate = ((overrides?: Parameters<typeof duplicate>[0]) =>
+      duplicate({ ...overrides, disableOfflineQueue: false })) as typeof streams.duplicate;
     const fast = await open('limits', true);
     const subscriber = await open('signals', false);
     const registry = new NodeRegistry(fast, nodeId);
@@ -68,14 +69,20 @@ export async function openCluster(options: { readonly url: string; readonly logg
       turnLeases: new RedisTurnLeases(fast),
       datasets: {
         // Lost while Redis is away: the other nodes then show the old rows until the next change or pull.
-        announce: (name) => void signals.publish('datasets', JSON.stringify({ node: nodeId, name })).catch(() => undefined),
+        announce: (name) =>
+          void signals.publish('datasets', JSON.stringify({ node: nodeId, name })).catch(() => undefined),
         onChange: (listener) =>
           void signals
             .subscribe('datasets', (message) => {
               const { node, name } = JSON.parse(message) as { node: string; name: string };
               if (node !== nodeId) listener(name);
             })
-            .catch((error: unknown) => options.logger.warn({ event: 'cluster_subscribe_failed', error: (error as Error).message }, 'could not listen for dataset changes of other nodes')),
+            .catch((error: unknown) =>
+              options.logger.warn(
+                { event: 'cluster_subscribe_failed', error: (error as Error).message },
+                'could not listen for dataset changes of other nodes',
+              ),
+            ),
         lease: (name, ms) => leases.take(name, ms),
       },
       limiter: (name, limit, windowMs) =>
@@ -86,7 +93,10 @@ export async function openCluster(options: { readonly url: string; readonly logg
           client: fast,
           nodes: () => registry.nodes(),
           onFallback: (reason) =>
-            options.logger.warn({ event: 'rate_limit_local', limit: name, nodes: registry.nodes(), reason }, 'the shared rate limit is unavailable; this node allows its share alone'),
+            options.logger.warn(
+              { event: 'rate_limit_local', limit: name, nodes: registry.nodes(), reason },
+              'the shared rate limit is unavailable; this node allows its share alone',
+            ),
         }),
       async ping() {
         if (!fast.isReady) throw new Error('Redis is not connected');

@@ -22,12 +22,18 @@ describe('graceful shutdown on one node', () => {
     // The definition reads its service's address from the environment (baseUrlEnv).
     process.env.UPSTREAM_URL = `${upstream.url}/`;
     const server = await startTestServer(
-      { BOT_DEFINITION: await writeBot(dir, clusterBot), INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', SHUTDOWN_GRACE: '300ms' },
+      {
+        BOT_DEFINITION: await writeBot(dir, clusterBot),
+        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+        SHUTDOWN_GRACE: '300ms',
+      },
       dir,
     );
     const client = connectClient(server.url);
     cleanups.push(async () => void client.disconnect());
-    await eventually('the prompt', () => client.items.some((item) => item.message.type === 'text' && item.message.text === 'Say something.'));
+    await eventually('the prompt', () =>
+      client.items.some((item) => item.message.type === 'text' && item.message.text === 'Say something.'),
+    );
     void client.emitWithAck('start_dialog', { dialogId: 'slow' }).catch(() => undefined);
     await eventually('the call in flight', () => upstream.seen.length > 0);
     const disconnected = new Promise<string>((resolve) => client.once('disconnect', resolve));

@@ -22,8 +22,14 @@ export interface DrainParts {
 export async function drain(parts: DrainParts): Promise<void> {
   const started = Date.now();
   const deadline = started + parts.graceMs;
-  parts.logger.info({ event: 'shutting_down', graceMs: parts.graceMs, turns: parts.turns.size }, 'shutting down: finishing the turns and jobs in hand');
-  const jobsDone = await within(parts.jobs.stop().then(() => true), deadline);
+  parts.logger.info(
+    { event: 'shutting_down', graceMs: parts.graceMs, turns: parts.turns.size },
+    'shutting down: finishing the turns and jobs in hand',
+  );
+  const jobsDone = await within(
+    parts.jobs.stop().then(() => true),
+    deadline,
+  );
   while (parts.turns.size > 0 && Date.now() < deadline) await sleep(Math.min(25, deadline - Date.now()));
   const unfinished = parts.turns.size;
   if (!jobsDone || unfinished > 0) {
@@ -33,7 +39,10 @@ export async function drain(parts: DrainParts): Promise<void> {
     );
   }
   await parts.io.close();
-  parts.logger.info({ event: 'drained', ms: Date.now() - started }, 'turns in hand finished; widgets sent to reconnect elsewhere');
+  parts.logger.info(
+    { event: 'drained', ms: Date.now() - started },
+    'turns in hand finished; widgets sent to reconnect elsewhere',
+  );
 }
 
 function within(work: Promise<boolean>, deadline: number): Promise<boolean> {

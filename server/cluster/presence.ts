@@ -17,7 +17,11 @@ export class Presence {
   ) {}
 
   async connected(userId: string, socketId: string): Promise<void> {
-    await this.client.multi().hSet(key(userId), socketId, this.registry.nodeId).expire(key(userId), PRESENCE_TTL_S).exec();
+    await this.client
+      .multi()
+      .hSet(key(userId), socketId, this.registry.nodeId)
+      .expire(key(userId), PRESENCE_TTL_S)
+      .exec();
   }
 
   async disconnected(userId: string, socketId: string): Promise<void> {

@@ -25,13 +25,19 @@ export function redisClient(options: RedisClientOptions): RedisClient {
   const client = createClient({
     url: options.url,
     disableOfflineQueue: options.failFast ?? false,
-    socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 6), 1000) },
+    socket: {
+      connectTimeout: 2000,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 6), 1000),
+    },
   });
   let down = false;
   client.on('error', (error: Error) => {
     if (down) return;
     down = true;
-    options.logger.warn({ event: 'redis_unreachable', role: options.role, error: error.message }, 'Redis does not answer; live delivery across nodes and shared rate limits wait for it');
+    options.logger.warn(
+      { event: 'redis_unreachable', role: options.role, error: error.message },
+      'Redis does not answer; live delivery across nodes and shared rate limits wait for it',
+    );
   });
   client.on('ready', () => {
     if (!down) return;
@@ -45,7 +51,15 @@ export function redisClient(options: RedisClientOptions): RedisClient {
 export async function connectRedis(client: RedisClient, timeoutMs = 10_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis at REDIS_URL did not answer within ${timeoutMs / 1000} s; check that it runs and the address is right.`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `Redis at REDIS_URL did not answer within ${timeoutMs / 1000} s; check that it runs and the address is right.`,
+          ),
+        ),
+      timeoutMs,
+    );
   });
   try {
     await Promise.race([client.connect(), timeout]);

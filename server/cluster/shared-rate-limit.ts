@@ -76,6 +76,11 @@ export class SharedRateLimiter {
   }
 
   private answer(allowed: boolean, res: RateLimiterRes): RateLimitTake {
-    return { allowed, limit: this.limit, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: Math.max(0, res.remainingPoints),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
   }
 }

@@ -29,7 +29,10 @@ export class Signals {
         try {
           each(message);
         } catch (error) {
-          this.logger.error({ event: 'cluster_signal_failed', topic, err: error }, 'a listener of a cluster signal failed');
+          this.logger.error(
+            { event: 'cluster_signal_failed', topic, err: error },
+            'a listener of a cluster signal failed',
+          );
         }
       }
     });

@@ -4,7 +4,8 @@ import type { RedisClient } from './redis-client.ts';
 
 const PREFIX = 'chatbot:turn:';
 // Both act only while the key still holds this holding's token: a lease taken over after expiry is not ours.
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /**

@@ -15,14 +15,73 @@ function parsed(text: string, format: ExportFormat): unknown {
 }
 
 /** Keys that mean something to JavaScript, YAML or a document store, and strings that look like other types. */
-const hostileKey = fc.constantFrom('__proto__', 'constructor', '<<', 'a.b', '$where', '', ' ', '-', 'null', 'true', '1', '0x1', '#', 'key: value', '\u2028', '🤖');
+const hostileKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  '<<',
+  'a.b',
+  '$where',
+  '',
+  ' ',
+  '-',
+  'null',
+  'true',
+  '1',
+  '0x1',
+  '#',
+  'key: value',
+  '\u2028',
+  '🤖',
+);
 const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('yes', 'no', 'on', '~', 'null', '1.0', '0o7', '.inf', '- item', '? x', '|', '>-', '"', "'", '#c', '&a', '*a', '!!str', '%YAML', '---', '...', ' lead', 'trail ', 'a\nb', 'a\r\nb', '\t', '\u0000', '\uFEFF', '<script>alert(1)</script>', '{{name}}'),
+  fc.constantFrom(
+    'yes',
+    'no',
+    'on',
+    '~',
+    'null',
+    '1.0',
+    '0o7',
+    '.inf',
+    '- item',
+    '? x',
+    '|',
+    '>-',
+    '"',
+    "'",
+    '#c',
+    '&a',
+    '*a',
+    '!!str',
+    '%YAML',
+    '---',
+    '...',
+    ' lead',
+    'trail ',
+    'a\nb',
+    'a\r\nb',
+    '\t',
+    '\u0000',
+    '\uFEFF',
+    '<script>alert(1)</script>',
+    '{{name}}',
+  ),
 );
-const scalar = fc.oneof(hostileString, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
 const loose = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, scalar, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.oneof(hostileKey, fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: 'small', maxDepth: 4 },
+    scalar,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(hostileKey, fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 }),
+  ),
 })).value;
 
 /** Definition-shaped values, valid or not, with their keys in random order, hostile keys and strings where the schema leaves room. */
@@ -33,7 +92,10 @@ const step = fc.record(
     text: hostileString,
     prompt: hostileString,
     next: fc.constantFrom('bye', 'ask'),
-    buttons: fc.array(fc.record({ label: hostileString, kind: fc.constantFrom('postback', 'url', 'dialog'), payload: hostileString }), { maxLength: 2 }),
+    buttons: fc.array(
+      fc.record({ label: hostileString, kind: fc.constantFrom('postback', 'url', 'dialog'), payload: hostileString }),
+      { maxLength: 2 },
+    ),
     params: fc.dictionary(fc.oneof(hostileKey, fc.string({ maxLength: 8 })), loose, { maxKeys: 4 }),
     payload: fc.dictionary(hostileKey, loose, { maxKeys: 3 }),
     then: fc.oneof(fc.constant('bye'), fc.record({ step: fc.constant('ask'), dialog: fc.constant('main') })),
@@ -44,9 +106,22 @@ const step = fc.record(
 const definition = fc.record(
   {
     pageEvents: fc.array(fc.record({ dialog: fc.constant('main'), name: hostileString }), { maxLength: 2 }),
-    dialogs: fc.array(fc.record({ steps: fc.array(step, { maxLength: 4 }), id: fc.constantFrom('main', 'order', 'help') }), { maxLength: 3 }),
-    settings: fc.record({ startDialog: fc.constant('main'), name: hostileString, id: fc.constant('bot'), synonyms: fc.array(fc.array(hostileString, { maxLength: 3 }), { maxLength: 2 }) }, { requiredKeys: ['id'] }),
-    integrations: fc.record({ services: fc.dictionary(fc.oneof(hostileKey, fc.string({ maxLength: 8 })), loose, { maxKeys: 3 }) }),
+    dialogs: fc.array(
+      fc.record({ steps: fc.array(step, { maxLength: 4 }), id: fc.constantFrom('main', 'order', 'help') }),
+      { maxLength: 3 },
+    ),
+    settings: fc.record(
+      {
+        startDialog: fc.constant('main'),
+        name: hostileString,
+        id: fc.constant('bot'),
+        synonyms: fc.array(fc.array(hostileString, { maxLength: 3 }), { maxLength: 2 }),
+      },
+      { requiredKeys: ['id'] },
+    ),
+    integrations: fc.record({
+      services: fc.dictionary(fc.oneof(hostileKey, fc.string({ maxLength: 8 })), loose, { maxKeys: 3 }),
+    }),
     $schema: hostileString,
     unknownTopLevel: loose,
   },
@@ -58,7 +133,13 @@ function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).reverse()) Object.defineProperty(out, key, { value: reversed((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(value).reverse())
+    Object.defineProperty(out, key, {
+      value: reversed((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -109,8 +190,12 @@ describe('the canonical text and the exported files', () => {
   });
 
   it('when a "__proto__" key is in the data, then it stays a key and never becomes a prototype', () => {
-    const value = JSON.parse('{"settings":{"id":"bot"},"integrations":{"services":{"__proto__":{"polluted":true}}}}') as unknown;
-    const back = parsed(exportDefinition(value, 'yaml'), 'yaml') as { integrations: { services: Record<string, unknown> } };
+    const value = JSON.parse(
+      '{"settings":{"id":"bot"},"integrations":{"services":{"__proto__":{"polluted":true}}}}',
+    ) as unknown;
+    const back = parsed(exportDefinition(value, 'yaml'), 'yaml') as {
+      integrations: { services: Record<string, unknown> };
+    };
     expect(Object.keys(back.integrations.services)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(canonicalText(back)).toBe(canonicalText(value));
@@ -120,27 +205,53 @@ describe('the canonical text and the exported files', () => {
 describe('reading a definition text within bounds', () => {
   it('when JSON nests deeper than 32 levels, then it is refused before parsing, naming the bound', () => {
     const deep = `{"settings":${'['.repeat(40)}${']'.repeat(40)}}`;
-    expect(parseDefinitionText(deep, 'json')).toEqual({ problems: [expect.objectContaining({ path: '(file)', message: expect.stringContaining('nested deeper than 32 levels') })] });
+    expect(parseDefinitionText(deep, 'json')).toEqual({
+      problems: [
+        expect.objectContaining({ path: '(file)', message: expect.stringContaining('nested deeper than 32 levels') }),
+      ],
+    });
     // Brackets inside strings are text, not nesting.
-    expect(parseDefinitionText(JSON.stringify({ text: '['.repeat(100) }), 'json')).toEqual({ value: { text: '['.repeat(100) }, lineOf: undefined });
+    expect(parseDefinitionText(JSON.stringify({ text: '['.repeat(100) }), 'json')).toEqual({
+      value: { text: '['.repeat(100) },
+      lineOf: undefined,
+    });
   });
 
   it('when YAML nests deeper than 32 levels, or hides a billion laughs in aliases, then it is refused', () => {
     const deep = Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ' end\n';
-    expect(parseDefinitionText(deep, 'yaml')).toEqual({ problems: [expect.objectContaining({ message: expect.stringContaining('nested deeper than 32 levels') })] });
+    expect(parseDefinitionText(deep, 'yaml')).toEqual({
+      problems: [expect.objectContaining({ message: expect.stringContaining('nested deeper than 32 levels') })],
+    });
     const flow = `a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
     expect('problems' in parseDefinitionText(flow, 'yaml')).toBe(true);
-    const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n');
-    expect(parseDefinitionText(laughs, 'yaml')).toEqual({ problems: [expect.objectContaining({ message: expect.stringContaining('aliases') })] });
+    const laughs = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      ...Array.from(
+        { length: 9 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+      ),
+    ].join('\n');
+    expect(parseDefinitionText(laughs, 'yaml')).toEqual({
+      problems: [expect.objectContaining({ message: expect.stringContaining('aliases') })],
+    });
   });
 
   it('when a text is over 5 MB, then it is refused by its size', () => {
     const big = JSON.stringify({ text: 'x'.repeat(5 * 1024 * 1024) });
-    expect(parseDefinitionText(big, 'json')).toEqual({ problems: [expect.objectContaining({ message: expect.stringMatching(/^is \d+ bytes; a definition may have at most 5242880$/) })] });
+    expect(parseDefinitionText(big, 'json')).toEqual({
+      problems: [
+        expect.objectContaining({
+          message: expect.stringMatching(/^is \d+ bytes; a definition may have at most 5242880$/),
+        }),
+      ],
+    });
   });
 
   it('when a text of a few MB holds more than 500,000 values, then it is refused by their number', () => {
     const many = JSON.stringify({ values: Array.from({ length: 600_000 }, () => 1) });
-    expect(parseDefinitionText(many, 'json')).toEqual({ problems: [expect.objectContaining({ message: expect.stringContaining('more than 500000 values') })] });
+    expect(parseDefinitionText(many, 'json')).toEqual({
+      problems: [expect.objectContaining({ message: expect.stringContaining('more than 500000 values') })],
+    });
   });
 });

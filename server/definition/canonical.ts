@@ -20,7 +20,8 @@ const LEADING = ['$schema', 'id', 'type', 'kind'];
 
 const defOf = (schema: Schema): Def => (schema as unknown as { def: Def }).def;
 /** A schema's own key only: a "constructor" or "__proto__" key in the data must not reach Object.prototype. */
-const own = (record: Record<string, Schema> | undefined, key: string): Schema | undefined => (record && Object.hasOwn(record, key) ? record[key] : undefined);
+const own = (record: Record<string, Schema> | undefined, key: string): Schema | undefined =>
+  record && Object.hasOwn(record, key) ? record[key] : undefined;
 
 /** The schema under optional/default/nullable/lazy/pipe wrappers. */
 function unwrap(schema: Schema | undefined): Schema | undefined {
@@ -35,7 +36,8 @@ function unwrap(schema: Schema | undefined): Schema | undefined {
   return current;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The option of a union that describes `value`: by its discriminator when there is one, else the object option whose keys fit best. */
 function optionFor(schema: Schema, value: unknown): Schema | undefined {
@@ -52,7 +54,10 @@ function optionFor(schema: Schema, value: unknown): Schema | undefined {
     if (found) return found;
   }
   const keys = Object.keys(value);
-  return objects.find((option) => keys.every((key) => Object.hasOwn((option as unknown as { shape: object }).shape, key))) ?? objects[0];
+  return (
+    objects.find((option) => keys.every((key) => Object.hasOwn((option as unknown as { shape: object }).shape, key))) ??
+    objects[0]
+  );
 }
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -4,7 +4,10 @@ import { z } from 'zod';
 
 export const id = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter and hold only letters, digits, "_" and "-" (at most 64)');
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_-]{0,63}$/,
+    'must start with a letter and hold only letters, digits, "_" and "-" (at most 64)',
+  );
 
 export const camelCase = z
   .string()
@@ -32,7 +35,7 @@ export const target = z.union([
   z
     .object({
       dialog: id.describe('The dialog to go to.'),
-      step: id.optional().describe("The step of that dialog to start at; its first step when omitted."),
+      step: id.optional().describe('The step of that dialog to start at; its first step when omitted.'),
     })
     .strict(),
 ]);
@@ -40,7 +43,11 @@ export const target = z.union([
 /** Where a value is kept: a user-data field (exported) or a variable (not exported). */
 export const saveTarget = z.union([
   z.object({ userData: camelCase.describe('A field of userDataFields: kept with the user and exported.') }).strict(),
-  z.object({ variable: camelCase.describe('A conversation variable: templates and conditions read it; not exported.') }).strict(),
+  z
+    .object({
+      variable: camelCase.describe('A conversation variable: templates and conditions read it; not exported.'),
+    })
+    .strict(),
 ]);
 
 export const quickReply = z
@@ -53,15 +60,29 @@ export const quickReply = z
 const buttonLabel = z.string().min(1).max(100).describe('What the button shows.');
 
 export const button = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('postback').describe('Sends its payload as if typed.'), label: buttonLabel, payload: z.string().min(1).max(1000).describe('What pressing it sends.') }).strict(),
+  z
+    .object({
+      kind: z.literal('postback').describe('Sends its payload as if typed.'),
+      label: buttonLabel,
+      payload: z.string().min(1).max(1000).describe('What pressing it sends.'),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('url').describe('Opens a link.'),
       label: buttonLabel,
-      url: template(2000).describe('The address; the user sees a tracked link ({base}/r/{signed token}) that records the click, then redirects here.'),
+      url: template(2000).describe(
+        'The address; the user sees a tracked link ({base}/r/{signed token}) that records the click, then redirects here.',
+      ),
     })
     .strict(),
-  z.object({ kind: z.literal('dialog').describe('Starts a dialog.'), label: buttonLabel, dialog: id.describe('The dialog pressing it starts.') }).strict(),
+  z
+    .object({
+      kind: z.literal('dialog').describe('Starts a dialog.'),
+      label: buttonLabel,
+      dialog: id.describe('The dialog pressing it starts.'),
+    })
+    .strict(),
 ]);
 
 export type Target = z.infer<typeof target>;

@@ -23,11 +23,20 @@ export function checkInputFreeLoops(definition: BotDefinition): Problem[] {
       };
       const to = (target: unknown): Node | undefined => {
         if (typeof target === 'string') return stepIndex(dialog.id, target);
-        if (target && typeof target === 'object' && 'dialog' in target) return stepIndex((target as { dialog: string }).dialog, (target as { step?: string }).step);
+        if (target && typeof target === 'object' && 'dialog' in target)
+          return stepIndex((target as { dialog: string }).dialog, (target as { step?: string }).step);
         return undefined;
       };
-      const following = (): Node | undefined => ('next' in step && step.next !== undefined ? to(step.next) : s + 1 < dialog.steps.length ? `${d}/${s + 1}` : undefined);
-      edges.set(`${d}/${s}`, successors(step, following, to, stepIndex).filter((n): n is Node => n !== undefined));
+      const following = (): Node | undefined =>
+        'next' in step && step.next !== undefined
+          ? to(step.next)
+          : s + 1 < dialog.steps.length
+            ? `${d}/${s + 1}`
+            : undefined;
+      edges.set(
+        `${d}/${s}`,
+        successors(step, following, to, stepIndex).filter((n): n is Node => n !== undefined),
+      );
     }),
   );
 
@@ -53,7 +62,12 @@ export function checkInputFreeLoops(definition: BotDefinition): Problem[] {
 }
 
 /** Where a step can lead without input from outside; steps that wait for the user lead nowhere here. */
-function successors(step: Step, following: () => Node | undefined, to: (t: unknown) => Node | undefined, stepIndex: (dialog: string, step?: string) => Node | undefined): (Node | undefined)[] {
+function successors(
+  step: Step,
+  following: () => Node | undefined,
+  to: (t: unknown) => Node | undefined,
+  stepIndex: (dialog: string, step?: string) => Node | undefined,
+): (Node | undefined)[] {
   switch (step.type) {
     case 'message':
     case 'set':
@@ -72,7 +86,10 @@ function successors(step: Step, following: () => Node | undefined, to: (t: unkno
     case 'sms':
       return [following(), to(step.onError)];
     case 'integration':
-      return [following(), step.onError.startsWith('dialog:') ? stepIndex(step.onError.slice('dialog:'.length)) : undefined];
+      return [
+        following(),
+        step.onError.startsWith('dialog:') ? stepIndex(step.onError.slice('dialog:'.length)) : undefined,
+      ];
     case 'input':
     case 'nlp':
     case 'faq':

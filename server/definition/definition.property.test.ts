@@ -5,10 +5,26 @@ import { runTurn } from '../engine/engine.ts';
 import { validateDefinition } from './load.ts';
 
 /** Every problem line starts with a path, e.g. `dialogs[2].steps[4].next: …` or `(root): …`. */
-const PROBLEM = /^(\(root\)|(\[\d+\]|\["(?:[^"\\]|\\.)*"\]|[A-Za-z_$][\w$-]*)(\[\d+\]|\.[A-Za-z_$][\w$-]*|\["(?:[^"\\]|\\.)*"\])*): \S/;
+const PROBLEM =
+  /^(\(root\)|(\[\d+\]|\["(?:[^"\\]|\\.)*"\]|[A-Za-z_$][\w$-]*)(\[\d+\]|\.[A-Za-z_$][\w$-]*|\["(?:[^"\\]|\\.)*"\])*): \S/;
 
 const ids = fc.constantFrom('main', 'order', 'confirm', 'a', 'b', '1bad', '');
-const stepKinds = fc.constantFrom('message', 'input', 'condition', 'set', 'goto', 'wait', 'event', 'clearUserData', 'email', 'sms', 'nlp', 'faq', 'end', 'teleport');
+const stepKinds = fc.constantFrom(
+  'message',
+  'input',
+  'condition',
+  'set',
+  'goto',
+  'wait',
+  'event',
+  'clearUserData',
+  'email',
+  'sms',
+  'nlp',
+  'faq',
+  'end',
+  'teleport',
+);
 
 /** Steps that are often nearly right: a real kind, plausible fields, random references. */
 const step = fc.record(
@@ -24,26 +40,66 @@ const step = fc.record(
     then: fc.option(fc.oneof(ids, fc.record({ dialog: ids })), { nil: undefined }),
     inputType: fc.option(fc.constantFrom('text', 'number', 'choice', 'regex', 'weird'), { nil: undefined }),
     pattern: fc.option(fc.constantFrom('[a-z]+', '(', '\\d'), { nil: undefined }),
-    saveTo: fc.option(fc.oneof(fc.record({ userData: fc.constantFrom('name', 'nope') }), fc.record({ variable: fc.constantFrom('x', 'Bad') })), { nil: undefined }),
+    saveTo: fc.option(
+      fc.oneof(
+        fc.record({ userData: fc.constantFrom('name', 'nope') }),
+        fc.record({ variable: fc.constantFrom('x', 'Bad') }),
+      ),
+      { nil: undefined },
+    ),
     to: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
     subject: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
     body: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
     message: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
     name: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
-    branches: fc.option(fc.array(fc.record({ when: fc.record({ variable: fc.constantFrom('x', 'a.b', '1'), op: fc.constantFrom('equals', 'in', 'matches', 'bogus'), value: fc.option(fc.oneof(fc.string(), fc.integer(), fc.array(fc.string())), { nil: undefined }) }), then: ids })), { nil: undefined }),
-    actions: fc.option(fc.array(fc.record({ op: fc.constantFrom('set', 'unset', 'append'), variable: fc.option(fc.constantFrom('x', 'y'), { nil: undefined }), value: fc.option(fc.jsonValue(), { nil: undefined }) })), { nil: undefined }),
+    branches: fc.option(
+      fc.array(
+        fc.record({
+          when: fc.record({
+            variable: fc.constantFrom('x', 'a.b', '1'),
+            op: fc.constantFrom('equals', 'in', 'matches', 'bogus'),
+            value: fc.option(fc.oneof(fc.string(), fc.integer(), fc.array(fc.string())), { nil: undefined }),
+          }),
+          then: ids,
+        }),
+      ),
+      { nil: undefined },
+    ),
+    actions: fc.option(
+      fc.array(
+        fc.record({
+          op: fc.constantFrom('set', 'unset', 'append'),
+          variable: fc.option(fc.constantFrom('x', 'y'), { nil: undefined }),
+          value: fc.option(fc.jsonValue(), { nil: undefined }),
+        }),
+      ),
+      { nil: undefined },
+    ),
   },
   { requiredKeys: ['id', 'type'] },
 );
 
 const definition = fc.record(
   {
-    settings: fc.record({ id: ids, name: fc.string(), startDialog: ids, nlpThreshold: fc.option(fc.double(), { nil: undefined }) }, { requiredKeys: ['id', 'name', 'startDialog'] }),
+    settings: fc.record(
+      { id: ids, name: fc.string(), startDialog: ids, nlpThreshold: fc.option(fc.double(), { nil: undefined }) },
+      { requiredKeys: ['id', 'name', 'startDialog'] },
+    ),
     userDataFields: fc.array(fc.constantFrom('name', 'email', 'Bad')),
     dialogs: fc.array(fc.record({ id: ids, steps: fc.array(step, { maxLength: 5 }) }), { maxLength: 4 }),
-    intents: fc.array(fc.record({ id: ids, dialog: ids, utterances: fc.array(fc.string(), { maxLength: 2 }) }), { maxLength: 2 }),
-    faq: fc.array(fc.record({ id: ids, questions: fc.array(fc.string(), { maxLength: 2 }), answer: fc.string() }), { maxLength: 2 }),
-    integrations: fc.record({ services: fc.dictionary(ids, fc.oneof(fc.record({ baseUrl: fc.string() }), fc.string())), datasets: fc.array(fc.record({ name: ids }), { maxLength: 2 }) }, { requiredKeys: [] }),
+    intents: fc.array(fc.record({ id: ids, dialog: ids, utterances: fc.array(fc.string(), { maxLength: 2 }) }), {
+      maxLength: 2,
+    }),
+    faq: fc.array(fc.record({ id: ids, questions: fc.array(fc.string(), { maxLength: 2 }), answer: fc.string() }), {
+      maxLength: 2,
+    }),
+    integrations: fc.record(
+      {
+        services: fc.dictionary(ids, fc.oneof(fc.record({ baseUrl: fc.string() }), fc.string())),
+        datasets: fc.array(fc.record({ name: ids }), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: ['settings', 'dialogs'] },
 );
@@ -54,13 +110,21 @@ const definition = fc.record(
  * model or an outside system appears.
  */
 const DIALOG_IDS = ['main', 'order', 'help', 'survey'] as const;
-const validDefinition = fc.uniqueArray(fc.constantFrom(...DIALOG_IDS), { minLength: 1, maxLength: 4 }).chain((dialogIds) =>
-  fc.record({
-    settings: fc.record({ id: fc.constantFrom('shop', 'bot-1'), name: fc.string({ minLength: 1, maxLength: 20 }), startDialog: fc.constantFrom(...dialogIds) }),
-    userDataFields: fc.constant(['name', 'email']),
-    dialogs: fc.tuple(...dialogIds.map((id) => fc.integer({ min: 1, max: 5 }).chain((count) => validDialog(id, count, dialogIds)))),
-  }),
-);
+const validDefinition = fc
+  .uniqueArray(fc.constantFrom(...DIALOG_IDS), { minLength: 1, maxLength: 4 })
+  .chain((dialogIds) =>
+    fc.record({
+      settings: fc.record({
+        id: fc.constantFrom('shop', 'bot-1'),
+        name: fc.string({ minLength: 1, maxLength: 20 }),
+        startDialog: fc.constantFrom(...dialogIds),
+      }),
+      userDataFields: fc.constant(['name', 'email']),
+      dialogs: fc.tuple(
+        ...dialogIds.map((id) => fc.integer({ min: 1, max: 5 }).chain((count) => validDialog(id, count, dialogIds))),
+      ),
+    }),
+  );
 
 function validDialog(id: string, count: number, dialogIds: readonly string[]) {
   const stepIds = Array.from({ length: count }, (_, i) => `s${i}`);
@@ -71,9 +135,34 @@ function validDialog(id: string, count: number, dialogIds: readonly string[]) {
   const kinds = [
     fc.record({ type: fc.constant('message'), text }),
     fc.record({ type: fc.constant('message'), text, quickReplies: fc.constant([{ label: 'Yes', payload: 'yes' }]) }),
-    fc.record({ type: fc.constant('input'), prompt: text, saveTo: fc.constantFrom({ userData: 'name' }, { variable: 'answer' }) }),
-    fc.record({ type: fc.constant('input'), prompt: text, inputType: fc.constant('number'), min: fc.constant(1), max: fc.constant(10), saveTo: fc.constant({ variable: 'count' }) }),
-    fc.record({ type: fc.constant('condition'), branches: fc.array(fc.record({ when: fc.record({ variable: fc.constantFrom('name', 'answer'), op: fc.constantFrom('equals', 'notEquals', 'contains'), value: fc.constantFrom('a', 'yes') }), then: target }), { minLength: 1, maxLength: 2 }), else: fc.option(target, { nil: undefined }) }),
+    fc.record({
+      type: fc.constant('input'),
+      prompt: text,
+      saveTo: fc.constantFrom({ userData: 'name' }, { variable: 'answer' }),
+    }),
+    fc.record({
+      type: fc.constant('input'),
+      prompt: text,
+      inputType: fc.constant('number'),
+      min: fc.constant(1),
+      max: fc.constant(10),
+      saveTo: fc.constant({ variable: 'count' }),
+    }),
+    fc.record({
+      type: fc.constant('condition'),
+      branches: fc.array(
+        fc.record({
+          when: fc.record({
+            variable: fc.constantFrom('name', 'answer'),
+            op: fc.constantFrom('equals', 'notEquals', 'contains'),
+            value: fc.constantFrom('a', 'yes'),
+          }),
+          then: target,
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+      else: fc.option(target, { nil: undefined }),
+    }),
     fc.record({ type: fc.constant('set'), actions: fc.constant([{ op: 'set', variable: 'answer', value: 'yes' }]) }),
     fc.record({ type: fc.constant('wait'), duration: fc.constantFrom('10m', '2h'), then: target }),
     fc.record({ type: fc.constant('event'), name: fc.constantFrom('close-chat', 'open-cart') }),
@@ -81,7 +170,17 @@ function validDialog(id: string, count: number, dialogIds: readonly string[]) {
     fc.record({ type: fc.constant('goto'), dialog: fc.constantFrom(...dialogIds) }),
     fc.record({ type: fc.constant('end') }),
   ];
-  return fc.tuple(...stepIds.map((stepId) => fc.tuple(fc.oneof(...kinds), fc.option(here, { nil: undefined })).map(([step, next]) => ({ id: stepId, ...step, ...(next !== undefined && step.type !== 'goto' && step.type !== 'end' ? { next } : {}) })))).map((steps) => ({ id, steps }));
+  return fc
+    .tuple(
+      ...stepIds.map((stepId) =>
+        fc.tuple(fc.oneof(...kinds), fc.option(here, { nil: undefined })).map(([step, next]) => ({
+          id: stepId,
+          ...step,
+          ...(next !== undefined && step.type !== 'goto' && step.type !== 'end' ? { next } : {}),
+        })),
+      ),
+    )
+    .map((steps) => ({ id, steps }));
 }
 
 /** Half by construction valid, half random and mostly broken: both properties get exercised. */
@@ -105,8 +204,15 @@ describe('bot definition validation, by property', () => {
         const definition = result.definition;
         // The conversation rests on a step that exists, or has ended; the same holds after an answer.
         const rests = (position: { dialogId: string; stepId: string } | null) =>
-          position === null || definition.dialogs.some((d) => d.id === position.dialogId && d.steps.some((step) => step.id === position.stepId));
-        const first = runTurn(definition, { position: null, variables: {}, userData: {} }, { kind: 'start', dialogId: definition.settings.startDialog });
+          position === null ||
+          definition.dialogs.some(
+            (d) => d.id === position.dialogId && d.steps.some((step) => step.id === position.stepId),
+          );
+        const first = runTurn(
+          definition,
+          { position: null, variables: {}, userData: {} },
+          { kind: 'start', dialogId: definition.settings.startDialog },
+        );
         expect(rests(first.state.position)).toBe(true);
         const second = runTurn(definition, first.state, { kind: 'text', text: 'yes' });
         expect(rests(second.state.position)).toBe(true);

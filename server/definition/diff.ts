@@ -12,7 +12,8 @@ export type { Change };
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 const idOf = (value: Json): string | undefined => (typeof value.id === 'string' ? value.id : undefined);
 /**
@@ -22,7 +23,8 @@ const idOf = (value: Json): string | undefined => (typeof value.id === 'string' 
  */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => same(item, b[i]));
   if (!isObject(a) || !isObject(b)) return false;
   const keys = (value: Json) => Object.keys(value).filter((key) => value[key] !== undefined);
   const own = keys(a);
@@ -52,9 +54,18 @@ export function diffDefinitions(live: unknown, next: unknown): Change[] {
   const after = isObject(next) ? next : {};
   const changes: Change[] = [];
 
-  const settingsFields = changedFields(isObject(before.settings) ? before.settings : {}, isObject(after.settings) ? after.settings : {});
+  const settingsFields = changedFields(
+    isObject(before.settings) ? before.settings : {},
+    isObject(after.settings) ? after.settings : {},
+  );
   if (settingsFields.length > 0) {
-    changes.push({ kind: 'changed', what: 'settings', path: 'settings', fields: settingsFields, words: `Settings changed: ${settingsFields.join(', ')}.` });
+    changes.push({
+      kind: 'changed',
+      what: 'settings',
+      path: 'settings',
+      fields: settingsFields,
+      words: `Settings changed: ${settingsFields.join(', ')}.`,
+    });
   }
 
   changes.push(...dialogChanges(list(before.dialogs), list(after.dialogs)));
@@ -78,7 +89,13 @@ function dialogChanges(before: Json[], after: Json[]): Change[] {
     const steps = list(item.steps);
     const was = old.get(dialogId);
     if (!was) {
-      out.push({ kind: 'added', what: 'dialog', path, dialogId, words: `Dialog ${quoted(dialogId)} added (${plural(steps.length, 'step')}).` });
+      out.push({
+        kind: 'added',
+        what: 'dialog',
+        path,
+        dialogId,
+        words: `Dialog ${quoted(dialogId)} added (${plural(steps.length, 'step')}).`,
+      });
       continue;
     }
     const oldSteps = list(was.item.steps);
@@ -88,28 +105,72 @@ function dialogChanges(before: Json[], after: Json[]): Change[] {
       const stepPath = `${path}.steps[${step.index}]`;
       const prior = oldById.get(stepId);
       if (!prior) {
-        out.push({ kind: 'added', what: 'step', path: stepPath, dialogId, stepId, words: `Step ${quoted(stepId)} added to dialog ${quoted(dialogId)}.` });
+        out.push({
+          kind: 'added',
+          what: 'step',
+          path: stepPath,
+          dialogId,
+          stepId,
+          words: `Step ${quoted(stepId)} added to dialog ${quoted(dialogId)}.`,
+        });
         continue;
       }
       const fields = changedFields(prior.item, step.item);
       if (fields.length > 0) {
-        out.push({ kind: 'changed', what: 'step', path: stepPath, dialogId, stepId, fields, words: `Step ${quoted(stepId)} in dialog ${quoted(dialogId)} changed: ${fields.join(', ')}.` });
+        out.push({
+          kind: 'changed',
+          what: 'step',
+          path: stepPath,
+          dialogId,
+          stepId,
+          fields,
+          words: `Step ${quoted(stepId)} in dialog ${quoted(dialogId)} changed: ${fields.join(', ')}.`,
+        });
       }
     }
     for (const [stepId, prior] of oldById) {
       if (newById.has(stepId)) continue;
-      out.push({ kind: 'removed', what: 'step', path: `${path}.steps[${prior.index}]`, dialogId, stepId, words: `Step ${quoted(stepId)} removed from dialog ${quoted(dialogId)}.` });
+      out.push({
+        kind: 'removed',
+        what: 'step',
+        path: `${path}.steps[${prior.index}]`,
+        dialogId,
+        stepId,
+        words: `Step ${quoted(stepId)} removed from dialog ${quoted(dialogId)}.`,
+      });
     }
-    const kept = (items: Json[], other: Map<string, unknown>) => items.map(idOf).filter((id): id is string => id !== undefined && other.has(id));
+    const kept = (items: Json[], other: Map<string, unknown>) =>
+      items.map(idOf).filter((id): id is string => id !== undefined && other.has(id));
     if (!same(kept(oldSteps, newById), kept(steps, oldById))) {
-      out.push({ kind: 'changed', what: 'dialog', path, dialogId, fields: ['order'], words: `Steps of dialog ${quoted(dialogId)} reordered.` });
+      out.push({
+        kind: 'changed',
+        what: 'dialog',
+        path,
+        dialogId,
+        fields: ['order'],
+        words: `Steps of dialog ${quoted(dialogId)} reordered.`,
+      });
     }
     const otherFields = changedFields({ ...was.item, steps: undefined }, { ...item, steps: undefined });
-    if (otherFields.length > 0) out.push({ kind: 'changed', what: 'dialog', path, dialogId, fields: otherFields, words: `Dialog ${quoted(dialogId)} changed: ${otherFields.join(', ')}.` });
+    if (otherFields.length > 0)
+      out.push({
+        kind: 'changed',
+        what: 'dialog',
+        path,
+        dialogId,
+        fields: otherFields,
+        words: `Dialog ${quoted(dialogId)} changed: ${otherFields.join(', ')}.`,
+      });
   }
   for (const [dialogId, { item, index }] of old) {
     if (now.has(dialogId)) continue;
-    out.push({ kind: 'removed', what: 'dialog', path: `dialogs[${index}]`, dialogId, words: `Dialog ${quoted(dialogId)} removed (${plural(list(item.steps).length, 'step')}).` });
+    out.push({
+      kind: 'removed',
+      what: 'dialog',
+      path: `dialogs[${index}]`,
+      dialogId,
+      words: `Dialog ${quoted(dialogId)} removed (${plural(list(item.steps).length, 'step')}).`,
+    });
   }
   return out;
 }
@@ -124,9 +185,19 @@ function listChanges(what: 'intent' | 'faq', key: string, before: Json[], after:
     if (!was) out.push({ kind: 'added', what, path: `${key}[${index}]`, id, words: `${noun} ${quoted(id)} added.` });
     else {
       const fields = changedFields(was.item, item);
-      if (fields.length > 0) out.push({ kind: 'changed', what, path: `${key}[${index}]`, id, fields, words: `${noun} ${quoted(id)} changed: ${fields.join(', ')}.` });
+      if (fields.length > 0)
+        out.push({
+          kind: 'changed',
+          what,
+          path: `${key}[${index}]`,
+          id,
+          fields,
+          words: `${noun} ${quoted(id)} changed: ${fields.join(', ')}.`,
+        });
     }
   }
-  for (const [id, { index }] of old) if (!now.has(id)) out.push({ kind: 'removed', what, path: `${key}[${index}]`, id, words: `${noun} ${quoted(id)} removed.` });
+  for (const [id, { index }] of old)
+    if (!now.has(id))
+      out.push({ kind: 'removed', what, path: `${key}[${index}]`, id, words: `${noun} ${quoted(id)} removed.` });
   return out;
 }

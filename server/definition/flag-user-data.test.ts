@@ -20,7 +20,13 @@ describe('an integration flag named after a declared user-data field', () => {
             id: 'main',
             steps: [
               { id: 'ask', type: 'input', prompt: 'Anything?', saveTo: { variable: 'said' } },
-              { id: 'call', type: 'integration', integration: 'http', params: { endpoint: `http://127.0.0.1:${port}/status` }, onError: 'flag:apiFlag' },
+              {
+                id: 'call',
+                type: 'integration',
+                integration: 'http',
+                params: { endpoint: `http://127.0.0.1:${port}/status` },
+                onError: 'flag:apiFlag',
+              },
               { id: 'done', type: 'message', text: 'Checked.' },
             ],
           },
@@ -32,8 +38,12 @@ describe('an integration flag named after a declared user-data field', () => {
     try {
       await eventually('the prompt', () => client.items.some((i) => i.from === 'bot'));
       await client.emitWithAck('message', { clientId: 'c1', text: 'hello' });
-      await eventually('the answer after the failed call', () => client.items.some((i) => i.from === 'bot' && JSON.stringify(i.message).includes('Checked.')));
-      const res = await fetch(`${server.url}/api/management/export/userData`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      await eventually('the answer after the failed call', () =>
+        client.items.some((i) => i.from === 'bot' && JSON.stringify(i.message).includes('Checked.')),
+      );
+      const res = await fetch(`${server.url}/api/management/export/userData`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       const rows = (await res.json()) as Record<string, unknown>[];
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ apiFlag: true, apiFlagError: 'network' });

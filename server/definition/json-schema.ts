@@ -49,7 +49,8 @@ export function definitionJsonSchema(options: JsonSchemaOptions = {}): string {
       ...schema,
       $id: options.id ?? PLACEHOLDER_ID,
       title: 'Bot definition',
-      description: 'One bot: settings, user-data fields, dialogs of steps, intents, FAQ pairs, integrations. See docs/bot-definition.md.',
+      description:
+        'One bot: settings, user-data fields, dialogs of steps, intents, FAQ pairs, integrations. See docs/bot-definition.md.',
     },
     null,
     2,
@@ -85,31 +86,53 @@ function withParams(branch: Json, stepTypes: readonly EditorStepType[]): Json {
   const integration = properties.integration as Json;
   properties.integration = {
     ...integration,
-    description: `${String(integration.description ?? '')} Known here: ${stepTypes.map((t) => t.name).join(', ')}.`.trim(),
+    description:
+      `${String(integration.description ?? '')} Known here: ${stepTypes.map((t) => t.name).join(', ')}.`.trim(),
     examples: stepTypes.map((t) => t.name),
   };
   return {
     ...branch,
     allOf: stepTypes.map((type) => ({
       if: { properties: { integration: { const: type.name } }, required: ['integration'] },
-      then: { properties: { params: { ...acceptTemplates(structuredClone(type.params) as Json), description: `${type.name}: ${type.description}` } } },
+      then: {
+        properties: {
+          params: {
+            ...acceptTemplates(structuredClone(type.params) as Json),
+            description: `${type.name}: ${type.description}`,
+          },
+        },
+      },
     })),
   };
 }
 
-const TEMPLATE = { type: 'string', pattern: '\\{\\{\\s*[A-Za-z_$][\\w$]*(\\.[\\w$]+)*\\s*\\}\\}', description: 'A {{variable}} template, filled when the step runs.' };
+const TEMPLATE = {
+  type: 'string',
+  pattern: '\\{\\{\\s*[A-Za-z_$][\\w$]*(\\.[\\w$]+)*\\s*\\}\\}',
+  description: 'A {{variable}} template, filled when the step runs.',
+};
 
 /** Every value inside may also be a `{{variable}}` template: parameters are checked again once filled. */
 function acceptTemplates(schema: Json, depth = 0): Json {
   if (depth > 32) return schema;
   if (schema.properties) {
-    schema.properties = Object.fromEntries(Object.entries(schema.properties as Json).map(([key, inner]) => [key, orTemplate(acceptTemplates(inner as Json, depth + 1))]));
+    schema.properties = Object.fromEntries(
+      Object.entries(schema.properties as Json).map(([key, inner]) => [
+        key,
+        orTemplate(acceptTemplates(inner as Json, depth + 1)),
+      ]),
+    );
   }
-  if (schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items)) schema.items = orTemplate(acceptTemplates(schema.items as Json, depth + 1));
+  if (schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items))
+    schema.items = orTemplate(acceptTemplates(schema.items as Json, depth + 1));
   return schema;
 }
 
 function orTemplate(schema: Json): Json {
   const { description, default: fallback, ...rest } = schema;
-  return { anyOf: [rest, TEMPLATE], ...(description === undefined ? {} : { description }), ...(fallback === undefined ? {} : { default: fallback }) };
+  return {
+    anyOf: [rest, TEMPLATE],
+    ...(description === undefined ? {} : { description }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+  };
 }

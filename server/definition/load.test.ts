@@ -18,7 +18,13 @@ describe('bot definition', () => {
       settings,
       dialogs: [
         { id: 'main', steps: [{ id: 'a', type: 'message', text: 'x', next: 'confirm' }] },
-        { id: 'order', steps: [{ id: 'b', type: 'goto', dialog: 'main', step: 'nope' }, { id: 'b', type: 'end' }] },
+        {
+          id: 'order',
+          steps: [
+            { id: 'b', type: 'goto', dialog: 'main', step: 'nope' },
+            { id: 'b', type: 'end' },
+          ],
+        },
         { id: 'main', steps: [{ id: 'c', type: 'input', prompt: 'p', saveTo: { userData: 'email' } }] },
       ],
     });
@@ -33,7 +39,10 @@ describe('bot definition', () => {
   });
 
   it('when the shape is wrong, then the problem names the path', () => {
-    const result = validateDefinition({ settings: { ...settings, id: '1bad' }, dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'teleport' }] }] });
+    const result = validateDefinition({
+      settings: { ...settings, id: '1bad' },
+      dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'teleport' }] }],
+    });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
     expect(problems.some((p) => p.startsWith('settings.id: '))).toBe(true);
@@ -45,6 +54,8 @@ describe('bot definition', () => {
     const file = path.join(dir, 'bot.json');
     await writeFile(file, '{ "settings": ');
     await expect(loadDefinition(file)).rejects.toThrow(DefinitionError);
-    await expect(loadDefinition(file)).rejects.toThrow(`${file} is invalid:\n  - line 1, column 15: not valid JSON: the file ends too early`);
+    await expect(loadDefinition(file)).rejects.toThrow(
+      `${file} is invalid:\n  - line 1, column 15: not valid JSON: the file ends too early`,
+    );
   });
 });

@@ -33,11 +33,16 @@ export function validateDefinition(
   options: ValidateOptions = {},
 ): { ok: true; definition: BotDefinition } | { ok: false; problems: string[] } {
   const result = definitionProblems(input, options);
-  return result.definition ? { ok: true, definition: result.definition } : { ok: false, problems: result.problems.map(formatProblem) };
+  return result.definition
+    ? { ok: true, definition: result.definition }
+    : { ok: false, problems: result.problems.map(formatProblem) };
 }
 
 /** The same as validateDefinition, with each problem's path, message and hint apart (for `check --json`). */
-export function definitionProblems(input: unknown, options: ValidateOptions = {}): { definition?: BotDefinition; problems: Problem[] } {
+export function definitionProblems(
+  input: unknown,
+  options: ValidateOptions = {},
+): { definition?: BotDefinition; problems: Problem[] } {
   const parsed = botDefinitionSchema.safeParse(input);
   if (!parsed.success) return { problems: zodProblems(parsed.error.issues, input, botDefinitionSchema) };
   const lines = checkReferences(parsed.data);

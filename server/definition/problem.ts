@@ -31,7 +31,8 @@ export function closest(wanted: string, known: Iterable<string>): string | undef
   let bestDistance = Infinity;
   for (const candidate of known) {
     if (candidate === wanted) continue;
-    const distance = squash(candidate) === squash(wanted) ? 0 : editDistance(wanted.toLowerCase(), candidate.toLowerCase());
+    const distance =
+      squash(candidate) === squash(wanted) ? 0 : editDistance(wanted.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -46,7 +47,10 @@ export function closest(wanted: string, known: Iterable<string>): string | undef
 export function suggestion(wanted: string, known: readonly string[], what = 'known'): string {
   const near = closest(wanted, known);
   if (near !== undefined) return `did you mean "${near}"?`;
-  const list = known.slice(0, 20).map((k) => `"${k}"`).join(', ');
+  const list = known
+    .slice(0, 20)
+    .map((k) => `"${k}"`)
+    .join(', ');
   return `${what}: ${list}${known.length > 20 ? ', …' : ''}`;
 }
 
@@ -59,7 +63,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
       rows[i]![j] = value;
     }
   }

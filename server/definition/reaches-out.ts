@@ -6,7 +6,12 @@ export const SHORT_WAIT_MS = 1000;
 
 /** Steps that reach outside the bot, or come back at once on their own (the run budget counts them; `check` warns of loops through them). */
 export function reachesOut(step: Step): boolean {
-  return step.type === 'integration' || step.type === 'email' || step.type === 'sms' || (step.type === 'wait' && isShortWait(step));
+  return (
+    step.type === 'integration' ||
+    step.type === 'email' ||
+    step.type === 'sms' ||
+    (step.type === 'wait' && isShortWait(step))
+  );
 }
 
 export function isShortWait(step: StepOf<'wait'>): boolean {

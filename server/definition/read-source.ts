@@ -29,12 +29,27 @@ export async function readDefinitionSource(file: string): Promise<DefinitionSour
   try {
     const bytes = await readFile(file);
     if (bytes.length > MAX_DEFINITION_BYTES) {
-      return { problems: [{ path: '(file)', message: `is ${bytes.length} bytes; a definition may have at most ${MAX_DEFINITION_BYTES}` }] };
+      return {
+        problems: [
+          {
+            path: '(file)',
+            message: `is ${bytes.length} bytes; a definition may have at most ${MAX_DEFINITION_BYTES}`,
+          },
+        ],
+      };
     }
     text = bytes.toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { problems: [{ path: '(file)', message: `cannot be read (${code ?? String(error)})`, hint: code === 'ENOENT' ? 'check the path; BOT_DEFINITION names the file' : undefined }] };
+    return {
+      problems: [
+        {
+          path: '(file)',
+          message: `cannot be read (${code ?? String(error)})`,
+          hint: code === 'ENOENT' ? 'check the path; BOT_DEFINITION names the file' : undefined,
+        },
+      ],
+    };
   }
   return parseDefinitionText(text, isYaml(file) ? 'yaml' : 'json');
 }
@@ -45,8 +60,14 @@ export async function readDefinitionSource(file: string): Promise<DefinitionSour
  */
 export function parseDefinitionText(text: string, format: 'json' | 'yaml'): DefinitionSource | { problems: Problem[] } {
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_DEFINITION_BYTES) return { problems: [{ path: '(file)', message: `is ${bytes} bytes; a definition may have at most ${MAX_DEFINITION_BYTES}` }] };
-  if (format === 'json' && nestedDeeperThan(text, DEFINITION_BOUNDS.maxDepth)) return { problems: [tooDeep(DEFINITION_BOUNDS.maxDepth)] };
+  if (bytes > MAX_DEFINITION_BYTES)
+    return {
+      problems: [
+        { path: '(file)', message: `is ${bytes} bytes; a definition may have at most ${MAX_DEFINITION_BYTES}` },
+      ],
+    };
+  if (format === 'json' && nestedDeeperThan(text, DEFINITION_BOUNDS.maxDepth))
+    return { problems: [tooDeep(DEFINITION_BOUNDS.maxDepth)] };
   let parsed: DefinitionSource | { problems: Problem[] };
   try {
     parsed = format === 'yaml' ? parseYaml(text) : parseJson(text);
@@ -55,21 +76,36 @@ export function parseDefinitionText(text: string, format: 'json' | 'yaml'): Defi
     if (error instanceof RangeError) return { problems: [tooDeep(DEFINITION_BOUNDS.maxDepth)] };
     // Aliases that expand without end ("billion laughs") stop at maxAliasCount with a ReferenceError.
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      return { problems: [{ path: '(file)', message: 'is refused because its aliases (*name) expand to too many values', hint: 'write the repeated parts out, or use fewer aliases' }] };
+      return {
+        problems: [
+          {
+            path: '(file)',
+            message: 'is refused because its aliases (*name) expand to too many values',
+            hint: 'write the repeated parts out, or use fewer aliases',
+          },
+        ],
+      };
     }
     throw error;
   }
   if ('problems' in parsed) return parsed;
   const excess = checkJsonBounds(parsed.value, DEFINITION_BOUNDS);
   if (excess) {
-    const hint = excess.limit === 'depth' ? `nest objects and arrays at most ${excess.max} levels deep` : 'split the bot, or move data into a background dataset';
+    const hint =
+      excess.limit === 'depth'
+        ? `nest objects and arrays at most ${excess.max} levels deep`
+        : 'split the bot, or move data into a background dataset';
     return { problems: [{ path: '(file)', message: `is refused because ${describeJsonExcess(excess)}`, hint }] };
   }
   return parsed;
 }
 
 function tooDeep(max: number): Problem {
-  return { path: '(file)', message: `is refused because it is nested deeper than ${max} levels`, hint: `nest objects and arrays at most ${max} levels deep` };
+  return {
+    path: '(file)',
+    message: `is refused because it is nested deeper than ${max} levels`,
+    hint: `nest objects and arrays at most ${max} levels deep`,
+  };
 }
 
 /** Whether JSON text opens more than `max` objects or arrays inside each other, counted outside strings, before any parsing. */
@@ -97,8 +133,14 @@ function parseJson(text: string): { value: unknown } | { problems: Problem[] } {
     const at = /at position (\d+)/.exec(message);
     const offset = at ? Number(at[1]) : text.length;
     const { line, column } = lineAndColumn(text, offset);
-    const what = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/^Unexpected end of JSON input$/, 'the file ends too early');
-    return { problems: [{ path: `line ${line}, column ${column}`, message: `not valid JSON: ${what}`, hint: jsonHint(text, offset) }] };
+    const what = message
+      .replace(/\s*in JSON at position \d+.*$/s, '')
+      .replace(/^Unexpected end of JSON input$/, 'the file ends too early');
+    return {
+      problems: [
+        { path: `line ${line}, column ${column}`, message: `not valid JSON: ${what}`, hint: jsonHint(text, offset) },
+      ],
+    };
   }
 }
 
@@ -106,7 +148,8 @@ function parseJson(text: string): { value: unknown } | { problems: Problem[] } {
 function jsonHint(text: string, offset: number): string | undefined {
   const before = text.slice(0, offset).trimEnd();
   const next = text.slice(offset).trimStart()[0];
-  if (before.endsWith(',') && (next === '}' || next === ']')) return 'remove the comma before it: JSON allows no trailing comma';
+  if (before.endsWith(',') && (next === '}' || next === ']'))
+    return 'remove the comma before it: JSON allows no trailing comma';
   if (next === "'") return 'use double quotes: JSON strings and keys take "…"';
   if (next === '/') return 'JSON has no comments; write the definition in YAML (bot.yaml) to keep comments';
   return undefined;
@@ -124,7 +167,10 @@ function parseYaml(text: string): DefinitionSource | { problems: Problem[] } {
     return {
       problems: doc.errors.slice(0, 20).map((error) => {
         const { line, column } = lineAndColumn(text, error.pos[0]);
-        return { path: `line ${line}, column ${column}`, message: `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}` };
+        return {
+          path: `line ${line}, column ${column}`,
+          message: `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+        };
       }),
     };
   }
@@ -133,7 +179,9 @@ function parseYaml(text: string): DefinitionSource | { problems: Problem[] } {
 
 /** The line of `dialogs[2].steps[0].text` in the YAML text: of the key's value, else of the nearest parent that exists. */
 function lineOfPath(doc: Document, text: string, path: string): number | undefined {
-  const parts = [...path.matchAll(/\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\.?([A-Za-z_$][\w$-]*)/g)].map((m) => (m[1] !== undefined ? Number(m[1]) : (m[2] ?? m[3])!));
+  const parts = [...path.matchAll(/\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|\.?([A-Za-z_$][\w$-]*)/g)].map((m) =>
+    m[1] !== undefined ? Number(m[1]) : (m[2] ?? m[3])!,
+  );
   for (let end = parts.length; end > 0; end--) {
     const node = doc.getIn(parts.slice(0, end), true);
     if (isNode(node) && node.range) return lineAndColumn(text, node.range[0]).line;

@@ -17,9 +17,21 @@ describe('bot definition references and rules', () => {
           {
             id: 'main',
             steps: [
-              { id: 'c', type: 'condition', branches: [{ when: { variable: 'x', op: 'equals', value: 1 }, then: 'nowhere' }], else: { dialog: 'ghost' } },
+              {
+                id: 'c',
+                type: 'condition',
+                branches: [{ when: { variable: 'x', op: 'equals', value: 1 }, then: 'nowhere' }],
+                else: { dialog: 'ghost' },
+              },
               { id: 'w', type: 'wait', duration: '1m', then: { dialog: 'main', step: 'nope' } },
-              { id: 'i', type: 'input', prompt: 'p', inputType: 'choice', choices: [{ label: 'A', then: 'zzz' }], onMaxRetries: 'yyy' },
+              {
+                id: 'i',
+                type: 'input',
+                prompt: 'p',
+                inputType: 'choice',
+                choices: [{ label: 'A', then: 'zzz' }],
+                onMaxRetries: 'yyy',
+              },
               { id: 'e', type: 'email', to: 'a@b.c', subject: 's', body: 'b', onError: 'oops' },
               { id: 'm', type: 'message', text: 't', buttons: [{ kind: 'dialog', label: 'x', dialog: 'ghost' }] },
               { id: 'x', type: 'clearUserData', fields: ['email'] },
@@ -45,10 +57,13 @@ describe('bot definition references and rules', () => {
 
   it('when the integrations block is not services and datasets, then the path is named (the server checks the rest at start-up)', () => {
     expect(
-      problems({
-        dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'end' }] }],
-        integrations: { services: { crm: 'https://crm' }, queues: [] },
-      }, {}),
+      problems(
+        {
+          dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'end' }] }],
+          integrations: { services: { crm: 'https://crm' }, queues: [] },
+        },
+        {},
+      ),
     ).toEqual([
       'integrations.services.crm: must be an object (got string "https://crm")',
       'integrations.queues: unknown key "queues". Known keys: "services", "datasets"',
@@ -63,7 +78,14 @@ describe('bot definition references and rules', () => {
             id: 'main',
             steps: [
               { id: 'r', type: 'input', prompt: 'p', inputType: 'regex', pattern: '(' },
-              { id: 's', type: 'set', actions: [{ op: 'set', variable: 'a', userData: 'b' }, { op: 'unset', variable: 'a', value: 1 }] },
+              {
+                id: 's',
+                type: 'set',
+                actions: [
+                  { op: 'set', variable: 'a', userData: 'b' },
+                  { op: 'unset', variable: 'a', value: 1 },
+                ],
+              },
               { id: 'n', type: 'nlp' },
               { id: 'm', type: 'message', buttons: [] },
               { id: 'c', type: 'condition', branches: [{ when: { variable: 'x', op: 'in', value: 'a' }, then: 'r' }] },
@@ -85,7 +107,14 @@ describe('bot definition references and rules', () => {
   });
 
   it('when a wait step names a duration variable, then a set value replaces the duration and a bad one is refused', () => {
-    const parts = { dialogs: [{ id: 'main', steps: [{ id: 'w', type: 'wait', duration: '10m', durationEnv: 'NO_ANSWER_TIMEOUT', then: 'w' }] }] };
+    const parts = {
+      dialogs: [
+        {
+          id: 'main',
+          steps: [{ id: 'w', type: 'wait', duration: '10m', durationEnv: 'NO_ANSWER_TIMEOUT', then: 'w' }],
+        },
+      ],
+    };
     const set = validateDefinition({ settings, ...parts }, { env: { NO_ANSWER_TIMEOUT: '2s' } });
     expect(set.ok && set.definition.dialogs[0]?.steps[0]).toMatchObject({ duration: '2s' });
     const unset = validateDefinition({ settings, ...parts }, { env: {} });

@@ -27,7 +27,8 @@ export function checkReferences(definition: BotDefinition): string[] {
     problems.push(`settings.startDialog: no dialog "${definition.settings.startDialog}"`);
   }
   const { recoveryDialog } = definition.settings;
-  if (recoveryDialog !== undefined && !dialogs.has(recoveryDialog)) problems.push(`settings.recoveryDialog: no dialog "${recoveryDialog}"`);
+  if (recoveryDialog !== undefined && !dialogs.has(recoveryDialog))
+    problems.push(`settings.recoveryDialog: no dialog "${recoveryDialog}"`);
 
   const dialogExists = (at: string, dialogId: string) => {
     if (!dialogs.has(dialogId)) problems.push(`${at}: no dialog "${dialogId}"`);
@@ -71,7 +72,6 @@ export function checkReferences(definition: BotDefinition): string[] {
   });
   definition.pageEvents.forEach((event, i) => dialogExists(`pageEvents[${i}].dialog`, event.dialog));
 
-
   return problems;
 }
 
@@ -91,11 +91,18 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
     });
   switch (step.type) {
     case 'message':
-      if (step.text === undefined && step.image === undefined && step.cards === undefined && step.cardsFrom === undefined) {
+      if (
+        step.text === undefined &&
+        step.image === undefined &&
+        step.cards === undefined &&
+        step.cardsFrom === undefined
+      ) {
         problems.push(`${at}: a message needs text, an image, cards or cardsFrom`);
       }
-      if (step.cards !== undefined && step.cardsFrom !== undefined) problems.push(`${at}.cardsFrom: give cards or cardsFrom, not both`);
-      if (step.noCardsText !== undefined && step.cardsFrom === undefined) problems.push(`${at}.noCardsText: only a message with cardsFrom says it`);
+      if (step.cards !== undefined && step.cardsFrom !== undefined)
+        problems.push(`${at}.cardsFrom: give cards or cardsFrom, not both`);
+      if (step.noCardsText !== undefined && step.cardsFrom === undefined)
+        problems.push(`${at}.noCardsText: only a message with cardsFrom says it`);
       if (step.text === undefined && (step.buttons !== undefined || step.quickReplies !== undefined)) {
         problems.push(`${at}.text: buttons and quick replies belong to a text; add one`);
       }
@@ -107,8 +114,10 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
         if (step.pattern === undefined) problems.push(`${at}.pattern: an input of type "regex" needs a pattern`);
         else regexProblem(`${at}.pattern`, step.pattern, problems);
       }
-      if (step.inputType === 'choice' && step.choices === undefined) problems.push(`${at}.choices: an input of type "choice" needs choices`);
-      if (step.inputType !== 'choice' && step.choices !== undefined) problems.push(`${at}.choices: only an input of type "choice" has choices`);
+      if (step.inputType === 'choice' && step.choices === undefined)
+        problems.push(`${at}.choices: an input of type "choice" needs choices`);
+      if (step.inputType !== 'choice' && step.choices !== undefined)
+        problems.push(`${at}.choices: only an input of type "choice" has choices`);
       step.choices?.forEach((choice, i) => c.checkTarget(`${at}.choices[${i}].then`, dialogId, choice.then));
       c.checkTarget(`${at}.onMaxRetries`, dialogId, step.onMaxRetries);
       if (step.saveTo && 'userData' in step.saveTo) c.isField(`${at}.saveTo.userData`, step.saveTo.userData);
@@ -120,9 +129,15 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
           const where = Array.isArray(branch.when) ? `${at}.branches[${b}].when[${i}]` : `${at}.branches[${b}].when`;
           const needsValue = cond.op !== 'empty' && cond.op !== 'notEmpty';
           if (needsValue && cond.value === undefined) problems.push(`${where}.value: "${cond.op}" needs a value`);
-          if (cond.op === 'in' && cond.value !== undefined && !Array.isArray(cond.value)) problems.push(`${where}.value: "in" needs a list`);
-          if (cond.op === 'matches' && typeof cond.value === 'string') regexProblem(`${where}.value`, cond.value, problems);
-          if ((cond.op === 'greater' || cond.op === 'less') && cond.value !== undefined && typeof cond.value !== 'number') {
+          if (cond.op === 'in' && cond.value !== undefined && !Array.isArray(cond.value))
+            problems.push(`${where}.value: "in" needs a list`);
+          if (cond.op === 'matches' && typeof cond.value === 'string')
+            regexProblem(`${where}.value`, cond.value, problems);
+          if (
+            (cond.op === 'greater' || cond.op === 'less') &&
+            cond.value !== undefined &&
+            typeof cond.value !== 'number'
+          ) {
             problems.push(`${where}.value: "${cond.op}" needs a number`);
           }
         });
@@ -140,7 +155,8 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
         const hasValue = action.value !== undefined || action.template !== undefined;
         if (action.op === 'unset' && hasValue) problems.push(`${where}: "unset" takes no value or template`);
         if (action.op !== 'unset' && !hasValue) problems.push(`${where}: "${action.op}" needs a value or a template`);
-        if (action.value !== undefined && action.template !== undefined) problems.push(`${where}: give a value or a template, not both`);
+        if (action.value !== undefined && action.template !== undefined)
+          problems.push(`${where}: give a value or a template, not both`);
       });
       return;
     case 'goto':
@@ -166,8 +182,10 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
       return;
     case 'integration':
       if (step.onError.startsWith('dialog:')) c.dialogExists(`${at}.onError`, step.onError.slice('dialog:'.length));
-      if (step.errorText !== undefined && step.onError !== 'fatal') problems.push(`${at}.errorText: only said when onError is "fatal"`);
-      if (step.maxAttempts !== undefined && step.timing === 'sync') problems.push(`${at}.maxAttempts: only an async step is retried`);
+      if (step.errorText !== undefined && step.onError !== 'fatal')
+        problems.push(`${at}.errorText: only said when onError is "fatal"`);
+      if (step.maxAttempts !== undefined && step.timing === 'sync')
+        problems.push(`${at}.maxAttempts: only an async step is retried`);
       return;
     case 'event':
     case 'end':

@@ -25,13 +25,36 @@ export const messageStep = z
   .object({
     ...base,
     type: kind('message', 'Says something: text, an image, buttons, quick replies or cards.'),
-    text: template().optional().describe('Text with {{variable}} templates and the safe markdown subset (**bold**, *italic*, `code`, [links](https://…)).'),
-    image: z.object({ url: template(2000).describe('The image address.'), alt: z.string().max(300).describe('Said to screen reader users instead of the image.') }).strict().optional().describe('An image shown with the message.'),
-    buttons: z.array(button).max(10).optional().describe('Buttons under the text: a postback, a link or a dialog each.'),
+    text: template()
+      .optional()
+      .describe(
+        'Text with {{variable}} templates and the safe markdown subset (**bold**, *italic*, `code`, [links](https://…)).',
+      ),
+    image: z
+      .object({
+        url: template(2000).describe('The image address.'),
+        alt: z.string().max(300).describe('Said to screen reader users instead of the image.'),
+      })
+      .strict()
+      .optional()
+      .describe('An image shown with the message.'),
+    buttons: z
+      .array(button)
+      .max(10)
+      .optional()
+      .describe('Buttons under the text: a postback, a link or a dialog each.'),
     quickReplies: z.array(quickReply).max(13).optional().describe('Suggested answers shown until the user answers.'),
     cards: z.array(card).min(1).max(10).optional().describe('A carousel of cards.'),
-    cardsFrom: z.string().regex(/^[A-Za-z_]\w*(\.\w+)*$/, 'must be a variable name, dots allowed: "eventCards"').optional().describe('A carousel built at run time from a variable holding a list of cards ({title, subtitle?, imageUrl?, imageAlt?, buttons?}), e.g. an integration step\'s output mapped with "@cards". Dots reach inside objects. At most 10 cards are shown.'),
-    noCardsText: template().optional().describe('Said instead of the carousel when the cardsFrom variable holds no cards.'),
+    cardsFrom: z
+      .string()
+      .regex(/^[A-Za-z_]\w*(\.\w+)*$/, 'must be a variable name, dots allowed: "eventCards"')
+      .optional()
+      .describe(
+        'A carousel built at run time from a variable holding a list of cards ({title, subtitle?, imageUrl?, imageAlt?, buttons?}), e.g. an integration step\'s output mapped with "@cards". Dots reach inside objects. At most 10 cards are shown.',
+      ),
+    noCardsText: template()
+      .optional()
+      .describe('Said instead of the carousel when the cardsFrom variable holds no cards.'),
   })
   .strict();
 
@@ -41,7 +64,7 @@ const choice = z
   .object({
     label: z.string().min(1).max(100).describe('What the choice shows.'),
     value: z.string().min(1).max(1000).optional().describe('What is saved and matched; the label when omitted.'),
-    then: target.optional().describe('Where this answer leads; the step\'s `next` when omitted.'),
+    then: target.optional().describe("Where this answer leads; the step's `next` when omitted."),
   })
   .strict();
 
@@ -50,26 +73,61 @@ export const inputStep = z
     ...base,
     type: kind('input', 'Asks a question and waits for the answer, validated by inputType.'),
     prompt: template().describe('The question; templates allowed.'),
-    inputType: z.enum(INPUT_TYPES).default('text').describe('How the answer is validated: text, number, email, phone, choice or regex.'),
-    pattern: z.string().min(1).max(500).optional().describe('For inputType "regex": the answer must match this (JavaScript syntax, whole answer).'),
+    inputType: z
+      .enum(INPUT_TYPES)
+      .default('text')
+      .describe('How the answer is validated: text, number, email, phone, choice or regex.'),
+    pattern: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('For inputType "regex": the answer must match this (JavaScript syntax, whole answer).'),
     min: z.number().optional().describe('For inputType "number": inclusive bounds.'),
     max: z.number().optional().describe('For inputType "number": the inclusive upper bound.'),
-    choices: z.array(choice).min(1).max(13).optional().describe('For inputType "choice": shown as quick replies; typed text matches a label or value, case-insensitively.'),
+    choices: z
+      .array(choice)
+      .min(1)
+      .max(13)
+      .optional()
+      .describe(
+        'For inputType "choice": shown as quick replies; typed text matches a label or value, case-insensitively.',
+      ),
     retryPrompt: template().optional().describe('Said when an answer fails validation; the prompt when omitted.'),
     maxRetries: z.number().int().min(0).max(20).default(3).describe('How often a failed answer is asked again.'),
-    onMaxRetries: target.optional().describe('Where to go when the retries are used up; the dialog ends with the fallback text when omitted.'),
+    onMaxRetries: target
+      .optional()
+      .describe('Where to go when the retries are used up; the dialog ends with the fallback text when omitted.'),
     saveTo: saveTarget.optional().describe('Where the answer is kept: { "userData": field } or { "variable": name }.'),
     quickReplies: z.array(quickReply).max(13).optional().describe('Suggested answers shown with the prompt.'),
   })
   .strict();
 
-export const CONDITION_OPS = ['equals', 'notEquals', 'empty', 'notEmpty', 'greater', 'less', 'contains', 'matches', 'in'] as const;
+export const CONDITION_OPS = [
+  'equals',
+  'notEquals',
+  'empty',
+  'notEmpty',
+  'greater',
+  'less',
+  'contains',
+  'matches',
+  'in',
+] as const;
 
 const condition = z
   .object({
-    variable: z.string().regex(/^[A-Za-z_]\w*(\.\w+)*$/, 'must be a variable name, dots allowed: "triggerData.status"').describe('A variable or user-data field; dots reach inside objects, e.g. "triggerData.status".'),
-    op: z.enum(CONDITION_OPS).describe('equals, notEquals, empty, notEmpty, greater, less, contains, matches (a regex) or in (a list).'),
-    value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]).optional().describe('Not used by empty / notEmpty; a list for "in"; a regex source for "matches".'),
+    variable: z
+      .string()
+      .regex(/^[A-Za-z_]\w*(\.\w+)*$/, 'must be a variable name, dots allowed: "triggerData.status"')
+      .describe('A variable or user-data field; dots reach inside objects, e.g. "triggerData.status".'),
+    op: z
+      .enum(CONDITION_OPS)
+      .describe('equals, notEquals, empty, notEmpty, greater, less, contains, matches (a regex) or in (a list).'),
+    value: z
+      .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))])
+      .optional()
+      .describe('Not used by empty / notEmpty; a list for "in"; a regex source for "matches".'),
   })
   .strict();
 
@@ -81,12 +139,15 @@ export const conditionStep = z
       .array(
         z
           .object({
-            when: z.union([condition, z.array(condition).min(1)]).describe('A condition, or a list of conditions that must all hold.'),
+            when: z
+              .union([condition, z.array(condition).min(1)])
+              .describe('A condition, or a list of conditions that must all hold.'),
             then: target.describe('Where to go when it holds: a step id of this dialog, or { "dialog", "step"? }.'),
           })
           .strict(),
       )
-      .min(1).describe('Tried in order; the first whose conditions all hold wins.'),
+      .min(1)
+      .describe('Tried in order; the first whose conditions all hold wins.'),
     else: target.optional().describe('Where to go when no branch holds; `next` (or the following step) when omitted.'),
   })
   .strict();
@@ -129,18 +190,30 @@ export const waitStep = z
     type: kind('wait', 'Waits, then goes on: a durable timer, cancelled by what cancelOn names.'),
     /** How long to wait, e.g. "10m". */
     duration: duration.describe('How long to wait, e.g. "10m".'),
-    durationEnv: envName.optional().describe('An environment variable that, when set, replaces `duration` (e.g. a short timeout for the demo and tests).'),
+    durationEnv: envName
+      .optional()
+      .describe(
+        'An environment variable that, when set, replaces `duration` (e.g. a short timeout for the demo and tests).',
+      ),
     then: target.describe('Where the conversation goes when the time is up.'),
     cancelOn: z
       .object({
-        dialogStart: z.boolean().default(true).describe('Another dialog starts for the user (a trigger, a page, a button, an intent). Default true.'),
+        dialogStart: z
+          .boolean()
+          .default(true)
+          .describe('Another dialog starts for the user (a trigger, a page, a button, an intent). Default true.'),
         userInput: z.boolean().default(false).describe('The user writes or presses something. Default false.'),
         pageEvents: z.array(z.string().min(1).max(100)).default([]).describe('Page events by name.'),
       })
       .strict()
       .default({ dialogStart: true, userInput: false, pageEvents: [] })
       .describe('What cancels the timer.'),
-    background: z.boolean().default(false).describe('false (default): the conversation rests here until the timer fires or something moves it; true: the timer runs and the next step follows at once.'),
+    background: z
+      .boolean()
+      .default(false)
+      .describe(
+        'false (default): the conversation rests here until the timer fires or something moves it; true: the timer runs and the next step follows at once.',
+      ),
   })
   .strict();
 
@@ -157,7 +230,10 @@ export const clearUserDataStep = z
   .object({
     ...base,
     type: kind('clearUserData', 'Clears user-data fields (all when fields is omitted).'),
-    fields: z.array(camelCase).optional().describe('Fields to clear; every user-data field when omitted. The snapshot always holds every field.'),
+    fields: z
+      .array(camelCase)
+      .optional()
+      .describe('Fields to clear; every user-data field when omitted. The snapshot always holds every field.'),
   })
   .strict();
 
@@ -170,7 +246,9 @@ export const emailStep = z
     replyTo: template(300).optional().describe('The Reply-To address; templates allowed.'),
     subject: template(500).describe('The subject; templates allowed.'),
     body: template(20_000).describe('The plain-text body; templates allowed.'),
-    onError: target.optional().describe('Where to go when the email cannot be sent (a follow-up turn); only logged when omitted.'),
+    onError: target
+      .optional()
+      .describe('Where to go when the email cannot be sent (a follow-up turn); only logged when omitted.'),
   })
   .strict();
 
@@ -180,8 +258,12 @@ export const smsStep = z
     type: kind('sms', 'Sends a text message (SMS_URL); a failure follows onError.'),
     to: template(500).describe('Comma-separated phone numbers (E.164); templates allowed.'),
     message: template(1600).describe('The text; templates allowed.'),
-    link: template(2000).optional().describe('A URL appended to the message as a tracked link (clicks land in the URL tracker).'),
-    onError: target.optional().describe('Where to go when the SMS cannot be sent (a follow-up turn); only logged when omitted.'),
+    link: template(2000)
+      .optional()
+      .describe('A URL appended to the message as a tracked link (clicks land in the URL tracker).'),
+    onError: target
+      .optional()
+      .describe('Where to go when the SMS cannot be sent (a follow-up turn); only logged when omitted.'),
   })
   .strict();
 
@@ -191,8 +273,15 @@ export const nlpStep = z
     type: kind('nlp', 'Waits for free text and starts the dialog of the intent it matches.'),
     prompt: template().optional().describe('Said when the step is reached; the step then waits for free text.'),
     quickReplies: z.array(quickReply).max(13).optional().describe('Suggested answers shown with the prompt.'),
-    threshold: z.number().min(0).max(1).optional().describe('Lowest score an intent needs; settings.nlpThreshold when omitted.'),
-    onNoMatch: target.optional().describe('Where to go when no intent passes; the fallback text is said and the step waits again when omitted.'),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('Lowest score an intent needs; settings.nlpThreshold when omitted.'),
+    onNoMatch: target
+      .optional()
+      .describe('Where to go when no intent passes; the fallback text is said and the step waits again when omitted.'),
   })
   .strict();
 
@@ -201,8 +290,15 @@ export const faqStep = z
     ...base,
     type: kind('faq', 'Answers the question the user types from the FAQ pairs.'),
     prompt: template().optional().describe('Said when the step is reached; the step then waits for a question.'),
-    threshold: z.number().min(0).max(1).optional().describe('Lowest match score (0..1, 1 = exact); settings.faqThreshold when omitted.'),
-    noMatchText: template().optional().describe('Said when no question is close enough; the fallback text when omitted.'),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('Lowest match score (0..1, 1 = exact); settings.faqThreshold when omitted.'),
+    noMatchText: template()
+      .optional()
+      .describe('Said when no question is close enough; the fallback text when omitted.'),
     onNoMatch: target.optional().describe('Where to go when nothing matched; `next` when omitted.'),
   })
   .strict();
@@ -217,21 +313,65 @@ export const INTEGRATION_ON_ERROR = /^(fatal|dialog:[A-Za-z][A-Za-z0-9_-]{0,63}|
 export const integrationStep = z
   .object({
     ...base,
-    type: kind('integration', 'Calls the customer\'s systems through an integration step type.'),
-    integration: z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'must be an integration step type such as "listUserEvents"').describe('The integration step type: http, service, listUserEvents, createUser, sendTrackingEvent, queryDataset.'),
-    service: z.string().regex(/^[A-Za-z][\w-]{0,63}$/, 'must be a service name of integrations.services').optional().describe('A service of integrations.services (base URL + auth) the call goes to.'),
-    params: z.record(z.string(), z.json()).default({}).describe('Static values or {{variable}} templates ({{userId}}, {{userData.email}}); coerced to the type\'s schema.'),
-    timing: z.enum(['sync', 'async']).optional().describe('sync: the user waits (typing indicator) and the tree continues from the result; async: a durable job, the tree continues at once. The type\'s own when omitted.'),
-    timeoutMs: z.number().int().min(100).max(30_000).optional().describe('Synchronous deadline in ms (5000 when omitted).'),
-    onError: z.string().regex(INTEGRATION_ON_ERROR, 'must be "fatal", "dialog:<dialogId>" or "flag:<camelCaseVariable>"').default('fatal').describe('What a failed call does: "fatal" (the errorText as a fatal notice, the conversation ends), "dialog:<dialogId>" (go there) or "flag:<variable>" (the variable becomes true and "<variable>Error" the error kind; the tree continues and can branch on it).'),
+    type: kind('integration', "Calls the customer's systems through an integration step type."),
+    integration: z
+      .string()
+      .regex(/^[A-Za-z][\w-]{0,63}$/, 'must be an integration step type such as "listUserEvents"')
+      .describe(
+        'The integration step type: http, service, listUserEvents, createUser, sendTrackingEvent, queryDataset.',
+      ),
+    service: z
+      .string()
+      .regex(/^[A-Za-z][\w-]{0,63}$/, 'must be a service name of integrations.services')
+      .optional()
+      .describe('A service of integrations.services (base URL + auth) the call goes to.'),
+    params: z
+      .record(z.string(), z.json())
+      .default({})
+      .describe(
+        "Static values or {{variable}} templates ({{userId}}, {{userData.email}}); coerced to the type's schema.",
+      ),
+    timing: z
+      .enum(['sync', 'async'])
+      .optional()
+      .describe(
+        "sync: the user waits (typing indicator) and the tree continues from the result; async: a durable job, the tree continues at once. The type's own when omitted.",
+      ),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(30_000)
+      .optional()
+      .describe('Synchronous deadline in ms (5000 when omitted).'),
+    onError: z
+      .string()
+      .regex(INTEGRATION_ON_ERROR, 'must be "fatal", "dialog:<dialogId>" or "flag:<camelCaseVariable>"')
+      .default('fatal')
+      .describe(
+        'What a failed call does: "fatal" (the errorText as a fatal notice, the conversation ends), "dialog:<dialogId>" (go there) or "flag:<variable>" (the variable becomes true and "<variable>Error" the error kind; the tree continues and can branch on it).',
+      ),
     output: camelCase.optional().describe('The variable that receives the output (after the mapping).'),
-    mapping: z.string().min(1).max(4000).optional().describe('A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").'),
-    maxAttempts: z.number().int().min(1).max(20).optional().describe('Async only: attempts before the job is given up (6 when omitted).'),
-    errorText: template().optional().describe('The fatal notice\'s text; a general apology when omitted.'),
+    mapping: z
+      .string()
+      .min(1)
+      .max(4000)
+      .optional()
+      .describe('A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").'),
+    maxAttempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Async only: attempts before the job is given up (6 when omitted).'),
+    errorText: template().optional().describe("The fatal notice's text; a general apology when omitted."),
   })
   .strict();
 
-export const endStep = z.object({ id: base.id, type: kind('end', 'Ends the dialog; the conversation rests until the user writes.') }).strict();
+export const endStep = z
+  .object({ id: base.id, type: kind('end', 'Ends the dialog; the conversation rests until the user writes.') })
+  .strict();
 
 export const stepSchema = z.discriminatedUnion('type', [
   messageStep,

@@ -1,5 +1,11 @@
 // What templates may read and which step sets which name is shared with the studio's designer.
-import { BUILT_IN_VARIABLES, NOT_TEMPLATE_KEYS as NOT_TEMPLATES, PARAMS_ONLY, TEMPLATE_PLACEHOLDER as PLACEHOLDER, variablesSetBy } from '../../shared/bot-names.ts';
+import {
+  BUILT_IN_VARIABLES,
+  NOT_TEMPLATE_KEYS as NOT_TEMPLATES,
+  PARAMS_ONLY,
+  TEMPLATE_PLACEHOLDER as PLACEHOLDER,
+  variablesSetBy,
+} from '../../shared/bot-names.ts';
 import type { BotDefinition } from './schema.ts';
 import { closest, type Problem } from './problem.ts';
 import { formatPath } from './path.ts';
@@ -24,7 +30,11 @@ export function checkTemplateNames(definition: BotDefinition): Problem[] {
         const near = closest(name, inParams ? [...known, ...PARAMS_ONLY] : known);
         problems.push(
           near !== undefined
-            ? { path: formatPath(path), message: `{{${name}}} is not a user-data field, a variable a step sets or a built-in`, hint: `did you mean {{${near}}}?` }
+            ? {
+                path: formatPath(path),
+                message: `{{${name}}} is not a user-data field, a variable a step sets or a built-in`,
+                hint: `did you mean {{${near}}}?`,
+              }
             : {
                 path: formatPath(path),
                 message: `{{${name}}} is set by no step, user-data field or built-in, so it renders empty unless the page's init data holds it`,
@@ -47,7 +57,10 @@ export function checkTemplateNames(definition: BotDefinition): Problem[] {
     dialog.steps.forEach((step, s) => {
       const at = ['dialogs', d, 'steps', s];
       if (step.type === 'set') {
-        step.actions.forEach((action, a) => action.template !== undefined && visit(action.template, [...at, 'actions', a, 'template'], false, 0));
+        step.actions.forEach(
+          (action, a) =>
+            action.template !== undefined && visit(action.template, [...at, 'actions', a, 'template'], false, 0),
+        );
         return;
       }
       visit(step, at, false, 0);
@@ -60,6 +73,7 @@ export function checkTemplateNames(definition: BotDefinition): Problem[] {
 /** The names a template may read: user-data fields, variables the steps set, the built-ins. */
 export function knownNames(definition: BotDefinition): Set<string> {
   const names = new Set<string>([...definition.userDataFields, ...BUILT_IN_VARIABLES]);
-  for (const dialog of definition.dialogs) for (const step of dialog.steps) for (const name of variablesSetBy(step)) names.add(name);
+  for (const dialog of definition.dialogs)
+    for (const step of dialog.steps) for (const name of variablesSetBy(step)) names.add(name);
   return names;
 }

@@ -29,25 +29,38 @@ function explain(issue: z.core.$ZodIssue, base: Path, input: unknown, root: z.Zo
     case 'unrecognized_keys': {
       const known = knownKeys(root, input, path);
       for (const key of issue.keys) {
-        out.push({ path: formatPath([...path, key]), message: `unknown key "${key}"`, hint: known.length > 0 ? suggestion(key, known, 'known keys') : undefined });
+        out.push({
+          path: formatPath([...path, key]),
+          message: `unknown key "${key}"`,
+          hint: known.length > 0 ? suggestion(key, known, 'known keys') : undefined,
+        });
       }
       return;
     }
     case 'invalid_value': {
       const allowed = issue.values.map((v) => String(v));
       if (allowed.length === 1) {
-        out.push({ path: formatPath(path), message: `must be ${JSON.stringify(issue.values[0])}${value === undefined ? '' : ` (got ${shown(value)})`}` });
+        out.push({
+          path: formatPath(path),
+          message: `must be ${JSON.stringify(issue.values[0])}${value === undefined ? '' : ` (got ${shown(value)})`}`,
+        });
         return;
       }
       out.push({
         path: formatPath(path),
         message: value === undefined ? 'is required' : `${shown(value)} is not allowed`,
-        hint: typeof value === 'string' ? withAllowed(suggestion(value, allowed, 'allowed'), allowed) : `allowed: ${allowed.map((a) => `"${a}"`).join(', ')}`,
+        hint:
+          typeof value === 'string'
+            ? withAllowed(suggestion(value, allowed, 'allowed'), allowed)
+            : `allowed: ${allowed.map((a) => `"${a}"`).join(', ')}`,
       });
       return;
     }
     case 'invalid_union': {
-      if ((issue as { note?: string }).note === 'No matching discriminator' || (issue.errors.length === 0 && 'options' in issue)) {
+      if (
+        (issue as { note?: string }).note === 'No matching discriminator' ||
+        (issue.errors.length === 0 && 'options' in issue)
+      ) {
         const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
         const key = (issue as { discriminator?: string }).discriminator ?? 'type';
         const at = path[path.length - 1] === key ? path : [...path, key];
@@ -55,13 +68,20 @@ function explain(issue: z.core.$ZodIssue, base: Path, input: unknown, root: z.Zo
         out.push({
           path: formatPath(at),
           message: got === undefined ? `is required` : `unknown ${key} ${shown(got)}`,
-          hint: typeof got === 'string' ? withAllowed(suggestion(got, options, 'allowed'), options) : `allowed: ${options.map((o) => `"${o}"`).join(', ')}`,
+          hint:
+            typeof got === 'string'
+              ? withAllowed(suggestion(got, options, 'allowed'), options)
+              : `allowed: ${options.map((o) => `"${o}"`).join(', ')}`,
         });
         return;
       }
       const branches = issue.errors;
       // Every branch refuses the same extra key (e.g. saveTo with "userdata"): one problem with a suggestion from all branches.
-      const extra = branches.map((b) => b.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) as z.core.$ZodIssueUnrecognizedKeys | undefined);
+      const extra = branches.map(
+        (b) =>
+          b.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) as
+            z.core.$ZodIssueUnrecognizedKeys | undefined,
+      );
       if (branches.length > 0 && extra.every((e) => e !== undefined)) {
         explain(extra[0]!, path, input, root, out);
         return;
@@ -71,7 +91,11 @@ function explain(issue: z.core.$ZodIssue, base: Path, input: unknown, root: z.Zo
         for (const inner of best) explain(inner, path, input, root, out);
         return;
       }
-      out.push({ path: formatPath(path), message: value === undefined ? 'is required' : `${shown(value)} matches none of the allowed forms`, hint: forms(branches) });
+      out.push({
+        path: formatPath(path),
+        message: value === undefined ? 'is required' : `${shown(value)} matches none of the allowed forms`,
+        hint: forms(branches),
+      });
       return;
     }
     case 'invalid_type': {
@@ -82,10 +106,15 @@ function explain(issue: z.core.$ZodIssue, base: Path, input: unknown, root: z.Zo
     case 'too_small':
     case 'too_big': {
       const bound = String(issue.code === 'too_small' ? issue.minimum : issue.maximum);
-      const size = issue.origin === 'string' ? ' characters' : issue.origin === 'array' || issue.origin === 'set' ? ' items' : '';
+      const size =
+        issue.origin === 'string' ? ' characters' : issue.origin === 'array' || issue.origin === 'set' ? ' items' : '';
       // A custom message (e.g. "a dialog needs at least one step") already says it best.
       if (!/^Too (small|big)/.test(issue.message)) out.push({ path: formatPath(path), message: issue.message });
-      else out.push({ path: formatPath(path), message: `must be ${issue.code === 'too_small' ? 'at least' : 'at most'} ${bound}${size}${value === undefined ? '' : typeof value === 'number' ? ` (got ${value})` : ''}` });
+      else
+        out.push({
+          path: formatPath(path),
+          message: `must be ${issue.code === 'too_small' ? 'at least' : 'at most'} ${bound}${size}${value === undefined ? '' : typeof value === 'number' ? ` (got ${value})` : ''}`,
+        });
       return;
     }
     default:
@@ -95,14 +124,20 @@ function explain(issue: z.core.$ZodIssue, base: Path, input: unknown, root: z.Zo
 
 /** The branch whose value had the right shape at its top: the one the author meant. None when several or none did. */
 function likeliestBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] | undefined {
-  const shaped = branches.filter((issues) => !issues.some((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_union')));
+  const shaped = branches.filter(
+    (issues) => !issues.some((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_union')),
+  );
   if (shaped.length === 1) return shaped[0];
   if (shaped.length > 1) return [...shaped].sort((a, b) => a.length - b.length)[0];
   return undefined;
 }
 
 function forms(branches: readonly (readonly z.core.$ZodIssue[])[]): string | undefined {
-  const expected = branches.flatMap((b) => b.filter((i) => i.path.length === 0 && i.code === 'invalid_type').map((i) => (i as z.core.$ZodIssueInvalidType).expected));
+  const expected = branches.flatMap((b) =>
+    b
+      .filter((i) => i.path.length === 0 && i.code === 'invalid_type')
+      .map((i) => (i as z.core.$ZodIssueInvalidType).expected),
+  );
   return expected.length > 0 ? `give ${[...new Set(expected)].map(article).join(' or ')}` : undefined;
 }
 

@@ -4,7 +4,11 @@ import { validateDefinition } from '../definition/load.ts';
 import { runTurn } from './engine.ts';
 import type { ConversationState } from './types.ts';
 
-function definition(dialogs: unknown, userDataFields: string[] = ['name'], settings: Record<string, unknown> = {}): BotDefinition {
+function definition(
+  dialogs: unknown,
+  userDataFields: string[] = ['name'],
+  settings: Record<string, unknown> = {},
+): BotDefinition {
   const result = validateDefinition({
     settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?', ...settings },
     userDataFields,
@@ -70,7 +74,16 @@ describe('engine', () => {
     expect(turn.outputs).toEqual([{ type: 'text', text: 'Say again?' }]);
     expect(turn.effects).toContainEqual({
       type: 'nlpLog',
-      fields: { dialogId: null, stepId: null, stepType: null, query: 'what?', modelId: null, intent: null, result: null, processed: false },
+      fields: {
+        dialogId: null,
+        stepId: null,
+        stepType: null,
+        query: 'what?',
+        modelId: null,
+        intent: null,
+        result: null,
+        processed: false,
+      },
     });
   });
 
@@ -91,7 +104,13 @@ describe('engine', () => {
     const bot = definition(
       [
         { id: 'greeting', steps: [{ id: 'a', type: 'goto', dialog: 'loop' }] },
-        { id: 'loop', steps: [{ id: 'b', type: 'message', text: 'again' }, { id: 'c', type: 'goto', dialog: 'greeting' }] },
+        {
+          id: 'loop',
+          steps: [
+            { id: 'b', type: 'message', text: 'again' },
+            { id: 'c', type: 'goto', dialog: 'greeting' },
+          ],
+        },
       ],
       ['name'],
       { maxStepsWithoutInput: 10 },
@@ -99,8 +118,17 @@ describe('engine', () => {
     const turn = runTurn(bot, fresh, { kind: 'start', dialogId: 'greeting' });
     expect(turn.state.position).toBeNull();
     // 10 steps: a, b, c, a, b, c, a, b, c, a — three "again", then the fallback.
-    expect(turn.outputs.map((o) => (o.type === 'text' ? o.text : o.type))).toEqual(['again', 'again', 'again', 'Say again?']);
-    expect(turn.effects).toContainEqual({ type: 'warn', code: 'step_limit', detail: { dialogId: 'loop', stepId: 'b', limit: 10 } });
+    expect(turn.outputs.map((o) => (o.type === 'text' ? o.text : o.type))).toEqual([
+      'again',
+      'again',
+      'again',
+      'Say again?',
+    ]);
+    expect(turn.effects).toContainEqual({
+      type: 'warn',
+      code: 'step_limit',
+      detail: { dialogId: 'loop', stepId: 'b', limit: 10 },
+    });
     expect(turn.state.variables).toEqual({});
   });
 
@@ -123,7 +151,11 @@ describe('engine', () => {
   });
 
   it('when the input state is given, then it is never mutated', () => {
-    const state: ConversationState = Object.freeze({ position: null, variables: Object.freeze({}), userData: Object.freeze({}) });
+    const state: ConversationState = Object.freeze({
+      position: null,
+      variables: Object.freeze({}),
+      userData: Object.freeze({}),
+    });
     const started = runTurn(greeting, state, { kind: 'start', dialogId: 'greeting' });
     expect(() => runTurn(greeting, started.state, { kind: 'text', text: 'Ada' })).not.toThrow();
     expect(state.userData).toEqual({});

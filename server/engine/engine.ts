@@ -8,7 +8,18 @@ import { recoveryFor, type PublishMove } from './recovery.ts';
 import { escapeMarkdown, renderTemplate } from './template.ts';
 import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
 import { dialogById, stepAfter, stepById } from './step-index.ts';
-import type { ConversationState, EngineInput, Next, Position, Received, StepRef, TrailMark, TurnContext, TurnResult, Understanding } from './types.ts';
+import type {
+  ConversationState,
+  EngineInput,
+  Next,
+  Position,
+  Received,
+  StepRef,
+  TrailMark,
+  TurnContext,
+  TurnResult,
+  Understanding,
+} from './types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {
@@ -27,7 +38,12 @@ export interface TurnOptions {
  * Pure: no I/O, no clock, no randomness. Models (intent classifier, FAQ matcher)
  * run before the turn; their results come in the input (see `understandingNeeded`).
  */
-export function runTurn(definition: BotDefinition, state: ConversationState, input: EngineInput, options: TurnOptions = {}): TurnResult {
+export function runTurn(
+  definition: BotDefinition,
+  state: ConversationState,
+  input: EngineInput,
+  options: TurnOptions = {},
+): TurnResult {
   const missing = new Set<string>();
   // Each time the turn moves to a step, how many outputs were said before: the outputs after it are that step's.
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
@@ -53,7 +69,12 @@ export function runTurn(definition: BotDefinition, state: ConversationState, inp
     },
     trail: [],
     render(template, renderOptions) {
-      return renderTemplate(template, [ctx.variables, ctx.userData], onMissing, renderOptions?.markdown ? escapeMarkdown : undefined);
+      return renderTemplate(
+        template,
+        [ctx.variables, ctx.userData],
+        onMissing,
+        renderOptions?.markdown ? escapeMarkdown : undefined,
+      );
     },
   };
 
@@ -151,7 +172,10 @@ function visitsOf(moves: ReadonlyArray<{ readonly at: StepRef }>): StepRef[] {
 }
 
 /** The step of each output: the last move made before it was said. */
-function originsOf(count: number, moves: ReadonlyArray<{ readonly from: number; readonly at: StepRef }>): (StepRef | undefined)[] {
+function originsOf(
+  count: number,
+  moves: ReadonlyArray<{ readonly from: number; readonly at: StepRef }>,
+): (StepRef | undefined)[] {
   const origins = new Array<StepRef | undefined>(count);
   let move = -1;
   for (let i = 0; i < count; i++) {
@@ -166,12 +190,23 @@ function originsOf(count: number, moves: ReadonlyArray<{ readonly from: number; 
  * classifier only when the text would otherwise be unprocessed (or an nlp step
  * awaits it), the FAQ matcher only when a faq step awaits it. Pure, cheap.
  */
-export function understandingNeeded(definition: BotDefinition, state: ConversationState, input: EngineInput): { nlp: boolean; faq: boolean } {
+export function understandingNeeded(
+  definition: BotDefinition,
+  state: ConversationState,
+  input: EngineInput,
+): { nlp: boolean; faq: boolean } {
   if (input.kind !== 'text' && input.kind !== 'postback') return { nlp: false, faq: false };
   const text = input.kind === 'text' ? input.text : input.payload;
-  const step = state.position?.awaiting ? findStep(definition, state.position.dialogId, state.position.stepId) : undefined;
+  const step = state.position?.awaiting
+    ? findStep(definition, state.position.dialogId, state.position.stepId)
+    : undefined;
   const handler = step && handlerFor(step);
-  const wants = step && handler?.receive && handler.needs ? handler.needs(step, text) : handler?.receive ? { nlp: false, faq: false } : { nlp: true, faq: false };
+  const wants =
+    step && handler?.receive && handler.needs
+      ? handler.needs(step, text)
+      : handler?.receive
+        ? { nlp: false, faq: false }
+        : { nlp: true, faq: false };
   return { nlp: wants.nlp && definition.intents.length > 0, faq: wants.faq && definition.faq.length > 0 };
 }
 
@@ -197,7 +232,11 @@ function receiveText(
   }
   if (received.kind === 'unusable') {
     // Free text the step cannot use: NLP may route it; else the fallback (or the step's retry).
-    const where = { dialogId: position?.dialogId ?? null, stepId: position?.stepId ?? null, stepType: step?.type ?? null };
+    const where = {
+      dialogId: position?.dialogId ?? null,
+      stepId: position?.stepId ?? null,
+      stepType: step?.type ?? null,
+    };
     const routed = routeIntent(ctx, text, understanding?.nlp, intentThreshold(ctx, understanding?.nlp), where);
     if (routed && position && step) return go(ctx, position.dialogId, step, routed, run, false);
     if (routed && routed.kind === 'goto') return startAt(ctx, routed.dialogId, run);
@@ -239,10 +278,18 @@ function runFrom(ctx: TurnContext, start: Position, run: Run): Position | null {
     ctx.at = { dialogId: position.dialogId, stepId: step.id };
     const calls = reachesOut(step);
     const over =
-      run.spent.steps >= run.maxSteps ? ('step_limit' as const) : calls && run.spent.calls >= run.maxCalls ? ('call_limit' as const) : null;
+      run.spent.steps >= run.maxSteps
+        ? ('step_limit' as const)
+        : calls && run.spent.calls >= run.maxCalls
+          ? ('call_limit' as const)
+          : null;
     if (over) {
       const limit = over === 'step_limit' ? run.maxSteps : run.maxCalls;
-      ctx.effects.push({ type: 'warn', code: over, detail: { dialogId: position.dialogId, stepId: position.stepId, limit } });
+      ctx.effects.push({
+        type: 'warn',
+        code: over,
+        detail: { dialogId: position.dialogId, stepId: position.stepId, limit },
+      });
       ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });
       run.spent.steps = 0;
       run.spent.calls = 0;

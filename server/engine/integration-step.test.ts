@@ -7,7 +7,10 @@ import type { ConversationState, EngineInput, IntegrationEffect, TurnResult } fr
 function bot(steps: unknown[], more: Record<string, unknown> = {}): BotDefinition {
   const result = validateDefinition({
     settings: { id: 'test', name: 'Test bot', startDialog: 'main' },
-    dialogs: [{ id: 'main', steps }, { id: 'rescue', steps: [{ id: 'r', type: 'message', text: 'Rescued.' }] }],
+    dialogs: [
+      { id: 'main', steps },
+      { id: 'rescue', steps: [{ id: 'r', type: 'message', text: 'Rescued.' }] },
+    ],
     ...more,
   });
   if (!result.ok) throw new Error(result.problems.join('\n'));
@@ -16,26 +19,63 @@ function bot(steps: unknown[], more: Record<string, unknown> = {}): BotDefinitio
 
 const fresh: ConversationState = { position: null, variables: { authToken: 't' }, userData: {} };
 const start: EngineInput = { kind: 'start', dialogId: 'main' };
-const texts = (turn: TurnResult) => turn.outputs.map((o) => (o.type === 'text' ? o.text : o.type === 'notice' ? `<notice ${o.level}: ${o.text}>` : `<${o.type}>`));
+const texts = (turn: TurnResult) =>
+  turn.outputs.map((o) =>
+    o.type === 'text' ? o.text : o.type === 'notice' ? `<notice ${o.level}: ${o.text}>` : `<${o.type}>`,
+  );
 const call = (turn: TurnResult) => turn.effects.find((e): e is IntegrationEffect => e.type === 'integration');
-const failed = (kind: string): EngineInput => ({ kind: 'integrationResult', dialogId: 'main', stepId: 'call', ok: false, error: { kind, message: `it failed (${kind})` } });
-const succeeded = (output: unknown): EngineInput => ({ kind: 'integrationResult', dialogId: 'main', stepId: 'call', ok: true, output });
+const failed = (kind: string): EngineInput => ({
+  kind: 'integrationResult',
+  dialogId: 'main',
+  stepId: 'call',
+  ok: false,
+  error: { kind, message: `it failed (${kind})` },
+});
+const succeeded = (output: unknown): EngineInput => ({
+  kind: 'integrationResult',
+  dialogId: 'main',
+  stepId: 'call',
+  ok: true,
+  output,
+});
 
-const callStep = (extra: Record<string, unknown> = {}) => ({ id: 'call', type: 'integration', integration: 'listUserEvents', service: 'crm', params: { userId: '{{userId}}' }, ...extra });
+const callStep = (extra: Record<string, unknown> = {}) => ({
+  id: 'call',
+  type: 'integration',
+  integration: 'listUserEvents',
+  service: 'crm',
+  params: { userId: '{{userId}}' },
+  ...extra,
+});
 
 describe('integration steps in the engine', () => {
   it('when the product keeps variables of its own ($-named, such as the insights trail), then a call never carries them', () => {
     const definition = bot([callStep()]);
-    const turn = runTurn(definition, { ...fresh, variables: { authToken: 't', $trail: { t: 'my words' }, $timers: {} } }, start);
+    const turn = runTurn(
+      definition,
+      { ...fresh, variables: { authToken: 't', $trail: { t: 'my words' }, $timers: {} } },
+      start,
+    );
     expect(call(turn)?.variables).toEqual({ authToken: 't' });
     expect(turn.state.variables).toMatchObject({ $trail: { t: 'my words' } });
   });
 
   it('when a synchronous step is reached, then the engine asks for the call with what the step saw and rests on the step', () => {
-    const definition = bot([{ id: 'hi', type: 'message', text: 'Looking…' }, callStep({ output: 'events' }), { id: 'after', type: 'message', text: 'Got {{events}}' }]);
+    const definition = bot([
+      { id: 'hi', type: 'message', text: 'Looking…' },
+      callStep({ output: 'events' }),
+      { id: 'after', type: 'message', text: 'Got {{events}}' },
+    ]);
     const turn = runTurn(definition, fresh, start);
     expect(texts(turn)).toEqual(['Looking…']);
-    expect(call(turn)).toEqual({ type: 'integration', dialogId: 'main', stepId: 'call', timing: 'sync', variables: { authToken: 't' }, userData: {} });
+    expect(call(turn)).toEqual({
+      type: 'integration',
+      dialogId: 'main',
+      stepId: 'call',
+      timing: 'sync',
+      variables: { authToken: 't' },
+      userData: {},
+    });
     expect(turn.state.position).toMatchObject({ dialogId: 'main', stepId: 'call', awaiting: true });
 
     const done = runTurn(definition, turn.state, succeeded(3));
@@ -54,7 +94,11 @@ describe('integration steps in the engine', () => {
   });
 
   it('when an asynchronous step is reached, then the call is asked for and the tree continues at once', () => {
-    const definition = bot([callStep({ timing: 'async' }), { id: 'after', type: 'set', actions: [{ op: 'set', variable: 'later', value: 1 }] }, { id: 'said', type: 'message', text: 'Queued.' }]);
+    const definition = bot([
+      callStep({ timing: 'async' }),
+      { id: 'after', type: 'set', actions: [{ op: 'set', variable: 'later', value: 1 }] },
+      { id: 'said', type: 'message', text: 'Queued.' },
+    ]);
     const turn = runTurn(definition, fresh, start);
     expect(texts(turn)).toEqual(['Queued.']);
     expect(call(turn)).toMatchObject({ timing: 'async', variables: { authToken: 't' } });
@@ -63,11 +107,18 @@ describe('integration steps in the engine', () => {
   });
 
   it('when the call fails under the fatal policy, then a fatal notice is said and the conversation ends', () => {
-    const definition = bot([callStep({ errorText: 'We are down, sorry.' }), { id: 'after', type: 'message', text: 'After' }]);
+    const definition = bot([
+      callStep({ errorText: 'We are down, sorry.' }),
+      { id: 'after', type: 'message', text: 'After' },
+    ]);
     const turn = runTurn(definition, runTurn(definition, fresh, start).state, failed('timeout'));
     expect(texts(turn)).toEqual(['<notice fatal: We are down, sorry.>']);
     expect(turn.state.position).toBeNull();
-    expect(turn.effects).toContainEqual({ type: 'warn', code: 'integration_error_policy', detail: { dialogId: 'main', stepId: 'call', errorKind: 'timeout', policy: 'fatal' } });
+    expect(turn.effects).toContainEqual({
+      type: 'warn',
+      code: 'integration_error_policy',
+      detail: { dialogId: 'main', stepId: 'call', errorKind: 'timeout', policy: 'fatal' },
+    });
   });
 
   it('when the call fails under the dialog policy, then the named dialog runs', () => {
@@ -79,7 +130,11 @@ describe('integration steps in the engine', () => {
   it('when the call fails under the flag policy, then the flag and its error kind are set and the tree branches on them; a later success clears the flag', () => {
     const definition = bot([
       callStep({ onError: 'flag:crmDown', output: 'events' }),
-      { id: 'check', type: 'condition', branches: [{ when: { variable: 'crmDown', op: 'equals', value: true }, then: 'down' }] },
+      {
+        id: 'check',
+        type: 'condition',
+        branches: [{ when: { variable: 'crmDown', op: 'equals', value: true }, then: 'down' }],
+      },
       { id: 'up', type: 'message', text: 'Up: {{events}}', next: 'end' },
       { id: 'down', type: 'message', text: 'Down ({{crmDownError}})' },
       { id: 'end', type: 'end' },
@@ -97,7 +152,11 @@ describe('integration steps in the engine', () => {
     const definition = bot(
       [
         callStep({ onError: 'flag:apiFlag' }),
-        { id: 'check', type: 'condition', branches: [{ when: { variable: 'apiFlag', op: 'equals', value: true }, then: 'down' }] },
+        {
+          id: 'check',
+          type: 'condition',
+          branches: [{ when: { variable: 'apiFlag', op: 'equals', value: true }, then: 'down' }],
+        },
         { id: 'up', type: 'message', text: 'Up', next: 'end' },
         { id: 'down', type: 'message', text: 'Down ({{apiFlagError}})' },
         { id: 'end', type: 'end' },
@@ -115,14 +174,27 @@ describe('integration steps in the engine', () => {
   });
 
   it('when a message takes its cards from a variable, then valid cards make a carousel and an empty list says noCardsText', () => {
-    const definition = bot([
-      { id: 'show', type: 'message', text: 'Yours:', cardsFrom: 'cards', noCardsText: 'None.' },
-    ]);
-    const cards = [{ title: 'Meetup', subtitle: '1 May', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }, { kind: 'evil' }] }, { subtitle: 'no title' }, 'junk', { title: 'Talk', imageUrl: 'javascript:alert(1)' }];
+    const definition = bot([{ id: 'show', type: 'message', text: 'Yours:', cardsFrom: 'cards', noCardsText: 'None.' }]);
+    const cards = [
+      {
+        title: 'Meetup',
+        subtitle: '1 May',
+        buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }, { kind: 'evil' }],
+      },
+      { subtitle: 'no title' },
+      'junk',
+      { title: 'Talk', imageUrl: 'javascript:alert(1)' },
+    ];
     const shown = runTurn(definition, { ...fresh, variables: { cards } }, start);
     expect(shown.outputs).toEqual([
       { type: 'text', text: 'Yours:' },
-      { type: 'carousel', cards: [{ title: 'Meetup', subtitle: '1 May', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }] }, { title: 'Talk' }] },
+      {
+        type: 'carousel',
+        cards: [
+          { title: 'Meetup', subtitle: '1 May', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }] },
+          { title: 'Talk' },
+        ],
+      },
     ]);
     expect(texts(runTurn(definition, { ...fresh, variables: { cards: [] } }, start))).toEqual(['Yours:', 'None.']);
   });
@@ -146,7 +218,15 @@ describe('integration steps in the engine', () => {
     ]);
     const refs = validateDefinition({
       settings: { id: 'test', name: 'Test bot', startDialog: 'main' },
-      dialogs: [{ id: 'main', steps: [{ id: 'a', type: 'integration', integration: 'listUserEvents', onError: 'dialog:ghost' }, { id: 'b', type: 'integration', integration: 'createUser', onError: 'flag:x', errorText: 'Oops' }] }],
+      dialogs: [
+        {
+          id: 'main',
+          steps: [
+            { id: 'a', type: 'integration', integration: 'listUserEvents', onError: 'dialog:ghost' },
+            { id: 'b', type: 'integration', integration: 'createUser', onError: 'flag:x', errorText: 'Oops' },
+          ],
+        },
+      ],
     });
     expect(refs.ok ? [] : refs.problems).toEqual([
       'dialogs[0].steps[0].onError: no dialog "ghost"',

@@ -21,7 +21,13 @@ export function intentThreshold(ctx: TurnContext, nlp: NlpResult | undefined, st
  * routed, false when the text stays unprocessed. Returns the jump, or
  * undefined when nothing passed.
  */
-export function routeIntent(ctx: TurnContext, query: string, nlp: NlpResult | undefined, threshold: number, where: Where): Next | undefined {
+export function routeIntent(
+  ctx: TurnContext,
+  query: string,
+  nlp: NlpResult | undefined,
+  threshold: number,
+  where: Where,
+): Next | undefined {
   const intent = nlp?.intent ? ctx.definition.intents.find((i) => i.id === nlp.intent) : undefined;
   const passed = intent !== undefined && nlp !== undefined && nlp.score >= threshold;
   ctx.effects.push({
@@ -32,7 +38,12 @@ export function routeIntent(ctx: TurnContext, query: string, nlp: NlpResult | un
       modelId: nlp?.modelId ?? null,
       intent: nlp?.intent ?? null,
       result: nlp
-        ? { score: nlp.score, threshold, dialog: passed ? intent.dialog : null, classifications: nlp.classifications.slice(0, 3) }
+        ? {
+            score: nlp.score,
+            threshold,
+            dialog: passed ? intent.dialog : null,
+            classifications: nlp.classifications.slice(0, 3),
+          }
         : null,
       processed: passed,
     },

@@ -9,7 +9,13 @@ function definition(settings: Record<string, unknown> = {}): BotDefinition {
     settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?', ...settings },
     userDataFields: ['name'],
     dialogs: [
-      { id: 'greeting', steps: [{ id: 'hello', type: 'message', text: 'Welcome back.' }, { id: 'menu', type: 'input', prompt: 'What now?' }] },
+      {
+        id: 'greeting',
+        steps: [
+          { id: 'hello', type: 'message', text: 'Welcome back.' },
+          { id: 'menu', type: 'input', prompt: 'What now?' },
+        ],
+      },
       {
         id: 'order',
         steps: [
@@ -41,7 +47,13 @@ describe('a user resting on a step the definition no longer has', () => {
     expect(turn.effects).toContainEqual({
       type: 'warn',
       code: 'stale_position',
-      detail: { fromDialogId: 'order', fromStepId: 'ask', toDialogId: 'order', toStepId: 'intro', chosenAtPublish: false },
+      detail: {
+        fromDialogId: 'order',
+        fromStepId: 'ask',
+        toDialogId: 'order',
+        toStepId: 'intro',
+        chosenAtPublish: false,
+      },
     });
   });
 
@@ -53,7 +65,13 @@ describe('a user resting on a step the definition no longer has', () => {
     expect(turn.effects).toContainEqual({
       type: 'warn',
       code: 'stale_position',
-      detail: { fromDialogId: 'order', fromStepId: 'ask', toDialogId: 'help', toStepId: 'offer', chosenAtPublish: true },
+      detail: {
+        fromDialogId: 'order',
+        fromStepId: 'ask',
+        toDialogId: 'help',
+        toStepId: 'offer',
+        chosenAtPublish: true,
+      },
     });
     // A user elsewhere is not touched by the move.
     const other = runTurn(definition(), restingOn('order', 'question'), { kind: 'text', text: '7' }, { moves });
@@ -64,19 +82,40 @@ describe('a user resting on a step the definition no longer has', () => {
     const moves = [{ from: { dialogId: 'order', stepId: 'ask' }, to: { dialogId: 'help', stepId: 'removed-later' } }];
     const turn = runTurn(definition(), restingOn('order', 'ask'), { kind: 'text', text: '42' }, { moves });
     expect(turn.state.position).toEqual({ dialogId: 'order', stepId: 'question', awaiting: true, retries: 0 });
-    expect(turn.effects).toContainEqual(expect.objectContaining({ code: 'stale_position', detail: expect.objectContaining({ toStepId: 'intro', chosenAtPublish: false }) }));
+    expect(turn.effects).toContainEqual(
+      expect.objectContaining({
+        code: 'stale_position',
+        detail: expect.objectContaining({ toStepId: 'intro', chosenAtPublish: false }),
+      }),
+    );
   });
 
   it('when their dialog is gone, then they go to the start dialog, or to settings.recoveryDialog when set', () => {
-    const toStart = runTurn(definition(), restingOn('checkout', 'pay'), { kind: 'postback', payload: 'yes', label: 'Yes' });
+    const toStart = runTurn(definition(), restingOn('checkout', 'pay'), {
+      kind: 'postback',
+      payload: 'yes',
+      label: 'Yes',
+    });
     expect(toStart.outputs.map((o) => (o.type === 'text' ? o.text : o.type))).toEqual(['Welcome back.', 'What now?']);
-    const toHelp = runTurn(definition({ recoveryDialog: 'help' }), restingOn('checkout', 'pay'), { kind: 'text', text: 'hi' });
+    const toHelp = runTurn(definition({ recoveryDialog: 'help' }), restingOn('checkout', 'pay'), {
+      kind: 'text',
+      text: 'hi',
+    });
     expect(toHelp.state.position).toEqual({ dialogId: 'help', stepId: 'offer', awaiting: true, retries: 0 });
-    expect(toHelp.effects).toContainEqual(expect.objectContaining({ code: 'stale_position', detail: expect.objectContaining({ toDialogId: 'help', toStepId: 'offer' }) }));
+    expect(toHelp.effects).toContainEqual(
+      expect.objectContaining({
+        code: 'stale_position',
+        detail: expect.objectContaining({ toDialogId: 'help', toStepId: 'offer' }),
+      }),
+    );
   });
 
   it('when settings.recovery is "recoveryDialog", then even a user whose dialog exists goes to the recovery dialog', () => {
-    const turn = runTurn(definition({ recovery: 'recoveryDialog', recoveryDialog: 'help' }), restingOn('order', 'ask'), { kind: 'text', text: '42' });
+    const turn = runTurn(
+      definition({ recovery: 'recoveryDialog', recoveryDialog: 'help' }),
+      restingOn('order', 'ask'),
+      { kind: 'text', text: '42' },
+    );
     expect(turn.outputs).toEqual([{ type: 'text', text: 'How can I help?' }]);
   });
 

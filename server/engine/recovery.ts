@@ -32,15 +32,33 @@ const hasStep = (definition: BotDefinition, at: StepRef) => stepById(definition,
  * the position is fine (or there is none). Pure, so `check --compare` and the publish plan ask
  * the same question.
  */
-export function recoveryFor(definition: BotDefinition, position: Position | null, moves: readonly PublishMove[] = []): Recovery | undefined {
+export function recoveryFor(
+  definition: BotDefinition,
+  position: Position | null,
+  moves: readonly PublishMove[] = [],
+): Recovery | undefined {
   if (!position) return undefined;
   if (hasStep(definition, position)) return undefined;
   const from = { dialogId: position.dialogId, stepId: position.stepId };
-  const move = moves.find((m) => m.from.dialogId === from.dialogId && m.from.stepId === from.stepId && hasStep(definition, m.to));
-  if (move) return { from, to: { dialogId: move.to.dialogId, stepId: move.to.stepId, awaiting: false, retries: 0 }, chosen: true };
+  const move = moves.find(
+    (m) => m.from.dialogId === from.dialogId && m.from.stepId === from.stepId && hasStep(definition, m.to),
+  );
+  if (move)
+    return {
+      from,
+      to: { dialogId: move.to.dialogId, stepId: move.to.stepId, awaiting: false, retries: 0 },
+      chosen: true,
+    };
   const dialog = definition.dialogs.find((d) => d.id === position.dialogId);
   const { recovery, recoveryDialog, startDialog } = definition.settings;
-  const target = recovery === 'dialogStart' && dialog ? dialog : definition.dialogs.find((d) => d.id === (recoveryDialog ?? startDialog));
+  const target =
+    recovery === 'dialogStart' && dialog
+      ? dialog
+      : definition.dialogs.find((d) => d.id === (recoveryDialog ?? startDialog));
   const first = target?.steps[0];
-  return { from, to: target && first ? { dialogId: target.id, stepId: first.id, awaiting: false, retries: 0 } : null, chosen: false };
+  return {
+    from,
+    to: target && first ? { dialogId: target.id, stepId: first.id, awaiting: false, retries: 0 } : null,
+    chosen: false,
+  };
 }

@@ -16,11 +16,22 @@ function bot(steps: unknown[], settings: Record<string, unknown> = {}): BotDefin
 const fresh: ConversationState = { position: null, variables: {}, userData: {} };
 const calls = (turn: TurnResult) => turn.effects.filter((e) => e.type === 'integration').length;
 const texts = (turn: TurnResult) => turn.outputs.map((o) => (o.type === 'text' ? o.text : o.type));
-const limitWarning = (turn: TurnResult) => turn.effects.find((e) => e.type === 'warn' && (e.code === 'call_limit' || e.code === 'step_limit'));
-const result = (stepId: string): EngineInput => ({ kind: 'integrationResult', dialogId: 'main', stepId, ok: true, output: 1 });
+const limitWarning = (turn: TurnResult) =>
+  turn.effects.find((e) => e.type === 'warn' && (e.code === 'call_limit' || e.code === 'step_limit'));
+const result = (stepId: string): EngineInput => ({
+  kind: 'integrationResult',
+  dialogId: 'main',
+  stepId,
+  ok: true,
+  output: 1,
+});
 
 /** Plays the caller: feeds each sync call's result back in, as the app does, until the engine asks for none. */
-function chainSyncResults(definition: BotDefinition, first: TurnResult, most = 1000): { turns: TurnResult[]; calls: number } {
+function chainSyncResults(
+  definition: BotDefinition,
+  first: TurnResult,
+  most = 1000,
+): { turns: TurnResult[]; calls: number } {
   const turns = [first];
   let total = calls(first);
   let turn = first;
@@ -40,23 +51,38 @@ const syncLoop = [
 describe('run budget: a run without input is bounded across the turns it chains', () => {
   it('when a sync integration step loops back to itself with no input between, then the calls stop at maxCallsWithoutInput and the user hears the fallback', () => {
     const definition = bot(syncLoop, { maxCallsWithoutInput: 5 });
-    const { turns, calls: made } = chainSyncResults(definition, runTurn(definition, fresh, { kind: 'start', dialogId: 'main' }));
+    const { turns, calls: made } = chainSyncResults(
+      definition,
+      runTurn(definition, fresh, { kind: 'start', dialogId: 'main' }),
+    );
     expect(made).toBe(5);
     const last = turns.at(-1)!;
-    expect(limitWarning(last)).toEqual({ type: 'warn', code: 'call_limit', detail: { dialogId: 'main', stepId: 'call', limit: 5 } });
+    expect(limitWarning(last)).toEqual({
+      type: 'warn',
+      code: 'call_limit',
+      detail: { dialogId: 'main', stepId: 'call', limit: 5 },
+    });
     expect(texts(last)).toEqual(['Sorry, say again?']);
     expect(last.state.position).toBeNull();
   });
 
   it('when the bot sets no limit, then the documented default of 10 calls applies', () => {
     const definition = bot(syncLoop);
-    expect(chainSyncResults(definition, runTurn(definition, fresh, { kind: 'start', dialogId: 'main' })).calls).toBe(10);
+    expect(chainSyncResults(definition, runTurn(definition, fresh, { kind: 'start', dialogId: 'main' })).calls).toBe(
+      10,
+    );
   });
 
   it('when an async integration step loops within one turn, then it schedules no more than the limit', () => {
     const definition = bot(
       [
-        { id: 'call', type: 'integration', integration: 'httpRequest', timing: 'async', params: { url: 'https://api.example.com/x' } },
+        {
+          id: 'call',
+          type: 'integration',
+          integration: 'httpRequest',
+          timing: 'async',
+          params: { url: 'https://api.example.com/x' },
+        },
         { id: 'again', type: 'goto', dialog: 'main', step: 'call' },
       ],
       { maxCallsWithoutInput: 3 },

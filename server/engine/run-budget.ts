@@ -42,7 +42,11 @@ export function takeBudget(ctx: TurnContext, input: EngineInput, timerStep: Step
  */
 export function keepBudget(ctx: TurnContext, budget: RunBudget): void {
   const continues = ctx.effects.some(
-    (e) => (e.type === 'integration' && e.timing === 'sync') || e.type === 'email' || e.type === 'sms' || (e.type === 'scheduleTimer' && e.delayMs < SHORT_WAIT_MS),
+    (e) =>
+      (e.type === 'integration' && e.timing === 'sync') ||
+      e.type === 'email' ||
+      e.type === 'sms' ||
+      (e.type === 'scheduleTimer' && e.delayMs < SHORT_WAIT_MS),
   );
   if (continues) ctx.variables[RUN] = { steps: budget.steps, calls: budget.calls };
 }

@@ -17,7 +17,11 @@ function bot(parts: Record<string, unknown>): BotDefinition {
 const fresh: ConversationState = { position: null, variables: {}, userData: {} };
 
 /** Runs inputs one after the other, like the app does, and keeps every turn. */
-function converse(definition: BotDefinition, inputs: EngineInput[], state: ConversationState = fresh): { state: ConversationState; turns: TurnResult[] } {
+function converse(
+  definition: BotDefinition,
+  inputs: EngineInput[],
+  state: ConversationState = fresh,
+): { state: ConversationState; turns: TurnResult[] } {
   const turns: TurnResult[] = [];
   for (const input of inputs) {
     const turn = runTurn(definition, state, input);
@@ -27,10 +31,20 @@ function converse(definition: BotDefinition, inputs: EngineInput[], state: Conve
   return { state, turns };
 }
 
-const texts = (turn: TurnResult | undefined) => (turn?.outputs ?? []).map((o) => (o.type === 'text' ? o.text : `<${o.type}>`));
+const texts = (turn: TurnResult | undefined) =>
+  (turn?.outputs ?? []).map((o) => (o.type === 'text' ? o.text : `<${o.type}>`));
 const start: EngineInput = { kind: 'start', dialogId: 'main' };
-const say = (text: string, nlp?: NlpResult): EngineInput => ({ kind: 'text', text, ...(nlp ? { understanding: { nlp } } : {}) });
-const nlp = (intent: string | null, score: number): NlpResult => ({ modelId: 'm1', intent, score, classifications: intent ? [{ intent, score }] : [] });
+const say = (text: string, nlp?: NlpResult): EngineInput => ({
+  kind: 'text',
+  text,
+  ...(nlp ? { understanding: { nlp } } : {}),
+});
+const nlp = (intent: string | null, score: number): NlpResult => ({
+  modelId: 'm1',
+  intent,
+  score,
+  classifications: intent ? [{ intent, score }] : [],
+});
 
 /** A fake clock and scheduler: timers the engine asks for fire when the clock passes them. */
 class FakeTimers {
@@ -73,7 +87,9 @@ describe('step kinds in the pure engine', () => {
               ],
               quickReplies: [{ label: 'Q', payload: 'q' }],
               image: { url: 'https://example.com/i.png', alt: 'pic' },
-              cards: [{ title: 'T {{name}}', subtitle: 'S', buttons: [{ kind: 'postback', label: 'B', payload: 'b' }] }],
+              cards: [
+                { title: 'T {{name}}', subtitle: 'S', buttons: [{ kind: 'postback', label: 'B', payload: 'b' }] },
+              ],
             },
           ],
         },
@@ -92,7 +108,10 @@ describe('step kinds in the pure engine', () => {
         quickReplies: [{ label: 'Q', payload: 'q' }],
       },
       { type: 'image', url: 'https://example.com/i.png', alt: 'pic' },
-      { type: 'carousel', cards: [{ title: 'T [x](y)', subtitle: 'S', buttons: [{ kind: 'postback', label: 'B', payload: 'b' }] }] },
+      {
+        type: 'carousel',
+        cards: [{ title: 'T [x](y)', subtitle: 'S', buttons: [{ kind: 'postback', label: 'B', payload: 'b' }] }],
+      },
     ]);
   });
 
@@ -102,7 +121,18 @@ describe('step kinds in the pure engine', () => {
         {
           id: 'main',
           steps: [
-            { id: 'n', type: 'input', prompt: 'Number?', inputType: 'number', min: 1, max: 5, retryPrompt: '1 to 5, please.', maxRetries: 1, onMaxRetries: 'gave-up', saveTo: { variable: 'n' } },
+            {
+              id: 'n',
+              type: 'input',
+              prompt: 'Number?',
+              inputType: 'number',
+              min: 1,
+              max: 5,
+              retryPrompt: '1 to 5, please.',
+              maxRetries: 1,
+              onMaxRetries: 'gave-up',
+              saveTo: { variable: 'n' },
+            },
             { id: 'ok', type: 'message', text: 'Got {{n}}.', next: 'end' },
             { id: 'gave-up', type: 'message', text: 'Never mind.' },
             { id: 'end', type: 'end' },
@@ -126,21 +156,32 @@ describe('step kinds in the pure engine', () => {
     ['phone', '+44 20 7946 0958', 'call me', '+442079460958'],
     ['regex', 'AB-12', 'ab12', 'AB-12'],
     ['text', ' hello ', '   ', 'hello'],
-  ])('when an input of type %s gets a valid and an invalid answer, then only the valid one is saved', (inputType, valid, invalid, saved) => {
-    const definition = bot({
-      dialogs: [
-        {
-          id: 'main',
-          steps: [
-            { id: 'i', type: 'input', prompt: 'Go', inputType, ...(inputType === 'regex' ? { pattern: '[A-Z]{2}-\\d{2}' } : {}), retryPrompt: 'Again', saveTo: { userData: 'city' } },
-          ],
-        },
-      ],
-    });
-    const { turns, state } = converse(definition, [start, say(invalid), say(valid)]);
-    expect(texts(turns[1])).toEqual(['Again']);
-    expect(state.userData).toEqual({ city: saved });
-  });
+  ])(
+    'when an input of type %s gets a valid and an invalid answer, then only the valid one is saved',
+    (inputType, valid, invalid, saved) => {
+      const definition = bot({
+        dialogs: [
+          {
+            id: 'main',
+            steps: [
+              {
+                id: 'i',
+                type: 'input',
+                prompt: 'Go',
+                inputType,
+                ...(inputType === 'regex' ? { pattern: '[A-Z]{2}-\\d{2}' } : {}),
+                retryPrompt: 'Again',
+                saveTo: { userData: 'city' },
+              },
+            ],
+          },
+        ],
+      });
+      const { turns, state } = converse(definition, [start, say(invalid), say(valid)]);
+      expect(texts(turns[1])).toEqual(['Again']);
+      expect(state.userData).toEqual({ city: saved });
+    },
+  );
 
   it('when a choice is picked by label or value, then its target runs; other text goes to NLP, then the retry prompt', () => {
     const definition = bot({
@@ -148,7 +189,15 @@ describe('step kinds in the pure engine', () => {
         {
           id: 'main',
           steps: [
-            { id: 'c', type: 'input', prompt: 'Pick', inputType: 'choice', retryPrompt: 'Pick one', choices: [{ label: 'Red', value: 'r', then: { dialog: 'red' } }, { label: 'Blue' }], saveTo: { variable: 'colour' } },
+            {
+              id: 'c',
+              type: 'input',
+              prompt: 'Pick',
+              inputType: 'choice',
+              retryPrompt: 'Pick one',
+              choices: [{ label: 'Red', value: 'r', then: { dialog: 'red' } }, { label: 'Blue' }],
+              saveTo: { variable: 'colour' },
+            },
             { id: 'blue', type: 'message', text: 'Blue it is.' },
           ],
         },
@@ -158,15 +207,27 @@ describe('step kinds in the pure engine', () => {
       intents: [{ id: 'help', dialog: 'help', utterances: ['help'] }],
     });
     const first = runTurn(definition, fresh, start);
-    expect(first.outputs[0]).toEqual({ type: 'text', text: 'Pick', quickReplies: [{ label: 'Red', payload: 'r' }, { label: 'Blue', payload: 'Blue' }] });
-    expect(texts(runTurn(definition, first.state, { kind: 'postback', payload: 'r', label: 'Red' }))).toEqual(['Red it is.']);
+    expect(first.outputs[0]).toEqual({
+      type: 'text',
+      text: 'Pick',
+      quickReplies: [
+        { label: 'Red', payload: 'r' },
+        { label: 'Blue', payload: 'Blue' },
+      ],
+    });
+    expect(texts(runTurn(definition, first.state, { kind: 'postback', payload: 'r', label: 'Red' }))).toEqual([
+      'Red it is.',
+    ]);
     expect(texts(runTurn(definition, first.state, say('blue')))).toEqual(['Blue it is.']);
     expect(understandingNeeded(definition, first.state, say('blue'))).toEqual({ nlp: false, faq: false });
     expect(understandingNeeded(definition, first.state, say('help me'))).toEqual({ nlp: true, faq: false });
     expect(texts(runTurn(definition, first.state, say('help me', nlp('help', 0.95))))).toEqual(['Help!']);
     const unclear = runTurn(definition, first.state, say('green', nlp('help', 0.2)));
     expect(texts(unclear)).toEqual(['Pick one']);
-    expect(unclear.effects).toContainEqual({ type: 'nlpLog', fields: expect.objectContaining({ processed: false, stepId: 'c', stepType: 'input', query: 'green' }) });
+    expect(unclear.effects).toContainEqual({
+      type: 'nlpLog',
+      fields: expect.objectContaining({ processed: false, stepId: 'c', stepType: 'input', query: 'green' }),
+    });
   });
 
   it('when a condition step runs, then the first branch whose conditions all hold decides, else the else branch', () => {
@@ -183,7 +244,11 @@ describe('step kinds in the pure engine', () => {
         },
       ],
     });
-    const state: ConversationState = { position: null, variables: { n: 5, s: 'Hello World', list: ['a', 'b'], obj: { deep: 'x' }, blank: '' }, userData: { city: 'Oslo' } };
+    const state: ConversationState = {
+      position: null,
+      variables: { n: 5, s: 'Hello World', list: ['a', 'b'], obj: { deep: 'x' }, blank: '' },
+      userData: { city: 'Oslo' },
+    };
     const cases: [unknown, string][] = [
       [{ variable: 'city', op: 'equals', value: 'Oslo' }, 'yes'],
       [{ variable: 'city', op: 'notEquals', value: 'Oslo' }, 'no'],
@@ -197,7 +262,13 @@ describe('step kinds in the pure engine', () => {
       [{ variable: 's', op: 'matches', value: '^Hel+o' }, 'yes'],
       [{ variable: 'city', op: 'in', value: ['Bergen', 'Oslo'] }, 'yes'],
       [{ variable: 'obj.deep', op: 'equals', value: 'x' }, 'yes'],
-      [[{ variable: 'n', op: 'greater', value: 1 }, { variable: 'n', op: 'less', value: 3 }], 'no'],
+      [
+        [
+          { variable: 'n', op: 'greater', value: 1 },
+          { variable: 'n', op: 'less', value: 3 },
+        ],
+        'no',
+      ],
     ];
     for (const [when, expected] of cases) {
       expect([when, texts(runTurn(bot(branch(when)), state, start))]).toEqual([when, [expected]]);
@@ -275,7 +346,14 @@ describe('step kinds in the pure engine', () => {
         {
           id: 'main',
           steps: [
-            { id: 'w', type: 'wait', duration: '30s', then: 'late', background: true, cancelOn: { dialogStart: false, userInput: true, pageEvents: ['paid'] } },
+            {
+              id: 'w',
+              type: 'wait',
+              duration: '30s',
+              then: 'late',
+              background: true,
+              cancelOn: { dialogStart: false, userInput: true, pageEvents: ['paid'] },
+            },
             { id: 'ask', type: 'input', prompt: 'Still there?', saveTo: { variable: 'x' } },
             { id: 'late', type: 'message', text: 'Too late.' },
           ],
@@ -293,9 +371,20 @@ describe('step kinds in the pure engine', () => {
   });
 
   it('when an event step runs, then a bot event with the templated payload is asked for', () => {
-    const definition = bot({ dialogs: [{ id: 'main', steps: [{ id: 'e', type: 'event', name: 'close-chat', payload: { who: '{{name}}', n: 2, list: ['{{name}}'] } }] }] });
+    const definition = bot({
+      dialogs: [
+        {
+          id: 'main',
+          steps: [
+            { id: 'e', type: 'event', name: 'close-chat', payload: { who: '{{name}}', n: 2, list: ['{{name}}'] } },
+          ],
+        },
+      ],
+    });
     const turn = runTurn(definition, { ...fresh, userData: { name: 'Ada' } }, start);
-    expect(turn.effects).toEqual([{ type: 'botEvent', name: 'close-chat', payload: { who: 'Ada', n: 2, list: ['Ada'] } }]);
+    expect(turn.effects).toEqual([
+      { type: 'botEvent', name: 'close-chat', payload: { who: 'Ada', n: 2, list: ['Ada'] } },
+    ]);
   });
 
   it('when clearUserData runs, then a snapshot of every field is asked for and the fields are cleared', () => {
@@ -311,7 +400,15 @@ describe('step kinds in the pure engine', () => {
         {
           id: 'main',
           steps: [
-            { id: 'mail', type: 'email', to: '{{email}}, boss@x.io', cc: 'cc@x.io', subject: 'Hi {{name}}', body: 'Body {{name}}', onError: 'oops' },
+            {
+              id: 'mail',
+              type: 'email',
+              to: '{{email}}, boss@x.io',
+              cc: 'cc@x.io',
+              subject: 'Hi {{name}}',
+              body: 'Body {{name}}',
+              onError: 'oops',
+            },
             { id: 'text', type: 'sms', to: '+4712345678', message: 'Hi {{name}}', link: 'https://x.io/{{name}}' },
             { id: 'ok', type: 'message', text: 'Sent.', next: 'end' },
             { id: 'oops', type: 'message', text: 'Mail failed.' },
@@ -322,11 +419,29 @@ describe('step kinds in the pure engine', () => {
     });
     const turn = runTurn(definition, { ...fresh, userData: { name: 'Ada', email: 'ada@x.io' } }, start);
     expect(turn.effects).toEqual([
-      { type: 'email', dialogId: 'main', stepId: 'mail', to: ['ada@x.io', 'boss@x.io'], cc: ['cc@x.io'], replyTo: null, subject: 'Hi Ada', body: 'Body Ada' },
-      { type: 'sms', dialogId: 'main', stepId: 'text', to: ['+4712345678'], message: 'Hi Ada', link: 'https://x.io/Ada' },
+      {
+        type: 'email',
+        dialogId: 'main',
+        stepId: 'mail',
+        to: ['ada@x.io', 'boss@x.io'],
+        cc: ['cc@x.io'],
+        replyTo: null,
+        subject: 'Hi Ada',
+        body: 'Body Ada',
+      },
+      {
+        type: 'sms',
+        dialogId: 'main',
+        stepId: 'text',
+        to: ['+4712345678'],
+        message: 'Hi Ada',
+        link: 'https://x.io/Ada',
+      },
     ]);
     expect(texts(turn)).toEqual(['Sent.']);
-    expect(texts(runTurn(definition, turn.state, { kind: 'failed', dialogId: 'main', stepId: 'mail' }))).toEqual(['Mail failed.']);
+    expect(texts(runTurn(definition, turn.state, { kind: 'failed', dialogId: 'main', stepId: 'mail' }))).toEqual([
+      'Mail failed.',
+    ]);
     expect(runTurn(definition, turn.state, { kind: 'failed', dialogId: 'main', stepId: 'text' }).outputs).toEqual([]);
   });
 
@@ -345,12 +460,24 @@ describe('step kinds in the pure engine', () => {
     expect(texts(routed)).toEqual(['Ordering.']);
     expect(routed.effects).toContainEqual({
       type: 'nlpLog',
-      fields: { dialogId: 'main', stepId: 'listen', stepType: 'nlp', query: 'buy stuff', modelId: 'm1', intent: 'order', result: expect.objectContaining({ score: 0.9, dialog: 'order' }), processed: true },
+      fields: {
+        dialogId: 'main',
+        stepId: 'listen',
+        stepType: 'nlp',
+        query: 'buy stuff',
+        modelId: 'm1',
+        intent: 'order',
+        result: expect.objectContaining({ score: 0.9, dialog: 'order' }),
+        processed: true,
+      },
     });
     const weak = runTurn(definition, started.state, say('meh', nlp('order', 0.5)));
     expect(texts(weak)).toEqual(['Say again?']);
     expect(weak.state.position).toMatchObject({ stepId: 'listen', awaiting: true });
-    expect(weak.effects).toContainEqual({ type: 'nlpLog', fields: expect.objectContaining({ processed: false, intent: 'order' }) });
+    expect(weak.effects).toContainEqual({
+      type: 'nlpLog',
+      fields: expect.objectContaining({ processed: false, intent: 'order' }),
+    });
   });
 
   it('when text arrives where nothing awaits it, then NLP may route it to an intent dialog', () => {
@@ -368,29 +495,67 @@ describe('step kinds in the pure engine', () => {
 
   it('when a faq step gets a question, then a close match is answered, a far one is not, and both are logged', () => {
     const definition = bot({
-      dialogs: [{ id: 'main', steps: [{ id: 'q', type: 'faq', prompt: 'Ask away.', noMatchText: 'No idea.' }, { id: 'e', type: 'end' }] }],
+      dialogs: [
+        {
+          id: 'main',
+          steps: [
+            { id: 'q', type: 'faq', prompt: 'Ask away.', noMatchText: 'No idea.' },
+            { id: 'e', type: 'end' },
+          ],
+        },
+      ],
       faq: [{ id: 'hours', questions: ['When are you open?'], answer: 'Always.' }],
     });
     const started = runTurn(definition, fresh, start);
     expect(understandingNeeded(definition, started.state, say('x'))).toEqual({ nlp: false, faq: true });
-    const hit = runTurn(definition, started.state, { kind: 'text', text: 'when open', understanding: { faq: { id: 'hours', score: 0.8, others: [] } } });
+    const hit = runTurn(definition, started.state, {
+      kind: 'text',
+      text: 'when open',
+      understanding: { faq: { id: 'hours', score: 0.8, others: [] } },
+    });
     expect(texts(hit)).toEqual(['Always.']);
     expect(hit.effects).toEqual([
-      { type: 'faqLog', fields: { intent: 'hours', score: 0.8, text: 'when open', stepId: 'q', dialogId: 'main', matched: true, otherClassifications: [] } },
+      {
+        type: 'faqLog',
+        fields: {
+          intent: 'hours',
+          score: 0.8,
+          text: 'when open',
+          stepId: 'q',
+          dialogId: 'main',
+          matched: true,
+          otherClassifications: [],
+        },
+      },
     ]);
-    const miss = runTurn(definition, started.state, { kind: 'text', text: 'weather?', understanding: { faq: { id: 'hours', score: 0.1, others: [{ id: 'x', score: 0.05 }] } } });
+    const miss = runTurn(definition, started.state, {
+      kind: 'text',
+      text: 'weather?',
+      understanding: { faq: { id: 'hours', score: 0.1, others: [{ id: 'x', score: 0.05 }] } },
+    });
     expect(texts(miss)).toEqual(['No idea.']);
-    expect(miss.effects[0]).toMatchObject({ type: 'faqLog', fields: { matched: false, otherClassifications: [{ intent: 'x', score: 0.05 }] } });
+    expect(miss.effects[0]).toMatchObject({
+      type: 'faqLog',
+      fields: { matched: false, otherClassifications: [{ intent: 'x', score: 0.05 }] },
+    });
   });
 
   it('when a page event is routed in the definition, then it starts its dialog', () => {
     const definition = bot({
       dialogs: [
         { id: 'main', steps: [{ id: 'm', type: 'message', text: 'Hi.' }] },
-        { id: 'cart', steps: [{ id: 'c', type: 'message', text: 'Need help with your cart?' }, { id: 'e', type: 'end' }] },
+        {
+          id: 'cart',
+          steps: [
+            { id: 'c', type: 'message', text: 'Need help with your cart?' },
+            { id: 'e', type: 'end' },
+          ],
+        },
       ],
       pageEvents: [{ name: 'cart-opened', dialog: 'cart' }],
     });
-    expect(texts(runTurn(definition, fresh, { kind: 'pageEvent', name: 'cart-opened', payload: {} }))).toEqual(['Need help with your cart?']);
+    expect(texts(runTurn(definition, fresh, { kind: 'pageEvent', name: 'cart-opened', payload: {} }))).toEqual([
+      'Need help with your cart?',
+    ]);
   });
 });

@@ -55,7 +55,12 @@ export type EngineInput =
   | { readonly kind: 'start'; readonly dialogId: string; readonly stepId?: string }
   | { readonly kind: 'text'; readonly text: string; readonly understanding?: Understanding }
   /** A pressed postback button or quick reply. */
-  | { readonly kind: 'postback'; readonly payload: string; readonly label: string; readonly understanding?: Understanding }
+  | {
+      readonly kind: 'postback';
+      readonly payload: string;
+      readonly label: string;
+      readonly understanding?: Understanding;
+    }
   /** A durable timer set by a wait step is due. */
   | { readonly kind: 'timer'; readonly timerId: string }
   /** An event from the host page. */
@@ -138,7 +143,11 @@ export interface SmsEffect {
 
 /** Something the caller must carry out or record; the engine itself does no I/O. */
 export type Effect =
-  | { readonly type: 'warn'; readonly code: 'missing_variable'; readonly detail: { readonly name: string; readonly dialogId?: string; readonly stepId?: string } }
+  | {
+      readonly type: 'warn';
+      readonly code: 'missing_variable';
+      readonly detail: { readonly name: string; readonly dialogId?: string; readonly stepId?: string };
+    }
   /** A run without input reached `settings.maxStepsWithoutInput` (step_limit) or `maxCallsWithoutInput` (call_limit) at this step. */
   | {
       readonly type: 'warn';
@@ -148,7 +157,12 @@ export type Effect =
   | {
       readonly type: 'warn';
       readonly code: 'integration_error_policy';
-      readonly detail: { readonly dialogId: string; readonly stepId: string; readonly errorKind: string; readonly policy: string };
+      readonly detail: {
+        readonly dialogId: string;
+        readonly stepId: string;
+        readonly errorKind: string;
+        readonly policy: string;
+      };
     }
   /** The user's position named a dialog or step the definition no longer has; they were moved (see recovery.ts). */
   | {
@@ -190,7 +204,12 @@ export type TrailMark =
   | { readonly kind: 'dialogStarted'; readonly dialogId: string }
   | { readonly kind: 'dialogCompleted'; readonly dialogId: string }
   /** The user's text was of no use to the step they were on, and no intent took it. */
-  | { readonly kind: 'notUnderstood'; readonly dialogId: string | null; readonly stepId: string | null; readonly text: string };
+  | {
+      readonly kind: 'notUnderstood';
+      readonly dialogId: string | null;
+      readonly stepId: string | null;
+      readonly text: string;
+    };
 
 export interface TurnResult {
   readonly state: ConversationState;
@@ -244,7 +263,13 @@ export interface StepHandler<S extends Step> {
   /** Runs when the conversation reaches the step. `dialogId`: the dialog it belongs to. */
   enter(step: S, ctx: TurnContext, dialogId: string): Next;
   /** Takes the user's text while the step awaits input; absent for steps that never take text. */
-  receive?(step: S, ctx: TurnContext, text: string, retries: number, input: { readonly understanding?: Understanding; readonly dialogId: string }): Received;
+  receive?(
+    step: S,
+    ctx: TurnContext,
+    text: string,
+    retries: number,
+    input: { readonly understanding?: Understanding; readonly dialogId: string },
+  ): Received;
   /** Which models the caller should run on this text before the turn. */
   needs?(step: S, text: string): { readonly nlp: boolean; readonly faq: boolean };
   /** After an unusable answer that NLP could not route: say the retry prompt or give up. */

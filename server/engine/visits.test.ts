@@ -5,7 +5,12 @@ import { runTurn } from './engine.ts';
 import type { ConversationState, TurnResult } from './types.ts';
 
 function definition(dialogs: unknown, extra: Record<string, unknown> = {}): BotDefinition {
-  const result = validateDefinition({ settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?' }, userDataFields: ['name'], dialogs, ...extra });
+  const result = validateDefinition({
+    settings: { id: 'test', name: 'Test bot', startDialog: 'greeting', fallbackText: 'Say again?' },
+    userDataFields: ['name'],
+    dialogs,
+    ...extra,
+  });
   if (!result.ok) throw new Error(result.problems.join('\n'));
   return result.definition;
 }
@@ -28,7 +33,13 @@ const bot = definition(
         { id: 'menu', type: 'goto', dialog: 'menu' },
       ],
     },
-    { id: 'menu', steps: [{ id: 'pick', type: 'input', prompt: 'What now?', saveTo: { variable: 'x' } }, { id: 'bye', type: 'message', text: 'Bye.' }] },
+    {
+      id: 'menu',
+      steps: [
+        { id: 'pick', type: 'input', prompt: 'What now?', saveTo: { variable: 'x' } },
+        { id: 'bye', type: 'message', text: 'Bye.' },
+      ],
+    },
     { id: 'help', steps: [{ id: 'say', type: 'message', text: 'Help is here.' }] },
   ],
   { intents: [{ id: 'help', dialog: 'help', utterances: ['help me', 'i need help'] }] },
@@ -61,7 +72,11 @@ describe('what a turn tells insights', () => {
   it('when an intent takes the user elsewhere mid-dialog, then the dialog they left is not completed', () => {
     const asked = runTurn(bot, fresh, { kind: 'start', dialogId: 'menu' });
     const nlp = { modelId: 'm', intent: 'help', score: 0.99, classifications: [{ intent: 'help', score: 0.99 }] };
-    const switched = runTurn(bot, { ...asked.state, position: { dialogId: 'greeting', stepId: 'hello', awaiting: true, retries: 0 } }, { kind: 'text', text: 'help me', understanding: { nlp } });
+    const switched = runTurn(
+      bot,
+      { ...asked.state, position: { dialogId: 'greeting', stepId: 'hello', awaiting: true, retries: 0 } },
+      { kind: 'text', text: 'help me', understanding: { nlp } },
+    );
     expect(completed(switched)).not.toContain('greeting');
     expect(switched.visits?.map((v) => v.stepId)).toContain('say');
   });
@@ -73,7 +88,14 @@ describe('what completes a dialog', () => {
       {
         id: 'greeting',
         steps: [
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'api', params: { userId: 'u' }, onError: 'dialog:rescue' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'api',
+            params: { userId: 'u' },
+            onError: 'dialog:rescue',
+          },
           { id: 'next', type: 'goto', dialog: 'rescue' },
         ],
       },
@@ -84,9 +106,21 @@ describe('what completes a dialog', () => {
 
   it('when an integration fails and its onError leads to another dialog, then the dialog it left is not completed; when it succeeds and the dialog jumps on, then it is', () => {
     const waiting = runTurn(calls, fresh, { kind: 'start', dialogId: 'greeting' });
-    const failed = runTurn(calls, waiting.state, { kind: 'integrationResult', dialogId: 'greeting', stepId: 'call', ok: false, error: { kind: 'status', message: 'it failed' } });
+    const failed = runTurn(calls, waiting.state, {
+      kind: 'integrationResult',
+      dialogId: 'greeting',
+      stepId: 'call',
+      ok: false,
+      error: { kind: 'status', message: 'it failed' },
+    });
     expect(completed(failed)).toEqual(['rescue']);
-    const succeeded = runTurn(calls, waiting.state, { kind: 'integrationResult', dialogId: 'greeting', stepId: 'call', ok: true, output: [] });
+    const succeeded = runTurn(calls, waiting.state, {
+      kind: 'integrationResult',
+      dialogId: 'greeting',
+      stepId: 'call',
+      ok: true,
+      output: [],
+    });
     expect(completed(succeeded)).toEqual(['greeting', 'rescue']);
   });
 });

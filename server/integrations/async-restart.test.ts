@@ -36,7 +36,11 @@ describe.each(storeLegs())('asynchronous integration steps on $name', ({ skip, e
       {
         type: 'http',
         timing: 'async',
-        params: { endpoint: `${upstream.url}/tracking-events`, method: 'POST', body: { event: 'signup', userId: '{{userId}}', password: TOKEN_LIKE } },
+        params: {
+          endpoint: `${upstream.url}/tracking-events`,
+          method: 'POST',
+          body: { event: 'signup', userId: '{{userId}}', password: TOKEN_LIKE },
+        },
       },
       { userId: 'u-async', variables: {}, userData: {} },
     );
@@ -44,7 +48,10 @@ describe.each(storeLegs())('asynchronous integration steps on $name', ({ skip, e
     const jobId = (result as { scheduled: string }).scheduled;
 
     await eventually('the first, failing attempt', () => upstream.seen.length >= 1);
-    await eventually('the attempt recorded as failed', async () => (await first.store.getJob(jobId))?.status === 'pending');
+    await eventually(
+      'the attempt recorded as failed',
+      async () => (await first.store.getJob(jobId))?.status === 'pending',
+    );
     await first.close();
 
     answer = 202;

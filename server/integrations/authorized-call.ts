@@ -22,10 +22,16 @@ export async function authorizedCall(options: {
     const authorization = await auth.authorize({ variables, record });
     used?.(authorization.secrets);
     const secrets = extraSecrets ? [...authorization.secrets, ...extraSecrets()] : authorization.secrets;
-    const response = await sendAndRecord(http, { ...request, headers: { ...request.headers, ...authorization.headers } }, record, secrets);
+    const response = await sendAndRecord(
+      http,
+      { ...request, headers: { ...request.headers, ...authorization.headers } },
+      record,
+      secrets,
+    );
     return { authorization, response };
   };
   const first = await attempt();
-  if (first.response.status === 401 && auth.refreshAfterUnauthorized?.(first.authorization)) return (await attempt()).response;
+  if (first.response.status === 401 && auth.refreshAfterUnauthorized?.(first.authorization))
+    return (await attempt()).response;
   return first.response;
 }

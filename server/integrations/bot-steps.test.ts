@@ -16,7 +16,10 @@ describe('integration steps checked at start-up', () => {
 
   async function startOn(definition: unknown, env: Record<string, string> = {}): Promise<string> {
     const file = path.join(dir, `bot-${Math.random().toString(36).slice(2)}.json`);
-    await writeFile(file, JSON.stringify({ settings: { id: 'b', name: 'B', startDialog: 'main' }, ...(definition as object) }));
+    await writeFile(
+      file,
+      JSON.stringify({ settings: { id: 'b', name: 'B', startDialog: 'main' }, ...(definition as object) }),
+    );
     const dataDir = await mkdtemp(path.join(dir, 'data-'));
     try {
       const server = await startTestServer({ BOT_DEFINITION: file, ...env }, dataDir);
@@ -36,8 +39,21 @@ describe('integration steps checked at start-up', () => {
           steps: [
             { id: 'a', type: 'integration', integration: 'carrierPigeon' },
             { id: 'b', type: 'integration', integration: 'listUserEvents', service: 'ghost', params: { userId: 'x' } },
-            { id: 'c', type: 'integration', integration: 'createUser', service: 'crm', params: { email: 'not-an-email', name: 'A', surname: 'B' } },
-            { id: 'd', type: 'integration', integration: 'listUserEvents', service: 'crm', params: { userId: 'x' }, mapping: '@nope' },
+            {
+              id: 'c',
+              type: 'integration',
+              integration: 'createUser',
+              service: 'crm',
+              params: { email: 'not-an-email', name: 'A', surname: 'B' },
+            },
+            {
+              id: 'd',
+              type: 'integration',
+              integration: 'listUserEvents',
+              service: 'crm',
+              params: { userId: 'x' },
+              mapping: '@nope',
+            },
           ],
         },
       ],
@@ -50,12 +66,25 @@ describe('integration steps checked at start-up', () => {
 
   it('when the integration settings name a missing secret or a bad field, then start-up is refused naming its definition path', async () => {
     const steps = [{ id: 'a', type: 'end' }];
-    const secret = await startOn({ integrations: { services: { crm: { baseUrl: 'https://crm.example.com/', auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN_UNSET_FOR_TEST' } } } }, dialogs: [{ id: 'main', steps }] });
+    const secret = await startOn({
+      integrations: {
+        services: {
+          crm: { baseUrl: 'https://crm.example.com/', auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN_UNSET_FOR_TEST' } },
+        },
+      },
+      dialogs: [{ id: 'main', steps }],
+    });
     expect(secret).toMatch(/integrations\.services\.crm\.auth.*CRM_TOKEN_UNSET_FOR_TEST/);
-    const field = await startOn({ integrations: { services: { crm: { baseUrl: 'ftp://crm', auth: { type: 'none' } } } }, dialogs: [{ id: 'main', steps }] });
+    const field = await startOn({
+      integrations: { services: { crm: { baseUrl: 'ftp://crm', auth: { type: 'none' } } } },
+      dialogs: [{ id: 'main', steps }],
+    });
     expect(field).toMatch(/^Bot definition .* is invalid:\n {2}- integrations\.services\.crm\.baseUrl: /);
     const env = await startOn(
-      { integrations: { services: { crm: { baseUrl: 'https://crm.example.com/', baseUrlEnv: 'CRM_URL_FOR_TEST' } } }, dialogs: [{ id: 'main', steps }] },
+      {
+        integrations: { services: { crm: { baseUrl: 'https://crm.example.com/', baseUrlEnv: 'CRM_URL_FOR_TEST' } } },
+        dialogs: [{ id: 'main', steps }],
+      },
       {},
     );
     expect(env).toBe('started');

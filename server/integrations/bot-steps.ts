@@ -51,12 +51,26 @@ export function createBotIntegrations(
     caller: {
       async run(at, context) {
         const step = prepared.get(key(at.dialogId, at.stepId));
-        if (!step) return { ok: false, error: { kind: 'invalid_params', message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".` } };
+        if (!step)
+          return {
+            ok: false,
+            error: {
+              kind: 'invalid_params',
+              message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".`,
+            },
+          };
         return runtime.run(step, context, at);
       },
       asyncJob(at, context) {
         const step = prepared.get(key(at.dialogId, at.stepId));
-        if (!step) return { ok: false, error: { kind: 'invalid_params', message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".` } };
+        if (!step)
+          return {
+            ok: false,
+            error: {
+              kind: 'invalid_params',
+              message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".`,
+            },
+          };
         return { ok: true, job: runtime.asyncJob(step, context, at) };
       },
     },

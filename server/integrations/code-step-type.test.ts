@@ -23,7 +23,8 @@ describe("a bot's own step type in the runtime", () => {
     params: { type: 'object', properties: { to: { type: 'string' } } },
     output: {},
     async call({ request, params }: StepContext) {
-      if (params.to === 'nowhere') return request({ method: 'FETCH', url: 5 } as never).catch((error: Error) => error.message);
+      if (params.to === 'nowhere')
+        return request({ method: 'FETCH', url: 5 } as never).catch((error: Error) => error.message);
       if (params.to) return (await request({ method: 'GET', url: params.to as string })).body;
       // Waits until the test lets it go, long after the step has timed out, then tries a call.
       await new Promise<void>((resolve) => (release = resolve));
@@ -38,7 +39,14 @@ describe("a bot's own step type in the runtime", () => {
   const make = () =>
     IntegrationRuntime.create(
       { services: { crm: { baseUrl: `${upstream.url}/api/`, auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN' } } } },
-      { store, clock: systemClock, logger: captureLogger(), env: { CRM_TOKEN: TOKEN }, allowedHosts: ['127.0.0.1'], stepTypes: [gated] },
+      {
+        store,
+        clock: systemClock,
+        logger: captureLogger(),
+        env: { CRM_TOKEN: TOKEN },
+        allowedHosts: ['127.0.0.1'],
+        stepTypes: [gated],
+      },
     );
 
   beforeAll(async () => {
@@ -56,7 +64,10 @@ describe("a bot's own step type in the runtime", () => {
 
   it('when the module is still running after its timeout and then calls its API, then that call is refused and never sent', async () => {
     const runtime = make();
-    const result = await runtime.run({ type: 'gated', service: 'crm', params: {}, timeoutMs: 100 }, { userId: 'u-1', variables: {}, userData: {} });
+    const result = await runtime.run(
+      { type: 'gated', service: 'crm', params: {}, timeoutMs: 100 },
+      { userId: 'u-1', variables: {}, userData: {} },
+    );
     expect(result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
     release();
     await expect.poll(() => lateCall).toBeDefined();
@@ -67,7 +78,10 @@ describe("a bot's own step type in the runtime", () => {
 
   it("when the module asks for another host than its service's, then the call is refused and the service's token goes nowhere", async () => {
     const runtime = make();
-    const result = await runtime.run({ type: 'gated', service: 'crm', params: { to: `${other.url}/steal` } }, { userId: 'u-1', variables: {}, userData: {} });
+    const result = await runtime.run(
+      { type: 'gated', service: 'crm', params: { to: `${other.url}/steal` } },
+      { userId: 'u-1', variables: {}, userData: {} },
+    );
     expect(result).toMatchObject({ ok: false, error: { kind: 'invalid_params' } });
     expect(other.seen).toEqual([]);
     expect(JSON.stringify(await readAll(store))).not.toContain(TOKEN);
@@ -76,8 +90,14 @@ describe("a bot's own step type in the runtime", () => {
 
   it('when the module calls request without a method and url, then the error says what request needs', async () => {
     const runtime = make();
-    const result = await runtime.run({ type: 'gated', service: 'crm', params: { to: 'nowhere' } }, { userId: 'u-1', variables: {}, userData: {} });
-    expect(result).toEqual({ ok: true, output: "The gated step's code called request() without a method (GET, POST, PUT, PATCH, DELETE) and a url." });
+    const result = await runtime.run(
+      { type: 'gated', service: 'crm', params: { to: 'nowhere' } },
+      { userId: 'u-1', variables: {}, userData: {} },
+    );
+    expect(result).toEqual({
+      ok: true,
+      output: "The gated step's code called request() without a method (GET, POST, PUT, PATCH, DELETE) and a url.",
+    });
     await runtime.close();
   });
 
@@ -86,10 +106,19 @@ describe("a bot's own step type in the runtime", () => {
     ['crm', /default export must be an object/],
     [{ name: 'x', level: 'action', params: {}, output: {}, call() {}, retries: 3 }, /unknown field\(s\) retries/],
     [{ name: '1st', level: 'action', params: {}, output: {}, call() {} }, /"name" must be a name/],
-    [{ name: 'x', level: 'expert', params: {}, output: {}, call() {} }, /"level" must be "protocol", "service" or "action"/],
-    [{ name: 'x', level: 'action', params: { type: 'thing' }, output: {}, call() {} }, /"params" is not a valid JSON Schema/],
+    [
+      { name: 'x', level: 'expert', params: {}, output: {}, call() {} },
+      /"level" must be "protocol", "service" or "action"/,
+    ],
+    [
+      { name: 'x', level: 'action', params: { type: 'thing' }, output: {}, call() {} },
+      /"params" is not a valid JSON Schema/,
+    ],
     [{ name: 'x', level: 'action', params: {}, call() {} }, /"output" must be a JSON Schema object/],
-    [{ name: 'x', level: 'action', params: {}, output: {}, timing: 'later', call() {} }, /"timing" must be "sync" or "async"/],
+    [
+      { name: 'x', level: 'action', params: {}, output: {}, timing: 'later', call() {} },
+      /"timing" must be "sync" or "async"/,
+    ],
     [{ name: 'x', level: 'action', params: {}, output: {} }, /"call" must be a function/],
   ])('when a module exports %j, then the error says what to fix', (value, problem) => {
     expect(() => toStepType(value)).toThrow(problem);

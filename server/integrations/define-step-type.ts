@@ -43,7 +43,19 @@ export function defineStepType(type: StepTypeModule): StepTypeModule {
 }
 
 const NAME = /^[A-Za-z][\w-]{0,63}$/;
-const FIELDS = new Set(['name', 'level', 'description', 'params', 'output', 'timing', 'service', 'mappings', 'secrets', 'fixed', 'call']);
+const FIELDS = new Set([
+  'name',
+  'level',
+  'description',
+  'params',
+  'output',
+  'timing',
+  'service',
+  'mappings',
+  'secrets',
+  'fixed',
+  'call',
+]);
 // Only to check that a module's schemas compile; the registry compiles them again with its own options (formats included).
 let schemaCheck: Ajv | undefined;
 
@@ -53,37 +65,55 @@ let schemaCheck: Ajv | undefined;
  * here (at every start-up, for a bot that may use none of them).
  */
 export function toStepType(value: unknown, options: { readonly schemasCompiled?: boolean } = {}): CodeStepType {
-  if (value === undefined) throw new Error('has no default export; export default { name, level, params, output, call }');
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('its default export must be an object { name, level, params, output, call }');
+  if (value === undefined)
+    throw new Error('has no default export; export default { name, level, params, output, call }');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('its default export must be an object { name, level, params, output, call }');
   const type = value as Record<string, unknown>;
   const unknown = Object.keys(type).filter((key) => !FIELDS.has(key));
-  if (unknown.length > 0) throw new Error(`its step type has unknown field(s) ${unknown.join(', ')} (allowed: ${[...FIELDS].join(', ')})`);
-  if (typeof type.name !== 'string' || !NAME.test(type.name)) throw new Error('"name" must be a name of letters, digits, "_" or "-", starting with a letter');
-  if (!['protocol', 'service', 'action'].includes(type.level as string)) throw new Error(`step type "${type.name}": "level" must be "protocol", "service" or "action"`);
-  if (type.description !== undefined && typeof type.description !== 'string') throw new Error(`step type "${type.name}": "description" must be a string`);
+  if (unknown.length > 0)
+    throw new Error(`its step type has unknown field(s) ${unknown.join(', ')} (allowed: ${[...FIELDS].join(', ')})`);
+  if (typeof type.name !== 'string' || !NAME.test(type.name))
+    throw new Error('"name" must be a name of letters, digits, "_" or "-", starting with a letter');
+  if (!['protocol', 'service', 'action'].includes(type.level as string))
+    throw new Error(`step type "${type.name}": "level" must be "protocol", "service" or "action"`);
+  if (type.description !== undefined && typeof type.description !== 'string')
+    throw new Error(`step type "${type.name}": "description" must be a string`);
   for (const field of ['params', 'output'] as const) {
     const schema = type[field];
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error(`step type "${type.name}": "${field}" must be a JSON Schema object`);
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+      throw new Error(`step type "${type.name}": "${field}" must be a JSON Schema object`);
     try {
-      if (!options.schemasCompiled) (schemaCheck ??= new Ajv({ strict: false, validateFormats: false })).compile(schema);
+      if (!options.schemasCompiled)
+        (schemaCheck ??= new Ajv({ strict: false, validateFormats: false })).compile(schema);
     } catch (error) {
       throw new Error(`step type "${type.name}": "${field}" is not a valid JSON Schema: ${(error as Error).message}`);
     }
   }
-  if (type.timing !== undefined && type.timing !== 'sync' && type.timing !== 'async') throw new Error(`step type "${type.name}": "timing" must be "sync" or "async"`);
-  if (type.service !== undefined && type.service !== 'always' && type.service !== 'optional') throw new Error(`step type "${type.name}": "service" must be "always" or "optional"`);
-  if (type.mappings !== undefined && (typeof type.mappings !== 'object' || !Object.values(type.mappings as object).every((m) => typeof m === 'string'))) {
+  if (type.timing !== undefined && type.timing !== 'sync' && type.timing !== 'async')
+    throw new Error(`step type "${type.name}": "timing" must be "sync" or "async"`);
+  if (type.service !== undefined && type.service !== 'always' && type.service !== 'optional')
+    throw new Error(`step type "${type.name}": "service" must be "always" or "optional"`);
+  if (
+    type.mappings !== undefined &&
+    (typeof type.mappings !== 'object' || !Object.values(type.mappings as object).every((m) => typeof m === 'string'))
+  ) {
     throw new Error(`step type "${type.name}": "mappings" must map names to JSONata expressions`);
   }
   const declared = Object.keys(((type.params as { properties?: object }).properties ?? {}) as object);
   for (const field of ['secrets', 'fixed'] as const) {
     const names = type[field];
     if (names === undefined) continue;
-    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw new Error(`step type "${type.name}": "${field}" must be a list of parameter names`);
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+      throw new Error(`step type "${type.name}": "${field}" must be a list of parameter names`);
     const unknownNames = names.filter((n: string) => !declared.includes(n));
-    if (unknownNames.length > 0) throw new Error(`step type "${type.name}": "${field}" names ${unknownNames.map((n: string) => `"${n}"`).join(', ')}, which "params" does not declare`);
+    if (unknownNames.length > 0)
+      throw new Error(
+        `step type "${type.name}": "${field}" names ${unknownNames.map((n: string) => `"${n}"`).join(', ')}, which "params" does not declare`,
+      );
   }
-  if (typeof type.call !== 'function') throw new Error(`step type "${type.name}": "call" must be a function (ctx) => output`);
+  if (typeof type.call !== 'function')
+    throw new Error(`step type "${type.name}": "call" must be a function (ctx) => output`);
   const call = type.call as CodeStepType['call'];
   return {
     kind: 'code',

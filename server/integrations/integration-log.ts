@@ -37,7 +37,8 @@ export function integrationLogWriter(deps: {
   clock: Clock;
   logger: Logger;
   /** Counts calls made for users (not background pulls) by status, with their latency, for the studio's insights. */
-  insights?: () => { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
+  insights?: () =>
+    { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
 }): (userId: string) => CallRecorder {
   return (userId) => async (call, secrets) => {
     const data = toLogRecord(call, secrets);
@@ -46,15 +47,20 @@ export function integrationLogWriter(deps: {
     } catch (error) {
       deps.logger.error({ err: error, url: data.url }, 'could not write an integration log row');
     }
-    if (userId !== BACKGROUND_USER_ID) await deps.insights?.()?.integrationCall(userId, call.responseStatus, call.durationMs);
+    if (userId !== BACKGROUND_USER_ID)
+      await deps.insights?.()?.integrationCall(userId, call.responseStatus, call.durationMs);
   };
 }
 
 /** The spec's integrationLog fields (plus `error` when the call failed), with secrets redacted. */
 export function toLogRecord(call: CallRecord, secrets: readonly string[]): Record<string, unknown> {
   const requestType = call.requestHeaders['content-type'];
-  const requestBody = call.requestBody === undefined ? null : redactBodyText(call.requestBody.toString('utf8'), requestType, secrets);
-  const responseBody = call.responseBody === null ? null : redactBodyText(call.responseBody.toString('utf8'), call.responseHeaders?.['content-type'], secrets);
+  const requestBody =
+    call.requestBody === undefined ? null : redactBodyText(call.requestBody.toString('utf8'), requestType, secrets);
+  const responseBody =
+    call.responseBody === null
+      ? null
+      : redactBodyText(call.responseBody.toString('utf8'), call.responseHeaders?.['content-type'], secrets);
   return {
     url: redactUrl(call.url, secrets),
     method: call.method,
@@ -68,7 +74,9 @@ export function toLogRecord(call: CallRecord, secrets: readonly string[]): Recor
 }
 
 function truncate(text: string): string {
-  return text.length <= LOG_BODY_LIMIT ? text : `${text.slice(0, LOG_BODY_LIMIT)}…[truncated, ${text.length} characters in all]`;
+  return text.length <= LOG_BODY_LIMIT
+    ? text
+    : `${text.slice(0, LOG_BODY_LIMIT)}…[truncated, ${text.length} characters in all]`;
 }
 
 /** Sends through the safe client and records the call, whether it answered or failed. */
@@ -79,18 +87,36 @@ export async function sendAndRecord(
   secrets: readonly string[],
 ): Promise<HttpResponse> {
   const started = performance.now();
-  const base = { url: request.url, method: request.method.toUpperCase(), requestHeaders: request.headers ?? {}, requestBody: request.body };
+  const base = {
+    url: request.url,
+    method: request.method.toUpperCase(),
+    requestHeaders: request.headers ?? {},
+    requestBody: request.body,
+  };
   try {
     const response = await http.send(request);
     await record(
-      { ...base, responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body, durationMs: performance.now() - started },
+      {
+        ...base,
+        responseStatus: response.status,
+        responseHeaders: response.headers,
+        responseBody: response.body,
+        durationMs: performance.now() - started,
+      },
       secrets,
     );
     return response;
   } catch (error) {
-    const failure = error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
+    const failure =
+      error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
     await record(
-      { ...base, responseStatus: null, responseBody: null, durationMs: performance.now() - started, error: { kind: failure.kind, message: failure.message } },
+      {
+        ...base,
+        responseStatus: null,
+        responseBody: null,
+        durationMs: performance.now() - started,
+        error: { kind: failure.kind, message: failure.message },
+      },
       secrets,
     );
     throw failure;

@@ -9,7 +9,9 @@ export function compileMapping(expression: string, where: string): CompiledMappi
   try {
     compiled = jsonata(expression);
   } catch (error) {
-    throw new IntegrationConfigError(`${where}: the JSONata mapping does not parse: ${(error as { message?: string }).message ?? String(error)}`);
+    throw new IntegrationConfigError(
+      `${where}: the JSONata mapping does not parse: ${(error as { message?: string }).message ?? String(error)}`,
+    );
   }
   return async (input) => normalise(await compiled.evaluate(input));
 }

@@ -32,19 +32,29 @@ export function prepareStep(
   const parsed = integrationStepSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new IntegrationConfigError(`${where}${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
+    throw new IntegrationConfigError(
+      `${where}${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`,
+    );
   }
   const step = parsed.data;
   const compiled = registry.get(step.type);
-  if (!compiled) throw new IntegrationConfigError(`${where}.type: unknown integration step type "${step.type}" (known: ${registry.names().join(', ')})`);
+  if (!compiled)
+    throw new IntegrationConfigError(
+      `${where}.type: unknown integration step type "${step.type}" (known: ${registry.names().join(', ')})`,
+    );
   const type = compiled.type;
 
   let service: CompiledService | undefined;
   if (step.service !== undefined) {
     service = services.get(step.service);
-    if (!service) throw new IntegrationConfigError(`${where}.service: no service named "${step.service}" (configured: ${[...services.keys()].join(', ') || 'none'})`);
+    if (!service)
+      throw new IntegrationConfigError(
+        `${where}.service: no service named "${step.service}" (configured: ${[...services.keys()].join(', ') || 'none'})`,
+      );
   } else if (type.kind !== 'dataset' && type.needsService === 'always') {
-    throw new IntegrationConfigError(`${where}.service: step type "${type.name}" calls a configured service; name one in "service".`);
+    throw new IntegrationConfigError(
+      `${where}.service: step type "${type.name}" calls a configured service; name one in "service".`,
+    );
   }
 
   if (type.kind === 'code') checkFixedParams(step.params, type.secretParams, type.fixedParams, `${where}.params`, env);
@@ -60,7 +70,13 @@ export function prepareStep(
   if (step.mapping?.startsWith('@')) {
     const expression = type.mappings?.[step.mapping.slice(1)];
     if (!expression) {
-      throw new IntegrationConfigError(`${where}.mapping: step type "${type.name}" offers no mapping ${step.mapping} (offers: ${Object.keys(type.mappings ?? {}).map((m) => `@${m}`).join(', ') || 'none'})`);
+      throw new IntegrationConfigError(
+        `${where}.mapping: step type "${type.name}" offers no mapping ${step.mapping} (offers: ${
+          Object.keys(type.mappings ?? {})
+            .map((m) => `@${m}`)
+            .join(', ') || 'none'
+        })`,
+      );
     }
     mapping = compileMapping(expression, `${where}.mapping`);
   } else if (step.mapping) mapping = compileMapping(step.mapping, `${where}.mapping`);
@@ -71,7 +87,9 @@ export function prepareStep(
 function templatedPaths(value: unknown, at: string): string[] {
   if (typeof value === 'string') return isTemplated(value) ? [at] : [];
   if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, inner]) => templatedPaths(inner, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    return Object.entries(value).flatMap(([key, inner]) =>
+      templatedPaths(inner, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+    );
   }
   return [];
 }
@@ -98,17 +116,23 @@ function checkFixedParams(
 ): void {
   for (const name of new Set([...secretParams, ...fixedParams])) {
     if (isTemplated(params[name])) {
-      throw new IntegrationConfigError(`${where}.${name}: must be written as it is, without {{templates}}: it names a secret or an address a secret is sent to.`);
+      throw new IntegrationConfigError(
+        `${where}.${name}: must be written as it is, without {{templates}}: it names a secret or an address a secret is sent to.`,
+      );
     }
   }
   for (const name of secretParams) {
     const secret = params[name];
     if (secret === undefined) continue;
     if (typeof secret !== 'string' || !SECRET_NAME.test(secret)) {
-      throw new IntegrationConfigError(`${where}.${name}: must be the name of a secret (an environment variable) such as "SLACK_BOT_TOKEN", never the secret itself.`);
+      throw new IntegrationConfigError(
+        `${where}.${name}: must be the name of a secret (an environment variable) such as "SLACK_BOT_TOKEN", never the secret itself.`,
+      );
     }
     if ((env[secret] ?? '').trim() === '') {
-      throw new IntegrationConfigError(`${where}.${name}: the secret ${secret} is not set; set the environment variable ${secret} (or the studio secret of that name) to the value this step authenticates with.`);
+      throw new IntegrationConfigError(
+        `${where}.${name}: the secret ${secret} is not set; set the environment variable ${secret} (or the studio secret of that name) to the value this step authenticates with.`,
+      );
     }
   }
 }

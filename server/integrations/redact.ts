@@ -6,10 +6,15 @@
  */
 export const REDACTED = '[redacted]';
 
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key)$|api[-_]?key|token|secret|password|signature/i;
-const SECRET_FIELD = /^(password|passwd|client_secret|access_token|refresh_token|id_token|api[-_]?key|secret|token|auth_?token|code)$/i;
+const SECRET_HEADER =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-functions-key)$|api[-_]?key|token|secret|password|signature/i;
+const SECRET_FIELD =
+  /^(password|passwd|client_secret|access_token|refresh_token|id_token|api[-_]?key|secret|token|auth_?token|code)$/i;
 
-export function redactHeaders(headers: Readonly<Record<string, string>>, secrets: readonly string[] = []): Record<string, string> {
+export function redactHeaders(
+  headers: Readonly<Record<string, string>>,
+  secrets: readonly string[] = [],
+): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? REDACTED : scrub(value, secrets)]),
   );
@@ -20,7 +25,8 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = REDACTED;
-    for (const name of [...parsed.searchParams.keys()]) if (SECRET_FIELD.test(name)) parsed.searchParams.set(name, REDACTED);
+    for (const name of [...parsed.searchParams.keys()])
+      if (SECRET_FIELD.test(name)) parsed.searchParams.set(name, REDACTED);
     return scrub(parsed.href, secrets);
   } catch {
     return scrub(url, secrets);
@@ -49,7 +55,9 @@ export function redactBodyText(text: string, contentType: string | undefined, se
 export function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_FIELD.test(key) ? REDACTED : redactValue(inner)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, SECRET_FIELD.test(key) ? REDACTED : redactValue(inner)]),
+    );
   }
   return value;
 }
@@ -58,7 +66,8 @@ export function redactValue(value: unknown): unknown {
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   // Longest first: a secret that contains another must go whole, not leave its rest behind.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
   return out;
 }
 

@@ -9,7 +9,13 @@ import { noAuth } from './auth/authenticator.ts';
 import { authorizedCall } from './authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
 import type { DatasetCluster } from './datasets/dataset-cluster.ts';
-import { IntegrationConfigError, IntegrationError, isRetryable, STEP_CODE_ERROR_KINDS, type IntegrationErrorKind } from './http/integration-error.ts';
+import {
+  IntegrationConfigError,
+  IntegrationError,
+  isRetryable,
+  STEP_CODE_ERROR_KINDS,
+  type IntegrationErrorKind,
+} from './http/integration-error.ts';
 import type { OutboundGate } from '../ports/outbound-gate.ts';
 import { GatedHttpClient } from './http/gated-http-client.ts';
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
@@ -56,7 +62,8 @@ export interface IntegrationRuntimeDeps {
   /** Cluster mode: background datasets are pulled by one node and reloaded by all (datasets/dataset-cluster.ts). */
   readonly datasetCluster?: DatasetCluster;
   /** The studio's insights count each call made for a user (by status, with its latency). */
-  readonly insights?: () => { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
+  readonly insights?: () =>
+    { integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> } | undefined;
   /** Daily counters step types keep (`ctx.usage`, a language model's token budget); without it such a step fails. */
   readonly usage?: UsageCounters;
   /**
@@ -68,7 +75,13 @@ export interface IntegrationRuntimeDeps {
   readonly gate?: OutboundGate;
 }
 
-const REQUEST_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] satisfies PreparedRequest['method'][];
+const REQUEST_METHODS: readonly string[] = [
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+] satisfies PreparedRequest['method'][];
 
 /** The job kind of async integration calls (server/jobs/handlers/integration.ts). */
 export const INTEGRATION_JOB_KIND = 'integration';
@@ -98,7 +111,9 @@ export class IntegrationRuntime {
     const parsed = integrationSettingsSchema.safeParse(settingsInput ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new IntegrationConfigError(`integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`);
+      throw new IntegrationConfigError(
+        `integrations${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'is invalid'}`,
+      );
     }
     this.registry = deps.registry ?? new StepTypeRegistry([...BUILT_IN_STEP_TYPES, ...(deps.stepTypes ?? [])]);
     const httpOptions = { ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}) };
@@ -141,7 +156,11 @@ export class IntegrationRuntime {
   }
 
   /** Runs a step for a user: synchronously, or by scheduling a durable job for async steps. Never throws for call failures. */
-  async run(stepInput: IntegrationStepInput | PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): Promise<IntegrationResult> {
+  async run(
+    stepInput: IntegrationStepInput | PreparedStep,
+    context: IntegrationContext,
+    origin?: { readonly dialogId: string; readonly stepId: string },
+  ): Promise<IntegrationResult> {
     let prepared: PreparedStep;
     try {
       prepared = 'compiled' in stepInput ? stepInput : this.prepare(stepInput);
@@ -156,7 +175,10 @@ export class IntegrationRuntime {
    * Runs an async job's call; throws (an IntegrationError) when the failure is transient, so the job
    * runner retries with backoff. Answers the failure when the call failed for good without a throw.
    */
-  async runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<IntegrationFailure | undefined> {
+  async runJob(
+    payload: Readonly<Record<string, unknown>>,
+    attempt: { attempt: number; maxAttempts: number },
+  ): Promise<IntegrationFailure | undefined> {
     const step = payload.step as IntegrationStepInput;
     const context = payload.context as IntegrationContext;
     const prepared = this.prepare(step, 'integration job');
@@ -165,15 +187,31 @@ export class IntegrationRuntime {
     const failure = new IntegrationError(result.error.kind, result.error.message, result.error.status);
     if (isRetryable(result.error) && attempt.attempt < attempt.maxAttempts) throw failure;
     this.deps.logger.warn(
-      { event: 'integration_async_failed', stepType: prepared.step.type, kind: result.error.kind, attempt: attempt.attempt },
+      {
+        event: 'integration_async_failed',
+        stepType: prepared.step.type,
+        kind: result.error.kind,
+        attempt: attempt.attempt,
+      },
       'an asynchronous integration call failed for good',
     );
     if (isRetryable(result.error)) throw failure; // last attempt: let the job end as dead
     return result.error;
   }
 
-  private async schedule(prepared: PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): Promise<IntegrationResult> {
-    if (!this.deps.scheduler) return { ok: false, error: { kind: 'invalid_params', message: 'Asynchronous steps need the job scheduler, which this server was started without.' } };
+  private async schedule(
+    prepared: PreparedStep,
+    context: IntegrationContext,
+    origin?: { readonly dialogId: string; readonly stepId: string },
+  ): Promise<IntegrationResult> {
+    if (!this.deps.scheduler)
+      return {
+        ok: false,
+        error: {
+          kind: 'invalid_params',
+          message: 'Asynchronous steps need the job scheduler, which this server was started without.',
+        },
+      };
     const job = this.asyncJob(prepared, context, origin);
     await this.deps.scheduler.schedule(job);
     return { ok: true, output: null, scheduled: job.id };
@@ -184,11 +222,16 @@ export class IntegrationRuntime {
    * outbox (TurnCommit.jobs), so the call is scheduled exactly when the turn commits.
    * `origin`: the step that asked for it, named when the call fails for good (integration.failed).
    */
-  asyncJob(prepared: PreparedStep, context: IntegrationContext, origin?: { readonly dialogId: string; readonly stepId: string }): NewJob {
+  asyncJob(
+    prepared: PreparedStep,
+    context: IntegrationContext,
+    origin?: { readonly dialogId: string; readonly stepId: string },
+  ): NewJob {
     // Parameters are filled now: the call reports the moment the user passed the step.
     // Only the variable holding a user's token (if the service needs it) travels with the job.
     const tokenVariable = prepared.service?.userTokenVariable;
-    const variables = tokenVariable && tokenVariable in context.variables ? { [tokenVariable]: context.variables[tokenVariable] } : {};
+    const variables =
+      tokenVariable && tokenVariable in context.variables ? { [tokenVariable]: context.variables[tokenVariable] } : {};
     const params = fillTemplates(prepared.step.params, context);
     return {
       id: `integration:${randomUUID()}`,
@@ -203,14 +246,21 @@ export class IntegrationRuntime {
     };
   }
 
-  private async execute(prepared: PreparedStep, context: IntegrationContext, fillParams: boolean): Promise<IntegrationResult> {
+  private async execute(
+    prepared: PreparedStep,
+    context: IntegrationContext,
+    fillParams: boolean,
+  ): Promise<IntegrationResult> {
     const { step, compiled } = prepared;
     const started = performance.now();
     const took = () => (performance.now() - started) / 1000;
     try {
       const params = structuredClone(fillParams ? fillTemplates(step.params, context) : step.params);
       if (!compiled.params(params)) {
-        throw new IntegrationError('invalid_params', `The parameters of the ${step.type} step do not fit its schema: ${describeErrors(compiled.params.errors)}.`);
+        throw new IntegrationError(
+          'invalid_params',
+          `The parameters of the ${step.type} step do not fit its schema: ${describeErrors(compiled.params.errors)}.`,
+        );
       }
       const type = compiled.type;
       const raw =
@@ -223,35 +273,66 @@ export class IntegrationRuntime {
                 : this.callCode(prepared, type, params as Record<string, unknown>, context),
             );
       if (!compiled.output(raw)) {
-        throw new IntegrationError('invalid_body', `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`);
+        throw new IntegrationError(
+          'invalid_body',
+          `The answer to the ${step.type} step does not have the expected shape: ${describeErrors(compiled.output.errors)}.`,
+        );
       }
       const output = prepared.mapping ? await this.map(prepared, raw) : raw;
       this.deps.metrics?.integrationCall(callLabels(step), 'ok', { seconds: took(), status: 'ok' });
       return { ok: true, output };
     } catch (error) {
-      const failure = error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
+      const failure =
+        error instanceof IntegrationError ? error : new IntegrationError('network', (error as Error).message);
       this.deps.metrics?.integrationCall(callLabels(step), 'error', { seconds: took(), status: failure.kind });
       this.deps.logger.warn(
-        { event: 'integration_failed', stepType: step.type, userId: context.userId, kind: failure.kind, status: failure.status },
+        {
+          event: 'integration_failed',
+          stepType: step.type,
+          userId: context.userId,
+          kind: failure.kind,
+          status: failure.status,
+        },
         failure.message,
       );
-      return { ok: false, error: { kind: failure.kind, message: failure.message, ...(failure.status === undefined ? {} : { status: failure.status }) } };
+      return {
+        ok: false,
+        error: {
+          kind: failure.kind,
+          message: failure.message,
+          ...(failure.status === undefined ? {} : { status: failure.status }),
+        },
+      };
     }
   }
 
-  private async callHttp(prepared: PreparedStep, type: HttpStepType, params: Record<string, unknown>, context: IntegrationContext): Promise<unknown> {
+  private async callHttp(
+    prepared: PreparedStep,
+    type: HttpStepType,
+    params: Record<string, unknown>,
+    context: IntegrationContext,
+  ): Promise<unknown> {
     const response = await this.send(prepared, type.buildRequest(params), context);
     const error =
       type.errorOf?.(response) ??
       (response.status < 200 || response.status > 299
-        ? new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${prepared.step.type} step.`, response.status)
+        ? new IntegrationError(
+            'status',
+            `${new URL(response.url).host} answered ${response.status} to the ${prepared.step.type} step.`,
+            response.status,
+          )
         : undefined);
     if (error) throw error;
     return type.readOutput(response);
   }
 
   /** Runs a code step type: its calls go through `send` (guarded, authorized, logged); a throw of its own is a step_code error. */
-  private async callCode(prepared: PreparedStep, type: CodeStepType, params: Record<string, unknown>, context: IntegrationContext): Promise<unknown> {
+  private async callCode(
+    prepared: PreparedStep,
+    type: CodeStepType,
+    params: Record<string, unknown>,
+    context: IntegrationContext,
+  ): Promise<unknown> {
     const fields = { stepType: type.name, userId: context.userId };
     // The step's timeout bounds the whole of `call`: a module still running past it (the step has
     // already failed as a timeout) must not go on calling the customer's systems.
@@ -260,7 +341,13 @@ export class IntegrationRuntime {
     // Code cannot be stopped from outside: the signal tells a module that honours it that the step is
     // over (timed out or done), so it can stop waiting; one that ignores it only loses its late calls.
     const over = new AbortController();
-    const stop = setTimeout(() => over.abort(new IntegrationError('timeout', `The ${type.name} step did not finish within ${prepared.step.timeoutMs} ms.`)), prepared.step.timeoutMs);
+    const stop = setTimeout(
+      () =>
+        over.abort(
+          new IntegrationError('timeout', `The ${type.name} step did not finish within ${prepared.step.timeoutMs} ms.`),
+        ),
+      prepared.step.timeoutMs,
+    );
     // The credentials this step's calls used, scrubbed from anything its code says.
     const secrets = new Set<string>();
     const used = (values: readonly string[]) => values.forEach((value) => secrets.add(value));
@@ -276,31 +363,50 @@ export class IntegrationRuntime {
       request: async (request) => {
         const left = Math.floor(deadline - performance.now());
         if (finished || left <= 0) {
-          throw new IntegrationError('timeout', `The ${type.name} step is over (its ${prepared.step.timeoutMs} ms have passed); it makes no more calls.`);
+          throw new IntegrationError(
+            'timeout',
+            `The ${type.name} step is over (its ${prepared.step.timeoutMs} ms have passed); it makes no more calls.`,
+          );
         }
         // A JavaScript module has no compiler to catch a malformed request: say what is wrong here.
         if (!request || typeof request.url !== 'string' || !REQUEST_METHODS.includes(request.method)) {
-          throw new IntegrationError('invalid_params', `The ${type.name} step's code called request() without a method (${REQUEST_METHODS.join(', ')}) and a url.`);
+          throw new IntegrationError(
+            'invalid_params',
+            `The ${type.name} step's code called request() without a method (${REQUEST_METHODS.join(', ')}) and a url.`,
+          );
         }
         const response = await this.send(prepared, request, context, left, used, () => [...secrets]);
         if (response.status < 200 || response.status > 299) {
-          throw new IntegrationError('status', `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`, response.status);
+          throw new IntegrationError(
+            'status',
+            `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`,
+            response.status,
+          );
         }
         const body = lenientBody(response);
         return { status: response.status, headers: response.headers, body: body === '' ? null : body };
       },
       log: {
-        info: (message, extra) => this.deps.logger.info({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
-        warn: (message, extra) => this.deps.logger.warn({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
+        info: (message, extra) =>
+          this.deps.logger.info({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
+        warn: (message, extra) =>
+          this.deps.logger.warn({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
       },
       secret: (param) => {
         if (!type.secretParams.includes(param)) {
-          throw new IntegrationError('invalid_params', `The ${type.name} step's code asked for the secret of "${param}", which its type does not list in "secrets".`);
+          throw new IntegrationError(
+            'invalid_params',
+            `The ${type.name} step's code asked for the secret of "${param}", which its type does not list in "secrets".`,
+          );
         }
         const name = params[param];
         if (name === undefined) return undefined;
         const value = typeof name === 'string' ? this.deps.env[name]?.trim() : undefined;
-        if (!value) throw new IntegrationError('auth', `The secret the ${type.name} step names in "${param}" is not set any more; set it again.`);
+        if (!value)
+          throw new IntegrationError(
+            'auth',
+            `The secret the ${type.name} step names in "${param}" is not set any more; set it again.`,
+          );
         hide(value);
         return value;
       },
@@ -309,8 +415,16 @@ export class IntegrationRuntime {
       },
       usage: (counter) => {
         const usage = this.deps.usage;
-        if (!usage) throw new IntegrationError('invalid_params', `The ${type.name} step keeps a daily count, and this server was started without usage counters.`);
-        const key = () => ({ counter: `${type.name}:${counter}`, userId: context.userId, day: utcDay(this.deps.clock.now()) });
+        if (!usage)
+          throw new IntegrationError(
+            'invalid_params',
+            `The ${type.name} step keeps a daily count, and this server was started without usage counters.`,
+          );
+        const key = () => ({
+          counter: `${type.name}:${counter}`,
+          userId: context.userId,
+          day: utcDay(this.deps.clock.now()),
+        });
         return { read: () => usage.readUsage(key()), add: (amount) => usage.addUsage(key(), amount) };
       },
     };
@@ -325,7 +439,11 @@ export class IntegrationRuntime {
       const message = scrub(String((error as Error)?.message ?? error), [...secrets, ...held]);
       const { kind, status } = (error ?? {}) as { kind?: unknown; status?: unknown };
       if (typeof kind === 'string' && STEP_CODE_ERROR_KINDS.includes(kind as IntegrationErrorKind)) {
-        throw new IntegrationError(kind as IntegrationErrorKind, `The ${type.name} step failed: ${message}`, typeof status === 'number' ? status : undefined);
+        throw new IntegrationError(
+          kind as IntegrationErrorKind,
+          `The ${type.name} step failed: ${message}`,
+          typeof status === 'number' ? status : undefined,
+        );
       }
       throw new IntegrationError('step_code', `The ${type.name} step failed: ${message}`);
     } finally {
@@ -346,11 +464,18 @@ export class IntegrationRuntime {
   ): Promise<HttpResponse> {
     const url = this.resolveUrl(request.url, prepared.service);
     for (const [name, value] of Object.entries(request.query ?? {})) {
-      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
+      for (const item of Array.isArray(value) ? value : [value])
+        if (item !== undefined && item !== null) url.searchParams.append(name, String(item));
     }
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     const body =
-      request.method === 'GET' ? undefined : request.form !== undefined ? new URLSearchParams(request.form).toString() : request.json !== undefined ? JSON.stringify(request.json) : undefined;
+      request.method === 'GET'
+        ? undefined
+        : request.form !== undefined
+          ? new URLSearchParams(request.form).toString()
+          : request.json !== undefined
+            ? JSON.stringify(request.json)
+            : undefined;
     // A type may name its own (Slack asks for "application/json; charset=utf-8").
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['content-type'] = request.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json';
@@ -376,42 +501,62 @@ export class IntegrationRuntime {
     }
     if (url && service && url.origin !== new URL(service.baseUrl).origin) {
       // The service's credentials must never travel to another host, whatever a template filled in.
-      throw new IntegrationError('invalid_params', `The address ${url.origin} is not the ${service.name} service's (${new URL(service.baseUrl).origin}); a step with a service calls that service only.`);
+      throw new IntegrationError(
+        'invalid_params',
+        `The address ${url.origin} is not the ${service.name} service's (${new URL(service.baseUrl).origin}); a step with a service calls that service only.`,
+      );
     }
     if (url) return url;
-    throw new IntegrationError('invalid_params', `"${target.slice(0, 200)}" is not an absolute http(s) URL, and the step names no service to resolve it under.`);
+    throw new IntegrationError(
+      'invalid_params',
+      `"${target.slice(0, 200)}" is not an absolute http(s) URL, and the step names no service to resolve it under.`,
+    );
   }
 
   private queryDataset(params: Record<string, unknown>): unknown[] {
     const name = params.dataset as string;
-    if (!this.datasets.has(name)) throw new IntegrationError('invalid_params', `There is no background dataset named "${name}".`);
+    if (!this.datasets.has(name))
+      throw new IntegrationError('invalid_params', `There is no background dataset named "${name}".`);
     const near =
       typeof params.lat === 'number' && typeof params.lon === 'number' && typeof params.radiusKm === 'number'
         ? { lat: params.lat, lon: params.lon, radiusKm: params.radiusKm }
         : undefined;
     return this.datasets
       .query(name, { tags: params.tags as string[], limit: params.limit as number, ...(near ? { near } : {}) })
-      .map(({ row, distanceKm }) => ({ ...row.data, id: row.id, ...(distanceKm === undefined ? {} : { distanceKm: Math.round(distanceKm * 1000) / 1000 }) }));
+      .map(({ row, distanceKm }) => ({
+        ...row.data,
+        id: row.id,
+        ...(distanceKm === undefined ? {} : { distanceKm: Math.round(distanceKm * 1000) / 1000 }),
+      }));
   }
 
   private async map(prepared: PreparedStep, raw: unknown): Promise<unknown> {
     try {
       return await prepared.mapping!(raw);
     } catch (error) {
-      throw new IntegrationError('invalid_body', `The mapping of the ${prepared.step.type} step failed on the answer: ${(error as { message?: string }).message ?? String(error)}`);
+      throw new IntegrationError(
+        'invalid_body',
+        `The mapping of the ${prepared.step.type} step failed on the answer: ${(error as { message?: string }).message ?? String(error)}`,
+      );
     }
   }
 
   private withDeadline<T>(timeoutMs: number, work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new IntegrationError('timeout', `The step did not finish within ${timeoutMs} ms.`)), timeoutMs + 50);
+      timer = setTimeout(
+        () => reject(new IntegrationError('timeout', `The step did not finish within ${timeoutMs} ms.`)),
+        timeoutMs + 50,
+      );
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }
 }
 
 /** The metric labels of a step's calls: its type and its service ("none" for a type that calls none). */
-function callLabels(step: { readonly type: string; readonly service?: string | undefined }): { step: string; service: string } {
+function callLabels(step: { readonly type: string; readonly service?: string | undefined }): {
+  step: string;
+  service: string;
+} {
   return { step: step.type, service: step.service ?? 'none' };
 }

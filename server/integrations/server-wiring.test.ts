@@ -11,7 +11,11 @@ describe('integration layer in the running server', () => {
   });
 
   it('when a dataset push arrives without the key, then 401 comes before anything else', async () => {
-    const response = await fetch(`${server.url}/api/management/datasets/nowhere`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[]' });
+    const response = await fetch(`${server.url}/api/management/datasets/nowhere`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '[]',
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
   });
@@ -23,7 +27,9 @@ describe('integration layer in the running server', () => {
       body: '[]',
     });
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('no dataset named "nowhere"') } });
+    expect(await response.json()).toMatchObject({
+      error: { code: 'not_found', message: expect.stringContaining('no dataset named "nowhere"') },
+    });
   });
 
   it('when a dataset endpoint is asked with a method it does not serve, then 405 names the methods it does in Allow', async () => {
@@ -39,8 +45,19 @@ describe('integration layer in the running server', () => {
 
   it("when the demo bot runs, then the integration runtime knows every built-in step type, the presets and the bot's own", () => {
     expect(server.integrations.registry.names()).toEqual([
-      'http', 'service', 'listUserEvents', 'createUser', 'sendTrackingEvent', 'queryDataset',
-      'sendWebhook', 'googleSheetsAppendRow', 'googleSheetsLookupRows', 'slackPostMessage', 'hubspotUpsertContact', 'zendeskCreateTicket', 'chatCompletion',
+      'http',
+      'service',
+      'listUserEvents',
+      'createUser',
+      'sendTrackingEvent',
+      'queryDataset',
+      'sendWebhook',
+      'googleSheetsAppendRow',
+      'googleSheetsLookupRows',
+      'slackPostMessage',
+      'hubspotUpsertContact',
+      'zendeskCreateTicket',
+      'chatCompletion',
       'loyaltyPoints',
     ]);
   });

@@ -45,7 +45,11 @@ export function compileServices(
 }
 
 /** baseUrlEnv, when set, wins; a value that is not an http(s) URL stops start-up naming the variable. */
-function resolveBaseUrl(name: string, service: ServiceConfig, env: Readonly<Record<string, string | undefined>>): string {
+function resolveBaseUrl(
+  name: string,
+  service: ServiceConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   const value = service.baseUrlEnv === undefined ? undefined : env[service.baseUrlEnv]?.trim();
   if (!value) return service.baseUrl;
   let url: URL | undefined;
@@ -55,7 +59,9 @@ function resolveBaseUrl(name: string, service: ServiceConfig, env: Readonly<Reco
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new IntegrationConfigError(`integrations.services.${name}.baseUrlEnv: ${service.baseUrlEnv} must be an http(s) URL such as "https://crm.example.com/api/" (got ${JSON.stringify(value.slice(0, 100))})`);
+    throw new IntegrationConfigError(
+      `integrations.services.${name}.baseUrlEnv: ${service.baseUrlEnv} must be an http(s) URL such as "https://crm.example.com/api/" (got ${JSON.stringify(value.slice(0, 100))})`,
+    );
   }
   return url.href;
 }

@@ -19,7 +19,10 @@ export const integrationStepSchema = z
     /** Synchronous deadline, default 5 s; the spec wants answers within a few seconds. */
     timeoutMs: z.number().int().min(100).max(30_000).default(5000),
     /** fatal | dialog:<dialogId> | flag:<variable>. */
-    onError: z.string().regex(/^(fatal|dialog:[\w-]+|flag:[\w.-]+)$/, 'must be fatal, dialog:<dialogId> or flag:<variable>').default('fatal'),
+    onError: z
+      .string()
+      .regex(/^(fatal|dialog:[\w-]+|flag:[\w.-]+)$/, 'must be fatal, dialog:<dialogId> or flag:<variable>')
+      .default('fatal'),
     /** Conversation variable that receives the output. */
     output: z.string().min(1).optional(),
     /** A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. @cards). */
@@ -32,7 +35,10 @@ export const integrationStepSchema = z
 export type IntegrationStep = z.infer<typeof integrationStepSchema>;
 export type IntegrationStepInput = z.input<typeof integrationStepSchema>;
 
-export type ErrorPolicy = { readonly kind: 'fatal' } | { readonly kind: 'dialog'; readonly dialogId: string } | { readonly kind: 'flag'; readonly variable: string };
+export type ErrorPolicy =
+  | { readonly kind: 'fatal' }
+  | { readonly kind: 'dialog'; readonly dialogId: string }
+  | { readonly kind: 'flag'; readonly variable: string };
 
 /** The step's error policy, parsed for the engine. */
 export function errorPolicyOf(step: Pick<IntegrationStep, 'onError'>): ErrorPolicy {

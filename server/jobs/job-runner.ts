@@ -174,7 +174,8 @@ export class JobRunner implements Scheduler {
     clearTimeout(this.timer);
     await this.polling;
     // Jobs handed over directly may still be starting: wait for those too.
-    while (this.inFlight.size > 0 || this.handing.size > 0) await Promise.allSettled([...this.inFlight, ...this.handing]);
+    while (this.inFlight.size > 0 || this.handing.size > 0)
+      await Promise.allSettled([...this.inFlight, ...this.handing]);
   }
 
   private wakeIn(delay: number): void {
@@ -242,7 +243,17 @@ export class JobRunner implements Scheduler {
   private async execute(job: Job): Promise<void> {
     const { store, clock, logger } = this.options;
     const handler = this.handlers.get(job.kind);
-    logger.debug?.({ event: 'job_started', jobId: job.id, kind: job.kind, attempt: job.attempts, of: job.maxAttempts, lateMs: Math.max(0, clock.now() - job.runAt) }, 'job claimed');
+    logger.debug?.(
+      {
+        event: 'job_started',
+        jobId: job.id,
+        kind: job.kind,
+        attempt: job.attempts,
+        of: job.maxAttempts,
+        lateMs: Math.max(0, clock.now() - job.runAt),
+      },
+      'job claimed',
+    );
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
       // Let waiting requests in between jobs: a claimed batch would otherwise run back to back.

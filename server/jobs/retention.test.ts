@@ -41,14 +41,37 @@ for (const leg of storeLegs()) {
       await turnAt(before.store, 'old-user', now - 40 * DAY, 'old');
       await turnAt(before.store, 'both-user', now - 31 * DAY, 'older');
       const both = await before.store.getUser('both-user');
-      await before.store.commitTurn({ userId: 'both-user', expectedVersion: both!.version, patch: {}, now: now - 29 * DAY, botEntries: [{ from: 'bot', at: now - 29 * DAY, message: text('younger answer') }] });
-      for (const [kind, age] of [['nlpLog', 31], ['nlpLog', 29], ['integrationLog', 400], ['urlTracker', 8], ['urlTracker', 6]] as const) {
+      await before.store.commitTurn({
+        userId: 'both-user',
+        expectedVersion: both!.version,
+        patch: {},
+        now: now - 29 * DAY,
+        botEntries: [{ from: 'bot', at: now - 29 * DAY, message: text('younger answer') }],
+      });
+      for (const [kind, age] of [
+        ['nlpLog', 31],
+        ['nlpLog', 29],
+        ['integrationLog', 400],
+        ['urlTracker', 8],
+        ['urlTracker', 6],
+      ] as const) {
         await before.store.appendLog(kind, { userId: 'both-user', timestamp: now - age * DAY, data: { age } });
       }
       // Insights keep the users' words in conversation summaries and in the counters of what was not understood.
       const summary = (userId: string, startedAt: number) => ({
-        userId, startedAt, lastAt: startedAt, channel: 'webchat', version: 'v1', lastVersion: 'v1', steps: [], lastStep: null,
-        integrationError: false, messages: 1, text: `${userId} words`, userData: {}, events: [],
+        userId,
+        startedAt,
+        lastAt: startedAt,
+        channel: 'webchat',
+        version: 'v1',
+        lastVersion: 'v1',
+        steps: [],
+        lastStep: null,
+        integrationError: false,
+        messages: 1,
+        text: `${userId} words`,
+        userData: {},
+        events: [],
       });
       await before.insights.room.record({
         counts: [
@@ -60,22 +83,41 @@ for (const leg of storeLegs()) {
       });
       await before.stop();
 
-      server = await startTestServer({ ...env, RETENTION_TRANSCRIPT_DAYS: '30', RETENTION_NLP_LOG_DAYS: '30', RETENTION_URL_TRACKER_DAYS: '7' }, dataDir);
+      server = await startTestServer(
+        { ...env, RETENTION_TRANSCRIPT_DAYS: '30', RETENTION_NLP_LOG_DAYS: '30', RETENTION_URL_TRACKER_DAYS: '7' },
+        dataDir,
+      );
       const store = server.store;
-      const purged = await eventually('the retention run', () => server!.logs.find((line) => line.event === 'retention_purged'), 10_000);
-      expect(purged).toMatchObject({ transcript: 4, logs: { nlpLog: 1, urlTracker: 1, integrationLog: 0 }, insights: { conversations: 1 } });
+      const purged = await eventually(
+        'the retention run',
+        () => server!.logs.find((line) => line.event === 'retention_purged'),
+        10_000,
+      );
+      expect(purged).toMatchObject({
+        transcript: 4,
+        logs: { nlpLog: 1, urlTracker: 1, integrationLog: 0 },
+        insights: { conversations: 1 },
+      });
       expect(await server.insights.room.conversationsOf('old-user', 5)).toStrictEqual([]);
-      expect((await server.insights.room.conversationsOf('both-user', 5)).map((c) => c.text)).toStrictEqual(['both-user words']);
-      const counters = await server.insights.room.counters({ fromDay: dayOf(now - 40 * DAY), toDay: dayOf(now) }, ['unprocessed', 'conversations']);
+      expect((await server.insights.room.conversationsOf('both-user', 5)).map((c) => c.text)).toStrictEqual([
+        'both-user words',
+      ]);
+      const counters = await server.insights.room.counters({ fromDay: dayOf(now - 40 * DAY), toDay: dayOf(now) }, [
+        'unprocessed',
+        'conversations',
+      ]);
       expect([...(counters.totals.get('unprocessed')?.keys() ?? [])]).toStrictEqual(['younger words']);
       // Counts that hold no one's words stay for the dashboard's history.
       expect(counters.daily.get(dayOf(now - 31 * DAY))?.get('conversations')).toBe(1);
 
       expect(await store.readTranscript('old-user', 0, 10)).toStrictEqual([]);
-      expect((await store.readTranscript('both-user', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([[3, 'younger answer']]);
+      expect((await store.readTranscript('both-user', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
+        [3, 'younger answer'],
+      ]);
       const ages = async (kind: 'nlpLog' | 'integrationLog' | 'urlTracker') => {
         const found: unknown[] = [];
-        for await (const entry of store.readLogs(kind, {})) if (entry.userId === 'both-user') found.push(entry.data.age);
+        for await (const entry of store.readLogs(kind, {}))
+          if (entry.userId === 'both-user') found.push(entry.data.age);
         return found;
       };
       expect(await ages('nlpLog')).toStrictEqual([29]);

@@ -24,7 +24,9 @@ export function createSmtpMailer(url: string, from: string): Mailer & { close():
       } catch (error) {
         // The SMTP reply explains the refusal; the URL (with its password) is never repeated.
         const { code, responseCode, response } = error as { code?: string; responseCode?: number; response?: string };
-        throw new Error(`the mail server refused or could not be reached (${[code, responseCode, response].filter(Boolean).join(' ') || (error as Error).message})`);
+        throw new Error(
+          `the mail server refused or could not be reached (${[code, responseCode, response].filter(Boolean).join(' ') || (error as Error).message})`,
+        );
       }
     },
     close() {

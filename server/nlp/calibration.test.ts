@@ -13,17 +13,75 @@ const intent = (id: string, utterances: string[]): Intent => ({ id, dialog: id, 
 
 /** Five intents of ten examples each, on topics far apart. */
 const apart: Intent[] = [
-  intent('weather', ['what is the weather like', 'will it rain today', 'weather forecast for tomorrow', 'is it going to be sunny', 'how cold is it outside', 'do I need an umbrella', 'temperature today', 'is it snowing', 'what is the forecast for the weekend', 'will there be a storm']),
-  intent('password', ['I forgot my password', 'reset my password', 'cannot log in to my account', 'change my password', 'my login does not work', 'locked out of my account', 'how do I recover my account', 'password reset link please', 'I cannot sign in', 'update my login details']),
-  intent('pizza', ['order a pizza', 'I want a margherita', 'get me pepperoni pizza', 'pizza delivery please', 'large pizza with extra cheese', 'can I have a vegetarian pizza', 'two pizzas for dinner', 'order food from the pizzeria', 'one hawaiian pizza', 'add garlic bread to my pizza order']),
-  intent('flight', ['book a flight to paris', 'I need a plane ticket', 'flights to london next week', 'reserve a seat on a flight', 'cheapest flight to rome', 'fly to berlin on monday', 'book airline tickets', 'one way flight to madrid', 'return flight to new york', 'find me a flight']),
-  intent('music', ['play some music', 'put on my playlist', 'play a song by the beatles', 'turn up the music', 'skip this track', 'play jazz', 'shuffle my songs', 'pause the music', 'next song please', 'play the radio']),
+  intent('weather', [
+    'what is the weather like',
+    'will it rain today',
+    'weather forecast for tomorrow',
+    'is it going to be sunny',
+    'how cold is it outside',
+    'do I need an umbrella',
+    'temperature today',
+    'is it snowing',
+    'what is the forecast for the weekend',
+    'will there be a storm',
+  ]),
+  intent('password', [
+    'I forgot my password',
+    'reset my password',
+    'cannot log in to my account',
+    'change my password',
+    'my login does not work',
+    'locked out of my account',
+    'how do I recover my account',
+    'password reset link please',
+    'I cannot sign in',
+    'update my login details',
+  ]),
+  intent('pizza', [
+    'order a pizza',
+    'I want a margherita',
+    'get me pepperoni pizza',
+    'pizza delivery please',
+    'large pizza with extra cheese',
+    'can I have a vegetarian pizza',
+    'two pizzas for dinner',
+    'order food from the pizzeria',
+    'one hawaiian pizza',
+    'add garlic bread to my pizza order',
+  ]),
+  intent('flight', [
+    'book a flight to paris',
+    'I need a plane ticket',
+    'flights to london next week',
+    'reserve a seat on a flight',
+    'cheapest flight to rome',
+    'fly to berlin on monday',
+    'book airline tickets',
+    'one way flight to madrid',
+    'return flight to new york',
+    'find me a flight',
+  ]),
+  intent('music', [
+    'play some music',
+    'put on my playlist',
+    'play a song by the beatles',
+    'turn up the music',
+    'skip this track',
+    'play jazz',
+    'shuffle my songs',
+    'pause the music',
+    'next song please',
+    'play the radio',
+  ]),
 ];
 
 function botWith(intents: readonly Intent[], settings: Record<string, unknown> = {}): BotDefinition {
   const result = validateDefinition({
     settings: { id: 'cal', name: 'Calibrated', startDialog: 'main', fallbackText: 'Sorry?', ...settings },
-    dialogs: [{ id: 'main', steps: [{ id: 'listen', type: 'nlp' }] }, ...intents.map((i) => ({ id: i.dialog, steps: [{ id: 'say', type: 'message', text: `About ${i.id}.` }] }))],
+    dialogs: [
+      { id: 'main', steps: [{ id: 'listen', type: 'nlp' }] },
+      ...intents.map((i) => ({ id: i.dialog, steps: [{ id: 'say', type: 'message', text: `About ${i.id}.` }] })),
+    ],
     intents,
   });
   if (!result.ok) throw new Error(result.problems.join('\n'));
@@ -33,9 +91,15 @@ function botWith(intents: readonly Intent[], settings: Record<string, unknown> =
 /** What the bot says to a text, through the classifier load-bot.ts builds and the engine's nlp step. */
 async function reply(definition: BotDefinition, text: string): Promise<string> {
   const classifier = await trainIntentClassifier(definition.intents, definition.settings.locale);
-  const waiting: ConversationState = runTurn(definition, { position: null, variables: {}, userData: {} }, { kind: 'start', dialogId: 'main' }).state;
+  const waiting: ConversationState = runTurn(
+    definition,
+    { position: null, variables: {}, userData: {} },
+    { kind: 'start', dialogId: 'main' },
+  ).state;
   const nlp = await classifier.classify(text);
-  return runTurn(definition, waiting, { kind: 'text', text, understanding: { nlp } }).outputs.map((o) => ('text' in o ? o.text : '')).join(' ');
+  return runTurn(definition, waiting, { kind: 'text', text, understanding: { nlp } })
+    .outputs.map((o) => ('text' in o ? o.text : ''))
+    .join(' ');
 }
 
 describe('calibration at load', () => {
@@ -43,15 +107,25 @@ describe('calibration at load', () => {
     const definition = botWith(apart);
     expect(definition.settings.nlpThreshold).toBeUndefined();
     // Before calibration the bot compared the uncalibrated score with a fixed 0.7: "sunshine" (weather) fell under it.
-    const uncalibrated = trainIntentModel(apart.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id }))), analyserFor('en')).predict('sunshine');
+    const uncalibrated = trainIntentModel(
+      apart.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id }))),
+      analyserFor('en'),
+    ).predict('sunshine');
     expect(uncalibrated.label).toBe('weather');
     expect(uncalibrated.score).toBeLessThan(0.7);
     const classifier = await trainIntentClassifier(definition.intents, 'en');
     expect(classifier.calibration.words.expected?.heldOutRefused).toBeGreaterThanOrEqual(0.75);
-    for (const [text, id] of [['sunshine', 'weather'], ['rain tomorrow?', 'weather'], ['login trouble', 'password'], ['plane to rome', 'flight'], ['some tunes please', 'music']] as const) {
+    for (const [text, id] of [
+      ['sunshine', 'weather'],
+      ['rain tomorrow?', 'weather'],
+      ['login trouble', 'password'],
+      ['plane to rome', 'flight'],
+      ['some tunes please', 'music'],
+    ] as const) {
       expect(await reply(definition, text), text).toBe(`About ${id}.`);
     }
-    for (const text of ['purple elephants dance', 'the cat sat on the mat', 'how is my driving', 'asdf qwer zxcv']) expect(await reply(definition, text), text).toBe('Sorry?');
+    for (const text of ['purple elephants dance', 'the cat sat on the mat', 'how is my driving', 'asdf qwer zxcv'])
+      expect(await reply(definition, text), text).toBe('Sorry?');
   });
 
   it('when an author sets nlpThreshold, then it wins over the calibrated one', async () => {
@@ -66,7 +140,8 @@ describe('calibration at load', () => {
   it('when a bot has two intents of ten examples, then nonsense stays under its calibrated threshold', async () => {
     const two = apart.slice(0, 2);
     const definition = botWith(two);
-    for (const text of ['purple elephants dance', 'the cat sat on the mat', 'how is my driving', 'asdf qwer zxcv']) expect(await reply(definition, text), text).toBe('Sorry?');
+    for (const text of ['purple elephants dance', 'the cat sat on the mat', 'how is my driving', 'asdf qwer zxcv'])
+      expect(await reply(definition, text), text).toBe('Sorry?');
     expect(await reply(definition, 'will it snow tomorrow')).toBe('About weather.');
   });
 

@@ -81,9 +81,24 @@ export function cutFor(scores: readonly number[], share: number): number {
 }
 
 /** `rescale: false` keeps the raw scale (the FAQ's, where 1 means an exact repeat) and only places the threshold. */
-export function calibrate(samples: CalibrationSamples, targets: CalibrationTargets, options: { readonly rescale?: boolean; readonly fallback?: number } = {}): Calibration {
-  if (samples.inScope.length === 0 && samples.heldOut.length === 0 && samples.background.length === 0) return { ...UNCALIBRATED, threshold: options.fallback ?? UNCALIBRATED.threshold };
-  const cut = Math.min(targets.maxRaw, Math.max(targets.minRaw, cutFor(samples.heldOut, targets.heldOutRefused), cutFor(samples.background, samples.heldOut.length > 0 ? targets.backgroundRefused : targets.backgroundAloneRefused)));
+export function calibrate(
+  samples: CalibrationSamples,
+  targets: CalibrationTargets,
+  options: { readonly rescale?: boolean; readonly fallback?: number } = {},
+): Calibration {
+  if (samples.inScope.length === 0 && samples.heldOut.length === 0 && samples.background.length === 0)
+    return { ...UNCALIBRATED, threshold: options.fallback ?? UNCALIBRATED.threshold };
+  const cut = Math.min(
+    targets.maxRaw,
+    Math.max(
+      targets.minRaw,
+      cutFor(samples.heldOut, targets.heldOutRefused),
+      cutFor(
+        samples.background,
+        samples.heldOut.length > 0 ? targets.backgroundRefused : targets.backgroundAloneRefused,
+      ),
+    ),
+  );
   const { slope, intercept } = options.rescale === false ? IDENTITY : fitPlatt(samples.inScope);
   const share = (n: number, of: number): number => (of === 0 ? 0 : n / of);
   return {
@@ -94,7 +109,10 @@ export function calibrate(samples: CalibrationSamples, targets: CalibrationTarge
     expected: {
       topOne: share(samples.inScope.filter((s) => s.right).length, samples.inScope.length),
       inScopeRouted: share(samples.inScope.filter((s) => s.right && s.score >= cut).length, samples.inScope.length),
-      heldOutRefused: samples.heldOut.length === 0 ? null : share(samples.heldOut.filter((s) => s < cut).length, samples.heldOut.length),
+      heldOutRefused:
+        samples.heldOut.length === 0
+          ? null
+          : share(samples.heldOut.filter((s) => s < cut).length, samples.heldOut.length),
       backgroundRefused: share(samples.background.filter((s) => s < cut).length, samples.background.length),
     },
   };
@@ -110,11 +128,14 @@ export function fitPlatt(samples: readonly ScoredSample[]): { slope: number; int
   const prior = 1;
   // Negative log-likelihood plus prior · ((a − 1)² + b²) / 2.
   const loss = (a: number, b: number): number =>
-    points.reduce((sum, { x, y }) => {
-      const z = a * x + b;
-      // log(1 + e^z) − y·z, written so a large |z| cannot overflow.
-      return sum + Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - y * z;
-    }, (prior * ((a - 1) ** 2 + b ** 2)) / 2);
+    points.reduce(
+      (sum, { x, y }) => {
+        const z = a * x + b;
+        // log(1 + e^z) − y·z, written so a large |z| cannot overflow.
+        return sum + Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - y * z;
+      },
+      (prior * ((a - 1) ** 2 + b ** 2)) / 2,
+    );
   let a = 1;
   let b = 0;
   for (let iteration = 0; iteration < 50 && points.length > 0; iteration++) {

@@ -15,7 +15,13 @@ export interface DenseLinearModel {
   logits(x: Float32Array): Float64Array;
 }
 
-export function trainDenseSoftmax(xs: readonly Float32Array[], ys: readonly number[], classes: number, dimensions: number, options: TrainOptions = {}): DenseLinearModel {
+export function trainDenseSoftmax(
+  xs: readonly Float32Array[],
+  ys: readonly number[],
+  classes: number,
+  dimensions: number,
+  options: TrainOptions = {},
+): DenseLinearModel {
   const epochs = options.epochs ?? 30;
   const rate0 = options.learningRate ?? 0.5;
   const l2 = options.l2 ?? 1e-4;
@@ -85,7 +91,14 @@ export function trainDenseSoftmax(xs: readonly Float32Array[], ys: readonly numb
  * waits for each addition to finish before the next, four keep the processor busy. (The order of
  * the additions differs from the sparse model's, so the last bits of a score may too.)
  */
-function scores(x: Float64Array, weights: Float64Array, bias: Float64Array, classes: number, dimensions: number, out: Float64Array): void {
+function scores(
+  x: Float64Array,
+  weights: Float64Array,
+  bias: Float64Array,
+  classes: number,
+  dimensions: number,
+  out: Float64Array,
+): void {
   for (let c = 0; c < classes; c++) {
     const base = c * dimensions;
     let s0 = 0;

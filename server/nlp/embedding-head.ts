@@ -27,7 +27,12 @@ const TYPICAL_MIN = 0.4;
 const TYPICAL_MAX = 0.95;
 const TYPICAL_SAMPLE = 200;
 
-export function trainEmbeddingHead(vectors: readonly Float32Array[], ys: readonly number[], classes: number, options: EmbeddingHeadOptions = EMBEDDING_HEAD): EmbeddingHead {
+export function trainEmbeddingHead(
+  vectors: readonly Float32Array[],
+  ys: readonly number[],
+  classes: number,
+  options: EmbeddingHeadOptions = EMBEDDING_HEAD,
+): EmbeddingHead {
   const dimensions = vectors[0]?.length ?? 0;
   const model = trainDenseSoftmax(vectors, ys, classes, dimensions, options);
   const byClass: Float32Array[][] = Array.from({ length: classes }, () => []);
@@ -46,7 +51,8 @@ export function trainEmbeddingHead(vectors: readonly Float32Array[], ys: readonl
 
 function typicalNearest(all: readonly Float32Array[]): number {
   // Quadratic in the examples: an evenly spread sample tells the median as well as all of them.
-  const group = all.length > TYPICAL_SAMPLE ? all.filter((_, i) => i % Math.ceil(all.length / TYPICAL_SAMPLE) === 0) : all;
+  const group =
+    all.length > TYPICAL_SAMPLE ? all.filter((_, i) => i % Math.ceil(all.length / TYPICAL_SAMPLE) === 0) : all;
   if (group.length < 2) return TYPICAL_MIN;
   const nearest = group.map((a, i) => {
     let best = -1;

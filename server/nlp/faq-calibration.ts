@@ -1,4 +1,10 @@
-import { calibrate, type Calibration, type CalibrationSamples, type CalibrationTargets, type ScoredSample } from './calibration.ts';
+import {
+  calibrate,
+  type Calibration,
+  type CalibrationSamples,
+  type CalibrationTargets,
+  type ScoredSample,
+} from './calibration.ts';
 
 /**
  * The FAQ matcher's calibration at load (calibration.ts): its threshold is placed where the bot's
@@ -26,7 +32,13 @@ export interface FaqCalibrationInput {
  * Chosen on the training split of one public set and checked on the other's test split
  * (bench/nlp-understanding.ts): at most about 5 % of out-of-scope questions answered.
  */
-export const FAQ_TARGETS: CalibrationTargets = { heldOutRefused: 0.95, backgroundRefused: 0.95, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.95 };
+export const FAQ_TARGETS: CalibrationTargets = {
+  heldOutRefused: 0.95,
+  backgroundRefused: 0.95,
+  backgroundAloneRefused: 0.98,
+  minRaw: 0.3,
+  maxRaw: 0.95,
+};
 /** The fixed default of the matcher's own scale, kept when there is nothing to calibrate on (a lone entry). */
 const FAQ_FALLBACK = 0.6;
 /** Stored questions asked, at most: every one of them is matched against all the others. */

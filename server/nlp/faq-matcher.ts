@@ -57,7 +57,15 @@ export type FaqScoreOptions =
     };
 
 export const WORD_FAQ_SCORE: FaqScoreOptions = { kind: 'linear', embeddingShare: 0, floor: 0.25, full: 0.75 };
-export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = { kind: 'logistic', embeddingShare: 0.85, floor: 0.3, crowding: 0.5, marginCap: 0.3, weights: [4.467, 4.37], bias: -1.974 };
+export const EMBEDDED_FAQ_SCORE: FaqScoreOptions = {
+  kind: 'logistic',
+  embeddingShare: 0.85,
+  floor: 0.3,
+  crowding: 0.5,
+  marginCap: 0.3,
+  weights: [4.467, 4.37],
+  bias: -1.974,
+};
 const MAX_OTHERS = 5;
 
 export interface FaqMatcherOptions {
@@ -83,27 +91,41 @@ export interface CalibratedFaqMatcher extends FaqMatcher {
 }
 
 /** A matcher on words alone, built at once. */
-export function createFaqMatcher(pairs: readonly FaqPair[], options: Omit<FaqMatcherOptions, 'embeddings'> = {}): CalibratedFaqMatcher {
+export function createFaqMatcher(
+  pairs: readonly FaqPair[],
+  options: Omit<FaqMatcherOptions, 'embeddings'> = {},
+): CalibratedFaqMatcher {
   return build(pairs, options, undefined, undefined);
 }
 
 /** A matcher on words and, with a provider, sentence embeddings of every phrasing (through the provider's cache). */
-export async function prepareFaqMatcher(pairs: readonly FaqPair[], options: FaqMatcherOptions = {}): Promise<CalibratedFaqMatcher> {
+export async function prepareFaqMatcher(
+  pairs: readonly FaqPair[],
+  options: FaqMatcherOptions = {},
+): Promise<CalibratedFaqMatcher> {
   const phrasings = pairs.flatMap((pair) => pair.questions);
-  const vectors = options.embeddings && phrasings.length > 0 ? await options.embeddings.embed(phrasings, 'batch') : undefined;
+  const vectors =
+    options.embeddings && phrasings.length > 0 ? await options.embeddings.embed(phrasings, 'batch') : undefined;
   const background = backgroundFor(options.locale ?? 'en');
-  const backgroundVectors = vectors && background.length > 0 ? await options.embeddings?.embed(background, 'batch') : undefined;
+  const backgroundVectors =
+    vectors && background.length > 0 ? await options.embeddings?.embed(background, 'batch') : undefined;
   return build(pairs, options, vectors, backgroundVectors);
 }
 
-function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: readonly Float32Array[] | undefined, backgroundEmbedded: readonly Float32Array[] | undefined): CalibratedFaqMatcher {
+function build(
+  pairs: readonly FaqPair[],
+  options: FaqMatcherOptions,
+  embedded: readonly Float32Array[] | undefined,
+  backgroundEmbedded: readonly Float32Array[] | undefined,
+): CalibratedFaqMatcher {
   const analyser = analyserFor(options.locale ?? 'en');
   const wordScore = options.wordScore ?? WORD_FAQ_SCORE;
   const embeddedScore = options.embeddedScore ?? EMBEDDED_FAQ_SCORE;
   const synonyms = new Map<string, string[]>();
   for (const group of options.synonyms ?? []) {
     const stems = [...new Set(group.flatMap((w) => analyser.words(w)).map((w) => analyser.stem(w)))];
-    for (const stem of stems) synonyms.set(stem, [...new Set([...(synonyms.get(stem) ?? []), ...stems.filter((s) => s !== stem)])]);
+    for (const stem of stems)
+      synonyms.set(stem, [...new Set([...(synonyms.get(stem) ?? []), ...stems.filter((s) => s !== stem)])]);
   }
   const phrasings = pairs.flatMap((pair) => pair.questions.map((question) => ({ id: pair.id, question })));
   const vectoriser = fitVectoriser(
@@ -111,16 +133,22 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
     analyser,
     { synonyms },
   );
-  const vectors: { id: string; vector: SparseVector; embedding: Float32Array | undefined }[] = phrasings.map((p, i) => ({
-    id: p.id,
-    vector: vectoriser.vector(p.question),
-    embedding: embedded?.[i],
-  }));
+  const vectors: { id: string; vector: SparseVector; embedding: Float32Array | undefined }[] = phrasings.map(
+    (p, i) => ({
+      id: p.id,
+      vector: vectoriser.vector(p.question),
+      embedding: embedded?.[i],
+    }),
+  );
   const provider = embedded ? options.embeddings : undefined;
   const crowding = embedded ? crowdingOf(vectors) : [];
 
   /** Ranked pairs for a question; `skip` leaves stored phrasings out (calibration asks the FAQ as if an entry or a question were absent). */
-  const rank = (query: SparseVector, embedding: Float32Array | null, skip?: (index: number, id: string) => boolean): Omit<FaqMatch, 'threshold'> => {
+  const rank = (
+    query: SparseVector,
+    embedding: Float32Array | null,
+    skip?: (index: number, id: string) => boolean,
+  ): Omit<FaqMatch, 'threshold'> => {
     const score = embedding ? embeddedScore : wordScore;
     /** Each pair's closest phrasing: its similarity and that phrasing's crowding. */
     const best = new Map<string, { similarity: number; crowding: number }>();
@@ -128,36 +156,52 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
       vectors.forEach(({ id, vector, embedding: phrasing }, i) => {
         if (skip?.(i, id)) return;
         const words = query.indices.length > 0 ? dot(query, vector) : 0;
-        const similarity = embedding && phrasing ? (1 - score.embeddingShare) * words + score.embeddingShare * dense(embedding, phrasing) : words;
-        if (similarity > (best.get(id)?.similarity ?? -Infinity)) best.set(id, { similarity, crowding: crowding[i] ?? 0 });
+        const similarity =
+          embedding && phrasing
+            ? (1 - score.embeddingShare) * words + score.embeddingShare * dense(embedding, phrasing)
+            : words;
+        if (similarity > (best.get(id)?.similarity ?? -Infinity))
+          best.set(id, { similarity, crowding: crowding[i] ?? 0 });
       });
     }
     const sorted = [...best.entries()].sort((a, b) => b[1].similarity - a[1].similarity);
     const [first, second] = [sorted[0]?.[1].similarity ?? 0, sorted[1]?.[1].similarity ?? 0];
     const ranked = sorted
       // The best pair's margin is over the second; every other pair's is (negative) under the best.
-      .map(([id, { similarity, crowding: crowded }], i) => ({ id, score: toScore(similarity, similarity - (i === 0 ? second : first), crowded, score) }))
+      .map(([id, { similarity, crowding: crowded }], i) => ({
+        id,
+        score: toScore(similarity, similarity - (i === 0 ? second : first), crowded, score),
+      }))
       .filter((r) => r.score > 0)
       .sort((a, b) => b.score - a.score);
     const [top, ...others] = ranked;
-    return top ? { id: top.id, score: top.score, others: others.slice(0, MAX_OTHERS) } : { id: null, score: 0, others: [] };
+    return top
+      ? { id: top.id, score: top.score, others: others.slice(0, MAX_OTHERS) }
+      : { id: null, score: 0, others: [] };
   };
 
   const background = backgroundFor(options.locale ?? 'en');
   const backgroundVectors = background.map((text) => vectoriser.vector(text));
   const calibrationOf = (withEmbeddings: boolean) =>
-    calibrateFaq({
-      entries: vectors.map((v) => v.id),
-      backgroundCount: background.length,
-      probe: {
-        stored: (index, without) => {
-          const own = vectors[index] as (typeof vectors)[number];
-          const embedding = withEmbeddings ? (own.embedding ?? null) : null;
-          return rank(own.vector, embedding, without === 'entry' ? (_, id) => id === own.id : (i) => i === index);
+    calibrateFaq(
+      {
+        entries: vectors.map((v) => v.id),
+        backgroundCount: background.length,
+        probe: {
+          stored: (index, without) => {
+            const own = vectors[index] as (typeof vectors)[number];
+            const embedding = withEmbeddings ? (own.embedding ?? null) : null;
+            return rank(own.vector, embedding, without === 'entry' ? (_, id) => id === own.id : (i) => i === index);
+          },
+          background: (index) =>
+            rank(
+              backgroundVectors[index] as SparseVector,
+              withEmbeddings ? (backgroundEmbedded?.[index] ?? null) : null,
+            ),
         },
-        background: (index) => rank(backgroundVectors[index] as SparseVector, withEmbeddings ? (backgroundEmbedded?.[index] ?? null) : null),
       },
-    }, options.targets);
+      options.targets,
+    );
   const words = calibrationOf(false);
   const calibration = embedded && backgroundEmbedded ? { words, embedded: calibrationOf(true) } : { words };
 
@@ -169,11 +213,16 @@ function build(pairs: readonly FaqPair[], options: FaqMatcherOptions, embedded: 
         try {
           [embedding = null] = await provider.embed([text], 'query');
         } catch (error) {
-          options.warn?.(`a question could not be embedded; it was matched on words alone: ${(error as Error).message}`);
+          options.warn?.(
+            `a question could not be embedded; it was matched on words alone: ${(error as Error).message}`,
+          );
         }
       }
       const ranked = rank(vectoriser.vector(text), embedding);
-      return { ...ranked, threshold: (embedding ? calibration.embedded : undefined)?.threshold ?? calibration.words.threshold };
+      return {
+        ...ranked,
+        threshold: (embedding ? calibration.embedded : undefined)?.threshold ?? calibration.words.threshold,
+      };
     },
   };
 }
@@ -209,9 +258,13 @@ function crowdingOf(vectors: readonly { id: string; embedding: Float32Array | un
 function toScore(similarity: number, margin: number, crowding: number, score: FaqScoreOptions): number {
   // Float sums of an exact repeat land a hair under 1.
   if (similarity >= 0.9999) return 1;
-  if (score.kind === 'linear') return round(Math.min(1, Math.max(0, (similarity - score.floor) / (score.full - score.floor))));
+  if (score.kind === 'linear')
+    return round(Math.min(1, Math.max(0, (similarity - score.floor) / (score.full - score.floor))));
   // In a bot of two or three pairs any text has a large margin; with no similarity to speak of it is still no match.
   if (similarity <= score.floor) return 0;
-  const z = score.bias + score.weights[0] * (similarity - score.crowding * crowding) + score.weights[1] * Math.min(score.marginCap, margin);
+  const z =
+    score.bias +
+    score.weights[0] * (similarity - score.crowding * crowding) +
+    score.weights[1] * Math.min(score.marginCap, margin);
   return round(1 / (1 + Math.exp(-z)));
 }

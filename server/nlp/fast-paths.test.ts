@@ -9,7 +9,7 @@ import { indexExamples } from './nearest-examples.ts';
 // because its start got quicker.
 const random = (seed: number): (() => number) => {
   let s = seed;
-  return () => ((s = (s * 16807) % 2147483647) / 2147483647);
+  return () => (s = (s * 16807) % 2147483647) / 2147483647;
 };
 
 describe('the dense embedding head', () => {
@@ -22,7 +22,13 @@ describe('the dense embedding head', () => {
     const options = { epochs: 5, learningRate: 1, l2: 1e-5 };
     const dense = trainDenseSoftmax(xs, ys, classes, dimensions, options);
     const indices = Int32Array.from({ length: dimensions }, (_, i) => i);
-    const sparse = trainSoftmax(xs.map((values) => ({ indices, values })), ys, classes, dimensions, options);
+    const sparse = trainSoftmax(
+      xs.map((values) => ({ indices, values })),
+      ys,
+      classes,
+      dimensions,
+      options,
+    );
     for (const x of xs.slice(0, 20)) {
       const a = dense.logits(x);
       const b = sparse.logits({ indices, values: x });
@@ -32,8 +38,16 @@ describe('the dense embedding head', () => {
 });
 
 describe('the nearest example of a label', () => {
-  it('when a text is compared with each label\'s examples, then the cosine to the nearest one is the one a plain dot product gives', () => {
-    const texts = ['I lost my card', 'my card was stolen', 'card missing', 'how do I top up', 'top up by bank transfer', 'add money to my account', 'where is my refund'];
+  it("when a text is compared with each label's examples, then the cosine to the nearest one is the one a plain dot product gives", () => {
+    const texts = [
+      'I lost my card',
+      'my card was stolen',
+      'card missing',
+      'how do I top up',
+      'top up by bank transfer',
+      'add money to my account',
+      'where is my refund',
+    ];
     const labels = [0, 0, 0, 1, 1, 1, 2];
     const vectoriser = fitVectoriser(texts, analyserFor('en'));
     const vectors = texts.map((t) => vectoriser.vector(t));

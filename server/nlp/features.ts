@@ -37,7 +37,11 @@ export interface VectoriserOptions {
 /** Inputs are cut to this many characters: a turn is a sentence, not a document. */
 export const MAX_TEXT = 1_000;
 
-export function fitVectoriser(texts: readonly string[], analyser: Analyser, options: VectoriserOptions = {}): Vectoriser {
+export function fitVectoriser(
+  texts: readonly string[],
+  analyser: Analyser,
+  options: VectoriserOptions = {},
+): Vectoriser {
   const wordWeight = options.wordWeight ?? 0.6;
   const synonyms = options.synonyms ?? new Map<string, readonly string[]>();
   const keepStopwords = options.keepStopwords ?? false;
@@ -64,7 +68,8 @@ export function fitVectoriser(texts: readonly string[], analyser: Analyser, opti
     const chars: string[] = [];
     for (const word of charsOfWords ? k : s) {
       const padded = ` ${word} `;
-      for (let n = charFrom; n <= charTo; n++) for (let i = 0; i + n <= padded.length; i++) chars.push(`c${padded.slice(i, i + n)}`);
+      for (let n = charFrom; n <= charTo; n++)
+        for (let i = 0; i + n <= padded.length; i++) chars.push(`c${padded.slice(i, i + n)}`);
     }
     return { words, chars };
   };

@@ -1,5 +1,11 @@
 import type { Analyser } from './language.ts';
-import { calibrate, type Calibration, type CalibrationSamples, type CalibrationTargets, type ScoredSample } from './calibration.ts';
+import {
+  calibrate,
+  type Calibration,
+  type CalibrationSamples,
+  type CalibrationTargets,
+  type ScoredSample,
+} from './calibration.ts';
 import { trainIntentModel, type LabelledText } from './intent-model.ts';
 
 /**
@@ -39,17 +45,37 @@ const MAX_HELD_OUT = 600;
  * low because a bot's domain may cover some of those sentences (a home assistant plays jazz): with
  * held-out intents to go by, the list only stops a threshold that would let most of it through.
  */
-export const WORD_TARGETS: CalibrationTargets = { heldOutRefused: 0.75, backgroundRefused: 0.65, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.9 };
-export const EMBEDDED_TARGETS: CalibrationTargets = { heldOutRefused: 0.75, backgroundRefused: 0.65, backgroundAloneRefused: 0.98, minRaw: 0.3, maxRaw: 0.9 };
+export const WORD_TARGETS: CalibrationTargets = {
+  heldOutRefused: 0.75,
+  backgroundRefused: 0.65,
+  backgroundAloneRefused: 0.98,
+  minRaw: 0.3,
+  maxRaw: 0.9,
+};
+export const EMBEDDED_TARGETS: CalibrationTargets = {
+  heldOutRefused: 0.75,
+  backgroundRefused: 0.65,
+  backgroundAloneRefused: 0.98,
+  minRaw: 0.3,
+  maxRaw: 0.9,
+};
 
-export function calibrateIntents(input: IntentCalibrationInput, targets: { words?: CalibrationTargets; embedded?: CalibrationTargets } = {}): IntentCalibrations {
+export function calibrateIntents(
+  input: IntentCalibrationInput,
+  targets: { words?: CalibrationTargets; embedded?: CalibrationTargets } = {},
+): IntentCalibrations {
   const samples = intentSamples(input);
   const words = calibrate(samples.words, targets.words ?? WORD_TARGETS);
-  return samples.embedded ? { words, embedded: calibrate(samples.embedded, targets.embedded ?? EMBEDDED_TARGETS) } : { words };
+  return samples.embedded
+    ? { words, embedded: calibrate(samples.embedded, targets.embedded ?? EMBEDDED_TARGETS) }
+    : { words };
 }
 
 /** The cross-validated scores, raw (for tuning the targets on a public set's training split). */
-export function intentSamples(input: IntentCalibrationInput): { words: CalibrationSamples; embedded?: CalibrationSamples } {
+export function intentSamples(input: IntentCalibrationInput): {
+  words: CalibrationSamples;
+  embedded?: CalibrationSamples;
+} {
   const { examples, analyser, embeddings, background, backgroundEmbeddings } = input;
   const labels = [...new Set(examples.map((e) => e.label))];
   const withEmbeddings = embeddings !== undefined && embeddings.length === examples.length;
@@ -74,7 +100,12 @@ export function intentSamples(input: IntentCalibrationInput): { words: Calibrati
       analyser,
       withEmbeddings ? { embeddings: training.map(({ i }) => embeddings[i] as Float32Array) } : {},
     );
-    const ask = (text: string, vector: Float32Array | undefined, right: string | null, into: 'inScope' | 'heldOut' | 'background'): void => {
+    const ask = (
+      text: string,
+      vector: Float32Array | undefined,
+      right: string | null,
+      into: 'inScope' | 'heldOut' | 'background',
+    ): void => {
       const plain = model.predict(text, null);
       record(words, into, plain.score, right !== null && plain.label === right);
       if (withEmbeddings && vector) {
@@ -96,7 +127,12 @@ export function intentSamples(input: IntentCalibrationInput): { words: Calibrati
   return withEmbeddings ? { words, embedded } : { words };
 }
 
-function record(samples: { inScope: ScoredSample[]; heldOut: number[]; background: number[] }, into: 'inScope' | 'heldOut' | 'background', score: number, right: boolean): void {
+function record(
+  samples: { inScope: ScoredSample[]; heldOut: number[]; background: number[] },
+  into: 'inScope' | 'heldOut' | 'background',
+  score: number,
+  right: boolean,
+): void {
   if (into === 'inScope') samples.inScope.push({ score, right });
   else samples[into].push(score);
 }

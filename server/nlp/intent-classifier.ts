@@ -36,26 +36,47 @@ export interface CalibratedIntentClassifier extends IntentClassifier {
  * that the intent named is right, and each classification carries the threshold the bot runs
  * with when its definition sets no `nlpThreshold`.
  */
-export async function trainIntentClassifier(intents: readonly Intent[], locale: string, options: IntentClassifierOptions = {}): Promise<CalibratedIntentClassifier> {
+export async function trainIntentClassifier(
+  intents: readonly Intent[],
+  locale: string,
+  options: IntentClassifierOptions = {},
+): Promise<CalibratedIntentClassifier> {
   const { embeddings, warn, targets } = options;
-  const digest = (parts: unknown[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 12);
+  const digest = (parts: unknown[]): string =>
+    createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 12);
   const wordId = `tfidf-${digest([locale, intents])}`;
   const examples = intents.flatMap((intent) => intent.utterances.map((text) => ({ text, label: intent.id })));
   let vectors: Float32Array[] | undefined;
   // Through the provider's cache every time (never skipped by the memo below), so a start
   // encodes exactly the utterances the cache does not hold.
-  if (embeddings && examples.length > 0) vectors = await embeddings.embed(examples.map((e) => e.text), 'batch');
-  const modelId = embeddings ? `tfidf+${embeddings.modelId.replace(/[^\w.:/-]/g, '_')}-${digest([locale, intents, embeddings.modelId])}` : wordId;
+  if (embeddings && examples.length > 0)
+    vectors = await embeddings.embed(
+      examples.map((e) => e.text),
+      'batch',
+    );
+  const modelId = embeddings
+    ? `tfidf+${embeddings.modelId.replace(/[^\w.:/-]/g, '_')}-${digest([locale, intents, embeddings.modelId])}`
+    : wordId;
   const memoKey = targets ? `${modelId} ${JSON.stringify(targets)}` : modelId;
   let entry = models.get(memoKey);
   if (!entry) {
     const analyser = analyserFor(locale);
     const background = backgroundFor(locale);
     // The off-topic sentences go through the provider's cache too: a restart encodes none of them again.
-    const backgroundEmbeddings = vectors && background.length > 0 ? await embeddings?.embed(background, 'batch') : undefined;
+    const backgroundEmbeddings =
+      vectors && background.length > 0 ? await embeddings?.embed(background, 'batch') : undefined;
     entry = {
       model: trainIntentModel(examples, analyser, { embeddings: vectors }),
-      calibration: calibrateIntents({ examples, analyser, ...(vectors ? { embeddings: vectors } : {}), background, ...(backgroundEmbeddings ? { backgroundEmbeddings } : {}) }, targets),
+      calibration: calibrateIntents(
+        {
+          examples,
+          analyser,
+          ...(vectors ? { embeddings: vectors } : {}),
+          background,
+          ...(backgroundEmbeddings ? { backgroundEmbeddings } : {}),
+        },
+        targets,
+      ),
     };
     remember(memoKey, entry);
   }

@@ -93,7 +93,15 @@ export interface WordModelOptions {
   readonly l2: number;
 }
 
-export const WORD_MODEL: WordModelOptions = { wordWeight: 0.4, charRange: [3, 5], charSource: 'stems', pairs: true, epochs: 10, learningRate: 2, l2: 1e-5 };
+export const WORD_MODEL: WordModelOptions = {
+  wordWeight: 0.4,
+  charRange: [3, 5],
+  charSource: 'stems',
+  pairs: true,
+  epochs: 10,
+  learningRate: 2,
+  l2: 1e-5,
+};
 
 export interface IntentModelOptions {
   readonly word?: WordModelOptions;
@@ -108,7 +116,11 @@ export interface IntentModelOptions {
 
 export const EMBEDDING_WEIGHT = 1;
 
-export function trainIntentModel(examples: readonly LabelledText[], analyser: Analyser, options: IntentModelOptions = {}): IntentModel {
+export function trainIntentModel(
+  examples: readonly LabelledText[],
+  analyser: Analyser,
+  options: IntentModelOptions = {},
+): IntentModel {
   return trainIntentModelExplained(examples, analyser, options);
 }
 
@@ -122,19 +134,37 @@ export function trainIntentModelExplained(
   const embeddedScore = options.embeddedScore ?? EMBEDDED_SCORE;
   const embeddingWeight = options.embeddingWeight ?? EMBEDDING_WEIGHT;
   const labels = [...new Set(examples.map((e) => e.label))];
-  const usesEmbeddings = options.embeddings !== undefined && options.embeddings.length === examples.length && examples.length > 0;
-  if (labels.length === 0) return { usesEmbeddings: false, predict: () => ({ label: null, score: 0, ranked: [], embedded: false }), explain: () => null };
+  const usesEmbeddings =
+    options.embeddings !== undefined && options.embeddings.length === examples.length && examples.length > 0;
+  if (labels.length === 0)
+    return {
+      usesEmbeddings: false,
+      predict: () => ({ label: null, score: 0, ranked: [], embedded: false }),
+      explain: () => null,
+    };
   const vectoriser = fitVectoriser(
     examples.map((e) => e.text),
     analyser,
     // More weight on character n-grams than the FAQ gives them: with ten examples an intent's
     // word forms are sparse, and shared word parts generalise.
-    { keepStopwords: true, wordWeight: word.wordWeight, charRange: word.charRange, charSource: word.charSource, pairs: word.pairs },
+    {
+      keepStopwords: true,
+      wordWeight: word.wordWeight,
+      charRange: word.charRange,
+      charSource: word.charSource,
+      pairs: word.pairs,
+    },
   );
   const xs = examples.map((e) => vectoriser.vector(e.text));
   const ys = examples.map((e) => labels.indexOf(e.label));
-  const model = trainSoftmax(xs, ys, labels.length, vectoriser.size, { epochs: word.epochs, learningRate: word.learningRate, l2: word.l2 });
-  const head = usesEmbeddings ? trainEmbeddingHead(options.embeddings as Float32Array[], ys, labels.length, options.head) : undefined;
+  const model = trainSoftmax(xs, ys, labels.length, vectoriser.size, {
+    epochs: word.epochs,
+    learningRate: word.learningRate,
+    l2: word.l2,
+  });
+  const head = usesEmbeddings
+    ? trainEmbeddingHead(options.embeddings as Float32Array[], ys, labels.length, options.head)
+    : undefined;
   // Evidence counts content words only: "how is my driving" shares "how is my" with half of any
   // bot's examples, and that is no evidence of anything.
   const contentVectoriser = fitVectoriser(
@@ -156,12 +186,16 @@ export function trainIntentModelExplained(
       softmaxInPlace(z);
       const e = head.logits(embedding);
       softmaxInPlace(e);
-      for (let c = 0; c < z.length; c++) z[c] = Math.log((z[c] as number) + 1e-12) + embeddingWeight * Math.log((e[c] as number) + 1e-12);
+      for (let c = 0; c < z.length; c++)
+        z[c] = Math.log((z[c] as number) + 1e-12) + embeddingWeight * Math.log((e[c] as number) + 1e-12);
     }
     softmaxInPlace(z);
     return z;
   };
-  const inputs = (text: string, embedding: Float32Array | null | undefined): { x: SparseVector; v: Float32Array | null } | null => {
+  const inputs = (
+    text: string,
+    embedding: Float32Array | null | undefined,
+  ): { x: SparseVector; v: Float32Array | null } | null => {
     const x = vectoriser.vector(text);
     const v = head && embedding ? embedding : null;
     // A text with no known word part still has a meaning when it has an embedding.
@@ -185,21 +219,31 @@ export function trainIntentModelExplained(
       const content = contentVectoriser.vector(text);
       const w = model.logits(input.x);
       softmaxInPlace(w);
-      const argmax = (v: Float64Array): number => v.reduce((best, value, c) => (value > (v[best] as number) ? c : best), 0);
+      const argmax = (v: Float64Array): number =>
+        v.reduce((best, value, c) => (value > (v[best] as number) ? c : best), 0);
       let extra = {};
       if (head && input.v) {
         const e = head.logits(input.v);
         softmaxInPlace(e);
         extra = { pHead: e[a] as number, headAgrees: argmax(e) === a };
       }
-      const order = labels.map((_, c) => c).sort((i, j) => (p[j] as number) - (p[i] as number)).slice(0, MAX_RANKED);
+      const order = labels
+        .map((_, c) => c)
+        .sort((i, j) => (p[j] as number) - (p[i] as number))
+        .slice(0, MAX_RANKED);
       const nearestTop = examplesByLabel.nearest(content, order);
       let entropy = 0;
       for (const q of p) if (q > 0) entropy -= q * Math.log(q);
       return {
         pTop: order.map((c) => p[c] as number),
         evidenceTop: order.map((c, i) => (nearestTop[i] as number) / (typical[c] as number)),
-        ...(head && input.v ? { evidenceEmbeddedTop: order.map((c) => head.nearest(input.v as Float32Array, c) / (head.typical[c] as number)) } : {}),
+        ...(head && input.v
+          ? {
+              evidenceEmbeddedTop: order.map(
+                (c) => head.nearest(input.v as Float32Array, c) / (head.typical[c] as number),
+              ),
+            }
+          : {}),
         entropy,
         pWord: w[a] as number,
         wordAgrees: argmax(w) === a,
@@ -209,7 +253,9 @@ export function trainIntentModelExplained(
         p2: b < 0 ? 0 : (p[b] as number),
         nearest: examplesByLabel.nearest(content, [a])[0] as number,
         typical: typical[a] as number,
-        ...(head && input.v ? { nearestEmbedded: head.nearest(input.v, a), typicalEmbedded: head.typical[a] as number } : {}),
+        ...(head && input.v
+          ? { nearestEmbedded: head.nearest(input.v, a), typicalEmbedded: head.typical[a] as number }
+          : {}),
       };
     },
     predict(text, embedding) {
@@ -218,15 +264,34 @@ export function trainIntentModelExplained(
       const p = probabilities(input.x, input.v);
       const content = input.v ? undefined : contentVectoriser.vector(text);
       const calibration = input.v ? embeddedScore : wordScore;
-      const order = labels.map((_, c) => c).sort((a, b) => (p[b] as number) - (p[a] as number)).slice(0, MAX_RANKED);
+      const order = labels
+        .map((_, c) => c)
+        .sort((a, b) => (p[b] as number) - (p[a] as number))
+        .slice(0, MAX_RANKED);
       const nearestWords = content ? examplesByLabel.nearest(content, order) : [];
-      const evidence = (c: number, i: number): number => (head && input.v ? head.nearest(input.v, c) / (head.typical[c] as number) : (nearestWords[i] as number) / (typical[c] as number));
+      const evidence = (c: number, i: number): number =>
+        head && input.v
+          ? head.nearest(input.v, c) / (head.typical[c] as number)
+          : (nearestWords[i] as number) / (typical[c] as number);
       const best = p[order[0] as number] as number;
       const second = order.length > 1 ? (p[order[1] as number] as number) : 0;
       // Ranked by probability: the best label is the model's best guess even when its score is 0
       // (re-ranking by score cost a point or more of top-1 in cross-validation). Each label's
       // margin is over the most probable of the others.
-      const ranked = order.map((c, i) => ({ label: labels[c] as string, score: round(intentScore({ p: p[c] as number, pOther: i === 0 ? second : best, evidence: evidence(c, i), examples: counts[c] as number }, calibration)) }));
+      const ranked = order.map((c, i) => ({
+        label: labels[c] as string,
+        score: round(
+          intentScore(
+            {
+              p: p[c] as number,
+              pOther: i === 0 ? second : best,
+              evidence: evidence(c, i),
+              examples: counts[c] as number,
+            },
+            calibration,
+          ),
+        ),
+      }));
       const top = ranked[0];
       return { label: top?.label ?? null, score: top?.score ?? 0, ranked, embedded: input.v !== null };
     },
@@ -240,7 +305,8 @@ export function round(score: number): number {
 /** The median, over an intent's examples, of each one's similarity to its nearest sibling (bounded). */
 function typicalNearest(all: readonly SparseVector[]): number {
   // Quadratic in the examples: an evenly spread sample of 200 tells the median as well as 2,000.
-  const group = all.length > TYPICAL_SAMPLE ? all.filter((_, i) => i % Math.ceil(all.length / TYPICAL_SAMPLE) === 0) : all;
+  const group =
+    all.length > TYPICAL_SAMPLE ? all.filter((_, i) => i % Math.ceil(all.length / TYPICAL_SAMPLE) === 0) : all;
   if (group.length < 2) return TYPICAL_MIN;
   const nearest = group.map((a, i) => {
     let best = 0;

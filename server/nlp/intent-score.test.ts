@@ -15,7 +15,9 @@ describe('intent score', () => {
     });
 
     it(`when a text repeats an example of an intent that claims it alone (${name}), then it clears the default threshold`, () => {
-      expect(intentScore({ p: 0.95, pOther: 0.01, evidence: 1.2, examples: 10 }, calibration)).toBeGreaterThanOrEqual(THRESHOLD);
+      expect(intentScore({ p: 0.95, pOther: 0.01, evidence: 1.2, examples: 10 }, calibration)).toBeGreaterThanOrEqual(
+        THRESHOLD,
+      );
     });
 
     it(`when the evidence or the probability grows (${name}), then the score never falls`, () => {

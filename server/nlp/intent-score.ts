@@ -53,9 +53,16 @@ export function evidenceRamp(evidence: number, options: Pick<ScoreOptions, 'floo
 }
 
 /** The features the logistic function reads, in the order of `ScoreOptions.weights`. */
-export function scoreFeatures(input: ScoreInput, options: Pick<ScoreOptions, 'floor' | 'cap'>): [number, number, number] {
+export function scoreFeatures(
+  input: ScoreInput,
+  options: Pick<ScoreOptions, 'floor' | 'cap'>,
+): [number, number, number] {
   const ramp = evidenceRamp(input.evidence, options);
-  return [log(input.p * ramp), ramp * Math.min(MARGIN_CAP, log(input.p) - log(input.pOther)), Math.log(Math.max(1, input.examples))];
+  return [
+    log(input.p * ramp),
+    ramp * Math.min(MARGIN_CAP, log(input.p) - log(input.pOther)),
+    Math.log(Math.max(1, input.examples)),
+  ];
 }
 
 export function intentScore(input: ScoreInput, options: ScoreOptions): number {

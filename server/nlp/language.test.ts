@@ -15,13 +15,16 @@ const cases = [
 ] as const;
 
 describe('language analysers', () => {
-  it.each(cases)('when the locale is %s, then inflections share a stem and stopwords are known', (locale, a, b, sentence, stopword) => {
-    const analyser = analyserFor(`${locale}-XX`);
-    expect(analyser.language).toBe(locale);
-    expect(analyser.stem(analyser.words(a)[0] as string)).toBe(analyser.stem(analyser.words(b)[0] as string));
-    expect(analyser.words(sentence)).toContain(stopword);
-    expect(analyser.isStopword(stopword)).toBe(true);
-  });
+  it.each(cases)(
+    'when the locale is %s, then inflections share a stem and stopwords are known',
+    (locale, a, b, sentence, stopword) => {
+      const analyser = analyserFor(`${locale}-XX`);
+      expect(analyser.language).toBe(locale);
+      expect(analyser.stem(analyser.words(a)[0] as string)).toBe(analyser.stem(analyser.words(b)[0] as string));
+      expect(analyser.words(sentence)).toContain(stopword);
+      expect(analyser.isStopword(stopword)).toBe(true);
+    },
+  );
 
   it('when the locale has no analyser of its own, then it reads as English', () => {
     expect(languageOf('sv-SE')).toBe('en');

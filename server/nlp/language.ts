@@ -28,7 +28,16 @@ const SNOWBALL: Record<Exclude<SupportedLanguage, 'pl'>, string> = {
   pt: 'portuguese',
   nl: 'dutch',
 };
-const STOPWORDS: Record<SupportedLanguage, string> = { en: 'eng', de: 'deu', fr: 'fra', es: 'spa', it: 'ita', pl: 'pol', pt: 'por', nl: 'nld' };
+const STOPWORDS: Record<SupportedLanguage, string> = {
+  en: 'eng',
+  de: 'deu',
+  fr: 'fra',
+  es: 'spa',
+  it: 'ita',
+  pl: 'pol',
+  pt: 'por',
+  nl: 'nld',
+};
 
 /** The language part of a locale tag ("de-AT" → "de"); locales without their own analyser read as English. */
 export function languageOf(locale: string): SupportedLanguage {
@@ -60,7 +69,9 @@ function createAnalyser(language: SupportedLanguage): Analyser {
   return {
     language,
     words(text) {
-      return (text.normalize('NFC').toLowerCase().match(WORD) ?? []).map((w) => (w.length > MAX_WORD ? w.slice(0, MAX_WORD) : w).replace(/’/g, "'"));
+      return (text.normalize('NFC').toLowerCase().match(WORD) ?? []).map((w) =>
+        (w.length > MAX_WORD ? w.slice(0, MAX_WORD) : w).replace(/’/g, "'"),
+      );
     },
     isStopword(word) {
       return stopSet.has(word);
@@ -79,5 +90,9 @@ function createAnalyser(language: SupportedLanguage): Analyser {
 
 /** Drops diacritics and apostrophes: users type "uber" for "über" and "dont" for "don't". */
 export function fold(word: string): string {
-  return word.normalize('NFD').replace(/[\p{M}'’]/gu, '').replace(/ß/g, 'ss').replace(/ł/g, 'l');
+  return word
+    .normalize('NFD')
+    .replace(/[\p{M}'’]/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/ł/g, 'l');
 }

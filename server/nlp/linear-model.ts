@@ -17,7 +17,13 @@ export interface TrainOptions {
   readonly l2?: number;
 }
 
-export function trainSoftmax(xs: readonly SparseVector[], ys: readonly number[], classes: number, features: number, options: TrainOptions = {}): LinearModel {
+export function trainSoftmax(
+  xs: readonly SparseVector[],
+  ys: readonly number[],
+  classes: number,
+  features: number,
+  options: TrainOptions = {},
+): LinearModel {
   const epochs = options.epochs ?? 30;
   const rate0 = options.learningRate ?? 0.5;
   const l2 = options.l2 ?? 1e-4;
@@ -87,7 +93,14 @@ export function trainSoftmax(xs: readonly SparseVector[], ys: readonly number[],
   };
 }
 
-function scores(x: SparseVector, weights: Float64Array, bias: Float64Array, scale: number, classes: number, out: Float64Array): void {
+function scores(
+  x: SparseVector,
+  weights: Float64Array,
+  bias: Float64Array,
+  scale: number,
+  classes: number,
+  out: Float64Array,
+): void {
   for (let c = 0; c < classes; c++) out[c] = bias[c] as number;
   for (let k = 0; k < x.indices.length; k++) {
     const base = (x.indices[k] as number) * classes;

@@ -46,7 +46,8 @@ export function indexExamples(groups: readonly (readonly SparseVector[])[], size
         let best = 0;
         for (let e = 0; e + 1 < start.length; e++) {
           let sum = 0;
-          for (let k = start[e] as number; k < (start[e + 1] as number); k++) sum += (text[index[k] as number] as number) * (value[k] as number);
+          for (let k = start[e] as number; k < (start[e + 1] as number); k++)
+            sum += (text[index[k] as number] as number) * (value[k] as number);
           if (sum > best) best = sum;
         }
         return best;

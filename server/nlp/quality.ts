@@ -44,7 +44,11 @@ export interface IntentQualityReport {
     readonly backgroundRefused: number;
   } | null;
   /** Pairs of intents whose utterances were taken for each other, most often first. */
-  readonly confusable: readonly { readonly intents: readonly [string, string]; readonly count: number; readonly examples: readonly string[] }[];
+  readonly confusable: readonly {
+    readonly intents: readonly [string, string];
+    readonly count: number;
+    readonly examples: readonly string[];
+  }[];
   /** Intents with fewer utterances than a model needs to generalise. */
   readonly thinIntents: readonly string[];
   /** Sentences for a person, one finding each. */
@@ -70,15 +74,32 @@ export interface QualityOptions {
 export function reportIntentQuality(definition: QualityInput, options: QualityOptions = {}): IntentQualityReport {
   const { intents, settings } = definition;
   const analyser = analyserFor(settings.locale);
-  const examples: LabelledText[] = intents.flatMap((i) => i.utterances.map((text) => ({ text, label: i.id }))).slice(0, MAX_UTTERANCES);
+  const examples: LabelledText[] = intents
+    .flatMap((i) => i.utterances.map((text) => ({ text, label: i.id })))
+    .slice(0, MAX_UTTERANCES);
   const thinIntents = intents.filter((i) => i.utterances.length < THIN).map((i) => i.id);
   const findings: string[] = [];
   const scale = calibrationOf(examples, settings.locale, options.embeddings);
   const threshold = settings.nlpThreshold ?? scale.threshold;
   const thresholdSource = settings.nlpThreshold === undefined ? 'calibrated' : 'definition';
   if (intents.length < 2 || examples.length < 2 * FOLDS) {
-    if (intents.length > 0) findings.push('Too few intents or utterances to cross-validate: add more example phrasings.');
-    return { intents: intents.length, utterances: examples.length, folds: 0, accuracy: null, accuracyAtThreshold: null, threshold, thresholdSource, suggestedThreshold: null, atSuggested: null, calibrated: null, confusable: [], thinIntents, findings };
+    if (intents.length > 0)
+      findings.push('Too few intents or utterances to cross-validate: add more example phrasings.');
+    return {
+      intents: intents.length,
+      utterances: examples.length,
+      folds: 0,
+      accuracy: null,
+      accuracyAtThreshold: null,
+      threshold,
+      thresholdSource,
+      suggestedThreshold: null,
+      atSuggested: null,
+      calibrated: null,
+      confusable: [],
+      thinIntents,
+      findings,
+    };
   }
   // Round-robin folds within each intent, so every fold holds some of each.
   const seen = new Map<string, number>();
@@ -108,7 +129,8 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
         const key = pair.join('\u0000');
         const entry = confusions.get(key) ?? { intents: pair, count: 0, examples: [] };
         entry.count++;
-        if (entry.examples.length < 3) entry.examples.push(`"${example.text}" (${example.label}) → ${prediction.label}`);
+        if (entry.examples.length < 3)
+          entry.examples.push(`"${example.text}" (${example.label}) → ${prediction.label}`);
         confusions.set(key, entry);
       }
     });
@@ -116,19 +138,38 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
   const expected = scale.expected;
   // Routed right from this report's own folds, which keep every intent (the calibration's folds leave a
   // quarter out, so fewer intents compete and more is routed there); turned away from the calibration's.
-  const suggestion = expected ? { threshold: scale.threshold, routedRight: routedAtCalibrated / tested, outOfScopeRecall: expected.heldOutRefused ?? expected.backgroundRefused } : null;
-  const confusable = [...confusions.values()].filter((c) => c.count >= 2).sort((a, b) => b.count - a.count).slice(0, 20);
+  const suggestion = expected
+    ? {
+        threshold: scale.threshold,
+        routedRight: routedAtCalibrated / tested,
+        outOfScopeRecall: expected.heldOutRefused ?? expected.backgroundRefused,
+      }
+    : null;
+  const confusable = [...confusions.values()]
+    .filter((c) => c.count >= 2)
+    .sort((a, b) => b.count - a.count)
+    .slice(0, 20);
   const accuracy = correct / tested;
   const accuracyAtThreshold = routed / tested;
-  findings.push(`${percent(accuracy)} of utterances are classified as their own intent when held out; ${percent(accuracyAtThreshold)} clear the threshold ${threshold}.`);
+  findings.push(
+    `${percent(accuracy)} of utterances are classified as their own intent when held out; ${percent(accuracyAtThreshold)} clear the threshold ${threshold}.`,
+  );
   if (suggestion) {
     findings.push(
       `Calibrated nlpThreshold: ${suggestion.threshold} (cross-validated: ${percent(suggestion.routedRight)} of utterances routed right, ${percent(suggestion.outOfScopeRecall)} of texts about ${expected?.heldOutRefused === null ? 'nothing the bot is for' : 'intents the bot lacks'} turned away)` +
-        (thresholdSource === 'calibrated' ? '; the bot uses it.' : `; the definition sets ${threshold}, which the bot uses instead.`),
+        (thresholdSource === 'calibrated'
+          ? '; the bot uses it.'
+          : `; the definition sets ${threshold}, which the bot uses instead.`),
     );
   }
-  for (const c of confusable) findings.push(`Intents "${c.intents[0]}" and "${c.intents[1]}" are confused ${c.count} times: make their phrasings more distinct, or merge them.`);
-  if (thinIntents.length > 0) findings.push(`Intents with fewer than ${THIN} utterances: ${thinIntents.join(', ')}. Ten or more varied phrasings each generalise far better.`);
+  for (const c of confusable)
+    findings.push(
+      `Intents "${c.intents[0]}" and "${c.intents[1]}" are confused ${c.count} times: make their phrasings more distinct, or merge them.`,
+    );
+  if (thinIntents.length > 0)
+    findings.push(
+      `Intents with fewer than ${THIN} utterances: ${thinIntents.join(', ')}. Ten or more varied phrasings each generalise far better.`,
+    );
   return {
     intents: intents.length,
     utterances: examples.length,
@@ -138,7 +179,9 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
     threshold,
     thresholdSource,
     suggestedThreshold: suggestion?.threshold ?? null,
-    atSuggested: suggestion ? { routedRight: round(suggestion.routedRight), outOfScopeRecall: round(suggestion.outOfScopeRecall) } : null,
+    atSuggested: suggestion
+      ? { routedRight: round(suggestion.routedRight), outOfScopeRecall: round(suggestion.outOfScopeRecall) }
+      : null,
     calibrated: expected
       ? {
           threshold: scale.threshold,
@@ -155,7 +198,11 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
 
   function train(subset: readonly LabelledText[]) {
     const vectors = options.embeddings;
-    return trainIntentModel(subset, analyser, vectors ? { embeddings: subset.map((e) => vectors.get(e.text) ?? new Float32Array(0)) } : {});
+    return trainIntentModel(
+      subset,
+      analyser,
+      vectors ? { embeddings: subset.map((e) => vectors.get(e.text) ?? new Float32Array(0)) } : {},
+    );
   }
 }
 
@@ -163,13 +210,25 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
  * The calibration the server's classifier finds for the same utterances (intent-classifier.ts):
  * with embeddings, the embedded scale (off-topic sentences counted when the map holds them).
  */
-function calibrationOf(examples: readonly LabelledText[], locale: string, embeddings: ReadonlyMap<string, Float32Array> | undefined): Calibration {
+function calibrationOf(
+  examples: readonly LabelledText[],
+  locale: string,
+  embeddings: ReadonlyMap<string, Float32Array> | undefined,
+): Calibration {
   const background = backgroundFor(locale);
   const vectors = embeddings ? examples.map((e) => embeddings.get(e.text)) : undefined;
   const complete = vectors?.every((v): v is Float32Array => v !== undefined) ? vectors : undefined;
   const backgroundVectors = background.map((t) => embeddings?.get(t));
-  const backgroundComplete = backgroundVectors.every((v): v is Float32Array => v !== undefined) ? backgroundVectors : undefined;
-  const found = calibrateIntents({ examples, analyser: analyserFor(locale), background, ...(complete ? { embeddings: complete } : {}), ...(complete && backgroundComplete ? { backgroundEmbeddings: backgroundComplete } : {}) });
+  const backgroundComplete = backgroundVectors.every((v): v is Float32Array => v !== undefined)
+    ? backgroundVectors
+    : undefined;
+  const found = calibrateIntents({
+    examples,
+    analyser: analyserFor(locale),
+    background,
+    ...(complete ? { embeddings: complete } : {}),
+    ...(complete && backgroundComplete ? { backgroundEmbeddings: backgroundComplete } : {}),
+  });
   return found.embedded ?? found.words;
 }
 
@@ -184,5 +243,9 @@ function round(x: number): number {
 /** The report as lines for a terminal: what a `check` command prints. */
 export function formatIntentQuality(report: IntentQualityReport): string {
   const head = `Intents: ${report.intents}, utterances: ${report.utterances}${report.folds > 0 ? `, ${report.folds}-fold cross-validation` : ''}`;
-  return [head, ...report.findings.map((f) => `- ${f}`), ...report.confusable.flatMap((c) => c.examples.map((e) => `    ${e}`))].join('\n');
+  return [
+    head,
+    ...report.findings.map((f) => `- ${f}`),
+    ...report.confusable.flatMap((c) => c.examples.map((e) => `    ${e}`)),
+  ].join('\n');
 }

@@ -20,9 +20,15 @@ async function demoAccuracy(): Promise<{ correct: number; total: number; misses:
   const misses: string[] = [];
   for (const [text, expected] of LABELLED_UTTERANCES) {
     const result = await classifier.classify(text);
-    const routedTo = result.intent !== null && result.score >= (definition.settings.nlpThreshold ?? result.threshold) ? result.intent : null;
+    const routedTo =
+      result.intent !== null && result.score >= (definition.settings.nlpThreshold ?? result.threshold)
+        ? result.intent
+        : null;
     if (routedTo === expected) correct++;
-    else misses.push(`${JSON.stringify(text)}: expected ${expected ?? 'none'}, got ${routedTo ?? 'none'} (${result.intent ?? '-'} ${result.score})`);
+    else
+      misses.push(
+        `${JSON.stringify(text)}: expected ${expected ?? 'none'}, got ${routedTo ?? 'none'} (${result.intent ?? '-'} ${result.score})`,
+      );
   }
   return { correct, total: LABELLED_UTTERANCES.length, misses };
 }
@@ -31,24 +37,47 @@ const shop: Intent[] = [
   {
     id: 'track',
     dialog: 'track',
-    utterances: ['where is my order', 'track my parcel', 'has my package shipped yet', 'when will my delivery arrive', 'my order has not arrived', 'status of my shipment'],
+    utterances: [
+      'where is my order',
+      'track my parcel',
+      'has my package shipped yet',
+      'when will my delivery arrive',
+      'my order has not arrived',
+      'status of my shipment',
+    ],
   },
   {
     id: 'cancel',
     dialog: 'cancel',
-    utterances: ['cancel my order', 'I want to cancel the purchase', 'please stop my order', 'I changed my mind, cancel it', 'undo my order', 'cancel the subscription'],
+    utterances: [
+      'cancel my order',
+      'I want to cancel the purchase',
+      'please stop my order',
+      'I changed my mind, cancel it',
+      'undo my order',
+      'cancel the subscription',
+    ],
   },
   {
     id: 'hours',
     dialog: 'hours',
-    utterances: ['when are you open', 'what are your opening hours', 'are you open on sunday', 'what time do you close', 'opening times', 'is the shop open today'],
+    utterances: [
+      'when are you open',
+      'what are your opening hours',
+      'are you open on sunday',
+      'what time do you close',
+      'opening times',
+      'is the shop open today',
+    ],
   },
 ];
 
 describe('intent classifier', () => {
   it('when trained on the demo intents, then it routes at least 80 % of a held-out labelled set right', async () => {
     const { correct, total, misses } = await demoAccuracy();
-    console.log(`intent accuracy on the labelled set: ${correct}/${total} = ${((100 * correct) / total).toFixed(1)} %${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`);
+    console.log(
+      `intent accuracy on the labelled set: ${correct}/${total} = ${((100 * correct) / total).toFixed(1)} %${misses.length ? `\n  misses:\n  ${misses.join('\n  ')}` : ''}`,
+    );
     expect(correct / total).toBeGreaterThanOrEqual(0.8);
   });
 
@@ -67,7 +96,12 @@ describe('intent classifier', () => {
 
   it('when a text is about nothing the bot knows, then no intent clears the threshold, even with only two intents', async () => {
     const two = shop.slice(0, 2);
-    for (const text of ['how is my driving', 'the cat sat on the mat', 'purple elephants dance', 'what is the capital of France']) {
+    for (const text of [
+      'how is my driving',
+      'the cat sat on the mat',
+      'purple elephants dance',
+      'what is the capital of France',
+    ]) {
       const result = await (await trainIntentClassifier(two, 'en')).classify(text);
       expect(result.score, text).toBeLessThan(result.threshold);
     }
@@ -95,7 +129,11 @@ describe('intent classifier', () => {
       expect(result.intent, first).toBe(intent.id);
       expect(result.score, first).toBeGreaterThanOrEqual(definition.settings.nlpThreshold ?? result.threshold);
     }
-    for (const text of ['what is the capital of France', 'my tomato plants need watering', 'who won the football match yesterday']) {
+    for (const text of [
+      'what is the capital of France',
+      'my tomato plants need watering',
+      'who won the football match yesterday',
+    ]) {
       const result = await classifier.classify(text);
       expect(result.score, text).toBeLessThan(definition.settings.nlpThreshold ?? result.threshold);
     }
@@ -103,9 +141,36 @@ describe('intent classifier', () => {
 
   it('when a bot speaks German, then inflected German questions reach their intent', async () => {
     const german: Intent[] = [
-      { id: 'bestellung', dialog: 'b', utterances: ['Wo ist meine Bestellung?', 'Wann kommt mein Paket an?', 'Sendungsverfolgung für meine Lieferung', 'Ist meine Bestellung schon verschickt?'] },
-      { id: 'storno', dialog: 's', utterances: ['Ich möchte meine Bestellung stornieren', 'Bitte den Auftrag stornieren', 'Kauf rückgängig machen', 'Ich will nicht mehr kaufen'] },
-      { id: 'zeiten', dialog: 'z', utterances: ['Wann haben Sie geöffnet?', 'Wie sind die Öffnungszeiten?', 'Haben Sie am Sonntag offen?', 'Bis wann ist der Laden offen?'] },
+      {
+        id: 'bestellung',
+        dialog: 'b',
+        utterances: [
+          'Wo ist meine Bestellung?',
+          'Wann kommt mein Paket an?',
+          'Sendungsverfolgung für meine Lieferung',
+          'Ist meine Bestellung schon verschickt?',
+        ],
+      },
+      {
+        id: 'storno',
+        dialog: 's',
+        utterances: [
+          'Ich möchte meine Bestellung stornieren',
+          'Bitte den Auftrag stornieren',
+          'Kauf rückgängig machen',
+          'Ich will nicht mehr kaufen',
+        ],
+      },
+      {
+        id: 'zeiten',
+        dialog: 'z',
+        utterances: [
+          'Wann haben Sie geöffnet?',
+          'Wie sind die Öffnungszeiten?',
+          'Haben Sie am Sonntag offen?',
+          'Bis wann ist der Laden offen?',
+        ],
+      },
     ];
     expect(await routed(german, 'de-DE', 'Wann kommen meine Pakete an')).toBe('bestellung');
     expect(await routed(german, 'de-DE', 'Können Sie die Bestellungen stornieren?')).toBe('storno');
@@ -142,7 +207,10 @@ describe('FAQ matcher', () => {
   });
 
   it('when a question is unrelated, then nothing scores at the default threshold', async () => {
-    for (const text of ['quantum chromodynamics', 'how is my driving', 'tell me a joke about cats']) { const m = await matcher.match(text); expect(m.score, text).toBeLessThan(m.threshold); }
+    for (const text of ['quantum chromodynamics', 'how is my driving', 'tell me a joke about cats']) {
+      const m = await matcher.match(text);
+      expect(m.score, text).toBeLessThan(m.threshold);
+    }
   });
 
   it('when a pair has several phrasings, then a question close to any of them answers', async () => {
@@ -151,12 +219,23 @@ describe('FAQ matcher', () => {
   });
 
   it('when synonyms are given, then a question in the other word answers', async () => {
-    const plain = createFaqMatcher([{ id: 'lost', questions: ['My parcel is lost'], answer: 'Sorry.' }, { id: 'other', questions: ['Change my address'], answer: 'Ok.' }]);
-    const withSynonyms = createFaqMatcher([{ id: 'lost', questions: ['My parcel is lost'], answer: 'Sorry.' }, { id: 'other', questions: ['Change my address'], answer: 'Ok.' }], {
-      synonyms: [['parcel', 'package']],
-    });
-    expect((await plain.match('my package is lost')).score).toBeLessThan((await withSynonyms.match('my package is lost')).score);
-    expect((await withSynonyms.match('my package is lost'))).toMatchObject({ id: 'lost' });
+    const plain = createFaqMatcher([
+      { id: 'lost', questions: ['My parcel is lost'], answer: 'Sorry.' },
+      { id: 'other', questions: ['Change my address'], answer: 'Ok.' },
+    ]);
+    const withSynonyms = createFaqMatcher(
+      [
+        { id: 'lost', questions: ['My parcel is lost'], answer: 'Sorry.' },
+        { id: 'other', questions: ['Change my address'], answer: 'Ok.' },
+      ],
+      {
+        synonyms: [['parcel', 'package']],
+      },
+    );
+    expect((await plain.match('my package is lost')).score).toBeLessThan(
+      (await withSynonyms.match('my package is lost')).score,
+    );
+    expect(await withSynonyms.match('my package is lost')).toMatchObject({ id: 'lost' });
     const lost = await withSynonyms.match('my package is lost');
     expect(lost.score).toBeGreaterThanOrEqual(lost.threshold);
   });
@@ -169,10 +248,10 @@ describe('FAQ matcher', () => {
       ],
       { locale: 'de' },
     );
-    expect((await german.match('Wie lange dauert denn der Versand eigentlich'))).toMatchObject({ id: 'versand' });
+    expect(await german.match('Wie lange dauert denn der Versand eigentlich')).toMatchObject({ id: 'versand' });
     const shipping = await german.match('Wie lange dauert denn der Versand eigentlich');
     expect(shipping.score).toBeGreaterThanOrEqual(shipping.threshold);
-    expect((await german.match('Kann ich Artikel zurückgeben'))).toMatchObject({ id: 'rueckgabe' });
+    expect(await german.match('Kann ich Artikel zurückgeben')).toMatchObject({ id: 'rueckgabe' });
     const weather = await german.match('Wie wird das Wetter morgen');
     expect(weather.score).toBeLessThan(weather.threshold);
   });

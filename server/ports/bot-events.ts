@@ -22,12 +22,22 @@ export interface BotEventSink {
    * `botEntries`: the seqs the turn's bot messages will have (they carry `now` as their time),
    * the surest sign that the turn was stored.
    */
-  turnJobs(user: UserRecord, events: readonly EventDraft[], now: number, botEntries?: { readonly first: number; readonly last: number }): readonly NewJob[];
+  turnJobs(
+    user: UserRecord,
+    events: readonly EventDraft[],
+    now: number,
+    botEntries?: { readonly first: number; readonly last: number },
+  ): readonly NewJob[];
   /**
    * Removes the user's recorded events now (an erasure): nothing naming the user stays behind
    * unless a subscription asked to hear of the erasure itself.
    */
   forget(userId: string): Promise<number>;
   /** Records events that happen outside a turn (a user erased, an asynchronous call given up), after the fact. */
-  emit(user: { readonly userId: string; readonly channelId: string }, events: readonly EventDraft[], now: number, options?: { readonly erase?: boolean }): Promise<void>;
+  emit(
+    user: { readonly userId: string; readonly channelId: string },
+    events: readonly EventDraft[],
+    now: number,
+    options?: { readonly erase?: boolean },
+  ): Promise<void>;
 }

@@ -11,7 +11,9 @@ export interface ChannelInbox {
    * other call for the same (channel, eventId), concurrent or later, gets false with the `jobId`
    * and `receivedAt` stored with the first, so the caller can make sure that job exists.
    */
-  accept(event: InboundEvent): Promise<{ readonly fresh: boolean; readonly jobId: string; readonly receivedAt: number }>;
+  accept(
+    event: InboundEvent,
+  ): Promise<{ readonly fresh: boolean; readonly jobId: string; readonly receivedAt: number }>;
   /** Forgets events received before `before` (ms): a vendor redelivers for a day at most. Returns how many were removed. */
   purge(before: number): Promise<number>;
 }

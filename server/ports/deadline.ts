@@ -61,7 +61,8 @@ export function timeLeft(): number {
 /** Throws DeadlinePassed when the deadline of the work in hand has passed: no new write should start for it. */
 export function checkDeadline(): void {
   const deadline = current.getStore();
-  if (deadline !== undefined && !deadline.met && deadline.at <= performance.now()) throw new DeadlinePassed(deadline.ms);
+  if (deadline !== undefined && !deadline.met && deadline.at <= performance.now())
+    throw new DeadlinePassed(deadline.ms);
 }
 
 /** What the person waits for is in hand: the rest of the work runs unbound. */

@@ -60,7 +60,10 @@ export const TEXT_LIMIT = 200;
  * Upper bounds (ms) of the latency buckets: 1 ms to about 66 s, each a quarter wider than the one
  * before, so a percentile read from them is within about 12 % of the true value.
  */
-export const LATENCY_BUCKETS: readonly number[] = Array.from({ length: 50 }, (_, i) => Math.round(1.25 ** i * 100) / 100);
+export const LATENCY_BUCKETS: readonly number[] = Array.from(
+  { length: 50 },
+  (_, i) => Math.round(1.25 ** i * 100) / 100,
+);
 
 export function latencyBucket(ms: number): number {
   const index = LATENCY_BUCKETS.findIndex((upper) => ms <= upper);
@@ -212,7 +215,13 @@ export interface InsightsRoom {
   /** One user's conversations, newest first, at most `limit`. */
   conversationsOf(userId: string, limit: number): Promise<ConversationSummary[]>;
   /** One user's log rows of the given kinds in the range, oldest first, at most `limit`. */
-  userLogs(userId: string, kinds: readonly string[], fromMs: number, toMs: number, limit: number): Promise<UserLogRow[]>;
+  userLogs(
+    userId: string,
+    kinds: readonly string[],
+    fromMs: number,
+    toMs: number,
+    limit: number,
+  ): Promise<UserLogRow[]>;
   /** Removes the user's conversations (erasure); the counters hold no one and stay. Returns how many went. */
   eraseUser(userId: string): Promise<number>;
   /**
@@ -221,5 +230,8 @@ export interface InsightsRoom {
    * before that day (the counters that hold texts users wrote, kept as long as their log). Other
    * counters hold no one and stay. Returns how many conversations and counter days went.
    */
-  purge(conversationsBefore: number | undefined, countersBeforeDay: Readonly<Partial<Record<Metric, number>>>): Promise<{ conversations: number; counters: number }>;
+  purge(
+    conversationsBefore: number | undefined,
+    countersBeforeDay: Readonly<Partial<Record<Metric, number>>>,
+  ): Promise<{ conversations: number; counters: number }>;
 }

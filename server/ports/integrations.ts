@@ -11,13 +11,19 @@ export interface IntegrationCaller {
    * classified failure; asynchronous ones are scheduled as durable jobs and answer at once.
    * Never throws for a failed call.
    */
-  run(step: { readonly dialogId: string; readonly stepId: string }, context: IntegrationCallContext): Promise<IntegrationCallResult>;
+  run(
+    step: { readonly dialogId: string; readonly stepId: string },
+    context: IntegrationCallContext,
+  ): Promise<IntegrationCallResult>;
   /**
    * The durable job of an asynchronous step's call, not stored: the turn that passed the
    * step puts it in its outbox (TurnCommit.jobs), so it is scheduled exactly when the turn
    * commits. A failure (no such step, a step that cannot run) is answered, not thrown.
    */
-  asyncJob(step: { readonly dialogId: string; readonly stepId: string }, context: IntegrationCallContext): IntegrationJobResult;
+  asyncJob(
+    step: { readonly dialogId: string; readonly stepId: string },
+    context: IntegrationCallContext,
+  ): IntegrationJobResult;
 }
 
 export type IntegrationJobResult =
@@ -32,4 +38,7 @@ export interface IntegrationCallContext {
 
 export type IntegrationCallResult =
   | { readonly ok: true; readonly output: unknown; readonly scheduled?: string }
-  | { readonly ok: false; readonly error: { readonly kind: string; readonly message: string; readonly status?: number } };
+  | {
+      readonly ok: false;
+      readonly error: { readonly kind: string; readonly message: string; readonly status?: number };
+    };

@@ -11,7 +11,11 @@ export interface Metrics {
    * both bounded by the definition); `detail` gives how long it took and its status: `ok` or the
    * failure's kind (timeout, http_status, network, …).
    */
-  integrationCall(call: IntegrationCallLabels, outcome: 'ok' | 'error', detail?: { readonly seconds: number; readonly status: string }): void;
+  integrationCall(
+    call: IntegrationCallLabels,
+    outcome: 'ok' | 'error',
+    detail?: { readonly seconds: number; readonly status: string },
+  ): void;
   /** One turn of the dialog engine, from its input to its messages handed to the channel; `input` is the engine input's kind (text, press, start, timer, …). */
   turnCompleted?(input: string, seconds: number): void;
   /** A job attempt ended: done, failed with a retry to come, or failed for good (dead). */

@@ -29,5 +29,8 @@ export interface OutboundGate {
    * Answers the call: `sendForReal` sends it through the guarded client (deadline, size cap,
    * destination checks). Throwing fails the call as the network failing would.
    */
-  send(request: OutboundRequest, sendForReal: (request: OutboundRequest) => Promise<OutboundResponse>): Promise<OutboundResponse>;
+  send(
+    request: OutboundRequest,
+    sendForReal: (request: OutboundRequest) => Promise<OutboundResponse>,
+  ): Promise<OutboundResponse>;
 }

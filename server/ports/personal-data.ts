@@ -59,7 +59,11 @@ export interface TranscriptExportRow {
 /** Where a job payload names its user: `userId` (timers, triggers), `user` (channel callbacks), `context.userId` (integration calls). */
 export function jobPayloadUser(payload: Readonly<Record<string, unknown>>): string | undefined {
   const context = payload.context;
-  const candidates = [payload.userId, payload.user, typeof context === 'object' && context !== null ? (context as Record<string, unknown>).userId : undefined];
+  const candidates = [
+    payload.userId,
+    payload.user,
+    typeof context === 'object' && context !== null ? (context as Record<string, unknown>).userId : undefined,
+  ];
   return candidates.find((value): value is string => typeof value === 'string');
 }
 

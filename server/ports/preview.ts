@@ -36,5 +36,9 @@ export interface PreviewUsers {
    * Preview users, oldest change first, at most `limit`: of one account when `accountId` is
    * given, and only those last changed before `updatedBefore` when it is.
    */
-  listPreviewUsers(query: { readonly accountId?: string; readonly updatedBefore?: number; readonly limit: number }): Promise<PreviewUserRow[]>;
+  listPreviewUsers(query: {
+    readonly accountId?: string;
+    readonly updatedBefore?: number;
+    readonly limit: number;
+  }): Promise<PreviewUserRow[]>;
 }

@@ -333,7 +333,11 @@ export interface Store extends Leases, PersonalDataStore {
    * storm after a restart is hundreds of these at once: each read of the user saved is a
    * round trip per widget (bench/restart-round-trips.ts).
    */
-  readReturning(userId: string, afterSeq: number, limit: number): Promise<{ user: UserRecord | null; missed: TranscriptEntry[] }>;
+  readReturning(
+    userId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ user: UserRecord | null; missed: TranscriptEntry[] }>;
 
   // Logs and snapshots
   appendLog(kind: LogKind, entry: NewLogEntry): Promise<void>;

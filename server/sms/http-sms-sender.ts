@@ -18,7 +18,10 @@ export interface HttpSmsOptions {
  */
 export function createHttpSmsSender(options: HttpSmsOptions): SmsSender {
   const endpoint = new URL(options.url);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   if (options.username !== undefined || options.password !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${options.username ?? ''}:${options.password ?? ''}`).toString('base64')}`;
   }

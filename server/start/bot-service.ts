@@ -49,15 +49,22 @@ export interface BotService {
   close(): Promise<void>;
 }
 
-export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRuntimeDeps, 'stepTypes'>, logger: Logger, understanding: Understanding = {}): BotService {
+export function botService(
+  first: PreparedBot,
+  runtimeDeps: Omit<IntegrationRuntimeDeps, 'stepTypes'>,
+  logger: Logger,
+  understanding: Understanding = {},
+): BotService {
   let bot = first;
   let closing = false;
   let swapping: Promise<ReloadOutcome> = Promise.resolve({ ok: true });
   const listeners: Array<(next: PreparedBot, previous: PreparedBot) => void> = [];
 
   const refused = (error: unknown, origin: SwapOrigin): ReloadOutcome => {
-    const problems = error instanceof DefinitionError ? [...error.problems] : [(error as Error).message ?? String(error)];
-    for (const problem of problems) logger.error({ event: 'definition_reload_problem', file: origin.label, source: origin.kind, problem }, problem);
+    const problems =
+      error instanceof DefinitionError ? [...error.problems] : [(error as Error).message ?? String(error)];
+    for (const problem of problems)
+      logger.error({ event: 'definition_reload_problem', file: origin.label, source: origin.kind, problem }, problem);
     logger.error(
       { event: 'definition_reload_failed', file: origin.label, source: origin.kind, problems: problems.length },
       'the bot definition was not put in service: it has problems (logged above); the running definition stays in service',
@@ -70,7 +77,8 @@ export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRunt
     const encodedBefore = understanding.embeddings?.encoded ?? 0;
     try {
       const source = await read();
-      for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
+      for (const problem of source.warnings)
+        logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
       next = await prepareBot(source, runtimeDeps, understanding);
     } catch (error) {
       return refused(error, origin);
@@ -121,7 +129,10 @@ export function botService(first: PreparedBot, runtimeDeps: Omit<IntegrationRunt
     },
     swap(read, origin) {
       // One at a time, in order: the last swap asked for is the one left in service.
-      const run = () => (closing ? Promise.resolve<ReloadOutcome>({ ok: false, problems: ['the server is closing'] }) : swapNow(read, origin));
+      const run = () =>
+        closing
+          ? Promise.resolve<ReloadOutcome>({ ok: false, problems: ['the server is closing'] })
+          : swapNow(read, origin);
       swapping = swapping.then(run, run);
       return swapping;
     },

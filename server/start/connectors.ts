@@ -47,14 +47,27 @@ export interface ConnectorWiring {
 }
 
 /** Builds the configured connectors; none configured costs nothing (no inbox opened, no route served). */
-export async function wireConnectors(config: Config, store: SqliteStore | MongoStore, logger: Logger, now: () => number): Promise<ConnectorWiring | undefined> {
+export async function wireConnectors(
+  config: Config,
+  store: SqliteStore | MongoStore,
+  logger: Logger,
+  now: () => number,
+): Promise<ConnectorWiring | undefined> {
   const connectors = new Map<string, Connector>();
   if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_WEBHOOK_SECRET) {
     const call = telegramApi({ token: config.TELEGRAM_BOT_TOKEN, apiUrl: config.TELEGRAM_API_URL });
-    connectors.set('telegram', telegramConnector({ call, secret: config.TELEGRAM_WEBHOOK_SECRET, token: config.TELEGRAM_BOT_TOKEN }));
+    connectors.set(
+      'telegram',
+      telegramConnector({ call, secret: config.TELEGRAM_WEBHOOK_SECRET, token: config.TELEGRAM_BOT_TOKEN }),
+    );
   }
   if (config.BOTFRAMEWORK_APP_ID && config.BOTFRAMEWORK_APP_PASSWORD) {
-    const token = botToken({ appId: config.BOTFRAMEWORK_APP_ID, appPassword: config.BOTFRAMEWORK_APP_PASSWORD, tokenUrl: config.BOTFRAMEWORK_TOKEN_URL, now });
+    const token = botToken({
+      appId: config.BOTFRAMEWORK_APP_ID,
+      appPassword: config.BOTFRAMEWORK_APP_PASSWORD,
+      tokenUrl: config.BOTFRAMEWORK_TOKEN_URL,
+      now,
+    });
     connectors.set(
       TEAMS,
       teamsConnector({
@@ -66,35 +79,88 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
       }),
     );
   }
-  if (config.WHATSAPP_ACCESS_TOKEN && config.WHATSAPP_PHONE_NUMBER_ID && config.WHATSAPP_APP_SECRET && config.WHATSAPP_VERIFY_TOKEN) {
-    const send = whatsAppApi({ accessToken: config.WHATSAPP_ACCESS_TOKEN, phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID, apiUrl: config.WHATSAPP_API_URL, apiVersion: config.WHATSAPP_API_VERSION });
+  if (
+    config.WHATSAPP_ACCESS_TOKEN &&
+    config.WHATSAPP_PHONE_NUMBER_ID &&
+    config.WHATSAPP_APP_SECRET &&
+    config.WHATSAPP_VERIFY_TOKEN
+  ) {
+    const send = whatsAppApi({
+      accessToken: config.WHATSAPP_ACCESS_TOKEN,
+      phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
+      apiUrl: config.WHATSAPP_API_URL,
+      apiVersion: config.WHATSAPP_API_VERSION,
+    });
     const onStatus = whatsAppStatusLog(store, logger, now);
-    connectors.set(WHATSAPP, whatsAppConnector({ send, phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID, accessToken: config.WHATSAPP_ACCESS_TOKEN, appSecret: config.WHATSAPP_APP_SECRET, verifyToken: config.WHATSAPP_VERIFY_TOKEN, onStatus }));
+    connectors.set(
+      WHATSAPP,
+      whatsAppConnector({
+        send,
+        phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
+        accessToken: config.WHATSAPP_ACCESS_TOKEN,
+        appSecret: config.WHATSAPP_APP_SECRET,
+        verifyToken: config.WHATSAPP_VERIFY_TOKEN,
+        onStatus,
+      }),
+    );
   }
   if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.PUBLIC_URL) {
-    const send = twilioApi({ accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, apiUrl: config.TWILIO_API_URL });
+    const send = twilioApi({
+      accountSid: config.TWILIO_ACCOUNT_SID,
+      authToken: config.TWILIO_AUTH_TOKEN,
+      apiUrl: config.TWILIO_API_URL,
+    });
     const senders = { sms: config.TWILIO_SMS_FROM, whatsapp: config.TWILIO_WHATSAPP_FROM };
     for (const flavour of ['sms', 'whatsapp'] as const) {
       const from = senders[flavour];
       if (!from) continue;
-      const common = { send, accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, publicUrl: config.PUBLIC_URL };
-      connectors.set(TWILIO_CHANNELS[flavour], twilioConnector({ ...common, flavour, from, onStatus: twilioStatusLog(store, logger, now), onKeyword: twilioKeywordLog(store, logger, now) }));
+      const common = {
+        send,
+        accountSid: config.TWILIO_ACCOUNT_SID,
+        authToken: config.TWILIO_AUTH_TOKEN,
+        publicUrl: config.PUBLIC_URL,
+      };
+      connectors.set(
+        TWILIO_CHANNELS[flavour],
+        twilioConnector({
+          ...common,
+          flavour,
+          from,
+          onStatus: twilioStatusLog(store, logger, now),
+          onKeyword: twilioKeywordLog(store, logger, now),
+        }),
+      );
     }
   }
   if (config.SLACK_BOT_TOKEN && config.SLACK_SIGNING_SECRET) {
     const call = slackApi({ token: config.SLACK_BOT_TOKEN, apiUrl: config.SLACK_API_URL });
-    connectors.set(SLACK, slackConnector({ call, signingSecret: config.SLACK_SIGNING_SECRET, token: config.SLACK_BOT_TOKEN, now }));
+    connectors.set(
+      SLACK,
+      slackConnector({ call, signingSecret: config.SLACK_SIGNING_SECRET, token: config.SLACK_BOT_TOKEN, now }),
+    );
   }
   if (connectors.size === 0) return undefined;
   for (const name of connectors.keys()) {
-    if (config.REST_CHANNELS.some((channel) => channel.name === name)) throw new Error(`REST_CHANNELS: the name "${name}" belongs to the ${name} channel; choose another`);
+    if (config.REST_CHANNELS.some((channel) => channel.name === name))
+      throw new Error(`REST_CHANNELS: the name "${name}" belongs to the ${name} channel; choose another`);
   }
-  const inbox: ChannelInbox = store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db);
+  const inbox: ChannelInbox =
+    store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db);
   const purge = setInterval(() => {
-    inbox.purge(now() - INBOX_KEEP_MS).catch((error: unknown) => logger.warn({ event: 'channel_inbox_purge_failed', err: error }, 'could not forget old inbound events; trying again in an hour'));
+    inbox
+      .purge(now() - INBOX_KEEP_MS)
+      .catch((error: unknown) =>
+        logger.warn(
+          { event: 'channel_inbox_purge_failed', err: error },
+          'could not forget old inbound events; trying again in an hour',
+        ),
+      );
   }, INBOX_PURGE_EVERY_MS);
   purge.unref();
-  logger.info({ event: 'channels', channels: [...connectors.keys()] }, `channels: ${[...connectors.keys()].join(', ')} (webhooks at /api/webhooks/{channel})`);
+  logger.info(
+    { event: 'channels', channels: [...connectors.keys()] },
+    `channels: ${[...connectors.keys()].join(', ')} (webhooks at /api/webhooks/{channel})`,
+  );
   return {
     connectors,
     deliveries: new Map([...connectors].map(([name, connector]) => [name, connectorDelivery(connector, now)])),
@@ -102,7 +168,10 @@ export async function wireConnectors(config: Config, store: SqliteStore | MongoS
     webhooks: (jobs) => webhookHandler({ connectors, inbox, scheduler: jobs, store, now }),
     register(jobs, deps) {
       jobs.register(TURN_JOB, turnJobHandler({ connectors, deps }));
-      jobs.register(SEND_JOB, sendJobHandler({ store, scheduler: jobs, connectors, logger, now, events: () => deps().events }));
+      jobs.register(
+        SEND_JOB,
+        sendJobHandler({ store, scheduler: jobs, connectors, logger, now, events: () => deps().events }),
+      );
     },
     close: () => clearInterval(purge),
   };

@@ -59,7 +59,10 @@ export function httpSide(options: HttpSideOptions): RequestListener {
     logger,
     widgetDir: path.join(options.root, 'dist'),
     // The demo shop page is the demo bot's; a customer's bot answers / with a short page of its own.
-    demoDir: (config.DEMO_PAGE ?? path.resolve(config.BOT_DEFINITION) === DEMO_BOT_DEFINITION) ? path.join(options.root, 'demo', 'public') : undefined,
+    demoDir:
+      (config.DEMO_PAGE ?? path.resolve(config.BOT_DEFINITION) === DEMO_BOT_DEFINITION)
+        ? path.join(options.root, 'demo', 'public')
+        : undefined,
     botName: bot.current.definition.settings.name,
     trustProxy: config.TRUST_PROXY,
     management: {
@@ -83,7 +86,11 @@ export function httpSide(options: HttpSideOptions): RequestListener {
     // Editors fetch it by the URL a definition's $schema names; it lists this bot's own step types too.
     definitionSchema: {
       path: SCHEMA_PATH,
-      text: () => (schemaText ??= editorSchema({ ownStepTypes: bot.current.ownStepTypes, id: `${options.baseUrl()}${SCHEMA_PATH}` })),
+      text: () =>
+        (schemaText ??= editorSchema({
+          ownStepTypes: bot.current.ownStepTypes,
+          id: `${options.baseUrl()}${SCHEMA_PATH}`,
+        })),
     },
     restChannels:
       config.REST_CHANNELS.length > 0
@@ -96,11 +103,18 @@ export function httpSide(options: HttpSideOptions): RequestListener {
               answerWaitMs: config.REST_CHANNEL_ANSWER_WAIT,
             }),
             rateLimitPerMinute: config.REST_CHANNEL_RATE_LIMIT,
-            keys: config.REST_CHANNELS.flatMap((channel) => [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])]),
+            keys: config.REST_CHANNELS.flatMap((channel) => [
+              channel.key,
+              ...(channel.keyPrevious ? [channel.keyPrevious] : []),
+            ]),
           }
         : undefined,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
-    readiness: { redis: cluster?.ping, nodes: cluster ? () => cluster.registry.nodes() : undefined, draining: options.draining },
+    readiness: {
+      redis: cluster?.ping,
+      nodes: cluster ? () => cluster.registry.nodes() : undefined,
+      draining: options.draining,
+    },
     limiter: cluster?.limiter,
     ...(options.surfaces ? { surfaces: options.surfaces } : {}),
   });

@@ -37,7 +37,8 @@ export interface Insights {
 /** The insights room on the store's own connection, and the recorder turns report to. */
 export async function openInsights(store: SqliteStore | MongoStore, setup: InsightsSetup): Promise<Insights> {
   const options = setup.searchBudget === undefined ? {} : { searchBudget: setup.searchBudget };
-  const room = store.kind === 'sqlite' ? sqliteInsights(store.db, options) : await mongoInsights(store.db, options, store.locks);
+  const room =
+    store.kind === 'sqlite' ? sqliteInsights(store.db, options) : await mongoInsights(store.db, options, store.locks);
   if (!setup.enabled) return { room };
   const recorder = new InsightsRecorder({
     room,
@@ -96,7 +97,8 @@ function stepsIn(definition: unknown): { dialogId: string; stepId: string }[] {
   const steps: { dialogId: string; stepId: string }[] = [];
   for (const dialog of dialogs as { id?: unknown; steps?: unknown }[]) {
     if (typeof dialog?.id !== 'string' || !Array.isArray(dialog.steps)) continue;
-    for (const step of dialog.steps as { id?: unknown }[]) if (typeof step?.id === 'string') steps.push({ dialogId: dialog.id, stepId: step.id });
+    for (const step of dialog.steps as { id?: unknown }[])
+      if (typeof step?.id === 'string') steps.push({ dialogId: dialog.id, stepId: step.id });
   }
   return steps;
 }
@@ -106,7 +108,11 @@ function stepsIn(definition: unknown): { dialogId: string; stepId: string }[] {
  * at /studio/api/export/{name} with the same filters and formats: personal data, so owners and
  * analysts only. The bot in service gives the user-data fields, read at each request.
  */
-export function studioExportRoutes(setup: { readonly store: Store; readonly logger: Logger; readonly bot: () => { readonly definition: BotDefinition } }): Router {
+export function studioExportRoutes(setup: {
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly bot: () => { readonly definition: BotDefinition };
+}): Router {
   const router = Router();
   const deps = {
     store: setup.store,

@@ -33,7 +33,17 @@ export function registerJobHandlers(
   // A call given up on reaches event subscribers as integration.failed.
   const failures = deps.events ? { events: deps.events, store: deps.store, clock: deps.clock } : undefined;
   jobs.register(INTEGRATION_JOB_KIND, (job) => integrationJobHandler(bot.current.runtime, failures)(job));
-  jobs.register(RETENTION_JOB, retentionJobHandler({ store: deps.store, clock: deps.clock, logger: deps.logger, settings: retention, ...(audit ? { audit } : {}), ...(insights ? { insights } : {}) }));
+  jobs.register(
+    RETENTION_JOB,
+    retentionJobHandler({
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      settings: retention,
+      ...(audit ? { audit } : {}),
+      ...(insights ? { insights } : {}),
+    }),
+  );
   jobs.register(
     CALLBACK_JOB,
     callbackJobHandler({
@@ -45,7 +55,8 @@ export function registerJobHandlers(
           return { status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status };
         } catch (error) {
           // The destination rules will refuse it every time: no use retrying.
-          if (error instanceof IntegrationError && error.kind === 'forbidden_destination') throw new CallbackRefused(error.message);
+          if (error instanceof IntegrationError && error.kind === 'forbidden_destination')
+            throw new CallbackRefused(error.message);
           throw error;
         }
       },

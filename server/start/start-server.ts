@@ -112,7 +112,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let cluster: Cluster | undefined;
   try {
     // Loaded only in cluster mode: the Redis client and adapter are a tenth of a single node's start-up CPU.
-    cluster = config.REDIS_URL ? await (await import('../cluster/cluster.ts')).openCluster({ url: config.REDIS_URL, logger }) : undefined;
+    cluster = config.REDIS_URL
+      ? await (await import('../cluster/cluster.ts')).openCluster({ url: config.REDIS_URL, logger })
+      : undefined;
     // The studio's rooms open before the bot is read: its secrets are part of the env the definition reads.
     const urls = { base: config.PUBLIC_URL ?? '' };
     const studio = await openStudio({
@@ -121,7 +123,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       store,
       logger,
       clock: options.clock ?? systemClock,
-      ...(cluster ? { limiter: (name: string, limit: number, windowMs: number) => cluster!.limiter(name, limit, windowMs) } : {}),
+      ...(cluster
+        ? { limiter: (name: string, limit: number, windowMs: number) => cluster!.limiter(name, limit, windowMs) }
+        : {}),
       baseUrl: () => urls.base,
       origins: () => (urls.base ? [new URL(urls.base).origin] : []),
       dataDir,
@@ -130,7 +134,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     // The same checks as `chatbot check`: any error stops start-up; warnings are logged.
     const source = await readBot(config.BOT_DEFINITION, studio.env);
-    for (const problem of source.warnings) logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
+    for (const problem of source.warnings)
+      logger.warn({ event: 'definition_warning', path: problem.path }, formatProblem(problem));
     return await assemble({ config, options, logger, source, dataDir, store, cluster, studio, urls });
   } catch (error) {
     // A later start-up failure (a bad definition, a bad integration block, a taken port) must not leave the store open.
@@ -155,12 +160,24 @@ interface Opened {
 }
 
 /** Wires the parts together, each built in a module of its own concern; this function only orders them. */
-async function assemble({ config, options, logger, source, dataDir, store, cluster, studio, urls }: Opened): Promise<RunningServer> {
+async function assemble({
+  config,
+  options,
+  logger,
+  source,
+  dataDir,
+  store,
+  cluster,
+  studio,
+  urls,
+}: Opened): Promise<RunningServer> {
   let draining = false;
   const functionKey = await persistentSecret(dataDir, 'function-key', config.BOT_FUNCTION_KEY);
   if (functionKey.generated) {
     // Shown once, on the start that generated it, and never logged afterwards.
-    process.stderr.write(`Generated a function key for the management API (kept in ${dataDir}): ${functionKey.value}\n`);
+    process.stderr.write(
+      `Generated a function key for the management API (kept in ${dataDir}): ${functionKey.value}\n`,
+    );
   }
   const sessionSecret = await persistentSecret(dataDir, 'session', config.SESSION_SECRET);
   const clock = options.clock ?? systemClock;
@@ -184,10 +201,18 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const publicBases = new PublicBases({
     configured: config.PUBLIC_URL,
     fallback: () => baseUrl,
-    onProxied: (origin) => logger.warn({ event: 'public_url_unset', origin, setting: 'PUBLIC_URL' }, proxiedWarning(origin, baseUrl)),
+    onProxied: (origin) =>
+      logger.warn({ event: 'public_url_unset', origin, setting: 'PUBLIC_URL' }, proxiedWarning(origin, baseUrl)),
   });
-  const links = createLinkSigner(sessionSecret.value, (userId) => publicBases.baseFor(userId), config.SESSION_SECRET_PREVIOUS);
-  const metrics = createMetrics({ version: packageVersion(projectRoot()), store: config.MONGODB_URL ? 'mongo' : 'sqlite' });
+  const links = createLinkSigner(
+    sessionSecret.value,
+    (userId) => publicBases.baseFor(userId),
+    config.SESSION_SECRET_PREVIOUS,
+  );
+  const metrics = createMetrics({
+    version: packageVersion(projectRoot()),
+    store: config.MONGODB_URL ? 'mongo' : 'sqlite',
+  });
   // The studio's insights: counters and conversation summaries kept with each turn (server/app/insights/).
   const insights = await openInsights(store, {
     enabled: options.insights !== false,
@@ -204,7 +229,10 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     clock,
     logger,
     // jobs is built below; async steps only run once the server is up.
-    scheduler: { schedule: (job: Parameters<JobRunner['schedule']>[0]) => jobs.schedule(job), cancel: (id: string) => jobs.cancel(id) },
+    scheduler: {
+      schedule: (job: Parameters<JobRunner['schedule']>[0]) => jobs.schedule(job),
+      cancel: (id: string) => jobs.cancel(id),
+    },
     env,
     allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
     metrics: metrics.port,
@@ -220,7 +248,10 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     http: () => new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS }),
     warn: (message) => logger.warn({ event: 'embedding_cache' }, message),
   });
-  const understanding = { embeddings, warn: throttledWarning((message) => logger.warn({ event: 'embeddings_unavailable' }, message)) };
+  const understanding = {
+    embeddings,
+    warn: throttledWarning((message) => logger.warn({ event: 'embeddings_unavailable' }, message)),
+  };
   // Integration settings (services, background datasets) and every integration step are checked here:
   // a bad field or a missing secret stops start-up naming its definition path. The models are trained here too.
   let first;
@@ -230,7 +261,11 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     await embeddings?.close();
     throw error;
   }
-  if (embeddings) logger.info({ event: 'embeddings', model: embeddings.modelId, encoded: embeddings.encoded }, `sentence embeddings from ${embeddings.modelId}: ${embeddings.encoded} texts encoded at start, the rest from the cache`);
+  if (embeddings)
+    logger.info(
+      { event: 'embeddings', model: embeddings.modelId, encoded: embeddings.encoded },
+      `sentence embeddings from ${embeddings.modelId}: ${embeddings.encoded} texts encoded at start, the rest from the cache`,
+    );
   const bot = botService(first, runtimeDeps, logger, understanding);
   const versions = versionsInService(versionsSetup, bot, cluster);
   // A secret changed in the studio: the version in service read again with the new env, through the one swap path.
@@ -241,7 +276,12 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   const designer = designerDeps({ bot, presence: await openPresence(store), clock, baseUrl: () => baseUrl });
   // The generic bot REST channels: each with its delivery; users are routed to theirs by channelId.
   const restDeliveries = new Map<string, RestDelivery>(
-    config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () => clock.now())]),
+    config.REST_CHANNELS.map((channel) => [
+      channel.name,
+      restDelivery(channel, { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) }, logger, () =>
+        clock.now(),
+      ),
+    ]),
   );
   // The vendors' channels (Telegram, …): each a connector over the one connector core.
   const connectors = await wireConnectors(config, store, logger, () => clock.now());
@@ -269,9 +309,25 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
       surfaces: studio.surfaces([
         versionsRoutes(() => versions.deps),
         designerRoutes(designer),
-        studioInsightsRoutes({ insights, store, audit: studio.audit, clock, windowMs: config.INSIGHTS_WINDOW, bot: () => bot.current, versions: () => versions.deps.room, deps: () => deps }),
+        studioInsightsRoutes({
+          insights,
+          store,
+          audit: studio.audit,
+          clock,
+          windowMs: config.INSIGHTS_WINDOW,
+          bot: () => bot.current,
+          versions: () => versions.deps.room,
+          deps: () => deps,
+        }),
         studioExportRoutes({ store, logger, bot: () => bot.current }),
-        missesRoutes({ store, versions: () => versions.deps, now: () => clock.now(), embeddings: embeddings ?? undefined, rowCap: config.INSIGHTS_MISSES_ROWS, groupedAtMost: config.INSIGHTS_MISSES_GROUPED }),
+        missesRoutes({
+          store,
+          versions: () => versions.deps,
+          now: () => clock.now(),
+          embeddings: embeddings ?? undefined,
+          rowCap: config.INSIGHTS_MISSES_ROWS,
+          groupedAtMost: config.INSIGHTS_MISSES_GROUPED,
+        }),
       ]),
       audit: studio.audit,
       // Built below with the job runner; requests only arrive after listen().
@@ -301,7 +357,11 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   metrics.watch({
     dueJobs: () => store.dueJobs(clock.now()),
     datasets: async () =>
-      Promise.all(bot.current.runtime.datasets.names().map(async (name) => ({ name, updatedAt: (await store.datasetInfo(name))?.updatedAt ?? null }))),
+      Promise.all(
+        bot.current.runtime.datasets
+          .names()
+          .map(async (name) => ({ name, updatedAt: (await store.datasetInfo(name))?.updatedAt ?? null })),
+      ),
     now: () => clock.now(),
   });
   io.on('connection', (socket) => {
@@ -316,12 +376,21 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     moves: current.moves ?? [],
     store,
     clock,
-    delivery: (delivery = deliveryByChannel(store, { channels: new Map<string, Delivery>([...restDeliveries, ...(connectors?.deliveries ?? [])]), fallback: socketDelivery(io, cluster?.presence) }, logger)),
+    delivery: (delivery = deliveryByChannel(
+      store,
+      {
+        channels: new Map<string, Delivery>([...restDeliveries, ...(connectors?.deliveries ?? [])]),
+        fallback: socketDelivery(io, cluster?.presence),
+      },
+      logger,
+    )),
     logger,
     scheduler: jobs,
     // In a cluster one user's turns also wait on the user's lease in Redis, so a trigger on one node and a
     // message on another run one after the other; the store's version check stays the guarantee.
-    turns: cluster ? new LeasedTurns(cluster.turnLeases, { owner: `${hostname()}:${process.pid}`, logger }) : new KeyedQueue(),
+    turns: cluster
+      ? new LeasedTurns(cluster.turnLeases, { owner: `${hostname()}:${process.pid}`, logger })
+      : new KeyedQueue(),
     metrics: metrics.port,
     classifier: current.classifier,
     faq: current.faq,
@@ -336,13 +405,27 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
     usage: eventRooms.usage,
   };
   // Everything that reads the definition reads it through deps or bot: a swap changes them together.
-  bot.onSwap((next) => Object.assign(deps, { definition: next.definition, moves: next.moves ?? [], classifier: next.classifier, faq: next.faq, integrations: next.caller }));
+  bot.onSwap((next) =>
+    Object.assign(deps, {
+      definition: next.definition,
+      moves: next.moves ?? [],
+      classifier: next.classifier,
+      faq: next.faq,
+      integrations: next.caller,
+    }),
+  );
   const retention = retentionSettings(config);
   registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit, insights.room);
   connectors?.register(jobs, () => deps);
   metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   let ownOrigins: string[] = [];
-  wireWebchat(io, deps, { config, sessionSecret: sessionSecret.value, cluster, ownOrigins: () => ownOrigins, draining: () => draining });
+  wireWebchat(io, deps, {
+    config,
+    sessionSecret: sessionSecret.value,
+    cluster,
+    ownOrigins: () => ownOrigins,
+    draining: () => draining,
+  });
   // The studio's preview: its own namespace, signed in by the studio session (server/studio/preview/).
   const preview = wirePreview(io, {
     store,
@@ -358,7 +441,8 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   });
   await sweepPreviews(jobs, { store, app: deps, preview, alone: !cluster });
   // A connected web chat user's channel is known: their deliveries need no lookup.
-  if (restDeliveries.size > 0 || connectors) io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
+  if (restDeliveries.size > 0 || connectors)
+    io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
 
   await listen(http, config.PORT, config.HOST);
   const address = http.address();
@@ -379,7 +463,14 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
   const setupLink = await studio.firstOwnerLink();
   logger.info(
-    { event: 'started', url, bot: current.definition.settings.id, ...(current.version ? { version: current.version.id } : {}), store: config.MONGODB_URL ? 'mongo' : 'sqlite', ...(cluster ? { node: cluster.nodeId } : {}) },
+    {
+      event: 'started',
+      url,
+      bot: current.definition.settings.id,
+      ...(current.version ? { version: current.version.id } : {}),
+      store: config.MONGODB_URL ? 'mongo' : 'sqlite',
+      ...(cluster ? { node: cluster.nodeId } : {}),
+    },
     cluster ? 'server started (cluster mode)' : 'server started',
   );
 
@@ -430,9 +521,18 @@ async function assemble({ config, options, logger, source, dataDir, store, clust
   };
 }
 
-async function openStore(config: Config, dataDir: string, onCommand?: (command: StoreCommand) => void): Promise<SqliteStore | MongoStore> {
+async function openStore(
+  config: Config,
+  dataDir: string,
+  onCommand?: (command: StoreCommand) => void,
+): Promise<SqliteStore | MongoStore> {
   // Without REDIS_URL this is the one process writing the database: its locks stay in memory (MongoStoreOptions.shared).
-  if (config.MONGODB_URL) return openMongoStore({ url: config.MONGODB_URL, shared: Boolean(config.REDIS_URL), ...(onCommand ? { onCommand } : {}) });
+  if (config.MONGODB_URL)
+    return openMongoStore({
+      url: config.MONGODB_URL,
+      shared: Boolean(config.REDIS_URL),
+      ...(onCommand ? { onCommand } : {}),
+    });
   // A fresh checkout has no data folder yet; the embedded store makes its own.
   // Personal data and secrets live here: a new folder is the server user's alone.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

@@ -28,7 +28,8 @@ export async function openAccountsCommand(config: Config) {
     const audit = auditLog(rooms.audit, now);
     // Setup links only: no session is started from the command line.
     const links = setupLinks({ accounts: rooms.accounts, sessions: rooms.sessions, audit, now });
-    const base = config.PUBLIC_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
+    const base =
+      config.PUBLIC_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
     return {
       async link(role: Role, email: string | null, purpose: 'first_owner' | 'invitation' | 'reset'): Promise<string> {
         const { token } = await links.create({ role, email, createdBy: null, actor: { kind: 'system' }, purpose });

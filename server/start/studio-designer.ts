@@ -20,18 +20,27 @@ export function openPresence(store: SqliteStore | MongoStore): Promise<PresenceB
  * The designer's dependencies: the catalogue of the bot in service (built once, again after a
  * publish or reload swaps in other step types) and the presence board.
  */
-export function designerDeps(options: { readonly bot: BotService; readonly presence: PresenceBoard; readonly clock: Clock; readonly baseUrl: () => string; readonly presets?: readonly DescribedStepType[] }): DesignerDeps {
+export function designerDeps(options: {
+  readonly bot: BotService;
+  readonly presence: PresenceBoard;
+  readonly clock: Clock;
+  readonly baseUrl: () => string;
+  readonly presets?: readonly DescribedStepType[];
+}): DesignerDeps {
   let catalogue: DesignerCatalogue | undefined;
   options.bot.onSwap(() => {
     catalogue = undefined;
   });
   return {
     catalogue: () =>
-      (catalogue ??= designerCatalogue(editorSchema({ ownStepTypes: options.bot.current.ownStepTypes, id: `${options.baseUrl()}${SCHEMA_PATH}` }), {
-        builtIn: BUILT_IN_STEP_TYPES,
-        presets: options.presets ?? [],
-        own: options.bot.current.ownStepTypes,
-      })),
+      (catalogue ??= designerCatalogue(
+        editorSchema({ ownStepTypes: options.bot.current.ownStepTypes, id: `${options.baseUrl()}${SCHEMA_PATH}` }),
+        {
+          builtIn: BUILT_IN_STEP_TYPES,
+          presets: options.presets ?? [],
+          own: options.bot.current.ownStepTypes,
+        },
+      )),
     presence: options.presence,
     now: () => options.clock.now(),
   };

@@ -64,7 +64,14 @@ export function wirePreview(
       },
       async prepare(written, store) {
         const source = await readWritten(written, options.file, 'your draft', studio.env);
-        return prepareBot(source, { store, clock, logger, env: studio.env, gate: dryRunGate, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+        return prepareBot(source, {
+          store,
+          clock,
+          logger,
+          env: studio.env,
+          gate: dryRunGate,
+          ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+        });
       },
       env: () => studio.env,
       ...(options.mailer ? { mailer: options.mailer } : {}),
@@ -81,15 +88,25 @@ export function wirePreview(
  */
 export async function sweepPreviews(
   jobs: JobRunner,
-  options: { readonly store: SqliteStore | MongoStore; readonly app: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock'>; readonly preview: ReturnType<typeof attachPreview>; readonly alone: boolean },
+  options: {
+    readonly store: SqliteStore | MongoStore;
+    readonly app: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock'>;
+    readonly preview: ReturnType<typeof attachPreview>;
+    readonly alone: boolean;
+  },
 ): Promise<void> {
   const sweep = {
     previews: openPreviewUsers(options.store),
     app: options.app,
-    running: () => new Set([...options.preview.previews.values()].flatMap((running) => (running.userId ? [running.userId] : []))),
+    running: () =>
+      new Set([...options.preview.previews.values()].flatMap((running) => (running.userId ? [running.userId] : []))),
   };
   jobs.register(PREVIEW_SWEEP_JOB, previewSweepJobHandler(sweep));
   if (!options.alone) return;
   const erased = await sweepPreviewUsers(sweep, Number.MAX_SAFE_INTEGER);
-  if (erased > 0) options.app.logger.info({ event: 'preview_users_swept', erased, atStart: true }, 'studio preview users left behind by the last run were erased');
+  if (erased > 0)
+    options.app.logger.info(
+      { event: 'preview_users_swept', erased, atStart: true },
+      'studio preview users left behind by the last run were erased',
+    );
 }

@@ -60,7 +60,11 @@ export interface VersionsInService {
   close(): void;
 }
 
-export function versionsInService(setup: VersionsSetup, bot: BotService, cluster: Cluster | undefined): VersionsInService {
+export function versionsInService(
+  setup: VersionsSetup,
+  bot: BotService,
+  cluster: Cluster | undefined,
+): VersionsInService {
   const { room } = setup.rooms;
   const deps: VersionsDeps = {
     room,
@@ -87,7 +91,12 @@ export function versionsInService(setup: VersionsSetup, bot: BotService, cluster
         const { node } = JSON.parse(message) as { node: string };
         if (node !== cluster.nodeId) void follow();
       })
-      .catch((error: unknown) => setup.logger.warn({ event: 'cluster_subscribe_failed', error: (error as Error).message }, 'could not listen for publishes on other nodes; the periodic check still catches up'));
+      .catch((error: unknown) =>
+        setup.logger.warn(
+          { event: 'cluster_subscribe_failed', error: (error as Error).message },
+          'could not listen for publishes on other nodes; the periodic check still catches up',
+        ),
+      );
     timer = setInterval(() => void follow(), PUBLISHED_CHECK_MS);
     timer.unref();
   }
@@ -111,7 +120,11 @@ export function versionsInService(setup: VersionsSetup, bot: BotService, cluster
           const current = bot.current;
           const label = current.version ? `version ${current.version.id}` : setup.file;
           const source = await readWritten(current.written, setup.file, label, setup.env);
-          return { ...source, ...(current.version ? { version: current.version } : {}), ...(current.moves ? { moves: current.moves } : {}) };
+          return {
+            ...source,
+            ...(current.version ? { version: current.version } : {}),
+            ...(current.moves ? { moves: current.moves } : {}),
+          };
         },
         { kind: 'secrets', label: reason },
       );

@@ -48,7 +48,10 @@ export interface StudioOptions {
   /** The environment the server was started with; a non-empty variable wins over a studio secret of the same name. */
   readonly environment: Readonly<Record<string, string | undefined>>;
   /** Cluster mode: how a secret change on one node reaches the others. */
-  readonly signals?: { publish(topic: string, message: string): Promise<void>; subscribe(topic: string, listener: (message: string) => void): Promise<void> };
+  readonly signals?: {
+    publish(topic: string, message: string): Promise<void>;
+    subscribe(topic: string, listener: (message: string) => void): Promise<void>;
+  };
   readonly nodeId?: string;
 }
 
@@ -90,7 +93,11 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   const rooms = await openPeopleRooms(options.store);
   const audit = auditLog(rooms.audit, now);
   const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
-  if (key.generated) logger.info({ event: 'secrets_key_generated', dir: options.dataDir }, 'generated a key for the studio secrets (kept in DATA_DIR); set SECRETS_KEY to choose one');
+  if (key.generated)
+    logger.info(
+      { event: 'secrets_key_generated', dir: options.dataDir },
+      'generated a key for the studio secrets (kept in DATA_DIR); set SECRETS_KEY to choose one',
+    );
   const keys = secretKeys(key.value, config.SECRETS_KEY_PREVIOUS);
   const secrets = secretsRoom({ store: rooms.secrets, keys, audit, now, logger });
   // A secret that opens under neither key stops start-up here, naming the settings to check.
@@ -103,16 +110,30 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     void secrets
       .load()
       .then(() => reprepare('studio secrets changed on another node'))
-      .catch((error: unknown) => logger.error({ event: 'secrets_reload_failed', err: error }, 'could not read the studio secrets changed on another node'));
+      .catch((error: unknown) =>
+        logger.error(
+          { event: 'secrets_reload_failed', err: error },
+          'could not read the studio secrets changed on another node',
+        ),
+      );
   });
   const changed = async (name: string) => {
-    await options.signals?.publish('studio-secrets', options.nodeId ?? '').catch((error: unknown) =>
-      logger.warn({ event: 'secrets_signal_failed', error: (error as Error).message }, 'other nodes were not told of a secret change; they use it after their next restart or reload'),
-    );
+    await options.signals
+      ?.publish('studio-secrets', options.nodeId ?? '')
+      .catch((error: unknown) =>
+        logger.warn(
+          { event: 'secrets_signal_failed', error: (error as Error).message },
+          'other nodes were not told of a secret change; they use it after their next restart or reload',
+        ),
+      );
     return reprepare(`studio secret ${name} changed`);
   };
   const session = { idleMs: config.STUDIO_SESSION_IDLE, maxMs: config.STUDIO_SESSION_MAX };
-  const limits = loginLimits(options.limiter ?? localLimiter, { perAccount: config.STUDIO_LOGIN_RATE_LIMIT, perIp: config.STUDIO_LOGIN_IP_RATE_LIMIT }, rateLimitKey);
+  const limits = loginLimits(
+    options.limiter ?? localLimiter,
+    { perAccount: config.STUDIO_LOGIN_RATE_LIMIT, perIp: config.STUDIO_LOGIN_IP_RATE_LIMIT },
+    rateLimitKey,
+  );
   const signIn = people({ accounts: rooms.accounts, sessions: rooms.sessions, audit, logger, now, limits, session });
   const setup = setupLinks({ accounts: rooms.accounts, sessions: rooms.sessions, audit, people: signIn, now });
   const tokens = apiTokens({ accounts: rooms.accounts, audit, now });
@@ -123,9 +144,21 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   };
   const redirectUri = () => `${options.baseUrl().replace(/\/$/, '')}/studio/api/oidc/callback`;
   const sso =
-    config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET && config.OIDC_ROLE_CLAIM && config.OIDC_ROLE_MAP
+    config.OIDC_ISSUER &&
+    config.OIDC_CLIENT_ID &&
+    config.OIDC_CLIENT_SECRET &&
+    config.OIDC_ROLE_CLAIM &&
+    config.OIDC_ROLE_MAP
       ? singleSignOn(
-          { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET, label: config.OIDC_LABEL ?? 'single sign-on', roleClaim: config.OIDC_ROLE_CLAIM, roleMap: config.OIDC_ROLE_MAP, scopes: config.OIDC_SCOPES },
+          {
+            issuer: config.OIDC_ISSUER,
+            clientId: config.OIDC_CLIENT_ID,
+            clientSecret: config.OIDC_CLIENT_SECRET,
+            label: config.OIDC_LABEL ?? 'single sign-on',
+            roleClaim: config.OIDC_ROLE_CLAIM,
+            roleMap: config.OIDC_ROLE_MAP,
+            scopes: config.OIDC_SCOPES,
+          },
           { accounts: rooms.accounts, audit, people: signIn, logger, now, redirectUri },
         )
       : undefined;
@@ -140,7 +173,14 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
       }
     },
   };
-  const sessionDeps = { people: signIn, tokens, setup, session, origins: options.origins, signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }) };
+  const sessionDeps = {
+    people: signIn,
+    tokens,
+    setup,
+    session,
+    origins: options.origins,
+    signIn: () => ({ password: true, singleSignOn: sso ? { label: sso.label } : null }),
+  };
 
   return {
     rooms,
@@ -155,10 +195,22 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
         people: signIn,
         tokens,
         origins: options.origins,
-        open: [openSessionRoutes(sessionDeps), oidcRoutes({ sso: () => sso, seal: transactionSeal, session, redirectUri }), otherMethods(OPEN_METHODS)],
-        routes: [sessionRoutes(sessionDeps), tokenRoutes({ tokens }), accountRoutes({ admin, setup, baseUrl: options.baseUrl }),
+        open: [
+          openSessionRoutes(sessionDeps),
+          oidcRoutes({ sso: () => sso, seal: transactionSeal, session, redirectUri }),
+          otherMethods(OPEN_METHODS),
+        ],
+        routes: [
+          sessionRoutes(sessionDeps),
+          tokenRoutes({ tokens }),
+          accountRoutes({ admin, setup, baseUrl: options.baseUrl }),
           auditRoutes({ audit }),
-          secretRoutes({ secrets, environment: () => options.environment, definition: () => bot?.definition(), changed }),
+          secretRoutes({
+            secrets,
+            environment: () => options.environment,
+            definition: () => bot?.definition(),
+            changed,
+          }),
           otherMethods(SIGNED_IN_METHODS),
           ...routes,
         ],

@@ -38,7 +38,9 @@ export function wireSubscriptions(options: {
     jobs: options.jobs,
     clock,
     logger,
-    send: async (request) => ({ status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status }),
+    send: async (request) => ({
+      status: (await callbackClient.send({ ...request, method: 'POST', maxRedirects: 0 })).status,
+    }),
     botId: options.botId,
     settings: {
       pauseAfter: config.SUBSCRIPTION_PAUSE_AFTER,
@@ -54,7 +56,10 @@ export function wireSubscriptions(options: {
       subscriptions,
       clock,
       logger,
-      checkTarget: async (url) => destinationProblem(url, { ...(config.INTEGRATION_ALLOWED_HOSTS ? { allowedHosts: config.INTEGRATION_ALLOWED_HOSTS } : {}) }),
+      checkTarget: async (url) =>
+        destinationProblem(url, {
+          ...(config.INTEGRATION_ALLOWED_HOSTS ? { allowedHosts: config.INTEGRATION_ALLOWED_HOSTS } : {}),
+        }),
       wake: jobs.wake,
       refresh: jobs.refresh,
     },

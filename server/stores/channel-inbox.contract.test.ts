@@ -15,7 +15,9 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Channel inbox contract: ${leg.name}`, () => {
-    const rooms = useFreshRoom(leg, async (store) => ({ inbox: store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db) }));
+    const rooms = useFreshRoom(leg, async (store) => ({
+      inbox: store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db),
+    }));
     channelInboxCases(rooms);
   });
 }

@@ -3,7 +3,12 @@ import type { ConversationSummary, CounterTotals, Metric, OpenConversation } fro
 /** What both insights adapters share: summing counter rows, and what an open conversation is. */
 
 export function openOf(summary: ConversationSummary): OpenConversation {
-  return { startedAt: summary.startedAt, lastAt: summary.lastAt, lastVersion: summary.lastVersion, lastStep: summary.lastStep };
+  return {
+    startedAt: summary.startedAt,
+    lastAt: summary.lastAt,
+    lastVersion: summary.lastVersion,
+    lastStep: summary.lastStep,
+  };
 }
 
 /** Rows of (day, metric, a, b, n) as CounterTotals. */
@@ -26,7 +31,15 @@ export function totalsOf(rows: Iterable<readonly [number, Metric, string, string
 /** Whether a conversation matches a search's filters (the Mongo adapter filters in memory what it read by id). */
 export function matchesQuery(
   s: ConversationSummary,
-  q: { text?: string; field?: { name: string; value: string }; channel?: string; reached?: string; integrationError?: boolean; fromMs?: number; toMs?: number },
+  q: {
+    text?: string;
+    field?: { name: string; value: string };
+    channel?: string;
+    reached?: string;
+    integrationError?: boolean;
+    fromMs?: number;
+    toMs?: number;
+  },
 ): boolean {
   if (q.fromMs !== undefined && s.startedAt < q.fromMs) return false;
   if (q.toMs !== undefined && s.startedAt >= q.toMs) return false;
@@ -36,7 +49,12 @@ export function matchesQuery(
   if (q.text && !s.text.toLowerCase().includes(q.text.toLowerCase())) return false;
   if (q.field) {
     const value = s.userData[q.field.name];
-    if (value === undefined || value === null || (typeof value === 'object' ? JSON.stringify(value) : String(value)) !== q.field.value) return false;
+    if (
+      value === undefined ||
+      value === null ||
+      (typeof value === 'object' ? JSON.stringify(value) : String(value)) !== q.field.value
+    )
+      return false;
   }
   return true;
 }

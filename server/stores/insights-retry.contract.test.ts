@@ -7,7 +7,11 @@ import { describe, expect, inject, it } from 'vitest';
 import { InsightsRecorder } from '../app/insights/recorder.ts';
 import { firstTurnOf } from '../app/insights/test/first-turn.ts';
 import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom, type Metric } from '../ports/insights.ts';
-import { failingMongoCounters, failingSqliteCounters, type CounterWriteFault } from './contract/failing-counter-writes.ts';
+import {
+  failingMongoCounters,
+  failingSqliteCounters,
+  type CounterWriteFault,
+} from './contract/failing-counter-writes.ts';
 import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
 import { mongoInsights } from './mongo/studio/mongo-insights.ts';
 import { sqliteInsights } from './sqlite/studio/sqlite-insights.ts';
@@ -64,8 +68,18 @@ for (const { leg, skip } of legs) {
       const { real, failing } = subject();
       const warnings: Record<string, unknown>[] = [];
       const logger = { info() {}, warn: (fields: Record<string, unknown>) => void warnings.push(fields), error() {} };
-      const recorder = new InsightsRecorder({ room: failing, logger, now: () => NOW, version: () => 'v1', isPreview: async () => false, windowMs: 1_800_000 });
-      for (const [user, text] of [['ann', 'hello'], ['bob', 'hi there']] as const) {
+      const recorder = new InsightsRecorder({
+        room: failing,
+        logger,
+        now: () => NOW,
+        version: () => 'v1',
+        isPreview: async () => false,
+        windowMs: 1_800_000,
+      });
+      for (const [user, text] of [
+        ['ann', 'hello'],
+        ['bob', 'hi there'],
+      ] as const) {
         const turn = turnOf(user, text);
         recorder.turn(user, false, turn.counts, turn.summary);
       }

@@ -15,7 +15,9 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio bot tests contract: ${leg.name}`, () => {
-    const room = useFreshRoom(leg, (store) => (store.kind === 'sqlite' ? sqliteBotTests(store.db) : mongoBotTests(store.db)));
+    const room = useFreshRoom(leg, (store) =>
+      store.kind === 'sqlite' ? sqliteBotTests(store.db) : mongoBotTests(store.db),
+    );
     studioBotTestsCases(room);
   });
 }

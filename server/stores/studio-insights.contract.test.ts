@@ -20,7 +20,11 @@ for (const { leg, skip } of legs) {
     const subject = useFreshRoom(leg, async (store) =>
       store.kind === 'sqlite'
         ? { store, room: sqliteInsights(store.db), budgeted: sqliteInsights(store.db, { searchBudget: BUDGET }) }
-        : { store, room: await mongoInsights(store.db), budgeted: await mongoInsights(store.db, { searchBudget: BUDGET }) },
+        : {
+            store,
+            room: await mongoInsights(store.db),
+            budgeted: await mongoInsights(store.db, { searchBudget: BUDGET }),
+          },
     );
     studioInsightsCases(subject);
   });

@@ -15,7 +15,9 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio presence contract: ${leg.name}`, () => {
-    const board = useFreshRoom(leg, (store) => (store.kind === 'sqlite' ? sqlitePresence(store.db) : mongoPresence(store.db)));
+    const board = useFreshRoom(leg, (store) =>
+      store.kind === 'sqlite' ? sqlitePresence(store.db) : mongoPresence(store.db),
+    );
     studioPresenceCases(board);
   });
 }

@@ -24,7 +24,17 @@ export interface PeopleRooms {
 /** Opens the accounts, sessions, audit and secrets rooms on the store (Mongo rooms ensure their indexes). */
 export async function openPeopleRooms(store: SqliteStore | MongoStore): Promise<PeopleRooms> {
   if (store.kind === 'sqlite') {
-    return { accounts: sqliteAccounts(store.db), sessions: sqliteSessions(store.db), audit: sqliteAudit(store.db), secrets: sqliteSecrets(store.db) };
+    return {
+      accounts: sqliteAccounts(store.db),
+      sessions: sqliteSessions(store.db),
+      audit: sqliteAudit(store.db),
+      secrets: sqliteSecrets(store.db),
+    };
   }
-  return { accounts: await mongoAccounts(store.db), sessions: await mongoSessions(store.db), audit: await mongoAudit(store.db), secrets: mongoSecrets(store.db) };
+  return {
+    accounts: await mongoAccounts(store.db),
+    sessions: await mongoSessions(store.db),
+    audit: await mongoAudit(store.db),
+    secrets: mongoSecrets(store.db),
+  };
 }

@@ -22,11 +22,16 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio versions contract: ${leg.name}`, () => {
     describe('versions, publications, drafts', () => {
-      const room = useFreshRoom(leg, (store) => (store.kind === 'sqlite' ? sqliteVersions(store.db) : mongoVersions(store.db, store.locks)));
+      const room = useFreshRoom(leg, (store) =>
+        store.kind === 'sqlite' ? sqliteVersions(store.db) : mongoVersions(store.db, store.locks),
+      );
       studioVersionsCases(room);
     });
     describe('users resting on a position', () => {
-      const subject = useFreshRoom(leg, (store) => ({ store, resting: store.kind === 'sqlite' ? sqliteRestingUsers(store.db) : mongoRestingUsers(store.db) }));
+      const subject = useFreshRoom(leg, (store) => ({
+        store,
+        resting: store.kind === 'sqlite' ? sqliteRestingUsers(store.db) : mongoRestingUsers(store.db),
+      }));
       restingUsersCases(subject);
     });
   });

@@ -35,7 +35,8 @@ export async function compiledEntry(entry: string): Promise<string> {
   const main = await compiledServerMain();
   const out = path.dirname(path.dirname(main));
   const compiled = path.join(out, entry.replace(/\.ts$/, '.js'));
-  if (!existsSync(compiled)) throw new Error(`${entry} is not in the compiled build (only server/, shared/ and demo/ are, without tests)`);
+  if (!existsSync(compiled))
+    throw new Error(`${entry} is not in the compiled build (only server/, shared/ and demo/ are, without tests)`);
   return compiled;
 }
 
@@ -53,7 +54,9 @@ async function compile(): Promise<string> {
       .map((file) => path.join(folder, file))
       .filter((file) => /\.ts$/.test(file) && !/\.test\.ts$/.test(file) && !file.split(path.sep).includes('test')),
   ).sort();
-  const hash = createHash('sha256').update(`esbuild ${esbuildVersion} ${BUILD_OPTIONS_VERSION}\n`).update(readFileSync(path.join(root, 'tsconfig.json')));
+  const hash = createHash('sha256')
+    .update(`esbuild ${esbuildVersion} ${BUILD_OPTIONS_VERSION}\n`)
+    .update(readFileSync(path.join(root, 'tsconfig.json')));
   for (const file of sources) hash.update(`\n${file}\n`).update(readFileSync(path.join(root, file)));
   const builds = path.join(root, '.cache', 'server-build');
   const out = path.join(builds, hash.digest('hex').slice(0, 16));

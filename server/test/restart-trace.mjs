@@ -15,7 +15,8 @@ import path from 'node:path';
 const require = createRequire(path.join(process.cwd(), 'package.json'));
 const profileDir = process.env.RESTART_TRACE_PROFILES;
 let buffer = [];
-const trace = (kind, data = {}) => buffer.push(`TRACE ${JSON.stringify({ t: Date.now(), pid: process.pid, kind, ...data })}\n`);
+const trace = (kind, data = {}) =>
+  buffer.push(`TRACE ${JSON.stringify({ t: Date.now(), pid: process.pid, kind, ...data })}\n`);
 const flush = () => {
   if (buffer.length === 0) return;
   process.stderr.write(buffer.join(''));
@@ -78,10 +79,17 @@ function profile() {
   const session = new Session();
   session.connect();
   let chunk = 0;
-  const start = () => session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 500 }, () => session.post('Profiler.start')));
+  const start = () =>
+    session.post('Profiler.enable', () =>
+      session.post('Profiler.setSamplingInterval', { interval: 500 }, () => session.post('Profiler.start')),
+    );
   const stop = () =>
     session.post('Profiler.stop', (error, result) => {
-      if (!error) writeFileSync(path.join(profileDir, `restart-${process.pid}-${chunk}.cpuprofile`), JSON.stringify(result.profile));
+      if (!error)
+        writeFileSync(
+          path.join(profileDir, `restart-${process.pid}-${chunk}.cpuprofile`),
+          JSON.stringify(result.profile),
+        );
       chunk += 1;
       if (chunk < 5) {
         session.post('Profiler.start');
@@ -161,7 +169,8 @@ try {
   };
   const emit = Socket.prototype.emit;
   Socket.prototype.emit = function (event, ...args) {
-    if (event === 'entries' || event === 'session') trace(`emit_${event}`, { user: this.data?.userId, n: Array.isArray(args[0]) ? args[0].length : undefined });
+    if (event === 'entries' || event === 'session')
+      trace(`emit_${event}`, { user: this.data?.userId, n: Array.isArray(args[0]) ? args[0].length : undefined });
     return emit.call(this, event, ...args);
   };
   const onevent = Socket.prototype.onevent;

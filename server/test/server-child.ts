@@ -31,7 +31,8 @@ export interface ServerChild {
 export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
   // SERVER_CHILD_NODE_ARGS: extra Node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile a load run.
   const nodeArgs = (process.env.SERVER_CHILD_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const entry = process.env.SERVER_CHILD_FROM_SOURCE === '1' ? ['--import', 'tsx', 'server/main.ts'] : [await compiledServerMain()];
+  const entry =
+    process.env.SERVER_CHILD_FROM_SOURCE === '1' ? ['--import', 'tsx', 'server/main.ts'] : [await compiledServerMain()];
   // SERVER_CHILD_NODE: another Node binary for the server (the test keeps its own), e.g. the Node 24 the image ships.
   const node = process.env.SERVER_CHILD_NODE || process.execPath;
   const child = spawn(node, [...nodeArgs, ...entry], {

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { io as connect, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
-import type { ClientToServerEvents, HandshakeAuth, ServerToClientEvents, TranscriptItem } from '../../shared/protocol.ts';
+import type {
+  ClientToServerEvents,
+  HandshakeAuth,
+  ServerToClientEvents,
+  TranscriptItem,
+} from '../../shared/protocol.ts';
 import { readConfig } from '../config.ts';
 import { startServer, type RunningServer, type StartOptions } from '../main.ts';
 
@@ -41,18 +46,26 @@ export interface TestServer extends RunningServer {
 }
 
 /** Starts the real server on a free loopback port with its own data folder and captured logs; `options` may give it a clock of the test's. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, options: Omit<StartOptions, 'logDestination'> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  options: Omit<StartOptions, 'logDestination'> = {},
+): Promise<TestServer> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'chatbot-test-')));
   const logs: Record<string, unknown>[] = [];
   let raw = '';
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       raw += chunk.toString();
-      for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
-  const server = await startServer(readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'info', BOT_FUNCTION_KEY: TEST_FUNCTION_KEY, ...env }), { ...options, logDestination: sink });
+  const server = await startServer(
+    readConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'info', BOT_FUNCTION_KEY: TEST_FUNCTION_KEY, ...env }),
+    { ...options, logDestination: sink },
+  );
   return Object.assign(server, {
     dataDir: dir,
     logs,
@@ -88,5 +101,7 @@ export async function eventually<T>(
 }
 
 export function botTexts(items: readonly TranscriptItem[]): string[] {
-  return items.filter((i) => i.from === 'bot').map((i) => (i.message.type === 'text' ? i.message.text : `<${i.message.type}>`));
+  return items
+    .filter((i) => i.from === 'bot')
+    .map((i) => (i.message.type === 'text' ? i.message.text : `<${i.message.type}>`));
 }

@@ -2,7 +2,12 @@ import { t, type StringKey } from '../i18n/strings.ts';
 
 /** The catalogue body every studio API error has. */
 interface ErrorBody {
-  readonly error?: { readonly code?: string; readonly message?: string; readonly details?: Record<string, unknown>; readonly requestId?: string };
+  readonly error?: {
+    readonly code?: string;
+    readonly message?: string;
+    readonly details?: Record<string, unknown>;
+    readonly requestId?: string;
+  };
 }
 
 /** What a person reads for an error code; the server's own sentence is for developers (the console). */
@@ -89,7 +94,12 @@ export class ApiClient {
     if (method !== 'GET' && method !== 'HEAD' && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
     let res: Response;
     try {
-      res = await fetch(`/studio/api${path}`, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      res = await fetch(`/studio/api${path}`, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
     } catch (error) {
       console.warn('Studio: the request did not reach the server', error);
       throw new ApiError(0, 'network', t('errorNetwork'));
@@ -100,15 +110,29 @@ export class ApiClient {
     const error = parsed.error ?? {};
     const code = error.code ?? 'internal';
     // The server's sentence names settings and fields: the console, not the page.
-    console.warn(`Studio: ${method} ${path} answered ${res.status} ${code}: ${error.message ?? ''}${error.requestId ? ` (request ${error.requestId})` : ''}`);
+    console.warn(
+      `Studio: ${method} ${path} answered ${res.status} ${code}: ${error.message ?? ''}${error.requestId ? ` (request ${error.requestId})` : ''}`,
+    );
     if (res.status === 401 && code === 'unauthenticated') for (const listener of this.signedOut) listener();
-    throw new ApiError(res.status, code, messageFor(code, error.requestId), error.details ?? {}, error.requestId, error.message);
+    throw new ApiError(
+      res.status,
+      code,
+      messageFor(code, error.requestId),
+      error.details ?? {},
+      error.requestId,
+      error.message,
+    );
   }
 }
 
 /** The account and CSRF token of the signed-in person. */
 export interface SessionInfo {
-  readonly account: { readonly id: string; readonly email: string; readonly name: string; readonly role: 'owner' | 'editor' | 'analyst' | 'viewer' };
+  readonly account: {
+    readonly id: string;
+    readonly email: string;
+    readonly name: string;
+    readonly role: 'owner' | 'editor' | 'analyst' | 'viewer';
+  };
   readonly csrfToken: string | null;
   readonly expiresAt: string | null;
 }

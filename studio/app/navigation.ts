@@ -19,9 +19,17 @@ export function navigate(route: string, replace = false): void {
 
 /** Lets plain links under /studio/ move without a page load (a modified click still opens a tab). */
 export function followLink(event: MouseEvent): void {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const anchor = event.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
-  if (!anchor || anchor.target || anchor.origin !== location.origin || !anchor.pathname.startsWith(BASE) || anchor.dataset.reload !== undefined) return;
+  if (
+    !anchor ||
+    anchor.target ||
+    anchor.origin !== location.origin ||
+    !anchor.pathname.startsWith(BASE) ||
+    anchor.dataset.reload !== undefined
+  )
+    return;
   event.preventDefault();
   navigate(routeOf(anchor.pathname));
 }

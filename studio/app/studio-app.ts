@@ -85,9 +85,9 @@ export class StudioApp extends LitElement {
     `,
   ];
   static override properties = { session: { state: true }, route: { state: true }, notice: { state: true } };
-  private declare session: SessionInfo | null | undefined;
-  private declare route: string;
-  private declare notice: string | undefined;
+  declare private session: SessionInfo | null | undefined;
+  declare private route: string;
+  declare private notice: string | undefined;
   readonly api = new ApiClient();
   private readonly moved = () => this.routeChanged();
   /** The designer's "Publish…": the versions screen opens that version's plan (an address that can be bookmarked). */
@@ -95,7 +95,10 @@ export class StudioApp extends LitElement {
     const versionId = (event as CustomEvent<{ versionId?: string }>).detail?.versionId;
     if (versionId) navigate(`versions/publish/${encodeURIComponent(versionId)}`);
   };
-  private readonly screens = new Map<string, HTMLElement & { api?: ApiClient; session?: SessionInfo; route?: string }>();
+  private readonly screens = new Map<
+    string,
+    HTMLElement & { api?: ApiClient; session?: SessionInfo; route?: string }
+  >();
 
   constructor() {
     super();
@@ -133,7 +136,8 @@ export class StudioApp extends LitElement {
       const { signedIn } = await this.api.get<{ signedIn: boolean }>('/sign-in-options');
       this.signedIn(signedIn ? await this.api.get<SessionInfo>('/session') : null);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 401) console.warn('Studio: could not read the session', error);
+      if (!(error instanceof ApiError) || error.status !== 401)
+        console.warn('Studio: could not read the session', error);
       this.signedIn(null);
     }
   }
@@ -190,19 +194,23 @@ export class StudioApp extends LitElement {
     if (this.route === 'setup' && !this.session) {
       return html`<main id="main" tabindex="-1" @signed-in=${this.welcome}><studio-setup .api=${this.api}></studio-setup></main>`;
     }
-    if (this.session === undefined) return html`<main id="main" tabindex="-1"><p role="status">${t('loading')}</p></main>`;
+    if (this.session === undefined)
+      return html`<main id="main" tabindex="-1"><p role="status">${t('loading')}</p></main>`;
     if (this.session === null) {
       return html`<main id="main" tabindex="-1" @signed-in=${this.welcome}><studio-sign-in .api=${this.api} .notice=${this.notice}></studio-sign-in></main>`;
     }
     const account = this.session.account;
-    const current = SECTIONS.find((each) => this.route === each.route || this.route.startsWith(`${each.route}/`)) ?? (this.route === '' ? SECTIONS[0] : undefined);
+    const current =
+      SECTIONS.find((each) => this.route === each.route || this.route.startsWith(`${each.route}/`)) ??
+      (this.route === '' ? SECTIONS[0] : undefined);
     return html`
       <header>
         <span class="name">${t('appName')}</span>
         <nav aria-label=${t('mainNavigation')}>
           <ul>
             ${SECTIONS.map(
-              (section) => html`<li><a href="${BASE}${section.route}" aria-current=${section === current ? 'page' : 'false'}>${t(section.label)}</a></li>`,
+              (section) =>
+                html`<li><a href="${BASE}${section.route}" aria-current=${section === current ? 'page' : 'false'}>${t(section.label)}</a></li>`,
             )}
           </ul>
         </nav>
@@ -220,7 +228,8 @@ export class StudioApp extends LitElement {
       const load = StudioApp.screens[section.tag];
       if (!load) return html`<h1>${t(section.label)}</h1><p>${t('notHereYet')}</p>`;
       this.loadScreen(section.tag, load);
-      if (this.failed.has(section.tag)) return html`<h1>${t(section.label)}</h1><p role="alert">${t('errorNetwork')}</p>`;
+      if (this.failed.has(section.tag))
+        return html`<h1>${t(section.label)}</h1><p role="alert">${t('errorNetwork')}</p>`;
       return html`<h1>${t(section.label)}</h1><p role="status">${t('loading')}</p>`;
     }
     const rest = this.route.startsWith(`${section.route}/`) ? this.route.slice(section.route.length + 1) : '';

@@ -27,7 +27,7 @@ export const auditEn = {
   audit_secret_deleted: '{who} deleted the secret {target}.',
   audit_setup_link_created: '{who} created a one-time link ({role}).',
   audit_setup_link_cancelled: '{who} cancelled the invitation of {target}.',
-  audit_user_erased: '{who} erased a visitor\'s data.',
+  audit_user_erased: "{who} erased a visitor's data.",
   audit_version_saved: '{who} saved version {target}: "{message}".',
   audit_version_imported: '{who} brought version {target} from a file.',
   audit_published: '{who} put version {target} live.',
@@ -67,6 +67,7 @@ export const auditDe: typeof auditEn = {
   audit_published: '{who} hat Version {target} live geschaltet.',
   audit_rolled_back: '{who} ist zu Version {target} zurückgekehrt.',
   audit_draft_utterances_added: '{who} hat {n} nicht verstandene Eingaben zum Intent {target} im Entwurf hinzugefügt.',
-  audit_draft_faq_questions_added: '{who} hat {n} nicht beantwortete Fragen zum FAQ-Paar {target} im Entwurf hinzugefügt.',
+  audit_draft_faq_questions_added:
+    '{who} hat {n} nicht beantwortete Fragen zum FAQ-Paar {target} im Entwurf hinzugefügt.',
   auditOther: '{who}: {action}.',
 };

@@ -2,7 +2,8 @@
 export const insightsEn = {
   insightsTitle: 'Insights',
   insightsSections: 'Insights sections',
-  insightsNotAllowed: 'Insights show what visitors wrote, which is personal data: only owners and analysts see them. Ask an owner for the analyst role if you need them.',
+  insightsNotAllowed:
+    'Insights show what visitors wrote, which is personal data: only owners and analysts see them. Ask an owner for the analyst role if you need them.',
   tabDashboard: 'Dashboard',
   tabDropOff: 'Drop-off',
   tabConversations: 'Conversations',
@@ -47,7 +48,8 @@ export const insightsEn = {
   emails: 'Emails',
   sms: 'SMS',
   nothingInRange: 'Nothing in this range.',
-  dropOffIntro: 'For each step: conversations that reached it, and those whose last step it was (no message for {window} after). Conversations still going: {open}.',
+  dropOffIntro:
+    'For each step: conversations that reached it, and those whose last step it was (no message for {window} after). Conversations still going: {open}.',
   dropOffCaption: 'Reach and drop-off in dialog {dialog}',
   colStep: 'Step',
   colReached: 'Reached',
@@ -82,7 +84,8 @@ export const insightsEn = {
   callsOfTurnOne: '1 integration call',
   callsOfTurn: '{count} integration calls',
   userDataTitle: 'User data',
-  searchStopped: 'The search stopped after {count} conversations, back to {time}: narrow the range, or load more to search further back.',
+  searchStopped:
+    'The search stopped after {count} conversations, back to {time}: narrow the range, or load more to search further back.',
   eventPageEvent: 'Page event {name}',
   eventTrigger: 'Trigger {name}',
   eventTimer: 'Timer {name}',
@@ -100,7 +103,8 @@ export const insightsEn = {
 export const insightsDe: typeof insightsEn = {
   insightsTitle: 'Auswertungen',
   insightsSections: 'Bereiche der Auswertungen',
-  insightsNotAllowed: 'Auswertungen zeigen, was Besucher geschrieben haben – personenbezogene Daten: nur Inhaber und Analysten sehen sie. Fragen Sie einen Inhaber nach der Analysten-Rolle, falls Sie sie brauchen.',
+  insightsNotAllowed:
+    'Auswertungen zeigen, was Besucher geschrieben haben – personenbezogene Daten: nur Inhaber und Analysten sehen sie. Fragen Sie einen Inhaber nach der Analysten-Rolle, falls Sie sie brauchen.',
   tabDashboard: 'Übersicht',
   tabDropOff: 'Abbrüche',
   tabConversations: 'Gespräche',
@@ -145,7 +149,8 @@ export const insightsDe: typeof insightsEn = {
   emails: 'E-Mails',
   sms: 'SMS',
   nothingInRange: 'Nichts in diesem Zeitraum.',
-  dropOffIntro: 'Für jeden Schritt: Gespräche, die ihn erreichten, und solche, deren letzter Schritt er war (danach {window} keine Nachricht). Noch laufende Gespräche: {open}.',
+  dropOffIntro:
+    'Für jeden Schritt: Gespräche, die ihn erreichten, und solche, deren letzter Schritt er war (danach {window} keine Nachricht). Noch laufende Gespräche: {open}.',
   dropOffCaption: 'Erreicht und abgebrochen im Dialog {dialog}',
   colStep: 'Schritt',
   colReached: 'Erreicht',
@@ -180,7 +185,8 @@ export const insightsDe: typeof insightsEn = {
   callsOfTurnOne: '1 Integrationsaufruf',
   callsOfTurn: '{count} Integrationsaufrufe',
   userDataTitle: 'Nutzerdaten',
-  searchStopped: 'Die Suche hat nach {count} Gesprächen angehalten, zurück bis {time}: grenzen Sie den Zeitraum ein oder laden Sie mehr, um weiter zurück zu suchen.',
+  searchStopped:
+    'Die Suche hat nach {count} Gesprächen angehalten, zurück bis {time}: grenzen Sie den Zeitraum ein oder laden Sie mehr, um weiter zurück zu suchen.',
   eventPageEvent: 'Seitenereignis {name}',
   eventTrigger: 'Auslöser {name}',
   eventTimer: 'Timer {name}',

@@ -133,7 +133,8 @@ export const en = {
   errorAlreadyLive: 'This version is live already.',
   errorDefinitionInvalid: 'This version has problems that block publishing.',
   errorInvalidMove: 'A chosen target is not a step of this version. Review the targets.',
-  errorPublishFailed: 'The version could not be put in service, so nothing was published; the live version stays. The server log says why.',
+  errorPublishFailed:
+    'The version could not be put in service, so nothing was published; the live version stays. The server log says why.',
   accountsTitle: 'Accounts',
   colName: 'Name',
   colEmail: 'Email',
@@ -169,7 +170,8 @@ export const en = {
   noTokens: 'You have no API tokens.',
 
   secretsTitle: 'Secrets',
-  secretsIntro: 'Credentials the bot definition names (such as tokenEnv). A value is never shown again. An environment variable of the same name wins over the studio.',
+  secretsIntro:
+    'Credentials the bot definition names (such as tokenEnv). A value is never shown again. An environment variable of the same name wins over the studio.',
   colSecret: 'Secret',
   colStatus: 'Status',
   colUsedBy: 'Used by',
@@ -310,7 +312,8 @@ export const de: StudioStrings = {
   planNoTests: 'Noch keine gespeicherten Tests: „Als Test speichern“ in der Vorschau des Designers legt einen an.',
   planTestPassed: '{name}: bestanden',
   planTestFailed: '{name}: fehlgeschlagen',
-  planTestsBlock: 'Ein fehlgeschlagener Test verhindert das Veröffentlichen. Ändern Sie den Bot oder den Test im Designer.',
+  planTestsBlock:
+    'Ein fehlgeschlagener Test verhindert das Veröffentlichen. Ändern Sie den Bot oder den Test im Designer.',
   planChanges: 'Was sich ändert',
   planNoChanges: 'Keine Änderungen an Dialogen, Schritten oder Einstellungen.',
   planStranded: 'Nutzer auf entfernten Schritten',
@@ -325,7 +328,8 @@ export const de: StudioStrings = {
   rollbackButton: 'Zurück zu {id}',
   publishing: 'Wird veröffentlicht …',
   cancel: 'Abbrechen',
-  mayNotPublish: 'Ihre Rolle darf diesen Plan lesen, aber nicht veröffentlichen. Inhaber und Bearbeiter veröffentlichen.',
+  mayNotPublish:
+    'Ihre Rolle darf diesen Plan lesen, aber nicht veröffentlichen. Inhaber und Bearbeiter veröffentlichen.',
   publishedNotice: '{id} ist jetzt auf allen Knoten live.',
   rolledBackNotice: 'Zurückgesetzt: {id} ist wieder auf allen Knoten live.',
   changeSettings: 'Einstellungen geändert: {fields}',
@@ -354,7 +358,8 @@ export const de: StudioStrings = {
   errorAlreadyLive: 'Diese Version ist bereits live.',
   errorDefinitionInvalid: 'Diese Version hat Probleme, die das Veröffentlichen verhindern.',
   errorInvalidMove: 'Ein gewähltes Ziel ist kein Schritt dieser Version. Prüfen Sie die Ziele.',
-  errorPublishFailed: 'Die Version konnte nicht in Betrieb genommen werden, daher wurde nichts veröffentlicht; die Live-Version bleibt. Das Serverprotokoll nennt den Grund.',
+  errorPublishFailed:
+    'Die Version konnte nicht in Betrieb genommen werden, daher wurde nichts veröffentlicht; die Live-Version bleibt. Das Serverprotokoll nennt den Grund.',
   accountsTitle: 'Konten',
   colName: 'Name',
   colEmail: 'E-Mail',
@@ -376,7 +381,8 @@ export const de: StudioStrings = {
   saved: 'Gespeichert.',
 
   tokensTitle: 'API-Tokens',
-  tokensIntro: 'Ein Token handelt mit Ihrer Rolle, für `chatbot pull`/`push` und CI. Senden Sie es als Authorization: Bearer.',
+  tokensIntro:
+    'Ein Token handelt mit Ihrer Rolle, für `chatbot pull`/`push` und CI. Senden Sie es als Authorization: Bearer.',
   tokenName: 'Name des Tokens',
   tokenDays: 'Gültig für Tage (leer: bis zum Widerruf)',
   createToken: 'Token erstellen',
@@ -390,7 +396,8 @@ export const de: StudioStrings = {
   noTokens: 'Sie haben keine API-Tokens.',
 
   secretsTitle: 'Geheimnisse',
-  secretsIntro: 'Zugangsdaten, die die Bot-Definition nennt (etwa tokenEnv). Ein Wert wird nie wieder angezeigt. Eine gleichnamige Umgebungsvariable hat Vorrang vor dem Studio.',
+  secretsIntro:
+    'Zugangsdaten, die die Bot-Definition nennt (etwa tokenEnv). Ein Wert wird nie wieder angezeigt. Eine gleichnamige Umgebungsvariable hat Vorrang vor dem Studio.',
   colSecret: 'Geheimnis',
   colStatus: 'Status',
   colUsedBy: 'Verwendet von',
@@ -432,7 +439,8 @@ export const de: StudioStrings = {
   errorForbidden: 'Ihre Rolle erlaubt das nicht. Fragen Sie einen Inhaber, falls Sie es brauchen.',
   errorCsrf: 'Diese Seite ist veraltet. Laden Sie sie neu und versuchen Sie es erneut.',
   errorUnauthenticated: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
-  errorSetupLink: 'Dieser Einrichtungslink ist ungültig: Er wurde schon benutzt oder ist abgelaufen. Bitten Sie einen Inhaber um einen neuen.',
+  errorSetupLink:
+    'Dieser Einrichtungslink ist ungültig: Er wurde schon benutzt oder ist abgelaufen. Bitten Sie einen Inhaber um einen neuen.',
   errorWeakPassword: 'Wählen Sie ein längeres Passwort: mindestens 12 Zeichen.',
   errorEmailTaken: 'Es gibt schon ein Konto mit dieser E-Mail-Adresse.',
   errorLastOwner: 'Das Studio braucht mindestens einen Inhaber. Machen Sie zuerst jemand anderen zum Inhaber.',

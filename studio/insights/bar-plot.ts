@@ -24,12 +24,14 @@ function pattern(id: string, index: number): SVGTemplateResult {
   const colour = SERIES_COLOURS[index % SERIES_COLOURS.length]!;
   const shape = index % 4;
   return svg`<pattern id=${id} width="8" height="8" patternUnits="userSpaceOnUse">
-    ${shape === 0
-      ? svg`<rect class="ink" width="8" height="8" fill=${colour}></rect>`
-      : svg`<rect class="paper" width="8" height="8" fill="#fff"></rect>
+    ${
+      shape === 0
+        ? svg`<rect class="ink" width="8" height="8" fill=${colour}></rect>`
+        : svg`<rect class="paper" width="8" height="8" fill="#fff"></rect>
         ${shape === 1 ? svg`<path class="line" d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" stroke=${colour} stroke-width="2.5"></path>` : ''}
         ${shape === 2 ? svg`<circle class="ink" cx="4" cy="4" r="2.2" fill=${colour}></circle>` : ''}
-        ${shape === 3 ? svg`<path class="line" d="M0,4 h8 M4,0 v8" stroke=${colour} stroke-width="2"></path>` : ''}`}
+        ${shape === 3 ? svg`<path class="line" d="M0,4 h8 M4,0 v8" stroke=${colour} stroke-width="2"></path>` : ''}`
+    }
   </pattern>`;
 }
 
@@ -51,7 +53,12 @@ function shorten(label: string, room: number): string {
  * other), each filled with its series' pattern and topped with its figure. `id` keeps the
  * patterns of several charts on one page apart. The figures stay in the table beside it.
  */
-export function barPlot(id: string, name: string, labels: readonly string[], series: readonly BarSeries[]): SVGTemplateResult {
+export function barPlot(
+  id: string,
+  name: string,
+  labels: readonly string[],
+  series: readonly BarSeries[],
+): SVGTemplateResult {
   const top = scaleTop(Math.max(0, ...series.flatMap((s) => s.values)));
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
@@ -63,14 +70,16 @@ export function barPlot(id: string, name: string, labels: readonly string[], ser
   const figures = bar >= 14;
   return svg`<svg role="img" aria-label=${name} viewBox="0 0 ${WIDTH} ${HEIGHT}" class="bars">
     <defs>${series.map((_, i) => pattern(patternId(i), i))}</defs>
-    ${series.length > 1
-      ? series.map(
-          (s, i) => svg`<g transform="translate(${LEFT + i * Math.floor(plotWidth / series.length)}, 6)">
+    ${
+      series.length > 1
+        ? series.map(
+            (s, i) => svg`<g transform="translate(${LEFT + i * Math.floor(plotWidth / series.length)}, 6)">
             <rect class="bar" width="16" height="16" fill="url(#${patternId(i)})" stroke=${SERIES_COLOURS[i % SERIES_COLOURS.length]}></rect>
             <text x="22" y="13">${shorten(s.label, plotWidth / series.length - 26)}</text>
           </g>`,
-        )
-      : ''}
+          )
+        : ''
+    }
     ${[0, 0.5, 1].map(
       (share) => svg`<line class="grid" x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(top * share)} y2=${y(top * share)}></line>
         <text class="axis" x=${LEFT - 6} y=${y(top * share) + 4} text-anchor="end">${Math.round(top * share * 10) / 10}</text>`,

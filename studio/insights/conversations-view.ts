@@ -3,7 +3,14 @@ import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
 import { BASE, navigate } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
 import { language, t } from '../i18n/strings.ts';
-import { lastDays, type ConversationPage, type ConversationSummary, type Transcript, type TranscriptEvent, type TranscriptMessage } from './types.ts';
+import {
+  lastDays,
+  type ConversationPage,
+  type ConversationSummary,
+  type Transcript,
+  type TranscriptEvent,
+  type TranscriptMessage,
+} from './types.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 
@@ -69,11 +76,13 @@ export class InsightsConversations extends LitElement {
   declare session: SessionInfo;
   /** A visitor's id: their transcript; '' for the search. */
   declare userId: string;
-  private declare page: { items: ConversationSummary[]; next: string | null; query: string; stopped?: { count: number; backTo: number } } | undefined;
-  private declare transcript: Transcript | undefined;
-  private declare error: string;
-  private declare status: string;
-  private declare fields: readonly string[];
+  declare private page:
+    | { items: ConversationSummary[]; next: string | null; query: string; stopped?: { count: number; backTo: number } }
+    | undefined;
+  declare private transcript: Transcript | undefined;
+  declare private error: string;
+  declare private status: string;
+  declare private fields: readonly string[];
 
   constructor() {
     super();
@@ -96,7 +105,9 @@ export class InsightsConversations extends LitElement {
     void (async () => {
       const { publishedId } = await this.api.get<{ publishedId: string | null }>('/versions?limit=1');
       if (!publishedId) return;
-      const version = await this.api.get<{ definition?: { userDataFields?: unknown } }>(`/versions/${encodeURIComponent(publishedId)}`);
+      const version = await this.api.get<{ definition?: { userDataFields?: unknown } }>(
+        `/versions/${encodeURIComponent(publishedId)}`,
+      );
       const fields = version.definition?.userDataFields;
       this.fields = Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [];
     })().catch(() => undefined);
@@ -117,13 +128,19 @@ export class InsightsConversations extends LitElement {
 
   private async search(query: string, cursor?: string): Promise<void> {
     const asked = ++this.searches;
-    const result = await this.attempt(() => this.api.get<ConversationPage>(`/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    const result = await this.attempt(() =>
+      this.api.get<ConversationPage>(
+        `/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      ),
+    );
     if (!result || asked !== this.searches) return;
     this.page = {
       items: [...(cursor && this.page ? this.page.items : []), ...result.conversations],
       next: result.nextCursor,
       query,
-      ...(result.searchedBackTo !== undefined ? { stopped: { count: result.searchedConversations ?? 0, backTo: result.searchedBackTo } } : {}),
+      ...(result.searchedBackTo !== undefined
+        ? { stopped: { count: result.searchedConversations ?? 0, backTo: result.searchedBackTo } }
+        : {}),
     };
   }
 
@@ -145,12 +162,16 @@ export class InsightsConversations extends LitElement {
 
   private async loadTranscript(): Promise<void> {
     this.transcript = undefined;
-    this.transcript = await this.attempt(() => this.api.get<Transcript>(`/insights/users/${encodeURIComponent(this.userId)}`));
+    this.transcript = await this.attempt(() =>
+      this.api.get<Transcript>(`/insights/users/${encodeURIComponent(this.userId)}`),
+    );
   }
 
   private async erase(): Promise<void> {
     if (!window.confirm(t('eraseConfirm'))) return;
-    const done = await this.attempt(() => this.api.delete<unknown>(`/insights/users/${encodeURIComponent(this.userId)}`));
+    const done = await this.attempt(() =>
+      this.api.delete<unknown>(`/insights/users/${encodeURIComponent(this.userId)}`),
+    );
     if (done === undefined) return;
     this.page = undefined;
     navigate('insights/conversations');
@@ -192,7 +213,9 @@ export class InsightsConversations extends LitElement {
     const stopped = page.stopped
       ? html`<p role="status">${t('searchStopped', { count: page.stopped.count.toLocaleString(language()), time: time(page.stopped.backTo) })}</p>`
       : nothing;
-    const more = page.next ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>` : nothing;
+    const more = page.next
+      ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>`
+      : nothing;
     if (page.items.length === 0) return html`${stopped}<p>${t('nothingInRange')}</p>${more}`;
     return html`${stopped}<table>
         <caption>
@@ -254,14 +277,18 @@ export class InsightsConversations extends LitElement {
   }
 }
 
-type TranscriptItem = { readonly at: number } & ({ readonly event: TranscriptEvent; readonly message?: never } | { readonly message: TranscriptMessage; readonly event?: never });
+type TranscriptItem = { readonly at: number } & (
+  | { readonly event: TranscriptEvent; readonly message?: never }
+  | { readonly message: TranscriptMessage; readonly event?: never }
+);
 
 /** Messages and events in time order; an event first when both have the same time (it led to the turn). */
 function inTimeOrder(tr: Transcript): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   let e = 0;
   for (const message of tr.messages) {
-    while (e < tr.events.length && tr.events[e]!.at <= message.at) items.push({ at: tr.events[e]!.at, event: tr.events[e++]! });
+    while (e < tr.events.length && tr.events[e]!.at <= message.at)
+      items.push({ at: tr.events[e]!.at, event: tr.events[e++]! });
     items.push({ at: message.at, message });
   }
   for (; e < tr.events.length; e++) items.push({ at: tr.events[e]!.at, event: tr.events[e]! });
@@ -287,12 +314,14 @@ function messageRow(m: TranscriptMessage): TemplateResult {
     <td>${m.from === 'user' ? t('fromVisitor') : t('fromBot')}</td>
     <td>
       ${m.text ?? html`<code>${String(m.message.type ?? '')}</code>`}
-      ${m.integrationCalls.length > 0
-        ? html`<details>
+      ${
+        m.integrationCalls.length > 0
+          ? html`<details>
             <summary>${t(m.integrationCalls.length === 1 ? 'callsOfTurnOne' : 'callsOfTurn', { count: m.integrationCalls.length })}</summary>
             ${m.integrationCalls.map((call) => html`<pre>${JSON.stringify(call, null, 2)}</pre>`)}
           </details>`
-        : nothing}
+          : nothing
+      }
     </td>
     <td>${m.dialogId ? html`<code>${m.dialogId} / ${m.stepId}</code>` : ''}</td>
   </tr>`;

@@ -151,7 +151,13 @@ export class InsightsChart extends LitElement {
       }
     `,
   ];
-  static override properties = { title: {}, kind: {}, labels: { attribute: false }, series: { attribute: false }, labelHeader: {} };
+  static override properties = {
+    title: {},
+    kind: {},
+    labels: { attribute: false },
+    series: { attribute: false },
+    labelHeader: {},
+  };
   declare title: string;
   declare kind: 'time' | 'bars';
   declare labels: readonly string[];
@@ -202,7 +208,15 @@ export class InsightsChart extends LitElement {
       cursor: { show: false },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
       axes: [{ space: 60 }, { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) }],
-      series: [{}, ...this.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: labels.length <= 31 } }))],
+      series: [
+        {},
+        ...this.series.map((s, i) => ({
+          label: s.label,
+          stroke: COLOURS[i % COLOURS.length],
+          width: 2,
+          points: { show: labels.length <= 31 },
+        })),
+      ],
     };
     this.plot = new UPlot(options, [x, ...this.series.map((s) => [...s.values])] as uPlot.AlignedData, target);
   }
@@ -210,12 +224,14 @@ export class InsightsChart extends LitElement {
   override render() {
     return html`<figure>
       <figcaption>${this.title}</figcaption>
-      ${this.kind === 'bars'
-        ? html`<div>${barPlot(this.chartId, t('chartBars', { title: this.title }), this.labels, this.series)}</div>`
-        : html`<div>
+      ${
+        this.kind === 'bars'
+          ? html`<div>${barPlot(this.chartId, t('chartBars', { title: this.title }), this.labels, this.series)}</div>`
+          : html`<div>
             <div class="plot" aria-hidden="true"></div>
             ${this.series.length > 1 ? html`<ul class="key" aria-hidden="true">${this.series.map((s) => html`<li>${s.label}</li>`)}</ul>` : ''}
-          </div>`}
+          </div>`
+      }
       <!-- A long table scrolls: focusable, so a keyboard can scroll it too. -->
       <div class="table-wrap" tabindex="0" role="group" aria-label=${this.title}>
         <table aria-label=${t('chartTable', { title: this.title })}>

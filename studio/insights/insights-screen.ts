@@ -12,7 +12,17 @@ import { lastDays, type Dashboard, type DropOff, type VersionList } from './type
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 
 /** The exports the studio offers for download (the management API's, by the same names). */
-const EXPORTS = ['transcript', 'userData', 'userDataSnapshot', 'nlpLog', 'fuzzyQuestionAnswerLog', 'integrationLog', 'urlTracker', 'outgoingEmail', 'outgoingSms'] as const;
+const EXPORTS = [
+  'transcript',
+  'userData',
+  'userDataSnapshot',
+  'nlpLog',
+  'fuzzyQuestionAnswerLog',
+  'integrationLog',
+  'urlTracker',
+  'outgoingEmail',
+  'outgoingSms',
+] as const;
 const FORMATS = [
   ['csv', 'CSV'],
   ['ndjson', 'NDJSON'],
@@ -69,14 +79,14 @@ export class StudioInsights extends LitElement {
   declare api: ApiClient;
   declare session: SessionInfo;
   declare route: string;
-  private declare from: string;
-  private declare to: string;
+  declare private from: string;
+  declare private to: string;
   /** '' = every version (the dashboard); the drop-off always names one. */
-  private declare version: string;
-  private declare versions: VersionList | undefined;
-  private declare dashboard: Dashboard | undefined;
-  private declare dropOff: DropOff | undefined;
-  private declare error: string;
+  declare private version: string;
+  declare private versions: VersionList | undefined;
+  declare private dashboard: Dashboard | undefined;
+  declare private dropOff: DropOff | undefined;
+  declare private error: string;
 
   constructor() {
     super();
@@ -98,7 +108,12 @@ export class StudioInsights extends LitElement {
   private get tab(): Tab | 'user' {
     if (!this.allowed && this.missesAllowed) return 'misses';
     if (this.route.startsWith('users/')) return 'user';
-    return this.route === 'drop-off' || this.route === 'conversations' || this.route === 'downloads' || this.route === 'misses' ? this.route : 'dashboard';
+    return this.route === 'drop-off' ||
+      this.route === 'conversations' ||
+      this.route === 'downloads' ||
+      this.route === 'misses'
+      ? this.route
+      : 'dashboard';
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -119,10 +134,16 @@ export class StudioInsights extends LitElement {
     this.versions ??= await this.attempt(() => this.api.get<VersionList>('/versions?limit=200'));
     const range = `from=${this.from}&to=${this.to}`;
     if (this.tab === 'dashboard') {
-      this.dashboard = await this.attempt(() => this.api.get<Dashboard>(`/insights/dashboard?${range}${this.version ? `&version=${encodeURIComponent(this.version)}` : ''}`));
+      this.dashboard = await this.attempt(() =>
+        this.api.get<Dashboard>(
+          `/insights/dashboard?${range}${this.version ? `&version=${encodeURIComponent(this.version)}` : ''}`,
+        ),
+      );
     } else if (this.tab === 'drop-off') {
       const version = this.version || this.versions?.publishedId || '';
-      this.dropOff = await this.attempt(() => this.api.get<DropOff>(`/insights/drop-off?${range}${version ? `&version=${encodeURIComponent(version)}` : ''}`));
+      this.dropOff = await this.attempt(() =>
+        this.api.get<DropOff>(`/insights/drop-off?${range}${version ? `&version=${encodeURIComponent(version)}` : ''}`),
+      );
     }
   }
 
@@ -136,7 +157,8 @@ export class StudioInsights extends LitElement {
   }
 
   override render(): TemplateResult {
-    const link = (route: string, label: string, current: boolean) => html`<li><a href="${BASE}insights${route ? `/${route}` : ''}" aria-current=${current ? 'page' : 'false'}>${label}</a></li>`;
+    const link = (route: string, label: string, current: boolean) =>
+      html`<li><a href="${BASE}insights${route ? `/${route}` : ''}" aria-current=${current ? 'page' : 'false'}>${label}</a></li>`;
     if (!this.allowed && this.missesAllowed) {
       return html`
         <h1>${t('insightsTitle')}</h1>
@@ -163,9 +185,11 @@ export class StudioInsights extends LitElement {
       ${tab === 'dashboard' || tab === 'drop-off' || tab === 'downloads' ? this.rangeForm(tab) : nothing}
       ${tab === 'downloads' ? this.renderDownloads() : nothing} ${tab === 'misses' ? html`<insights-misses .api=${this.api}></insights-misses>` : nothing}
       ${tab === 'dashboard' ? this.renderDashboard() : nothing} ${tab === 'drop-off' ? this.renderDropOff() : nothing}
-      ${tab === 'conversations' || tab === 'user'
-        ? html`<insights-conversations .api=${this.api} .session=${this.session} .userId=${tab === 'user' ? decodeURIComponent(this.route.slice('users/'.length)) : ''}></insights-conversations>`
-        : nothing}
+      ${
+        tab === 'conversations' || tab === 'user'
+          ? html`<insights-conversations .api=${this.api} .session=${this.session} .userId=${tab === 'user' ? decodeURIComponent(this.route.slice('users/'.length)) : ''}></insights-conversations>`
+          : nothing
+      }
     `;
   }
 
@@ -177,17 +201,20 @@ export class StudioInsights extends LitElement {
       <form @submit=${this.apply}>
         <label>${t('fromDay')}<input type="date" name="from" .value=${this.from} required /></label>
         <label>${t('toDay')}<input type="date" name="to" .value=${this.to} required /></label>
-        ${tab === 'downloads'
-          ? nothing
-          : html`<label
+        ${
+          tab === 'downloads'
+            ? nothing
+            : html`<label
               >${t('versionPicker')}
           <select name="version">
             ${tab !== 'drop-off' ? html`<option value="" ?selected=${chosen === ''}>${t('allVersions')}</option>` : nothing}
             ${(this.versions?.versions ?? []).map(
-              (v) => html`<option value=${v.id} ?selected=${chosen === v.id}>${v.id === published ? t('versionInService', { id: v.id }) : v.id}</option>`,
+              (v) =>
+                html`<option value=${v.id} ?selected=${chosen === v.id}>${v.id === published ? t('versionInService', { id: v.id }) : v.id}</option>`,
             )}
           </select>
-        </label>`}
+        </label>`
+        }
         <button type="submit">${t('show')}</button>
       </form>
     </fieldset>`;
@@ -209,23 +236,53 @@ export class StudioInsights extends LitElement {
           { label: t('colMessages'), values: d.daily.map((day) => day.messagesUser + day.messagesBot) },
         ]}
       ></insights-chart>
-      ${this.bars(t('chartDialogs'), t('colDialog'), d.dialogs.map((x) => x.dialogId), [
-        { label: t('colStarted'), values: d.dialogs.map((x) => x.started) },
-        { label: t('colCompleted'), values: d.dialogs.map((x) => x.completed) },
-      ])}
-      ${this.bars(t('chartUnprocessed'), t('colInput'), d.unprocessed.map((x) => x.text), [{ label: t('colCount'), values: d.unprocessed.map((x) => x.count) }])}
+      ${this.bars(
+        t('chartDialogs'),
+        t('colDialog'),
+        d.dialogs.map((x) => x.dialogId),
+        [
+          { label: t('colStarted'), values: d.dialogs.map((x) => x.started) },
+          { label: t('colCompleted'), values: d.dialogs.map((x) => x.completed) },
+        ],
+      )}
+      ${this.bars(
+        t('chartUnprocessed'),
+        t('colInput'),
+        d.unprocessed.map((x) => x.text),
+        [{ label: t('colCount'), values: d.unprocessed.map((x) => x.count) }],
+      )}
       ${this.bars(t('chartFaq'), t('colKind'), [t('faqAnswered'), t('faqMissed')], [{ label: t('colCount'), values: [d.faq.answered, d.faq.missed] }])}
-      ${this.bars(t('chartIntegrations'), t('colCallStatus'), d.integrations.map((x) => x.status), [{ label: t('colCalls'), values: d.integrations.map((x) => x.calls) }])}
-      ${this.bars(t('chartLatency'), t('colCallStatus'), d.integrations.map((x) => x.status), [
-        { label: t('colP50'), values: d.integrations.map((x) => x.p50Ms) },
-        { label: t('colP95'), values: d.integrations.map((x) => x.p95Ms) },
-      ])}
-      ${this.bars(t('chartClicks'), t('colDomain'), d.urlClicks.map((x) => x.domain), [{ label: t('colClicks'), values: d.urlClicks.map((x) => x.clicks) }])}
+      ${this.bars(
+        t('chartIntegrations'),
+        t('colCallStatus'),
+        d.integrations.map((x) => x.status),
+        [{ label: t('colCalls'), values: d.integrations.map((x) => x.calls) }],
+      )}
+      ${this.bars(
+        t('chartLatency'),
+        t('colCallStatus'),
+        d.integrations.map((x) => x.status),
+        [
+          { label: t('colP50'), values: d.integrations.map((x) => x.p50Ms) },
+          { label: t('colP95'), values: d.integrations.map((x) => x.p95Ms) },
+        ],
+      )}
+      ${this.bars(
+        t('chartClicks'),
+        t('colDomain'),
+        d.urlClicks.map((x) => x.domain),
+        [{ label: t('colClicks'), values: d.urlClicks.map((x) => x.clicks) }],
+      )}
       ${this.bars(t('chartSent'), t('colKind'), [t('emails'), t('sms')], [{ label: t('colSent'), values: [d.sent.emails, d.sent.sms] }])}
     `;
   }
 
-  private bars(title: string, header: string, labels: readonly string[], series: readonly { label: string; values: readonly number[] }[]): TemplateResult {
+  private bars(
+    title: string,
+    header: string,
+    labels: readonly string[],
+    series: readonly { label: string; values: readonly number[] }[],
+  ): TemplateResult {
     if (labels.length === 0) return html`<h2>${title}</h2><p>${t('nothingInRange')}</p>`;
     return html`<insights-chart .title=${title} kind="bars" .labelHeader=${header} .labels=${labels} .series=${series}></insights-chart>`;
   }
@@ -290,7 +347,10 @@ export class StudioInsights extends LitElement {
           <tbody>
             ${d.steps
               .filter((s) => s.dialogId === dialogId)
-              .map((s) => html`<tr><th scope="row">${s.stepId}</th><td class="n">${s.reached}</td><td class="n">${s.stopped}</td></tr>`)}
+              .map(
+                (s) =>
+                  html`<tr><th scope="row">${s.stepId}</th><td class="n">${s.reached}</td><td class="n">${s.stopped}</td></tr>`,
+              )}
           </tbody>
         </table>`,
       )}

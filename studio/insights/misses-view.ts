@@ -81,12 +81,12 @@ export class InsightsMisses extends LitElement {
     busy: { state: true },
   };
   declare api: ApiClient;
-  private declare from: string;
-  private declare to: string;
-  private declare misses: Misses | undefined;
-  private declare error: string;
-  private declare notice: string;
-  private declare busy: boolean;
+  declare private from: string;
+  declare private to: string;
+  declare private misses: Misses | undefined;
+  declare private error: string;
+  declare private notice: string;
+  declare private busy: boolean;
 
   constructor() {
     super();
@@ -133,15 +133,28 @@ export class InsightsMisses extends LitElement {
     this.error = '';
     this.notice = '';
     try {
-      const texts = [...this.renderRoot.querySelectorAll<HTMLInputElement>(`input[name="input-${group.id}"]:checked`)].map((box) => box.value);
+      const texts = [
+        ...this.renderRoot.querySelectorAll<HTMLInputElement>(`input[name="input-${group.id}"]:checked`),
+      ].map((box) => box.value);
       if (texts.length === 0) {
         this.error = t('missesNoneTicked');
         return;
       }
-      const answer = await this.api.post<MissesAdded>('/insights/misses/add', { target: { kind, id: picker.value }, texts, revision: misses.source.revision });
+      const answer = await this.api.post<MissesAdded>('/insights/misses/add', {
+        target: { kind, id: picker.value },
+        texts,
+        revision: misses.source.revision,
+      });
       const target = targetWords({ kind, id: picker.value });
       const skipped = answer.skipped.length > 0 ? ` ${t('missesSkipped', { n: answer.skipped.length })}` : '';
-      this.notice = answer.added.length > 0 ? t(answer.added.length === 1 ? 'missesAddedOne' : 'missesAdded', { n: answer.added.length, target, revision: answer.revision }) + skipped : t('missesNothingAdded', { target });
+      this.notice =
+        answer.added.length > 0
+          ? t(answer.added.length === 1 ? 'missesAddedOne' : 'missesAdded', {
+              n: answer.added.length,
+              target,
+              revision: answer.revision,
+            }) + skipped
+          : t('missesNothingAdded', { target });
       await this.load();
     } catch (error) {
       this.error = error instanceof ApiError ? error.message : t('errorGeneric');
@@ -173,7 +186,10 @@ export class InsightsMisses extends LitElement {
   }
 
   private renderMisses(m: Misses): TemplateResult {
-    const logs = [['nlpLog', t('logNlp')], ['fuzzyQuestionAnswerLog', t('logFaq')]] as const;
+    const logs = [
+      ['nlpLog', t('logNlp')],
+      ['fuzzyQuestionAnswerLog', t('logFaq')],
+    ] as const;
     const capped = logs.filter(([log]) => m.read[log].capped);
     return html`
       <p>${t('missesIntro', { source: this.sourceWords(m) })}</p>
@@ -204,7 +220,11 @@ export class InsightsMisses extends LitElement {
         </tr>
       </thead>
       <tbody>
-        ${repeat(groups, (group) => group.id, (group) => this.row(m, group))}
+        ${repeat(
+          groups,
+          (group) => group.id,
+          (group) => this.row(m, group),
+        )}
       </tbody>
     </table>`;
   }
@@ -219,7 +239,9 @@ export class InsightsMisses extends LitElement {
             // One span: the label lays out its box and its words side by side.
             const words = html`<span>${e.text}${e.count > 1 ? html` (${e.count})` : nothing}${e.taught ? html` <em>(${taughtWords(e.taught)})</em>` : nothing}</span>`;
             // Editors choose which of the group's inputs go: all those the draft lacks unless unticked.
-            return m.canAdd ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} .checked=${!e.taught} />${words}</label></li>` : html`<li>${words}</li>`;
+            return m.canAdd
+              ? html`<li><label><input type="checkbox" name="input-${group.id}" .value=${e.text} .checked=${!e.taught} />${words}</label></li>`
+              : html`<li>${words}</li>`;
           })}
         </ul>
         ${group.distinct > group.examples.length ? html`<span>${t('moreInputs', { n: group.distinct - group.examples.length })}</span>` : nothing}
@@ -230,16 +252,41 @@ export class InsightsMisses extends LitElement {
         ${intent ? t('nearestIntent', { id: intent.id, score: score(intent.score) }) : t('nearestNoIntent')}
         ${m.faq.length > 0 ? html`<br />${faq ? t('nearestFaq', { id: faq.id, score: score(faq.score) }) : t('nearestNoFaq')}` : nothing}
       </td>
-      ${m.canAdd
-        ? html`<td>
-            ${m.intents.length > 0 ? this.picker(group, 'intent', m.intents.map((i) => [i.id, i.id]), intent?.id) : nothing}
-            ${m.faq.length > 0 ? this.picker(group, 'faq', m.faq.map((p) => [p.id, `${p.id}: ${p.question}`]), faq?.id) : nothing}
+      ${
+        m.canAdd
+          ? html`<td>
+            ${
+              m.intents.length > 0
+                ? this.picker(
+                    group,
+                    'intent',
+                    m.intents.map((i) => [i.id, i.id]),
+                    intent?.id,
+                  )
+                : nothing
+            }
+            ${
+              m.faq.length > 0
+                ? this.picker(
+                    group,
+                    'faq',
+                    m.faq.map((p) => [p.id, `${p.id}: ${p.question}`]),
+                    faq?.id,
+                  )
+                : nothing
+            }
           </td>`
-        : nothing}
+          : nothing
+      }
     </tr>`;
   }
 
-  private picker(group: MissGroup, kind: Kind, options: readonly (readonly [string, string])[], suggested: string | undefined): TemplateResult {
+  private picker(
+    group: MissGroup,
+    kind: Kind,
+    options: readonly (readonly [string, string])[],
+    suggested: string | undefined,
+  ): TemplateResult {
     const lead = group.examples[0]!.text;
     const id = `${kind}-${group.id}`;
     return html`<div class="add">
@@ -260,9 +307,18 @@ export class InsightsMisses extends LitElement {
 
   /** The calibrated threshold, whether the bot uses it, and what cross-validation expects of it. */
   private threshold(q: Misses['quality']): string {
-    if (q.suggestedThreshold === null || q.atSuggested === null) return q.thresholdSource === 'definition' ? t('qualityOnlyDefinition', { threshold: q.threshold }) : t('qualityNoThreshold', { threshold: q.threshold });
-    const expected = { suggested: q.suggestedThreshold, routed: percent(q.atSuggested.routedRight), refused: percent(q.atSuggested.outOfScopeRecall) };
-    return q.thresholdSource === 'calibrated' ? t('qualityThreshold', expected) : t('qualityThresholdOverridden', { ...expected, threshold: q.threshold });
+    if (q.suggestedThreshold === null || q.atSuggested === null)
+      return q.thresholdSource === 'definition'
+        ? t('qualityOnlyDefinition', { threshold: q.threshold })
+        : t('qualityNoThreshold', { threshold: q.threshold });
+    const expected = {
+      suggested: q.suggestedThreshold,
+      routed: percent(q.atSuggested.routedRight),
+      refused: percent(q.atSuggested.outOfScopeRecall),
+    };
+    return q.thresholdSource === 'calibrated'
+      ? t('qualityThreshold', expected)
+      : t('qualityThresholdOverridden', { ...expected, threshold: q.threshold });
   }
 
   private quality(m: Misses): TemplateResult {
@@ -270,14 +326,21 @@ export class InsightsMisses extends LitElement {
     return html`<aside aria-labelledby="quality-title">
       <h2 id="quality-title">${t('qualityTitle', { source: this.sourceWords(m) })}</h2>
       <p>
-        ${q.accuracy === null || q.accuracyAtThreshold === null
-          ? t('qualityTooFew')
-          : t('qualityAccuracy', { accuracy: percent(q.accuracy), atThreshold: percent(q.accuracyAtThreshold), threshold: q.threshold })}
+        ${
+          q.accuracy === null || q.accuracyAtThreshold === null
+            ? t('qualityTooFew')
+            : t('qualityAccuracy', {
+                accuracy: percent(q.accuracy),
+                atThreshold: percent(q.accuracyAtThreshold),
+                threshold: q.threshold,
+              })
+        }
       </p>
       <p>${this.threshold(q)}</p>
       <p>${q.thinIntents.length > 0 ? t('qualityThin', { ids: q.thinIntents.join(', ') }) : t('qualityNoThin')}</p>
-      ${q.confusable.length > 0
-        ? html`<table>
+      ${
+        q.confusable.length > 0
+          ? html`<table>
             <caption>
               ${t('qualityConfusable')}
             </caption>
@@ -291,7 +354,8 @@ export class InsightsMisses extends LitElement {
               ${q.confusable.map((c) => html`<tr><th scope="row">${c.intents[0]} / ${c.intents[1]}</th><td class="n">${c.count}</td></tr>`)}
             </tbody>
           </table>`
-        : html`<p>${t('qualityNoConfusable')}</p>`}
+          : html`<p>${t('qualityNoConfusable')}</p>`
+      }
     </aside>`;
   }
 }

@@ -4,7 +4,13 @@ export interface Dashboard {
   readonly from: string;
   readonly to: string;
   readonly version: string | null;
-  readonly daily: readonly { date: string; conversations: number; activeUsers: number; messagesUser: number; messagesBot: number }[];
+  readonly daily: readonly {
+    date: string;
+    conversations: number;
+    activeUsers: number;
+    messagesUser: number;
+    messagesBot: number;
+  }[];
   readonly totals: { conversations: number; messagesUser: number; messagesBot: number };
   readonly dialogs: readonly { dialogId: string; started: number; completed: number }[];
   readonly unprocessed: readonly { text: string; count: number }[];

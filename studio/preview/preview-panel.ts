@@ -1,6 +1,14 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { io, type Socket } from 'socket.io-client';
-import { PREVIEW_NAMESPACE, type CallAnswer, type HeldCall, type PreviewError, type PreviewState, type PreviewTimer, type StartPreview } from '../../shared/preview-protocol.ts';
+import {
+  PREVIEW_NAMESPACE,
+  type CallAnswer,
+  type HeldCall,
+  type PreviewError,
+  type PreviewState,
+  type PreviewTimer,
+  type StartPreview,
+} from '../../shared/preview-protocol.ts';
 import type { HandshakeAuth } from '../../shared/protocol.ts';
 import { defineChatWidget } from '../../widget/define.ts';
 import { SocketTransport } from '../../widget/transport/socket-transport.ts';
@@ -65,9 +73,9 @@ export class StudioPreviewPanel extends LitElement {
   /** The step open in the designer's outline: where "Start from this step" starts. */
   declare chosen: { dialogId: string; stepId: string } | undefined;
   declare locale: string;
-  private declare preview: PreviewState;
-  private declare message: string;
-  private declare testName: string;
+  declare private preview: PreviewState;
+  declare private message: string;
+  declare private testName: string;
   private control: Socket | undefined;
   private widget: HTMLElement | undefined;
   private readonly stubs = new Map<string, { status: string; body: string }>();
@@ -99,7 +107,10 @@ export class StudioPreviewPanel extends LitElement {
   /** The control socket, opened on first use: the studio session cookie goes with it, the CSRF token in its handshake. */
   private socket(): Socket {
     if (this.control) return this.control;
-    const socket = io(PREVIEW_NAMESPACE, { auth: { control: true, csrfToken: this.session?.csrfToken ?? '' }, transports: ['websocket', 'polling'] });
+    const socket = io(PREVIEW_NAMESPACE, {
+      auth: { control: true, csrfToken: this.session?.csrfToken ?? '' },
+      transports: ['websocket', 'polling'],
+    });
     socket.on('state', (state: PreviewState) => this.show(state));
     socket.on('connect_error', (error: Error) => (this.message = fill(this.t.failed, { message: error.message })));
     this.control = socket;
@@ -122,7 +133,15 @@ export class StudioPreviewPanel extends LitElement {
         if (ack.ok) return resolve(ack.value);
         const { code, message } = ack.error;
         this.message =
-          code === 'definition_invalid' ? this.t.definitionInvalid : code === 'not_a_test' ? fill(this.t.notATest, { message }) : code === 'call_gone' ? this.t.callGone : code === 'timer_gone' ? this.t.timerGone : fill(this.t.failed, { message });
+          code === 'definition_invalid'
+            ? this.t.definitionInvalid
+            : code === 'not_a_test'
+              ? fill(this.t.notATest, { message })
+              : code === 'call_gone'
+                ? this.t.callGone
+                : code === 'timer_gone'
+                  ? this.t.timerGone
+                  : fill(this.t.failed, { message });
         resolve(undefined);
       });
     });
@@ -191,7 +210,10 @@ export class StudioPreviewPanel extends LitElement {
   private renderCall(call: HeldCall) {
     const t = this.t;
     const step = call.step ? `${call.step.dialogId}.${call.step.stepId}` : '—';
-    const title = fill(call.kind === 'http' ? (call.async ? t.asyncCall : t.httpCall) : call.kind === 'email' ? t.emailCall : t.smsCall, { step });
+    const title = fill(
+      call.kind === 'http' ? (call.async ? t.asyncCall : t.httpCall) : call.kind === 'email' ? t.emailCall : t.smsCall,
+      { step },
+    );
     const request = call.request;
     const shown = request
       ? `${request.method} ${request.url}\n${request.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}${request.body ? `\n\n${request.body}` : ''}`
@@ -203,18 +225,20 @@ export class StudioPreviewPanel extends LitElement {
       <section aria-label=${title}>
         <h4>${title}</h4>
         <pre>${shown}</pre>
-        ${call.kind === 'http'
-          ? html`<label>${t.stubStatus} <input type="number" min="100" max="599" .value=${stub.status} @input=${(e: Event) => (stub.status = (e.target as HTMLInputElement).value)} /></label>
+        ${
+          call.kind === 'http'
+            ? html`<label>${t.stubStatus} <input type="number" min="100" max="599" .value=${stub.status} @input=${(e: Event) => (stub.status = (e.target as HTMLInputElement).value)} /></label>
               <label>${t.stubBody} <textarea rows="3" .value=${stub.body} @input=${(e: Event) => (stub.body = (e.target as HTMLTextAreaElement).value)}></textarea></label>
               <div class="row">
                 <button @click=${() => this.answer(call, { kind: 'stub', status: Number(stub.status) || 200, body: stub.body })}>${t.answerStub}</button>
                 <button @click=${() => this.answer(call, { kind: 'send' })}>${t.sendReal}</button>
               </div>`
-          : html`<div class="row">
+            : html`<div class="row">
               <button @click=${() => this.answer(call, { kind: 'skip' })}>${t.skip}</button>
               <button @click=${() => this.answer(call, { kind: 'fail' })}>${t.fail}</button>
               <button ?disabled=${!call.canSendForReal} @click=${() => this.answer(call, { kind: 'send' })}>${t.sendReal}</button>
-            </div>`}
+            </div>`
+        }
       </section>
     </li>`;
   }
@@ -248,7 +272,11 @@ export class StudioPreviewPanel extends LitElement {
     const chosen = this.chosen;
     const values = state.active ? { ...(state.variables ?? {}), ...(state.userData ?? {}) } : {};
     const position = state.active ? state.position : undefined;
-    const status = !state.active ? t.notRunning : position ? fill(t.runningAt, { at: `${position.dialogId}.${position.stepId}` }) : t.runningDone;
+    const status = !state.active
+      ? t.notRunning
+      : position
+        ? fill(t.runningAt, { at: `${position.dialogId}.${position.stepId}` })
+        : t.runningDone;
     return html`
       <h3>${t.heading}</h3>
       <div class="row" role="group" aria-label=${t.controls}>
@@ -266,9 +294,11 @@ export class StudioPreviewPanel extends LitElement {
       <h3>${t.waits}</h3>
       ${this.renderTimers(state.active ? (state.timers ?? []) : [])}
       <h3>${t.values}</h3>
-      ${Object.keys(values).length === 0
-        ? html`<p>${t.noValues}</p>`
-        : html`<dl aria-label=${t.values}>${Object.entries(values).map(([key, value]) => html`<dt>${key}</dt><dd>${JSON.stringify(value)}</dd>`)}</dl>`}
+      ${
+        Object.keys(values).length === 0
+          ? html`<p>${t.noValues}</p>`
+          : html`<dl aria-label=${t.values}>${Object.entries(values).map(([key, value]) => html`<dt>${key}</dt><dd>${JSON.stringify(value)}</dd>`)}</dl>`
+      }
       <div class="row">
         <label>${t.testName} <input .value=${this.testName} @input=${(e: Event) => (this.testName = (e.target as HTMLInputElement).value)} /></label>
         <button ?disabled=${!state.active || this.testName.trim() === ''} @click=${() => this.saveTest()}>${t.saveTest}</button>

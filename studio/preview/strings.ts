@@ -14,7 +14,8 @@ export const en = {
   httpCall: 'HTTP call from {step}',
   asyncCall: 'Background HTTP call from {step} (the conversation went on)',
   asyncOk: 'The background call from {step} succeeded; its result does not change the conversation.',
-  asyncFailed: 'The background call from {step} failed: {message}. The live bot would try again later, then report it to subscribers.',
+  asyncFailed:
+    'The background call from {step} failed: {message}. The live bot would try again later, then report it to subscribers.',
   waits: 'Waits',
   noWaits: 'No wait is pending.',
   waitUntil: 'The wait at {step} ends {at}.',
@@ -59,7 +60,8 @@ const de: PreviewStrings = {
   httpCall: 'HTTP-Aufruf aus {step}',
   asyncCall: 'HTTP-Aufruf im Hintergrund aus {step} (das Gespräch ging weiter)',
   asyncOk: 'Der Hintergrund-Aufruf aus {step} war erfolgreich; sein Ergebnis ändert das Gespräch nicht.',
-  asyncFailed: 'Der Hintergrund-Aufruf aus {step} ist fehlgeschlagen: {message}. Der Bot im Betrieb würde es später erneut versuchen und es dann den Abonnenten melden.',
+  asyncFailed:
+    'Der Hintergrund-Aufruf aus {step} ist fehlgeschlagen: {message}. Der Bot im Betrieb würde es später erneut versuchen und es dann den Abonnenten melden.',
   waits: 'Wartezeiten',
   noWaits: 'Keine Wartezeit läuft.',
   waitUntil: 'Die Wartezeit bei {step} endet {at}.',
@@ -91,4 +93,5 @@ export function previewStrings(locale: string | undefined): PreviewStrings {
   return (locale ?? '').toLowerCase().startsWith('de') ? de : en;
 }
 
-export const fill = (text: string, values: Readonly<Record<string, string | number>>): string => text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
+export const fill = (text: string, values: Readonly<Record<string, string | number>>): string =>
+  text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));

@@ -17,11 +17,16 @@ interface LinkInfo {
  */
 export class StudioSetup extends LitElement {
   static override styles = [shared];
-  static override properties = { api: { attribute: false }, info: { state: true }, error: { state: true }, busy: { state: true } };
+  static override properties = {
+    api: { attribute: false },
+    info: { state: true },
+    error: { state: true },
+    busy: { state: true },
+  };
   declare api: ApiClient;
-  private declare info: LinkInfo | undefined;
-  private declare error: string;
-  private declare busy: boolean;
+  declare private info: LinkInfo | undefined;
+  declare private error: string;
+  declare private busy: boolean;
   private token = '';
 
   constructor() {
@@ -69,8 +74,9 @@ export class StudioSetup extends LitElement {
     return html`
       <h1>${t('setupTitle')}</h1>
       <p class="error" role="alert">${this.error}</p>
-      ${info
-        ? html`
+      ${
+        info
+          ? html`
             <p>${info.existing ? t('setupResetIntro', { email: info.email ?? '' }) : t('setupIntro', { role: roleName(info.role) })}</p>
             <form @submit=${this.submit} novalidate>
               ${info.email ? html`<p>${t('email')}: <strong>${info.email}</strong></p>` : html`<label>${t('email')} <input name="email" type="email" autocomplete="username" required /></label>`}
@@ -83,7 +89,8 @@ export class StudioSetup extends LitElement {
               <button type="submit" ?disabled=${this.busy}>${info.existing ? t('setPassword') : t('createAccount')}</button>
             </form>
           `
-        : nothing}
+          : nothing
+      }
     `;
   }
 }

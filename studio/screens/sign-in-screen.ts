@@ -14,12 +14,18 @@ interface SignInOptions {
  */
 export class StudioSignIn extends LitElement {
   static override styles = [shared];
-  static override properties = { api: { attribute: false }, notice: {}, error: { state: true }, busy: { state: true }, options: { state: true } };
+  static override properties = {
+    api: { attribute: false },
+    notice: {},
+    error: { state: true },
+    busy: { state: true },
+    options: { state: true },
+  };
   declare api: ApiClient;
   declare notice: string | undefined;
-  private declare error: string;
-  private declare busy: boolean;
-  private declare options: SignInOptions;
+  declare private error: string;
+  declare private busy: boolean;
+  declare private options: SignInOptions;
 
   constructor() {
     super();
@@ -44,7 +50,10 @@ export class StudioSignIn extends LitElement {
     this.busy = true;
     this.error = '';
     try {
-      const session = await this.api.post<SessionInfo>('/login', { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
+      const session = await this.api.post<SessionInfo>('/login', {
+        email: String(form.get('email') ?? ''),
+        password: String(form.get('password') ?? ''),
+      });
       this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
     } catch (error) {
       this.error = error instanceof ApiError ? error.message : t('errorGeneric');

@@ -3,7 +3,13 @@ import { setLanguage } from '../i18n/strings.ts';
 import { changeInWords } from './change-words.ts';
 import type { Change } from './types.ts';
 
-const part = (kind: Change['kind'], id: string): Change => ({ kind, what: 'part', path: id, id, words: `${id} ${kind}.` });
+const part = (kind: Change['kind'], id: string): Change => ({
+  kind,
+  what: 'part',
+  path: id,
+  id,
+  words: `${id} ${kind}.`,
+});
 
 describe('a top-level part of the definition in the publish plan', () => {
   afterEach(() => setLanguage('en'));

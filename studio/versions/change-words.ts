@@ -26,7 +26,11 @@ const PARTS: Record<string, StringKey> = {
   $schema: 'partSchema',
 };
 
-const PART_KINDS: Record<string, StringKey> = { added: 'changePartAdded', removed: 'changePartRemoved', changed: 'changePartChanged' };
+const PART_KINDS: Record<string, StringKey> = {
+  added: 'changePartAdded',
+  removed: 'changePartRemoved',
+  changed: 'changePartChanged',
+};
 
 /**
  * A change of the publish plan in the reader's language, from its structured fields (the
@@ -35,10 +39,20 @@ const PART_KINDS: Record<string, StringKey> = { added: 'changePartAdded', remove
 export function changeInWords(change: Change): string {
   const key = change.id ?? change.path;
   const part = PARTS[key] ? t(PARTS[key]) : cap(key);
-  const values = { dialog: change.dialogId ?? '', step: change.stepId ?? '', id: change.id ?? '', fields: (change.fields ?? []).join(', '), part };
+  const values = {
+    dialog: change.dialogId ?? '',
+    step: change.stepId ?? '',
+    id: change.id ?? '',
+    fields: (change.fields ?? []).join(', '),
+    part,
+  };
   if (change.what === 'settings') return t('changeSettings', values);
   if (change.what === 'part') return t(PART_KINDS[change.kind] ?? 'changePartChanged', values);
-  if (change.what === 'dialog' && change.kind === 'changed') return t(change.fields?.length === 1 && change.fields[0] === 'order' ? 'changeDialogReordered' : 'changeDialogChanged', values);
+  if (change.what === 'dialog' && change.kind === 'changed')
+    return t(
+      change.fields?.length === 1 && change.fields[0] === 'order' ? 'changeDialogReordered' : 'changeDialogChanged',
+      values,
+    );
   const words = KEYS[`${change.kind} ${change.what}`];
   return words ? t(words, values) : change.words;
 }

@@ -79,10 +79,10 @@ export class StudioPublishPlan extends LitElement {
   declare api: ApiClient;
   declare versionId: string;
   declare canPublish: boolean;
-  private declare plan: PublishPlan | undefined;
-  private declare outline: DefinitionOutline | undefined;
-  private declare error: string;
-  private declare busy: boolean;
+  declare private plan: PublishPlan | undefined;
+  declare private outline: DefinitionOutline | undefined;
+  declare private error: string;
+  declare private busy: boolean;
   private readonly targets = new Map<string, StepRef>();
 
   constructor() {
@@ -102,11 +102,15 @@ export class StudioPublishPlan extends LitElement {
     this.error = '';
     this.targets.clear();
     try {
-      const [plan, version] = await Promise.all([this.api.post<PublishPlan>('/publish/plan', { versionId: id }), this.api.get<{ definition: DefinitionOutline }>(`/versions/${encodeURIComponent(id)}`)]);
+      const [plan, version] = await Promise.all([
+        this.api.post<PublishPlan>('/publish/plan', { versionId: id }),
+        this.api.get<{ definition: DefinitionOutline }>(`/versions/${encodeURIComponent(id)}`),
+      ]);
       if (id !== this.versionId) return;
       this.plan = plan;
       this.outline = version.definition;
-      for (const stranded of plan.stranded) if (stranded.defaultTarget) this.targets.set(key(stranded), stranded.defaultTarget);
+      for (const stranded of plan.stranded)
+        if (stranded.defaultTarget) this.targets.set(key(stranded), stranded.defaultTarget);
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
     } catch (error) {
@@ -121,7 +125,10 @@ export class StudioPublishPlan extends LitElement {
       .filter((d) => typeof d?.id === 'string')
       .map((d) => {
         const steps: ReadonlyArray<{ readonly id?: unknown }> = Array.isArray(d.steps) ? d.steps : [];
-        return { dialogId: d.id as string, stepIds: steps.map((s) => s?.id).filter((s): s is string => typeof s === 'string') };
+        return {
+          dialogId: d.id as string,
+          stepIds: steps.map((s) => s?.id).filter((s): s is string => typeof s === 'string'),
+        };
       });
   }
 
@@ -143,7 +150,13 @@ export class StudioPublishPlan extends LitElement {
     this.error = '';
     try {
       await this.api.post('/publish', { versionId: plan.versionId, moves, ...(message ? { message } : {}) });
-      this.dispatchEvent(new CustomEvent('published', { detail: { id: plan.versionId, rollback: plan.rollback }, bubbles: true, composed: true }));
+      this.dispatchEvent(
+        new CustomEvent('published', {
+          detail: { id: plan.versionId, rollback: plan.rollback },
+          bubbles: true,
+          composed: true,
+        }),
+      );
     } catch (error) {
       this.error = error instanceof ApiError ? error.message : t('errorGeneric');
     } finally {
@@ -158,7 +171,13 @@ export class StudioPublishPlan extends LitElement {
   override render() {
     const plan = this.plan;
     const id = this.versionId;
-    const title = !plan ? t('planPublishTitle', { id }) : !this.canPublish ? t('planReviewTitle', { id }) : plan.rollback ? t('planRollbackTitle', { id }) : t('planPublishTitle', { id });
+    const title = !plan
+      ? t('planPublishTitle', { id })
+      : !this.canPublish
+        ? t('planReviewTitle', { id })
+        : plan.rollback
+          ? t('planRollbackTitle', { id })
+          : t('planPublishTitle', { id });
     if (!plan) {
       return html`<h2 tabindex="-1">${title}</h2>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p role="status">${t('planLoading', { id })}</p>`}
@@ -171,38 +190,47 @@ export class StudioPublishPlan extends LitElement {
       <h2 tabindex="-1">${title}</h2>
       ${plan.liveVersionId ? html`<p>${t('planLiveNow', { id: plan.liveVersionId })}</p>` : nothing}
       <h3>${t('planProblems')}</h3>
-      ${plan.problems.length === 0
-        ? html`<p>${t('planNoProblems')}</p>`
-        : html`${errors.length > 0 ? html`<p class="error">${t('planErrorsBlock')}</p>` : nothing}
+      ${
+        plan.problems.length === 0
+          ? html`<p>${t('planNoProblems')}</p>`
+          : html`${errors.length > 0 ? html`<p class="error">${t('planErrorsBlock')}</p>` : nothing}
             <ul class="problems">
               ${plan.problems.map(
-                (p) => html`<li data-severity=${p.severity}>${p.severity === 'error' ? t('problemError') : t('problemWarning')}: <code>${p.path}</code> — ${p.message}${p.hint ? html`. ${p.hint}` : nothing}</li>`,
+                (p) =>
+                  html`<li data-severity=${p.severity}>${p.severity === 'error' ? t('problemError') : t('problemWarning')}: <code>${p.path}</code> — ${p.message}${p.hint ? html`. ${p.hint}` : nothing}</li>`,
               )}
-            </ul>`}
+            </ul>`
+      }
       <h3>${t('planTests')}</h3>
-      ${tests.length === 0
-        ? html`<p>${t('planNoTests')}</p>`
-        : html`${failing.length > 0 ? html`<p class="error">${t('planTestsBlock')}</p>` : nothing}
+      ${
+        tests.length === 0
+          ? html`<p>${t('planNoTests')}</p>`
+          : html`${failing.length > 0 ? html`<p class="error">${t('planTestsBlock')}</p>` : nothing}
             <ul class="tests">
               ${tests.map((test) =>
                 test.passed
                   ? html`<li>${t('planTestPassed', { name: test.name })}</li>`
                   : html`<li>${t('planTestFailed', { name: test.name })}<pre>${test.report}</pre></li>`,
               )}
-            </ul>`}
+            </ul>`
+      }
       <h3>${t('planChanges')}</h3>
       ${plan.diff.length === 0 ? html`<p>${t('planNoChanges')}</p>` : html`<ul>${plan.diff.map((change) => html`<li>${changeInWords(change)}</li>`)}</ul>`}
       <h3>${t('planStranded')}</h3>
       <form @submit=${this.publish}>
         ${plan.stranded.length === 0 ? html`<p>${t('planNoStranded')}</p>` : this.strandedTable(plan.stranded)}
-        ${this.canPublish
-          ? html`<label class="field">${t('planMessage')} <input name="message" maxlength="500" autocomplete="off" /></label>`
-          : html`<p class="notice">${t('mayNotPublish')}</p>`}
+        ${
+          this.canPublish
+            ? html`<label class="field">${t('planMessage')} <input name="message" maxlength="500" autocomplete="off" /></label>`
+            : html`<p class="notice">${t('mayNotPublish')}</p>`
+        }
         <p class="error" role="alert">${this.error}</p>
         <div class="actions">
-          ${this.canPublish
-            ? html`<button type="submit" ?disabled=${this.busy || errors.length > 0 || failing.length > 0}>${this.busy ? t('publishing') : plan.rollback ? t('rollbackButton', { id }) : t('publishButton', { id })}</button>`
-            : nothing}
+          ${
+            this.canPublish
+              ? html`<button type="submit" ?disabled=${this.busy || errors.length > 0 || failing.length > 0}>${this.busy ? t('publishing') : plan.rollback ? t('rollbackButton', { id }) : t('publishButton', { id })}</button>`
+              : nothing
+          }
           <button type="button" class="secondary" @click=${this.cancel}>${t('cancel')}</button>
         </div>
       </form>

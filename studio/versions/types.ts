@@ -31,15 +31,12 @@ export interface VersionList {
   readonly nextBefore?: number;
 }
 
-
 export interface Problem {
   readonly path: string;
   readonly message: string;
   readonly hint?: string;
   readonly severity: 'error' | 'warning';
 }
-
-
 
 export interface PublishPlan {
   readonly versionId: string;
@@ -61,5 +58,8 @@ export interface TestOutcome {
 
 /** The parts of a definition the target picker reads; anything else is left alone. */
 export interface DefinitionOutline {
-  readonly dialogs?: ReadonlyArray<{ readonly id?: unknown; readonly steps?: ReadonlyArray<{ readonly id?: unknown }> }>;
+  readonly dialogs?: ReadonlyArray<{
+    readonly id?: unknown;
+    readonly steps?: ReadonlyArray<{ readonly id?: unknown }>;
+  }>;
 }

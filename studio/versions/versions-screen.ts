@@ -53,11 +53,11 @@ export class StudioVersions extends LitElement {
   declare api: ApiClient;
   declare session: SessionInfo;
   declare route: string;
-  private declare list: VersionList | undefined;
-  private declare older: VersionMeta[];
-  private declare error: string;
-  private declare notice: string;
-  private declare reviewing: string | undefined;
+  declare private list: VersionList | undefined;
+  declare private older: VersionMeta[];
+  declare private error: string;
+  declare private notice: string;
+  declare private reviewing: string | undefined;
   /** The button that opened the plan, for focus to return to. */
   private opener: string | undefined;
 
@@ -132,7 +132,9 @@ export class StudioVersions extends LitElement {
   private async published(event: CustomEvent<{ id: string; rollback: boolean }>): Promise<void> {
     this.reviewing = undefined;
     this.leavePlanAddress();
-    this.notice = event.detail.rollback ? t('rolledBackNotice', { id: event.detail.id }) : t('publishedNotice', { id: event.detail.id });
+    this.notice = event.detail.rollback
+      ? t('rolledBackNotice', { id: event.detail.id })
+      : t('publishedNotice', { id: event.detail.id });
     await this.load();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('.notice')?.focus();
@@ -147,7 +149,11 @@ export class StudioVersions extends LitElement {
   }
 
   private source(version: VersionMeta): string {
-    return version.source === 'file' ? t('sourceFile') : version.source === 'push' ? t('sourcePush') : t('sourceStudio');
+    return version.source === 'file'
+      ? t('sourceFile')
+      : version.source === 'push'
+        ? t('sourcePush')
+        : t('sourceStudio');
   }
 
   override render() {
@@ -157,23 +163,27 @@ export class StudioVersions extends LitElement {
       <h1>${t('versionsTitle')}</h1>
       ${this.notice ? html`<p class="notice" role="status" tabindex="-1">${this.notice}</p>` : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${!list
-        ? this.error
-          ? nothing
-          : html`<p role="status">${t('loading')}</p>`
-        : html`
+      ${
+        !list
+          ? this.error
+            ? nothing
+            : html`<p role="status">${t('loading')}</p>`
+          : html`
             <p>${live ? t('versionsLive', { id: live.id, time: this.when(live.publishedAt ?? live.createdAt), name: this.who(live.publishedBy ?? live.author) }) : t('versionsNoneLive')}</p>
-            ${this.reviewing
-              ? html`<studio-publish-plan
+            ${
+              this.reviewing
+                ? html`<studio-publish-plan
                   .api=${this.api}
                   .versionId=${this.reviewing}
                   ?canPublish=${this.canPublish()}
                   @published=${this.published}
                   @cancel=${this.closed}
                 ></studio-publish-plan>`
-              : nothing}
+                : nothing
+            }
             ${this.table(list)}
-          `}
+          `
+      }
     `;
   }
 
@@ -196,7 +206,11 @@ export class StudioVersions extends LitElement {
           ${this.versions.map((version) => {
             const isLive = version.id === list.publishedId;
             const earlier = liveNumber !== undefined && version.number < liveNumber;
-            const action = !this.canPublish() ? t('reviewOnly', { id: version.id }) : earlier ? t('reviewRollback', { id: version.id }) : t('reviewPublish', { id: version.id });
+            const action = !this.canPublish()
+              ? t('reviewOnly', { id: version.id })
+              : earlier
+                ? t('reviewRollback', { id: version.id })
+                : t('reviewPublish', { id: version.id });
             return html`<tr>
               <th scope="row">${version.id}</th>
               <td class="message">${version.message || html`<span class="muted">${t('noMessage')}</span>`}</td>
@@ -204,11 +218,13 @@ export class StudioVersions extends LitElement {
               <td><time datetime=${new Date(version.createdAt).toISOString()}>${this.when(version.createdAt)}</time></td>
               <td>${this.source(version)}</td>
               <td>
-                ${isLive
-                  ? html`<span class="live-badge">${t('statusLive')}</span>`
-                  : version.publishedAt !== undefined
-                    ? t('statusWasLive', { time: this.when(version.publishedAt) })
-                    : html`<span class="muted">${t('statusNeverLive')}</span>`}
+                ${
+                  isLive
+                    ? html`<span class="live-badge">${t('statusLive')}</span>`
+                    : version.publishedAt !== undefined
+                      ? t('statusWasLive', { time: this.when(version.publishedAt) })
+                      : html`<span class="muted">${t('statusNeverLive')}</span>`
+                }
               </td>
               <td>
                 ${isLive ? nothing : html`<button type="button" class="secondary" data-version=${version.id} @click=${() => this.review(version.id)}>${action}</button>`}

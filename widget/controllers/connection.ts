@@ -12,8 +12,21 @@ import type {
   TranscriptItem,
   UserMessage,
 } from '../../shared/protocol.ts';
-import type { ClientPayload, ConnectFailure, MessageAckResponse, Transport, TransportFactory } from '../transport/transport.ts';
-import { defaultStorage, forgetSession, loadSession, saveSession, storageKey, type QueuedMessage } from './session-store.ts';
+import type {
+  ClientPayload,
+  ConnectFailure,
+  MessageAckResponse,
+  Transport,
+  TransportFactory,
+} from '../transport/transport.ts';
+import {
+  defaultStorage,
+  forgetSession,
+  loadSession,
+  saveSession,
+  storageKey,
+  type QueuedMessage,
+} from './session-store.ts';
 
 /** How long to wait before resending a message the server refused as rate limited. */
 const RATE_LIMIT_RETRY_MS = 3000;
@@ -121,12 +134,22 @@ export class ConnectionController implements ReactiveController {
 
   /** The conversation in display order: stored entries, then messages still on their way. */
   get messages(): readonly ShownMessage[] {
-    const stored = this.items.map(
-      (item): ShownMessage => ({ key: `s${item.seq}`, from: item.from, message: item.message, at: item.at, pending: false, error: null }),
-    );
-    const waiting = this.#pending.map(
-      (p): ShownMessage => ({ key: `p${p.clientId}`, from: 'user', message: userMessageOf(p), at: null, pending: p.error === null, error: p.error }),
-    );
+    const stored = this.items.map((item): ShownMessage => ({
+      key: `s${item.seq}`,
+      from: item.from,
+      message: item.message,
+      at: item.at,
+      pending: false,
+      error: null,
+    }));
+    const waiting = this.#pending.map((p): ShownMessage => ({
+      key: `p${p.clientId}`,
+      from: 'user',
+      message: userMessageOf(p),
+      at: null,
+      pending: p.error === null,
+      error: p.error,
+    }));
     return [...stored, ...waiting];
   }
 
@@ -210,7 +233,8 @@ export class ConnectionController implements ReactiveController {
     this.#lastSeq = 0;
     this.error = null;
     this.restarted = false;
-    for (const c of this.#commands.splice(0)) c.settle({ ok: false, error: { code: 'not_allowed', message: 'The chat was shut down.' } });
+    for (const c of this.#commands.splice(0))
+      c.settle({ ok: false, error: { code: 'not_allowed', message: 'The chat was shut down.' } });
     this.#host.requestUpdate();
   }
 
@@ -245,7 +269,9 @@ export class ConnectionController implements ReactiveController {
       if (response.ok) return command.settle({ ok: true });
       const error = response.error ?? { code: 'internal', message: 'Failed.' };
       // The page's mistake (a dialog id with a typo, an invalid event) is for its developer, never the visitor.
-      console.warn(`[chat-widget] ${command.event} ${JSON.stringify(command.payload)}: ${error.code}: ${error.message}`);
+      console.warn(
+        `[chat-widget] ${command.event} ${JSON.stringify(command.payload)}: ${error.code}: ${error.message}`,
+      );
       command.settle({ ok: false, error });
     });
   }
@@ -305,8 +331,12 @@ export class ConnectionController implements ReactiveController {
   #auth(): HandshakeAuth {
     const resume = this.#session && (!this.identity || this.identity.userId === this.#session.userId);
     return {
-      ...(this.#session && resume ? { userId: this.#session.userId, token: this.#session.token, lastSeq: this.#lastSeq } : {}),
-      ...(this.identity && !resume ? { identity: { userId: this.identity.userId, userHash: this.identity.userHash } } : {}),
+      ...(this.#session && resume
+        ? { userId: this.#session.userId, token: this.#session.token, lastSeq: this.#lastSeq }
+        : {}),
+      ...(this.identity && !resume
+        ? { identity: { userId: this.identity.userId, userHash: this.identity.userHash } }
+        : {}),
       ...(this.user ? { user: this.user } : {}),
       ...(this.locale ? { locale: this.locale } : {}),
       // A page view alone stores no one: the server waits for the panel to open or a first message.
@@ -395,7 +425,9 @@ export class ConnectionController implements ReactiveController {
   #onConnectError(failure: ConnectFailure, willRetry: boolean): void {
     if (failure.originRefused) {
       // Retrying cannot help until the operator changes a setting, so stop knocking.
-      console.error(`[chat-widget] ${this.#serverUrl} refused this page: its ALLOWED_ORIGINS must include ${location.origin} (${failure.message})`);
+      console.error(
+        `[chat-widget] ${this.#serverUrl} refused this page: its ALLOWED_ORIGINS must include ${location.origin} (${failure.message})`,
+      );
       this.#close();
       this.link = 'stopped';
       this.error = { code: 'origin_refused', message: failure.message };
@@ -413,7 +445,9 @@ export class ConnectionController implements ReactiveController {
     if (failure.code === 'session_expired' && this.#session) {
       // Expected after SESSION_TTL without a visit: not an error for the visitor. With a verified
       // identity the same conversation resumes; without one, a new conversation starts.
-      console.info(`[chat-widget] the stored session has expired (${failure.message}); ${this.identity ? 'resuming with the verified identity' : 'starting a new one'}.`);
+      console.info(
+        `[chat-widget] the stored session has expired (${failure.message}); ${this.identity ? 'resuming with the verified identity' : 'starting a new one'}.`,
+      );
       this.restarted = !this.identity;
       this.#startOver();
       return;
@@ -454,7 +488,9 @@ export class ConnectionController implements ReactiveController {
 
   #persist(): void {
     if (!this.#session) return;
-    const queued = this.#pending.filter((p) => !p.error).map(({ clientId, text, action }): QueuedMessage => ({ clientId, text, ...(action ? { action } : {}) }));
+    const queued = this.#pending
+      .filter((p) => !p.error)
+      .map(({ clientId, text, action }): QueuedMessage => ({ clientId, text, ...(action ? { action } : {}) }));
     saveSession(this.#storage, this.#key, this.#session, this.#lastSeq, this.items, queued);
   }
 }

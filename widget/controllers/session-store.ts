@@ -6,7 +6,8 @@ export interface QueuedMessage {
   /** The text, or the pressed button's label. */
   readonly text: string;
   /** Present for a pressed button or quick reply. */
-  readonly action?: { readonly kind: 'postback'; readonly payload: string } | { readonly kind: 'dialog'; readonly dialogId: string };
+  readonly action?:
+    { readonly kind: 'postback'; readonly payload: string } | { readonly kind: 'dialog'; readonly dialogId: string };
 }
 
 /** What survives a page load: who the user is, and what the widget has shown them. */

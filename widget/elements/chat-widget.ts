@@ -15,7 +15,8 @@ const chatIcon = svg`<path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2
 const closeIcon = svg`<path d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z"/>`;
 
 /** A reply reached with Tab comes fully into view: the browser's own focus scrolling may leave it half cut off. */
-const showFocused = (event: FocusEvent) => (event.target as Element).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+const showFocused = (event: FocusEvent) =>
+  (event.target as Element).scrollIntoView({ block: 'nearest', inline: 'nearest' });
 
 /** How near the end of the conversation still counts as "at the end", so late growth keeps it in view. */
 const STICK_PX = 32;
@@ -129,9 +130,9 @@ export class ChatWidgetElement extends LitElement {
   /** How to reach the server; replaced in tests by an in-memory fake. */
   declare transportFactory: TransportFactory;
   /** Highest seq the person has had the panel open for; later bot messages count as unread. */
-  private declare seenSeq: number;
+  declare private seenSeq: number;
   /** Strings of the current language once loaded (English until then). */
-  private declare loaded: Partial<WidgetStrings> | undefined;
+  declare private loaded: Partial<WidgetStrings> | undefined;
   #loading: Promise<unknown> | undefined;
   /** Highest seq the page has been told of through chat-widget-message; restored history is not news. */
   #toldSeq = -1;
@@ -310,7 +311,13 @@ export class ChatWidgetElement extends LitElement {
       botName: title,
       refresh: this.#refresh,
     };
-    const linkNote = !this.serverUrl ? '' : link === 'connecting' ? t.connecting : link === 'reconnecting' ? t.offline : '';
+    const linkNote = !this.serverUrl
+      ? ''
+      : link === 'connecting'
+        ? t.connecting
+        : link === 'reconnecting'
+          ? t.offline
+          : '';
     const unread = this.#unread;
     const quickReplies = fatal ? [] : this.#connection.quickReplies;
     return html`
@@ -355,9 +362,11 @@ export class ChatWidgetElement extends LitElement {
         @click=${this.toggle}
       >
         <svg viewBox="0 0 24 24" aria-hidden="true">${this.open ? closeIcon : chatIcon}</svg>
-        ${unread > 0
-          ? html`<span class="badge" part="badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>`
-          : nothing}
+        ${
+          unread > 0
+            ? html`<span class="badge" part="badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>`
+            : nothing
+        }
       </button>
       <span id="unread" class="sr-only">${unread > 0 ? plural(t.unread, unread, this.locale) : ''}</span>
     `;
@@ -367,7 +376,9 @@ export class ChatWidgetElement extends LitElement {
     // One row that scrolls sideways (swipe, Tab, or the mouse wheel), so however many there are they never crowd the conversation.
     return html`<div class="quick-replies" role="group" aria-label=${t.quickReplies} @wheel=${this.#onWheel} @focusin=${showFocused}>
       ${replies.map(
-        (r) => html`<button type="button" class="quick-reply" part="quick-reply" dir="auto" @click=${() => this.#press(r.label, { kind: 'postback', payload: r.payload })}>
+        (
+          r,
+        ) => html`<button type="button" class="quick-reply" part="quick-reply" dir="auto" @click=${() => this.#press(r.label, { kind: 'postback', payload: r.payload })}>
           ${r.label}
         </button>`,
       )}

@@ -4,7 +4,9 @@ import type { WidgetProblem } from '../controllers/connection.ts';
  * A count-dependent sentence, one template per plural category of the language
  * (`Intl.PluralRules`: `one`, `few`, `many`… as the language has them; `other` always).
  */
-export type PluralForms = { readonly other: string } & Partial<Readonly<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>>;
+export type PluralForms = { readonly other: string } & Partial<
+  Readonly<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>
+>;
 
 /** Every string the widget shows or announces; hosts override any of them with `init({ strings })`. */
 export interface WidgetStrings {

@@ -31,7 +31,13 @@ export function groupMessages(messages: readonly ShownMessage[]): MessageGroup[]
     const d = dayOf(message.at);
     const last = current?.messages.at(-1);
     const joins =
-      current !== undefined && last !== undefined && !notice && !current.notice && current.from === message.from && d === day && timeOf(message.at) - timeOf(last.at) < GROUP_GAP_MS;
+      current !== undefined &&
+      last !== undefined &&
+      !notice &&
+      !current.notice &&
+      current.from === message.from &&
+      d === day &&
+      timeOf(message.at) - timeOf(last.at) < GROUP_GAP_MS;
     if (joins) current?.messages.push(message);
     else {
       current = { from: message.from, notice, messages: [message], newDay: d !== day };

@@ -33,7 +33,10 @@ export function lazyModule<M>(name: string, load: () => Promise<M>): LazyModule<
           (loaded) => void (module = loaded),
           (error: unknown) => {
             // Not retried: the message stays readable in its plain form, and a retry loop would cost the page more.
-            console.error(`ChatWidget: the "${name}" part of the widget could not be loaded, so such messages show in a plain form.`, error);
+            console.error(
+              `ChatWidget: the "${name}" part of the widget could not be loaded, so such messages show in a plain form.`,
+              error,
+            );
             module = null;
           },
         );

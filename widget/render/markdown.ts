@@ -16,7 +16,8 @@ export function renderMarkdown(text: string, baseUrl?: string): TemplateResult {
 
 // A backslash escape comes first: the server escapes what users typed into templates
 // (`\*`, `\[`, …), so their text shows as typed and never becomes markup.
-const TOKEN = /\\([\\`*_[\]()])|`([^`]+)`|\*\*(.+?)\*\*|\*([^*\s](?:[^*]*[^*\s])?)\*|\[([^\]]+)\]\(((?:https?:\/\/|mailto:|\/)[^\s()]+)\)/;
+const TOKEN =
+  /\\([\\`*_[\]()])|`([^`]+)`|\*\*(.+?)\*\*|\*([^*\s](?:[^*]*[^*\s])?)\*|\[([^\]]+)\]\(((?:https?:\/\/|mailto:|\/)[^\s()]+)\)/;
 
 /** Nesting is bounded so a hostile message cannot recurse deeply. */
 function inline(text: string, depth: number, baseUrl: string | undefined): Array<TemplateResult | string> {
@@ -36,7 +37,9 @@ function inline(text: string, depth: number, baseUrl: string | undefined): Array
     else if (italic !== undefined) out.push(html`<em>${inline(italic, depth + 1, baseUrl)}</em>`);
     else if (label !== undefined && href !== undefined) {
       const url = href.startsWith('mailto:') ? href : safeUrl(href, baseUrl);
-      out.push(url ? html`<a href=${url} target="_blank" rel="noopener">${inline(label, depth + 1, baseUrl)}</a>` : whole);
+      out.push(
+        url ? html`<a href=${url} target="_blank" rel="noopener">${inline(label, depth + 1, baseUrl)}</a>` : whole,
+      );
     }
     rest = rest.slice(match.index + whole.length);
   }

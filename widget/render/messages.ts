@@ -32,7 +32,8 @@ const markdown = lazyModule('markdown', () => import('./markdown.ts'));
 const MARKUP = /[\\`*[]/;
 
 /** Hidden while its chunk loads, so the visitor never sees raw markup flash; shown as it is should the chunk fail. */
-const pending = (content: unknown, module: unknown): TemplateResult => (module === undefined ? html`<span class="loading">${content}</span>` : html`${content}`);
+const pending = (content: unknown, module: unknown): TemplateResult =>
+  module === undefined ? html`<span class="loading">${content}</span>` : html`${content}`;
 
 /** A picture that did not load takes no room rather than showing a broken-image icon. */
 export const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = event.type === 'error');
@@ -65,7 +66,11 @@ export function renderMessage(shown: ShownMessage, ctx: RenderContext): Template
   const state = shown.error ? 'failed' : shown.pending ? 'pending' : '';
   const who = shown.from === 'user' ? strings.you : strings.bot;
   // What the dimmed or outlined bubble shows the eye, in words: on its way, or refused and why.
-  const note = shown.error ? `${strings.notSent}: ${errorText(shown.error.code, strings)}` : shown.pending ? strings.sending : '';
+  const note = shown.error
+    ? `${strings.notSent}: ${errorText(shown.error.code, strings)}`
+    : shown.pending
+      ? strings.sending
+      : '';
   const kind = shown.message.type;
   return html`<li class="msg ${shown.from} msg-${kind} ${state}" part="message ${shown.from}-message">
     <span class="sr-only">${who}</span> ${body(shown, ctx)} ${note ? html`<span class="sr-only">(${note})</span>` : nothing}
@@ -114,7 +119,12 @@ function plainCards(cards: readonly Card[], ctx: RenderContext): TemplateResult 
   return html`${cards.map((card) => html`<div class="card">${text(card.title)}${buttons(card.buttons, ctx)}</div>`)}`;
 }
 
-export function image(url: string, alt: string, className: string, ctx: RenderContext): TemplateResult | typeof nothing {
+export function image(
+  url: string,
+  alt: string,
+  className: string,
+  ctx: RenderContext,
+): TemplateResult | typeof nothing {
   const src = safeUrl(url, ctx.baseUrl);
   return src ? html`<img class=${className} src=${src} alt=${alt} loading="lazy" />` : nothing;
 }
@@ -133,7 +143,10 @@ function button(b: Button, ctx: RenderContext): TemplateResult | typeof nothing 
       >${b.label}<span class="sr-only"> ${ctx.strings.opensInNewTab}</span></a
     >`;
   }
-  const action = b.kind === 'postback' ? ({ kind: 'postback', payload: b.payload } as const) : ({ kind: 'dialog', dialogId: b.dialogId } as const);
+  const action =
+    b.kind === 'postback'
+      ? ({ kind: 'postback', payload: b.payload } as const)
+      : ({ kind: 'dialog', dialogId: b.dialogId } as const);
   return html`<button class="button" part="button" dir="auto" type="button" ?disabled=${ctx.disabled} @click=${() => ctx.press(b.label, action)}>
     ${b.label}
   </button>`;

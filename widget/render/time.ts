@@ -3,7 +3,11 @@ import { html, nothing, type TemplateResult } from 'lit';
 const formats = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
 
 /** One formatter per locale and kind; a malformed locale tag falls back to the browser's. */
-function formatter<F extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(kind: string, locale: string | undefined, make: (locale?: string) => F): F {
+function formatter<F extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  kind: string,
+  locale: string | undefined,
+  make: (locale?: string) => F,
+): F {
   const key = `${kind}${locale ?? ''}`;
   let fmt = formats.get(key) as F | undefined;
   if (!fmt) {
@@ -33,7 +37,11 @@ export function timestamp(at: string | null, locale: string | undefined): Templa
 export function daySeparator(at: string | null, locale: string | undefined): TemplateResult {
   const date = at ? new Date(at) : new Date();
   const today = new Date();
-  const days = Math.round((new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime() - new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()) / 864e5);
+  const days = Math.round(
+    (new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime() -
+      new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()) /
+      864e5,
+  );
   const label =
     days >= 0 && days < 2
       ? formatter('r', locale, (l) => new Intl.RelativeTimeFormat(l, { numeric: 'auto' })).format(-days, 'day')

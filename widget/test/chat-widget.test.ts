@@ -3,7 +3,16 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { defineChatWidget, type ChatWidgetElement } from '../index.ts';
 import { storageKey } from '../controllers/session-store.ts';
-import { botText, fakeTransports, focusedName, getByRole, logTexts, settled, userText, type FakeTransport } from './helpers.ts';
+import {
+  botText,
+  fakeTransports,
+  focusedName,
+  getByRole,
+  logTexts,
+  settled,
+  userText,
+  type FakeTransport,
+} from './helpers.ts';
 
 defineChatWidget();
 
@@ -160,7 +169,10 @@ describe('<chat-widget>', () => {
     getByRole(root, 'button', 'Send').click();
 
     await consoleOutput('warn', async () => {
-      transport.sent[0]?.ack({ ok: false, error: { code: 'text_too_long', message: 'Messages can be at most 4096 bytes long.' } });
+      transport.sent[0]?.ack({
+        ok: false,
+        error: { code: 'text_too_long', message: 'Messages can be at most 4096 bytes long.' },
+      });
       await el.updateComplete;
     });
 
@@ -210,7 +222,10 @@ describe('<chat-widget>', () => {
   it('when the server reports a protocol error, then a short sentence is announced and the details go to the console', async () => {
     const { el, root, transport } = await mount();
     const logged = await consoleOutput('warn', async () => {
-      transport.fire('protocol_error', { code: 'invalid_payload', message: 'The message is not valid: fields.plan is nested too deep.' });
+      transport.fire('protocol_error', {
+        code: 'invalid_payload',
+        message: 'The message is not valid: fields.plan is nested too deep.',
+      });
       await el.updateComplete;
     });
 
@@ -258,7 +273,11 @@ describe('<chat-widget>', () => {
     expect(transport.auths[0]).to.include({ userId: 'old' });
 
     const logged = await consoleOutput('warn', async () => {
-      transport.fire('connect_error', { code: 'unauthorized', message: 'This session is not valid here; start a new one.' }, false);
+      transport.fire(
+        'connect_error',
+        { code: 'unauthorized', message: 'This session is not valid here; start a new one.' },
+        false,
+      );
     });
     expect(logged.join('\n')).to.contain('not valid');
 
@@ -269,12 +288,19 @@ describe('<chat-widget>', () => {
   });
 
   it('when the server refuses the handshake for the page data, then the stored conversation is kept and a short sentence is shown', async () => {
-    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 1, items: [botText(1, 'Welcome')] }));
+    localStorage.setItem(
+      storageKey(SERVER),
+      JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 1, items: [botText(1, 'Welcome')] }),
+    );
     const factory = fakeTransports();
     const { el, root, transport } = await mount(factory);
 
     await consoleOutput('warn', async () => {
-      transport.fire('connect_error', { code: 'invalid_payload', message: 'The handshake is not valid: it is nested deeper than 32 levels.' }, false);
+      transport.fire(
+        'connect_error',
+        { code: 'invalid_payload', message: 'The handshake is not valid: it is nested deeper than 32 levels.' },
+        false,
+      );
       await el.updateComplete;
     });
 
@@ -284,14 +310,25 @@ describe('<chat-widget>', () => {
   });
 
   it('when the stored session has expired, then the widget starts a new session, says so in the page language, and the conversation goes on', async () => {
-    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'old', token: 'v2.1.sig', lastSeq: 4, items: [botText(4, 'Earlier answer')] }));
+    localStorage.setItem(
+      storageKey(SERVER),
+      JSON.stringify({ userId: 'old', token: 'v2.1.sig', lastSeq: 4, items: [botText(4, 'Earlier answer')] }),
+    );
     const factory = fakeTransports();
-    const el = await fixture<ChatWidgetElement>(html`<chat-widget server-url=${SERVER} locale="de" .transportFactory=${factory.factory}></chat-widget>`);
+    const el = await fixture<ChatWidgetElement>(
+      html`<chat-widget server-url=${SERVER} locale="de" .transportFactory=${factory.factory}></chat-widget>`,
+    );
     const root = el.shadowRoot as ShadowRoot;
     expect(factory.latest().auths[0]).to.include({ userId: 'old', token: 'v2.1.sig' });
 
     const logged = await consoleOutput('info', async () => {
-      factory.latest().fire('connect_error', { code: 'session_expired', message: 'This session has expired; start a new one.' }, false);
+      factory
+        .latest()
+        .fire(
+          'connect_error',
+          { code: 'session_expired', message: 'This session has expired; start a new one.' },
+          false,
+        );
       await el.updateComplete;
     });
     const fresh = factory.latest();
@@ -302,7 +339,9 @@ describe('<chat-widget>', () => {
     expect(factory.made).to.have.length(2);
     expect(fresh.auths[0]).to.deep.equal({ locale: 'de', deferStart: true });
     expect(logged.join('\n')).to.contain('has expired');
-    expect(root.querySelector('[role=status]')?.textContent).to.equal('Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.');
+    expect(root.querySelector('[role=status]')?.textContent).to.equal(
+      'Ihr früherer Chat ist abgelaufen, daher hat ein neuer begonnen.',
+    );
     expect(root.querySelector('[role=alert]')?.textContent).to.equal('');
     expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Bot: Hallo!', 'Bot: Wie heißen Sie?']);
 
@@ -313,14 +352,23 @@ describe('<chat-widget>', () => {
     expect(fresh.sent.map((s) => s.payload.text)).to.deep.equal(['Ada']);
     expect(logTexts(root, 'Unterhaltung')).to.deep.equal(['Bot: Hallo!', 'Bot: Wie heißen Sie?', 'Sie: Ada']);
     expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
-    expect(JSON.parse(localStorage.getItem(storageKey(SERVER)) ?? 'null')).to.include({ userId: 'new', token: 'v2.2.sig', lastSeq: 3 });
+    expect(JSON.parse(localStorage.getItem(storageKey(SERVER)) ?? 'null')).to.include({
+      userId: 'new',
+      token: 'v2.2.sig',
+      lastSeq: 3,
+    });
   });
 
   it('when the stored session has expired and the page passed a verified identity, then the widget resumes that user with the identity', async () => {
-    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'shop-42', token: 'v2.1.sig', lastSeq: 2, items: [botText(2, 'Earlier answer')] }));
+    localStorage.setItem(
+      storageKey(SERVER),
+      JSON.stringify({ userId: 'shop-42', token: 'v2.1.sig', lastSeq: 2, items: [botText(2, 'Earlier answer')] }),
+    );
     const identity = { userId: 'shop-42', userHash: 'ab12' };
     const factory = fakeTransports();
-    const el = await fixture<ChatWidgetElement>(html`<chat-widget server-url=${SERVER} .identity=${identity} .transportFactory=${factory.factory}></chat-widget>`);
+    const el = await fixture<ChatWidgetElement>(
+      html`<chat-widget server-url=${SERVER} .identity=${identity} .transportFactory=${factory.factory}></chat-widget>`,
+    );
     const root = el.shadowRoot as ShadowRoot;
     expect(factory.latest().auths[0]).to.include({ userId: 'shop-42', token: 'v2.1.sig' });
 
@@ -347,7 +395,11 @@ describe('<chat-widget>', () => {
       .transportFactory=${factory.factory}
     ></chat-widget>`);
 
-    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'a@example.com' }, locale: 'de', deferStart: true });
+    expect(factory.latest().auths[0]).to.deep.equal({
+      user: { email: 'a@example.com' },
+      locale: 'de',
+      deferStart: true,
+    });
   });
 
   it('when used as a plain custom element with attributes, then server-url, locale and JSON user data reach the handshake', async () => {
@@ -355,7 +407,11 @@ describe('<chat-widget>', () => {
     const el = await fixture<ChatWidgetElement>(
       html`<chat-widget server-url=${SERVER} locale="de" user='{"email":"b@example.com"}' .transportFactory=${factory.factory}></chat-widget>`,
     );
-    expect(factory.latest().auths[0]).to.deep.equal({ user: { email: 'b@example.com' }, locale: 'de', deferStart: true });
+    expect(factory.latest().auths[0]).to.deep.equal({
+      user: { email: 'b@example.com' },
+      locale: 'de',
+      deferStart: true,
+    });
     expect(el.getAttribute('dir')).to.equal('ltr');
   });
 
@@ -402,5 +458,8 @@ describe('<chat-widget>', () => {
 });
 
 function root_note(root: ShadowRoot): string {
-  return [...root.querySelectorAll<HTMLElement>('.note')].filter((n) => !n.hidden).map((n) => n.textContent ?? '').join(' ');
+  return [...root.querySelectorAll<HTMLElement>('.note')]
+    .filter((n) => !n.hidden)
+    .map((n) => n.textContent ?? '')
+    .join(' ');
 }

@@ -62,7 +62,11 @@ describe('embed script', () => {
   it('when the page sends an event, saves user data or starts a dialog, then each goes to the server and settles with its ack', async () => {
     const transport = transports.latest();
     const before = transport.emitted.length;
-    const results = [api().sendEvent('pricingClicked', { plan: 'pro' }), api().setUserData({ email: 'a@example.com' }), api().startDialog('sales', { from: 'banner' })];
+    const results = [
+      api().sendEvent('pricingClicked', { plan: 'pro' }),
+      api().setUserData({ email: 'a@example.com' }),
+      api().startDialog('sales', { from: 'banner' }),
+    ];
     const emitted = transport.emitted.slice(before);
     expect(emitted.map((e) => [e.event, e.payload])).to.deep.equal([
       ['page_event', { name: 'pricingClicked', payload: { plan: 'pro' } }],
@@ -71,7 +75,10 @@ describe('embed script', () => {
     ]);
     emitted[0]?.ack({ ok: true, value: null });
     emitted[1]?.ack({ ok: true, value: null });
-    emitted[2]?.ack({ ok: false, error: { code: 'unknown_dialog', message: 'There is no dialog "sales" in this bot.' } });
+    emitted[2]?.ack({
+      ok: false,
+      error: { code: 'unknown_dialog', message: 'There is no dialog "sales" in this bot.' },
+    });
     expect(await Promise.all(results)).to.deep.equal([
       { ok: true },
       { ok: true },
@@ -156,7 +163,9 @@ describe('embed script', () => {
   it('when the page shuts the widget down, then the user is forgotten on this device and a new init is a new user', async () => {
     const transport = transports.latest();
     transport.fire('session', { userId: 'u-1', token: 't-1' });
-    transport.fire('entries', [{ seq: 1, from: 'bot', at: new Date(0).toISOString(), clientId: null, message: { type: 'text', text: 'Hi' } }]);
+    transport.fire('entries', [
+      { seq: 1, from: 'bot', at: new Date(0).toISOString(), clientId: null, message: { type: 'text', text: 'Hi' } },
+    ]);
     expect(Object.keys(localStorage).some((k) => k.startsWith('chat-widget:'))).to.equal(true);
 
     api().shutdown();
@@ -167,6 +176,9 @@ describe('embed script', () => {
     api().init({ serverUrl: 'http://chat.test:3000', userId: 'shop-42', userHash: 'abc' });
     await document.querySelector('chat-widget')?.updateComplete;
     expect(transports.latest()).not.to.equal(transport);
-    expect(transports.latest().auths[0]).to.deep.equal({ identity: { userId: 'shop-42', userHash: 'abc' }, deferStart: true });
+    expect(transports.latest().auths[0]).to.deep.equal({
+      identity: { userId: 'shop-42', userHash: 'abc' },
+      deferStart: true,
+    });
   });
 });

@@ -1,7 +1,14 @@
 import type { ClientToServerEvents, HandshakeAuth, TranscriptItem } from '../../shared/protocol.ts';
 import { setLocaleSource } from '../i18n/catalog.ts';
 import { bundledLocale } from '../i18n/locales/all.ts';
-import type { ClientAck, ClientPayload, MessageAck, Transport, TransportEvents, TransportFactory } from '../transport/transport.ts';
+import type {
+  ClientAck,
+  ClientPayload,
+  MessageAck,
+  Transport,
+  TransportEvents,
+  TransportFactory,
+} from '../transport/transport.ts';
 
 // As the npm package does: every language from the bundled tables (the script tag fetches them instead).
 setLocaleSource(bundledLocale);
@@ -16,7 +23,11 @@ export class FakeTransport implements Transport {
   /** The handshake auth as read at each (re)connection. */
   readonly auths: HandshakeAuth[] = [];
   /** User messages and presses, in order; `payload.text` is the text or the pressed label. */
-  readonly sent: { event: 'message' | 'press'; payload: { clientId: string; text: string; action?: unknown }; ack: MessageAck }[] = [];
+  readonly sent: {
+    event: 'message' | 'press';
+    payload: { clientId: string; text: string; action?: unknown };
+    ack: MessageAck;
+  }[] = [];
   /** Everything emitted while connected, in order. */
   readonly emitted: { event: keyof ClientToServerEvents; payload: unknown; ack: (response: unknown) => void }[] = [];
   connected = false;
@@ -39,7 +50,11 @@ export class FakeTransport implements Transport {
     this.emitted.push({ event, payload, ack: ack as (response: unknown) => void });
     if (event === 'message' || event === 'press') {
       const p = payload as { clientId: string; text?: string; label?: string; action?: unknown };
-      this.sent.push({ event, payload: { clientId: p.clientId, text: p.text ?? p.label ?? '', action: p.action }, ack: ack as MessageAck });
+      this.sent.push({
+        event,
+        payload: { clientId: p.clientId, text: p.text ?? p.label ?? '', action: p.action },
+        ack: ack as MessageAck,
+      });
     }
   }
 
@@ -71,7 +86,11 @@ export class FakeTransport implements Transport {
 }
 
 /** A factory that remembers every transport it made, newest last. */
-export function fakeTransports({ accept = true } = {}): { factory: TransportFactory; made: FakeTransport[]; latest: () => FakeTransport } {
+export function fakeTransports({ accept = true } = {}): {
+  factory: TransportFactory;
+  made: FakeTransport[];
+  latest: () => FakeTransport;
+} {
   const made: FakeTransport[] = [];
   const factory: TransportFactory = (serverUrl) => {
     const transport = new FakeTransport(serverUrl, accept);
@@ -136,7 +155,9 @@ export function getAllByRole<T extends HTMLElement = HTMLElement>(root: ParentNo
  * who said it, then what ("Bot: Hello", "You: Hi (sending)"), whitespace collapsed.
  */
 export function logTexts(root: ParentNode, name = 'Conversation'): string[] {
-  return getAllByRole(getByRole(root, 'log', name), 'listitem').map((item) => item.innerText.replace(/\s+/g, ' ').trim());
+  return getAllByRole(getByRole(root, 'log', name), 'listitem').map((item) =>
+    item.innerText.replace(/\s+/g, ' ').trim(),
+  );
 }
 
 /**

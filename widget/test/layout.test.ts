@@ -11,9 +11,16 @@ const SERVER = 'http://chat.test:3000';
 const T0 = Date.parse('2026-11-21T09:36:00.000Z');
 
 function entry(seq: number, from: 'bot' | 'user', message: BotMessage, minutes = 0): TranscriptItem {
-  return { seq, from, at: new Date(T0 + minutes * 60_000).toISOString(), clientId: from === 'user' ? `c${seq}` : null, message } as TranscriptItem;
+  return {
+    seq,
+    from,
+    at: new Date(T0 + minutes * 60_000).toISOString(),
+    clientId: from === 'user' ? `c${seq}` : null,
+    message,
+  } as TranscriptItem;
 }
-const say = (seq: number, from: 'bot' | 'user', text: string, minutes = 0) => entry(seq, from, { type: 'text', text }, minutes);
+const say = (seq: number, from: 'bot' | 'user', text: string, minutes = 0) =>
+  entry(seq, from, { type: 'text', text }, minutes);
 
 async function mount(attrs: { locale?: string } = {}) {
   const factory = fakeTransports();
@@ -32,7 +39,9 @@ async function mount(attrs: { locale?: string } = {}) {
 /** Each group of the log (the `group` part) as "sender: texts | times | avatar?". */
 function groups(root: ShadowRoot): string[] {
   return [...root.querySelectorAll('[part~=group]')].map((g) => {
-    const texts = [...g.querySelectorAll('[part~=message]')].map((m) => m.querySelector('[dir=auto]')?.textContent ?? '');
+    const texts = [...g.querySelectorAll('[part~=message]')].map(
+      (m) => m.querySelector('[dir=auto]')?.textContent ?? '',
+    );
     const times = g.querySelectorAll('time').length;
     const face = g.querySelector('[part~=face]') ? ' +avatar' : '';
     return `${g.querySelector('[part~=bot-message]') ? 'bot' : 'user'}: ${texts.join(' / ')} | ${times} time${face}`;
@@ -141,9 +150,14 @@ describe('<chat-widget> grouping, direction and room', () => {
     const log = getByRole(root, 'log', 'Conversation');
     // The picture arrives first (no size yet), then text; the picture's 160px come when it has loaded.
     const picture = `${location.origin}/demo/public/images/robot.svg`;
-    await show(entry(13, 'bot', { type: 'image', url: picture, alt: 'A friendly robot' }, 80), say(14, 'bot', 'The newest line', 80));
+    await show(
+      entry(13, 'bot', { type: 'image', url: picture, alt: 'A friendly robot' }, 80),
+      say(14, 'bot', 'The newest line', 80),
+    );
     const img = root.querySelector<HTMLImageElement>('img[alt="A friendly robot"]');
-    await new Promise<void>((resolve) => (img?.complete && img.naturalWidth ? resolve() : img?.addEventListener('load', () => resolve(), { once: true })));
+    await new Promise<void>((resolve) =>
+      img?.complete && img.naturalWidth ? resolve() : img?.addEventListener('load', () => resolve(), { once: true }),
+    );
     await new Promise((resolve) => requestAnimationFrame(resolve));
     const newest = [...root.querySelectorAll('[part~=message]')].at(-1)?.getBoundingClientRect();
     const view = log.getBoundingClientRect();

@@ -15,7 +15,8 @@ function botAt(seq: number, at: Date, text: string): TranscriptItem {
 }
 
 async function mount(attrs: { locale?: string; scheme?: string; returning?: boolean } = {}) {
-  if (attrs.returning) localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 0, items: [] }));
+  if (attrs.returning)
+    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 0, items: [] }));
   const factory = fakeTransports();
   const el = await fixture<ChatWidgetElement>(
     html`<chat-widget server-url=${SERVER} locale=${attrs.locale ?? 'en'} color-scheme=${attrs.scheme ?? 'light'} open .transportFactory=${factory.factory}></chat-widget>`,
@@ -25,7 +26,8 @@ async function mount(attrs: { locale?: string; scheme?: string; returning?: bool
   return { el, root, transport, latest: factory.latest };
 }
 
-const background = (root: ShadowRoot) => getComputedStyle(root.querySelector('[role=dialog]') as Element).backgroundColor;
+const background = (root: ShadowRoot) =>
+  getComputedStyle(root.querySelector('[role=dialog]') as Element).backgroundColor;
 
 describe('<chat-widget> looks', () => {
   beforeEach(() => localStorage.clear());
@@ -39,19 +41,31 @@ describe('<chat-widget> looks', () => {
     const now = new Date();
     const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
     const older = new Date(2026, 0, 5, 9);
-    transport.fire('entries', [botAt(1, older, 'a'), botAt(2, older, 'b'), botAt(3, yesterday, 'c'), botAt(4, now, 'd'), botAt(5, now, 'e')]);
+    transport.fire('entries', [
+      botAt(1, older, 'a'),
+      botAt(2, older, 'b'),
+      botAt(3, yesterday, 'c'),
+      botAt(4, now, 'd'),
+      botAt(5, now, 'e'),
+    ]);
     await el.updateComplete;
     const lines = [...root.querySelectorAll('[role=separator]')].map((s) => s.textContent);
-    expect(lines).to.deep.equal([new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(older), 'yesterday', 'today']);
+    expect(lines).to.deep.equal([
+      new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(older),
+      'yesterday',
+      'today',
+    ]);
     // Shown capitalised: the first letter is raised by CSS, the words stay the browser's own.
-    expect(getComputedStyle(root.querySelector('[role=separator]') as Element, '::first-letter').textTransform).to.equal('uppercase');
+    expect(
+      getComputedStyle(root.querySelector('[role=separator]') as Element, '::first-letter').textTransform,
+    ).to.equal('uppercase');
   });
 
   it('when the locale is French, then the date lines are French too', async () => {
     const { el, root, transport } = await mount({ locale: 'fr' });
     transport.fire('entries', [botAt(1, new Date(), 'Bonjour')]);
     await el.updateComplete;
-    expect(root.querySelector('[role=separator]')?.textContent).to.equal("aujourd’hui");
+    expect(root.querySelector('[role=separator]')?.textContent).to.equal('aujourd’hui');
     expect(root.querySelector('#input')?.getAttribute('placeholder')).to.equal('Écrivez un message…');
   });
 
@@ -79,9 +93,24 @@ describe('<chat-widget> looks', () => {
 
   it('when the page sets the input border, notice, badge and error colours, then each shows in its place, over the dark scheme', async () => {
     const { el, root, transport } = await mount({ scheme: 'dark', returning: true });
-    el.theme = { inputBorder: '#010203', noticeBackground: '#040506', noticeText: '#070809', badge: '#0a0b0c', badgeText: '#0d0e0f', error: '#101112' };
+    el.theme = {
+      inputBorder: '#010203',
+      noticeBackground: '#040506',
+      noticeText: '#070809',
+      badge: '#0a0b0c',
+      badgeText: '#0d0e0f',
+      error: '#101112',
+    };
     el.open = false;
-    transport.fire('entries', [{ seq: 1, from: 'bot', at: new Date().toISOString(), clientId: null, message: { type: 'notice', level: 'info', text: 'Heads up' } }]);
+    transport.fire('entries', [
+      {
+        seq: 1,
+        from: 'bot',
+        at: new Date().toISOString(),
+        clientId: null,
+        message: { type: 'notice', level: 'info', text: 'Heads up' },
+      },
+    ]);
     await el.updateComplete;
     const style = (selector: string) => getComputedStyle(root.querySelector(selector) as Element);
     const notice = getComputedStyle(getAllByRole(getByRole(root, 'log', 'Conversation'), 'listitem')[0] as Element);
@@ -104,10 +133,16 @@ describe('<chat-widget> looks', () => {
 
   it('when the bot names itself in the handshake, then the header shows its name and picture; the page title wins', async () => {
     const { el, root, transport } = await mount();
-    transport.fire('session', { userId: 'u1', token: 't', bot: { name: 'Ada', avatarUrl: 'https://cdn.example.com/a.png' } });
+    transport.fire('session', {
+      userId: 'u1',
+      token: 't',
+      bot: { name: 'Ada', avatarUrl: 'https://cdn.example.com/a.png' },
+    });
     await el.updateComplete;
     // The panel is named by its title; the picture beside the title is the panel's first.
-    expect(getByRole(root, 'dialog', 'Ada').querySelector('img')?.getAttribute('src')).to.equal('https://cdn.example.com/a.png');
+    expect(getByRole(root, 'dialog', 'Ada').querySelector('img')?.getAttribute('src')).to.equal(
+      'https://cdn.example.com/a.png',
+    );
 
     el.chatTitle = 'Help';
     el.avatarUrl = 'javascript:alert(1)';

@@ -33,7 +33,8 @@ function liveRegionsAround(element: Element): string[] {
 
 async function mount(attrs: { locale?: string; returning?: boolean } = {}) {
   // A returning visitor: this device already holds a session, so the visitor has met the bot before.
-  if (attrs.returning) localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 0, items: [] }));
+  if (attrs.returning)
+    localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 't1', lastSeq: 0, items: [] }));
   const factory = fakeTransports();
   const el = await fixture<ChatWidgetElement>(
     html`<chat-widget server-url=${SERVER} locale=${attrs.locale ?? 'en'} .transportFactory=${factory.factory}></chat-widget>`,
@@ -116,20 +117,37 @@ describe('<chat-widget> messages', () => {
 
   it('when the latest bot message has quick replies, then they show until one is pressed', async () => {
     const { el, root, transport, show } = await mount();
-    await show(bot(1, { type: 'text', text: 'Coffee?', quickReplies: [{ label: 'Sure', payload: 'yes' }, { label: 'No thanks', payload: 'no' }] }));
+    await show(
+      bot(1, {
+        type: 'text',
+        text: 'Coffee?',
+        quickReplies: [
+          { label: 'Sure', payload: 'yes' },
+          { label: 'No thanks', payload: 'no' },
+        ],
+      }),
+    );
     const group = getByRole(root, 'group', 'Quick replies');
-    expect([...group.querySelectorAll('button')].map((b) => b.textContent?.trim())).to.deep.equal(['Sure', 'No thanks']);
+    expect([...group.querySelectorAll('button')].map((b) => b.textContent?.trim())).to.deep.equal([
+      'Sure',
+      'No thanks',
+    ]);
 
     getByRole(root, 'button', 'Sure').click();
     await el.updateComplete;
 
     expect(transport.sent[0]?.payload).to.include({ text: 'Sure' });
-    expect(getAllByRole(root, 'group').filter((g) => g.getAttribute('aria-label') === 'Quick replies')).to.have.length(0);
+    expect(getAllByRole(root, 'group').filter((g) => g.getAttribute('aria-label') === 'Quick replies')).to.have.length(
+      0,
+    );
   });
 
   it('when an image arrives, then it shows with its alt text; a javascript: source is dropped', async () => {
     const { root, show } = await mount();
-    await show(bot(1, { type: 'image', url: 'http://chat.test:3000/cat.png', alt: 'A cat' }), bot(2, { type: 'image', url: 'javascript:alert(1)', alt: 'bad' }));
+    await show(
+      bot(1, { type: 'image', url: 'http://chat.test:3000/cat.png', alt: 'A cat' }),
+      bot(2, { type: 'image', url: 'javascript:alert(1)', alt: 'bad' }),
+    );
 
     expect(getAllByRole(log(root), 'img').map((img) => img.getAttribute('alt'))).to.deep.equal(['A cat']);
     expect(log(root).querySelectorAll('img')).to.have.length(1);
@@ -138,7 +156,11 @@ describe('<chat-widget> messages', () => {
   it('when a carousel arrives, then cards are labelled slides and arrow keys and buttons move through them', async () => {
     const { el, root, show } = await mount();
     el.open = true;
-    const cards = ['One', 'Two', 'Three'].map((title) => ({ title, subtitle: `About ${title}`, buttons: [{ kind: 'postback' as const, label: `Pick ${title}`, payload: title }] }));
+    const cards = ['One', 'Two', 'Three'].map((title) => ({
+      title,
+      subtitle: `About ${title}`,
+      buttons: [{ kind: 'postback' as const, label: `Pick ${title}`, payload: title }],
+    }));
     await show(bot(1, { type: 'carousel', cards }));
 
     const region = getByRole(root, 'region', 'Cards');
@@ -150,7 +172,8 @@ describe('<chat-widget> messages', () => {
     await sendKeys({ press: 'Tab' });
     await sendKeys({ up: 'Shift' });
     const strip = root.activeElement as HTMLElement | null;
-    if (!strip || !region.contains(strip) || strip.querySelector('[role=group]') === null) throw new Error('Shift+Tab did not reach the card strip');
+    if (!strip || !region.contains(strip) || strip.querySelector('[role=group]') === null)
+      throw new Error('Shift+Tab did not reach the card strip');
 
     await sendKeys({ press: 'ArrowRight' });
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -166,7 +189,10 @@ describe('<chat-widget> messages', () => {
 
   it('when a fatal notice arrives, then the log announces it once, an alert says the conversation ended, and the input and buttons are disabled', async () => {
     const { root, show } = await mount();
-    await show(bot(1, { type: 'text', text: 'Hi', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }] }), bot(2, { type: 'notice', level: 'fatal', text: 'The bot failed.' }));
+    await show(
+      bot(1, { type: 'text', text: 'Hi', buttons: [{ kind: 'postback', label: 'Go', payload: 'go' }] }),
+      bot(2, { type: 'notice', level: 'fatal', text: 'The bot failed.' }),
+    );
 
     expect(getByRole<HTMLInputElement>(root, 'textbox', 'Message').disabled).to.equal(true);
     expect(getByRole<HTMLButtonElement>(root, 'button', 'Send').disabled).to.equal(true);
@@ -174,16 +200,20 @@ describe('<chat-widget> messages', () => {
     const notice = getAllByRole(log(root), 'listitem').at(-1);
     expect(notice?.innerText.replace(/\s+/g, ' ').trim()).to.equal('Bot: The bot failed.');
     expect(notice && liveRegionsAround(notice)).to.deep.equal(['log']);
-    expect(getAllByRole(root, 'alert').map((a) => a.textContent?.trim())).to.deep.equal(['This conversation has ended.']);
+    expect(getAllByRole(root, 'alert').map((a) => a.textContent?.trim())).to.deep.equal([
+      'This conversation has ended.',
+    ]);
   });
 
   it('when both sides have spoken, then each message is an item of a list in the one live region, the log, and says who spoke', async () => {
     const { root, show } = await mount();
-    await show(
-      bot(1, { type: 'text', text: 'Hello' }),
-      bot(2, { type: 'text', text: 'How can I help?' }),
-      { seq: 3, from: 'user', at: '2026-11-21T09:37:51.123Z', clientId: 'c1', message: { type: 'text', text: 'Opening hours' } },
-    );
+    await show(bot(1, { type: 'text', text: 'Hello' }), bot(2, { type: 'text', text: 'How can I help?' }), {
+      seq: 3,
+      from: 'user',
+      at: '2026-11-21T09:37:51.123Z',
+      clientId: 'c1',
+      message: { type: 'text', text: 'Opening hours' },
+    });
 
     expect(logTexts(root)).to.deep.equal(['Bot: Hello', 'Bot: How can I help?', 'You: Opening hours']);
     const items = getAllByRole(log(root), 'listitem');
@@ -251,13 +281,20 @@ describe('<chat-widget> messages', () => {
     const { root, show } = await mount();
     await show(
       bot(1, { type: 'image', url: '/images/robot.svg', alt: 'Robot' }),
-      bot(2, { type: 'carousel', cards: [{ title: 'Plan', imageUrl: '/images/plan.png', buttons: [{ kind: 'url', label: 'Open', url: '/r/abc' }] }] }),
+      bot(2, {
+        type: 'carousel',
+        cards: [
+          { title: 'Plan', imageUrl: '/images/plan.png', buttons: [{ kind: 'url', label: 'Open', url: '/r/abc' }] },
+        ],
+      }),
       bot(3, { type: 'text', text: 'See [help](/help) or [docs](https://docs.example.com/x)' }),
     );
 
     expect(getByRole(log(root), 'img', 'Robot').getAttribute('src')).to.equal(`${SERVER}/images/robot.svg`);
     // The card's picture has no alt text, so it is decoration: found inside its slide.
-    expect(getByRole(log(root), 'group', '1 of 1').querySelector('img')?.getAttribute('src')).to.equal(`${SERVER}/images/plan.png`);
+    expect(getByRole(log(root), 'group', '1 of 1').querySelector('img')?.getAttribute('src')).to.equal(
+      `${SERVER}/images/plan.png`,
+    );
     expect(getByRole(root, 'link', 'Open (opens in a new tab)').getAttribute('href')).to.equal(`${SERVER}/r/abc`);
     const text = getAllByRole(log(root), 'listitem')[2];
     expect(getAllByRole(text ?? log(root), 'link').map((a) => a.getAttribute('href'))).to.deep.equal([
@@ -299,9 +336,19 @@ describe('<chat-widget> messages', () => {
     const { el, show } = await mount();
     el.open = true;
     await show(
-      bot(1, { type: 'text', text: '**Hi** [docs](https://example.com)', buttons: [{ kind: 'postback', label: 'Yes', payload: 'y' }, { kind: 'url', label: 'Open', url: 'https://example.com/r/t' }] }),
+      bot(1, {
+        type: 'text',
+        text: '**Hi** [docs](https://example.com)',
+        buttons: [
+          { kind: 'postback', label: 'Yes', payload: 'y' },
+          { kind: 'url', label: 'Open', url: 'https://example.com/r/t' },
+        ],
+      }),
       bot(2, { type: 'image', url: 'http://chat.test:3000/cat.png', alt: 'A cat' }),
-      bot(3, { type: 'carousel', cards: [{ title: 'A', buttons: [{ kind: 'postback', label: 'Pick A', payload: 'a' }] }, { title: 'B' }] }),
+      bot(3, {
+        type: 'carousel',
+        cards: [{ title: 'A', buttons: [{ kind: 'postback', label: 'Pick A', payload: 'a' }] }, { title: 'B' }],
+      }),
       bot(4, { type: 'notice', level: 'info', text: 'Note' }),
       bot(5, { type: 'text', text: 'Choose', quickReplies: [{ label: 'One', payload: '1' }] }),
     );
@@ -311,7 +358,13 @@ describe('<chat-widget> messages', () => {
 
   it('when the user types markdown, then their bubble shows it exactly as typed', async () => {
     const { root, show } = await mount();
-    await show({ seq: 1, from: 'user', at: '2026-11-21T09:36:51.123Z', clientId: 'c1', message: { type: 'text', text: '**not bold** [x](https://e.com)' } });
+    await show({
+      seq: 1,
+      from: 'user',
+      at: '2026-11-21T09:36:51.123Z',
+      clientId: 'c1',
+      message: { type: 'text', text: '**not bold** [x](https://e.com)' },
+    });
     expect(logTexts(root)).to.deep.equal(['You: **not bold** [x](https://e.com)']);
     expect(log(root).querySelectorAll('strong').length + getAllByRole(log(root), 'link').length).to.equal(0);
   });

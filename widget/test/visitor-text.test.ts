@@ -42,7 +42,11 @@ async function mount(locale: 'en' | 'de'): Promise<Scene> {
 function visibleText(root: ShadowRoot): string {
   const panel = root.querySelector<HTMLElement>('[role=dialog]');
   const labels = [...root.querySelectorAll('[aria-label]')].map((el) => el.getAttribute('aria-label'));
-  return [panel?.innerText ?? '', root.querySelector<HTMLElement>('[aria-controls=panel]')?.innerText ?? '', ...labels].join('\n');
+  return [
+    panel?.innerText ?? '',
+    root.querySelector<HTMLElement>('[aria-controls=panel]')?.innerText ?? '',
+    ...labels,
+  ].join('\n');
 }
 
 async function send(scene: Scene, text: string): Promise<void> {
@@ -52,7 +56,11 @@ async function send(scene: Scene, text: string): Promise<void> {
 }
 
 /** Each failure the visitor can meet, and the sentence they should read for it. */
-const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => string; act: (scene: Scene) => Promise<void> }> = [
+const failures: ReadonlyArray<{
+  name: string;
+  expected: (t: WidgetStrings) => string;
+  act: (scene: Scene) => Promise<void>;
+}> = [
   { name: 'the first handshake is still on its way', expected: (t) => t.connecting, act: async () => {} },
   {
     name: 'the connection is refused (WebSocket blocked, server down)',
@@ -70,7 +78,10 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
     act: async ({ transport }) =>
       transport().fire(
         'connect_error',
-        { code: 'unauthorized', message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).' },
+        {
+          code: 'unauthorized',
+          message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).',
+        },
         false,
       ),
   },
@@ -80,14 +91,23 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
     act: async ({ transport }) =>
       transport().fire(
         'connect_error',
-        { code: 'not_allowed', message: 'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.' },
+        {
+          code: 'not_allowed',
+          message:
+            'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.',
+        },
         false,
       ),
   },
   {
     name: 'the stored session has expired',
     expected: (t) => t.sessionExpired,
-    act: async ({ transport }) => transport().fire('connect_error', { code: 'session_expired', message: 'This session has expired; start a new one.' }, false),
+    act: async ({ transport }) =>
+      transport().fire(
+        'connect_error',
+        { code: 'session_expired', message: 'This session has expired; start a new one.' },
+        false,
+      ),
   },
   {
     name: 'the visitor writes too fast',
@@ -95,7 +115,10 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
     act: async (scene) => {
       scene.transport().serverAccepts();
       await send(scene, 'hello');
-      const error = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' } as const;
+      const error = {
+        code: 'rate_limited',
+        message: 'You are sending messages too quickly. Please wait a moment and try again.',
+      } as const;
       scene.transport().fire('protocol_error', error);
       scene.transport().sent[0]?.ack({ ok: false, error });
     },
@@ -106,7 +129,10 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
     act: async (scene) => {
       scene.transport().serverAccepts();
       await send(scene, 'a long one');
-      const error = { code: 'text_too_long', message: 'Messages can be at most 4096 bytes long; please shorten it.' } as const;
+      const error = {
+        code: 'text_too_long',
+        message: 'Messages can be at most 4096 bytes long; please shorten it.',
+      } as const;
       scene.transport().fire('protocol_error', error);
       scene.transport().sent[0]?.ack({ ok: false, error });
     },
@@ -128,7 +154,10 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
     expected: (t) => t.failed,
     act: async ({ transport }) => {
       transport().serverAccepts();
-      transport().fire('protocol_error', { code: 'internal', message: 'The chat could not start. Please try again shortly.' });
+      transport().fire('protocol_error', {
+        code: 'internal',
+        message: 'The chat could not start. Please try again shortly.',
+      });
     },
   },
   {
@@ -143,13 +172,18 @@ const failures: ReadonlyArray<{ name: string; expected: (t: WidgetStrings) => st
   {
     name: 'the server refuses the page origin by HTTP 403',
     expected: (t) => t.unavailable,
-    act: async ({ transport }) => transport().fire('connect_error', { code: null, originRefused: true, message: 'xhr poll error (403)' }, true),
+    act: async ({ transport }) =>
+      transport().fire('connect_error', { code: null, originRefused: true, message: 'xhr poll error (403)' }, true),
   },
   {
     name: 'the server refuses the page origin in its handshake answer',
     expected: (t) => t.unavailable,
     act: async ({ transport }) =>
-      transport().fire('connect_error', { code: null, originRefused: true, message: 'Origin http://shop.test is not in ALLOWED_ORIGINS' }, false),
+      transport().fire(
+        'connect_error',
+        { code: null, originRefused: true, message: 'Origin http://shop.test is not in ALLOWED_ORIGINS' },
+        false,
+      ),
   },
 ];
 
@@ -161,7 +195,10 @@ describe('<chat-widget> what the visitor reads when something fails', () => {
     for (const failure of failures) {
       it(`when ${failure.name} (${locale}), then the visitor reads a short sentence in their language and no operator text`, async () => {
         // An earlier visit, so a refused or expired session has something to refuse.
-        localStorage.setItem(storageKey(SERVER), JSON.stringify({ userId: 'u1', token: 'v2.1.sig', lastSeq: 0, items: [] }));
+        localStorage.setItem(
+          storageKey(SERVER),
+          JSON.stringify({ userId: 'u1', token: 'v2.1.sig', lastSeq: 0, items: [] }),
+        );
         const scene = await mount(locale);
         const output = captureConsole();
         try {
@@ -182,7 +219,9 @@ describe('<chat-widget> what the visitor reads when something fails', () => {
     const scene = await mount('en');
     const output = captureConsole();
     try {
-      scene.transport().fire('connect_error', { code: null, originRefused: true, message: 'xhr poll error (403)' }, true);
+      scene
+        .transport()
+        .fire('connect_error', { code: null, originRefused: true, message: 'xhr poll error (403)' }, true);
       await scene.el.updateComplete;
     } finally {
       output.restore();
@@ -211,7 +250,10 @@ describe('<chat-widget> what the visitor reads when something fails', () => {
       output.restore();
     }
 
-    expect(await settled).to.deep.equal({ ok: false, error: { code: 'unknown_dialog', message: 'There is no dialog "x" in this bot.' } });
+    expect(await settled).to.deep.equal({
+      ok: false,
+      error: { code: 'unknown_dialog', message: 'There is no dialog "x" in this bot.' },
+    });
     expect(output.lines.join('\n')).to.contain('There is no dialog "x"');
     expect(visibleText(scene.root)).to.equal(before);
   });

@@ -55,7 +55,10 @@ export class SocketTransport implements Transport {
       // socket.active is false once socket.io has given up, i.e. the server said no.
       socket.on('connect_error', (error) =>
         // originRefused only when it is, so a failure reads the same as before this flag existed.
-        report({ code: refusalCode(error), ...(originRefused(error) && { originRefused: true }), message: describe(error) }, socket.active),
+        report(
+          { code: refusalCode(error), ...(originRefused(error) && { originRefused: true }), message: describe(error) },
+          socket.active,
+        ),
       );
       return;
     }
@@ -102,7 +105,9 @@ function originRefused(error: Error): boolean {
 /** The error with its detail (an HTTP status, a close code), for the console. */
 function describe(error: Error): string {
   const { description } = error as Error & { description?: unknown };
-  return typeof description === 'number' || typeof description === 'string' ? `${error.message} (${description})` : error.message;
+  return typeof description === 'number' || typeof description === 'string'
+    ? `${error.message} (${description})`
+    : error.message;
 }
 
 export const socketTransport: TransportFactory = (serverUrl) => new SocketTransport(serverUrl);

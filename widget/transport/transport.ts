@@ -1,4 +1,9 @@
-import type { ClientToServerEvents, HandshakeAuth, ProtocolErrorCode, ServerToClientEvents } from '../../shared/protocol.ts';
+import type {
+  ClientToServerEvents,
+  HandshakeAuth,
+  ProtocolErrorCode,
+  ServerToClientEvents,
+} from '../../shared/protocol.ts';
 
 /** The ack callback of a `message` emit, as the protocol declares it. */
 export type MessageAck = Parameters<ClientToServerEvents['message']>[1];

@@ -7,7 +7,13 @@ export interface CrmState {
   readonly trackingEvents: { event: string; userId: string; properties: unknown; receivedAt: string }[];
 }
 
-const EVENT_NAMES = ['Product launch webinar', 'Customer meetup', 'Hands-on workshop', 'Quarterly review', 'Community call'];
+const EVENT_NAMES = [
+  'Product launch webinar',
+  'Customer meetup',
+  'Hands-on workshop',
+  'Quarterly review',
+  'Community call',
+];
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
@@ -17,7 +23,10 @@ const DAY = 24 * 60 * 60 * 1000;
  *   POST /tracking-events    {event, userId, properties?} → 202.
  * A user id starting with "fail-" answers 503, so the bot's error policy can be tried.
  */
-export function crmRouter(state: CrmState = { users: new Map(), trackingEvents: [] }): { router: Router; state: CrmState } {
+export function crmRouter(state: CrmState = { users: new Map(), trackingEvents: [] }): {
+  router: Router;
+  state: CrmState;
+} {
   const router = Router();
 
   router.get('/users/:id/events', (req, res) => {
@@ -42,27 +51,42 @@ export function crmRouter(state: CrmState = { users: new Map(), trackingEvents: 
   router.post('/users', (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const problems: string[] = [];
-    if (typeof body.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(body.email)) problems.push('email must be an email address');
+    if (typeof body.email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(body.email))
+      problems.push('email must be an email address');
     if (typeof body.name !== 'string' || body.name.trim() === '') problems.push('name must be a non-empty text');
-    if (typeof body.surname !== 'string' || body.surname.trim() === '') problems.push('surname must be a non-empty text');
+    if (typeof body.surname !== 'string' || body.surname.trim() === '')
+      problems.push('surname must be a non-empty text');
     const ids = body.interestedInProductIds ?? [];
-    if (!Array.isArray(ids) || !ids.every((n) => typeof n === 'number')) problems.push('interestedInProductIds must be a list of numbers');
+    if (!Array.isArray(ids) || !ids.every((n) => typeof n === 'number'))
+      problems.push('interestedInProductIds must be a list of numbers');
     if (problems.length > 0) {
       res.status(400).json({ error: { code: 'invalid_body', message: `${problems.join('; ')}.` } });
       return;
     }
     const id = `u-${randomUUID().slice(0, 8)}`;
-    state.users.set(id, { email: body.email as string, name: body.name as string, surname: body.surname as string, interestedInProductIds: ids as number[] });
+    state.users.set(id, {
+      email: body.email as string,
+      name: body.name as string,
+      surname: body.surname as string,
+      interestedInProductIds: ids as number[],
+    });
     res.status(201).json({ id });
   });
 
   router.post('/tracking-events', (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (typeof body.event !== 'string' || body.event === '' || typeof body.userId !== 'string' || body.userId === '') {
-      res.status(400).json({ error: { code: 'invalid_body', message: 'Send {"event": "...", "userId": "...", "properties": {...}}.' } });
+      res.status(400).json({
+        error: { code: 'invalid_body', message: 'Send {"event": "...", "userId": "...", "properties": {...}}.' },
+      });
       return;
     }
-    state.trackingEvents.push({ event: body.event, userId: body.userId, properties: body.properties ?? null, receivedAt: new Date().toISOString() });
+    state.trackingEvents.push({
+      event: body.event,
+      userId: body.userId,
+      properties: body.properties ?? null,
+      receivedAt: new Date().toISOString(),
+    });
     res.status(202).end();
   });
 

@@ -20,18 +20,34 @@ export function longOperationRouter(options: ExternalApiOptions): { router: Rout
     const dialog = outcome === 'success' ? options.successDialog : options.failureDialog;
     const body =
       outcome === 'success'
-        ? { operationId, transactionId: `TX-${operationId.slice(0, 8).toUpperCase()}`, completedAt: new Date().toISOString() }
+        ? {
+            operationId,
+            transactionId: `TX-${operationId.slice(0, 8).toUpperCase()}`,
+            completedAt: new Date().toISOString(),
+          }
         : { operationId, reason: 'The payment provider declined the request.' };
     const url = `${options.botUrl}/api/trigger/${encodeURIComponent(options.botId)}/${encodeURIComponent(dialog)}?userId=${encodeURIComponent(userId)}`;
     // The key goes in the header, not the query string, so no proxy log on the way sees it.
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-functions-key': options.functionKey }, body: JSON.stringify(body) });
-    if (res.status !== 202) log(`demo external API: the bot answered ${res.status} to the ${outcome} trigger of ${operationId}: ${await res.text()}`);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-functions-key': options.functionKey },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 202)
+      log(
+        `demo external API: the bot answered ${res.status} to the ${outcome} trigger of ${operationId}: ${await res.text()}`,
+      );
   }
 
   router.post('/operations', (req, res) => {
     const { userId, outcome = 'success' } = (req.body ?? {}) as { userId?: unknown; outcome?: unknown };
     if (typeof userId !== 'string' || userId === '' || !['success', 'failure', 'never'].includes(String(outcome))) {
-      res.status(400).json({ error: { code: 'invalid_body', message: 'Send {"userId": "...", "outcome": "success" | "failure" | "never"}.' } });
+      res.status(400).json({
+        error: {
+          code: 'invalid_body',
+          message: 'Send {"userId": "...", "outcome": "success" | "failure" | "never"}.',
+        },
+      });
       return;
     }
     const operationId = randomUUID();

@@ -20,7 +20,9 @@ export function loyaltyRouter(): Router {
   router.get('/loyalty/members/:id', (req, res) => {
     const memberId = req.params.id;
     if (memberId.startsWith('fail-')) {
-      res.status(503).json({ error: { code: 'unavailable', message: 'The loyalty service is down (a demo failure).' } });
+      res
+        .status(503)
+        .json({ error: { code: 'unavailable', message: 'The loyalty service is down (a demo failure).' } });
       return;
     }
     // Deterministic per member, so the demo shows the same balance twice in a row.

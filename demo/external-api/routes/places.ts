@@ -13,7 +13,12 @@ export function placesRouter(file = PLACES_FILE): Router {
     try {
       res.type('application/json').send(await readFile(file, 'utf8'));
     } catch (error) {
-      res.status(500).json({ error: { code: 'places_unreadable', message: `The demo places file cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` } });
+      res.status(500).json({
+        error: {
+          code: 'places_unreadable',
+          message: `The demo places file cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+        },
+      });
     }
   });
   return router;

@@ -7,7 +7,17 @@ import { methodNotAllowed } from './method-not-allowed.ts';
 import { streamExport } from './stream-export.ts';
 
 /** The columns of an audit record (CSV header order); the actor is flattened so a spreadsheet reads it. */
-export const AUDIT_FIELDS = ['timestamp', 'id', 'actorKind', 'actorAccountId', 'actorEmail', 'ip', 'action', 'target', 'details'] as const;
+export const AUDIT_FIELDS = [
+  'timestamp',
+  'id',
+  'actorKind',
+  'actorAccountId',
+  'actorEmail',
+  'ip',
+  'action',
+  'target',
+  'details',
+] as const;
 
 export const auditRecord = (entry: AuditEntry): Record<string, unknown> => ({
   timestamp: new Date(entry.at).toISOString(),
@@ -27,10 +37,18 @@ const auditValues = (entry: AuditEntry): unknown[] => {
 };
 
 /** Pages through the trail a thousand entries at a time, so memory stays flat however long it is. */
-async function* auditItems(audit: AuditLog, range: { fromMs?: number; toMs?: number; after?: string }): AsyncGenerator<readonly ExportItem[]> {
+async function* auditItems(
+  audit: AuditLog,
+  range: { fromMs?: number; toMs?: number; after?: string },
+): AsyncGenerator<readonly ExportItem[]> {
   let after = range.after;
   for (;;) {
-    const page = await audit.read({ limit: 1000, ...(range.fromMs !== undefined ? { fromAt: range.fromMs } : {}), ...(range.toMs !== undefined ? { toAt: range.toMs } : {}), ...(after ? { after } : {}) });
+    const page = await audit.read({
+      limit: 1000,
+      ...(range.fromMs !== undefined ? { fromAt: range.fromMs } : {}),
+      ...(range.toMs !== undefined ? { toAt: range.toMs } : {}),
+      ...(after ? { after } : {}),
+    });
     if (page.length > 0) yield page.map((entry) => ({ values: auditValues(entry), cursor: entry.id }));
     if (page.length < 1000) return;
     after = page.at(-1)!.id;

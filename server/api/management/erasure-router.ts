@@ -20,7 +20,9 @@ export function erasureRouter(
     .delete(async (req, res) => {
       const userId = req.params.userId;
       if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID) {
-        throw new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, { parameter: 'userId' });
+        throw new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, {
+          parameter: 'userId',
+        });
       }
       const erased = await eraseUser(deps(), userId);
       // The trail keeps that an erasure happened, not whom it erased: a digest the requester can match with the id they sent.

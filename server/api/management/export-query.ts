@@ -49,7 +49,10 @@ function seconds(req: Request, name: string): number | undefined {
   const value = single(req, name);
   if (value === undefined) return undefined;
   if (!/^\d{1,12}$/.test(value) || Number(value) > MAX_TIMESTAMP) {
-    throw invalid(name, `${name} must be a UNIX timestamp in whole seconds, from 0 to ${MAX_TIMESTAMP} (got ${JSON.stringify(value.slice(0, 40))}).`);
+    throw invalid(
+      name,
+      `${name} must be a UNIX timestamp in whole seconds, from 0 to ${MAX_TIMESTAMP} (got ${JSON.stringify(value.slice(0, 40))}).`,
+    );
   }
   return Number(value) * 1000;
 }
@@ -62,19 +65,27 @@ export function encodePageCursor(name: ExportName | 'audit', storeCursor: string
 function decodePageCursor(name: ExportName | 'audit', cursor: string): string {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed[0] === name && typeof parsed[1] === 'string') return parsed[1];
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed[0] === name && typeof parsed[1] === 'string')
+      return parsed[1];
   } catch {
     // fall through to the error below
   }
-  throw invalid('cursor', 'cursor is not one this export handed out: pass the X-Next-Cursor value of the previous page unchanged.');
+  throw invalid(
+    'cursor',
+    'cursor is not one this export handed out: pass the X-Next-Cursor value of the previous page unchanged.',
+  );
 }
 
 function resolveField(fields: readonly string[], name: string, parameter: string): string {
   const field = fields.find((f) => f.toLowerCase() === name.toLowerCase());
   if (field === undefined) {
-    throw invalid(parameter, `"${name}" is not a user-data field of this bot. Known fields: ${fields.join(', ') || '(none)'}.`, {
-      knownFields: fields,
-    });
+    throw invalid(
+      parameter,
+      `"${name}" is not a user-data field of this bot. Known fields: ${fields.join(', ') || '(none)'}.`,
+      {
+        knownFields: fields,
+      },
+    );
   }
   return field;
 }
@@ -85,7 +96,8 @@ function filtersOf(req: Request, userDataFields: readonly string[]): ExportFilte
     if (!/^where./i.test(key)) continue;
     const field = resolveField(userDataFields, key.slice(5), key);
     const value = single(req, key) ?? '';
-    if (where.has(field) && where.get(field) !== value) throw invalid(key, `${field} is filtered twice with different values.`);
+    if (where.has(field) && where.get(field) !== value)
+      throw invalid(key, `${field} is filtered twice with different values.`);
     where.set(field, value);
   }
   const listed = single(req, 'notEmpty');
@@ -101,7 +113,11 @@ function filtersOf(req: Request, userDataFields: readonly string[]): ExportFilte
 }
 
 /** Reads and checks an export's query string; anything unexpected is a 400 naming the parameter. */
-export function parseExportQuery(req: Request, name: ExportName | 'audit', userDataFields: readonly string[]): ParsedExportQuery {
+export function parseExportQuery(
+  req: Request,
+  name: ExportName | 'audit',
+  userDataFields: readonly string[],
+): ParsedExportQuery {
   const userData = name !== 'audit' && USER_DATA_EXPORTS.includes(name);
   for (const key of Object.keys(req.query as object)) {
     const allowed = COMMON.includes(key) || (userData && (key === 'notEmpty' || /^where./i.test(key)));
@@ -116,7 +132,10 @@ export function parseExportQuery(req: Request, name: ExportName | 'audit', userD
     throw invalid('fromTimestamp', 'fromTimestamp must not be later than toTimestamp.');
   }
   const limitText = single(req, 'limit');
-  if (limitText !== undefined && (!/^\d{1,5}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_LIMIT)) {
+  if (
+    limitText !== undefined &&
+    (!/^\d{1,5}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_LIMIT)
+  ) {
     throw invalid('limit', `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
   }
   const cursor = single(req, 'cursor');

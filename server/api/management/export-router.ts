@@ -55,15 +55,27 @@ export function exportRouter(deps: ExportDeps): Router {
       } catch (error) {
         // The store rejects a cursor it never made; the caller sees the same 400 as for any bad cursor.
         if ((error as { code?: unknown }).code === 'invalid_cursor') {
-          throw new HttpError(400, 'invalid_parameter', 'cursor is not one this export handed out: pass the X-Next-Cursor value of the previous page unchanged.', {
-            parameter: 'cursor',
-          });
+          throw new HttpError(
+            400,
+            'invalid_parameter',
+            'cursor is not one this export handed out: pass the X-Next-Cursor value of the previous page unchanged.',
+            {
+              parameter: 'cursor',
+            },
+          );
         }
         throw error;
       }
     })
     .all((req, res, next) => {
-      if (!isExportName(req.params.name)) return next(new HttpError(404, 'not_found', `There is no export "${req.params.name}". Exports: ${EXPORT_NAMES.join(', ')}.`));
+      if (!isExportName(req.params.name))
+        return next(
+          new HttpError(
+            404,
+            'not_found',
+            `There is no export "${req.params.name}". Exports: ${EXPORT_NAMES.join(', ')}.`,
+          ),
+        );
       methodNotAllowed('GET, HEAD')(req, res, next);
     });
   return router;

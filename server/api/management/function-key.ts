@@ -23,7 +23,11 @@ export function functionKeyCheck(functionKey: string): FunctionKeyCheck {
 
 /** A missing key and a wrong key get the same 401, so a caller learns nothing from the difference. */
 export const unauthorized = () =>
-  new HttpError(401, 'unauthorized', 'A valid function key is required: send it in the x-functions-key header or the code query parameter.');
+  new HttpError(
+    401,
+    'unauthorized',
+    'A valid function key is required: send it in the x-functions-key header or the code query parameter.',
+  );
 
 export function requireFunctionKey(check: FunctionKeyCheck): RequestHandler {
   return (req, _res, next) => next(check(req.get('x-functions-key'), req.query.code) ? undefined : unauthorized());

@@ -80,7 +80,10 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   const router = Router();
   router.use(PREFIXES, limited);
   router.use(openApiRouter(options.definition));
-  if (options.metrics) router.use(metricsRouter(options.metrics, options.metricsAccess ? metricsGuard(options.metricsAccess, keyed) : keyed));
+  if (options.metrics)
+    router.use(
+      metricsRouter(options.metrics, options.metricsAccess ? metricsGuard(options.metricsAccess, keyed) : keyed),
+    );
   router.use(['/api/management', '/api/trigger'], keyed);
   router.use('/api/management', exportRouter(options));
   router.use('/api/management', erasureRouter(options.deps, options.audit));
@@ -89,6 +92,14 @@ export function managementApi(options: ManagementOptions): ManagementApi {
   router.use(translateErrors);
   return {
     router,
-    triggers: triggerEndpoint({ deps: options.deps, checkKey, secrets: [options.functionKey], limiter, logger: options.logger, metrics: options.metrics, trustProxy: options.trustProxy }),
+    triggers: triggerEndpoint({
+      deps: options.deps,
+      checkKey,
+      secrets: [options.functionKey],
+      limiter,
+      logger: options.logger,
+      metrics: options.metrics,
+      trustProxy: options.trustProxy,
+    }),
   };
 }

@@ -5,6 +5,10 @@ import { HttpError } from '../errors.ts';
 export function methodNotAllowed(allow: string): RequestHandler {
   return (req, res, next) => {
     res.setHeader('Allow', allow);
-    next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow.split(', ')[0]}.`, { allow: allow.split(', ') }));
+    next(
+      new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow.split(', ')[0]}.`, {
+        allow: allow.split(', '),
+      }),
+    );
   };
 }

@@ -132,7 +132,11 @@ export interface StreamOptions {
  * caller); after it the connection is cut, so a client never takes a
  * truncated export for a whole one.
  */
-export async function streamExport(res: Response, batches: AsyncIterator<readonly ExportItem[]>, options: StreamOptions): Promise<void> {
+export async function streamExport(
+  res: Response,
+  batches: AsyncIterator<readonly ExportItem[]>,
+  options: StreamOptions,
+): Promise<void> {
   let aborted = false;
   const onClose = () => {
     aborted = true;
@@ -164,7 +168,8 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
     res.status(200);
     res.setHeader('Content-Type', CONTENT_TYPES[options.format]);
     res.setHeader('Cache-Control', 'no-store');
-    if (options.format === 'csv') res.setHeader('Content-Disposition', `attachment; filename="${options.filename}.csv"`);
+    if (options.format === 'csv')
+      res.setHeader('Content-Disposition', `attachment; filename="${options.filename}.csv"`);
     if (options.limit !== undefined && more) {
       const next = options.nextPage(head[head.length - 1]!.cursor);
       res.setHeader('X-Next-Cursor', next.cursor);
@@ -193,7 +198,8 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
     };
 
     if (options.format === 'json') writer.add('[');
-    if (options.format === 'csv') writer.add(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
+    if (options.format === 'csv')
+      writer.add(`${options.bom ? UTF8_BOM : ''}${options.fields.map((field) => csvCell(field)).join(',')}\r\n`);
     await emitAll(head);
     if (options.limit === undefined && more) {
       for (;;) {
@@ -208,7 +214,10 @@ export async function streamExport(res: Response, batches: AsyncIterator<readonl
     if (!aborted) res.end();
   } catch (error) {
     if (!res.headersSent) throw error;
-    options.logger.error({ err: error, export: options.filename }, 'an export failed while streaming; the connection was cut');
+    options.logger.error(
+      { err: error, export: options.filename },
+      'an export failed while streaming; the connection was cut',
+    );
     res.destroy(error as Error);
   } finally {
     res.off('close', onClose);

@@ -25,7 +25,12 @@ const targetUrl = z
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.hash === '';
+      return (
+        (url.protocol === 'https:' || url.protocol === 'http:') &&
+        url.username === '' &&
+        url.password === '' &&
+        url.hash === ''
+      );
     } catch {
       return false;
     }
@@ -44,12 +49,16 @@ const replayBody = z.strictObject({ from: z.number().int().min(0).max(MAX_SECOND
 
 /** The JSON body of a subscription request, checked: 415 for another type, 400 naming the field for a bad value. */
 function parsed<T>(schema: z.ZodType<T>, req: express.Request): T {
-  if (!req.is('application/json')) throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).');
+  if (!req.is('application/json'))
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).');
   const result = schema.safeParse(req.body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.join('.') || '(body)';
-  const message = issue?.code === 'unrecognized_keys' ? `unknown field(s) ${(issue as { keys: string[] }).keys.join(', ')}` : `${field}: ${issue?.message ?? 'is invalid'}`;
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown field(s) ${(issue as { keys: string[] }).keys.join(', ')}`
+      : `${field}: ${issue?.message ?? 'is invalid'}`;
   throw new HttpError(400, 'invalid_body', `The body is not a valid request: ${message}.`, { field });
 }
 
@@ -89,7 +98,10 @@ export function subscriptionsRouter(deps: () => SubscriptionDeps): Router {
     .post(json, noStore, async (req, res) => {
       const body = parsed(subscribeBody, req);
       const created = await subscribe(deps(), body);
-      res.status(201).location(`/api/management/subscriptions/${created.id}`).json({ ...toJson(created), secret: created.secret });
+      res
+        .status(201)
+        .location(`/api/management/subscriptions/${created.id}`)
+        .json({ ...toJson(created), secret: created.secret });
     })
     .get(noStore, async (_req, res) => {
       res.json((await listSubscriptions(deps())).map(toJson));

@@ -65,7 +65,12 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
       const headers = rateLimitHeaders(take, options.limiter.windowMs);
       const send = (status: number, body: unknown, extra?: Record<string, string>) => {
         const text = JSON.stringify(body);
-        res.writeHead(status, { ...headers, ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.writeHead(status, {
+          ...headers,
+          ...extra,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(text),
+        });
         res.end(text);
         logRequest(options.logger, { method: req.method, url, status, ip }, started, options.secrets);
         options.metrics?.observe(req.method ?? '', route, status, started);
@@ -73,15 +78,22 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
       const fail = (error: unknown) => {
         if (res.headersSent) return;
         const known = error instanceof HttpError ? error : internalError(options.logger, error);
-        send(known.status, errorBody(known.code, known.message, known.details), known.status === 405 ? { Allow: 'POST' } : undefined);
+        send(
+          known.status,
+          errorBody(known.code, known.message, known.details),
+          known.status === 405 ? { Allow: 'POST' } : undefined,
+        );
       };
       try {
         if (!take.allowed) throw rateLimited(take);
         const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
         const codes = query.getAll('code');
-        if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined)) throw unauthorized();
+        if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined))
+          throw unauthorized();
         if (req.method !== 'POST') {
-          throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST.`, { allow: ['POST'] });
+          throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use POST.`, {
+            allow: ['POST'],
+          });
         }
         const deps = options.deps();
         const target = long ? longFormTarget(deps, long, query) : shortFormTarget(deps, short!, query);
@@ -104,7 +116,10 @@ function longFormTarget(deps: AppDeps, match: RegExpExecArray, query: URLSearchP
   checkDialog(deps, dialogId);
   const mode = parseMode(match[3] === undefined ? undefined : segment(match[3]));
   for (const key of query.keys()) {
-    if (key !== 'code') throw new HttpError(400, 'invalid_parameter', `${key} is not a parameter of the trigger endpoint.`, { parameter: key });
+    if (key !== 'code')
+      throw new HttpError(400, 'invalid_parameter', `${key} is not a parameter of the trigger endpoint.`, {
+        parameter: key,
+      });
   }
   return { userId: address.user, channelId: address.channelId, dialogId, mode };
 }
@@ -115,15 +130,25 @@ function shortFormTarget(deps: AppDeps, match: RegExpExecArray, query: URLSearch
   checkDialog(deps, dialogId);
   for (const key of query.keys()) {
     if (key !== 'code' && key !== 'userId') {
-      throw new HttpError(400, 'invalid_parameter', `${key} is not a parameter of the short trigger endpoint; it takes userId (and code).`, { parameter: key });
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        `${key} is not a parameter of the short trigger endpoint; it takes userId (and code).`,
+        { parameter: key },
+      );
     }
   }
   const userIds = query.getAll('userId');
   const userId = userIds.length === 1 ? userIds[0]! : '';
   if (userId.length === 0 || userId.length > 256) {
-    throw new HttpError(400, 'invalid_parameter', 'userId is required once in the query string: the id of the user to start the dialog for (1 to 256 characters).', {
-      parameter: 'userId',
-    });
+    throw new HttpError(
+      400,
+      'invalid_parameter',
+      'userId is required once in the query string: the id of the user to start the dialog for (1 to 256 characters).',
+      {
+        parameter: 'userId',
+      },
+    );
   }
   return { userId, channelId: SHORT_FORM_CHANNEL, dialogId, mode: null };
 }
@@ -139,12 +164,20 @@ function segment(raw: string): string {
 
 function checkBot(deps: AppDeps, bot: string): void {
   if (bot !== deps.definition.settings.id) {
-    throw new HttpError(404, 'bot_not_found', `This server runs bot "${deps.definition.settings.id}", not "${bot.slice(0, 80)}"; check the address or the URL.`);
+    throw new HttpError(
+      404,
+      'bot_not_found',
+      `This server runs bot "${deps.definition.settings.id}", not "${bot.slice(0, 80)}"; check the address or the URL.`,
+    );
   }
 }
 
 function checkDialog(deps: AppDeps, dialogId: string): void {
   if (!deps.definition.dialogs.some((d) => d.id === dialogId)) {
-    throw new HttpError(404, 'dialog_not_found', `Bot "${deps.definition.settings.id}" has no dialog "${dialogId.slice(0, 80)}".`);
+    throw new HttpError(
+      404,
+      'dialog_not_found',
+      `Bot "${deps.definition.settings.id}" has no dialog "${dialogId.slice(0, 80)}".`,
+    );
   }
 }

@@ -16,7 +16,11 @@ export const addressSchema = z.object({
 export type UserAddress = z.infer<typeof addressSchema>;
 
 const invalidAddress = (message: string) =>
-  new HttpError(400, 'invalid_address', `${message} The address must be the JSON user address {"bot","user","channelId"} in base64.`);
+  new HttpError(
+    400,
+    'invalid_address',
+    `${message} The address must be the JSON user address {"bot","user","channelId"} in base64.`,
+  );
 
 /**
  * Decodes `address_base64`: standard or URL-safe alphabet, padding optional.
@@ -41,7 +45,8 @@ export function decodeAddress(segment: string): UserAddress {
   }
   // "conversation" may be any object: bound it before the schema walks it.
   const excess = checkJsonBounds(parsed);
-  if (excess) throw invalidAddress(`address_base64 decodes to JSON that is refused because ${describeJsonExcess(excess)}.`);
+  if (excess)
+    throw invalidAddress(`address_base64 decodes to JSON that is refused because ${describeJsonExcess(excess)}.`);
   const address = addressSchema.safeParse(parsed);
   if (!address.success) {
     const issue = address.error.issues[0];
@@ -58,7 +63,11 @@ export function decodeAddress(segment: string): UserAddress {
 export function parseTriggerBody(raw: Buffer | undefined, contentType: string | undefined): Record<string, unknown> {
   if (!raw || raw.length === 0) return {};
   if (!contentType || !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new HttpError(415, 'unsupported_media_type', 'Send the trigger body as JSON with Content-Type: application/json, or send no body.');
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      'Send the trigger body as JSON with Content-Type: application/json, or send no body.',
+    );
   }
   let parsed: unknown;
   try {
@@ -77,5 +86,10 @@ export function parseTriggerBody(raw: Buffer | undefined, contentType: string | 
 export function parseMode(mode: string | undefined): 'clear' | null {
   if (mode === undefined) return null;
   if (mode === 'clear') return 'clear';
-  throw new HttpError(400, 'invalid_parameter', `mode must be "clear" or left out (got ${JSON.stringify(mode.slice(0, 40))}).`, { parameter: 'mode' });
+  throw new HttpError(
+    400,
+    'invalid_parameter',
+    `mode must be "clear" or left out (got ${JSON.stringify(mode.slice(0, 40))}).`,
+    { parameter: 'mode' },
+  );
 }

@@ -66,10 +66,10 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
   }
   const timeRule =
     name === 'userData'
-      ? 'Every known user is exported, whether they wrote or not. timestamp is the time of the user\'s last message (spec 4.1 rule 1), or the time they were first stored when they never wrote; what the bot does on its own (triggers, timers) never moves it. fromTimestamp/toTimestamp filter by it.'
+      ? "Every known user is exported, whether they wrote or not. timestamp is the time of the user's last message (spec 4.1 rule 1), or the time they were first stored when they never wrote; what the bot does on its own (triggers, timers) never moves it. fromTimestamp/toTimestamp filter by it."
       : name === 'transcript'
-        ? 'Beyond the spec: every message of every user, from either side; timestamp is the message\'s time, and fromTimestamp/toTimestamp filter by it.'
-        : 'fromTimestamp/toTimestamp filter by the record\'s timestamp.';
+        ? "Beyond the spec: every message of every user, from either side; timestamp is the message's time, and fromTimestamp/toTimestamp filter by it."
+        : "fromTimestamp/toTimestamp filter by the record's timestamp.";
   const operationId = `export${name[0]!.toUpperCase()}${name.slice(1)}`;
   return {
     operationId,
@@ -77,7 +77,11 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
     summary: `Export ${name}`,
     description: [
       `Streams every ${name} record in the range as a JSON array sorted by timestamp ascending (ties in insertion order), read from a database cursor so memory stays flat however many rows match. ${timeRule}`,
-      SINCE[name] ? `Available since bot hosting version ${SINCE[name]}.` : name === 'transcript' ? '' : 'Available in every hosting version.',
+      SINCE[name]
+        ? `Available since bot hosting version ${SINCE[name]}.`
+        : name === 'transcript'
+          ? ''
+          : 'Available in every hosting version.',
       'Without filters the whole history is returned; fetching the past day once a day is the recommended practice.',
       userData
         ? 'where<FieldName> and notEmpty apply while streaming; `limit` counts records after filtering. An unknown field is a 400 listing the known fields.'
@@ -89,22 +93,30 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
     parameters,
     responses: {
       '200': {
-        description: 'The records. With `limit`, X-Next-Cursor and Link rel="next" are sent only when there may be more.',
+        description:
+          'The records. With `limit`, X-Next-Cursor and Link rel="next" are sent only when there may be more.',
         headers: {
           'X-Next-Cursor': { description: 'Cursor of the next page; pass it as `cursor`.', schema: { type: 'string' } },
-          Link: { description: 'URL of the next page, `<...>; rel="next"` (without the function key).', schema: { type: 'string' } },
+          Link: {
+            description: 'URL of the next page, `<...>; rel="next"` (without the function key).',
+            schema: { type: 'string' },
+          },
         },
         links: {
           nextPage: {
             operationId,
-            description: 'The next page: the same export with the cursor from X-Next-Cursor (repeat the other parameters).',
+            description:
+              'The next page: the same export with the cursor from X-Next-Cursor (repeat the other parameters).',
             parameters: { cursor: '$response.header.X-Next-Cursor' },
           },
         },
         content: {
           'application/json': { schema: { type: 'array', items: ref(`schemas/${name}Record`) } },
           'application/x-ndjson': {
-            schema: { type: 'string', description: 'One record a line (JSON), sent for Accept: application/x-ndjson or format=ndjson.' },
+            schema: {
+              type: 'string',
+              description: 'One record a line (JSON), sent for Accept: application/x-ndjson or format=ndjson.',
+            },
           },
           'text/csv': {
             schema: {
@@ -115,7 +127,9 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
           },
         },
       },
-      '400': errorResponse('invalid_parameter: a timestamp that is not a non-negative integer, fromTimestamp > toTimestamp, a bad limit, cursor or format, an unknown where-field or parameter.'),
+      '400': errorResponse(
+        'invalid_parameter: a timestamp that is not a non-negative integer, fromTimestamp > toTimestamp, a bad limit, cursor or format, an unknown where-field or parameter.',
+      ),
       '404': errorResponse('not_found: there is no export of that name.'),
       ...commonErrors,
     },
@@ -124,23 +138,29 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
 
 const triggerResponses = {
   '202': {
-    description: 'The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering, and runs once: a restart does not run it again. One user\'s triggers run in the order they were accepted.',
+    description:
+      "The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering, and runs once: a restart does not run it again. One user's triggers run in the order they were accepted.",
     content: { 'application/json': { schema: ref('schemas/TriggerAccepted') } },
   },
   '400': errorResponse(
     `invalid_address (not base64, not JSON, missing bot/user/channelId, or nested deeper than ${MAX_JSON_DEPTH} levels), invalid_parameter (mode or query), or invalid_body (not JSON, not an object, nested deeper than ${MAX_JSON_DEPTH} levels, or more than ${TRIGGER_BODY_BOUNDS.maxNodes} values; details.limit says which).`,
   ),
-  '404': errorResponse('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
-  '409': errorResponse('The user\'s channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).'),
+  '404': errorResponse(
+    'bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.',
+  ),
+  '409': errorResponse(
+    "The user's channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).",
+  ),
   '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
-  '415': errorResponse('unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.'),
+  '415': errorResponse(
+    'unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.',
+  ),
   ...commonErrors,
 };
 
 const triggerBody = {
   required: false,
-  description:
-    `Optional JSON object: at most 64 KiB (it may be sent compressed with Content-Encoding gzip, deflate or br), nested at most ${MAX_JSON_DEPTH} levels deep (the object itself is level 1, so {"a":{"b":1}} has 2), and at most ${TRIGGER_BODY_BOUNDS.maxNodes} values in all (objects, arrays, strings, numbers, booleans, nulls). Beyond a bound the answer is 400 invalid_body. It is stored as the user-data field \`triggerData\`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.`,
+  description: `Optional JSON object: at most 64 KiB (it may be sent compressed with Content-Encoding gzip, deflate or br), nested at most ${MAX_JSON_DEPTH} levels deep (the object itself is level 1, so {"a":{"b":1}} has 2), and at most ${TRIGGER_BODY_BOUNDS.maxNodes} values in all (objects, arrays, strings, numbers, booleans, nulls). Beyond a bound the answer is 400 invalid_body. It is stored as the user-data field \`triggerData\`, replaced by each call ({} when the call has no body), and the dialog can show it as {{triggerData.someField}}.`,
   content: {
     'application/json': {
       schema: { type: 'object', additionalProperties: true },
@@ -157,7 +177,13 @@ const addressParameter = (definition: BotDefinition) => ({
     'The user address {"bot","user","channelId"[,"conversation"]} as JSON, base64-encoded: standard or URL-safe alphabet, padding optional, percent-encoded or not (a standard-alphabet "/" must arrive as %2F).',
   // The alphabet only: that the text decodes to an address is a rule no pattern can state (a 400 invalid_address).
   schema: { type: 'string', minLength: 2, pattern: '^[A-Za-z0-9+/_-]+={0,2}$' },
-  examples: { webchat: { value: Buffer.from(JSON.stringify({ bot: definition.settings.id, user: 'u-1', channelId: 'webchat' })).toString('base64url') } },
+  examples: {
+    webchat: {
+      value: Buffer.from(JSON.stringify({ bot: definition.settings.id, user: 'u-1', channelId: 'webchat' })).toString(
+        'base64url',
+      ),
+    },
+  },
 });
 
 /** The bot's dialogs, listed: the document is this bot's, and any other id is a 404 dialog_not_found. */
@@ -165,7 +191,7 @@ const dialogParameter = (definition: BotDefinition) => ({
   name: 'dialog_id',
   in: 'path',
   required: true,
-  description: 'The dialog to start: one of this bot\'s dialogs (any other id is a 404 dialog_not_found).',
+  description: "The dialog to start: one of this bot's dialogs (any other id is a 404 dialog_not_found).",
   schema: { type: 'string', enum: definition.dialogs.map((d) => d.id) },
 });
 
@@ -176,9 +202,25 @@ function triggerOperation(definition: BotDefinition, operationId: string, withMo
     summary: withMode ? 'Start a dialog for a user, clearing their position first' : 'Start a dialog for a user',
     description:
       'Checks every part of the request, stores the trigger as a durable job, answers 202, then starts the dialog for the user (creating the user if new). ' +
-      (withMode ? 'mode `clear` first deletes the user\'s position in the conversation tree; any other mode is a 400. ' : '') +
-      'The dialog\'s messages reach the user live when connected, by their REST channel\'s callback URL when it has one, otherwise on their next connect (or GET …/messages), in order; `delivery` says which.',
-    parameters: [addressParameter(definition), dialogParameter(definition), ...(withMode ? [{ name: 'mode', in: 'path', required: true, description: 'Only `clear` is supported.', schema: { type: 'string', enum: ['clear'] } }] : [])],
+      (withMode
+        ? "mode `clear` first deletes the user's position in the conversation tree; any other mode is a 400. "
+        : '') +
+      "The dialog's messages reach the user live when connected, by their REST channel's callback URL when it has one, otherwise on their next connect (or GET …/messages), in order; `delivery` says which.",
+    parameters: [
+      addressParameter(definition),
+      dialogParameter(definition),
+      ...(withMode
+        ? [
+            {
+              name: 'mode',
+              in: 'path',
+              required: true,
+              description: 'Only `clear` is supported.',
+              schema: { type: 'string', enum: ['clear'] },
+            },
+          ]
+        : []),
+    ],
     requestBody: triggerBody,
     responses: triggerResponses,
   };
@@ -188,18 +230,35 @@ function triggerOperation(definition: BotDefinition, operationId: string, withMo
 export function openApiDocument(definition: BotDefinition): Obj {
   const paths: Obj = {};
   for (const name of EXPORT_NAMES) paths[`/api/management/export/${name}`] = { get: exportOperation(definition, name) };
-  paths['/api/management/trigger/{address_base64}/{dialog_id}'] = { post: triggerOperation(definition, 'trigger', false) };
-  paths['/api/management/trigger/{address_base64}/{dialog_id}/{mode}'] = { post: triggerOperation(definition, 'triggerWithMode', true) };
+  paths['/api/management/trigger/{address_base64}/{dialog_id}'] = {
+    post: triggerOperation(definition, 'trigger', false),
+  };
+  paths['/api/management/trigger/{address_base64}/{dialog_id}/{mode}'] = {
+    post: triggerOperation(definition, 'triggerWithMode', true),
+  };
   paths['/api/trigger/{bot_id}/{dialog_id}'] = {
     post: {
       operationId: 'triggerShort',
       tags: ['Trigger'],
       summary: 'Start a dialog for a web chat user (short form)',
-      description: 'The short form the spec shows for an external system reporting the outcome of a long operation. Same behaviour as the long form, user from `userId`, channel `webchat`, no mode.',
+      description:
+        'The short form the spec shows for an external system reporting the outcome of a long operation. Same behaviour as the long form, user from `userId`, channel `webchat`, no mode.',
       parameters: [
-        { name: 'bot_id', in: 'path', required: true, description: 'This server\'s bot id; any other is a 404 bot_not_found.', schema: { type: 'string', enum: [definition.settings.id] } },
+        {
+          name: 'bot_id',
+          in: 'path',
+          required: true,
+          description: "This server's bot id; any other is a 404 bot_not_found.",
+          schema: { type: 'string', enum: [definition.settings.id] },
+        },
         dialogParameter(definition),
-        { name: 'userId', in: 'query', required: true, description: 'The user to start the dialog for.', schema: { type: 'string', minLength: 1, maxLength: 256 } },
+        {
+          name: 'userId',
+          in: 'query',
+          required: true,
+          description: 'The user to start the dialog for.',
+          schema: { type: 'string', minLength: 1, maxLength: 256 },
+        },
       ],
       requestBody: triggerBody,
       responses: triggerResponses,
@@ -212,9 +271,20 @@ export function openApiDocument(definition: BotDefinition): Obj {
       summary: 'Erase everything held about a user',
       description:
         'Beyond the spec: the right to erasure. Removes, on whichever store the server uses, the user row (position, variables, user data), the whole transcript, every log row naming the user (user-data snapshots, NLP, e-mail, SMS, fuzzy answers, integration calls, URL clicks) and their durable jobs (timers, queued triggers, integration calls, channel callbacks). The answer counts what was removed. Idempotent: erasing a user again, or one never seen, answers 200 with zeros. A web chat still open for the user is not closed: its next message is refused with an error, and when it connects again (a reload) it starts a new conversation under the same id.',
-      parameters: [{ name: 'userId', in: 'path', required: true, description: 'The user\'s id, as in the exports.', schema: { type: 'string', minLength: 1, maxLength: 256 } }],
+      parameters: [
+        {
+          name: 'userId',
+          in: 'path',
+          required: true,
+          description: "The user's id, as in the exports.",
+          schema: { type: 'string', minLength: 1, maxLength: 256 },
+        },
+      ],
       responses: {
-        '200': { description: 'What was erased.', content: { 'application/json': { schema: ref('schemas/ErasureReport') } } },
+        '200': {
+          description: 'What was erased.',
+          content: { 'application/json': { schema: ref('schemas/ErasureReport') } },
+        },
         '400': errorResponse('invalid_parameter: the user id is empty or longer than 256 characters.'),
         ...commonErrors,
       },
@@ -243,7 +313,10 @@ export function openApiDocument(definition: BotDefinition): Obj {
       description: 'Public (no key): it holds no secrets. The rendered page is at /api/management/docs.',
       security: [],
       responses: {
-        '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '200': {
+          description: 'The OpenAPI 3.1 document.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
         '429': ref('responses/RateLimited'),
       },
     },
@@ -280,7 +353,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
       summary: 'Export user data and logs; start dialogs from outside.',
       description: [
         'The export and trigger endpoints of the chatbot interface spec (sections 4.1, 4.2, 5.1), with the choices the spec leaves open:',
-        '- Every call carries the bot\'s function key in the `x-functions-key` header or the `code` query parameter. It is compared in constant time; a missing and a wrong key get the same 401. It is never logged, and never echoed into Link headers.',
+        "- Every call carries the bot's function key in the `x-functions-key` header or the `code` query parameter. It is compared in constant time; a missing and a wrong key get the same 401. It is never logged, and never echoed into Link headers.",
         '- Errors: `{"error":{"code","message","details"}}` with the codes listed in the Error schema. A wrong method on a known path is 405 `method_not_allowed` with an Allow header; an unknown path is 404 `not_found`.',
         '- Rate limit per client IP over all management endpoints (MANAGEMENT_RATE_LIMIT requests a minute): 429 `rate_limited` with Retry-After (seconds).',
         '- Timestamps in records are ISO 8601 UTC with milliseconds; fromTimestamp/toTimestamp are integer UNIX seconds, half-open `from <= t < to`, so consecutive daily windows never repeat or miss a record.',
@@ -289,27 +362,61 @@ export function openApiDocument(definition: BotDefinition): Obj {
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/', description: 'This bot\'s {base_url}.' }],
+    servers: [{ url: '/', description: "This bot's {base_url}." }],
     security: [{ functionKeyHeader: [] }, { functionKeyQuery: [] }],
     tags: [
       { name: 'Export', description: 'User data and logs, for analytics (spec 4.1).' },
       { name: 'Trigger', description: 'Start a dialog for a user from an external system (spec 4.2).' },
       { name: 'Operations', description: 'Beyond the spec: metrics and this document.' },
       { name: 'Personal data', description: 'Beyond the spec: erase what the bot holds about one person.' },
-      { name: 'Audit', description: 'Beyond the spec: the studio\'s audit trail, exported like the logs.' },
-      { name: 'Studio: people', description: 'The studio\'s sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account\'s API token. The function key does not open it.' },
-      { name: 'Studio: versions', description: 'The studio\'s API for the bot\'s versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account\'s API token. The function key does not open it.' },
-      { name: 'Studio: insights', description: 'The studio\'s insights: the dashboard, reach and drop-off per step, the conversation search and one user\'s transcript. Personal data: owners and analysts only.' },
-      { name: 'Subscriptions', description: 'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.' },
-      { name: 'Channels', description: 'The generic bot REST channel (spec 1.4): a channel sends a user\'s messages and events and reads the bot\'s replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).' },
-      { name: 'Channel webhooks', description: 'Where messaging vendors post their users\' messages (docs/channels.md): each checked with the vendor\'s secret, stored once under the vendor\'s event id, answered 200 at once; the turn runs from the durable job queue.' },
+      { name: 'Audit', description: "Beyond the spec: the studio's audit trail, exported like the logs." },
+      {
+        name: 'Studio: people',
+        description:
+          "The studio's sign-in, one-time setup links, sessions, accounts and roles, API tokens, write-only secrets and the audit trail. People sign in to the studio; programs use an account's API token. The function key does not open it.",
+      },
+      {
+        name: 'Studio: versions',
+        description:
+          "The studio's API for the bot's versions: drafts, saves, the publish plan, publish and rollback, import and export. People sign in to the studio; programs (chatbot pull/push, CI) use an account's API token. The function key does not open it.",
+      },
+      {
+        name: 'Studio: insights',
+        description:
+          "The studio's insights: the dashboard, reach and drop-off per step, the conversation search and one user's transcript. Personal data: owners and analysts only.",
+      },
+      {
+        name: 'Subscriptions',
+        description:
+          'Beyond the spec: event subscriptions (REST hooks) for automation platforms. Subscribe a URL to event kinds; each event is POSTed there, signed, in order, retried, replayable. The webhooks section shows what each delivery holds.',
+      },
+      {
+        name: 'Channels',
+        description:
+          "The generic bot REST channel (spec 1.4): a channel sends a user's messages and events and reads the bot's replies; what the bot says later is POSTed to its callback URL, signed. Its own key (x-channel-key) and rate limit (REST_CHANNEL_RATE_LIMIT).",
+      },
+      {
+        name: 'Channel webhooks',
+        description:
+          "Where messaging vendors post their users' messages (docs/channels.md): each checked with the vendor's secret, stored once under the vendor's event id, answered 200 at once; the turn runs from the durable job queue.",
+      },
     ],
     paths,
     webhooks: { ...channelWebhooks(), ...subscriptionWebhooks() },
     components: {
       securitySchemes: {
-        functionKeyHeader: { type: 'apiKey', in: 'header', name: 'x-functions-key', description: 'The bot\'s function key (BOT_FUNCTION_KEY).' },
-        functionKeyQuery: { type: 'apiKey', in: 'query', name: 'code', description: 'The same key in the query string.' },
+        functionKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-functions-key',
+          description: "The bot's function key (BOT_FUNCTION_KEY).",
+        },
+        functionKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'code',
+          description: 'The same key in the query string.',
+        },
         channelKey: channelKeyScheme,
         telegramSecret: telegramSecretScheme,
         botFrameworkToken: botFrameworkTokenScheme,
@@ -317,8 +424,18 @@ export function openApiDocument(definition: BotDefinition): Obj {
         twilioSignature: twilioSignatureScheme,
         slackSignature: slackSignatureScheme,
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
-        studioSession: { type: 'apiKey', in: 'cookie', name: '__Host-studio', description: 'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.' },
-        studioToken: { type: 'http', scheme: 'bearer', description: 'An API token of a studio account (chatbot pull/push, CI); carries the account\'s role.' },
+        studioSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: '__Host-studio',
+          description:
+            'A studio session (studio_session without TLS); writes also need the X-CSRF-Token header from GET /studio/api/session.',
+        },
+        studioToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "An API token of a studio account (chatbot pull/push, CI); carries the account's role.",
+        },
       },
       parameters: {
         fromTimestamp: {
@@ -361,21 +478,24 @@ export function openApiDocument(definition: BotDefinition): Obj {
           name: 'bom',
           in: 'query',
           required: false,
-          description: 'CSV only (format=csv; with another format it is a 400): true (default) starts the file with a UTF-8 byte order mark, so Excel shows accents right; false leaves it out, for programs that do not expect one.',
+          description:
+            'CSV only (format=csv; with another format it is a 400): true (default) starts the file with a UTF-8 byte order mark, so Excel shows accents right; false leaves it out, for programs that do not expect one.',
           schema: { type: 'string', enum: ['true', 'false'] },
         },
         csvFormulaGuard: {
           name: 'csvFormulaGuard',
           in: 'query',
           required: false,
-          description: 'CSV only (format=csv): true (default) prefixes text cells starting with = + - @ (or tab/CR) with a single quote so spreadsheets do not run them; false writes them unchanged (phone numbers such as +48123456789 stay as they are; open the file only in a program you trust with such cells).',
+          description:
+            'CSV only (format=csv): true (default) prefixes text cells starting with = + - @ (or tab/CR) with a single quote so spreadsheets do not run them; false writes them unchanged (phone numbers such as +48123456789 stay as they are; open the file only in a program you trust with such cells).',
           schema: { type: 'string', enum: ['true', 'false'] },
         },
         notEmpty: {
           name: 'notEmpty',
           in: 'query',
           required: false,
-          description: 'Comma-separated user-data fields (camelCase, case-insensitive) that must all be non-empty. Missing, null, "", [] and {} count as empty.',
+          description:
+            'Comma-separated user-data fields (camelCase, case-insensitive) that must all be non-empty. Missing, null, "", [] and {} count as empty.',
           schema: { type: 'string' },
         },
       },

@@ -49,14 +49,21 @@ const LOG_FIELD_SCHEMAS: Record<string, Schema> = {
   url: nullable('string', 'Called or clicked URL.'),
   method: nullable('string', 'HTTP method.'),
   requestBody: anyJson('Request body sent; secrets replaced by "[redacted]".'),
-  requestHeaders: anyJson('Request headers sent; Authorization, Cookie, x-functions-key and API-key headers replaced by "[redacted]".'),
+  requestHeaders: anyJson(
+    'Request headers sent; Authorization, Cookie, x-functions-key and API-key headers replaced by "[redacted]".',
+  ),
   responseStatus: nullable('integer', 'HTTP status received.'),
   responseBody: anyJson('Response body received; secrets replaced by "[redacted]".'),
   duration: nullable('number', 'Duration of the call in milliseconds.'),
   domain: nullable('string', 'Domain of the clicked URL.'),
 };
 
-function record(title: string, description: string, fields: readonly string[], fieldSchema: (field: string) => Schema): Schema {
+function record(
+  title: string,
+  description: string,
+  fields: readonly string[],
+  fieldSchema: (field: string) => Schema,
+): Schema {
   const properties: Record<string, Schema> = { ...base };
   for (const field of fields) properties[field] = fieldSchema(field);
   return {
@@ -71,7 +78,8 @@ function record(title: string, description: string, fields: readonly string[], f
 
 /** One schema per export record, named for the export; userData fields come from the bot definition. */
 export function recordSchemas(definition: BotDefinition): Record<string, Schema> {
-  const userField = (field: string) => anyJson(`User-data storage "${field}" of this bot; null when the user has no value.`);
+  const userField = (field: string) =>
+    anyJson(`User-data storage "${field}" of this bot; null when the user has no value.`);
   const schemas: Record<string, Schema> = {
     userData: record(
       'User data',
@@ -96,20 +104,38 @@ export function recordSchemas(definition: BotDefinition): Record<string, Schema>
   };
   schemas.transcript = {
     title: 'Transcript entry',
-    description: 'One message of a user\'s conversation, from the user or the bot; timestamp is when it was stored. In CSV, one column per field, `message` (JSON) last.',
+    description:
+      "One message of a user's conversation, from the user or the bot; timestamp is when it was stored. In CSV, one column per field, `message` (JSON) last.",
     type: 'object',
     additionalProperties: false,
     required: ['userId', 'timestamp', ...TRANSCRIPT_FIELDS],
     properties: {
       userId: { type: 'string' },
       timestamp: base.timestamp,
-      seq: { type: 'integer', minimum: 1, description: 'Per-user sequence number: 1, 2, 3, … in the order the user saw the messages.' },
+      seq: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Per-user sequence number: 1, 2, 3, … in the order the user saw the messages.',
+      },
       from: { type: 'string', enum: ['user', 'bot'] },
-      kind: nullable('string', 'The message\'s type: text, image, carousel, notice or event from the bot; text, postback (a pressed button) or dialog (a pressed dialog button) from the user.', { examples: ['text'] }),
-      text: nullable('string', 'What a person reads: the text (of a text or notice), a pressed button\'s label, an image\'s alternative text, a carousel\'s card titles joined by " | ", an event\'s name.'),
-      dialogId: nullable('string', 'The dialog of the step that said a bot message; null for the user\'s, and for messages stored before this was recorded.'),
+      kind: nullable(
+        'string',
+        "The message's type: text, image, carousel, notice or event from the bot; text, postback (a pressed button) or dialog (a pressed dialog button) from the user.",
+        { examples: ['text'] },
+      ),
+      text: nullable(
+        'string',
+        "What a person reads: the text (of a text or notice), a pressed button's label, an image's alternative text, a carousel's card titles joined by \" | \", an event's name.",
+      ),
+      dialogId: nullable(
+        'string',
+        "The dialog of the step that said a bot message; null for the user's, and for messages stored before this was recorded.",
+      ),
       stepId: nullable('string', 'The step that said a bot message; null as dialogId is.'),
-      message: { anyOf: [{ $ref: '#/components/schemas/BotMessage' }, { $ref: '#/components/schemas/UserMessage' }], description: 'The message itself, as every channel carries it.' },
+      message: {
+        anyOf: [{ $ref: '#/components/schemas/BotMessage' }, { $ref: '#/components/schemas/UserMessage' }],
+        description: 'The message itself, as every channel carries it.',
+      },
     },
   };
   for (const [name, fields] of Object.entries(LOG_FIELDS) as [keyof typeof LOG_FIELDS, readonly string[]][]) {
@@ -165,8 +191,15 @@ export const errorSchema: Schema = {
       properties: {
         code: { type: 'string', enum: [...ERROR_CODES], description: 'Stable code from the error catalogue.' },
         message: { type: 'string', description: 'A sentence a person can act on.' },
-        details: { type: 'object', description: 'Machine-readable specifics: the offending parameter, known fields, a request id.' },
-        requestId: { type: 'string', description: 'The id of this request, as in the X-Request-Id response header and the server\'s log lines: quote it when reporting a problem.' },
+        details: {
+          type: 'object',
+          description: 'Machine-readable specifics: the offending parameter, known fields, a request id.',
+        },
+        requestId: {
+          type: 'string',
+          description:
+            "The id of this request, as in the X-Request-Id response header and the server's log lines: quote it when reporting a problem.",
+        },
       },
     },
   },
@@ -186,14 +219,21 @@ export const erasureReportSchema: Schema = {
       additionalProperties: false,
       required: ['user', 'transcript', 'logs', 'jobs'],
       properties: {
-        user: { type: 'integer', enum: [0, 1], description: '1 when the user row was removed; 0 when there was none (already erased, or never seen).' },
+        user: {
+          type: 'integer',
+          enum: [0, 1],
+          description: '1 when the user row was removed; 0 when there was none (already erased, or never seen).',
+        },
         transcript: { ...countSchema, description: 'Messages removed.' },
         logs: {
           type: 'object',
           description: 'Log rows removed, by export name (userDataSnapshot included); every kind is listed.',
           additionalProperties: countSchema,
         },
-        jobs: { ...countSchema, description: 'Durable jobs removed: timers, queued triggers, integration calls, channel callbacks.' },
+        jobs: {
+          ...countSchema,
+          description: 'Durable jobs removed: timers, queued triggers, integration calls, channel callbacks.',
+        },
       },
     },
   },

@@ -6,7 +6,10 @@
 export type Obj = Record<string, unknown>;
 
 export const ref = (name: string) => ({ $ref: `#/components/${name}` });
-export const json = (schema: Obj, description: string) => ({ description, content: { 'application/json': { schema } } });
+export const json = (schema: Obj, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 export const error = (description: string) => json(ref('schemas/Error'), description);
 
 const security = [{ studioSession: [] }, { studioToken: [] }];
@@ -14,7 +17,9 @@ const security = [{ studioSession: [] }, { studioToken: [] }];
 /** The answers any studio operation may give besides its own. */
 export const studioErrors = {
   '401': error('unauthenticated: no studio session or API token, or one that expired or was revoked.'),
-  '403': error('forbidden: the account\'s role may not do this (the message names the role needed); csrf_failed: a cookie-authenticated write without the CSRF header or from another origin.'),
+  '403': error(
+    "forbidden: the account's role may not do this (the message names the role needed); csrf_failed: a cookie-authenticated write without the CSRF header or from another origin.",
+  ),
   '405': error('method_not_allowed: the path is served with other methods (the Allow header lists them).'),
   '500': error('internal: something failed on the server; the body names a request id to quote.'),
 };
@@ -37,5 +42,9 @@ export const dayParameter = (name: string, description: string) => ({
   in: 'query',
   required: false,
   description,
-  schema: { type: 'string', format: 'date', pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' },
+  schema: {
+    type: 'string',
+    format: 'date',
+    pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
+  },
 });

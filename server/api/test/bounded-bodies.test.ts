@@ -11,7 +11,8 @@ const BOT_ID = 'hostile-input';
 const nested = (levels: number, inner = '') => '['.repeat(levels) + inner + ']'.repeat(levels);
 const wide = (values: number) => `[${new Array<string>(values).fill('0').join(',')}]`;
 
-const address = (user: string) => Buffer.from(JSON.stringify({ bot: BOT_ID, user, channelId: 'webchat' })).toString('base64url');
+const address = (user: string) =>
+  Buffer.from(JSON.stringify({ bot: BOT_ID, user, channelId: 'webchat' })).toString('base64url');
 
 interface Endpoint {
   readonly name: string;
@@ -26,12 +27,60 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'the long trigger', method: 'POST', path: (n) => `/api/management/trigger/${address(`long-${n}`)}/operationFailed`, wrap: (inner) => `{"data":${inner}}`, innerDepth: 1, accepted: 202, maxValues: 10_000 },
-  { name: 'the long trigger with mode', method: 'POST', path: (n) => `/api/management/trigger/${address(`mode-${n}`)}/operationFailed/clear`, wrap: (inner) => `{"data":${inner}}`, innerDepth: 1, accepted: 202, maxValues: 10_000 },
-  { name: 'the short trigger', method: 'POST', path: (n) => `/api/trigger/${BOT_ID}/operationFailed?userId=short-${n}`, wrap: (inner) => `{"data":${inner}}`, innerDepth: 1, accepted: 202, maxValues: 10_000 },
-  { name: 'a dataset replace', method: 'PUT', path: () => '/api/management/datasets/pushed', wrap: (inner) => `[{"placeId":"p1","extra":${inner}}]`, innerDepth: 2, accepted: 200, maxValues: 1_000_000 },
-  { name: 'a dataset replace with rows', method: 'PUT', path: () => '/api/management/datasets/pushed', wrap: (inner) => `{"rows":[{"placeId":"p1","extra":${inner}}]}`, innerDepth: 3, accepted: 200, maxValues: 1_000_000 },
-  { name: 'a dataset update', method: 'PATCH', path: () => '/api/management/datasets/pushed', wrap: (inner) => `{"upsert":[{"placeId":"p1","extra":${inner}}]}`, innerDepth: 3, accepted: 200, maxValues: 1_000_000 },
+  {
+    name: 'the long trigger',
+    method: 'POST',
+    path: (n) => `/api/management/trigger/${address(`long-${n}`)}/operationFailed`,
+    wrap: (inner) => `{"data":${inner}}`,
+    innerDepth: 1,
+    accepted: 202,
+    maxValues: 10_000,
+  },
+  {
+    name: 'the long trigger with mode',
+    method: 'POST',
+    path: (n) => `/api/management/trigger/${address(`mode-${n}`)}/operationFailed/clear`,
+    wrap: (inner) => `{"data":${inner}}`,
+    innerDepth: 1,
+    accepted: 202,
+    maxValues: 10_000,
+  },
+  {
+    name: 'the short trigger',
+    method: 'POST',
+    path: (n) => `/api/trigger/${BOT_ID}/operationFailed?userId=short-${n}`,
+    wrap: (inner) => `{"data":${inner}}`,
+    innerDepth: 1,
+    accepted: 202,
+    maxValues: 10_000,
+  },
+  {
+    name: 'a dataset replace',
+    method: 'PUT',
+    path: () => '/api/management/datasets/pushed',
+    wrap: (inner) => `[{"placeId":"p1","extra":${inner}}]`,
+    innerDepth: 2,
+    accepted: 200,
+    maxValues: 1_000_000,
+  },
+  {
+    name: 'a dataset replace with rows',
+    method: 'PUT',
+    path: () => '/api/management/datasets/pushed',
+    wrap: (inner) => `{"rows":[{"placeId":"p1","extra":${inner}}]}`,
+    innerDepth: 3,
+    accepted: 200,
+    maxValues: 1_000_000,
+  },
+  {
+    name: 'a dataset update',
+    method: 'PATCH',
+    path: () => '/api/management/datasets/pushed',
+    wrap: (inner) => `{"upsert":[{"placeId":"p1","extra":${inner}}]}`,
+    innerDepth: 3,
+    accepted: 200,
+    maxValues: 1_000_000,
+  },
 ];
 
 for (const leg of storeLegs()) {
@@ -46,18 +95,27 @@ for (const leg of storeLegs()) {
       });
 
     beforeAll(async () => {
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: BOT, LOG_LEVEL: 'trace', MANAGEMENT_RATE_LIMIT: '100000' });
+      server = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: BOT,
+        LOG_LEVEL: 'trace',
+        MANAGEMENT_RATE_LIMIT: '100000',
+      });
     });
     afterAll(async () => {
       await server?.stop();
     });
 
     const expectRefused = async (res: Response, limit: 'depth' | 'nodes') => {
-      const body = (await res.json()) as { error: { code: string; message: string; details: { limit: string; max: number } } };
+      const body = (await res.json()) as {
+        error: { code: string; message: string; details: { limit: string; max: number } };
+      };
       expect(res.status).toBe(400);
       expect(body.error.code).toBe('invalid_body');
       expect(body.error.details.limit).toBe(limit);
-      expect(body.error.message).toContain(limit === 'depth' ? `${MAX_JSON_DEPTH} levels` : `${body.error.details.max} values`);
+      expect(body.error.message).toContain(
+        limit === 'depth' ? `${MAX_JSON_DEPTH} levels` : `${body.error.details.max} values`,
+      );
     };
 
     for (const endpoint of ENDPOINTS) {
@@ -71,7 +129,10 @@ for (const leg of storeLegs()) {
         const atLimit = endpoint.wrap(nested(MAX_JSON_DEPTH - endpoint.innerDepth, '1'));
         const res = await send(endpoint, atLimit);
         expect(res.status, await res.clone().text()).toBe(endpoint.accepted);
-        await expectRefused(await send(endpoint, endpoint.wrap(nested(MAX_JSON_DEPTH - endpoint.innerDepth + 1, '1'))), 'depth');
+        await expectRefused(
+          await send(endpoint, endpoint.wrap(nested(MAX_JSON_DEPTH - endpoint.innerDepth + 1, '1'))),
+          'depth',
+        );
       });
 
       it(`when ${endpoint.name} gets a body one value wider than its limit, then 400 invalid_body names the value limit`, async () => {
@@ -84,13 +145,20 @@ for (const leg of storeLegs()) {
       const dataset = ENDPOINTS[3]!;
       expect((await send(dataset, '[{"placeId":"kept"}]')).status).toBe(200);
       await expectRefused(await send(dataset, `[{"placeId":"a"},{"placeId":"b","deep":${nested(20_000)}}]`), 'depth');
-      const info = await fetch(`${server.url}/api/management/datasets/pushed`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const info = await fetch(`${server.url}/api/management/datasets/pushed`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(((await info.json()) as { rowCount: number }).rowCount).toBe(1);
     });
 
     it('when a trigger address decodes to JSON nested 5,000 deep, then 400 invalid_address', async () => {
-      const deepAddress = Buffer.from(`{"bot":"${BOT_ID}","user":"u","channelId":"webchat","conversation":{"a":${nested(5_000)}}}`).toString('base64url');
-      const res = await fetch(`${server.url}/api/management/trigger/${deepAddress}/operationFailed`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const deepAddress = Buffer.from(
+        `{"bot":"${BOT_ID}","user":"u","channelId":"webchat","conversation":{"a":${nested(5_000)}}}`,
+      ).toString('base64url');
+      const res = await fetch(`${server.url}/api/management/trigger/${deepAddress}/operationFailed`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_address');
     });
@@ -98,7 +166,11 @@ for (const leg of storeLegs()) {
     it('when a dataset body is sent gzip-declared but is not gzip, then 400 invalid_body with a sentence, not a library message', async () => {
       const res = await fetch(`${server.url}/api/management/datasets/pushed`, {
         method: 'PUT',
-        headers: { 'x-functions-key': TEST_FUNCTION_KEY, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        headers: {
+          'x-functions-key': TEST_FUNCTION_KEY,
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        },
         body: 'not gzip at all',
       });
       expect(res.status).toBe(400);

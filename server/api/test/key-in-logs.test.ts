@@ -2,7 +2,13 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_FUNCTION_KEY as KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import {
+  TEST_FUNCTION_KEY as KEY,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 import { redactUrl } from '../request-log.ts';
 
 const BOT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bot.json');
@@ -10,7 +16,10 @@ const BOT_ID = 'hostile-input';
 
 /** Every way the key could be written down in a log line. */
 const percentEach = (text: string, upper: boolean) =>
-  [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')[upper ? 'toUpperCase' : 'toLowerCase']();
+  [...Buffer.from(text)]
+    .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+    .join('')
+    [upper ? 'toUpperCase' : 'toLowerCase']();
 const KEY_FORMS = [
   KEY,
   percentEach(KEY, true),
@@ -24,9 +33,20 @@ const KEY_FORMS = [
 ];
 
 /** The key in the query string, spelt every way the server reads as `code` and some it does not. */
-const QUERIES = [`code=${KEY}`, `%63ode=${KEY}`, `%43ODE=${KEY}`, `Code=${KEY}`, `c%6Fde=${KEY}`, `code=${KEY}&code=${KEY}`, `code=${encodeURIComponent(KEY).replace(/-/g, '%2D')}`, `code=${KEY.replace(/-/g, '+')}`];
+const QUERIES = [
+  `code=${KEY}`,
+  `%63ode=${KEY}`,
+  `%43ODE=${KEY}`,
+  `Code=${KEY}`,
+  `c%6Fde=${KEY}`,
+  `code=${KEY}&code=${KEY}`,
+  `code=${encodeURIComponent(KEY).replace(/-/g, '%2D')}`,
+  `code=${KEY.replace(/-/g, '+')}`,
+];
 
-const address = Buffer.from(JSON.stringify({ bot: BOT_ID, user: 'key-user', channelId: 'webchat' })).toString('base64url');
+const address = Buffer.from(JSON.stringify({ bot: BOT_ID, user: 'key-user', channelId: 'webchat' })).toString(
+  'base64url',
+);
 const ROUTES: { method: string; path: string }[] = [
   { method: 'POST', path: `/api/management/trigger/${address}/operationFailed` },
   { method: 'POST', path: `/api/trigger/${BOT_ID}/operationFailed?userId=key-user` },
@@ -68,7 +88,9 @@ describe('request URLs in the log', () => {
   });
 
   it('when other secret parameters or the key under another name arrive, then they are hidden and ordinary ones kept', () => {
-    expect(redactUrl('/x?access_token=abc&API-KEY=def&Token=ghi&userId=u1')).toBe('/x?access_token=[redacted]&API-KEY=[redacted]&Token=[redacted]&userId=u1');
+    expect(redactUrl('/x?access_token=abc&API-KEY=def&Token=ghi&userId=u1')).toBe(
+      '/x?access_token=[redacted]&API-KEY=[redacted]&Token=[redacted]&userId=u1',
+    );
     expect(redactUrl(`/x?userId=${KEY}&limit=1`, [KEY])).toBe('/x?[redacted]&limit=1');
     expect(redactUrl(`/api/x/${encodeURIComponent(KEY)}/y`, [KEY])).toBe('/api/x/[redacted]/y');
     expect(redactUrl('/x?%ZZcode=1&%E0%A4%A=2')).toBe('/x?%ZZcode=1&%E0%A4%A=2');
@@ -81,8 +103,18 @@ for (const leg of storeLegs()) {
     let limited: TestServer;
 
     beforeAll(async () => {
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: BOT, LOG_LEVEL: 'trace', MANAGEMENT_RATE_LIMIT: '100000' });
-      limited = await startTestServer({ ...leg.env(), BOT_DEFINITION: BOT, LOG_LEVEL: 'trace', MANAGEMENT_RATE_LIMIT: '3' });
+      server = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: BOT,
+        LOG_LEVEL: 'trace',
+        MANAGEMENT_RATE_LIMIT: '100000',
+      });
+      limited = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: BOT,
+        LOG_LEVEL: 'trace',
+        MANAGEMENT_RATE_LIMIT: '3',
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -94,11 +126,16 @@ for (const leg of storeLegs()) {
       for (const route of ROUTES) {
         for (const query of QUERIES) statuses.add(await send(server.url, route.method, withQuery(route.path, query)));
         statuses.add(await send(server.url, route.method, route.path, { 'x-functions-key': KEY }));
-        statuses.add(await send(server.url, route.method, withQuery(route.path, `userId2=${KEY}`), { 'x-functions-key': KEY }));
+        statuses.add(
+          await send(server.url, route.method, withQuery(route.path, `userId2=${KEY}`), { 'x-functions-key': KEY }),
+        );
       }
       // The routes reached every kind of answer: accepted, read, refused for a key, missing, wrong method.
       expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 202, 400, 401, 404, 405]));
-      await eventually('the triggered dialogs', async () => (await server.store.readTranscript('key-user', 0, 100)).length > 0);
+      await eventually(
+        'the triggered dialogs',
+        async () => (await server.store.readTranscript('key-user', 0, 100)).length > 0,
+      );
       const lines = server.logs.filter((line) => line.event === 'http_request');
       expect(lines.length).toBeGreaterThanOrEqual(ROUTES.length * (QUERIES.length + 2));
       expect(lines.some((line) => String(line.url).includes('[redacted]'))).toBe(true);
@@ -109,7 +146,9 @@ for (const leg of storeLegs()) {
       const statuses: number[] = [];
       for (const query of QUERIES) {
         statuses.push(await send(limited.url, 'GET', withQuery('/api/management/export/userData', query)));
-        statuses.push(await send(limited.url, 'POST', withQuery(`/api/trigger/${BOT_ID}/operationFailed?userId=limited`, query)));
+        statuses.push(
+          await send(limited.url, 'POST', withQuery(`/api/trigger/${BOT_ID}/operationFailed?userId=limited`, query)),
+        );
       }
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(QUERIES.length);
       for (const form of KEY_FORMS) expect(limited.logText()).not.toContain(form);

@@ -15,9 +15,17 @@ describe('URLs that do not percent-decode', () => {
     await server?.stop();
   });
 
-  for (const target of ['/r/%E0%A4%A', '/api/management/datasets/%E0%A4%A', '/api/management/export/%E0%A4%A', '/api/trigger/%E0%A4%A/x?userId=u']) {
+  for (const target of [
+    '/r/%E0%A4%A',
+    '/api/management/datasets/%E0%A4%A',
+    '/api/management/export/%E0%A4%A',
+    '/api/trigger/%E0%A4%A/x?userId=u',
+  ]) {
     it(`when ${target} is asked for, then 400 invalid_parameter and no error is logged`, async () => {
-      const res = await fetch(`${server.url}${target}`, { method: target.includes('trigger') ? 'POST' : 'GET', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const res = await fetch(`${server.url}${target}`, {
+        method: target.includes('trigger') ? 'POST' : 'GET',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('invalid_parameter');

@@ -10,8 +10,30 @@ import { TEST_FUNCTION_KEY, eventually, startTestServer, type TestServer } from 
 const BOT = {
   settings: { id: 'links-bot', name: 'Links bot', startDialog: 'hello' },
   dialogs: [
-    { id: 'hello', steps: [{ id: 'say', type: 'message', text: 'Read the docs.', buttons: [{ kind: 'url', label: 'Docs', url: 'https://docs.example.org/start' }] }, { id: 'end', type: 'end' }] },
-    { id: 'offer', steps: [{ id: 'say', type: 'message', text: 'An offer.', buttons: [{ kind: 'url', label: 'Offer', url: 'https://shop.example.org/offer' }] }, { id: 'end', type: 'end' }] },
+    {
+      id: 'hello',
+      steps: [
+        {
+          id: 'say',
+          type: 'message',
+          text: 'Read the docs.',
+          buttons: [{ kind: 'url', label: 'Docs', url: 'https://docs.example.org/start' }],
+        },
+        { id: 'end', type: 'end' },
+      ],
+    },
+    {
+      id: 'offer',
+      steps: [
+        {
+          id: 'say',
+          type: 'message',
+          text: 'An offer.',
+          buttons: [{ kind: 'url', label: 'Offer', url: 'https://shop.example.org/offer' }],
+        },
+        { id: 'end', type: 'end' },
+      ],
+    },
   ],
 };
 
@@ -38,11 +60,18 @@ async function start(env: Record<string, string>): Promise<TestServer> {
 
 /** The URL button of the greeting a widget gets when it connects with these handshake headers. */
 async function greetingLink(server: TestServer, headers: Record<string, string>): Promise<string> {
-  const socket = connect(server.url.replace('0.0.0.0', '127.0.0.1'), { transports: ['websocket'], extraHeaders: headers, reconnection: false, forceNew: true });
+  const socket = connect(server.url.replace('0.0.0.0', '127.0.0.1'), {
+    transports: ['websocket'],
+    extraHeaders: headers,
+    reconnection: false,
+    forceNew: true,
+  });
   const items: TranscriptItem[] = [];
   socket.on('entries', (entries) => items.push(...entries));
   try {
-    const item = await eventually('the greeting', () => items.find((entry) => entry.from === 'bot' && 'buttons' in entry.message));
+    const item = await eventually('the greeting', () =>
+      items.find((entry) => entry.from === 'bot' && 'buttons' in entry.message),
+    );
     return buttonUrl(item);
   } finally {
     socket.disconnect();
@@ -59,13 +88,22 @@ function buttonUrl(item: TranscriptItem): string {
 /** The URL button of the `offer` dialog triggered for a user who is not connected. */
 async function triggeredLink(server: TestServer, userId: string): Promise<string> {
   const base = server.url.replace('0.0.0.0', '127.0.0.1');
-  const res = await fetch(`${base}/api/trigger/links-bot/offer?userId=${userId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+  const res = await fetch(`${base}/api/trigger/links-bot/offer?userId=${userId}`, {
+    method: 'POST',
+    headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+  });
   expect(res.status).toBe(202);
   const [entry] = await eventually('the triggered dialog', async () => {
     const entries = await server.store.readTranscript(userId, 0, 10);
     return entries.length > 0 && entries;
   });
-  return buttonUrl({ seq: entry!.seq, from: 'bot', at: '', clientId: null, message: entry!.message as TranscriptItem['message'] });
+  return buttonUrl({
+    seq: entry!.seq,
+    from: 'bot',
+    at: '',
+    clientId: null,
+    message: entry!.message as TranscriptItem['message'],
+  });
 }
 
 describe('links the bot sends', () => {
@@ -79,7 +117,9 @@ describe('links the bot sends', () => {
     expect(followed.headers.get('location')).toBe('https://docs.example.org/start');
     // A proxy that passes the visitor's Host on (as docs/reverse-proxy/nginx.conf does) with only X-Forwarded-Proto.
     const port = new URL(server.url).port;
-    expect(await greetingLink(server, { host: `bot.example.com:${port}`, 'x-forwarded-proto': 'https' })).toMatch(new RegExp(`^https://bot\\.example\\.com:${port}/r/`));
+    expect(await greetingLink(server, { host: `bot.example.com:${port}`, 'x-forwarded-proto': 'https' })).toMatch(
+      new RegExp(`^https://bot\\.example\\.com:${port}/r/`),
+    );
     const warnings = server.logs.filter((line) => line.event === 'public_url_unset');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ level: 40, setting: 'PUBLIC_URL', origin: 'https://chat.example.com' });
@@ -88,10 +128,14 @@ describe('links the bot sends', () => {
     expect(await triggeredLink(server, 'away-1')).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/r/`));
   });
 
-  it('when TRUST_PROXY does not believe the peer, then forwarded names are ignored: a widget gets links on the Host it connected with, and that Host never shapes other users\' links', async () => {
+  it("when TRUST_PROXY does not believe the peer, then forwarded names are ignored: a widget gets links on the Host it connected with, and that Host never shapes other users' links", async () => {
     const server = await start({ TRUST_PROXY: 'false' });
     const port = new URL(server.url).port;
-    const link = await greetingLink(server, { host: `bot.internal.test:${port}`, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    const link = await greetingLink(server, {
+      host: `bot.internal.test:${port}`,
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+    });
     expect(link).toMatch(new RegExp(`^http://bot\\.internal\\.test:${port}/r/`));
     expect(await triggeredLink(server, 'away-2')).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/r/`));
     expect(server.logs.filter((line) => line.event === 'public_url_unset')).toEqual([]);
@@ -99,7 +143,9 @@ describe('links the bot sends', () => {
 
   it('when PUBLIC_URL is set, then every link uses it, whatever the visitor connected by', async () => {
     const server = await start({ PUBLIC_URL: 'https://bot.example.net' });
-    expect(await greetingLink(server, { 'x-forwarded-host': 'chat.example.com', 'x-forwarded-proto': 'https' })).toMatch(/^https:\/\/bot\.example\.net\/r\//);
+    expect(
+      await greetingLink(server, { 'x-forwarded-host': 'chat.example.com', 'x-forwarded-proto': 'https' }),
+    ).toMatch(/^https:\/\/bot\.example\.net\/r\//);
     expect(await triggeredLink(server, 'away-3')).toMatch(/^https:\/\/bot\.example\.net\/r\//);
   });
 
@@ -113,6 +159,8 @@ describe('links the bot sends', () => {
     expect(link).not.toContain('0.0.0.0');
     expect(link).toMatch(new RegExp(`^http://localhost:${port}/r/`));
     // A widget that connected by a name still gets that name.
-    expect(await greetingLink(server, { host: `shop-bot.example:${port}` })).toMatch(new RegExp(`^http://shop-bot\\.example:${port}/r/`));
+    expect(await greetingLink(server, { host: `shop-bot.example:${port}` })).toMatch(
+      new RegExp(`^http://shop-bot\\.example:${port}/r/`),
+    );
   });
 });

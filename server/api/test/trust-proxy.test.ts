@@ -10,10 +10,16 @@ afterEach(async () => {
 
 /** One export (Express) and one trigger (node:http) as a proxy would send them for a client, or as a client itself does. */
 async function calls(forwardedFor: string | undefined): Promise<number[]> {
-  const headers: Record<string, string> = { 'x-functions-key': KEY, ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }) };
+  const headers: Record<string, string> = {
+    'x-functions-key': KEY,
+    ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }),
+  };
   const exported = await fetch(`${server?.url ?? ''}/api/management/export/urlTracker`, { headers });
   await exported.arrayBuffer();
-  const triggered = await fetch(`${server?.url ?? ''}/api/trigger/${BOT_ID}/operationSucceeded?userId=u`, { method: 'POST', headers });
+  const triggered = await fetch(`${server?.url ?? ''}/api/trigger/${BOT_ID}/operationSucceeded?userId=u`, {
+    method: 'POST',
+    headers,
+  });
   await triggered.arrayBuffer();
   return [exported.status, triggered.status];
 }
@@ -27,7 +33,14 @@ describe('TRUST_PROXY', () => {
     // The same client, claiming another address to the left of what the proxy appended.
     expect(await calls('203.0.113.66, 198.51.100.4')).toEqual([429, 429]);
     expect(await calls('198.51.100.5')).toEqual([200, 202]);
-    expect(loggedIps()).toEqual(['198.51.100.4', '198.51.100.4', '198.51.100.4', '198.51.100.4', '198.51.100.5', '198.51.100.5']);
+    expect(loggedIps()).toEqual([
+      '198.51.100.4',
+      '198.51.100.4',
+      '198.51.100.4',
+      '198.51.100.4',
+      '198.51.100.5',
+      '198.51.100.5',
+    ]);
   });
 
   it('when TRUST_PROXY=false, then X-Forwarded-For is ignored: every request from this peer shares one count', async () => {

@@ -19,7 +19,11 @@ describe.skipIf(mongo.skip)('store locks of a single node (mongo)', () => {
   it('when one server writes the database and records a conversation for insights, then it writes no lock in the store', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'insights-locks-'));
     const commands: StoreCommand[] = [];
-    const env = { ...mongo.env(), BOT_DEFINITION: ECHO_BOT, SESSION_SECRET: 'insights-locks-session-secret-0123456789' };
+    const env = {
+      ...mongo.env(),
+      BOT_DEFINITION: ECHO_BOT,
+      SESSION_SECRET: 'insights-locks-session-secret-0123456789',
+    };
     const server = await startTestServer(env, dir, { onStoreCommand: (command) => commands.push(command) });
     try {
       const client = connectClient(server.url);
@@ -32,10 +36,14 @@ describe.skipIf(mongo.skip)('store locks of a single node (mongo)', () => {
       await server.stop();
       await rm(dir, { recursive: true, force: true });
     }
-    const insightWrites = commands.filter((c) => c.collection?.startsWith('insight_') && c.name !== 'find' && c.name !== 'listIndexes');
+    const insightWrites = commands.filter(
+      (c) => c.collection?.startsWith('insight_') && c.name !== 'find' && c.name !== 'listIndexes',
+    );
     // The conversation was recorded (so a lock, had one been taken, would show below).
     expect(insightWrites.length).toBeGreaterThan(0);
-    const lockWrites = commands.filter((c) => c.collection === 'locks' && ['insert', 'update', 'delete', 'findAndModify'].includes(c.name));
+    const lockWrites = commands.filter(
+      (c) => c.collection === 'locks' && ['insert', 'update', 'delete', 'findAndModify'].includes(c.name),
+    );
     expect(lockWrites.map((c) => c.name)).toStrictEqual([]);
   });
 });

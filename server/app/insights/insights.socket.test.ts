@@ -4,7 +4,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BotMessage, Session } from '../../../shared/protocol.ts';
 import { dayOf } from '../../ports/insights.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, TEST_FUNCTION_KEY, type TestClient, type TestServer } from '../../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  TEST_FUNCTION_KEY,
+  type TestClient,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 import { writeBot } from '../test/every-step-bot.ts';
 
 function sessionOf(client: TestClient): Promise<Session> {
@@ -16,7 +25,11 @@ const send = (client: TestClient, text: string) => client.emitWithAck('message',
 describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env }) => {
   let server: TestServer;
   let dir: string;
-  const users: Record<'stopped' | 'finished' | 'misunderstood', string> = { stopped: '', finished: '', misunderstood: '' };
+  const users: Record<'stopped' | 'finished' | 'misunderstood', string> = {
+    stopped: '',
+    finished: '',
+    misunderstood: '',
+  };
 
   beforeAll(async () => {
     if (skip) return;
@@ -75,11 +88,16 @@ describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env
       'unprocessed',
       'urlClicks',
     ]);
-    const sum = (metric: 'conversations' | 'activeUsers' | 'messagesUser') => [...daily.values()].reduce((n, day) => n + (day.get(metric) ?? 0), 0);
+    const sum = (metric: 'conversations' | 'activeUsers' | 'messagesUser') =>
+      [...daily.values()].reduce((n, day) => n + (day.get(metric) ?? 0), 0);
     expect(sum('conversations')).toBe(3);
     expect(sum('activeUsers')).toBe(2);
     expect(sum('messagesUser')).toBe(3);
-    const count = (metric: 'stepReached' | 'stepStopped' | 'dialogCompleted' | 'unprocessed' | 'urlClicks', a: string, b = '') => totals.get(metric)?.get(a)?.get(b) ?? 0;
+    const count = (
+      metric: 'stepReached' | 'stepStopped' | 'dialogCompleted' | 'unprocessed' | 'urlClicks',
+      a: string,
+      b = '',
+    ) => totals.get(metric)?.get(a)?.get(b) ?? 0;
     expect(count('stepReached', 'main', 'hello')).toBe(3);
     expect(count('stepReached', 'main', 'name')).toBe(3);
     expect(count('stepReached', 'main', 'age')).toBe(1);
@@ -105,7 +123,10 @@ describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env
 
   it('when a user is erased through the management API, then their conversations are gone from insights and the counters stay', async () => {
     const before = await server.insights.room.counters(today(), ['conversations']);
-    const erased = await fetch(`${server.url}/api/management/users/${encodeURIComponent(users.finished)}`, { method: 'DELETE', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+    const erased = await fetch(`${server.url}/api/management/users/${encodeURIComponent(users.finished)}`, {
+      method: 'DELETE',
+      headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    });
     expect(erased.status).toBe(200);
     expect(await server.insights.room.conversationsOf(users.finished, 10)).toEqual([]);
     const range = { fromMs: Date.now() - 3_600_000, toMs: Date.now() + 1000, limit: 10 };
@@ -113,20 +134,37 @@ describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env
     await server.insights.recorder!.flush();
     expect((await server.insights.room.conversationsOf(users.finished, 10)).length).toBe(0);
     const after = await server.insights.room.counters(today(), ['conversations']);
-    expect([...after.daily.values()].map((d) => d.get('conversations'))).toEqual([...before.daily.values()].map((d) => d.get('conversations')));
+    expect([...after.daily.values()].map((d) => d.get('conversations'))).toEqual(
+      [...before.daily.values()].map((d) => d.get('conversations')),
+    );
   });
 
   it('when a preview user has log rows, then no export lists them while a real user in the same log is listed', async () => {
     const now = Date.now();
-    await server.store.ensureUser({ userId: 'preview-user', channelId: 'webchat', now, preview: { accountId: 'author-1' } });
-    await server.store.appendLog('nlpLog', { userId: 'preview-user', timestamp: now, data: { query: 'from the preview', processed: false } });
-    const response = await fetch(`${server.url}/api/management/export/nlpLog?format=json`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+    await server.store.ensureUser({
+      userId: 'preview-user',
+      channelId: 'webchat',
+      now,
+      preview: { accountId: 'author-1' },
+    });
+    await server.store.appendLog('nlpLog', {
+      userId: 'preview-user',
+      timestamp: now,
+      data: { query: 'from the preview', processed: false },
+    });
+    const response = await fetch(`${server.url}/api/management/export/nlpLog?format=json`, {
+      headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toContain(users.misunderstood);
     expect(text).not.toContain('preview-user');
     expect(text).not.toContain('from the preview');
-    const userData = await (await fetch(`${server.url}/api/management/export/userData?format=json`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).text();
+    const userData = await (
+      await fetch(`${server.url}/api/management/export/userData?format=json`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      })
+    ).text();
     expect(userData).toContain(users.stopped);
     expect(userData).not.toContain('preview-user');
   });

@@ -30,13 +30,23 @@ function setUp(refuse = { writes: 0 }) {
       return real.record(batch);
     },
   };
-  const recorder = new InsightsRecorder({ room, logger, now: () => NOW, version: () => 'v1', isPreview: async () => false, windowMs: 1_800_000 });
+  const recorder = new InsightsRecorder({
+    room,
+    logger,
+    now: () => NOW,
+    version: () => 'v1',
+    isPreview: async () => false,
+    windowMs: 1_800_000,
+  });
   return { recorder, room: real };
 }
 
 const turnOf = (userId: string, text: string) => firstTurnOf(userId, text, NOW);
 
-const conversations = async (room: InsightsRoom) => (await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['conversations'])).daily.get(dayOf(NOW))?.get('conversations') ?? 0;
+const conversations = async (room: InsightsRoom) =>
+  (await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['conversations'])).daily
+    .get(dayOf(NOW))
+    ?.get('conversations') ?? 0;
 
 describe('the insights recorder', () => {
   it('when the store refuses a write, then the counts are kept, logged, and written once with the next write', async () => {
@@ -64,7 +74,13 @@ describe('the insights recorder', () => {
     await recorder.integrationCall('draft', 500, 12);
     recorder.sent(true, 1, 1);
     await recorder.close();
-    const totals = await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['conversations', 'urlClicks', 'integrationCalls', 'emailsSent', 'smsSent']);
+    const totals = await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, [
+      'conversations',
+      'urlClicks',
+      'integrationCalls',
+      'emailsSent',
+      'smsSent',
+    ]);
     expect(totals.daily.size).toBe(0);
     expect(await room.conversationsOf('draft', 5)).toEqual([]);
   });

@@ -1,5 +1,13 @@
 import type { Logger } from '../../ports/logger.ts';
-import { dayOf, latencyBucket, type ConversationSummary, type CountDelta, type InsightsBatch, type InsightsRoom, type Metric } from '../../ports/insights.ts';
+import {
+  dayOf,
+  latencyBucket,
+  type ConversationSummary,
+  type CountDelta,
+  type InsightsBatch,
+  type InsightsRoom,
+  type Metric,
+} from '../../ports/insights.ts';
 
 export interface RecorderOptions {
   readonly room: InsightsRoom;
@@ -73,7 +81,14 @@ export class InsightsRecorder {
     const klass = status === null ? 'failed' : `${Math.floor(status / 100)}xx`;
     const version = this.options.version();
     this.add({ day: dayOf(now), version, metric: 'integrationCalls', a: klass, n: 1 });
-    this.add({ day: dayOf(now), version, metric: 'integrationLatency', a: klass, b: String(latencyBucket(durationMs)), n: 1 });
+    this.add({
+      day: dayOf(now),
+      version,
+      metric: 'integrationLatency',
+      a: klass,
+      b: String(latencyBucket(durationMs)),
+      n: 1,
+    });
     if (status === null || status >= 400) {
       this.failures.set(userId, now);
       if (this.failures.size > PREVIEW_CACHE) this.failures.delete(this.failures.keys().next().value!);
@@ -88,7 +103,13 @@ export class InsightsRecorder {
 
   async urlClick(userId: string, domain: string): Promise<void> {
     if (await this.isPreview(userId)) return;
-    this.add({ day: dayOf(this.options.now()), version: this.options.version(), metric: 'urlClicks', a: domain.slice(0, 200), n: 1 });
+    this.add({
+      day: dayOf(this.options.now()),
+      version: this.options.version(),
+      metric: 'urlClicks',
+      a: domain.slice(0, 200),
+      n: 1,
+    });
   }
 
   /** Emails and SMS a turn sent (not the ones that failed). */
@@ -104,7 +125,8 @@ export class InsightsRecorder {
   async eraseUser(userId: string): Promise<number> {
     for (const key of this.summaries.keys()) if (key.startsWith(`${userId}\u0000`)) this.summaries.delete(key);
     this.failures.delete(userId);
-    if (this.failed) this.failed = { ...this.failed, conversations: this.failed.conversations.filter((s) => s.userId !== userId) };
+    if (this.failed)
+      this.failed = { ...this.failed, conversations: this.failed.conversations.filter((s) => s.userId !== userId) };
     // A write under way may still carry one: let it land, then remove.
     await this.flushing;
     return this.options.room.eraseUser(userId);
@@ -144,7 +166,10 @@ export class InsightsRecorder {
       return true;
     } catch (error) {
       const pending = batch.counts.length + this.counts.size;
-      this.options.logger.warn({ event: 'insights_write_failed', err: error, pending }, 'insights counters could not be written; they are kept and tried again');
+      this.options.logger.warn(
+        { event: 'insights_write_failed', err: error, pending },
+        'insights counters could not be written; they are kept and tried again',
+      );
       return false;
     }
   }
@@ -159,7 +184,10 @@ export class InsightsRecorder {
     if (this.counts.size >= MAX_PENDING) {
       const oldest = this.counts.keys().next().value!;
       this.counts.delete(oldest);
-      this.options.logger.warn({ event: 'insights_pending_dropped' }, 'insights counters waited too long for the store; the oldest were dropped');
+      this.options.logger.warn(
+        { event: 'insights_pending_dropped' },
+        'insights counters waited too long for the store; the oldest were dropped',
+      );
     }
     this.counts.set(key, { ...delta });
   }

@@ -58,7 +58,10 @@ describe('a conversation trail', () => {
         userWrote: true,
         userText: 'Ann',
         botMessages: 1,
-        visits: [{ dialogId: 'main', stepId: 'hello' }, { dialogId: 'main', stepId: 'age' }],
+        visits: [
+          { dialogId: 'main', stepId: 'hello' },
+          { dialogId: 'main', stepId: 'age' },
+        ],
         completed: [],
       }),
     );
@@ -76,11 +79,24 @@ describe('a conversation trail', () => {
   });
 
   it('when the user comes back after the window, then a new conversation starts and the old one keeps its stop', () => {
-    const first = advanceTrail(facts({ visits: [{ dialogId: 'main', stepId: 'hello' }], userWrote: true, userText: 'hi' }));
-    const later = advanceTrail(
-      facts({ now: T0 + WINDOW, before: first.trail, lastMessageAt: T0, userWrote: true, userText: 'again', visits: [{ dialogId: 'main', stepId: 'hello' }] }),
+    const first = advanceTrail(
+      facts({ visits: [{ dialogId: 'main', stepId: 'hello' }], userWrote: true, userText: 'hi' }),
     );
-    expect(totals([...first.counts, ...later.counts])).toMatchObject({ 'conversations:v1': 2, 'stepStopped:main:hello:v1': 2, 'stepReached:main:hello:v1': 2 });
+    const later = advanceTrail(
+      facts({
+        now: T0 + WINDOW,
+        before: first.trail,
+        lastMessageAt: T0,
+        userWrote: true,
+        userText: 'again',
+        visits: [{ dialogId: 'main', stepId: 'hello' }],
+      }),
+    );
+    expect(totals([...first.counts, ...later.counts])).toMatchObject({
+      'conversations:v1': 2,
+      'stepStopped:main:hello:v1': 2,
+      'stepReached:main:hello:v1': 2,
+    });
     // Same day, so the user is active once.
     expect(totals([...first.counts, ...later.counts])['activeUsers:v1']).toBe(1);
     expect(later.trail).toMatchObject({ c: T0 + WINDOW, t: 'again' });
@@ -112,7 +128,9 @@ describe('a conversation trail', () => {
 
   it('when a version is published mid-conversation, then the stop is taken back from the old version and counted under the new', () => {
     const first = advanceTrail(facts({ visits: [{ dialogId: 'main', stepId: 'hello' }] }));
-    const second = advanceTrail(facts({ now: T0 + 1000, version: 'v2', before: first.trail, visits: [{ dialogId: 'main', stepId: 'hello' }] }));
+    const second = advanceTrail(
+      facts({ now: T0 + 1000, version: 'v2', before: first.trail, visits: [{ dialogId: 'main', stepId: 'hello' }] }),
+    );
     expect(totals([...first.counts, ...second.counts])).toMatchObject({ 'stepStopped:main:hello:v2': 1 });
     expect(totals([...first.counts, ...second.counts])['stepStopped:main:hello:v1']).toBeUndefined();
   });
@@ -120,12 +138,26 @@ describe('a conversation trail', () => {
   it('when a conversation is long, then its kept words stop at the bound and its summary names the user, steps and error', () => {
     let trail: unknown;
     for (let i = 0; i < 60; i++) {
-      trail = advanceTrail(facts({ now: T0 + i * 1000, before: trail, userWrote: true, userText: 'x'.repeat(50), integrationFailed: i === 3 })).trail;
+      trail = advanceTrail(
+        facts({
+          now: T0 + i * 1000,
+          before: trail,
+          userWrote: true,
+          userText: 'x'.repeat(50),
+          integrationFailed: i === 3,
+        }),
+      ).trail;
     }
     const read = readTrail(trail)!;
     expect(read.t.length).toBe(SUMMARY_TEXT_LIMIT);
     const summary = summaryOf('u1', read, 'v1', { name: 'Ann' });
-    expect(summary).toMatchObject({ userId: 'u1', startedAt: T0, integrationError: true, messages: 60, userData: { name: 'Ann' } });
+    expect(summary).toMatchObject({
+      userId: 'u1',
+      startedAt: T0,
+      integrationError: true,
+      messages: 60,
+      userData: { name: 'Ann' },
+    });
   });
 
   it('when the stored trail is not a trail (hand-made variable), then it is read as none and a new conversation starts', () => {

@@ -69,7 +69,14 @@ export interface TrailOutcome {
 export function readTrail(value: unknown): Trail | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const t = value as Partial<Trail>;
-  if (typeof t.c !== 'number' || typeof t.l !== 'number' || !Array.isArray(t.s) || !Array.isArray(t.d) || !Array.isArray(t.f)) return undefined;
+  if (
+    typeof t.c !== 'number' ||
+    typeof t.l !== 'number' ||
+    !Array.isArray(t.s) ||
+    !Array.isArray(t.d) ||
+    !Array.isArray(t.f)
+  )
+    return undefined;
   return {
     c: t.c,
     l: t.l,
@@ -83,7 +90,9 @@ export function readTrail(value: unknown): Trail | undefined {
     e: t.e === true,
     m: typeof t.m === 'number' ? t.m : 0,
     t: typeof t.t === 'string' ? t.t : '',
-    ev: Array.isArray(t.ev) ? t.ev.filter((e): e is ConversationEvent => typeof e === 'object' && e !== null).slice(-SUMMARY_EVENTS) : [],
+    ev: Array.isArray(t.ev)
+      ? t.ev.filter((e): e is ConversationEvent => typeof e === 'object' && e !== null).slice(-SUMMARY_EVENTS)
+      : [],
   };
 }
 
@@ -101,7 +110,14 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
   const day = dayOf(now);
   const counts: CountDelta[] = [];
   const add = (metric: CountDelta['metric'], n: number, onDay = day, a?: string, b?: string, v = version) =>
-    counts.push({ day: onDay, version: v, metric, n, ...(a !== undefined ? { a } : {}), ...(b !== undefined ? { b } : {}) });
+    counts.push({
+      day: onDay,
+      version: v,
+      metric,
+      n,
+      ...(a !== undefined ? { a } : {}),
+      ...(b !== undefined ? { b } : {}),
+    });
 
   const before = readTrail(facts.before);
   const fresh = !before || now - before.l >= facts.windowMs;
@@ -113,7 +129,21 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
   if (fresh) add('conversations', 1);
 
   const base: Trail = fresh
-    ? { c: now, l: now, ch: facts.channel, v0: version, s: [], d: [], f: [], p: null, pv: version, e: false, m: 0, t: '', ev: [] }
+    ? {
+        c: now,
+        l: now,
+        ch: facts.channel,
+        v0: version,
+        s: [],
+        d: [],
+        f: [],
+        p: null,
+        pv: version,
+        e: false,
+        m: 0,
+        t: '',
+        ev: [],
+      }
     : before!;
   const startDay = dayOf(base.c);
   const steps = [...base.s];
@@ -164,8 +194,13 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
   }
 
   let text = base.t;
-  if (facts.userText && text.length < SUMMARY_TEXT_LIMIT) text = (text ? `${text} ${facts.userText}` : facts.userText).slice(0, SUMMARY_TEXT_LIMIT);
-  const events = facts.event ? [...base.ev, { at: now, kind: facts.event.kind, name: facts.event.name.slice(0, TEXT_LIMIT) }].slice(-SUMMARY_EVENTS) : base.ev;
+  if (facts.userText && text.length < SUMMARY_TEXT_LIMIT)
+    text = (text ? `${text} ${facts.userText}` : facts.userText).slice(0, SUMMARY_TEXT_LIMIT);
+  const events = facts.event
+    ? [...base.ev, { at: now, kind: facts.event.kind, name: facts.event.name.slice(0, TEXT_LIMIT) }].slice(
+        -SUMMARY_EVENTS,
+      )
+    : base.ev;
   const trail: Trail = {
     c: base.c,
     l: now,
@@ -190,7 +225,12 @@ function splitStep(key: string): [string, string] {
 }
 
 /** The conversation as the search and the transcript view keep it. */
-export function summaryOf(userId: string, trail: Trail, version: string, userData: Readonly<Record<string, unknown>>): ConversationSummary {
+export function summaryOf(
+  userId: string,
+  trail: Trail,
+  version: string,
+  userData: Readonly<Record<string, unknown>>,
+): ConversationSummary {
   return {
     userId,
     startedAt: trail.c,

@@ -11,7 +11,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
  */
 export function startClientTrace(mongoUrl?: string) {
   const lines: string[] = [];
-  const record = (kind: string, data: Record<string, unknown>) => lines.push(`CLIENT ${JSON.stringify({ t: Date.now(), kind, ...data })}`);
+  const record = (kind: string, data: Record<string, unknown>) =>
+    lines.push(`CLIENT ${JSON.stringify({ t: Date.now(), kind, ...data })}`);
   const onSocket = ({ socket }: { socket: Socket }) => {
     const startedAt = Date.now();
     socket.once('connect', () => record('tcp_connect', { port: socket.localPort, startedAt }));
@@ -37,7 +38,9 @@ export function startClientTrace(mongoUrl?: string) {
       ferretMs: nextStore.ferret - storeCpu.ferret,
       pgMs: nextStore.pg - storeCpu.pg,
       // Busy share of all cores over the interval.
-      machineBusy: Number(((nextMachine.busy - machine.busy) / Math.max(1, nextMachine.total - machine.total)).toFixed(2)),
+      machineBusy: Number(
+        ((nextMachine.busy - machine.busy) / Math.max(1, nextMachine.total - machine.total)).toFixed(2),
+      ),
     });
     delay.reset();
     elu = nextElu;
@@ -57,7 +60,10 @@ export function startClientTrace(mongoUrl?: string) {
 
 function children(pid: string): string[] {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((child) => child !== '');
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((child) => child !== '');
   } catch {
     return [];
   }
@@ -83,7 +89,9 @@ function storeProcesses(mongoUrl?: string): { cpuMs(): { ferret: number; pg: num
   const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   const ferret = port ? pids.find((pid) => cmdline(pid).includes(`--listen-addr=127.0.0.1:${port}`)) : undefined;
   const pgPort = ferret ? /127\.0\.0\.1:(\d+)\/postgres/.exec(cmdline(ferret))?.[1] : undefined;
-  const postmaster = pgPort ? pids.find((pid) => /postgres/.test(cmdline(pid)) && cmdline(pid).includes(`-p ${pgPort}`)) : undefined;
+  const postmaster = pgPort
+    ? pids.find((pid) => /postgres/.test(cmdline(pid)) && cmdline(pid).includes(`-p ${pgPort}`))
+    : undefined;
   const cpuOf = (pid: string) => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

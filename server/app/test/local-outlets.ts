@@ -36,7 +36,11 @@ export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedM
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export interface ReceivedSms {
@@ -45,7 +49,12 @@ export interface ReceivedSms {
 }
 
 /** A Twilio-style SMS endpoint on loopback: records form posts; answers `status` (201 by default). */
-export async function startSmsProvider(): Promise<{ url: string; messages: ReceivedSms[]; status: { code: number }; close(): Promise<void> }> {
+export async function startSmsProvider(): Promise<{
+  url: string;
+  messages: ReceivedSms[];
+  status: { code: number };
+  close(): Promise<void>;
+}> {
   const messages: ReceivedSms[] = [];
   const status = { code: 201 };
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -53,7 +62,9 @@ export async function startSmsProvider(): Promise<{ url: string; messages: Recei
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       messages.push({ authorization: req.headers.authorization, form: Object.fromEntries(new URLSearchParams(body)) });
-      res.writeHead(status.code, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `SM${messages.length}` }));
+      res
+        .writeHead(status.code, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ sid: `SM${messages.length}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

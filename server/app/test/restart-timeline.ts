@@ -45,16 +45,27 @@ export function restartTimeline(text: string): string {
       const mine = window.filter((e) => e.user === user);
       const opened = mine.find((e) => e.kind === 'engine_open' && e.t >= listening);
       if (opened === undefined) continue;
-      const attempt = mine.filter((e) => (e.kind === 'attempt' || e.kind === 'open_socket') && e.t <= opened.t).at(-1)?.t;
+      const attempt = mine
+        .filter((e) => (e.kind === 'attempt' || e.kind === 'open_socket') && e.t <= opened.t)
+        .at(-1)?.t;
       const tcpAt = tcp.get(opened.port);
       const acceptAt = accepted.get(opened.port);
       const serverConnected = connectedAt.get(opened.port);
       const connected = mine.find((e) => e.kind === 'connect' && e.t >= opened.t)?.t;
       add('listening -> retry', attempt === undefined ? undefined : Math.max(0, attempt - listening));
       add('retry -> TCP connected', attempt !== undefined && tcpAt !== undefined ? tcpAt - attempt : undefined);
-      add('TCP connected -> accepted by the server', tcpAt !== undefined && acceptAt !== undefined ? acceptAt - tcpAt : undefined);
-      add('accepted -> socket.io connected (server)', acceptAt !== undefined && serverConnected !== undefined ? serverConnected - acceptAt : undefined);
-      add('server connected -> widget connect', serverConnected !== undefined && connected !== undefined ? connected - serverConnected : undefined);
+      add(
+        'TCP connected -> accepted by the server',
+        tcpAt !== undefined && acceptAt !== undefined ? acceptAt - tcpAt : undefined,
+      );
+      add(
+        'accepted -> socket.io connected (server)',
+        acceptAt !== undefined && serverConnected !== undefined ? serverConnected - acceptAt : undefined,
+      );
+      add(
+        'server connected -> widget connect',
+        serverConnected !== undefined && connected !== undefined ? connected - serverConnected : undefined,
+      );
       add('listening -> widget connect', connected === undefined ? undefined : connected - listening);
       if (connected === undefined) continue;
       for (const sent of mine.filter((e) => e.kind === 'emit' && e.t >= connected && e.t < connected + 5)) {
@@ -62,7 +73,10 @@ export function restartTimeline(text: string): string {
         const acked = own.find((e) => e.kind === 'ack_out' && e.clientId === sent.clientId && e.t >= sent.t - 5)?.t;
         const seen = mine.find((e) => e.kind === 'ack' && e.clientId === sent.clientId && e.t >= sent.t)?.t;
         add('resend -> server has it', arrived === undefined ? undefined : arrived - sent.t);
-        add('server has it -> ack sent (the turn)', arrived !== undefined && acked !== undefined ? acked - arrived : undefined);
+        add(
+          'server has it -> ack sent (the turn)',
+          arrived !== undefined && acked !== undefined ? acked - arrived : undefined,
+        );
         add('widget connect -> ack seen', seen === undefined ? undefined : seen - connected);
       }
     }
@@ -81,7 +95,9 @@ export function restartTimeline(text: string): string {
   for (const [name, values] of segments) {
     const sorted = [...values].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-    lines.push(`  ${name.padEnd(42)} n=${String(sorted.length).padStart(4)} p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms`);
+    lines.push(
+      `  ${name.padEnd(42)} n=${String(sorted.length).padStart(4)} p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms`,
+    );
   }
   return lines.join('\n');
 }

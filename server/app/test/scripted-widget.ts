@@ -73,7 +73,9 @@ export class ScriptedWidget {
       socket.io.on('reconnect_attempt', (attempt) => trace('attempt', { user: user(), attempt }));
       socket.io.on('reconnect_error', () => trace('refused', { user: user() }));
       socket.io.on('open', () => {
-        const port = (socket.io.engine?.transport as unknown as { ws?: { _socket?: { localPort?: number } } } | undefined)?.ws?._socket?.localPort;
+        const port = (
+          socket.io.engine?.transport as unknown as { ws?: { _socket?: { localPort?: number } } } | undefined
+        )?.ws?._socket?.localPort;
         trace('engine_open', { user: user(), port });
       });
       socket.on('session', () => trace('session', { user: user() }));
@@ -136,7 +138,8 @@ export class ScriptedWidget {
   private merge(items: readonly TranscriptItem[]): void {
     for (const item of items) {
       const held = this.items.get(item.seq);
-      if (held && (held.clientId !== item.clientId || JSON.stringify(held.message) !== JSON.stringify(item.message))) this.conflicting.push(item);
+      if (held && (held.clientId !== item.clientId || JSON.stringify(held.message) !== JSON.stringify(item.message)))
+        this.conflicting.push(item);
       this.items.set(item.seq, item);
       if (item.seq > this.lastSeq) this.lastSeq = item.seq;
       if (item.clientId !== null) {

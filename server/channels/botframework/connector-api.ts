@@ -29,15 +29,33 @@ export type SendActivity = (serviceUrl: string, conversationId: string, activity
 export function connectorApi(token: BotToken, serviceUrls: readonly ServiceUrlRule[]): SendActivity {
   return async (serviceUrl, conversationId, activity) => {
     if (!serviceUrlAllowed(serviceUrl, serviceUrls)) {
-      throw new SendFailure('permanent', 'service_url_not_allowed', `the conversation's serviceUrl (${originOf(serviceUrl)}) is not among BOTFRAMEWORK_SERVICE_URLS; the bot's token is not sent there`, undefined, 'activities');
+      throw new SendFailure(
+        'permanent',
+        'service_url_not_allowed',
+        `the conversation's serviceUrl (${originOf(serviceUrl)}) is not among BOTFRAMEWORK_SERVICE_URLS; the bot's token is not sent there`,
+        undefined,
+        'activities',
+      );
     }
     const bearer = await token.get();
     const url = `${serviceUrl.replace(/\/+$/, '')}/v3/conversations/${encodeURIComponent(conversationId)}/activities`;
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', redirect: 'error', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(activity), signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+      response = await fetch(url, {
+        method: 'POST',
+        redirect: 'error',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify(activity),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
     } catch (error) {
-      throw new SendFailure('transient', 'network', `the Bot Framework at ${originOf(serviceUrl)} could not be reached (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name})`, undefined, 'activities');
+      throw new SendFailure(
+        'transient',
+        'network',
+        `the Bot Framework at ${originOf(serviceUrl)} could not be reached (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name})`,
+        undefined,
+        'activities',
+      );
     }
     if (response.ok) {
       await response.body?.cancel();
@@ -48,9 +66,16 @@ export function connectorApi(token: BotToken, serviceUrls: readonly ServiceUrlRu
     const message = `the Bot Framework answered ${response.status} ${code}${typeof said.error?.message === 'string' ? `: ${said.error.message.slice(0, 200)}` : ''}`;
     const retryAfterMs = retryAfter(response.headers.get('retry-after'));
     if (response.status === 429 || (PASSING.has(response.status) && retryAfterMs !== undefined)) {
-      throw new SendFailure('rate_limited', String(response.status), message, retryAfterMs ?? THROTTLE_WAIT_MS, 'activities');
+      throw new SendFailure(
+        'rate_limited',
+        String(response.status),
+        message,
+        retryAfterMs ?? THROTTLE_WAIT_MS,
+        'activities',
+      );
     }
-    if (PASSING.has(response.status) || response.status >= 500) throw new SendFailure('transient', String(response.status), message, undefined, 'activities');
+    if (PASSING.has(response.status) || response.status >= 500)
+      throw new SendFailure('transient', String(response.status), message, undefined, 'activities');
     if (response.status === 401) {
       // The token may have been revoked or the app's password changed: the next attempt asks for a new one.
       token.forget(bearer);

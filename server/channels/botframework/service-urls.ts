@@ -22,9 +22,16 @@ export function serviceUrlRule(text: string): ServiceUrlRule {
   } catch {
     throw new Error(`"${text}" is not an origin such as https://smba.trafficmanager.net or https://*.botframework.com`);
   }
-  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') throw new Error(`"${text}" must be an origin only (scheme, host, port), without a path`);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`"${text}" must start with https:// (or http:// for a stand-in on this machine)`);
-  return { protocol: url.protocol, host: anySubdomain ? url.hostname.slice('wildcard.'.length) : url.hostname, anySubdomain, port: url.port };
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/')
+    throw new Error(`"${text}" must be an origin only (scheme, host, port), without a path`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`"${text}" must start with https:// (or http:// for a stand-in on this machine)`);
+  return {
+    protocol: url.protocol,
+    host: anySubdomain ? url.hostname.slice('wildcard.'.length) : url.hostname,
+    anySubdomain,
+    port: url.port,
+  };
 }
 
 /** Whether a serviceUrl may receive the bot's token: parsed as a URL, no credentials in it, its origin allowed. */
@@ -37,5 +44,10 @@ export function serviceUrlAllowed(serviceUrl: string, rules: readonly ServiceUrl
   }
   if (url.username || url.password) return false;
   const host = url.hostname.toLowerCase();
-  return rules.some((rule) => rule.protocol === url.protocol && rule.port === url.port && (rule.anySubdomain ? host.endsWith(`.${rule.host}`) : host === rule.host));
+  return rules.some(
+    (rule) =>
+      rule.protocol === url.protocol &&
+      rule.port === url.port &&
+      (rule.anySubdomain ? host.endsWith(`.${rule.host}`) : host === rule.host),
+  );
 }

@@ -55,13 +55,25 @@ export function teamsConnector(options: TeamsConnectorOptions): Connector {
       const { serviceUrl, channelId } = routingOf(raw);
       const claims = await options.checkToken(request.headers.authorization, channelId);
       // The token vouches for one serviceUrl: an activity naming another was not sent by the Bot Framework as it is.
-      if (serviceUrl === undefined || claims.serviceUrl !== serviceUrl) throw new HttpError(403, 'forbidden', 'The activity\'s serviceUrl is not the one the Bot Framework token was issued for.');
-      if (!serviceUrlAllowed(serviceUrl, options.serviceUrls)) throw new HttpError(403, 'forbidden', 'The activity\'s serviceUrl is not among BOTFRAMEWORK_SERVICE_URLS.');
+      if (serviceUrl === undefined || claims.serviceUrl !== serviceUrl)
+        throw new HttpError(
+          403,
+          'forbidden',
+          "The activity's serviceUrl is not the one the Bot Framework token was issued for.",
+        );
+      if (!serviceUrlAllowed(serviceUrl, options.serviceUrls))
+        throw new HttpError(403, 'forbidden', "The activity's serviceUrl is not among BOTFRAMEWORK_SERVICE_URLS.");
     },
     parse(body) {
       const activity = incomingActivitySchema.safeParse(body);
-      if (!activity.success) throw new HttpError(400, 'invalid_body', 'The body is not a Bot Framework activity (type, serviceUrl and conversation.id are needed).');
-      if (activity.data.type === 'message' && !activity.data.id) throw new HttpError(400, 'invalid_body', 'A message activity needs an id.');
+      if (!activity.success)
+        throw new HttpError(
+          400,
+          'invalid_body',
+          'The body is not a Bot Framework activity (type, serviceUrl and conversation.id are needed).',
+        );
+      if (activity.data.type === 'message' && !activity.data.id)
+        throw new HttpError(400, 'invalid_body', 'A message activity needs an id.');
       return toInbound(activity.data);
     },
     admitTrigger(user, dialogId) {
@@ -76,7 +88,14 @@ export function teamsConnector(options: TeamsConnectorOptions): Connector {
     },
     async send(address, part) {
       const reference = await options.reference(address);
-      if (!reference) throw new SendFailure('permanent', 'no_reference', 'the bot has no conversation with this Teams user yet: a user must install the bot or write to it first', undefined, 'activities');
+      if (!reference)
+        throw new SendFailure(
+          'permanent',
+          'no_reference',
+          'the bot has no conversation with this Teams user yet: a user must install the bot or write to it first',
+          undefined,
+          'activities',
+        );
       await options.sendActivity(reference.serviceUrl, address, toActivity(part));
     },
   };
@@ -86,7 +105,10 @@ export function teamsConnector(options: TeamsConnectorOptions): Connector {
 function routingOf(raw: Buffer): { serviceUrl?: string; channelId?: string } {
   try {
     const body = JSON.parse(raw.toString('utf8')) as { serviceUrl?: unknown; channelId?: unknown };
-    return { ...(typeof body.serviceUrl === 'string' ? { serviceUrl: body.serviceUrl } : {}), ...(typeof body.channelId === 'string' ? { channelId: body.channelId } : {}) };
+    return {
+      ...(typeof body.serviceUrl === 'string' ? { serviceUrl: body.serviceUrl } : {}),
+      ...(typeof body.channelId === 'string' ? { channelId: body.channelId } : {}),
+    };
   } catch {
     return {};
   }
@@ -95,18 +117,33 @@ function routingOf(raw: Buffer): { serviceUrl?: string; channelId?: string } {
 /** A rendered part as a Teams message: text, a hero card for an image or buttons, suggested actions for quick replies. */
 export function toActivity(part: RenderedPart): OutgoingActivity {
   if (part.kind === 'image') {
-    return { type: 'message', attachments: [heroCard({ images: [{ url: part.url }], ...(part.caption ? { text: part.caption } : {}), ...buttonsOf(part.buttons) })] };
+    return {
+      type: 'message',
+      attachments: [
+        heroCard({
+          images: [{ url: part.url }],
+          ...(part.caption ? { text: part.caption } : {}),
+          ...buttonsOf(part.buttons),
+        }),
+      ],
+    };
   }
-  if (part.buttons && part.buttons.length > 0) return { type: 'message', attachments: [heroCard({ text: part.text, ...buttonsOf(part.buttons) })] };
+  if (part.buttons && part.buttons.length > 0)
+    return { type: 'message', attachments: [heroCard({ text: part.text, ...buttonsOf(part.buttons) })] };
   return {
     type: 'message',
     text: part.text,
     textFormat: 'plain',
-    ...(part.quickReplies && part.quickReplies.length > 0 ? { suggestedActions: { actions: part.quickReplies.map((title) => ({ type: 'imBack', title, value: title })) } } : {}),
+    ...(part.quickReplies && part.quickReplies.length > 0
+      ? { suggestedActions: { actions: part.quickReplies.map((title) => ({ type: 'imBack', title, value: title })) } }
+      : {}),
   };
 }
 
-const heroCard = (content: Record<string, unknown>) => ({ contentType: 'application/vnd.microsoft.card.hero', content });
+const heroCard = (content: Record<string, unknown>) => ({
+  contentType: 'application/vnd.microsoft.card.hero',
+  content,
+});
 
 function buttonsOf(buttons: readonly RenderedButton[] | undefined): { buttons?: unknown[] } {
   if (!buttons || buttons.length === 0) return {};
@@ -115,13 +152,24 @@ function buttonsOf(buttons: readonly RenderedButton[] | undefined): { buttons?: 
       button.kind === 'url'
         ? { type: 'openUrl', title: button.title, value: button.url }
         : // messageBack: the title shows in the chat as the user's answer; the value names the choice exactly.
-          { type: 'messageBack', title: button.title, text: button.title, displayText: button.title, value: { choice: button.id } },
+          {
+            type: 'messageBack',
+            title: button.title,
+            text: button.title,
+            displayText: button.title,
+            value: { choice: button.id },
+          },
     ),
   };
 }
 
 /** A user's conversation reference from their stored facts (see TEAMS_FACTS). */
-export function referenceFrom(user: { readonly userData: Readonly<Record<string, unknown>>; readonly variables: Readonly<Record<string, unknown>> } | null): { serviceUrl: string } | null {
+export function referenceFrom(
+  user: {
+    readonly userData: Readonly<Record<string, unknown>>;
+    readonly variables: Readonly<Record<string, unknown>>;
+  } | null,
+): { serviceUrl: string } | null {
   const serviceUrl = user?.userData[TEAMS_FACTS.serviceUrl] ?? user?.variables[TEAMS_FACTS.serviceUrl];
   return typeof serviceUrl === 'string' ? { serviceUrl } : null;
 }

@@ -109,7 +109,11 @@ export interface Connector {
    * number that opted out), throwing an HttpError (409) that names the rule; called before the
    * trigger is stored. `user` is as stored, or null for a user who never wrote.
    */
-  admitTrigger?(user: Pick<UserRecord, 'lastMessageAt' | 'variables' | 'userData'> | null, dialogId: string, now: number): void;
+  admitTrigger?(
+    user: Pick<UserRecord, 'lastMessageAt' | 'variables' | 'userData'> | null,
+    dialogId: string,
+    now: number,
+  ): void;
   /**
    * A permanent SendFailure when the vendor's rules would refuse any message to this user now (a
    * closed WhatsApp window, an SMS opt-out): the message is given up without calling the vendor, and

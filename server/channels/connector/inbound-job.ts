@@ -32,7 +32,14 @@ const payloadSchema = z.object({ channel: z.string(), message: messageSchema });
 
 /** The durable job for one inbound event, stored by the webhook before it answers. */
 export function turnJob(id: string, channel: string, message: InboundMessage, now: number): NewJob {
-  return { id, kind: TURN_JOB, payload: { channel, message: { ...message } }, runAt: now, maxAttempts: TURN_ATTEMPTS, group: turnGroup(channel, channelUserId(channel, message.address)) };
+  return {
+    id,
+    kind: TURN_JOB,
+    payload: { channel, message: { ...message } },
+    runAt: now,
+    maxAttempts: TURN_ATTEMPTS,
+    group: turnGroup(channel, channelUserId(channel, message.address)),
+  };
 }
 
 export interface TurnJobOptions {
@@ -55,22 +62,43 @@ export function turnJobHandler(options: TurnJobOptions): (job: Job) => Promise<v
     const deps = options.deps();
     const userId = channelUserId(channel, message.address);
     order ??= new GroupOrder(deps.store);
-    return order.run(turnGroup(channel, userId), job, deps.clock.now(), () => runTurn(options, deps, channel, userId, message));
+    return order.run(turnGroup(channel, userId), job, deps.clock.now(), () =>
+      runTurn(options, deps, channel, userId, message),
+    );
   };
 }
 
-async function runTurn(options: TurnJobOptions, deps: AppDeps, channel: string, userId: string, message: z.infer<typeof messageSchema>): Promise<void> {
+async function runTurn(
+  options: TurnJobOptions,
+  deps: AppDeps,
+  channel: string,
+  userId: string,
+  message: z.infer<typeof messageSchema>,
+): Promise<void> {
   const connector = options.connectors.get(channel);
   if (!connector) {
-    deps.logger.warn({ event: 'channel_turn_dropped', channel, userId }, 'an event arrived for a channel that is no longer configured; it is not answered');
+    deps.logger.warn(
+      { event: 'channel_turn_dropped', channel, userId },
+      'an event arrived for a channel that is no longer configured; it is not answered',
+    );
     return;
   }
   if (connector.acknowledge && message.ack) {
-    await connector.acknowledge(message).catch((error: unknown) => deps.logger.warn({ event: 'channel_ack_failed', channel, userId, err: error }, `${channel} did not take the acknowledgement`));
+    await connector
+      .acknowledge(message)
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { event: 'channel_ack_failed', channel, userId, err: error },
+          `${channel} did not take the acknowledgement`,
+        ),
+      );
   }
   let user = await deps.store.getUser(userId);
   if (user && user.channelId !== channel) {
-    deps.logger.warn({ event: 'channel_user_conflict', channel, userId }, `user ${userId} belongs to channel ${user.channelId}; the event is not answered`);
+    deps.logger.warn(
+      { event: 'channel_user_conflict', channel, userId },
+      `user ${userId} belongs to channel ${user.channelId}; the event is not answered`,
+    );
     return;
   }
   const fresh = !user || (user.lastSeq === 0 && user.position === null);
@@ -81,7 +109,12 @@ async function runTurn(options: TurnJobOptions, deps: AppDeps, channel: string, 
   }
   const said = await userMessage(deps, connector, user, message);
   if (!said) return;
-  await handleUserMessage(deps, { userId, clientId: `${channel}:${message.eventId}`, message: said, ...(user ? { user } : {}) });
+  await handleUserMessage(deps, {
+    userId,
+    clientId: `${channel}:${message.eventId}`,
+    message: said,
+    ...(user ? { user } : {}),
+  });
 }
 
 /** Whether the vendor tells something about the user the store does not hold yet. */
@@ -90,7 +123,12 @@ function knowsMore(user: UserRecord, told: Readonly<Record<string, string>>): bo
 }
 
 /** The event as the user's message: a pressed button or an answer naming a choice becomes that choice. */
-async function userMessage(deps: AppDeps, connector: Connector, user: UserRecord | null, message: z.infer<typeof messageSchema>): Promise<UserMessage | null> {
+async function userMessage(
+  deps: AppDeps,
+  connector: Connector,
+  user: UserRecord | null,
+  message: z.infer<typeof messageSchema>,
+): Promise<UserMessage | null> {
   const { input } = message;
   if (input.kind === 'open') return { type: 'text', text: '/start' };
   if (input.kind === 'choice') {
@@ -100,14 +138,19 @@ async function userMessage(deps: AppDeps, connector: Connector, user: UserRecord
     if (!user || !Number.isSafeInteger(seq) || !Number.isSafeInteger(index) || seq < 1) return null;
     const [entry] = await deps.store.readTranscript(user.userId, seq - 1, 1);
     const choice = entry && entry.seq === seq && entry.from === 'bot' ? choicesOf(connector, entry)[index] : undefined;
-    if (!choice) deps.logger.info({ event: 'channel_choice_unknown', channel: connector.name, userId: user.userId }, 'a button of a message no longer stored was pressed; ignored');
+    if (!choice)
+      deps.logger.info(
+        { event: 'channel_choice_unknown', channel: connector.name, userId: user.userId },
+        'a button of a message no longer stored was pressed; ignored',
+      );
     return choice?.message ?? null;
   }
   if (user && user.lastSeq > 0) {
     const recent = await deps.store.readTranscript(user.userId, Math.max(0, user.lastSeq - LOOK_BACK), LOOK_BACK);
     const choices: Choice[] = [];
     // The bot's latest turn: its messages after the user's last entry.
-    for (let i = recent.length - 1; i >= 0 && recent[i]!.from === 'bot'; i--) choices.unshift(...choicesOf(connector, recent[i]!));
+    for (let i = recent.length - 1; i >= 0 && recent[i]!.from === 'bot'; i--)
+      choices.unshift(...choicesOf(connector, recent[i]!));
     const named = choiceByAnswer(input.text, choices);
     if (named) return named.message;
   }
@@ -117,4 +160,3 @@ async function userMessage(deps: AppDeps, connector: Connector, user: UserRecord
 function choicesOf(connector: Connector, entry: TranscriptEntry): readonly Choice[] {
   return renderMessage(entry.message as unknown as BotMessage, connector.capabilities, entry.seq).choices;
 }
-

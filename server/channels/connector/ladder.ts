@@ -11,9 +11,19 @@ export interface Capabilities {
   /** Longest caption under an image (0: an image carries no caption). */
   readonly captionMax: number;
   /** Reply buttons under a message (`url`: link buttons among them too). */
-  readonly buttons: { readonly max: number; readonly titleMax: number; readonly idMaxBytes: number; readonly url: boolean } | null;
+  readonly buttons: {
+    readonly max: number;
+    readonly titleMax: number;
+    readonly idMaxBytes: number;
+    readonly url: boolean;
+  } | null;
   /** A list to pick one row from (WhatsApp's list message): the next native form when there are more choices than buttons. */
-  readonly list: { readonly max: number; readonly titleMax: number; readonly idMaxBytes: number; readonly buttonTitle: string } | null;
+  readonly list: {
+    readonly max: number;
+    readonly titleMax: number;
+    readonly idMaxBytes: number;
+    readonly buttonTitle: string;
+  } | null;
   /** One-tap answers that send their title as text (Telegram's one-time reply keyboard). */
   readonly quickReplies: { readonly max: number; readonly titleMax: number } | null;
   /** Images sent as images (else as a line with their address). */
@@ -21,7 +31,9 @@ export interface Capabilities {
 }
 
 /** A button as rendered: a choice (answered by its id) or a link. */
-export type RenderedButton = { readonly kind: 'choice'; readonly title: string; readonly id: string } | { readonly kind: 'url'; readonly title: string; readonly url: string };
+export type RenderedButton =
+  | { readonly kind: 'choice'; readonly title: string; readonly id: string }
+  | { readonly kind: 'url'; readonly title: string; readonly url: string };
 
 /** One vendor message the connector sends, already within the channel's limits. */
 export type RenderedPart =
@@ -71,9 +83,14 @@ export const choiceId = (seq: number, index: number) => `${seq}.${index}`;
 export function plainText(markup: string): string {
   // Escaped characters (a template's value, such as a username with "_") stand aside while the markup goes.
   const escaped: string[] = [];
-  const held = markup.replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, (_, char: string) => `\u{F0000}${escaped.push(char) - 1}\u{F0001}`);
+  const held = markup.replace(
+    /\\([\\`*_{}[\]()#+\-.!|>~<])/g,
+    (_, char: string) => `\u{F0000}${escaped.push(char) - 1}\u{F0001}`,
+  );
   return held
-    .replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, (_, label: string, url: string) => (label && label !== url ? `${label} (${url})` : url))
+    .replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, (_, label: string, url: string) =>
+      label && label !== url ? `${label} (${url})` : url,
+    )
     .replace(/\*\*([^*]+)\*\*/g, '$1')
     .replace(/(^|[^*])\*([^*\n]+)\*/g, '$1$2')
     .replace(/`([^`]+)`/g, '$1')
@@ -132,50 +149,108 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
     const nativeLinks = caps.buttons?.url ? links.filter((link) => linkable(link.url)) : [];
     const textLinks = links.filter((link) => !nativeLinks.includes(link));
     const add = (titles: readonly string[]) =>
-      pending.forEach((p, i) => choices.push({ id: choiceId(seq, first + i), number: first + i + 1, title: titles[i]!, label: p.label, message: p.message }));
+      pending.forEach((p, i) =>
+        choices.push({
+          id: choiceId(seq, first + i),
+          number: first + i + 1,
+          title: titles[i]!,
+          label: p.label,
+          message: p.message,
+        }),
+      );
     const ids = pending.map((_, i) => choiceId(seq, first + i));
     const linkLines = textLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`);
-    const withLines = (text: string, lines: readonly string[]) => (lines.length === 0 ? text : `${text}\n\n${lines.join('\n')}`);
+    const withLines = (text: string, lines: readonly string[]) =>
+      lines.length === 0 ? text : `${text}\n\n${lines.join('\n')}`;
     const textMax = image ? caps.captionMax : caps.textMax;
 
     const quickOnly = quick.length > 0 && pending.length === quick.length;
     // Rung 1a: quick replies as themselves (one-time keyboard): answered by their title.
     if (quickOnly && caps.quickReplies && quick.length <= caps.quickReplies.max && !image && nativeLinks.length === 0) {
-      const titles = uniqueTitles(quick.map((q) => q.label), caps.quickReplies.titleMax, taken);
+      const titles = uniqueTitles(
+        quick.map((q) => q.label),
+        caps.quickReplies.titleMax,
+        taken,
+      );
       add(titles);
       parts.push({ kind: 'text', text: fitted(withLines(body, linkLines), caps.textMax), quickReplies: titles });
       return;
     }
     // Rung 1b: reply buttons (and link buttons where the channel has them).
     const buttonCaps = caps.buttons;
-    if (buttonCaps && pending.length + nativeLinks.length <= buttonCaps.max && (pending.length > 0 || nativeLinks.length > 0) && ids.every((id) => utf8Bytes(id) <= buttonCaps.idMaxBytes)) {
+    if (
+      buttonCaps &&
+      pending.length + nativeLinks.length <= buttonCaps.max &&
+      (pending.length > 0 || nativeLinks.length > 0) &&
+      ids.every((id) => utf8Bytes(id) <= buttonCaps.idMaxBytes)
+    ) {
       if (quick.length > 0 && !quickOnly) degraded = true;
-      const titles = uniqueTitles([...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)], buttonCaps.titleMax, taken);
+      const titles = uniqueTitles(
+        [...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)],
+        buttonCaps.titleMax,
+        taken,
+      );
       add(titles);
       const rendered: RenderedButton[] = [
         ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
-        ...nativeLinks.map((link, i): RenderedButton => ({ kind: 'url', title: titles[pending.length + i]!, url: link.url })),
+        ...nativeLinks.map((link, i): RenderedButton => ({
+          kind: 'url',
+          title: titles[pending.length + i]!,
+          url: link.url,
+        })),
       ];
       pushBody(withLines(body, linkLines), textMax, image, rendered, alt);
       return;
     }
     if (pending.length === 0) {
       // Only links, none native: their lines.
-      pushBody(withLines(body, [...linkLines, ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`)]), textMax, image, undefined, alt);
+      pushBody(
+        withLines(body, [
+          ...linkLines,
+          ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`),
+        ]),
+        textMax,
+        image,
+        undefined,
+        alt,
+      );
       return;
     }
     degraded = true;
-    const allLinkLines = [...linkLines, ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`)];
+    const allLinkLines = [
+      ...linkLines,
+      ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`),
+    ];
     // Rung 2: a list.
     const listCaps = caps.list;
-    if (listCaps && pending.length <= listCaps.max && !image && ids.every((id) => utf8Bytes(id) <= listCaps.idMaxBytes)) {
-      const titles = uniqueTitles(pending.map((p) => p.label), listCaps.titleMax, taken);
+    if (
+      listCaps &&
+      pending.length <= listCaps.max &&
+      !image &&
+      ids.every((id) => utf8Bytes(id) <= listCaps.idMaxBytes)
+    ) {
+      const titles = uniqueTitles(
+        pending.map((p) => p.label),
+        listCaps.titleMax,
+        taken,
+      );
       add(titles);
-      parts.push({ kind: 'text', text: fitted(withLines(body, allLinkLines), caps.textMax), list: { button: listCaps.buttonTitle, rows: pending.map((_, i) => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })) } });
+      parts.push({
+        kind: 'text',
+        text: fitted(withLines(body, allLinkLines), caps.textMax),
+        list: {
+          button: listCaps.buttonTitle,
+          rows: pending.map((_, i) => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
+        },
+      });
       return;
     }
     // Rung 3: numbered text, answered by number or title; split over several messages when long.
-    const titles = uniqueTitles(pending.map((p) => p.label), NUMBERED_TITLE_MAX, taken);
+    const titles = uniqueTitles(
+      pending.map((p) => p.label),
+      NUMBERED_TITLE_MAX,
+      taken,
+    );
     add(titles);
     const lines = [...titles.map((title, i) => `${first + i + 1}. ${title}`), ...allLinkLines];
     const whole = withLines(body, lines);
@@ -198,13 +273,26 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
   const pushBody = (text: string, max: number, image?: string, buttons?: readonly RenderedButton[], alt?: string) => {
     if (image) {
       const caption = truncate(text, caps.captionMax);
-      parts.push({ kind: 'image', url: image, ...(alt ? { alt } : {}), ...(caption ? { caption } : {}), ...(buttons?.length ? { buttons } : {}) });
+      parts.push({
+        kind: 'image',
+        url: image,
+        ...(alt ? { alt } : {}),
+        ...(caption ? { caption } : {}),
+        ...(buttons?.length ? { buttons } : {}),
+      });
     } else parts.push({ kind: 'text', text: fitted(text, max), ...(buttons?.length ? { buttons } : {}) });
   };
 
   switch (message.type) {
     case 'text':
-      block(plainText(message.text), message.buttons ?? [], (message.quickReplies ?? []).map((q) => ({ label: q.label, message: { type: 'postback', label: q.label, payload: q.payload } })));
+      block(
+        plainText(message.text),
+        message.buttons ?? [],
+        (message.quickReplies ?? []).map((q) => ({
+          label: q.label,
+          message: { type: 'postback', label: q.label, payload: q.payload },
+        })),
+      );
       break;
     case 'notice':
       parts.push({ kind: 'text', text: fitted(message.text, caps.textMax) });
@@ -213,7 +301,10 @@ export function renderMessage(message: BotMessage, caps: Capabilities, seq: numb
       if (caps.images) parts.push({ kind: 'image', url: message.url, ...(message.alt ? { alt: message.alt } : {}) });
       else {
         degraded = true;
-        parts.push({ kind: 'text', text: fitted(message.alt ? `${message.alt}: ${message.url}` : message.url, caps.textMax) });
+        parts.push({
+          kind: 'text',
+          text: fitted(message.alt ? `${message.alt}: ${message.url}` : message.url, caps.textMax),
+        });
       }
       break;
     case 'carousel':
@@ -240,7 +331,9 @@ function fitted(text: string, max: number): string {
 export function choiceByAnswer(text: string, choices: readonly Choice[]): Choice | undefined {
   const answer = text.trim().toLowerCase();
   if (answer === '') return undefined;
-  const named = choices.findLast((c) => c.title.toLowerCase() === answer) ?? choices.findLast((c) => c.label.trim().toLowerCase() === answer);
+  const named =
+    choices.findLast((c) => c.title.toLowerCase() === answer) ??
+    choices.findLast((c) => c.label.trim().toLowerCase() === answer);
   if (named) return named;
   const number = /^(\d{1,4})\.?$/.exec(answer)?.[1];
   return number === undefined ? undefined : choices.findLast((c) => c.number === Number(number));

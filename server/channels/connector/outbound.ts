@@ -42,7 +42,12 @@ export function addressOf(connector: string, userId: string): string {
 export function connectorDelivery(connector: Connector, now: () => number): Delivery {
   const admit = connector.admitTrigger?.bind(connector);
   return {
-    ...(admit ? { admitTrigger: (user, _channelId, dialogId, at) => admit(user, dialogId, at) } satisfies Pick<Delivery, 'admitTrigger'> : {}),
+    ...(admit
+      ? ({ admitTrigger: (user, _channelId, dialogId, at) => admit(user, dialogId, at) } satisfies Pick<
+          Delivery,
+          'admitTrigger'
+        >)
+      : {}),
     handOff(user, turn) {
       const jobs: NewJob[] = [];
       for (let seq = turn.firstSeq; seq <= turn.lastSeq; seq++) {
@@ -99,10 +104,18 @@ export function sendJobHandler(options: SendJobOptions): (job: Job) => Promise<v
   };
 }
 
-async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof sendSchema>, group: string): Promise<void | { deferUntil: number }> {
+async function send(
+  options: SendJobOptions,
+  job: Job,
+  payload: z.infer<typeof sendSchema>,
+  group: string,
+): Promise<void | { deferUntil: number }> {
   const connector = options.connectors.get(payload.channel);
   if (!connector) {
-    options.logger.warn({ event: 'channel_send_dropped', channel: payload.channel, userId: payload.user }, 'a message was stored for a channel that is no longer configured; it stays in the transcript');
+    options.logger.warn(
+      { event: 'channel_send_dropped', channel: payload.channel, userId: payload.user },
+      'a message was stored for a channel that is no longer configured; it stays in the transcript',
+    );
     return;
   }
   const [entry] = await options.store.readTranscript(payload.user, payload.seq - 1, 1);
@@ -110,7 +123,16 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
   if (!entry || entry.seq !== payload.seq || entry.from !== 'bot' || entry.at !== payload.at) return;
   const rendered = renderMessage(entry.message as unknown as BotMessage, connector.capabilities, payload.seq);
   if (rendered.degraded && payload.from === 0) {
-    options.logger.info({ event: 'channel_degraded', channel: connector.name, userId: payload.user, seq: payload.seq, kind: String(entry.message.type) }, 'a message did not fit the channel\'s native form and was sent in a simpler one');
+    options.logger.info(
+      {
+        event: 'channel_degraded',
+        channel: connector.name,
+        userId: payload.user,
+        seq: payload.seq,
+        kind: String(entry.message.type),
+      },
+      "a message did not fit the channel's native form and was sent in a simpler one",
+    );
   }
   if (connector.refuseSend && payload.from === 0) {
     const refusal = connector.refuseSend(await options.store.getUser(payload.user), options.now());
@@ -125,29 +147,56 @@ async function send(options: SendJobOptions, job: Job, payload: z.infer<typeof s
     try {
       await connector.send(address, rendered.parts[part]!);
     } catch (error) {
-      const failure = error instanceof SendFailure ? error : new SendFailure('transient', 'network', error instanceof Error ? error.message : String(error));
+      const failure =
+        error instanceof SendFailure
+          ? error
+          : new SendFailure('transient', 'network', error instanceof Error ? error.message : String(error));
       if (failure.kind === 'permanent') {
         await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
         throw new JobGivenUp(`${connector.name} refused the message (${failure.vendorCode}): ${failure.message}`);
       }
       const waitMs = failure.kind === 'rate_limited' ? Math.max(1000, failure.retryAfterMs ?? 1000) : undefined;
       if (failure.kind === 'rate_limited') {
-        options.logger.warn({ event: 'channel_rate_limited', channel: connector.name, userId: payload.user, vendorCode: failure.vendorCode, retryAfterMs: waitMs }, `${connector.name} asked to wait before sending more`);
+        options.logger.warn(
+          {
+            event: 'channel_rate_limited',
+            channel: connector.name,
+            userId: payload.user,
+            vendorCode: failure.vendorCode,
+            retryAfterMs: waitMs,
+          },
+          `${connector.name} asked to wait before sending more`,
+        );
       }
       if (part === payload.from) {
         if (waitMs !== undefined) return { deferUntil: options.now() + waitMs };
         // The last attempt: the message is given up, and said so as a permanent refusal is.
-        if (job.attempts >= job.maxAttempts) await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
+        if (job.attempts >= job.maxAttempts)
+          await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
         throw failure;
       }
       // Parts before this one have left: the rest goes on in a job of its own, next in the group.
-      await options.scheduler.schedule({ id: `${job.id}:${part}`, kind: SEND_JOB, payload: { ...payload, from: part }, runAt: options.now() + (waitMs ?? 1000), maxAttempts: SEND_ATTEMPTS, group });
+      await options.scheduler.schedule({
+        id: `${job.id}:${part}`,
+        kind: SEND_JOB,
+        payload: { ...payload, from: part },
+        runAt: options.now() + (waitMs ?? 1000),
+        maxAttempts: SEND_ATTEMPTS,
+        group,
+      });
       return;
     }
   }
 }
 
-async function givenUp(options: SendJobOptions, connector: Connector, userId: string, seq: number, failure: SendFailure, duration: number): Promise<void> {
+async function givenUp(
+  options: SendJobOptions,
+  connector: Connector,
+  userId: string,
+  seq: number,
+  failure: SendFailure,
+  duration: number,
+): Promise<void> {
   options.logger.warn(
     { event: 'channel_send_refused', channel: connector.name, userId, vendorCode: failure.vendorCode },
     `${connector.name} refused a message for good (${failure.vendorCode}: ${failure.message}); it is not sent again`,
@@ -166,10 +215,26 @@ async function givenUp(options: SendJobOptions, connector: Connector, userId: st
         duration,
       },
     })
-    .catch((error: unknown) => options.logger.error({ event: 'integration_log_failed', err: error }, 'could not write the integration log'));
+    .catch((error: unknown) =>
+      options.logger.error({ event: 'integration_log_failed', err: error }, 'could not write the integration log'),
+    );
   const events = options.events?.();
   if (!events?.wanted().has('message.undelivered')) return;
   await events
-    .emit({ userId, channelId: connector.name }, [{ kind: 'message.undelivered', data: { channel: connector.name, seq, vendorCode: failure.vendorCode, message: failure.message } }], options.now())
-    .catch((error: unknown) => options.logger.error({ event: 'event_emit_failed', err: error }, 'could not record message.undelivered for subscribers'));
+    .emit(
+      { userId, channelId: connector.name },
+      [
+        {
+          kind: 'message.undelivered',
+          data: { channel: connector.name, seq, vendorCode: failure.vendorCode, message: failure.message },
+        },
+      ],
+      options.now(),
+    )
+    .catch((error: unknown) =>
+      options.logger.error(
+        { event: 'event_emit_failed', err: error },
+        'could not record message.undelivered for subscribers',
+      ),
+    );
 }

@@ -31,14 +31,24 @@ export interface WebhookOptions {
 export function webhookHandler(options: WebhookOptions): WebhookHandler {
   return async (request) => {
     const connector = options.connectors.get(request.connector.toLowerCase());
-    if (!connector) throw new HttpError(404, 'not_found', `There is no channel named "${request.connector.slice(0, 64)}" on this bot; channels are configured in the environment (docs/channels.md).`);
+    if (!connector)
+      throw new HttpError(
+        404,
+        'not_found',
+        `There is no channel named "${request.connector.slice(0, 64)}" on this bot; channels are configured in the environment (docs/channels.md).`,
+      );
     if (request.method === 'GET' && connector.handshake) {
       const answer = connector.handshake(request);
       return { status: answer.status, body: answer.body, text: true };
     }
     if (request.method !== 'POST') {
       const allow = connector.handshake ? 'GET, POST' : 'POST';
-      throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; the vendor POSTs its events.`, { allow });
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed here; the vendor POSTs its events.`,
+        { allow },
+      );
     }
     const raw = await request.readBody(connector.maxBodyBytes);
     await connector.verify(request, raw);
@@ -53,7 +63,12 @@ export function webhookHandler(options: WebhookOptions): WebhookHandler {
 }
 
 async function accept(options: WebhookOptions, connector: Connector, message: InboundMessage): Promise<void> {
-  if (message.eventId === '' || message.eventId.length > 256 || message.address === '' || message.address.length > 200) {
+  if (
+    message.eventId === '' ||
+    message.eventId.length > 256 ||
+    message.address === '' ||
+    message.address.length > 200
+  ) {
     throw new HttpError(400, 'invalid_body', 'The event has no usable id or sender.');
   }
   // As the other channels: a user's text is at most MAX_TEXT_BYTES (a vendor counts characters, which may be more bytes).
@@ -61,7 +76,12 @@ async function accept(options: WebhookOptions, connector: Connector, message: In
     message = { ...message, input: { kind: 'text', text: truncate(message.input.text, MAX_TEXT_BYTES, utf8Bytes) } };
   }
   const now = options.now();
-  const accepted = await options.inbox.accept({ channel: connector.name, eventId: message.eventId, jobId: orderedJobId(TURN_JOB, now), receivedAt: now });
+  const accepted = await options.inbox.accept({
+    channel: connector.name,
+    eventId: message.eventId,
+    jobId: orderedJobId(TURN_JOB, now),
+    receivedAt: now,
+  });
   const job = turnJob(accepted.jobId, connector.name, message, now);
   if (accepted.fresh) return void (await options.scheduler.schedule(job));
   // A copy seen before: its job is there, unless the first copy's process stopped between the two writes
@@ -74,7 +94,10 @@ async function accept(options: WebhookOptions, connector: Connector, message: In
 /** How to read this request's body: the connector's format, or (json-or-form) the one its Content-Type names. */
 function bodyFormat(connector: Connector, request: WebhookRequest): 'json' | 'form' {
   if (connector.bodyFormat !== 'json-or-form') return connector.bodyFormat;
-  const type = String(request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';', 1)[0]!
+    .trim()
+    .toLowerCase();
   return type === 'application/x-www-form-urlencoded' ? 'form' : 'json';
 }
 
@@ -89,6 +112,12 @@ function parseBody(format: 'json' | 'form', raw: Buffer): unknown {
     throw new HttpError(400, 'invalid_body', 'The request body is not valid JSON.');
   }
   const excess = checkJsonBounds(body, DEFAULT_JSON_BOUNDS);
-  if (excess) throw new HttpError(413, 'payload_too_large', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  if (excess)
+    throw new HttpError(
+      413,
+      'payload_too_large',
+      `The request body is refused because ${describeJsonExcess(excess)}.`,
+      { limit: excess.limit, max: excess.max },
+    );
   return body;
 }

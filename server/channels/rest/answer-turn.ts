@@ -20,7 +20,8 @@ export interface Located {
 }
 
 /** What a turn's input came to: a message's stored seq, or an event run now or before. */
-export type Ran = { readonly seq: number; readonly duplicate: boolean } | { readonly event: true; readonly duplicate: boolean };
+export type Ran =
+  { readonly seq: number; readonly duplicate: boolean } | { readonly event: true; readonly duplicate: boolean };
 
 /** The answer's body (README and the OpenAPI document list its fields). */
 export interface TurnAnswer extends Collected {
@@ -84,7 +85,12 @@ export interface Bounds {
  * fails, or the cap passes (the turn's deadline has then passed too, so nothing of it is stored
  * after). True when all the work is done.
  */
-async function settleFor(flight: Flight, work: Promise<unknown>, bounds: Bounds, turnDeadlineMs: number): Promise<boolean> {
+async function settleFor(
+  flight: Flight,
+  work: Promise<unknown>,
+  bounds: Bounds,
+  turnDeadlineMs: number,
+): Promise<boolean> {
   if (await within(work, bounds.wait)) return true;
   if (flight.ran !== undefined) return false;
   if (!(await within(Promise.race([flight.known, work]), bounds.cap))) throw new DeadlinePassed(turnDeadlineMs);
@@ -97,7 +103,9 @@ async function within(work: Promise<unknown>, deadline: number): Promise<boolean
   try {
     return await Promise.race([
       work.then(() => true),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now())))),
+      new Promise<boolean>(
+        (resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()))),
+      ),
     ]);
   } finally {
     clearTimeout(timer);
@@ -111,7 +119,14 @@ async function within(work: Promise<unknown>, deadline: number): Promise<boolean
  * stored; the rest is then called back or polled. A message not stored by then is waited for
  * until the cap (settleFor). Callers run one at a time per user.
  */
-export async function answerTurn(deps: AppDeps, located: Located, input: Inbound, opened: boolean, bounds: Bounds, flight: Flight): Promise<TurnAnswer> {
+export async function answerTurn(
+  deps: AppDeps,
+  located: Located,
+  input: Inbound,
+  opened: boolean,
+  bounds: Bounds,
+  flight: Flight,
+): Promise<TurnAnswer> {
   const { userId, delivery, channel } = located;
   const turnDeadlineMs = deps.turnDeadlineMs ?? DEFAULT_TURN_DEADLINE_MS;
   // Its turn's deadline passed while it waited behind the same user's earlier request: nothing runs.
@@ -124,12 +139,19 @@ export async function answerTurn(deps: AppDeps, located: Located, input: Inbound
     // Sync integration steps run as the user's next tasks: their answers belong to this turn too.
     await deps.turns.idle(userId);
   })();
-  work.then(() => flight.settle(), (error: unknown) => flight.settle(error ?? new Error('the turn failed')));
+  work.then(
+    () => flight.settle(),
+    (error: unknown) => flight.settle(error ?? new Error('the turn failed')),
+  );
   // Whatever the turn comes to after the request is answered is logged here (a deadline that passed
   // was logged where the turn ran, app/turn-deadline.ts: one line for it).
   let answered = false;
   work.catch((error: unknown) => {
-    if (answered && !(error instanceof DeadlinePassed)) deps.logger.error({ event: 'rest_turn_failed', channel: channel.name, userId, err: error }, 'a REST channel turn failed after its answer');
+    if (answered && !(error instanceof DeadlinePassed))
+      deps.logger.error(
+        { event: 'rest_turn_failed', channel: channel.name, userId, err: error },
+        'a REST channel turn failed after its answer',
+      );
   });
   try {
     // (A failure before the answer made this throw: the request's own error answer.)
@@ -139,7 +161,8 @@ export async function answerTurn(deps: AppDeps, located: Located, input: Inbound
     const ran = flight.ran;
     if (ran === undefined) return { messages: held.messages, events: held.events, complete: false };
     // Sent before: nothing ran now, and the answer is what the first one was.
-    if (ran.duplicate) return { ...stamp(ran), ...(await resendReplies(deps, userId, input.clientId, ran)), complete: done };
+    if (ran.duplicate)
+      return { ...stamp(ran), ...(await resendReplies(deps, userId, input.clientId, ran)), complete: done };
     return { ...stamp(ran), messages: held.messages, events: held.events, complete: done };
   } finally {
     if (!held) release();
@@ -150,7 +173,13 @@ export async function answerTurn(deps: AppDeps, located: Located, input: Inbound
  * A resend of a clientId whose first request is still on its way in this process: it
  * waits for that one's work, not behind it, and within its own bounds (settleFor).
  */
-export async function answerResend(deps: AppDeps, userId: string, clientId: string, bounds: Bounds, flight: Flight): Promise<TurnAnswer> {
+export async function answerResend(
+  deps: AppDeps,
+  userId: string,
+  clientId: string,
+  bounds: Bounds,
+  flight: Flight,
+): Promise<TurnAnswer> {
   const done = await settleFor(flight, flight.done, bounds, deps.turnDeadlineMs ?? DEFAULT_TURN_DEADLINE_MS);
   const ran = flight.ran;
   if (ran === undefined) return { messages: [], events: [], complete: false };
@@ -161,14 +190,34 @@ function stamp(ran: Ran): { seq?: number; duplicate: boolean } {
   return 'seq' in ran ? { seq: ran.seq, duplicate: ran.duplicate } : { duplicate: ran.duplicate };
 }
 
-async function runInput(deps: AppDeps, userId: string, input: Inbound, told: Pick<UserInput, 'startBy' | 'stored'>): Promise<Ran> {
+async function runInput(
+  deps: AppDeps,
+  userId: string,
+  input: Inbound,
+  told: Pick<UserInput, 'startBy' | 'stored'>,
+): Promise<Ran> {
   switch (input.type) {
     case 'text':
-      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'text', text: input.text }, ...told });
+      return handleUserMessage(deps, {
+        userId,
+        clientId: input.clientId,
+        message: { type: 'text', text: input.text },
+        ...told,
+      });
     case 'button':
-      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'postback', label: input.label, payload: input.payload }, ...told });
+      return handleUserMessage(deps, {
+        userId,
+        clientId: input.clientId,
+        message: { type: 'postback', label: input.label, payload: input.payload },
+        ...told,
+      });
     case 'dialog':
-      return handleUserMessage(deps, { userId, clientId: input.clientId, message: { type: 'dialog', label: input.label, dialogId: input.dialogId }, ...told });
+      return handleUserMessage(deps, {
+        userId,
+        clientId: input.clientId,
+        message: { type: 'dialog', label: input.label, dialogId: input.dialogId },
+        ...told,
+      });
     case 'event': {
       // The event's record is written with what the event changes: a resend finds it and changes nothing.
       const adjust = markEvent(input.clientId);
@@ -178,7 +227,12 @@ async function runInput(deps: AppDeps, userId: string, input: Inbound, told: Pic
             await setUserData(deps, userId, input.fields, adjust);
             break;
           case 'startDialog':
-            await startDialog(deps, { userId, dialogId: input.dialogId, ...(input.data ? { data: input.data } : {}), adjust });
+            await startDialog(deps, {
+              userId,
+              dialogId: input.dialogId,
+              ...(input.data ? { data: input.data } : {}),
+              adjust,
+            });
             break;
           case 'pageEvent':
             await handlePageEvent(deps, { userId, name: input.name, payload: input.payload ?? {}, adjust });
@@ -214,7 +268,9 @@ async function resendReplies(deps: AppDeps, userId: string, clientId: string, ra
     until = marks[index + 1]?.after ?? Infinity;
   }
   const own = 'seq' in ran ? ran.seq : undefined;
-  const later = (await readMissed(deps, userId, opening ? 0 : from)).filter((entry) => entry.seq <= until && entry.seq !== own);
+  const later = (await readMissed(deps, userId, opening ? 0 : from)).filter(
+    (entry) => entry.seq <= until && entry.seq !== own,
+  );
   const next = later.findIndex((entry) => entry.from === 'user' && (own === undefined || entry.seq > own));
   return { messages: (next === -1 ? later : later.slice(0, next)).map(toItem), events: [] };
 }

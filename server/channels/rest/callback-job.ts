@@ -28,13 +28,31 @@ export function callbackJobId(now: number): string {
   return `rest_callback:${lastStamp.toString(36).padStart(10, '0')}:${(arrivals++).toString(36).padStart(8, '0')}:${randomUUID()}`;
 }
 
-const itemSchema = z.object({ seq: z.number(), from: z.enum(['user', 'bot']), at: z.string(), clientId: z.string().nullable(), message: z.record(z.string(), z.unknown()) });
+const itemSchema = z.object({
+  seq: z.number(),
+  from: z.enum(['user', 'bot']),
+  at: z.string(),
+  clientId: z.string().nullable(),
+  message: z.record(z.string(), z.unknown()),
+});
 const eventsSchema = z.array(z.object({ name: z.string(), payload: z.record(z.string(), z.unknown()) }));
 /** What a callback sends: the bot's messages in order, then its events. */
-const payloadSchema = z.object({ channel: z.string(), user: z.string(), messages: z.array(itemSchema), events: eventsSchema });
+const payloadSchema = z.object({
+  channel: z.string(),
+  user: z.string(),
+  messages: z.array(itemSchema),
+  events: eventsSchema,
+});
 export type CallbackPayload = z.infer<typeof payloadSchema>;
 /** A job stored with its turn names the turn's entries instead (their seqs and time), read when it runs. */
-const refSchema = z.object({ channel: z.string(), user: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int(), at: z.number(), events: eventsSchema });
+const refSchema = z.object({
+  channel: z.string(),
+  user: z.string(),
+  firstSeq: z.number().int(),
+  lastSeq: z.number().int(),
+  at: z.number(),
+  events: eventsSchema,
+});
 export type CallbackRef = z.infer<typeof refSchema>;
 
 /**
@@ -47,7 +65,12 @@ export class CallbackRefused extends Error {
 }
 
 /** Sends one HTTP request through the product's SSRF-guarded client (INTEGRATION_ALLOWED_HOSTS applies); main.ts wires it. */
-export type CallbackSender = (request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
+export type CallbackSender = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}) => Promise<{ status: number }>;
 
 export interface CallbackJobOptions {
   readonly store: Store;
@@ -77,7 +100,10 @@ export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => P
     }
     const channel = options.channels.get(payload.channel);
     if (!channel?.callbackUrl) {
-      options.logger.warn({ event: 'callback_dropped', channel: payload.channel, userId: payload.user }, 'a callback was stored for a channel that no longer has a callbackUrl; it is readable with GET …/messages');
+      options.logger.warn(
+        { event: 'callback_dropped', channel: payload.channel, userId: payload.user },
+        'a callback was stored for a channel that no longer has a callbackUrl; it is readable with GET …/messages',
+      );
       return;
     }
     const body = JSON.stringify(payload);
@@ -86,7 +112,11 @@ export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => P
     try {
       response = await options.send({
         url: channel.callbackUrl,
-        headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signCallback(channel.key, timestamp, body) },
+        headers: {
+          'content-type': 'application/json',
+          'x-timestamp': timestamp,
+          'x-signature': signCallback(channel.key, timestamp, body),
+        },
         body,
         timeoutMs: CALLBACK_TIMEOUT_MS,
       });
@@ -94,12 +124,18 @@ export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => P
       if (!(error instanceof CallbackRefused)) throw error;
       // Not a passing fault: 20 minutes of retries would change nothing. Said once per callback, loudly.
       options.logger.error(
-        { event: 'callback_refused', channel: channel.name, userId: payload.user, setting: 'INTEGRATION_ALLOWED_HOSTS' },
+        {
+          event: 'callback_refused',
+          channel: channel.name,
+          userId: payload.user,
+          setting: 'INTEGRATION_ALLOWED_HOSTS',
+        },
         `REST channel "${channel.name}": its callbackUrl is refused: ${error.message} This callback is given up without retrying; the channel can still read it with GET …/messages. Change the channel's callbackUrl in REST_CHANNELS, or list its host in INTEGRATION_ALLOWED_HOSTS.`,
       );
       throw new JobGivenUp(`the callbackUrl of channel "${channel.name}" is refused: ${error.message}`);
     }
-    if (response.status < 200 || response.status >= 300) throw new Error(`the channel's callback URL answered HTTP ${response.status}`);
+    if (response.status < 200 || response.status >= 300)
+      throw new Error(`the channel's callback URL answered HTTP ${response.status}`);
   };
 }
 
@@ -107,7 +143,9 @@ export function callbackJobHandler(options: CallbackJobOptions): (job: Job) => P
 async function resolve(store: Store, ref: CallbackRef): Promise<CallbackPayload> {
   const count = ref.lastSeq - ref.firstSeq + 1;
   const entries = count > 0 ? await store.readTranscript(ref.user, ref.firstSeq - 1, count) : [];
-  const messages = entries.filter((entry) => entry.from === 'bot' && entry.seq <= ref.lastSeq && entry.at === ref.at).map(toItem);
+  const messages = entries
+    .filter((entry) => entry.from === 'bot' && entry.seq <= ref.lastSeq && entry.at === ref.at)
+    .map(toItem);
   // Events are sent only with the turn's messages, or when the turn said nothing: a turn that never committed leaves both out.
   const committed = messages.length > 0 || count <= 0;
   return { channel: ref.channel, user: ref.user, messages, events: committed ? ref.events : [] };

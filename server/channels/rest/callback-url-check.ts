@@ -10,7 +10,11 @@ export type RefusalCheck = (url: string) => Promise<{ readonly message: string }
  * and the settings to change, rather than callbacks that fail one by one later. Resolves once
  * every channel is checked; never rejects.
  */
-export async function warnRefusedCallbacks(channels: readonly RestChannel[], refusal: RefusalCheck, logger: Logger): Promise<void> {
+export async function warnRefusedCallbacks(
+  channels: readonly RestChannel[],
+  refusal: RefusalCheck,
+  logger: Logger,
+): Promise<void> {
   await Promise.all(
     channels.map(async (channel) => {
       if (!channel.callbackUrl) return;
@@ -19,7 +23,12 @@ export async function warnRefusedCallbacks(channels: readonly RestChannel[], ref
       // The host only: a URL may carry credentials.
       const host = new URL(channel.callbackUrl).host;
       logger.warn(
-        { event: 'callback_url_refused', channel: channel.name, host, settings: ['REST_CHANNELS', 'INTEGRATION_ALLOWED_HOSTS'] },
+        {
+          event: 'callback_url_refused',
+          channel: channel.name,
+          host,
+          settings: ['REST_CHANNELS', 'INTEGRATION_ALLOWED_HOSTS'],
+        },
         `REST channel "${channel.name}": its callbackUrl (host ${host}) will be refused: ${refused.message} Its callbacks will fail at once (logged as callback_refused) and the channel must read what it missed with GET …/messages. Change the channel's callbackUrl in REST_CHANNELS, or list ${new URL(channel.callbackUrl).hostname} in INTEGRATION_ALLOWED_HOSTS.`,
       );
     }),

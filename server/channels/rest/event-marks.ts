@@ -46,7 +46,10 @@ export class EventAlreadyRun extends Error {
 export function readMarks(user: UserRecord): EventMark[] {
   const value = user.variables[EVENT_MARKS];
   if (!Array.isArray(value)) return [];
-  return value.filter((mark): mark is EventMark => typeof mark === 'object' && mark !== null && typeof mark.id === 'string' && typeof mark.after === 'number');
+  return value.filter(
+    (mark): mark is EventMark =>
+      typeof mark === 'object' && mark !== null && typeof mark.id === 'string' && typeof mark.after === 'number',
+  );
 }
 
 /**
@@ -59,6 +62,9 @@ export function markEvent(clientId: string): (user: UserRecord) => UserRecord {
     const index = marks.findIndex((mark) => mark.id === clientId);
     if (index !== -1) throw new EventAlreadyRun(marks[index]!, marks[index + 1]?.after);
     const kept = marks.slice(-(MAX_EVENT_MARKS - 1));
-    return { ...user, variables: { ...user.variables, [EVENT_MARKS]: [...kept, { id: clientId, after: user.lastSeq }] } };
+    return {
+      ...user,
+      variables: { ...user.variables, [EVENT_MARKS]: [...kept, { id: clientId, after: user.lastSeq }] },
+    };
   };
 }

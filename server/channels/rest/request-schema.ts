@@ -16,7 +16,12 @@ const text = z.strictObject({
 });
 
 /** The user pressed a postback button or quick reply (label as shown, payload as the bot sent it). */
-const button = z.strictObject({ type: z.literal('button'), clientId, label: z.string().max(256), payload: z.string().min(1).max(1024) });
+const button = z.strictObject({
+  type: z.literal('button'),
+  clientId,
+  label: z.string().max(256),
+  payload: z.string().min(1).max(1024),
+});
 
 /** The user pressed a start-a-dialog button. */
 const dialog = z.strictObject({ type: z.literal('dialog'), clientId, label: z.string().max(256), dialogId: name });
@@ -30,8 +35,20 @@ export const EVENT_KINDS = ['setUserData', 'startDialog', 'pageEvent'] as const;
 
 const event = z.discriminatedUnion('event', [
   z.strictObject({ type: z.literal('event'), clientId, event: z.literal('setUserData'), fields: record }),
-  z.strictObject({ type: z.literal('event'), clientId, event: z.literal('startDialog'), dialogId: name, data: record.optional() }),
-  z.strictObject({ type: z.literal('event'), clientId, event: z.literal('pageEvent'), name, payload: record.optional() }),
+  z.strictObject({
+    type: z.literal('event'),
+    clientId,
+    event: z.literal('startDialog'),
+    dialogId: name,
+    data: record.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('event'),
+    clientId,
+    event: z.literal('pageEvent'),
+    name,
+    payload: record.optional(),
+  }),
 ]);
 
 /** What `POST …/messages` accepts. */
@@ -39,4 +56,8 @@ export const inboundSchema = z.discriminatedUnion('type', [text, button, dialog,
 export type Inbound = z.infer<typeof inboundSchema>;
 
 /** `GET …/messages?after=<seq>`: seq is the last one the channel has. */
-export const afterSchema = z.string().regex(/^(0|[1-9]\d{0,15})$/).transform(Number).optional();
+export const afterSchema = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,15})$/)
+  .transform(Number)
+  .optional();

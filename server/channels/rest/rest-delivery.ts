@@ -3,7 +3,14 @@ import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Scheduler } from '../../ports/scheduler.ts';
 import type { RestChannel } from './channel-config.ts';
-import { CALLBACK_ATTEMPTS, CALLBACK_JOB, callbackGroup, callbackJobId, type CallbackPayload, type CallbackRef } from './callback-job.ts';
+import {
+  CALLBACK_ATTEMPTS,
+  CALLBACK_JOB,
+  callbackGroup,
+  callbackJobId,
+  type CallbackPayload,
+  type CallbackRef,
+} from './callback-job.ts';
 import { toItem } from '../../app/to-item.ts';
 
 /** Users remembered as handed off; past it the memory starts over (a turn decides afresh). */
@@ -39,7 +46,12 @@ export interface RestDelivery extends Delivery {
  * rare message said while a request was open but after it answered is called back by a
  * job of its own.
  */
-export function restDelivery(channel: RestChannel, scheduler: Scheduler, logger: Logger, now: () => number): RestDelivery {
+export function restDelivery(
+  channel: RestChannel,
+  scheduler: Scheduler,
+  logger: Logger,
+  now: () => number,
+): RestDelivery {
   const collecting = new Map<string, Collected>();
   // One user's jobs are written one after another, so their ids (which order them) are in store before a later one can run.
   const writes = new Map<string, Promise<void>>();
@@ -57,7 +69,10 @@ export function restDelivery(channel: RestChannel, scheduler: Scheduler, logger:
       }),
     );
     const settled = write.catch((error: unknown) => {
-      logger.error({ event: 'callback_schedule_failed', channel: channel.name, userId, err: error }, 'could not store a callback; the channel can read it with GET …/messages');
+      logger.error(
+        { event: 'callback_schedule_failed', channel: channel.name, userId, err: error },
+        'could not store a callback; the channel can read it with GET …/messages',
+      );
     });
     writes.set(userId, settled);
     void settled.then(() => {
@@ -74,12 +89,29 @@ export function restDelivery(channel: RestChannel, scheduler: Scheduler, logger:
     handOff(user, turn) {
       const userId = user.userId;
       handedOff.delete(userId);
-      if (!channel.callbackUrl || collecting.has(userId) || (turn.lastSeq < turn.firstSeq && turn.events.length === 0)) return [];
+      if (!channel.callbackUrl || collecting.has(userId) || (turn.lastSeq < turn.firstSeq && turn.events.length === 0))
+        return [];
       if (handedOff.size >= MAX_HANDED_OFF) handedOff.clear();
       handedOff.add(userId);
       // The job finds the turn's entries by seq and time: a turn that never committed leaves it nothing to send.
-      const payload: CallbackRef = { channel: channel.name, user: userId, firstSeq: turn.firstSeq, lastSeq: turn.lastSeq, at: turn.at, events: [...turn.events] };
-      return [{ id: callbackJobId(now()), kind: CALLBACK_JOB, payload: { ...payload }, runAt: now(), maxAttempts: CALLBACK_ATTEMPTS, group: callbackGroup(userId) }];
+      const payload: CallbackRef = {
+        channel: channel.name,
+        user: userId,
+        firstSeq: turn.firstSeq,
+        lastSeq: turn.lastSeq,
+        at: turn.at,
+        events: [...turn.events],
+      };
+      return [
+        {
+          id: callbackJobId(now()),
+          kind: CALLBACK_JOB,
+          payload: { ...payload },
+          runAt: now(),
+          maxAttempts: CALLBACK_ATTEMPTS,
+          group: callbackGroup(userId),
+        },
+      ];
     },
     deliver(userId, entries) {
       if (handedOff.has(userId)) return;

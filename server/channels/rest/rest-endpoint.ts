@@ -61,7 +61,12 @@ const digest = (value: string) => hash('sha256', value, 'buffer');
  */
 export function restEndpoint(options: RestEndpointOptions): (request: ChannelRequest) => Promise<RestAnswer> {
   // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
-  const byName = new Map(options.channels.map((channel) => [channel.name, { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) }]));
+  const byName = new Map(
+    options.channels.map((channel) => [
+      channel.name,
+      { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) },
+    ]),
+  );
   const turns = new KeyedQueue();
   /** Users opened on a channel, by id: their later requests need no user read. */
   const seen = new Map<string, string>();
@@ -70,7 +75,12 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
 
   const locate = (request: ChannelRequest): Located => {
     const found = byName.get(request.channel);
-    if (!found) throw new HttpError(404, 'not_found', `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`);
+    if (!found)
+      throw new HttpError(
+        404,
+        'not_found',
+        `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`,
+      );
     const sent = request.key;
     // Hashed first, so the comparison takes the same time whatever the length sent; every accepted key is compared.
     let valid = false;
@@ -78,12 +88,24 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
       const hashed = digest(sent);
       for (const accepted of found.accepted) valid = timingSafeEqual(hashed, accepted) || valid;
     }
-    if (!valid) throw new HttpError(401, 'unauthorized', "A valid channel key is required: send the channel's key in the x-channel-key header.");
+    if (!valid)
+      throw new HttpError(
+        401,
+        'unauthorized',
+        "A valid channel key is required: send the channel's key in the x-channel-key header.",
+      );
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
-      throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; use POST to send a message or GET to read what was missed.`);
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use POST to send a message or GET to read what was missed.`,
+      );
     }
     const user = request.user;
-    if (!user || user.length > 256) throw new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', { parameter: 'user' });
+    if (!user || user.length > 256)
+      throw new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', {
+        parameter: 'user',
+      });
     return { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user };
   };
 
@@ -96,7 +118,11 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     // The channel too: a user id belongs to one channel, and another channel's request must never join its work.
     const flightKey = `${located.channel.name}\u0000${located.userId}\u0000${input.clientId}`;
     const first = flights.get(flightKey);
-    if (first) return { status: 200, body: await answerResend(deps, located.userId, input.clientId, bounds, first).catch(refusal) };
+    if (first)
+      return {
+        status: 200,
+        body: await answerResend(deps, located.userId, input.clientId, bounds, first).catch(refusal),
+      };
     // A user this process has seen opened on this channel stays so (a user's channel never changes, users are never removed): no store read.
     let opened = seen.get(located.userId) === located.channel.name;
     if (!opened) {
@@ -114,10 +140,12 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
     };
     // Both ways handled: a failed turn is answered to its own request, and must not surface as an unhandled rejection here.
     flight.done.then(land, land);
-    const answer = await turns.run(located.userId, () => answerTurn(deps, located, input, opened, bounds, flight)).catch((error: unknown) => {
-      flight.settle(error ?? new Error('the request failed'));
-      return refusal(error);
-    });
+    const answer = await turns
+      .run(located.userId, () => answerTurn(deps, located, input, opened, bounds, flight))
+      .catch((error: unknown) => {
+        flight.settle(error ?? new Error('the request failed'));
+        return refusal(error);
+      });
     if (seen.size >= MAX_SEEN) seen.clear();
     seen.set(located.userId, located.channel.name);
     return { status: 200, body: answer };
@@ -126,7 +154,13 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
   const get = async (request: ChannelRequest, located: Located): Promise<RestAnswer> => {
     const raw = request.query.getAll('after');
     const after = afterSchema.safeParse(raw.length === 0 ? undefined : raw.length === 1 ? raw[0] : '-');
-    if (!after.success) throw new HttpError(400, 'invalid_parameter', 'after must be a whole number: the last seq the channel has (0 for everything).', { parameter: 'after' });
+    if (!after.success)
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        'after must be a whole number: the last seq the channel has (0 for everything).',
+        { parameter: 'after' },
+      );
     const deps = withRequestLogger(options.deps(), request.requestId);
     await checkUser(deps, located);
     const entries = await readMissed(deps, located.userId, after.data ?? 0);
@@ -175,13 +209,18 @@ function requireJson(type: string | undefined): void {
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new HttpError(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).');
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      'Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).',
+    );
   }
 }
 
 function parseJson(raw: Buffer): unknown {
   // As the trigger endpoint: bytes that are not UTF-8 are refused, never stored with U+FFFD in their place.
-  if (!isUtf8(raw)) throw new HttpError(400, 'invalid_body', 'The request body is not valid UTF-8: send JSON encoded as UTF-8.');
+  if (!isUtf8(raw))
+    throw new HttpError(400, 'invalid_body', 'The request body is not valid UTF-8: send JSON encoded as UTF-8.');
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
@@ -219,16 +258,34 @@ function parseInbound(body: unknown): Inbound {
   if (fast) return fast;
   // Before the schema, which recurses: a body nested thousands deep must cost a refusal, not the stack.
   const excess = checkJsonBounds(body, BODY_BOUNDS);
-  if (excess) throw new HttpError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  if (excess)
+    throw new HttpError(400, 'invalid_body', `The request body is refused because ${describeJsonExcess(excess)}.`, {
+      limit: excess.limit,
+      max: excess.max,
+    });
   const parsed = inboundSchema.safeParse(body);
   if (parsed.success) return parsed.data;
   const sent = body as { type?: unknown; event?: unknown } | null;
-  if (typeof sent === 'object' && sent !== null && sent.type === 'event' && !EVENT_KINDS.includes(sent.event as never)) {
-    throw new HttpError(400, 'unknown_event', `Unknown event ${JSON.stringify(String(sent.event).slice(0, 64))}; send one of ${EVENT_KINDS.join(', ')}.`, { known: [...EVENT_KINDS] });
+  if (
+    typeof sent === 'object' &&
+    sent !== null &&
+    sent.type === 'event' &&
+    !EVENT_KINDS.includes(sent.event as never)
+  ) {
+    throw new HttpError(
+      400,
+      'unknown_event',
+      `Unknown event ${JSON.stringify(String(sent.event).slice(0, 64))}; send one of ${EVENT_KINDS.join(', ')}.`,
+      { known: [...EVENT_KINDS] },
+    );
   }
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-  throw new HttpError(400, 'invalid_body', `The message is not valid (${where}${issue?.message ?? 'unknown problem'}). Send {"type":"text","clientId":"…","text":"…"}, a button, a dialog or an event.`);
+  throw new HttpError(
+    400,
+    'invalid_body',
+    `The message is not valid (${where}${issue?.message ?? 'unknown problem'}). Send {"type":"text","clientId":"…","text":"…"}, a button, a dialog or an event.`,
+  );
 }
 
 function checkDialog(deps: AppDeps, dialogId: string): void {
@@ -244,7 +301,11 @@ function checkDialog(deps: AppDeps, dialogId: string): void {
 async function checkUser(deps: AppDeps, located: Located): Promise<UserRecord | null> {
   const user = await deps.store.getUser(located.userId);
   if (user && user.channelId !== located.channel.name) {
-    throw new HttpError(404, 'not_found', `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`);
+    throw new HttpError(
+      404,
+      'not_found',
+      `There is no user "${located.userId.slice(0, 64)}" on channel "${located.channel.name}".`,
+    );
   }
   return user;
 }

@@ -9,7 +9,13 @@ const CALL_TIMEOUT_MS = 10_000;
  * `invalid_blocks`, `msg_too_long`, `invalid_auth`, `token_revoked`, `account_inactive` …), which the
  * same request meets again: not retried.
  */
-const PASSING = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'team_added_to_org']);
+const PASSING = new Set([
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'team_added_to_org',
+]);
 
 export interface SlackApiOptions {
   /** The bot token (`xoxb-…`): sent as a Bearer header, never in a URL. */
@@ -39,7 +45,13 @@ export function slackApi(options: SlackApiOptions): SlackCall {
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure('transient', 'network', `Slack ${method} could not be reached (${String(cause)})`, undefined, method);
+      throw new SendFailure(
+        'transient',
+        'network',
+        `Slack ${method} could not be reached (${String(cause)})`,
+        undefined,
+        method,
+      );
     }
     const text = await response.text().catch(() => '');
     let body: Record<string, unknown> = {};
@@ -52,14 +64,21 @@ export function slackApi(options: SlackApiOptions): SlackCall {
     if (response.ok && body.ok === true) return body;
     const code = typeof body.error === 'string' ? body.error.slice(0, 100) : `HTTP ${response.status}`;
     const detail = Array.isArray((body.response_metadata as { messages?: unknown } | undefined)?.messages)
-      ? ` (${((body.response_metadata as { messages: unknown[] }).messages).map(String).join('; ').slice(0, 300)})`
+      ? ` (${(body.response_metadata as { messages: unknown[] }).messages.map(String).join('; ').slice(0, 300)})`
       : '';
     const message = `Slack ${method}: ${code}${detail}`;
     if (response.status === 429 || code === 'ratelimited' || code === 'rate_limited') {
       const seconds = Number(response.headers.get('retry-after'));
-      throw new SendFailure('rate_limited', code === `HTTP ${response.status}` ? '429' : code, message, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000, method);
+      throw new SendFailure(
+        'rate_limited',
+        code === `HTTP ${response.status}` ? '429' : code,
+        message,
+        (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000,
+        method,
+      );
     }
-    if (response.status >= 500 || PASSING.has(code)) throw new SendFailure('transient', code, message, undefined, method);
+    if (response.status >= 500 || PASSING.has(code))
+      throw new SendFailure('transient', code, message, undefined, method);
     throw new SendFailure('permanent', code, message, undefined, method);
   };
 }

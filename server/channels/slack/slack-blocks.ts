@@ -34,24 +34,40 @@ const escapeMarkup = (text: string) => text.replace(/&/g, '&amp;').replace(/</g,
  */
 function sectionText(text: string): Block {
   const marked = escapeMarkup(text);
-  return marked.length <= SLACK_LIMITS.sectionText ? { type: 'mrkdwn', text: marked } : { type: 'plain_text', text: truncate(text, SLACK_LIMITS.sectionText), emoji: true };
+  return marked.length <= SLACK_LIMITS.sectionText
+    ? { type: 'mrkdwn', text: marked }
+    : { type: 'plain_text', text: truncate(text, SLACK_LIMITS.sectionText), emoji: true };
 }
 
-const plain = (text: string, max: number) => ({ type: 'plain_text', text: truncate(text.trim() === '' ? '…' : text, max), emoji: true });
+const plain = (text: string, max: number) => ({
+  type: 'plain_text',
+  text: truncate(text.trim() === '' ? '…' : text, max),
+  emoji: true,
+});
 
 /** A button: a choice carries its id back as `value`; a link opens its address (too long an address: left out, its title stays in the text). */
 function button(rendered: RenderedButton, index: number): Block | undefined {
-  if (rendered.kind === 'url') return rendered.url.length <= SLACK_LIMITS.buttonUrl ? { type: 'button', action_id: `link-${index}`, text: plain(rendered.title, 75), url: rendered.url } : undefined;
+  if (rendered.kind === 'url')
+    return rendered.url.length <= SLACK_LIMITS.buttonUrl
+      ? { type: 'button', action_id: `link-${index}`, text: plain(rendered.title, 75), url: rendered.url }
+      : undefined;
   return { type: 'button', action_id: `choice-${index}`, text: plain(rendered.title, 75), value: rendered.id };
 }
 
 function actions(buttons: readonly RenderedButton[] | undefined): Block[] {
-  const elements = (buttons ?? []).map(button).filter((element): element is Block => element !== undefined).slice(0, SLACK_LIMITS.actions);
+  const elements = (buttons ?? [])
+    .map(button)
+    .filter((element): element is Block => element !== undefined)
+    .slice(0, SLACK_LIMITS.actions);
   return elements.length === 0 ? [] : [{ type: 'actions', elements }];
 }
 
 /** An image a message can show: Slack fetches it, and refuses the whole message over a bad address. */
-const image = (url: string, alt: string) => ({ type: 'image', image_url: url, alt_text: truncate(alt.trim() === '' ? 'Image' : alt, SLACK_LIMITS.altText) });
+const image = (url: string, alt: string) => ({
+  type: 'image',
+  image_url: url,
+  alt_text: truncate(alt.trim() === '' ? 'Image' : alt, SLACK_LIMITS.altText),
+});
 
 /**
  * One rendered part as a chat.postMessage body: `text` (always: notifications, screen readers and
@@ -63,16 +79,27 @@ export function slackMessage(part: RenderedPart): { text: string; blocks: Block[
   if (part.kind === 'image') {
     if (part.url.length > SLACK_LIMITS.imageUrl) return slackMessage(withoutImage(part));
     const caption = part.caption ?? '';
-    const blocks: Block[] = caption === ''
-      ? [image(part.url, part.alt ?? 'Image')]
-      : [{ type: 'section', text: sectionText(caption), accessory: image(part.url, part.alt ?? caption) }];
+    const blocks: Block[] =
+      caption === ''
+        ? [image(part.url, part.alt ?? 'Image')]
+        : [{ type: 'section', text: sectionText(caption), accessory: image(part.url, part.alt ?? caption) }];
     return { text: escapeMarkup(caption === '' ? part.url : caption), blocks: [...blocks, ...actions(part.buttons)] };
   }
   const message = textMessage(part.text, part.buttons);
   if (part.list) {
     message.blocks.push({
       type: 'actions',
-      elements: [{ type: 'static_select', action_id: 'choose', placeholder: plain(part.list.button, 150), options: part.list.rows.map((row) => ({ text: plain(row.title, 75), value: row.kind === 'choice' ? row.id : row.url })) }],
+      elements: [
+        {
+          type: 'static_select',
+          action_id: 'choose',
+          placeholder: plain(part.list.button, 150),
+          options: part.list.rows.map((row) => ({
+            text: plain(row.title, 75),
+            value: row.kind === 'choice' ? row.id : row.url,
+          })),
+        },
+      ],
     });
   }
   return message;
@@ -86,5 +113,9 @@ function textMessage(text: string, buttons: readonly RenderedButton[] | undefine
 /** The same part with its image left out, as a link in the text: what is sent when Slack cannot fetch the image. */
 export function withoutImage(part: Extract<RenderedPart, { kind: 'image' }>): RenderedPart {
   const caption = part.caption ?? '';
-  return { kind: 'text', text: truncate(caption === '' ? part.url : `${caption}\n${part.url}`, SLACK_LIMITS.sectionText), ...(part.buttons ? { buttons: part.buttons } : {}) };
+  return {
+    kind: 'text',
+    text: truncate(caption === '' ? part.url : `${caption}\n${part.url}`, SLACK_LIMITS.sectionText),
+    ...(part.buttons ? { buttons: part.buttons } : {}),
+  };
 }

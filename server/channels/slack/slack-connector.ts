@@ -37,7 +37,11 @@ export function slackConnector(options: SlackConnectorOptions): Connector {
     challenge(body) {
       const asked = body as { type?: unknown; challenge?: unknown } | null;
       if (body instanceof URLSearchParams || asked?.type !== 'url_verification') return undefined;
-      return { status: 200, body: typeof asked.challenge === 'string' ? asked.challenge.slice(0, 512) : '', text: true };
+      return {
+        status: 200,
+        body: typeof asked.challenge === 'string' ? asked.challenge.slice(0, 512) : '',
+        text: true,
+      };
     },
     parse(body) {
       if (body instanceof URLSearchParams) return interactionMessages(body);
@@ -45,15 +49,21 @@ export function slackConnector(options: SlackConnectorOptions): Connector {
     },
     async send(address, part) {
       const target = slackTarget(address);
-      const post = (shown: typeof part) => options.call('chat.postMessage', { channel: target.channel, ...(target.threadTs ? { thread_ts: target.threadTs } : {}), ...slackMessage(shown), unfurl_links: false });
+      const post = (shown: typeof part) =>
+        options.call('chat.postMessage', {
+          channel: target.channel,
+          ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+          ...slackMessage(shown),
+          unfurl_links: false,
+        });
       try {
         await post(part);
       } catch (error) {
         // Slack fetches an image itself and refuses the whole message when it cannot: the rest still goes, the image as its link.
-        if (!(error instanceof SendFailure && error.vendorCode === 'invalid_blocks' && part.kind === 'image')) throw error;
+        if (!(error instanceof SendFailure && error.vendorCode === 'invalid_blocks' && part.kind === 'image'))
+          throw error;
         await post(withoutImage(part));
       }
     },
   };
 }
-

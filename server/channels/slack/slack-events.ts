@@ -57,14 +57,22 @@ export function eventMessages(body: Record<string, unknown>): InboundMessage[] {
   const team = text(body.team_id);
   if (event.type === 'message' && event.channel_type === 'im') {
     if (said.trim() === '') return [];
-    return [{ eventId, address: slackAddress(channel), input: { kind: 'text', text: said.slice(0, 4000) }, userData: known(user, team) }];
+    return [
+      {
+        eventId,
+        address: slackAddress(channel),
+        input: { kind: 'text', text: said.slice(0, 4000) },
+        userData: known(user, team),
+      },
+    ];
   }
   if (event.type === 'app_mention' && !channel.startsWith('D')) {
     const ts = text(event.thread_ts) ?? text(event.ts);
     if (!ts) return [];
     const asked = withoutLeadingMentions(said);
     // A bare mention opens the conversation (a new thread hears the start dialog).
-    const input = asked.trim() === '' ? ({ kind: 'open' } as const) : ({ kind: 'text', text: asked.slice(0, 4000) } as const);
+    const input =
+      asked.trim() === '' ? ({ kind: 'open' } as const) : ({ kind: 'text', text: asked.slice(0, 4000) } as const);
     return [{ eventId, address: slackAddress(channel, ts), input, userData: known(user, team) }];
   }
   return [];
@@ -85,20 +93,37 @@ interface BlockAction {
  */
 export function interactionMessages(form: URLSearchParams): InboundMessage[] {
   const raw = form.get('payload');
-  if (raw === null) throw new HttpError(400, 'invalid_body', 'A Slack interactivity request carries its payload in a "payload" form field.');
+  if (raw === null)
+    throw new HttpError(
+      400,
+      'invalid_body',
+      'A Slack interactivity request carries its payload in a "payload" form field.',
+    );
   let payload: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
     payload = parsed as Record<string, unknown>;
   } catch {
-    throw new HttpError(400, 'invalid_body', 'The "payload" form field of a Slack interactivity request is not a JSON object.');
+    throw new HttpError(
+      400,
+      'invalid_body',
+      'The "payload" form field of a Slack interactivity request is not a JSON object.',
+    );
   }
   const excess = checkJsonBounds(payload, DEFAULT_JSON_BOUNDS);
-  if (excess) throw new HttpError(413, 'payload_too_large', `The interactivity payload is refused because ${describeJsonExcess(excess)}.`, { limit: excess.limit, max: excess.max });
+  if (excess)
+    throw new HttpError(
+      413,
+      'payload_too_large',
+      `The interactivity payload is refused because ${describeJsonExcess(excess)}.`,
+      { limit: excess.limit, max: excess.max },
+    );
   if (payload.type !== 'block_actions') return [];
   const user = payload.user as { id?: unknown; team_id?: unknown } | undefined;
-  const channel = text((payload.channel as { id?: unknown } | undefined)?.id) ?? text((payload.container as { channel_id?: unknown } | undefined)?.channel_id);
+  const channel =
+    text((payload.channel as { id?: unknown } | undefined)?.id) ??
+    text((payload.container as { channel_id?: unknown } | undefined)?.channel_id);
   const message = payload.message as { ts?: unknown; thread_ts?: unknown } | undefined;
   const action = (Array.isArray(payload.actions) ? payload.actions[0] : undefined) as BlockAction | undefined;
   const choiceId = text(action?.type === 'static_select' ? action.selected_option?.value : action?.value);
@@ -106,5 +131,12 @@ export function interactionMessages(form: URLSearchParams): InboundMessage[] {
   if (!channel || !userId || !choiceId) return [];
   const eventId = text(payload.trigger_id) ?? `${channel}:${text(action?.action_ts) ?? ''}:${userId}`;
   const threadTs = text(message?.thread_ts) ?? text(message?.ts);
-  return [{ eventId: `action:${eventId}`.slice(0, 256), address: slackAddress(channel, threadTs), input: { kind: 'choice', choiceId }, userData: known(userId, text(user?.team_id) ?? text((payload.team as { id?: unknown } | undefined)?.id)) }];
+  return [
+    {
+      eventId: `action:${eventId}`.slice(0, 256),
+      address: slackAddress(channel, threadTs),
+      input: { kind: 'choice', choiceId },
+      userData: known(userId, text(user?.team_id) ?? text((payload.team as { id?: unknown } | undefined)?.id)),
+    },
+  ];
 }

@@ -17,15 +17,27 @@ export function verifySlackSignature(request: WebhookRequest, raw: Buffer, signi
   const signature = request.headers['x-slack-signature'];
   const timestamp = request.headers['x-slack-request-timestamp'];
   if (typeof signature !== 'string' || typeof timestamp !== 'string' || signature === '' || timestamp === '') {
-    throw new HttpError(401, 'unauthorized', 'The X-Slack-Signature or X-Slack-Request-Timestamp header is missing: Slack signs every request it sends to an app\'s Request URL.');
+    throw new HttpError(
+      401,
+      'unauthorized',
+      "The X-Slack-Signature or X-Slack-Request-Timestamp header is missing: Slack signs every request it sends to an app's Request URL.",
+    );
   }
   const seconds = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
   if (!Number.isSafeInteger(seconds) || Math.abs(now - seconds * 1000) > SLACK_MAX_SKEW_MS) {
-    throw new HttpError(403, 'forbidden', 'The X-Slack-Request-Timestamp is more than five minutes away from this server\'s clock: the request is refused as a replay (check the server\'s clock if every request is refused).');
+    throw new HttpError(
+      403,
+      'forbidden',
+      "The X-Slack-Request-Timestamp is more than five minutes away from this server's clock: the request is refused as a replay (check the server's clock if every request is refused).",
+    );
   }
   const given = SIGNATURE.exec(signature)?.[1];
   const expected = createHmac('sha256', signingSecret).update(`v0:${timestamp}:`).update(raw).digest();
   if (given === undefined || !timingSafeEqual(Buffer.from(given, 'hex'), expected)) {
-    throw new HttpError(403, 'forbidden', 'The X-Slack-Signature does not match the body signed with SLACK_SIGNING_SECRET.');
+    throw new HttpError(
+      403,
+      'forbidden',
+      'The X-Slack-Signature does not match the body signed with SLACK_SIGNING_SECRET.',
+    );
   }
 }

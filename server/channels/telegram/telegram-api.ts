@@ -14,7 +14,10 @@ export type TelegramCall = (method: string, params: Readonly<Record<string, unkn
 
 /** The text with the bot token, and any `/bot<…>/` path, taken out: the token sits in every Bot API URL. */
 export function redactToken(text: string, token: string): string {
-  return text.split(token).join('<token>').replace(/\/bot[^/\s]+\//g, '/bot<token>/');
+  return text
+    .split(token)
+    .join('<token>')
+    .replace(/\/bot[^/\s]+\//g, '/bot<token>/');
 }
 
 /**
@@ -28,13 +31,30 @@ export function telegramApi(options: TelegramApiOptions): TelegramCall {
   return async (method, params) => {
     let response: Response;
     try {
-      response = await fetch(base + method, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params), signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+      response = await fetch(base + method, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(params),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure('transient', 'network', `Telegram ${method} could not be reached (${redactToken(String(cause), options.token)})`, undefined, method);
+      throw new SendFailure(
+        'transient',
+        'network',
+        `Telegram ${method} could not be reached (${redactToken(String(cause), options.token)})`,
+        undefined,
+        method,
+      );
     }
     const text = await response.text().catch(() => '');
-    let body: { ok?: boolean; result?: unknown; error_code?: number; description?: string; parameters?: { retry_after?: number } } = {};
+    let body: {
+      ok?: boolean;
+      result?: unknown;
+      error_code?: number;
+      description?: string;
+      parameters?: { retry_after?: number };
+    } = {};
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
@@ -43,8 +63,16 @@ export function telegramApi(options: TelegramApiOptions): TelegramCall {
     if (response.ok && body.ok === true) return body.result;
     const code = body.error_code ?? response.status;
     const description = redactToken(String(body.description ?? `HTTP ${response.status}`).slice(0, 300), options.token);
-    if (code === 429) throw new SendFailure('rate_limited', '429', `Telegram ${method}: ${description}`, Math.max(1, body.parameters?.retry_after ?? 1) * 1000, method);
-    if (code >= 400 && code < 500) throw new SendFailure('permanent', String(code), `Telegram ${method}: ${description}`, undefined, method);
+    if (code === 429)
+      throw new SendFailure(
+        'rate_limited',
+        '429',
+        `Telegram ${method}: ${description}`,
+        Math.max(1, body.parameters?.retry_after ?? 1) * 1000,
+        method,
+      );
+    if (code >= 400 && code < 500)
+      throw new SendFailure('permanent', String(code), `Telegram ${method}: ${description}`, undefined, method);
     throw new SendFailure('transient', String(code), `Telegram ${method}: ${description}`, undefined, method);
   };
 }

@@ -44,7 +44,11 @@ interface TelegramUpdate {
  * button as its choice (answered with answerCallbackQuery). Out go texts, photos, inline keyboards
  * for buttons and a one-time reply keyboard for quick replies.
  */
-export function telegramConnector(options: { readonly call: TelegramCall; readonly secret: string; readonly token: string }): Connector {
+export function telegramConnector(options: {
+  readonly call: TelegramCall;
+  readonly secret: string;
+  readonly token: string;
+}): Connector {
   const expected = digest(options.secret);
   return {
     name: TELEGRAM,
@@ -55,13 +59,24 @@ export function telegramConnector(options: { readonly call: TelegramCall; readon
     bodyFormat: 'json',
     verify(request: WebhookRequest) {
       const sent = request.headers[SECRET_HEADER];
-      if (typeof sent !== 'string' || sent === '') throw new HttpError(401, 'unauthorized', 'The X-Telegram-Bot-Api-Secret-Token header is missing: Telegram sends it when setWebhook was given a secret_token (npx chatbot telegram set-webhook).');
+      if (typeof sent !== 'string' || sent === '')
+        throw new HttpError(
+          401,
+          'unauthorized',
+          'The X-Telegram-Bot-Api-Secret-Token header is missing: Telegram sends it when setWebhook was given a secret_token (npx chatbot telegram set-webhook).',
+        );
       // Hashed first: the comparison takes the same time whatever the length sent.
-      if (!timingSafeEqual(digest(sent), expected)) throw new HttpError(403, 'forbidden', 'The X-Telegram-Bot-Api-Secret-Token header does not match TELEGRAM_WEBHOOK_SECRET.');
+      if (!timingSafeEqual(digest(sent), expected))
+        throw new HttpError(
+          403,
+          'forbidden',
+          'The X-Telegram-Bot-Api-Secret-Token header does not match TELEGRAM_WEBHOOK_SECRET.',
+        );
     },
     parse(body) {
       const update = (typeof body === 'object' && body !== null ? body : {}) as TelegramUpdate;
-      if (!Number.isSafeInteger(update.update_id)) throw new HttpError(400, 'invalid_body', 'A Telegram update needs an update_id.');
+      if (!Number.isSafeInteger(update.update_id))
+        throw new HttpError(400, 'invalid_body', 'A Telegram update needs an update_id.');
       return toInbound(update);
     },
     async acknowledge(message) {
@@ -71,21 +86,45 @@ export function telegramConnector(options: { readonly call: TelegramCall; readon
     async send(address, part) {
       const chatId = /^-?\d{1,16}$/.test(address) ? Number(address) : address;
       if (part.kind === 'image') {
-        await options.call('sendPhoto', { chat_id: chatId, photo: part.url, ...(part.caption ? { caption: part.caption } : {}), ...markup(part.buttons) });
+        await options.call('sendPhoto', {
+          chat_id: chatId,
+          photo: part.url,
+          ...(part.caption ? { caption: part.caption } : {}),
+          ...markup(part.buttons),
+        });
         return;
       }
-      await options.call('sendMessage', { chat_id: chatId, text: part.text, ...markup(part.buttons ?? part.list?.rows, part.quickReplies) });
+      await options.call('sendMessage', {
+        chat_id: chatId,
+        text: part.text,
+        ...markup(part.buttons ?? part.list?.rows, part.quickReplies),
+      });
     },
   };
 }
 
 /** Buttons as an inline keyboard (one a row), quick replies as a one-time reply keyboard. */
-function markup(buttons?: readonly RenderedButton[], quickReplies?: readonly string[]): { reply_markup?: Record<string, unknown> } {
+function markup(
+  buttons?: readonly RenderedButton[],
+  quickReplies?: readonly string[],
+): { reply_markup?: Record<string, unknown> } {
   if (buttons && buttons.length > 0) {
-    return { reply_markup: { inline_keyboard: buttons.map((b) => [b.kind === 'url' ? { text: b.title, url: b.url } : { text: b.title, callback_data: b.id }]) } };
+    return {
+      reply_markup: {
+        inline_keyboard: buttons.map((b) => [
+          b.kind === 'url' ? { text: b.title, url: b.url } : { text: b.title, callback_data: b.id },
+        ]),
+      },
+    };
   }
   if (quickReplies && quickReplies.length > 0) {
-    return { reply_markup: { keyboard: quickReplies.map((text) => [{ text }]), one_time_keyboard: true, resize_keyboard: true } };
+    return {
+      reply_markup: {
+        keyboard: quickReplies.map((text) => [{ text }]),
+        one_time_keyboard: true,
+        resize_keyboard: true,
+      },
+    };
   }
   return {};
 }
@@ -106,7 +145,15 @@ function toInbound(update: TelegramUpdate): InboundMessage[] {
   if (callback) {
     const chat = callback.message?.chat?.id ?? callback.from?.id;
     if (chat === undefined || !callback.id || !callback.data) return [];
-    return [{ eventId, address: String(chat), input: { kind: 'choice', choiceId: callback.data }, userData: known(callback.from), ack: { callbackQueryId: callback.id } }];
+    return [
+      {
+        eventId,
+        address: String(chat),
+        input: { kind: 'choice', choiceId: callback.data },
+        userData: known(callback.from),
+        ack: { callbackQueryId: callback.id },
+      },
+    ];
   }
   const message = update.message;
   const chat = message?.chat?.id;
@@ -126,4 +173,3 @@ export async function setTelegramWebhook(call: TelegramCall, publicUrl: string, 
   await call('setWebhook', { url, secret_token: secret, allowed_updates: ['message', 'callback_query'] });
   return url;
 }
-

@@ -12,7 +12,10 @@ export type CarrierKeyword = 'opt-out' | 'opt-in' | 'help';
 
 /** The keyword a message is, or null for any other message (including "stop the order please"). */
 export function carrierKeyword(body: string): CarrierKeyword | null {
-  const word = body.trim().replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '').toUpperCase();
+  const word = body
+    .trim()
+    .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '')
+    .toUpperCase();
   if (OPT_OUT.has(word)) return 'opt-out';
   if (OPT_IN.has(word)) return 'opt-in';
   if (HELP.has(word)) return 'help';

@@ -43,11 +43,17 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
   return async (message) => {
     const form = new URLSearchParams();
     for (const [name, value] of Object.entries(message)) {
-      for (const each of Array.isArray(value) ? (value as string[]) : [value as string | undefined]) if (each !== undefined) form.append(name, each);
+      for (const each of Array.isArray(value) ? (value as string[]) : [value as string | undefined])
+        if (each !== undefined) form.append(name, each);
     }
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form,
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       throw new SendFailure('transient', 'network', `Twilio could not be reached (${cause})`, undefined, endpoint);
@@ -59,13 +65,24 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
     } catch {
       // A proxy's HTML page: classified by its status alone.
     }
-    if (response.ok && typeof body.sid === 'string') return { sid: body.sid, segments: Number(body.num_segments ?? 1) || 1 };
+    if (response.ok && typeof body.sid === 'string')
+      return { sid: body.sid, segments: Number(body.num_segments ?? 1) || 1 };
     const code = body.code ?? response.status;
-    const description = `Twilio ${endpoint}: ${String(body.message ?? `HTTP ${response.status}`).split(options.authToken).join('<token>').slice(0, 300)}`;
+    const description = `Twilio ${endpoint}: ${String(body.message ?? `HTTP ${response.status}`)
+      .split(options.authToken)
+      .join('<token>')
+      .slice(0, 300)}`;
     if (response.status === 429 || RATE_LIMIT_CODES.has(code)) {
-      throw new SendFailure('rate_limited', String(code), description, Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000, endpoint);
+      throw new SendFailure(
+        'rate_limited',
+        String(code),
+        description,
+        Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000,
+        endpoint,
+      );
     }
-    if (response.status >= 500 || response.ok) throw new SendFailure('transient', String(code), description, undefined, endpoint);
+    if (response.status >= 500 || response.ok)
+      throw new SendFailure('transient', String(code), description, undefined, endpoint);
     throw new SendFailure('permanent', String(code), description, undefined, endpoint);
   };
 }

@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import {
+  TEST_FUNCTION_KEY,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 import { channelBot } from '../test/channel-bot.ts';
 import { signTwilioRequest } from '../test/vendors/signatures/twilio-signature.ts';
 import { startTwilioStandIn, type TwilioStandIn } from '../test/vendors/twilio/twilio-stand-in.ts';
@@ -17,8 +23,13 @@ const publicUrl = 'https://bot.example.com';
 
 /** Starts a dialog for a Twilio user through the management API, as an external system does. */
 function trigger(server: TestServer, channelId: string, number: string, dialogId: string): Promise<Response> {
-  const address = Buffer.from(JSON.stringify({ bot: 'channel-bot', user: `${channelId}:${number}`, channelId })).toString('base64url');
-  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+  const address = Buffer.from(
+    JSON.stringify({ bot: 'channel-bot', user: `${channelId}:${number}`, channelId }),
+  ).toString('base64url');
+  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, {
+    method: 'POST',
+    headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+  });
 }
 
 for (const leg of storeLegs()) {
@@ -31,7 +42,12 @@ for (const leg of storeLegs()) {
     const local = (channel: 'twilio-sms' | 'twilio-whatsapp') => `${server.url}/api/webhooks/${channel}`;
     const signedUrl = (channel: 'twilio-sms' | 'twilio-whatsapp') => `${publicUrl}/api/webhooks/${channel}`;
     const text = (from: string, body: string, messageSid = newMessageSid()) =>
-      postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), incomingTwilioMessage({ accountSid, from, to: smsNumber, body, messageSid }), authToken);
+      postTwilioWebhook(
+        local('twilio-sms'),
+        signedUrl('twilio-sms'),
+        incomingTwilioMessage({ accountSid, from, to: smsNumber, body, messageSid }),
+        authToken,
+      );
 
     beforeAll(async () => {
       twilio = await startTwilioStandIn({ accountSid, authToken });
@@ -62,28 +78,47 @@ for (const leg of storeLegs()) {
       // A new user's first message opens the conversation and is its first answer: "Hi" is not a plan, so the question comes again.
       await eventually('the greeting and the numbered plans', () => to(ada).length >= 3);
       expect(texts(ada)).toEqual(['Welcome.', 'Pick a plan.\n\n1. Basic\n2. Pro', 'Pick a plan.\n\n1. Basic\n2. Pro']);
-      expect(to(ada)[0]).toMatchObject({ from: smsNumber, segments: 1, params: { StatusCallback: signedUrl('twilio-sms') } });
+      expect(to(ada)[0]).toMatchObject({
+        from: smsNumber,
+        segments: 1,
+        params: { StatusCallback: signedUrl('twilio-sms') },
+      });
       await text(ada, '2');
       await eventually('the plan', () => texts(ada).includes('You chose pro.'));
       await text(ada, 'option 6');
       await eventually('the sixth', () => texts(ada).includes('Six: option-6.'));
-      expect(await server.store.getUser(`twilio-sms:${ada}`)).toMatchObject({ channelId: 'twilio-sms', userData: { plan: 'pro', phoneNumber: ada } });
+      expect(await server.store.getUser(`twilio-sms:${ada}`)).toMatchObject({
+        channelId: 'twilio-sms',
+        userData: { plan: 'pro', phoneNumber: ada },
+      });
       expect(twilio.log.filter((entry) => entry.status !== 201)).toEqual([]);
     });
 
     it('when WhatsApp through Twilio delivers a message, then the answer goes back from the WhatsApp sender with the profile name kept', async () => {
       const bea = '+15558670002';
-      const params = incomingTwilioMessage({ accountSid, from: `whatsapp:${bea}`, to: `whatsapp:${whatsAppNumber}`, body: 'Hi', profileName: 'Bea' });
-      expect((await postTwilioWebhook(local('twilio-whatsapp'), signedUrl('twilio-whatsapp'), params, authToken)).status).toBe(200);
+      const params = incomingTwilioMessage({
+        accountSid,
+        from: `whatsapp:${bea}`,
+        to: `whatsapp:${whatsAppNumber}`,
+        body: 'Hi',
+        profileName: 'Bea',
+      });
+      expect(
+        (await postTwilioWebhook(local('twilio-whatsapp'), signedUrl('twilio-whatsapp'), params, authToken)).status,
+      ).toBe(200);
       await eventually('the greeting on WhatsApp', () => to(`whatsapp:${bea}`).length >= 3);
       expect(to(`whatsapp:${bea}`)[0]).toMatchObject({ from: `whatsapp:${whatsAppNumber}`, body: 'Welcome.' });
-      expect(await server.store.getUser(`twilio-whatsapp:${bea}`)).toMatchObject({ userData: { whatsappName: 'Bea', phoneNumber: bea } });
+      expect(await server.store.getUser(`twilio-whatsapp:${bea}`)).toMatchObject({
+        userData: { whatsappName: 'Bea', phoneNumber: bea },
+      });
     });
 
     it('when Twilio redelivers a MessageSid, at once or later, then it is answered once', async () => {
       const cyd = '+15558670003';
       const sid = newMessageSid();
-      expect((await Promise.all([text(cyd, 'Hi', sid), text(cyd, 'Hi', sid)])).map((answer) => answer.status)).toEqual([200, 200]);
+      expect((await Promise.all([text(cyd, 'Hi', sid), text(cyd, 'Hi', sid)])).map((answer) => answer.status)).toEqual([
+        200, 200,
+      ]);
       await eventually('the greeting', () => to(cyd).length >= 3);
       await text(cyd, 'Hi', sid);
       await text(cyd, 'Basic');
@@ -97,8 +132,17 @@ for (const leg of storeLegs()) {
       const overLocal = await postTwilioWebhook(local('twilio-sms'), local('twilio-sms'), params, authToken);
       expect(overLocal.status).toBe(403);
       expect(await overLocal.json()).toMatchObject({ error: { code: 'forbidden' } });
-      expect((await postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), params, authToken, { signature: null })).status).toBe(401);
-      const tampered = await postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), { ...params, Body: 'Hi!' }, authToken, { signature: signTwilioRequest(authToken, signedUrl('twilio-sms'), params) });
+      expect(
+        (await postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), params, authToken, { signature: null }))
+          .status,
+      ).toBe(401);
+      const tampered = await postTwilioWebhook(
+        local('twilio-sms'),
+        signedUrl('twilio-sms'),
+        { ...params, Body: 'Hi!' },
+        authToken,
+        { signature: signTwilioRequest(authToken, signedUrl('twilio-sms'), params) },
+      );
       expect(tampered.status).toBe(403);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(to(dot)).toEqual([]);
@@ -109,7 +153,12 @@ for (const leg of storeLegs()) {
       const kit = '+15558670010';
       const params = incomingTwilioMessage({ accountSid, from: kit, to: smsNumber, body: 'Hi' });
       const query = '?source=sms&tag=a%20b';
-      const answer = await postTwilioWebhook(`${local('twilio-sms')}${query}`, `${signedUrl('twilio-sms')}${query}`, params, authToken);
+      const answer = await postTwilioWebhook(
+        `${local('twilio-sms')}${query}`,
+        `${signedUrl('twilio-sms')}${query}`,
+        params,
+        authToken,
+      );
       expect(answer.status).toBe(200);
       await eventually('the greeting', () => to(kit).length >= 1);
     });
@@ -124,10 +173,15 @@ for (const leg of storeLegs()) {
       expect(to(lou)).toEqual([]);
     });
 
-    it('when a user texts STOP, then Twilio\'s own carrier handling answers and the bot runs nothing; HELP and START likewise', async () => {
+    it("when a user texts STOP, then Twilio's own carrier handling answers and the bot runs nothing; HELP and START likewise", async () => {
       const eve = '+15558670005';
       for (const keyword of ['STOP', 'help', 'Start']) expect((await text(eve, keyword)).status).toBe(200);
-      await eventually('the keywords in the log', () => server.logs.filter((line) => line.event === 'sms_keyword' && line.userId === `twilio-sms:${eve}`).length === 3);
+      await eventually(
+        'the keywords in the log',
+        () =>
+          server.logs.filter((line) => line.event === 'sms_keyword' && line.userId === `twilio-sms:${eve}`).length ===
+          3,
+      );
       expect(to(eve)).toEqual([]);
     });
 
@@ -147,12 +201,23 @@ for (const leg of storeLegs()) {
       expect(texts(ida).filter((body) => body === 'Your order has shipped.')).toHaveLength(1);
     });
 
-    it('when a number that texted STOP writes again, then the bot\'s answer is refused before calling Twilio, with 21610 in the log', async () => {
+    it("when a number that texted STOP writes again, then the bot's answer is refused before calling Twilio, with 21610 in the log", async () => {
       const max = '+15558670012';
       await text(max, 'STOP');
       await text(max, 'Hi');
-      await eventually('the refusal', () => server.logs.find((line) => line.event === 'channel_send_refused' && line.userId === `twilio-sms:${max}` && line.vendorCode === '21610'));
-      expect(twilio.log.filter((entry) => entry.accepted?.to === max || (entry.status !== 201 && entry.problems.some((problem) => problem.includes(max))))).toEqual([]);
+      await eventually('the refusal', () =>
+        server.logs.find(
+          (line) =>
+            line.event === 'channel_send_refused' && line.userId === `twilio-sms:${max}` && line.vendorCode === '21610',
+        ),
+      );
+      expect(
+        twilio.log.filter(
+          (entry) =>
+            entry.accepted?.to === max ||
+            (entry.status !== 201 && entry.problems.some((problem) => problem.includes(max))),
+        ),
+      ).toEqual([]);
       expect(to(max)).toEqual([]);
     });
 
@@ -162,10 +227,23 @@ for (const leg of storeLegs()) {
       expect(await answer.json()).toMatchObject({ error: { code: 'whatsapp_window_closed' } });
     });
 
-    it('when Twilio reports a message failed, then the log names the message and Twilio\'s error code', async () => {
-      const params = { AccountSid: accountSid, MessageSid: newMessageSid(), MessageStatus: 'failed', SmsStatus: 'failed', ErrorCode: '30003', To: '+15558670006', From: smsNumber, ApiVersion: '2010-04-01' };
-      expect((await postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), params, authToken)).status).toBe(200);
-      const failed = await eventually('the failed status', () => server.logs.find((line) => line.event === 'twilio_status' && line.messageSid === params.MessageSid));
+    it("when Twilio reports a message failed, then the log names the message and Twilio's error code", async () => {
+      const params = {
+        AccountSid: accountSid,
+        MessageSid: newMessageSid(),
+        MessageStatus: 'failed',
+        SmsStatus: 'failed',
+        ErrorCode: '30003',
+        To: '+15558670006',
+        From: smsNumber,
+        ApiVersion: '2010-04-01',
+      };
+      expect((await postTwilioWebhook(local('twilio-sms'), signedUrl('twilio-sms'), params, authToken)).status).toBe(
+        200,
+      );
+      const failed = await eventually('the failed status', () =>
+        server.logs.find((line) => line.event === 'twilio_status' && line.messageSid === params.MessageSid),
+      );
       expect(failed).toMatchObject({ status: 'failed', vendorCode: '30003' });
     });
 
@@ -173,7 +251,9 @@ for (const leg of storeLegs()) {
       const fay = '+15558670007';
       twilio.failNext('opted-out');
       await text(fay, 'Hi');
-      await eventually('the refusal in the log', () => server.logs.find((line) => line.event === 'channel_send_refused' && line.vendorCode === '21610'));
+      await eventually('the refusal in the log', () =>
+        server.logs.find((line) => line.event === 'channel_send_refused' && line.vendorCode === '21610'),
+      );
     });
   });
 }

@@ -8,7 +8,10 @@ import { isValidTwilioSignature, twilioSignatureHeader, type TwilioWebhookParams
 
 /** SMS and WhatsApp through Twilio: two channels, each with its own webhook and sender. */
 export type TwilioFlavour = 'sms' | 'whatsapp';
-export const TWILIO_CHANNELS: Readonly<Record<TwilioFlavour, string>> = { sms: 'twilio-sms', whatsapp: 'twilio-whatsapp' };
+export const TWILIO_CHANNELS: Readonly<Record<TwilioFlavour, string>> = {
+  sms: 'twilio-sms',
+  whatsapp: 'twilio-whatsapp',
+};
 
 /**
  * A message holds 1600 characters (Twilio's Body limit). SMS has no buttons: choices go as numbered
@@ -53,10 +56,23 @@ export const SMS_OPTED_OUT = 'smsOptedOut';
 const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
 
 /** Statuses Twilio posts to a StatusCallback; an incoming message says `received`. */
-const OUTBOUND_STATUSES = new Set(['accepted', 'scheduled', 'queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'read', 'canceled', 'partially_delivered']);
+const OUTBOUND_STATUSES = new Set([
+  'accepted',
+  'scheduled',
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'undelivered',
+  'failed',
+  'read',
+  'canceled',
+  'partially_delivered',
+]);
 
 /** The webhook URL of a Twilio channel, as Twilio is told it and signs it. */
-export const twilioWebhookUrl = (publicUrl: string, flavour: TwilioFlavour) => `${publicUrl.replace(/\/+$/, '')}/api/webhooks/${TWILIO_CHANNELS[flavour]}`;
+export const twilioWebhookUrl = (publicUrl: string, flavour: TwilioFlavour) =>
+  `${publicUrl.replace(/\/+$/, '')}/api/webhooks/${TWILIO_CHANNELS[flavour]}`;
 
 function formParams(form: URLSearchParams): Record<string, string | string[]> {
   const params: Record<string, string | string[]> = {};
@@ -92,33 +108,53 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
     verify(request: WebhookRequest, raw: Buffer) {
       const header = request.headers[twilioSignatureHeader];
       const signature = Array.isArray(header) ? header[0] : header;
-      if (!signature) throw new HttpError(401, 'unauthorized', 'The X-Twilio-Signature header is missing: Twilio signs every webhook with the account\'s auth token.');
+      if (!signature)
+        throw new HttpError(
+          401,
+          'unauthorized',
+          "The X-Twilio-Signature header is missing: Twilio signs every webhook with the account's auth token.",
+        );
       // The query exactly as received (Twilio signs the URL it was given, query included), after PUBLIC_URL + the route.
       const queryStart = request.url.indexOf('?');
       const query = queryStart === -1 ? '' : request.url.slice(queryStart);
       const params = formParams(new URLSearchParams(raw.toString('utf8')));
       if (!isValidTwilioSignature({ authToken: options.authToken, publicUrl: webhookUrl + query, params, signature })) {
-        throw new HttpError(403, 'forbidden', `The X-Twilio-Signature header does not match: Twilio signs the URL it was given (${webhookUrl}, from PUBLIC_URL) with TWILIO_AUTH_TOKEN.`);
+        throw new HttpError(
+          403,
+          'forbidden',
+          `The X-Twilio-Signature header does not match: Twilio signs the URL it was given (${webhookUrl}, from PUBLIC_URL) with TWILIO_AUTH_TOKEN.`,
+        );
       }
     },
     async parse(body: unknown) {
       const params = formParams(body as URLSearchParams);
-      if (single(params, 'AccountSid') !== options.accountSid) throw new HttpError(403, 'forbidden', 'The webhook is for another Twilio account than TWILIO_ACCOUNT_SID.');
+      if (single(params, 'AccountSid') !== options.accountSid)
+        throw new HttpError(403, 'forbidden', 'The webhook is for another Twilio account than TWILIO_ACCOUNT_SID.');
       const sid = single(params, 'MessageSid') ?? single(params, 'SmsSid');
       if (!sid) throw new HttpError(400, 'invalid_body', 'A Twilio message webhook needs a MessageSid.');
       const status = single(params, 'MessageStatus') ?? single(params, 'SmsStatus') ?? '';
       if (OUTBOUND_STATUSES.has(status)) {
         const errorCode = single(params, 'ErrorCode');
-        options.onStatus(name, { messageSid: sid, status, to: single(params, 'To') ?? '', ...(errorCode ? { errorCode } : {}) });
+        options.onStatus(name, {
+          messageSid: sid,
+          status,
+          to: single(params, 'To') ?? '',
+          ...(errorCode ? { errorCode } : {}),
+        });
         return [];
       }
       const from = single(params, 'From') ?? '';
       if (prefix !== '' ? !from.startsWith(prefix) : from.includes(':')) {
         const other = TWILIO_CHANNELS[options.flavour === 'sms' ? 'whatsapp' : 'sms'];
-        throw new HttpError(400, 'invalid_body', `This webhook is the ${name} channel's; this message belongs at /api/webhooks/${other} (set it as the sender's webhook at Twilio, docs/channels.md).`);
+        throw new HttpError(
+          400,
+          'invalid_body',
+          `This webhook is the ${name} channel's; this message belongs at /api/webhooks/${other} (set it as the sender's webhook at Twilio, docs/channels.md).`,
+        );
       }
       const address = from.slice(prefix.length);
-      if (!/^\+?[0-9A-Za-z]{2,20}$/.test(address)) throw new HttpError(400, 'invalid_body', 'The webhook\'s From is not a phone number.');
+      if (!/^\+?[0-9A-Za-z]{2,20}$/.test(address))
+        throw new HttpError(400, 'invalid_body', "The webhook's From is not a phone number.");
       const text = single(params, 'ButtonText') ?? single(params, 'Body') ?? '';
       if (options.flavour === 'sms') {
         const keyword = carrierKeyword(text);
@@ -129,23 +165,50 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
       }
       if (text.trim() === '') return [];
       const profileName = single(params, 'ProfileName');
-      const userData: Record<string, string> = { phoneNumber: address, ...(profileName ? { whatsappName: profileName.slice(0, 200) } : {}) };
-      const message: InboundMessage = { eventId: sid, address, input: { kind: 'text', text: text.slice(0, 4096) }, userData };
+      const userData: Record<string, string> = {
+        phoneNumber: address,
+        ...(profileName ? { whatsappName: profileName.slice(0, 200) } : {}),
+      };
+      const message: InboundMessage = {
+        eventId: sid,
+        address,
+        input: { kind: 'text', text: text.slice(0, 4096) },
+        userData,
+      };
       return [message];
     },
     refuseSend(user, now) {
       if (options.flavour === 'sms') {
-        return user?.variables[SMS_OPTED_OUT] === true ? new SendFailure('permanent', '21610', 'not sent: the number texted STOP and has not texted START since', undefined, 'Messages') : undefined;
+        return user?.variables[SMS_OPTED_OUT] === true
+          ? new SendFailure(
+              'permanent',
+              '21610',
+              'not sent: the number texted STOP and has not texted START since',
+              undefined,
+              'Messages',
+            )
+          : undefined;
       }
       // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
       const last = user?.lastMessageAt ?? null;
       if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
-      return new SendFailure('permanent', '63016', `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`, undefined, 'Messages');
+      return new SendFailure(
+        'permanent',
+        '63016',
+        `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`,
+        undefined,
+        'Messages',
+      );
     },
     admitTrigger(user, dialogId, now) {
       if (options.flavour === 'sms') {
         if (user?.variables[SMS_OPTED_OUT] !== true) return;
-        throw new HttpError(409, 'sms_opted_out', `This number texted STOP: carriers allow no more messages to it until it texts START, and Twilio refuses them (error 21610). Dialog "${dialogId}" was not started.`, { channel: name });
+        throw new HttpError(
+          409,
+          'sms_opted_out',
+          `This number texted STOP: carriers allow no more messages to it until it texts START, and Twilio refuses them (error 21610). Dialog "${dialogId}" was not started.`,
+          { channel: name },
+        );
       }
       const last = user?.lastMessageAt ?? null;
       if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
@@ -158,7 +221,11 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
     },
     async send(address: string, part: RenderedPart) {
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };
-      await options.send(part.kind === 'image' ? { ...base, MediaUrl: [part.url], ...(part.caption ? { Body: part.caption } : {}) } : { ...base, Body: part.text });
+      await options.send(
+        part.kind === 'image'
+          ? { ...base, MediaUrl: [part.url], ...(part.caption ? { Body: part.caption } : {}) }
+          : { ...base, Body: part.text },
+      );
     },
   };
 }

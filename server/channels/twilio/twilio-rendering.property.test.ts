@@ -11,19 +11,32 @@ describe('SMS and WhatsApp-through-Twilio rendering of messages over every limit
     it(`when any bot message is rendered for ${flavour}, then every form the connector posts passes Twilio's reference and every choice can be answered by number or label`, async () => {
       const forms: TwilioMessage[] = [];
       const connector = twilioConnector({
-        flavour, accountSid: `AC${'5'.repeat(32)}`, authToken: 'token', from: '+15017122661', publicUrl: 'https://bot.example.com',
-        send: (message) => { forms.push(message); return Promise.resolve({ sid: 'SM', segments: 1 }); },
-        onStatus: () => undefined, onKeyword: () => Promise.resolve(),
+        flavour,
+        accountSid: `AC${'5'.repeat(32)}`,
+        authToken: 'token',
+        from: '+15017122661',
+        publicUrl: 'https://bot.example.com',
+        send: (message) => {
+          forms.push(message);
+          return Promise.resolve({ sid: 'SM', segments: 1 });
+        },
+        onStatus: () => undefined,
+        onKeyword: () => Promise.resolve(),
       });
       await fc.assert(
         fc.asyncProperty(hostileBotMessage, fc.integer({ min: 1, max: 1_000_000 }), async (message, seq) => {
           forms.length = 0;
           const rendered = renderMessage(message, TWILIO_CAPABILITIES[flavour], seq);
           for (const part of rendered.parts) await connector.send('+15558675310', part);
-          for (const form of forms) expect(twilioFormProblems({ ...form, ...(form.MediaUrl ? { MediaUrl: [...form.MediaUrl] } : {}) })).toBeNull();
+          for (const form of forms)
+            expect(
+              twilioFormProblems({ ...form, ...(form.MediaUrl ? { MediaUrl: [...form.MediaUrl] } : {}) }),
+            ).toBeNull();
           // No buttons here: each choice is answered by typing its number or its title.
           for (const choice of rendered.choices) {
-            const typed = [String(choice.number), choice.title].some((answer) => choiceByAnswer(answer, rendered.choices)?.message === choice.message);
+            const typed = [String(choice.number), choice.title].some(
+              (answer) => choiceByAnswer(answer, rendered.choices)?.message === choice.message,
+            );
             expect(typed, `choice ${choice.number} "${choice.title}"`).toBe(true);
           }
         }),

@@ -12,10 +12,12 @@ export const twilioSignatureHeader = 'x-twilio-signature';
 export type TwilioWebhookParams = Readonly<Record<string, string | readonly string[]>>;
 
 function signingString(url: string, params: TwilioWebhookParams): string {
-  const pairs = Object.keys(params).sort().flatMap((name) => {
-    const value = params[name] ?? [];
-    return typeof value === 'string' ? [name + value] : [...new Set(value)].sort().map((each) => name + each);
-  });
+  const pairs = Object.keys(params)
+    .sort()
+    .flatMap((name) => {
+      const value = params[name] ?? [];
+      return typeof value === 'string' ? [name + value] : [...new Set(value)].sort().map((each) => name + each);
+    });
   return url + pairs.join('');
 }
 
@@ -47,7 +49,9 @@ export function isValidTwilioSignature(check: TwilioSignatureCheck): boolean {
   if (!check.signature) return false;
   const given = Buffer.from(check.signature);
   return urlForms(check.publicUrl).some((url) => {
-    const expected = Buffer.from(createHmac('sha1', check.authToken).update(signingString(url, check.params), 'utf8').digest('base64'));
+    const expected = Buffer.from(
+      createHmac('sha1', check.authToken).update(signingString(url, check.params), 'utf8').digest('base64'),
+    );
     return expected.length === given.length && timingSafeEqual(expected, given);
   });
 }

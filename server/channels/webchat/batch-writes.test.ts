@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket as TcpSocket } from 'node:net';
 import { connect } from 'socket.io-client';
 import type { TranscriptItem } from '../../../shared/protocol.ts';
-import { botTexts, eventually, startTestServer, type TestClient, type TestServer } from '../../test/start-test-server.ts';
+import {
+  botTexts,
+  eventually,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 
 // A turn's entries and its message's ack leave in one TCP write on a websocket (batch-writes.ts);
 // whatever the transport, the widget must get both, whole and in the order it always did.
@@ -16,7 +22,9 @@ describe('web chat turn output, batched into one write', () => {
   });
 
   /** What the widget sees, in arrival order: "entries:<seqs>" and "ack:<seq>". */
-  async function converse(transport: 'websocket' | 'polling'): Promise<{ seen: string[]; items: TranscriptItem[]; client: TestClient }> {
+  async function converse(
+    transport: 'websocket' | 'polling',
+  ): Promise<{ seen: string[]; items: TranscriptItem[]; client: TestClient }> {
     const client: TestClient = connect(server.url, { transports: [transport], reconnection: false, forceNew: true });
     const seen: string[] = [];
     const items: TranscriptItem[] = [];
@@ -37,7 +45,11 @@ describe('web chat turn output, batched into one write', () => {
       expect(ack).toEqual({ ok: true, value: { seq: 3, duplicate: false } });
       // The turn's one entries event (the visitor's message and the bot's reply) comes first, as before.
       expect(seen).toEqual(['entries:3,4', 'ack:3']);
-      expect(items.find((i) => i.seq === 3)).toMatchObject({ from: 'user', clientId: 'c-1', message: { type: 'text', text: 'Ada' } });
+      expect(items.find((i) => i.seq === 3)).toMatchObject({
+        from: 'user',
+        clientId: 'c-1',
+        message: { type: 'text', text: 'Ada' },
+      });
       expect(botTexts(items)).toContain('Nice to meet you, Ada!');
       client.disconnect();
     });
@@ -56,7 +68,9 @@ describe('web chat turn output, batched into one write', () => {
       const ackedSeqs = acks.map((a) => (a.ok ? a.value.seq : 0));
       // Each message's own entry arrives before its ack; no seq twice, none missing.
       for (const seq of ackedSeqs) {
-        const shown = seen.findIndex((s) => s.startsWith('entries:') && s.slice('entries:'.length).split(',').includes(String(seq)));
+        const shown = seen.findIndex(
+          (s) => s.startsWith('entries:') && s.slice('entries:'.length).split(',').includes(String(seq)),
+        );
         expect(shown).toBeGreaterThanOrEqual(0);
         expect(shown).toBeLessThan(seen.indexOf(`ack:${seq}`));
       }

@@ -33,7 +33,14 @@ describe('a message sent while the bot waits on a slow integration', () => {
           id: 'ask',
           steps: [
             { id: 'listen', type: 'input', prompt: 'Say something.', saveTo: { variable: 'said' } },
-            { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'events', params: { userId: '{{userId}}' }, timeoutMs: 10_000 },
+            {
+              id: 'call',
+              type: 'integration',
+              integration: 'listUserEvents',
+              service: 'events',
+              params: { userId: '{{userId}}' },
+              timeoutMs: 10_000,
+            },
             { id: 'done', type: 'message', text: 'Checked: {{said}}' },
             { id: 'again', type: 'goto', dialog: 'ask' },
           ],
@@ -41,7 +48,10 @@ describe('a message sent while the bot waits on a slow integration', () => {
       ],
     };
     await writeFile(path.join(dir, 'bot.json'), JSON.stringify(bot));
-    server = await startTestServer({ BOT_DEFINITION: path.join(dir, 'bot.json'), TURN_DEADLINE: '1s', INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' }, dir);
+    server = await startTestServer(
+      { BOT_DEFINITION: path.join(dir, 'bot.json'), TURN_DEADLINE: '1s', INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' },
+      dir,
+    );
   });
 
   afterAll(async () => {
@@ -54,13 +64,17 @@ describe('a message sent while the bot waits on a slow integration', () => {
     const client = connectClient(server.url);
     try {
       await eventually('the prompt', () => botTexts(client.items).includes('Say something.'));
-      const send = (clientId: string, text: string) => new Promise<unknown>((resolve) => client.emit('message', { clientId, text }, resolve));
+      const send = (clientId: string, text: string) =>
+        new Promise<unknown>((resolve) => client.emit('message', { clientId, text }, resolve));
       expect(await send('m1', 'one')).toMatchObject({ ok: true });
       // The call to the API is under way now, holding the conversation's turn for 2.5 s.
       const second = send('m2', 'hello?');
       expect(await second).toMatchObject({ ok: true, value: { duplicate: false } });
       await eventually('both answers', () => botTexts(client.items).includes('Checked: hello?'), 15_000);
-      expect(botTexts(client.items).filter((text) => text.startsWith('Checked:'))).toStrictEqual(['Checked: one', 'Checked: hello?']);
+      expect(botTexts(client.items).filter((text) => text.startsWith('Checked:'))).toStrictEqual([
+        'Checked: one',
+        'Checked: hello?',
+      ]);
       expect(server.logs.filter((line) => line.event === 'turn_deadline_passed')).toStrictEqual([]);
     } finally {
       client.disconnect();

@@ -1,9 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/protocol.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, TEST_FUNCTION_KEY, type TestServer } from '../../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  TEST_FUNCTION_KEY,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 
-const sessionOf = (client: ReturnType<typeof connectClient>) => new Promise<Session>((resolve) => client.once('session', resolve));
+const sessionOf = (client: ReturnType<typeof connectClient>) =>
+  new Promise<Session>((resolve) => client.once('session', resolve));
 
 describe.each(storeLegs())('web chat with deferStart on $name', ({ skip, env }) => {
   let server: TestServer;
@@ -26,7 +35,9 @@ describe.each(storeLegs())('web chat with deferStart on $name', ({ skip, env }) 
     expect(client.items).toStrictEqual([]);
     expect(await server.store.getUser(session.userId)).toBeNull();
     expect(await server.store.readTranscript(session.userId, 0, 10)).toStrictEqual([]);
-    const exported = await (await fetch(`${server.url}/api/management/export/userData`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).text();
+    const exported = await (
+      await fetch(`${server.url}/api/management/export/userData`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })
+    ).text();
     expect(exported).not.toContain(session.userId);
     client.disconnect();
   });
@@ -40,7 +51,12 @@ describe.each(storeLegs())('web chat with deferStart on $name', ({ skip, env }) 
     client.disconnect();
 
     // Back later, known now: replayed and not greeted again, with or without opening.
-    const again = connectClient(server.url, { deferStart: true, userId: session.userId, token: session.token, lastSeq: 0 });
+    const again = connectClient(server.url, {
+      deferStart: true,
+      userId: session.userId,
+      token: session.token,
+      lastSeq: 0,
+    });
     await sessionOf(again);
     await eventually('the replay', () => again.items.length === 2);
     expect(again.items.map((item) => item.seq)).toStrictEqual([1, 2]);
@@ -50,9 +66,17 @@ describe.each(storeLegs())('web chat with deferStart on $name', ({ skip, env }) 
   it('when the visitor writes without opening first, then the greeting runs and the message is answered, in that order', async () => {
     const client = connectClient(server.url, { deferStart: true });
     const session = await sessionOf(client);
-    expect(await client.emitWithAck('message', { clientId: 'first', text: 'Ada' })).toStrictEqual({ ok: true, value: { seq: 3, duplicate: false } });
+    expect(await client.emitWithAck('message', { clientId: 'first', text: 'Ada' })).toStrictEqual({
+      ok: true,
+      value: { seq: 3, duplicate: false },
+    });
     await eventually('the answer', () => botTexts(client.items).includes('Nice to meet you, Ada!'));
-    expect((await server.store.readTranscript(session.userId, 0, 10)).map((entry) => entry.from)).toStrictEqual(['bot', 'bot', 'user', 'bot']);
+    expect((await server.store.readTranscript(session.userId, 0, 10)).map((entry) => entry.from)).toStrictEqual([
+      'bot',
+      'bot',
+      'user',
+      'bot',
+    ]);
     client.disconnect();
   });
 

@@ -22,7 +22,15 @@ describe('web chat server process against hostile input', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'chatbot-hostile-'));
     child = spawn(process.execPath, [await compiledEntry('server/main.ts')], {
       cwd: projectRoot(),
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, MONGODB_URL: '', BOT_FUNCTION_KEY: TEST_FUNCTION_KEY, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        MONGODB_URL: '',
+        BOT_FUNCTION_KEY: TEST_FUNCTION_KEY,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -59,7 +67,9 @@ describe('web chat server process against hostile input', () => {
     for (const [event, payload] of frames) {
       expect(await emitRaw(attacker, event, payload)).toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
     }
-    expect(await handshakeRaw(url, `{"user":{"x":${deepArrayJson(12_000)}}}`)).toMatchObject({ code: 'invalid_payload' });
+    expect(await handshakeRaw(url, `{"user":{"x":${deepArrayJson(12_000)}}}`)).toMatchObject({
+      code: 'invalid_payload',
+    });
 
     await answersName(attacker, 'Ada');
     await answersName(bystander, 'Grace');

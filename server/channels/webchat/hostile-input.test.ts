@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 import { connectClient, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
 import { answersName, greeted, sessionOf } from './test/demo-conversation.ts';
-import { deepArrayJson, deepObjectJson, emitRaw, handshakeRaw, nestedValue, wideArrayJson } from './test/hostile-frames.ts';
+import {
+  deepArrayJson,
+  deepObjectJson,
+  emitRaw,
+  handshakeRaw,
+  nestedValue,
+  wideArrayJson,
+} from './test/hostile-frames.ts';
 
 /** The depth from the report: about 23 KB of brackets, well under the 64 KiB frame limit. */
 const DEEP = 12_000;
@@ -48,7 +55,10 @@ describe.each(storeLegs())('web chat against hostile input on $name', ({ skip, e
       const attacker = await greeted(server.url);
       const errors: string[] = [];
       attacker.on('protocol_error', (error) => errors.push(error.code));
-      const frames = [...(hostilePayloads(deepArrayJson(DEEP))[event] ?? []), ...(hostilePayloads(wideArrayJson(WIDE))[event] ?? []).slice(1)];
+      const frames = [
+        ...(hostilePayloads(deepArrayJson(DEEP))[event] ?? []),
+        ...(hostilePayloads(wideArrayJson(WIDE))[event] ?? []).slice(1),
+      ];
       frames.push(`{"x":${deepObjectJson(DEEP_OBJECTS)}}`);
 
       const acks = [];
@@ -72,7 +82,9 @@ describe.each(storeLegs())('web chat against hostile input on $name', ({ skip, e
       await handshakeRaw(server.url, `{"user":{"x":${wideArrayJson(WIDE)}}}`),
     ];
 
-    expect(refusals).toEqual(refusals.map(() => ({ code: 'invalid_payload', message: expect.stringMatching(/^The handshake is not valid/) })));
+    expect(refusals).toEqual(
+      refusals.map(() => ({ code: 'invalid_payload', message: expect.stringMatching(/^The handshake is not valid/) })),
+    );
     const next = await greeted(server.url);
     await answersName(next, 'Linus');
     await answersName(bystander, 'Grace');
@@ -88,7 +100,10 @@ describe.each(storeLegs())('web chat against hostile input on $name', ({ skip, e
     expect(await client.emitWithAck('set_user_data', { fields: { plan: allowed } })).toEqual({ ok: true, value: null });
     expect((await server.store.getUser(session.userId))?.variables).toMatchObject({ plan: allowed });
     const refused = await client.emitWithAck('set_user_data', { fields: { plan: nestedValue(MAX_JSON_DEPTH) } });
-    expect(refused).toEqual({ ok: false, error: { code: 'invalid_payload', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH} levels`) } });
+    expect(refused).toEqual({
+      ok: false,
+      error: { code: 'invalid_payload', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH} levels`) },
+    });
     client.disconnect();
   });
 });

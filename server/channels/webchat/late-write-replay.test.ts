@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/protocol.ts';
-import { connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import {
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 
 const ECHO_BOT = path.join(import.meta.dirname, '..', '..', 'app', 'test', 'fixtures', 'echo-bot.json');
 
@@ -25,10 +31,12 @@ describe.each(storeLegs())('a resend of a message whose turn another node stored
     if (skip) context.skip(`store unavailable: ${skip}`);
   });
 
-  it('when the widget resends a message whose turn was stored after its reconnect replay, then it gets the turn\'s entries once, before the ack', async () => {
+  it("when the widget resends a message whose turn was stored after its reconnect replay, then it gets the turn's entries once, before the ack", async () => {
     const client = connectClient(server.url);
     const session = await new Promise<Session>((resolve) => client.once('session', resolve));
-    await eventually('the prompt', () => client.items.some((i) => i.message.type === 'text' && i.message.text === 'Say something.'));
+    await eventually('the prompt', () =>
+      client.items.some((i) => i.message.type === 'text' && i.message.text === 'Say something.'),
+    );
     const user = await server.store.getUser(session.userId);
     // The dead node's commit of the message "late": stored, pushed to no one.
     const committed = await server.store.commitTurn({

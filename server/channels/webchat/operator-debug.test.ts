@@ -4,13 +4,18 @@ import { connectClient, eventually, startTestServer, type TestServer } from '../
 describe('debug lines where an operator looks (LOG_LEVEL=debug)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ LOG_LEVEL: 'debug', ALLOWED_ORIGINS: 'https://shop.example.com', BOT_IDENTITY_SECRET: 'identity-secret-0123456789' });
+    server = await startTestServer({
+      LOG_LEVEL: 'debug',
+      ALLOWED_ORIGINS: 'https://shop.example.com',
+      BOT_IDENTITY_SECRET: 'identity-secret-0123456789',
+    });
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  const refusedWith = (client: ReturnType<typeof connectClient>) => new Promise<{ data?: { code?: string } }>((resolve) => client.once('connect_error', resolve));
+  const refusedWith = (client: ReturnType<typeof connectClient>) =>
+    new Promise<{ data?: { code?: string } }>((resolve) => client.once('connect_error', resolve));
 
   it('when an origin is refused again, then the first refusal is a warning and each later one a debug line', async () => {
     for (let i = 0; i < 2; i++) {
@@ -36,16 +41,26 @@ describe('debug lines where an operator looks (LOG_LEVEL=debug)', () => {
   it('when a page event is neither routed nor awaited, then a debug line says so', async () => {
     const client = connectClient(server.url);
     await new Promise((resolve) => client.once('session', resolve));
-    expect(await client.emitWithAck('page_event', { name: 'scrolledToFooter' })).toStrictEqual({ ok: true, value: null });
+    expect(await client.emitWithAck('page_event', { name: 'scrolledToFooter' })).toStrictEqual({
+      ok: true,
+      value: null,
+    });
     const line = await eventually('the debug line', () => server.logs.find((l) => l.event === 'page_event_unrouted'));
     expect(line).toMatchObject({ level: 20, name: 'scrolledToFooter' });
     client.disconnect();
   });
 
   it('when a job is claimed, then a debug line names its kind and attempt', async () => {
-    await server.store.scheduleJob({ id: 'timer:nobody:t', kind: 'timer', payload: { userId: 'nobody', timerId: 't' }, runAt: Date.now() });
+    await server.store.scheduleJob({
+      id: 'timer:nobody:t',
+      kind: 'timer',
+      payload: { userId: 'nobody', timerId: 't' },
+      runAt: Date.now(),
+    });
     server.jobs.poke();
-    const line = await eventually('the debug line', () => server.logs.find((l) => l.event === 'job_started' && l.jobId === 'timer:nobody:t'));
+    const line = await eventually('the debug line', () =>
+      server.logs.find((l) => l.event === 'job_started' && l.jobId === 'timer:nobody:t'),
+    );
     expect(line).toMatchObject({ level: 20, kind: 'timer', attempt: 1 });
   });
 });

@@ -36,7 +36,9 @@ const REMEMBERED = 1000;
  * header is not a browser page and passes (an origin check protects visitors' browsers,
  * nothing else). Returns null when allowed, else the refusal to send.
  */
-export function originPolicy(options: OriginPolicyOptions): (origin: string | undefined, host: string | undefined) => OriginRefusal | null {
+export function originPolicy(
+  options: OriginPolicyOptions,
+): (origin: string | undefined, host: string | undefined) => OriginRefusal | null {
   const logged = new Set<string>();
   return (origin, host) => {
     if (origin === undefined || options.allowed === undefined) return null;
@@ -56,7 +58,10 @@ export function originPolicy(options: OriginPolicyOptions): (origin: string | un
         `a page on ${shown} tried to open the chat and was refused: add the origin to ${ORIGINS_SETTING} to allow it (logged once per origin)`,
       );
     } else {
-      options.logger.debug?.({ event: 'origin_refused', origin: shown, setting: ORIGINS_SETTING, repeated: true }, `a page on ${shown} was refused again`);
+      options.logger.debug?.(
+        { event: 'origin_refused', origin: shown, setting: ORIGINS_SETTING, repeated: true },
+        `a page on ${shown} was refused again`,
+      );
     }
     return {
       code: ORIGIN_NOT_ALLOWED,

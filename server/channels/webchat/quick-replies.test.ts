@@ -37,10 +37,19 @@ describe('quick replies on one connection (default store)', () => {
     const transcript = await server.store.readTranscript(session.userId, 0, 100);
     expect(transcript.map((e) => e.seq)).toStrictEqual(transcript.map((_, i) => i + 1));
     const said = transcript.map((e) => (e.message.type === 'text' ? `${e.from}: ${e.message.text}` : e.from));
-    expect(said).toStrictEqual(['bot: Say something.', ...texts.flatMap((t) => [`user: ${t}`, `bot: You said: ${t}`, 'bot: Say something.'])]);
+    expect(said).toStrictEqual([
+      'bot: Say something.',
+      ...texts.flatMap((t) => [`user: ${t}`, `bot: You said: ${t}`, 'bot: Say something.']),
+    ]);
     expect((await server.store.getUser(session.userId))!.lastSeq).toBe(transcript.length);
-    await eventually('every entry in the first tab', () => new Set(first.items.map((i) => i.seq)).size === transcript.length);
-    await eventually('every entry after the handshake in the second tab', () => new Set(second.items.map((i) => i.seq)).size === transcript.length - 1);
+    await eventually(
+      'every entry in the first tab',
+      () => new Set(first.items.map((i) => i.seq)).size === transcript.length,
+    );
+    await eventually(
+      'every entry after the handshake in the second tab',
+      () => new Set(second.items.map((i) => i.seq)).size === transcript.length - 1,
+    );
     first.disconnect();
     second.disconnect();
   });

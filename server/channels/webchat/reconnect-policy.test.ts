@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { followReconnectPolicy, LONG_OUTAGE_MAX_MS, RECENT_OUTAGE_ATTEMPTS, RECENT_OUTAGE_MAX_MS, RECONNECT_OPTIONS } from '../../../widget/transport/reconnect-policy.ts';
+import {
+  followReconnectPolicy,
+  LONG_OUTAGE_MAX_MS,
+  RECENT_OUTAGE_ATTEMPTS,
+  RECENT_OUTAGE_MAX_MS,
+  RECONNECT_OPTIONS,
+} from '../../../widget/transport/reconnect-policy.ts';
 
 /*
  * The widget's retry gaps, read on a fake clock so that they are exact and the test takes no
@@ -42,7 +48,10 @@ function widgetAt(port: number): Widget {
 
 /** Resolves once every attempt so far has been refused (real I/O), so the only timer left is the next retry. */
 async function refused(...widgets: Widget[]): Promise<void> {
-  await vi.waitFor(() => expect(widgets.every((w) => w.failures() >= w.attempts.length + 1)).toBe(true), { timeout: 5000, interval: 2 });
+  await vi.waitFor(() => expect(widgets.every((w) => w.failures() >= w.attempts.length + 1)).toBe(true), {
+    timeout: 5000,
+    interval: 2,
+  });
 }
 
 /** Lets `count` more retries happen and be refused, moving the fake clock to each. */

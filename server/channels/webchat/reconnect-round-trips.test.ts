@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/protocol.ts';
 import type { StoreCommand } from '../../stores/mongo/mongo-store.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestClient } from '../../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestClient,
+} from '../../test/start-test-server.ts';
 
 const ECHO_BOT = path.join(import.meta.dirname, '..', '..', 'app', 'test', 'fixtures', 'echo-bot.json');
 const mongo = storeLegs().find((leg) => leg.name === 'mongo')!;
@@ -25,7 +32,12 @@ describe.skipIf(mongo.skip)('reads of the user when a widget returns to a restar
   let counting = false;
   const start = () => startTestServer(env, dir, { onStoreCommand: (command) => counting && commands.push(command) });
   const userReads = () =>
-    commands.filter((c) => c.name === 'find' && c.collection === 'users' && (c.command.filter as { _id?: unknown } | undefined)?._id === session.userId).length;
+    commands.filter(
+      (c) =>
+        c.name === 'find' &&
+        c.collection === 'users' &&
+        (c.command.filter as { _id?: unknown } | undefined)?._id === session.userId,
+    ).length;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'reconnect-reads-'));
@@ -78,7 +90,9 @@ describe.skipIf(mongo.skip)('reads of the user when a widget returns to a restar
       const ack = await send(client, 'm2', 'two');
       counting = false;
       expect(ack).toMatchObject({ ok: true, value: { duplicate: true } });
-      expect((await server.store.readTranscript(session.userId, 0, 100)).filter((e) => e.clientId === 'm2')).toHaveLength(1);
+      expect(
+        (await server.store.readTranscript(session.userId, 0, 100)).filter((e) => e.clientId === 'm2'),
+      ).toHaveLength(1);
       expect((await server.store.getUser(session.userId))!.lastSeq).toBe(seqBefore);
       // The connect's read, and the replay of what the stored message's turn left (resend-replay.ts), which reads
       // the user again: that turn may have been committed by a node that died after the connect's read.
@@ -108,7 +122,13 @@ describe.skipIf(mongo.skip)('reads of the user when a widget returns to a restar
       // (stores/mongo/unsent-entries.ts topSeq: the user's entries by seq, highest first, with no other condition).
       const highestSeqReads = commands.filter((c) => {
         const filter = (c.command.filter ?? {}) as Record<string, unknown>;
-        return c.name === 'find' && c.collection === 'transcript' && filter.userId === session.userId && !('seq' in filter) && !('dedupKey' in filter);
+        return (
+          c.name === 'find' &&
+          c.collection === 'transcript' &&
+          filter.userId === session.userId &&
+          !('seq' in filter) &&
+          !('dedupKey' in filter)
+        );
       });
       expect(highestSeqReads).toHaveLength(0);
       client.disconnect();

@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProtocolError } from '../../../shared/protocol.ts';
-import { connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import {
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 import { SocketTransport } from '../../../widget/transport/socket-transport.ts';
 import type { ConnectFailure } from '../../../widget/transport/transport.ts';
 import { SessionTokens } from './session-tokens.ts';
@@ -12,10 +18,12 @@ const PREVIOUS = 'previous-session-secret-0123456789abcdef';
 const DAY = 86_400_000;
 
 /** Tokens as a server with this secret would have issued them at `at`, for `ttlMs`. */
-const tokensOf = (secret: string, at = Date.now(), ttlMs = 30 * DAY) => new SessionTokens({ secret, ttlMs, now: () => at });
+const tokensOf = (secret: string, at = Date.now(), ttlMs = 30 * DAY) =>
+  new SessionTokens({ secret, ttlMs, now: () => at });
 
 /** The token format from before tokens carried an expiry. */
-const legacyToken = (secret: string, userId: string) => createHmac('sha256', secret).update(`webchat-session:${userId}`).digest('base64url');
+const legacyToken = (secret: string, userId: string) =>
+  createHmac('sha256', secret).update(`webchat-session:${userId}`).digest('base64url');
 
 /** The handshake's refusal, or 'connected' when the server let the client in. */
 function refusalOf(client: ChatClient): Promise<ProtocolError | 'connected'> {
@@ -24,7 +32,9 @@ function refusalOf(client: ChatClient): Promise<ProtocolError | 'connected'> {
       resolve('connected');
       client.disconnect();
     });
-    client.once('connect_error', (error: Error & { data?: ProtocolError }) => resolve(error.data ?? { code: 'internal', message: error.message }));
+    client.once('connect_error', (error: Error & { data?: ProtocolError }) =>
+      resolve(error.data ?? { code: 'internal', message: error.message }),
+    );
   });
 }
 
@@ -43,7 +53,13 @@ async function visitorWhoLeft(url: string): Promise<string> {
 describe.each(storeLegs())('web chat session tokens on $name', ({ skip, env }) => {
   let server: TestServer;
   beforeAll(async () => {
-    if (!skip) server = await startTestServer({ ...env(), SESSION_SECRET: SECRET, SESSION_SECRET_PREVIOUS: PREVIOUS, SESSION_TTL: '30d' });
+    if (!skip)
+      server = await startTestServer({
+        ...env(),
+        SESSION_SECRET: SECRET,
+        SESSION_SECRET_PREVIOUS: PREVIOUS,
+        SESSION_TTL: '30d',
+      });
   });
   afterAll(async () => {
     await server?.stop();
@@ -103,7 +119,10 @@ describe.each(storeLegs())('web chat session tokens on $name', ({ skip, env }) =
     await eventually('the replay', () => client.items.length >= 2);
     client.disconnect();
 
-    const expired = connectClient(server.url, { userId, token: tokensOf(PREVIOUS, Date.now() - 31 * DAY).sign(userId) });
+    const expired = connectClient(server.url, {
+      userId,
+      token: tokensOf(PREVIOUS, Date.now() - 31 * DAY).sign(userId),
+    });
     expect(await refusalOf(expired)).toMatchObject({ code: 'session_expired' });
   });
 
@@ -123,7 +142,9 @@ describe.each(storeLegs())('web chat session tokens on $name', ({ skip, env }) =
       expect(await refusalOf(connectClient(server.url, { userId, token }))).toMatchObject({ code: 'unauthorized' });
     }
     // Someone else's genuine token does not open this user's conversation.
-    expect(await refusalOf(connectClient(server.url, { userId: other, token: genuine }))).toMatchObject({ code: 'unauthorized' });
+    expect(await refusalOf(connectClient(server.url, { userId: other, token: genuine }))).toMatchObject({
+      code: 'unauthorized',
+    });
   });
 
   it('when a widget presents a token from before tokens expired, then it resumes under the current secret and gets a token with an expiry; under the previous secret, then it is refused as session_expired', async () => {

@@ -56,7 +56,8 @@ export class SessionTokens {
     const parts = token.split('.');
     if (parts.length === 1) return this.checkLegacy(userId, token);
     const [version, expiresText, given] = parts;
-    if (parts.length !== 3 || version !== VERSION || !/^\d{1,12}$/.test(expiresText ?? '') || !given) return { status: 'invalid' };
+    if (parts.length !== 3 || version !== VERSION || !/^\d{1,12}$/.test(expiresText ?? '') || !given)
+      return { status: 'invalid' };
     const expires = Number(expiresText);
     // Every secret is tried, so the time taken does not tell which one (if any) matched.
     const signed = this.secrets.map((secret) => same(mac(secret, userId, expires), given)).includes(true);
@@ -67,7 +68,8 @@ export class SessionTokens {
   private checkLegacy(userId: string, token: string): TokenCheck {
     if (same(legacyMac(this.options.secret, userId), token)) return { status: 'valid', legacy: true };
     // Genuine but signed with a secret that has since been rotated out: over, like an expired one.
-    if (this.options.previousSecret && same(legacyMac(this.options.previousSecret, userId), token)) return { status: 'expired' };
+    if (this.options.previousSecret && same(legacyMac(this.options.previousSecret, userId), token))
+      return { status: 'expired' };
     return { status: 'invalid' };
   }
 }

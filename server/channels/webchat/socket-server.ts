@@ -82,8 +82,7 @@ export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Deli
         // The ack of the message that ran this turn follows in a few promise jobs: one TCP write for both.
         holdWrites(socket.conn);
         socket.emit('entries', entries.map(toItem));
-      }
-      else if (reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
+      } else if (reach(userId)) io.to(room(userId)).emit('entries', entries.map(toItem));
     },
     typing(userId, on) {
       if (reach(userId)) io.to(room(userId)).emit('typing', on);
@@ -136,7 +135,13 @@ const RETURNING_FRESH_MS = 5_000;
  * the shared protocol schemas and a bad one gets a protocol_error, never a
  * dropped connection.
  */
-export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTokens, logger: Logger, options: WebchatOptions = {}): void {
+export function attachWebchat(
+  io: ChatServer,
+  app: AppDeps,
+  sessions: SessionTokens,
+  logger: Logger,
+  options: WebchatOptions = {},
+): void {
   const perMinute = options.rateLimitPerMinute ?? 60;
   io.use((socket, next) => {
     try {
@@ -152,7 +157,10 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
       const settled = settleIdentity(auth.data, sessions, options);
       if ('code' in settled) {
         // Who was refused stays out of the line: a claimed id is not a verified one.
-        logger.debug?.({ event: 'handshake_refused', code: settled.code, identity: socket.handshake.auth?.identity !== undefined }, settled.message);
+        logger.debug?.(
+          { event: 'handshake_refused', code: settled.code, identity: socket.handshake.auth?.identity !== undefined },
+          settled.message,
+        );
         return next(refusal(settled.code, settled.message));
       }
       socket.data = { ...settled, deferStart: auth.data.deferStart === true };
@@ -194,22 +202,37 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
           await openConversation(app, { userId, channelId: CHANNEL_ID, init: socket.data.init });
         } catch (error) {
           logger.error({ userId, err: error }, 'could not open the conversation');
-          socket.emit('protocol_error', { code: 'internal', message: 'The chat could not start. Please try again shortly.' });
+          socket.emit('protocol_error', {
+            code: 'internal',
+            message: 'The chat could not start. Please try again shortly.',
+          });
         }
       }));
     const bucket = new TokenBucket(perMinute, () => app.clock.now());
     let warned = false;
     // Built once per connection, not per event: a chat turn is one event.
     const refuse = (ack: unknown) => {
-      if (!warned) logger.warn({ event: 'socket_rate_limited', userId, socketId: socket.id }, 'web chat client is over its rate limit');
+      if (!warned)
+        logger.warn(
+          { event: 'socket_rate_limited', userId, socketId: socket.id },
+          'web chat client is over its rate limit',
+        );
       warned = true;
       app.metrics?.rateLimited?.('webchat');
-      const error: ProtocolError = { code: 'rate_limited', message: 'You are sending messages too quickly. Please wait a moment and try again.' };
+      const error: ProtocolError = {
+        code: 'rate_limited',
+        message: 'You are sending messages too quickly. Please wait a moment and try again.',
+      };
       socket.emit('protocol_error', error);
       if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
     };
-    const failed = (error: unknown) => logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed');
-    const on = <S extends z.ZodType, T>(event: keyof ClientToServerEvents, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
+    const failed = (error: unknown) =>
+      logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed');
+    const on = <S extends z.ZodType, T>(
+      event: keyof ClientToServerEvents,
+      schema: S,
+      action: (payload: z.infer<S>) => Promise<T>,
+    ) => {
       const handler = handle(socket, logger, schema, action);
       socket.on(event, (payload: unknown, ack?: unknown) => {
         if (options.draining?.()) return;
@@ -218,7 +241,9 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
         // handler answers every failure itself; the catch is the last line, so no client event can
         // ever become an unhandled rejection (which would stop the process).
         if (!options.userLimit) {
-          void ready().then(() => handler(payload, ack)).catch(failed);
+          void ready()
+            .then(() => handler(payload, ack))
+            .catch(failed);
           return;
         }
         // In a cluster the user's events also count against one limit over every node (their tabs
@@ -237,7 +262,10 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     const send = async (message: UserInput['message'], clientId: string) => {
       // Entries of a turn this connection did not run (a synchronous integration's answer, another tab's
       // message, a timer) show the copy is behind the store: a read costs less than the conflict and second run.
-      const user = returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS && sent.highest <= returning.user.lastSeq ? returning.user : undefined;
+      const user =
+        returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS && sent.highest <= returning.user.lastSeq
+          ? returning.user
+          : undefined;
       returning = undefined;
       const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
@@ -245,7 +273,12 @@ export function attachWebchat(io: ChatServer, app: AppDeps, sessions: SessionTok
     };
     on('message', sendTextSchema, ({ clientId, text }) => send({ type: 'text', text }, clientId));
     on('press', pressSchema, ({ clientId, label, action }) =>
-      send(action.kind === 'postback' ? { type: 'postback', label, payload: action.payload } : { type: 'dialog', label, dialogId: action.dialogId }, clientId),
+      send(
+        action.kind === 'postback'
+          ? { type: 'postback', label, payload: action.payload }
+          : { type: 'dialog', label, dialogId: action.dialogId },
+        clientId,
+      ),
     );
     on('page_event', pageEventSchema, async ({ name, payload }) => {
       returning = undefined;
@@ -277,20 +310,38 @@ function settleIdentity(
   if (identity !== undefined) {
     // A verified identity wins over a stored session: it is how one user resumes on another device.
     if (!options.identitySecret) {
-      return { code: 'not_allowed', message: 'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.' };
+      return {
+        code: 'not_allowed',
+        message:
+          'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.',
+      };
     }
     if (!identityVerified(options.identitySecret, identity.userId, identity.userHash)) {
-      return { code: 'unauthorized', message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).' };
+      return {
+        code: 'unauthorized',
+        message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).',
+      };
     }
-    const resuming = userId === identity.userId && token !== undefined && sessions.check(userId, token).status === 'valid';
-    return { userId: identity.userId, token: sessions.sign(identity.userId), lastSeq: resuming ? (lastSeq ?? 0) : 0, init: user ?? {} };
+    const resuming =
+      userId === identity.userId && token !== undefined && sessions.check(userId, token).status === 'valid';
+    return {
+      userId: identity.userId,
+      token: sessions.sign(identity.userId),
+      lastSeq: resuming ? (lastSeq ?? 0) : 0,
+      init: user ?? {},
+    };
   }
   if (userId !== undefined && token !== undefined) {
     const check = sessions.check(userId, token);
     if (check.status === 'expired') {
-      return { code: 'session_expired', message: 'This session has expired; start a new one, or resume it with a verified identity (userId and userHash).' };
+      return {
+        code: 'session_expired',
+        message:
+          'This session has expired; start a new one, or resume it with a verified identity (userId and userHash).',
+      };
     }
-    if (check.status === 'invalid') return { code: 'unauthorized', message: 'This session is not valid here; start a new one.' };
+    if (check.status === 'invalid')
+      return { code: 'unauthorized', message: 'This session is not valid here; start a new one.' };
     // Sliding lifetime: every connect gets a fresh token (a legacy one is replaced here too).
     return { userId, token: sessions.sign(userId), lastSeq: lastSeq ?? 0, init: user ?? {} };
   }
@@ -302,7 +353,12 @@ function settleIdentity(
  * visitor's first event (deferStart); `{ user }` when a returning user needed nothing opened, so
  * the user read here is still as stored; else true.
  */
-async function start(app: AppDeps, socket: ChatSocket, logger: Logger, registered?: Promise<void>): Promise<boolean | { user: UserRecord }> {
+async function start(
+  app: AppDeps,
+  socket: ChatSocket,
+  logger: Logger,
+  registered?: Promise<void>,
+): Promise<boolean | { user: UserRecord }> {
   const { userId, token, lastSeq, init, deferStart } = socket.data;
   try {
     // Join before anything is sent, so nothing emitted meanwhile is missed;
@@ -344,15 +400,24 @@ function handle<S extends z.ZodType, T>(
     try {
       // Before the schema and anything else that recurses: one payload nested thousands deep must cost a refusal, not the process.
       const excess = clientPayloadExcess(payload);
-      if (excess) return failWith(socket, reply, { code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
+      if (excess)
+        return failWith(socket, reply, { code: 'invalid_payload', message: `The message is not valid: ${excess}.` });
       const parsed = schema.safeParse(payload);
       if (!parsed.success) return failWith(socket, reply, invalid(payload, parsed.error));
       reply?.({ ok: true, value: await action(parsed.data) });
     } catch (error) {
-      if (error instanceof UnknownDialogError) return failWith(socket, reply, { code: 'unknown_dialog', message: error.message });
+      if (error instanceof UnknownDialogError)
+        return failWith(socket, reply, { code: 'unknown_dialog', message: error.message });
       // The store did not answer in time: logged once where the turn ran (app/turn-deadline.ts); the widget shows the message as not sent.
-      if (error instanceof DeadlinePassed) return failWith(socket, reply, { code: 'internal', message: 'That could not be sent just now. Please try again.' });
-      logger.error({ event: 'socket_event_failed', userId: socket.data.userId, socketId: socket.id, err: error }, 'could not handle a client event');
+      if (error instanceof DeadlinePassed)
+        return failWith(socket, reply, {
+          code: 'internal',
+          message: 'That could not be sent just now. Please try again.',
+        });
+      logger.error(
+        { event: 'socket_event_failed', userId: socket.data.userId, socketId: socket.id, err: error },
+        'could not handle a client event',
+      );
       failWith(socket, reply, { code: 'internal', message: 'That could not be handled. Please try again.' });
     }
   };
@@ -366,11 +431,17 @@ function failWith(socket: ChatSocket, reply: Reply<never> | undefined, error: Pr
 function invalid(payload: unknown, error: z.ZodError): ProtocolError {
   const text = typeof payload === 'object' && payload !== null ? (payload as { text?: unknown }).text : undefined;
   if (typeof text === 'string' && Buffer.byteLength(text) > MAX_TEXT_BYTES) {
-    return { code: 'text_too_long', message: `Messages can be at most ${MAX_TEXT_BYTES} bytes long; please shorten it.` };
+    return {
+      code: 'text_too_long',
+      message: `Messages can be at most ${MAX_TEXT_BYTES} bytes long; please shorten it.`,
+    };
   }
   const issue = error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')} ` : '';
-  return { code: 'invalid_payload', message: `The message is not valid: ${where}${issue?.message ?? 'unknown problem'}.` };
+  return {
+    code: 'invalid_payload',
+    message: `The message is not valid: ${where}${issue?.message ?? 'unknown problem'}.`,
+  };
 }
 
 function refusal(code: ProtocolError['code'], message: string): Error & { data: ProtocolError } {

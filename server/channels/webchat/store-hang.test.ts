@@ -2,15 +2,29 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TranscriptItem } from '../../../shared/protocol.ts';
 import { pausableRelay, type PausableRelay } from '../../test/pausable-relay.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestClient, type TestServer } from '../../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestClient,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 
 const ECHO_BOT = path.join(import.meta.dirname, '..', '..', 'app', 'test', 'fixtures', 'echo-bot.json');
 const mongo = storeLegs().find((leg) => leg.name === 'mongo')!;
 
 /** An OP_MSG `update` command on the users collection, as the driver writes it: the turn's commit. */
-const USERS_UPDATE = Buffer.concat([Buffer.from([0x02]), Buffer.from('update\0'), Buffer.from([6, 0, 0, 0]), Buffer.from('users\0')]);
+const USERS_UPDATE = Buffer.concat([
+  Buffer.from([0x02]),
+  Buffer.from('update\0'),
+  Buffer.from([6, 0, 0, 0]),
+  Buffer.from('users\0'),
+]);
 
-type Ack = { ok: true; value: { seq: number; duplicate: boolean } } | { ok: false; error: { code: string; message: string } };
+type Ack =
+  { ok: true; value: { seq: number; duplicate: boolean } } | { ok: false; error: { code: string; message: string } };
 
 function send(client: TestClient, clientId: string, text: string): Promise<Ack> {
   return new Promise((resolve) => client.emit('message', { clientId, text }, resolve as (response: unknown) => void));
@@ -47,7 +61,12 @@ describe.skipIf(mongo.skip)('a message sent while the store hangs (mongo, throug
     const url = new URL(mongo.env().MONGODB_URL!);
     relay = await pausableRelay({ host: url.hostname, port: Number(url.port) });
     url.host = `127.0.0.1:${relay.port}`;
-    server = await startTestServer({ MONGODB_URL: url.toString(), BOT_DEFINITION: ECHO_BOT, TURN_DEADLINE: '2s', SESSION_SECRET: 'store-hang-session-secret-0123456789abcd' });
+    server = await startTestServer({
+      MONGODB_URL: url.toString(),
+      BOT_DEFINITION: ECHO_BOT,
+      TURN_DEADLINE: '2s',
+      SESSION_SECRET: 'store-hang-session-secret-0123456789abcd',
+    });
     client = connectClient(server.url);
     session = await new Promise((resolve) => client.once('session', resolve));
     await eventually('the prompt', () => botTexts(client.items).includes('Say something.'));
@@ -66,10 +85,15 @@ describe.skipIf(mongo.skip)('a message sent while the store hangs (mongo, throug
     // The connection's last turn left it the user as committed, which a message soon after starts from
     // without a read; a change of the user data drops that copy, so this turn's first store call is the
     // read, held before anything of the message is on its way.
-    expect(await new Promise((resolve) => client.emit('set_user_data', { fields: { plan: 'basic' } }, resolve))).toMatchObject({ ok: true });
+    expect(
+      await new Promise((resolve) => client.emit('set_user_data', { fields: { plan: 'basic' } }, resolve)),
+    ).toMatchObject({ ok: true });
     relay.hold();
     const ack = await send(client, 'm2', 'two');
-    expect(ack).toStrictEqual({ ok: false, error: { code: 'internal', message: 'That could not be sent just now. Please try again.' } });
+    expect(ack).toStrictEqual({
+      ok: false,
+      error: { code: 'internal', message: 'That could not be sent just now. Please try again.' },
+    });
     const lines = server.logs.filter((line) => line.event === 'turn_deadline_passed');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 50, userId: session.userId, clientId: 'm2', deadlineMs: 2000 });
@@ -84,7 +108,13 @@ describe.skipIf(mongo.skip)('a message sent while the store hangs (mongo, throug
 
     const items = await replayed(server.url, session);
     expect(items.filter((item) => item.clientId === 'm2')).toHaveLength(1);
-    expect(botTexts(items)).toStrictEqual(['Say something.', 'You said: one', 'Say something.', 'You said: two', 'Say something.']);
+    expect(botTexts(items)).toStrictEqual([
+      'Say something.',
+      'You said: one',
+      'Say something.',
+      'You said: two',
+      'Say something.',
+    ]);
   });
 
   it('when the store takes the commit but its answer comes after the deadline, then the widget is acked with the error, the late commit shows the message once, and a resend of it is a duplicate', async () => {

@@ -11,7 +11,9 @@ function sessionOf(client: ReturnType<typeof connectClient>): Promise<Session> {
 }
 
 function refusalOf(client: ReturnType<typeof connectClient>): Promise<unknown> {
-  return new Promise((resolve) => client.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data ?? error.message)));
+  return new Promise((resolve) =>
+    client.once('connect_error', (error: Error & { data?: unknown }) => resolve(error.data ?? error.message)),
+  );
 }
 
 /** A socket as a browser page on `origin` opens it (browsers send the Origin header; Node's client does not on its own). */
@@ -41,10 +43,16 @@ describe('web chat guards', () => {
     const errors: ProtocolError[] = [];
     client.on('protocol_error', (e) => errors.push(e));
 
-    const acks = await Promise.all(Array.from({ length: 8 }, (_, i) => client.emitWithAck('message', { clientId: `c${i}`, text: `hi ${i}` })));
+    const acks = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.emitWithAck('message', { clientId: `c${i}`, text: `hi ${i}` })),
+    );
 
     expect(acks.filter((a) => a.ok)).toHaveLength(5);
-    expect(acks.filter((a) => !a.ok).map((a) => (a.ok ? null : a.error.code))).toEqual(['rate_limited', 'rate_limited', 'rate_limited']);
+    expect(acks.filter((a) => !a.ok).map((a) => (a.ok ? null : a.error.code))).toEqual([
+      'rate_limited',
+      'rate_limited',
+      'rate_limited',
+    ]);
     expect(errors.every((e) => e.code === 'rate_limited')).toBe(true);
     expect(client.connected).toBe(true);
     expect(server.logs.filter((l) => l.event === 'socket_rate_limited')).toHaveLength(1);
@@ -68,7 +76,9 @@ describe('web chat guards', () => {
     expect(failed).toEqual({ ok: false, error: { code: 'internal', message: expect.any(String) } });
     expect(errors.map((e) => e.code)).toEqual(['internal']);
     expect(failed.ok ? '' : failed.error.message).not.toContain('disk');
-    expect(server.logs.filter((l) => l.event === 'socket_event_failed')).toEqual([expect.objectContaining({ level: 50, err: expect.objectContaining({ message: 'the disk is full' }) })]);
+    expect(server.logs.filter((l) => l.event === 'socket_event_failed')).toEqual([
+      expect.objectContaining({ level: 50, err: expect.objectContaining({ message: 'the disk is full' }) }),
+    ]);
     expect(await client.emitWithAck('set_user_data', { fields: { plan: 'pro' } })).toEqual({ ok: true, value: null });
     client.disconnect();
   });
@@ -91,14 +101,19 @@ describe('web chat guards', () => {
 
   it('when the userHash does not match, then the connection is refused as unauthorized', async () => {
     server = await startTestServer({ BOT_IDENTITY_SECRET: IDENTITY_SECRET });
-    const client = connectClient(server.url, { identity: { userId: 'shop-user-42', userHash: userHashFor('another-secret-0123456', 'shop-user-42') } });
+    const client = connectClient(server.url, {
+      identity: { userId: 'shop-user-42', userHash: userHashFor('another-secret-0123456', 'shop-user-42') },
+    });
     expect(await refusalOf(client)).toEqual({ code: 'unauthorized', message: expect.stringMatching(/userHash/) });
   });
 
   it('when identity verification is not configured, then an identity in the handshake is refused, not ignored', async () => {
     server = await startTestServer();
     const client = connectClient(server.url, { identity: { userId: 'shop-user-42', userHash: 'ab' } });
-    expect(await refusalOf(client)).toEqual({ code: 'not_allowed', message: expect.stringMatching(/BOT_IDENTITY_SECRET/) });
+    expect(await refusalOf(client)).toEqual({
+      code: 'not_allowed',
+      message: expect.stringMatching(/BOT_IDENTITY_SECRET/),
+    });
   });
 
   it('when ALLOWED_ORIGINS is unset, then a page on any origin opens the chat', async () => {
@@ -109,9 +124,17 @@ describe('web chat guards', () => {
     expect(server.logs.filter((l) => l.event === 'origin_refused')).toEqual([]);
   });
 
-  it('when ALLOWED_ORIGINS is set, then its origins, the server\'s own and PUBLIC_URL\'s connect, and another is refused with origin_not_allowed, logged once naming the origin and the setting', async () => {
-    server = await startTestServer({ ALLOWED_ORIGINS: 'https://shop.example.com, https://other.example.com:8443/', PUBLIC_URL: 'https://bot.example.com/chat' });
-    for (const origin of ['https://shop.example.com', 'https://other.example.com:8443', server.url, 'https://bot.example.com']) {
+  it("when ALLOWED_ORIGINS is set, then its origins, the server's own and PUBLIC_URL's connect, and another is refused with origin_not_allowed, logged once naming the origin and the setting", async () => {
+    server = await startTestServer({
+      ALLOWED_ORIGINS: 'https://shop.example.com, https://other.example.com:8443/',
+      PUBLIC_URL: 'https://bot.example.com/chat',
+    });
+    for (const origin of [
+      'https://shop.example.com',
+      'https://other.example.com:8443',
+      server.url,
+      'https://bot.example.com',
+    ]) {
       const page = openFrom(server.url, origin);
       expect([origin, await outcome(page)]).toEqual([origin, 'connected']);
       page.disconnect();
@@ -126,7 +149,12 @@ describe('web chat guards', () => {
     }
 
     expect(refusals).toEqual(
-      refusals.map(() => ({ code: 'origin_not_allowed', origin: 'https://evil.example.net', setting: 'ALLOWED_ORIGINS', message: expect.stringContaining('ALLOWED_ORIGINS') })),
+      refusals.map(() => ({
+        code: 'origin_not_allowed',
+        origin: 'https://evil.example.net',
+        setting: 'ALLOWED_ORIGINS',
+        message: expect.stringContaining('ALLOWED_ORIGINS'),
+      })),
     );
     expect(server.logs.filter((l) => l.event === 'origin_refused')).toEqual([
       expect.objectContaining({ level: 40, origin: 'https://evil.example.net', setting: 'ALLOWED_ORIGINS' }),

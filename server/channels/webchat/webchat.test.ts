@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/protocol.ts';
-import { botTexts, connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import {
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 
 function sessionOf(client: ReturnType<typeof connectClient>): Promise<Session> {
   return new Promise((resolve) => client.once('session', resolve));
@@ -90,7 +97,9 @@ describe.each(storeLegs())('web chat channel on $name', ({ skip, env }) => {
   });
 
   it('when the page passes init data, then declared fields land in the user data before the first dialog', async () => {
-    const client = connectClient(server.url, { user: { email: 'ada@example.com', page: '/pricing', authToken: 'secret-token' } });
+    const client = connectClient(server.url, {
+      user: { email: 'ada@example.com', page: '/pricing', authToken: 'secret-token' },
+    });
     const session = await sessionOf(client);
     await eventually('the greeting', () => client.items.length >= 2);
     const user = await server.store.getUser(session.userId);
@@ -127,9 +136,15 @@ describe.each(storeLegs())('web chat channel on $name', ({ skip, env }) => {
     await eventually('the greeting', () => client.items.length >= 2);
     const ok = await client.emitWithAck('start_dialog', { dialogId: 'greeting', data: { from: 'banner' } });
     expect(ok).toEqual({ ok: true, value: null });
-    await eventually('the greeting again', () => botTexts(client.items).filter((t) => t === "What's your name?").length === 2);
+    await eventually(
+      'the greeting again',
+      () => botTexts(client.items).filter((t) => t === "What's your name?").length === 2,
+    );
     const unknown = await client.emitWithAck('start_dialog', { dialogId: 'nope' });
-    expect(unknown).toEqual({ ok: false, error: { code: 'unknown_dialog', message: 'There is no dialog "nope" in this bot.' } });
+    expect(unknown).toEqual({
+      ok: false,
+      error: { code: 'unknown_dialog', message: 'There is no dialog "nope" in this bot.' },
+    });
     client.disconnect();
   });
 
@@ -137,7 +152,11 @@ describe.each(storeLegs())('web chat channel on $name', ({ skip, env }) => {
     const client = connectClient(server.url);
     const session = await sessionOf(client);
     await eventually('the prompt', () => client.items.length >= 2);
-    const ack = await client.emitWithAck('press', { clientId: 'p-1', label: 'Call me Ada', action: { kind: 'postback', payload: 'Ada' } });
+    const ack = await client.emitWithAck('press', {
+      clientId: 'p-1',
+      label: 'Call me Ada',
+      action: { kind: 'postback', payload: 'Ada' },
+    });
     expect(ack).toMatchObject({ ok: true, value: { duplicate: false } });
     await eventually('the reply', () => botTexts(client.items).includes('Nice to meet you, Ada!'));
     const stored = await server.store.readTranscript(session.userId, 0, 10);

@@ -46,7 +46,11 @@ export function whatsAppApi(options: WhatsAppApiOptions): WhatsAppSend {
       response = await fetch(url, {
         method: 'POST',
         // Meta's reference asks for a product/version User-Agent.
-        headers: { authorization: `Bearer ${options.accessToken}`, 'content-type': 'application/json', 'user-agent': 'chatbot-whatsapp/1.0.0' },
+        headers: {
+          authorization: `Bearer ${options.accessToken}`,
+          'content-type': 'application/json',
+          'user-agent': 'chatbot-whatsapp/1.0.0',
+        },
         body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...message }),
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
@@ -65,11 +69,25 @@ export function whatsAppApi(options: WhatsAppApiOptions): WhatsAppSend {
     if (response.ok && typeof id === 'string') return id;
     const error = body.error ?? {};
     const code = error.code ?? response.status;
-    const description = `WhatsApp ${endpoint}: ${String(error.message ?? `HTTP ${response.status}`).split(options.accessToken).join('<token>').slice(0, 300)}`;
+    const description = `WhatsApp ${endpoint}: ${String(error.message ?? `HTTP ${response.status}`)
+      .split(options.accessToken)
+      .join('<token>')
+      .slice(0, 300)}`;
     if (response.status === 429 || RATE_LIMIT_CODES.has(code)) {
-      throw new SendFailure('rate_limited', String(code), description, code === 131056 ? 6000 : Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000, endpoint);
+      throw new SendFailure(
+        'rate_limited',
+        String(code),
+        description,
+        code === 131056 ? 6000 : Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000,
+        endpoint,
+      );
     }
-    if (error.is_transient === true || TRANSIENT_CODES.has(code) || response.status >= 500 || (response.ok && id === undefined)) {
+    if (
+      error.is_transient === true ||
+      TRANSIENT_CODES.has(code) ||
+      response.status >= 500 ||
+      (response.ok && id === undefined)
+    ) {
       throw new SendFailure('transient', String(code), description, undefined, endpoint);
     }
     throw new SendFailure('permanent', String(code), description, undefined, endpoint);

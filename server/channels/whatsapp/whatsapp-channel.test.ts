@@ -2,11 +2,27 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../test/start-test-server.ts';
+import {
+  TEST_FUNCTION_KEY,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 import { channelBot } from '../test/channel-bot.ts';
 import { signMetaBody } from '../test/vendors/signatures/meta-signature.ts';
-import { startWhatsAppCloudStandIn, type WhatsAppCloudStandIn, type WhatsAppSentMessage } from '../test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
-import { incomingMessage, newWhatsAppMessageId, postWhatsAppWebhook, statusUpdates, verifyWhatsAppWebhook } from '../test/vendors/whatsapp/whatsapp-webhooks.ts';
+import {
+  startWhatsAppCloudStandIn,
+  type WhatsAppCloudStandIn,
+  type WhatsAppSentMessage,
+} from '../test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
+import {
+  incomingMessage,
+  newWhatsAppMessageId,
+  postWhatsAppWebhook,
+  statusUpdates,
+  verifyWhatsAppWebhook,
+} from '../test/vendors/whatsapp/whatsapp-webhooks.ts';
 
 const accessToken = 'EAAwhatsapp-test-access-token-0123456789';
 const appSecret = 'whatsapp-app-secret-0123456789abcdef';
@@ -15,17 +31,32 @@ const number = { wabaId: '419561257915477', phoneNumberId: '106540352242922', di
 
 /** What the user sees of one accepted message: its text or body, and its buttons or rows. */
 function shown(message: WhatsAppSentMessage): string {
-  const body = message.body as { text?: { body: string }; interactive?: { type: string; body: { text: string }; action: { buttons?: { reply: { title: string } }[]; sections?: { rows: { title: string }[] }[] } } };
+  const body = message.body as {
+    text?: { body: string };
+    interactive?: {
+      type: string;
+      body: { text: string };
+      action: { buttons?: { reply: { title: string } }[]; sections?: { rows: { title: string }[] }[] };
+    };
+  };
   if (body.text) return body.text.body;
   const interactive = body.interactive!;
-  const titles = interactive.action.buttons?.map((button) => button.reply.title) ?? interactive.action.sections?.flatMap((section) => section.rows.map((row) => row.title)) ?? [];
+  const titles =
+    interactive.action.buttons?.map((button) => button.reply.title) ??
+    interactive.action.sections?.flatMap((section) => section.rows.map((row) => row.title)) ??
+    [];
   return `${interactive.body.text} [${interactive.type}: ${titles.join(' | ')}]`;
 }
 
 /** Starts a dialog for a WhatsApp user through the management API, as an external system does. */
 function trigger(server: TestServer, waId: string, dialogId: string): Promise<Response> {
-  const address = Buffer.from(JSON.stringify({ bot: 'channel-bot', user: `whatsapp:${waId}`, channelId: 'whatsapp' })).toString('base64url');
-  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+  const address = Buffer.from(
+    JSON.stringify({ bot: 'channel-bot', user: `whatsapp:${waId}`, channelId: 'whatsapp' }),
+  ).toString('base64url');
+  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, {
+    method: 'POST',
+    headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+  });
 }
 
 for (const leg of storeLegs()) {
@@ -35,7 +66,12 @@ for (const leg of storeLegs()) {
     let dir: string;
     let webhook: string;
     const to = (waId: string) => whatsApp.accepted().filter((message) => message.to === waId);
-    const say = (waId: string, text: string, id = newWhatsAppMessageId()) => postWhatsAppWebhook(webhook, incomingMessage(number, { waId, name: 'Ada' }, { type: 'text', text: { body: text } }, { id }), appSecret);
+    const say = (waId: string, text: string, id = newWhatsAppMessageId()) =>
+      postWhatsAppWebhook(
+        webhook,
+        incomingMessage(number, { waId, name: 'Ada' }, { type: 'text', text: { body: text } }, { id }),
+        appSecret,
+      );
 
     beforeAll(async () => {
       whatsApp = await startWhatsAppCloudStandIn({ accessToken, phoneNumberId: number.phoneNumberId });
@@ -69,7 +105,9 @@ for (const leg of storeLegs()) {
       expect(await wrong.json()).toMatchObject({ error: { code: 'forbidden' } });
       const notVerification = await fetch(`${webhook}?hub.verify_token=${verifyToken}`);
       expect(notVerification.status).toBe(400);
-      expect(await notVerification.json()).toMatchObject({ error: { code: 'invalid_parameter', details: { parameter: 'hub.mode' } } });
+      expect(await notVerification.json()).toMatchObject({
+        error: { code: 'invalid_parameter', details: { parameter: 'hub.mode' } },
+      });
       expect(server.logText()).not.toContain(verifyToken);
     });
 
@@ -78,13 +116,25 @@ for (const leg of storeLegs()) {
       expect((await say(ada, 'Hi')).status).toBe(200);
       // A new user's first message opens the conversation and is its first answer: "Hi" is not a plan, so the question comes again.
       await eventually('the greeting, the two buttons and the question again', () => to(ada).length >= 3);
-      expect(to(ada).map(shown)).toEqual(['Welcome.', 'Pick a plan. [button: Basic | Pro]', 'Pick a plan. [button: Basic | Pro]']);
-      const pro = (to(ada)[2]!.body as { interactive: { action: { buttons: { reply: { id: string } }[] } } }).interactive.action.buttons[1]!.reply.id;
+      expect(to(ada).map(shown)).toEqual([
+        'Welcome.',
+        'Pick a plan. [button: Basic | Pro]',
+        'Pick a plan. [button: Basic | Pro]',
+      ]);
+      const pro = (to(ada)[2]!.body as { interactive: { action: { buttons: { reply: { id: string } }[] } } })
+        .interactive.action.buttons[1]!.reply.id;
 
-      const tap = incomingMessage(number, { waId: ada, name: 'Ada' }, { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: pro, title: 'Pro' } } });
+      const tap = incomingMessage(
+        number,
+        { waId: ada, name: 'Ada' },
+        { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: pro, title: 'Pro' } } },
+      );
       expect((await postWhatsAppWebhook(webhook, tap, appSecret)).status).toBe(200);
       await eventually('the list of six', () => to(ada).length >= 5);
-      expect(to(ada).slice(3).map(shown)).toEqual(['You chose pro.', 'Pick one of six. [list: Option 1 | Option 2 | Option 3 | Option 4 | Option 5 | Option 6]']);
+      expect(to(ada).slice(3).map(shown)).toEqual([
+        'You chose pro.',
+        'Pick one of six. [list: Option 1 | Option 2 | Option 3 | Option 4 | Option 5 | Option 6]',
+      ]);
 
       await say(ada, 'option 5');
       await eventually('the twelve as numbered text', () => to(ada).length >= 7);
@@ -94,7 +144,10 @@ for (const leg of storeLegs()) {
       await eventually('the twelfth', () => to(ada).some((message) => shown(message) === 'Twelve: option-12.'));
 
       const user = await server.store.getUser(`whatsapp:${ada}`);
-      expect(user).toMatchObject({ channelId: 'whatsapp', userData: { plan: 'pro', phoneNumber: `+${ada}`, whatsappName: 'Ada' } });
+      expect(user).toMatchObject({
+        channelId: 'whatsapp',
+        userData: { plan: 'pro', phoneNumber: `+${ada}`, whatsappName: 'Ada' },
+      });
       expect(whatsApp.log.filter((entry) => entry.status !== 200)).toEqual([]);
     });
 
@@ -106,7 +159,9 @@ for (const leg of storeLegs()) {
       await eventually('the greeting', () => to(bea).length >= 3);
       expect((await say(bea, 'Hi', id)).status).toBe(200);
       await say(bea, 'Basic');
-      await eventually('the answer to the next message', () => to(bea).some((message) => shown(message) === 'You chose basic.'));
+      await eventually('the answer to the next message', () =>
+        to(bea).some((message) => shown(message) === 'You chose basic.'),
+      );
       expect(to(bea).filter((message) => shown(message) === 'Welcome.')).toHaveLength(1);
     });
 
@@ -114,13 +169,24 @@ for (const leg of storeLegs()) {
       const cyd = '16505550003';
       const payload = incomingMessage(number, { waId: cyd, name: 'Cyd' }, { type: 'text', text: { body: 'Hi' } });
       const raw = JSON.stringify(payload);
-      const missing = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+      const missing = await fetch(webhook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: raw,
+      });
       expect(missing.status).toBe(401);
       expect(await missing.json()).toMatchObject({ error: { code: 'unauthorized' } });
       const forged = await postWhatsAppWebhook(webhook, payload, 'another-secret');
       expect(forged.status).toBe(403);
       // Signed over the same JSON with other spacing: the bytes differ, so the signature does too.
-      const respaced = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(appSecret, JSON.stringify(payload, null, 1)) }, body: raw });
+      const respaced = await fetch(webhook, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': signMetaBody(appSecret, JSON.stringify(payload, null, 1)),
+        },
+        body: raw,
+      });
       expect(respaced.status).toBe(403);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(to(cyd)).toEqual([]);
@@ -130,23 +196,46 @@ for (const leg of storeLegs()) {
 
     it('when a signed body is over 1 MiB or nested too deep, then 413 with JSON and nothing is stored', async () => {
       const big = JSON.stringify({ object: 'whatsapp_business_account', entry: [], padding: 'x'.repeat(1024 * 1024) });
-      const oversized = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(appSecret, big) }, body: big });
+      const oversized = await fetch(webhook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(appSecret, big) },
+        body: big,
+      });
       expect(oversized.status).toBe(413);
       expect(await oversized.json()).toMatchObject({ error: { code: 'payload_too_large' } });
       let deep: unknown = 'bottom';
       for (let level = 0; level < 40; level++) deep = { deeper: deep };
-      const nested = await postWhatsAppWebhook(webhook, { object: 'whatsapp_business_account', entry: [], deep }, appSecret);
+      const nested = await postWhatsAppWebhook(
+        webhook,
+        { object: 'whatsapp_business_account', entry: [], deep },
+        appSecret,
+      );
       expect(nested.status).toBe(413);
       expect(await nested.json()).toMatchObject({ error: { code: 'payload_too_large' } });
     });
 
-    it('when Meta reports a message failed (the 24-hour window had closed), then the log names the message and Meta\'s code', async () => {
+    it("when Meta reports a message failed (the 24-hour window had closed), then the log names the message and Meta's code", async () => {
       const statuses = statusUpdates(number, [
         { id: 'wamid.sent-earlier', recipient_id: '16505550004', status: 'read', timestamp: '1750000000' },
-        { id: 'wamid.sent-late', recipient_id: '16505550004', status: 'failed', timestamp: '1750000001', errors: [{ code: 131047, title: 'Re-engagement message', message: 'Re-engagement message', error_data: { details: 'More than 24 hours have passed since the customer last replied.' } }] },
+        {
+          id: 'wamid.sent-late',
+          recipient_id: '16505550004',
+          status: 'failed',
+          timestamp: '1750000001',
+          errors: [
+            {
+              code: 131047,
+              title: 'Re-engagement message',
+              message: 'Re-engagement message',
+              error_data: { details: 'More than 24 hours have passed since the customer last replied.' },
+            },
+          ],
+        },
       ]);
       expect((await postWhatsAppWebhook(webhook, statuses, appSecret)).status).toBe(200);
-      const failed = await eventually('the failed status in the log', () => server.logs.find((line) => line.event === 'whatsapp_status' && line.status === 'failed'));
+      const failed = await eventually('the failed status in the log', () =>
+        server.logs.find((line) => line.event === 'whatsapp_status' && line.status === 'failed'),
+      );
       expect(failed).toMatchObject({ messageId: 'wamid.sent-late', vendorCode: 131047 });
       expect(server.logs.some((line) => line.event === 'whatsapp_status' && line.status === 'read')).toBe(true);
     });
@@ -156,8 +245,14 @@ for (const leg of storeLegs()) {
       whatsApp.failNext('rate-limit');
       await say(dot, 'Hi');
       await eventually('the greeting after the wait', () => to(dot).length >= 3, 10_000);
-      expect(to(dot).map(shown)).toEqual(['Welcome.', 'Pick a plan. [button: Basic | Pro]', 'Pick a plan. [button: Basic | Pro]']);
-      expect(server.logs.some((line) => line.event === 'channel_rate_limited' && line.channel === 'whatsapp')).toBe(true);
+      expect(to(dot).map(shown)).toEqual([
+        'Welcome.',
+        'Pick a plan. [button: Basic | Pro]',
+        'Pick a plan. [button: Basic | Pro]',
+      ]);
+      expect(server.logs.some((line) => line.event === 'channel_rate_limited' && line.channel === 'whatsapp')).toBe(
+        true,
+      );
     });
 
     it('when a trigger is for a user who never wrote, then it is refused with 409 naming the 24-hour window, and nothing is sent', async () => {
@@ -192,8 +287,20 @@ for (const leg of storeLegs()) {
       }
       const before = to(eve).length;
       for (let n = 1; n <= 20; n++) await say(eve, `m${n}`);
-      await eventually('twenty echoes', () => to(eve).slice(before).filter((message) => shown(message).startsWith('Echo:')).length >= 20, 20_000);
-      expect(to(eve).slice(before).filter((message) => shown(message).startsWith('Echo:')).map(shown)).toEqual(Array.from({ length: 20 }, (_, n) => `Echo: m${n + 1}`));
+      await eventually(
+        'twenty echoes',
+        () =>
+          to(eve)
+            .slice(before)
+            .filter((message) => shown(message).startsWith('Echo:')).length >= 20,
+        20_000,
+      );
+      expect(
+        to(eve)
+          .slice(before)
+          .filter((message) => shown(message).startsWith('Echo:'))
+          .map(shown),
+      ).toEqual(Array.from({ length: 20 }, (_, n) => `Echo: m${n + 1}`));
     });
   });
 }

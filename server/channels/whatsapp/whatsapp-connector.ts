@@ -66,15 +66,31 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       const token = request.query.get('hub.verify_token') ?? '';
       const challenge = request.query.get('hub.challenge') ?? '';
       if (mode !== 'subscribe' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) {
-        throw new HttpError(400, 'invalid_parameter', 'This address answers Meta\'s webhook verification: hub.mode=subscribe with hub.verify_token and hub.challenge (1 to 128 of A-Z a-z 0-9 _ -).', { parameter: 'hub.mode' });
+        throw new HttpError(
+          400,
+          'invalid_parameter',
+          "This address answers Meta's webhook verification: hub.mode=subscribe with hub.verify_token and hub.challenge (1 to 128 of A-Z a-z 0-9 _ -).",
+          { parameter: 'hub.mode' },
+        );
       }
-      if (!timingSafeEqual(digest(token), verifyToken)) throw new HttpError(403, 'forbidden', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
+      if (!timingSafeEqual(digest(token), verifyToken))
+        throw new HttpError(403, 'forbidden', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
       return { status: 200, body: challenge };
     },
     verify(request: WebhookRequest, raw: Buffer) {
       const signature = first(request.headers[metaSignatureHeader]);
-      if (!signature) throw new HttpError(401, 'unauthorized', 'The X-Hub-Signature-256 header is missing: Meta signs every webhook with the app secret.');
-      if (!isValidMetaSignature(options.appSecret, raw, signature)) throw new HttpError(403, 'forbidden', 'The X-Hub-Signature-256 header does not match the body signed with WHATSAPP_APP_SECRET.');
+      if (!signature)
+        throw new HttpError(
+          401,
+          'unauthorized',
+          'The X-Hub-Signature-256 header is missing: Meta signs every webhook with the app secret.',
+        );
+      if (!isValidMetaSignature(options.appSecret, raw, signature))
+        throw new HttpError(
+          403,
+          'forbidden',
+          'The X-Hub-Signature-256 header does not match the body signed with WHATSAPP_APP_SECRET.',
+        );
     },
     parse(body: unknown) {
       const parsed = parseWhatsAppWebhook(body, options.phoneNumberId);
@@ -85,7 +101,13 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
       const last = user?.lastMessageAt ?? null;
       if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
-      return new SendFailure('permanent', '131047', `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`, undefined, 'messages');
+      return new SendFailure(
+        'permanent',
+        '131047',
+        `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`,
+        undefined,
+        'messages',
+      );
     },
     admitTrigger(user, dialogId, now) {
       const last = user?.lastMessageAt ?? null;
@@ -104,7 +126,9 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
 }
 
 const replyButtons = (buttons: readonly RenderedButton[]) =>
-  buttons.flatMap((button) => (button.kind === 'choice' ? [{ type: 'reply', reply: { id: button.id, title: button.title } }] : []));
+  buttons.flatMap((button) =>
+    button.kind === 'choice' ? [{ type: 'reply', reply: { id: button.id, title: button.title } }] : [],
+  );
 
 /** A choice's number as the ladder gives it: its id is `<seq>.<index>` and it is the index-th + 1 of its message. */
 const numberOf = (button: RenderedButton) => Number(button.kind === 'choice' ? button.id.split('.')[1] : NaN) + 1;
@@ -118,8 +142,20 @@ const numberOf = (button: RenderedButton) => Number(button.kind === 'choice' ? b
 export function messagesFor(to: string, part: RenderedPart): Record<string, unknown>[] {
   if (part.kind === 'image') {
     const choices = replyButtons(part.buttons ?? []);
-    if (choices.length === 0) return [{ to, type: 'image', image: { link: part.url, ...(part.caption ? { caption: part.caption } : {}) } }];
-    return [{ to, type: 'interactive', interactive: { type: 'button', header: { type: 'image', image: { link: part.url } }, body: { text: part.caption || '…' }, action: { buttons: choices } } }];
+    if (choices.length === 0)
+      return [{ to, type: 'image', image: { link: part.url, ...(part.caption ? { caption: part.caption } : {}) } }];
+    return [
+      {
+        to,
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          header: { type: 'image', image: { link: part.url } },
+          body: { text: part.caption || '…' },
+          action: { buttons: choices },
+        },
+      },
+    ];
   }
   const buttons = replyButtons(part.buttons ?? []);
   const interactive = buttons.length > 0 || part.list !== undefined;
@@ -133,7 +169,17 @@ export function messagesFor(to: string, part: RenderedPart): Record<string, unkn
   const body = part.text.trim() === '' ? '…' : part.text;
   if (part.list) {
     const rows = part.list.rows.flatMap((row) => (row.kind === 'choice' ? [{ id: row.id, title: row.title }] : []));
-    return [{ to, type: 'interactive', interactive: { type: 'list', body: { text: body }, action: { button: truncate(part.list.button, 20), sections: [{ rows }] } } }];
+    return [
+      {
+        to,
+        type: 'interactive',
+        interactive: {
+          type: 'list',
+          body: { text: body },
+          action: { button: truncate(part.list.button, 20), sections: [{ rows }] },
+        },
+      },
+    ];
   }
   return [{ to, type: 'interactive', interactive: { type: 'button', body: { text: body }, action: { buttons } } }];
 }

@@ -10,11 +10,13 @@ const incomingSchema = z.looseObject({
   id: z.string().min(1).max(256),
   type: z.string(),
   text: z.looseObject({ body: z.string() }).optional(),
-  interactive: z.looseObject({
-    type: z.string(),
-    button_reply: z.looseObject({ id: z.string(), title: z.string().optional() }).optional(),
-    list_reply: z.looseObject({ id: z.string(), title: z.string().optional() }).optional(),
-  }).optional(),
+  interactive: z
+    .looseObject({
+      type: z.string(),
+      button_reply: z.looseObject({ id: z.string(), title: z.string().optional() }).optional(),
+      list_reply: z.looseObject({ id: z.string(), title: z.string().optional() }).optional(),
+    })
+    .optional(),
   // A tapped quick-reply button of a template.
   button: z.looseObject({ text: z.string().optional(), payload: z.string().optional() }).optional(),
   image: z.looseObject({ caption: z.string().optional() }).optional(),
@@ -27,19 +29,41 @@ const statusSchema = z.looseObject({
   status: z.string(),
   timestamp: z.string().optional(),
   recipient_id: z.string().optional(),
-  errors: z.array(z.looseObject({ code: z.number().optional(), title: z.string().optional(), message: z.string().optional(), error_data: z.looseObject({ details: z.string().optional() }).optional() })).optional(),
+  errors: z
+    .array(
+      z.looseObject({
+        code: z.number().optional(),
+        title: z.string().optional(),
+        message: z.string().optional(),
+        error_data: z.looseObject({ details: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
 });
 
 const valueSchema = z.looseObject({
   metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
-  contacts: z.array(z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() })).optional(),
+  contacts: z
+    .array(
+      z.looseObject({
+        wa_id: z.string().optional(),
+        profile: z.looseObject({ name: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
   messages: z.array(z.unknown()).optional(),
   statuses: z.array(z.unknown()).optional(),
 });
 
 const payloadSchema = z.looseObject({
   object: z.string(),
-  entry: z.array(z.looseObject({ changes: z.array(z.looseObject({ field: z.string().optional(), value: z.unknown() })).default([]) })).default([]),
+  entry: z
+    .array(
+      z.looseObject({
+        changes: z.array(z.looseObject({ field: z.string().optional(), value: z.unknown() })).default([]),
+      }),
+    )
+    .default([]),
 });
 
 /** What Meta reports about a message the bot sent: it left, arrived, was read, or failed (with Meta's code). */
@@ -62,7 +86,13 @@ export interface ParsedWebhook {
 function inputOf(message: z.infer<typeof incomingSchema>): InboundMessage['input'] | null {
   const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
   if (message.type === 'interactive' && reply) return { kind: 'choice', choiceId: reply.id };
-  const text = message.text?.body ?? message.button?.text ?? message.button?.payload ?? message.image?.caption ?? message.video?.caption ?? message.document?.caption;
+  const text =
+    message.text?.body ??
+    message.button?.text ??
+    message.button?.payload ??
+    message.image?.caption ??
+    message.video?.caption ??
+    message.document?.caption;
   return text !== undefined && text.trim() !== '' ? { kind: 'text', text: text.slice(0, 4096) } : null;
 }
 
@@ -73,7 +103,8 @@ function inputOf(message: z.infer<typeof incomingSchema>): InboundMessage['input
  */
 export function parseWhatsAppWebhook(body: unknown, phoneNumberId: string): ParsedWebhook {
   const payload = payloadSchema.safeParse(body);
-  if (!payload.success || payload.data.object !== 'whatsapp_business_account') return { messages: [], statuses: [], ignored: 1 };
+  if (!payload.success || payload.data.object !== 'whatsapp_business_account')
+    return { messages: [], statuses: [], ignored: 1 };
   const messages: InboundMessage[] = [];
   const statuses: WhatsAppStatus[] = [];
   let ignored = 0;
@@ -83,7 +114,11 @@ export function parseWhatsAppWebhook(body: unknown, phoneNumberId: string): Pars
       ignored += 1;
       continue;
     }
-    const names = new Map((value.data.contacts ?? []).flatMap((contact) => (contact.wa_id && contact.profile?.name ? [[contact.wa_id, contact.profile.name] as const] : [])));
+    const names = new Map(
+      (value.data.contacts ?? []).flatMap((contact) =>
+        contact.wa_id && contact.profile?.name ? [[contact.wa_id, contact.profile.name] as const] : [],
+      ),
+    );
     for (const raw of value.data.messages ?? []) {
       const message = incomingSchema.safeParse(raw);
       const input = message.success ? inputOf(message.data) : null;
@@ -92,7 +127,10 @@ export function parseWhatsAppWebhook(body: unknown, phoneNumberId: string): Pars
         continue;
       }
       const name = names.get(message.data.from);
-      const userData: Record<string, string> = { phoneNumber: `+${message.data.from.replace(/\D/g, '')}`, ...(name ? { whatsappName: name.slice(0, 200) } : {}) };
+      const userData: Record<string, string> = {
+        phoneNumber: `+${message.data.from.replace(/\D/g, '')}`,
+        ...(name ? { whatsappName: name.slice(0, 200) } : {}),
+      };
       messages.push({ eventId: message.data.id, address: message.data.from, input, userData });
     }
     for (const raw of value.data.statuses ?? []) {
@@ -107,7 +145,9 @@ export function parseWhatsAppWebhook(body: unknown, phoneNumberId: string): Pars
         status: status.data.status as WhatsAppStatus['status'],
         recipient: status.data.recipient_id ?? '',
         ...(error?.code !== undefined ? { errorCode: error.code } : {}),
-        ...(error?.title !== undefined || error?.message !== undefined ? { errorTitle: String(error.error_data?.details ?? error.title ?? error.message).slice(0, 300) } : {}),
+        ...(error?.title !== undefined || error?.message !== undefined
+          ? { errorTitle: String(error.error_data?.details ?? error.title ?? error.message).slice(0, 300) }
+          : {}),
       });
     }
   }

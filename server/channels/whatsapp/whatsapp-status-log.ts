@@ -8,18 +8,42 @@ import type { WhatsAppStatus } from './whatsapp-inbound.ts';
  * message, with Meta's code and reason, to the integration log as well, where the insights show it
  * beside the refusals the API gave at once.
  */
-export function whatsAppStatusLog(store: Pick<Store, 'appendLog'>, logger: Logger, now: () => number): (status: WhatsAppStatus) => void {
+export function whatsAppStatusLog(
+  store: Pick<Store, 'appendLog'>,
+  logger: Logger,
+  now: () => number,
+): (status: WhatsAppStatus) => void {
   return (status) => {
     const userId = `${WHATSAPP}:${status.recipient}`;
-    const fields = { event: 'whatsapp_status', channel: WHATSAPP, userId, messageId: status.messageId, status: status.status, ...(status.errorCode !== undefined ? { vendorCode: status.errorCode } : {}) };
+    const fields = {
+      event: 'whatsapp_status',
+      channel: WHATSAPP,
+      userId,
+      messageId: status.messageId,
+      status: status.status,
+      ...(status.errorCode !== undefined ? { vendorCode: status.errorCode } : {}),
+    };
     if (status.status !== 'failed') return void logger.info(fields, `WhatsApp: a message was ${status.status}`);
-    logger.warn(fields, `WhatsApp could not deliver a message (${status.errorCode ?? 'no code'}: ${status.errorTitle ?? 'no reason given'})`);
+    logger.warn(
+      fields,
+      `WhatsApp could not deliver a message (${status.errorCode ?? 'no code'}: ${status.errorTitle ?? 'no reason given'})`,
+    );
     store
       .appendLog('integrationLog', {
         userId,
         timestamp: now(),
-        data: { url: `${WHATSAPP}:status`, method: 'POST', requestBody: '', requestHeaders: {}, responseStatus: String(status.errorCode ?? 'failed'), responseBody: status.errorTitle ?? '', duration: 0 },
+        data: {
+          url: `${WHATSAPP}:status`,
+          method: 'POST',
+          requestBody: '',
+          requestHeaders: {},
+          responseStatus: String(status.errorCode ?? 'failed'),
+          responseBody: status.errorTitle ?? '',
+          duration: 0,
+        },
       })
-      .catch((error: unknown) => logger.error({ event: 'integration_log_failed', err: error }, 'could not write the integration log'));
+      .catch((error: unknown) =>
+        logger.error({ event: 'integration_log_failed', err: error }, 'could not write the integration log'),
+      );
   };
 }

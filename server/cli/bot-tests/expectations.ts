@@ -19,7 +19,8 @@ export function lineOf(message: BotMessage): string {
 /** Labels of a message's buttons and quick replies, in the order shown. */
 export function labelsOf(message: BotMessage | undefined): string[] {
   if (!message) return [];
-  if (message.type === 'text') return [...(message.buttons ?? []).map((b) => b.label), ...(message.quickReplies ?? []).map((q) => q.label)];
+  if (message.type === 'text')
+    return [...(message.buttons ?? []).map((b) => b.label), ...(message.quickReplies ?? []).map((q) => q.label)];
   if (message.type === 'carousel') return message.cards.flatMap((c) => (c.buttons ?? []).map((b) => b.label));
   return [];
 }
@@ -68,7 +69,11 @@ export function compare(step: TestStep, seen: Observed): Mismatch[] {
     const expected = step.events;
     const matches =
       expected.length === seen.events.length &&
-      expected.every((e, i) => e.name === seen.events[i]?.name && Object.entries(e.payload ?? {}).every(([k, v]) => isDeepStrictEqual(v, seen.events[i]?.payload?.[k])));
+      expected.every(
+        (e, i) =>
+          e.name === seen.events[i]?.name &&
+          Object.entries(e.payload ?? {}).every(([k, v]) => isDeepStrictEqual(v, seen.events[i]?.payload?.[k])),
+      );
     if (!matches) {
       out.push({
         what: 'events to the page',
@@ -80,7 +85,10 @@ export function compare(step: TestStep, seen: Observed): Mismatch[] {
     }
   }
   if (step.at !== undefined && step.at !== seen.at) {
-    out.push({ what: 'rests at', lines: [`- ${step.at ?? '(conversation ended)'}`, `+ ${seen.at ?? '(conversation ended)'}`] });
+    out.push({
+      what: 'rests at',
+      lines: [`- ${step.at ?? '(conversation ended)'}`, `+ ${seen.at ?? '(conversation ended)'}`],
+    });
   }
   return out;
 }
@@ -107,7 +115,9 @@ export function diffLines(expected: readonly (Line | string)[], actual: readonly
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i]![j] = lineMatches(expected[i]!, actual[j]!) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+      lcs[i]![j] = lineMatches(expected[i]!, actual[j]!)
+        ? lcs[i + 1]![j + 1]! + 1
+        : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
     }
   }
   const out: string[] = [];

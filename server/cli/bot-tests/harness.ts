@@ -40,7 +40,11 @@ const EPOCH = Date.UTC(2030, 0, 1, 9, 0, 0);
  * moved by the test, integration steps are answered by the file's stubs, email and SMS are
  * accepted and dropped, and what would reach the widget is recorded.
  */
-export function createTestBot(definition: BotDefinition, classifier: IntentClassifier | undefined, ownTypes: readonly StepType[]): TestBot {
+export function createTestBot(
+  definition: BotDefinition,
+  classifier: IntentClassifier | undefined,
+  ownTypes: readonly StepType[],
+): TestBot {
   const store = openSqliteStore({ file: ':memory:' });
   let now = EPOCH;
   const seenBy = new Map<string, Seen>();
@@ -53,7 +57,9 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
   const defaultTiming = new Map([...BUILT_IN_STEP_TYPES, ...ownTypes].map((type) => [type.name, type.defaultTiming]));
   // The engine reads a step's resolved timing, as the server's integration layer fills it at start-up.
   for (const dialog of definition.dialogs) {
-    for (const step of dialog.steps) if (step.type === 'integration' && step.timing === undefined) step.timing = defaultTiming.get(step.integration) ?? 'sync';
+    for (const step of dialog.steps)
+      if (step.type === 'integration' && step.timing === undefined)
+        step.timing = defaultTiming.get(step.integration) ?? 'sync';
   }
   const note = (fields: Record<string, unknown>, message: string) => {
     const userId = typeof fields.userId === 'string' ? fields.userId : undefined;
@@ -62,7 +68,9 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
     const detail = Object.entries(rest)
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
       .join(' ');
-    seen(userId).warnings.push(`${message} (${detail}${err instanceof Error ? ` error=${JSON.stringify(err.message)}` : ''})`);
+    seen(userId).warnings.push(
+      `${message} (${detail}${err instanceof Error ? ` error=${JSON.stringify(err.message)}` : ''})`,
+    );
   };
   const deps: AppDeps = {
     definition,
@@ -88,7 +96,13 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
     },
     turns: new KeyedQueue(),
     classifier,
-    faq: definition.faq.length > 0 ? createFaqMatcher(definition.faq, { locale: definition.settings.locale, synonyms: definition.settings.synonyms }) : undefined,
+    faq:
+      definition.faq.length > 0
+        ? createFaqMatcher(definition.faq, {
+            locale: definition.settings.locale,
+            synonyms: definition.settings.synonyms,
+          })
+        : undefined,
     mailer: { from: 'bot@test.invalid', send: async () => ({ messageId: 'test' }) },
     sms: { provider: 'test', send: async () => undefined },
     integrations: {
@@ -97,8 +111,11 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
         const stub = stubsBy.get(context.userId)?.[key];
         if (!stub) {
           // An asynchronous step's result never reaches the conversation: it needs no stub.
-          const called = definition.dialogs.find((d) => d.id === step.dialogId)?.steps.find((s) => s.id === step.stepId);
-          if (called?.type === 'integration' && called.timing === 'async') return { ok: true, output: null, scheduled: `test:${key}` };
+          const called = definition.dialogs
+            .find((d) => d.id === step.dialogId)
+            ?.steps.find((s) => s.id === step.stepId);
+          if (called?.type === 'integration' && called.timing === 'async')
+            return { ok: true, output: null, scheduled: `test:${key}` };
           seen(context.userId).unstubbed.push(key);
           return { ok: false, error: { kind: 'unstubbed', message: `no stub for ${key}` } };
         }
@@ -106,7 +123,15 @@ export function createTestBot(definition: BotDefinition, classifier: IntentClass
       },
       // An asynchronous step's call never runs in a bot test: its job is stored with the turn and left there.
       asyncJob(step, context) {
-        return { ok: true, job: { id: `test:${step.dialogId}.${step.stepId}:${context.userId}`, kind: 'integration-test', payload: {}, runAt: Number.MAX_SAFE_INTEGER } };
+        return {
+          ok: true,
+          job: {
+            id: `test:${step.dialogId}.${step.stepId}:${context.userId}`,
+            kind: 'integration-test',
+            payload: {},
+            runAt: Number.MAX_SAFE_INTEGER,
+          },
+        };
       },
     },
     // A test talks as fast as it can; the per-user limit is the server's business, not the bot's.

@@ -52,7 +52,8 @@ export async function readTestFile(file: string): Promise<TestFile> {
   let text: string;
   try {
     const buffer = await readFile(file);
-    if (buffer.length > MAX_FILE_BYTES) throw new TestFileError(file, [`is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`]);
+    if (buffer.length > MAX_FILE_BYTES)
+      throw new TestFileError(file, [`is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`]);
     text = buffer.toString('utf8');
   } catch (error) {
     if (error instanceof TestFileError) throw error;
@@ -60,7 +61,11 @@ export async function readTestFile(file: string): Promise<TestFile> {
   }
   const json = /\.ya?ml$/i.test(file) ? parseYaml(file, text) : parseJson(file, text);
   const parsed = testFileSchema.safeParse(json);
-  if (!parsed.success) throw new TestFileError(file, parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`));
+  if (!parsed.success)
+    throw new TestFileError(
+      file,
+      parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`),
+    );
   return parsed.data;
 }
 
@@ -92,12 +97,17 @@ function parseYaml(file: string, text: string): unknown {
 function withLineAndColumn(text: string, message: string): string {
   const { line, column } = jsonErrorAt(text);
   // Node quotes the text around the error, which may span lines: keep only the reason.
-  const reason = /^Unexpected token '.+?'/.exec(message)?.[0] ?? message.replace(/\s*in JSON at position[\s\S]*$/, '').split('\n')[0]!;
+  const reason =
+    /^Unexpected token '.+?'/.exec(message)?.[0] ??
+    message.replace(/\s*in JSON at position[\s\S]*$/, '').split('\n')[0]!;
   return `${reason} (line ${line}, column ${column})`;
 }
 
 /** Runs every test of the file on a fresh bot; resolves with one result per test, in order. */
-export async function runTestFile(file: string, onResult: (result: TestResult) => void = () => undefined): Promise<TestResult[]> {
+export async function runTestFile(
+  file: string,
+  onResult: (result: TestResult) => void = () => undefined,
+): Promise<TestResult[]> {
   const tests = await readTestFile(file);
   const definitionFile = path.resolve(path.dirname(file), tests.definition);
   const definition = await loadDefinition(definitionFile, { env: tests.env });
@@ -112,9 +122,16 @@ export async function runTestFile(file: string, onResult: (result: TestResult) =
  * order, each as a user of its own on one fresh bot. The definition is changed in place (integration
  * steps get their resolved timing), so pass one of its own.
  */
-export async function runTests(tests: TestFile, loaded: { readonly definition: BotDefinition; readonly ownTypes: readonly StepType[] }, onResult: (result: TestResult) => void = () => undefined): Promise<TestResult[]> {
+export async function runTests(
+  tests: TestFile,
+  loaded: { readonly definition: BotDefinition; readonly ownTypes: readonly StepType[] },
+  onResult: (result: TestResult) => void = () => undefined,
+): Promise<TestResult[]> {
   const { definition, ownTypes } = loaded;
-  const classifier = definition.intents.length > 0 ? await trainIntentClassifier(definition.intents, definition.settings.locale) : undefined;
+  const classifier =
+    definition.intents.length > 0
+      ? await trainIntentClassifier(definition.intents, definition.settings.locale)
+      : undefined;
   const bot = createTestBot(definition, classifier, ownTypes);
   try {
     const results: TestResult[] = [];
@@ -131,12 +148,19 @@ export async function runTests(tests: TestFile, loaded: { readonly definition: B
 
 /** A stub for a step the definition does not have would never answer: a renamed step, most likely. */
 export function stubProblems(tests: Pick<TestFile, 'stubs' | 'tests'>, definition: BotDefinition): string[] {
-  const steps = new Set(definition.dialogs.flatMap((d) => d.steps.filter((s) => s.type === 'integration').map((s) => `${d.id}.${s.id}`)));
+  const steps = new Set(
+    definition.dialogs.flatMap((d) => d.steps.filter((s) => s.type === 'integration').map((s) => `${d.id}.${s.id}`)),
+  );
   const check = (at: string, stubs: Readonly<Record<string, unknown>>) =>
     Object.keys(stubs)
       .filter((key) => !steps.has(key))
-      .map((key) => `${at}["${key}"]: the definition has no integration step ${key}; stubs are keyed "dialogId.stepId"`);
-  return [...check('stubs', tests.stubs), ...tests.tests.flatMap((test, i) => check(`tests[${i}].stubs`, test.stubs ?? {}))];
+      .map(
+        (key) => `${at}["${key}"]: the definition has no integration step ${key}; stubs are keyed "dialogId.stepId"`,
+      );
+  return [
+    ...check('stubs', tests.stubs),
+    ...tests.tests.flatMap((test, i) => check(`tests[${i}].stubs`, test.stubs ?? {})),
+  ];
 }
 
 async function runTest(bot: TestBot, userId: string, test: BotTest, file: TestFile): Promise<TestResult> {
@@ -144,9 +168,22 @@ async function runTest(bot: TestBot, userId: string, test: BotTest, file: TestFi
   bot.stub(userId, { ...file.stubs, ...test.stubs });
   const seen = bot.seen(userId);
   try {
-    await openConversation(deps, { userId, channelId: 'webchat', init: test.pageData, ...(test.startAt ? { startAt: startPoint(deps.definition, test.startAt) } : {}) });
+    await openConversation(deps, {
+      userId,
+      channelId: 'webchat',
+      init: test.pageData,
+      ...(test.startAt ? { startAt: startPoint(deps.definition, test.startAt) } : {}),
+    });
   } catch (error) {
-    return { name: test.name, failure: { step: 1, action: `startAt: ${JSON.stringify(test.startAt)}`, mismatches: [{ what: 'action', lines: [(error as Error).message] }], warnings: [] } };
+    return {
+      name: test.name,
+      failure: {
+        step: 1,
+        action: `startAt: ${JSON.stringify(test.startAt)}`,
+        mismatches: [{ what: 'action', lines: [(error as Error).message] }],
+        warnings: [],
+      },
+    };
   }
   await deps.turns.idle(userId);
   let sent = 0;
@@ -172,7 +209,14 @@ async function runTest(bot: TestBot, userId: string, test: BotTest, file: TestFi
     await deps.turns.idle(userId);
     if (seen.unstubbed.length > 0) {
       const key = seen.unstubbed[0];
-      return fail([{ what: 'stubs', lines: [`integration step ${key} was reached and no stub answers it: add "stubs": { "${key}": { "output": … } }`] }]);
+      return fail([
+        {
+          what: 'stubs',
+          lines: [
+            `integration step ${key} was reached and no stub answers it: add "stubs": { "${key}": { "output": … } }`,
+          ],
+        },
+      ]);
     }
     const user = await deps.store.getUser(userId);
     const observed: Observed = {
@@ -189,19 +233,34 @@ async function runTest(bot: TestBot, userId: string, test: BotTest, file: TestFi
   return { name: test.name };
 }
 
-async function act(bot: TestBot, userId: string, step: TestStep, said: readonly BotMessage[], clientId: () => string): Promise<void> {
+async function act(
+  bot: TestBot,
+  userId: string,
+  step: TestStep,
+  said: readonly BotMessage[],
+  clientId: () => string,
+): Promise<void> {
   const { deps } = bot;
-  if (step.user !== undefined) await handleUserMessage(deps, { userId, clientId: clientId(), message: { type: 'text', text: step.user } });
-  else if (step.press !== undefined) await handleUserMessage(deps, { userId, clientId: clientId(), message: pressed(said, step.press) });
-  else if (step.event !== undefined) await handlePageEvent(deps, { userId, name: step.event, payload: step.payload ?? {} });
-  else if (step.startDialog !== undefined) await startDialog(deps, { userId, dialogId: step.startDialog, data: step.data });
+  if (step.user !== undefined)
+    await handleUserMessage(deps, { userId, clientId: clientId(), message: { type: 'text', text: step.user } });
+  else if (step.press !== undefined)
+    await handleUserMessage(deps, { userId, clientId: clientId(), message: pressed(said, step.press) });
+  else if (step.event !== undefined)
+    await handlePageEvent(deps, { userId, name: step.event, payload: step.payload ?? {} });
+  else if (step.startDialog !== undefined)
+    await startDialog(deps, { userId, dialogId: step.startDialog, data: step.data });
   else if (step.trigger !== undefined) {
     // As the trigger job runs it once accepted; ids sort in the order the test sends them.
     assertDialog(deps, step.trigger);
-    const trigger = { userId, channelId: 'webchat', dialogId: step.trigger, mode: step.mode ?? null, data: step.data ?? {} };
+    const trigger = {
+      userId,
+      channelId: 'webchat',
+      dialogId: step.trigger,
+      mode: step.mode ?? null,
+      data: step.data ?? {},
+    };
     await runTrigger(deps, trigger, { jobId: `test-trigger-${String(++triggers).padStart(9, '0')}`, attempt: 1 });
-  }
-  else if (step.wait !== undefined) await bot.advance(parseDuration(step.wait) ?? 0);
+  } else if (step.wait !== undefined) await bot.advance(parseDuration(step.wait) ?? 0);
 }
 
 let triggers = 0;
@@ -211,7 +270,8 @@ function startPoint(definition: BotDefinition, startAt: string): { dialogId: str
   const [dialogId = '', stepId] = startAt.split('.');
   const dialog = definition.dialogs.find((d) => d.id === dialogId);
   if (!dialog) throw new Error(`startAt names the dialog "${dialogId}", which the bot does not have`);
-  if (stepId !== undefined && !dialog.steps.some((s) => s.id === stepId)) throw new Error(`startAt names the step "${stepId}", which dialog "${dialogId}" does not have`);
+  if (stepId !== undefined && !dialog.steps.some((s) => s.id === stepId))
+    throw new Error(`startAt names the step "${stepId}", which dialog "${dialogId}" does not have`);
   return stepId === undefined ? { dialogId } : { dialogId, stepId };
 }
 
@@ -224,14 +284,25 @@ function pressed(said: readonly BotMessage[], label: string): UserMessage {
       if (reply) return { type: 'postback', label, payload: reply.payload };
     }
     const buttons: readonly Button[] =
-      message.type === 'text' ? (message.buttons ?? []) : message.type === 'carousel' ? message.cards.flatMap((c) => c.buttons ?? []) : [];
+      message.type === 'text'
+        ? (message.buttons ?? [])
+        : message.type === 'carousel'
+          ? message.cards.flatMap((c) => c.buttons ?? [])
+          : [];
     const button = buttons.find((b) => b.label === label);
     if (!button) continue;
-    if (button.kind === 'url') throw new Error(`"${label}" is a link button: it opens a page and sends the bot nothing, so a test cannot press it`);
-    return button.kind === 'dialog' ? { type: 'dialog', label, dialogId: button.dialogId } : { type: 'postback', label, payload: button.payload };
+    if (button.kind === 'url')
+      throw new Error(
+        `"${label}" is a link button: it opens a page and sends the bot nothing, so a test cannot press it`,
+      );
+    return button.kind === 'dialog'
+      ? { type: 'dialog', label, dialogId: button.dialogId }
+      : { type: 'postback', label, payload: button.payload };
   }
   const offered = [...new Set(said.flatMap((m) => labelsOf(m)))];
-  throw new Error(`no button or quick reply "${label}" was shown${offered.length > 0 ? `; shown: ${offered.map((l) => `"${l}"`).join(', ')}` : ''}`);
+  throw new Error(
+    `no button or quick reply "${label}" was shown${offered.length > 0 ? `; shown: ${offered.map((l) => `"${l}"`).join(', ')}` : ''}`,
+  );
 }
 
 /** The engine's own bookkeeping ($timers, $budget) is not the bot author's to test. */

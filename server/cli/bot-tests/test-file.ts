@@ -48,7 +48,10 @@ const stepSchema = z
     mode: z.literal('clear').optional(),
     data: json.optional(),
     /** Time passes, e.g. "10m": due wait-step timers fire in order. */
-    wait: z.string().regex(/^\d{1,9}(ms|s|m|h|d)$/, 'must be a duration such as "30s" or "10m"').optional(),
+    wait: z
+      .string()
+      .regex(/^\d{1,9}(ms|s|m|h|d)$/, 'must be a duration such as "30s" or "10m"')
+      .optional(),
     // What must have happened after the action.
     /** Every message the bot said, in order (text; "[image] alt", "[carousel] title | title", "[notice] text"). */
     bot: z.array(lineSchema).max(100).optional(),
@@ -59,14 +62,24 @@ const stepSchema = z
     /** User-data fields that must have these values (others are not checked). */
     userData: json.optional(),
     /** Events the bot sent to the page, in order; a payload given must match in the keys it names. */
-    events: z.array(z.object({ name: z.string().min(1), payload: json.optional() }).strict()).max(50).optional(),
+    events: z
+      .array(z.object({ name: z.string().min(1), payload: json.optional() }).strict())
+      .max(50)
+      .optional(),
     /** Where the conversation rests afterwards ("dialogId.stepId"), or null when it ended. */
-    at: z.string().regex(/^[^.]+\.[^.]+$/, 'name the step as "dialogId.stepId"').nullable().optional(),
+    at: z
+      .string()
+      .regex(/^[^.]+\.[^.]+$/, 'name the step as "dialogId.stepId"')
+      .nullable()
+      .optional(),
   })
   .strict()
-  .refine((s) => [s.user, s.press, s.event, s.startDialog, s.trigger, s.wait].filter((a) => a !== undefined).length <= 1, {
-    message: 'a step takes at most one action: user, press, event, startDialog, trigger or wait',
-  });
+  .refine(
+    (s) => [s.user, s.press, s.event, s.startDialog, s.trigger, s.wait].filter((a) => a !== undefined).length <= 1,
+    {
+      message: 'a step takes at most one action: user, press, event, startDialog, trigger or wait',
+    },
+  );
 
 const testSchema = z
   .object({
@@ -74,7 +87,10 @@ const testSchema = z
     /** What the page passes when the widget opens (user data and variables). */
     pageData: json.optional(),
     /** Where the conversation begins instead of the start dialog: a dialog, or a step as "dialogId.stepId" (pageData is saved first). */
-    startAt: z.string().regex(/^[^.]+(\.[^.]+)?$/, 'name a dialog, or a step as "dialogId.stepId"').optional(),
+    startAt: z
+      .string()
+      .regex(/^[^.]+(\.[^.]+)?$/, 'name a dialog, or a step as "dialogId.stepId"')
+      .optional(),
     /** Stubs for this test only, over the file's. */
     stubs: stubsSchema.optional(),
     steps: z.array(stepSchema).min(1).max(500),

@@ -14,7 +14,12 @@ export interface Ended {
  * Runs an entry of this repository (`server/cli/main.ts`: its compiled module, as `npx` runs it) or a
  * JavaScript file as its own Node process, and collects how it ended.
  */
-export async function runEntry(entry: string, args: readonly string[], env: Record<string, string> = {}, stopWhen?: (stdout: string) => boolean): Promise<Ended> {
+export async function runEntry(
+  entry: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  stopWhen?: (stdout: string) => boolean,
+): Promise<Ended> {
   const compiled = entry.endsWith('.js') ? entry : await compiledEntry(entry);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [compiled, ...args], {

@@ -21,7 +21,10 @@ export interface ChatClient {
   close(): void;
 }
 
-export function chatClient(url: string, options: { reconnect?: boolean; session?: { userId: string; token: string } } = {}): ChatClient {
+export function chatClient(
+  url: string,
+  options: { reconnect?: boolean; session?: { userId: string; token: string } } = {},
+): ChatClient {
   let session = options.session;
   const unacked = new Map<string, string>();
   const bySeq = new Map<number, TranscriptItem>();
@@ -40,7 +43,10 @@ export function chatClient(url: string, options: { reconnect?: boolean; session?
     duplicates: 0,
     userId: () => session?.userId,
     session: () => session,
-    texts: () => [...bySeq.entries()].sort(([a], [b]) => a - b).map(([, item]) => (item.message.type === 'text' ? item.message.text : `<${item.message.type}>`)),
+    texts: () =>
+      [...bySeq.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([, item]) => (item.message.type === 'text' ? item.message.text : `<${item.message.type}>`)),
     send(text, onReply) {
       const clientId = crypto.randomUUID();
       unacked.set(clientId, text);

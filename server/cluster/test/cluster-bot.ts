@@ -21,14 +21,32 @@ export const clusterBot = {
     {
       id: 'slow',
       steps: [
-        { id: 'call', type: 'integration', integration: 'http', service: 'upstream', params: { endpoint: 'slow', method: 'GET' }, timeoutMs: 10_000, output: 'answer', mapping: 'body.word', onError: 'flag:callFailed' },
+        {
+          id: 'call',
+          type: 'integration',
+          integration: 'http',
+          service: 'upstream',
+          params: { endpoint: 'slow', method: 'GET' },
+          timeoutMs: 10_000,
+          output: 'answer',
+          mapping: 'body.word',
+          onError: 'flag:callFailed',
+        },
         { id: 'said', type: 'message', text: 'Answer: {{answer}}' },
       ],
     },
     {
       id: 'find',
       steps: [
-        { id: 'q', type: 'integration', integration: 'queryDataset', params: { dataset: 'places', limit: 100 }, output: 'found', mapping: '$count($)', onError: 'flag:findFailed' },
+        {
+          id: 'q',
+          type: 'integration',
+          integration: 'queryDataset',
+          params: { dataset: 'places', limit: 100 },
+          output: 'found',
+          mapping: '$count($)',
+          onError: 'flag:findFailed',
+        },
         { id: 'said', type: 'message', text: 'Found {{found}} places.' },
       ],
     },

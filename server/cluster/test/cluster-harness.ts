@@ -25,7 +25,11 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(mongoUrl: string, extraEnv: Record<string, string> = {}, size = 3): Promise<Cluster> {
+export async function startCluster(
+  mongoUrl: string,
+  extraEnv: Record<string, string> = {},
+  size = 3,
+): Promise<Cluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cluster-kill-'));
   const redis: RedisProcess = await startRedis();
   const databaseUrl = `${mongoUrl.replace(/\/$/, '')}/cluster_kill_${process.pid}_${Date.now()}`;
@@ -43,7 +47,8 @@ export async function startCluster(mongoUrl: string, extraEnv: Record<string, st
     ...extraEnv,
   };
   const nodes: ServerChild[] = [];
-  const start = async (port = 0) => startServerChild({ ...env, PORT: String(port), DATA_DIR: await mkdtemp(path.join(dir, 'node-')) });
+  const start = async (port = 0) =>
+    startServerChild({ ...env, PORT: String(port), DATA_DIR: await mkdtemp(path.join(dir, 'node-')) });
   for (let i = 0; i < size; i++) nodes.push(await start());
   const balancer = await startBalancer(nodes.map((node) => Number(new URL(node.url).port)));
   return {

@@ -15,11 +15,16 @@ export interface RedisProcess {
 
 /** Debian's redis-server on a free loopback port, without persistence, as the tests need it. */
 export async function startRedis(): Promise<RedisProcess> {
-  if (!existsSync(REDIS_SERVER)) throw new Error(`redis-server is not installed at ${REDIS_SERVER}; run \`npm run provision\`.`);
+  if (!existsSync(REDIS_SERVER))
+    throw new Error(`redis-server is not installed at ${REDIS_SERVER}; run \`npm run provision\`.`);
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(
+      REDIS_SERVER,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     child = started;
     let output = '';
     await new Promise<void>((resolve, reject) => {

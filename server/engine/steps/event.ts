@@ -4,7 +4,11 @@ import type { StepHandler, TurnContext } from '../types.ts';
 /** Sends a named event to the page; the widget runs the listeners the page registered for it. */
 export const eventStep: StepHandler<StepOf<'event'>> = {
   enter(step, ctx) {
-    ctx.effects.push({ type: 'botEvent', name: step.name, payload: renderDeep(ctx, step.payload) as Record<string, unknown> });
+    ctx.effects.push({
+      type: 'botEvent',
+      name: step.name,
+      payload: renderDeep(ctx, step.payload) as Record<string, unknown>,
+    });
     return { kind: 'advance', to: step.next };
   },
 };

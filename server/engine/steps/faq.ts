@@ -8,7 +8,8 @@ const UNCALIBRATED_FAQ_THRESHOLD = 0.6;
 /** Waits for a question, answers it from the closest FAQ pair, and logs every utterance with its score. */
 export const faqStep: StepHandler<StepOf<'faq'>> = {
   enter(step, ctx) {
-    if (step.prompt !== undefined) ctx.outputs.push({ type: 'text', text: ctx.render(step.prompt, { markdown: true }) });
+    if (step.prompt !== undefined)
+      ctx.outputs.push({ type: 'text', text: ctx.render(step.prompt, { markdown: true }) });
     return { kind: 'await' };
   },
   needs() {
@@ -17,7 +18,8 @@ export const faqStep: StepHandler<StepOf<'faq'>> = {
   receive(step, ctx, text, _retries, input) {
     const faq = input.understanding?.faq;
     // The step's own, else the definition's, else the one the matcher calibrated for the bot at load.
-    const threshold = step.threshold ?? ctx.definition.settings.faqThreshold ?? faq?.threshold ?? UNCALIBRATED_FAQ_THRESHOLD;
+    const threshold =
+      step.threshold ?? ctx.definition.settings.faqThreshold ?? faq?.threshold ?? UNCALIBRATED_FAQ_THRESHOLD;
     const pair = faq?.id ? ctx.definition.faq.find((p) => p.id === faq.id) : undefined;
     const matched = pair !== undefined && faq !== undefined && faq.score >= threshold;
     ctx.effects.push({
@@ -36,7 +38,10 @@ export const faqStep: StepHandler<StepOf<'faq'>> = {
       ctx.outputs.push({ type: 'text', text: ctx.render(pair.answer, { markdown: true }) });
       return { kind: 'advance', to: step.next };
     }
-    ctx.outputs.push({ type: 'text', text: ctx.render(step.noMatchText ?? ctx.definition.settings.fallbackText, { markdown: true }) });
+    ctx.outputs.push({
+      type: 'text',
+      text: ctx.render(step.noMatchText ?? ctx.definition.settings.fallbackText, { markdown: true }),
+    });
     return step.onNoMatch !== undefined ? toNext(step.onNoMatch) : { kind: 'advance', to: step.next };
   },
 };

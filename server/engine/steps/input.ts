@@ -48,7 +48,11 @@ function ask(step: InputStep, ctx: TurnContext, text: string): void {
   const quickReplies = step.choices
     ? step.choices.map((c) => ({ label: c.label, payload: c.value ?? c.label }))
     : step.quickReplies && renderQuickReplies(step.quickReplies);
-  ctx.outputs.push({ type: 'text', text: ctx.render(text, { markdown: true }), ...(quickReplies ? { quickReplies } : {}) });
+  ctx.outputs.push({
+    type: 'text',
+    text: ctx.render(text, { markdown: true }),
+    ...(quickReplies ? { quickReplies } : {}),
+  });
 }
 
 function findChoice(step: InputStep, text: string) {

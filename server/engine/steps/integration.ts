@@ -2,7 +2,8 @@ import type { StepOf } from '../../definition/schema.ts';
 import type { IntegrationResultInput, Next, StepHandler, TurnContext } from '../types.ts';
 
 /** Said as the fatal notice when the step names no errorText. */
-export const DEFAULT_INTEGRATION_ERROR_TEXT = "Sorry, something went wrong on our side and I can't go on with this conversation. Please try again later.";
+export const DEFAULT_INTEGRATION_ERROR_TEXT =
+  "Sorry, something went wrong on our side and I can't go on with this conversation. Please try again later.";
 
 /**
  * Asks the caller to run an integration call. Synchronous: the conversation rests on
@@ -37,7 +38,12 @@ function withoutProductVariables(variables: Readonly<Record<string, unknown>>): 
 }
 
 /** What the conversation does with a finished call: save and go on, or apply the step's error policy. */
-export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext, input: IntegrationResultInput, dialogId: string): Next {
+export function integrationOutcome(
+  step: StepOf<'integration'>,
+  ctx: TurnContext,
+  input: IntegrationResultInput,
+  dialogId: string,
+): Next {
   const flag = step.onError.startsWith('flag:') ? step.onError.slice('flag:'.length) : undefined;
   if (input.ok) {
     if (step.output !== undefined) ctx.variables[step.output] = input.output;
@@ -59,10 +65,13 @@ export function integrationOutcome(step: StepOf<'integration'>, ctx: TurnContext
     return { kind: 'advance', to: step.next };
   }
   if (step.onError.startsWith('dialog:')) return { kind: 'goto', dialogId: step.onError.slice('dialog:'.length) };
-  ctx.outputs.push({ type: 'notice', level: 'fatal', text: ctx.render(step.errorText ?? DEFAULT_INTEGRATION_ERROR_TEXT) });
+  ctx.outputs.push({
+    type: 'notice',
+    level: 'fatal',
+    text: ctx.render(step.errorText ?? DEFAULT_INTEGRATION_ERROR_TEXT),
+  });
   return { kind: 'end' };
 }
-
 
 /**
  * A flag (or its `<flag>Error`) named after a declared user-data field is kept there, so the

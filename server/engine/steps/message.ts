@@ -31,7 +31,8 @@ export const messageStep: StepHandler<StepOf<'message'>> = {
     if (step.cardsFrom !== undefined) {
       const cards = cardsFromValue(readPath([ctx.variables, ctx.userData], step.cardsFrom));
       if (cards.length > 0) ctx.outputs.push({ type: 'carousel', cards });
-      else if (step.noCardsText !== undefined) ctx.outputs.push({ type: 'text', text: ctx.render(step.noCardsText, { markdown: true }) });
+      else if (step.noCardsText !== undefined)
+        ctx.outputs.push({ type: 'text', text: ctx.render(step.noCardsText, { markdown: true }) });
     }
     return { kind: 'advance', to: step.next };
   },

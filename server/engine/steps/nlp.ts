@@ -21,7 +21,11 @@ export const nlpStep: StepHandler<StepOf<'nlp'>> = {
   },
   receive(step, ctx, text, _retries, input) {
     const threshold = intentThreshold(ctx, input.understanding?.nlp, step.threshold);
-    const routed = routeIntent(ctx, text, input.understanding?.nlp, threshold, { dialogId: input.dialogId, stepId: step.id, stepType: 'nlp' });
+    const routed = routeIntent(ctx, text, input.understanding?.nlp, threshold, {
+      dialogId: input.dialogId,
+      stepId: step.id,
+      stepType: 'nlp',
+    });
     if (routed) return routed;
     if (step.onNoMatch !== undefined) return toNext(step.onNoMatch);
     ctx.outputs.push({ type: 'text', text: ctx.definition.settings.fallbackText });

@@ -13,7 +13,11 @@ export const setStep: StepHandler<StepOf<'set'>> = {
       else if (action.op === 'set') scope[name] = value;
       else {
         const current = scope[name];
-        scope[name] = Array.isArray(current) ? [...current, value] : current === undefined || current === null ? [value] : [current, value];
+        scope[name] = Array.isArray(current)
+          ? [...current, value]
+          : current === undefined || current === null
+            ? [value]
+            : [current, value];
       }
     }
     return { kind: 'advance', to: step.next };

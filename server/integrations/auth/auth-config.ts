@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const envName = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as EVENTS_API_TOKEN');
+const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as EVENTS_API_TOKEN');
 
 /**
  * How a service or step authenticates (spec 5.2). Secrets never sit in the
@@ -18,12 +16,21 @@ export const authConfigSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   /** One token for the whole bot, from a secret. */
-  z.object({ type: z.literal('bearer').describe('A Bearer token from a secret'), tokenEnv: envName.describe('The secret holding the token, sent as "Authorization: Bearer …".') }).strict(),
+  z
+    .object({
+      type: z.literal('bearer').describe('A Bearer token from a secret'),
+      tokenEnv: envName.describe('The secret holding the token, sent as "Authorization: Bearer …".'),
+    })
+    .strict(),
   /** The token the host page passed at init (kept as the conversation variable `variable`). */
   z
     .object({
-      type: z.literal('bearer-user').describe('The visitor\'s own token, passed by the web page'),
-      variable: z.string().min(1).default('authToken').describe('The conversation variable the page\'s token is kept in.'),
+      type: z.literal('bearer-user').describe("The visitor's own token, passed by the web page"),
+      variable: z
+        .string()
+        .min(1)
+        .default('authToken')
+        .describe("The conversation variable the page's token is kept in."),
     })
     .strict(),
   z
@@ -35,7 +42,10 @@ export const authConfigSchema = z.discriminatedUnion('type', [
       scope: z.string().optional().describe('The scopes to ask for, separated by spaces.'),
       audience: z.string().optional().describe('The API the token is for, when the service asks for one.'),
       /** RFC 6749 prefers HTTP Basic for the client credentials; some servers want them in the form body. */
-      credentialsIn: z.enum(['header', 'body']).default('header').describe('Where the client id and secret go: the Authorization header (the standard) or the form body.'),
+      credentialsIn: z
+        .enum(['header', 'body'])
+        .default('header')
+        .describe('Where the client id and secret go: the Authorization header (the standard) or the form body.'),
     })
     .strict(),
 ]);

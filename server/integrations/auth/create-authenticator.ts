@@ -21,7 +21,9 @@ export function createAuthenticator(config: AuthConfig | undefined, where: strin
   const secret = (variable: string): string => {
     const value = deps.env[variable];
     if (value === undefined || value.trim() === '') {
-      throw new IntegrationConfigError(`${where}: the environment variable ${variable} is not set; it must hold the secret this integration authenticates with.`);
+      throw new IntegrationConfigError(
+        `${where}: the environment variable ${variable} is not set; it must hold the secret this integration authenticates with.`,
+      );
     }
     return value.trim();
   };

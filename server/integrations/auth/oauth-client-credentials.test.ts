@@ -23,12 +23,24 @@ describe('OAuth 2.0 client credentials', () => {
         services: {
           crm: {
             baseUrl: `${api.url}/v1`,
-            auth: { type: 'oauth2-client-credentials', tokenUrl: `${issuer.url}/oauth/token`, clientId: 'bot-client', clientSecretEnv: 'CRM_SECRET', scope: 'events.read' },
+            auth: {
+              type: 'oauth2-client-credentials',
+              tokenUrl: `${issuer.url}/oauth/token`,
+              clientId: 'bot-client',
+              clientSecretEnv: 'CRM_SECRET',
+              scope: 'events.read',
+            },
           },
           // Same credential: must share one token (and one request in flight).
           crm2: {
             baseUrl: `${api.url}/v2`,
-            auth: { type: 'oauth2-client-credentials', tokenUrl: `${issuer.url}/oauth/token`, clientId: 'bot-client', clientSecretEnv: 'CRM_SECRET', scope: 'events.read' },
+            auth: {
+              type: 'oauth2-client-credentials',
+              tokenUrl: `${issuer.url}/oauth/token`,
+              clientId: 'bot-client',
+              clientSecretEnv: 'CRM_SECRET',
+              scope: 'events.read',
+            },
           },
         },
       },
@@ -62,7 +74,8 @@ describe('OAuth 2.0 client credentials', () => {
     issuer.handle(async (req, res) => {
       await new Promise((resolve) => setTimeout(resolve, 30)); // long enough for concurrent callers to pile up
       const basic = Buffer.from(`bot-client:${CLIENT_SECRET}`).toString('base64');
-      if (req.headers.authorization !== `Basic ${basic}` || !req.body.includes('grant_type=client_credentials')) return json(res, 401, { error: 'invalid_client' });
+      if (req.headers.authorization !== `Basic ${basic}` || !req.body.includes('grant_type=client_credentials'))
+        return json(res, 401, { error: 'invalid_client' });
       const token = `access-token-${++issued}-abcdef`;
       valid.add(token);
       json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: expiresIn });
@@ -71,7 +84,9 @@ describe('OAuth 2.0 client credentials', () => {
 
   it('when many calls start at once with no token, then exactly one token request is made and all succeed', async () => {
     const integrations = runtime();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => integrations.run(step(i % 2 ? 'crm' : 'crm2'), ctx)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => integrations.run(step(i % 2 ? 'crm' : 'crm2'), ctx)),
+    );
     expect(results.every((r) => r.ok)).toBe(true);
     expect(issuer.seen).toHaveLength(1);
     expect(issuer.seen[0]!.body).toContain('scope=events.read');

@@ -64,7 +64,10 @@ export class OAuthClientCredentials implements Authenticator {
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scope) form.set('scope', scope);
     if (audience) form.set('audience', audience);
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
     const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
     if (credentialsIn === 'header') headers.authorization = `Basic ${basic}`;
     else {
@@ -81,10 +84,16 @@ export class OAuthClientCredentials implements Authenticator {
         [clientSecret, basic],
       );
     } catch (error) {
-      throw new IntegrationError('auth', `Could not get an access token from ${new URL(tokenUrl).host}: ${(error as Error).message}`);
+      throw new IntegrationError(
+        'auth',
+        `Could not get an access token from ${new URL(tokenUrl).host}: ${(error as Error).message}`,
+      );
     }
     if (response.status < 200 || response.status > 299) {
-      throw new IntegrationError('auth', `The token endpoint ${new URL(tokenUrl).host} answered ${response.status}; check the client id and secret.`);
+      throw new IntegrationError(
+        'auth',
+        `The token endpoint ${new URL(tokenUrl).host} answered ${response.status}; check the client id and secret.`,
+      );
     }
     let parsed: { access_token?: unknown; expires_in?: unknown };
     try {
@@ -93,9 +102,13 @@ export class OAuthClientCredentials implements Authenticator {
       throw new IntegrationError('auth', `The token endpoint ${new URL(tokenUrl).host} did not answer JSON.`);
     }
     if (typeof parsed.access_token !== 'string' || parsed.access_token === '') {
-      throw new IntegrationError('auth', `The token endpoint ${new URL(tokenUrl).host} answered without an access_token.`);
+      throw new IntegrationError(
+        'auth',
+        `The token endpoint ${new URL(tokenUrl).host} answered without an access_token.`,
+      );
     }
-    const lifetimeMs = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in * 1000 : DEFAULT_LIFETIME_MS;
+    const lifetimeMs =
+      typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in * 1000 : DEFAULT_LIFETIME_MS;
     const early = Math.min(30_000, lifetimeMs * 0.1);
     this.cached = { token: parsed.access_token, renewAt: requestedAt + lifetimeMs - early };
     return this.cached;

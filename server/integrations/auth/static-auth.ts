@@ -21,7 +21,10 @@ export function userBearerAuth(variable: string): Authenticator {
       const token = variables[variable];
       if (typeof token !== 'string' || token === '') {
         return Promise.reject(
-          new IntegrationError('auth', `This call needs the user's token, but the page did not pass "${variable}" when it opened the chat.`),
+          new IntegrationError(
+            'auth',
+            `This call needs the user's token, but the page did not pass "${variable}" when it opened the chat.`,
+          ),
         );
       }
       return Promise.resolve({ headers: { authorization: `Bearer ${token}` }, secrets: [token] });

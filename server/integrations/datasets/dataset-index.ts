@@ -57,7 +57,11 @@ export class DatasetIndex {
     if (!near) {
       const hits: DatasetHit[] = [];
       const each = (i: number) => hits.push({ row: this.rows[i]! });
-      if (candidates) for (const i of candidates) { if (hits.length >= limit) break; each(i); }
+      if (candidates)
+        for (const i of candidates) {
+          if (hits.length >= limit) break;
+          each(i);
+        }
       else for (let i = 0; i < this.rows.length && hits.length < limit; i++) each(i);
       return hits;
     }
@@ -91,7 +95,10 @@ export class DatasetIndex {
     else for (let i = 0; i < this.rows.length; i++) consider(i);
     const hits: DatasetHit[] = [];
     for (let k = 0; k < count; k++) {
-      hits.push({ row: this.rows[bestI[k]!]!, distanceKm: 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(bestH[k]!))) });
+      hits.push({
+        row: this.rows[bestI[k]!]!,
+        distanceKm: 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(bestH[k]!))),
+      });
     }
     return hits;
   }

@@ -27,7 +27,9 @@ export interface DatasetManagerDeps {
   readonly cluster?: DatasetCluster;
 }
 
-export type PullResult = { readonly ok: true; readonly rowCount: number } | { readonly ok: false; readonly error: { readonly kind: string; readonly message: string } };
+export type PullResult =
+  | { readonly ok: true; readonly rowCount: number }
+  | { readonly ok: false; readonly error: { readonly kind: string; readonly message: string } };
 
 /** Raised for a push the dataset cannot take; the router turns it into a 400/404. */
 export class DatasetInputError extends Error {
@@ -68,13 +70,18 @@ export class DatasetManager {
     private readonly deps: DatasetManagerDeps,
   ) {
     for (const config of configs) {
-      if (this.datasets.has(config.name)) throw new IntegrationConfigError(`integrations.datasets: "${config.name}" is defined twice.`);
+      if (this.datasets.has(config.name))
+        throw new IntegrationConfigError(`integrations.datasets: "${config.name}" is defined twice.`);
       if (config.source?.service && !deps.services.has(config.source.service)) {
-        throw new IntegrationConfigError(`integrations.datasets.${config.name}.source.service: no service named "${config.source.service}".`);
+        throw new IntegrationConfigError(
+          `integrations.datasets.${config.name}.source.service: no service named "${config.source.service}".`,
+        );
       }
       this.datasets.set(config.name, {
         config,
-        rowsOf: config.source?.rows ? compileMapping(config.source.rows, `integrations.datasets.${config.name}.source.rows`) : undefined,
+        rowsOf: config.source?.rows
+          ? compileMapping(config.source.rows, `integrations.datasets.${config.name}.source.rows`)
+          : undefined,
         index: new DatasetIndex([]),
         pulling: undefined,
         timer: undefined,
@@ -91,7 +98,8 @@ export class DatasetManager {
       if (!config.source) continue;
       const info = await this.deps.store.datasetInfo(name);
       const intervalMs = (config.refreshIntervalSec ?? 0) * 1000;
-      if (!info || (intervalMs > 0 && info.updatedAt + intervalMs <= this.deps.clock.now())) void this.leasedPull(name, intervalMs);
+      if (!info || (intervalMs > 0 && info.updatedAt + intervalMs <= this.deps.clock.now()))
+        void this.leasedPull(name, intervalMs);
       if (intervalMs > 0) {
         dataset.timer = setInterval(() => void this.leasedPull(name, intervalMs), intervalMs);
         dataset.timer.unref();
@@ -103,7 +111,10 @@ export class DatasetManager {
       void this.write(dataset, async () => {
         dataset.index = new DatasetIndex(await this.deps.store.readDataset(name));
       }).catch((error: unknown) =>
-        this.deps.logger.warn({ event: 'dataset_reload_failed', dataset: name, error: (error as Error).message }, 'could not reload a dataset another node changed; the next change reloads it'),
+        this.deps.logger.warn(
+          { event: 'dataset_reload_failed', dataset: name, error: (error as Error).message },
+          'could not reload a dataset another node changed; the next change reloads it',
+        ),
       );
     });
   }
@@ -183,7 +194,11 @@ export class DatasetManager {
 
   private get(name: string): Dataset {
     const dataset = this.datasets.get(name);
-    if (!dataset) throw new DatasetInputError('not_found', `There is no dataset named "${name}"; known: ${this.names().join(', ') || 'none'}.`);
+    if (!dataset)
+      throw new DatasetInputError(
+        'not_found',
+        `There is no dataset named "${name}"; known: ${this.names().join(', ') || 'none'}.`,
+      );
     return dataset;
   }
 
@@ -194,7 +209,8 @@ export class DatasetManager {
   }
 
   private mapRows(dataset: Dataset, rawRows: unknown): DatasetRow[] {
-    if (!Array.isArray(rawRows)) throw new DatasetInputError('invalid_body', 'The rows must be a JSON list of objects.');
+    if (!Array.isArray(rawRows))
+      throw new DatasetInputError('invalid_body', 'The rows must be a JSON list of objects.');
     const rows: DatasetRow[] = [];
     const problems: string[] = [];
     rawRows.forEach((raw, i) => {
@@ -211,19 +227,36 @@ export class DatasetManager {
   private async doPull(dataset: Dataset): Promise<PullResult> {
     const { name, source } = dataset.config;
     const { logger } = this.deps;
-    if (!source) return { ok: false, error: { kind: 'invalid_params', message: `The dataset "${name}" has no source to pull from; it is filled by push.` } };
+    if (!source)
+      return {
+        ok: false,
+        error: {
+          kind: 'invalid_params',
+          message: `The dataset "${name}" has no source to pull from; it is filled by push.`,
+        },
+      };
     try {
       const service = source.service ? this.deps.services.get(source.service) : undefined;
       const url = service ? new URL(source.url.replace(/^\//, ''), service.baseUrl).href : source.url;
       const response = await authorizedCall({
         http: this.deps.http,
-        request: { url, method: 'GET', headers: { accept: 'application/json' }, timeoutMs: this.deps.pullTimeoutMs ?? 30_000, maxBytes: 20 * 1024 * 1024 },
+        request: {
+          url,
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          timeoutMs: this.deps.pullTimeoutMs ?? 30_000,
+          maxBytes: 20 * 1024 * 1024,
+        },
         auth: service?.auth ?? noAuth,
         variables: {},
         record: this.deps.record(BACKGROUND_USER_ID),
       });
       if (response.status < 200 || response.status > 299) {
-        throw new IntegrationError('status', `The source of dataset "${name}" answered ${response.status}.`, response.status);
+        throw new IntegrationError(
+          'status',
+          `The source of dataset "${name}" answered ${response.status}.`,
+          response.status,
+        );
       }
       const body = jsonBody(response);
       const raw = dataset.rowsOf ? await dataset.rowsOf(body) : body;
@@ -231,7 +264,10 @@ export class DatasetManager {
       try {
         rows = this.mapRows(dataset, raw);
       } catch (error) {
-        throw new IntegrationError('invalid_body', `The source of dataset "${name}" sent unusable rows: ${(error as Error).message}`);
+        throw new IntegrationError(
+          'invalid_body',
+          `The source of dataset "${name}" sent unusable rows: ${(error as Error).message}`,
+        );
       }
       await this.write(dataset, async () => {
         await this.deps.store.replaceDataset(name, rows, this.deps.clock.now());
@@ -243,7 +279,10 @@ export class DatasetManager {
     } catch (error) {
       const kind = error instanceof IntegrationError ? error.kind : 'network';
       const message = (error as Error).message;
-      logger.warn({ event: 'dataset_pull_failed', dataset: name, kind, error: message }, 'background dataset pull failed; keeping the last good rows');
+      logger.warn(
+        { event: 'dataset_pull_failed', dataset: name, kind, error: message },
+        'background dataset pull failed; keeping the last good rows',
+      );
       return { ok: false, error: { kind, message } };
     }
   }

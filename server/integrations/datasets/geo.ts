@@ -24,10 +24,11 @@ export interface BoundingBox {
  * before the haversine. Near a pole it widens to all longitudes.
  */
 export function boundingBox(lat: number, lon: number, radiusKm: number): BoundingBox {
-  const dLat = (radiusKm / EARTH_RADIUS_KM) / RAD;
+  const dLat = radiusKm / EARTH_RADIUS_KM / RAD;
   const minLat = lat - dLat;
   const maxLat = lat + dLat;
-  if (minLat <= -90 || maxLat >= 90) return { minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90), minLon: -180, maxLon: 180, wraps: false };
+  if (minLat <= -90 || maxLat >= 90)
+    return { minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90), minLon: -180, maxLon: 180, wraps: false };
   const ratio = Math.sin(radiusKm / EARTH_RADIUS_KM) / Math.cos(lat * RAD);
   const dLon = ratio >= 1 ? 180 : Math.asin(ratio) / RAD;
   let minLon = lon - dLon;

@@ -65,7 +65,10 @@ export class DestinationPolicy {
   checkHost(hostname: string): void {
     const host = normalizeHost(hostname);
     if (this.allowed && !this.allowed.has(host)) {
-      throw new IntegrationError('forbidden_destination', `The host ${host} is not in INTEGRATION_ALLOWED_HOSTS; add it there to let integrations call it.`);
+      throw new IntegrationError(
+        'forbidden_destination',
+        `The host ${host} is not in INTEGRATION_ALLOWED_HOSTS; add it there to let integrations call it.`,
+      );
     }
     if (isIP(host) && !this.internalAllowed(host) && isInternalAddress(host)) throw internalRefused(host);
   }
@@ -130,7 +133,11 @@ function internalRefused(host: string): IntegrationError {
 }
 
 function normalizeHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 /** Names that always mean this machine or a private network, whatever a resolver says. */
@@ -150,7 +157,10 @@ export function destinationProblem(url: string, options: DestinationPolicyOption
   } catch {
     return `"${url.slice(0, 100)}" is not an absolute URL.`;
   }
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = parsed.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   try {
     new DestinationPolicy(options).checkHost(host);
   } catch (error) {

@@ -33,8 +33,10 @@ export class IntegrationError extends Error {
 
 /** Transient failures worth retrying in an async job: the same call may succeed later. */
 export function isRetryable(error: { kind: IntegrationErrorKind; status?: number }): boolean {
-  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'auth' || error.kind === 'cancelled') return true;
-  if (error.kind === 'status') return error.status === undefined || error.status >= 500 || error.status === 429 || error.status === 408;
+  if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'auth' || error.kind === 'cancelled')
+    return true;
+  if (error.kind === 'status')
+    return error.status === undefined || error.status >= 500 || error.status === 429 || error.status === 408;
   return false;
 }
 
@@ -48,4 +50,10 @@ export class IntegrationConfigError extends Error {
  * so a flag policy's `<flag>Error` and async retries tell "the key is wrong" from "the code broke".
  * Anything else it throws is `step_code`.
  */
-export const STEP_CODE_ERROR_KINDS: readonly IntegrationErrorKind[] = ['auth', 'status', 'invalid_body', 'invalid_params', 'rate_limited'];
+export const STEP_CODE_ERROR_KINDS: readonly IntegrationErrorKind[] = [
+  'auth',
+  'status',
+  'invalid_body',
+  'invalid_params',
+  'rate_limited',
+];

@@ -44,7 +44,9 @@ describe('SafeHttpClient', () => {
   });
 
   it('when nothing listens on the port, then the call fails with network', async () => {
-    expect(await kindOf(client.send({ url: `http://127.0.0.1:${await closedPort()}/`, method: 'GET' }))).toBe('network');
+    expect(await kindOf(client.send({ url: `http://127.0.0.1:${await closedPort()}/`, method: 'GET' }))).toBe(
+      'network',
+    );
   });
 
   it('when the body is over the cap, then the call fails with too_large, declared or streamed', async () => {
@@ -67,7 +69,9 @@ describe('SafeHttpClient', () => {
         res.end();
       } else json(res, 200, { arrived: n });
     });
-    expect(await kindOf(client.send({ url: `${upstream.url}/hop?n=0`, method: 'GET', maxRedirects: 3 }))).toBe('redirect');
+    expect(await kindOf(client.send({ url: `${upstream.url}/hop?n=0`, method: 'GET', maxRedirects: 3 }))).toBe(
+      'redirect',
+    );
     const response = await client.send({ url: `${upstream.url}/hop?n=0`, method: 'GET', maxRedirects: 5 });
     expect(JSON.parse(response.body.toString())).toEqual({ arrived: 5 });
   });
@@ -77,7 +81,11 @@ describe('SafeHttpClient', () => {
       res.writeHead(307, { location: `http://localhost:${other.port}/echo` });
       res.end();
     });
-    const response = await client.send({ url: upstream.url, method: 'GET', headers: { Authorization: 'Bearer secret-token-1' } });
+    const response = await client.send({
+      url: upstream.url,
+      method: 'GET',
+      headers: { Authorization: 'Bearer secret-token-1' },
+    });
     expect(JSON.parse(response.body.toString())).toEqual({ authorization: null });
   });
 
@@ -96,9 +104,15 @@ describe('SafeHttpClient', () => {
     upstream.handle((_req, res) => json(res, 200, {}));
     const before = upstream.seen.length;
     expect(await kindOf(open.send({ url: upstream.url, method: 'GET' }))).toBe('forbidden_destination');
-    expect(await kindOf(open.send({ url: `http://localhost:${upstream.port}/`, method: 'GET' }))).toBe('forbidden_destination');
-    expect(await kindOf(open.send({ url: `http://[::1]:${upstream.port}/`, method: 'GET' }))).toBe('forbidden_destination');
-    expect(await kindOf(open.send({ url: 'http://169.254.169.254/latest/meta-data', method: 'GET' }))).toBe('forbidden_destination');
+    expect(await kindOf(open.send({ url: `http://localhost:${upstream.port}/`, method: 'GET' }))).toBe(
+      'forbidden_destination',
+    );
+    expect(await kindOf(open.send({ url: `http://[::1]:${upstream.port}/`, method: 'GET' }))).toBe(
+      'forbidden_destination',
+    );
+    expect(await kindOf(open.send({ url: 'http://169.254.169.254/latest/meta-data', method: 'GET' }))).toBe(
+      'forbidden_destination',
+    );
     expect(upstream.seen.length).toBe(before);
     open.close();
   });

@@ -70,7 +70,10 @@ export class SafeHttpClient {
       const answer = await this.once(url, method, headers, body, deadline - performance.now(), timeoutMs, maxBytes);
       if (!('location' in answer)) return answer;
       if (hop >= maxRedirects) {
-        throw new IntegrationError('redirect', `The call to ${url.host} was redirected more than ${maxRedirects} times; call the final address directly.`);
+        throw new IntegrationError(
+          'redirect',
+          `The call to ${url.host} was redirected more than ${maxRedirects} times; call the final address directly.`,
+        );
       }
       const next = parseUrl(new URL(answer.location, url).href, 'redirect');
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
@@ -119,7 +122,14 @@ export class SafeHttpClient {
         clearTimeout(timer);
         if (error) {
           req.destroy();
-          reject(this.closed ? new IntegrationError('cancelled', `The call to ${url.host} was cut short: this server is shutting down.`) : classify(error, url));
+          reject(
+            this.closed
+              ? new IntegrationError(
+                  'cancelled',
+                  `The call to ${url.host} was cut short: this server is shutting down.`,
+                )
+              : classify(error, url),
+          );
         } else resolve(value!);
       };
       const protocol = url.protocol as 'http:' | 'https:';
@@ -140,7 +150,10 @@ export class SafeHttpClient {
             return settle(undefined, { status, location });
           }
           const tooLarge = () =>
-            new IntegrationError('too_large', `The answer from ${url.host} is larger than ${maxBytes} bytes, the most an integration accepts.`);
+            new IntegrationError(
+              'too_large',
+              `The answer from ${url.host} is larger than ${maxBytes} bytes, the most an integration accepts.`,
+            );
           if (Number(res.headers['content-length'] ?? 0) > maxBytes) return settle(tooLarge());
           const chunks: Buffer[] = [];
           let size = 0;
@@ -149,7 +162,9 @@ export class SafeHttpClient {
             if (size > maxBytes) settle(tooLarge());
             else chunks.push(chunk);
           });
-          res.on('end', () => settle(undefined, { status, headers: flatten(res.headers), body: Buffer.concat(chunks), url: url.href }));
+          res.on('end', () =>
+            settle(undefined, { status, headers: flatten(res.headers), body: Buffer.concat(chunks), url: url.href }),
+          );
           res.on('error', (error) => settle(error));
           res.on('aborted', () => settle(new Error('the connection closed mid-answer')));
         },
@@ -185,7 +200,10 @@ function classify(error: unknown, url: URL): IntegrationError {
         : code === 'ECONNRESET'
           ? 'closed the connection'
           : `could not be reached (${code ?? (error as Error).message})`;
-  return new IntegrationError('network', `${url.host} ${reason}; check that the service is up and the address is right.`);
+  return new IntegrationError(
+    'network',
+    `${url.host} ${reason}; check that the service is up and the address is right.`,
+  );
 }
 
 function lowerKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
@@ -194,6 +212,7 @@ function lowerKeys(headers: Readonly<Record<string, string>>): Record<string, st
 
 function flatten(headers: IncomingMessage['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }

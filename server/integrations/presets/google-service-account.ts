@@ -35,16 +35,27 @@ export function readServiceAccount(secret: string): ServiceAccountKey {
   try {
     key = JSON.parse(text) as Partial<ServiceAccountKey>;
   } catch {
-    throw failure('The service account secret is not a key file (JSON, or JSON in base64); download a JSON key in Google Cloud under IAM > Service accounts > Keys.', 'auth');
+    throw failure(
+      'The service account secret is not a key file (JSON, or JSON in base64); download a JSON key in Google Cloud under IAM > Service accounts > Keys.',
+      'auth',
+    );
   }
   if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
-    throw failure('The service account key file has no client_email or private_key; download a JSON key again.', 'auth');
+    throw failure(
+      'The service account key file has no client_email or private_key; download a JSON key again.',
+      'auth',
+    );
   }
   return key as ServiceAccountKey;
 }
 
 /** An access token for `scope`, from the cache or a new grant. `fresh` drops the cached one (the API refused it). */
-export async function googleAccessToken(ctx: StepContext, key: ServiceAccountKey, scope: string, fresh = false): Promise<string> {
+export async function googleAccessToken(
+  ctx: StepContext,
+  key: ServiceAccountKey,
+  scope: string,
+  fresh = false,
+): Promise<string> {
   const tokenUri = key.token_uri ?? GOOGLE_TOKEN_URI;
   const cacheKey = JSON.stringify([key.client_email, scope, tokenUri]);
   const cached = tokens.get(cacheKey);
@@ -60,7 +71,10 @@ export async function googleAccessToken(ctx: StepContext, key: ServiceAccountKey
   try {
     signature = sign('RSA-SHA256', Buffer.from(unsigned, 'utf8'), key.private_key);
   } catch {
-    throw failure('The service account\'s private_key cannot sign (it is not a PEM RSA key); download a JSON key again.', 'auth');
+    throw failure(
+      "The service account's private_key cannot sign (it is not a PEM RSA key); download a JSON key again.",
+      'auth',
+    );
   }
   const assertion = `${unsigned}.${signature.toString('base64url')}`;
   ctx.redact(assertion);
@@ -75,9 +89,14 @@ export async function googleAccessToken(ctx: StepContext, key: ServiceAccountKey
   } catch (error) {
     const status = statusOf(error);
     if (status === undefined || status >= 500 || status === 429) throw error;
-    throw failure(`Google refused the service account (HTTP ${status} from its token endpoint); check the key and that it is not disabled.`, 'auth', status);
+    throw failure(
+      `Google refused the service account (HTTP ${status} from its token endpoint); check the key and that it is not disabled.`,
+      'auth',
+      status,
+    );
   }
-  if (typeof body?.access_token !== 'string') throw failure('Google\'s token endpoint answered without an access token.', 'auth');
+  if (typeof body?.access_token !== 'string')
+    throw failure("Google's token endpoint answered without an access token.", 'auth');
   ctx.redact(body.access_token);
   const lifetime = typeof body.expires_in === 'number' ? body.expires_in : LIFETIME_S;
   tokens.set(cacheKey, { token: body.access_token, until: Date.now() + lifetime * 1000 });
@@ -85,7 +104,12 @@ export async function googleAccessToken(ctx: StepContext, key: ServiceAccountKey
 }
 
 /** Calls a Google API with the service account's token; on a 401 (token revoked or expired early) once more with a new one. */
-export async function withGoogleToken<T>(ctx: StepContext, key: ServiceAccountKey, scope: string, call: (token: string) => Promise<T>): Promise<T> {
+export async function withGoogleToken<T>(
+  ctx: StepContext,
+  key: ServiceAccountKey,
+  scope: string,
+  call: (token: string) => Promise<T>,
+): Promise<T> {
   try {
     return await call(await googleAccessToken(ctx, key, scope));
   } catch (error) {

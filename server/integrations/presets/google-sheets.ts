@@ -7,15 +7,22 @@ const SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 const SHEETS_API = 'https://sheets.googleapis.com/';
 
 const common = {
-  credentialsSecret: secretName('The secret holding the service account\'s JSON key file (its text, or the text in base64). Share the spreadsheet with the account\'s client_email.'),
-  spreadsheetId: { type: 'string', pattern: '^[A-Za-z0-9_-]{10,100}$', description: 'The spreadsheet\'s id: the part of its URL between /d/ and /edit.' },
-  apiBaseUrl: baseUrl('The Sheets API\'s address (for a proxy or a test double).', SHEETS_API),
+  credentialsSecret: secretName(
+    "The secret holding the service account's JSON key file (its text, or the text in base64). Share the spreadsheet with the account's client_email.",
+  ),
+  spreadsheetId: {
+    type: 'string',
+    pattern: '^[A-Za-z0-9_-]{10,100}$',
+    description: "The spreadsheet's id: the part of its URL between /d/ and /edit.",
+  },
+  apiBaseUrl: baseUrl("The Sheets API's address (for a proxy or a test double).", SHEETS_API),
 } as const;
 
 const cell = { type: ['string', 'number', 'boolean', 'null'] };
 
 /** The A1 range in a URL path: encoded, since a sheet name may hold spaces or "#". */
-const valuesUrl = (base: string, spreadsheetId: string, range: string) => under(base, `v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`);
+const valuesUrl = (base: string, spreadsheetId: string, range: string) =>
+  under(base, `v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`);
 
 /** Google Sheets: append a row after the table in a range (spreadsheets.values.append). */
 export const googleSheetsAppendRow = defineStepType({
@@ -29,9 +36,25 @@ export const googleSheetsAppendRow = defineStepType({
     type: 'object',
     properties: {
       ...common,
-      range: { type: 'string', minLength: 1, maxLength: 200, description: 'Where the table is, in A1 notation: "Leads" (a whole sheet) or "Leads!A:E"; the row goes after its last row.' },
-      values: { type: 'array', minItems: 1, maxItems: 200, items: cell, description: 'The row\'s cells, left to right, e.g. ["{{userData.email}}", "{{userData.name}}", "chatbot"].' },
-      valueInputOption: { enum: ['USER_ENTERED', 'RAW'], default: 'USER_ENTERED', description: 'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.' },
+      range: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Where the table is, in A1 notation: "Leads" (a whole sheet) or "Leads!A:E"; the row goes after its last row.',
+      },
+      values: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 200,
+        items: cell,
+        description: 'The row\'s cells, left to right, e.g. ["{{userData.email}}", "{{userData.name}}", "chatbot"].',
+      },
+      valueInputOption: {
+        enum: ['USER_ENTERED', 'RAW'],
+        default: 'USER_ENTERED',
+        description: 'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.',
+      },
     },
     required: ['credentialsSecret', 'spreadsheetId', 'range', 'values'],
     additionalProperties: false,
@@ -45,7 +68,13 @@ export const googleSheetsAppendRow = defineStepType({
     required: ['updatedRange', 'updatedRows'],
   },
   async call(ctx: StepContext) {
-    const params = ctx.params as { spreadsheetId: string; range: string; values: unknown[]; valueInputOption: string; apiBaseUrl: string };
+    const params = ctx.params as {
+      spreadsheetId: string;
+      range: string;
+      values: unknown[];
+      valueInputOption: string;
+      apiBaseUrl: string;
+    };
     const key = readServiceAccount(ctx.secret('credentialsSecret')!);
     const response = await withGoogleToken(ctx, key, SCOPE, (token) =>
       ctx.request({
@@ -57,8 +86,12 @@ export const googleSheetsAppendRow = defineStepType({
       }),
     );
     const updates = (response.body as { updates?: { updatedRange?: unknown; updatedRows?: unknown } } | null)?.updates;
-    if (typeof updates?.updatedRange !== 'string') throw failure('Google Sheets answered the append without the range it wrote.', 'invalid_body');
-    return { updatedRange: updates.updatedRange, updatedRows: typeof updates.updatedRows === 'number' ? updates.updatedRows : 1 };
+    if (typeof updates?.updatedRange !== 'string')
+      throw failure('Google Sheets answered the append without the range it wrote.', 'invalid_body');
+    return {
+      updatedRange: updates.updatedRange,
+      updatedRows: typeof updates.updatedRows === 'number' ? updates.updatedRows : 1,
+    };
   },
 });
 
@@ -66,7 +99,8 @@ export const googleSheetsAppendRow = defineStepType({
 export const googleSheetsLookupRows = defineStepType({
   name: 'googleSheetsLookupRows',
   level: 'action',
-  description: 'Reads a Google Sheets table (service account key) and returns the rows whose column equals a value, as objects keyed by the header row: {rows, count}.',
+  description:
+    'Reads a Google Sheets table (service account key) and returns the rows whose column equals a value, as objects keyed by the header row: {rows, count}.',
   service: 'optional',
   secrets: ['credentialsSecret'],
   fixed: ['apiBaseUrl'],
@@ -74,9 +108,23 @@ export const googleSheetsLookupRows = defineStepType({
     type: 'object',
     properties: {
       ...common,
-      range: { type: 'string', minLength: 1, maxLength: 200, description: 'The table in A1 notation, header row first: "Orders" or "Orders!A1:F500".' },
-      column: { type: 'string', minLength: 1, maxLength: 200, description: 'The header of the column to match, e.g. "Order number".' },
-      value: { type: ['string', 'number', 'boolean'], description: 'The value that column must hold, e.g. "{{orderNumber}}"; compared as text, spaces at the ends ignored.' },
+      range: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'The table in A1 notation, header row first: "Orders" or "Orders!A1:F500".',
+      },
+      column: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'The header of the column to match, e.g. "Order number".',
+      },
+      value: {
+        type: ['string', 'number', 'boolean'],
+        description:
+          'The value that column must hold, e.g. "{{orderNumber}}"; compared as text, spaces at the ends ignored.',
+      },
       ignoreCase: { type: 'boolean', default: false, description: 'Compare without regard to upper and lower case.' },
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Most rows returned.' },
     },
@@ -86,13 +134,25 @@ export const googleSheetsLookupRows = defineStepType({
   output: {
     type: 'object',
     properties: {
-      rows: { type: 'array', items: { type: 'object' }, description: 'The matching rows, each {header: cell text}, in sheet order.' },
+      rows: {
+        type: 'array',
+        items: { type: 'object' },
+        description: 'The matching rows, each {header: cell text}, in sheet order.',
+      },
       count: { type: 'integer', description: 'How many rows matched (rows holds at most limit of them).' },
     },
     required: ['rows', 'count'],
   },
   async call(ctx: StepContext) {
-    const params = ctx.params as { spreadsheetId: string; range: string; column: string; value: string | number | boolean; ignoreCase: boolean; limit: number; apiBaseUrl: string };
+    const params = ctx.params as {
+      spreadsheetId: string;
+      range: string;
+      column: string;
+      value: string | number | boolean;
+      ignoreCase: boolean;
+      limit: number;
+      apiBaseUrl: string;
+    };
     const key = readServiceAccount(ctx.secret('credentialsSecret')!);
     const response = await withGoogleToken(ctx, key, SCOPE, (token) =>
       ctx.request({
@@ -103,16 +163,32 @@ export const googleSheetsLookupRows = defineStepType({
       }),
     );
     const values = (response.body as { values?: unknown } | null)?.values ?? [];
-    if (!Array.isArray(values) || !values.every(Array.isArray)) throw failure('Google Sheets answered without rows of values.', 'invalid_body');
+    if (!Array.isArray(values) || !values.every(Array.isArray))
+      throw failure('Google Sheets answered without rows of values.', 'invalid_body');
     const [header = [], ...rows] = values as unknown[][];
     const names = header.map((name) => String(name ?? '').trim());
     const at = names.indexOf(params.column.trim());
-    if (at < 0) throw failure(`The table has no column "${params.column}" in its header row (it has: ${names.filter(Boolean).join(', ') || 'none'}).`, 'invalid_params');
-    const norm = (text: unknown) => (params.ignoreCase ? String(text ?? '').trim().toLowerCase() : String(text ?? '').trim());
+    if (at < 0)
+      throw failure(
+        `The table has no column "${params.column}" in its header row (it has: ${names.filter(Boolean).join(', ') || 'none'}).`,
+        'invalid_params',
+      );
+    const norm = (text: unknown) =>
+      params.ignoreCase
+        ? String(text ?? '')
+            .trim()
+            .toLowerCase()
+        : String(text ?? '').trim();
     const wanted = norm(params.value);
     const matches = rows.filter((row) => norm(row[at]) === wanted);
     return {
-      rows: matches.slice(0, params.limit).map((row) => Object.fromEntries(names.map((name, i) => [name || `column${i + 1}`, row[i] === undefined ? '' : String(row[i])]))),
+      rows: matches
+        .slice(0, params.limit)
+        .map((row) =>
+          Object.fromEntries(
+            names.map((name, i) => [name || `column${i + 1}`, row[i] === undefined ? '' : String(row[i])]),
+          ),
+        ),
       count: matches.length,
     };
   },

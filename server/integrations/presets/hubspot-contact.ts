@@ -17,24 +17,33 @@ interface HubSpotParams {
 export const hubspotUpsertContact = defineStepType({
   name: 'hubspotUpsertContact',
   level: 'action',
-  description: 'Creates a HubSpot contact, or updates the one with this email (CRM API v3, private app token); returns {id, created}.',
+  description:
+    'Creates a HubSpot contact, or updates the one with this email (CRM API v3, private app token); returns {id, created}.',
   service: 'optional',
   secrets: ['tokenSecret'],
   fixed: ['apiBaseUrl'],
   params: {
     type: 'object',
     properties: {
-      tokenSecret: secretName('The secret holding the private app\'s access token (pat-…), with the crm.objects.contacts.write scope.'),
-      email: { type: 'string', format: 'email', maxLength: 254, description: 'The contact\'s email: how the contact is found, and set on a new one.' },
+      tokenSecret: secretName(
+        "The secret holding the private app's access token (pat-…), with the crm.objects.contacts.write scope.",
+      ),
+      email: {
+        type: 'string',
+        format: 'email',
+        maxLength: 254,
+        description: "The contact's email: how the contact is found, and set on a new one.",
+      },
       properties: {
         type: 'object',
         maxProperties: 100,
         propertyNames: { pattern: '^[a-z0-9_]{1,100}$' },
         additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
         default: {},
-        description: 'Contact properties by internal name, e.g. {"firstname": "{{name}}", "phone": "{{phone}}"}; values are sent as text; "" clears one.',
+        description:
+          'Contact properties by internal name, e.g. {"firstname": "{{name}}", "phone": "{{phone}}"}; values are sent as text; "" clears one.',
       },
-      apiBaseUrl: baseUrl('HubSpot\'s API address (for a proxy or a test double).', 'https://api.hubapi.com/'),
+      apiBaseUrl: baseUrl("HubSpot's API address (for a proxy or a test double).", 'https://api.hubapi.com/'),
     },
     required: ['tokenSecret', 'email'],
     additionalProperties: false,
@@ -42,8 +51,11 @@ export const hubspotUpsertContact = defineStepType({
   output: {
     type: 'object',
     properties: {
-      id: { type: 'string', description: 'The contact\'s HubSpot id.' },
-      created: { type: 'boolean', description: 'True when the step created the contact, false when it updated an existing one.' },
+      id: { type: 'string', description: "The contact's HubSpot id." },
+      created: {
+        type: 'boolean',
+        description: 'True when the step created the contact, false when it updated an existing one.',
+      },
     },
     required: ['id', 'created'],
   },
@@ -51,7 +63,9 @@ export const hubspotUpsertContact = defineStepType({
     const params = ctx.params as unknown as HubSpotParams;
     const token = ctx.secret('tokenSecret')!;
     const headers = { authorization: `Bearer ${token}` };
-    const properties = Object.fromEntries(Object.entries(params.properties).map(([name, value]) => [name, value === null ? '' : String(value)]));
+    const properties = Object.fromEntries(
+      Object.entries(params.properties).map(([name, value]) => [name, value === null ? '' : String(value)]),
+    );
     const update = async () => {
       const response = await ctx.request({
         method: 'PATCH',
@@ -68,7 +82,12 @@ export const hubspotUpsertContact = defineStepType({
       if (statusOf(error) !== 404) throw error;
     }
     try {
-      const response = await ctx.request({ method: 'POST', url: under(params.apiBaseUrl, 'crm/v3/objects/contacts'), headers, json: { properties: { ...properties, email: params.email } } });
+      const response = await ctx.request({
+        method: 'POST',
+        url: under(params.apiBaseUrl, 'crm/v3/objects/contacts'),
+        headers,
+        json: { properties: { ...properties, email: params.email } },
+      });
       return { id: idOf(response.body), created: true };
     } catch (error) {
       if (statusOf(error) === 409) return update();
@@ -79,6 +98,7 @@ export const hubspotUpsertContact = defineStepType({
 
 function idOf(body: unknown): string {
   const id = (body as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' && typeof id !== 'number') throw failure('HubSpot answered without the contact\'s id.', 'invalid_body');
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw failure("HubSpot answered without the contact's id.", 'invalid_body');
   return String(id);
 }

@@ -8,7 +8,17 @@ import { slackPostMessage } from './slack-message.ts';
 import { zendeskCreateTicket } from './zendesk-ticket.ts';
 
 /** The preset modules, as a bot's own step type modules are written (docs/integrations.md, "Presets"). */
-export const PRESET_MODULES = [sendWebhook, googleSheetsAppendRow, googleSheetsLookupRows, slackPostMessage, hubspotUpsertContact, zendeskCreateTicket, chatCompletion];
+export const PRESET_MODULES = [
+  sendWebhook,
+  googleSheetsAppendRow,
+  googleSheetsLookupRows,
+  slackPostMessage,
+  hubspotUpsertContact,
+  zendeskCreateTicket,
+  chatCompletion,
+];
 
 /** The presets through the same check a bot's own module passes at start-up (their schemas compile in registry.test.ts). */
-export const PRESET_STEP_TYPES: readonly CodeStepType[] = PRESET_MODULES.map((module) => toStepType(module, { schemasCompiled: true }));
+export const PRESET_STEP_TYPES: readonly CodeStepType[] = PRESET_MODULES.map((module) =>
+  toStepType(module, { schemasCompiled: true }),
+);

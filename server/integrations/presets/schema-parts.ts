@@ -6,7 +6,11 @@
 
 /** A parameter whose value is the NAME of a secret, e.g. "SLACK_BOT_TOKEN". */
 export function secretName(description: string): Record<string, unknown> {
-  return { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$', description: `${description} Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.` };
+  return {
+    type: 'string',
+    pattern: '^[A-Z_][A-Z0-9_]*$',
+    description: `${description} Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.`,
+  };
 }
 
 /** An http(s) base URL a credential is sent to: written as it is in the definition (listed in `fixed`). */
@@ -21,7 +25,11 @@ export function baseUrl(description: string, defaultUrl?: string): Record<string
 }
 
 /** A failure the step reports with a kind of the integration layer (see STEP_CODE_ERROR_KINDS), so a flag policy can tell them apart. */
-export function failure(message: string, kind: 'auth' | 'status' | 'invalid_body' | 'invalid_params' | 'rate_limited', status?: number): Error {
+export function failure(
+  message: string,
+  kind: 'auth' | 'status' | 'invalid_body' | 'invalid_params' | 'rate_limited',
+  status?: number,
+): Error {
   return Object.assign(new Error(message), { kind, ...(status === undefined ? {} : { status }) });
 }
 

@@ -4,24 +4,39 @@ import type { StepContext } from '../step-types/step-type.ts';
 import { failure, secretName } from './schema-parts.ts';
 
 /** Headers a step may not set itself: credentials go through secrets, and the signature is the step's. */
-const RESERVED = /^(authorization|proxy-authorization|cookie|x-functions-key|x-signature|x-timestamp|content-type|content-length|host)$/i;
+const RESERVED =
+  /^(authorization|proxy-authorization|cookie|x-functions-key|x-signature|x-timestamp|content-type|content-length|host)$/i;
 
 /** Send a webhook: a JSON body to a URL (an n8n, Zapier or Make webhook, or any API), optionally signed. */
 export const sendWebhook = defineStepType({
   name: 'sendWebhook',
   level: 'action',
-  description: 'POSTs a JSON body to a URL (an n8n, Zapier or Make webhook, or your own endpoint), signed with HMAC-SHA256 when a signing secret is named; returns {status, body}.',
+  description:
+    'POSTs a JSON body to a URL (an n8n, Zapier or Make webhook, or your own endpoint), signed with HMAC-SHA256 when a signing secret is named; returns {status, body}.',
   service: 'optional',
   secrets: ['urlSecret', 'signingSecret'],
   fixed: ['url'],
   params: {
     type: 'object',
     properties: {
-      url: { type: 'string', format: 'uri', pattern: '^https?://', description: 'Where the body goes, e.g. an n8n Webhook node\'s production URL. Written as it is (no {{templates}}); give urlSecret instead when the URL itself grants access.' },
-      urlSecret: secretName('Instead of url: the secret holding the URL, for a URL that itself grants access (a Zapier catch hook, a Make webhook); it is kept out of the integration log.'),
+      url: {
+        type: 'string',
+        format: 'uri',
+        pattern: '^https?://',
+        description:
+          "Where the body goes, e.g. an n8n Webhook node's production URL. Written as it is (no {{templates}}); give urlSecret instead when the URL itself grants access.",
+      },
+      urlSecret: secretName(
+        'Instead of url: the secret holding the URL, for a URL that itself grants access (a Zapier catch hook, a Make webhook); it is kept out of the integration log.',
+      ),
       method: { enum: ['POST', 'PUT', 'PATCH'], default: 'POST', description: 'The HTTP method.' },
-      body: { default: {}, description: 'The JSON to send, any value; {{variables}} and {{userData.x}} are filled in.' },
-      signingSecret: secretName('The secret to sign with: the request then carries x-timestamp (UNIX seconds) and x-signature: sha256=<hex HMAC-SHA256 of "timestamp.body">, as the REST channel\'s callbacks.'),
+      body: {
+        default: {},
+        description: 'The JSON to send, any value; {{variables}} and {{userData.x}} are filled in.',
+      },
+      signingSecret: secretName(
+        'The secret to sign with: the request then carries x-timestamp (UNIX seconds) and x-signature: sha256=<hex HMAC-SHA256 of "timestamp.body">, as the REST channel\'s callbacks.',
+      ),
       headers: {
         type: 'object',
         maxProperties: 20,
@@ -42,9 +57,19 @@ export const sendWebhook = defineStepType({
     required: ['status', 'body'],
   },
   async call(ctx: StepContext) {
-    const params = ctx.params as { url?: string; method: 'POST' | 'PUT' | 'PATCH'; body: unknown; headers: Record<string, string>; signingSecret?: string };
+    const params = ctx.params as {
+      url?: string;
+      method: 'POST' | 'PUT' | 'PATCH';
+      body: unknown;
+      headers: Record<string, string>;
+      signingSecret?: string;
+    };
     const reserved = Object.keys(params.headers).filter((name) => RESERVED.test(name));
-    if (reserved.length > 0) throw failure(`The header(s) ${reserved.join(', ')} cannot be set in headers; name secrets in signingSecret or urlSecret instead.`, 'invalid_params');
+    if (reserved.length > 0)
+      throw failure(
+        `The header(s) ${reserved.join(', ')} cannot be set in headers; name secrets in signingSecret or urlSecret instead.`,
+        'invalid_params',
+      );
     const url = params.url ?? ctx.secret('urlSecret')!;
     const text = JSON.stringify(params.body);
     const headers: Record<string, string> = { ...params.headers, 'content-type': 'application/json' };

@@ -21,25 +21,64 @@ interface ZendeskParams {
 export const zendeskCreateTicket = defineStepType({
   name: 'zendeskCreateTicket',
   level: 'action',
-  description: 'Creates a Zendesk Support ticket (API token, Basic authentication as email/token); returns {id, url, status}.',
+  description:
+    'Creates a Zendesk Support ticket (API token, Basic authentication as email/token); returns {id, url, status}.',
   service: 'optional',
   secrets: ['tokenSecret'],
   fixed: ['subdomain', 'apiBaseUrl', 'email'],
   params: {
     type: 'object',
     properties: {
-      subdomain: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'Your Zendesk subdomain: "acme" for https://acme.zendesk.com.' },
-      apiBaseUrl: baseUrl('Instead of subdomain: the Zendesk address (a host mapped domain, a proxy or a test double).'),
-      email: { type: 'string', format: 'email', description: 'The email of the Zendesk agent the API token belongs to.' },
-      tokenSecret: secretName('The secret holding the API token (Admin Center > Apps and integrations > APIs > Zendesk API).'),
-      subject: { type: 'string', minLength: 1, maxLength: 255, description: 'The ticket\'s subject; {{variables}} are filled in.' },
-      body: { type: 'string', minLength: 1, maxLength: 65535, description: 'The ticket\'s first comment (what the customer needs).' },
-      requesterEmail: { type: 'string', format: 'email', description: 'Who the ticket is for; Zendesk creates the user when new. The agent is the requester when left out.' },
-      requesterName: { type: 'string', maxLength: 255, description: 'The requester\'s name, for a new user.' },
-      priority: { enum: ['urgent', 'high', 'normal', 'low'], description: 'The ticket\'s priority.' },
-      type: { enum: ['problem', 'incident', 'question', 'task'], description: 'The ticket\'s type.' },
-      tags: { type: 'array', maxItems: 20, items: { type: 'string', pattern: '^[^\\s,]{1,80}$' }, description: 'Tags to put on the ticket.' },
-      idempotencyKey: { type: 'string', minLength: 1, maxLength: 255, description: 'Sent as Idempotency-Key, so a retried call (an async step) makes no second ticket, e.g. "{{userId}}-refund".' },
+      subdomain: {
+        type: 'string',
+        pattern: '^[a-z0-9][a-z0-9-]{0,62}$',
+        description: 'Your Zendesk subdomain: "acme" for https://acme.zendesk.com.',
+      },
+      apiBaseUrl: baseUrl(
+        'Instead of subdomain: the Zendesk address (a host mapped domain, a proxy or a test double).',
+      ),
+      email: {
+        type: 'string',
+        format: 'email',
+        description: 'The email of the Zendesk agent the API token belongs to.',
+      },
+      tokenSecret: secretName(
+        'The secret holding the API token (Admin Center > Apps and integrations > APIs > Zendesk API).',
+      ),
+      subject: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description: "The ticket's subject; {{variables}} are filled in.",
+      },
+      body: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 65535,
+        description: "The ticket's first comment (what the customer needs).",
+      },
+      requesterEmail: {
+        type: 'string',
+        format: 'email',
+        description:
+          'Who the ticket is for; Zendesk creates the user when new. The agent is the requester when left out.',
+      },
+      requesterName: { type: 'string', maxLength: 255, description: "The requester's name, for a new user." },
+      priority: { enum: ['urgent', 'high', 'normal', 'low'], description: "The ticket's priority." },
+      type: { enum: ['problem', 'incident', 'question', 'task'], description: "The ticket's type." },
+      tags: {
+        type: 'array',
+        maxItems: 20,
+        items: { type: 'string', pattern: '^[^\\s,]{1,80}$' },
+        description: 'Tags to put on the ticket.',
+      },
+      idempotencyKey: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description:
+          'Sent as Idempotency-Key, so a retried call (an async step) makes no second ticket, e.g. "{{userId}}-refund".',
+      },
     },
     anyOf: [{ required: ['subdomain'] }, { required: ['apiBaseUrl'] }],
     required: ['email', 'tokenSecret', 'subject', 'body'],
@@ -48,8 +87,8 @@ export const zendeskCreateTicket = defineStepType({
   output: {
     type: 'object',
     properties: {
-      id: { type: 'integer', description: 'The ticket\'s number.' },
-      url: { type: 'string', description: 'The ticket\'s API address.' },
+      id: { type: 'integer', description: "The ticket's number." },
+      url: { type: 'string', description: "The ticket's API address." },
       status: { type: 'string', description: 'The ticket\'s status, "new" or "open".' },
     },
     required: ['id', 'url', 'status'],
@@ -63,7 +102,14 @@ export const zendeskCreateTicket = defineStepType({
     const ticket = {
       subject: params.subject,
       comment: { body: params.body },
-      ...(params.requesterEmail ? { requester: { email: params.requesterEmail, ...(params.requesterName ? { name: params.requesterName } : {}) } } : {}),
+      ...(params.requesterEmail
+        ? {
+            requester: {
+              email: params.requesterEmail,
+              ...(params.requesterName ? { name: params.requesterName } : {}),
+            },
+          }
+        : {}),
       ...(params.priority ? { priority: params.priority } : {}),
       ...(params.type ? { type: params.type } : {}),
       ...(params.tags ? { tags: params.tags } : {}),
@@ -71,7 +117,10 @@ export const zendeskCreateTicket = defineStepType({
     const response = await ctx.request({
       method: 'POST',
       url: under(base, 'api/v2/tickets.json'),
-      headers: { authorization: `Basic ${credential}`, ...(params.idempotencyKey ? { 'idempotency-key': params.idempotencyKey } : {}) },
+      headers: {
+        authorization: `Basic ${credential}`,
+        ...(params.idempotencyKey ? { 'idempotency-key': params.idempotencyKey } : {}),
+      },
       json: { ticket },
     });
     const created = (response.body as { ticket?: { id?: unknown; url?: unknown; status?: unknown } } | null)?.ticket;

@@ -29,8 +29,15 @@ export async function loadStepTypeModules(paths: readonly string[], definitionFi
   for (const entry of paths) {
     const file = path.resolve(base, entry);
     const info = await stat(file).catch((error: NodeJS.ErrnoException) => error);
-    if (info instanceof Error) throw new StepTypeModuleError(file, info.code === 'ENOENT' ? 'no such file; paths in stepTypes are relative to the bot definition' : `cannot be read (${info.code ?? info.message})`);
-    if (!info.isFile()) throw new StepTypeModuleError(file, 'is not a file; name the module file itself, e.g. "./steps/crm.mjs"');
+    if (info instanceof Error)
+      throw new StepTypeModuleError(
+        file,
+        info.code === 'ENOENT'
+          ? 'no such file; paths in stepTypes are relative to the bot definition'
+          : `cannot be read (${info.code ?? info.message})`,
+      );
+    if (!info.isFile())
+      throw new StepTypeModuleError(file, 'is not a file; name the module file itself, e.g. "./steps/crm.mjs"');
     let loaded: { default?: unknown };
     try {
       // The import cache is keyed by URL: naming the file's modification time makes a reload (and the
@@ -45,9 +52,14 @@ export async function loadStepTypeModules(paths: readonly string[], definitionFi
     } catch (error) {
       throw new StepTypeModuleError(file, (error as Error).message);
     }
-    if (builtIn.has(type.name)) throw new StepTypeModuleError(file, `step type "${type.name}" clashes with a built-in step type; give it another name`);
+    if (builtIn.has(type.name))
+      throw new StepTypeModuleError(
+        file,
+        `step type "${type.name}" clashes with a built-in step type; give it another name`,
+      );
     const other = seen.get(type.name);
-    if (other) throw new StepTypeModuleError(file, `step type "${type.name}" is also defined by ${other}; names must be unique`);
+    if (other)
+      throw new StepTypeModuleError(file, `step type "${type.name}" is also defined by ${other}; names must be unique`);
     seen.set(type.name, file);
     types.push(type);
   }

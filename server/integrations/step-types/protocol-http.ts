@@ -6,13 +6,14 @@ export const httpStepType: HttpStepType = {
   kind: 'http',
   name: 'http',
   level: 'protocol',
-  description: 'A generic HTTP request: endpoint, method, headers, query and JSON body; returns {status, headers, body}.',
+  description:
+    'A generic HTTP request: endpoint, method, headers, query and JSON body; returns {status, headers, body}.',
   needsService: 'optional',
   defaultTiming: 'sync',
   paramsSchema: {
     type: 'object',
     properties: {
-      endpoint: { type: 'string', minLength: 1, description: 'Absolute URL, or a path under the step\'s service.' },
+      endpoint: { type: 'string', minLength: 1, description: "Absolute URL, or a path under the step's service." },
       method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET' },
       headers: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
       query: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, default: {} },

@@ -14,7 +14,15 @@ import { closest } from '../../definition/problem.ts';
 import { PRESET_STEP_TYPES } from '../presets/index.ts';
 
 /** Every step type this server knows, by name: the built-in ones, then the presets (server/integrations/presets). */
-export const BUILT_IN_STEP_TYPES: readonly StepType[] = [httpStepType, serviceStepType, listUserEvents, createUser, sendTrackingEvent, queryDataset, ...PRESET_STEP_TYPES];
+export const BUILT_IN_STEP_TYPES: readonly StepType[] = [
+  httpStepType,
+  serviceStepType,
+  listUserEvents,
+  createUser,
+  sendTrackingEvent,
+  queryDataset,
+  ...PRESET_STEP_TYPES,
+];
 
 export interface CompiledStepType {
   readonly type: StepType;
@@ -43,7 +51,9 @@ export class StepTypeRegistry {
   }
 
   private get inputAjv(): Ajv {
-    return (this.inputAjvMade ??= withFormats(new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false, verbose: true })));
+    return (this.inputAjvMade ??= withFormats(
+      new Ajv({ allErrors: true, useDefaults: true, coerceTypes: 'array', strict: false, verbose: true }),
+    ));
   }
 
   private get outputAjv(): Ajv {
@@ -76,7 +86,14 @@ export class StepTypeRegistry {
   }
 
   /** The schemas, e.g. for the definition's JSON Schema export and editor help. */
-  describe(): { name: string; level: string; description: string; params: JsonSchema; output: JsonSchema; mappings: string[] }[] {
+  describe(): {
+    name: string;
+    level: string;
+    description: string;
+    params: JsonSchema;
+    output: JsonSchema;
+    mappings: string[];
+  }[] {
     return [...this.types.values()].map(({ type }) => ({
       name: type.name,
       level: type.level,
@@ -98,7 +115,9 @@ const compiledSets: { types: readonly StepType[]; registry: StepTypeRegistry }[]
  * caller reads right after the call.
  */
 export function registryFor(types: readonly StepType[]): StepTypeRegistry {
-  const same = compiledSets.find((entry) => entry.types.length === types.length && entry.types.every((type, i) => type === types[i]));
+  const same = compiledSets.find(
+    (entry) => entry.types.length === types.length && entry.types.every((type, i) => type === types[i]),
+  );
   if (same) return same.registry;
   const registry = new StepTypeRegistry(types);
   compiledSets.unshift({ types: [...types], registry });
@@ -121,12 +140,17 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       const params = e.params as Record<string, unknown>;
       if (e.keyword === 'additionalProperties') {
         const name = String(params.additionalProperty);
-        const near = closest(name, Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object));
+        const near = closest(
+          name,
+          Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object),
+        );
         return `${at}unknown property "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`.trim();
       }
       if (e.keyword === 'required') return `${at}missing property "${String(params.missingProperty)}"`.trim();
-      if (e.keyword === 'dependentRequired') return `${at}"${String(params.property)}" needs "${String(params.missingProperty)}" as well`.trim();
-      if (e.keyword === 'enum') return `${at || '(the value) '}must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`.trim();
+      if (e.keyword === 'dependentRequired')
+        return `${at}"${String(params.property)}" needs "${String(params.missingProperty)}" as well`.trim();
+      if (e.keyword === 'enum')
+        return `${at || '(the value) '}must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`.trim();
       return `${e.instancePath || '(the value)'} ${e.message ?? 'is invalid'}`.trim();
     })
     .join('; ');

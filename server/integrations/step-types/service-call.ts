@@ -31,7 +31,9 @@ export const serviceStepType: HttpStepType = {
     const method = params.method as PreparedRequest['method'];
     const path = `${params.module as string}/${params.action as string}`;
     // A GET has no body: its fields go in the query string instead.
-    return method === 'GET' ? { method, url: path, query: params.body as Record<string, unknown> } : { method, url: path, json: params.body };
+    return method === 'GET'
+      ? { method, url: path, query: params.body as Record<string, unknown> }
+      : { method, url: path, json: params.body };
   },
   readOutput: (response) => ({ status: response.status, body: jsonBody(response) }),
 };

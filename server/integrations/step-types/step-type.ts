@@ -80,7 +80,10 @@ export interface StepContext {
    */
   readonly signal: AbortSignal;
   /** Lines for the server log, tagged with the step type; never pass secrets (the ones `secret` gave are scrubbed anyway). */
-  readonly log: { info(message: string, fields?: Record<string, unknown>): void; warn(message: string, fields?: Record<string, unknown>): void };
+  readonly log: {
+    info(message: string, fields?: Record<string, unknown>): void;
+    warn(message: string, fields?: Record<string, unknown>): void;
+  };
   /**
    * The value of the secret that the parameter `param` names (a parameter the type lists in
    * `secrets`: its value in the definition is the secret's name, e.g. `"tokenSecret": "SLACK_BOT_TOKEN"`),

@@ -50,7 +50,12 @@ function lookup(path: string, scope: TemplateScope): unknown {
   if (head === 'userId' && rest.length === 0) return scope.userId;
   if (head === 'variables' || head === 'userData') current = scope[head];
   else {
-    current = head !== undefined && Object.hasOwn(scope.variables, head) ? scope.variables[head] : head !== undefined ? scope.userData[head] : undefined;
+    current =
+      head !== undefined && Object.hasOwn(scope.variables, head)
+        ? scope.variables[head]
+        : head !== undefined
+          ? scope.userData[head]
+          : undefined;
   }
   for (const key of rest) {
     if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined;

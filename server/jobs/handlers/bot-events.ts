@@ -30,15 +30,28 @@ const payloadSchema = z.object({
   userId: z.string(),
   channelId: z.string(),
   /** The turn that produced the events: the user's version after it, and its time. Absent outside a turn. */
-  turn: z.object({ version: z.number().int(), at: z.number(), botEntries: z.object({ first: z.number().int(), last: z.number().int() }).optional() }).optional(),
+  turn: z
+    .object({
+      version: z.number().int(),
+      at: z.number(),
+      botEntries: z.object({ first: z.number().int(), last: z.number().int() }).optional(),
+    })
+    .optional(),
   /** An erasure: the user's events leave the log first. */
   erase: z.boolean().optional(),
-  events: z.array(z.object({ id: z.string(), kind: z.enum(EVENT_KINDS), at: z.number(), data: z.record(z.string(), z.unknown()) })),
+  events: z.array(
+    z.object({ id: z.string(), kind: z.enum(EVENT_KINDS), at: z.number(), data: z.record(z.string(), z.unknown()) }),
+  ),
 });
 
 type TurnMark = { version: number; at: number; botEntries?: { first: number; last: number } };
 
-function eventsJob(user: { readonly userId: string; readonly channelId: string }, drafts: readonly EventDraft[], now: number, extra: { turn?: TurnMark; erase?: boolean }): NewJob {
+function eventsJob(
+  user: { readonly userId: string; readonly channelId: string },
+  drafts: readonly EventDraft[],
+  now: number,
+  extra: { turn?: TurnMark; erase?: boolean },
+): NewJob {
   const key = orderedId(now);
   return {
     id: `${BOT_EVENTS_JOB}:${key}`,
@@ -51,7 +64,12 @@ function eventsJob(user: { readonly userId: string; readonly channelId: string }
       channelId: user.channelId,
       ...extra,
       // The event ids are fixed here, once: a job run again records the same events, which the log then keeps once.
-      events: drafts.map((draft, i) => ({ id: `evt_${key}${i.toString(36)}`, kind: draft.kind, at: now, data: draft.data })),
+      events: drafts.map((draft, i) => ({
+        id: `evt_${key}${i.toString(36)}`,
+        kind: draft.kind,
+        at: now,
+        data: draft.data,
+      })),
     },
   };
 }
@@ -74,7 +92,10 @@ export function botEventSink(options: BotEventSinkOptions): BotEventSink & { ref
       const all = await options.subscriptions.listSubscriptions();
       wanted = new Set(all.flatMap((subscription) => subscription.kinds));
     } catch (error) {
-      options.logger.error({ event: 'subscriptions_unreadable', err: error }, 'could not read the event subscriptions; the kinds wanted stay as they were');
+      options.logger.error(
+        { event: 'subscriptions_unreadable', err: error },
+        'could not read the event subscriptions; the kinds wanted stay as they were',
+      );
     }
   };
   const timer = setInterval(() => void refresh(), REFRESH_MS);
@@ -84,7 +105,13 @@ export function botEventSink(options: BotEventSinkOptions): BotEventSink & { ref
     close: () => clearInterval(timer),
     wanted: () => wanted,
     turnJobs: (user, drafts, now, botEntries) =>
-      drafts.length === 0 ? [] : [eventsJob(user, drafts, now, { turn: { version: user.version + 1, at: now, ...(botEntries ? { botEntries: { ...botEntries } } : {}) } })],
+      drafts.length === 0
+        ? []
+        : [
+            eventsJob(user, drafts, now, {
+              turn: { version: user.version + 1, at: now, ...(botEntries ? { botEntries: { ...botEntries } } : {}) },
+            }),
+          ],
     forget: (userId) => options.subscriptions.eraseUserEvents(userId),
     async emit(user, drafts, now, emitOptions) {
       const kept = drafts.filter((draft) => wanted.has(draft.kind));
@@ -125,11 +152,17 @@ export function botEventsJobHandler(options: BotEventsJobOptions): JobHandler {
       const stored = await turnStored(options.store, payload.userId, payload.turn);
       if (stored === 'not_yet') {
         if (now - payload.turn.at < TURN_WAIT_MS) return { deferUntil: now + 200 };
-        options.logger.warn({ event: 'bot_events_dropped', userId: payload.userId, reason: 'turn_missing' }, "a turn's events were dropped: the turn was never stored (the server stopped in between)");
+        options.logger.warn(
+          { event: 'bot_events_dropped', userId: payload.userId, reason: 'turn_missing' },
+          "a turn's events were dropped: the turn was never stored (the server stopped in between)",
+        );
         return;
       }
       if (stored === 'no') {
-        options.logger.warn({ event: 'bot_events_dropped', userId: payload.userId, reason: 'turn_replaced' }, "a turn's events were dropped: another turn was stored in its place");
+        options.logger.warn(
+          { event: 'bot_events_dropped', userId: payload.userId, reason: 'turn_replaced' },
+          "a turn's events were dropped: another turn was stored in its place",
+        );
         return;
       }
       if (stored === 'erased') return; // its events go with the user
@@ -137,7 +170,9 @@ export function botEventsJobHandler(options: BotEventsJobOptions): JobHandler {
       return; // erased after these events were handed over: they go with the user
     }
     if (payload.erase) await options.subscriptions.eraseUserEvents(payload.userId);
-    await options.subscriptions.appendEvents(payload.events.map((event) => ({ ...event, userId: payload.userId, channelId: payload.channelId })));
+    await options.subscriptions.appendEvents(
+      payload.events.map((event) => ({ ...event, userId: payload.userId, channelId: payload.channelId })),
+    );
     if (payload.events.length > 0) await options.wake(new Set(payload.events.map((event) => event.kind)));
   };
 }

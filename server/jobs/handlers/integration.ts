@@ -25,7 +25,10 @@ interface Failure {
 /** What this handler needs from the integration layer (IntegrationRuntime fits); server/start/job-handlers.ts wires it. */
 export interface AsyncIntegrationRunner {
   /** Makes the call; throws when the failure is worth another attempt; answers the failure when it failed for good. */
-  runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<Failure | undefined | void>;
+  runJob(
+    payload: Readonly<Record<string, unknown>>,
+    attempt: { attempt: number; maxAttempts: number },
+  ): Promise<Failure | undefined | void>;
 }
 
 /** Where a call given up on is told, as an integration.failed event; none when absent. */
@@ -48,14 +51,23 @@ export function integrationJobHandler(runner: AsyncIntegrationRunner, failures?:
     try {
       failed = await runner.runJob(payload, { attempt: job.attempts, maxAttempts: job.maxAttempts });
     } catch (error) {
-      if (job.attempts >= job.maxAttempts) await report(failures, payload, { kind: (error as { kind?: string }).kind ?? 'network', message: (error as Error).message, status: (error as { status?: number }).status });
+      if (job.attempts >= job.maxAttempts)
+        await report(failures, payload, {
+          kind: (error as { kind?: string }).kind ?? 'network',
+          message: (error as Error).message,
+          status: (error as { status?: number }).status,
+        });
       throw error;
     }
     if (failed) await report(failures, payload, failed);
   };
 }
 
-async function report(failures: FailureEvents | undefined, payload: z.infer<typeof payloadSchema>, failure: Failure): Promise<void> {
+async function report(
+  failures: FailureEvents | undefined,
+  payload: z.infer<typeof payloadSchema>,
+  failure: Failure,
+): Promise<void> {
   if (!failures || !failures.events.wanted().has('integration.failed')) return;
   const user = await failures.store.getUser(payload.context.userId);
   if (!user) return;

@@ -51,12 +51,27 @@ export function previewSweepJobHandler(deps: PreviewSweepDeps): JobHandler {
   return async () => {
     const now = deps.app.clock.now();
     const erased = await sweepPreviewUsers(deps, now - PREVIEW_IDLE_MS);
-    if (erased > 0) deps.app.logger.info({ event: 'preview_users_swept', erased, idleHours: PREVIEW_IDLE_MS / 3_600_000 }, 'studio preview users left behind were erased');
+    if (erased > 0)
+      deps.app.logger.info(
+        { event: 'preview_users_swept', erased, idleHours: PREVIEW_IDLE_MS / 3_600_000 },
+        'studio preview users left behind were erased',
+      );
     return { deferUntil: now + PREVIEW_SWEEP_EVERY_MS };
   };
 }
 
 /** At start-up: the sweep job exists and runs now (a pending one is moved to now, a running one is left to its node). */
-export async function schedulePreviewSweep(scheduler: { schedule(job: { id: string; kind: string; payload: Record<string, unknown>; runAt: number; maxAttempts: number }): Promise<void> }, now: number): Promise<void> {
+export async function schedulePreviewSweep(
+  scheduler: {
+    schedule(job: {
+      id: string;
+      kind: string;
+      payload: Record<string, unknown>;
+      runAt: number;
+      maxAttempts: number;
+    }): Promise<void>;
+  },
+  now: number,
+): Promise<void> {
   await scheduler.schedule({ id: PREVIEW_SWEEP_JOB, kind: PREVIEW_SWEEP_JOB, payload: {}, runAt: now, maxAttempts: 5 });
 }

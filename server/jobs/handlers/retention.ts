@@ -31,13 +31,21 @@ export function retentionSettings(config: Readonly<Record<string, unknown>>): Re
 }
 
 export function hasRetention(settings: RetentionSettings): boolean {
-  return settings.transcriptDays !== undefined || Object.keys(settings.logDays ?? {}).length > 0 || settings.auditDays !== undefined;
+  return (
+    settings.transcriptDays !== undefined ||
+    Object.keys(settings.logDays ?? {}).length > 0 ||
+    settings.auditDays !== undefined
+  );
 }
 
 export function cutoffsAt(settings: RetentionSettings, now: number): RetentionCutoffs {
   const logsBefore: Partial<Record<LogKind, number>> = {};
-  for (const [kind, days] of Object.entries(settings.logDays ?? {}) as [LogKind, number][]) logsBefore[kind] = now - days * DAY_MS;
-  return { transcriptBefore: settings.transcriptDays === undefined ? undefined : now - settings.transcriptDays * DAY_MS, logsBefore };
+  for (const [kind, days] of Object.entries(settings.logDays ?? {}) as [LogKind, number][])
+    logsBefore[kind] = now - days * DAY_MS;
+  return {
+    transcriptBefore: settings.transcriptDays === undefined ? undefined : now - settings.transcriptDays * DAY_MS,
+    logsBefore,
+  };
 }
 
 /**
@@ -69,8 +77,20 @@ export function retentionJobHandler(deps: {
       if (faq !== undefined) texts.faqMiss = dayOf(faq);
       insights = await deps.insights.purge(cutoffs.transcriptBefore, texts);
     }
-    const audit = deps.settings.auditDays !== undefined && deps.audit ? await deps.audit.purgeAuditBefore(now - deps.settings.auditDays * DAY_MS) : 0;
-    deps.logger.info({ event: 'retention_purged', transcript: purged.transcript, logs: purged.logs, audit, ...(insights ? { insights } : {}) }, 'records older than the retention settings were removed');
+    const audit =
+      deps.settings.auditDays !== undefined && deps.audit
+        ? await deps.audit.purgeAuditBefore(now - deps.settings.auditDays * DAY_MS)
+        : 0;
+    deps.logger.info(
+      {
+        event: 'retention_purged',
+        transcript: purged.transcript,
+        logs: purged.logs,
+        audit,
+        ...(insights ? { insights } : {}),
+      },
+      'records older than the retention settings were removed',
+    );
     return { deferUntil: now + RETENTION_EVERY_MS };
   };
 }
@@ -79,7 +99,20 @@ export function retentionJobHandler(deps: {
  * At start-up: with retention set, makes sure the job exists and runs soon (a pending
  * one is moved to now, a running one is left to its node); without, cancels it.
  */
-export async function scheduleRetention(scheduler: { schedule(job: { id: string; kind: string; payload: Record<string, unknown>; runAt: number; maxAttempts: number }): Promise<void>; cancel(id: string): Promise<boolean> }, settings: RetentionSettings, now: number): Promise<void> {
+export async function scheduleRetention(
+  scheduler: {
+    schedule(job: {
+      id: string;
+      kind: string;
+      payload: Record<string, unknown>;
+      runAt: number;
+      maxAttempts: number;
+    }): Promise<void>;
+    cancel(id: string): Promise<boolean>;
+  },
+  settings: RetentionSettings,
+  now: number,
+): Promise<void> {
   if (!hasRetention(settings)) {
     await scheduler.cancel(RETENTION_JOB);
     return;

@@ -30,7 +30,12 @@ export interface DeliverySettings {
 }
 
 /** Sends one signed POST through the integration client (SSRF rules, INTEGRATION_ALLOWED_HOSTS); throws when it cannot be sent. */
-export type DeliverySender = (request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
+export type DeliverySender = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}) => Promise<{ status: number }>;
 
 export interface DeliveryJobOptions {
   readonly store: Store;
@@ -46,12 +51,20 @@ export interface DeliveryJobOptions {
 /** The delivery job of a subscription, due now: it runs (or runs again) at once. */
 export function deliveryJob(subscriptionId: string, now: number): NewJob {
   // Many attempts: the job handles delivery failures itself (deferring); only a store failure throws.
-  return { id: deliveryJobId(subscriptionId), kind: SUBSCRIPTION_DELIVERY_JOB, payload: { subscriptionId }, runAt: now, maxAttempts: 1000 };
+  return {
+    id: deliveryJobId(subscriptionId),
+    kind: SUBSCRIPTION_DELIVERY_JOB,
+    payload: { subscriptionId },
+    runAt: now,
+    maxAttempts: 1000,
+  };
 }
 
 /** What a subscriber receives: one event a request. The OpenAPI document's BotEvent schema describes it. */
 export function deliveryBody(event: BotEventRecord, subscription: Pick<Subscription, 'id'>, botId: string): string {
-  const address = Buffer.from(JSON.stringify({ bot: botId, user: event.userId, channelId: event.channelId })).toString('base64url');
+  const address = Buffer.from(JSON.stringify({ bot: botId, user: event.userId, channelId: event.channelId })).toString(
+    'base64url',
+  );
   return JSON.stringify({
     id: event.id,
     kind: event.kind,
@@ -88,10 +101,15 @@ export function subscriptionDeliveryHandler(options: DeliveryJobOptions): JobHan
     let subscription = await subscriptions.getSubscription(subscriptionId);
     if (!subscription || subscription.status !== 'active') return;
     const top = await subscriptions.lastEventSeq();
-    const batch = await subscriptions.readEvents({ afterSeq: subscription.cursor, kinds: subscription.kinds, limit: BATCH });
+    const batch = await subscriptions.readEvents({
+      afterSeq: subscription.cursor,
+      kinds: subscription.kinds,
+      limit: BATCH,
+    });
     if (batch.length === 0) {
       // Every event up to `top` was visible to the read and none is wanted: no need to look at them again.
-      if (top > subscription.cursor) await subscriptions.updateSubscription(subscriptionId, { cursor: top }, subscription.cursor);
+      if (top > subscription.cursor)
+        await subscriptions.updateSubscription(subscriptionId, { cursor: top }, subscription.cursor);
       return { deferUntil: clock.now() + settings.idleMs };
     }
     let expected = subscription.cursor;
@@ -103,22 +121,44 @@ export function subscriptionDeliveryHandler(options: DeliveryJobOptions): JobHan
       const outcome = await deliver(options, subscription, event);
       const now = clock.now();
       if (outcome === 'delivered') {
-        const moved = await subscriptions.updateSubscription(subscriptionId, { cursor: event.seq, failures: 0, lastError: null, lastAttemptAt: now, lastDeliveredAt: now }, subscription.cursor);
+        const moved = await subscriptions.updateSubscription(
+          subscriptionId,
+          { cursor: event.seq, failures: 0, lastError: null, lastAttemptAt: now, lastDeliveredAt: now },
+          subscription.cursor,
+        );
         if (!moved) return { deferUntil: now };
         expected = event.seq;
         continue;
       }
       if (outcome === 'gone') {
         await subscriptions.deleteSubscription(subscriptionId);
-        logger.info({ event: 'subscription_removed', subscriptionId, host: hostOf(subscription.targetUrl) }, 'a subscriber answered 410 Gone: its subscription was removed, as REST hooks ask');
+        logger.info(
+          { event: 'subscription_removed', subscriptionId, host: hostOf(subscription.targetUrl) },
+          'a subscriber answered 410 Gone: its subscription was removed, as REST hooks ask',
+        );
         return;
       }
       const failures = subscription.failures + 1;
       const pause = failures >= settings.pauseAfter;
-      await subscriptions.updateSubscription(subscriptionId, { failures, lastError: outcome.error, lastAttemptAt: now, ...(pause ? { status: 'paused', pausedAt: now } : {}) }, subscription.cursor);
+      await subscriptions.updateSubscription(
+        subscriptionId,
+        {
+          failures,
+          lastError: outcome.error,
+          lastAttemptAt: now,
+          ...(pause ? { status: 'paused', pausedAt: now } : {}),
+        },
+        subscription.cursor,
+      );
       if (pause) {
         logger.warn(
-          { event: 'subscription_paused', subscriptionId, host: hostOf(subscription.targetUrl), failures, lastError: outcome.error },
+          {
+            event: 'subscription_paused',
+            subscriptionId,
+            host: hostOf(subscription.targetUrl),
+            failures,
+            lastError: outcome.error,
+          },
           'a subscriber kept failing and was paused; it keeps its place and receives what it missed once resumed (POST …/subscriptions/{id}/resume)',
         );
         return;
@@ -129,7 +169,11 @@ export function subscriptionDeliveryHandler(options: DeliveryJobOptions): JobHan
   };
 }
 
-async function deliver(options: DeliveryJobOptions, subscription: Subscription, event: BotEventRecord): Promise<'delivered' | 'gone' | { error: string }> {
+async function deliver(
+  options: DeliveryJobOptions,
+  subscription: Subscription,
+  event: BotEventRecord,
+): Promise<'delivered' | 'gone' | { error: string }> {
   const body = deliveryBody(event, subscription, options.botId);
   const timestamp = String(Math.floor(options.clock.now() / 1000));
   try {
@@ -186,5 +230,11 @@ export function subscriptionWakeHandler(options: WakeJobOptions): JobHandler {
  */
 export async function wakeDelivery(store: Store, subscriptionId: string, now: number): Promise<void> {
   if (await store.scheduleJob(deliveryJob(subscriptionId, now))) return;
-  await store.scheduleJob({ id: `${SUBSCRIPTION_WAKE_JOB}:${subscriptionId}`, kind: SUBSCRIPTION_WAKE_JOB, payload: { subscriptionId }, runAt: now + 100, maxAttempts: 1000 });
+  await store.scheduleJob({
+    id: `${SUBSCRIPTION_WAKE_JOB}:${subscriptionId}`,
+    kind: SUBSCRIPTION_WAKE_JOB,
+    payload: { subscriptionId },
+    runAt: now + 100,
+    maxAttempts: 1000,
+  });
 }

@@ -15,7 +15,13 @@ const DAY_MS = 86_400_000;
  * starts the delivery job of any active subscription that has none (it ended on store failures):
  * a subscriber is never left waiting for a wake that was lost.
  */
-export function subscriptionHousekeepingHandler(deps: { store: Store; subscriptions: SubscriptionStore; clock: Clock; logger: Logger; eventDays: number }): JobHandler {
+export function subscriptionHousekeepingHandler(deps: {
+  store: Store;
+  subscriptions: SubscriptionStore;
+  clock: Clock;
+  logger: Logger;
+  eventDays: number;
+}): JobHandler {
   return async () => {
     const now = deps.clock.now();
     const purged = await deps.subscriptions.purgeEventsBefore(now - deps.eventDays * DAY_MS);
@@ -27,12 +33,31 @@ export function subscriptionHousekeepingHandler(deps: { store: Store; subscripti
       await deps.store.scheduleJob(deliveryJob(subscription.id, now));
       restarted += 1;
     }
-    if (purged > 0 || restarted > 0) deps.logger.info({ event: 'subscription_housekeeping', purged, restarted }, 'old subscription events removed, idle deliveries restarted');
+    if (purged > 0 || restarted > 0)
+      deps.logger.info(
+        { event: 'subscription_housekeeping', purged, restarted },
+        'old subscription events removed, idle deliveries restarted',
+      );
     return { deferUntil: now + EVERY_MS };
   };
 }
 
 /** At start-up: makes sure the housekeeping job exists (a pending one is moved to now, a running one left to its node). */
-export async function scheduleSubscriptionHousekeeping(schedule: (job: { id: string; kind: string; payload: Record<string, unknown>; runAt: number; maxAttempts: number }) => Promise<void>, now: number): Promise<void> {
-  await schedule({ id: SUBSCRIPTION_HOUSEKEEPING_JOB, kind: SUBSCRIPTION_HOUSEKEEPING_JOB, payload: {}, runAt: now, maxAttempts: 5 });
+export async function scheduleSubscriptionHousekeeping(
+  schedule: (job: {
+    id: string;
+    kind: string;
+    payload: Record<string, unknown>;
+    runAt: number;
+    maxAttempts: number;
+  }) => Promise<void>,
+  now: number,
+): Promise<void> {
+  await schedule({
+    id: SUBSCRIPTION_HOUSEKEEPING_JOB,
+    kind: SUBSCRIPTION_HOUSEKEEPING_JOB,
+    payload: {},
+    runAt: now,
+    maxAttempts: 5,
+  });
 }

@@ -6,8 +6,20 @@ import type { Scheduler } from '../../ports/scheduler.ts';
 import type { Store } from '../../ports/store.ts';
 import type { JobHandler } from '../job-runner.ts';
 import { BOT_EVENTS_JOB, botEventSink, botEventsJobHandler } from './bot-events.ts';
-import { SUBSCRIPTION_DELIVERY_JOB, SUBSCRIPTION_WAKE_JOB, subscriptionDeliveryHandler, subscriptionWakeHandler, wakeDelivery, type DeliverySender, type DeliverySettings } from './subscription-delivery.ts';
-import { SUBSCRIPTION_HOUSEKEEPING_JOB, scheduleSubscriptionHousekeeping, subscriptionHousekeepingHandler } from './subscription-housekeeping.ts';
+import {
+  SUBSCRIPTION_DELIVERY_JOB,
+  SUBSCRIPTION_WAKE_JOB,
+  subscriptionDeliveryHandler,
+  subscriptionWakeHandler,
+  wakeDelivery,
+  type DeliverySender,
+  type DeliverySettings,
+} from './subscription-delivery.ts';
+import {
+  SUBSCRIPTION_HOUSEKEEPING_JOB,
+  scheduleSubscriptionHousekeeping,
+  subscriptionHousekeepingHandler,
+} from './subscription-housekeeping.ts';
 
 export interface SubscriptionJobsOptions {
   readonly store: Store;
@@ -39,13 +51,32 @@ export function registerSubscriptionJobs(options: SubscriptionJobsOptions): Subs
   const wakeWanting: (kinds: ReadonlySet<string>) => Promise<void> = async (kinds) => {
     const now = clock.now();
     for (const subscription of await subscriptions.listSubscriptions()) {
-      if (subscription.status === 'active' && subscription.failures === 0 && subscription.kinds.some((kind) => kinds.has(kind))) await wakeDelivery(store, subscription.id, now);
+      if (
+        subscription.status === 'active' &&
+        subscription.failures === 0 &&
+        subscription.kinds.some((kind) => kinds.has(kind))
+      )
+        await wakeDelivery(store, subscription.id, now);
     }
   };
   jobs.register(BOT_EVENTS_JOB, botEventsJobHandler({ store, subscriptions, clock, logger, wake: wakeWanting }));
-  jobs.register(SUBSCRIPTION_DELIVERY_JOB, subscriptionDeliveryHandler({ store, subscriptions, send: options.send, clock, logger, botId: options.botId, settings: options.settings }));
+  jobs.register(
+    SUBSCRIPTION_DELIVERY_JOB,
+    subscriptionDeliveryHandler({
+      store,
+      subscriptions,
+      send: options.send,
+      clock,
+      logger,
+      botId: options.botId,
+      settings: options.settings,
+    }),
+  );
   jobs.register(SUBSCRIPTION_WAKE_JOB, subscriptionWakeHandler({ store, clock }));
-  jobs.register(SUBSCRIPTION_HOUSEKEEPING_JOB, subscriptionHousekeepingHandler({ store, subscriptions, clock, logger, eventDays: options.settings.eventDays }));
+  jobs.register(
+    SUBSCRIPTION_HOUSEKEEPING_JOB,
+    subscriptionHousekeepingHandler({ store, subscriptions, clock, logger, eventDays: options.settings.eventDays }),
+  );
   return {
     sink,
     wake: (subscriptionId) => wakeDelivery(store, subscriptionId, clock.now()),

@@ -81,13 +81,17 @@ describe('embedding cache', () => {
     const encoder = recordingEncoder();
     const cache = cachedEmbeddings(encoder, { dir });
     await cache.embed(texts, 'batch');
-    const before = await readFile(path.join(dir, 'embeddings', (await readdir(path.join(dir, 'embeddings')))[0] as string));
+    const before = await readFile(
+      path.join(dir, 'embeddings', (await readdir(path.join(dir, 'embeddings')))[0] as string),
+    );
     const [a] = await cache.embed(['my card number is 4111 1111'], 'query');
     const [b] = await cache.embed(['my card number is 4111 1111'], 'query');
     expect(a).toBe(b);
     expect(encoder.calls.filter((c) => c[0] === 'my card number is 4111 1111')).toHaveLength(1);
     await cache.close();
-    const after = await readFile(path.join(dir, 'embeddings', (await readdir(path.join(dir, 'embeddings')))[0] as string));
+    const after = await readFile(
+      path.join(dir, 'embeddings', (await readdir(path.join(dir, 'embeddings')))[0] as string),
+    );
     expect(after.equals(before)).toBe(true);
   });
 

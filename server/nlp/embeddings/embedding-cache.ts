@@ -33,7 +33,11 @@ const QUERIES_KEPT = 32;
 
 export function cachedEmbeddings(provider: EmbeddingProvider, options: EmbeddingCacheOptions): CachedEmbeddings {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX;
-  const file = path.join(options.dir, 'embeddings', `${createHash('sha256').update(provider.modelId).digest('hex').slice(0, 24)}.bin`);
+  const file = path.join(
+    options.dir,
+    'embeddings',
+    `${createHash('sha256').update(provider.modelId).digest('hex').slice(0, 24)}.bin`,
+  );
   let entries: Map<string, Float32Array> | undefined;
   let dimensions = 0;
   let encoded = 0;
@@ -65,7 +69,9 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
         writeFileSync(temporary, writeCacheFile(provider.modelId, dimensions, kept), { mode: 0o600 });
         renameSync(temporary, file);
       } catch (error) {
-        options.warn?.(`the embedding cache ${file} could not be written (${(error as Error).message}); the next start encodes again`);
+        options.warn?.(
+          `the embedding cache ${file} could not be written (${(error as Error).message}); the next start encodes again`,
+        );
       }
     });
     return saving;
@@ -74,7 +80,14 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
   const batch = async (texts: readonly string[]): Promise<Float32Array[]> => {
     const all = load();
     const keys = texts.map(hashOf);
-    const missing = [...new Set(keys.map((key, i) => (all.has(key) ? -1 : i)).filter((i) => i >= 0).map((i) => texts[i] as string))];
+    const missing = [
+      ...new Set(
+        keys
+          .map((key, i) => (all.has(key) ? -1 : i))
+          .filter((i) => i >= 0)
+          .map((i) => texts[i] as string),
+      ),
+    ];
     if (missing.length > 0) {
       const vectors = await provider.embed(missing, 'batch');
       encoded += missing.length;
@@ -156,7 +169,8 @@ function writeCacheFile(modelId: string, dimensions: number, kept: readonly [str
 }
 
 function readCacheFile(data: Buffer, modelId: string): { entries: Map<string, Float32Array>; dimensions: number } {
-  if (data.length < 24 || !data.subarray(0, 8).equals(MAGIC) || data.readUInt32LE(8) !== VERSION) throw new Error('not an embedding cache of this version');
+  if (data.length < 24 || !data.subarray(0, 8).equals(MAGIC) || data.readUInt32LE(8) !== VERSION)
+    throw new Error('not an embedding cache of this version');
   const dimensions = data.readUInt32LE(12);
   const count = data.readUInt32LE(16);
   const idLength = data.readUInt32LE(20);

@@ -9,7 +9,10 @@ import { DEFAULT_MODEL_DIR } from './model-dir.ts';
 // The FAQ score with sentence embeddings, on the real small model where `npm run provision` fetched it.
 const provisioned = existsSync(path.join(DEFAULT_MODEL_DIR, 'model.json'));
 const CI = process.env.CI === 'true';
-if (!provisioned && !CI) process.stderr.write(`\n!!! SKIPPED the FAQ tests with embeddings: no model in ${DEFAULT_MODEL_DIR} (npm run provision fetches it)\n\n`);
+if (!provisioned && !CI)
+  process.stderr.write(
+    `\n!!! SKIPPED the FAQ tests with embeddings: no model in ${DEFAULT_MODEL_DIR} (npm run provision fetches it)\n\n`,
+  );
 
 /** A bank's FAQ with one stored question per pair, as an author would write it. */
 const BANK = [
@@ -60,7 +63,12 @@ describe.skipIf(!provisioned && !CI)('FAQ matcher with sentence embeddings', () 
 
   it('when a question is about something the FAQ does not cover, then nothing answers', async () => {
     const matcher = await prepareFaqMatcher(BANK, { embeddings: encoder });
-    for (const text of ['will it rain in Paris tomorrow', 'recommend me a good pizza place', 'play some jazz music', 'how is my driving']) {
+    for (const text of [
+      'will it rain in Paris tomorrow',
+      'recommend me a good pizza place',
+      'play some jazz music',
+      'how is my driving',
+    ]) {
       const m = await matcher.match(text);
       expect(m.score, text).toBeLessThan(m.threshold);
     }
@@ -81,7 +89,10 @@ describe.skipIf(!provisioned && !CI)('FAQ matcher with sentence embeddings', () 
   it('when a question sits between two pairs that say nearly the same, then it is less sure than with one of them alone', async () => {
     const text = 'my card payment did not go through';
     const alone = await (await prepareFaqMatcher(BANK, { embeddings: encoder })).match(text);
-    const twin = [...BANK, { id: 'card_payment_rejected', questions: ['Why was my card payment rejected?'], answer: 'Twin.' }];
+    const twin = [
+      ...BANK,
+      { id: 'card_payment_rejected', questions: ['Why was my card payment rejected?'], answer: 'Twin.' },
+    ];
     const between = await (await prepareFaqMatcher(twin, { embeddings: encoder })).match(text);
     expect(alone.id).toBe('declined_payment');
     expect(['declined_payment', 'card_payment_rejected']).toContain(between.id);

@@ -24,14 +24,21 @@ async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
 describe('embeddings from an OpenAI-compatible endpoint', () => {
   it('when the endpoint answers, then every text gets a unit vector in order, and the request follows the reference with the bearer key', async () => {
     server = await startEmbeddingsServer({ apiKey: KEY });
-    const provider = httpEmbeddings({ url: server.url, model: 'test-model', apiKey: KEY, queryTimeoutMs: 2000 }, allowed());
+    const provider = httpEmbeddings(
+      { url: server.url, model: 'test-model', apiKey: KEY, queryTimeoutMs: 2000 },
+      allowed(),
+    );
     const [a, b, c] = await provider.embed(['track my parcel', 'where is my parcel', 'cancel the order'], 'batch');
     expect(a).toHaveLength(DIMENSIONS);
     for (const v of [a, b, c]) expect(dense(v!, v!)).toBeCloseTo(1, 5);
     // Texts sharing words are closer: the order of the answer was kept.
     expect(dense(a!, b!)).toBeGreaterThan(dense(a!, c!));
     const body = JSON.parse(server.upstream.seen[0]!.body) as Record<string, unknown>;
-    expect(body).toEqual({ model: 'test-model', input: ['track my parcel', 'where is my parcel', 'cancel the order'], encoding_format: 'float' });
+    expect(body).toEqual({
+      model: 'test-model',
+      input: ['track my parcel', 'where is my parcel', 'cancel the order'],
+      encoding_format: 'float',
+    });
     expect(server.upstream.seen[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(provider.modelId).toBe(`${server.host}/test-model`);
     await provider.close();
@@ -73,7 +80,10 @@ describe('embeddings from an OpenAI-compatible endpoint', () => {
 
   it('when a name resolves to a private address, then it is refused too (the check is on the resolved address)', async () => {
     server = await startEmbeddingsServer();
-    const provider = httpEmbeddings({ url: `http://localhost:${server.upstream.port}/v1/embeddings`, model: 'm', queryTimeoutMs: 2000 }, new SafeHttpClient());
+    const provider = httpEmbeddings(
+      { url: `http://localhost:${server.upstream.port}/v1/embeddings`, model: 'm', queryTimeoutMs: 2000 },
+      new SafeHttpClient(),
+    );
     expect((await failure(provider.embed(['hello'], 'query'))).kind).toBe('refused');
     expect(server.upstream.seen).toHaveLength(0);
     await provider.close();

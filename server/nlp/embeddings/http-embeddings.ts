@@ -41,7 +41,9 @@ export interface EmbeddingHttpSender {
 /** The answer as the OpenAI reference describes it; extra fields (usage, object) are ignored. */
 const answerSchema = z.object({
   data: z
-    .array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number().finite()).min(1).max(16_384) }))
+    .array(
+      z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number().finite()).min(1).max(16_384) }),
+    )
     .min(1),
 });
 
@@ -66,7 +68,11 @@ export function httpEmbeddings(options: HttpEmbeddingsOptions, http: EmbeddingHt
         url: options.url,
         method: 'POST',
         headers,
-        body: JSON.stringify({ model: options.model, input: texts.map((t) => t.slice(0, MAX_TEXT) || ' '), encoding_format: 'float' }),
+        body: JSON.stringify({
+          model: options.model,
+          input: texts.map((t) => t.slice(0, MAX_TEXT) || ' '),
+          encoding_format: 'float',
+        }),
         timeoutMs,
         maxBytes: MAX_ANSWER_BYTES,
         maxRedirects: 0,
@@ -74,26 +80,47 @@ export function httpEmbeddings(options: HttpEmbeddingsOptions, http: EmbeddingHt
     } catch (error) {
       const kind = (error as { kind?: string }).kind;
       const message = (error as Error).message;
-      if (kind === 'timeout') throw new EmbeddingError('timeout', `The embeddings endpoint at ${host} did not answer within ${timeoutMs} ms (EMBEDDINGS_TIMEOUT).`);
-      if (kind === 'forbidden_destination') throw new EmbeddingError('refused', `EMBEDDINGS_URL is refused: ${message}`);
+      if (kind === 'timeout')
+        throw new EmbeddingError(
+          'timeout',
+          `The embeddings endpoint at ${host} did not answer within ${timeoutMs} ms (EMBEDDINGS_TIMEOUT).`,
+        );
+      if (kind === 'forbidden_destination')
+        throw new EmbeddingError('refused', `EMBEDDINGS_URL is refused: ${message}`);
       throw new EmbeddingError('unavailable', `The embeddings endpoint could not be reached: ${message}`);
     }
     if (response.status < 200 || response.status > 299) {
-      const hint = response.status === 401 || response.status === 403 ? ' (check EMBEDDINGS_API_KEY)' : response.status === 404 ? ' (check EMBEDDINGS_URL and EMBEDDINGS_MODEL)' : '';
+      const hint =
+        response.status === 401 || response.status === 403
+          ? ' (check EMBEDDINGS_API_KEY)'
+          : response.status === 404
+            ? ' (check EMBEDDINGS_URL and EMBEDDINGS_MODEL)'
+            : '';
       throw new EmbeddingError('unavailable', `The embeddings endpoint at ${host} answered ${response.status}${hint}.`);
     }
     let parsed: z.infer<typeof answerSchema>;
     try {
       parsed = answerSchema.parse(JSON.parse(response.body.toString('utf8')));
     } catch {
-      throw new EmbeddingError('invalid_answer', `The embeddings endpoint at ${host} did not answer with an OpenAI-style list of embeddings.`);
+      throw new EmbeddingError(
+        'invalid_answer',
+        `The embeddings endpoint at ${host} did not answer with an OpenAI-style list of embeddings.`,
+      );
     }
     const byIndex = new Map(parsed.data.map((d) => [d.index, d.embedding]));
     return texts.map((_, i) => {
       const vector = byIndex.get(i);
-      if (!vector) throw new EmbeddingError('invalid_answer', `The embeddings endpoint at ${host} answered ${parsed.data.length} embeddings for ${texts.length} texts.`);
+      if (!vector)
+        throw new EmbeddingError(
+          'invalid_answer',
+          `The embeddings endpoint at ${host} answered ${parsed.data.length} embeddings for ${texts.length} texts.`,
+        );
       dimensions ??= vector.length;
-      if (vector.length !== dimensions) throw new EmbeddingError('invalid_answer', `The embeddings endpoint at ${host} changed its vector length from ${dimensions} to ${vector.length}.`);
+      if (vector.length !== dimensions)
+        throw new EmbeddingError(
+          'invalid_answer',
+          `The embeddings endpoint at ${host} changed its vector length from ${dimensions} to ${vector.length}.`,
+        );
       return normalise(Float32Array.from(vector));
     });
   };
@@ -103,7 +130,8 @@ export function httpEmbeddings(options: HttpEmbeddingsOptions, http: EmbeddingHt
     async embed(texts: readonly string[], kind: EmbeddingKind): Promise<Float32Array[]> {
       if (kind === 'query') return request(texts, options.queryTimeoutMs);
       const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += batchSize) out.push(...(await request(texts.slice(i, i + batchSize), options.batchTimeoutMs ?? DEFAULT_BATCH_TIMEOUT)));
+      for (let i = 0; i < texts.length; i += batchSize)
+        out.push(...(await request(texts.slice(i, i + batchSize), options.batchTimeoutMs ?? DEFAULT_BATCH_TIMEOUT)));
       return out;
     },
     async close() {

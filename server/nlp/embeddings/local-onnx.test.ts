@@ -14,7 +14,10 @@ import { dense } from './vectors.ts';
 // The real small model, where `npm run provision` fetched it (scripts/provision-models.mjs).
 const provisioned = existsSync(path.join(DEFAULT_MODEL_DIR, 'model.json'));
 const CI = process.env.CI === 'true';
-if (!provisioned && !CI) process.stderr.write(`\n!!! SKIPPED the local sentence encoder tests: no model in ${DEFAULT_MODEL_DIR} (npm run provision fetches it)\n\n`);
+if (!provisioned && !CI)
+  process.stderr.write(
+    `\n!!! SKIPPED the local sentence encoder tests: no model in ${DEFAULT_MODEL_DIR} (npm run provision fetches it)\n\n`,
+  );
 
 describe('local sentence encoder', () => {
   it('when the model folder is missing, then loading fails with a sentence saying how to provide it', async () => {
@@ -34,7 +37,10 @@ describe('local sentence encoder', () => {
     afterAll(() => encoder?.close());
 
     it('when texts are embedded, then each is a unit vector of 384 values and a rewording lands nearer than another topic', async () => {
-      const [card, reworded, weather] = await encoder.embed(['I lost my credit card', 'my card has gone missing', 'will it rain tomorrow'], 'batch');
+      const [card, reworded, weather] = await encoder.embed(
+        ['I lost my credit card', 'my card has gone missing', 'will it rain tomorrow'],
+        'batch',
+      );
       expect(card).toHaveLength(384);
       for (const v of [card, reworded, weather]) expect(dense(v!, v!)).toBeCloseTo(1, 4);
       expect(dense(card!, reworded!)).toBeGreaterThan(0.6);
@@ -43,7 +49,13 @@ describe('local sentence encoder', () => {
     });
 
     it('when texts of different lengths share a batch, then padding changes nothing: each vector equals the one embedded alone', async () => {
-      const texts = ['hi', 'how do I top up my card with a transfer from another bank account', 'card declined', 'exchange rate', 'why was I charged twice for one payment'];
+      const texts = [
+        'hi',
+        'how do I top up my card with a transfer from another bank account',
+        'card declined',
+        'exchange rate',
+        'why was I charged twice for one payment',
+      ];
       const together = await encoder.embed(texts, 'batch');
       for (const [i, text] of texts.entries()) {
         const [alone] = await encoder.embed([text], 'query');
@@ -67,9 +79,21 @@ describe('local sentence encoder', () => {
 
     it('when intents are trained with embeddings, then a reworded request reaches its intent under the combined model id, and an unrelated one does not', async () => {
       const intents = [
-        { id: 'lost_card', dialog: 'a', utterances: ['I lost my card', 'my card was stolen', 'I cannot find my debit card', 'someone took my card'] },
-        { id: 'balance', dialog: 'b', utterances: ['what is my balance', 'how much money do I have', 'show my account balance', 'check my funds'] },
-        { id: 'hours', dialog: 'c', utterances: ['when are you open', 'opening hours', 'are you open on sunday', 'what time do you close'] },
+        {
+          id: 'lost_card',
+          dialog: 'a',
+          utterances: ['I lost my card', 'my card was stolen', 'I cannot find my debit card', 'someone took my card'],
+        },
+        {
+          id: 'balance',
+          dialog: 'b',
+          utterances: ['what is my balance', 'how much money do I have', 'show my account balance', 'check my funds'],
+        },
+        {
+          id: 'hours',
+          dialog: 'c',
+          utterances: ['when are you open', 'opening hours', 'are you open on sunday', 'what time do you close'],
+        },
       ];
       const classifier = await trainIntentClassifier(intents, 'en', { embeddings: encoder });
       const reworded = await classifier.classify('my wallet with the bank card is gone');

@@ -94,11 +94,15 @@ export async function localOnnxEmbeddings(options: LocalOnnxOptions): Promise<Em
       input_ids: new ort.Tensor('int64', inputIds, [n, length]),
       attention_mask: new ort.Tensor('int64', mask, [n, length]),
     };
-    if (manifest.tokenTypeIds) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n * length), [n, length]);
+    if (manifest.tokenTypeIds)
+      feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n * length), [n, length]);
     const result = await session.run(feeds);
     const output = result[manifest.output];
     if (!output || output.dims.length !== 3 || output.dims[2] !== dimensions) {
-      throw new EmbeddingError('invalid_answer', `The model in ${options.dir} has no output "${manifest.output}" of ${dimensions} values per token; its model.json does not fit it.`);
+      throw new EmbeddingError(
+        'invalid_answer',
+        `The model in ${options.dir} has no output "${manifest.output}" of ${dimensions} values per token; its model.json does not fit it.`,
+      );
     }
     const data = output.data as Float32Array;
     return encoded.map((ids, row) => {

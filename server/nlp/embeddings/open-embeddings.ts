@@ -5,7 +5,10 @@ import { httpEmbeddings, type EmbeddingHttpSender } from './http-embeddings.ts';
 import { localOnnxEmbeddings } from './local-onnx.ts';
 import { DEFAULT_MODEL_NAME } from './model-dir.ts';
 
-export type EmbeddingSettings = Pick<Config, 'EMBEDDINGS' | 'EMBEDDINGS_URL' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_TIMEOUT' | 'MODELS_DIR'>;
+export type EmbeddingSettings = Pick<
+  Config,
+  'EMBEDDINGS' | 'EMBEDDINGS_URL' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_TIMEOUT' | 'MODELS_DIR'
+>;
 
 export interface OpenEmbeddingsDeps {
   /** DATA_DIR: the embedding cache lives under it. */
@@ -20,11 +23,16 @@ export interface OpenEmbeddingsDeps {
  * EMBEDDINGS=off. A local model that is missing or cannot load throws EmbeddingError:
  * start-up stops, naming what to do, rather than running without what was asked for.
  */
-export async function openEmbeddings(settings: EmbeddingSettings, deps: OpenEmbeddingsDeps): Promise<CachedEmbeddings | undefined> {
+export async function openEmbeddings(
+  settings: EmbeddingSettings,
+  deps: OpenEmbeddingsDeps,
+): Promise<CachedEmbeddings | undefined> {
   if (settings.EMBEDDINGS === 'off') return undefined;
   const provider =
     settings.EMBEDDINGS === 'local'
-      ? await localOnnxEmbeddings({ dir: path.resolve(settings.MODELS_DIR, settings.EMBEDDINGS_MODEL ?? DEFAULT_MODEL_NAME) })
+      ? await localOnnxEmbeddings({
+          dir: path.resolve(settings.MODELS_DIR, settings.EMBEDDINGS_MODEL ?? DEFAULT_MODEL_NAME),
+        })
       : httpEmbeddings(
           {
             url: settings.EMBEDDINGS_URL as string,

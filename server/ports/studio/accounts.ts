@@ -66,7 +66,8 @@ export interface ApiToken {
   readonly lastUsedAt: number | null;
 }
 
-export type CreateAccountResult = { readonly ok: true; readonly account: Account } | { readonly ok: false; readonly reason: 'email_taken' };
+export type CreateAccountResult =
+  { readonly ok: true; readonly account: Account } | { readonly ok: false; readonly reason: 'email_taken' };
 
 export interface Accounts {
   /** Refused (not thrown) when the email is taken, compared without case. */

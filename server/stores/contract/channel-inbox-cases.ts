@@ -1,15 +1,24 @@
 import { expect, it } from 'vitest';
 import type { ChannelInbox } from '../../ports/channel-inbox.ts';
 
-const event = (eventId: string, jobId: string, receivedAt = 1_000, channel = 'telegram') => ({ channel, eventId, jobId, receivedAt });
+const event = (eventId: string, jobId: string, receivedAt = 1_000, channel = 'telegram') => ({
+  channel,
+  eventId,
+  jobId,
+  receivedAt,
+});
 
 /** The connectors' inbound events (ports/channel-inbox.ts): an adapter is done when these pass on it. */
 export function channelInboxCases(subject: () => { readonly inbox: ChannelInbox }): void {
   it('when an event is accepted for the first time, then it is fresh and keeps its job id', async () => {
-    expect(await subject().inbox.accept(event('1', 'job-1'))).toEqual({ fresh: true, jobId: 'job-1', receivedAt: 1_000 });
+    expect(await subject().inbox.accept(event('1', 'job-1'))).toEqual({
+      fresh: true,
+      jobId: 'job-1',
+      receivedAt: 1_000,
+    });
   });
 
-  it('when the same event arrives again later, then it is not fresh and names the first copy\'s job and time', async () => {
+  it("when the same event arrives again later, then it is not fresh and names the first copy's job and time", async () => {
     const { inbox } = subject();
     await inbox.accept(event('7', 'job-a'));
     expect(await inbox.accept(event('7', 'job-b', 2_000))).toEqual({ fresh: false, jobId: 'job-a', receivedAt: 1_000 });

@@ -33,7 +33,11 @@ export function datasetCases(store: () => Store): void {
     await store().upsertDatasetRows('places', [row('p2'), row('p1')], 1000);
     expect(await store().datasetInfo('places')).toStrictEqual({ name: 'places', rowCount: 2, updatedAt: 1000 });
     await store().upsertDatasetRows('places', [row('p1', { tags: [], data: { v: 2 } }), row('p3')], 2000);
-    expect(await store().readDataset('places')).toStrictEqual([row('p1', { tags: [], data: { v: 2 } }), row('p2'), row('p3')]);
+    expect(await store().readDataset('places')).toStrictEqual([
+      row('p1', { tags: [], data: { v: 2 } }),
+      row('p2'),
+      row('p3'),
+    ]);
     expect(await store().datasetInfo('places')).toStrictEqual({ name: 'places', rowCount: 3, updatedAt: 2000 });
   });
 
@@ -55,7 +59,8 @@ export function datasetCases(store: () => Store): void {
   });
 
   it('when readers run while the dataset is replaced, then each sees all old rows or all new ones, never a mix', async () => {
-    const generation = (label: string) => Array.from({ length: 20 }, (_, i) => row(`${label}${String(i).padStart(2, '0')}`, { data: { label } }));
+    const generation = (label: string) =>
+      Array.from({ length: 20 }, (_, i) => row(`${label}${String(i).padStart(2, '0')}`, { data: { label } }));
     await store().replaceDataset('events', generation('A'), 1);
     let writing = true;
     const writer = (async () => {

@@ -84,7 +84,10 @@ export function tick(): Promise<void> {
  * Registers a fresh store per test and, on it, a room with a port of its own (the studio's
  * versions, accounts, …) made by `make`; the getter returns the current test's room.
  */
-export function useFreshRoom<Room>(leg: StoreLeg, make: (store: SqliteStore | MongoStore) => Room | Promise<Room>): () => Room {
+export function useFreshRoom<Room>(
+  leg: StoreLeg,
+  make: (store: SqliteStore | MongoStore) => Room | Promise<Room>,
+): () => Room {
   let current: { readonly store: SqliteStore | MongoStore; dispose(): Promise<void> } | null = null;
   let room: Room | null = null;
   beforeEach(async () => {

@@ -86,12 +86,25 @@ export function jobCases(store: () => Store): void {
     await store().scheduleJob(job('j1', 100, { maxAttempts: 2 }));
     await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 50, limit: 1 });
     expect(await store().failJob('j1', 'w1', 'boom 1', 300)).toBe(true);
-    expect(await store().getJob('j1')).toMatchObject({ status: 'pending', runAt: 300, attempts: 1, lastError: 'boom 1', leaseOwner: null });
+    expect(await store().getJob('j1')).toMatchObject({
+      status: 'pending',
+      runAt: 300,
+      attempts: 1,
+      lastError: 'boom 1',
+      leaseOwner: null,
+    });
     expect(await store().claimJobs({ workerId: 'w1', now: 299, leaseMs: 50, limit: 1 })).toStrictEqual([]);
-    expect(await store().claimJobs({ workerId: 'w2', now: 300, leaseMs: 50, limit: 1 })).toMatchObject([{ attempts: 2 }]);
+    expect(await store().claimJobs({ workerId: 'w2', now: 300, leaseMs: 50, limit: 1 })).toMatchObject([
+      { attempts: 2 },
+    ]);
     expect(await store().failJob('j1', 'w1', 'not mine', 400)).toBe(false);
     expect(await store().failJob('j1', 'w2', 'boom 2', 400)).toBe(true);
-    expect(await store().getJob('j1')).toMatchObject({ status: 'dead', attempts: 2, lastError: 'boom 2', leaseOwner: null });
+    expect(await store().getJob('j1')).toMatchObject({
+      status: 'dead',
+      attempts: 2,
+      lastError: 'boom 2',
+      leaseOwner: null,
+    });
     expect(await store().claimJobs({ workerId: 'w1', now: 10_000, leaseMs: 50, limit: 1 })).toStrictEqual([]);
     expect(await store().failJob('j1', 'w2', 'again', 500)).toBe(false);
   });
@@ -101,29 +114,55 @@ export function jobCases(store: () => Store): void {
     await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 50, limit: 1 });
     expect(await store().failJob('j1', 'w2', 'not mine', null)).toBe(false);
     expect(await store().failJob('j1', 'w1', 'refused for good', null)).toBe(true);
-    expect(await store().getJob('j1')).toMatchObject({ status: 'dead', attempts: 1, lastError: 'refused for good', leaseOwner: null });
+    expect(await store().getJob('j1')).toMatchObject({
+      status: 'dead',
+      attempts: 1,
+      lastError: 'refused for good',
+      leaseOwner: null,
+    });
     expect(await store().claimJobs({ workerId: 'w1', now: 10_000, leaseMs: 50, limit: 1 })).toStrictEqual([]);
   });
 
   it('when a job with the same id is scheduled again, then a pending one is replaced and a running one kept', async () => {
     await store().scheduleJob(job('j1', 100));
     await store().scheduleJob({ id: 'j1', kind: 'other', payload: { v: 2 }, runAt: 500, maxAttempts: 4 });
-    expect(await store().getJob('j1')).toMatchObject({ kind: 'other', payload: { v: 2 }, runAt: 500, maxAttempts: 4, status: 'pending' });
+    expect(await store().getJob('j1')).toMatchObject({
+      kind: 'other',
+      payload: { v: 2 },
+      runAt: 500,
+      maxAttempts: 4,
+      status: 'pending',
+    });
     expect(await store().claimJobs({ workerId: 'w1', now: 499, leaseMs: 50, limit: 5 })).toStrictEqual([]);
     await store().claimJobs({ workerId: 'w1', now: 500, leaseMs: 50, limit: 5 });
     expect(await store().scheduleJob(job('j1', 900))).toBe(false);
-    expect(await store().getJob('j1')).toMatchObject({ kind: 'other', runAt: 500, status: 'running', leaseOwner: 'w1' });
+    expect(await store().getJob('j1')).toMatchObject({
+      kind: 'other',
+      runAt: 500,
+      status: 'running',
+      leaseOwner: 'w1',
+    });
     expect(await store().completeJob('j1', 'w1')).toBe(true);
     expect(await store().scheduleJob(job('j1', 900))).toBe(true);
     expect(await store().getJob('j1')).toMatchObject({ kind: 'timer', runAt: 900, status: 'pending', attempts: 0 });
   });
 
   it('when a job is scheduled already leased, then it runs for its owner only, until the lease ends', async () => {
-    expect(await store().scheduleJob({ ...job('taken', 100), maxAttempts: 3, lease: { owner: 'w1', until: 1_000 } })).toBe(true);
-    expect(await store().getJob('taken')).toMatchObject({ status: 'running', attempts: 1, maxAttempts: 3, leaseOwner: 'w1', leaseUntil: 1_000 });
+    expect(
+      await store().scheduleJob({ ...job('taken', 100), maxAttempts: 3, lease: { owner: 'w1', until: 1_000 } }),
+    ).toBe(true);
+    expect(await store().getJob('taken')).toMatchObject({
+      status: 'running',
+      attempts: 1,
+      maxAttempts: 3,
+      leaseOwner: 'w1',
+      leaseUntil: 1_000,
+    });
     expect(await store().claimJobs({ workerId: 'w2', now: 999, leaseMs: 50, limit: 5 })).toStrictEqual([]);
     // Its owner died: after the lease another worker takes it over as the second attempt.
-    expect(await store().claimJobs({ workerId: 'w2', now: 1_000, leaseMs: 50, limit: 5 })).toMatchObject([{ id: 'taken', attempts: 2, leaseOwner: 'w2' }]);
+    expect(await store().claimJobs({ workerId: 'w2', now: 1_000, leaseMs: 50, limit: 5 })).toMatchObject([
+      { id: 'taken', attempts: 2, leaseOwner: 'w2' },
+    ]);
     expect(await store().completeJob('taken', 'w1')).toBe(false);
     expect(await store().completeJob('taken', 'w2')).toBe(true);
     // A leased write never replaces a job that is running.
@@ -136,7 +175,9 @@ export function jobCases(store: () => Store): void {
   it('when a job is cancelled, then it is never claimed and a worker holding it loses it', async () => {
     await store().scheduleJob(job('pending', 100));
     await store().scheduleJob(job('running', 50));
-    expect(await store().claimJobs({ workerId: 'w1', now: 50, leaseMs: 10_000, limit: 5 })).toMatchObject([{ id: 'running' }]);
+    expect(await store().claimJobs({ workerId: 'w1', now: 50, leaseMs: 10_000, limit: 5 })).toMatchObject([
+      { id: 'running' },
+    ]);
     expect(await store().cancelJob('pending')).toBe(true);
     expect(await store().getJob('pending')).toMatchObject({ status: 'cancelled' });
     expect(await store().cancelJob('pending')).toBe(false);
@@ -153,7 +194,11 @@ export function jobCases(store: () => Store): void {
     await store().scheduleJob(grouped('a0', 'other'));
     await store().scheduleJob(job('a00'));
     expect(await store().getJob('a1')).toMatchObject({ group: 'g1' });
-    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({ id: 'a1', group: 'g1', status: 'pending' });
+    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({
+      id: 'a1',
+      group: 'g1',
+      status: 'pending',
+    });
     expect(await store().firstUnfinishedJob('g1', 'a1', 'a5')).toMatchObject({ id: 'a2' });
     expect(await store().firstUnfinishedJob('g1', 'a4', 'a5')).toBeNull();
     expect(await store().firstUnfinishedJob('g1', '', 'a1')).toBeNull();
@@ -161,7 +206,11 @@ export function jobCases(store: () => Store): void {
     // A running job still counts; a done, a dead and a cancelled one never do.
     const claimed = await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 1000, limit: 3, kinds: ['timer'] });
     expect(claimed.map((j) => j.id)).toStrictEqual(['a0', 'a00', 'a1']);
-    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({ id: 'a1', status: 'running', leaseOwner: 'w1' });
+    expect(await store().firstUnfinishedJob('g1', '', 'a5')).toMatchObject({
+      id: 'a1',
+      status: 'running',
+      leaseOwner: 'w1',
+    });
     await store().completeJob('a1', 'w1');
     await store().scheduleJob({ ...grouped('a2'), maxAttempts: 1 });
     await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 1000, limit: 1 });
@@ -176,12 +225,21 @@ export function jobCases(store: () => Store): void {
     await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 50, limit: 1 });
     expect(await store().deferJob('j1', 'w2', 400)).toBe(false);
     expect(await store().deferJob('j1', 'w1', 400)).toBe(true);
-    expect(await store().getJob('j1')).toMatchObject({ status: 'pending', runAt: 400, attempts: 0, leaseOwner: null, leaseUntil: null, group: 'g' });
+    expect(await store().getJob('j1')).toMatchObject({
+      status: 'pending',
+      runAt: 400,
+      attempts: 0,
+      leaseOwner: null,
+      leaseUntil: null,
+      group: 'g',
+    });
     expect(await store().deferJob('j1', 'w1', 500)).toBe(false);
     expect(await store().claimJobs({ workerId: 'w1', now: 399, leaseMs: 50, limit: 1 })).toStrictEqual([]);
     // Deferred any number of times, the job still has all its attempts: two failures make it dead, not one.
     for (let round = 0; round < 3; round += 1) {
-      expect(await store().claimJobs({ workerId: 'w1', now: 400 + round, leaseMs: 50, limit: 1 })).toMatchObject([{ id: 'j1', attempts: 1 }]);
+      expect(await store().claimJobs({ workerId: 'w1', now: 400 + round, leaseMs: 50, limit: 1 })).toMatchObject([
+        { id: 'j1', attempts: 1 },
+      ]);
       expect(await store().deferJob('j1', 'w1', 401 + round)).toBe(true);
     }
     await store().claimJobs({ workerId: 'w1', now: 500, leaseMs: 50, limit: 1 });

@@ -31,13 +31,17 @@ export function leaseCases(store: () => Store): void {
   });
 
   it('when many acquire a free key at once, then exactly one gets it', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => store().acquireLease('race', `node-${i}`, 5000, 10)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store().acquireLease('race', `node-${i}`, 5000, 10)),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
 
   it('when many take over a run-out lease at once, then exactly one gets it', async () => {
     await store().acquireLease('race', 'dead-node', 100, 0);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => store().acquireLease('race', `node-${i}`, 5000, 200)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store().acquireLease('race', `node-${i}`, 5000, 200)),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
 

@@ -18,10 +18,31 @@ async function seed(store: Store, userId: string, at: number): Promise<void> {
     botEntries: [{ from: 'bot', at, message: text('hello'), dialogId: 'greeting', stepId: 'hello' }],
   });
   for (const kind of LOG_KINDS) await store.appendLog(kind, { userId, timestamp: at, data: { kind } });
-  await store.scheduleJob({ id: `timer:${userId}:t1`, kind: 'timer', payload: { userId, timerId: 't1' }, runAt: at + 1000 });
-  await store.scheduleJob({ id: `trigger:${userId}`, kind: 'trigger', payload: { userId, dialogId: 'd' }, runAt: at, group: `trigger:${userId}` });
-  await store.scheduleJob({ id: `callback:${userId}`, kind: 'callback', payload: { channel: 'c', user: userId }, runAt: at });
-  await store.scheduleJob({ id: `integration:${userId}`, kind: 'integration', payload: { step: {}, context: { userId, variables: {} } }, runAt: at });
+  await store.scheduleJob({
+    id: `timer:${userId}:t1`,
+    kind: 'timer',
+    payload: { userId, timerId: 't1' },
+    runAt: at + 1000,
+  });
+  await store.scheduleJob({
+    id: `trigger:${userId}`,
+    kind: 'trigger',
+    payload: { userId, dialogId: 'd' },
+    runAt: at,
+    group: `trigger:${userId}`,
+  });
+  await store.scheduleJob({
+    id: `callback:${userId}`,
+    kind: 'callback',
+    payload: { channel: 'c', user: userId },
+    runAt: at,
+  });
+  await store.scheduleJob({
+    id: `integration:${userId}`,
+    kind: 'integration',
+    payload: { step: {}, context: { userId, variables: {} } },
+    runAt: at,
+  });
 }
 
 export function personalDataCases(store: () => Store): void {
@@ -40,7 +61,9 @@ export function personalDataCases(store: () => Store): void {
     expect(await store().getUser('gone')).toBeNull();
     expect(await store().readTranscript('gone', 0, 10)).toStrictEqual([]);
     for (const kind of LOG_KINDS) {
-      expect((await collect(store().readLogs(kind, {}))).map((e) => e.userId).sort()).toStrictEqual(kind === 'userDataSnapshot' ? ['gon', 'gon', 'kept', 'kept'] : ['gon', 'kept']);
+      expect((await collect(store().readLogs(kind, {}))).map((e) => e.userId).sort()).toStrictEqual(
+        kind === 'userDataSnapshot' ? ['gon', 'gon', 'kept', 'kept'] : ['gon', 'kept'],
+      );
     }
     expect(await store().getJob('timer:gone:t1')).toBeNull();
     expect(await store().getJob('integration:gone')).toBeNull();
@@ -61,7 +84,10 @@ export function personalDataCases(store: () => Store): void {
   it('when records are purged, then only those strictly older than their cut-off go, and kinds without a cut-off stay', async () => {
     await seed(store(), 'old', 1000);
     await seed(store(), 'new', 5000);
-    const report = await store().purgeOlderThan({ transcriptBefore: 5000, logsBefore: { nlpLog: 5000, urlTracker: 1000 } });
+    const report = await store().purgeOlderThan({
+      transcriptBefore: 5000,
+      logsBefore: { nlpLog: 5000, urlTracker: 1000 },
+    });
     expect(report.transcript).toBe(2);
     expect(report.logs).toMatchObject({ nlpLog: 1, urlTracker: 0, integrationLog: 0 });
     expect(await store().readTranscript('old', 0, 10)).toStrictEqual([]);
@@ -71,7 +97,13 @@ export function personalDataCases(store: () => Store): void {
     expect((await collect(store().readLogs('integrationLog', {}))).length).toBe(2);
     // The purged user's next message continues the numbering; nothing purged comes back.
     const user = await store().getUser('old');
-    await store().commitTurn({ userId: 'old', expectedVersion: user!.version, patch: {}, now: 6000, botEntries: [{ from: 'bot', at: 6000, message: text('again') }] });
+    await store().commitTurn({
+      userId: 'old',
+      expectedVersion: user!.version,
+      patch: {},
+      now: 6000,
+      botEntries: [{ from: 'bot', at: 6000, message: text('again') }],
+    });
     expect((await store().readTranscript('old', 0, 10)).map((e) => e.seq)).toStrictEqual([3]);
   });
 
@@ -81,9 +113,21 @@ export function personalDataCases(store: () => Store): void {
     const user = await store().getUser('writer');
     // Bot activity after the message: data saved, then a turn of its own (a trigger, a timer).
     const saved = await store().updateUser('writer', user!.version, { userData: { name: 'W' } }, 500);
-    await store().commitTurn({ userId: 'writer', expectedVersion: saved!.version, patch: { position: null }, now: 600, botEntries: [{ from: 'bot', at: 600, message: text('ding') }] });
+    await store().commitTurn({
+      userId: 'writer',
+      expectedVersion: saved!.version,
+      patch: { position: null },
+      now: 600,
+      botEntries: [{ from: 'bot', at: 600, message: text('ding') }],
+    });
     const silent = await store().getUser('silent');
-    await store().commitTurn({ userId: 'silent', expectedVersion: silent!.version, patch: {}, now: 700, botEntries: [{ from: 'bot', at: 700, message: text('hello') }] });
+    await store().commitTurn({
+      userId: 'silent',
+      expectedVersion: silent!.version,
+      patch: {},
+      now: 700,
+      botEntries: [{ from: 'bot', at: 700, message: text('hello') }],
+    });
     const rows = await collect(store().exportKnownUsers({}));
     expect(rows.map((r) => [r.userId, r.timestamp])).toStrictEqual([
       ['writer', 100],
@@ -91,9 +135,14 @@ export function personalDataCases(store: () => Store): void {
     ]);
     expect(rows[0]?.userData).toStrictEqual({ name: 'W' });
     // Where the store hands its stored text too, it is exactly the data as JSON.stringify writes it.
-    for (const row of rows) if (row.userDataJson !== undefined) expect(row.userDataJson).toBe(JSON.stringify(row.userData));
-    expect((await collect(store().exportKnownUsers({ fromMs: 300, toMs: 800 }))).map((r) => r.userId)).toStrictEqual(['silent']);
-    expect((await collect(store().exportKnownUsers({ fromMs: 101, toMs: 300 }))).map((r) => r.userId)).toStrictEqual([]);
+    for (const row of rows)
+      if (row.userDataJson !== undefined) expect(row.userDataJson).toBe(JSON.stringify(row.userData));
+    expect((await collect(store().exportKnownUsers({ fromMs: 300, toMs: 800 }))).map((r) => r.userId)).toStrictEqual([
+      'silent',
+    ]);
+    expect((await collect(store().exportKnownUsers({ fromMs: 101, toMs: 300 }))).map((r) => r.userId)).toStrictEqual(
+      [],
+    );
     const batches = await collect(store().exportKnownUsers({ batchSize: 1 }).batches());
     expect(batches).toStrictEqual(rows.map((row) => [row]));
     const rest = await collect(store().exportKnownUsers({ after: rows[0]!.cursor }));
@@ -121,8 +170,22 @@ export function personalDataCases(store: () => Store): void {
     await seed(store(), 'd', 300);
     const all = await collect(store().exportTranscript({ batchSize: 3 }));
     expect(all.map((r) => r.at)).toStrictEqual([100, 100, 200, 200, 200, 200, 300, 300]);
-    expect(all[0]).toMatchObject({ userId: 'c', seq: 1, from: 'user', message: text('hi'), dialogId: null, stepId: null });
-    expect(all[1]).toMatchObject({ userId: 'c', seq: 2, from: 'bot', message: text('hello'), dialogId: 'greeting', stepId: 'hello' });
+    expect(all[0]).toMatchObject({
+      userId: 'c',
+      seq: 1,
+      from: 'user',
+      message: text('hi'),
+      dialogId: null,
+      stepId: null,
+    });
+    expect(all[1]).toMatchObject({
+      userId: 'c',
+      seq: 2,
+      from: 'bot',
+      message: text('hello'),
+      dialogId: 'greeting',
+      stepId: 'hello',
+    });
     const ranged = await collect(store().exportTranscript({ fromMs: 200, toMs: 300 }));
     expect(ranged.map((r) => r.userId).sort()).toStrictEqual(['a', 'a', 'b', 'b']);
     const paged = [];

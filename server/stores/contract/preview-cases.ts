@@ -14,7 +14,13 @@ const text = (value: string) => ({ type: 'text', text: value });
 
 /** A user who wrote once and rests on main.ask, with a transcript of two entries. */
 async function converse(store: Store, userId: string, at: number, preview?: { accountId: string }): Promise<void> {
-  const user = await store.ensureUser({ userId, channelId: 'webchat', userData: { email: `${userId}@example.com` }, now: at, ...(preview ? { preview } : {}) });
+  const user = await store.ensureUser({
+    userId,
+    channelId: 'webchat',
+    userData: { email: `${userId}@example.com` },
+    now: at,
+    ...(preview ? { preview } : {}),
+  });
   const outcome = await store.commitTurn({
     userId,
     expectedVersion: user.version,
@@ -76,18 +82,25 @@ export function previewCases(rooms: () => PreviewRooms): void {
     expect(await resting.countResting([{ dialogId: 'main', stepId: 'ask' }])).toEqual([1]);
   });
 
-  it("when preview users are listed, then only they are, oldest change first, by account and age when asked", async () => {
+  it('when preview users are listed, then only they are, oldest change first, by account and age when asked', async () => {
     const { store, previews } = rooms();
     await converse(store, 'u1', 1_000);
     await converse(store, 'p-new', 3_000, { accountId: 'acc-1' });
     await converse(store, 'p-old', 2_000, { accountId: 'acc-1' });
     await converse(store, 'p-other', 2_500, { accountId: 'acc-2' });
-    expect((await previews.listPreviewUsers({ limit: 10 })).map((row) => row.userId)).toEqual(['p-old', 'p-other', 'p-new']);
+    expect((await previews.listPreviewUsers({ limit: 10 })).map((row) => row.userId)).toEqual([
+      'p-old',
+      'p-other',
+      'p-new',
+    ]);
     expect(await previews.listPreviewUsers({ accountId: 'acc-1', limit: 10 })).toEqual([
       { userId: 'p-old', accountId: 'acc-1', updatedAt: 2_000 },
       { userId: 'p-new', accountId: 'acc-1', updatedAt: 3_000 },
     ]);
-    expect((await previews.listPreviewUsers({ updatedBefore: 2_600, limit: 10 })).map((row) => row.userId)).toEqual(['p-old', 'p-other']);
+    expect((await previews.listPreviewUsers({ updatedBefore: 2_600, limit: 10 })).map((row) => row.userId)).toEqual([
+      'p-old',
+      'p-other',
+    ]);
     expect((await previews.listPreviewUsers({ limit: 1 })).map((row) => row.userId)).toEqual(['p-old']);
   });
 

@@ -16,8 +16,14 @@ export function studioAuditCases(audit: () => AuditStore): void {
     await audit().appendAudit(entry('0000000002000-b', 2000));
     await audit().appendAudit(entry('0000000001000-a', 1000));
     await audit().appendAudit(entry('0000000003000-c', 3000, 'logout'));
-    expect(await audit().readAudit({ limit: 10 })).toEqual([entry('0000000001000-a', 1000), entry('0000000002000-b', 2000), entry('0000000003000-c', 3000, 'logout')]);
-    expect((await audit().readAudit({ fromAt: 2000, toAt: 3000, limit: 10 })).map((e) => e.id)).toEqual(['0000000002000-b']);
+    expect(await audit().readAudit({ limit: 10 })).toEqual([
+      entry('0000000001000-a', 1000),
+      entry('0000000002000-b', 2000),
+      entry('0000000003000-c', 3000, 'logout'),
+    ]);
+    expect((await audit().readAudit({ fromAt: 2000, toAt: 3000, limit: 10 })).map((e) => e.id)).toEqual([
+      '0000000002000-b',
+    ]);
   });
 
   it('when the trail is read in pages, then each page starts after the last id of the one before and none is repeated or missed', async () => {
@@ -43,7 +49,14 @@ export function studioAuditCases(audit: () => AuditStore): void {
   });
 
   it('when an entry has no ip, target or details, then it reads back without them', async () => {
-    await audit().appendAudit({ id: '0000000001000-x', at: 1000, actor: { kind: 'system' }, action: 'setup_link_created' });
-    expect(await audit().readAudit({ limit: 1 })).toEqual([{ id: '0000000001000-x', at: 1000, actor: { kind: 'system' }, action: 'setup_link_created' }]);
+    await audit().appendAudit({
+      id: '0000000001000-x',
+      at: 1000,
+      actor: { kind: 'system' },
+      action: 'setup_link_created',
+    });
+    expect(await audit().readAudit({ limit: 1 })).toEqual([
+      { id: '0000000001000-x', at: 1000, actor: { kind: 'system' }, action: 'setup_link_created' },
+    ]);
   });
 }

@@ -5,7 +5,12 @@ import type { BotTestsRoom } from '../../ports/studio/bot-tests.ts';
 export function studioBotTestsCases(room: () => BotTestsRoom): void {
   it('when no test was saved yet, then there is none, and the first save is revision 1', async () => {
     expect(await room().read()).toBeNull();
-    expect(await room().write('[{"name":"a"}]', null, 'acc-1', 1_000)).toEqual({ body: '[{"name":"a"}]', revision: 1, updatedAt: 1_000, updatedBy: 'acc-1' });
+    expect(await room().write('[{"name":"a"}]', null, 'acc-1', 1_000)).toEqual({
+      body: '[{"name":"a"}]',
+      revision: 1,
+      updatedAt: 1_000,
+      updatedBy: 'acc-1',
+    });
     expect(await room().read()).toEqual({ body: '[{"name":"a"}]', revision: 1, updatedAt: 1_000, updatedBy: 'acc-1' });
   });
 
@@ -14,6 +19,11 @@ export function studioBotTestsCases(room: () => BotTestsRoom): void {
     expect(await room().write('[{"name":"first"}]', 1, 'acc-1', 2_000)).toMatchObject({ revision: 2 });
     expect(await room().write('[{"name":"second"}]', 1, 'acc-2', 3_000)).toBe('conflict');
     expect(await room().write('[{"name":"again"}]', null, 'acc-2', 3_000)).toBe('conflict');
-    expect(await room().read()).toEqual({ body: '[{"name":"first"}]', revision: 2, updatedAt: 2_000, updatedBy: 'acc-1' });
+    expect(await room().read()).toEqual({
+      body: '[{"name":"first"}]',
+      revision: 2,
+      updatedAt: 2_000,
+      updatedBy: 'acc-1',
+    });
   });
 }

@@ -5,7 +5,11 @@ import type { Store } from '../../ports/store.ts';
 const D = 20_000;
 const at = (day: number, minute = 0) => day * DAY_MS + minute * 60_000;
 
-function conversation(userId: string, startedAt: number, extra: Partial<ConversationSummary> = {}): ConversationSummary {
+function conversation(
+  userId: string,
+  startedAt: number,
+  extra: Partial<ConversationSummary> = {},
+): ConversationSummary {
   return {
     userId,
     startedAt,
@@ -57,7 +61,12 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       ],
       conversations: [],
     });
-    const all = await room().counters({ fromDay: D, toDay: D + 1 }, ['conversations', 'stepReached', 'stepStopped', 'unprocessed']);
+    const all = await room().counters({ fromDay: D, toDay: D + 1 }, [
+      'conversations',
+      'stepReached',
+      'stepStopped',
+      'unprocessed',
+    ]);
     expect(all.daily.get(D)?.get('conversations')).toBe(3);
     expect(all.daily.get(D + 1)?.get('conversations')).toBe(4);
     expect(all.daily.has(D + 5)).toBe(false);
@@ -74,11 +83,25 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       counts: [],
       conversations: [
         conversation('ann', at(D, 10)),
-        conversation('bob', at(D, 20), { channel: 'shop', text: 'I want a refund', steps: ['greeting/hello', 'refund/ask'], integrationError: true, userData: { email: 'bob@example.com' } }),
-        conversation('cid', at(D + 1, 5), { text: 'parcel late again', userData: { email: 'cid@example.com', age: 7 } }),
+        conversation('bob', at(D, 20), {
+          channel: 'shop',
+          text: 'I want a refund',
+          steps: ['greeting/hello', 'refund/ask'],
+          integrationError: true,
+          userData: { email: 'bob@example.com' },
+        }),
+        conversation('cid', at(D + 1, 5), {
+          text: 'parcel late again',
+          userData: { email: 'cid@example.com', age: 7 },
+        }),
       ],
     });
-    await room().record({ counts: [], conversations: [conversation('ann', at(D, 10), { lastAt: at(D, 40), text: 'Hello there, where is my Parcel? Still waiting' })] });
+    await room().record({
+      counts: [],
+      conversations: [
+        conversation('ann', at(D, 10), { lastAt: at(D, 40), text: 'Hello there, where is my Parcel? Still waiting' }),
+      ],
+    });
     const range = { fromMs: at(D - 1), toMs: at(D + 2) };
     const ids = async (query: Partial<Parameters<InsightsRoom['searchConversations']>[0]>) =>
       (await room().searchConversations({ ...range, limit: 10, ...query })).items.map((c) => c.userId);
@@ -103,7 +126,12 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     const seen: string[] = [];
     let before: { startedAt: number; userId: string } | undefined;
     for (let page = 0; page < 10; page++) {
-      const result = await room().searchConversations({ fromMs: at(D), toMs: at(D + 1), limit: 3, ...(before ? { before } : {}) });
+      const result = await room().searchConversations({
+        fromMs: at(D),
+        toMs: at(D + 1),
+        limit: 3,
+        ...(before ? { before } : {}),
+      });
       seen.push(...result.items.map((c) => c.userId));
       if (!result.next) break;
       before = result.next;
@@ -113,9 +141,16 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
 
   it('when a search reads its budget of conversations before it fills a page, then it says how many it read and how far back, and the next pages carry on to the match with nothing repeated', async () => {
     // One conversation a day over five days; only the oldest holds the words.
-    const days = [4, 3, 2, 1, 0].map((ago) => conversation(`b${ago}`, at(D - ago, 1), ago === 4 ? { text: 'I want a refund' } : { text: 'opening hours' }));
+    const days = [4, 3, 2, 1, 0].map((ago) =>
+      conversation(`b${ago}`, at(D - ago, 1), ago === 4 ? { text: 'I want a refund' } : { text: 'opening hours' }),
+    );
     await room().record({ counts: [], conversations: days });
-    const first = await subject().budgeted.searchConversations({ fromMs: at(D - 4), toMs: at(D + 1), limit: 10, text: 'refund' });
+    const first = await subject().budgeted.searchConversations({
+      fromMs: at(D - 4),
+      toMs: at(D + 1),
+      limit: 10,
+      text: 'refund',
+    });
     expect(first.items).toEqual([]);
     expect(first.searched).toBe(BUDGET);
     // Everything since the second newest day's conversation was read, nothing before that day.
@@ -124,7 +159,13 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     let before = first.next;
     const found: string[] = [];
     for (let page = 0; page < 5 && before; page++) {
-      const next = await subject().budgeted.searchConversations({ fromMs: at(D - 4), toMs: at(D + 1), limit: 10, text: 'refund', before });
+      const next = await subject().budgeted.searchConversations({
+        fromMs: at(D - 4),
+        toMs: at(D + 1),
+        limit: 10,
+        text: 'refund',
+        before,
+      });
       found.push(...next.items.map((c) => c.userId));
       before = next.next;
     }
@@ -136,19 +177,29 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
   });
 
   it('when a user is erased, then their conversations are gone from the search and from their list, and others stay', async () => {
-    await room().record({ counts: [], conversations: [conversation('ann', at(D, 1)), conversation('ann', at(D + 1, 1)), conversation('bob', at(D, 2))] });
+    await room().record({
+      counts: [],
+      conversations: [conversation('ann', at(D, 1)), conversation('ann', at(D + 1, 1)), conversation('bob', at(D, 2))],
+    });
     expect((await room().conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([at(D + 1, 1), at(D, 1)]);
     expect(await room().eraseUser('ann')).toBe(2);
     expect(await room().conversationsOf('ann', 10)).toEqual([]);
-    expect((await room().searchConversations({ fromMs: at(D), toMs: at(D + 2), limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
+    expect(
+      (await room().searchConversations({ fromMs: at(D), toMs: at(D + 2), limit: 10 })).items.map((c) => c.userId),
+    ).toEqual(['bob']);
   });
 
   it('when conversations had a turn since a time, then they are the open ones', async () => {
     await room().record({
       counts: [],
-      conversations: [conversation('ann', at(D, 0), { lastAt: at(D, 50), lastStep: 'menu/pick' }), conversation('bob', at(D, 0), { lastAt: at(D, 5) })],
+      conversations: [
+        conversation('ann', at(D, 0), { lastAt: at(D, 50), lastStep: 'menu/pick' }),
+        conversation('bob', at(D, 0), { lastAt: at(D, 5) }),
+      ],
     });
-    expect(await room().openConversations(at(D, 30), 100)).toEqual([{ startedAt: at(D, 0), lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' }]);
+    expect(await room().openConversations(at(D, 30), 100)).toEqual([
+      { startedAt: at(D, 0), lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' },
+    ]);
   });
 
   it('when retention purges, then older conversations and the texts of earlier days go, and the plain counts stay', async () => {
@@ -164,7 +215,9 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     });
     const purged = await room().purge(at(D + 2), { unprocessed: D + 2 });
     expect(purged.conversations).toBe(1);
-    expect((await room().searchConversations({ fromMs: at(D - 1), toMs: at(D + 5), limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
+    expect(
+      (await room().searchConversations({ fromMs: at(D - 1), toMs: at(D + 5), limit: 10 })).items.map((c) => c.userId),
+    ).toEqual(['bob']);
     const left = await room().counters({ fromDay: D, toDay: D + 5 }, ['conversations', 'unprocessed', 'faqMiss']);
     expect([...left.daily.keys()].sort()).toEqual([D, D + 3]);
     expect([...(left.totals.get('unprocessed')?.keys() ?? [])]).toEqual(['later words']);
@@ -175,8 +228,16 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
   it("when one user's log rows are asked for, then only theirs of the kinds asked come, oldest first, within the range", async () => {
     const store = subject().store;
     await store.ensureUser({ userId: 'ann', channelId: 'webchat', now: 1 });
-    await store.appendLog('integrationLog', { userId: 'ann', timestamp: 2000, data: { url: 'https://api.example/b', responseStatus: 500 } });
-    await store.appendLog('integrationLog', { userId: 'ann', timestamp: 1000, data: { url: 'https://api.example/a', responseStatus: 200 } });
+    await store.appendLog('integrationLog', {
+      userId: 'ann',
+      timestamp: 2000,
+      data: { url: 'https://api.example/b', responseStatus: 500 },
+    });
+    await store.appendLog('integrationLog', {
+      userId: 'ann',
+      timestamp: 1000,
+      data: { url: 'https://api.example/a', responseStatus: 200 },
+    });
     await store.appendLog('integrationLog', { userId: 'bob', timestamp: 1500, data: { url: 'https://api.example/x' } });
     await store.appendLog('nlpLog', { userId: 'ann', timestamp: 1200, data: { query: 'hi' } });
     const rows = await room().userLogs('ann', ['integrationLog'], 0, 5000, 10);

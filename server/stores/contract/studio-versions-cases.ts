@@ -28,14 +28,32 @@ export function studioVersionsCases(room: () => VersionsRoom): void {
   });
 
   it('when versions are saved each on the head, then they are numbered in order, each names its parent, and the list pages newest first', async () => {
-    const first = await room().createVersion(version('{"a":1}', { source: 'file', author: { kind: 'file', name: 'bot.json' } }), null);
+    const first = await room().createVersion(
+      version('{"a":1}', { source: 'file', author: { kind: 'file', name: 'bot.json' } }),
+      null,
+    );
     expect(first).toEqual({
       status: 'created',
-      version: { id: 'v1', number: 1, parentId: null, author: { kind: 'file', name: 'bot.json' }, createdAt: 1000, message: 'a change', hash: 'hash-of-7-{"a":1}', source: 'file' },
+      version: {
+        id: 'v1',
+        number: 1,
+        parentId: null,
+        author: { kind: 'file', name: 'bot.json' },
+        createdAt: 1000,
+        message: 'a change',
+        hash: 'hash-of-7-{"a":1}',
+        source: 'file',
+      },
     });
-    const second = await room().createVersion(version('{"a":2}', { author: bob, createdAt: 2000, message: 'second' }), 'v1');
+    const second = await room().createVersion(
+      version('{"a":2}', { author: bob, createdAt: 2000, message: 'second' }),
+      'v1',
+    );
     const third = await room().createVersion(version('{"a":3}', { source: 'push', createdAt: 3000 }), 'v2');
-    expect(second).toMatchObject({ status: 'created', version: { id: 'v2', parentId: 'v1', author: bob, message: 'second' } });
+    expect(second).toMatchObject({
+      status: 'created',
+      version: { id: 'v2', parentId: 'v1', author: bob, message: 'second' },
+    });
     expect(third).toMatchObject({ status: 'created', version: { id: 'v3', parentId: 'v2', source: 'push' } });
     expect((await room().head())?.id).toBe('v3');
     expect((await room().listVersions(10)).map((v) => v.id)).toEqual(['v3', 'v2', 'v1']);
@@ -64,27 +82,38 @@ export function studioVersionsCases(room: () => VersionsRoom): void {
     await room().createVersion(version('{"a":2}', { author: bob }), 'v1');
     const stale = await room().createVersion(version('{"mine":true}'), 'v1');
     expect(stale).toMatchObject({ status: 'conflict', head: { id: 'v2', author: bob } });
-    expect(await room().createVersion(version('{"first":true}'), null)).toMatchObject({ status: 'conflict', head: { id: 'v2' } });
+    expect(await room().createVersion(version('{"first":true}'), null)).toMatchObject({
+      status: 'conflict',
+      head: { id: 'v2' },
+    });
     expect((await room().listVersions(10)).map((v) => v.id)).toEqual(['v2', 'v1']);
     // Without a base (an import, the file) it goes on whatever is the head.
-    expect(await room().createVersion(version('{"a":3}', { source: 'push' }), 'any')).toMatchObject({ status: 'created', version: { id: 'v3', parentId: 'v2' } });
+    expect(await room().createVersion(version('{"a":3}', { source: 'push' }), 'any')).toMatchObject({
+      status: 'created',
+      version: { id: 'v3', parentId: 'v2' },
+    });
   });
 
   it('when eight editors save on the same head at once, then exactly one version is created and the seven others get the conflict naming it', async () => {
     await room().createVersion(version('{"base":true}'), null);
     const outcomes = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => room().createVersion(version(`{"editor":${i}}`, { author: { kind: 'account', accountId: `e${i}` } }), 'v1')),
+      Array.from({ length: 8 }, (_, i) =>
+        room().createVersion(version(`{"editor":${i}}`, { author: { kind: 'account', accountId: `e${i}` } }), 'v1'),
+      ),
     );
     const created = outcomes.filter((o) => o.status === 'created');
     expect(created).toHaveLength(1);
     const winner = created[0]!.status === 'created' ? created[0]!.version : undefined;
-    for (const outcome of outcomes.filter((o) => o.status === 'conflict')) expect(outcome).toMatchObject({ head: { id: 'v2', author: winner!.author } });
+    for (const outcome of outcomes.filter((o) => o.status === 'conflict'))
+      expect(outcome).toMatchObject({ head: { id: 'v2', author: winner!.author } });
     expect((await room().listVersions(10)).map((v) => v.id)).toEqual(['v2', 'v1']);
     expect((await room().getVersion('v2'))?.definitionText).toBe(`{"editor":${winner!.author.accountId!.slice(1)}}`);
   });
 
   it('when imports arrive at once without a base, then every one is kept, each on the one before', async () => {
-    const outcomes = await Promise.all(Array.from({ length: 5 }, (_, i) => room().createVersion(version(`{"import":${i}}`, { source: 'push' }), 'any')));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => room().createVersion(version(`{"import":${i}}`, { source: 'push' }), 'any')),
+    );
     expect(outcomes.every((o) => o.status === 'created')).toBe(true);
     const list = await room().listVersions(10);
     expect(list.map((v) => v.id)).toEqual(['v5', 'v4', 'v3', 'v2', 'v1']);
@@ -96,12 +125,43 @@ export function studioVersionsCases(room: () => VersionsRoom): void {
   it('when versions are published, then the latest publication is the published one and the history keeps each with its moves, newest first', async () => {
     await room().createVersion(version('{"a":1}'), null);
     await room().createVersion(version('{"a":2}'), 'v1');
-    const first = await room().publish({ versionId: 'v1', previousId: null, at: 10, by: { kind: 'file', name: 'bot.json' }, kind: 'file', moves: [] });
-    expect(first).toEqual({ seq: 1, versionId: 'v1', previousId: null, at: 10, by: { kind: 'file', name: 'bot.json' }, kind: 'file', moves: [] });
+    const first = await room().publish({
+      versionId: 'v1',
+      previousId: null,
+      at: 10,
+      by: { kind: 'file', name: 'bot.json' },
+      kind: 'file',
+      moves: [],
+    });
+    expect(first).toEqual({
+      seq: 1,
+      versionId: 'v1',
+      previousId: null,
+      at: 10,
+      by: { kind: 'file', name: 'bot.json' },
+      kind: 'file',
+      moves: [],
+    });
     const moves = [{ from: { dialogId: 'order', stepId: 'ask' }, to: { dialogId: 'order', stepId: 'question' } }];
-    await room().publish({ versionId: 'v2', previousId: 'v1', at: 20, by: ada, kind: 'publish', moves, message: 'renamed ask' });
+    await room().publish({
+      versionId: 'v2',
+      previousId: 'v1',
+      at: 20,
+      by: ada,
+      kind: 'publish',
+      moves,
+      message: 'renamed ask',
+    });
     await room().publish({ versionId: 'v1', previousId: 'v2', at: 30, by: bob, kind: 'rollback', moves: [] });
-    expect(await room().published()).toEqual({ seq: 3, versionId: 'v1', previousId: 'v2', at: 30, by: bob, kind: 'rollback', moves: [] });
+    expect(await room().published()).toEqual({
+      seq: 3,
+      versionId: 'v1',
+      previousId: 'v2',
+      at: 30,
+      by: bob,
+      kind: 'rollback',
+      moves: [],
+    });
     const history = await room().publications(10);
     expect(history.map((p) => [p.seq, p.versionId, p.kind])).toEqual([
       [3, 'v1', 'rollback'],
@@ -114,7 +174,11 @@ export function studioVersionsCases(room: () => VersionsRoom): void {
 
   it('when several publish at once, then every publication is recorded once and one of them is the published version', async () => {
     for (let i = 1; i <= 4; i++) await room().createVersion(version(`{"n":${i}}`), 'any');
-    await Promise.all([1, 2, 3, 4].map((n) => room().publish({ versionId: `v${n}`, previousId: null, at: n, by: ada, kind: 'publish', moves: [] })));
+    await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        room().publish({ versionId: `v${n}`, previousId: null, at: n, by: ada, kind: 'publish', moves: [] }),
+      ),
+    );
     const history = await room().publications(10);
     expect(history.map((p) => p.seq)).toEqual([4, 3, 2, 1]);
     expect(new Set(history.map((p) => p.versionId))).toEqual(new Set(['v1', 'v2', 'v3', 'v4']));
@@ -122,28 +186,61 @@ export function studioVersionsCases(room: () => VersionsRoom): void {
   });
 
   it('when an account autosaves its draft, then each write names the revision it read and the revision counts up', async () => {
-    const saved = await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"draft":1}', updatedAt: 5 }, null);
-    expect(saved).toEqual({ status: 'saved', draft: { accountId: 'a1', baseVersionId: null, definitionText: '{"draft":1}', revision: 1, updatedAt: 5 } });
-    expect(await room().writeDraft('a1', { baseVersionId: 'v1', definitionText: '{"draft":2}', updatedAt: 6 }, 1)).toMatchObject({ status: 'saved', draft: { revision: 2, baseVersionId: 'v1' } });
-    expect(await room().readDraft('a1')).toEqual({ accountId: 'a1', baseVersionId: 'v1', definitionText: '{"draft":2}', revision: 2, updatedAt: 6 });
+    const saved = await room().writeDraft(
+      'a1',
+      { baseVersionId: null, definitionText: '{"draft":1}', updatedAt: 5 },
+      null,
+    );
+    expect(saved).toEqual({
+      status: 'saved',
+      draft: { accountId: 'a1', baseVersionId: null, definitionText: '{"draft":1}', revision: 1, updatedAt: 5 },
+    });
+    expect(
+      await room().writeDraft('a1', { baseVersionId: 'v1', definitionText: '{"draft":2}', updatedAt: 6 }, 1),
+    ).toMatchObject({ status: 'saved', draft: { revision: 2, baseVersionId: 'v1' } });
+    expect(await room().readDraft('a1')).toEqual({
+      accountId: 'a1',
+      baseVersionId: 'v1',
+      definitionText: '{"draft":2}',
+      revision: 2,
+      updatedAt: 6,
+    });
     // Each account has its own.
     expect(await room().readDraft('b2')).toBeNull();
-    expect(await room().writeDraft('b2', { baseVersionId: null, definitionText: '{"bob":1}', updatedAt: 7 }, null)).toMatchObject({ status: 'saved', draft: { revision: 1 } });
+    expect(
+      await room().writeDraft('b2', { baseVersionId: null, definitionText: '{"bob":1}', updatedAt: 7 }, null),
+    ).toMatchObject({ status: 'saved', draft: { revision: 1 } });
     expect((await room().readDraft('a1'))?.definitionText).toBe('{"draft":2}');
   });
 
   it('when a draft write names a revision that is no longer current (another tab), then nothing is written and the stored draft is returned', async () => {
     await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"tab":"one"}', updatedAt: 5 }, null);
     await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"tab":"two"}', updatedAt: 6 }, 1);
-    const stale = await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"tab":"stale"}', updatedAt: 7 }, 1);
-    expect(stale).toEqual({ status: 'conflict', draft: { accountId: 'a1', baseVersionId: null, definitionText: '{"tab":"two"}', revision: 2, updatedAt: 6 } });
-    expect(await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"tab":"new"}', updatedAt: 7 }, null)).toMatchObject({ status: 'conflict' });
-    expect(await room().writeDraft('nobody', { baseVersionId: null, definitionText: '{}', updatedAt: 7 }, 3)).toEqual({ status: 'conflict', draft: null });
+    const stale = await room().writeDraft(
+      'a1',
+      { baseVersionId: null, definitionText: '{"tab":"stale"}', updatedAt: 7 },
+      1,
+    );
+    expect(stale).toEqual({
+      status: 'conflict',
+      draft: { accountId: 'a1', baseVersionId: null, definitionText: '{"tab":"two"}', revision: 2, updatedAt: 6 },
+    });
+    expect(
+      await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"tab":"new"}', updatedAt: 7 }, null),
+    ).toMatchObject({ status: 'conflict' });
+    expect(await room().writeDraft('nobody', { baseVersionId: null, definitionText: '{}', updatedAt: 7 }, 3)).toEqual({
+      status: 'conflict',
+      draft: null,
+    });
   });
 
   it('when two tabs autosave on the same revision at once, then exactly one write is kept', async () => {
     await room().writeDraft('a1', { baseVersionId: null, definitionText: '{"tab":0}', updatedAt: 5 }, null);
-    const outcomes = await Promise.all([1, 2, 3, 4].map((tab) => room().writeDraft('a1', { baseVersionId: null, definitionText: `{"tab":${tab}}`, updatedAt: 6 }, 1)));
+    const outcomes = await Promise.all(
+      [1, 2, 3, 4].map((tab) =>
+        room().writeDraft('a1', { baseVersionId: null, definitionText: `{"tab":${tab}}`, updatedAt: 6 }, 1),
+      ),
+    );
     expect(outcomes.filter((o) => o.status === 'saved')).toHaveLength(1);
     const stored = await room().readDraft('a1');
     expect(stored?.revision).toBe(2);

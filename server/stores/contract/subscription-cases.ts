@@ -10,7 +10,13 @@ const event = (id: string, extra: Partial<NewBotEvent> = {}): NewBotEvent => ({
   data: { dialogId: 'main', 'odd.key': { $x: 1 } },
   ...extra,
 });
-const subscription = (id: string, kinds: EventKind[] = ['dialog.started']) => ({ id, targetUrl: `https://hooks.example.com/${id}`, kinds, secret: `secret-${id}`, createdAt: 500 });
+const subscription = (id: string, kinds: EventKind[] = ['dialog.started']) => ({
+  id,
+  targetUrl: `https://hooks.example.com/${id}`,
+  kinds,
+  secret: `secret-${id}`,
+  createdAt: 500,
+});
 
 export function subscriptionCases(subscriptions: () => SubscriptionStore): void {
   it('when a subscription is created, then it is active, listed, and its cursor is the end of the log', async () => {
@@ -46,7 +52,12 @@ export function subscriptionCases(subscriptions: () => SubscriptionStore): void 
 
   it('when events are appended, then they get increasing seqs in order, data back as given, and an id already recorded is skipped', async () => {
     expect(await subscriptions().lastEventSeq()).toBe(0);
-    expect(await subscriptions().appendEvents([event('a'), event('b', { kind: 'user.erased', userId: 'u-2', channelId: 'rest', at: 2000, data: {} })])).toBe(2);
+    expect(
+      await subscriptions().appendEvents([
+        event('a'),
+        event('b', { kind: 'user.erased', userId: 'u-2', channelId: 'rest', at: 2000, data: {} }),
+      ]),
+    ).toBe(2);
     expect(await subscriptions().appendEvents([event('b'), event('c'), event('c')])).toBe(1);
     const all = await subscriptions().readEvents({ afterSeq: 0, limit: 10 });
     expect(all).toStrictEqual([
@@ -65,8 +76,14 @@ export function subscriptionCases(subscriptions: () => SubscriptionStore): void 
       event('4', { kind: 'user.erased' }),
       event('5'),
     ]);
-    expect((await subscriptions().readEvents({ afterSeq: 1, kinds: ['dialog.started'], limit: 10 })).map((e) => e.id)).toEqual(['3', '5']);
-    expect((await subscriptions().readEvents({ afterSeq: 0, kinds: ['dialog.started', 'user.erased'], limit: 3 })).map((e) => e.id)).toEqual(['1', '3', '4']);
+    expect(
+      (await subscriptions().readEvents({ afterSeq: 1, kinds: ['dialog.started'], limit: 10 })).map((e) => e.id),
+    ).toEqual(['3', '5']);
+    expect(
+      (await subscriptions().readEvents({ afterSeq: 0, kinds: ['dialog.started', 'user.erased'], limit: 3 })).map(
+        (e) => e.id,
+      ),
+    ).toEqual(['1', '3', '4']);
     expect(await subscriptions().readEvents({ afterSeq: 0, kinds: [], limit: 3 })).toEqual([]);
     expect(await subscriptions().countEvents({ afterSeq: 1, kinds: ['dialog.started'] })).toBe(2);
     expect(await subscriptions().countEvents({ afterSeq: 0 })).toBe(5);
@@ -104,18 +121,39 @@ export function subscriptionCases(subscriptions: () => SubscriptionStore): void 
 
   it('when a subscription is updated with the cursor it expects, then the patch applies; with a stale cursor or once gone, nothing changes', async () => {
     await subscriptions().createSubscription(subscription('s1'));
-    const moved = await subscriptions().updateSubscription('s1', { cursor: 4, lastDeliveredAt: 900, failures: 0, lastError: null }, 0);
+    const moved = await subscriptions().updateSubscription(
+      's1',
+      { cursor: 4, lastDeliveredAt: 900, failures: 0, lastError: null },
+      0,
+    );
     expect(moved).toMatchObject({ cursor: 4, lastDeliveredAt: 900 });
     expect(await subscriptions().updateSubscription('s1', { cursor: 9 }, 0)).toBeNull();
-    const paused = await subscriptions().updateSubscription('s1', { status: 'paused', pausedAt: 950, failures: 20, lastError: 'HTTP 503', lastAttemptAt: 950 });
-    expect(paused).toMatchObject({ status: 'paused', pausedAt: 950, failures: 20, lastError: 'HTTP 503', cursor: 4, secret: 'secret-s1' });
+    const paused = await subscriptions().updateSubscription('s1', {
+      status: 'paused',
+      pausedAt: 950,
+      failures: 20,
+      lastError: 'HTTP 503',
+      lastAttemptAt: 950,
+    });
+    expect(paused).toMatchObject({
+      status: 'paused',
+      pausedAt: 950,
+      failures: 20,
+      lastError: 'HTTP 503',
+      cursor: 4,
+      secret: 'secret-s1',
+    });
     expect(await subscriptions().getSubscription('s1')).toStrictEqual(paused);
     await subscriptions().deleteSubscription('s1');
     expect(await subscriptions().updateSubscription('s1', { status: 'active' })).toBeNull();
   });
 
   it('when events are erased or purged, then only those go, and their seqs are never handed out again', async () => {
-    await subscriptions().appendEvents([event('old', { at: 100 }), event('mid', { at: 200, userId: 'u-2' }), event('new', { at: 300, userId: 'u-2' })]);
+    await subscriptions().appendEvents([
+      event('old', { at: 100 }),
+      event('mid', { at: 200, userId: 'u-2' }),
+      event('new', { at: 300, userId: 'u-2' }),
+    ]);
     expect(await subscriptions().firstEventSeqAt(150)).toBe(2);
     expect(await subscriptions().firstEventSeqAt(301)).toBeNull();
     expect(await subscriptions().eraseUserEvents('u-2')).toBe(2);
@@ -123,7 +161,9 @@ export function subscriptionCases(subscriptions: () => SubscriptionStore): void 
     expect(await subscriptions().purgeEventsBefore(150)).toBe(1);
     expect(await subscriptions().readEvents({ afterSeq: 0, limit: 10 })).toEqual([]);
     await subscriptions().appendEvents([event('later', { at: 400 })]);
-    expect((await subscriptions().readEvents({ afterSeq: 0, limit: 10 })).map((e) => [e.id, e.seq])).toEqual([['later', 4]]);
+    expect((await subscriptions().readEvents({ afterSeq: 0, limit: 10 })).map((e) => [e.id, e.seq])).toEqual([
+      ['later', 4],
+    ]);
     const created = await subscriptions().createSubscription(subscription('s2'));
     expect(created.cursor).toBe(4);
   });

@@ -20,14 +20,37 @@ export function transcriptCases(store: () => Store): void {
     await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
     const first = await store().appendTranscript('u1', [user('m1', 'hi', 10), bot('hello', 11)]);
     expect(first).toStrictEqual([
-      { userId: 'u1', seq: 1, from: 'user', clientId: 'm1', at: 10, message: { type: 'text', text: 'hi' }, duplicate: false },
-      { userId: 'u1', seq: 2, from: 'bot', clientId: null, at: 11, message: { type: 'text', text: 'hello' }, duplicate: false },
+      {
+        userId: 'u1',
+        seq: 1,
+        from: 'user',
+        clientId: 'm1',
+        at: 10,
+        message: { type: 'text', text: 'hi' },
+        duplicate: false,
+      },
+      {
+        userId: 'u1',
+        seq: 2,
+        from: 'bot',
+        clientId: null,
+        at: 11,
+        message: { type: 'text', text: 'hello' },
+        duplicate: false,
+      },
     ]);
     await store().appendTranscript('u1', [bot('a'), bot('b'), bot('c')]);
     expect(await store().appendTranscript('u1', [])).toStrictEqual([]);
     const entries = await store().readTranscript('u1', 0, 100);
     expect(entries.map((e) => e.seq)).toStrictEqual([1, 2, 3, 4, 5]);
-    expect(entries[0]).toStrictEqual({ userId: 'u1', seq: 1, from: 'user', clientId: 'm1', at: 10, message: { type: 'text', text: 'hi' } });
+    expect(entries[0]).toStrictEqual({
+      userId: 'u1',
+      seq: 1,
+      from: 'user',
+      clientId: 'm1',
+      at: 10,
+      message: { type: 'text', text: 'hi' },
+    });
     expect(entries.slice(2).map((e) => e.message.text)).toStrictEqual(['a', 'b', 'c']);
     expect((await store().getUser('u1'))?.lastSeq).toBe(5);
   });
@@ -57,18 +80,26 @@ export function transcriptCases(store: () => Store): void {
   it('when reading after a seq with a limit, then only that page of this user comes', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
     await store().ensureUser({ userId: 'u2', channelId: 'c', now: 0 });
-    await store().appendTranscript('u1', range(6).map((n) => bot(`one-${n}`)));
+    await store().appendTranscript(
+      'u1',
+      range(6).map((n) => bot(`one-${n}`)),
+    );
     await store().appendTranscript('u2', [bot('two-1')]);
     expect((await store().readTranscript('u1', 2, 3)).map((e) => e.seq)).toStrictEqual([3, 4, 5]);
     expect((await store().readTranscript('u1', 5, 3)).map((e) => e.seq)).toStrictEqual([6]);
     expect(await store().readTranscript('u1', 6, 3)).toStrictEqual([]);
-    expect((await store().readTranscript('u2', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([[1, 'two-1']]);
+    expect((await store().readTranscript('u2', 0, 10)).map((e) => [e.seq, e.message.text])).toStrictEqual([
+      [1, 'two-1'],
+    ]);
     expect(await store().readTranscript('nobody', 0, 10)).toStrictEqual([]);
   });
 
   it('when a returning user is read with what they missed, then it is the user getUser gives and the entries readTranscript gives; an unknown one is null with none', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', now: 0 });
-    await store().appendTranscript('u1', range(4).map((n) => bot(`one-${n}`)));
+    await store().appendTranscript(
+      'u1',
+      range(4).map((n) => bot(`one-${n}`)),
+    );
     const returning = await store().readReturning('u1', 1, 2);
     expect(returning.user).toStrictEqual(await store().getUser('u1'));
     expect(returning.missed).toStrictEqual(await store().readTranscript('u1', 1, 2));
@@ -81,8 +112,24 @@ export function transcriptCases(store: () => Store): void {
     await store().appendTranscript('u1', [user('m1', 'original', 10), bot('reply')]);
     const again = await store().appendTranscript('u1', [user('m1', 'resent', 20), user('m2', 'next', 21)]);
     expect(again).toStrictEqual([
-      { userId: 'u1', seq: 1, from: 'user', clientId: 'm1', at: 10, message: { type: 'text', text: 'original' }, duplicate: true },
-      { userId: 'u1', seq: 3, from: 'user', clientId: 'm2', at: 21, message: { type: 'text', text: 'next' }, duplicate: false },
+      {
+        userId: 'u1',
+        seq: 1,
+        from: 'user',
+        clientId: 'm1',
+        at: 10,
+        message: { type: 'text', text: 'original' },
+        duplicate: true,
+      },
+      {
+        userId: 'u1',
+        seq: 3,
+        from: 'user',
+        clientId: 'm2',
+        at: 21,
+        message: { type: 'text', text: 'next' },
+        duplicate: false,
+      },
     ]);
     expect(await seqsOf(store(), 'u1')).toStrictEqual([1, 2, 3]);
     expect((await store().getUser('u1'))?.lastSeq).toBe(3);

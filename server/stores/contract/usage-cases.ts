@@ -22,7 +22,7 @@ export function usageCases(usage: () => UsageCounters): void {
     expect(await usage().readUsage(key('u-2', '2026-06-01'))).toBe(40);
   });
 
-  it('when a user is erased, then their counters go and nobody else\'s', async () => {
+  it("when a user is erased, then their counters go and nobody else's", async () => {
     await usage().addUsage(key('gone'), 5);
     await usage().addUsage(key('gone', '2026-06-01', 'other:calls'), 5);
     await usage().addUsage(key('kept'), 5);

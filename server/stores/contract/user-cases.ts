@@ -37,7 +37,13 @@ export function userCases(store: () => Store): void {
   it('when ensureUser is called for an existing user, then the stored user is returned unchanged', async () => {
     const first = await store().ensureUser({ userId: 'u1', channelId: 'a', userData: { x: 1 }, now: 1000 });
     const updated = await store().updateUser('u1', first.version, { lastMessageAt: 1500 }, 1500);
-    const again = await store().ensureUser({ userId: 'u1', channelId: 'b', userData: { x: 2 }, variables: { y: 1 }, now: 2000 });
+    const again = await store().ensureUser({
+      userId: 'u1',
+      channelId: 'b',
+      userData: { x: 2 },
+      variables: { y: 1 },
+      now: 2000,
+    });
     expect(again).toStrictEqual(updated);
     expect(await store().getUser('u1')).toStrictEqual(updated);
   });
@@ -47,11 +53,22 @@ export function userCases(store: () => Store): void {
   });
 
   it('when updateUser has the current version, then it replaces only the given fields and bumps version and updatedAt', async () => {
-    const user = await store().ensureUser({ userId: 'u1', channelId: 'c', userData: { a: 1 }, variables: { v: 1 }, now: 1000 });
+    const user = await store().ensureUser({
+      userId: 'u1',
+      channelId: 'c',
+      userData: { a: 1 },
+      variables: { v: 1 },
+      now: 1000,
+    });
     const position = { dialogId: 'd', stepId: 's', awaiting: true, retries: 2 };
     const after = await store().updateUser('u1', user.version, { position, variables: { v: 2 } }, 2000);
     expect(after).toStrictEqual({ ...user, position, variables: { v: 2 }, updatedAt: 2000, version: user.version + 1 });
-    const cleared = await store().updateUser('u1', user.version + 1, { position: null, lastMessageAt: 3000, userData: {} }, 3000);
+    const cleared = await store().updateUser(
+      'u1',
+      user.version + 1,
+      { position: null, lastMessageAt: 3000, userData: {} },
+      3000,
+    );
     expect(cleared).toStrictEqual({
       ...user,
       position: null,

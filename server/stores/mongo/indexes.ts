@@ -69,7 +69,10 @@ export async function ensureIndexes(db: Db): Promise<void> {
  * Creates the missing ones of `indexes` (by collection). Rooms with ports of their own (the
  * studio's versions, accounts, …) call it for their collections when their adapter opens.
  */
-export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>>): Promise<void> {
+export async function ensureCollectionIndexes(
+  db: Db,
+  indexes: Readonly<Record<string, readonly IndexDescription[]>>,
+): Promise<void> {
   const present = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   // The collections side by side: a restart waits for these before it listens, one round trip each
   // when they run in turn; each collection's own steps stay in order.
@@ -80,7 +83,8 @@ export async function ensureCollectionIndexes(db: Db, indexes: Readonly<Record<s
         : new Set<string>();
       const missing = wanted.filter((index) => !existing.has(String(index.name)));
       if (missing.length > 0) await db.collection(collection).createIndexes([...missing]);
-      for (const name of RETIRED[collection] ?? []) if (existing.has(name)) await db.collection(collection).dropIndex(name);
+      for (const name of RETIRED[collection] ?? [])
+        if (existing.has(name)) await db.collection(collection).dropIndex(name);
     }),
   );
 }

@@ -22,7 +22,13 @@ export async function mongoChannelInbox(db: Db): Promise<ChannelInbox> {
     async accept(event) {
       const _id = JSON.stringify([event.channel, event.eventId]);
       try {
-        await events.insertOne({ _id, channel: event.channel, eventId: event.eventId, jobId: event.jobId, receivedAt: event.receivedAt });
+        await events.insertOne({
+          _id,
+          channel: event.channel,
+          eventId: event.eventId,
+          jobId: event.jobId,
+          receivedAt: event.receivedAt,
+        });
         return { fresh: true, jobId: event.jobId, receivedAt: event.receivedAt };
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;

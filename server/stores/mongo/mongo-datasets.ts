@@ -68,8 +68,16 @@ export function mongoDatasets(db: Db, locks: KeyLocks): DatasetOps {
     replaceDataset: (name, list, now) =>
       locks.withLock(lockKey(name), async () => {
         const generation = (await currentGeneration(name)) + 1;
-        if (list.length > 0) await rows.insertMany(list.map((row) => toDoc(name, generation, row)), { ordered: false });
-        await datasets.replaceOne({ _id: name }, { generation, rowCount: list.length, updatedAt: now }, { upsert: true });
+        if (list.length > 0)
+          await rows.insertMany(
+            list.map((row) => toDoc(name, generation, row)),
+            { ordered: false },
+          );
+        await datasets.replaceOne(
+          { _id: name },
+          { generation, rowCount: list.length, updatedAt: now },
+          { upsert: true },
+        );
         await rows.deleteMany({ dataset: name, generation: { $lt: generation } });
       }),
 
@@ -94,7 +102,8 @@ export function mongoDatasets(db: Db, locks: KeyLocks): DatasetOps {
         const meta = await datasets.findOne({ _id: name });
         // Deleting from a dataset that was never written leaves it absent.
         if (meta === null) return;
-        if (ids.length > 0) await rows.deleteMany({ dataset: name, generation: meta.generation, id: { $in: [...ids] } });
+        if (ids.length > 0)
+          await rows.deleteMany({ dataset: name, generation: meta.generation, id: { $in: [...ids] } });
         await saveInfo(name, meta.generation, now);
       }),
 
@@ -105,9 +114,13 @@ export function mongoDatasets(db: Db, locks: KeyLocks): DatasetOps {
         const docs = await rows.find({ dataset: name, generation: before.generation }).sort({ id: 1 }).toArray();
         const after = await datasets.findOne({ _id: name });
         if (after?.generation !== before.generation) continue;
-        return docs.map(
-          (doc): DatasetRow => ({ id: doc.id, tags: doc.tags, lat: doc.lat, lon: doc.lon, data: fromJson(doc.data) }),
-        );
+        return docs.map((doc): DatasetRow => ({
+          id: doc.id,
+          tags: doc.tags,
+          lat: doc.lat,
+          lon: doc.lon,
+          data: fromJson(doc.data),
+        }));
       }
       throw new Error(`dataset ${name} kept being replaced while it was read`);
     },

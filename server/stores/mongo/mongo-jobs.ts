@@ -38,7 +38,10 @@ function toJob(doc: JobDoc): Job {
 /** Rounds of find-then-claim when other workers keep winning the candidates. */
 const CLAIM_ROUNDS = 5;
 
-type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'>;
+type JobOps = Pick<
+  Store,
+  'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'
+>;
 
 /** Due jobs: pending ones whose time has come, and running ones whose lease ran out. */
 function dueFilter(request: ClaimRequest): Filter<JobDoc> {
@@ -116,15 +119,27 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
       // One conditional write: under the lock no one else changes the job in between, on FerretDB too.
       const claimed = await jobs.findOneAndUpdate(
         { _id: id, ...dueFilter(request) },
-        { $set: { status: 'running', leaseOwner: request.workerId, leaseUntil: request.now + request.leaseMs }, $inc: { attempts: 1 } },
+        {
+          $set: { status: 'running', leaseOwner: request.workerId, leaseUntil: request.now + request.leaseMs },
+          $inc: { attempts: 1 },
+        },
         { returnDocument: 'after' },
       );
       return claimed === null ? null : toJob(claimed);
     });
 
   /** Applies `set` to the job when it matches `filter`, in one write under the job's lock; true when applied. */
-  const update = (id: string, filter: Filter<JobDoc>, set: Partial<JobDoc>, inc?: Partial<Record<'attempts', number>>) =>
-    locks.withLock(lockKey(id), async () => (await jobs.updateOne({ _id: id, ...filter }, { $set: set, ...(inc ? { $inc: inc } : {}) })).matchedCount === 1);
+  const update = (
+    id: string,
+    filter: Filter<JobDoc>,
+    set: Partial<JobDoc>,
+    inc?: Partial<Record<'attempts', number>>,
+  ) =>
+    locks.withLock(
+      lockKey(id),
+      async () =>
+        (await jobs.updateOne({ _id: id, ...filter }, { $set: set, ...(inc ? { $inc: inc } : {}) })).matchedCount === 1,
+    );
 
   return {
     scheduleJob: (job) => locks.withLock(lockKey(job.id), () => writeJob(jobs, newJobDoc(job))),
@@ -167,9 +182,16 @@ export function mongoJobs(db: Db, locks: KeyLocks): JobOps {
     },
 
     // The claim counted an attempt; a job that only waited gives it back.
-    deferJob: (id, workerId, runAt) => update(id, { status: 'running', leaseOwner: workerId }, { status: 'pending', runAt, ...released }, { attempts: -1 }),
+    deferJob: (id, workerId, runAt) =>
+      update(
+        id,
+        { status: 'running', leaseOwner: workerId },
+        { status: 'pending', runAt, ...released },
+        { attempts: -1 },
+      ),
 
-    completeJob: (id, workerId) => update(id, { status: 'running', leaseOwner: workerId }, { status: 'done', ...released }),
+    completeJob: (id, workerId) =>
+      update(id, { status: 'running', leaseOwner: workerId }, { status: 'done', ...released }),
 
     failJob: (id, workerId, error, retryAt) =>
       settle(id, (doc) => {

@@ -60,7 +60,10 @@ export function mongoLogs(db: Db): LogOps {
             after === null
               ? range
               : {
-                  $and: [range, { $or: [{ timestamp: { $gt: after.t } }, { timestamp: after.t, _id: { $gt: after.o } }] }],
+                  $and: [
+                    range,
+                    { $or: [{ timestamp: { $gt: after.t } }, { timestamp: after.t, _id: { $gt: after.o } }] },
+                  ],
                 };
           const docs = await logs.find(filter).sort({ timestamp: 1, _id: 1 }).limit(batchSize).toArray();
           const last = docs.at(-1);

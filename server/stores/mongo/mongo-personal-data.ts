@@ -1,5 +1,11 @@
 import { type Db, type Filter, type ObjectId } from 'mongodb';
-import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
+import {
+  emptyLogCounts,
+  jobPayloadUser,
+  type KnownUserRow,
+  type PersonalDataStore,
+  type TranscriptExportRow,
+} from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
 import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
 import { rangeRead } from '../range-read.ts';
@@ -18,7 +24,12 @@ interface JobRef {
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A time range and a resume point over (time field, ObjectId order field). */
-function rangeFilter<T>(field: string, order: string, query: RangeQuery, after: { t: number; o: ObjectId } | null): Filter<T> {
+function rangeFilter<T>(
+  field: string,
+  order: string,
+  query: RangeQuery,
+  after: { t: number; o: ObjectId } | null,
+): Filter<T> {
   const range: Record<string, unknown> = {};
   if (query.fromMs !== undefined || query.toMs !== undefined) {
     range[field] = {
@@ -27,7 +38,9 @@ function rangeFilter<T>(field: string, order: string, query: RangeQuery, after: 
     };
   }
   if (after === null) return range as Filter<T>;
-  return { $and: [range, { $or: [{ [field]: { $gt: after.t } }, { [field]: after.t, [order]: { $gt: after.o } }] }] } as Filter<T>;
+  return {
+    $and: [range, { $or: [{ [field]: { $gt: after.t } }, { [field]: after.t, [order]: { $gt: after.o } }] }],
+  } as Filter<T>;
 }
 
 /** Every preview user, through the `previews` index (indexes.ts): a string range leaves out users without the mark. */
@@ -46,10 +59,13 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
         const counts = emptyLogCounts(LOG_KINDS);
         for (const kind of LOG_KINDS) counts[kind] = (await logs.deleteMany({ userId, kind })).deletedCount;
         // Payloads are JSON text: a textual pre-filter on the quoted id, then each payload is read to be sure.
-        const candidates = await jobs.find({ payload: { $regex: literal(JSON.stringify(userId)) } }, { projection: { _id: 1, payload: 1 } }).toArray();
+        const candidates = await jobs
+          .find({ payload: { $regex: literal(JSON.stringify(userId)) } }, { projection: { _id: 1, payload: 1 } })
+          .toArray();
         let erasedJobs = 0;
         for (const job of candidates) {
-          if (jobPayloadUser(fromJson(job.payload)) === userId) erasedJobs += (await jobs.deleteOne({ _id: job._id })).deletedCount;
+          if (jobPayloadUser(fromJson(job.payload)) === userId)
+            erasedJobs += (await jobs.deleteOne({ _id: job._id })).deletedCount;
         }
         const erasedTranscript = (await transcript.deleteMany({ userId })).deletedCount;
         const user = (await users.deleteOne({ _id: userId })).deletedCount;
@@ -65,19 +81,23 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
         // A user's last bot entries also wait in the user document until surely stored
         // (unsent-entries.ts); with the transcript purged they would be stored again.
         // listedAt is never later than updatedAt: its index narrows the search (by_activity is gone).
-        const stale = await users.find({ listedAt: { $lt: before }, updatedAt: { $lt: before } }, { projection: { _id: 1, unsent: 1 } }).toArray();
+        const stale = await users
+          .find({ listedAt: { $lt: before }, updatedAt: { $lt: before } }, { projection: { _id: 1, unsent: 1 } })
+          .toArray();
         for (const doc of stale) {
           if ((doc.unsent ?? []).length === 0) continue;
           await locks.withLock(userLockKey(doc._id), async () => {
             const current = await users.findOne({ _id: doc._id });
-            if (current !== null && current.updatedAt < before) await users.updateOne({ _id: doc._id }, { $set: { unsent: [] } });
+            if (current !== null && current.updatedAt < before)
+              await users.updateOne({ _id: doc._id }, { $set: { unsent: [] } });
           });
         }
       }
       const counts = emptyLogCounts(LOG_KINDS);
       for (const kind of LOG_KINDS) {
         const cutoff = cutoffs.logsBefore?.[kind];
-        if (cutoff !== undefined) counts[kind] = (await logs.deleteMany({ kind, timestamp: { $lt: cutoff } })).deletedCount;
+        if (cutoff !== undefined)
+          counts[kind] = (await logs.deleteMany({ kind, timestamp: { $lt: cutoff } })).deletedCount;
       }
       return { transcript: removed, logs: counts };
     },
@@ -91,7 +111,10 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
           if (done) return [];
           // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
           const docs = await users
-            .find({ $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }] }, { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } })
+            .find(
+              { $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }] },
+              { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } },
+            )
             .sort({ listedAt: 1, order: 1 })
             .limit(batchSize)
             .toArray();
@@ -100,7 +123,12 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
           else after = { t: last.listedAt ?? 0, o: last.order };
           return docs.map((doc) => {
             const listedAt = doc.listedAt ?? 0;
-            return { userId: doc._id, timestamp: listedAt, userData: fromJson<Record<string, unknown>>(doc.userData), cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }) };
+            return {
+              userId: doc._id,
+              timestamp: listedAt,
+              userData: fromJson<Record<string, unknown>>(doc.userData),
+              cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }),
+            };
           });
         };
       });
@@ -114,7 +142,9 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
         return async () => {
           if (done) return [];
           // Preview users are few (one a studio author at a time): asked again per batch, so one started meanwhile stays out too.
-          const previews = (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+          const previews = (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map(
+            (doc) => doc._id,
+          );
           const range = rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after);
           const filter = previews.length === 0 ? range : { $and: [range, { userId: { $nin: previews } }] };
           const docs = await transcript.find(filter).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();

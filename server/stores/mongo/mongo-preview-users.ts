@@ -13,8 +13,16 @@ export function mongoPreviewUsers(db: Db): PreviewUsers {
         ...(query.accountId === undefined ? PREVIEW_USERS : { 'preview.accountId': query.accountId }),
         ...(query.updatedBefore === undefined ? {} : { updatedAt: { $lt: query.updatedBefore } }),
       };
-      const docs = await users.find(filter, { projection: { _id: 1, preview: 1, updatedAt: 1 } }).sort({ updatedAt: 1, _id: 1 }).limit(query.limit).toArray();
-      return docs.map((doc) => ({ userId: doc._id, accountId: doc.preview?.accountId ?? '', updatedAt: doc.updatedAt }));
+      const docs = await users
+        .find(filter, { projection: { _id: 1, preview: 1, updatedAt: 1 } })
+        .sort({ updatedAt: 1, _id: 1 })
+        .limit(query.limit)
+        .toArray();
+      return docs.map((doc) => ({
+        userId: doc._id,
+        accountId: doc.preview?.accountId ?? '',
+        updatedAt: doc.updatedAt,
+      }));
     },
   };
 }

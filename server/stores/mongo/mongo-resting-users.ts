@@ -15,7 +15,17 @@ export function mongoRestingUsers(db: Db): RestingUsers {
       const counts: number[] = [];
       for (let start = 0; start < positions.length; start += 4) {
         const batch = positions.slice(start, start + 4);
-        counts.push(...(await Promise.all(batch.map((p) => users.countDocuments({ 'position.dialogId': p.dialogId, 'position.stepId': p.stepId, preview: { $exists: false } })))));
+        counts.push(
+          ...(await Promise.all(
+            batch.map((p) =>
+              users.countDocuments({
+                'position.dialogId': p.dialogId,
+                'position.stepId': p.stepId,
+                preview: { $exists: false },
+              }),
+            ),
+          )),
+        );
       }
       return counts;
     },

@@ -27,7 +27,10 @@ describe('openMongoStore', () => {
 
   it('when a URL has credentials, hosts and a database, then describeUrl keeps hosts and database only', () => {
     expect(describeUrl('mongodb://u:p@a:1,b:2/app?replicaSet=rs')).toStrictEqual({ hosts: 'a:1,b:2', dbName: 'app' });
-    expect(describeUrl('mongodb+srv://cluster.example.net')).toStrictEqual({ hosts: 'cluster.example.net', dbName: undefined });
+    expect(describeUrl('mongodb+srv://cluster.example.net')).toStrictEqual({
+      hosts: 'cluster.example.net',
+      dbName: undefined,
+    });
   });
 });
 
@@ -91,7 +94,13 @@ describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', (
     try {
       const bot = (text: string) => ({ from: 'bot' as const, at: 5, message: { type: 'text', text } });
       const user = await store.ensureUser({ userId: 'u1', channelId: 'webchat', now: 1 });
-      await store.commitTurn({ userId: 'u1', expectedVersion: user.version, patch: { lastTrigger: 't1' }, now: 5, botEntries: [bot('one'), bot('two')] });
+      await store.commitTurn({
+        userId: 'u1',
+        expectedVersion: user.version,
+        patch: { lastTrigger: 't1' },
+        now: 5,
+        botEntries: [bot('one'), bot('two')],
+      });
       // What a crash between the two writes leaves: the state (with its mark), no answers.
       await client.db().collection('transcript').deleteMany({ userId: 'u1' });
       await restart();
@@ -101,7 +110,13 @@ describe.skipIf(!inject('mongoUrl'))('openMongoStore on an existing database', (
       ]);
       await client.db().collection('transcript').deleteMany({ userId: 'u1', seq: 2 });
       await restart();
-      await store.commitTurn({ userId: 'u1', expectedVersion: user.version + 1, patch: {}, now: 6, botEntries: [bot('three')] });
+      await store.commitTurn({
+        userId: 'u1',
+        expectedVersion: user.version + 1,
+        patch: {},
+        now: 6,
+        botEntries: [bot('three')],
+      });
       await client.db().collection('transcript').deleteMany({ userId: 'u1', seq: 3 });
       await restart();
       await store.appendTranscript('u1', [bot('four')]);
@@ -140,14 +155,44 @@ describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
       });
       expect(committed.status).toBe('committed');
       // What a SIGKILL right after the commit's write leaves: the outbox in the user document, nothing moved.
-      const doc = await client.db().collection('users').findOne({ _id: 'u1' as never });
-      const outbox = { cancels: ['timer:u1:old'], jobs: [{ _id: 'timer:u1:w', kind: 'timer', payload: '{"userId":"u1","timerId":"w"}', runAt: 60, status: 'pending', attempts: 0, maxAttempts: 1, group: null, leaseOwner: null, leaseUntil: null, lastError: null }], logs: [] as unknown[] };
+      const doc = await client
+        .db()
+        .collection('users')
+        .findOne({ _id: 'u1' as never });
+      const outbox = {
+        cancels: ['timer:u1:old'],
+        jobs: [
+          {
+            _id: 'timer:u1:w',
+            kind: 'timer',
+            payload: '{"userId":"u1","timerId":"w"}',
+            runAt: 60,
+            status: 'pending',
+            attempts: 0,
+            maxAttempts: 1,
+            group: null,
+            leaseOwner: null,
+            leaseUntil: null,
+            lastError: null,
+          },
+        ],
+        logs: [] as unknown[],
+      };
       const log = await client.db().collection('logs').findOne({ kind: 'nlpLog' });
       outbox.logs.push(log);
       // As a user document of a version before `outboxHeld` holds it: the upgrade at the next start marks it for the sweep.
-      await client.db().collection('users').updateOne({ _id: 'u1' as never }, { $set: { outbox, outboxAt: 5 }, $unset: { outboxHeld: '' } });
-      await client.db().collection('jobs').deleteOne({ _id: 'timer:u1:w' as never });
-      await client.db().collection('jobs').updateOne({ _id: 'timer:u1:old' as never }, { $set: { status: 'pending' } });
+      await client
+        .db()
+        .collection('users')
+        .updateOne({ _id: 'u1' as never }, { $set: { outbox, outboxAt: 5 }, $unset: { outboxHeld: '' } });
+      await client
+        .db()
+        .collection('jobs')
+        .deleteOne({ _id: 'timer:u1:w' as never });
+      await client
+        .db()
+        .collection('jobs')
+        .updateOne({ _id: 'timer:u1:old' as never }, { $set: { status: 'pending' } });
       expect(doc?.version).toBe(user.version + 1);
       await store.close();
       store = await openMongoStore({ url });
@@ -158,7 +203,12 @@ describe.skipIf(!inject('mongoUrl'))('the turn outbox after a crash', () => {
       const rows = [];
       for await (const row of store.readLogs('nlpLog', {})) rows.push(row.data);
       expect(rows).toStrictEqual([{ text: 'hi' }]);
-      expect(await client.db().collection('users').findOne({ _id: 'u1' as never })).toMatchObject({ outbox: null, outboxAt: null, outboxHeld: false });
+      expect(
+        await client
+          .db()
+          .collection('users')
+          .findOne({ _id: 'u1' as never }),
+      ).toMatchObject({ outbox: null, outboxAt: null, outboxHeld: false });
     } finally {
       await client.db().dropDatabase();
       await client.close();
@@ -181,7 +231,10 @@ describe.skipIf(!inject('mongoUrl'))('what a crash left, after a replay', () => 
       expect(user).toStrictEqual(await store.getUser('u1'));
       // The turn runs from the reconnect's read (kept in the store's cache); meanwhile another process's append was cut short.
       const unsent = transcriptDoc('u1', 2, { from: 'bot', at: 3, message: { type: 'text', text: 'Are you there?' } });
-      await client.db().collection('users').updateOne({ _id: 'u1' as never }, { $set: { lastSeq: 2, unsent: [unsent] } });
+      await client
+        .db()
+        .collection('users')
+        .updateOne({ _id: 'u1' as never }, { $set: { lastSeq: 2, unsent: [unsent] } });
       const committed = await store.commitTurn({
         userId: 'u1',
         expectedVersion: user!.version,
@@ -191,7 +244,9 @@ describe.skipIf(!inject('mongoUrl'))('what a crash left, after a replay', () => 
         botEntries: [{ from: 'bot', at: 4, message: { type: 'text', text: 'You said: yes' } }],
       });
       expect(committed.status).toBe('committed');
-      const texts = (await store.readTranscript('u1', 0, 100)).map((e) => `${e.seq} ${(e.message as { text: string }).text}`);
+      const texts = (await store.readTranscript('u1', 0, 100)).map(
+        (e) => `${e.seq} ${(e.message as { text: string }).text}`,
+      );
       expect(texts).toStrictEqual(['1 Say something.', '2 Are you there?', '3 yes', '4 You said: yes']);
     } finally {
       await client.db().dropDatabase();
@@ -222,7 +277,9 @@ describe.skipIf(!inject('mongoUrl'))('what a crash left, after a replay', () => 
         botEntries: [{ from: 'bot', at: 4, message: { type: 'text', text: 'You said: yes' } }],
       });
       expect(committed.status).toBe('committed');
-      const texts = (await store.readTranscript('u1', 0, 100)).map((e) => `${e.seq} ${(e.message as { text: string }).text}`);
+      const texts = (await store.readTranscript('u1', 0, 100)).map(
+        (e) => `${e.seq} ${(e.message as { text: string }).text}`,
+      );
       expect(texts).toStrictEqual(['1 Say something.', '2 Are you there?', '3 yes', '4 You said: yes']);
     } finally {
       await client.db().dropDatabase();

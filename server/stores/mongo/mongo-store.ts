@@ -77,12 +77,18 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       const onCommand = options.onCommand;
       client.on('commandStarted', (event) => {
         const target = (event.command as Record<string, unknown>)[event.commandName];
-        onCommand({ name: event.commandName, collection: typeof target === 'string' ? target : undefined, command: event.command as Record<string, unknown> });
+        onCommand({
+          name: event.commandName,
+          collection: typeof target === 'string' ? target : undefined,
+          command: event.command as Record<string, unknown>,
+        });
       });
     }
     await client.connect();
   } catch (error) {
-    throw new Error(`cannot connect to MongoDB at ${target.hosts}: ${redact(String((error as Error).message), options.url)}`);
+    throw new Error(
+      `cannot connect to MongoDB at ${target.hosts}: ${redact(String((error as Error).message), options.url)}`,
+    );
   }
   const plainDb = client.db(options.dbName ?? target.dbName ?? 'chatbot');
   // Transient faults (a busy FerretDB file, a MongoDB step-down) are retried per operation: see transient.ts.
@@ -91,13 +97,18 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     await ensureIndexes(db);
   } catch (error) {
     await client.close();
-    throw new Error(`cannot create indexes in MongoDB at ${target.hosts}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot create indexes in MongoDB at ${target.hosts}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   try {
     await upgradeDocuments(db);
   } catch (error) {
     await client.close();
-    throw new Error(`cannot bring the documents in MongoDB at ${target.hosts} up to date: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `cannot bring the documents in MongoDB at ${target.hosts} up to date: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 
   const locks = options.shared === false ? processLocks() : keyLocks(db);
@@ -121,8 +132,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     },
     ...mongoUsers(db, locks, cache),
     ...transcript,
-    readTranscript: (userId, afterSeq, limit) => retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
-    readReturning: (userId, afterSeq, limit) => retryTransient(() => transcript.readReturning(userId, afterSeq, limit), again),
+    readTranscript: (userId, afterSeq, limit) =>
+      retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
+    readReturning: (userId, afterSeq, limit) =>
+      retryTransient(() => transcript.readReturning(userId, afterSeq, limit), again),
     ...mongoTurns(db, locks, outboxes, settled, cache),
     ...mongoLogs(db),
     ...jobs,

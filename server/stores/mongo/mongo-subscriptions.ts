@@ -1,4 +1,11 @@
-import type { BotEventRecord, EventKind, NewBotEvent, Subscription, SubscriptionPatch, SubscriptionStore } from '../../ports/event-subscriptions.ts';
+import type {
+  BotEventRecord,
+  EventKind,
+  NewBotEvent,
+  Subscription,
+  SubscriptionPatch,
+  SubscriptionStore,
+} from '../../ports/event-subscriptions.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 import type { MongoStore } from './mongo-store.ts';
 
@@ -21,7 +28,15 @@ const SEQUENCE_ID = 'events';
 const APPEND_LOCK = 'subscription_events:append';
 
 const toSubscription = ({ _id, ...doc }: SubscriptionDoc): Subscription => ({ id: _id, ...doc, kinds: [...doc.kinds] });
-const toEvent = (doc: EventDoc): BotEventRecord => ({ id: doc._id, seq: doc.seq, kind: doc.kind, userId: doc.userId, channelId: doc.channelId, at: doc.at, data: fromJson(doc.data) });
+const toEvent = (doc: EventDoc): BotEventRecord => ({
+  id: doc._id,
+  seq: doc.seq,
+  kind: doc.kind,
+  userId: doc.userId,
+  channelId: doc.channelId,
+  at: doc.at,
+  data: fromJson(doc.data),
+});
 
 /*
  * No transactions here (FerretDB 1.x has none). Appends are serialised by one key lock: under
@@ -42,7 +57,11 @@ export function mongoSubscriptions(store: Pick<MongoStore, 'db' | 'locks'>): Sub
   const lastSeq = async (): Promise<number> => {
     const [counter, top] = await Promise.all([
       sequence.findOne({ _id: SEQUENCE_ID }),
-      events.find({}, { projection: { seq: 1 } }).sort({ seq: -1 }).limit(1).next(),
+      events
+        .find({}, { projection: { seq: 1 } })
+        .sort({ seq: -1 })
+        .limit(1)
+        .next(),
     ]);
     return Math.max(counter?.seq ?? 0, top?.seq ?? 0);
   };
@@ -54,7 +73,8 @@ export function mongoSubscriptions(store: Pick<MongoStore, 'db' | 'locks'>): Sub
       await sequence.replaceOne({ _id: SEQUENCE_ID }, { seq: top }, { upsert: true });
       return deletedCount;
     });
-  const kindFilter = (kinds: readonly EventKind[] | undefined) => (kinds === undefined ? {} : { kind: { $in: [...kinds] } });
+  const kindFilter = (kinds: readonly EventKind[] | undefined) =>
+    kinds === undefined ? {} : { kind: { $in: [...kinds] } };
 
   return {
     async createSubscription(subscription) {
@@ -89,36 +109,65 @@ export function mongoSubscriptions(store: Pick<MongoStore, 'db' | 'locks'>): Sub
       return locks.withLock(`subscription:${id}`, async () => {
         const current = await subscriptions.findOne({ _id: id });
         if (!current || (ifCursor !== undefined && current.cursor !== ifCursor)) return null;
-        const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<SubscriptionPatch>;
+        const set = Object.fromEntries(
+          Object.entries(patch).filter(([, value]) => value !== undefined),
+        ) as Partial<SubscriptionPatch>;
         if (Object.keys(set).length > 0) await subscriptions.updateOne({ _id: id }, { $set: set });
         return toSubscription({ ...current, ...set });
       });
     },
     async deleteSubscription(id) {
-      return locks.withLock(`subscription:${id}`, async () => (await subscriptions.deleteOne({ _id: id })).deletedCount === 1);
+      return locks.withLock(
+        `subscription:${id}`,
+        async () => (await subscriptions.deleteOne({ _id: id })).deletedCount === 1,
+      );
     },
     async appendEvents(batch: readonly NewBotEvent[]) {
       if (batch.length === 0) return 0;
       return locks.withLock(APPEND_LOCK, async () => {
-        const known = new Set((await events.find({ _id: { $in: batch.map((e) => e.id) } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
-        const fresh = batch.filter((event, i) => !known.has(event.id) && batch.findIndex((other) => other.id === event.id) === i);
+        const known = new Set(
+          (await events.find({ _id: { $in: batch.map((e) => e.id) } }, { projection: { _id: 1 } }).toArray()).map(
+            (d) => d._id,
+          ),
+        );
+        const fresh = batch.filter(
+          (event, i) => !known.has(event.id) && batch.findIndex((other) => other.id === event.id) === i,
+        );
         if (fresh.length === 0) return 0;
         let seq = await lastSeq();
-        const docs = fresh.map((event): EventDoc => ({ _id: event.id, seq: ++seq, kind: event.kind, userId: event.userId, channelId: event.channelId, at: event.at, data: toJson(event.data) }));
+        const docs = fresh.map((event): EventDoc => ({
+          _id: event.id,
+          seq: ++seq,
+          kind: event.kind,
+          userId: event.userId,
+          channelId: event.channelId,
+          at: event.at,
+          data: toJson(event.data),
+        }));
         await events.insertMany(docs, { ordered: true });
         await sequence.replaceOne({ _id: SEQUENCE_ID }, { seq }, { upsert: true });
         return docs.length;
       });
     },
     async readEvents({ afterSeq, kinds, limit }) {
-      return (await events.find({ seq: { $gt: afterSeq }, ...kindFilter(kinds) }).sort({ seq: 1 }).limit(limit).toArray()).map(toEvent);
+      return (
+        await events
+          .find({ seq: { $gt: afterSeq }, ...kindFilter(kinds) })
+          .sort({ seq: 1 })
+          .limit(limit)
+          .toArray()
+      ).map(toEvent);
     },
     async countEvents({ afterSeq, kinds }) {
       return events.countDocuments({ seq: { $gt: afterSeq }, ...kindFilter(kinds) });
     },
     lastEventSeq: lastSeq,
     async firstEventSeqAt(at) {
-      const first = await events.find({ at: { $gte: at } }, { projection: { seq: 1 } }).sort({ seq: 1 }).limit(1).next();
+      const first = await events
+        .find({ at: { $gte: at } }, { projection: { seq: 1 } })
+        .sort({ seq: 1 })
+        .limit(1)
+        .next();
       return first?.seq ?? null;
     },
     async eraseUserEvents(userId) {

@@ -4,7 +4,15 @@ import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 import { toUser, userLockKey, type UserDoc } from './mongo-users.ts';
 import type { Outboxes } from './turn-outbox.ts';
-import { insertEntries, rememberClientIds, restoreUnsent, topSeq, type RecentClientId, type SettleHolder, type SettledTurns } from './unsent-entries.ts';
+import {
+  insertEntries,
+  rememberClientIds,
+  restoreUnsent,
+  topSeq,
+  type RecentClientId,
+  type SettleHolder,
+  type SettledTurns,
+} from './unsent-entries.ts';
 import type { UserDocCache } from './user-doc-cache.ts';
 
 export interface TranscriptDoc {
@@ -30,13 +38,23 @@ export function toEntry(doc: TranscriptDoc): TranscriptEntry {
     at: doc.at,
     message: fromJson(doc.message),
   };
-  return doc.dialogId === undefined || doc.stepId === undefined ? entry : { ...entry, dialogId: doc.dialogId, stepId: doc.stepId };
+  return doc.dialogId === undefined || doc.stepId === undefined
+    ? entry
+    : { ...entry, dialogId: doc.dialogId, stepId: doc.stepId };
 }
 
 /** A new entry as a transcript document with its seq. */
 export function transcriptDoc(userId: string, seq: number, entry: NewTranscriptEntry): TranscriptDoc {
   const clientId = entry.clientId ?? null;
-  const doc: TranscriptDoc = { userId, seq, from: entry.from, clientId, dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`, at: entry.at, message: toJson(entry.message) };
+  const doc: TranscriptDoc = {
+    userId,
+    seq,
+    from: entry.from,
+    clientId,
+    dedupKey: clientId === null ? `s:${seq}` : `c:${clientId}`,
+    at: entry.at,
+    message: toJson(entry.message),
+  };
   if (entry.dialogId !== undefined && entry.stepId !== undefined) {
     doc.dialogId = entry.dialogId;
     doc.stepId = entry.stepId;
@@ -54,16 +72,27 @@ type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTran
  * mark and a new version), and the inserts follow. The next seq comes from the highest stored
  * entry as well as lastSeq, so an append cut short costs no seq twice.
  */
-export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns, cache?: UserDocCache): TranscriptOps {
+export function mongoTranscript(
+  db: Db,
+  locks: KeyLocks,
+  outboxes: Outboxes,
+  settled: SettledTurns,
+  cache?: UserDocCache,
+): TranscriptOps {
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
   const fullUsers = db.collection<UserDoc>(COLLECTIONS.users);
-  const users = db.collection<{ pendingSeq?: number | null; recent?: RecentClientId[] } & SettleHolder>(COLLECTIONS.users);
+  const users = db.collection<{ pendingSeq?: number | null; recent?: RecentClientId[] } & SettleHolder>(
+    COLLECTIONS.users,
+  );
 
   const byClientId = (userId: string, clientId: string) =>
     transcript.findOne({ userId, dedupKey: `c:${clientId}` }, { projection: { _id: 0 } });
 
   const append = async (userId: string, entries: readonly NewTranscriptEntry[], pending = false) => {
-    const user = await users.findOne({ _id: userId }, { projection: { lastSeq: 1, unsent: 1, version: 1, outbox: 1, recent: 1 } });
+    const user = await users.findOne(
+      { _id: userId },
+      { projection: { lastSeq: 1, unsent: 1, version: 1, outbox: 1, recent: 1 } },
+    );
     if (user === null) throw new Error(`cannot append to the transcript of unknown user ${userId}`);
     let seq = Math.max(user.lastSeq, await settled.settle(user, outboxes, transcript));
     const fresh: TranscriptDoc[] = [];
@@ -91,7 +120,14 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
       const version = pending ? user.version + 1 : user.version;
       await users.updateOne(
         { _id: userId },
-        { $set: { lastSeq: seq, unsent: fresh, ...(recent ? { recent } : {}), ...(pending ? { pendingSeq: seq, version } : {}) } },
+        {
+          $set: {
+            lastSeq: seq,
+            unsent: fresh,
+            ...(recent ? { recent } : {}),
+            ...(pending ? { pendingSeq: seq, version } : {}),
+          },
+        },
       );
       if (pending) cache?.forget(userId);
       await insertEntries(transcript, fresh);
@@ -121,7 +157,11 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
     fromLast?: Awaited<ReturnType<typeof readFromLast>>,
   ) => {
     const read = () =>
-      transcript.find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } }).sort({ seq: 1 }).limit(limit).toArray();
+      transcript
+        .find({ userId, seq: { $gt: afterSeq } }, { projection: { _id: 0 } })
+        .sort({ seq: 1 })
+        .limit(limit)
+        .toArray();
     const withLast = fromLast ?? (await readFromLast(userId, afterSeq, limit));
     const docs = withLast.filter((doc) => doc.seq > afterSeq).slice(0, limit);
     if (user === null) return docs.map(toEntry);
@@ -166,7 +206,10 @@ export function mongoTranscript(db: Db, locks: KeyLocks, outboxes: Outboxes, set
       // cache, so the commit of the turn that usually follows (the widget's resend) reads it no more.
       // The entries are read beside it, as in readTranscript (either order stays right): after a restart
       // every widget comes back at once, and two reads in turn held each one round trip longer.
-      const [doc, fromLast] = await Promise.all([fullUsers.findOne({ _id: userId }), limit <= 0 ? [] : readFromLast(userId, afterSeq, limit)]);
+      const [doc, fromLast] = await Promise.all([
+        fullUsers.findOne({ _id: userId }),
+        limit <= 0 ? [] : readFromLast(userId, afterSeq, limit),
+      ]);
       if (doc === null) {
         cache?.forget(userId);
         return { user: null, missed: limit <= 0 ? [] : await readAfter(userId, afterSeq, limit, null, fromLast) };

@@ -35,7 +35,13 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  * is atomic on MongoDB by itself; on FerretDB it is the lock that makes it so),
  * insertMany/insertOne with unique indexes on (userId, seq) and (userId, dedupKey).
  */
-export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled: SettledTurns, cache?: UserDocCache): TurnOps {
+export function mongoTurns(
+  db: Db,
+  locks: KeyLocks,
+  outboxes: Outboxes,
+  settled: SettledTurns,
+  cache?: UserDocCache,
+): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
 
@@ -85,7 +91,10 @@ export function mongoTurns(db: Db, locks: KeyLocks, outboxes: Outboxes, settled:
     // So does the answer to a pending message: it cannot be run a third time.
     if (turn.answersPending !== undefined && current.pendingSeq === turn.answersPending) set.pendingSeq = null;
     // lastSeq too: an append moves it without a new version, and `current` may be a cached copy.
-    const written = await users.updateOne({ _id: userId, version: current.version, lastSeq: current.lastSeq }, { $set: set });
+    const written = await users.updateOne(
+      { _id: userId, version: current.version, lastSeq: current.lastSeq },
+      { $set: set },
+    );
     if (written.matchedCount !== 1) {
       cache?.forget(userId);
       // A cached copy may only be behind an append (lastSeq moved, version not): look again before calling it a conflict.

@@ -25,7 +25,11 @@ export function mongoUsageCounters(store: Pick<MongoStore, 'db' | 'locks'>): Usa
         await counters.deleteMany({ userId: key.userId, counter: key.counter, day: { $ne: key.day } });
         const current = await counters.findOne({ _id: idOf(key) });
         const total = (current?.amount ?? 0) + Math.max(0, Math.round(amount));
-        await counters.replaceOne({ _id: idOf(key) }, { userId: key.userId, counter: key.counter, day: key.day, amount: total }, { upsert: true });
+        await counters.replaceOne(
+          { _id: idOf(key) },
+          { userId: key.userId, counter: key.counter, day: key.day, amount: total },
+          { upsert: true },
+        );
         return total;
       });
     },

@@ -98,7 +98,9 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
 
     async previewUsers() {
       // The previews index: a string range on the mark leaves out every user without one.
-      return (await users.find({ 'preview.accountId': { $gte: '' } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+      return (await users.find({ 'preview.accountId': { $gte: '' } }, { projection: { _id: 1 } }).toArray()).map(
+        (doc) => doc._id,
+      );
     },
 
     async ensureUser(user) {

@@ -36,7 +36,9 @@ describe('retries under a deadline', () => {
   it('when a person waits on the work and its deadline is near, then a transient failure is not tried again past it', async () => {
     const starts: number[] = [];
     const deadline = newDeadline(50);
-    await expect(runWithDeadline(deadline, () => retryTransient(failing(starts), policy))).rejects.toThrow(/database is locked/);
+    await expect(runWithDeadline(deadline, () => retryTransient(failing(starts), policy))).rejects.toThrow(
+      /database is locked/,
+    );
     // The second pause alone (40 to 120 ms) would end past the deadline: one or two tries, each started before it.
     expect(starts.length).toBeLessThanOrEqual(2);
     expect(starts.every((at) => at < deadline.at)).toBe(true);
@@ -44,7 +46,9 @@ describe('retries under a deadline', () => {
 
   it('when nobody waits on the work (a job, a timer), then every try of the policy is made', async () => {
     const starts: number[] = [];
-    await expect(retryTransient(failing(starts), { attempts: 4, firstPauseMs: 2, maxPauseMs: 4 })).rejects.toThrow(/database is locked/);
+    await expect(retryTransient(failing(starts), { attempts: 4, firstPauseMs: 2, maxPauseMs: 4 })).rejects.toThrow(
+      /database is locked/,
+    );
     expect(starts).toHaveLength(4);
   });
 
@@ -52,7 +56,9 @@ describe('retries under a deadline', () => {
     const starts: number[] = [];
     const deadline = newDeadline(1);
     deadline.met = true;
-    await expect(runWithDeadline(deadline, () => retryTransient(failing(starts), { attempts: 4, firstPauseMs: 2, maxPauseMs: 4 }))).rejects.toThrow(/database is locked/);
+    await expect(
+      runWithDeadline(deadline, () => retryTransient(failing(starts), { attempts: 4, firstPauseMs: 2, maxPauseMs: 4 })),
+    ).rejects.toThrow(/database is locked/);
     expect(starts).toHaveLength(4);
   });
 });
@@ -83,7 +89,11 @@ describe.skipIf(mongoUrl === '')('the Mongo store on a server that is often busy
           new Proxy(target.collection(name), {
             get(collection: Collection, method, inner) {
               const value = Reflect.get(collection, method, inner) as unknown;
-              if (typeof value !== 'function' || !['insertOne', 'insertMany', 'updateOne', 'deleteOne', 'findOne'].includes(String(method))) return value;
+              if (
+                typeof value !== 'function' ||
+                !['insertOne', 'insertMany', 'updateOne', 'deleteOne', 'findOne'].includes(String(method))
+              )
+                return value;
               return (...args: unknown[]) => {
                 if (Math.random() < 0.33) {
                   injected += 1;
@@ -99,7 +109,11 @@ describe.skipIf(mongoUrl === '')('the Mongo store on a server that is often busy
     const locks = keyLocks(retrying);
     const outboxes = mongoOutboxes(retrying, locks, userLockKey);
     const settled = new SettledTurns();
-    const store = { ...mongoUsers(retrying, locks), ...mongoTranscript(retrying, locks, outboxes, settled), ...mongoTurns(retrying, locks, outboxes, settled) };
+    const store = {
+      ...mongoUsers(retrying, locks),
+      ...mongoTranscript(retrying, locks, outboxes, settled),
+      ...mongoTurns(retrying, locks, outboxes, settled),
+    };
 
     const USERS = 6;
     const TURNS = 6;
@@ -128,7 +142,9 @@ describe.skipIf(mongoUrl === '')('the Mongo store on a server that is often busy
     for (let u = 0; u < USERS; u += 1) {
       const entries = await store.readTranscript(`busy-${u}`, 0, 100);
       expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: TURNS * 2 }, (_, i) => i + 1));
-      expect(entries.map((e) => (e.message as { text: string }).text)).toEqual(Array.from({ length: TURNS }, (_, t) => [`m${t}`, `a${t}`]).flat());
+      expect(entries.map((e) => (e.message as { text: string }).text)).toEqual(
+        Array.from({ length: TURNS }, (_, t) => [`m${t}`, `a${t}`]).flat(),
+      );
     }
   });
 });

@@ -108,7 +108,8 @@ function retryingCollection(collection: Collection, policy: RetryPolicy): Collec
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof property !== 'string' || !RETRIED.has(property) || typeof value !== 'function') return value;
-      return (...args: unknown[]) => retryTransient(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args), policy);
+      return (...args: unknown[]) =>
+        retryTransient(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args), policy);
     },
   });
 }

@@ -56,7 +56,10 @@ export function outboxOf(turn: TurnCommit): OutboxDoc | null {
   return logs.length + jobs.length + cancels.length === 0 ? null : { cancels, jobs, logs };
 }
 
-function logDoc(kind: LogDoc['kind'], entry: { userId: string; timestamp: number; data: Readonly<Record<string, unknown>> }): LogDoc {
+function logDoc(
+  kind: LogDoc['kind'],
+  entry: { userId: string; timestamp: number; data: Readonly<Record<string, unknown>> },
+): LogDoc {
   // The _id is made now, in commit order: it is the log's insertion order and makes a second move a no-op.
   return { _id: new ObjectId(), kind, userId: entry.userId, timestamp: entry.timestamp, data: toJson(entry.data) };
 }
@@ -68,7 +71,12 @@ export interface Outboxes {
   sweep(now: number): Promise<void>;
 }
 
-export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: string) => string, options = { graceMs: 3000, everyMs: 2000 }): Outboxes {
+export function mongoOutboxes(
+  db: Db,
+  locks: KeyLocks,
+  userLockKey: (userId: string) => string,
+  options = { graceMs: 3000, everyMs: 2000 },
+): Outboxes {
   const users = db.collection<OutboxHolder & { _id: string }>(COLLECTIONS.users);
   const jobs = db.collection<JobDoc>(COLLECTIONS.jobs);
   const logs = db.collection<LogDoc>(COLLECTIONS.logs);
@@ -77,7 +85,10 @@ export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: str
   const move = async (outbox: OutboxDoc) => {
     for (const id of outbox.cancels) {
       await locks.withLock(jobLockKey(id), () =>
-        jobs.updateOne({ _id: id, status: { $in: ['pending', 'running'] } }, { $set: { status: 'cancelled', leaseOwner: null, leaseUntil: null } }),
+        jobs.updateOne(
+          { _id: id, status: { $in: ['pending', 'running'] } },
+          { $set: { status: 'cancelled', leaseOwner: null, leaseUntil: null } },
+        ),
       );
     }
     for (const job of outbox.jobs) await locks.withLock(jobLockKey(job._id), () => writeJob(jobs, job));
@@ -88,7 +99,10 @@ export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: str
     if (!user.outbox) return;
     await move(user.outbox);
     // Only the outbox of this version: a later turn's write (impossible under the lock) would stand.
-    await users.updateOne({ _id: user._id, version: user.version }, { $set: { outbox: null, outboxAt: null, outboxHeld: false } });
+    await users.updateOne(
+      { _id: user._id, version: user.version },
+      { $set: { outbox: null, outboxAt: null, outboxHeld: false } },
+    );
   };
 
   return {
@@ -104,10 +118,14 @@ export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: str
         .toArray();
       for (const { _id } of stale) {
         await locks.withLock(userLockKey(_id), async () => {
-          const user = await users.findOne({ _id }, { projection: { _id: 1, version: 1, outbox: 1, outboxAt: 1, outboxHeld: 1 } });
+          const user = await users.findOne(
+            { _id },
+            { projection: { _id: 1, version: 1, outbox: 1, outboxAt: 1, outboxHeld: 1 } },
+          );
           if (user?.outbox) await flush(user);
           // Marked by the upgrade while a turn moved it: nothing waits, so the mark goes.
-          else if (user?.outboxHeld) await users.updateOne({ _id, version: user.version }, { $set: { outboxHeld: false } });
+          else if (user?.outboxHeld)
+            await users.updateOne({ _id, version: user.version }, { $set: { outboxHeld: false } });
         });
       }
     },
@@ -118,10 +136,15 @@ export function mongoOutboxes(db: Db, locks: KeyLocks, userLockKey: (userId: str
 async function insertOnce(collection: Collection<LogDoc>, docs: readonly LogDoc[]): Promise<void> {
   if (docs.length === 0) return;
   try {
-    await collection.insertMany(docs.map((doc) => ({ ...doc })), { ordered: false });
+    await collection.insertMany(
+      docs.map((doc) => ({ ...doc })),
+      { ordered: false },
+    );
   } catch (error) {
     const written = (error as { writeErrors?: unknown[] }).writeErrors;
-    const only = Array.isArray(written) ? written.every((e) => (e as { code?: number }).code === 11000) : isDuplicateKey(error);
+    const only = Array.isArray(written)
+      ? written.every((e) => (e as { code?: number }).code === 11000)
+      : isDuplicateKey(error);
     if (!only) throw error;
   }
 }

@@ -32,7 +32,11 @@ export async function topSeq(transcript: Collection<TranscriptDoc>, userId: stri
  * Stores the entries of `user.unsent` that a crash kept from the transcript.
  * Returns the highest stored seq afterwards.
  */
-export async function restoreUnsent(transcript: Collection<TranscriptDoc>, user: UnsentHolder, top: number): Promise<number> {
+export async function restoreUnsent(
+  transcript: Collection<TranscriptDoc>,
+  user: UnsentHolder,
+  top: number,
+): Promise<number> {
   if (top >= user.lastSeq) return top;
   const missing = (user.unsent ?? []).filter((doc) => doc.seq > top);
   await insertEntries(transcript, missing);
@@ -43,11 +47,17 @@ export async function restoreUnsent(transcript: Collection<TranscriptDoc>, user:
  * Inserts transcript entries; one already there (stored by a concurrent
  * repair, with the same content) is not an error.
  */
-export async function insertEntries(transcript: Collection<TranscriptDoc>, docs: readonly TranscriptDoc[]): Promise<void> {
+export async function insertEntries(
+  transcript: Collection<TranscriptDoc>,
+  docs: readonly TranscriptDoc[],
+): Promise<void> {
   if (docs.length === 0) return;
   try {
     // Copies: insertMany adds _id to the documents it is given.
-    await transcript.insertMany(docs.map((doc) => ({ ...doc })), { ordered: true });
+    await transcript.insertMany(
+      docs.map((doc) => ({ ...doc })),
+      { ordered: true },
+    );
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     for (const doc of docs) {
@@ -76,7 +86,10 @@ export interface RecentClientId {
 export const RECENT_CLIENT_IDS = 32;
 
 /** `recent` after storing `docs`. */
-export function rememberClientIds(recent: readonly RecentClientId[] | undefined, docs: readonly TranscriptDoc[]): RecentClientId[] {
+export function rememberClientIds(
+  recent: readonly RecentClientId[] | undefined,
+  docs: readonly TranscriptDoc[],
+): RecentClientId[] {
   const added = docs.flatMap((doc) => (doc.clientId === null ? [] : [{ c: doc.clientId, s: doc.seq }]));
   if (added.length === 0 && recent !== undefined) return [...recent];
   return [...(recent ?? []), ...added].slice(-RECENT_CLIENT_IDS);
@@ -115,10 +128,15 @@ export class SettledTurns {
    * this process settled that very version; returns the highest stored seq. The caller
    * holds the user's lock.
    */
-  async settle(user: SettleHolder, outboxes: { flush(user: SettleHolder): Promise<void> }, transcript?: Collection<TranscriptDoc>): Promise<number> {
+  async settle(
+    user: SettleHolder,
+    outboxes: { flush(user: SettleHolder): Promise<void> },
+    transcript?: Collection<TranscriptDoc>,
+  ): Promise<number> {
     const known = this.byUser.get(user._id);
     // lastSeq beyond what was seen stored: an append (which keeps the version) wrote since, and may have been cut short.
-    if (known !== undefined && known.version === user.version && known.top >= user.lastSeq && !user.outbox) return known.top;
+    if (known !== undefined && known.version === user.version && known.top >= user.lastSeq && !user.outbox)
+      return known.top;
     if (!transcript) throw new Error('settle needs the transcript collection');
     const top = await restoreUnsent(transcript, user, await topSeq(transcript, user._id));
     if (user.outbox) await outboxes.flush(user);

@@ -144,7 +144,10 @@ export class Database {
 
   constructor(file: string, options: OpenOptions = {}) {
     // Foreign keys are switched on by the store's pragmas, as before; the defaults are SQLite's.
-    this.#db = new sqlite.DatabaseSync(file, { readOnly: options.readonly === true, enableForeignKeyConstraints: false });
+    this.#db = new sqlite.DatabaseSync(file, {
+      readOnly: options.readonly === true,
+      enableForeignKeyConstraints: false,
+    });
   }
 
   get open(): boolean {
@@ -191,7 +194,11 @@ export class Database {
         }
       }) as F;
     const deferred = wrap('BEGIN');
-    return Object.assign(deferred, { deferred, immediate: wrap('BEGIN IMMEDIATE'), exclusive: wrap('BEGIN EXCLUSIVE') });
+    return Object.assign(deferred, {
+      deferred,
+      immediate: wrap('BEGIN IMMEDIATE'),
+      exclusive: wrap('BEGIN EXCLUSIVE'),
+    });
   }
 
   close(): void {

@@ -15,7 +15,7 @@ describe('group commit', () => {
       }
       return keys.length;
     });
-    const keys = () => (db.prepare('SELECT k FROM t ORDER BY k').pluck().all() as string[]);
+    const keys = () => db.prepare('SELECT k FROM t ORDER BY k').pluck().all() as string[];
     return { db, write, keys };
   }
 

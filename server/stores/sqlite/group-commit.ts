@@ -15,7 +15,9 @@ interface Pending {
 
 interface Batcher {
   queue: Pending[];
-  readonly commit: Transaction<(batch: readonly Pending[]) => ({ ok: true; value: unknown } | { ok: false; error: unknown })[]>;
+  readonly commit: Transaction<
+    (batch: readonly Pending[]) => ({ ok: true; value: unknown } | { ok: false; error: unknown })[]
+  >;
   /**
    * A commit carrying one write: the transaction is its savepoint (a throw rolls it all back,
    * which is that write alone), two statements fewer. Under light load most commits are one turn.
@@ -96,7 +98,11 @@ export interface GroupCommitOptions {
  * they were asked for. A write that throws rolls back its own savepoint (or,
  * for a single statement, its statement) and rejects its own caller only.
  */
-export function groupCommit<A, R>(db: Database, write: (arg: A) => R, options: GroupCommitOptions = {}): (arg: A) => Promise<R> {
+export function groupCommit<A, R>(
+  db: Database,
+  write: (arg: A) => R,
+  options: GroupCommitOptions = {},
+): (arg: A) => Promise<R> {
   const batcher = batcherFor(db);
   const one = options.singleStatement ? write : db.transaction(write);
   return (arg) =>

@@ -139,7 +139,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 7,
-    description: "userData lists users by their last message (or creation); bot entries name the dialog and step they came from",
+    description:
+      'userData lists users by their last message (or creation); bot entries name the dialog and step they came from',
     // users_by_listed serves the userData export, whose timestamp is the user's last message,
     // or their creation for a user who never wrote (spec 4.1 rule 1): unlike updated_at it does
     // not move with bot activity, so a trigger or a timer no longer rewrites this index either.
@@ -359,7 +360,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 17,
-    description: 'insights: conversations kept in the order they started in (the search reads them that way), their user data in a column of its own',
+    description:
+      'insights: conversations kept in the order they started in (the search reads them that way), their user data in a column of its own',
     // The search reads conversations newest first by their start and tests each one's words, channel,
     // steps or user data. Keyed by (user_id, started_at) with an index by start, every row read was a
     // lookup into the table in another order (bench/insights.ts: about 5 times the CPU of reading the
@@ -390,7 +392,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 18,
-    description: "channels: the connectors' inbound events, unique by (channel, vendor event id), so a redelivery is a no-op",
+    description:
+      "channels: the connectors' inbound events, unique by (channel, vendor event id), so a redelivery is a no-op",
     sql: `
       CREATE TABLE channel_inbound (
         channel     TEXT    NOT NULL,

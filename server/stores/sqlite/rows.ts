@@ -34,11 +34,22 @@ export interface TranscriptRow {
 }
 
 export function toEntry(row: TranscriptRow): TranscriptEntry {
-  const entry: TranscriptEntry = { userId: row.user_id, seq: row.seq, from: row.sender, clientId: row.client_id, at: row.at, message: fromJson(row.message) };
-  return row.dialog_id === null || row.step_id === null ? entry : { ...entry, dialogId: row.dialog_id, stepId: row.step_id };
+  const entry: TranscriptEntry = {
+    userId: row.user_id,
+    seq: row.seq,
+    from: row.sender,
+    clientId: row.client_id,
+    at: row.at,
+    message: fromJson(row.message),
+  };
+  return row.dialog_id === null || row.step_id === null
+    ? entry
+    : { ...entry, dialogId: row.dialog_id, stepId: row.step_id };
 }
 
 /** A new entry's origin as stored: both columns, or neither. */
 export function originOf(entry: NewTranscriptEntry): { dialogId: string; stepId: string } | undefined {
-  return entry.dialogId === undefined || entry.stepId === undefined ? undefined : { dialogId: entry.dialogId, stepId: entry.stepId };
+  return entry.dialogId === undefined || entry.stepId === undefined
+    ? undefined
+    : { dialogId: entry.dialogId, stepId: entry.stepId };
 }

@@ -5,17 +5,26 @@ import { groupCommit } from './group-commit.ts';
 /** The connectors' inbound events on the embedded store (migration 18): the primary key is the unique (channel, event id). */
 export function sqliteChannelInbox(db: Database): ChannelInbox {
   // One statement: the insert either takes the key or leaves the first row, never read-then-write.
-  const insert = db.prepare<[string, string, string, number]>('INSERT INTO channel_inbound (channel, event_id, job_id, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (channel, event_id) DO NOTHING');
-  const first = db.prepare<[string, string], { job_id: string; received_at: number }>('SELECT job_id, received_at FROM channel_inbound WHERE channel = ? AND event_id = ?');
+  const insert = db.prepare<[string, string, string, number]>(
+    'INSERT INTO channel_inbound (channel, event_id, job_id, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (channel, event_id) DO NOTHING',
+  );
+  const first = db.prepare<[string, string], { job_id: string; received_at: number }>(
+    'SELECT job_id, received_at FROM channel_inbound WHERE channel = ? AND event_id = ?',
+  );
   const purge = db.prepare<[number]>('DELETE FROM channel_inbound WHERE received_at < ?');
   // Webhooks come in bursts: each insert joins the group commit (one transaction for all asked in the same
   // turn of the event loop), durable before its caller hears back. One write statement: no savepoint needed.
   const accept = groupCommit(
     db,
     (event: InboundEvent) => {
-      if (insert.run(event.channel, event.eventId, event.jobId, event.receivedAt).changes === 1) return { fresh: true, jobId: event.jobId, receivedAt: event.receivedAt };
+      if (insert.run(event.channel, event.eventId, event.jobId, event.receivedAt).changes === 1)
+        return { fresh: true, jobId: event.jobId, receivedAt: event.receivedAt };
       const stored = first.get(event.channel, event.eventId);
-      return { fresh: false, jobId: stored?.job_id ?? event.jobId, receivedAt: stored?.received_at ?? event.receivedAt };
+      return {
+        fresh: false,
+        jobId: stored?.job_id ?? event.jobId,
+        receivedAt: stored?.received_at ?? event.receivedAt,
+      };
     },
     { singleStatement: true },
   );

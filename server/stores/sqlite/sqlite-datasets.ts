@@ -78,15 +78,13 @@ export function sqliteDatasets(db: Database): DatasetOps {
       deleteTx.immediate(name, ids, now);
     },
     async readDataset(name) {
-      return rows.all(name).map(
-        (row): DatasetRow => ({
-          id: row.id,
-          tags: fromJson<string[]>(row.tags),
-          lat: row.lat,
-          lon: row.lon,
-          data: fromJson(row.data),
-        }),
-      );
+      return rows.all(name).map((row): DatasetRow => ({
+        id: row.id,
+        tags: fromJson<string[]>(row.tags),
+        lat: row.lat,
+        lon: row.lon,
+        data: fromJson(row.data),
+      }));
     },
     async datasetInfo(name): Promise<DatasetInfo | null> {
       const row = info.get(name);

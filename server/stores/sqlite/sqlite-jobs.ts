@@ -33,7 +33,10 @@ function toJob(row: JobRow): Job {
   };
 }
 
-type JobOps = Pick<Store, 'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'>;
+type JobOps = Pick<
+  Store,
+  'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'
+>;
 
 /** Schedules a job: a running job keeps going; anything else under this id starts over. Shared with turn commits (sqlite-turns.ts). */
 export const SCHEDULE_JOB_SQL = `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts, job_group,
@@ -85,7 +88,9 @@ export function sqliteJobs(db: Database): JobOps {
   const dueOfKinds = (count: number) => {
     let statement = dueOfKindsByCount.get(count);
     if (statement === undefined) {
-      statement = db.prepare<unknown[], JobRow>(dueSql(` AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})`));
+      statement = db.prepare<unknown[], JobRow>(
+        dueSql(` AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})`),
+      );
       dueOfKindsByCount.set(count, statement);
     }
     return statement;
@@ -125,7 +130,15 @@ export function sqliteJobs(db: Database): JobOps {
     const rows =
       request.kinds === undefined
         ? due.all(request.now, request.limit, request.now, request.limit, request.limit)
-        : dueOfKinds(request.kinds.length).all(request.now, ...request.kinds, request.limit, request.now, ...request.kinds, request.limit, request.limit);
+        : dueOfKinds(request.kinds.length).all(
+            request.now,
+            ...request.kinds,
+            request.limit,
+            request.now,
+            ...request.kinds,
+            request.limit,
+            request.limit,
+          );
     const leaseUntil = request.now + request.leaseMs;
     return rows.map((row) => {
       claim.run(request.workerId, leaseUntil, row.id);
@@ -149,15 +162,17 @@ export function sqliteJobs(db: Database): JobOps {
 
   // Triggers arrive in bursts; each is durable before its caller hears back (group-commit.ts).
   // Both writes are one statement each: no savepoint of their own is needed.
-  const scheduleGrouped = groupCommit(
-    db,
-    (job: NewJob) => schedule.run(scheduleParams(job)).changes === 1,
-    { singleStatement: true },
-  );
-
-  const completeGrouped = groupCommit(db, ({ id, workerId }: { id: string; workerId: string }) => complete.run(id, workerId).changes === 1, {
+  const scheduleGrouped = groupCommit(db, (job: NewJob) => schedule.run(scheduleParams(job)).changes === 1, {
     singleStatement: true,
   });
+
+  const completeGrouped = groupCommit(
+    db,
+    ({ id, workerId }: { id: string; workerId: string }) => complete.run(id, workerId).changes === 1,
+    {
+      singleStatement: true,
+    },
+  );
 
   return {
     scheduleJob: scheduleGrouped,

@@ -8,7 +8,10 @@ import type { Leases } from '../../ports/leases.ts';
  */
 export function sqliteLeases(db: Database): Leases {
   // Takes a free or run-out key in one statement: the conflict branch only fires on a run-out lease.
-  const take = db.prepare<[{ key: string; token: string; owner: string; until: number; now: number }], { token: string }>(
+  const take = db.prepare<
+    [{ key: string; token: string; owner: string; until: number; now: number }],
+    { token: string }
+  >(
     `INSERT INTO leases (key, token, owner, until) VALUES (@key, @token, @owner, @until)
      ON CONFLICT (key) DO UPDATE SET token = excluded.token, owner = excluded.owner, until = excluded.until
        WHERE leases.until <= @now
@@ -18,7 +21,9 @@ export function sqliteLeases(db: Database): Leases {
   const renew = db.prepare<[{ key: string; token: string; until: number }]>(
     'UPDATE leases SET until = @until WHERE key = @key AND token = @token',
   );
-  const release = db.prepare<[{ key: string; token: string }]>('DELETE FROM leases WHERE key = @key AND token = @token');
+  const release = db.prepare<[{ key: string; token: string }]>(
+    'DELETE FROM leases WHERE key = @key AND token = @token',
+  );
 
   return {
     async acquireLease(key, owner, ttlMs, now) {

@@ -53,7 +53,13 @@ export function sqliteLogs(db: Database): LogOps {
           const entries = new Array<LogEntry>(rows.length);
           for (let i = 0; i < rows.length; i++) {
             const [id, userId, timestamp, data] = rows[i]!;
-            entries[i] = { userId, timestamp, data: fromJson(data), cursor: encodeCursor({ t: timestamp, o: id }), dataJson: data };
+            entries[i] = {
+              userId,
+              timestamp,
+              data: fromJson(data),
+              cursor: encodeCursor({ t: timestamp, o: id }),
+              dataJson: data,
+            };
           }
           return entries;
         };

@@ -1,5 +1,11 @@
 import type { Database } from './database.ts';
-import { emptyLogCounts, jobPayloadUser, type KnownUserRow, type PersonalDataStore, type TranscriptExportRow } from '../../ports/personal-data.ts';
+import {
+  emptyLogCounts,
+  jobPayloadUser,
+  type KnownUserRow,
+  type PersonalDataStore,
+  type TranscriptExportRow,
+} from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor, InvalidCursorError } from '../range-cursor.ts';
 import { rangeRead } from '../range-read.ts';
@@ -22,7 +28,13 @@ function decodeTranscriptCursor(cursor: string): [number, string, number] {
   try {
     if (cursor.startsWith('x.')) {
       const parsed: unknown = JSON.parse(Buffer.from(cursor.slice(2), 'base64url').toString('utf8'));
-      if (Array.isArray(parsed) && parsed.length === 3 && Number.isSafeInteger(parsed[0]) && typeof parsed[1] === 'string' && Number.isSafeInteger(parsed[2])) {
+      if (
+        Array.isArray(parsed) &&
+        parsed.length === 3 &&
+        Number.isSafeInteger(parsed[0]) &&
+        typeof parsed[1] === 'string' &&
+        Number.isSafeInteger(parsed[2])
+      ) {
         return parsed as [number, string, number];
       }
     }
@@ -39,7 +51,9 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
   const deleteTranscript = db.prepare('DELETE FROM transcript WHERE user_id = ?');
   const deleteLogs = db.prepare('DELETE FROM logs WHERE user_id = ? AND kind = ?');
   // Job payloads are opaque JSON: a textual pre-filter on the id, then the payload is read to be sure.
-  const candidateJobs = db.prepare<[string], { id: string; payload: string }>("SELECT id, payload FROM jobs WHERE instr(payload, ?) > 0");
+  const candidateJobs = db.prepare<[string], { id: string; payload: string }>(
+    'SELECT id, payload FROM jobs WHERE instr(payload, ?) > 0',
+  );
   const deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
 
   const eraseTx = db.transaction((userId: string) => {
@@ -57,7 +71,9 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
   const purgeTranscript = db.prepare(
     `DELETE FROM transcript WHERE (user_id, seq) IN (SELECT user_id, seq FROM transcript WHERE at < ? ORDER BY at LIMIT ${PURGE_BATCH})`,
   );
-  const purgeLogs = db.prepare(`DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE kind = ? AND timestamp < ? ORDER BY timestamp LIMIT ${PURGE_BATCH})`);
+  const purgeLogs = db.prepare(
+    `DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE kind = ? AND timestamp < ? ORDER BY timestamp LIMIT ${PURGE_BATCH})`,
+  );
 
   /** Deletes batch after batch, yielding between them so turns are written in the meantime. */
   const drain = async (run: () => number): Promise<number> => {
@@ -82,7 +98,10 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     )
     .raw(true);
   const transcriptBatch = db
-    .prepare<[number, number, number, number, string, number, number], [string, number, string, number, string, string | null, string | null]>(
+    .prepare<
+      [number, number, number, number, string, number, number],
+      [string, number, string, number, string, string | null, string | null]
+    >(
       `SELECT user_id, seq, sender, at, message, dialog_id, step_id FROM transcript
        WHERE at >= max(?, ?) AND at < ? AND (at, user_id, seq) > (?, ?, ?)
          AND user_id NOT IN (SELECT user_id FROM users WHERE preview IS NOT NULL)
@@ -97,7 +116,8 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
 
     async purgeOlderThan(cutoffs) {
       const transcriptBefore = cutoffs.transcriptBefore;
-      const transcript = transcriptBefore === undefined ? 0 : await drain(() => purgeTranscript.run(transcriptBefore).changes);
+      const transcript =
+        transcriptBefore === undefined ? 0 : await drain(() => purgeTranscript.run(transcriptBefore).changes);
       const logs = emptyLogCounts(LOG_KINDS);
       for (const kind of LOG_KINDS) {
         const before = cutoffs.logsBefore?.[kind];
@@ -122,7 +142,13 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
           const users = new Array<KnownUserRow>(rows.length);
           for (let i = 0; i < rows.length; i++) {
             const [userId, timestamp, seq, userData] = rows[i]!;
-            users[i] = { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }), userDataJson: userData };
+            users[i] = {
+              userId,
+              timestamp,
+              userData: fromJson(userData),
+              cursor: encodeCursor({ t: timestamp, o: seq }),
+              userDataJson: userData,
+            };
           }
           return users;
         };
@@ -132,7 +158,8 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
       return rangeRead(() => {
         const batchSize = batchSizeOf(query.batchSize);
-        let after: [number, string, number] = query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after);
+        let after: [number, string, number] =
+          query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after);
         const from = query.fromMs ?? MIN;
         const to = query.toMs ?? MAX;
         let done = false;
@@ -157,5 +184,3 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     },
   };
 }
-
-

@@ -11,7 +11,10 @@ export function sqlitePreviewUsers(db: Database): PreviewUsers {
     async listPreviewUsers(query) {
       const rows: { userId: string; accountId: string; updatedAt: number }[] = [];
       // The account is inside the mark's JSON: filtered here, over a handful of rows.
-      for (const row of list.iterate(query.updatedBefore ?? Number.MAX_SAFE_INTEGER, query.accountId === undefined ? query.limit : -1)) {
+      for (const row of list.iterate(
+        query.updatedBefore ?? Number.MAX_SAFE_INTEGER,
+        query.accountId === undefined ? query.limit : -1,
+      )) {
         const { accountId } = fromJson<PreviewMark>(row.preview);
         if (query.accountId !== undefined && accountId !== query.accountId) continue;
         rows.push({ userId: row.user_id, accountId, updatedAt: row.updated_at });

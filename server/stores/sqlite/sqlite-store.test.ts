@@ -55,18 +55,35 @@ describe('openSqliteStore', () => {
     const raw = openDatabase(file);
     for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) raw.exec(migration.sql);
     raw.pragma('user_version = 2');
-    raw.prepare(
-      `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)
+    raw
+      .prepare(
+        `INSERT INTO users (user_id, channel_id, position, variables, user_data, last_message_at, created_at, updated_at, version, last_seq)
        VALUES ('old', 'webchat', NULL, '{}', '{"name":"Ada"}', NULL, 1, 1, 3, 2)`,
-    ).run();
-    raw.prepare(`INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts) VALUES ('trigger:1', 'trigger', '{}', 5, 'pending', 0, 5)`).run();
+      )
+      .run();
+    raw
+      .prepare(
+        `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts) VALUES ('trigger:1', 'trigger', '{}', 5, 'pending', 0, 5)`,
+      )
+      .run();
     raw.close();
     const store = openSqliteStore({ file });
-    expect(await store.getUser('old')).toMatchObject({ version: 3, lastSeq: 2, userData: { name: 'Ada' }, lastTrigger: null });
+    expect(await store.getUser('old')).toMatchObject({
+      version: 3,
+      lastSeq: 2,
+      userData: { name: 'Ada' },
+      lastTrigger: null,
+    });
     expect(await store.getJob('trigger:1')).toMatchObject({ status: 'pending', group: null });
     await store.scheduleJob({ id: 'trigger:2', kind: 'trigger', payload: {}, runAt: 5, group: 'trigger:old' });
     expect(await store.firstUnfinishedJob('trigger:old', '', 'trigger:3')).toMatchObject({ id: 'trigger:2' });
-    const committed = await store.commitTurn({ userId: 'old', expectedVersion: 3, patch: { lastTrigger: 'trigger:2' }, now: 9, botEntries: [] });
+    const committed = await store.commitTurn({
+      userId: 'old',
+      expectedVersion: 3,
+      patch: { lastTrigger: 'trigger:2' },
+      now: 9,
+      botEntries: [],
+    });
     expect(committed.status === 'committed' && committed.user.lastTrigger).toBe('trigger:2');
     await store.close();
   });
@@ -76,20 +93,64 @@ describe('openSqliteStore', () => {
     const raw = openDatabase(file);
     for (const migration of MIGRATIONS.filter((m) => m.version <= 14)) raw.exec(migration.sql);
     raw.pragma('user_version = 14');
-    const summary = (userId: string, startedAt: number) => ({ userId, startedAt, lastAt: startedAt + 5, channel: 'webchat', version: 'v1', lastVersion: 'v1', steps: ['d/s'], lastStep: 'd/s', integrationError: false, messages: 1, text: `hello from ${userId}`, userData: { plan: userId === 'bob' ? 'pro' : 'free' }, events: [] });
-    const insert = raw.prepare('INSERT INTO insight_conversations (user_id, started_at, last_at, channel, error, text, steps, summary) VALUES (?, ?, ?, ?, 0, ?, ?, ?)');
-    for (const [userId, startedAt] of [['ann', 100], ['bob', 300], ['ann', 200]] as const) insert.run(userId, startedAt, startedAt + 5, 'webchat', `hello from ${userId}`, '|d/s|', JSON.stringify(summary(userId, startedAt)));
+    const summary = (userId: string, startedAt: number) => ({
+      userId,
+      startedAt,
+      lastAt: startedAt + 5,
+      channel: 'webchat',
+      version: 'v1',
+      lastVersion: 'v1',
+      steps: ['d/s'],
+      lastStep: 'd/s',
+      integrationError: false,
+      messages: 1,
+      text: `hello from ${userId}`,
+      userData: { plan: userId === 'bob' ? 'pro' : 'free' },
+      events: [],
+    });
+    const insert = raw.prepare(
+      'INSERT INTO insight_conversations (user_id, started_at, last_at, channel, error, text, steps, summary) VALUES (?, ?, ?, ?, 0, ?, ?, ?)',
+    );
+    for (const [userId, startedAt] of [
+      ['ann', 100],
+      ['bob', 300],
+      ['ann', 200],
+    ] as const)
+      insert.run(
+        userId,
+        startedAt,
+        startedAt + 5,
+        'webchat',
+        `hello from ${userId}`,
+        '|d/s|',
+        JSON.stringify(summary(userId, startedAt)),
+      );
     raw.close();
     const store = openSqliteStore({ file });
     const room = sqliteInsights(store.db);
     const page = await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 });
-    expect(page.items.map((c) => [c.userId, c.startedAt])).toEqual([['bob', 300], ['ann', 200], ['ann', 100]]);
+    expect(page.items.map((c) => [c.userId, c.startedAt])).toEqual([
+      ['bob', 300],
+      ['ann', 200],
+      ['ann', 100],
+    ]);
     expect((await room.conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([200, 100]);
-    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, field: { name: 'plan', value: 'pro' } })).items.map((c) => c.userId)).toEqual(['bob']);
+    expect(
+      (
+        await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, field: { name: 'plan', value: 'pro' } })
+      ).items.map((c) => c.userId),
+    ).toEqual(['bob']);
     await room.record({ counts: [], conversations: [{ ...summary('ann', 200), lastAt: 400, text: 'written again' }] });
-    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, text: 'again' })).items.map((c) => [c.userId, c.lastAt])).toEqual([['ann', 400]]);
+    expect(
+      (await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, text: 'again' })).items.map((c) => [
+        c.userId,
+        c.lastAt,
+      ]),
+    ).toEqual([['ann', 400]]);
     expect(await room.eraseUser('ann')).toBe(2);
-    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 })).items.map((c) => c.userId)).toEqual(['bob']);
+    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 })).items.map((c) => c.userId)).toEqual([
+      'bob',
+    ]);
     await store.close();
   });
 
@@ -104,7 +165,11 @@ describe('openSqliteStore', () => {
     );
     insert.run('wrote', 300, 100);
     insert.run('silent', null, 200);
-    raw.prepare(`INSERT INTO transcript (user_id, seq, sender, client_id, at, message) VALUES ('wrote', 1, 'bot', NULL, 5, '{"type":"text","text":"hi"}')`).run();
+    raw
+      .prepare(
+        `INSERT INTO transcript (user_id, seq, sender, client_id, at, message) VALUES ('wrote', 1, 'bot', NULL, 5, '{"type":"text","text":"hi"}')`,
+      )
+      .run();
     raw.close();
     const store = openSqliteStore({ file });
     const rows: [string, number][] = [];
@@ -114,14 +179,22 @@ describe('openSqliteStore', () => {
       ['wrote', 300],
     ]);
     const [entry] = await store.readTranscript('wrote', 0, 1);
-    expect(entry).toStrictEqual({ userId: 'wrote', seq: 1, from: 'bot', clientId: null, at: 5, message: { type: 'text', text: 'hi' } });
+    expect(entry).toStrictEqual({
+      userId: 'wrote',
+      seq: 1,
+      from: 'bot',
+      clientId: null,
+      at: 5,
+      message: { type: 'text', text: 'hi' },
+    });
     await store.close();
   });
 
   it('when writes are committed, then the database file alone holds them soon after, as a file backup would copy it', async () => {
     const file = join(dir, 'live.db');
     const store = openSqliteStore({ file });
-    for (let i = 0; i < 200; i++) await store.ensureUser({ userId: `user-${i}`, channelId: 'c', userData: { note: 'x'.repeat(500) }, now: i });
+    for (let i = 0; i < 200; i++)
+      await store.ensureUser({ userId: `user-${i}`, channelId: 'c', userData: { note: 'x'.repeat(500) }, now: i });
     // A copy of the main file without its -wal, as a naive backup takes it.
     const copy = join(dir, 'copy.db');
     const usersInCopy = async () => {

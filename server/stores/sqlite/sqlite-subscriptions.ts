@@ -1,4 +1,10 @@
-import type { BotEventRecord, EventKind, Subscription, SubscriptionPatch, SubscriptionStore } from '../../ports/event-subscriptions.ts';
+import type {
+  BotEventRecord,
+  EventKind,
+  Subscription,
+  SubscriptionPatch,
+  SubscriptionStore,
+} from '../../ports/event-subscriptions.ts';
 import { fromJson, toJson } from './json.ts';
 import type { SqliteStore } from './sqlite-store.ts';
 
@@ -82,13 +88,17 @@ export function sqliteSubscriptions(store: Pick<SqliteStore, 'db'>): Subscriptio
   const insertEvent = db.prepare(
     'INSERT INTO subscription_events (id, kind, user_id, channel_id, at, data) VALUES (@id, @kind, @userId, @channelId, @at, @data)',
   );
-  const firstAt = db.prepare<[number], { seq: number }>('SELECT MIN(seq) AS seq FROM subscription_events WHERE at >= ?');
+  const firstAt = db.prepare<[number], { seq: number }>(
+    'SELECT MIN(seq) AS seq FROM subscription_events WHERE at >= ?',
+  );
   const eraseUser = db.prepare<[string]>('DELETE FROM subscription_events WHERE user_id = ?');
   const purge = db.prepare<[number]>('DELETE FROM subscription_events WHERE at < ?');
   const lastSeq = () => topSeq.get()?.seq ?? 0;
 
   const kindFilter = (kinds: readonly EventKind[] | undefined) =>
-    kinds === undefined ? { sql: '', params: [] as string[] } : { sql: ` AND kind IN (${kinds.map(() => '?').join(', ') || 'NULL'})`, params: [...kinds] };
+    kinds === undefined
+      ? { sql: '', params: [] as string[] }
+      : { sql: ` AND kind IN (${kinds.map(() => '?').join(', ') || 'NULL'})`, params: [...kinds] };
 
   const create = db.transaction((subscription: Parameters<SubscriptionStore['createSubscription']>[0]) => {
     insert.run({ ...subscription, kinds: toJson(subscription.kinds), cursor: lastSeq() });
@@ -96,7 +106,8 @@ export function sqliteSubscriptions(store: Pick<SqliteStore, 'db'>): Subscriptio
   });
   const append = db.transaction((events: Parameters<SubscriptionStore['appendEvents']>[0]) => {
     let added = 0;
-    for (const event of events) if (!known.get(event.id)) added += insertEvent.run({ ...event, data: toJson(event.data) }).changes;
+    for (const event of events)
+      if (!known.get(event.id)) added += insertEvent.run({ ...event, data: toJson(event.data) }).changes;
     return added;
   });
 
@@ -112,11 +123,19 @@ export function sqliteSubscriptions(store: Pick<SqliteStore, 'db'>): Subscriptio
       return list.all().map(toSubscription);
     },
     async updateSubscription(id, patch, ifCursor) {
-      const entries = Object.entries(patch).filter(([, value]) => value !== undefined) as [keyof SubscriptionPatch, unknown][];
+      const entries = Object.entries(patch).filter(([, value]) => value !== undefined) as [
+        keyof SubscriptionPatch,
+        unknown,
+      ][];
       const sets = entries.map(([field]) => `${COLUMNS[field]} = ?`);
       const where = ifCursor === undefined ? 'id = ?' : 'id = ? AND cursor = ?';
-      const sql = sets.length > 0 ? `UPDATE subscriptions SET ${sets.join(', ')} WHERE ${where} RETURNING *` : `SELECT * FROM subscriptions WHERE ${where}`;
-      const row = db.prepare<unknown[], SubscriptionRow>(sql).get(...entries.map(([, value]) => value), id, ...(ifCursor === undefined ? [] : [ifCursor]));
+      const sql =
+        sets.length > 0
+          ? `UPDATE subscriptions SET ${sets.join(', ')} WHERE ${where} RETURNING *`
+          : `SELECT * FROM subscriptions WHERE ${where}`;
+      const row = db
+        .prepare<unknown[], SubscriptionRow>(sql)
+        .get(...entries.map(([, value]) => value), id, ...(ifCursor === undefined ? [] : [ifCursor]));
       return row ? toSubscription(row) : null;
     },
     async deleteSubscription(id) {
@@ -128,13 +147,17 @@ export function sqliteSubscriptions(store: Pick<SqliteStore, 'db'>): Subscriptio
     async readEvents({ afterSeq, kinds, limit }) {
       const filter = kindFilter(kinds);
       return db
-        .prepare<unknown[], EventRow>(`SELECT * FROM subscription_events WHERE seq > ?${filter.sql} ORDER BY seq LIMIT ?`)
+        .prepare<unknown[], EventRow>(
+          `SELECT * FROM subscription_events WHERE seq > ?${filter.sql} ORDER BY seq LIMIT ?`,
+        )
         .all(afterSeq, ...filter.params, limit)
         .map(toEvent);
     },
     async countEvents({ afterSeq, kinds }) {
       const filter = kindFilter(kinds);
-      return db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM subscription_events WHERE seq > ?${filter.sql}`).get(afterSeq, ...filter.params)!.n;
+      return db
+        .prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM subscription_events WHERE seq > ?${filter.sql}`)
+        .get(afterSeq, ...filter.params)!.n;
     },
     async lastEventSeq() {
       return lastSeq();

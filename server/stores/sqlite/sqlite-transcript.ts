@@ -34,8 +34,26 @@ export function sqliteTranscript(db: Database): TranscriptOps {
       }
       seq += 1;
       const origin = originOf(entry);
-      insert.run({ userId, seq, from: entry.from, clientId, at: entry.at, message: toJson(entry.message), dialogId: origin?.dialogId ?? null, stepId: origin?.stepId ?? null });
-      results.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, ...origin, duplicate: false });
+      insert.run({
+        userId,
+        seq,
+        from: entry.from,
+        clientId,
+        at: entry.at,
+        message: toJson(entry.message),
+        dialogId: origin?.dialogId ?? null,
+        stepId: origin?.stepId ?? null,
+      });
+      results.push({
+        userId,
+        seq,
+        from: entry.from,
+        clientId,
+        at: entry.at,
+        message: entry.message,
+        ...origin,
+        duplicate: false,
+      });
     }
     if (seq !== user.last_seq) setLastSeq.run(seq, userId);
     return results;

@@ -1,6 +1,13 @@
 import type { Database } from './database.ts';
 import type { PreviewMark } from '../../ports/preview.ts';
-import type { ConversationPosition, NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
+import type {
+  ConversationPosition,
+  NewTranscriptEntry,
+  Store,
+  TranscriptEntry,
+  TurnCommit,
+  TurnCommitResult,
+} from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
@@ -37,7 +44,9 @@ export function sqliteTurns(db: Database): TurnOps {
   );
   const scheduleJob = db.prepare(SCHEDULE_JOB_SQL);
   const cancelJob = db.prepare(CANCEL_JOB_SQL);
-  const updateUser = db.prepare<[string | null, string, string, number | null, number, number, string | null, number | null, string, number]>(
+  const updateUser = db.prepare<
+    [string | null, string, string, number | null, number, number, string | null, number | null, string, number]
+  >(
     `UPDATE users SET position = ?, variables = ?, user_data = ?, last_message_at = ?, updated_at = ?,
                       last_seq = ?, last_trigger = ?, pending_seq = ?, version = version + 1
      WHERE user_id = ? AND version = ?`,
@@ -46,9 +55,9 @@ export function sqliteTurns(db: Database): TurnOps {
   const commitOne = (commit: TurnCommit): TurnCommitResult => {
     const { userId, patch, now } = commit;
     const lean = patch.variables !== undefined && patch.userData !== undefined;
-    const row: Omit<UserRow, 'seq' | 'updated_at' | 'variables' | 'user_data'> & { variables?: string; user_data?: string } | undefined = lean
-      ? selectUserLean.get(userId)
-      : selectUser.get(userId);
+    const row:
+      | (Omit<UserRow, 'seq' | 'updated_at' | 'variables' | 'user_data'> & { variables?: string; user_data?: string })
+      | undefined = lean ? selectUserLean.get(userId) : selectUser.get(userId);
     if (row === undefined) return { status: 'conflict' };
     const userClientId = commit.userEntry?.clientId ?? null;
     if (userClientId !== null) {
@@ -63,7 +72,16 @@ export function sqliteTurns(db: Database): TurnOps {
       seq += 1;
       const clientId = entry.clientId ?? null;
       const origin = originOf(entry);
-      insertEntry.run(userId, seq, entry.from, clientId, entry.at, toJson(entry.message), origin?.dialogId ?? null, origin?.stepId ?? null);
+      insertEntry.run(
+        userId,
+        seq,
+        entry.from,
+        clientId,
+        entry.at,
+        toJson(entry.message),
+        origin?.dialogId ?? null,
+        origin?.stepId ?? null,
+      );
       entries.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, ...origin });
     };
     if (commit.userEntry) append(commit.userEntry);
@@ -74,17 +92,31 @@ export function sqliteTurns(db: Database): TurnOps {
     // The outbox, in the turn's savepoint: stored exactly when the turn is.
     for (const id of commit.cancelJobs ?? []) cancelJob.run(id);
     for (const job of commit.jobs ?? []) scheduleJob.run(scheduleParams(job));
-    for (const { kind, entry } of commit.logs ?? []) insertLog.run(kind, entry.userId, entry.timestamp, toJson(entry.data));
+    for (const { kind, entry } of commit.logs ?? [])
+      insertLog.run(kind, entry.userId, entry.timestamp, toJson(entry.data));
 
     // Untouched fields keep their stored text: no parse and re-serialise for them.
-    const position = patch.position === undefined ? row.position : patch.position === null ? null : toJson(patch.position);
+    const position =
+      patch.position === undefined ? row.position : patch.position === null ? null : toJson(patch.position);
     const variables = patch.variables === undefined ? row.variables! : toJson(patch.variables);
     const userData = patch.userData === undefined ? row.user_data! : toJson(patch.userData);
     const lastMessageAt = patch.lastMessageAt === undefined ? row.last_message_at : patch.lastMessageAt;
     const lastTrigger = patch.lastTrigger ?? row.last_trigger;
     // Answered in the same write as the state: the message cannot be run a third time.
-    const pending = commit.answersPending !== undefined && row.pending_seq === commit.answersPending ? null : row.pending_seq;
-    const changed = updateUser.run(position, variables, userData, lastMessageAt, now, seq, lastTrigger, pending, userId, commit.expectedVersion);
+    const pending =
+      commit.answersPending !== undefined && row.pending_seq === commit.answersPending ? null : row.pending_seq;
+    const changed = updateUser.run(
+      position,
+      variables,
+      userData,
+      lastMessageAt,
+      now,
+      seq,
+      lastTrigger,
+      pending,
+      userId,
+      commit.expectedVersion,
+    );
     // Cannot happen inside the write transaction; throwing rolls the inserts back.
     if (changed.changes !== 1) throw new Error(`user ${userId} changed inside its own write transaction`);
     return {
@@ -93,7 +125,12 @@ export function sqliteTurns(db: Database): TurnOps {
       user: {
         userId,
         channelId: row.channel_id,
-        position: patch.position === undefined ? (row.position === null ? null : fromJson<ConversationPosition>(row.position)) : patch.position,
+        position:
+          patch.position === undefined
+            ? row.position === null
+              ? null
+              : fromJson<ConversationPosition>(row.position)
+            : patch.position,
         variables: patch.variables ?? fromJson(row.variables!),
         userData: patch.userData ?? fromJson(row.user_data!),
         lastMessageAt,
@@ -113,4 +150,3 @@ export function sqliteTurns(db: Database): TurnOps {
     commitTurn,
   };
 }
-

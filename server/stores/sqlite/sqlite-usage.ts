@@ -22,7 +22,10 @@ export function sqliteUsageCounters(store: Pick<SqliteStore, 'db'>): UsageCounte
   });
   return {
     async addUsage(key, amount) {
-      return addAndTidy.immediate({ counter: key.counter, userId: key.userId, day: key.day }, Math.max(0, Math.round(amount)));
+      return addAndTidy.immediate(
+        { counter: key.counter, userId: key.userId, day: key.day },
+        Math.max(0, Math.round(amount)),
+      );
     },
     async readUsage(key) {
       return read.get({ counter: key.counter, userId: key.userId, day: key.day })?.amount ?? 0;

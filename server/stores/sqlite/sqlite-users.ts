@@ -1,6 +1,14 @@
 import type { Database } from './database.ts';
 import type { PreviewMark } from '../../ports/preview.ts';
-import type { ConversationPosition, NewUser, RangeQuery, Store, UserExportRow, UserPatch, UserRecord } from '../../ports/store.ts';
+import type {
+  ConversationPosition,
+  NewUser,
+  RangeQuery,
+  Store,
+  UserExportRow,
+  UserPatch,
+  UserRecord,
+} from '../../ports/store.ts';
 import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';

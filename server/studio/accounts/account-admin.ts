@@ -25,7 +25,12 @@ export const accountView = (account: Account): AccountView => ({
   createdAt: new Date(account.createdAt).toISOString(),
 });
 
-const lastOwner = () => new HttpError(409, 'last_owner', 'This is the only owner: make another account an owner first, so someone can still manage accounts and secrets.');
+const lastOwner = () =>
+  new HttpError(
+    409,
+    'last_owner',
+    'This is the only owner: make another account an owner first, so someone can still manage accounts and secrets.',
+  );
 const notFound = () => new HttpError(404, 'not_found', 'There is no account with this id; it may have been deleted.');
 
 /** Owners manage accounts: roles and names change, accounts go; the last owner always stays. */
@@ -36,17 +41,40 @@ export function accountAdmin(deps: { accounts: Accounts; sessions: Sessions; aud
       return (await accounts.listAccounts()).map(accountView);
     },
 
-    async update(id: string, change: { role?: Role; name?: string }, actor: AuditActor, ip: string): Promise<AccountView> {
+    async update(
+      id: string,
+      change: { role?: Role; name?: string },
+      actor: AuditActor,
+      ip: string,
+    ): Promise<AccountView> {
       const before = await accounts.accountById(id);
       if (!before) throw notFound();
-      if (change.role !== undefined && change.role !== 'owner' && before.role === 'owner' && (await accounts.countAccounts('owner')) <= 1) throw lastOwner();
+      if (
+        change.role !== undefined &&
+        change.role !== 'owner' &&
+        before.role === 'owner' &&
+        (await accounts.countAccounts('owner')) <= 1
+      )
+        throw lastOwner();
       const after = await accounts.updateAccount(id, { ...change, updatedAt: deps.now() });
       if (!after) throw notFound();
       if (change.role !== undefined && change.role !== before.role) {
-        await audit.record({ actor, ip, action: 'role_changed', target: id, details: { email: after.email, from: before.role, to: after.role } });
+        await audit.record({
+          actor,
+          ip,
+          action: 'role_changed',
+          target: id,
+          details: { email: after.email, from: before.role, to: after.role },
+        });
       }
       if (change.name !== undefined && change.name !== before.name) {
-        await audit.record({ actor, ip, action: 'account_updated', target: id, details: { email: after.email, name: { from: before.name, to: after.name } } });
+        await audit.record({
+          actor,
+          ip,
+          action: 'account_updated',
+          target: id,
+          details: { email: after.email, name: { from: before.name, to: after.name } },
+        });
       }
       return accountView(after);
     },
@@ -57,7 +85,13 @@ export function accountAdmin(deps: { accounts: Accounts; sessions: Sessions; aud
       if (account.role === 'owner' && (await accounts.countAccounts('owner')) <= 1) throw lastOwner();
       await deps.sessions.deleteSessionsOf(id);
       await accounts.deleteAccount(id);
-      await audit.record({ actor, ip, action: 'account_deleted', target: id, details: { email: account.email, role: account.role } });
+      await audit.record({
+        actor,
+        ip,
+        action: 'account_deleted',
+        target: id,
+        details: { email: account.email, role: account.role },
+      });
     },
   };
 }

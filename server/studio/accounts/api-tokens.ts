@@ -12,7 +12,13 @@ export interface TokenView {
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const view = (token: ApiToken): TokenView => ({ id: token.id, name: token.name, createdAt: iso(token.createdAt)!, expiresAt: iso(token.expiresAt), lastUsedAt: iso(token.lastUsedAt) });
+const view = (token: ApiToken): TokenView => ({
+  id: token.id,
+  name: token.name,
+  createdAt: iso(token.createdAt)!,
+  expiresAt: iso(token.expiresAt),
+  lastUsedAt: iso(token.lastUsedAt),
+});
 
 /** At most this many tokens per account: enough for every CI job, few enough to review. */
 export const MAX_TOKENS = 50;
@@ -27,9 +33,18 @@ const MARK_EVERY_MS = 60_000;
 export function apiTokens(deps: { accounts: Accounts; audit: AuditTrail; now: () => number }) {
   const { accounts, audit, now } = deps;
   return {
-    async create(account: Account, input: { name: string; expiresInDays?: number }, actor: AuditActor, ip: string): Promise<TokenView & { token: string }> {
+    async create(
+      account: Account,
+      input: { name: string; expiresInDays?: number },
+      actor: AuditActor,
+      ip: string,
+    ): Promise<TokenView & { token: string }> {
       if ((await accounts.listTokens(account.id)).length >= MAX_TOKENS) {
-        throw new HttpError(409, 'too_many_tokens', `An account holds at most ${MAX_TOKENS} API tokens; revoke one you no longer use first.`);
+        throw new HttpError(
+          409,
+          'too_many_tokens',
+          `An account holds at most ${MAX_TOKENS} API tokens; revoke one you no longer use first.`,
+        );
       }
       const token = newApiToken();
       const at = now();
@@ -43,7 +58,13 @@ export function apiTokens(deps: { accounts: Accounts; audit: AuditTrail; now: ()
         lastUsedAt: null,
       };
       await accounts.saveToken(stored);
-      await audit.record({ actor, ip, action: 'token_created', target: stored.id, details: { name: stored.name, expiresAt: iso(stored.expiresAt) } });
+      await audit.record({
+        actor,
+        ip,
+        action: 'token_created',
+        target: stored.id,
+        details: { name: stored.name, expiresAt: iso(stored.expiresAt) },
+      });
       return { ...view(stored), token };
     },
 
@@ -63,7 +84,13 @@ export function apiTokens(deps: { accounts: Accounts; audit: AuditTrail; now: ()
       let ended = 0;
       for (const token of await accounts.listTokens(account.id)) {
         if (!(await accounts.deleteToken(account.id, token.id))) continue;
-        await audit.record({ actor, ip, action: 'token_revoked', target: token.id, details: { name: token.name, everywhere: true } });
+        await audit.record({
+          actor,
+          ip,
+          action: 'token_revoked',
+          target: token.id,
+          details: { name: token.name, everywhere: true },
+        });
         ended++;
       }
       return ended;
@@ -77,7 +104,8 @@ export function apiTokens(deps: { accounts: Accounts; audit: AuditTrail; now: ()
       if (!token || (token.expiresAt !== null && at >= token.expiresAt)) return null;
       const account = await accounts.accountById(token.accountId);
       if (!account) return null;
-      if (token.lastUsedAt === null || at - token.lastUsedAt >= MARK_EVERY_MS) await accounts.markTokenUsed(token.id, at);
+      if (token.lastUsedAt === null || at - token.lastUsedAt >= MARK_EVERY_MS)
+        await accounts.markTokenUsed(token.id, at);
       return { account, token };
     },
   };

@@ -5,7 +5,11 @@ export interface LimitTake {
   readonly allowed: boolean;
   readonly resetSeconds: number;
 }
-export type LimiterFactory = (name: string, limit: number, windowMs: number) => { take(key: string): LimitTake | Promise<LimitTake> };
+export type LimiterFactory = (
+  name: string,
+  limit: number,
+  windowMs: number,
+) => { take(key: string): LimitTake | Promise<LimitTake> };
 
 export interface LoginLimitSettings {
   /** Sign-in attempts a minute for one account (by the email typed), over every node. */
@@ -40,7 +44,9 @@ export function loginLimits(factory: LimiterFactory, settings: LoginLimitSetting
       const accountTake = ipTake.allowed ? await ask(byAccount, accountKey) : ipTake;
       if (!ipTake.allowed || !accountTake.allowed) {
         const wait = Math.max(ipTake.resetSeconds, accountTake.resetSeconds);
-        throw new HttpError(429, 'rate_limited', `Too many sign-in attempts; wait ${wait} s, then try again.`, { retryAfterSeconds: wait });
+        throw new HttpError(429, 'rate_limited', `Too many sign-in attempts; wait ${wait} s, then try again.`, {
+          retryAfterSeconds: wait,
+        });
       }
     },
   };

@@ -27,7 +27,9 @@ export async function verifyPassword(stored: string, password: string): Promise<
 
 /** Whether a hash was made with weaker parameters than today's. */
 export function needsRehash(stored: string): boolean {
-  return !stored.startsWith(`$argon2id$v=19$m=${PARAMETERS.memoryCost},t=${PARAMETERS.timeCost},p=${PARAMETERS.parallelism}$`);
+  return !stored.startsWith(
+    `$argon2id$v=19$m=${PARAMETERS.memoryCost},t=${PARAMETERS.timeCost},p=${PARAMETERS.parallelism}$`,
+  );
 }
 
 let dummy: Promise<string> | undefined;
@@ -43,9 +45,11 @@ export async function verifyNobody(password: string): Promise<false> {
 
 /** Why a new password is refused, in a sentence; undefined when it is fine. */
 export function passwordProblem(password: string, email: string): string | undefined {
-  if ([...password].length < MIN_PASSWORD) return `Choose a password of at least ${MIN_PASSWORD} characters; a few words in a row are easy to remember.`;
+  if ([...password].length < MIN_PASSWORD)
+    return `Choose a password of at least ${MIN_PASSWORD} characters; a few words in a row are easy to remember.`;
   if ([...password].length > MAX_PASSWORD) return `Choose a password of at most ${MAX_PASSWORD} characters.`;
-  if (password.toLowerCase().includes(email.toLowerCase().split('@')[0]!) && email.split('@')[0]!.length >= 4) return 'Choose a password that does not contain your email address.';
+  if (password.toLowerCase().includes(email.toLowerCase().split('@')[0]!) && email.split('@')[0]!.length >= 4)
+    return 'Choose a password that does not contain your email address.';
   if (/^(.)\1+$/.test(password)) return 'Choose a password that is not one character repeated.';
   return undefined;
 }

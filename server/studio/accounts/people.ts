@@ -31,7 +31,11 @@ export interface SignedIn {
 /** Activity is written at most this often per session: a page's burst of requests costs one write. */
 const TOUCH_EVERY_MS = 60_000;
 
-export const actorOf = (account: Account, kind: 'account' | 'token' = 'account'): AuditActor => ({ kind, accountId: account.id, email: account.email });
+export const actorOf = (account: Account, kind: 'account' | 'token' = 'account'): AuditActor => ({
+  kind,
+  accountId: account.id,
+  email: account.email,
+});
 
 /** A short public handle for a session (never its id, which is the cookie's digest). */
 export const sessionHandle = (session: StudioSession): string => digest(`handle:${session.id}`).slice(0, 24);
@@ -54,7 +58,11 @@ export interface PeopleDeps {
 export function people(deps: PeopleDeps) {
   const { accounts, sessions, audit, now } = deps;
 
-  const startSession = async (account: Account, meta: RequestMeta, method: StudioSession['method']): Promise<SignedIn> => {
+  const startSession = async (
+    account: Account,
+    meta: RequestMeta,
+    method: StudioSession['method'],
+  ): Promise<SignedIn> => {
     const cookie = randomSecret();
     const at = now();
     const session: StudioSession = {
@@ -80,13 +88,25 @@ export function people(deps: PeopleDeps) {
       const typed = email.trim().toLowerCase();
       await deps.limits.check(`account:${digest(typed)}`, meta.ip);
       const account = await accounts.accountByEmail(typed);
-      const ok = account?.passwordHash ? await verifyPassword(account.passwordHash, password) : await verifyNobody(password);
+      const ok = account?.passwordHash
+        ? await verifyPassword(account.passwordHash, password)
+        : await verifyNobody(password);
       if (!account || !ok) {
-        await audit.record({ actor: { kind: 'account', email: typed.slice(0, 254), ...(account ? { accountId: account.id } : {}) }, ip: meta.ip, action: 'login_failed', details: { method: 'password' } });
-        throw new HttpError(401, 'invalid_credentials', 'The email or password is not right. Check both and try again.');
+        await audit.record({
+          actor: { kind: 'account', email: typed.slice(0, 254), ...(account ? { accountId: account.id } : {}) },
+          ip: meta.ip,
+          action: 'login_failed',
+          details: { method: 'password' },
+        });
+        throw new HttpError(
+          401,
+          'invalid_credentials',
+          'The email or password is not right. Check both and try again.',
+        );
       }
       // Parameters raised since this hash was made: store one at today's cost while the password is at hand.
-      if (needsRehash(account.passwordHash!)) await accounts.updateAccount(account.id, { passwordHash: await hashPassword(password), updatedAt: now() });
+      if (needsRehash(account.passwordHash!))
+        await accounts.updateAccount(account.id, { passwordHash: await hashPassword(password), updatedAt: now() });
       const signedIn = await startSession(account, meta, 'password');
       await audit.record({ actor: actorOf(account), ip: meta.ip, action: 'login', details: { method: 'password' } });
       return signedIn;
@@ -117,15 +137,28 @@ export function people(deps: PeopleDeps) {
     },
 
     /** Ends every session of the account (but `keep`, when given). */
-    async logoutEverywhere(account: Account, actor: AuditActor, meta: RequestMeta, keep?: StudioSession): Promise<number> {
+    async logoutEverywhere(
+      account: Account,
+      actor: AuditActor,
+      meta: RequestMeta,
+      keep?: StudioSession,
+    ): Promise<number> {
       const ended = await sessions.deleteSessionsOf(account.id, keep?.id);
-      await audit.record({ actor, ip: meta.ip, action: 'session_revoked', target: account.id, details: { sessions: ended, everywhere: true } });
+      await audit.record({
+        actor,
+        ip: meta.ip,
+        action: 'session_revoked',
+        target: account.id,
+        details: { sessions: ended, everywhere: true },
+      });
       return ended;
     },
 
     async listSessions(account: Account): Promise<StudioSession[]> {
       const at = now();
-      return (await sessions.listSessions(account.id)).filter((session) => at < session.expiresAt && at - session.lastSeenAt < deps.session.idleMs);
+      return (await sessions.listSessions(account.id)).filter(
+        (session) => at < session.expiresAt && at - session.lastSeenAt < deps.session.idleMs,
+      );
     },
 
     /** Ends one session of the account, named by its handle; false when it has none such. */
@@ -133,17 +166,35 @@ export function people(deps: PeopleDeps) {
       const session = (await sessions.listSessions(account.id)).find((each) => sessionHandle(each) === handle);
       if (!session) return false;
       await sessions.deleteSession(session.id);
-      await audit.record({ actor, ip: meta.ip, action: 'session_revoked', target: account.id, details: { session: handle } });
+      await audit.record({
+        actor,
+        ip: meta.ip,
+        action: 'session_revoked',
+        target: account.id,
+        details: { session: handle },
+      });
       return true;
     },
 
     /** Sets a new password (checked against the policy) and ends the account's other sessions. */
-    async setPassword(account: Account, password: string, actor: AuditActor, meta: RequestMeta, keep?: StudioSession): Promise<void> {
+    async setPassword(
+      account: Account,
+      password: string,
+      actor: AuditActor,
+      meta: RequestMeta,
+      keep?: StudioSession,
+    ): Promise<void> {
       const problem = passwordProblem(password, account.email);
       if (problem) throw new HttpError(400, 'weak_password', problem);
       await accounts.updateAccount(account.id, { passwordHash: await hashPassword(password), updatedAt: now() });
       const ended = await sessions.deleteSessionsOf(account.id, keep?.id);
-      await audit.record({ actor, ip: meta.ip, action: 'password_changed', target: account.id, details: { sessionsEnded: ended } });
+      await audit.record({
+        actor,
+        ip: meta.ip,
+        action: 'password_changed',
+        target: account.id,
+        details: { sessionsEnded: ended },
+      });
     },
 
     newAccountId: newId,

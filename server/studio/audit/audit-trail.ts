@@ -2,7 +2,23 @@ import { randomBytes } from 'node:crypto';
 import type { AuditEntry, AuditEntryInput, AuditLog, AuditQuery, AuditStore } from '../../ports/studio/audit.ts';
 
 /** Detail keys that could carry a secret: their values are never kept, whichever room sent them. */
-const SECRET_KEYS = new Set(['password', 'newpassword', 'secret', 'value', 'token', 'apikey', 'clientsecret', 'accesstoken', 'refreshtoken', 'idtoken', 'cookie', 'authorization', 'csrftoken', 'passwordhash', 'tokenhash']);
+const SECRET_KEYS = new Set([
+  'password',
+  'newpassword',
+  'secret',
+  'value',
+  'token',
+  'apikey',
+  'clientsecret',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'cookie',
+  'authorization',
+  'csrftoken',
+  'passwordhash',
+  'tokenhash',
+]);
 const MAX_STRING = 500;
 const MAX_DEPTH = 6;
 const MAX_KEYS = 50;
@@ -19,7 +35,9 @@ export function cleanDetails(value: unknown, depth = 0): unknown {
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value).slice(0, MAX_KEYS)) {
-      out[key] = SECRET_KEYS.has(key.toLowerCase().replace(/[^a-z]/g, '')) ? '[redacted]' : cleanDetails(item, depth + 1);
+      out[key] = SECRET_KEYS.has(key.toLowerCase().replace(/[^a-z]/g, ''))
+        ? '[redacted]'
+        : cleanDetails(item, depth + 1);
     }
     return out;
   }
@@ -43,7 +61,11 @@ export function auditLog(store: AuditStore, now: () => number): AuditLog {
       const entry: AuditEntry = {
         id,
         at,
-        actor: { kind: input.actor.kind, ...(input.actor.accountId ? { accountId: input.actor.accountId } : {}), ...(input.actor.email ? { email: input.actor.email } : {}) },
+        actor: {
+          kind: input.actor.kind,
+          ...(input.actor.accountId ? { accountId: input.actor.accountId } : {}),
+          ...(input.actor.email ? { email: input.actor.email } : {}),
+        },
         ...(input.ip ? { ip: input.ip } : {}),
         action: input.action.slice(0, 64),
         ...(input.target !== undefined ? { target: input.target.slice(0, 256) } : {}),

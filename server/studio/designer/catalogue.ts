@@ -31,19 +31,32 @@ export interface DescribedStepType {
 }
 
 /** The catalogue from the editor schema's text and the step types by where they come from. */
-export function designerCatalogue(schemaText: string, types: { readonly builtIn: readonly DescribedStepType[]; readonly presets: readonly DescribedStepType[]; readonly own: readonly DescribedStepType[] }): DesignerCatalogue {
-  const entry = (source: StepTypeEntry['source']) => (type: DescribedStepType): StepTypeEntry => ({
-    name: type.name,
-    description: type.description,
-    level: type.level,
-    source,
-    params: type.paramsSchema,
-    mappings: Object.keys(type.mappings ?? {}),
-    defaultTiming: type.defaultTiming,
-    ...(type.needsService === undefined ? {} : { needsService: type.needsService }),
-  });
+export function designerCatalogue(
+  schemaText: string,
+  types: {
+    readonly builtIn: readonly DescribedStepType[];
+    readonly presets: readonly DescribedStepType[];
+    readonly own: readonly DescribedStepType[];
+  },
+): DesignerCatalogue {
+  const entry =
+    (source: StepTypeEntry['source']) =>
+    (type: DescribedStepType): StepTypeEntry => ({
+      name: type.name,
+      description: type.description,
+      level: type.level,
+      source,
+      params: type.paramsSchema,
+      mappings: Object.keys(type.mappings ?? {}),
+      defaultTiming: type.defaultTiming,
+      ...(type.needsService === undefined ? {} : { needsService: type.needsService }),
+    });
   return {
     schema: JSON.parse(schemaText) as Record<string, unknown>,
-    stepTypes: [...types.builtIn.map(entry('builtIn')), ...types.presets.map(entry('preset')), ...types.own.map(entry('own'))],
+    stepTypes: [
+      ...types.builtIn.map(entry('builtIn')),
+      ...types.presets.map(entry('preset')),
+      ...types.own.map(entry('own')),
+    ],
   };
 }

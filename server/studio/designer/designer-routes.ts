@@ -44,10 +44,24 @@ export function designerRoutes(deps: DesignerDeps): Router {
     const caller = callerOf(req);
     const body = await readJson(req, beatBody);
     const now = deps.now();
-    await deps.presence.beat({ accountId: caller.account.id, name: caller.account.name || caller.account.email, ...(body.dialog === undefined ? {} : { dialog: body.dialog }), at: now });
+    await deps.presence.beat({
+      accountId: caller.account.id,
+      name: caller.account.name || caller.account.email,
+      ...(body.dialog === undefined ? {} : { dialog: body.dialog }),
+      at: now,
+    });
     if (++beats % 100 === 0) await deps.presence.purge(now - PURGE_AFTER_MS);
-    const others = (await deps.presence.list(now - PRESENCE_WINDOW_MS)).filter((beat) => beat.accountId !== caller.account.id);
-    res.json({ editors: others.map((beat) => ({ accountId: beat.accountId, name: beat.name, ...(beat.dialog === undefined ? {} : { dialog: beat.dialog }), at: new Date(beat.at).toISOString() })) });
+    const others = (await deps.presence.list(now - PRESENCE_WINDOW_MS)).filter(
+      (beat) => beat.accountId !== caller.account.id,
+    );
+    res.json({
+      editors: others.map((beat) => ({
+        accountId: beat.accountId,
+        name: beat.name,
+        ...(beat.dialog === undefined ? {} : { dialog: beat.dialog }),
+        at: new Date(beat.at).toISOString(),
+      })),
+    });
   });
   return router;
 }

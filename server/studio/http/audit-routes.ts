@@ -5,12 +5,23 @@ import { parseInput } from './request-body.ts';
 import { requireRole } from './studio-api.ts';
 
 /** UNIX seconds, as the management API's exports take them. */
-const seconds = z.string().regex(/^\d{1,11}$/, 'must be whole UNIX seconds').transform(Number);
+const seconds = z
+  .string()
+  .regex(/^\d{1,11}$/, 'must be whole UNIX seconds')
+  .transform(Number);
 const auditQuery = z.strictObject({
   fromTimestamp: seconds.optional(),
   toTimestamp: seconds.optional(),
-  limit: z.string().regex(/^\d{1,4}$/, 'must be a whole number from 1 to 1000').transform(Number).refine((n) => n >= 1 && n <= 1000, 'must be a whole number from 1 to 1000').optional(),
-  cursor: z.string().regex(/^[0-9a-z-]{1,64}$/, 'must be the nextCursor of the previous page').optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'must be a whole number from 1 to 1000')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, 'must be a whole number from 1 to 1000')
+    .optional(),
+  cursor: z
+    .string()
+    .regex(/^[0-9a-z-]{1,64}$/, 'must be the nextCursor of the previous page')
+    .optional(),
 });
 
 /** The audit trail, for owners: a page at a time, oldest first, with the cursor of the next page. */

@@ -30,9 +30,15 @@ export function sessionCookieIn(header: unknown, secure: boolean): string | unde
 }
 
 export function setSessionCookie(req: Request, res: Response, value: string, maxAgeMs: number): void {
-  res.append('Set-Cookie', `${cookieName(req)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${req.secure ? '; Secure' : ''}`);
+  res.append(
+    'Set-Cookie',
+    `${cookieName(req)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${req.secure ? '; Secure' : ''}`,
+  );
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
-  res.append('Set-Cookie', `${cookieName(req)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${req.secure ? '; Secure' : ''}`);
+  res.append(
+    'Set-Cookie',
+    `${cookieName(req)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${req.secure ? '; Secure' : ''}`,
+  );
 }

@@ -40,15 +40,35 @@ const reportQuery = z.strictObject({ ...rangeShape, version: versionId.optional(
 const searchQuery = z.strictObject({
   ...rangeShape,
   text: z.string().min(1).max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
-  field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a user-data field name').optional(),
+  field: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a user-data field name')
+    .optional(),
   value: z.string().max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
-  channel: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name').optional(),
-  reached: z.string().regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, 'must be dialogId/stepId').optional(),
+  channel: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name')
+    .optional(),
+  reached: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, 'must be dialogId/stepId')
+    .optional(),
   integrationError: z.enum(['true', 'false']).optional(),
   cursor: z.string().max(300).optional(),
-  limit: z.string().regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100').transform(Number).refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100').optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100')
+    .optional(),
 });
-const transcriptQuery = z.strictObject({ afterSeq: z.string().regex(/^\d{1,12}$/, 'must be a whole number (the nextAfterSeq of the previous page)').transform(Number).optional() });
+const transcriptQuery = z.strictObject({
+  afterSeq: z
+    .string()
+    .regex(/^\d{1,12}$/, 'must be a whole number (the nextAfterSeq of the previous page)')
+    .transform(Number)
+    .optional(),
+});
 const MAX_USER_ID = 256;
 
 export const INSIGHTS_METHODS: Readonly<Record<string, string>> = {
@@ -59,18 +79,27 @@ export const INSIGHTS_METHODS: Readonly<Record<string, string>> = {
 };
 
 /** The days asked for: `from` and `to` inclusive, UTC; by default the last 30 days up to today. */
-function daysOf(query: { from?: string | undefined; to?: string | undefined }, now: number): { fromDay: number; toDay: number } {
+function daysOf(
+  query: { from?: string | undefined; to?: string | undefined },
+  now: number,
+): { fromDay: number; toDay: number } {
   const toDay = query.to ? dayOf(dayStartMs(query.to)) : dayOf(now);
   const fromDay = query.from ? dayOf(dayStartMs(query.from)) : toDay - (DEFAULT_DAYS - 1);
-  if (fromDay > toDay) throw new HttpError(400, 'invalid_parameter', 'from: must be on or before to.', { path: 'from' });
-  if (toDay - fromDay + 1 > MAX_DAYS) throw new HttpError(400, 'invalid_parameter', `from: a range is at most ${MAX_DAYS} days; ask for a shorter one.`, { path: 'from' });
+  if (fromDay > toDay)
+    throw new HttpError(400, 'invalid_parameter', 'from: must be on or before to.', { path: 'from' });
+  if (toDay - fromDay + 1 > MAX_DAYS)
+    throw new HttpError(400, 'invalid_parameter', `from: a range is at most ${MAX_DAYS} days; ask for a shorter one.`, {
+      path: 'from',
+    });
   return { fromDay, toDay };
 }
 
 function userIdOf(req: Request): string {
   const userId = req.params.userId;
   if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID) {
-    throw new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, { path: 'userId' });
+    throw new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, {
+      path: 'userId',
+    });
   }
   return userId;
 }
@@ -88,7 +117,12 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
     const query = parseInput(reportQuery, req.query, 'query');
     const days = daysOf(query, deps.now());
     const range: DayRange = { ...days, ...(query.version ? { version: query.version } : {}) };
-    res.json({ from: isoDay(days.fromDay), to: isoDay(days.toDay), version: query.version ?? null, ...(await dashboard(deps.room, range)) });
+    res.json({
+      from: isoDay(days.fromDay),
+      to: isoDay(days.toDay),
+      version: query.version ?? null,
+      ...(await dashboard(deps.room, range)),
+    });
   });
 
   router.get('/insights/drop-off', read, async (req, res) => {
@@ -96,8 +130,15 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
     const days = daysOf(query, deps.now());
     const version = query.version ?? deps.currentVersion();
     const order = await deps.stepsOf(version);
-    if (order === null && query.version) throw new HttpError(404, 'not_found', `There is no version ${version}; pick one from the versions list.`, { path: 'version' });
-    const figures = await dropOff(deps.room, { ...days, version }, { now: deps.now(), windowMs: deps.windowMs, order: order ?? [] });
+    if (order === null && query.version)
+      throw new HttpError(404, 'not_found', `There is no version ${version}; pick one from the versions list.`, {
+        path: 'version',
+      });
+    const figures = await dropOff(
+      deps.room,
+      { ...days, version },
+      { now: deps.now(), windowMs: deps.windowMs, order: order ?? [] },
+    );
     res.json({ from: isoDay(days.fromDay), to: isoDay(days.toDay), version, windowMs: deps.windowMs, ...figures });
   });
 
@@ -105,19 +146,34 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
     const query = parseInput(searchQuery, req.query, 'query');
     const days = daysOf(query, deps.now());
     if ((query.field === undefined) !== (query.value === undefined)) {
-      throw new HttpError(400, 'invalid_parameter', 'field and value go together: name a user-data field and the value it must have.', { path: query.field === undefined ? 'field' : 'value' });
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        'field and value go together: name a user-data field and the value it must have.',
+        { path: query.field === undefined ? 'field' : 'value' },
+      );
     }
     if (query.field !== undefined && !deps.userDataFields().includes(query.field)) {
-      throw new HttpError(400, 'invalid_parameter', `field: the bot has no user-data field ${query.field}; it declares ${deps.userDataFields().join(', ') || 'none'}.`, { path: 'field' });
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        `field: the bot has no user-data field ${query.field}; it declares ${deps.userDataFields().join(', ') || 'none'}.`,
+        { path: 'field' },
+      );
     }
     const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    if (query.cursor !== undefined && !before) throw new HttpError(400, 'invalid_parameter', 'cursor: must be the next cursor of the previous page.', { path: 'cursor' });
+    if (query.cursor !== undefined && !before)
+      throw new HttpError(400, 'invalid_parameter', 'cursor: must be the next cursor of the previous page.', {
+        path: 'cursor',
+      });
     const page = await deps.room.searchConversations({
       fromMs: days.fromDay * DAY_MS,
       toMs: (days.toDay + 1) * DAY_MS,
       limit: query.limit ?? 50,
       ...(query.text !== undefined ? { text: query.text } : {}),
-      ...(query.field !== undefined && query.value !== undefined ? { field: { name: query.field, value: query.value } } : {}),
+      ...(query.field !== undefined && query.value !== undefined
+        ? { field: { name: query.field, value: query.value } }
+        : {}),
       ...(query.channel !== undefined ? { channel: query.channel } : {}),
       ...(query.reached !== undefined ? { reached: query.reached } : {}),
       ...(query.integrationError === 'true' ? { integrationError: true } : {}),
@@ -128,7 +184,9 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       to: isoDay(days.toDay),
       conversations: page.items,
       nextCursor: page.next ? encodeCursor(page.next) : null,
-      ...(page.searchedBackTo !== undefined ? { searchedBackTo: page.searchedBackTo, searchedConversations: page.searched ?? 0 } : {}),
+      ...(page.searchedBackTo !== undefined
+        ? { searchedBackTo: page.searchedBackTo, searchedConversations: page.searched ?? 0 }
+        : {}),
     });
   });
 

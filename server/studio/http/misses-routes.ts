@@ -39,7 +39,9 @@ const missesQuery = z.strictObject({ from: date.optional(), to: date.optional() 
 const addBody = z.strictObject({
   target: z.strictObject({ kind: z.enum(['intent', 'faq']), id: z.string().min(1).max(64) }),
   texts: z
-    .array(z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters (an utterance\'s limit)'))
+    .array(
+      z.string().trim().min(1, 'must not be empty').max(500, "must be at most 500 characters (an utterance's limit)"),
+    )
     .min(1, 'must name at least one input')
     .max(MAX_TEXTS, `must be at most ${MAX_TEXTS} inputs; add a group's examples at a time`),
   /** The draft revision the page showed: a draft changed since (the designer in another tab) is not written over. */
@@ -70,12 +72,20 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
     const query = parseInput(missesQuery, req.query, 'query');
     const toDay = query.to ? dayOf(dayStartMs(query.to)) : dayOf(deps.now());
     const fromDay = query.from ? dayOf(dayStartMs(query.from)) : toDay - (DEFAULT_DAYS - 1);
-    if (fromDay > toDay) throw new HttpError(400, 'invalid_parameter', 'from: must be on or before to.', { path: 'from' });
-    if (toDay - fromDay + 1 > MAX_DAYS) throw new HttpError(400, 'invalid_parameter', `from: a range is at most ${MAX_DAYS} days; ask for a shorter one.`, { path: 'from' });
+    if (fromDay > toDay)
+      throw new HttpError(400, 'invalid_parameter', 'from: must be on or before to.', { path: 'from' });
+    if (toDay - fromDay + 1 > MAX_DAYS)
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        `from: a range is at most ${MAX_DAYS} days; ask for a shorter one.`,
+        { path: 'from' },
+      );
     const caller = callerOf(req);
     const canAdd = may(caller.role, 'editBot');
     // Editors see their own draft (where an added phrasing goes); others the newest version.
-    let source: { kind: 'draft'; revision: number; baseVersionId: string | null } | { kind: 'version'; versionId: string | null };
+    let source:
+      { kind: 'draft'; revision: number; baseVersionId: string | null } | { kind: 'version'; versionId: string | null };
     let written: unknown;
     if (canAdd) {
       const draft = await readDraft(deps.versions(), acting(req));
@@ -87,7 +97,16 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       source = { kind: 'version', versionId: version?.id ?? null };
       written = version ? writtenOf(version) : deps.versions().live().written;
     }
-    const report = await missesReport({ store: deps.store, embeddings: deps.embeddings, ...(deps.rowCap ? { rowCap: deps.rowCap } : {}), ...(deps.groupedAtMost ? { groupedAtMost: deps.groupedAtMost } : {}) }, { fromMs: fromDay * DAY_MS, toMs: (toDay + 1) * DAY_MS }, teachableOf(written));
+    const report = await missesReport(
+      {
+        store: deps.store,
+        embeddings: deps.embeddings,
+        ...(deps.rowCap ? { rowCap: deps.rowCap } : {}),
+        ...(deps.groupedAtMost ? { groupedAtMost: deps.groupedAtMost } : {}),
+      },
+      { fromMs: fromDay * DAY_MS, toMs: (toDay + 1) * DAY_MS },
+      teachableOf(written),
+    );
     const body: Misses = { from: isoDay(fromDay), to: isoDay(toDay), source, canAdd, ...report };
     res.json(body);
   });
@@ -111,7 +130,11 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       return;
     }
     // The designer's own save: refused (409) if another tab saved in between, so nothing is lost.
-    const saved = await autosaveDraft(versions, who, { baseVersionId: draft.baseVersionId, revision: draft.revision, definition });
+    const saved = await autosaveDraft(versions, who, {
+      baseVersionId: draft.baseVersionId,
+      revision: draft.revision,
+      definition,
+    });
     // What visitors wrote stays out of the trail: how many, and where they went.
     await versions.audit.record({
       actor: who.actor,

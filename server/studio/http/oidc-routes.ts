@@ -20,7 +20,9 @@ const PATH = '/studio/api/oidc';
 
 function readCookie(req: Request): string | undefined {
   const name = cookieName(req);
-  for (const part of String(req.headers.cookie ?? '').slice(0, 8192).split(';')) {
+  for (const part of String(req.headers.cookie ?? '')
+    .slice(0, 8192)
+    .split(';')) {
     const at = part.indexOf('=');
     if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
@@ -28,10 +30,18 @@ function readCookie(req: Request): string | undefined {
 }
 
 const setTransaction = (req: Request, res: Response, value: string, maxAge: number) =>
-  res.append('Set-Cookie', `${cookieName(req)}=${value}; Path=${PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${req.secure ? '; Secure' : ''}`);
+  res.append(
+    'Set-Cookie',
+    `${cookieName(req)}=${value}; Path=${PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${req.secure ? '; Secure' : ''}`,
+  );
 
 /** GET /oidc/login (redirect to the provider) and GET /oidc/callback (back from it): open routes. */
-export function oidcRoutes(deps: { sso: () => SingleSignOn | undefined; seal: TransactionSeal; session: SessionSettings; redirectUri: () => string }): Router {
+export function oidcRoutes(deps: {
+  sso: () => SingleSignOn | undefined;
+  seal: TransactionSeal;
+  session: SessionSettings;
+  redirectUri: () => string;
+}): Router {
   const router = Router();
   const enabled = () => {
     const sso = deps.sso();
@@ -59,7 +69,8 @@ export function oidcRoutes(deps: { sso: () => SingleSignOn | undefined; seal: Tr
       res.redirect(303, '/studio/');
     } catch (error) {
       // A person arrives here by a browser's navigation: back to the sign-in page, which says what happened.
-      if (error instanceof HttpError && error.status < 500) return res.redirect(303, `/studio/?sso_error=${error.code === 'forbidden' ? 'forbidden' : 'failed'}`);
+      if (error instanceof HttpError && error.status < 500)
+        return res.redirect(303, `/studio/?sso_error=${error.code === 'forbidden' ? 'forbidden' : 'failed'}`);
       throw error;
     }
   });

@@ -39,7 +39,11 @@ export function otherMethods(allowed: Readonly<Record<string, string>>): Router 
     router.all(route, (req, res, next) => {
       // HEAD is answered by GET's route; anything reaching here is not served on this path.
       res.setHeader('Allow', allow);
-      next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${methods[0]}.`, { allow: methods }));
+      next(
+        new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${methods[0]}.`, {
+          allow: methods,
+        }),
+      );
     });
   }
   return router;

@@ -6,12 +6,20 @@ import { MAX_SECRET_BYTES, SECRET_NAME, namesInDefinition, type SecretsRoom } fr
 import { parseInput, readJson } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
 
-const nameParam = z.string().regex(SECRET_NAME, 'a secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN');
+const nameParam = z
+  .string()
+  .regex(
+    SECRET_NAME,
+    'a secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN',
+  );
 const setBody = z.strictObject({
   value: z
     .string()
     .min(1, 'give the secret a value')
-    .refine((value) => Buffer.byteLength(value, 'utf8') <= MAX_SECRET_BYTES, `a secret holds at most ${MAX_SECRET_BYTES / 1024} KiB`),
+    .refine(
+      (value) => Buffer.byteLength(value, 'utf8') <= MAX_SECRET_BYTES,
+      `a secret holds at most ${MAX_SECRET_BYTES / 1024} KiB`,
+    ),
 });
 
 export interface SecretRouteDeps {
@@ -47,7 +55,9 @@ export function secretRoutes(deps: SecretRouteDeps): Router {
           name,
           ...status(name),
           usedBy: used.get(name) ?? [],
-          ...(owner ? { updatedAt: meta ? new Date(meta.updatedAt).toISOString() : null, updatedBy: meta?.updatedBy ?? null } : {}),
+          ...(owner
+            ? { updatedAt: meta ? new Date(meta.updatedAt).toISOString() : null, updatedBy: meta?.updatedBy ?? null }
+            : {}),
         };
       }),
     );
@@ -65,7 +75,8 @@ export function secretRoutes(deps: SecretRouteDeps): Router {
   router.delete('/secrets/:name', requireRole('manageSecrets'), async (req, res) => {
     const caller = callerOf(req);
     const name = parseInput(nameParam, req.params.name, 'path');
-    if (!(await deps.secrets.remove(name, caller.actor, caller.ip))) throw new HttpError(404, 'not_found', `No secret ${name} is set in the studio.`);
+    if (!(await deps.secrets.remove(name, caller.actor, caller.ip)))
+      throw new HttpError(404, 'not_found', `No secret ${name} is set in the studio.`);
     const bot = await deps.changed(name);
     res.json({ name, ...status(name), botReloaded: bot.ok });
   });

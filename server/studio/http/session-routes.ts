@@ -10,13 +10,35 @@ import { clearSessionCookie, readSessionCookie, setSessionCookie } from './cooki
 import { readJson, parseInput } from './request-body.ts';
 import { callerOf, csrfFailed, requestMeta, sameOrigin } from './studio-api.ts';
 
-export const emailField = z.string().trim().min(3, 'give an email address').max(254, 'an email address has at most 254 characters').regex(/^[^\s@]+@[^\s@]+$/, 'give an email address such as ana@example.com');
-export const nameField = z.string().trim().min(1, 'give a name').max(100, 'a name has at most 100 characters').regex(/^[^\p{Cc}]*$/u, 'a name has no control characters');
-const passwordField = z.string().min(1, 'give a password').max(MAX_PASSWORD, `a password has at most ${MAX_PASSWORD} characters`);
-const tokenField = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/, 'not a setup token');
+export const emailField = z
+  .string()
+  .trim()
+  .min(3, 'give an email address')
+  .max(254, 'an email address has at most 254 characters')
+  .regex(/^[^\s@]+@[^\s@]+$/, 'give an email address such as ana@example.com');
+export const nameField = z
+  .string()
+  .trim()
+  .min(1, 'give a name')
+  .max(100, 'a name has at most 100 characters')
+  .regex(/^[^\p{Cc}]*$/u, 'a name has no control characters');
+const passwordField = z
+  .string()
+  .min(1, 'give a password')
+  .max(MAX_PASSWORD, `a password has at most ${MAX_PASSWORD} characters`);
+const tokenField = z
+  .string()
+  .min(20)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'not a setup token');
 
 const loginBody = z.strictObject({ email: emailField, password: passwordField });
-const setupBody = z.strictObject({ token: tokenField, email: emailField.optional(), name: nameField, password: passwordField });
+const setupBody = z.strictObject({
+  token: tokenField,
+  email: emailField.optional(),
+  name: nameField,
+  password: passwordField,
+});
 const passwordBody = z.strictObject({ currentPassword: passwordField, newPassword: passwordField });
 /** "Log out everywhere" ends sessions; with apiTokens it ends the account's API tokens too (a lost laptop may hold one). */
 const everywhereBody = z.strictObject({ apiTokens: z.boolean().optional() });
@@ -33,7 +55,12 @@ export interface SessionRouteDeps {
 
 /** The session's answer: who is signed in and the CSRF token the page sends back on writes. */
 export const sessionBody = (signedIn: Pick<SignedIn, 'account' | 'session'>) => ({
-  account: { id: signedIn.account.id, email: signedIn.account.email, name: signedIn.account.name, role: signedIn.account.role },
+  account: {
+    id: signedIn.account.id,
+    email: signedIn.account.email,
+    name: signedIn.account.name,
+    role: signedIn.account.role,
+  },
   csrfToken: signedIn.session.csrfToken,
   expiresAt: new Date(signedIn.session.expiresAt).toISOString(),
 });
@@ -69,7 +96,10 @@ export function openSessionRoutes(deps: SessionRouteDeps): Router {
   router.post('/setup', async (req, res) => {
     requireOwnOrigin(req, deps.origins());
     const input = await readJson(req, setupBody);
-    const signedIn = await deps.setup.complete({ token: input.token, email: input.email ?? '', name: input.name, password: input.password }, requestMeta(req));
+    const signedIn = await deps.setup.complete(
+      { token: input.token, email: input.email ?? '', name: input.name, password: input.password },
+      requestMeta(req),
+    );
     setSessionCookie(req, res, signedIn.cookie, deps.session.maxMs);
     res.status(201).json(sessionBody(signedIn));
   });
@@ -127,7 +157,8 @@ export function sessionRoutes(deps: SessionRouteDeps): Router {
   router.delete('/sessions/:id', async (req, res) => {
     const caller = callerOf(req);
     const id = parseInput(z.string().regex(/^[0-9a-f]{24}$/, 'not a session id'), req.params.id, 'path');
-    if (!(await deps.people.revokeSession(caller.account, id, caller.actor, caller))) throw new HttpError(404, 'not_found', 'You have no session with this id; it may have ended already.');
+    if (!(await deps.people.revokeSession(caller.account, id, caller.actor, caller)))
+      throw new HttpError(404, 'not_found', 'You have no session with this id; it may have ended already.');
     res.status(204).end();
   });
 

@@ -50,7 +50,8 @@ export function callerOf(req: Request): Caller {
   return caller;
 }
 
-export const unauthenticated = () => new HttpError(401, 'unauthenticated', 'Sign in to the studio first (or send an API token as Authorization: Bearer).');
+export const unauthenticated = () =>
+  new HttpError(401, 'unauthenticated', 'Sign in to the studio first (or send an API token as Authorization: Bearer).');
 
 /** Refuses, with 403 `forbidden` naming the role needed, a caller whose role lacks `permission`. */
 export function requireRole(permission: Permission): RequestHandler {
@@ -58,12 +59,22 @@ export function requireRole(permission: Permission): RequestHandler {
   return (req, _res, next) => {
     const caller = callerOf(req);
     if (may(caller.role, permission)) return next();
-    next(new HttpError(403, 'forbidden', `This needs ${rolesInWords(roles)}; you are signed in as ${caller.role}. Ask an owner if you need it.`, { needed: [...roles], role: caller.role }));
+    next(
+      new HttpError(
+        403,
+        'forbidden',
+        `This needs ${rolesInWords(roles)}; you are signed in as ${caller.role}. Ask an owner if you need it.`,
+        { needed: [...roles], role: caller.role },
+      ),
+    );
   };
 }
 
 /** Where a request's client is (Express's req.ip follows TRUST_PROXY, as the rest of the server does). */
-export const requestMeta = (req: Request) => ({ ip: req.ip ?? req.socket.remoteAddress ?? '', userAgent: String(req.headers['user-agent'] ?? '').slice(0, 200) });
+export const requestMeta = (req: Request) => ({
+  ip: req.ip ?? req.socket.remoteAddress ?? '',
+  userAgent: String(req.headers['user-agent'] ?? '').slice(0, 200),
+});
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -93,7 +104,11 @@ export function sameOrigin(req: Request, origins: readonly string[]): boolean {
 }
 
 export const csrfFailed = () =>
-  new HttpError(403, 'csrf_failed', 'This write did not come from the studio page (its CSRF token or origin is missing or wrong). Reload the studio and try again.');
+  new HttpError(
+    403,
+    'csrf_failed',
+    'This write did not come from the studio page (its CSRF token or origin is missing or wrong). Reload the studio and try again.',
+  );
 
 /**
  * Signs the caller in from the session cookie or a Bearer API token (401 otherwise) and checks
@@ -107,8 +122,17 @@ export function authenticate(options: GuardOptions): RequestHandler {
     if (typeof authorization === 'string' && authorization !== '') {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
       const found = match ? await options.tokens.authenticate(match[1]!) : null;
-      if (!found) return next(new HttpError(401, 'unauthenticated', 'The API token is not valid: it may be mistyped, revoked or expired.'));
-      callers.set(req, { account: found.account, role: found.account.role, actor: actorOf(found.account, 'token'), ...meta, via: 'token' });
+      if (!found)
+        return next(
+          new HttpError(401, 'unauthenticated', 'The API token is not valid: it may be mistyped, revoked or expired.'),
+        );
+      callers.set(req, {
+        account: found.account,
+        role: found.account.role,
+        actor: actorOf(found.account, 'token'),
+        ...meta,
+        via: 'token',
+      });
       return next();
     }
     const cookie = readSessionCookie(req);
@@ -116,9 +140,17 @@ export function authenticate(options: GuardOptions): RequestHandler {
     if (!found) return next(unauthenticated());
     if (!SAFE.has(req.method)) {
       const sent = req.headers['x-csrf-token'];
-      if (typeof sent !== 'string' || !sameSecret(sent, found.session.csrfToken) || !sameOrigin(req, options.origins())) return next(csrfFailed());
+      if (typeof sent !== 'string' || !sameSecret(sent, found.session.csrfToken) || !sameOrigin(req, options.origins()))
+        return next(csrfFailed());
     }
-    callers.set(req, { account: found.account, role: found.account.role, actor: actorOf(found.account), ...meta, via: 'session', session: found.session });
+    callers.set(req, {
+      account: found.account,
+      role: found.account.role,
+      actor: actorOf(found.account),
+      ...meta,
+      via: 'session',
+      session: found.session,
+    });
     next();
   };
 }
@@ -141,7 +173,9 @@ export function studioApi(options: StudioApiOptions): Router {
   for (const router of options.open) api.use(router);
   api.use(authenticate(options));
   for (const router of options.routes) api.use(router);
-  api.use((req, _res, next) => next(new HttpError(404, 'not_found', `The studio API has no ${req.method} ${req.baseUrl}${req.path}.`)));
+  api.use((req, _res, next) =>
+    next(new HttpError(404, 'not_found', `The studio API has no ${req.method} ${req.baseUrl}${req.path}.`)),
+  );
   const mounted = Router();
   mounted.use('/studio/api', api);
   return mounted;

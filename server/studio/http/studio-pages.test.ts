@@ -28,7 +28,10 @@ describe('studio pages', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'studio-pages-'));
     await mkdir(path.join(dir, 'app', 'assets'), { recursive: true });
-    await writeFile(path.join(dir, 'app', 'index.html'), '<!doctype html><title>Studio</title><script type="module" src="/studio/assets/index-abc.js"></script>');
+    await writeFile(
+      path.join(dir, 'app', 'index.html'),
+      '<!doctype html><title>Studio</title><script type="module" src="/studio/assets/index-abc.js"></script>',
+    );
     await writeFile(path.join(dir, 'app', 'assets', 'index-abc.js'), 'export {};');
     await writeFile(path.join(dir, 'app', 'assets', 'index-abc.js.br'), brotliCompressSync('export {};'));
     await writeFile(path.join(dir, 'app', 'assets', 'index-abc.js.gz'), gzipSync('export {};'));
@@ -42,17 +45,27 @@ describe('studio pages', () => {
   });
 
   it('when a browser accepts Brotli or gzip, then a script comes precompressed in the best one, cached for good; else as it is; Vary says so either way', async () => {
-    const get = (acceptEncoding: string) => fetch(`${built.url}/studio/assets/index-abc.js`, { headers: { 'accept-encoding': acceptEncoding } });
+    const get = (acceptEncoding: string) =>
+      fetch(`${built.url}/studio/assets/index-abc.js`, { headers: { 'accept-encoding': acceptEncoding } });
     // fetch decodes the body as the header says: the right text proves the bytes were the encoding named.
     const br = await get('gzip, deflate, br');
-    expect([br.status, br.headers.get('content-encoding'), br.headers.get('content-type'), br.headers.get('vary')]).toEqual([200, 'br', 'text/javascript; charset=utf-8', 'Accept-Encoding']);
+    expect([
+      br.status,
+      br.headers.get('content-encoding'),
+      br.headers.get('content-type'),
+      br.headers.get('vary'),
+    ]).toEqual([200, 'br', 'text/javascript; charset=utf-8', 'Accept-Encoding']);
     expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await br.text()).toBe('export {};');
     const gzip = await get('gzip;q=1, br;q=0');
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
     expect(await gzip.text()).toBe('export {};');
     const plain = await get('identity');
-    expect([plain.headers.get('content-encoding'), plain.headers.get('vary'), await plain.text()]).toEqual([null, 'Accept-Encoding', 'export {};']);
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary'), await plain.text()]).toEqual([
+      null,
+      'Accept-Encoding',
+      'export {};',
+    ]);
   });
 
   it('when a page under /studio/ is asked for, then the app page comes with the strict policy and is never cached', async () => {

@@ -39,8 +39,16 @@ export const STUDIO_PAGE_HEADERS: Readonly<Record<string, string>> = {
 export type EncodingChoice = (acceptEncoding: string | undefined) => 'br' | 'gzip' | 'identity';
 
 const SUFFIX = { br: '.br', gzip: '.gz' } as const;
-const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', map: 'application/json; charset=utf-8' };
-const ASSET_HEADERS = { 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin', vary: 'Accept-Encoding' };
+const TYPES: Readonly<Record<string, string>> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+};
+const ASSET_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  vary: 'Accept-Encoding',
+};
 
 /**
  * Serves the built web app (dist/studio) at /studio: content-hashed assets cached for a year,
@@ -60,7 +68,11 @@ export function studioPages(appDir: string, encodingFor: EncodingChoice = () => 
     const name = path.basename(req.path);
     const file = path.join(assetsDir, name + SUFFIX[encoding]);
     if (!existsSync(file)) return next();
-    res.set({ ...ASSET_HEADERS, 'content-type': TYPES[name.slice(name.lastIndexOf('.') + 1)]!, 'content-encoding': encoding });
+    res.set({
+      ...ASSET_HEADERS,
+      'content-type': TYPES[name.slice(name.lastIndexOf('.') + 1)]!,
+      'content-encoding': encoding,
+    });
     res.sendFile(file, { immutable: true, maxAge: '365d' }, (error) => error && next(error));
   });
   router.use(
@@ -79,7 +91,13 @@ export function studioPages(appDir: string, encodingFor: EncodingChoice = () => 
     if (page === undefined && existsSync(indexFile)) page = readFileSync(indexFile, 'utf8');
     if (page === undefined) {
       // The app's error handler gives it the catalogue's body, like every other route.
-      next(new HttpError(503, 'studio_not_built', 'The studio has not been built on this server: run `npm run build`, then start the server again.'));
+      next(
+        new HttpError(
+          503,
+          'studio_not_built',
+          'The studio has not been built on this server: run `npm run build`, then start the server again.',
+        ),
+      );
       return;
     }
     res.set(STUDIO_PAGE_HEADERS).type('html').send(page);

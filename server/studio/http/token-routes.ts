@@ -22,7 +22,8 @@ export function tokenRoutes(deps: { tokens: ApiTokens }): Router {
   router.delete('/tokens/:id', async (req, res) => {
     const caller = callerOf(req);
     const id = parseInput(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a token id'), req.params.id, 'path');
-    if (!(await deps.tokens.revoke(caller.account, id, caller.actor, caller.ip))) throw new HttpError(404, 'not_found', 'You have no API token with this id; it may have been revoked already.');
+    if (!(await deps.tokens.revoke(caller.account, id, caller.actor, caller.ip)))
+      throw new HttpError(404, 'not_found', 'You have no API token with this id; it may have been revoked already.');
     res.status(204).end();
   });
   return router;

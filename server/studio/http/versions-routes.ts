@@ -1,7 +1,16 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../../ports/http-error.ts';
-import { autosaveDraft, checkWritten, exportVersion, importText, listVersions, readDraft, readVersion, saveVersion } from '../versions/editing.ts';
+import {
+  autosaveDraft,
+  checkWritten,
+  exportVersion,
+  importText,
+  listVersions,
+  readDraft,
+  readVersion,
+  saveVersion,
+} from '../versions/editing.ts';
 import { publish, publishPlan } from '../versions/publishing.ts';
 import type { Acting, VersionsDeps } from '../versions/versions-deps.ts';
 import { jsonBody, readBodyText } from './definition-body.ts';
@@ -22,10 +31,21 @@ const message = z.string().max(500, 'must be at most 500 characters');
 const definition = z.unknown().refine((value) => value !== undefined, 'is required');
 
 const saveBody = z.object({ baseVersionId: versionId, definition, message: message.default('') }).strict();
-const draftBody = z.object({ baseVersionId: versionId.nullable(), revision: z.number().int().min(1).nullable(), definition }).strict();
+const draftBody = z
+  .object({ baseVersionId: versionId.nullable(), revision: z.number().int().min(1).nullable(), definition })
+  .strict();
 const checkBody = z.object({ definition }).strict();
 const planBody = z.object({ versionId }).strict();
-const publishBody = z.object({ versionId, moves: z.array(z.object({ from: stepRef, to: stepRef }).strict()).max(1000).default([]), message: message.optional() }).strict();
+const publishBody = z
+  .object({
+    versionId,
+    moves: z
+      .array(z.object({ from: stepRef, to: stepRef }).strict())
+      .max(1000)
+      .default([]),
+    message: message.optional(),
+  })
+  .strict();
 
 const listQuery = z
   .object({
@@ -38,7 +58,13 @@ const query = <T extends z.ZodType>(req: Request, schema: T): z.infer<T> => pars
 
 function idParam(req: Request): string {
   const id = String(req.params.id);
-  if (!VERSION_ID.test(id)) throw new HttpError(404, 'version_not_found', `There is no version ${JSON.stringify(id.slice(0, 40))}; version ids look like "v12".`, { versionId: id.slice(0, 40) });
+  if (!VERSION_ID.test(id))
+    throw new HttpError(
+      404,
+      'version_not_found',
+      `There is no version ${JSON.stringify(id.slice(0, 40))}; version ids look like "v12".`,
+      { versionId: id.slice(0, 40) },
+    );
   return id;
 }
 
@@ -93,10 +119,19 @@ export function versionsRoutes(versions: () => VersionsDeps): Router {
   });
   router.post('/import', edit, async (req, res) => {
     const format = req.is(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml']);
-    if (!format) throw new HttpError(415, 'unsupported_media_type', 'Send the file as it is, with Content-Type application/json or application/yaml.');
+    if (!format)
+      throw new HttpError(
+        415,
+        'unsupported_media_type',
+        'Send the file as it is, with Content-Type application/json or application/yaml.',
+      );
     const { message: text } = query(req, z.object({ message: message.default('') }).strict());
     const body = await readBodyText(req);
-    const saved = await importText(versions(), acting(req), { text: body, format: format === 'application/json' ? 'json' : 'yaml', message: text });
+    const saved = await importText(versions(), acting(req), {
+      text: body,
+      format: format === 'application/json' ? 'json' : 'yaml',
+      message: text,
+    });
     res.status(saved.created ? 201 : 200).json(saved);
   });
 
@@ -114,9 +149,12 @@ export function versionsRoutes(versions: () => VersionsDeps): Router {
   for (const [route, allow] of Object.entries(allowed)) {
     router.all(route, read, (req, res, next) => {
       res.setHeader('Allow', allow);
-      next(new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow.split(', ')[0]}.`, { allow: allow.split(', ') }));
+      next(
+        new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow.split(', ')[0]}.`, {
+          allow: allow.split(', '),
+        }),
+      );
     });
   }
   return router;
 }
-

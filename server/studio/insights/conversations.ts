@@ -57,7 +57,11 @@ export interface TranscriptView {
 }
 
 /** A user's transcript page, or null for a user not known (or a preview user: they appear nowhere in insights). */
-export async function transcriptOf(deps: { readonly store: Store; readonly room: InsightsRoom; readonly now: () => number }, userId: string, afterSeq: number): Promise<TranscriptView | null> {
+export async function transcriptOf(
+  deps: { readonly store: Store; readonly room: InsightsRoom; readonly now: () => number },
+  userId: string,
+  afterSeq: number,
+): Promise<TranscriptView | null> {
   // The reads that do not depend on each other go together: on a store that scans a collection per
   // read (FerretDB), the view then waits for the slowest scan, not for their sum. The first page's
   // calls are asked from the start of time and cut to the page's range below (the page's messages
@@ -83,7 +87,8 @@ export async function transcriptOf(deps: { readonly store: Store; readonly room:
   if (afterSeq > 0 && first?.from === 'user') {
     const before = await deps.store.readTranscript(userId, Math.max(0, afterSeq - 1), 1);
     const last = before[0];
-    if (last?.from === 'bot' && last.dialogId && last.stepId) answering = { dialogId: last.dialogId, stepId: last.stepId };
+    if (last?.from === 'bot' && last.dialogId && last.stepId)
+      answering = { dialogId: last.dialogId, stepId: last.stepId };
   }
   let call = 0;
   const messages = page.map((entry, index): TranscriptMessage => {
@@ -103,7 +108,15 @@ export async function transcriptOf(deps: { readonly store: Store; readonly room:
       if (entry.dialogId && entry.stepId) where = { dialogId: entry.dialogId, stepId: entry.stepId };
       answering = where ?? answering;
     } else where = answering;
-    return { seq: entry.seq, at: entry.at, from: entry.from, text: messageText(entry.message), message: entry.message, ...(where ?? {}), integrationCalls: own };
+    return {
+      seq: entry.seq,
+      at: entry.at,
+      from: entry.from,
+      text: messageText(entry.message),
+      message: entry.message,
+      ...(where ?? {}),
+      integrationCalls: own,
+    };
   });
   // Every conversation of the user is read for its events (a later page's events may belong to an older one).
   const from = afterSeq === 0 ? Number.NEGATIVE_INFINITY : (first?.at ?? Number.POSITIVE_INFINITY);
@@ -146,7 +159,8 @@ export function encodeCursor(next: { startedAt: number; userId: string }): strin
 export function decodeCursor(cursor: string): { startedAt: number; userId: string } | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') return { startedAt: value[0] as number, userId: value[1] };
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string')
+      return { startedAt: value[0] as number, userId: value[1] };
   } catch {
     // fall through: not one of ours
   }

@@ -7,8 +7,22 @@ import { learnTypos } from './typo-words.ts';
 const definition = teachableOf({
   settings: { locale: 'en' },
   intents: [
-    { id: 'track', dialog: 'track', utterances: ['track my order', 'order status', 'has my order shipped', 'tracking number', 'when does my order arrive'] },
-    { id: 'refund', dialog: 'refund', utterances: ['I want a refund', 'refund my order', 'can I get a refund', 'give me a refund', 'refund please'] },
+    {
+      id: 'track',
+      dialog: 'track',
+      utterances: [
+        'track my order',
+        'order status',
+        'has my order shipped',
+        'tracking number',
+        'when does my order arrive',
+      ],
+    },
+    {
+      id: 'refund',
+      dialog: 'refund',
+      utterances: ['I want a refund', 'refund my order', 'can I get a refund', 'give me a refund', 'refund please'],
+    },
   ],
   faq: [{ id: 'opening-hours', questions: ['When are you open?'], answer: 'Nine to five.' }],
 });
@@ -55,11 +69,21 @@ describe('grouping misses by likeness', () => {
       definition,
       { models },
     );
-    expect(groups.map((g) => g.examples.map((e) => e.text))).toEqual([['where is my parcel', 'where is my parcle', 'Where is my pracel??'], ['my card'], ['my cart']]);
+    expect(groups.map((g) => g.examples.map((e) => e.text))).toEqual([
+      ['where is my parcel', 'where is my parcle', 'Where is my pracel??'],
+      ['my card'],
+      ['my cart'],
+    ]);
   });
 
-  it('when a typo of a word the bot uses is the commoner spelling among the inputs, then it still reads as the bot\'s word', () => {
-    const typos = learnTypos([{ text: 'refnud please', count: 9 }, { text: 'refund', count: 1, trusted: true }], analyserFor('en'));
+  it("when a typo of a word the bot uses is the commoner spelling among the inputs, then it still reads as the bot's word", () => {
+    const typos = learnTypos(
+      [
+        { text: 'refnud please', count: 9 },
+        { text: 'refund', count: 1, trusted: true },
+      ],
+      analyserFor('en'),
+    );
     expect([...typos.folded]).toEqual([['refnud', 'refund']]);
     expect(typos.fold('Refnud please!')).toBe('refund please');
   });
@@ -70,7 +94,7 @@ describe('grouping misses by likeness', () => {
     expect(group!.suggestion).toEqual({ intent: null, faq: null });
   });
 
-  it('when the definition already holds some or all of a group\'s inputs, then each is marked with where it is, and the groups taught in full are listed last', async () => {
+  it("when the definition already holds some or all of a group's inputs, then each is marked with where it is, and the groups taught in full are listed last", async () => {
     const taught = teachableOf({
       intents: [{ id: 'track', utterances: ['track my order', 'WHERE is my parcel'] }],
       faq: [{ id: 'shipping', questions: ['where is  my parcel', 'do you ship to mars'] }],
@@ -85,13 +109,22 @@ describe('grouping misses by likeness', () => {
       { models: { classifier: null, faq: null } },
     );
     expect(groups.map((g) => [g.examples.map((e) => [e.text, e.taught]), g.taught])).toEqual([
-      [[['Do you ship to Mars', { kind: 'faq', id: 'shipping' }], ['do you ship to Mars please', null]], { all: false, to: [{ kind: 'faq', id: 'shipping' }] }],
+      [
+        [
+          ['Do you ship to Mars', { kind: 'faq', id: 'shipping' }],
+          ['do you ship to Mars please', null],
+        ],
+        { all: false, to: [{ kind: 'faq', id: 'shipping' }] },
+      ],
       [[['where is my parcel', { kind: 'intent', id: 'track' }]], { all: true, to: [{ kind: 'intent', id: 'track' }] }],
     ]);
   });
 
   it('when there are more distinct inputs than the bound, then only the most frequent are grouped', async () => {
-    const texts = Array.from({ length: MAX_DISTINCT + 50 }, (_, i) => ({ text: `word${i} other${i}`, count: i < 10 ? 5 : 1 }));
+    const texts = Array.from({ length: MAX_DISTINCT + 50 }, (_, i) => ({
+      text: `word${i} other${i}`,
+      count: i < 10 ? 5 : 1,
+    }));
     const groups = await groupMisses(texts, definition, { models: { classifier: null, faq: null } });
     expect(groups.reduce((n, g) => n + g.distinct, 0)).toBe(MAX_DISTINCT);
     expect(groups.slice(0, 10).every((g) => g.count >= 5)).toBe(true);
@@ -101,13 +134,23 @@ describe('grouping misses by likeness', () => {
 describe('adding inputs to the draft', () => {
   it('when inputs are added to an intent, then those it lacks are appended once each, the rest are skipped, and the given definition is unchanged', () => {
     const written = { intents: [{ id: 'track', dialog: 'track', utterances: ['Track my order'] }], faq: [] };
-    const { definition: changed, added, skipped } = addPhrasings(written, { kind: 'intent', id: 'track' }, ['track  my order', ' Where is my parcel ', 'where is my parcel']);
+    const {
+      definition: changed,
+      added,
+      skipped,
+    } = addPhrasings(written, { kind: 'intent', id: 'track' }, [
+      'track  my order',
+      ' Where is my parcel ',
+      'where is my parcel',
+    ]);
     expect([added, skipped]).toEqual([['Where is my parcel'], ['track my order', 'where is my parcel']]);
     expect((changed as typeof written).intents[0]!.utterances).toEqual(['Track my order', 'Where is my parcel']);
     expect(written.intents[0]!.utterances).toEqual(['Track my order']);
   });
 
   it('when the FAQ pair named is not in the draft, then 404 says to pick one from the list', () => {
-    expect(() => addPhrasings({ faq: [] }, { kind: 'faq', id: 'gone' }, ['x'])).toThrow(/no FAQ pair "gone"; pick one from the list/);
+    expect(() => addPhrasings({ faq: [] }, { kind: 'faq', id: 'gone' }, ['x'])).toThrow(
+      /no FAQ pair "gone"; pick one from the list/,
+    );
   });
 });

@@ -57,7 +57,10 @@ export interface Models {
 }
 
 /** The draft's classifier and FAQ matcher, trained as the server trains the bot in service. */
-export async function modelsOf(definition: TeachableDefinition, embeddings: EmbeddingProvider | undefined): Promise<Models> {
+export async function modelsOf(
+  definition: TeachableDefinition,
+  embeddings: EmbeddingProvider | undefined,
+): Promise<Models> {
   const { locale, synonyms } = definition.settings;
   const intents = definition.intents.map((i) => ({ id: i.id, dialog: i.dialog ?? '', utterances: [...i.utterances] }));
   const pairs = definition.faq.map((p) => ({ id: p.id, questions: [...p.questions], answer: '' }));
@@ -86,12 +89,24 @@ export async function modelsOf(definition: TeachableDefinition, embeddings: Embe
  * inputs and the bot's own phrasings, so rare words weigh as the classifier weighs them.
  * `foldTypos: false` only for the benchmark that measures what folding changes.
  */
-export function likenessVectors(texts: readonly TextCount[], definition: TeachableDefinition, options: { readonly foldTypos?: boolean } = {}): SparseVector[] {
+export function likenessVectors(
+  texts: readonly TextCount[],
+  definition: TeachableDefinition,
+  options: { readonly foldTypos?: boolean } = {},
+): SparseVector[] {
   const analyser = analyserFor(definition.settings.locale);
   const phrasings = [...definition.intents.flatMap((i) => i.utterances), ...definition.faq.flatMap((p) => p.questions)];
-  const typos = options.foldTypos === false ? null : learnTypos([...texts, ...phrasings.map((text) => ({ text, count: 1, trusted: true }))], analyser);
+  const typos =
+    options.foldTypos === false
+      ? null
+      : learnTypos([...texts, ...phrasings.map((text) => ({ text, count: 1, trusted: true }))], analyser);
   const inputs = texts.map((t) => (typos ? typos.fold(t.text) : t.text));
-  const vectoriser = fitVectoriser([...inputs, ...phrasings], analyser, { wordWeight: WORD_MODEL.wordWeight, charRange: WORD_MODEL.charRange, charSource: WORD_MODEL.charSource, pairs: WORD_MODEL.pairs });
+  const vectoriser = fitVectoriser([...inputs, ...phrasings], analyser, {
+    wordWeight: WORD_MODEL.wordWeight,
+    charRange: WORD_MODEL.charRange,
+    charSource: WORD_MODEL.charSource,
+    pairs: WORD_MODEL.pairs,
+  });
   return inputs.map((text) => vectoriser.vector(text));
 }
 
@@ -100,8 +115,14 @@ export function likenessVectors(texts: readonly TextCount[], definition: Teachab
  * first group whose leading text it is close enough to, or leads a new one. At most `maxDistinct`
  * texts (MAX_DISTINCT by default), so the work is bounded whatever was read.
  */
-export async function groupMisses(texts: readonly TextCount[], definition: TeachableDefinition, options: { readonly models: Models; readonly maxDistinct?: number }): Promise<MissGroup[]> {
-  const sorted = [...texts].sort((a, b) => b.count - a.count || a.text.localeCompare(b.text)).slice(0, options.maxDistinct ?? MAX_DISTINCT);
+export async function groupMisses(
+  texts: readonly TextCount[],
+  definition: TeachableDefinition,
+  options: { readonly models: Models; readonly maxDistinct?: number },
+): Promise<MissGroup[]> {
+  const sorted = [...texts]
+    .sort((a, b) => b.count - a.count || a.text.localeCompare(b.text))
+    .slice(0, options.maxDistinct ?? MAX_DISTINCT);
   if (sorted.length === 0) return [];
   const vectors = likenessVectors(sorted, definition);
   const taught = taughtIndex(definition);
@@ -144,12 +165,19 @@ export async function groupMisses(texts: readonly TextCount[], definition: Teach
 /** Where each phrasing of the definition is: intents first, then FAQ pairs (as addPhrasings compares). */
 function taughtIndex(definition: TeachableDefinition): Map<string, TaughtTo> {
   const index = new Map<string, TaughtTo>();
-  for (const intent of definition.intents) for (const u of intent.utterances) if (!index.has(phrasingKey(u))) index.set(phrasingKey(u), { kind: 'intent', id: intent.id });
-  for (const pair of definition.faq) for (const q of pair.questions) if (!index.has(phrasingKey(q))) index.set(phrasingKey(q), { kind: 'faq', id: pair.id });
+  for (const intent of definition.intents)
+    for (const u of intent.utterances)
+      if (!index.has(phrasingKey(u))) index.set(phrasingKey(u), { kind: 'intent', id: intent.id });
+  for (const pair of definition.faq)
+    for (const q of pair.questions)
+      if (!index.has(phrasingKey(q))) index.set(phrasingKey(q), { kind: 'faq', id: pair.id });
   return index;
 }
 
-async function suggest(text: string, models: Pick<Models, 'classifier' | 'faq'>): Promise<MissGroup['suggestion'] & { wordsOnly: boolean }> {
+async function suggest(
+  text: string,
+  models: Pick<Models, 'classifier' | 'faq'>,
+): Promise<MissGroup['suggestion'] & { wordsOnly: boolean }> {
   const intent = models.classifier ? await models.classifier.classify(text) : null;
   const faq = models.faq ? await models.faq.match(text) : null;
   // A score of 0 is no evidence at all (the text is no nearer the intent's examples than the floor): no suggestion then.

@@ -34,13 +34,21 @@ export interface MissesDeps {
 }
 
 /** Reads one log's misses in the range: distinct texts with counts, and how much was read. */
-async function readMisses(deps: MissesDeps, kind: LogKind, range: { fromMs: number; toMs: number }, previews: ReadonlySet<string>, textOf: (data: Readonly<Record<string, unknown>>) => unknown): Promise<{ texts: TextCount[]; read: LogRead }> {
+async function readMisses(
+  deps: MissesDeps,
+  kind: LogKind,
+  range: { fromMs: number; toMs: number },
+  previews: ReadonlySet<string>,
+  textOf: (data: Readonly<Record<string, unknown>>) => unknown,
+): Promise<{ texts: TextCount[]; read: LogRead }> {
   const cap = deps.rowCap ?? ROW_CAP;
   const counts = new Map<string, TextCount>();
   let rows = 0;
   let last: number | null = null;
   let capped = false;
-  outer: for await (const batch of deps.store.readLogs(kind, { ...range, batchSize: Math.min(BATCH, cap + 1) }).batches()) {
+  outer: for await (const batch of deps.store
+    .readLogs(kind, { ...range, batchSize: Math.min(BATCH, cap + 1) })
+    .batches()) {
     for (const row of batch) {
       if (rows >= cap) {
         capped = true;
@@ -62,16 +70,27 @@ async function readMisses(deps: MissesDeps, kind: LogKind, range: { fromMs: numb
   return { texts: [...counts.values()], read: { rows, capped, readUpTo: capped ? last : null, distinct: counts.size } };
 }
 
-export async function missesReport(deps: MissesDeps, range: { fromMs: number; toMs: number }, definition: TeachableDefinition): Promise<MissesReport> {
+export async function missesReport(
+  deps: MissesDeps,
+  range: { fromMs: number; toMs: number },
+  definition: TeachableDefinition,
+): Promise<MissesReport> {
   const previews = new Set(await deps.store.previewUsers());
   const nlp = await readMisses(deps, 'nlpLog', range, previews, (data) => (data.processed ? undefined : data.query));
-  const faqLog = await readMisses(deps, 'fuzzyQuestionAnswerLog', range, previews, (data) => (data.matched ? undefined : data.text));
+  const faqLog = await readMisses(deps, 'fuzzyQuestionAnswerLog', range, previews, (data) =>
+    data.matched ? undefined : data.text,
+  );
   const models = await modelsOf(definition, deps.embeddings);
   const grouped = deps.groupedAtMost ?? MAX_DISTINCT;
   return {
     unprocessed: await groupMisses(nlp.texts, definition, { models, maxDistinct: grouped }),
     faqMisses: await groupMisses(faqLog.texts, definition, { models, maxDistinct: grouped }),
-    read: { nlpLog: nlp.read, fuzzyQuestionAnswerLog: faqLog.read, cap: deps.rowCap ?? ROW_CAP, groupedAtMost: grouped },
+    read: {
+      nlpLog: nlp.read,
+      fuzzyQuestionAnswerLog: faqLog.read,
+      cap: deps.rowCap ?? ROW_CAP,
+      groupedAtMost: grouped,
+    },
     intents: definition.intents.map((i) => ({ id: i.id, utterances: i.utterances.length })),
     faq: definition.faq.map((p) => ({ id: p.id, question: p.questions[0] ?? '' })),
     quality: await qualityOf(definition, deps.embeddings),
@@ -79,11 +98,22 @@ export async function missesReport(deps: MissesDeps, range: { fromMs: number; to
 }
 
 /** reportIntentQuality on the definition, with its utterances' embeddings when the bot runs with them. */
-async function qualityOf(definition: TeachableDefinition, embeddings: EmbeddingProvider | undefined): Promise<IntentQualityReport> {
-  const input = { intents: definition.intents.map((i) => ({ id: i.id, dialog: i.dialog ?? '', utterances: [...i.utterances] })), settings: definition.settings };
+async function qualityOf(
+  definition: TeachableDefinition,
+  embeddings: EmbeddingProvider | undefined,
+): Promise<IntentQualityReport> {
+  const input = {
+    intents: definition.intents.map((i) => ({ id: i.id, dialog: i.dialog ?? '', utterances: [...i.utterances] })),
+    settings: definition.settings,
+  };
   if (embeddings) {
     // The locale's off-topic sentences too: the report calibrates as the classifier does at load.
-    const texts = [...new Set([...definition.intents.flatMap((i) => i.utterances).slice(0, 3_000), ...backgroundFor(definition.settings.locale)])];
+    const texts = [
+      ...new Set([
+        ...definition.intents.flatMap((i) => i.utterances).slice(0, 3_000),
+        ...backgroundFor(definition.settings.locale),
+      ]),
+    ];
     try {
       const vectors = texts.length > 0 ? await embeddings.embed(texts, 'batch') : [];
       return reportIntentQuality(input, { embeddings: new Map(texts.map((t, i) => [t, vectors[i]!])) });

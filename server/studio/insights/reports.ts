@@ -1,4 +1,11 @@
-import { DAY_MS, LATENCY_BUCKETS, type CounterTotals, type DayRange, type InsightsRoom, type Metric } from '../../ports/insights.ts';
+import {
+  DAY_MS,
+  LATENCY_BUCKETS,
+  type CounterTotals,
+  type DayRange,
+  type InsightsRoom,
+  type Metric,
+} from '../../ports/insights.ts';
 
 /**
  * The dashboard and the drop-off, read from the insights room's counters: a 30-day range reads
@@ -23,9 +30,18 @@ export interface Dashboard {
   /** Conversations that entered each dialog, and those whose run in it completed (an end step, past its last step, or its own jump onward). */
   readonly dialogs: readonly { readonly dialogId: string; readonly started: number; readonly completed: number }[];
   readonly unprocessed: readonly { readonly text: string; readonly count: number }[];
-  readonly faq: { readonly answered: number; readonly missed: number; readonly misses: readonly { readonly text: string; readonly count: number }[] };
+  readonly faq: {
+    readonly answered: number;
+    readonly missed: number;
+    readonly misses: readonly { readonly text: string; readonly count: number }[];
+  };
   /** By status class (2xx … 5xx, `failed` for no answer), latency percentiles from the buckets (within about 12 %). */
-  readonly integrations: readonly { readonly status: string; readonly calls: number; readonly p50Ms: number; readonly p95Ms: number }[];
+  readonly integrations: readonly {
+    readonly status: string;
+    readonly calls: number;
+    readonly p50Ms: number;
+    readonly p95Ms: number;
+  }[];
   readonly urlClicks: readonly { readonly domain: string; readonly clicks: number }[];
   readonly sent: { readonly emails: number; readonly sms: number };
 }
@@ -58,7 +74,13 @@ export async function dashboard(room: InsightsRoom, range: DayRange): Promise<Da
   for (let day = range.fromDay; day <= range.toDay; day++) {
     const figures = daily.get(day);
     const of = (metric: Metric) => figures?.get(metric) ?? 0;
-    days.push({ date: isoDay(day), conversations: of('conversations'), activeUsers: of('activeUsers'), messagesUser: of('messagesUser'), messagesBot: of('messagesBot') });
+    days.push({
+      date: isoDay(day),
+      conversations: of('conversations'),
+      activeUsers: of('activeUsers'),
+      messagesUser: of('messagesUser'),
+      messagesBot: of('messagesBot'),
+    });
   }
   const sum = (metric: Metric) => days.reduce((n, d) => n + ((d as unknown as Record<string, number>)[metric] ?? 0), 0);
   const started = byA(totals, 'dialogStarted');
@@ -78,7 +100,11 @@ export async function dashboard(room: InsightsRoom, range: DayRange): Promise<Da
     totals: { conversations: sum('conversations'), messagesUser: sum('messagesUser'), messagesBot: sum('messagesBot') },
     dialogs,
     unprocessed: top(byA(totals, 'unprocessed')).map(([text, count]) => ({ text, count })),
-    faq: { answered: total(totals, 'faqAnswered'), missed: total(totals, 'faqMissed'), misses: top(byA(totals, 'faqMiss')).map(([text, count]) => ({ text, count })) },
+    faq: {
+      answered: total(totals, 'faqAnswered'),
+      missed: total(totals, 'faqMissed'),
+      misses: top(byA(totals, 'faqMiss')).map(([text, count]) => ({ text, count })),
+    },
     integrations,
     urlClicks: top(byA(totals, 'urlClicks')).map(([domain, clicks]) => ({ domain, clicks })),
     sent: { emails: total(totals, 'emailsSent'), sms: total(totals, 'smsSent') },
@@ -152,7 +178,11 @@ const OPEN_LIMIT = 10_000;
 export async function dropOff(
   room: InsightsRoom,
   range: DayRange,
-  options: { readonly now: number; readonly windowMs: number; readonly order: readonly { dialogId: string; stepId: string }[] },
+  options: {
+    readonly now: number;
+    readonly windowMs: number;
+    readonly order: readonly { dialogId: string; stepId: string }[];
+  },
 ): Promise<DropOff> {
   const { totals } = await room.counters(range, ['stepReached', 'stepStopped']);
   const key = (d: string, s: string) => `${d}/${s}`;
@@ -163,8 +193,10 @@ export async function dropOff(
     return f;
   };
   for (const { dialogId, stepId } of options.order) entry(dialogId, stepId);
-  for (const [dialogId, byB] of totals.get('stepReached') ?? []) for (const [stepId, n] of byB) entry(dialogId, stepId).reached += n;
-  for (const [dialogId, byB] of totals.get('stepStopped') ?? []) for (const [stepId, n] of byB) entry(dialogId, stepId).stopped += n;
+  for (const [dialogId, byB] of totals.get('stepReached') ?? [])
+    for (const [stepId, n] of byB) entry(dialogId, stepId).reached += n;
+  for (const [dialogId, byB] of totals.get('stepStopped') ?? [])
+    for (const [stepId, n] of byB) entry(dialogId, stepId).stopped += n;
   let open = 0;
   const fromMs = range.fromDay * DAY_MS;
   const toMs = (range.toDay + 1) * DAY_MS;
@@ -175,6 +207,9 @@ export async function dropOff(
     const at = conversation.lastStep ? figures.get(conversation.lastStep) : undefined;
     if (at) at.stopped = Math.max(0, at.stopped - 1);
   }
-  const steps = [...figures.values()].filter((f) => f.reached > 0 || f.stopped > 0 || options.order.some((o) => o.dialogId === f.dialogId && o.stepId === f.stepId));
+  const steps = [...figures.values()].filter(
+    (f) =>
+      f.reached > 0 || f.stopped > 0 || options.order.some((o) => o.dialogId === f.dialogId && o.stepId === f.stepId),
+  );
   return { steps, open };
 }

@@ -30,7 +30,10 @@ export interface TypoFolder {
  * Learns which words are typos of which from `weighted` texts (each with how often it was seen;
  * the bot's phrasings count as well-spelt and win ties).
  */
-export function learnTypos(weighted: readonly { readonly text: string; readonly count: number; readonly trusted?: boolean }[], analyser: Analyser): TypoFolder {
+export function learnTypos(
+  weighted: readonly { readonly text: string; readonly count: number; readonly trusted?: boolean }[],
+  analyser: Analyser,
+): TypoFolder {
   const frequency = new Map<string, number>();
   const trusted = new Set<string>();
   for (const { text, count, trusted: fromBot } of weighted) {
@@ -41,13 +44,21 @@ export function learnTypos(weighted: readonly { readonly text: string; readonly 
   }
   const vocabulary = [...frequency.entries()]
     // Stopwords are dropped when texts are compared, and many are one edit from another ("where" / "there").
-    .filter(([word]) => word.length >= MIN_LENGTH && word.length <= MAX_LENGTH && !/\p{N}/u.test(word) && !analyser.isStopword(word))
+    .filter(
+      ([word]) =>
+        word.length >= MIN_LENGTH && word.length <= MAX_LENGTH && !/\p{N}/u.test(word) && !analyser.isStopword(word),
+    )
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_VOCABULARY)
     .map(([word]) => word);
   // Which word ranks above which: the bot's own words first, then the more frequent, then the earlier in order.
   const rank = new Map<string, number>();
-  [...vocabulary].sort((a, b) => Number(trusted.has(b)) - Number(trusted.has(a)) || frequency.get(b)! - frequency.get(a)! || (a < b ? -1 : 1)).forEach((word, i) => rank.set(word, i));
+  [...vocabulary]
+    .sort(
+      (a, b) =>
+        Number(trusted.has(b)) - Number(trusted.has(a)) || frequency.get(b)! - frequency.get(a)! || (a < b ? -1 : 1),
+    )
+    .forEach((word, i) => rank.set(word, i));
   const byKey = new Map<string, string[]>();
   for (const word of vocabulary) {
     for (const key of deletions(word)) {
@@ -62,7 +73,8 @@ export function learnTypos(weighted: readonly { readonly text: string; readonly 
     let best: string | undefined;
     for (const key of deletions(word)) {
       for (const other of byKey.get(key) ?? []) {
-        if (rank.get(other)! >= rank.get(word)! || (best !== undefined && rank.get(other)! >= rank.get(best)!)) continue;
+        if (rank.get(other)! >= rank.get(word)! || (best !== undefined && rank.get(other)! >= rank.get(best)!))
+          continue;
         if (oneEditApart(word, other)) best = other;
       }
     }
@@ -78,7 +90,10 @@ export function learnTypos(weighted: readonly { readonly text: string; readonly 
     folded,
     fold(text) {
       if (folded.size === 0) return text;
-      return analyser.words(text).map((word) => folded.get(word) ?? word).join(' ');
+      return analyser
+        .words(text)
+        .map((word) => folded.get(word) ?? word)
+        .join(' ');
     },
   };
 }

@@ -118,7 +118,9 @@ export class AuthorPreview {
       active: true,
       draftRevision: running.revision,
       from: running.from,
-      position: now.position ? { dialogId: now.position.dialogId, stepId: now.position.stepId, awaiting: now.position.awaiting } : null,
+      position: now.position
+        ? { dialogId: now.position.dialogId, stepId: now.position.stepId, awaiting: now.position.awaiting }
+        : null,
       variables: Object.fromEntries(Object.entries(now.variables).filter(([key]) => !key.startsWith('$'))),
       userData: now.userData,
       held: running.holds.list(),
@@ -157,9 +159,23 @@ export class AuthorPreview {
       const dialogId = payload.dialogId ?? bot.definition.settings.startDialog;
       const variables = payload.variables ?? {};
       const userData = payload.userData ?? {};
-      const recorder = new ConversationRecorder({ dialogId, stepId: payload.stepId ?? null, startDialog: bot.definition.settings.startDialog, variables, userData }, secrets);
+      const recorder = new ConversationRecorder(
+        {
+          dialogId,
+          stepId: payload.stepId ?? null,
+          startDialog: bot.definition.settings.startDialog,
+          variables,
+          userData,
+        },
+        secrets,
+      );
       const holds = new HeldCalls(() => this.publish());
-      const dry: DryRunDeps = { holds, secrets, activity: (entry) => this.note(entry), now: () => this.deps.clock.now() };
+      const dry: DryRunDeps = {
+        holds,
+        secrets,
+        activity: (entry) => this.note(entry),
+        now: () => this.deps.clock.now(),
+      };
       recording.current = recorder;
       const app: AppDeps = {
         definition: bot.definition,
@@ -199,19 +215,36 @@ export class AuthorPreview {
         integration: (job) => runAsyncCall(dry, bot.runtime, job).catch((error: unknown) => this.failed(error)),
       });
       recording.jobs = jobs;
-      this.running = { userId, app, bot, holds, jobs, recorder, revision, from: { dialogId, stepId: payload.stepId ?? null } };
+      this.running = {
+        userId,
+        app,
+        bot,
+        holds,
+        jobs,
+        recorder,
+        revision,
+        from: { dialogId, stepId: payload.stepId ?? null },
+      };
       this.edited = false;
       this.activity = [];
       this.note({ at: this.deps.clock.now(), what: 'started', dialogId, stepId: payload.stepId ?? null });
       // Not awaited: the first step may hold a call until the author answers it, after this start is acked.
-      const startAt = payload.dialogId === undefined && payload.stepId === undefined ? {} : { startAt: { dialogId, ...(payload.stepId ? { stepId: payload.stepId } : {}) } };
-      openConversation(app, { userId, channelId: 'webchat', init: { ...variables, ...userData }, ...startAt }).catch((error: unknown) => this.failed(error));
+      const startAt =
+        payload.dialogId === undefined && payload.stepId === undefined
+          ? {}
+          : { startAt: { dialogId, ...(payload.stepId ? { stepId: payload.stepId } : {}) } };
+      openConversation(app, { userId, channelId: 'webchat', init: { ...variables, ...userData }, ...startAt }).catch(
+        (error: unknown) => this.failed(error),
+      );
       return this.state();
     });
   }
 
   private failed(error: unknown): void {
-    this.deps.logger.warn({ event: 'preview_turn_failed', accountId: this.accountId, err: error }, 'a turn of a studio preview failed');
+    this.deps.logger.warn(
+      { event: 'preview_turn_failed', accountId: this.accountId, err: error },
+      'a turn of a studio preview failed',
+    );
   }
 
   /** Ends the preview: held calls are abandoned (nothing sent), the preview user erased. */
@@ -227,7 +260,10 @@ export class AuthorPreview {
     running.holds.abandonAll();
     await running.app.turns.idle(running.userId).catch(() => undefined);
     await eraseUser(running.app, running.userId).catch((error: unknown) =>
-      this.deps.logger.error({ event: 'preview_erase_failed', accountId: this.accountId, err: error }, 'a preview user was not erased; the sweep of previews left behind removes it'),
+      this.deps.logger.error(
+        { event: 'preview_erase_failed', accountId: this.accountId, err: error },
+        'a preview user was not erased; the sweep of previews left behind removes it',
+      ),
     );
     await running.bot.runtime.close().catch(() => undefined);
     this.publish();
@@ -250,7 +286,10 @@ export class AuthorPreview {
   async saveTest(name: string): Promise<{ name: string; tests: number }> {
     const running = this.running;
     if (!running) throw new NoPreview();
-    if (this.edited) throw new NotATest('Values were changed by hand during this preview, which a test cannot do; restart it and chat through again.');
+    if (this.edited)
+      throw new NotATest(
+        'Values were changed by hand during this preview, which a test cannot do; restart it and chat through again.',
+      );
     let test: BotTest;
     try {
       test = running.recorder.toTest(name);

@@ -24,20 +24,26 @@ export async function addBotTest(room: BotTestsRoom, test: BotTest, by: string, 
   for (let attempt = 0; attempt < 5; attempt++) {
     const { tests, revision } = await readBotTests(room);
     const next = [...tests.filter((t) => t.name !== test.name), test];
-    if (next.length > MAX_BOT_TESTS) throw new RangeError(`The bot already has ${MAX_BOT_TESTS} tests, as many as it keeps; remove some first.`);
+    if (next.length > MAX_BOT_TESTS)
+      throw new RangeError(`The bot already has ${MAX_BOT_TESTS} tests, as many as it keeps; remove some first.`);
     const written = await room.write(JSON.stringify(next), revision, by, now());
     if (written !== 'conflict') return next.length;
   }
-  throw new Error('The bot\'s tests kept changing while this one was saved; try again.');
+  throw new Error("The bot's tests kept changing while this one was saved; try again.");
 }
 
-
 /** Runs the bot's tests on a definition (a version about to be published), as `chatbot test` does. */
-export async function runBotTests(room: BotTestsRoom, checked: { readonly definition: BotDefinition; readonly stepTypes: NonNullable<CheckResult['stepTypes']> }): Promise<BotTestOutcome[]> {
+export async function runBotTests(
+  room: BotTestsRoom,
+  checked: { readonly definition: BotDefinition; readonly stepTypes: NonNullable<CheckResult['stepTypes']> },
+): Promise<BotTestOutcome[]> {
   const { tests } = await readBotTests(room);
   if (tests.length === 0) return [];
   // runTests changes the definition in place: it gets a copy.
   const definition = structuredClone(checked.definition);
-  const results: TestResult[] = await runTests(testFileSchema.parse({ definition: 'bot.json', tests }), { definition, ownTypes: checked.stepTypes });
+  const results: TestResult[] = await runTests(testFileSchema.parse({ definition: 'bot.json', tests }), {
+    definition,
+    ownTypes: checked.stepTypes,
+  });
   return results.map((result) => ({ name: result.name, passed: !result.failure, report: report(result) }));
 }

@@ -21,7 +21,9 @@ describe('dry runs of a preview', () => {
   let activity: PreviewActivity[];
   let deps: DryRunDeps;
   const env = { CRM_TOKEN: TOKEN };
-  const settings = (url: string) => ({ services: { crm: { baseUrl: `${url}/api`, auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN' } } } });
+  const settings = (url: string) => ({
+    services: { crm: { baseUrl: `${url}/api`, auth: { type: 'bearer', tokenEnv: 'CRM_TOKEN' } } },
+  });
 
   beforeAll(async () => {
     upstream = await startUpstream((req, res) => json(res, 200, { real: true, echoed: req.headers.authorization }));
@@ -37,8 +39,20 @@ describe('dry runs of a preview', () => {
     upstream.seen.length = 0;
     activity = [];
     holds = new HeldCalls(() => undefined);
-    deps = { holds, secrets: () => namedSecrets(settings(upstream.url), env), activity: (entry) => activity.push(entry), now: () => 1 };
-    runtime = IntegrationRuntime.create(settings(upstream.url), { store, clock: systemClock, logger: captureLogger(), env, allowedHosts: ['127.0.0.1'], gate: dryRunGate });
+    deps = {
+      holds,
+      secrets: () => namedSecrets(settings(upstream.url), env),
+      activity: (entry) => activity.push(entry),
+      now: () => 1,
+    };
+    runtime = IntegrationRuntime.create(settings(upstream.url), {
+      store,
+      clock: systemClock,
+      logger: captureLogger(),
+      env,
+      allowedHosts: ['127.0.0.1'],
+      gate: dryRunGate,
+    });
   });
   afterEach(async () => {
     holds.abandonAll();
@@ -46,10 +60,16 @@ describe('dry runs of a preview', () => {
   });
 
   const step = { dialogId: 'main', stepId: 'lookup' };
-  const call = () => runtime.run({ type: 'http', service: 'crm', params: { endpoint: '/contacts?email=ada%40example.com' } }, { userId: 'u-1', variables: {}, userData: {} });
+  const call = () =>
+    runtime.run(
+      { type: 'http', service: 'crm', params: { endpoint: '/contacts?email=ada%40example.com' } },
+      { userId: 'u-1', variables: {}, userData: {} },
+    );
 
   /** Starts the step, waits until its call is held, and answers it. */
-  async function answerFirst(answer: CallAnswer): Promise<{ held: HeldCall; result: Awaited<ReturnType<typeof call>> }> {
+  async function answerFirst(
+    answer: CallAnswer,
+  ): Promise<{ held: HeldCall; result: Awaited<ReturnType<typeof call>> }> {
     const running = rehearse(deps, { step, async: false }, call);
     await expect.poll(() => holds.list().length).toBe(1);
     const held = holds.list()[0]!;
@@ -101,7 +121,9 @@ describe('dry runs of a preview', () => {
     holds.abandonAll();
     await expect(running).rejects.toBeInstanceOf(AbandonedCall);
     expect(upstream.seen).toHaveLength(0);
-    await expect(holds.hold({ kind: 'sms', step: null, async: false, sms: { to: '+1', text: 'x' }, canSendForReal: false })).rejects.toBeInstanceOf(AbandonedCall);
+    await expect(
+      holds.hold({ kind: 'sms', step: null, async: false, sms: { to: '+1', text: 'x' }, canSendForReal: false }),
+    ).rejects.toBeInstanceOf(AbandonedCall);
   });
 
   it('when an answer does not fit the call or its id is gone, then it is refused and the call still waits', async () => {
@@ -116,15 +138,32 @@ describe('dry runs of a preview', () => {
   });
 
   it('when a call is made outside a step (a dataset refresh), then the gate refuses it instead of sending', async () => {
-    await expect(dryRunGate.send({ url: `${upstream.url}/x`, method: 'GET' }, async () => ({ status: 200, headers: {}, body: Buffer.alloc(0), url: '' }))).rejects.toThrow(/outside a step/);
+    await expect(
+      dryRunGate.send({ url: `${upstream.url}/x`, method: 'GET' }, async () => ({
+        status: 200,
+        headers: {},
+        body: Buffer.alloc(0),
+        url: '',
+      })),
+    ).rejects.toThrow(/outside a step/);
   });
 
   it('when an email step runs and the server has no mailer, then the mail is shown, cannot be sent for real, and "skip" counts as sent', async () => {
     const mailer = dryRunMailer(undefined, deps);
-    const sending = mailer.send({ to: ['ada@example.com'], cc: [], replyTo: null, subject: 'Your code', text: `token ${TOKEN}` });
+    const sending = mailer.send({
+      to: ['ada@example.com'],
+      cc: [],
+      replyTo: null,
+      subject: 'Your code',
+      text: `token ${TOKEN}`,
+    });
     await expect.poll(() => holds.list().length).toBe(1);
     const held = holds.list()[0]!;
-    expect(held).toMatchObject({ kind: 'email', canSendForReal: false, email: { subject: 'Your code', body: 'token ‹CRM_TOKEN›' } });
+    expect(held).toMatchObject({
+      kind: 'email',
+      canSendForReal: false,
+      email: { subject: 'Your code', body: 'token ‹CRM_TOKEN›' },
+    });
     expect(holds.answer(held.id, { kind: 'send' })).toBe('unfit');
     expect(holds.answer(held.id, { kind: 'skip' })).toBe('answered');
     await expect(sending).resolves.toEqual({ messageId: 'preview' });

@@ -21,7 +21,10 @@ import { maskRequest, maskResponseBody, maskText, type NamedSecret } from './mas
 interface Rehearsal {
   readonly answers: ReadonlyMap<string, ReadonlyArray<OutboundResponse | Error>>;
   readonly used: Map<string, number>;
-  held?: { readonly request: OutboundRequest; readonly sendForReal: (request: OutboundRequest) => Promise<OutboundResponse> };
+  held?: {
+    readonly request: OutboundRequest;
+    readonly sendForReal: (request: OutboundRequest) => Promise<OutboundResponse>;
+  };
 }
 
 const rehearsals = new AsyncLocalStorage<Rehearsal>();
@@ -53,7 +56,8 @@ export const dryRunGate: OutboundGate = {
   async send(request, sendForReal) {
     const rehearsal = rehearsals.getStore();
     // Background work (a dataset's refresh) has no step and no author to ask: the live bot does it.
-    if (!rehearsal) throw new Error('A preview makes no calls of its own outside a step; the bot in service refreshes datasets.');
+    if (!rehearsal)
+      throw new Error('A preview makes no calls of its own outside a step; the bot in service refreshes datasets.');
     const key = requestKey(request);
     const index = rehearsal.used.get(key) ?? 0;
     const answer = rehearsal.answers.get(key)?.[index];
@@ -76,7 +80,11 @@ export interface DryRunDeps {
 }
 
 /** Runs `work` (one step's calls) in rehearsals until it needs no new answer; each new call is the author's to answer. */
-export async function rehearse<T>(deps: DryRunDeps, where: { readonly step: HeldCall['step']; readonly async: boolean }, work: () => Promise<T>): Promise<T> {
+export async function rehearse<T>(
+  deps: DryRunDeps,
+  where: { readonly step: HeldCall['step']; readonly async: boolean },
+  work: () => Promise<T>,
+): Promise<T> {
   const answers = new Map<string, Array<OutboundResponse | Error>>();
   for (let calls = 0; calls <= MAX_CALLS_PER_STEP; calls++) {
     const rehearsal: Rehearsal = { answers, used: new Map() };
@@ -88,12 +96,20 @@ export async function rehearse<T>(deps: DryRunDeps, where: { readonly step: Held
     }
     const held = rehearsal.held;
     if (!held) return result!;
-    const answer = await deps.holds.hold({ kind: 'http', step: where.step, async: where.async, request: maskRequest(held.request, deps.secrets()), canSendForReal: true });
+    const answer = await deps.holds.hold({
+      kind: 'http',
+      step: where.step,
+      async: where.async,
+      request: maskRequest(held.request, deps.secrets()),
+      canSendForReal: true,
+    });
     const outcome = await answered(deps, where, held, answer);
     const key = requestKey(held.request);
     answers.set(key, [...(answers.get(key) ?? []), outcome]);
   }
-  throw new Error(`The step made more than ${MAX_CALLS_PER_STEP} calls in the preview; a step that calls this often is a loop.`);
+  throw new Error(
+    `The step made more than ${MAX_CALLS_PER_STEP} calls in the preview; a step that calls this often is a loop.`,
+  );
 }
 
 /** What the author's answer makes of the call: a stub response, or the real one (a failure to send is the step's failure). */
@@ -106,15 +122,31 @@ async function answered(
   const at = deps.now();
   if (answer.kind === 'stub') {
     deps.activity({ at, what: 'answered', kind: 'http', step: where.step, answer: 'stub', status: answer.status });
-    return { status: answer.status, headers: { 'content-type': answer.contentType ?? 'application/json' }, body: Buffer.from(answer.body, 'utf8'), url: held.request.url };
+    return {
+      status: answer.status,
+      headers: { 'content-type': answer.contentType ?? 'application/json' },
+      body: Buffer.from(answer.body, 'utf8'),
+      url: held.request.url,
+    };
   }
   try {
     const response = await held.sendForReal(held.request);
     const body = maskResponseBody(response.body, response.headers['content-type'], deps.secrets());
-    deps.activity({ at: deps.now(), what: 'realResponse', step: where.step, status: response.status, body: body.length > 2000 ? `${body.slice(0, 2000)}…` : body });
+    deps.activity({
+      at: deps.now(),
+      what: 'realResponse',
+      step: where.step,
+      status: response.status,
+      body: body.length > 2000 ? `${body.slice(0, 2000)}…` : body,
+    });
     return response;
   } catch (error) {
-    deps.activity({ at: deps.now(), what: 'callFailed', step: where.step, message: maskText((error as Error).message, deps.secrets()) });
+    deps.activity({
+      at: deps.now(),
+      what: 'callFailed',
+      step: where.step,
+      message: maskText((error as Error).message, deps.secrets()),
+    });
     return error as Error;
   }
 }
@@ -124,10 +156,18 @@ async function answered(
  * each step rehearsed until the author answered its calls. `done` hears what the step gave the
  * conversation (what a test's stub for it says).
  */
-export function dryRunCaller(inner: IntegrationCaller, deps: DryRunDeps, done: (step: { dialogId: string; stepId: string }, result: IntegrationCallResult) => void): IntegrationCaller {
+export function dryRunCaller(
+  inner: IntegrationCaller,
+  deps: DryRunDeps,
+  done: (step: { dialogId: string; stepId: string }, result: IntegrationCallResult) => void,
+): IntegrationCaller {
   return {
     async run(step, context) {
-      const result = await rehearse(deps, { step: { dialogId: step.dialogId, stepId: step.stepId }, async: false }, () => inner.run(step, context));
+      const result = await rehearse(
+        deps,
+        { step: { dialogId: step.dialogId, stepId: step.stepId }, async: false },
+        () => inner.run(step, context),
+      );
       done(step, result);
       return result;
     },
@@ -150,7 +190,14 @@ export function dryRunMailer(real: Mailer | undefined, deps: DryRunDeps): Mailer
         kind: 'email',
         step: null,
         async: false,
-        email: { from, to: [...mail.to], cc: [...mail.cc], replyTo: mail.replyTo, subject: maskText(mail.subject, secrets), body: maskText(mail.text, secrets) },
+        email: {
+          from,
+          to: [...mail.to],
+          cc: [...mail.cc],
+          replyTo: mail.replyTo,
+          subject: maskText(mail.subject, secrets),
+          body: maskText(mail.text, secrets),
+        },
         canSendForReal: real !== undefined,
       });
       deps.activity({ at: deps.now(), what: 'answered', kind: 'email', step: null, answer: answer.kind });
@@ -166,7 +213,13 @@ export function dryRunSms(real: SmsSender | undefined, deps: DryRunDeps): SmsSen
   return {
     provider: real?.provider ?? 'preview',
     async send(message) {
-      const answer = await deps.holds.hold({ kind: 'sms', step: null, async: false, sms: { to: message.to, text: maskText(message.text, deps.secrets()) }, canSendForReal: real !== undefined });
+      const answer = await deps.holds.hold({
+        kind: 'sms',
+        step: null,
+        async: false,
+        sms: { to: message.to, text: maskText(message.text, deps.secrets()) },
+        canSendForReal: real !== undefined,
+      });
       deps.activity({ at: deps.now(), what: 'answered', kind: 'sms', step: null, answer: answer.kind });
       if (answer.kind === 'fail') throw new Error('failed on purpose in the studio preview');
       if (answer.kind === 'send' && real) await real.send(message);
@@ -176,7 +229,10 @@ export function dryRunSms(real: SmsSender | undefined, deps: DryRunDeps): SmsSen
 
 /** What running an asynchronous step's job needs of the integration layer (IntegrationRuntime fits). */
 export interface AsyncCallRunner {
-  runJob(payload: Readonly<Record<string, unknown>>, attempt: { attempt: number; maxAttempts: number }): Promise<{ readonly kind: string; readonly message: string } | undefined | void>;
+  runJob(
+    payload: Readonly<Record<string, unknown>>,
+    attempt: { attempt: number; maxAttempts: number },
+  ): Promise<{ readonly kind: string; readonly message: string } | undefined | void>;
 }
 
 /**
@@ -186,12 +242,21 @@ export interface AsyncCallRunner {
  * its result does not enter the conversation (as with the live bot); the panel hears how it ended.
  * A failure the live bot would retry is not retried: the author sees it and can answer otherwise.
  */
-export async function runAsyncCall(deps: DryRunDeps, runner: AsyncCallRunner, job: { readonly payload: Readonly<Record<string, unknown>> }): Promise<void> {
+export async function runAsyncCall(
+  deps: DryRunDeps,
+  runner: AsyncCallRunner,
+  job: { readonly payload: Readonly<Record<string, unknown>> },
+): Promise<void> {
   const origin = job.payload.origin as { dialogId?: unknown; stepId?: unknown } | undefined;
-  const step = typeof origin?.dialogId === 'string' && typeof origin.stepId === 'string' ? { dialogId: origin.dialogId, stepId: origin.stepId } : null;
+  const step =
+    typeof origin?.dialogId === 'string' && typeof origin.stepId === 'string'
+      ? { dialogId: origin.dialogId, stepId: origin.stepId }
+      : null;
   let failure: { readonly kind: string; readonly message: string } | undefined | void;
   try {
-    failure = await rehearse(deps, { step, async: true }, () => runner.runJob(job.payload, { attempt: 1, maxAttempts: 1 }));
+    failure = await rehearse(deps, { step, async: true }, () =>
+      runner.runJob(job.payload, { attempt: 1, maxAttempts: 1 }),
+    );
   } catch (error) {
     // The preview ended while a call waited: nothing was sent, nothing to tell.
     if (error instanceof Error && error.name === 'AbandonedCall') return;

@@ -35,7 +35,10 @@ export class HeldCalls {
   /** Holds a call until the author answers it; rejects with AbandonedCall when the preview ends first. */
   hold(call: Omit<HeldCall, 'id'>): Promise<CallAnswer> {
     if (this.ended) return Promise.reject(new AbandonedCall());
-    if (this.waiting.size >= MAX_HELD) return Promise.reject(new Error(`More than ${MAX_HELD} calls wait for an answer in this preview; answer them first.`));
+    if (this.waiting.size >= MAX_HELD)
+      return Promise.reject(
+        new Error(`More than ${MAX_HELD} calls wait for an answer in this preview; answer them first.`),
+      );
     const id = randomUUID();
     return new Promise<CallAnswer>((resolve, reject) => {
       this.waiting.set(id, { view: { id, ...call }, settle: resolve, abandon: () => reject(new AbandonedCall()) });
@@ -47,7 +50,8 @@ export class HeldCalls {
   answer(id: string, answer: CallAnswer): 'answered' | 'gone' | 'unfit' {
     const found = this.waiting.get(id);
     if (!found) return 'gone';
-    if (!FITTING[found.view.kind].includes(answer.kind) || (answer.kind === 'send' && !found.view.canSendForReal)) return 'unfit';
+    if (!FITTING[found.view.kind].includes(answer.kind) || (answer.kind === 'send' && !found.view.canSendForReal))
+      return 'unfit';
     this.waiting.delete(id);
     found.settle(answer);
     this.changed();

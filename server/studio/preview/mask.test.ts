@@ -11,7 +11,11 @@ const definition = {
     },
   },
 };
-const secrets = namedSecrets(definition, { CRM_TOKEN: TOKEN, LEGACY_PASSWORD: PASSWORD, UNRELATED: 'not-named-by-the-bot' });
+const secrets = namedSecrets(definition, {
+  CRM_TOKEN: TOKEN,
+  LEGACY_PASSWORD: PASSWORD,
+  UNRELATED: 'not-named-by-the-bot',
+});
 
 describe('requests shown in a preview', () => {
   it('when the definition names secrets, then exactly those with a value are masked, longest first', () => {
@@ -23,13 +27,17 @@ describe('requests shown in a preview', () => {
       {
         method: 'post',
         url: `https://api.example.com/x?key=${encodeURIComponent(PASSWORD)}&page=2`,
-        headers: { authorization: `Basic ${Buffer.from(`bot:${PASSWORD}`).toString('base64')}`, 'x-note': `token ${TOKEN}` },
+        headers: {
+          authorization: `Basic ${Buffer.from(`bot:${PASSWORD}`).toString('base64')}`,
+          'x-note': `token ${TOKEN}`,
+        },
         body: `plain ${TOKEN} and ${Buffer.from(TOKEN).toString('base64')}`,
       },
       secrets,
     );
     const text = JSON.stringify(shown);
-    for (const form of [TOKEN, PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(TOKEN).toString('base64')]) expect(text).not.toContain(form);
+    for (const form of [TOKEN, PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(TOKEN).toString('base64')])
+      expect(text).not.toContain(form);
     expect(shown.method).toBe('POST');
     expect(shown.headers).toContainEqual(['authorization', `Basic ${HIDDEN}`]);
     expect(shown.headers).toContainEqual(['x-note', 'token ‹CRM_TOKEN›']);
@@ -37,7 +45,7 @@ describe('requests shown in a preview', () => {
     expect(shown.url).toContain('page=2');
   });
 
-  it('when a credential is not one of the bot\'s secrets (a user\'s token, a password field), then it is hidden by where it stands', () => {
+  it("when a credential is not one of the bot's secrets (a user's token, a password field), then it is hidden by where it stands", () => {
     const shown = maskRequest(
       {
         method: 'POST',
@@ -49,13 +57,29 @@ describe('requests shown in a preview', () => {
     );
     expect(shown.headers).toContainEqual(['Authorization', `Bearer ${HIDDEN}`]);
     expect(shown.url).toBe('https://user:hidden@api.example.com/login?access_token=hidden&q=shoes');
-    expect(JSON.parse(shown.body ?? '')).toEqual({ email: 'ada@example.com', password: HIDDEN, nested: { refresh_token: HIDDEN } });
+    expect(JSON.parse(shown.body ?? '')).toEqual({
+      email: 'ada@example.com',
+      password: HIDDEN,
+      nested: { refresh_token: HIDDEN },
+    });
   });
 
-  it('when a form body or an API\'s answer carries credentials, then they are masked there too', () => {
-    const form = maskRequest({ method: 'POST', url: 'https://id.example.com/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_secret=${encodeURIComponent(PASSWORD)}` }, secrets);
+  it("when a form body or an API's answer carries credentials, then they are masked there too", () => {
+    const form = maskRequest(
+      {
+        method: 'POST',
+        url: 'https://id.example.com/token',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_secret=${encodeURIComponent(PASSWORD)}`,
+      },
+      secrets,
+    );
     expect(form.body).toBe(`grant_type=client_credentials&client_secret=${encodeURIComponent(HIDDEN)}`);
-    const answer = maskResponseBody(Buffer.from(JSON.stringify({ access_token: 'fresh-1', echoed: TOKEN })), 'application/json', secrets);
+    const answer = maskResponseBody(
+      Buffer.from(JSON.stringify({ access_token: 'fresh-1', echoed: TOKEN })),
+      'application/json',
+      secrets,
+    );
     expect(JSON.parse(answer)).toEqual({ access_token: HIDDEN, echoed: '‹CRM_TOKEN›' });
   });
 });

@@ -8,9 +8,11 @@ export interface NamedSecret {
 }
 
 /** Headers that carry credentials whatever their value: their credential part is always masked. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|x-functions-key)$|api[-_]?key|token|secret|password/i;
+const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie|x-functions-key)$|api[-_]?key|token|secret|password/i;
 /** Fields of a JSON or form body, and query parameters, that carry credentials. */
-const CREDENTIAL_FIELD = /^(password|passwd|client_secret|access_token|refresh_token|id_token|api[-_]?key|secret|token|auth_?token)$/i;
+const CREDENTIAL_FIELD =
+  /^(password|passwd|client_secret|access_token|refresh_token|id_token|api[-_]?key|secret|token|auth_?token)$/i;
 export const HIDDEN = '‹hidden›';
 /** Longest body shown; a preview shows what a person can read. */
 const MAX_SHOWN = 16 * 1024;
@@ -82,7 +84,12 @@ function maskBody(text: string, contentType: string | undefined, secrets: readon
 export function maskFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskFields);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, CREDENTIAL_FIELD.test(key) && typeof inner === 'string' ? HIDDEN : maskFields(inner)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        CREDENTIAL_FIELD.test(key) && typeof inner === 'string' ? HIDDEN : maskFields(inner),
+      ]),
+    );
   }
   return value;
 }
@@ -91,7 +98,8 @@ function maskUrl(url: string, secrets: readonly NamedSecret[]): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = 'hidden';
-    for (const name of [...parsed.searchParams.keys()]) if (CREDENTIAL_FIELD.test(name)) parsed.searchParams.set(name, 'hidden');
+    for (const name of [...parsed.searchParams.keys()])
+      if (CREDENTIAL_FIELD.test(name)) parsed.searchParams.set(name, 'hidden');
     return maskText(parsed.href, secrets);
   } catch {
     return maskText(url, secrets);
@@ -104,12 +112,18 @@ export function maskRequest(request: OutboundRequest, secrets: readonly NamedSec
     name,
     CREDENTIAL_HEADER.test(name) ? maskCredential(value, secrets) : maskText(value, secrets),
   ]);
-  const contentType = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  const contentType = Object.entries(request.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  )?.[1];
   const body = request.body === undefined ? null : maskBody(request.body.toString('utf8'), contentType, secrets);
   return { method: request.method.toUpperCase(), url: maskUrl(request.url, secrets), headers, body };
 }
 
 /** A response body for the author: masked the same way. */
-export function maskResponseBody(body: Buffer, contentType: string | undefined, secrets: readonly NamedSecret[]): string {
+export function maskResponseBody(
+  body: Buffer,
+  contentType: string | undefined,
+  secrets: readonly NamedSecret[],
+): string {
   return maskBody(body.toString('utf8'), contentType, secrets);
 }

@@ -3,7 +3,13 @@ import type { NewJob } from '../../ports/store.ts';
 import { PreviewJobs } from './preview-jobs.ts';
 
 const DAY = 86_400_000;
-const timer = (timerId: string, runAt: number): NewJob => ({ id: `timer:preview-1:${timerId}`, kind: 'timer', payload: { userId: 'preview-1', timerId }, runAt, maxAttempts: 5 });
+const timer = (timerId: string, runAt: number): NewJob => ({
+  id: `timer:preview-1:${timerId}`,
+  kind: 'timer',
+  payload: { userId: 'preview-1', timerId },
+  runAt,
+  maxAttempts: 5,
+});
 
 /** One preview's jobs with the process's timers faked, so days pass at once. */
 describe('the jobs of one preview', () => {
@@ -65,7 +71,11 @@ describe('the jobs of one preview', () => {
     const at = Date.now();
     jobs.committed([timer('home.pause', at + 1000)], [], at);
     jobs.close();
-    jobs.committed([timer('home.again', at + 1000), { id: 'integration:1', kind: 'integration', payload: {}, runAt: at }], [], at);
+    jobs.committed(
+      [timer('home.again', at + 1000), { id: 'integration:1', kind: 'integration', payload: {}, runAt: at }],
+      [],
+      at,
+    );
     await vi.advanceTimersByTimeAsync(5000);
     expect(fired).toEqual([]);
     expect(calls).toEqual([]);

@@ -89,7 +89,11 @@ export class PreviewJobs {
     // Scheduling the same timer again replaces it, as for the live bot's job of the same id.
     this.disarm(timerId);
     if (this.timers.size >= MAX_PREVIEW_TIMERS) return false;
-    const armed: Armed = { view: { id: timerId, dueAt: job.runAt }, delayMs: Math.max(0, job.runAt - at), handle: this.schedule(timerId, job.runAt - this.run.now()) };
+    const armed: Armed = {
+      view: { id: timerId, dueAt: job.runAt },
+      delayMs: Math.max(0, job.runAt - at),
+      handle: this.schedule(timerId, job.runAt - this.run.now()),
+    };
     this.timers.set(timerId, armed);
     return true;
   }

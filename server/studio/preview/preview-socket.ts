@@ -7,7 +7,13 @@ import {
   type PreviewError,
   type PreviewErrorCode,
 } from '../../../shared/preview-protocol.ts';
-import { clientPayloadExcess, openSchema, pressSchema, sendTextSchema, startDialogSchema } from '../../../shared/protocol-schemas.ts';
+import {
+  clientPayloadExcess,
+  openSchema,
+  pressSchema,
+  sendTextSchema,
+  startDialogSchema,
+} from '../../../shared/protocol-schemas.ts';
 import type { ProtocolError } from '../../../shared/protocol.ts';
 import { handleUserMessage, UnknownDialogError, type UserInput } from '../../app/handle-user-message.ts';
 import { readMissed } from '../../app/open-conversation.ts';
@@ -46,18 +52,41 @@ interface PreviewSocketData {
   control: boolean;
 }
 
-type PreviewSocket = Socket<Record<string, (...args: never[]) => void>, Record<string, (...args: never[]) => void>, Record<string, never>, PreviewSocketData>;
+type PreviewSocket = Socket<
+  Record<string, (...args: never[]) => void>,
+  Record<string, (...args: never[]) => void>,
+  Record<string, never>,
+  PreviewSocketData
+>;
 
-const handshakeSchema = z.object({ csrfToken: z.string().min(1).max(200), control: z.literal(true).optional() }).passthrough();
+const handshakeSchema = z
+  .object({ csrfToken: z.string().min(1).max(200), control: z.literal(true).optional() })
+  .passthrough();
 
-const values = z.record(z.string().max(100), z.unknown()).refine((v) => Object.keys(v).length <= MAX_START_VALUES, { message: `at most ${MAX_START_VALUES} values` });
+const values = z
+  .record(z.string().max(100), z.unknown())
+  .refine((v) => Object.keys(v).length <= MAX_START_VALUES, { message: `at most ${MAX_START_VALUES} values` });
 const stepName = z.string().min(1).max(200);
-const startSchema = z.object({ dialogId: stepName.optional(), stepId: stepName.optional(), variables: values.optional(), userData: values.optional() }).strict();
+const startSchema = z
+  .object({
+    dialogId: stepName.optional(),
+    stepId: stepName.optional(),
+    variables: values.optional(),
+    userData: values.optional(),
+  })
+  .strict();
 const answerSchema = z
   .object({
     callId: z.string().min(1).max(100),
     answer: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('stub'), status: z.number().int().min(100).max(599), body: z.string().max(64 * 1024), contentType: z.string().max(200).optional() }).strict(),
+      z
+        .object({
+          kind: z.literal('stub'),
+          status: z.number().int().min(100).max(599),
+          body: z.string().max(64 * 1024),
+          contentType: z.string().max(200).optional(),
+        })
+        .strict(),
       z.object({ kind: z.literal('send') }).strict(),
       z.object({ kind: z.literal('skip') }).strict(),
       z.object({ kind: z.literal('fail') }).strict(),
@@ -66,7 +95,8 @@ const answerSchema = z
   .strict();
 const saveTestSchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
-const refusal = (code: ProtocolError['code'], message: string) => Object.assign(new Error(message), { data: { code, message } });
+const refusal = (code: ProtocolError['code'], message: string) =>
+  Object.assign(new Error(message), { data: { code, message } });
 
 class Refused extends Error {
   constructor(
@@ -87,7 +117,10 @@ function ownOrigin(socket: Socket, origins: readonly string[]): boolean {
   return candidates.includes(origin.toLowerCase());
 }
 
-export function attachPreview(io: Server, options: PreviewSocketOptions): { close(): Promise<void>; previews: ReadonlyMap<string, AuthorPreview> } {
+export function attachPreview(
+  io: Server,
+  options: PreviewSocketOptions,
+): { close(): Promise<void>; previews: ReadonlyMap<string, AuthorPreview> } {
   const nsp: Namespace = io.of(PREVIEW_NAMESPACE);
   const previews = new Map<string, AuthorPreview>();
   const controlRoom = (accountId: string) => `control:${accountId}`;
@@ -112,28 +145,47 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
   /** Signs the caller in again: a sign-out or a demotion since the handshake ends what they may do. */
   const stillEditor = async (socket: PreviewSocket): Promise<void> => {
     const found = await options.signedIn(socket.data.cookie);
-    if (!found || found.account.id !== socket.data.accountId) throw new Refused('not_allowed', 'Your studio session has ended; sign in again.');
-    if (!may(found.account.role, 'editBot')) throw new Refused('not_allowed', `Previewing needs the owner or editor role; you are signed in as ${found.account.role}.`);
+    if (!found || found.account.id !== socket.data.accountId)
+      throw new Refused('not_allowed', 'Your studio session has ended; sign in again.');
+    if (!may(found.account.role, 'editBot'))
+      throw new Refused(
+        'not_allowed',
+        `Previewing needs the owner or editor role; you are signed in as ${found.account.role}.`,
+      );
   };
 
   nsp.use((socket, next) => {
     void (async () => {
-      if (!ownOrigin(socket, options.origins())) return next(refusal('not_allowed', 'The preview opens only from the studio page itself.'));
+      if (!ownOrigin(socket, options.origins()))
+        return next(refusal('not_allowed', 'The preview opens only from the studio page itself.'));
       const header = socket.handshake.headers.cookie;
       const cookie = sessionCookieIn(header, true) ?? sessionCookieIn(header, false);
       const found = cookie ? await options.signedIn(cookie) : null;
       if (!cookie || !found) return next(refusal('unauthorized', 'Sign in to the studio first.'));
       const auth = handshakeSchema.safeParse(socket.handshake.auth ?? {});
       if (!auth.success || !sameSecret(auth.data.csrfToken, found.session.csrfToken)) {
-        return next(refusal('not_allowed', 'The preview did not come from the studio page (its CSRF token is missing or wrong). Reload the studio.'));
+        return next(
+          refusal(
+            'not_allowed',
+            'The preview did not come from the studio page (its CSRF token is missing or wrong). Reload the studio.',
+          ),
+        );
       }
       if (!may(found.account.role, 'editBot')) {
-        return next(refusal('not_allowed', `Previewing needs the owner or editor role; you are signed in as ${found.account.role}.`));
+        return next(
+          refusal(
+            'not_allowed',
+            `Previewing needs the owner or editor role; you are signed in as ${found.account.role}.`,
+          ),
+        );
       }
       socket.data = { accountId: found.account.id, cookie, control: auth.data.control === true };
       next();
     })().catch((error: unknown) => {
-      options.deps.logger.error({ event: 'preview_handshake_failed', err: error }, 'could not check a studio preview handshake');
+      options.deps.logger.error(
+        { event: 'preview_handshake_failed', err: error },
+        'could not check a studio preview handshake',
+      );
       next(refusal('internal', 'The preview could not start. Please try again shortly.'));
     });
   });
@@ -147,27 +199,47 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
   });
 
   /** Runs an event: payload bounded and checked, the caller signed in again, every failure answered with a code. */
-  const on = <S extends z.ZodType, T>(socket: PreviewSocket, bucket: TokenBucket, event: string, schema: S, action: (payload: z.infer<S>) => Promise<T>) => {
+  const on = <S extends z.ZodType, T>(
+    socket: PreviewSocket,
+    bucket: TokenBucket,
+    event: string,
+    schema: S,
+    action: (payload: z.infer<S>) => Promise<T>,
+  ) => {
     socket.on(event, ((payload: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as PreviewAck<T>) : () => undefined;
-      const fail = (code: PreviewErrorCode, message: string, problems?: PreviewError['problems']) => reply({ ok: false, error: { code, message, ...(problems ? { problems } : {}) } });
+      const fail = (code: PreviewErrorCode, message: string, problems?: PreviewError['problems']) =>
+        reply({ ok: false, error: { code, message, ...(problems ? { problems } : {}) } });
       void (async () => {
         if (!bucket.take()) return fail('rate_limited', 'Too many preview actions at once; wait a moment.');
         const excess = clientPayloadExcess(payload);
         if (excess) return fail('invalid_payload', `The request is not valid: ${excess}.`);
         const parsed = schema.safeParse(payload ?? {});
-        if (!parsed.success) return fail('invalid_payload', `The request is not valid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trim());
+        if (!parsed.success)
+          return fail(
+            'invalid_payload',
+            `The request is not valid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trim(),
+          );
         await stillEditor(socket);
         reply({ ok: true, value: await action(parsed.data) });
       })().catch((error: unknown) => {
         if (error instanceof Refused) return fail(error.code, error.message, error.problems);
-        if (error instanceof DefinitionError) return fail('definition_invalid', 'The draft has errors to fix before it can run.', error.problems.map((message) => ({ path: '', message })));
+        if (error instanceof DefinitionError)
+          return fail(
+            'definition_invalid',
+            'The draft has errors to fix before it can run.',
+            error.problems.map((message) => ({ path: '', message })),
+          );
         if (error instanceof NoPreview) return fail('no_preview', error.message);
         if (error instanceof NotATest) return fail('not_a_test', error.message);
         if (error instanceof UnknownDialogError) return fail('invalid_payload', error.message);
         // The store did not take the message within TURN_DEADLINE: logged once where the turn ran (app/turn-deadline.ts).
-        if (error instanceof DeadlinePassed) return fail('internal', 'That could not be sent just now. Please try again.');
-        options.deps.logger.error({ event: 'preview_event_failed', accountId: socket.data.accountId, previewEvent: event, err: error }, 'a studio preview event failed');
+        if (error instanceof DeadlinePassed)
+          return fail('internal', 'That could not be sent just now. Please try again.');
+        options.deps.logger.error(
+          { event: 'preview_event_failed', accountId: socket.data.accountId, previewEvent: event, err: error },
+          'a studio preview event failed',
+        );
         fail('internal', 'That could not be done. Please try again.');
       });
     }) as never);
@@ -183,12 +255,18 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
     });
     on(socket, bucket, 'answer', answerSchema, async ({ callId, answer }) => {
       const outcome = preview.answer(callId, answer);
-      if (outcome === 'gone') throw new Refused('call_gone', 'That call was already answered, or the preview restarted.');
-      if (outcome === 'unfit') throw new Refused('invalid_payload', 'That answer does not fit this call (a stub answers an HTTP call; email and SMS are skipped, failed or sent).');
+      if (outcome === 'gone')
+        throw new Refused('call_gone', 'That call was already answered, or the preview restarted.');
+      if (outcome === 'unfit')
+        throw new Refused(
+          'invalid_payload',
+          'That answer does not fit this call (a stub answers an HTTP call; email and SMS are skipped, failed or sent).',
+        );
       return null;
     });
     on(socket, bucket, 'run_timer', z.object({ timerId: stepName }).strict(), async ({ timerId }) => {
-      if (!preview.runTimer(timerId)) throw new Refused('timer_gone', 'That wait has already ended, or the preview restarted.');
+      if (!preview.runTimer(timerId))
+        throw new Refused('timer_gone', 'That wait has already ended, or the preview restarted.');
       return null;
     });
     on(socket, bucket, 'save_test', saveTestSchema, ({ name }) => preview.saveTest(name));
@@ -198,7 +276,10 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
     const app = preview.app;
     const userId = preview.userId;
     if (!app || !userId) {
-      socket.emit('protocol_error', { code: 'not_allowed', message: 'No preview runs; start one in the studio first.' } as never);
+      socket.emit('protocol_error', {
+        code: 'not_allowed',
+        message: 'No preview runs; start one in the studio first.',
+      } as never);
       socket.disconnect(true);
       return;
     }
@@ -213,13 +294,20 @@ export function attachPreview(io: Server, options: PreviewSocketOptions): { clos
     );
     // The conversation this socket opened with: a restart makes a new user, which a new widget shows.
     const current = () => {
-      if (preview.userId !== userId || !preview.app) throw new Refused('no_preview', 'The preview restarted; the studio opens a new chat for it.');
+      if (preview.userId !== userId || !preview.app)
+        throw new Refused('no_preview', 'The preview restarted; the studio opens a new chat for it.');
       return preview.app;
     };
-    const send = (message: UserInput['message'], clientId: string) => handleUserMessage(current(), { userId, clientId, message });
+    const send = (message: UserInput['message'], clientId: string) =>
+      handleUserMessage(current(), { userId, clientId, message });
     on(socket, bucket, 'message', sendTextSchema, ({ clientId, text }) => send({ type: 'text', text }, clientId));
     on(socket, bucket, 'press', pressSchema, ({ clientId, label, action }) =>
-      send(action.kind === 'postback' ? { type: 'postback', label, payload: action.payload } : { type: 'dialog', label, dialogId: action.dialogId }, clientId),
+      send(
+        action.kind === 'postback'
+          ? { type: 'postback', label, payload: action.payload }
+          : { type: 'dialog', label, dialogId: action.dialogId },
+        clientId,
+      ),
     );
     on(socket, bucket, 'open', openSchema, async () => null);
     on(socket, bucket, 'start_dialog', startDialogSchema, async ({ dialogId, data }) => {

@@ -5,7 +5,7 @@ import { readAll, tempDir } from '../../integrations/test/upstream.ts';
 import { previewStore } from './preview-store.ts';
 
 /** The store as one preview sees it, over a real SQLite store. */
-describe('a preview\'s view of the store', () => {
+describe("a preview's view of the store", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let real: Store;
   let store: Store;
@@ -33,7 +33,7 @@ describe('a preview\'s view of the store', () => {
     await dir.dispose();
   });
 
-  it('when the preview creates its user, then the real store holds it with the author\'s preview mark', async () => {
+  it("when the preview creates its user, then the real store holds it with the author's preview mark", async () => {
     await store.ensureUser({ userId: 'preview-1', channelId: 'webchat', userData: {}, now: 1_000 });
     expect((await real.getUser('preview-1'))?.preview).toEqual({ accountId: 'acc-7' });
   });
@@ -64,16 +64,30 @@ describe('a preview\'s view of the store', () => {
   });
 
   it('when anything in the preview names another user or asks for a durable job, then it is refused and nothing is written', async () => {
-    await expect(store.ensureUser({ userId: 'someone-else', channelId: 'webchat', userData: {}, now: 1_000 })).rejects.toThrow(/not its own/);
+    await expect(
+      store.ensureUser({ userId: 'someone-else', channelId: 'webchat', userData: {}, now: 1_000 }),
+    ).rejects.toThrow(/not its own/);
     expect(await real.getUser('someone-else')).toBeNull();
     await expect(store.appendTranscript('someone-else', [])).rejects.toThrow(/not its own/);
-    await expect(store.scheduleJob({ kind: 'integration', runAt: 1_000, payload: {} } as never)).rejects.toThrow(/no durable jobs/);
+    await expect(store.scheduleJob({ kind: 'integration', runAt: 1_000, payload: {} } as never)).rejects.toThrow(
+      /no durable jobs/,
+    );
   });
 
   it('when a turn of the preview sets a timer, starts an asynchronous call and writes an NLP log row, then no job or log row is stored and the preview is handed the jobs', async () => {
     const user = await store.ensureUser({ userId: 'preview-1', channelId: 'webchat', userData: {}, now: 1_000 });
-    const timer: NewJob = { id: 'timer:preview-1:home.wait', kind: 'timer', payload: { userId: 'preview-1', timerId: 'home.wait' }, runAt: 86_401_000 };
-    const call: NewJob = { id: 'integration:1', kind: 'integration', payload: { step: {}, context: { userId: 'preview-1', variables: {}, userData: {} } }, runAt: 1_000 };
+    const timer: NewJob = {
+      id: 'timer:preview-1:home.wait',
+      kind: 'timer',
+      payload: { userId: 'preview-1', timerId: 'home.wait' },
+      runAt: 86_401_000,
+    };
+    const call: NewJob = {
+      id: 'integration:1',
+      kind: 'integration',
+      payload: { step: {}, context: { userId: 'preview-1', variables: {}, userData: {} } },
+      runAt: 1_000,
+    };
     const outcome = await store.commitTurn({
       userId: 'preview-1',
       expectedVersion: user.version,
@@ -96,8 +110,20 @@ describe('a preview\'s view of the store', () => {
 
   it('when a turn of the preview does not commit (a stale version), then no job is handed on', async () => {
     await store.ensureUser({ userId: 'preview-1', channelId: 'webchat', userData: {}, now: 1_000 });
-    const timer: NewJob = { id: 'timer:preview-1:home.wait', kind: 'timer', payload: { userId: 'preview-1', timerId: 'home.wait' }, runAt: 5_000 };
-    const outcome = await store.commitTurn({ userId: 'preview-1', expectedVersion: 999, patch: {}, now: 1_000, botEntries: [], jobs: [timer] });
+    const timer: NewJob = {
+      id: 'timer:preview-1:home.wait',
+      kind: 'timer',
+      payload: { userId: 'preview-1', timerId: 'home.wait' },
+      runAt: 5_000,
+    };
+    const outcome = await store.commitTurn({
+      userId: 'preview-1',
+      expectedVersion: 999,
+      patch: {},
+      now: 1_000,
+      botEntries: [],
+      jobs: [timer],
+    });
     expect(outcome.status).not.toBe('committed');
     expect(handed).toEqual([]);
   });

@@ -1,5 +1,14 @@
 import type { PreviewMark } from '../../ports/preview.ts';
-import type { LogKind, NewJob, NewLogEntry, NewUser, Store, TurnCommit, TurnCommitResult, UserRecord } from '../../ports/store.ts';
+import type {
+  LogKind,
+  NewJob,
+  NewLogEntry,
+  NewUser,
+  Store,
+  TurnCommit,
+  TurnCommitResult,
+  UserRecord,
+} from '../../ports/store.ts';
 
 export interface PreviewStoreHooks {
   /** A turn of the preview user was stored. */
@@ -45,7 +54,8 @@ export function previewStore(real: Store, mark: PreviewMark, ownUser: () => stri
       if (result.status === 'committed') {
         hooks.committed(commit, result);
         // Only a stored turn starts its jobs, as with the live bot's outbox.
-        if ((jobs?.length ?? 0) > 0 || (cancelJobs?.length ?? 0) > 0) hooks.jobs(jobs ?? [], cancelJobs ?? [], commit.now);
+        if ((jobs?.length ?? 0) > 0 || (cancelJobs?.length ?? 0) > 0)
+          hooks.jobs(jobs ?? [], cancelJobs ?? [], commit.now);
       }
       return result;
     },
@@ -64,7 +74,7 @@ export function previewStore(real: Store, mark: PreviewMark, ownUser: () => stri
       if (entries.length > 0) hooks.notLogged(kind, entries);
     },
     async scheduleJob() {
-      throw new Error('a preview takes no durable jobs; it runs its turns\' jobs itself');
+      throw new Error("a preview takes no durable jobs; it runs its turns' jobs itself");
     },
   };
   return new Proxy(real, {

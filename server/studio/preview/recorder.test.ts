@@ -32,7 +32,11 @@ function bot(): BotDefinition {
 }
 
 /** A conversation held on the real use cases through a preview's store, recorded as it happens. */
-async function record(start: { dialogId: string; stepId: string | null }, userData: Record<string, unknown>, said: string[]): Promise<ConversationRecorder> {
+async function record(
+  start: { dialogId: string; stepId: string | null },
+  userData: Record<string, unknown>,
+  said: string[],
+): Promise<ConversationRecorder> {
   const testBot = createTestBot(bot(), undefined, []);
   const recorder = new ConversationRecorder({ ...start, startDialog: 'main', variables: {}, userData }, () => []);
   const store = previewStore(testBot.deps.store, { accountId: 'acc-1' }, () => 'p1', {
@@ -43,7 +47,14 @@ async function record(start: { dialogId: string; stepId: string | null }, userDa
   });
   const deps = { ...testBot.deps, store };
   try {
-    await openConversation(deps, { userId: 'p1', channelId: 'webchat', init: userData, ...(start.dialogId === 'main' && start.stepId === null ? {} : { startAt: { dialogId: start.dialogId, ...(start.stepId ? { stepId: start.stepId } : {}) } }) });
+    await openConversation(deps, {
+      userId: 'p1',
+      channelId: 'webchat',
+      init: userData,
+      ...(start.dialogId === 'main' && start.stepId === null
+        ? {}
+        : { startAt: { dialogId: start.dialogId, ...(start.stepId ? { stepId: start.stepId } : {}) } }),
+    });
     await deps.turns.idle('p1');
     for (const [index, text] of said.entries()) {
       await handleUserMessage(deps, { userId: 'p1', clientId: `c${index}`, message: { type: 'text', text } });
@@ -68,7 +79,10 @@ describe('a preview conversation saved as a test', () => {
       ],
     });
     expect(test).not.toHaveProperty('startAt');
-    const results = await runTests(testFileSchema.parse({ definition: 'bot.json', tests: [test] }), { definition: bot(), ownTypes: [] });
+    const results = await runTests(testFileSchema.parse({ definition: 'bot.json', tests: [test] }), {
+      definition: bot(),
+      ownTypes: [],
+    });
     expect(results).toEqual([{ name: 'greets Ada' }]);
   });
 
@@ -76,11 +90,19 @@ describe('a preview conversation saved as a test', () => {
     const recorder = await record({ dialogId: 'main', stepId: 'ask' }, { city: 'Rome' }, ['Grace']);
     const test = recorder.toTest('from the question');
     expect(test.startAt).toBe('main.ask');
-    const results = await runTests(testFileSchema.parse({ definition: 'bot.json', tests: [test] }), { definition: bot(), ownTypes: [] });
+    const results = await runTests(testFileSchema.parse({ definition: 'bot.json', tests: [test] }), {
+      definition: bot(),
+      ownTypes: [],
+    });
     expect(results).toEqual([{ name: 'from the question' }]);
   });
 
   it('when time is written for a test, then it is in the largest unit that divides it', () => {
-    expect([durationText(600_000), durationText(90_000), durationText(1500), durationText(86_400_000)]).toEqual(['10m', '90s', '1500ms', '1d']);
+    expect([durationText(600_000), durationText(90_000), durationText(1500), durationText(86_400_000)]).toEqual([
+      '10m',
+      '90s',
+      '1500ms',
+      '1d',
+    ]);
   });
 });

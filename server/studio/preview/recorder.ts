@@ -26,7 +26,8 @@ export interface UserState {
 /** Most steps a recorded conversation keeps: a test's own bound. */
 const MAX_STEPS = 500;
 
-const visible = (variables: Values): Record<string, unknown> => Object.fromEntries(Object.entries(variables).filter(([key]) => !key.startsWith('$')));
+const visible = (variables: Values): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(variables).filter(([key]) => !key.startsWith('$')));
 
 /** The fields whose value differs after the step, with the value after (null when it went away). */
 function changes(before: Values, after: Values): Record<string, unknown> | undefined {
@@ -46,7 +47,12 @@ function actionOf(message: Readonly<Record<string, unknown>>): Action | null {
 
 /** A duration as a test writes it ("10m"), in the largest unit that divides it. */
 export function durationText(ms: number): string {
-  const units: ReadonlyArray<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+  const units: ReadonlyArray<[string, number]> = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ];
   for (const [unit, size] of units) if (ms > 0 && ms % size === 0 && ms / size < 1e9) return `${ms / size}${unit}`;
   return `${Math.max(0, Math.min(ms, 999_999_999))}ms`;
 }
@@ -64,7 +70,13 @@ export class ConversationRecorder {
   private tooLong = false;
 
   constructor(
-    private readonly start: { readonly dialogId: string; readonly stepId: string | null; readonly startDialog: string; readonly variables: Values; readonly userData: Values },
+    private readonly start: {
+      readonly dialogId: string;
+      readonly stepId: string | null;
+      readonly startDialog: string;
+      readonly variables: Values;
+      readonly userData: Values;
+    },
     private readonly secrets: () => readonly NamedSecret[],
   ) {
     this.opening = { position: null, variables: start.variables, userData: start.userData };
@@ -100,7 +112,13 @@ export class ConversationRecorder {
     // What an API echoed back may hold a credential: a test file keeps none.
     const stub: Stub = result.ok
       ? { output: JSON.parse(maskText(JSON.stringify(maskFields(result.output) ?? null), secrets)) as unknown }
-      : { error: { kind: result.error.kind, message: maskText(result.error.message, secrets).slice(0, 500), ...(result.error.status === undefined ? {} : { status: result.error.status }) } };
+      : {
+          error: {
+            kind: result.error.kind,
+            message: maskText(result.error.message, secrets).slice(0, 500),
+            ...(result.error.status === undefined ? {} : { status: result.error.status }),
+          },
+        };
     this.stubs.set(`${step.dialogId}.${step.stepId}`, stub);
   }
 
@@ -138,7 +156,9 @@ export class ConversationRecorder {
     return {
       name,
       ...(Object.keys(pageData).length > 0 ? { pageData } : {}),
-      ...(fromElsewhere ? { startAt: this.start.stepId === null ? this.start.dialogId : `${this.start.dialogId}.${this.start.stepId}` } : {}),
+      ...(fromElsewhere
+        ? { startAt: this.start.stepId === null ? this.start.dialogId : `${this.start.dialogId}.${this.start.stepId}` }
+        : {}),
       ...(Object.keys(stubs).length > 0 ? { stubs } : {}),
       steps,
     };

@@ -23,7 +23,9 @@ export class SecretKeyError extends Error {
  * which names it without revealing it.
  */
 function sealingKey(setting: string): SealingKey {
-  const key = Buffer.from(hkdfSync('sha256', Buffer.from(setting, 'utf8'), 'chatbot studio secrets', 'aes-256-gcm v1', 32));
+  const key = Buffer.from(
+    hkdfSync('sha256', Buffer.from(setting, 'utf8'), 'chatbot studio secrets', 'aes-256-gcm v1', 32),
+  );
   return { key, id: createHmac('sha256', key).update('key id').digest('base64url').slice(0, 8) };
 }
 
@@ -40,13 +42,20 @@ export function seal(keys: SecretKeys, name: string, value: string): string {
   const cipher = createCipheriv('aes-256-gcm', keys.current.key, iv);
   cipher.setAAD(Buffer.from(name, 'utf8'));
   const sealed = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  return ['v1', keys.current.id, iv.toString('base64url'), sealed.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return [
+    'v1',
+    keys.current.id,
+    iv.toString('base64url'),
+    sealed.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.');
 }
 
 /** Opens an envelope; `stale` when it was sealed under the previous key (seal it again). */
 export function unseal(keys: SecretKeys, name: string, envelope: string): { value: string; stale: boolean } {
   const [version, id, iv, sealed, tag] = envelope.split('.');
-  if (version !== 'v1' || !id || !iv || sealed === undefined || !tag) throw new SecretKeyError(`the stored secret ${name} is not in a format this server knows`);
+  if (version !== 'v1' || !id || !iv || sealed === undefined || !tag)
+    throw new SecretKeyError(`the stored secret ${name} is not in a format this server knows`);
   const key = id === keys.current.id ? keys.current : id === keys.previous?.id ? keys.previous : undefined;
   if (!key) {
     throw new SecretKeyError(

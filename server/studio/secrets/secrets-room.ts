@@ -16,7 +16,13 @@ type Env = Readonly<Record<string, string | undefined>>;
  * or the audit trail (which names the secret only). They feed the definition's env lookup,
  * where a set environment variable of the same name wins.
  */
-export function secretsRoom(deps: { store: SecretStore; keys: SecretKeys; audit: AuditTrail; now: () => number; logger: Logger }) {
+export function secretsRoom(deps: {
+  store: SecretStore;
+  keys: SecretKeys;
+  audit: AuditTrail;
+  now: () => number;
+  logger: Logger;
+}) {
   let values = new Map<string, string>();
   let meta: StoredSecret[] = [];
   const listeners: Array<(name: string) => void> = [];
@@ -38,7 +44,11 @@ export function secretsRoom(deps: { store: SecretStore; keys: SecretKeys; audit:
           resealed += 1;
         }
       }
-      if (resealed > 0) deps.logger.info({ event: 'secrets_resealed', count: resealed }, 'studio secrets sealed under SECRETS_KEY_PREVIOUS were sealed again under SECRETS_KEY');
+      if (resealed > 0)
+        deps.logger.info(
+          { event: 'secrets_resealed', count: resealed },
+          'studio secrets sealed under SECRETS_KEY_PREVIOUS were sealed again under SECRETS_KEY',
+        );
       values = next;
       meta = stored;
       return { count: stored.length, resealed };
@@ -55,8 +65,19 @@ export function secretsRoom(deps: { store: SecretStore; keys: SecretKeys; audit:
     },
 
     async set(name: string, value: string, actor: AuditActor, ip: string): Promise<void> {
-      if (!SECRET_NAME.test(name)) throw new HttpError(400, 'invalid_parameter', 'A secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN.', { parameter: 'name' });
-      await deps.store.putSecret({ name, ciphertext: seal(deps.keys, name, value), updatedAt: deps.now(), updatedBy: actor.email ?? actor.kind });
+      if (!SECRET_NAME.test(name))
+        throw new HttpError(
+          400,
+          'invalid_parameter',
+          'A secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN.',
+          { parameter: 'name' },
+        );
+      await deps.store.putSecret({
+        name,
+        ciphertext: seal(deps.keys, name, value),
+        updatedAt: deps.now(),
+        updatedBy: actor.email ?? actor.kind,
+      });
       await room.load();
       await deps.audit.record({ actor, ip, action: 'secret_set', target: name });
       for (const listener of listeners) listener(name);
@@ -89,7 +110,9 @@ export function secretsRoom(deps: { store: SecretStore; keys: SecretKeys; audit:
         has: (_target, name) => typeof name === 'string' && lookup(name) !== undefined,
         ownKeys: () => [...new Set([...Object.keys(base), ...values.keys()])],
         getOwnPropertyDescriptor: (_target, name) =>
-          typeof name === 'string' && lookup(name) !== undefined ? { value: lookup(name), enumerable: true, configurable: true, writable: false } : undefined,
+          typeof name === 'string' && lookup(name) !== undefined
+            ? { value: lookup(name), enumerable: true, configurable: true, writable: false }
+            : undefined,
       });
     },
   };
@@ -112,7 +135,8 @@ export function namesInDefinition(definition: unknown): Map<string, string[]> {
     else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         const at = path ? `${path}.${key}` : key;
-        if (/Env$/.test(key) && typeof item === 'string' && SECRET_NAME.test(item)) found.set(item, [...(found.get(item) ?? []), at]);
+        if (/Env$/.test(key) && typeof item === 'string' && SECRET_NAME.test(item))
+          found.set(item, [...(found.get(item) ?? []), at]);
         else stack.push({ value: item, path: at });
       }
     }

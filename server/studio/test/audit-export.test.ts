@@ -31,9 +31,22 @@ for (const leg of storeLegs()) {
       expect(res.status).toBe(200);
       const records = (await res.json()) as Array<Record<string, unknown>>;
       // The first start imports and publishes the bot's file before anyone signs in.
-      expect(records.map((r) => r.action)).toEqual(['version_imported', 'published', 'setup_link_created', 'account_created', 'login', 'login_failed']);
+      expect(records.map((r) => r.action)).toEqual([
+        'version_imported',
+        'published',
+        'setup_link_created',
+        'account_created',
+        'login',
+        'login_failed',
+      ]);
       expect(records[0]).toMatchObject({ actorKind: 'file', action: 'version_imported' });
-      expect(records[5]).toMatchObject({ actorKind: 'account', actorEmail: 'owner@example.com', ip: '127.0.0.1', action: 'login_failed', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+      expect(records[5]).toMatchObject({
+        actorKind: 'account',
+        actorEmail: 'owner@example.com',
+        ip: '127.0.0.1',
+        action: 'login_failed',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      });
       expect(JSON.stringify(records)).not.toContain('a wrong password');
       expect((await fetch(`${server.url}/api/management/audit`)).status).toBe(401);
     });
@@ -60,9 +73,15 @@ for (const leg of storeLegs()) {
     it('when a user is erased through the management API, then the trail records the erasure by the key, with a digest and not the id', async () => {
       const res = await fetch(`${server.url}/api/management/users/erase-me-42`, { method: 'DELETE', ...keyed });
       expect(res.status).toBe(200);
-      const records = (await (await fetch(`${server.url}/api/management/audit`, keyed)).json()) as Array<Record<string, unknown>>;
+      const records = (await (await fetch(`${server.url}/api/management/audit`, keyed)).json()) as Array<
+        Record<string, unknown>
+      >;
       const erasure = records.find((r) => r.action === 'user_erased');
-      expect(erasure).toMatchObject({ actorKind: 'key', ip: '127.0.0.1', target: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+      expect(erasure).toMatchObject({
+        actorKind: 'key',
+        ip: '127.0.0.1',
+        target: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      });
       expect(JSON.stringify(records)).not.toContain('erase-me-42');
     });
   });
@@ -86,7 +105,13 @@ describe('retention of the audit trail', () => {
     await trail.record({ actor: { kind: 'system' }, action: 'old' });
     clock = now - 10 * DAY;
     await trail.record({ actor: { kind: 'system' }, action: 'recent' });
-    const run = retentionJobHandler({ store, clock: { now: () => now }, logger: createLogger('silent'), settings: { auditDays: 30 }, audit: rooms });
+    const run = retentionJobHandler({
+      store,
+      clock: { now: () => now },
+      logger: createLogger('silent'),
+      settings: { auditDays: 30 },
+      audit: rooms,
+    });
     await run({ id: 'retention', kind: 'retention', payload: {}, attempts: 1, maxAttempts: 5, runAt: now } as never);
     expect((await trail.read({ limit: 10 })).map((e) => e.action)).toEqual(['recent']);
     await store.close();

@@ -26,7 +26,12 @@ describe('CSRF on the studio API', () => {
     const before = await tokens();
     const res = await fetch(`${server.url}/studio/api/tokens`, {
       method: 'POST',
-      headers: { cookie: owner.cookie!, origin: evil, 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: owner.cookie!,
+        origin: evil,
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'name=pwned',
     });
     expect(res.status).toBe(403);
@@ -38,7 +43,12 @@ describe('CSRF on the studio API', () => {
     const before = await tokens();
     const noToken = await fetch(`${server.url}/studio/api/tokens`, {
       method: 'POST',
-      headers: { cookie: owner.cookie!, origin: evil, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      headers: {
+        cookie: owner.cookie!,
+        origin: evil,
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ name: 'pwned' }),
     });
     expect(noToken.status).toBe(403);
@@ -52,7 +62,12 @@ describe('CSRF on the studio API', () => {
     expect(foreign.status).toBe(403);
     const noOriginCrossSite = await fetch(`${server.url}/studio/api/tokens`, {
       method: 'POST',
-      headers: { cookie: owner.cookie!, 'sec-fetch-site': 'cross-site', 'x-csrf-token': owner.csrf!, 'content-type': 'application/json' },
+      headers: {
+        cookie: owner.cookie!,
+        'sec-fetch-site': 'cross-site',
+        'x-csrf-token': owner.csrf!,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ name: 'pwned' }),
     });
     expect(noOriginCrossSite.status).toBe(403);
@@ -74,7 +89,12 @@ describe('CSRF on the studio API', () => {
   it('when a page without Origin says Sec-Fetch-Site: same-origin, then its write with the token works', async () => {
     const res = await fetch(`${server.url}/studio/api/tokens`, {
       method: 'POST',
-      headers: { cookie: owner.cookie!, 'x-csrf-token': owner.csrf!, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+      headers: {
+        cookie: owner.cookie!,
+        'x-csrf-token': owner.csrf!,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ name: 'same origin by fetch metadata' }),
     });
     expect(res.status).toBe(201);
@@ -83,7 +103,8 @@ describe('CSRF on the studio API', () => {
   it('when sign-in attempts for one account go over the limit, then the 429 says in Retry-After how many seconds to wait', async () => {
     const guesser = new StudioClient(server.url);
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await guesser.login('guessed@example.com', `wrong guess number ${i}`)).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await guesser.login('guessed@example.com', `wrong guess number ${i}`)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     const refused = guesser.answers.at(-1)!;
     expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
@@ -120,10 +141,17 @@ describe('CSRF on the studio API', () => {
   it('when the request came through a trusted proxy over HTTPS, then the cookie is __Host-studio and Secure', async () => {
     const res = await fetch(`${server.url}/studio/api/login`, {
       method: 'POST',
-      headers: { origin: 'https://studio.example', 'x-forwarded-host': 'studio.example', 'x-forwarded-proto': 'https', 'content-type': 'application/json' },
+      headers: {
+        origin: 'https://studio.example',
+        'x-forwarded-host': 'studio.example',
+        'x-forwarded-proto': 'https',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ email: 'owner@example.com', password: 'correct horse battery staple' }),
     });
     expect(res.status).toBe(200);
-    expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-studio=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/);
+    expect(res.headers.getSetCookie()[0]).toMatch(
+      /^__Host-studio=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/,
+    );
   });
 });

@@ -24,16 +24,23 @@ for (const leg of storeLegs()) {
       stock = await startStock();
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(shopBot(stock.url)));
-      server = await startTestServer({
-        ...leg.env(),
-        BOT_DEFINITION: file,
-        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
-        WEBCHAT_RATE_LIMIT: '10000',
-        INSIGHTS_WINDOW: `${WINDOW_MS / 1000}s`,
-      }, undefined, { env: { STOCK_TOKEN } });
-      contract = new Contract((await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>);
+      server = await startTestServer(
+        {
+          ...leg.env(),
+          BOT_DEFINITION: file,
+          INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+          WEBCHAT_RATE_LIMIT: '10000',
+          INSIGHTS_WINDOW: `${WINDOW_MS / 1000}s`,
+        },
+        undefined,
+        { env: { STOCK_TOKEN } },
+      );
+      contract = new Contract(
+        (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>,
+      );
       as.owner = await setUpOwner(server.url, server.studio.setupLink!);
-      for (const role of ['editor', 'analyst', 'viewer'] as const) as[role] = await invite(as.owner, `${role}@example.com`, role);
+      for (const role of ['editor', 'analyst', 'viewer'] as const)
+        as[role] = await invite(as.owner, `${role}@example.com`, role);
       users = await runScript(server.url);
       // Every conversation is over once the window passed without a turn.
       await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 200));
@@ -48,7 +55,11 @@ for (const leg of storeLegs()) {
     /** GET as `role`, checked against the OpenAPI document. */
     async function read(role: Role, url: string) {
       const answer = await as[role].get(url);
-      const check = await contract.check('GET', `${server.url}${url}`, new Response(answer.text, { status: answer.status, headers: answer.headers }));
+      const check = await contract.check(
+        'GET',
+        `${server.url}${url}`,
+        new Response(answer.text, { status: answer.status, headers: answer.headers }),
+      );
       expect(check.problems, `GET ${url} → ${answer.status}`).toEqual([]);
       return answer;
     }
@@ -58,12 +69,24 @@ for (const leg of storeLegs()) {
       expect(res.status).toBe(200);
       const today = res.body.daily.at(-1);
       expect(res.body.daily).toHaveLength(30);
-      expect(today).toMatchObject({ date: new Date().toISOString().slice(0, 10), conversations: EXPECTED.conversations, activeUsers: EXPECTED.activeUsers, messagesUser: EXPECTED.messagesUser });
+      expect(today).toMatchObject({
+        date: new Date().toISOString().slice(0, 10),
+        conversations: EXPECTED.conversations,
+        activeUsers: EXPECTED.activeUsers,
+        messagesUser: EXPECTED.messagesUser,
+      });
       expect(res.body.totals.conversations).toBe(EXPECTED.conversations);
-      const dialogs = Object.fromEntries(res.body.dialogs.map((d: { dialogId: string; started: number; completed: number }) => [d.dialogId, { started: d.started, completed: d.completed }]));
+      const dialogs = Object.fromEntries(
+        res.body.dialogs.map((d: { dialogId: string; started: number; completed: number }) => [
+          d.dialogId,
+          { started: d.started, completed: d.completed },
+        ]),
+      );
       expect(dialogs).toEqual(EXPECTED.dialogs);
       expect(res.body.unprocessed).toEqual([{ text: EXPECTED.unprocessed, count: 1 }]);
-      const calls = Object.fromEntries(res.body.integrations.map((i: { status: string; calls: number }) => [i.status, i.calls]));
+      const calls = Object.fromEntries(
+        res.body.integrations.map((i: { status: string; calls: number }) => [i.status, i.calls]),
+      );
       expect(calls).toEqual(EXPECTED.integrations);
       for (const row of res.body.integrations) expect(row.p95Ms).toBeGreaterThanOrEqual(row.p50Ms);
       expect(res.body.sent).toEqual({ emails: 0, sms: 0 });
@@ -75,15 +98,24 @@ for (const leg of storeLegs()) {
       expect(res.body).toMatchObject({ version: 'v1', windowMs: WINDOW_MS, open: 0 });
       const steps = res.body.steps as { dialogId: string; stepId: string; reached: number; stopped: number }[];
       expect(steps.slice(0, 6).map((s) => s.stepId)).toEqual(['hello', 'name', 'city', 'lookup', 'thanks', 'finish']);
-      const reached = Object.fromEntries(steps.filter((s) => s.reached > 0).map((s) => [`${s.dialogId}/${s.stepId}`, s.reached]));
-      const stopped = Object.fromEntries(steps.filter((s) => s.stopped > 0).map((s) => [`${s.dialogId}/${s.stepId}`, s.stopped]));
+      const reached = Object.fromEntries(
+        steps.filter((s) => s.reached > 0).map((s) => [`${s.dialogId}/${s.stepId}`, s.reached]),
+      );
+      const stopped = Object.fromEntries(
+        steps.filter((s) => s.stopped > 0).map((s) => [`${s.dialogId}/${s.stepId}`, s.stopped]),
+      );
       expect(reached).toEqual(EXPECTED.reached);
       expect(stopped).toEqual(EXPECTED.stopped);
       expect((await as.analyst.get('/studio/api/insights/drop-off?version=v99')).status).toBe(404);
     });
 
     it('when conversations are searched by words, a user-data field, a step reached, an integration error and a channel, then exactly the matching users come back, page by page', async () => {
-      const ids = async (query: string) => ((await read('analyst', `/studio/api/insights/conversations?${query}`)).body.conversations as { userId: string }[]).map((c) => c.userId);
+      const ids = async (query: string) =>
+        (
+          (await read('analyst', `/studio/api/insights/conversations?${query}`)).body.conversations as {
+            userId: string;
+          }[]
+        ).map((c) => c.userId);
       expect(await ids('text=cara')).toEqual([users.cara]);
       expect(await ids('field=city&value=Nowhere')).toEqual([users.dan]);
       expect(new Set(await ids('reached=order%2Flookup'))).toEqual(new Set([users.cara, users.dan]));
@@ -92,7 +124,10 @@ for (const leg of storeLegs()) {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { body: { conversations: { userId: string }[]; nextCursor: string | null } } = await read('analyst', `/studio/api/insights/conversations?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const page: { body: { conversations: { userId: string }[]; nextCursor: string | null } } = await read(
+          'analyst',
+          `/studio/api/insights/conversations?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         seen.push(...page.body.conversations.map((c) => c.userId));
         cursor = page.body.nextCursor;
       } while (cursor);
@@ -105,7 +140,13 @@ for (const leg of storeLegs()) {
     it('when a transcript is read, then each message shows its dialog and step, the failed call sits beside the turn that made it, and the service token is nowhere', async () => {
       const res = await read('analyst', `/studio/api/insights/users/${encodeURIComponent(users.dan)}`);
       expect(res.status).toBe(200);
-      const messages = res.body.messages as { from: string; text: string | null; dialogId?: string; stepId?: string; integrationCalls: { responseStatus: number; requestHeaders: Record<string, string> }[] }[];
+      const messages = res.body.messages as {
+        from: string;
+        text: string | null;
+        dialogId?: string;
+        stepId?: string;
+        integrationCalls: { responseStatus: number; requestHeaders: Record<string, string> }[];
+      }[];
       const said = (text: string) => messages.find((m) => m.text === text)!;
       expect(said('Your city?')).toMatchObject({ from: 'bot', dialogId: 'order', stepId: 'city' });
       expect(said('Nowhere')).toMatchObject({ from: 'user', dialogId: 'order', stepId: 'city' });
@@ -121,7 +162,12 @@ for (const leg of storeLegs()) {
     });
 
     it('when editors and viewers ask for insights or transcripts, then each is refused 403 naming owner or analyst; an analyst may read but not erase or publish', async () => {
-      const paths = ['/studio/api/insights/dashboard', '/studio/api/insights/drop-off', '/studio/api/insights/conversations', `/studio/api/insights/users/${encodeURIComponent(users.bob)}`];
+      const paths = [
+        '/studio/api/insights/dashboard',
+        '/studio/api/insights/drop-off',
+        '/studio/api/insights/conversations',
+        `/studio/api/insights/users/${encodeURIComponent(users.bob)}`,
+      ];
       for (const role of ['editor', 'viewer'] as const) {
         for (const url of paths) {
           const res = await read(role, url);
@@ -133,7 +179,9 @@ for (const leg of storeLegs()) {
       const erase = await as.analyst.delete(`/studio/api/insights/users/${encodeURIComponent(users.bob)}`);
       expect([erase.status, erase.body.error.code]).toEqual([403, 'forbidden']);
       expect((await as.analyst.post('/studio/api/publish', { versionId: 'v1' })).status).toBe(403);
-      expect((await as.analyst.put('/studio/api/draft', { baseVersionId: 'v1', revision: null, definition: {} })).status).toBe(403);
+      expect(
+        (await as.analyst.put('/studio/api/draft', { baseVersionId: 'v1', revision: null, definition: {} })).status,
+      ).toBe(403);
     });
 
     it('when an owner erases a user from the studio, then the transcript and the conversation are gone, the audit trail records it without the id, and the counters stay', async () => {
@@ -145,25 +193,41 @@ for (const leg of storeLegs()) {
       expect(search.body.conversations.map((c: { userId: string }) => c.userId)).not.toContain(users.ann);
       const audit = await as.owner.get('/studio/api/audit?limit=1000');
       const entry = audit.body.entries.find((e: { action: string }) => e.action === 'user_erased');
-      expect(entry).toMatchObject({ actor: { kind: 'account', email: 'owner@example.com' }, target: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+      expect(entry).toMatchObject({
+        actor: { kind: 'account', email: 'owner@example.com' },
+        target: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      });
       expect(audit.text).not.toContain(users.ann);
-      expect((await as.owner.get('/studio/api/insights/dashboard')).body.totals.conversations).toBe(EXPECTED.conversations);
+      expect((await as.owner.get('/studio/api/insights/dashboard')).body.totals.conversations).toBe(
+        EXPECTED.conversations,
+      );
     });
 
     it('when a preview user has turns stored, then their transcript is not found and no search lists them', async () => {
       const now = Date.now();
-      await server.store.ensureUser({ userId: 'preview-someone', channelId: 'webchat', now, preview: { accountId: 'author-1' } });
+      await server.store.ensureUser({
+        userId: 'preview-someone',
+        channelId: 'webchat',
+        now,
+        preview: { accountId: 'author-1' },
+      });
       expect((await as.analyst.get('/studio/api/insights/users/preview-someone')).status).toBe(404);
       const search = await as.analyst.get('/studio/api/insights/conversations');
       expect(search.text).not.toContain('preview-someone');
     });
 
-    it('when an analyst downloads the exports from the studio, then they come with the API\'s formats and filters, without the token; editors and viewers are refused', async () => {
+    it("when an analyst downloads the exports from the studio, then they come with the API's formats and filters, without the token; editors and viewers are refused", async () => {
       const csv = await as.analyst.get('/studio/api/export/transcript?format=csv&bom=true');
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
       // The body as bytes: a text decoder would drop the byte order mark a spreadsheet needs.
-      const raw = new Uint8Array(await (await fetch(`${server.url}/studio/api/export/transcript?format=csv&bom=true`, { headers: { cookie: as.analyst.cookie! } })).arrayBuffer());
+      const raw = new Uint8Array(
+        await (
+          await fetch(`${server.url}/studio/api/export/transcript?format=csv&bom=true`, {
+            headers: { cookie: as.analyst.cookie! },
+          })
+        ).arrayBuffer(),
+      );
       expect([...raw.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       expect(csv.text).toContain('Nowhere');
       const misses = await as.analyst.get('/studio/api/export/nlpLog?format=json');

@@ -11,7 +11,9 @@ export function shopBot(stockUrl: string) {
   return {
     settings: { id: 'shop', name: 'Shop bot', startDialog: 'order', fallbackText: 'Sorry?' },
     userDataFields: ['name', 'city'],
-    integrations: { services: { stock: { baseUrl: `${stockUrl}/`, auth: { type: 'bearer', tokenEnv: 'STOCK_TOKEN' } } } },
+    integrations: {
+      services: { stock: { baseUrl: `${stockUrl}/`, auth: { type: 'bearer', tokenEnv: 'STOCK_TOKEN' } } },
+    },
     dialogs: [
       {
         id: 'order',
@@ -19,16 +21,47 @@ export function shopBot(stockUrl: string) {
           { id: 'hello', type: 'message', text: 'Welcome to the shop.' },
           { id: 'name', type: 'input', prompt: 'Your name?', saveTo: { userData: 'name' } },
           { id: 'city', type: 'input', prompt: 'Your city?', saveTo: { userData: 'city' } },
-          { id: 'lookup', type: 'integration', integration: 'listUserEvents', service: 'stock', params: { userId: '{{city}}' }, onError: 'dialog:sorry' },
+          {
+            id: 'lookup',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'stock',
+            params: { userId: '{{city}}' },
+            onError: 'dialog:sorry',
+          },
           { id: 'thanks', type: 'message', text: 'Thanks {{name}}.' },
           { id: 'finish', type: 'goto', dialog: 'done' },
         ],
       },
-      { id: 'sorry', steps: [{ id: 'say', type: 'message', text: 'The stock service failed.' }, { id: 'end', type: 'end' }] },
-      { id: 'done', steps: [{ id: 'bye', type: 'message', text: 'Goodbye.' }, { id: 'end', type: 'end' }] },
-      { id: 'ask', steps: [{ id: 'listen', type: 'nlp', prompt: 'What do you want?', onNoMatch: 'unsure' }, { id: 'unsure', type: 'message', text: 'Unsure.' }] },
+      {
+        id: 'sorry',
+        steps: [
+          { id: 'say', type: 'message', text: 'The stock service failed.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+      {
+        id: 'done',
+        steps: [
+          { id: 'bye', type: 'message', text: 'Goodbye.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+      {
+        id: 'ask',
+        steps: [
+          { id: 'listen', type: 'nlp', prompt: 'What do you want?', onNoMatch: 'unsure' },
+          { id: 'unsure', type: 'message', text: 'Unsure.' },
+        ],
+      },
     ],
-    intents: [{ id: 'order', dialog: 'order', utterances: ['I want to order', 'buy something', 'place an order', 'I would like to buy'] }],
+    intents: [
+      {
+        id: 'order',
+        dialog: 'order',
+        utterances: ['I want to order', 'buy something', 'place an order', 'I would like to buy'],
+      },
+    ],
   };
 }
 
@@ -62,10 +95,28 @@ export const EXPECTED = {
   messagesUser: 6,
   unprocessed: 'qwxz blorp',
   /** Everyone starts in the order dialog (the one who mumbled is taken to another at its name prompt). */
-  reached: { 'order/hello': 5, 'order/name': 5, 'order/city': 3, 'order/lookup': 2, 'order/thanks': 1, 'order/finish': 1, 'done/bye': 1, 'done/end': 1, 'sorry/say': 1, 'sorry/end': 1, 'ask/listen': 1, 'ask/unsure': 1 },
+  reached: {
+    'order/hello': 5,
+    'order/name': 5,
+    'order/city': 3,
+    'order/lookup': 2,
+    'order/thanks': 1,
+    'order/finish': 1,
+    'done/bye': 1,
+    'done/end': 1,
+    'sorry/say': 1,
+    'sorry/end': 1,
+    'ask/listen': 1,
+    'ask/unsure': 1,
+  },
   stopped: { 'order/name': 1, 'order/city': 1, 'done/end': 1, 'sorry/end': 1, 'ask/unsure': 1 },
   /** order: Cara's own jump on (Dan's onError way out completes nothing); done and sorry: their end steps. */
-  dialogs: { order: { started: 5, completed: 1 }, done: { started: 1, completed: 1 }, sorry: { started: 1, completed: 1 }, ask: { started: 1, completed: 1 } },
+  dialogs: {
+    order: { started: 5, completed: 1 },
+    done: { started: 1, completed: 1 },
+    sorry: { started: 1, completed: 1 },
+    ask: { started: 1, completed: 1 },
+  },
   integrations: { '2xx': 1, '5xx': 1 },
 } as const;
 
@@ -76,7 +127,10 @@ function sessionOf(client: TestClient): Promise<Session> {
 let clientIds = 0;
 const say = (client: TestClient, text: string) => client.emitWithAck('message', { clientId: `s${++clientIds}`, text });
 
-async function visitor(url: string, until: string): Promise<{ client: TestClient & { items: ReturnType<typeof connectClient>['items'] }; userId: string }> {
+async function visitor(
+  url: string,
+  until: string,
+): Promise<{ client: TestClient & { items: ReturnType<typeof connectClient>['items'] }; userId: string }> {
   const client = connectClient(url);
   const userId = (await sessionOf(client)).userId;
   await eventually(until, () => botTexts(client.items).includes(until));
@@ -84,7 +138,9 @@ async function visitor(url: string, until: string): Promise<{ client: TestClient
 }
 
 /** Runs the script against a server with shopBot; answers the users by role in it. */
-export async function runScript(url: string): Promise<{ ann: string; bob: string; cara: string; dan: string; mumble: string }> {
+export async function runScript(
+  url: string,
+): Promise<{ ann: string; bob: string; cara: string; dan: string; mumble: string }> {
   // Ann stops at the name prompt without writing.
   const ann = await visitor(url, 'Your name?');
   ann.client.disconnect();

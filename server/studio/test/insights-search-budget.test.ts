@@ -34,13 +34,21 @@ for (const leg of storeLegs()) {
 
     beforeAll(async () => {
       server = await startTestServer({ ...leg.env(), INSIGHTS_SEARCH_BUDGET: String(BUDGET) });
-      contract = new Contract((await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>);
+      contract = new Contract(
+        (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>,
+      );
       const owner = await setUpOwner(server.url, server.studio.setupLink!);
       analyst = await invite(owner, 'analyst@example.com', 'analyst');
       // Five conversations, one a day over the last five days, written as the recorder writes them; only the oldest holds the word.
       await server.insights.room.record({
         counts: [],
-        conversations: [4, 3, 2, 1, 0].map((ago) => conversation(`visitor-${ago}`, (today - ago) * DAY_MS + 3_600_000, ago === 4 ? 'i want a refund' : 'opening hours please')),
+        conversations: [4, 3, 2, 1, 0].map((ago) =>
+          conversation(
+            `visitor-${ago}`,
+            (today - ago) * DAY_MS + 3_600_000,
+            ago === 4 ? 'i want a refund' : 'opening hours please',
+          ),
+        ),
       });
     }, 60_000);
     afterAll(async () => {
@@ -50,10 +58,19 @@ for (const leg of storeLegs()) {
     async function search(query: string) {
       const url = `/studio/api/insights/conversations?${query}`;
       const answer = await analyst.get(url);
-      const check = await contract.check('GET', `${server.url}${url}`, new Response(answer.text, { status: answer.status, headers: answer.headers }));
+      const check = await contract.check(
+        'GET',
+        `${server.url}${url}`,
+        new Response(answer.text, { status: answer.status, headers: answer.headers }),
+      );
       expect(check.problems, `GET ${url} → ${answer.status}`).toEqual([]);
       expect(answer.status).toBe(200);
-      return answer.body as { conversations: { userId: string }[]; nextCursor: string | null; searchedBackTo?: number; searchedConversations?: number };
+      return answer.body as {
+        conversations: { userId: string }[];
+        nextCursor: string | null;
+        searchedBackTo?: number;
+        searchedConversations?: number;
+      };
     }
 
     // The range is the five days of conversations: the Mongo adapter also stops after 700 ms, and reads days with none too.

@@ -34,7 +34,8 @@ describe.skipIf(!mongoUrl)('the studio sign-in limit in cluster mode', () => {
       INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
       LOG_LEVEL: 'info',
     };
-    for (let i = 0; i < 2; i++) nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
+    for (let i = 0; i < 2; i++)
+      nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
   }, 120_000);
   afterAll(async () => {
     await Promise.all(nodes.map((node) => node.stop()));
@@ -47,13 +48,23 @@ describe.skipIf(!mongoUrl)('the studio sign-in limit in cluster mode', () => {
     // The first owner, through the link node A printed.
     const link = /\/studio\/setup#([A-Za-z0-9_-]+)/.exec(a.output())![1]!;
     const owner = new StudioClient(a.url);
-    expect((await owner.post('/studio/api/setup', { token: linkToken(`#${link}`), email: 'owner@example.com', name: 'Owner', password: PASSWORD })).status).toBe(201);
+    expect(
+      (
+        await owner.post('/studio/api/setup', {
+          token: linkToken(`#${link}`),
+          email: 'owner@example.com',
+          name: 'Owner',
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(201);
 
     // Each guess from its own address, so only the per-account count can stop them.
     const attempt = (node: ServerChild, password: string, ip: string) =>
       new StudioClient(node.url, { 'x-forwarded-for': ip }).login('owner@example.com', password);
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await attempt(i % 2 === 0 ? a : b, `wrong guess ${i}`, `198.51.100.${i + 1}`)).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await attempt(i % 2 === 0 ? a : b, `wrong guess ${i}`, `198.51.100.${i + 1}`)).status);
     expect(statuses).toEqual(Array(10).fill(401));
     const eleventh = await attempt(b, PASSWORD, '198.51.100.50');
     expect(eleventh.status).toBe(429);

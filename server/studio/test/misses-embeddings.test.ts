@@ -22,7 +22,15 @@ describe('the misses with sentence embeddings (EMBEDDINGS=http)', { timeout: 90_
     await writeFile(file, JSON.stringify(missesBot()));
     embeddings = await startEmbeddingsServer({ apiKey: KEY });
     server = await startTestServer(
-      { BOT_DEFINITION: file, EMBEDDINGS: 'http', EMBEDDINGS_URL: embeddings.url, EMBEDDINGS_MODEL: 'test-model', EMBEDDINGS_API_KEY: KEY, EMBEDDINGS_TIMEOUT: '500ms', INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' },
+      {
+        BOT_DEFINITION: file,
+        EMBEDDINGS: 'http',
+        EMBEDDINGS_URL: embeddings.url,
+        EMBEDDINGS_MODEL: 'test-model',
+        EMBEDDINGS_API_KEY: KEY,
+        EMBEDDINGS_TIMEOUT: '500ms',
+        INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+      },
       path.join(dir, 'data'),
     );
     owner = await setUpOwner(server.url, server.studio.setupLink!);
@@ -42,7 +50,9 @@ describe('the misses with sentence embeddings (EMBEDDINGS=http)', { timeout: 90_
   it('when the endpoint answers, then the misses are grouped, with no intent offered for an input near none, beside the quality report', async () => {
     const res = await owner.get('/studio/api/insights/misses');
     expect(res.status).toBe(200);
-    expect(res.body.unprocessed.map((g: { count: number; examples: unknown[] }) => [g.count, g.examples])).toEqual([[1, [{ text: 'qwxz blorp', count: 1, taught: null }]]]);
+    expect(res.body.unprocessed.map((g: { count: number; examples: unknown[] }) => [g.count, g.examples])).toEqual([
+      [1, [{ text: 'qwxz blorp', count: 1, taught: null }]],
+    ]);
     // It shares no word with any utterance, so its embedding is near none either: no intent is offered.
     expect(res.body.unprocessed[0].suggestion).toEqual({ intent: null, faq: null });
     expect(res.body.quality.intents).toBe(3);

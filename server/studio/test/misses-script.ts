@@ -10,17 +10,65 @@ export function missesBot() {
     settings: { id: 'misses', name: 'Misses bot', startDialog: 'main', fallbackText: 'Sorry, I did not get that.' },
     dialogs: [
       { id: 'main', steps: [{ id: 'listen', type: 'nlp', prompt: 'What can I do for you?' }] },
-      { id: 'order', steps: [{ id: 'say', type: 'message', text: 'Let us order.' }, { id: 'again', type: 'goto', dialog: 'main' }] },
-      { id: 'refund', steps: [{ id: 'say', type: 'message', text: 'Refunds take five days.' }, { id: 'again', type: 'goto', dialog: 'main' }] },
-      { id: 'track', steps: [{ id: 'say', type: 'message', text: 'Your parcel is on its way.' }, { id: 'again', type: 'goto', dialog: 'main' }] },
-      { id: 'ask', steps: [{ id: 'question', type: 'faq', prompt: 'Ask me a question.', noMatchText: 'I have no answer to that.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'order',
+        steps: [
+          { id: 'say', type: 'message', text: 'Let us order.' },
+          { id: 'again', type: 'goto', dialog: 'main' },
+        ],
+      },
+      {
+        id: 'refund',
+        steps: [
+          { id: 'say', type: 'message', text: 'Refunds take five days.' },
+          { id: 'again', type: 'goto', dialog: 'main' },
+        ],
+      },
+      {
+        id: 'track',
+        steps: [
+          { id: 'say', type: 'message', text: 'Your parcel is on its way.' },
+          { id: 'again', type: 'goto', dialog: 'main' },
+        ],
+      },
+      {
+        id: 'ask',
+        steps: [
+          { id: 'question', type: 'faq', prompt: 'Ask me a question.', noMatchText: 'I have no answer to that.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
     ],
     intents: [
-      { id: 'order', dialog: 'order', utterances: ['I want to order', 'buy something', 'place an order', 'I would like to buy', 'order a pizza'] },
-      { id: 'refund', dialog: 'refund', utterances: ['I want a refund', 'refund my order', 'can I get a refund', 'give me a refund', 'refund please'] },
-      { id: 'track', dialog: 'track', utterances: ['track my order', 'order status', 'has my order shipped', 'tracking number', 'when does my order arrive'] },
+      {
+        id: 'order',
+        dialog: 'order',
+        utterances: ['I want to order', 'buy something', 'place an order', 'I would like to buy', 'order a pizza'],
+      },
+      {
+        id: 'refund',
+        dialog: 'refund',
+        utterances: ['I want a refund', 'refund my order', 'can I get a refund', 'give me a refund', 'refund please'],
+      },
+      {
+        id: 'track',
+        dialog: 'track',
+        utterances: [
+          'track my order',
+          'order status',
+          'has my order shipped',
+          'tracking number',
+          'when does my order arrive',
+        ],
+      },
     ],
-    faq: [{ id: 'opening-hours', questions: ['When are you open?', 'What are your opening hours?'], answer: 'From nine to five.' }],
+    faq: [
+      {
+        id: 'opening-hours',
+        questions: ['When are you open?', 'What are your opening hours?'],
+        answer: 'From nine to five.',
+      },
+    ],
   };
 }
 
@@ -46,7 +94,11 @@ async function visitor(url: string): Promise<TestClient & { items: ReturnType<ty
   return client;
 }
 
-async function miss(client: TestClient & { items: ReturnType<typeof connectClient>['items'] }, text: string, answer: string): Promise<void> {
+async function miss(
+  client: TestClient & { items: ReturnType<typeof connectClient>['items'] },
+  text: string,
+  answer: string,
+): Promise<void> {
   const before = botTexts(client.items).filter((t) => t === answer).length;
   await say(client, text);
   await eventually(`the answer to ${text}`, () => botTexts(client.items).filter((t) => t === answer).length > before);

@@ -6,7 +6,10 @@ declare module 'oidc-provider' {
     claims(): Record<string, unknown>;
   }
   export default class Provider {
-    constructor(issuer: string, configuration: Record<string, unknown> & { findAccount?: (ctx: unknown, id: string) => Account | undefined });
+    constructor(
+      issuer: string,
+      configuration: Record<string, unknown> & { findAccount?: (ctx: unknown, id: string) => Account | undefined },
+    );
     proxy: boolean;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
   }

@@ -7,7 +7,12 @@ import type { StudioClient } from './studio-client.ts';
 export type Ack<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
 /** A socket.io client as the studio page opens it: the session cookie, the page's Origin, the CSRF token in the handshake. */
-export function previewSocket(server: { readonly url: string }, client: StudioClient, auth: Record<string, unknown>, origin = new URL(server.url).origin): Socket {
+export function previewSocket(
+  server: { readonly url: string },
+  client: StudioClient,
+  auth: Record<string, unknown>,
+  origin = new URL(server.url).origin,
+): Socket {
   return io(`${server.url}${PREVIEW_NAMESPACE}`, {
     transports: ['websocket'],
     forceNew: true,
@@ -17,13 +22,16 @@ export function previewSocket(server: { readonly url: string }, client: StudioCl
   });
 }
 
-export const emit = <T,>(socket: Socket, event: string, payload: unknown) => new Promise<Ack<T>>((resolve) => socket.emit(event, payload, resolve));
+export const emit = <T>(socket: Socket, event: string, payload: unknown) =>
+  new Promise<Ack<T>>((resolve) => socket.emit(event, payload, resolve));
 
 /** The handshake's answer: connected, or the code it was refused with. */
 export function outcome(socket: Socket): Promise<string> {
   return new Promise((resolve) => {
     socket.once('connect', () => resolve('connected'));
-    socket.once('connect_error', (error: Error & { data?: { code?: string } }) => resolve(error.data?.code ?? error.message));
+    socket.once('connect_error', (error: Error & { data?: { code?: string } }) =>
+      resolve(error.data?.code ?? error.message),
+    );
   });
 }
 

@@ -22,7 +22,14 @@ function definition(api: string) {
         id: 'home',
         steps: [
           { id: 'hi', type: 'message', text: 'Hi there.' },
-          { id: 'track', type: 'integration', integration: 'http', service: 'crm', timing: 'async', params: { endpoint: '/events?name=greeted' } },
+          {
+            id: 'track',
+            type: 'integration',
+            integration: 'http',
+            service: 'crm',
+            timing: 'async',
+            params: { endpoint: '/events?name=greeted' },
+          },
           { id: 'asked', type: 'message', text: 'We will write tomorrow.' },
           { id: 'pause', type: 'wait', duration: '1d', then: 'after' },
           { id: 'after', type: 'message', text: 'A day later.' },
@@ -91,21 +98,36 @@ describe('the studio preview runs its asynchronous calls and wait timers', () =>
     await eventually('the dialog past the async step', () => seen.said.includes('We will write tomorrow.'));
     expect(seen.said).toEqual(['Hi there.', 'We will write tomorrow.']);
 
-    const held = await eventually('the async call held', () => panel.latest()?.held?.find((call) => call.async) as HeldCall | undefined);
-    expect(held).toMatchObject({ kind: 'http', async: true, step: { dialogId: 'home', stepId: 'track' }, canSendForReal: true });
+    const held = await eventually(
+      'the async call held',
+      () => panel.latest()?.held?.find((call) => call.async) as HeldCall | undefined,
+    );
+    expect(held).toMatchObject({
+      kind: 'http',
+      async: true,
+      step: { dialogId: 'home', stepId: 'track' },
+      canSendForReal: true,
+    });
     expect(held.request).toMatchObject({ method: 'GET', url: `${upstream.url}/api/events?name=greeted` });
     expect(held.request?.headers).toContainEqual(['authorization', 'Bearer ‹PREVIEW_JOBS_TOKEN›']);
     expect(JSON.stringify(panel.latest())).not.toContain(TOKEN);
     expect(upstream.seen).toHaveLength(0);
 
-    const timer = await eventually('the wait pending', () => panel.latest()?.timers?.find((t) => t.id === 'home.pause'));
+    const timer = await eventually('the wait pending', () =>
+      panel.latest()?.timers?.find((t) => t.id === 'home.pause'),
+    );
     expect(timer.dueAt).toBeGreaterThan(Date.now() + DAY_MS - 60_000);
     expect(panel.latest()?.position).toMatchObject({ dialogId: 'home', stepId: 'pause' });
     // The preview's timer and call are its own: none is a durable job another node could run.
     expect(await server.store.getJob(`timer:${userId}:home.pause`)).toBeNull();
 
-    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'send' } })).toEqual({ ok: true, value: null });
-    await eventually('the call reported done', () => panel.latest()?.activity?.some((a) => a.what === 'asyncDone' && a.ok));
+    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'send' } })).toEqual({
+      ok: true,
+      value: null,
+    });
+    await eventually('the call reported done', () =>
+      panel.latest()?.activity?.some((a) => a.what === 'asyncDone' && a.ok),
+    );
     expect(upstream.seen).toHaveLength(1);
     expect(upstream.seen[0]).toMatchObject({ method: 'GET', url: '/api/events?name=greeted' });
     expect(upstream.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -116,7 +138,10 @@ describe('the studio preview runs its asynchronous calls and wait timers', () =>
     expect(await emit(control, 'run_timer', { timerId: 'home.pause' })).toEqual({ ok: true, value: null });
     await eventually('the dialog after the wait', () => seen.said.includes('A day later.'));
     await eventually('no wait pending', () => panel.latest()?.timers?.length === 0);
-    expect(await emit(control, 'run_timer', { timerId: 'home.pause' })).toMatchObject({ ok: false, error: { code: 'timer_gone' } });
+    expect(await emit(control, 'run_timer', { timerId: 'home.pause' })).toMatchObject({
+      ok: false,
+      error: { code: 'timer_gone' },
+    });
 
     const saved = await emit<{ name: string; tests: number }>(control, 'save_test', { name: 'waits a day' });
     expect(saved).toMatchObject({ ok: true });
@@ -128,10 +153,22 @@ describe('the studio preview runs its asynchronous calls and wait timers', () =>
 
   it('when the asynchronous call is answered with a failing stub, then the panel reports the failure and the conversation is unchanged', async () => {
     const { control, panel, seen } = await preview({});
-    const held = await eventually('the async call held', () => panel.latest()?.held?.find((call) => call.async) as HeldCall | undefined);
-    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'stub', status: 503, body: '{}' } })).toEqual({ ok: true, value: null });
-    const done = await eventually('the failure reported', () => panel.latest()?.activity?.find((a) => a.what === 'asyncDone'));
-    expect(done).toMatchObject({ what: 'asyncDone', ok: false, kind: 'status', step: { dialogId: 'home', stepId: 'track' } });
+    const held = await eventually(
+      'the async call held',
+      () => panel.latest()?.held?.find((call) => call.async) as HeldCall | undefined,
+    );
+    expect(
+      await emit(control, 'answer', { callId: held.id, answer: { kind: 'stub', status: 503, body: '{}' } }),
+    ).toEqual({ ok: true, value: null });
+    const done = await eventually('the failure reported', () =>
+      panel.latest()?.activity?.find((a) => a.what === 'asyncDone'),
+    );
+    expect(done).toMatchObject({
+      what: 'asyncDone',
+      ok: false,
+      kind: 'status',
+      step: { dialogId: 'home', stepId: 'track' },
+    });
     expect(seen.said).toEqual(['Hi there.', 'We will write tomorrow.']);
   });
 

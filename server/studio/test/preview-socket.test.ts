@@ -23,7 +23,14 @@ function definition(api: string) {
         steps: [
           { id: 'hi', type: 'message', text: 'Hi there.' },
           { id: 'ask', type: 'input', prompt: 'Your email?', saveTo: { userData: 'email' } },
-          { id: 'lookup', type: 'integration', integration: 'http', service: 'crm', params: { endpoint: '/contacts?email={{email}}' }, output: 'contact' },
+          {
+            id: 'lookup',
+            type: 'integration',
+            integration: 'http',
+            service: 'crm',
+            params: { endpoint: '/contacts?email={{email}}' },
+            output: 'contact',
+          },
           { id: 'found', type: 'message', text: 'Found {{contact.body.name}}.' },
           { id: 'end', type: 'end' },
         ],
@@ -42,7 +49,9 @@ describe('the studio preview over its socket', () => {
 
   beforeAll(async () => {
     process.env.PREVIEW_CRM_TOKEN = TOKEN;
-    upstream = await startUpstream((req, res) => json(res, 200, { name: 'Real Ada', auth: req.headers.authorization === `Bearer ${TOKEN}` }));
+    upstream = await startUpstream((req, res) =>
+      json(res, 200, { name: 'Real Ada', auth: req.headers.authorization === `Bearer ${TOKEN}` }),
+    );
     dir = await mkdtemp(path.join(tmpdir(), 'preview-socket-'));
     const file = path.join(dir, 'bot.json');
     await writeFile(file, JSON.stringify(definition(`${upstream.url}/api`)));
@@ -63,13 +72,23 @@ describe('the studio preview over its socket', () => {
 
   it('when a viewer or an analyst opens the preview, or an editor without the CSRF token or from another origin, then the handshake is refused', async () => {
     for (const role of ['viewer', 'analyst'] as const) {
-      expect(await outcome(open(previewSocket(server, as[role], { control: true, csrfToken: as[role].csrf })))).toBe('not_allowed');
+      expect(await outcome(open(previewSocket(server, as[role], { control: true, csrfToken: as[role].csrf })))).toBe(
+        'not_allowed',
+      );
     }
     expect(await outcome(open(previewSocket(server, as.editor, { control: true })))).toBe('not_allowed');
-    expect(await outcome(open(previewSocket(server, as.editor, { control: true, csrfToken: 'not-the-token' })))).toBe('not_allowed');
-    expect(await outcome(open(previewSocket(server, as.editor, { control: true, csrfToken: as.editor.csrf }, 'https://shop.example')))).toBe('not_allowed');
+    expect(await outcome(open(previewSocket(server, as.editor, { control: true, csrfToken: 'not-the-token' })))).toBe(
+      'not_allowed',
+    );
+    expect(
+      await outcome(
+        open(previewSocket(server, as.editor, { control: true, csrfToken: as.editor.csrf }, 'https://shop.example')),
+      ),
+    ).toBe('not_allowed');
     const anonymous = { cookie: undefined, csrf: undefined } as unknown as StudioClient;
-    expect(await outcome(open(previewSocket(server, anonymous, { control: true, csrfToken: 'x' })))).toBe('unauthorized');
+    expect(await outcome(open(previewSocket(server, anonymous, { control: true, csrfToken: 'x' })))).toBe(
+      'unauthorized',
+    );
   });
 
   it('when the draft calls an API with a Bearer secret, then the call is held with the secret masked, a stub answer continues the dialog, and nothing reached the API', async () => {
@@ -94,11 +113,19 @@ describe('the studio preview over its socket', () => {
     expect(JSON.stringify(panel.latest())).not.toContain(TOKEN);
     expect(panel.latest()?.userData).toMatchObject({ email: 'ada@example.com' });
 
-    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'stub', status: 200, body: '{"name":"Stub Ada"}' } })).toEqual({ ok: true, value: null });
+    expect(
+      await emit(control, 'answer', {
+        callId: held.id,
+        answer: { kind: 'stub', status: 200, body: '{"name":"Stub Ada"}' },
+      }),
+    ).toEqual({ ok: true, value: null });
     expect(await sending).toMatchObject({ ok: true });
     await eventually('the dialog went on with the stub', () => seen.said.includes('Found Stub Ada.'));
     expect(upstream.seen).toHaveLength(0);
-    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'send' } })).toMatchObject({ ok: false, error: { code: 'call_gone' } });
+    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'send' } })).toMatchObject({
+      ok: false,
+      error: { code: 'call_gone' },
+    });
 
     const saved = await emit<{ name: string; tests: number }>(control, 'save_test', { name: 'finds Ada by email' });
     expect(saved).toEqual({ ok: true, value: { name: 'finds Ada by email', tests: 1 } });
@@ -108,7 +135,11 @@ describe('the studio preview over its socket', () => {
     const control = open(previewSocket(server, as.editor, { control: true, csrfToken: as.editor.csrf }));
     expect(await outcome(control)).toBe('connected');
     const panel = watch(control);
-    const started = await emit<PreviewState>(control, 'start', { dialogId: 'home', stepId: 'ask', userData: { email: 'old@example.com' } });
+    const started = await emit<PreviewState>(control, 'start', {
+      dialogId: 'home',
+      stepId: 'ask',
+      userData: { email: 'old@example.com' },
+    });
     expect(started).toMatchObject({ ok: true, value: { from: { dialogId: 'home', stepId: 'ask' } } });
     const widget = open(previewSocket(server, as.editor, { csrfToken: as.editor.csrf }));
     const seen = chat(widget);
@@ -119,7 +150,10 @@ describe('the studio preview over its socket', () => {
 
     void emit(widget, 'message', { clientId: 'c-1', text: 'ada@example.com' });
     const held = await eventually('the call held', () => panel.latest()?.held?.[0]);
-    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'send' } })).toEqual({ ok: true, value: null });
+    expect(await emit(control, 'answer', { callId: held.id, answer: { kind: 'send' } })).toEqual({
+      ok: true,
+      value: null,
+    });
     await eventually('the real answer shown', () => seen.said.includes('Found Real Ada.'));
     expect(upstream.seen).toHaveLength(1);
     expect(upstream.seen[0]).toMatchObject({ method: 'GET', url: '/api/contacts?email=ada@example.com' });
@@ -140,14 +174,21 @@ describe('the studio preview over its socket', () => {
     }
   });
 
-  it('when a saved preview test fails on a new version, then the publish plan shows chatbot test\'s diff and the publish is refused; the version it was made on passes', async () => {
-    const draft = (await as.editor.get('/studio/api/draft')).body as { baseVersionId: string; definition: ReturnType<typeof definition> };
+  it("when a saved preview test fails on a new version, then the publish plan shows chatbot test's diff and the publish is refused; the version it was made on passes", async () => {
+    const draft = (await as.editor.get('/studio/api/draft')).body as {
+      baseVersionId: string;
+      definition: ReturnType<typeof definition>;
+    };
     const same = await as.editor.post('/studio/api/publish/plan', { versionId: draft.baseVersionId });
     expect(same.body.tests).toEqual([{ name: 'finds Ada by email', passed: true, report: '  ✓ finds Ada by email\n' }]);
 
     const changed = structuredClone(draft.definition);
     changed.dialogs[0]!.steps[3] = { id: 'found', type: 'message', text: 'Welcome back, {{contact.body.name}}.' };
-    const saved = await as.editor.post('/studio/api/versions', { baseVersionId: draft.baseVersionId, definition: changed, message: 'friendlier' });
+    const saved = await as.editor.post('/studio/api/versions', {
+      baseVersionId: draft.baseVersionId,
+      definition: changed,
+      message: 'friendlier',
+    });
     expect(saved.status).toBe(201);
     const versionId = saved.body.version.id as string;
     const plan = await as.editor.post('/studio/api/publish/plan', { versionId });
@@ -160,7 +201,10 @@ describe('the studio preview over its socket', () => {
 
     const refused = await as.editor.post('/studio/api/publish', { versionId, moves: [] });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toMatchObject({ code: 'tests_failed', details: { tests: [{ name: 'finds Ada by email', passed: false }] } });
+    expect(refused.body.error).toMatchObject({
+      code: 'tests_failed',
+      details: { tests: [{ name: 'finds Ada by email', passed: false }] },
+    });
     expect((await as.editor.get('/studio/api/versions')).body.publishedId).not.toBe(versionId);
   });
 });

@@ -7,7 +7,14 @@ import type { PreviewState } from '../../../shared/preview-protocol.ts';
 import type { Session } from '../../../shared/protocol.ts';
 import { PREVIEW_SWEEP_JOB } from '../../jobs/handlers/preview-sweep.ts';
 import { startServerChild, type ServerChild } from '../../test/server-child.ts';
-import { connectClient, eventually, startTestServer, storeLegs, TEST_FUNCTION_KEY, type TestServer } from '../../test/start-test-server.ts';
+import {
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  TEST_FUNCTION_KEY,
+  type TestServer,
+} from '../../test/start-test-server.ts';
 import { chat, emit, outcome, previewSocket } from './preview-client.ts';
 import { invite, setUpOwner } from './studio-client.ts';
 
@@ -74,7 +81,9 @@ describe('preview users left behind by a crash', () => {
     sockets.push(visitor);
     const visitorSession = await new Promise<Session>((resolve) => visitor.once('session', resolve));
     await visitor.emitWithAck('message', { clientId: 'v-1', text: 'visitor@example.com' });
-    await eventually('the visitor answered', () => visitor.items.some((i) => i.message.type === 'text' && i.message.text === 'Thanks, visitor@example.com.'));
+    await eventually('the visitor answered', () =>
+      visitor.items.some((i) => i.message.type === 'text' && i.message.text === 'Thanks, visitor@example.com.'),
+    );
 
     // A crash: the preview is never stopped, so nothing erased its user.
     await child.kill();
@@ -83,7 +92,9 @@ describe('preview users left behind by a crash', () => {
 
     expect(await server.store.getUser(previewUserId)).toBeNull();
     expect(await server.store.readTranscript(previewUserId, 0, 100)).toEqual([]);
-    expect(server.logs).toContainEqual(expect.objectContaining({ event: 'preview_users_swept', erased: 1, atStart: true }));
+    expect(server.logs).toContainEqual(
+      expect.objectContaining({ event: 'preview_users_swept', erased: 1, atStart: true }),
+    );
     const kept = await server.store.getUser(visitorSession.userId);
     expect(kept?.userData).toMatchObject({ email: 'visitor@example.com' });
     expect((await server.store.readTranscript(visitorSession.userId, 0, 100)).length).toBeGreaterThanOrEqual(3);
@@ -103,23 +114,52 @@ describe.each(storeLegs())('the hourly sweep of idle preview users ($name)', ({ 
     let now = Date.UTC(2026, 0, 5, 9);
     const dir = await mkdtemp(path.join(tmpdir(), 'preview-sweep-age-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const server = await startTestServer({ ...env(), BOT_DEFINITION: await botFile(dir) }, undefined, { clock: { now: () => now } });
+    const server = await startTestServer({ ...env(), BOT_DEFINITION: await botFile(dir) }, undefined, {
+      clock: { now: () => now },
+    });
     cleanup.push(() => server.stop());
-    const left = await server.store.ensureUser({ userId: 'preview-left', channelId: 'webchat', userData: { email: 'left@example.com' }, now, preview: { accountId: 'acc-gone' } });
-    await server.store.appendTranscript(left.userId, [{ from: 'user', at: now, message: { type: 'text', text: 'left behind' } }]);
-    await server.store.ensureUser({ userId: 'visitor-idle', channelId: 'webchat', userData: { email: 'idle@example.com' }, now });
+    const left = await server.store.ensureUser({
+      userId: 'preview-left',
+      channelId: 'webchat',
+      userData: { email: 'left@example.com' },
+      now,
+      preview: { accountId: 'acc-gone' },
+    });
+    await server.store.appendTranscript(left.userId, [
+      { from: 'user', at: now, message: { type: 'text', text: 'left behind' } },
+    ]);
+    await server.store.ensureUser({
+      userId: 'visitor-idle',
+      channelId: 'webchat',
+      userData: { email: 'idle@example.com' },
+      now,
+    });
 
     now += 12 * HOUR;
-    await server.store.ensureUser({ userId: 'preview-fresh', channelId: 'webchat', userData: {}, now, preview: { accountId: 'acc-busy' } });
+    await server.store.ensureUser({
+      userId: 'preview-fresh',
+      channelId: 'webchat',
+      userData: {},
+      now,
+      preview: { accountId: 'acc-busy' },
+    });
     now += 1 * HOUR;
-    await server.jobs.schedule({ id: PREVIEW_SWEEP_JOB, kind: PREVIEW_SWEEP_JOB, payload: {}, runAt: now, maxAttempts: 5 });
+    await server.jobs.schedule({
+      id: PREVIEW_SWEEP_JOB,
+      kind: PREVIEW_SWEEP_JOB,
+      payload: {},
+      runAt: now,
+      maxAttempts: 5,
+    });
 
     await eventually('the idle preview user erased', async () => (await server.store.getUser('preview-left')) === null);
     expect(await server.store.readTranscript('preview-left', 0, 100)).toEqual([]);
     expect(await server.store.getUser('preview-fresh')).not.toBeNull();
     expect((await server.store.getUser('visitor-idle'))?.userData).toEqual({ email: 'idle@example.com' });
     // Told once the whole run is over, a moment after the last erasure.
-    const swept = await eventually('the sweep logged', () => server.logs.find((line) => line.event === 'preview_users_swept'));
+    const swept = await eventually('the sweep logged', () =>
+      server.logs.find((line) => line.event === 'preview_users_swept'),
+    );
     expect(swept).toMatchObject({ erased: 1 });
   });
 });

@@ -14,7 +14,8 @@ describe('the studio API by role', () => {
   beforeAll(async () => {
     server = await startTestServer();
     as.owner = await setUpOwner(server.url, server.studio.setupLink!);
-    for (const role of ['editor', 'analyst', 'viewer'] as const) as[role] = await invite(as.owner, `${role}@example.com`, role);
+    for (const role of ['editor', 'analyst', 'viewer'] as const)
+      as[role] = await invite(as.owner, `${role}@example.com`, role);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -30,7 +31,9 @@ describe('the studio API by role', () => {
   });
 
   it('when a role other than owner lists accounts, invites someone, changes a role or reads the audit trail, then it gets 403 forbidden naming the owner role', async () => {
-    const editorId = (await as.owner.get('/studio/api/accounts')).body.accounts.find((a: { role: string }) => a.role === 'editor').id;
+    const editorId = (await as.owner.get('/studio/api/accounts')).body.accounts.find(
+      (a: { role: string }) => a.role === 'editor',
+    ).id;
     for (const role of ['editor', 'analyst', 'viewer'] as const) {
       const attempts = [
         await as[role].get('/studio/api/accounts'),
@@ -49,7 +52,9 @@ describe('the studio API by role', () => {
   });
 
   it('when each role lists, sets and deletes secrets, then owners do all, editors only list, analysts and viewers nothing', async () => {
-    expect((await as.owner.put('/studio/api/secrets/ROLE_TEST_TOKEN', { value: 'role-test-value-123' })).status).toBe(200);
+    expect((await as.owner.put('/studio/api/secrets/ROLE_TEST_TOKEN', { value: 'role-test-value-123' })).status).toBe(
+      200,
+    );
     expect((await as.owner.get('/studio/api/secrets')).status).toBe(200);
     expect((await as.editor.get('/studio/api/secrets')).status).toBe(200);
     const editorSet = await as.editor.put('/studio/api/secrets/ROLE_TEST_TOKEN', { value: 'x' });
@@ -69,7 +74,12 @@ describe('the studio API by role', () => {
   it('when the owner lists accounts, changes a role and reads the audit trail, then each works and the change is in the trail', async () => {
     const list = await as.owner.get('/studio/api/accounts');
     expect(list.status).toBe(200);
-    expect(list.body.accounts.map((a: { role: string }) => a.role).sort()).toEqual(['analyst', 'editor', 'owner', 'viewer']);
+    expect(list.body.accounts.map((a: { role: string }) => a.role).sort()).toEqual([
+      'analyst',
+      'editor',
+      'owner',
+      'viewer',
+    ]);
     expect(JSON.stringify(list.body)).not.toContain('argon2');
     const viewer = list.body.accounts.find((a: { role: string }) => a.role === 'viewer');
     const changed = await as.owner.patch(`/studio/api/accounts/${viewer.id}`, { role: 'analyst' });
@@ -83,7 +93,12 @@ describe('the studio API by role', () => {
     const actions = trail.body.entries.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['setup_link_created', 'account_created', 'login', 'role_changed']));
     const roleChange = trail.body.entries.find((e: { action: string }) => e.action === 'role_changed');
-    expect(roleChange).toMatchObject({ actor: { kind: 'account', email: 'owner@example.com' }, ip: '127.0.0.1', target: viewer.id, details: { from: 'viewer', to: 'analyst' } });
+    expect(roleChange).toMatchObject({
+      actor: { kind: 'account', email: 'owner@example.com' },
+      ip: '127.0.0.1',
+      target: viewer.id,
+      details: { from: 'viewer', to: 'analyst' },
+    });
   });
 
   it('when any role makes, lists and revokes its own API token, then it works and the token signs in with that role until revoked', async () => {
@@ -115,7 +130,12 @@ describe('the studio API by role', () => {
 
   it('when nobody is signed in, then every guarded route answers 401 unauthenticated', async () => {
     const stranger = new StudioClient(server.url);
-    for (const res of [await stranger.get('/studio/api/session'), await stranger.get('/studio/api/accounts'), await stranger.get('/studio/api/tokens'), await stranger.post('/studio/api/logout')]) {
+    for (const res of [
+      await stranger.get('/studio/api/session'),
+      await stranger.get('/studio/api/accounts'),
+      await stranger.get('/studio/api/tokens'),
+      await stranger.post('/studio/api/logout'),
+    ]) {
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('unauthenticated');
     }

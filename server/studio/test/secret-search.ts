@@ -17,7 +17,11 @@ export function findSecret(haystack: string, secret: string): string[] {
     .map(([name]) => name);
   for (const run of haystack.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? []) {
     for (const alphabet of ['base64', 'base64url'] as const) {
-      if (Buffer.from(run, alphabet).toString('latin1').includes(secret) || Buffer.from(run, alphabet).toString('utf8').includes(secret)) found.push(`inside ${alphabet} ${run.slice(0, 24)}…`);
+      if (
+        Buffer.from(run, alphabet).toString('latin1').includes(secret) ||
+        Buffer.from(run, alphabet).toString('utf8').includes(secret)
+      )
+        found.push(`inside ${alphabet} ${run.slice(0, 24)}…`);
     }
   }
   return found;

@@ -40,7 +40,9 @@ for (const leg of storeLegs()) {
       expect(server.studio.rooms.secrets.value('CRM_TOKEN')).toBe('the-value-1');
       await server.close();
 
-      await expect(startTestServer({ ...env, SECRETS_KEY: KEY_C }, dir)).rejects.toThrow(/CRM_TOKEN was sealed with a key that is neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS/);
+      await expect(startTestServer({ ...env, SECRETS_KEY: KEY_C }, dir)).rejects.toThrow(
+        /CRM_TOKEN was sealed with a key that is neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS/,
+      );
     }, 60_000);
   });
 }

@@ -65,7 +65,7 @@ describe('single sign-on to the studio through OpenID Connect', () => {
     expect(again).toBe(first);
   });
 
-  it('when a person\'s groups map to no studio role, then no account is made and the sign-in page says so', async () => {
+  it("when a person's groups map to no studio role, then no account is made and the sign-in page says so", async () => {
     const { final, client } = await signIn('max-3');
     expect(final).toContain('/studio/?sso_error=forbidden');
     expect(client.cookie).toBeUndefined();

@@ -23,7 +23,12 @@ export class StudioClient {
     private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<StudioResponse> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<StudioResponse> {
     const res = await fetch(`${this.base}${path}`, {
       method,
       redirect: 'manual',
@@ -31,7 +36,9 @@ export class StudioClient {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(this.cookie ? { cookie: this.cookie } : {}),
         ...(this.bearer ? { authorization: `Bearer ${this.bearer}` } : {}),
-        ...(method !== 'GET' && method !== 'HEAD' ? { origin: new URL(this.base).origin, ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}) } : {}),
+        ...(method !== 'GET' && method !== 'HEAD'
+          ? { origin: new URL(this.base).origin, ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}) }
+          : {}),
         ...this.extraHeaders,
         ...headers,
       },
@@ -49,14 +56,16 @@ export class StudioClient {
     } catch {
       parsed = undefined;
     }
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { csrfToken?: unknown }).csrfToken === 'string') this.csrf = (parsed as { csrfToken: string }).csrfToken;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { csrfToken?: unknown }).csrfToken === 'string')
+      this.csrf = (parsed as { csrfToken: string }).csrfToken;
     const answer = { status: res.status, headers: res.headers, text, body: parsed };
     this.answers.push(answer);
     return answer;
   }
 
   get = (path: string, headers?: Record<string, string>) => this.request('GET', path, undefined, headers);
-  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', path, body ?? {}, headers);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request('POST', path, body ?? {}, headers);
   put = (path: string, body?: unknown) => this.request('PUT', path, body ?? {});
   patch = (path: string, body?: unknown) => this.request('PATCH', path, body ?? {});
   delete = (path: string) => this.request('DELETE', path);
@@ -74,7 +83,12 @@ export const PASSWORD = 'correct horse battery staple';
 /** Uses the first owner's setup link; answers the owner's client, signed in. */
 export async function setUpOwner(base: string, setupLink: string, email = 'owner@example.com'): Promise<StudioClient> {
   const owner = new StudioClient(base);
-  const res = await owner.post('/studio/api/setup', { token: linkToken(setupLink), email, name: 'Olive Owner', password: PASSWORD });
+  const res = await owner.post('/studio/api/setup', {
+    token: linkToken(setupLink),
+    email,
+    name: 'Olive Owner',
+    password: PASSWORD,
+  });
   if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
   return owner;
 }
@@ -84,7 +98,11 @@ export async function invite(owner: StudioClient, email: string, role: Role): Pr
   const invitation = await owner.post('/studio/api/accounts', { email, role });
   if (invitation.status !== 201) throw new Error(`invitation failed: ${invitation.status} ${invitation.text}`);
   const client = new StudioClient(owner.base);
-  const res = await client.post('/studio/api/setup', { token: linkToken(invitation.body.link), name: `${role} person`, password: PASSWORD });
+  const res = await client.post('/studio/api/setup', {
+    token: linkToken(invitation.body.link),
+    name: `${role} person`,
+    password: PASSWORD,
+  });
   if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
   return client;
 }

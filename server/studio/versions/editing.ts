@@ -37,7 +37,8 @@ const PUBLICATION_HISTORY = 1000;
 function publishedAtOf(publications: readonly Publication[]): Map<string, Publication> {
   const at = new Map<string, Publication>();
   // Newest first: the first seen is the latest time each was put live.
-  for (const publication of publications) if (!at.has(publication.versionId)) at.set(publication.versionId, publication);
+  for (const publication of publications)
+    if (!at.has(publication.versionId)) at.set(publication.versionId, publication);
   return at;
 }
 
@@ -49,7 +50,11 @@ function view(meta: VersionMeta, publishedAt: Map<string, Publication>): Version
 const metaOf = ({ definitionText: _text, ...meta }: StoredVersion): VersionMeta => meta;
 
 export async function listVersions(deps: VersionsDeps, limit: number, before?: number): Promise<VersionList> {
-  const [versions, publications, head] = await Promise.all([deps.room.listVersions(limit + 1, before), deps.room.publications(PUBLICATION_HISTORY), deps.room.head()]);
+  const [versions, publications, head] = await Promise.all([
+    deps.room.listVersions(limit + 1, before),
+    deps.room.publications(PUBLICATION_HISTORY),
+    deps.room.head(),
+  ]);
   const at = publishedAtOf(publications);
   const page = versions.slice(0, limit);
   return {
@@ -62,22 +67,39 @@ export async function listVersions(deps: VersionsDeps, limit: number, before?: n
 
 export async function versionOrThrow(deps: VersionsDeps, id: string): Promise<StoredVersion> {
   const version = await deps.room.getVersion(id);
-  if (!version) throw new HttpError(404, 'version_not_found', `There is no version ${JSON.stringify(id)}; the list of versions names each one.`, { versionId: id });
+  if (!version)
+    throw new HttpError(
+      404,
+      'version_not_found',
+      `There is no version ${JSON.stringify(id)}; the list of versions names each one.`,
+      { versionId: id },
+    );
   return version;
 }
 
-export async function readVersion(deps: VersionsDeps, id: string): Promise<VersionView & { readonly definition: unknown }> {
+export async function readVersion(
+  deps: VersionsDeps,
+  id: string,
+): Promise<VersionView & { readonly definition: unknown }> {
   const version = await versionOrThrow(deps, id);
   const at = publishedAtOf(await deps.room.publications(PUBLICATION_HISTORY));
   return { ...view(metaOf(version), at), definition: writtenOf(version) };
 }
 
 /** The version as the file people keep in git: canonical key order, so `git diff` shows only what changed. */
-export async function exportVersion(deps: VersionsDeps, id: string, format: ExportFormat): Promise<{ text: string; fileName: string; contentType: string }> {
+export async function exportVersion(
+  deps: VersionsDeps,
+  id: string,
+  format: ExportFormat,
+): Promise<{ text: string; fileName: string; contentType: string }> {
   const version = await versionOrThrow(deps, id);
   const text = exportDefinition(writtenOf(version), format);
   const name = `bot-${version.id}.${format}`;
-  return { text, fileName: name, contentType: format === 'json' ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8' };
+  return {
+    text,
+    fileName: name,
+    contentType: format === 'json' ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8',
+  };
 }
 
 /** Every problem `chatbot check` finds in a definition as written. */
@@ -88,7 +110,12 @@ export async function checkWritten(deps: VersionsDeps, written: unknown): Promis
 
 function accountOf(acting: Acting): string {
   const id = acting.actor.accountId;
-  if (!id) throw new HttpError(403, 'forbidden', 'Drafts belong to an account; sign in to the studio, or use an API token of an account.');
+  if (!id)
+    throw new HttpError(
+      403,
+      'forbidden',
+      'Drafts belong to an account; sign in to the studio, or use an API token of an account.',
+    );
   return id;
 }
 
@@ -96,12 +123,21 @@ function accountOf(acting: Acting): string {
 function canonical(written: unknown): { text: string; hash: string } {
   const text = canonicalText(written);
   if (Buffer.byteLength(text, 'utf8') > MAX_DEFINITION_BYTES) {
-    throw new HttpError(413, 'payload_too_large', `The definition is over ${MAX_DEFINITION_BYTES / 1024 / 1024} MB; split the bot or move data into a background dataset.`);
+    throw new HttpError(
+      413,
+      'payload_too_large',
+      `The definition is over ${MAX_DEFINITION_BYTES / 1024 / 1024} MB; split the bot or move data into a background dataset.`,
+    );
   }
   return { text, hash: hashOfCanonicalText(text) };
 }
 
-const draftView = (draft: Draft): DraftView => ({ baseVersionId: draft.baseVersionId, definition: JSON.parse(draft.definitionText) as unknown, revision: draft.revision, updatedAt: draft.updatedAt });
+const draftView = (draft: Draft): DraftView => ({
+  baseVersionId: draft.baseVersionId,
+  definition: JSON.parse(draft.definitionText) as unknown,
+  revision: draft.revision,
+  updatedAt: draft.updatedAt,
+});
 
 /** The caller's own draft; on the first read it is made from the head version. */
 export async function readDraft(deps: VersionsDeps, acting: Acting): Promise<DraftView> {
@@ -112,7 +148,11 @@ export async function readDraft(deps: VersionsDeps, acting: Acting): Promise<Dra
     const head = await deps.room.head();
     const base = head ? await deps.room.getVersion(head.id) : null;
     const definitionText = base?.definitionText ?? canonicalText(deps.live().written);
-    const written = await deps.room.writeDraft(accountId, { baseVersionId: base?.id ?? null, definitionText, updatedAt: deps.clock.now() }, null);
+    const written = await deps.room.writeDraft(
+      accountId,
+      { baseVersionId: base?.id ?? null, definitionText, updatedAt: deps.clock.now() },
+      null,
+    );
     // Another tab made it first: read theirs.
     if (written.status === 'saved') return draftView(written.draft);
   }
@@ -127,14 +167,20 @@ export async function autosaveDraft(
   const accountId = accountOf(acting);
   if (input.baseVersionId !== null) await versionOrThrow(deps, input.baseVersionId);
   const { text } = canonical(input.definition);
-  const outcome = await deps.room.writeDraft(accountId, { baseVersionId: input.baseVersionId, definitionText: text, updatedAt: deps.clock.now() }, input.revision);
+  const outcome = await deps.room.writeDraft(
+    accountId,
+    { baseVersionId: input.baseVersionId, definitionText: text, updatedAt: deps.clock.now() },
+    input.revision,
+  );
   if (outcome.status === 'conflict') {
     const stored = outcome.draft;
     throw new HttpError(
       409,
       'draft_conflict',
       `Your draft was saved from another tab or window since revision ${input.revision ?? 'none'}; reload it there or here before going on, so neither overwrites the other.`,
-      stored ? { revision: stored.revision, updatedAt: stored.updatedAt, baseVersionId: stored.baseVersionId } : { revision: null },
+      stored
+        ? { revision: stored.revision, updatedAt: stored.updatedAt, baseVersionId: stored.baseVersionId }
+        : { revision: null },
     );
   }
   return { revision: outcome.draft.revision, updatedAt: outcome.draft.updatedAt };
@@ -152,12 +198,27 @@ export interface SaveOutcome {
  * and yours, so the editor compares and saves again on theirs. Saving what the head already holds
  * makes no version.
  */
-export async function saveVersion(deps: VersionsDeps, acting: Acting, input: { readonly baseVersionId: string; readonly definition: unknown; readonly message: string }): Promise<SaveOutcome> {
+export async function saveVersion(
+  deps: VersionsDeps,
+  acting: Acting,
+  input: { readonly baseVersionId: string; readonly definition: unknown; readonly message: string },
+): Promise<SaveOutcome> {
   const base = await versionOrThrow(deps, input.baseVersionId);
   const { text, hash } = canonical(input.definition);
   const head = await deps.room.head();
-  if (head?.id === base.id && base.hash === hash) return { created: false, version: metaOf(base), problems: await checkWritten(deps, input.definition) };
-  const outcome = await deps.room.createVersion({ author: authorOf(acting), createdAt: deps.clock.now(), message: input.message, hash, source: 'studio', definitionText: text }, base.id);
+  if (head?.id === base.id && base.hash === hash)
+    return { created: false, version: metaOf(base), problems: await checkWritten(deps, input.definition) };
+  const outcome = await deps.room.createVersion(
+    {
+      author: authorOf(acting),
+      createdAt: deps.clock.now(),
+      message: input.message,
+      hash,
+      source: 'studio',
+      definitionText: text,
+    },
+    base.id,
+  );
   if (outcome.status === 'conflict') {
     const theirs = outcome.head ? await deps.room.getVersion(outcome.head.id) : null;
     const who = theirs?.author.name ?? theirs?.author.email ?? 'someone';
@@ -167,12 +228,26 @@ export async function saveVersion(deps: VersionsDeps, acting: Acting, input: { r
       `${who} saved version ${theirs?.id ?? '?'} since you started from ${base.id}; nothing was overwritten. Compare the two, then save your changes on ${theirs?.id ?? 'the newest version'}.`,
       {
         base: { id: base.id, definition: writtenOf(base) },
-        theirs: theirs ? { id: theirs.id, definition: writtenOf(theirs), author: theirs.author, createdAt: theirs.createdAt, message: theirs.message } : null,
+        theirs: theirs
+          ? {
+              id: theirs.id,
+              definition: writtenOf(theirs),
+              author: theirs.author,
+              createdAt: theirs.createdAt,
+              message: theirs.message,
+            }
+          : null,
         yours: input.definition,
       },
     );
   }
-  await deps.audit.record({ actor: acting.actor, ...(acting.ip ? { ip: acting.ip } : {}), action: 'version_saved', target: outcome.version.id, details: { base: base.id, message: input.message, hash } });
+  await deps.audit.record({
+    actor: acting.actor,
+    ...(acting.ip ? { ip: acting.ip } : {}),
+    action: 'version_saved',
+    target: outcome.version.id,
+    details: { base: base.id, message: input.message, hash },
+  });
   return { created: true, version: outcome.version, problems: await checkWritten(deps, input.definition) };
 }
 
@@ -181,17 +256,42 @@ export async function saveVersion(deps: VersionsDeps, acting: Acting, input: { r
  * source `push`. A text that does not parse is refused with its problems; one that parses is kept
  * even with problems (they are returned, and block its publish). The head's content again makes no version.
  */
-export async function importText(deps: VersionsDeps, acting: Acting, input: { readonly text: string; readonly format: ExportFormat; readonly message: string }): Promise<SaveOutcome> {
+export async function importText(
+  deps: VersionsDeps,
+  acting: Acting,
+  input: { readonly text: string; readonly format: ExportFormat; readonly message: string },
+): Promise<SaveOutcome> {
   const parsed = parseDefinitionText(input.text, input.format);
   if ('problems' in parsed) {
     const problems = parsed.problems.map((p) => ({ ...p, severity: 'error' as const }));
-    throw new HttpError(400, 'invalid_definition', `The ${input.format === 'yaml' ? 'YAML' : 'JSON'} file cannot be read: ${problems[0]?.path}: ${problems[0]?.message}.`, { problems });
+    throw new HttpError(
+      400,
+      'invalid_definition',
+      `The ${input.format === 'yaml' ? 'YAML' : 'JSON'} file cannot be read: ${problems[0]?.path}: ${problems[0]?.message}.`,
+      { problems },
+    );
   }
   const { text, hash } = canonical(parsed.value);
   const head = await deps.room.head();
   if (head?.hash === hash) return { created: false, version: head, problems: await checkWritten(deps, parsed.value) };
-  const outcome = await deps.room.createVersion({ author: authorOf(acting), createdAt: deps.clock.now(), message: input.message, hash, source: 'push', definitionText: text }, 'any');
+  const outcome = await deps.room.createVersion(
+    {
+      author: authorOf(acting),
+      createdAt: deps.clock.now(),
+      message: input.message,
+      hash,
+      source: 'push',
+      definitionText: text,
+    },
+    'any',
+  );
   if (outcome.status !== 'created') throw new Error('a version without a base cannot conflict');
-  await deps.audit.record({ actor: acting.actor, ...(acting.ip ? { ip: acting.ip } : {}), action: 'version_imported', target: outcome.version.id, details: { source: 'push', message: input.message, hash } });
+  await deps.audit.record({
+    actor: acting.actor,
+    ...(acting.ip ? { ip: acting.ip } : {}),
+    action: 'version_imported',
+    target: outcome.version.id,
+    details: { source: 'push', message: input.message, hash },
+  });
   return { created: true, version: outcome.version, problems: await checkWritten(deps, parsed.value) };
 }

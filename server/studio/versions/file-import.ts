@@ -37,7 +37,10 @@ export async function planFile(deps: FileDeps, file: BotSource): Promise<FilePla
   const live = published ? await room.getVersion(published.versionId) : null;
   if (live && (seen === hash || live.hash === hash)) {
     const version = { id: live.id, hash: live.hash };
-    const source = live.hash === hash ? { ...file, version, moves: await movesInForce(room, file.definition) } : await sourceOfVersion(deps, live);
+    const source =
+      live.hash === hash
+        ? { ...file, version, moves: await movesInForce(room, file.definition) }
+        : await sourceOfVersion(deps, live);
     return {
       source,
       imports: false,
@@ -55,7 +58,11 @@ export async function planFile(deps: FileDeps, file: BotSource): Promise<FilePla
 }
 
 /** Records the file as a new version and publishes it, once across every node sharing the store. */
-async function importFile(deps: FileDeps, text: string, hash: string): Promise<{ version: { id: string; hash: string } }> {
+async function importFile(
+  deps: FileDeps,
+  text: string,
+  hash: string,
+): Promise<{ version: { id: string; hash: string } }> {
   const { room } = deps;
   const name = path.basename(deps.file);
   return room.exclusive('file-import', async () => {
@@ -68,22 +75,61 @@ async function importFile(deps: FileDeps, text: string, hash: string): Promise<{
     }
     if (live && seen === hash) throw new PublishedMeanwhile(`version ${live.id} was published while the file was read`);
     const at = deps.clock.now();
-    const created = await room.createVersion({ author: { kind: 'file', name }, createdAt: at, message: `From ${name}`, hash, source: 'file', definitionText: text }, 'any');
+    const created = await room.createVersion(
+      {
+        author: { kind: 'file', name },
+        createdAt: at,
+        message: `From ${name}`,
+        hash,
+        source: 'file',
+        definitionText: text,
+      },
+      'any',
+    );
     if (created.status !== 'created') throw new Error('a version without a base cannot conflict');
     const { version } = created;
-    await room.publish({ versionId: version.id, previousId: published?.versionId ?? null, at, by: { kind: 'file', name }, kind: 'file', moves: [] });
+    await room.publish({
+      versionId: version.id,
+      previousId: published?.versionId ?? null,
+      at,
+      by: { kind: 'file', name },
+      kind: 'file',
+      moves: [],
+    });
     // Last: a crash before it imports the file again on the next start rather than never.
     await room.markFileSeen(hash, at);
     const actor = { kind: 'file' as const };
-    await deps.audit.record({ actor, action: 'version_imported', target: version.id, details: { file: name, hash, source: 'file' } });
-    await deps.audit.record({ actor, action: 'published', target: version.id, details: { previous: published?.versionId ?? null, kind: 'file' } });
+    await deps.audit.record({
+      actor,
+      action: 'version_imported',
+      target: version.id,
+      details: { file: name, hash, source: 'file' },
+    });
+    await deps.audit.record({
+      actor,
+      action: 'published',
+      target: version.id,
+      details: { previous: published?.versionId ?? null, kind: 'file' },
+    });
     if (published && published.by.kind !== 'file') {
       deps.logger.warn(
-        { event: 'definition_file_published', version: version.id, replaced: published.versionId, replacedBy: published.by.name ?? published.by.kind },
+        {
+          event: 'definition_file_published',
+          version: version.id,
+          replaced: published.versionId,
+          replacedBy: published.by.name ?? published.by.kind,
+        },
         `${name} changed since it was last read: it is now the published version ${version.id}; ${published.versionId}, published in the studio, stays in the history and can be published again`,
       );
     } else {
-      deps.logger.info({ event: 'definition_file_published', version: version.id, ...(published ? { replaced: published.versionId } : {}) }, `${name} is published as version ${version.id}`);
+      deps.logger.info(
+        {
+          event: 'definition_file_published',
+          version: version.id,
+          ...(published ? { replaced: published.versionId } : {}),
+        },
+        `${name} is published as version ${version.id}`,
+      );
     }
     return { version: { id: version.id, hash } };
   });

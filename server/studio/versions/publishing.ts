@@ -35,7 +35,8 @@ export interface PublishRequest {
 
 const key = (at: StepRef) => JSON.stringify([at.dialogId, at.stepId]);
 const named = (at: StepRef) => `${at.dialogId}.${at.stepId}`;
-const hasStep = (definition: BotDefinition, at: StepRef) => definition.dialogs.some((d) => d.id === at.dialogId && d.steps.some((s) => s.id === at.stepId));
+const hasStep = (definition: BotDefinition, at: StepRef) =>
+  definition.dialogs.some((d) => d.id === at.dialogId && d.steps.some((s) => s.id === at.stepId));
 
 async function isRollback(deps: VersionsDeps, version: StoredVersion): Promise<boolean> {
   const liveId = deps.live().version?.id;
@@ -58,7 +59,10 @@ export async function publishPlan(deps: VersionsDeps, versionId: string): Promis
     problems,
     diff: diffDefinitions(live.written, written),
     stranded,
-    tests: checked.definition && checked.stepTypes && deps.runTests ? await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes }) : [],
+    tests:
+      checked.definition && checked.stepTypes && deps.runTests
+        ? await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes })
+        : [],
   };
 }
 
@@ -78,19 +82,42 @@ async function strandedWithUsers(deps: VersionsDeps, live: BotDefinition, next: 
  * each stranded position (the default for the rest), puts it in service on this node between two
  * turns, records it, and tells the other nodes. Nothing is recorded when it cannot go in service.
  */
-export async function publish(deps: VersionsDeps, request: PublishRequest, acting: Acting): Promise<{ publication: Publication; rollback: boolean }> {
+export async function publish(
+  deps: VersionsDeps,
+  request: PublishRequest,
+  acting: Acting,
+): Promise<{ publication: Publication; rollback: boolean }> {
   const version = await versionOrThrow(deps, request.versionId);
   const live = deps.live();
-  if (live.version?.id === version.id) throw new HttpError(409, 'already_live', `Version ${version.id} is live already; publish another version, or save a change first.`, { versionId: version.id });
+  if (live.version?.id === version.id)
+    throw new HttpError(
+      409,
+      'already_live',
+      `Version ${version.id} is live already; publish another version, or save a change first.`,
+      { versionId: version.id },
+    );
   const checked = await deps.check(writtenOf(version));
   if (!checked.definition) {
     const problems = checked.problems.map((p) => ({ ...p, severity: p.severity ?? 'error' }));
-    throw new HttpError(422, 'definition_invalid', `Version ${version.id} has ${problems.filter((p) => p.severity === 'error').length} problem(s) that block publishing; fix them and save a new version.`, { problems });
+    throw new HttpError(
+      422,
+      'definition_invalid',
+      `Version ${version.id} has ${problems.filter((p) => p.severity === 'error').length} problem(s) that block publishing; fix them and save a new version.`,
+      { problems },
+    );
   }
   // The bot's tests run before anything is put in service; a rollback runs them too (the tests may have grown since).
-  const failed = checked.stepTypes && deps.runTests ? (await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes })).filter((t) => !t.passed) : [];
+  const failed =
+    checked.stepTypes && deps.runTests
+      ? (await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes })).filter((t) => !t.passed)
+      : [];
   if (failed.length > 0) {
-    throw new HttpError(422, 'tests_failed', `${failed.length} of the bot's tests fail on version ${version.id}, so it was not published; the publish plan shows each as chatbot test reports it.`, { tests: failed });
+    throw new HttpError(
+      422,
+      'tests_failed',
+      `${failed.length} of the bot's tests fail on version ${version.id}, so it was not published; the publish plan shows each as chatbot test reports it.`,
+      { tests: failed },
+    );
   }
   const moves = chosenMoves(live.definition, checked.definition, request.moves);
   const rollback = await isRollback(deps, version);
@@ -112,7 +139,11 @@ export async function publish(deps: VersionsDeps, request: PublishRequest, actin
   });
   if (!outcome.ok || !recorded) {
     // What failed is the server's (a dataset that would not load, the server closing): logged for the operator, not shown here.
-    throw new HttpError(503, 'publish_failed', `Version ${version.id} could not be put in service, so nothing was published; ${live.version?.id ?? 'the running version'} stays live. The server log says why; try again once it is fixed.`);
+    throw new HttpError(
+      503,
+      'publish_failed',
+      `Version ${version.id} could not be put in service, so nothing was published; ${live.version?.id ?? 'the running version'} stays live. The server log says why; try again once it is fixed.`,
+    );
   }
   deps.announce(version.id);
   await deps.audit.record({
@@ -120,7 +151,11 @@ export async function publish(deps: VersionsDeps, request: PublishRequest, actin
     ...(acting.ip ? { ip: acting.ip } : {}),
     action: rollback ? 'rolled_back' : 'published',
     target: version.id,
-    details: { previous: live.version?.id ?? null, moves: moves.map((m) => ({ from: named(m.from), to: named(m.to) })), ...(request.message ? { message: request.message } : {}) },
+    details: {
+      previous: live.version?.id ?? null,
+      moves: moves.map((m) => ({ from: named(m.from), to: named(m.to) })),
+      ...(request.message ? { message: request.message } : {}),
+    },
   });
   return { publication: recorded, rollback };
 }
@@ -135,12 +170,25 @@ function chosenMoves(live: BotDefinition, next: BotDefinition, asked: readonly M
   const chosen = new Map<string, Move>();
   for (const move of asked) {
     if (!strandedKeys.has(key(move.from))) {
-      throw new HttpError(400, 'invalid_move', `No user would be stranded on ${named(move.from)}: it is not a step the live version has and this one removes. Move only the positions the publish plan lists.`, { from: move.from });
+      throw new HttpError(
+        400,
+        'invalid_move',
+        `No user would be stranded on ${named(move.from)}: it is not a step the live version has and this one removes. Move only the positions the publish plan lists.`,
+        { from: move.from },
+      );
     }
     if (!hasStep(next, move.to)) {
-      throw new HttpError(400, 'invalid_move', `The target ${named(move.to)} is not a step of the version being published; choose one of its steps.`, { to: move.to });
+      throw new HttpError(
+        400,
+        'invalid_move',
+        `The target ${named(move.to)} is not a step of the version being published; choose one of its steps.`,
+        { to: move.to },
+      );
     }
-    if (chosen.has(key(move.from))) throw new HttpError(400, 'invalid_move', `${named(move.from)} has two targets; give each position one.`, { from: move.from });
+    if (chosen.has(key(move.from)))
+      throw new HttpError(400, 'invalid_move', `${named(move.from)} has two targets; give each position one.`, {
+        from: move.from,
+      });
     chosen.set(key(move.from), { from: { ...move.from }, to: { ...move.to } });
   }
   return stranded.flatMap((s) => {
@@ -163,14 +211,24 @@ export function catchUp(deps: VersionsDeps): () => Promise<void> {
     try {
       published = await deps.room.published();
     } catch (error) {
-      deps.logger.warn({ event: 'publish_check_failed', error: (error as Error).message }, 'could not read the published version; the next check tries again');
+      deps.logger.warn(
+        { event: 'publish_check_failed', error: (error as Error).message },
+        'could not read the published version; the next check tries again',
+      );
       return;
     }
     if (!published || published.versionId === deps.live().version?.id) return;
     const version = await deps.room.getVersion(published.versionId).catch(() => null);
     if (!version) return;
-    const outcome = await deps.putInService(() => sourceOfVersion(deps, version), { kind: 'cluster', label: version.id });
-    if (!outcome.ok) deps.logger.error({ event: 'publish_catch_up_failed', version: version.id }, `version ${version.id} is published but could not be put in service on this node; the next check tries again`);
+    const outcome = await deps.putInService(() => sourceOfVersion(deps, version), {
+      kind: 'cluster',
+      label: version.id,
+    });
+    if (!outcome.ok)
+      deps.logger.error(
+        { event: 'publish_catch_up_failed', version: version.id },
+        `version ${version.id} is published but could not be put in service on this node; the next check tries again`,
+      );
   };
   const run = async (): Promise<void> => {
     try {

@@ -15,7 +15,11 @@ const hasStep = (definition: BotDefinition, at: { dialogId: string; stepId: stri
  * it has, one per position. A user who rested through several publishes still goes where the
  * publish that removed their step said.
  */
-export async function movesInForce(room: VersionsRoom, definition: BotDefinition, first: readonly Move[] = []): Promise<Move[]> {
+export async function movesInForce(
+  room: VersionsRoom,
+  definition: BotDefinition,
+  first: readonly Move[] = [],
+): Promise<Move[]> {
   const earlier = (await room.publications(MOVE_HISTORY)).flatMap((publication) => publication.moves);
   const seen = new Set<string>();
   const out: Move[] = [];
@@ -34,7 +38,15 @@ export function writtenOf(version: StoredVersion): unknown {
 }
 
 /** A stored version, checked as start-up checks the file, ready to put in service, with the moves in force. */
-export async function sourceOfVersion(deps: Pick<VersionsDeps, 'room' | 'file' | 'env'>, version: StoredVersion, moves: readonly Move[] = []): Promise<BotSource> {
+export async function sourceOfVersion(
+  deps: Pick<VersionsDeps, 'room' | 'file' | 'env'>,
+  version: StoredVersion,
+  moves: readonly Move[] = [],
+): Promise<BotSource> {
   const source = await readWritten(writtenOf(version), deps.file, `version ${version.id}`, deps.env);
-  return { ...source, version: { id: version.id, hash: version.hash }, moves: await movesInForce(deps.room, source.definition, moves) };
+  return {
+    ...source,
+    version: { id: version.id, hash: version.hash },
+    moves: await movesInForce(deps.room, source.definition, moves),
+  };
 }

@@ -32,13 +32,20 @@ export interface VersionsDeps {
    */
   readonly putInService: (
     read: () => Promise<BotSource>,
-    origin: { readonly kind: string; readonly label: string; readonly commit?: (next: PreparedBot) => Promise<Partial<Pick<BotSource, 'version' | 'moves'>> | void> },
+    origin: {
+      readonly kind: string;
+      readonly label: string;
+      readonly commit?: (next: PreparedBot) => Promise<Partial<Pick<BotSource, 'version' | 'moves'>> | void>;
+    },
   ) => Promise<ServiceOutcome>;
   /**
    * Runs the bot's tests (the studio keeps them; the preview's "Save as test" adds to them) on a
    * checked definition, as `chatbot test` does; none run when absent.
    */
-  readonly runTests?: (checked: { readonly definition: BotDefinition; readonly stepTypes: NonNullable<CheckResult['stepTypes']> }) => Promise<readonly BotTestOutcome[]>;
+  readonly runTests?: (checked: {
+    readonly definition: BotDefinition;
+    readonly stepTypes: NonNullable<CheckResult['stepTypes']>;
+  }) => Promise<readonly BotTestOutcome[]>;
   /** Tells the other nodes that the published version changed (cluster mode); nothing on a single node. */
   readonly announce: (versionId: string) => void;
 }
@@ -55,5 +62,10 @@ export interface Acting {
 export function authorOf(acting: Acting): VersionAuthor {
   const { actor } = acting;
   const name = acting.name ?? actor.email;
-  return { kind: actor.kind, ...(actor.accountId ? { accountId: actor.accountId } : {}), ...(actor.email ? { email: actor.email } : {}), ...(name ? { name } : {}) };
+  return {
+    kind: actor.kind,
+    ...(actor.accountId ? { accountId: actor.accountId } : {}),
+    ...(actor.email ? { email: actor.email } : {}),
+    ...(name ? { name } : {}),
+  };
 }

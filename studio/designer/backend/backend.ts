@@ -48,7 +48,12 @@ export interface PresenceEntry {
 
 export interface VersionConflictDetails {
   readonly base?: DefinitionDoc;
-  readonly theirs: { readonly id: string; readonly definition: DefinitionDoc; readonly author?: string; readonly createdAt?: string };
+  readonly theirs: {
+    readonly id: string;
+    readonly definition: DefinitionDoc;
+    readonly author?: string;
+    readonly createdAt?: string;
+  };
 }
 
 /** An answer in the product's error catalogue: status, code, a sentence for people, details. */
@@ -72,9 +77,17 @@ export interface DesignerBackend {
   /** The newest version, for roles that read but do not edit. */
   loadHead(): Promise<{ readonly versionId: string | null; readonly definition: DefinitionDoc }>;
   /** Autosave; BackendError `draft_conflict` (409) when another tab saved a newer revision. */
-  saveDraft(draft: { baseVersionId: string | null; revision: number; definition: DefinitionDoc }): Promise<{ readonly revision: number }>;
+  saveDraft(draft: {
+    baseVersionId: string | null;
+    revision: number;
+    definition: DefinitionDoc;
+  }): Promise<{ readonly revision: number }>;
   /** A new version; BackendError `version_conflict` (409) with VersionConflictDetails when the head moved. */
-  saveVersion(version: { baseVersionId: string | null; definition: DefinitionDoc; message: string }): Promise<{ readonly id: string }>;
+  saveVersion(version: {
+    baseVersionId: string | null;
+    definition: DefinitionDoc;
+    message: string;
+  }): Promise<{ readonly id: string }>;
   /** `chatbot check`'s problems for a definition. */
   check(definition: DefinitionDoc, signal?: AbortSignal): Promise<Problem[]>;
   /** The names of the studio's secrets (owners and editors); values never leave the server. */

@@ -51,7 +51,11 @@ export class BotForm extends LitElement {
     const schema = this.ui?.state.catalogue?.schema;
     if (!schema || !this.definition) return nothing;
     const t = this.ui.t;
-    const label = (rel: readonly (string | number)[]) => format(t.edited, { field: labelFor(t, String(rel.filter((p) => typeof p === 'string').at(-1) ?? '')), step: t.botSettings });
+    const label = (rel: readonly (string | number)[]) =>
+      format(t.edited, {
+        field: labelFor(t, String(rel.filter((p) => typeof p === 'string').at(-1) ?? '')),
+        step: t.botSettings,
+      });
     const context: FormContext = {
       ui: this.ui,
       t,
@@ -64,7 +68,10 @@ export class BotForm extends LitElement {
       readOnly: this.readOnly,
       names: () => () => namesAt(this.ui.state.definition ?? this.definition, undefined),
       set: (rel, value) => this.ui.state.edit(label(rel), (d) => setAt(d, rel, value), formatPath(rel)),
-      setMany: (changes) => this.ui.state.edit(label(changes[0]?.[0] ?? []), (d) => changes.reduce((acc, [rel, value]) => setAt(acc, rel, value), d)),
+      setMany: (changes) =>
+        this.ui.state.edit(label(changes[0]?.[0] ?? []), (d) =>
+          changes.reduce((acc, [rel, value]) => setAt(acc, rel, value), d),
+        ),
       edit: (text, change) => this.ui.state.edit(text, (d) => change(d, (rel) => rel)),
     };
     return html`<h2>${t.botSettings}</h2>

@@ -1,6 +1,15 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { format } from '../i18n/strings.ts';
-import { CONDITION_OPS, branchesOf, formatValue, groupsOf, parseValue, valueKind, type BranchGroup, type ConditionRow } from '../model/conditions.ts';
+import {
+  CONDITION_OPS,
+  branchesOf,
+  formatValue,
+  groupsOf,
+  parseValue,
+  valueKind,
+  type BranchGroup,
+  type ConditionRow,
+} from '../model/conditions.ts';
 import { formatPath } from '../model/paths.ts';
 import { namesAt } from '../model/variables.ts';
 import type { PlacedProblem } from '../model/problems.ts';
@@ -25,13 +34,23 @@ export function renderBranches(context: FormContext, rel: Path): TemplateResult 
     <ol class="plain rows">
       ${groups.map((group, g) => renderGroup(context, rel, groups, group, g, write, listId))}
     </ol>
-    ${context.readOnly
-      ? nothing
-      : html`<button type="button" @click=${() => write([...groups, { mode: 'all', conditions: [{ variable: '', op: 'notEmpty' }], then: undefined, branches: [] }])}>${context.t.addBranch}</button>`}
+    ${
+      context.readOnly
+        ? nothing
+        : html`<button type="button" @click=${() => write([...groups, { mode: 'all', conditions: [{ variable: '', op: 'notEmpty' }], then: undefined, branches: [] }])}>${context.t.addBranch}</button>`
+    }
   </fieldset>`;
 }
 
-function renderGroup(context: FormContext, rel: Path, groups: BranchGroup[], group: BranchGroup, g: number, write: (next: BranchGroup[]) => void, listId: string): TemplateResult {
+function renderGroup(
+  context: FormContext,
+  rel: Path,
+  groups: BranchGroup[],
+  group: BranchGroup,
+  g: number,
+  write: (next: BranchGroup[]) => void,
+  listId: string,
+): TemplateResult {
   const t = context.t;
   const n = g + 1;
   const replace = (next: BranchGroup) => write(groups.map((other, i) => (i === g ? next : other)));
@@ -45,13 +64,26 @@ function renderGroup(context: FormContext, rel: Path, groups: BranchGroup[], gro
   };
   const rowProblems = (c: number) => {
     const path = rowPath(c);
-    return path === undefined ? [] : context.problems.filter((p) => p.field === path || p.field.startsWith(`${path}.`) || p.field.startsWith(`${path}[`));
+    return path === undefined
+      ? []
+      : context.problems.filter(
+          (p) => p.field === path || p.field.startsWith(`${path}.`) || p.field.startsWith(`${path}[`),
+        );
   };
   const branchPaths = group.branches.map((b) => formatPath([...rel, b]));
   const rowFields = new Set(group.conditions.flatMap((_, c) => rowProblems(c)));
   // The rest of this group's problems (a branch as a whole); its target's are shown by the target picker.
-  const problems = context.problems.filter((p) => branchPaths.some((path) => p.field === path || (p.field.startsWith(`${path}.`) && !p.field.startsWith(`${path}.then`))) && !rowFields.has(p));
-  const thenRel = [...rel, group.branches[0] ?? groups.slice(0, g).reduce((sum, x) => sum + (x.mode === 'any' ? x.conditions.length : 1), 0), 'then'];
+  const problems = context.problems.filter(
+    (p) =>
+      branchPaths.some(
+        (path) => p.field === path || (p.field.startsWith(`${path}.`) && !p.field.startsWith(`${path}.then`)),
+      ) && !rowFields.has(p),
+  );
+  const thenRel = [
+    ...rel,
+    group.branches[0] ?? groups.slice(0, g).reduce((sum, x) => sum + (x.mode === 'any' ? x.conditions.length : 1), 0),
+    'then',
+  ];
   return html`<li>
     <fieldset class="row branch">
       <legend>${format(t.branch, { n })}</legend>
@@ -74,7 +106,12 @@ function renderGroup(context: FormContext, rel: Path, groups: BranchGroup[], gro
 }
 
 /** The group's target, edited with the same picker as every target; written to every branch of the group. */
-function renderThen(context: FormContext, thenRel: Path, group: BranchGroup, replace: (next: BranchGroup) => void): TemplateResult {
+function renderThen(
+  context: FormContext,
+  thenRel: Path,
+  group: BranchGroup,
+  replace: (next: BranchGroup) => void,
+): TemplateResult {
   const shadow: FormContext = {
     ...context,
     set: (_rel, value) => replace({ ...group, then: value as BranchGroup['then'] }),
@@ -82,13 +119,28 @@ function renderThen(context: FormContext, thenRel: Path, group: BranchGroup, rep
   return renderField(shadow, { key: 'then', widget: 'target', required: true }, thenRel);
 }
 
-function renderRow(context: FormContext, rel: Path, g: number, c: number, row: ConditionRow, change: (next: ConditionRow | undefined) => void, listId: string, count: number, problems: readonly PlacedProblem[]): TemplateResult {
+function renderRow(
+  context: FormContext,
+  rel: Path,
+  g: number,
+  c: number,
+  row: ConditionRow,
+  change: (next: ConditionRow | undefined) => void,
+  listId: string,
+  count: number,
+  problems: readonly PlacedProblem[],
+): TemplateResult {
   const t = context.t;
   const base = `${fieldId(rel)}-${g}-${c}`;
   // A problem names the row's field (`.variable`, `.value`) or the row as a whole.
   const on = (field: string) => problems.filter((p) => p.field.endsWith(`.${field}`));
-  const ids = (field: string) => on(field).map((_, i) => `${base}-${field}-p${i}`).join(' ') || nothing;
-  const general = problems.filter((p) => !p.field.endsWith('.variable') && !p.field.endsWith('.value') && !p.field.endsWith('.op'));
+  const ids = (field: string) =>
+    on(field)
+      .map((_, i) => `${base}-${field}-p${i}`)
+      .join(' ') || nothing;
+  const general = problems.filter(
+    (p) => !p.field.endsWith('.variable') && !p.field.endsWith('.value') && !p.field.endsWith('.op'),
+  );
   const kind = valueKind(row.op);
   const name = format(t.condition, { n: c + 1 });
   return html`<li class="condition">
@@ -104,18 +156,24 @@ function renderRow(context: FormContext, rel: Path, g: number, c: number, row: C
           <label for=${`${base}-op`}>${t.conditionOp}</label>
           <select id=${`${base}-op`} ?disabled=${context.readOnly} @change=${(e: Event) => {
             const op = (e.target as HTMLSelectElement).value;
-            change({ variable: row.variable, op, ...(valueKind(op) === 'none' ? {} : { value: parseValue(op, formatValue(row.value)) ?? '' }) });
+            change({
+              variable: row.variable,
+              op,
+              ...(valueKind(op) === 'none' ? {} : { value: parseValue(op, formatValue(row.value)) ?? '' }),
+            });
           }}>
             ${CONDITION_OPS.map((op) => html`<option value=${op} ?selected=${op === row.op}>${t.ops[op] ?? op}</option>`)}
           </select>
         </div>
-        ${kind === 'none'
-          ? nothing
-          : html`<div>
+        ${
+          kind === 'none'
+            ? nothing
+            : html`<div>
               <label for=${`${base}-value`}>${kind === 'list' ? t.conditionList : t.conditionValue}</label>
-              ${kind === 'list'
-                ? html`<textarea id=${`${base}-value`} rows="3" .value=${formatValue(row.value)} ?readonly=${context.readOnly} @input=${(e: Event) => change({ ...row, value: parseValue(row.op, (e.target as HTMLTextAreaElement).value) ?? [] })}></textarea>`
-                : html`<input
+              ${
+                kind === 'list'
+                  ? html`<textarea id=${`${base}-value`} rows="3" .value=${formatValue(row.value)} ?readonly=${context.readOnly} @input=${(e: Event) => change({ ...row, value: parseValue(row.op, (e.target as HTMLTextAreaElement).value) ?? [] })}></textarea>`
+                  : html`<input
                     id=${`${base}-value`}
                     type=${kind === 'number' ? 'number' : 'text'}
                     step=${kind === 'number' ? 'any' : nothing}
@@ -124,9 +182,11 @@ function renderRow(context: FormContext, rel: Path, g: number, c: number, row: C
                     aria-describedby=${ids('value')}
                     aria-invalid=${on('value').length > 0 ? 'true' : nothing}
                     @input=${(e: Event) => change({ ...row, value: parseValue(row.op, (e.target as HTMLInputElement).value) ?? '' })}
-                  />`}
+                  />`
+              }
               ${on('value').map((p, i) => html`<p class="problem ${p.severity}" id=${`${base}-value-p${i}`}>${problemText(context.t, p)}</p>`)}
-            </div>`}
+            </div>`
+        }
       </div>
       ${general.map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
       ${context.readOnly || count <= 1 ? nothing : html`<button type="button" class="danger" @click=${() => change(undefined)}>${short('×', format(t.removeCondition, { n: c + 1 }))}</button>`}

@@ -91,7 +91,7 @@ export class ConflictView extends LitElement {
   declare ui: DesignerUi;
   declare details: VersionConflictDetails | undefined;
   declare yours: DefinitionDoc | undefined;
-  private declare choices: Map<string, MergeChoice>;
+  declare private choices: Map<string, MergeChoice>;
 
   constructor() {
     super();
@@ -102,8 +102,13 @@ export class ConflictView extends LitElement {
     if (!this.details || !this.yours) return [];
     const rawBase = this.details.base as unknown;
     // The base may come as a definition or as a version holding one; without it, every difference is a question.
-    const baseDefinition = (isObject(rawBase) && isObject(rawBase.definition) ? rawBase.definition : rawBase) as DefinitionDoc | undefined;
-    return mergeUnits(baseDefinition ?? ({ settings: {}, dialogs: [] } as DefinitionDoc), this.details.theirs.definition, this.yours);
+    const baseDefinition = (isObject(rawBase) && isObject(rawBase.definition) ? rawBase.definition : rawBase) as
+      DefinitionDoc | undefined;
+    return mergeUnits(
+      baseDefinition ?? ({ settings: {}, dialogs: [] } as DefinitionDoc),
+      this.details.theirs.definition,
+      this.yours,
+    );
   }
 
   override render() {
@@ -112,7 +117,9 @@ export class ConflictView extends LitElement {
     const units = this.units();
     const open = conflicts(units);
     const merged = units.filter((u) => u.status === 'theirs' || u.status === 'yours');
-    const time = this.details.theirs.createdAt ? new Date(this.details.theirs.createdAt).toLocaleString(this.ui.locale) : '';
+    const time = this.details.theirs.createdAt
+      ? new Date(this.details.theirs.createdAt).toLocaleString(this.ui.locale)
+      : '';
     return html`<dialog aria-labelledby="conflict-title" aria-describedby="conflict-intro" @cancel=${this.cancel}>
       <h2 id="conflict-title">${t.conflictTitle}</h2>
       <p id="conflict-intro">${format(t.conflictIntro, { author: this.details.theirs.author ?? t.someone, time })}</p>
@@ -169,7 +176,9 @@ export class ConflictView extends LitElement {
     const definition = buildMerge(units, this.choices);
     const baseVersionId = this.details!.theirs.id;
     this.close();
-    this.dispatchEvent(new CustomEvent('merge-resolved', { detail: { definition, baseVersionId }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('merge-resolved', { detail: { definition, baseVersionId }, bubbles: true, composed: true }),
+    );
   }
 
   private cancel = (event?: Event) => {

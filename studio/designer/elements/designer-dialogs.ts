@@ -102,7 +102,7 @@ export class DesignerDialogs extends LitElement {
   declare selected: number;
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
   declare readOnly: boolean;
-  private declare renameError: string;
+  declare private renameError: string;
 
   constructor() {
     super();
@@ -116,7 +116,8 @@ export class DesignerDialogs extends LitElement {
     const t = this.ui.t;
     const errorsOf = (d: number) => {
       let n = 0;
-      for (const [key, list] of this.byStep) if (key.startsWith(`${d}/`)) n += list.filter((p) => p.severity !== 'warning').length;
+      for (const [key, list] of this.byStep)
+        if (key.startsWith(`${d}/`)) n += list.filter((p) => p.severity !== 'warning').length;
       return n;
     };
     return html`
@@ -125,13 +126,10 @@ export class DesignerDialogs extends LitElement {
         ${this.readOnly ? nothing : html`<button type="button" @click=${() => this.ui.addDialog()}>${short('+', t.addDialog)}</button>`}
       </div>
       <ol aria-labelledby="dialogs-title">
-        ${repeat(
-          dialogs,
-          stableKeys(dialogs),
-          (dialog, d) => {
-            const errors = errorsOf(d);
-            const current = d === this.selected;
-            return html`<li>
+        ${repeat(dialogs, stableKeys(dialogs), (dialog, d) => {
+          const errors = errorsOf(d);
+          const current = d === this.selected;
+          return html`<li>
               <button type="button" class="dialog" data-dialog=${d} aria-current=${current ? 'true' : 'false'} @click=${() => this.ui.openDialog(d)} @keydown=${(e: KeyboardEvent) => this.onKey(e, d, dialogs.length)}>
                 <span class="name">${dialog.id}</span>
                 <span class="meta">
@@ -142,8 +140,7 @@ export class DesignerDialogs extends LitElement {
               </button>
               ${current && !this.readOnly ? this.renderTools(d, dialog.id, dialogs.length) : nothing}
             </li>`;
-          },
-        )}
+        })}
       </ol>
     `;
   }

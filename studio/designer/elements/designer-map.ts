@@ -1,5 +1,12 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
-import { Position, XYPanZoom, PanOnScrollMode, getBezierPath, type PanZoomInstance, type Viewport } from '@xyflow/system';
+import {
+  Position,
+  XYPanZoom,
+  PanOnScrollMode,
+  getBezierPath,
+  type PanZoomInstance,
+  type Viewport,
+} from '@xyflow/system';
 import { format, plural } from '../i18n/strings.ts';
 import { layoutMap, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type MapLayout } from '../model/map-layout.ts';
 import type { PlacedProblem } from '../model/problems.ts';
@@ -168,7 +175,7 @@ export class DesignerMap extends LitElement {
   declare current: DesignerUi['current'];
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
   /** The step in the tab order, `dialog/step`. */
-  private declare active: string;
+  declare private active: string;
   private layout: MapLayout | undefined;
   private laidOut: DefinitionDoc | undefined;
   private panZoom: PanZoomInstance | undefined;
@@ -215,7 +222,14 @@ export class DesignerMap extends LitElement {
             ${layout.edges.map((edge) => {
               const path = edge.inner
                 ? `M ${edge.sx} ${edge.sy} C ${edge.sx + 40} ${edge.sy}, ${edge.tx + 40} ${edge.ty}, ${edge.tx + 2} ${edge.ty}`
-                : getBezierPath({ sourceX: edge.sx, sourceY: edge.sy, sourcePosition: Position.Right, targetX: edge.tx - 2, targetY: edge.ty, targetPosition: Position.Left })[0];
+                : getBezierPath({
+                    sourceX: edge.sx,
+                    sourceY: edge.sy,
+                    sourcePosition: Position.Right,
+                    targetX: edge.tx - 2,
+                    targetY: edge.ty,
+                    targetPosition: Position.Left,
+                  })[0];
               const on = edge.from.dialog === activeDialog && edge.from.step === activeStep;
               return svg`<path class="edge ${edge.role} ${on ? 'active' : ''}" d=${path} marker-end="url(#arrow)"></path>`;
             })}
@@ -230,14 +244,19 @@ export class DesignerMap extends LitElement {
     const dialog = this.definition.dialogs[d]!;
     const t = this.ui.t;
     const headingId = `map-d${d}`;
-    const errors = [...this.byStep].filter(([key]) => key.startsWith(`${d}/`)).reduce((n, [, list]) => n + list.filter((p) => p.severity !== 'warning').length, 0);
+    const errors = [...this.byStep]
+      .filter(([key]) => key.startsWith(`${d}/`))
+      .reduce((n, [, list]) => n + list.filter((p) => p.severity !== 'warning').length, 0);
     return html`<section class="node" aria-labelledby=${headingId} ${place({ transform: `translate(${x}px, ${y}px)` })}>
       <h3 id=${headingId}><span>${dialog.id}</span>${errors > 0 ? html`<span class="badge error">${plural(t.stepProblems, errors, this.ui.locale)}</span>` : nothing}</h3>
       <ul aria-labelledby=${headingId}>
         ${dialog.steps.map((step, s) => {
           const key = `${d}/${s}`;
           const problems = this.byStep.get(key) ?? [];
-          const leads = this.layout!.edges.filter((e) => e.from.dialog === d && e.from.step === s && e.to).map((e) => `${this.definition.dialogs[e.to!.dialog]?.id} / ${this.definition.dialogs[e.to!.dialog]?.steps[e.to!.step]?.id}`);
+          const leads = this.layout!.edges.filter((e) => e.from.dialog === d && e.from.step === s && e.to).map(
+            (e) =>
+              `${this.definition.dialogs[e.to!.dialog]?.id} / ${this.definition.dialogs[e.to!.dialog]?.steps[e.to!.step]?.id}`,
+          );
           const current = this.ui.current?.dialog === dialog.id && this.ui.current.step === step.id;
           const figure = this.ui.figures.get(`${dialog.id}/${step.id}`);
           return html`<li>
@@ -307,7 +326,10 @@ export class DesignerMap extends LitElement {
    */
   focusStep(dialog: number, step: number, moveFocus = true): void {
     this.active = `${dialog}/${step}`;
-    if (moveFocus) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-key="${this.active}"]`)?.focus());
+    if (moveFocus)
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>(`[data-key="${this.active}"]`)?.focus(),
+      );
   }
 
   private apply(viewport: Viewport): void {
@@ -329,12 +351,20 @@ export class DesignerMap extends LitElement {
     const fits = Math.min(1, (width - 20) / Math.max(1, layout.width), (height - 20) / Math.max(1, layout.height));
     if (whole || fits >= OPENS_FITTED_DOWN_TO) {
       const zoom = Math.max(0.1, fits);
-      await this.panZoom.setViewport({ x: (width - layout.width * zoom) / 2, y: Math.max(10, (height - layout.height * zoom) / 2), zoom });
+      await this.panZoom.setViewport({
+        x: (width - layout.width * zoom) / 2,
+        y: Math.max(10, (height - layout.height * zoom) / 2),
+        zoom,
+      });
       return;
     }
     const start = layout.nodes.find((node) => node.id === this.definition.settings?.startDialog) ?? layout.nodes[0];
     const zoom = READABLE_ZOOM;
-    await this.panZoom.setViewport({ zoom, x: 20 - (start?.x ?? 0) * zoom, y: height / 2 - ((start?.y ?? 0) + (start?.height ?? 0) / 2) * zoom });
+    await this.panZoom.setViewport({
+      zoom,
+      x: 20 - (start?.x ?? 0) * zoom,
+      y: height / 2 - ((start?.y ?? 0) + (start?.height ?? 0) / 2) * zoom,
+    });
   }
 
   private zoomBy(factor: number): void {
@@ -351,8 +381,17 @@ export class DesignerMap extends LitElement {
     const { x, y, zoom } = this.viewport;
     const rowX = node.x * zoom + x;
     const rowY = (node.y + HEADER_HEIGHT + s * ROW_HEIGHT) * zoom + y;
-    const inside = rowX >= 0 && rowX + NODE_WIDTH * zoom <= pane.clientWidth && rowY >= 0 && rowY + ROW_HEIGHT * zoom <= pane.clientHeight;
-    if (!inside) void this.panZoom.setViewport({ zoom, x: pane.clientWidth / 2 - (node.x + NODE_WIDTH / 2) * zoom, y: pane.clientHeight / 2 - (node.y + HEADER_HEIGHT + s * ROW_HEIGHT) * zoom });
+    const inside =
+      rowX >= 0 &&
+      rowX + NODE_WIDTH * zoom <= pane.clientWidth &&
+      rowY >= 0 &&
+      rowY + ROW_HEIGHT * zoom <= pane.clientHeight;
+    if (!inside)
+      void this.panZoom.setViewport({
+        zoom,
+        x: pane.clientWidth / 2 - (node.x + NODE_WIDTH / 2) * zoom,
+        y: pane.clientHeight / 2 - (node.y + HEADER_HEIGHT + s * ROW_HEIGHT) * zoom,
+      });
   }
 
   private onKey = (event: KeyboardEvent) => {
@@ -367,9 +406,13 @@ export class DesignerMap extends LitElement {
     const go = (dialog: number, step: number) => this.focusStep(dialog, step);
     switch (event.key) {
       case 'ArrowDown':
-        return this.handled(event, () => (s + 1 < dialogs[d]!.steps.length ? go(d, s + 1) : d + 1 < dialogs.length ? go(d + 1, 0) : undefined));
+        return this.handled(event, () =>
+          s + 1 < dialogs[d]!.steps.length ? go(d, s + 1) : d + 1 < dialogs.length ? go(d + 1, 0) : undefined,
+        );
       case 'ArrowUp':
-        return this.handled(event, () => (s > 0 ? go(d, s - 1) : d > 0 ? go(d - 1, dialogs[d - 1]!.steps.length - 1) : undefined));
+        return this.handled(event, () =>
+          s > 0 ? go(d, s - 1) : d > 0 ? go(d - 1, dialogs[d - 1]!.steps.length - 1) : undefined,
+        );
       case 'ArrowRight': {
         const out = this.layout?.edges.find((e) => e.from.dialog === d && e.from.step === s && e.to);
         return this.handled(event, () => out?.to && go(out.to.dialog, out.to.step));

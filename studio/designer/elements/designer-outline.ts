@@ -140,7 +140,7 @@ export class DesignerOutline extends LitElement {
   declare open: number | undefined;
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
   declare readOnly: boolean;
-  private declare dropAt: { index: number; after: boolean } | undefined;
+  declare private dropAt: { index: number; after: boolean } | undefined;
   private dragFrom: number | undefined;
 
   constructor() {
@@ -161,11 +161,7 @@ export class DesignerOutline extends LitElement {
       </div>
       ${steps.length === 0 ? html`<p class="empty">${t.noSteps}</p>` : nothing}
       <ol class="steps" aria-labelledby="outline-title">
-        ${repeat(
-          steps,
-          stableKeys(steps),
-          (step, i) => this.renderCard(step, i, steps.length),
-        )}
+        ${repeat(steps, stableKeys(steps), (step, i) => this.renderCard(step, i, steps.length))}
       </ol>
       ${this.readOnly ? nothing : html`<button type="button" class="primary" data-add-step @click=${() => this.ui.openPalette(this.dialog, steps.length)}>${t.addStep}</button>`}
     `;
@@ -207,11 +203,13 @@ export class DesignerOutline extends LitElement {
           <span class="summary">${summary(step)}</span>
         </button>
       </div>
-      ${open
-        ? html`<div class="body" id=${`step-body-${i}`} role="group" aria-label=${format(t.form, { step: step.id })}>
-            ${this.readOnly
-              ? nothing
-              : html`<div class="actions">
+      ${
+        open
+          ? html`<div class="body" id=${`step-body-${i}`} role="group" aria-label=${format(t.form, { step: step.id })}>
+            ${
+              this.readOnly
+                ? nothing
+                : html`<div class="actions">
                   <button type="button" ?disabled=${i === 0} @click=${() => this.ui.moveStep(i, -1)}>${t.moveUp}<span class="visually-hidden"> ${step.id}</span></button>
                   <button type="button" ?disabled=${i === total - 1} @click=${() => this.ui.moveStep(i, 1)}>${t.moveDown}<span class="visually-hidden"> ${step.id}</span></button>
                   <button type="button" @click=${() => this.ui.duplicateStep(i)}>${t.duplicate}<span class="visually-hidden"> ${step.id}</span></button>
@@ -219,10 +217,12 @@ export class DesignerOutline extends LitElement {
                   <button type="button" @click=${() => void this.pasteAfter(i)}>${t.paste}</button>
                   <button type="button" @click=${() => this.ui.openPalette(this.dialog, i + 1)}>${short('+', format(t.insertAfter, { step: step.id }))}</button>
                   <button type="button" class="danger" @click=${() => this.ui.deleteStep(i)}>${t.delete}<span class="visually-hidden"> ${step.id}</span></button>
-                </div>`}
+                </div>`
+            }
             <step-form .ui=${this.ui} .definition=${this.definition} .dialog=${this.dialog} .step=${i} .problems=${problems} .readOnly=${this.readOnly}></step-form>
           </div>`
-        : html`<div id=${`step-body-${i}`} hidden></div>`}
+          : html`<div id=${`step-body-${i}`} hidden></div>`
+      }
     </li>`;
   }
 
@@ -235,7 +235,8 @@ export class DesignerOutline extends LitElement {
       this.renderRoot.querySelector<HTMLElement>('[data-add-step]')?.focus();
     } else if (focus.kind === 'step' && focus.dialog === this.dialog) {
       this.ui.focus = undefined;
-      if (focus.field !== undefined && this.open === focus.step) this.renderRoot.querySelector<StepForm>('step-form')?.focusField(focus.field);
+      if (focus.field !== undefined && this.open === focus.step)
+        this.renderRoot.querySelector<StepForm>('step-form')?.focusField(focus.field);
       else this.renderRoot.querySelector<HTMLElement>(`[data-step-head="${focus.step}"]`)?.focus();
     }
   }

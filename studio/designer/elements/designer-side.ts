@@ -83,8 +83,8 @@ export class DesignerSide extends LitElement {
   declare definition: DefinitionDoc;
   declare panel: SidePanel;
   declare problems: readonly PlacedProblem[];
-  private declare query: string;
-  private declare filter: string;
+  declare private query: string;
+  declare private filter: string;
 
   constructor() {
     super();
@@ -143,7 +143,8 @@ export class DesignerSide extends LitElement {
     const all = [...variableIndex(this.definition).values()].sort((a, b) => a.name.localeCompare(b.name));
     const shown = all.filter((v) => wanted === '' || v.name.toLowerCase().includes(wanted));
     const live = this.ui.liveValues;
-    const kindText = (kind: string) => (kind === 'userData' ? t.declaredField : kind === 'builtIn' ? t.builtIn : t.suggestionKinds.variable);
+    const kindText = (kind: string) =>
+      kind === 'userData' ? t.declaredField : kind === 'builtIn' ? t.builtIn : t.suggestionKinds.variable;
     return html`
       <label for="variables-filter">${t.variablesSearch}</label>
       <input id="variables-filter" type="search" autocomplete="off" .value=${this.filter} @input=${(e: Event) => (this.filter = (e.target as HTMLInputElement).value)} />

@@ -46,7 +46,11 @@ export function rowName(t: DesignerStrings, key: string): string {
 }
 
 /** A label made from a row name (`Add {what}`, `{what} {n}`): filled in, its first letter capitalised, as every label starts. */
-export function rowText(template: string, what: string, values: Readonly<Record<string, string | number>> = {}): string {
+export function rowText(
+  template: string,
+  what: string,
+  values: Readonly<Record<string, string | number>> = {},
+): string {
   const text = format(template, { ...values, what });
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

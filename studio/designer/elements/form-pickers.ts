@@ -22,11 +22,17 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
         ...ownSteps(context).map((id) => ({ value: id, label: id })),
       ]);
     case 'dialog':
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [{ value: '', label: context.t.notSet }, ...dialogIds(context).map((id) => ({ value: id, label: id }))]);
+      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+        { value: '', label: context.t.notSet },
+        ...dialogIds(context).map((id) => ({ value: id, label: id })),
+      ]);
     case 'stepOfSibling': {
       const dialog = getAt(context.stepDoc, [...rel.slice(0, -1), 'dialog']);
       const steps = context.definition.dialogs.find((d) => d.id === dialog)?.steps.map((s) => s.id) ?? [];
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [{ value: '', label: context.t.firstStep }, ...steps.map((id) => ({ value: id, label: id }))]);
+      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+        { value: '', label: context.t.firstStep },
+        ...steps.map((id) => ({ value: id, label: id })),
+      ]);
     }
     case 'saveTo':
       return renderSaveTo(context, spec, rel, value);
@@ -40,7 +46,10 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
         spec,
         rel,
         typeof value === 'string' ? value : '',
-        (context.ui.state.catalogue?.stepTypes ?? []).map((type) => ({ value: type.name, label: `${type.name}: ${type.description}` })),
+        (context.ui.state.catalogue?.stepTypes ?? []).map((type) => ({
+          value: type.name,
+          label: `${type.name}: ${type.description}`,
+        })),
         (chosen) =>
           // Another step type has other parameters: its own start empty.
           context.setMany([
@@ -49,8 +58,15 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
           ]),
       );
     case 'service': {
-      const services = Object.keys((isObject(context.definition.integrations) && isObject(context.definition.integrations.services) ? context.definition.integrations.services : {}) as object);
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [{ value: '', label: context.t.noService }, ...services.map((name) => ({ value: name, label: name }))]);
+      const services = Object.keys(
+        (isObject(context.definition.integrations) && isObject(context.definition.integrations.services)
+          ? context.definition.integrations.services
+          : {}) as object,
+      );
+      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+        { value: '', label: context.t.noService },
+        ...services.map((name) => ({ value: name, label: name })),
+      ]);
     }
     case 'secret':
       return renderSecret(context, spec, rel, typeof value === 'string' ? value : '');
@@ -72,7 +88,15 @@ interface Option {
   readonly label: string;
 }
 
-function select(context: FormContext, spec: FieldSpec, rel: Path, current: string, options: readonly Option[], onChange?: (value: string | undefined) => void, label = labelFor(context.t, spec.key)): TemplateResult {
+function select(
+  context: FormContext,
+  spec: FieldSpec,
+  rel: Path,
+  current: string,
+  options: readonly Option[],
+  onChange?: (value: string | undefined) => void,
+  label = labelFor(context.t, spec.key),
+): TemplateResult {
   const id = fieldId(rel);
   const { ids, notes } = fieldNotes(context, spec, rel);
   const known = options.some((o) => o.value === current);
@@ -103,7 +127,10 @@ function renderTarget(context: FormContext, spec: FieldSpec, rel: Path, value: T
   const step = value === undefined ? '' : typeof value === 'string' ? value : (value.step ?? '');
   const dialogId = `${fieldId(rel)}-dialog`;
   const stepId = `${fieldId(rel)}-step`;
-  const problems = problemsAt(context, rel).concat(problemsAt(context, [...rel, 'dialog']), problemsAt(context, [...rel, 'step']));
+  const problems = problemsAt(context, rel).concat(
+    problemsAt(context, [...rel, 'dialog']),
+    problemsAt(context, [...rel, 'step']),
+  );
   const steps = context.definition.dialogs.find((d) => d.id === dialog)?.steps.map((s) => s.id) ?? [];
   const write = (nextDialog: string, nextStep: string) => {
     if (nextDialog === '') context.set(rel, undefined);
@@ -157,9 +184,16 @@ function renderSaveTo(context: FormContext, spec: FieldSpec, rel: Path, value: u
       </select>
     </div>
     ${kind === 'userData' ? renderFieldPicker(context, { key: 'userData', widget: 'userDataField', required: true }, [...rel, 'userData'], String((value as { userData?: unknown }).userData ?? '')) : nothing}
-    ${kind === 'variable'
-      ? renderPicker(context, { key: 'variable', widget: 'variableName', required: true }, [...rel, 'variable'], (value as { variable?: unknown }).variable)
-      : nothing}
+    ${
+      kind === 'variable'
+        ? renderPicker(
+            context,
+            { key: 'variable', widget: 'variableName', required: true },
+            [...rel, 'variable'],
+            (value as { variable?: unknown }).variable,
+          )
+        : nothing
+    }
     ${notes}
   </fieldset>`;
 }
@@ -177,14 +211,26 @@ function renderFieldPicker(context: FormContext, spec: FieldSpec, rel: Path, cur
     }
     const label = format(context.t.fieldAdded, { field: name });
     // Declared and chosen in one step, so one undo takes both back.
-    context.edit(label, (d, path) => setAt({ ...d, userDataFields: (d.userDataFields ?? []).includes(name) ? d.userDataFields : [...(d.userDataFields ?? []), name] }, path(rel), name));
+    context.edit(label, (d, path) =>
+      setAt(
+        {
+          ...d,
+          userDataFields: (d.userDataFields ?? []).includes(name)
+            ? d.userDataFields
+            : [...(d.userDataFields ?? []), name],
+        },
+        path(rel),
+        name,
+      ),
+    );
     input.value = '';
     context.ui.announce(label);
   };
   return html`${select(context, spec, rel, current, [{ value: '', label: context.t.notSet }, ...fields.map((f) => ({ value: f, label: f }))])}
-  ${context.readOnly
-    ? nothing
-    : html`<div class="field inline-add">
+  ${
+    context.readOnly
+      ? nothing
+      : html`<div class="field inline-add">
         <label for=${newId}>${context.t.newField}</label>
         <div class="row-line">
           <input id=${newId} type="text" autocomplete="off" spellcheck="false" @keydown=${(e: KeyboardEvent) => {
@@ -195,11 +241,17 @@ function renderFieldPicker(context: FormContext, spec: FieldSpec, rel: Path, cur
           }} />
           <button type="button" @click=${(e: Event) => add((e.target as HTMLElement).closest('.inline-add')!.querySelector('input')!)}>${context.t.addField}</button>
         </div>
-      </div>`}`;
+      </div>`
+  }`;
 }
 
 /** An integration's `onError`: "fatal", "dialog:<id>" or "flag:<name>". */
-function renderIntegrationError(context: FormContext, spec: FieldSpec, rel: Path, value: string | undefined): TemplateResult {
+function renderIntegrationError(
+  context: FormContext,
+  spec: FieldSpec,
+  rel: Path,
+  value: string | undefined,
+): TemplateResult {
   const current = value ?? String(spec.default ?? 'fatal');
   const policy = current.startsWith('dialog:') ? 'dialog' : current.startsWith('flag:') ? 'flag' : 'fatal';
   const rest = policy === 'fatal' ? '' : current.slice(current.indexOf(':') + 1);
@@ -211,35 +263,48 @@ function renderIntegrationError(context: FormContext, spec: FieldSpec, rel: Path
     <div class="pair">
       <div>
         <label for=${policyId}>${labelFor(context.t, spec.key)}</label>
-        <select id=${policyId} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(e: Event) => {
+        <select id=${policyId} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(
+          e: Event,
+        ) => {
           const next = (e.target as HTMLSelectElement).value;
-          context.set(rel, next === 'fatal' ? undefined : next === 'dialog' ? `dialog:${context.definition.dialogs.find((_, i) => i !== context.dialog)?.id ?? ''}` : 'flag:failed');
+          context.set(
+            rel,
+            next === 'fatal'
+              ? undefined
+              : next === 'dialog'
+                ? `dialog:${context.definition.dialogs.find((_, i) => i !== context.dialog)?.id ?? ''}`
+                : 'flag:failed',
+          );
         }}>
           <option value="fatal" ?selected=${policy === 'fatal'}>${context.t.errorFatal}</option>
           <option value="dialog" ?selected=${policy === 'dialog'}>${context.t.errorDialog}</option>
           <option value="flag" ?selected=${policy === 'flag'}>${context.t.errorFlag}</option>
         </select>
       </div>
-      ${policy === 'dialog'
-        ? html`<div>
+      ${
+        policy === 'dialog'
+          ? html`<div>
             <label for=${restId}>${context.t.targetDialogField}</label>
             <select id=${restId} ?disabled=${context.readOnly} @change=${(e: Event) => context.set(rel, `dialog:${(e.target as HTMLSelectElement).value}`)}>
               ${dialogIds(context).map((id) => html`<option value=${id} ?selected=${id === rest}>${id}</option>`)}
             </select>
           </div>`
-        : policy === 'flag'
-          ? html`<div>
+          : policy === 'flag'
+            ? html`<div>
               <label for=${restId}>${context.t.flagName}</label>
               <input id=${restId} type="text" .value=${rest} ?readonly=${context.readOnly} @input=${(e: Event) => context.set(rel, `flag:${(e.target as HTMLInputElement).value}`)} />
             </div>`
-          : nothing}
+            : nothing
+      }
     </div>
     ${notes}
   </fieldset>`;
 }
 
 function ownSteps(context: FormContext): string[] {
-  return (context.definition.dialogs[context.dialog]?.steps ?? []).map((s) => s.id).filter((id) => id !== context.stepDoc.id);
+  return (context.definition.dialogs[context.dialog]?.steps ?? [])
+    .map((s) => s.id)
+    .filter((id) => id !== context.stepDoc.id);
 }
 
 function dialogIds(context: FormContext): string[] {
@@ -260,14 +325,16 @@ function renderSecret(context: FormContext, spec: FieldSpec, rel: Path, current:
     context.ui.announce(format(t.secretsReloaded, { n: context.ui.state.secrets?.length ?? 0 }));
   };
   return html`${select(context, spec, rel, current, [{ value: '', label: t.secretNone }, ...names.map((name) => ({ value: name, label: name }))])}
-    ${context.readOnly || (!spec.required && current === '')
-      ? // An optional secret left unset (a base URL's override) needs no way to Settings: the sign-in's own field has it.
-        nothing
-      : html`<div class="field secret-help">
+    ${
+      context.readOnly || (!spec.required && current === '')
+        ? // An optional secret left unset (a base URL's override) needs no way to Settings: the sign-in's own field has it.
+          nothing
+        : html`<div class="field secret-help">
           <p class="help" id=${helpId}>${owner ? t.secretsHelpOwner : t.secretsHelpEditor}</p>
           <div class="row-line">
             <a href="/studio/settings/secrets" target="_blank" rel="noopener">${t.secretsLink}</a>
             <button type="button" aria-describedby=${helpId} @click=${reload}>${t.secretsReload}</button>
           </div>
-        </div>`}`;
+        </div>`
+    }`;
 }

@@ -21,7 +21,10 @@ export function renderRecord(context: FormContext, spec: FieldSpec, rel: Path, v
   const what = rowName(t, spec.key);
   const values = spec.values ?? { key: spec.key, widget: 'group', required: true, fields: [] };
   const add = (event: Event) => {
-    const added = freeName(entries.map(([name]) => name), spec.key === 'services' ? 'service' : 'entry');
+    const added = freeName(
+      entries.map(([name]) => name),
+      spec.key === 'services' ? 'service' : 'entry',
+    );
     const label = rowText(t.addedEntry, what, { name: added });
     context.edit(label, (d, path) => addEntry(d, path(rel), added, {}));
     context.ui.announce(label);
@@ -31,13 +34,34 @@ export function renderRecord(context: FormContext, spec: FieldSpec, rel: Path, v
     <legend>${labelFor(t, spec.key)}${requiredMark(context, spec)}</legend>
     ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
     <ul class="plain rows">
-      ${entries.map(([name, entry], i) => html`<li>${renderEntry(context, spec, values, rel, name, entry, i, entries.map(([other]) => other))}</li>`)}
+      ${entries.map(
+        ([name, entry], i) =>
+          html`<li>${renderEntry(
+            context,
+            spec,
+            values,
+            rel,
+            name,
+            entry,
+            i,
+            entries.map(([other]) => other),
+          )}</li>`,
+      )}
     </ul>
     ${context.readOnly ? nothing : html`<button type="button" id=${`${fieldId(rel)}-add`} @click=${add}>${rowText(t.addRow, what)}</button>`}
   </fieldset>`;
 }
 
-function renderEntry(context: FormContext, spec: FieldSpec, values: FieldSpec, rel: Path, name: string, entry: unknown, index: number, names: readonly string[]): TemplateResult {
+function renderEntry(
+  context: FormContext,
+  spec: FieldSpec,
+  values: FieldSpec,
+  rel: Path,
+  name: string,
+  entry: unknown,
+  index: number,
+  names: readonly string[],
+): TemplateResult {
   const t = context.t;
   const what = rowName(t, spec.key);
   const entryRel = [...rel, name];
@@ -56,7 +80,11 @@ function renderEntry(context: FormContext, spec: FieldSpec, values: FieldSpec, r
     input.setAttribute('aria-invalid', problem ? 'true' : 'false');
     if (error) error.textContent = problem;
     if (problem) return;
-    const label = rowText(t.renamedEntry, what, { from: name, to: next, n: referencesTo(context.definition, rel, name) });
+    const label = rowText(t.renamedEntry, what, {
+      from: name,
+      to: next,
+      n: referencesTo(context.definition, rel, name),
+    });
     context.edit(label, (d, path) => renameEntry(d, path(rel), name, next));
     context.ui.announce(label);
   };
@@ -67,7 +95,9 @@ function renderEntry(context: FormContext, spec: FieldSpec, values: FieldSpec, r
     // Focus stays in the list: on the name of the entry now in this place, else on "Add …".
     const root = (event.currentTarget as HTMLElement).getRootNode() as ShadowRoot | Document;
     requestAnimationFrame(() => {
-      const next = root.querySelector<HTMLElement>(`#${CSS.escape(`${fieldId([...rel, Math.min(index, names.length - 2)])}-name`)}`);
+      const next = root.querySelector<HTMLElement>(
+        `#${CSS.escape(`${fieldId([...rel, Math.min(index, names.length - 2)])}-name`)}`,
+      );
       (next ?? root.querySelector<HTMLElement>(`#${CSS.escape(`${fieldId(rel)}-add`)}`))?.focus();
     });
   };
@@ -95,18 +125,21 @@ function renderEntry(context: FormContext, spec: FieldSpec, values: FieldSpec, r
       <p class="problem" id=${errorId} role="alert"></p>
     </div>
     ${renderObjectBody(context, values, entryRel, entry)}
-    ${context.readOnly
-      ? nothing
-      : html`<div class="row-actions">
+    ${
+      context.readOnly
+        ? nothing
+        : html`<div class="row-actions">
           <button type="button" class="danger" @click=${remove}>${rowText(t.removeEntry, what, { name })}</button>
-        </div>`}
+        </div>`
+    }
   </fieldset>`;
 }
 
 /** An object's fields, or, for one that comes in kinds, the kind and that kind's fields. */
 export function renderObjectBody(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
   const variants = spec.variants;
-  if (!variants) return html`${problemList(context, rel)}${(spec.fields ?? []).map((inner) => renderField(context, inner, [...rel, inner.key]))}`;
+  if (!variants)
+    return html`${problemList(context, rel)}${(spec.fields ?? []).map((inner) => renderField(context, inner, [...rel, inner.key]))}`;
   const kind = isObject(value) && typeof value[variants.key] === 'string' ? (value[variants.key] as string) : '';
   const fields = variants.options.find((o) => o.value === kind)?.fields ?? [];
   const id = fieldId([...rel, variants.key]);

@@ -61,7 +61,13 @@ export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { 
   // A list's empty choice says its default already.
   if (spec.widget === 'choice') spec = { ...spec, default: undefined };
   const problems = problemsAt(context, rel);
-  const ids = [spec.description ? `${id}-help` : '', spec.default !== undefined ? `${id}-default` : '', ...problems.map((_, i) => `${id}-p${i}`)].filter(Boolean).join(' ');
+  const ids = [
+    spec.description ? `${id}-help` : '',
+    spec.default !== undefined ? `${id}-default` : '',
+    ...problems.map((_, i) => `${id}-p${i}`),
+  ]
+    .filter(Boolean)
+    .join(' ');
   const notes = html`${spec.description ? html`<p class="help" id=${`${id}-help`}>${spec.description}</p>` : nothing}
   ${spec.default !== undefined ? html`<p class="help" id=${`${id}-default`}>${format(context.t.defaultValue, { value: describeValue(spec.default) })}</p>` : nothing}
   ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${problemText(context.t, p)}</p>`)}`;
@@ -72,7 +78,13 @@ export function problemList(context: FormContext, rel: Path): TemplateResult[] {
   return problemsAt(context, rel).map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`);
 }
 
-function renderText(context: FormContext, spec: FieldSpec, rel: Path, value: unknown, inParams: boolean): TemplateResult {
+function renderText(
+  context: FormContext,
+  spec: FieldSpec,
+  rel: Path,
+  value: unknown,
+  inParams: boolean,
+): TemplateResult {
   if (spec.widget === 'template') {
     return html`<div class="field">
       <template-field
@@ -194,7 +206,13 @@ function renderStringList(context: FormContext, spec: FieldSpec, rel: Path, valu
   </fieldset>`;
 }
 
-function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unknown, inParams: boolean): TemplateResult {
+function renderRows(
+  context: FormContext,
+  spec: FieldSpec,
+  rel: Path,
+  value: unknown,
+  inParams: boolean,
+): TemplateResult {
   const items = Array.isArray(value) ? value : [];
   const name = rowName(context.t, spec.key);
   const variants = spec.variants;
@@ -212,8 +230,9 @@ function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unk
           <fieldset class="row">
             <legend>${title}</legend>
             ${problemList(context, itemRel)}
-            ${variants
-              ? html`<div class="field">
+            ${
+              variants
+                ? html`<div class="field">
                   <label for=${fieldId([...itemRel, variants.key])}>${context.t.rowKind}</label>
                   <select
                     id=${fieldId([...itemRel, variants.key])}
@@ -223,15 +242,18 @@ function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unk
                     ${variants.options.map((o) => html`<option value=${o.value} ?selected=${o.value === kind}>${o.description ?? o.value}</option>`)}
                   </select>
                 </div>`
-              : nothing}
+                : nothing
+            }
             ${fields.map((inner) => renderField(context, inner, [...itemRel, inner.key], inParams))}
-            ${context.readOnly
-              ? nothing
-              : html`<div class="row-actions">
+            ${
+              context.readOnly
+                ? nothing
+                : html`<div class="row-actions">
                   <button type="button" ?disabled=${i === 0} @click=${() => context.set(rel, swap(items, i, i - 1))}>${short('↑', rowText(context.t.moveRowUp, name, { n: i + 1 }))}</button>
                   <button type="button" ?disabled=${i === items.length - 1} @click=${() => context.set(rel, swap(items, i, i + 1))}>${short('↓', rowText(context.t.moveRowDown, name, { n: i + 1 }))}</button>
                   <button type="button" class="danger" @click=${() => context.set(rel, emptyList(items.filter((_, j) => j !== i)))}>${short('×', rowText(context.t.removeRow, name, { n: i + 1 }))}</button>
-                </div>`}
+                </div>`
+            }
           </fieldset>
         </li>`;
       })}
@@ -243,7 +265,8 @@ function renderRows(context: FormContext, spec: FieldSpec, rel: Path, value: unk
 function renderKeyValue(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
   const entries = isObject(value) ? Object.entries(value) : [];
   const name = rowName(context.t, spec.key);
-  const write = (next: [string, unknown][]) => context.set(rel, next.length === 0 ? undefined : Object.fromEntries(next));
+  const write = (next: [string, unknown][]) =>
+    context.set(rel, next.length === 0 ? undefined : Object.fromEntries(next));
   return html`<fieldset class="group">
     <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
     ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}

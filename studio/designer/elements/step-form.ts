@@ -63,8 +63,8 @@ export class StepForm extends LitElement {
   declare step: number;
   declare problems: readonly PlacedProblem[];
   declare readOnly: boolean;
-  private declare idError: string;
-  private declare moreOpen: boolean;
+  declare private idError: string;
+  declare private moreOpen: boolean;
 
   constructor() {
     super();
@@ -84,7 +84,10 @@ export class StepForm extends LitElement {
     void this.updateComplete.then(() => {
       const root = this.renderRoot;
       const wanted = field && field !== 'first' ? `f-${field.replace(/[^A-Za-z0-9_-]+/g, '_')}` : undefined;
-      const target = (wanted ? (root.querySelector(`#${CSS.escape(wanted)}`) ?? root.querySelector(`[data-path="${CSS.escape(wanted)}"]`)) : null) ?? root.querySelector('[data-first], input, select, textarea, template-field');
+      const target =
+        (wanted
+          ? (root.querySelector(`#${CSS.escape(wanted)}`) ?? root.querySelector(`[data-path="${CSS.escape(wanted)}"]`))
+          : null) ?? root.querySelector('[data-first], input, select, textarea, template-field');
       (target as HTMLElement | null)?.focus();
     });
   }
@@ -97,27 +100,38 @@ export class StepForm extends LitElement {
     const context = this.context(stepDoc);
     const fields = stepFields(schema, stepDoc.type);
     // What a step is about comes first; settings that are optional, unset and fine wait behind "More settings".
-    const shown = (spec: FieldSpec) => spec.required || stepDoc[spec.key] !== undefined || PRIMARY.has(spec.key) || this.problems.some((p) => topKey(p.field) === spec.key);
+    const shown = (spec: FieldSpec) =>
+      spec.required ||
+      stepDoc[spec.key] !== undefined ||
+      PRIMARY.has(spec.key) ||
+      this.problems.some((p) => topKey(p.field) === spec.key);
     const primary = fields.filter(shown);
     const more = fields.filter((spec) => !shown(spec));
-    const field = (spec: FieldSpec) => (spec.key === 'params' && stepDoc.type === 'integration' ? this.renderParams(context, stepDoc) : renderField(context, spec, [spec.key]));
+    const field = (spec: FieldSpec) =>
+      spec.key === 'params' && stepDoc.type === 'integration'
+        ? this.renderParams(context, stepDoc)
+        : renderField(context, spec, [spec.key]);
     const known = new Set([...fields.map((f) => f.key), 'id', 'type']);
     // Problems of the step itself, or of a key the form has no field for (an unknown key, a misspelt kind).
     const general = this.problems.filter((p) => p.field === '' || !known.has(topKey(p.field)));
     return html`
       <div class="id-row">${this.renderId(stepDoc)}</div>
-      ${general.length > 0
-        ? html`<ul class="plain" aria-label=${t.formProblems}>
+      ${
+        general.length > 0
+          ? html`<ul class="plain" aria-label=${t.formProblems}>
             ${general.map((p) => html`<li class="problem ${p.severity}">${problemText(t, p)}</li>`)}
           </ul>`
-        : nothing}
+          : nothing
+      }
       ${primary.map(field)}
-      ${more.length > 0
-        ? html`<details class="more" ?open=${this.moreOpen}>
+      ${
+        more.length > 0
+          ? html`<details class="more" ?open=${this.moreOpen}>
             <summary @click=${(e: Event) => this.toggleMore(e)}>${format(t.moreSettings, { n: more.length })}</summary>
             ${this.moreOpen ? more.map(field) : nothing}
           </details>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 
@@ -152,7 +166,18 @@ export class StepForm extends LitElement {
     const t = this.ui.t;
     const type = this.ui.state.catalogue?.stepTypes.find((s) => s.name === stepDoc.integration);
     const fields: FieldSpec[] = type ? paramsFields(type.params) : [];
-    if (!type) return renderField(context, { key: 'params', widget: 'keyValue', required: false, values: { key: 'value', widget: 'json', required: true } }, ['params'], true);
+    if (!type)
+      return renderField(
+        context,
+        {
+          key: 'params',
+          widget: 'keyValue',
+          required: false,
+          values: { key: 'value', widget: 'json', required: true },
+        },
+        ['params'],
+        true,
+      );
     return html`<fieldset class="group">
       <legend>${format(t.paramsOf, { type: type.name })}</legend>
       <p class="help">${type.description}</p>
@@ -163,7 +188,11 @@ export class StepForm extends LitElement {
 
   private context(stepDoc: StepDoc): FormContext {
     const basePath: Path = ['dialogs', this.dialog, 'steps', this.step];
-    const label = (rel: Path) => format(this.ui.t.edited, { field: labelFor(this.ui.t, String(rel.filter((p) => typeof p === 'string').at(-1) ?? '')), step: stepDoc.id });
+    const label = (rel: Path) =>
+      format(this.ui.t.edited, {
+        field: labelFor(this.ui.t, String(rel.filter((p) => typeof p === 'string').at(-1) ?? '')),
+        step: stepDoc.id,
+      });
     const at = { dialog: this.dialog, step: this.step };
     return {
       ui: this.ui,
@@ -175,15 +204,51 @@ export class StepForm extends LitElement {
       problems: this.problems,
       readOnly: this.readOnly,
       names: (inParams) => () => namesAt(this.ui.state.definition ?? this.definition, at, inParams),
-      set: (rel, value) => this.ui.state.edit(label(rel), (d) => setAt(d, [...basePath, ...rel], value), formatPath([...basePath, ...rel])),
-      setMany: (changes) => this.ui.state.edit(label(changes[0]?.[0] ?? []), (d) => changes.reduce((acc, [rel, value]) => setAt(acc, [...basePath, ...rel], value), d)),
+      set: (rel, value) =>
+        this.ui.state.edit(
+          label(rel),
+          (d) => setAt(d, [...basePath, ...rel], value),
+          formatPath([...basePath, ...rel]),
+        ),
+      setMany: (changes) =>
+        this.ui.state.edit(label(changes[0]?.[0] ?? []), (d) =>
+          changes.reduce((acc, [rel, value]) => setAt(acc, [...basePath, ...rel], value), d),
+        ),
       edit: (text, change) => this.ui.state.edit(text, (d) => change(d, (rel) => [...basePath, ...rel])),
     };
   }
 }
 
 /** The fields a step is about, shown even when empty (the rest wait behind "More settings" until set). */
-const PRIMARY = new Set(['text', 'prompt', 'inputType', 'choices', 'saveTo', 'buttons', 'quickReplies', 'branches', 'else', 'actions', 'dialog', 'step', 'duration', 'then', 'name', 'fields', 'to', 'subject', 'body', 'message', 'integration', 'service', 'params', 'output', 'onError', 'answer', 'payload']);
+const PRIMARY = new Set([
+  'text',
+  'prompt',
+  'inputType',
+  'choices',
+  'saveTo',
+  'buttons',
+  'quickReplies',
+  'branches',
+  'else',
+  'actions',
+  'dialog',
+  'step',
+  'duration',
+  'then',
+  'name',
+  'fields',
+  'to',
+  'subject',
+  'body',
+  'message',
+  'integration',
+  'service',
+  'params',
+  'output',
+  'onError',
+  'answer',
+  'payload',
+]);
 
 function topKey(field: string): string {
   return /^[A-Za-z_$][\w$]*/.exec(field)?.[0] ?? field;

@@ -82,7 +82,7 @@ export class StepPalette extends LitElement {
 
   declare ui: DesignerUi;
   declare open: boolean;
-  private declare query: string;
+  declare private query: string;
   private returnFocus: Element | null = null;
 
   constructor() {
@@ -97,14 +97,22 @@ export class StepPalette extends LitElement {
     const kinds: Entry[] = stepKinds(catalogue.schema)
       .filter((k) => k.type !== 'integration')
       .map((k) => ({ kind: k.type, name: this.ui.kindName(k.type), description: k.description, group: 'kinds' }));
-    const types: Entry[] = catalogue.stepTypes.map((type) => ({ kind: 'integration', stepType: type.name, name: type.name, description: type.description, group: type.source }));
+    const types: Entry[] = catalogue.stepTypes.map((type) => ({
+      kind: 'integration',
+      stepType: type.name,
+      name: type.name,
+      description: type.description,
+      group: type.source,
+    }));
     return [...kinds, ...types];
   }
 
   override render() {
     const t = this.ui.t;
     const wanted = this.query.trim().toLowerCase();
-    const entries = this.entries().filter((e) => wanted === '' || `${e.name} ${e.kind} ${e.stepType ?? ''} ${e.description}`.toLowerCase().includes(wanted));
+    const entries = this.entries().filter(
+      (e) => wanted === '' || `${e.name} ${e.kind} ${e.stepType ?? ''} ${e.description}`.toLowerCase().includes(wanted),
+    );
     const groups: [Entry['group'], string][] = [
       ['kinds', t.paletteKinds],
       ['builtIn', t.paletteBuiltIn],

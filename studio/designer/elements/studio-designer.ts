@@ -67,13 +67,13 @@ export class StudioDesigner extends LitElement {
   declare currentStep: { dialog: string; step: string } | undefined;
   declare liveValues: Readonly<Record<string, unknown>> | undefined;
   /** The latest announcements, oldest first: a screen reader reads each as it is added. */
-  private declare announcements: { id: number; text: string }[];
-  private declare panel: SidePanel;
-  private declare saving: boolean;
-  private declare conflict: VersionConflictDetails | undefined;
-  private declare conflictYours: DefinitionDoc | undefined;
+  declare private announcements: { id: number; text: string }[];
+  declare private panel: SidePanel;
+  declare private saving: boolean;
+  declare private conflict: VersionConflictDetails | undefined;
+  declare private conflictYours: DefinitionDoc | undefined;
   /** The save dialog was opened by "Publish…": once saved, the new version's plan opens. */
-  private declare publishAfterSave: boolean;
+  declare private publishAfterSave: boolean;
 
   state: DesignerState | undefined;
   ui: DesignerUi | undefined;
@@ -136,9 +136,17 @@ export class StudioDesigner extends LitElement {
     const role = this.session?.account.role;
     if (!this.api || (role !== 'owner' && role !== 'analyst')) return;
     try {
-      const figures = await this.api.get<{ version: string; steps: { dialogId: string; stepId: string; reached: number; stopped: number }[] }>('/insights/drop-off');
+      const figures = await this.api.get<{
+        version: string;
+        steps: { dialogId: string; stepId: string; reached: number; stopped: number }[];
+      }>('/insights/drop-off');
       const description = format(ui.t.dropOffHelp, { version: figures.version });
-      ui.figures = new Map(figures.steps.map((s) => [`${s.dialogId}/${s.stepId}`, { text: format(ui.t.dropOffFigure, { reached: s.reached, stopped: s.stopped }), description }]));
+      ui.figures = new Map(
+        figures.steps.map((s) => [
+          `${s.dialogId}/${s.stepId}`,
+          { text: format(ui.t.dropOffFigure, { reached: s.reached, stopped: s.stopped }), description },
+        ]),
+      );
       ui.changed();
     } catch {
       // Figures are extra: the designer works without them.
@@ -147,7 +155,13 @@ export class StudioDesigner extends LitElement {
 
   private start(backend: DesignerBackend): void {
     const state = new DesignerState(backend);
-    const ui = new DesignerUi(state, stringsFor(this.locale), this.locale, (text) => this.announce(text), (text) => navigator.clipboard.writeText(text));
+    const ui = new DesignerUi(
+      state,
+      stringsFor(this.locale),
+      this.locale,
+      (text) => this.announce(text),
+      (text) => navigator.clipboard.writeText(text),
+    );
     this.state = state;
     this.ui = ui;
     this.unsubscribe.push(
@@ -164,7 +178,8 @@ export class StudioDesigner extends LitElement {
     void this.loadDropOff(ui);
     void state.load().then(() => {
       // Help texts in the form's words: labels, not JSON keys.
-      if (state.catalogue) state.catalogue = { ...state.catalogue, schema: schemaInFormWords(state.catalogue.schema, ui.t) };
+      if (state.catalogue)
+        state.catalogue = { ...state.catalogue, schema: schemaInFormWords(state.catalogue.schema, ui.t) };
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
     });
@@ -181,7 +196,11 @@ export class StudioDesigner extends LitElement {
     const ui = this.ui;
     const state = this.state;
     const t = stringsFor(this.locale);
-    const live = html`<div class="visually-hidden" role="log" aria-live="polite" aria-label=${t.announcements}>${repeat(this.announcements, (a) => a.id, (a) => html`<p>${a.text}</p>`)}</div>`;
+    const live = html`<div class="visually-hidden" role="log" aria-live="polite" aria-label=${t.announcements}>${repeat(
+      this.announcements,
+      (a) => a.id,
+      (a) => html`<p>${a.text}</p>`,
+    )}</div>`;
     if (!ui || !state) return live;
     if (state.loadError) {
       return html`<p class="note error" role="alert">${format(t.loadFailed, { reason: state.loadError })}</p>
@@ -193,25 +212,29 @@ export class StudioDesigner extends LitElement {
     return html`
       ${this.renderBar(readOnly)}
       ${readOnly ? html`<p class="note" role="note">${format(t.readOnly, { role: state.session?.role ?? '' })}</p>` : nothing}
-      ${state.draftStatus === 'conflict'
-        ? html`<div class="note error" role="alert">
+      ${
+        state.draftStatus === 'conflict'
+          ? html`<div class="note error" role="alert">
             ${t.draftConflict}
             <button type="button" @click=${() => void state.reloadDraft()}>${t.loadOtherDraft}</button>
             <button type="button" @click=${() => void state.overwriteDraft()}>${t.keepMine}</button>
           </div>`
-        : nothing}
+          : nothing
+      }
       <div class="grid">
         <nav class="dialogs" aria-label=${t.dialogs}>
           <designer-dialogs .ui=${ui} .definition=${definition} .selected=${ui.dialog} .byStep=${state.byStep} .readOnly=${readOnly}></designer-dialogs>
         </nav>
         <div class="view" role="tabpanel" id="view-panel" aria-labelledby=${`view-tab-${ui.view}`}>
-          ${ui.view === 'map'
-            ? this.mapLoaded()
-              ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
-              : html`<p role="status">${t.loadingMap}</p>`
-            : ui.view === 'bot'
-              ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
-              : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`}
+          ${
+            ui.view === 'map'
+              ? this.mapLoaded()
+                ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
+                : html`<p role="status">${t.loadingMap}</p>`
+              : ui.view === 'bot'
+                ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
+                : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`
+          }
         </div>
         <section class="panels" aria-label=${t.panels} data-own-history>${this.renderPanels(definition)}</section>
       </div>
@@ -228,18 +251,27 @@ export class StudioDesigner extends LitElement {
     const t = ui.t;
     const history = state.history;
     const views: View[] = ['outline', 'map', 'bot'];
-    const statusText = { saved: t.draftSaved, unsaved: t.draftUnsaved, saving: t.draftSaving, failed: format(t.draftFailed, { reason: state.draftError }), conflict: t.draftConflict, readOnly: '' }[state.draftStatus];
+    const statusText = {
+      saved: t.draftSaved,
+      unsaved: t.draftUnsaved,
+      saving: t.draftSaving,
+      failed: format(t.draftFailed, { reason: state.draftError }),
+      conflict: t.draftConflict,
+      readOnly: '',
+    }[state.draftStatus];
     const others = state.others;
     const mayPublish = state.session?.role === 'owner' || state.session?.role === 'editor';
     const blocked = state.blocksPublish;
     return html`<div class="bar" role="group" aria-label=${t.toolbar}>
       <h1>${t.designer}</h1>
-      ${readOnly
-        ? nothing
-        : html`<div class="group">
+      ${
+        readOnly
+          ? nothing
+          : html`<div class="group">
             <button type="button" ?disabled=${!history?.canUndo} aria-label=${history?.undoLabel ? format(t.undoWhat, { what: actionName(history.undoLabel) }) : t.undo} title=${history?.undoLabel ? format(t.undoWhat, { what: actionName(history.undoLabel) }) : t.undo} @click=${() => ui.undo()}>${t.undo}</button>
             <button type="button" ?disabled=${!history?.canRedo} aria-label=${history?.redoLabel ? format(t.redoWhat, { what: actionName(history.redoLabel) }) : t.redo} title=${history?.redoLabel ? format(t.redoWhat, { what: actionName(history.redoLabel) }) : t.redo} @click=${() => ui.redo()}>${t.redo}</button>
-          </div>`}
+          </div>`
+      }
       <div role="tablist" aria-label=${t.views} @keydown=${(e: KeyboardEvent) => this.onViewKey(e, views)}>
         ${views.map(
           (view) =>
@@ -251,13 +283,17 @@ export class StudioDesigner extends LitElement {
       <span class="spacer"></span>
       <span class="presence">${others.length === 0 ? t.presenceNone : html`${t.presence}: ${others.map((o) => format(t.presenceOn, { name: o.name, dialog: o.dialog ?? '—' })).join(', ')}`}</span>
       ${readOnly ? nothing : html`<span class="status ${state.draftStatus}" role="status">${statusText}</span>`}
-      ${readOnly
-        ? nothing
-        : html`<button type="button" @click=${() => void this.openSaveDialog()}>${t.saveVersion}</button>`}
-      ${mayPublish
-        ? html`<button type="button" class="primary" aria-disabled=${blocked ? 'true' : 'false'} aria-describedby=${blocked ? 'publish-blocked' : nothing} @click=${() => void this.publish()}>${t.publish}</button>
+      ${
+        readOnly
+          ? nothing
+          : html`<button type="button" @click=${() => void this.openSaveDialog()}>${t.saveVersion}</button>`
+      }
+      ${
+        mayPublish
+          ? html`<button type="button" class="primary" aria-disabled=${blocked ? 'true' : 'false'} aria-describedby=${blocked ? 'publish-blocked' : nothing} @click=${() => void this.publish()}>${t.publish}</button>
             ${blocked ? html`<span class="status failed" id="publish-blocked">${plural(t.publishBlocked, state.errors, ui.locale)}</span>` : nothing}`
-        : nothing}
+          : nothing
+      }
     </div>`;
   }
 
@@ -265,11 +301,16 @@ export class StudioDesigner extends LitElement {
     const ui = this.ui!;
     const t = ui.t;
     const state = this.state!;
-    const names: Record<string, string> = { problems: plural(t.problemsCount, state.problems.length, ui.locale), variables: t.variables, search: t.search, preview: t.preview };
+    const names: Record<string, string> = {
+      problems: plural(t.problemsCount, state.problems.length, ui.locale),
+      variables: t.variables,
+      search: t.search,
+      preview: t.preview,
+    };
     return html`<div role="tablist" aria-label=${t.panels} @keydown=${(e: KeyboardEvent) => {
-        const next = tabKey(e, PANELS, this.panel);
-        if (next) this.showPanel(next as SidePanel, true);
-      }}>
+      const next = tabKey(e, PANELS, this.panel);
+      if (next) this.showPanel(next as SidePanel, true);
+    }}>
         ${PANELS.map(
           (panel) =>
             html`<button type="button" role="tab" id=${`panel-tab-${panel}`} aria-selected=${this.panel === panel ? 'true' : 'false'} aria-controls=${`panel-${panel}`} tabindex=${this.panel === panel ? '0' : '-1'} @click=${() => this.showPanel(panel)}>
@@ -278,7 +319,9 @@ export class StudioDesigner extends LitElement {
         )}
       </div>
       ${(['problems', 'variables', 'search'] as SidePanel[]).map(
-        (panel) => html`<div role="tabpanel" id=${`panel-${panel}`} aria-labelledby=${`panel-tab-${panel}`} ?hidden=${this.panel !== panel}>
+        (
+          panel,
+        ) => html`<div role="tabpanel" id=${`panel-${panel}`} aria-labelledby=${`panel-tab-${panel}`} ?hidden=${this.panel !== panel}>
           ${this.panel === panel ? html`<designer-side .ui=${ui} .definition=${definition} .panel=${panel} .problems=${state.problems}></designer-side>` : nothing}
         </div>`,
       )}
@@ -340,7 +383,8 @@ export class StudioDesigner extends LitElement {
 
   private showPanel(panel: SidePanel, focusTab = false): void {
     this.panel = panel;
-    if (focusTab) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#panel-tab-${panel}`)?.focus());
+    if (focusTab)
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#panel-tab-${panel}`)?.focus());
   }
 
   private openSaveDialog = async (publishAfter = false) => {
@@ -402,7 +446,13 @@ export class StudioDesigner extends LitElement {
 
   private openPlan(): void {
     const state = this.state!;
-    this.dispatchEvent(new CustomEvent('designer-publish', { detail: { versionId: state.baseVersionId }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('designer-publish', {
+        detail: { versionId: state.baseVersionId },
+        bubbles: true,
+        composed: true,
+      }),
+    );
   }
 
   /** The map's code (with its pan and zoom library) loads the first time the map is shown. */
@@ -429,7 +479,12 @@ export class StudioDesigner extends LitElement {
     const key = event.key.toLowerCase();
     if (key === 'z' || key === 'y') {
       // A text field that is no part of the design (search, the preview's chat and stubs) keeps its own undo.
-      if (path[0] instanceof HTMLElement && isTextField(path[0]) && path.some((node) => node instanceof HTMLElement && node.hasAttribute('data-own-history'))) return;
+      if (
+        path[0] instanceof HTMLElement &&
+        isTextField(path[0]) &&
+        path.some((node) => node instanceof HTMLElement && node.hasAttribute('data-own-history'))
+      )
+        return;
       // A design field's keystrokes are edits of the history, so the history's undo replaces the field's own.
       event.preventDefault();
       if (key === 'y' || event.shiftKey) this.ui.redo();
@@ -449,7 +504,10 @@ export class StudioDesigner extends LitElement {
   private keepFocus(): void {
     const ui = this.ui;
     if (!ui || deepActive() !== document.body) return;
-    ui.focus = ui.step !== undefined ? { kind: 'step', dialog: ui.dialog, step: ui.step } : { kind: 'dialog', dialog: ui.dialog };
+    ui.focus =
+      ui.step !== undefined
+        ? { kind: 'step', dialog: ui.dialog, step: ui.step }
+        : { kind: 'dialog', dialog: ui.dialog };
     ui.changed();
   }
 
@@ -460,7 +518,12 @@ export class StudioDesigner extends LitElement {
     if (!ui || !target || isTextField(target)) return;
     const step = target.closest<HTMLElement>('[data-step-head]')?.dataset.stepHead;
     const dialog = target.closest<HTMLElement>('[data-dialog]')?.dataset.dialog;
-    const payload = step !== undefined ? ui.payloadForSteps([Number(step)]) : dialog !== undefined ? ui.payloadForDialog(Number(dialog)) : undefined;
+    const payload =
+      step !== undefined
+        ? ui.payloadForSteps([Number(step)])
+        : dialog !== undefined
+          ? ui.payloadForDialog(Number(dialog))
+          : undefined;
     if (!payload || !event.clipboardData) return;
     event.preventDefault();
     event.clipboardData.setData('text/plain', JSON.stringify(payload, null, 2));
@@ -470,7 +533,8 @@ export class StudioDesigner extends LitElement {
   /** Ctrl+V outside a text field pastes steps after the focused step (or at the end), dialogs after the selected dialog. */
   private onPaste = (event: ClipboardEvent) => {
     const ui = this.ui;
-    const target = (event.composedPath()[0] as HTMLElement | undefined) ?? (deepActive() as HTMLElement | null) ?? undefined;
+    const target =
+      (event.composedPath()[0] as HTMLElement | undefined) ?? (deepActive() as HTMLElement | null) ?? undefined;
     if (!ui || !target || isTextField(target) || ui.state.readOnly) return;
     const text = event.clipboardData?.getData('text/plain') ?? '';
     event.preventDefault();
@@ -494,7 +558,8 @@ function actionName(label: string): string {
 
 /** Whether `node` is `inner` or holds it, across shadow roots. */
 function holds(node: Node, inner: Node): boolean {
-  for (let at: Node | null = inner; at; at = at.parentNode ?? (at instanceof ShadowRoot ? at.host : null)) if (at === node) return true;
+  for (let at: Node | null = inner; at; at = at.parentNode ?? (at instanceof ShadowRoot ? at.host : null))
+    if (at === node) return true;
   return false;
 }
 

@@ -104,9 +104,9 @@ export class TemplateField extends LitElement {
   declare requiredText: string;
   declare insertText: string;
   declare listLabel: string;
-  private declare open: boolean;
-  private declare active: number;
-  private declare filter: string;
+  declare private open: boolean;
+  declare private active: number;
+  declare private filter: string;
 
   constructor() {
     super();
@@ -190,9 +190,11 @@ export class TemplateField extends LitElement {
       <label for=${id}>${this.label}${this.required ? html` <span class="req">(${this.requiredText})</span>` : nothing}</label>
       <div class="row">
         <div>${field}</div>
-        ${this.readonly
-          ? nothing
-          : html`<button type="button" class="insert" aria-label=${`${this.insertText}: ${this.label}`} @mousedown=${(e: Event) => e.preventDefault()} @click=${this.openFromButton}>{{ }}</button>`}
+        ${
+          this.readonly
+            ? nothing
+            : html`<button type="button" class="insert" aria-label=${`${this.insertText}: ${this.label}`} @mousedown=${(e: Event) => e.preventDefault()} @click=${this.openFromButton}>{{ }}</button>`
+        }
       </div>
       <ul id=${listId} role="listbox" aria-label=${this.listLabel} ?hidden=${!this.open || options.length === 0}>
         ${options.map(
@@ -279,7 +281,13 @@ export class TemplateField extends LitElement {
 
   private emit(value: string): void {
     this.value = value;
-    this.dispatchEvent(new CustomEvent('value-change', { detail: { value: value === '' ? undefined : value }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('value-change', {
+        detail: { value: value === '' ? undefined : value },
+        bubbles: true,
+        composed: true,
+      }),
+    );
   }
 }
 

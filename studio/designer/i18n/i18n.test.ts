@@ -8,7 +8,11 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 
 /** Every leaf of a table as [path, value]. */
 function leaves(table: object, prefix = ''): [string, unknown][] {
-  return Object.entries(table).flatMap(([key, value]) => (value && typeof value === 'object' ? leaves(value as object, `${prefix}${key}.`) : [[`${prefix}${key}`, value] as [string, unknown]]));
+  return Object.entries(table).flatMap(([key, value]) =>
+    value && typeof value === 'object'
+      ? leaves(value as object, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value] as [string, unknown]],
+  );
 }
 
 describe('the designer speaks English and German', () => {
@@ -25,8 +29,14 @@ describe('the designer speaks English and German', () => {
     });
 
     it(`when ${language} counts problems, then every plural form the language has is written`, () => {
-      for (const forms of [strings.publishBlocked, strings.stepProblems, strings.problemsUpdated, strings.searchResults]) {
-        for (const category of new Intl.PluralRules(language).resolvedOptions().pluralCategories) expect(forms[category as keyof typeof forms], category).toBeTruthy();
+      for (const forms of [
+        strings.publishBlocked,
+        strings.stepProblems,
+        strings.problemsUpdated,
+        strings.searchResults,
+      ]) {
+        for (const category of new Intl.PluralRules(language).resolvedOptions().pluralCategories)
+          expect(forms[category as keyof typeof forms], category).toBeTruthy();
         for (const n of [0, 1, 2, 5]) expect(plural(forms, n, language)).not.toContain('{');
       }
     });
@@ -39,7 +49,7 @@ describe('the designer speaks English and German', () => {
   });
 });
 
-describe('labels made from a list\'s row name', () => {
+describe("labels made from a list's row name", () => {
   it('when an "Add …" button is labelled, then English reads in sentence case, an acronym stays, and German keeps its capitalised nouns', () => {
     expect(rowText(en.addRow, en.rowNames.fields!)).toBe('Add field');
     expect(rowText(en.addRow, en.rowNames.faq!)).toBe('Add FAQ pair');

@@ -4,7 +4,9 @@
  * every key with the same placeholders). `{name}` placeholders are filled by `format`.
  * Field help comes from the schema's descriptions, which the server writes in English.
  */
-export type PluralForms = { readonly other: string } & Partial<Readonly<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>>;
+export type PluralForms = { readonly other: string } & Partial<
+  Readonly<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>
+>;
 
 export const en = {
   designer: 'Designer',
@@ -82,7 +84,8 @@ export const en = {
   dragHandle: 'Drag to move {step}',
   stepId: 'Step id',
   stepIdHelp: 'Unique in this dialog; jumps name it. Every jump to it follows the new name.',
-  keyboardHelp: 'Keys on a step: Alt+Up and Alt+Down move it, Delete removes it, Ctrl+D duplicates it, Ctrl+C and Ctrl+V copy and paste.',
+  keyboardHelp:
+    'Keys on a step: Alt+Up and Alt+Down move it, Delete removes it, Ctrl+D duplicates it, Ctrl+C and Ctrl+V copy and paste.',
   moved: 'Moved {step} to position {n}.',
   deleted: 'Deleted {step}. Undo with Ctrl+Z.',
   duplicated: 'Duplicated {step} as {copy}.',
@@ -194,7 +197,8 @@ export const en = {
   secretsReloaded: 'Secrets reloaded: {n}.',
   // Publishing with unsaved edits
   saveFirstTitle: 'Save your changes before publishing?',
-  saveFirstText: 'Publishing puts a saved version live. Your edits since the last saved version are not in one yet: save them as a version first, then see its publish plan.',
+  saveFirstText:
+    'Publishing puts a saved version live. Your edits since the last saved version are not in one yet: save them as a version first, then see its publish plan.',
   saveAndContinue: 'Save and continue',
   params: 'Parameters',
   paramsOf: 'Parameters of {type}',
@@ -229,7 +233,9 @@ export const en = {
   // Templates
   insertVariable: 'Insert a variable',
   suggestions: 'Variables',
-  suggestionKinds: { userData: 'user data', variable: 'variable', builtIn: 'built in', params: 'call' } as Readonly<Record<string, string>>,
+  suggestionKinds: { userData: 'user data', variable: 'variable', builtIn: 'built in', params: 'call' } as Readonly<
+    Record<string, string>
+  >,
   // Side panels
   panels: 'Panels',
   problems: 'Problems',
@@ -264,7 +270,8 @@ export const en = {
   previewSlot: 'Previewing needs the owner or editor role.',
   // Drop-off from insights (owners and analysts)
   dropOffFigure: '{reached} reached, {stopped} stopped',
-  dropOffHelp: 'Last 30 days, version {version}: conversations that reached this step, and those whose last step it was.',
+  dropOffHelp:
+    'Last 30 days, version {version}: conversations that reached this step, and those whose last step it was.',
   // Map
   mapLabel: 'Map of dialogs and jumps',
   mapHelp: 'Arrow keys move between steps, Enter opens a step in the outline, + and - zoom, 0 fits the map.',
@@ -279,7 +286,8 @@ export const en = {
   presenceNone: 'No one else has this bot open.',
   // Conflict
   conflictTitle: 'Someone saved a version since you started',
-  conflictIntro: '{author} saved a version at {time}. Their changes and yours are shown side by side: changes only one of you made are merged already; choose where you both changed the same part.',
+  conflictIntro:
+    '{author} saved a version at {time}. Their changes and yours are shown side by side: changes only one of you made are merged already; choose where you both changed the same part.',
   conflictMerged: 'Merged without a question: {parts}.',
   conflictTheirs: 'Their version',
   conflictYours: 'Your version',
@@ -425,7 +433,12 @@ export function format(template: string, values: Readonly<Record<string, string 
 }
 
 /** `forms` for the count `n` in the locale's plural category, `{n}` filled in. */
-export function plural(forms: PluralForms, n: number, locale: string | undefined, values: Readonly<Record<string, string | number>> = {}): string {
+export function plural(
+  forms: PluralForms,
+  n: number,
+  locale: string | undefined,
+  values: Readonly<Record<string, string | number>> = {},
+): string {
   let category: Intl.LDMLPluralRule = 'other';
   try {
     category = new Intl.PluralRules(locale).select(n);
@@ -437,6 +450,9 @@ export function plural(forms: PluralForms, n: number, locale: string | undefined
 
 /** A label for a field key the catalogue does not name (a customer's parameter): `retryPrompt` → `Retry prompt`. */
 export function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

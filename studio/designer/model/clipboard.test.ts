@@ -25,11 +25,15 @@ describe('copy and paste of steps and dialogs', () => {
     const help = result.definition.dialogs[2]!;
     expect(help.steps[0]!.onNoMatch).toEqual({ dialog: 'order-2', step: 'confirm' });
     expect(help.steps[2]!.onError).toEqual({ dialog: 'order-2' });
-    expect(result.definition.dialogs[1]!.steps[0]!.cards).toEqual([{ title: 'Card', buttons: [{ kind: 'dialog', label: 'Again', dialog: 'order-2' }] }]);
+    expect(result.definition.dialogs[1]!.steps[0]!.cards).toEqual([
+      { title: 'Card', buttons: [{ kind: 'dialog', label: 'Again', dialog: 'order-2' }] },
+    ]);
     expect(result.declared).toEqual(['email', 'plan']);
     // The intent that started "order" starts the copy; the FAQ pairs are the bot's own, so check asks for them.
     expect(result.definition.intents).toEqual([{ id: 'buy', dialog: 'order-2', utterances: ['I want to buy'] }]);
-    expect(serverProblems(result.definition)).toEqual(['dialogs[2].steps[0]: a faq step needs FAQ pairs; the definition has none']);
+    expect(serverProblems(result.definition)).toEqual([
+      'dialogs[2].steps[0]: a faq step needs FAQ pairs; the definition has none',
+    ]);
   });
 
   it('when steps are pasted into a dialog that has some of their ids, then they are renamed and their jumps among themselves follow', () => {

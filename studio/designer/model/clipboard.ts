@@ -44,7 +44,14 @@ export const MAX_PASTE_CHARS = 2_000_000;
 export function copySteps(definition: DefinitionDoc, dialog: number, steps: readonly number[]): ClipboardPayload {
   const source = definition.dialogs[dialog];
   const items = steps.map((s) => source?.steps[s]).filter((s): s is StepDoc => s !== undefined);
-  return { chatbotClipboard: 1, kind: 'steps', bot: botId(definition), dialog: source?.id, items: structuredClone(items), userDataFields: userDataFieldsUsedBy(definition, items) };
+  return {
+    chatbotClipboard: 1,
+    kind: 'steps',
+    bot: botId(definition),
+    dialog: source?.id,
+    items: structuredClone(items),
+    userDataFields: userDataFieldsUsedBy(definition, items),
+  };
 }
 
 export function copyDialogs(definition: DefinitionDoc, dialogs: readonly number[]): ClipboardPayload {
@@ -56,7 +63,10 @@ export function copyDialogs(definition: DefinitionDoc, dialogs: readonly number[
     kind: 'dialogs',
     bot: botId(definition),
     items: structuredClone(items),
-    userDataFields: userDataFieldsUsedBy(definition, items.flatMap((d) => d.steps)),
+    userDataFields: userDataFieldsUsedBy(
+      definition,
+      items.flatMap((d) => d.steps),
+    ),
     ...(intents.length > 0 ? { intents: structuredClone(intents) } : {}),
   };
 }
@@ -84,7 +94,12 @@ export function readClipboard(text: string): ClipboardPayload {
   if (checkJsonBounds(value, { maxDepth: 40, maxNodes: 200_000 })) throw new PasteError('tooDeep');
   if (isObject(value) && value.chatbotClipboard === 1 && Array.isArray(value.items)) {
     const kind = value.kind === 'dialogs' ? 'dialogs' : 'steps';
-    const items = value.items.filter((item) => isObject(item) && typeof item.id === 'string' && (kind === 'dialogs' ? Array.isArray(item.steps) : typeof item.type === 'string'));
+    const items = value.items.filter(
+      (item) =>
+        isObject(item) &&
+        typeof item.id === 'string' &&
+        (kind === 'dialogs' ? Array.isArray(item.steps) : typeof item.type === 'string'),
+    );
     if (items.length === 0) throw new PasteError('nothing');
     return {
       chatbotClipboard: 1,
@@ -92,15 +107,30 @@ export function readClipboard(text: string): ClipboardPayload {
       ...(typeof value.bot === 'string' ? { bot: value.bot } : {}),
       ...(typeof value.dialog === 'string' ? { dialog: value.dialog } : {}),
       items: items as StepDoc[] | DialogDoc[],
-      userDataFields: Array.isArray(value.userDataFields) ? value.userDataFields.filter((f): f is string => typeof f === 'string') : [],
-      ...(Array.isArray(value.intents) ? { intents: value.intents.filter((i) => isObject(i) && typeof i.id === 'string' && typeof i.dialog === 'string') as NonNullable<DefinitionDoc['intents']> } : {}),
+      userDataFields: Array.isArray(value.userDataFields)
+        ? value.userDataFields.filter((f): f is string => typeof f === 'string')
+        : [],
+      ...(Array.isArray(value.intents)
+        ? {
+            intents: value.intents.filter(
+              (i) => isObject(i) && typeof i.id === 'string' && typeof i.dialog === 'string',
+            ) as NonNullable<DefinitionDoc['intents']>,
+          }
+        : {}),
     };
   }
-  const fields = isObject(value) && Array.isArray(value.userDataFields) ? value.userDataFields.filter((f): f is string => typeof f === 'string') : [];
+  const fields =
+    isObject(value) && Array.isArray(value.userDataFields)
+      ? value.userDataFields.filter((f): f is string => typeof f === 'string')
+      : [];
   const list = isObject(value) && Array.isArray(value.dialogs) ? value.dialogs : Array.isArray(value) ? value : [value];
-  const dialogs = list.filter((item): item is DialogDoc => isObject(item) && typeof item.id === 'string' && Array.isArray(item.steps));
+  const dialogs = list.filter(
+    (item): item is DialogDoc => isObject(item) && typeof item.id === 'string' && Array.isArray(item.steps),
+  );
   if (dialogs.length > 0) return { chatbotClipboard: 1, kind: 'dialogs', items: dialogs, userDataFields: fields };
-  const steps = list.filter((item): item is StepDoc => isObject(item) && typeof item.id === 'string' && typeof item.type === 'string');
+  const steps = list.filter(
+    (item): item is StepDoc => isObject(item) && typeof item.id === 'string' && typeof item.type === 'string',
+  );
   if (steps.length > 0) return { chatbotClipboard: 1, kind: 'steps', items: steps, userDataFields: fields };
   throw new PasteError('nothing');
 }
@@ -124,7 +154,8 @@ export function pasteDialogs(definition: DefinitionDoc, payload: ClipboardPayloa
   for (const ref of listReferences(next)) {
     if (!ref.from || !pasted.has(ref.from.dialog) || ref.shape === 'step') continue;
     const to = map.get(ref.dialog);
-    if (to !== undefined && to !== ref.dialog) next = writeReference(next, ref, { dialog: to, ...(ref.step === undefined ? {} : { step: ref.step }) });
+    if (to !== undefined && to !== ref.dialog)
+      next = writeReference(next, ref, { dialog: to, ...(ref.step === undefined ? {} : { step: ref.step }) });
   }
   if (payload.intents && payload.intents.length > 0) {
     // The intents that started the pasted dialogs start the copies, under ids free here.
@@ -141,7 +172,12 @@ export function pasteDialogs(definition: DefinitionDoc, payload: ClipboardPayloa
 }
 
 /** Pastes steps into a dialog at a step index. */
-export function pasteSteps(definition: DefinitionDoc, payload: ClipboardPayload, dialog: number, at: number): PasteResult {
+export function pasteSteps(
+  definition: DefinitionDoc,
+  payload: ClipboardPayload,
+  dialog: number,
+  at: number,
+): PasteResult {
   const target = definition.dialogs[dialog];
   if (!target) return { definition, renamed: [], declared: [], indexes: [] };
   const items = structuredClone(payload.items as StepDoc[]);
@@ -168,16 +204,28 @@ export function pasteSteps(definition: DefinitionDoc, payload: ClipboardPayload,
       next = writeReference(next, ref, { dialog: target.id, step: map.get(ref.step)! }, target.id);
     } else if (ref.shape === 'step' && source !== undefined && source !== target.id && sameBot) {
       // A step left behind in the source dialog of this same bot: keep the jump going there.
-      next = writeReference(next, ref, { dialog: source, ...(ref.step === undefined ? {} : { step: ref.step }) }, target.id);
+      next = writeReference(
+        next,
+        ref,
+        { dialog: source, ...(ref.step === undefined ? {} : { step: ref.step }) },
+        target.id,
+      );
     }
   }
   const renamed = [...map].filter(([from, to]) => from !== to).map(([from, to]) => ({ from, to }));
   return withFields(next, payload, renamed, indexes);
 }
 
-function withFields(definition: DefinitionDoc, payload: ClipboardPayload, renamed: PasteResult['renamed'], indexes: number[]): PasteResult {
+function withFields(
+  definition: DefinitionDoc,
+  payload: ClipboardPayload,
+  renamed: PasteResult['renamed'],
+  indexes: number[],
+): PasteResult {
   const declared = (definition.userDataFields ?? []) as string[];
-  const needed = payload.userDataFields.filter((field) => /^[a-z][A-Za-z0-9]{0,63}$/.test(field) && !declared.includes(field));
+  const needed = payload.userDataFields.filter(
+    (field) => /^[a-z][A-Za-z0-9]{0,63}$/.test(field) && !declared.includes(field),
+  );
   return { definition: declareUserDataFields(definition, needed), renamed, declared: needed, indexes };
 }
 

@@ -6,7 +6,13 @@ describe('the condition builder model', () => {
     const branches = [
       { when: { variable: 'plan', op: 'equals', value: 'pro' }, then: 'vip' },
       { when: { variable: 'plan', op: 'equals', value: 'team' }, then: 'vip' },
-      { when: [{ variable: 'age', op: 'greater', value: 17 }, { variable: 'email', op: 'notEmpty' }], then: { dialog: 'adult' } },
+      {
+        when: [
+          { variable: 'age', op: 'greater', value: 17 },
+          { variable: 'email', op: 'notEmpty' },
+        ],
+        then: { dialog: 'adult' },
+      },
       { when: { variable: 'x', op: 'empty' }, then: 'vip' },
     ];
     const groups = groupsOf(branches);
@@ -19,7 +25,15 @@ describe('the condition builder model', () => {
   });
 
   it('when an "all" group becomes "any", then each condition becomes a branch of its own with the group\'s target', () => {
-    const [group] = groupsOf([{ when: [{ variable: 'a', op: 'notEmpty' }, { variable: 'b', op: 'notEmpty' }], then: 'next' }]);
+    const [group] = groupsOf([
+      {
+        when: [
+          { variable: 'a', op: 'notEmpty' },
+          { variable: 'b', op: 'notEmpty' },
+        ],
+        then: 'next',
+      },
+    ]);
     expect(branchesOf([{ ...group!, mode: 'any' }])).toEqual([
       { when: { variable: 'a', op: 'notEmpty' }, then: 'next' },
       { when: { variable: 'b', op: 'notEmpty' }, then: 'next' },

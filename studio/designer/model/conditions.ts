@@ -7,7 +7,17 @@ import { isObject, type TargetDoc } from './types.ts';
  * back the same way, so nothing the engine reads changes meaning.
  */
 
-export const CONDITION_OPS = ['equals', 'notEquals', 'empty', 'notEmpty', 'greater', 'less', 'contains', 'matches', 'in'] as const;
+export const CONDITION_OPS = [
+  'equals',
+  'notEquals',
+  'empty',
+  'notEmpty',
+  'greater',
+  'less',
+  'contains',
+  'matches',
+  'in',
+] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
 /** What the value of an operator is: none, a text, a number, a regular expression or a list. */
@@ -67,10 +77,13 @@ export function groupsOf(branches: unknown): BranchGroup[] {
 }
 
 /** Groups back to the engine's branches. */
-export function branchesOf(groups: readonly BranchGroup[]): { when: ConditionRow | ConditionRow[]; then: TargetDoc | undefined }[] {
+export function branchesOf(
+  groups: readonly BranchGroup[],
+): { when: ConditionRow | ConditionRow[]; then: TargetDoc | undefined }[] {
   return groups.flatMap((group) => {
     const conditions = group.conditions.map(clean);
-    if (group.mode === 'any' && conditions.length > 1) return conditions.map((condition) => ({ when: condition, then: group.then }));
+    if (group.mode === 'any' && conditions.length > 1)
+      return conditions.map((condition) => ({ when: condition, then: group.then }));
     return [{ when: conditions.length === 1 ? conditions[0]! : conditions, then: group.then }];
   });
 }

@@ -21,13 +21,16 @@ export function flowEdges(definition: DefinitionDoc): FlowEdge[] {
   const dialogs = dialogsOf(definition);
   const index = new Map<string, { dialog: number; steps: Map<string, number> }>();
   dialogs.forEach((dialog, d) => {
-    if (!index.has(dialog.id)) index.set(dialog.id, { dialog: d, steps: new Map(stepsOf(dialog).map((s, i) => [s.id, i])) });
+    if (!index.has(dialog.id))
+      index.set(dialog.id, { dialog: d, steps: new Map(stepsOf(dialog).map((s, i) => [s.id, i])) });
   });
   const resolve = (dialog: string, step: string | undefined): StepAt | undefined => {
     const found = index.get(dialog);
     if (!found) return undefined;
     const at = step === undefined ? 0 : found.steps.get(step);
-    return at === undefined || stepsOf(dialogs[found.dialog]!).length === 0 ? undefined : { dialog: found.dialog, step: at };
+    return at === undefined || stepsOf(dialogs[found.dialog]!).length === 0
+      ? undefined
+      : { dialog: found.dialog, step: at };
   };
   const edges: FlowEdge[] = [];
   for (const ref of listReferences(definition)) {
@@ -39,7 +42,8 @@ export function flowEdges(definition: DefinitionDoc): FlowEdge[] {
     const steps = stepsOf(dialog);
     steps.forEach((step, s) => {
       const stops = step.type === 'goto' || step.type === 'end' || (typeof step.next === 'string' && step.next !== '');
-      if (!stops && s + 1 < steps.length) edges.push({ from: { dialog: d, step: s }, to: { dialog: d, step: s + 1 }, role: 'follow' });
+      if (!stops && s + 1 < steps.length)
+        edges.push({ from: { dialog: d, step: s }, to: { dialog: d, step: s + 1 }, role: 'follow' });
     });
   });
   return edges;
@@ -69,5 +73,9 @@ export function stepsLeadingTo(definition: DefinitionDoc, at: StepAt, edges = fl
 
 /** Edges between dialogs and jumps within one (not the plain fall-through): what the map draws. */
 export function mapEdges(definition: DefinitionDoc, edges = flowEdges(definition)): FlowEdge[] {
-  return edges.filter((edge) => edge.role !== 'follow' && !(edge.role === 'next' && edge.to?.dialog === edge.from.dialog && edge.to.step === edge.from.step + 1));
+  return edges.filter(
+    (edge) =>
+      edge.role !== 'follow' &&
+      !(edge.role === 'next' && edge.to?.dialog === edge.from.dialog && edge.to.step === edge.from.step + 1),
+  );
 }

@@ -14,7 +14,12 @@ export function schemaInFormWords<T>(schema: T, t: DesignerStrings): T {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!node || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'description' && typeof value === 'string' ? helpInFormWords(value, t) : walk(value)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === 'description' && typeof value === 'string' ? helpInFormWords(value, t) : walk(value),
+      ]),
+    );
   };
   return walk(schema) as T;
 }

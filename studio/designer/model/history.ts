@@ -42,9 +42,18 @@ export class History<T> {
   push(state: T, label: string, options: { coalesce?: string; at?: number } = {}): void {
     if (state === this.current.state) return;
     const at = options.at ?? Date.now();
-    const entry: HistoryEntry<T> = { state, label, at, ...(options.coalesce === undefined ? {} : { coalesce: options.coalesce }) };
+    const entry: HistoryEntry<T> = {
+      state,
+      label,
+      at,
+      ...(options.coalesce === undefined ? {} : { coalesce: options.coalesce }),
+    };
     this.future = [];
-    const merge = options.coalesce !== undefined && this.past.length > 0 && this.current.coalesce === options.coalesce && at - this.current.at <= this.coalesceMs;
+    const merge =
+      options.coalesce !== undefined &&
+      this.past.length > 0 &&
+      this.current.coalesce === options.coalesce &&
+      at - this.current.at <= this.coalesceMs;
     if (!merge) {
       this.past.push(this.current);
       if (this.past.length > this.limit) this.past.shift();

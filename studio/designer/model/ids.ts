@@ -6,7 +6,10 @@ import { isId } from './references.ts';
  */
 export function uniqueId(wanted: string, taken: Iterable<string>): string {
   const used = new Set(taken);
-  let base = wanted.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[^A-Za-z]+/, '').slice(0, 56);
+  let base = wanted
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[^A-Za-z]+/, '')
+    .slice(0, 56);
   if (!isId(base)) base = 'step';
   if (!used.has(base)) return base;
   const stem = base.replace(/-\d+$/, '');

@@ -48,21 +48,43 @@ export function layoutMap(definition: DefinitionDoc): MapLayout {
   const graph = new Graph({ multigraph: false });
   graph.setGraph({ rankdir: 'LR', nodesep: 28, ranksep: 90, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
-  dialogs.forEach((dialog, d) => graph.setNode(String(d), { width: NODE_WIDTH, height: HEADER_HEIGHT + Math.max(1, stepsOf(dialog).length) * ROW_HEIGHT }));
+  dialogs.forEach((dialog, d) =>
+    graph.setNode(String(d), {
+      width: NODE_WIDTH,
+      height: HEADER_HEIGHT + Math.max(1, stepsOf(dialog).length) * ROW_HEIGHT,
+    }),
+  );
   const flow = mapEdges(definition);
   for (const [from, to] of reachTree(definition, flow, dialogs.length)) graph.setEdge(String(from), String(to));
   layout(graph);
   const nodes: MapNode[] = dialogs.map((dialog, d) => {
     const box = graph.node(String(d)) as { x: number; y: number; width: number; height: number };
-    return { dialog: d, id: dialog.id, x: box.x - box.width / 2, y: box.y - box.height / 2, width: box.width, height: box.height };
+    return {
+      dialog: d,
+      id: dialog.id,
+      x: box.x - box.width / 2,
+      y: box.y - box.height / 2,
+      width: box.width,
+      height: box.height,
+    };
   });
-  const rowY = (dialog: number, step: number | undefined) => nodes[dialog]!.y + (step === undefined ? HEADER_HEIGHT / 2 : HEADER_HEIGHT + step * ROW_HEIGHT + ROW_HEIGHT / 2);
+  const rowY = (dialog: number, step: number | undefined) =>
+    nodes[dialog]!.y + (step === undefined ? HEADER_HEIGHT / 2 : HEADER_HEIGHT + step * ROW_HEIGHT + ROW_HEIGHT / 2);
   const edges: MapEdge[] = flow.flatMap((edge) => {
     if (!edge.to) return [];
     const source = nodes[edge.from.dialog]!;
     const target = nodes[edge.to.dialog]!;
     const inner = edge.to.dialog === edge.from.dialog;
-    return [{ ...edge, sx: source.x + source.width, sy: rowY(edge.from.dialog, edge.from.step), tx: inner ? target.x + target.width : target.x, ty: rowY(edge.to.dialog, edge.to.step), inner }];
+    return [
+      {
+        ...edge,
+        sx: source.x + source.width,
+        sy: rowY(edge.from.dialog, edge.from.step),
+        tx: inner ? target.x + target.width : target.x,
+        ty: rowY(edge.to.dialog, edge.to.step),
+        inner,
+      },
+    ];
   });
   const graphBox = graph.graph() as { width?: number; height?: number };
   return { nodes, edges, width: graphBox.width ?? 0, height: graphBox.height ?? 0 };

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildMerge, conflicts, mergeUnits } from './merge.ts';
 import type { DefinitionDoc } from './types.ts';
 
-const bot = (dialogs: DefinitionDoc['dialogs'], fields: string[] = []): DefinitionDoc => ({ settings: { id: 'b', name: 'B', startDialog: 'a' }, userDataFields: fields, dialogs });
+const bot = (dialogs: DefinitionDoc['dialogs'], fields: string[] = []): DefinitionDoc => ({
+  settings: { id: 'b', name: 'B', startDialog: 'a' },
+  userDataFields: fields,
+  dialogs,
+});
 const say = (id: string, text: string) => ({ id, steps: [{ id: 's', type: 'message', text }] });
 
 describe('merging a save on a stale base', () => {
@@ -30,13 +34,17 @@ describe('merging a save on a stale base', () => {
 
   it('when they deleted a dialog you left alone, then it stays deleted; when they added one, it comes in after its neighbour', () => {
     const base = bot([say('a', 'A'), say('b', 'B')]);
-    const merged = buildMerge(mergeUnits(base, bot([say('a', 'A'), say('x', 'X')]), bot([say('a', 'A!'), say('b', 'B')])));
+    const merged = buildMerge(
+      mergeUnits(base, bot([say('a', 'A'), say('x', 'X')]), bot([say('a', 'A!'), say('b', 'B')])),
+    );
     expect(merged.dialogs.map((d) => d.id)).toEqual(['a', 'x']);
   });
 
   it('when both declared new user-data fields, then the lists are joined', () => {
     const base = bot([say('a', 'A')], ['name']);
-    const merged = buildMerge(mergeUnits(base, bot([say('a', 'A')], ['name', 'email']), bot([say('a', 'A')], ['name', 'plan'])));
+    const merged = buildMerge(
+      mergeUnits(base, bot([say('a', 'A')], ['name', 'email']), bot([say('a', 'A')], ['name', 'plan'])),
+    );
     expect(merged.userDataFields).toEqual(['name', 'plan', 'email']);
   });
 });

@@ -25,10 +25,13 @@ export type MergeChoice = 'theirs' | 'yours';
 
 export function mergeUnits(base: DefinitionDoc, theirs: DefinitionDoc, yours: DefinitionDoc): MergeUnit[] {
   const units: MergeUnit[] = [];
-  const sections = new Set([...Object.keys(base), ...Object.keys(theirs), ...Object.keys(yours)].filter((key) => key !== 'dialogs'));
+  const sections = new Set(
+    [...Object.keys(base), ...Object.keys(theirs), ...Object.keys(yours)].filter((key) => key !== 'dialogs'),
+  );
   for (const key of sections) units.push(unit(`section:${key}`, 'section', key, base[key], theirs[key], yours[key]));
   const ids = orderedIds(theirs.dialogs, yours.dialogs, base.dialogs);
-  for (const id of ids) units.push(unit(`dialog:${id}`, 'dialog', id, find(base, id), find(theirs, id), find(yours, id)));
+  for (const id of ids)
+    units.push(unit(`dialog:${id}`, 'dialog', id, find(base, id), find(theirs, id), find(yours, id)));
   return units;
 }
 
@@ -37,12 +40,16 @@ export function mergeUnits(base: DefinitionDoc, theirs: DefinitionDoc, yours: De
  * choice is given). Lists of names (user-data fields, step type modules) changed on both sides
  * are joined rather than chosen between when no choice is given.
  */
-export function buildMerge(units: readonly MergeUnit[], choices: ReadonlyMap<string, MergeChoice> = new Map()): DefinitionDoc {
+export function buildMerge(
+  units: readonly MergeUnit[],
+  choices: ReadonlyMap<string, MergeChoice> = new Map(),
+): DefinitionDoc {
   const pick = (u: MergeUnit): unknown => {
     if (u.status === 'theirs') return u.theirs;
     if (u.status === 'yours' || u.status === 'same') return u.yours;
     const choice = choices.get(u.key);
-    if (choice === undefined && isNameList(u.theirs) && isNameList(u.yours)) return [...new Set([...(u.yours as string[]), ...(u.theirs as string[])])];
+    if (choice === undefined && isNameList(u.theirs) && isNameList(u.yours))
+      return [...new Set([...(u.yours as string[]), ...(u.theirs as string[])])];
     return choice === 'theirs' ? u.theirs : u.yours;
   };
   const out: Record<string, unknown> = {};
@@ -58,14 +65,25 @@ export function buildMerge(units: readonly MergeUnit[], choices: ReadonlyMap<str
 
 export const conflicts = (units: readonly MergeUnit[]): MergeUnit[] => units.filter((u) => u.status === 'conflict');
 
-function unit(key: string, kind: MergeUnit['kind'], name: string, base: unknown, theirs: unknown, yours: unknown): MergeUnit {
+function unit(
+  key: string,
+  kind: MergeUnit['kind'],
+  name: string,
+  base: unknown,
+  theirs: unknown,
+  yours: unknown,
+): MergeUnit {
   const [b, t, y] = [stable(base), stable(theirs), stable(yours)];
   const status: MergeStatus = t === y ? 'same' : y === b ? 'theirs' : t === b ? 'yours' : 'conflict';
   return { key, kind, name, base, theirs, yours, status };
 }
 
 /** Your order of dialogs, with dialogs only they have placed after the one before them in theirs. */
-function orderedIds(theirs: readonly DialogDoc[] = [], yours: readonly DialogDoc[] = [], base: readonly DialogDoc[] = []): string[] {
+function orderedIds(
+  theirs: readonly DialogDoc[] = [],
+  yours: readonly DialogDoc[] = [],
+  base: readonly DialogDoc[] = [],
+): string[] {
   const out = yours.map((d) => d.id);
   theirs.forEach((dialog, i) => {
     if (out.includes(dialog.id)) return;
@@ -87,7 +105,11 @@ function isNameList(value: unknown): boolean {
 
 /** JSON with keys sorted, so two equal values compare equal whatever their key order. */
 export function stable(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
-  ) ?? 'undefined';
+  return (
+    JSON.stringify(value, (_key, inner: unknown) =>
+      isObject(inner)
+        ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : inner,
+    ) ?? 'undefined'
+  );
 }

@@ -5,7 +5,10 @@ import type { StepDoc } from './types.ts';
  * (a condition's first branch, a set step's first action) and nothing the author must choose;
  * what is still missing shows as a problem on the new card until filled in.
  */
-export function newStep(kind: string, options: { stepType?: string; otherDialog?: string; defaults?: Record<string, unknown> } = {}): StepDoc {
+export function newStep(
+  kind: string,
+  options: { stepType?: string; otherDialog?: string; defaults?: Record<string, unknown> } = {},
+): StepDoc {
   const id = kind === 'integration' && options.stepType ? options.stepType : kind;
   const step: StepDoc = { id, type: kind };
   switch (kind) {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { botDefinitionSchema } from '../../../server/definition/schema.ts';
 import { checkReferences } from '../../../server/definition/references.ts';
-import { deleteStep, duplicateDialog, duplicateStep, insertStep, moveStep, renameDialog, renameStep } from './operations.ts';
+import {
+  deleteStep,
+  duplicateDialog,
+  duplicateStep,
+  insertStep,
+  moveStep,
+  renameDialog,
+  renameStep,
+} from './operations.ts';
 import { listReferences } from './references.ts';
 import { everyReference } from './test/fixtures.ts';
 import type { DefinitionDoc } from './types.ts';
@@ -19,7 +27,9 @@ describe('the outline editing operations', () => {
     const after = renameDialog(before, 'help', 'support');
     expect(serverProblems(after)).toEqual([]);
     expect(listReferences(after).filter((ref) => ref.dialog === 'help')).toEqual([]);
-    expect(listReferences(after).filter((ref) => ref.dialog === 'support')).toHaveLength(listReferences(before).filter((ref) => ref.dialog === 'help').length);
+    expect(listReferences(after).filter((ref) => ref.dialog === 'support')).toHaveLength(
+      listReferences(before).filter((ref) => ref.dialog === 'help').length,
+    );
     expect(after.dialogs[0]!.steps[3]!.onError).toBe('dialog:support');
     expect(after.dialogs[0]!.steps[0]!.buttons).toEqual([{ kind: 'dialog', label: 'Help', dialog: 'support' }]);
   });

@@ -16,7 +16,10 @@ export function setField(definition: DefinitionDoc, path: Path, value: unknown):
 
 export function insertStep(definition: DefinitionDoc, dialog: number, at: number, step: StepDoc): DefinitionDoc {
   const steps = [...(definition.dialogs[dialog]?.steps ?? [])];
-  const id = uniqueId(step.id, steps.map((s) => s.id));
+  const id = uniqueId(
+    step.id,
+    steps.map((s) => s.id),
+  );
   steps.splice(clamp(at, 0, steps.length), 0, { ...step, id });
   return setAt(definition, ['dialogs', dialog, 'steps'], steps);
 }
@@ -46,7 +49,13 @@ export function duplicateStep(definition: DefinitionDoc, dialog: number, step: n
 
 export function insertDialog(definition: DefinitionDoc, at: number, dialog: DialogDoc): DefinitionDoc {
   const dialogs = [...definition.dialogs];
-  dialogs.splice(clamp(at, 0, dialogs.length), 0, { ...dialog, id: uniqueId(dialog.id, dialogs.map((d) => d.id)) });
+  dialogs.splice(clamp(at, 0, dialogs.length), 0, {
+    ...dialog,
+    id: uniqueId(
+      dialog.id,
+      dialogs.map((d) => d.id),
+    ),
+  });
   return { ...definition, dialogs };
 }
 
@@ -68,10 +77,14 @@ export function deleteDialog(definition: DefinitionDoc, dialog: number): Definit
 export function duplicateDialog(definition: DefinitionDoc, dialog: number): DefinitionDoc {
   const original = definition.dialogs[dialog];
   if (!original) return definition;
-  const id = uniqueId(original.id, definition.dialogs.map((d) => d.id));
+  const id = uniqueId(
+    original.id,
+    definition.dialogs.map((d) => d.id),
+  );
   let next = insertDialog(definition, dialog + 1, { ...structuredClone(original), id });
   for (const ref of listReferences(next)) {
-    if (ref.from?.dialog === dialog + 1 && ref.dialog === original.id && ref.shape !== 'step') next = writeReference(next, ref, { dialog: id, ...(ref.step === undefined ? {} : { step: ref.step }) });
+    if (ref.from?.dialog === dialog + 1 && ref.dialog === original.id && ref.shape !== 'step')
+      next = writeReference(next, ref, { dialog: id, ...(ref.step === undefined ? {} : { step: ref.step }) });
   }
   return next;
 }
@@ -82,7 +95,8 @@ export function renameDialog(definition: DefinitionDoc, oldId: string, newId: st
   if (index < 0 || oldId === newId) return definition;
   const refs = listReferences(definition).filter((ref) => ref.dialog === oldId && ref.shape !== 'step');
   let next = setAt(definition, ['dialogs', index, 'id'], newId);
-  for (const ref of refs) next = writeReference(next, ref, { dialog: newId, ...(ref.step === undefined ? {} : { step: ref.step }) });
+  for (const ref of refs)
+    next = writeReference(next, ref, { dialog: newId, ...(ref.step === undefined ? {} : { step: ref.step }) });
   return next;
 }
 

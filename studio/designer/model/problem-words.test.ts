@@ -4,23 +4,33 @@ import de from '../i18n/locales/de.ts';
 import { helpInFormWords } from './help-words.ts';
 import { problemText } from './problem-words.ts';
 
-describe('problems and help in the form\'s words', () => {
-  it('when a question\'s text is missing or empty, then the problem names the field by its label in either language', () => {
+describe("problems and help in the form's words", () => {
+  it("when a question's text is missing or empty, then the problem names the field by its label in either language", () => {
     expect(problemText(en, { field: 'prompt', message: 'is required' })).toBe('Question is required.');
-    expect(problemText(en, { field: 'prompt', message: 'must be at least 1 characters (got 0)' })).toBe('Question is required.');
+    expect(problemText(en, { field: 'prompt', message: 'must be at least 1 characters (got 0)' })).toBe(
+      'Question is required.',
+    );
     expect(problemText(de, { field: 'prompt', message: 'is required' })).toBe('Frage muss ausgefüllt sein.');
   });
 
   it('when a problem is inside a list, then its field is named by the last named part', () => {
-    expect(problemText(en, { field: 'choices[1].label', message: 'must be at most 80 characters (got 91)' })).toBe('Label may have at most 80 characters.');
+    expect(problemText(en, { field: 'choices[1].label', message: 'must be at most 80 characters (got 91)' })).toBe(
+      'Label may have at most 80 characters.',
+    );
   });
 
-  it('when the studio has no words for a sentence, then the server\'s sentence follows the field\'s label', () => {
-    expect(problemText(en, { field: 'cardsFrom', message: 'odd thing', hint: 'do this' })).toBe('Cards from variable: odd thing (do this)');
+  it("when the studio has no words for a sentence, then the server's sentence follows the field's label", () => {
+    expect(problemText(en, { field: 'cardsFrom', message: 'odd thing', hint: 'do this' })).toBe(
+      'Cards from variable: odd thing (do this)',
+    );
   });
 
-  it('when a help text names JSON keys, then they read as the form\'s labels, and plain words stay', () => {
-    expect(helpInFormWords('Said instead of the carousel when the cardsFrom variable holds no cards.', en)).toBe('Said instead of the carousel when the "Cards from variable" variable holds no cards.');
-    expect(helpInFormWords('For inputType "number": inclusive bounds. The text; templates allowed.', en)).toBe('For "Answer type" "number": inclusive bounds. The text; templates allowed.');
+  it("when a help text names JSON keys, then they read as the form's labels, and plain words stay", () => {
+    expect(helpInFormWords('Said instead of the carousel when the cardsFrom variable holds no cards.', en)).toBe(
+      'Said instead of the carousel when the "Cards from variable" variable holds no cards.',
+    );
+    expect(helpInFormWords('For inputType "number": inclusive bounds. The text; templates allowed.', en)).toBe(
+      'For "Answer type" "number": inclusive bounds. The text; templates allowed.',
+    );
   });
 });

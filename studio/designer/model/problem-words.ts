@@ -12,15 +12,20 @@ export function problemText(t: DesignerStrings, problem: Pick<PlacedProblem, 'fi
   const label = fieldLabel(t, problem.field);
   const message = problem.message;
   if (label === '') return `${message}${problem.hint ? ` (${problem.hint})` : ''}`;
-  const said = (template: string, values: Record<string, string | number> = {}) => format(template, { field: label, ...values });
+  const said = (template: string, values: Record<string, string | number> = {}) =>
+    format(template, { field: label, ...values });
   let text: string;
   let match: RegExpExecArray | null;
   // An empty text is as missing as an absent one, to the person filling the form.
   if (message === 'is required' || message.startsWith('must be at least 1 characters')) text = said(t.problemRequired);
-  else if ((match = /^must be at least (\d+) characters/.exec(message))) text = said(t.problemTooShort, { n: Number(match[1]) });
-  else if ((match = /^must be at most (\d+) characters/.exec(message))) text = said(t.problemTooLong, { n: Number(match[1]) });
-  else if ((match = /^must be at least (\d+) items/.exec(message))) text = said(t.problemTooFew, { n: Number(match[1]) });
-  else if ((match = /^unknown key "(.+)"$/.exec(message))) text = said(t.problemUnknownField, { name: humanize(match[1]!) });
+  else if ((match = /^must be at least (\d+) characters/.exec(message)))
+    text = said(t.problemTooShort, { n: Number(match[1]) });
+  else if ((match = /^must be at most (\d+) characters/.exec(message)))
+    text = said(t.problemTooLong, { n: Number(match[1]) });
+  else if ((match = /^must be at least (\d+) items/.exec(message)))
+    text = said(t.problemTooFew, { n: Number(match[1]) });
+  else if ((match = /^unknown key "(.+)"$/.exec(message)))
+    text = said(t.problemUnknownField, { name: humanize(match[1]!) });
   else return `${label}: ${message}${problem.hint ? ` (${problem.hint})` : ''}`;
   return text;
 }

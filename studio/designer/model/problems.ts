@@ -44,7 +44,9 @@ export function problemsByStep(placed: readonly PlacedProblem[]): Map<string, Pl
 /** The problems of a field and everything inside it (`choices` takes `choices[1].then`). */
 export function problemsUnder(problems: readonly PlacedProblem[], field: string): PlacedProblem[] {
   if (field === '') return problems.filter((p) => p.field === '');
-  return problems.filter((p) => p.field === field || p.field.startsWith(`${field}.`) || p.field.startsWith(`${field}[`));
+  return problems.filter(
+    (p) => p.field === field || p.field.startsWith(`${field}.`) || p.field.startsWith(`${field}[`),
+  );
 }
 
 export const hasErrors = (problems: readonly Problem[]): boolean => problems.some((p) => p.severity !== 'warning');

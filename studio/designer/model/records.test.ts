@@ -7,7 +7,10 @@ const SERVICES = ['integrations', 'services'] as const;
 const bot = (): DefinitionDoc => ({
   settings: { id: 'b', startDialog: 'main' },
   integrations: {
-    services: { crm: { baseUrl: 'https://crm.example.com' }, shop: { baseUrl: 'https://shop.example.com', auth: { type: 'bearer', tokenEnv: 'SHOP_TOKEN' } } },
+    services: {
+      crm: { baseUrl: 'https://crm.example.com' },
+      shop: { baseUrl: 'https://shop.example.com', auth: { type: 'bearer', tokenEnv: 'SHOP_TOKEN' } },
+    },
     datasets: [{ name: 'stores', source: { service: 'shop', url: '/stores' } }],
   },
   dialogs: [
@@ -28,7 +31,9 @@ describe('a map of named services', () => {
     const after = renameEntry(before, SERVICES, 'shop', 'store');
     expect(Object.keys((after.integrations as { services: object }).services)).toEqual(['crm', 'store']);
     expect(after.dialogs[0]!.steps.map((s) => s.service ?? s.text)).toEqual(['store', 'crm', 'shop']);
-    expect((after.integrations as { datasets: { source: { service: string } }[] }).datasets[0]!.source.service).toBe('store');
+    expect((after.integrations as { datasets: { source: { service: string } }[] }).datasets[0]!.source.service).toBe(
+      'store',
+    );
     expect(referencesTo(before, SERVICES, 'shop')).toBe(2);
     // The old definition is untouched: the undo history keeps it.
     expect(before.dialogs[0]!.steps[0]!.service).toBe('shop');

@@ -32,10 +32,16 @@ export function addEntry(definition: DefinitionDoc, path: Path, name: string, va
 /** Renames an entry where it stands (the order of the map is kept) and makes every reference to it follow. */
 export function renameEntry(definition: DefinitionDoc, path: Path, from: string, to: string): DefinitionDoc {
   const entries = entriesOf(definition, path);
-  if (from === to || !entries.some(([name]) => name === from) || entries.some(([name]) => name === to)) return definition;
-  let next = setAt(definition, path, Object.fromEntries(entries.map(([name, value]) => [name === from ? to : name, value])));
+  if (from === to || !entries.some(([name]) => name === from) || entries.some(([name]) => name === to))
+    return definition;
+  let next = setAt(
+    definition,
+    path,
+    Object.fromEntries(entries.map(([name, value]) => [name === from ? to : name, value])),
+  );
   const referred = REFERRED.find((r) => samePath(r.path, path));
-  for (const at of referred?.references(definition) ?? []) if (getAt(definition, at) === from) next = setAt(next, at, to);
+  for (const at of referred?.references(definition) ?? [])
+    if (getAt(definition, at) === from) next = setAt(next, at, to);
   return next;
 }
 
@@ -56,12 +62,14 @@ function serviceReferences(definition: DefinitionDoc): Path[] {
   const out: Path[] = [];
   definition.dialogs.forEach((dialog, d) =>
     (Array.isArray(dialog.steps) ? dialog.steps : []).forEach((step, s) => {
-      if (isObject(step) && step.type === 'integration' && typeof step.service === 'string') out.push(['dialogs', d, 'steps', s, 'service']);
+      if (isObject(step) && step.type === 'integration' && typeof step.service === 'string')
+        out.push(['dialogs', d, 'steps', s, 'service']);
     }),
   );
   const datasets = getAt(definition, ['integrations', 'datasets']);
   (Array.isArray(datasets) ? datasets : []).forEach((dataset, i) => {
-    if (isObject(dataset) && isObject(dataset.source) && typeof dataset.source.service === 'string') out.push(['integrations', 'datasets', i, 'source', 'service']);
+    if (isObject(dataset) && isObject(dataset.source) && typeof dataset.source.service === 'string')
+      out.push(['integrations', 'datasets', i, 'source', 'service']);
   });
   return out;
 }

@@ -9,11 +9,26 @@ const byKey = (fields: readonly FieldSpec[]) => Object.fromEntries(fields.map((f
 describe('forms from the editor schema', () => {
   it('when the step kinds are read, then every kind of the engine is there with its description', () => {
     const kinds = stepKinds(schema);
-    expect(kinds.map((k) => k.type)).toEqual(['message', 'input', 'condition', 'set', 'goto', 'wait', 'event', 'clearUserData', 'email', 'sms', 'nlp', 'faq', 'integration', 'end']);
+    expect(kinds.map((k) => k.type)).toEqual([
+      'message',
+      'input',
+      'condition',
+      'set',
+      'goto',
+      'wait',
+      'event',
+      'clearUserData',
+      'email',
+      'sms',
+      'nlp',
+      'faq',
+      'integration',
+      'end',
+    ]);
     expect(kinds.every((k) => k.description.length > 10)).toBe(true);
   });
 
-  it('when an input step\'s form is made, then enums are choices with defaults, targets and saving are pickers, required is marked and help is the description', () => {
+  it("when an input step's form is made, then enums are choices with defaults, targets and saving are pickers, required is marked and help is the description", () => {
     const fields = byKey(stepFields(schema, 'input'));
     expect(fields.prompt).toMatchObject({ widget: 'template', required: true });
     expect(fields.prompt!.description).toMatch(/question/);
@@ -27,7 +42,7 @@ describe('forms from the editor schema', () => {
     expect(stepFields(schema, 'input').at(-1)!.key).toBe('next');
   });
 
-  it('when a message step\'s form is made, then buttons are rows of three kinds and quick replies are rows of label and payload', () => {
+  it("when a message step's form is made, then buttons are rows of three kinds and quick replies are rows of label and payload", () => {
     const fields = byKey(stepFields(schema, 'message'));
     expect(fields.buttons!.variants!.key).toBe('kind');
     expect(fields.buttons!.variants!.options.map((o) => o.value)).toEqual(['postback', 'url', 'dialog']);
@@ -36,29 +51,44 @@ describe('forms from the editor schema', () => {
     expect(fields.image!.widget).toBe('group');
   });
 
-  it('when other kinds\' forms are made, then conditions get the builder, gotos pick a dialog and its step, integrations their error policy', () => {
+  it("when other kinds' forms are made, then conditions get the builder, gotos pick a dialog and its step, integrations their error policy", () => {
     expect(byKey(stepFields(schema, 'condition')).branches!.widget).toBe('branches');
-    expect(byKey(stepFields(schema, 'goto'))).toMatchObject({ dialog: { widget: 'dialog' }, step: { widget: 'stepOfSibling' } });
+    expect(byKey(stepFields(schema, 'goto'))).toMatchObject({
+      dialog: { widget: 'dialog' },
+      step: { widget: 'stepOfSibling' },
+    });
     const integration = byKey(stepFields(schema, 'integration'));
     expect(integration.onError).toMatchObject({ widget: 'integrationError', default: 'fatal' });
     expect(integration.integration!.widget).toBe('stepType');
-    expect(byKey(stepFields(schema, 'set')).actions!.fields!.map((f) => f.widget)).toEqual(['choice', 'variableName', 'userDataField', 'json', 'template']);
+    expect(byKey(stepFields(schema, 'set')).actions!.fields!.map((f) => f.widget)).toEqual([
+      'choice',
+      'variableName',
+      'userDataField',
+      'json',
+      'template',
+    ]);
     expect(byKey(stepFields(schema, 'wait')).cancelOn!.widget).toBe('group');
   });
 
-  it('when a step type\'s parameters are read, then its own schema gives the fields (a customer\'s type gets a form with no studio code)', () => {
+  it("when a step type's parameters are read, then its own schema gives the fields (a customer's type gets a form with no studio code)", () => {
     const http = BUILT_IN_STEP_TYPES.find((t) => t.name === 'http')!;
     const fields = byKey(paramsFields(http.paramsSchema as Record<string, unknown>));
     expect(fields.endpoint).toMatchObject({ widget: 'template', required: true });
     expect(fields.method).toMatchObject({ widget: 'choice', default: 'GET' });
     expect(fields.headers!.widget).toBe('keyValue');
     expect(fields.body!.widget).toBe('json');
-    const own = byKey(paramsFields({ type: 'object', properties: { sheet: { type: 'string', description: 'The sheet' }, rows: { type: 'integer', minimum: 1 } }, required: ['sheet'] }));
+    const own = byKey(
+      paramsFields({
+        type: 'object',
+        properties: { sheet: { type: 'string', description: 'The sheet' }, rows: { type: 'integer', minimum: 1 } },
+        required: ['sheet'],
+      }),
+    );
     expect(own.sheet).toMatchObject({ widget: 'template', required: true, description: 'The sheet' });
     expect(own.rows).toMatchObject({ widget: 'number', integer: true, minimum: 1 });
   });
 
-  it('when the bot\'s services are read, then they are a map of named forms: base URL required, sign-in as kinds each with its own fields, secrets picked, names checked', () => {
+  it("when the bot's services are read, then they are a map of named forms: base URL required, sign-in as kinds each with its own fields, secrets picked, names checked", () => {
     const integrations = byKey(byKey(botFields(schema)).integrations!.fields!);
     const services = integrations.services!;
     expect(services).toMatchObject({ widget: 'record', keyPattern: '^[A-Za-z][\\w-]{0,63}$' });
@@ -68,7 +98,13 @@ describe('forms from the editor schema', () => {
     const auth = service.auth!;
     expect(auth.widget).toBe('group');
     expect(auth.variants!.key).toBe('type');
-    expect(auth.variants!.options.map((o) => o.value)).toEqual(['none', 'basic', 'bearer', 'bearer-user', 'oauth2-client-credentials']);
+    expect(auth.variants!.options.map((o) => o.value)).toEqual([
+      'none',
+      'basic',
+      'bearer',
+      'bearer-user',
+      'oauth2-client-credentials',
+    ]);
     const bearer = byKey(auth.variants!.options.find((o) => o.value === 'bearer')!.fields);
     expect(bearer.tokenEnv).toMatchObject({ widget: 'secret', required: true });
     const oauth = byKey(auth.variants!.options.find((o) => o.value === 'oauth2-client-credentials')!.fields);
@@ -78,9 +114,19 @@ describe('forms from the editor schema', () => {
   });
 
   it('when any object maps names to objects, then it gets the record form; a map of plain values stays name/value rows', () => {
-    const map = fieldSpec({}, 'rooms', { type: 'object', additionalProperties: { type: 'object', properties: { seats: { type: 'integer' } }, required: ['seats'] } }, false);
+    const map = fieldSpec(
+      {},
+      'rooms',
+      {
+        type: 'object',
+        additionalProperties: { type: 'object', properties: { seats: { type: 'integer' } }, required: ['seats'] },
+      },
+      false,
+    );
     expect(map.widget).toBe('record');
     expect(map.values!.fields!.map((f) => [f.key, f.widget, f.required])).toEqual([['seats', 'number', true]]);
-    expect(fieldSpec({}, 'labels', { type: 'object', additionalProperties: { type: 'string' } }, false).widget).toBe('keyValue');
+    expect(fieldSpec({}, 'labels', { type: 'object', additionalProperties: { type: 'string' } }, false).widget).toBe(
+      'keyValue',
+    );
   });
 });

@@ -70,7 +70,11 @@ export interface FieldSpec {
 
 export interface Variants {
   readonly key: string;
-  readonly options: readonly { readonly value: string; readonly description?: string; readonly fields: readonly FieldSpec[] }[];
+  readonly options: readonly {
+    readonly value: string;
+    readonly description?: string;
+    readonly fields: readonly FieldSpec[];
+  }[];
 }
 
 export interface StepKind {
@@ -82,7 +86,10 @@ type Schema = Loose;
 
 /** The step kinds the editor schema knows, in its order, with their descriptions. */
 export function stepKinds(editorSchema: Schema): StepKind[] {
-  return stepBranches(editorSchema).map(({ type, schema }) => ({ type, description: text(resolve(editorSchema, (schema.properties as Schema | undefined)?.type)?.description) ?? '' }));
+  return stepBranches(editorSchema).map(({ type, schema }) => ({
+    type,
+    description: text(resolve(editorSchema, (schema.properties as Schema | undefined)?.type)?.description) ?? '',
+  }));
 }
 
 /** The object schema of one step kind. */
@@ -102,7 +109,9 @@ export function stepFields(editorSchema: Schema, type: string): FieldSpec[] {
 /** The top-level sections of the definition other than its dialogs (settings, user-data fields, intents, FAQ, page events), from the editor schema. */
 export function botFields(editorSchema: Schema): FieldSpec[] {
   return objectFields(editorSchema, editorSchema, 0)
-    .filter((field) => ['settings', 'userDataFields', 'intents', 'faq', 'pageEvents', 'integrations'].includes(field.key))
+    .filter((field) =>
+      ['settings', 'userDataFields', 'intents', 'faq', 'pageEvents', 'integrations'].includes(field.key),
+    )
     .map((field) => (field.key === 'integrations' ? untemplated(field) : field));
 }
 
@@ -113,7 +122,14 @@ function untemplated(spec: FieldSpec): FieldSpec {
     ...(spec.widget === 'template' ? { widget: 'text' as const } : {}),
     ...(spec.fields ? { fields: spec.fields.map(untemplated) } : {}),
     ...(spec.values ? { values: untemplated(spec.values) } : {}),
-    ...(spec.variants ? { variants: { key: spec.variants.key, options: spec.variants.options.map((o) => ({ ...o, fields: o.fields.map(untemplated) })) } } : {}),
+    ...(spec.variants
+      ? {
+          variants: {
+            key: spec.variants.key,
+            options: spec.variants.options.map((o) => ({ ...o, fields: o.fields.map(untemplated) })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -126,11 +142,20 @@ export function paramsFields(paramsSchema: Schema): FieldSpec[] {
 export function objectFields(root: Schema, schema: Schema, depth: number, inParams = false): FieldSpec[] {
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  return Object.entries(properties).map(([key, node]) => fieldSpec(root, key, resolve(root, node) ?? {}, required.has(key), depth, inParams));
+  return Object.entries(properties).map(([key, node]) =>
+    fieldSpec(root, key, resolve(root, node) ?? {}, required.has(key), depth, inParams),
+  );
 }
 
 /** What one property is, and how to edit it. */
-export function fieldSpec(root: Schema, key: string, node: Schema, required: boolean, depth = 0, inParams = false): FieldSpec {
+export function fieldSpec(
+  root: Schema,
+  key: string,
+  node: Schema,
+  required: boolean,
+  depth = 0,
+  inParams = false,
+): FieldSpec {
   const common = {
     key,
     required,
@@ -142,12 +167,22 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
 
   if (!inParams) {
     if (key === 'branches') return widget('branches');
-    if (alternatives.some((alt) => isObject(alt.properties) && 'dialog' in alt.properties) && alternatives.some((alt) => alt.type === 'string')) return widget('target');
-    if (alternatives.length === 2 && alternatives.every((alt) => isObject(alt.properties)) && alternatives.some((alt) => 'userData' in (alt.properties as Schema))) return widget('saveTo');
+    if (
+      alternatives.some((alt) => isObject(alt.properties) && 'dialog' in alt.properties) &&
+      alternatives.some((alt) => alt.type === 'string')
+    )
+      return widget('target');
+    if (
+      alternatives.length === 2 &&
+      alternatives.every((alt) => isObject(alt.properties)) &&
+      alternatives.some((alt) => 'userData' in (alt.properties as Schema))
+    )
+      return widget('saveTo');
     if (key === 'next') return widget('stepOfDialog');
     if ((key === 'dialog' || key.endsWith('Dialog')) && node.type === 'string') return widget('dialog');
     if (key === 'step' && node.type === 'string') return widget('stepOfSibling');
-    if (key === 'onError' && typeof node.pattern === 'string' && node.pattern.includes('flag:')) return widget('integrationError');
+    if (key === 'onError' && typeof node.pattern === 'string' && node.pattern.includes('flag:'))
+      return widget('integrationError');
     if (key === 'integration') return widget('stepType');
     if (key === 'service') return widget('service');
     if ((key === 'variable' || key === 'output') && node.type === 'string') return widget('variableName');
@@ -163,41 +198,68 @@ export function fieldSpec(root: Schema, key: string, node: Schema, required: boo
   const type = Array.isArray(node.type) ? undefined : node.type;
   if (type === 'boolean') return widget('boolean');
   if (type === 'number' || type === 'integer') {
-    return widget('number', { integer: type === 'integer', ...(typeof node.minimum === 'number' ? { minimum: node.minimum } : {}), ...(typeof node.maximum === 'number' ? { maximum: node.maximum } : {}) });
+    return widget('number', {
+      integer: type === 'integer',
+      ...(typeof node.minimum === 'number' ? { minimum: node.minimum } : {}),
+      ...(typeof node.maximum === 'number' ? { maximum: node.maximum } : {}),
+    });
   }
   if (type === 'string') {
     const templated = inParams || !NOT_TEMPLATE_KEYS.has(key);
     const maxLength = typeof node.maxLength === 'number' ? node.maxLength : undefined;
-    return widget(templated ? 'template' : 'text', { ...(maxLength === undefined ? {} : { maxLength }), multiline: maxLength === undefined ? false : maxLength > 1000 });
+    return widget(templated ? 'template' : 'text', {
+      ...(maxLength === undefined ? {} : { maxLength }),
+      multiline: maxLength === undefined ? false : maxLength > 1000,
+    });
   }
   if (type === 'array' && depth < 6) {
     const items = resolve(root, node.items) ?? {};
-    const bounds = { ...(typeof node.minItems === 'number' ? { minItems: node.minItems } : {}), ...(typeof node.maxItems === 'number' ? { maxItems: node.maxItems } : {}) };
-    const itemAlternatives = (Array.isArray(items.oneOf) ? items.oneOf : Array.isArray(items.anyOf) ? items.anyOf : []).map((n) => resolve(root, n) ?? {});
+    const bounds = {
+      ...(typeof node.minItems === 'number' ? { minItems: node.minItems } : {}),
+      ...(typeof node.maxItems === 'number' ? { maxItems: node.maxItems } : {}),
+    };
+    const itemAlternatives = (
+      Array.isArray(items.oneOf) ? items.oneOf : Array.isArray(items.anyOf) ? items.anyOf : []
+    ).map((n) => resolve(root, n) ?? {});
     const itemKinds = variantsOf(root, itemAlternatives, depth, inParams);
     if (itemKinds) return widget('rows', { ...bounds, fields: [], variants: itemKinds });
-    if (items.type === 'object' && isObject(items.properties)) return widget('rows', { ...bounds, fields: objectFields(root, items, depth + 1, inParams) });
+    if (items.type === 'object' && isObject(items.properties))
+      return widget('rows', { ...bounds, fields: objectFields(root, items, depth + 1, inParams) });
     if (items.type === 'string') return widget('stringList', bounds);
     return widget('json');
   }
   if (type === 'object' && depth < 6) {
-    if (isObject(node.properties) && Object.keys(node.properties).length > 0) return widget('group', { fields: objectFields(root, node, depth + 1, inParams) });
+    if (isObject(node.properties) && Object.keys(node.properties).length > 0)
+      return widget('group', { fields: objectFields(root, node, depth + 1, inParams) });
     const values = resolve(root, node.additionalProperties);
-    if (isObject(values) && (hasProperties(values) || variantsOf(root, alternativesOf(root, values), depth, inParams))) {
+    if (
+      isObject(values) &&
+      (hasProperties(values) || variantsOf(root, alternativesOf(root, values), depth, inParams))
+    ) {
       const pattern = (resolve(root, node.propertyNames) ?? {}).pattern;
-      return widget('record', { values: fieldSpec(root, key, values, true, depth + 1, inParams), ...(typeof pattern === 'string' ? { keyPattern: pattern } : {}) });
+      return widget('record', {
+        values: fieldSpec(root, key, values, true, depth + 1, inParams),
+        ...(typeof pattern === 'string' ? { keyPattern: pattern } : {}),
+      });
     }
-    if (isObject(values) && (values.type === 'string' || Array.isArray(values.type))) return widget('keyValue', { values: fieldSpec(root, 'value', values, true, depth + 1, true) });
+    if (isObject(values) && (values.type === 'string' || Array.isArray(values.type)))
+      return widget('keyValue', { values: fieldSpec(root, 'value', values, true, depth + 1, true) });
     return widget('keyValue', { values: { key: 'value', widget: 'json', required: true } });
   }
   return widget('json');
 }
 
 function stepBranches(editorSchema: Schema): { type: string; schema: Schema }[] {
-  const steps = (((((editorSchema.properties as Schema | undefined)?.dialogs as Schema | undefined)?.items as Schema | undefined)?.properties as Schema | undefined)?.steps as Schema | undefined)?.items as Schema | undefined;
+  const steps = (
+    (
+      (((editorSchema.properties as Schema | undefined)?.dialogs as Schema | undefined)?.items as Schema | undefined)
+        ?.properties as Schema | undefined
+    )?.steps as Schema | undefined
+  )?.items as Schema | undefined;
   const branches = Array.isArray(steps?.allOf) ? (steps.allOf as Schema[]) : [];
   return branches.flatMap((branch) => {
-    const type = (((branch.if as Schema | undefined)?.properties as Schema | undefined)?.type as Schema | undefined)?.const;
+    const type = (((branch.if as Schema | undefined)?.properties as Schema | undefined)?.type as Schema | undefined)
+      ?.const;
     return typeof type === 'string' && isObject(branch.then) ? [{ type, schema: branch.then }] : [];
   });
 }
@@ -208,13 +270,19 @@ function variantsOf(root: Schema, alternatives: Schema[], depth: number, inParam
   if (discriminator === undefined) return undefined;
   const options = alternatives.map((alt) => {
     const tag = resolve(root, (alt.properties as Schema)[discriminator]) ?? {};
-    return { value: String(tag.const), ...(text(tag.description) === undefined ? {} : { description: text(tag.description)! }), fields: objectFields(root, alt, depth + 1, inParams).filter((f) => f.key !== discriminator) };
+    return {
+      value: String(tag.const),
+      ...(text(tag.description) === undefined ? {} : { description: text(tag.description)! }),
+      fields: objectFields(root, alt, depth + 1, inParams).filter((f) => f.key !== discriminator),
+    };
   });
   return { key: discriminator, options };
 }
 
 function alternativesOf(root: Schema, node: Schema): Schema[] {
-  return (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : []).map((n) => resolve(root, n) ?? {});
+  return (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : []).map(
+    (n) => resolve(root, n) ?? {},
+  );
 }
 
 const hasProperties = (node: Schema): boolean => isObject(node.properties) && Object.keys(node.properties).length > 0;
@@ -224,7 +292,14 @@ function variantKey(alternatives: Schema[]): string | undefined {
   if (alternatives.length < 2) return undefined;
   const first = alternatives[0]!.properties;
   if (!isObject(first)) return undefined;
-  return Object.keys(first).find((key) => alternatives.every((alt) => isObject(alt.properties) && isObject(alt.properties[key]) && (alt.properties[key] as Schema).const !== undefined));
+  return Object.keys(first).find((key) =>
+    alternatives.every(
+      (alt) =>
+        isObject(alt.properties) &&
+        isObject(alt.properties[key]) &&
+        (alt.properties[key] as Schema).const !== undefined,
+    ),
+  );
 }
 
 /** Follows a local `$ref` (`#/$defs/x`); bounded, so a cycle of refs ends. */

@@ -16,7 +16,12 @@ describe('search everywhere, paths and problem places', () => {
   });
 
   it('when check paths are read, then they round-trip and problems land on their step and field', () => {
-    for (const text of ['dialogs[2].steps[0].branches[1].when[0].value', 'integrations.services["my api"].auth', 'settings.startDialog']) expect(formatPath(parsePath(text))).toBe(text);
+    for (const text of [
+      'dialogs[2].steps[0].branches[1].when[0].value',
+      'integrations.services["my api"].auth',
+      'settings.startDialog',
+    ])
+      expect(formatPath(parsePath(text))).toBe(text);
     expect(parsePath('dialogs[0].steps[1].text (line 4)')).toEqual(['dialogs', 0, 'steps', 1, 'text']);
     const [onStep, outside] = placeProblems([
       { path: 'dialogs[1].steps[3].choices[0].then', severity: 'error', message: 'no step "x"' },

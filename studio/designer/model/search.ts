@@ -23,7 +23,13 @@ export function searchDefinition(definition: DefinitionDoc, query: string): { hi
   const hits: SearchHit[] = [];
   if (wanted === '') return { hits, more: false };
   let more = false;
-  const visit = (value: unknown, path: (string | number)[], at: StepAt | undefined, field: string, depth: number): void => {
+  const visit = (
+    value: unknown,
+    path: (string | number)[],
+    at: StepAt | undefined,
+    field: string,
+    depth: number,
+  ): void => {
     if (more || depth > 40) return;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       const textValue = String(value);
@@ -37,7 +43,8 @@ export function searchDefinition(definition: DefinitionDoc, query: string): { hi
       return;
     }
     if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...path, i], at, field, depth + 1));
-    else if (isObject(value)) for (const [key, inner] of Object.entries(value)) visit(inner, [...path, key], at, key, depth + 1);
+    else if (isObject(value))
+      for (const [key, inner] of Object.entries(value)) visit(inner, [...path, key], at, key, depth + 1);
   };
   for (const [key, value] of Object.entries(definition)) {
     if (key === 'dialogs') continue;

@@ -42,4 +42,5 @@ export interface StepAt {
 
 export type Loose = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

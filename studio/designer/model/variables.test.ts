@@ -8,7 +8,10 @@ describe('the variables panel and template autocomplete', () => {
     const plan = index.get('plan')!;
     expect(plan.kind).toBe('userData');
     expect(plan.sets.map((p) => p.path.join('.'))).toEqual(['userDataFields.1', 'dialogs.0.steps.1.saveTo.userData']);
-    expect(plan.uses.map((p) => p.path.join('.'))).toEqual(['dialogs.0.steps.2.branches.0.when.variable', 'dialogs.0.steps.3.params.endpoint']);
+    expect(plan.uses.map((p) => p.path.join('.'))).toEqual([
+      'dialogs.0.steps.2.branches.0.when.variable',
+      'dialogs.0.steps.3.params.endpoint',
+    ]);
     const result = index.get('result')!;
     expect(result).toMatchObject({ kind: 'variable' });
     expect(result.sets.map((p) => p.path.join('.'))).toEqual(['dialogs.0.steps.3.output']);
@@ -22,8 +25,21 @@ describe('the variables panel and template autocomplete', () => {
     // "hello" can be reached again through a card button after "call" ran: offered.
     expect(beforeCall).toContain('result');
     const help = namesAt(definition, { dialog: 1, step: 0 }).map((n) => n.name);
-    expect(help).toEqual(expect.arrayContaining(['email', 'plan', 'pageData', 'triggerData', 'lastPageEvent', 'result']));
-    const fresh = { ...definition, dialogs: [{ id: 'a', steps: [{ id: 'one', type: 'message', text: 'x' }, { id: 'two', type: 'set', actions: [{ op: 'set', variable: 'later', value: 1 }] }] }] };
+    expect(help).toEqual(
+      expect.arrayContaining(['email', 'plan', 'pageData', 'triggerData', 'lastPageEvent', 'result']),
+    );
+    const fresh = {
+      ...definition,
+      dialogs: [
+        {
+          id: 'a',
+          steps: [
+            { id: 'one', type: 'message', text: 'x' },
+            { id: 'two', type: 'set', actions: [{ op: 'set', variable: 'later', value: 1 }] },
+          ],
+        },
+      ],
+    };
     expect(namesAt(fresh, { dialog: 0, step: 0 }).map((n) => n.name)).not.toContain('later');
   });
 

@@ -1,4 +1,10 @@
-import { BUILT_IN_VARIABLES, NOT_TEMPLATE_KEYS, PARAMS_ONLY, TEMPLATE_PLACEHOLDER, namesSetBy } from '../../../shared/bot-names.ts';
+import {
+  BUILT_IN_VARIABLES,
+  NOT_TEMPLATE_KEYS,
+  PARAMS_ONLY,
+  TEMPLATE_PLACEHOLDER,
+  namesSetBy,
+} from '../../../shared/bot-names.ts';
 import { flowEdges, stepsLeadingTo } from './graph.ts';
 import { dialogsOf, stepsOf } from './references.ts';
 import { isObject, type DefinitionDoc, type Path, type StepAt, type StepDoc } from './types.ts';
@@ -36,22 +42,36 @@ export function variableIndex(definition: DefinitionDoc): Map<string, VariableIn
   const fields = declaredFields(definition);
   fields.forEach((field, i) => entry(field, 'userData').sets.push({ path: ['userDataFields', i] }));
   for (const name of BUILT_IN_VARIABLES) entry(name, 'builtIn');
-  const kindOf = (name: string): VariableKind => (fields.includes(name) ? 'userData' : (BUILT_IN_VARIABLES as readonly string[]).includes(name) ? 'builtIn' : 'variable');
+  const kindOf = (name: string): VariableKind =>
+    fields.includes(name)
+      ? 'userData'
+      : (BUILT_IN_VARIABLES as readonly string[]).includes(name)
+        ? 'builtIn'
+        : 'variable';
 
   dialogsOf(definition).forEach((dialog, d) =>
     stepsOf(dialog).forEach((step, s) => {
       const at = { dialog: d, step: s };
       const base = ['dialogs', d, 'steps', s];
-      for (const set of namesSetBy(step)) entry(set.name, set.kind === 'userData' ? 'userData' : kindOf(set.name)).sets.push({ path: [...base, ...fieldPath(set.field)], at });
+      for (const set of namesSetBy(step))
+        entry(set.name, set.kind === 'userData' ? 'userData' : kindOf(set.name)).sets.push({
+          path: [...base, ...fieldPath(set.field)],
+          at,
+        });
       for (const use of usesIn(step)) {
         const name = use.name === 'userData' || use.name === 'variables' ? use.inner : use.name;
-        if (name === undefined || (use.inParams && (PARAMS_ONLY as readonly string[]).includes(name) && name === use.name)) continue;
+        if (
+          name === undefined ||
+          (use.inParams && (PARAMS_ONLY as readonly string[]).includes(name) && name === use.name)
+        )
+          continue;
         entry(name, kindOf(name)).uses.push({ path: [...base, ...use.path], at });
       }
     }),
   );
   (definition.faq ?? []).forEach((pair, i) => {
-    if (typeof pair?.answer === 'string') for (const name of firstNames(pair.answer)) entry(name, kindOf(name)).uses.push({ path: ['faq', i, 'answer'] });
+    if (typeof pair?.answer === 'string')
+      for (const name of firstNames(pair.answer)) entry(name, kindOf(name)).uses.push({ path: ['faq', i, 'answer'] });
   });
   return index as Map<string, VariableInfo>;
 }
@@ -74,7 +94,9 @@ export function namesAt(definition: DefinitionDoc, at: StepAt | undefined, inPar
     const edges = flowEdges(definition);
     for (const before of stepsLeadingTo(definition, at, edges)) {
       const step = stepsOf(dialogs[before.dialog]!)[before.step];
-      if (step) for (const set of namesSetBy(step)) if (!out.has(set.name)) out.set(set.name, set.kind === 'userData' ? 'userData' : 'variable');
+      if (step)
+        for (const set of namesSetBy(step))
+          if (!out.has(set.name)) out.set(set.name, set.kind === 'userData' ? 'userData' : 'variable');
     }
   }
   if (inParams) for (const name of PARAMS_ONLY) out.set(name, 'params');
@@ -87,7 +109,8 @@ export function userDataFieldsUsedBy(definition: DefinitionDoc, steps: readonly 
   const out = new Set<string>();
   for (const step of steps) {
     for (const set of namesSetBy(step)) if (set.kind === 'userData') out.add(set.name);
-    if (step.type === 'clearUserData' && Array.isArray(step.fields)) for (const field of step.fields) if (typeof field === 'string') out.add(field);
+    if (step.type === 'clearUserData' && Array.isArray(step.fields))
+      for (const field of step.fields) if (typeof field === 'string') out.add(field);
     for (const use of usesIn(step)) {
       const name = use.name === 'userData' ? use.inner : use.name;
       if (name !== undefined && declared.includes(name)) out.add(name);
@@ -126,7 +149,8 @@ function usesIn(step: StepDoc): Use[] {
   };
   if (step.type === 'set') {
     (Array.isArray(step.actions) ? step.actions : []).forEach((action, a) => {
-      if (isObject(action) && typeof action.template === 'string') visit(action.template, ['actions', a, 'template'], false, 1);
+      if (isObject(action) && typeof action.template === 'string')
+        visit(action.template, ['actions', a, 'template'], false, 1);
     });
   } else visit(step, [], false, 0);
   if (step.type === 'condition' && Array.isArray(step.branches)) {
@@ -135,13 +159,21 @@ function usesIn(step: StepDoc): Use[] {
       const list = Array.isArray(when) ? when : [when];
       list.forEach((condition, c) => {
         if (isObject(condition) && typeof condition.variable === 'string') {
-          out.push({ name: condition.variable.split('.')[0]!, path: ['branches', b, 'when', ...(Array.isArray(when) ? [c] : []), 'variable'], inParams: false });
+          out.push({
+            name: condition.variable.split('.')[0]!,
+            path: ['branches', b, 'when', ...(Array.isArray(when) ? [c] : []), 'variable'],
+            inParams: false,
+          });
         }
       });
     });
   }
-  if (typeof step.cardsFrom === 'string') out.push({ name: step.cardsFrom.split('.')[0]!, path: ['cardsFrom'], inParams: false });
-  if (step.type === 'clearUserData' && Array.isArray(step.fields)) step.fields.forEach((field, i) => typeof field === 'string' && out.push({ name: field, path: ['fields', i], inParams: false }));
+  if (typeof step.cardsFrom === 'string')
+    out.push({ name: step.cardsFrom.split('.')[0]!, path: ['cardsFrom'], inParams: false });
+  if (step.type === 'clearUserData' && Array.isArray(step.fields))
+    step.fields.forEach(
+      (field, i) => typeof field === 'string' && out.push({ name: field, path: ['fields', i], inParams: false }),
+    );
   return out;
 }
 
@@ -150,10 +182,15 @@ function firstNames(text: string): string[] {
 }
 
 function declaredFields(definition: DefinitionDoc): string[] {
-  return Array.isArray(definition.userDataFields) ? definition.userDataFields.filter((f): f is string => typeof f === 'string') : [];
+  return Array.isArray(definition.userDataFields)
+    ? definition.userDataFields.filter((f): f is string => typeof f === 'string')
+    : [];
 }
 
 /** `actions[0].variable` → ['actions', 0, 'variable']. */
 function fieldPath(field: string): (string | number)[] {
-  return field.split(/[.[\]]+/).filter((part) => part !== '').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return field
+    .split(/[.[\]]+/)
+    .filter((part) => part !== '')
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }

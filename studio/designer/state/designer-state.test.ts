@@ -3,12 +3,20 @@ import type { DesignerBackend, Draft } from '../backend/backend.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from './designer-state.ts';
 
-const V1: DefinitionDoc = { settings: { id: 'b', name: 'Bot', startDialog: 'main' }, dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }] };
+const V1: DefinitionDoc = {
+  settings: { id: 'b', name: 'Bot', startDialog: 'main' },
+  dialogs: [{ id: 'main', steps: [{ id: 'done', type: 'end' }] }],
+};
 
 /** The same content with every object's keys in the opposite order. */
 function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reversedKeys(inner)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([key, inner]) => [key, reversedKeys(inner)]),
+    );
   return value;
 }
 
@@ -91,7 +99,12 @@ describe('where this editor is, as the others see it', () => {
       presence: (dialog) => {
         sent.push(dialog);
         most = Math.max(most, ++inFlight);
-        return new Promise((resolve) => pending.push(() => { inFlight--; resolve([]); }));
+        return new Promise((resolve) =>
+          pending.push(() => {
+            inFlight--;
+            resolve([]);
+          }),
+        );
       },
     });
     await state.load();

@@ -1,4 +1,11 @@
-import { BackendError, type Catalogue, type DesignerBackend, type DesignerSession, type PresenceEntry, type VersionConflictDetails } from '../backend/backend.ts';
+import {
+  BackendError,
+  type Catalogue,
+  type DesignerBackend,
+  type DesignerSession,
+  type PresenceEntry,
+  type VersionConflictDetails,
+} from '../backend/backend.ts';
 import { History } from '../model/history.ts';
 import { hasErrors, placeProblems, problemsByStep, type PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
@@ -144,7 +151,12 @@ export class DesignerState {
   }
 
   /** Saves the current definition as a new version; a conflict comes back as its details for the merge view. */
-  async saveVersion(message: string, baseVersionId = this.baseVersionId): Promise<{ ok: true; id: string } | { ok: false; conflict: VersionConflictDetails } | { ok: false; error: string }> {
+  async saveVersion(
+    message: string,
+    baseVersionId = this.baseVersionId,
+  ): Promise<
+    { ok: true; id: string } | { ok: false; conflict: VersionConflictDetails } | { ok: false; error: string }
+  > {
     const definition = this.definition;
     if (!definition) return { ok: false, error: 'not loaded' };
     try {
@@ -156,7 +168,8 @@ export class DesignerState {
       this.changed();
       return { ok: true, id: saved.id };
     } catch (error) {
-      if (error instanceof BackendError && error.code === 'version_conflict' && isConflict(error.details)) return { ok: false, conflict: error.details };
+      if (error instanceof BackendError && error.code === 'version_conflict' && isConflict(error.details))
+        return { ok: false, conflict: error.details };
       return { ok: false, error: (error as Error).message };
     }
   }
@@ -245,7 +258,11 @@ export class DesignerState {
     this.changed();
     this.saving = (async () => {
       try {
-        const saved = await this.backend.saveDraft({ baseVersionId: this.baseVersionId, revision: this.revision, definition });
+        const saved = await this.backend.saveDraft({
+          baseVersionId: this.baseVersionId,
+          revision: this.revision,
+          definition,
+        });
         this.revision = saved.revision;
         this.savedState = definition;
         this.draftStatus = this.history?.state === definition ? 'saved' : 'unsaved';
@@ -350,7 +367,11 @@ export class DesignerState {
 
 /** JSON with keys in order: two definitions with the same content read the same whatever order the server kept. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => (inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner));
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }
 
 function isConflict(details: unknown): details is VersionConflictDetails {

@@ -1,7 +1,27 @@
-import { copyDialogs, copySteps, pasteDialogs, pasteSteps, PasteError, readClipboard, type ClipboardPayload, type PasteResult } from '../model/clipboard.ts';
+import {
+  copyDialogs,
+  copySteps,
+  pasteDialogs,
+  pasteSteps,
+  PasteError,
+  readClipboard,
+  type ClipboardPayload,
+  type PasteResult,
+} from '../model/clipboard.ts';
 import { uniqueId } from '../model/ids.ts';
 import { newStep } from '../model/new-step.ts';
-import { deleteDialog, deleteStep, duplicateDialog, duplicateStep, insertDialog, insertStep, moveDialog, moveStep, renameDialog, renameStep } from '../model/operations.ts';
+import {
+  deleteDialog,
+  deleteStep,
+  duplicateDialog,
+  duplicateStep,
+  insertDialog,
+  insertStep,
+  moveDialog,
+  moveStep,
+  renameDialog,
+  renameStep,
+} from '../model/operations.ts';
 import { listReferences, isId } from '../model/references.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { format, plural, type DesignerStrings } from '../i18n/strings.ts';
@@ -117,8 +137,15 @@ export class DesignerUi {
     const other = definition.dialogs.find((_, i) => i !== place.dialog)?.id;
     const typeInfo = this.state.catalogue?.stepTypes.find((t) => t.name === stepType);
     const defaults = typeInfo ? requiredDefaults(typeInfo.params) : {};
-    const step = newStep(kind, { ...(stepType === undefined ? {} : { stepType }), ...(other === undefined ? {} : { otherDialog: other }), defaults });
-    const id = uniqueId(step.id, definition.dialogs[place.dialog]!.steps.map((s) => s.id));
+    const step = newStep(kind, {
+      ...(stepType === undefined ? {} : { stepType }),
+      ...(other === undefined ? {} : { otherDialog: other }),
+      defaults,
+    });
+    const id = uniqueId(
+      step.id,
+      definition.dialogs[place.dialog]!.steps.map((s) => s.id),
+    );
     const label = format(this.t.inserted, { kind: this.kindName(kind), step: id });
     this.state.edit(label, (d) => insertStep(d, place.dialog, place.at, { ...step, id }));
     this.openStep(place.dialog, place.at, 'first');
@@ -148,7 +175,8 @@ export class DesignerUi {
     if (!this.state.edit(label, (d) => deleteStep(d, this.dialog, step))) return;
     this.step = undefined;
     const left = this.definition?.dialogs[this.dialog]?.steps.length ?? 0;
-    this.focus = left === 0 ? { kind: 'addStep' } : { kind: 'step', dialog: this.dialog, step: Math.min(step, left - 1) };
+    this.focus =
+      left === 0 ? { kind: 'addStep' } : { kind: 'step', dialog: this.dialog, step: Math.min(step, left - 1) };
     this.announce(label);
     this.changed();
   }
@@ -156,7 +184,13 @@ export class DesignerUi {
   duplicateStep(step: number): void {
     const steps = this.definition?.dialogs[this.dialog]?.steps ?? [];
     const id = steps[step]?.id ?? '';
-    const label = format(this.t.duplicated, { step: id, copy: uniqueId(id, steps.map((s) => s.id)) });
+    const label = format(this.t.duplicated, {
+      step: id,
+      copy: uniqueId(
+        id,
+        steps.map((s) => s.id),
+      ),
+    });
     if (!this.state.edit(label, (d) => duplicateStep(d, this.dialog, step))) return;
     this.focus = { kind: 'step', dialog: this.dialog, step: step + 1 };
     this.announce(label);
@@ -182,7 +216,10 @@ export class DesignerUi {
   addDialog(): void {
     const definition = this.definition;
     if (!definition) return;
-    const id = uniqueId(this.t.newDialogName, definition.dialogs.map((d) => d.id));
+    const id = uniqueId(
+      this.t.newDialogName,
+      definition.dialogs.map((d) => d.id),
+    );
     const at = definition.dialogs.length;
     const label = format(this.t.inserted, { kind: this.t.dialogs, step: id });
     this.state.edit(label, (d) => insertDialog(d, at, { id, steps: [newStep('message')] }));
@@ -220,7 +257,13 @@ export class DesignerUi {
   duplicateDialog(dialog: number): void {
     const dialogs = this.definition?.dialogs ?? [];
     const id = dialogs[dialog]?.id ?? '';
-    const label = format(this.t.duplicated, { step: id, copy: uniqueId(id, dialogs.map((d) => d.id)) });
+    const label = format(this.t.duplicated, {
+      step: id,
+      copy: uniqueId(
+        id,
+        dialogs.map((d) => d.id),
+      ),
+    });
     if (!this.state.edit(label, (d) => duplicateDialog(d, dialog))) return;
     this.announce(label);
     this.openDialog(dialog + 1, true);
@@ -272,7 +315,15 @@ export class DesignerUi {
     try {
       payload = readClipboard(text);
     } catch (error) {
-      const reason = error instanceof PasteError ? { tooLarge: this.t.pasteTooLarge, notJson: this.t.pasteNotJson, nothing: this.t.pasteNothing, tooDeep: this.t.pasteTooDeep }[error.reason] : String(error);
+      const reason =
+        error instanceof PasteError
+          ? {
+              tooLarge: this.t.pasteTooLarge,
+              notJson: this.t.pasteNotJson,
+              nothing: this.t.pasteNothing,
+              tooDeep: this.t.pasteTooDeep,
+            }[error.reason]
+          : String(error);
       this.announce(format(this.t.pasteFailed, { reason }));
       return;
     }
@@ -289,7 +340,11 @@ export class DesignerUi {
     this.state.edit(label, () => result.definition);
     if (payload.kind === 'dialogs') this.openDialog(result.indexes[0] ?? this.dialog, true);
     else if (result.indexes.length > 0) this.openStep(this.dialog, result.indexes[0]!);
-    this.announce(result.declared.length > 0 ? `${label} ${format(this.t.pastedDeclared, { fields: result.declared.join(', ') })}` : label);
+    this.announce(
+      result.declared.length > 0
+        ? `${label} ${format(this.t.pastedDeclared, { fields: result.declared.join(', ') })}`
+        : label,
+    );
   }
 
   undo(): void {
@@ -326,5 +381,7 @@ function describe(payload: ClipboardPayload): string {
 function requiredDefaults(params: Record<string, unknown>): Record<string, unknown> {
   const properties = (params.properties ?? {}) as Record<string, { default?: unknown }>;
   const required = Array.isArray(params.required) ? (params.required as string[]) : [];
-  return Object.fromEntries(required.filter((key) => properties[key]?.default !== undefined).map((key) => [key, properties[key]!.default]));
+  return Object.fromEntries(
+    required.filter((key) => properties[key]?.default !== undefined).map((key) => [key, properties[key]!.default]),
+  );
 }

@@ -20,10 +20,15 @@ const ROLES = ['owner', 'editor', 'analyst', 'viewer'];
 
 /** Owners: every account with its role, invitations by one-time link. */
 export class StudioAccountsPanel extends SettingsPanel {
-  static override properties = { ...SettingsPanel.properties, accounts: { state: true }, invitations: { state: true }, link: { state: true } };
-  private declare accounts: AccountRow[];
-  private declare invitations: Invitation[];
-  private declare link: { email: string; url: string } | undefined;
+  static override properties = {
+    ...SettingsPanel.properties,
+    accounts: { state: true },
+    invitations: { state: true },
+    link: { state: true },
+  };
+  declare private accounts: AccountRow[];
+  declare private invitations: Invitation[];
+  declare private link: { email: string; url: string } | undefined;
 
   constructor() {
     super();
@@ -37,7 +42,9 @@ export class StudioAccountsPanel extends SettingsPanel {
   }
 
   private async load(): Promise<void> {
-    const answer = await this.attempt(() => this.api.get<{ accounts: AccountRow[]; invitations: Invitation[] }>('/accounts'));
+    const answer = await this.attempt(() =>
+      this.api.get<{ accounts: AccountRow[]; invitations: Invitation[] }>('/accounts'),
+    );
     if (answer) {
       this.accounts = answer.accounts;
       this.invitations = answer.invitations;
@@ -61,7 +68,12 @@ export class StudioAccountsPanel extends SettingsPanel {
     // Read before any await: once the event is dispatched, its target (in a shadow root) is cleared.
     const formElement = event.target as HTMLFormElement;
     const form = new FormData(formElement);
-    const made = await this.attempt(() => this.api.post<{ email: string; link: string }>('/accounts', { email: String(form.get('email')), role: String(form.get('role')) }));
+    const made = await this.attempt(() =>
+      this.api.post<{ email: string; link: string }>('/accounts', {
+        email: String(form.get('email')),
+        role: String(form.get('role')),
+      }),
+    );
     if (made) {
       this.link = { email: made.email, url: made.link };
       formElement.reset();
@@ -109,12 +121,15 @@ export class StudioAccountsPanel extends SettingsPanel {
         </select>
         <button type="submit">${t('invite')}</button>
       </form>
-      ${this.link
-        ? html`<p class="notice">${t('invitationCreated', { email: this.link.email })}</p>
+      ${
+        this.link
+          ? html`<p class="notice">${t('invitationCreated', { email: this.link.email })}</p>
             <label>${t('invitationLink')} <input readonly .value=${this.link.url} class="secret-once" @focus=${(event: FocusEvent) => (event.target as HTMLInputElement).select()} /></label>`
-        : nothing}
-      ${this.invitations.length > 0
-        ? html`<h2>${t('pendingInvitations')}</h2>
+          : nothing
+      }
+      ${
+        this.invitations.length > 0
+          ? html`<h2>${t('pendingInvitations')}</h2>
             <ul>
               ${this.invitations.map(
                 (invitation) => html`<li>
@@ -123,7 +138,8 @@ export class StudioAccountsPanel extends SettingsPanel {
                 </li>`,
               )}
             </ul>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 }

@@ -8,11 +8,17 @@ import { SettingsPanel, when } from './panel.ts';
  * "Show as JSON" shows the entries as stored, for programmers.
  */
 export class StudioAuditPanel extends SettingsPanel {
-  static override properties = { ...SettingsPanel.properties, entries: { state: true }, next: { state: true }, people: { state: true }, asJson: { state: true } };
-  private declare entries: Entry[];
-  private declare next: string | null;
-  private declare people: PeopleById;
-  private declare asJson: boolean;
+  static override properties = {
+    ...SettingsPanel.properties,
+    entries: { state: true },
+    next: { state: true },
+    people: { state: true },
+    asJson: { state: true },
+  };
+  declare private entries: Entry[];
+  declare private next: string | null;
+  declare private people: PeopleById;
+  declare private asJson: boolean;
 
   constructor() {
     super();
@@ -30,12 +36,19 @@ export class StudioAuditPanel extends SettingsPanel {
 
   /** The accounts' names, so the trail says who rather than an id (an account deleted since keeps its email). */
   private async loadPeople(): Promise<void> {
-    const list = await this.api.get<{ accounts: { id: string; name: string; email: string }[] }>('/accounts').catch(() => undefined);
-    if (list) this.people = new Map(list.accounts.map((account) => [account.id, { name: account.name, email: account.email }]));
+    const list = await this.api
+      .get<{ accounts: { id: string; name: string; email: string }[] }>('/accounts')
+      .catch(() => undefined);
+    if (list)
+      this.people = new Map(list.accounts.map((account) => [account.id, { name: account.name, email: account.email }]));
   }
 
   private async load(cursor?: string): Promise<void> {
-    const page = await this.attempt(() => this.api.get<{ entries: Entry[]; nextCursor: string | null }>(`/audit?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    const page = await this.attempt(() =>
+      this.api.get<{ entries: Entry[]; nextCursor: string | null }>(
+        `/audit?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      ),
+    );
     if (page) {
       this.entries = cursor ? [...this.entries, ...page.entries] : page.entries;
       this.next = page.nextCursor;
@@ -47,12 +60,13 @@ export class StudioAuditPanel extends SettingsPanel {
       <h2>${t('auditTitle')}</h2>
       <p class="error" role="alert">${this.error}</p>
       <p><label class="check"><input type="checkbox" .checked=${this.asJson} @change=${(e: Event) => (this.asJson = (e.target as HTMLInputElement).checked)} /> ${t('auditShowJson')}</label></p>
-      ${this.entries.length === 0
-        ? html`<p>${t('noEntries')}</p>`
-        : this.asJson
-          ? html`<p class="hint">${t('auditJsonHint')}</p>
+      ${
+        this.entries.length === 0
+          ? html`<p>${t('noEntries')}</p>`
+          : this.asJson
+            ? html`<p class="hint">${t('auditJsonHint')}</p>
               <pre tabindex="0" aria-label=${t('auditTitle')}>${this.entries.map((entry) => JSON.stringify(entry)).join('\n')}</pre>`
-          : html`<table>
+            : html`<table>
               <thead>
                 <tr><th scope="col">${t('colTime')}</th><th scope="col">${t('colWho')}</th><th scope="col">${t('colAction')}</th><th scope="col">${t('colIp')}</th></tr>
               </thead>
@@ -66,7 +80,8 @@ export class StudioAuditPanel extends SettingsPanel {
                   </tr>`,
                 )}
               </tbody>
-            </table>`}
+            </table>`
+      }
       ${this.next ? html`<button type="button" class="secondary" @click=${() => this.load(this.next!)}>${t('loadMore')}</button>` : nothing}
     `;
   }

@@ -42,12 +42,29 @@ export function auditSentence(entry: AuditEntry, people: PeopleById): string {
     message: text(details.message),
     n: text(details.sessions ?? details.added) || 0,
   };
-  if (entry.action === 'session_revoked' && details.everywhere === true) return sentence(t('audit_session_revoked_everywhere', values));
-  if (entry.action === 'login_failed' && !entry.actor.accountId && entry.actor.email === undefined) values.who = t('auditSomeone');
+  if (entry.action === 'session_revoked' && details.everywhere === true)
+    return sentence(t('audit_session_revoked_everywhere', values));
+  if (entry.action === 'login_failed' && !entry.actor.accountId && entry.actor.email === undefined)
+    values.who = t('auditSomeone');
   // Secrets and versions are named by their own names (the target), never by a person.
-  if (['secret_set', 'secret_deleted', 'version_saved', 'version_imported', 'published', 'rolled_back', 'draft_utterances_added', 'draft_faq_questions_added', 'setup_link_cancelled'].includes(entry.action)) values.target = text(entry.target);
+  if (
+    [
+      'secret_set',
+      'secret_deleted',
+      'version_saved',
+      'version_imported',
+      'published',
+      'rolled_back',
+      'draft_utterances_added',
+      'draft_faq_questions_added',
+      'setup_link_cancelled',
+    ].includes(entry.action)
+  )
+    values.target = text(entry.target);
   const key = `audit_${entry.action}`;
-  return sentence(key in WORDED ? t(key as StringKey, values) : t('auditOther', { who, action: entry.action.replace(/_/g, ' ') }));
+  return sentence(
+    key in WORDED ? t(key as StringKey, values) : t('auditOther', { who, action: entry.action.replace(/_/g, ' ') }),
+  );
 }
 
 /** A sentence starts with a capital, also when it starts with "the bot file". */
@@ -55,5 +72,28 @@ const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.s
 
 /** The actions the trail has sentences for (audit-strings.ts). */
 const WORDED = Object.fromEntries(
-  ['login', 'login_failed', 'logout', 'session_revoked', 'password_changed', 'account_created', 'account_updated', 'account_deleted', 'role_changed', 'token_created', 'token_revoked', 'secret_set', 'secret_deleted', 'setup_link_created', 'setup_link_cancelled', 'user_erased', 'version_saved', 'version_imported', 'published', 'rolled_back', 'draft_utterances_added', 'draft_faq_questions_added'].map((action) => [`audit_${action}`, true]),
+  [
+    'login',
+    'login_failed',
+    'logout',
+    'session_revoked',
+    'password_changed',
+    'account_created',
+    'account_updated',
+    'account_deleted',
+    'role_changed',
+    'token_created',
+    'token_revoked',
+    'secret_set',
+    'secret_deleted',
+    'setup_link_created',
+    'setup_link_cancelled',
+    'user_erased',
+    'version_saved',
+    'version_imported',
+    'published',
+    'rolled_back',
+    'draft_utterances_added',
+    'draft_faq_questions_added',
+  ].map((action) => [`audit_${action}`, true]),
 );

@@ -6,11 +6,16 @@ import { language, t } from '../../i18n/strings.ts';
 /** What every settings panel shares: the API, the session, a status line and an error line. */
 export class SettingsPanel extends LitElement {
   static override styles = [shared];
-  static override properties = { api: { attribute: false }, session: { attribute: false }, status: { state: true }, error: { state: true } };
+  static override properties = {
+    api: { attribute: false },
+    session: { attribute: false },
+    status: { state: true },
+    error: { state: true },
+  };
   declare api: ApiClient;
   declare session: SessionInfo;
-  protected declare status: string;
-  protected declare error: string;
+  declare protected status: string;
+  declare protected error: string;
 
   constructor() {
     super();

@@ -14,7 +14,7 @@ interface SecretRow {
 /** Secrets by name: their status for owners and editors; owners set and delete (a value goes in, never out). */
 export class StudioSecretsPanel extends SettingsPanel {
   static override properties = { ...SettingsPanel.properties, secrets: { state: true } };
-  private declare secrets: SecretRow[];
+  declare private secrets: SecretRow[];
 
   constructor() {
     super();
@@ -42,7 +42,10 @@ export class StudioSecretsPanel extends SettingsPanel {
     // The value leaves the page once: the field is emptied whatever the answer.
     const value = String(form.get('value'));
     formElement.reset();
-    await this.attempt(() => this.api.put(`/secrets/${encodeURIComponent(name)}`, { value }), t('secretSaved', { name }));
+    await this.attempt(
+      () => this.api.put(`/secrets/${encodeURIComponent(name)}`, { value }),
+      t('secretSaved', { name }),
+    );
     await this.load();
   }
 
@@ -61,9 +64,10 @@ export class StudioSecretsPanel extends SettingsPanel {
       <p>${t('secretsIntro')}</p>
       <p role="status">${this.status}</p>
       <p class="error" role="alert">${this.error}</p>
-      ${this.secrets.length === 0
-        ? html`<p>${t('noSecrets')}</p>`
-        : html`<table>
+      ${
+        this.secrets.length === 0
+          ? html`<p>${t('noSecrets')}</p>`
+          : html`<table>
             <thead>
               <tr>
                 <th scope="col">${t('colSecret')}</th><th scope="col">${t('colStatus')}</th><th scope="col">${t('colUsedBy')}</th>
@@ -76,16 +80,20 @@ export class StudioSecretsPanel extends SettingsPanel {
                   <td><code>${row.name}</code></td>
                   <td>${this.statusOf(row)}</td>
                   <td>${row.usedBy.map((path) => html`<code>${path}</code> `)}</td>
-                  ${this.owner
-                    ? html`<td>${row.updatedAt ? `${when(row.updatedAt)} (${row.updatedBy})` : '—'}</td>
+                  ${
+                    this.owner
+                      ? html`<td>${row.updatedAt ? `${when(row.updatedAt)} (${row.updatedBy})` : '—'}</td>
                         <td>${row.set ? html`<button type="button" class="danger" @click=${() => this.deleteRow(row)}>${t('deleteSecret', { name: row.name })}</button>` : nothing}</td>`
-                    : nothing}
+                      : nothing
+                  }
                 </tr>`,
               )}
             </tbody>
-          </table>`}
-      ${this.owner
-        ? html`<h2>${t('setSecretTitle')}</h2>
+          </table>`
+      }
+      ${
+        this.owner
+          ? html`<h2>${t('setSecretTitle')}</h2>
             <form @submit=${this.save}>
               <label
                 >${t('secretName')}
@@ -95,7 +103,8 @@ export class StudioSecretsPanel extends SettingsPanel {
               <label>${t('secretValue')} <input name="value" type="password" required autocomplete="off" spellcheck="false" /></label>
               <button type="submit">${t('setSecret')}</button>
             </form>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 }

@@ -13,7 +13,7 @@ interface SessionRow {
 /** The person's own sessions (each can be ended, or all at once) and their password. */
 export class StudioSessionsPanel extends SettingsPanel {
   static override properties = { ...SettingsPanel.properties, sessions: { state: true } };
-  private declare sessions: SessionRow[];
+  declare private sessions: SessionRow[];
 
   constructor() {
     super();
@@ -45,7 +45,14 @@ export class StudioSessionsPanel extends SettingsPanel {
     event.preventDefault();
     const formElement = event.target as HTMLFormElement;
     const form = new FormData(formElement);
-    const done = await this.attempt(() => this.api.post('/password', { currentPassword: String(form.get('current')), newPassword: String(form.get('new')) }), t('passwordChanged'));
+    const done = await this.attempt(
+      () =>
+        this.api.post('/password', {
+          currentPassword: String(form.get('current')),
+          newPassword: String(form.get('new')),
+        }),
+      t('passwordChanged'),
+    );
     formElement.reset();
     if (done !== undefined || !this.error) await this.load();
   }

@@ -12,12 +12,42 @@ import './tokens-panel.ts';
 type Role = SessionInfo['account']['role'];
 
 /** The settings' tabs, each for the roles the server lets through (it checks again on every request). */
-const TABS: ReadonlyArray<{ readonly route: string; readonly label: StringKey; readonly roles: readonly Role[]; readonly render: (api: ApiClient, session: SessionInfo) => TemplateResult }> = [
-  { route: 'sessions', label: 'tabSessions', roles: ['owner', 'editor', 'analyst', 'viewer'], render: (api, session) => html`<studio-sessions-panel .api=${api} .session=${session}></studio-sessions-panel>` },
-  { route: 'tokens', label: 'tabTokens', roles: ['owner', 'editor', 'analyst', 'viewer'], render: (api, session) => html`<studio-tokens-panel .api=${api} .session=${session}></studio-tokens-panel>` },
-  { route: 'secrets', label: 'tabSecrets', roles: ['owner', 'editor'], render: (api, session) => html`<studio-secrets-panel .api=${api} .session=${session}></studio-secrets-panel>` },
-  { route: 'accounts', label: 'tabAccounts', roles: ['owner'], render: (api, session) => html`<studio-accounts-panel .api=${api} .session=${session}></studio-accounts-panel>` },
-  { route: 'audit', label: 'tabAudit', roles: ['owner'], render: (api, session) => html`<studio-audit-panel .api=${api} .session=${session}></studio-audit-panel>` },
+const TABS: ReadonlyArray<{
+  readonly route: string;
+  readonly label: StringKey;
+  readonly roles: readonly Role[];
+  readonly render: (api: ApiClient, session: SessionInfo) => TemplateResult;
+}> = [
+  {
+    route: 'sessions',
+    label: 'tabSessions',
+    roles: ['owner', 'editor', 'analyst', 'viewer'],
+    render: (api, session) => html`<studio-sessions-panel .api=${api} .session=${session}></studio-sessions-panel>`,
+  },
+  {
+    route: 'tokens',
+    label: 'tabTokens',
+    roles: ['owner', 'editor', 'analyst', 'viewer'],
+    render: (api, session) => html`<studio-tokens-panel .api=${api} .session=${session}></studio-tokens-panel>`,
+  },
+  {
+    route: 'secrets',
+    label: 'tabSecrets',
+    roles: ['owner', 'editor'],
+    render: (api, session) => html`<studio-secrets-panel .api=${api} .session=${session}></studio-secrets-panel>`,
+  },
+  {
+    route: 'accounts',
+    label: 'tabAccounts',
+    roles: ['owner'],
+    render: (api, session) => html`<studio-accounts-panel .api=${api} .session=${session}></studio-accounts-panel>`,
+  },
+  {
+    route: 'audit',
+    label: 'tabAudit',
+    roles: ['owner'],
+    render: (api, session) => html`<studio-audit-panel .api=${api} .session=${session}></studio-audit-panel>`,
+  },
 ];
 
 /** Settings: the person's sessions and tokens; secrets, accounts and the audit trail by role. */

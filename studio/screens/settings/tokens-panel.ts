@@ -13,8 +13,8 @@ interface TokenRow {
 /** The person's own API tokens: made (shown once), listed, revoked. */
 export class StudioTokensPanel extends SettingsPanel {
   static override properties = { ...SettingsPanel.properties, tokens: { state: true }, fresh: { state: true } };
-  private declare tokens: TokenRow[];
-  private declare fresh: string | undefined;
+  declare private tokens: TokenRow[];
+  declare private fresh: string | undefined;
 
   constructor() {
     super();
@@ -36,7 +36,12 @@ export class StudioTokensPanel extends SettingsPanel {
     const formElement = event.target as HTMLFormElement;
     const form = new FormData(formElement);
     const days = String(form.get('days') ?? '').trim();
-    const made = await this.attempt(() => this.api.post<{ token: string }>('/tokens', { name: String(form.get('name')), ...(days ? { expiresInDays: Number(days) } : {}) }));
+    const made = await this.attempt(() =>
+      this.api.post<{ token: string }>('/tokens', {
+        name: String(form.get('name')),
+        ...(days ? { expiresInDays: Number(days) } : {}),
+      }),
+    );
     if (made) {
       this.fresh = made.token;
       formElement.reset();
@@ -60,13 +65,16 @@ export class StudioTokensPanel extends SettingsPanel {
         <label>${t('tokenDays')} <input name="days" type="number" min="1" max="3650" inputmode="numeric" /></label>
         <button type="submit">${t('createToken')}</button>
       </form>
-      ${this.fresh
-        ? html`<p class="notice">${t('tokenCreated')}</p>
+      ${
+        this.fresh
+          ? html`<p class="notice">${t('tokenCreated')}</p>
             <label>${t('newToken')} <input readonly .value=${this.fresh} class="secret-once" @focus=${(event: FocusEvent) => (event.target as HTMLInputElement).select()} /></label>`
-        : nothing}
-      ${this.tokens.length === 0
-        ? html`<p>${t('noTokens')}</p>`
-        : html`<table>
+          : nothing
+      }
+      ${
+        this.tokens.length === 0
+          ? html`<p>${t('noTokens')}</p>`
+          : html`<table>
             <thead>
               <tr><th scope="col">${t('colName')}</th><th scope="col">${t('colCreated')}</th><th scope="col">${t('colExpires')}</th><th scope="col">${t('colLastUsed')}</th><th scope="col">${t('colActions')}</th></tr>
             </thead>
@@ -81,7 +89,8 @@ export class StudioTokensPanel extends SettingsPanel {
                 </tr>`,
               )}
             </tbody>
-          </table>`}
+          </table>`
+      }
     `;
   }
 }

@@ -18,4 +18,5 @@ import pt from './pt.ts';
 export const LOCALES: Readonly<Record<string, WidgetStrings>> = { en, de, fr, es, it, pl, pt, nl, ar, he };
 
 /** A LocaleSource (catalog.ts) over the bundled tables. */
-export const bundledLocale = (language: string): Promise<WidgetStrings | undefined> => Promise.resolve(LOCALES[language]);
+export const bundledLocale = (language: string): Promise<WidgetStrings | undefined> =>
+  Promise.resolve(LOCALES[language]);

@@ -4,7 +4,9 @@ import addFormatsModule from 'ajv-formats';
 type Obj = Record<string, unknown>;
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop in some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => void;
 
 /** Inlines every local $ref so each response schema compiles on its own (the document has no cycles). */
 function deref(node: unknown, root: Obj): unknown {
@@ -39,7 +41,12 @@ export class Contract {
     for (const [template, item] of Object.entries(this.doc.paths as Obj)) {
       const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
       for (const [method, operation] of Object.entries(item as Obj)) {
-        this.routes.push({ method: method.toUpperCase(), template, regex: new RegExp(`^${pattern}$`), operation: operation as Obj });
+        this.routes.push({
+          method: method.toUpperCase(),
+          template,
+          regex: new RegExp(`^${pattern}$`),
+          operation: operation as Obj,
+        });
       }
     }
     // Longer templates first, so /trigger/{a}/{d}/{mode} is not taken for /trigger/{a}/{d}.
@@ -84,25 +91,37 @@ export class Contract {
         } catch {
           problems.push(`${key}: body is not JSON: ${text.slice(0, 200)}`);
         }
-        if (body !== undefined && !validate(body)) problems.push(`${key}: ${this.ajv.errorsText(validate.errors)} in ${text.slice(0, 300)}`);
+        if (body !== undefined && !validate(body))
+          problems.push(`${key}: ${this.ajv.errorsText(validate.errors)} in ${text.slice(0, 300)}`);
       }
     }
     return { ok: problems.length === 0, problems };
   }
 
   /** Checks a request the server sent (a webhook of the document) against it: required headers, media type, body schema. */
-  checkWebhook(name: string, request: { readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: string }): ContractCheck {
+  checkWebhook(
+    name: string,
+    request: { readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: string },
+  ): ContractCheck {
     const problems: string[] = [];
     const operation = ((this.doc.webhooks as Obj | undefined)?.[name] as Obj | undefined)?.post as Obj | undefined;
     if (!operation) return { ok: false, problems: [`webhook ${name} is not in the document`] };
     for (const parameter of (operation.parameters ?? []) as Obj[]) {
-      if (parameter.in === 'header' && parameter.required && request.headers[String(parameter.name).toLowerCase()] === undefined) problems.push(`header ${String(parameter.name)} missing`);
+      if (
+        parameter.in === 'header' &&
+        parameter.required &&
+        request.headers[String(parameter.name).toLowerCase()] === undefined
+      )
+        problems.push(`header ${String(parameter.name)} missing`);
     }
-    const mediaType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const mediaType = String(request.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const media = ((operation.requestBody as Obj).content as Obj)[mediaType] as Obj | undefined;
     if (!media) return { ok: false, problems: [...problems, `media type ${mediaType} not documented`] };
     const validate = this.ajv.compile(media.schema as Obj);
-    if (!validate(JSON.parse(request.body))) problems.push(`webhook ${name}: ${this.ajv.errorsText(validate.errors)} in ${request.body.slice(0, 300)}`);
+    if (!validate(JSON.parse(request.body)))
+      problems.push(`webhook ${name}: ${this.ajv.errorsText(validate.errors)} in ${request.body.slice(0, 300)}`);
     return { ok: problems.length === 0, problems };
   }
 
@@ -120,7 +139,10 @@ export class Contract {
         continue;
       }
       const validate = this.compiled(`webhook ${kind} header ${name}`, parameter.schema as Obj);
-      if (!validate(value)) problems.push(`${kind}: header ${name}: ${this.ajv.errorsText(validate.errors)} in ${String(value).slice(0, 100)}`);
+      if (!validate(value))
+        problems.push(
+          `${kind}: header ${name}: ${this.ajv.errorsText(validate.errors)} in ${String(value).slice(0, 100)}`,
+        );
     }
     const schema = (((post.requestBody as Obj).content as Obj)['application/json'] as Obj).schema as Obj;
     const validate = this.compiled(`webhook ${kind} body`, schema);
@@ -130,7 +152,8 @@ export class Contract {
     } catch {
       problems.push(`${kind}: body is not JSON: ${raw.slice(0, 200)}`);
     }
-    if (body !== undefined && !validate(body)) problems.push(`${kind}: ${this.ajv.errorsText(validate.errors)} in ${raw.slice(0, 300)}`);
+    if (body !== undefined && !validate(body))
+      problems.push(`${kind}: ${this.ajv.errorsText(validate.errors)} in ${raw.slice(0, 300)}`);
     return { ok: problems.length === 0, problems };
   }
 

@@ -15,7 +15,12 @@ async function everyRecord(server: TestServer, mongoUrl: string | undefined): Pr
     const db = openDatabase(path.join(server.dataDir, 'chatbot.sqlite'), { readonly: true });
     try {
       const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
-      return tables.flatMap(({ name }) => db.prepare(`SELECT * FROM "${name}"`).all().map((row) => `${name}: ${JSON.stringify(row)}`));
+      return tables.flatMap(({ name }) =>
+        db
+          .prepare(`SELECT * FROM "${name}"`)
+          .all()
+          .map((row) => `${name}: ${JSON.stringify(row)}`),
+      );
     } finally {
       db.close();
     }
@@ -24,7 +29,8 @@ async function everyRecord(server: TestServer, mongoUrl: string | undefined): Pr
   try {
     const records: string[] = [];
     for (const { name } of await client.db().listCollections({}, { nameOnly: true }).toArray()) {
-      for (const doc of await client.db().collection(name).find({}).toArray()) records.push(`${name}: ${JSON.stringify(doc)}`);
+      for (const doc of await client.db().collection(name).find({}).toArray())
+        records.push(`${name}: ${JSON.stringify(doc)}`);
     }
     return records;
   } finally {
@@ -38,7 +44,9 @@ async function converse(server: TestServer, name: string): Promise<string> {
   const session = await new Promise<Session>((resolve) => client.once('session', resolve));
   await eventually('the prompt', () => client.items.length >= 2);
   await client.emitWithAck('message', { clientId: `${name}-1`, text: name });
-  await eventually('the thanks', () => client.items.some((item) => item.message.type === 'text' && item.message.text === `Thanks, ${name}.`));
+  await eventually('the thanks', () =>
+    client.items.some((item) => item.message.type === 'text' && item.message.text === `Thanks, ${name}.`),
+  );
   client.disconnect();
   return session.userId;
 }
@@ -49,7 +57,8 @@ for (const leg of storeLegs()) {
     let mongoUrl: string | undefined;
     let gone: string;
     let kept: string;
-    const api = (method: string, route: string, init: RequestInit = {}) => fetch(`${server.url}${route}`, keyed({ ...init, method }));
+    const api = (method: string, route: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${route}`, keyed({ ...init, method }));
 
     beforeAll(async () => {
       const env = leg.env();
@@ -58,13 +67,31 @@ for (const leg of storeLegs()) {
       gone = await converse(server, 'Ada');
       kept = await converse(server, 'Grace');
       for (const userId of [gone, kept]) {
-        for (const kind of LOG_KINDS) await server.store.appendLog(kind, { userId, timestamp: Date.now(), data: { name: `${kind} of the user` } });
+        for (const kind of LOG_KINDS)
+          await server.store.appendLog(kind, { userId, timestamp: Date.now(), data: { name: `${kind} of the user` } });
         // A trigger (run at once: its job stays, done) and a timer that is still to fire.
         const address = encodeAddress({ bot: BOT_ID, user: userId, channelId: 'webchat' });
-        expect((await api('POST', `/api/management/trigger/${address}/operationSucceeded`, { body: '{"transactionId":"T-1"}', headers: { 'content-type': 'application/json' } })).status).toBe(202);
-        await server.store.scheduleJob({ id: `timer:${userId}:later`, kind: 'timer', payload: { userId, timerId: 'later' }, runAt: Date.now() + 3_600_000 });
+        expect(
+          (
+            await api('POST', `/api/management/trigger/${address}/operationSucceeded`, {
+              body: '{"transactionId":"T-1"}',
+              headers: { 'content-type': 'application/json' },
+            })
+          ).status,
+        ).toBe(202);
+        await server.store.scheduleJob({
+          id: `timer:${userId}:later`,
+          kind: 'timer',
+          payload: { userId, timerId: 'later' },
+          runAt: Date.now() + 3_600_000,
+        });
       }
-      await eventually('both triggers ran', async () => (await server.store.readTranscript(gone, 0, 100)).length >= 5 && (await server.store.readTranscript(kept, 0, 100)).length >= 5);
+      await eventually(
+        'both triggers ran',
+        async () =>
+          (await server.store.readTranscript(gone, 0, 100)).length >= 5 &&
+          (await server.store.readTranscript(kept, 0, 100)).length >= 5,
+      );
       // The insights of both conversations are written by the recorder's next flush: written now, so the
       // records counted before the erasure are all there will be (a late flush added one of the kept user's).
       await server.insights.recorder?.flush();
@@ -78,7 +105,10 @@ for (const leg of storeLegs()) {
       expect(before.some((record) => record.includes(gone))).toBe(true);
       const res = await api('DELETE', `/api/management/users/${encodeURIComponent(gone)}`);
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { userId: string; erased: { user: number; transcript: number; logs: Record<string, number>; jobs: number } };
+      const body = (await res.json()) as {
+        userId: string;
+        erased: { user: number; transcript: number; logs: Record<string, number>; jobs: number };
+      };
       expect(body.userId).toBe(gone);
       expect(body.erased.user).toBe(1);
       expect(body.erased.transcript).toBeGreaterThanOrEqual(5);
@@ -90,7 +120,10 @@ for (const leg of storeLegs()) {
       expect(after.filter((record) => record.includes(gone))).toStrictEqual([]);
       const keptBefore = before.filter((record) => record.includes(kept));
       const keptAfter = after.filter((record) => record.includes(kept));
-      expect(keptAfter.length, `the kept user's records, before:\n${keptBefore.join('\n')}\nafter:\n${keptAfter.join('\n')}`).toBe(keptBefore.length);
+      expect(
+        keptAfter.length,
+        `the kept user's records, before:\n${keptBefore.join('\n')}\nafter:\n${keptAfter.join('\n')}`,
+      ).toBe(keptBefore.length);
     });
 
     it('when every export is read after the erasure, then none names the user and the other user is still there', async () => {
@@ -106,8 +139,15 @@ for (const leg of storeLegs()) {
     it('when the same user is erased again, then 200 with every count at zero', async () => {
       const res = await api('DELETE', `/api/management/users/${encodeURIComponent(gone)}`);
       expect(res.status).toBe(200);
-      const { erased } = (await res.json()) as { erased: { user: number; transcript: number; logs: Record<string, number>; jobs: number } };
-      expect(erased).toStrictEqual({ user: 0, transcript: 0, logs: Object.fromEntries(LOG_KINDS.map((kind) => [kind, 0])), jobs: 0 });
+      const { erased } = (await res.json()) as {
+        erased: { user: number; transcript: number; logs: Record<string, number>; jobs: number };
+      };
+      expect(erased).toStrictEqual({
+        user: 0,
+        transcript: 0,
+        logs: Object.fromEntries(LOG_KINDS.map((kind) => [kind, 0])),
+        jobs: 0,
+      });
     });
 
     it('when the key is missing, the id too long or the method wrong, then 401, 400 and 405 and nothing is erased', async () => {
@@ -138,9 +178,10 @@ for (const leg of storeLegs()) {
     });
 
     // File modes belong to the embedded store alone.
-    if (leg.name === 'sqlite') it('when the server created its SQLite file and function key, then only the server user may read them (0600)', async () => {
-      expect((await stat(path.join(server.dataDir, 'chatbot.sqlite'))).mode & 0o777).toBe(0o600);
-      expect((await stat(path.join(server.dataDir, 'session.secret'))).mode & 0o777).toBe(0o600);
-    });
+    if (leg.name === 'sqlite')
+      it('when the server created its SQLite file and function key, then only the server user may read them (0600)', async () => {
+        expect((await stat(path.join(server.dataDir, 'chatbot.sqlite'))).mode & 0o777).toBe(0o600);
+        expect((await stat(path.join(server.dataDir, 'session.secret'))).mode & 0o777).toBe(0o600);
+      });
   });
 }

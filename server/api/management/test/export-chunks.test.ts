@@ -12,8 +12,22 @@ const ROWS = 1500;
 const HUGE_AT = 700;
 
 function entry(i: number): NewLogEntry {
-  const query = i === HUGE_AT ? `huge ${'Zoë 😀 日本 "q" '.repeat(6000)}` : `question ${i}: Zoë 😀 日本 ${'ü'.repeat(i % 90)}`;
-  return { userId: `user-${i}`, timestamp: T0 + i, data: { dialogId: 'd', stepId: 's', stepType: 'input', query, modelId: null, intent: i % 2 ? 'greet' : null, result: null, processed: i % 3 === 0 } };
+  const query =
+    i === HUGE_AT ? `huge ${'Zoë 😀 日本 "q" '.repeat(6000)}` : `question ${i}: Zoë 😀 日本 ${'ü'.repeat(i % 90)}`;
+  return {
+    userId: `user-${i}`,
+    timestamp: T0 + i,
+    data: {
+      dialogId: 'd',
+      stepId: 's',
+      stepType: 'input',
+      query,
+      modelId: null,
+      intent: i % 2 ? 'greet' : null,
+      result: null,
+      processed: i % 3 === 0,
+    },
+  };
 }
 
 /** The record as the spec writes it: userId, timestamp, then the log's fields in order. */
@@ -42,7 +56,11 @@ for (const leg of storeLegs()) {
 
     beforeAll(async () => {
       server = await startManagementServer(leg.env());
-      await seedLogs(server.store, 'nlpLog', Array.from({ length: ROWS }, (_, i) => entry(i)));
+      await seedLogs(
+        server.store,
+        'nlpLog',
+        Array.from({ length: ROWS }, (_, i) => entry(i)),
+      );
     });
     afterAll(async () => {
       await server?.stop();
@@ -53,7 +71,9 @@ for (const leg of storeLegs()) {
       expect(Buffer.byteLength(lines[HUGE_AT]!)).toBeGreaterThan(64 * 1024);
       expect(await text('nlpLog')).toBe(`[\n${lines.join(',\n')}\n]\n`);
       expect(await text('nlpLog?format=ndjson')).toBe(lines.map((line) => `${line}\n`).join(''));
-      const csv = records.map((r) => `${['userId', 'timestamp', ...FIELDS].map((field) => csvCell(r[field])).join(',')}\r\n`).join('');
+      const csv = records
+        .map((r) => `${['userId', 'timestamp', ...FIELDS].map((field) => csvCell(r[field])).join(',')}\r\n`)
+        .join('');
       expect(await text('nlpLog?format=csv&bom=false')).toBe(`userId,timestamp,${FIELDS.join(',')}\r\n${csv}`);
     });
   });

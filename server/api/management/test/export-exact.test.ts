@@ -14,7 +14,7 @@ const USERS = [
 const USERS_CSV = [
   'userId,timestamp,email,name,score,tags',
   '"u,1",2026-11-21T09:00:00.000Z,zoe@example.com,"Zoë ""Z"" O\'Neil, Jr.\nline two",1.5,"[""x"",{""nested"":""y\\""z"",""deep"":[1,null,true]}]"',
-  "u-2,2026-11-21T09:00:00.001Z,'=1+1,\"  padded \",0,[]",
+  'u-2,2026-11-21T09:00:00.001Z,\'=1+1,"  padded ",0,[]',
   'u-3,2026-11-21T09:00:00.002Z,tab\there,😀 café 日本 \\ back,,',
 ];
 const NLP = [
@@ -61,7 +61,16 @@ for (const leg of storeLegs()) {
         {
           userId: 'u,1',
           timestamp: T0 + 3,
-          data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'Hi, "bot"\nnew line ü', modelId: 'm1', intent: 'greet', result: { intent: 'greet', score: 0.97, entities: [{ type: 'name', value: 'Zoë' }] }, processed: true },
+          data: {
+            dialogId: 'd',
+            stepId: 's',
+            stepType: 'input',
+            query: 'Hi, "bot"\nnew line ü',
+            modelId: 'm1',
+            intent: 'greet',
+            result: { intent: 'greet', score: 0.97, entities: [{ type: 'name', value: 'Zoë' }] },
+            processed: true,
+          },
         },
       ]);
       await seedLogs(server.store, 'integrationLog', [
@@ -103,7 +112,8 @@ for (const leg of storeLegs()) {
       for (const name of ['userData', 'nlpLog', 'integrationLog']) {
         for (const format of ['json', 'ndjson', 'csv']) {
           const text = (await bytes(`${name}?format=${format}`)).toString('utf8');
-          for (const secret of ['hunter2', 'tok-9f3', 's3cret', 'k3y', 'refresh-77', 'never exported']) expect(text).not.toContain(secret);
+          for (const secret of ['hunter2', 'tok-9f3', 's3cret', 'k3y', 'refresh-77', 'never exported'])
+            expect(text).not.toContain(secret);
         }
       }
     });

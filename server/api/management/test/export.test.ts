@@ -14,18 +14,53 @@ for (const leg of storeLegs()) {
       server = await startManagementServer(leg.env());
       await seedUser(server.store, 'u-late', T0 + 3_600_000, { email: 'late@example.com', name: 'Late', score: 3 });
       await seedUser(server.store, 'u-early', T0, { email: 'early@example.com', name: '=cmd()', tags: [] });
-      await seedUser(server.store, 'u-mid', T0 + 1_800_123, { email: '', name: 'Mid, "quoted"', score: 42, tags: ['a'] });
-      await server.store.ensureUser({ userId: 'u-silent', channelId: 'webchat', userData: { email: 'silent@example.com' }, now: T0 });
+      await seedUser(server.store, 'u-mid', T0 + 1_800_123, {
+        email: '',
+        name: 'Mid, "quoted"',
+        score: 42,
+        tags: ['a'],
+      });
+      await server.store.ensureUser({
+        userId: 'u-silent',
+        channelId: 'webchat',
+        userData: { email: 'silent@example.com' },
+        now: T0,
+      });
       await seedLogs(server.store, 'nlpLog', [
-        { userId: 'u-early', timestamp: T0 + 10, data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'first', modelId: null, intent: null, result: null, processed: false } },
-        { userId: 'u-early', timestamp: T0 + 5, data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'zeroth Café', processed: false } },
+        {
+          userId: 'u-early',
+          timestamp: T0 + 10,
+          data: {
+            dialogId: 'd',
+            stepId: 's',
+            stepType: 'input',
+            query: 'first',
+            modelId: null,
+            intent: null,
+            result: null,
+            processed: false,
+          },
+        },
+        {
+          userId: 'u-early',
+          timestamp: T0 + 5,
+          data: { dialogId: 'd', stepId: 's', stepType: 'input', query: 'zeroth Café', processed: false },
+        },
         { userId: 'u-late', timestamp: T0 + 86_400_000, data: { query: 'next day', processed: false } },
       ]);
       await seedLogs(server.store, 'integrationLog', [
         {
           userId: 'u-early',
           timestamp: T0,
-          data: { url: 'https://api.example.com/x', method: 'GET', requestHeaders: { Authorization: 'Bearer s3cret', Accept: 'json' }, requestBody: null, responseStatus: 200, responseBody: { ok: true }, duration: 12 },
+          data: {
+            url: 'https://api.example.com/x',
+            method: 'GET',
+            requestHeaders: { Authorization: 'Bearer s3cret', Accept: 'json' },
+            requestBody: null,
+            responseStatus: 200,
+            responseBody: { ok: true },
+            duration: 12,
+          },
         },
       ]);
       await seedLogs(server.store, 'userDataSnapshot', [
@@ -43,8 +78,22 @@ for (const leg of storeLegs()) {
       expect(res.headers.get('x-next-cursor')).toBeNull();
       const body = (await res.json()) as Record<string, unknown>[];
       expect(body.map((r) => r.userId)).toEqual(['u-early', 'u-silent', 'u-mid', 'u-late']);
-      expect(body[1]).toEqual({ userId: 'u-silent', timestamp: '2026-11-21T09:00:00.000Z', email: 'silent@example.com', name: null, score: null, tags: null });
-      expect(body[0]).toEqual({ userId: 'u-early', timestamp: '2026-11-21T09:00:00.000Z', email: 'early@example.com', name: '=cmd()', score: null, tags: [] });
+      expect(body[1]).toEqual({
+        userId: 'u-silent',
+        timestamp: '2026-11-21T09:00:00.000Z',
+        email: 'silent@example.com',
+        name: null,
+        score: null,
+        tags: null,
+      });
+      expect(body[0]).toEqual({
+        userId: 'u-early',
+        timestamp: '2026-11-21T09:00:00.000Z',
+        email: 'early@example.com',
+        name: '=cmd()',
+        score: null,
+        tags: [],
+      });
       expect(Object.keys(body[2]!)).toEqual(['userId', 'timestamp', 'email', 'name', 'score', 'tags']);
       expect(body[2]!.timestamp).toBe('2026-11-21T09:30:00.123Z');
     });
@@ -55,10 +104,16 @@ for (const leg of storeLegs()) {
     });
 
     it('when userData is filtered by time, then the range is half-open on the last message (creation for those who never wrote)', async () => {
-      const res = await get(`/api/management/export/userData?fromTimestamp=${sec(T0) + 1}&toTimestamp=${sec(T0) + 3600}`);
+      const res = await get(
+        `/api/management/export/userData?fromTimestamp=${sec(T0) + 1}&toTimestamp=${sec(T0) + 3600}`,
+      );
       expect(((await res.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-mid']);
       const until = await get(`/api/management/export/userData?fromTimestamp=${sec(T0)}&toTimestamp=${sec(T0) + 3600}`);
-      expect(((await until.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-early', 'u-silent', 'u-mid']);
+      expect(((await until.json()) as { userId: string }[]).map((r) => r.userId)).toEqual([
+        'u-early',
+        'u-silent',
+        'u-mid',
+      ]);
     });
 
     it('when where<FieldName> is given in any case, then values compare as strings', async () => {
@@ -72,7 +127,11 @@ for (const leg of storeLegs()) {
       const res = await get('/api/management/export/userData?notEmpty=email,tags');
       expect(((await res.json()) as { userId: string }[]).map((r) => r.userId)).toEqual([]);
       const email = await get('/api/management/export/userData?notEmpty=email');
-      expect(((await email.json()) as { userId: string }[]).map((r) => r.userId)).toEqual(['u-early', 'u-silent', 'u-late']);
+      expect(((await email.json()) as { userId: string }[]).map((r) => r.userId)).toEqual([
+        'u-early',
+        'u-silent',
+        'u-late',
+      ]);
     });
 
     it('when limit is given, then pages follow X-Next-Cursor and Link until the last page has none', async () => {
@@ -106,7 +165,12 @@ for (const leg of storeLegs()) {
       const res = await get('/api/management/export/userData', { headers: { accept: 'application/x-ndjson' } });
       expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
       const lines = (await res.text()).trim().split('\n');
-      expect(lines.map((l) => (JSON.parse(l) as { userId: string }).userId)).toEqual(['u-early', 'u-silent', 'u-mid', 'u-late']);
+      expect(lines.map((l) => (JSON.parse(l) as { userId: string }).userId)).toEqual([
+        'u-early',
+        'u-silent',
+        'u-mid',
+        'u-late',
+      ]);
     });
 
     it('when format=csv, then RFC 4180 CSV with a header row, quoting and formula guard', async () => {
@@ -124,11 +188,18 @@ for (const leg of storeLegs()) {
       const bytes = Buffer.from(await res.arrayBuffer());
       const expected = Buffer.concat([
         Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from("userId,timestamp,email,name,score,tags\r\nu-early,2026-11-21T09:00:00.000Z,early@example.com,'=cmd(),,[]\r\nu-silent,2026-11-21T09:00:00.000Z,silent@example.com,,,\r\n", 'utf8'),
+        Buffer.from(
+          "userId,timestamp,email,name,score,tags\r\nu-early,2026-11-21T09:00:00.000Z,early@example.com,'=cmd(),,[]\r\nu-silent,2026-11-21T09:00:00.000Z,silent@example.com,,,\r\n",
+          'utf8',
+        ),
       ]);
       expect(bytes.equals(expected)).toBe(true);
       // Without the mark the file starts with the header's first byte.
-      const plain = Buffer.from(await (await get(`/api/management/export/userData?format=csv&bom=false&toTimestamp=${sec(T0) + 1}`)).arrayBuffer());
+      const plain = Buffer.from(
+        await (
+          await get(`/api/management/export/userData?format=csv&bom=false&toTimestamp=${sec(T0) + 1}`)
+        ).arrayBuffer(),
+      );
       expect(plain.equals(expected.subarray(3))).toBe(true);
     });
 
@@ -140,7 +211,9 @@ for (const leg of storeLegs()) {
     });
 
     it('when csvFormulaGuard=false, then cells starting with = + - @ are written unchanged', async () => {
-      const res = await get(`/api/management/export/userData?format=csv&bom=false&csvFormulaGuard=false&toTimestamp=${sec(T0) + 1}`);
+      const res = await get(
+        `/api/management/export/userData?format=csv&bom=false&csvFormulaGuard=false&toTimestamp=${sec(T0) + 1}`,
+      );
       expect((await res.text()).split('\r\n')[1]).toBe('u-early,2026-11-21T09:00:00.000Z,early@example.com,=cmd(),,[]');
     });
 
@@ -158,7 +231,18 @@ for (const leg of storeLegs()) {
       const res = await get(`/api/management/export/nlpLog?toTimestamp=${sec(T0) + 3600}`);
       const body = (await res.json()) as Record<string, unknown>[];
       expect(body.map((r) => r.query)).toEqual(['zeroth Café', 'first']);
-      expect(Object.keys(body[0]!)).toEqual(['userId', 'timestamp', 'dialogId', 'stepId', 'stepType', 'query', 'modelId', 'intent', 'result', 'processed']);
+      expect(Object.keys(body[0]!)).toEqual([
+        'userId',
+        'timestamp',
+        'dialogId',
+        'stepId',
+        'stepType',
+        'query',
+        'modelId',
+        'intent',
+        'result',
+        'processed',
+      ]);
       expect(body[0]!.modelId).toBeNull();
       expect(body[0]!.timestamp).toBe('2026-11-21T09:00:00.005Z');
     });
@@ -168,13 +252,26 @@ for (const leg of storeLegs()) {
       const text = await res.text();
       expect(text).not.toContain('s3cret');
       const [record] = JSON.parse(text) as Record<string, unknown>[];
-      expect(record).toMatchObject({ requestHeaders: { Authorization: '[redacted]', Accept: 'json' }, duration: 12, responseStatus: 200 });
+      expect(record).toMatchObject({
+        requestHeaders: { Authorization: '[redacted]', Accept: 'json' },
+        duration: 12,
+        responseStatus: 200,
+      });
     });
 
     it('when userDataSnapshot is exported with a where filter, then it takes the userData parameters', async () => {
       const res = await get('/api/management/export/userDataSnapshot?whereName=Old&notEmpty=email');
       const body = (await res.json()) as Record<string, unknown>[];
-      expect(body).toEqual([{ userId: 'u-early', timestamp: '2026-11-21T09:00:00.001Z', email: 'old@example.com', name: 'Old', score: null, tags: null }]);
+      expect(body).toEqual([
+        {
+          userId: 'u-early',
+          timestamp: '2026-11-21T09:00:00.001Z',
+          email: 'old@example.com',
+          name: 'Old',
+          score: null,
+          tags: null,
+        },
+      ]);
     });
 
     it('when an export has no records, then an empty JSON array', async () => {

@@ -22,7 +22,12 @@ export function encodeAddress(address: unknown, alphabet: 'base64' | 'base64url'
 }
 
 /** A user who wrote at `lastMessageAt`, with the given user data. */
-export async function seedUser(store: Store, userId: string, lastMessageAt: number, userData: Record<string, unknown>): Promise<void> {
+export async function seedUser(
+  store: Store,
+  userId: string,
+  lastMessageAt: number,
+  userData: Record<string, unknown>,
+): Promise<void> {
   const user = await store.ensureUser({ userId, channelId: 'webchat', userData, now: lastMessageAt });
   await store.updateUser(userId, user.version, { lastMessageAt, userData }, lastMessageAt);
 }

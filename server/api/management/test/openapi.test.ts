@@ -24,8 +24,35 @@ for (const leg of storeLegs()) {
       const t = Date.UTC(2026, 5, 1);
       await seedUser(server.store, 'c-1', t, { email: 'c1@example.com', score: 7 });
       await seedUser(server.store, 'c-2', t + 1000, { name: 'Two' });
-      await seedLogs(server.store, 'outgoingEmail', [{ userId: 'c-1', timestamp: t, data: { body: 'Hi', from: 'bot@example.com', recipients: ['a@example.com'], replyTo: null, stepId: 's', subject: 'Hello' } }]);
-      await seedLogs(server.store, 'fuzzyQuestionAnswerLog', [{ userId: 'c-1', timestamp: t, data: { intent: 'hours', score: 0.8, text: 'when open', stepId: 'f', dialogId: 'd', matched: true, otherClassifications: [] } }]);
+      await seedLogs(server.store, 'outgoingEmail', [
+        {
+          userId: 'c-1',
+          timestamp: t,
+          data: {
+            body: 'Hi',
+            from: 'bot@example.com',
+            recipients: ['a@example.com'],
+            replyTo: null,
+            stepId: 's',
+            subject: 'Hello',
+          },
+        },
+      ]);
+      await seedLogs(server.store, 'fuzzyQuestionAnswerLog', [
+        {
+          userId: 'c-1',
+          timestamp: t,
+          data: {
+            intent: 'hours',
+            score: 0.8,
+            text: 'when open',
+            stepId: 'f',
+            dialogId: 'd',
+            matched: true,
+            otherClassifications: [],
+          },
+        },
+      ]);
     });
     afterAll(async () => {
       await server?.stop();
@@ -34,7 +61,9 @@ for (const leg of storeLegs()) {
     it('when the document is linted with the recommended rules, then it has no errors', async () => {
       const config = await createConfig({ extends: ['recommended'] });
       const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
-      const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+      const errors = problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
       expect(errors).toEqual([]);
       expect(document.openapi).toBe('3.1.0');
     });
@@ -60,11 +89,28 @@ for (const leg of storeLegs()) {
       ['GET', '/api/management/export/urlTracker?format=csv'],
       ['GET', '/api/management/export/urlTracker?format=ndjson'],
       ['GET', '/api/management/export/userData?fromTimestamp=x'],
-      ['POST', `/api/management/trigger/${encodeAddress({ bot: BOT_ID, user: 'c-1', channelId: 'webchat' })}/operationFailed`],
-      ['POST', `/api/management/trigger/${encodeAddress({ bot: BOT_ID, user: 'c-1', channelId: 'webchat' })}/operationFailed/clear`],
-      ['POST', `/api/management/trigger/${encodeAddress({ bot: 'x', user: 'c-1', channelId: 'webchat' })}/operationFailed`],
-      ['POST', `/api/trigger/${BOT_ID}/operationSucceeded?userId=c-2`, { body: '{"transactionId":"T"}', headers: { 'content-type': 'application/json' } }],
-      ['POST', `/api/trigger/${BOT_ID}/operationSucceeded?userId=c-2`, { body: '[]', headers: { 'content-type': 'application/json' } }],
+      [
+        'POST',
+        `/api/management/trigger/${encodeAddress({ bot: BOT_ID, user: 'c-1', channelId: 'webchat' })}/operationFailed`,
+      ],
+      [
+        'POST',
+        `/api/management/trigger/${encodeAddress({ bot: BOT_ID, user: 'c-1', channelId: 'webchat' })}/operationFailed/clear`,
+      ],
+      [
+        'POST',
+        `/api/management/trigger/${encodeAddress({ bot: 'x', user: 'c-1', channelId: 'webchat' })}/operationFailed`,
+      ],
+      [
+        'POST',
+        `/api/trigger/${BOT_ID}/operationSucceeded?userId=c-2`,
+        { body: '{"transactionId":"T"}', headers: { 'content-type': 'application/json' } },
+      ],
+      [
+        'POST',
+        `/api/trigger/${BOT_ID}/operationSucceeded?userId=c-2`,
+        { body: '[]', headers: { 'content-type': 'application/json' } },
+      ],
       ['GET', '/metrics'],
     ];
     for (const [method, path, init] of requests) {
@@ -95,12 +141,24 @@ for (const leg of storeLegs()) {
         [owner, 'GET', '/studio/api/secrets'],
         [owner, 'DELETE', '/studio/api/secrets/DOC_TEST_SECRET'],
         [owner, 'GET', '/studio/api/audit?limit=5'],
-        [owner, 'POST', '/studio/api/password', { currentPassword: 'not the password at all', newPassword: 'a new password of some length' }],
+        [
+          owner,
+          'POST',
+          '/studio/api/password',
+          { currentPassword: 'not the password at all', newPassword: 'a new password of some length' },
+        ],
       ];
       for (const [client, method, path, body] of calls) {
         const answer = await client.request(method, path, body);
         const url = `${server.url}${path}`;
-        const check = await contract.check(method, url, new Response(answer.status === 204 || answer.status === 303 ? null : answer.text, { status: answer.status, headers: answer.headers }));
+        const check = await contract.check(
+          method,
+          url,
+          new Response(answer.status === 204 || answer.status === 303 ? null : answer.text, {
+            status: answer.status,
+            headers: answer.headers,
+          }),
+        );
         expect(check.problems, `${method} ${path} → ${answer.status}`).toEqual([]);
       }
     });
@@ -108,7 +166,11 @@ for (const leg of storeLegs()) {
     it('when a studio path is asked with a method it does not serve, then 405 names the methods it does (after the guard for signed-in paths)', async () => {
       const stranger = new StudioClient(server.url);
       const login = await stranger.request('PUT', '/studio/api/login', {});
-      expect([login.status, login.headers.get('allow'), login.body.error.code]).toEqual([405, 'POST', 'method_not_allowed']);
+      expect([login.status, login.headers.get('allow'), login.body.error.code]).toEqual([
+        405,
+        'POST',
+        'method_not_allowed',
+      ]);
       expect((await stranger.request('PATCH', '/studio/api/tokens', {})).status).toBe(401);
       const tokens = await owner.request('PATCH', '/studio/api/tokens', {});
       expect([tokens.status, tokens.headers.get('allow')]).toEqual([405, 'GET, POST']);
@@ -116,7 +178,7 @@ for (const leg of storeLegs()) {
       expect([secret.status, secret.headers.get('allow')]).toEqual([405, 'PUT, DELETE']);
     });
 
-    it('when the studio\'s bounds are documented, then they are the ones the studio enforces', () => {
+    it("when the studio's bounds are documented, then they are the ones the studio enforces", () => {
       expect(DOCUMENTED_MAX_PASSWORD).toBe(MAX_PASSWORD);
       expect(DOCUMENTED_MAX_SECRET_BYTES).toBe(MAX_SECRET_BYTES);
     });
@@ -130,10 +192,19 @@ for (const leg of storeLegs()) {
     it('when /metrics is scraped on a loopback-only server without METRICS_TOKEN, then it is open and has the documented series', async () => {
       expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
       const text = await (await fetch(`${server.url}/metrics?code=${KEY}`)).text();
-      for (const name of ['chatbot_http_requests_total', 'chatbot_http_request_duration_seconds_bucket', 'chatbot_connected_users', 'chatbot_messages_total', 'chatbot_integration_calls_total', 'chatbot_integration_errors_total']) {
+      for (const name of [
+        'chatbot_http_requests_total',
+        'chatbot_http_request_duration_seconds_bucket',
+        'chatbot_connected_users',
+        'chatbot_messages_total',
+        'chatbot_integration_calls_total',
+        'chatbot_integration_errors_total',
+      ]) {
         expect(text).toContain(name);
       }
-      expect(text).toMatch(/chatbot_http_requests_total\{method="GET",route="\/api\/management\/export\/:name",status="200"\} \d+/);
+      expect(text).toMatch(
+        /chatbot_http_requests_total\{method="GET",route="\/api\/management\/export\/:name",status="200"\} \d+/,
+      );
     });
   });
 }

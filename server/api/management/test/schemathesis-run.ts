@@ -10,7 +10,10 @@ import { invite, setUpOwner, type StudioClient } from '../../../studio/test/stud
 import { BOT_ID, KEY, encodeAddress, seedLogs, seedUser, startManagementServer } from './helpers.ts';
 
 /** Provisioned by scripts/provision.mjs (pinned version, in a virtual environment under .cache/). */
-const SCHEMATHESIS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../.cache/schemathesis/bin/schemathesis');
+const SCHEMATHESIS = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../.cache/schemathesis/bin/schemathesis',
+);
 const CI = process.env.CI === 'true';
 const missing = existsSync(SCHEMATHESIS) ? '' : `${SCHEMATHESIS} is missing: run \`npm run provision\``;
 if (missing && !CI) console.warn(`\n!!! SKIPPED the schemathesis contract run: ${missing}\n`);
@@ -168,7 +171,11 @@ function report(output: string): string {
 function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     // Asynchronous on purpose: the server under test runs in this very process.
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -192,19 +199,67 @@ export function describeSchemathesis(legName: 'sqlite' | 'mongo'): void {
 
     beforeAll(async () => {
       work = await mkdtemp(path.join(tmpdir(), 'chatbot-schemathesis-'));
-      server = await startManagementServer({ ...leg.env(), ...EVERY_CHANNEL, MANAGEMENT_RATE_LIMIT: '1000000', LOG_LEVEL: 'warn' });
+      server = await startManagementServer({
+        ...leg.env(),
+        ...EVERY_CHANNEL,
+        MANAGEMENT_RATE_LIMIT: '1000000',
+        LOG_LEVEL: 'warn',
+      });
       owner = await setUpOwner(server.url, server.studio.setupLink!);
       // Records in every shape the exports return, so response checks have something to check.
       const t = Date.UTC(2026, 5, 1);
       await seedUser(server.store, 's-1', t, { email: 's1@example.com', score: 7, tags: ['a'] });
       await seedUser(server.store, 's-2', t + 1000, { name: 'Two' });
-      await seedLogs(server.store, 'outgoingEmail', [{ userId: 's-1', timestamp: t, data: { body: 'Hi', from: 'bot@example.com', recipients: ['a@example.com'], replyTo: null, stepId: 's', subject: 'Hello' } }]);
-      await seedLogs(server.store, 'fuzzyQuestionAnswerLog', [{ userId: 's-1', timestamp: t, data: { intent: 'hours', score: 0.8, text: 'when open', stepId: 'f', dialogId: 'd', matched: true, otherClassifications: [] } }]);
+      await seedLogs(server.store, 'outgoingEmail', [
+        {
+          userId: 's-1',
+          timestamp: t,
+          data: {
+            body: 'Hi',
+            from: 'bot@example.com',
+            recipients: ['a@example.com'],
+            replyTo: null,
+            stepId: 's',
+            subject: 'Hello',
+          },
+        },
+      ]);
+      await seedLogs(server.store, 'fuzzyQuestionAnswerLog', [
+        {
+          userId: 's-1',
+          timestamp: t,
+          data: {
+            intent: 'hours',
+            score: 0.8,
+            text: 'when open',
+            stepId: 'f',
+            dialogId: 'd',
+            matched: true,
+            otherClassifications: [],
+          },
+        },
+      ]);
       // A conversation of s-1 today with a page event, so the insights' answers have a summary and an event to check.
       const now = Date.now();
       await server.insights.room.record({
         counts: [{ day: Math.floor(now / 86_400_000), version: 'unversioned', metric: 'conversations', n: 1 }],
-        conversations: [{ userId: 's-1', startedAt: now - 60_000, lastAt: now - 30_000, channel: 'webchat', version: 'unversioned', lastVersion: 'unversioned', steps: ['d/f'], lastStep: 'd/f', integrationError: false, messages: 2, text: 'when open', userData: { email: 's1@example.com' }, events: [{ at: now - 45_000, kind: 'pageEvent', name: 'opened' }] }],
+        conversations: [
+          {
+            userId: 's-1',
+            startedAt: now - 60_000,
+            lastAt: now - 30_000,
+            channel: 'webchat',
+            version: 'unversioned',
+            lastVersion: 'unversioned',
+            steps: ['d/f'],
+            lastStep: 'd/f',
+            integrationError: false,
+            messages: 2,
+            text: 'when open',
+            userData: { email: 's1@example.com' },
+            events: [{ at: now - 45_000, kind: 'pageEvent', name: 'opened' }],
+          },
+        ],
       });
     });
     afterAll(async () => {
@@ -213,61 +268,91 @@ export function describeSchemathesis(legName: 'sqlite' | 'mongo'): void {
     });
 
     // The bound is generous: the run shares two cores with the browser stages (npm test), and the MongoDB leg's test server is its slowest part.
-    it('when schemathesis runs every check in every phase, then it finds nothing and the server logs no error', { timeout: 1_200_000 }, async () => {
-      expect(missing, missing).toBe('');
-      const configFile = path.join(work, 'schemathesis.toml');
-      const editor = await invite(owner, 'schemathesis@example.com', 'editor');
-      const token = (await editor.post('/studio/api/tokens', { name: 'schemathesis' })).body.token as string;
-      await writeFile(configFile, config(encodeAddress({ bot: BOT_ID, user: 'schemathesis', channelId: 'webchat' }, 'base64url'), token));
-      const started = Date.now();
-      const { code, output } = await run(
-        SCHEMATHESIS,
-        [
-          '--config-file', configFile,
-          'run', `${server.url}/api/management/openapi.json`,
-          '--header', `x-functions-key: ${KEY}`,
-          '--checks', 'all',
-          '--phases', 'examples,coverage,fuzzing,stateful',
-          '--seed', String(SEED),
-          '--generation-database', 'none',
-          '--no-color',
-        ],
-        work,
-      );
-      const cases = /(\d+) generated/.exec(output)?.[1] ?? '?';
-      console.log(`[schemathesis ${leg.name}] ${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}`);
-      expect(code, report(output)).toBe(0);
-      expect(Number(cases)).toBeGreaterThan(1000);
-      expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
-    });
+    it(
+      'when schemathesis runs every check in every phase, then it finds nothing and the server logs no error',
+      { timeout: 1_200_000 },
+      async () => {
+        expect(missing, missing).toBe('');
+        const configFile = path.join(work, 'schemathesis.toml');
+        const editor = await invite(owner, 'schemathesis@example.com', 'editor');
+        const token = (await editor.post('/studio/api/tokens', { name: 'schemathesis' })).body.token as string;
+        await writeFile(
+          configFile,
+          config(encodeAddress({ bot: BOT_ID, user: 'schemathesis', channelId: 'webchat' }, 'base64url'), token),
+        );
+        const started = Date.now();
+        const { code, output } = await run(
+          SCHEMATHESIS,
+          [
+            '--config-file',
+            configFile,
+            'run',
+            `${server.url}/api/management/openapi.json`,
+            '--header',
+            `x-functions-key: ${KEY}`,
+            '--checks',
+            'all',
+            '--phases',
+            'examples,coverage,fuzzing,stateful',
+            '--seed',
+            String(SEED),
+            '--generation-database',
+            'none',
+            '--no-color',
+          ],
+          work,
+        );
+        const cases = /(\d+) generated/.exec(output)?.[1] ?? '?';
+        console.log(
+          `[schemathesis ${leg.name}] ${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}`,
+        );
+        expect(code, report(output)).toBe(0);
+        expect(Number(cases)).toBeGreaterThan(1000);
+        expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
+      },
+    );
 
-    it('when schemathesis runs the insights and the studio exports with an analyst token, then it finds nothing and the server logs no error', { timeout: 600_000 }, async () => {
-      expect(missing, missing).toBe('');
-      const configFile = path.join(work, 'schemathesis-analyst.toml');
-      const analyst = await invite(owner, 'schemathesis-analyst@example.com', 'analyst');
-      const token = (await analyst.post('/studio/api/tokens', { name: 'schemathesis analyst' })).body.token as string;
-      await writeFile(configFile, analystConfig(token));
-      const started = Date.now();
-      const { code, output } = await run(
-        SCHEMATHESIS,
-        [
-          '--config-file', configFile,
-          'run', `${server.url}/api/management/openapi.json`,
-          '--include-path-regex', '^/studio/api/(insights|export)/',
-          '--exclude-method', 'DELETE',
-          '--checks', 'all',
-          '--phases', 'examples,coverage,fuzzing',
-          '--seed', String(SEED),
-          '--generation-database', 'none',
-          '--no-color',
-        ],
-        work,
-      );
-      const cases = /(\d+) generated/.exec(output)?.[1] ?? '?';
-      console.log(`[schemathesis ${leg.name}, analyst] ${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}`);
-      expect(code, report(output)).toBe(0);
-      expect(Number(cases)).toBeGreaterThan(50);
-      expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
-    });
+    it(
+      'when schemathesis runs the insights and the studio exports with an analyst token, then it finds nothing and the server logs no error',
+      { timeout: 600_000 },
+      async () => {
+        expect(missing, missing).toBe('');
+        const configFile = path.join(work, 'schemathesis-analyst.toml');
+        const analyst = await invite(owner, 'schemathesis-analyst@example.com', 'analyst');
+        const token = (await analyst.post('/studio/api/tokens', { name: 'schemathesis analyst' })).body.token as string;
+        await writeFile(configFile, analystConfig(token));
+        const started = Date.now();
+        const { code, output } = await run(
+          SCHEMATHESIS,
+          [
+            '--config-file',
+            configFile,
+            'run',
+            `${server.url}/api/management/openapi.json`,
+            '--include-path-regex',
+            '^/studio/api/(insights|export)/',
+            '--exclude-method',
+            'DELETE',
+            '--checks',
+            'all',
+            '--phases',
+            'examples,coverage,fuzzing',
+            '--seed',
+            String(SEED),
+            '--generation-database',
+            'none',
+            '--no-color',
+          ],
+          work,
+        );
+        const cases = /(\d+) generated/.exec(output)?.[1] ?? '?';
+        console.log(
+          `[schemathesis ${leg.name}, analyst] ${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s, exit code ${code}`,
+        );
+        expect(code, report(output)).toBe(0);
+        expect(Number(cases)).toBeGreaterThan(50);
+        expect(server.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
+      },
+    );
   });
 }

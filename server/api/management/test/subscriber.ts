@@ -6,7 +6,16 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   readonly headers: IncomingHttpHeaders;
   readonly raw: string;
-  readonly event: { id: string; kind: string; occurredAt: string; sequence: number; bot: string; subscriptionId: string; user: { id: string; channelId: string; address: string }; data: Record<string, unknown> };
+  readonly event: {
+    id: string;
+    kind: string;
+    occurredAt: string;
+    sequence: number;
+    bot: string;
+    subscriptionId: string;
+    user: { id: string; channelId: string; address: string };
+    data: Record<string, unknown>;
+  };
   /** The status it was answered with. */
   readonly status: number;
 }
@@ -70,7 +79,9 @@ export async function startSubscriber(path = '/hooks/chatbot'): Promise<Subscrib
     received,
     accepted() {
       const seen = new Set<string>();
-      return received.filter((r) => r.status >= 200 && r.status < 300 && !seen.has(r.event.id) && seen.add(r.event.id)).map((r) => r.event);
+      return received
+        .filter((r) => r.status >= 200 && r.status < 300 && !seen.has(r.event.id) && seen.add(r.event.id))
+        .map((r) => r.event);
     },
     answer(next) {
       status = next;
@@ -86,5 +97,10 @@ export function signatureValid(received: Received, secret: string): boolean {
   const timestamp = String(received.headers['x-timestamp'] ?? '');
   const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${received.raw}`, 'utf8').digest('hex')}`;
   const given = String(received.headers['x-signature'] ?? '');
-  return /^\d+$/.test(timestamp) && Math.abs(Date.now() / 1000 - Number(timestamp)) < 300 && given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  return (
+    /^\d+$/.test(timestamp) &&
+    Math.abs(Date.now() / 1000 - Number(timestamp)) < 300 &&
+    given.length === expected.length &&
+    timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+  );
 }

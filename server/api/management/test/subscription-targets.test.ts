@@ -22,7 +22,14 @@ describe('subscription targets on a server without INTEGRATION_ALLOWED_HOSTS', (
   });
 
   const subscribe = (targetUrl: string) =>
-    fetch(`${server.url}/api/management/subscriptions`, keyed({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ targetUrl, events: ['dialog.started'] }) }));
+    fetch(
+      `${server.url}/api/management/subscriptions`,
+      keyed({
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ targetUrl, events: ['dialog.started'] }),
+      }),
+    );
 
   const port = () => new URL(subscriber.url).port;
   const privateTargets = () => [
@@ -39,7 +46,13 @@ describe('subscription targets on a server without INTEGRATION_ALLOWED_HOSTS', (
     for (const target of privateTargets()) {
       const res = await subscribe(target);
       expect(res.status, target).toBe(400);
-      expect(await res.json()).toMatchObject({ error: { code: 'forbidden_destination', message: expect.stringContaining('INTEGRATION_ALLOWED_HOSTS'), details: { field: 'targetUrl' } } });
+      expect(await res.json()).toMatchObject({
+        error: {
+          code: 'forbidden_destination',
+          message: expect.stringContaining('INTEGRATION_ALLOWED_HOSTS'),
+          details: { field: 'targetUrl' },
+        },
+      });
     }
     expect(await (await fetch(`${server.url}/api/management/subscriptions`, keyed())).json()).toEqual([]);
     expect(subscriber.received).toEqual([]);
@@ -48,9 +61,23 @@ describe('subscription targets on a server without INTEGRATION_ALLOWED_HOSTS', (
   it('when the host is listed in INTEGRATION_ALLOWED_HOSTS, then the same loopback target is accepted, and another loopback name still is not', async () => {
     const allowed = await startTestServer({ BOT_DEFINITION: BOT, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1' });
     try {
-      const ok = await fetch(`${allowed.url}/api/management/subscriptions`, keyed({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ targetUrl: subscriber.url, events: ['dialog.started'] }) }));
+      const ok = await fetch(
+        `${allowed.url}/api/management/subscriptions`,
+        keyed({
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ targetUrl: subscriber.url, events: ['dialog.started'] }),
+        }),
+      );
       expect(ok.status).toBe(201);
-      const other = await fetch(`${allowed.url}/api/management/subscriptions`, keyed({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ targetUrl: `http://localhost:${port()}/x`, events: ['dialog.started'] }) }));
+      const other = await fetch(
+        `${allowed.url}/api/management/subscriptions`,
+        keyed({
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ targetUrl: `http://localhost:${port()}/x`, events: ['dialog.started'] }),
+        }),
+      );
       expect(other.status).toBe(400);
     } finally {
       await allowed.stop();

@@ -52,7 +52,11 @@ for (const leg of storeLegs()) {
 
         let restarts = 0;
         let acceptedSoFar = 0;
-        const ledgers: Ledger[] = Array.from({ length: USERS }, (_, i) => ({ userId: `crash-hooks-${i}`, accepted: [], unsure: [] }));
+        const ledgers: Ledger[] = Array.from({ length: USERS }, (_, i) => ({
+          userId: `crash-hooks-${i}`,
+          accepted: [],
+          unsure: [],
+        }));
         // Each user's triggers one after another, the users all at once, as in trigger-crash.test.ts.
         const flood = ledgers.map(async (ledger) => {
           for (let n = 1; ledger.accepted.length < PER_USER; n += 1) {
@@ -76,7 +80,11 @@ for (const leg of storeLegs()) {
         });
         const crashes = (async () => {
           for (let kill = 1; kill <= KILLS; kill += 1) {
-            await eventually(`${kill} third(s) of the triggers to be accepted`, () => acceptedSoFar >= (kill * TOTAL) / (KILLS + 1), 60_000);
+            await eventually(
+              `${kill} third(s) of the triggers to be accepted`,
+              () => acceptedSoFar >= (kill * TOTAL) / (KILLS + 1),
+              60_000,
+            );
             outputs.push(server.output());
             await server.kill();
             server = await startServerChild(env);
@@ -90,7 +98,11 @@ for (const leg of storeLegs()) {
             .accepted()
             .filter((e) => e.user.id === userId && e.kind === 'userData.changed')
             .map((e) => Number((e.data.values as { triggerData: { orderId: string } }).triggerData.orderId));
-        await eventually('every accepted order to be heard of', () => ledgers.every((l) => l.accepted.every((n) => heard(l.userId).includes(n))), 90_000).catch(() => undefined);
+        await eventually(
+          'every accepted order to be heard of',
+          () => ledgers.every((l) => l.accepted.every((n) => heard(l.userId).includes(n))),
+          90_000,
+        ).catch(() => undefined);
         // What is still on its way after the last accepted one (an unanswered trigger's events) may land too.
         await new Promise((resolve) => setTimeout(resolve, 1000));
 
@@ -98,23 +110,34 @@ for (const leg of storeLegs()) {
         for (const ledger of ledgers) {
           const seen = heard(ledger.userId);
           const count = (n: number) => seen.filter((s) => s === n).length;
-          for (const n of ledger.accepted) if (count(n) !== 1) problems.push(`${ledger.userId}: accepted order ${n} heard of ${count(n)} times`);
-          for (const n of ledger.unsure) if (count(n) > 1) problems.push(`${ledger.userId}: unanswered order ${n} heard of ${count(n)} times`);
-          if (seen.some((n, i) => i > 0 && n <= seen[i - 1]!)) problems.push(`${ledger.userId}: out of order: ${seen.join(', ')}`);
+          for (const n of ledger.accepted)
+            if (count(n) !== 1) problems.push(`${ledger.userId}: accepted order ${n} heard of ${count(n)} times`);
+          for (const n of ledger.unsure)
+            if (count(n) > 1) problems.push(`${ledger.userId}: unanswered order ${n} heard of ${count(n)} times`);
+          if (seen.some((n, i) => i > 0 && n <= seen[i - 1]!))
+            problems.push(`${ledger.userId}: out of order: ${seen.join(', ')}`);
           // Each trigger's run is one trigger.finished, right after its data: as many as orders heard of.
-          const finished = subscriber.accepted().filter((e) => e.user.id === ledger.userId && e.kind === 'trigger.finished').length;
-          if (finished !== seen.length) problems.push(`${ledger.userId}: ${seen.length} orders heard of but ${finished} trigger.finished`);
+          const finished = subscriber
+            .accepted()
+            .filter((e) => e.user.id === ledger.userId && e.kind === 'trigger.finished').length;
+          if (finished !== seen.length)
+            problems.push(`${ledger.userId}: ${seen.length} orders heard of but ${finished} trigger.finished`);
         }
         const unsigned = subscriber.received.filter((r) => !signatureValid(r, secret)).length;
         const redelivered = subscriber.received.length - subscriber.accepted().length;
         const unsure = ledgers.reduce((sum, l) => sum + l.unsure.length, 0);
-        console.info(`[subscriptions crash, ${leg.name}] ${TOTAL} accepted, ${unsure} unanswered, ${KILLS} kills, ${subscriber.accepted().length} events, ${redelivered} redelivered with their id: ${problems.length} problems`);
+        console.info(
+          `[subscriptions crash, ${leg.name}] ${TOTAL} accepted, ${unsure} unanswered, ${KILLS} kills, ${subscriber.accepted().length} events, ${redelivered} redelivered with their id: ${problems.length} problems`,
+        );
         if (problems.length > 0) console.info([...outputs, server.output()].join('\n----\n').slice(0, 8000));
         expect(problems).toEqual([]);
         expect(unsigned).toBe(0);
         // Sequence numbers only go up for each user, whatever the crashes.
         for (const ledger of ledgers) {
-          const sequence = subscriber.accepted().filter((e) => e.user.id === ledger.userId).map((e) => e.sequence);
+          const sequence = subscriber
+            .accepted()
+            .filter((e) => e.user.id === ledger.userId)
+            .map((e) => e.sequence);
           expect(sequence).toEqual([...sequence].sort((a, b) => a - b));
         }
       } finally {

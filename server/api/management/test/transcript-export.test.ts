@@ -72,8 +72,25 @@ for (const leg of storeLegs()) {
     it('when the transcript is exported as JSON, then the records carry the same fields in the same order', async () => {
       const res = await fetch(`${server.url}/api/management/export/transcript`, keyed());
       const records = ((await res.json()) as Record<string, unknown>[]).filter((record) => record.userId === userId);
-      expect(Object.keys(records[0]!)).toEqual(['userId', 'timestamp', 'seq', 'from', 'kind', 'text', 'dialogId', 'stepId', 'message']);
-      expect(records[2]).toMatchObject({ from: 'user', kind: 'text', text: 'Ada', dialogId: null, stepId: null, message: { type: 'text', text: 'Ada' } });
+      expect(Object.keys(records[0]!)).toEqual([
+        'userId',
+        'timestamp',
+        'seq',
+        'from',
+        'kind',
+        'text',
+        'dialogId',
+        'stepId',
+        'message',
+      ]);
+      expect(records[2]).toMatchObject({
+        from: 'user',
+        kind: 'text',
+        text: 'Ada',
+        dialogId: null,
+        stepId: null,
+        message: { type: 'text', text: 'Ada' },
+      });
     });
   });
 }

@@ -41,7 +41,11 @@ for (const leg of storeLegs()) {
       let server: ServerChild = await startServerChild(env);
       let restarts = 0;
       let acceptedSoFar = 0;
-      const ledgers: UserLedger[] = Array.from({ length: USERS }, (_, i) => ({ userId: `crash-user-${i}`, accepted: [], unsure: [] }));
+      const ledgers: UserLedger[] = Array.from({ length: USERS }, (_, i) => ({
+        userId: `crash-user-${i}`,
+        accepted: [],
+        unsure: [],
+      }));
       try {
         // Each user's triggers one after another (the next only once the last was answered),
         // so acceptance order is plain; the users all at once, so many dialogs are in flight.
@@ -69,7 +73,11 @@ for (const leg of storeLegs()) {
         });
         const crashes = (async () => {
           for (let kill = 1; kill <= KILLS; kill += 1) {
-            await eventually(`${kill} quarter(s) of the triggers to be accepted`, () => acceptedSoFar >= (kill * TOTAL) / (KILLS + 1), 60_000);
+            await eventually(
+              `${kill} quarter(s) of the triggers to be accepted`,
+              () => acceptedSoFar >= (kill * TOTAL) / (KILLS + 1),
+              60_000,
+            );
             await server.kill();
             server = await startServerChild(env);
             restarts += 1;
@@ -97,7 +105,9 @@ for (const leg of storeLegs()) {
           const problems: string[] = [];
           for (const ledger of ledgers) problems.push(...check(ledger, await ran(reader, ledger.userId)));
           const unsure = ledgers.reduce((sum, ledger) => sum + ledger.unsure.length, 0);
-          console.info(`[trigger crash, ${leg.name}] ${TOTAL} accepted, ${unsure} unanswered, ${KILLS} kills: ${problems.length} problems`);
+          console.info(
+            `[trigger crash, ${leg.name}] ${TOTAL} accepted, ${unsure} unanswered, ${KILLS} kills: ${problems.length} problems`,
+          );
           expect(problems).toEqual([]);
         } finally {
           await reader.close();
@@ -132,7 +142,8 @@ function check(ledger: UserLedger, seen: readonly number[]): string[] {
     if (count(n) > 1) problems.push(`${ledger.userId}: unanswered trigger ${n} ran ${count(n)} times`);
   }
   for (const n of new Set(seen)) {
-    if (!ledger.accepted.includes(n) && !ledger.unsure.includes(n)) problems.push(`${ledger.userId}: trigger ${n} ran but was never sent`);
+    if (!ledger.accepted.includes(n) && !ledger.unsure.includes(n))
+      problems.push(`${ledger.userId}: trigger ${n} ran but was never sent`);
   }
   // Sent in increasing order, one after another: what ran must be increasing too.
   const order = seen.filter((n, i) => i > 0 && n <= seen[i - 1]!);

@@ -28,9 +28,14 @@ for (const leg of storeLegs()) {
     const trigger = (userId: string, n: string) =>
       fetch(
         `${server.url}/api/trigger/${BOT_ID}/operationSucceeded?userId=${userId}`,
-        keyed({ method: 'POST', body: JSON.stringify({ transactionId: n }), headers: { 'content-type': 'application/json' } }),
+        keyed({
+          method: 'POST',
+          body: JSON.stringify({ transactionId: n }),
+          headers: { 'content-type': 'application/json' },
+        }),
       );
-    const texts = async (userId: string) => (await server.store.readTranscript(userId, 0, 100)).map((e) => (e.message as { text?: string }).text);
+    const texts = async (userId: string) =>
+      (await server.store.readTranscript(userId, 0, 100)).map((e) => (e.message as { text?: string }).text);
 
     beforeAll(async () => {
       server = await startManagementServer(leg.env());
@@ -40,7 +45,9 @@ for (const leg of storeLegs()) {
     });
 
     it('when an earlier trigger of the user is still held by a process that died, then a later one waits for it and runs after it', async () => {
-      await server.store.scheduleJob(earlierTrigger('held', 'first', { lease: { owner: 'a-dead-worker', until: Date.now() + 1500 } }));
+      await server.store.scheduleJob(
+        earlierTrigger('held', 'first', { lease: { owner: 'a-dead-worker', until: Date.now() + 1500 } }),
+      );
       expect((await trigger('held', 'second')).status).toBe(202);
       await eventually('both triggers to run', async () => (await texts('held')).length === 2, 15_000);
       expect(await texts('held')).toEqual([said('first'), said('second')]);
@@ -58,14 +65,21 @@ for (const leg of storeLegs()) {
         botEntries: [{ from: 'bot', at: Date.now(), message: { type: 'text', text: said('first') } }],
       });
       await server.store.scheduleJob(job);
-      await eventually('the job to be taken over and finished', async () => (await server.store.getJob(job.id))?.status === 'done', 15_000);
+      await eventually(
+        'the job to be taken over and finished',
+        async () => (await server.store.getJob(job.id))?.status === 'done',
+        15_000,
+      );
       expect((await trigger('ran', 'second')).status).toBe(202);
       await eventually('the later trigger to run', async () => (await texts('ran')).includes(said('second')));
       expect(await texts('ran')).toEqual([said('first'), said('second')]);
     });
 
     it('when an earlier trigger of the user failed for good, then later ones still run', async () => {
-      const job = earlierTrigger('gaveup', 'first', { maxAttempts: 1, lease: { owner: 'a-worker', until: Date.now() + 60_000 } });
+      const job = earlierTrigger('gaveup', 'first', {
+        maxAttempts: 1,
+        lease: { owner: 'a-worker', until: Date.now() + 60_000 },
+      });
       await server.store.scheduleJob(job);
       await server.store.failJob(job.id, 'a-worker', 'the dialog failed', Date.now());
       expect((await trigger('gaveup', 'second')).status).toBe(202);

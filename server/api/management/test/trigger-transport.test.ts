@@ -5,12 +5,18 @@ import { eventually, type TestServer } from '../../../test/start-test-server.ts'
 import { BOT_ID, KEY, startManagementServer } from './helpers.ts';
 
 /** A raw HTTP request, so the body can be streamed in chunks with no Content-Length. */
-function post(url: string, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: { error?: { code: string } } }> {
+function post(
+  url: string,
+  headers: Record<string, string>,
+  chunks: Buffer[],
+): Promise<{ status: number; body: { error?: { code: string } } }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'x-functions-key': KEY, ...headers } }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { error?: { code: string } } }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { error?: { code: string } } }),
+      );
     });
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);
@@ -31,7 +37,9 @@ describe('trigger endpoint: transport', () => {
   });
 
   it('when the body is sent gzip-compressed, then it is accepted and stored as triggerData', async () => {
-    const res = await post(url('gz-1'), { ...json, 'content-encoding': 'gzip' }, [gzipSync(JSON.stringify({ transactionId: 'T-GZ' }))]);
+    const res = await post(url('gz-1'), { ...json, 'content-encoding': 'gzip' }, [
+      gzipSync(JSON.stringify({ transactionId: 'T-GZ' })),
+    ]);
     expect(res.status).toBe(202);
     // The user is created first and triggerData is committed with the dialog's first turn: wait for that turn.
     const user = await eventually('the dialog', async () => {
@@ -50,7 +58,14 @@ describe('trigger endpoint: transport', () => {
 
   it('when a body with no declared length streams past 64 KiB, then 413', async () => {
     const chunk = Buffer.from(`{"blob":"${'x'.repeat(16 * 1024)}`);
-    const res = await post(url('big-1'), { ...json, 'transfer-encoding': 'chunked' }, [chunk, chunk, chunk, chunk, chunk, Buffer.from('"}')]);
+    const res = await post(url('big-1'), { ...json, 'transfer-encoding': 'chunked' }, [
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+      chunk,
+      Buffer.from('"}'),
+    ]);
     expect(res.status).toBe(413);
     expect(res.body.error?.code).toBe('payload_too_large');
   });
@@ -66,7 +81,9 @@ describe('trigger endpoint: transport', () => {
   it('when triggers are answered, then /metrics counts them under their route pattern, never the user id', async () => {
     expect((await post(url('metrics-1'), {}, [])).status).toBe(202);
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { 'x-functions-key': KEY } })).text();
-    expect(metrics).toMatch(/chatbot_http_requests_total\{method="POST",route="\/api\/trigger\/:botId\/:dialogId",status="202"\} [1-9]/);
+    expect(metrics).toMatch(
+      /chatbot_http_requests_total\{method="POST",route="\/api\/trigger\/:botId\/:dialogId",status="202"\} [1-9]/,
+    );
     expect(metrics).not.toContain('metrics-1');
   });
 });
@@ -84,7 +101,10 @@ describe('trigger endpoint: one rate limit with the rest of the management API',
     const keyed = { 'x-functions-key': KEY };
     const exportOnce = () => fetch(`${server.url}/api/management/export/urlTracker`, { headers: keyed });
     const trigger = (headers: Record<string, string> = {}) =>
-      fetch(`${server.url}/api/trigger/${BOT_ID}/operationSucceeded?userId=limited`, { method: 'POST', headers: { ...keyed, ...headers } });
+      fetch(`${server.url}/api/trigger/${BOT_ID}/operationSucceeded?userId=limited`, {
+        method: 'POST',
+        headers: { ...keyed, ...headers },
+      });
     expect((await exportOnce()).status).toBe(200);
     expect((await trigger()).status).toBe(202);
     expect((await exportOnce()).status).toBe(200);

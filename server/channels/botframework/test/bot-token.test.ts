@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botToken } from '../bot-token.ts';
 import { APP_ID, APP_PASSWORD, startBotFrameworkStandIn, type BotFrameworkStandIn } from './bot-framework-stand-in.ts';
 
-describe('the bot\'s own token for the Connector API', () => {
+describe("the bot's own token for the Connector API", () => {
   let standIn: BotFrameworkStandIn;
   beforeAll(async () => {
     standIn = await startBotFrameworkStandIn();
@@ -34,8 +34,13 @@ describe('the bot\'s own token for the Connector API', () => {
     expect(await token.get()).not.toBe(refused);
   });
 
-  it('when the app password is wrong, then the failure names the service\'s code and the settings to check, never the password', async () => {
-    const token = botToken({ appId: APP_ID, appPassword: 'a-wrong-password-value', tokenUrl: standIn.tokenUrl, now: () => 0 });
+  it("when the app password is wrong, then the failure names the service's code and the settings to check, never the password", async () => {
+    const token = botToken({
+      appId: APP_ID,
+      appPassword: 'a-wrong-password-value',
+      tokenUrl: standIn.tokenUrl,
+      now: () => 0,
+    });
     const failure = await token.get().then(
       () => undefined,
       (error: unknown) => error as Error & { kind: string },

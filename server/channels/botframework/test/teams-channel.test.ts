@@ -2,8 +2,23 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_FUNCTION_KEY, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
-import { APP_ID, APP_PASSWORD, post, startBotFrameworkStandIn, teamsActivity, teamsSettings, type BotFrameworkStandIn, type SeenActivity } from './bot-framework-stand-in.ts';
+import {
+  TEST_FUNCTION_KEY,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../../test/start-test-server.ts';
+import {
+  APP_ID,
+  APP_PASSWORD,
+  post,
+  startBotFrameworkStandIn,
+  teamsActivity,
+  teamsSettings,
+  type BotFrameworkStandIn,
+  type SeenActivity,
+} from './bot-framework-stand-in.ts';
 import { teamsBot } from './teams-bot.ts';
 
 /** What the bot sent to a conversation that the stand-in accepted, in order. */
@@ -14,9 +29,11 @@ interface Card {
   text?: string;
   buttons?: { type: string; title: string; value: unknown }[];
 }
-const cardOf = (seen: SeenActivity) => ((seen.activity.attachments as { content: Card }[] | undefined)?.[0]?.content ?? undefined);
+const cardOf = (seen: SeenActivity) =>
+  (seen.activity.attachments as { content: Card }[] | undefined)?.[0]?.content ?? undefined;
 /** Each accepted message's text: its own, or its hero card's. */
-const textsTo = (standIn: BotFrameworkStandIn, conversationId: string) => sentTo(standIn, conversationId).map((seen) => String(seen.activity.text ?? cardOf(seen)?.text ?? '<card>'));
+const textsTo = (standIn: BotFrameworkStandIn, conversationId: string) =>
+  sentTo(standIn, conversationId).map((seen) => String(seen.activity.text ?? cardOf(seen)?.text ?? '<card>'));
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`the Teams channel through the Bot Framework (${leg.name})`, () => {
@@ -51,26 +68,51 @@ for (const leg of storeLegs()) {
 
     it('when a user installs the bot, taps a suggested action and presses a card button, then each answer reaches the conversation natively and the reference is kept', async () => {
       const conversation = 'a:1install-1001';
-      const installed = await send(conversation, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }], text: undefined });
+      const installed = await send(conversation, {
+        type: 'conversationUpdate',
+        membersAdded: [{ id: `28:${APP_ID}` }],
+        text: undefined,
+      });
       expect(installed.response.status).toBe(200);
       expect(await installed.response.json()).toEqual({ ok: true });
       await eventually('the welcome and the question', () => textsTo(standIn, conversation).length >= 2);
       const [welcome, pick] = sentTo(standIn, conversation);
       expect(welcome!.activity).toMatchObject({ type: 'message', text: 'Welcome.' });
-      expect(pick!.activity).toMatchObject({ text: 'Pick a plan.', suggestedActions: { actions: [{ type: 'imBack', title: 'Basic', value: 'Basic' }, { type: 'imBack', title: 'Pro', value: 'Pro' }] } });
+      expect(pick!.activity).toMatchObject({
+        text: 'Pick a plan.',
+        suggestedActions: {
+          actions: [
+            { type: 'imBack', title: 'Basic', value: 'Basic' },
+            { type: 'imBack', title: 'Pro', value: 'Pro' },
+          ],
+        },
+      });
 
       // A tapped suggested action (imBack) arrives as the user's message with its title.
       await send(conversation, { text: 'Pro' });
       await eventually('the choice answered', () => textsTo(standIn, conversation).includes('Say something.'));
-      const chosen = sentTo(standIn, conversation).find((seen) => cardOf(seen)?.text === 'You chose pro, Ada Lovelace.')!;
+      const chosen = sentTo(standIn, conversation).find(
+        (seen) => cardOf(seen)?.text === 'You chose pro, Ada Lovelace.',
+      )!;
       const button = cardOf(chosen)!.buttons![0]!;
       expect(button).toMatchObject({ type: 'messageBack', title: 'Tell me more' });
 
       // A pressed card button (messageBack) carries its value back.
       await send(conversation, { text: 'Tell me more', value: button.value });
       await eventually('the button answered', () => textsTo(standIn, conversation).length === 6);
-      expect(textsTo(standIn, conversation)).toEqual(['Welcome.', 'Pick a plan.', 'You chose pro, Ada Lovelace.', 'Say something.', 'You said more.', 'Say something.']);
-      expect(await server.store.getUser(`teams:${conversation}`)).toMatchObject({ channelId: 'teams', userData: { teamsName: 'Ada Lovelace', plan: 'pro' }, variables: { teamsServiceUrl: standIn.url } });
+      expect(textsTo(standIn, conversation)).toEqual([
+        'Welcome.',
+        'Pick a plan.',
+        'You chose pro, Ada Lovelace.',
+        'Say something.',
+        'You said more.',
+        'Say something.',
+      ]);
+      expect(await server.store.getUser(`teams:${conversation}`)).toMatchObject({
+        channelId: 'teams',
+        userData: { teamsName: 'Ada Lovelace', plan: 'pro' },
+        variables: { teamsServiceUrl: standIn.url },
+      });
       // One token served every send: it is kept until shortly before it expires.
       expect(standIn.counts.tokens).toBe(1);
     });
@@ -79,16 +121,26 @@ for (const leg of storeLegs()) {
       const conversation = 'a:1proactive-1002';
       await send(conversation, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }] });
       await eventually('the welcome', () => textsTo(standIn, conversation).includes('Pick a plan.'));
-      const address = Buffer.from(JSON.stringify({ bot: 'teams-bot', user: `teams:${conversation}`, channelId: 'teams' })).toString('base64url');
-      const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const address = Buffer.from(
+        JSON.stringify({ bot: 'teams-bot', user: `teams:${conversation}`, channelId: 'teams' }),
+      ).toString('base64url');
+      const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(response.status).toBe(202);
       await eventually('the triggered message', () => textsTo(standIn, conversation).includes('News for you.'));
     });
 
     it('when the trigger endpoint names a Teams user the bot never had a conversation with, then it answers 409 naming the rule, and nothing is stored', async () => {
       const conversation = 'a:1stranger-1009';
-      const address = Buffer.from(JSON.stringify({ bot: 'teams-bot', user: `teams:${conversation}`, channelId: 'teams' })).toString('base64url');
-      const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const address = Buffer.from(
+        JSON.stringify({ bot: 'teams-bot', user: `teams:${conversation}`, channelId: 'teams' }),
+      ).toString('base64url');
+      const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(response.status).toBe(409);
       const body = (await response.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('teams_no_conversation');
@@ -99,7 +151,10 @@ for (const leg of storeLegs()) {
 
     it('when the Bot Framework delivers the same activity twice at once and three times more, then the bot answers it once', async () => {
       const conversation = 'a:1redelivered-1003';
-      const activity = teamsActivity(standIn.url, conversation, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }] });
+      const activity = teamsActivity(standIn.url, conversation, {
+        type: 'conversationUpdate',
+        membersAdded: [{ id: `28:${APP_ID}` }],
+      });
       const token = await standIn.sign(standIn.url);
       const together = await Promise.all([post(webhook, activity, token), post(webhook, activity, token)]);
       expect(together.map((response) => response.status)).toEqual([200, 200]);
@@ -107,7 +162,12 @@ for (const leg of storeLegs()) {
       // A later message, answered after the copies' turns would have been: nothing can still be on its way.
       await send(conversation, { text: 'Basic' });
       await eventually('the later answer', () => textsTo(standIn, conversation).includes('Say something.'));
-      expect(textsTo(standIn, conversation)).toEqual(['Welcome.', 'Pick a plan.', 'You chose basic, Ada Lovelace.', 'Say something.']);
+      expect(textsTo(standIn, conversation)).toEqual([
+        'Welcome.',
+        'Pick a plan.',
+        'You chose basic, Ada Lovelace.',
+        'Say something.',
+      ]);
     });
 
     it('when a request is forged, expired, for another bot, from another issuer, names another serviceUrl or a channel its key is not endorsed for, then it is refused with a JSON error and nothing of it is kept', async () => {
@@ -116,11 +176,31 @@ for (const leg of storeLegs()) {
       const now = Math.floor(Date.now() / 1000);
       const cases: [string, string | undefined, number, string][] = [
         ['no token', undefined, 401, 'unauthorized'],
-        ['a key the Bot Framework does not publish', await standIn.sign(standIn.url, {}, { key: 'unpublished' }), 403, 'forbidden'],
+        [
+          'a key the Bot Framework does not publish',
+          await standIn.sign(standIn.url, {}, { key: 'unpublished' }),
+          403,
+          'forbidden',
+        ],
         ['expired', await standIn.sign(standIn.url, { exp: now - 600, nbf: now - 4000 }), 403, 'forbidden'],
-        ['another bot', await standIn.sign(standIn.url, { aud: '00000000-1111-4222-8333-444444444444' }), 403, 'forbidden'],
-        ['another issuer', await standIn.sign(standIn.url, { iss: 'https://sts.windows.net/attacker/' }), 403, 'forbidden'],
-        ['another serviceUrl in the token', await standIn.sign('https://smba.trafficmanager.net/amer/'), 403, 'forbidden'],
+        [
+          'another bot',
+          await standIn.sign(standIn.url, { aud: '00000000-1111-4222-8333-444444444444' }),
+          403,
+          'forbidden',
+        ],
+        [
+          'another issuer',
+          await standIn.sign(standIn.url, { iss: 'https://sts.windows.net/attacker/' }),
+          403,
+          'forbidden',
+        ],
+        [
+          'another serviceUrl in the token',
+          await standIn.sign('https://smba.trafficmanager.net/amer/'),
+          403,
+          'forbidden',
+        ],
         ['not a JWT', 'not-a-token', 401, 'unauthorized'],
       ];
       for (const [what, token, status, code] of cases) {
@@ -154,7 +234,10 @@ for (const leg of storeLegs()) {
       // The key set is fetched again for an unknown key id at most once a second (forged ids cannot make the server hammer the vendor).
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       const conversation = 'a:1rotated-1005';
-      const { response } = await send(conversation, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }] });
+      const { response } = await send(conversation, {
+        type: 'conversationUpdate',
+        membersAdded: [{ id: `28:${APP_ID}` }],
+      });
       expect(response.status).toBe(200);
       expect(standIn.counts.keys).toBe(before + 1);
       await eventually('the welcome', () => textsTo(standIn, conversation).includes('Pick a plan.'));
@@ -167,14 +250,27 @@ for (const leg of storeLegs()) {
       await eventually('the welcome after the wait', () => textsTo(standIn, conversation).includes('Welcome.'), 10_000);
       standIn.throttle(conversation, 1, 412);
       await send(conversation, { text: 'Basic' });
-      await eventually('the answers after the 412', () => textsTo(standIn, conversation).includes('Say something.'), 15_000);
-      expect(textsTo(standIn, conversation)).toEqual(['Welcome.', 'Pick a plan.', 'You chose basic, Ada Lovelace.', 'Say something.']);
-      expect(standIn.activities.filter((seen) => seen.conversationId === conversation && seen.status !== 201).map((seen) => seen.status)).toEqual([429, 412]);
+      await eventually(
+        'the answers after the 412',
+        () => textsTo(standIn, conversation).includes('Say something.'),
+        15_000,
+      );
+      expect(textsTo(standIn, conversation)).toEqual([
+        'Welcome.',
+        'Pick a plan.',
+        'You chose basic, Ada Lovelace.',
+        'Say something.',
+      ]);
+      expect(
+        standIn.activities
+          .filter((seen) => seen.conversationId === conversation && seen.status !== 201)
+          .map((seen) => seen.status),
+      ).toEqual([429, 412]);
     });
   });
 }
 
-describe('the Teams channel when the Bot Framework\'s keys cannot be fetched', () => {
+describe("the Teams channel when the Bot Framework's keys cannot be fetched", () => {
   it('when the OpenID configuration is unreachable, then a request is answered 503 (the Bot Framework sends it again) and nothing of it is kept', async () => {
     const standIn = await startBotFrameworkStandIn();
     const dir = await mkdtemp(path.join(tmpdir(), 'teams-keys-'));
@@ -183,7 +279,10 @@ describe('the Teams channel when the Bot Framework\'s keys cannot be fetched', (
     // A port nothing listens on: the stand-in's own, once closed.
     const unreachable = standIn.openIdUrl;
     await standIn.close();
-    const server = await startTestServer({ BOT_DEFINITION: file, ...teamsSettings({ ...standIn, openIdUrl: unreachable }) });
+    const server = await startTestServer({
+      BOT_DEFINITION: file,
+      ...teamsSettings({ ...standIn, openIdUrl: unreachable }),
+    });
     try {
       const activity = teamsActivity(standIn.url, 'a:1keys-away', { text: 'hello' });
       const response = await post(`${server.url}/api/webhooks/teams`, activity, await standIn.sign(standIn.url));

@@ -23,13 +23,21 @@ for (const leg of storeLegs()) {
         LOG_LEVEL: 'warn',
       };
       const conversation = 'a:1crash-3001';
-      const said = () => standIn.activities.filter((seen) => seen.status === 201 && seen.conversationId === conversation).map((seen) => String(seen.activity.text ?? '<card>'));
+      const said = () =>
+        standIn.activities
+          .filter((seen) => seen.status === 201 && seen.conversationId === conversation)
+          .map((seen) => String(seen.activity.text ?? '<card>'));
       let server: ServerChild | undefined = await startServerChild(env);
       try {
         // The first answer needs the bot's token: held, so the process dies with the activity taken and its answers not sent.
         standIn.holdTokens();
-        const installed = teamsActivity(standIn.url, conversation, { type: 'conversationUpdate', membersAdded: [{ id: `28:${APP_ID}` }] });
-        expect((await post(`${server.url}/api/webhooks/teams`, installed, await standIn.sign(standIn.url))).status).toBe(200);
+        const installed = teamsActivity(standIn.url, conversation, {
+          type: 'conversationUpdate',
+          membersAdded: [{ id: `28:${APP_ID}` }],
+        });
+        expect(
+          (await post(`${server.url}/api/webhooks/teams`, installed, await standIn.sign(standIn.url))).status,
+        ).toBe(200);
         await eventually('the answer to be under way', () => standIn.heldTokens() > 0, 20_000);
         await server.kill();
         standIn.release();
@@ -38,8 +46,14 @@ for (const leg of storeLegs()) {
         server = await startServerChild(env);
         await eventually('the answers after the restart', () => said().includes('Pick a plan.'), 30_000);
         // The Bot Framework delivering it again changes nothing.
-        expect((await post(`${server.url}/api/webhooks/teams`, installed, await standIn.sign(standIn.url))).status).toBe(200);
-        await post(`${server.url}/api/webhooks/teams`, teamsActivity(standIn.url, conversation, { text: 'Basic' }), await standIn.sign(standIn.url));
+        expect(
+          (await post(`${server.url}/api/webhooks/teams`, installed, await standIn.sign(standIn.url))).status,
+        ).toBe(200);
+        await post(
+          `${server.url}/api/webhooks/teams`,
+          teamsActivity(standIn.url, conversation, { text: 'Basic' }),
+          await standIn.sign(standIn.url),
+        );
         await eventually('a later answer', () => said().includes('Say something.'), 20_000);
         expect(said()).toEqual(['Welcome.', 'Pick a plan.', '<card>', 'Say something.']);
       } finally {

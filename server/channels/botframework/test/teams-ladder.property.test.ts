@@ -16,7 +16,9 @@ interface Action {
 }
 /** Every card button and suggested action of an activity the stand-in took. */
 function actionsOf(activity: Record<string, unknown>): Action[] {
-  const cards = ((activity.attachments ?? []) as { content: { buttons?: Action[] } }[]).flatMap((attachment) => attachment.content.buttons ?? []);
+  const cards = ((activity.attachments ?? []) as { content: { buttons?: Action[] } }[]).flatMap(
+    (attachment) => attachment.content.buttons ?? [],
+  );
   return [...cards, ...((activity.suggestedActions as { actions?: Action[] } | undefined)?.actions ?? [])];
 }
 
@@ -33,7 +35,10 @@ describe('the rendering ladder on Teams', () => {
   const connector = (serviceUrl = standIn.url) =>
     teamsConnector({
       checkToken: () => Promise.reject(new Error('no requests come in here')),
-      sendActivity: connectorApi(botToken({ appId: APP_ID, appPassword: APP_PASSWORD, tokenUrl: standIn.tokenUrl, now: Date.now }), [serviceUrlRule(standIn.url)]),
+      sendActivity: connectorApi(
+        botToken({ appId: APP_ID, appPassword: APP_PASSWORD, tokenUrl: standIn.tokenUrl, now: Date.now }),
+        [serviceUrlRule(standIn.url)],
+      ),
       reference: async () => ({ serviceUrl }),
       serviceUrls: [serviceUrlRule(standIn.url)],
       appPassword: APP_PASSWORD,
@@ -54,8 +59,14 @@ describe('the rendering ladder on Teams', () => {
         answerable(rendered, seq);
         // What Teams sends back when each is tapped names a choice of this message: a messageBack its id, an imBack its title.
         for (const action of standIn.activities.slice(first).flatMap((seen) => actionsOf(seen.activity))) {
-          if (action.type === 'messageBack') expect(rendered.choices.some((choice) => choice.id === (action.value as { choice?: string }).choice && choice.title === action.title)).toBe(true);
-          if (action.type === 'imBack') expect(choiceByAnswer(String(action.value), rendered.choices)?.title).toBe(action.title);
+          if (action.type === 'messageBack')
+            expect(
+              rendered.choices.some(
+                (choice) => choice.id === (action.value as { choice?: string }).choice && choice.title === action.title,
+              ),
+            ).toBe(true);
+          if (action.type === 'imBack')
+            expect(choiceByAnswer(String(action.value), rendered.choices)?.title).toBe(action.title);
         }
       }),
       { numRuns: 200 },
@@ -66,18 +77,31 @@ describe('the rendering ladder on Teams', () => {
   });
 
   it('when seven buttons are more than a hero card shows, then the message is numbered text, and "7" or a title picks the choice', () => {
-    const buttons: Button[] = Array.from({ length: 7 }, (_, i) => ({ kind: 'postback', label: `Option ${i + 1}`, payload: `p${i + 1}` }));
+    const buttons: Button[] = Array.from({ length: 7 }, (_, i) => ({
+      kind: 'postback',
+      label: `Option ${i + 1}`,
+      payload: `p${i + 1}`,
+    }));
     const rendered = renderMessage({ type: 'text', text: 'Pick one.', buttons }, TEAMS_CAPABILITIES, 3);
     expect(rendered.degraded).toBe(true);
-    expect(rendered.parts).toEqual([{ kind: 'text', text: `Pick one.\n\n${buttons.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}` }]);
-    expect(choiceByAnswer('7', rendered.choices)?.message).toEqual({ type: 'postback', label: 'Option 7', payload: 'p7' });
+    expect(rendered.parts).toEqual([
+      { kind: 'text', text: `Pick one.\n\n${buttons.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}` },
+    ]);
+    expect(choiceByAnswer('7', rendered.choices)?.message).toEqual({
+      type: 'postback',
+      label: 'Option 7',
+      payload: 'p7',
+    });
   });
 
   it('when a stored serviceUrl is not an allowed origin, then nothing is sent there and the send is refused for good', async () => {
     const before = standIn.counts.tokens;
     // A reference a dialog overwrote, pointing at a host that would collect the bot's token.
     const teams = connector('http://127.0.0.1:9/collect');
-    await expect(teams.send('a:1elsewhere', { kind: 'text', text: 'hello' })).rejects.toMatchObject({ kind: 'permanent', vendorCode: 'service_url_not_allowed' });
+    await expect(teams.send('a:1elsewhere', { kind: 'text', text: 'hello' })).rejects.toMatchObject({
+      kind: 'permanent',
+      vendorCode: 'service_url_not_allowed',
+    });
     expect(standIn.counts.tokens).toBe(before);
   });
 });

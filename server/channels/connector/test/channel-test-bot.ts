@@ -35,14 +35,23 @@ export function channelTestBot(options: {
             id: 'chosen',
             type: 'message',
             text: options.chosen ?? 'You chose {{plan}}.',
-            buttons: [{ kind: 'postback', label: 'Tell me more', payload: 'more' }, ...(options.links ? [{ kind: 'url', label: 'Pricing', url: 'https://shop.example.com/pricing' }] : [])],
+            buttons: [
+              { kind: 'postback', label: 'Tell me more', payload: 'more' },
+              ...(options.links ? [{ kind: 'url', label: 'Pricing', url: 'https://shop.example.com/pricing' }] : []),
+            ],
           },
           { id: 'echo', type: 'input', prompt: 'Say something.', saveTo: { variable: 'said' } },
           { id: 'said', type: 'message', text: 'You said {{said}}.' },
           { id: 'again', type: 'goto', dialog: 'home', step: 'echo' },
         ],
       },
-      { id: 'news', steps: [{ id: 'say', type: 'message', text: 'News for you.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'news',
+        steps: [
+          { id: 'say', type: 'message', text: 'News for you.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       ...(options.dialogs ?? []),
     ],
   };

@@ -17,7 +17,12 @@ for (const leg of storeLegs()) {
       dir = await mkdtemp(path.join(tmpdir(), 'rest-limit-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(restBot('http://127.0.0.1:9')));
-      server = await startTestServer({ ...leg.env(), BOT_DEFINITION: file, REST_CHANNEL_RATE_LIMIT: '3', REST_CHANNELS: JSON.stringify([{ name: 'kiosk', key: KEY }]) });
+      server = await startTestServer({
+        ...leg.env(),
+        BOT_DEFINITION: file,
+        REST_CHANNEL_RATE_LIMIT: '3',
+        REST_CHANNELS: JSON.stringify([{ name: 'kiosk', key: KEY }]),
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -39,8 +44,12 @@ for (const leg of storeLegs()) {
     });
 
     it('when channel requests were answered, then /metrics counts them under the route template, never a user id', async () => {
-      const metrics = await (await fetch(`${server.url}/metrics`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })).text();
-      expect(metrics).toMatch(/chatbot_http_requests_total\{method="GET",route="\/api\/channels\/:channel\/users\/:user\/messages",status="200"\} 3/);
+      const metrics = await (
+        await fetch(`${server.url}/metrics`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } })
+      ).text();
+      expect(metrics).toMatch(
+        /chatbot_http_requests_total\{method="GET",route="\/api\/channels\/:channel\/users\/:user\/messages",status="200"\} 3/,
+      );
       expect(metrics).not.toContain('user-7f3a9');
     });
   });

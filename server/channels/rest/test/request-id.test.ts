@@ -15,7 +15,11 @@ describe('REST channel request ids', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'rest-request-id-'));
     const file = path.join(dir, 'bot.json');
     await writeFile(file, JSON.stringify(restBot('http://127.0.0.1:9')));
-    server = await startTestServer({ BOT_DEFINITION: file, LOG_LEVEL: 'debug', REST_CHANNELS: JSON.stringify([{ name: 'kiosk', key: KEY }]) });
+    server = await startTestServer({
+      BOT_DEFINITION: file,
+      LOG_LEVEL: 'debug',
+      REST_CHANNELS: JSON.stringify([{ name: 'kiosk', key: KEY }]),
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -34,8 +38,13 @@ describe('REST channel request ids', () => {
     expect(res.status).toBe(401);
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(((await res.json()) as { error: { code: string; requestId: string } }).error).toMatchObject({ code: 'unauthorized', requestId: id });
-    expect(server.logs.filter((line) => line.requestId === id)).toEqual([expect.objectContaining({ event: 'http_request', status: 401 })]);
+    expect(((await res.json()) as { error: { code: string; requestId: string } }).error).toMatchObject({
+      code: 'unauthorized',
+      requestId: id,
+    });
+    expect(server.logs.filter((line) => line.requestId === id)).toEqual([
+      expect.objectContaining({ event: 'http_request', status: 401 }),
+    ]);
     expect(server.logText()).not.toContain(KEY);
   });
 
@@ -44,6 +53,8 @@ describe('REST channel request ids', () => {
     const res = await post(KEY, { 'x-request-id': given });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe(given);
-    expect(server.logs.filter((line) => line.requestId === given && line.event === 'http_request')).toEqual([expect.objectContaining({ status: 200, method: 'POST' })]);
+    expect(server.logs.filter((line) => line.requestId === given && line.event === 'http_request')).toEqual([
+      expect.objectContaining({ status: 200, method: 'POST' }),
+    ]);
   });
 });

@@ -30,7 +30,14 @@ export function restBot(upstreamUrl: string) {
       {
         id: 'events',
         steps: [
-          { id: 'call', type: 'integration', integration: 'listUserEvents', service: 'crm', params: { userId: '{{userId}}' }, output: 'events' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'listUserEvents',
+            service: 'crm',
+            params: { userId: '{{userId}}' },
+            output: 'events',
+          },
           { id: 'show', type: 'message', text: 'Next event: {{events.0.name}}.' },
           { id: 'end', type: 'end' },
         ],
@@ -44,8 +51,20 @@ export function restBot(upstreamUrl: string) {
           { id: 'end', type: 'end' },
         ],
       },
-      { id: 'first', steps: [{ id: 'say', type: 'message', text: 'First.' }, { id: 'end', type: 'end' }] },
-      { id: 'second', steps: [{ id: 'say', type: 'message', text: 'Second.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'first',
+        steps: [
+          { id: 'say', type: 'message', text: 'First.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+      {
+        id: 'second',
+        steps: [
+          { id: 'say', type: 'message', text: 'Second.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       {
         id: 'noted',
         steps: [

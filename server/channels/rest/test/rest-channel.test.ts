@@ -5,7 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract } from '../../../api/management/test/contract.ts';
 import { json, startUpstream, type SeenRequest, type Upstream } from '../../../integrations/test/upstream.ts';
-import { TEST_FUNCTION_KEY, botTexts, connectClient, eventually, startTestServer, storeLegs, type TestServer } from '../../../test/start-test-server.ts';
+import {
+  TEST_FUNCTION_KEY,
+  botTexts,
+  connectClient,
+  eventually,
+  startTestServer,
+  storeLegs,
+  type TestServer,
+} from '../../../test/start-test-server.ts';
 import { restBot } from './rest-bot.ts';
 import { restClient, texts } from './rest-client.ts';
 
@@ -23,7 +31,10 @@ interface Callback {
 
 function trigger(server: TestServer, channelId: string, user: string, dialogId: string): Promise<Response> {
   const address = Buffer.from(JSON.stringify({ bot: 'rest-bot', user, channelId })).toString('base64url');
-  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, { method: 'POST', headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+  return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, {
+    method: 'POST',
+    headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+  });
 }
 
 /** Whether a callback carries the signature the channel key gives its timestamp and body. */
@@ -47,7 +58,8 @@ for (const leg of storeLegs()) {
 
     beforeAll(async () => {
       upstream = await startUpstream((req, res) => {
-        if (req.url.startsWith('/crm/users/')) return json(res, 200, [{ id: 1, name: 'Meetup', date: '2030-05-01T18:00:00Z' }]);
+        if (req.url.startsWith('/crm/users/'))
+          return json(res, 200, [{ id: 1, name: 'Meetup', date: '2030-05-01T18:00:00Z' }]);
         json(res, 404, {});
       });
       callbacks = await startUpstream((req, res) => {
@@ -83,16 +95,30 @@ for (const leg of storeLegs()) {
       expect(texts(first.body.messages)).toEqual(['Welcome.', 'Your name?', 'Hi Ada, pick a plan.']);
       expect(first.body.complete).toBe(true);
       const pick = first.body.messages.at(-1)!;
-      expect(pick.message).toMatchObject({ quickReplies: [{ label: 'Basic', payload: 'basic' }, { label: 'Pro', payload: 'pro' }] });
+      expect(pick.message).toMatchObject({
+        quickReplies: [
+          { label: 'Basic', payload: 'basic' },
+          { label: 'Pro', payload: 'pro' },
+        ],
+      });
 
       const pressed = await sms.post('ada', { type: 'button', clientId: 'm2', label: 'Pro', payload: 'pro' });
       expect(pressed.status).toBe(200);
       // The bot's event comes as an event message after the turn's text, with its own seq (and in `events`).
       expect(texts(pressed.body.messages)).toEqual(['You chose pro.', '<event>']);
-      expect(pressed.body.messages[1]!.message).toEqual({ type: 'event', name: 'planChosen', payload: { plan: 'pro' } });
+      expect(pressed.body.messages[1]!.message).toEqual({
+        type: 'event',
+        name: 'planChosen',
+        payload: { plan: 'pro' },
+      });
       expect(pressed.body.events).toEqual([{ name: 'planChosen', payload: { plan: 'pro' } }]);
 
-      const saved = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
+      const saved = await sms.post('ada', {
+        type: 'event',
+        clientId: 'e1',
+        event: 'setUserData',
+        fields: { plan: 'basic' },
+      });
       expect(saved.status).toBe(200);
       expect((await server.store.getUser('ada'))?.userData).toMatchObject({ name: 'Ada', plan: 'basic' });
 
@@ -123,16 +149,31 @@ for (const leg of storeLegs()) {
       expect(pressedAgain.body.messages).toEqual(pressed.body.messages);
       expect(texts(pressedAgain.body.messages)).toEqual(['You chose basic.', '<event>']);
       // An opening event's resend likewise.
-      const opened = await sms.post('otto', { type: 'event', clientId: 'o1', event: 'setUserData', fields: { plan: 'pro' } });
+      const opened = await sms.post('otto', {
+        type: 'event',
+        clientId: 'o1',
+        event: 'setUserData',
+        fields: { plan: 'pro' },
+      });
       expect(texts(opened.body.messages)).toEqual(['Welcome.', 'Your name?']);
-      const reopened = await sms.post('otto', { type: 'event', clientId: 'o1', event: 'setUserData', fields: { plan: 'pro' } });
+      const reopened = await sms.post('otto', {
+        type: 'event',
+        clientId: 'o1',
+        event: 'setUserData',
+        fields: { plan: 'pro' },
+      });
       expect(reopened.body).toMatchObject({ duplicate: true, complete: true });
       expect(reopened.body.messages).toEqual(opened.body.messages);
     });
 
     it('when a JSON body is not valid UTF-8, then it is refused with 400 invalid_body as the trigger endpoint does, and nothing is stored', async () => {
-      const body = Buffer.concat([Buffer.from('{"type":"text","clientId":"u1","text":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
-      const send = (url: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      const body = Buffer.concat([
+        Buffer.from('{"type":"text","clientId":"u1","text":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"}'),
+      ]);
+      const send = (url: string, headers: Record<string, string>) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
       const channel = await send(`${server.url}/api/channels/sms/users/ursula/messages`, { 'x-channel-key': SMS_KEY });
       expect(channel.status).toBe(400);
       const refused = (await channel.json()) as { error: { code: string; message: string } };
@@ -140,14 +181,23 @@ for (const leg of storeLegs()) {
       expect(refused.error.message).toContain('UTF-8');
       expect(await server.store.getUser('ursula')).toBeNull();
       // The same bytes at the trigger endpoint: the same answer.
-      const address = Buffer.from(JSON.stringify({ bot: 'rest-bot', user: 'ursula', channelId: 'sms' })).toString('base64url');
-      const triggered = await send(`${server.url}/api/management/trigger/${address}/first`, { 'x-functions-key': TEST_FUNCTION_KEY });
+      const address = Buffer.from(JSON.stringify({ bot: 'rest-bot', user: 'ursula', channelId: 'sms' })).toString(
+        'base64url',
+      );
+      const triggered = await send(`${server.url}/api/management/trigger/${address}/first`, {
+        'x-functions-key': TEST_FUNCTION_KEY,
+      });
       expect(triggered.status).toBe(400);
       expect(((await triggered.json()) as { error: { code: string } }).error.code).toBe('invalid_body');
     });
 
     it('when an event starts a dialog with a sync integration step, then its answer is in the same response', async () => {
-      const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
+      const started = await sms.post('ada', {
+        type: 'event',
+        clientId: 'e2',
+        event: 'startDialog',
+        dialogId: 'events',
+      });
       expect(started.status).toBe(200);
       expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
       const routed = await sms.post('ada', { type: 'event', clientId: 'e3', event: 'pageEvent', name: 'showEvents' });
@@ -159,7 +209,12 @@ for (const leg of storeLegs()) {
       const transcript = async () => (await sms.missed('ada', 0)).messages.length;
       const callsBefore = calls();
       const entriesBefore = await transcript();
-      const started = await sms.post('ada', { type: 'event', clientId: 'e2', event: 'startDialog', dialogId: 'events' });
+      const started = await sms.post('ada', {
+        type: 'event',
+        clientId: 'e2',
+        event: 'startDialog',
+        dialogId: 'events',
+      });
       expect(started.body).toMatchObject({ duplicate: true, complete: true });
       expect(texts(started.body.messages)).toEqual(['Next event: Meetup.']);
       const routed = await sms.post('ada', { type: 'event', clientId: 'e3', event: 'pageEvent', name: 'showEvents' });
@@ -168,9 +223,19 @@ for (const leg of storeLegs()) {
       expect(calls()).toBe(callsBefore);
       expect(await transcript()).toBe(entriesBefore);
 
-      const changed = await sms.post('ada', { type: 'event', clientId: 'e4', event: 'setUserData', fields: { plan: 'pro' } });
+      const changed = await sms.post('ada', {
+        type: 'event',
+        clientId: 'e4',
+        event: 'setUserData',
+        fields: { plan: 'pro' },
+      });
       expect(changed.body.duplicate).toBe(false);
-      const resent = await sms.post('ada', { type: 'event', clientId: 'e1', event: 'setUserData', fields: { plan: 'basic' } });
+      const resent = await sms.post('ada', {
+        type: 'event',
+        clientId: 'e1',
+        event: 'setUserData',
+        fields: { plan: 'basic' },
+      });
       expect(resent.status).toBe(200);
       expect(resent.body).toMatchObject({ duplicate: true, messages: [] });
       expect((await server.store.getUser('ada'))?.userData).toMatchObject({ plan: 'pro' });
@@ -187,7 +252,9 @@ for (const leg of storeLegs()) {
       expect(all.status).toBe(200);
       const cut = all.messages[3]!.seq;
       const missed = await sms.missed('ada', cut);
-      expect(missed.messages.map((item) => item.seq)).toEqual(all.messages.filter((item) => item.seq > cut).map((item) => item.seq));
+      expect(missed.messages.map((item) => item.seq)).toEqual(
+        all.messages.filter((item) => item.seq > cut).map((item) => item.seq),
+      );
       expect(texts(missed.messages).at(-1)).toBe('Next event: Meetup.');
     });
 
@@ -203,7 +270,10 @@ for (const leg of storeLegs()) {
       expect(signedWell(request, SMS_KEY)).toBe(true);
       expect(signedWell(request, POLL_KEY)).toBe(false);
       // The request is the one the OpenAPI document describes as its webhook.
-      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>;
+      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<
+        string,
+        unknown
+      >;
       expect(new Contract(document).checkWebhook('channelCallback', request).problems).toEqual([]);
       // A callback URL the rules let through (INTEGRATION_ALLOWED_HOSTS lists it) draws no start-up warning.
       expect(server.logs.filter((line) => line.event === 'callback_url_refused')).toEqual([]);
@@ -218,7 +288,9 @@ for (const leg of storeLegs()) {
       expect(read.status).toBe(200);
       // Another channel's key, or a key that is neither, is still refused.
       expect((await sms.post('rota', { type: 'text', clientId: 'r2', text: 'x' }, { key: POLL_KEY })).status).toBe(401);
-      expect((await poll.post('rota-poll', { type: 'text', clientId: 'r3', text: 'x' }, { key: SMS_OLD_KEY })).status).toBe(401);
+      expect(
+        (await poll.post('rota-poll', { type: 'text', clientId: 'r3', text: 'x' }, { key: SMS_OLD_KEY })).status,
+      ).toBe(401);
       expect(await server.store.getUser('rota-poll')).toBeNull();
       expect((await trigger(server, 'sms', 'rota', 'first')).status).toBe(202);
       await eventually('the callback', () => accepted.find((callback) => callback.user === 'rota'));
@@ -228,7 +300,12 @@ for (const leg of storeLegs()) {
     });
 
     it('when a wait step fires after the answer, then what follows reaches the callback URL, not the answer', async () => {
-      const started = await sms.post('finn', { type: 'event', clientId: 'f1', event: 'startDialog', dialogId: 'remind' });
+      const started = await sms.post('finn', {
+        type: 'event',
+        clientId: 'f1',
+        event: 'startDialog',
+        dialogId: 'remind',
+      });
       // A new user hears the start dialog first.
       expect(texts(started.body.messages)).toEqual(['Welcome.', 'Your name?', 'Wait for it.']);
       const later = await eventually('the timer callback', () => accepted.find((callback) => callback.user === 'finn'));
@@ -243,8 +320,14 @@ for (const leg of storeLegs()) {
       expect((await trigger(server, 'sms', 'bob', 'second')).status).toBe(202);
       await eventually('a refused callback', () => callbacks.seen.length > before);
       callbackStatus = 200;
-      await eventually('both callbacks', () => accepted.filter((callback) => callback.user === 'bob').length >= 2, 20_000);
-      const bob = accepted.filter((callback) => callback.user === 'bob').flatMap((callback) => callback.messages.map((item) => item.message.text));
+      await eventually(
+        'both callbacks',
+        () => accepted.filter((callback) => callback.user === 'bob').length >= 2,
+        20_000,
+      );
+      const bob = accepted
+        .filter((callback) => callback.user === 'bob')
+        .flatMap((callback) => callback.messages.map((item) => item.message.text));
       expect(bob).toEqual(['First.', 'Second.']);
     }, 30_000);
 
@@ -259,7 +342,7 @@ for (const leg of storeLegs()) {
       expect(texts(missed)).toEqual(['First.']);
     });
 
-    it('when a polling channel has no request open, then GET …/messages returns all the bot said later: a trigger\'s messages, its event as an event message, a timer\'s', async () => {
+    it("when a polling channel has no request open, then GET …/messages returns all the bot said later: a trigger's messages, its event as an event message, a timer's", async () => {
       const first = await poll.post('pia', { type: 'text', clientId: 'p1', text: 'Pia' });
       const last = first.body.messages.at(-1)!.seq;
       expect((await trigger(server, 'poll', 'pia', 'noted')).status).toBe(202);
@@ -275,43 +358,103 @@ for (const leg of storeLegs()) {
       expect(missed.map((item) => item.seq)).toEqual([last + 1, last + 2, last + 3]);
     });
 
-    it('when a callback channel\'s user gets a trigger with an event, then the callback carries it as an event message too', async () => {
+    it("when a callback channel's user gets a trigger with an event, then the callback carries it as an event message too", async () => {
       expect((await trigger(server, 'sms', 'ezra', 'noted')).status).toBe(202);
       const delivered = await eventually('the callback', () => accepted.find((callback) => callback.user === 'ezra'));
-      expect(delivered.messages.map((item) => item.message)).toEqual([{ type: 'text', text: 'Noted.' }, { type: 'event', name: 'orderNoted', payload: { order: 'A-1' } }]);
+      expect(delivered.messages.map((item) => item.message)).toEqual([
+        { type: 'text', text: 'Noted.' },
+        { type: 'event', name: 'orderNoted', payload: { order: 'A-1' } },
+      ]);
       expect(delivered.events).toEqual([{ name: 'orderNoted', payload: { order: 'A-1' } }]);
     });
 
     const deep = (levels: number): unknown => (levels === 0 ? {} : { a: deep(levels - 1) });
     it.each([
-      ['an unknown channel', () => restClient(server.url, 'fax', SMS_KEY).post('nobody-1', { type: 'text', clientId: 'x', text: 'hi' }), 404, 'not_found'],
-      ['a wrong key', () => sms.post('nobody-2', { type: 'text', clientId: 'x', text: 'hi' }, { key: POLL_KEY }), 401, 'unauthorized'],
-      ['no key', () => sms.post('nobody-3', { type: 'text', clientId: 'x', text: 'hi' }, { key: '' }), 401, 'unauthorized'],
+      [
+        'an unknown channel',
+        () => restClient(server.url, 'fax', SMS_KEY).post('nobody-1', { type: 'text', clientId: 'x', text: 'hi' }),
+        404,
+        'not_found',
+      ],
+      [
+        'a wrong key',
+        () => sms.post('nobody-2', { type: 'text', clientId: 'x', text: 'hi' }, { key: POLL_KEY }),
+        401,
+        'unauthorized',
+      ],
+      [
+        'no key',
+        () => sms.post('nobody-3', { type: 'text', clientId: 'x', text: 'hi' }, { key: '' }),
+        401,
+        'unauthorized',
+      ],
       ['a malformed body', () => sms.post('nobody-4', null, { raw: '{"type":"text",' }), 400, 'invalid_body'],
-      ['a body of the wrong shape', () => sms.post('nobody-5', { type: 'text', text: 'no client id' }), 400, 'invalid_body'],
-      ['an oversize body', () => sms.post('nobody-6', { type: 'text', clientId: 'x', text: 'a'.repeat(70 * 1024) }), 413, 'payload_too_large'],
-      ['a deep body', () => sms.post('nobody-7', { type: 'event', clientId: 'x', event: 'setUserData', fields: deep(40) }), 400, 'invalid_body'],
-      ['an unknown event', () => sms.post('nobody-8', { type: 'event', clientId: 'x', event: 'explode' }), 400, 'unknown_event'],
-      ['an unknown dialog', () => sms.post('nobody-9', { type: 'event', clientId: 'x', event: 'startDialog', dialogId: 'nope' }), 404, 'dialog_not_found'],
-      ['a body that is not JSON', () => sms.post('nobody-10', null, { raw: 'hello', contentType: 'text/plain' }), 415, 'unsupported_media_type'],
+      [
+        'a body of the wrong shape',
+        () => sms.post('nobody-5', { type: 'text', text: 'no client id' }),
+        400,
+        'invalid_body',
+      ],
+      [
+        'an oversize body',
+        () => sms.post('nobody-6', { type: 'text', clientId: 'x', text: 'a'.repeat(70 * 1024) }),
+        413,
+        'payload_too_large',
+      ],
+      [
+        'a deep body',
+        () => sms.post('nobody-7', { type: 'event', clientId: 'x', event: 'setUserData', fields: deep(40) }),
+        400,
+        'invalid_body',
+      ],
+      [
+        'an unknown event',
+        () => sms.post('nobody-8', { type: 'event', clientId: 'x', event: 'explode' }),
+        400,
+        'unknown_event',
+      ],
+      [
+        'an unknown dialog',
+        () => sms.post('nobody-9', { type: 'event', clientId: 'x', event: 'startDialog', dialogId: 'nope' }),
+        404,
+        'dialog_not_found',
+      ],
+      [
+        'a body that is not JSON',
+        () => sms.post('nobody-10', null, { raw: 'hello', contentType: 'text/plain' }),
+        415,
+        'unsupported_media_type',
+      ],
       // docs/bot-definition.md names this code for the REST channel (the web chat's is text_too_long).
-      ['a text over 4096 bytes', () => sms.post('nobody-11', { type: 'text', clientId: 'x', text: 'é'.repeat(2049) }), 400, 'invalid_body'],
-    ])('when a request has %s, then it is refused with its status and code and nothing is stored', async (_what, send, status, code) => {
-      const answer = await send();
-      expect(answer.status).toBe(status);
-      expect(answer.body.error?.code).toBe(code);
-      expect(answer.body.error?.message).toMatch(/\w+ \w+/);
-      const user = `nobody-${(await send.toString().match(/nobody-(\d+)/)?.[1]) ?? ''}`;
-      expect(await server.store.getUser(user)).toBeNull();
-      expect(await server.store.readTranscript(user, 0, 10)).toEqual([]);
-      expect(JSON.stringify(answer.body)).not.toContain(SMS_KEY);
-    });
+      [
+        'a text over 4096 bytes',
+        () => sms.post('nobody-11', { type: 'text', clientId: 'x', text: 'é'.repeat(2049) }),
+        400,
+        'invalid_body',
+      ],
+    ])(
+      'when a request has %s, then it is refused with its status and code and nothing is stored',
+      async (_what, send, status, code) => {
+        const answer = await send();
+        expect(answer.status).toBe(status);
+        expect(answer.body.error?.code).toBe(code);
+        expect(answer.body.error?.message).toMatch(/\w+ \w+/);
+        const user = `nobody-${(await send.toString().match(/nobody-(\d+)/)?.[1]) ?? ''}`;
+        expect(await server.store.getUser(user)).toBeNull();
+        expect(await server.store.readTranscript(user, 0, 10)).toEqual([]);
+        expect(JSON.stringify(answer.body)).not.toContain(SMS_KEY);
+      },
+    );
 
     it('when the channel endpoints answer, then each answer matches the OpenAPI document', async () => {
-      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>;
+      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<
+        string,
+        unknown
+      >;
       const contract = new Contract(document);
       const url = `${server.url}/api/channels/sms/users/dora/messages`;
-      const post = (body: string, key = SMS_KEY) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-channel-key': key }, body });
+      const post = (body: string, key = SMS_KEY) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-channel-key': key }, body });
       const answers: [string, string, Response][] = [
         ['POST', url, await post(JSON.stringify({ type: 'text', clientId: 'c1', text: 'Dora' }))],
         ['POST', url, await post(JSON.stringify({ type: 'event', event: 'nope' }))],

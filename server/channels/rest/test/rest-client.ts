@@ -14,9 +14,14 @@ export interface RestAnswer {
 
 /** A channel's side of the REST protocol, as a customer's connector would speak it. */
 export function restClient(baseUrl: string, channel: string, key: string) {
-  const url = (user: string) => `${baseUrl}/api/channels/${encodeURIComponent(channel)}/users/${encodeURIComponent(user)}/messages`;
+  const url = (user: string) =>
+    `${baseUrl}/api/channels/${encodeURIComponent(channel)}/users/${encodeURIComponent(user)}/messages`;
   return {
-    async post(user: string, body: unknown, init: { key?: string; raw?: string; contentType?: string } = {}): Promise<RestAnswer> {
+    async post(
+      user: string,
+      body: unknown,
+      init: { key?: string; raw?: string; contentType?: string } = {},
+    ): Promise<RestAnswer> {
       const response = await fetch(url(user), {
         method: 'POST',
         headers: { 'content-type': init.contentType ?? 'application/json', 'x-channel-key': init.key ?? key },
@@ -34,5 +39,7 @@ export function restClient(baseUrl: string, channel: string, key: string) {
 
 /** The texts of the bot's messages, in order. */
 export function texts(items: readonly TranscriptItem[]): string[] {
-  return items.filter((i) => i.from === 'bot').map((i) => (i.message.type === 'text' ? i.message.text : `<${i.message.type}>`));
+  return items
+    .filter((i) => i.from === 'bot')
+    .map((i) => (i.message.type === 'text' ? i.message.text : `<${i.message.type}>`));
 }

@@ -62,14 +62,19 @@ for (const leg of storeLegs()) {
         body: JSON.stringify({ type: 'event', clientId: 'g1', event: 'startDialog', dialogId: 'events' }),
       });
       // An incomplete answer is one the OpenAPI document describes too.
-      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<string, unknown>;
+      const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as Record<
+        string,
+        unknown
+      >;
       expect((await new Contract(document).check('POST', url, response.clone())).problems).toEqual([]);
       const answer = { status: response.status, body: (await response.json()) as RestAnswer['body'] };
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ duplicate: false, complete: false });
       expect(texts(answer.body.messages)).toEqual(['Welcome.', 'Your name?']);
       release();
-      const called = await eventually('the callback', () => callbacks.seen.find((request) => request.body.includes('Meetup') && request.body.includes('"gil"')));
+      const called = await eventually('the callback', () =>
+        callbacks.seen.find((request) => request.body.includes('Meetup') && request.body.includes('"gil"')),
+      );
       const body = JSON.parse(called.body) as { messages: { seq: number; message: { text: string } }[] };
       expect(body.messages.map((item) => item.message.text)).toEqual(['Next event: Meetup.']);
       expect(body.messages[0]!.seq).toBeGreaterThan(answer.body.messages.at(-1)!.seq);
@@ -87,7 +92,10 @@ for (const leg of storeLegs()) {
       };
       // A dialog button whose dialog calls the held API: the message is stored, then the call waits.
       const first = timed({ type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' });
-      await eventually('the held call', () => calls() > 0 && upstream.seen.some((request) => request.url.includes('quinn')));
+      await eventually(
+        'the held call',
+        () => calls() > 0 && upstream.seen.some((request) => request.url.includes('quinn')),
+      );
       const second = timed({ type: 'text', clientId: 'q2', text: 'second' });
       const third = timed({ type: 'text', clientId: 'q3', text: 'third' });
       let queuedAnswered = false;
@@ -95,7 +103,12 @@ for (const leg of storeLegs()) {
       const [resend, intruder] = await Promise.all([
         timed({ type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' }),
         // Another channel sending the same user id and clientId joins nothing: the user is not its.
-        restClient(server.url, 'other', OTHER_KEY).post('quinn', { type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' }),
+        restClient(server.url, 'other', OTHER_KEY).post('quinn', {
+          type: 'dialog',
+          clientId: 'q1',
+          label: 'Events',
+          dialogId: 'events',
+        }),
       ]);
       expect(intruder.status).toBe(404);
       expect(intruder.body.error?.code).toBe('not_found');
@@ -131,7 +144,12 @@ for (const leg of storeLegs()) {
       expect(texts(stored).slice(0, 3)).toEqual(['Welcome.', 'Your name?', 'Next event: Meetup.']);
       expect(upstream.seen.filter((request) => request.url.includes('quinn'))).toHaveLength(1);
       // Once done, the resend is answered as the first would have been: the greeting and the call's answer.
-      const later = await channel.post('quinn', { type: 'dialog', clientId: 'q1', label: 'Events', dialogId: 'events' });
+      const later = await channel.post('quinn', {
+        type: 'dialog',
+        clientId: 'q1',
+        label: 'Events',
+        dialogId: 'events',
+      });
       expect(later.body).toMatchObject({ seq: opened.answer.body.seq, duplicate: true, complete: true });
       expect(texts(later.body.messages)).toEqual(['Welcome.', 'Your name?', 'Next event: Meetup.']);
     });

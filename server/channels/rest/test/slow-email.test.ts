@@ -81,7 +81,9 @@ for (const leg of storeLegs()) {
       release();
       await eventually('the email', () => mails.length > 0 || undefined);
       const stored = await client.missed('mia', 0);
-      expect(stored.messages.filter((item) => item.clientId === 'm1').map((item) => item.seq)).toEqual([answer.body.seq]);
+      expect(stored.messages.filter((item) => item.clientId === 'm1').map((item) => item.seq)).toEqual([
+        answer.body.seq,
+      ]);
       expect(mails).toHaveLength(1);
     });
   });

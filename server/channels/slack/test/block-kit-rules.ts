@@ -23,10 +23,12 @@
 
 type Value = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Value => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Value =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function only(value: Value, where: string, allowed: readonly string[], problems: string[]): void {
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) problems.push(`unknown field "${key}" [json-pointer:${where}]`);
+  for (const key of Object.keys(value))
+    if (!allowed.includes(key)) problems.push(`unknown field "${key}" [json-pointer:${where}]`);
 }
 
 function string(value: unknown, where: string, max: number, problems: string[], required = true): void {
@@ -41,14 +43,18 @@ function string(value: unknown, where: string, max: number, problems: string[], 
 
 function textObject(value: unknown, where: string, max: number, problems: string[], plainOnly = false): void {
   if (!isObject(value)) return void problems.push(`must be a text object [json-pointer:${where}]`);
-  if (value.type !== 'plain_text' && (plainOnly || value.type !== 'mrkdwn')) return void problems.push(`must be ${plainOnly ? 'plain_text' : 'plain_text or mrkdwn'} [json-pointer:${where}/type]`);
+  if (value.type !== 'plain_text' && (plainOnly || value.type !== 'mrkdwn'))
+    return void problems.push(
+      `must be ${plainOnly ? 'plain_text' : 'plain_text or mrkdwn'} [json-pointer:${where}/type]`,
+    );
   only(value, where, value.type === 'plain_text' ? ['type', 'text', 'emoji'] : ['type', 'text', 'verbatim'], problems);
   string(value.text, `${where}/text`, max, problems);
 }
 
 function url(value: unknown, where: string, max: number, problems: string[]): void {
   string(value, where, max, problems);
-  if (typeof value === 'string' && !/^https?:\/\/[^\s]+$/.test(value)) problems.push(`must be a valid URL [json-pointer:${where}]`);
+  if (typeof value === 'string' && !/^https?:\/\/[^\s]+$/.test(value))
+    problems.push(`must be a valid URL [json-pointer:${where}]`);
 }
 
 function imageElement(value: Value, where: string, problems: string[]): void {
@@ -62,7 +68,8 @@ function element(value: unknown, where: string, actionIds: Set<string>, problems
   const actionId = value.action_id;
   if (actionId !== undefined) {
     string(actionId, `${where}/action_id`, 255, problems);
-    if (typeof actionId === 'string' && actionIds.has(actionId)) problems.push(`action_id "${actionId}" is already used in this block [json-pointer:${where}/action_id]`);
+    if (typeof actionId === 'string' && actionIds.has(actionId))
+      problems.push(`action_id "${actionId}" is already used in this block [json-pointer:${where}/action_id]`);
     if (typeof actionId === 'string') actionIds.add(actionId);
   }
   switch (value.type) {
@@ -76,7 +83,8 @@ function element(value: unknown, where: string, actionIds: Set<string>, problems
       only(value, where, ['type', 'action_id', 'placeholder', 'options'], problems);
       textObject(value.placeholder, `${where}/placeholder`, 150, problems, true);
       const options = value.options;
-      if (!Array.isArray(options) || options.length === 0 || options.length > 100) return void problems.push(`must provide 1 to 100 options [json-pointer:${where}/options]`);
+      if (!Array.isArray(options) || options.length === 0 || options.length > 100)
+        return void problems.push(`must provide 1 to 100 options [json-pointer:${where}/options]`);
       const values = new Set<unknown>();
       options.forEach((option: unknown, i) => {
         const at = `${where}/options/${i}`;
@@ -114,7 +122,8 @@ export function blockProblems(blocks: unknown): string[] {
       case 'actions': {
         only(block, where, ['type', 'block_id', 'elements'], problems);
         const elements = block.elements;
-        if (!Array.isArray(elements) || elements.length === 0) return void problems.push(`must provide at least 1 element [json-pointer:${where}/elements]`);
+        if (!Array.isArray(elements) || elements.length === 0)
+          return void problems.push(`must provide at least 1 element [json-pointer:${where}/elements]`);
         if (elements.length > 25) problems.push(`must provide less than 26 items [json-pointer:${where}/elements]`);
         const ids = new Set<string>();
         elements.forEach((inner: unknown, j) => element(inner, `${where}/elements/${j}`, ids, problems));
@@ -140,6 +149,8 @@ export function imageUrls(blocks: unknown): string[] {
     if (!isObject(block)) return [];
     if (block.type === 'image' && typeof block.image_url === 'string') return [block.image_url];
     const accessory = block.accessory;
-    return isObject(accessory) && accessory.type === 'image' && typeof accessory.image_url === 'string' ? [accessory.image_url] : [];
+    return isObject(accessory) && accessory.type === 'image' && typeof accessory.image_url === 'string'
+      ? [accessory.image_url]
+      : [];
   });
 }

@@ -16,8 +16,18 @@ export const slackBot = () =>
             id: 'cards',
             type: 'message',
             cards: [
-              { title: 'Red shoes', subtitle: 'Size 38 to 44', imageUrl: 'https://cdn.example.com/red.png', imageAlt: 'A pair of red shoes', buttons: [{ kind: 'postback', label: 'Buy', payload: 'buy-red' }] },
-              { title: 'Blue shoes', imageUrl: 'https://cdn.example.com/blue.png', buttons: [{ kind: 'postback', label: 'Buy', payload: 'buy-blue' }] },
+              {
+                title: 'Red shoes',
+                subtitle: 'Size 38 to 44',
+                imageUrl: 'https://cdn.example.com/red.png',
+                imageAlt: 'A pair of red shoes',
+                buttons: [{ kind: 'postback', label: 'Buy', payload: 'buy-red' }],
+              },
+              {
+                title: 'Blue shoes',
+                imageUrl: 'https://cdn.example.com/blue.png',
+                buttons: [{ kind: 'postback', label: 'Buy', payload: 'buy-blue' }],
+              },
             ],
           },
           { id: 'end', type: 'end' },

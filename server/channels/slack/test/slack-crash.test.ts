@@ -29,14 +29,23 @@ for (const leg of storeLegs()) {
         LOG_LEVEL: 'warn',
       };
       const channel = 'D0CRASH001';
-      const said = () => standIn.calls.filter((call) => call.ok && call.params.channel === channel).map((call) => String(call.params.text));
+      const said = () =>
+        standIn.calls
+          .filter((call) => call.ok && call.params.channel === channel)
+          .map((call) => String(call.params.text));
       let server: ServerChild | undefined = await startServerChild(env);
       try {
         const first = directMessage(channel, 'U0CRASH01', 'hello');
         // The greeting's send is cut off: the turn has run and committed, its answers not yet at Slack.
         standIn.hold('Hello');
-        expect((await postToSlackWebhook(`${server.url}/api/webhooks/slack`, first, { secret: SECRET })).status).toBe(200);
-        await eventually('the greeting to be on its way', () => standIn.calls.some((call) => call.error === 'held'), 20_000);
+        expect((await postToSlackWebhook(`${server.url}/api/webhooks/slack`, first, { secret: SECRET })).status).toBe(
+          200,
+        );
+        await eventually(
+          'the greeting to be on its way',
+          () => standIn.calls.some((call) => call.error === 'held'),
+          20_000,
+        );
         await server.kill();
         standIn.release();
         expect(said()).toEqual([]);
@@ -44,10 +53,20 @@ for (const leg of storeLegs()) {
         server = await startServerChild(env);
         await eventually('the answers after the restart', () => said().length === 3, 30_000);
         // Slack retrying the first event (it had its 200 long ago, but may still) changes nothing.
-        expect((await postToSlackWebhook(`${server.url}/api/webhooks/slack`, first, { secret: SECRET, retryNum: 1 })).status).toBe(200);
-        await postToSlackWebhook(`${server.url}/api/webhooks/slack`, directMessage(channel, 'U0CRASH01', 'Pro'), { secret: SECRET });
+        expect(
+          (await postToSlackWebhook(`${server.url}/api/webhooks/slack`, first, { secret: SECRET, retryNum: 1 })).status,
+        ).toBe(200);
+        await postToSlackWebhook(`${server.url}/api/webhooks/slack`, directMessage(channel, 'U0CRASH01', 'Pro'), {
+          secret: SECRET,
+        });
         await eventually('a later answer', () => said().includes('Say something.'), 20_000);
-        expect(said()).toEqual(['Hello &lt;@U0CRASH01&gt; &amp; welcome.', 'Pick a plan.', 'Pick a plan.', 'You chose pro.', 'Say something.']);
+        expect(said()).toEqual([
+          'Hello &lt;@U0CRASH01&gt; &amp; welcome.',
+          'Pick a plan.',
+          'Pick a plan.',
+          'You chose pro.',
+          'Say something.',
+        ]);
       } finally {
         await server?.stop();
         await standIn.close();

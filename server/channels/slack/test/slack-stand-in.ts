@@ -13,7 +13,15 @@ interface Parameter {
   readonly required?: boolean;
 }
 const reference = JSON.parse(readFileSync(new URL('./reference/slack-web-api.json', import.meta.url), 'utf8')) as {
-  paths: Record<string, { post: { parameters: Parameter[]; responses: { default: { schema: { properties: { error: { enum: string[] } } } } } } }>;
+  paths: Record<
+    string,
+    {
+      post: {
+        parameters: Parameter[];
+        responses: { default: { schema: { properties: { error: { enum: string[] } } } } };
+      };
+    }
+  >;
   definitions: Record<string, { pattern?: string }>;
 };
 const REFERENCE_ID = 'slack-web-api';
@@ -34,7 +42,18 @@ const listedCodes = reference.paths[POST_MESSAGE]!.post.responses.default.schema
  * method's page (https://api.slack.com/methods/chat.postMessage#errors) and the Web API's general
  * errors add, which the 2021 reference predates.
  */
-const errorCodes = new Set([...listedCodes, 'invalid_blocks', 'invalid_blocks_format', 'ratelimited', 'internal_error', 'fatal_error', 'service_unavailable', 'invalid_json', 'invalid_arguments', 'unknown_method']);
+const errorCodes = new Set([
+  ...listedCodes,
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'ratelimited',
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'invalid_json',
+  'invalid_arguments',
+  'unknown_method',
+]);
 const TS = new RegExp(reference.definitions.defs_ts!.pattern!);
 const CHANNEL = new RegExp(reference.definitions.defs_channel!.pattern!);
 
@@ -64,24 +83,31 @@ class SlackError extends Error {
 
 /** Checks a chat.postMessage call against the reference's parameters (presence, type, unknown ones) and Block Kit's rules; throws Slack's error. */
 function checkPostMessage(params: Record<string, unknown>): void {
-  const known = new Map(reference.paths[POST_MESSAGE]!.post.parameters.filter((p) => p.in === 'formData').map((p) => [p.name, p]));
+  const known = new Map(
+    reference.paths[POST_MESSAGE]!.post.parameters.filter((p) => p.in === 'formData').map((p) => [p.name, p]),
+  );
   for (const [name, value] of Object.entries(params)) {
     const parameter = known.get(name);
     if (!parameter) throw new SlackError('invalid_arg_name', [`unknown argument "${name}"`]);
     // In a JSON body, blocks and attachments are arrays; in a form, their JSON as a string.
-    const expected = name === 'blocks' || name === 'attachments' ? (typeof value === 'string' ? 'string' : 'array') : parameter.type;
+    const expected =
+      name === 'blocks' || name === 'attachments' ? (typeof value === 'string' ? 'string' : 'array') : parameter.type;
     const actual = Array.isArray(value) ? 'array' : typeof value;
     if (actual !== expected) throw new SlackError('invalid_arg_name', [`argument "${name}" must be a ${expected}`]);
   }
-  for (const parameter of known.values()) if (parameter.required && params[parameter.name] === undefined) throw new SlackError('channel_not_found', [`missing required argument "${parameter.name}"`]);
-  if (typeof params.thread_ts === 'string' && !TS.test(params.thread_ts)) throw new SlackError('invalid_arguments', [`thread_ts ${params.thread_ts} is not a message's ts`]);
+  for (const parameter of known.values())
+    if (parameter.required && params[parameter.name] === undefined)
+      throw new SlackError('channel_not_found', [`missing required argument "${parameter.name}"`]);
+  if (typeof params.thread_ts === 'string' && !TS.test(params.thread_ts))
+    throw new SlackError('invalid_arguments', [`thread_ts ${params.thread_ts} is not a message's ts`]);
   const text = typeof params.text === 'string' ? params.text : '';
   // Slack itself takes blocks without a text (with a warning); the house rule is a text always, for notifications and screen readers.
   if (text.trim() === '') throw new SlackError('no_text', ['a text is required (the fallback of the blocks)']);
   if (text.length > 40_000) throw new SlackError('msg_too_long');
   if (params.blocks !== undefined) {
     const blocks: unknown = typeof params.blocks === 'string' ? JSON.parse(params.blocks) : params.blocks;
-    if (!schemaAt('/definitions/blocks')(blocks)) throw new SlackError('invalid_blocks_format', ['blocks is not an array of objects with a type']);
+    if (!schemaAt('/definitions/blocks')(blocks))
+      throw new SlackError('invalid_blocks_format', ['blocks is not an array of objects with a type']);
     const problems = blockProblems(blocks);
     if (problems.length > 0) throw new SlackError('invalid_blocks', problems);
   }
@@ -115,7 +141,9 @@ export interface SlackStandIn {
  * with `{ ok: true, channel, ts, message }` or `{ ok: false, error }` (its own answers checked against
  * the reference's response schemas), HTTP 429 with Retry-After.
  */
-export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-standInTokenAbcdefgh'): Promise<SlackStandIn> {
+export async function startSlackStandIn(
+  token = 'xoxb-1234567890-0987654321-standInTokenAbcdefgh',
+): Promise<SlackStandIn> {
   const calls: SeenCall[] = [];
   const limited = new Map<string, { count: number; seconds: number }>();
   const failures: string[] = [];
@@ -146,9 +174,18 @@ export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-stan
       ok: true,
       channel,
       ts,
-      message: { type: 'message', subtype: 'bot_message', text: String(params.text), ts, bot_id: 'B0STANDIN1', username: 'chatbot', ...(Array.isArray(blocks) ? { blocks } : {}) },
+      message: {
+        type: 'message',
+        subtype: 'bot_message',
+        text: String(params.text),
+        ts,
+        bot_id: 'B0STANDIN1',
+        username: 'chatbot',
+        ...(Array.isArray(blocks) ? { blocks } : {}),
+      },
     };
-    if (!successSchema(answer)) throw new Error(`the stand-in's own answer breaks the reference: ${ajv.errorsText(successSchema.errors)}`);
+    if (!successSchema(answer))
+      throw new Error(`the stand-in's own answer breaks the reference: ${ajv.errorsText(successSchema.errors)}`);
     return answer;
   };
 
@@ -167,7 +204,8 @@ export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-stan
         const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
         if (!auth) throw new SlackError('not_authed');
         if (auth !== token) throw new SlackError('invalid_auth');
-        if (!/^application\/json/.test(req.headers['content-type'] ?? '')) throw new SlackError('invalid_post_type', ['this stand-in takes JSON bodies only']);
+        if (!/^application\/json/.test(req.headers['content-type'] ?? ''))
+          throw new SlackError('invalid_post_type', ['this stand-in takes JSON bodies only']);
         try {
           params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
         } catch {
@@ -183,10 +221,22 @@ export async function startSlackStandIn(token = 'xoxb-1234567890-0987654321-stan
         reply(200, answer);
       } catch (error) {
         if (!(error instanceof SlackError)) {
-          calls.push({ method, params, status: 599, ok: false, error: `the stand-in failed: ${(error as Error).message}` });
+          calls.push({
+            method,
+            params,
+            status: 599,
+            ok: false,
+            error: `the stand-in failed: ${(error as Error).message}`,
+          });
           return reply(599, { ok: false, error: 'fatal_error' });
         }
-        const body = { ok: false, error: error.code, ...(error.problems.length > 0 ? { response_metadata: { messages: error.problems.map((problem) => `[ERROR] ${problem}`) } } : {}) };
+        const body = {
+          ok: false,
+          error: error.code,
+          ...(error.problems.length > 0
+            ? { response_metadata: { messages: error.problems.map((problem) => `[ERROR] ${problem}`) } }
+            : {}),
+        };
         // The stand-in's own mistakes show as a 599 a test sees, never as an answer Slack would not give.
         const ownFault = !errorCodes.has(error.code)
           ? `the stand-in would answer an error Slack does not document: ${error.code}`

@@ -17,7 +17,11 @@ describe('the rendering ladder on Telegram', () => {
   });
 
   it('when any message is rendered (over-long texts, many or duplicate buttons, emoji, combining marks, right to left), then Telegram accepts every part and every choice can be answered', async () => {
-    const connector = telegramConnector({ call: telegramApi({ token: standIn.token, apiUrl: standIn.url }), secret: 'unused-secret-0123456789', token: standIn.token });
+    const connector = telegramConnector({
+      call: telegramApi({ token: standIn.token, apiUrl: standIn.url }),
+      secret: 'unused-secret-0123456789',
+      token: standIn.token,
+    });
     let parts = 0;
     await fc.assert(
       fc.asyncProperty(message, fc.integer({ min: 1, max: 1_000_000 }), async (said, seq) => {
@@ -37,11 +41,25 @@ describe('the rendering ladder on Telegram', () => {
   });
 
   it('when nine buttons are more than Telegram shows, then the message is numbered text, and "9" or a title picks the choice', () => {
-    const buttons: Button[] = Array.from({ length: 9 }, (_, i) => ({ kind: 'postback', label: `Option ${i + 1}`, payload: `p${i + 1}` }));
+    const buttons: Button[] = Array.from({ length: 9 }, (_, i) => ({
+      kind: 'postback',
+      label: `Option ${i + 1}`,
+      payload: `p${i + 1}`,
+    }));
     const rendered = renderMessage({ type: 'text', text: 'Pick one.', buttons }, TELEGRAM_CAPABILITIES, 7);
     expect(rendered.degraded).toBe(true);
-    expect(rendered.parts).toEqual([{ kind: 'text', text: `Pick one.\n\n${buttons.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}` }]);
-    expect((choiceByAnswer('9', rendered.choices) as Choice).message).toEqual({ type: 'postback', label: 'Option 9', payload: 'p9' });
-    expect((choiceByAnswer(' option 3 ', rendered.choices) as Choice).message).toEqual({ type: 'postback', label: 'Option 3', payload: 'p3' });
+    expect(rendered.parts).toEqual([
+      { kind: 'text', text: `Pick one.\n\n${buttons.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}` },
+    ]);
+    expect((choiceByAnswer('9', rendered.choices) as Choice).message).toEqual({
+      type: 'postback',
+      label: 'Option 9',
+      payload: 'p9',
+    });
+    expect((choiceByAnswer(' option 3 ', rendered.choices) as Choice).message).toEqual({
+      type: 'postback',
+      label: 'Option 3',
+      payload: 'p3',
+    });
   });
 });

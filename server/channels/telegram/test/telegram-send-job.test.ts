@@ -43,17 +43,48 @@ describe('a Telegram send that keeps failing', () => {
   it('when the last attempt still meets a passing fault, then the message is given up, logged with the code and written to the integration log', async () => {
     const user = await store.ensureUser({ userId: 'telegram:5001', channelId: TELEGRAM, now: 1_000 });
     const at = 2_000;
-    const outcome = await store.commitTurn({ userId: user.userId, expectedVersion: user.version, patch: {}, now: at, botEntries: [{ from: 'bot', at, message: { type: 'text', text: 'Hello.' } }] });
+    const outcome = await store.commitTurn({
+      userId: user.userId,
+      expectedVersion: user.version,
+      patch: {},
+      now: at,
+      botEntries: [{ from: 'bot', at, message: { type: 'text', text: 'Hello.' } }],
+    });
     expect(outcome.status).toBe('committed');
     standIn.breakDown(5001);
     const lines: Record<string, unknown>[] = [];
-    const logger = { debug: () => undefined, info: () => undefined, warn: (fields: Record<string, unknown>) => void lines.push(fields), error: (fields: Record<string, unknown>) => void lines.push(fields) };
-    const connector = telegramConnector({ call: telegramApi({ token: standIn.token, apiUrl: standIn.url }), secret: 'unused-secret-0123456789', token: standIn.token });
-    const handler = sendJobHandler({ store, scheduler: { schedule: async () => undefined }, connectors: new Map([[TELEGRAM, connector]]), logger, now: () => Date.now() });
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (fields: Record<string, unknown>) => void lines.push(fields),
+      error: (fields: Record<string, unknown>) => void lines.push(fields),
+    };
+    const connector = telegramConnector({
+      call: telegramApi({ token: standIn.token, apiUrl: standIn.url }),
+      secret: 'unused-secret-0123456789',
+      token: standIn.token,
+    });
+    const handler = sendJobHandler({
+      store,
+      scheduler: { schedule: async () => undefined },
+      connectors: new Map([[TELEGRAM, connector]]),
+      logger,
+      now: () => Date.now(),
+    });
 
-    await expect(handler(lastAttempt({ channel: TELEGRAM, user: 'telegram:5001', seq: 1, at, from: 0 }))).rejects.toThrow('Bad Gateway');
-    expect(lines).toContainEqual(expect.objectContaining({ event: 'channel_send_refused', vendorCode: '502', userId: 'telegram:5001' }));
+    await expect(
+      handler(lastAttempt({ channel: TELEGRAM, user: 'telegram:5001', seq: 1, at, from: 0 })),
+    ).rejects.toThrow('Bad Gateway');
+    expect(lines).toContainEqual(
+      expect.objectContaining({ event: 'channel_send_refused', vendorCode: '502', userId: 'telegram:5001' }),
+    );
     const logged = await collect(store.readLogs('integrationLog', {}));
-    expect(logged.map((entry) => entry.data)).toEqual([expect.objectContaining({ url: 'telegram:sendMessage', responseStatus: '502', responseBody: 'Telegram sendMessage: Bad Gateway' })]);
+    expect(logged.map((entry) => entry.data)).toEqual([
+      expect.objectContaining({
+        url: 'telegram:sendMessage',
+        responseStatus: '502',
+        responseBody: 'Telegram sendMessage: Bad Gateway',
+      }),
+    ]);
   });
 });

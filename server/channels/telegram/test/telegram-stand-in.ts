@@ -11,9 +11,18 @@ interface Field {
 }
 interface Reference {
   readonly methods: Record<string, { readonly fields?: readonly Field[] }>;
-  readonly types: Record<string, { readonly fields?: readonly Field[]; readonly subtypes?: readonly string[]; readonly description?: readonly string[] }>;
+  readonly types: Record<
+    string,
+    {
+      readonly fields?: readonly Field[];
+      readonly subtypes?: readonly string[];
+      readonly description?: readonly string[];
+    }
+  >;
 }
-const reference = JSON.parse(readFileSync(new URL('./reference/telegram-bot-api.json', import.meta.url), 'utf8')) as Reference;
+const reference = JSON.parse(
+  readFileSync(new URL('./reference/telegram-bot-api.json', import.meta.url), 'utf8'),
+) as Reference;
 
 /** One call the stand-in received, with how it answered. */
 export interface SeenCall {
@@ -66,7 +75,8 @@ function checkOne(value: unknown, type: string, where: string, field?: Field): s
       const limit = field && limitOf(field);
       if (limit) {
         const size = limit.unit === 'bytes' ? Buffer.byteLength(value) : value.length;
-        if (size < limit.min || size > limit.max) return `${where} must be ${limit.min}-${limit.max} ${limit.unit} (got ${size})`;
+        if (size < limit.min || size > limit.max)
+          return `${where} must be ${limit.min}-${limit.max} ${limit.unit} (got ${size})`;
       }
       return undefined;
     }
@@ -86,7 +96,12 @@ function checkOne(value: unknown, type: string, where: string, field?: Field): s
   return checkFields(value as Record<string, unknown>, spec.fields ?? [], `${where} (${type})`, type);
 }
 
-function checkFields(value: Record<string, unknown>, fields: readonly Field[], where: string, type?: string): string | undefined {
+function checkFields(
+  value: Record<string, unknown>,
+  fields: readonly Field[],
+  where: string,
+  type?: string,
+): string | undefined {
   const known = new Map(fields.map((f) => [f.name, f]));
   for (const key of Object.keys(value)) if (!known.has(key)) return `${where}: unknown field ${key}`;
   for (const field of fields) {
@@ -100,7 +115,8 @@ function checkFields(value: Record<string, unknown>, fields: readonly Field[], w
   // The type's own rule: "Exactly one of the fields other than text, icon_custom_emoji_id, and style must be used".
   if (type === 'InlineKeyboardButton') {
     const kinds = Object.keys(value).filter((k) => !['text', 'icon_custom_emoji_id', 'style'].includes(k));
-    if (kinds.length !== 1) return `${where}: exactly one of the fields other than text must be used (got ${kinds.join(', ') || 'none'})`;
+    if (kinds.length !== 1)
+      return `${where}: exactly one of the fields other than text must be used (got ${kinds.join(', ') || 'none'})`;
   }
   return undefined;
 }
@@ -137,7 +153,9 @@ export interface TelegramStandIn {
  * Telegram answers (`{ ok, result }` or `{ ok: false, error_code, description, parameters }`).
  * Stricter than Telegram in one way: an unknown parameter is refused, where Telegram ignores it.
  */
-export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token-0123456789abcdefghij'): Promise<TelegramStandIn> {
+export async function startTelegramStandIn(
+  token = '123456789:AAH-stand-in-token-0123456789abcdefghij',
+): Promise<TelegramStandIn> {
   const calls: SeenCall[] = [];
   const limited = new Map<number, { count: number; seconds: number }>();
   const blocked = new Set<number>();
@@ -161,13 +179,19 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
       const chatId = params.chat_id as number;
       if (blocked.has(chatId)) throw new ApiError(403, 'Forbidden: bot was blocked by the user');
       if (broken.has(chatId)) throw new ApiError(502, 'Bad Gateway');
-      const message = { message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, ...(method === 'sendMessage' ? { text: params.text } : { photo: [] }) };
+      const message = {
+        message_id: ++messageId,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: chatId, type: 'private' },
+        ...(method === 'sendMessage' ? { text: params.text } : { photo: [] }),
+      };
       const bad = checkType({ message_id: message.message_id, date: message.date, chat: message.chat }, 'Message');
       if (bad) throw new Error(`the stand-in's own answer is not a Message: ${bad}`);
       return message;
     }
     if (method === 'setWebhook') {
-      if (!String(params.url).startsWith('https://') && !String(params.url).startsWith('http://127.0.0.1')) throw new ApiError(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+      if (!String(params.url).startsWith('https://') && !String(params.url).startsWith('http://127.0.0.1'))
+        throw new ApiError(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
       hook = { url: String(params.url), secret: String(params.secret_token ?? '') };
       return true;
     }
@@ -189,7 +213,8 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
         if (!match || req.method !== 'POST') throw new ApiError(404, 'Not Found');
         if (match[1] !== token) throw new ApiError(401, 'Unauthorized');
         method = match[2]!;
-        if (!/^application\/json/.test(req.headers['content-type'] ?? '')) throw new ApiError(400, 'Bad Request: this stand-in takes JSON bodies only');
+        if (!/^application\/json/.test(req.headers['content-type'] ?? ''))
+          throw new ApiError(400, 'Bad Request: this stand-in takes JSON bodies only');
         params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
         const result = answer(method, params);
         if (method === held) {
@@ -200,9 +225,15 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
         calls.push({ method, params, status: 200 });
         reply(200, { ok: true, result });
       } catch (error) {
-        const known = error instanceof ApiError ? error : new ApiError(500, `Internal Server Error: ${(error as Error).message}`);
+        const known =
+          error instanceof ApiError ? error : new ApiError(500, `Internal Server Error: ${(error as Error).message}`);
         calls.push({ method, params, status: known.code, description: known.message });
-        reply(known.code, { ok: false, error_code: known.code, description: known.message, ...(known.retryAfter ? { parameters: { retry_after: known.retryAfter } } : {}) });
+        reply(known.code, {
+          ok: false,
+          error_code: known.code,
+          description: known.message,
+          ...(known.retryAfter ? { parameters: { retry_after: known.retryAfter } } : {}),
+        });
       }
     });
   });
@@ -232,14 +263,23 @@ export async function startTelegramStandIn(token = '123456789:AAH-stand-in-token
 let updateIds = 100_000;
 
 /** A text message update from a private chat, checked against the reference's Update. */
-export function textUpdate(chatId: number, text: string, options: { updateId?: number; username?: string } = {}): Record<string, unknown> {
+export function textUpdate(
+  chatId: number,
+  text: string,
+  options: { updateId?: number; username?: string } = {},
+): Record<string, unknown> {
   const update = {
     update_id: options.updateId ?? ++updateIds,
     message: {
       message_id: updateIds,
       date: Math.floor(Date.now() / 1000),
       chat: { id: chatId, type: 'private' },
-      from: { id: chatId, is_bot: false, first_name: 'Ada', ...(options.username ? { username: options.username } : {}) },
+      from: {
+        id: chatId,
+        is_bot: false,
+        first_name: 'Ada',
+        ...(options.username ? { username: options.username } : {}),
+      },
       text,
     },
   };
@@ -249,7 +289,11 @@ export function textUpdate(chatId: number, text: string, options: { updateId?: n
 }
 
 /** A pressed inline button's update (a callback query on the bot's message). */
-export function callbackUpdate(chatId: number, data: string, options: { updateId?: number } = {}): Record<string, unknown> {
+export function callbackUpdate(
+  chatId: number,
+  data: string,
+  options: { updateId?: number } = {},
+): Record<string, unknown> {
   const update = {
     update_id: options.updateId ?? ++updateIds,
     callback_query: {
@@ -262,7 +306,11 @@ export function callbackUpdate(chatId: number, data: string, options: { updateId
   };
   // MaybeInaccessibleMessage is beyond the kept reference: the query's own fields are checked.
   const { message: _message, ...query } = update.callback_query;
-  const problem = checkFields(query, (reference.types.CallbackQuery?.fields ?? []).filter((f) => f.name !== 'message'), 'CallbackQuery');
+  const problem = checkFields(
+    query,
+    (reference.types.CallbackQuery?.fields ?? []).filter((f) => f.name !== 'message'),
+    'CallbackQuery',
+  );
   if (problem) throw new Error(`a test built an invalid callback query: ${problem}`);
   return update;
 }
@@ -271,7 +319,10 @@ export function callbackUpdate(chatId: number, data: string, options: { updateId
 export function deliver(webhookUrl: string, update: unknown, secret: string | undefined): Promise<Response> {
   return fetch(webhookUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret }),
+    },
     body: JSON.stringify(update),
   });
 }

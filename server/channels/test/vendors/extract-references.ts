@@ -21,11 +21,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** A file of a fetched repository at its HEAD (the fetch tool leaves a bare git directory). */
 function gitShow(gitDir: string, path: string): string {
-  return execFileSync('git', ['--git-dir', gitDir, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('git', ['--git-dir', gitDir, 'show', `HEAD:${path}`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 function gitCommit(gitDir: string): { commit: string; date: string } {
-  const [commit = '', date = ''] = execFileSync('git', ['--git-dir', gitDir, 'log', '-1', '--format=%H %cI'], { encoding: 'utf8' }).trim().split(' ');
+  const [commit = '', date = ''] = execFileSync('git', ['--git-dir', gitDir, 'log', '-1', '--format=%H %cI'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split(' ');
   return { commit, date };
 }
 
@@ -56,11 +63,13 @@ function componentClosure(document: JsonObject, roots: Json[]): JsonObject {
 }
 
 function pick(examples: JsonObject, names: string[]): JsonObject {
-  return Object.fromEntries(names.map((name) => {
-    const example = examples[name];
-    if (example === undefined) throw new Error(`The reference has no example named "${name}".`);
-    return [name, example];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const example = examples[name];
+      if (example === undefined) throw new Error(`The reference has no example named "${name}".`);
+      return [name, example];
+    }),
+  );
 }
 
 /** The first example of each error status anywhere in the document, and where it was found. */
@@ -70,9 +79,12 @@ function errorExamples(document: JsonObject, statuses: string[]): JsonObject {
     for (const [method, operation] of Object.entries(item)) {
       const responses = (operation as JsonObject)?.responses as Record<string, JsonObject> | undefined;
       for (const status of statuses) {
-        const examples = ((responses?.[status]?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.examples as JsonObject | undefined;
+        const examples = (
+          (responses?.[status]?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined
+        )?.examples as JsonObject | undefined;
         const first = examples && Object.values(examples)[0];
-        if (first && !(status in found)) found[status] = { foundAt: `${method.toUpperCase()} ${path}`, ...(first as JsonObject) };
+        if (first && !(status in found))
+          found[status] = { foundAt: `${method.toUpperCase()} ${path}`, ...(first as JsonObject) };
       }
     }
   }
@@ -95,18 +107,34 @@ function extractWhatsApp(gitDir: string): void {
   const operation = structuredClone(item.post) as JsonObject;
   const request = ((operation.requestBody as JsonObject).content as JsonObject)['application/json'] as JsonObject;
   request.examples = pick(request.examples as JsonObject, [
-    'Send Text Message', 'Send Text Message with Preview URL', 'Send Reply Button', 'Send List Message',
-    'Send Image Message by URL', 'Send Image Message by ID', 'Send Message Template Text', 'Send Message Template Media',
+    'Send Text Message',
+    'Send Text Message with Preview URL',
+    'Send Reply Button',
+    'Send List Message',
+    'Send Image Message by URL',
+    'Send Image Message by ID',
+    'Send Message Template Text',
+    'Send Message Template Media',
   ]);
-  const ok = ((operation.responses as JsonObject)['200'] as JsonObject);
+  const ok = (operation.responses as JsonObject)['200'] as JsonObject;
   delete ok.headers;
   const okJson = (ok.content as JsonObject)['application/json'] as JsonObject;
-  okJson.examples = pick(okJson.examples as JsonObject, ['Example response', 'Send Text Message', 'Send Reply Button', 'Send List Message', 'Send Image Message by URL', 'Send Message Template Text']);
+  okJson.examples = pick(okJson.examples as JsonObject, [
+    'Example response',
+    'Send Text Message',
+    'Send Reply Button',
+    'Send List Message',
+    'Send Image Message by URL',
+    'Send Message Template Text',
+  ]);
   // The error shape, and the webhook payloads a test posts to the connector (messages and statuses).
   const alsoKept = [{ $ref: '#/components/schemas/GraphAPIError' }, { $ref: '#/components/schemas/WebhookPayload' }];
   const reference = {
     source: {
-      repository: 'facebook/openapi', path: file, ...gitCommit(gitDir), licence: licence(gitDir),
+      repository: 'facebook/openapi',
+      path: file,
+      ...gitCommit(gitDir),
+      licence: licence(gitDir),
       note: 'A cut of the published document: the send-message operation, the schemas it reaches, the error schema, the webhook payload schema and one error example per status. Regenerate with extract-references.ts.',
     },
     openapi: document.openapi,
@@ -127,7 +155,11 @@ function extractTwilio(gitDir: string): void {
   const changes = gitShow(gitDir, 'CHANGES.md').match(/Version (\d+\.\d+\.\d+)/)?.[1] ?? 'unknown';
   const reference = {
     source: {
-      repository: 'twilio/twilio-oai', path: file, ...gitCommit(gitDir), release: changes, licence: licence(gitDir),
+      repository: 'twilio/twilio-oai',
+      path: file,
+      ...gitCommit(gitDir),
+      release: changes,
+      licence: licence(gitDir),
       note: 'A cut of the published document: the create-message operation and the schemas it reaches. The document publishes no error responses; the error shape the stand-in answers with is the one the official twilio-node library parses (RestException: code, message, more_info, status).',
     },
     openapi: document.openapi,
@@ -135,7 +167,10 @@ function extractTwilio(gitDir: string): void {
     servers: document.servers,
     security: document.security,
     paths: { [pathName]: { servers: item.servers, post: operation } },
-    components: { securitySchemes: (document.components as JsonObject).securitySchemes ?? null, ...componentClosure(document, [operation]) },
+    components: {
+      securitySchemes: (document.components as JsonObject).securitySchemes ?? null,
+      ...componentClosure(document, [operation]),
+    },
   } as JsonObject;
   writeJson(join(here, 'twilio', 'twilio-messages.reference.json'), reference);
 }

@@ -30,8 +30,13 @@ export interface ReferenceValidatorOptions {
 function closeAllOfUnions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(closeAllOfUnions);
   if (value === null || typeof value !== 'object') return value;
-  const copy: JsonObject = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, closeAllOfUnions(inner)]));
-  if (Array.isArray(copy.allOf) && copy.allOf.some((branch) => (branch as JsonObject)?.additionalProperties === false)) {
+  const copy: JsonObject = Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, closeAllOfUnions(inner)]),
+  );
+  if (
+    Array.isArray(copy.allOf) &&
+    copy.allOf.some((branch) => (branch as JsonObject)?.additionalProperties === false)
+  ) {
     copy.allOf = copy.allOf.map((branch) => {
       const { additionalProperties: _closed, ...open } = branch as JsonObject;
       return _closed === false ? open : branch;
@@ -45,7 +50,9 @@ function closeAllOfUnions(value: unknown): unknown {
 function dropIgnoredFormats(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropIgnoredFormats);
   if (value === null || typeof value !== 'object') return value;
-  const copy: JsonObject = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, dropIgnoredFormats(inner)]));
+  const copy: JsonObject = Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, dropIgnoredFormats(inner)]),
+  );
   if ((copy['x-twilio'] as JsonObject | undefined)?.ignoreFormat === true) delete copy.format;
   return copy;
 }
@@ -62,9 +69,12 @@ function widenNullable(value: unknown): unknown {
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath === '' ? 'the value' : error.instancePath;
-  const extra = error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
-    ? ` (${String((error.params as JsonObject).additionalProperty ?? (error.params as JsonObject).unevaluatedProperty)})`
-    : error.keyword === 'enum' ? ` (${JSON.stringify((error.params as JsonObject).allowedValues)})` : '';
+  const extra =
+    error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
+      ? ` (${String((error.params as JsonObject).additionalProperty ?? (error.params as JsonObject).unevaluatedProperty)})`
+      : error.keyword === 'enum'
+        ? ` (${JSON.stringify((error.params as JsonObject).allowedValues)})`
+        : '';
   return `${where} ${error.message ?? 'does not match the reference'}${extra}`;
 }
 
@@ -76,7 +86,12 @@ export class ReferenceValidator {
 
   constructor(document: JsonObject, options: ReferenceValidatorOptions = {}) {
     this.id = `reference:${String((document.source as JsonObject | undefined)?.repository ?? 'document')}`;
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: options.coerceFormValues ? 'array' : false, validateSchema: false });
+    this.ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      coerceTypes: options.coerceFormValues ? 'array' : false,
+      validateSchema: false,
+    });
     addFormats.default(this.ajv);
     for (const [name, pattern] of Object.entries(options.formats ?? {})) this.ajv.addFormat(name, pattern);
     const prepared = widenNullable(dropIgnoredFormats(closeAllOfUnions(document))) as JsonObject;

@@ -48,7 +48,12 @@ export interface RunningStandIn<Accepted> {
 
 /** The media type of a Content-Type header, without parameters such as charset. */
 export function mediaType(header: unknown): string {
-  return String(header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return (
+    String(header ?? '')
+      .split(';', 1)[0]
+      ?.trim()
+      .toLowerCase() ?? ''
+  );
 }
 
 /** Vendors cap request bodies well below this; a bigger one is a client bug worth a loud refusal. */
@@ -67,19 +72,41 @@ export async function startStandIn<Accepted>(
     });
     incoming.on('end', () => {
       const url = new URL(incoming.url ?? '/', 'http://stand-in');
-      const request: StandInRequest = { method: incoming.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: incoming.headers, rawBody: Buffer.concat(chunks) };
-      const answered = size > maxBodyBytes
-        ? Promise.resolve<StandInVerdict<Accepted>>({ kind: 'refused', problems: ['the body is over 4 MB'], answer: { status: 413, body: { error: 'too large' } } })
-        : Promise.resolve().then(() => decide(request));
+      const request: StandInRequest = {
+        method: incoming.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: incoming.headers,
+        rawBody: Buffer.concat(chunks),
+      };
+      const answered =
+        size > maxBodyBytes
+          ? Promise.resolve<StandInVerdict<Accepted>>({
+              kind: 'refused',
+              problems: ['the body is over 4 MB'],
+              answer: { status: 413, body: { error: 'too large' } },
+            })
+          : Promise.resolve().then(() => decide(request));
       answered.then(
         (verdict) => {
-          log.push({ method: request.method, path: request.path, status: verdict.answer.status, problems: verdict.kind === 'refused' ? verdict.problems : [], ...(verdict.kind === 'accepted' ? { accepted: verdict.accepted } : {}) });
+          log.push({
+            method: request.method,
+            path: request.path,
+            status: verdict.answer.status,
+            problems: verdict.kind === 'refused' ? verdict.problems : [],
+            ...(verdict.kind === 'accepted' ? { accepted: verdict.accepted } : {}),
+          });
           outgoing.writeHead(verdict.answer.status, { 'content-type': 'application/json', ...verdict.answer.headers });
           outgoing.end(JSON.stringify(verdict.answer.body));
         },
         (error: unknown) => {
           // A stand-in's own bug must fail the test that hit it, not look like a vendor answer.
-          log.push({ method: request.method, path: request.path, status: 599, problems: [`the stand-in failed: ${String(error)}`] });
+          log.push({
+            method: request.method,
+            path: request.path,
+            status: 599,
+            problems: [`the stand-in failed: ${String(error)}`],
+          });
           outgoing.writeHead(599, { 'content-type': 'text/plain' });
           outgoing.end(`The stand-in failed: ${String(error)}`);
         },
@@ -92,10 +119,11 @@ export async function startStandIn<Accepted>(
     url: `http://127.0.0.1:${port}`,
     log,
     accepted: () => log.flatMap((entry) => (entry.accepted === undefined ? [] : [entry.accepted])),
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }
 

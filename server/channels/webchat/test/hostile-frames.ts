@@ -42,7 +42,8 @@ export function emitRaw(client: TestClient, event: string, payloadJson: string):
   const id = nextAckId++;
   const engine = client.io.engine;
   return new Promise((resolve, reject) => {
-    const onClose = (reason: string) => reject(new Error(`the server closed the link before it answered ${event}: ${reason}`));
+    const onClose = (reason: string) =>
+      reject(new Error(`the server closed the link before it answered ${event}: ${reason}`));
     const onMessage = (data: unknown) => {
       if (typeof data !== 'string' || !data.startsWith(`3${id}[`)) return;
       engine.off('message', onMessage);
@@ -65,7 +66,9 @@ export async function handshakeRaw(url: string, authJson: string): Promise<Proto
   const engine = manager.engine;
   try {
     return await new Promise((resolve, reject) => {
-      engine.once('close', (reason: string) => reject(new Error(`the server closed the link before it answered the handshake: ${reason}`)));
+      engine.once('close', (reason: string) =>
+        reject(new Error(`the server closed the link before it answered the handshake: ${reason}`)),
+      );
       engine.on('message', (data: unknown) => {
         if (typeof data !== 'string') return;
         // socket.io packet types: 4 is CONNECT_ERROR, 0 is CONNECT (accepted).

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotMessage } from '../../../../shared/protocol.ts';
 import { EXPORT_NAMES } from '../../../app/export-records.ts';
-import { connectClient, eventually, startTestServer, TEST_FUNCTION_KEY, type TestClient, type TestServer } from '../../../test/start-test-server.ts';
+import {
+  connectClient,
+  eventually,
+  startTestServer,
+  TEST_FUNCTION_KEY,
+  type TestClient,
+  type TestServer,
+} from '../../../test/start-test-server.ts';
 import { forms, SECRETS } from './secrets.ts';
 import { SPREADSHEET_ID, startGoogle, type GoogleStandIn } from './stand-ins/google.ts';
 import { startHubSpot } from './stand-ins/hubspot.ts';
@@ -51,7 +58,11 @@ describe('preset steps in dialogs', () => {
       name: 'webhook',
       integration: 'sendWebhook',
       standIn: () => receiver,
-      params: () => ({ url: `${receiver.url}/webhook/chatbot`, body: { user: '{{userId}}', event: 'lead' }, signingSecret: 'P_WEBHOOK_SECRET' }),
+      params: () => ({
+        url: `${receiver.url}/webhook/chatbot`,
+        body: { user: '{{userId}}', event: 'lead' },
+        signingSecret: 'P_WEBHOOK_SECRET',
+      }),
       said: 'Sent ({{out.status}}).',
       shows: 'Sent (200).',
       kinds: { rate_limited: 'status', unauthorized: 'status', server_error: 'status' },
@@ -60,7 +71,12 @@ describe('preset steps in dialogs', () => {
       name: 'slack',
       integration: 'slackPostMessage',
       standIn: () => slack,
-      params: () => ({ tokenSecret: 'P_SLACK_TOKEN', channel: '#leads', text: 'New lead {{userId}}', apiBaseUrl: `${slack.url}/api/` }),
+      params: () => ({
+        tokenSecret: 'P_SLACK_TOKEN',
+        channel: '#leads',
+        text: 'New lead {{userId}}',
+        apiBaseUrl: `${slack.url}/api/`,
+      }),
       said: 'Posted as {{out.ts}}.',
       shows: 'Posted as 1503435956.000247.',
       kinds: { rate_limited: 'status', unauthorized: 'auth', server_error: 'status' },
@@ -69,7 +85,12 @@ describe('preset steps in dialogs', () => {
       name: 'hubspot',
       integration: 'hubspotUpsertContact',
       standIn: () => hubspot,
-      params: () => ({ tokenSecret: 'P_HUBSPOT_TOKEN', email: 'ada@example.com', properties: { firstname: 'Ada' }, apiBaseUrl: `${hubspot.url}/` }),
+      params: () => ({
+        tokenSecret: 'P_HUBSPOT_TOKEN',
+        email: 'ada@example.com',
+        properties: { firstname: 'Ada' },
+        apiBaseUrl: `${hubspot.url}/`,
+      }),
       said: 'Contact {{out.id}}.',
       shows: 'Contact 512.',
       kinds: { rate_limited: 'status', unauthorized: 'status', server_error: 'status' },
@@ -78,7 +99,13 @@ describe('preset steps in dialogs', () => {
       name: 'zendesk',
       integration: 'zendeskCreateTicket',
       standIn: () => zendesk,
-      params: () => ({ apiBaseUrl: `${zendesk.url}/`, email: 'agent@acme.example', tokenSecret: 'P_ZENDESK_TOKEN', subject: 'Chat {{userId}}', body: 'Please call back.' }),
+      params: () => ({
+        apiBaseUrl: `${zendesk.url}/`,
+        email: 'agent@acme.example',
+        tokenSecret: 'P_ZENDESK_TOKEN',
+        subject: 'Chat {{userId}}',
+        body: 'Please call back.',
+      }),
       said: 'Ticket {{out.status}}.',
       shows: 'Ticket new.',
       kinds: { rate_limited: 'status', unauthorized: 'status', server_error: 'status' },
@@ -87,7 +114,13 @@ describe('preset steps in dialogs', () => {
       name: 'sheets-append',
       integration: 'googleSheetsAppendRow',
       standIn: () => google,
-      params: () => ({ credentialsSecret: 'P_GOOGLE_KEY', spreadsheetId: SPREADSHEET_ID, range: 'Leads', values: ['{{userId}}', 'chat'], apiBaseUrl: `${google.url}/` }),
+      params: () => ({
+        credentialsSecret: 'P_GOOGLE_KEY',
+        spreadsheetId: SPREADSHEET_ID,
+        range: 'Leads',
+        values: ['{{userId}}', 'chat'],
+        apiBaseUrl: `${google.url}/`,
+      }),
       said: 'Row {{out.updatedRows}} written.',
       shows: 'Row 1 written.',
       kinds: { rate_limited: 'status', unauthorized: 'status', server_error: 'status' },
@@ -96,7 +129,14 @@ describe('preset steps in dialogs', () => {
       name: 'sheets-lookup',
       integration: 'googleSheetsLookupRows',
       standIn: () => google,
-      params: () => ({ credentialsSecret: 'P_GOOGLE_KEY', spreadsheetId: SPREADSHEET_ID, range: 'Orders', column: 'Order number', value: 'A-101', apiBaseUrl: `${google.url}/` }),
+      params: () => ({
+        credentialsSecret: 'P_GOOGLE_KEY',
+        spreadsheetId: SPREADSHEET_ID,
+        range: 'Orders',
+        column: 'Order number',
+        value: 'A-101',
+        apiBaseUrl: `${google.url}/`,
+      }),
       said: '{{out.count}} order(s).',
       shows: '1 order(s).',
       kinds: { rate_limited: 'status', unauthorized: 'status', server_error: 'status' },
@@ -105,7 +145,13 @@ describe('preset steps in dialogs', () => {
       name: 'chat',
       integration: 'chatCompletion',
       standIn: () => openai,
-      params: () => ({ baseUrl: `${openai.url}/v1/`, apiKeySecret: 'P_OPENAI_KEY', model: 'gpt-4o-mini', prompt: 'Greet {{userId}}.', dailyTokenBudget: 100000 }),
+      params: () => ({
+        baseUrl: `${openai.url}/v1/`,
+        apiKeySecret: 'P_OPENAI_KEY',
+        model: 'gpt-4o-mini',
+        prompt: 'Greet {{userId}}.',
+        dailyTokenBudget: 100000,
+      }),
       said: 'Model says: {{out.text}}',
       shows: 'Model says: Hello there.',
       kinds: { rate_limited: 'status', unauthorized: 'status', server_error: 'status' },
@@ -115,8 +161,20 @@ describe('preset steps in dialogs', () => {
   const definition = () => ({
     settings: { id: 'presets', name: 'Presets bot', startDialog: 'home' },
     dialogs: [
-      { id: 'home', steps: [{ id: 'hi', type: 'message', text: 'Home.' }, { id: 'end', type: 'end' }] },
-      { id: 'rescued', steps: [{ id: 'r', type: 'message', text: 'Rescued.' }, { id: 'end', type: 'end' }] },
+      {
+        id: 'home',
+        steps: [
+          { id: 'hi', type: 'message', text: 'Home.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+      {
+        id: 'rescued',
+        steps: [
+          { id: 'r', type: 'message', text: 'Rescued.' },
+          { id: 'end', type: 'end' },
+        ],
+      },
       ...cases.flatMap((c) => [
         {
           id: `${c.name}-ok`,
@@ -137,7 +195,11 @@ describe('preset steps in dialogs', () => {
               onError: policy === 'fatal' ? 'fatal' : policy === 'dialog' ? 'dialog:rescued' : 'flag:broke',
               ...(policy === 'fatal' ? { errorText: 'The service is out of reach.' } : {}),
             },
-            { id: 'check', type: 'condition', branches: [{ when: { variable: 'broke', op: 'equals', value: true }, then: 'flagged' }] },
+            {
+              id: 'check',
+              type: 'condition',
+              branches: [{ when: { variable: 'broke', op: 'equals', value: true }, then: 'flagged' }],
+            },
             { id: 'fine', type: 'message', text: 'Not flagged.', next: 'end' },
             { id: 'flagged', type: 'message', text: 'Flagged {{brokeError}}.' },
             { id: 'end', type: 'end' },
@@ -166,7 +228,12 @@ describe('preset steps in dialogs', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'preset-dialogs-'));
     const file = path.join(dir, 'bot.json');
     await writeFile(file, JSON.stringify(definition()));
-    server = await startTestServer({ BOT_DEFINITION: file, INTEGRATION_ALLOWED_HOSTS: '127.0.0.1', WEBCHAT_RATE_LIMIT: '100000', INTEGRATION_USER_RATE_LIMIT: '100000' });
+    server = await startTestServer({
+      BOT_DEFINITION: file,
+      INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
+      WEBCHAT_RATE_LIMIT: '100000',
+      INTEGRATION_USER_RATE_LIMIT: '100000',
+    });
     client = connectClient(server.url);
     await new Promise((resolve) => client.once('session', resolve));
     await eventually('the greeting', () => client.items.some((i) => (i.message as BotMessage).type === 'text'));
@@ -186,7 +253,8 @@ describe('preset steps in dialogs', () => {
     await eventually(`the answer of ${dialogId}`, () => after().some(done));
     return after();
   }
-  const texts = (messages: BotMessage[]) => messages.map((m) => (m.type === 'text' ? m.text : m.type === 'notice' ? `notice: ${m.text}` : m.type));
+  const texts = (messages: BotMessage[]) =>
+    messages.map((m) => (m.type === 'text' ? m.text : m.type === 'notice' ? `notice: ${m.text}` : m.type));
 
   for (const c of cases) {
     it(`when the ${c.integration} step calls its stand-in, then the answer lands in the step's output and the dialog goes on`, async () => {
@@ -198,9 +266,15 @@ describe('preset steps in dialogs', () => {
       it(`when ${c.integration}'s vendor answers ${mode}, then fatal shows the notice, dialog goes to its dialog and flag sets ${c.kinds[mode]}`, async () => {
         c.standIn().mode(mode);
         try {
-          expect(texts(await run(`${c.name}-fatal`, (m) => m.type === 'notice'))).toEqual(['notice: The service is out of reach.']);
-          expect(texts(await run(`${c.name}-dialog`, (m) => m.type === 'text' && m.text === 'Rescued.'))).toEqual(['Rescued.']);
-          expect(texts(await run(`${c.name}-flag`, (m) => m.type === 'text' && m.text.startsWith('Flagged')))).toEqual([`Flagged ${c.kinds[mode].replace('_', '\\_')}.`]);
+          expect(texts(await run(`${c.name}-fatal`, (m) => m.type === 'notice'))).toEqual([
+            'notice: The service is out of reach.',
+          ]);
+          expect(texts(await run(`${c.name}-dialog`, (m) => m.type === 'text' && m.text === 'Rescued.'))).toEqual([
+            'Rescued.',
+          ]);
+          expect(texts(await run(`${c.name}-flag`, (m) => m.type === 'text' && m.text.startsWith('Flagged')))).toEqual([
+            `Flagged ${c.kinds[mode].replace('_', '\\_')}.`,
+          ]);
         } finally {
           c.standIn().mode('ok');
         }
@@ -208,17 +282,25 @@ describe('preset steps in dialogs', () => {
     }
   }
 
-  it('when the dialogs have run, then no stand-in saw a request off its vendor\'s reference, and no secret is in a log line or an export, in any form', async () => {
+  it("when the dialogs have run, then no stand-in saw a request off its vendor's reference, and no secret is in a log line or an export, in any form", async () => {
     expect([receiver, slack, hubspot, zendesk, google, openai].flatMap((s) => s.violations)).toEqual([]);
     const secrets = [
-      ...forms([SECRETS.WEBHOOK_SIGNING_SECRET, SECRETS.SLACK_BOT_TOKEN, SECRETS.HUBSPOT_TOKEN, SECRETS.ZENDESK_TOKEN, SECRETS.OPENAI_API_KEY]),
+      ...forms([
+        SECRETS.WEBHOOK_SIGNING_SECRET,
+        SECRETS.SLACK_BOT_TOKEN,
+        SECRETS.HUBSPOT_TOKEN,
+        SECRETS.ZENDESK_TOKEN,
+        SECRETS.OPENAI_API_KEY,
+      ]),
       Buffer.from(`agent@acme.example/token:${SECRETS.ZENDESK_TOKEN}`).toString('base64'),
       ...google.privateKey.split('\n').filter((line) => line.length > 40),
       ...google.issued,
     ];
     let exported = '';
     for (const name of EXPORT_NAMES) {
-      const res = await fetch(`${server.url}/api/management/export/${name}`, { headers: { 'x-functions-key': TEST_FUNCTION_KEY } });
+      const res = await fetch(`${server.url}/api/management/export/${name}`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
       expect(res.status).toBe(200);
       exported += await res.text();
     }

@@ -5,7 +5,8 @@ export const queryDataset: DatasetStepType = {
   kind: 'dataset',
   name: 'queryDataset',
   level: 'action',
-  description: 'Finds rows of a background dataset by tags (all must match) and/or within radiusKm of lat/lon, nearest first.',
+  description:
+    'Finds rows of a background dataset by tags (all must match) and/or within radiusKm of lat/lon, nearest first.',
   defaultTiming: 'sync',
   paramsSchema: {
     type: 'object',

@@ -52,14 +52,19 @@ export async function startEmbeddingsServer(options: { apiKey?: string } = {}): 
   let status = 200;
   const upstream = await startUpstream(async (req, res) => {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    if (req.method !== 'POST' || req.url !== '/v1/embeddings') return json(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings')
+      return json(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      return json(res, 401, {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
     }
     if (status !== 200) return json(res, status, { error: { message: 'unavailable', type: 'server_error' } });
-    if (!String(req.headers['content-type']).startsWith('application/json')) return json(res, 415, { error: { message: 'JSON only' } });
+    if (!String(req.headers['content-type']).startsWith('application/json'))
+      return json(res, 415, { error: { message: 'JSON only' } });
     const parsed = requestSchema.safeParse(JSON.parse(req.body));
-    if (!parsed.success) return json(res, 400, { error: { message: parsed.error.message, type: 'invalid_request_error' } });
+    if (!parsed.success)
+      return json(res, 400, { error: { message: parsed.error.message, type: 'invalid_request_error' } });
     const inputs = typeof parsed.data.input === 'string' ? [parsed.data.input] : parsed.data.input;
     texts.push(...inputs);
     json(res, 200, {

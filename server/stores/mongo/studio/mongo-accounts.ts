@@ -4,7 +4,11 @@ import type { Role } from '../../../ports/studio/roles.ts';
 import { ensureCollectionIndexes } from '../indexes.ts';
 import { isDuplicateKey } from '../mongo-common.ts';
 
-export const ACCOUNT_COLLECTIONS = { accounts: 'studio_accounts', setupLinks: 'studio_setup_links', tokens: 'studio_tokens' } as const;
+export const ACCOUNT_COLLECTIONS = {
+  accounts: 'studio_accounts',
+  setupLinks: 'studio_setup_links',
+  tokens: 'studio_tokens',
+} as const;
 
 interface AccountDoc {
   _id: string;
@@ -134,7 +138,12 @@ export async function mongoAccounts(db: Db): Promise<Accounts> {
       return taken && doc.expiresAt > now ? toLink(doc) : null;
     },
     async listSetupLinks(now) {
-      return (await links.find({ expiresAt: { $gt: now } }).sort({ createdAt: -1 }).toArray()).map(toLink);
+      return (
+        await links
+          .find({ expiresAt: { $gt: now } })
+          .sort({ createdAt: -1 })
+          .toArray()
+      ).map(toLink);
     },
     async deleteSetupLink(tokenHash) {
       return (await links.deleteOne({ _id: tokenHash })).deletedCount === 1;

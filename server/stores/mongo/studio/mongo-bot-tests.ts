@@ -12,7 +12,12 @@ interface TestsDoc {
   updatedBy: string;
 }
 
-const fromDoc = (doc: TestsDoc): StoredBotTests => ({ body: doc.body, revision: doc.revision, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy });
+const fromDoc = (doc: TestsDoc): StoredBotTests => ({
+  body: doc.body,
+  revision: doc.revision,
+  updatedAt: doc.updatedAt,
+  updatedBy: doc.updatedBy,
+});
 
 /** The bot's tests on MongoDB: one document, replaced on a revision check (no index beyond _id). */
 export function mongoBotTests(db: Db): BotTestsRoom {
@@ -34,7 +39,11 @@ export function mongoBotTests(db: Db): BotTestsRoom {
           throw error;
         }
       }
-      const doc = await docs.findOneAndUpdate({ _id: ID, revision: expected }, { $set: { body, updatedAt: at, updatedBy: by }, $inc: { revision: 1 } }, { returnDocument: 'after' });
+      const doc = await docs.findOneAndUpdate(
+        { _id: ID, revision: expected },
+        { $set: { body, updatedAt: at, updatedBy: by }, $inc: { revision: 1 } },
+        { returnDocument: 'after' },
+      );
       return doc ? fromDoc(doc) : 'conflict';
     },
   };

@@ -1,7 +1,13 @@
 import type { Db } from 'mongodb';
 import { dayOf, type ConversationSummary } from '../../../ports/insights.ts';
 import { bucketOf, type ConversationBuckets } from './mongo-insight-conversations.ts';
-import { counterCollection, OPEN_COLLECTION, openId, type InsightCounters, type OpenTree } from './mongo-insight-counters.ts';
+import {
+  counterCollection,
+  OPEN_COLLECTION,
+  openId,
+  type InsightCounters,
+  type OpenTree,
+} from './mongo-insight-counters.ts';
 import { upgradeInsights } from './mongo-insight-upgrade.ts';
 
 /**

@@ -52,7 +52,8 @@ export const APPLIED_IDS = 64;
 /** The days after the one of `sinceMs` whose open lists are read: a window of up to two days is seen whole. */
 const OPEN_DAYS_AFTER = 2;
 
-export const counterId = (day: number, version: string | undefined) => `n:${day}:${version === undefined ? '*' : encodeVersion(version)}`;
+export const counterId = (day: number, version: string | undefined) =>
+  `n:${day}:${version === undefined ? '*' : encodeVersion(version)}`;
 export const openId = (day: number, bucket: number) => `o:${day}:${bucket}`;
 const lockKey = (id: string) => `insights:${id}`;
 
@@ -62,7 +63,12 @@ function encodeVersion(version: string): string {
 }
 
 /** A conversation as its day's open list holds it. */
-export const openEntry = (s: ConversationSummary): OpenTree[string] => [s.startedAt, s.lastAt, s.lastVersion, s.lastStep];
+export const openEntry = (s: ConversationSummary): OpenTree[string] => [
+  s.startedAt,
+  s.lastAt,
+  s.lastVersion,
+  s.lastStep,
+];
 
 export function addDelta(tree: CounterTree, metric: string, a: string, b: string, n: number): void {
   const byA = (tree[metric] ??= {});
@@ -83,7 +89,13 @@ export function insightCounters(db: Db, locks: KeyLocks) {
    * each other's counts. With `batchId`, a document that holds the id already is left alone (the
    * batch's earlier write reached it), and the write records the id with the counts it adds.
    */
-  const change = <T extends object>(id: string, kind: CounterDoc['kind'], day: number, edit: (tree: T) => boolean, batchId?: string) =>
+  const change = <T extends object>(
+    id: string,
+    kind: CounterDoc['kind'],
+    day: number,
+    edit: (tree: T) => boolean,
+    batchId?: string,
+  ) =>
     locks.withLock(lockKey(id), async () => {
       const where = kind === 'o' ? lists : docs;
       const doc = await where.findOne({ _id: id });
@@ -91,7 +103,11 @@ export function insightCounters(db: Db, locks: KeyLocks) {
       const tree = (doc ? JSON.parse(doc.t) : {}) as T;
       if (!edit(tree)) return;
       const applied = batchId === undefined ? doc?.f : [...(doc?.f ?? []), batchId].slice(-APPLIED_IDS);
-      await where.replaceOne({ _id: id }, { kind, day, t: JSON.stringify(tree), ...(applied ? { f: applied } : {}) }, { upsert: true });
+      await where.replaceOne(
+        { _id: id },
+        { kind, day, t: JSON.stringify(tree), ...(applied ? { f: applied } : {}) },
+        { upsert: true },
+      );
     });
 
   return {
@@ -110,22 +126,35 @@ export function insightCounters(db: Db, locks: KeyLocks) {
         push(counterId(delta.day, undefined), delta);
       }
       for (const [id, { day, deltas }] of byDoc) {
-        await change<CounterTree>(id, 'n', day, (tree) => {
-          for (const d of deltas) addDelta(tree, d.metric, d.a ?? '', d.b ?? '', d.n);
-          return true;
-        }, batchId);
+        await change<CounterTree>(
+          id,
+          'n',
+          day,
+          (tree) => {
+            for (const d of deltas) addDelta(tree, d.metric, d.a ?? '', d.b ?? '', d.n);
+            return true;
+          },
+          batchId,
+        );
       }
     },
 
     /** Each day's counters of the range (null for a day without any), read by `_id`. */
-    async read(fromDay: number, toDay: number, version: string | undefined): Promise<Array<{ day: number; tree: CounterTree | null }>> {
+    async read(
+      fromDay: number,
+      toDay: number,
+      version: string | undefined,
+    ): Promise<Array<{ day: number; tree: CounterTree | null }>> {
       const days = Array.from({ length: Math.max(0, toDay - fromDay + 1) }, (_, i) => fromDay + i);
       const found = await Promise.all(days.map((day) => docs.findOne({ _id: counterId(day, version) })));
       return days.map((day, i) => ({ day, tree: found[i] ? (JSON.parse(found[i].t) as CounterTree) : null }));
     },
 
     /** Writes where each conversation's last turn so far is, in the list of that turn's day. */
-    async noteTurns(conversations: readonly ConversationSummary[], keyOf: (s: ConversationSummary) => string): Promise<void> {
+    async noteTurns(
+      conversations: readonly ConversationSummary[],
+      keyOf: (s: ConversationSummary) => string,
+    ): Promise<void> {
       const byList = new Map<string, { day: number; list: ConversationSummary[] }>();
       for (const s of conversations) {
         const id = openId(dayOf(s.lastAt), bucketOf(s.userId));
@@ -150,14 +179,18 @@ export function insightCounters(db: Db, locks: KeyLocks) {
       for (const doc of found) {
         for (const [key, [startedAt, lastAt, lastVersion, lastStep]] of Object.entries(JSON.parse(doc.t) as OpenTree)) {
           const known = latest.get(key);
-          if (lastAt >= sinceMs && (!known || known.lastAt < lastAt)) latest.set(key, { startedAt, lastAt, lastVersion, lastStep });
+          if (lastAt >= sinceMs && (!known || known.lastAt < lastAt))
+            latest.set(key, { startedAt, lastAt, lastVersion, lastStep });
         }
       }
       return [...latest.values()].sort((a, b) => b.lastAt - a.lastAt).slice(0, limit);
     },
 
     /** Erasure: the user's conversations leave the open lists of every day their turns fell on. */
-    async forget(conversations: readonly ConversationSummary[], keyOf: (s: ConversationSummary) => string): Promise<void> {
+    async forget(
+      conversations: readonly ConversationSummary[],
+      keyOf: (s: ConversationSummary) => string,
+    ): Promise<void> {
       const byList = new Map<string, { day: number; keys: string[] }>();
       for (const s of conversations) {
         // Bounded: a conversation's turns span its start to its last turn (a year of days at most is looked at).
@@ -178,13 +211,20 @@ export function insightCounters(db: Db, locks: KeyLocks) {
     },
 
     /** Retention: the open lists before the day go whole; each metric's counters of the days before its cut-off go. */
-    async purge(openBeforeDay: number | undefined, countersBeforeDay: Readonly<Record<string, number | undefined>>): Promise<number> {
+    async purge(
+      openBeforeDay: number | undefined,
+      countersBeforeDay: Readonly<Record<string, number | undefined>>,
+    ): Promise<number> {
       if (openBeforeDay !== undefined) await lists.deleteMany({ kind: 'o', day: { $lt: openBeforeDay } });
-      const cuts = Object.entries(countersBeforeDay).filter((entry): entry is [string, number] => entry[1] !== undefined);
+      const cuts = Object.entries(countersBeforeDay).filter(
+        (entry): entry is [string, number] => entry[1] !== undefined,
+      );
       if (cuts.length === 0) return 0;
       const latest = Math.max(...cuts.map(([, day]) => day));
       let changed = 0;
-      for (const doc of await docs.find({ kind: 'n', day: { $lt: latest } }, { projection: { _id: 1, day: 1 } }).toArray()) {
+      for (const doc of await docs
+        .find({ kind: 'n', day: { $lt: latest } }, { projection: { _id: 1, day: 1 } })
+        .toArray()) {
         await change<CounterTree>(doc._id, 'n', doc.day, (tree) => {
           const gone = cuts.filter(([metric, before]) => doc.day < before && metric in tree);
           for (const [metric] of gone) delete tree[metric];

@@ -1,6 +1,12 @@
 import type { Db } from 'mongodb';
 import { DAY_MS, dayOf, type ConversationSummary } from '../../../ports/insights.ts';
-import { addDelta, counterCollection, counterId, type CounterTree, type InsightCounters } from './mongo-insight-counters.ts';
+import {
+  addDelta,
+  counterCollection,
+  counterId,
+  type CounterTree,
+  type InsightCounters,
+} from './mongo-insight-counters.ts';
 
 /**
  * Brings insights written by the earlier shape up to the present one, when the room opens:
@@ -46,7 +52,9 @@ export async function upgradeInsights(
       const merged = (tree[MERGED] ?? []) as string[];
       if (merged.includes(doc._id)) return false;
       for (const [metric, byA] of Object.entries(doc.c ?? {})) {
-        for (const [a, byB] of Object.entries(byA)) for (const [b, n] of Object.entries(byB)) addDelta(tree as CounterTree, metric, decodeKey(a), decodeKey(b), n);
+        for (const [a, byB] of Object.entries(byA))
+          for (const [b, n] of Object.entries(byB))
+            addDelta(tree as CounterTree, metric, decodeKey(a), decodeKey(b), n);
       }
       tree[MERGED] = [...merged, doc._id];
       return true;

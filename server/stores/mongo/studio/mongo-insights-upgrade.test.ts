@@ -61,12 +61,20 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
     const going = summary('ann', now - 10 * 60_000, now - 60_000);
     const over = summary('bob', now - 3 * DAY_MS, now - 3 * DAY_MS + 60_000);
     for (const s of [going, over]) {
-      await db.collection('insights').updateOne(
-        { _id: bucketId(dayOf(s.startedAt), bucketOf(s.userId)) as never },
-        { $set: { kind: 'c', day: dayOf(s.startedAt), [`c.${conversationKey(s)}`]: JSON.stringify(s) } },
-        { upsert: true },
-      );
-      await db.collection('insight_users').updateOne({ _id: s.userId as never }, { $set: { [`c.${conversationKey(s)}`]: bucketId(dayOf(s.startedAt), bucketOf(s.userId)) } }, { upsert: true });
+      await db
+        .collection('insights')
+        .updateOne(
+          { _id: bucketId(dayOf(s.startedAt), bucketOf(s.userId)) as never },
+          { $set: { kind: 'c', day: dayOf(s.startedAt), [`c.${conversationKey(s)}`]: JSON.stringify(s) } },
+          { upsert: true },
+        );
+      await db
+        .collection('insight_users')
+        .updateOne(
+          { _id: s.userId as never },
+          { $set: { [`c.${conversationKey(s)}`]: bucketId(dayOf(s.startedAt), bucketOf(s.userId)) } },
+          { upsert: true },
+        );
     }
   });
 
@@ -78,7 +86,11 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
 
   it('when the room opens, then the counters read as before, per day and version, and the old documents are gone', async () => {
     const room = await mongoInsights(store.db);
-    const all = await room.counters({ fromDay: today - 1, toDay: today }, ['conversations', 'unprocessed', 'stepReached']);
+    const all = await room.counters({ fromDay: today - 1, toDay: today }, [
+      'conversations',
+      'unprocessed',
+      'stepReached',
+    ]);
     expect(all.daily.get(today - 1)?.get('conversations')).toBe(3);
     expect(all.daily.get(today)?.get('conversations')).toBe(2);
     expect(all.totals.get('unprocessed')?.get('what about it?')?.get('')).toBe(5);
@@ -100,14 +112,21 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
   it('when a conversation was going on at the upgrade, then the drop-off finds it open, and not one long over', async () => {
     const room = await mongoInsights(store.db);
     const open = await room.openConversations(now - 30 * 60_000, 100);
-    expect(open).toEqual([{ startedAt: now - 10 * 60_000, lastAt: now - 60_000, lastVersion: 'v1', lastStep: 'menu/ask' }]);
+    expect(open).toEqual([
+      { startedAt: now - 10 * 60_000, lastAt: now - 60_000, lastVersion: 'v1', lastStep: 'menu/ask' },
+    ]);
   });
 
   it('when the room opens, then the old buckets are gone and each conversation is found by words, by user and still open', async () => {
     const room = await mongoInsights(store.db);
     expect(await db.collection('insights').countDocuments({ kind: 'c' })).toBe(0);
     expect(await db.collection(CONVERSATIONS_COLLECTION).countDocuments({ kind: 'c' })).toBe(2);
-    const found = await room.searchConversations({ fromMs: now - 5 * DAY_MS, toMs: now + DAY_MS, limit: 10, text: 'hello' });
+    const found = await room.searchConversations({
+      fromMs: now - 5 * DAY_MS,
+      toMs: now + DAY_MS,
+      limit: 10,
+      text: 'hello',
+    });
     expect(found.items.map((s) => s.userId)).toEqual(['ann', 'bob']);
     expect((await room.conversationsOf('bob', 10)).map((s) => s.startedAt)).toEqual([now - 3 * DAY_MS]);
   });
@@ -118,7 +137,10 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
     expect(await room.openConversations(now - 30 * 60_000, 100)).toEqual([]);
     const lists = await db.collection<{ t: string }>(OPEN_COLLECTION).find({ kind: 'o' }).toArray();
     expect(lists.length).toBeGreaterThan(0);
-    for (const list of lists) expect(Object.keys(JSON.parse(list.t) as object).map((key) => Buffer.from(key.slice(1), 'base64url').toString('utf8'))).not.toContainEqual(expect.stringContaining('ann'));
+    for (const list of lists)
+      expect(
+        Object.keys(JSON.parse(list.t) as object).map((key) => Buffer.from(key.slice(1), 'base64url').toString('utf8')),
+      ).not.toContainEqual(expect.stringContaining('ann'));
   });
 });
 
@@ -137,11 +159,15 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on open lists of one document 
     db = client.db(dbName);
     // The counters were upgraded already (u:1); the open lists still one document a day.
     await db.collection('insight_counters').insertOne({ _id: 'u:1' as never, kind: 'u', day: today, t: '{}' });
-    const list = Object.fromEntries(users.map((userId, i) => {
-      const s = summary(userId, now - (20 + i) * 60_000, now - (5 + i) * 60_000);
-      return [conversationKey(s), [s.startedAt, s.lastAt, s.lastVersion, s.lastStep]];
-    }));
-    await db.collection(OPEN_COLLECTION).insertOne({ _id: `o:${today}` as never, kind: 'o', day: today, t: JSON.stringify(list) });
+    const list = Object.fromEntries(
+      users.map((userId, i) => {
+        const s = summary(userId, now - (20 + i) * 60_000, now - (5 + i) * 60_000);
+        return [conversationKey(s), [s.startedAt, s.lastAt, s.lastVersion, s.lastStep]];
+      }),
+    );
+    await db
+      .collection(OPEN_COLLECTION)
+      .insertOne({ _id: `o:${today}` as never, kind: 'o', day: today, t: JSON.stringify(list) });
   });
 
   afterAll(async () => {
@@ -150,12 +176,14 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on open lists of one document 
     await store?.close();
   });
 
-  it('when the room opens, twice, then every open conversation is still open once, in the lists of its users\' buckets', async () => {
+  it("when the room opens, twice, then every open conversation is still open once, in the lists of its users' buckets", async () => {
     await mongoInsights(store.db);
     const room = await mongoInsights(store.db);
     const open = await room.openConversations(now - 60 * 60_000, 100);
     expect(open.map((o) => o.lastAt)).toEqual(users.map((_, i) => now - (5 + i) * 60_000));
-    const ids = (await db.collection(OPEN_COLLECTION).find({ kind: 'o' }).toArray()).map((doc) => String(doc._id)).sort();
+    const ids = (await db.collection(OPEN_COLLECTION).find({ kind: 'o' }).toArray())
+      .map((doc) => String(doc._id))
+      .sort();
     expect(ids).toEqual([...new Set(users.map((userId) => `o:${today}:${bucketOf(userId)}`))].sort());
   });
 

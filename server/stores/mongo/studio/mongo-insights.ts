@@ -74,7 +74,8 @@ export function decodeKey(key: string): string {
   return Buffer.from(key.slice(1), 'base64url').toString('utf8');
 }
 
-export const conversationKey = (s: { userId: string; startedAt: number }) => encodeKey(`${s.userId}\u0000${s.startedAt}`);
+export const conversationKey = (s: { userId: string; startedAt: number }) =>
+  encodeKey(`${s.userId}\u0000${s.startedAt}`);
 export { bucketId, bucketOf };
 
 /**
@@ -82,7 +83,11 @@ export { bucketId, bucketOf };
  * in the store by default. Each flush of the recorder took two lock writes per bucket in the store
  * on a single node too: about 4 % of the commands after a 200-user restart.
  */
-export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}, locks: KeyLocks = keyLocks(db)): Promise<InsightsRoom> {
+export async function mongoInsights(
+  db: Db,
+  options: InsightsRoomOptions = {},
+  locks: KeyLocks = keyLocks(db),
+): Promise<InsightsRoom> {
   const budget = options.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   await ensureCollectionIndexes(db, INDEXES);
   const buckets = conversationBuckets(db, locks);
@@ -115,7 +120,15 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}, l
         // One round trip for the batch's users; each names only its own conversation's field.
         await users.bulkWrite(
           batch.conversations.map((summary) => ({
-            updateOne: { filter: { _id: summary.userId }, update: { $set: { [`c.${conversationKey(summary)}`]: bucketId(dayOf(summary.startedAt), bucketOf(summary.userId)) } }, upsert: true },
+            updateOne: {
+              filter: { _id: summary.userId },
+              update: {
+                $set: {
+                  [`c.${conversationKey(summary)}`]: bucketId(dayOf(summary.startedAt), bucketOf(summary.userId)),
+                },
+              },
+              upsert: true,
+            },
           })),
           { ordered: false },
         );
@@ -135,7 +148,8 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}, l
       for (const { day, tree } of await counters.read(range.fromDay, range.toDay, range.version)) {
         for (const [metric, byA] of Object.entries(tree ?? {})) {
           if (!wanted.has(metric)) continue;
-          for (const [a, byB] of Object.entries(byA)) for (const [b, n] of Object.entries(byB)) rows.push([day, metric as Metric, a, b, n]);
+          for (const [a, byB] of Object.entries(byA))
+            for (const [b, n] of Object.entries(byB)) rows.push([day, metric as Metric, a, b, n]);
         }
       }
       return totalsOf(rows);
@@ -169,7 +183,12 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}, l
         askMore();
         const inRange = summaries
           .filter((s) => s.startedAt >= query.fromMs && s.startedAt < query.toMs)
-          .filter((s) => !query.before || s.startedAt < query.before.startedAt || (s.startedAt === query.before.startedAt && s.userId < query.before.userId));
+          .filter(
+            (s) =>
+              !query.before ||
+              s.startedAt < query.before.startedAt ||
+              (s.startedAt === query.before.startedAt && s.userId < query.before.userId),
+          );
         read += inRange.length;
         items.push(...inRange.filter((s) => matchesQuery(s, query)).sort(newestFirst));
         slowestDay = Math.max(slowestDay, performance.now() - dayStarted);
@@ -181,7 +200,9 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}, l
       }
       const page = items.slice(0, query.limit);
       const last = page.at(-1);
-      return items.length > query.limit && last ? { items: page, next: { startedAt: last.startedAt, userId: last.userId } } : { items: page };
+      return items.length > query.limit && last
+        ? { items: page, next: { startedAt: last.startedAt, userId: last.userId } }
+        : { items: page };
     },
 
     conversationsOf: (userId, limit) => summariesOf(userId).then((found) => found.sort(newestFirst).slice(0, limit)),
@@ -218,9 +239,11 @@ export async function mongoInsights(db: Db, options: InsightsRoomOptions = {}, l
       // By the day they started: a bucket goes whole once its day is past the cut-off.
       const conversations = conversationsBefore === undefined ? 0 : await buckets.purge(dayOf(conversationsBefore));
       // The open lists name users: they go with the conversations. A day's counters are one document: the metric's part of it goes.
-      const counted = await counters.purge(conversationsBefore === undefined ? undefined : dayOf(conversationsBefore), countersBeforeDay);
+      const counted = await counters.purge(
+        conversationsBefore === undefined ? undefined : dayOf(conversationsBefore),
+        countersBeforeDay,
+      );
       return { conversations, counters: counted };
     },
   };
 }
-

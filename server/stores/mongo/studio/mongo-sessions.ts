@@ -35,13 +35,16 @@ export async function mongoSessions(db: Db): Promise<Sessions> {
       return (await sessions.deleteOne({ _id: id })).deletedCount === 1;
     },
     async deleteSessionsOf(accountId, except) {
-      return (await sessions.deleteMany({ accountId, ...(except === undefined ? {} : { _id: { $ne: except } }) })).deletedCount;
+      return (await sessions.deleteMany({ accountId, ...(except === undefined ? {} : { _id: { $ne: except } }) }))
+        .deletedCount;
     },
     async listSessions(accountId) {
       return (await sessions.find({ accountId }).sort({ lastSeenAt: -1, _id: 1 }).toArray()).map(toSession);
     },
     async purgeExpiredSessions(now, idleMs) {
-      return (await sessions.deleteMany({ $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lte: now - idleMs } }] })).deletedCount;
+      return (
+        await sessions.deleteMany({ $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lte: now - idleMs } }] })
+      ).deletedCount;
     },
   };
 }

@@ -77,7 +77,13 @@ function toPublication(doc: PublicationDoc): Publication {
 }
 
 function toDraft(doc: DraftDoc): Draft {
-  return { accountId: doc._id, baseVersionId: doc.baseVersionId, definitionText: doc.definition, revision: doc.revision, updatedAt: doc.updatedAt };
+  return {
+    accountId: doc._id,
+    baseVersionId: doc.baseVersionId,
+    definitionText: doc.definition,
+    revision: doc.revision,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 const WITHOUT_DEFINITION = { projection: { definition: 0 } } as const;
@@ -99,14 +105,16 @@ export async function mongoVersions(db: Db, locks: KeyLocks): Promise<VersionsRo
   const drafts = db.collection<DraftDoc>(VERSION_COLLECTIONS.drafts);
   const marks = db.collection<MarkDoc>(VERSION_COLLECTIONS.marks);
 
-  const head = async () => (await versions.find({}, WITHOUT_DEFINITION).sort({ number: -1 }).limit(1).toArray())[0] ?? null;
+  const head = async () =>
+    (await versions.find({}, WITHOUT_DEFINITION).sort({ number: -1 }).limit(1).toArray())[0] ?? null;
   const lastPublication = async () => (await publications.find({}).sort({ _id: -1 }).limit(1).toArray())[0] ?? null;
 
   return {
     async createVersion(version, expectHead) {
       for (;;) {
         const current = await head();
-        if (expectHead !== 'any' && (current?._id ?? null) !== expectHead) return { status: 'conflict', head: current ? toMeta(current) : null };
+        if (expectHead !== 'any' && (current?._id ?? null) !== expectHead)
+          return { status: 'conflict', head: current ? toMeta(current) : null };
         const number = (current?.number ?? 0) + 1;
         const doc: VersionDoc = {
           _id: `v${number}`,
@@ -179,7 +187,8 @@ export async function mongoVersions(db: Db, locks: KeyLocks): Promise<VersionsRo
     async writeDraft(accountId, write, expectedRevision) {
       return locks.withLock(`studio:draft:${accountId}`, async () => {
         const current = await drafts.findOne({ _id: accountId });
-        if ((current?.revision ?? null) !== expectedRevision) return { status: 'conflict', draft: current ? toDraft(current) : null };
+        if ((current?.revision ?? null) !== expectedRevision)
+          return { status: 'conflict', draft: current ? toDraft(current) : null };
         const doc: DraftDoc = {
           _id: accountId,
           baseVersionId: write.baseVersionId,

@@ -82,10 +82,14 @@ export function sqliteAccounts(db: Database): Accounts {
     `INSERT OR REPLACE INTO studio_setup_links (token_hash, role, email, created_by, created_at, expires_at)
      VALUES (@tokenHash, @role, @email, @createdBy, @createdAt, @expiresAt)`,
   );
-  const linkByHash = db.prepare<[string, number], LinkRow>('SELECT * FROM studio_setup_links WHERE token_hash = ? AND expires_at > ?');
+  const linkByHash = db.prepare<[string, number], LinkRow>(
+    'SELECT * FROM studio_setup_links WHERE token_hash = ? AND expires_at > ?',
+  );
   // One statement: of two concurrent takers only one gets the row back.
   const takeLink = db.prepare<[string], LinkRow>('DELETE FROM studio_setup_links WHERE token_hash = ? RETURNING *');
-  const liveLinks = db.prepare<[number], LinkRow>('SELECT * FROM studio_setup_links WHERE expires_at > ? ORDER BY created_at DESC');
+  const liveLinks = db.prepare<[number], LinkRow>(
+    'SELECT * FROM studio_setup_links WHERE expires_at > ? ORDER BY created_at DESC',
+  );
   const removeLink = db.prepare<[string]>('DELETE FROM studio_setup_links WHERE token_hash = ?');
 
   const insertToken = db.prepare(
@@ -93,7 +97,9 @@ export function sqliteAccounts(db: Database): Accounts {
      VALUES (@id, @accountId, @name, @tokenHash, @createdAt, @expiresAt, @lastUsedAt)`,
   );
   const tokenByHash = db.prepare<[string], TokenRow>('SELECT * FROM studio_tokens WHERE token_hash = ?');
-  const tokensOf = db.prepare<[string], TokenRow>('SELECT * FROM studio_tokens WHERE account_id = ? ORDER BY created_at DESC, id DESC');
+  const tokensOf = db.prepare<[string], TokenRow>(
+    'SELECT * FROM studio_tokens WHERE account_id = ? ORDER BY created_at DESC, id DESC',
+  );
   const removeToken = db.prepare<[string, string]>('DELETE FROM studio_tokens WHERE account_id = ? AND id = ?');
   const touchToken = db.prepare<[number, string]>('UPDATE studio_tokens SET last_used_at = ? WHERE id = ?');
 

@@ -8,13 +8,22 @@ interface Row {
   updated_by: string;
 }
 
-const fromRow = (row: Row): StoredBotTests => ({ body: row.body, revision: row.revision, updatedAt: row.updated_at, updatedBy: row.updated_by });
+const fromRow = (row: Row): StoredBotTests => ({
+  body: row.body,
+  revision: row.revision,
+  updatedAt: row.updated_at,
+  updatedBy: row.updated_by,
+});
 
 /** The bot's tests on the embedded store: the one row of studio_bot_tests (migration 14). */
 export function sqliteBotTests(db: Database): BotTestsRoom {
   const read = db.prepare<[], Row>('SELECT body, revision, updated_at, updated_by FROM studio_bot_tests WHERE id = 1');
-  const insert = db.prepare<[string, number, string]>('INSERT OR IGNORE INTO studio_bot_tests (id, body, revision, updated_at, updated_by) VALUES (1, ?, 1, ?, ?)');
-  const update = db.prepare<[string, number, string, number]>('UPDATE studio_bot_tests SET body = ?, revision = revision + 1, updated_at = ?, updated_by = ? WHERE id = 1 AND revision = ?');
+  const insert = db.prepare<[string, number, string]>(
+    'INSERT OR IGNORE INTO studio_bot_tests (id, body, revision, updated_at, updated_by) VALUES (1, ?, 1, ?, ?)',
+  );
+  const update = db.prepare<[string, number, string, number]>(
+    'UPDATE studio_bot_tests SET body = ?, revision = revision + 1, updated_at = ?, updated_by = ? WHERE id = 1 AND revision = ?',
+  );
   return {
     async read() {
       const row = read.get();

@@ -33,11 +33,27 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
   const write = db.transaction((batch: Parameters<InsightsRoom['record']>[0]) => {
     for (const c of batch.counts) addCount.run(c.day, c.metric, c.version, c.a ?? '', c.b ?? '', c.n);
     for (const s of batch.conversations) {
-      putConversation.run(s.userId, s.startedAt, s.lastAt, s.channel, s.integrationError ? 1 : 0, s.text.toLowerCase(), stepsColumn(s.steps), toJson(s.userData), toJson(s));
+      putConversation.run(
+        s.userId,
+        s.startedAt,
+        s.lastAt,
+        s.channel,
+        s.integrationError ? 1 : 0,
+        s.text.toLowerCase(),
+        stepsColumn(s.steps),
+        toJson(s.userData),
+        toJson(s),
+      );
     }
   });
-  const open = db.prepare<[number, number], [string]>('SELECT summary FROM insight_conversations WHERE last_at >= ? LIMIT ?').raw(true);
-  const ofUser = db.prepare<[string, number], [string]>('SELECT summary FROM insight_conversations WHERE user_id = ? ORDER BY started_at DESC LIMIT ?').raw(true);
+  const open = db
+    .prepare<[number, number], [string]>('SELECT summary FROM insight_conversations WHERE last_at >= ? LIMIT ?')
+    .raw(true);
+  const ofUser = db
+    .prepare<[string, number], [string]>(
+      'SELECT summary FROM insight_conversations WHERE user_id = ? ORDER BY started_at DESC LIMIT ?',
+    )
+    .raw(true);
   const erase = db.prepare<[string]>('DELETE FROM insight_conversations WHERE user_id = ?');
   const purgeConversations = db.prepare<[number]>('DELETE FROM insight_conversations WHERE last_at < ?');
   const purgeCounts = db.prepare<[string, number]>('DELETE FROM insight_counts WHERE metric = ? AND day < ?');
@@ -153,7 +169,8 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
     async purge(conversationsBefore, countersBeforeDay) {
       const conversations = conversationsBefore === undefined ? 0 : purgeConversations.run(conversationsBefore).changes;
       let counters = 0;
-      for (const [metric, beforeDay] of Object.entries(countersBeforeDay)) if (beforeDay !== undefined) counters += purgeCounts.run(metric, beforeDay).changes;
+      for (const [metric, beforeDay] of Object.entries(countersBeforeDay))
+        if (beforeDay !== undefined) counters += purgeCounts.run(metric, beforeDay).changes;
       return { conversations, counters };
     },
   };

@@ -33,10 +33,14 @@ export function sqliteSessions(db: Database): Sessions {
   );
   const byId = db.prepare<[string], SessionRow>('SELECT * FROM studio_sessions WHERE id = ?');
   // Never moves activity backwards (two nodes touching the same session out of order).
-  const touch = db.prepare<[number, string, number]>('UPDATE studio_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?');
+  const touch = db.prepare<[number, string, number]>(
+    'UPDATE studio_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?',
+  );
   const remove = db.prepare<[string]>('DELETE FROM studio_sessions WHERE id = ?');
   const removeOf = db.prepare<[string, string]>('DELETE FROM studio_sessions WHERE account_id = ? AND id <> ?');
-  const of = db.prepare<[string], SessionRow>('SELECT * FROM studio_sessions WHERE account_id = ? ORDER BY last_seen_at DESC, id');
+  const of = db.prepare<[string], SessionRow>(
+    'SELECT * FROM studio_sessions WHERE account_id = ? ORDER BY last_seen_at DESC, id',
+  );
   const purge = db.prepare<[number, number]>('DELETE FROM studio_sessions WHERE expires_at <= ? OR last_seen_at <= ?');
   return {
     async createSession(session) {

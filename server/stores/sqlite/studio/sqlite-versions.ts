@@ -1,5 +1,14 @@
 import type { Database } from '../database.ts';
-import type { Draft, Move, Publication, StoredVersion, VersionAuthor, VersionMeta, VersionSource, VersionsRoom } from '../../../ports/studio/versions.ts';
+import type {
+  Draft,
+  Move,
+  Publication,
+  StoredVersion,
+  VersionAuthor,
+  VersionMeta,
+  VersionSource,
+  VersionsRoom,
+} from '../../../ports/studio/versions.ts';
 import { fromJson, toJson } from '../json.ts';
 
 interface VersionRow {
@@ -62,7 +71,13 @@ function toPublication(row: PublicationRow): Publication {
 }
 
 function toDraft(row: DraftRow): Draft {
-  return { accountId: row.account_id, baseVersionId: row.base_version_id, definitionText: row.definition, revision: row.revision, updatedAt: row.updated_at };
+  return {
+    accountId: row.account_id,
+    baseVersionId: row.base_version_id,
+    definitionText: row.definition,
+    revision: row.revision,
+    updatedAt: row.updated_at,
+  };
 }
 
 /*
@@ -77,9 +92,13 @@ export function sqliteVersions(db: Database): VersionsRoom {
      VALUES (@number, @id, @parentId, @author, @createdAt, @message, @hash, @source, @definition)`,
   );
   const byId = db.prepare<[string], VersionRow>(`SELECT ${META}, definition FROM studio_versions WHERE id = ?`);
-  const page = db.prepare<[number, number], VersionRow>(`SELECT ${META} FROM studio_versions WHERE number < ? ORDER BY number DESC LIMIT ?`);
+  const page = db.prepare<[number, number], VersionRow>(
+    `SELECT ${META} FROM studio_versions WHERE number < ? ORDER BY number DESC LIMIT ?`,
+  );
   const lastPublication = db.prepare<[], PublicationRow>('SELECT * FROM studio_publications ORDER BY seq DESC LIMIT 1');
-  const recentPublications = db.prepare<[number], PublicationRow>('SELECT * FROM studio_publications ORDER BY seq DESC LIMIT ?');
+  const recentPublications = db.prepare<[number], PublicationRow>(
+    'SELECT * FROM studio_publications ORDER BY seq DESC LIMIT ?',
+  );
   const insertPublication = db.prepare(
     `INSERT INTO studio_publications (seq, version_id, previous_id, at, by_whom, kind, moves, message)
      VALUES (@seq, @versionId, @previousId, @at, @by, @kind, @moves, @message)`,
@@ -96,23 +115,31 @@ export function sqliteVersions(db: Database): VersionsRoom {
     'INSERT INTO studio_marks (name, value, at) VALUES (@name, @value, @at) ON CONFLICT (name) DO UPDATE SET value = excluded.value, at = excluded.at',
   );
 
-  const create = db.transaction((version: Parameters<VersionsRoom['createVersion']>[0], expectHead: string | null | 'any') => {
-    const head = headRow.get();
-    if (expectHead !== 'any' && (head?.id ?? null) !== expectHead) return { status: 'conflict' as const, head: head ? toMeta(head) : null };
-    const number = (head?.number ?? 0) + 1;
-    const row: VersionRow = {
-      number,
-      id: `v${number}`,
-      parent_id: head?.id ?? null,
-      author: toJson(version.author),
-      created_at: version.createdAt,
-      message: version.message,
-      hash: version.hash,
-      source: version.source,
-    };
-    insertVersion.run({ ...row, parentId: row.parent_id, createdAt: row.created_at, definition: version.definitionText });
-    return { status: 'created' as const, version: toMeta(row) };
-  });
+  const create = db.transaction(
+    (version: Parameters<VersionsRoom['createVersion']>[0], expectHead: string | null | 'any') => {
+      const head = headRow.get();
+      if (expectHead !== 'any' && (head?.id ?? null) !== expectHead)
+        return { status: 'conflict' as const, head: head ? toMeta(head) : null };
+      const number = (head?.number ?? 0) + 1;
+      const row: VersionRow = {
+        number,
+        id: `v${number}`,
+        parent_id: head?.id ?? null,
+        author: toJson(version.author),
+        created_at: version.createdAt,
+        message: version.message,
+        hash: version.hash,
+        source: version.source,
+      };
+      insertVersion.run({
+        ...row,
+        parentId: row.parent_id,
+        createdAt: row.created_at,
+        definition: version.definitionText,
+      });
+      return { status: 'created' as const, version: toMeta(row) };
+    },
+  );
 
   const publish = db.transaction((publication: Parameters<VersionsRoom['publish']>[0]): Publication => {
     const seq = (lastPublication.get()?.seq ?? 0) + 1;
@@ -129,19 +156,28 @@ export function sqliteVersions(db: Database): VersionsRoom {
     return { ...publication, seq };
   });
 
-  const writeDraft = db.transaction((accountId: string, write: Parameters<VersionsRoom['writeDraft']>[1], expectedRevision: number | null) => {
-    const current = draftOf.get(accountId);
-    if ((current?.revision ?? null) !== expectedRevision) return { status: 'conflict' as const, draft: current ? toDraft(current) : null };
-    const row: DraftRow = {
-      account_id: accountId,
-      base_version_id: write.baseVersionId,
-      definition: write.definitionText,
-      revision: (current?.revision ?? 0) + 1,
-      updated_at: write.updatedAt,
-    };
-    upsertDraft.run({ accountId, baseVersionId: row.base_version_id, definition: row.definition, revision: row.revision, updatedAt: row.updated_at });
-    return { status: 'saved' as const, draft: toDraft(row) };
-  });
+  const writeDraft = db.transaction(
+    (accountId: string, write: Parameters<VersionsRoom['writeDraft']>[1], expectedRevision: number | null) => {
+      const current = draftOf.get(accountId);
+      if ((current?.revision ?? null) !== expectedRevision)
+        return { status: 'conflict' as const, draft: current ? toDraft(current) : null };
+      const row: DraftRow = {
+        account_id: accountId,
+        base_version_id: write.baseVersionId,
+        definition: write.definitionText,
+        revision: (current?.revision ?? 0) + 1,
+        updated_at: write.updatedAt,
+      };
+      upsertDraft.run({
+        accountId,
+        baseVersionId: row.base_version_id,
+        definition: row.definition,
+        revision: row.revision,
+        updatedAt: row.updated_at,
+      });
+      return { status: 'saved' as const, draft: toDraft(row) };
+    },
+  );
 
   const queues = new Map<string, Promise<unknown>>();
 

@@ -26,7 +26,10 @@ const de: DesignerStrings = {
   close: 'Schließen',
   savedVersion: 'Als neue Version gespeichert.',
   publish: 'Veröffentlichen…',
-  publishBlocked: { one: 'Beheben Sie {n} Fehler, um zu veröffentlichen.', other: 'Beheben Sie {n} Fehler, um zu veröffentlichen.' },
+  publishBlocked: {
+    one: 'Beheben Sie {n} Fehler, um zu veröffentlichen.',
+    other: 'Beheben Sie {n} Fehler, um zu veröffentlichen.',
+  },
   publishNeedsVersion: 'Speichern Sie zuerst eine Version, dann veröffentlichen Sie sie.',
   draftSaving: 'Entwurf wird gespeichert…',
   draftSaved: 'Entwurf gespeichert',
@@ -46,7 +49,8 @@ const de: DesignerStrings = {
   dialogActions: 'Dialog {dialog}',
   renameDialog: 'Dialog umbenennen',
   dialogId: 'Dialog-ID',
-  dialogIdHelp: 'Buchstaben, Ziffern, „-“ und „_“; beginnt mit einem Buchstaben. Jeder Sprung dorthin folgt dem neuen Namen.',
+  dialogIdHelp:
+    'Buchstaben, Ziffern, „-“ und „_“; beginnt mit einem Buchstaben. Jeder Sprung dorthin folgt dem neuen Namen.',
   idTaken: '„{id}“ ist schon vergeben.',
   idInvalid: 'Eine ID beginnt mit einem Buchstaben und enthält nur Buchstaben, Ziffern, „-“ und „_“ (höchstens 64).',
   duplicateDialog: 'Dialog duplizieren',
@@ -73,7 +77,8 @@ const de: DesignerStrings = {
   dragHandle: '{step} verschieben (ziehen)',
   stepId: 'Schritt-ID',
   stepIdHelp: 'Eindeutig in diesem Dialog; Sprünge nennen sie. Jeder Sprung dorthin folgt dem neuen Namen.',
-  keyboardHelp: 'Tasten auf einem Schritt: Alt+Pfeil hoch und Alt+Pfeil runter verschieben ihn, Entf löscht ihn, Strg+D dupliziert ihn, Strg+C und Strg+V kopieren und fügen ein.',
+  keyboardHelp:
+    'Tasten auf einem Schritt: Alt+Pfeil hoch und Alt+Pfeil runter verschieben ihn, Entf löscht ihn, Strg+D dupliziert ihn, Strg+C und Strg+V kopieren und fügen ein.',
   moved: '{step} an Position {n} verschoben.',
   deleted: '{step} gelöscht. Mit Strg+Z rückgängig machen.',
   duplicated: '{step} als {copy} dupliziert.',
@@ -164,8 +169,10 @@ const de: DesignerStrings = {
   noService: 'Kein Dienst (absolute URL)',
   recordEntry: '{what} „{name}“',
   entryName: 'Name',
-  entryNameHelp: 'Buchstaben, Ziffern, „_“ und „-“, am Anfang ein Buchstabe. Schritte, die ihn nennen, folgen einer Umbenennung.',
-  entryNameInvalid: 'Ein Name beginnt mit einem Buchstaben und hat nur Buchstaben, Ziffern, „_“ oder „-“ (höchstens 64).',
+  entryNameHelp:
+    'Buchstaben, Ziffern, „_“ und „-“, am Anfang ein Buchstabe. Schritte, die ihn nennen, folgen einer Umbenennung.',
+  entryNameInvalid:
+    'Ein Name beginnt mit einem Buchstaben und hat nur Buchstaben, Ziffern, „_“ oder „-“ (höchstens 64).',
   entryNameTaken: 'Es gibt schon einen {what} namens „{name}“.',
   addedEntry: '{what} „{name}“ hinzugefügt.',
   renamedEntry: '{what} „{from}“ in „{to}“ umbenannt; Stellen, die ihn nennen: {n}, alle folgen.',
@@ -175,11 +182,14 @@ const de: DesignerStrings = {
   secretNone: '(kein Geheimnis gewählt)',
   secretsLink: 'Geheimnisse in den Einstellungen (öffnet einen neuen Tab)',
   secretsReload: 'Liste der Geheimnisse neu laden',
-  secretsHelpOwner: 'Nur die Namen stehen hier; Werte bleiben verborgen. Legen Sie ein neues Geheimnis in den Einstellungen an und laden Sie dann die Liste neu.',
-  secretsHelpEditor: 'Nur die Namen stehen hier; Werte bleiben verborgen. Geheimnisse legt ein Owner in den Einstellungen an.',
+  secretsHelpOwner:
+    'Nur die Namen stehen hier; Werte bleiben verborgen. Legen Sie ein neues Geheimnis in den Einstellungen an und laden Sie dann die Liste neu.',
+  secretsHelpEditor:
+    'Nur die Namen stehen hier; Werte bleiben verborgen. Geheimnisse legt ein Owner in den Einstellungen an.',
   secretsReloaded: 'Geheimnisse neu geladen: {n}.',
   saveFirstTitle: 'Änderungen vor dem Veröffentlichen speichern?',
-  saveFirstText: 'Veröffentlicht wird eine gespeicherte Version. Ihre Änderungen seit der letzten gespeicherten Version sind noch in keiner: Speichern Sie sie zuerst als Version, dann sehen Sie deren Veröffentlichungsplan.',
+  saveFirstText:
+    'Veröffentlicht wird eine gespeicherte Version. Ihre Änderungen seit der letzten gespeicherten Version sind noch in keiner: Speichern Sie sie zuerst als Version, dann sehen Sie deren Veröffentlichungsplan.',
   saveAndContinue: 'Speichern und weiter',
   params: 'Parameter',
   paramsOf: 'Parameter von {type}',
@@ -245,9 +255,11 @@ const de: DesignerStrings = {
   preview: 'Vorschau',
   previewSlot: 'Die Vorschau braucht die Rolle Inhaber oder Bearbeiter.',
   dropOffFigure: '{reached} erreicht, {stopped} abgebrochen',
-  dropOffHelp: 'Letzte 30 Tage, Version {version}: Gespräche, die diesen Schritt erreichten, und solche, deren letzter Schritt er war.',
+  dropOffHelp:
+    'Letzte 30 Tage, Version {version}: Gespräche, die diesen Schritt erreichten, und solche, deren letzter Schritt er war.',
   mapLabel: 'Karte der Dialoge und Sprünge',
-  mapHelp: 'Pfeiltasten wechseln zwischen Schritten, Eingabe öffnet einen Schritt in der Gliederung, + und - zoomen, 0 passt die Karte ein.',
+  mapHelp:
+    'Pfeiltasten wechseln zwischen Schritten, Eingabe öffnet einen Schritt in der Gliederung, + und - zoomen, 0 passt die Karte ein.',
   zoomIn: 'Vergrößern',
   zoomOut: 'Verkleinern',
   fitView: 'Karte einpassen',
@@ -257,7 +269,8 @@ const de: DesignerStrings = {
   presenceOn: '{name} (in {dialog})',
   presenceNone: 'Niemand sonst hat diesen Bot geöffnet.',
   conflictTitle: 'Jemand hat inzwischen eine Version gespeichert',
-  conflictIntro: '{author} hat um {time} eine Version gespeichert. Deren Änderungen und Ihre stehen nebeneinander: was nur eine Seite geändert hat, ist schon zusammengeführt; wählen Sie, wo beide denselben Teil geändert haben.',
+  conflictIntro:
+    '{author} hat um {time} eine Version gespeichert. Deren Änderungen und Ihre stehen nebeneinander: was nur eine Seite geändert hat, ist schon zusammengeführt; wählen Sie, wo beide denselben Teil geändert haben.',
   conflictMerged: 'Ohne Rückfrage zusammengeführt: {parts}.',
   conflictTheirs: 'Deren Version',
   conflictYours: 'Ihre Version',
@@ -268,7 +281,8 @@ const de: DesignerStrings = {
   conflictNone: '(entfernt)',
   someone: 'Jemand',
   forbidden: 'Ihre Rolle darf das nicht: {reason}',
-  offline: 'Der Server ist nicht erreichbar; Ihre Änderungen bleiben hier und werden gespeichert, sobald er zurück ist.',
+  offline:
+    'Der Server ist nicht erreichbar; Ihre Änderungen bleiben hier und werden gespeichert, sobald er zurück ist.',
   kinds: {
     message: 'Nachricht',
     input: 'Frage',

@@ -9,8 +9,26 @@ export function everyReference(): DefinitionDoc {
       {
         id: 'order',
         steps: [
-          { id: 'hello', type: 'message', text: 'Hi {{email}}', next: 'ask', buttons: [{ kind: 'dialog', label: 'Help', dialog: 'help' }], cards: [{ title: 'Card', buttons: [{ kind: 'dialog', label: 'Again', dialog: 'order' }] }] },
-          { id: 'ask', type: 'input', prompt: 'Plan?', inputType: 'choice', choices: [{ label: 'Pro', then: 'confirm' }, { label: 'Help', then: { dialog: 'help', step: 'faq' } }], onMaxRetries: { dialog: 'help' }, saveTo: { userData: 'plan' } },
+          {
+            id: 'hello',
+            type: 'message',
+            text: 'Hi {{email}}',
+            next: 'ask',
+            buttons: [{ kind: 'dialog', label: 'Help', dialog: 'help' }],
+            cards: [{ title: 'Card', buttons: [{ kind: 'dialog', label: 'Again', dialog: 'order' }] }],
+          },
+          {
+            id: 'ask',
+            type: 'input',
+            prompt: 'Plan?',
+            inputType: 'choice',
+            choices: [
+              { label: 'Pro', then: 'confirm' },
+              { label: 'Help', then: { dialog: 'help', step: 'faq' } },
+            ],
+            onMaxRetries: { dialog: 'help' },
+            saveTo: { userData: 'plan' },
+          },
           {
             id: 'branch',
             type: 'condition',
@@ -20,7 +38,14 @@ export function everyReference(): DefinitionDoc {
             ],
             else: { dialog: 'help', step: 'faq' },
           },
-          { id: 'call', type: 'integration', integration: 'http', params: { endpoint: 'https://api.example.com/{{plan}}' }, output: 'result', onError: 'dialog:help' },
+          {
+            id: 'call',
+            type: 'integration',
+            integration: 'http',
+            params: { endpoint: 'https://api.example.com/{{plan}}' },
+            output: 'result',
+            onError: 'dialog:help',
+          },
           { id: 'mail', type: 'email', to: '{{email}}', subject: 'Order', body: 'Thanks', onError: 'confirm' },
           { id: 'pause', type: 'wait', duration: '10m', then: { dialog: 'help' } },
           { id: 'confirm', type: 'message', text: 'Done: {{result}}' },

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isValidTelegramSecretToken, newTelegramSecretToken, telegramSecretTokenHeader, telegramWebhookHeaders } from './telegram-secret-token.ts';
+import {
+  isValidTelegramSecretToken,
+  newTelegramSecretToken,
+  telegramSecretTokenHeader,
+  telegramWebhookHeaders,
+} from './telegram-secret-token.ts';
 
 describe('Telegram webhook secret token (test helper)', () => {
   it('when a secret is drawn, then it is one the Bot API accepts for setWebhook', () => {
@@ -15,6 +20,9 @@ describe('Telegram webhook secret token (test helper)', () => {
   });
 
   it('when the headers are built, then the secret travels in X-Telegram-Bot-Api-Secret-Token with a JSON body type', () => {
-    expect(telegramWebhookHeaders('s3cr3t_-')).toEqual({ 'content-type': 'application/json', [telegramSecretTokenHeader]: 's3cr3t_-' });
+    expect(telegramWebhookHeaders('s3cr3t_-')).toEqual({
+      'content-type': 'application/json',
+      [telegramSecretTokenHeader]: 's3cr3t_-',
+    });
   });
 });

@@ -20,6 +20,7 @@ export function newTelegramSecretToken(bytes = 32): string {
 
 /** The headers of one webhook update as Telegram sends it. */
 export function telegramWebhookHeaders(secret: string): Record<string, string> {
-  if (!isValidTelegramSecretToken(secret)) throw new Error('A Telegram secret token has 1–256 characters of A–Z, a–z, 0–9, _ and -.');
+  if (!isValidTelegramSecretToken(secret))
+    throw new Error('A Telegram secret token has 1–256 characters of A–Z, a–z, 0–9, _ and -.');
   return { 'content-type': 'application/json', [telegramSecretTokenHeader]: secret };
 }

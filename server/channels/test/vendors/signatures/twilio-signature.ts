@@ -27,6 +27,7 @@ export function signTwilioRequest(authToken: string, url: string, params: Twilio
 /** The form body Twilio posts for `params`, repeated names as repeated fields. */
 export function twilioFormBody(params: TwilioParams): string {
   const form = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) for (const each of typeof value === 'string' ? [value] : value) form.append(name, each);
+  for (const [name, value] of Object.entries(params))
+    for (const each of typeof value === 'string' ? [value] : value) form.append(name, each);
   return form.toString();
 }

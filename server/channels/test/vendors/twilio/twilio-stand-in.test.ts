@@ -15,7 +15,11 @@ afterEach(async () => {
   await standIn.close();
 });
 
-async function create(params: TwilioParams, headers: Record<string, string> = {}, path = `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+async function create(
+  params: TwilioParams,
+  headers: Record<string, string> = {},
+  path = `/2010-04-01/Accounts/${accountSid}/Messages.json`,
+) {
   const response = await fetch(`${standIn.apiUrl}${path}`, {
     method: 'POST',
     headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -25,7 +29,12 @@ async function create(params: TwilioParams, headers: Record<string, string> = {}
 }
 
 function expectTwilioError(body: Record<string, unknown>, status: number, code: number) {
-  expect(body).toEqual({ code, message: expect.any(String), more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+  expect(body).toEqual({
+    code,
+    message: expect.any(String),
+    more_info: `https://www.twilio.com/docs/errors/${code}`,
+    status,
+  });
 }
 
 describe('the Twilio Messages stand-in', () => {
@@ -33,12 +42,26 @@ describe('the Twilio Messages stand-in', () => {
     const answer = await create({ To: '+15558675310', From: '+15017122661', Body: 'Hello there' });
     expect(answer.status).toBe(201);
     expect(twilioValidator.check('/components/schemas/api.v2010.account.message', answer.body).problems).toEqual([]);
-    expect(answer.body).toMatchObject({ to: '+15558675310', from: '+15017122661', body: 'Hello there', status: 'queued', num_segments: '1', account_sid: accountSid });
-    expect(standIn.accepted()).toMatchObject([{ sid: answer.body.sid, to: '+15558675310', body: 'Hello there', segments: 1 }]);
+    expect(answer.body).toMatchObject({
+      to: '+15558675310',
+      from: '+15017122661',
+      body: 'Hello there',
+      status: 'queued',
+      num_segments: '1',
+      account_sid: accountSid,
+    });
+    expect(standIn.accepted()).toMatchObject([
+      { sid: answer.body.sid, to: '+15558675310', body: 'Hello there', segments: 1 },
+    ]);
   });
 
   it('when a WhatsApp message with two media URLs is sent, then both reach the log as a list', async () => {
-    const answer = await create({ To: 'whatsapp:+15558675310', From: 'whatsapp:+15017122661', Body: 'Look', MediaUrl: ['https://example.com/a.png', 'https://example.com/b.png'] });
+    const answer = await create({
+      To: 'whatsapp:+15558675310',
+      From: 'whatsapp:+15017122661',
+      Body: 'Look',
+      MediaUrl: ['https://example.com/a.png', 'https://example.com/b.png'],
+    });
     expect(answer.status).toBe(201);
     expect(standIn.accepted()[0]?.mediaUrls).toEqual(['https://example.com/a.png', 'https://example.com/b.png']);
   });
@@ -71,21 +94,67 @@ describe('the Twilio Messages stand-in', () => {
   });
 
   it('when an SMS sender writes to a WhatsApp address, then it is refused: both ends must be on one channel', async () => {
-    expectTwilioError((await create({ To: 'whatsapp:+15558675310', From: '+15017122661', Body: 'Hi' })).body, 400, 21910);
+    expectTwilioError(
+      (await create({ To: 'whatsapp:+15558675310', From: '+15017122661', Body: 'Hi' })).body,
+      400,
+      21910,
+    );
   });
 
   it('when ContentVariables come without ContentSid or are not JSON, then they are refused', async () => {
-    expectTwilioError((await create({ To: 'whatsapp:+15558675310', From: 'whatsapp:+15017122661', Body: 'Hi', ContentVariables: '{"1":"x"}' })).body, 400, 21654);
-    expectTwilioError((await create({ To: 'whatsapp:+15558675310', From: 'whatsapp:+15017122661', ContentSid: `HX${'a'.repeat(32)}`, ContentVariables: '{1:' })).body, 400, 21656);
-    expect((await create({ To: 'whatsapp:+15558675310', From: 'whatsapp:+15017122661', ContentSid: `HX${'a'.repeat(32)}`, ContentVariables: '{"1":"Ada"}' })).status).toBe(201);
+    expectTwilioError(
+      (
+        await create({
+          To: 'whatsapp:+15558675310',
+          From: 'whatsapp:+15017122661',
+          Body: 'Hi',
+          ContentVariables: '{"1":"x"}',
+        })
+      ).body,
+      400,
+      21654,
+    );
+    expectTwilioError(
+      (
+        await create({
+          To: 'whatsapp:+15558675310',
+          From: 'whatsapp:+15017122661',
+          ContentSid: `HX${'a'.repeat(32)}`,
+          ContentVariables: '{1:',
+        })
+      ).body,
+      400,
+      21656,
+    );
+    expect(
+      (
+        await create({
+          To: 'whatsapp:+15558675310',
+          From: 'whatsapp:+15017122661',
+          ContentSid: `HX${'a'.repeat(32)}`,
+          ContentVariables: '{"1":"Ada"}',
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('when the credentials are wrong or the body is JSON, then it refuses with 20003 or 400 and accepts nothing', async () => {
-    const wrong = await create({ To: '+15558675310', From: '+15017122661', Body: 'Hi' }, { authorization: `Basic ${Buffer.from(`${accountSid}:nope`).toString('base64')}` });
+    const wrong = await create(
+      { To: '+15558675310', From: '+15017122661', Body: 'Hi' },
+      { authorization: `Basic ${Buffer.from(`${accountSid}:nope`).toString('base64')}` },
+    );
     expectTwilioError(wrong.body, 401, 20003);
-    const json = await fetch(`${standIn.apiUrl}/2010-04-01/Accounts/${accountSid}/Messages.json`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ To: '+15558675310', Body: 'Hi' }) });
+    const json = await fetch(`${standIn.apiUrl}/2010-04-01/Accounts/${accountSid}/Messages.json`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      body: JSON.stringify({ To: '+15558675310', Body: 'Hi' }),
+    });
     expect(json.status).toBe(400);
-    const otherAccount = await create({ To: '+15558675310', From: '+15017122661', Body: 'Hi' }, {}, `/2010-04-01/Accounts/AC${'2'.repeat(32)}/Messages.json`);
+    const otherAccount = await create(
+      { To: '+15558675310', From: '+15017122661', Body: 'Hi' },
+      {},
+      `/2010-04-01/Accounts/AC${'2'.repeat(32)}/Messages.json`,
+    );
     expectTwilioError(otherAccount.body, 401, 20003);
     expect(standIn.accepted()).toEqual([]);
   });
@@ -101,13 +170,29 @@ describe('the Twilio Messages stand-in', () => {
 
   it('when told the WhatsApp window has closed, then the send is accepted and a failed callback with 63016 is owed', async () => {
     standIn.failNext('outside-window');
-    const answer = await create({ To: 'whatsapp:+15558675310', From: 'whatsapp:+15017122661', Body: 'Late', StatusCallback: 'https://bot.example.com/channels/twilio/status' });
+    const answer = await create({
+      To: 'whatsapp:+15558675310',
+      From: 'whatsapp:+15017122661',
+      Body: 'Late',
+      StatusCallback: 'https://bot.example.com/channels/twilio/status',
+    });
     expect(answer.status).toBe(201);
     expect(standIn.owedStatusCallbacks()).toEqual([
-      { url: 'https://bot.example.com/channels/twilio/status', params: expect.objectContaining({ MessageSid: answer.body.sid, MessageStatus: 'failed', ErrorCode: '63016' }) },
+      {
+        url: 'https://bot.example.com/channels/twilio/status',
+        params: expect.objectContaining({ MessageSid: answer.body.sid, MessageStatus: 'failed', ErrorCode: '63016' }),
+      },
     ]);
-    await create({ To: '+15558675310', From: '+15017122661', Body: 'On time', StatusCallback: 'https://bot.example.com/channels/twilio/status' });
-    expect(standIn.owedStatusCallbacks().map((callback) => callback.params.MessageStatus)).toEqual(['sent', 'delivered']);
+    await create({
+      To: '+15558675310',
+      From: '+15017122661',
+      Body: 'On time',
+      StatusCallback: 'https://bot.example.com/channels/twilio/status',
+    });
+    expect(standIn.owedStatusCallbacks().map((callback) => callback.params.MessageStatus)).toEqual([
+      'sent',
+      'delivered',
+    ]);
   });
 });
 

@@ -5,7 +5,12 @@
  * not the URL the server sees.
  */
 import { randomBytes } from 'node:crypto';
-import { signTwilioRequest, twilioFormBody, twilioSignatureHeader, type TwilioParams } from '../signatures/twilio-signature.ts';
+import {
+  signTwilioRequest,
+  twilioFormBody,
+  twilioSignatureHeader,
+  type TwilioParams,
+} from '../signatures/twilio-signature.ts';
 
 export function newMessageSid(): string {
   return `SM${randomBytes(16).toString('hex')}`;
@@ -33,10 +38,26 @@ export function incomingTwilioMessage(message: IncomingTwilioMessage): Record<st
   const media = message.mediaUrls ?? [];
   const whatsApp = message.from.startsWith('whatsapp:');
   return {
-    AccountSid: message.accountSid, ApiVersion: '2010-04-01', Body: message.body, From: message.from, To: message.to,
-    MessageSid: sid, SmsMessageSid: sid, SmsSid: sid, SmsStatus: 'received', NumMedia: String(media.length), NumSegments: '1',
-    ...Object.fromEntries(media.flatMap((item, index) => [[`MediaUrl${index}`, item.url], [`MediaContentType${index}`, item.contentType]])),
-    ...(whatsApp ? { WaId: message.from.replace(/^whatsapp:\+?/, ''), ProfileName: message.profileName ?? '' } : { FromCountry: 'US', ToCountry: 'US' }),
+    AccountSid: message.accountSid,
+    ApiVersion: '2010-04-01',
+    Body: message.body,
+    From: message.from,
+    To: message.to,
+    MessageSid: sid,
+    SmsMessageSid: sid,
+    SmsSid: sid,
+    SmsStatus: 'received',
+    NumMedia: String(media.length),
+    NumSegments: '1',
+    ...Object.fromEntries(
+      media.flatMap((item, index) => [
+        [`MediaUrl${index}`, item.url],
+        [`MediaContentType${index}`, item.contentType],
+      ]),
+    ),
+    ...(whatsApp
+      ? { WaId: message.from.replace(/^whatsapp:\+?/, ''), ProfileName: message.profileName ?? '' }
+      : { FromCountry: 'US', ToCountry: 'US' }),
     ...(message.button ? { ButtonText: message.button.text, ButtonPayload: message.button.payload } : {}),
   };
 }
@@ -45,11 +66,21 @@ export function incomingTwilioMessage(message: IncomingTwilioMessage): Record<st
  * Posts `params` to `localUrl` (where the test server listens) signed over `publicUrl` (the URL Twilio
  * was configured with), as Twilio does behind a proxy. `signature` overrides the header for forgery tests.
  */
-export async function postTwilioWebhook(localUrl: string, publicUrl: string, params: TwilioParams, authToken: string, options: { signature?: string | null } = {}): Promise<Response> {
-  const signature = options.signature === undefined ? signTwilioRequest(authToken, publicUrl, params) : options.signature;
+export async function postTwilioWebhook(
+  localUrl: string,
+  publicUrl: string,
+  params: TwilioParams,
+  authToken: string,
+  options: { signature?: string | null } = {},
+): Promise<Response> {
+  const signature =
+    options.signature === undefined ? signTwilioRequest(authToken, publicUrl, params) : options.signature;
   return fetch(localUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature === null ? {} : { [twilioSignatureHeader]: signature }) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(signature === null ? {} : { [twilioSignatureHeader]: signature }),
+    },
     body: twilioFormBody(params),
   });
 }

@@ -7,7 +7,8 @@ import { statusUpdates } from './whatsapp-webhooks.ts';
 const accessToken = 'EAAtest-access-token';
 const phoneNumberId = '106540352242922';
 const validator = new ReferenceValidator(reference as unknown as Record<string, unknown>);
-const requestExamples = reference.paths['/{Version}/{Phone-Number-ID}/messages'].post.requestBody.content['application/json'].examples;
+const requestExamples =
+  reference.paths['/{Version}/{Phone-Number-ID}/messages'].post.requestBody.content['application/json'].examples;
 
 let standIn: WhatsAppCloudStandIn;
 beforeEach(async () => {
@@ -20,16 +21,34 @@ afterEach(async () => {
 async function send(body: unknown, headers: Record<string, string> = {}, path = `/v23.0/${phoneNumberId}/messages`) {
   const response = await fetch(`${standIn.graphUrl}${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', 'user-agent': 'chatbot/0.1.0', ...headers },
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      'user-agent': 'chatbot/0.1.0',
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const text = (to: string, body: string) => ({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body } });
+const text = (to: string, body: string) => ({
+  messaging_product: 'whatsapp',
+  recipient_type: 'individual',
+  to,
+  type: 'text',
+  text: { body },
+});
 const buttons = (titles: string[]) => ({
-  messaging_product: 'whatsapp', recipient_type: 'individual', to: '16505551234', type: 'interactive',
-  interactive: { type: 'button', body: { text: 'Pick a plan' }, action: { buttons: titles.map((title, index) => ({ type: 'reply', reply: { id: `choice-${index}`, title } })) } },
+  messaging_product: 'whatsapp',
+  recipient_type: 'individual',
+  to: '16505551234',
+  type: 'interactive',
+  interactive: {
+    type: 'button',
+    body: { text: 'Pick a plan' },
+    action: { buttons: titles.map((title, index) => ({ type: 'reply', reply: { id: `choice-${index}`, title } })) },
+  },
 });
 
 function expectGraphError(body: Record<string, unknown>, code: number) {
@@ -43,11 +62,18 @@ describe('the WhatsApp Cloud API stand-in', () => {
     expect(answer.status).toBe(200);
     expect(validator.check('/components/schemas/MessageResponsePayload', answer.body).problems).toEqual([]);
     const id = (answer.body.messages as { id: string }[])[0]?.id;
-    expect(standIn.accepted()).toEqual([{ id, to: '16505551234', type: 'text', body: text('16505551234', 'Hello 👋') }]);
+    expect(standIn.accepted()).toEqual([
+      { id, to: '16505551234', type: 'text', body: text('16505551234', 'Hello 👋') },
+    ]);
   });
 
   it("when the reference's own examples of the kinds a connector sends are posted, then each is accepted", async () => {
-    for (const name of ['Send Text Message', 'Send Reply Button', 'Send List Message', 'Send Image Message by ID'] as const) {
+    for (const name of [
+      'Send Text Message',
+      'Send Reply Button',
+      'Send List Message',
+      'Send Image Message by ID',
+    ] as const) {
       expect((await send(requestExamples[name].value)).status, name).toBe(200);
     }
   });
@@ -56,7 +82,9 @@ describe('the WhatsApp Cloud API stand-in', () => {
     const longTitle = await send(buttons(['Basic', 'a'.repeat(21)]));
     expect(longTitle.status).toBe(400);
     expectGraphError(longTitle.body, 100);
-    expect(JSON.stringify(longTitle.body)).toContain('/interactive/action/buttons/1/reply/title must NOT have more than 20 characters');
+    expect(JSON.stringify(longTitle.body)).toContain(
+      '/interactive/action/buttons/1/reply/title must NOT have more than 20 characters',
+    );
 
     const four = await send(buttons(['One', 'Two', 'Three', 'Four']));
     expect(four.status).toBe(400);
@@ -71,10 +99,24 @@ describe('the WhatsApp Cloud API stand-in', () => {
   });
 
   it('when a list has eleven rows across two sections, then it is refused', async () => {
-    const rows = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ id: `row-${from + index}`, title: `Row ${from + index}` }));
+    const rows = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => ({ id: `row-${from + index}`, title: `Row ${from + index}` }));
     const list = {
-      messaging_product: 'whatsapp', recipient_type: 'individual', to: '16505551234', type: 'interactive',
-      interactive: { type: 'list', body: { text: 'Choose' }, action: { button: 'Options', sections: [{ title: 'A', rows: rows(0, 6) }, { title: 'B', rows: rows(6, 5) }] } },
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '16505551234',
+      type: 'interactive',
+      interactive: {
+        type: 'list',
+        body: { text: 'Choose' },
+        action: {
+          button: 'Options',
+          sections: [
+            { title: 'A', rows: rows(0, 6) },
+            { title: 'B', rows: rows(6, 5) },
+          ],
+        },
+      },
     };
     const answer = await send(list);
     expect(answer.status).toBe(400);
@@ -91,7 +133,11 @@ describe('the WhatsApp Cloud API stand-in', () => {
     const wrong = await send(text('16505551234', 'Hi'), { authorization: 'Bearer someone-else' });
     expect(wrong.status).toBe(401);
     expectGraphError(wrong.body, 190);
-    const missing = await fetch(`${standIn.graphUrl}/v23.0/${phoneNumberId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(text('1', 'Hi')) });
+    const missing = await fetch(`${standIn.graphUrl}/v23.0/${phoneNumberId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(text('1', 'Hi')),
+    });
     expect(missing.status).toBe(401);
     expect(standIn.accepted()).toEqual([]);
   });
@@ -134,9 +180,16 @@ describe('the WhatsApp Cloud API stand-in', () => {
     const answer = await send(text('16505551234', 'Late'));
     expect(answer.status).toBe(200);
     const owed = standIn.statusWebhooks();
-    expect(owed).toMatchObject([{ id: (answer.body.messages as { id: string }[])[0]?.id, status: 'failed', errors: [{ code: 131047 }] }]);
-    const payload = statusUpdates({ wabaId: '419561257915477', phoneNumberId, displayPhoneNumber: '15550783881' }, owed);
-    expect(validator.check('/components/schemas/StatusMessageValue', payload.entry[0]?.changes[0]?.value).problems).toEqual([]);
+    expect(owed).toMatchObject([
+      { id: (answer.body.messages as { id: string }[])[0]?.id, status: 'failed', errors: [{ code: 131047 }] },
+    ]);
+    const payload = statusUpdates(
+      { wabaId: '419561257915477', phoneNumberId, displayPhoneNumber: '15550783881' },
+      owed,
+    );
+    expect(
+      validator.check('/components/schemas/StatusMessageValue', payload.entry[0]?.changes[0]?.value).problems,
+    ).toEqual([]);
     expect(standIn.statusWebhooks()).toEqual([]);
   });
 });

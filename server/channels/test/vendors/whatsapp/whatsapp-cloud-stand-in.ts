@@ -6,7 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ReferenceValidator, pointerSegment } from '../reference-validator.ts';
-import { FailureScript, mediaType, startStandIn, type RunningStandIn, type StandInAnswer, type StandInRequest, type StandInVerdict } from '../stand-in-server.ts';
+import {
+  FailureScript,
+  mediaType,
+  startStandIn,
+  type RunningStandIn,
+  type StandInAnswer,
+  type StandInRequest,
+  type StandInVerdict,
+} from '../stand-in-server.ts';
 import reference from './whatsapp-cloud-messages.reference.json' with { type: 'json' };
 
 const sendPath = '/{Version}/{Phone-Number-ID}/messages';
@@ -69,7 +77,11 @@ function example(status: '400' | '401' | '429' | '500'): StandInAnswer {
 }
 
 function invalidParameter(problems: readonly string[]): StandInAnswer {
-  return graphError(400, { message: `(#100) Invalid parameter: ${problems.join('; ')}`, type: 'OAuthException', code: 100 });
+  return graphError(400, {
+    message: `(#100) Invalid parameter: ${problems.join('; ')}`,
+    type: 'OAuthException',
+    code: 100,
+  });
 }
 
 /**
@@ -85,21 +97,36 @@ function proseRules(message: Record<string, unknown>): string[] {
     if (new Set(values).size !== values.length) problems.push(`${what} must be unique`);
   };
   if (Array.isArray(action.buttons)) {
-    const replies = (action.buttons as { reply?: { id?: string; title?: string } }[]).map((button) => button.reply ?? {});
+    const replies = (action.buttons as { reply?: { id?: string; title?: string } }[]).map(
+      (button) => button.reply ?? {},
+    );
     replies.forEach((reply, index) => {
-      if (typeof reply.title === 'string' && reply.title.trim() === '') problems.push(`/interactive/action/buttons/${index}/reply/title cannot be empty`);
-      if (typeof reply.id === 'string' && reply.id.trim() !== reply.id) problems.push(`/interactive/action/buttons/${index}/reply/id has leading or trailing spaces`);
+      if (typeof reply.title === 'string' && reply.title.trim() === '')
+        problems.push(`/interactive/action/buttons/${index}/reply/title cannot be empty`);
+      if (typeof reply.id === 'string' && reply.id.trim() !== reply.id)
+        problems.push(`/interactive/action/buttons/${index}/reply/id has leading or trailing spaces`);
     });
-    unique(replies.map((reply) => String(reply.title)), 'reply button titles');
-    unique(replies.map((reply) => String(reply.id)), 'reply button ids');
+    unique(
+      replies.map((reply) => String(reply.title)),
+      'reply button titles',
+    );
+    unique(
+      replies.map((reply) => String(reply.id)),
+      'reply button ids',
+    );
   }
   if (Array.isArray(action.sections)) {
     const sections = action.sections as { title?: string; rows?: { id?: string; title?: string }[] }[];
     const rows = sections.flatMap((section) => section.rows ?? []);
-    if (typeof action.button === 'string' && action.button.trim() === '') problems.push('/interactive/action/button cannot be empty');
+    if (typeof action.button === 'string' && action.button.trim() === '')
+      problems.push('/interactive/action/button cannot be empty');
     if (rows.length > 10) problems.push(`a list has at most 10 rows across its sections (this one has ${rows.length})`);
-    if (sections.length > 1 && sections.some((section) => !section.title)) problems.push('each section needs a title when a list has more than one');
-    unique(rows.map((row) => String(row.id)), 'list row ids');
+    if (sections.length > 1 && sections.some((section) => !section.title))
+      problems.push('each section needs a title when a list has more than one');
+    unique(
+      rows.map((row) => String(row.id)),
+      'list row ids',
+    );
   }
   return problems;
 }
@@ -115,7 +142,8 @@ function checkHeaders(request: StandInRequest): string[] {
     const pointer = `/components/parameters/${key}/schema`;
     // The document's Content-Type enum lists bare media types; a charset parameter is not part of the type.
     const checked = parameter.name === 'Content-Type' ? mediaType(value) : value;
-    for (const problem of validator.check(pointer, checked).problems) problems.push(`the ${parameter.name} header: ${problem.replace('the value ', '')}`);
+    for (const problem of validator.check(pointer, checked).problems)
+      problems.push(`the ${parameter.name} header: ${problem.replace('the value ', '')}`);
   }
   return problems;
 }
@@ -137,21 +165,45 @@ export async function startWhatsAppCloudStandIn(options: WhatsAppCloudStandInOpt
   const expectedPath = `/${apiVersion}/${options.phoneNumberId}/messages`;
 
   const decide = (request: StandInRequest): StandInVerdict<WhatsAppSentMessage> => {
-    const refuse = (problems: readonly string[], answer: StandInAnswer): StandInVerdict<WhatsAppSentMessage> => ({ kind: 'refused', problems, answer });
+    const refuse = (problems: readonly string[], answer: StandInAnswer): StandInVerdict<WhatsAppSentMessage> => ({
+      kind: 'refused',
+      problems,
+      answer,
+    });
     if (request.method !== 'POST' || request.path !== expectedPath) {
       const problem = `${request.method} ${request.path} is not ${`POST ${expectedPath}`}`;
-      return refuse([problem], graphError(400, { message: `Unsupported ${request.method.toLowerCase()} request. ${problem}.`, type: 'GraphMethodException', code: 100, error_subcode: 33 }));
+      return refuse(
+        [problem],
+        graphError(400, {
+          message: `Unsupported ${request.method.toLowerCase()} request. ${problem}.`,
+          type: 'GraphMethodException',
+          code: 100,
+          error_subcode: 33,
+        }),
+      );
     }
     const headerProblems = checkHeaders(request);
-    if (request.headers.authorization === undefined) return refuse(headerProblems, graphError(401, { message: 'An access token is required to request this resource.', type: 'OAuthException', code: 104 }));
-    if (request.headers.authorization !== `Bearer ${options.accessToken}`) return refuse(['the bearer token is not the configured access token'], example('401'));
+    if (request.headers.authorization === undefined)
+      return refuse(
+        headerProblems,
+        graphError(401, {
+          message: 'An access token is required to request this resource.',
+          type: 'OAuthException',
+          code: 104,
+        }),
+      );
+    if (request.headers.authorization !== `Bearer ${options.accessToken}`)
+      return refuse(['the bearer token is not the configured access token'], example('401'));
     if (headerProblems.length > 0) return refuse(headerProblems, invalidParameter(headerProblems));
 
     let message: Record<string, unknown>;
     try {
       message = JSON.parse(request.rawBody.toString('utf8')) as Record<string, unknown>;
     } catch {
-      return refuse(['the body is not JSON'], graphError(400, { message: 'Invalid JSON in request body', type: 'OAuthException', code: 100 }));
+      return refuse(
+        ['the body is not JSON'],
+        graphError(400, { message: 'Invalid JSON in request body', type: 'OAuthException', code: 100 }),
+      );
     }
     const problems = whatsAppMessageProblems(message);
     if (problems.length > 0) return refuse(problems, invalidParameter(problems));
@@ -160,19 +212,46 @@ export async function startWhatsAppCloudStandIn(options: WhatsAppCloudStandInOpt
     if (failure === 'rate-limit') return refuse(['told to answer a rate limit'], example('429'));
     if (failure === 'server-error') return refuse(['told to answer a server error'], example('500'));
     if (failure === 'expired-token') return refuse(['told to answer an expired token'], example('401'));
-    if (failure === 'undeliverable') return refuse(['told to answer undeliverable'], graphError(400, { message: '(#131026) Message undeliverable', type: 'OAuthException', code: 131026, is_transient: false }));
+    if (failure === 'undeliverable')
+      return refuse(
+        ['told to answer undeliverable'],
+        graphError(400, {
+          message: '(#131026) Message undeliverable',
+          type: 'OAuthException',
+          code: 131026,
+          is_transient: false,
+        }),
+      );
 
     const to = String(message.to);
     const id = `wamid.${randomBytes(24).toString('base64url')}`;
     if (failure === 'outside-window') {
       owedStatuses.push({
-        id, recipient_id: to, status: 'failed', timestamp: String(Math.floor(Date.now() / 1000)),
-        errors: [{ code: 131047, title: 'Re-engagement message', message: 'Re-engagement message', error_data: { details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' } }],
+        id,
+        recipient_id: to,
+        status: 'failed',
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        errors: [
+          {
+            code: 131047,
+            title: 'Re-engagement message',
+            message: 'Re-engagement message',
+            error_data: {
+              details:
+                'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+            },
+          },
+        ],
       });
     }
-    const { value } = reference.paths[sendPath].post.responses['200'].content['application/json'].examples['Example response'];
+    const { value } =
+      reference.paths[sendPath].post.responses['200'].content['application/json'].examples['Example response'];
     const body = { ...value, contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }], messages: [{ id }] };
-    return { kind: 'accepted', accepted: { id, to, type: String(message.type), body: message }, answer: { status: 200, body } };
+    return {
+      kind: 'accepted',
+      accepted: { id, to, type: String(message.type), body: message },
+      answer: { status: 200, body },
+    };
   };
 
   const running = await startStandIn(decide);

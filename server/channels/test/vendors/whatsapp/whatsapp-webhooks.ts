@@ -20,13 +20,32 @@ export interface WhatsAppSender {
 
 type IncomingContent =
   | { type: 'text'; text: { body: string } }
-  | { type: 'interactive'; interactive: { type: 'button_reply'; button_reply: { id: string; title: string } } | { type: 'list_reply'; list_reply: { id: string; title: string; description?: string } } }
+  | {
+      type: 'interactive';
+      interactive:
+        | { type: 'button_reply'; button_reply: { id: string; title: string } }
+        | { type: 'list_reply'; list_reply: { id: string; title: string; description?: string } };
+    }
   | { type: 'image'; image: { id: string; mime_type: string; sha256: string; caption?: string } };
 
 function envelope(number: WhatsAppBusinessNumber, value: Record<string, unknown>) {
   return {
     object: 'whatsapp_business_account',
-    entry: [{ id: number.wabaId, changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId }, ...value } }] }],
+    entry: [
+      {
+        id: number.wabaId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.phoneNumberId },
+              ...value,
+            },
+          },
+        ],
+      },
+    ],
   };
 }
 
@@ -36,7 +55,12 @@ export function newWhatsAppMessageId(): string {
 }
 
 /** One incoming message from `sender`; pass `id` to send the same message again (a redelivery). */
-export function incomingMessage(number: WhatsAppBusinessNumber, sender: WhatsAppSender, content: IncomingContent, options: { id?: string; at?: Date; replyTo?: string } = {}) {
+export function incomingMessage(
+  number: WhatsAppBusinessNumber,
+  sender: WhatsAppSender,
+  content: IncomingContent,
+  options: { id?: string; at?: Date; replyTo?: string } = {},
+) {
   const message = {
     from: sender.waId,
     id: options.id ?? newWhatsAppMessageId(),
@@ -53,13 +77,29 @@ export function statusUpdates(number: WhatsAppBusinessNumber, statuses: readonly
 }
 
 /** Posts `payload` to a connector's webhook as Meta does: raw JSON bytes and their X-Hub-Signature-256. */
-export async function postWhatsAppWebhook(url: string, payload: unknown, appSecret: string, options: { signature?: string } = {}): Promise<Response> {
+export async function postWhatsAppWebhook(
+  url: string,
+  payload: unknown,
+  appSecret: string,
+  options: { signature?: string } = {},
+): Promise<Response> {
   const raw = JSON.stringify(payload);
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', [metaSignatureHeader]: options.signature ?? signMetaBody(appSecret, raw) }, body: raw });
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      [metaSignatureHeader]: options.signature ?? signMetaBody(appSecret, raw),
+    },
+    body: raw,
+  });
 }
 
 /** The GET Meta makes when a person saves the webhook URL in the app dashboard. */
-export async function verifyWhatsAppWebhook(url: string, verifyToken: string, challenge = randomBytes(8).toString('hex')): Promise<{ response: Response; challenge: string }> {
+export async function verifyWhatsAppWebhook(
+  url: string,
+  verifyToken: string,
+  challenge = randomBytes(8).toString('hex'),
+): Promise<{ response: Response; challenge: string }> {
   const target = new URL(url);
   target.searchParams.set('hub.mode', 'subscribe');
   target.searchParams.set('hub.verify_token', verifyToken);

@@ -46,25 +46,49 @@ export async function startGoogle(): Promise<GoogleStandIn> {
     if (url.pathname === '/token') {
       check.method('POST').header('content-type', /^application\/x-www-form-urlencoded/);
       const form = new URLSearchParams(req.body);
-      check.that(form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'grant_type must be urn:ietf:params:oauth:grant-type:jwt-bearer');
-      const problem = jwtProblem(form.get('assertion') ?? '', publicKey, { iss: clientEmail, scope: SCOPE, aud: tokenUri });
+      check.that(
+        form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        'grant_type must be urn:ietf:params:oauth:grant-type:jwt-bearer',
+      );
+      const problem = jwtProblem(form.get('assertion') ?? '', publicKey, {
+        iss: clientEmail,
+        scope: SCOPE,
+        aud: tokenUri,
+      });
       if (problem) return (res) => json(res, 400, { error: 'invalid_grant', error_description: problem });
       if (mode === 'server_error') return (res) => json(res, 503, { error: 'temporarily_unavailable' });
       const token = `ya29.c.stand-in-${issued.length + 1}-${Math.random().toString(36).slice(2)}`;
       issued.push(token);
       return (res) => json(res, 200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
     }
-    check.header('authorization', /^Bearer ya29\./).that(issued.includes((req.headers.authorization ?? '').slice('Bearer '.length)), 'the access token is not one the token endpoint issued');
+    check
+      .header('authorization', /^Bearer ya29\./)
+      .that(
+        issued.includes((req.headers.authorization ?? '').slice('Bearer '.length)),
+        'the access token is not one the token endpoint issued',
+      );
     const failure = googleError(mode);
     const values = /^\/v4\/spreadsheets\/([^/]+)\/values\/([^/:]+)(:append)?$/.exec(url.pathname);
-    check.that(values !== null && decodeURIComponent(values[1]!) === SPREADSHEET_ID, `no such spreadsheet operation: ${url.pathname}`);
+    check.that(
+      values !== null && decodeURIComponent(values[1]!) === SPREADSHEET_ID,
+      `no such spreadsheet operation: ${url.pathname}`,
+    );
     if (values?.[3]) {
       check.method('POST').header('content-type', /^application\/json/);
       check
-        .that(['RAW', 'USER_ENTERED'].includes(url.searchParams.get('valueInputOption') ?? ''), 'valueInputOption (RAW or USER_ENTERED) is required')
-        .that(['INSERT_ROWS', 'OVERWRITE', null].includes(url.searchParams.get('insertDataOption')), 'insertDataOption is INSERT_ROWS or OVERWRITE');
+        .that(
+          ['RAW', 'USER_ENTERED'].includes(url.searchParams.get('valueInputOption') ?? ''),
+          'valueInputOption (RAW or USER_ENTERED) is required',
+        )
+        .that(
+          ['INSERT_ROWS', 'OVERWRITE', null].includes(url.searchParams.get('insertDataOption')),
+          'insertDataOption is INSERT_ROWS or OVERWRITE',
+        );
       const body = check.jsonBody();
-      check.that(Array.isArray(body.values) && (body.values as unknown[]).every(Array.isArray), 'a ValueRange holds "values": a list of rows');
+      check.that(
+        Array.isArray(body.values) && (body.values as unknown[]).every(Array.isArray),
+        'a ValueRange holds "values": a list of rows',
+      );
       if (failure) return failure;
       const row = (body.values as unknown[][])[0] ?? [];
       appended.push(row);
@@ -75,12 +99,19 @@ export async function startGoogle(): Promise<GoogleStandIn> {
         json(res, 200, {
           spreadsheetId: SPREADSHEET_ID,
           tableRange: `${sheet}!A1:E${at - 1}`,
-          updates: { spreadsheetId: SPREADSHEET_ID, updatedRange: `${sheet}!A${at}:${String.fromCharCode(64 + row.length)}${at}`, updatedRows: 1, updatedColumns: row.length, updatedCells: row.length },
+          updates: {
+            spreadsheetId: SPREADSHEET_ID,
+            updatedRange: `${sheet}!A${at}:${String.fromCharCode(64 + row.length)}${at}`,
+            updatedRows: 1,
+            updatedColumns: row.length,
+            updatedCells: row.length,
+          },
         });
     }
     check.method('GET');
     if (failure) return failure;
-    return (res) => json(res, 200, { range: `${decodeURIComponent(values?.[2] ?? '')}`, majorDimension: 'ROWS', values: table });
+    return (res) =>
+      json(res, 200, { range: `${decodeURIComponent(values?.[2] ?? '')}`, majorDimension: 'ROWS', values: table });
   });
   tokenUri = `${standIn.url}/token`;
   const keyFile = JSON.stringify({
@@ -102,7 +133,8 @@ function googleError(mode: string): ((res: import('node:http').ServerResponse) =
       json(res, 401, {
         error: {
           code: 401,
-          message: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
+          message:
+            'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
           status: 'UNAUTHENTICATED',
         },
       });
@@ -110,15 +142,26 @@ function googleError(mode: string): ((res: import('node:http').ServerResponse) =
   if (mode === 'rate_limited') {
     return (res) =>
       json(res, 429, {
-        error: { code: 429, message: "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:123456'.", status: 'RESOURCE_EXHAUSTED' },
+        error: {
+          code: 429,
+          message:
+            "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:123456'.",
+          status: 'RESOURCE_EXHAUSTED',
+        },
       });
   }
-  if (mode === 'server_error') return (res) => json(res, 503, { error: { code: 503, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } });
+  if (mode === 'server_error')
+    return (res) =>
+      json(res, 503, { error: { code: 503, message: 'The service is currently unavailable.', status: 'UNAVAILABLE' } });
   return undefined;
 }
 
 /** What is wrong with a JWT bearer assertion, or undefined when Google would take it. */
-function jwtProblem(assertion: string, publicKey: KeyObject, expected: { iss: string; scope: string; aud: string }): string | undefined {
+function jwtProblem(
+  assertion: string,
+  publicKey: KeyObject,
+  expected: { iss: string; scope: string; aud: string },
+): string | undefined {
   const parts = assertion.split('.');
   if (parts.length !== 3) return 'Invalid JWT: it is not three base64url parts.';
   const [head, body, signature] = parts as [string, string, string];
@@ -131,13 +174,15 @@ function jwtProblem(assertion: string, publicKey: KeyObject, expected: { iss: st
     return 'Invalid JWT: the header or claim set is not JSON.';
   }
   if (header.alg !== 'RS256') return 'Invalid JWT: alg must be RS256.';
-  if (!verify('RSA-SHA256', Buffer.from(`${head}.${body}`), publicKey, Buffer.from(signature, 'base64url'))) return 'Invalid JWT Signature.';
+  if (!verify('RSA-SHA256', Buffer.from(`${head}.${body}`), publicKey, Buffer.from(signature, 'base64url')))
+    return 'Invalid JWT Signature.';
   if (claims.iss !== expected.iss) return 'Invalid JWT: iss is not the service account.';
   if (claims.scope !== expected.scope) return `Invalid JWT: scope ${String(claims.scope)} is not ${expected.scope}.`;
   if (claims.aud !== expected.aud) return 'Invalid JWT: aud must be the token URL.';
   const now = Date.now() / 1000;
   const iat = Number(claims.iat);
   const exp = Number(claims.exp);
-  if (!(Math.abs(iat - now) < 300) || !(exp > iat) || exp - iat > 3600) return 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.';
+  if (!(Math.abs(iat - now) < 300) || !(exp > iat) || exp - iat > 3600)
+    return 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.';
   return undefined;
 }

@@ -13,7 +13,10 @@ export async function startSlack(options: { token: string; webhookPath: string }
   return startStandIn('slack', (req, mode, check) => {
     const body = check.method('POST').jsonBody();
     if (req.url === options.webhookPath) {
-      check.header('content-type', /^application\/json/).that(typeof body.text === 'string' && body.text !== '', 'a webhook message needs "text"').noHeader('authorization');
+      check
+        .header('content-type', /^application\/json/)
+        .that(typeof body.text === 'string' && body.text !== '', 'a webhook message needs "text"')
+        .noHeader('authorization');
       if (mode === 'rate_limited') return (res) => text(res, 429, 'rate_limited', { 'retry-after': '30' });
       if (mode === 'unauthorized') return (res) => text(res, 403, 'invalid_token');
       if (mode === 'server_error') return (res) => text(res, 500, 'rollup_error');
@@ -25,8 +28,12 @@ export async function startSlack(options: { token: string; webhookPath: string }
       .header('authorization', `Bearer ${options.token}`)
       .that(typeof body.channel === 'string' && body.channel !== '', '"channel" is required')
       .that(typeof body.text === 'string' || Array.isArray(body.blocks), '"text" (or blocks) is required')
-      .that(body.thread_ts === undefined || /^\d+\.\d+$/.test(String(body.thread_ts)), '"thread_ts" is a message ts such as 1503435956.000247');
-    if (mode === 'rate_limited') return (res) => json(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': '30' });
+      .that(
+        body.thread_ts === undefined || /^\d+\.\d+$/.test(String(body.thread_ts)),
+        '"thread_ts" is a message ts such as 1503435956.000247',
+      );
+    if (mode === 'rate_limited')
+      return (res) => json(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': '30' });
     if (mode === 'unauthorized') return (res) => json(res, 200, { ok: false, error: 'invalid_auth' });
     if (mode === 'server_error') return (res) => json(res, 503, { ok: false, error: 'service_unavailable' });
     return (res) =>
@@ -34,7 +41,14 @@ export async function startSlack(options: { token: string; webhookPath: string }
         ok: true,
         channel: 'C123ABC456',
         ts: '1503435956.000247',
-        message: { text: body.text, username: 'ecto1', bot_id: 'B123ABC456', type: 'message', subtype: 'bot_message', ts: '1503435956.000247' },
+        message: {
+          text: body.text,
+          username: 'ecto1',
+          bot_id: 'B123ABC456',
+          type: 'message',
+          subtype: 'bot_message',
+          ts: '1503435956.000247',
+        },
       });
   });
 }

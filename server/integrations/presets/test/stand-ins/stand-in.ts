@@ -51,19 +51,24 @@ export class Checker {
   constructor(private readonly request: SeenRequest) {}
 
   method(expected: string): this {
-    if (this.request.method !== expected) this.problems.push(`method ${this.request.method}, the reference says ${expected}`);
+    if (this.request.method !== expected)
+      this.problems.push(`method ${this.request.method}, the reference says ${expected}`);
     return this;
   }
 
   header(name: string, expected: string | RegExp): this {
     const value = header(this.request.headers, name);
     const ok = value !== undefined && (typeof expected === 'string' ? value === expected : expected.test(value));
-    if (!ok) this.problems.push(`header ${name} is ${value === undefined ? 'missing' : JSON.stringify(value)}, the reference wants ${String(expected)}`);
+    if (!ok)
+      this.problems.push(
+        `header ${name} is ${value === undefined ? 'missing' : JSON.stringify(value)}, the reference wants ${String(expected)}`,
+      );
     return this;
   }
 
   noHeader(name: string): this {
-    if (header(this.request.headers, name) !== undefined) this.problems.push(`header ${name} was sent, and must not be`);
+    if (header(this.request.headers, name) !== undefined)
+      this.problems.push(`header ${name} was sent, and must not be`);
     return this;
   }
 
