@@ -1,4 +1,4 @@
-// Child process for bench/webhook-ack.ts: the real server on SQLite with the Slack and Telegram
+// Child process for bench/webhook-ack.ts and bench/channel-turn.ts: the real server on SQLite with the Slack and Telegram
 // channels configured (job runner included: turns run and answers go to the stand-ins meanwhile,
 // as in production), so autocannon's CPU and the stand-ins' in the parent are not the server's.
 // Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
@@ -17,6 +17,8 @@ if (process.send) {
       DATA_DIR: dir,
       LOG_LEVEL: 'silent',
       BOT_DEFINITION: process.env.BENCH_BOT ?? '',
+      // bench/channel-turn.ts sends every widget's messages from one address.
+      WEBCHAT_RATE_LIMIT: '1000000',
       SLACK_BOT_TOKEN: process.env.BENCH_SLACK_TOKEN ?? '',
       SLACK_SIGNING_SECRET: process.env.BENCH_SLACK_SECRET ?? '',
       SLACK_API_URL: process.env.BENCH_SLACK_URL ?? '',

@@ -155,8 +155,14 @@ export interface TelegramStandIn {
  */
 export async function startTelegramStandIn(
   token = '123456789:AAH-stand-in-token-0123456789abcdefghij',
+  /** Told of each call as it is logged (a benchmark timing answers), besides `calls`. */
+  onCall?: (call: SeenCall) => void,
 ): Promise<TelegramStandIn> {
   const calls: SeenCall[] = [];
+  const log = (call: SeenCall) => {
+    calls.push(call);
+    onCall?.(call);
+  };
   const limited = new Map<number, { count: number; seconds: number }>();
   const blocked = new Set<number>();
   const broken = new Set<number>();
@@ -218,16 +224,16 @@ export async function startTelegramStandIn(
         params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
         const result = answer(method, params);
         if (method === held) {
-          calls.push({ method, params, status: 0, description: 'held' });
+          log({ method, params, status: 0, description: 'held' });
           waiting.push(() => reply(200, { ok: true, result }));
           return;
         }
-        calls.push({ method, params, status: 200 });
+        log({ method, params, status: 200 });
         reply(200, { ok: true, result });
       } catch (error) {
         const known =
           error instanceof ApiError ? error : new ApiError(500, `Internal Server Error: ${(error as Error).message}`);
-        calls.push({ method, params, status: known.code, description: known.message });
+        log({ method, params, status: known.code, description: known.message });
         reply(known.code, {
           ok: false,
           error_code: known.code,
