@@ -10,10 +10,13 @@ import {
 } from '../../ports/insights.ts';
 
 /**
- * Where a user's current conversation stands, kept in the user's variables under TRAIL_KEY so it
- * is written with the turn's own commit (no extra write, and whichever node runs the next turn
- * reads it). A conversation is the user's turns with no gap of the window (INSIGHTS_WINDOW, 30
- * minutes by default) or more; the window also decides when a conversation "stopped" at a step.
+ * Where a user's current conversation stands, kept in the user's variables under TRAIL_KEY (the
+ * recorder's note on each turn it observes, ports/turn-observer.ts) so it is written with the
+ * turn's own commit: no extra write, whichever node runs the next turn reads it, and the user's
+ * version check keeps two nodes from both building on the same trail (a trail kept by the
+ * recorder, in memory or in its own table, would have neither). A conversation is the user's turns
+ * with no gap of the window (INSIGHTS_WINDOW, 30 minutes by default) or more; the window also
+ * decides when a conversation "stopped" at a step.
  */
 export const TRAIL_KEY = '$trail';
 
