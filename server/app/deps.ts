@@ -46,7 +46,10 @@ export interface AppDeps {
   readonly turnDeadlineMs?: number;
   /** Integration calls a minute per user and service (INTEGRATION_USER_RATE_LIMIT); default 30. */
   readonly integrationCallsPerMinute?: number;
-  /** What the studio's insights count, kept with each turn; none when omitted (tests, benchmarks without insights). */
+  /**
+   * What the studio's insights count: it observes every turn (observe-turn.ts), link clicks and
+   * integration calls; none when omitted (tests, benchmarks without insights).
+   */
   readonly insights?: InsightsRecorder;
   /** Where the events subscribers may hear about go (event subscriptions); none recorded when absent. */
   readonly events?: BotEventSink;

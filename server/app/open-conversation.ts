@@ -3,7 +3,7 @@ import type { AppDeps } from './deps.ts';
 import { answerPending } from './answer-pending.ts';
 import { applyTurn } from './apply-turn.ts';
 import { splitPageData } from './set-user-data.ts';
-import { emitOutsideTurn, userDataChange } from './turn-events.ts';
+import { emitOutsideTurn, userDataChange } from './bot-events.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 export interface OpenConversation {

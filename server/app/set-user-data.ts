@@ -1,6 +1,6 @@
 import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
-import { emitOutsideTurn, userDataChange } from './turn-events.ts';
+import { emitOutsideTurn, userDataChange } from './bot-events.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 /**

@@ -8,7 +8,7 @@ export interface EventDraft {
 }
 
 /**
- * Where the use cases hand the events subscribers may hear about (server/app/turn-events.ts
+ * Where the use cases hand the events subscribers may hear about (server/app/bot-events.ts
  * says which). Recording is a durable job: for a turn, one stored in the turn's own commit
  * (TurnCommit.jobs), so a turn and its events are written together.
  */

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom } from '../../ports/insights.ts';
 import { openSqliteStore, type SqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 import { sqliteInsights } from '../../stores/sqlite/studio/sqlite-insights.ts';
+import type { UserRecord } from '../../ports/store.ts';
+import type { TurnEvent } from '../../ports/turn-observer.ts';
 import { InsightsRecorder } from './recorder.ts';
+import { TRAIL_KEY } from './trail.ts';
 import { firstTurnOf } from './test/first-turn.ts';
 
 const NOW = 20_000 * DAY_MS + 3_600_000;
@@ -112,5 +115,38 @@ describe('the insights recorder', () => {
         ['failed', 1],
       ]),
     );
+  });
+});
+
+describe('the insights recorder as an observer of turns', () => {
+  const user = {
+    userId: 'u1',
+    channelId: 'webchat',
+    variables: {},
+    userData: { name: 'Ann' },
+    lastMessageAt: null,
+  } as unknown as UserRecord;
+
+  it('when a turn is observed, then its trail rides in the variables for the commit and nothing counts until it is committed', async () => {
+    const { recorder, room } = setUp();
+    const events: TurnEvent[] = [
+      { kind: 'userWrote', text: 'hello' },
+      { kind: 'stepEntered', dialogId: 'main', stepId: 'hello' },
+      { kind: 'botSaid', messages: 1 },
+    ];
+    const note = recorder.observe({ user, now: NOW, events });
+    expect(note.variables?.[TRAIL_KEY]).toMatchObject({ c: NOW, p: 'main/hello', t: 'hello', m: 2 });
+    // A try that is not committed (a conflict) is observed again: the first note is dropped.
+    recorder.observe({ user, now: NOW, events });
+    await recorder.flush();
+    expect(await conversations(room)).toBe(0);
+    note.committed?.(user);
+    recorder.followed(user, [{ kind: 'emailSent' }, { kind: 'smsSent' }, { kind: 'smsSent' }]);
+    await recorder.flush();
+    expect(await conversations(room)).toBe(1);
+    const { totals } = await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['emailsSent', 'smsSent']);
+    expect(totals.get('emailsSent')?.get('')?.get('')).toBe(1);
+    expect(totals.get('smsSent')?.get('')?.get('')).toBe(2);
+    expect((await room.conversationsOf('u1', 10))[0]).toMatchObject({ text: 'hello', userData: { name: 'Ann' } });
   });
 });

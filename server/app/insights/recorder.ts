@@ -1,4 +1,8 @@
 import type { Logger } from '../../ports/logger.ts';
+import type { UserRecord } from '../../ports/store.ts';
+import type { ObservedTurn, TurnEvent, TurnNote, TurnObserver } from '../../ports/turn-observer.ts';
+import { advanceTrail, readTrail, summaryOf, TRAIL_KEY } from './trail.ts';
+import { turnFacts } from './turn-facts.ts';
 import {
   dayOf,
   latencyBucket,
@@ -28,13 +32,14 @@ const MAX_PENDING = 100_000;
 const PREVIEW_CACHE = 10_000;
 
 /**
- * Adds up what turns, integration calls, link clicks and sent messages tell insights, in memory,
+ * Adds up what turns (it observes them, ports/turn-observer.ts), integration calls, link clicks and
+ * sent messages tell insights, in memory,
  * and writes it about once a second in one batch (InsightsRoom.record). A turn pays for a few
  * map updates only; the store sees one write a second however busy the bot is, and counters of a
  * node never race each other. A crash loses at most the last second's counts (never a record: the
  * transcript and the logs are written with the turn as before).
  */
-export class InsightsRecorder {
+export class InsightsRecorder implements TurnObserver {
   /** The recorder's own copies, added to in place: a turn moves a few counters, and a new object each time was most of their cost. */
   private counts = new Map<string, { -readonly [K in keyof CountDelta]: CountDelta[K] }>();
   private summaries = new Map<string, ConversationSummary>();
@@ -53,17 +58,42 @@ export class InsightsRecorder {
 
   constructor(private readonly options: RecorderOptions) {}
 
-  get windowMs(): number {
-    return this.options.windowMs;
-  }
-
-  version(): string {
-    return this.options.version();
-  }
-
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.options.flushMs ?? 1000);
     this.timer.unref();
+  }
+
+  /**
+   * A turn about to be committed: the conversation's trail after it rides in the user's variables
+   * (TRAIL_KEY), and once the turn is committed its counters and conversation are added up.
+   */
+  observe(turn: ObservedTurn): TurnNote {
+    const { userId } = turn.user;
+    const before = turn.user.variables[TRAIL_KEY];
+    const previous = readTrail(before);
+    const since = previous && turn.now - previous.l < this.options.windowMs ? previous.c : turn.now;
+    const version = this.options.version();
+    const { trail, counts } = advanceTrail(
+      turnFacts(turn, {
+        version,
+        windowMs: this.options.windowMs,
+        before,
+        failedBefore: this.failedSince(userId, since),
+      }),
+    );
+    return {
+      variables: { [TRAIL_KEY]: trail },
+      committed: (user) =>
+        this.turn(userId, user.preview !== undefined, counts, summaryOf(userId, trail, version, user.userData)),
+    };
+  }
+
+  /** Emails and SMS a committed turn sent. */
+  followed(user: UserRecord, events: readonly TurnEvent[]): void {
+    const count = (kind: TurnEvent['kind']) => events.filter((e) => e.kind === kind).length;
+    const emails = count('emailSent');
+    const sms = count('smsSent');
+    if (emails > 0 || sms > 0) this.sent(user.preview !== undefined, emails, sms);
   }
 
   /** Counter changes and the conversation of a committed turn (trail.ts computed them). */

@@ -18,7 +18,9 @@ function facts(extra: Partial<TurnFacts> = {}): TurnFacts {
     botMessages: 0,
     visits: [],
     completed: [],
-    effects: [],
+    unprocessed: [],
+    faqAnswered: 0,
+    faqMissed: [],
     integrationFailed: false,
     ...extra,
   };
@@ -107,12 +109,9 @@ describe('a conversation trail', () => {
       facts({
         visits: [{ dialogId: 'done', stepId: 'bye' }],
         completed: ['done', 'done', 'never-entered'],
-        effects: [
-          { type: 'nlpLog', fields: { query: '  where   is my parcel ', processed: false } } as never,
-          { type: 'nlpLog', fields: { query: 'order pizza', processed: true } } as never,
-          { type: 'faqLog', fields: { text: 'Do you deliver?', matched: false } } as never,
-          { type: 'faqLog', fields: { text: 'opening hours', matched: true } } as never,
-        ],
+        unprocessed: ['  where   is my parcel '],
+        faqMissed: ['Do you deliver?'],
+        faqAnswered: 1,
       }),
     );
     expect(totals(counts)).toMatchObject({

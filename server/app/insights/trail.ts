@@ -1,4 +1,4 @@
-import type { Effect, StepRef } from '../../engine/types.ts';
+import type { StepRef } from '../../engine/types.ts';
 import {
   dayOf,
   SUMMARY_EVENTS,
@@ -10,10 +10,13 @@ import {
 } from '../../ports/insights.ts';
 
 /**
- * Where a user's current conversation stands, kept in the user's variables under TRAIL_KEY so it
- * is written with the turn's own commit (no extra write, and whichever node runs the next turn
- * reads it). A conversation is the user's turns with no gap of the window (INSIGHTS_WINDOW, 30
- * minutes by default) or more; the window also decides when a conversation "stopped" at a step.
+ * Where a user's current conversation stands, kept in the user's variables under TRAIL_KEY (the
+ * recorder's note on each turn it observes, ports/turn-observer.ts) so it is written with the
+ * turn's own commit: no extra write, whichever node runs the next turn reads it, and the user's
+ * version check keeps two nodes from both building on the same trail (a trail kept by the
+ * recorder, in memory or in its own table, would have neither). A conversation is the user's turns
+ * with no gap of the window (INSIGHTS_WINDOW, 30 minutes by default) or more; the window also
+ * decides when a conversation "stopped" at a step.
  */
 export const TRAIL_KEY = '$trail';
 
@@ -38,7 +41,7 @@ export interface Trail {
   readonly ev: readonly ConversationEvent[];
 }
 
-/** What a committed turn tells insights. */
+/** What a committed turn tells insights (turn-facts.ts reads it from the turn's events). */
 export interface TurnFacts {
   readonly now: number;
   readonly version: string;
@@ -54,7 +57,10 @@ export interface TurnFacts {
   readonly botMessages: number;
   readonly visits: readonly StepRef[];
   readonly completed: readonly string[];
-  readonly effects: readonly Effect[];
+  /** Free text nothing understood, and FAQ questions answered and missed, as written. */
+  readonly unprocessed: readonly string[];
+  readonly faqAnswered: number;
+  readonly faqMissed: readonly string[];
   readonly event?: { readonly kind: ConversationEvent['kind']; readonly name: string };
   /** An integration call of this turn (or just before it) failed. */
   readonly integrationFailed: boolean;
@@ -101,15 +107,18 @@ export function counterText(text: string): string {
   return text.trim().replace(/\s+/g, ' ').slice(0, TEXT_LIMIT);
 }
 
+/** Adds a counter change: on the turn's day and version unless told otherwise. */
+type Count = (metric: CountDelta['metric'], n: number, onDay?: number, a?: string, b?: string, v?: string) => void;
+
 /**
  * The trail after a turn and the counter changes it makes. Pure: the recorder adds the changes
- * up; apply-turn stores the trail with the turn.
+ * up and keeps the trail with the turn.
  */
 export function advanceTrail(facts: TurnFacts): TrailOutcome {
   const { now, version } = facts;
   const day = dayOf(now);
   const counts: CountDelta[] = [];
-  const add = (metric: CountDelta['metric'], n: number, onDay = day, a?: string, b?: string, v = version) =>
+  const add: Count = (metric, n, onDay = day, a, b, v = version) =>
     counts.push({
       day: onDay,
       version: v,
@@ -121,30 +130,69 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
 
   const before = readTrail(facts.before);
   const fresh = !before || now - before.l >= facts.windowMs;
+  const base = fresh ? startTrail(facts) : before!;
+  countDaily(facts, fresh, add);
+  const reached = reach(base, facts, add);
+  const stop = moveStop(base, facts, fresh, add);
+  const trail: Trail = {
+    ...base,
+    ...reached,
+    ...stop,
+    l: now,
+    ch: base.ch || facts.channel,
+    e: base.e || facts.integrationFailed,
+    m: base.m + (facts.userWrote ? 1 : 0) + facts.botMessages,
+    t: keptText(base.t, facts.userText),
+    ev: facts.event
+      ? [...base.ev, { at: now, kind: facts.event.kind, name: facts.event.name.slice(0, TEXT_LIMIT) }].slice(
+          -SUMMARY_EVENTS,
+        )
+      : base.ev,
+  };
+  return { trail, counts };
+}
+
+function startTrail(facts: TurnFacts): Trail {
+  const { now, version } = facts;
+  return {
+    c: now,
+    l: now,
+    ch: facts.channel,
+    v0: version,
+    s: [],
+    d: [],
+    f: [],
+    p: null,
+    pv: version,
+    e: false,
+    m: 0,
+    t: '',
+    ev: [],
+  };
+}
+
+/** The counters of the turn's own day: conversations, users, messages and what was not understood. */
+function countDaily(facts: TurnFacts, fresh: boolean, add: Count): void {
   if (facts.userWrote) {
     add('messagesUser', 1);
-    if (facts.lastMessageAt === null || dayOf(facts.lastMessageAt) !== day) add('activeUsers', 1);
+    if (facts.lastMessageAt === null || dayOf(facts.lastMessageAt) !== dayOf(facts.now)) add('activeUsers', 1);
   }
   if (facts.botMessages > 0) add('messagesBot', facts.botMessages);
   if (fresh) add('conversations', 1);
+  for (const query of facts.unprocessed) {
+    const text = counterText(query);
+    if (text) add('unprocessed', 1, undefined, text);
+  }
+  if (facts.faqAnswered > 0) add('faqAnswered', facts.faqAnswered);
+  for (const question of facts.faqMissed) {
+    add('faqMissed', 1);
+    const text = counterText(question);
+    if (text) add('faqMiss', 1, undefined, text);
+  }
+}
 
-  const base: Trail = fresh
-    ? {
-        c: now,
-        l: now,
-        ch: facts.channel,
-        v0: version,
-        s: [],
-        d: [],
-        f: [],
-        p: null,
-        pv: version,
-        e: false,
-        m: 0,
-        t: '',
-        ev: [],
-      }
-    : before!;
+/** Steps reached, dialogs entered and dialogs completed, each counted once a conversation, by its start day. */
+function reach(base: Trail, facts: TurnFacts, add: Count): Pick<Trail, 's' | 'd' | 'f'> {
   const startDay = dayOf(base.c);
   const steps = [...base.s];
   const dialogs = [...base.d];
@@ -166,57 +214,25 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
       add('dialogCompleted', 1, startDay, dialogId);
     }
   }
-  // The conversation's stop moves with it: taken back from the step it was on, added to the new one.
+  return { s: steps, d: dialogs, f: done };
+}
+
+/** The conversation's stop moves with it: taken back from the step it was on, added to the new one. */
+function moveStop(base: Trail, facts: TurnFacts, fresh: boolean, add: Count): Pick<Trail, 'p' | 'pv'> {
+  const startDay = dayOf(base.c);
   const last = facts.visits.at(-1);
   const lastStep = last ? `${last.dialogId}/${last.stepId}` : base.p;
-  const stopVersion = last ? version : base.pv;
-  if (!fresh && base.p !== null && (base.p !== lastStep || base.pv !== stopVersion)) {
-    const [d, s] = splitStep(base.p);
-    add('stepStopped', -1, startDay, d, s, base.pv);
-  }
-  if (lastStep !== null && (fresh || base.p !== lastStep || base.pv !== stopVersion)) {
-    const [d, s] = splitStep(lastStep);
-    add('stepStopped', 1, startDay, d, s, stopVersion);
-  }
+  const stopVersion = last ? facts.version : base.pv;
+  const moved = base.p !== lastStep || base.pv !== stopVersion;
+  if (!fresh && base.p !== null && moved) add('stepStopped', -1, startDay, ...splitStep(base.p), base.pv);
+  if (lastStep !== null && (fresh || moved)) add('stepStopped', 1, startDay, ...splitStep(lastStep), stopVersion);
+  return { p: lastStep, pv: stopVersion };
+}
 
-  for (const effect of facts.effects) {
-    if (effect.type === 'nlpLog' && !effect.fields.processed) {
-      const text = counterText(effect.fields.query);
-      if (text) add('unprocessed', 1, day, text);
-    } else if (effect.type === 'faqLog') {
-      if (effect.fields.matched) add('faqAnswered', 1);
-      else {
-        add('faqMissed', 1);
-        const text = counterText(effect.fields.text);
-        if (text) add('faqMiss', 1, day, text);
-      }
-    }
-  }
-
-  let text = base.t;
-  if (facts.userText && text.length < SUMMARY_TEXT_LIMIT)
-    text = (text ? `${text} ${facts.userText}` : facts.userText).slice(0, SUMMARY_TEXT_LIMIT);
-  const events = facts.event
-    ? [...base.ev, { at: now, kind: facts.event.kind, name: facts.event.name.slice(0, TEXT_LIMIT) }].slice(
-        -SUMMARY_EVENTS,
-      )
-    : base.ev;
-  const trail: Trail = {
-    c: base.c,
-    l: now,
-    ch: base.ch || facts.channel,
-    v0: base.v0,
-    s: steps,
-    d: dialogs,
-    f: done,
-    p: lastStep,
-    pv: stopVersion,
-    e: base.e || facts.integrationFailed,
-    m: base.m + (facts.userWrote ? 1 : 0) + facts.botMessages,
-    t: text,
-    ev: events,
-  };
-  return { trail, counts };
+/** The user's words of the conversation, joined, up to SUMMARY_TEXT_LIMIT. */
+function keptText(kept: string, userText: string | null): string {
+  if (!userText || kept.length >= SUMMARY_TEXT_LIMIT) return kept;
+  return (kept ? `${kept} ${userText}` : userText).slice(0, SUMMARY_TEXT_LIMIT);
 }
 
 function splitStep(key: string): [string, string] {

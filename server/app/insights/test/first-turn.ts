@@ -14,7 +14,9 @@ export function firstTurnOf(userId: string, text: string, now: number) {
     botMessages: 1,
     visits: [{ dialogId: 'main', stepId: 'hello' }],
     completed: [],
-    effects: [],
+    unprocessed: [],
+    faqAnswered: 0,
+    faqMissed: [],
     integrationFailed: false,
   });
   return { counts, summary: summaryOf(userId, trail, 'v1', {}) };

@@ -5,7 +5,7 @@ import type { NewJob, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 
 /** What a turn did, as the events subscribers may hear about need it. */
-export interface TurnFacts {
+export interface BotEventFacts {
   /** The user as stored before the turn (before a trigger's or page event's data was applied). */
   readonly before: UserRecord;
   readonly input: EngineInput;
@@ -26,18 +26,18 @@ export interface TurnFacts {
 export function turnEventJobs(
   deps: Pick<AppDeps, 'events' | 'definition'>,
   user: UserRecord,
-  facts: TurnFacts,
+  facts: BotEventFacts,
   now: number,
 ): readonly NewJob[] {
   const wanted = deps.events?.wanted();
   if (!deps.events || !wanted || wanted.size === 0) return [];
-  const drafts = turnEvents(deps.definition, facts).filter((draft) => wanted.has(draft.kind));
+  const drafts = botEventsOf(deps.definition, facts).filter((draft) => wanted.has(draft.kind));
   const entries = facts.botEntries && facts.botEntries.first <= facts.botEntries.last ? facts.botEntries : undefined;
   return drafts.length > 0 ? deps.events.turnJobs(user, drafts, now, entries) : [];
 }
 
 /** The events of one turn, in the order they happened. Pure. */
-export function turnEvents(definition: BotDefinition, facts: TurnFacts): EventDraft[] {
+export function botEventsOf(definition: BotDefinition, facts: BotEventFacts): EventDraft[] {
   const { before, input, result } = facts;
   const drafts: EventDraft[] = [];
   // A conversation starts with its first stored message, whoever says it.
