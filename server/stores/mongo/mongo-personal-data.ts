@@ -12,8 +12,8 @@ import { rangeRead } from '../range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, decodeObjectIdCursor, fromJson } from './mongo-common.ts';
 import type { LogDoc } from './mongo-logs.ts';
-import type { TranscriptDoc } from './mongo-transcript.ts';
-import { userLockKey, type UserDoc } from './mongo-users.ts';
+import type { TranscriptDoc } from './transcript-doc.ts';
+import { userLockKey, type UserDoc } from './user-doc.ts';
 
 interface JobRef {
   _id: string;
