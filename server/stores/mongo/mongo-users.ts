@@ -1,10 +1,12 @@
-import { ObjectId, type Db, type Filter } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { RangeQuery, Store, UserExportRow } from '../../ports/store.ts';
-import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
+import { encodeCursor } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { toUser, userLockKey, type UserDoc } from './user-doc.ts';
 import type { UserDocCache } from './user-doc-cache.ts';
-import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
+import { COLLECTIONS, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
+import { objectIdStart, rangeFilter } from './range-filter.ts';
 
 type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
 
@@ -87,42 +89,27 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
       });
     },
 
-    async *exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-      const range: Filter<UserDoc> = {
-        lastMessageAt: {
-          $ne: null,
-          ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
-          ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
-        },
-        preview: { $exists: false },
-      };
-      // A fresh query per batch: no server cursor outlives a slow consumer.
-      for (;;) {
-        const filter: Filter<UserDoc> =
-          after === null
-            ? range
-            : {
-                $and: [
-                  range,
-                  { $or: [{ lastMessageAt: { $gt: after.t } }, { lastMessageAt: after.t, order: { $gt: after.o } }] },
-                ],
-              };
-        const docs = await users.find(filter).sort({ lastMessageAt: 1, order: 1 }).limit(batchSize).toArray();
-        for (const doc of docs) {
+    exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
+      const wrote = { lastMessageAt: { $ne: null }, preview: { $exists: false } };
+      return seekRead(query.batchSize, {
+        start: () => objectIdStart(query),
+        fetch: (after, limit) =>
+          users
+            .find(rangeFilter<UserDoc>('lastMessageAt', 'order', query, after, wrote))
+            .sort({ lastMessageAt: 1, order: 1 })
+            .limit(limit)
+            .toArray(),
+        positionOf: (doc) => ({ t: doc.lastMessageAt as number, o: doc.order }),
+        toRow: (doc): UserExportRow => {
           const timestamp = doc.lastMessageAt as number;
-          yield {
+          return {
             userId: doc._id,
             timestamp,
             userData: fromJson(doc.userData),
             cursor: encodeCursor({ t: timestamp, o: doc.order.toHexString() }),
           };
-        }
-        const last = docs.at(-1);
-        if (last === undefined || docs.length < batchSize) return;
-        after = { t: last.lastMessageAt as number, o: last.order };
-      }
+        },
+      });
     },
   };
 }
