@@ -1,7 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-
-/** How long one API call may take. */
-const CALL_TIMEOUT_MS = 10_000;
+import { callVendor } from '../connector/vendor-call.ts';
 
 /** Twilio codes that mean "slow down": 20429 (too many requests), 14107 (outbound SMS rate limit). */
 const RATE_LIMIT_CODES = new Set([20429, 14107]);
@@ -46,25 +44,14 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
       for (const each of Array.isArray(value) ? (value as string[]) : [value as string | undefined])
         if (each !== undefined) form.append(name, each);
     }
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
+    const { response, body } = await callVendor<{ sid: string; num_segments: string; code: number; message: string }>(
+      { name: 'Twilio', endpoint },
+      url,
+      {
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form,
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure('transient', 'network', `Twilio could not be reached (${cause})`, undefined, endpoint);
-    }
-    const text = await response.text().catch(() => '');
-    let body: { sid?: string; num_segments?: string; code?: number; message?: string } = {};
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      // A proxy's HTML page: classified by its status alone.
-    }
+      },
+    );
     if (response.ok && typeof body.sid === 'string')
       return { sid: body.sid, segments: Number(body.num_segments ?? 1) || 1 };
     const code = body.code ?? response.status;

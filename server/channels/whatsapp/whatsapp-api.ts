@@ -1,7 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-
-/** How long one Graph API call may take. */
-const CALL_TIMEOUT_MS = 10_000;
+import { callVendor } from '../connector/vendor-call.ts';
 
 /**
  * Graph error codes that mean "slow down": 4 (application request limit), 80007 (account rate limit),
@@ -41,10 +39,10 @@ export function whatsAppApi(options: WhatsAppApiOptions): WhatsAppSend {
   const url = `${options.apiUrl}/${options.apiVersion}/${options.phoneNumberId}/messages`;
   const endpoint = 'messages';
   return async (message) => {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
+    const { response, body } = await callVendor<{ messages: { id?: string }[]; error: GraphError }>(
+      { name: 'WhatsApp', endpoint },
+      url,
+      {
         // Meta's reference asks for a product/version User-Agent.
         headers: {
           authorization: `Bearer ${options.accessToken}`,
@@ -52,19 +50,8 @@ export function whatsAppApi(options: WhatsAppApiOptions): WhatsAppSend {
           'user-agent': 'chatbot-whatsapp/1.0.0',
         },
         body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...message }),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure('transient', 'network', `WhatsApp could not be reached (${cause})`, undefined, endpoint);
-    }
-    const text = await response.text().catch(() => '');
-    let body: { messages?: { id?: string }[]; error?: GraphError } = {};
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      // A proxy's HTML page: classified by its status alone.
-    }
+      },
+    );
     const id = body.messages?.[0]?.id;
     if (response.ok && typeof id === 'string') return id;
     const error = body.error ?? {};
