@@ -56,3 +56,14 @@ export async function callVendor<B extends object>(
   }
   return { response, body };
 }
+
+/** A refusal's text for its failure: the vendor's message (else the status), no credential in it, 300 characters at most. */
+export function refusalText(callee: VendorCallee, message: unknown, response: Response): string {
+  const text = String(message ?? `HTTP ${response.status}`);
+  return `${callee.name} ${callee.endpoint}: ${(callee.redact ? callee.redact(text) : text).slice(0, 300)}`;
+}
+
+/** How long the vendor asked to wait (Retry-After, in seconds), else a second. */
+export function retryAfterMs(response: Response): number {
+  return Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000;
+}

@@ -1,5 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-import { callVendor } from '../connector/vendor-call.ts';
+import { callVendor, refusalText, retryAfterMs } from '../connector/vendor-call.ts';
 
 /** Twilio codes that mean "slow down": 20429 (too many requests), 14107 (outbound SMS rate limit). */
 const RATE_LIMIT_CODES = new Set([20429, 14107]);
@@ -38,6 +38,7 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
   const url = `${options.apiUrl}/2010-04-01/Accounts/${options.accountSid}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
   const endpoint = 'Messages';
+  const callee = { name: 'Twilio', endpoint, redact: (text: string) => text.split(options.authToken).join('<token>') };
   return async (message) => {
     const form = new URLSearchParams();
     for (const [name, value] of Object.entries(message)) {
@@ -45,7 +46,7 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
         if (each !== undefined) form.append(name, each);
     }
     const { response, body } = await callVendor<{ sid: string; num_segments: string; code: number; message: string }>(
-      { name: 'Twilio', endpoint },
+      callee,
       url,
       {
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -55,18 +56,9 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
     if (response.ok && typeof body.sid === 'string')
       return { sid: body.sid, segments: Number(body.num_segments ?? 1) || 1 };
     const code = body.code ?? response.status;
-    const description = `Twilio ${endpoint}: ${String(body.message ?? `HTTP ${response.status}`)
-      .split(options.authToken)
-      .join('<token>')
-      .slice(0, 300)}`;
+    const description = refusalText(callee, body.message, response);
     if (response.status === 429 || RATE_LIMIT_CODES.has(code)) {
-      throw new SendFailure(
-        'rate_limited',
-        String(code),
-        description,
-        Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000,
-        endpoint,
-      );
+      throw new SendFailure('rate_limited', String(code), description, retryAfterMs(response), endpoint);
     }
     if (response.status >= 500 || response.ok)
       throw new SendFailure('transient', String(code), description, undefined, endpoint);
