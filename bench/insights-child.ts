@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
-import { transcriptDoc } from '../server/stores/mongo/mongo-transcript.ts';
+import { transcriptDoc } from '../server/stores/mongo/transcript-doc.ts';
 import {
   OPEN_COLLECTION,
   openEntry,

@@ -51,26 +51,12 @@ export function createBotIntegrations(
     caller: {
       async run(at, context) {
         const step = prepared.get(key(at.dialogId, at.stepId));
-        if (!step)
-          return {
-            ok: false,
-            error: {
-              kind: 'invalid_params',
-              message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".`,
-            },
-          };
+        if (!step) return noSuchStep(at);
         return runtime.run(step, context, at);
       },
       asyncJob(at, context) {
         const step = prepared.get(key(at.dialogId, at.stepId));
-        if (!step)
-          return {
-            ok: false,
-            error: {
-              kind: 'invalid_params',
-              message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".`,
-            },
-          };
+        if (!step) return noSuchStep(at);
         return { ok: true, job: runtime.asyncJob(step, context, at) };
       },
     },
@@ -95,4 +81,15 @@ export function toLayerStep(step: StepOf<'integration'>): IntegrationStepInput {
 
 function key(dialogId: string, stepId: string): string {
   return `${dialogId}\u0000${stepId}`;
+}
+
+/** The answer to a call that names a step the bot does not have. */
+function noSuchStep(at: { readonly dialogId: string; readonly stepId: string }) {
+  return {
+    ok: false as const,
+    error: {
+      kind: 'invalid_params' as const,
+      message: `There is no integration step "${at.stepId}" in dialog "${at.dialogId}".`,
+    },
+  };
 }

@@ -10,17 +10,19 @@ export interface OutboundRequest {
   /** As they would go out, credentials included. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
+  /** Whole call, redirects included (ms). */
   readonly timeoutMs?: number;
+  /** Largest response body accepted (bytes). */
   readonly maxBytes?: number;
   readonly maxRedirects?: number;
 }
 
 export interface OutboundResponse {
   readonly status: number;
-  /** Lower-case names. */
+  /** Lower-case names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
-  /** The URL that answered. */
+  /** The URL that answered, after redirects. */
   readonly url: string;
 }
 

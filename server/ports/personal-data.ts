@@ -5,7 +5,8 @@
  * Both store adapters implement it; `stores/contract/personal-data-cases.ts`
  * pins the behaviour.
  */
-import type { LogKind, RangeQuery, RangeRead } from './store.ts';
+import type { LogKind } from './log-kinds.ts';
+import type { RangeQuery, RangeRead } from './range-read.ts';
 
 /** What one erasure removed, by kind of record; all zero when the user was already gone. */
 export interface ErasureReport {

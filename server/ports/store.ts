@@ -6,10 +6,16 @@
  * half-open: `fromMs <= t < toMs`. Adapters: `stores/sqlite` (embedded default)
  * and `stores/mongo`; both must pass `stores/contract.test.ts`.
  */
+import type { Leases } from './leases.ts';
+import type { LogKind } from './log-kinds.ts';
 import type { PersonalDataStore } from './personal-data.ts';
 import type { PreviewMark } from './preview.ts';
+import type { RangeQuery, RangeRead } from './range-read.ts';
 
-import type { Leases } from './leases.ts';
+// Part of this port's vocabulary, in files of their own so that personal-data.ts can use them without
+// importing the Store that extends it.
+export { LOG_KINDS, type LogKind } from './log-kinds.ts';
+export type { RangeQuery, RangeRead } from './range-read.ts';
 
 /** Where a user stands in the conversation tree, as the engine left it. */
 export interface ConversationPosition {
@@ -102,21 +108,6 @@ export interface NewTranscriptEntry {
   readonly stepId?: string;
 }
 
-/**
- * The spec's log records (section 2), plus user-data snapshots, which share
- * their shape: who, when, and a flat record of fields.
- */
-export const LOG_KINDS = [
-  'userDataSnapshot',
-  'nlpLog',
-  'outgoingEmail',
-  'outgoingSms',
-  'fuzzyQuestionAnswerLog',
-  'integrationLog',
-  'urlTracker',
-] as const;
-export type LogKind = (typeof LOG_KINDS)[number];
-
 export interface NewLogEntry {
   readonly userId: string;
   readonly timestamp: number;
@@ -132,25 +123,6 @@ export interface LogEntry extends NewLogEntry {
    * JSON.stringify(data). An export writes it through instead of writing `data` again.
    */
   readonly dataJson?: string;
-}
-
-export interface RangeQuery {
-  readonly fromMs?: number;
-  readonly toMs?: number;
-  /** Resume strictly after this cursor (from a previous entry). */
-  readonly after?: string;
-  /** Ask the adapter to fetch in batches of this size; it never changes the result. */
-  readonly batchSize?: number;
-}
-
-/**
- * A range read: row by row (`for await`), or a batch at a time through `batches()`, where
- * a consumer of millions of rows (an export) awaits once per batch rather than once per row.
- * Both give the same rows in the same order; each iteration runs the read from its start.
- */
-export interface RangeRead<T> extends AsyncIterable<T> {
-  /** The rows in batches of at most `RangeQuery.batchSize`, none of them empty. */
-  batches(): AsyncIterable<readonly T[]>;
 }
 
 export interface UserExportRow {

@@ -59,3 +59,9 @@ export function batchSizeOf(requested: number | undefined): number {
   }
   return requested;
 }
+
+/** Where a read in numeric insertion order resumes: after the query's cursor, else before every row. */
+export function numericStart(query: { readonly after?: string }): { t: number; o: number } {
+  if (query.after === undefined) return { t: Number.MIN_SAFE_INTEGER, o: Number.MIN_SAFE_INTEGER };
+  return decodeNumericCursor(query.after);
+}

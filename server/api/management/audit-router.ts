@@ -1,10 +1,11 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { ExportItem } from '../../app/export-records.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { AuditEntry, AuditLog } from '../../ports/studio/audit.ts';
 import { encodePageCursor, parseExportQuery } from './export-query.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 import { streamExport } from './stream-export.ts';
+import { nextPageUrl } from './next-page-url.ts';
 
 /** The columns of an audit record (CSV header order); the actor is flattened so a spreadsheet reads it. */
 export const AUDIT_FIELDS = [
@@ -53,15 +54,6 @@ async function* auditItems(
     if (page.length < 1000) return;
     after = page.at(-1)!.id;
   }
-}
-
-function nextPageUrl(req: Request, cursor: string): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query as Record<string, unknown>)) {
-    if (key !== 'code' && key !== 'cursor' && typeof value === 'string') params.append(key, value);
-  }
-  params.append('cursor', cursor);
-  return `${req.baseUrl}${req.path}?${params.toString()}`;
 }
 
 /**

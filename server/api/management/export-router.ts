@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, exportRecords, isExportName, recordFields, type ExportName } from '../../app/export-records.ts';
 import type { Logger } from '../../ports/logger.ts';
@@ -7,21 +7,12 @@ import { HttpError } from '../errors.ts';
 import { encodePageCursor, parseExportQuery } from './export-query.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 import { streamExport } from './stream-export.ts';
+import { nextPageUrl } from './next-page-url.ts';
 
 export interface ExportDeps {
   readonly store: Store;
   readonly definition: BotDefinition;
   readonly logger: Logger;
-}
-
-/** The URL of the next page: the same query with the new cursor; the function key is never echoed into a header. */
-function nextPageUrl(req: Request, cursor: string): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query as Record<string, unknown>)) {
-    if (key !== 'code' && key !== 'cursor' && typeof value === 'string') params.append(key, value);
-  }
-  params.append('cursor', cursor);
-  return `${req.baseUrl}${req.path}?${params.toString()}`;
 }
 
 /** GET /export/{name} for the spec's eight exports (section 4.1). */

@@ -186,6 +186,18 @@ export async function answerResend(
   return { ...stamp(ran), duplicate: true, ...(await resendReplies(deps, userId, clientId, ran)), complete: done };
 }
 
+/** The REST protocol's message input as the user's message. */
+function userMessageOf(input: Extract<Inbound, { type: 'text' | 'button' | 'dialog' }>): UserInput['message'] {
+  switch (input.type) {
+    case 'text':
+      return { type: 'text', text: input.text };
+    case 'button':
+      return { type: 'postback', label: input.label, payload: input.payload };
+    case 'dialog':
+      return { type: 'dialog', label: input.label, dialogId: input.dialogId };
+  }
+}
+
 function stamp(ran: Ran): { seq?: number; duplicate: boolean } {
   return 'seq' in ran ? { seq: ran.seq, duplicate: ran.duplicate } : { duplicate: ran.duplicate };
 }
@@ -198,26 +210,9 @@ async function runInput(
 ): Promise<Ran> {
   switch (input.type) {
     case 'text':
-      return handleUserMessage(deps, {
-        userId,
-        clientId: input.clientId,
-        message: { type: 'text', text: input.text },
-        ...told,
-      });
     case 'button':
-      return handleUserMessage(deps, {
-        userId,
-        clientId: input.clientId,
-        message: { type: 'postback', label: input.label, payload: input.payload },
-        ...told,
-      });
     case 'dialog':
-      return handleUserMessage(deps, {
-        userId,
-        clientId: input.clientId,
-        message: { type: 'dialog', label: input.label, dialogId: input.dialogId },
-        ...told,
-      });
+      return handleUserMessage(deps, { userId, clientId: input.clientId, message: userMessageOf(input), ...told });
     case 'event': {
       // The event's record is written with what the event changes: a resend finds it and changes nothing.
       const adjust = markEvent(input.clientId);

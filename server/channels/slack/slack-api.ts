@@ -1,7 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-
-/** How long one Web API call may take. */
-const CALL_TIMEOUT_MS = 10_000;
+import { callVendor } from '../connector/vendor-call.ts';
 
 /**
  * Slack's error codes (HTTP 200, `ok: false`) that pass: Slack's own trouble. Every other code is
@@ -35,32 +33,14 @@ export type SlackCall = (method: string, params: Readonly<Record<string, unknown
  */
 export function slackApi(options: SlackApiOptions): SlackCall {
   return async (method, params) => {
-    let response: Response;
-    try {
-      response = await fetch(`${options.apiUrl}/${method}`, {
-        method: 'POST',
+    const { response, body } = await callVendor<Record<string, unknown>>(
+      { name: `Slack ${method}`, endpoint: method },
+      `${options.apiUrl}/${method}`,
+      {
         headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json; charset=utf-8' },
         body: JSON.stringify(params),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure(
-        'transient',
-        'network',
-        `Slack ${method} could not be reached (${String(cause)})`,
-        undefined,
-        method,
-      );
-    }
-    const text = await response.text().catch(() => '');
-    let body: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed === 'object' && parsed !== null) body = parsed as Record<string, unknown>;
-    } catch {
-      // A proxy's HTML page: classified by its status alone.
-    }
+      },
+    );
     if (response.ok && body.ok === true) return body;
     const code = typeof body.error === 'string' ? body.error.slice(0, 100) : `HTTP ${response.status}`;
     const detail = Array.isArray((body.response_metadata as { messages?: unknown } | undefined)?.messages)

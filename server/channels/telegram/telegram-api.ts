@@ -1,7 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-
-/** How long one Bot API call may take. */
-const CALL_TIMEOUT_MS = 10_000;
+import { callVendor } from '../connector/vendor-call.ts';
 
 export interface TelegramApiOptions {
   readonly token: string;
@@ -29,37 +27,17 @@ export function redactToken(text: string, token: string): string {
 export function telegramApi(options: TelegramApiOptions): TelegramCall {
   const base = `${options.apiUrl}/bot${options.token}/`;
   return async (method, params) => {
-    let response: Response;
-    try {
-      response = await fetch(base + method, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(params),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure(
-        'transient',
-        'network',
-        `Telegram ${method} could not be reached (${redactToken(String(cause), options.token)})`,
-        undefined,
-        method,
-      );
-    }
-    const text = await response.text().catch(() => '');
-    let body: {
-      ok?: boolean;
-      result?: unknown;
-      error_code?: number;
-      description?: string;
-      parameters?: { retry_after?: number };
-    } = {};
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      // A proxy's HTML page: classified by its status alone.
-    }
+    const { response, body } = await callVendor<{
+      ok: boolean;
+      result: unknown;
+      error_code: number;
+      description: string;
+      parameters: { retry_after?: number };
+    }>(
+      { name: `Telegram ${method}`, endpoint: method, redact: (text) => redactToken(text, options.token) },
+      base + method,
+      { headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) },
+    );
     if (response.ok && body.ok === true) return body.result;
     const code = body.error_code ?? response.status;
     const description = redactToken(String(body.description ?? `HTTP ${response.status}`).slice(0, 300), options.token);

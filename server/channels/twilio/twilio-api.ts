@@ -1,7 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-
-/** How long one API call may take. */
-const CALL_TIMEOUT_MS = 10_000;
+import { callVendor, refusalText, retryAfterMs } from '../connector/vendor-call.ts';
 
 /** Twilio codes that mean "slow down": 20429 (too many requests), 14107 (outbound SMS rate limit). */
 const RATE_LIMIT_CODES = new Set([20429, 14107]);
@@ -40,46 +38,27 @@ export function twilioApi(options: TwilioApiOptions): TwilioSend {
   const url = `${options.apiUrl}/2010-04-01/Accounts/${options.accountSid}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
   const endpoint = 'Messages';
+  const callee = { name: 'Twilio', endpoint, redact: (text: string) => text.split(options.authToken).join('<token>') };
   return async (message) => {
     const form = new URLSearchParams();
     for (const [name, value] of Object.entries(message)) {
       for (const each of Array.isArray(value) ? (value as string[]) : [value as string | undefined])
         if (each !== undefined) form.append(name, each);
     }
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
+    const { response, body } = await callVendor<{ sid: string; num_segments: string; code: number; message: string }>(
+      callee,
+      url,
+      {
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form,
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure('transient', 'network', `Twilio could not be reached (${cause})`, undefined, endpoint);
-    }
-    const text = await response.text().catch(() => '');
-    let body: { sid?: string; num_segments?: string; code?: number; message?: string } = {};
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      // A proxy's HTML page: classified by its status alone.
-    }
+      },
+    );
     if (response.ok && typeof body.sid === 'string')
       return { sid: body.sid, segments: Number(body.num_segments ?? 1) || 1 };
     const code = body.code ?? response.status;
-    const description = `Twilio ${endpoint}: ${String(body.message ?? `HTTP ${response.status}`)
-      .split(options.authToken)
-      .join('<token>')
-      .slice(0, 300)}`;
+    const description = refusalText(callee, body.message, response);
     if (response.status === 429 || RATE_LIMIT_CODES.has(code)) {
-      throw new SendFailure(
-        'rate_limited',
-        String(code),
-        description,
-        Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000,
-        endpoint,
-      );
+      throw new SendFailure('rate_limited', String(code), description, retryAfterMs(response), endpoint);
     }
     if (response.status >= 500 || response.ok)
       throw new SendFailure('transient', String(code), description, undefined, endpoint);

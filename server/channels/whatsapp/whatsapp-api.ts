@@ -1,7 +1,5 @@
 import { SendFailure } from '../connector/connector.ts';
-
-/** How long one Graph API call may take. */
-const CALL_TIMEOUT_MS = 10_000;
+import { callVendor, refusalText, retryAfterMs } from '../connector/vendor-call.ts';
 
 /**
  * Graph error codes that mean "slow down": 4 (application request limit), 80007 (account rate limit),
@@ -40,45 +38,32 @@ interface GraphError {
 export function whatsAppApi(options: WhatsAppApiOptions): WhatsAppSend {
   const url = `${options.apiUrl}/${options.apiVersion}/${options.phoneNumberId}/messages`;
   const endpoint = 'messages';
+  const callee = {
+    name: 'WhatsApp',
+    endpoint,
+    redact: (text: string) => text.split(options.accessToken).join('<token>'),
+  };
   return async (message) => {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        // Meta's reference asks for a product/version User-Agent.
-        headers: {
-          authorization: `Bearer ${options.accessToken}`,
-          'content-type': 'application/json',
-          'user-agent': 'chatbot-whatsapp/1.0.0',
-        },
-        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...message }),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new SendFailure('transient', 'network', `WhatsApp could not be reached (${cause})`, undefined, endpoint);
-    }
-    const text = await response.text().catch(() => '');
-    let body: { messages?: { id?: string }[]; error?: GraphError } = {};
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      // A proxy's HTML page: classified by its status alone.
-    }
+    const { response, body } = await callVendor<{ messages: { id?: string }[]; error: GraphError }>(callee, url, {
+      // Meta's reference asks for a product/version User-Agent.
+      headers: {
+        authorization: `Bearer ${options.accessToken}`,
+        'content-type': 'application/json',
+        'user-agent': 'chatbot-whatsapp/1.0.0',
+      },
+      body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', ...message }),
+    });
     const id = body.messages?.[0]?.id;
     if (response.ok && typeof id === 'string') return id;
     const error = body.error ?? {};
     const code = error.code ?? response.status;
-    const description = `WhatsApp ${endpoint}: ${String(error.message ?? `HTTP ${response.status}`)
-      .split(options.accessToken)
-      .join('<token>')
-      .slice(0, 300)}`;
+    const description = refusalText(callee, error.message, response);
     if (response.status === 429 || RATE_LIMIT_CODES.has(code)) {
       throw new SendFailure(
         'rate_limited',
         String(code),
         description,
-        code === 131056 ? 6000 : Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000,
+        code === 131056 ? 6000 : retryAfterMs(response),
         endpoint,
       );
     }

@@ -1,28 +1,12 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { OutboundRequest, OutboundResponse } from '../../ports/outbound-gate.ts';
 import { DestinationPolicy, type DestinationPolicyOptions } from './destination-policy.ts';
 import { IntegrationError } from './integration-error.ts';
 
-export interface HttpRequest {
-  readonly url: string;
-  readonly method: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string | Buffer;
-  /** Whole call, redirects included (ms). */
-  readonly timeoutMs?: number;
-  /** Largest response body accepted (bytes). */
-  readonly maxBytes?: number;
-  readonly maxRedirects?: number;
-}
-
-export interface HttpResponse {
-  readonly status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-  /** The URL that answered, after redirects. */
-  readonly url: string;
-}
+// One request and one response shape for every outbound call, whether a preview's gate holds it or not.
+export type HttpRequest = OutboundRequest;
+export type HttpResponse = OutboundResponse;
 
 export interface SafeHttpClientOptions extends DestinationPolicyOptions {
   readonly defaultTimeoutMs?: number;

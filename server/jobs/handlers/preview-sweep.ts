@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app/deps.ts';
 import { eraseUser } from '../../app/erase-user.ts';
 import type { PreviewUsers } from '../../ports/preview.ts';
+import type { Scheduler } from '../../ports/scheduler.ts';
 import type { JobHandler } from '../job-runner.ts';
 
 /** The job kind, and the one id it runs under: one sweep per store, whichever node holds it. */
@@ -61,17 +62,6 @@ export function previewSweepJobHandler(deps: PreviewSweepDeps): JobHandler {
 }
 
 /** At start-up: the sweep job exists and runs now (a pending one is moved to now, a running one is left to its node). */
-export async function schedulePreviewSweep(
-  scheduler: {
-    schedule(job: {
-      id: string;
-      kind: string;
-      payload: Record<string, unknown>;
-      runAt: number;
-      maxAttempts: number;
-    }): Promise<void>;
-  },
-  now: number,
-): Promise<void> {
+export async function schedulePreviewSweep(scheduler: Pick<Scheduler, 'schedule'>, now: number): Promise<void> {
   await scheduler.schedule({ id: PREVIEW_SWEEP_JOB, kind: PREVIEW_SWEEP_JOB, payload: {}, runAt: now, maxAttempts: 5 });
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../ports/clock.ts';
 import { dayOf, type InsightsRoom, type Metric } from '../../ports/insights.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { RetentionCutoffs } from '../../ports/personal-data.ts';
+import type { Scheduler } from '../../ports/scheduler.ts';
 import { LOG_KINDS, type LogKind, type Store } from '../../ports/store.ts';
 import type { JobHandler } from '../job-runner.ts';
 
@@ -100,16 +101,7 @@ export function retentionJobHandler(deps: {
  * one is moved to now, a running one is left to its node); without, cancels it.
  */
 export async function scheduleRetention(
-  scheduler: {
-    schedule(job: {
-      id: string;
-      kind: string;
-      payload: Record<string, unknown>;
-      runAt: number;
-      maxAttempts: number;
-    }): Promise<void>;
-    cancel(id: string): Promise<boolean>;
-  },
+  scheduler: Pick<Scheduler, 'schedule' | 'cancel'>,
   settings: RetentionSettings,
   now: number,
 ): Promise<void> {

@@ -1,38 +1,19 @@
 import type { Collection, Db, Filter } from 'mongodb';
-import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
+import type { ClaimRequest, Job, NewJob, Store } from '../../ports/store.ts';
+import { jobOf, newStoredJob, type StoredJob } from '../stored-job.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { retryTransient } from './transient.ts';
-import { COLLECTIONS, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
+import { COLLECTIONS, isDuplicateKey } from './mongo-common.ts';
 
-export interface JobDoc {
+/** A stored job under the collection's `_id`. */
+export interface JobDoc extends Omit<StoredJob, 'id' | 'group'> {
   _id: string;
-  kind: string;
-  payload: string;
-  runAt: number;
-  status: JobStatus;
-  attempts: number;
-  maxAttempts: number;
   /** Absent on jobs stored before groups existed: read as null. */
   group?: string | null;
-  leaseOwner: string | null;
-  leaseUntil: number | null;
-  lastError: string | null;
 }
 
-function toJob(doc: JobDoc): Job {
-  return {
-    id: doc._id,
-    kind: doc.kind,
-    payload: fromJson(doc.payload),
-    runAt: doc.runAt,
-    status: doc.status,
-    attempts: doc.attempts,
-    maxAttempts: doc.maxAttempts,
-    group: doc.group ?? null,
-    leaseOwner: doc.leaseOwner,
-    leaseUntil: doc.leaseUntil,
-    lastError: doc.lastError,
-  };
+function toJob({ _id, group, ...doc }: JobDoc): Job {
+  return jobOf({ ...doc, id: _id, group: group ?? null });
 }
 
 /** Rounds of find-then-claim when other workers keep winning the candidates. */
@@ -56,19 +37,8 @@ function dueFilter(request: ClaimRequest): Filter<JobDoc> {
 
 /** The stored form of a newly scheduled job; turn commits write it too (mongo-turns.ts). */
 export function newJobDoc(job: NewJob): JobDoc {
-  return {
-    _id: job.id,
-    kind: job.kind,
-    payload: toJson(job.payload),
-    runAt: job.runAt,
-    status: job.lease ? 'running' : 'pending',
-    attempts: job.lease ? 1 : 0,
-    maxAttempts: job.maxAttempts ?? 1,
-    group: job.group ?? null,
-    leaseOwner: job.lease?.owner ?? null,
-    leaseUntil: job.lease?.until ?? null,
-    lastError: null,
-  };
+  const { id, ...stored } = newStoredJob(job);
+  return { _id: id, ...stored };
 }
 
 /** A job's lock: every change of a job is made under it. */

@@ -1,8 +1,9 @@
-import { ObjectId, type Db, type Filter } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { LogEntry, LogKind, NewLogEntry, RangeQuery, RangeRead, Store } from '../../ports/store.ts';
-import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
-import { rangeRead } from '../range-read.ts';
-import { COLLECTIONS, decodeObjectIdCursor, fromJson, toJson } from './mongo-common.ts';
+import { encodeCursor } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
+import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
+import { rangeFilter, objectIdStart } from './range-filter.ts';
 
 export interface LogDoc {
   /**
@@ -42,40 +43,21 @@ export function mongoLogs(db: Db): LogOps {
     },
     appendLogs,
     readLogs(kind: LogKind, query: RangeQuery): RangeRead<LogEntry> {
-      return rangeRead(() => {
-        const batchSize = batchSizeOf(query.batchSize);
-        let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-        const range: Filter<LogDoc> = { kind };
-        if (query.fromMs !== undefined || query.toMs !== undefined) {
-          range.timestamp = {
-            ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
-            ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
-          };
-        }
-        let done = false;
-        // A fresh query per batch: no server cursor outlives a slow consumer.
-        return async () => {
-          if (done) return [];
-          const filter: Filter<LogDoc> =
-            after === null
-              ? range
-              : {
-                  $and: [
-                    range,
-                    { $or: [{ timestamp: { $gt: after.t } }, { timestamp: after.t, _id: { $gt: after.o } }] },
-                  ],
-                };
-          const docs = await logs.find(filter).sort({ timestamp: 1, _id: 1 }).limit(batchSize).toArray();
-          const last = docs.at(-1);
-          if (last === undefined || docs.length < batchSize) done = true;
-          else after = { t: last.timestamp, o: last._id };
-          return docs.map((doc) => ({
-            userId: doc.userId,
-            timestamp: doc.timestamp,
-            data: fromJson<Record<string, unknown>>(doc.data),
-            cursor: encodeCursor({ t: doc.timestamp, o: doc._id.toHexString() }),
-          }));
-        };
+      return seekRead(query.batchSize, {
+        start: () => objectIdStart(query),
+        fetch: (after, limit) =>
+          logs
+            .find(rangeFilter<LogDoc>('timestamp', '_id', query, after, { kind }))
+            .sort({ timestamp: 1, _id: 1 })
+            .limit(limit)
+            .toArray(),
+        positionOf: (doc) => ({ t: doc.timestamp, o: doc._id }),
+        toRow: (doc): LogEntry => ({
+          userId: doc.userId,
+          timestamp: doc.timestamp,
+          data: fromJson<Record<string, unknown>>(doc.data),
+          cursor: encodeCursor({ t: doc.timestamp, o: doc._id.toHexString() }),
+        }),
       });
     },
   };

@@ -7,13 +7,14 @@ import {
   type TranscriptExportRow,
 } from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
-import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
-import { rangeRead } from '../range-read.ts';
+import { encodeCursor } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
-import { COLLECTIONS, decodeObjectIdCursor, fromJson } from './mongo-common.ts';
+import { COLLECTIONS, fromJson } from './mongo-common.ts';
+import { objectIdStart, rangeFilter } from './range-filter.ts';
 import type { LogDoc } from './mongo-logs.ts';
-import type { TranscriptDoc } from './mongo-transcript.ts';
-import { userLockKey, type UserDoc } from './mongo-users.ts';
+import type { TranscriptDoc } from './transcript-doc.ts';
+import { userLockKey, type UserDoc } from './user-doc.ts';
 
 interface JobRef {
   _id: string;
@@ -22,26 +23,6 @@ interface JobRef {
 
 /** Escapes text for use inside a regular expression. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A time range and a resume point over (time field, ObjectId order field). */
-function rangeFilter<T>(
-  field: string,
-  order: string,
-  query: RangeQuery,
-  after: { t: number; o: ObjectId } | null,
-): Filter<T> {
-  const range: Record<string, unknown> = {};
-  if (query.fromMs !== undefined || query.toMs !== undefined) {
-    range[field] = {
-      ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
-      ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
-    };
-  }
-  if (after === null) return range as Filter<T>;
-  return {
-    $and: [range, { $or: [{ [field]: { $gt: after.t } }, { [field]: after.t, [order]: { $gt: after.o } }] }],
-  } as Filter<T>;
-}
 
 /** Every preview user, through the `previews` index (indexes.ts): a string range leaves out users without the mark. */
 export const PREVIEW_USERS: Filter<UserDoc> = { 'preview.accountId': { $gte: '' } };
@@ -103,65 +84,54 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
     },
 
     exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow> {
-      return rangeRead(() => {
-        const batchSize = batchSizeOf(query.batchSize);
-        let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-        let done = false;
-        return async () => {
-          if (done) return [];
-          // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
-          const docs = await users
+      return seekRead(query.batchSize, {
+        start: () => objectIdStart(query),
+        // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
+        fetch: (after, limit) =>
+          users
             .find(
               { $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }] },
               { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } },
             )
             .sort({ listedAt: 1, order: 1 })
-            .limit(batchSize)
-            .toArray();
-          const last = docs.at(-1);
-          if (last === undefined || docs.length < batchSize) done = true;
-          else after = { t: last.listedAt ?? 0, o: last.order };
-          return docs.map((doc) => {
-            const listedAt = doc.listedAt ?? 0;
-            return {
-              userId: doc._id,
-              timestamp: listedAt,
-              userData: fromJson<Record<string, unknown>>(doc.userData),
-              cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }),
-            };
-          });
-        };
+            .limit(limit)
+            .toArray(),
+        positionOf: (doc) => ({ t: doc.listedAt ?? 0, o: doc.order }),
+        toRow: (doc): KnownUserRow => {
+          const listedAt = doc.listedAt ?? 0;
+          return {
+            userId: doc._id,
+            timestamp: listedAt,
+            userData: fromJson<Record<string, unknown>>(doc.userData),
+            cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }),
+          };
+        },
       });
     },
 
     exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
-      return rangeRead(() => {
-        const batchSize = batchSizeOf(query.batchSize);
-        let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-        let done = false;
-        return async () => {
-          if (done) return [];
+      return seekRead(query.batchSize, {
+        start: () => objectIdStart(query),
+        fetch: async (after, limit) => {
           // Preview users are few (one a studio author at a time): asked again per batch, so one started meanwhile stays out too.
           const previews = (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map(
             (doc) => doc._id,
           );
           const range = rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after);
           const filter = previews.length === 0 ? range : { $and: [range, { userId: { $nin: previews } }] };
-          const docs = await transcript.find(filter).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
-          const last = docs.at(-1);
-          if (last === undefined || docs.length < batchSize) done = true;
-          else after = { t: last.at, o: last._id };
-          return docs.map((doc) => ({
-            userId: doc.userId,
-            seq: doc.seq,
-            from: doc.from,
-            at: doc.at,
-            message: fromJson<Record<string, unknown>>(doc.message),
-            dialogId: doc.dialogId ?? null,
-            stepId: doc.stepId ?? null,
-            cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }),
-          }));
-        };
+          return transcript.find(filter).sort({ at: 1, _id: 1 }).limit(limit).toArray();
+        },
+        positionOf: (doc) => ({ t: doc.at, o: doc._id }),
+        toRow: (doc): TranscriptExportRow => ({
+          userId: doc.userId,
+          seq: doc.seq,
+          from: doc.from,
+          at: doc.at,
+          message: fromJson<Record<string, unknown>>(doc.message),
+          dialogId: doc.dialogId ?? null,
+          stepId: doc.stepId ?? null,
+          cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }),
+        }),
       });
     },
   };

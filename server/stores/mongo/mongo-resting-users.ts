@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { RestingUsers } from '../../ports/resting-users.ts';
 import { COLLECTIONS } from './mongo-common.ts';
-import type { UserDoc } from './mongo-users.ts';
+import type { UserDoc } from './user-doc.ts';
 
 /*
  * A count per position, a few at a time: a publish plan asks rarely and for few positions, so

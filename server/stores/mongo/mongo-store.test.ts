@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { describeUrl, openMongoStore } from './mongo-store.ts';
-import { transcriptDoc } from './mongo-transcript.ts';
+import { transcriptDoc } from './transcript-doc.ts';
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {

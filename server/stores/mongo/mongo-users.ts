@@ -1,86 +1,14 @@
-import { ObjectId, type Db, type Filter } from 'mongodb';
-import type { PreviewMark } from '../../ports/preview.ts';
-import type { ConversationPosition, RangeQuery, Store, UserExportRow, UserRecord } from '../../ports/store.ts';
-import { batchSizeOf, encodeCursor } from '../range-cursor.ts';
+import { ObjectId, type Db } from 'mongodb';
+import type { RangeQuery, Store, UserExportRow } from '../../ports/store.ts';
+import { encodeCursor } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
-import type { TranscriptDoc } from './mongo-transcript.ts';
-import type { OutboxDoc } from './turn-outbox.ts';
-import type { RecentClientId } from './unsent-entries.ts';
+import { toUser, userLockKey, type UserDoc } from './user-doc.ts';
 import type { UserDocCache } from './user-doc-cache.ts';
-import { COLLECTIONS, decodeObjectIdCursor, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
-
-export interface UserDoc {
-  _id: string;
-  channelId: string;
-  position: ConversationPosition | null;
-  variables: string;
-  userData: string;
-  lastMessageAt: number | null;
-  /**
-   * lastMessageAt, or createdAt while the user never wrote: the userData export's time
-   * (spec 4.1 rule 1), kept as a field of its own so one index (by_listed) serves it.
-   * Absent on documents stored before it existed, until start-up fills it in (indexes.ts).
-   */
-  listedAt?: number;
-  createdAt: number;
-  updatedAt: number;
-  version: number;
-  lastSeq: number;
-  /** The bot entries of the last turn, kept until they are surely stored (see unsent-entries.ts). */
-  unsent?: TranscriptDoc[];
-  /** The clientIds of the user's latest messages (unsent-entries.ts); absent on older documents. */
-  recent?: RecentClientId[];
-  /** The last turn's outbox until it is moved (turn-outbox.ts), and when it was written. */
-  outbox?: OutboxDoc | null;
-  outboxAt?: number | null;
-  /**
-   * Whether an outbox waits to be moved: what the sweep looks for. A flag compared for equality, because
-   * FerretDB 1.x filters that in PostgreSQL but hands every document to Go for a range (`outboxAt`);
-   * absent on users stored before it (upgrades.ts sets it where an outbox waits).
-   */
-  outboxHeld?: boolean;
-  /** Absent on users stored before triggers were marked: read as null. */
-  lastTrigger?: string | null;
-  /** Seq of a stored message whose turn failed and is to run again; absent or null when none. */
-  pendingSeq?: number | null;
-  /** Creation order, the tie-break of exports: an ObjectId for the reason given in mongo-logs.ts. */
-  order: ObjectId;
-  /** Set on a studio author's preview user only (ports/preview.ts); absent for everyone else. */
-  preview?: PreviewMark;
-}
-
-export function toUser(doc: UserDoc): UserRecord {
-  return {
-    userId: doc._id,
-    channelId: doc.channelId,
-    position:
-      doc.position === null
-        ? null
-        : {
-            dialogId: doc.position.dialogId,
-            stepId: doc.position.stepId,
-            awaiting: doc.position.awaiting,
-            retries: doc.position.retries,
-          },
-    variables: fromJson(doc.variables),
-    userData: fromJson(doc.userData),
-    lastMessageAt: doc.lastMessageAt,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-    version: doc.version,
-    lastSeq: doc.lastSeq,
-    lastTrigger: doc.lastTrigger ?? null,
-    ...(doc.pendingSeq === undefined || doc.pendingSeq === null ? {} : { pendingSeq: doc.pendingSeq }),
-    ...(doc.preview ? { preview: { accountId: doc.preview.accountId } } : {}),
-  };
-}
+import { COLLECTIONS, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
+import { objectIdStart, rangeFilter } from './range-filter.ts';
 
 type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
-
-/** The lock every writer of a user document holds (see key-lock.ts). */
-export function userLockKey(userId: string): string {
-  return `user:${userId}`;
-}
 
 export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
@@ -161,42 +89,27 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
       });
     },
 
-    async *exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? null : decodeObjectIdCursor(query.after);
-      const range: Filter<UserDoc> = {
-        lastMessageAt: {
-          $ne: null,
-          ...(query.fromMs === undefined ? {} : { $gte: query.fromMs }),
-          ...(query.toMs === undefined ? {} : { $lt: query.toMs }),
-        },
-        preview: { $exists: false },
-      };
-      // A fresh query per batch: no server cursor outlives a slow consumer.
-      for (;;) {
-        const filter: Filter<UserDoc> =
-          after === null
-            ? range
-            : {
-                $and: [
-                  range,
-                  { $or: [{ lastMessageAt: { $gt: after.t } }, { lastMessageAt: after.t, order: { $gt: after.o } }] },
-                ],
-              };
-        const docs = await users.find(filter).sort({ lastMessageAt: 1, order: 1 }).limit(batchSize).toArray();
-        for (const doc of docs) {
+    exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
+      const wrote = { lastMessageAt: { $ne: null }, preview: { $exists: false } };
+      return seekRead(query.batchSize, {
+        start: () => objectIdStart(query),
+        fetch: (after, limit) =>
+          users
+            .find(rangeFilter<UserDoc>('lastMessageAt', 'order', query, after, wrote))
+            .sort({ lastMessageAt: 1, order: 1 })
+            .limit(limit)
+            .toArray(),
+        positionOf: (doc) => ({ t: doc.lastMessageAt as number, o: doc.order }),
+        toRow: (doc): UserExportRow => {
           const timestamp = doc.lastMessageAt as number;
-          yield {
+          return {
             userId: doc._id,
             timestamp,
             userData: fromJson(doc.userData),
             cursor: encodeCursor({ t: timestamp, o: doc.order.toHexString() }),
           };
-        }
-        const last = docs.at(-1);
-        if (last === undefined || docs.length < batchSize) return;
-        after = { t: last.lastMessageAt as number, o: last.order };
-      }
+        },
+      });
     },
   };
 }

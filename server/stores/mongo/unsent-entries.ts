@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey } from './mongo-common.ts';
-import type { TranscriptDoc } from './mongo-transcript.ts';
+import type { TranscriptDoc } from './transcript-doc.ts';
 import type { OutboxDoc } from './turn-outbox.ts';
 
 /*

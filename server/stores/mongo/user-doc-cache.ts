@@ -1,4 +1,4 @@
-import type { UserDoc } from './mongo-users.ts';
+import type { UserDoc } from './user-doc.ts';
 
 /**
  * The user documents this process read or wrote last, by user: a turn reads its user

@@ -1,37 +1,11 @@
 import type { Database } from './database.ts';
-import type { ClaimRequest, Job, JobStatus, NewJob, Store } from '../../ports/store.ts';
+import type { ClaimRequest, Job, NewJob, Store } from '../../ports/store.ts';
+import { jobOf, newStoredJob, type StoredJob } from '../stored-job.ts';
 import { groupCommit } from './group-commit.ts';
-import { fromJson, toJson } from './json.ts';
 
-interface JobRow {
-  id: string;
-  kind: string;
-  payload: string;
-  run_at: number;
-  status: JobStatus;
-  attempts: number;
-  max_attempts: number;
-  job_group: string | null;
-  lease_owner: string | null;
-  lease_until: number | null;
-  last_error: string | null;
-}
-
-function toJob(row: JobRow): Job {
-  return {
-    id: row.id,
-    kind: row.kind,
-    payload: fromJson(row.payload),
-    runAt: row.run_at,
-    status: row.status,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    group: row.job_group,
-    leaseOwner: row.lease_owner,
-    leaseUntil: row.lease_until,
-    lastError: row.last_error,
-  };
-}
+/** The jobs table's columns under the port's names: a row is a StoredJob. */
+const STORED_JOB = `id, kind, payload, run_at AS runAt, status, attempts, max_attempts AS maxAttempts,
+  job_group AS "group", lease_owner AS leaseOwner, lease_until AS leaseUntil, last_error AS lastError`;
 
 type JobOps = Pick<
   Store,
@@ -41,12 +15,12 @@ type JobOps = Pick<
 /** Schedules a job: a running job keeps going; anything else under this id starts over. Shared with turn commits (sqlite-turns.ts). */
 export const SCHEDULE_JOB_SQL = `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts, job_group,
                        lease_owner, lease_until, last_error)
-     VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @group, @leaseOwner, @leaseUntil, NULL)
+     VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @group, @leaseOwner, @leaseUntil, @lastError)
      ON CONFLICT (id) DO UPDATE SET
        kind = excluded.kind, payload = excluded.payload, run_at = excluded.run_at,
        status = excluded.status, attempts = excluded.attempts, max_attempts = excluded.max_attempts,
        job_group = excluded.job_group,
-       lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = NULL
+       lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = excluded.last_error
      WHERE jobs.status <> 'running'`;
 
 /** Cancels a job that has not finished. Shared with turn commits (sqlite-turns.ts). */
@@ -54,23 +28,10 @@ export const CANCEL_JOB_SQL = `UPDATE jobs SET status = 'cancelled', lease_owner
      WHERE id = ? AND status IN ('pending', 'running')`;
 
 /** A new job as SCHEDULE_JOB_SQL's parameters. */
-export function scheduleParams(job: NewJob) {
-  return {
-    id: job.id,
-    kind: job.kind,
-    payload: toJson(job.payload),
-    runAt: job.runAt,
-    status: job.lease ? 'running' : 'pending',
-    attempts: job.lease ? 1 : 0,
-    maxAttempts: job.maxAttempts ?? 1,
-    group: job.group ?? null,
-    leaseOwner: job.lease?.owner ?? null,
-    leaseUntil: job.lease?.until ?? null,
-  };
-}
+export const scheduleParams = newStoredJob;
 
 export function sqliteJobs(db: Database): JobOps {
-  const select = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  const select = db.prepare<[string], StoredJob>(`SELECT ${STORED_JOB} FROM jobs WHERE id = ?`);
   const schedule = db.prepare(SCHEDULE_JOB_SQL);
   const cancel = db.prepare(CANCEL_JOB_SQL);
   // Due jobs in (run_at, id) order: pending ones that are due, and running ones whose lease
@@ -79,16 +40,16 @@ export function sqliteJobs(db: Database): JobOps {
   // flight) and the two are merged: one query with an OR would read and sort every due job,
   // the whole backlog, on each claim.
   const dueSql = (kindFilter: string) =>
-    `SELECT * FROM (SELECT * FROM jobs WHERE status = 'pending' AND run_at <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
+    `SELECT ${STORED_JOB} FROM (SELECT * FROM jobs WHERE status = 'pending' AND run_at <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
      UNION ALL
-     SELECT * FROM (SELECT * FROM jobs INDEXED BY jobs_leases WHERE status = 'running' AND lease_until <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
-     ORDER BY run_at, id LIMIT ?`;
-  const due = db.prepare<[number, number, number, number, number], JobRow>(dueSql(''));
-  const dueOfKindsByCount = new Map<number, ReturnType<typeof db.prepare<unknown[], JobRow>>>();
+     SELECT ${STORED_JOB} FROM (SELECT * FROM jobs INDEXED BY jobs_leases WHERE status = 'running' AND lease_until <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
+     ORDER BY runAt, id LIMIT ?`;
+  const due = db.prepare<[number, number, number, number, number], StoredJob>(dueSql(''));
+  const dueOfKindsByCount = new Map<number, ReturnType<typeof db.prepare<unknown[], StoredJob>>>();
   const dueOfKinds = (count: number) => {
     let statement = dueOfKindsByCount.get(count);
     if (statement === undefined) {
-      statement = db.prepare<unknown[], JobRow>(
+      statement = db.prepare<unknown[], StoredJob>(
         dueSql(` AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})`),
       );
       dueOfKindsByCount.set(count, statement);
@@ -100,8 +61,8 @@ export function sqliteJobs(db: Database): JobOps {
      WHERE id = ?`,
   );
   // Only the jobs between the two ids are read, through jobs_by_group.
-  const firstUnfinished = db.prepare<[string, string, string], JobRow>(
-    `SELECT * FROM jobs INDEXED BY jobs_by_group
+  const firstUnfinished = db.prepare<[string, string, string], StoredJob>(
+    `SELECT ${STORED_JOB} FROM jobs INDEXED BY jobs_by_group
      WHERE job_group = ? AND id > ? AND id < ? AND status IN ('pending', 'running')
      ORDER BY id LIMIT 1`,
   );
@@ -142,20 +103,14 @@ export function sqliteJobs(db: Database): JobOps {
     const leaseUntil = request.now + request.leaseMs;
     return rows.map((row) => {
       claim.run(request.workerId, leaseUntil, row.id);
-      return toJob({
-        ...row,
-        status: 'running',
-        attempts: row.attempts + 1,
-        lease_owner: request.workerId,
-        lease_until: leaseUntil,
-      });
+      return jobOf({ ...row, status: 'running', attempts: row.attempts + 1, leaseOwner: request.workerId, leaseUntil });
     });
   });
 
   const failTx = db.transaction((id: string, workerId: string, error: string, retryAt: number | null): boolean => {
     const row = select.get(id);
-    if (row === undefined || row.status !== 'running' || row.lease_owner !== workerId) return false;
-    if (retryAt !== null && row.attempts < row.max_attempts) retry.run(retryAt, error, id);
+    if (row === undefined || row.status !== 'running' || row.leaseOwner !== workerId) return false;
+    if (retryAt !== null && row.attempts < row.maxAttempts) retry.run(retryAt, error, id);
     else bury.run(error, id);
     return true;
   });
@@ -178,7 +133,7 @@ export function sqliteJobs(db: Database): JobOps {
     scheduleJob: scheduleGrouped,
     async getJob(id) {
       const row = select.get(id);
-      return row === undefined ? null : toJob(row);
+      return row === undefined ? null : jobOf(row);
     },
     async cancelJob(id) {
       return cancel.run(id).changes === 1;
@@ -188,7 +143,7 @@ export function sqliteJobs(db: Database): JobOps {
     },
     async firstUnfinishedJob(group, afterId, beforeId) {
       const row = firstUnfinished.get(group, afterId, beforeId);
-      return row === undefined ? null : toJob(row);
+      return row === undefined ? null : jobOf(row);
     },
     async deferJob(id, workerId, runAt) {
       return defer.run(runAt, id, workerId).changes === 1;

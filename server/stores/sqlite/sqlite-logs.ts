@@ -1,7 +1,7 @@
 import type { Database } from './database.ts';
 import type { LogEntry, LogKind, NewLogEntry, RangeQuery, RangeRead, Store } from '../../ports/store.ts';
-import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
-import { rangeRead } from '../range-read.ts';
+import { encodeCursor, numericStart } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
 import { fromJson, toJson } from './json.ts';
 
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -37,32 +37,19 @@ export function sqliteLogs(db: Database): LogOps {
       insertAll.immediate(kind, entries);
     },
     readLogs(kind: LogKind, query: RangeQuery): RangeRead<LogEntry> {
-      return rangeRead(() => {
-        const batchSize = batchSizeOf(query.batchSize);
-        let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
-        const from = query.fromMs ?? MIN;
-        const to = query.toMs ?? MAX;
-        let done = false;
-        // One short statement per batch, not one open iterator: see exportUsers.
-        return () => {
-          if (done) return [];
-          const rows = batch.all(kind, from, after.t, to, after.t, after.o, batchSize);
-          const last = rows.at(-1);
-          if (last === undefined || rows.length < batchSize) done = true;
-          else after = { t: last[2], o: last[0] };
-          const entries = new Array<LogEntry>(rows.length);
-          for (let i = 0; i < rows.length; i++) {
-            const [id, userId, timestamp, data] = rows[i]!;
-            entries[i] = {
-              userId,
-              timestamp,
-              data: fromJson(data),
-              cursor: encodeCursor({ t: timestamp, o: id }),
-              dataJson: data,
-            };
-          }
-          return entries;
-        };
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      return seekRead(query.batchSize, {
+        start: () => numericStart(query),
+        fetch: (after, limit) => batch.all(kind, from, after.t, to, after.t, after.o, limit),
+        positionOf: ([id, , timestamp]) => ({ t: timestamp, o: id }),
+        toRow: ([id, userId, timestamp, data]): LogEntry => ({
+          userId,
+          timestamp,
+          data: fromJson(data),
+          cursor: encodeCursor({ t: timestamp, o: id }),
+          dataJson: data,
+        }),
       });
     },
   };

@@ -7,8 +7,8 @@ import {
   type TranscriptExportRow,
 } from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
-import { batchSizeOf, decodeNumericCursor, encodeCursor, InvalidCursorError } from '../range-cursor.ts';
-import { rangeRead } from '../range-read.ts';
+import { encodeCursor, InvalidCursorError, numericStart } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
 import { fromJson } from './json.ts';
 
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -127,59 +127,40 @@ export function sqlitePersonalData(db: Database): PersonalDataStore {
     },
 
     exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow> {
-      return rangeRead(() => {
-        const batchSize = batchSizeOf(query.batchSize);
-        let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
-        const from = query.fromMs ?? MIN;
-        const to = query.toMs ?? MAX;
-        let done = false;
-        return () => {
-          if (done) return [];
-          const rows = knownBatch.all(from, after.t, to, after.t, after.o, batchSize);
-          const last = rows.at(-1);
-          if (last === undefined || rows.length < batchSize) done = true;
-          else after = { t: last[1], o: last[2] };
-          const users = new Array<KnownUserRow>(rows.length);
-          for (let i = 0; i < rows.length; i++) {
-            const [userId, timestamp, seq, userData] = rows[i]!;
-            users[i] = {
-              userId,
-              timestamp,
-              userData: fromJson(userData),
-              cursor: encodeCursor({ t: timestamp, o: seq }),
-              userDataJson: userData,
-            };
-          }
-          return users;
-        };
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      return seekRead(query.batchSize, {
+        start: () => numericStart(query),
+        fetch: (after, limit) => knownBatch.all(from, after.t, to, after.t, after.o, limit),
+        positionOf: ([, timestamp, seq]) => ({ t: timestamp, o: seq }),
+        toRow: ([userId, timestamp, seq, userData]): KnownUserRow => ({
+          userId,
+          timestamp,
+          userData: fromJson(userData),
+          cursor: encodeCursor({ t: timestamp, o: seq }),
+          userDataJson: userData,
+        }),
       });
     },
 
     exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
-      return rangeRead(() => {
-        const batchSize = batchSizeOf(query.batchSize);
-        let after: [number, string, number] =
-          query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after);
-        const from = query.fromMs ?? MIN;
-        const to = query.toMs ?? MAX;
-        let done = false;
-        return () => {
-          if (done) return [];
-          const rows = transcriptBatch.all(from, after[0], to, after[0], after[1], after[2], batchSize);
-          const last = rows.at(-1);
-          if (last === undefined || rows.length < batchSize) done = true;
-          else after = [last[3], last[0], last[1]];
-          return rows.map(([userId, seq, from_, at, message, dialogId, stepId]) => ({
-            userId,
-            seq,
-            from: from_ as 'user' | 'bot',
-            at,
-            message: fromJson<Record<string, unknown>>(message),
-            dialogId,
-            stepId,
-            cursor: encodeTranscriptCursor(at, userId, seq),
-          }));
-        };
+      const from = query.fromMs ?? MIN;
+      const to = query.toMs ?? MAX;
+      return seekRead(query.batchSize, {
+        start: (): [number, string, number] =>
+          query.after === undefined ? [MIN, '', MIN] : decodeTranscriptCursor(query.after),
+        fetch: (after, limit) => transcriptBatch.all(from, after[0], to, after[0], after[1], after[2], limit),
+        positionOf: ([userId, seq, , at]): [number, string, number] => [at, userId, seq],
+        toRow: ([userId, seq, from_, at, message, dialogId, stepId]): TranscriptExportRow => ({
+          userId,
+          seq,
+          from: from_ as 'user' | 'bot',
+          at,
+          message: fromJson<Record<string, unknown>>(message),
+          dialogId,
+          stepId,
+          cursor: encodeTranscriptCursor(at, userId, seq),
+        }),
       });
     },
   };

@@ -9,7 +9,8 @@ import type {
   UserPatch,
   UserRecord,
 } from '../../ports/store.ts';
-import { batchSizeOf, decodeNumericCursor, encodeCursor } from '../range-cursor.ts';
+import { encodeCursor, numericStart } from '../range-cursor.ts';
+import { seekRead } from '../range-read.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 import type { UserRow } from './rows.ts';
@@ -129,23 +130,20 @@ export function sqliteUsers(db: Database): UserOps {
       return updateTx.immediate(userId, expectedVersion, patch, now);
     },
 
-    async *exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
-      const batchSize = batchSizeOf(query.batchSize);
-      let after = query.after === undefined ? { t: MIN, o: MIN } : decodeNumericCursor(query.after);
+    exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
       const from = query.fromMs ?? MIN;
       const to = query.toMs ?? MAX;
-      // One short statement per batch: an open iterator would pin a read
-      // snapshot and block every other use of this connection until the
-      // consumer finished.
-      for (;;) {
-        const rows = exportBatch.all(from, after.t, to, after.t, after.o, batchSize);
-        for (const [userId, timestamp, seq, userData] of rows) {
-          yield { userId, timestamp, userData: fromJson(userData), cursor: encodeCursor({ t: timestamp, o: seq }) };
-        }
-        const last = rows.at(-1);
-        if (last === undefined || rows.length < batchSize) return;
-        after = { t: last[1], o: last[2] };
-      }
+      return seekRead(query.batchSize, {
+        start: () => numericStart(query),
+        fetch: (after, limit) => exportBatch.all(from, after.t, to, after.t, after.o, limit),
+        positionOf: ([, timestamp, seq]) => ({ t: timestamp, o: seq }),
+        toRow: ([userId, timestamp, seq, userData]): UserExportRow => ({
+          userId,
+          timestamp,
+          userData: fromJson(userData),
+          cursor: encodeCursor({ t: timestamp, o: seq }),
+        }),
+      });
     },
   };
 }
