@@ -10,6 +10,8 @@ import { openEmbeddings } from '../nlp/embeddings/open-embeddings.ts';
 import { throttledWarning } from '../nlp/embeddings/throttled-warning.ts';
 import type { NodeSignals } from '../ports/bot-host.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import type { InsightsRecorder } from '../app/insights/recorder.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { BotTestsRoom } from '../ports/studio/bot-tests.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
@@ -26,7 +28,12 @@ export interface RunningBotSetup {
   readonly dataDir: string;
   /** BOT_DEFINITION as read at start, checked. */
   readonly source: BotSource;
-  readonly runtimeDeps: Omit<IntegrationRuntimeDeps, 'stepTypes'>;
+  readonly metrics: IntegrationRuntimeDeps['metrics'];
+  readonly usage: IntegrationRuntimeDeps['usage'];
+  /** Built after the bot: read when an asynchronous step is scheduled. */
+  readonly jobs: () => JobRunner;
+  /** Read when a call is made: the use cases' recorder, built after the bot. */
+  readonly insights: () => InsightsRecorder | undefined;
 }
 
 export interface BotInService {
@@ -44,7 +51,15 @@ export interface BotInService {
  * source of truth"), prepared with its models, behind the bot host (server/bot/).
  */
 export async function openRunningBot(setup: RunningBotSetup): Promise<BotInService> {
-  const { config, studio, cluster, clock, logger, runtimeDeps } = setup;
+  const { config, studio, cluster, clock, logger } = setup;
+  const runtimeDeps: Omit<IntegrationRuntimeDeps, 'stepTypes'> = {
+    ...{ store: setup.store, clock, logger, env: studio.env, allowedHosts: config.INTEGRATION_ALLOWED_HOSTS },
+    scheduler: { schedule: (job) => setup.jobs().schedule(job), cancel: (id) => setup.jobs().cancel(id) },
+    metrics: setup.metrics,
+    ...(cluster ? { datasetCluster: cluster.datasets } : {}),
+    insights: setup.insights,
+    usage: setup.usage,
+  };
   const rooms = storeRooms(setup.store);
   const tests = rooms.botTests();
   const hostSetup = {

@@ -1,39 +1,31 @@
 import { createServer } from 'node:http';
-import { hostname } from 'node:os';
 import path from 'node:path';
-import { Server } from 'socket.io';
 import { currentRequestId } from '../api/request-id.ts';
 import { createMetrics } from '../api/metrics.ts';
-import { publicOrigin } from '../api/public-origin.ts';
-import { KeyedQueue } from '../app/keyed-queue.ts';
-import { LeasedTurns } from '../app/turn-lease.ts';
-import { readBot, watchedFiles, type BotSource } from '../bot/load-bot.ts';
-import type { ChatServer } from '../channels/webchat/socket-server.ts';
+import { readBot, type BotSource } from '../bot/load-bot.ts';
 import type { Config } from '../config.ts';
 import { formatProblem } from '../definition/problem.ts';
-import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { retentionSettings } from '../jobs/handlers/retention.ts';
 import { createLogger } from '../logger.ts';
 import { packageVersion, projectRoot } from '../paths.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
-import type { Store } from '../ports/store.ts';
 import type { StoreCommand } from '../stores/mongo/mongo-store.ts';
 import type { Cluster } from '../cluster/cluster.ts';
-import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
-import { liveAppDeps } from './app-deps.ts';
+import { liveAppDeps, turnQueue } from './app-deps.ts';
+import { socketServer, watchSockets } from './sockets.ts';
 import { openChannels } from './channels.ts';
 import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
-import { openInsights, type Insights } from './insights.ts';
+import { openInsights } from './insights.ts';
 import { listenAt } from './listen.ts';
 import { openStore, storeRooms, type OpenedStore } from './open-store.ts';
 import { outbound } from './outbound.ts';
 import { publicLinks } from './public-links.ts';
 import { openRunningBot } from './running-bot.ts';
 import { serverSecrets } from './server-secrets.ts';
-import { startRunning, stopServer } from './run-and-stop.ts';
+import { runServer, type RunningServer } from './running-server.ts';
 import { openStudio, type Studio } from './studio.ts';
 import { sweepPreviews, wirePreview } from './studio-preview.ts';
 import { studioRoutes } from './studio-routes.ts';
@@ -44,38 +36,7 @@ import type { ReloadOutcome } from '../bot/bot-service.ts';
 
 export type { ReloadOutcome };
 
-export interface RunningServer {
-  /** Base URL the server answers on, e.g. http://127.0.0.1:3000. */
-  readonly url: string;
-  readonly store: Store;
-  readonly io: ChatServer;
-  readonly jobs: JobRunner;
-  readonly functionKey: string;
-  /** The studio: its address, the first owner's one-time setup link while no owner exists, and its rooms. */
-  readonly studio: { readonly url: string; readonly setupLink?: string; readonly rooms: Studio };
-  /** Integration steps and background datasets (the engine calls `integrations.run`). */
-  readonly integrations: IntegrationRuntime;
-  /**
-   * Reads the definition file (and its step type modules) again and puts it in service. A
-   * definition that fails any check is not used: the running one stays and every problem is
-   * logged. Conversations carry on; a user resting on a step that is gone is moved (settings.recovery).
-   */
-  reload(): Promise<ReloadOutcome>;
-  /** The definition file and step type modules the bot in service was read from. */
-  readonly files: readonly string[];
-  /** The bot's versions: what the studio's API publishes and saves through. */
-  readonly versions: VersionsDeps;
-  /** The studio's insights: the room they are read from, and the recorder turns report to (absent with `insights: false`). */
-  readonly insights: Insights;
-  /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
-  readonly cluster?: Cluster;
-  /**
-   * Stops gracefully: /readyz answers 503 at once, client events are no longer taken, turns,
-   * sync integration calls and jobs in hand finish (up to SHUTDOWN_GRACE), then widgets are
-   * disconnected so they reconnect to another node. Always ends with `server stopped` logged.
-   */
-  close(): Promise<void>;
-}
+export type { RunningServer } from './running-server.ts';
 
 export interface StartOptions {
   readonly clock?: Clock;
@@ -160,27 +121,15 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const metrics = createMetrics({ version: packageVersion(projectRoot()), store: store.kind });
   // The studio's insights: counters and conversation summaries kept with each turn (server/app/insights/).
   const insights = await openInsights(store, {
-    enabled: options.insights !== false,
-    logger,
-    clock,
-    windowMs: config.INSIGHTS_WINDOW,
-    searchBudget: config.INSIGHTS_SEARCH_BUDGET,
-    version: () => bot.current.version?.id ?? 'unversioned',
+    ...{ enabled: options.insights !== false, logger, clock, windowMs: config.INSIGHTS_WINDOW },
+    ...{ searchBudget: config.INSIGHTS_SEARCH_BUDGET, version: () => bot.current.version?.id ?? 'unversioned' },
   });
   // Event subscriptions and step types' daily counters, on the store's own connection.
   const eventRooms = storeRooms(store).events();
   const running = await openRunningBot({
-    ...{ config, store, studio, cluster, clock, logger, dataDir, source: opened.source },
-    runtimeDeps: {
-      ...{ store, clock, logger, env: studio.env, allowedHosts: config.INTEGRATION_ALLOWED_HOSTS },
-      // jobs is built below; async steps only run once the server is up.
-      scheduler: { schedule: (job) => jobs.schedule(job), cancel: (id) => jobs.cancel(id) },
-      metrics: metrics.port,
-      ...(cluster ? { datasetCluster: cluster.datasets } : {}),
-      // Read when a call is made: deps (and the recorder in it) is built below.
-      insights: () => deps.insights,
-      usage: eventRooms.usage,
-    },
+    ...{ config, store, studio, cluster, clock, logger, dataDir, source: opened.source, metrics: metrics.port },
+    // Built below: async steps and integration calls only run once the server is up.
+    ...{ usage: eventRooms.usage, jobs: () => jobs, insights: () => deps.insights },
   });
   const { host, versions, embeddings } = running;
   const bot = host.service;
@@ -188,17 +137,8 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const publicBases = publicLinks(config, secrets.session, () => urls.base, logger);
   const channels = await openChannels(config, store, { logger, clock, cluster, jobs: () => jobs });
   const routes = await studioRoutes({
-    config,
-    store,
-    studio,
-    bot,
-    versions,
-    insights,
-    embeddings,
-    clock,
-    logger,
-    baseUrl: () => urls.base,
-    deps: () => deps,
+    ...{ config, store, studio, bot, versions, insights, embeddings, clock, logger },
+    ...{ baseUrl: () => urls.base, deps: () => deps },
   });
   const http = createServer(
     httpSide({
@@ -217,14 +157,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
       subscriptions: () => subscriptions.deps,
     }),
   );
-  const io: ChatServer = new Server(http, {
-    // CORS lets every page read the answer, so a refused origin learns why (attachWebchat's
-    // checkOrigin refuses it with a code); it grants nothing, as no cookie is ever involved.
-    cors: { origin: true, credentials: false },
-    maxHttpBufferSize: 64 * 1024,
-    // Cluster mode: rooms span every node, so a turn on any node reaches the user's widgets on all.
-    ...(cluster ? { adapter: cluster.adapter } : {}),
-  });
+  const io = socketServer(http, cluster);
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
   const webhooks = channels.connectors?.webhooks(jobs);
   const subscriptions = wireSubscriptions({
@@ -232,30 +165,11 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     callbackClient: channels.callbackClient,
     botId: bot.current.definition.settings.id,
   });
-  metrics.watch({
-    dueJobs: () => store.dueJobs(clock.now()),
-    datasets: async () =>
-      Promise.all(
-        bot.current.runtime.datasets
-          .names()
-          .map(async (name) => ({ name, updatedAt: (await store.datasetInfo(name))?.updatedAt ?? null })),
-      ),
-    now: () => clock.now(),
-  });
-  io.on('connection', (socket) => {
-    // Before the channel's own handler, which may already send the greeting's links.
-    publicBases.bases.remember(socket.data.userId, publicOrigin(socket.request, config.TRUST_PROXY));
-    metrics.socketConnected();
-    socket.on('disconnect', (reason) => metrics.socketDisconnected(reason));
-  });
+  watchSockets(io, { metrics, bases: publicBases.bases, store, bot, clock, config });
   const deps = liveAppDeps(bot, {
     ...{ store, clock, logger, scheduler: jobs, metrics: metrics.port, mailer, sms, links: publicBases.links },
     delivery: channels.delivery(io),
-    // In a cluster one user's turns also wait on the user's lease in Redis, so a trigger on one node and a
-    // message on another run one after the other; the store's version check stays the guarantee.
-    turns: cluster
-      ? new LeasedTurns(cluster.turnLeases, { owner: `${hostname()}:${process.pid}`, logger })
-      : new KeyedQueue(),
+    turns: turnQueue(cluster, logger),
     integrationCallsPerMinute: config.INTEGRATION_USER_RATE_LIMIT,
     turnDeadlineMs: config.TURN_DEADLINE,
     ...(insights.recorder ? { insights: insights.recorder } : {}),
@@ -266,7 +180,6 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const { callbackClient } = channels;
   registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit, insights.room);
   channels.connectors?.register(jobs, () => deps);
-  metrics.countConnectedUsers(() => new Set([...io.of('/').sockets.values()].map((socket) => socket.data.userId)).size);
   wireWebchat(io, deps, {
     ...{ config, sessionSecret: secrets.session, cluster },
     ownOrigins: () => state.ownOrigins,
@@ -275,70 +188,16 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   // The studio's preview: its own namespace, signed in by the studio session (server/studio/preview/).
   const preview = wirePreview(io, {
     ...{ store, studio, versions: () => versions, tests: running.tests, file: config.BOT_DEFINITION, clock, logger },
-    allowedHosts: config.INTEGRATION_ALLOWED_HOSTS,
-    ...(mailer ? { mailer } : {}),
-    ...(sms ? { sms } : {}),
+    ...{ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS, mailer, sms },
   });
-  const previews = storeRooms(store).previewUsers();
-  await sweepPreviews(jobs, { previews, app: deps, preview, alone: !cluster });
+  await sweepPreviews(jobs, { previews: storeRooms(store).previewUsers(), app: deps, preview, alone: !cluster });
 
   const { url, baseUrl } = await listenAt(http, config, logger);
   urls.base = baseUrl;
   state.ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
-  await startRunning({ jobs, insights, retention, subscriptions, bot, clock });
-  // No owner yet: a one-time link to create the first one, printed by the command line (never logged).
-  const setupLink = await studio.firstOwnerLink();
-  const current = bot.current;
-  logger.info(
-    {
-      event: 'started',
-      url,
-      bot: current.definition.settings.id,
-      ...(current.version ? { version: current.version.id } : {}),
-      store: store.kind,
-      ...(cluster ? { node: cluster.nodeId } : {}),
-    },
-    cluster ? 'server started (cluster mode)' : 'server started',
-  );
-
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    store,
-    io,
-    jobs,
-    functionKey: secrets.functionKey,
-    studio: { url: `${baseUrl.replace(/\/$/, '')}/studio/`, ...(setupLink ? { setupLink } : {}), rooms: studio },
-    get integrations() {
-      return bot.current.runtime;
-    },
-    get files() {
-      return watchedFiles(bot.current);
-    },
-    reload: () => host.reload(),
-    versions,
-    insights,
-    ...(cluster ? { cluster } : {}),
-    close() {
-      state.draining = true;
-      closing ??= stopServer({
-        config,
-        logger,
-        host,
-        preview,
-        jobs,
-        deps,
-        io,
-        subscriptions,
-        channels,
-        embeddings,
-        http,
-        cluster,
-        insights,
-        store,
-        mailer,
-      });
-      return closing;
-    },
+  const parts = {
+    ...{ config, logger, clock, store, cluster, studio, host, versions, insights, embeddings },
+    ...{ preview, jobs, deps, io, subscriptions, channels, http, mailer, retention, secrets, state },
   };
+  return runServer(parts, { url, baseUrl });
 }

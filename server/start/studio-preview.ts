@@ -32,9 +32,9 @@ export function wirePreview(
     readonly file: string;
     readonly clock: Clock;
     readonly logger: Logger;
-    readonly allowedHosts?: readonly string[];
-    readonly mailer?: Mailer;
-    readonly sms?: SmsSender;
+    readonly allowedHosts?: readonly string[] | undefined;
+    readonly mailer?: Mailer | undefined;
+    readonly sms?: SmsSender | undefined;
   },
 ): ReturnType<typeof attachPreview> {
   const { studio, clock, logger } = options;
