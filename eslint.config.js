@@ -104,7 +104,10 @@ export default tseslint.config(
     files: ['server/definition/**/*.ts', 'server/ports/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: forbid({
-      [folder(['app', 'engine', ...adapters])]: 'definition/ and ports/ sit below the use cases and adapters.',
+      // ports/studio/ is a port's folder: reached as ./studio/ from ports/, it is not the studio adapter.
+      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters.filter((name) => name !== 'studio')])]:
+        'definition/ and ports/ sit below the use cases and adapters.',
+      '^(\\.\\./)+studio/|(^|/)server/studio/': 'definition/ and ports/ sit below the use cases and adapters.',
       [drivers]: 'No drivers here.',
     }),
   },
@@ -116,6 +119,49 @@ export default tseslint.config(
     rules: forbid({
       [folder(['app', 'engine', ...adapters])]: 'nlp/ sits beside the use cases; main.ts wires what it needs.',
       [drivers]: 'No drivers here.',
+    }),
+  },
+  {
+    // The running bot: load, check, test and prepare a definition, put a version in service, follow the other nodes.
+    // Its integration steps are checked against their step types' schemas and prepared into the runtime the bot
+    // runs, so the step-type registry and that runtime (integrations/step-types/, run-integration.ts, bot-steps.ts,
+    // settings.ts and the error a bad setting throws) are part of what a definition is; nothing else of integrations/.
+    // It drives the use cases (a bot test is a conversation), which never import it.
+    files: ['server/bot/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({
+      [drivers]: 'bot/ reaches the world through ports/; start/ wires the drivers.',
+      [folder(adapters.filter((name) => name !== 'integrations'))]:
+        'bot/ never imports an adapter; start/ (or cli/main.ts) hands it what it needs through ports/.',
+      '(^|/)integrations/(?!step-types/|run-integration\\.ts$|bot-steps\\.ts$|settings\\.ts$|http/integration-error\\.ts$)':
+        'bot/ takes the step types and their runtime from integrations/, nothing else of it.',
+      [folder(['cli', 'start'])]: 'bot/ is used by cli/ and start/, never the other way.',
+      '(^|/)(main|config)\\.ts$': 'bot/ is handed its settings; start/ reads the configuration.',
+    }),
+  },
+  {
+    // The command line's commands: they use the running bot (bot/) and ports; only its entry wires adapters.
+    files: ['server/cli/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test/**', 'server/cli/main.ts'],
+    rules: forbid({
+      [drivers]: 'cli/ commands reach the world through bot/ and ports/; cli/main.ts wires the rest.',
+      [folder(['app', 'engine', 'nlp', 'start', ...adapters])]:
+        'cli/ commands import bot/, ports/, definition/ and config.ts only; cli/main.ts wires the rest.',
+    }),
+  },
+  {
+    // The command line's entry wires as server/main.ts does (the store, the studio's accounts, Telegram's webhook).
+    files: ['server/cli/main.ts'],
+    rules: forbid({
+      [folder(['app', 'engine', 'nlp'])]: 'cli/main.ts wires; the commands use bot/.',
+    }),
+  },
+  {
+    // The composition root builds and wires; what runs on its own (polls, subscriptions, swaps) lives in bot/.
+    files: ['server/start/**/*.ts', 'server/main.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({
+      [folder(['cli'])]: 'start/ does not import the command line; cli/main.ts imports start/.',
     }),
   },
   {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { editorSchema as definitionJsonSchema } from '../server/cli/editor-schema.ts';
+import { editorSchema as definitionJsonSchema } from '../server/bot/editor-schema.ts';
 
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'bot-definition.schema.json');
 

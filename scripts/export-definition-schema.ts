@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { editorSchema } from '../server/cli/editor-schema.ts';
+import { editorSchema } from '../server/bot/editor-schema.ts';
 
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'bot-definition.schema.json');
 writeFileSync(file, editorSchema());

@@ -110,6 +110,56 @@ describe('import rules (docs/architecture.md)', () => {
       "import { people } from '../studio/accounts/people.ts';\nexport const a = people;",
       /do not import each other/,
     ],
+    [
+      'server/bot/x.ts',
+      "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
+      /bot\/ never imports an adapter/,
+    ],
+    [
+      'server/bot/x.ts',
+      "import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';\nexport const a = SafeHttpClient;",
+      /step types and their runtime/,
+    ],
+    [
+      'server/bot/x.ts',
+      "import { testCommand } from '../cli/test-command.ts';\nexport const a = testCommand;",
+      /never the other way/,
+    ],
+    [
+      'server/bot/x.ts',
+      "import { readConfig } from '../config.ts';\nexport const a = readConfig;",
+      /is handed its settings/,
+    ],
+    [
+      'server/cli/x.ts',
+      "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
+      /cli\/main\.ts wires the rest/,
+    ],
+    [
+      'server/cli/x.ts',
+      "import { startServer } from '../start/start-server.ts';\nexport const a = startServer;",
+      /cli\/main\.ts wires the rest/,
+    ],
+    [
+      'server/cli/main.ts',
+      "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;",
+      /the commands use bot\//,
+    ],
+    [
+      'server/start/x.ts',
+      "import { runCli } from '../cli/main.ts';\nexport const a = runCli;",
+      /start\/ does not import the command line/,
+    ],
+    [
+      'server/ports/x.ts',
+      "import { botHost } from '../bot/bot-host.ts';\nexport const a = botHost;",
+      /sit below the use cases and adapters/,
+    ],
+    [
+      'server/ports/x.ts',
+      "import { people } from '../studio/accounts/people.ts';\nexport const a = people;",
+      /sit below the use cases and adapters/,
+    ],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);
     expect(errors.some((e) => message.test(e))).toBe(true);
@@ -168,5 +218,22 @@ describe('import rules (docs/architecture.md)', () => {
     expect(
       await boundaryErrors('server/app/x.ts', "import { may } from '../ports/studio/roles.ts';\nexport const a = may;"),
     ).toEqual([]);
+    // The running bot, the command line and the composition root, each with what it may import.
+    for (const [file, code] of [
+      ['server/bot/x.ts', "import { runTurn } from '../engine/engine.ts';\nexport const a = runTurn;"],
+      [
+        'server/bot/x.ts',
+        "import { registryFor } from '../integrations/step-types/registry.ts';\nexport const a = registryFor;",
+      ],
+      ['server/bot/x.ts', "import type { BotHost } from '../ports/bot-host.ts';\nexport type A = BotHost;"],
+      [
+        'server/cli/x.ts',
+        "import { checkDefinitionFile } from '../bot/check-definition.ts';\nexport const a = checkDefinitionFile;",
+      ],
+      ['server/cli/main.ts', "import { openStore } from '../start/open-store.ts';\nexport const a = openStore;"],
+      ['server/start/x.ts', "import { botHost } from '../bot/bot-host.ts';\nexport const a = botHost;"],
+      ['server/ports/x.ts', "import type { Move } from './studio/versions.ts';\nexport type A = Move;"],
+    ] as const)
+      expect(await boundaryErrors(file, code), file).toEqual([]);
   });
 });

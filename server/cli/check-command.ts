@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkDefinitionFile, formatProblem, isError } from './check-definition.ts';
+import { checkDefinitionFile, formatProblem, isError } from '../bot/check-definition.ts';
 
 export interface CommandIo {
   readonly stdout: NodeJS.WritableStream;

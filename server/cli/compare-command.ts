@@ -1,5 +1,5 @@
-import { DefinitionError, loadDefinition } from '../definition/load.ts';
-import { strandedPositions } from '../engine/stranded.ts';
+import { strandedBy } from '../bot/stranded-by.ts';
+import { DefinitionError } from '../definition/load.ts';
 
 export const COMPARE_USAGE =
   'compare <old.json> <new.json>   list where users resting on the old definition would be moved by the new one; exit 1 when any would';
@@ -18,17 +18,15 @@ export async function compareCommand(
     return 2;
   }
   const [oldFile, newFile] = args as [string, string];
-  let before;
-  let after;
+  let compared;
   try {
-    before = await loadDefinition(oldFile);
-    after = await loadDefinition(newFile);
+    compared = await strandedBy(oldFile, newFile);
   } catch (error) {
     if (!(error instanceof DefinitionError)) throw error;
     out.write(`${error.message}\n`);
     return 1;
   }
-  const stranded = strandedPositions(before, after);
+  const { stranded, after } = compared;
   if (stranded.length === 0) {
     out.write(`No user would be stranded: every step users can rest on in ${oldFile} is in ${newFile}.\n`);
     return 0;

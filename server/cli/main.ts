@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { setTelegramWebhookFromConfig } from '../channels/telegram/telegram-webhook-command.ts';
+import type { Config } from '../config.ts';
+import { openScratchStore, openStore, storeRooms } from '../start/open-store.ts';
+import { accountsCommand } from '../studio/accounts/accounts-command.ts';
 import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
 import { PULL_USAGE, PUSH_USAGE, pullCommand, pushCommand } from './pull-push-commands.ts';
@@ -8,18 +12,33 @@ import { TEST_USAGE, testCommand } from './test-command.ts';
 import { TELEGRAM_USAGE, telegramCommand } from './telegram-command.ts';
 import { USERS_USAGE, usersCommand } from './users-command.ts';
 
+/**
+ * The studio's accounts on the store the server's settings name. This entry wires, as server/main.ts
+ * does: the commands themselves reach the store, the studio and the channels through what it hands them.
+ */
+async function openAccounts(config: Config) {
+  // Beside a running server: the store's locks are shared, as another process writes it too.
+  const store = await openStore(config, { shared: true });
+  try {
+    return accountsCommand(await storeRooms(store).people(), config, () => store.close());
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
 /** The bot author's commands; each takes its arguments and the streams, and answers an exit code. */
 export const COMMANDS: Record<
   string,
   { usage: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }
 > = {
   check: { usage: CHECK_USAGE, run: checkCommand },
-  test: { usage: TEST_USAGE, run: (args, io) => testCommand(args, io.stdout) },
+  test: { usage: TEST_USAGE, run: (args, io) => testCommand(args, io.stdout, openScratchStore) },
   compare: { usage: COMPARE_USAGE, run: (args, io) => compareCommand(args, io.stdout) },
   pull: { usage: PULL_USAGE, run: pullCommand },
   push: { usage: PUSH_USAGE, run: pushCommand },
-  users: { usage: USERS_USAGE, run: usersCommand },
-  telegram: { usage: TELEGRAM_USAGE, run: telegramCommand },
+  users: { usage: USERS_USAGE, run: (args, io) => usersCommand(args, io, openAccounts) },
+  telegram: { usage: TELEGRAM_USAGE, run: (args, io) => telegramCommand(args, io, setTelegramWebhookFromConfig) },
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

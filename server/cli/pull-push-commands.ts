@@ -1,3 +1,4 @@
+import { optionParts } from './option-parts.ts';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isYaml } from '../definition/read-source.ts';
@@ -36,10 +37,7 @@ function options(
   const set = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [name, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
+    const [name, inline] = optionParts(arg);
     if (valued.includes(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) return { files, values, set, problem: `${name} needs a value` };

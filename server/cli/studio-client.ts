@@ -1,3 +1,4 @@
+import { optionParts } from './option-parts.ts';
 import type { CommandIo } from './check-command.ts';
 
 /** Where `chatbot pull` and `push` reach the studio, and with which API token. */
@@ -29,10 +30,7 @@ export function studioTarget(
   let token = env.CHATBOT_TOKEN;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [name, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
+    const [name, inline] = optionParts(arg);
     if (name === '--url' || name === '--token') {
       const value = inline ?? args[++i];
       if (value === undefined) return { rest, problem: `${name} needs a value` };

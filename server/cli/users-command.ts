@@ -1,7 +1,14 @@
-import { ConfigError, readConfig } from '../config.ts';
+import { ConfigError, readConfig, type Config } from '../config.ts';
 import { ROLES, type Role } from '../ports/studio/roles.ts';
-import { openAccountsCommand } from '../start/studio-accounts-command.ts';
 import type { CommandIo } from './check-command.ts';
+
+/** The studio's accounts on the server's store, as `chatbot users` uses them (server/studio/accounts/accounts-command.ts). */
+export interface AccountsCommand {
+  link(role: Role, email: string | null, purpose: 'first_owner' | 'invitation' | 'reset'): Promise<string>;
+  account(email: string): Promise<{ readonly role: Role } | undefined>;
+  list(): Promise<readonly { readonly role: Role; readonly email: string; readonly name: string }[]>;
+  close(): Promise<void>;
+}
 
 export const USERS_USAGE = [
   'users add --role <owner|editor|analyst|viewer> [--email <address>]   print a one-time studio setup link (72 h) for a new account',
@@ -18,7 +25,11 @@ function option(args: readonly string[], name: string): string | undefined {
  * `chatbot users …`: the studio's accounts on the server's store, with the server's settings
  * (DATA_DIR or MONGODB_URL, PUBLIC_URL). Prints links on stdout, for the operator's eyes only.
  */
-export async function usersCommand(args: readonly string[], io: CommandIo): Promise<number> {
+export async function usersCommand(
+  args: readonly string[],
+  io: CommandIo,
+  openAccounts: (config: Config) => Promise<AccountsCommand>,
+): Promise<number> {
   const [action, ...rest] = args;
   const usage = () => {
     io.stderr.write(`Usage:\n  chatbot ${USERS_USAGE}\n`);
@@ -27,7 +38,7 @@ export async function usersCommand(args: readonly string[], io: CommandIo): Prom
   if (action !== 'add' && action !== 'reset-password' && action !== 'list') return usage();
   let accounts;
   try {
-    accounts = await openAccountsCommand(readConfig(io.env));
+    accounts = await openAccounts(readConfig(io.env));
   } catch (error) {
     io.stderr.write(
       `${error instanceof ConfigError ? 'Configuration error: ' : 'Cannot open the store: '}${(error as Error).message}\n`,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkDefinition } from '../cli/check-definition.ts';
+import { checkDefinition } from '../bot/check-definition.ts';
 import { runTurn } from '../engine/engine.ts';
 import { validateDefinition } from './load.ts';
 

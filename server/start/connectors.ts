@@ -23,10 +23,7 @@ import type { ChannelInbox } from '../ports/channel-inbox.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { WebhookHandler } from '../ports/webhook-request.ts';
-import type { MongoStore } from '../stores/mongo/mongo-store.ts';
-import { mongoChannelInbox } from '../stores/mongo/mongo-channel-inbox.ts';
-import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
-import { sqliteChannelInbox } from '../stores/sqlite/sqlite-channel-inbox.ts';
+import { storeRooms, type OpenedStore } from './open-store.ts';
 
 /** A vendor redelivers for a day at most: inbound events are remembered a week, then forgotten. */
 const INBOX_KEEP_MS = 7 * 24 * 3_600_000;
@@ -49,7 +46,7 @@ export interface ConnectorWiring {
 /** Builds the configured connectors; none configured costs nothing (no inbox opened, no route served). */
 export async function wireConnectors(
   config: Config,
-  store: SqliteStore | MongoStore,
+  store: OpenedStore,
   logger: Logger,
   now: () => number,
 ): Promise<ConnectorWiring | undefined> {
@@ -144,8 +141,7 @@ export async function wireConnectors(
     if (config.REST_CHANNELS.some((channel) => channel.name === name))
       throw new Error(`REST_CHANNELS: the name "${name}" belongs to the ${name} channel; choose another`);
   }
-  const inbox: ChannelInbox =
-    store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db);
+  const inbox: ChannelInbox = await storeRooms(store).channelInbox();
   const purge = setInterval(() => {
     inbox
       .purge(now() - INBOX_KEEP_MS)

@@ -11,13 +11,14 @@ import { isLoopbackHost } from '../api/metrics-access.ts';
 import type { RestDelivery } from '../channels/rest/rest-delivery.ts';
 import { restEndpoint } from '../channels/rest/rest-endpoint.ts';
 import type { Cluster } from '../cluster/cluster.ts';
-import { editorSchema } from '../cli/editor-schema.ts';
+import { editorSchema } from '../bot/editor-schema.ts';
 import { SCHEMA_PATH } from '../definition/json-schema.ts';
-import { currentDatasets } from '../load-bot.ts';
+import type { DatasetPushTarget } from '../api/datasets-router.ts';
+import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
 import type { AuditLog } from '../ports/studio/audit.ts';
-import type { BotService } from './bot-service.ts';
+import type { BotService } from '../bot/bot-service.ts';
 
 export interface HttpSideOptions {
   readonly config: Config;
@@ -118,4 +119,16 @@ export function httpSide(options: HttpSideOptions): RequestListener {
     limiter: cluster?.limiter,
     ...(options.surfaces ? { surfaces: options.surfaces } : {}),
   });
+}
+
+/** Dataset pushes go to whichever runtime is in service now, across reloads. */
+function currentDatasets(current: () => IntegrationRuntime): DatasetPushTarget {
+  return {
+    has: (name) => current().datasets.has(name),
+    names: () => current().datasets.names(),
+    replace: (name, rows) => current().datasets.replace(name, rows),
+    update: (name, change) => current().datasets.update(name, change),
+    pull: (name) => current().datasets.pull(name),
+    info: (name) => current().datasets.info(name),
+  };
 }

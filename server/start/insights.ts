@@ -12,10 +12,7 @@ import { requireRole } from '../studio/http/studio-api.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InsightsRoom } from '../ports/insights.ts';
 import type { Logger } from '../ports/logger.ts';
-import type { MongoStore } from '../stores/mongo/mongo-store.ts';
-import { mongoInsights } from '../stores/mongo/studio/mongo-insights.ts';
-import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
-import { sqliteInsights } from '../stores/sqlite/studio/sqlite-insights.ts';
+import { storeRooms, type OpenedStore } from './open-store.ts';
 
 export interface InsightsSetup {
   /** false: the room opens (the studio still reads it) but no turn records anything. */
@@ -35,10 +32,9 @@ export interface Insights {
 }
 
 /** The insights room on the store's own connection, and the recorder turns report to. */
-export async function openInsights(store: SqliteStore | MongoStore, setup: InsightsSetup): Promise<Insights> {
+export async function openInsights(store: OpenedStore, setup: InsightsSetup): Promise<Insights> {
   const options = setup.searchBudget === undefined ? {} : { searchBudget: setup.searchBudget };
-  const room =
-    store.kind === 'sqlite' ? sqliteInsights(store.db, options) : await mongoInsights(store.db, options, store.locks);
+  const room = await storeRooms(store).insights(options);
   if (!setup.enabled) return { room };
   const recorder = new InsightsRecorder({
     room,

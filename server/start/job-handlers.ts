@@ -13,7 +13,7 @@ import { RETENTION_JOB, retentionJobHandler, type RetentionSettings } from '../j
 import { TIMER_JOB_KIND, timerJobHandler } from '../jobs/handlers/timer.ts';
 import { triggerJobHandler } from '../jobs/handlers/trigger.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
-import type { BotService } from './bot-service.ts';
+import type { BotService } from '../bot/bot-service.ts';
 
 /** Every durable job kind the server runs, each with its handler. */
 export function registerJobHandlers(

@@ -1,20 +1,11 @@
-import { editorSchema } from '../cli/editor-schema.ts';
+import { editorSchema } from '../bot/editor-schema.ts';
 import { SCHEMA_PATH } from '../definition/json-schema.ts';
 import { BUILT_IN_STEP_TYPES } from '../integrations/step-types/registry.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PresenceBoard } from '../ports/studio/presence.ts';
-import type { MongoStore } from '../stores/mongo/mongo-store.ts';
-import { mongoPresence } from '../stores/mongo/studio/mongo-presence.ts';
-import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
-import { sqlitePresence } from '../stores/sqlite/studio/sqlite-presence.ts';
 import { designerCatalogue, type DesignerCatalogue, type DescribedStepType } from '../studio/designer/catalogue.ts';
 import type { DesignerDeps } from '../studio/designer/designer-routes.ts';
-import type { BotService } from './bot-service.ts';
-
-/** The designer's presence board, on the store's own connection. */
-export function openPresence(store: SqliteStore | MongoStore): Promise<PresenceBoard> | PresenceBoard {
-  return store.kind === 'sqlite' ? sqlitePresence(store.db) : mongoPresence(store.db);
-}
+import type { BotService } from '../bot/bot-service.ts';
 
 /**
  * The designer's dependencies: the catalogue of the bot in service (built once, again after a

@@ -1,5 +1,5 @@
 import type { Server } from 'socket.io';
-import { prepareBot, readWritten } from '../load-bot.ts';
+import { prepareBot, readWritten } from '../bot/load-bot.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Mailer } from '../ports/mailer.ts';
@@ -9,26 +9,13 @@ import type { AppDeps } from '../app/deps.ts';
 import { PREVIEW_SWEEP_JOB, previewSweepJobHandler, sweepPreviewUsers } from '../jobs/handlers/preview-sweep.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { PreviewUsers } from '../ports/preview.ts';
-import { mongoPreviewUsers } from '../stores/mongo/mongo-preview-users.ts';
-import type { MongoStore } from '../stores/mongo/mongo-store.ts';
-import { mongoBotTests } from '../stores/mongo/studio/mongo-bot-tests.ts';
-import { sqlitePreviewUsers } from '../stores/sqlite/sqlite-preview-users.ts';
-import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
-import { sqliteBotTests } from '../stores/sqlite/studio/sqlite-bot-tests.ts';
+import type { Store } from '../ports/store.ts';
 import { addBotTest } from '../studio/preview/bot-tests.ts';
 import { dryRunGate } from '../studio/preview/dry-run.ts';
 import { attachPreview } from '../studio/preview/preview-socket.ts';
 import { readDraft } from '../studio/versions/editing.ts';
 import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
 import type { Studio } from './studio.ts';
-
-export function openBotTests(store: SqliteStore | MongoStore): BotTestsRoom {
-  return store.kind === 'sqlite' ? sqliteBotTests(store.db) : mongoBotTests(store.db);
-}
-
-export function openPreviewUsers(store: SqliteStore | MongoStore): PreviewUsers {
-  return store.kind === 'sqlite' ? sqlitePreviewUsers(store.db) : mongoPreviewUsers(store.db);
-}
 
 /**
  * The studio's preview on the socket.io server: each author's draft on the engine, as a preview
@@ -38,16 +25,16 @@ export function openPreviewUsers(store: SqliteStore | MongoStore): PreviewUsers 
 export function wirePreview(
   io: Server,
   options: {
-    readonly store: SqliteStore | MongoStore;
+    readonly store: Store;
     readonly studio: Studio;
     readonly versions: () => VersionsDeps;
     readonly tests: BotTestsRoom;
     readonly file: string;
     readonly clock: Clock;
     readonly logger: Logger;
-    readonly allowedHosts?: readonly string[];
-    readonly mailer?: Mailer;
-    readonly sms?: SmsSender;
+    readonly allowedHosts?: readonly string[] | undefined;
+    readonly mailer?: Mailer | undefined;
+    readonly sms?: SmsSender | undefined;
   },
 ): ReturnType<typeof attachPreview> {
   const { studio, clock, logger } = options;
@@ -89,14 +76,14 @@ export function wirePreview(
 export async function sweepPreviews(
   jobs: JobRunner,
   options: {
-    readonly store: SqliteStore | MongoStore;
+    readonly previews: PreviewUsers;
     readonly app: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock'>;
     readonly preview: ReturnType<typeof attachPreview>;
     readonly alone: boolean;
   },
 ): Promise<void> {
   const sweep = {
-    previews: openPreviewUsers(options.store),
+    previews: options.previews,
     app: options.app,
     running: () =>
       new Set([...options.preview.previews.values()].flatMap((running) => (running.userId ? [running.userId] : []))),

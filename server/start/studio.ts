@@ -7,9 +7,8 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { AuditLog } from '../ports/studio/audit.ts';
 import type { Role } from '../ports/studio/roles.ts';
-import { openPeopleRooms, type PeopleRooms } from '../stores/studio-rooms.ts';
-import type { MongoStore } from '../stores/mongo/mongo-store.ts';
-import type { SqliteStore } from '../stores/sqlite/sqlite-store.ts';
+import type { PeopleRooms } from '../stores/studio-rooms.ts';
+import { storeRooms, type OpenedStore } from './open-store.ts';
 import { accountAdmin } from '../studio/accounts/account-admin.ts';
 import { apiTokens } from '../studio/accounts/api-tokens.ts';
 import { loginLimits } from '../studio/accounts/login-limits.ts';
@@ -34,7 +33,7 @@ import { chooseEncoding } from '../api/widget-assets.ts';
 export interface StudioOptions {
   readonly root: string;
   readonly config: Config;
-  readonly store: SqliteStore | MongoStore;
+  readonly store: OpenedStore;
   readonly logger: Logger;
   readonly clock: Clock;
   /** The cluster's shared limiter in cluster mode, so sign-in limits hold over every node. */
@@ -90,7 +89,7 @@ export interface Studio {
 export async function openStudio(options: StudioOptions): Promise<Studio> {
   const { config, logger } = options;
   const now = () => options.clock.now();
-  const rooms = await openPeopleRooms(options.store);
+  const rooms = await storeRooms(options.store).people();
   const audit = auditLog(rooms.audit, now);
   const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
   if (key.generated)

@@ -10,7 +10,7 @@ import { isoDay } from '../insights/reports.ts';
 import { missesReport } from '../insights/misses.ts';
 import { addPhrasings, teachableOf } from '../insights/teachable.ts';
 import { autosaveDraft, readDraft } from '../versions/editing.ts';
-import { writtenOf } from '../versions/version-source.ts';
+import { writtenOf } from '../../bot/version-source.ts';
 import type { Acting, VersionsDeps } from '../versions/versions-deps.ts';
 import { dayParam, dayStartMs } from './day-param.ts';
 import { otherMethods } from './other-methods.ts';

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { handleUserMessage } from '../../app/handle-user-message.ts';
 import { openConversation } from '../../app/open-conversation.ts';
-import { createTestBot } from '../../cli/bot-tests/harness.ts';
-import { runTests } from '../../cli/bot-tests/run-tests.ts';
-import { testFileSchema } from '../../cli/bot-tests/test-file.ts';
+import { createTestBot } from '../../bot/tests/harness.ts';
+import { runTests } from '../../bot/tests/run-tests.ts';
+import { testFileSchema } from '../../bot/tests/test-file.ts';
 import { validateDefinition } from '../../definition/load.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
+import { openSqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 import { previewStore } from './preview-store.ts';
 import { ConversationRecorder, durationText } from './recorder.ts';
 
@@ -37,7 +38,7 @@ async function record(
   userData: Record<string, unknown>,
   said: string[],
 ): Promise<ConversationRecorder> {
-  const testBot = createTestBot(bot(), undefined, []);
+  const testBot = createTestBot(bot(), undefined, [], openSqliteStore({ file: ':memory:' }));
   const recorder = new ConversationRecorder({ ...start, startDialog: 'main', variables: {}, userData }, () => []);
   const store = previewStore(testBot.deps.store, { accountId: 'acc-1' }, () => 'p1', {
     committed: (commit, result) => recorder.committed(commit, result.user),
@@ -82,6 +83,7 @@ describe('a preview conversation saved as a test', () => {
     const results = await runTests(testFileSchema.parse({ definition: 'bot.json', tests: [test] }), {
       definition: bot(),
       ownTypes: [],
+      scratchStore: () => openSqliteStore({ file: ':memory:' }),
     });
     expect(results).toEqual([{ name: 'greets Ada' }]);
   });
@@ -93,6 +95,7 @@ describe('a preview conversation saved as a test', () => {
     const results = await runTests(testFileSchema.parse({ definition: 'bot.json', tests: [test] }), {
       definition: bot(),
       ownTypes: [],
+      scratchStore: () => openSqliteStore({ file: ':memory:' }),
     });
     expect(results).toEqual([{ name: 'from the question' }]);
   });

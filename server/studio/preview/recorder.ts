@@ -1,6 +1,6 @@
 import type { BotMessage, UserMessage } from '../../../shared/protocol.ts';
-import { labelsOf, lineOf } from '../../cli/bot-tests/expectations.ts';
-import type { BotTest, Stub, TestStep } from '../../cli/bot-tests/test-file.ts';
+import { labelsOf, lineOf } from '../../bot/tests/expectations.ts';
+import type { BotTest, Stub, TestStep } from '../../bot/tests/test-file.ts';
 import type { IntegrationCallResult } from '../../ports/integrations.ts';
 import type { TurnCommit, UserRecord } from '../../ports/store.ts';
 import { maskFields, maskText, type NamedSecret } from './mask.ts';

@@ -3,7 +3,7 @@ import type { Problem } from '../../definition/problem.ts';
 import { MAX_DEFINITION_BYTES, parseDefinitionText } from '../../definition/read-source.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Draft, Publication, StoredVersion, VersionAuthor, VersionMeta } from '../../ports/studio/versions.ts';
-import { writtenOf } from './version-source.ts';
+import { writtenOf } from '../../bot/version-source.ts';
 import { authorOf, type Acting, type VersionsDeps } from './versions-deps.ts';
 
 /** A version as the list shows it. */

@@ -8,7 +8,7 @@ import { HttpError } from '../../ports/http-error.ts';
 import type { Stranded } from '../../../shared/studio-versions.ts';
 import type { Move, Publication, StepRef, StoredVersion } from '../../ports/studio/versions.ts';
 import { versionOrThrow } from './editing.ts';
-import { sourceOfVersion, writtenOf } from './version-source.ts';
+import { writtenOf } from '../../bot/version-source.ts';
 import { authorOf, type Acting, type VersionsDeps } from './versions-deps.ts';
 
 export type { Stranded };
@@ -49,7 +49,7 @@ export async function publishPlan(deps: VersionsDeps, versionId: string): Promis
   const version = await versionOrThrow(deps, versionId);
   const written = writtenOf(version);
   const live = deps.live();
-  const checked = await deps.check(written);
+  const checked = await deps.check(written, { tests: true });
   const problems = checked.problems.map((p) => ({ ...p, severity: p.severity ?? ('error' as const) }));
   const stranded = checked.definition ? await strandedWithUsers(deps, live.definition, checked.definition) : [];
   return {
@@ -59,10 +59,7 @@ export async function publishPlan(deps: VersionsDeps, versionId: string): Promis
     problems,
     diff: diffDefinitions(live.written, written),
     stranded,
-    tests:
-      checked.definition && checked.stepTypes && deps.runTests
-        ? await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes })
-        : [],
+    tests: checked.tests ?? [],
   };
 }
 
@@ -96,7 +93,8 @@ export async function publish(
       `Version ${version.id} is live already; publish another version, or save a change first.`,
       { versionId: version.id },
     );
-  const checked = await deps.check(writtenOf(version));
+  // The bot's tests run before anything is put in service; a rollback runs them too (the tests may have grown since).
+  const checked = await deps.check(writtenOf(version), { tests: true });
   if (!checked.definition) {
     const problems = checked.problems.map((p) => ({ ...p, severity: p.severity ?? 'error' }));
     throw new HttpError(
@@ -106,11 +104,7 @@ export async function publish(
       { problems },
     );
   }
-  // The bot's tests run before anything is put in service; a rollback runs them too (the tests may have grown since).
-  const failed =
-    checked.stepTypes && deps.runTests
-      ? (await deps.runTests({ definition: checked.definition, stepTypes: checked.stepTypes })).filter((t) => !t.passed)
-      : [];
+  const failed = (checked.tests ?? []).filter((t) => !t.passed);
   if (failed.length > 0) {
     throw new HttpError(
       422,
@@ -122,9 +116,10 @@ export async function publish(
   const moves = chosenMoves(live.definition, checked.definition, request.moves);
   const rollback = await isRollback(deps, version);
   let recorded: Publication | undefined;
-  const outcome = await deps.putInService(() => sourceOfVersion(deps, version, moves), {
+  const outcome = await deps.putInService({
+    version,
+    moves,
     kind: 'studio',
-    label: version.id,
     commit: async () => {
       recorded = await deps.room.publish({
         versionId: version.id,
@@ -197,55 +192,4 @@ function chosenMoves(live: BotDefinition, next: BotDefinition, asked: readonly M
     const to = recoveryFor(next, { ...s.from, awaiting: true, retries: 0 })?.to;
     return to ? [{ from: s.from, to: { dialogId: to.dialogId, stepId: to.stepId } }] : [];
   });
-}
-
-/**
- * Brings this node to the published version when it runs another (a publish on another node, a
- * signal it missed): one catch-up at a time, and one more after it when asked meanwhile.
- */
-export function catchUp(deps: VersionsDeps): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const once = async () => {
-    let published;
-    try {
-      published = await deps.room.published();
-    } catch (error) {
-      deps.logger.warn(
-        { event: 'publish_check_failed', error: (error as Error).message },
-        'could not read the published version; the next check tries again',
-      );
-      return;
-    }
-    if (!published || published.versionId === deps.live().version?.id) return;
-    const version = await deps.room.getVersion(published.versionId).catch(() => null);
-    if (!version) return;
-    const outcome = await deps.putInService(() => sourceOfVersion(deps, version), {
-      kind: 'cluster',
-      label: version.id,
-    });
-    if (!outcome.ok)
-      deps.logger.error(
-        { event: 'publish_catch_up_failed', version: version.id },
-        `version ${version.id} is published but could not be put in service on this node; the next check tries again`,
-      );
-  };
-  const run = async (): Promise<void> => {
-    try {
-      do {
-        again = false;
-        await once();
-      } while (again);
-    } finally {
-      running = undefined;
-    }
-  };
-  return () => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = run();
-    return running;
-  };
 }

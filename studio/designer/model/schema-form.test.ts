@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editorSchema } from '../../../server/cli/editor-schema.ts';
+import { editorSchema } from '../../../server/bot/editor-schema.ts';
 import { BUILT_IN_STEP_TYPES } from '../../../server/integrations/step-types/registry.ts';
 import { botFields, fieldSpec, paramsFields, stepFields, stepKinds, type FieldSpec } from './schema-form.ts';
 

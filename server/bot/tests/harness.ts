@@ -8,7 +8,7 @@ import type { StepType } from '../../integrations/step-types/step-type.ts';
 import { createFaqMatcher } from '../../nlp/faq-matcher.ts';
 import type { IntentClassifier } from '../../ports/understanding.ts';
 import type { IntegrationCallResult } from '../../ports/integrations.ts';
-import { openSqliteStore } from '../../stores/sqlite/sqlite-store.ts';
+import type { Store } from '../../ports/store.ts';
 import type { Stub } from './test-file.ts';
 
 /** What the bot did for one user, as a person at the widget would see it. */
@@ -35,7 +35,7 @@ export interface TestBot {
 const EPOCH = Date.UTC(2030, 0, 1, 9, 0, 0);
 
 /**
- * The bot as the server runs it (engine, use cases, a throw-away SQLite store, the trained
+ * The bot as the server runs it (engine, use cases, a throw-away store it closes, the trained
  * intent classifier and FAQ matcher), with what cannot exist in a test replaced: the clock is
  * moved by the test, integration steps are answered by the file's stubs, email and SMS are
  * accepted and dropped, and what would reach the widget is recorded.
@@ -44,8 +44,8 @@ export function createTestBot(
   definition: BotDefinition,
   classifier: IntentClassifier | undefined,
   ownTypes: readonly StepType[],
+  store: Store,
 ): TestBot {
-  const store = openSqliteStore({ file: ':memory:' });
   let now = EPOCH;
   const seenBy = new Map<string, Seen>();
   const seen = (userId: string): Seen => {

@@ -1,10 +1,11 @@
-import type { BotSource, PreparedBot } from '../load-bot.ts';
-import { prepareBot } from '../load-bot.ts';
+import type { BotSource, PreparedBot } from './load-bot.ts';
+import { prepareBot } from './load-bot.ts';
 import { DefinitionError } from '../definition/load.ts';
 import { formatProblem } from '../definition/problem.ts';
 import type { IntegrationRuntimeDeps } from '../integrations/run-integration.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { EmbeddingProvider } from '../ports/embeddings.ts';
+import type { ServiceOutcome } from '../ports/bot-host.ts';
 
 /** Sentence embeddings for the models a swap trains (EMBEDDINGS), and where a failing provider is said. */
 export interface Understanding {
@@ -12,7 +13,8 @@ export interface Understanding {
   readonly warn?: (message: string) => void;
 }
 
-export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readonly problems: readonly string[] };
+/** How a swap ended (the server's `reload()` answers it). */
+export type ReloadOutcome = ServiceOutcome;
 
 /** Where a bot put in service came from, for the log line and the listeners. */
 export interface SwapOrigin {

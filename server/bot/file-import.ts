@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { canonicalText, hashOfCanonicalText } from '../../definition/canonical.ts';
-import type { BotSource } from '../../load-bot.ts';
-import { movesInForce, sourceOfVersion } from './version-source.ts';
-import type { VersionsDeps } from './versions-deps.ts';
+import { canonicalText, hashOfCanonicalText } from '../definition/canonical.ts';
+import type { BotSource } from './load-bot.ts';
+import { movesInForce, sourceOfVersion, type VersionReading } from './version-source.ts';
+import type { AuditTrail } from '../ports/studio/audit.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
 
 /**
  * Where BOT_DEFINITION and the studio meet (README, "One source of truth"):
@@ -27,7 +29,12 @@ export class PublishedMeanwhile extends Error {
   override readonly name = 'PublishedMeanwhile';
 }
 
-type FileDeps = Pick<VersionsDeps, 'room' | 'audit' | 'clock' | 'logger' | 'file' | 'env'>;
+/** The versions room and BOT_DEFINITION, with what an import records and logs. */
+export interface FileDeps extends VersionReading {
+  readonly audit: AuditTrail;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
 
 export async function planFile(deps: FileDeps, file: BotSource): Promise<FilePlan> {
   const { room } = deps;

@@ -3,6 +3,7 @@ import { validateDefinition } from '../../definition/load.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { runTests } from './run-tests.ts';
 import { testFileSchema } from './test-file.ts';
+import { openSqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 
 const BOT = {
   settings: { id: 'shop', name: 'Shop', startDialog: 'main' },
@@ -33,7 +34,11 @@ function bot(): BotDefinition {
 }
 
 const run = (tests: unknown[]) =>
-  runTests(testFileSchema.parse({ definition: 'bot.json', tests }), { definition: bot(), ownTypes: [] });
+  runTests(testFileSchema.parse({ definition: 'bot.json', tests }), {
+    definition: bot(),
+    ownTypes: [],
+    scratchStore: () => openSqliteStore({ file: ':memory:' }),
+  });
 
 describe('tests that start at a chosen point', () => {
   it('when a test starts at a step with page data, then the conversation begins there with that data and skips the start dialog', async () => {

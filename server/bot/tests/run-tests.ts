@@ -8,11 +8,12 @@ import { openConversation } from '../../app/open-conversation.ts';
 import { assertDialog, startDialog } from '../../app/start-dialog.ts';
 import { runTrigger } from '../../app/trigger-dialog.ts';
 import { parseDuration } from '../../definition/duration.ts';
-import { formatPath, loadDefinition } from '../../definition/load.ts';
-import { loadStepTypeModules } from '../../integrations/step-types/load-modules.ts';
+import { DefinitionError, formatPath, loadDefinition } from '../../definition/load.ts';
+import { loadStepTypeModules, StepTypeModuleError } from '../../integrations/step-types/load-modules.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { StepType } from '../../integrations/step-types/step-type.ts';
 import { trainIntentClassifier } from '../../nlp/intent-classifier.ts';
+import type { Store } from '../../ports/store.ts';
 import { compare, labelsOf, type Mismatch, type Observed } from './expectations.ts';
 import { jsonErrorAt } from './json-error-at.ts';
 import { createTestBot, type TestBot } from './harness.ts';
@@ -103,9 +104,15 @@ function withLineAndColumn(text: string, message: string): string {
   return `${reason} (line ${line}, column ${column})`;
 }
 
+/** A tests file that could not run: its own mistake, its definition's, or a step type module's (said, not thrown on). */
+export function couldNotRun(error: unknown): error is Error {
+  return error instanceof TestFileError || error instanceof DefinitionError || error instanceof StepTypeModuleError;
+}
+
 /** Runs every test of the file on a fresh bot; resolves with one result per test, in order. */
 export async function runTestFile(
   file: string,
+  scratchStore: () => Store,
   onResult: (result: TestResult) => void = () => undefined,
 ): Promise<TestResult[]> {
   const tests = await readTestFile(file);
@@ -114,17 +121,22 @@ export async function runTestFile(
   const stale = stubProblems(tests, definition);
   if (stale.length > 0) throw new TestFileError(file, stale);
   const ownTypes = await loadStepTypeModules(definition.stepTypes, definitionFile);
-  return runTests(tests, { definition, ownTypes }, onResult);
+  return runTests(tests, { definition, ownTypes, scratchStore }, onResult);
 }
 
 /**
  * Runs tests already read (a file's, or the studio's) on a bot already loaded and checked, in
  * order, each as a user of its own on one fresh bot. The definition is changed in place (integration
- * steps get their resolved timing), so pass one of its own.
+ * steps get their resolved timing), so pass one of its own. `scratchStore` opens the throw-away store
+ * the bot keeps its users in (an in-memory SQLite database where the server wires it).
  */
 export async function runTests(
   tests: TestFile,
-  loaded: { readonly definition: BotDefinition; readonly ownTypes: readonly StepType[] },
+  loaded: {
+    readonly definition: BotDefinition;
+    readonly ownTypes: readonly StepType[];
+    readonly scratchStore: () => Store;
+  },
   onResult: (result: TestResult) => void = () => undefined,
 ): Promise<TestResult[]> {
   const { definition, ownTypes } = loaded;
@@ -132,7 +144,7 @@ export async function runTests(
     definition.intents.length > 0
       ? await trainIntentClassifier(definition.intents, definition.settings.locale)
       : undefined;
-  const bot = createTestBot(definition, classifier, ownTypes);
+  const bot = createTestBot(definition, classifier, ownTypes, loaded.scratchStore());
   try {
     const results: TestResult[] = [];
     for (const [index, test] of tests.tests.entries()) {

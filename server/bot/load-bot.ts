@@ -1,19 +1,18 @@
 import path from 'node:path';
-import type { DatasetPushTarget } from './api/datasets-router.ts';
-import { checkDefinition, checkDefinitionFile } from './cli/check-definition.ts';
-import { DefinitionError } from './definition/load.ts';
-import { formatProblem, isError, type Problem } from './definition/problem.ts';
-import type { BotDefinition } from './definition/schema.ts';
-import type { PublishMove } from './engine/recovery.ts';
-import { createBotIntegrations } from './integrations/bot-steps.ts';
-import type { IntegrationRuntime, IntegrationRuntimeDeps } from './integrations/run-integration.ts';
-import { BUILT_IN_STEP_TYPES, registryFor } from './integrations/step-types/registry.ts';
-import type { CodeStepType } from './integrations/step-types/step-type.ts';
-import { prepareFaqMatcher } from './nlp/faq-matcher.ts';
-import { trainIntentClassifier } from './nlp/intent-classifier.ts';
-import type { EmbeddingProvider } from './ports/embeddings.ts';
-import type { IntegrationCaller } from './ports/integrations.ts';
-import type { FaqMatcher, IntentClassifier } from './ports/understanding.ts';
+import { checkDefinition, checkDefinitionFile } from './check-definition.ts';
+import { DefinitionError } from '../definition/load.ts';
+import { formatProblem, isError, type Problem } from '../definition/problem.ts';
+import type { BotDefinition } from '../definition/schema.ts';
+import type { PublishMove } from '../engine/recovery.ts';
+import { createBotIntegrations } from '../integrations/bot-steps.ts';
+import type { IntegrationRuntime, IntegrationRuntimeDeps } from '../integrations/run-integration.ts';
+import { BUILT_IN_STEP_TYPES, registryFor } from '../integrations/step-types/registry.ts';
+import type { CodeStepType } from '../integrations/step-types/step-type.ts';
+import { prepareFaqMatcher } from '../nlp/faq-matcher.ts';
+import { trainIntentClassifier } from '../nlp/intent-classifier.ts';
+import type { EmbeddingProvider } from '../ports/embeddings.ts';
+import type { IntegrationCaller } from '../ports/integrations.ts';
+import type { FaqMatcher, IntentClassifier } from '../ports/understanding.ts';
 
 /** A definition (from its file or a stored version) and its step type modules, read and checked; nothing opened yet. */
 export interface BotSource {
@@ -109,16 +108,4 @@ export async function prepareBot(
 export function watchedFiles(source: BotSource): string[] {
   const base = path.dirname(path.resolve(source.file));
   return [path.resolve(source.file), ...source.definition.stepTypes.map((entry) => path.resolve(base, entry))];
-}
-
-/** Dataset pushes go to whichever runtime is in service now, across reloads. */
-export function currentDatasets(current: () => IntegrationRuntime): DatasetPushTarget {
-  return {
-    has: (name) => current().datasets.has(name),
-    names: () => current().datasets.names(),
-    replace: (name, rows) => current().datasets.replace(name, rows),
-    update: (name, change) => current().datasets.update(name, change),
-    pull: (name) => current().datasets.pull(name),
-    info: (name) => current().datasets.info(name),
-  };
 }

@@ -1,7 +1,13 @@
-import type { BotDefinition } from '../../definition/schema.ts';
-import { readWritten, type BotSource } from '../../load-bot.ts';
-import type { Move, StoredVersion, VersionsRoom } from '../../ports/studio/versions.ts';
-import type { VersionsDeps } from './versions-deps.ts';
+import type { BotDefinition } from '../definition/schema.ts';
+import { readWritten, type BotSource } from './load-bot.ts';
+import type { Move, StoredVersion, VersionsRoom } from '../ports/studio/versions.ts';
+
+/** Where stored versions are read, and what they are checked with: BOT_DEFINITION (step type modules are read next to it) and the env. */
+export interface VersionReading {
+  readonly room: VersionsRoom;
+  readonly file: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
 
 /** How far back publications are read for moves still in force; older moves are long served. */
 const MOVE_HISTORY = 50;
@@ -39,7 +45,7 @@ export function writtenOf(version: StoredVersion): unknown {
 
 /** A stored version, checked as start-up checks the file, ready to put in service, with the moves in force. */
 export async function sourceOfVersion(
-  deps: Pick<VersionsDeps, 'room' | 'file' | 'env'>,
+  deps: VersionReading,
   version: StoredVersion,
   moves: readonly Move[] = [],
 ): Promise<BotSource> {

@@ -1,6 +1,6 @@
-import type { Config } from '../config.ts';
-import { telegramApi } from '../channels/telegram/telegram-api.ts';
-import { setTelegramWebhook } from '../channels/telegram/telegram-connector.ts';
+import type { Config } from '../../config.ts';
+import { telegramApi } from './telegram-api.ts';
+import { setTelegramWebhook } from './telegram-connector.ts';
 
 /**
  * Tells Telegram where to post this bot's updates (setWebhook with the secret token), from the

@@ -1,0 +1,57 @@
+import type { Router } from 'express';
+import type { AppDeps } from '../app/deps.ts';
+import type { BotService } from '../bot/bot-service.ts';
+import type { Config } from '../config.ts';
+import type { CachedEmbeddings } from '../nlp/embeddings/embedding-cache.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import { designerRoutes } from '../studio/designer/designer-routes.ts';
+import { missesRoutes } from '../studio/http/misses-routes.ts';
+import { versionsRoutes } from '../studio/http/versions-routes.ts';
+import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import { studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
+import { storeRooms, type OpenedStore } from './open-store.ts';
+import type { Studio } from './studio.ts';
+import { designerDeps } from './studio-designer.ts';
+
+/** The studio's rooms behind its guard: versions, the designer, insights, the export and the misses. */
+export async function studioRoutes(setup: {
+  readonly config: Config;
+  readonly store: OpenedStore;
+  readonly studio: Studio;
+  readonly bot: BotService;
+  readonly versions: VersionsDeps;
+  readonly insights: Insights;
+  readonly embeddings: CachedEmbeddings | undefined;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly baseUrl: () => string;
+  /** The use cases' dependencies, built after the HTTP side; requests only arrive after listen(). */
+  readonly deps: () => AppDeps;
+}): Promise<Router[]> {
+  const { config, store, studio, bot, versions, insights, clock } = setup;
+  const presence = await storeRooms(store).presence();
+  return [
+    versionsRoutes(() => versions),
+    designerRoutes(designerDeps({ bot, presence, clock, baseUrl: setup.baseUrl })),
+    studioInsightsRoutes({
+      insights,
+      store,
+      audit: studio.audit,
+      clock,
+      windowMs: config.INSIGHTS_WINDOW,
+      bot: () => bot.current,
+      versions: () => versions.room,
+      deps: setup.deps,
+    }),
+    studioExportRoutes({ store, logger: setup.logger, bot: () => bot.current }),
+    missesRoutes({
+      store,
+      versions: () => versions,
+      now: () => clock.now(),
+      embeddings: setup.embeddings,
+      rowCap: config.INSIGHTS_MISSES_ROWS,
+      groupedAtMost: config.INSIGHTS_MISSES_GROUPED,
+    }),
+  ];
+}
