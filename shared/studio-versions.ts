@@ -110,3 +110,58 @@ export interface PublishPlan {
   /** The bot's saved tests run on this version: a failing one blocks publishing. */
   readonly tests?: readonly TestOutcome[];
 }
+
+/** GET /studio/api/versions/{id}: a version with its definition as written. */
+export interface VersionRead extends ListedVersion {
+  readonly definition: unknown;
+}
+
+/** GET /studio/api/draft: the caller's work in progress (any JSON: it may not be a valid definition yet). */
+export interface DraftRead {
+  readonly baseVersionId: string | null;
+  readonly definition: unknown;
+  readonly revision: number;
+  readonly updatedAt: number;
+}
+
+/** PUT /studio/api/draft: the revision the autosave wrote. */
+export interface DraftSaved {
+  readonly revision: number;
+  readonly updatedAt: number;
+}
+
+/** POST /studio/api/versions and /import: the version (new, or the newest when it held this already) and its problems. */
+export interface SaveResult {
+  readonly created: boolean;
+  readonly version: VersionMeta;
+  readonly problems: readonly Problem[];
+}
+
+/** Where the users resting on a step the published version no longer has go at their next message. */
+export interface Move {
+  readonly from: StepRef;
+  readonly to: StepRef;
+}
+
+export interface NewPublication {
+  readonly versionId: string;
+  /** The version live before this one; null for the first publication. */
+  readonly previousId: string | null;
+  readonly at: number;
+  readonly by: VersionAuthor;
+  /** `rollback`: an earlier version than the live one was put back; `file`: BOT_DEFINITION brought it. */
+  readonly kind: 'publish' | 'rollback' | 'file';
+  readonly moves: readonly Move[];
+  readonly message?: string;
+}
+
+export interface Publication extends NewPublication {
+  /** 1, 2, …: the latest is what runs. */
+  readonly seq: number;
+}
+
+/** POST /studio/api/publish. */
+export interface Published {
+  readonly publication: Publication;
+  readonly rollback: boolean;
+}

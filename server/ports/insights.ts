@@ -56,7 +56,7 @@ export const METRICS = [
 export type Metric = (typeof METRICS)[number];
 
 /** Texts kept in counters are cut to this many characters. */
-export const TEXT_LIMIT = 200;
+export { TEXT_LIMIT } from '../../shared/studio-api.ts';
 
 /**
  * Upper bounds (ms) of the latency buckets: 1 ms to about 66 s, each a quarter wider than the one

@@ -1,4 +1,12 @@
-import type { StepRef, VersionAuthor, VersionMeta, VersionSource } from '../../../shared/studio-versions.ts';
+import type {
+  Move,
+  NewPublication,
+  Publication,
+  StepRef,
+  VersionAuthor,
+  VersionMeta,
+  VersionSource,
+} from '../../../shared/studio-versions.ts';
 
 /**
  * The versions room: the bot definition as immutable versions, the published pointer with its
@@ -29,31 +37,8 @@ export type CreateOutcome =
 /** A position users may rest on. */
 export type { StepRef };
 /** The wire shapes of a version, in shared/ with the studio's HTTP contract. */
-export type { VersionAuthor, VersionMeta, VersionSource };
+export type { Move, NewPublication, Publication, VersionAuthor, VersionMeta, VersionSource };
 export { VERSION_SOURCES } from '../../../shared/studio-versions.ts';
-
-/** Where the users resting on a step the published version no longer has go at their next message. */
-export interface Move {
-  readonly from: StepRef;
-  readonly to: StepRef;
-}
-
-export interface NewPublication {
-  readonly versionId: string;
-  /** The version live before this one; null for the first publication. */
-  readonly previousId: string | null;
-  readonly at: number;
-  readonly by: VersionAuthor;
-  /** `rollback`: an earlier version than the live one was put back; `file`: BOT_DEFINITION brought it. */
-  readonly kind: 'publish' | 'rollback' | 'file';
-  readonly moves: readonly Move[];
-  readonly message?: string;
-}
-
-export interface Publication extends NewPublication {
-  /** 1, 2, …: the latest is what runs. */
-  readonly seq: number;
-}
 
 /** An account's work in progress: any JSON (it may not be a valid definition yet), autosaved. */
 export interface Draft {
