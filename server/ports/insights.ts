@@ -1,3 +1,5 @@
+import type { ConversationEvent, ConversationSummary } from '../../shared/studio-insights.ts';
+
 /**
  * The insights room: what the studio's dashboard, drop-off, misses and conversation search read.
  *
@@ -54,7 +56,7 @@ export const METRICS = [
 export type Metric = (typeof METRICS)[number];
 
 /** Texts kept in counters are cut to this many characters. */
-export const TEXT_LIMIT = 200;
+export { TEXT_LIMIT } from '../../shared/studio-api.ts';
 
 /**
  * Upper bounds (ms) of the latency buckets: 1 ms to about 66 s, each a quarter wider than the one
@@ -84,38 +86,11 @@ export interface CountDelta extends CounterKey {
   readonly n: number;
 }
 
-/** One conversation as the search and the transcript view see it. */
-export interface ConversationSummary {
-  readonly userId: string;
-  readonly startedAt: number;
-  readonly lastAt: number;
-  readonly channel: string;
-  /** Version in service when the conversation started, and at its last turn. */
-  readonly version: string;
-  readonly lastVersion: string;
-  /** `dialogId/stepId` of every step reached, in the order first reached. */
-  readonly steps: readonly string[];
-  /** `dialogId/stepId` of the last step reached: where the conversation stopped, once it has. */
-  readonly lastStep: string | null;
-  /** An integration call of the conversation failed (an error status or no answer). */
-  readonly integrationError: boolean;
-  readonly messages: number;
-  /** The user's words in the conversation, joined, at most SUMMARY_TEXT_LIMIT characters. */
-  readonly text: string;
-  /** The user's data (declared fields) as of the last turn. */
-  readonly userData: Readonly<Record<string, unknown>>;
-  /** Page events, triggers and timers of the conversation, oldest first, at most SUMMARY_EVENTS. */
-  readonly events: readonly ConversationEvent[];
-}
+/** The wire shapes of a conversation, in shared/ with the studio's HTTP contract. */
+export type { ConversationEvent, ConversationSummary };
 
 export const SUMMARY_TEXT_LIMIT = 1000;
 export const SUMMARY_EVENTS = 50;
-
-export interface ConversationEvent {
-  readonly at: number;
-  readonly kind: 'pageEvent' | 'trigger' | 'timer';
-  readonly name: string;
-}
 
 /** What one write (about once a second) carries: counter changes and the conversations that changed. */
 export interface InsightsBatch {

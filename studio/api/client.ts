@@ -1,3 +1,5 @@
+import type { StudioAnswer, StudioBody, StudioParams, StudioQuery } from '../../shared/studio-api.ts';
+import { STUDIO_API_PREFIX, STUDIO_ROUTES, type StudioRouteName } from '../../shared/studio-routes.ts';
 import { t, type StringKey } from '../i18n/strings.ts';
 
 /** The catalogue body every studio API error has. */
@@ -55,6 +57,25 @@ export function messageFor(code: string, requestId?: string): string {
 
 type Listener = () => void;
 
+/** What a call of a route sends: its path parameters, query and body, each where the map has one. */
+export type StudioRequest<N extends StudioRouteName> = ([StudioParams<N>] extends [never]
+  ? unknown
+  : { readonly params: { readonly [K in keyof StudioParams<N>]: string } }) &
+  ([StudioQuery<N>] extends [never] ? unknown : { readonly query?: StudioQuery<N> }) &
+  ([StudioBody<N>] extends [never] ? unknown : { readonly body: StudioBody<N> });
+
+/** A route's path with its parameters filled in and its query appended. */
+function pathOf(name: StudioRouteName, request: { params?: Record<string, string>; query?: object }): string {
+  const path = STUDIO_ROUTES[name].path.replace(/:(\w+)/g, (_, key: string) =>
+    encodeURIComponent(request.params?.[key] ?? ''),
+  );
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(request.query ?? {}))
+    if (value !== undefined) query.set(key, String(value));
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
 /**
  * The studio's one way to the server: same-origin JSON, the session cookie sent by the browser,
  * and the session's CSRF token in X-CSRF-Token on every write. A 401 tells the shell (which then
@@ -70,6 +91,18 @@ export class ApiClient {
 
   onSignedOut(listener: Listener): void {
     this.signedOut.push(listener);
+  }
+
+  /**
+   * Calls a route of the studio's HTTP contract (shared/studio-routes.ts) by its name, with the
+   * body, path parameters and query the map declares; the answer is typed by the map.
+   */
+  request<N extends StudioRouteName>(
+    name: N,
+    ...[request]: object extends StudioRequest<N> ? [StudioRequest<N>?] : [StudioRequest<N>]
+  ): Promise<StudioAnswer<N>> {
+    const sent = (request ?? {}) as { params?: Record<string, string>; query?: object; body?: unknown };
+    return this.call<StudioAnswer<N>>(STUDIO_ROUTES[name].method, pathOf(name, sent), sent.body);
   }
 
   get<T>(path: string): Promise<T> {
@@ -94,7 +127,7 @@ export class ApiClient {
     if (method !== 'GET' && method !== 'HEAD' && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
     let res: Response;
     try {
-      res = await fetch(`/studio/api${path}`, {
+      res = await fetch(`${STUDIO_API_PREFIX}${path}`, {
         method,
         headers,
         credentials: 'same-origin',

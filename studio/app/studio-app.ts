@@ -133,8 +133,8 @@ export class StudioApp extends LitElement {
   private async loadSession(): Promise<void> {
     try {
       // Asked first, so a visitor who is not signed in causes no 401 (which browsers log as an error).
-      const { signedIn } = await this.api.get<{ signedIn: boolean }>('/sign-in-options');
-      this.signedIn(signedIn ? await this.api.get<SessionInfo>('/session') : null);
+      const { signedIn } = await this.api.request('signInOptions');
+      this.signedIn(signedIn ? await this.api.request('session') : null);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401)
         console.warn('Studio: could not read the session', error);
@@ -177,7 +177,7 @@ export class StudioApp extends LitElement {
   }
 
   private async signOut(): Promise<void> {
-    await this.api.post('/logout').catch(() => undefined);
+    await this.api.request('logout').catch(() => undefined);
     this.notice = undefined;
     this.signedIn(null);
   }

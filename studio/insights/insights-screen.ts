@@ -131,18 +131,16 @@ export class StudioInsights extends LitElement {
   }
 
   private async load(): Promise<void> {
-    this.versions ??= await this.attempt(() => this.api.get<VersionList>('/versions?limit=200'));
-    const range = `from=${this.from}&to=${this.to}`;
+    this.versions ??= await this.attempt(() => this.api.request('listVersions', { query: { limit: 200 } }));
+    const range = { from: this.from, to: this.to };
     if (this.tab === 'dashboard') {
       this.dashboard = await this.attempt(() =>
-        this.api.get<Dashboard>(
-          `/insights/dashboard?${range}${this.version ? `&version=${encodeURIComponent(this.version)}` : ''}`,
-        ),
+        this.api.request('insightsDashboard', { query: { ...range, version: this.version || undefined } }),
       );
     } else if (this.tab === 'drop-off') {
       const version = this.version || this.versions?.publishedId || '';
       this.dropOff = await this.attempt(() =>
-        this.api.get<DropOff>(`/insights/drop-off?${range}${version ? `&version=${encodeURIComponent(version)}` : ''}`),
+        this.api.request('insightsDropOff', { query: { ...range, version: version || undefined } }),
       );
     }
   }

@@ -4,7 +4,7 @@ import { ApiError, type ApiClient } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
 import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
-import type { Misses, MissesAdded, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
+import type { Misses, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
 import { lastDays } from './types.ts';
 import { mostFrequentSentence } from './misses-sentences.ts';
 
@@ -104,7 +104,7 @@ export class InsightsMisses extends LitElement {
   private async load(): Promise<void> {
     this.error = '';
     try {
-      this.misses = await this.api.get<Misses>(`/insights/misses?from=${this.from}&to=${this.to}`);
+      this.misses = await this.api.request('insightsMisses', { query: { from: this.from, to: this.to } });
     } catch (error) {
       this.error = error instanceof ApiError ? error.message : t('errorGeneric');
     }
@@ -140,10 +140,8 @@ export class InsightsMisses extends LitElement {
         this.error = t('missesNoneTicked');
         return;
       }
-      const answer = await this.api.post<MissesAdded>('/insights/misses/add', {
-        target: { kind, id: picker.value },
-        texts,
-        revision: misses.source.revision,
+      const answer = await this.api.request('addMissesToDraft', {
+        body: { target: { kind, id: picker.value }, texts, revision: misses.source.revision },
       });
       const target = targetWords({ kind, id: picker.value });
       const skipped = answer.skipped.length > 0 ? ` ${t('missesSkipped', { n: answer.skipped.length })}` : '';

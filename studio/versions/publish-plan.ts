@@ -103,12 +103,13 @@ export class StudioPublishPlan extends LitElement {
     this.targets.clear();
     try {
       const [plan, version] = await Promise.all([
-        this.api.post<PublishPlan>('/publish/plan', { versionId: id }),
-        this.api.get<{ definition: DefinitionOutline }>(`/versions/${encodeURIComponent(id)}`),
+        this.api.request('publishPlan', { body: { versionId: id } }),
+        this.api.request('readVersion', { params: { id } }),
       ]);
       if (id !== this.versionId) return;
       this.plan = plan;
-      this.outline = version.definition;
+      // Any JSON as written: the outline reads only the dialogs and steps it finds.
+      this.outline = version.definition as DefinitionOutline;
       for (const stranded of plan.stranded)
         if (stranded.defaultTarget) this.targets.set(key(stranded), stranded.defaultTarget);
       await this.updateComplete;
@@ -149,7 +150,9 @@ export class StudioPublishPlan extends LitElement {
     this.busy = true;
     this.error = '';
     try {
-      await this.api.post('/publish', { versionId: plan.versionId, moves, ...(message ? { message } : {}) });
+      await this.api.request('publish', {
+        body: { versionId: plan.versionId, moves, ...(message ? { message } : {}) },
+      });
       this.dispatchEvent(
         new CustomEvent('published', {
           detail: { id: plan.versionId, rollback: plan.rollback },

@@ -83,7 +83,7 @@ export class StudioVersions extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      this.list = await this.api.get<VersionList>('/versions?limit=50');
+      this.list = await this.api.request('listVersions', { query: { limit: 50 } });
       this.older = [];
       this.error = '';
     } catch (error) {
@@ -95,7 +95,7 @@ export class StudioVersions extends LitElement {
     const before = this.older.length > 0 ? this.older.at(-1)!.number : this.list?.versions.at(-1)?.number;
     if (before === undefined) return;
     try {
-      const page = await this.api.get<VersionList>(`/versions?limit=50&before=${before}`);
+      const page = await this.api.request('listVersions', { query: { limit: 50, before } });
       this.older = [...this.older, ...page.versions];
       if (page.nextBefore === undefined && this.list) this.list = { ...this.list, nextBefore: undefined };
     } catch (error) {

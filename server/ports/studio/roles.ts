@@ -1,8 +1,10 @@
+import { STUDIO_ROLES } from '../../../shared/studio-api.ts';
+
 /**
  * The studio's roles, from most to least able. Every studio route names the least role it
  * needs, and the server checks it on every request (README's table says what each may do).
  */
-export const ROLES = ['owner', 'editor', 'analyst', 'viewer'] as const;
+export const ROLES = STUDIO_ROLES;
 export type Role = (typeof ROLES)[number];
 
 /**

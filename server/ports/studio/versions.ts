@@ -1,5 +1,12 @@
-import type { StepRef } from '../../../shared/studio-versions.ts';
-import type { AuditActor } from './audit.ts';
+import type {
+  Move,
+  NewPublication,
+  Publication,
+  StepRef,
+  VersionAuthor,
+  VersionMeta,
+  VersionSource,
+} from '../../../shared/studio-versions.ts';
 
 /**
  * The versions room: the bot definition as immutable versions, the published pointer with its
@@ -7,37 +14,6 @@ import type { AuditActor } from './audit.ts';
  * (server/definition/canonical.ts), so the room never parses or reorders them and what is
  * read back is byte for byte what was written. Times are epoch milliseconds.
  */
-
-/**
- * Where a version came from: the studio's editor, BOT_DEFINITION at start or SIGHUP, an import
- * over the API (`chatbot push`, an upload). A rollback makes no version: it publishes an
- * earlier one (the publication's kind says so).
- */
-export const VERSION_SOURCES = ['studio', 'file', 'push'] as const;
-export type VersionSource = (typeof VERSION_SOURCES)[number];
-
-/** Who made a version or a publication: an account (in person or by its API token), the definition file, or the server. */
-export interface VersionAuthor {
-  readonly kind: AuditActor['kind'];
-  readonly accountId?: string;
-  readonly email?: string;
-  /** What the list shows: the account's name, or the file's path. */
-  readonly name?: string;
-}
-
-export interface VersionMeta {
-  /** `v1`, `v2`, …: the number says the order in which versions were made. */
-  readonly id: string;
-  readonly number: number;
-  /** The head this version was saved on; null for the first. */
-  readonly parentId: string | null;
-  readonly author: VersionAuthor;
-  readonly createdAt: number;
-  readonly message: string;
-  /** sha256 of the canonical JSON text: two versions with the same content have the same hash. */
-  readonly hash: string;
-  readonly source: VersionSource;
-}
 
 export interface StoredVersion extends VersionMeta {
   /** The canonical JSON text of the definition, as written. */
@@ -60,29 +36,9 @@ export type CreateOutcome =
 
 /** A position users may rest on. */
 export type { StepRef };
-
-/** Where the users resting on a step the published version no longer has go at their next message. */
-export interface Move {
-  readonly from: StepRef;
-  readonly to: StepRef;
-}
-
-export interface NewPublication {
-  readonly versionId: string;
-  /** The version live before this one; null for the first publication. */
-  readonly previousId: string | null;
-  readonly at: number;
-  readonly by: VersionAuthor;
-  /** `rollback`: an earlier version than the live one was put back; `file`: BOT_DEFINITION brought it. */
-  readonly kind: 'publish' | 'rollback' | 'file';
-  readonly moves: readonly Move[];
-  readonly message?: string;
-}
-
-export interface Publication extends NewPublication {
-  /** 1, 2, …: the latest is what runs. */
-  readonly seq: number;
-}
+/** The wire shapes of a version, in shared/ with the studio's HTTP contract. */
+export type { Move, NewPublication, Publication, VersionAuthor, VersionMeta, VersionSource };
+export { VERSION_SOURCES } from '../../../shared/studio-versions.ts';
 
 /** An account's work in progress: any JSON (it may not be a valid definition yet), autosaved. */
 export interface Draft {

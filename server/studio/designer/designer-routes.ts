@@ -1,8 +1,7 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import type { PresenceBoard } from '../../ports/studio/presence.ts';
-import { readJson } from '../http/request-body.ts';
 import { callerOf, requireRole } from '../http/studio-api.ts';
+import { serveRoute } from '../http/studio-route.ts';
 import type { DesignerCatalogue } from './catalogue.ts';
 
 /** A designer counts as present for this long after its last beat (it beats every 20 s). */
@@ -17,15 +16,6 @@ export interface DesignerDeps {
   readonly now: () => number;
 }
 
-const beatBody = z
-  .object({
-    dialog: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a dialog id')
-      .optional(),
-  })
-  .strict();
-
 /**
  * The designer's part of the studio's API, under /studio/api: the step-type catalogue the palette
  * and the forms are made from, and presence (who else has the designer open, on which dialog).
@@ -33,16 +23,16 @@ const beatBody = z
  */
 export function designerRoutes(deps: DesignerDeps): Router {
   const router = Router();
-  const read = requireRole('readBot');
+  const read = { guard: requireRole('readBot') };
   let beats = 0;
 
-  router.get('/designer/catalogue', read, (_req, res) => {
-    res.set('cache-control', 'no-store').json(deps.catalogue());
+  serveRoute(router, 'designerCatalogue', read, (_input, _req, res) => {
+    res.set('cache-control', 'no-store');
+    return deps.catalogue();
   });
 
-  router.post('/designer/presence', read, async (req, res) => {
+  serveRoute(router, 'designerPresence', read, async ({ body }, req) => {
     const caller = callerOf(req);
-    const body = await readJson(req, beatBody);
     const now = deps.now();
     await deps.presence.beat({
       accountId: caller.account.id,
@@ -54,14 +44,14 @@ export function designerRoutes(deps: DesignerDeps): Router {
     const others = (await deps.presence.list(now - PRESENCE_WINDOW_MS)).filter(
       (beat) => beat.accountId !== caller.account.id,
     );
-    res.json({
+    return {
       editors: others.map((beat) => ({
         accountId: beat.accountId,
         name: beat.name,
         ...(beat.dialog === undefined ? {} : { dialog: beat.dialog }),
         at: new Date(beat.at).toISOString(),
       })),
-    });
+    };
   });
   return router;
 }

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import { Router, type Request } from 'express';
-import { z } from 'zod';
-import { DAY_MS, dayOf, TEXT_LIMIT, type DayRange, type InsightsRoom } from '../../ports/insights.ts';
+import { Router } from 'express';
+import { DAY_MS, dayOf, type DayRange, type InsightsRoom } from '../../ports/insights.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Store } from '../../ports/store.ts';
 import type { AuditTrail } from '../../ports/studio/audit.ts';
 import { decodeCursor, encodeCursor, transcriptOf } from '../insights/conversations.ts';
 import { dashboard, dropOff, isoDay } from '../insights/reports.ts';
-import { dayParam, dayStartMs } from './day-param.ts';
+import { dayStartMs } from './day-param.ts';
 import { otherMethods } from './other-methods.ts';
-import { parseInput } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
+import { serveRoute } from './studio-route.ts';
 
 export interface InsightsRoutesDeps {
   readonly room: InsightsRoom;
@@ -33,50 +32,7 @@ export interface InsightsRoutesDeps {
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 
-const date = dayParam;
-const versionId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a version id (as the versions list gives it)');
-const rangeShape = { from: date.optional(), to: date.optional() };
-const reportQuery = z.strictObject({ ...rangeShape, version: versionId.optional() });
-const searchQuery = z.strictObject({
-  ...rangeShape,
-  text: z.string().min(1).max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
-  field: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a user-data field name')
-    .optional(),
-  value: z.string().max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
-  channel: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name')
-    .optional(),
-  reached: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, 'must be dialogId/stepId')
-    .optional(),
-  integrationError: z.enum(['true', 'false']).optional(),
-  cursor: z.string().max(300).optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100')
-    .optional(),
-});
-const transcriptQuery = z.strictObject({
-  afterSeq: z
-    .string()
-    .regex(/^\d{1,12}$/, 'must be a whole number (the nextAfterSeq of the previous page)')
-    .transform(Number)
-    .optional(),
-});
 const MAX_USER_ID = 256;
-
-export const INSIGHTS_METHODS: Readonly<Record<string, string>> = {
-  '/insights/dashboard': 'GET',
-  '/insights/drop-off': 'GET',
-  '/insights/conversations': 'GET',
-  '/insights/users/:userId': 'GET, DELETE',
-};
 
 /** The days asked for: `from` and `to` inclusive, UTC; by default the last 30 days up to today. */
 function daysOf(
@@ -94,15 +50,9 @@ function daysOf(
   return { fromDay, toDay };
 }
 
-function userIdOf(req: Request): string {
-  const userId = req.params.userId;
-  if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID) {
-    throw new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, {
-      path: 'userId',
-    });
-  }
-  return userId;
-}
+/** A user id the map refuses (empty or too long): 400 naming the parameter. */
+const badUserId = () =>
+  new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, { path: 'userId' });
 
 /**
  * Insights under /studio/api/insights: the dashboard, the drop-off per step, the conversation
@@ -111,22 +61,20 @@ function userIdOf(req: Request): string {
  */
 export function insightsRoutes(deps: InsightsRoutesDeps): Router {
   const router = Router();
-  const read = requireRole('readConversations');
+  const read = { guard: requireRole('readConversations') };
 
-  router.get('/insights/dashboard', read, async (req, res) => {
-    const query = parseInput(reportQuery, req.query, 'query');
+  serveRoute(router, 'insightsDashboard', read, async ({ query }) => {
     const days = daysOf(query, deps.now());
     const range: DayRange = { ...days, ...(query.version ? { version: query.version } : {}) };
-    res.json({
+    return {
       from: isoDay(days.fromDay),
       to: isoDay(days.toDay),
       version: query.version ?? null,
       ...(await dashboard(deps.room, range)),
-    });
+    };
   });
 
-  router.get('/insights/drop-off', read, async (req, res) => {
-    const query = parseInput(reportQuery, req.query, 'query');
+  serveRoute(router, 'insightsDropOff', read, async ({ query }) => {
     const days = daysOf(query, deps.now());
     const version = query.version ?? deps.currentVersion();
     const order = await deps.stepsOf(version);
@@ -139,11 +87,10 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       { ...days, version },
       { now: deps.now(), windowMs: deps.windowMs, order: order ?? [] },
     );
-    res.json({ from: isoDay(days.fromDay), to: isoDay(days.toDay), version, windowMs: deps.windowMs, ...figures });
+    return { from: isoDay(days.fromDay), to: isoDay(days.toDay), version, windowMs: deps.windowMs, ...figures };
   });
 
-  router.get('/insights/conversations', read, async (req, res) => {
-    const query = parseInput(searchQuery, req.query, 'query');
+  serveRoute(router, 'searchConversations', read, async ({ query }) => {
     const days = daysOf(query, deps.now());
     if ((query.field === undefined) !== (query.value === undefined)) {
       throw new HttpError(
@@ -179,7 +126,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       ...(query.integrationError === 'true' ? { integrationError: true } : {}),
       ...(before ? { before } : {}),
     });
-    res.json({
+    return {
       from: isoDay(days.fromDay),
       to: isoDay(days.toDay),
       conversations: page.items,
@@ -187,19 +134,18 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       ...(page.searchedBackTo !== undefined
         ? { searchedBackTo: page.searchedBackTo, searchedConversations: page.searched ?? 0 }
         : {}),
-    });
+    };
   });
 
-  router.get('/insights/users/:userId', read, async (req, res) => {
-    const userId = userIdOf(req);
-    const query = parseInput(transcriptQuery, req.query, 'query');
-    const view = await transcriptOf({ store: deps.store, room: deps.room, now: deps.now }, userId, query.afterSeq ?? 0);
+  serveRoute(router, 'readUserTranscript', { ...read, badParam: badUserId }, async ({ params, query }) => {
+    const at = { store: deps.store, room: deps.room, now: deps.now };
+    const view = await transcriptOf(at, params.userId, query.afterSeq ?? 0);
     if (!view) throw new HttpError(404, 'not_found', 'No such user: they may have been erased, or never written.');
-    res.json(view);
+    return view;
   });
 
-  router.delete('/insights/users/:userId', requireRole('eraseUsers'), async (req, res) => {
-    const userId = userIdOf(req);
+  const erase = { guard: requireRole('eraseUsers'), badParam: badUserId };
+  serveRoute(router, 'eraseUserFromStudio', erase, async ({ params: { userId } }, req) => {
     const caller = callerOf(req);
     const erased = await deps.erase(userId);
     // As the management API's erasure: the trail keeps that it happened and a digest of whom, never the id.
@@ -210,9 +156,17 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       target: `sha256:${createHash('sha256').update(userId, 'utf8').digest('hex')}`,
       details: { found: erased.user === 1, transcript: erased.transcript, jobs: erased.jobs },
     });
-    res.json({ userId, erased });
+    return { userId, erased };
   });
 
-  router.use(otherMethods(INSIGHTS_METHODS));
+  router.use(
+    otherMethods([
+      'insightsDashboard',
+      'insightsDropOff',
+      'searchConversations',
+      'readUserTranscript',
+      'eraseUserFromStudio',
+    ]),
+  );
   return router;
 }

@@ -1,5 +1,4 @@
 import { Router, type Request } from 'express';
-import { z } from 'zod';
 import type { Misses, MissesAdded } from '../../../shared/studio-misses.ts';
 import { DAY_MS, dayOf } from '../../ports/insights.ts';
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
@@ -12,10 +11,10 @@ import { addPhrasings, teachableOf } from '../insights/teachable.ts';
 import { autosaveDraft, readDraft } from '../versions/editing.ts';
 import { writtenOf } from '../../bot/version-source.ts';
 import type { Acting, VersionsDeps } from '../versions/versions-deps.ts';
-import { dayParam, dayStartMs } from './day-param.ts';
+import { dayStartMs } from './day-param.ts';
 import { otherMethods } from './other-methods.ts';
-import { parseInput, readJson } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
+import { serveRoute } from './studio-route.ts';
 
 export interface MissesRoutesDeps {
   readonly store: Store;
@@ -31,28 +30,6 @@ export interface MissesRoutesDeps {
 
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
-/** Phrasings added in one request, at most: a group's examples fit. */
-const MAX_TEXTS = 50;
-
-const date = dayParam;
-const missesQuery = z.strictObject({ from: date.optional(), to: date.optional() });
-const addBody = z.strictObject({
-  target: z.strictObject({ kind: z.enum(['intent', 'faq']), id: z.string().min(1).max(64) }),
-  texts: z
-    .array(
-      z.string().trim().min(1, 'must not be empty').max(500, "must be at most 500 characters (an utterance's limit)"),
-    )
-    .min(1, 'must name at least one input')
-    .max(MAX_TEXTS, `must be at most ${MAX_TEXTS} inputs; add a group's examples at a time`),
-  /** The draft revision the page showed: a draft changed since (the designer in another tab) is not written over. */
-  revision: z.number().int().min(1),
-});
-
-export const MISSES_METHODS: Readonly<Record<string, string>> = {
-  '/insights/misses': 'GET',
-  '/insights/misses/add': 'POST',
-};
-
 function acting(req: Request): Acting {
   const caller = callerOf(req);
   return { actor: caller.actor, name: caller.account.name, ip: caller.ip };
@@ -68,8 +45,7 @@ function acting(req: Request): Acting {
 export function missesRoutes(deps: MissesRoutesDeps): Router {
   const router = Router();
 
-  router.get('/insights/misses', requireRole('readMisses'), async (req, res) => {
-    const query = parseInput(missesQuery, req.query, 'query');
+  serveRoute(router, 'insightsMisses', { guard: requireRole('readMisses') }, async ({ query }, req) => {
     const toDay = query.to ? dayOf(dayStartMs(query.to)) : dayOf(deps.now());
     const fromDay = query.from ? dayOf(dayStartMs(query.from)) : toDay - (DEFAULT_DAYS - 1);
     if (fromDay > toDay)
@@ -107,12 +83,10 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       { fromMs: fromDay * DAY_MS, toMs: (toDay + 1) * DAY_MS },
       teachableOf(written),
     );
-    const body: Misses = { from: isoDay(fromDay), to: isoDay(toDay), source, canAdd, ...report };
-    res.json(body);
+    return { from: isoDay(fromDay), to: isoDay(toDay), source, canAdd, ...report } satisfies Misses;
   });
 
-  router.post('/insights/misses/add', requireRole('editBot'), async (req, res) => {
-    const body = await readJson(req, addBody);
+  serveRoute(router, 'addMissesToDraft', { guard: requireRole('editBot') }, async ({ body }, req) => {
     const who = acting(req);
     const versions = deps.versions();
     const draft = await readDraft(versions, who);
@@ -125,10 +99,7 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       );
     }
     const { definition, added, skipped } = addPhrasings(draft.definition, body.target, body.texts);
-    if (added.length === 0) {
-      res.json({ revision: draft.revision, added, skipped } satisfies MissesAdded);
-      return;
-    }
+    if (added.length === 0) return { revision: draft.revision, added, skipped } satisfies MissesAdded;
     // The designer's own save: refused (409) if another tab saved in between, so nothing is lost.
     const saved = await autosaveDraft(versions, who, {
       baseVersionId: draft.baseVersionId,
@@ -143,9 +114,9 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       target: body.target.id,
       details: { added: added.length, skipped: skipped.length, revision: saved.revision, from: 'misses' },
     });
-    res.json({ revision: saved.revision, added, skipped } satisfies MissesAdded);
+    return { revision: saved.revision, added, skipped } satisfies MissesAdded;
   });
 
-  router.use(otherMethods(MISSES_METHODS));
+  router.use(otherMethods(['insightsMisses', 'addMissesToDraft']));
   return router;
 }

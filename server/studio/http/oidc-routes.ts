@@ -4,6 +4,7 @@ import type { SessionSettings } from '../accounts/people.ts';
 import type { SingleSignOn, Transaction } from '../accounts/single-sign-on.ts';
 import { setSessionCookie } from './cookies.ts';
 import { requestMeta } from './studio-api.ts';
+import { serveRoute } from './studio-route.ts';
 
 /** Seals and opens the sign-in transaction the browser carries (state, nonce, PKCE verifier). */
 export interface TransactionSeal {
@@ -49,13 +50,13 @@ export function oidcRoutes(deps: {
     return sso;
   };
 
-  router.get('/oidc/login', async (req, res) => {
+  serveRoute(router, 'ssoLogin', {}, async (_input, req, res) => {
     const { url, transaction } = await enabled().start();
     setTransaction(req, res, deps.seal.seal(transaction), 600);
     res.redirect(303, url);
   });
 
-  router.get('/oidc/callback', async (req, res) => {
+  serveRoute(router, 'ssoCallback', {}, async (_input, req, res) => {
     const sso = enabled();
     const sealed = readCookie(req);
     const transaction = sealed ? deps.seal.open(sealed) : undefined;
@@ -69,9 +70,8 @@ export function oidcRoutes(deps: {
       res.redirect(303, '/studio/');
     } catch (error) {
       // A person arrives here by a browser's navigation: back to the sign-in page, which says what happened.
-      if (error instanceof HttpError && error.status < 500)
-        return res.redirect(303, `/studio/?sso_error=${error.code === 'forbidden' ? 'forbidden' : 'failed'}`);
-      throw error;
+      if (!(error instanceof HttpError && error.status < 500)) throw error;
+      res.redirect(303, `/studio/?sso_error=${error.code === 'forbidden' ? 'forbidden' : 'failed'}`);
     }
   });
   return router;

@@ -1,26 +1,11 @@
-import { Router } from 'express';
-import { z } from 'zod';
+import { Router, type Request } from 'express';
+import type { z } from 'zod';
 import { HttpError } from '../../ports/http-error.ts';
 import { may } from '../../ports/studio/roles.ts';
-import { MAX_SECRET_BYTES, SECRET_NAME, namesInDefinition, type SecretsRoom } from '../secrets/secrets-room.ts';
-import { parseInput, readJson } from './request-body.ts';
+import { MAX_SECRET_BYTES, namesInDefinition, type SecretsRoom } from '../secrets/secrets-room.ts';
+import { readJson } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
-
-const nameParam = z
-  .string()
-  .regex(
-    SECRET_NAME,
-    'a secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN',
-  );
-const setBody = z.strictObject({
-  value: z
-    .string()
-    .min(1, 'give the secret a value')
-    .refine(
-      (value) => Buffer.byteLength(value, 'utf8') <= MAX_SECRET_BYTES,
-      `a secret holds at most ${MAX_SECRET_BYTES / 1024} KiB`,
-    ),
-});
+import { serveRoute } from './studio-route.ts';
 
 export interface SecretRouteDeps {
   readonly secrets: SecretsRoom;
@@ -43,42 +28,40 @@ export function secretRoutes(deps: SecretRouteDeps): Router {
     return { fromEnvironment: own !== undefined && own !== '', set: deps.secrets.value(name) !== undefined };
   };
 
-  router.get('/secrets', requireRole('listSecrets'), (req, res) => {
+  const manage = { guard: requireRole('manageSecrets') };
+
+  serveRoute(router, 'listSecrets', { guard: requireRole('listSecrets') }, (_input, req) => {
     const owner = may(callerOf(req).role, 'manageSecrets');
     const used = namesInDefinition(deps.definition());
     const stored = new Map(deps.secrets.list().map((secret) => [secret.name, secret]));
     const names = [...new Set([...used.keys(), ...stored.keys()])].sort();
-    res.json(
-      names.map((name) => {
-        const meta = stored.get(name);
-        return {
-          name,
-          ...status(name),
-          usedBy: used.get(name) ?? [],
-          ...(owner
-            ? { updatedAt: meta ? new Date(meta.updatedAt).toISOString() : null, updatedBy: meta?.updatedBy ?? null }
-            : {}),
-        };
-      }),
-    );
+    return names.map((name) => {
+      const meta = stored.get(name);
+      return {
+        name,
+        ...status(name),
+        usedBy: used.get(name) ?? [],
+        ...(owner
+          ? { updatedAt: meta ? new Date(meta.updatedAt).toISOString() : null, updatedBy: meta?.updatedBy ?? null }
+          : {}),
+      };
+    });
   });
 
-  router.put('/secrets/:name', requireRole('manageSecrets'), async (req, res) => {
+  const readValue = (req: Request, schema: z.ZodType) => readJson(req, schema, 4 * MAX_SECRET_BYTES);
+  serveRoute(router, 'setSecret', { ...manage, read: readValue }, async ({ params: { name }, body }, req) => {
     const caller = callerOf(req);
-    const name = parseInput(nameParam, req.params.name, 'path');
-    const { value } = await readJson(req, setBody, 4 * MAX_SECRET_BYTES);
-    await deps.secrets.set(name, value, caller.actor, caller.ip);
+    await deps.secrets.set(name, body.value, caller.actor, caller.ip);
     const bot = await deps.changed(name);
-    res.json({ name, ...status(name), botReloaded: bot.ok });
+    return { name, ...status(name), botReloaded: bot.ok };
   });
 
-  router.delete('/secrets/:name', requireRole('manageSecrets'), async (req, res) => {
+  serveRoute(router, 'deleteSecret', manage, async ({ params: { name } }, req) => {
     const caller = callerOf(req);
-    const name = parseInput(nameParam, req.params.name, 'path');
     if (!(await deps.secrets.remove(name, caller.actor, caller.ip)))
       throw new HttpError(404, 'not_found', `No secret ${name} is set in the studio.`);
     const bot = await deps.changed(name);
-    res.json({ name, ...status(name), botReloaded: bot.ok });
+    return { name, ...status(name), botReloaded: bot.ok };
   });
   return router;
 }

@@ -1,6 +1,7 @@
 import { messageText, redact } from '../../app/export-records.ts';
-import type { ConversationEvent, ConversationQuery, ConversationSummary, InsightsRoom } from '../../ports/insights.ts';
+import type { ConversationQuery, InsightsRoom } from '../../ports/insights.ts';
 import type { Store } from '../../ports/store.ts';
+import type { IntegrationCallView, Transcript, TranscriptMessage } from '../../../shared/studio-insights.ts';
 
 /**
  * One user's transcript for the studio: each message with the dialog and step it came from (a
@@ -15,46 +16,9 @@ const CALLS_PAGE = 500;
 /** The user's conversations listed beside the transcript, newest first. */
 const CONVERSATIONS_LISTED = 50;
 
-export interface IntegrationCallView {
-  readonly at: number;
-  readonly method: unknown;
-  readonly url: unknown;
-  readonly requestHeaders: unknown;
-  readonly requestBody: unknown;
-  readonly responseStatus: unknown;
-  readonly responseBody: unknown;
-  readonly durationMs: unknown;
-  readonly error?: unknown;
-}
-
-export interface TranscriptMessage {
-  readonly seq: number;
-  readonly at: number;
-  readonly from: 'user' | 'bot';
-  /** What a person reads of it (a text's words, a button's label); null for what has none. */
-  readonly text: string | null;
-  readonly message: Readonly<Record<string, unknown>>;
-  /** The step that said it (bot) or that it answered (user); absent when there was none. */
-  readonly dialogId?: string;
-  readonly stepId?: string;
-  readonly integrationCalls: readonly IntegrationCallView[];
-}
-
-export interface TranscriptView {
-  readonly userId: string;
-  readonly channel: string;
-  readonly userData: Readonly<Record<string, unknown>>;
-  readonly conversations: readonly ConversationSummary[];
-  readonly messages: readonly TranscriptMessage[];
-  /**
-   * The page events, triggers and timers of the user's conversations that happened while this
-   * page's messages did (from the first message on, up to the next page's first; those before
-   * the first message on the first page), oldest first: the studio places each among the messages.
-   */
-  readonly events: readonly ConversationEvent[];
-  /** Pass as `afterSeq` for the next page; null when this was the last. */
-  readonly nextAfterSeq: number | null;
-}
+export type { IntegrationCallView, TranscriptMessage };
+/** A user's transcript page as the studio's API answers it. */
+export type TranscriptView = Transcript;
 
 /** A user's transcript page, or null for a user not known (or a preview user: they appear nowhere in insights). */
 export async function transcriptOf(

@@ -6,6 +6,7 @@ import {
   type InsightsRoom,
   type Metric,
 } from '../../ports/insights.ts';
+import type { DailyFigures, DashboardFigures, DropOffFigures, StepFigures } from '../../../shared/studio-insights.ts';
 
 /**
  * The dashboard and the drop-off, read from the insights room's counters: a 30-day range reads
@@ -15,36 +16,9 @@ import {
 /** Texts listed (top unprocessed inputs, FAQ misses) and domains, at most this many each. */
 export const TOP = 20;
 
-export interface DailyFigures {
-  /** The UTC day, YYYY-MM-DD. */
-  readonly date: string;
-  readonly conversations: number;
-  readonly activeUsers: number;
-  readonly messagesUser: number;
-  readonly messagesBot: number;
-}
-
-export interface Dashboard {
-  readonly daily: readonly DailyFigures[];
-  readonly totals: { readonly conversations: number; readonly messagesUser: number; readonly messagesBot: number };
-  /** Conversations that entered each dialog, and those whose run in it completed (an end step, past its last step, or its own jump onward). */
-  readonly dialogs: readonly { readonly dialogId: string; readonly started: number; readonly completed: number }[];
-  readonly unprocessed: readonly { readonly text: string; readonly count: number }[];
-  readonly faq: {
-    readonly answered: number;
-    readonly missed: number;
-    readonly misses: readonly { readonly text: string; readonly count: number }[];
-  };
-  /** By status class (2xx … 5xx, `failed` for no answer), latency percentiles from the buckets (within about 12 %). */
-  readonly integrations: readonly {
-    readonly status: string;
-    readonly calls: number;
-    readonly p50Ms: number;
-    readonly p95Ms: number;
-  }[];
-  readonly urlClicks: readonly { readonly domain: string; readonly clicks: number }[];
-  readonly sent: { readonly emails: number; readonly sms: number };
-}
+/** The dashboard's figures (the route adds the range and the version). */
+export type Dashboard = DashboardFigures;
+export type { DailyFigures };
 
 const DASHBOARD_METRICS: readonly Metric[] = [
   'conversations',
@@ -150,20 +124,9 @@ export function percentile(buckets: ReadonlyMap<string, number> | undefined, p: 
   return LATENCY_BUCKETS.at(-1)!;
 }
 
-export interface StepFigures {
-  readonly dialogId: string;
-  readonly stepId: string;
-  /** Conversations that reached the step (once each). */
-  readonly reached: number;
-  /** Conversations whose last step it was and that are over (no turn within the window since). */
-  readonly stopped: number;
-}
-
-export interface DropOff {
-  readonly steps: readonly StepFigures[];
-  /** Conversations still going (a turn within the window): not counted as stopped anywhere yet. */
-  readonly open: number;
-}
+export type { StepFigures };
+/** Reach and stops per step (the route adds the range, the version and the window). */
+export type DropOff = DropOffFigures;
 
 /** Open conversations read to take them out of the stops, at most. Beyond it, a few stops may show early. */
 const OPEN_LIMIT = 10_000;

@@ -1,12 +1,12 @@
+import { MAX_SECRET_BYTES, SECRET_NAME } from '../../../shared/studio-api.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { AuditActor, AuditTrail } from '../../ports/studio/audit.ts';
 import type { SecretStore, StoredSecret } from '../../ports/studio/secrets.ts';
 import { seal, unseal, type SecretKeys } from './secret-box.ts';
 
-/** An environment-variable name, as the definition names secrets (`tokenEnv: "CRM_TOKEN"`). */
-export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
-export const MAX_SECRET_BYTES = 16 * 1024;
+// The name's rule and the size bound are the studio API's (shared/studio-api.ts), so the route and the room agree.
+export { MAX_SECRET_BYTES, SECRET_NAME };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
