@@ -91,6 +91,8 @@ export function intentSamples(input: IntentCalibrationInput): {
   // With two intents, leaving one out leaves a model that can name only one: then none is left out.
   const holdOut = labels.length >= 3;
   const inScopeEvery = Math.max(1, Math.ceil(examples.length / MAX_IN_SCOPE));
+  // Every fold reads the same texts: each is read once (the models go when the calibration is done).
+  const memo = { features: new Map(), content: new Map() };
   for (let f = 0; f < FOLDS; f++) {
     const absent = new Set(holdOut ? labels.filter((_, i) => i % FOLDS === f) : []);
     const training = examples.map((e, i) => ({ e, i })).filter(({ e, i }) => fold[i] !== f && !absent.has(e.label));
@@ -98,7 +100,7 @@ export function intentSamples(input: IntentCalibrationInput): {
     const model = trainIntentModel(
       training.map(({ e }) => e),
       analyser,
-      withEmbeddings ? { embeddings: training.map(({ i }) => embeddings[i] as Float32Array) } : {},
+      withEmbeddings ? { memo, embeddings: training.map(({ i }) => embeddings[i] as Float32Array) } : { memo },
     );
     const ask = (
       text: string,
