@@ -6,7 +6,9 @@ import {
   type CalibrationTargets,
   type ScoredSample,
 } from './calibration.ts';
-import { trainIntentModel, WORD_MODEL, type LabelledText } from './intent-model.ts';
+import { EMBEDDING_WEIGHT, trainIntentModel, WORD_MODEL, type LabelledText } from './intent-model.ts';
+import { EMBEDDED_SCORE, WORD_SCORE } from './intent-score.ts';
+import { EMBEDDING_HEAD } from './embedding-head.ts';
 
 /**
  * The intent classifier's calibration at load (calibration.ts): the bot's utterances in four
@@ -64,6 +66,25 @@ export const EMBEDDED_TARGETS: CalibrationTargets = {
   backgroundAloneRefused: 0.98,
   minRaw: 0.3,
   maxRaw: 0.9,
+};
+
+/**
+ * What a calibration is computed with besides its input: a kept calibration (calibration-store.ts)
+ * is used only when all of it is the same. `version` goes up when the method changes in a way
+ * these values do not show.
+ */
+export const CALIBRATION_RECIPE = {
+  version: 1,
+  folds: FOLDS,
+  maxInScope: MAX_IN_SCOPE,
+  maxHeldOut: MAX_HELD_OUT,
+  foldModel: FOLD_MODEL,
+  words: WORD_TARGETS,
+  embedded: EMBEDDED_TARGETS,
+  wordScore: WORD_SCORE,
+  embeddedScore: EMBEDDED_SCORE,
+  head: EMBEDDING_HEAD,
+  embeddingWeight: EMBEDDING_WEIGHT,
 };
 
 export function calibrateIntents(
