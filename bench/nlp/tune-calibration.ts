@@ -55,7 +55,12 @@ const group = (examples: readonly Example[]) =>
     texts: examples.filter((e) => e.intent === intent).map((e) => e.text),
   }));
 
-const shares = part === 'background' ? [0, 0.5, 0.65, 0.8, 0.9] : [0.6, 0.65, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95];
+const shares =
+  part === 'background'
+    ? [0, 0.5, 0.65, 0.8, 0.9]
+    : part === 'faq'
+      ? [0.9, 0.95, 0.97, 0.99]
+      : [0.6, 0.65, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95];
 for (const share of shares) {
   if (part === 'intents' || part === 'background') {
     const targets =

@@ -1,9 +1,9 @@
-import { seeded, shuffle, softmaxInPlace, type TrainOptions } from './linear-model.ts';
+import { trainSgd, type TrainOptions } from './linear-model.ts';
 
 /**
  * The multinomial logistic regression of linear-model.ts, for dense inputs (sentence
- * embeddings): the same seeded SGD, the same steps in the same order, so it learns the
- * very same weights, but laid out class by class. Every input touches every weight of
+ * embeddings): the same seeded SGD (`trainSgd`), so it learns the very same weights, but laid
+ * out class by class. Every input touches every weight of
  * each class it updates, so one class's weights side by side make both the scores and
  * the updates run over contiguous memory, with no index lists: several times faster
  * than the sparse layout on 384 dimensions × 150 intents, which decides how long a start
@@ -22,42 +22,14 @@ export function trainDenseSoftmax(
   dimensions: number,
   options: TrainOptions = {},
 ): DenseLinearModel {
-  const epochs = options.epochs ?? 30;
-  const rate0 = options.learningRate ?? 0.5;
-  const l2 = options.l2 ?? 1e-4;
   const weights = new Float64Array(classes * dimensions);
-  const bias = new Float64Array(classes);
-  let scale = 1;
-  const order = xs.map((_, i) => i);
-  const random = seeded(7);
-  const p = new Float64Array(classes);
-  const active = new Int32Array(classes);
-  const steps = new Float64Array(classes);
   const scaled = new Float64Array(dimensions);
-  let step = 0;
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    shuffle(order, random);
-    for (const n of order) {
-      const x = xs[n] as Float32Array;
-      const y = ys[n] as number;
-      const rate = rate0 / (1 + rate0 * l2 * step++);
+  const bias = trainSgd(xs, ys, classes, weights, options, {
+    scores(x, bias, scale, out) {
       for (let k = 0; k < dimensions; k++) scaled[k] = (x[k] as number) * scale;
-      scores(scaled, weights, bias, classes, dimensions, p);
-      softmaxInPlace(p);
-      scale *= 1 - rate * l2;
-      if (scale < 1e-6) {
-        for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
-        scale = 1;
-      }
-      let m = 0;
-      for (let c = 0; c < classes; c++) {
-        const g = (p[c] as number) - (c === y ? 1 : 0);
-        // As in the sparse model: classes the model already rules out for this sample are not moved.
-        if (g > -1e-4 && g < 1e-4) continue;
-        bias[c] = (bias[c] as number) - rate * g * 0.1;
-        active[m] = c;
-        steps[m++] = (rate * g) / scale;
-      }
+      scores(scaled, weights, bias, classes, dimensions, out);
+    },
+    step(x, active, steps, m) {
       for (let j = 0; j < m; j++) {
         const base = (active[j] as number) * dimensions;
         const s = steps[j] as number;
@@ -71,9 +43,8 @@ export function trainDenseSoftmax(
         }
         for (; k < dimensions; k++) weights[base + k] = (weights[base + k] as number) - s * (x[k] as number);
       }
-    }
-  }
-  for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
+    },
+  });
   const unscaled = new Float64Array(dimensions);
   return {
     classes,

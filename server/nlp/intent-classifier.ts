@@ -6,7 +6,9 @@ import { analyserFor } from './language.ts';
 import { trainIntentModel, type IntentModel } from './intent-model.ts';
 import { backgroundFor } from './background-corpus.ts';
 import { calibrated, type Calibration, type CalibrationTargets } from './calibration.ts';
-import { calibrateIntents, type IntentCalibrations } from './intent-calibration.ts';
+import { CALIBRATION_RECIPE, calibrateIntents, type IntentCalibrations } from './intent-calibration.ts';
+import { calibrationKey, type CalibrationStore } from './calibration-store.ts';
+import { calibrationStoreOf } from './embeddings/embedding-cache.ts';
 
 export interface IntentClassifierOptions {
   /** Sentence embeddings as a second feature set; words alone without. */
@@ -15,6 +17,11 @@ export interface IntentClassifierOptions {
   readonly warn?: (message: string) => void;
   /** For tuning (bench/nlp/tune-calibration.ts): other calibration targets than the defaults. */
   readonly targets?: { readonly words?: CalibrationTargets; readonly embedded?: CalibrationTargets };
+  /**
+   * Where the calibration is kept across restarts when the bot runs with embeddings: by default
+   * beside the embedding cache (calibration-store.ts). On words alone it is computed at each start.
+   */
+  readonly calibrations?: CalibrationStore;
 }
 
 /** The classifier, with the calibration it found for the bot at load (intent-calibration.ts). */
@@ -65,19 +72,26 @@ export async function trainIntentClassifier(
     // The off-topic sentences go through the provider's cache too: a restart encodes none of them again.
     const backgroundEmbeddings =
       vectors && background.length > 0 ? await embeddings?.embed(background, 'batch') : undefined;
-    entry = {
-      model: trainIntentModel(examples, analyser, { embeddings: vectors }),
-      calibration: calibrateIntents(
-        {
-          examples,
-          analyser,
-          ...(vectors ? { embeddings: vectors } : {}),
-          background,
-          ...(backgroundEmbeddings ? { backgroundEmbeddings } : {}),
-        },
-        targets,
-      ),
+    const input = {
+      examples,
+      analyser,
+      ...(vectors ? { embeddings: vectors } : {}),
+      background,
+      ...(backgroundEmbeddings ? { backgroundEmbeddings } : {}),
     };
+    const store = vectors && embeddings ? (options.calibrations ?? calibrationStoreOf(embeddings)) : undefined;
+    const key =
+      store &&
+      calibrationKey(
+        [CALIBRATION_RECIPE, targets ?? null, locale, examples, background],
+        [vectors ?? [], backgroundEmbeddings ?? []],
+      );
+    let calibration = key ? store?.read(key) : undefined;
+    if (!calibration) {
+      calibration = calibrateIntents(input, targets);
+      if (key) store?.write(key, calibration);
+    }
+    entry = { model: trainIntentModel(examples, analyser, { embeddings: vectors }), calibration };
     remember(memoKey, entry);
   }
   const { model: trained, calibration } = entry;
@@ -109,6 +123,11 @@ export async function trainIntentClassifier(
 /** Tests and benchmarks start many servers with one definition: train each model once per process (a few kept). */
 const models = new Map<string, { model: IntentModel; calibration: IntentCalibrations }>();
 const MODELS_KEPT = 8;
+
+/** For benchmarks of a restart: the process forgets what it trained, as a new process would. */
+export function forgetTrainedModels(): void {
+  models.clear();
+}
 
 function remember(id: string, model: { model: IntentModel; calibration: IntentCalibrations }): void {
   models.set(id, model);

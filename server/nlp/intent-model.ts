@@ -1,5 +1,5 @@
 import { type Analyser } from './language.ts';
-import { dot, fitVectoriser, type SparseVector } from './features.ts';
+import { dot, fitVectoriser, type SparseVector, type TermsMemo } from './features.ts';
 import { softmaxInPlace, trainSoftmax } from './linear-model.ts';
 import { trainEmbeddingHead, type EmbeddingHeadOptions } from './embedding-head.ts';
 import { indexExamples } from './nearest-examples.ts';
@@ -112,6 +112,8 @@ export interface IntentModelOptions {
   readonly embeddedScore?: ScoreOptions;
   /** One embedding per example, in order: the second feature set. */
   readonly embeddings?: readonly Float32Array[];
+  /** Terms read before, for models trained on the same texts and dropped together (features.ts). */
+  readonly memo?: { readonly features: TermsMemo; readonly content: TermsMemo };
 }
 
 export const EMBEDDING_WEIGHT = 1;
@@ -153,6 +155,7 @@ export function trainIntentModelExplained(
       charRange: word.charRange,
       charSource: word.charSource,
       pairs: word.pairs,
+      ...(options.memo ? { memo: options.memo.features } : {}),
     },
   );
   const xs = examples.map((e) => vectoriser.vector(e.text));
@@ -170,6 +173,7 @@ export function trainIntentModelExplained(
   const contentVectoriser = fitVectoriser(
     examples.map((e) => e.text),
     analyser,
+    options.memo ? { memo: options.memo.content } : {},
   );
   const contents = examples.map((e) => contentVectoriser.vector(e.text));
   const byLabel = labels.map((_, c) => contents.filter((_, i) => ys[i] === c));

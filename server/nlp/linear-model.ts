@@ -24,42 +24,11 @@ export function trainSoftmax(
   features: number,
   options: TrainOptions = {},
 ): LinearModel {
-  const epochs = options.epochs ?? 30;
-  const rate0 = options.learningRate ?? 0.5;
-  const l2 = options.l2 ?? 1e-4;
+  // Feature by feature: the weights of one feature for all classes lie side by side.
   const weights = new Float64Array(features * classes);
-  const bias = new Float64Array(classes);
-  // Weight decay as one shared scale factor: an update touches only a sample's features.
-  let scale = 1;
-  const order = xs.map((_, i) => i);
-  const random = seeded(7);
-  const p = new Float64Array(classes);
-  const active = new Int32Array(classes);
-  const steps = new Float64Array(classes);
-  let step = 0;
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    shuffle(order, random);
-    for (const n of order) {
-      const x = xs[n] as SparseVector;
-      const y = ys[n] as number;
-      const rate = rate0 / (1 + rate0 * l2 * step++);
-      scores(x, weights, bias, scale, classes, p);
-      softmaxInPlace(p);
-      scale *= 1 - rate * l2;
-      if (scale < 1e-6) {
-        for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
-        scale = 1;
-      }
-      let m = 0;
-      for (let c = 0; c < classes; c++) {
-        const g = (p[c] as number) - (c === y ? 1 : 0);
-        // Classes the model already rules out for this sample barely move: skipping them makes an epoch several times faster.
-        if (g > -1e-4 && g < 1e-4) continue;
-        bias[c] = (bias[c] as number) - rate * g * 0.1;
-        active[m] = c;
-        steps[m++] = (rate * g) / scale;
-      }
-      // Feature by feature: the weights of one feature for all classes lie side by side.
+  const bias = trainSgd(xs, ys, classes, weights, options, {
+    scores: (x, bias, scale, out) => scores(x, weights, bias, scale, classes, out),
+    step(x, active, steps, m) {
       for (let k = 0; k < x.indices.length; k++) {
         const base = (x.indices[k] as number) * classes;
         const v = x.values[k] as number;
@@ -80,9 +49,8 @@ export function trainSoftmax(
           weights[at] = (weights[at] as number) - (steps[j] as number) * v;
         }
       }
-    }
-  }
-  for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
+    },
+  });
   return {
     classes,
     logits(x) {
@@ -91,6 +59,68 @@ export function trainSoftmax(
       return out;
     },
   };
+}
+
+/** How one model lays out its weights: the SGD below reads and moves them only through this. */
+export interface WeightLayout<X> {
+  /** Each class's bias plus its weights, times `scale`, times the input, into `out`. */
+  scores(x: X, bias: Float64Array, scale: number, out: Float64Array): void;
+  /** The weights of classes `active[0..m)` less `steps[j]` times the input. */
+  step(x: X, active: Int32Array, steps: Float64Array, m: number): void;
+}
+
+/**
+ * The seeded stochastic gradient descent both layouts share (sparse word features here, dense
+ * embeddings in dense-model.ts), so one definition always trains one model; returns the biases.
+ * `weights` (zeros) is trained in place.
+ */
+export function trainSgd<X>(
+  xs: readonly X[],
+  ys: readonly number[],
+  classes: number,
+  weights: Float64Array,
+  options: TrainOptions,
+  layout: WeightLayout<X>,
+): Float64Array {
+  const epochs = options.epochs ?? 30;
+  const rate0 = options.learningRate ?? 0.5;
+  const l2 = options.l2 ?? 1e-4;
+  const bias = new Float64Array(classes);
+  // Weight decay as one shared scale factor: an update touches only what a sample moves.
+  let scale = 1;
+  const order = xs.map((_, i) => i);
+  const random = seeded(7);
+  const p = new Float64Array(classes);
+  const active = new Int32Array(classes);
+  const steps = new Float64Array(classes);
+  let step = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    shuffle(order, random);
+    for (const n of order) {
+      const x = xs[n] as X;
+      const y = ys[n] as number;
+      const rate = rate0 / (1 + rate0 * l2 * step++);
+      layout.scores(x, bias, scale, p);
+      softmaxInPlace(p);
+      scale *= 1 - rate * l2;
+      if (scale < 1e-6) {
+        for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
+        scale = 1;
+      }
+      let m = 0;
+      for (let c = 0; c < classes; c++) {
+        const g = (p[c] as number) - (c === y ? 1 : 0);
+        // Classes the model already rules out for this sample barely move: skipping them makes an epoch several times faster.
+        if (g > -1e-4 && g < 1e-4) continue;
+        bias[c] = (bias[c] as number) - rate * g * 0.1;
+        active[m] = c;
+        steps[m++] = (rate * g) / scale;
+      }
+      layout.step(x, active, steps, m);
+    }
+  }
+  for (let i = 0; i < weights.length; i++) weights[i] = (weights[i] as number) * scale;
+  return bias;
 }
 
 function scores(

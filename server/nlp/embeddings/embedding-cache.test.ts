@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '../../ports/embeddings.ts';
+import { trainIntentClassifier } from '../intent-classifier.ts';
 import { cachedEmbeddings } from './embedding-cache.ts';
 import { normalise } from './vectors.ts';
 
@@ -102,5 +103,44 @@ describe('embedding cache', () => {
     const encoder = recordingEncoder();
     await cachedEmbeddings(encoder, { dir }).embed(['one', 'two', 'three'], 'batch');
     expect(encoder.calls).toEqual([['two']]);
+  });
+});
+
+describe('calibration kept beside the embedding cache', () => {
+  const intents = ['order', 'refund', 'hours'].map((id) => ({
+    id,
+    dialog: id,
+    utterances: Array.from({ length: 8 }, (_, i) => `${id} question number ${i} about my ${id}`),
+  }));
+
+  it('when a bot with embeddings starts again on the same data folder, then it reads its calibration from the file instead of calibrating', async () => {
+    const first = await trainIntentClassifier(intents, 'en', {
+      embeddings: cachedEmbeddings(recordingEncoder(), { dir }),
+    });
+    const [file] = await readdir(path.join(dir, 'calibrations'));
+    expect(JSON.parse(await readFile(path.join(dir, 'calibrations', file as string), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(first.calibration)),
+    );
+    // A kept calibration marked, so reading it shows; another model id (same vectors) so the process's own memo misses.
+    const kept = { ...first.calibration, words: { ...first.calibration.words, threshold: 0.4242 } };
+    await writeFile(path.join(dir, 'calibrations', file as string), JSON.stringify(kept));
+    const again = await trainIntentClassifier(intents, 'en', {
+      embeddings: cachedEmbeddings(recordingEncoder('test-encoder-restarted'), { dir }),
+    });
+    expect(again.calibration.words.threshold).toBe(0.4242);
+  });
+
+  it('when the kept file is damaged, then the bot calibrates again and the warning names the file', async () => {
+    const warnings: string[] = [];
+    const first = await trainIntentClassifier(intents, 'de', {
+      embeddings: cachedEmbeddings(recordingEncoder(), { dir }),
+    });
+    const [file] = await readdir(path.join(dir, 'calibrations'));
+    await writeFile(path.join(dir, 'calibrations', file as string), '{"words":');
+    const again = await trainIntentClassifier(intents, 'de', {
+      embeddings: cachedEmbeddings(recordingEncoder('test-encoder-restarted'), { dir, warn: (m) => warnings.push(m) }),
+    });
+    expect(again.calibration).toEqual(first.calibration);
+    expect(warnings.join('\n')).toContain(file);
   });
 });

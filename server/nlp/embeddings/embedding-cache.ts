@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EmbeddingKind, EmbeddingProvider } from '../../ports/embeddings.ts';
+import { calibrationFiles, type CalibrationStore } from '../calibration-store.ts';
 
 /**
  * Keeps the embeddings of training texts (intent utterances, FAQ phrasings) in a file
@@ -30,6 +31,14 @@ const VERSION = 1;
 const HASH = 32;
 const DEFAULT_MAX = 20_000;
 const QUERIES_KEPT = 32;
+
+/** Each cached provider's calibration files, under the same DATA_DIR (calibration-store.ts). */
+const calibrations = new WeakMap<EmbeddingProvider, CalibrationStore>();
+
+/** Where calibrations computed from a provider's embeddings are kept: beside its cache; none for a provider without one. */
+export function calibrationStoreOf(provider: EmbeddingProvider): CalibrationStore | undefined {
+  return calibrations.get(provider);
+}
 
 export function cachedEmbeddings(provider: EmbeddingProvider, options: EmbeddingCacheOptions): CachedEmbeddings {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX;
@@ -113,7 +122,7 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
     return out;
   };
 
-  return {
+  const cached: CachedEmbeddings = {
     modelId: provider.modelId,
     get encoded() {
       return encoded;
@@ -142,6 +151,8 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
       await provider.close();
     },
   };
+  calibrations.set(cached, calibrationFiles(options.dir, options.warn));
+  return cached;
 }
 
 function hashOf(text: string): string {
