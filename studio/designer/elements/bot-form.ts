@@ -66,6 +66,7 @@ export class BotForm extends LitElement {
       // Problems outside the dialogs carry their whole path as their field.
       problems: this.problems.filter((p) => !p.at),
       readOnly: this.readOnly,
+      renderField,
       names: () => () => namesAt(this.ui.state.definition ?? this.definition, undefined),
       set: (rel, value) => this.ui.state.edit(label(rel), (d) => setAt(d, rel, value), formatPath(rel)),
       setMany: (changes) =>

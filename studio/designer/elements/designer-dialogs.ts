@@ -5,7 +5,7 @@ import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { stableKeys } from './designer-outline.ts';
-import { short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { base } from './styles.ts';
 
 /**

@@ -12,7 +12,7 @@ import { layoutMap, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type MapLayout } from
 import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
-import { short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { place } from './place.ts';
 import { base } from './styles.ts';
 

@@ -4,7 +4,7 @@ import { format, plural } from '../i18n/strings.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc, StepDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
-import { short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { base } from './styles.ts';
 import type { StepForm } from './step-form.ts';
 import './step-form.ts';

@@ -203,6 +203,7 @@ export class StepForm extends LitElement {
       stepDoc,
       problems: this.problems,
       readOnly: this.readOnly,
+      renderField,
       names: (inParams) => () => namesAt(this.ui.state.definition ?? this.definition, at, inParams),
       set: (rel, value) =>
         this.ui.state.edit(
