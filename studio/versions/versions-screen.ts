@@ -2,7 +2,8 @@ import { css, html, nothing } from 'lit';
 import { navigate } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
-import { language, t } from '../i18n/strings.ts';
+import { language } from '../i18n/catalogue.ts';
+import { t } from '../i18n/strings.ts';
 import './publish-plan.ts';
 import type { VersionAuthor, VersionList, VersionMeta } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { formatPath, setAt } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { botFields } from '../model/schema-form.ts';

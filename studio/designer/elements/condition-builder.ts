@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import {
   CONDITION_OPS,
   branchesOf,

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';

@@ -7,7 +7,7 @@ import {
   type PanZoomInstance,
   type Viewport,
 } from '@xyflow/system';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import { layoutMap, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type MapLayout } from '../model/map-layout.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { searchDefinition } from '../model/search.ts';

@@ -1,6 +1,7 @@
 import type { TemplateResult } from 'lit';
 import type { DesignerStrings } from '../i18n/strings.ts';
-import { format, humanize } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
+import { humanize } from '../i18n/strings.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { FieldSpec } from '../model/schema-form.ts';

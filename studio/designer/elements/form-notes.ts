@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import type { Path } from '../model/types.ts';
 import { describeValue, fieldId, problemsAt, type FormContext } from './form-context.ts';

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { getAt, setAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path, type TargetDoc } from '../model/types.ts';

@@ -1,6 +1,7 @@
 import { shared } from '../../app/styles.ts';
 import { StudioScreen } from '../../app/studio-screen.ts';
-import { language, t } from '../../i18n/strings.ts';
+import { language } from '../../i18n/catalogue.ts';
+import { t } from '../../i18n/strings.ts';
 
 /** What every settings panel shares beyond a studio screen: the studio's common look. */
 export class SettingsPanel extends StudioScreen {
