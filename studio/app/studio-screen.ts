@@ -1,4 +1,4 @@
-import { LitElement, type PropertyDeclarations } from 'lit';
+import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
 import { t } from '../i18n/strings.ts';
 
@@ -52,5 +52,11 @@ export class StudioScreen extends LitElement {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The status line and the error line, each announced when it changes. */
+  protected statusLines(): TemplateResult {
+    return html`<p role="status">${this.status}</p>
+      <p class="error" role="alert">${this.error}</p>`;
   }
 }
