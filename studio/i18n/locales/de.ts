@@ -1,9 +1,9 @@
 import { auditDe } from '../audit-strings.ts';
 import { insightsDe } from '../insights-strings.ts';
 import { missesDe } from '../misses-strings.ts';
-import type { StudioStrings } from '../strings.ts';
 
-const de: StudioStrings = {
+// Typed where strings.ts puts it beside English (LOCALES), so that this file need not import the table back.
+const de = {
   appName: 'Studio',
   mainNavigation: 'Bereiche des Studios',
   navVersions: 'Versionen',
