@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { ApiClient, ApiError, type SessionInfo } from '../api/client.ts';
-import { pickLanguage, roleName, setLanguage, t, type StringKey } from '../i18n/strings.ts';
+import { pickLanguage, setLanguage } from '../i18n/catalogue.ts';
+import { roleName, t, type StringKey } from '../i18n/strings.ts';
 import '../screens/setup-screen.ts';
 import '../screens/sign-in-screen.ts';
 import { BASE, followLink, navigate, routeOf } from './navigation.ts';

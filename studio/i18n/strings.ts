@@ -1,11 +1,14 @@
-import { auditDe, auditEn } from './audit-strings.ts';
-import { insightsDe, insightsEn } from './insights-strings.ts';
-import { missesDe, missesEn } from './misses-strings.ts';
+import { auditEn } from './audit-strings.ts';
+import { format, language, tableFor, type Values } from './catalogue.ts';
+import de from './locales/de.ts';
+import { insightsEn } from './insights-strings.ts';
+import { missesEn } from './misses-strings.ts';
 
 /**
- * Every sentence the studio shows, in English and German. Other screens add their keys to both
- * tables (a test checks the German table has every English key). What the server says in an
- * error body is for developers; people read these, chosen by the error's code.
+ * Every sentence the studio's shell and screens show, English built in, German in locales/de.ts
+ * (the studio's one scheme: catalogue.ts). Other screens add their keys to both tables (a test
+ * checks every language has every English key with the same placeholders). What the server says
+ * in an error body is for developers; people read these, chosen by the error's code.
  */
 export const en = {
   appName: 'Studio',
@@ -230,258 +233,16 @@ export const en = {
 export type StudioStrings = typeof en;
 export type StringKey = keyof StudioStrings;
 
-export const de: StudioStrings = {
-  appName: 'Studio',
-  mainNavigation: 'Bereiche des Studios',
-  navVersions: 'Versionen',
-  navDesigner: 'Designer',
-  navInsights: 'Auswertungen',
-  navSettings: 'Einstellungen',
-  signedInAs: 'Angemeldet als {name} ({role})',
-  signOut: 'Abmelden',
-  loading: 'Wird geladen …',
-  notHereYet: 'Dieser Teil des Studios ist noch nicht verfügbar.',
-  notFoundPage: 'Unter dieser Adresse gibt es keine Seite.',
-  roleOwner: 'Inhaber',
-  roleEditor: 'Bearbeiter',
-  roleAnalyst: 'Analyst',
-  roleViewer: 'Betrachter',
-
-  signInTitle: 'Im Studio anmelden',
-  email: 'E-Mail',
-  password: 'Passwort',
-  signIn: 'Anmelden',
-  signingIn: 'Anmeldung läuft …',
-  signInWithSso: 'Mit {label} anmelden',
-  or: 'oder',
-  sessionEnded: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
-
-  setupTitle: 'Ihr Studio-Konto anlegen',
-  setupIntro: 'Dieser einmalige Link legt ein Konto mit der Rolle {role} an.',
-  setupResetIntro: 'Dieser einmalige Link setzt ein neues Passwort für {email}.',
-  name: 'Name',
-  newPassword: 'Neues Passwort',
-  passwordHint: 'Mindestens 12 Zeichen. Einige Wörter hintereinander sind leicht zu merken und schwer zu erraten.',
-  createAccount: 'Konto anlegen',
-  setPassword: 'Passwort setzen',
-  setupLinkMissing: 'Dieser Adresse fehlt das Einrichtungs-Token. Öffnen Sie den vollständigen Link.',
-
-  settingsTitle: 'Einstellungen',
-  settingsSections: 'Bereiche der Einstellungen',
-  tabAccounts: 'Konten',
-  tabTokens: 'API-Tokens',
-  tabSecrets: 'Geheimnisse',
-  tabAudit: 'Prüfprotokoll',
-  tabSessions: 'Sitzungen',
-  tabPassword: 'Passwort',
-
-  versionsTitle: 'Versionen',
-  versionsCaption: 'Versionen des Bots, neueste zuerst',
-  versionsLive: 'Jetzt live: {id}, veröffentlicht {time} von {name}.',
-  versionsNoneLive: 'Noch ist keine Version live.',
-  versionColumn: 'Version',
-  messageColumn: 'Beschreibung',
-  authorColumn: 'Autor',
-  savedColumn: 'Gespeichert',
-  sourceColumn: 'Herkunft',
-  statusColumn: 'Status',
-  actionsColumn: 'Aktionen',
-  noMessage: '(ohne Beschreibung)',
-  sourceStudio: 'Studio',
-  sourceFile: 'Aus der Datei',
-  sourcePush: 'Importiert',
-  statusLive: 'Live',
-  statusWasLive: 'Zuletzt veröffentlicht {time}',
-  statusNeverLive: 'Nie live',
-  reviewPublish: '{id} veröffentlichen …',
-  reviewRollback: 'Zurück zu {id} …',
-  reviewOnly: '{id} ansehen',
-  exportAs: '{id} als {format} herunterladen',
-  olderVersions: 'Ältere Versionen zeigen',
-  planPublishTitle: '{id} veröffentlichen',
-  planRollbackTitle: 'Zurück zu {id}',
-  planReviewTitle: 'Was das Veröffentlichen von {id} bewirken würde',
-  planLoading: '{id} wird geprüft …',
-  planLiveNow: 'Jetzt live: {id}.',
-  planProblems: 'Probleme',
-  planNoProblems: 'Keine Probleme gefunden.',
-  planErrorsBlock: 'Die Fehler unten verhindern das Veröffentlichen. Beheben Sie sie in einer neuen Version.',
-  problemError: 'Fehler',
-  problemWarning: 'Warnung',
-  planTests: 'Die Tests des Bots',
-  planNoTests: 'Noch keine gespeicherten Tests: „Als Test speichern“ in der Vorschau des Designers legt einen an.',
-  planTestPassed: '{name}: bestanden',
-  planTestFailed: '{name}: fehlgeschlagen',
-  planTestsBlock:
-    'Ein fehlgeschlagener Test verhindert das Veröffentlichen. Ändern Sie den Bot oder den Test im Designer.',
-  planChanges: 'Was sich ändert',
-  planNoChanges: 'Keine Änderungen an Dialogen, Schritten oder Einstellungen.',
-  planStranded: 'Nutzer auf entfernten Schritten',
-  planNoStranded: 'Niemand kann auf einem Schritt stehen, den diese Version entfernt.',
-  strandedStep: 'Schritt',
-  strandedUsers: 'Nutzer dort jetzt',
-  strandedTarget: 'Wohin sie bei ihrer nächsten Nachricht gehen',
-  strandedTargetLabel: 'Wohin Nutzer auf {step} gehen',
-  strandedDefault: '{step} (Standard)',
-  planMessage: 'Notiz für den Verlauf (optional)',
-  publishButton: '{id} veröffentlichen',
-  rollbackButton: 'Zurück zu {id}',
-  publishing: 'Wird veröffentlicht …',
-  cancel: 'Abbrechen',
-  mayNotPublish:
-    'Ihre Rolle darf diesen Plan lesen, aber nicht veröffentlichen. Inhaber und Bearbeiter veröffentlichen.',
-  publishedNotice: '{id} ist jetzt auf allen Knoten live.',
-  rolledBackNotice: 'Zurückgesetzt: {id} ist wieder auf allen Knoten live.',
-  changeSettings: 'Einstellungen geändert: {fields}',
-  changeDialogAdded: 'Dialog „{dialog}“ hinzugefügt',
-  changeDialogRemoved: 'Dialog „{dialog}“ entfernt',
-  changeDialogReordered: 'Schritte des Dialogs „{dialog}“ umgestellt',
-  changeDialogChanged: 'Dialog „{dialog}“ geändert: {fields}',
-  changeStepAdded: 'Schritt „{step}“ zum Dialog „{dialog}“ hinzugefügt',
-  changeStepRemoved: 'Schritt „{step}“ aus dem Dialog „{dialog}“ entfernt',
-  changeStepChanged: 'Schritt „{step}“ im Dialog „{dialog}“ geändert: {fields}',
-  changeIntentAdded: 'Intent „{id}“ hinzugefügt',
-  changeIntentRemoved: 'Intent „{id}“ entfernt',
-  changeIntentChanged: 'Intent „{id}“ geändert: {fields}',
-  changeFaqAdded: 'FAQ-Paar „{id}“ hinzugefügt',
-  changeFaqRemoved: 'FAQ-Paar „{id}“ entfernt',
-  changeFaqChanged: 'FAQ-Paar „{id}“ geändert: {fields}',
-  changePartAdded: '{part} hinzugefügt',
-  changePartRemoved: '{part} entfernt',
-  changePartChanged: '{part} geändert',
-  partUserDataFields: 'Benutzerdatenfelder',
-  partIntegrations: 'Dienste und Datensätze',
-  partStepTypes: 'Eigene Schritttypen',
-  partPageEvents: 'Seitenereignisse',
-  partSchema: 'Schema-Adresse',
-  errorVersionNotFound: 'Diese Version gibt es nicht (mehr). Laden Sie die Liste neu.',
-  errorAlreadyLive: 'Diese Version ist bereits live.',
-  errorDefinitionInvalid: 'Diese Version hat Probleme, die das Veröffentlichen verhindern.',
-  errorInvalidMove: 'Ein gewähltes Ziel ist kein Schritt dieser Version. Prüfen Sie die Ziele.',
-  errorPublishFailed:
-    'Die Version konnte nicht in Betrieb genommen werden, daher wurde nichts veröffentlicht; die Live-Version bleibt. Das Serverprotokoll nennt den Grund.',
-  accountsTitle: 'Konten',
-  colName: 'Name',
-  colEmail: 'E-Mail',
-  colRole: 'Rolle',
-  colSignIn: 'Anmeldung mit',
-  colActions: 'Aktionen',
-  signInPassword: 'Passwort',
-  signInSso: 'Single Sign-on',
-  roleOf: 'Rolle von {name}',
-  deleteAccount: '{email} löschen',
-  confirmDelete: 'Das Konto von {email} löschen? Sitzungen und API-Tokens enden sofort.',
-  inviteTitle: 'Jemanden einladen',
-  invite: 'Einladungslink erstellen',
-  invitationCreated: 'Senden Sie diesen einmaligen Link an {email}. Er wird nur jetzt angezeigt und gilt 72 Stunden:',
-  invitationLink: 'Einladungslink',
-  pendingInvitations: 'Offene Einladungen',
-  cancelInvitation: 'Einladung von {email} zurückziehen',
-  expires: 'läuft ab {time}',
-  saved: 'Gespeichert.',
-
-  tokensTitle: 'API-Tokens',
-  tokensIntro:
-    'Ein Token handelt mit Ihrer Rolle, für `chatbot pull`/`push` und CI. Senden Sie es als Authorization: Bearer.',
-  tokenName: 'Name des Tokens',
-  tokenDays: 'Gültig für Tage (leer: bis zum Widerruf)',
-  createToken: 'Token erstellen',
-  tokenCreated: 'Kopieren Sie Ihr neues Token jetzt. Es wird nur einmal angezeigt:',
-  newToken: 'Neues API-Token',
-  colCreated: 'Erstellt',
-  colExpires: 'Läuft ab',
-  colLastUsed: 'Zuletzt benutzt',
-  never: 'nie',
-  revokeToken: '{name} widerrufen',
-  noTokens: 'Sie haben keine API-Tokens.',
-
-  secretsTitle: 'Geheimnisse',
-  secretsIntro:
-    'Zugangsdaten, die die Bot-Definition nennt (etwa tokenEnv). Ein Wert wird nie wieder angezeigt. Eine gleichnamige Umgebungsvariable hat Vorrang vor dem Studio.',
-  colSecret: 'Geheimnis',
-  colStatus: 'Status',
-  colUsedBy: 'Verwendet von',
-  colUpdated: 'Geändert',
-  statusEnv: 'aus der Umgebung (hat Vorrang)',
-  statusSet: 'im Studio gesetzt',
-  statusUnset: 'nicht gesetzt',
-  setSecretTitle: 'Geheimnis setzen',
-  secretName: 'Name des Geheimnisses',
-  secretValue: 'Wert',
-  setSecret: 'Geheimnis speichern',
-  deleteSecret: '{name} löschen',
-  secretSaved: 'Geheimnis {name} gespeichert; der Bot verwendet es ab jetzt.',
-  noSecrets: 'Der Bot nennt keine Geheimnisse.',
-
-  auditTitle: 'Prüfprotokoll',
-  colTime: 'Zeit',
-  colWho: 'Wer',
-  colAction: 'Aktion',
-  colTarget: 'Ziel',
-  colIp: 'IP-Adresse',
-  loadMore: 'Mehr laden',
-  noEntries: 'Noch nichts aufgezeichnet.',
-
-  sessionsTitle: 'Ihre Sitzungen',
-  colBrowser: 'Browser',
-  colLastSeen: 'Zuletzt aktiv',
-  thisSession: 'diese Sitzung',
-  endSession: 'Sitzung von {ip} beenden',
-  logoutEverywhere: 'Überall abmelden',
-  alsoEndTokens: 'Auch meine API-Tokens beenden (Skripte und CI-Jobs, die sie nutzen, funktionieren dann nicht mehr)',
-  passwordTitle: 'Passwort ändern',
-  currentPassword: 'Aktuelles Passwort',
-  changePassword: 'Passwort ändern',
-  passwordChanged: 'Passwort geändert. Ihre anderen Sitzungen wurden beendet.',
-
-  errorInvalidCredentials: 'E-Mail-Adresse oder Passwort stimmen nicht.',
-  errorRateLimited: 'Zu viele Versuche. Warten Sie eine Minute und versuchen Sie es dann erneut.',
-  errorForbidden: 'Ihre Rolle erlaubt das nicht. Fragen Sie einen Inhaber, falls Sie es brauchen.',
-  errorCsrf: 'Diese Seite ist veraltet. Laden Sie sie neu und versuchen Sie es erneut.',
-  errorUnauthenticated: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
-  errorSetupLink:
-    'Dieser Einrichtungslink ist ungültig: Er wurde schon benutzt oder ist abgelaufen. Bitten Sie einen Inhaber um einen neuen.',
-  errorWeakPassword: 'Wählen Sie ein längeres Passwort: mindestens 12 Zeichen.',
-  errorEmailTaken: 'Es gibt schon ein Konto mit dieser E-Mail-Adresse.',
-  errorLastOwner: 'Das Studio braucht mindestens einen Inhaber. Machen Sie zuerst jemand anderen zum Inhaber.',
-  errorNotFound: 'Nicht gefunden; es wurde vielleicht inzwischen entfernt.',
-  errorInvalidInput: 'Einige Eingaben sind ungültig. Prüfen Sie die Felder und versuchen Sie es erneut.',
-  errorNetwork: 'Der Server ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
-  errorUnknown: 'Auf dem Server ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung {requestId}.',
-  errorGeneric: 'Etwas ist schiefgegangen. Versuchen Sie es erneut.',
-  ...insightsDe,
-  ...auditDe,
-  ...missesDe,
-};
-
-const tables: Record<string, StudioStrings> = { en, de };
-
-/** The studio's language: the browser's first supported one, English otherwise. */
-export function pickLanguage(languages: readonly string[]): 'en' | 'de' {
-  for (const tag of languages) {
-    const language = tag.toLowerCase().split('-')[0];
-    if (language === 'en' || language === 'de') return language;
-  }
-  return 'en';
-}
-
-let current: StudioStrings = en;
-let currentLanguage = 'en';
-
-export function setLanguage(language: 'en' | 'de'): void {
-  current = tables[language] ?? en;
-  currentLanguage = language;
-}
-
-export const language = (): string => currentLanguage;
+/** Every language the studio's screens speak. */
+export const LOCALES: Readonly<Record<string, StudioStrings>> = { en, de };
 
 /** The sentence for `key`, `{name}` placeholders filled in. */
-export function t(key: StringKey, values: Readonly<Record<string, string | number>> = {}): string {
-  return current[key].replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+export function t(key: StringKey, values: Values = {}): string {
+  return format(tableFor(LOCALES, language(), en)[key], values);
 }
 
 /** A role's name in the studio's language. */
 export function roleName(role: string): string {
   const key = `role${role.charAt(0).toUpperCase()}${role.slice(1)}` as StringKey;
-  return key in current ? t(key) : role;
+  return key in en ? t(key) : role;
 }

@@ -1,8 +1,9 @@
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { BASE, navigate } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
-import { language, t } from '../i18n/strings.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
+import { language } from '../i18n/catalogue.ts';
+import { t } from '../i18n/strings.ts';
 import {
   lastDays,
   type ConversationPage,
@@ -19,7 +20,7 @@ const time = (ms: number) => new Date(ms).toLocaleString(language());
  * integration error) with its results, and one visitor's transcript with the dialog and step
  * beside each message and the integration calls of each turn. Owners may erase the visitor.
  */
-export class InsightsConversations extends LitElement {
+export class InsightsConversations extends StudioScreen {
   static override styles = [
     shared,
     css`
@@ -63,32 +64,22 @@ export class InsightsConversations extends LitElement {
     `,
   ];
   static override properties = {
-    api: { attribute: false },
-    session: { attribute: false },
     userId: {},
     page: { state: true },
     transcript: { state: true },
-    error: { state: true },
-    status: { state: true },
     fields: { state: true },
   };
-  declare api: ApiClient;
-  declare session: SessionInfo;
   /** A visitor's id: their transcript; '' for the search. */
   declare userId: string;
   declare private page:
     | { items: ConversationSummary[]; next: string | null; query: string; stopped?: { count: number; backTo: number } }
     | undefined;
   declare private transcript: Transcript | undefined;
-  declare private error: string;
-  declare private status: string;
   declare private fields: readonly string[];
 
   constructor() {
     super();
     this.userId = '';
-    this.error = '';
-    this.status = '';
     this.fields = [];
   }
 
@@ -111,16 +102,6 @@ export class InsightsConversations extends LitElement {
       const fields = version.definition?.userDataFields;
       this.fields = Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [];
     })().catch(() => undefined);
-  }
-
-  private async attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
-    this.error = '';
-    try {
-      return await work();
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-      return undefined;
-    }
   }
 
   /** Counts searches: an answer to an earlier one (the first list, slow on a busy store) never replaces a later one's. */

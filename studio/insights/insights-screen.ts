@@ -1,7 +1,7 @@
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { BASE } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
 import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
 import './insights-chart.ts';
@@ -34,7 +34,7 @@ const FORMATS = [
  * its table; reach and drop-off per step of a published version; the conversations and one
  * visitor's transcript. Other roles get a sentence saying who may, and no request is made.
  */
-export class StudioInsights extends LitElement {
+export class StudioInsights extends StudioScreen {
   static override styles = [
     shared,
     rangeFormStyles,
@@ -65,8 +65,6 @@ export class StudioInsights extends LitElement {
     `,
   ];
   static override properties = {
-    api: { attribute: false },
-    session: { attribute: false },
     route: {},
     from: { state: true },
     to: { state: true },
@@ -74,10 +72,7 @@ export class StudioInsights extends LitElement {
     versions: { state: true },
     dashboard: { state: true },
     dropOff: { state: true },
-    error: { state: true },
   };
-  declare api: ApiClient;
-  declare session: SessionInfo;
   declare route: string;
   declare private from: string;
   declare private to: string;
@@ -86,14 +81,12 @@ export class StudioInsights extends LitElement {
   declare private versions: VersionList | undefined;
   declare private dashboard: Dashboard | undefined;
   declare private dropOff: DropOff | undefined;
-  declare private error: string;
 
   constructor() {
     super();
     this.route = '';
     ({ from: this.from, to: this.to } = lastDays(30));
     this.version = '';
-    this.error = '';
   }
 
   private get allowed(): boolean {
@@ -118,16 +111,6 @@ export class StudioInsights extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if ((changed.has('route') || changed.has('session')) && this.allowed) void this.load();
-  }
-
-  private async attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
-    this.error = '';
-    try {
-      return await work();
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-      return undefined;
-    }
   }
 
   private async load(): Promise<void> {

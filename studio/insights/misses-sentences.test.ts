@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../i18n/strings.ts';
+import { setLanguage } from '../i18n/catalogue.ts';
 import { mostFrequentSentence } from './misses-sentences.ts';
 
 describe('the sentence above capped misses', () => {

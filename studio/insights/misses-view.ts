@@ -1,7 +1,7 @@
-import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { ApiError, type ApiClient } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
 import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
 import type { Misses, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
@@ -20,7 +20,7 @@ const targetWords = (to: TaughtTo): string => (to.kind === 'intent' ? `intent ${
  * editors add a group's inputs to an intent or FAQ pair of their draft (then preview, test and
  * publish it as any edit); analysts read only. The intent quality report sits beside.
  */
-export class InsightsMisses extends LitElement {
+export class InsightsMisses extends StudioScreen {
   static override styles = [
     shared,
     rangeFormStyles,
@@ -72,28 +72,20 @@ export class InsightsMisses extends LitElement {
     `,
   ];
   static override properties = {
-    api: { attribute: false },
     from: { state: true },
     to: { state: true },
     misses: { state: true },
-    error: { state: true },
     notice: { state: true },
-    busy: { state: true },
   };
-  declare api: ApiClient;
   declare private from: string;
   declare private to: string;
   declare private misses: Misses | undefined;
-  declare private error: string;
   declare private notice: string;
-  declare private busy: boolean;
 
   constructor() {
     super();
     ({ from: this.from, to: this.to } = lastDays(30));
-    this.error = '';
     this.notice = '';
-    this.busy = false;
   }
 
   override connectedCallback(): void {
@@ -102,12 +94,9 @@ export class InsightsMisses extends LitElement {
   }
 
   private async load(): Promise<void> {
-    this.error = '';
-    try {
+    await this.attempt(async () => {
       this.misses = await this.api.request('insightsMisses', { query: { from: this.from, to: this.to } });
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    }
+    });
   }
 
   private apply(event: SubmitEvent): void {
@@ -123,16 +112,15 @@ export class InsightsMisses extends LitElement {
   private async add(group: MissGroup, kind: Kind, picker: HTMLSelectElement | null): Promise<void> {
     const misses = this.misses;
     if (!misses || misses.source.kind !== 'draft' || !picker) return;
+    const draft = misses.source;
     if (!picker.value) {
       this.notice = '';
       this.error = t('missesChooseTarget');
       picker.focus();
       return;
     }
-    this.busy = true;
-    this.error = '';
     this.notice = '';
-    try {
+    await this.change(async () => {
       const texts = [
         ...this.renderRoot.querySelectorAll<HTMLInputElement>(`input[name="input-${group.id}"]:checked`),
       ].map((box) => box.value);
@@ -141,7 +129,7 @@ export class InsightsMisses extends LitElement {
         return;
       }
       const answer = await this.api.request('addMissesToDraft', {
-        body: { target: { kind, id: picker.value }, texts, revision: misses.source.revision },
+        body: { target: { kind, id: picker.value }, texts, revision: draft.revision },
       });
       const target = targetWords({ kind, id: picker.value });
       const skipped = answer.skipped.length > 0 ? ` ${t('missesSkipped', { n: answer.skipped.length })}` : '';
@@ -154,11 +142,7 @@ export class InsightsMisses extends LitElement {
             }) + skipped
           : t('missesNothingAdded', { target });
       await this.load();
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   override render(): TemplateResult {

@@ -14,7 +14,9 @@ import { defineChatWidget } from '../../widget/define.ts';
 import { SocketTransport } from '../../widget/transport/socket-transport.ts';
 import type { Transport } from '../../widget/transport/transport.ts';
 import type { SessionInfo } from '../api/client.ts';
-import { fill, previewStrings, type PreviewStrings } from './strings.ts';
+import { stringsFor } from '../designer/i18n/i18n.ts';
+import type { DesignerStrings } from '../designer/i18n/strings.ts';
+import { format } from '../i18n/catalogue.ts';
 
 /** What the panel needs of the designer it sits in: where to show the preview's position and values. */
 export interface PreviewHost {
@@ -88,8 +90,8 @@ export class StudioPreviewPanel extends LitElement {
     this.testName = '';
   }
 
-  private get t(): PreviewStrings {
-    return previewStrings(this.locale);
+  private get t(): DesignerStrings['previewPanel'] {
+    return stringsFor(this.locale).previewPanel;
   }
 
   override connectedCallback(): void {
@@ -112,7 +114,7 @@ export class StudioPreviewPanel extends LitElement {
       transports: ['websocket', 'polling'],
     });
     socket.on('state', (state: PreviewState) => this.show(state));
-    socket.on('connect_error', (error: Error) => (this.message = fill(this.t.failed, { message: error.message })));
+    socket.on('connect_error', (error: Error) => (this.message = format(this.t.failed, { message: error.message })));
     this.control = socket;
     return socket;
   }
@@ -136,12 +138,12 @@ export class StudioPreviewPanel extends LitElement {
           code === 'definition_invalid'
             ? this.t.definitionInvalid
             : code === 'not_a_test'
-              ? fill(this.t.notATest, { message })
+              ? format(this.t.notATest, { message })
               : code === 'call_gone'
                 ? this.t.callGone
                 : code === 'timer_gone'
                   ? this.t.timerGone
-                  : fill(this.t.failed, { message });
+                  : format(this.t.failed, { message });
         resolve(undefined);
       });
     });
@@ -198,7 +200,7 @@ export class StudioPreviewPanel extends LitElement {
     const name = this.testName.trim();
     if (!name) return;
     const saved = await this.request<{ name: string; tests: number }>('save_test', { name });
-    if (saved) this.message = fill(this.t.testSaved, { name: saved.name, n: saved.tests });
+    if (saved) this.message = format(this.t.testSaved, { name: saved.name, n: saved.tests });
   }
 
   private stubOf(call: HeldCall): { status: string; body: string } {
@@ -210,7 +212,7 @@ export class StudioPreviewPanel extends LitElement {
   private renderCall(call: HeldCall) {
     const t = this.t;
     const step = call.step ? `${call.step.dialogId}.${call.step.stepId}` : '—';
-    const title = fill(
+    const title = format(
       call.kind === 'http' ? (call.async ? t.asyncCall : t.httpCall) : call.kind === 'email' ? t.emailCall : t.smsCall,
       { step },
     );
@@ -250,8 +252,8 @@ export class StudioPreviewPanel extends LitElement {
     return html`<ul class="calls">
       ${timers.map(
         (timer) => html`<li>
-          <p>${fill(t.waitUntil, { step: timer.id, at: when.format(timer.dueAt) })}</p>
-          <button aria-label=${fill(t.skipWaitAt, { step: timer.id })} @click=${() => this.skipWait(timer)}>${t.skipWait}</button>
+          <p>${format(t.waitUntil, { step: timer.id, at: when.format(timer.dueAt) })}</p>
+          <button aria-label=${format(t.skipWaitAt, { step: timer.id })} @click=${() => this.skipWait(timer)}>${t.skipWait}</button>
         </li>`,
       )}
     </ul>`;
@@ -263,7 +265,7 @@ export class StudioPreviewPanel extends LitElement {
     if (!done || done.what !== 'asyncDone') return nothing;
     const t = this.t;
     const step = done.step ? `${done.step.dialogId}.${done.step.stepId}` : '—';
-    return html`<p>${done.ok ? fill(t.asyncOk, { step }) : fill(t.asyncFailed, { step, message: done.message ?? '' })}</p>`;
+    return html`<p>${done.ok ? format(t.asyncOk, { step }) : format(t.asyncFailed, { step, message: done.message ?? '' })}</p>`;
   }
 
   override render() {
@@ -275,7 +277,7 @@ export class StudioPreviewPanel extends LitElement {
     const status = !state.active
       ? t.notRunning
       : position
-        ? fill(t.runningAt, { at: `${position.dialogId}.${position.stepId}` })
+        ? format(t.runningAt, { at: `${position.dialogId}.${position.stepId}` })
         : t.runningDone;
     return html`
       <h3>${t.heading}</h3>

@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
-import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { html, nothing } from 'lit';
+import { ApiError, type SessionInfo } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
 import { roleName, t } from '../i18n/strings.ts';
 
 interface LinkInfo {
@@ -15,25 +16,13 @@ interface LinkInfo {
  * dropped from the address once used.
  * @fires signed-in - with the session as detail
  */
-export class StudioSetup extends LitElement {
+export class StudioSetup extends StudioScreen {
   static override styles = [shared];
   static override properties = {
-    api: { attribute: false },
     info: { state: true },
-    error: { state: true },
-    busy: { state: true },
   };
-  declare api: ApiClient;
   declare private info: LinkInfo | undefined;
-  declare private error: string;
-  declare private busy: boolean;
   private token = '';
-
-  constructor() {
-    super();
-    this.error = '';
-    this.busy = false;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -51,9 +40,7 @@ export class StudioSetup extends LitElement {
   private async submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
-    this.busy = true;
-    this.error = '';
-    try {
+    await this.change(async () => {
       const email = form.get('email');
       const session = await this.api.post<SessionInfo>('/setup', {
         token: this.token,
@@ -62,11 +49,7 @@ export class StudioSetup extends LitElement {
         ...(email !== null ? { email: String(email) } : {}),
       });
       this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   override render() {

@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
-import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { html, nothing } from 'lit';
+import type { SessionInfo } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
 import { t } from '../i18n/strings.ts';
 
 interface SignInOptions {
@@ -12,25 +13,17 @@ interface SignInOptions {
  * The sign-in page: email and password, and the company's single sign-on when configured.
  * @fires signed-in - with the session as detail
  */
-export class StudioSignIn extends LitElement {
+export class StudioSignIn extends StudioScreen {
   static override styles = [shared];
   static override properties = {
-    api: { attribute: false },
     notice: {},
-    error: { state: true },
-    busy: { state: true },
     options: { state: true },
   };
-  declare api: ApiClient;
   declare notice: string | undefined;
-  declare private error: string;
-  declare private busy: boolean;
   declare private options: SignInOptions;
 
   constructor() {
     super();
-    this.error = '';
-    this.busy = false;
     this.options = { password: true, singleSignOn: null };
   }
 
@@ -47,20 +40,17 @@ export class StudioSignIn extends LitElement {
   private async submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
-    this.busy = true;
-    this.error = '';
-    try {
+    const signedIn = await this.change(async () => {
       const session = await this.api.post<SessionInfo>('/login', {
         email: String(form.get('email') ?? ''),
         password: String(form.get('password') ?? ''),
       });
       this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
+      return true;
+    });
+    if (!signedIn) {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLInputElement>('input[name=password]')?.focus();
-    } finally {
-      this.busy = false;
     }
   }
 

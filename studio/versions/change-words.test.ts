@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../i18n/strings.ts';
+import { setLanguage } from '../i18n/catalogue.ts';
 import { changeInWords } from './change-words.ts';
 import type { Change } from './types.ts';
 

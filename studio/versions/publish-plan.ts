@@ -1,6 +1,6 @@
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { ApiError, type ApiClient } from '../api/client.ts';
+import { css, html, nothing, type PropertyValues } from 'lit';
 import { shared } from '../app/styles.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
 import { t } from '../i18n/strings.ts';
 import { changeInWords } from './change-words.ts';
 import type { DefinitionOutline, PublishPlan, StepRef, Stranded } from './types.ts';
@@ -16,7 +16,7 @@ const key = (at: StepRef) => JSON.stringify([at.dialogId, at.stepId]);
  * @fires published - `{ id, rollback }` once the version is live
  * @fires cancel - the person closed the plan without publishing
  */
-export class StudioPublishPlan extends LitElement {
+export class StudioPublishPlan extends StudioScreen {
   static override styles = [
     shared,
     css`
@@ -68,28 +68,20 @@ export class StudioPublishPlan extends LitElement {
     `,
   ];
   static override properties = {
-    api: { attribute: false },
     versionId: {},
     canPublish: { type: Boolean },
     plan: { state: true },
     outline: { state: true },
-    error: { state: true },
-    busy: { state: true },
   };
-  declare api: ApiClient;
   declare versionId: string;
   declare canPublish: boolean;
   declare private plan: PublishPlan | undefined;
   declare private outline: DefinitionOutline | undefined;
-  declare private error: string;
-  declare private busy: boolean;
   private readonly targets = new Map<string, StepRef>();
 
   constructor() {
     super();
     this.canPublish = false;
-    this.error = '';
-    this.busy = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -99,9 +91,8 @@ export class StudioPublishPlan extends LitElement {
   private async load(id: string): Promise<void> {
     this.plan = undefined;
     this.outline = undefined;
-    this.error = '';
     this.targets.clear();
-    try {
+    await this.attempt(async () => {
       const [plan, version] = await Promise.all([
         this.api.request('publishPlan', { body: { versionId: id } }),
         this.api.request('readVersion', { params: { id } }),
@@ -114,9 +105,7 @@ export class StudioPublishPlan extends LitElement {
         if (stranded.defaultTarget) this.targets.set(key(stranded), stranded.defaultTarget);
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    }
+    });
   }
 
   /** The version's steps, by dialog: what a stranded position may go to. */
@@ -147,9 +136,7 @@ export class StudioPublishPlan extends LitElement {
       const to = this.targets.get(key(stranded));
       return to ? [{ from: { dialogId: stranded.dialogId, stepId: stranded.stepId }, to }] : [];
     });
-    this.busy = true;
-    this.error = '';
-    try {
+    await this.change(async () => {
       await this.api.request('publish', {
         body: { versionId: plan.versionId, moves, ...(message ? { message } : {}) },
       });
@@ -160,11 +147,7 @@ export class StudioPublishPlan extends LitElement {
           composed: true,
         }),
       );
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private cancel(): void {

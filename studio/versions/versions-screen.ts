@@ -1,8 +1,9 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
+import { css, html, nothing } from 'lit';
 import { navigate } from '../app/navigation.ts';
 import { shared } from '../app/styles.ts';
-import { language, t } from '../i18n/strings.ts';
+import { StudioScreen } from '../app/studio-screen.ts';
+import { language } from '../i18n/catalogue.ts';
+import { t } from '../i18n/strings.ts';
 import './publish-plan.ts';
 import type { VersionAuthor, VersionList, VersionMeta } from './types.ts';
 
@@ -13,7 +14,7 @@ const PUBLISHERS = new Set(['owner', 'editor']);
  * source, which one is live, downloads as JSON or YAML, and the way to publish one (or roll back
  * to an earlier one) through its plan. Every role reads it; owners and editors publish.
  */
-export class StudioVersions extends LitElement {
+export class StudioVersions extends StudioScreen {
   static override styles = [
     shared,
     css`
@@ -41,21 +42,15 @@ export class StudioVersions extends LitElement {
     `,
   ];
   static override properties = {
-    api: { attribute: false },
-    session: { attribute: false },
     route: {},
     list: { state: true },
     older: { state: true },
-    error: { state: true },
     notice: { state: true },
     reviewing: { state: true },
   };
-  declare api: ApiClient;
-  declare session: SessionInfo;
   declare route: string;
   declare private list: VersionList | undefined;
   declare private older: VersionMeta[];
-  declare private error: string;
   declare private notice: string;
   declare private reviewing: string | undefined;
   /** The button that opened the plan, for focus to return to. */
@@ -64,7 +59,6 @@ export class StudioVersions extends LitElement {
   constructor() {
     super();
     this.older = [];
-    this.error = '';
     this.notice = '';
   }
 
@@ -82,25 +76,20 @@ export class StudioVersions extends LitElement {
   }
 
   private async load(): Promise<void> {
-    try {
+    await this.attempt(async () => {
       this.list = await this.api.request('listVersions', { query: { limit: 50 } });
       this.older = [];
-      this.error = '';
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    }
+    });
   }
 
   private async loadOlder(): Promise<void> {
     const before = this.older.length > 0 ? this.older.at(-1)!.number : this.list?.versions.at(-1)?.number;
     if (before === undefined) return;
-    try {
+    await this.attempt(async () => {
       const page = await this.api.request('listVersions', { query: { limit: 50, before } });
       this.older = [...this.older, ...page.versions];
       if (page.nextBefore === undefined && this.list) this.list = { ...this.list, nextBefore: undefined };
-    } catch (error) {
-      this.error = error instanceof ApiError ? error.message : t('errorGeneric');
-    }
+    });
   }
 
   private get versions(): VersionMeta[] {

@@ -6,7 +6,9 @@ import { directionFor, en, errorText, languageOf, plural, type WidgetStrings } f
 import { groupMessages } from '../render/groups.ts';
 import { chunksSettled } from '../render/lazy.ts';
 import { safeUrl } from '../render/safe-url.ts';
-import { hideImage, renderGroup, type RenderContext } from '../render/messages.ts';
+import { renderGroup } from '../render/messages.ts';
+import { hideImage } from '../render/message-parts.ts';
+import type { RenderContext } from '../render/render-context.ts';
 import { chatWidgetStyles } from '../styles/chat-widget.styles.ts';
 import { socketTransport } from '../transport/socket-transport.ts';
 import type { TransportFactory } from '../transport/transport.ts';

@@ -6,7 +6,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Card } from '../../shared/protocol.ts';
 import { format } from '../i18n/strings.ts';
-import { buttons, image, type RenderContext } from './messages.ts';
+import { buttons, image } from './message-parts.ts';
+import type { RenderContext } from './render-context.ts';
 
 export function carousel(cards: readonly Card[], ctx: RenderContext): TemplateResult {
   const { strings } = ctx;

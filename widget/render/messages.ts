@@ -1,29 +1,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Button, Card } from '../../shared/protocol.ts';
+import type { Card } from '../../shared/protocol.ts';
 import type { ShownMessage } from '../controllers/connection.ts';
-import type { QueuedMessage } from '../controllers/session-store.ts';
-import { errorText, type WidgetStrings } from '../i18n/strings.ts';
+import { errorText } from '../i18n/strings.ts';
 import type { MessageGroup } from './groups.ts';
 import { lazyModule } from './lazy.ts';
-import { safeUrl } from './safe-url.ts';
+import { buttons, hideImage, image } from './message-parts.ts';
+import type { RenderContext } from './render-context.ts';
 import { daySeparator, timestamp } from './time.ts';
-
-export interface RenderContext {
-  readonly strings: WidgetStrings;
-  readonly locale: string | undefined;
-  /** A postback or start-dialog button was pressed. */
-  readonly press: (label: string, action: NonNullable<QueuedMessage['action']>) => void;
-  /** Buttons stop working once the conversation ended in an error. */
-  readonly disabled: boolean;
-  /** The chat server's URL: the bot's root-relative media and links belong there, not to the host page. */
-  readonly baseUrl: string;
-  /** The bot's picture beside its messages (an http(s) URL), or '' for its initial. */
-  readonly avatar: string;
-  /** The bot's name, whose first letter stands in for a missing picture. */
-  readonly botName: string;
-  /** Draws the element again: a chunk a message needed has arrived. */
-  readonly refresh: () => void;
-}
 
 const carousels = lazyModule('carousel', () => import('./carousel.ts'));
 const markdown = lazyModule('markdown', () => import('./markdown.ts'));
@@ -34,9 +17,6 @@ const MARKUP = /[\\`*[]/;
 /** Hidden while its chunk loads, so the visitor never sees raw markup flash; shown as it is should the chunk fail. */
 const pending = (content: unknown, module: unknown): TemplateResult =>
   module === undefined ? html`<span class="loading">${content}</span>` : html`${content}`;
-
-/** A picture that did not load takes no room rather than showing a broken-image icon. */
-export const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = event.type === 'error');
 
 /**
  * One turn of one sender: the bubbles, one time under the last, and the bot's avatar beside
@@ -117,37 +97,4 @@ function richText(source: string, ctx: RenderContext): unknown {
 /** The cards as a list while the carousel's chunk loads, or if it could not: every title and button still there. */
 function plainCards(cards: readonly Card[], ctx: RenderContext): TemplateResult {
   return html`${cards.map((card) => html`<div class="card">${text(card.title)}${buttons(card.buttons, ctx)}</div>`)}`;
-}
-
-export function image(
-  url: string,
-  alt: string,
-  className: string,
-  ctx: RenderContext,
-): TemplateResult | typeof nothing {
-  const src = safeUrl(url, ctx.baseUrl);
-  return src ? html`<img class=${className} src=${src} alt=${alt} loading="lazy" />` : nothing;
-}
-
-export function buttons(list: readonly Button[] | undefined, ctx: RenderContext): TemplateResult | typeof nothing {
-  if (!list?.length) return nothing;
-  return html`<div class="buttons">${list.map((b) => button(b, ctx))}</div>`;
-}
-
-function button(b: Button, ctx: RenderContext): TemplateResult | typeof nothing {
-  if (b.kind === 'url') {
-    // The server already swapped the target for its tracked link; we only refuse non-web schemes.
-    const href = safeUrl(b.url, ctx.baseUrl);
-    if (!href) return nothing;
-    return html`<a class="button" part="button" dir="auto" href=${href} target="_blank" rel="noopener"
-      >${b.label}<span class="sr-only"> ${ctx.strings.opensInNewTab}</span></a
-    >`;
-  }
-  const action =
-    b.kind === 'postback'
-      ? ({ kind: 'postback', payload: b.payload } as const)
-      : ({ kind: 'dialog', dialogId: b.dialogId } as const);
-  return html`<button class="button" part="button" dir="auto" type="button" ?disabled=${ctx.disabled} @click=${() => ctx.press(b.label, action)}>
-    ${b.label}
-  </button>`;
 }

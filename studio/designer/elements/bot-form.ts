@@ -1,11 +1,11 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { css, html, nothing } from 'lit';
+import { DesignerPart } from './designer-part.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { formatPath, setAt } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { botFields } from '../model/schema-form.ts';
 import { namesAt } from '../model/variables.ts';
-import type { DefinitionDoc, StepDoc } from '../model/types.ts';
-import type { DesignerUi } from '../state/designer-ui.ts';
+import type { StepDoc } from '../model/types.ts';
 import { labelFor, type FormContext } from './form-context.ts';
 import { formStyles } from './form-styles.ts';
 import { renderField } from './form-widgets.ts';
@@ -15,7 +15,7 @@ import { base } from './styles.ts';
  * The bot as a whole: its settings, user-data fields, intents, FAQ pairs and page events, as
  * forms made from the editor schema like a step's. Problems outside the dialogs show here.
  */
-export class BotForm extends LitElement {
+export class BotForm extends DesignerPart {
   static override styles = [
     base,
     formStyles,
@@ -30,21 +30,14 @@ export class BotForm extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    definition: { attribute: false },
     problems: { attribute: false },
-    readOnly: { type: Boolean },
   };
 
-  declare ui: DesignerUi;
-  declare definition: DefinitionDoc;
   declare problems: readonly PlacedProblem[];
-  declare readOnly: boolean;
 
   constructor() {
     super();
     this.problems = [];
-    this.readOnly = false;
   }
 
   override render() {
@@ -66,6 +59,7 @@ export class BotForm extends LitElement {
       // Problems outside the dialogs carry their whole path as their field.
       problems: this.problems.filter((p) => !p.at),
       readOnly: this.readOnly,
+      renderField,
       names: () => () => namesAt(this.ui.state.definition ?? this.definition, undefined),
       set: (rel, value) => this.ui.state.edit(label(rel), (d) => setAt(d, rel, value), formatPath(rel)),
       setMany: (changes) =>

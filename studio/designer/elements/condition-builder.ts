@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import {
   CONDITION_OPS,
   branchesOf,
@@ -15,7 +15,7 @@ import { namesAt } from '../model/variables.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { Path } from '../model/types.ts';
 import { fieldId, type FormContext } from './form-context.ts';
-import { renderField, short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /**
@@ -116,7 +116,7 @@ function renderThen(
     ...context,
     set: (_rel, value) => replace({ ...group, then: value as BranchGroup['then'] }),
   };
-  return renderField(shadow, { key: 'then', widget: 'target', required: true }, thenRel);
+  return shadow.renderField(shadow, { key: 'then', widget: 'target', required: true }, thenRel);
 }
 
 function renderRow(

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { VersionConflictDetails } from '../backend/backend.ts';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { buildMerge, conflicts, mergeUnits, type MergeChoice, type MergeUnit } from '../model/merge.ts';
 import { isObject, type DefinitionDoc, type DialogDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';

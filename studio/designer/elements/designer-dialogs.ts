@@ -1,11 +1,10 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { DesignerPart } from './designer-part.ts';
 import { repeat } from 'lit/directives/repeat.js';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import type { PlacedProblem } from '../model/problems.ts';
-import type { DefinitionDoc } from '../model/types.ts';
-import type { DesignerUi } from '../state/designer-ui.ts';
 import { stableKeys } from './designer-outline.ts';
-import { short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { base } from './styles.ts';
 
 /**
@@ -14,7 +13,7 @@ import { base } from './styles.ts';
  * selected dialog's own tools (rename with every reference following, duplicate, copy, move,
  * delete) sit under it.
  */
-export class DesignerDialogs extends LitElement {
+export class DesignerDialogs extends DesignerPart {
   static override styles = [
     base,
     css`
@@ -89,25 +88,18 @@ export class DesignerDialogs extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    definition: { attribute: false },
     selected: { type: Number },
     byStep: { attribute: false },
-    readOnly: { type: Boolean },
     renameError: { state: true },
   };
 
-  declare ui: DesignerUi;
-  declare definition: DefinitionDoc;
   declare selected: number;
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
-  declare readOnly: boolean;
   declare private renameError: string;
 
   constructor() {
     super();
     this.byStep = new Map();
-    this.readOnly = false;
     this.renameError = '';
   }
 

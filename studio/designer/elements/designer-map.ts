@@ -1,4 +1,5 @@
-import { LitElement, css, html, nothing, svg } from 'lit';
+import { css, html, nothing, svg } from 'lit';
+import { DesignerPart } from './designer-part.ts';
 import {
   Position,
   XYPanZoom,
@@ -7,12 +8,12 @@ import {
   type PanZoomInstance,
   type Viewport,
 } from '@xyflow/system';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import { layoutMap, HEADER_HEIGHT, NODE_WIDTH, ROW_HEIGHT, type MapLayout } from '../model/map-layout.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
-import { short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { place } from './place.ts';
 import { base } from './styles.ts';
 
@@ -33,7 +34,7 @@ const OPENS_FITTED_DOWN_TO = 0.4;
  * the step in the outline, + and - zoom, 0 fits the map. Problems and, when set, figures per
  * step (reach, drop-off) show on the rows.
  */
-export class DesignerMap extends LitElement {
+export class DesignerMap extends DesignerPart {
   static override styles = [
     base,
     css`
@@ -162,15 +163,11 @@ export class DesignerMap extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    definition: { attribute: false },
     byStep: { attribute: false },
     current: { attribute: false },
     active: { state: true },
   };
 
-  declare ui: DesignerUi;
-  declare definition: DefinitionDoc;
   /** A preview's position (ui.current), passed so the map draws again when it moves. */
   declare current: DesignerUi['current'];
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;

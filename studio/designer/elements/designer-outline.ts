@@ -1,10 +1,11 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { DesignerPart } from './designer-part.ts';
 import { repeat } from 'lit/directives/repeat.js';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import type { PlacedProblem } from '../model/problems.ts';
-import type { DefinitionDoc, StepDoc } from '../model/types.ts';
+import type { StepDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
-import { short } from './form-widgets.ts';
+import { short } from './short-label.ts';
 import { base } from './styles.ts';
 import type { StepForm } from './step-form.ts';
 import './step-form.ts';
@@ -17,7 +18,7 @@ const DRAG_TYPE = 'application/x-chatbot-step';
  * go to the next card. The header row can be dragged to reorder. Problems show as a count on
  * the card and on their fields.
  */
-export class DesignerOutline extends LitElement {
+export class DesignerOutline extends DesignerPart {
   static override styles = [
     base,
     css`
@@ -122,31 +123,24 @@ export class DesignerOutline extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    definition: { attribute: false },
     dialog: { type: Number },
     open: { type: Number },
     byStep: { attribute: false },
-    readOnly: { type: Boolean },
     current: { attribute: false },
     dropAt: { state: true },
   };
 
-  declare ui: DesignerUi;
   /** A preview's position (ui.current), passed so the outline draws again when it moves. */
   declare current: DesignerUi['current'];
-  declare definition: DefinitionDoc;
   declare dialog: number;
   declare open: number | undefined;
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
-  declare readOnly: boolean;
   declare private dropAt: { index: number; after: boolean } | undefined;
   private dragFrom: number | undefined;
 
   constructor() {
     super();
     this.byStep = new Map();
-    this.readOnly = false;
   }
 
   override render() {

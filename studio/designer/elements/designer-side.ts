@@ -1,11 +1,11 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { format, plural } from '../i18n/strings.ts';
+import { css, html, nothing } from 'lit';
+import { DesignerPart } from './designer-part.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { searchDefinition } from '../model/search.ts';
 import { variableIndex, type Place } from '../model/variables.ts';
-import type { DefinitionDoc, StepAt } from '../model/types.ts';
-import type { DesignerUi } from '../state/designer-ui.ts';
+import type { StepAt } from '../model/types.ts';
 import { base } from './styles.ts';
 import { fieldLabel, problemText } from '../model/problem-words.ts';
 
@@ -16,7 +16,7 @@ export type SidePanel = 'problems' | 'variables' | 'search';
  * with where each is set and used ("find references"), and search everywhere. One element, one
  * panel at a time, chosen by the designer's tabs.
  */
-export class DesignerSide extends LitElement {
+export class DesignerSide extends DesignerPart {
   static override styles = [
     base,
     css`
@@ -71,16 +71,12 @@ export class DesignerSide extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    definition: { attribute: false },
     panel: {},
     problems: { attribute: false },
     query: { state: true },
     filter: { state: true },
   };
 
-  declare ui: DesignerUi;
-  declare definition: DefinitionDoc;
   declare panel: SidePanel;
   declare problems: readonly PlacedProblem[];
   declare private query: string;

@@ -1,7 +1,10 @@
+import type { TemplateResult } from 'lit';
 import type { DesignerStrings } from '../i18n/strings.ts';
-import { format, humanize } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
+import { humanize } from '../i18n/strings.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
+import type { FieldSpec } from '../model/schema-form.ts';
 import type { NameAtPoint } from '../model/variables.ts';
 import type { DefinitionDoc, Path, StepDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
@@ -24,7 +27,15 @@ export interface FormContext {
   setMany(changes: readonly (readonly [Path, unknown])[]): void;
   /** Any edit of the definition as one undo step; `path` makes a step-relative path absolute. */
   edit(label: string, change: (definition: DefinitionDoc, path: (rel: Path) => Path) => DefinitionDoc): void;
+  /**
+   * Draws a field inside this one (a record's entry, a branch's target) with the form's own
+   * dispatcher (form-widgets.ts): handed in by the form, so the widgets that nest fields do not
+   * import the dispatcher that imports them.
+   */
+  readonly renderField: FieldRenderer;
 }
+
+export type FieldRenderer = (context: FormContext, spec: FieldSpec, rel: Path, inParams?: boolean) => TemplateResult;
 
 /** A DOM id for a field of the form; unique within the form's shadow root. */
 export const fieldId = (rel: Path): string => `f-${formatPath(rel).replace(/[^A-Za-z0-9_-]+/g, '_')}`;

@@ -1,10 +1,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { getAt, setAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path, type TargetDoc } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, type FormContext } from './form-context.ts';
-import { fieldNotes, requiredMark } from './form-widgets.ts';
+import { fieldNotes, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { addEntry, freeName, referencesTo, removeEntry, renameEntry } from '../model/records.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
-import { problemList, renderField, requiredMark } from './form-widgets.ts';
+import { problemList, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /**
@@ -139,7 +139,7 @@ function renderEntry(
 export function renderObjectBody(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
   const variants = spec.variants;
   if (!variants)
-    return html`${problemList(context, rel)}${(spec.fields ?? []).map((inner) => renderField(context, inner, [...rel, inner.key]))}`;
+    return html`${problemList(context, rel)}${(spec.fields ?? []).map((inner) => context.renderField(context, inner, [...rel, inner.key]))}`;
   const kind = isObject(value) && typeof value[variants.key] === 'string' ? (value[variants.key] as string) : '';
   const fields = variants.options.find((o) => o.value === kind)?.fields ?? [];
   const id = fieldId([...rel, variants.key]);
@@ -164,7 +164,7 @@ export function renderObjectBody(context: FormContext, spec: FieldSpec, rel: Pat
       </select>
       ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${problemText(context.t, p)}</p>`)}
     </div>
-    ${fields.map((inner) => renderField(context, inner, [...rel, inner.key]))}`;
+    ${fields.map((inner) => context.renderField(context, inner, [...rel, inner.key]))}`;
 }
 
 /** An object of one of several kinds, as a field of a form (a service's sign-in). */

@@ -1,9 +1,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { getAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
 import { describeValue, fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
+import { fieldNotes, problemList, requiredMark } from './form-notes.ts';
+import { short } from './short-label.ts';
 import { renderPicker } from './form-pickers.ts';
 import { renderRecord, renderVariantGroup } from './form-records.ts';
 import { renderBranches } from './condition-builder.ts';
@@ -49,33 +51,6 @@ export function renderField(context: FormContext, spec: FieldSpec, rel: Path, in
     default:
       return renderPicker(context, spec, rel, value);
   }
-}
-
-export function requiredMark(context: FormContext, spec: Pick<FieldSpec, 'required'>): TemplateResult | typeof nothing {
-  return spec.required ? html` <span class="req">(${context.t.required})</span>` : nothing;
-}
-
-/** Help, default and problems under a control; returns the ids for aria-describedby. */
-export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { ids: string; notes: TemplateResult } {
-  const id = fieldId(rel);
-  // A list's empty choice says its default already.
-  if (spec.widget === 'choice') spec = { ...spec, default: undefined };
-  const problems = problemsAt(context, rel);
-  const ids = [
-    spec.description ? `${id}-help` : '',
-    spec.default !== undefined ? `${id}-default` : '',
-    ...problems.map((_, i) => `${id}-p${i}`),
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const notes = html`${spec.description ? html`<p class="help" id=${`${id}-help`}>${spec.description}</p>` : nothing}
-  ${spec.default !== undefined ? html`<p class="help" id=${`${id}-default`}>${format(context.t.defaultValue, { value: describeValue(spec.default) })}</p>` : nothing}
-  ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${problemText(context.t, p)}</p>`)}`;
-  return { ids, notes };
-}
-
-export function problemList(context: FormContext, rel: Path): TemplateResult[] {
-  return problemsAt(context, rel).map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`);
 }
 
 function renderText(
@@ -305,13 +280,8 @@ function renderJson(context: FormContext, spec: FieldSpec, rel: Path, value: unk
   </div>`;
 }
 
-/** A button's short visible sign with its full name for assistive technology. */
-export function short(sign: string, name: string): TemplateResult {
-  return html`<span aria-hidden="true">${sign}</span><span class="visually-hidden">${name}</span>`;
-}
-
 /** Text that reads as JSON (42, true, ["a"], {"a":1}, "quoted") is that value; anything else is the text itself. */
-export function readJson(text: string): unknown {
+function readJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -320,7 +290,7 @@ export function readJson(text: string): unknown {
   }
 }
 
-export function emptyToUndefined(text: string): string | undefined {
+function emptyToUndefined(text: string): string | undefined {
   return text === '' ? undefined : text;
 }
 

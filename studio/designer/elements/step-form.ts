@@ -1,11 +1,11 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { css, html, nothing } from 'lit';
+import { DesignerPart } from './designer-part.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { formatPath, setAt } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { paramsFields, stepFields, type FieldSpec } from '../model/schema-form.ts';
 import { namesAt } from '../model/variables.ts';
-import { isObject, type DefinitionDoc, type Path, type StepDoc } from '../model/types.ts';
-import type { DesignerUi } from '../state/designer-ui.ts';
+import { isObject, type Path, type StepDoc } from '../model/types.ts';
 import { labelFor, type FormContext } from './form-context.ts';
 import { formStyles } from './form-styles.ts';
 import { renderField } from './form-widgets.ts';
@@ -17,7 +17,7 @@ import { problemText } from '../model/problem-words.ts';
  * step type's own parameter schema): the studio knows no step kind by heart. Every change is one
  * edit through the designer's state, so it can be undone; typing into a field is one undo step.
  */
-export class StepForm extends LitElement {
+export class StepForm extends DesignerPart {
   static override styles = [
     base,
     formStyles,
@@ -48,28 +48,21 @@ export class StepForm extends LitElement {
 
   static override properties = {
     moreOpen: { state: true },
-    ui: { attribute: false },
-    definition: { attribute: false },
     dialog: { type: Number },
     step: { type: Number },
     problems: { attribute: false },
-    readOnly: { type: Boolean },
     idError: { state: true },
   };
 
-  declare ui: DesignerUi;
-  declare definition: DefinitionDoc;
   declare dialog: number;
   declare step: number;
   declare problems: readonly PlacedProblem[];
-  declare readOnly: boolean;
   declare private idError: string;
   declare private moreOpen: boolean;
 
   constructor() {
     super();
     this.problems = [];
-    this.readOnly = false;
     this.idError = '';
     this.moreOpen = false;
   }
@@ -203,6 +196,7 @@ export class StepForm extends LitElement {
       stepDoc,
       problems: this.problems,
       readOnly: this.readOnly,
+      renderField,
       names: (inParams) => () => namesAt(this.ui.state.definition ?? this.definition, at, inParams),
       set: (rel, value) =>
         this.ui.state.edit(

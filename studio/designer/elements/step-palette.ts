@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { format } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
 import { stepKinds } from '../model/schema-form.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { base } from './styles.ts';

@@ -4,7 +4,7 @@ import type { ApiClient, SessionInfo } from '../../api/client.ts';
 import { ApiDesignerBackend } from '../backend/api-backend.ts';
 import type { DesignerBackend, VersionConflictDetails } from '../backend/backend.ts';
 import { stringsFor } from '../i18n/i18n.ts';
-import { format, plural } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from '../state/designer-state.ts';
 import { DesignerUi, type View } from '../state/designer-ui.ts';

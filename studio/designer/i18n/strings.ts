@@ -1,13 +1,9 @@
 /**
- * Every string the designer shows or announces, English built in; other languages in
- * locales/ (the widget's catalogue approach: a table per language, checked by a test to have
- * every key with the same placeholders). `{name}` placeholders are filled by `format`.
+ * Every string the designer and its preview show or announce, English built in; other languages
+ * in locales/ (the studio's one scheme, ../../i18n/catalogue.ts: a table per language, checked by
+ * a test to have every key with the same placeholders). `{name}` placeholders are filled by `format`.
  * Field help comes from the schema's descriptions, which the server writes in English.
  */
-export type PluralForms = { readonly other: string } & Partial<
-  Readonly<Record<Exclude<Intl.LDMLPluralRule, 'other'>, string>>
->;
-
 export const en = {
   designer: 'Designer',
   loading: 'Loading the bot…',
@@ -421,32 +417,53 @@ export const en = {
     avatarUrl: 'Avatar address',
     next: 'Then go to step',
   } as Readonly<Record<string, string>>,
+  /** The preview panel beside the designer. */
+  previewPanel: {
+    heading: 'Preview on the real engine',
+    controls: 'Preview controls',
+    start: 'Start preview',
+    restart: 'Restart',
+    startHere: 'Start from this step',
+    stop: 'Stop preview',
+    notRunning: 'No preview runs. Start one to chat with your draft.',
+    runningAt: 'Preview runs; the conversation is at {at}.',
+    runningDone: 'Preview runs; the conversation has ended.',
+    held: 'Calls waiting for your answer',
+    noHeld: 'No call waits. Calls the draft makes are held here until you answer them.',
+    httpCall: 'HTTP call from {step}',
+    asyncCall: 'Background HTTP call from {step} (the conversation went on)',
+    asyncOk: 'The background call from {step} succeeded; its result does not change the conversation.',
+    asyncFailed:
+      'The background call from {step} failed: {message}. The live bot would try again later, then report it to subscribers.',
+    waits: 'Waits',
+    noWaits: 'No wait is pending.',
+    waitUntil: 'The wait at {step} ends {at}.',
+    skipWait: 'Skip the wait',
+    skipWaitAt: 'Skip the wait at {step}',
+    timerGone: 'That wait has already ended, or the preview restarted.',
+    emailCall: 'Email from {step}',
+    smsCall: 'SMS from {step}',
+    stubStatus: 'Stub status',
+    stubBody: 'Stub body (JSON)',
+    answerStub: 'Answer with stub',
+    sendReal: 'Send for real',
+    skip: 'Treat as sent',
+    fail: 'Treat as failed',
+    values: 'Values now',
+    noValues: 'No values yet.',
+    testName: 'Test name',
+    saveTest: 'Save as test',
+    testSaved: 'Saved as test "{name}"; the bot has {n} test(s).',
+    chat: 'Preview chat',
+    noStepChosen: 'Open a step in the outline to start from it.',
+    failed: 'The preview could not do that: {message}',
+    definitionInvalid: 'The draft has errors to fix before it can run.',
+    notATest: 'This conversation cannot become a test: {message}',
+    callGone: 'That call was already answered, or the preview restarted.',
+  },
 };
 
 export type DesignerStrings = typeof en;
-
-/** The language part of a locale tag: `de-CH` → `de`. */
-export const languageOf = (locale: string | undefined): string => (locale ?? 'en').toLowerCase().split('-')[0] || 'en';
-
-export function format(template: string, values: Readonly<Record<string, string | number>> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
-}
-
-/** `forms` for the count `n` in the locale's plural category, `{n}` filled in. */
-export function plural(
-  forms: PluralForms,
-  n: number,
-  locale: string | undefined,
-  values: Readonly<Record<string, string | number>> = {},
-): string {
-  let category: Intl.LDMLPluralRule = 'other';
-  try {
-    category = new Intl.PluralRules(locale).select(n);
-  } catch {
-    // A malformed tag: the `other` form still reads right.
-  }
-  return format(forms[category] ?? forms.other, { ...values, n });
-}
 
 /** A label for a field key the catalogue does not name (a customer's parameter): `retryPrompt` → `Retry prompt`. */
 export function humanize(key: string): string {

@@ -1,5 +1,6 @@
 import type { DesignerStrings } from '../i18n/strings.ts';
-import { format, humanize } from '../i18n/strings.ts';
+import { format } from '../../i18n/catalogue.ts';
+import { humanize } from '../i18n/strings.ts';
 import { parsePath } from './paths.ts';
 import type { PlacedProblem } from './problems.ts';
 

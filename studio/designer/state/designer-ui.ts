@@ -24,7 +24,8 @@ import {
 } from '../model/operations.ts';
 import { listReferences, isId } from '../model/references.ts';
 import type { DefinitionDoc } from '../model/types.ts';
-import { format, plural, type DesignerStrings } from '../i18n/strings.ts';
+import { type DesignerStrings } from '../i18n/strings.ts';
+import { format, plural } from '../../i18n/catalogue.ts';
 import type { DesignerState } from './designer-state.ts';
 
 export type View = 'outline' | 'map' | 'bot';

@@ -90,8 +90,7 @@ export class StudioAccountsPanel extends SettingsPanel {
     const me = this.session.account.id;
     return html`
       <h2>${t('accountsTitle')}</h2>
-      <p role="status">${this.status}</p>
-      <p class="error" role="alert">${this.error}</p>
+      ${this.statusLines()}
       <table>
         <thead>
           <tr><th scope="col">${t('colName')}</th><th scope="col">${t('colEmail')}</th><th scope="col">${t('colRole')}</th><th scope="col">${t('colSignIn')}</th><th scope="col">${t('colActions')}</th></tr>

@@ -62,8 +62,7 @@ export class StudioSecretsPanel extends SettingsPanel {
     return html`
       <h2>${t('secretsTitle')}</h2>
       <p>${t('secretsIntro')}</p>
-      <p role="status">${this.status}</p>
-      <p class="error" role="alert">${this.error}</p>
+      ${this.statusLines()}
       ${
         this.secrets.length === 0
           ? html`<p>${t('noSecrets')}</p>`

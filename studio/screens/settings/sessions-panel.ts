@@ -60,8 +60,7 @@ export class StudioSessionsPanel extends SettingsPanel {
   override render() {
     return html`
       <h2>${t('sessionsTitle')}</h2>
-      <p role="status">${this.status}</p>
-      <p class="error" role="alert">${this.error}</p>
+      ${this.statusLines()}
       <table>
         <thead>
           <tr><th scope="col">${t('colBrowser')}</th><th scope="col">${t('colIp')}</th><th scope="col">${t('colLastSeen')}</th><th scope="col">${t('colActions')}</th></tr>

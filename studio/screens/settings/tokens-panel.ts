@@ -58,8 +58,7 @@ export class StudioTokensPanel extends SettingsPanel {
     return html`
       <h2>${t('tokensTitle')}</h2>
       <p>${t('tokensIntro')}</p>
-      <p role="status">${this.status}</p>
-      <p class="error" role="alert">${this.error}</p>
+      ${this.statusLines()}
       <form @submit=${this.create}>
         <label>${t('tokenName')} <input name="name" required maxlength="100" autocomplete="off" /></label>
         <label>${t('tokenDays')} <input name="days" type="number" min="1" max="3650" inputmode="numeric" /></label>
