@@ -2,14 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { ChannelInbox } from '../ports/channel-inbox.ts';
-import type { InsightsRoom, InsightsRoomOptions } from '../ports/insights.ts';
+import type { InsightsStore, InsightsStoreOptions } from '../ports/insights.ts';
 import type { PreviewUsers } from '../ports/preview.ts';
 import type { RestingUsers } from '../ports/resting-users.ts';
 import type { Store } from '../ports/store.ts';
-import type { BotTestsRoom } from '../ports/bot-tests.ts';
+import type { BotTestsStore } from '../ports/bot-tests.ts';
 import type { PresenceBoard } from '../ports/presence.ts';
-import type { VersionsRoom } from '../ports/versions.ts';
-import { openEventRooms, type EventRooms } from '../stores/event-rooms.ts';
+import type { VersionsStore } from '../ports/versions.ts';
+import { openEventStores, type EventStores } from '../stores/event-stores.ts';
 import { mongoChannelInbox } from '../stores/mongo/mongo-channel-inbox.ts';
 import { mongoPreviewUsers } from '../stores/mongo/mongo-preview-users.ts';
 import { mongoRestingUsers } from '../stores/mongo/mongo-resting-users.ts';
@@ -26,22 +26,22 @@ import { sqliteBotTests } from '../stores/sqlite/sqlite-bot-tests.ts';
 import { sqliteInsights } from '../stores/sqlite/sqlite-insights.ts';
 import { sqlitePresence } from '../stores/sqlite/sqlite-presence.ts';
 import { sqliteVersions } from '../stores/sqlite/sqlite-versions.ts';
-import { openPeopleRooms, type PeopleRooms } from '../stores/studio-rooms.ts';
+import { openPeopleStores, type PeopleStores } from '../stores/people-stores.ts';
 
-/** The store the configuration names, with its adapter-level handle (the rooms below open on its own connection). */
+/** The store the configuration names, with its adapter-level handle (the stores below open on its own connection). */
 export type OpenedStore = SqliteStore | MongoStore;
 
-/** The rooms beyond the Store port, each opened on the store's own connection. */
-export interface StoreRooms {
-  versions(): Promise<VersionsRoom> | VersionsRoom;
+/** The stores beyond the Store port, each opened on the store's own connection. */
+export interface StoreParts {
+  versions(): Promise<VersionsStore> | VersionsStore;
   resting(): RestingUsers;
-  botTests(): BotTestsRoom;
+  botTests(): BotTestsStore;
   previewUsers(): PreviewUsers;
   presence(): Promise<PresenceBoard> | PresenceBoard;
   channelInbox(): Promise<ChannelInbox> | ChannelInbox;
-  insights(options: InsightsRoomOptions): Promise<InsightsRoom> | InsightsRoom;
-  people(): Promise<PeopleRooms>;
-  events(): EventRooms;
+  insights(options: InsightsStoreOptions): Promise<InsightsStore> | InsightsStore;
+  people(): Promise<PeopleStores>;
+  events(): EventStores;
 }
 
 /**
@@ -78,9 +78,9 @@ export function openScratchStore(): Store {
   return openSqliteStore({ file: ':memory:' });
 }
 
-/** The rooms of an opened store, by its kind. */
-export function storeRooms(store: OpenedStore): StoreRooms {
-  const common = { people: () => openPeopleRooms(store), events: () => openEventRooms(store) };
+/** The stores of an opened store, by its kind. */
+export function storeParts(store: OpenedStore): StoreParts {
+  const common = { people: () => openPeopleStores(store), events: () => openEventStores(store) };
   if (store.kind === 'sqlite') {
     const { db } = store;
     return {

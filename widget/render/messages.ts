@@ -35,7 +35,7 @@ const MARKUP = /[\\`*[]/;
 const pending = (content: unknown, module: unknown): TemplateResult =>
   module === undefined ? html`<span class="loading">${content}</span>` : html`${content}`;
 
-/** A picture that did not load takes no room rather than showing a broken-image icon. */
+/** A picture that did not load takes no space rather than showing a broken-image icon. */
 export const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = event.type === 'error');
 
 /**

@@ -8,7 +8,7 @@ import { sqliteSubscriptions } from './sqlite/sqlite-subscriptions.ts';
 import { sqliteUsageCounters } from './sqlite/sqlite-usage.ts';
 
 /** Event subscriptions (with their event log) and step types' usage counters, on the store's own connection. */
-export interface EventRooms {
+export interface EventStores {
   readonly subscriptions: SubscriptionStore;
   readonly usage: UsageCounters;
 }
@@ -17,7 +17,7 @@ export interface EventRooms {
  * Opens the event subscriptions and usage counters on the store. Their tables come through the
  * SQLite migrations, their Mongo indexes with the store's own (indexes.ts), so nothing is created here.
  */
-export function openEventRooms(store: SqliteStore | MongoStore): EventRooms {
+export function openEventStores(store: SqliteStore | MongoStore): EventStores {
   if (store.kind === 'sqlite') return { subscriptions: sqliteSubscriptions(store), usage: sqliteUsageCounters(store) };
   return { subscriptions: mongoSubscriptions(store), usage: mongoUsageCounters(store) };
 }

@@ -13,16 +13,16 @@ import { sqliteAudit } from './sqlite/sqlite-audit.ts';
 import { sqliteSecrets } from './sqlite/sqlite-secrets.ts';
 import { sqliteSessions } from './sqlite/sqlite-sessions.ts';
 
-/** The studio's people-side rooms on the store's own connection. */
-export interface PeopleRooms {
+/** The studio's people-side stores on the store's own connection. */
+export interface PeopleStores {
   readonly accounts: Accounts;
   readonly sessions: Sessions;
   readonly audit: AuditStore;
   readonly secrets: SecretStore;
 }
 
-/** Opens the accounts, sessions, audit and secrets rooms on the store (Mongo rooms ensure their indexes). */
-export async function openPeopleRooms(store: SqliteStore | MongoStore): Promise<PeopleRooms> {
+/** Opens the accounts, sessions, audit and secrets stores on the store (Mongo stores ensure their indexes). */
+export async function openPeopleStores(store: SqliteStore | MongoStore): Promise<PeopleStores> {
   if (store.kind === 'sqlite') {
     return {
       accounts: sqliteAccounts(store.db),
