@@ -7,7 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { AuditLog } from '../ports/audit.ts';
 import type { Role } from '../ports/roles.ts';
-import type { PeopleStores } from '../stores/people-stores.ts';
+import type { PeopleStores } from '../ports/store-parts.ts';
 import { storeParts, type OpenedStore } from './open-store.ts';
 import { accountAdmin } from '../studio-server/accounts/account-admin.ts';
 import { apiTokens } from '../studio-server/accounts/api-tokens.ts';

@@ -8,7 +8,7 @@ import { studioAccountCases } from './contract/accounts-cases.ts';
 import { studioAuditCases } from './contract/audit-cases.ts';
 import { studioSecretCases } from './contract/secrets-cases.ts';
 import { studioSessionCases } from './contract/sessions-cases.ts';
-import { openPeopleStores } from './people-stores.ts';
+import { storeParts } from '../start/open-store.ts';
 
 const mongoUrl = inject('mongoUrl');
 if (mongoUrl === '') console.warn(`[studio contract] MONGO LEG SKIPPED: ${inject('mongoSkipReason')}`);
@@ -20,7 +20,7 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio people stores contract: ${leg.name}`, () => {
-    const stores = useFreshPart(leg, openPeopleStores);
+    const stores = useFreshPart(leg, (store) => storeParts(store).people());
     describe('accounts', () => studioAccountCases(() => stores().accounts));
     describe('sessions', () => studioSessionCases(() => stores().sessions));
     describe('audit trail', () => studioAuditCases(() => stores().audit));

@@ -10,7 +10,7 @@ import {
   type Metric,
   type UserLogRow,
 } from '../../ports/insights.ts';
-import { matchesQuery, newestFirst, totalsOf } from '../insights-common.ts';
+import { matchesQuery, newestFirst, totalsOf } from '../common/insights-common.ts';
 import { keyLocks, type KeyLocks } from './key-lock.ts';
 import { ensureCollectionIndexes } from './indexes.ts';
 import { fromJson } from './mongo-common.ts';

@@ -9,7 +9,7 @@ import {
   type UserLogRow,
 } from '../../ports/insights.ts';
 import { fromJson, toJson } from './json.ts';
-import { openOf, totalsOf } from '../insights-common.ts';
+import { openOf, totalsOf } from '../common/insights-common.ts';
 
 /**
  * The insights store on the embedded store (migrations 12 and 17). Counters are rows keyed by
