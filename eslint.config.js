@@ -109,6 +109,26 @@ export default tseslint.config(
     }),
   },
   {
+    // The settings' shapes and parsers: below config.ts and the adapters that use what they parse.
+    files: ['server/settings/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({
+      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters])]:
+        'settings/ sits below config.ts and the adapters: it parses settings, never wires them.',
+      '(^|/)(main|config)\\.ts$': 'settings/ sits below config.ts: config.ts imports it, never the other way.',
+      [drivers]: 'No drivers here.',
+    }),
+  },
+  {
+    // The environment, validated: it names settings and their shapes, never an adapter.
+    files: ['server/config.ts'],
+    rules: forbid({
+      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters])]:
+        "config.ts imports no adapter: the settings' parsers live in settings/ (or shared/), and start/ hands them out.",
+      [drivers]: 'No drivers here.',
+    }),
+  },
+  {
     // Understanding: models trained from the definition, embeddings behind server/ports/embeddings.ts.
     // HTTP leaves through the guarded client main.ts hands in, never an adapter imported here.
     files: ['server/nlp/**/*.ts'],

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
-import { rateLimitKey } from '../api/client-ip.ts';
+import { rateLimitKey } from '../settings/client-ip.ts';
 import { localLimiter, type LimiterFactory } from '../api/rate-limit.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../ports/clock.ts';
