@@ -10,7 +10,7 @@ const forbid = (/** @type {Record<string, string>} */ rules) => ({
 });
 
 const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
-const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster', 'studio-server'];
+const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster', 'studio-server', 'mail', 'sms'];
 /** A folder of one of these names, wherever it sits in the import's path. */
 const folder = (/** @type {string[]} */ names) => `(^|/)(${names.join('|')})/`;
 
@@ -106,6 +106,36 @@ export default tseslint.config(
       [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters])]:
         'definition/ and ports/ sit below the use cases and adapters.',
       [drivers]: 'No drivers here.',
+    }),
+  },
+  {
+    // The settings' shapes and parsers: below config.ts and the adapters that use what they parse.
+    files: ['server/settings/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid({
+      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters])]:
+        'settings/ sits below config.ts and the adapters: it parses settings, never wires them.',
+      '(^|/)(main|config)\\.ts$': 'settings/ sits below config.ts: config.ts imports it, never the other way.',
+      [drivers]: 'No drivers here.',
+    }),
+  },
+  {
+    // The environment, validated: it names settings and their shapes, never an adapter.
+    files: ['server/config.ts'],
+    rules: forbid({
+      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters])]:
+        "config.ts imports no adapter: the settings' parsers live in settings/ (or shared/), and start/ hands them out.",
+      [drivers]: 'No drivers here.',
+    }),
+  },
+  {
+    // The loose files beside main.ts: the logger, the project's paths, the server's own secrets file. Everything
+    // may use them, so they use nothing of the project.
+    files: ['server/logger.ts', 'server/paths.ts', 'server/secrets.ts'],
+    rules: forbid({
+      [folder(['app', 'engine', 'bot', 'cli', 'start', 'nlp', 'definition', 'settings', ...adapters])]:
+        'The files beside main.ts sit below everything: they import no folder of the server.',
+      '(^|/)(main|config)\\.ts$': 'The files beside main.ts sit below config.ts: it is handed what they give.',
     }),
   },
   {

@@ -5,7 +5,7 @@
 //
 // How it seeds, in the shapes the product writes:
 //   - SQLite: users and transcript rows straight into their tables (a second connection to the
-//     same file, 50,000 rows a transaction); summaries and counters through the insights room's
+//     same file, 50,000 rows a transaction); summaries and counters through the insights store's
 //     own `record` (the recorder's write), 5,000 summaries a batch.
 //   - MongoDB: users and transcript documents by insertMany (10,000 a call, the store's document
 //     shapes); counters through `record`; the summaries straight into their deflated day buckets (`record`
@@ -103,7 +103,7 @@ if (process.send) {
     })();
   });
 
-  /** Summaries and counters through the room's own write, in batches. */
+  /** Summaries and counters through the store's own write, in batches. */
   async function recordSummaries(
     users: Iterable<SeedUser>,
     plan: SeedPlan,
@@ -117,11 +117,11 @@ if (process.send) {
       onUser?.(user);
       batch.push(user.summary);
       if (batch.length === 5000) {
-        await server.insights.room.record({ counts: [], conversations: batch });
+        await server.insights.store.record({ counts: [], conversations: batch });
         batch = [];
       }
     }
-    await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: batch });
+    await server.insights.store.record({ counts: sum.deltas(plan.version), conversations: batch });
     return index;
   }
 
@@ -231,7 +231,7 @@ if (process.send) {
       }
       if (userDocs.length > 0) await flushUsers();
       const usersAt = performance.now();
-      await server.insights.room.record({ counts: sum.deltas(plan.version), conversations: [] });
+      await server.insights.store.record({ counts: sum.deltas(plan.version), conversations: [] });
       // The open lists as `record` leaves them: each conversation under the day of its last turn.
       await db
         .collection(OPEN_COLLECTION)

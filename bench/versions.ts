@@ -54,9 +54,9 @@ try {
     text = canonicalText(definition);
   })();
   const hashMs = await cpu(() => void hashOfCanonicalText(text))();
-  const room = sqliteVersions(store.db);
+  const versions = sqliteVersions(store.db);
   const saveMs = await cpu(async () => {
-    await room.createVersion(
+    await versions.createVersion(
       { author: { kind: 'system' }, createdAt: 0, message: '', hash: 'x', source: 'studio', definitionText: text },
       'any',
     );

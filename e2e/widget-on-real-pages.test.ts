@@ -112,7 +112,7 @@ const isColour = (expected: string) => (c: Rgb) => near(c, rgb(expected), 6);
 describe('the widget on a shop page, the bot on another origin', () => {
   it('when a message with pictures arrives and they load after it, then the log stays at its end: the newest message is on screen', async () => {
     const page = await sites.visit();
-    // Pictures come slowly, as from a busy server: they take their room only after the messages are drawn.
+    // Pictures come slowly, as from a busy server: they take their space only after the messages are drawn.
     await page.route('**/images/robot.svg', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 700));
       await route.continue();

@@ -160,6 +160,46 @@ describe('import rules (docs/architecture.md)', () => {
       "import { people } from '../studio-server/accounts/people.ts';\nexport const a = people;",
       /sit below the use cases and adapters/,
     ],
+    [
+      'server/config.ts',
+      "import { restChannelsSchema } from './channels/rest/rest-endpoint.ts';\nexport const a = restChannelsSchema;",
+      /config\.ts imports no adapter/,
+    ],
+    [
+      'server/settings/x.ts',
+      "import { createApp } from '../api/create-app.ts';\nexport const a = createApp;",
+      /settings\/ sits below config\.ts and the adapters/,
+    ],
+    [
+      'server/settings/x.ts',
+      "import { readConfig } from '../config.ts';\nexport const a = readConfig;",
+      /config\.ts imports it, never the other way/,
+    ],
+    [
+      'server/mail/x.ts',
+      "import { createHttpSmsSender } from '../sms/http-sms-sender.ts';\nexport const a = createHttpSmsSender;",
+      /do not import each other/,
+    ],
+    [
+      'server/sms/x.ts',
+      "import { createSmtpMailer } from '../mail/smtp-mailer.ts';\nexport const a = createSmtpMailer;",
+      /do not import each other/,
+    ],
+    [
+      'server/app/x.ts',
+      "import { createSmtpMailer } from '../mail/smtp-mailer.ts';\nexport const a = createSmtpMailer;",
+      /never import adapters/,
+    ],
+    [
+      'server/logger.ts',
+      "import { openStore } from './start/open-store.ts';\nexport const a = openStore;",
+      /import no folder of the server/,
+    ],
+    [
+      'server/paths.ts',
+      "import { readConfig } from './config.ts';\nexport const a = readConfig;",
+      /sit below config\.ts/,
+    ],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
     const errors = await boundaryErrors(file, code);
     expect(errors.some((e) => message.test(e))).toBe(true);
@@ -233,6 +273,19 @@ describe('import rules (docs/architecture.md)', () => {
       ['server/cli/main.ts', "import { openStore } from '../start/open-store.ts';\nexport const a = openStore;"],
       ['server/start/x.ts', "import { botHost } from '../bot/bot-host.ts';\nexport const a = botHost;"],
       ['server/ports/x.ts', "import type { Move } from './versions.ts';\nexport type A = Move;"],
+      [
+        'server/config.ts',
+        "import { restChannelsSchema } from './settings/rest-channels.ts';\nexport const a = restChannelsSchema;",
+      ],
+      [
+        'server/channels/rest/x.ts',
+        "import type { RestChannel } from '../../settings/rest-channels.ts';\nexport type A = RestChannel;",
+      ],
+      ['server/mail/x.ts', "import type { Mailer } from '../ports/mailer.ts';\nexport type A = Mailer;"],
+      [
+        'server/start/x.ts',
+        "import { createSmtpMailer } from '../mail/smtp-mailer.ts';\nexport const a = createSmtpMailer;",
+      ],
     ] as const)
       expect(await boundaryErrors(file, code), file).toEqual([]);
   });

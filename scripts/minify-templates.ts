@@ -2,7 +2,7 @@
  * Vite plugin for the widget's builds: Lit's `css` and `html` tagged templates reach the
  * bundle as written (the minifier leaves string contents alone), indentation and all.
  * This squeezes their whitespace at build time, which is what keeps the widget within its
- * size budget (scripts/widget-size.mjs) with room for features.
+ * size budget (scripts/widget-size.mjs) with space for features.
  * - css``: whitespace runs become one space, and none around `{ } ; : ,` or before `!`.
  * - html``: a whitespace run that holds a line break becomes one space; the browser renders
  *   any run as one space anyway (the widget's `white-space: pre*` text never comes from a

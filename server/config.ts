@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { compileProxyTrust } from './api/client-ip.ts';
-import { serviceUrlRule } from './channels/botframework/service-urls.ts';
+import { compileProxyTrust } from './settings/client-ip.ts';
+import { serviceUrlRule } from './settings/service-urls.ts';
 import {
   BOT_FRAMEWORK_OPENID_URL,
   BOT_FRAMEWORK_TOKEN_URL,
   DEFAULT_SERVICE_URLS,
-} from './channels/botframework/vendor-addresses.ts';
-import { restChannelsSchema } from './channels/rest/channel-config.ts';
+} from './settings/vendor-addresses.ts';
+import { restChannelsSchema } from './settings/rest-channels.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
 import { ROLES, type Role } from './ports/roles.ts';
@@ -207,7 +207,7 @@ export const configSchema = z
     ),
     /**
      * Generic bot REST channels (name, key, optional callbackUrl), as a JSON list; unset = none.
-     * Parsed in channels/rest/channel-config.ts.
+     * Parsed in settings/rest-channels.ts.
      */
     REST_CHANNELS: optionalText.pipe(restChannelsSchema.optional()).transform((channels) => channels ?? []),
     /**

@@ -99,7 +99,7 @@ export interface TestOutcome {
 /** POST /studio/api/publish/plan. */
 export interface PublishPlan {
   readonly versionId: string;
-  /** The version in service now; null when this node runs a bot the versions room does not know yet. */
+  /** The version in service now; null when this node runs a bot the versions store does not know yet. */
   readonly liveVersionId: string | null;
   /** Publishing an earlier version than the live one: recorded as a rollback. */
   readonly rollback: boolean;

@@ -9,7 +9,7 @@ export const TRIGGER_BODY_BOUNDS: JsonBounds = { maxDepth: MAX_JSON_DEPTH, maxNo
 
 /**
  * Dataset pushes (at most 10 MB) legitimately carry thousands of rows of a few
- * dozen values each: a million values leaves room for that and still bounds the
+ * dozen values each: a million values leaves space for that and still bounds the
  * work of one request.
  */
 export const DATASET_BODY_BOUNDS: JsonBounds = { maxDepth: MAX_JSON_DEPTH, maxNodes: 1_000_000 };

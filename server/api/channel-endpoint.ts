@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelHandler, ChannelRequest } from '../ports/channel-request.ts';
 import type { Logger } from '../ports/logger.ts';
-import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
 import { HttpError, errorBody, internalError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';

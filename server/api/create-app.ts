@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
-import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, type ProxyTrust } from '../settings/client-ip.ts';
 import type { ChannelHandler } from '../ports/channel-request.ts';
 import { channelEndpoint } from './channel-endpoint.ts';
 import type { WebhookHandler } from '../ports/webhook-request.ts';

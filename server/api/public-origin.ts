@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { TRUST_LOOPBACK, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, type ProxyTrust } from '../settings/client-ip.ts';
 import { isLoopbackHost } from './metrics-access.ts';
 
 /** A host as a URL may carry it: a name or an address, with an optional port. Anything else is not believed. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProxyTrust } from './client-ip.ts';
+import type { ProxyTrust } from '../settings/client-ip.ts';
 
 /**
  * What an operator quotes to find one request in the logs. A proxy's id is kept

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../ports/logger.ts';
-import { clientIp, type ProxyTrust } from './client-ip.ts';
+import { clientIp, type ProxyTrust } from '../settings/client-ip.ts';
 
 const REDACTED = '[redacted]';
 

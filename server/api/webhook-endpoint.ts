@@ -1,6 +1,6 @@
 import type { WebhookHandler, WebhookRequest } from '../ports/webhook-request.ts';
 import type { Logger } from '../ports/logger.ts';
-import { TRUST_LOOPBACK, clientIp, type ProxyTrust } from './client-ip.ts';
+import { TRUST_LOOPBACK, clientIp, type ProxyTrust } from '../settings/client-ip.ts';
 import { HttpError, errorBody, internalError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
 import { segment, splitUrl, type RawEndpoint } from './channel-endpoint.ts';

@@ -1,6 +1,6 @@
 import type { BotHost, CheckedDefinition, NodeSignals } from '../ports/bot-host.ts';
 import type { Store } from '../ports/store.ts';
-import type { BotTestsRoom } from '../ports/bot-tests.ts';
+import type { BotTestsStore } from '../ports/bot-tests.ts';
 import type { BotService, ReloadOutcome } from './bot-service.ts';
 import { catchUp } from './catch-up.ts';
 import { checkDefinition } from './check-definition.ts';
@@ -15,7 +15,7 @@ const TOPIC = 'versions';
 
 export interface BotHostSetup extends FileDeps {
   /** The bot's kept tests (the studio keeps them), run on a version before it is published; none run when absent. */
-  readonly tests?: BotTestsRoom;
+  readonly tests?: BotTestsStore;
   /** The throw-away store a test run keeps its users in. */
   readonly scratchStore: () => Store;
   /** Cluster mode: publishes on other nodes are heard here and this node's are told; absent on a single node. */
@@ -73,7 +73,9 @@ export function botHost(setup: BotHostSetup, service: BotService): RunningBot {
       );
     return setInterval(() => void catchUpNow(), PUBLISHED_CHECK_MS).unref();
   };
-  const timer = signals ? follow(signals, catchUp({ ...host, room: setup.room, logger: setup.logger })) : undefined;
+  const timer = signals
+    ? follow(signals, catchUp({ ...host, versions: setup.versions, logger: setup.logger }))
+    : undefined;
 
   return {
     ...host,

@@ -1,20 +1,20 @@
 import type { BotHost } from '../ports/bot-host.ts';
 import type { Logger } from '../ports/logger.ts';
-import type { VersionsRoom } from '../ports/versions.ts';
+import type { VersionsStore } from '../ports/versions.ts';
 
 /**
  * Brings this node to the published version when it runs another (a publish on another node, a
  * signal it missed): one catch-up at a time, and one more after it when asked meanwhile.
  */
 export function catchUp(
-  deps: Pick<BotHost, 'live' | 'putInService'> & { readonly room: VersionsRoom; readonly logger: Logger },
+  deps: Pick<BotHost, 'live' | 'putInService'> & { readonly versions: VersionsStore; readonly logger: Logger },
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
   let again = false;
   const once = async () => {
     let published;
     try {
-      published = await deps.room.published();
+      published = await deps.versions.published();
     } catch (error) {
       deps.logger.warn(
         { event: 'publish_check_failed', error: (error as Error).message },
@@ -23,7 +23,7 @@ export function catchUp(
       return;
     }
     if (!published || published.versionId === deps.live().version?.id) return;
-    const version = await deps.room.getVersion(published.versionId).catch(() => null);
+    const version = await deps.versions.getVersion(published.versionId).catch(() => null);
     if (!version) return;
     const outcome = await deps.putInService({ version, kind: 'cluster' });
     if (!outcome.ok)

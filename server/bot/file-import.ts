@@ -29,7 +29,7 @@ export class PublishedMeanwhile extends Error {
   override readonly name = 'PublishedMeanwhile';
 }
 
-/** The versions room and BOT_DEFINITION, with what an import records and logs. */
+/** The versions versions and BOT_DEFINITION, with what an import records and logs. */
 export interface FileDeps extends VersionReading {
   readonly audit: AuditTrail;
   readonly clock: Clock;
@@ -37,28 +37,28 @@ export interface FileDeps extends VersionReading {
 }
 
 export async function planFile(deps: FileDeps, file: BotSource): Promise<FilePlan> {
-  const { room } = deps;
+  const { versions } = deps;
   const text = canonicalText(file.written);
   const hash = hashOfCanonicalText(text);
-  const [published, seen] = await Promise.all([room.published(), room.fileSeen()]);
-  const live = published ? await room.getVersion(published.versionId) : null;
+  const [published, seen] = await Promise.all([versions.published(), versions.fileSeen()]);
+  const live = published ? await versions.getVersion(published.versionId) : null;
   if (live && (seen === hash || live.hash === hash)) {
     const version = { id: live.id, hash: live.hash };
     const source =
       live.hash === hash
-        ? { ...file, version, moves: await movesInForce(room, file.definition) }
+        ? { ...file, version, moves: await movesInForce(versions, file.definition) }
         : await sourceOfVersion(deps, live);
     return {
       source,
       imports: false,
       async commit() {
-        if (seen !== hash) await room.markFileSeen(hash, deps.clock.now());
+        if (seen !== hash) await versions.markFileSeen(hash, deps.clock.now());
         return { version };
       },
     };
   }
   return {
-    source: { ...file, moves: await movesInForce(room, file.definition) },
+    source: { ...file, moves: await movesInForce(versions, file.definition) },
     imports: true,
     commit: () => importFile(deps, text, hash),
   };
@@ -70,19 +70,19 @@ async function importFile(
   text: string,
   hash: string,
 ): Promise<{ version: { id: string; hash: string } }> {
-  const { room } = deps;
+  const { versions } = deps;
   const name = path.basename(deps.file);
-  return room.exclusive('file-import', async () => {
-    const [published, seen] = await Promise.all([room.published(), room.fileSeen()]);
-    const live = published ? await room.getVersion(published.versionId) : null;
+  return versions.exclusive('file-import', async () => {
+    const [published, seen] = await Promise.all([versions.published(), versions.fileSeen()]);
+    const live = published ? await versions.getVersion(published.versionId) : null;
     if (live?.hash === hash) {
       // Another node imported it first.
-      if (seen !== hash) await room.markFileSeen(hash, deps.clock.now());
+      if (seen !== hash) await versions.markFileSeen(hash, deps.clock.now());
       return { version: { id: live.id, hash } };
     }
     if (live && seen === hash) throw new PublishedMeanwhile(`version ${live.id} was published while the file was read`);
     const at = deps.clock.now();
-    const created = await room.createVersion(
+    const created = await versions.createVersion(
       {
         author: { kind: 'file', name },
         createdAt: at,
@@ -95,7 +95,7 @@ async function importFile(
     );
     if (created.status !== 'created') throw new Error('a version without a base cannot conflict');
     const { version } = created;
-    await room.publish({
+    await versions.publish({
       versionId: version.id,
       previousId: published?.versionId ?? null,
       at,
@@ -104,7 +104,7 @@ async function importFile(
       moves: [],
     });
     // Last: a crash before it imports the file again on the next start rather than never.
-    await room.markFileSeen(hash, at);
+    await versions.markFileSeen(hash, at);
     const actor = { kind: 'file' as const };
     await deps.audit.record({
       actor,

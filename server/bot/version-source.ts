@@ -1,10 +1,10 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import { readWritten, type BotSource } from './load-bot.ts';
-import type { Move, StoredVersion, VersionsRoom } from '../ports/versions.ts';
+import type { Move, StoredVersion, VersionsStore } from '../ports/versions.ts';
 
 /** Where stored versions are read, and what they are checked with: BOT_DEFINITION (step type modules are read next to it) and the env. */
 export interface VersionReading {
-  readonly room: VersionsRoom;
+  readonly versions: VersionsStore;
   readonly file: string;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -22,11 +22,11 @@ const hasStep = (definition: BotDefinition, at: { dialogId: string; stepId: stri
  * publish that removed their step said.
  */
 export async function movesInForce(
-  room: VersionsRoom,
+  versions: VersionsStore,
   definition: BotDefinition,
   first: readonly Move[] = [],
 ): Promise<Move[]> {
-  const earlier = (await room.publications(MOVE_HISTORY)).flatMap((publication) => publication.moves);
+  const earlier = (await versions.publications(MOVE_HISTORY)).flatMap((publication) => publication.moves);
   const seen = new Set<string>();
   const out: Move[] = [];
   for (const move of [...first, ...earlier]) {
@@ -38,7 +38,7 @@ export async function movesInForce(
   return out;
 }
 
-/** A stored version's definition as written; the room keeps canonical JSON. */
+/** A stored version's definition as written; the versions keeps canonical JSON. */
 export function writtenOf(version: StoredVersion): unknown {
   return JSON.parse(version.definitionText) as unknown;
 }
@@ -53,6 +53,6 @@ export async function sourceOfVersion(
   return {
     ...source,
     version: { id: version.id, hash: version.hash },
-    moves: await movesInForce(deps.room, source.definition, moves),
+    moves: await movesInForce(deps.versions, source.definition, moves),
   };
 }

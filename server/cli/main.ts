@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { setTelegramWebhookFromConfig } from '../channels/telegram/telegram-webhook-command.ts';
 import type { Config } from '../config.ts';
-import { openScratchStore, openStore, storeRooms } from '../start/open-store.ts';
+import { openScratchStore, openStore, storeParts } from '../start/open-store.ts';
 import { accountsCommand } from '../studio-server/accounts/accounts-command.ts';
 import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
@@ -20,7 +20,7 @@ async function openAccounts(config: Config) {
   // Beside a running server: the store's locks are shared, as another process writes it too.
   const store = await openStore(config, { shared: true });
   try {
-    return accountsCommand(await storeRooms(store).people(), config, () => store.close());
+    return accountsCommand(await storeParts(store).people(), config, () => store.close());
   } catch (error) {
     await store.close();
     throw error;

@@ -84,7 +84,7 @@ const loose = fc.letrec((tie) => ({
   ),
 })).value;
 
-/** Definition-shaped values, valid or not, with their keys in random order, hostile keys and strings where the schema leaves room. */
+/** Definition-shaped values, valid or not, with their keys in random order, hostile keys and strings where the schema leaves space. */
 const step = fc.record(
   {
     type: fc.constantFrom('message', 'input', 'integration', 'event', 'goto', 'unknownKind'),

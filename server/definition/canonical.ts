@@ -93,7 +93,7 @@ export function canonicalDefinition(value: unknown): unknown {
   return order(value, botDefinitionSchema);
 }
 
-/** The canonical JSON text the versions room keeps (compact). */
+/** The canonical JSON text the versions store keeps (compact). */
 export function canonicalText(value: unknown): string {
   return JSON.stringify(canonicalDefinition(value));
 }

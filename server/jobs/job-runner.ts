@@ -196,12 +196,12 @@ export class JobRunner implements Scheduler {
     const { store, clock, logger } = this.options;
     // Only as many as may run now: a claimed job's lease runs while it waits, and a
     // backlog started all at once would hog the event loop the HTTP side shares.
-    const room = (this.options.maxInFlight ?? 100) - this.inFlight.size;
-    if (room <= 0) {
+    const free = (this.options.maxInFlight ?? 100) - this.inFlight.size;
+    if (free <= 0) {
       this.full = true;
       return;
     }
-    const limit = Math.min(this.options.batchSize ?? 50, room);
+    const limit = Math.min(this.options.batchSize ?? 50, free);
     // The claim sees every pending job only if none was being written as it began (a write
     // under way may land after the claim's query) and none was started while it ran.
     const writesBefore = this.pendingWriting === 0 ? this.pendingWrites : -1;

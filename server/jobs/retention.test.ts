@@ -73,7 +73,7 @@ for (const leg of storeLegs()) {
         userData: {},
         events: [],
       });
-      await before.insights.room.record({
+      await before.insights.store.record({
         counts: [
           { day: dayOf(now - 31 * DAY), version: 'v1', metric: 'unprocessed', a: 'old words', n: 1 },
           { day: dayOf(now - 31 * DAY), version: 'v1', metric: 'conversations', n: 1 },
@@ -98,11 +98,11 @@ for (const leg of storeLegs()) {
         logs: { nlpLog: 1, urlTracker: 1, integrationLog: 0 },
         insights: { conversations: 1 },
       });
-      expect(await server.insights.room.conversationsOf('old-user', 5)).toStrictEqual([]);
-      expect((await server.insights.room.conversationsOf('both-user', 5)).map((c) => c.text)).toStrictEqual([
+      expect(await server.insights.store.conversationsOf('old-user', 5)).toStrictEqual([]);
+      expect((await server.insights.store.conversationsOf('both-user', 5)).map((c) => c.text)).toStrictEqual([
         'both-user words',
       ]);
-      const counters = await server.insights.room.counters({ fromDay: dayOf(now - 40 * DAY), toDay: dayOf(now) }, [
+      const counters = await server.insights.store.counters({ fromDay: dayOf(now - 40 * DAY), toDay: dayOf(now) }, [
         'unprocessed',
         'conversations',
       ]);

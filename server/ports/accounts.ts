@@ -1,9 +1,9 @@
 import type { Role } from './roles.ts';
 
 /**
- * The studio's accounts room: people who sign in, the one-time setup links that create them,
+ * The studio's accounts store: people who sign in, the one-time setup links that create them,
  * and their API tokens. Secrets never enter this port in the clear: passwords arrive hashed
- * (argon2id, in the room's code) and setup links and API tokens as SHA-256 digests of the
+ * (argon2id, in the store's code) and setup links and API tokens as SHA-256 digests of the
  * value handed out once.
  */
 

@@ -31,7 +31,7 @@ export interface AuditEntry extends AuditEntryInput {
   readonly at: number;
 }
 
-/** Where every room records what it did. */
+/** Where every part of the studio records what it did. */
 export interface AuditTrail {
   record(entry: AuditEntryInput): Promise<void>;
 }
@@ -48,7 +48,7 @@ export interface AuditQuery {
 }
 
 /**
- * Where the audit room keeps entries. Ids sort as the entries were recorded (they start with
+ * Where the audit store keeps entries. Ids sort as the entries were recorded (they start with
  * the time), so a page's last id is the next page's cursor. Append-only: nothing here changes
  * an entry; only retention removes old ones.
  */

@@ -8,7 +8,7 @@ export interface LiveBot {
   readonly definition: BotDefinition;
   /** The definition as written (before defaults and the environment): what versions hash, export and compare. */
   readonly written: unknown;
-  /** The stored version this is; absent until the versions room knows it. */
+  /** The stored version this is; absent until the versions store knows it. */
   readonly version?: { readonly id: string; readonly hash: string };
   /** Where users resting on steps this version no longer has go, as chosen at publish. */
   readonly moves?: readonly Move[];

@@ -13,7 +13,7 @@ export interface StoredBotTests {
   readonly updatedBy: string;
 }
 
-export interface BotTestsRoom {
+export interface BotTestsStore {
   read(): Promise<StoredBotTests | null>;
   /**
    * Stores `body` when the stored revision is still `expected` (null: none stored yet);

@@ -1,7 +1,7 @@
 import type { ConversationEvent, ConversationSummary } from '../../shared/studio-insights.ts';
 
 /**
- * The insights room: what the studio's dashboard, drop-off, misses and conversation search read.
+ * The insights store: what the studio's dashboard, drop-off, misses and conversation search read.
  *
  * Figures are counters kept with each turn (app/insights/recorder.ts adds them up in memory and
  * writes them about once a second with `record`), keyed by UTC day and by the published version
@@ -74,7 +74,7 @@ export function latencyBucket(ms: number): number {
 
 export interface CounterKey {
   readonly day: number;
-  /** The published version in service (`unversioned` for a bot not yet read from the versions room). */
+  /** The published version in service (`unversioned` for a bot not yet read from the versions store). */
   readonly version: string;
   readonly metric: Metric;
   readonly a?: string;
@@ -158,7 +158,7 @@ export interface ConversationPage {
  */
 export const DEFAULT_SEARCH_BUDGET = 50_000;
 
-export interface InsightsRoomOptions {
+export interface InsightsStoreOptions {
   /** Conversations one search reads at most (DEFAULT_SEARCH_BUDGET). */
   readonly searchBudget?: number;
 }
@@ -178,7 +178,7 @@ export interface UserLogRow {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-export interface InsightsRoom {
+export interface InsightsStore {
   /** Adds the counters and replaces the conversations (by user and start). */
   record(batch: InsightsBatch): Promise<void>;
   /** Counter totals over the range (at most `(toDay - fromDay + 1)` days of counters are read). */

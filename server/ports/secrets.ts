@@ -1,12 +1,12 @@
 /**
  * Secrets set in the studio (integration passwords, tokens, client secrets), as stored: the
- * value encrypted by the secrets room (AES-256-GCM under SECRETS_KEY) before it reaches this
+ * value encrypted by the secrets store (AES-256-GCM under SECRETS_KEY) before it reaches this
  * port, so the store never holds it in the clear.
  */
 export interface StoredSecret {
   /** An environment-variable name the definition uses (`CRM_TOKEN`). */
   readonly name: string;
-  /** The encrypted value in the room's own envelope format. */
+  /** The encrypted value in the store's own envelope format. */
   readonly ciphertext: string;
   /** Epoch milliseconds. */
   readonly updatedAt: number;

@@ -9,9 +9,9 @@ import type {
 } from '../../shared/studio-versions.ts';
 
 /**
- * The versions room: the bot definition as immutable versions, the published pointer with its
+ * The versions store: the bot definition as immutable versions, the published pointer with its
  * history, and each account's draft. Definitions are kept as their canonical JSON text
- * (server/definition/canonical.ts), so the room never parses or reorders them and what is
+ * (server/definition/canonical.ts), so the store never parses or reorders them and what is
  * read back is byte for byte what was written. Times are epoch milliseconds.
  */
 
@@ -61,7 +61,7 @@ export type DraftOutcome =
   /** The draft moved on since `expectedRevision` (another tab): nothing was written; `draft` is what is stored. */
   | { readonly status: 'conflict'; readonly draft: Draft | null };
 
-export interface VersionsRoom {
+export interface VersionsStore {
   /**
    * Adds a version on top of the head. With `expectHead` (a version id, or null for "no version
    * yet"), it is written only while that is still the head, atomically: of two saves on one

@@ -23,7 +23,7 @@ import type { ChannelInbox } from '../ports/channel-inbox.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { WebhookHandler } from '../ports/webhook-request.ts';
-import { storeRooms, type OpenedStore } from './open-store.ts';
+import { storeParts, type OpenedStore } from './open-store.ts';
 
 /** A vendor redelivers for a day at most: inbound events are remembered a week, then forgotten. */
 const INBOX_KEEP_MS = 7 * 24 * 3_600_000;
@@ -141,7 +141,7 @@ export async function wireConnectors(
     if (config.REST_CHANNELS.some((channel) => channel.name === name))
       throw new Error(`REST_CHANNELS: the name "${name}" belongs to the ${name} channel; choose another`);
   }
-  const inbox: ChannelInbox = await storeRooms(store).channelInbox();
+  const inbox: ChannelInbox = await storeParts(store).channelInbox();
   const purge = setInterval(() => {
     inbox
       .purge(now() - INBOX_KEEP_MS)

@@ -6,16 +6,16 @@ import { InsightsRecorder } from '../app/insights/recorder.ts';
 import type { BotDefinition } from '../definition/schema.ts';
 import type { Store } from '../ports/store.ts';
 import type { AuditTrail } from '../ports/audit.ts';
-import type { VersionsRoom } from '../ports/versions.ts';
+import type { VersionsStore } from '../ports/versions.ts';
 import { insightsRoutes } from '../studio-server/http/insights-routes.ts';
 import { requireRole } from '../studio-server/http/studio-api.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { InsightsRoom } from '../ports/insights.ts';
+import type { InsightsStore } from '../ports/insights.ts';
 import type { Logger } from '../ports/logger.ts';
-import { storeRooms, type OpenedStore } from './open-store.ts';
+import { storeParts, type OpenedStore } from './open-store.ts';
 
 export interface InsightsSetup {
-  /** false: the room opens (the studio still reads it) but no turn records anything. */
+  /** false: the store opens (the studio still reads it) but no turn records anything. */
   readonly enabled: boolean;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -27,24 +27,24 @@ export interface InsightsSetup {
 }
 
 export interface Insights {
-  readonly room: InsightsRoom;
+  readonly store: InsightsStore;
   readonly recorder?: InsightsRecorder;
 }
 
-/** The insights room on the store's own connection, and the recorder turns report to. */
+/** The insights store on the store's own connection, and the recorder turns report to. */
 export async function openInsights(store: OpenedStore, setup: InsightsSetup): Promise<Insights> {
   const options = setup.searchBudget === undefined ? {} : { searchBudget: setup.searchBudget };
-  const room = await storeRooms(store).insights(options);
-  if (!setup.enabled) return { room };
+  const kept = await storeParts(store).insights(options);
+  if (!setup.enabled) return { store: kept };
   const recorder = new InsightsRecorder({
-    room,
+    store: kept,
     logger: setup.logger,
     now: () => setup.clock.now(),
     version: setup.version,
     isPreview: async (userId) => (await store.getUser(userId))?.preview !== undefined,
     windowMs: setup.windowMs,
   });
-  return { room, recorder };
+  return { store: kept, recorder };
 }
 
 export interface InsightsRoutesSetup {
@@ -55,16 +55,16 @@ export interface InsightsRoutesSetup {
   readonly windowMs: number;
   /** The bot in service (its version and definition). */
   readonly bot: () => { readonly definition: BotDefinition; readonly version?: { readonly id: string } };
-  /** The versions room, for the steps of a version not in service. */
-  readonly versions: () => VersionsRoom;
+  /** The versions store, for the steps of a version not in service. */
+  readonly versions: () => VersionsStore;
   /** The application's deps, for the erasure (built after the HTTP side). */
   readonly deps: () => AppDeps;
 }
 
-/** The studio's insights routes, wired to the room, the store and the bot in service. */
+/** The studio's insights routes, wired to the insights store, the Store and the bot in service. */
 export function studioInsightsRoutes(setup: InsightsRoutesSetup): Router {
   return insightsRoutes({
-    room: setup.insights.room,
+    insights: setup.insights.store,
     store: setup.store,
     audit: setup.audit,
     now: () => setup.clock.now(),

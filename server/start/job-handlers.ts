@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { InsightsRoom } from '../ports/insights.ts';
+import type { InsightsStore } from '../ports/insights.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { PENDING_JOB_KIND } from '../app/answer-pending.ts';
 import { TRIGGER_JOB } from '../app/trigger-dialog.ts';
@@ -24,7 +24,7 @@ export function registerJobHandlers(
   retention: RetentionSettings,
   callbackClient: SafeHttpClient,
   audit?: { purgeAuditBefore(before: number): Promise<number> },
-  insights?: InsightsRoom,
+  insights?: InsightsStore,
 ): void {
   jobs.register(TIMER_JOB_KIND, timerJobHandler(deps));
   jobs.register(TRIGGER_JOB, triggerJobHandler(deps));

@@ -13,9 +13,9 @@ import type { Clock } from '../ports/clock.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { InsightsRecorder } from '../app/insights/recorder.ts';
 import type { Logger } from '../ports/logger.ts';
-import type { BotTestsRoom } from '../ports/bot-tests.ts';
+import type { BotTestsStore } from '../ports/bot-tests.ts';
 import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
-import { openScratchStore, storeRooms, type OpenedStore } from './open-store.ts';
+import { openScratchStore, storeParts, type OpenedStore } from './open-store.ts';
 import type { Studio } from './studio-server.ts';
 
 export interface RunningBotSetup {
@@ -38,10 +38,10 @@ export interface RunningBotSetup {
 
 export interface BotInService {
   readonly host: RunningBot;
-  /** What the studio's versions use cases work with: the host and the rooms versions are kept in. */
+  /** What the studio's versions use cases work with: the host and the store versions are kept in. */
   readonly versions: VersionsDeps;
   /** The bot's kept tests (the preview's "Save as test" adds to them). */
-  readonly tests: BotTestsRoom;
+  readonly tests: BotTestsStore;
   /** Sentence embeddings (EMBEDDINGS), when configured: closed with the server. */
   readonly embeddings: Awaited<ReturnType<typeof openEmbeddings>>;
 }
@@ -60,10 +60,10 @@ export async function openRunningBot(setup: RunningBotSetup): Promise<BotInServi
     insights: setup.insights,
     usage: setup.usage,
   };
-  const rooms = storeRooms(setup.store);
-  const tests = rooms.botTests();
+  const parts = storeParts(setup.store);
+  const tests = parts.botTests();
   const hostSetup = {
-    room: await rooms.versions(),
+    versions: await parts.versions(),
     audit: studio.audit,
     clock,
     logger,
@@ -101,7 +101,7 @@ export async function openRunningBot(setup: RunningBotSetup): Promise<BotInServi
   // A secret changed in the studio: the version in service read again with the new env, through the one swap path.
   studio.attach({ definition: () => host.service.current.definition, reprepare: (reason) => host.reprepare(reason) });
   const { live, check, putInService, announce } = host;
-  const versions = { live, check, putInService, announce, room: hostSetup.room, resting: rooms.resting() };
+  const versions = { live, check, putInService, announce, versions: hostSetup.versions, resting: parts.resting() };
   return { host, versions: { ...versions, audit: studio.audit, clock, logger }, tests, embeddings };
 }
 

@@ -31,8 +31,8 @@ export interface RunningServer {
   readonly io: ChatServer;
   readonly jobs: JobRunner;
   readonly functionKey: string;
-  /** The studio: its address, the first owner's one-time setup link while no owner exists, and its rooms. */
-  readonly studio: { readonly url: string; readonly setupLink?: string; readonly rooms: Studio };
+  /** The studio: its address, the first owner's one-time setup link while no owner exists, and its stores. */
+  readonly studio: { readonly url: string; readonly setupLink?: string; readonly stores: Studio };
   /** Integration steps and background datasets (the engine calls `integrations.run`). */
   readonly integrations: IntegrationRuntime;
   /**
@@ -45,7 +45,7 @@ export interface RunningServer {
   readonly files: readonly string[];
   /** The bot's versions: what the studio's API publishes and saves through. */
   readonly versions: VersionsDeps;
-  /** The studio's insights: the room they are read from, and the recorder turns report to (absent with `insights: false`). */
+  /** The studio's insights: the store they are read from, and the recorder turns report to (absent with `insights: false`). */
   readonly insights: Insights;
   /** Cluster mode (REDIS_URL): this node's id and what it shares through Redis; absent on a single node. */
   readonly cluster?: Cluster;
@@ -121,7 +121,7 @@ export async function runServer(
     io: parts.io,
     jobs,
     functionKey: parts.secrets.functionKey,
-    studio: { url: `${baseUrl.replace(/\/$/, '')}/studio/`, ...(setupLink ? { setupLink } : {}), rooms: studio },
+    studio: { url: `${baseUrl.replace(/\/$/, '')}/studio/`, ...(setupLink ? { setupLink } : {}), stores: studio },
     get integrations() {
       return bot.current.runtime;
     },

@@ -20,7 +20,7 @@ import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { openInsights } from './insights.ts';
 import { listenAt } from './listen.ts';
-import { openStore, storeRooms, type OpenedStore } from './open-store.ts';
+import { openStore, storeParts, type OpenedStore } from './open-store.ts';
 import { outbound } from './outbound.ts';
 import { publicLinks } from './public-links.ts';
 import { openRunningBot } from './running-bot.ts';
@@ -64,7 +64,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     cluster = config.REDIS_URL
       ? await (await import('../cluster/cluster.ts')).openCluster({ url: config.REDIS_URL, logger })
       : undefined;
-    // The studio's rooms open before the bot is read: its secrets are part of the env the definition reads.
+    // The studio's stores open before the bot is read: its secrets are part of the env the definition reads.
     const urls = { base: config.PUBLIC_URL ?? '' };
     const studio = await openStudio({
       root: projectRoot(),
@@ -100,7 +100,7 @@ interface Opened {
   readonly logger: Logger;
   readonly source: BotSource;
   readonly dataDir: string;
-  /** The store and, for the rooms with ports of their own (server/start/open-store.ts), its adapter-level handle. */
+  /** The store and, for the stores with ports of their own (server/start/open-store.ts), its adapter-level handle. */
   readonly store: OpenedStore;
   readonly cluster: Cluster | undefined;
   readonly studio: Studio;
@@ -125,11 +125,11 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     ...{ searchBudget: config.INSIGHTS_SEARCH_BUDGET, version: () => bot.current.version?.id ?? 'unversioned' },
   });
   // Event subscriptions and step types' daily counters, on the store's own connection.
-  const eventRooms = storeRooms(store).events();
+  const eventStores = storeParts(store).events();
   const running = await openRunningBot({
     ...{ config, store, studio, cluster, clock, logger, dataDir, source: opened.source, metrics: metrics.port },
     // Built below: async steps and integration calls only run once the server is up.
-    ...{ usage: eventRooms.usage, jobs: () => jobs, insights: () => deps.insights },
+    ...{ usage: eventStores.usage, jobs: () => jobs, insights: () => deps.insights },
   });
   const { host, versions, embeddings } = running;
   const bot = host.service;
@@ -161,7 +161,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
   const webhooks = channels.connectors?.webhooks(jobs);
   const subscriptions = wireSubscriptions({
-    ...{ config, store, subscriptions: eventRooms.subscriptions, jobs, clock, logger },
+    ...{ config, store, subscriptions: eventStores.subscriptions, jobs, clock, logger },
     callbackClient: channels.callbackClient,
     botId: bot.current.definition.settings.id,
   });
@@ -174,11 +174,11 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     turnDeadlineMs: config.TURN_DEADLINE,
     ...(insights.recorder ? { insights: insights.recorder } : {}),
     events: subscriptions.jobs.sink,
-    usage: eventRooms.usage,
+    usage: eventStores.usage,
   });
   const retention = retentionSettings(config);
   const { callbackClient } = channels;
-  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.rooms.audit, insights.room);
+  registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.stores.audit, insights.store);
   channels.connectors?.register(jobs, () => deps);
   wireWebchat(io, deps, {
     ...{ config, sessionSecret: secrets.session, cluster },
@@ -190,7 +190,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     ...{ store, studio, versions: () => versions, tests: running.tests, file: config.BOT_DEFINITION, clock, logger },
     ...{ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS, mailer, sms },
   });
-  await sweepPreviews(jobs, { previews: storeRooms(store).previewUsers(), app: deps, preview, alone: !cluster });
+  await sweepPreviews(jobs, { previews: storeParts(store).previewUsers(), app: deps, preview, alone: !cluster });
 
   const { url, baseUrl } = await listenAt(http, config, logger);
   urls.base = baseUrl;

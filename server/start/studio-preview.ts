@@ -4,7 +4,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Mailer } from '../ports/mailer.ts';
 import type { SmsSender } from '../ports/sms-sender.ts';
-import type { BotTestsRoom } from '../ports/bot-tests.ts';
+import type { BotTestsStore } from '../ports/bot-tests.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { PREVIEW_SWEEP_JOB, previewSweepJobHandler, sweepPreviewUsers } from '../jobs/handlers/preview-sweep.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
@@ -28,7 +28,7 @@ export function wirePreview(
     readonly store: Store;
     readonly studio: Studio;
     readonly versions: () => VersionsDeps;
-    readonly tests: BotTestsRoom;
+    readonly tests: BotTestsStore;
     readonly file: string;
     readonly clock: Clock;
     readonly logger: Logger;

@@ -10,11 +10,11 @@ import { missesRoutes } from '../studio-server/http/misses-routes.ts';
 import { versionsRoutes } from '../studio-server/http/versions-routes.ts';
 import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
 import { studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
-import { storeRooms, type OpenedStore } from './open-store.ts';
+import { storeParts, type OpenedStore } from './open-store.ts';
 import type { Studio } from './studio-server.ts';
 import { designerDeps } from './studio-designer.ts';
 
-/** The studio's rooms behind its guard: versions, the designer, insights, the export and the misses. */
+/** The studio's parts behind its guard: versions, the designer, insights, the export and the misses. */
 export async function studioRoutes(setup: {
   readonly config: Config;
   readonly store: OpenedStore;
@@ -30,7 +30,7 @@ export async function studioRoutes(setup: {
   readonly deps: () => AppDeps;
 }): Promise<Router[]> {
   const { config, store, studio, bot, versions, insights, clock } = setup;
-  const presence = await storeRooms(store).presence();
+  const presence = await storeParts(store).presence();
   return [
     versionsRoutes(() => versions),
     designerRoutes(designerDeps({ bot, presence, clock, baseUrl: setup.baseUrl })),
@@ -41,7 +41,7 @@ export async function studioRoutes(setup: {
       clock,
       windowMs: config.INSIGHTS_WINDOW,
       bot: () => bot.current,
-      versions: () => versions.room,
+      versions: () => versions.versions,
       deps: setup.deps,
     }),
     studioExportRoutes({ store, logger: setup.logger, bot: () => bot.current }),

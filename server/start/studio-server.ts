@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
-import { rateLimitKey } from '../api/client-ip.ts';
+import { rateLimitKey } from '../settings/client-ip.ts';
 import { localLimiter, type LimiterFactory } from '../api/rate-limit.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { AuditLog } from '../ports/audit.ts';
 import type { Role } from '../ports/roles.ts';
-import type { PeopleRooms } from '../stores/studio-rooms.ts';
-import { storeRooms, type OpenedStore } from './open-store.ts';
+import type { PeopleStores } from '../ports/store-parts.ts';
+import { storeParts, type OpenedStore } from './open-store.ts';
 import { accountAdmin } from '../studio-server/accounts/account-admin.ts';
 import { apiTokens } from '../studio-server/accounts/api-tokens.ts';
 import { loginLimits } from '../studio-server/accounts/login-limits.ts';
@@ -26,7 +26,7 @@ import { seal, secretKeys, unseal } from '../studio-server/secrets/secret-box.ts
 import { singleSignOn, type Transaction } from '../studio-server/accounts/single-sign-on.ts';
 import { oidcRoutes } from '../studio-server/http/oidc-routes.ts';
 import { OPEN_METHODS, SIGNED_IN_METHODS, otherMethods } from '../studio-server/http/other-methods.ts';
-import { secretsRoom, type SecretsRoom } from '../studio-server/secrets/secrets-room.ts';
+import { secretKeeper, type SecretKeeper } from '../studio-server/secrets/secret-keeper.ts';
 import { persistentSecret } from '../secrets.ts';
 import { chooseEncoding } from '../api/widget-assets.ts';
 
@@ -64,16 +64,16 @@ export interface StudioBot {
 
 /** The studio's people side, opened before the bot is read (secrets feed the definition's env lookup). */
 export interface Studio {
-  readonly rooms: PeopleRooms;
+  readonly stores: PeopleStores;
   readonly audit: AuditLog;
-  readonly secrets: SecretsRoom;
+  readonly secrets: SecretKeeper;
   /** The env the definition reads: the environment, then the studio's secrets. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Hands the studio the bot in service, once prepared. */
   attach(bot: StudioBot): void;
   /**
    * The studio's surfaces on the HTTP side: its pages and its API. `routes` are the routers of the
-   * other studio rooms (versions, designer, insights), mounted behind the guard (studio-api.ts).
+   * other studio parts (versions, designer, insights), mounted behind the guard (studio-api.ts).
    */
   surfaces(routes?: readonly Router[]): RequestHandler[];
   /** With no owner yet: a one-time setup link for the first owner (printed at start); else undefined. */
@@ -89,8 +89,8 @@ export interface Studio {
 export async function openStudio(options: StudioOptions): Promise<Studio> {
   const { config, logger } = options;
   const now = () => options.clock.now();
-  const rooms = await storeRooms(options.store).people();
-  const audit = auditLog(rooms.audit, now);
+  const stores = await storeParts(options.store).people();
+  const audit = auditLog(stores.audit, now);
   const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
   if (key.generated)
     logger.info(
@@ -98,7 +98,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
       'generated a key for the studio secrets (kept in DATA_DIR); set SECRETS_KEY to choose one',
     );
   const keys = secretKeys(key.value, config.SECRETS_KEY_PREVIOUS);
-  const secrets = secretsRoom({ store: rooms.secrets, keys, audit, now, logger });
+  const secrets = secretKeeper({ store: stores.secrets, keys, audit, now, logger });
   // A secret that opens under neither key stops start-up here, naming the settings to check.
   await secrets.load();
   let bot: StudioBot | undefined;
@@ -133,10 +133,10 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     { perAccount: config.STUDIO_LOGIN_RATE_LIMIT, perIp: config.STUDIO_LOGIN_IP_RATE_LIMIT },
     rateLimitKey,
   );
-  const signIn = people({ accounts: rooms.accounts, sessions: rooms.sessions, audit, logger, now, limits, session });
-  const setup = setupLinks({ accounts: rooms.accounts, sessions: rooms.sessions, audit, people: signIn, now });
-  const tokens = apiTokens({ accounts: rooms.accounts, audit, now });
-  const admin = accountAdmin({ accounts: rooms.accounts, sessions: rooms.sessions, audit, now });
+  const signIn = people({ accounts: stores.accounts, sessions: stores.sessions, audit, logger, now, limits, session });
+  const setup = setupLinks({ accounts: stores.accounts, sessions: stores.sessions, audit, people: signIn, now });
+  const tokens = apiTokens({ accounts: stores.accounts, audit, now });
+  const admin = accountAdmin({ accounts: stores.accounts, sessions: stores.sessions, audit, now });
   const createSetupLink: Studio['createSetupLink'] = async (role, email, purpose) => {
     const { token } = await setup.create({ role, email, createdBy: null, actor: { kind: 'system' }, purpose });
     return setupUrl(options.baseUrl(), token);
@@ -158,7 +158,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
             roleMap: config.OIDC_ROLE_MAP,
             scopes: config.OIDC_SCOPES,
           },
-          { accounts: rooms.accounts, audit, people: signIn, logger, now, redirectUri },
+          { accounts: stores.accounts, audit, people: signIn, logger, now, redirectUri },
         )
       : undefined;
   // The sign-in transaction rides in a cookie sealed like the secrets (under its own name, so neither opens as the other).
@@ -182,7 +182,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   };
 
   return {
-    rooms,
+    stores,
     audit,
     secrets,
     env: secrets.env(options.environment),
@@ -219,7 +219,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     signedIn: (cookie) => signIn.authenticate(cookie),
     origins: options.origins,
     async firstOwnerLink() {
-      if ((await rooms.accounts.countAccounts('owner')) > 0) return undefined;
+      if ((await stores.accounts.countAccounts('owner')) > 0) return undefined;
       return createSetupLink('owner', null, 'first_owner');
     },
     createSetupLink,

@@ -1,4 +1,4 @@
-import { clientIp } from '../api/client-ip.ts';
+import { clientIp } from '../settings/client-ip.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { originPolicy } from '../channels/webchat/origin-policy.ts';
 import { SessionTokens } from '../channels/webchat/session-tokens.ts';

@@ -1,6 +1,6 @@
-/** The bot's tests room, run against both stores: an adapter is done when these pass on it. */
+/** The bot's tests kept, run against both stores: an adapter is done when these pass on it. */
 import { describe, inject } from 'vitest';
-import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
+import { mongoLeg, sqliteLeg, useFreshPart, type StoreLeg } from './contract/harness.ts';
 import { studioBotTestsCases } from './contract/bot-tests-cases.ts';
 import { mongoBotTests } from './mongo/mongo-bot-tests.ts';
 import { sqliteBotTests } from './sqlite/sqlite-bot-tests.ts';
@@ -15,9 +15,9 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio bot tests contract: ${leg.name}`, () => {
-    const room = useFreshRoom(leg, (store) =>
+    const kept = useFreshPart(leg, (store) =>
       store.kind === 'sqlite' ? sqliteBotTests(store.db) : mongoBotTests(store.db),
     );
-    studioBotTestsCases(room);
+    studioBotTestsCases(kept);
   });
 }

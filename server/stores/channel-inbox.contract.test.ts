@@ -1,6 +1,6 @@
 /** The connectors' inbound events on both stores (ports/channel-inbox.ts): an adapter is done when these pass on it. */
 import { describe, inject } from 'vitest';
-import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
+import { mongoLeg, sqliteLeg, useFreshPart, type StoreLeg } from './contract/harness.ts';
 import { channelInboxCases } from './contract/channel-inbox-cases.ts';
 import { mongoChannelInbox } from './mongo/mongo-channel-inbox.ts';
 import { sqliteChannelInbox } from './sqlite/sqlite-channel-inbox.ts';
@@ -15,9 +15,9 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Channel inbox contract: ${leg.name}`, () => {
-    const rooms = useFreshRoom(leg, async (store) => ({
+    const stores = useFreshPart(leg, async (store) => ({
       inbox: store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db),
     }));
-    channelInboxCases(rooms);
+    channelInboxCases(stores);
   });
 }

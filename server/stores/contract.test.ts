@@ -11,7 +11,7 @@ import { logCases } from './contract/log-cases.ts';
 import { pendingCases } from './contract/pending-cases.ts';
 import { subscriptionCases } from './contract/subscription-cases.ts';
 import { usageCases } from './contract/usage-cases.ts';
-import { openEventRooms } from './event-rooms.ts';
+import { storeParts } from '../start/open-store.ts';
 import { jobStatsCases, personalDataCases } from './contract/personal-data-cases.ts';
 import { transcriptCases } from './contract/transcript-cases.ts';
 import { turnCases } from './contract/turn-cases.ts';
@@ -40,7 +40,7 @@ for (const { leg, skip } of legs) {
     describe('pending messages', () => pendingCases(store));
     describe('personal data', () => personalDataCases(store));
     describe('job queue', () => jobStatsCases(store));
-    describe('event subscriptions', () => subscriptionCases(() => openEventRooms(store()).subscriptions));
-    describe('usage counters', () => usageCases(() => openEventRooms(store()).usage));
+    describe('event subscriptions', () => subscriptionCases(() => storeParts(store()).events().subscriptions));
+    describe('usage counters', () => usageCases(() => storeParts(store()).events().usage));
   });
 }

@@ -6,13 +6,13 @@
 import { describe, expect, inject, it } from 'vitest';
 import { InsightsRecorder } from '../app/insights/recorder.ts';
 import { firstTurnOf } from '../app/insights/test/first-turn.ts';
-import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom, type Metric } from '../ports/insights.ts';
+import { DAY_MS, dayOf, type InsightsBatch, type InsightsStore, type Metric } from '../ports/insights.ts';
 import {
   failingMongoCounters,
   failingSqliteCounters,
   type CounterWriteFault,
 } from './contract/failing-counter-writes.ts';
-import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
+import { mongoLeg, sqliteLeg, useFreshPart, type StoreLeg } from './contract/harness.ts';
 import { mongoInsights } from './mongo/mongo-insights.ts';
 import { sqliteInsights } from './sqlite/sqlite-insights.ts';
 
@@ -24,8 +24,8 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
   { leg: mongoLeg(mongoUrl), skip: mongoUrl === '' },
 ];
 
-async function totals(room: InsightsRoom, metric: Metric, version?: string): Promise<number> {
-  const read = await room.counters({ fromDay: D, toDay: D, ...(version ? { version } : {}) }, [metric]);
+async function totals(insights: InsightsStore, metric: Metric, version?: string): Promise<number> {
+  const read = await insights.counters({ fromDay: D, toDay: D, ...(version ? { version } : {}) }, [metric]);
   return read.daily.get(D)?.get(metric) ?? 0;
 }
 
@@ -34,7 +34,7 @@ const turnOf = (userId: string, text: string) => firstTurnOf(userId, text, NOW);
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`insights counters written again after a failure halfway: ${leg.name}`, () => {
     const fault: CounterWriteFault = { okWrites: 0, failures: 0 };
-    const subject = useFreshRoom(leg, async (store) => {
+    const subject = useFreshPart(leg, async (store) => {
       fault.okWrites = 0;
       fault.failures = 0;
       return store.kind === 'sqlite'
@@ -69,7 +69,7 @@ for (const { leg, skip } of legs) {
       const warnings: Record<string, unknown>[] = [];
       const logger = { info() {}, warn: (fields: Record<string, unknown>) => void warnings.push(fields), error() {} };
       const recorder = new InsightsRecorder({
-        room: failing,
+        store: failing,
         logger,
         now: () => NOW,
         version: () => 'v1',

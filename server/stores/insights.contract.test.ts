@@ -1,8 +1,8 @@
 /**
- * The insights room's contract, run against both stores: an adapter is done when these pass on it.
+ * The insights store's contract, run against both stores: an adapter is done when these pass on it.
  */
 import { describe, inject } from 'vitest';
-import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
+import { mongoLeg, sqliteLeg, useFreshPart, type StoreLeg } from './contract/harness.ts';
 import { BUDGET, studioInsightsCases } from './contract/insights-cases.ts';
 import { mongoInsights } from './mongo/mongo-insights.ts';
 import { sqliteInsights } from './sqlite/sqlite-insights.ts';
@@ -17,12 +17,12 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio insights contract: ${leg.name}`, () => {
-    const subject = useFreshRoom(leg, async (store) =>
+    const subject = useFreshPart(leg, async (store) =>
       store.kind === 'sqlite'
-        ? { store, room: sqliteInsights(store.db), budgeted: sqliteInsights(store.db, { searchBudget: BUDGET }) }
+        ? { store, insights: sqliteInsights(store.db), budgeted: sqliteInsights(store.db, { searchBudget: BUDGET }) }
         : {
             store,
-            room: await mongoInsights(store.db),
+            insights: await mongoInsights(store.db),
             budgeted: await mongoInsights(store.db, { searchBudget: BUDGET }),
           },
     );

@@ -1,6 +1,6 @@
 /** The preview marker on both stores (ports/preview.ts): an adapter is done when these pass on it. */
 import { describe, inject } from 'vitest';
-import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
+import { mongoLeg, sqliteLeg, useFreshPart, type StoreLeg } from './contract/harness.ts';
 import { previewCases } from './contract/preview-cases.ts';
 import { mongoPreviewUsers } from './mongo/mongo-preview-users.ts';
 import { mongoRestingUsers } from './mongo/mongo-resting-users.ts';
@@ -17,11 +17,11 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Preview users contract: ${leg.name}`, () => {
-    const rooms = useFreshRoom(leg, (store) =>
+    const stores = useFreshPart(leg, (store) =>
       store.kind === 'sqlite'
         ? { store, previews: sqlitePreviewUsers(store.db), resting: sqliteRestingUsers(store.db) }
         : { store, previews: mongoPreviewUsers(store.db), resting: mongoRestingUsers(store.db) },
     );
-    previewCases(rooms);
+    previewCases(stores);
   });
 }

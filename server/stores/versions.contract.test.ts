@@ -1,9 +1,9 @@
 /**
- * The versions room's contract and the resting-users count, run against both stores: an
+ * The versions store's contract and the resting-users count, run against both stores: an
  * adapter is done when these pass on it.
  */
 import { describe, inject } from 'vitest';
-import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
+import { mongoLeg, sqliteLeg, useFreshPart, type StoreLeg } from './contract/harness.ts';
 import { restingUsersCases } from './contract/resting-users-cases.ts';
 import { studioVersionsCases } from './contract/versions-cases.ts';
 import { mongoRestingUsers } from './mongo/mongo-resting-users.ts';
@@ -22,13 +22,13 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Studio versions contract: ${leg.name}`, () => {
     describe('versions, publications, drafts', () => {
-      const room = useFreshRoom(leg, (store) =>
+      const versions = useFreshPart(leg, (store) =>
         store.kind === 'sqlite' ? sqliteVersions(store.db) : mongoVersions(store.db, store.locks),
       );
-      studioVersionsCases(room);
+      studioVersionsCases(versions);
     });
     describe('users resting on a position', () => {
-      const subject = useFreshRoom(leg, (store) => ({
+      const subject = useFreshPart(leg, (store) => ({
         store,
         resting: store.kind === 'sqlite' ? sqliteRestingUsers(store.db) : mongoRestingUsers(store.db),
       }));

@@ -43,8 +43,8 @@ function scaleTop(max: number): number {
   return nice * magnitude;
 }
 
-function shorten(label: string, room: number): string {
-  const fits = Math.max(3, Math.floor(room / 6.5));
+function shorten(label: string, width: number): string {
+  const fits = Math.max(3, Math.floor(width / 6.5));
   return label.length > fits ? `${label.slice(0, fits - 1)}…` : label;
 }
 

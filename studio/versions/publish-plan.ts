@@ -50,7 +50,7 @@ export class StudioPublishPlan extends StudioScreen {
       select {
         max-width: 100%;
       }
-      /* Room for the stranded positions' table; a position's name breaks only where it must. */
+      /* Space for the stranded positions' table; a position's name breaks only where it must. */
       form {
         max-width: 48rem;
       }

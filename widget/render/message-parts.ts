@@ -4,7 +4,7 @@ import type { Button } from '../../shared/protocol.ts';
 import type { RenderContext } from './render-context.ts';
 import { safeUrl } from './safe-url.ts';
 
-/** A picture that did not load takes no room rather than showing a broken-image icon. */
+/** A picture that did not load takes no space rather than showing a broken-image icon. */
 export const hideImage = (event: Event) => ((event.target as HTMLElement).hidden = event.type === 'error');
 
 export function image(

@@ -48,7 +48,7 @@ function groups(root: ShadowRoot): string[] {
   });
 }
 
-describe('<chat-widget> grouping, direction and room', () => {
+describe('<chat-widget> grouping, direction and space', () => {
   beforeEach(() => localStorage.clear());
   afterEach(async () => {
     localStorage.clear();

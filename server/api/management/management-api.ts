@@ -6,7 +6,7 @@ import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
 import type { AuditLog } from '../../ports/audit.ts';
 import { auditRouter } from './audit-router.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
+import { clientIp, rateLimitKey, type ProxyTrust } from '../../settings/client-ip.ts';
 import { HttpError } from '../errors.ts';
 import { metricsGuard, type MetricsAccess } from '../metrics-access.ts';
 import { metricsRouter, type HttpMetrics } from '../metrics.ts';

@@ -152,9 +152,9 @@ export async function streamExport(
       while (page.length < options.limit) {
         const next = await batches.next();
         if (next.done) break;
-        const room = options.limit - page.length;
-        page.push(...next.value.slice(0, room));
-        rest = next.value.slice(room);
+        const free = options.limit - page.length;
+        page.push(...next.value.slice(0, free));
+        rest = next.value.slice(free);
       }
       head = page;
       if (page.length === options.limit) more = rest.length > 0 || !(await batches.next()).done;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app/deps.ts';
 import { acceptTrigger, type Trigger } from '../../app/trigger-dialog.ts';
 import type { Logger } from '../../ports/logger.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
+import { clientIp, rateLimitKey, type ProxyTrust } from '../../settings/client-ip.ts';
 import { HttpError, errorBody, internalError } from '../errors.ts';
 import type { HttpMetrics } from '../metrics.ts';
 import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from '../rate-limit.ts';

@@ -6,7 +6,7 @@
  */
 
 /**
- * The studio's own bounds (server/studio-server/accounts/passwords.ts, server/studio-server/secrets/secrets-room.ts),
+ * The studio's own bounds (server/studio-server/accounts/passwords.ts, server/studio-server/secrets/secret-keeper.ts),
  * written out because the API adapter does not import the studio's; the OpenAPI test holds them equal.
  */
 export const DOCUMENTED_MAX_PASSWORD = 256;

@@ -78,7 +78,7 @@ describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env
   const today = () => ({ fromDay: dayOf(Date.now()) - 1, toDay: dayOf(Date.now()) });
 
   it('when three scripted conversations ran, then the counters hold exactly their conversations, users, messages, reach, stops and completions', async () => {
-    const { daily, totals } = await server.insights.room.counters(today(), [
+    const { daily, totals } = await server.insights.store.counters(today(), [
       'conversations',
       'activeUsers',
       'messagesUser',
@@ -110,11 +110,11 @@ describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env
 
   it('when conversations are searched by words, step reached or channel, then only the matching users come back', async () => {
     const range = { fromMs: Date.now() - 3_600_000, toMs: Date.now() + 1000, limit: 10 };
-    const byText = await server.insights.room.searchConversations({ ...range, text: 'annabel' });
+    const byText = await server.insights.store.searchConversations({ ...range, text: 'annabel' });
     expect(byText.items.map((c) => c.userId)).toEqual([users.finished]);
-    const byStep = await server.insights.room.searchConversations({ ...range, reached: 'ask/listen' });
+    const byStep = await server.insights.store.searchConversations({ ...range, reached: 'ask/listen' });
     expect(byStep.items.map((c) => c.userId)).toEqual([users.misunderstood]);
-    const all = await server.insights.room.searchConversations({ ...range, channel: 'webchat' });
+    const all = await server.insights.store.searchConversations({ ...range, channel: 'webchat' });
     expect(new Set(all.items.map((c) => c.userId))).toEqual(new Set(Object.values(users)));
     // The trail rides in the user's variables and is never part of the user data.
     const stored = await server.store.getUser(users.finished);
@@ -122,18 +122,18 @@ describe.each(storeLegs())('insights kept with each turn on $name', ({ skip, env
   });
 
   it('when a user is erased through the management API, then their conversations are gone from insights and the counters stay', async () => {
-    const before = await server.insights.room.counters(today(), ['conversations']);
+    const before = await server.insights.store.counters(today(), ['conversations']);
     const erased = await fetch(`${server.url}/api/management/users/${encodeURIComponent(users.finished)}`, {
       method: 'DELETE',
       headers: { 'x-functions-key': TEST_FUNCTION_KEY },
     });
     expect(erased.status).toBe(200);
-    expect(await server.insights.room.conversationsOf(users.finished, 10)).toEqual([]);
+    expect(await server.insights.store.conversationsOf(users.finished, 10)).toEqual([]);
     const range = { fromMs: Date.now() - 3_600_000, toMs: Date.now() + 1000, limit: 10 };
-    expect((await server.insights.room.searchConversations({ ...range, text: 'annabel' })).items).toEqual([]);
+    expect((await server.insights.store.searchConversations({ ...range, text: 'annabel' })).items).toEqual([]);
     await server.insights.recorder!.flush();
-    expect((await server.insights.room.conversationsOf(users.finished, 10)).length).toBe(0);
-    const after = await server.insights.room.counters(today(), ['conversations']);
+    expect((await server.insights.store.conversationsOf(users.finished, 10)).length).toBe(0);
+    const after = await server.insights.store.counters(today(), ['conversations']);
     expect([...after.daily.values()].map((d) => d.get('conversations'))).toEqual(
       [...before.daily.values()].map((d) => d.get('conversations')),
     );

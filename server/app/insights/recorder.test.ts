@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom } from '../../ports/insights.ts';
+import { DAY_MS, dayOf, type InsightsBatch, type InsightsStore } from '../../ports/insights.ts';
 import { openSqliteStore, type SqliteStore } from '../../stores/sqlite/sqlite-store.ts';
 import { sqliteInsights } from '../../stores/sqlite/sqlite-insights.ts';
 import type { UserRecord } from '../../ports/store.ts';
@@ -19,11 +19,11 @@ afterEach(async () => {
   warnings.length = 0;
 });
 
-/** The real SQLite room; `refuse` makes the next writes fail as a store that went away would. */
+/** The real SQLite insights; `refuse` makes the next writes fail as a store that went away would. */
 function setUp(refuse = { writes: 0 }) {
   store = openSqliteStore({ file: ':memory:' });
   const real = sqliteInsights(store.db);
-  const room: InsightsRoom = {
+  const insights: InsightsStore = {
     ...real,
     record(batch: InsightsBatch) {
       if (refuse.writes > 0) {
@@ -34,50 +34,50 @@ function setUp(refuse = { writes: 0 }) {
     },
   };
   const recorder = new InsightsRecorder({
-    room,
+    store: insights,
     logger,
     now: () => NOW,
     version: () => 'v1',
     isPreview: async () => false,
     windowMs: 1_800_000,
   });
-  return { recorder, room: real };
+  return { recorder, insights: real };
 }
 
 const turnOf = (userId: string, text: string) => firstTurnOf(userId, text, NOW);
 
-const conversations = async (room: InsightsRoom) =>
-  (await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['conversations'])).daily
+const conversations = async (insights: InsightsStore) =>
+  (await insights.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['conversations'])).daily
     .get(dayOf(NOW))
     ?.get('conversations') ?? 0;
 
 describe('the insights recorder', () => {
   it('when the store refuses a write, then the counts are kept, logged, and written once with the next write', async () => {
     const refuse = { writes: 1 };
-    const { recorder, room } = setUp(refuse);
+    const { recorder, insights } = setUp(refuse);
     const a = turnOf('u1', 'hello');
     recorder.turn('u1', false, a.counts, a.summary);
     await recorder.flush();
     expect(warnings.map((w) => w.event)).toEqual(['insights_write_failed']);
-    expect(await conversations(room)).toBe(0);
+    expect(await conversations(insights)).toBe(0);
     const b = turnOf('u2', 'hi');
     recorder.turn('u2', false, b.counts, b.summary);
     await recorder.flush();
-    expect(await conversations(room)).toBe(2);
-    expect((await room.conversationsOf('u1', 5)).map((c) => c.text)).toEqual(['hello']);
+    expect(await conversations(insights)).toBe(2);
+    expect((await insights.conversationsOf('u1', 5)).map((c) => c.text)).toEqual(['hello']);
     await recorder.flush();
-    expect(await conversations(room)).toBe(2);
+    expect(await conversations(insights)).toBe(2);
   });
 
   it('when a preview user takes turns, clicks links or has calls made, then nothing of theirs is counted', async () => {
-    const { recorder, room } = setUp();
+    const { recorder, insights } = setUp();
     const a = turnOf('draft', 'hello');
     recorder.turn('draft', true, a.counts, a.summary);
     await recorder.urlClick('draft', 'example.com');
     await recorder.integrationCall('draft', 500, 12);
     recorder.sent(true, 1, 1);
     await recorder.close();
-    const totals = await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, [
+    const totals = await insights.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, [
       'conversations',
       'urlClicks',
       'integrationCalls',
@@ -85,28 +85,28 @@ describe('the insights recorder', () => {
       'smsSent',
     ]);
     expect(totals.daily.size).toBe(0);
-    expect(await room.conversationsOf('draft', 5)).toEqual([]);
+    expect(await insights.conversationsOf('draft', 5)).toEqual([]);
   });
 
   it('when a user is erased before their turn was written, then their conversation never reaches the store and the counters do', async () => {
-    const { recorder, room } = setUp();
+    const { recorder, insights } = setUp();
     const a = turnOf('u1', 'my secret words');
     recorder.turn('u1', false, a.counts, a.summary);
     expect(await recorder.eraseUser('u1')).toBe(0);
     await recorder.flush();
-    expect(await room.conversationsOf('u1', 5)).toEqual([]);
-    expect(await conversations(room)).toBe(1);
+    expect(await insights.conversationsOf('u1', 5)).toEqual([]);
+    expect(await conversations(insights)).toBe(1);
   });
 
   it('when integration calls are made, then they count by status class with a latency bucket, and a failure marks the conversation', async () => {
-    const { recorder, room } = setUp();
+    const { recorder, insights } = setUp();
     await recorder.integrationCall('u1', 200, 40);
     await recorder.integrationCall('u1', 503, 900);
     await recorder.integrationCall('u1', null, 10_000);
     expect(recorder.failedSince('u1', NOW)).toBe(true);
     expect(recorder.failedSince('u2', NOW)).toBe(false);
     await recorder.flush();
-    const { totals } = await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['integrationCalls']);
+    const { totals } = await insights.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['integrationCalls']);
     const calls = totals.get('integrationCalls');
     expect([...(calls?.entries() ?? [])].map(([k, b]) => [k, b.get('')])).toEqual(
       expect.arrayContaining([
@@ -128,7 +128,7 @@ describe('the insights recorder as an observer of turns', () => {
   } as unknown as UserRecord;
 
   it('when a turn is observed, then its trail rides in the variables for the commit and nothing counts until it is committed', async () => {
-    const { recorder, room } = setUp();
+    const { recorder, insights } = setUp();
     const events: TurnEvent[] = [
       { kind: 'userWrote', text: 'hello' },
       { kind: 'stepEntered', dialogId: 'main', stepId: 'hello' },
@@ -139,14 +139,14 @@ describe('the insights recorder as an observer of turns', () => {
     // A try that is not committed (a conflict) is observed again: the first note is dropped.
     recorder.observe({ user, now: NOW, events });
     await recorder.flush();
-    expect(await conversations(room)).toBe(0);
+    expect(await conversations(insights)).toBe(0);
     note.committed?.(user);
     recorder.followed(user, [{ kind: 'emailSent' }, { kind: 'smsSent' }, { kind: 'smsSent' }]);
     await recorder.flush();
-    expect(await conversations(room)).toBe(1);
-    const { totals } = await room.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['emailsSent', 'smsSent']);
+    expect(await conversations(insights)).toBe(1);
+    const { totals } = await insights.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, ['emailsSent', 'smsSent']);
     expect(totals.get('emailsSent')?.get('')?.get('')).toBe(1);
     expect(totals.get('smsSent')?.get('')?.get('')).toBe(2);
-    expect((await room.conversationsOf('u1', 10))[0]).toMatchObject({ text: 'hello', userData: { name: 'Ann' } });
+    expect((await insights.conversationsOf('u1', 10))[0]).toMatchObject({ text: 'hello', userData: { name: 'Ann' } });
   });
 });

@@ -9,12 +9,12 @@ import {
   type ConversationSummary,
   type CountDelta,
   type InsightsBatch,
-  type InsightsRoom,
+  type InsightsStore,
   type Metric,
 } from '../../ports/insights.ts';
 
 export interface RecorderOptions {
-  readonly room: InsightsRoom;
+  readonly store: InsightsStore;
   readonly logger: Logger;
   readonly now: () => number;
   /** The published version in service now. */
@@ -34,7 +34,7 @@ const PREVIEW_CACHE = 10_000;
 /**
  * Adds up what turns (it observes them, ports/turn-observer.ts), integration calls, link clicks and
  * sent messages tell insights, in memory,
- * and writes it about once a second in one batch (InsightsRoom.record). A turn pays for a few
+ * and writes it about once a second in one batch (InsightsStore.record). A turn pays for a few
  * map updates only; the store sees one write a second however busy the bot is, and counters of a
  * node never race each other. A crash loses at most the last second's counts (never a record: the
  * transcript and the logs are written with the turn as before).
@@ -159,7 +159,7 @@ export class InsightsRecorder implements TurnObserver {
       this.failed = { ...this.failed, conversations: this.failed.conversations.filter((s) => s.userId !== userId) };
     // A write under way may still carry one: let it land, then remove.
     await this.flushing;
-    return this.options.room.eraseUser(userId);
+    return this.options.store.eraseUser(userId);
   }
 
   /** Writes what was added up; what fails to be written is kept for the next time. */
@@ -192,7 +192,7 @@ export class InsightsRecorder implements TurnObserver {
 
   private async tryWrite(batch: InsightsBatch): Promise<boolean> {
     try {
-      await this.options.room.record(batch);
+      await this.options.store.record(batch);
       return true;
     } catch (error) {
       const pending = batch.counts.length + this.counts.size;

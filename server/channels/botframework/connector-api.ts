@@ -1,6 +1,6 @@
 import { SendFailure } from '../connector/connector.ts';
 import type { BotToken } from './bot-token.ts';
-import { serviceUrlAllowed, type ServiceUrlRule } from './service-urls.ts';
+import { serviceUrlAllowed, type ServiceUrlRule } from '../../settings/service-urls.ts';
 
 const CALL_TIMEOUT_MS = 15_000;
 /** Teams throttles per conversation and answers these when it wants the bot to slow down or try again. */

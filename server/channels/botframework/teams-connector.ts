@@ -5,7 +5,7 @@ import type { Capabilities, RenderedButton, RenderedPart } from '../connector/la
 import { incomingActivitySchema, TEAMS_FACTS, toInbound } from './activity.ts';
 import type { OutgoingActivity, SendActivity } from './connector-api.ts';
 import type { RequestTokenCheck } from './request-token.ts';
-import { serviceUrlAllowed, type ServiceUrlRule } from './service-urls.ts';
+import { serviceUrlAllowed, type ServiceUrlRule } from '../../settings/service-urls.ts';
 
 /** The channel's name: the users' channelId and the webhook's path (/api/webhooks/teams). */
 export const TEAMS = 'teams';

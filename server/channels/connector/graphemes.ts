@@ -11,13 +11,13 @@ export const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  */
 export function truncate(text: string, max: number, size: (text: string) => number = (t) => t.length): string {
   if (size(text) <= max) return text;
-  const room = max - size(ELLIPSIS);
-  if (room < 0) return '';
+  const space = max - size(ELLIPSIS);
+  if (space < 0) return '';
   let kept = '';
   let used = 0;
   for (const { segment } of segmenter.segment(text)) {
     const more = size(segment);
-    if (used + more > room) break;
+    if (used + more > space) break;
     kept += segment;
     used += more;
   }

@@ -7,7 +7,7 @@ import { openConversation, readMissed } from '../../app/open-conversation.ts';
 import { setUserData } from '../../app/set-user-data.ts';
 import { startDialog } from '../../app/start-dialog.ts';
 import { toItem } from '../../app/to-item.ts';
-import type { RestChannel } from './channel-config.ts';
+import type { RestChannel } from '../../settings/rest-channels.ts';
 import { EventAlreadyRun, OPENED_BY, markEvent, markOpening, readMarks } from './event-marks.ts';
 import type { Inbound } from './request-schema.ts';
 import type { Collected, RestDelivery } from './rest-delivery.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Logger } from '../../ports/logger.ts';
 import { JobGivenUp } from '../../ports/scheduler.ts';
 import type { Job, Store } from '../../ports/store.ts';
-import type { RestChannel } from './channel-config.ts';
+import type { RestChannel } from '../../settings/rest-channels.ts';
 import { signCallback } from './signature.ts';
 import { toItem } from '../../app/to-item.ts';
 

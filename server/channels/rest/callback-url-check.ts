@@ -1,5 +1,5 @@
 import type { Logger } from '../../ports/logger.ts';
-import type { RestChannel } from './channel-config.ts';
+import type { RestChannel } from '../../settings/rest-channels.ts';
 
 /** Why the outbound client would refuse a URL (its destination rules), or undefined when it would call it. */
 export type RefusalCheck = (url: string) => Promise<{ readonly message: string } | undefined>;

@@ -2,7 +2,7 @@ import type { BotEvent, TranscriptItem } from '../../../shared/protocol.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Scheduler } from '../../ports/scheduler.ts';
-import type { RestChannel } from './channel-config.ts';
+import type { RestChannel } from '../../settings/rest-channels.ts';
 import {
   CALLBACK_ATTEMPTS,
   CALLBACK_JOB,

@@ -8,7 +8,7 @@ import { KeyedQueue } from '../../app/keyed-queue.ts';
 import { readMissed } from '../../app/open-conversation.ts';
 import { UnknownDialogError, assertDialog } from '../../app/start-dialog.ts';
 import type { UserRecord } from '../../ports/store.ts';
-import type { RestChannel } from './channel-config.ts';
+import type { RestChannel } from '../../settings/rest-channels.ts';
 import { EVENT_KINDS, afterSchema, inboundSchema, type Inbound } from './request-schema.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import { DeadlinePassed } from '../../ports/deadline.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.ts';
-import { dayOf, type InsightsRoom, type Metric } from '../../ports/insights.ts';
+import { dayOf, type InsightsStore, type Metric } from '../../ports/insights.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { RetentionCutoffs } from '../../ports/personal-data.ts';
 import type { Scheduler } from '../../ports/scheduler.ts';
@@ -59,8 +59,8 @@ export function retentionJobHandler(deps: {
   readonly logger: Logger;
   readonly settings: RetentionSettings;
   /** Insights keep conversation summaries (the user's words) as long as the transcript, and the texts of misses as long as the NLP and FAQ logs. */
-  readonly insights?: Pick<InsightsRoom, 'purge'>;
-  /** The audit trail's purge (a room of its own, not the Store). */
+  readonly insights?: Pick<InsightsStore, 'purge'>;
+  /** The audit trail's purge (a store of its own, not the Store). */
   readonly audit?: { purgeAuditBefore(before: number): Promise<number> };
 }): JobHandler {
   return async () => {

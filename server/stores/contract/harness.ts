@@ -81,26 +81,26 @@ export function tick(): Promise<void> {
 }
 
 /**
- * Registers a fresh store per test and, on it, a room with a port of its own (the studio's
- * versions, accounts, …) made by `make`; the getter returns the current test's room.
+ * Registers a fresh store per test and, on it, a part with a port of its own (the studio's
+ * versions, accounts, …) made by `make`; the getter returns the current test's part.
  */
-export function useFreshRoom<Room>(
+export function useFreshPart<Part>(
   leg: StoreLeg,
-  make: (store: SqliteStore | MongoStore) => Room | Promise<Room>,
-): () => Room {
+  make: (store: SqliteStore | MongoStore) => Part | Promise<Part>,
+): () => Part {
   let current: { readonly store: SqliteStore | MongoStore; dispose(): Promise<void> } | null = null;
-  let room: Room | null = null;
+  let part: Part | null = null;
   beforeEach(async () => {
     current = await leg.open();
-    room = await make(current.store);
+    part = await make(current.store);
   });
   afterEach(async () => {
     await current?.dispose();
     current = null;
-    room = null;
+    part = null;
   });
   return () => {
-    if (room === null) throw new Error('the room is only available inside a test');
-    return room;
+    if (part === null) throw new Error('the part is only available inside a test');
+    return part;
   };
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DAY_MS, type ConversationSummary, type InsightsRoom } from '../../ports/insights.ts';
+import { DAY_MS, type ConversationSummary, type InsightsStore } from '../../ports/insights.ts';
 import type { Store } from '../../ports/store.ts';
 
 const D = 20_000;
@@ -29,20 +29,20 @@ function conversation(
 }
 
 export interface InsightsSubject {
-  readonly room: InsightsRoom;
-  /** The same store's room with a search budget of BUDGET conversations. */
-  readonly budgeted: InsightsRoom;
+  readonly insights: InsightsStore;
+  /** The same store's insights with a search budget of BUDGET conversations. */
+  readonly budgeted: InsightsStore;
   readonly store: Store;
 }
 
-/** The budgeted room's search budget. */
+/** The budgeted insights's search budget. */
 export const BUDGET = 2;
 
 export function studioInsightsCases(subject: () => InsightsSubject): void {
-  const room = () => subject().room;
+  const insights = () => subject().insights;
 
   it('when counters are added in several writes, then a range of days sums them per day, per key and per version', async () => {
-    await room().record({
+    await insights().record({
       counts: [
         { day: D, version: 'v1', metric: 'conversations', n: 2 },
         { day: D, version: 'v2', metric: 'conversations', n: 1 },
@@ -52,7 +52,7 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       ],
       conversations: [],
     });
-    await room().record({
+    await insights().record({
       counts: [
         { day: D, version: 'v1', metric: 'stepReached', a: 'greeting', b: 'ask', n: 2 },
         { day: D, version: 'v1', metric: 'stepStopped', a: 'greeting', b: 'ask', n: 1 },
@@ -61,7 +61,7 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       ],
       conversations: [],
     });
-    const all = await room().counters({ fromDay: D, toDay: D + 1 }, [
+    const all = await insights().counters({ fromDay: D, toDay: D + 1 }, [
       'conversations',
       'stepReached',
       'stepStopped',
@@ -73,13 +73,13 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     expect(all.totals.get('stepReached')?.get('greeting')?.get('ask')).toBe(5);
     expect(all.totals.get('stepStopped')?.get('greeting')?.get('ask') ?? 0).toBe(0);
     expect(all.totals.get('unprocessed')?.get('wo ist mein paket? 100% sicher.')?.get('')).toBe(1);
-    const v2 = await room().counters({ fromDay: D, toDay: D + 1, version: 'v2' }, ['conversations', 'stepReached']);
+    const v2 = await insights().counters({ fromDay: D, toDay: D + 1, version: 'v2' }, ['conversations', 'stepReached']);
     expect(v2.totals.get('conversations')?.get('')?.get('')).toBe(5);
     expect(v2.totals.has('stepReached')).toBe(false);
   });
 
   it('when conversations are written and written again, then the search finds the latest of each by words, field, channel, step and error, newest first', async () => {
-    await room().record({
+    await insights().record({
       counts: [],
       conversations: [
         conversation('ann', at(D, 10)),
@@ -96,15 +96,15 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
         }),
       ],
     });
-    await room().record({
+    await insights().record({
       counts: [],
       conversations: [
         conversation('ann', at(D, 10), { lastAt: at(D, 40), text: 'Hello there, where is my Parcel? Still waiting' }),
       ],
     });
     const range = { fromMs: at(D - 1), toMs: at(D + 2) };
-    const ids = async (query: Partial<Parameters<InsightsRoom['searchConversations']>[0]>) =>
-      (await room().searchConversations({ ...range, limit: 10, ...query })).items.map((c) => c.userId);
+    const ids = async (query: Partial<Parameters<InsightsStore['searchConversations']>[0]>) =>
+      (await insights().searchConversations({ ...range, limit: 10, ...query })).items.map((c) => c.userId);
     expect(await ids({})).toEqual(['cid', 'bob', 'ann']);
     expect(await ids({ text: 'PARCEL' })).toEqual(['cid', 'ann']);
     expect(await ids({ text: '100%' })).toEqual([]);
@@ -115,18 +115,18 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     expect(await ids({ reached: 'refund/as' })).toEqual([]);
     expect(await ids({ integrationError: true })).toEqual(['bob']);
     expect(await ids({ fromMs: at(D + 1), toMs: at(D + 2) })).toEqual(['cid']);
-    const ann = (await room().searchConversations({ ...range, limit: 10, text: 'still waiting' })).items[0];
+    const ann = (await insights().searchConversations({ ...range, limit: 10, text: 'still waiting' })).items[0];
     expect(ann?.lastAt).toBe(at(D, 40));
     expect(ann?.events).toEqual([{ at: at(D, 10), kind: 'pageEvent', name: 'opened' }]);
   });
 
   it('when the search is read in pages, then each page carries on after the last one with nothing repeated or missed', async () => {
     const many = Array.from({ length: 7 }, (_, i) => conversation(`u${i}`, at(D, i * 3)));
-    await room().record({ counts: [], conversations: many });
+    await insights().record({ counts: [], conversations: many });
     const seen: string[] = [];
     let before: { startedAt: number; userId: string } | undefined;
     for (let page = 0; page < 10; page++) {
-      const result = await room().searchConversations({
+      const result = await insights().searchConversations({
         fromMs: at(D),
         toMs: at(D + 1),
         limit: 3,
@@ -144,7 +144,7 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     const days = [4, 3, 2, 1, 0].map((ago) =>
       conversation(`b${ago}`, at(D - ago, 1), ago === 4 ? { text: 'I want a refund' } : { text: 'opening hours' }),
     );
-    await room().record({ counts: [], conversations: days });
+    await insights().record({ counts: [], conversations: days });
     const first = await subject().budgeted.searchConversations({
       fromMs: at(D - 4),
       toMs: at(D + 1),
@@ -177,33 +177,33 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
   });
 
   it('when a user is erased, then their conversations are gone from the search and from their list, and others stay', async () => {
-    await room().record({
+    await insights().record({
       counts: [],
       conversations: [conversation('ann', at(D, 1)), conversation('ann', at(D + 1, 1)), conversation('bob', at(D, 2))],
     });
-    expect((await room().conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([at(D + 1, 1), at(D, 1)]);
-    expect(await room().eraseUser('ann')).toBe(2);
-    expect(await room().conversationsOf('ann', 10)).toEqual([]);
+    expect((await insights().conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([at(D + 1, 1), at(D, 1)]);
+    expect(await insights().eraseUser('ann')).toBe(2);
+    expect(await insights().conversationsOf('ann', 10)).toEqual([]);
     expect(
-      (await room().searchConversations({ fromMs: at(D), toMs: at(D + 2), limit: 10 })).items.map((c) => c.userId),
+      (await insights().searchConversations({ fromMs: at(D), toMs: at(D + 2), limit: 10 })).items.map((c) => c.userId),
     ).toEqual(['bob']);
   });
 
   it('when conversations had a turn since a time, then they are the open ones', async () => {
-    await room().record({
+    await insights().record({
       counts: [],
       conversations: [
         conversation('ann', at(D, 0), { lastAt: at(D, 50), lastStep: 'menu/pick' }),
         conversation('bob', at(D, 0), { lastAt: at(D, 5) }),
       ],
     });
-    expect(await room().openConversations(at(D, 30), 100)).toEqual([
+    expect(await insights().openConversations(at(D, 30), 100)).toEqual([
       { startedAt: at(D, 0), lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' },
     ]);
   });
 
   it('when retention purges, then older conversations and the texts of earlier days go, and the plain counts stay', async () => {
-    await room().record({
+    await insights().record({
       counts: [
         { day: D, version: 'v1', metric: 'conversations', n: 1 },
         { day: D + 3, version: 'v1', metric: 'conversations', n: 1 },
@@ -213,12 +213,14 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       ],
       conversations: [conversation('ann', at(D, 1)), conversation('bob', at(D + 3, 1))],
     });
-    const purged = await room().purge(at(D + 2), { unprocessed: D + 2 });
+    const purged = await insights().purge(at(D + 2), { unprocessed: D + 2 });
     expect(purged.conversations).toBe(1);
     expect(
-      (await room().searchConversations({ fromMs: at(D - 1), toMs: at(D + 5), limit: 10 })).items.map((c) => c.userId),
+      (await insights().searchConversations({ fromMs: at(D - 1), toMs: at(D + 5), limit: 10 })).items.map(
+        (c) => c.userId,
+      ),
     ).toEqual(['bob']);
-    const left = await room().counters({ fromDay: D, toDay: D + 5 }, ['conversations', 'unprocessed', 'faqMiss']);
+    const left = await insights().counters({ fromDay: D, toDay: D + 5 }, ['conversations', 'unprocessed', 'faqMiss']);
     expect([...left.daily.keys()].sort()).toEqual([D, D + 3]);
     expect([...(left.totals.get('unprocessed')?.keys() ?? [])]).toEqual(['later words']);
     expect(left.totals.get('faqMiss')?.get('an old question')?.get('')).toBe(1);
@@ -240,12 +242,12 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     });
     await store.appendLog('integrationLog', { userId: 'bob', timestamp: 1500, data: { url: 'https://api.example/x' } });
     await store.appendLog('nlpLog', { userId: 'ann', timestamp: 1200, data: { query: 'hi' } });
-    const rows = await room().userLogs('ann', ['integrationLog'], 0, 5000, 10);
+    const rows = await insights().userLogs('ann', ['integrationLog'], 0, 5000, 10);
     expect(rows.map((r) => [r.kind, r.timestamp, r.data.url])).toEqual([
       ['integrationLog', 1000, 'https://api.example/a'],
       ['integrationLog', 2000, 'https://api.example/b'],
     ]);
-    expect(await room().userLogs('ann', ['integrationLog'], 1500, 5000, 10)).toHaveLength(1);
+    expect(await insights().userLogs('ann', ['integrationLog'], 1500, 5000, 10)).toHaveLength(1);
   });
 
   it('when a preview user is created, then the user record says so and the store lists them among preview users only', async () => {

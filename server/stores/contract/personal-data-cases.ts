@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { LOG_KINDS, type Store } from '../../ports/store.ts';
-import { InvalidCursorError } from '../range-cursor.ts';
+import { InvalidCursorError } from '../common/range-cursor.ts';
 import { collect } from './harness.ts';
 
 const text = (t: string) => ({ type: 'text', text: t });

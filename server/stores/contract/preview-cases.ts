@@ -4,7 +4,7 @@ import type { RestingUsers } from '../../ports/resting-users.ts';
 import type { Store } from '../../ports/store.ts';
 import { collect } from './harness.ts';
 
-export interface PreviewRooms {
+export interface PreviewParts {
   readonly store: Store;
   readonly previews: PreviewUsers;
   readonly resting: RestingUsers;
@@ -36,9 +36,9 @@ async function converse(store: Store, userId: string, at: number, preview?: { ac
  * The preview marker (ports/preview.ts): a user created with `preview` is read back with it, and
  * no export or count ever lists it; real users beside it are listed as before.
  */
-export function previewCases(rooms: () => PreviewRooms): void {
+export function previewCases(stores: () => PreviewParts): void {
   it('when a user is created with the preview mark, then it is read back with it, and a real user without one', async () => {
-    const { store } = rooms();
+    const { store } = stores();
     await converse(store, 'p1', 1_000, { accountId: 'acc-1' });
     await converse(store, 'u1', 1_000);
     expect((await store.getUser('p1'))?.preview).toEqual({ accountId: 'acc-1' });
@@ -46,7 +46,7 @@ export function previewCases(rooms: () => PreviewRooms): void {
   });
 
   it('when preview and real users wrote, then the userData exports and the transcript export list the real ones only', async () => {
-    const { store } = rooms();
+    const { store } = stores();
     await converse(store, 'u1', 1_000);
     await converse(store, 'p1', 2_000, { accountId: 'acc-1' });
     await converse(store, 'u2', 3_000);
@@ -58,7 +58,7 @@ export function previewCases(rooms: () => PreviewRooms): void {
   });
 
   it('when exports are read in pages of one, then no page holds a preview user and none is skipped', async () => {
-    const { store } = rooms();
+    const { store } = stores();
     await converse(store, 'p0', 500, { accountId: 'acc-1' });
     await converse(store, 'u1', 1_000);
     await converse(store, 'p1', 1_500, { accountId: 'acc-2' });
@@ -75,7 +75,7 @@ export function previewCases(rooms: () => PreviewRooms): void {
   });
 
   it('when preview users rest on a position, then the count of resting users leaves them out', async () => {
-    const { store, resting } = rooms();
+    const { store, resting } = stores();
     await converse(store, 'u1', 1_000);
     await converse(store, 'p1', 1_000, { accountId: 'acc-1' });
     await converse(store, 'p2', 1_000, { accountId: 'acc-2' });
@@ -83,7 +83,7 @@ export function previewCases(rooms: () => PreviewRooms): void {
   });
 
   it('when preview users are listed, then only they are, oldest change first, by account and age when asked', async () => {
-    const { store, previews } = rooms();
+    const { store, previews } = stores();
     await converse(store, 'u1', 1_000);
     await converse(store, 'p-new', 3_000, { accountId: 'acc-1' });
     await converse(store, 'p-old', 2_000, { accountId: 'acc-1' });
@@ -105,7 +105,7 @@ export function previewCases(rooms: () => PreviewRooms): void {
   });
 
   it('when a preview user is erased, then nothing of it is left to list', async () => {
-    const { store, previews } = rooms();
+    const { store, previews } = stores();
     await converse(store, 'p1', 1_000, { accountId: 'acc-1' });
     const report = await store.eraseUser('p1');
     expect(report.user).toBe(1);

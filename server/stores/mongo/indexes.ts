@@ -66,7 +66,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
 }
 
 /**
- * Creates the missing ones of `indexes` (by collection). Rooms with ports of their own (the
+ * Creates the missing ones of `indexes` (by collection). Stores with ports of their own (the
  * studio's versions, accounts, …) call it for their collections when their adapter opens.
  */
 export async function ensureCollectionIndexes(

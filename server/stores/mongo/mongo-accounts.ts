@@ -49,7 +49,7 @@ const toToken = ({ _id, ...rest }: TokenDoc): ApiToken => ({ id: _id, ...rest })
  * index and a delete by _id. A new account is an insert under the unique email; a setup link is
  * taken by deleting it by _id, so of two takers only one sees deletedCount 1. The single sign-on
  * subject is not indexed unique (FerretDB lacks partial and sparse indexes, and most accounts
- * have none): the room looks it up before binding it.
+ * have none): the store looks it up before binding it.
  */
 export async function mongoAccounts(db: Db): Promise<Accounts> {
   await ensureCollectionIndexes(db, {

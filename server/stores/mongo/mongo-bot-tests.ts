@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { BotTestsRoom, StoredBotTests } from '../../ports/bot-tests.ts';
+import type { BotTestsStore, StoredBotTests } from '../../ports/bot-tests.ts';
 
 const COLLECTION = 'studio_bot_tests';
 const ID = 'tests';
@@ -20,7 +20,7 @@ const fromDoc = (doc: TestsDoc): StoredBotTests => ({
 });
 
 /** The bot's tests on MongoDB: one document, replaced on a revision check (no index beyond _id). */
-export function mongoBotTests(db: Db): BotTestsRoom {
+export function mongoBotTests(db: Db): BotTestsStore {
   const docs = db.collection<TestsDoc>(COLLECTION);
   return {
     async read() {

@@ -1,5 +1,5 @@
 import { ObjectId, type MongoServerError } from 'mongodb';
-import { decodeCursor, InvalidCursorError } from '../range-cursor.ts';
+import { decodeCursor, InvalidCursorError } from '../common/range-cursor.ts';
 
 /**
  * Opaque records (variables, user data, messages, payloads, row data) are

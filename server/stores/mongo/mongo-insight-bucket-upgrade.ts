@@ -12,7 +12,7 @@ import { upgradeInsights } from './mongo-insight-upgrade.ts';
 
 /**
  * Brings the conversation buckets and open lists of earlier versions to the present shape when the
- * room opens, after which the earlier upgrade (mongo-insight-upgrade.ts, counters) runs on them:
+ * store opens, after which the earlier upgrade (mongo-insight-upgrade.ts, counters) runs on them:
  *   - each `c:<day>:<bucket>` document of the `insights` collection (each summary a JSON string
  *     under its key) is merged into the deflated bucket of the same id in `insight_conversations`
  *     (mongo-insight-conversations.ts), then deleted;

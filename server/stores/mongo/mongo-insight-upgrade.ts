@@ -9,7 +9,7 @@ import {
 } from './mongo-insight-counters.ts';
 
 /**
- * Brings insights written by the earlier shape up to the present one, when the room opens:
+ * Brings insights written by the earlier shape up to the present one, when the store opens:
  *   - each day's counters, kept before as nested fields (`c.<metric>.<a>.<b>`, keys base64url-encoded
  *     by encodeKey) in `n:<day>:<version>` documents of the `insights` collection, are added into the
  *     compact documents of `insight_counters` and the old document is deleted;

@@ -1,5 +1,5 @@
 /**
- * The MongoDB insights room opening on data of earlier shapes (counters as nested `$inc` fields
+ * The MongoDB insights insights opening on data of earlier shapes (counters as nested `$inc` fields
  * in the `insights` collection, no open-conversation lists; conversation buckets as nested JSON
  * strings there; one open list a day): what was counted reads the same after the upgrade, once,
  * a conversation going on at the upgrade is still open for the drop-off, and the conversations
@@ -33,7 +33,7 @@ function summary(userId: string, startedAt: number, lastAt: number): Conversatio
   };
 }
 
-describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape', () => {
+describe.skipIf(!mongoUrl)('MongoDB insights insights on data of the earlier shape', () => {
   let store: MongoStore;
   let client: MongoClient;
   let db: Db;
@@ -45,7 +45,7 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
     store = await openMongoStore({ url: mongoUrl, dbName });
     client = await MongoClient.connect(mongoUrl);
     db = client.db(dbName);
-    // What the earlier room wrote: a day's counters per version and for every version, nested and encoded.
+    // What the earlier insights wrote: a day's counters per version and for every version, nested and encoded.
     const nested = (n: number) => ({
       conversations: { [encodeKey('')]: { [encodeKey('')]: n } },
       unprocessed: { [encodeKey('what about it?')]: { [encodeKey('')]: n } },
@@ -84,9 +84,9 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
     await store?.close();
   });
 
-  it('when the room opens, then the counters read as before, per day and version, and the old documents are gone', async () => {
-    const room = await mongoInsights(store.db);
-    const all = await room.counters({ fromDay: today - 1, toDay: today }, [
+  it('when the insights opens, then the counters read as before, per day and version, and the old documents are gone', async () => {
+    const insights = await mongoInsights(store.db);
+    const all = await insights.counters({ fromDay: today - 1, toDay: today }, [
       'conversations',
       'unprocessed',
       'stepReached',
@@ -95,14 +95,17 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
     expect(all.daily.get(today)?.get('conversations')).toBe(2);
     expect(all.totals.get('unprocessed')?.get('what about it?')?.get('')).toBe(5);
     expect(all.totals.get('stepReached')?.get('menu')?.get('ask')).toBe(5);
-    const v1 = await room.counters({ fromDay: today, toDay: today, version: 'v1' }, ['conversations']);
+    const v1 = await insights.counters({ fromDay: today, toDay: today, version: 'v1' }, ['conversations']);
     expect(v1.daily.get(today)?.get('conversations')).toBe(2);
     expect(await db.collection('insights').countDocuments({ kind: 'n' })).toBe(0);
   });
 
-  it('when the room opens again and counts go on, then nothing is added twice', async () => {
-    const room = await mongoInsights(store.db);
-    await room.record({ counts: [{ day: today, version: 'v1', metric: 'conversations', n: 1 }], conversations: [] });
+  it('when the insights opens again and counts go on, then nothing is added twice', async () => {
+    const insights = await mongoInsights(store.db);
+    await insights.record({
+      counts: [{ day: today, version: 'v1', metric: 'conversations', n: 1 }],
+      conversations: [],
+    });
     const again = await mongoInsights(store.db);
     const all = await again.counters({ fromDay: today - 1, toDay: today }, ['conversations']);
     expect(all.daily.get(today)?.get('conversations')).toBe(3);
@@ -110,31 +113,31 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
   });
 
   it('when a conversation was going on at the upgrade, then the drop-off finds it open, and not one long over', async () => {
-    const room = await mongoInsights(store.db);
-    const open = await room.openConversations(now - 30 * 60_000, 100);
+    const insights = await mongoInsights(store.db);
+    const open = await insights.openConversations(now - 30 * 60_000, 100);
     expect(open).toEqual([
       { startedAt: now - 10 * 60_000, lastAt: now - 60_000, lastVersion: 'v1', lastStep: 'menu/ask' },
     ]);
   });
 
-  it('when the room opens, then the old buckets are gone and each conversation is found by words, by user and still open', async () => {
-    const room = await mongoInsights(store.db);
+  it('when the insights opens, then the old buckets are gone and each conversation is found by words, by user and still open', async () => {
+    const insights = await mongoInsights(store.db);
     expect(await db.collection('insights').countDocuments({ kind: 'c' })).toBe(0);
     expect(await db.collection(CONVERSATIONS_COLLECTION).countDocuments({ kind: 'c' })).toBe(2);
-    const found = await room.searchConversations({
+    const found = await insights.searchConversations({
       fromMs: now - 5 * DAY_MS,
       toMs: now + DAY_MS,
       limit: 10,
       text: 'hello',
     });
     expect(found.items.map((s) => s.userId)).toEqual(['ann', 'bob']);
-    expect((await room.conversationsOf('bob', 10)).map((s) => s.startedAt)).toEqual([now - 3 * DAY_MS]);
+    expect((await insights.conversationsOf('bob', 10)).map((s) => s.startedAt)).toEqual([now - 3 * DAY_MS]);
   });
 
   it('when a user is erased, then no open-conversation list names them any more', async () => {
-    const room = await mongoInsights(store.db);
-    expect(await room.eraseUser('ann')).toBe(1);
-    expect(await room.openConversations(now - 30 * 60_000, 100)).toEqual([]);
+    const insights = await mongoInsights(store.db);
+    expect(await insights.eraseUser('ann')).toBe(1);
+    expect(await insights.openConversations(now - 30 * 60_000, 100)).toEqual([]);
     const lists = await db.collection<{ t: string }>(OPEN_COLLECTION).find({ kind: 'o' }).toArray();
     expect(lists.length).toBeGreaterThan(0);
     for (const list of lists)
@@ -144,7 +147,7 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on data of the earlier shape',
   });
 });
 
-describe.skipIf(!mongoUrl)('MongoDB insights room on open lists of one document a day', () => {
+describe.skipIf(!mongoUrl)('MongoDB insights insights on open lists of one document a day', () => {
   let store: MongoStore;
   let client: MongoClient;
   let db: Db;
@@ -176,10 +179,10 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on open lists of one document 
     await store?.close();
   });
 
-  it("when the room opens, twice, then every open conversation is still open once, in the lists of its users' buckets", async () => {
+  it("when the insights opens, twice, then every open conversation is still open once, in the lists of its users' buckets", async () => {
     await mongoInsights(store.db);
-    const room = await mongoInsights(store.db);
-    const open = await room.openConversations(now - 60 * 60_000, 100);
+    const insights = await mongoInsights(store.db);
+    const open = await insights.openConversations(now - 60 * 60_000, 100);
     expect(open.map((o) => o.lastAt)).toEqual(users.map((_, i) => now - (5 + i) * 60_000));
     const ids = (await db.collection(OPEN_COLLECTION).find({ kind: 'o' }).toArray())
       .map((doc) => String(doc._id))
@@ -188,10 +191,10 @@ describe.skipIf(!mongoUrl)('MongoDB insights room on open lists of one document 
   });
 
   it('when a conversation of the old list goes on, then it is open with its latest turn only', async () => {
-    const room = await mongoInsights(store.db);
+    const insights = await mongoInsights(store.db);
     const s = summary('carl', now - 20 * 60_000, now - 60_000);
-    await room.record({ counts: [], conversations: [s] });
-    const open = await room.openConversations(now - 60 * 60_000, 100);
+    await insights.record({ counts: [], conversations: [s] });
+    const open = await insights.openConversations(now - 60 * 60_000, 100);
     expect(open).toHaveLength(users.length);
     expect(open[0]).toEqual({ startedAt: s.startedAt, lastAt: now - 60_000, lastVersion: 'v1', lastStep: 'menu/ask' });
   });

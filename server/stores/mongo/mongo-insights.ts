@@ -4,13 +4,13 @@ import {
   DAY_MS,
   DEFAULT_SEARCH_BUDGET,
   METRICS,
-  type InsightsRoomOptions,
+  type InsightsStoreOptions,
   type ConversationSummary,
-  type InsightsRoom,
+  type InsightsStore,
   type Metric,
   type UserLogRow,
 } from '../../ports/insights.ts';
-import { matchesQuery, newestFirst, totalsOf } from '../insights-common.ts';
+import { matchesQuery, newestFirst, totalsOf } from '../common/insights-common.ts';
 import { keyLocks, type KeyLocks } from './key-lock.ts';
 import { ensureCollectionIndexes } from './indexes.ts';
 import { fromJson } from './mongo-common.ts';
@@ -19,7 +19,7 @@ import { bucketId, bucketOf, conversationBuckets, CONVERSATIONS_COLLECTION } fro
 import { insightCounters, OPEN_COLLECTION } from './mongo-insight-counters.ts';
 
 /**
- * The insights room on MongoDB. What FerretDB 1.24 on PostgreSQL (the test server) does to every
+ * The insights store on MongoDB. What FerretDB 1.24 on PostgreSQL (the test server) does to every
  * query shapes it: it uses no index, `_id` included (each filter becomes `_jsonb->'f' @> value`, a
  * scan of the whole collection), and it turns each field of each document it returns into BSON one
  * at a time. So every read is one query in a collection kept small for what reads it often, and the
@@ -31,7 +31,7 @@ import { insightCounters, OPEN_COLLECTION } from './mongo-insight-counters.ts';
  *     of conversations that started that day, spread over BUCKETS documents by user, deflated JSON;
  *   - in `insight_users`, `<userId>`: where that user's conversations are, for the transcript
  *     view and erasure.
- * Documents of earlier shapes are brought over when the room opens (mongo-insight-upgrade.ts,
+ * Documents of earlier shapes are brought over when the store opens (mongo-insight-upgrade.ts,
  * mongo-insight-bucket-upgrade.ts).
  * MongoDB features used: find/findOne by `_id` and by `day` (indexed), `insertOne`, `replaceOne`
  * and `updateOne` with `$set`/`$unset` and `upsert`, an unordered `bulkWrite` of `updateOne`s,
@@ -85,9 +85,9 @@ export { bucketId, bucketOf };
  */
 export async function mongoInsights(
   db: Db,
-  options: InsightsRoomOptions = {},
+  options: InsightsStoreOptions = {},
   locks: KeyLocks = keyLocks(db),
-): Promise<InsightsRoom> {
+): Promise<InsightsStore> {
   const budget = options.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   await ensureCollectionIndexes(db, INDEXES);
   const buckets = conversationBuckets(db, locks);

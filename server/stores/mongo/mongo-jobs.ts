@@ -1,6 +1,6 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import type { ClaimRequest, Job, NewJob, Store } from '../../ports/store.ts';
-import { jobOf, newStoredJob, type StoredJob } from '../stored-job.ts';
+import { jobOf, newStoredJob, type StoredJob } from '../common/stored-job.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { retryTransient } from './transient.ts';
 import { COLLECTIONS, isDuplicateKey } from './mongo-common.ts';

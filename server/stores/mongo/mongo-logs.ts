@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { LogEntry, LogKind, NewLogEntry, RangeQuery, RangeRead, Store } from '../../ports/store.ts';
-import { encodeCursor } from '../range-cursor.ts';
-import { seekRead } from '../range-read.ts';
+import { encodeCursor } from '../common/range-cursor.ts';
+import { seekRead } from '../common/range-read.ts';
 import { COLLECTIONS, fromJson, toJson } from './mongo-common.ts';
 import { rangeFilter, objectIdStart } from './range-filter.ts';
 

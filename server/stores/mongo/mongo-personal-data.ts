@@ -7,8 +7,8 @@ import {
   type TranscriptExportRow,
 } from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
-import { encodeCursor } from '../range-cursor.ts';
-import { seekRead } from '../range-read.ts';
+import { encodeCursor } from '../common/range-cursor.ts';
+import { seekRead } from '../common/range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson } from './mongo-common.ts';
 import { objectIdStart, rangeFilter } from './range-filter.ts';

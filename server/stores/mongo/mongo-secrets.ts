@@ -5,7 +5,7 @@ const COLLECTION = 'studio_secrets';
 
 type SecretDoc = Omit<StoredSecret, 'name'> & { _id: string };
 
-/** Studio secrets on MongoDB, already encrypted by the secrets room; the name is the _id. */
+/** Studio secrets on MongoDB, already encrypted by the secrets store; the name is the _id. */
 export function mongoSecrets(db: Db): SecretStore {
   const secrets = db.collection<SecretDoc>(COLLECTION);
   return {

@@ -53,7 +53,7 @@ export interface MongoStore extends Store {
   readonly kind: 'mongo';
   /**
    * The database (transient faults retried per operation) and the key locks, for the adapters
-   * of rooms with ports of their own (the studio's versions, accounts, audit, …) in this folder;
+   * of stores with ports of their own (the studio's versions, accounts, audit, …) in this folder;
    * each ensures its own indexes with ensureCollectionIndexes. Never handed beyond the stores
    * and the composition root.
    */

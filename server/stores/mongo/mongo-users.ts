@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { RangeQuery, Store, UserExportRow } from '../../ports/store.ts';
-import { encodeCursor } from '../range-cursor.ts';
-import { seekRead } from '../range-read.ts';
+import { encodeCursor } from '../common/range-cursor.ts';
+import { seekRead } from '../common/range-read.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { toUser, userLockKey, type UserDoc } from './user-doc.ts';
 import type { UserDocCache } from './user-doc-cache.ts';

@@ -6,7 +6,7 @@ import type {
   VersionAuthor,
   VersionMeta,
   VersionSource,
-  VersionsRoom,
+  VersionsStore,
 } from '../../ports/versions.ts';
 import { ensureCollectionIndexes } from './indexes.ts';
 import type { KeyLocks } from './key-lock.ts';
@@ -96,7 +96,7 @@ const WITHOUT_DEFINITION = { projection: { definition: 0 } } as const;
  * MongoDB features used: insertOne (duplicate key 11000), find with sort/limit, replaceOne and
  * updateOne with upsert by _id.
  */
-export async function mongoVersions(db: Db, locks: KeyLocks): Promise<VersionsRoom> {
+export async function mongoVersions(db: Db, locks: KeyLocks): Promise<VersionsStore> {
   await ensureCollectionIndexes(db, {
     [VERSION_COLLECTIONS.versions]: [{ key: { number: -1 }, name: 'number', unique: true }],
   });

@@ -197,7 +197,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     description: 'studio: accounts, setup links, API tokens, sessions, the audit trail, secrets',
     // Secrets of people are stored as digests (setup links, API tokens, session ids) or hashes
-    // (passwords); integration secrets encrypted by the secrets room. email is kept lower-cased.
+    // (passwords); integration secrets encrypted by the secrets store. email is kept lower-cased.
     sql: `
       CREATE TABLE studio_accounts (
         seq           INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -58,7 +58,7 @@ const toToken = (row: TokenRow): ApiToken => ({
   lastUsedAt: row.last_used_at,
 });
 
-/** The accounts room on the embedded store (tables of migration 9). */
+/** The accounts store on the embedded store (tables of migration 9). */
 export function sqliteAccounts(db: Database): Accounts {
   const insertAccount = db.prepare(
     `INSERT INTO studio_accounts (id, email, name, role, password_hash, oidc_subject, created_at, updated_at)

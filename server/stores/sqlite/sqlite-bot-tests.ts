@@ -1,5 +1,5 @@
 import type { Database } from './database.ts';
-import type { BotTestsRoom, StoredBotTests } from '../../ports/bot-tests.ts';
+import type { BotTestsStore, StoredBotTests } from '../../ports/bot-tests.ts';
 
 interface Row {
   body: string;
@@ -16,7 +16,7 @@ const fromRow = (row: Row): StoredBotTests => ({
 });
 
 /** The bot's tests on the embedded store: the one row of studio_bot_tests (migration 14). */
-export function sqliteBotTests(db: Database): BotTestsRoom {
+export function sqliteBotTests(db: Database): BotTestsStore {
   const read = db.prepare<[], Row>('SELECT body, revision, updated_at, updated_by FROM studio_bot_tests WHERE id = 1');
   const insert = db.prepare<[string, number, string]>(
     'INSERT OR IGNORE INTO studio_bot_tests (id, body, revision, updated_at, updated_by) VALUES (1, ?, 1, ?, ?)',

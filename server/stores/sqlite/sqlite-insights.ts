@@ -1,23 +1,23 @@
 import type { Database } from './database.ts';
 import {
   DEFAULT_SEARCH_BUDGET,
-  type InsightsRoomOptions,
+  type InsightsStoreOptions,
   type ConversationPage,
   type ConversationSummary,
-  type InsightsRoom,
+  type InsightsStore,
   type Metric,
   type UserLogRow,
 } from '../../ports/insights.ts';
 import { fromJson, toJson } from './json.ts';
-import { openOf, totalsOf } from '../insights-common.ts';
+import { openOf, totalsOf } from '../common/insights-common.ts';
 
 /**
- * The insights room on the embedded store (migrations 12 and 17). Counters are rows keyed by
+ * The insights store on the embedded store (migrations 12 and 17). Counters are rows keyed by
  * (day, metric, version, a, b): a dashboard sums a range of days with one indexed query. A
  * conversation is one row, kept in start order; the search walks the table newest first and reads
  * at most the search budget of them per request.
  */
-export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}): InsightsRoom {
+export function sqliteInsights(db: Database, options: InsightsStoreOptions = {}): InsightsStore {
   const budget = options.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   const addCount = db.prepare<[number, string, string, string, string, number]>(
     `INSERT INTO insight_counts (day, metric, version, a, b, n) VALUES (?, ?, ?, ?, ?, ?)
@@ -30,7 +30,7 @@ export function sqliteInsights(db: Database, options: InsightsRoomOptions = {}):
        text = excluded.text, steps = excluded.steps, user_data = excluded.user_data, summary = excluded.summary
      WHERE excluded.last_at >= insight_conversations.last_at`,
   );
-  const write = db.transaction((batch: Parameters<InsightsRoom['record']>[0]) => {
+  const write = db.transaction((batch: Parameters<InsightsStore['record']>[0]) => {
     for (const c of batch.counts) addCount.run(c.day, c.metric, c.version, c.a ?? '', c.b ?? '', c.n);
     for (const s of batch.conversations) {
       putConversation.run(

@@ -1,6 +1,6 @@
 import type { Database } from './database.ts';
 import type { ClaimRequest, Job, NewJob, Store } from '../../ports/store.ts';
-import { jobOf, newStoredJob, type StoredJob } from '../stored-job.ts';
+import { jobOf, newStoredJob, type StoredJob } from '../common/stored-job.ts';
 import { groupCommit } from './group-commit.ts';
 
 /** The jobs table's columns under the port's names: a row is a StoredJob. */

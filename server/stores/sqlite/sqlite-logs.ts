@@ -1,7 +1,7 @@
 import type { Database } from './database.ts';
 import type { LogEntry, LogKind, NewLogEntry, RangeQuery, RangeRead, Store } from '../../ports/store.ts';
-import { encodeCursor, numericStart } from '../range-cursor.ts';
-import { seekRead } from '../range-read.ts';
+import { encodeCursor, numericStart } from '../common/range-cursor.ts';
+import { seekRead } from '../common/range-read.ts';
 import { fromJson, toJson } from './json.ts';
 
 const MIN = Number.MIN_SAFE_INTEGER;

@@ -7,8 +7,8 @@ import {
   type TranscriptExportRow,
 } from '../../ports/personal-data.ts';
 import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
-import { encodeCursor, InvalidCursorError, numericStart } from '../range-cursor.ts';
-import { seekRead } from '../range-read.ts';
+import { encodeCursor, InvalidCursorError, numericStart } from '../common/range-cursor.ts';
+import { seekRead } from '../common/range-read.ts';
 import { fromJson } from './json.ts';
 
 const MIN = Number.MIN_SAFE_INTEGER;

@@ -1,7 +1,7 @@
 import type { Database } from './database.ts';
 import type { SecretStore } from '../../ports/secrets.ts';
 
-/** Studio secrets on the embedded store (migration 9), already encrypted by the secrets room. */
+/** Studio secrets on the embedded store (migration 9), already encrypted by the secrets store. */
 export function sqliteSecrets(db: Database): SecretStore {
   const all = db.prepare<[], { name: string; ciphertext: string; updated_at: number; updated_by: string }>(
     'SELECT * FROM studio_secrets ORDER BY name',

@@ -127,30 +127,33 @@ describe('openSqliteStore', () => {
       );
     raw.close();
     const store = openSqliteStore({ file });
-    const room = sqliteInsights(store.db);
-    const page = await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 });
+    const insights = sqliteInsights(store.db);
+    const page = await insights.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 });
     expect(page.items.map((c) => [c.userId, c.startedAt])).toEqual([
       ['bob', 300],
       ['ann', 200],
       ['ann', 100],
     ]);
-    expect((await room.conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([200, 100]);
+    expect((await insights.conversationsOf('ann', 10)).map((c) => c.startedAt)).toEqual([200, 100]);
     expect(
       (
-        await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, field: { name: 'plan', value: 'pro' } })
+        await insights.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, field: { name: 'plan', value: 'pro' } })
       ).items.map((c) => c.userId),
     ).toEqual(['bob']);
-    await room.record({ counts: [], conversations: [{ ...summary('ann', 200), lastAt: 400, text: 'written again' }] });
+    await insights.record({
+      counts: [],
+      conversations: [{ ...summary('ann', 200), lastAt: 400, text: 'written again' }],
+    });
     expect(
-      (await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, text: 'again' })).items.map((c) => [
+      (await insights.searchConversations({ fromMs: 0, toMs: 1000, limit: 10, text: 'again' })).items.map((c) => [
         c.userId,
         c.lastAt,
       ]),
     ).toEqual([['ann', 400]]);
-    expect(await room.eraseUser('ann')).toBe(2);
-    expect((await room.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 })).items.map((c) => c.userId)).toEqual([
-      'bob',
-    ]);
+    expect(await insights.eraseUser('ann')).toBe(2);
+    expect(
+      (await insights.searchConversations({ fromMs: 0, toMs: 1000, limit: 10 })).items.map((c) => c.userId),
+    ).toEqual(['bob']);
     await store.close();
   });
 

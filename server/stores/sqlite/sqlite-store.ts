@@ -24,7 +24,7 @@ export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
   readonly file: string;
   /**
-   * The connection, for the adapters of rooms with ports of their own (the studio's versions,
+   * The connection, for the adapters of stores with ports of their own (the studio's versions,
    * accounts, audit, …) in this folder; their tables come through the same migrations.
    * Never handed beyond the stores and the composition root.
    */

@@ -9,8 +9,8 @@ import type {
   UserPatch,
   UserRecord,
 } from '../../ports/store.ts';
-import { encodeCursor, numericStart } from '../range-cursor.ts';
-import { seekRead } from '../range-read.ts';
+import { encodeCursor, numericStart } from '../common/range-cursor.ts';
+import { seekRead } from '../common/range-read.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 import type { UserRow } from './rows.ts';

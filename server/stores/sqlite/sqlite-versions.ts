@@ -7,7 +7,7 @@ import type {
   VersionAuthor,
   VersionMeta,
   VersionSource,
-  VersionsRoom,
+  VersionsStore,
 } from '../../ports/versions.ts';
 import { fromJson, toJson } from './json.ts';
 
@@ -85,7 +85,7 @@ function toDraft(row: DraftRow): Draft {
  * happen with the file locked, so two processes sharing it (and two requests in one) see one
  * head at a time. SQLite is single-node, so `exclusive` only has to order this process's callers.
  */
-export function sqliteVersions(db: Database): VersionsRoom {
+export function sqliteVersions(db: Database): VersionsStore {
   const headRow = db.prepare<[], VersionRow>(`SELECT ${META} FROM studio_versions ORDER BY number DESC LIMIT 1`);
   const insertVersion = db.prepare(
     `INSERT INTO studio_versions (number, id, parent_id, author, created_at, message, hash, source, definition)
@@ -116,7 +116,7 @@ export function sqliteVersions(db: Database): VersionsRoom {
   );
 
   const create = db.transaction(
-    (version: Parameters<VersionsRoom['createVersion']>[0], expectHead: string | null | 'any') => {
+    (version: Parameters<VersionsStore['createVersion']>[0], expectHead: string | null | 'any') => {
       const head = headRow.get();
       if (expectHead !== 'any' && (head?.id ?? null) !== expectHead)
         return { status: 'conflict' as const, head: head ? toMeta(head) : null };
@@ -141,7 +141,7 @@ export function sqliteVersions(db: Database): VersionsRoom {
     },
   );
 
-  const publish = db.transaction((publication: Parameters<VersionsRoom['publish']>[0]): Publication => {
+  const publish = db.transaction((publication: Parameters<VersionsStore['publish']>[0]): Publication => {
     const seq = (lastPublication.get()?.seq ?? 0) + 1;
     insertPublication.run({
       seq,
@@ -157,7 +157,7 @@ export function sqliteVersions(db: Database): VersionsRoom {
   });
 
   const writeDraft = db.transaction(
-    (accountId: string, write: Parameters<VersionsRoom['writeDraft']>[1], expectedRevision: number | null) => {
+    (accountId: string, write: Parameters<VersionsStore['writeDraft']>[1], expectedRevision: number | null) => {
       const current = draftOf.get(accountId);
       if ((current?.revision ?? null) !== expectedRevision)
         return { status: 'conflict' as const, draft: current ? toDraft(current) : null };

@@ -13,14 +13,14 @@ import { setupLinks, setupUrl } from './setup-links.ts';
  * lost their password. Links are made of PUBLIC_URL, else HOST and PORT.
  */
 export function accountsCommand(
-  rooms: { readonly accounts: Accounts; readonly sessions: Sessions; readonly audit: AuditStore },
+  stores: { readonly accounts: Accounts; readonly sessions: Sessions; readonly audit: AuditStore },
   config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>,
   close: () => Promise<void>,
 ) {
   const now = () => Date.now();
-  const audit = auditLog(rooms.audit, now);
+  const audit = auditLog(stores.audit, now);
   // Setup links only: no session is started from the command line.
-  const links = setupLinks({ accounts: rooms.accounts, sessions: rooms.sessions, audit, now });
+  const links = setupLinks({ accounts: stores.accounts, sessions: stores.sessions, audit, now });
   const base =
     config.PUBLIC_URL ?? `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.PORT}`;
   return {
@@ -29,11 +29,11 @@ export function accountsCommand(
       return setupUrl(base, token);
     },
     async account(email: string): Promise<AccountView | undefined> {
-      const found = await rooms.accounts.accountByEmail(email);
+      const found = await stores.accounts.accountByEmail(email);
       return found ? accountView(found) : undefined;
     },
     async list(): Promise<AccountView[]> {
-      return (await rooms.accounts.listAccounts()).map(accountView);
+      return (await stores.accounts.listAccounts()).map(accountView);
     },
     close,
   };

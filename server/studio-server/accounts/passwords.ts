@@ -4,7 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
 /**
  * argon2id at OWASP's first recommended setting (Password Storage Cheat Sheet): 19 MiB of memory,
  * two passes, one lane. The parameters travel in the stored PHC string, so a later raise of them
- * still verifies older hashes (and `needsRehash` tells the room to store a new one).
+ * still verifies older hashes (and `needsRehash` tells the accounts store to keep a new one).
  */
 // `algorithm: 2` is the package's Algorithm.Argon2id (a const enum, which isolated modules cannot read).
 const PARAMETERS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEntry, AuditEntryInput, AuditLog, AuditQuery, AuditStore } from '../../ports/audit.ts';
 
-/** Detail keys that could carry a secret: their values are never kept, whichever room sent them. */
+/** Detail keys that could carry a secret: their values are never kept, whichever store sent them. */
 const SECRET_KEYS = new Set([
   'password',
   'newpassword',
@@ -25,7 +25,7 @@ const MAX_KEYS = 50;
 
 /**
  * Keeps what an entry's details may hold: plain values, bounded in depth, keys and length, and
- * no value under a key that names a secret (belt and braces: rooms name secrets, never send them).
+ * no value under a key that names a secret (belt and braces: the studio's parts name secrets, never send them).
  */
 export function cleanDetails(value: unknown, depth = 0): unknown {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
@@ -45,7 +45,7 @@ export function cleanDetails(value: unknown, depth = 0): unknown {
 }
 
 /**
- * The audit room: appends entries with an id that sorts as they were recorded (the time, then a
+ * The audit store: appends entries with an id that sorts as they were recorded (the time, then a
  * counter of this process, then randomness so two nodes never collide).
  */
 export function auditLog(store: AuditStore, now: () => number): AuditLog {

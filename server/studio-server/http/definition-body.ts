@@ -5,7 +5,7 @@ import { DEFINITION_BOUNDS, MAX_DEFINITION_BYTES, nestedDeeperThan } from '../..
 import { HttpError } from '../../ports/http-error.ts';
 import { parseInput } from './request-body.ts';
 
-/** A definition of at most 5 MB, with room for the few fields around it. */
+/** A definition of at most 5 MB, with space for the few fields around it. */
 export const DEFINITION_BODY_LIMIT = MAX_DEFINITION_BYTES + 64 * 1024;
 
 const tooLarge = () =>

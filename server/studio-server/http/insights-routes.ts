@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
-import { DAY_MS, dayOf, type DayRange, type InsightsRoom } from '../../ports/insights.ts';
+import { DAY_MS, dayOf, type DayRange, type InsightsStore } from '../../ports/insights.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Store } from '../../ports/store.ts';
 import type { AuditTrail } from '../../ports/audit.ts';
@@ -12,7 +12,7 @@ import { callerOf, requireRole } from './studio-api.ts';
 import { serveRoute } from './studio-route.ts';
 
 export interface InsightsRoutesDeps {
-  readonly room: InsightsRoom;
+  readonly insights: InsightsStore;
   readonly store: Store;
   readonly audit: AuditTrail;
   readonly now: () => number;
@@ -20,7 +20,7 @@ export interface InsightsRoutesDeps {
   readonly windowMs: number;
   /** The published version in service now (the drop-off's default). */
   readonly currentVersion: () => string;
-  /** A version's steps in definition order, or null for a version the room does not have. */
+  /** A version's steps in definition order, or null for a version the insights does not have. */
   readonly stepsOf: (versionId: string) => Promise<readonly { dialogId: string; stepId: string }[] | null>;
   /** The user-data fields the bot in service declares (a search by field names one of them). */
   readonly userDataFields: () => readonly string[];
@@ -70,7 +70,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       from: isoDay(days.fromDay),
       to: isoDay(days.toDay),
       version: query.version ?? null,
-      ...(await dashboard(deps.room, range)),
+      ...(await dashboard(deps.insights, range)),
     };
   });
 
@@ -83,7 +83,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
         path: 'version',
       });
     const figures = await dropOff(
-      deps.room,
+      deps.insights,
       { ...days, version },
       { now: deps.now(), windowMs: deps.windowMs, order: order ?? [] },
     );
@@ -113,7 +113,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       throw new HttpError(400, 'invalid_parameter', 'cursor: must be the next cursor of the previous page.', {
         path: 'cursor',
       });
-    const page = await deps.room.searchConversations({
+    const page = await deps.insights.searchConversations({
       fromMs: days.fromDay * DAY_MS,
       toMs: (days.toDay + 1) * DAY_MS,
       limit: query.limit ?? 50,
@@ -138,7 +138,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
   });
 
   serveRoute(router, 'readUserTranscript', { ...read, badParam: badUserId }, async ({ params, query }) => {
-    const at = { store: deps.store, room: deps.room, now: deps.now };
+    const at = { store: deps.store, insights: deps.insights, now: deps.now };
     const view = await transcriptOf(at, params.userId, query.afterSeq ?? 0);
     if (!view) throw new HttpError(404, 'not_found', 'No such user: they may have been erased, or never written.');
     return view;

@@ -68,8 +68,8 @@ export function missesRoutes(deps: MissesRoutesDeps): Router {
       source = { kind: 'draft', revision: draft.revision, baseVersionId: draft.baseVersionId };
       written = draft.definition;
     } else {
-      const head = await deps.versions().room.head();
-      const version = head ? await deps.versions().room.getVersion(head.id) : null;
+      const head = await deps.versions().versions.head();
+      const version = head ? await deps.versions().versions.getVersion(head.id) : null;
       source = { kind: 'version', versionId: version?.id ?? null };
       written = version ? writtenOf(version) : deps.versions().live().written;
     }

@@ -2,13 +2,13 @@ import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import { HttpError } from '../../ports/http-error.ts';
 import { may } from '../../ports/roles.ts';
-import { MAX_SECRET_BYTES, namesInDefinition, type SecretsRoom } from '../secrets/secrets-room.ts';
+import { MAX_SECRET_BYTES, namesInDefinition, type SecretKeeper } from '../secrets/secret-keeper.ts';
 import { readJson } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
 import { serveRoute } from './studio-route.ts';
 
 export interface SecretRouteDeps {
-  readonly secrets: SecretsRoom;
+  readonly secrets: SecretKeeper;
   /** The environment the server was started with (a set variable wins over a studio secret). */
   readonly environment: () => Readonly<Record<string, string | undefined>>;
   /** The definition in service, for the names it reads. */

@@ -1,7 +1,7 @@
 /**
  * The studio's HTTP API under /studio/api: the framework every studio router mounts in.
  *
- * How another room's router joins (versions, designer, insights):
+ * How another part's router joins (versions, designer, insights):
  *   1. Write `export function versionsRoutes(deps): Router` with `Router()` from express; paths
  *      are relative to /studio/api (`router.get('/versions', …)`).
  *   2. Guard every route with `requireRole('<permission>')` from this file (permissions and who

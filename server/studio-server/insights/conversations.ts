@@ -1,5 +1,5 @@
 import { messageText, redact } from '../../app/export-records.ts';
-import type { ConversationQuery, InsightsRoom } from '../../ports/insights.ts';
+import type { ConversationQuery, InsightsStore } from '../../ports/insights.ts';
 import type { Store } from '../../ports/store.ts';
 import type { IntegrationCallView, Transcript, TranscriptMessage } from '../../../shared/studio-insights.ts';
 
@@ -22,7 +22,7 @@ export type TranscriptView = Transcript;
 
 /** A user's transcript page, or null for a user not known (or a preview user: they appear nowhere in insights). */
 export async function transcriptOf(
-  deps: { readonly store: Store; readonly room: InsightsRoom; readonly now: () => number },
+  deps: { readonly store: Store; readonly insights: InsightsStore; readonly now: () => number },
   userId: string,
   afterSeq: number,
 ): Promise<TranscriptView | null> {
@@ -34,8 +34,8 @@ export async function transcriptOf(
   const [user, entries, conversations, earliestCalls] = await Promise.all([
     deps.store.getUser(userId),
     deps.store.readTranscript(userId, afterSeq, TRANSCRIPT_PAGE + 1),
-    deps.room.conversationsOf(userId, CONVERSATIONS_LISTED),
-    afterSeq === 0 ? deps.room.userLogs(userId, ['integrationLog'], 0, now + 1, CALLS_PAGE) : undefined,
+    deps.insights.conversationsOf(userId, CONVERSATIONS_LISTED),
+    afterSeq === 0 ? deps.insights.userLogs(userId, ['integrationLog'], 0, now + 1, CALLS_PAGE) : undefined,
   ]);
   if (!user || user.preview !== undefined) return null;
   const page = entries.slice(0, TRANSCRIPT_PAGE);
@@ -45,7 +45,13 @@ export async function transcriptOf(
     ? []
     : earliestCalls
       ? earliestCalls.filter((c) => c.timestamp >= first.at && (!following || c.timestamp < following.at))
-      : await deps.room.userLogs(userId, ['integrationLog'], first.at, following ? following.at : now + 1, CALLS_PAGE);
+      : await deps.insights.userLogs(
+          userId,
+          ['integrationLog'],
+          first.at,
+          following ? following.at : now + 1,
+          CALLS_PAGE,
+        );
   // Where the user's message was when they wrote it: the step of the bot message before it, if any.
   let answering: { dialogId: string; stepId: string } | undefined;
   if (afterSeq > 0 && first?.from === 'user') {

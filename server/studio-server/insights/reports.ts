@@ -3,13 +3,13 @@ import {
   LATENCY_BUCKETS,
   type CounterTotals,
   type DayRange,
-  type InsightsRoom,
+  type InsightsStore,
   type Metric,
 } from '../../ports/insights.ts';
 import type { DailyFigures, DashboardFigures, DropOffFigures, StepFigures } from '../../../shared/studio-insights.ts';
 
 /**
- * The dashboard and the drop-off, read from the insights room's counters: a 30-day range reads
+ * The dashboard and the drop-off, read from the insights store's counters: a 30-day range reads
  * at most a few thousand summed rows whatever the size of the transcript (ports/insights.ts).
  */
 
@@ -42,8 +42,8 @@ export function isoDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-export async function dashboard(room: InsightsRoom, range: DayRange): Promise<Dashboard> {
-  const { daily, totals } = await room.counters(range, DASHBOARD_METRICS);
+export async function dashboard(insights: InsightsStore, range: DayRange): Promise<Dashboard> {
+  const { daily, totals } = await insights.counters(range, DASHBOARD_METRICS);
   const days: DailyFigures[] = [];
   for (let day = range.fromDay; day <= range.toDay; day++) {
     const figures = daily.get(day);
@@ -139,7 +139,7 @@ const OPEN_LIMIT = 10_000;
  * with figures the definition lacks follow.
  */
 export async function dropOff(
-  room: InsightsRoom,
+  insights: InsightsStore,
   range: DayRange,
   options: {
     readonly now: number;
@@ -147,7 +147,7 @@ export async function dropOff(
     readonly order: readonly { dialogId: string; stepId: string }[];
   },
 ): Promise<DropOff> {
-  const { totals } = await room.counters(range, ['stepReached', 'stepStopped']);
+  const { totals } = await insights.counters(range, ['stepReached', 'stepStopped']);
   const key = (d: string, s: string) => `${d}/${s}`;
   const figures = new Map<string, { dialogId: string; stepId: string; reached: number; stopped: number }>();
   const entry = (dialogId: string, stepId: string) => {
@@ -163,7 +163,7 @@ export async function dropOff(
   let open = 0;
   const fromMs = range.fromDay * DAY_MS;
   const toMs = (range.toDay + 1) * DAY_MS;
-  for (const conversation of await room.openConversations(options.now - options.windowMs, OPEN_LIMIT)) {
+  for (const conversation of await insights.openConversations(options.now - options.windowMs, OPEN_LIMIT)) {
     if (conversation.startedAt < fromMs || conversation.startedAt >= toMs) continue;
     if (range.version !== undefined && conversation.lastVersion !== range.version) continue;
     open++;

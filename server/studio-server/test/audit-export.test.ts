@@ -100,8 +100,8 @@ describe('retention of the audit trail', () => {
     const store = openSqliteStore({ file: path.join(dir, 'store.db') });
     const now = Date.UTC(2026, 5, 1);
     let clock = now - 40 * DAY;
-    const rooms = sqliteAudit(store.db);
-    const trail = auditLog(rooms, () => clock);
+    const stores = sqliteAudit(store.db);
+    const trail = auditLog(stores, () => clock);
     await trail.record({ actor: { kind: 'system' }, action: 'old' });
     clock = now - 10 * DAY;
     await trail.record({ actor: { kind: 'system' }, action: 'recent' });
@@ -110,7 +110,7 @@ describe('retention of the audit trail', () => {
       clock: { now: () => now },
       logger: createLogger('silent'),
       settings: { auditDays: 30 },
-      audit: rooms,
+      audit: stores,
     });
     await run({ id: 'retention', kind: 'retention', payload: {}, attempts: 1, maxAttempts: 5, runAt: now } as never);
     expect((await trail.read({ limit: 10 })).map((e) => e.action)).toEqual(['recent']);

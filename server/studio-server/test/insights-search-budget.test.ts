@@ -40,7 +40,7 @@ for (const leg of storeLegs()) {
       const owner = await setUpOwner(server.url, server.studio.setupLink!);
       analyst = await invite(owner, 'analyst@example.com', 'analyst');
       // Five conversations, one a day over the last five days, written as the recorder writes them; only the oldest holds the word.
-      await server.insights.room.record({
+      await server.insights.store.record({
         counts: [],
         conversations: [4, 3, 2, 1, 0].map((ago) =>
           conversation(

@@ -55,7 +55,7 @@ for (const leg of storeLegs()) {
             { at: at(TRANSCRIPT_PAGE) + 500, kind: 'pageEvent', name: 'checkout' },
           ],
         };
-        await server.insights.room.record({ counts: [], conversations: [summary] });
+        await server.insights.store.record({ counts: [], conversations: [summary] });
       }, 60_000);
       afterAll(async () => {
         await server?.stop();

@@ -23,13 +23,13 @@ for (const leg of storeLegs()) {
       let server = await startTestServer({ ...env, SECRETS_KEY: KEY_A }, dir);
       const owner = await setUpOwner(server.url, server.studio.setupLink!);
       expect((await owner.put('/studio/api/secrets/CRM_TOKEN', { value: 'the-value-1' })).status).toBe(200);
-      const sealedUnderA = (await server.studio.rooms.rooms.secrets.listSecrets())[0]!.ciphertext;
+      const sealedUnderA = (await server.studio.stores.stores.secrets.listSecrets())[0]!.ciphertext;
       await server.close();
 
       server = await startTestServer({ ...env, SECRETS_KEY: KEY_B, SECRETS_KEY_PREVIOUS: KEY_A }, dir);
-      expect(server.studio.rooms.secrets.value('CRM_TOKEN')).toBe('the-value-1');
+      expect(server.studio.stores.secrets.value('CRM_TOKEN')).toBe('the-value-1');
       expect(server.logs.some((line) => line.event === 'secrets_resealed' && line.count === 1)).toBe(true);
-      const sealedUnderB = (await server.studio.rooms.rooms.secrets.listSecrets())[0]!;
+      const sealedUnderB = (await server.studio.stores.stores.secrets.listSecrets())[0]!;
       expect(sealedUnderB.ciphertext).not.toBe(sealedUnderA);
       // Who set it last and when stay as they were: a rotation is not a change of the secret.
       expect(sealedUnderB.updatedBy).toBe('owner@example.com');
@@ -37,7 +37,7 @@ for (const leg of storeLegs()) {
 
       // The old key can now be dropped.
       server = await startTestServer({ ...env, SECRETS_KEY: KEY_B }, dir);
-      expect(server.studio.rooms.secrets.value('CRM_TOKEN')).toBe('the-value-1');
+      expect(server.studio.stores.secrets.value('CRM_TOKEN')).toBe('the-value-1');
       await server.close();
 
       await expect(startTestServer({ ...env, SECRETS_KEY: KEY_C }, dir)).rejects.toThrow(

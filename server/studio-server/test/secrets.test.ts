@@ -167,7 +167,7 @@ for (const leg of storeLegs()) {
           .filter((e: { action: string }) => e.action === 'secret_set')
           .map((e: { target: string }) => e.target),
       ).toEqual(['CRM_TOKEN', 'CRM_TOKEN', 'CRM_TOKEN']);
-      everything.push(JSON.stringify(await server.studio.rooms.audit.read({ limit: 10_000 })));
+      everything.push(JSON.stringify(await server.studio.stores.audit.read({ limit: 10_000 })));
       for (const url of ['/api/management/openapi.json', '/studio/', '/definition.schema.json'])
         everything.push(await (await fetch(`${server.url}${url}`)).text());
       for (const client of [owner, editor])
@@ -182,7 +182,7 @@ for (const leg of storeLegs()) {
       expect(findSecret(haystack, SECOND)).toEqual([]);
       // Only the CRM ever saw it, and the store holds it sealed.
       expect(upstream.seen.some((req) => req.headers.authorization === `Bearer ${SECRET}`)).toBe(true);
-      const stored = JSON.stringify(await server.studio.rooms.rooms.secrets.listSecrets());
+      const stored = JSON.stringify(await server.studio.stores.stores.secrets.listSecrets());
       expect(findSecret(stored, SECRET)).toEqual([]);
     });
   });

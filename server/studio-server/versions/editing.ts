@@ -51,9 +51,9 @@ const metaOf = ({ definitionText: _text, ...meta }: StoredVersion): VersionMeta 
 
 export async function listVersions(deps: VersionsDeps, limit: number, before?: number): Promise<VersionList> {
   const [versions, publications, head] = await Promise.all([
-    deps.room.listVersions(limit + 1, before),
-    deps.room.publications(PUBLICATION_HISTORY),
-    deps.room.head(),
+    deps.versions.listVersions(limit + 1, before),
+    deps.versions.publications(PUBLICATION_HISTORY),
+    deps.versions.head(),
   ]);
   const at = publishedAtOf(publications);
   const page = versions.slice(0, limit);
@@ -66,7 +66,7 @@ export async function listVersions(deps: VersionsDeps, limit: number, before?: n
 }
 
 export async function versionOrThrow(deps: VersionsDeps, id: string): Promise<StoredVersion> {
-  const version = await deps.room.getVersion(id);
+  const version = await deps.versions.getVersion(id);
   if (!version)
     throw new HttpError(
       404,
@@ -82,7 +82,7 @@ export async function readVersion(
   id: string,
 ): Promise<VersionView & { readonly definition: unknown }> {
   const version = await versionOrThrow(deps, id);
-  const at = publishedAtOf(await deps.room.publications(PUBLICATION_HISTORY));
+  const at = publishedAtOf(await deps.versions.publications(PUBLICATION_HISTORY));
   return { ...view(metaOf(version), at), definition: writtenOf(version) };
 }
 
@@ -143,12 +143,12 @@ const draftView = (draft: Draft): DraftView => ({
 export async function readDraft(deps: VersionsDeps, acting: Acting): Promise<DraftView> {
   const accountId = accountOf(acting);
   for (;;) {
-    const draft = await deps.room.readDraft(accountId);
+    const draft = await deps.versions.readDraft(accountId);
     if (draft) return draftView(draft);
-    const head = await deps.room.head();
-    const base = head ? await deps.room.getVersion(head.id) : null;
+    const head = await deps.versions.head();
+    const base = head ? await deps.versions.getVersion(head.id) : null;
     const definitionText = base?.definitionText ?? canonicalText(deps.live().written);
-    const written = await deps.room.writeDraft(
+    const written = await deps.versions.writeDraft(
       accountId,
       { baseVersionId: base?.id ?? null, definitionText, updatedAt: deps.clock.now() },
       null,
@@ -167,7 +167,7 @@ export async function autosaveDraft(
   const accountId = accountOf(acting);
   if (input.baseVersionId !== null) await versionOrThrow(deps, input.baseVersionId);
   const { text } = canonical(input.definition);
-  const outcome = await deps.room.writeDraft(
+  const outcome = await deps.versions.writeDraft(
     accountId,
     { baseVersionId: input.baseVersionId, definitionText: text, updatedAt: deps.clock.now() },
     input.revision,
@@ -205,10 +205,10 @@ export async function saveVersion(
 ): Promise<SaveOutcome> {
   const base = await versionOrThrow(deps, input.baseVersionId);
   const { text, hash } = canonical(input.definition);
-  const head = await deps.room.head();
+  const head = await deps.versions.head();
   if (head?.id === base.id && base.hash === hash)
     return { created: false, version: metaOf(base), problems: await checkWritten(deps, input.definition) };
-  const outcome = await deps.room.createVersion(
+  const outcome = await deps.versions.createVersion(
     {
       author: authorOf(acting),
       createdAt: deps.clock.now(),
@@ -220,7 +220,7 @@ export async function saveVersion(
     base.id,
   );
   if (outcome.status === 'conflict') {
-    const theirs = outcome.head ? await deps.room.getVersion(outcome.head.id) : null;
+    const theirs = outcome.head ? await deps.versions.getVersion(outcome.head.id) : null;
     const who = theirs?.author.name ?? theirs?.author.email ?? 'someone';
     throw new HttpError(
       409,
@@ -272,9 +272,9 @@ export async function importText(
     );
   }
   const { text, hash } = canonical(parsed.value);
-  const head = await deps.room.head();
+  const head = await deps.versions.head();
   if (head?.hash === hash) return { created: false, version: head, problems: await checkWritten(deps, parsed.value) };
-  const outcome = await deps.room.createVersion(
+  const outcome = await deps.versions.createVersion(
     {
       author: authorOf(acting),
       createdAt: deps.clock.now(),

@@ -150,7 +150,7 @@ describe('publishing a version in a running server', () => {
     const fresh = await visitor();
     await heard(fresh, 'Welcome back!');
     const trail = async () =>
-      (await server!.studio.rooms.audit.read({ limit: 100 })).filter((entry) => entry.action !== 'setup_link_created');
+      (await server!.studio.stores.audit.read({ limit: 100 })).filter((entry) => entry.action !== 'setup_link_created');
     expect((await trail()).map((entry) => [entry.action, entry.target])).toEqual([
       ['version_imported', 'v1'],
       ['published', 'v1'],

@@ -15,7 +15,7 @@ export type { Stranded };
 
 export interface PublishPlan {
   readonly versionId: string;
-  /** The version in service now; null when this node runs a bot the versions room does not know yet. */
+  /** The version in service now; null when this node runs a bot the versions versions does not know yet. */
   readonly liveVersionId: string | null;
   /** Publishing an earlier version than the live one: recorded as a rollback. */
   readonly rollback: boolean;
@@ -40,7 +40,7 @@ const hasStep = (definition: BotDefinition, at: StepRef) =>
 
 async function isRollback(deps: VersionsDeps, version: StoredVersion): Promise<boolean> {
   const liveId = deps.live().version?.id;
-  const live = liveId ? await deps.room.getVersion(liveId) : null;
+  const live = liveId ? await deps.versions.getVersion(liveId) : null;
   return live !== null && version.number < live.number;
 }
 
@@ -121,7 +121,7 @@ export async function publish(
     moves,
     kind: 'studio',
     commit: async () => {
-      recorded = await deps.room.publish({
+      recorded = await deps.versions.publish({
         versionId: version.id,
         previousId: live.version?.id ?? null,
         at: deps.clock.now(),

@@ -3,11 +3,11 @@ import type { Clock } from '../../ports/clock.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { RestingUsers } from '../../ports/resting-users.ts';
 import type { AuditActor, AuditTrail } from '../../ports/audit.ts';
-import type { VersionAuthor, VersionsRoom } from '../../ports/versions.ts';
+import type { VersionAuthor, VersionsStore } from '../../ports/versions.ts';
 
-/** What the versions use cases need: the running bot (server/bot/) and the rooms versions are kept in; wired in server/start/. */
+/** What the versions use cases need: the running bot (server/bot/) and the store versions are kept in; wired in server/start/. */
 export interface VersionsDeps extends BotHost {
-  readonly room: VersionsRoom;
+  readonly versions: VersionsStore;
   readonly resting: RestingUsers;
   readonly audit: AuditTrail;
   readonly clock: Clock;

@@ -1,6 +1,6 @@
 import { css } from 'lit';
 
-/** The look of a step's form: fields stacked, rows in light boxes, pairs side by side where there is room. */
+/** The look of a step's form: fields stacked, rows in light boxes, pairs side by side where there is space. */
 export const formStyles = css`
   .field {
     margin: 0 0 12px;

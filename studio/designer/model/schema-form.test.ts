@@ -116,7 +116,7 @@ describe('forms from the editor schema', () => {
   it('when any object maps names to objects, then it gets the record form; a map of plain values stays name/value rows', () => {
     const map = fieldSpec(
       {},
-      'rooms',
+      'tables',
       {
         type: 'object',
         additionalProperties: { type: 'object', properties: { seats: { type: 'integer' } }, required: ['seats'] },

@@ -241,7 +241,7 @@ export function describeSchemathesis(legName: 'sqlite' | 'mongo'): void {
       ]);
       // A conversation of s-1 today with a page event, so the insights' answers have a summary and an event to check.
       const now = Date.now();
-      await server.insights.room.record({
+      await server.insights.store.record({
         counts: [{ day: Math.floor(now / 86_400_000), version: 'unversioned', metric: 'conversations', n: 1 }],
         conversations: [
           {

@@ -5,7 +5,7 @@ import { choiceByAnswer, renderMessage } from '../../connector/ladder.ts';
 import { answerable, message } from '../../connector/test/ladder-properties.ts';
 import { botToken } from '../bot-token.ts';
 import { connectorApi } from '../connector-api.ts';
-import { serviceUrlRule } from '../service-urls.ts';
+import { serviceUrlRule } from '../../../settings/service-urls.ts';
 import { TEAMS_CAPABILITIES, teamsConnector } from '../teams-connector.ts';
 import { APP_ID, APP_PASSWORD, startBotFrameworkStandIn, type BotFrameworkStandIn } from './bot-framework-stand-in.ts';
 

@@ -1,4 +1,4 @@
-import type { ConversationSummary, CounterTotals, Metric, OpenConversation } from '../ports/insights.ts';
+import type { ConversationSummary, CounterTotals, Metric, OpenConversation } from '../../ports/insights.ts';
 
 /** What both insights adapters share: summing counter rows, and what an open conversation is. */
 

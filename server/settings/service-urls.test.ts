@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serviceUrlAllowed, serviceUrlRule } from '../service-urls.ts';
-import { DEFAULT_SERVICE_URLS } from '../vendor-addresses.ts';
+import { serviceUrlAllowed, serviceUrlRule } from './service-urls.ts';
+import { DEFAULT_SERVICE_URLS } from './vendor-addresses.ts';
 
 const defaults = DEFAULT_SERVICE_URLS.map(serviceUrlRule);
 

@@ -5,7 +5,7 @@ import type { AuditActor, AuditTrail } from '../../ports/audit.ts';
 import type { SecretStore, StoredSecret } from '../../ports/secrets.ts';
 import { seal, unseal, type SecretKeys } from './secret-box.ts';
 
-// The name's rule and the size bound are the studio API's (shared/studio-api.ts), so the route and the room agree.
+// The name's rule and the size bound are the studio API's (shared/studio-api.ts), so the route and the keeper agree.
 export { MAX_SECRET_BYTES, SECRET_NAME };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -16,7 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * or the audit trail (which names the secret only). They feed the definition's env lookup,
  * where a set environment variable of the same name wins.
  */
-export function secretsRoom(deps: {
+export function secretKeeper(deps: {
   store: SecretStore;
   keys: SecretKeys;
   audit: AuditTrail;
@@ -27,7 +27,7 @@ export function secretsRoom(deps: {
   let meta: StoredSecret[] = [];
   const listeners: Array<(name: string) => void> = [];
 
-  const room = {
+  const keeper = {
     /**
      * Reads and opens every stored secret; those sealed under SECRETS_KEY_PREVIOUS are sealed
      * again under SECRETS_KEY. Throws SecretKeyError (start-up stops) when one opens under neither.
@@ -78,14 +78,14 @@ export function secretsRoom(deps: {
         updatedAt: deps.now(),
         updatedBy: actor.email ?? actor.kind,
       });
-      await room.load();
+      await keeper.load();
       await deps.audit.record({ actor, ip, action: 'secret_set', target: name });
       for (const listener of listeners) listener(name);
     },
 
     async remove(name: string, actor: AuditActor, ip: string): Promise<boolean> {
       if (!(await deps.store.deleteSecret(name))) return false;
-      await room.load();
+      await keeper.load();
       await deps.audit.record({ actor, ip, action: 'secret_deleted', target: name });
       for (const listener of listeners) listener(name);
       return true;
@@ -116,10 +116,10 @@ export function secretsRoom(deps: {
       });
     },
   };
-  return room;
+  return keeper;
 }
 
-export type SecretsRoom = ReturnType<typeof secretsRoom>;
+export type SecretKeeper = ReturnType<typeof secretKeeper>;
 
 /**
  * The environment-variable names a definition reads (every string under a key ending in `Env`:

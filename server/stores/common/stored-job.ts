@@ -1,4 +1,4 @@
-import type { Job, NewJob } from '../ports/store.ts';
+import type { Job, NewJob } from '../../ports/store.ts';
 
 /** A job as both stores keep it: the port's fields, the payload as JSON text. */
 export interface StoredJob extends Omit<Job, 'payload'> {

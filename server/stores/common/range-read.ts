@@ -1,4 +1,4 @@
-import type { RangeRead } from '../ports/store.ts';
+import type { RangeRead } from '../../ports/store.ts';
 import { batchSizeOf } from './range-cursor.ts';
 
 /**
