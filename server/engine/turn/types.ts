@@ -1,5 +1,5 @@
-import type { BotMessage } from '../../shared/protocol.ts';
-import type { BotDefinition, Step } from '../definition/schema.ts';
+import type { BotMessage } from '../../../shared/protocol.ts';
+import type { BotDefinition, Step } from '../../definition/schema.ts';
 
 /** Where the user stands; null when no dialog is running. */
 export interface Position {
