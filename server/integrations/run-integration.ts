@@ -6,7 +6,7 @@ import type { Scheduler } from '../ports/scheduler.ts';
 import type { NewJob, Store } from '../ports/store.ts';
 import { utcDay, type UsageCounters } from '../ports/usage-counters.ts';
 import { noAuth } from './auth/authenticator.ts';
-import { authorizedCall } from './authorized-call.ts';
+import { authorizedCall } from './auth/authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
 import type { DatasetCluster } from './datasets/dataset-cluster.ts';
 import {
@@ -19,15 +19,15 @@ import {
 import type { OutboundGate } from '../ports/outbound-gate.ts';
 import { GatedHttpClient } from './http/gated-http-client.ts';
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
-import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
+import { integrationLogWriter, type CallRecorder } from './http/integration-log.ts';
 import { prepareStep, type PreparedStep } from './prepare-step.ts';
-import { scrub, secretForms } from './redact.ts';
-import { compileServices, type CompiledService } from './services.ts';
+import { scrub, secretForms } from './http/redact.ts';
+import { compileServices, type CompiledService } from './auth/services.ts';
 import { integrationSettingsSchema } from './settings.ts';
 import type { IntegrationStepInput } from './step-config.ts';
-import { lenientBody } from './step-types/read-body.ts';
+import { lenientBody } from './http/read-body.ts';
 import { BUILT_IN_STEP_TYPES, describeErrors, StepTypeRegistry } from './step-types/registry.ts';
-import type { CodeStepType, HttpStepType, PreparedRequest, StepContext, StepType } from './step-types/step-type.ts';
+import type { CodeStepType, HttpStepType, PreparedRequest, StepContext, StepType } from './step-contract/step-type.ts';
 import { fillTemplates, type TemplateScope } from './step-types/template-params.ts';
 
 /** Who the step runs for: the user's id, conversation variables and user data (templates read them). */

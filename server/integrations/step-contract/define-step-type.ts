@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { CodeStepType, JsonSchema, StepContext, StepLevel, TimingMode } from './step-types/step-type.ts';
+import type { CodeStepType, JsonSchema, StepContext, StepLevel, TimingMode } from './step-type.ts';
 
 /**
  * A step type as a bot's own module writes it (definition `stepTypes`, docs/integrations.md).
