@@ -11,7 +11,7 @@ import { datasetsRouter, type DatasetPushTarget } from './datasets-router.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { healthRouter, type Readiness } from './health.ts';
 import { homePage } from './home-page.ts';
-import { managementApi, type ManagementOptions } from './management/management-api.ts';
+import { managementApi, type ManagementOptions } from './management-api.ts';
 import { localLimiter, type LimiterFactory } from './rate-limit.ts';
 import { withRequestId } from './request-id.ts';
 import { requestLog } from './request-log.ts';
@@ -67,7 +67,7 @@ export interface AppOptions {
 /**
  * The HTTP side of the server, as a listener for node:http. Never listens:
  * main.ts and tests do. Trigger and REST channel requests are answered before Express
- * sees them (management/trigger-endpoint.ts, channel-endpoint.ts); everything else goes through Express.
+ * sees them (trigger-endpoint.ts, channel-endpoint.ts); everything else goes through Express.
  */
 export function createApp(options: AppOptions): RequestListener {
   const app = express();

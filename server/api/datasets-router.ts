@@ -1,5 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
-import { DATASET_BODY_BOUNDS, bodyBoundsError } from './body-bounds.ts';
+import { DATASET_BODY_BOUNDS, bodyBoundsError } from './management/body-bounds.ts';
 import { HttpError } from './errors.ts';
 import { functionKeyCheck, requireFunctionKey } from './management/function-key.ts';
 import { methodNotAllowed } from './management/method-not-allowed.ts';

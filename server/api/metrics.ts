@@ -66,6 +66,184 @@ const DISCONNECT_REASONS = new Set([
   'forced server close',
 ]);
 
+type Labels = Readonly<Record<string, string>>;
+
+/** What the scrape-time gauges read: set once the channel and the job runner exist. */
+interface Watched {
+  connected: () => number;
+  sources?: MetricSources;
+}
+
+/** A gauge's values at one scrape, one per label set. */
+type Reading = ReadonlyArray<readonly [Labels, number]>;
+
+interface SeriesShape {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames?: readonly string[];
+}
+
+/**
+ * One series the server exports. Counters may start at 0 for label sets that must show before their first event;
+ * gauges are read at each scrape.
+ */
+type SeriesSpec =
+  | (SeriesShape & { readonly type: 'counter'; readonly zeros?: readonly Labels[] })
+  | (SeriesShape & { readonly type: 'histogram'; readonly buckets: readonly number[] })
+  | (SeriesShape & { readonly type: 'gauge'; readonly read: (watched: Watched) => Reading | Promise<Reading> });
+
+const HTTP_LABELS = ['method', 'route', 'status'];
+const STEP_LABELS = ['step', 'service'];
+
+/** Seconds a due entry has waited past `since`, never negative. */
+const ageSeconds = (now: number, since: number) => Math.max(0, now - since) / 1000;
+
+/** The series, declared once, in the order /metrics lists them; the keys are what createMetrics bumps. */
+const SERIES = {
+  requests: {
+    type: 'counter',
+    name: 'chatbot_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status.',
+    labelNames: HTTP_LABELS,
+  },
+  latency: {
+    type: 'histogram',
+    name: 'chatbot_http_request_duration_seconds',
+    help: 'Time from request to the end of the response, by method, route and status.',
+    labelNames: HTTP_LABELS,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  },
+  connectedUsers: {
+    type: 'gauge',
+    name: 'chatbot_connected_users',
+    help: 'Users with at least one web chat widget connected to this server.',
+    read: (watched) => [[{}, watched.connected()]],
+  },
+  messages: {
+    type: 'counter',
+    name: 'chatbot_messages_total',
+    help: 'Messages stored in transcripts, by sender (user or bot).',
+    labelNames: ['from'],
+    zeros: [{ from: 'user' }, { from: 'bot' }],
+  },
+  integrationCalls: {
+    type: 'counter',
+    name: 'chatbot_integration_calls_total',
+    help: 'Integration step calls, by step type and service (the definition\'s service, or "none").',
+    labelNames: STEP_LABELS,
+  },
+  integrationErrors: {
+    type: 'counter',
+    name: 'chatbot_integration_errors_total',
+    help: 'Integration step calls that failed, by step type and service.',
+    labelNames: STEP_LABELS,
+  },
+  integrationDuration: {
+    type: 'histogram',
+    name: 'chatbot_integration_call_duration_seconds',
+    help: 'Integration step calls by step type, service and status (ok, or the failure kind: timeout, http_status, network, …).',
+    labelNames: [...STEP_LABELS, 'status'],
+    buckets: WORK_BUCKETS,
+  },
+  turns: {
+    type: 'histogram',
+    name: 'chatbot_turn_duration_seconds',
+    help: 'Dialog turns from their input to their messages handed to the channel, by input kind (text, press, start, timer, integrationResult, …).',
+    labelNames: ['input'],
+    buckets: WORK_BUCKETS,
+  },
+  jobAttempts: {
+    type: 'counter',
+    name: 'chatbot_job_attempts_total',
+    help: 'Job attempts by kind and outcome: done, retry (failed, will run again) or dead (failed for good).',
+    labelNames: ['kind', 'outcome'],
+  },
+  rateLimited: {
+    type: 'counter',
+    name: 'chatbot_rate_limited_total',
+    help: 'Requests and web chat messages refused by a rate limit, by scope (management, channels, webchat).',
+    labelNames: ['scope'],
+    zeros: [{ scope: 'management' }, { scope: 'channels' }, { scope: 'webchat' }],
+  },
+  socketConnects: {
+    type: 'counter',
+    name: 'chatbot_socket_connects_total',
+    help: 'Web chat sockets connected (after the handshake was accepted).',
+  },
+  socketDisconnects: {
+    type: 'counter',
+    name: 'chatbot_socket_disconnects_total',
+    help: 'Web chat sockets disconnected, by socket.io reason.',
+    labelNames: ['reason'],
+  },
+  jobsDue: {
+    type: 'gauge',
+    name: 'chatbot_jobs_due',
+    help: 'Jobs due and waiting to run, by kind: the queue depth.',
+    labelNames: ['kind'],
+    read: async ({ sources }) => (sources ? await sources.dueJobs() : []).map((due) => [{ kind: due.kind }, due.count]),
+  },
+  jobsOldestDueAge: {
+    type: 'gauge',
+    name: 'chatbot_jobs_oldest_due_age_seconds',
+    help: 'How long the oldest due job of each kind has waited past its time: the queue age.',
+    labelNames: ['kind'],
+    read: async ({ sources }) => {
+      if (!sources) return [];
+      const now = sources.now();
+      return (await sources.dueJobs()).map((due) => [{ kind: due.kind }, ageSeconds(now, due.oldestRunAt)]);
+    },
+  },
+  datasetAge: {
+    type: 'gauge',
+    name: 'chatbot_dataset_age_seconds',
+    help: 'Time since each background dataset last changed; absent for a dataset never loaded.',
+    labelNames: ['dataset'],
+    read: async ({ sources }) => {
+      if (!sources) return [];
+      const now = sources.now();
+      return (await sources.datasets()).flatMap((dataset): Reading =>
+        dataset.updatedAt === null ? [] : [[{ dataset: dataset.name }, ageSeconds(now, dataset.updatedAt)]],
+      );
+    },
+  },
+} as const satisfies Record<string, SeriesSpec>;
+
+type Made<S extends SeriesSpec> = S['type'] extends 'counter'
+  ? Counter
+  : S['type'] extends 'histogram'
+    ? Histogram
+    : Gauge;
+
+/** Registers one declared series; a gauge reads its values at each scrape. */
+function makeSeries(registry: Registry, spec: SeriesSpec, watched: Watched): Counter | Histogram | Gauge {
+  const shape = { name: spec.name, help: spec.help, labelNames: [...(spec.labelNames ?? [])], registers: [registry] };
+  switch (spec.type) {
+    case 'counter': {
+      const counter = new Counter(shape);
+      for (const labels of spec.zeros ?? []) counter.inc(labels, 0);
+      return counter;
+    }
+    case 'histogram':
+      return new Histogram({ ...shape, buckets: [...spec.buckets] });
+    case 'gauge':
+      return new Gauge({
+        ...shape,
+        async collect() {
+          let reading: Reading;
+          try {
+            reading = await spec.read(watched);
+          } catch {
+            // A store that does not answer shows in /readyz; the scrape still serves the other series.
+            reading = [];
+          }
+          this.reset();
+          for (const [labels, value] of reading) this.set(labels, value);
+        },
+      });
+  }
+}
+
 /**
  * Prometheus metrics (beyond the spec): one registry per server, so tests that
  * start several servers in one process do not share series.
@@ -82,133 +260,17 @@ export function createMetrics(build?: BuildInfo): HttpMetrics {
       registers: [registry],
     }).set({ version: build.version, node_version: process.version, store: build.store }, 1);
   }
-  const requests = new Counter({
-    name: 'chatbot_http_requests_total',
-    help: 'HTTP requests answered, by method, route and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'chatbot_http_request_duration_seconds',
-    help: 'Time from request to the end of the response, by method, route and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  let connected: () => number = () => 0;
-  new Gauge({
-    name: 'chatbot_connected_users',
-    help: 'Users with at least one web chat widget connected to this server.',
-    registers: [registry],
-    collect() {
-      this.set(connected());
-    },
-  });
-  const messages = new Counter({
-    name: 'chatbot_messages_total',
-    help: 'Messages stored in transcripts, by sender (user or bot).',
-    labelNames: ['from'] as const,
-    registers: [registry],
-  });
-  const integrationCalls = new Counter({
-    name: 'chatbot_integration_calls_total',
-    help: 'Integration step calls, by step type and service (the definition\'s service, or "none").',
-    labelNames: ['step', 'service'] as const,
-    registers: [registry],
-  });
-  const integrationErrors = new Counter({
-    name: 'chatbot_integration_errors_total',
-    help: 'Integration step calls that failed, by step type and service.',
-    labelNames: ['step', 'service'] as const,
-    registers: [registry],
-  });
-  messages.inc({ from: 'user' }, 0);
-  messages.inc({ from: 'bot' }, 0);
-  const integrationDuration = new Histogram({
-    name: 'chatbot_integration_call_duration_seconds',
-    help: 'Integration step calls by step type, service and status (ok, or the failure kind: timeout, http_status, network, …).',
-    labelNames: ['step', 'service', 'status'] as const,
-    buckets: WORK_BUCKETS,
-    registers: [registry],
-  });
-  const turns = new Histogram({
-    name: 'chatbot_turn_duration_seconds',
-    help: 'Dialog turns from their input to their messages handed to the channel, by input kind (text, press, start, timer, integrationResult, …).',
-    labelNames: ['input'] as const,
-    buckets: WORK_BUCKETS,
-    registers: [registry],
-  });
-  const jobAttempts = new Counter({
-    name: 'chatbot_job_attempts_total',
-    help: 'Job attempts by kind and outcome: done, retry (failed, will run again) or dead (failed for good).',
-    labelNames: ['kind', 'outcome'] as const,
-    registers: [registry],
-  });
-  const rateLimitedCount = new Counter({
-    name: 'chatbot_rate_limited_total',
-    help: 'Requests and web chat messages refused by a rate limit, by scope (management, channels, webchat).',
-    labelNames: ['scope'] as const,
-    registers: [registry],
-  });
-  for (const scope of ['management', 'channels', 'webchat']) rateLimitedCount.inc({ scope }, 0);
-  const connects = new Counter({
-    name: 'chatbot_socket_connects_total',
-    help: 'Web chat sockets connected (after the handshake was accepted).',
-    registers: [registry],
-  });
-  const disconnects = new Counter({
-    name: 'chatbot_socket_disconnects_total',
-    help: 'Web chat sockets disconnected, by socket.io reason.',
-    labelNames: ['reason'] as const,
-    registers: [registry],
-  });
-  let sources: MetricSources | undefined;
-  const read = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await what();
-    } catch {
-      // A store that does not answer shows in /readyz; the scrape still serves the other series.
-      return undefined;
-    }
-  };
-  new Gauge({
-    name: 'chatbot_jobs_due',
-    help: 'Jobs due and waiting to run, by kind: the queue depth.',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const due of (sources && (await read(sources.dueJobs))) ?? []) this.set({ kind: due.kind }, due.count);
-    },
-  });
-  new Gauge({
-    name: 'chatbot_jobs_oldest_due_age_seconds',
-    help: 'How long the oldest due job of each kind has waited past its time: the queue age.',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!sources) return;
-      const now = sources.now();
-      for (const due of (await read(sources.dueJobs)) ?? [])
-        this.set({ kind: due.kind }, Math.max(0, now - due.oldestRunAt) / 1000);
-    },
-  });
-  new Gauge({
-    name: 'chatbot_dataset_age_seconds',
-    help: 'Time since each background dataset last changed; absent for a dataset never loaded.',
-    labelNames: ['dataset'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!sources) return;
-      const now = sources.now();
-      for (const dataset of (await read(sources.datasets)) ?? []) {
-        if (dataset.updatedAt !== null)
-          this.set({ dataset: dataset.name }, Math.max(0, now - dataset.updatedAt) / 1000);
-      }
-    },
-  });
+  const watched: Watched = { connected: () => 0 };
+  const series = Object.fromEntries(
+    Object.entries(SERIES).map(([key, spec]) => [key, makeSeries(registry, spec, watched)]),
+  ) as { readonly [K in keyof typeof SERIES]: Made<(typeof SERIES)[K]> };
+  const { requests, latency, messages, integrationCalls, integrationErrors, integrationDuration, turns } = series;
+  const {
+    jobAttempts,
+    rateLimited: rateLimitedCount,
+    socketConnects: connects,
+    socketDisconnects: disconnects,
+  } = series;
 
   const observe = (method: string, route: string, status: number, started: bigint, path: string = route) => {
     const labels = { method, route, status: String(status) };
@@ -248,10 +310,10 @@ export function createMetrics(build?: BuildInfo): HttpMetrics {
       rateLimited: (scope) => rateLimitedCount.inc({ scope }),
     },
     countConnectedUsers(count) {
-      connected = count;
+      watched.connected = count;
     },
     watch(given) {
-      sources = given;
+      watched.sources = given;
     },
     socketConnected: () => connects.inc(),
     socketDisconnected: (reason) => disconnects.inc({ reason: DISCONNECT_REASONS.has(reason) ? reason : 'other' }),

@@ -1,12 +1,12 @@
 import type { BotDefinition, Dialog, Step } from '../definition/schema.ts';
-import { intentThreshold, routeIntent } from './intents.ts';
-import { toNext } from './jump.ts';
+import { intentThreshold, routeIntent } from './turn/intents.ts';
+import { toNext } from './turn/jump.ts';
 import { takeBudget, keepBudget, reachesOut, type RunBudget } from './run-budget.ts';
 import { handlerFor } from './steps/index.ts';
 import { integrationOutcome } from './steps/integration.ts';
 import { recoveryFor, type PublishMove } from './recovery.ts';
-import { escapeMarkdown, renderTemplate } from './template.ts';
-import { activeTimers, cancelTimers, takeTimer } from './timers.ts';
+import { escapeMarkdown, renderTemplate } from './turn/template.ts';
+import { activeTimers, cancelTimers, takeTimer } from './turn/timers.ts';
 import { dialogById, stepAfter, stepById } from './step-index.ts';
 import type {
   ConversationState,
@@ -19,7 +19,7 @@ import type {
   TurnContext,
   TurnResult,
   Understanding,
-} from './types.ts';
+} from './turn/types.ts';
 
 /** The run budget of this turn and the bot's limits on it (`settings.maxStepsWithoutInput`, `maxCallsWithoutInput`). */
 interface Run {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateDefinition } from '../definition/load.ts';
 import type { BotDefinition } from '../definition/schema.ts';
 import { runTurn } from './engine.ts';
-import type { ConversationState, EngineInput, IntegrationEffect, TurnResult } from './types.ts';
+import type { ConversationState, EngineInput, IntegrationEffect, TurnResult } from './turn/types.ts';
 
 function bot(steps: unknown[], more: Record<string, unknown> = {}): BotDefinition {
   const result = validateDefinition({

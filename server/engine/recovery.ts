@@ -1,6 +1,6 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import { stepById } from './step-index.ts';
-import type { Position } from './types.ts';
+import type { Position } from './turn/types.ts';
 
 /** A step by its dialog and id. */
 export interface StepRef {

@@ -1,6 +1,6 @@
 import { isShortWait, SHORT_WAIT_MS } from '../definition/reaches-out.ts';
 import type { Step } from '../definition/schema.ts';
-import type { EngineInput, TurnContext } from './types.ts';
+import type { EngineInput, TurnContext } from './turn/types.ts';
 
 /**
  * What a run of steps without input may still do. A run begins with input from

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BotDefinition } from '../definition/schema.ts';
 import { validateDefinition } from '../definition/load.ts';
 import { runTurn } from './engine.ts';
-import type { ConversationState, TurnResult } from './types.ts';
+import type { ConversationState, TurnResult } from './turn/types.ts';
 
 function definition(dialogs: unknown, extra: Record<string, unknown> = {}): BotDefinition {
   const result = validateDefinition({

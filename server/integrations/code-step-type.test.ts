@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../ports/clock.ts';
 import type { Store } from '../ports/store.ts';
 import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
-import { toStepType } from './define-step-type.ts';
+import { toStepType } from './step-contract/define-step-type.ts';
 import { IntegrationRuntime } from './run-integration.ts';
-import type { StepContext } from './step-types/step-type.ts';
+import type { StepContext } from './step-contract/step-type.ts';
 import { captureLogger, json, readAll, startUpstream, tempDir, type Upstream } from './test/upstream.ts';
 
 const TOKEN = 'code-step-token-81c4e2';

@@ -1,10 +1,10 @@
 import type { ErrorObject } from 'ajv';
 import { IntegrationConfigError } from './http/integration-error.ts';
-import { compileMapping, type CompiledMapping } from './mapping.ts';
-import type { CompiledService } from './services.ts';
+import { compileMapping, type CompiledMapping } from './http/mapping.ts';
+import type { CompiledService } from './auth/services.ts';
 import { integrationStepSchema, type IntegrationStep } from './step-config.ts';
 import { describeErrors, type CompiledStepType, type StepTypeRegistry } from './step-types/registry.ts';
-import type { TimingMode } from './step-types/step-type.ts';
+import type { TimingMode } from './step-contract/step-type.ts';
 import { isTemplated } from './step-types/template-params.ts';
 
 /** A step checked at load, with what it needs at run time resolved once. */

@@ -3,7 +3,7 @@ import { systemClock } from '../ports/clock.ts';
 import type { NewJob, Store } from '../ports/store.ts';
 import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';
 import { IntegrationConfigError } from './http/integration-error.ts';
-import { LOG_BODY_LIMIT } from './integration-log.ts';
+import { LOG_BODY_LIMIT } from './http/integration-log.ts';
 import { IntegrationRuntime, type IntegrationContext, type IntegrationRuntimeDeps } from './run-integration.ts';
 import { errorPolicyOf } from './step-config.ts';
 import { captureLogger, closedPort, json, readAll, startUpstream, tempDir, type Upstream } from './test/upstream.ts';

@@ -6,7 +6,7 @@ import type { Scheduler } from '../ports/scheduler.ts';
 import type { NewJob, Store } from '../ports/store.ts';
 import { utcDay, type UsageCounters } from '../ports/usage-counters.ts';
 import { noAuth } from './auth/authenticator.ts';
-import { authorizedCall } from './authorized-call.ts';
+import { authorizedCall } from './auth/authorized-call.ts';
 import { DatasetManager } from './datasets/dataset-manager.ts';
 import type { DatasetCluster } from './datasets/dataset-cluster.ts';
 import {
@@ -19,15 +19,15 @@ import {
 import type { OutboundGate } from '../ports/outbound-gate.ts';
 import { GatedHttpClient } from './http/gated-http-client.ts';
 import { SafeHttpClient, type HttpResponse } from './http/safe-http-client.ts';
-import { integrationLogWriter, type CallRecorder } from './integration-log.ts';
+import { integrationLogWriter, type CallRecorder } from './http/integration-log.ts';
 import { prepareStep, type PreparedStep } from './prepare-step.ts';
-import { scrub, secretForms } from './redact.ts';
-import { compileServices, type CompiledService } from './services.ts';
+import { scrub, secretForms } from './http/redact.ts';
+import { compileServices, type CompiledService } from './auth/services.ts';
 import { integrationSettingsSchema } from './settings.ts';
 import type { IntegrationStepInput } from './step-config.ts';
-import { lenientBody } from './step-types/read-body.ts';
+import { lenientBody } from './http/read-body.ts';
 import { BUILT_IN_STEP_TYPES, describeErrors, StepTypeRegistry } from './step-types/registry.ts';
-import type { CodeStepType, HttpStepType, PreparedRequest, StepContext, StepType } from './step-types/step-type.ts';
+import type { CodeStepType, HttpStepType, PreparedRequest, StepContext, StepType } from './step-contract/step-type.ts';
 import { fillTemplates, type TemplateScope } from './step-types/template-params.ts';
 
 /** Who the step runs for: the user's id, conversation variables and user data (templates read them). */
@@ -313,15 +313,7 @@ export class IntegrationRuntime {
     context: IntegrationContext,
   ): Promise<unknown> {
     const response = await this.send(prepared, type.buildRequest(params), context);
-    const error =
-      type.errorOf?.(response) ??
-      (response.status < 200 || response.status > 299
-        ? new IntegrationError(
-            'status',
-            `${new URL(response.url).host} answered ${response.status} to the ${prepared.step.type} step.`,
-            response.status,
-          )
-        : undefined);
+    const error = type.errorOf?.(response) ?? statusError(response, prepared.step.type);
     if (error) throw error;
     return type.readOutput(response);
   }
@@ -348,13 +340,7 @@ export class IntegrationRuntime {
         ),
       prepared.step.timeoutMs,
     );
-    // The credentials this step's calls used, scrubbed from anything its code says.
-    const secrets = new Set<string>();
-    const used = (values: readonly string[]) => values.forEach((value) => secrets.add(value));
-    const hide = (value: string) => secretForms(value).forEach((form) => secrets.add(form));
-    const clean = (text: string) => scrub(text, [...secrets]);
-    const cleanFields = (extra: Record<string, unknown> | undefined) =>
-      extra && (JSON.parse(clean(JSON.stringify(extra))) as Record<string, unknown>);
+    const secrets = new StepSecrets();
     const ctx: StepContext = {
       params,
       userId: context.userId,
@@ -375,82 +361,94 @@ export class IntegrationRuntime {
             `The ${type.name} step's code called request() without a method (${REQUEST_METHODS.join(', ')}) and a url.`,
           );
         }
-        const response = await this.send(prepared, request, context, left, used, () => [...secrets]);
-        if (response.status < 200 || response.status > 299) {
-          throw new IntegrationError(
-            'status',
-            `${new URL(response.url).host} answered ${response.status} to the ${type.name} step.`,
-            response.status,
-          );
-        }
+        const response = await this.send(
+          prepared,
+          request,
+          context,
+          left,
+          (values) => secrets.used(values),
+          () => secrets.list(),
+        );
+        const refused = statusError(response, type.name);
+        if (refused) throw refused;
         const body = lenientBody(response);
         return { status: response.status, headers: response.headers, body: body === '' ? null : body };
       },
       log: {
         info: (message, extra) =>
-          this.deps.logger.info({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
+          this.deps.logger.info(
+            { ...secrets.cleanFields(extra), ...fields, event: 'step_type_log' },
+            secrets.clean(message),
+          ),
         warn: (message, extra) =>
-          this.deps.logger.warn({ ...cleanFields(extra), ...fields, event: 'step_type_log' }, clean(message)),
+          this.deps.logger.warn(
+            { ...secrets.cleanFields(extra), ...fields, event: 'step_type_log' },
+            secrets.clean(message),
+          ),
       },
-      secret: (param) => {
-        if (!type.secretParams.includes(param)) {
-          throw new IntegrationError(
-            'invalid_params',
-            `The ${type.name} step's code asked for the secret of "${param}", which its type does not list in "secrets".`,
-          );
-        }
-        const name = params[param];
-        if (name === undefined) return undefined;
-        const value = typeof name === 'string' ? this.deps.env[name]?.trim() : undefined;
-        if (!value)
-          throw new IntegrationError(
-            'auth',
-            `The secret the ${type.name} step names in "${param}" is not set any more; set it again.`,
-          );
-        hide(value);
-        return value;
-      },
+      secret: (param) => this.stepSecret(type, params, param, secrets),
       redact: (value) => {
-        if (typeof value === 'string' && value !== '') hide(value);
+        if (typeof value === 'string' && value !== '') secrets.hide(value);
       },
-      usage: (counter) => {
-        const usage = this.deps.usage;
-        if (!usage)
-          throw new IntegrationError(
-            'invalid_params',
-            `The ${type.name} step keeps a daily count, and this server was started without usage counters.`,
-          );
-        const key = () => ({
-          counter: `${type.name}:${counter}`,
-          userId: context.userId,
-          day: utcDay(this.deps.clock.now()),
-        });
-        return { read: () => usage.readUsage(key()), add: (amount) => usage.addUsage(key(), amount) };
-      },
+      usage: (counter) => this.usageCount(type, context, counter),
     };
     try {
       return await type.call(ctx);
     } catch (error) {
       if (error instanceof IntegrationError) throw error;
-      // The message is the module's own and may quote anything it read (an answer echoing a token, the
-      // environment): every credential the bot holds (any service's, the user's token, the secrets the
-      // step read) is scrubbed before it reaches a log or the dialog.
+      // Every credential the bot holds: any service's, the user's token, the secrets the step read.
       const held = [...this.services.values()].flatMap((service) => service.auth.heldSecrets(context.variables));
-      const message = scrub(String((error as Error)?.message ?? error), [...secrets, ...held]);
-      const { kind, status } = (error ?? {}) as { kind?: unknown; status?: unknown };
-      if (typeof kind === 'string' && STEP_CODE_ERROR_KINDS.includes(kind as IntegrationErrorKind)) {
-        throw new IntegrationError(
-          kind as IntegrationErrorKind,
-          `The ${type.name} step failed: ${message}`,
-          typeof status === 'number' ? status : undefined,
-        );
-      }
-      throw new IntegrationError('step_code', `The ${type.name} step failed: ${message}`);
+      throw codeStepFailure(error, type.name, [...secrets.list(), ...held]);
     } finally {
       finished = true;
       clearTimeout(stop);
       if (!over.signal.aborted) over.abort(new IntegrationError('timeout', `The ${type.name} step is over.`));
     }
+  }
+
+  /** The value of a secret a code step's param names; hidden from everything its code says from then on. */
+  private stepSecret(
+    type: CodeStepType,
+    params: Record<string, unknown>,
+    param: string,
+    secrets: StepSecrets,
+  ): string | undefined {
+    if (!type.secretParams.includes(param)) {
+      throw new IntegrationError(
+        'invalid_params',
+        `The ${type.name} step's code asked for the secret of "${param}", which its type does not list in "secrets".`,
+      );
+    }
+    const name = params[param];
+    if (name === undefined) return undefined;
+    const value = typeof name === 'string' ? this.deps.env[name]?.trim() : undefined;
+    if (!value)
+      throw new IntegrationError(
+        'auth',
+        `The secret the ${type.name} step names in "${param}" is not set any more; set it again.`,
+      );
+    secrets.hide(value);
+    return value;
+  }
+
+  /** A daily count a code step keeps per user, in the usage counters. */
+  private usageCount(
+    type: CodeStepType,
+    context: IntegrationContext,
+    counter: string,
+  ): ReturnType<StepContext['usage']> {
+    const usage = this.deps.usage;
+    if (!usage)
+      throw new IntegrationError(
+        'invalid_params',
+        `The ${type.name} step keeps a daily count, and this server was started without usage counters.`,
+      );
+    const key = () => ({
+      counter: `${type.name}:${counter}`,
+      userId: context.userId,
+      day: utcDay(this.deps.clock.now()),
+    });
+    return { read: () => usage.readUsage(key()), add: (amount) => usage.addUsage(key(), amount) };
   }
 
   /** One call to the step's service (or an absolute URL), with its auth, through the guarded client, recorded in the integration log. */
@@ -559,4 +557,59 @@ function callLabels(step: { readonly type: string; readonly service?: string | u
   service: string;
 } {
   return { step: step.type, service: step.service ?? 'none' };
+}
+
+/** The IntegrationError for an answer outside 2xx, or undefined. */
+function statusError(response: { readonly status: number; readonly url: string }, step: string) {
+  return response.status < 200 || response.status > 299
+    ? new IntegrationError(
+        'status',
+        `${new URL(response.url).host} answered ${response.status} to the ${step} step.`,
+        response.status,
+      )
+    : undefined;
+}
+
+/** The credentials a code step's calls used and the secrets it read, scrubbed from anything its code says. */
+class StepSecrets {
+  readonly #values = new Set<string>();
+
+  used(values: readonly string[]): void {
+    values.forEach((value) => this.#values.add(value));
+  }
+
+  /** A secret the step read or asked to hide, in every form it may be written in. */
+  hide(value: string): void {
+    secretForms(value).forEach((form) => this.#values.add(form));
+  }
+
+  list(): string[] {
+    return [...this.#values];
+  }
+
+  clean(text: string): string {
+    return scrub(text, this.list());
+  }
+
+  cleanFields(extra: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    return extra && (JSON.parse(this.clean(JSON.stringify(extra))) as Record<string, unknown>);
+  }
+}
+
+/**
+ * What a code step's own throw becomes: one of the kinds a module may name (with its status), else step_code. The
+ * message is the module's own and may quote anything it read (an answer echoing a token, the environment): every
+ * credential the bot holds is scrubbed from it before it reaches a log or the dialog.
+ */
+function codeStepFailure(error: unknown, step: string, secrets: readonly string[]): IntegrationError {
+  const message = scrub(String((error as Error)?.message ?? error), [...secrets]);
+  const { kind, status } = (error ?? {}) as { kind?: unknown; status?: unknown };
+  if (typeof kind === 'string' && STEP_CODE_ERROR_KINDS.includes(kind as IntegrationErrorKind)) {
+    return new IntegrationError(
+      kind as IntegrationErrorKind,
+      `The ${step} step failed: ${message}`,
+      typeof status === 'number' ? status : undefined,
+    );
+  }
+  return new IntegrationError('step_code', `The ${step} step failed: ${message}`);
 }

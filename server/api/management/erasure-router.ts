@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { AuditTrail } from '../../ports/audit.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { eraseUser } from '../../app/erase-user.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../ports/http-error.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 
 /** Longest user id accepted, as for the short trigger form. */

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { USER_DATA_EXPORTS, type ExportFilters, type ExportName } from '../../app/export-records.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../ports/http-error.ts';
 
 /** Largest page a caller may ask for with `limit`. */
 export const MAX_LIMIT = 10_000;

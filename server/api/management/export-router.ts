@@ -3,7 +3,7 @@ import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, exportRecords, isExportName, recordFields, type ExportName } from '../../app/export-records.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../ports/http-error.ts';
 import { encodePageCursor, parseExportQuery } from './export-query.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 import { streamExport } from './stream-export.ts';

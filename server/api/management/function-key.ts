@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../ports/http-error.ts';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 

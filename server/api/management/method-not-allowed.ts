@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../ports/http-error.ts';
 
 /** A known path asked with a method it does not serve: 405 with the Allow header. */
 export function methodNotAllowed(allow: string): RequestHandler {

@@ -11,7 +11,7 @@ import {
   type SubscriptionView,
 } from '../../app/manage-subscriptions.ts';
 import { EVENT_KINDS } from '../../ports/event-subscriptions.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError } from '../../ports/http-error.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 
 /** Longest target URL accepted: Zapier's and Make's hook URLs are far shorter. */

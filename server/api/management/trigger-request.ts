@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkJsonBounds, describeJsonExcess } from '../../../shared/json-bounds.ts';
-import { TRIGGER_BODY_BOUNDS, bodyBoundsError } from '../body-bounds.ts';
-import { HttpError } from '../errors.ts';
+import { TRIGGER_BODY_BOUNDS, bodyBoundsError } from './body-bounds.ts';
+import { HttpError } from '../../ports/http-error.ts';
 
 /** Largest trigger body (decisions.md). */
 export const MAX_TRIGGER_BODY = 64 * 1024;

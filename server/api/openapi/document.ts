@@ -1,7 +1,7 @@
 import { MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, USER_DATA_EXPORTS, type ExportName } from '../../app/export-records.ts';
-import { TRIGGER_BODY_BOUNDS } from '../body-bounds.ts';
+import { TRIGGER_BODY_BOUNDS } from '../management/body-bounds.ts';
 import { MAX_LIMIT, MAX_TIMESTAMP } from '../management/export-query.ts';
 import { auditPaths, auditRecordSchema } from './audit-paths.ts';
 import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths.ts';

@@ -15,58 +15,60 @@ const taken = {
 const storedOnce =
   "Each message is stored once under the vendor's message id (a redelivery, however close, is answered 200 and changes nothing) with a durable job that runs its turn, and answered 200 at once: the turn never runs inside the request. A refused request stores nothing.";
 
-/** The WhatsApp Cloud API's and Twilio's webhooks (channels/whatsapp/, channels/twilio/). */
-export function vendorWebhookPaths(): Obj {
-  const twilio = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, from: string) => ({
-    post: {
-      operationId: channel === 'twilio-sms' ? 'twilioSmsWebhook' : 'twilioWhatsAppWebhook',
-      tags: ['Channel webhooks'],
-      security: [{ twilioSignature: [] }],
-      summary: `Twilio posts ${what} or a status callback`,
-      description:
-        `Served when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, ${from} and PUBLIC_URL are set (docs/channels.md). X-Twilio-Signature is checked over PUBLIC_URL + this path + the query string as sent (the address Twilio was given, not the one this server sees behind a proxy) and the sorted form parameters, in constant time. The form is at most 64 KiB. ` +
-        `${storedOnce} The key is MessageSid. The user is \`{ "channelId": "${channel}", "user": "${channel}:<E.164 number>" }\`; their number reaches the dialog as \`phoneNumber\`${channel === 'twilio-whatsapp' ? ', their WhatsApp profile name as `whatsappName`' : ''} (user data when declared in userDataFields, else variables). ` +
-        (channel === 'twilio-sms'
-          ? 'A message that is only STOP, START, HELP or one of their aliases runs no dialog: Twilio answers it under the carrier rules (logged as sms_keyword). '
-          : '') +
-        'A status callback (MessageStatus queued, sent, delivered, undelivered, failed, read) is logged (twilio_status); a failed or undelivered one with its ErrorCode goes to the integration log too.',
-      requestBody: {
-        required: true,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: {
-              type: 'object',
-              required: ['AccountSid', 'MessageSid', 'From', 'To'],
-              properties: {
-                AccountSid: { type: 'string' },
-                MessageSid: { type: 'string' },
-                From: { type: 'string' },
-                To: { type: 'string' },
-                Body: { type: 'string' },
-                MessageStatus: { type: 'string' },
-                ErrorCode: { type: 'string' },
-              },
-              additionalProperties: true,
+/** One of Twilio's webhooks (SMS or WhatsApp): the same form, signature and answers, told apart by channel. */
+const twilioWebhook = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, from: string) => ({
+  post: {
+    operationId: channel === 'twilio-sms' ? 'twilioSmsWebhook' : 'twilioWhatsAppWebhook',
+    tags: ['Channel webhooks'],
+    security: [{ twilioSignature: [] }],
+    summary: `Twilio posts ${what} or a status callback`,
+    description:
+      `Served when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, ${from} and PUBLIC_URL are set (docs/channels.md). X-Twilio-Signature is checked over PUBLIC_URL + this path + the query string as sent (the address Twilio was given, not the one this server sees behind a proxy) and the sorted form parameters, in constant time. The form is at most 64 KiB. ` +
+      `${storedOnce} The key is MessageSid. The user is \`{ "channelId": "${channel}", "user": "${channel}:<E.164 number>" }\`; their number reaches the dialog as \`phoneNumber\`${channel === 'twilio-whatsapp' ? ', their WhatsApp profile name as `whatsappName`' : ''} (user data when declared in userDataFields, else variables). ` +
+      (channel === 'twilio-sms'
+        ? 'A message that is only STOP, START, HELP or one of their aliases runs no dialog: Twilio answers it under the carrier rules (logged as sms_keyword). '
+        : '') +
+      'A status callback (MessageStatus queued, sent, delivered, undelivered, failed, read) is logged (twilio_status); a failed or undelivered one with its ErrorCode goes to the integration log too.',
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            required: ['AccountSid', 'MessageSid', 'From', 'To'],
+            properties: {
+              AccountSid: { type: 'string' },
+              MessageSid: { type: 'string' },
+              From: { type: 'string' },
+              To: { type: 'string' },
+              Body: { type: 'string' },
+              MessageStatus: { type: 'string' },
+              ErrorCode: { type: 'string' },
             },
+            additionalProperties: true,
           },
         },
       },
-      responses: {
-        '200': taken,
-        '400': error(
-          'invalid_body: not UTF-8, no MessageSid, a From that is not a number, or a message of the other Twilio channel.',
-        ),
-        '401': error('unauthorized: the X-Twilio-Signature header is missing.'),
-        '403': error(
-          'forbidden: the signature does not match (signed over another URL than PUBLIC_URL + this path, or with another auth token), or the AccountSid is not TWILIO_ACCOUNT_SID.',
-        ),
-        '404': error(`not_found: the ${channel} channel is not configured.`),
-        '405': error('method_not_allowed: only POST.'),
-        '413': error('payload_too_large: the form is over 64 KiB.'),
-        '500': ref('responses/Internal'),
-      },
     },
-  });
+    responses: {
+      '200': taken,
+      '400': error(
+        'invalid_body: not UTF-8, no MessageSid, a From that is not a number, or a message of the other Twilio channel.',
+      ),
+      '401': error('unauthorized: the X-Twilio-Signature header is missing.'),
+      '403': error(
+        'forbidden: the signature does not match (signed over another URL than PUBLIC_URL + this path, or with another auth token), or the AccountSid is not TWILIO_ACCOUNT_SID.',
+      ),
+      '404': error(`not_found: the ${channel} channel is not configured.`),
+      '405': error('method_not_allowed: only POST.'),
+      '413': error('payload_too_large: the form is over 64 KiB.'),
+      '500': ref('responses/Internal'),
+    },
+  },
+});
+
+/** The WhatsApp Cloud API's and Twilio's webhooks (channels/whatsapp/, channels/twilio/). */
+export function vendorWebhookPaths(): Obj {
   return {
     '/api/webhooks/whatsapp': {
       get: {
@@ -128,8 +130,8 @@ export function vendorWebhookPaths(): Obj {
         },
       },
     },
-    '/api/webhooks/twilio-sms': twilio('twilio-sms', 'an SMS', 'TWILIO_SMS_FROM'),
-    '/api/webhooks/twilio-whatsapp': twilio('twilio-whatsapp', 'a WhatsApp message', 'TWILIO_WHATSAPP_FROM'),
+    '/api/webhooks/twilio-sms': twilioWebhook('twilio-sms', 'an SMS', 'TWILIO_SMS_FROM'),
+    '/api/webhooks/twilio-whatsapp': twilioWebhook('twilio-whatsapp', 'a WhatsApp message', 'TWILIO_WHATSAPP_FROM'),
   };
 }
 

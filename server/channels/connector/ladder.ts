@@ -135,188 +135,265 @@ const asChoice = (button: Button): Pending | null =>
  * | link buttons | link buttons (https only) → "title: address" lines |
  */
 export function renderMessage(message: BotMessage, caps: Capabilities, seq: number): Rendered {
-  const choices: Choice[] = [];
-  const parts: RenderedPart[] = [];
-  let degraded = false;
-  // Titles are unique across the whole message (a carousel's cards share one numbering and one set of answers).
-  const taken = new Set<string>();
+  const ladder: Ladder = { caps, seq, parts: [], choices: [], taken: new Set(), degraded: false };
+  renderKind(message, ladder);
+  return { parts: ladder.parts, choices: ladder.choices, degraded: ladder.degraded };
+}
 
-  /** One block (a text, or a card) with its buttons and quick replies, rendered down the ladder. */
-  const block = (body: string, buttons: readonly Button[], quick: readonly Pending[], image?: string, alt?: string) => {
-    const pending = [...buttons.map(asChoice).filter((c): c is Pending => c !== null), ...quick];
-    const links = buttons.filter((b): b is Extract<Button, { kind: 'url' }> => b.kind === 'url');
-    const first = choices.length;
-    const nativeLinks = caps.buttons?.url ? links.filter((link) => linkable(link.url)) : [];
-    const textLinks = links.filter((link) => !nativeLinks.includes(link));
-    const add = (titles: readonly string[]) =>
-      pending.forEach((p, i) =>
-        choices.push({
-          id: choiceId(seq, first + i),
-          number: first + i + 1,
-          title: titles[i]!,
-          label: p.label,
-          message: p.message,
-        }),
-      );
-    const ids = pending.map((_, i) => choiceId(seq, first + i));
-    const linkLines = textLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`);
-    const withLines = (text: string, lines: readonly string[]) =>
-      lines.length === 0 ? text : `${text}\n\n${lines.join('\n')}`;
-    const textMax = image ? caps.captionMax : caps.textMax;
+/** One message's rendering as it goes: its parts, its numbered choices, whether it fell down a rung. */
+interface Ladder {
+  readonly caps: Capabilities;
+  readonly seq: number;
+  readonly parts: RenderedPart[];
+  readonly choices: Choice[];
+  /** Titles are unique across the whole message (a carousel's cards share one numbering and one set of answers). */
+  readonly taken: Set<string>;
+  degraded: boolean;
+}
 
-    const quickOnly = quick.length > 0 && pending.length === quick.length;
-    // Rung 1a: quick replies as themselves (one-time keyboard): answered by their title.
-    if (quickOnly && caps.quickReplies && quick.length <= caps.quickReplies.max && !image && nativeLinks.length === 0) {
-      const titles = uniqueTitles(
-        quick.map((q) => q.label),
-        caps.quickReplies.titleMax,
-        taken,
-      );
-      add(titles);
-      parts.push({ kind: 'text', text: fitted(withLines(body, linkLines), caps.textMax), quickReplies: titles });
-      return;
-    }
-    // Rung 1b: reply buttons (and link buttons where the channel has them).
-    const buttonCaps = caps.buttons;
-    if (
-      buttonCaps &&
-      pending.length + nativeLinks.length <= buttonCaps.max &&
-      (pending.length > 0 || nativeLinks.length > 0) &&
-      ids.every((id) => utf8Bytes(id) <= buttonCaps.idMaxBytes)
-    ) {
-      if (quick.length > 0 && !quickOnly) degraded = true;
-      const titles = uniqueTitles(
-        [...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)],
-        buttonCaps.titleMax,
-        taken,
-      );
-      add(titles);
-      const rendered: RenderedButton[] = [
-        ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
-        ...nativeLinks.map((link, i): RenderedButton => ({
-          kind: 'url',
-          title: titles[pending.length + i]!,
-          url: link.url,
-        })),
-      ];
-      pushBody(withLines(body, linkLines), textMax, image, rendered, alt);
-      return;
-    }
-    if (pending.length === 0) {
-      // Only links, none native: their lines.
-      pushBody(
-        withLines(body, [
-          ...linkLines,
-          ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`),
-        ]),
-        textMax,
-        image,
-        undefined,
-        alt,
-      );
-      return;
-    }
-    degraded = true;
-    const allLinkLines = [
-      ...linkLines,
-      ...nativeLinks.map((link) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`),
-    ];
-    // Rung 2: a list.
-    const listCaps = caps.list;
-    if (
-      listCaps &&
-      pending.length <= listCaps.max &&
-      !image &&
-      ids.every((id) => utf8Bytes(id) <= listCaps.idMaxBytes)
-    ) {
-      const titles = uniqueTitles(
-        pending.map((p) => p.label),
-        listCaps.titleMax,
-        taken,
-      );
-      add(titles);
-      parts.push({
-        kind: 'text',
-        text: fitted(withLines(body, allLinkLines), caps.textMax),
-        list: {
-          button: listCaps.buttonTitle,
-          rows: pending.map((_, i) => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
-        },
-      });
-      return;
-    }
-    // Rung 3: numbered text, answered by number or title; split over several messages when long.
-    const titles = uniqueTitles(
-      pending.map((p) => p.label),
-      NUMBERED_TITLE_MAX,
-      taken,
-    );
-    add(titles);
-    const lines = [...titles.map((title, i) => `${first + i + 1}. ${title}`), ...allLinkLines];
-    const whole = withLines(body, lines);
-    if (!image && whole.length <= caps.textMax) {
-      parts.push({ kind: 'text', text: whole });
-      return;
-    }
-    pushBody(body, textMax, image, undefined, alt);
-    let chunk = '';
-    for (const line of lines) {
-      const next = chunk === '' ? line : `${chunk}\n${line}`;
-      if (next.length > caps.textMax && chunk !== '') {
-        parts.push({ kind: 'text', text: chunk });
-        chunk = truncate(line, caps.textMax);
-      } else chunk = truncate(next, caps.textMax);
-    }
-    if (chunk !== '') parts.push({ kind: 'text', text: chunk });
-  };
+type LinkButton = Extract<Button, { kind: 'url' }>;
 
-  const pushBody = (text: string, max: number, image?: string, buttons?: readonly RenderedButton[], alt?: string) => {
-    if (image) {
-      const caption = truncate(text, caps.captionMax);
-      parts.push({
-        kind: 'image',
-        url: image,
-        ...(alt ? { alt } : {}),
-        ...(caption ? { caption } : {}),
-        ...(buttons?.length ? { buttons } : {}),
-      });
-    } else parts.push({ kind: 'text', text: fitted(text, max), ...(buttons?.length ? { buttons } : {}) });
-  };
+/** One block (a text, or a card) with its buttons and quick replies, as each rung sees it. */
+interface Block {
+  readonly body: string;
+  readonly image?: string;
+  readonly alt?: string;
+  /** Its choices: reply buttons first, then quick replies. */
+  readonly pending: readonly Pending[];
+  readonly quick: readonly Pending[];
+  /** Only quick replies, no reply buttons. */
+  readonly quickOnly: boolean;
+  /** Link buttons the channel shows as buttons; the others become lines. */
+  readonly nativeLinks: readonly LinkButton[];
+  readonly linkLines: readonly string[];
+  /** The number of choices before this block: its own run on from there. */
+  readonly first: number;
+  readonly ids: readonly string[];
+  readonly textMax: number;
+}
 
-  switch (message.type) {
-    case 'text':
-      block(
-        plainText(message.text),
-        message.buttons ?? [],
-        (message.quickReplies ?? []).map((q) => ({
-          label: q.label,
-          message: { type: 'postback', label: q.label, payload: q.payload },
-        })),
-      );
-      break;
-    case 'notice':
-      parts.push({ kind: 'text', text: fitted(message.text, caps.textMax) });
-      break;
-    case 'image':
-      if (caps.images) parts.push({ kind: 'image', url: message.url, ...(message.alt ? { alt: message.alt } : {}) });
-      else {
-        degraded = true;
-        parts.push({
-          kind: 'text',
-          text: fitted(message.alt ? `${message.alt}: ${message.url}` : message.url, caps.textMax),
-        });
-      }
-      break;
-    case 'carousel':
-      for (const card of message.cards) {
-        const body = card.subtitle ? `${card.title}\n${card.subtitle}` : card.title;
-        const image = caps.images && card.imageUrl && caps.captionMax > 0 ? card.imageUrl : undefined;
-        if (card.imageUrl && !image) degraded = true;
-        block(plainText(body), card.buttons ?? [], [], image, card.imageAlt);
-      }
-      break;
+/** Renders a block if the channel's form fits it, else leaves it to the next rung down. */
+type Rung = (ladder: Ladder, block: Block) => boolean;
+
+const linkLine = (link: LinkButton) => `${truncate(link.label, NUMBERED_TITLE_MAX)}: ${link.url}`;
+const withLines = (text: string, lines: readonly string[]) =>
+  lines.length === 0 ? text : `${text}\n\n${lines.join('\n')}`;
+/** Every link as a line, once no native button carries them. */
+const allLinkLines = (block: Block) => [...block.linkLines, ...block.nativeLinks.map(linkLine)];
+
+function addChoices(ladder: Ladder, block: Block, titles: readonly string[]): void {
+  block.pending.forEach((p, i) =>
+    ladder.choices.push({
+      id: block.ids[i]!,
+      number: block.first + i + 1,
+      title: titles[i]!,
+      label: p.label,
+      message: p.message,
+    }),
+  );
+}
+
+function pushBody(
+  ladder: Ladder,
+  text: string,
+  max: number,
+  image?: string,
+  buttons?: readonly RenderedButton[],
+  alt?: string,
+): void {
+  if (image) {
+    const caption = truncate(text, ladder.caps.captionMax);
+    ladder.parts.push({
+      kind: 'image',
+      url: image,
+      ...(alt ? { alt } : {}),
+      ...(caption ? { caption } : {}),
+      ...(buttons?.length ? { buttons } : {}),
+    });
+  } else ladder.parts.push({ kind: 'text', text: fitted(text, max), ...(buttons?.length ? { buttons } : {}) });
+}
+
+/** Rung 1a: quick replies as themselves (one-time keyboard): answered by their title. */
+const quickRepliesRung: Rung = (ladder, block) => {
+  const caps = ladder.caps.quickReplies;
+  if (!block.quickOnly || !caps || block.quick.length > caps.max || block.image || block.nativeLinks.length > 0)
+    return false;
+  const titles = uniqueTitles(
+    block.quick.map((q) => q.label),
+    caps.titleMax,
+    ladder.taken,
+  );
+  addChoices(ladder, block, titles);
+  const text = fitted(withLines(block.body, block.linkLines), ladder.caps.textMax);
+  ladder.parts.push({ kind: 'text', text, quickReplies: titles });
+  return true;
+};
+
+/** Rung 1b: reply buttons (and link buttons where the channel has them). */
+const replyButtonsRung: Rung = (ladder, block) => {
+  const caps = ladder.caps.buttons;
+  const { pending, nativeLinks, ids } = block;
+  if (
+    !caps ||
+    pending.length + nativeLinks.length > caps.max ||
+    (pending.length === 0 && nativeLinks.length === 0) ||
+    !ids.every((id) => utf8Bytes(id) <= caps.idMaxBytes)
+  )
+    return false;
+  if (block.quick.length > 0 && !block.quickOnly) ladder.degraded = true;
+  const titles = uniqueTitles(
+    [...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)],
+    caps.titleMax,
+    ladder.taken,
+  );
+  addChoices(ladder, block, titles);
+  const rendered: RenderedButton[] = [
+    ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
+    ...nativeLinks.map((link, i): RenderedButton => ({
+      kind: 'url',
+      title: titles[pending.length + i]!,
+      url: link.url,
+    })),
+  ];
+  pushBody(ladder, withLines(block.body, block.linkLines), block.textMax, block.image, rendered, block.alt);
+  return true;
+};
+
+/** Only links, none native: their lines. */
+const linkLinesRung: Rung = (ladder, block) => {
+  if (block.pending.length > 0) return false;
+  pushBody(ladder, withLines(block.body, allLinkLines(block)), block.textMax, block.image, undefined, block.alt);
+  return true;
+};
+
+/** Rung 2: a list. */
+const listRung: Rung = (ladder, block) => {
+  // Choices past the native buttons: the message is degraded whichever rung below takes them.
+  ladder.degraded = true;
+  const caps = ladder.caps.list;
+  if (
+    !caps ||
+    block.pending.length > caps.max ||
+    block.image ||
+    !block.ids.every((id) => utf8Bytes(id) <= caps.idMaxBytes)
+  )
+    return false;
+  const titles = uniqueTitles(
+    block.pending.map((p) => p.label),
+    caps.titleMax,
+    ladder.taken,
+  );
+  addChoices(ladder, block, titles);
+  ladder.parts.push({
+    kind: 'text',
+    text: fitted(withLines(block.body, allLinkLines(block)), ladder.caps.textMax),
+    list: {
+      button: caps.buttonTitle,
+      rows: block.pending.map((_, i) => ({ kind: 'choice', title: titles[i]!, id: block.ids[i]! })),
+    },
+  });
+  return true;
+};
+
+/** Rung 3: numbered text, answered by number or title; split over several messages when long. */
+const numberedTextRung: Rung = (ladder, block) => {
+  const { caps, parts } = ladder;
+  const titles = uniqueTitles(
+    block.pending.map((p) => p.label),
+    NUMBERED_TITLE_MAX,
+    ladder.taken,
+  );
+  addChoices(ladder, block, titles);
+  const lines = [...titles.map((title, i) => `${block.first + i + 1}. ${title}`), ...allLinkLines(block)];
+  const whole = withLines(block.body, lines);
+  if (!block.image && whole.length <= caps.textMax) {
+    parts.push({ kind: 'text', text: whole });
+    return true;
   }
-  return { parts, choices, degraded };
+  pushBody(ladder, block.body, block.textMax, block.image, undefined, block.alt);
+  let chunk = '';
+  for (const line of lines) {
+    const next = chunk === '' ? line : `${chunk}\n${line}`;
+    if (next.length > caps.textMax && chunk !== '') {
+      parts.push({ kind: 'text', text: chunk });
+      chunk = truncate(line, caps.textMax);
+    } else chunk = truncate(next, caps.textMax);
+  }
+  if (chunk !== '') parts.push({ kind: 'text', text: chunk });
+  return true;
+};
+
+/** The rungs, top down; the last one takes every block. */
+const RUNGS: readonly Rung[] = [quickRepliesRung, replyButtonsRung, linkLinesRung, listRung, numberedTextRung];
+
+/** One block rendered down the ladder. */
+function renderBlock(
+  ladder: Ladder,
+  body: string,
+  buttons: readonly Button[],
+  quick: readonly Pending[],
+  image?: string,
+  alt?: string,
+): void {
+  const pending = [...buttons.map(asChoice).filter((c): c is Pending => c !== null), ...quick];
+  const links = buttons.filter((b): b is LinkButton => b.kind === 'url');
+  const nativeLinks = ladder.caps.buttons?.url ? links.filter((link) => linkable(link.url)) : [];
+  const first = ladder.choices.length;
+  const block: Block = {
+    body,
+    ...(image ? { image } : {}),
+    ...(alt ? { alt } : {}),
+    pending,
+    quick,
+    quickOnly: quick.length > 0 && pending.length === quick.length,
+    nativeLinks,
+    linkLines: links.filter((link) => !nativeLinks.includes(link)).map(linkLine),
+    first,
+    ids: pending.map((_, i) => choiceId(ladder.seq, first + i)),
+    textMax: image ? ladder.caps.captionMax : ladder.caps.textMax,
+  };
+  for (const rung of RUNGS) if (rung(ladder, block)) return;
+}
+
+/** Each kind of bot message, put on the ladder. */
+const MESSAGE_KINDS: {
+  readonly [K in BotMessage['type']]: (message: Extract<BotMessage, { type: K }>, ladder: Ladder) => void;
+} = {
+  text: (message, ladder) =>
+    renderBlock(
+      ladder,
+      plainText(message.text),
+      message.buttons ?? [],
+      (message.quickReplies ?? []).map((q) => ({
+        label: q.label,
+        message: { type: 'postback', label: q.label, payload: q.payload },
+      })),
+    ),
+  notice: (message, ladder) => {
+    ladder.parts.push({ kind: 'text', text: fitted(message.text, ladder.caps.textMax) });
+  },
+  image: (message, ladder) => {
+    if (ladder.caps.images)
+      ladder.parts.push({ kind: 'image', url: message.url, ...(message.alt ? { alt: message.alt } : {}) });
+    else {
+      ladder.degraded = true;
+      const text = fitted(message.alt ? `${message.alt}: ${message.url}` : message.url, ladder.caps.textMax);
+      ladder.parts.push({ kind: 'text', text });
+    }
+  },
+  carousel: (message, ladder) => {
+    const { caps } = ladder;
+    for (const card of message.cards) {
+      const body = card.subtitle ? `${card.title}\n${card.subtitle}` : card.title;
+      const image = caps.images && card.imageUrl && caps.captionMax > 0 ? card.imageUrl : undefined;
+      if (card.imageUrl && !image) ladder.degraded = true;
+      renderBlock(ladder, plainText(body), card.buttons ?? [], [], image, card.imageAlt);
+    }
+  },
+};
+
+function renderKind<M extends BotMessage>(message: M, ladder: Ladder): void {
+  (MESSAGE_KINDS[message.type] as (message: M, ladder: Ladder) => void)(message, ladder);
 }
 
 /** Cut to the limit; never empty (vendors refuse an empty text). */

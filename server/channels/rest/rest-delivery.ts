@@ -53,20 +53,22 @@ export function restDelivery(
   now: () => number,
 ): RestDelivery {
   const collecting = new Map<string, Collected>();
+  // Due now, in the user's group so one user's callbacks arrive in order.
+  const callbackJob = (userId: string, payload: CallbackPayload | CallbackRef) => ({
+    id: callbackJobId(now()),
+    kind: CALLBACK_JOB,
+    payload,
+    runAt: now(),
+    maxAttempts: CALLBACK_ATTEMPTS,
+    group: callbackGroup(userId),
+  });
   // One user's jobs are written one after another, so their ids (which order them) are in store before a later one can run.
   const writes = new Map<string, Promise<void>>();
   const callBack = (userId: string, payload: Omit<CallbackPayload, 'channel' | 'user'>) => {
     if (!channel.callbackUrl) return;
     const previous = writes.get(userId) ?? Promise.resolve();
     const write = previous.then(() =>
-      scheduler.schedule({
-        id: callbackJobId(now()),
-        kind: CALLBACK_JOB,
-        payload: { channel: channel.name, user: userId, ...payload },
-        runAt: now(),
-        maxAttempts: CALLBACK_ATTEMPTS,
-        group: callbackGroup(userId),
-      }),
+      scheduler.schedule(callbackJob(userId, { channel: channel.name, user: userId, ...payload })),
     );
     const settled = write.catch((error: unknown) => {
       logger.error(
@@ -102,16 +104,7 @@ export function restDelivery(
         at: turn.at,
         events: [...turn.events],
       };
-      return [
-        {
-          id: callbackJobId(now()),
-          kind: CALLBACK_JOB,
-          payload: { ...payload },
-          runAt: now(),
-          maxAttempts: CALLBACK_ATTEMPTS,
-          group: callbackGroup(userId),
-        },
-      ];
+      return [callbackJob(userId, { ...payload })];
     },
     deliver(userId, entries) {
       if (handedOff.has(userId)) return;

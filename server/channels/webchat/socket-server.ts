@@ -2,22 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { ClientToServerEvents, ProtocolError, ServerToClientEvents } from '../../../shared/protocol.ts';
-import {
-  clientPayloadExcess,
-  handshakeAuthSchema,
-  pageEventSchema,
-  pressSchema,
-  sendTextSchema,
-  setUserDataSchema,
-  openSchema,
-  startDialogSchema,
-} from '../../../shared/protocol-schemas.ts';
+import { clientPayloadExcess, handshakeAuthSchema } from '../../../shared/protocol-schemas.ts';
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
-import { handlePageEvent } from '../../app/handle-page-event.ts';
-import { UnknownDialogError, handleUserMessage, type UserInput } from '../../app/handle-user-message.ts';
-import { setUserData } from '../../app/set-user-data.ts';
-import { startDialog } from '../../app/start-dialog.ts';
+import { UnknownDialogError, handleUserMessage } from '../../app/handle-user-message.ts';
 import { openConversation, readReturning } from '../../app/open-conversation.ts';
 import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { Delivery } from '../../ports/delivery.ts';
@@ -30,6 +18,7 @@ import type { SessionTokens } from './session-tokens.ts';
 import { toItem } from '../../app/to-item.ts';
 import { SentEntries } from './resend-replay.ts';
 import { holdWrites } from './batch-writes.ts';
+import { CLIENT_EVENTS, type ClientEvent, type WebchatConnection } from './client-events.ts';
 
 export type ChatServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -142,8 +131,17 @@ export function attachWebchat(
   logger: Logger,
   options: WebchatOptions = {},
 ): void {
-  const perMinute = options.rateLimitPerMinute ?? 60;
-  io.use((socket, next) => {
+  io.use(checkHandshake(sessions, logger, options));
+  io.on('connection', (socket: ChatSocket) => serveConnection(socket, app, logger, options));
+}
+
+/** Settles who a connection speaks for before it is accepted; a refusal is a connect_error with a code. */
+function checkHandshake(
+  sessions: SessionTokens,
+  logger: Logger,
+  options: WebchatOptions,
+): Parameters<ChatServer['use']>[0] {
+  return (socket, next) => {
     try {
       // Refused here rather than in engine.io's allowRequest: there it would be a bare HTTP 403
       // the widget cannot tell from a network fault; here it is a connect_error with a code.
@@ -169,135 +167,152 @@ export function attachWebchat(
       logger.error({ event: 'socket_handshake_failed', err: error }, 'could not check a web chat handshake');
       next(refusal('internal', 'The chat could not start. Please try again shortly.'));
     }
-  });
+  };
+}
 
-  io.on('connection', (socket: ChatSocket) => {
-    const { userId } = socket.data;
-    const ip = options.clientIp?.(socket.request) ?? socket.handshake.address;
-    logger.info({ event: 'socket_connect', userId, socketId: socket.id, ip }, 'web chat connected');
-    const presence = options.presence;
-    // Awaited before the session is announced, so a trigger sent once the widget is up finds the user online.
-    const registered = presence?.connected(userId, socket.id).catch(() => undefined);
-    socket.on('disconnect', (reason) => {
-      logger.info({ event: 'socket_disconnect', userId, socketId: socket.id, reason }, 'web chat disconnected');
-      presence?.disconnected(userId, socket.id).catch(() => undefined);
-    });
-    // Client events wait until the user exists and the start dialog has run; with deferStart,
-    // a new visitor's first event (`open` or any other) is what stores them.
-    const started = start(app, socket, logger, registered);
-    // The user as the connect read them, or as this connection's last message turn committed them, while
-    // nothing has changed them since: the next message's turn starts from it instead of a read of its own (a
-    // stale one only costs that turn a retry). Only for a message soon after, as a widget's resend after a
-    // restart or a visitor's quick reply is: later, a timer or a trigger has likely moved the user on, and
-    // the retry would cost more than the read saves. This connection's other events change the user: they drop it.
-    let returning: { readonly user: UserRecord; readonly at: number } | undefined;
-    void started.then((outcome) => {
-      if (outcome !== false && outcome !== true) returning = { user: outcome.user, at: app.clock.now() };
-    });
-    let opening: Promise<void> | undefined;
-    const ready = () =>
-      (opening ??= started.then(async (opened) => {
-        if (opened !== false) return;
-        try {
-          await openConversation(app, { userId, channelId: CHANNEL_ID, init: socket.data.init });
-        } catch (error) {
-          logger.error({ userId, err: error }, 'could not open the conversation');
-          socket.emit('protocol_error', {
-            code: 'internal',
-            message: 'The chat could not start. Please try again shortly.',
-          });
-        }
-      }));
-    const bucket = new TokenBucket(perMinute, () => app.clock.now());
-    let warned = false;
-    // Built once per connection, not per event: a chat turn is one event.
-    const refuse = (ack: unknown) => {
-      if (!warned)
-        logger.warn(
-          { event: 'socket_rate_limited', userId, socketId: socket.id },
-          'web chat client is over its rate limit',
-        );
-      warned = true;
-      app.metrics?.rateLimited?.('webchat');
-      const error: ProtocolError = {
-        code: 'rate_limited',
-        message: 'You are sending messages too quickly. Please wait a moment and try again.',
-      };
-      socket.emit('protocol_error', error);
-      if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
-    };
-    const failed = (error: unknown) =>
-      logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed');
-    const on = <S extends z.ZodType, T>(
-      event: keyof ClientToServerEvents,
-      schema: S,
-      action: (payload: z.infer<S>) => Promise<T>,
-    ) => {
-      const handler = handle(socket, logger, schema, action);
-      socket.on(event, (payload: unknown, ack?: unknown) => {
-        if (options.draining?.()) return;
-        // Counted on arrival, before any work, so a flood costs the server next to nothing.
-        if (!bucket.take()) return refuse(ack);
-        // handler answers every failure itself; the catch is the last line, so no client event can
-        // ever become an unhandled rejection (which would stop the process).
-        if (!options.userLimit) {
-          void ready()
-            .then(() => handler(payload, ack))
-            .catch(failed);
-          return;
-        }
-        // In a cluster the user's events also count against one limit over every node (their tabs
-        // may sit on several); the replies come back in order on one Redis connection.
-        const allowed = options.userLimit(userId).catch(() => true);
-        void Promise.all([ready(), allowed])
-          .then(([, ok]) => (ok ? handler(payload, ack) : refuse(ack)))
-          .catch(failed);
-      });
-    };
-    const sent = new SentEntries(socket, socket.data.lastSeq);
-    const committed = (after: UserRecord) => {
-      returning = { user: after, at: app.clock.now() };
-    };
+/**
+ * The user as the connect read them, or as this connection's last message turn committed them, while nothing has
+ * changed them since: the next message's turn starts from it instead of a read of its own (a stale one only costs
+ * that turn a retry). Only for a message soon after, as a widget's resend after a restart or a visitor's quick
+ * reply is: later, a timer or a trigger has likely moved the user on, and the retry would cost more than the read
+ * saves. This connection's other events change the user: they drop it.
+ */
+class ReturningUser {
+  #seen: { readonly user: UserRecord; readonly at: number } | undefined;
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  remember(user: UserRecord): void {
+    this.#seen = { user, at: this.#now() };
+  }
+
+  forget(): void {
+    this.#seen = undefined;
+  }
+
+  /**
+   * The user for the next message's turn, taken once. Entries of a turn this connection did not run (a synchronous
+   * integration's answer, another tab's message, a timer) show the copy is behind the store: a read costs less than
+   * the conflict and second run.
+   */
+  take(highestSent: number): UserRecord | undefined {
+    const seen = this.#seen;
+    this.#seen = undefined;
+    return seen && this.#now() - seen.at <= RETURNING_FRESH_MS && highestSent <= seen.user.lastSeq
+      ? seen.user
+      : undefined;
+  }
+}
+
+/** One accepted connection: its session, its start, and its client events behind the rate limits. */
+function serveConnection(socket: ChatSocket, app: AppDeps, logger: Logger, options: WebchatOptions): void {
+  const { userId } = socket.data;
+  const ip = options.clientIp?.(socket.request) ?? socket.handshake.address;
+  logger.info({ event: 'socket_connect', userId, socketId: socket.id, ip }, 'web chat connected');
+  const presence = options.presence;
+  // Awaited before the session is announced, so a trigger sent once the widget is up finds the user online.
+  const registered = presence?.connected(userId, socket.id).catch(() => undefined);
+  socket.on('disconnect', (reason) => {
+    logger.info({ event: 'socket_disconnect', userId, socketId: socket.id, reason }, 'web chat disconnected');
+    presence?.disconnected(userId, socket.id).catch(() => undefined);
+  });
+  // Client events wait until the user exists and the start dialog has run; with deferStart,
+  // a new visitor's first event (`open` or any other) is what stores them.
+  const started = start(app, socket, logger, registered);
+  const returning = new ReturningUser(() => app.clock.now());
+  void started.then((outcome) => {
+    if (outcome !== false && outcome !== true) returning.remember(outcome.user);
+  });
+  let opening: Promise<void> | undefined;
+  const ready = () =>
+    (opening ??= started.then(async (opened) => {
+      if (opened !== false) return;
+      try {
+        await openConversation(app, { userId, channelId: CHANNEL_ID, init: socket.data.init });
+      } catch (error) {
+        logger.error({ userId, err: error }, 'could not open the conversation');
+        socket.emit('protocol_error', {
+          code: 'internal',
+          message: 'The chat could not start. Please try again shortly.',
+        });
+      }
+    }));
+  const sent = new SentEntries(socket, socket.data.lastSeq);
+  const connection: WebchatConnection = {
+    app,
+    userId,
+    forgetReturning: () => returning.forget(),
     // A resend of a stored message: its turn's entries may have been stored by a node that died before pushing them.
-    const send = async (message: UserInput['message'], clientId: string) => {
-      // Entries of a turn this connection did not run (a synchronous integration's answer, another tab's
-      // message, a timer) show the copy is behind the store: a read costs less than the conflict and second run.
-      const user =
-        returning && app.clock.now() - returning.at <= RETURNING_FRESH_MS && sent.highest <= returning.user.lastSeq
-          ? returning.user
-          : undefined;
-      returning = undefined;
+    async send(message, clientId) {
+      const user = returning.take(sent.highest);
+      const committed = (after: UserRecord) => returning.remember(after);
       const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
       return result;
+    },
+  };
+  const gate = eventGate(socket, app, logger, options, ready);
+  for (const [event, { schema, run }] of Object.entries(CLIENT_EVENTS) as [
+    keyof ClientToServerEvents,
+    ClientEvent<z.ZodType>,
+  ][])
+    socket.on(event, gate(handle(socket, logger, schema, (payload) => run(connection, payload))));
+}
+
+/**
+ * What every client event passes before its handler: not while draining, within the connection's rate limit (and
+ * the user's over every node in a cluster), after the conversation is open. Built once per connection, not per
+ * event: a chat turn is one event.
+ */
+function eventGate(
+  socket: ChatSocket,
+  app: AppDeps,
+  logger: Logger,
+  options: WebchatOptions,
+  ready: () => Promise<void>,
+): (handler: (payload: unknown, ack?: unknown) => Promise<void>) => (payload: unknown, ack?: unknown) => void {
+  const { userId } = socket.data;
+  const bucket = new TokenBucket(options.rateLimitPerMinute ?? 60, () => app.clock.now());
+  let warned = false;
+  const refuse = (ack: unknown) => {
+    if (!warned)
+      logger.warn(
+        { event: 'socket_rate_limited', userId, socketId: socket.id },
+        'web chat client is over its rate limit',
+      );
+    warned = true;
+    app.metrics?.rateLimited?.('webchat');
+    const error: ProtocolError = {
+      code: 'rate_limited',
+      message: 'You are sending messages too quickly. Please wait a moment and try again.',
     };
-    on('message', sendTextSchema, ({ clientId, text }) => send({ type: 'text', text }, clientId));
-    on('press', pressSchema, ({ clientId, label, action }) =>
-      send(
-        action.kind === 'postback'
-          ? { type: 'postback', label, payload: action.payload }
-          : { type: 'dialog', label, dialogId: action.dialogId },
-        clientId,
-      ),
-    );
-    on('page_event', pageEventSchema, async ({ name, payload }) => {
-      returning = undefined;
-      await handlePageEvent(app, { userId, name, payload: payload ?? {} });
-      return null;
-    });
-    on('set_user_data', setUserDataSchema, async ({ fields }) => {
-      returning = undefined;
-      await setUserData(app, userId, fields);
-      return null;
-    });
-    // Opening is done by ready() above, as for every event: nothing else to do.
-    on('open', openSchema, async () => null);
-    on('start_dialog', startDialogSchema, async ({ dialogId, data }) => {
-      returning = undefined;
-      await startDialog(app, { userId, dialogId, data });
-      return null;
-    });
-  });
+    socket.emit('protocol_error', error);
+    if (typeof ack === 'function') (ack as Reply<never>)({ ok: false, error });
+  };
+  const failed = (error: unknown) =>
+    logger.error({ event: 'socket_event_failed', userId, socketId: socket.id, err: error }, 'a client event failed');
+  return (handler) => (payload, ack) => {
+    if (options.draining?.()) return;
+    // Counted on arrival, before any work, so a flood costs the server next to nothing.
+    if (!bucket.take()) return refuse(ack);
+    // handler answers every failure itself; the catch is the last line, so no client event can
+    // ever become an unhandled rejection (which would stop the process).
+    if (!options.userLimit) {
+      void ready()
+        .then(() => handler(payload, ack))
+        .catch(failed);
+      return;
+    }
+    // In a cluster the user's events also count against one limit over every node (their tabs
+    // may sit on several); the replies come back in order on one Redis connection.
+    const allowed = options.userLimit(userId).catch(() => true);
+    void Promise.all([ready(), allowed])
+      .then(([, ok]) => (ok ? handler(payload, ack) : refuse(ack)))
+      .catch(failed);
+  };
 }
 
 /** Who the handshake speaks for, or why it is refused. */

@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import type { StepHandler } from '../types.ts';
+import type { StepHandler } from '../turn/types.ts';
 
 /** Records a snapshot of every user-data field (the userDataSnapshot export), then clears the chosen fields. */
 export const clearUserDataStep: StepHandler<StepOf<'clearUserData'>> = {

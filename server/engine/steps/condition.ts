@@ -1,7 +1,7 @@
 import type { StepOf } from '../../definition/schema.ts';
-import { toNext } from '../jump.ts';
-import { readPath } from '../template.ts';
-import type { StepHandler, TurnContext } from '../types.ts';
+import { toNext } from '../turn/jump.ts';
+import { readPath } from '../turn/template.ts';
+import type { StepHandler, TurnContext } from '../turn/types.ts';
 
 type Condition = Extract<StepOf<'condition'>['branches'][number]['when'], { op: string }>;
 

@@ -1,4 +1,4 @@
-import type { EmailEffect } from '../types.ts';
+import type { EmailEffect } from '../turn/types.ts';
 import { sendStep } from './send-step.ts';
 import { splitList } from './split-list.ts';
 

@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import type { StepHandler, TurnContext } from '../types.ts';
+import type { StepHandler, TurnContext } from '../turn/types.ts';
 
 /** Sends a named event to the page; the widget runs the listeners the page registered for it. */
 export const eventStep: StepHandler<StepOf<'event'>> = {

@@ -1,6 +1,6 @@
 import type { StepOf } from '../../definition/schema.ts';
-import { toNext } from '../jump.ts';
-import type { StepHandler } from '../types.ts';
+import { toNext } from '../turn/jump.ts';
+import type { StepHandler } from '../turn/types.ts';
 
 /** Only when the match came without a calibrated threshold (a caller outside the server's own path). */
 const UNCALIBRATED_FAQ_THRESHOLD = 0.6;

@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import type { StepHandler } from '../types.ts';
+import type { StepHandler } from '../turn/types.ts';
 
 export const gotoStep: StepHandler<StepOf<'goto'>> = {
   enter(step) {

@@ -1,5 +1,5 @@
 import type { Step } from '../../definition/schema.ts';
-import type { StepHandler } from '../types.ts';
+import type { StepHandler } from '../turn/types.ts';
 import { clearUserDataStep } from './clear-user-data.ts';
 import { conditionStep } from './condition.ts';
 import { emailStep } from './email.ts';

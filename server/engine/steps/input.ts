@@ -1,6 +1,6 @@
 import type { StepOf } from '../../definition/schema.ts';
-import { toNext } from '../jump.ts';
-import type { Next, StepHandler, TurnContext } from '../types.ts';
+import { toNext } from '../turn/jump.ts';
+import type { Next, StepHandler, TurnContext } from '../turn/types.ts';
 import { renderQuickReplies } from './message.ts';
 
 type InputStep = StepOf<'input'>;

@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import type { IntegrationResultInput, Next, StepHandler, TurnContext } from '../types.ts';
+import type { IntegrationResultInput, Next, StepHandler, TurnContext } from '../turn/types.ts';
 
 /** Said as the fatal notice when the step names no errorText. */
 export const DEFAULT_INTEGRATION_ERROR_TEXT =

@@ -1,8 +1,8 @@
 import type { Button, Card, QuickReply } from '../../../shared/protocol.ts';
 import type { DefinitionButton } from '../../definition/common.ts';
 import type { StepOf } from '../../definition/schema.ts';
-import { readPath } from '../template.ts';
-import type { StepHandler, TurnContext } from '../types.ts';
+import { readPath } from '../turn/template.ts';
+import type { StepHandler, TurnContext } from '../turn/types.ts';
 
 /** Says a text (with buttons and quick replies), an image and/or a carousel, in that order. */
 export const messageStep: StepHandler<StepOf<'message'>> = {

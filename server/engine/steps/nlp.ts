@@ -1,7 +1,7 @@
 import type { StepOf } from '../../definition/schema.ts';
-import { intentThreshold, routeIntent } from '../intents.ts';
-import { toNext } from '../jump.ts';
-import type { StepHandler } from '../types.ts';
+import { intentThreshold, routeIntent } from '../turn/intents.ts';
+import { toNext } from '../turn/jump.ts';
+import type { StepHandler } from '../turn/types.ts';
 import { renderQuickReplies } from './message.ts';
 
 /** Waits for free text and routes it to the classified intent's dialog. */

@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import type { EmailEffect, SmsEffect, StepHandler, TurnContext } from '../types.ts';
+import type { EmailEffect, SmsEffect, StepHandler, TurnContext } from '../turn/types.ts';
 
 type Sent = EmailEffect | SmsEffect;
 

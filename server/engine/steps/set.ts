@@ -1,5 +1,5 @@
 import type { StepOf } from '../../definition/schema.ts';
-import type { StepHandler } from '../types.ts';
+import type { StepHandler } from '../turn/types.ts';
 
 /** Sets, unsets or appends to variables and user-data fields, from literals or templates. */
 export const setStep: StepHandler<StepOf<'set'>> = {

@@ -1,4 +1,4 @@
-import type { SmsEffect } from '../types.ts';
+import type { SmsEffect } from '../turn/types.ts';
 import { sendStep } from './send-step.ts';
 import { splitList } from './split-list.ts';
 

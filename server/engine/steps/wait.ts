@@ -1,7 +1,7 @@
 import { parseDuration } from '../../definition/duration.ts';
 import type { StepOf } from '../../definition/schema.ts';
-import { startTimer } from '../timers.ts';
-import type { StepHandler } from '../types.ts';
+import { startTimer } from '../turn/timers.ts';
+import type { StepHandler } from '../turn/types.ts';
 
 /**
  * Starts a durable timer: when it fires, the conversation goes to `then`,

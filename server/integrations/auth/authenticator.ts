@@ -1,4 +1,4 @@
-import type { CallRecorder } from '../integration-log.ts';
+import type { CallRecorder } from '../http/integration-log.ts';
 
 export interface AuthContext {
   readonly variables: Readonly<Record<string, unknown>>;

@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.ts';
 import { IntegrationError } from '../http/integration-error.ts';
 import type { SafeHttpClient } from '../http/safe-http-client.ts';
-import { sendAndRecord, type CallRecorder } from '../integration-log.ts';
+import { sendAndRecord, type CallRecorder } from '../http/integration-log.ts';
 import type { AuthContext, Authenticator, Authorization } from './authenticator.ts';
 
 export interface OAuthClientCredentialsOptions {

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { defineStepType } from '../define-step-type.ts';
-import type { StepContext } from '../step-types/step-type.ts';
+import { defineStepType } from '../step-contract/define-step-type.ts';
+import type { StepContext } from '../step-contract/step-type.ts';
 import { baseUrl, failure, secretName, under } from './schema-parts.ts';
 
 interface ChatParams {

@@ -1,5 +1,5 @@
 import { sign } from 'node:crypto';
-import type { StepContext } from '../step-types/step-type.ts';
+import type { StepContext } from '../step-contract/step-type.ts';
 import { failure, statusOf } from './schema-parts.ts';
 
 /**

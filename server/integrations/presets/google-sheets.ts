@@ -1,5 +1,5 @@
-import { defineStepType } from '../define-step-type.ts';
-import type { StepContext } from '../step-types/step-type.ts';
+import { defineStepType } from '../step-contract/define-step-type.ts';
+import type { StepContext } from '../step-contract/step-type.ts';
 import { readServiceAccount, withGoogleToken } from './google-service-account.ts';
 import { baseUrl, failure, secretName, under } from './schema-parts.ts';
 

@@ -1,5 +1,5 @@
-import { toStepType } from '../define-step-type.ts';
-import type { CodeStepType } from '../step-types/step-type.ts';
+import { toStepType } from '../step-contract/define-step-type.ts';
+import type { CodeStepType } from '../step-contract/step-type.ts';
 import { chatCompletion } from './chat-completion.ts';
 import { googleSheetsAppendRow, googleSheetsLookupRows } from './google-sheets.ts';
 import { hubspotUpsertContact } from './hubspot-contact.ts';

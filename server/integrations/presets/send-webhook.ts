@@ -1,6 +1,6 @@
 import { signWebhook } from '../../app/webhook-signature.ts';
-import { defineStepType } from '../define-step-type.ts';
-import type { StepContext } from '../step-types/step-type.ts';
+import { defineStepType } from '../step-contract/define-step-type.ts';
+import type { StepContext } from '../step-contract/step-type.ts';
 import { failure, secretName } from './schema-parts.ts';
 
 /** Headers a step may not set itself: credentials go through secrets, and the signature is the step's. */

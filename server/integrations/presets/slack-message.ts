@@ -1,5 +1,5 @@
-import { defineStepType } from '../define-step-type.ts';
-import type { StepContext } from '../step-types/step-type.ts';
+import { defineStepType } from '../step-contract/define-step-type.ts';
+import type { StepContext } from '../step-contract/step-type.ts';
 import { baseUrl, failure, secretName, under } from './schema-parts.ts';
 
 /** chat.postMessage errors that mean the token is wrong or lacks a right (Slack answers them with HTTP 200 and ok: false). */

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { toStepType } from '../define-step-type.ts';
+import { toStepType } from '../step-contract/define-step-type.ts';
 import { BUILT_IN_STEP_TYPES } from './registry.ts';
-import type { CodeStepType } from './step-type.ts';
+import type { CodeStepType } from '../step-contract/step-type.ts';
 
 /** A bot's step type module that cannot be used; the message is one line naming the file and what to fix. */
 export class StepTypeModuleError extends Error {

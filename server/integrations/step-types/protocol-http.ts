@@ -1,5 +1,5 @@
-import { lenientBody } from './read-body.ts';
-import type { HttpStepType, PreparedRequest } from './step-type.ts';
+import { lenientBody } from '../http/read-body.ts';
+import type { HttpStepType, PreparedRequest } from '../step-contract/step-type.ts';
 
 /** Protocol level: a generic HTTP request; the tree parses the body itself. */
 export const httpStepType: HttpStepType = {

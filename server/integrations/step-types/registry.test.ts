@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_STEP_TYPES, StepTypeRegistry } from './registry.ts';
-import type { StepType } from './step-type.ts';
+import type { StepType } from '../step-contract/step-type.ts';
 
 describe('the step type registry', () => {
   it("when every built-in step type is used, then each one's parameter and output schemas compile", () => {

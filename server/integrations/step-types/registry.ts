@@ -3,13 +3,13 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2019 as Ajv } from 'ajv/dist/2019.js';
 import formats from 'ajv-formats';
 import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
-import { createUser } from './actions/create-user.ts';
-import { listUserEvents } from './actions/list-user-events.ts';
-import { queryDataset } from './actions/query-dataset.ts';
-import { sendTrackingEvent } from './actions/send-tracking-event.ts';
+import { createUser } from './create-user.ts';
+import { listUserEvents } from './list-user-events.ts';
+import { queryDataset } from './query-dataset.ts';
+import { sendTrackingEvent } from './send-tracking-event.ts';
 import { httpStepType } from './protocol-http.ts';
 import { serviceStepType } from './service-call.ts';
-import type { JsonSchema, StepType } from './step-type.ts';
+import type { JsonSchema, StepType } from '../step-contract/step-type.ts';
 import { closest } from '../../definition/problem.ts';
 import { PRESET_STEP_TYPES } from '../presets/index.ts';
 

@@ -1,5 +1,5 @@
-import { jsonBody } from './read-body.ts';
-import type { HttpStepType, PreparedRequest } from './step-type.ts';
+import { jsonBody } from '../http/read-body.ts';
+import type { HttpStepType, PreparedRequest } from '../step-contract/step-type.ts';
 
 const segment = { type: 'string', pattern: '^[A-Za-z0-9_.~-]+$' } as const;
 

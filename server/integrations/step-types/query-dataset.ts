@@ -1,4 +1,4 @@
-import type { DatasetStepType } from '../step-type.ts';
+import type { DatasetStepType } from '../step-contract/step-type.ts';
 
 /** Reads a call-on-background dataset by tags and/or radius around a point; answers locally, no call. */
 export const queryDataset: DatasetStepType = {

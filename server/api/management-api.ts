@@ -1,21 +1,21 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import type { AppDeps } from '../../app/deps.ts';
-import type { SubscriptionDeps } from '../../app/manage-subscriptions.ts';
-import type { BotDefinition } from '../../definition/schema.ts';
-import type { Logger } from '../../ports/logger.ts';
-import type { Store } from '../../ports/store.ts';
-import type { AuditLog } from '../../ports/audit.ts';
-import { auditRouter } from './audit-router.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from '../../settings/client-ip.ts';
-import { HttpError } from '../errors.ts';
-import { metricsGuard, type MetricsAccess } from '../metrics-access.ts';
-import { metricsRouter, type HttpMetrics } from '../metrics.ts';
-import { openApiRouter } from '../openapi/openapi-router.ts';
-import { localLimiter, rateLimitHeaders, rateLimited, type LimiterFactory } from '../rate-limit.ts';
-import { erasureRouter } from './erasure-router.ts';
-import { exportRouter } from './export-router.ts';
-import { functionKeyCheck, requireFunctionKey } from './function-key.ts';
-import { subscriptionsRouter } from './subscriptions-router.ts';
+import type { AppDeps } from '../app/deps.ts';
+import type { SubscriptionDeps } from '../app/manage-subscriptions.ts';
+import type { BotDefinition } from '../definition/schema.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Store } from '../ports/store.ts';
+import type { AuditLog } from '../ports/audit.ts';
+import { auditRouter } from './management/audit-router.ts';
+import { clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
+import { HttpError } from './errors.ts';
+import { metricsGuard, type MetricsAccess } from './metrics-access.ts';
+import { metricsRouter, type HttpMetrics } from './metrics.ts';
+import { openApiRouter } from './openapi/openapi-router.ts';
+import { localLimiter, rateLimitHeaders, rateLimited, type LimiterFactory } from './rate-limit.ts';
+import { erasureRouter } from './management/erasure-router.ts';
+import { exportRouter } from './management/export-router.ts';
+import { functionKeyCheck, requireFunctionKey } from './management/function-key.ts';
+import { subscriptionsRouter } from './management/subscriptions-router.ts';
 import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
 
 export interface ManagementOptions {

@@ -1,5 +1,5 @@
-import { jsonBody } from '../read-body.ts';
-import type { HttpStepType } from '../step-type.ts';
+import { jsonBody } from '../http/read-body.ts';
+import type { HttpStepType } from '../step-contract/step-type.ts';
 
 /** POST {service}/users {email, name, surname, interestedInProductIds} → {id} (spec 4.3); the output is the new id. */
 export const createUser: HttpStepType = {

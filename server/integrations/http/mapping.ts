@@ -1,5 +1,5 @@
 import jsonata from 'jsonata';
-import { IntegrationConfigError } from './http/integration-error.ts';
+import { IntegrationConfigError } from './integration-error.ts';
 
 /** A compiled JSONata expression; compiled once at load so a typo is a start-up error, not a runtime one. */
 export type CompiledMapping = (input: unknown) => Promise<unknown>;

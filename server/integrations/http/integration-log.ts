@@ -1,8 +1,8 @@
-import type { Clock } from '../ports/clock.ts';
-import type { Logger } from '../ports/logger.ts';
-import type { Store } from '../ports/store.ts';
-import type { HttpRequest, HttpResponse, SafeHttpClient } from './http/safe-http-client.ts';
-import { IntegrationError } from './http/integration-error.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { Store } from '../../ports/store.ts';
+import type { HttpRequest, HttpResponse, SafeHttpClient } from './safe-http-client.ts';
+import { IntegrationError } from './integration-error.ts';
 import { redactBodyText, redactHeaders, redactUrl, scrub } from './redact.ts';
 
 /**

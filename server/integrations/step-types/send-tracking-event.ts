@@ -1,4 +1,4 @@
-import type { HttpStepType } from '../step-type.ts';
+import type { HttpStepType } from '../step-contract/step-type.ts';
 
 /** POST {service}/tracking-events: fire and forget, so it runs asynchronously unless the step says otherwise. */
 export const sendTrackingEvent: HttpStepType = {

@@ -1,5 +1,5 @@
-import { MAX_JSON_DEPTH, checkJsonBounds, describeJsonExcess, type JsonBounds } from '../../shared/json-bounds.ts';
-import { HttpError } from './errors.ts';
+import { MAX_JSON_DEPTH, checkJsonBounds, describeJsonExcess, type JsonBounds } from '../../../shared/json-bounds.ts';
+import { HttpError } from '../../ports/http-error.ts';
 
 /**
  * Trigger bodies (at most 64 KiB) feed a dialog's templates: 10,000 values is far

@@ -1,10 +1,10 @@
-import type { Clock } from '../ports/clock.ts';
-import type { AuthConfig } from './auth/auth-config.ts';
-import type { Authenticator } from './auth/authenticator.ts';
-import { createAuthenticator } from './auth/create-authenticator.ts';
-import { IntegrationConfigError } from './http/integration-error.ts';
-import type { SafeHttpClient } from './http/safe-http-client.ts';
-import type { ServiceConfig } from './settings.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { AuthConfig } from './auth-config.ts';
+import type { Authenticator } from './authenticator.ts';
+import { createAuthenticator } from './create-authenticator.ts';
+import { IntegrationConfigError } from '../http/integration-error.ts';
+import type { SafeHttpClient } from '../http/safe-http-client.ts';
+import type { ServiceConfig } from './service-config.ts';
 
 export interface CompiledService {
   readonly name: string;

@@ -1,6 +1,6 @@
-import type { Authenticator } from './auth/authenticator.ts';
-import type { HttpRequest, HttpResponse, SafeHttpClient } from './http/safe-http-client.ts';
-import { sendAndRecord, type CallRecorder } from './integration-log.ts';
+import type { Authenticator } from './authenticator.ts';
+import type { HttpRequest, HttpResponse, SafeHttpClient } from '../http/safe-http-client.ts';
+import { sendAndRecord, type CallRecorder } from '../http/integration-log.ts';
 
 /**
  * One call with its credentials; after a 401 an authenticator that can renew

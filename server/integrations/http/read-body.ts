@@ -1,5 +1,5 @@
-import { IntegrationError } from '../http/integration-error.ts';
-import type { HttpResponse } from '../http/safe-http-client.ts';
+import { IntegrationError } from './integration-error.ts';
+import type { HttpResponse } from './safe-http-client.ts';
 
 /** The body as JSON; an empty body is null. A body that is not JSON is an invalid_body error. */
 export function jsonBody(response: HttpResponse): unknown {

@@ -1,5 +1,5 @@
-import { jsonBody } from '../read-body.ts';
-import type { HttpStepType } from '../step-type.ts';
+import { jsonBody } from '../http/read-body.ts';
+import type { HttpStepType } from '../step-contract/step-type.ts';
 
 /**
  * GET {service}/users/{userId}/events → [{id, name, date}] (spec 4.3). The

@@ -1,4 +1,4 @@
-import type { Target } from '../definition/common.ts';
+import type { Target } from '../../definition/common.ts';
 import type { Next } from './types.ts';
 
 /** A definition target as the engine's next move: a step id stays in the dialog, an object jumps. */

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps } from '../../app/deps.ts';
-import { acceptTrigger, type Trigger } from '../../app/trigger-dialog.ts';
-import type { Logger } from '../../ports/logger.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from '../../settings/client-ip.ts';
-import { HttpError, errorBody, internalError } from '../errors.ts';
-import type { HttpMetrics } from '../metrics.ts';
-import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from '../rate-limit.ts';
-import { readBody } from '../read-body.ts';
-import { logRequest } from '../request-log.ts';
-import { unauthorized, type FunctionKeyCheck } from './function-key.ts';
-import { MAX_TRIGGER_BODY, decodeAddress, parseMode, parseTriggerBody } from './trigger-request.ts';
+import type { AppDeps } from '../app/deps.ts';
+import { acceptTrigger, type Trigger } from '../app/trigger-dialog.ts';
+import type { Logger } from '../ports/logger.ts';
+import { clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
+import { HttpError, errorBody, internalError } from './errors.ts';
+import type { HttpMetrics } from './metrics.ts';
+import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
+import { readBody } from './read-body.ts';
+import { logRequest } from './request-log.ts';
+import { unauthorized, type FunctionKeyCheck } from './management/function-key.ts';
+import { MAX_TRIGGER_BODY, decodeAddress, parseMode, parseTriggerBody } from './management/trigger-request.ts';
 
 /** The channel of short-form triggers (decisions.md). */
 const SHORT_FORM_CHANNEL = 'webchat';

@@ -1,4 +1,4 @@
-import type { StepOf } from '../definition/schema.ts';
+import type { StepOf } from '../../definition/schema.ts';
 import type { TurnContext } from './types.ts';
 
 /**
