@@ -10,10 +10,9 @@ const forbid = (/** @type {Record<string, string>} */ rules) => ({
 });
 
 const drivers = '^(express|socket\\.io|mongodb|better-sqlite3|pino|nodemailer)$';
-const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster', 'studio'];
-// A folder of that name, except where it is a room's subfolder: ports/studio/ (ports), stores/sqlite/studio/ and
-// stores/mongo/studio/ (the stores' room adapters) are not the studio adapter.
-const folder = (/** @type {string[]} */ names) => `(^|/)(?<!(ports|sqlite|mongo)/)(${names.join('|')})/`;
+const adapters = ['stores', 'channels', 'api', 'integrations', 'jobs', 'cluster', 'studio-server'];
+/** A folder of one of these names, wherever it sits in the import's path. */
+const folder = (/** @type {string[]} */ names) => `(^|/)(${names.join('|')})/`;
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', '.cache/**', 'docs/**', 'coverage/**'] },
@@ -104,10 +103,8 @@ export default tseslint.config(
     files: ['server/definition/**/*.ts', 'server/ports/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: forbid({
-      // ports/studio/ is a port's folder: reached as ./studio/ from ports/, it is not the studio adapter.
-      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters.filter((name) => name !== 'studio')])]:
+      [folder(['app', 'engine', 'bot', 'cli', 'start', ...adapters])]:
         'definition/ and ports/ sit below the use cases and adapters.',
-      '^(\\.\\./)+studio/|(^|/)server/studio/': 'definition/ and ports/ sit below the use cases and adapters.',
       [drivers]: 'No drivers here.',
     }),
   },

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { writeCompressed } from './scripts/widget-assets.ts';
 
-/** Every script, style and map of the build gets .br and .gz siblings, served by Accept-Encoding (server/studio/http/studio-pages.ts). */
+/** Every script, style and map of the build gets .br and .gz siblings, served by Accept-Encoding (server/studio-server/http/studio-pages.ts). */
 function precompress(): Plugin {
   return {
     name: 'studio-precompress',

@@ -20,18 +20,13 @@ import path from 'node:path';
 import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
 import { transcriptDoc } from '../server/stores/mongo/transcript-doc.ts';
-import {
-  OPEN_COLLECTION,
-  openEntry,
-  openId,
-  type OpenTree,
-} from '../server/stores/mongo/studio/mongo-insight-counters.ts';
+import { OPEN_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/mongo-insight-counters.ts';
 import {
   CONVERSATIONS_COLLECTION,
   packBucket,
   type BucketEntries,
-} from '../server/stores/mongo/studio/mongo-insight-conversations.ts';
-import { bucketId, bucketOf, conversationKey } from '../server/stores/mongo/studio/mongo-insights.ts';
+} from '../server/stores/mongo/mongo-insight-conversations.ts';
+import { bucketId, bucketOf, conversationKey } from '../server/stores/mongo/mongo-insights.ts';
 import { toJson as sqliteJson } from '../server/stores/sqlite/json.ts';
 import { benchBot, CounterSum, seedUsers, type SeedPlan, type SeedUser } from './insights-seed.ts';
 

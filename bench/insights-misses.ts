@@ -7,9 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { missesReport, ROW_CAP } from '../server/studio/insights/misses.ts';
-import { teachableOf } from '../server/studio/insights/teachable.ts';
-import { missesBot } from '../server/studio/test/misses-script.ts';
+import { missesReport, ROW_CAP } from '../server/studio-server/insights/misses.ts';
+import { teachableOf } from '../server/studio-server/insights/teachable.ts';
+import { missesBot } from '../server/studio-server/test/misses-script.ts';
 import { openSqliteStore } from '../server/stores/sqlite/sqlite-store.ts';
 
 const rows = Number(process.env.MISSES_ROWS ?? 30_000);

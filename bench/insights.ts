@@ -17,7 +17,7 @@
 // INSIGHTS_BENCH_SEED_S seconds is said in the output.
 import { fork } from 'node:child_process';
 import { startMongoTestServer } from '../scripts/mongo-test-server.ts';
-import { invite, setUpOwner } from '../server/studio/test/studio-client.ts';
+import { invite, setUpOwner } from '../server/studio-server/test/studio-client.ts';
 import type { ChildCommand, ChildStart, Seeded } from './insights-child.ts';
 import { emailOf, RARE_WORD, rareEvery, STEPS } from './insights-seed.ts';
 import { ensureCompiledServer, measure } from './turn-cpu-measure.ts';

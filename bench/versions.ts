@@ -7,7 +7,7 @@ import { canonicalText, exportDefinition, hashOfCanonicalText } from '../server/
 import { parseDefinitionText } from '../server/definition/read-source.ts';
 import { sqliteRestingUsers } from '../server/stores/sqlite/sqlite-resting-users.ts';
 import { openSqliteStore } from '../server/stores/sqlite/sqlite-store.ts';
-import { sqliteVersions } from '../server/stores/sqlite/studio/sqlite-versions.ts';
+import { sqliteVersions } from '../server/stores/sqlite/sqlite-versions.ts';
 
 const cpu = (run: () => void | Promise<void>) => async () => {
   const before = process.cpuUsage();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { Role } from '../server/ports/studio/roles.ts';
-import { invite, setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
+import type { Role } from '../server/ports/roles.ts';
+import { invite, setUpOwner, type StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 

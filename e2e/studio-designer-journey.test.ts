@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startUpstream, type Upstream } from '../server/integrations/test/upstream.ts';
-import { setUpOwner, type StudioClient } from '../server/studio/test/studio-client.ts';
+import { setUpOwner, type StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { screenshot } from './screenshots.ts';
 import { axeViolations } from './studio-axe.ts';
 import {

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StudioClient } from '../server/studio/test/studio-client.ts';
+import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';

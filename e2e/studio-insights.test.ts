@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMongoTestServer, type MongoTestServer } from '../scripts/mongo-test-server.ts';
-import { EXPECTED, runScript, shopBot, startStock, STOCK_TOKEN } from '../server/studio/test/insights-script.ts';
-import type { StudioClient } from '../server/studio/test/studio-client.ts';
+import { EXPECTED, runScript, shopBot, startStock, STOCK_TOKEN } from '../server/studio-server/test/insights-script.ts';
+import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missesBot, runMisses } from '../server/studio/test/misses-script.ts';
-import type { StudioClient } from '../server/studio/test/studio-client.ts';
+import { missesBot, runMisses } from '../server/studio-server/test/misses-script.ts';
+import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMongoTestServer, type MongoTestServer } from '../scripts/mongo-test-server.ts';
-import { missesBot } from '../server/studio/test/misses-script.ts';
-import type { StudioClient } from '../server/studio/test/studio-client.ts';
+import { missesBot } from '../server/studio-server/test/misses-script.ts';
+import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import { serveHostPage, type HostPage } from './host-page.ts';
 import { screenshot } from './screenshots.ts';

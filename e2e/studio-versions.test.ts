@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents, TranscriptItem } from '../shared/protocol.ts';
-import { StudioClient } from '../server/studio/test/studio-client.ts';
+import { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';

@@ -101,13 +101,13 @@ describe('import rules (docs/architecture.md)', () => {
       /nlp\/ sits beside the use cases/,
     ],
     [
-      'server/studio/x.ts',
+      'server/studio-server/x.ts',
       "import { openSqliteStore } from '../stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
       /do not import each other/,
     ],
     [
       'server/stores/x.ts',
-      "import { people } from '../studio/accounts/people.ts';\nexport const a = people;",
+      "import { people } from '../studio-server/accounts/people.ts';\nexport const a = people;",
       /do not import each other/,
     ],
     [
@@ -157,7 +157,7 @@ describe('import rules (docs/architecture.md)', () => {
     ],
     [
       'server/ports/x.ts',
-      "import { people } from '../studio/accounts/people.ts';\nexport const a = people;",
+      "import { people } from '../studio-server/accounts/people.ts';\nexport const a = people;",
       /sit below the use cases and adapters/,
     ],
   ])('when %s imports what it must not, then lint fails', async (file, code, message) => {
@@ -202,21 +202,21 @@ describe('import rules (docs/architecture.md)', () => {
         "import { openSqliteStore } from './stores/sqlite/sqlite-store.ts';\nexport const a = openSqliteStore;",
       ),
     ).toEqual([]);
-    // A room's port (ports/studio/) and the stores' room adapters (stores/*/studio/) are not the studio adapter.
+    // The studio's ports and its store adapters sit beside the others.
     expect(
       await boundaryErrors(
         'server/stores/x.ts',
-        "import type { Accounts } from '../ports/studio/accounts.ts';\nexport type A = Accounts;",
+        "import type { Accounts } from '../ports/accounts.ts';\nexport type A = Accounts;",
       ),
     ).toEqual([]);
     expect(
       await boundaryErrors(
         'server/stores/x.ts',
-        "import { sqliteAudit } from './sqlite/studio/sqlite-audit.ts';\nexport const a = sqliteAudit;",
+        "import { sqliteAudit } from './sqlite/sqlite-audit.ts';\nexport const a = sqliteAudit;",
       ),
     ).toEqual([]);
     expect(
-      await boundaryErrors('server/app/x.ts', "import { may } from '../ports/studio/roles.ts';\nexport const a = may;"),
+      await boundaryErrors('server/app/x.ts', "import { may } from '../ports/roles.ts';\nexport const a = may;"),
     ).toEqual([]);
     // The running bot, the command line and the composition root, each with what it may import.
     for (const [file, code] of [
@@ -232,7 +232,7 @@ describe('import rules (docs/architecture.md)', () => {
       ],
       ['server/cli/main.ts', "import { openStore } from '../start/open-store.ts';\nexport const a = openStore;"],
       ['server/start/x.ts', "import { botHost } from '../bot/bot-host.ts';\nexport const a = botHost;"],
-      ['server/ports/x.ts', "import type { Move } from './studio/versions.ts';\nexport type A = Move;"],
+      ['server/ports/x.ts', "import type { Move } from './versions.ts';\nexport type A = Move;"],
     ] as const)
       expect(await boundaryErrors(file, code), file).toEqual([]);
   });

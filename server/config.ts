@@ -10,7 +10,7 @@ import {
 import { restChannelsSchema } from './channels/rest/channel-config.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
-import { ROLES, type Role } from './ports/studio/roles.ts';
+import { ROLES, type Role } from './ports/roles.ts';
 
 /** The demo bot ships with the product and is the default definition. */
 export const DEMO_BOT_DEFINITION = path.join(projectRoot(), 'demo', 'bot.json');

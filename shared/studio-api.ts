@@ -16,7 +16,7 @@ import type {
 /**
  * The studio's HTTP contract: every route of /studio/api (STUDIO_ROUTES) with the schemas of its
  * path parameters, query, body and answer. The server registers its routes from this map
- * (server/studio/http/studio-route.ts) and validates what comes in with it; the OpenAPI document
+ * (server/studio-server/http/studio-route.ts) and validates what comes in with it; the OpenAPI document
  * lists the studio's paths from it; the web app imports its types only (studio/api/client.ts), so
  * zod never reaches the browser bundle, as with protocol.ts and protocol-schemas.ts.
  *
@@ -38,7 +38,7 @@ export interface StudioRouteSchemas {
 /** An answer typed by a shape of shared/ rather than declared as a schema: nothing is checked at run time. */
 const shaped = <T>() => z.custom<T>(() => true);
 
-/** The studio's roles, from most to least able (server/ports/studio/roles.ts says what each may do). */
+/** The studio's roles, from most to least able (server/ports/roles.ts says what each may do). */
 export const STUDIO_ROLES = ['owner', 'editor', 'analyst', 'viewer'] as const;
 export const MAX_PASSWORD = 256;
 /** An environment-variable name, as the definition names secrets (`tokenEnv: "CRM_TOKEN"`). */

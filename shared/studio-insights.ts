@@ -1,6 +1,6 @@
 /**
- * What the studio's insights API answers (server/studio/http/insights-routes.ts): one definition
- * here, imported by the server (ports/insights.ts, server/studio/insights/) and by the studio's
+ * What the studio's insights API answers (server/studio-server/http/insights-routes.ts): one definition
+ * here, imported by the server (ports/insights.ts, server/studio-server/insights/) and by the studio's
  * Insights screen, so the two cannot drift apart. Types only; the routes that answer with them
  * are in studio-api.ts.
  */

@@ -1,6 +1,6 @@
 /**
- * What the studio's misses API answers (server/studio/http/misses-routes.ts): one definition here,
- * imported by the server (server/studio/insights/) and by the studio's Misses view
+ * What the studio's misses API answers (server/studio-server/http/misses-routes.ts): one definition here,
+ * imported by the server (server/studio-server/insights/) and by the studio's Misses view
  * (studio/insights/misses-view.ts), so the two cannot drift apart. Types only; the OpenAPI
  * document describes the same (server/api/openapi/studio-misses-paths.ts).
  */

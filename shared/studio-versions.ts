@@ -1,6 +1,6 @@
 /**
  * The shapes the studio's versions API answers with that the web app reads as they are: one
- * definition here, imported by the server (server/definition/diff.ts, server/studio/versions/)
+ * definition here, imported by the server (server/definition/diff.ts, server/studio-server/versions/)
  * and by studio/, so the two cannot drift apart. Types only; the routes that answer with them are
  * in studio-api.ts.
  */

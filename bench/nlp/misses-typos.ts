@@ -1,4 +1,4 @@
-// Measures the misses' grouping (server/studio/insights/miss-groups.ts) on the TEST splits of both
+// Measures the misses' grouping (server/studio-server/insights/miss-groups.ts) on the TEST splits of both
 // public sets, with and without typo folding: the bot knows the first five training sentences of
 // each intent; the inputs are the first six test sentences of each intent, and each also once with
 // a typo in its longest content word (two inner letters swapped, or one dropped, in turn). For each
@@ -9,9 +9,9 @@
 //   node --import tsx bench/nlp/misses-typos.ts
 import { dot } from '../../server/nlp/features.ts';
 import { analyserFor } from '../../server/nlp/language.ts';
-import { likenessVectors } from '../../server/studio/insights/miss-groups.ts';
-import { teachableOf } from '../../server/studio/insights/teachable.ts';
-import { MIN_LENGTH } from '../../server/studio/insights/typo-words.ts';
+import { likenessVectors } from '../../server/studio-server/insights/miss-groups.ts';
+import { teachableOf } from '../../server/studio-server/insights/teachable.ts';
+import { MIN_LENGTH } from '../../server/studio-server/insights/typo-words.ts';
 import { DATA_SETS, readDataSet, type Example } from './data.ts';
 
 const CUTS = [0.3, 0.35, 0.4, 0.45, 0.5];

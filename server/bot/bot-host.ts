@@ -1,6 +1,6 @@
 import type { BotHost, CheckedDefinition, NodeSignals } from '../ports/bot-host.ts';
 import type { Store } from '../ports/store.ts';
-import type { BotTestsRoom } from '../ports/studio/bot-tests.ts';
+import type { BotTestsRoom } from '../ports/bot-tests.ts';
 import type { BotService, ReloadOutcome } from './bot-service.ts';
 import { catchUp } from './catch-up.ts';
 import { checkDefinition } from './check-definition.ts';

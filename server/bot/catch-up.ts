@@ -1,6 +1,6 @@
 import type { BotHost } from '../ports/bot-host.ts';
 import type { Logger } from '../ports/logger.ts';
-import type { VersionsRoom } from '../ports/studio/versions.ts';
+import type { VersionsRoom } from '../ports/versions.ts';
 
 /**
  * Brings this node to the published version when it runs another (a publish on another node, a

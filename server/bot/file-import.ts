@@ -2,7 +2,7 @@ import path from 'node:path';
 import { canonicalText, hashOfCanonicalText } from '../definition/canonical.ts';
 import type { BotSource } from './load-bot.ts';
 import { movesInForce, sourceOfVersion, type VersionReading } from './version-source.ts';
-import type { AuditTrail } from '../ports/studio/audit.ts';
+import type { AuditTrail } from '../ports/audit.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 

@@ -1,6 +1,6 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import { readWritten, type BotSource } from './load-bot.ts';
-import type { Move, StoredVersion, VersionsRoom } from '../ports/studio/versions.ts';
+import type { Move, StoredVersion, VersionsRoom } from '../ports/versions.ts';
 
 /** Where stored versions are read, and what they are checked with: BOT_DEFINITION (step type modules are read next to it) and the env. */
 export interface VersionReading {

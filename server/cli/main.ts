@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { setTelegramWebhookFromConfig } from '../channels/telegram/telegram-webhook-command.ts';
 import type { Config } from '../config.ts';
 import { openScratchStore, openStore, storeRooms } from '../start/open-store.ts';
-import { accountsCommand } from '../studio/accounts/accounts-command.ts';
+import { accountsCommand } from '../studio-server/accounts/accounts-command.ts';
 import { CHECK_USAGE, checkCommand, type CommandIo } from './check-command.ts';
 import { COMPARE_USAGE, compareCommand } from './compare-command.ts';
 import { PULL_USAGE, PUSH_USAGE, pullCommand, pushCommand } from './pull-push-commands.ts';

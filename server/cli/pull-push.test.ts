@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definitionHash } from '../definition/canonical.ts';
 import { parseDefinitionText } from '../definition/read-source.ts';
 import { projectRoot } from '../paths.ts';
-import { invite, setUpOwner, type StudioClient } from '../studio/test/studio-client.ts';
+import { invite, setUpOwner, type StudioClient } from '../studio-server/test/studio-client.ts';
 import { botTexts, connectClient, eventually, startTestServer, type TestServer } from '../test/start-test-server.ts';
 import { compiledEntry } from '../test/compiled-server.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PASSWORD, setUpOwner, StudioClient, linkToken } from '../studio/test/studio-client.ts';
+import { PASSWORD, setUpOwner, StudioClient, linkToken } from '../studio-server/test/studio-client.ts';
 import { startTestServer, TEST_FUNCTION_KEY } from '../test/start-test-server.ts';
 import { runCli } from './main.ts';
 

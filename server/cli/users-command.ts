@@ -1,8 +1,8 @@
 import { ConfigError, readConfig, type Config } from '../config.ts';
-import { ROLES, type Role } from '../ports/studio/roles.ts';
+import { ROLES, type Role } from '../ports/roles.ts';
 import type { CommandIo } from './check-command.ts';
 
-/** The studio's accounts on the server's store, as `chatbot users` uses them (server/studio/accounts/accounts-command.ts). */
+/** The studio's accounts on the server's store, as `chatbot users` uses them (server/studio-server/accounts/accounts-command.ts). */
 export interface AccountsCommand {
   link(role: Role, email: string | null, purpose: 'first_owner' | 'invitation' | 'reset'): Promise<string>;
   account(email: string): Promise<{ readonly role: Role } | undefined>;

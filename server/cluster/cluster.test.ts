@@ -9,7 +9,7 @@ import { openMongoStore } from '../stores/mongo/mongo-store.ts';
 import { startServerChild, type ServerChild } from '../test/server-child.ts';
 import { eventually, TEST_FUNCTION_KEY } from '../test/start-test-server.ts';
 import { startBalancer, type Balancer } from './test/balancer.ts';
-import { setUpOwner } from '../studio/test/studio-client.ts';
+import { setUpOwner } from '../studio-server/test/studio-client.ts';
 import { chatClient, type ChatClient } from './test/chat-client.ts';
 import { clusterBot } from './test/cluster-bot.ts';
 import { startRedis, type RedisProcess } from './test/redis-process.ts';

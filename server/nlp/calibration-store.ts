@@ -4,6 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Calibration } from './calibration.ts';
 import type { IntentCalibrations } from './intent-calibration.ts';
+import type { EmbeddingProvider } from '../ports/embeddings.ts';
+import { cacheHomeOf } from './embeddings/embedding-cache.ts';
 
 /**
  * A bot's intent calibration kept in a file, so a restart with an encoder does not run the four
@@ -79,4 +81,16 @@ export function calibrationKey(parts: unknown, vectors: readonly (readonly Float
   const hash = createHash('sha256').update(JSON.stringify(parts));
   for (const list of vectors) for (const v of list) hash.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
   return hash.digest('hex');
+}
+
+/** One store for each cache home, so its pruning runs in one place. */
+const stores = new WeakMap<object, CalibrationStore>();
+
+/** Where calibrations computed from a provider's embeddings are kept: beside its cache; none for a provider without one. */
+export function calibrationStoreOf(provider: EmbeddingProvider): CalibrationStore | undefined {
+  const home = cacheHomeOf(provider);
+  if (!home) return undefined;
+  let store = stores.get(home);
+  if (!store) stores.set(home, (store = calibrationFiles(home.dir, home.warn)));
+  return store;
 }

@@ -7,8 +7,7 @@ import { trainIntentModel, type IntentModel } from './intent-model.ts';
 import { backgroundFor } from './background-corpus.ts';
 import { calibrated, type Calibration, type CalibrationTargets } from './calibration.ts';
 import { CALIBRATION_RECIPE, calibrateIntents, type IntentCalibrations } from './intent-calibration.ts';
-import { calibrationKey, type CalibrationStore } from './calibration-store.ts';
-import { calibrationStoreOf } from './embeddings/embedding-cache.ts';
+import { calibrationKey, calibrationStoreOf, type CalibrationStore } from './calibration-store.ts';
 
 export interface IntentClassifierOptions {
   /** Sentence embeddings as a second feature set; words alone without. */

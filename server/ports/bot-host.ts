@@ -1,7 +1,7 @@
 import type { BotTestOutcome } from '../../shared/bot-test-outcome.ts';
 import type { Problem } from '../definition/problem.ts';
 import type { BotDefinition } from '../definition/schema.ts';
-import type { Move, StoredVersion } from './studio/versions.ts';
+import type { Move, StoredVersion } from './versions.ts';
 
 /** The bot serving turns on this node, as the studio reads it. */
 export interface LiveBot {

@@ -12,7 +12,7 @@
  *
  * What the stores promise (contract: stores/contract/preview-cases.ts): exportUsers,
  * exportKnownUsers, exportTranscript and RestingUsers.countResting never list or count a preview
- * user. What the preview promises (server/studio/preview/): a preview user's turns write no log
+ * user. What the preview promises (server/studio-server/preview/): a preview user's turns write no log
  * rows at all (NLP log, FAQ log, integration log, email, SMS, URL clicks, user-data snapshots),
  * take no durable jobs, and add to no metric; they are erased when the author restarts or ends
  * the preview, and by `PreviewUsers` sweeps of previews left behind.

@@ -17,7 +17,7 @@ import type { DatasetPushTarget } from '../api/datasets-router.ts';
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
-import type { AuditLog } from '../ports/studio/audit.ts';
+import type { AuditLog } from '../ports/audit.ts';
 import type { BotService } from '../bot/bot-service.ts';
 
 export interface HttpSideOptions {

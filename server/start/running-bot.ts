@@ -13,10 +13,10 @@ import type { Clock } from '../ports/clock.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { InsightsRecorder } from '../app/insights/recorder.ts';
 import type { Logger } from '../ports/logger.ts';
-import type { BotTestsRoom } from '../ports/studio/bot-tests.ts';
-import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import type { BotTestsRoom } from '../ports/bot-tests.ts';
+import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
 import { openScratchStore, storeRooms, type OpenedStore } from './open-store.ts';
-import type { Studio } from './studio.ts';
+import type { Studio } from './studio-server.ts';
 
 export interface RunningBotSetup {
   readonly config: Config;

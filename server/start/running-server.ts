@@ -14,14 +14,14 @@ import type { JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../ports/store.ts';
-import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
 import type { Channels } from './channels.ts';
 import type { Insights } from './insights.ts';
 import type { OpenedStore } from './open-store.ts';
 import type { outbound } from './outbound.ts';
 import type { BotInService } from './running-bot.ts';
 import type { serverSecrets } from './server-secrets.ts';
-import type { Studio } from './studio.ts';
+import type { Studio } from './studio-server.ts';
 import type { SubscriptionWiring } from './subscriptions.ts';
 
 export interface RunningServer {

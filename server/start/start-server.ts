@@ -26,7 +26,7 @@ import { publicLinks } from './public-links.ts';
 import { openRunningBot } from './running-bot.ts';
 import { serverSecrets } from './server-secrets.ts';
 import { runServer, type RunningServer } from './running-server.ts';
-import { openStudio, type Studio } from './studio.ts';
+import { openStudio, type Studio } from './studio-server.ts';
 import { sweepPreviews, wirePreview } from './studio-preview.ts';
 import { studioRoutes } from './studio-routes.ts';
 import { wireSubscriptions } from './subscriptions.ts';
@@ -185,7 +185,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     ownOrigins: () => state.ownOrigins,
     draining: () => state.draining,
   });
-  // The studio's preview: its own namespace, signed in by the studio session (server/studio/preview/).
+  // The studio's preview: its own namespace, signed in by the studio session (server/studio-server/preview/).
   const preview = wirePreview(io, {
     ...{ store, studio, versions: () => versions, tests: running.tests, file: config.BOT_DEFINITION, clock, logger },
     ...{ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS, mailer, sms },

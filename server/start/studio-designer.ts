@@ -2,9 +2,13 @@ import { editorSchema } from '../bot/editor-schema.ts';
 import { SCHEMA_PATH } from '../definition/json-schema.ts';
 import { BUILT_IN_STEP_TYPES } from '../integrations/step-types/registry.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { PresenceBoard } from '../ports/studio/presence.ts';
-import { designerCatalogue, type DesignerCatalogue, type DescribedStepType } from '../studio/designer/catalogue.ts';
-import type { DesignerDeps } from '../studio/designer/designer-routes.ts';
+import type { PresenceBoard } from '../ports/presence.ts';
+import {
+  designerCatalogue,
+  type DesignerCatalogue,
+  type DescribedStepType,
+} from '../studio-server/designer/catalogue.ts';
+import type { DesignerDeps } from '../studio-server/designer/designer-routes.ts';
 import type { BotService } from '../bot/bot-service.ts';
 
 /**

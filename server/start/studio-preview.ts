@@ -4,22 +4,22 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Mailer } from '../ports/mailer.ts';
 import type { SmsSender } from '../ports/sms-sender.ts';
-import type { BotTestsRoom } from '../ports/studio/bot-tests.ts';
+import type { BotTestsRoom } from '../ports/bot-tests.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { PREVIEW_SWEEP_JOB, previewSweepJobHandler, sweepPreviewUsers } from '../jobs/handlers/preview-sweep.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { PreviewUsers } from '../ports/preview.ts';
 import type { Store } from '../ports/store.ts';
-import { addBotTest } from '../studio/preview/bot-tests.ts';
-import { dryRunGate } from '../studio/preview/dry-run.ts';
-import { attachPreview } from '../studio/preview/preview-socket.ts';
-import { readDraft } from '../studio/versions/editing.ts';
-import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
-import type { Studio } from './studio.ts';
+import { addBotTest } from '../studio-server/preview/bot-tests.ts';
+import { dryRunGate } from '../studio-server/preview/dry-run.ts';
+import { attachPreview } from '../studio-server/preview/preview-socket.ts';
+import { readDraft } from '../studio-server/versions/editing.ts';
+import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
+import type { Studio } from './studio-server.ts';
 
 /**
  * The studio's preview on the socket.io server: each author's draft on the engine, as a preview
- * user of theirs, with integration calls, email and SMS held as dry runs (server/studio/preview/).
+ * user of theirs, with integration calls, email and SMS held as dry runs (server/studio-server/preview/).
  * Its integration layer counts in no metric and writes no log (the preview store drops log rows).
  */
 export function wirePreview(

@@ -5,13 +5,13 @@ import type { Config } from '../config.ts';
 import type { CachedEmbeddings } from '../nlp/embeddings/embedding-cache.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
-import { designerRoutes } from '../studio/designer/designer-routes.ts';
-import { missesRoutes } from '../studio/http/misses-routes.ts';
-import { versionsRoutes } from '../studio/http/versions-routes.ts';
-import type { VersionsDeps } from '../studio/versions/versions-deps.ts';
+import { designerRoutes } from '../studio-server/designer/designer-routes.ts';
+import { missesRoutes } from '../studio-server/http/misses-routes.ts';
+import { versionsRoutes } from '../studio-server/http/versions-routes.ts';
+import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
 import { studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
 import { storeRooms, type OpenedStore } from './open-store.ts';
-import type { Studio } from './studio.ts';
+import type { Studio } from './studio-server.ts';
 import { designerDeps } from './studio-designer.ts';
 
 /** The studio's rooms behind its guard: versions, the designer, insights, the export and the misses. */

@@ -13,8 +13,8 @@ import {
   type CounterWriteFault,
 } from './contract/failing-counter-writes.ts';
 import { mongoLeg, sqliteLeg, useFreshRoom, type StoreLeg } from './contract/harness.ts';
-import { mongoInsights } from './mongo/studio/mongo-insights.ts';
-import { sqliteInsights } from './sqlite/studio/sqlite-insights.ts';
+import { mongoInsights } from './mongo/mongo-insights.ts';
+import { sqliteInsights } from './sqlite/sqlite-insights.ts';
 
 const mongoUrl = inject('mongoUrl');
 const D = 20_000;

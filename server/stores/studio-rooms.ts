@@ -1,17 +1,17 @@
-import type { Accounts } from '../ports/studio/accounts.ts';
-import type { AuditStore } from '../ports/studio/audit.ts';
-import type { SecretStore } from '../ports/studio/secrets.ts';
-import type { Sessions } from '../ports/studio/sessions.ts';
+import type { Accounts } from '../ports/accounts.ts';
+import type { AuditStore } from '../ports/audit.ts';
+import type { SecretStore } from '../ports/secrets.ts';
+import type { Sessions } from '../ports/sessions.ts';
 import type { MongoStore } from './mongo/mongo-store.ts';
-import { mongoAccounts } from './mongo/studio/mongo-accounts.ts';
-import { mongoAudit } from './mongo/studio/mongo-audit.ts';
-import { mongoSecrets } from './mongo/studio/mongo-secrets.ts';
-import { mongoSessions } from './mongo/studio/mongo-sessions.ts';
+import { mongoAccounts } from './mongo/mongo-accounts.ts';
+import { mongoAudit } from './mongo/mongo-audit.ts';
+import { mongoSecrets } from './mongo/mongo-secrets.ts';
+import { mongoSessions } from './mongo/mongo-sessions.ts';
 import type { SqliteStore } from './sqlite/sqlite-store.ts';
-import { sqliteAccounts } from './sqlite/studio/sqlite-accounts.ts';
-import { sqliteAudit } from './sqlite/studio/sqlite-audit.ts';
-import { sqliteSecrets } from './sqlite/studio/sqlite-secrets.ts';
-import { sqliteSessions } from './sqlite/studio/sqlite-sessions.ts';
+import { sqliteAccounts } from './sqlite/sqlite-accounts.ts';
+import { sqliteAudit } from './sqlite/sqlite-audit.ts';
+import { sqliteSecrets } from './sqlite/sqlite-secrets.ts';
+import { sqliteSessions } from './sqlite/sqlite-sessions.ts';
 
 /** The studio's people-side rooms on the store's own connection. */
 export interface PeopleRooms {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ExportItem } from '../../app/export-records.ts';
 import type { Logger } from '../../ports/logger.ts';
-import type { AuditEntry, AuditLog } from '../../ports/studio/audit.ts';
+import type { AuditEntry, AuditLog } from '../../ports/audit.ts';
 import { encodePageCursor, parseExportQuery } from './export-query.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 import { streamExport } from './stream-export.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
-import type { AuditTrail } from '../../ports/studio/audit.ts';
+import type { AuditTrail } from '../../ports/audit.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { eraseUser } from '../../app/erase-user.ts';
 import { HttpError } from '../errors.ts';

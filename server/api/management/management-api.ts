@@ -4,7 +4,7 @@ import type { SubscriptionDeps } from '../../app/manage-subscriptions.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
-import type { AuditLog } from '../../ports/studio/audit.ts';
+import type { AuditLog } from '../../ports/audit.ts';
 import { auditRouter } from './audit-router.ts';
 import { clientIp, rateLimitKey, type ProxyTrust } from '../client-ip.ts';
 import { HttpError } from '../errors.ts';

@@ -1,6 +1,6 @@
 /**
  * The insights part of the studio's API in the OpenAPI document: routes in
- * server/studio/http/insights-routes.ts. Personal data: owners and analysts only.
+ * server/studio-server/http/insights-routes.ts. Personal data: owners and analysts only.
  */
 import { error, json, ref, studioErrors, studioOperation, dayParameter, type Obj } from './studio-openapi-parts.ts';
 

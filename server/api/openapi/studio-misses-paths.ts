@@ -1,6 +1,6 @@
 /**
  * The misses part of the studio's insights API in the OpenAPI document: routes in
- * server/studio/http/misses-routes.ts.
+ * server/studio-server/http/misses-routes.ts.
  */
 import { error, json, ref, studioErrors, studioOperation, dayParameter, type Obj } from './studio-openapi-parts.ts';
 

@@ -1,7 +1,7 @@
 /**
  * What every studio part of the OpenAPI document says the same way: the session or token it
  * needs, the errors any of its operations can answer, an operation's shape with the role it
- * needs, and a day in a query (the same rule as server/studio/http/day-param.ts).
+ * needs, and a day in a query (the same rule as server/studio-server/http/day-param.ts).
  */
 export type Obj = Record<string, unknown>;
 

@@ -1,12 +1,12 @@
 /**
  * The people side of the studio's API in the OpenAPI document: sign-in, setup links, sessions,
- * accounts, API tokens, secrets and the audit trail (routes in server/studio/http/*-routes.ts).
+ * accounts, API tokens, secrets and the audit trail (routes in server/studio-server/http/*-routes.ts).
  * Open routes (sign-in, setup links, single sign-on) carry no security; every other needs a studio
  * session (cookie, with the CSRF header on writes) or an account's API token, and names its role.
  */
 
 /**
- * The studio's own bounds (server/studio/accounts/passwords.ts, server/studio/secrets/secrets-room.ts),
+ * The studio's own bounds (server/studio-server/accounts/passwords.ts, server/studio-server/secrets/secrets-room.ts),
  * written out because the API adapter does not import the studio's; the OpenAPI test holds them equal.
  */
 export const DOCUMENTED_MAX_PASSWORD = 256;

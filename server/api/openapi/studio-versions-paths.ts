@@ -1,6 +1,6 @@
 /**
  * The versions part of the studio's API in the OpenAPI document: routes in
- * server/studio/http/versions-routes.ts. Every operation needs a studio session (cookie, with the
+ * server/studio-server/http/versions-routes.ts. Every operation needs a studio session (cookie, with the
  * CSRF header on writes) or an account's API token; the role each needs is named.
  */
 import { error, json, ref, studioErrors, studioOperation, type Obj } from './studio-openapi-parts.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf, type InsightsBatch, type InsightsRoom } from '../../ports/insights.ts';
 import { openSqliteStore, type SqliteStore } from '../../stores/sqlite/sqlite-store.ts';
-import { sqliteInsights } from '../../stores/sqlite/studio/sqlite-insights.ts';
+import { sqliteInsights } from '../../stores/sqlite/sqlite-insights.ts';
 import type { UserRecord } from '../../ports/store.ts';
 import type { TurnEvent } from '../../ports/turn-observer.ts';
 import { InsightsRecorder } from './recorder.ts';

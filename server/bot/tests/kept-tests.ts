@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BotTestOutcome } from '../../../shared/bot-test-outcome.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Store } from '../../ports/store.ts';
-import type { BotTestsRoom } from '../../ports/studio/bot-tests.ts';
+import type { BotTestsRoom } from '../../ports/bot-tests.ts';
 import type { StepType } from '../../integrations/step-types/step-type.ts';
 import { report } from './report.ts';
 import { runTests } from './run-tests.ts';

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EmbeddingKind, EmbeddingProvider } from '../../ports/embeddings.ts';
-import { calibrationFiles, type CalibrationStore } from '../calibration-store.ts';
 
 /**
  * Keeps the embeddings of training texts (intent utterances, FAQ phrasings) in a file
@@ -32,12 +31,18 @@ const HASH = 32;
 const DEFAULT_MAX = 20_000;
 const QUERIES_KEPT = 32;
 
-/** Each cached provider's calibration files, under the same DATA_DIR (calibration-store.ts). */
-const calibrations = new WeakMap<EmbeddingProvider, CalibrationStore>();
+/** Each cached provider's home: the DATA_DIR its cache lives in, and where it warns. */
+const homes = new WeakMap<EmbeddingProvider, CacheHome>();
 
-/** Where calibrations computed from a provider's embeddings are kept: beside its cache; none for a provider without one. */
-export function calibrationStoreOf(provider: EmbeddingProvider): CalibrationStore | undefined {
-  return calibrations.get(provider);
+/** Where a cached provider keeps its files; what is computed from its embeddings can live there too (calibration-store.ts). */
+export interface CacheHome {
+  readonly dir: string;
+  readonly warn?: (message: string) => void;
+}
+
+/** The home of a provider made by cachedEmbeddings; none for a provider without a cache. */
+export function cacheHomeOf(provider: EmbeddingProvider): CacheHome | undefined {
+  return homes.get(provider);
 }
 
 export function cachedEmbeddings(provider: EmbeddingProvider, options: EmbeddingCacheOptions): CachedEmbeddings {
@@ -151,7 +156,7 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
       await provider.close();
     },
   };
-  calibrations.set(cached, calibrationFiles(options.dir, options.warn));
+  homes.set(cached, { dir: options.dir, warn: options.warn });
   return cached;
 }
 

@@ -5,7 +5,7 @@ import { openDatabase } from './database.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
-import { sqliteInsights } from './studio/sqlite-insights.ts';
+import { sqliteInsights } from './sqlite-insights.ts';
 import { eventually } from '../../test/start-test-server.ts';
 
 describe('openSqliteStore', () => {

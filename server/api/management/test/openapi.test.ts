@@ -1,9 +1,9 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
-import { MAX_PASSWORD } from '../../../studio/accounts/passwords.ts';
-import { MAX_SECRET_BYTES } from '../../../studio/secrets/secrets-room.ts';
-import { StudioClient, setUpOwner } from '../../../studio/test/studio-client.ts';
+import { MAX_PASSWORD } from '../../../studio-server/accounts/passwords.ts';
+import { MAX_SECRET_BYTES } from '../../../studio-server/secrets/secrets-room.ts';
+import { StudioClient, setUpOwner } from '../../../studio-server/test/studio-client.ts';
 import { DOCUMENTED_MAX_PASSWORD, DOCUMENTED_MAX_SECRET_BYTES } from '../../openapi/studio-people-paths.ts';
 import { Contract } from './contract.ts';
 import { BOT_ID, KEY, encodeAddress, keyed, seedLogs, seedUser, startManagementServer } from './helpers.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLegs, type TestServer } from '../../../test/start-test-server.ts';
-import { invite, setUpOwner, type StudioClient } from '../../../studio/test/studio-client.ts';
+import { invite, setUpOwner, type StudioClient } from '../../../studio-server/test/studio-client.ts';
 import { BOT_ID, KEY, encodeAddress, seedLogs, seedUser, startManagementServer } from './helpers.ts';
 
 /** Provisioned by scripts/provision.mjs (pinned version, in a virtual environment under .cache/). */
