@@ -1,5 +1,5 @@
 /**
- * The designer's part of the studio's API in the OpenAPI document (server/studio/designer/
+ * The designer's part of the studio's API in the OpenAPI document (server/studio-server/designer/
  * designer-routes.ts), built from the map: only the words are written here.
  */
 import { mapPaths, type OperationWords } from './studio-map-operations.ts';

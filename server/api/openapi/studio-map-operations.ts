@@ -22,7 +22,7 @@ export interface OperationWords {
   readonly errors?: Obj;
 }
 
-/** Any route with a body may refuse it in these ways (server/studio/http/request-body.ts). */
+/** Any route with a body may refuse it in these ways (server/studio-server/http/request-body.ts). */
 const bodyErrors = {
   '400': error(
     'invalid_body: not JSON, a missing or bad field, an unknown field, or nested too deep; details.path names the field.',
