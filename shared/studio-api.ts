@@ -441,6 +441,8 @@ const schemas = {
     }),
     answer: shaped<MissesAdded>(),
   },
+  /** The management API's export router serves it, with that API's own query and file answers. */
+  downloadExportFromStudio: {},
 } as const satisfies { readonly [N in StudioRouteName]: StudioRouteSchemas };
 
 type Schemas = typeof schemas;

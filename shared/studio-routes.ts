@@ -67,6 +67,8 @@ export const STUDIO_ROUTES = {
   eraseUserFromStudio: { method: 'DELETE', path: '/insights/users/:userId' },
   insightsMisses: { method: 'GET', path: '/insights/misses' },
   addMissesToDraft: { method: 'POST', path: '/insights/misses/add' },
+  // The management API's exports, for a signed-in owner or analyst (served by its export router).
+  downloadExportFromStudio: { method: 'GET', path: '/export/:name' },
 } as const satisfies Record<string, StudioRoute>;
 
 export type StudioRouteName = keyof typeof STUDIO_ROUTES;

@@ -1,7 +1,7 @@
 // The studio's entry: the shell (sign-in, setup, navigation) and, for each section, how to load its
 // screen. A screen's code (and the designer's map, the insights' charts inside it) downloads when the
 // section is first opened, so the sign-in page and the versions list load without the rest.
-import { StudioApp } from './app/studio-app.ts';
+import { StudioApp } from './studio-app.ts';
 
 StudioApp.screens = {
   'studio-versions': () => import('./versions/versions-screen.ts'),

@@ -105,23 +105,7 @@ export class ApiClient {
     return this.call<StudioAnswer<N>>(STUDIO_ROUTES[name].method, pathOf(name, sent), sent.body);
   }
 
-  get<T>(path: string): Promise<T> {
-    return this.call<T>('GET', path);
-  }
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.call<T>('POST', path, body);
-  }
-  put<T>(path: string, body: unknown): Promise<T> {
-    return this.call<T>('PUT', path, body);
-  }
-  patch<T>(path: string, body: unknown): Promise<T> {
-    return this.call<T>('PATCH', path, body);
-  }
-  delete<T>(path: string): Promise<T> {
-    return this.call<T>('DELETE', path);
-  }
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && method !== 'HEAD' && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;

@@ -1,6 +1,6 @@
 /**
  * The studio's one way to speak a language. Each part of the studio keeps a table of its
- * sentences per language — English built in, the others under locales/ and checked by a test to
+ * sentences per language — English built in, the others in a strings-<language>.ts beside it and checked by a test to
  * have every key with the same placeholders — and reads it with the helpers here: `{name}`
  * placeholders filled by `format`, counts by `plural` in the language's own plural rules. The
  * language is chosen once, from the browser's, when the studio starts.

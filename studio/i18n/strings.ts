@@ -1,11 +1,11 @@
 import { auditEn } from './audit-strings.ts';
 import { format, language, tableFor, type Values } from './catalogue.ts';
-import de from './locales/de.ts';
+import de from './strings-de.ts';
 import { insightsEn } from './insights-strings.ts';
 import { missesEn } from './misses-strings.ts';
 
 /**
- * Every sentence the studio's shell and screens show, English built in, German in locales/de.ts
+ * Every sentence the studio's shell and screens show, English built in, German in strings-de.ts
  * (the studio's one scheme: catalogue.ts). Other screens add their keys to both tables (a test
  * checks every language has every English key with the same placeholders). What the server says
  * in an error body is for developers; people read these, chosen by the error's code.

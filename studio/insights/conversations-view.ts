@@ -6,7 +6,6 @@ import { language } from '../i18n/catalogue.ts';
 import { t } from '../i18n/strings.ts';
 import {
   lastDays,
-  type ConversationPage,
   type ConversationSummary,
   type Transcript,
   type TranscriptEvent,
@@ -94,12 +93,11 @@ export class InsightsConversations extends StudioScreen {
     super.connectedCallback();
     // The user-data fields the bot declares, for the field picker.
     void (async () => {
-      const { publishedId } = await this.api.get<{ publishedId: string | null }>('/versions?limit=1');
+      const { publishedId } = await this.api.request('listVersions', { query: { limit: 1 } });
       if (!publishedId) return;
-      const version = await this.api.get<{ definition?: { userDataFields?: unknown } }>(
-        `/versions/${encodeURIComponent(publishedId)}`,
-      );
-      const fields = version.definition?.userDataFields;
+      const version = await this.api.request('readVersion', { params: { id: publishedId } });
+      // The definition is any JSON as saved: only a list of texts is taken as the fields.
+      const fields = (version.definition as { userDataFields?: unknown } | undefined)?.userDataFields;
       this.fields = Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [];
     })().catch(() => undefined);
   }
@@ -110,9 +108,9 @@ export class InsightsConversations extends StudioScreen {
   private async search(query: string, cursor?: string): Promise<void> {
     const asked = ++this.searches;
     const result = await this.attempt(() =>
-      this.api.get<ConversationPage>(
-        `/insights/conversations?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      ),
+      this.api.request('searchConversations', {
+        query: { ...Object.fromEntries(new URLSearchParams(query)), cursor },
+      }),
     );
     if (!result || asked !== this.searches) return;
     this.page = {
@@ -144,15 +142,13 @@ export class InsightsConversations extends StudioScreen {
   private async loadTranscript(): Promise<void> {
     this.transcript = undefined;
     this.transcript = await this.attempt(() =>
-      this.api.get<Transcript>(`/insights/users/${encodeURIComponent(this.userId)}`),
+      this.api.request('readUserTranscript', { params: { userId: this.userId } }),
     );
   }
 
   private async erase(): Promise<void> {
     if (!window.confirm(t('eraseConfirm'))) return;
-    const done = await this.attempt(() =>
-      this.api.delete<unknown>(`/insights/users/${encodeURIComponent(this.userId)}`),
-    );
+    const done = await this.attempt(() => this.api.request('eraseUserFromStudio', { params: { userId: this.userId } }));
     if (done === undefined) return;
     this.page = undefined;
     navigate('insights/conversations');

@@ -1,14 +1,11 @@
 import { html, nothing } from 'lit';
-import { ApiError, type SessionInfo } from '../api/client.ts';
+import type { StudioAnswer } from '../../shared/studio-api.ts';
+import { ApiError } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
 import { roleName, t } from '../i18n/strings.ts';
 
-interface LinkInfo {
-  readonly role: string;
-  readonly email: string | null;
-  readonly existing: boolean;
-}
+type LinkInfo = StudioAnswer<'checkSetupLink'>;
 
 /**
  * The page a one-time setup link opens (`/studio/setup#<token>`): the first owner's account, an
@@ -32,7 +29,7 @@ export class StudioSetup extends StudioScreen {
       return;
     }
     void this.api
-      .get<LinkInfo>(`/setup?token=${encodeURIComponent(this.token)}`)
+      .request('checkSetupLink', { query: { token: this.token } })
       .then((info) => (this.info = info))
       .catch((error: unknown) => (this.error = error instanceof ApiError ? error.message : t('errorGeneric')));
   }
@@ -42,11 +39,13 @@ export class StudioSetup extends StudioScreen {
     const form = new FormData(event.target as HTMLFormElement);
     await this.change(async () => {
       const email = form.get('email');
-      const session = await this.api.post<SessionInfo>('/setup', {
-        token: this.token,
-        name: String(form.get('name') ?? this.info?.email ?? ''),
-        password: String(form.get('password') ?? ''),
-        ...(email !== null ? { email: String(email) } : {}),
+      const session = await this.api.request('completeSetup', {
+        body: {
+          token: this.token,
+          name: String(form.get('name') ?? this.info?.email ?? ''),
+          password: String(form.get('password') ?? ''),
+          ...(email !== null ? { email: String(email) } : {}),
+        },
       });
       this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
     });

@@ -1,13 +1,10 @@
 import { html, nothing } from 'lit';
-import type { SessionInfo } from '../api/client.ts';
+import type { StudioAnswer } from '../../shared/studio-api.ts';
 import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
 import { t } from '../i18n/strings.ts';
 
-interface SignInOptions {
-  readonly password: boolean;
-  readonly singleSignOn: { readonly label: string } | null;
-}
+type SignInOptions = Omit<StudioAnswer<'signInOptions'>, 'signedIn'>;
 
 /**
  * The sign-in page: email and password, and the company's single sign-on when configured.
@@ -30,7 +27,7 @@ export class StudioSignIn extends StudioScreen {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.api
-      .get<SignInOptions>('/sign-in-options')
+      .request('signInOptions')
       .then((options) => (this.options = options))
       .catch(() => undefined);
     const failed = new URLSearchParams(location.search).get('sso_error');
@@ -41,9 +38,8 @@ export class StudioSignIn extends StudioScreen {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const signedIn = await this.change(async () => {
-      const session = await this.api.post<SessionInfo>('/login', {
-        email: String(form.get('email') ?? ''),
-        password: String(form.get('password') ?? ''),
+      const session = await this.api.request('login', {
+        body: { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') },
       });
       this.dispatchEvent(new CustomEvent('signed-in', { detail: session, bubbles: true, composed: true }));
       return true;

@@ -1,3 +1,4 @@
+import type { StudioBody } from '../../../shared/studio-api.ts';
 import { ApiError, type ApiClient, type SessionInfo } from '../../api/client.ts';
 import type { Problem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
@@ -28,30 +29,26 @@ export class ApiDesignerBackend implements DesignerBackend {
   }
 
   catalogue(): Promise<Catalogue> {
-    return this.call(() => this.api.get<Catalogue>('/designer/catalogue'));
+    return this.call(() => this.api.request('designerCatalogue'));
   }
 
+  // A definition comes back as it was saved (any JSON, valid or not): the designer opens it as its
+  // document and its checks say what is wrong, so it is taken as a DefinitionDoc here.
   async loadDraft(): Promise<Draft> {
-    const draft = await this.call(() =>
-      this.api.get<{ baseVersionId: string | null; definition: DefinitionDoc; revision: number; updatedAt: number }>(
-        '/draft',
-      ),
-    );
+    const draft = await this.call(() => this.api.request('readDraft'));
     return {
       baseVersionId: draft.baseVersionId,
-      definition: draft.definition,
+      definition: draft.definition as DefinitionDoc,
       revision: draft.revision,
       updatedAt: new Date(draft.updatedAt).toISOString(),
     };
   }
 
   async loadHead(): Promise<{ versionId: string | null; definition: DefinitionDoc }> {
-    const list = await this.call(() => this.api.get<{ headId: string | null }>('/versions?limit=1'));
+    const list = await this.call(() => this.api.request('listVersions', { query: { limit: 1 } }));
     if (!list.headId) throw new BackendError(404, 'not_found', 'The bot has no version yet.');
-    const version = await this.call(() =>
-      this.api.get<{ definition: DefinitionDoc }>(`/versions/${encodeURIComponent(list.headId!)}`),
-    );
-    return { versionId: list.headId, definition: version.definition };
+    const version = await this.call(() => this.api.request('readVersion', { params: { id: list.headId! } }));
+    return { versionId: list.headId, definition: version.definition as DefinitionDoc };
   }
 
   saveDraft(draft: {
@@ -60,10 +57,12 @@ export class ApiDesignerBackend implements DesignerBackend {
     definition: DefinitionDoc;
   }): Promise<{ revision: number }> {
     return this.call(() =>
-      this.api.put<{ revision: number }>('/draft', {
-        baseVersionId: draft.baseVersionId,
-        revision: draft.revision,
-        definition: draft.definition,
+      this.api.request('autosaveDraft', {
+        body: {
+          baseVersionId: draft.baseVersionId,
+          revision: draft.revision,
+          definition: draft.definition,
+        },
       }),
     );
   }
@@ -73,16 +72,14 @@ export class ApiDesignerBackend implements DesignerBackend {
     definition: DefinitionDoc;
     message: string;
   }): Promise<{ id: string }> {
-    const saved = await this.call(() => this.api.post<{ version: { id: string } }>('/versions', version));
+    // A designer with no version to build on sends null, which the server refuses (400 invalid_body).
+    const body = version as StudioBody<'saveVersion'>;
+    const saved = await this.call(() => this.api.request('saveVersion', { body }));
     return { id: saved.version.id };
   }
 
   async check(definition: DefinitionDoc, signal?: AbortSignal): Promise<Problem[]> {
-    const body = await this.call(() =>
-      this.api.post<{ problems: { path: string; severity?: string; message: string; hint?: string }[] }>('/check', {
-        definition,
-      }),
-    );
+    const body = await this.call(() => this.api.request('checkDefinition', { body: { definition } }));
     // The client cannot cancel a request; an answer for an older definition is simply dropped.
     if (signal?.aborted) throw new DOMException('superseded', 'AbortError');
     return body.problems.map((p) => ({
@@ -94,20 +91,18 @@ export class ApiDesignerBackend implements DesignerBackend {
   }
 
   async secretNames(): Promise<string[]> {
-    const rows = await this.call(() => this.api.get<{ name: string }[]>('/secrets'));
+    const rows = await this.call(() => this.api.request('listSecrets'));
     return rows.map((row) => row.name);
   }
 
   async loadVersion(id: string): Promise<DefinitionDoc> {
-    const version = await this.call(() =>
-      this.api.get<{ definition: DefinitionDoc }>(`/versions/${encodeURIComponent(id)}`),
-    );
-    return version.definition;
+    const version = await this.call(() => this.api.request('readVersion', { params: { id } }));
+    return version.definition as DefinitionDoc;
   }
 
   async presence(dialog: string | undefined): Promise<PresenceEntry[]> {
     const body = await this.call(() =>
-      this.api.post<{ editors: PresenceEntry[] }>('/designer/presence', dialog === undefined ? {} : { dialog }),
+      this.api.request('designerPresence', { body: dialog === undefined ? {} : { dialog } }),
     );
     return body.editors;
   }

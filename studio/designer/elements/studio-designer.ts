@@ -136,10 +136,7 @@ export class StudioDesigner extends LitElement {
     const role = this.session?.account.role;
     if (!this.api || (role !== 'owner' && role !== 'analyst')) return;
     try {
-      const figures = await this.api.get<{
-        version: string;
-        steps: { dialogId: string; stepId: string; reached: number; stopped: number }[];
-      }>('/insights/drop-off');
+      const figures = await this.api.request('insightsDropOff');
       const description = format(ui.t.dropOffHelp, { version: figures.version });
       ui.figures = new Map(
         figures.steps.map((s) => [

@@ -1,5 +1,5 @@
 import { tableFor } from '../../i18n/catalogue.ts';
-import de from './locales/de.ts';
+import de from './strings-de.ts';
 import { en, type DesignerStrings } from './strings.ts';
 
 /** Every language the designer speaks. The studio loads only at /studio, so they ship in its bundle. */

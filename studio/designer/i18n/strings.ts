@@ -1,6 +1,6 @@
 /**
  * Every string the designer and its preview show or announce, English built in; other languages
- * in locales/ (the studio's one scheme, ../../i18n/catalogue.ts: a table per language, checked by
+ * in strings-<language>.ts (the studio's one scheme, ../../i18n/catalogue.ts: a table per language, checked by
  * a test to have every key with the same placeholders). `{name}` placeholders are filled by `format`.
  * Field help comes from the schema's descriptions, which the server writes in English.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/strings.ts';
-import de from '../i18n/locales/de.ts';
+import de from '../i18n/strings-de.ts';
 import { helpInFormWords } from './help-words.ts';
 import { problemText } from './problem-words.ts';
 

@@ -1,21 +1,11 @@
+import type { StudioAnswer, StudioBody } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { roleName, t } from '../../i18n/strings.ts';
 import { SettingsPanel, when } from './panel.ts';
 
-interface AccountRow {
-  readonly id: string;
-  readonly email: string;
-  readonly name: string;
-  readonly role: string;
-  readonly password: boolean;
-  readonly singleSignOn: boolean;
-}
-interface Invitation {
-  readonly id: string;
-  readonly email: string | null;
-  readonly role: string;
-  readonly expiresAt: number;
-}
+type AccountRow = StudioAnswer<'listAccounts'>['accounts'][number];
+type Invitation = StudioAnswer<'listAccounts'>['invitations'][number];
+type Role = StudioBody<'inviteAccount'>['role'];
 const ROLES = ['owner', 'editor', 'analyst', 'viewer'];
 
 /** Owners: every account with its role, invitations by one-time link. */
@@ -42,9 +32,7 @@ export class StudioAccountsPanel extends SettingsPanel {
   }
 
   private async load(): Promise<void> {
-    const answer = await this.attempt(() =>
-      this.api.get<{ accounts: AccountRow[]; invitations: Invitation[] }>('/accounts'),
-    );
+    const answer = await this.attempt(() => this.api.request('listAccounts'));
     if (answer) {
       this.accounts = answer.accounts;
       this.invitations = answer.invitations;
@@ -53,13 +41,16 @@ export class StudioAccountsPanel extends SettingsPanel {
 
   private async changeRole(account: AccountRow, event: Event): Promise<void> {
     const role = (event.target as HTMLSelectElement).value;
-    await this.attempt(() => this.api.patch(`/accounts/${account.id}`, { role }), t('saved'));
+    await this.attempt(
+      () => this.api.request('updateAccount', { params: { id: account.id }, body: { role: role as Role } }),
+      t('saved'),
+    );
     await this.load();
   }
 
   private async deleteRow(account: AccountRow): Promise<void> {
     if (!confirm(t('confirmDelete', { email: account.email }))) return;
-    await this.attempt(() => this.api.delete(`/accounts/${account.id}`), t('saved'));
+    await this.attempt(() => this.api.request('deleteAccount', { params: { id: account.id } }), t('saved'));
     await this.load();
   }
 
@@ -69,20 +60,20 @@ export class StudioAccountsPanel extends SettingsPanel {
     const formElement = event.target as HTMLFormElement;
     const form = new FormData(formElement);
     const made = await this.attempt(() =>
-      this.api.post<{ email: string; link: string }>('/accounts', {
-        email: String(form.get('email')),
-        role: String(form.get('role')),
+      this.api.request('inviteAccount', {
+        body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
       }),
     );
     if (made) {
-      this.link = { email: made.email, url: made.link };
+      // An invitation made here always names its email (the map allows none for links made otherwise).
+      this.link = { email: made.email ?? '', url: made.link };
       formElement.reset();
       await this.load();
     }
   }
 
   private async cancel(invitation: Invitation): Promise<void> {
-    await this.attempt(() => this.api.delete(`/invitations/${invitation.id}`), t('saved'));
+    await this.attempt(() => this.api.request('cancelInvitation', { params: { id: invitation.id } }), t('saved'));
     await this.load();
   }
 

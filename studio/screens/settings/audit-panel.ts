@@ -36,19 +36,13 @@ export class StudioAuditPanel extends SettingsPanel {
 
   /** The accounts' names, so the trail says who rather than an id (an account deleted since keeps its email). */
   private async loadPeople(): Promise<void> {
-    const list = await this.api
-      .get<{ accounts: { id: string; name: string; email: string }[] }>('/accounts')
-      .catch(() => undefined);
+    const list = await this.api.request('listAccounts').catch(() => undefined);
     if (list)
       this.people = new Map(list.accounts.map((account) => [account.id, { name: account.name, email: account.email }]));
   }
 
   private async load(cursor?: string): Promise<void> {
-    const page = await this.attempt(() =>
-      this.api.get<{ entries: Entry[]; nextCursor: string | null }>(
-        `/audit?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      ),
-    );
+    const page = await this.attempt(() => this.api.request('readAudit', { query: { limit: 100, cursor } }));
     if (page) {
       this.entries = cursor ? [...this.entries, ...page.entries] : page.entries;
       this.next = page.nextCursor;

@@ -1,15 +1,9 @@
+import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
 import { SettingsPanel, when } from './panel.ts';
 
-interface SecretRow {
-  readonly name: string;
-  readonly set: boolean;
-  readonly fromEnvironment: boolean;
-  readonly usedBy: readonly string[];
-  readonly updatedAt?: string | null;
-  readonly updatedBy?: string | null;
-}
+type SecretRow = StudioAnswer<'listSecrets'>[number];
 
 /** Secrets by name: their status for owners and editors; owners set and delete (a value goes in, never out). */
 export class StudioSecretsPanel extends SettingsPanel {
@@ -31,7 +25,7 @@ export class StudioSecretsPanel extends SettingsPanel {
   }
 
   private async load(): Promise<void> {
-    this.secrets = (await this.attempt(() => this.api.get<SecretRow[]>('/secrets'))) ?? this.secrets;
+    this.secrets = (await this.attempt(() => this.api.request('listSecrets'))) ?? this.secrets;
   }
 
   private async save(event: SubmitEvent): Promise<void> {
@@ -43,14 +37,14 @@ export class StudioSecretsPanel extends SettingsPanel {
     const value = String(form.get('value'));
     formElement.reset();
     await this.attempt(
-      () => this.api.put(`/secrets/${encodeURIComponent(name)}`, { value }),
+      () => this.api.request('setSecret', { params: { name }, body: { value } }),
       t('secretSaved', { name }),
     );
     await this.load();
   }
 
   private async deleteRow(row: SecretRow): Promise<void> {
-    await this.attempt(() => this.api.delete(`/secrets/${encodeURIComponent(row.name)}`), t('saved'));
+    await this.attempt(() => this.api.request('deleteSecret', { params: { name: row.name } }), t('saved'));
     await this.load();
   }
 

@@ -1,14 +1,9 @@
+import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
 import { SettingsPanel, when } from './panel.ts';
 
-interface SessionRow {
-  readonly id: string;
-  readonly current: boolean;
-  readonly lastSeenAt: string;
-  readonly ip: string;
-  readonly userAgent: string;
-}
+type SessionRow = StudioAnswer<'listSessions'>[number];
 
 /** The person's own sessions (each can be ended, or all at once) and their password. */
 export class StudioSessionsPanel extends SettingsPanel {
@@ -26,19 +21,19 @@ export class StudioSessionsPanel extends SettingsPanel {
   }
 
   private async load(): Promise<void> {
-    this.sessions = (await this.attempt(() => this.api.get<SessionRow[]>('/sessions'))) ?? this.sessions;
+    this.sessions = (await this.attempt(() => this.api.request('listSessions'))) ?? this.sessions;
   }
 
   private async end(row: SessionRow): Promise<void> {
-    await this.attempt(() => this.api.delete(`/sessions/${row.id}`), t('saved'));
+    await this.attempt(() => this.api.request('endSession', { params: { id: row.id } }), t('saved'));
     await this.load();
   }
 
   private async everywhere(): Promise<void> {
     // This session ends too: the shell shows the sign-in page on the next answer.
     const apiTokens = this.renderRoot.querySelector<HTMLInputElement>('#end-tokens')?.checked ?? false;
-    await this.attempt(() => this.api.post('/logout-everywhere', { apiTokens }));
-    await this.api.get('/session').catch(() => undefined);
+    await this.attempt(() => this.api.request('logoutEverywhere', { body: { apiTokens } }));
+    await this.api.request('session').catch(() => undefined);
   }
 
   private async changePassword(event: SubmitEvent): Promise<void> {
@@ -47,9 +42,8 @@ export class StudioSessionsPanel extends SettingsPanel {
     const form = new FormData(formElement);
     const done = await this.attempt(
       () =>
-        this.api.post('/password', {
-          currentPassword: String(form.get('current')),
-          newPassword: String(form.get('new')),
+        this.api.request('changePassword', {
+          body: { currentPassword: String(form.get('current')), newPassword: String(form.get('new')) },
         }),
       t('passwordChanged'),
     );

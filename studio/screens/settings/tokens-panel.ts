@@ -1,14 +1,9 @@
+import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
 import { SettingsPanel, when } from './panel.ts';
 
-interface TokenRow {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: string;
-  readonly expiresAt: string | null;
-  readonly lastUsedAt: string | null;
-}
+type TokenRow = StudioAnswer<'listTokens'>[number];
 
 /** The person's own API tokens: made (shown once), listed, revoked. */
 export class StudioTokensPanel extends SettingsPanel {
@@ -27,7 +22,7 @@ export class StudioTokensPanel extends SettingsPanel {
   }
 
   private async load(): Promise<void> {
-    this.tokens = (await this.attempt(() => this.api.get<TokenRow[]>('/tokens'))) ?? this.tokens;
+    this.tokens = (await this.attempt(() => this.api.request('listTokens'))) ?? this.tokens;
   }
 
   private async create(event: SubmitEvent): Promise<void> {
@@ -37,9 +32,8 @@ export class StudioTokensPanel extends SettingsPanel {
     const form = new FormData(formElement);
     const days = String(form.get('days') ?? '').trim();
     const made = await this.attempt(() =>
-      this.api.post<{ token: string }>('/tokens', {
-        name: String(form.get('name')),
-        ...(days ? { expiresInDays: Number(days) } : {}),
+      this.api.request('createToken', {
+        body: { name: String(form.get('name')), ...(days ? { expiresInDays: Number(days) } : {}) },
       }),
     );
     if (made) {
@@ -50,7 +44,7 @@ export class StudioTokensPanel extends SettingsPanel {
   }
 
   private async revoke(token: TokenRow): Promise<void> {
-    await this.attempt(() => this.api.delete(`/tokens/${token.id}`), t('saved'));
+    await this.attempt(() => this.api.request('revokeToken', { params: { id: token.id } }), t('saved'));
     await this.load();
   }
 

@@ -1,4 +1,4 @@
-import type { DesignerStrings } from '../strings.ts';
+import type { DesignerStrings } from './strings.ts';
 
 const de: DesignerStrings = {
   designer: 'Designer',

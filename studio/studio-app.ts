@@ -1,11 +1,11 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
-import { ApiClient, ApiError, type SessionInfo } from '../api/client.ts';
-import { pickLanguage, setLanguage } from '../i18n/catalogue.ts';
-import { roleName, t, type StringKey } from '../i18n/strings.ts';
-import '../screens/setup-screen.ts';
-import '../screens/sign-in-screen.ts';
-import { BASE, followLink, navigate, routeOf } from './navigation.ts';
-import { shared } from './styles.ts';
+import { ApiClient, ApiError, type SessionInfo } from './api/client.ts';
+import { pickLanguage, setLanguage } from './i18n/catalogue.ts';
+import { roleName, t, type StringKey } from './i18n/strings.ts';
+import './screens/setup-screen.ts';
+import './screens/sign-in-screen.ts';
+import { BASE, followLink, navigate, routeOf } from './app/navigation.ts';
+import { shared } from './app/styles.ts';
 
 /**
  * The studio's sections. Each is a custom element of its own, given `.api` and `.session`; one

@@ -1,6 +1,6 @@
-import { auditDe } from '../audit-strings.ts';
-import { insightsDe } from '../insights-strings.ts';
-import { missesDe } from '../misses-strings.ts';
+import { auditDe } from './audit-strings.ts';
+import { insightsDe } from './insights-strings.ts';
+import { missesDe } from './misses-strings.ts';
 
 // Typed where strings.ts puts it beside English (LOCALES), so that this file need not import the table back.
 const de = {

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STUDIO_API_PREFIX, STUDIO_ROUTES, type StudioRouteName } from '../../../shared/studio-routes.ts';
+import { startTestServer, type TestServer } from '../../test/start-test-server.ts';
+import { PASSWORD, setUpOwner, StudioClient } from './studio-client.ts';
+
+/**
+ * The studio's HTTP contract is one map (shared/studio-routes.ts, shared/studio-api.ts): every
+ * route in it is served by the server and documented in the OpenAPI document with the same method
+ * and path, and a body the map refuses gets the studio's 400 naming the field and the rule.
+ */
+describe('the studio HTTP contract', () => {
+  let server: TestServer;
+  let owner: StudioClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    owner = await setUpOwner(server.url, server.studio.setupLink!);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** The sign-outs end every session of the account (logoutEverywhere): they go last, in the last test that signs in. */
+  const names = (Object.keys(STUDIO_ROUTES) as StudioRouteName[]).sort(
+    (a, b) => Number(a.startsWith('logout')) - Number(b.startsWith('logout')),
+  );
+  /** A path parameter filled with a value that names nothing, so that no request changes what exists. */
+  const concrete = (path: string) => path.replace(/:(\w+)/g, (_, key: string) => (key === 'name' ? 'NONE' : 'v999'));
+  const noSuchRoute = (res: { status: number; body: { error?: { code?: string; message?: string } } }) =>
+    res.status === 404 &&
+    res.body?.error?.code === 'not_found' &&
+    /^(Nothing is served at|The studio API has no) /.test(res.body.error.message!);
+
+  it('when a path is not in the map, then the server answers 404 not_found (what the next test tells apart)', async () => {
+    expect(noSuchRoute(await owner.get(`${STUDIO_API_PREFIX}/no-such-route`))).toBe(true);
+  });
+
+  it('when a body breaks a rule of the map, then the answer is 400 invalid_body naming the field and the rule', async () => {
+    const res = await owner.post(`${STUDIO_API_PREFIX}/tokens`, { name: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_body', message: 'name: give a name.' });
+    const unknown = await owner.post(`${STUDIO_API_PREFIX}/tokens`, { name: 'ci', scope: 'all' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'invalid_body', message: 'unknown field "scope".' });
+  });
+
+  it('when each route of the map is requested with its method, then it is served (no 404 for an unknown route)', async () => {
+    const visitor = new StudioClient(server.url);
+    await visitor.login('owner@example.com', PASSWORD);
+    const unserved: string[] = [];
+    for (const name of names) {
+      const { method, path } = STUDIO_ROUTES[name];
+      const res = await owner.request(
+        method,
+        `${STUDIO_API_PREFIX}${concrete(path)}`,
+        method === 'GET' ? undefined : {},
+      );
+      if (noSuchRoute(res)) unserved.push(`${name}: ${method} ${path}`);
+    }
+    expect(unserved).toEqual([]);
+  });
+
+  it('when the OpenAPI document is read, then every route of the map is in it with the same method and path, named by the map', async () => {
+    const document = (await (await fetch(`${server.url}/api/management/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const missing: string[] = [];
+    for (const [name, { method, path }] of Object.entries(STUDIO_ROUTES)) {
+      const documented = `${STUDIO_API_PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`;
+      const operation = document.paths[documented]?.[method.toLowerCase()];
+      if (operation?.operationId !== name) missing.push(`${name}: ${method} ${documented}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
