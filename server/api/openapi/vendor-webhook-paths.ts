@@ -41,6 +41,32 @@ const metaVerification = (operationId: string, product: string, setting: string)
   },
 });
 
+/** What a signed POST of Meta's carries and how it is answered, the same for each of its products. */
+const metaSignedPost = (object: string, appSecret: string, product: string) => ({
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['object', 'entry'],
+          properties: { object: { const: object }, entry: { type: 'array' } },
+          additionalProperties: true,
+        },
+      },
+    },
+  },
+  responses: {
+    '200': taken,
+    '400': error('invalid_body: not UTF-8 or not JSON.'),
+    '401': error('unauthorized: the X-Hub-Signature-256 header is missing.'),
+    '403': error(`forbidden: the signature does not match the body signed with ${appSecret}.`),
+    '404': error(`not_found: the ${product} channel is not configured.`),
+    '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
+    '500': ref('responses/Internal'),
+  },
+});
+
 /** The WhatsApp Cloud API's, Messenger's and Twilio's webhooks (channels/whatsapp/, channels/messenger/, channels/twilio/). */
 export function vendorWebhookPaths(): Obj {
   const twilio = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, from: string) => ({
@@ -106,28 +132,7 @@ export function vendorWebhookPaths(): Obj {
           `${storedOnce} The key is the message's id (wamid…). Texts, tapped reply buttons and list rows, and captions of media run a turn; other kinds (stickers, locations, reactions) and changes of another business number are answered 200 and dropped. ` +
           'The user is `{ "channelId": "whatsapp", "user": "whatsapp:<wa_id>" }`; their number and profile name reach the dialog as `phoneNumber` and `whatsappName`. ' +
           "Statuses (sent, delivered, read, failed) are logged (whatsapp_status); a failed one, with Meta's code (131047: the 24-hour window had closed), goes to the integration log too.",
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['object', 'entry'],
-                properties: { object: { const: 'whatsapp_business_account' }, entry: { type: 'array' } },
-                additionalProperties: true,
-              },
-            },
-          },
-        },
-        responses: {
-          '200': taken,
-          '400': error('invalid_body: not UTF-8 or not JSON.'),
-          '401': error('unauthorized: the X-Hub-Signature-256 header is missing.'),
-          '403': error('forbidden: the signature does not match the body signed with WHATSAPP_APP_SECRET.'),
-          '404': error('not_found: the WhatsApp channel is not configured.'),
-          '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
-          '500': ref('responses/Internal'),
-        },
+        ...metaSignedPost('whatsapp_business_account', 'WHATSAPP_APP_SECRET', 'WhatsApp'),
       },
     },
     '/api/webhooks/messenger': {
@@ -141,28 +146,7 @@ export function vendorWebhookPaths(): Obj {
           'Served when MESSENGER_PAGE_ACCESS_TOKEN, MESSENGER_APP_SECRET and MESSENGER_VERIFY_TOKEN are set (docs/channels.md). X-Hub-Signature-256 is checked over the raw bytes as received, in constant time; the body is at most 1 MiB and nested at most 32 levels. ' +
           `${storedOnce} The key is the message's mid. Texts, tapped quick replies and postbacks run a turn; the Page's own echoes (is_echo), deliveries, reads and other kinds are answered 200 and dropped. ` +
           'The user is `{ "channelId": "messenger", "user": "messenger:<page-scoped id>" }`.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['object', 'entry'],
-                properties: { object: { const: 'page' }, entry: { type: 'array' } },
-                additionalProperties: true,
-              },
-            },
-          },
-        },
-        responses: {
-          '200': taken,
-          '400': error('invalid_body: not UTF-8 or not JSON.'),
-          '401': error('unauthorized: the X-Hub-Signature-256 header is missing.'),
-          '403': error('forbidden: the signature does not match the body signed with MESSENGER_APP_SECRET.'),
-          '404': error('not_found: the Messenger channel is not configured.'),
-          '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
-          '500': ref('responses/Internal'),
-        },
+        ...metaSignedPost('page', 'MESSENGER_APP_SECRET', 'Messenger'),
       },
     },
     '/api/webhooks/twilio-sms': twilio('twilio-sms', 'an SMS', 'TWILIO_SMS_FROM'),

@@ -2,7 +2,7 @@ import { HttpError } from '../../ports/http-error.ts';
 import { SendFailure, type Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
 import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
-import { metaHandshake, verifyMetaSignature } from '../meta/meta-webhook.ts';
+import { metaWebhook } from '../meta/meta-webhook.ts';
 import type { MessengerBotTag } from './message-tags.ts';
 import type { MessengerSend } from './messenger-api.ts';
 import { CHOICE_PAYLOAD, parseMessengerWebhook } from './messenger-inbound.ts';
@@ -62,12 +62,8 @@ export function messengerConnector(options: MessengerConnectorOptions): Connecto
   return {
     name: MESSENGER,
     capabilities: MESSENGER_CAPABILITIES,
-    // Meta batches a few events per post; a megabyte is far beyond any genuine one.
-    maxBodyBytes: 1024 * 1024,
     secrets: [options.pageAccessToken, options.appSecret, options.verifyToken],
-    bodyFormat: 'json',
-    handshake: metaHandshake(options.verifyToken, SETTING_NAMES),
-    verify: verifyMetaSignature(options.appSecret, SETTING_NAMES),
+    ...metaWebhook(options, SETTING_NAMES),
     parse: (body) => parseMessengerWebhook(body).messages,
     refuseSend(user, now) {
       // Unknown (null) is not "closed": a new person's greeting may be sent before the turn of their first message has stored its time.

@@ -5,6 +5,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
+import type { Connector } from '../connector/connector.ts';
 import { isValidMetaSignature, metaSignatureHeader } from './meta-signature.ts';
 
 /** The names of a channel's settings, for the refusals: the operator reads which one to check. */
@@ -62,5 +63,21 @@ export function verifyMetaSignature(
         'forbidden',
         `The X-Hub-Signature-256 header does not match the body signed with ${names.appSecret}.`,
       );
+  };
+}
+
+/**
+ * The webhook side every Meta product's connector shares: JSON bodies of at most a megabyte (Meta
+ * batches a few events per post; a megabyte is far beyond any genuine one), the handshake and the signature.
+ */
+export function metaWebhook(
+  secrets: { readonly appSecret: string; readonly verifyToken: string },
+  names: MetaSettingNames,
+): Pick<Connector, 'maxBodyBytes' | 'bodyFormat' | 'handshake' | 'verify'> {
+  return {
+    maxBodyBytes: 1024 * 1024,
+    bodyFormat: 'json',
+    handshake: metaHandshake(secrets.verifyToken, names),
+    verify: verifyMetaSignature(secrets.appSecret, names),
   };
 }

@@ -2,7 +2,7 @@ import { HttpError } from '../../ports/http-error.ts';
 import { SendFailure, type Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
 import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
-import { metaHandshake, verifyMetaSignature } from '../meta/meta-webhook.ts';
+import { metaWebhook } from '../meta/meta-webhook.ts';
 import type { WhatsAppSend } from './whatsapp-api.ts';
 import { parseWhatsAppWebhook, type WhatsAppStatus } from './whatsapp-inbound.ts';
 
@@ -53,12 +53,8 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
   return {
     name: WHATSAPP,
     capabilities: WHATSAPP_CAPABILITIES,
-    // Meta batches at most a few events per post; a megabyte is far beyond any genuine one.
-    maxBodyBytes: 1024 * 1024,
     secrets: [options.accessToken, options.appSecret, options.verifyToken],
-    bodyFormat: 'json',
-    handshake: metaHandshake(options.verifyToken, SETTING_NAMES),
-    verify: verifyMetaSignature(options.appSecret, SETTING_NAMES),
+    ...metaWebhook(options, SETTING_NAMES),
     parse(body: unknown) {
       const parsed = parseWhatsAppWebhook(body, options.phoneNumberId);
       for (const status of parsed.statuses) options.onStatus(status);
