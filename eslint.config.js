@@ -219,17 +219,18 @@ export default tseslint.config(
       [`^\\.\\./(?!${name}/)[a-z-]+/`]: 'Channels do not import each other; main.ts wires them.',
     }),
   })),
-  // Vendor connectors sit on the connector core (channels/connector/) and import no other channel.
-  ...['telegram', 'whatsapp', 'twilio', 'botframework', 'slack'].map((name) => ({
+  // Vendor connectors sit on the connector core (channels/connector/) and import no other channel; Meta's
+  // products (WhatsApp, Messenger) share their platform's handshake, signature and Graph client (channels/meta/).
+  ...['telegram', 'whatsapp', 'twilio', 'botframework', 'slack', 'messenger', 'meta'].map((name) => ({
     files: [`server/channels/${name}/**/*.ts`],
     ignores: ['**/*.test.ts'],
     rules: forbid({
       [folder(adapters.filter((other) => other !== 'channels'))]:
         'Adapters do not import each other; main.ts wires them.',
-      [`(^|/)channels/(?!(${name}|connector)/)[^/]+/`]:
-        'Channels do not import each other (the connector core excepted); main.ts wires them.',
-      [`^\\.\\./(?!(${name}|connector)/)[a-z-]+/`]:
-        'Channels do not import each other (the connector core excepted); main.ts wires them.',
+      [`(^|/)channels/(?!(${name}|connector|meta)/)[^/]+/`]:
+        'Channels do not import each other (the connector core and the Meta platform excepted); main.ts wires them.',
+      [`^\\.\\./(?!(${name}|connector|meta)/)[a-z-]+/`]:
+        'Channels do not import each other (the connector core and the Meta platform excepted); main.ts wires them.',
     }),
   })),
 );

@@ -62,7 +62,7 @@ describe('import rules (docs/architecture.md)', () => {
     ],
     [
       'server/channels/twilio/x.ts',
-      "import { metaSignatureHeader } from '../whatsapp/meta-signature.ts';\nexport const a = metaSignatureHeader;",
+      "import { WHATSAPP } from '../whatsapp/whatsapp-connector.ts';\nexport const a = WHATSAPP;",
       /Channels do not import each other/,
     ],
     [
@@ -78,6 +78,16 @@ describe('import rules (docs/architecture.md)', () => {
     [
       'server/channels/connector/x.ts',
       "import { telegramConnector } from '../telegram/telegram-connector.ts';\nexport const a = telegramConnector;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/meta/x.ts',
+      "import { WHATSAPP } from '../whatsapp/whatsapp-connector.ts';\nexport const a = WHATSAPP;",
+      /Channels do not import each other/,
+    ],
+    [
+      'server/channels/messenger/x.ts',
+      "import { WHATSAPP } from '../whatsapp/whatsapp-connector.ts';\nexport const a = WHATSAPP;",
       /Channels do not import each other/,
     ],
     [
@@ -236,6 +246,11 @@ describe('import rules (docs/architecture.md)', () => {
         "import { renderMessage } from '../connector/ladder.ts';\nexport const a = renderMessage;",
       ),
     ).toEqual([]);
+    // Meta's products share their platform's folder (handshake, signature, Graph client).
+    for (const file of ['server/channels/whatsapp/x.ts', 'server/channels/messenger/x.ts'])
+      expect(
+        await boundaryErrors(file, "import { graphSend } from '../meta/graph-send.ts';\nexport const a = graphSend;"),
+      ).toEqual([]);
     expect(
       await boundaryErrors(
         'server/main.ts',

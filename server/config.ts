@@ -7,6 +7,7 @@ import {
   BOT_FRAMEWORK_TOKEN_URL,
   DEFAULT_SERVICE_URLS,
 } from './settings/vendor-addresses.ts';
+import { MESSENGER_BOT_TAGS } from './settings/messenger-tags.ts';
 import { restChannelsSchema } from './settings/rest-channels.ts';
 import { parseDuration } from './definition/duration.ts';
 import { projectRoot } from './paths.ts';
@@ -349,6 +350,55 @@ export const configSchema = z
       )
       .transform((value) => value ?? 'v23.0'),
     /**
+     * The Facebook Messenger channel (channels/messenger/): the page access token (Messenger → Settings
+     * at Meta, a secret); unset = no Messenger channel. It goes with the app secret and the verify token.
+     */
+    MESSENGER_PAGE_ACCESS_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{20,1024}$/, 'must be the page access token Meta generated (letters, digits, _ . -)')
+        .optional(),
+    ),
+    /** The Meta app's secret (App settings → Basic): every webhook is signed with it (X-Hub-Signature-256). */
+    MESSENGER_APP_SECRET: optionalText.pipe(
+      z
+        .string()
+        .min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)')
+        .max(256)
+        .optional(),
+    ),
+    /** The token typed into the webhook's settings at Meta; Meta sends it back when it verifies the webhook. */
+    MESSENGER_VERIFY_TOKEN: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_-]{16,128}$/,
+          'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)',
+        )
+        .optional(),
+    ),
+    /** The message tag that carries triggers outside the 24-hour window (never HUMAN_AGENT: that is for people); unset = none. */
+    MESSENGER_MESSAGE_TAG: optionalText.pipe(
+      z
+        .enum(MESSENGER_BOT_TAGS, {
+          error: `must be one of ${MESSENGER_BOT_TAGS.join(', ')} (HUMAN_AGENT is for a person answering, never a bot)`,
+        })
+        .optional(),
+    ),
+    /** Where the Graph API is; only a stand-in in tests changes it. */
+    MESSENGER_API_URL: optionalText
+      .pipe(url(['http:', 'https:']).optional())
+      .transform((value) => (value ?? 'https://graph.facebook.com').replace(/\/+$/, '')),
+    /** The Graph API version the connector speaks. */
+    MESSENGER_API_VERSION: optionalText
+      .pipe(
+        z
+          .string()
+          .regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0')
+          .optional(),
+      )
+      .transform((value) => value ?? 'v23.0'),
+    /**
      * SMS and WhatsApp through Twilio (channels/twilio/): the account's SID and auth token; unset = no
      * Twilio channel. Needs PUBLIC_URL (Twilio signs the public address) and TWILIO_SMS_FROM and/or
      * TWILIO_WHATSAPP_FROM.
@@ -669,6 +719,15 @@ export const configSchema = z
             message: `must be set with the other WhatsApp settings: ${whatsApp.join(', ')} go together (docs/channels.md)`,
           });
       }
+    }
+    const messenger = ['MESSENGER_PAGE_ACCESS_TOKEN', 'MESSENGER_APP_SECRET', 'MESSENGER_VERIFY_TOKEN'] as const;
+    if (messenger.some((name) => config[name] !== undefined)) {
+      for (const name of messenger.filter((name) => config[name] === undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `must be set with the other Messenger settings: ${messenger.join(', ')} go together (docs/channels.md)`,
+        });
     }
     const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
     const twilioSenders = config.TWILIO_SMS_FROM !== undefined || config.TWILIO_WHATSAPP_FROM !== undefined;

@@ -8,6 +8,8 @@ import { botToken } from '../channels/botframework/bot-token.ts';
 import { connectorApi } from '../channels/botframework/connector-api.ts';
 import { requestTokenCheck } from '../channels/botframework/request-token.ts';
 import { referenceFrom, TEAMS, teamsConnector } from '../channels/botframework/teams-connector.ts';
+import { messengerApi } from '../channels/messenger/messenger-api.ts';
+import { MESSENGER, messengerConnector } from '../channels/messenger/messenger-connector.ts';
 import { slackApi } from '../channels/slack/slack-api.ts';
 import { SLACK, slackConnector } from '../channels/slack/slack-connector.ts';
 import { telegramApi } from '../channels/telegram/telegram-api.ts';
@@ -98,6 +100,26 @@ export async function wireConnectors(
         appSecret: config.WHATSAPP_APP_SECRET,
         verifyToken: config.WHATSAPP_VERIFY_TOKEN,
         onStatus,
+      }),
+    );
+  }
+  if (config.MESSENGER_PAGE_ACCESS_TOKEN && config.MESSENGER_APP_SECRET && config.MESSENGER_VERIFY_TOKEN) {
+    const token = config.MESSENGER_PAGE_ACCESS_TOKEN;
+    connectors.set(
+      MESSENGER,
+      messengerConnector({
+        send: messengerApi({
+          pageAccessToken: token,
+          apiUrl: config.MESSENGER_API_URL,
+          apiVersion: config.MESSENGER_API_VERSION,
+        }),
+        lastMessageAt: async (address) =>
+          (await store.getUser(channelUserId(MESSENGER, address)))?.lastMessageAt ?? null,
+        pageAccessToken: token,
+        appSecret: config.MESSENGER_APP_SECRET,
+        verifyToken: config.MESSENGER_VERIFY_TOKEN,
+        ...(config.MESSENGER_MESSAGE_TAG ? { messageTag: config.MESSENGER_MESSAGE_TAG } : {}),
+        now,
       }),
     );
   }

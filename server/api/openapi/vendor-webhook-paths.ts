@@ -15,6 +15,58 @@ const taken = {
 const storedOnce =
   "Each message is stored once under the vendor's message id (a redelivery, however close, is answered 200 and changes nothing) with a durable job that runs its turn, and answered 200 at once: the turn never runs inside the request. A refused request stores nothing.";
 
+/** Meta's webhook verification (a GET when the address is saved at Meta), the same for each of its products. */
+const metaVerification = (operationId: string, product: string, setting: string) => ({
+  operationId,
+  tags: ['Channel webhooks'],
+  summary: `Meta verifies the webhook address (when it is saved in the app's ${product} configuration)`,
+  description: `Answers hub.challenge as plain text when hub.mode is subscribe and hub.verify_token equals ${setting} (compared in constant time).`,
+  parameters: [
+    { name: 'hub.mode', in: 'query', required: true, schema: { const: 'subscribe' } },
+    { name: 'hub.verify_token', in: 'query', required: true, schema: { type: 'string' } },
+    {
+      name: 'hub.challenge',
+      in: 'query',
+      required: true,
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
+    },
+  ],
+  responses: {
+    '200': { description: 'The challenge, echoed.', content: { 'text/plain': { schema: { type: 'string' } } } },
+    '400': error(
+      'invalid_parameter: not a subscription verification (hub.mode is not subscribe, or hub.challenge is missing or not 1 to 128 of A-Z a-z 0-9 _ -).',
+    ),
+    '403': error(`forbidden: hub.verify_token does not match ${setting}.`),
+    '404': error(`not_found: the ${product} channel is not configured.`),
+  },
+});
+
+/** What a signed POST of Meta's carries and how it is answered, the same for each of its products. */
+const metaSignedPost = (object: string, appSecret: string, product: string) => ({
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['object', 'entry'],
+          properties: { object: { const: object }, entry: { type: 'array' } },
+          additionalProperties: true,
+        },
+      },
+    },
+  },
+  responses: {
+    '200': taken,
+    '400': error('invalid_body: not UTF-8 or not JSON.'),
+    '401': error('unauthorized: the X-Hub-Signature-256 header is missing.'),
+    '403': error(`forbidden: the signature does not match the body signed with ${appSecret}.`),
+    '404': error(`not_found: the ${product} channel is not configured.`),
+    '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
+    '500': ref('responses/Internal'),
+  },
+});
+
 /** One of Twilio's webhooks (SMS or WhatsApp): the same form, signature and answers, told apart by channel. */
 const twilioWebhook = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, from: string) => ({
   post: {
@@ -67,35 +119,11 @@ const twilioWebhook = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, 
   },
 });
 
-/** The WhatsApp Cloud API's and Twilio's webhooks (channels/whatsapp/, channels/twilio/). */
+/** The WhatsApp Cloud API's, Messenger's and Twilio's webhooks (channels/whatsapp/, channels/messenger/, channels/twilio/). */
 export function vendorWebhookPaths(): Obj {
   return {
     '/api/webhooks/whatsapp': {
-      get: {
-        operationId: 'whatsAppWebhookVerification',
-        tags: ['Channel webhooks'],
-        summary: "Meta verifies the webhook address (when it is saved in the app's WhatsApp configuration)",
-        description:
-          'Answers hub.challenge as plain text when hub.mode is subscribe and hub.verify_token equals WHATSAPP_VERIFY_TOKEN (compared in constant time).',
-        parameters: [
-          { name: 'hub.mode', in: 'query', required: true, schema: { const: 'subscribe' } },
-          { name: 'hub.verify_token', in: 'query', required: true, schema: { type: 'string' } },
-          {
-            name: 'hub.challenge',
-            in: 'query',
-            required: true,
-            schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
-          },
-        ],
-        responses: {
-          '200': { description: 'The challenge, echoed.', content: { 'text/plain': { schema: { type: 'string' } } } },
-          '400': error(
-            'invalid_parameter: not a subscription verification (hub.mode is not subscribe, or hub.challenge is missing or not 1 to 128 of A-Z a-z 0-9 _ -).',
-          ),
-          '403': error('forbidden: hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.'),
-          '404': error('not_found: the WhatsApp channel is not configured.'),
-        },
-      },
+      get: metaVerification('whatsAppWebhookVerification', 'WhatsApp', 'WHATSAPP_VERIFY_TOKEN'),
       post: {
         operationId: 'whatsAppWebhook',
         tags: ['Channel webhooks'],
@@ -106,28 +134,21 @@ export function vendorWebhookPaths(): Obj {
           `${storedOnce} The key is the message's id (wamid…). Texts, tapped reply buttons and list rows, and captions of media run a turn; other kinds (stickers, locations, reactions) and changes of another business number are answered 200 and dropped. ` +
           'The user is `{ "channelId": "whatsapp", "user": "whatsapp:<wa_id>" }`; their number and profile name reach the dialog as `phoneNumber` and `whatsappName`. ' +
           "Statuses (sent, delivered, read, failed) are logged (whatsapp_status); a failed one, with Meta's code (131047: the 24-hour window had closed), goes to the integration log too.",
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['object', 'entry'],
-                properties: { object: { const: 'whatsapp_business_account' }, entry: { type: 'array' } },
-                additionalProperties: true,
-              },
-            },
-          },
-        },
-        responses: {
-          '200': taken,
-          '400': error('invalid_body: not UTF-8 or not JSON.'),
-          '401': error('unauthorized: the X-Hub-Signature-256 header is missing.'),
-          '403': error('forbidden: the signature does not match the body signed with WHATSAPP_APP_SECRET.'),
-          '404': error('not_found: the WhatsApp channel is not configured.'),
-          '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
-          '500': ref('responses/Internal'),
-        },
+        ...metaSignedPost('whatsapp_business_account', 'WHATSAPP_APP_SECRET', 'WhatsApp'),
+      },
+    },
+    '/api/webhooks/messenger': {
+      get: metaVerification('messengerWebhookVerification', 'Messenger', 'MESSENGER_VERIFY_TOKEN'),
+      post: {
+        operationId: 'messengerWebhook',
+        tags: ['Channel webhooks'],
+        security: [{ metaSignature: [] }],
+        summary: "Meta posts a Facebook Page's Messenger events",
+        description:
+          'Served when MESSENGER_PAGE_ACCESS_TOKEN, MESSENGER_APP_SECRET and MESSENGER_VERIFY_TOKEN are set (docs/channels.md). X-Hub-Signature-256 is checked over the raw bytes as received, in constant time; the body is at most 1 MiB and nested at most 32 levels. ' +
+          `${storedOnce} The key is the message's mid. Texts, tapped quick replies and postbacks run a turn; the Page's own echoes (is_echo), deliveries, reads and other kinds are answered 200 and dropped. ` +
+          'The user is `{ "channelId": "messenger", "user": "messenger:<page-scoped id>" }`.',
+        ...metaSignedPost('page', 'MESSENGER_APP_SECRET', 'Messenger'),
       },
     },
     '/api/webhooks/twilio-sms': twilioWebhook('twilio-sms', 'an SMS', 'TWILIO_SMS_FROM'),
@@ -135,13 +156,13 @@ export function vendorWebhookPaths(): Obj {
   };
 }
 
-/** Meta's signature of every WhatsApp webhook. */
+/** Meta's signature of every WhatsApp and Messenger webhook. */
 export const metaSignatureScheme = {
   type: 'apiKey',
   in: 'header',
   name: 'X-Hub-Signature-256',
   description:
-    'sha256=<hex HMAC-SHA256 of the raw body, keyed with WHATSAPP_APP_SECRET>. Checked in constant time, never logged.',
+    'sha256=<hex HMAC-SHA256 of the raw body, keyed with the app secret: WHATSAPP_APP_SECRET or MESSENGER_APP_SECRET>. Checked in constant time, never logged.',
 };
 
 /** Twilio's signature of every webhook. */

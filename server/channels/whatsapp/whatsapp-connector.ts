@@ -1,10 +1,8 @@
-import { hash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from '../../ports/http-error.ts';
-import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
 import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
-import { isValidMetaSignature, metaSignatureHeader } from './meta-signature.ts';
+import { metaWebhook } from '../meta/meta-webhook.ts';
 import type { WhatsAppSend } from './whatsapp-api.ts';
 import { parseWhatsAppWebhook, type WhatsAppStatus } from './whatsapp-inbound.ts';
 
@@ -43,8 +41,7 @@ export interface WhatsAppConnectorOptions {
   readonly onStatus: (status: WhatsAppStatus) => void;
 }
 
-const digest = (value: string) => hash('sha256', value, 'buffer');
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+const SETTING_NAMES = { appSecret: 'WHATSAPP_APP_SECRET', verifyToken: 'WHATSAPP_VERIFY_TOKEN' };
 
 /**
  * WhatsApp through Meta's Cloud API as a connector: the webhook's subscription handshake
@@ -53,45 +50,11 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * (≤ 10 rows) and images. Statuses of sent messages go to the log.
  */
 export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector {
-  const verifyToken = digest(options.verifyToken);
   return {
     name: WHATSAPP,
     capabilities: WHATSAPP_CAPABILITIES,
-    // Meta batches at most a few events per post; a megabyte is far beyond any genuine one.
-    maxBodyBytes: 1024 * 1024,
     secrets: [options.accessToken, options.appSecret, options.verifyToken],
-    bodyFormat: 'json',
-    handshake(request: WebhookRequest) {
-      const mode = request.query.get('hub.mode');
-      const token = request.query.get('hub.verify_token') ?? '';
-      const challenge = request.query.get('hub.challenge') ?? '';
-      if (mode !== 'subscribe' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) {
-        throw new HttpError(
-          400,
-          'invalid_parameter',
-          "This address answers Meta's webhook verification: hub.mode=subscribe with hub.verify_token and hub.challenge (1 to 128 of A-Z a-z 0-9 _ -).",
-          { parameter: 'hub.mode' },
-        );
-      }
-      if (!timingSafeEqual(digest(token), verifyToken))
-        throw new HttpError(403, 'forbidden', 'hub.verify_token does not match WHATSAPP_VERIFY_TOKEN.');
-      return { status: 200, body: challenge };
-    },
-    verify(request: WebhookRequest, raw: Buffer) {
-      const signature = first(request.headers[metaSignatureHeader]);
-      if (!signature)
-        throw new HttpError(
-          401,
-          'unauthorized',
-          'The X-Hub-Signature-256 header is missing: Meta signs every webhook with the app secret.',
-        );
-      if (!isValidMetaSignature(options.appSecret, raw, signature))
-        throw new HttpError(
-          403,
-          'forbidden',
-          'The X-Hub-Signature-256 header does not match the body signed with WHATSAPP_APP_SECRET.',
-        );
-    },
+    ...metaWebhook(options, SETTING_NAMES),
     parse(body: unknown) {
       const parsed = parseWhatsAppWebhook(body, options.phoneNumberId);
       for (const status of parsed.statuses) options.onStatus(status);

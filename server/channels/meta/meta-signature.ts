@@ -1,5 +1,5 @@
 /**
- * Meta signs every WhatsApp Cloud API webhook with `X-Hub-Signature-256: sha256=<hex>`, the HMAC-SHA256
+ * Meta signs every webhook of its platform (WhatsApp Cloud API, Messenger) with `X-Hub-Signature-256: sha256=<hex>`, the HMAC-SHA256
  * of the raw request body keyed with the app secret. The check runs over the bytes as received: a body
  * parsed and serialised again differs in spacing and escapes, and would fail for genuine requests.
  */
