@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { PresenceBoard } from '../../ports/presence.ts';
 import { callerOf, requireRole } from '../http/studio-api.ts';
+import { otherMethods } from '../http/other-methods.ts';
 import { serveRoute } from '../http/studio-route.ts';
 import type { DesignerCatalogue } from './catalogue.ts';
 
@@ -53,5 +54,6 @@ export function designerRoutes(deps: DesignerDeps): Router {
       })),
     };
   });
+  router.use(otherMethods(['designerCatalogue', 'designerPresence'], read.guard));
   return router;
 }

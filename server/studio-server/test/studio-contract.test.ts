@@ -44,6 +44,21 @@ describe('the studio HTTP contract', () => {
     expect(unknown.body.error).toMatchObject({ code: 'invalid_body', message: 'unknown field "scope".' });
   });
 
+  it('when a path of the map is asked with a method it is not served with, then the answer is 405 naming the methods it takes', async () => {
+    const paths = new Map<string, Set<string>>();
+    for (const { method, path } of Object.values(STUDIO_ROUTES))
+      paths.set(path, (paths.get(path) ?? new Set()).add(method));
+    const wrong: string[] = [];
+    for (const [path, methods] of paths) {
+      // The studio's export downloads are the management API's export router, which answers an unknown name first.
+      if (methods.has('PATCH') || path.startsWith('/export/')) continue;
+      const res = await owner.request('PATCH', `${STUDIO_API_PREFIX}${concrete(path)}`, {});
+      if (res.status !== 405 || res.body?.error?.code !== 'method_not_allowed')
+        wrong.push(`PATCH ${path}: ${res.status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('when each route of the map is requested with its method, then it is served (no 404 for an unknown route)', async () => {
     const visitor = new StudioClient(server.url);
     await visitor.login('owner@example.com', PASSWORD);
