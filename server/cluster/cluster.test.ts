@@ -390,6 +390,25 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
         .filter((l) => l.includes('"event":"definition_reloaded"')).length;
     const reloaded = (node: ServerChild, count: number) =>
       eventually(`${count} reloads on ${node.url}`, () => reloads(node) >= count, 20_000);
+    // The version a node last put in service, as its log says.
+    const inService = (node: ServerChild) =>
+      /"event":"definition_reloaded".*?"version":"([^"]+)"/.exec(
+        node
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('"event":"definition_reloaded"'))
+          .at(-1) ?? '',
+      )?.[1];
+    // A file reloaded on B becomes a new version there; A follows once it serves that same version (a node
+    // may log more than one reload for one change, by signal and by its own check, so counts would lie).
+    const fileReachesA = async () => {
+      const count = reloads(b!);
+      b!.reload();
+      await reloaded(b!, count + 1);
+      const version = inService(b!);
+      expect(version).toBeDefined();
+      await eventually(`node A serving ${version}`, () => inService(a!) === version, 30_000);
+    };
 
     // The first owner's one-time link, as every node printed it at start; the owner signs in on node B.
     const link = /(http\S+\/studio\/setup#\S+)/.exec(b!.output())![1]!;
@@ -416,24 +435,20 @@ describe.skipIf(!mongoUrl)('a cluster of three nodes behind a load balancer', ()
     client.send('back');
     await eventually('the old flow on node A', () => client.texts().includes('Echo: back'), 10_000);
 
-    const before = reloads(a!);
     await writeFile(botFile, JSON.stringify(withEcho('Echo 3: {{said}}')));
-    b!.reload();
-    await reloaded(a!, before + 1);
+    await fileReachesA();
     client.send('filed');
     await eventually("the file's flow on node A", () => client.texts().includes('Echo 3: filed'), 10_000);
 
     await redis.kill();
     await writeFile(botFile, JSON.stringify(withEcho('Echo 4: {{said}}')));
-    b!.reload();
-    await reloaded(a!, before + 2);
+    await fileReachesA();
     client.send('again');
     await eventually('the newer flow on node A without Redis', () => client.texts().includes('Echo 4: again'), 10_000);
     await redis.restart();
     // Restore the bot the other tests expect, published the same way.
     await writeFile(botFile, JSON.stringify(clusterBot));
-    b!.reload();
-    await reloaded(a!, before + 3);
+    await fileReachesA();
     client.close();
   }, 120_000);
 });

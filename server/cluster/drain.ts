@@ -30,7 +30,7 @@ export async function drain(parts: DrainParts): Promise<void> {
     parts.jobs.stop().then(() => true),
     deadline,
   );
-  while (parts.turns.size > 0 && Date.now() < deadline) await sleep(Math.min(25, deadline - Date.now()));
+  await turnsEnded(parts.turns, deadline);
   const unfinished = parts.turns.size;
   if (!jobsDone || unfinished > 0) {
     parts.logger.warn(
@@ -43,6 +43,14 @@ export async function drain(parts: DrainParts): Promise<void> {
     { event: 'drained', ms: Date.now() - started },
     'turns in hand finished; widgets sent to reconnect elsewhere',
   );
+}
+
+/** How long the turns whose calls were cut short may take to end (log, release the user) before the store closes. */
+export const CUT_SHORT_MS = 2000;
+
+/** Resolves once no turn is queued or running, or at the deadline. */
+export async function turnsEnded(turns: { readonly size: number }, deadline: number): Promise<void> {
+  while (turns.size > 0 && Date.now() < deadline) await sleep(Math.min(25, deadline - Date.now()));
 }
 
 function within(work: Promise<boolean>, deadline: number): Promise<boolean> {

@@ -5,7 +5,7 @@ import type { ReloadOutcome } from '../bot/bot-service.ts';
 import { watchedFiles } from '../bot/load-bot.ts';
 import type { ChatServer } from '../channels/webchat/socket-server.ts';
 import type { Cluster } from '../cluster/cluster.ts';
-import { drain } from '../cluster/drain.ts';
+import { CUT_SHORT_MS, drain, turnsEnded } from '../cluster/drain.ts';
 import type { Config } from '../config.ts';
 import type { IntegrationRuntime } from '../integrations/run-integration.ts';
 import { schedulePreviewSweep } from '../jobs/handlers/preview-sweep.ts';
@@ -152,7 +152,10 @@ async function stopServer(parts: ServerParts): Promise<void> {
     await host.service.stopSwapping();
     const { jobs, deps, io } = parts;
     await drain({ graceMs: parts.config.SHUTDOWN_GRACE, logger, jobs, turns: deps.turns, io });
+    // Closing the runtime cuts short the calls still running; their turns end now (the failure is
+    // logged, the user released), and must before the store and logger below go away.
     await host.service.close();
+    await turnsEnded(deps.turns, Date.now() + CUT_SHORT_MS);
     parts.subscriptions.jobs.close();
     parts.channels.close();
     await parts.embeddings?.close();
