@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { closeDesigner, openedDesigner } from './studio-designer-helpers.ts';
+import { closeDesigner, openDesigner, openedDesigner } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'undo', name: 'Undo', startDialog: 'main' },
@@ -118,6 +118,38 @@ describe('undo and redo in the designer, in Chromium', () => {
       .poll(() => page.getByRole('log', { name: 'Conversation' }).textContent(), { timeout: 15_000 })
       .toContain('Hello!');
     expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a step is added, saved and the page is reloaded, then the Undo button still names the addition and Ctrl+Z takes it away; once another tab changed the draft, a reload starts a new history', async () => {
+    await page.getByRole('tab', { name: 'Outline' }).click();
+    const before = await steps();
+    await addQuestion();
+    await expect.poll(steps).toBe(before + 1);
+    await expect.poll(status, { timeout: 10_000 }).toBe('Draft saved');
+
+    await page.reload();
+    await openDesigner(page, server);
+    await expect.poll(steps).toBe(before + 1);
+    await expect.poll(() => page.getByRole('button', { name: /^Undo: Added Question / }).count()).toBe(1);
+    await heading().click();
+    await page.keyboard.press('Control+z');
+    await expect.poll(steps).toBe(before);
+    await expect.poll(() => page.getByRole('button', { name: /^Redo: Added Question / }).count()).toBe(1);
+    await expect.poll(status, { timeout: 10_000 }).toBe('Draft saved');
+
+    // Another tab of the same person saves the draft: undoing here after a reload would take back its work.
+    const draft = (await owner.get('/studio/api/draft')).body;
+    const renamed = { ...draft.definition, settings: { ...draft.definition.settings, name: 'Renamed elsewhere' } };
+    const saved = await owner.put('/studio/api/draft', {
+      baseVersionId: draft.baseVersionId,
+      revision: draft.revision,
+      definition: renamed,
+    });
+    expect(saved.status).toBe(200);
+    await page.reload();
+    await openDesigner(page, server);
+    expect(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled()).toBe(true);
     expect(problems).toEqual([]);
   });
 });

@@ -12,7 +12,23 @@ export interface HistoryEntry<T> {
   readonly at: number;
 }
 
+/** The whole history, oldest first: what undo can reach, where it stands, and what redo can reach (next last). */
+export interface HistoryEntries<T> {
+  readonly past: readonly HistoryEntry<T>[];
+  readonly current: HistoryEntry<T>;
+  readonly future: readonly HistoryEntry<T>[];
+}
+
 export class History<T> {
+  /** A history taken back from its entries (kept across a reload); typing after it starts a new step. */
+  static restore<T>(entries: HistoryEntries<T>, limit?: number, coalesceMs?: number): History<T> {
+    const history = new History(entries.current.state, limit, coalesceMs);
+    history.past = entries.past.slice(-history.limit);
+    history.future = [...entries.future];
+    history.current = { ...entries.current, coalesce: undefined } as HistoryEntry<T>;
+    return history;
+  }
+
   private past: HistoryEntry<T>[] = [];
   private future: HistoryEntry<T>[] = [];
   private current: HistoryEntry<T>;
@@ -89,6 +105,10 @@ export class History<T> {
     this.past = [];
     this.future = [];
     this.current = { state, label: '', at: 0 };
+  }
+
+  entries(): HistoryEntries<T> {
+    return { past: [...this.past], current: this.current, future: [...this.future] };
   }
 
   get canUndo(): boolean {

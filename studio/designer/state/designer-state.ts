@@ -9,6 +9,7 @@ import {
 import { History } from '../model/history.ts';
 import { hasErrors, placeProblems, problemsByStep, type PlacedProblem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
+import { keepHistory, keptHistory, sessionHistoryStorage, type HistoryStorage } from './kept-history.ts';
 
 export type DraftStatus = 'saved' | 'unsaved' | 'saving' | 'failed' | 'conflict' | 'readOnly';
 
@@ -70,7 +71,11 @@ export class DesignerState {
   /** The definition of the version the draft rests on, once read: what "unsaved edits" are measured against. */
   private versionState: DefinitionDoc | undefined;
 
-  constructor(readonly backend: DesignerBackend) {}
+  constructor(
+    readonly backend: DesignerBackend,
+    /** Where the undo history is kept across a reload of the page (none: it is not kept). */
+    private readonly historyStorage: HistoryStorage | undefined = sessionHistoryStorage(),
+  ) {}
 
   get definition(): DefinitionDoc | undefined {
     return this.history?.state;
@@ -108,8 +113,19 @@ export class DesignerState {
         const draft = await this.backend.loadDraft();
         this.baseVersionId = draft.baseVersionId;
         this.revision = draft.revision;
-        this.history = new History(draft.definition, HISTORY_LIMIT, TYPING_IS_ONE_STEP);
-        this.savedState = draft.definition;
+        // The undo history of this tab's editing session, if the page was reloaded on the draft it was kept with.
+        const kept =
+          this.historyStorage &&
+          keptHistory(
+            this.historyStorage,
+            this.session.accountId,
+            draft.revision,
+            draft.definition,
+            (a, b) => canonical(a) === canonical(b),
+            { limit: HISTORY_LIMIT, coalesceMs: TYPING_IS_ONE_STEP },
+          );
+        this.history = kept ?? new History(draft.definition, HISTORY_LIMIT, TYPING_IS_ONE_STEP);
+        this.savedState = this.history.state;
         this.draftStatus = 'saved';
         void this.loadSecrets();
       }
@@ -219,6 +235,7 @@ export class DesignerState {
     this.history?.push(draft.definition, 'load draft');
     this.savedState = draft.definition;
     this.draftStatus = 'saved';
+    this.keepHistory();
     this.scheduleCheck(0);
     this.changed();
   }
@@ -229,6 +246,12 @@ export class DesignerState {
     this.revision = draft.revision;
     this.draftStatus = 'unsaved';
     await this.flushDraft(true);
+  }
+
+  /** Keeps the undo history as of the saved draft, for a reload of the page (only when the screen is what was saved). */
+  private keepHistory(): void {
+    if (!this.historyStorage || !this.session || !this.history || this.draftStatus !== 'saved') return;
+    keepHistory(this.historyStorage, this.session.accountId, this.revision, this.history);
   }
 
   dispose(): void {
@@ -250,6 +273,7 @@ export class DesignerState {
       // Undo came back to what the server holds (add, undo, redo, undo): nothing to send, and nothing unsaved.
       if (this.draftStatus === 'unsaved') {
         this.draftStatus = 'saved';
+        this.keepHistory();
         this.changed();
       }
       return;
@@ -267,6 +291,7 @@ export class DesignerState {
         this.savedState = definition;
         this.draftStatus = this.history?.state === definition ? 'saved' : 'unsaved';
         this.draftError = '';
+        this.keepHistory();
         if (this.draftStatus === 'unsaved') this.scheduleSave();
       } catch (error) {
         if (error instanceof BackendError && error.code === 'draft_conflict') this.draftStatus = 'conflict';
