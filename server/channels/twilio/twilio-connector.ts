@@ -2,6 +2,8 @@ import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector, type InboundMessage } from '../connector/connector.ts';
 import type { Capabilities, RenderedPart } from '../connector/ladder.ts';
+import type { WhatsAppTemplate } from '../../definition/whatsapp-template.ts';
+import { fillTemplate, insideWindow, WHATSAPP_WINDOW_MS } from '../meta/whatsapp-template.ts';
 import { carrierKeyword, type CarrierKeyword } from './opt-out-keywords.ts';
 import type { TwilioSend } from './twilio-api.ts';
 import { isValidTwilioSignature, twilioSignatureHeader, type TwilioWebhookParams } from './twilio-signature.ts';
@@ -47,13 +49,16 @@ export interface TwilioConnectorOptions {
    * records it (the opt-out a trigger checks) before the webhook is answered.
    */
   readonly onKeyword: (channel: string, address: string, keyword: CarrierKeyword) => Promise<void>;
+  /**
+   * WhatsApp only: the approved template a dialog of the running bot opens with outside the 24-hour
+   * window (its `whatsappTemplate`), sent by its `contentSid`; none, or one without a Content SID:
+   * such a trigger is refused.
+   */
+  readonly dialogTemplate?: (dialogId: string) => WhatsAppTemplate | undefined;
 }
 
 /** The conversation variable that holds an SMS user's opt-out (true after STOP, false after START). */
 export const SMS_OPTED_OUT = 'smsOptedOut';
-
-/** WhatsApp's customer service window, which holds through Twilio too (Twilio's error 63016 past it). */
-const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
 
 /** Statuses Twilio posts to a StatusCallback; an incoming message says `received`. */
 const OUTBOUND_STATUSES = new Set([
@@ -98,6 +103,11 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
   const name = TWILIO_CHANNELS[options.flavour];
   const webhookUrl = twilioWebhookUrl(options.publicUrl, options.flavour);
   const prefix = options.flavour === 'whatsapp' ? 'whatsapp:' : '';
+  /** A dialog's template Twilio can send: one with a Content SID (SMS has no window and no templates). */
+  const contentTemplate = (dialogId: string) => {
+    const template = options.flavour === 'whatsapp' ? options.dialogTemplate?.(dialogId) : undefined;
+    return template?.contentSid === undefined ? undefined : { ...template, contentSid: template.contentSid };
+  };
   return {
     name,
     capabilities: TWILIO_CAPABILITIES[options.flavour],
@@ -211,13 +221,36 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
         );
       }
       const last = user?.lastMessageAt ?? null;
-      if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
+      if (insideWindow(last, now) || contentTemplate(dialogId)) return;
       throw new HttpError(
         409,
         'whatsapp_window_closed',
-        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved template may start the conversation (Twilio refuses anything else, error 63016), which this channel does not send: dialog "${dialogId}" was not started.`,
+        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved template may start the conversation (Twilio refuses anything else, error 63016), and dialog "${dialogId}" names none with a Content SID (its whatsappTemplate.contentSid, docs/channels.md): it was not started.`,
         { channel: name, lastMessageAt: last === null ? null : new Date(last).toISOString() },
       );
+    },
+    replaceSend(user, now, message) {
+      const template = message.dialogId === undefined ? undefined : contentTemplate(message.dialogId);
+      if (!template || insideWindow(user?.lastMessageAt ?? null, now)) return undefined;
+      if (!message.opensTurn)
+        return {
+          kind: 'covered',
+          why: `not sent: outside WhatsApp's 24-hour window the template ${template.contentSid} sent for this turn stands for the dialog's messages until the user answers`,
+        };
+      const filled = fillTemplate(template, user);
+      const variables = Object.fromEntries(filled.parameters.map((text, index) => [String(index + 1), text]));
+      return {
+        kind: 'instead',
+        send: async (address) => {
+          await options.send({
+            To: prefix + address,
+            From: prefix + options.from,
+            StatusCallback: webhookUrl,
+            ContentSid: template.contentSid,
+            ...(filled.parameters.length > 0 ? { ContentVariables: JSON.stringify(variables) } : {}),
+          });
+        },
+      };
     },
     async send(address: string, part: RenderedPart) {
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };
