@@ -14,6 +14,7 @@ import { studioInsightsPaths, studioInsightsSchemas } from './studio-insights-pa
 import { studioMissesPaths, studioMissesSchemas } from './studio-misses-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
 import { studioDesignerPaths } from './studio-designer-paths.ts';
+import { studioPreviewPaths } from './studio-preview-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
 type Obj = Record<string, unknown>;
@@ -328,7 +329,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, webhookPaths(), vendorWebhookPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
-  Object.assign(paths, studioDesignerPaths());
+  Object.assign(paths, studioDesignerPaths(), studioPreviewPaths());
   Object.assign(paths, studioInsightsPaths());
   Object.assign(paths, studioMissesPaths());
   Object.assign(paths, subscriptionPaths());
