@@ -53,7 +53,7 @@ const button = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('url'), label, url: z.string().min(1).max(2000) }),
   z.strictObject({ kind: z.literal('dialog'), label, dialogId: z.string().min(1).max(64) }),
 ]);
-const buttons = z.array(button).max(100).optional();
+const buttons = z.array(button).max(100).readonly().optional();
 
 /** A bot message as the web chat received it (shared/protocol.ts's BotMessage), bounded. */
 export const previewedMessage = z.discriminatedUnion('type', [
@@ -64,6 +64,7 @@ export const previewedMessage = z.discriminatedUnion('type', [
     quickReplies: z
       .array(z.strictObject({ label, payload: z.string().max(1000) }))
       .max(100)
+      .readonly()
       .optional(),
   }),
   z.strictObject({ type: z.literal('image'), url: z.string().min(1).max(2000), alt: z.string().max(1000) }),
@@ -80,7 +81,8 @@ export const previewedMessage = z.discriminatedUnion('type', [
         }),
       )
       .min(1)
-      .max(10),
+      .max(10)
+      .readonly(),
   }),
   z.strictObject({ type: z.literal('notice'), level: z.enum(['fatal', 'info']), text: z.string().max(20_000) }),
 ]) satisfies z.ZodType<BotMessage>;
