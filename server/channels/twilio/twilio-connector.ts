@@ -3,7 +3,7 @@ import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector, type InboundMessage } from '../connector/connector.ts';
 import type { Capabilities, RenderedPart } from '../connector/ladder.ts';
 import type { WhatsAppTemplate } from '../../definition/whatsapp-template.ts';
-import { fillTemplate, insideWindow, WHATSAPP_WINDOW_MS } from '../meta/whatsapp-template.ts';
+import { whatsAppWindow } from '../meta/whatsapp-window.ts';
 import { carrierKeyword, type CarrierKeyword } from './opt-out-keywords.ts';
 import type { TwilioSend } from './twilio-api.ts';
 import { isValidTwilioSignature, twilioSignatureHeader, type TwilioWebhookParams } from './twilio-signature.ts';
@@ -103,11 +103,32 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
   const name = TWILIO_CHANNELS[options.flavour];
   const webhookUrl = twilioWebhookUrl(options.publicUrl, options.flavour);
   const prefix = options.flavour === 'whatsapp' ? 'whatsapp:' : '';
-  /** A dialog's template Twilio can send: one with a Content SID (SMS has no window and no templates). */
-  const contentTemplate = (dialogId: string) => {
-    const template = options.flavour === 'whatsapp' ? options.dialogTemplate?.(dialogId) : undefined;
-    return template?.contentSid === undefined ? undefined : { ...template, contentSid: template.contentSid };
-  };
+  const customerWindow = whatsAppWindow({
+    channel: name,
+    vendorCode: '63016',
+    endpoint: 'Messages',
+    refusal: 'Twilio refuses anything else, error 63016',
+    // Twilio sends a template by its Content SID: one without it is no template here.
+    template: (dialogId) => {
+      const template = options.dialogTemplate?.(dialogId);
+      return template?.contentSid === undefined ? undefined : template;
+    },
+    templateName: (template) => template.contentSid ?? template.name,
+    sendTemplate: (address, template) =>
+      options.send({
+        To: prefix + address,
+        From: prefix + options.from,
+        StatusCallback: webhookUrl,
+        ContentSid: template.contentSid!,
+        ...(template.parameters.length > 0
+          ? {
+              ContentVariables: JSON.stringify(
+                Object.fromEntries(template.parameters.map((text, index) => [String(index + 1), text])),
+              ),
+            }
+          : {}),
+      }),
+  });
   return {
     name,
     capabilities: TWILIO_CAPABILITIES[options.flavour],
@@ -199,16 +220,7 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
             )
           : undefined;
       }
-      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
-      const last = user?.lastMessageAt ?? null;
-      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
-      return new SendFailure(
-        'permanent',
-        '63016',
-        `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`,
-        undefined,
-        'Messages',
-      );
+      return customerWindow.refuseSend(user, now);
     },
     admitTrigger(user, dialogId, now) {
       if (options.flavour === 'sms') {
@@ -220,38 +232,10 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
           { channel: name },
         );
       }
-      const last = user?.lastMessageAt ?? null;
-      if (insideWindow(last, now) || contentTemplate(dialogId)) return;
-      throw new HttpError(
-        409,
-        'whatsapp_window_closed',
-        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved template may start the conversation (Twilio refuses anything else, error 63016), and dialog "${dialogId}" names none with a Content SID (its whatsappTemplate.contentSid, docs/channels.md): it was not started.`,
-        { channel: name, lastMessageAt: last === null ? null : new Date(last).toISOString() },
-      );
+      customerWindow.admitTrigger(user, dialogId, now);
     },
-    replaceSend(user, now, message) {
-      const template = message.dialogId === undefined ? undefined : contentTemplate(message.dialogId);
-      if (!template || insideWindow(user?.lastMessageAt ?? null, now)) return undefined;
-      if (!message.opensTurn)
-        return {
-          kind: 'covered',
-          why: `not sent: outside WhatsApp's 24-hour window the template ${template.contentSid} sent for this turn stands for the dialog's messages until the user answers`,
-        };
-      const filled = fillTemplate(template, user);
-      const variables = Object.fromEntries(filled.parameters.map((text, index) => [String(index + 1), text]));
-      return {
-        kind: 'instead',
-        send: async (address) => {
-          await options.send({
-            To: prefix + address,
-            From: prefix + options.from,
-            StatusCallback: webhookUrl,
-            ContentSid: template.contentSid,
-            ...(filled.parameters.length > 0 ? { ContentVariables: JSON.stringify(variables) } : {}),
-          });
-        },
-      };
-    },
+    replaceSend: (user, now, message) =>
+      options.flavour === 'whatsapp' ? customerWindow.replaceSend(user, now, message) : undefined,
     async send(address: string, part: RenderedPart) {
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };
       await options.send(

@@ -1,9 +1,9 @@
-import { HttpError } from '../../ports/http-error.ts';
-import { SendFailure, type Connector } from '../connector/connector.ts';
+import type { Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
 import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
 import { metaWebhook } from '../meta/meta-webhook.ts';
-import { fillTemplate, insideWindow, WHATSAPP_WINDOW_MS, type FilledTemplate } from '../meta/whatsapp-template.ts';
+import { WHATSAPP_WINDOW_MS, type FilledTemplate } from '../meta/whatsapp-template.ts';
+import { whatsAppWindow } from '../meta/whatsapp-window.ts';
 import type { WhatsAppTemplate } from '../../definition/whatsapp-template.ts';
 import type { WhatsAppSend } from './whatsapp-api.ts';
 import { parseWhatsAppWebhook, type WhatsAppStatus } from './whatsapp-inbound.ts';
@@ -63,42 +63,15 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       for (const status of parsed.statuses) options.onStatus(status);
       return parsed.messages;
     },
-    refuseSend(user, now) {
-      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
-      const last = user?.lastMessageAt ?? null;
-      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
-      return new SendFailure(
-        'permanent',
-        '131047',
-        `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`,
-        undefined,
-        'messages',
-      );
-    },
-    admitTrigger(user, dialogId, now) {
-      const last = user?.lastMessageAt ?? null;
-      if (insideWindow(last, now) || options.dialogTemplate?.(dialogId)) return;
-      throw new HttpError(
-        409,
-        'whatsapp_window_closed',
-        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved message template may start the conversation, and dialog "${dialogId}" names none (its whatsappTemplate, docs/channels.md): it was not started.`,
-        { channel: WHATSAPP, lastMessageAt: last === null ? null : new Date(last).toISOString() },
-      );
-    },
-    replaceSend(user, now, message) {
-      const template = message.dialogId === undefined ? undefined : options.dialogTemplate?.(message.dialogId);
-      if (!template || insideWindow(user?.lastMessageAt ?? null, now)) return undefined;
-      if (!message.opensTurn)
-        return {
-          kind: 'covered',
-          why: `not sent: outside WhatsApp's 24-hour window the template "${template.name}" sent for this turn stands for the dialog's messages until the user answers`,
-        };
-      const filled = fillTemplate(template, user);
-      return {
-        kind: 'instead',
-        send: (address) => options.send(templateMessage(address, filled)).then(() => undefined),
-      };
-    },
+    ...whatsAppWindow({
+      channel: WHATSAPP,
+      vendorCode: '131047',
+      endpoint: 'messages',
+      refusal: 'Meta accepts anything else and reports it failed later, 131047',
+      template: (dialogId) => options.dialogTemplate?.(dialogId),
+      templateName: (template) => `"${template.name}"`,
+      sendTemplate: (address, template) => options.send(templateMessage(address, template)),
+    }),
     async send(address: string, part: RenderedPart) {
       for (const message of messagesFor(address, part)) await options.send(message);
     },
