@@ -151,7 +151,7 @@ const triggerResponses = {
     'bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.',
   ),
   '409': errorResponse(
-    "The user's channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).",
+    "The user's channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours, for a dialog that names no whatsappTemplate: outside that window WhatsApp delivers only approved templates, and a dialog that names one is started with it; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).",
   ),
   '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
   '415': errorResponse(
