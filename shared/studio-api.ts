@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STUDIO_ROUTES, type StudioRoute, type StudioRouteName } from './studio-routes.ts';
 import type { ConversationSearchPage, Dashboard, DropOff, Transcript, UserErased } from './studio-insights.ts';
 import type { Misses, MissesAdded } from './studio-misses.ts';
+import { previewedMessage, type ChannelPreviews } from './studio-channel-preview.ts';
 import type {
   DraftRead,
   DraftSaved,
@@ -380,6 +381,7 @@ const schemas = {
       ),
     }),
   },
+  previewChannels: { body: z.strictObject({ message: previewedMessage }), answer: shaped<ChannelPreviews>() },
   insightsDashboard: { query: reportQuery, answer: shaped<Dashboard>() },
   insightsDropOff: { query: reportQuery, answer: shaped<DropOff>() },
   searchConversations: {

@@ -59,6 +59,7 @@ export const STUDIO_ROUTES = {
   // The designer.
   designerCatalogue: { method: 'GET', path: '/designer/catalogue' },
   designerPresence: { method: 'POST', path: '/designer/presence' },
+  previewChannels: { method: 'POST', path: '/preview/channels' },
   // Insights.
   insightsDashboard: { method: 'GET', path: '/insights/dashboard' },
   insightsDropOff: { method: 'GET', path: '/insights/drop-off' },

@@ -15,6 +15,7 @@ import { isError, type Problem } from '../definition/problem.ts';
 import { readDefinitionSource } from '../definition/read-source.ts';
 import type { BotDefinition } from '../definition/schema.ts';
 import { checkTemplateNames } from '../definition/template-names.ts';
+import { checkTriggerTemplates, whatsAppSetup } from '../definition/trigger-templates.ts';
 import { zodProblems } from '../definition/zod-problems.ts';
 
 export type { Problem } from '../definition/problem.ts';
@@ -83,6 +84,7 @@ export async function checkDefinition(input: unknown, file: string, options: Che
   }
   if (problems.length === 0) problems.push(...integrationProblems(definition, env, stepTypes));
   problems.push(...checkTemplateNames(definition), ...checkInputFreeLoops(definition));
+  problems.push(...checkTriggerTemplates(definition, whatsAppSetup(env)));
   return problems.some(isError) ? { problems } : { definition, stepTypes, problems };
 }
 

@@ -38,6 +38,36 @@ describe('chatbot check', () => {
     expect(stderr.trim()).toBe(`${DEMO_BOT_DEFINITION}: the bot definition is valid`);
   });
 
+  it('when WhatsApp is configured and a dialog a trigger may start has no template, then check warns (exit 0), and says nothing once it has one or WhatsApp is not configured', async () => {
+    const news = (template?: object) =>
+      bot([{ id: 'hi', type: 'message', text: 'Hello.' }], {
+        dialogs: [
+          { id: 'main', steps: [{ id: 'hi', type: 'message', text: 'Hello.' }] },
+          {
+            id: 'shipped',
+            ...(template ? { whatsappTemplate: template } : {}),
+            steps: [{ id: 'told', type: 'message', text: 'Order {{triggerData.order}} has shipped.' }],
+          },
+        ],
+      });
+    const whatsApp = { WHATSAPP_PHONE_NUMBER_ID: '106540352242922' };
+    const warned = await runEntry('server/cli/main.ts', ['check', await writeBot(news())], whatsApp);
+    expect(warned.code).toBe(0);
+    expect(warned.stdout.trimEnd().split('\n')).toEqual([
+      'warning: dialogs[1]: dialog "shipped" may be started by a trigger and names no whatsappTemplate: with WhatsApp configured, a trigger for a user who last wrote more than 24 hours ago is refused (409 whatsapp_window_closed). Add "whatsappTemplate": { "name", "language", "parameters" } naming the template approved at Meta (docs/channels.md)',
+    ]);
+    const template = { name: 'order_shipped', language: 'en_US', parameters: ['{{triggerData.order}}'] };
+    const quiet = await runEntry('server/cli/main.ts', ['check', await writeBot(news(template))], whatsApp);
+    expect([quiet.code, quiet.stdout]).toEqual([0, '']);
+    const twilio = await runEntry('server/cli/main.ts', ['check', await writeBot(news(template))], {
+      TWILIO_WHATSAPP_FROM: '+14155238886',
+    });
+    expect(twilio.stdout).toContain(
+      'warning: dialogs[1].whatsappTemplate: dialog "shipped"\'s template has no contentSid',
+    );
+    expect((await check(await writeBot(news()))).stdout).toBe('');
+  });
+
   it('when a preset step names a secret that is not set, or lacks a parameter, then check names it as for any step type, and passes once both are right', async () => {
     const slack = (params: Record<string, unknown>) =>
       bot([

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { camelCase, id, template } from './common.ts';
 import { stepSchema } from './steps.ts';
+import { whatsAppTemplateSchema } from './whatsapp-template.ts';
 
 /**
  * The bot definition: one file defines the one bot a server runs.
@@ -17,6 +18,11 @@ export const dialogSchema = z
       .array(stepSchema)
       .min(1, 'a dialog needs at least one step')
       .describe('The steps, run in order unless a step says where to go.'),
+    whatsappTemplate: whatsAppTemplateSchema
+      .optional()
+      .describe(
+        'For a dialog a trigger or timer may start: the approved WhatsApp template sent instead of its opening messages when the user last wrote more than 24 hours ago (docs/channels.md). Without it, such a trigger is refused with 409.',
+      ),
   })
   .strict();
 

@@ -4,6 +4,7 @@ import { restDelivery, type RestDelivery } from '../channels/rest/rest-delivery.
 import { CHANNEL_ID as WEBCHAT, socketDelivery, type ChatServer } from '../channels/webchat/socket-server.ts';
 import type { Cluster } from '../cluster/cluster.ts';
 import type { Config } from '../config.ts';
+import type { BotDefinition } from '../definition/schema.ts';
 import { SafeHttpClient } from '../integrations/http/safe-http-client.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -31,7 +32,14 @@ export interface Channels {
 export async function openChannels(
   config: Config,
   store: OpenedStore,
-  setup: { readonly logger: Logger; readonly clock: Clock; readonly cluster?: Cluster; readonly jobs: () => JobRunner },
+  setup: {
+    readonly logger: Logger;
+    readonly clock: Clock;
+    readonly cluster?: Cluster;
+    readonly jobs: () => JobRunner;
+    /** The definition the bot runs now (it changes when a version goes into service). */
+    readonly definition?: () => BotDefinition;
+  },
 ): Promise<Channels> {
   const { logger, clock, cluster } = setup;
   const now = () => clock.now();
@@ -44,7 +52,13 @@ export async function openChannels(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, scheduler, logger, now)]),
   );
   // The vendors' channels (Telegram, …): each a connector over the one connector core.
-  const connectors = await wireConnectors(config, store, logger, now);
+  const connectors = await wireConnectors(
+    config,
+    store,
+    logger,
+    now,
+    (dialogId) => setup.definition?.().dialogs.find((dialog) => dialog.id === dialogId)?.whatsappTemplate,
+  );
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
   void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { WhatsAppTemplate } from '../definition/whatsapp-template.ts';
 import type { AppDeps } from '../app/deps.ts';
 import { channelUserId, type Connector } from '../channels/connector/connector.ts';
 import { TURN_JOB, turnJobHandler } from '../channels/connector/inbound-job.ts';
@@ -51,6 +52,8 @@ export async function wireConnectors(
   store: OpenedStore,
   logger: Logger,
   now: () => number,
+  /** A dialog's WhatsApp template in the definition the bot runs now. */
+  dialogTemplate: (dialogId: string) => WhatsAppTemplate | undefined = () => undefined,
 ): Promise<ConnectorWiring | undefined> {
   const connectors = new Map<string, Connector>();
   if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_WEBHOOK_SECRET) {
@@ -100,6 +103,7 @@ export async function wireConnectors(
         appSecret: config.WHATSAPP_APP_SECRET,
         verifyToken: config.WHATSAPP_VERIFY_TOKEN,
         onStatus,
+        dialogTemplate,
       }),
     );
   }
@@ -147,6 +151,7 @@ export async function wireConnectors(
           from,
           onStatus: twilioStatusLog(store, logger, now),
           onKeyword: twilioKeywordLog(store, logger, now),
+          dialogTemplate,
         }),
       );
     }

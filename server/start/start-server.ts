@@ -135,7 +135,10 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const bot = host.service;
   const { mailer, sms } = outbound(config, bot.current.definition, logger);
   const publicBases = publicLinks(config, secrets.session, () => urls.base, logger);
-  const channels = await openChannels(config, store, { logger, clock, cluster, jobs: () => jobs });
+  const channels = await openChannels(config, store, {
+    ...{ logger, clock, cluster, jobs: () => jobs },
+    definition: () => bot.current.definition,
+  });
   const routes = await studioRoutes({
     ...{ config, store, studio, bot, versions, insights, embeddings, clock, logger },
     ...{ baseUrl: () => urls.base, deps: () => deps },

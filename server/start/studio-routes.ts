@@ -8,13 +8,15 @@ import type { Logger } from '../ports/logger.ts';
 import { designerRoutes } from '../studio-server/designer/designer-routes.ts';
 import { missesRoutes } from '../studio-server/http/misses-routes.ts';
 import { versionsRoutes } from '../studio-server/http/versions-routes.ts';
+import { channelPreviewRoutes } from '../studio-server/preview/channel-preview-routes.ts';
 import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
 import { studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
+import { renderOnChannels } from './channel-previews.ts';
 import { storeParts, type OpenedStore } from './open-store.ts';
 import type { Studio } from './studio-server.ts';
 import { designerDeps } from './studio-designer.ts';
 
-/** The studio's parts behind its guard: versions, the designer, insights, the export and the misses. */
+/** The studio's parts behind its guard: versions, the designer, the preview's channel view, insights, the export and the misses. */
 export async function studioRoutes(setup: {
   readonly config: Config;
   readonly store: OpenedStore;
@@ -34,6 +36,7 @@ export async function studioRoutes(setup: {
   return [
     versionsRoutes(() => versions),
     designerRoutes(designerDeps({ bot, presence, clock, baseUrl: setup.baseUrl })),
+    channelPreviewRoutes({ render: renderOnChannels }),
     studioInsightsRoutes({
       insights,
       store,

@@ -9,7 +9,7 @@ import {
   type PreviewTimer,
   type StartPreview,
 } from '../../shared/preview-protocol.ts';
-import type { HandshakeAuth } from '../../shared/protocol.ts';
+import type { BotMessage, HandshakeAuth } from '../../shared/protocol.ts';
 import { defineChatWidget } from '../../widget/define.ts';
 import { SocketTransport } from '../../widget/transport/socket-transport.ts';
 import type { Transport } from '../../widget/transport/transport.ts';
@@ -17,6 +17,7 @@ import type { SessionInfo } from '../api/client.ts';
 import { stringsFor } from '../designer/i18n/i18n.ts';
 import type { DesignerStrings } from '../designer/i18n/strings.ts';
 import { format } from '../i18n/catalogue.ts';
+import './channel-view.ts';
 
 /** What the panel needs of the designer it sits in: where to show the preview's position and values. */
 export interface PreviewHost {
@@ -49,6 +50,7 @@ export class StudioPreviewPanel extends LitElement {
     preview: { state: true },
     message: { state: true },
     testName: { state: true },
+    lastBotMessage: { state: true },
   };
 
   static override styles = css`
@@ -78,6 +80,8 @@ export class StudioPreviewPanel extends LitElement {
   declare private preview: PreviewState;
   declare private message: string;
   declare private testName: string;
+  /** The bot's latest message in the chat: the channel view shows it as each channel would. */
+  declare private lastBotMessage: BotMessage | undefined;
   private control: Socket | undefined;
   private widget: HTMLElement | undefined;
   private readonly stubs = new Map<string, { status: string; body: string }>();
@@ -161,6 +165,7 @@ export class StudioPreviewPanel extends LitElement {
   /** A fresh widget for the new preview user: the old one's transcript belongs to the user the restart erased. */
   private openChat(): void {
     this.widget?.remove();
+    this.lastBotMessage = undefined;
     localStorage.removeItem(widgetSessionKey());
     const csrfToken = this.session?.csrfToken ?? '';
     const widget = document.createElement('chat-widget');
@@ -168,6 +173,10 @@ export class StudioPreviewPanel extends LitElement {
     widget.chatTitle = this.t.chat;
     widget.transportFactory = (url: string): Transport => {
       const inner = new SocketTransport(url);
+      inner.on('entries', (items) => {
+        const last = items.findLast((item) => item.from === 'bot');
+        if (last) this.lastBotMessage = last.message as BotMessage;
+      });
       // The widget's own handshake, with the studio session's CSRF token that the preview socket asks for.
       return {
         connect: (auth) => inner.connect(() => ({ ...auth(), csrfToken }) as HandshakeAuth),
@@ -186,6 +195,7 @@ export class StudioPreviewPanel extends LitElement {
     await this.request('stop', {});
     this.widget?.remove();
     this.widget = undefined;
+    this.lastBotMessage = undefined;
   }
 
   private async answer(call: HeldCall, answer: CallAnswer): Promise<void> {
@@ -290,6 +300,7 @@ export class StudioPreviewPanel extends LitElement {
       <p role="status">${status}</p>
       ${this.message ? html`<p role="alert">${this.message}</p>` : nothing}
       <div class="chat"></div>
+      <studio-channel-view .message=${this.lastBotMessage} .session=${this.session} .locale=${this.locale}></studio-channel-view>
       <h3>${t.held}</h3>
       ${(state.held ?? []).length === 0 ? html`<p>${t.noHeld}</p>` : html`<ul class="calls">${(state.held ?? []).map((call) => this.renderCall(call))}</ul>`}
       ${this.renderAsyncOutcome(state)}

@@ -14,6 +14,7 @@ import { studioInsightsPaths, studioInsightsSchemas } from './studio-insights-pa
 import { studioMissesPaths, studioMissesSchemas } from './studio-misses-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
 import { studioDesignerPaths } from './studio-designer-paths.ts';
+import { studioPreviewPaths } from './studio-preview-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
 type Obj = Record<string, unknown>;
@@ -150,7 +151,7 @@ const triggerResponses = {
     'bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.',
   ),
   '409': errorResponse(
-    "The user's channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours: outside that window WhatsApp delivers only approved templates; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).",
+    "The user's channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours, for a dialog that names no whatsappTemplate: outside that window WhatsApp delivers only approved templates, and a dialog that names one is started with it; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).",
   ),
   '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
   '415': errorResponse(
@@ -328,7 +329,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, webhookPaths(), vendorWebhookPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
-  Object.assign(paths, studioDesignerPaths());
+  Object.assign(paths, studioDesignerPaths(), studioPreviewPaths());
   Object.assign(paths, studioInsightsPaths());
   Object.assign(paths, studioMissesPaths());
   Object.assign(paths, subscriptionPaths());

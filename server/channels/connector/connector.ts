@@ -120,9 +120,28 @@ export interface Connector {
    * logged as a refusal with the vendor's code. Asked once per bot message; absent: never.
    */
   refuseSend?(user: Pick<UserRecord, 'lastMessageAt' | 'variables'> | null, now: number): SendFailure | undefined;
+  /**
+   * A message the vendor's rules would refuse now may go in a form they allow instead (WhatsApp's
+   * approved template outside its 24-hour window): asked before `refuseSend`, once per bot message.
+   * `instead`: sent in the message's place; `covered`: dropped, as the replacement sent for its
+   * turn's first message stands for it; undefined: as usual.
+   */
+  replaceSend?(user: UserRecord | null, now: number, message: OutboundMessage): SendReplacement | undefined;
   /** Sends one rendered part to the address; throws a SendFailure. */
   send(address: string, part: RenderedPart): Promise<void>;
 }
+
+/** What `replaceSend` knows of a bot message: the dialog that said it, and whether it opens its turn. */
+export interface OutboundMessage {
+  /** Absent when no step said it. */
+  readonly dialogId?: string;
+  /** Whether it is the first bot message of its turn. */
+  readonly opensTurn: boolean;
+}
+
+export type SendReplacement =
+  | { readonly kind: 'instead'; send(address: string): Promise<void> }
+  | { readonly kind: 'covered'; readonly why: string };
 
 /** The user id of a channel user: the connector's name and the vendor's address. */
 export const channelUserId = (connector: string, address: string) => `${connector}:${address}`;

@@ -25,6 +25,8 @@ const sendSchema = z.object({
   at: z.number(),
   /** The first rendered part still to send (a message cut short by a rate limit goes on from here). */
   from: z.number().int().min(0).default(0),
+  /** Whether it is its turn's first bot message (a vendor's replacement outside its window stands for the whole turn). */
+  opens: z.boolean().default(false),
 });
 
 /** The vendor's address of a channel user: their id without the connector's prefix. */
@@ -54,7 +56,14 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
         jobs.push({
           id: orderedJobId(SEND_JOB, now()),
           kind: SEND_JOB,
-          payload: { channel: connector.name, user: user.userId, seq, at: turn.at, from: 0 },
+          payload: {
+            channel: connector.name,
+            user: user.userId,
+            seq,
+            at: turn.at,
+            from: 0,
+            opens: seq === turn.firstSeq,
+          },
           runAt: now(),
           maxAttempts: SEND_ATTEMPTS,
           group: sendGroup(connector.name, user.userId),
@@ -134,18 +143,30 @@ async function send(
       "a message did not fit the channel's native form and was sent in a simpler one",
     );
   }
-  if (connector.refuseSend && payload.from === 0) {
-    const refusal = connector.refuseSend(await options.store.getUser(payload.user), options.now());
+  let sends = rendered.parts.map((part) => (address: string) => connector.send(address, part));
+  if ((connector.replaceSend || connector.refuseSend) && payload.from === 0) {
+    const user = await options.store.getUser(payload.user);
+    const said = { ...(entry.dialogId === undefined ? {} : { dialogId: entry.dialogId }), opensTurn: payload.opens };
+    const replacement = connector.replaceSend?.(user, options.now(), said);
+    if (replacement?.kind === 'covered') {
+      options.logger.info(
+        { event: 'channel_send_covered', channel: connector.name, userId: payload.user, seq: payload.seq },
+        replacement.why,
+      );
+      return;
+    }
+    if (replacement?.kind === 'instead') sends = [replacement.send];
+    const refusal = replacement ? undefined : connector.refuseSend?.(user, options.now());
     if (refusal) {
       await givenUp(options, connector, payload.user, payload.seq, refusal, 0);
       throw new JobGivenUp(`${connector.name} would refuse the message (${refusal.vendorCode}): ${refusal.message}`);
     }
   }
   const address = addressOf(connector.name, payload.user);
-  for (let part = payload.from; part < rendered.parts.length; part++) {
+  for (let part = payload.from; part < sends.length; part++) {
     const started = options.now();
     try {
-      await connector.send(address, rendered.parts[part]!);
+      await sends[part]!(address);
     } catch (error) {
       const failure =
         error instanceof SendFailure

@@ -11,12 +11,15 @@ export interface TwilioApiOptions {
   readonly apiUrl: string;
 }
 
-/** What a message carries: a body, media addresses, the sender, where its statuses go. */
+/** What a message carries: a body, media addresses or a content template, the sender, where its statuses go. */
 export interface TwilioMessage {
   readonly To: string;
   readonly From: string;
   readonly Body?: string;
   readonly MediaUrl?: readonly string[];
+  /** An approved content template (WhatsApp outside its 24-hour window) in place of Body, and its variables as a JSON object. */
+  readonly ContentSid?: string;
+  readonly ContentVariables?: string;
   readonly StatusCallback?: string;
 }
 

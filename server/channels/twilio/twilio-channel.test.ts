@@ -22,14 +22,37 @@ const whatsAppNumber = '+14155238886';
 const publicUrl = 'https://bot.example.com';
 
 /** Starts a dialog for a Twilio user through the management API, as an external system does. */
-function trigger(server: TestServer, channelId: string, number: string, dialogId: string): Promise<Response> {
+function trigger(
+  server: TestServer,
+  channelId: string,
+  number: string,
+  dialogId: string,
+  body?: object,
+): Promise<Response> {
   const address = Buffer.from(
     JSON.stringify({ bot: 'channel-bot', user: `${channelId}:${number}`, channelId }),
   ).toString('base64url');
   return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, {
     method: 'POST',
-    headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    headers: { 'x-functions-key': TEST_FUNCTION_KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
+}
+
+/** The channel bot with a dialog that opens with an approved template outside WhatsApp's window (its Content SID at Twilio). */
+const contentSid = `HX${'b'.repeat(32)}`;
+function templateBot() {
+  const bot = channelBot();
+  const shipped = {
+    id: 'shipped',
+    whatsappTemplate: { name: 'order_shipped', language: 'en', parameters: ['{{triggerData.order}}'], contentSid },
+    steps: [
+      { id: 'told', type: 'message', text: 'Your order {{triggerData.order}} has shipped.' },
+      { id: 'rate', type: 'input', prompt: 'How was the delivery?', saveTo: { variable: 'rating' } },
+      { id: 'thanks', type: 'message', text: 'Thanks: {{rating}}.' },
+    ],
+  };
+  return { ...bot, dialogs: [...bot.dialogs, shipped] };
 }
 
 for (const leg of storeLegs()) {
@@ -53,7 +76,7 @@ for (const leg of storeLegs()) {
       twilio = await startTwilioStandIn({ accountSid, authToken });
       dir = await mkdtemp(path.join(tmpdir(), 'twilio-channel-'));
       const file = path.join(dir, 'bot.json');
-      await writeFile(file, JSON.stringify(channelBot()));
+      await writeFile(file, JSON.stringify(templateBot()));
       server = await startTestServer({
         ...leg.env(),
         BOT_DEFINITION: file,
@@ -225,6 +248,25 @@ for (const leg of storeLegs()) {
       const answer = await trigger(server, 'twilio-whatsapp', '+15558670009', 'reminder');
       expect(answer.status).toBe(409);
       expect(await answer.json()).toMatchObject({ error: { code: 'whatsapp_window_closed' } });
+    });
+
+    it('when a trigger outside the window starts a dialog with a Content SID, then Twilio gets the content template and its variables, and the dialog runs on when the user answers', async () => {
+      const ivy = '+15558670010';
+      expect((await trigger(server, 'twilio-whatsapp', ivy, 'shipped', { order: 'A-17' })).status).toBe(202);
+      await eventually('the content template', () => to(`whatsapp:${ivy}`).length >= 1);
+      await eventually('the question covered by the template', () =>
+        server.logs.some((line) => line.event === 'channel_send_covered' && line.userId === `twilio-whatsapp:${ivy}`),
+      );
+      expect(to(`whatsapp:${ivy}`).map((message) => message.params)).toEqual([
+        expect.objectContaining({ ContentSid: contentSid, ContentVariables: JSON.stringify({ 1: 'A-17' }) }),
+      ]);
+      await postTwilioWebhook(
+        local('twilio-whatsapp'),
+        signedUrl('twilio-whatsapp'),
+        incomingTwilioMessage({ accountSid, from: `whatsapp:${ivy}`, to: `whatsapp:${whatsAppNumber}`, body: 'Fast' }),
+        authToken,
+      );
+      await eventually('the dialog going on', () => texts(`whatsapp:${ivy}`).includes('Thanks: Fast.'));
     });
 
     it("when Twilio reports a message failed, then the log names the message and Twilio's error code", async () => {

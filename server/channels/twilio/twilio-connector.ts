@@ -2,6 +2,8 @@ import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector, type InboundMessage } from '../connector/connector.ts';
 import type { Capabilities, RenderedPart } from '../connector/ladder.ts';
+import type { WhatsAppTemplate } from '../../definition/whatsapp-template.ts';
+import { whatsAppWindow } from '../meta/whatsapp-window.ts';
 import { carrierKeyword, type CarrierKeyword } from './opt-out-keywords.ts';
 import type { TwilioSend } from './twilio-api.ts';
 import { isValidTwilioSignature, twilioSignatureHeader, type TwilioWebhookParams } from './twilio-signature.ts';
@@ -47,13 +49,16 @@ export interface TwilioConnectorOptions {
    * records it (the opt-out a trigger checks) before the webhook is answered.
    */
   readonly onKeyword: (channel: string, address: string, keyword: CarrierKeyword) => Promise<void>;
+  /**
+   * WhatsApp only: the approved template a dialog of the running bot opens with outside the 24-hour
+   * window (its `whatsappTemplate`), sent by its `contentSid`; none, or one without a Content SID:
+   * such a trigger is refused.
+   */
+  readonly dialogTemplate?: (dialogId: string) => WhatsAppTemplate | undefined;
 }
 
 /** The conversation variable that holds an SMS user's opt-out (true after STOP, false after START). */
 export const SMS_OPTED_OUT = 'smsOptedOut';
-
-/** WhatsApp's customer service window, which holds through Twilio too (Twilio's error 63016 past it). */
-const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
 
 /** Statuses Twilio posts to a StatusCallback; an incoming message says `received`. */
 const OUTBOUND_STATUSES = new Set([
@@ -98,6 +103,32 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
   const name = TWILIO_CHANNELS[options.flavour];
   const webhookUrl = twilioWebhookUrl(options.publicUrl, options.flavour);
   const prefix = options.flavour === 'whatsapp' ? 'whatsapp:' : '';
+  const customerWindow = whatsAppWindow({
+    channel: name,
+    vendorCode: '63016',
+    endpoint: 'Messages',
+    refusal: 'Twilio refuses anything else, error 63016',
+    // Twilio sends a template by its Content SID: one without it is no template here.
+    template: (dialogId) => {
+      const template = options.dialogTemplate?.(dialogId);
+      return template?.contentSid === undefined ? undefined : template;
+    },
+    templateName: (template) => template.contentSid ?? template.name,
+    sendTemplate: (address, template) =>
+      options.send({
+        To: prefix + address,
+        From: prefix + options.from,
+        StatusCallback: webhookUrl,
+        ContentSid: template.contentSid!,
+        ...(template.parameters.length > 0
+          ? {
+              ContentVariables: JSON.stringify(
+                Object.fromEntries(template.parameters.map((text, index) => [String(index + 1), text])),
+              ),
+            }
+          : {}),
+      }),
+  });
   return {
     name,
     capabilities: TWILIO_CAPABILITIES[options.flavour],
@@ -189,16 +220,7 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
             )
           : undefined;
       }
-      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
-      const last = user?.lastMessageAt ?? null;
-      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
-      return new SendFailure(
-        'permanent',
-        '63016',
-        `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`,
-        undefined,
-        'Messages',
-      );
+      return customerWindow.refuseSend(user, now);
     },
     admitTrigger(user, dialogId, now) {
       if (options.flavour === 'sms') {
@@ -210,15 +232,10 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
           { channel: name },
         );
       }
-      const last = user?.lastMessageAt ?? null;
-      if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
-      throw new HttpError(
-        409,
-        'whatsapp_window_closed',
-        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved template may start the conversation (Twilio refuses anything else, error 63016), which this channel does not send: dialog "${dialogId}" was not started.`,
-        { channel: name, lastMessageAt: last === null ? null : new Date(last).toISOString() },
-      );
+      customerWindow.admitTrigger(user, dialogId, now);
     },
+    replaceSend: (user, now, message) =>
+      options.flavour === 'whatsapp' ? customerWindow.replaceSend(user, now, message) : undefined,
     async send(address: string, part: RenderedPart) {
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };
       await options.send(

@@ -40,6 +40,7 @@ function shown(message: WhatsAppSentMessage): string {
     };
   };
   if (body.text) return body.text.body;
+  if (message.type === 'template') return `[template: ${(body as { template: { name: string } }).template.name}]`;
   const interactive = body.interactive!;
   const titles =
     interactive.action.buttons?.map((button) => button.reply.title) ??
@@ -48,14 +49,45 @@ function shown(message: WhatsAppSentMessage): string {
   return `${interactive.body.text} [${interactive.type}: ${titles.join(' | ')}]`;
 }
 
+/** The channel bot with a dialog a trigger starts outside the window: it opens with an approved template. */
+function templateBot() {
+  const bot = channelBot();
+  const shipped = {
+    id: 'shipped',
+    whatsappTemplate: {
+      name: 'order_shipped',
+      language: 'en_US',
+      parameters: ['{{triggerData.order}}', '{{whatsappName}}'],
+    },
+    steps: [
+      { id: 'told', type: 'message', text: 'Your order {{triggerData.order}} has shipped.' },
+      {
+        id: 'rate',
+        type: 'input',
+        prompt: 'How was the delivery?',
+        inputType: 'choice',
+        choices: [
+          { label: 'Good', value: 'good' },
+          { label: 'Bad', value: 'bad' },
+        ],
+        saveTo: { variable: 'rating' },
+      },
+      { id: 'thanks', type: 'message', text: 'Thanks: {{rating}}.' },
+      { id: 'end', type: 'end' },
+    ],
+  };
+  return { ...bot, dialogs: [...bot.dialogs, shipped] };
+}
+
 /** Starts a dialog for a WhatsApp user through the management API, as an external system does. */
-function trigger(server: TestServer, waId: string, dialogId: string): Promise<Response> {
+function trigger(server: TestServer, waId: string, dialogId: string, body?: object): Promise<Response> {
   const address = Buffer.from(
     JSON.stringify({ bot: 'channel-bot', user: `whatsapp:${waId}`, channelId: 'whatsapp' }),
   ).toString('base64url');
   return fetch(`${server.url}/api/management/trigger/${address}/${dialogId}`, {
     method: 'POST',
-    headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+    headers: { 'x-functions-key': TEST_FUNCTION_KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
 }
 
@@ -77,7 +109,7 @@ for (const leg of storeLegs()) {
       whatsApp = await startWhatsAppCloudStandIn({ accessToken, phoneNumberId: number.phoneNumberId });
       dir = await mkdtemp(path.join(tmpdir(), 'whatsapp-channel-'));
       const file = path.join(dir, 'bot.json');
-      await writeFile(file, JSON.stringify(channelBot()));
+      await writeFile(file, JSON.stringify(templateBot()));
       server = await startTestServer({
         ...leg.env(),
         BOT_DEFINITION: file,
@@ -265,6 +297,49 @@ for (const leg of storeLegs()) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(to(gus)).toEqual([]);
       expect(await server.store.getUser(`whatsapp:${gus}`)).toBeNull();
+    });
+
+    it('when a trigger outside the 24-hour window starts a dialog with a template, then Meta gets the template with its parameters, and the dialog runs on when the user answers', async () => {
+      const ivy = '16505550009';
+      const answer = await trigger(server, ivy, 'shipped', { order: 'A-17' });
+      expect(answer.status).toBe(202);
+      await eventually('the template', () => to(ivy).length >= 1);
+      // Its two messages (the news and the question) became one template: nothing else left.
+      await eventually('the question covered by the template', () =>
+        server.logs.some((line) => line.event === 'channel_send_covered' && line.userId === `whatsapp:${ivy}`),
+      );
+      expect(to(ivy).map((message) => message.body)).toEqual([
+        {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: ivy,
+          type: 'template',
+          template: {
+            name: 'order_shipped',
+            language: { policy: 'deterministic', code: 'en_US' },
+            // whatsappName is unknown before the user writes: "…", as Meta refuses an empty parameter.
+            components: [
+              {
+                type: 'body',
+                parameters: [
+                  { type: 'text', text: 'A-17' },
+                  { type: 'text', text: '…' },
+                ],
+              },
+            ],
+          },
+        },
+      ]);
+      const reply = incomingMessage(
+        number,
+        { waId: ivy, name: 'Ivy' },
+        { type: 'button', button: { text: 'Good', payload: 'good' } },
+      );
+      expect((await postWhatsAppWebhook(webhook, reply, appSecret)).status).toBe(200);
+      await eventually('the dialog going on', () => to(ivy).some((message) => shown(message) === 'Thanks: good.'));
+      expect(
+        whatsApp.log.flatMap((entry) => entry.problems).filter((problem) => !problem.startsWith('told to')),
+      ).toEqual([]);
     });
 
     it('when a trigger is for a user who wrote within 24 hours, then it is accepted and its dialog reaches them', async () => {

@@ -1,16 +1,17 @@
-import { HttpError } from '../../ports/http-error.ts';
-import { SendFailure, type Connector } from '../connector/connector.ts';
+import type { Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
 import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
 import { metaWebhook } from '../meta/meta-webhook.ts';
+import { WHATSAPP_WINDOW_MS, type FilledTemplate } from '../meta/whatsapp-template.ts';
+import { whatsAppWindow } from '../meta/whatsapp-window.ts';
+import type { WhatsAppTemplate } from '../../definition/whatsapp-template.ts';
 import type { WhatsAppSend } from './whatsapp-api.ts';
 import { parseWhatsAppWebhook, type WhatsAppStatus } from './whatsapp-inbound.ts';
 
 /** The channel's name: the users' channelId and the webhook's path (/api/webhooks/whatsapp). */
 export const WHATSAPP = 'whatsapp';
 
-/** WhatsApp's customer service window: messages the user did not ask for only this long after their last one. */
-export const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
+export { WHATSAPP_WINDOW_MS };
 
 /** An interactive message's body holds at most 1024 characters (Meta's BodyObject). */
 const INTERACTIVE_BODY_MAX = 1024;
@@ -39,6 +40,8 @@ export interface WhatsAppConnectorOptions {
   readonly verifyToken: string;
   /** Where the statuses of the bot's messages go (sent, delivered, read, failed with Meta's code). */
   readonly onStatus: (status: WhatsAppStatus) => void;
+  /** The approved template a dialog of the running bot opens with outside the 24-hour window (its `whatsappTemplate`); none: such a trigger is refused. */
+  readonly dialogTemplate?: (dialogId: string) => WhatsAppTemplate | undefined;
 }
 
 const SETTING_NAMES = { appSecret: 'WHATSAPP_APP_SECRET', verifyToken: 'WHATSAPP_VERIFY_TOKEN' };
@@ -60,30 +63,31 @@ export function whatsAppConnector(options: WhatsAppConnectorOptions): Connector 
       for (const status of parsed.statuses) options.onStatus(status);
       return parsed.messages;
     },
-    refuseSend(user, now) {
-      // Unknown (null) is not "closed": a new user's greeting may be sent before the turn of their first message has stored its time.
-      const last = user?.lastMessageAt ?? null;
-      if (last === null || now - last < WHATSAPP_WINDOW_MS) return undefined;
-      return new SendFailure(
-        'permanent',
-        '131047',
-        `not sent: outside WhatsApp's 24-hour window (the user last wrote at ${new Date(last).toISOString()}); only an approved template may be sent then`,
-        undefined,
-        'messages',
-      );
-    },
-    admitTrigger(user, dialogId, now) {
-      const last = user?.lastMessageAt ?? null;
-      if (last !== null && now - last < WHATSAPP_WINDOW_MS) return;
-      throw new HttpError(
-        409,
-        'whatsapp_window_closed',
-        `WhatsApp delivers messages a user did not ask for only within 24 hours of their last message (the customer service window), and ${last === null ? 'this user has never written' : `this user last wrote at ${new Date(last).toISOString()}`}. Outside it only an approved message template may start the conversation, which this channel does not send: dialog "${dialogId}" was not started.`,
-        { channel: WHATSAPP, lastMessageAt: last === null ? null : new Date(last).toISOString() },
-      );
-    },
+    ...whatsAppWindow({
+      channel: WHATSAPP,
+      vendorCode: '131047',
+      endpoint: 'messages',
+      refusal: 'Meta accepts anything else and reports it failed later, 131047',
+      template: (dialogId) => options.dialogTemplate?.(dialogId),
+      templateName: (template) => `"${template.name}"`,
+      sendTemplate: (address, template) => options.send(templateMessage(address, template)),
+    }),
     async send(address: string, part: RenderedPart) {
       for (const message of messagesFor(address, part)) await options.send(message);
+    },
+  };
+}
+
+/** A template message as the Cloud API takes it: the approved template by name and language, its body's parameters as texts. */
+export function templateMessage(to: string, template: FilledTemplate): Record<string, unknown> {
+  const parameters = template.parameters.map((text) => ({ type: 'text', text }));
+  return {
+    to,
+    type: 'template',
+    template: {
+      name: template.name,
+      language: { policy: 'deterministic', code: template.language },
+      ...(parameters.length > 0 ? { components: [{ type: 'body', parameters }] } : {}),
     },
   };
 }

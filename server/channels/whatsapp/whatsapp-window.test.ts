@@ -9,6 +9,10 @@ const connector = whatsAppConnector({
   appSecret: 'secret',
   verifyToken: 'verify',
   onStatus: () => undefined,
+  dialogTemplate: (dialogId) =>
+    dialogId === 'shipped'
+      ? { name: 'order_shipped', language: 'en_US', parameters: ['{{order}}', 'line\n\tbreaks     and  spaces'] }
+      : undefined,
 });
 const now = Date.parse('2026-12-01T12:00:00Z');
 const admit = (lastMessageAt: number | null) => () =>
@@ -46,5 +50,63 @@ describe("WhatsApp's 24-hour window for triggers", () => {
     });
     // A new user's greeting can be due before their first message's turn has stored its time.
     expect(connector.refuseSend!({ lastMessageAt: null, variables: {} }, now)).toBeUndefined();
+  });
+
+  it('when the dialog names a template, then a trigger outside the window is admitted, its first message goes as the template and the rest of its turn is covered', async () => {
+    const user = { ...{ lastMessageAt: now - 2 * WHATSAPP_WINDOW_MS, variables: { order: 'A-17' }, userData: {} } };
+    expect(() => connector.admitTrigger!(user, 'shipped', now)).not.toThrow();
+    expect(() => connector.admitTrigger!(null, 'shipped', now)).not.toThrow();
+    const sent: unknown[] = [];
+    const withSend = whatsAppConnector({
+      ...{ phoneNumberId: '1', accessToken: 'token', appSecret: 'secret', verifyToken: 'verify' },
+      onStatus: () => undefined,
+      send: (message) => (sent.push(message), Promise.resolve('wamid.x')),
+      dialogTemplate: (dialogId) =>
+        dialogId === 'shipped'
+          ? { name: 'order_shipped', language: 'de', parameters: ['{{order}}', 'a\n b     c'] }
+          : undefined,
+    });
+    const record = {
+      userId: 'whatsapp:1',
+      channelId: 'whatsapp',
+      position: null,
+      createdAt: 0,
+      updatedAt: 0,
+      version: 1,
+      lastSeq: 2,
+      lastTrigger: null,
+      ...user,
+    };
+    const first = withSend.replaceSend!(record, now, { dialogId: 'shipped', opensTurn: true });
+    expect(first?.kind).toBe('instead');
+    if (first?.kind === 'instead') await first.send('16505550001');
+    expect(sent).toEqual([
+      {
+        to: '16505550001',
+        type: 'template',
+        template: {
+          name: 'order_shipped',
+          language: { policy: 'deterministic', code: 'de' },
+          // Meta refuses line breaks, tabs and runs of five spaces in a parameter (132018).
+          components: [
+            {
+              type: 'body',
+              parameters: [
+                { type: 'text', text: 'A-17' },
+                { type: 'text', text: 'a b c' },
+              ],
+            },
+          ],
+        },
+      },
+    ]);
+    expect(withSend.replaceSend!(record, now, { dialogId: 'shipped', opensTurn: false })).toMatchObject({
+      kind: 'covered',
+    });
+    // Inside the window, and for a dialog without a template, messages go as usual.
+    expect(
+      withSend.replaceSend!({ ...record, lastMessageAt: now - 1000 }, now, { dialogId: 'shipped', opensTurn: true }),
+    ).toBeUndefined();
+    expect(withSend.replaceSend!(record, now, { dialogId: 'reminder', opensTurn: true })).toBeUndefined();
   });
 });

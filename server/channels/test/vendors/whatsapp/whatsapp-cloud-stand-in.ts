@@ -89,6 +89,7 @@ function invalidParameter(problems: readonly string[]): StandInAnswer {
  * Cloud API's documented cap of 10 rows across a list's sections.
  */
 function proseRules(message: Record<string, unknown>): string[] {
+  if (message.type === 'template') return templateRules(message);
   const interactive = message.interactive as { type?: string; action?: Record<string, unknown> } | undefined;
   const action = interactive?.action;
   if (message.type !== 'interactive' || !action) return [];
@@ -129,6 +130,25 @@ function proseRules(message: Record<string, unknown>): string[] {
     );
   }
   return problems;
+}
+
+/**
+ * A template's text parameters, as Meta's error codes page states: not empty (131008, a required
+ * parameter is missing), and without a line break, a tab or more than four spaces in a row (132018).
+ */
+function templateRules(message: Record<string, unknown>): string[] {
+  const components = (message.template as { components?: { parameters?: { type?: string; text?: unknown }[] }[] })
+    ?.components;
+  return (components ?? []).flatMap((component, c) =>
+    (component.parameters ?? []).flatMap((parameter, p) => {
+      if (parameter.type !== 'text') return [];
+      const where = `/template/components/${c}/parameters/${p}/text`;
+      if (typeof parameter.text !== 'string' || parameter.text.trim() === '') return [`${where} is missing (131008)`];
+      return /[\n\t]| {5}/.test(parameter.text)
+        ? [`${where} holds a line break, a tab or more than four spaces in a row (132018)`]
+        : [];
+    }),
+  );
 }
 
 function checkHeaders(request: StandInRequest): string[] {

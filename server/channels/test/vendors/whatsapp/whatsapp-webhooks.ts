@@ -26,7 +26,9 @@ type IncomingContent =
         | { type: 'button_reply'; button_reply: { id: string; title: string } }
         | { type: 'list_reply'; list_reply: { id: string; title: string; description?: string } };
     }
-  | { type: 'image'; image: { id: string; mime_type: string; sha256: string; caption?: string } };
+  | { type: 'image'; image: { id: string; mime_type: string; sha256: string; caption?: string } }
+  /** A tapped quick-reply button of a template message. */
+  | { type: 'button'; button: { text: string; payload: string } };
 
 function envelope(number: WhatsAppBusinessNumber, value: Record<string, unknown>) {
   return {

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { BotMessage } from './protocol.ts';
+
+/**
+ * The studio preview's channel view: one bot message as each vendor channel shows it, after that
+ * connector's rendering ladder (native buttons, a list, numbered text, cut titles and texts).
+ */
+
+/** The channels the preview shows a message on, besides the web chat (the connectors' names). */
+export const PREVIEW_CHANNELS = ['telegram', 'whatsapp', 'twilio-sms', 'slack', 'messenger', 'teams'] as const;
+export type PreviewChannel = (typeof PREVIEW_CHANNELS)[number];
+
+/** A button as the channel shows it: a choice to tap, or a link. */
+export interface ChannelButtonView {
+  readonly title: string;
+  /** Present on a link button. */
+  readonly url?: string;
+}
+
+/** One message the channel receives, as its user reads it. */
+export type ChannelPartView =
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly buttons?: readonly ChannelButtonView[];
+      /** A list to pick a row from, opened by a button titled `button` (WhatsApp). */
+      readonly list?: { readonly button: string; readonly rows: readonly string[] };
+      /** One-tap answers under the message (Telegram's reply keyboard, Messenger's quick replies). */
+      readonly quickReplies?: readonly string[];
+    }
+  | {
+      readonly kind: 'image';
+      readonly url: string;
+      readonly alt?: string;
+      readonly caption?: string;
+      readonly buttons?: readonly ChannelButtonView[];
+    };
+
+export interface ChannelRendering {
+  readonly channel: PreviewChannel;
+  /** The message did not fit the channel's native form and went in a simpler one. */
+  readonly degraded: boolean;
+  readonly parts: readonly ChannelPartView[];
+}
+
+export interface ChannelPreviews {
+  readonly channels: readonly ChannelRendering[];
+}
+
+const label = z.string().min(1).max(1000);
+const button = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('postback'), label, payload: z.string().max(1000) }),
+  z.strictObject({ kind: z.literal('url'), label, url: z.string().min(1).max(2000) }),
+  z.strictObject({ kind: z.literal('dialog'), label, dialogId: z.string().min(1).max(64) }),
+]);
+const buttons = z.array(button).max(100).readonly().optional();
+
+/** A bot message as the web chat received it (shared/protocol.ts's BotMessage), bounded. */
+export const previewedMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('text'),
+    text: z.string().max(20_000),
+    buttons,
+    quickReplies: z
+      .array(z.strictObject({ label, payload: z.string().max(1000) }))
+      .max(100)
+      .readonly()
+      .optional(),
+  }),
+  z.strictObject({ type: z.literal('image'), url: z.string().min(1).max(2000), alt: z.string().max(1000) }),
+  z.strictObject({
+    type: z.literal('carousel'),
+    cards: z
+      .array(
+        z.strictObject({
+          title: z.string().max(1000),
+          subtitle: z.string().max(1000).optional(),
+          imageUrl: z.string().max(2000).optional(),
+          imageAlt: z.string().max(1000).optional(),
+          buttons,
+        }),
+      )
+      .min(1)
+      .max(10)
+      .readonly(),
+  }),
+  z.strictObject({ type: z.literal('notice'), level: z.enum(['fatal', 'info']), text: z.string().max(20_000) }),
+]) satisfies z.ZodType<BotMessage>;
