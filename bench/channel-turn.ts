@@ -22,7 +22,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../shared/proto
 import { stealMeter, stealText } from './steal.ts';
 
 const USERS = Number(process.env.BENCH_CHANNEL_TURN_USERS ?? 10);
-const ROUNDS = Number(process.env.BENCH_CHANNEL_TURN_ROUNDS ?? 20);
+const ROUNDS = Number(process.env.BENCH_CHANNEL_TURN_ROUNDS ?? 50);
 const RATE = Number(process.env.BENCH_CHANNEL_TURN_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_CHANNEL_TURN_SECONDS ?? 10);
 const GOAL_RATIO = 1.3;
@@ -96,9 +96,17 @@ const cpu = async () => {
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
-/** Runs ROUNDS turns per user (after one unmeasured turn that opens each conversation); CPU per turn and waits. */
+/**
+ * Runs ROUNDS turns per user, after one unmeasured turn that opens each conversation and ROUNDS unmeasured
+ * ones: both paths are measured with their code warmed up (the optimising compiler), not one while it still is.
+ */
 async function run(label: string, users: readonly ((round: number) => Promise<void>)[]) {
   await Promise.all(users.map((turn) => turn(-1)));
+  await Promise.all(
+    users.map(async (turn) => {
+      for (let round = 0; round < ROUNDS; round++) await turn(-2 - round);
+    }),
+  );
   await new Promise((resolve) => setTimeout(resolve, 500));
   const waits: number[] = [];
   const steal = stealMeter();
@@ -173,7 +181,7 @@ const chats = Array.from({ length: USERS }, (_, u) => {
   return (round: number) =>
     new Promise<void>((resolve, reject) => {
       // A new chat's first message opens the conversation (a prompt) and is its first answer (another).
-      waiting.set(chatId, { until: (prompts.get(chatId) ?? 0) + (round < 0 ? 2 : 1), resolve });
+      waiting.set(chatId, { until: (prompts.get(chatId) ?? 0) + (round === -1 ? 2 : 1), resolve });
       fetch(`${url}/api/webhooks/telegram`, { method: 'POST', headers, body: update(chatId, `hello ${round}`) }).then(
         (response) => {
           if (response.status !== 200) reject(new Error(`the webhook answered ${response.status}`));
