@@ -390,6 +390,13 @@ export const configSchema = z
         )
         .optional(),
     ),
+    /** The page this bot answers for (its numeric id, Page → About): webhook entries of any other page are ignored and logged; unset = every page the app is subscribed to. */
+    MESSENGER_PAGE_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{1,30}$/, "must be the page's numeric id (Page → About → Page transparency, or the Graph API's /me)")
+        .optional(),
+    ),
     /** The message tag that carries triggers outside the 24-hour window (never HUMAN_AGENT: that is for people); unset = none. */
     MESSENGER_MESSAGE_TAG: optionalText.pipe(
       z
