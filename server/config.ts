@@ -249,6 +249,19 @@ export const configSchema = z
         .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)')
         .optional(),
     ),
+    /**
+     * `true`: the server sets its own Telegram webhook (PUBLIC_URL/api/webhooks/telegram, with the
+     * secret) each time it starts listening, as `npx chatbot telegram set-webhook` does; unset or
+     * `false`: it leaves the webhook as it is.
+     */
+    TELEGRAM_SET_WEBHOOK: optionalText.pipe(
+      z
+        .enum(['1', '0', 'true', 'false'], {
+          message: 'must be true (set the Telegram webhook at start) or false (leave it as it is)',
+        })
+        .transform((value) => value === '1' || value === 'true')
+        .optional(),
+    ),
     /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
     TELEGRAM_API_URL: optionalText
       .pipe(url(['http:', 'https:']).optional())
@@ -375,6 +388,13 @@ export const configSchema = z
           /^[A-Za-z0-9_-]{16,128}$/,
           'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)',
         )
+        .optional(),
+    ),
+    /** The page this bot answers for (its numeric id, Page → About): webhook entries of any other page are ignored and logged; unset = every page the app is subscribed to. */
+    MESSENGER_PAGE_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{1,30}$/, "must be the page's numeric id (Page → About → Page transparency, or the Graph API's /me)")
         .optional(),
     ),
     /** The message tag that carries triggers outside the 24-hour window (never HUMAN_AGENT: that is for people); unset = none. */
@@ -695,6 +715,16 @@ export const configSchema = z
           'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)',
       });
     }
+    if (
+      config.TELEGRAM_SET_WEBHOOK === true &&
+      (config.TELEGRAM_BOT_TOKEN === undefined || config.PUBLIC_URL === undefined)
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TELEGRAM_SET_WEBHOOK'],
+        message:
+          'needs TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL (the https address Telegram reaches this server by)',
+      });
     if ((config.BOTFRAMEWORK_APP_ID === undefined) !== (config.BOTFRAMEWORK_APP_PASSWORD === undefined)) {
       const missing = config.BOTFRAMEWORK_APP_ID === undefined ? 'BOTFRAMEWORK_APP_ID' : 'BOTFRAMEWORK_APP_PASSWORD';
       ctx.addIssue({

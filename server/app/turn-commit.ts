@@ -42,7 +42,10 @@ export function turnCommit(
   const firstSeq = user.lastSeq + (options.userEntry ? 2 : 1);
   const botEntries = { first: firstSeq, last: firstSeq + outputs.length - 1 };
   const outbox = turnOutbox(deps, userId, result.effects, now);
-  const handedOff = deps.delivery.handOff?.(user, { firstSeq, lastSeq: botEntries.last, at: now, events }) ?? [];
+  // Started by this node's runner as the commit lands, when it has room: a channel turn's sends wait for no claim.
+  const handedOff = (deps.delivery.handOff?.(user, { firstSeq, lastSeq: botEntries.last, at: now, events }) ?? []).map(
+    (job) => deps.scheduler.leaseOnCommit?.(job) ?? job,
+  );
   const { trigger, userEntry } = options;
   const observation = observeTurn(deps, {
     ...run,

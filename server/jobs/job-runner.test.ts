@@ -128,4 +128,57 @@ describe('job runner', () => {
     await eventually('every job to start', () => started.length === ids.length, 20_000);
     expect(started).toEqual(ids);
   });
+
+  it('when a turn commits a due job leased on commit, then the runner starts it as the commit lands, without a claim', async () => {
+    const ran: Job[] = [];
+    // No poll comes in this test's time: only the commit's hand-over can start the job.
+    const jobs = runner({ pollMs: 60_000 }).register('send', async (job) => void ran.push(job));
+    jobs.start();
+    const user = await store.ensureUser({ userId: 'u1', channelId: 'telegram', now: Date.now() });
+    // Leased once the runner's first look at the store found nothing waiting that the job could overtake.
+    const job = await eventually('a lease', () => {
+      const leased = jobs.leaseOnCommit({
+        id: 's1',
+        kind: 'send',
+        payload: { seq: 1 },
+        runAt: Date.now(),
+        maxAttempts: 3,
+      });
+      return leased.lease?.owner === jobs.workerId ? leased : undefined;
+    });
+    const outcome = await store.commitTurn({
+      userId: user.userId,
+      expectedVersion: user.version,
+      patch: {},
+      now: Date.now(),
+      botEntries: [],
+      jobs: [job],
+    });
+    expect(outcome.status).toBe('committed');
+    jobs.committed([job]);
+    await eventually('the job to finish', async () => (await store.getJob('s1'))?.status === 'done' || undefined);
+    expect(ran.map((j) => [j.id, j.attempts, j.payload])).toEqual([['s1', 1, { seq: 1 }]]);
+  });
+
+  it('when a job leased on commit lands after its runner stopped, then it is put back at once for any worker', async () => {
+    const first = runner({ pollMs: 60_000 }).register('send', async () => undefined);
+    first.start();
+    const job = await eventually('a lease', () => {
+      const leased = first.leaseOnCommit({ id: 's2', kind: 'send', payload: {}, runAt: Date.now(), maxAttempts: 3 });
+      return leased.lease ? leased : undefined;
+    });
+    await first.stop();
+    await store.scheduleJob(job);
+    first.committed([job]);
+    await eventually(
+      'the job to be put back',
+      async () => (await store.getJob('s2'))?.status === 'pending' || undefined,
+    );
+    expect(await store.getJob('s2')).toMatchObject({ attempts: 0, leaseOwner: null });
+    const ran: string[] = [];
+    const second = runner().register('send', async (j) => void ran.push(j.id));
+    second.start();
+    await eventually('the job to finish', async () => (await store.getJob('s2'))?.status === 'done' || undefined);
+    expect(ran).toEqual(['s2']);
+  });
 });

@@ -104,22 +104,7 @@ export class JobRunner implements Scheduler {
         this.handing.delete(writing);
       }
       // Not taken: a running job with this id was kept, as any schedule keeps it.
-      if (taken) {
-        this.launch({
-          id: job.id,
-          kind: job.kind,
-          // As the store would hand it back: plain data, not the caller's object.
-          payload: JSON.parse(JSON.stringify(job.payload)) as Job['payload'],
-          runAt: job.runAt,
-          status: 'running',
-          attempts: 1,
-          maxAttempts: job.maxAttempts ?? 1,
-          group: job.group ?? null,
-          leaseOwner: this.workerId,
-          leaseUntil,
-          lastError: null,
-        });
-      }
+      if (taken) this.launch(leasedJob(job, this.workerId, leaseUntil));
       return;
     }
     this.backlog = true;
@@ -142,13 +127,42 @@ export class JobRunner implements Scheduler {
     );
   }
 
+  /**
+   * Leases a due job to this runner when it could take it directly now: the commit that stores it
+   * stores it running, and `committed` starts it, so a turn's hand-off waits for no claim.
+   */
+  leaseOnCommit(job: NewJob): NewJob {
+    const now = this.options.clock.now();
+    if (job.runAt > now || job.lease || !this.canTakeDirectly(job)) return job;
+    return { ...job, lease: { owner: this.workerId, until: now + (this.options.leaseMs ?? 30_000) } };
+  }
+
   committed(jobs: readonly NewJob[]): void {
     const now = this.options.clock.now();
-    if (!jobs.some((job) => job.runAt <= now)) return;
+    let due = false;
+    for (const job of jobs) {
+      if (job.lease?.owner === this.workerId) this.startLeased(job);
+      else if (job.runAt <= now) due = true;
+    }
+    if (!due) return;
     // Pending in the store now: no direct hand-over may overtake them until a claim has seen them.
     this.backlog = true;
     this.pendingWrites += 1;
     this.poke();
+  }
+
+  /** A job a commit stored under this runner's lease (leaseOnCommit): started, or, once stopping, put back for any worker. */
+  private startLeased(job: NewJob): void {
+    if (this.running) {
+      this.launch(leasedJob(job, this.workerId, job.lease!.until));
+      return;
+    }
+    void this.options.store.deferJob(job.id, this.workerId, job.runAt).catch((error: unknown) => {
+      this.options.logger.error(
+        { jobId: job.id, err: error },
+        'could not put back a job leased to a stopping runner; another worker takes it when the lease ends',
+      );
+    });
   }
 
   cancel(id: string): Promise<boolean> {
@@ -276,4 +290,22 @@ export class JobRunner implements Scheduler {
       });
     }
   }
+}
+
+/** A job stored already running its first attempt under `owner`'s lease, as the store would hand it back. */
+function leasedJob(job: NewJob, owner: string, leaseUntil: number): Job {
+  return {
+    id: job.id,
+    kind: job.kind,
+    // Plain data, not the caller's object.
+    payload: JSON.parse(JSON.stringify(job.payload)) as Job['payload'],
+    runAt: job.runAt,
+    status: 'running',
+    attempts: 1,
+    maxAttempts: job.maxAttempts ?? 1,
+    group: job.group ?? null,
+    leaseOwner: owner,
+    leaseUntil,
+    lastError: null,
+  };
 }

@@ -20,4 +20,10 @@ export interface Scheduler {
    * once for the ones due now, rather than at its next poll.
    */
   committed?(jobs: readonly NewJob[]): void;
+  /**
+   * A job due now that a turn's commit is about to store (a channel's hand-off): returned with this
+   * scheduler's lease when it can run the job the moment the commit lands (`committed` then starts
+   * it, with no claim), else as it was. A lease whose commit never lands leaves nothing behind.
+   */
+  leaseOnCommit?(job: NewJob): NewJob;
 }

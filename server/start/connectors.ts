@@ -123,6 +123,12 @@ export async function wireConnectors(
         appSecret: config.MESSENGER_APP_SECRET,
         verifyToken: config.MESSENGER_VERIFY_TOKEN,
         ...(config.MESSENGER_MESSAGE_TAG ? { messageTag: config.MESSENGER_MESSAGE_TAG } : {}),
+        ...(config.MESSENGER_PAGE_ID ? { pageId: config.MESSENGER_PAGE_ID } : {}),
+        onOtherPage: (pageId) =>
+          logger.warn(
+            { event: 'messenger_other_page', pageId },
+            `a Messenger webhook entry for page ${pageId} was ignored: this bot answers for MESSENGER_PAGE_ID only`,
+          ),
         now,
       }),
     );

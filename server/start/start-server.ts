@@ -20,6 +20,7 @@ import { httpSide } from './http-side.ts';
 import { registerJobHandlers } from './job-handlers.ts';
 import { openInsights } from './insights.ts';
 import { listenAt } from './listen.ts';
+import { setTelegramWebhookAtStart } from '../channels/telegram/telegram-webhook-command.ts';
 import { openStore, storeParts, type OpenedStore } from './open-store.ts';
 import { outbound } from './outbound.ts';
 import { publicLinks } from './public-links.ts';
@@ -197,6 +198,8 @@ async function assemble(opened: Opened): Promise<RunningServer> {
 
   const { url, baseUrl } = await listenAt(http, config, logger);
   urls.base = baseUrl;
+  // Once listening: Telegram may post at once. Not awaited: a slow Bot API does not hold the start.
+  if (config.TELEGRAM_SET_WEBHOOK) void setTelegramWebhookAtStart(config, logger);
   state.ownOrigins = [new URL(url).origin, new URL(baseUrl).origin];
   const parts = {
     ...{ config, logger, clock, store, cluster, studio, host, versions, insights, embeddings },

@@ -16,7 +16,7 @@
  *    (optional: Telegram's answerCallbackQuery), then the user's input as the use cases' message,
  *    as the user `{ channelId: name, user: "{name}:{address}" }`. A typed answer that names a choice
  *    of the bot's last message (by number or label) becomes that choice.
- * 3. sends what the bot says (outbound.ts): one durable job per bot message, serial per user; each
+ * 3. sends what the bot says (outbound.ts): one durable job per turn, serial per user; each
  *    message goes down the rendering ladder (ladder.ts) for `capabilities`, and each rendered part
  *    to `send`. `send` throws a `SendFailure`: `rate_limited` (waited out, no attempt used),
  *    `transient` (retried with backoff), `permanent` (given up at once, logged with the vendor's
@@ -117,7 +117,7 @@ export interface Connector {
   /**
    * A permanent SendFailure when the vendor's rules would refuse any message to this user now (a
    * closed WhatsApp window, an SMS opt-out): the message is given up without calling the vendor, and
-   * logged as a refusal with the vendor's code. Asked once per bot message; absent: never.
+   * logged as a refusal with the vendor's code. Asked once per send job (a turn's messages); absent: never.
    */
   refuseSend?(user: Pick<UserRecord, 'lastMessageAt' | 'variables'> | null, now: number): SendFailure | undefined;
   /**

@@ -16,6 +16,8 @@ const TURN_ATTEMPTS = 6;
 export const turnGroup = (channel: string, userId: string) => `${TURN_JOB}:${channel}:${userId}`;
 /** Bot entries looked back on to find the choices a typed answer may name. */
 const LOOK_BACK = 20;
+/** Entries read first: a turn says a message or two, so the user's own last entry is nearly always among them. */
+const FIRST_LOOK = 4;
 
 const messageSchema = z.object({
   eventId: z.string(),
@@ -146,15 +148,25 @@ async function userMessage(
     return choice?.message ?? null;
   }
   if (user && user.lastSeq > 0) {
-    const recent = await deps.store.readTranscript(user.userId, Math.max(0, user.lastSeq - LOOK_BACK), LOOK_BACK);
     const choices: Choice[] = [];
     // The bot's latest turn: its messages after the user's last entry.
-    for (let i = recent.length - 1; i >= 0 && recent[i]!.from === 'bot'; i--)
-      choices.unshift(...choicesOf(connector, recent[i]!));
+    for (const entry of await latestBotRun(deps, user)) choices.push(...choicesOf(connector, entry));
     const named = choiceByAnswer(input.text, choices);
     if (named) return named.message;
   }
   return { type: 'text', text: input.text };
+}
+
+/** The bot's entries after the user's last one (at most LOOK_BACK), oldest first: a short read, a longer one only when it held no user entry. */
+async function latestBotRun(deps: AppDeps, user: UserRecord): Promise<readonly TranscriptEntry[]> {
+  let recent: TranscriptEntry[] = [];
+  for (const look of [FIRST_LOOK, LOOK_BACK]) {
+    recent = await deps.store.readTranscript(user.userId, Math.max(0, user.lastSeq - look), look);
+    if (recent.length < look || recent.some((entry) => entry.from !== 'bot')) break;
+  }
+  let first = recent.length;
+  while (first > 0 && recent[first - 1]!.from === 'bot') first--;
+  return recent.slice(first);
 }
 
 function choicesOf(connector: Connector, entry: TranscriptEntry): readonly Choice[] {

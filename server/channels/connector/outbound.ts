@@ -4,8 +4,8 @@ import type { BotEventSink } from '../../ports/bot-events.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { JobGivenUp, type Scheduler } from '../../ports/scheduler.ts';
-import type { Job, NewJob, Store } from '../../ports/store.ts';
-import { SendFailure, type Connector } from './connector.ts';
+import type { Job, Store, TranscriptEntry } from '../../ports/store.ts';
+import { SendFailure, type Connector, type SendReplacement } from './connector.ts';
 import { GroupOrder } from './group-order.ts';
 import { renderMessage } from './ladder.ts';
 import { orderedJobId } from './ordered-id.ts';
@@ -20,14 +20,17 @@ export const sendGroup = (channel: string, userId: string) => `${SEND_JOB}:${cha
 const sendSchema = z.object({
   channel: z.string(),
   user: z.string(),
-  /** The bot message's seq, and its turn's time (a seq a later turn reused does not carry it). */
+  /** The first bot message still to send (its seq), and its turn's time (a seq a later turn reused does not carry it). */
   seq: z.number().int(),
+  /** The turn's last bot message; absent (a job stored when each message had a job of its own): `seq` alone. */
+  last: z.number().int().optional(),
   at: z.number(),
-  /** The first rendered part still to send (a message cut short by a rate limit goes on from here). */
+  /** The first rendered part of `seq` still to send (a message cut short by a rate limit goes on from here). */
   from: z.number().int().min(0).default(0),
-  /** Whether it is its turn's first bot message (a vendor's replacement outside its window stands for the whole turn). */
+  /** Whether `seq` is its turn's first bot message (a vendor's replacement outside its window stands for the whole turn). */
   opens: z.boolean().default(false),
 });
+type SendPayload = z.infer<typeof sendSchema>;
 
 /** The vendor's address of a channel user: their id without the connector's prefix. */
 export function addressOf(connector: string, userId: string): string {
@@ -36,10 +39,11 @@ export function addressOf(connector: string, userId: string): string {
 }
 
 /**
- * A connector's Delivery: every turn's bot messages become send jobs stored in the turn's own
- * commit (handOff), one per message, in one group per user, so a crash between the turn and the
- * send loses nothing, and a user's messages leave in the order the bot said them. Nothing is
- * pushed live: the vendor is the user's only screen.
+ * A connector's Delivery: every turn's bot messages become one send job stored in the turn's own
+ * commit (handOff), in one group per user, so a crash between the turn and the send loses nothing,
+ * and a user's messages leave in the order the bot said them. One job a turn, not one a message:
+ * each job costs its writes and its group check, which were most of a channel turn's cost. Nothing
+ * is pushed live: the vendor is the user's only screen.
  */
 export function connectorDelivery(connector: Connector, now: () => number): Delivery {
   const admit = connector.admitTrigger?.bind(connector);
@@ -51,28 +55,29 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
         >)
       : {}),
     handOff(user, turn) {
-      const jobs: NewJob[] = [];
-      for (let seq = turn.firstSeq; seq <= turn.lastSeq; seq++) {
-        jobs.push({
+      if (turn.lastSeq < turn.firstSeq) return [];
+      const payload: SendPayload = {
+        channel: connector.name,
+        user: user.userId,
+        seq: turn.firstSeq,
+        last: turn.lastSeq,
+        at: turn.at,
+        from: 0,
+        opens: true,
+      };
+      return [
+        {
           id: orderedJobId(SEND_JOB, now()),
           kind: SEND_JOB,
-          payload: {
-            channel: connector.name,
-            user: user.userId,
-            seq,
-            at: turn.at,
-            from: 0,
-            opens: seq === turn.firstSeq,
-          },
+          payload,
           runAt: now(),
           maxAttempts: SEND_ATTEMPTS,
           group: sendGroup(connector.name, user.userId),
-        });
-      }
-      return jobs;
+        },
+      ];
     },
     deliver() {
-      // Every turn's messages were handed to send jobs in its commit (handOff).
+      // Every turn's messages were handed to a send job in its commit (handOff).
     },
     typing() {
       // "Typing…" would cost a vendor call per turn, counted against the same rate limit as the answers.
@@ -98,11 +103,12 @@ export interface SendJobOptions {
 }
 
 /**
- * Sends one bot message: rendered down the ladder for the channel, each part in turn. The vendor's
- * rate limit is waited out without using an attempt; a passing fault is retried with backoff; a
- * permanent refusal (the user blocked the bot, an invalid address) is given up at once, logged with
- * the vendor's code and written to the integration log. A message cut short after its first part
- * goes on from the part that failed (a job of its own, next in the group), never sending a part twice.
+ * Sends one turn's bot messages, each rendered down the ladder for the channel, each part in turn.
+ * The vendor's rate limit is waited out without using an attempt; a passing fault is retried with
+ * backoff; a permanent refusal (the user blocked the bot, an invalid address) gives that message up
+ * at once, logged with the vendor's code and written to the integration log, and the turn goes on
+ * with its next message. A turn cut short after its first part goes on from the part that failed
+ * (a job of its own, next in the group), never sending a part twice.
  */
 export function sendJobHandler(options: SendJobOptions): (job: Job) => Promise<void | { deferUntil: number }> {
   const order = new GroupOrder(options.store);
@@ -116,7 +122,7 @@ export function sendJobHandler(options: SendJobOptions): (job: Job) => Promise<v
 async function send(
   options: SendJobOptions,
   job: Job,
-  payload: z.infer<typeof sendSchema>,
+  payload: SendPayload,
   group: string,
 ): Promise<void | { deferUntil: number }> {
   const connector = options.connectors.get(payload.channel);
@@ -127,87 +133,149 @@ async function send(
     );
     return;
   }
-  const [entry] = await options.store.readTranscript(payload.user, payload.seq - 1, 1);
-  // The turn never committed (its process stopped in between): nothing to send.
-  if (!entry || entry.seq !== payload.seq || entry.from !== 'bot' || entry.at !== payload.at) return;
-  const rendered = renderMessage(entry.message as unknown as BotMessage, connector.capabilities, payload.seq);
-  if (rendered.degraded && payload.from === 0) {
-    options.logger.info(
-      {
-        event: 'channel_degraded',
-        channel: connector.name,
-        userId: payload.user,
-        seq: payload.seq,
-        kind: String(entry.message.type),
-      },
-      "a message did not fit the channel's native form and was sent in a simpler one",
-    );
+  const last = Math.max(payload.seq, payload.last ?? payload.seq);
+  const stored = await options.store.readTranscript(payload.user, payload.seq - 1, last - payload.seq + 1);
+  // The turn's entries, in seq order; none when the turn never committed (its process stopped in between).
+  const entries: TranscriptEntry[] = [];
+  for (const entry of stored) {
+    if (entry.seq !== payload.seq + entries.length || entry.from !== 'bot' || entry.at !== payload.at) break;
+    entries.push(entry);
   }
-  let sends = rendered.parts.map((part) => (address: string) => connector.send(address, part));
+  if (entries.length === 0) return;
+  let instead: Extract<SendReplacement, { kind: 'instead' }> | undefined;
   if ((connector.replaceSend || connector.refuseSend) && payload.from === 0) {
     const user = await options.store.getUser(payload.user);
-    const said = { ...(entry.dialogId === undefined ? {} : { dialogId: entry.dialogId }), opensTurn: payload.opens };
+    const first = entries[0]!;
+    const said = { ...(first.dialogId === undefined ? {} : { dialogId: first.dialogId }), opensTurn: payload.opens };
     const replacement = connector.replaceSend?.(user, options.now(), said);
-    if (replacement?.kind === 'covered') {
-      options.logger.info(
-        { event: 'channel_send_covered', channel: connector.name, userId: payload.user, seq: payload.seq },
-        replacement.why,
-      );
-      return;
-    }
-    if (replacement?.kind === 'instead') sends = [replacement.send];
+    if (replacement?.kind === 'covered')
+      return covered(options, connector.name, payload.user, entries, replacement.why);
+    // A replacement stands for the whole turn: sent in its first message's place, the others covered by it.
+    if (replacement?.kind === 'instead') instead = replacement;
     const refusal = replacement ? undefined : connector.refuseSend?.(user, options.now());
     if (refusal) {
-      await givenUp(options, connector, payload.user, payload.seq, refusal, 0);
+      for (const entry of entries) await givenUp(options, connector, payload.user, entry.seq, refusal, 0);
       throw new JobGivenUp(`${connector.name} would refuse the message (${refusal.vendorCode}): ${refusal.message}`);
     }
   }
   const address = addressOf(connector.name, payload.user);
-  for (let part = payload.from; part < sends.length; part++) {
-    const started = options.now();
-    try {
-      await sends[part]!(address);
-    } catch (error) {
-      const failure =
-        error instanceof SendFailure
-          ? error
-          : new SendFailure('transient', 'network', error instanceof Error ? error.message : String(error));
-      if (failure.kind === 'permanent') {
-        await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
-        throw new JobGivenUp(`${connector.name} refused the message (${failure.vendorCode}): ${failure.message}`);
-      }
-      const waitMs = failure.kind === 'rate_limited' ? Math.max(1000, failure.retryAfterMs ?? 1000) : undefined;
-      if (failure.kind === 'rate_limited') {
-        options.logger.warn(
-          {
-            event: 'channel_rate_limited',
-            channel: connector.name,
-            userId: payload.user,
-            vendorCode: failure.vendorCode,
-            retryAfterMs: waitMs,
-          },
-          `${connector.name} asked to wait before sending more`,
+  let refused: SendFailure | undefined;
+  for (const entry of instead ? entries.slice(0, 1) : entries) {
+    const rendered = renderMessage(entry.message as unknown as BotMessage, connector.capabilities, entry.seq);
+    const sends = instead
+      ? [instead.send]
+      : rendered.parts.map((part) => (address: string) => connector.send(address, part));
+    const first = entry.seq === payload.seq ? payload.from : 0;
+    if (rendered.degraded && first === 0 && !instead) {
+      options.logger.info(
+        {
+          event: 'channel_degraded',
+          channel: connector.name,
+          userId: payload.user,
+          seq: entry.seq,
+          kind: String(entry.message.type),
+        },
+        "a message did not fit the channel's native form and was sent in a simpler one",
+      );
+    }
+    for (let part = first; part < sends.length; part++) {
+      const started = options.now();
+      try {
+        await sends[part]!(address);
+      } catch (error) {
+        const failure =
+          error instanceof SendFailure
+            ? error
+            : new SendFailure('transient', 'network', error instanceof Error ? error.message : String(error));
+        if (failure.kind === 'permanent') {
+          await givenUp(options, connector, payload.user, entry.seq, failure, options.now() - started);
+          refused = failure;
+          break;
+        }
+        return sendLater(
+          options,
+          job,
+          payload,
+          group,
+          { seq: entry.seq, part, last: instead ? entry.seq : entries.at(-1)!.seq },
+          failure,
+          started,
         );
       }
-      if (part === payload.from) {
-        if (waitMs !== undefined) return { deferUntil: options.now() + waitMs };
-        // The last attempt: the message is given up, and said so as a permanent refusal is.
-        if (job.attempts >= job.maxAttempts)
-          await givenUp(options, connector, payload.user, payload.seq, failure, options.now() - started);
-        throw failure;
-      }
-      // Parts before this one have left: the rest goes on in a job of its own, next in the group.
-      await options.scheduler.schedule({
-        id: `${job.id}:${part}`,
-        kind: SEND_JOB,
-        payload: { ...payload, from: part },
-        runAt: options.now() + (waitMs ?? 1000),
-        maxAttempts: SEND_ATTEMPTS,
-        group,
-      });
-      return;
     }
   }
+  if (refused) throw new JobGivenUp(`${connector.name} refused a message (${refused.vendorCode}): ${refused.message}`);
+  if (instead)
+    covered(
+      options,
+      connector.name,
+      payload.user,
+      entries.slice(1),
+      "covered by what was sent in its turn's first place",
+    );
+}
+
+/** Messages a vendor's replacement stands for (a WhatsApp template outside the window): not sent, said in the log. */
+function covered(
+  options: SendJobOptions,
+  channel: string,
+  userId: string,
+  entries: readonly TranscriptEntry[],
+  why: string,
+): void {
+  for (const entry of entries)
+    options.logger.info({ event: 'channel_send_covered', channel, userId, seq: entry.seq }, why);
+}
+
+/**
+ * A part met a rate limit or a passing fault. Nothing of the job has left yet: the job itself waits
+ * (a rate limit, no attempt used) or fails to be retried with backoff; on its last attempt that
+ * message is given up and the turn's next one goes on. Parts have left: the rest goes on in a job
+ * of its own, next in the group, so none is sent twice.
+ */
+async function sendLater(
+  options: SendJobOptions,
+  job: Job,
+  payload: SendPayload,
+  group: string,
+  at: { readonly seq: number; readonly part: number; readonly last: number },
+  failure: SendFailure,
+  started: number,
+): Promise<void | { deferUntil: number }> {
+  const connector = options.connectors.get(payload.channel)!;
+  const waitMs = failure.kind === 'rate_limited' ? Math.max(1000, failure.retryAfterMs ?? 1000) : undefined;
+  if (failure.kind === 'rate_limited') {
+    options.logger.warn(
+      {
+        event: 'channel_rate_limited',
+        channel: connector.name,
+        userId: payload.user,
+        vendorCode: failure.vendorCode,
+        retryAfterMs: waitMs,
+      },
+      `${connector.name} asked to wait before sending more`,
+    );
+  }
+  const rest = (seq: number, part: number, runAt: number) =>
+    options.scheduler.schedule({
+      id: `${job.id}:${seq}.${part}`,
+      kind: SEND_JOB,
+      // The rest is not its turn's opening any more: outside the window a replacement covers it.
+      payload: { ...payload, seq, last: at.last, from: part, opens: false } satisfies SendPayload,
+      runAt,
+      maxAttempts: SEND_ATTEMPTS,
+      group,
+    });
+  if (at.seq === payload.seq && at.part === payload.from) {
+    if (waitMs !== undefined) return { deferUntil: options.now() + waitMs };
+    // The last attempt: the message is given up, and said so as a permanent refusal is; the turn's next message goes on.
+    if (job.attempts >= job.maxAttempts) {
+      await givenUp(options, connector, payload.user, at.seq, failure, options.now() - started);
+      if (at.seq < at.last) await rest(at.seq + 1, 0, options.now());
+    }
+    throw failure;
+  }
+  await rest(at.seq, at.part, options.now() + (waitMs ?? 1000));
 }
 
 async function givenUp(

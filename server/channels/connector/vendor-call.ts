@@ -1,7 +1,21 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { SendFailure } from './connector.ts';
 
 /** How long one call to a vendor's API may take. */
 const CALL_TIMEOUT_MS = 10_000;
+/** A vendor's answer to a send is a few hundred bytes; past this it is not read on (and classified by its status). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * Keep-alive: every bot message is a call, so a TCP (and TLS) handshake per call would cost more
+ * than the turn. node:http rather than fetch: fetch's streams and abort signals cost about three
+ * times the CPU of the call itself (bench/channel-turn.ts).
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
 
 /** Who is called, for the failure: `name` starts its message, `endpoint` is the method or resource. */
 export interface VendorCallee {
@@ -11,9 +25,17 @@ export interface VendorCallee {
   readonly redact?: (text: string) => string;
 }
 
+/** What a connector reads of a vendor's HTTP answer besides its body. */
+export interface VendorResponse {
+  readonly status: number;
+  /** A 2xx status. */
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+}
+
 /** A vendor's answer: the response for its status and headers, and its body as a JSON object. */
 export interface VendorAnswer<B> {
-  readonly response: Response;
+  readonly response: VendorResponse;
   /** Empty when the body is not a JSON object (a proxy's HTML page): the status alone classifies it then. */
   readonly body: Partial<B>;
 }
@@ -28,16 +50,12 @@ export async function callVendor<B extends object>(
   url: string,
   init: { readonly headers: Readonly<Record<string, string>>; readonly body: string | URLSearchParams },
 ): Promise<VendorAnswer<B>> {
-  let response: Response;
+  const payload = Buffer.from(typeof init.body === 'string' ? init.body : init.body.toString());
+  let answer: { readonly response: VendorResponse; readonly text: string };
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: init.headers,
-      body: init.body,
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
+    answer = await post(new URL(url), init.headers, payload);
   } catch (error) {
-    const cause = String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name);
+    const cause = String((error as { code?: string }).code ?? (error as Error).name);
     throw new SendFailure(
       'transient',
       'network',
@@ -46,24 +64,102 @@ export async function callVendor<B extends object>(
       callee.endpoint,
     );
   }
-  const text = await response.text().catch(() => '');
   let body: Partial<B> = {};
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(answer.text);
     if (typeof parsed === 'object' && parsed !== null) body = parsed as Partial<B>;
   } catch {
     // Not JSON: classified by its status alone.
   }
-  return { response, body };
+  return { response: answer.response, body };
+}
+
+/**
+ * One POST. A kept-alive connection the vendor closed while it lay idle fails as it is reused,
+ * before anything was answered: that call is made once more on a new connection (Node's advice
+ * for keep-alive agents, `request.reusedSocket`).
+ */
+async function post(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  payload: Buffer,
+): Promise<{ readonly response: VendorResponse; readonly text: string }> {
+  try {
+    return await postOnce(url, headers, payload);
+  } catch (error) {
+    if ((error as { reused?: boolean }).reused !== true) throw error;
+    return postOnce(url, headers, payload);
+  }
+}
+
+function postOnce(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  payload: Buffer,
+): Promise<{ readonly response: VendorResponse; readonly text: string }> {
+  const client = url.protocol === 'https:' ? https : http;
+  const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const request = client.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': String(payload.length) } },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({
+            response: responseOf(res),
+            text: bytes <= MAX_ANSWER_BYTES ? Buffer.concat(chunks).toString('utf8') : '',
+          });
+        });
+        res.on('error', fail);
+        // Cut off before its end (the deadline, a reset): no 'end' comes.
+        res.on('close', () => {
+          if (!res.complete) fail(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }));
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => request.destroy(Object.assign(new Error('the call timed out'), { name: 'TimeoutError' })),
+      CALL_TIMEOUT_MS,
+    );
+    function fail(error: Error & { code?: string }) {
+      clearTimeout(timer);
+      reject(Object.assign(error, { reused: request.reusedSocket && error.code === 'ECONNRESET' && !answered }));
+    }
+    request.on('error', fail);
+    request.end(payload);
+  });
+}
+
+function responseOf(res: IncomingMessage): VendorResponse {
+  const status = res.statusCode ?? 0;
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: {
+      get(name) {
+        const value = res.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+  };
 }
 
 /** A refusal's text for its failure: the vendor's message (else the status), no credential in it, 300 characters at most. */
-export function refusalText(callee: VendorCallee, message: unknown, response: Response): string {
+export function refusalText(callee: VendorCallee, message: unknown, response: VendorResponse): string {
   const text = String(message ?? `HTTP ${response.status}`);
   return `${callee.name} ${callee.endpoint}: ${(callee.redact ? callee.redact(text) : text).slice(0, 300)}`;
 }
 
 /** How long the vendor asked to wait (Retry-After, in seconds), else a second. */
-export function retryAfterMs(response: Response): number {
+export function retryAfterMs(response: VendorResponse): number {
   return Number(response.headers.get('retry-after') ?? 0) * 1000 || 1000;
 }

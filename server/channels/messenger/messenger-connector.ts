@@ -44,6 +44,10 @@ export interface MessengerConnectorOptions {
   readonly verifyToken: string;
   /** The tag messages outside the 24-hour window go with; none: nothing is sent outside it. */
   readonly messageTag?: MessengerBotTag;
+  /** The page this bot answers for (MESSENGER_PAGE_ID); none: every page the app is subscribed to. */
+  readonly pageId?: string;
+  /** Told of each webhook entry of another page than `pageId`, which is not answered. */
+  readonly onOtherPage?: (pageId: string) => void;
   readonly now: () => number;
 }
 
@@ -64,7 +68,11 @@ export function messengerConnector(options: MessengerConnectorOptions): Connecto
     capabilities: MESSENGER_CAPABILITIES,
     secrets: [options.pageAccessToken, options.appSecret, options.verifyToken],
     ...metaWebhook(options, SETTING_NAMES),
-    parse: (body) => parseMessengerWebhook(body).messages,
+    parse(body) {
+      const parsed = parseMessengerWebhook(body, options.pageId);
+      for (const page of parsed.otherPages) options.onOtherPage?.(page);
+      return parsed.messages;
+    },
     refuseSend(user, now) {
       // Unknown (null) is not "closed": a new person's greeting may be sent before the turn of their first message has stored its time.
       const last = user?.lastMessageAt ?? null;

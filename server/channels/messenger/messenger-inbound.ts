@@ -25,7 +25,7 @@ const eventSchema = z.looseObject({
 
 const payloadSchema = z.looseObject({
   object: z.string(),
-  entry: z.array(z.looseObject({ messaging: z.array(z.unknown()).default([]) })).default([]),
+  entry: z.array(z.looseObject({ id: z.string().optional(), messaging: z.array(z.unknown()).default([]) })).default([]),
 });
 
 /** What a choice's button or quick reply carries back: this prefix and the ladder's choice id. */
@@ -60,14 +60,25 @@ function inputOf(event: z.infer<typeof eventSchema>): { id: string; input: Inbou
 /**
  * A webhook's events that need a turn, each under Meta's message id (`mid`, which a redelivery
  * repeats). The page's own messages come back as echoes (`is_echo`) when echoes are subscribed:
- * answering them would make the bot talk to itself.
+ * answering them would make the bot talk to itself. With `pageId`, entries of any other page (an
+ * app subscribed to several) are passed over and named in `otherPages`.
  */
-export function parseMessengerWebhook(body: unknown): { messages: InboundMessage[]; ignored: number } {
+export function parseMessengerWebhook(
+  body: unknown,
+  pageId?: string,
+): { messages: InboundMessage[]; ignored: number; otherPages: string[] } {
   const payload = payloadSchema.safeParse(body);
-  if (!payload.success || payload.data.object !== 'page') return { messages: [], ignored: 1 };
+  if (!payload.success || payload.data.object !== 'page') return { messages: [], ignored: 1, otherPages: [] };
   const messages: InboundMessage[] = [];
   let ignored = 0;
-  for (const raw of payload.data.entry.flatMap((entry) => entry.messaging)) {
+  const otherPages = new Set<string>();
+  const entries = payload.data.entry.filter((entry) => {
+    if (pageId === undefined || entry.id === pageId) return true;
+    otherPages.add(String(entry.id));
+    ignored += entry.messaging.length;
+    return false;
+  });
+  for (const raw of entries.flatMap((entry) => entry.messaging)) {
     const event = eventSchema.safeParse(raw);
     const read = event.success ? inputOf(event.data) : null;
     if (!event.success || read === null) {
@@ -76,5 +87,5 @@ export function parseMessengerWebhook(body: unknown): { messages: InboundMessage
     }
     messages.push({ eventId: read.id, address: event.data.sender.id, input: read.input, userData: {} });
   }
-  return { messages, ignored };
+  return { messages, ignored, otherPages: [...otherPages] };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
-import { telegramApi } from './telegram-api.ts';
+import type { Logger } from '../../ports/logger.ts';
+import { redactToken, telegramApi } from './telegram-api.ts';
 import { setTelegramWebhook } from './telegram-connector.ts';
 
 /**
@@ -14,4 +15,24 @@ export async function setTelegramWebhookFromConfig(config: Config): Promise<stri
     throw new Error('PUBLIC_URL must be set to the address Telegram reaches this server by (https://…).');
   const call = telegramApi({ token: config.TELEGRAM_BOT_TOKEN, apiUrl: config.TELEGRAM_API_URL });
   return setTelegramWebhook(call, config.PUBLIC_URL, config.TELEGRAM_WEBHOOK_SECRET);
+}
+
+/**
+ * The same setWebhook when the server starts listening (TELEGRAM_SET_WEBHOOK=true). Every start may
+ * call it: Telegram takes the same URL and secret again as a no-op, and a changed PUBLIC_URL or secret
+ * is the one that counts from then on. A refusal or an unreachable Bot API is logged (never the token)
+ * and the server runs on: updates keep going wherever the webhook pointed before.
+ */
+export async function setTelegramWebhookAtStart(config: Config, logger: Logger): Promise<void> {
+  try {
+    const url = await setTelegramWebhookFromConfig(config);
+    logger.info({ event: 'telegram_webhook_set', url }, `Telegram posts this bot's updates to ${url}`);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const reason = config.TELEGRAM_BOT_TOKEN ? redactToken(text, config.TELEGRAM_BOT_TOKEN) : text;
+    logger.warn(
+      { event: 'telegram_webhook_not_set', reason },
+      `could not set the Telegram webhook (${reason}); the server runs on, and \`npx chatbot telegram set-webhook\` tries again`,
+    );
+  }
 }

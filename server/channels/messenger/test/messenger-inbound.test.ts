@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMessengerWebhook } from '../messenger-inbound.ts';
-import { pageWebhook } from './messenger-webhooks.ts';
+import { PAGE_ID, pageWebhook } from './messenger-webhooks.ts';
 
 const psid = '1254477777772919';
 
@@ -29,8 +29,12 @@ describe('what a Messenger webhook means', () => {
       parseMessengerWebhook(
         pageWebhook(psid, { message: { mid: 'm_5', text: 'Welcome.', is_echo: true } }, { message: { mid: 'm_6' } }),
       ),
-    ).toEqual({ messages: [], ignored: 2 });
-    expect(parseMessengerWebhook({ object: 'instagram', entry: [] })).toEqual({ messages: [], ignored: 1 });
+    ).toEqual({ messages: [], ignored: 2, otherPages: [] });
+    expect(parseMessengerWebhook({ object: 'instagram', entry: [] })).toEqual({
+      messages: [],
+      ignored: 1,
+      otherPages: [],
+    });
   });
 
   it('when a postback has no mid (older API versions), then its id is its sender and time, the same on redelivery', () => {
@@ -38,5 +42,18 @@ describe('what a Messenger webhook means', () => {
     const [first] = parseMessengerWebhook(payload).messages;
     expect(first?.eventId).toMatch(new RegExp(`^postback:${psid}:\\d+$`));
     expect(parseMessengerWebhook(payload).messages[0]?.eventId).toBe(first?.eventId);
+  });
+
+  it("when MESSENGER_PAGE_ID is set and a webhook also holds another page's entry, then only this page's events need a turn, and the other page is named", () => {
+    const mine = pageWebhook(psid, { message: { mid: 'm_7', text: 'Hello' } });
+    const theirs = pageWebhook(psid, { message: { mid: 'm_8', text: 'Hello there' } });
+    const both = { object: 'page', entry: [...mine.entry, { ...theirs.entry[0]!, id: '999000111' }] };
+    expect(parseMessengerWebhook(both, PAGE_ID)).toEqual({
+      messages: [expect.objectContaining({ eventId: 'm_7' })],
+      ignored: 1,
+      otherPages: ['999000111'],
+    });
+    // Unset: every page the app is subscribed to is answered, as before.
+    expect(parseMessengerWebhook(both).messages.map((message) => message.eventId)).toEqual(['m_7', 'm_8']);
   });
 });
