@@ -47,8 +47,8 @@ export interface IdentityLinks {
    * the same two again is a no-op that answers the person.
    */
   link(primary: ChannelAddress, other: ChannelAddress, now: number): Promise<LinkedPerson | 'taken'>;
-  /** The person wrote from this address: it becomes their `lastUsed`. A no-op for an unlinked address. */
-  used(userId: string, now: number): Promise<void>;
+  /** The person wrote through this channel: their address on it becomes their `lastUsed`. A no-op for anyone else. */
+  used(personId: string, channelId: string, now: number): Promise<void>;
   /** Forgets the person of the address with every address, code and wrong try of theirs; returns the addresses (none when unlinked). */
   forget(userId: string): Promise<readonly ChannelAddress[]>;
   /** Stores a code, replacing any earlier code the same address was shown. */

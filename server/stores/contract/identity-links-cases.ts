@@ -60,14 +60,14 @@ export function identityLinksCases(subject: () => { readonly links: IdentityLink
     expect(person?.addresses).toHaveLength(2);
   });
 
-  it('when the person writes from an address, then it is their last used; an unlinked address is left alone', async () => {
+  it('when the person writes through a channel, then their address on it is their last used; others are left alone', async () => {
     const { links } = subject();
     await links.link(whatsapp, web, 1_000);
-    await links.used(web.userId, 5_000);
-    await links.used('nobody', 5_000);
+    await links.used(whatsapp.userId, 'webchat', 5_000);
+    await links.used('nobody', 'webchat', 5_000);
     expect((await links.personOf(whatsapp.userId))?.lastUsed).toEqual(web);
     expect(await links.personOf('nobody')).toBeNull();
-    await links.used(whatsapp.userId, 6_000);
+    await links.used(whatsapp.userId, 'whatsapp', 6_000);
     expect((await links.personOf(web.userId))?.lastUsed).toEqual(whatsapp);
   });
 

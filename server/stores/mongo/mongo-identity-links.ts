@@ -91,8 +91,8 @@ export async function mongoIdentityLinks(db: Db): Promise<IdentityLinks> {
       if (!(await join(other, personId, now))) return 'taken';
       return (await personOf(personId))!;
     },
-    async used(userId, now) {
-      await links.updateOne({ _id: userId }, { $set: { usedAt: now } });
+    async used(personId, channelId, now) {
+      await links.updateMany({ personId, channelId }, { $set: { usedAt: now } });
     },
     async forget(userId) {
       const person = await personOf(userId);

@@ -24,7 +24,9 @@ export function sqliteIdentityLinks(db: Database): IdentityLinks {
   const insert = db.prepare<[string, string, string, number, number]>(
     'INSERT INTO identity_links (user_id, channel_id, person_id, linked_at, used_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING',
   );
-  const used = db.prepare<[number, string]>('UPDATE identity_links SET used_at = ? WHERE user_id = ?');
+  const used = db.prepare<[number, string, string]>(
+    'UPDATE identity_links SET used_at = ? WHERE person_id = ? AND channel_id = ?',
+  );
   const forgetPerson = db.prepare<[string]>('DELETE FROM identity_links WHERE person_id = ?');
   const forgetCodes = db.prepare<[string]>('DELETE FROM link_codes WHERE issuer_user_id = ?');
   const forgetMisses = db.prepare<[string]>('DELETE FROM link_misses WHERE user_id = ?');
@@ -83,8 +85,8 @@ export function sqliteIdentityLinks(db: Database): IdentityLinks {
     async link(primary, other, now) {
       return link.immediate(primary, other, now);
     },
-    async used(userId, now) {
-      used.run(now, userId);
+    async used(personId, channelId, now) {
+      used.run(now, personId, channelId);
     },
     async forget(userId) {
       return forget.immediate(userId);
