@@ -65,6 +65,7 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
   }
   const primary = primaryOf(issuer, redeemer);
   if (!primary) {
+    await links.issueCode(taken);
     deps.logger.warn(
       { ...log, reason: 'two_lasting_channels', issuerChannelId: issuer.channelId },
       'two channels other than the web chat cannot be linked yet; nothing was linked',
@@ -78,6 +79,8 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
     return null;
   }
   await links.used(person.personId, redeemer.channelId, now);
+  // Before the turn, whose answers go where the user wrote the code.
+  deps.delivery.via?.(primary.userId, redeemer.channelId);
   const outcome = await deps.turns.run(primary.userId, () =>
     applyTurn(
       deps,
@@ -95,7 +98,6 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
   );
   // The web chat that spoke for the other address speaks for the person from now on.
   if (other.channelId === WEBCHAT) deps.delivery.moved?.(other.userId, primary.userId);
-  deps.delivery.via?.(primary.userId, redeemer.channelId);
   deps.logger.info(
     { event: 'channels_linked', userId: primary.userId, linked: other.userId, channelId: other.channelId },
     'two channel addresses were linked into one conversation',
