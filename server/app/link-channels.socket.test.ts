@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandshakeAuth } from '../../shared/protocol.ts';
 import {
+  TEST_FUNCTION_KEY,
   botTexts,
   connectClient,
   eventually,
@@ -123,7 +124,40 @@ for (const leg of storeLegs()) {
       );
       // The answer went where the user wrote: not to WhatsApp.
       expect(texts('16505550101')).not.toContain('Welcome back, Ada from Lisbon.');
+
+      // A trigger reaches the person where they wrote last: the web chat.
+      const address = Buffer.from(
+        JSON.stringify({ bot: 'linking-bot', user: 'whatsapp:16505550101', channelId: 'whatsapp' }),
+      ).toString('base64url');
+      const triggered = await fetch(`${server.url}/api/management/trigger/${address}/news`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
+      expect(triggered.status).toBe(202);
+      expect(await triggered.json()).toMatchObject({ userId: 'whatsapp:16505550101', delivery: 'live' });
+      await eventually('the news in the web chat', () => botTexts(again.client.items).includes('News for Ada.'));
+      expect(texts('16505550101')).not.toContain('News for Ada.');
+
+      // The userData export lists the person's addresses.
+      const exported = await fetch(`${server.url}/api/management/export/userData`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
+      const rows = (await exported.json()) as { userId: string; linkedAddresses: unknown }[];
+      expect(rows.find((row) => row.userId === 'whatsapp:16505550101')?.linkedAddresses).toEqual([
+        { channelId: 'whatsapp', userId: 'whatsapp:16505550101' },
+        { channelId: 'webchat', userId: auth.userId },
+      ]);
+
+      // Erasing the person erases every address of theirs.
       again.client.close();
+      const erased = await fetch(`${server.url}/api/management/users/${encodeURIComponent(auth.userId!)}`, {
+        method: 'DELETE',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
+      expect(erased.status).toBe(200);
+      expect(((await erased.json()) as { erased: { user: number } }).erased.user).toBe(2);
+      expect(await server.store.getUser('whatsapp:16505550101')).toBeNull();
+      expect(await server.store.getUser(auth.userId!)).toBeNull();
     });
 
     it("when someone types another user's phone number in the web chat, then nothing is linked", async () => {

@@ -78,7 +78,8 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
     deps.logger.warn({ ...log, reason: 'taken' }, "a link code was refused: the address is already another person's");
     return null;
   }
-  await links.used(person.personId, redeemer.channelId, now);
+  // A moment after the link's own time (which both addresses carry): the channel the code came on is the one used last.
+  await links.used(person.personId, redeemer.channelId, now + 1);
   // Before the turn, whose answers go where the user wrote the code.
   deps.delivery.via?.(primary.userId, redeemer.channelId);
   const outcome = await deps.turns.run(primary.userId, () =>

@@ -24,6 +24,7 @@ export function linkingBot() {
           { id: 'unlinked', type: 'message', text: 'Fine, we stay here.' },
         ],
       },
+      { id: 'news', steps: [{ id: 'say', type: 'message', text: 'News for {{name}}.' }] },
     ],
   };
 }
