@@ -3,6 +3,8 @@ import type { EngineInput, TurnResult } from '../engine/types.ts';
 import type { NewJob, TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { logWarnings, sendMessages } from './carry-out-effects.ts';
+import { keepLinkCodes } from './keep-link-codes.ts';
+import { drawLinkCode, linksChannels } from './link-code.ts';
 import { queueSyncIntegrations } from './run-integrations.ts';
 import { followTurn, type TurnObservation } from './observe-turn.ts';
 import { turnCommit, type CommitOptions } from './turn-commit.ts';
@@ -62,6 +64,13 @@ export async function applyTurn<O extends ApplyTurnOptions>(
   const committed = await commitTurn(deps, userId, input, now, options);
   if (committed.status !== 'committed') return committed as OutcomeOf<O>;
   const { result, entries } = committed;
+  // Before the code is shown, so that it works the moment the user reads it.
+  await keepLinkCodes(deps, committed.user, result.effects, now).catch((error: unknown) =>
+    deps.logger.error(
+      { event: 'link_code_unkept', userId, err: error },
+      'a link code could not be kept; it will not work',
+    ),
+  );
   countStored(deps, entries);
   committed.observation.committed(committed.user);
   // The messages are stored already: show them before the bookkeeping below.
@@ -126,6 +135,8 @@ async function commitTurn(
   // user, who may rest on another step than the copy the first try started from (a stale copy, or a
   // timer's turn in between), and needs what that step needs, not what the first try's step did.
   const models: ModelReadings = {};
+  // Drawn once for every try: a retried turn shows the same code.
+  const linkCode = linksChannels(deps.definition) ? drawLinkCode() : undefined;
   let known = options.user;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const read = known ?? (await deps.store.getUser(userId));
@@ -134,7 +145,7 @@ async function commitTurn(
     if (ranElsewhere(read, options)) return { status: 'ran-elsewhere' };
     const user = options.adjust ? options.adjust(read) : read;
     const understood = await understand(deps, user, input, models);
-    const result = runTurn(deps.definition, user, understood, { moves: deps.moves });
+    const result = runTurn(deps.definition, user, understood, { moves: deps.moves, ...(linkCode ? { linkCode } : {}) });
     const { commit, jobs, observation } = turnCommit(deps, { read, user, input: understood, result, now }, options);
     // A visitor waits on a message's turn (turn-deadline.ts): past its deadline they were asked to send again, so no commit starts.
     if (options.userEntry) checkDeadline();

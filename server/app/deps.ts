@@ -4,6 +4,7 @@ import type { BotEventSink } from '../ports/bot-events.ts';
 import type { UsageCounters } from '../ports/usage-counters.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
+import type { IdentityLinks } from '../ports/identity-links.ts';
 import type { IntegrationCaller } from '../ports/integrations.ts';
 import type { LinkSigner } from '../ports/link-signer.ts';
 import type { Mailer } from '../ports/mailer.ts';
@@ -55,4 +56,6 @@ export interface AppDeps {
   readonly events?: BotEventSink;
   /** Step types' daily counters: an erasure removes the user's. */
   readonly usage?: UsageCounters;
+  /** One person's channel addresses ("link channels"); none: link-channels steps link nothing (logged). */
+  readonly identityLinks?: IdentityLinks;
 }

@@ -7,12 +7,32 @@ import type { AppDeps } from './deps.ts';
  * user back after the erasure. The log line counts what went, without the id:
  * the log must not keep what was just erased.
  */
-export async function eraseUser(
-  deps: Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage'> & {
-    readonly insights?: { eraseUser(userId: string): Promise<number> };
-  },
-  userId: string,
-): Promise<ErasureReport> {
+type ErasureDeps = Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage' | 'identityLinks'> & {
+  readonly insights?: { eraseUser(userId: string): Promise<number> };
+};
+
+/**
+ * The right to erasure of a person: every address linked with the user's (ports/identity-links.ts)
+ * is erased as the user is, then the links themselves. The report adds up what went.
+ */
+export async function eraseUser(deps: ErasureDeps, userId: string): Promise<ErasureReport> {
+  const person = await deps.identityLinks?.personOf(userId);
+  const others = (person?.addresses ?? []).map((address) => address.userId).filter((id) => id !== userId);
+  let report = await eraseAddress(deps, userId);
+  for (const other of others) report = addReports(report, await eraseAddress(deps, other));
+  // Last: should an erasure fail half-way, asking again still finds every address.
+  await deps.identityLinks?.forget(userId);
+  return report;
+}
+
+function addReports(a: ErasureReport, b: ErasureReport): ErasureReport {
+  const logs = { ...a.logs };
+  for (const [kind, count] of Object.entries(b.logs) as [keyof typeof logs, number][])
+    logs[kind] = (logs[kind] ?? 0) + count;
+  return { user: a.user + b.user, transcript: a.transcript + b.transcript, logs, jobs: a.jobs + b.jobs };
+}
+
+async function eraseAddress(deps: ErasureDeps, userId: string): Promise<ErasureReport> {
   const { erased, counters, events } = await deps.turns.run(userId, async () => {
     const known = await deps.store.getUser(userId);
     const report = await deps.store.eraseUser(userId);

@@ -1,5 +1,7 @@
 import type { BotDefinition } from '../definition/schema.ts';
+import type { IdentityLinks } from '../ports/identity-links.ts';
 import type { KnownUserRow, TranscriptExportRow } from '../ports/personal-data.ts';
+import { linksChannels } from './link-code.ts';
 import { storedTextRecord } from './export-json.ts';
 import { isoTimeFormatter } from './iso-time.ts';
 import { LOG_KINDS, type LogEntry, type RangeQuery, type Store } from '../ports/store.ts';
@@ -85,8 +87,12 @@ export function isExportName(name: string): name is ExportName {
 export function recordFields(definition: BotDefinition, name: ExportName): string[] {
   if (name === 'transcript') return ['userId', 'timestamp', ...TRANSCRIPT_FIELDS];
   const rest = name === 'userData' || name === 'userDataSnapshot' ? definition.userDataFields : LOG_FIELDS[name];
-  return ['userId', 'timestamp', ...rest];
+  // A bot that links channels lists each user's linked addresses (null for a user linked to no other).
+  return ['userId', 'timestamp', ...rest, ...(name === 'userData' && linksChannels(definition) ? [LINKED] : [])];
 }
+
+/** The userData export's field of a person's linked addresses, the primary first: [{ channelId, userId }, …]. */
+const LINKED = 'linkedAddresses';
 
 export interface ExportFilters {
   /** Declared field → value it must equal, compared as strings. */
@@ -184,7 +190,7 @@ function recordValues(
  * record was a visible part of the export's cost.
  */
 export async function* exportRecords(
-  deps: { readonly store: Store; readonly definition: BotDefinition },
+  deps: { readonly store: Store; readonly definition: BotDefinition; readonly identityLinks?: IdentityLinks },
   name: ExportName,
   query: ExportQuery,
 ): AsyncGenerator<readonly ExportItem[], void, undefined> {
@@ -209,13 +215,19 @@ export async function* exportRecords(
   // userData lists every known user (not only those who wrote), by their last message, else their creation.
   const source: AsyncIterable<readonly (KnownUserRow | LogEntry)[]> =
     name === 'userData' ? deps.store.exportKnownUsers(range).batches() : deps.store.readLogs(name, range).batches();
+  const linked = fields.includes(LINKED) ? deps.identityLinks : undefined;
   // Secrets are taken out of parsed data only, so the integration log's records are always written from it.
-  const fromText = query.json && name !== 'integrationLog' ? storedTextRecord(fields) : null;
+  const fromText = query.json && name !== 'integrationLog' && !linked ? storedTextRecord(fields) : null;
   for await (const rows of source) {
     const items: ExportItem[] = [];
+    const persons = linked ? await linked.personsOf(rows.map((row) => row.userId)) : undefined;
     for (const row of rows) {
       const user = 'userData' in row;
-      const data = user ? row.userData : row.data;
+      const person = persons?.get(row.userId);
+      const own = user ? row.userData : row.data;
+      const data = person
+        ? { ...own, [LINKED]: person.addresses.map(({ channelId, userId }) => ({ channelId, userId })) }
+        : own;
       if (!shown(row.userId)) continue;
       if (filters && !matches(data, filters)) continue;
       const text = user ? row.userDataJson : row.dataJson;

@@ -3,6 +3,7 @@ import type { NewTranscriptEntry, TranscriptEntry, UserRecord } from '../ports/s
 import type { AppDeps } from './deps.ts';
 import { answerPending, pendingJob } from './answer-pending.ts';
 import { applyTurn, countStored } from './apply-turn.ts';
+import { mayBeLinkCode, redeemLinkCode } from './link-channels.ts';
 import { UnknownDialogError } from './start-dialog.ts';
 import { toEngineInput } from './to-engine-input.ts';
 import { withinTurnDeadline } from './turn-deadline.ts';
@@ -23,6 +24,8 @@ export interface UserInput {
   readonly stored?: (ran: { readonly seq: number; readonly duplicate: boolean }) => void;
   /** performance.now() time by which the turn deadline starts at the latest, also while the message waits behind an earlier turn (turn-deadline.ts). */
   readonly startBy?: number;
+  /** The channel the message came through, when the caller knows: a linked person's answers go there (Delivery.via). */
+  readonly channelId?: string;
 }
 
 export { UnknownDialogError };
@@ -37,7 +40,20 @@ export const TYPING_DELAY_MS = 300;
  * answers are stored in one commit. Resolves with the stored entry's seq,
  * which the widget is acked with.
  */
-export function handleUserMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
+export function handleUserMessage(
+  deps: AppDeps,
+  input: UserInput,
+): Promise<{ seq: number; duplicate: boolean; personId?: string }> {
+  // Where a linked person writes from is where they hear back; kept (once per change) for triggers too.
+  if (input.channelId !== undefined && deps.delivery.via?.(input.userId, input.channelId))
+    void deps.identityLinks?.used(input.userId, input.channelId, deps.clock.now()).catch(() => undefined);
+  // A code a link-channels step showed on another channel links the two and runs the person's turn instead.
+  if (mayBeLinkCode(deps, input.message))
+    return redeemLinkCode(deps, input).then((linked) => linked ?? answerMessage(deps, input));
+  return answerMessage(deps, input);
+}
+
+function answerMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; duplicate: boolean }> {
   const engineInput = toEngineInput(deps, input.message);
   return withinTurnDeadline(deps, input, () =>
     deps.turns.run(input.userId, async () => {

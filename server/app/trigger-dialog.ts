@@ -2,6 +2,7 @@ import type { Reach } from '../ports/delivery.ts';
 import type { Job } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
+import { reachPerson } from './reach-person.ts';
 import { assertDialog } from './start-dialog.ts';
 
 /** The job kind that carries a trigger from the HTTP answer to the dialog run. */
@@ -39,6 +40,8 @@ export interface Trigger {
   readonly data: Readonly<Record<string, unknown>>;
   /** The address's optional conversation reference, kept for channels that need it. */
   readonly conversation?: string;
+  /** A linked person's channel to hear the dialog on (reach-person.ts), when not the one stored with them. */
+  readonly via?: string;
 }
 
 export interface TriggerAccepted {
@@ -58,8 +61,11 @@ export interface TriggerAccepted {
  * as a durable job before this resolves, so once the caller has its 202 the
  * dialog runs even if this process dies right after answering.
  */
-export async function acceptTrigger(deps: AppDeps, trigger: Trigger): Promise<TriggerAccepted> {
-  assertDialog(deps, trigger.dialogId);
+export async function acceptTrigger(deps: AppDeps, named: Trigger): Promise<TriggerAccepted> {
+  assertDialog(deps, named.dialogId);
+  // A linked address is one person's: the trigger runs on the person, on the channel they are to hear it on.
+  const trigger: Trigger = { ...named, ...(await reachPerson(deps, named)) };
+  if (trigger.via !== undefined) deps.delivery.via?.(trigger.userId, trigger.via);
   const now = deps.clock.now();
   // Only a channel with rules of its own reads the user here (deliveryByChannel leaves the hook out otherwise).
   if (deps.delivery.admitTrigger)
@@ -126,6 +132,7 @@ export async function runTrigger(deps: AppDeps, trigger: Trigger, run: TriggerRu
     // Only triggers after the mark can be waiting: every one up to it has run or was given up.
     const earlier = await deps.store.firstUnfinishedJob(triggerGroup(trigger.userId), mark ?? '', run.jobId);
     if (earlier !== null) return { status: 'waiting', retryAt: lookAgainAt(earlier, now) };
+    if (trigger.via !== undefined) deps.delivery.via?.(trigger.userId, trigger.via);
     // triggerData and the cleared position are committed with the dialog's first turn: one write, not two.
     const outcome = await applyTurn(deps, trigger.userId, { kind: 'start', dialogId: trigger.dialogId }, now, {
       userWrote: false,

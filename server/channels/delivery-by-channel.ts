@@ -91,7 +91,18 @@ export function deliveryByChannel(
       if (routes.channels.size === 0) return routes.fallback.handOff?.(user, turn) ?? [];
       // The turn has read the user: their channel is known here without a lookup.
       if (!known.has(user.userId)) remember(user.userId, user.channelId);
-      return (routes.channels.get(user.channelId) ?? routes.fallback).handOff?.(user, turn) ?? [];
+      // A linked person hears back where they wrote from (via), which may not be the channel stored with them.
+      return (
+        (known.get(user.userId) ?? routes.channels.get(user.channelId) ?? routes.fallback).handOff?.(user, turn) ?? []
+      );
+    },
+    via(userId, channelId) {
+      const before = known.get(userId);
+      remember(userId, channelId);
+      return before !== known.get(userId);
+    },
+    moved(fromUserId, toUserId) {
+      routes.fallback.moved?.(fromUserId, toUserId);
     },
   };
 }

@@ -93,6 +93,7 @@ function successors(
     case 'input':
     case 'nlp':
     case 'faq':
+    case 'linkChannels':
     case 'end':
       return [];
   }

@@ -172,6 +172,9 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
     case 'sms':
       c.checkTarget(`${at}.onError`, dialogId, step.onError);
       return;
+    case 'linkChannels':
+      c.checkTarget(`${at}.onOtherText`, dialogId, step.onOtherText);
+      return;
     case 'nlp':
       if (c.definition.intents.length === 0) problems.push(`${at}: an nlp step needs intents; the definition has none`);
       c.checkTarget(`${at}.onNoMatch`, dialogId, step.onNoMatch);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { button, camelCase, duration, envName, id, quickReply, saveTarget, target, template } from './common.ts';
+import { linkChannelsStep } from './link-channels-step.ts';
 
 /** One schema per step kind. The engine has one handler per kind (server/engine/steps/). */
 
@@ -387,5 +388,6 @@ export const stepSchema = z.discriminatedUnion('type', [
   nlpStep,
   faqStep,
   integrationStep,
+  linkChannelsStep,
   endStep,
 ]);

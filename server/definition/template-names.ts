@@ -63,6 +63,11 @@ export function checkTemplateNames(definition: BotDefinition): Problem[] {
         );
         return;
       }
+      // {{linkCode}} is the code the step itself shows, in its own text only.
+      if (step.type === 'linkChannels') {
+        visit({ ...step, text: step.text.replace(/\{\{\s*linkCode\s*\}\}/g, '') }, at, false, 0);
+        return;
+      }
       visit(step, at, false, 0);
     }),
   );

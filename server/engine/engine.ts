@@ -31,6 +31,8 @@ interface Run {
 export interface TurnOptions {
   /** Where users resting on steps the published version removed go, as chosen at publish (recovery.ts). */
   readonly moves?: readonly PublishMove[];
+  /** The one-time code a link-channels step shows if the turn reaches one, drawn by the caller. */
+  readonly linkCode?: string;
 }
 
 /**
@@ -68,6 +70,7 @@ export function runTurn(
       if (step) moves.push({ from: outputs.length, at: step });
     },
     trail: [],
+    ...(options.linkCode !== undefined ? { linkCode: options.linkCode } : {}),
     render(template, renderOptions) {
       return renderTemplate(
         template,
@@ -140,12 +143,18 @@ export function runTurn(
     case 'integrationResult': {
       // Only while the conversation still rests on that step: a result that comes back after
       // the user moved on (or twice) changes nothing.
-      const at = state.position;
-      if (!at?.awaiting || at.dialogId !== input.dialogId || at.stepId !== input.stepId) break;
-      const step = findStep(definition, input.dialogId, input.stepId);
-      if (step?.type !== 'integration') break;
+      const step = restingOn(definition, state.position, input, 'integration');
+      if (!step) break;
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run, input.ok);
+      break;
+    }
+    case 'linked': {
+      // Linked after the user moved on (they wrote something else meanwhile): the link stands, the dialog stays.
+      const step = restingOn(definition, state.position, input, 'linkChannels');
+      if (!step) break;
+      ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
+      position = go(ctx, input.dialogId, step, { kind: 'advance', to: step.next }, run);
       break;
     }
   }
@@ -159,6 +168,18 @@ export function runTurn(
     trail: ctx.trail ?? [],
     visits: visitsOf(moves),
   };
+}
+
+/** The step of the given kind the conversation awaits on, when it is the one named; else undefined. */
+function restingOn<T extends Step['type']>(
+  definition: BotDefinition,
+  at: Position | null,
+  named: StepRef,
+  type: T,
+): Extract<Step, { type: T }> | undefined {
+  if (!at?.awaiting || at.dialogId !== named.dialogId || at.stepId !== named.stepId) return undefined;
+  const step = findStep(definition, named.dialogId, named.stepId);
+  return step?.type === type ? (step as Extract<Step, { type: T }>) : undefined;
 }
 
 /** The steps moved to, without a step repeated straight after itself (a retry, a result coming back). */

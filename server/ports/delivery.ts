@@ -40,6 +40,14 @@ export interface Delivery {
    * turn's own, for a channel that reads back what it missed (none when absent).
    */
   eventMessages?(user: UserRecord, events: readonly BotEvent[]): readonly Readonly<Record<string, unknown>>[];
+  /**
+   * A linked person (ports/identity-links.ts) writes through this channel now: their answers go
+   * there until they write through another. True when that changed where their answers go (or it
+   * was not known here yet). Absent: a user's channel is the one stored with them.
+   */
+  via?(userId: string, channelId: string): boolean;
+  /** The web chat user `fromUserId` was linked into the person `toUserId`: their open widgets speak for the person from now on. */
+  moved?(fromUserId: string, toUserId: string): void;
 }
 
 /** What a turn is about to commit, as a hand-off job needs to find it again. */

@@ -10,7 +10,7 @@ import type { RangeQuery, RangeRead } from './range-read.ts';
 
 /** What one erasure removed, by kind of record; all zero when the user was already gone. */
 export interface ErasureReport {
-  /** 1 when the user row was removed, else 0. */
+  /** 1 when the user row was removed, else 0 (app/erase-user.ts adds one per linked address of a person). */
   readonly user: number;
   readonly transcript: number;
   /** Log rows by kind (user-data snapshots included). Every kind is listed, zeros too. */

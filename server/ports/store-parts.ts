@@ -3,6 +3,7 @@ import type { AuditStore } from './audit.ts';
 import type { BotTestsStore } from './bot-tests.ts';
 import type { ChannelInbox } from './channel-inbox.ts';
 import type { SubscriptionStore } from './event-subscriptions.ts';
+import type { IdentityLinks } from './identity-links.ts';
 import type { InsightsStore, InsightsStoreOptions } from './insights.ts';
 import type { PresenceBoard } from './presence.ts';
 import type { PreviewUsers } from './preview.ts';
@@ -41,4 +42,5 @@ export interface StoreParts {
   insights(options: InsightsStoreOptions): Promise<InsightsStore> | InsightsStore;
   people(): Promise<PeopleStores>;
   events(): EventStores;
+  identityLinks(): Promise<IdentityLinks> | IdentityLinks;
 }

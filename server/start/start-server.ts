@@ -179,6 +179,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     ...(insights.recorder ? { insights: insights.recorder } : {}),
     events: subscriptions.jobs.sink,
     usage: eventStores.usage,
+    identityLinks: await storeParts(store).identityLinks(),
   });
   const retention = retentionSettings(config);
   const { callbackClient } = channels;

@@ -31,7 +31,7 @@ export function erasureRouter(
         ...(req.ip ? { ip: req.ip } : {}),
         action: 'user_erased',
         target: `sha256:${createHash('sha256').update(userId, 'utf8').digest('hex')}`,
-        details: { found: erased.user === 1, transcript: erased.transcript, jobs: erased.jobs },
+        details: { found: erased.user >= 1, transcript: erased.transcript, jobs: erased.jobs },
       });
       res.setHeader('Cache-Control', 'no-store');
       res.json({ userId, erased });

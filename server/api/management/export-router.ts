@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { EXPORT_NAMES, exportRecords, isExportName, recordFields, type ExportName } from '../../app/export-records.ts';
+import type { IdentityLinks } from '../../ports/identity-links.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
 import { HttpError } from '../../ports/http-error.ts';
@@ -13,6 +14,8 @@ export interface ExportDeps {
   readonly store: Store;
   readonly definition: BotDefinition;
   readonly logger: Logger;
+  /** The app's dependencies: their identity links list a linked person's addresses in the userData export. */
+  readonly deps?: () => { readonly identityLinks?: IdentityLinks };
 }
 
 /** GET /export/{name} for the spec's eight exports (section 4.1). */
@@ -28,7 +31,12 @@ export function exportRouter(deps: ExportDeps): Router {
       const exportName: ExportName = name;
       const query = parseExportQuery(req, exportName, deps.definition.userDataFields);
       const batchSize = query.limit === undefined ? 1000 : Math.min(1000, query.limit + 1);
-      const items = exportRecords(deps, exportName, { ...query, batchSize, json: query.format !== 'csv' });
+      const identityLinks = deps.deps?.().identityLinks;
+      const items = exportRecords({ ...deps, ...(identityLinks ? { identityLinks } : {}) }, exportName, {
+        ...query,
+        batchSize,
+        json: query.format !== 'csv',
+      });
       try {
         await streamExport(res, items, {
           format: query.format,

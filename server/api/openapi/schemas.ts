@@ -221,8 +221,9 @@ export const erasureReportSchema: Schema = {
       properties: {
         user: {
           type: 'integer',
-          enum: [0, 1],
-          description: '1 when the user row was removed; 0 when there was none (already erased, or never seen).',
+          minimum: 0,
+          description:
+            'User rows removed: 1 for the user; one more for each channel address linked with theirs (one conversation across channels); 0 when there was none (already erased, or never seen).',
         },
         transcript: { ...countSchema, description: 'Messages removed.' },
         logs: {

@@ -6,6 +6,7 @@ import { clientPayloadExcess, handshakeAuthSchema } from '../../../shared/protoc
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { UnknownDialogError, handleUserMessage } from '../../app/handle-user-message.ts';
+import { linksChannels } from '../../app/link-code.ts';
 import { openConversation, readReturning } from '../../app/open-conversation.ts';
 import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { Delivery } from '../../ports/delivery.ts';
@@ -35,6 +36,8 @@ interface SocketData {
 export const CHANNEL_ID = 'webchat';
 
 const room = (userId: string) => `user:${userId}`;
+/** How long a moved widget's link stays up: long enough for the ack of the message that moved it. */
+const MOVE_AFTER_MS = 200;
 
 /** Where users have open widgets across nodes (cluster mode); see server/cluster/presence.ts. */
 export interface ClusterPresence {
@@ -78,6 +81,15 @@ export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Deli
     },
     event(userId, event) {
       if (reach(userId)) io.to(room(userId)).emit('bot_event', event);
+    },
+    moved(fromUserId) {
+      // Their widgets here reconnect, after the ack of the message that linked them has gone out, and the
+      // handshake gives them the person's session (linkedPerson below). A widget on another node of a
+      // cluster switches at its next reconnect.
+      const ids = [...(chat.adapter.rooms.get(room(fromUserId)) ?? [])];
+      setTimeout(() => {
+        for (const id of ids) chat.sockets.get(id)?.conn.close();
+      }, MOVE_AFTER_MS).unref();
     },
     reach(userId) {
       if (here(userId)) return 'live';
@@ -131,7 +143,7 @@ export function attachWebchat(
   logger: Logger,
   options: WebchatOptions = {},
 ): void {
-  io.use(checkHandshake(sessions, logger, options));
+  io.use(checkHandshake(sessions, logger, options, (userId) => linkedPerson(app, userId)));
   io.on('connection', (socket: ChatSocket) => serveConnection(socket, app, logger, options));
 }
 
@@ -140,6 +152,7 @@ function checkHandshake(
   sessions: SessionTokens,
   logger: Logger,
   options: WebchatOptions,
+  personOf: (userId: string) => Promise<string | undefined> | undefined,
 ): Parameters<ChatServer['use']>[0] {
   return (socket, next) => {
     try {
@@ -162,12 +175,32 @@ function checkHandshake(
         return next(refusal(settled.code, settled.message));
       }
       socket.data = { ...settled, deferStart: auth.data.deferStart === true };
-      next();
+      const person = personOf(settled.userId);
+      if (!person) return next();
+      // A web chat linked into a person speaks for the person: their session, their transcript from the start.
+      person.then(
+        (personId) => {
+          if (personId !== undefined)
+            socket.data = { ...socket.data, userId: personId, token: sessions.sign(personId), lastSeq: 0 };
+          next();
+        },
+        (error: unknown) => {
+          logger.error({ event: 'socket_handshake_failed', err: error }, 'could not look up a linked web chat');
+          next(refusal('internal', 'The chat could not start. Please try again shortly.'));
+        },
+      );
     } catch (error) {
       logger.error({ event: 'socket_handshake_failed', err: error }, 'could not check a web chat handshake');
       next(refusal('internal', 'The chat could not start. Please try again shortly.'));
     }
   };
+}
+
+/** The person a web chat user was linked into, when the bot links channels; undefined (no read) otherwise. */
+function linkedPerson(app: AppDeps, userId: string): Promise<string | undefined> | undefined {
+  const links = app.identityLinks;
+  if (!links || !linksChannels(app.definition)) return undefined;
+  return links.personOf(userId).then((person) => (person && person.personId !== userId ? person.personId : undefined));
 }
 
 /**
@@ -249,7 +282,10 @@ function serveConnection(socket: ChatSocket, app: AppDeps, logger: Logger, optio
     async send(message, clientId) {
       const user = returning.take(sent.highest);
       const committed = (after: UserRecord) => returning.remember(after);
-      const result = await handleUserMessage(app, { userId, clientId, message, committed, ...(user ? { user } : {}) });
+      const result = await handleUserMessage(app, {
+        ...{ userId, clientId, message, committed, channelId: CHANNEL_ID },
+        ...(user ? { user } : {}),
+      });
       if (result.duplicate) await sent.replayFrom(app, socket, userId, result.seq);
       return result;
     },

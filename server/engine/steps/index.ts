@@ -9,6 +9,7 @@ import { faqStep } from './faq.ts';
 import { gotoStep } from './goto.ts';
 import { inputStep } from './input.ts';
 import { integrationStep } from './integration.ts';
+import { linkChannelsStep } from './link-channels.ts';
 import { messageStep } from './message.ts';
 import { nlpStep } from './nlp.ts';
 import { setStep } from './set.ts';
@@ -30,6 +31,7 @@ export const stepHandlers: { readonly [K in Step['type']]: StepHandler<Extract<S
   nlp: nlpStep,
   faq: faqStep,
   integration: integrationStep,
+  linkChannels: linkChannelsStep,
   end: endStep,
 };
 

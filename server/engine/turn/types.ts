@@ -68,7 +68,9 @@ export type EngineInput =
   /** An effect of a step (email, sms) could not be carried out: follow the step's onError. */
   | { readonly kind: 'failed'; readonly dialogId: string; readonly stepId: string }
   /** A synchronous integration step's call finished: save the output and follow `next`, or apply its error policy. */
-  | IntegrationResultInput;
+  | IntegrationResultInput
+  /** The code a link-channels step showed arrived on another channel: the addresses are one person now; go on at `next`. */
+  | { readonly kind: 'linked'; readonly dialogId: string; readonly stepId: string };
 
 /** The failure classes of the integration layer: network, timeout, status (non-2xx), invalid_body, … */
 export interface IntegrationFailure {
@@ -141,6 +143,16 @@ export interface SmsEffect {
   readonly link: string | null;
 }
 
+/** A link-channels step showed this code: the caller keeps its hash so that it can be sent on another channel. */
+export interface LinkCodeEffect {
+  readonly type: 'linkCode';
+  readonly dialogId: string;
+  readonly stepId: string;
+  readonly code: string;
+  /** How long the code works. */
+  readonly minutes: number;
+}
+
 /** Something the caller must carry out or record; the engine itself does no I/O. */
 export type Effect =
   | {
@@ -187,7 +199,8 @@ export type Effect =
   | { readonly type: 'snapshotUserData'; readonly data: Readonly<Record<string, unknown>> }
   | EmailEffect
   | SmsEffect
-  | IntegrationEffect;
+  | IntegrationEffect
+  | LinkCodeEffect;
 
 /** A step of a dialog, as where a message came from. */
 export interface StepRef {
@@ -257,6 +270,8 @@ export interface TurnContext {
   render(template: string, options?: { readonly markdown?: boolean }): string;
   /** The step being entered or answered: a warning about a template names where it is, and so does each message it says. */
   at?: StepRef;
+  /** The one-time code a link-channels step shows, drawn by the caller (the engine draws nothing); absent when the bot has no such step. */
+  readonly linkCode?: string;
 }
 
 export interface StepHandler<S extends Step> {

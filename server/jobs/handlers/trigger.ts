@@ -10,6 +10,7 @@ const payloadSchema = z.object({
   mode: z.literal('clear').nullable(),
   data: z.record(z.string(), z.unknown()),
   conversation: z.string().optional(),
+  via: z.string().min(1).optional(),
 });
 
 /**

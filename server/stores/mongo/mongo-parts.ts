@@ -3,6 +3,7 @@ import { mongoAccounts } from './mongo-accounts.ts';
 import { mongoAudit } from './mongo-audit.ts';
 import { mongoBotTests } from './mongo-bot-tests.ts';
 import { mongoChannelInbox } from './mongo-channel-inbox.ts';
+import { mongoIdentityLinks } from './mongo-identity-links.ts';
 import { mongoInsights } from './mongo-insights.ts';
 import { mongoPresence } from './mongo-presence.ts';
 import { mongoPreviewUsers } from './mongo-preview-users.ts';
@@ -35,5 +36,6 @@ export function mongoParts(store: MongoStore): StoreParts {
       secrets: mongoSecrets(db),
     }),
     events: () => ({ subscriptions: mongoSubscriptions(store), usage: mongoUsageCounters(store) }),
+    identityLinks: () => mongoIdentityLinks(db),
   };
 }

@@ -405,6 +405,35 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX channel_inbound_by_received ON channel_inbound (received_at);
     `,
   },
+  {
+    version: 19,
+    description:
+      "channels: one person's linked addresses, the one-time codes that link them (hashed) and the wrong tries",
+    // A person's id is its primary address's user id; each address row names it. Codes are kept by
+    // their hash only; a wrong try is a row, counted over a window and purged with expired codes.
+    sql: `
+      CREATE TABLE identity_links (
+        user_id    TEXT    NOT NULL PRIMARY KEY,
+        channel_id TEXT    NOT NULL,
+        person_id  TEXT    NOT NULL,
+        linked_at  INTEGER NOT NULL,
+        used_at    INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX identity_links_by_person ON identity_links (person_id, linked_at);
+      CREATE TABLE link_codes (
+        code_hash         TEXT    NOT NULL PRIMARY KEY,
+        issuer_user_id    TEXT    NOT NULL,
+        issuer_channel_id TEXT    NOT NULL,
+        expires_at        INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX link_codes_by_issuer ON link_codes (issuer_user_id);
+      CREATE TABLE link_misses (
+        user_id TEXT    NOT NULL,
+        at      INTEGER NOT NULL
+      );
+      CREATE INDEX link_misses_by_user ON link_misses (user_id, at);
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

@@ -3,6 +3,7 @@ import { sqliteAccounts } from './sqlite-accounts.ts';
 import { sqliteAudit } from './sqlite-audit.ts';
 import { sqliteBotTests } from './sqlite-bot-tests.ts';
 import { sqliteChannelInbox } from './sqlite-channel-inbox.ts';
+import { sqliteIdentityLinks } from './sqlite-identity-links.ts';
 import { sqliteInsights } from './sqlite-insights.ts';
 import { sqlitePresence } from './sqlite-presence.ts';
 import { sqlitePreviewUsers } from './sqlite-preview-users.ts';
@@ -32,5 +33,6 @@ export function sqliteParts(store: SqliteStore): StoreParts {
       secrets: sqliteSecrets(db),
     }),
     events: () => ({ subscriptions: sqliteSubscriptions(store), usage: sqliteUsageCounters(store) }),
+    identityLinks: () => sqliteIdentityLinks(db),
   };
 }
