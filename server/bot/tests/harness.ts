@@ -4,7 +4,7 @@ import { fireTimer } from '../../app/fire-timer.ts';
 import { KeyedQueue } from '../../app/keyed-queue.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { BUILT_IN_STEP_TYPES } from '../../integrations/step-types/registry.ts';
-import type { StepType } from '../../integrations/step-types/step-type.ts';
+import type { StepType } from '../../integrations/step-contract/step-type.ts';
 import { createFaqMatcher } from '../../nlp/faq-matcher.ts';
 import type { IntentClassifier } from '../../ports/understanding.ts';
 import type { IntegrationCallResult } from '../../ports/integrations.ts';
