@@ -19,6 +19,13 @@ export interface CreatedLink {
   readonly link: SetupLink;
 }
 
+const emailTaken = () =>
+  new HttpError(
+    409,
+    'email_taken',
+    'An account with this email exists already; sign in with it, or choose another email.',
+  );
+
 const invalid = () =>
   new HttpError(
     404,
@@ -90,51 +97,12 @@ export function setupLinks(deps: {
       const problem = passwordProblem(input.password, email);
       if (problem) throw new HttpError(400, 'weak_password', problem);
       const existing = await accounts.accountByEmail(email);
-      if (existing && !peek.email)
-        throw new HttpError(
-          409,
-          'email_taken',
-          'An account with this email exists already; sign in with it, or choose another email.',
-        );
+      if (existing && !peek.email) throw emailTaken();
       const passwordHash = await hashPassword(input.password);
       // Taken only now, once the form is right: a typo in the password does not burn the link.
       const link = await accounts.takeSetupLink(hash, now());
       if (!link) throw invalid();
-      let account: Account;
-      if (existing) {
-        account = (await accounts.updateAccount(existing.id, { passwordHash, updatedAt: now() }))!;
-        const ended = await deps.sessions.deleteSessionsOf(account.id);
-        await audit.record({
-          actor: { kind: 'account', accountId: account.id, email },
-          ip: meta.ip,
-          action: 'password_changed',
-          target: account.id,
-          details: { through: 'setup_link', sessionsEnded: ended },
-        });
-      } else {
-        const created = await accounts.createAccount({
-          id: newId(),
-          email,
-          name: input.name.trim(),
-          role: link.role,
-          passwordHash,
-          createdAt: now(),
-        });
-        if (!created.ok)
-          throw new HttpError(
-            409,
-            'email_taken',
-            'An account with this email exists already; sign in with it, or choose another email.',
-          );
-        account = created.account;
-        await audit.record({
-          actor: { kind: 'account', accountId: account.id, email },
-          ip: meta.ip,
-          action: 'account_created',
-          target: account.id,
-          details: { role: account.role, through: 'setup_link', invitedBy: link.createdBy },
-        });
-      }
+      const account = await holdersAccount(deps, link, { ...input, email, passwordHash }, existing, meta);
       if (!deps.people) throw new Error('setup links are completed by the server, not the command line');
       const signedIn = await deps.people.startSession(account, meta, 'setup');
       await audit.record({
@@ -175,3 +143,52 @@ export function setupLinks(deps: {
 }
 
 export type SetupLinks = ReturnType<typeof setupLinks>;
+
+/**
+ * The account a setup link's holder gets: the named account with its new password (its sessions ended), or a new
+ * account with the link's role.
+ */
+async function holdersAccount(
+  deps: {
+    readonly accounts: Accounts;
+    readonly sessions: Sessions;
+    readonly audit: AuditTrail;
+    readonly now: () => number;
+  },
+  link: SetupLink,
+  input: { readonly email: string; readonly name: string; readonly passwordHash: string },
+  existing: Account | null,
+  meta: RequestMeta,
+): Promise<Account> {
+  const { accounts, audit, now } = deps;
+  const { email, passwordHash } = input;
+  if (existing) {
+    const account = (await accounts.updateAccount(existing.id, { passwordHash, updatedAt: now() }))!;
+    const ended = await deps.sessions.deleteSessionsOf(account.id);
+    await audit.record({
+      actor: { kind: 'account', accountId: account.id, email },
+      ip: meta.ip,
+      action: 'password_changed',
+      target: account.id,
+      details: { through: 'setup_link', sessionsEnded: ended },
+    });
+    return account;
+  }
+  const created = await accounts.createAccount({
+    id: newId(),
+    email,
+    name: input.name.trim(),
+    role: link.role,
+    passwordHash,
+    createdAt: now(),
+  });
+  if (!created.ok) throw emailTaken();
+  await audit.record({
+    actor: { kind: 'account', accountId: created.account.id, email },
+    ip: meta.ip,
+    action: 'account_created',
+    target: created.account.id,
+    details: { role: created.account.role, through: 'setup_link', invitedBy: link.createdBy },
+  });
+  return created.account;
+}
