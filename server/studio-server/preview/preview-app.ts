@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app/deps.ts';
 import { KeyedQueue } from '../../app/keyed-queue.ts';
 import type { PreparedBot } from '../../bot/load-bot.ts';
 import type { Store } from '../../ports/store.ts';
-import type { PreviewDeps, PreviewOutlets } from './author-preview.ts';
+import type { PreviewDeps, PreviewOutlets } from './preview-deps.ts';
 import { dryRunCaller, dryRunMailer, dryRunSms, type DryRunDeps } from './dry-run.ts';
 import type { ConversationRecorder } from './recorder.ts';
 
