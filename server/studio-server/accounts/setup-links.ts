@@ -47,39 +47,15 @@ export function setupLinks(deps: {
   /** Absent on the command line, which only makes links. */ people?: People;
 }) {
   const { accounts, audit, now } = deps;
+  /** The link a token opens while it is valid; a token longer than any made is none. */
+  const findLink = async (token: string) =>
+    token.length <= 100 ? await accounts.findSetupLink(digest(token), now()) : null;
   return {
-    async create(input: {
-      role: Role;
-      email: string | null;
-      createdBy: Account | null;
-      actor: AuditActor;
-      ip?: string;
-      purpose: 'first_owner' | 'invitation' | 'reset';
-    }): Promise<CreatedLink> {
-      const token = randomSecret();
-      const at = now();
-      const link: SetupLink = {
-        tokenHash: digest(token),
-        role: input.role,
-        email: input.email?.toLowerCase() ?? null,
-        createdBy: input.createdBy?.id ?? null,
-        createdAt: at,
-        expiresAt: at + SETUP_LINK_TTL_MS,
-      };
-      await accounts.saveSetupLink(link);
-      await audit.record({
-        actor: input.actor,
-        ...(input.ip ? { ip: input.ip } : {}),
-        action: 'setup_link_created',
-        ...(link.email ? { target: link.email } : {}),
-        details: { role: link.role, purpose: input.purpose, expiresAt: new Date(link.expiresAt).toISOString() },
-      });
-      return { token, link };
-    },
+    create: (input: LinkRequest) => createLink(deps, input),
 
     /** What the setup page shows before the form: the role, and the email when the link names one. */
     async check(token: string): Promise<{ role: Role; email: string | null; existing: boolean }> {
-      const link = token.length <= 100 ? await accounts.findSetupLink(digest(token), now()) : null;
+      const link = await findLink(token);
       if (!link) throw invalid();
       const existing = link.email ? (await accounts.accountByEmail(link.email)) !== null : false;
       return { role: link.role, email: link.email, existing };
@@ -91,7 +67,7 @@ export function setupLinks(deps: {
       meta: RequestMeta,
     ): Promise<SignedIn> {
       const hash = digest(input.token);
-      const peek = input.token.length <= 100 ? await accounts.findSetupLink(hash, now()) : null;
+      const peek = await findLink(input.token);
       if (!peek) throw invalid();
       const email = (peek.email ?? input.email).trim().toLowerCase();
       const problem = passwordProblem(input.password, email);
@@ -191,4 +167,41 @@ async function holdersAccount(
     details: { role: created.account.role, through: 'setup_link', invitedBy: link.createdBy },
   });
   return created.account;
+}
+
+/** What a new setup link is for, who makes it, and the role it gives. */
+interface LinkRequest {
+  role: Role;
+  email: string | null;
+  createdBy: Account | null;
+  actor: AuditActor;
+  ip?: string;
+  purpose: 'first_owner' | 'invitation' | 'reset';
+}
+
+/** A new setup link: only its token's digest is stored; the token is handed out once. */
+async function createLink(
+  deps: { readonly accounts: Accounts; readonly audit: AuditTrail; readonly now: () => number },
+  input: LinkRequest,
+): Promise<CreatedLink> {
+  const { accounts, audit, now } = deps;
+  const token = randomSecret();
+  const at = now();
+  const link: SetupLink = {
+    tokenHash: digest(token),
+    role: input.role,
+    email: input.email?.toLowerCase() ?? null,
+    createdBy: input.createdBy?.id ?? null,
+    createdAt: at,
+    expiresAt: at + SETUP_LINK_TTL_MS,
+  };
+  await accounts.saveSetupLink(link);
+  await audit.record({
+    actor: input.actor,
+    ...(input.ip ? { ip: input.ip } : {}),
+    action: 'setup_link_created',
+    ...(link.email ? { target: link.email } : {}),
+    details: { role: link.role, purpose: input.purpose, expiresAt: new Date(link.expiresAt).toISOString() },
+  });
+  return { token, link };
 }
