@@ -151,8 +151,9 @@ export default tseslint.config(
   {
     // The running bot: load, check, test and prepare a definition, put a version in service, follow the other nodes.
     // Its integration steps are checked against their step types' schemas and prepared into the runtime the bot
-    // runs, so the step-type registry and that runtime (integrations/step-types/, run-integration.ts, bot-steps.ts,
-    // settings.ts and the error a bad setting throws) are part of what a definition is; nothing else of integrations/.
+    // runs, so the step types' contract, their registry and that runtime (integrations/step-contract/, step-types/,
+    // run-integration.ts, bot-steps.ts, settings.ts and the error a bad setting throws) are part of what a definition
+    // is; nothing else of integrations/.
     // It drives the use cases (a bot test is a conversation), which never import it.
     files: ['server/bot/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -160,7 +161,7 @@ export default tseslint.config(
       [drivers]: 'bot/ reaches the world through ports/; start/ wires the drivers.',
       [folder(adapters.filter((name) => name !== 'integrations'))]:
         'bot/ never imports an adapter; start/ (or cli/main.ts) hands it what it needs through ports/.',
-      '(^|/)integrations/(?!step-types/|run-integration\\.ts$|bot-steps\\.ts$|settings\\.ts$|http/integration-error\\.ts$)':
+      '(^|/)integrations/(?!step-contract/|step-types/|run-integration\\.ts$|bot-steps\\.ts$|settings\\.ts$|http/integration-error\\.ts$)':
         'bot/ takes the step types and their runtime from integrations/, nothing else of it.',
       [folder(['cli', 'start'])]: 'bot/ is used by cli/ and start/, never the other way.',
       '(^|/)(main|config)\\.ts$': 'bot/ is handed its settings; start/ reads the configuration.',

@@ -3,7 +3,7 @@
 import { DEMO_BOT_DEFINITION } from '../server/config.ts';
 import { loadDefinition } from '../server/definition/load.ts';
 import { runTurn } from '../server/engine/engine.ts';
-import type { ConversationState, EngineInput } from '../server/engine/types.ts';
+import type { ConversationState, EngineInput } from '../server/engine/turn/types.ts';
 
 const definition = await loadDefinition(DEMO_BOT_DEFINITION);
 const fresh: ConversationState = { position: null, variables: {}, userData: {} };

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { validateDefinition } from '../server/definition/load.ts';
 import type { BotDefinition } from '../server/definition/schema.ts';
 import { runTurn } from '../server/engine/engine.ts';
-import type { ConversationState } from '../server/engine/types.ts';
+import type { ConversationState } from '../server/engine/turn/types.ts';
 import { cachedEmbeddings } from '../server/nlp/embeddings/embedding-cache.ts';
 import { prepareFaqMatcher } from '../server/nlp/faq-matcher.ts';
 import { forgetTrainedModels, trainIntentClassifier } from '../server/nlp/intent-classifier.ts';

@@ -657,160 +657,164 @@ export const configSchema = z
       .min(1, 'must not be empty')
       .default(path.join(projectRoot(), '.cache', 'models')),
   })
-  .superRefine((config, ctx) => {
-    if (
-      config.EMBEDDINGS === 'http' &&
-      (config.EMBEDDINGS_URL === undefined || config.EMBEDDINGS_MODEL === undefined)
-    ) {
-      const missing = config.EMBEDDINGS_URL === undefined ? 'EMBEDDINGS_URL' : 'EMBEDDINGS_MODEL';
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing],
-        message: `must be set when EMBEDDINGS=http (the endpoint and the model it should run), or set EMBEDDINGS=off`,
-      });
-    }
-    if (config.REDIS_URL !== undefined && config.MONGODB_URL === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['REDIS_URL'],
-        message:
-          'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
-      });
-    }
-    // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
-    // moved to another node (or a trigger sent there) would be refused.
-    for (const secret of ['SESSION_SECRET', 'BOT_FUNCTION_KEY', 'SECRETS_KEY'] as const) {
-      if (config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined && config[secret] === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [secret],
-          message:
-            'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node',
-        });
-      }
-    }
-    if (config.OIDC_ISSUER !== undefined) {
-      for (const needed of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_CLAIM', 'OIDC_ROLE_MAP'] as const) {
-        if (config[needed] === undefined)
-          ctx.addIssue({
-            code: 'custom',
-            path: [needed],
-            message: 'must be set when OIDC_ISSUER is (single sign-on to the studio); see README, "Single sign-on"',
-          });
-      }
-    }
-    if (config.SECRETS_KEY_PREVIOUS !== undefined && config.SECRETS_KEY_PREVIOUS === config.SECRETS_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SECRETS_KEY_PREVIOUS'],
-        message: 'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)',
-      });
-    }
-    if ((config.TELEGRAM_BOT_TOKEN === undefined) !== (config.TELEGRAM_WEBHOOK_SECRET === undefined)) {
-      const missing = config.TELEGRAM_BOT_TOKEN === undefined ? 'TELEGRAM_BOT_TOKEN' : 'TELEGRAM_WEBHOOK_SECRET';
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing],
-        message:
-          'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)',
-      });
-    }
-    if (
-      config.TELEGRAM_SET_WEBHOOK === true &&
-      (config.TELEGRAM_BOT_TOKEN === undefined || config.PUBLIC_URL === undefined)
-    )
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TELEGRAM_SET_WEBHOOK'],
-        message:
-          'needs TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL (the https address Telegram reaches this server by)',
-      });
-    if ((config.BOTFRAMEWORK_APP_ID === undefined) !== (config.BOTFRAMEWORK_APP_PASSWORD === undefined)) {
-      const missing = config.BOTFRAMEWORK_APP_ID === undefined ? 'BOTFRAMEWORK_APP_ID' : 'BOTFRAMEWORK_APP_PASSWORD';
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing],
-        message:
-          'must be set with the other Bot Framework setting: the app id and its password go together (docs/channels.md)',
-      });
-    }
-    const whatsApp = [
-      'WHATSAPP_ACCESS_TOKEN',
-      'WHATSAPP_PHONE_NUMBER_ID',
-      'WHATSAPP_APP_SECRET',
-      'WHATSAPP_VERIFY_TOKEN',
-    ] as const;
-    if (whatsApp.some((name) => config[name] !== undefined)) {
-      for (const name of whatsApp) {
-        if (config[name] === undefined)
-          ctx.addIssue({
-            code: 'custom',
-            path: [name],
-            message: `must be set with the other WhatsApp settings: ${whatsApp.join(', ')} go together (docs/channels.md)`,
-          });
-      }
-    }
-    const messenger = ['MESSENGER_PAGE_ACCESS_TOKEN', 'MESSENGER_APP_SECRET', 'MESSENGER_VERIFY_TOKEN'] as const;
-    if (messenger.some((name) => config[name] !== undefined)) {
-      for (const name of messenger.filter((name) => config[name] === undefined))
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `must be set with the other Messenger settings: ${messenger.join(', ')} go together (docs/channels.md)`,
-        });
-    }
-    const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
-    const twilioSenders = config.TWILIO_SMS_FROM !== undefined || config.TWILIO_WHATSAPP_FROM !== undefined;
-    if (twilio.some((name) => config[name] !== undefined) || twilioSenders) {
-      for (const name of twilio) {
-        if (config[name] === undefined)
-          ctx.addIssue({
-            code: 'custom',
-            path: [name],
-            message:
-              'must be set for the Twilio channels: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together (docs/channels.md)',
-          });
-      }
-      if (!twilioSenders)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['TWILIO_SMS_FROM'],
-          message: 'must be set (or TWILIO_WHATSAPP_FROM) for the Twilio channels: the number the bot writes from',
-        });
-      if (config.PUBLIC_URL === undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['PUBLIC_URL'],
-          message:
-            'must be set for the Twilio channels: Twilio signs the public address of the webhook, and the signature is checked against it',
-        });
-    }
-    if ((config.SLACK_BOT_TOKEN === undefined) !== (config.SLACK_SIGNING_SECRET === undefined)) {
-      const missing = config.SLACK_BOT_TOKEN === undefined ? 'SLACK_BOT_TOKEN' : 'SLACK_SIGNING_SECRET';
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing],
-        message:
-          'must be set with the other Slack setting: the bot token and the signing secret go together (docs/channels.md)',
-      });
-    }
-    if (config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SUBSCRIPTION_RETRY_MAX'],
-        message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN',
-      });
-    }
-    if (config.SESSION_SECRET_PREVIOUS !== undefined && config.SESSION_SECRET_PREVIOUS === config.SESSION_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SESSION_SECRET_PREVIOUS'],
-        message: 'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)',
-      });
-    }
+  // The rules between settings (crossChecks, below): read when the environment is, once the module has loaded.
+  .superRefine((config, ctx): void => {
+    for (const check of crossChecks)
+      for (const { path, message } of check(config)) ctx.addIssue({ code: 'custom', path: [path], message });
   });
 
 export type Config = z.infer<typeof configSchema>;
+
+const WHATSAPP_SETTINGS = [
+  'WHATSAPP_ACCESS_TOKEN',
+  'WHATSAPP_PHONE_NUMBER_ID',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+] as const;
+const MESSENGER_SETTINGS = ['MESSENGER_PAGE_ACCESS_TOKEN', 'MESSENGER_APP_SECRET', 'MESSENGER_VERIFY_TOKEN'] as const;
+
+/** A setting the others make wrong, and why. */
+type CrossIssue = { readonly path: string; readonly message: string };
+
+/** Config that go together: once one is set, each missing one is named. */
+const together =
+  (names: readonly (keyof Config)[], message: string) =>
+  (config: Config): CrossIssue[] =>
+    names.some((name) => config[name] !== undefined)
+      ? names.filter((name) => config[name] === undefined).map((path) => ({ path, message }))
+      : [];
+
+/** A rotated secret's previous value, which would change nothing if it were the current one. */
+const differs =
+  (
+    previous: 'SECRETS_KEY_PREVIOUS' | 'SESSION_SECRET_PREVIOUS',
+    current: 'SECRETS_KEY' | 'SESSION_SECRET',
+    message: string,
+  ) =>
+  (config: Config): CrossIssue[] =>
+    config[previous] !== undefined && config[previous] === config[current] ? [{ path: previous, message }] : [];
+
+/** The first issue is the one start-up names, so the order is the order they are worth fixing in. */
+const crossChecks: readonly ((config: Config) => CrossIssue[])[] = [
+  (config) =>
+    config.EMBEDDINGS === 'http' && (config.EMBEDDINGS_URL === undefined || config.EMBEDDINGS_MODEL === undefined)
+      ? [
+          {
+            path: config.EMBEDDINGS_URL === undefined ? 'EMBEDDINGS_URL' : 'EMBEDDINGS_MODEL',
+            message: `must be set when EMBEDDINGS=http (the endpoint and the model it should run), or set EMBEDDINGS=off`,
+          },
+        ]
+      : [],
+  (config) =>
+    config.REDIS_URL !== undefined && config.MONGODB_URL === undefined
+      ? [
+          {
+            path: 'REDIS_URL',
+            message:
+              'turns on cluster mode, which needs MONGODB_URL (the embedded SQLite store is single-node); set MONGODB_URL or unset REDIS_URL',
+          },
+        ]
+      : [],
+  // Generated secrets live in each node's DATA_DIR: every node would have its own, and a widget
+  // moved to another node (or a trigger sent there) would be refused.
+  (config) =>
+    config.REDIS_URL !== undefined && config.MONGODB_URL !== undefined
+      ? (['SESSION_SECRET', 'BOT_FUNCTION_KEY', 'SECRETS_KEY'] as const)
+          .filter((secret) => config[secret] === undefined)
+          .map((path) => ({
+            path,
+            message:
+              'must be set in cluster mode (REDIS_URL), the same on every node; a generated one would differ from node to node',
+          }))
+      : [],
+  (config) =>
+    config.OIDC_ISSUER !== undefined
+      ? (['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_CLAIM', 'OIDC_ROLE_MAP'] as const)
+          .filter((needed) => config[needed] === undefined)
+          .map((path) => ({
+            path,
+            message: 'must be set when OIDC_ISSUER is (single sign-on to the studio); see README, "Single sign-on"',
+          }))
+      : [],
+  differs(
+    'SECRETS_KEY_PREVIOUS',
+    'SECRETS_KEY',
+    'must differ from SECRETS_KEY (set it to the key SECRETS_KEY replaced)',
+  ),
+  together(
+    ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'],
+    'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)',
+  ),
+  (config) =>
+    config.TELEGRAM_SET_WEBHOOK === true && (config.TELEGRAM_BOT_TOKEN === undefined || config.PUBLIC_URL === undefined)
+      ? [
+          {
+            path: 'TELEGRAM_SET_WEBHOOK',
+            message:
+              'needs TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL (the https address Telegram reaches this server by)',
+          },
+        ]
+      : [],
+  together(
+    ['BOTFRAMEWORK_APP_ID', 'BOTFRAMEWORK_APP_PASSWORD'],
+    'must be set with the other Bot Framework setting: the app id and its password go together (docs/channels.md)',
+  ),
+  together(
+    WHATSAPP_SETTINGS,
+    `must be set with the other WhatsApp settings: ${WHATSAPP_SETTINGS.join(', ')} go together (docs/channels.md)`,
+  ),
+  together(
+    MESSENGER_SETTINGS,
+    `must be set with the other Messenger settings: ${MESSENGER_SETTINGS.join(', ')} go together (docs/channels.md)`,
+  ),
+  twilioChecks,
+  together(
+    ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET'],
+    'must be set with the other Slack setting: the bot token and the signing secret go together (docs/channels.md)',
+  ),
+  (config) =>
+    config.SUBSCRIPTION_RETRY_MAX < config.SUBSCRIPTION_RETRY_MIN
+      ? [{ path: 'SUBSCRIPTION_RETRY_MAX', message: 'must not be shorter than SUBSCRIPTION_RETRY_MIN' }]
+      : [],
+  differs(
+    'SESSION_SECRET_PREVIOUS',
+    'SESSION_SECRET',
+    'must differ from SESSION_SECRET (set it to the secret SESSION_SECRET replaced)',
+  ),
+];
+
+/** The Twilio channels: the account and its token, a number to write from, and the public address Twilio signs. */
+function twilioChecks(config: Config): CrossIssue[] {
+  const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
+  const senders = config.TWILIO_SMS_FROM !== undefined || config.TWILIO_WHATSAPP_FROM !== undefined;
+  if (!senders && twilio.every((name) => config[name] === undefined)) return [];
+  return [
+    ...twilio
+      .filter((name) => config[name] === undefined)
+      .map((path) => ({
+        path,
+        message:
+          'must be set for the Twilio channels: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together (docs/channels.md)',
+      })),
+    ...(senders
+      ? []
+      : [
+          {
+            path: 'TWILIO_SMS_FROM',
+            message: 'must be set (or TWILIO_WHATSAPP_FROM) for the Twilio channels: the number the bot writes from',
+          },
+        ]),
+    ...(config.PUBLIC_URL === undefined
+      ? [
+          {
+            path: 'PUBLIC_URL',
+            message:
+              'must be set for the Twilio channels: Twilio signs the public address of the webhook, and the signature is checked against it',
+          },
+        ]
+      : []),
+  ];
+}
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -131,13 +131,6 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     return document.querySelector(CHAT_WIDGET_TAG) ?? init();
   }
 
-  /** `value` when it is one of `allowed`; else undefined, and the console says what would do. */
-  function checked<T extends string>(option: string, value: T, allowed: readonly T[]): T | undefined {
-    if (allowed.includes(value)) return value;
-    console.warn(`ChatWidget: init ${option} "${value}" is not one of ${allowed.join(', ')}; it is ignored.`);
-    return undefined;
-  }
-
   function init(options: ChatWidgetInitOptions = {}): ChatWidgetElement {
     let widget = document.querySelector(CHAT_WIDGET_TAG);
     const isNew = !widget;
@@ -152,38 +145,7 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
       warned.add(' serverUrl');
       return widget;
     }
-    // user, locale and identity go into the handshake, so set them before the element connects.
-    if (options.user) {
-      widget.user = { ...widget.user, ...options.user };
-      // Already connected: the handshake has gone, so the new facts travel as user data.
-      if (!isNew) void widget.setUserData(options.user);
-    }
-    if (options.locale) widget.locale = options.locale;
-    if (options.userId && options.userHash)
-      widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
-    if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
-    const { theme, position } = options;
-    const scheme = typeof theme === 'string' ? theme : theme?.scheme;
-    if (scheme) widget.colorScheme = checked('theme', scheme, ['light', 'dark', 'auto']) ?? widget.colorScheme;
-    if (typeof theme === 'object') {
-      const { scheme: _, ...colours } = theme;
-      widget.theme = { ...widget.theme, ...colours };
-    }
-    if (options.hideLauncher !== undefined) widget.hideLauncher = options.hideLauncher;
-    const side = typeof position === 'string' ? position : position?.side;
-    if (side) widget.position = checked('position', side, ['left', 'right']) ?? widget.position;
-    if (typeof position === 'object') {
-      for (const [axis, value] of [
-        ['x', position.x],
-        ['y', position.y],
-      ] as const) {
-        if (value !== undefined)
-          widget.style.setProperty(`--chat-offset-${axis}`, typeof value === 'number' ? `${value}px` : value);
-      }
-    }
-    if (options.title !== undefined) widget.chatTitle = options.title;
-    if (options.avatarUrl !== undefined) widget.avatarUrl = options.avatarUrl;
-    if (options.dir) widget.setAttribute('dir', options.dir);
+    applyOptions(widget, options, isNew);
     widget.serverUrl = serverUrl;
     if (options.open) widget.open = true;
     if (isNew) {
@@ -228,4 +190,47 @@ export function createChatWidgetApi(defaultServerUrl: string): ChatWidgetApi {
     return (commands[command as keyof typeof commands] as (...a: unknown[]) => unknown)(...args);
   }) as ChatWidgetApi;
   return Object.assign(api, commands);
+}
+
+/** `value` when it is one of `allowed`; else undefined, and the console says what would do. */
+function checked<T extends string>(option: string, value: T, allowed: readonly T[]): T | undefined {
+  if (allowed.includes(value)) return value;
+  console.warn(`ChatWidget: init ${option} "${value}" is not one of ${allowed.join(', ')}; it is ignored.`);
+  return undefined;
+}
+
+/** Sets what init() was given on the element; what it was not given keeps its value. */
+function applyOptions(widget: ChatWidgetElement, options: ChatWidgetInitOptions, isNew: boolean): void {
+  // user, locale and identity go into the handshake, so set them before the element connects.
+  if (options.user) {
+    widget.user = { ...widget.user, ...options.user };
+    // Already connected: the handshake has gone, so the new facts travel as user data.
+    if (!isNew) void widget.setUserData(options.user);
+  }
+  if (options.locale) widget.locale = options.locale;
+  if (options.userId && options.userHash)
+    widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
+  if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
+  const { theme, position } = options;
+  const scheme = typeof theme === 'string' ? theme : theme?.scheme;
+  if (scheme) widget.colorScheme = checked('theme', scheme, ['light', 'dark', 'auto']) ?? widget.colorScheme;
+  if (typeof theme === 'object') {
+    const { scheme: _, ...colours } = theme;
+    widget.theme = { ...widget.theme, ...colours };
+  }
+  if (options.hideLauncher !== undefined) widget.hideLauncher = options.hideLauncher;
+  const side = typeof position === 'string' ? position : position?.side;
+  if (side) widget.position = checked('position', side, ['left', 'right']) ?? widget.position;
+  if (typeof position === 'object') {
+    for (const [axis, value] of [
+      ['x', position.x],
+      ['y', position.y],
+    ] as const) {
+      if (value !== undefined)
+        widget.style.setProperty(`--chat-offset-${axis}`, typeof value === 'number' ? `${value}px` : value);
+    }
+  }
+  if (options.title !== undefined) widget.chatTitle = options.title;
+  if (options.avatarUrl !== undefined) widget.avatarUrl = options.avatarUrl;
+  if (options.dir) widget.setAttribute('dir', options.dir);
 }

@@ -20,7 +20,7 @@ import {
   scoreFeatures,
   type ScoreOptions as Calibration,
 } from '../../server/nlp/intent-score.ts';
-import type { IntentEvidence } from '../../server/nlp/intent-model.ts';
+import type { IntentEvidence } from '../../server/nlp/intent-evidence.ts';
 import { fitLogistic, score } from './logistic.ts';
 
 /** The score before this calibration, (probability × evidence ramp)^sharpness, for comparison (its ranking needs no sharpness). */

@@ -11,7 +11,8 @@
 // MODES=full runs one training size only.
 import { writeFileSync } from 'node:fs';
 import { analyserFor } from '../../server/nlp/language.ts';
-import { WORD_MODEL, trainIntentModelExplained, type IntentModelOptions } from '../../server/nlp/intent-model.ts';
+import { WORD_MODEL, type IntentModelOptions } from '../../server/nlp/intent-fit.ts';
+import { trainIntentModelExplained } from '../../server/nlp/intent-model.ts';
 import { DATA_SETS, readDataSet } from './data.ts';
 import { cvFolds } from './cv-folds.ts';
 import { benchEncoder, embedAll } from './embed-sets.ts';

@@ -1,5 +1,5 @@
 import { runTurn } from '../engine/engine.ts';
-import type { EngineInput, TurnResult } from '../engine/types.ts';
+import type { EngineInput, TurnResult } from '../engine/turn/types.ts';
 import type { NewJob, TranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { logWarnings, sendMessages } from './carry-out-effects.ts';

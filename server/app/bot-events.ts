@@ -1,5 +1,5 @@
 import type { BotDefinition } from '../definition/schema.ts';
-import type { EngineInput, TurnResult } from '../engine/types.ts';
+import type { EngineInput, TurnResult } from '../engine/turn/types.ts';
 import type { EventDraft } from '../ports/bot-events.ts';
 import type { NewJob, UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';

@@ -1,4 +1,4 @@
-import type { Effect, EmailEffect, SmsEffect } from '../engine/types.ts';
+import type { Effect, EmailEffect, SmsEffect } from '../engine/turn/types.ts';
 import type { AppDeps } from './deps.ts';
 
 /**

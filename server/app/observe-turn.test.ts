@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TurnResult } from '../engine/types.ts';
+import type { TurnResult } from '../engine/turn/types.ts';
 import { turnEvents } from './observe-turn.ts';
 
 const state = { position: null, variables: {}, userData: {} } as unknown as TurnResult['state'];

@@ -1,4 +1,4 @@
-import type { Effect, EngineInput, TurnResult } from '../engine/types.ts';
+import type { Effect, EngineInput, TurnResult } from '../engine/turn/types.ts';
 import type { NewJob, NewTranscriptEntry, UserRecord } from '../ports/store.ts';
 import type { TurnEvent, TurnObserver } from '../ports/turn-observer.ts';
 import type { AppDeps } from './deps.ts';

@@ -1,4 +1,4 @@
-import type { Effect, EngineInput, IntegrationEffect } from '../engine/types.ts';
+import type { Effect, EngineInput, IntegrationEffect } from '../engine/turn/types.ts';
 import type { IntegrationCallResult } from '../ports/integrations.ts';
 import type { NewJob } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';

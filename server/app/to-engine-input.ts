@@ -1,5 +1,5 @@
 import type { UserMessage } from '../../shared/protocol.ts';
-import type { EngineInput } from '../engine/types.ts';
+import type { EngineInput } from '../engine/turn/types.ts';
 import type { AppDeps } from './deps.ts';
 import { assertDialog } from './start-dialog.ts';
 

@@ -1,4 +1,4 @@
-import type { Effect } from '../engine/types.ts';
+import type { Effect } from '../engine/turn/types.ts';
 import type { LogKind, NewJob, NewLogEntry, TurnCommit } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { asyncIntegrationJob } from './run-integrations.ts';

@@ -1,5 +1,5 @@
 import { understandingNeeded } from '../engine/engine.ts';
-import type { EngineInput, Understanding } from '../engine/types.ts';
+import type { EngineInput, Understanding } from '../engine/turn/types.ts';
 import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 

@@ -8,7 +8,7 @@ import { integrationSettingsSchema } from '../integrations/settings.ts';
 import { toLayerStep } from '../integrations/bot-steps.ts';
 import { loadStepTypeModules, StepTypeModuleError } from '../integrations/step-types/load-modules.ts';
 import { BUILT_IN_STEP_TYPES, registryFor } from '../integrations/step-types/registry.ts';
-import type { CodeStepType } from '../integrations/step-types/step-type.ts';
+import type { CodeStepType } from '../integrations/step-contract/step-type.ts';
 import { checkInputFreeLoops } from '../definition/cycles.ts';
 import { definitionProblems, toProblem } from '../definition/load.ts';
 import { isError, type Problem } from '../definition/problem.ts';

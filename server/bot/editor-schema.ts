@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { definitionJsonSchema } from '../definition/json-schema.ts';
 import { integrationSettingsSchema } from '../integrations/settings.ts';
 import { BUILT_IN_STEP_TYPES } from '../integrations/step-types/registry.ts';
-import type { StepType } from '../integrations/step-types/step-type.ts';
+import type { StepType } from '../integrations/step-contract/step-type.ts';
 
 /**
  * The editor schema with the integration step types' parameters: the built-in ones (the committed

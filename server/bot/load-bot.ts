@@ -7,7 +7,7 @@ import type { PublishMove } from '../engine/recovery.ts';
 import { createBotIntegrations } from '../integrations/bot-steps.ts';
 import type { IntegrationRuntime, IntegrationRuntimeDeps } from '../integrations/run-integration.ts';
 import { BUILT_IN_STEP_TYPES, registryFor } from '../integrations/step-types/registry.ts';
-import type { CodeStepType } from '../integrations/step-types/step-type.ts';
+import type { CodeStepType } from '../integrations/step-contract/step-type.ts';
 import { prepareFaqMatcher } from '../nlp/faq-matcher.ts';
 import { trainIntentClassifier } from '../nlp/intent-classifier.ts';
 import type { EmbeddingProvider } from '../ports/embeddings.ts';

@@ -83,81 +83,21 @@ interface Checks {
   isField(at: string, name: string): void;
 }
 
+/** A step's own rules, and the dialogs, steps and fields it names. */
 function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
   const { problems } = c;
-  const buttons = (where: string, list: readonly { kind: string; dialog?: string }[] | undefined) =>
-    list?.forEach((b, i) => {
-      if (b.kind === 'dialog' && b.dialog !== undefined) c.dialogExists(`${where}[${i}].dialog`, b.dialog);
-    });
   switch (step.type) {
     case 'message':
-      if (
-        step.text === undefined &&
-        step.image === undefined &&
-        step.cards === undefined &&
-        step.cardsFrom === undefined
-      ) {
-        problems.push(`${at}: a message needs text, an image, cards or cardsFrom`);
-      }
-      if (step.cards !== undefined && step.cardsFrom !== undefined)
-        problems.push(`${at}.cardsFrom: give cards or cardsFrom, not both`);
-      if (step.noCardsText !== undefined && step.cardsFrom === undefined)
-        problems.push(`${at}.noCardsText: only a message with cardsFrom says it`);
-      if (step.text === undefined && (step.buttons !== undefined || step.quickReplies !== undefined)) {
-        problems.push(`${at}.text: buttons and quick replies belong to a text; add one`);
-      }
-      buttons(`${at}.buttons`, step.buttons);
-      step.cards?.forEach((card, i) => buttons(`${at}.cards[${i}].buttons`, card.buttons));
+      checkMessage(step, at, c);
       return;
     case 'input':
-      if (step.inputType === 'regex') {
-        if (step.pattern === undefined) problems.push(`${at}.pattern: an input of type "regex" needs a pattern`);
-        else regexProblem(`${at}.pattern`, step.pattern, problems);
-      }
-      if (step.inputType === 'choice' && step.choices === undefined)
-        problems.push(`${at}.choices: an input of type "choice" needs choices`);
-      if (step.inputType !== 'choice' && step.choices !== undefined)
-        problems.push(`${at}.choices: only an input of type "choice" has choices`);
-      step.choices?.forEach((choice, i) => c.checkTarget(`${at}.choices[${i}].then`, dialogId, choice.then));
-      c.checkTarget(`${at}.onMaxRetries`, dialogId, step.onMaxRetries);
-      if (step.saveTo && 'userData' in step.saveTo) c.isField(`${at}.saveTo.userData`, step.saveTo.userData);
+      checkInput(step, at, dialogId, c);
       return;
     case 'condition':
-      step.branches.forEach((branch, b) => {
-        const conditions = Array.isArray(branch.when) ? branch.when : [branch.when];
-        conditions.forEach((cond, i) => {
-          const where = Array.isArray(branch.when) ? `${at}.branches[${b}].when[${i}]` : `${at}.branches[${b}].when`;
-          const needsValue = cond.op !== 'empty' && cond.op !== 'notEmpty';
-          if (needsValue && cond.value === undefined) problems.push(`${where}.value: "${cond.op}" needs a value`);
-          if (cond.op === 'in' && cond.value !== undefined && !Array.isArray(cond.value))
-            problems.push(`${where}.value: "in" needs a list`);
-          if (cond.op === 'matches' && typeof cond.value === 'string')
-            regexProblem(`${where}.value`, cond.value, problems);
-          if (
-            (cond.op === 'greater' || cond.op === 'less') &&
-            cond.value !== undefined &&
-            typeof cond.value !== 'number'
-          ) {
-            problems.push(`${where}.value: "${cond.op}" needs a number`);
-          }
-        });
-        c.checkTarget(`${at}.branches[${b}].then`, dialogId, branch.then);
-      });
-      c.checkTarget(`${at}.else`, dialogId, step.else);
+      checkCondition(step, at, dialogId, c);
       return;
     case 'set':
-      step.actions.forEach((action, i) => {
-        const where = `${at}.actions[${i}]`;
-        if ((action.variable === undefined) === (action.userData === undefined)) {
-          problems.push(`${where}: name exactly one of "variable" or "userData"`);
-        }
-        if (action.userData !== undefined) c.isField(`${where}.userData`, action.userData);
-        const hasValue = action.value !== undefined || action.template !== undefined;
-        if (action.op === 'unset' && hasValue) problems.push(`${where}: "unset" takes no value or template`);
-        if (action.op !== 'unset' && !hasValue) problems.push(`${where}: "${action.op}" needs a value or a template`);
-        if (action.value !== undefined && action.template !== undefined)
-          problems.push(`${where}: give a value or a template, not both`);
-      });
+      checkSet(step, at, c);
       return;
     case 'goto':
       c.checkTarget(`${at}`, dialogId, { dialog: step.dialog, step: step.step });
@@ -194,6 +134,79 @@ function checkStep(step: Step, at: string, dialogId: string, c: Checks): void {
     case 'end':
       return;
   }
+}
+
+type StepOf<K extends Step['type']> = Extract<Step, { type: K }>;
+
+function checkMessage(step: StepOf<'message'>, at: string, c: Checks): void {
+  const { problems } = c;
+  const buttons = (where: string, list: readonly { kind: string; dialog?: string }[] | undefined) =>
+    list?.forEach((b, i) => {
+      if (b.kind === 'dialog' && b.dialog !== undefined) c.dialogExists(`${where}[${i}].dialog`, b.dialog);
+    });
+  if (step.text === undefined && step.image === undefined && step.cards === undefined && step.cardsFrom === undefined) {
+    problems.push(`${at}: a message needs text, an image, cards or cardsFrom`);
+  }
+  if (step.cards !== undefined && step.cardsFrom !== undefined)
+    problems.push(`${at}.cardsFrom: give cards or cardsFrom, not both`);
+  if (step.noCardsText !== undefined && step.cardsFrom === undefined)
+    problems.push(`${at}.noCardsText: only a message with cardsFrom says it`);
+  if (step.text === undefined && (step.buttons !== undefined || step.quickReplies !== undefined)) {
+    problems.push(`${at}.text: buttons and quick replies belong to a text; add one`);
+  }
+  buttons(`${at}.buttons`, step.buttons);
+  step.cards?.forEach((card, i) => buttons(`${at}.cards[${i}].buttons`, card.buttons));
+}
+
+function checkInput(step: StepOf<'input'>, at: string, dialogId: string, c: Checks): void {
+  const { problems } = c;
+  if (step.inputType === 'regex') {
+    if (step.pattern === undefined) problems.push(`${at}.pattern: an input of type "regex" needs a pattern`);
+    else regexProblem(`${at}.pattern`, step.pattern, problems);
+  }
+  if (step.inputType === 'choice' && step.choices === undefined)
+    problems.push(`${at}.choices: an input of type "choice" needs choices`);
+  if (step.inputType !== 'choice' && step.choices !== undefined)
+    problems.push(`${at}.choices: only an input of type "choice" has choices`);
+  step.choices?.forEach((choice, i) => c.checkTarget(`${at}.choices[${i}].then`, dialogId, choice.then));
+  c.checkTarget(`${at}.onMaxRetries`, dialogId, step.onMaxRetries);
+  if (step.saveTo && 'userData' in step.saveTo) c.isField(`${at}.saveTo.userData`, step.saveTo.userData);
+}
+
+function checkCondition(step: StepOf<'condition'>, at: string, dialogId: string, c: Checks): void {
+  const { problems } = c;
+  step.branches.forEach((branch, b) => {
+    const conditions = Array.isArray(branch.when) ? branch.when : [branch.when];
+    conditions.forEach((cond, i) => {
+      const where = Array.isArray(branch.when) ? `${at}.branches[${b}].when[${i}]` : `${at}.branches[${b}].when`;
+      const needsValue = cond.op !== 'empty' && cond.op !== 'notEmpty';
+      if (needsValue && cond.value === undefined) problems.push(`${where}.value: "${cond.op}" needs a value`);
+      if (cond.op === 'in' && cond.value !== undefined && !Array.isArray(cond.value))
+        problems.push(`${where}.value: "in" needs a list`);
+      if (cond.op === 'matches' && typeof cond.value === 'string') regexProblem(`${where}.value`, cond.value, problems);
+      if ((cond.op === 'greater' || cond.op === 'less') && cond.value !== undefined && typeof cond.value !== 'number') {
+        problems.push(`${where}.value: "${cond.op}" needs a number`);
+      }
+    });
+    c.checkTarget(`${at}.branches[${b}].then`, dialogId, branch.then);
+  });
+  c.checkTarget(`${at}.else`, dialogId, step.else);
+}
+
+function checkSet(step: StepOf<'set'>, at: string, c: Checks): void {
+  const { problems } = c;
+  step.actions.forEach((action, i) => {
+    const where = `${at}.actions[${i}]`;
+    if ((action.variable === undefined) === (action.userData === undefined)) {
+      problems.push(`${where}: name exactly one of "variable" or "userData"`);
+    }
+    if (action.userData !== undefined) c.isField(`${where}.userData`, action.userData);
+    const hasValue = action.value !== undefined || action.template !== undefined;
+    if (action.op === 'unset' && hasValue) problems.push(`${where}: "unset" takes no value or template`);
+    if (action.op !== 'unset' && !hasValue) problems.push(`${where}: "${action.op}" needs a value or a template`);
+    if (action.value !== undefined && action.template !== undefined)
+      problems.push(`${where}: give a value or a template, not both`);
+  });
 }
 
 function regexProblem(at: string, source: string, problems: string[]): void {

@@ -46,6 +46,31 @@ export function runTurn(
   input: EngineInput,
   options: TurnOptions = {},
 ): TurnResult {
+  const { ctx, moves } = turnContext(definition, state, options);
+  const timerStep = input.kind === 'timer' ? timerStepOf(definition, ctx, input.timerId) : undefined;
+  const run: Run = {
+    spent: takeBudget(ctx, input, timerStep),
+    maxSteps: definition.settings.maxStepsWithoutInput,
+    maxCalls: definition.settings.maxCallsWithoutInput,
+  };
+  const position = positionAfter(ctx, state, input, run, options);
+  keepBudget(ctx, run.spent);
+  return {
+    state: { position, variables: ctx.variables, userData: ctx.userData },
+    outputs: ctx.outputs,
+    origins: originsOf(ctx.outputs.length, moves),
+    effects: ctx.effects,
+    trail: ctx.trail ?? [],
+    visits: visitsOf(moves),
+  };
+}
+
+/** The turn's context over a copy of the state, and the steps it moves to (each with the outputs said before it). */
+function turnContext(
+  definition: BotDefinition,
+  state: ConversationState,
+  options: TurnOptions,
+): { ctx: TurnContext; moves: Array<{ readonly from: number; readonly at: StepRef }> } {
   const missing = new Set<string>();
   // Each time the turn moves to a step, how many outputs were said before: the outputs after it are that step's.
   const moves: Array<{ readonly from: number; readonly at: StepRef }> = [];
@@ -81,93 +106,93 @@ export function runTurn(
     },
   };
 
-  const timerStep = input.kind === 'timer' ? timerStepOf(definition, ctx, input.timerId) : undefined;
-  const run: Run = {
-    spent: takeBudget(ctx, input, timerStep),
-    maxSteps: definition.settings.maxStepsWithoutInput,
-    maxCalls: definition.settings.maxCallsWithoutInput,
-  };
-  let position: Position | null = state.position;
+  return { ctx, moves };
+}
+
+/** Where the conversation rests after the input: each kind of input moves it its own way. */
+function positionAfter(
+  ctx: TurnContext,
+  state: ConversationState,
+  input: EngineInput,
+  run: Run,
+  options: TurnOptions,
+): Position | null {
+  const { definition } = ctx;
   switch (input.kind) {
     case 'start':
-      position = startDialog(ctx, input.dialogId, input.stepId, run);
-      break;
+      return startDialog(ctx, input.dialogId, input.stepId, run);
     case 'text':
     case 'postback': {
       cancelTimers(ctx, (timer) => timer.userInput);
-      const recovery = recoveryFor(definition, state.position, options.moves);
-      if (recovery) {
-        // The user rests where the definition no longer goes: their words were meant for a step
-        // that is gone, so they restart at the recovery step (its prompt) instead of hearing the fallback.
-        ctx.effects.push({
-          type: 'warn',
-          code: 'stale_position',
-          detail: {
-            fromDialogId: recovery.from.dialogId,
-            fromStepId: recovery.from.stepId,
-            toDialogId: recovery.to?.dialogId ?? null,
-            toStepId: recovery.to?.stepId ?? null,
-            chosenAtPublish: recovery.chosen,
-          },
-        });
-        position = recovery.to && runFrom(ctx, recovery.to, run);
-        break;
-      }
-      const text = input.kind === 'text' ? input.text : input.payload;
-      position = receiveText(ctx, state.position, text, input.understanding, run);
-      break;
+      return recoverOrReceive(ctx, state.position, input, run, options);
     }
     case 'timer': {
       const timer = takeTimer(ctx, input.timerId);
-      if (!timer) break; // cancelled meanwhile: nothing happens
+      if (!timer) return state.position; // cancelled meanwhile: nothing happens
       const step = findStep(definition, timer.dialogId, timer.stepId);
-      if (step?.type !== 'wait') break;
-      position = go(ctx, timer.dialogId, step, toNext(step.then), run);
-      break;
+      if (step?.type !== 'wait') return state.position;
+      return go(ctx, timer.dialogId, step, toNext(step.then), run);
     }
     case 'pageEvent': {
       cancelTimers(ctx, (timer) => timer.pageEvents.includes(input.name));
       const route = definition.pageEvents.find((e) => e.name === input.name);
-      if (route) position = startDialog(ctx, route.dialog, undefined, run);
-      break;
+      if (route) return startDialog(ctx, route.dialog, undefined, run);
+      return state.position;
     }
     case 'failed': {
       const step = findStep(definition, input.dialogId, input.stepId);
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
       if ((step?.type === 'email' || step?.type === 'sms') && step.onError !== undefined) {
         // A way out after a failure: leaving the dialog by it completes nothing.
-        position = go(ctx, input.dialogId, step, toNext(step.onError), run, false);
+        return go(ctx, input.dialogId, step, toNext(step.onError), run, false);
       }
-      break;
+      return state.position;
     }
     case 'integrationResult': {
       // Only while the conversation still rests on that step: a result that comes back after
       // the user moved on (or twice) changes nothing.
       const step = restingOn(definition, state.position, input, 'integration');
-      if (!step) break;
+      if (!step) return state.position;
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
-      position = go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run, input.ok);
-      break;
+      return go(ctx, input.dialogId, step, integrationOutcome(step, ctx, input, input.dialogId), run, input.ok);
     }
     case 'linked': {
       // Linked after the user moved on (they wrote something else meanwhile): the link stands, the dialog stays.
       const step = restingOn(definition, state.position, input, 'linkChannels');
-      if (!step) break;
+      if (!step) return state.position;
       ctx.at = { dialogId: input.dialogId, stepId: input.stepId };
-      position = go(ctx, input.dialogId, step, { kind: 'advance', to: step.next }, run);
-      break;
+      return go(ctx, input.dialogId, step, { kind: 'advance', to: step.next }, run);
     }
   }
+}
 
-  keepBudget(ctx, run.spent);
-  return {
-    state: { position, variables: ctx.variables, userData: ctx.userData },
-    outputs,
-    origins: originsOf(outputs.length, moves),
-    effects: ctx.effects,
-    trail: ctx.trail ?? [],
-    visits: visitsOf(moves),
-  };
+/** The user's words: heard where they rest, unless that step is gone from the definition (then they recover). */
+function recoverOrReceive(
+  ctx: TurnContext,
+  resting: Position | null,
+  input: Extract<EngineInput, { kind: 'text' | 'postback' }>,
+  run: Run,
+  options: TurnOptions,
+): Position | null {
+  const recovery = recoveryFor(ctx.definition, resting, options.moves);
+  if (recovery) {
+    // The user rests where the definition no longer goes: their words were meant for a step
+    // that is gone, so they restart at the recovery step (its prompt) instead of hearing the fallback.
+    ctx.effects.push({
+      type: 'warn',
+      code: 'stale_position',
+      detail: {
+        fromDialogId: recovery.from.dialogId,
+        fromStepId: recovery.from.stepId,
+        toDialogId: recovery.to?.dialogId ?? null,
+        toStepId: recovery.to?.stepId ?? null,
+        chosenAtPublish: recovery.chosen,
+      },
+    });
+    return recovery.to && runFrom(ctx, recovery.to, run);
+  }
+  const text = input.kind === 'text' ? input.text : input.payload;
+  return receiveText(ctx, resting, text, input.understanding, run);
 }
 
 /** The step of the given kind the conversation awaits on, when it is the one named; else undefined. */

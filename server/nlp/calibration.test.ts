@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateDefinition } from '../definition/load.ts';
 import type { BotDefinition, Intent } from '../definition/schema.ts';
 import { runTurn } from '../engine/engine.ts';
-import type { ConversationState } from '../engine/types.ts';
+import type { ConversationState } from '../engine/turn/types.ts';
 import { calibrated, fitPlatt } from './calibration.ts';
 import { createFaqMatcher } from './faq-matcher.ts';
 import { trainIntentClassifier } from './intent-classifier.ts';

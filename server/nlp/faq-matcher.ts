@@ -2,7 +2,7 @@ import type { FaqPair } from '../definition/schema.ts';
 import type { EmbeddingProvider } from '../ports/embeddings.ts';
 import type { FaqMatch, FaqMatcher } from '../ports/understanding.ts';
 import { dot, fitVectoriser, type SparseVector } from './features.ts';
-import { analyserFor } from './language.ts';
+import { analyserFor, type Analyser } from './language.ts';
 import { round } from './intent-model.ts';
 import { dense } from './embeddings/vectors.ts';
 import { backgroundFor } from './background-corpus.ts';
@@ -121,64 +121,24 @@ function build(
   const analyser = analyserFor(options.locale ?? 'en');
   const wordScore = options.wordScore ?? WORD_FAQ_SCORE;
   const embeddedScore = options.embeddedScore ?? EMBEDDED_FAQ_SCORE;
-  const synonyms = new Map<string, string[]>();
-  for (const group of options.synonyms ?? []) {
-    const stems = [...new Set(group.flatMap((w) => analyser.words(w)).map((w) => analyser.stem(w)))];
-    for (const stem of stems)
-      synonyms.set(stem, [...new Set([...(synonyms.get(stem) ?? []), ...stems.filter((s) => s !== stem)])]);
-  }
+  const synonyms = synonymStems(options.synonyms ?? [], analyser);
   const phrasings = pairs.flatMap((pair) => pair.questions.map((question) => ({ id: pair.id, question })));
   const vectoriser = fitVectoriser(
     phrasings.map((p) => p.question),
     analyser,
     { synonyms },
   );
-  const vectors: { id: string; vector: SparseVector; embedding: Float32Array | undefined }[] = phrasings.map(
-    (p, i) => ({
-      id: p.id,
-      vector: vectoriser.vector(p.question),
-      embedding: embedded?.[i],
-    }),
-  );
+  const vectors: StoredPhrasing[] = phrasings.map((p, i) => ({
+    id: p.id,
+    vector: vectoriser.vector(p.question),
+    embedding: embedded?.[i],
+  }));
   const provider = embedded ? options.embeddings : undefined;
   const crowding = embedded ? crowdingOf(vectors) : [];
 
-  /** Ranked pairs for a question; `skip` leaves stored phrasings out (calibration asks the FAQ as if an entry or a question were absent). */
-  const rank = (
-    query: SparseVector,
-    embedding: Float32Array | null,
-    skip?: (index: number, id: string) => boolean,
-  ): Omit<FaqMatch, 'threshold'> => {
-    const score = embedding ? embeddedScore : wordScore;
-    /** Each pair's closest phrasing: its similarity and that phrasing's crowding. */
-    const best = new Map<string, { similarity: number; crowding: number }>();
-    if (query.indices.length > 0 || embedding) {
-      vectors.forEach(({ id, vector, embedding: phrasing }, i) => {
-        if (skip?.(i, id)) return;
-        const words = query.indices.length > 0 ? dot(query, vector) : 0;
-        const similarity =
-          embedding && phrasing
-            ? (1 - score.embeddingShare) * words + score.embeddingShare * dense(embedding, phrasing)
-            : words;
-        if (similarity > (best.get(id)?.similarity ?? -Infinity))
-          best.set(id, { similarity, crowding: crowding[i] ?? 0 });
-      });
-    }
-    const sorted = [...best.entries()].sort((a, b) => b[1].similarity - a[1].similarity);
-    const [first, second] = [sorted[0]?.[1].similarity ?? 0, sorted[1]?.[1].similarity ?? 0];
-    const ranked = sorted
-      // The best pair's margin is over the second; every other pair's is (negative) under the best.
-      .map(([id, { similarity, crowding: crowded }], i) => ({
-        id,
-        score: toScore(similarity, similarity - (i === 0 ? second : first), crowded, score),
-      }))
-      .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score);
-    const [top, ...others] = ranked;
-    return top
-      ? { id: top.id, score: top.score, others: others.slice(0, MAX_OTHERS) }
-      : { id: null, score: 0, others: [] };
-  };
+  const scores = { word: wordScore, embedded: embeddedScore };
+  const rank = (query: SparseVector, embedding: Float32Array | null, skip?: (index: number, id: string) => boolean) =>
+    rankPairs({ vectors, crowding, scores }, query, embedding, skip);
 
   const background = backgroundFor(options.locale ?? 'en');
   const backgroundVectors = background.map((text) => vectoriser.vector(text));
@@ -225,6 +185,66 @@ function build(
       };
     },
   };
+}
+
+/** A stored question of the FAQ: its pair, its words and, with a provider, its sentence embedding. */
+interface StoredPhrasing {
+  readonly id: string;
+  readonly vector: SparseVector;
+  readonly embedding: Float32Array | undefined;
+}
+
+/** Stems that stand for each other: every stem of a group, to the group's other stems. */
+function synonymStems(groups: readonly (readonly string[])[], analyser: Analyser): Map<string, string[]> {
+  const synonyms = new Map<string, string[]>();
+  for (const group of groups) {
+    const stems = [...new Set(group.flatMap((w) => analyser.words(w)).map((w) => analyser.stem(w)))];
+    for (const stem of stems)
+      synonyms.set(stem, [...new Set([...(synonyms.get(stem) ?? []), ...stems.filter((s) => s !== stem)])]);
+  }
+  return synonyms;
+}
+
+/** Ranked pairs for a question; `skip` leaves stored phrasings out (calibration asks the FAQ as if an entry or a question were absent). */
+function rankPairs(
+  stored: {
+    readonly vectors: readonly StoredPhrasing[];
+    readonly crowding: readonly number[];
+    readonly scores: { readonly word: FaqScoreOptions; readonly embedded: FaqScoreOptions };
+  },
+  query: SparseVector,
+  embedding: Float32Array | null,
+  skip?: (index: number, id: string) => boolean,
+): Omit<FaqMatch, 'threshold'> {
+  const score = embedding ? stored.scores.embedded : stored.scores.word;
+  /** Each pair's closest phrasing: its similarity and that phrasing's crowding. */
+  const best = new Map<string, { similarity: number; crowding: number }>();
+  if (query.indices.length > 0 || embedding) {
+    stored.vectors.forEach(({ id, vector, embedding: phrasing }, i) => {
+      if (skip?.(i, id)) return;
+      const words = query.indices.length > 0 ? dot(query, vector) : 0;
+      const similarity =
+        embedding && phrasing
+          ? (1 - score.embeddingShare) * words + score.embeddingShare * dense(embedding, phrasing)
+          : words;
+      if (similarity > (best.get(id)?.similarity ?? -Infinity))
+        best.set(id, { similarity, crowding: stored.crowding[i] ?? 0 });
+    });
+  }
+  const sorted = [...best.entries()].sort((a, b) => b[1].similarity - a[1].similarity);
+  const [first, second] = [sorted[0]?.[1].similarity ?? 0, sorted[1]?.[1].similarity ?? 0];
+  const ranked = sorted
+    // The best pair's margin is over the second; every other pair's is (negative) under the best.
+    .map(([id, { similarity, crowding: crowded }], i) => ({
+      id,
+      score: toScore(similarity, similarity - (i === 0 ? second : first), crowded, score),
+    }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const [top, ...others] = ranked;
+  return top
+    ? { id: top.id, score: top.score, others: others.slice(0, MAX_OTHERS) }
+    : { id: null, score: 0, others: [] };
 }
 
 /**

@@ -6,7 +6,8 @@ import {
   type CalibrationTargets,
   type ScoredSample,
 } from './calibration.ts';
-import { EMBEDDING_WEIGHT, trainIntentModel, WORD_MODEL, type LabelledText } from './intent-model.ts';
+import { EMBEDDING_WEIGHT, WORD_MODEL } from './intent-fit.ts';
+import { trainIntentModel, type LabelledText } from './intent-model.ts';
 import { EMBEDDED_SCORE, WORD_SCORE } from './intent-score.ts';
 import { EMBEDDING_HEAD } from './embedding-head.ts';
 

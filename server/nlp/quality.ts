@@ -1,6 +1,6 @@
 import type { BotDefinition } from '../definition/schema.ts';
 import { analyserFor } from './language.ts';
-import { trainIntentModel, type LabelledText } from './intent-model.ts';
+import { trainIntentModel, type IntentModel, type LabelledText } from './intent-model.ts';
 import { backgroundFor } from './background-corpus.ts';
 import { calibrated, type Calibration } from './calibration.ts';
 import { calibrateIntents } from './intent-calibration.ts';
@@ -101,40 +101,11 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
       findings,
     };
   }
-  // Round-robin folds within each intent, so every fold holds some of each.
-  const seen = new Map<string, number>();
-  const fold = examples.map((e) => {
-    const n = seen.get(e.label) ?? 0;
-    seen.set(e.label, n + 1);
-    return n % FOLDS;
+  const { tested, correct, routed, routedAtCalibrated, confusable } = crossValidate(examples, train, {
+    scale,
+    threshold,
+    embeddings: options.embeddings,
   });
-  let correct = 0;
-  let routed = 0;
-  let routedAtCalibrated = 0;
-  let tested = 0;
-  const confusions = new Map<string, { intents: [string, string]; count: number; examples: string[] }>();
-  for (let f = 0; f < FOLDS; f++) {
-    const model = train(examples.filter((_, i) => fold[i] !== f));
-    examples.forEach((example, i) => {
-      if (fold[i] !== f) return;
-      // An intent all of whose utterances sit in this fold cannot be predicted: it is counted, which is the point.
-      tested++;
-      const prediction = model.predict(example.text, options.embeddings?.get(example.text));
-      if (prediction.label === example.label) {
-        correct++;
-        if (calibrated(prediction.score, scale) >= threshold) routed++;
-        if (calibrated(prediction.score, scale) >= scale.threshold) routedAtCalibrated++;
-      } else if (prediction.label !== null) {
-        const pair = [example.label, prediction.label].sort() as [string, string];
-        const key = pair.join('\u0000');
-        const entry = confusions.get(key) ?? { intents: pair, count: 0, examples: [] };
-        entry.count++;
-        if (entry.examples.length < 3)
-          entry.examples.push(`"${example.text}" (${example.label}) → ${prediction.label}`);
-        confusions.set(key, entry);
-      }
-    });
-  }
   const expected = scale.expected;
   // Routed right from this report's own folds, which keep every intent (the calibration's folds leave a
   // quarter out, so fewer intents compete and more is routed there); turned away from the calibration's.
@@ -145,31 +116,20 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
         outOfScopeRecall: expected.heldOutRefused ?? expected.backgroundRefused,
       }
     : null;
-  const confusable = [...confusions.values()]
-    .filter((c) => c.count >= 2)
-    .sort((a, b) => b.count - a.count)
-    .slice(0, 20);
   const accuracy = correct / tested;
   const accuracyAtThreshold = routed / tested;
   findings.push(
-    `${percent(accuracy)} of utterances are classified as their own intent when held out; ${percent(accuracyAtThreshold)} clear the threshold ${threshold}.`,
+    ...qualityFindings({
+      accuracy,
+      accuracyAtThreshold,
+      threshold,
+      thresholdSource,
+      suggestion,
+      expected,
+      confusable,
+      thinIntents,
+    }),
   );
-  if (suggestion) {
-    findings.push(
-      `Calibrated nlpThreshold: ${suggestion.threshold} (cross-validated: ${percent(suggestion.routedRight)} of utterances routed right, ${percent(suggestion.outOfScopeRecall)} of texts about ${expected?.heldOutRefused === null ? 'nothing the bot is for' : 'intents the bot lacks'} turned away)` +
-        (thresholdSource === 'calibrated'
-          ? '; the bot uses it.'
-          : `; the definition sets ${threshold}, which the bot uses instead.`),
-    );
-  }
-  for (const c of confusable)
-    findings.push(
-      `Intents "${c.intents[0]}" and "${c.intents[1]}" are confused ${c.count} times: make their phrasings more distinct, or merge them.`,
-    );
-  if (thinIntents.length > 0)
-    findings.push(
-      `Intents with fewer than ${THIN} utterances: ${thinIntents.join(', ')}. Ten or more varied phrasings each generalise far better.`,
-    );
   return {
     intents: intents.length,
     utterances: examples.length,
@@ -204,6 +164,103 @@ export function reportIntentQuality(definition: QualityInput, options: QualityOp
       vectors ? { embeddings: subset.map((e) => vectors.get(e.text) ?? new Float32Array(0)) } : {},
     );
   }
+}
+
+/**
+ * k-fold cross-validation: each fold held out in turn from a model trained on the rest; how many held-out
+ * utterances were predicted as their own intent, how many of those were routed (at the bot's threshold and at the
+ * calibrated one), and which pairs of intents were taken for each other.
+ */
+function crossValidate(
+  examples: readonly LabelledText[],
+  train: (subset: readonly LabelledText[]) => IntentModel,
+  at: { readonly scale: Calibration; readonly threshold: number; readonly embeddings: QualityOptions['embeddings'] },
+): {
+  tested: number;
+  correct: number;
+  routed: number;
+  routedAtCalibrated: number;
+  confusable: IntentQualityReport['confusable'];
+} {
+  // Round-robin folds within each intent, so every fold holds some of each.
+  const seen = new Map<string, number>();
+  const fold = examples.map((e) => {
+    const n = seen.get(e.label) ?? 0;
+    seen.set(e.label, n + 1);
+    return n % FOLDS;
+  });
+  let correct = 0;
+  let routed = 0;
+  let routedAtCalibrated = 0;
+  let tested = 0;
+  const confusions = new Map<string, { intents: [string, string]; count: number; examples: string[] }>();
+  for (let f = 0; f < FOLDS; f++) {
+    const model = train(examples.filter((_, i) => fold[i] !== f));
+    examples.forEach((example, i) => {
+      if (fold[i] !== f) return;
+      // An intent all of whose utterances sit in this fold cannot be predicted: it is counted, which is the point.
+      tested++;
+      const prediction = model.predict(example.text, at.embeddings?.get(example.text));
+      if (prediction.label === example.label) {
+        correct++;
+        if (calibrated(prediction.score, at.scale) >= at.threshold) routed++;
+        if (calibrated(prediction.score, at.scale) >= at.scale.threshold) routedAtCalibrated++;
+      } else if (prediction.label !== null) {
+        const pair = [example.label, prediction.label].sort() as [string, string];
+        const key = pair.join('\u0000');
+        const entry = confusions.get(key) ?? { intents: pair, count: 0, examples: [] };
+        entry.count++;
+        if (entry.examples.length < 3)
+          entry.examples.push(`"${example.text}" (${example.label}) → ${prediction.label}`);
+        confusions.set(key, entry);
+      }
+    });
+  }
+  const confusable = [...confusions.values()]
+    .filter((c) => c.count >= 2)
+    .sort((a, b) => b.count - a.count)
+    .slice(0, 20);
+  return { tested, correct, routed, routedAtCalibrated, confusable };
+}
+
+/** The report's sentences for a person, one finding each. */
+function qualityFindings(report: {
+  readonly accuracy: number;
+  readonly accuracyAtThreshold: number;
+  readonly threshold: number;
+  readonly thresholdSource: IntentQualityReport['thresholdSource'];
+  readonly suggestion: {
+    readonly threshold: number;
+    readonly routedRight: number;
+    readonly outOfScopeRecall: number;
+  } | null;
+  readonly expected: Calibration['expected'];
+  readonly confusable: IntentQualityReport['confusable'];
+  readonly thinIntents: readonly string[];
+}): string[] {
+  const { accuracy, accuracyAtThreshold, threshold, thresholdSource, suggestion, expected, confusable, thinIntents } =
+    report;
+  const findings: string[] = [];
+  findings.push(
+    `${percent(accuracy)} of utterances are classified as their own intent when held out; ${percent(accuracyAtThreshold)} clear the threshold ${threshold}.`,
+  );
+  if (suggestion) {
+    findings.push(
+      `Calibrated nlpThreshold: ${suggestion.threshold} (cross-validated: ${percent(suggestion.routedRight)} of utterances routed right, ${percent(suggestion.outOfScopeRecall)} of texts about ${expected?.heldOutRefused === null ? 'nothing the bot is for' : 'intents the bot lacks'} turned away)` +
+        (thresholdSource === 'calibrated'
+          ? '; the bot uses it.'
+          : `; the definition sets ${threshold}, which the bot uses instead.`),
+    );
+  }
+  for (const c of confusable)
+    findings.push(
+      `Intents "${c.intents[0]}" and "${c.intents[1]}" are confused ${c.count} times: make their phrasings more distinct, or merge them.`,
+    );
+  if (thinIntents.length > 0)
+    findings.push(
+      `Intents with fewer than ${THIN} utterances: ${thinIntents.join(', ')}. Ten or more varied phrasings each generalise far better.`,
+    );
+  return findings;
 }
 
 /**

@@ -22,12 +22,12 @@ import { studioApi } from '../studio-server/http/studio-api.ts';
 import { studioPages } from '../studio-server/http/studio-pages.ts';
 import { tokenRoutes } from '../studio-server/http/token-routes.ts';
 import { secretRoutes } from '../studio-server/http/secret-routes.ts';
-import { seal, secretKeys, unseal } from '../studio-server/secrets/secret-box.ts';
-import { singleSignOn, type Transaction } from '../studio-server/accounts/single-sign-on.ts';
+import { seal, unseal, type SecretKeys } from '../studio-server/secrets/secret-box.ts';
+import { singleSignOn, type SingleSignOn, type Transaction } from '../studio-server/accounts/single-sign-on.ts';
 import { oidcRoutes } from '../studio-server/http/oidc-routes.ts';
 import { OPEN_METHODS, SIGNED_IN_METHODS, otherMethods } from '../studio-server/http/other-methods.ts';
-import { secretKeeper, type SecretKeeper } from '../studio-server/secrets/secret-keeper.ts';
-import { persistentSecret } from '../secrets.ts';
+import type { SecretKeeper } from '../studio-server/secrets/secret-keeper.ts';
+import { openStudioSecrets, type StudioSignals } from './studio-secrets.ts';
 import { chooseEncoding } from '../api/widget-assets.ts';
 
 export interface StudioOptions {
@@ -47,10 +47,7 @@ export interface StudioOptions {
   /** The environment the server was started with; a non-empty variable wins over a studio secret of the same name. */
   readonly environment: Readonly<Record<string, string | undefined>>;
   /** Cluster mode: how a secret change on one node reaches the others. */
-  readonly signals?: {
-    publish(topic: string, message: string): Promise<void>;
-    subscribe(topic: string, listener: (message: string) => void): Promise<void>;
-  };
+  readonly signals?: StudioSignals;
   readonly nodeId?: string;
 }
 
@@ -91,42 +88,10 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   const now = () => options.clock.now();
   const stores = await storeParts(options.store).people();
   const audit = auditLog(stores.audit, now);
-  const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
-  if (key.generated)
-    logger.info(
-      { event: 'secrets_key_generated', dir: options.dataDir },
-      'generated a key for the studio secrets (kept in DATA_DIR); set SECRETS_KEY to choose one',
-    );
-  const keys = secretKeys(key.value, config.SECRETS_KEY_PREVIOUS);
-  const secrets = secretKeeper({ store: stores.secrets, keys, audit, now, logger });
-  // A secret that opens under neither key stops start-up here, naming the settings to check.
-  await secrets.load();
   let bot: StudioBot | undefined;
-  const reprepare = async (reason: string) => (bot ? bot.reprepare(reason) : { ok: true });
-  // Cluster mode: another node changed a secret; read them again and prepare the bot with them.
-  await options.signals?.subscribe('studio-secrets', (message) => {
-    if (message === options.nodeId) return;
-    void secrets
-      .load()
-      .then(() => reprepare('studio secrets changed on another node'))
-      .catch((error: unknown) =>
-        logger.error(
-          { event: 'secrets_reload_failed', err: error },
-          'could not read the studio secrets changed on another node',
-        ),
-      );
-  });
-  const changed = async (name: string) => {
-    await options.signals
-      ?.publish('studio-secrets', options.nodeId ?? '')
-      .catch((error: unknown) =>
-        logger.warn(
-          { event: 'secrets_signal_failed', error: (error as Error).message },
-          'other nodes were not told of a secret change; they use it after their next restart or reload',
-        ),
-      );
-    return reprepare(`studio secret ${name} changed`);
-  };
+  const { keys, secrets, changed } = await openStudioSecrets(options, stores, audit, (reason) =>
+    bot ? bot.reprepare(reason) : Promise.resolve({ ok: true }),
+  );
   const session = { idleMs: config.STUDIO_SESSION_IDLE, maxMs: config.STUDIO_SESSION_MAX };
   const limits = loginLimits(
     options.limiter ?? localLimiter,
@@ -142,36 +107,15 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     return setupUrl(options.baseUrl(), token);
   };
   const redirectUri = () => `${options.baseUrl().replace(/\/$/, '')}/studio/api/oidc/callback`;
-  const sso =
-    config.OIDC_ISSUER &&
-    config.OIDC_CLIENT_ID &&
-    config.OIDC_CLIENT_SECRET &&
-    config.OIDC_ROLE_CLAIM &&
-    config.OIDC_ROLE_MAP
-      ? singleSignOn(
-          {
-            issuer: config.OIDC_ISSUER,
-            clientId: config.OIDC_CLIENT_ID,
-            clientSecret: config.OIDC_CLIENT_SECRET,
-            label: config.OIDC_LABEL ?? 'single sign-on',
-            roleClaim: config.OIDC_ROLE_CLAIM,
-            roleMap: config.OIDC_ROLE_MAP,
-            scopes: config.OIDC_SCOPES,
-          },
-          { accounts: stores.accounts, audit, people: signIn, logger, now, redirectUri },
-        )
-      : undefined;
-  // The sign-in transaction rides in a cookie sealed like the secrets (under its own name, so neither opens as the other).
-  const transactionSeal = {
-    seal: (transaction: Transaction) => seal(keys, 'oidc-transaction', JSON.stringify(transaction)),
-    open: (sealed: string): Transaction | undefined => {
-      try {
-        return JSON.parse(unseal(keys, 'oidc-transaction', sealed).value) as Transaction;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  const sso = studioSingleSignOn(config, {
+    accounts: stores.accounts,
+    audit,
+    people: signIn,
+    logger,
+    now,
+    redirectUri,
+  });
+  const transactionSeal = sealedTransactions(keys);
   const sessionDeps = {
     people: signIn,
     tokens,
@@ -223,5 +167,43 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
       return createSetupLink('owner', null, 'first_owner');
     },
     createSetupLink,
+  };
+}
+
+/** Single sign-on when every OIDC setting is given (config.ts asks for the rest once OIDC_ISSUER is set); else undefined. */
+function studioSingleSignOn(config: Config, deps: Parameters<typeof singleSignOn>[1]): SingleSignOn | undefined {
+  if (
+    !config.OIDC_ISSUER ||
+    !config.OIDC_CLIENT_ID ||
+    !config.OIDC_CLIENT_SECRET ||
+    !config.OIDC_ROLE_CLAIM ||
+    !config.OIDC_ROLE_MAP
+  )
+    return undefined;
+  return singleSignOn(
+    {
+      issuer: config.OIDC_ISSUER,
+      clientId: config.OIDC_CLIENT_ID,
+      clientSecret: config.OIDC_CLIENT_SECRET,
+      label: config.OIDC_LABEL ?? 'single sign-on',
+      roleClaim: config.OIDC_ROLE_CLAIM,
+      roleMap: config.OIDC_ROLE_MAP,
+      scopes: config.OIDC_SCOPES,
+    },
+    deps,
+  );
+}
+
+/** The sign-in transaction rides in a cookie sealed like the secrets (under its own name, so neither opens as the other). */
+function sealedTransactions(keys: SecretKeys) {
+  return {
+    seal: (transaction: Transaction) => seal(keys, 'oidc-transaction', JSON.stringify(transaction)),
+    open: (sealed: string): Transaction | undefined => {
+      try {
+        return JSON.parse(unseal(keys, 'oidc-transaction', sealed).value) as Transaction;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { StepRef } from '../../engine/types.ts';
+import type { StepRef } from '../../engine/turn/types.ts';
 import {
   dayOf,
   SUMMARY_EVENTS,

@@ -4,10 +4,10 @@ import { fireTimer } from '../../app/fire-timer.ts';
 import { KeyedQueue } from '../../app/keyed-queue.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import { BUILT_IN_STEP_TYPES } from '../../integrations/step-types/registry.ts';
-import type { StepType } from '../../integrations/step-types/step-type.ts';
+import type { StepType } from '../../integrations/step-contract/step-type.ts';
 import { createFaqMatcher } from '../../nlp/faq-matcher.ts';
 import type { IntentClassifier } from '../../ports/understanding.ts';
-import type { IntegrationCallResult } from '../../ports/integrations.ts';
+import type { IntegrationCallResult, IntegrationCaller } from '../../ports/integrations.ts';
 import type { Store } from '../../ports/store.ts';
 import type { Stub } from './test-file.ts';
 
@@ -54,24 +54,8 @@ export function createTestBot(
     return found;
   };
   const stubsBy = new Map<string, Readonly<Record<string, Stub>>>();
-  const defaultTiming = new Map([...BUILT_IN_STEP_TYPES, ...ownTypes].map((type) => [type.name, type.defaultTiming]));
-  // The engine reads a step's resolved timing, as the server's integration layer fills it at start-up.
-  for (const dialog of definition.dialogs) {
-    for (const step of dialog.steps)
-      if (step.type === 'integration' && step.timing === undefined)
-        step.timing = defaultTiming.get(step.integration) ?? 'sync';
-  }
-  const note = (fields: Record<string, unknown>, message: string) => {
-    const userId = typeof fields.userId === 'string' ? fields.userId : undefined;
-    if (!userId) return;
-    const { userId: _, err, ...rest } = fields;
-    const detail = Object.entries(rest)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(' ');
-    seen(userId).warnings.push(
-      `${message} (${detail}${err instanceof Error ? ` error=${JSON.stringify(err.message)}` : ''})`,
-    );
-  };
+  resolveTimings(definition, ownTypes);
+  const note = warningsOf(seen);
   const deps: AppDeps = {
     definition,
     store,
@@ -105,35 +89,7 @@ export function createTestBot(
         : undefined,
     mailer: { from: 'bot@test.invalid', send: async () => ({ messageId: 'test' }) },
     sms: { provider: 'test', send: async () => undefined },
-    integrations: {
-      async run(step, context): Promise<IntegrationCallResult> {
-        const key = `${step.dialogId}.${step.stepId}`;
-        const stub = stubsBy.get(context.userId)?.[key];
-        if (!stub) {
-          // An asynchronous step's result never reaches the conversation: it needs no stub.
-          const called = definition.dialogs
-            .find((d) => d.id === step.dialogId)
-            ?.steps.find((s) => s.id === step.stepId);
-          if (called?.type === 'integration' && called.timing === 'async')
-            return { ok: true, output: null, scheduled: `test:${key}` };
-          seen(context.userId).unstubbed.push(key);
-          return { ok: false, error: { kind: 'unstubbed', message: `no stub for ${key}` } };
-        }
-        return 'output' in stub ? { ok: true, output: stub.output } : { ok: false, error: stub.error };
-      },
-      // An asynchronous step's call never runs in a bot test: its job is stored with the turn and left there.
-      asyncJob(step, context) {
-        return {
-          ok: true,
-          job: {
-            id: `test:${step.dialogId}.${step.stepId}:${context.userId}`,
-            kind: 'integration-test',
-            payload: {},
-            runAt: Number.MAX_SAFE_INTEGER,
-          },
-        };
-      },
-    },
+    integrations: stubbedIntegrations(definition, (userId) => stubsBy.get(userId), seen),
     // A test talks as fast as it can; the per-user limit is the server's business, not the bot's.
     integrationCallsPerMinute: 1_000_000,
   };
@@ -160,5 +116,65 @@ export function createTestBot(
       now = until;
     },
     close: () => store.close(),
+  };
+}
+
+/** The engine reads a step's resolved timing, as the server's integration layer fills it at start-up. */
+function resolveTimings(definition: BotDefinition, ownTypes: readonly StepType[]): void {
+  const defaultTiming = new Map([...BUILT_IN_STEP_TYPES, ...ownTypes].map((type) => [type.name, type.defaultTiming]));
+  for (const dialog of definition.dialogs) {
+    for (const step of dialog.steps)
+      if (step.type === 'integration' && step.timing === undefined)
+        step.timing = defaultTiming.get(step.integration) ?? 'sync';
+  }
+}
+
+/** The logger's warnings and errors about a user, written into what that user saw (one line each). */
+function warningsOf(seen: (userId: string) => Seen): (fields: Record<string, unknown>, message: string) => void {
+  return (fields, message) => {
+    const userId = typeof fields.userId === 'string' ? fields.userId : undefined;
+    if (!userId) return;
+    const { userId: _, err, ...rest } = fields;
+    const detail = Object.entries(rest)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(' ');
+    seen(userId).warnings.push(
+      `${message} (${detail}${err instanceof Error ? ` error=${JSON.stringify(err.message)}` : ''})`,
+    );
+  };
+}
+
+/** Integration steps answered by the stubs in force for the user; a synchronous step with none is noted as unstubbed. */
+function stubbedIntegrations(
+  definition: BotDefinition,
+  stubsOf: (userId: string) => Readonly<Record<string, Stub>> | undefined,
+  seen: (userId: string) => Seen,
+): IntegrationCaller {
+  return {
+    async run(step, context): Promise<IntegrationCallResult> {
+      const key = `${step.dialogId}.${step.stepId}`;
+      const stub = stubsOf(context.userId)?.[key];
+      if (!stub) {
+        // An asynchronous step's result never reaches the conversation: it needs no stub.
+        const called = definition.dialogs.find((d) => d.id === step.dialogId)?.steps.find((s) => s.id === step.stepId);
+        if (called?.type === 'integration' && called.timing === 'async')
+          return { ok: true, output: null, scheduled: `test:${key}` };
+        seen(context.userId).unstubbed.push(key);
+        return { ok: false, error: { kind: 'unstubbed', message: `no stub for ${key}` } };
+      }
+      return 'output' in stub ? { ok: true, output: stub.output } : { ok: false, error: stub.error };
+    },
+    // An asynchronous step's call never runs in a bot test: its job is stored with the turn and left there.
+    asyncJob(step, context) {
+      return {
+        ok: true,
+        job: {
+          id: `test:${step.dialogId}.${step.stepId}:${context.userId}`,
+          kind: 'integration-test',
+          payload: {},
+          runAt: Number.MAX_SAFE_INTEGER,
+        },
+      };
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { BotTestOutcome } from '../../../shared/bot-test-outcome.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
 import type { Store } from '../../ports/store.ts';
 import type { BotTestsStore } from '../../ports/bot-tests.ts';
-import type { StepType } from '../../integrations/step-types/step-type.ts';
+import type { StepType } from '../../integrations/step-contract/step-type.ts';
 import { report } from './report.ts';
 import { runTests } from './run-tests.ts';
 import { testFileSchema, type BotTest } from './test-file.ts';

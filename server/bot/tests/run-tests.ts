@@ -11,7 +11,7 @@ import { parseDuration } from '../../definition/duration.ts';
 import { DefinitionError, formatPath, loadDefinition } from '../../definition/load.ts';
 import { loadStepTypeModules, StepTypeModuleError } from '../../integrations/step-types/load-modules.ts';
 import type { BotDefinition } from '../../definition/schema.ts';
-import type { StepType } from '../../integrations/step-types/step-type.ts';
+import type { StepType } from '../../integrations/step-contract/step-type.ts';
 import { trainIntentClassifier } from '../../nlp/intent-classifier.ts';
 import type { Store } from '../../ports/store.ts';
 import { compare, labelsOf, type Mismatch, type Observed } from './expectations.ts';

@@ -1,3 +1,5 @@
+// The engine's contract: what a turn takes, returns and asks the world to do. The step kinds and the runner
+// import it from beside them, and everything outside the engine imports it here (no re-export at the folder's edge).
 import type { BotMessage } from '../../../shared/protocol.ts';
 import type { BotDefinition, Step } from '../../definition/schema.ts';
 

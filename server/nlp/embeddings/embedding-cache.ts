@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EmbeddingKind, EmbeddingProvider } from '../../ports/embeddings.ts';
+import { EmbeddingCacheFile } from './embedding-cache-file.ts';
 
 /**
  * Keeps the embeddings of training texts (intent utterances, FAQ phrasings) in a file
@@ -25,9 +25,6 @@ export interface CachedEmbeddings extends EmbeddingProvider {
   readonly encoded: number;
 }
 
-const MAGIC = Buffer.from('EMBCACHE');
-const VERSION = 1;
-const HASH = 32;
 const DEFAULT_MAX = 20_000;
 const QUERIES_KEPT = 32;
 
@@ -52,47 +49,12 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
     'embeddings',
     `${createHash('sha256').update(provider.modelId).digest('hex').slice(0, 24)}.bin`,
   );
-  let entries: Map<string, Float32Array> | undefined;
-  let dimensions = 0;
+  const cache = new EmbeddingCacheFile(file, provider.modelId, maxEntries, options.warn);
   let encoded = 0;
-  let saving: Promise<void> = Promise.resolve();
   const queries = new Map<string, Promise<Float32Array>>();
 
-  const load = (): Map<string, Float32Array> => {
-    if (entries) return entries;
-    entries = new Map();
-    if (!existsSync(file)) return entries;
-    try {
-      const read = readCacheFile(readFileSync(file), provider.modelId);
-      entries = read.entries;
-      dimensions = read.dimensions;
-    } catch (error) {
-      options.warn?.(`the embedding cache ${file} is unreadable (${(error as Error).message}); it is rebuilt`);
-    }
-    return entries;
-  };
-
-  const save = (): Promise<void> => {
-    // One write at a time, each of the whole map: the last one holds everything.
-    saving = saving.then(() => {
-      const all = load();
-      const kept = [...all].slice(-maxEntries);
-      try {
-        mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-        const temporary = `${file}.${process.pid}.tmp`;
-        writeFileSync(temporary, writeCacheFile(provider.modelId, dimensions, kept), { mode: 0o600 });
-        renameSync(temporary, file);
-      } catch (error) {
-        options.warn?.(
-          `the embedding cache ${file} could not be written (${(error as Error).message}); the next start encodes again`,
-        );
-      }
-    });
-    return saving;
-  };
-
   const batch = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const all = load();
+    const all = cache.load();
     const keys = texts.map(hashOf);
     const missing = [
       ...new Set(
@@ -107,10 +69,10 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
       encoded += missing.length;
       missing.forEach((text, i) => {
         const vector = vectors[i] as Float32Array;
-        if (dimensions !== vector.length) {
+        if (cache.dimensions !== vector.length) {
           // Another length than the file's: the model behind the id changed; the old entries are of no use.
-          if (dimensions !== 0) all.clear();
-          dimensions = vector.length;
+          if (cache.dimensions !== 0) all.clear();
+          cache.dimensions = vector.length;
         }
         all.set(hashOf(text), vector);
       });
@@ -123,7 +85,7 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
       return vector;
     });
     // A warm start writes nothing; the order of use is saved with the next new text.
-    if (missing.length > 0) await save();
+    if (missing.length > 0) await cache.save();
     return out;
   };
 
@@ -152,7 +114,7 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
       );
     },
     async close() {
-      await saving;
+      await cache.settled();
       await provider.close();
     },
   };
@@ -162,43 +124,4 @@ export function cachedEmbeddings(provider: EmbeddingProvider, options: Embedding
 
 function hashOf(text: string): string {
   return createHash('sha256').update(text).digest('base64');
-}
-
-/** Layout: magic, version, dimensions, count, model id (length + UTF-8), then per entry the text's SHA-256 and its floats. */
-function writeCacheFile(modelId: string, dimensions: number, kept: readonly [string, Float32Array][]): Buffer {
-  const id = Buffer.from(modelId, 'utf8');
-  const head = Buffer.alloc(MAGIC.length + 16);
-  MAGIC.copy(head, 0);
-  head.writeUInt32LE(VERSION, 8);
-  head.writeUInt32LE(dimensions, 12);
-  head.writeUInt32LE(kept.length, 16);
-  head.writeUInt32LE(id.length, 20);
-  const body = Buffer.alloc(kept.length * (HASH + dimensions * 4));
-  let at = 0;
-  for (const [key, vector] of kept) {
-    Buffer.from(key, 'base64').copy(body, at);
-    at += HASH;
-    Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(body, at);
-    at += dimensions * 4;
-  }
-  return Buffer.concat([head, id, body]);
-}
-
-function readCacheFile(data: Buffer, modelId: string): { entries: Map<string, Float32Array>; dimensions: number } {
-  if (data.length < 24 || !data.subarray(0, 8).equals(MAGIC) || data.readUInt32LE(8) !== VERSION)
-    throw new Error('not an embedding cache of this version');
-  const dimensions = data.readUInt32LE(12);
-  const count = data.readUInt32LE(16);
-  const idLength = data.readUInt32LE(20);
-  if (data.subarray(24, 24 + idLength).toString('utf8') !== modelId) throw new Error('written for another model');
-  const size = HASH + dimensions * 4;
-  let at = 24 + idLength;
-  if (dimensions === 0 || data.length !== at + count * size) throw new Error('truncated');
-  const entries = new Map<string, Float32Array>();
-  for (let i = 0; i < count; i++, at += size) {
-    const floats = new Float32Array(dimensions);
-    Buffer.from(floats.buffer).set(data.subarray(at + HASH, at + size));
-    entries.set(data.subarray(at, at + HASH).toString('base64'), floats);
-  }
-  return { entries, dimensions };
 }

@@ -56,6 +56,12 @@ export interface PeopleDeps {
  * sign-out is in the audit trail.
  */
 export function people(deps: PeopleDeps) {
+  const sessions = studioSessions(deps);
+  return { ...sessions, ...passwords(deps, sessions.startSession), newAccountId: newId };
+}
+
+/** Studio sessions: started at a sign-in, found by their cookie under the idle and absolute timeouts, ended. */
+function studioSessions(deps: PeopleDeps) {
   const { accounts, sessions, audit, now } = deps;
 
   const startSession = async (
@@ -82,35 +88,6 @@ export function people(deps: PeopleDeps) {
 
   return {
     startSession,
-
-    /** Checks a password under the login limits; a new session on success. Throws 401 invalid_credentials or 429 rate_limited. */
-    async login(email: string, password: string, meta: RequestMeta): Promise<SignedIn> {
-      const typed = email.trim().toLowerCase();
-      await deps.limits.check(`account:${digest(typed)}`, meta.ip);
-      const account = await accounts.accountByEmail(typed);
-      const ok = account?.passwordHash
-        ? await verifyPassword(account.passwordHash, password)
-        : await verifyNobody(password);
-      if (!account || !ok) {
-        await audit.record({
-          actor: { kind: 'account', email: typed.slice(0, 254), ...(account ? { accountId: account.id } : {}) },
-          ip: meta.ip,
-          action: 'login_failed',
-          details: { method: 'password' },
-        });
-        throw new HttpError(
-          401,
-          'invalid_credentials',
-          'The email or password is not right. Check both and try again.',
-        );
-      }
-      // Parameters raised since this hash was made: store one at today's cost while the password is at hand.
-      if (needsRehash(account.passwordHash!))
-        await accounts.updateAccount(account.id, { passwordHash: await hashPassword(password), updatedAt: now() });
-      const signedIn = await startSession(account, meta, 'password');
-      await audit.record({ actor: actorOf(account), ip: meta.ip, action: 'login', details: { method: 'password' } });
-      return signedIn;
-    },
 
     /** The session and its account for a cookie's value, or null when it is unknown, ended or timed out. */
     async authenticate(cookie: string): Promise<{ account: Account; session: StudioSession } | null> {
@@ -175,6 +152,41 @@ export function people(deps: PeopleDeps) {
       });
       return true;
     },
+  };
+}
+
+/** Signing in with a password, and setting a new one (which ends the account's other sessions). */
+function passwords(deps: PeopleDeps, startSession: ReturnType<typeof studioSessions>['startSession']) {
+  const { accounts, sessions, audit, now } = deps;
+  return {
+    /** Checks a password under the login limits; a new session on success. Throws 401 invalid_credentials or 429 rate_limited. */
+    async login(email: string, password: string, meta: RequestMeta): Promise<SignedIn> {
+      const typed = email.trim().toLowerCase();
+      await deps.limits.check(`account:${digest(typed)}`, meta.ip);
+      const account = await accounts.accountByEmail(typed);
+      const ok = account?.passwordHash
+        ? await verifyPassword(account.passwordHash, password)
+        : await verifyNobody(password);
+      if (!account || !ok) {
+        await audit.record({
+          actor: { kind: 'account', email: typed.slice(0, 254), ...(account ? { accountId: account.id } : {}) },
+          ip: meta.ip,
+          action: 'login_failed',
+          details: { method: 'password' },
+        });
+        throw new HttpError(
+          401,
+          'invalid_credentials',
+          'The email or password is not right. Check both and try again.',
+        );
+      }
+      // Parameters raised since this hash was made: store one at today's cost while the password is at hand.
+      if (needsRehash(account.passwordHash!))
+        await accounts.updateAccount(account.id, { passwordHash: await hashPassword(password), updatedAt: now() });
+      const signedIn = await startSession(account, meta, 'password');
+      await audit.record({ actor: actorOf(account), ip: meta.ip, action: 'login', details: { method: 'password' } });
+      return signedIn;
+    },
 
     /** Sets a new password (checked against the policy) and ends the account's other sessions. */
     async setPassword(
@@ -196,8 +208,6 @@ export function people(deps: PeopleDeps) {
         details: { sessionsEnded: ended },
       });
     },
-
-    newAccountId: newId,
   };
 }
 

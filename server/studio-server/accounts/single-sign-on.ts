@@ -1,11 +1,12 @@
 import * as oidc from 'openid-client';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Logger } from '../../ports/logger.ts';
-import type { Account, Accounts } from '../../ports/accounts.ts';
+import type { Accounts } from '../../ports/accounts.ts';
 import type { AuditTrail } from '../../ports/audit.ts';
 import { ROLES, type Role } from '../../ports/roles.ts';
-import { newId } from './digests.ts';
 import type { People, RequestMeta, SignedIn } from './people.ts';
+import { accountOfSubject, grantRole } from './sso-account.ts';
+import { ssoRefused } from './sso-refused.ts';
 
 export interface SingleSignOnSettings {
   readonly issuer: string;
@@ -24,8 +25,6 @@ export interface Transaction {
   readonly verifier: string;
   readonly expiresAt: number;
 }
-
-const refused = (reason: string) => new HttpError(401, 'sso_failed', `Single sign-on did not succeed: ${reason}`);
 
 /** The studio role a person's claim maps to: the first of owner, editor, analyst, viewer any value gives; undefined for none. */
 export function roleFromClaim(claim: unknown, map: ReadonlyMap<string, Role>): Role | undefined {
@@ -58,31 +57,7 @@ export function singleSignOn(
     redirectUri: () => string;
   },
 ) {
-  let discovered: Promise<oidc.Configuration> | undefined;
-  const configuration = () => {
-    discovered ??= (async () => {
-      const issuer = new URL(settings.issuer);
-      // Plain HTTP only to a provider on this machine (development, tests); anywhere else HTTPS.
-      const insecure = issuer.protocol === 'http:' && isLoopback(issuer);
-      // The ID token's signature is checked against the provider's keys too, not only trusted for arriving over TLS:
-      // a token that was not signed by the provider is refused whatever the transport.
-      return oidc.discovery(issuer, settings.clientId, settings.clientSecret, undefined, {
-        execute: [oidc.enableNonRepudiationChecks, ...(insecure ? [oidc.allowInsecureRequests] : [])],
-      });
-    })().catch((error: unknown) => {
-      discovered = undefined;
-      deps.logger.error(
-        { event: 'sso_discovery_failed', issuer: settings.issuer, error: (error as Error).message },
-        'the OpenID provider could not be read; single sign-on is unavailable until it answers',
-      );
-      throw new HttpError(
-        503,
-        'sso_unavailable',
-        'Single sign-on is unavailable right now: the identity provider does not answer. Try again later, or sign in with email and password.',
-      );
-    });
-    return discovered;
-  };
+  const configuration = discoveredProvider(settings, deps.logger);
 
   return {
     label: settings.label,
@@ -110,32 +85,9 @@ export function singleSignOn(
     /** The provider sent the browser back: exchange the code, check the ID token, sign the person in. */
     async finish(callbackUrl: URL, transaction: Transaction | undefined, meta: RequestMeta): Promise<SignedIn> {
       if (!transaction || transaction.expiresAt < deps.now())
-        throw refused('the sign-in took too long or was started in another browser; start again.');
+        throw ssoRefused('the sign-in took too long or was started in another browser; start again.');
       const config = await configuration();
-      let claims: oidc.IDToken | undefined;
-      try {
-        const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-          pkceCodeVerifier: transaction.verifier,
-          expectedState: transaction.state,
-          expectedNonce: transaction.nonce,
-          idTokenExpected: true,
-        });
-        claims = tokens.claims();
-      } catch (error) {
-        // The library's reason (bad signature, expired, wrong audience…) is for operators.
-        deps.logger.warn(
-          { event: 'sso_refused', reason: (error as Error).message.slice(0, 200), ip: meta.ip },
-          'a single sign-on answer was refused',
-        );
-        await deps.audit.record({
-          actor: { kind: 'account' },
-          ip: meta.ip,
-          action: 'login_failed',
-          details: { method: 'oidc', reason: 'token_refused' },
-        });
-        throw refused("the identity provider's answer could not be verified.");
-      }
-      if (!claims) throw refused('the identity provider sent no ID token.');
+      const claims = await verifiedClaims(config, callbackUrl, transaction, deps, meta);
       const subject = `${claims.iss} ${claims.sub}`;
       const email =
         typeof claims.email === 'string' && claims.email_verified !== false ? claims.email.toLowerCase() : undefined;
@@ -153,52 +105,9 @@ export function singleSignOn(
           `Your identity provider grants you no studio role (claim ${settings.roleClaim}); ask your administrator.`,
         );
       }
-      let account: Account | null = await deps.accounts.accountByOidcSubject(subject);
-      if (!account && email) {
-        const byEmail = await deps.accounts.accountByEmail(email);
-        if (byEmail && byEmail.oidcSubject === null)
-          account = await deps.accounts.updateAccount(byEmail.id, { oidcSubject: subject, updatedAt: deps.now() });
-      }
-      if (!account) {
-        if (!email) throw refused('the identity provider did not share a verified email address.');
-        const name = typeof claims.name === 'string' ? claims.name.slice(0, 100) : email;
-        const created = await deps.accounts.createAccount({
-          id: newId(),
-          email,
-          name,
-          role,
-          passwordHash: null,
-          oidcSubject: subject,
-          createdAt: deps.now(),
-        });
-        if (!created.ok) throw refused('an account with this email is bound to another identity.');
-        account = created.account;
-        await deps.audit.record({
-          actor: { kind: 'account', accountId: account.id, email },
-          ip: meta.ip,
-          action: 'account_created',
-          target: account.id,
-          details: { role, through: 'oidc' },
-        });
-      } else if (account.role !== role) {
-        const lastOwner = account.role === 'owner' && (await deps.accounts.countAccounts('owner')) <= 1;
-        if (!lastOwner) {
-          const from = account.role;
-          account = (await deps.accounts.updateAccount(account.id, { role, updatedAt: deps.now() }))!;
-          await deps.audit.record({
-            actor: { kind: 'system' },
-            ip: meta.ip,
-            action: 'role_changed',
-            target: account.id,
-            details: { email: account.email, from, to: role, through: 'oidc' },
-          });
-        } else {
-          deps.logger.warn(
-            { event: 'sso_last_owner_kept', account: account.id },
-            'the identity provider would take the owner role from the only owner; it is kept',
-          );
-        }
-      }
+      const name = typeof claims.name === 'string' ? claims.name.slice(0, 100) : email;
+      const found = await accountOfSubject(deps, { subject, email, name, role }, meta);
+      const account = found.created ? found.account : await grantRole(deps, found.account, role, meta);
       const signedIn = await deps.people.startSession(account, meta, 'oidc');
       await deps.audit.record({
         actor: { kind: 'account', accountId: account.id, email: account.email },
@@ -212,3 +121,69 @@ export function singleSignOn(
 }
 
 export type SingleSignOn = ReturnType<typeof singleSignOn>;
+
+/** The provider's configuration, read once it is first needed; read again after a failure. */
+function discoveredProvider(settings: SingleSignOnSettings, logger: Logger): () => Promise<oidc.Configuration> {
+  let discovered: Promise<oidc.Configuration> | undefined;
+  const configuration = () => {
+    discovered ??= (async () => {
+      const issuer = new URL(settings.issuer);
+      // Plain HTTP only to a provider on this machine (development, tests); anywhere else HTTPS.
+      const insecure = issuer.protocol === 'http:' && isLoopback(issuer);
+      // The ID token's signature is checked against the provider's keys too, not only trusted for arriving over TLS:
+      // a token that was not signed by the provider is refused whatever the transport.
+      return oidc.discovery(issuer, settings.clientId, settings.clientSecret, undefined, {
+        execute: [oidc.enableNonRepudiationChecks, ...(insecure ? [oidc.allowInsecureRequests] : [])],
+      });
+    })().catch((error: unknown) => {
+      discovered = undefined;
+      logger.error(
+        { event: 'sso_discovery_failed', issuer: settings.issuer, error: (error as Error).message },
+        'the OpenID provider could not be read; single sign-on is unavailable until it answers',
+      );
+      throw new HttpError(
+        503,
+        'sso_unavailable',
+        'Single sign-on is unavailable right now: the identity provider does not answer. Try again later, or sign in with email and password.',
+      );
+    });
+    return discovered;
+  };
+
+  return configuration;
+}
+
+/** The ID token's claims for the code the provider sent back: a refused exchange is logged and audited. */
+async function verifiedClaims(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  transaction: Transaction,
+  deps: { readonly logger: Logger; readonly audit: AuditTrail },
+  meta: RequestMeta,
+): Promise<oidc.IDToken> {
+  let claims: oidc.IDToken | undefined;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: transaction.verifier,
+      expectedState: transaction.state,
+      expectedNonce: transaction.nonce,
+      idTokenExpected: true,
+    });
+    claims = tokens.claims();
+  } catch (error) {
+    // The library's reason (bad signature, expired, wrong audience…) is for operators.
+    deps.logger.warn(
+      { event: 'sso_refused', reason: (error as Error).message.slice(0, 200), ip: meta.ip },
+      'a single sign-on answer was refused',
+    );
+    await deps.audit.record({
+      actor: { kind: 'account' },
+      ip: meta.ip,
+      action: 'login_failed',
+      details: { method: 'oidc', reason: 'token_refused' },
+    });
+    throw ssoRefused("the identity provider's answer could not be verified.");
+  }
+  if (!claims) throw ssoRefused('the identity provider sent no ID token.');
+  return claims;
+}

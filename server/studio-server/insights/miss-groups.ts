@@ -4,7 +4,7 @@ import type { EmbeddingProvider } from '../../ports/embeddings.ts';
 import { createFaqMatcher, prepareFaqMatcher } from '../../nlp/faq-matcher.ts';
 import { dot, fitVectoriser, type SparseVector } from '../../nlp/features.ts';
 import { trainIntentClassifier } from '../../nlp/intent-classifier.ts';
-import { WORD_MODEL } from '../../nlp/intent-model.ts';
+import { WORD_MODEL } from '../../nlp/intent-fit.ts';
 import { analyserFor } from '../../nlp/language.ts';
 import type { FaqMatcher, IntentClassifier } from '../../ports/understanding.ts';
 import type { MissGroup, TaughtTo, TextCount } from '../../../shared/studio-misses.ts';

@@ -1,49 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { CallAnswer, PreviewActivity, PreviewState, StartPreview } from '../../../shared/preview-protocol.ts';
-import type { BotEvent } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { eraseUser } from '../../app/erase-user.ts';
-import { KeyedQueue } from '../../app/keyed-queue.ts';
 import { openConversation } from '../../app/open-conversation.ts';
 import type { BotTest } from '../../bot/tests/test-file.ts';
 import type { PreparedBot } from '../../bot/load-bot.ts';
-import type { Clock } from '../../ports/clock.ts';
-import type { Logger } from '../../ports/logger.ts';
-import type { Mailer } from '../../ports/mailer.ts';
-import type { SmsSender } from '../../ports/sms-sender.ts';
-import type { Store, TranscriptEntry } from '../../ports/store.ts';
+import type { Store } from '../../ports/store.ts';
 import { fireTimer } from '../../app/fire-timer.ts';
-import { dryRunCaller, dryRunMailer, dryRunSms, runAsyncCall, type DryRunDeps } from './dry-run.ts';
+import { runAsyncCall, type DryRunDeps } from './dry-run.ts';
 import { HeldCalls } from './held-calls.ts';
 import { namedSecrets } from './mask.ts';
+import { previewApp } from './preview-app.ts';
+import type { PreviewDeps, PreviewOutlets } from './preview-deps.ts';
 import { PreviewJobs } from './preview-jobs.ts';
 import { previewStore } from './preview-store.ts';
 import { ConversationRecorder } from './recorder.ts';
-
-/** What every author's preview shares: the server's store and the way a draft is prepared. */
-export interface PreviewDeps {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** The author's own draft as written now, with its revision. */
-  readonly draft: (accountId: string) => Promise<{ readonly written: unknown; readonly revision: number }>;
-  /** The draft checked as `chatbot check` does and prepared on `store` with the dry-run gate; throws DefinitionError. */
-  readonly prepare: (written: unknown, store: Store) => Promise<PreparedBot>;
-  /** The env the definition reads (for the secrets masked wherever a request is shown). */
-  readonly env: () => Readonly<Record<string, string | undefined>>;
-  readonly mailer?: Mailer;
-  readonly sms?: SmsSender;
-  /** Adds a test to the bot's tests; answers how many there are now. */
-  readonly saveTest: (test: BotTest, accountId: string) => Promise<number>;
-}
-
-/** Where the preview's chat and panel hear from it (the preview socket). */
-export interface PreviewOutlets {
-  state(state: PreviewState): void;
-  entries(entries: readonly TranscriptEntry[]): void;
-  typing(on: boolean): void;
-  event(event: BotEvent): void;
-}
 
 const MAX_ACTIVITY = 50;
 
@@ -143,30 +114,13 @@ export class AuthorPreview {
       const secrets = () => namedSecrets(written, this.deps.env());
       // Made once the draft is read (it needs the start dialog); the store's hooks reach it through here.
       const recording: { current?: ConversationRecorder; jobs?: PreviewJobs } = {};
-      const store = previewStore(this.deps.store, { accountId: this.accountId }, () => userId, {
-        committed: (commit, result) => {
-          recording.current?.committed(commit, result.user);
-          this.publish();
-        },
-        changed: (user) => {
-          recording.current?.changed(user);
-          this.publish();
-        },
-        jobs: (jobs, cancelJobs, at) => recording.jobs?.committed(jobs, cancelJobs, at),
-        notLogged: (kind) => this.note({ at: this.deps.clock.now(), what: 'notLogged', log: kind }),
-      });
+      const store = this.recordedStore(userId, recording);
       const bot = await this.deps.prepare(written, store);
       const dialogId = payload.dialogId ?? bot.definition.settings.startDialog;
-      const variables = payload.variables ?? {};
-      const userData = payload.userData ?? {};
+      const from = { dialogId, stepId: payload.stepId ?? null };
+      const { variables = {}, userData = {} } = payload;
       const recorder = new ConversationRecorder(
-        {
-          dialogId,
-          stepId: payload.stepId ?? null,
-          startDialog: bot.definition.settings.startDialog,
-          variables,
-          userData,
-        },
+        { ...from, startDialog: bot.definition.settings.startDialog, variables, userData },
         secrets,
       );
       const holds = new HeldCalls(() => this.publish());
@@ -177,57 +131,13 @@ export class AuthorPreview {
         now: () => this.deps.clock.now(),
       };
       recording.current = recorder;
-      const app: AppDeps = {
-        definition: bot.definition,
-        store,
-        clock: this.deps.clock,
-        logger: this.deps.logger,
-        delivery: {
-          deliver: (to, entries) => {
-            if (to === userId) this.out.entries(entries);
-          },
-          typing: (to, on) => {
-            if (to === userId) this.out.typing(on);
-          },
-          event: (to, event) => {
-            if (to === userId) this.out.event(event);
-          },
-          reach: () => 'live',
-        },
-        // A preview stores no durable jobs: its turns' outbox jobs run in memory (preview-jobs.ts), nothing else is scheduled.
-        scheduler: { schedule: async () => undefined, cancel: async () => false },
-        turns: new KeyedQueue(),
-        ...(bot.classifier ? { classifier: bot.classifier } : {}),
-        ...(bot.faq ? { faq: bot.faq } : {}),
-        mailer: dryRunMailer(this.deps.mailer, dry),
-        sms: dryRunSms(this.deps.sms, dry),
-        integrations: dryRunCaller(bot.caller, dry, (step, result) => recorder.answered(step, result)),
-      };
-      const jobs = new PreviewJobs({
-        now: () => this.deps.clock.now(),
-        changed: () => this.publish(),
-        timer: async (timerId, delayMs) => {
-          // In a test this is time passing: the bot's words after it belong to a "wait" step.
-          recorder.waited(delayMs);
-          this.note({ at: this.deps.clock.now(), what: 'timerRan', timerId });
-          await fireTimer(app, { userId, timerId }).catch((error: unknown) => this.failed(error));
-        },
-        integration: (job) => runAsyncCall(dry, bot.runtime, job).catch((error: unknown) => this.failed(error)),
-      });
+      const app = previewApp(this.deps, { bot, store, userId, dry, recorder, out: this.out });
+      const jobs = this.previewJobs(app, userId, dry, bot, recorder);
       recording.jobs = jobs;
-      this.running = {
-        userId,
-        app,
-        bot,
-        holds,
-        jobs,
-        recorder,
-        revision,
-        from: { dialogId, stepId: payload.stepId ?? null },
-      };
+      this.running = { userId, app, bot, holds, jobs, recorder, revision, from };
       this.edited = false;
       this.activity = [];
-      this.note({ at: this.deps.clock.now(), what: 'started', dialogId, stepId: payload.stepId ?? null });
+      this.note({ at: this.deps.clock.now(), what: 'started', ...from });
       // Not awaited: the first step may hold a call until the author answers it, after this start is acked.
       const startAt =
         payload.dialogId === undefined && payload.stepId === undefined
@@ -237,6 +147,43 @@ export class AuthorPreview {
         (error: unknown) => this.failed(error),
       );
       return this.state();
+    });
+  }
+
+  /** The preview user's store: every commit and change it takes is recorded for a test and shown in the panel. */
+  private recordedStore(userId: string, recording: { current?: ConversationRecorder; jobs?: PreviewJobs }): Store {
+    return previewStore(this.deps.store, { accountId: this.accountId }, () => userId, {
+      committed: (commit, result) => {
+        recording.current?.committed(commit, result.user);
+        this.publish();
+      },
+      changed: (user) => {
+        recording.current?.changed(user);
+        this.publish();
+      },
+      jobs: (jobs, cancelJobs, at) => recording.jobs?.committed(jobs, cancelJobs, at),
+      notLogged: (kind) => this.note({ at: this.deps.clock.now(), what: 'notLogged', log: kind }),
+    });
+  }
+
+  /** The preview's timers and asynchronous calls, run in memory; a timer runs when its wait ends or the author skips it. */
+  private previewJobs(
+    app: AppDeps,
+    userId: string,
+    dry: DryRunDeps,
+    bot: PreparedBot,
+    recorder: ConversationRecorder,
+  ): PreviewJobs {
+    return new PreviewJobs({
+      now: () => this.deps.clock.now(),
+      changed: () => this.publish(),
+      timer: async (timerId, delayMs) => {
+        // In a test this is time passing: the bot's words after it belong to a "wait" step.
+        recorder.waited(delayMs);
+        this.note({ at: this.deps.clock.now(), what: 'timerRan', timerId });
+        await fireTimer(app, { userId, timerId }).catch((error: unknown) => this.failed(error));
+      },
+      integration: (job) => runAsyncCall(dry, bot.runtime, job).catch((error: unknown) => this.failed(error)),
     });
   }
 

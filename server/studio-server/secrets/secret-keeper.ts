@@ -33,25 +33,10 @@ export function secretKeeper(deps: {
      * again under SECRETS_KEY. Throws SecretKeyError (start-up stops) when one opens under neither.
      */
     async load(): Promise<{ count: number; resealed: number }> {
-      const stored = await deps.store.listSecrets();
-      const next = new Map<string, string>();
-      let resealed = 0;
-      for (const secret of stored) {
-        const { value, stale } = unseal(deps.keys, secret.name, secret.ciphertext);
-        next.set(secret.name, value);
-        if (stale) {
-          await deps.store.putSecret({ ...secret, ciphertext: seal(deps.keys, secret.name, value) });
-          resealed += 1;
-        }
-      }
-      if (resealed > 0)
-        deps.logger.info(
-          { event: 'secrets_resealed', count: resealed },
-          'studio secrets sealed under SECRETS_KEY_PREVIOUS were sealed again under SECRETS_KEY',
-        );
-      values = next;
-      meta = stored;
-      return { count: stored.length, resealed };
+      const opened = await openAll(deps);
+      values = opened.values;
+      meta = opened.stored;
+      return { count: opened.stored.length, resealed: opened.resealed };
     },
 
     /** The open value of a studio secret, for the env lookup only. */
@@ -101,25 +86,59 @@ export function secretKeeper(deps: {
      * wins), then the studio's secrets. A live view: a changed secret is seen at the next read.
      */
     env(base: Env): Env {
-      const lookup = (name: string) => {
-        const own = base[name];
-        return own !== undefined && own !== '' ? own : values.get(name);
-      };
-      return new Proxy({} as Env, {
-        get: (_target, name) => (typeof name === 'string' ? lookup(name) : undefined),
-        has: (_target, name) => typeof name === 'string' && lookup(name) !== undefined,
-        ownKeys: () => [...new Set([...Object.keys(base), ...values.keys()])],
-        getOwnPropertyDescriptor: (_target, name) =>
-          typeof name === 'string' && lookup(name) !== undefined
-            ? { value: lookup(name), enumerable: true, configurable: true, writable: false }
-            : undefined,
-      });
+      return overlaid(
+        base,
+        (name) => values.get(name),
+        () => values.keys(),
+      );
     },
   };
   return keeper;
 }
 
 export type SecretKeeper = ReturnType<typeof secretKeeper>;
+
+/** Opens every stored secret, sealing again under SECRETS_KEY those sealed under SECRETS_KEY_PREVIOUS. */
+async function openAll(deps: {
+  store: SecretStore;
+  keys: SecretKeys;
+  logger: Logger;
+}): Promise<{ values: Map<string, string>; stored: StoredSecret[]; resealed: number }> {
+  const stored = await deps.store.listSecrets();
+  const values = new Map<string, string>();
+  let resealed = 0;
+  for (const secret of stored) {
+    const { value, stale } = unseal(deps.keys, secret.name, secret.ciphertext);
+    values.set(secret.name, value);
+    if (stale) {
+      await deps.store.putSecret({ ...secret, ciphertext: seal(deps.keys, secret.name, value) });
+      resealed += 1;
+    }
+  }
+  if (resealed > 0)
+    deps.logger.info(
+      { event: 'secrets_resealed', count: resealed },
+      'studio secrets sealed under SECRETS_KEY_PREVIOUS were sealed again under SECRETS_KEY',
+    );
+  return { values, stored, resealed };
+}
+
+/** `base` with the secrets beneath it: a non-empty variable of `base` wins; read live at every lookup. */
+function overlaid(base: Env, secret: (name: string) => string | undefined, names: () => Iterable<string>): Env {
+  const lookup = (name: string) => {
+    const own = base[name];
+    return own !== undefined && own !== '' ? own : secret(name);
+  };
+  return new Proxy({} as Env, {
+    get: (_target, name) => (typeof name === 'string' ? lookup(name) : undefined),
+    has: (_target, name) => typeof name === 'string' && lookup(name) !== undefined,
+    ownKeys: () => [...new Set([...Object.keys(base), ...names()])],
+    getOwnPropertyDescriptor: (_target, name) =>
+      typeof name === 'string' && lookup(name) !== undefined
+        ? { value: lookup(name), enumerable: true, configurable: true, writable: false }
+        : undefined,
+  });
+}
 
 /**
  * The environment-variable names a definition reads (every string under a key ending in `Env`:
