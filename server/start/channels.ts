@@ -9,15 +9,17 @@ import type { JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
-import { wireConnectors } from './connectors.ts';
+import { channelSettingKey } from '../studio-server/channels/channel-settings.ts';
+import { wireConnectors, type ConnectorWiring } from './connectors.ts';
 import type { OpenedStore } from './open-store.ts';
+import type { Studio } from './studio-server.ts';
 
 export type ChannelDelivery = ReturnType<typeof deliveryByChannel>;
 
 /** The channels besides the web chat: the generic REST channels and the vendors' connectors, and how a turn reaches each. */
 export interface Channels {
   readonly restDeliveries: ReadonlyMap<string, RestDelivery>;
-  readonly connectors: Awaited<ReturnType<typeof wireConnectors>>;
+  readonly connectors: ConnectorWiring;
   /** The guarded client REST callbacks and event subscriptions leave through. */
   readonly callbackClient: SafeHttpClient;
   /** A user's channel, remembered for deliveries (once the socket server exists). */
@@ -31,7 +33,14 @@ export interface Channels {
 export async function openChannels(
   config: Config,
   store: OpenedStore,
-  setup: { readonly logger: Logger; readonly clock: Clock; readonly cluster?: Cluster; readonly jobs: () => JobRunner },
+  setup: {
+    readonly logger: Logger;
+    readonly clock: Clock;
+    readonly cluster?: Cluster | undefined;
+    readonly jobs: () => JobRunner;
+    /** Where Settings → Channels keeps the connectors' settings (the environment's win). */
+    readonly studio?: Pick<Studio, 'secrets'>;
+  },
 ): Promise<Channels> {
   const { logger, clock, cluster } = setup;
   const now = () => clock.now();
@@ -43,8 +52,11 @@ export async function openChannels(
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, scheduler, logger, now)]),
   );
-  // The vendors' channels (Telegram, …): each a connector over the one connector core.
-  const connectors = await wireConnectors(config, store, logger, now);
+  // The vendors' channels (Telegram, …): each a connector over the one connector core, set in the environment or the studio.
+  const secrets = setup.studio?.secrets;
+  const connectors = await wireConnectors(config, store, logger, now, (variable) =>
+    secrets?.value(channelSettingKey(variable)),
+  );
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
   void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
@@ -58,18 +70,17 @@ export async function openChannels(
       delivery = deliveryByChannel(
         store,
         {
-          channels: new Map<string, Delivery>([...restDeliveries, ...(connectors?.deliveries ?? [])]),
+          channels: new Map<string, Delivery>([...restDeliveries, ...connectors.deliveries]),
           fallback: socketDelivery(io, cluster?.presence),
         },
         logger,
       );
       // A connected web chat user's channel is known: their deliveries need no lookup.
-      if (restDeliveries.size > 0 || connectors)
-        io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
+      io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
       return delivery;
     },
     close() {
-      connectors?.close();
+      connectors.close();
       callbackClient.close();
     },
   };

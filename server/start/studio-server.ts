@@ -69,6 +69,8 @@ export interface Studio {
   readonly secrets: SecretKeeper;
   /** The env the definition reads: the environment, then the studio's secrets. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Tells the other nodes that studio secrets changed: they read them again (the bot and the connectors follow). */
+  announce(): Promise<void>;
   /** Hands the studio the bot in service, once prepared. */
   attach(bot: StudioBot): void;
   /**
@@ -116,7 +118,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
         ),
       );
   });
-  const changed = async (name: string) => {
+  const announce = async () => {
     await options.signals
       ?.publish('studio-secrets', options.nodeId ?? '')
       .catch((error: unknown) =>
@@ -125,6 +127,9 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
           'other nodes were not told of a secret change; they use it after their next restart or reload',
         ),
       );
+  };
+  const changed = async (name: string) => {
+    await announce();
     return reprepare(`studio secret ${name} changed`);
   };
   const session = { idleMs: config.STUDIO_SESSION_IDLE, maxMs: config.STUDIO_SESSION_MAX };
@@ -186,6 +191,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     audit,
     secrets,
     env: secrets.env(options.environment),
+    announce,
     attach(next) {
       bot = next;
     },

@@ -91,6 +91,24 @@ export function secretKeeper(deps: {
       return true;
     },
 
+    /**
+     * Sets (a value) and removes (null) several at once, with no audit entry of their own: for a
+     * caller that records one entry for the whole change (Settings → Channels names the settings).
+     */
+    async write(changes: ReadonlyMap<string, string | null>, updatedBy: string): Promise<void> {
+      for (const [name, value] of changes) {
+        if (value === null) await deps.store.deleteSecret(name);
+        else
+          await deps.store.putSecret({
+            name,
+            ciphertext: seal(deps.keys, name, value),
+            updatedAt: deps.now(),
+            updatedBy,
+          });
+      }
+      await keeper.load();
+    },
+
     /** Told after this node changed a secret (the bot is prepared again; other nodes are signalled). */
     onChange(listener: (name: string) => void): void {
       listeners.push(listener);
@@ -108,7 +126,10 @@ export function secretKeeper(deps: {
       return new Proxy({} as Env, {
         get: (_target, name) => (typeof name === 'string' ? lookup(name) : undefined),
         has: (_target, name) => typeof name === 'string' && lookup(name) !== undefined,
-        ownKeys: () => [...new Set([...Object.keys(base), ...values.keys()])],
+        // Only the names a definition can read: other parts of the studio keep values under names of their own (`channel:…`).
+        ownKeys: () => [
+          ...new Set([...Object.keys(base), ...[...values.keys()].filter((name) => SECRET_NAME.test(name))]),
+        ],
         getOwnPropertyDescriptor: (_target, name) =>
           typeof name === 'string' && lookup(name) !== undefined
             ? { value: lookup(name), enumerable: true, configurable: true, writable: false }
