@@ -35,6 +35,11 @@ export class StudioChannelsPanel extends SettingsPanel {
         font-size: 1rem;
         margin: 1rem 0 0.25rem;
       }
+      summary {
+        cursor: pointer;
+        color: #0b5cad;
+        margin: 0.25rem 0 0.5rem;
+      }
       .row {
         display: flex;
         gap: 0.5rem;
@@ -198,7 +203,6 @@ export class StudioChannelsPanel extends SettingsPanel {
     const id = `${connector.connector}-${setting.variable}`;
     const fromEnvironment = connector.source === 'environment';
     const error = this.fieldErrors[setting.variable];
-    const status = t(setting.set ? 'channelSet' : 'channelUnset');
     const described = [setting.secret ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
     return html`<label
         >${label(setting.variable)} <code class="hint">${setting.variable}</code>
@@ -213,8 +217,14 @@ export class StudioChannelsPanel extends SettingsPanel {
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${described || nothing}
       /></label>
-      ${setting.secret ? html`<span class="hint" id="${id}-hint">${t('channelSecretKept', { status })}</span>` : nothing}
+      ${setting.secret ? html`<span class="hint" id="${id}-hint">${t(setting.set ? 'channelSecretSet' : 'channelSecretUnset')}</span>` : nothing}
       ${error ? html`<span class="error" id="${id}-error">${error}</span>` : nothing}`;
+  }
+
+  /** A connector's settings are folded away once it is on (or set in the environment); open while being set up or refused. */
+  private opened(connector: Connector): boolean {
+    const refused = connector.settings.some((setting) => this.fieldErrors[setting.variable] !== undefined);
+    return refused || (connector.source === 'studio' && !connector.on);
   }
 
   private section(connector: Connector) {
@@ -231,6 +241,8 @@ export class StudioChannelsPanel extends SettingsPanel {
         ${t(fromEnvironment ? 'channelSourceEnvironment' : connector.source === 'studio' ? 'channelSourceStudio' : 'channelSourceNone')}
         ${connector.updatedAt && !fromEnvironment ? t('channelUpdated', { when: when(connector.updatedAt), who: connector.updatedBy ?? '' }) : nothing}
       </p>
+      <details ?open=${this.opened(connector)}>
+      <summary>${t('channelSettingsOf', { connector: name })}</summary>
       <form @submit=${(event: SubmitEvent) => this.save(connector, event)}>
         ${connector.settings.map((setting) => this.field(connector, setting))}
         ${
@@ -248,6 +260,7 @@ export class StudioChannelsPanel extends SettingsPanel {
               </div>`
         }
       </form>
+      </details>
       <h4>${t('channelWebhooks')}</h4>
       ${connector.channels.map(
         (channel) => html`<div class="row">
