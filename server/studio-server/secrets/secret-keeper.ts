@@ -72,13 +72,7 @@ export function secretKeeper(deps: {
           'A secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN.',
           { parameter: 'name' },
         );
-      await deps.store.putSecret({
-        name,
-        ciphertext: seal(deps.keys, name, value),
-        updatedAt: deps.now(),
-        updatedBy: actor.email ?? actor.kind,
-      });
-      await keeper.load();
+      await keeper.write(new Map([[name, value]]), actor.email ?? actor.kind);
       await deps.audit.record({ actor, ip, action: 'secret_set', target: name });
       for (const listener of listeners) listener(name);
     },
