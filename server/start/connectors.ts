@@ -101,7 +101,7 @@ export async function wireConnectors(
       );
       return taken ? `REST_CHANNELS holds a channel named "${taken}"; rename it there first` : undefined;
     },
-    sendTest: (channel, address, text) => sendTest(connectors.get(channel), channel, address, text),
+    sendTest: (channel, address, text) => sendTest(connectors.get(channel), { channel, address, text }, logger),
     close: inbox.close,
   };
 }
@@ -240,17 +240,25 @@ function liveView<V>(current: () => ReadonlyMap<string, V>): ReadonlyMap<string,
 /** One text part down the connector's real send, outside the queue, so the vendor's answer can be told at once. */
 async function sendTest(
   connector: Connector | undefined,
-  channel: string,
-  address: string,
-  text: string,
+  test: { readonly channel: string; readonly address: string; readonly text: string },
+  logger: Logger,
 ): Promise<TestOutcome> {
+  const { channel } = test;
   if (!connector) return { channel, delivered: false, vendorCode: null, vendorAnswer: 'The channel is off.' };
   try {
-    await connector.send(address, { kind: 'text', text });
+    await connector.send(test.address, { kind: 'text', text: test.text });
     return { channel, delivered: true, vendorCode: null, vendorAnswer: 'The vendor accepted the message.' };
   } catch (error) {
     if (error instanceof SendFailure)
       return { channel, delivered: false, vendorCode: error.vendorCode, vendorAnswer: error.message };
-    throw error;
+    // Only a SendFailure's words are known to hold no credential: anything else is named by its kind.
+    const kind = error instanceof Error ? error.name : 'error';
+    logger.warn({ event: 'channel_test_failed', channel, kind }, `a test message on ${channel} failed (${kind})`);
+    return {
+      channel,
+      delivered: false,
+      vendorCode: null,
+      vendorAnswer: `The connector failed before the vendor answered (${kind}).`,
+    };
   }
 }

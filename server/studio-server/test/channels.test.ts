@@ -232,6 +232,30 @@ for (const leg of storeLegs()) {
       expect(off.body.error).toMatchObject({ code: 'channel_off', details: { missing: expect.any(Array) } });
     });
 
+    it('when the owner sets part of Twilio up, then a plain setting is shown back, a credential is not, and the section names what is missing', async () => {
+      const saved = await owner.put('/studio/api/channels/twilio', {
+        values: { TWILIO_ACCOUNT_SID: `AC${'0a'.repeat(16)}`, TWILIO_AUTH_TOKEN: 'twilioauthtoken0123456789' },
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({
+        source: 'studio',
+        on: false,
+        missing: ['TWILIO_SMS_FROM or TWILIO_WHATSAPP_FROM', 'PUBLIC_URL'],
+        channels: [
+          { name: 'twilio-sms', on: false },
+          { name: 'twilio-whatsapp', on: false },
+        ],
+      });
+      expect(saved.body.settings.slice(0, 2)).toEqual([
+        { variable: 'TWILIO_ACCOUNT_SID', secret: false, required: true, set: true, value: `AC${'0a'.repeat(16)}` },
+        { variable: 'TWILIO_AUTH_TOKEN', secret: true, required: true, set: true, value: null },
+      ]);
+      const removed = await owner.put('/studio/api/channels/twilio', {
+        values: { TWILIO_ACCOUNT_SID: null, TWILIO_AUTH_TOKEN: null },
+      });
+      expect(removed.body.source).toBe('none');
+    });
+
     it('when the changes are read in the audit trail, then they name who, which connector and which settings, never a value', async () => {
       const audit = await owner.get('/studio/api/audit?limit=1000');
       const entries = audit.body.entries.filter((e: { action: string }) => e.action.startsWith('channel_'));
@@ -244,6 +268,8 @@ for (const leg of storeLegs()) {
         ['channel_test_sent', 'telegram', { delivered: true, vendorCode: null }],
         ['channel_test_sent', 'telegram', { delivered: false, vendorCode: '403' }],
         ['channel_settings_changed', 'telegram', { set: ['TELEGRAM_WEBHOOK_SECRET'], removed: [] }],
+        ['channel_settings_changed', 'twilio', { set: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'], removed: [] }],
+        ['channel_settings_changed', 'twilio', { set: [], removed: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] }],
       ]);
       expect(entries[0].actor).toMatchObject({ kind: 'account', email: 'owner@example.com' });
     });
@@ -260,10 +286,10 @@ for (const leg of storeLegs()) {
         server.logText(),
       ].join('\n');
       expect(everything.length).toBeGreaterThan(10_000);
-      for (const secret of [standIn.token, WEBHOOK_SECRET, SECOND_SECRET])
+      for (const secret of [standIn.token, WEBHOOK_SECRET, SECOND_SECRET, 'twilioauthtoken0123456789'])
         expect(findSecret(everything, secret)).toEqual([]);
       const stored = JSON.stringify(await server.studio.stores.stores.secrets.listSecrets());
-      for (const secret of [standIn.token, WEBHOOK_SECRET, SECOND_SECRET])
+      for (const secret of [standIn.token, WEBHOOK_SECRET, SECOND_SECRET, 'twilioauthtoken0123456789'])
         expect(findSecret(stored, secret)).toEqual([]);
     });
 
