@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STUDIO_ROUTES, type StudioRoute, type StudioRouteName } from './studio-routes.ts';
+import { CHANNEL_CONNECTOR_NAMES, MAX_CHANNEL_SETTING } from './studio-channels.ts';
 import type { ConversationSearchPage, Dashboard, DropOff, Transcript, UserErased } from './studio-insights.ts';
 import type { Misses, MissesAdded } from './studio-misses.ts';
 import { previewedMessage, type ChannelPreviews } from './studio-channel-preview.ts';
@@ -120,6 +121,35 @@ const auditActor = z.object({
   kind: z.enum(['account', 'token', 'file', 'system', 'key']),
   accountId: z.string().optional(),
   email: z.string().optional(),
+});
+
+// ---- Channels.
+
+const channelParams = z.object({
+  connector: z.enum(CHANNEL_CONNECTOR_NAMES, {
+    message: `a connector is one of ${CHANNEL_CONNECTOR_NAMES.join(', ')}`,
+  }),
+});
+const channelView = z.object({
+  connector: z.enum(CHANNEL_CONNECTOR_NAMES),
+  /** Where the settings in use come from: the environment wins over the studio for the whole connector. */
+  source: z.enum(['environment', 'studio', 'none']),
+  on: z.boolean(),
+  /** What the connector still needs to be on (variables; PUBLIC_URL for Twilio). */
+  missing: z.array(z.string()),
+  channels: z.array(z.object({ name: z.string(), on: z.boolean(), webhookUrl: z.string() })),
+  /** Each setting with whether it is set; a credential's value never leaves the server (value null). */
+  settings: z.array(
+    z.object({
+      variable: z.string(),
+      secret: z.boolean(),
+      required: z.boolean(),
+      set: z.boolean(),
+      value: z.string().nullable(),
+    }),
+  ),
+  updatedAt: isoTime.nullable(),
+  updatedBy: z.string().nullable(),
 });
 
 // ---- Versions.
@@ -273,6 +303,40 @@ const schemas = {
     answer: secretChanged,
   },
   deleteSecret: { params: secretParams, answer: secretChanged },
+  listChannels: { answer: z.array(channelView) },
+  saveChannel: {
+    params: channelParams,
+    /** The settings to change: a value sets one, null removes it from the studio; the others stay. */
+    body: z.strictObject({
+      values: z.record(
+        z.string().regex(SECRET_NAME, 'a setting is named as its environment variable, such as TELEGRAM_BOT_TOKEN'),
+        z.string().max(MAX_CHANNEL_SETTING, `a setting has at most ${MAX_CHANNEL_SETTING} characters`).nullable(),
+      ),
+    }),
+    answer: channelView,
+  },
+  testChannel: {
+    params: channelParams,
+    body: z.strictObject({
+      /** Which of the connector's channels (Twilio's SMS or WhatsApp); its first when omitted. */
+      channel: z.string().max(64).optional(),
+      /** The user address as the vendor names it: a Telegram chat id, a phone number, a Slack channel id. */
+      address: z
+        .string()
+        .trim()
+        .min(1, 'give the address to write to')
+        .max(200, 'an address has at most 200 characters'),
+      /** What the user receives, in the studio's language. */
+      text: z.string().trim().min(1, 'give the text to send').max(1000, 'a test message has at most 1000 characters'),
+    }),
+    /** The vendor's answer: accepted, or refused with its code and its words. */
+    answer: z.object({
+      channel: z.string(),
+      delivered: z.boolean(),
+      vendorCode: z.string().nullable(),
+      vendorAnswer: z.string(),
+    }),
+  },
   readAudit: {
     query: z.strictObject({
       fromTimestamp: seconds.optional(),

@@ -45,6 +45,10 @@ export const STUDIO_ROUTES = {
   setSecret: { method: 'PUT', path: '/secrets/:name' },
   deleteSecret: { method: 'DELETE', path: '/secrets/:name' },
   readAudit: { method: 'GET', path: '/audit' },
+  // Settings → Channels (owners): the vendors' connectors, their settings and a test message.
+  listChannels: { method: 'GET', path: '/channels' },
+  saveChannel: { method: 'PUT', path: '/channels/:connector' },
+  testChannel: { method: 'POST', path: '/channels/:connector/test' },
   // Versions, drafts, checks and publishing.
   listVersions: { method: 'GET', path: '/versions' },
   saveVersion: { method: 'POST', path: '/versions' },

@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   /** Secret names and whether each is set (never a value). */
   listSecrets: ['owner', 'editor'],
   manageSecrets: ['owner'],
+  /** Settings → Channels: the connectors' credentials and test messages. */
+  manageChannels: ['owner'],
   manageAccounts: ['owner'],
   readAudit: ['owner'],
   eraseUsers: ['owner'],

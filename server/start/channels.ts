@@ -10,15 +10,17 @@ import type { JobRunner } from '../jobs/job-runner.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
-import { wireConnectors } from './connectors.ts';
+import { channelSettingKey } from '../studio-server/channels/channel-settings.ts';
+import { wireConnectors, type ConnectorWiring } from './connectors.ts';
 import type { OpenedStore } from './open-store.ts';
+import type { Studio } from './studio-server.ts';
 
 export type ChannelDelivery = ReturnType<typeof deliveryByChannel>;
 
 /** The channels besides the web chat: the generic REST channels and the vendors' connectors, and how a turn reaches each. */
 export interface Channels {
   readonly restDeliveries: ReadonlyMap<string, RestDelivery>;
-  readonly connectors: Awaited<ReturnType<typeof wireConnectors>>;
+  readonly connectors: ConnectorWiring;
   /** The guarded client REST callbacks and event subscriptions leave through. */
   readonly callbackClient: SafeHttpClient;
   /** A user's channel, remembered for deliveries (once the socket server exists). */
@@ -35,10 +37,12 @@ export async function openChannels(
   setup: {
     readonly logger: Logger;
     readonly clock: Clock;
-    readonly cluster?: Cluster;
+    readonly cluster?: Cluster | undefined;
     readonly jobs: () => JobRunner;
     /** The definition the bot runs now (it changes when a version goes into service). */
     readonly definition?: () => BotDefinition;
+    /** Where Settings → Channels keeps the connectors' settings (the environment's win). */
+    readonly studio?: Pick<Studio, 'secrets'>;
   },
 ): Promise<Channels> {
   const { logger, clock, cluster } = setup;
@@ -51,12 +55,14 @@ export async function openChannels(
   const restDeliveries = new Map<string, RestDelivery>(
     config.REST_CHANNELS.map((channel) => [channel.name, restDelivery(channel, scheduler, logger, now)]),
   );
-  // The vendors' channels (Telegram, …): each a connector over the one connector core.
+  // The vendors' channels (Telegram, …): each a connector over the one connector core, set in the environment or the studio.
+  const secrets = setup.studio?.secrets;
   const connectors = await wireConnectors(
     config,
     store,
     logger,
     now,
+    (variable) => secrets?.value(channelSettingKey(variable)),
     (dialogId) => setup.definition?.().dialogs.find((dialog) => dialog.id === dialogId)?.whatsappTemplate,
   );
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
@@ -72,18 +78,17 @@ export async function openChannels(
       delivery = deliveryByChannel(
         store,
         {
-          channels: new Map<string, Delivery>([...restDeliveries, ...(connectors?.deliveries ?? [])]),
+          channels: new Map<string, Delivery>([...restDeliveries, ...connectors.deliveries]),
           fallback: socketDelivery(io, cluster?.presence),
         },
         logger,
       );
       // A connected web chat user's channel is known: their deliveries need no lookup.
-      if (restDeliveries.size > 0 || connectors)
-        io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
+      io.on('connection', (socket) => delivery?.remember(socket.data.userId, WEBCHAT));
       return delivery;
     },
     close() {
-      connectors?.close();
+      connectors.close();
       callbackClient.close();
     },
   };

@@ -1,43 +1,37 @@
-import type { Config } from '../config.ts';
+import type { z } from 'zod';
+import {
+  CHANNEL_CONNECTOR_NAMES,
+  CHANNEL_CONNECTORS,
+  type ChannelConnectorName,
+} from '../../shared/studio-channels.ts';
+import { configSchema, type Config } from '../config.ts';
 import type { WhatsAppTemplate } from '../definition/whatsapp-template.ts';
 import type { AppDeps } from '../app/deps.ts';
-import { channelUserId, type Connector } from '../channels/connector/connector.ts';
+import { SendFailure, type Connector } from '../channels/connector/connector.ts';
 import { TURN_JOB, turnJobHandler } from '../channels/connector/inbound-job.ts';
 import { SEND_JOB, connectorDelivery, sendJobHandler } from '../channels/connector/outbound.ts';
 import { webhookHandler } from '../channels/connector/webhook.ts';
-import { botToken } from '../channels/botframework/bot-token.ts';
-import { connectorApi } from '../channels/botframework/connector-api.ts';
-import { requestTokenCheck } from '../channels/botframework/request-token.ts';
-import { referenceFrom, TEAMS, teamsConnector } from '../channels/botframework/teams-connector.ts';
-import { messengerApi } from '../channels/messenger/messenger-api.ts';
-import { MESSENGER, messengerConnector } from '../channels/messenger/messenger-connector.ts';
-import { slackApi } from '../channels/slack/slack-api.ts';
-import { SLACK, slackConnector } from '../channels/slack/slack-connector.ts';
-import { telegramApi } from '../channels/telegram/telegram-api.ts';
-import { twilioApi } from '../channels/twilio/twilio-api.ts';
-import { TWILIO_CHANNELS, twilioConnector } from '../channels/twilio/twilio-connector.ts';
-import { twilioKeywordLog, twilioStatusLog } from '../channels/twilio/twilio-status-log.ts';
-import { whatsAppApi } from '../channels/whatsapp/whatsapp-api.ts';
-import { WHATSAPP, whatsAppConnector } from '../channels/whatsapp/whatsapp-connector.ts';
-import { whatsAppStatusLog } from '../channels/whatsapp/whatsapp-status-log.ts';
-import { telegramConnector } from '../channels/telegram/telegram-connector.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { ChannelInbox } from '../ports/channel-inbox.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { WebhookHandler } from '../ports/webhook-request.ts';
+import { connectorSettings } from '../settings/channel-settings.ts';
+import type { RunningConnectors, TestOutcome } from '../studio-server/channels/channel-settings.ts';
+import { BUILDERS, type BuildParts } from './connector-builders.ts';
 import { storeParts, type OpenedStore } from './open-store.ts';
 
 /** A vendor redelivers for a day at most: inbound events are remembered a week, then forgotten. */
 const INBOX_KEEP_MS = 7 * 24 * 3_600_000;
 const INBOX_PURGE_EVERY_MS = 3_600_000;
 
-/** The connectors the environment configures (docs/channels.md), with what the server needs of them. */
-export interface ConnectorWiring {
+/** The connectors, read from a source that can change (docs/channels.md), with what the server and Settings → Channels need of them. */
+export interface ConnectorWiring extends RunningConnectors {
+  /** The connectors on now, by channel name: a live view that follows a change of their settings. */
   readonly connectors: ReadonlyMap<string, Connector>;
-  /** Each connector's delivery, by channel name, for the delivery router. */
+  /** A delivery for every connector's channel, by name, for the delivery router; each finds its connector when used. */
   readonly deliveries: ReadonlyMap<string, Delivery>;
-  /** Values never to log. */
+  /** Values never to log: a live list, kept to the settings in use. */
   readonly secrets: readonly string[];
   /** The webhooks' handler, once the job runner exists. */
   webhooks(jobs: JobRunner): WebhookHandler;
@@ -46,155 +40,55 @@ export interface ConnectorWiring {
   close(): void;
 }
 
-/** Builds the configured connectors; none configured costs nothing (no inbox opened, no route served). */
+/** The studio's value of a setting (as typed there), or undefined. */
+export type StudioSettingLookup = (variable: string) => string | undefined;
+
+const SETTING_SCHEMAS = configSchema.shape as unknown as Record<string, z.ZodType>;
+
+/** A value as the environment would take it: the same schema, so a setting means the same wherever it is set. */
+function parseSetting(variable: string, raw: string): { value?: string; problem?: string } {
+  const parsed = SETTING_SCHEMAS[variable]?.safeParse(raw);
+  if (!parsed) return { problem: 'is not a setting of this connector' };
+  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? 'is not valid' };
+  return typeof parsed.data === 'string' ? { value: parsed.data } : {};
+}
+
+/**
+ * Builds the connectors from their settings (docs/channels.md): the environment's, else the studio's
+ * (Settings → Channels). A connector is rebuilt when its settings change, on every node, without a
+ * restart: each use compares the studio's values with those it was built from (a node learns of a
+ * change when its studio secrets are read again, server/start/studio-server.ts). The webhook route is
+ * served always (a channel set up in the studio answers at once); the inbox opens at the first webhook.
+ */
 export async function wireConnectors(
   config: Config,
   store: OpenedStore,
   logger: Logger,
   now: () => number,
+  studio: StudioSettingLookup = () => undefined,
   /** A dialog's WhatsApp template in the definition the bot runs now. */
   dialogTemplate: (dialogId: string) => WhatsAppTemplate | undefined = () => undefined,
-): Promise<ConnectorWiring | undefined> {
-  const connectors = new Map<string, Connector>();
-  if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_WEBHOOK_SECRET) {
-    const call = telegramApi({ token: config.TELEGRAM_BOT_TOKEN, apiUrl: config.TELEGRAM_API_URL });
-    connectors.set(
-      'telegram',
-      telegramConnector({ call, secret: config.TELEGRAM_WEBHOOK_SECRET, token: config.TELEGRAM_BOT_TOKEN }),
-    );
-  }
-  if (config.BOTFRAMEWORK_APP_ID && config.BOTFRAMEWORK_APP_PASSWORD) {
-    const token = botToken({
-      appId: config.BOTFRAMEWORK_APP_ID,
-      appPassword: config.BOTFRAMEWORK_APP_PASSWORD,
-      tokenUrl: config.BOTFRAMEWORK_TOKEN_URL,
-      now,
-    });
-    connectors.set(
-      TEAMS,
-      teamsConnector({
-        checkToken: requestTokenCheck({ appId: config.BOTFRAMEWORK_APP_ID, openIdUrl: config.BOTFRAMEWORK_OPENID_URL }),
-        sendActivity: connectorApi(token, config.BOTFRAMEWORK_SERVICE_URLS),
-        reference: async (address) => referenceFrom(await store.getUser(channelUserId(TEAMS, address))),
-        serviceUrls: config.BOTFRAMEWORK_SERVICE_URLS,
-        appPassword: config.BOTFRAMEWORK_APP_PASSWORD,
-      }),
-    );
-  }
-  if (
-    config.WHATSAPP_ACCESS_TOKEN &&
-    config.WHATSAPP_PHONE_NUMBER_ID &&
-    config.WHATSAPP_APP_SECRET &&
-    config.WHATSAPP_VERIFY_TOKEN
-  ) {
-    const send = whatsAppApi({
-      accessToken: config.WHATSAPP_ACCESS_TOKEN,
-      phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
-      apiUrl: config.WHATSAPP_API_URL,
-      apiVersion: config.WHATSAPP_API_VERSION,
-    });
-    const onStatus = whatsAppStatusLog(store, logger, now);
-    connectors.set(
-      WHATSAPP,
-      whatsAppConnector({
-        send,
-        phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
-        accessToken: config.WHATSAPP_ACCESS_TOKEN,
-        appSecret: config.WHATSAPP_APP_SECRET,
-        verifyToken: config.WHATSAPP_VERIFY_TOKEN,
-        onStatus,
-        dialogTemplate,
-      }),
-    );
-  }
-  if (config.MESSENGER_PAGE_ACCESS_TOKEN && config.MESSENGER_APP_SECRET && config.MESSENGER_VERIFY_TOKEN) {
-    const token = config.MESSENGER_PAGE_ACCESS_TOKEN;
-    connectors.set(
-      MESSENGER,
-      messengerConnector({
-        send: messengerApi({
-          pageAccessToken: token,
-          apiUrl: config.MESSENGER_API_URL,
-          apiVersion: config.MESSENGER_API_VERSION,
-        }),
-        lastMessageAt: async (address) =>
-          (await store.getUser(channelUserId(MESSENGER, address)))?.lastMessageAt ?? null,
-        pageAccessToken: token,
-        appSecret: config.MESSENGER_APP_SECRET,
-        verifyToken: config.MESSENGER_VERIFY_TOKEN,
-        ...(config.MESSENGER_MESSAGE_TAG ? { messageTag: config.MESSENGER_MESSAGE_TAG } : {}),
-        ...(config.MESSENGER_PAGE_ID ? { pageId: config.MESSENGER_PAGE_ID } : {}),
-        onOtherPage: (pageId) =>
-          logger.warn(
-            { event: 'messenger_other_page', pageId },
-            `a Messenger webhook entry for page ${pageId} was ignored: this bot answers for MESSENGER_PAGE_ID only`,
-          ),
-        now,
-      }),
-    );
-  }
-  if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.PUBLIC_URL) {
-    const send = twilioApi({
-      accountSid: config.TWILIO_ACCOUNT_SID,
-      authToken: config.TWILIO_AUTH_TOKEN,
-      apiUrl: config.TWILIO_API_URL,
-    });
-    const senders = { sms: config.TWILIO_SMS_FROM, whatsapp: config.TWILIO_WHATSAPP_FROM };
-    for (const flavour of ['sms', 'whatsapp'] as const) {
-      const from = senders[flavour];
-      if (!from) continue;
-      const common = {
-        send,
-        accountSid: config.TWILIO_ACCOUNT_SID,
-        authToken: config.TWILIO_AUTH_TOKEN,
-        publicUrl: config.PUBLIC_URL,
-      };
-      connectors.set(
-        TWILIO_CHANNELS[flavour],
-        twilioConnector({
-          ...common,
-          flavour,
-          from,
-          onStatus: twilioStatusLog(store, logger, now),
-          onKeyword: twilioKeywordLog(store, logger, now),
-          dialogTemplate,
-        }),
-      );
-    }
-  }
-  if (config.SLACK_BOT_TOKEN && config.SLACK_SIGNING_SECRET) {
-    const call = slackApi({ token: config.SLACK_BOT_TOKEN, apiUrl: config.SLACK_API_URL });
-    connectors.set(
-      SLACK,
-      slackConnector({ call, signingSecret: config.SLACK_SIGNING_SECRET, token: config.SLACK_BOT_TOKEN, now }),
-    );
-  }
-  if (connectors.size === 0) return undefined;
+): Promise<ConnectorWiring> {
+  const live = liveConnectors(config, { store, logger, now, dialogTemplate }, studio);
+  const { connectors } = live;
   for (const name of connectors.keys()) {
     if (config.REST_CHANNELS.some((channel) => channel.name === name))
       throw new Error(`REST_CHANNELS: the name "${name}" belongs to the ${name} channel; choose another`);
   }
-  const inbox: ChannelInbox = await storeParts(store).channelInbox();
-  const purge = setInterval(() => {
-    inbox
-      .purge(now() - INBOX_KEEP_MS)
-      .catch((error: unknown) =>
-        logger.warn(
-          { event: 'channel_inbox_purge_failed', err: error },
-          'could not forget old inbound events; trying again in an hour',
-        ),
-      );
-  }, INBOX_PURGE_EVERY_MS);
-  purge.unref();
-  logger.info(
-    { event: 'channels', channels: [...connectors.keys()] },
-    `channels: ${[...connectors.keys()].join(', ')} (webhooks at /api/webhooks/{channel})`,
-  );
+  const inbox = lazyInbox(store, logger, now);
+  // A store that cannot open the inbox stops start-up when a channel is configured, as before.
+  if (connectors.size > 0) {
+    await inbox.open();
+    logger.info(
+      { event: 'channels', channels: [...connectors.keys()] },
+      `channels: ${[...connectors.keys()].join(', ')} (webhooks at /api/webhooks/{channel})`,
+    );
+  }
   return {
     connectors,
-    deliveries: new Map([...connectors].map(([name, connector]) => [name, connectorDelivery(connector, now)])),
-    secrets: [...connectors.values()].flatMap((connector) => connector.secrets),
-    webhooks: (jobs) => webhookHandler({ connectors, inbox, scheduler: jobs, store, now }),
+    deliveries: channelDeliveries(connectors, now),
+    secrets: live.secrets,
+    webhooks: (jobs) => webhookHandler({ connectors, inbox: inbox.inbox, scheduler: jobs, store, now }),
     register(jobs, deps) {
       jobs.register(TURN_JOB, turnJobHandler({ connectors, deps }));
       jobs.register(
@@ -202,6 +96,172 @@ export async function wireConnectors(
         sendJobHandler({ store, scheduler: jobs, connectors, logger, now, events: () => deps().events }),
       );
     },
-    close: () => clearInterval(purge),
+    settings: live.settings,
+    check: (variable, value) => parseSetting(variable, value).problem,
+    refusal: (connector) => {
+      const taken = CHANNEL_CONNECTORS[connector].channels.find((channel) =>
+        config.REST_CHANNELS.some((rest) => rest.name === channel),
+      );
+      return taken ? `REST_CHANNELS holds a channel named "${taken}"; rename it there first` : undefined;
+    },
+    sendTest: (channel, address, text) => sendTest(connectors.get(channel), { channel, address, text }, logger),
+    close: inbox.close,
   };
+}
+
+/**
+ * The connectors that are on, kept in line with their settings: a live view (and the live list of
+ * their secrets) that compares the studio's values with those it was built from at each read, and
+ * rebuilds only a connector whose settings changed.
+ */
+function liveConnectors(config: Config, parts: BuildParts, studio: StudioSettingLookup) {
+  const variables = CHANNEL_CONNECTOR_NAMES.flatMap((name) => CHANNEL_CONNECTORS[name].settings.map((s) => s.variable));
+  const environment = (variable: string) =>
+    (config as unknown as Record<string, unknown>)[variable] as string | undefined;
+  const studioValue = (variable: string) => {
+    const raw = studio(variable);
+    return raw === undefined ? undefined : parseSetting(variable, raw).value;
+  };
+  const resolve = () =>
+    CHANNEL_CONNECTOR_NAMES.map((name) =>
+      connectorSettings(name, { environment, studio: studioValue, publicUrl: config.PUBLIC_URL }),
+    );
+  const live = new Map<string, Connector>();
+  const secrets: string[] = [];
+  const built = new Map<ChannelConnectorName, { key: string; channels: readonly string[] }>();
+  let seen: string | undefined;
+  const refresh = () => {
+    const current = variables.map((variable) => studio(variable) ?? '').join('\u0000');
+    if (current === seen) return live;
+    seen = current;
+    for (const settings of resolve()) {
+      const key = settings.on ? JSON.stringify(settings.values) : '';
+      const before = built.get(settings.connector);
+      if (before?.key === key) continue;
+      for (const channel of before?.channels ?? []) live.delete(channel);
+      const made = settings.on ? BUILDERS[settings.connector]({ ...config, ...settings.values } as Config, parts) : [];
+      for (const [channel, connector] of made) live.set(channel, connector);
+      built.set(settings.connector, { key, channels: made.map(([channel]) => channel) });
+      if (before)
+        parts.logger.info(
+          {
+            event: 'channel_settings_applied',
+            connector: settings.connector,
+            source: settings.source,
+            on: settings.on,
+          },
+          `${settings.connector}: settings applied (${settings.on ? `on: ${settings.channels.join(', ')}` : 'off'})`,
+        );
+    }
+    // In place: the request log holds this very list.
+    secrets.splice(0, secrets.length, ...[...live.values()].flatMap((connector) => connector.secrets));
+    return live;
+  };
+  refresh();
+  return {
+    connectors: liveView(refresh),
+    secrets: secrets as readonly string[],
+    settings: () => {
+      refresh();
+      return resolve();
+    },
+  };
+}
+
+/** The inbound events' inbox, opened at its first use (or at start when a channel is on), then purged hourly. */
+function lazyInbox(store: OpenedStore, logger: Logger, now: () => number) {
+  let opening: Promise<ChannelInbox> | undefined;
+  let purge: NodeJS.Timeout | undefined;
+  const open = () =>
+    (opening ??= Promise.resolve(storeParts(store).channelInbox()).then((opened) => {
+      purge = setInterval(() => {
+        opened
+          .purge(now() - INBOX_KEEP_MS)
+          .catch((error: unknown) =>
+            logger.warn(
+              { event: 'channel_inbox_purge_failed', err: error },
+              'could not forget old inbound events; trying again in an hour',
+            ),
+          );
+      }, INBOX_PURGE_EVERY_MS);
+      purge.unref();
+      return opened;
+    }));
+  const inbox: ChannelInbox = {
+    accept: async (event) => (await open()).accept(event),
+    purge: async (before) => (await open()).purge(before),
+  };
+  return { inbox, open, close: () => clearInterval(purge) };
+}
+
+/**
+ * A delivery for every connector's channel, whether it is on or not, so that the delivery router
+ * knows them all from the start: each finds the channel's connector when used (its settings may have
+ * changed since). A channel turned off keeps its messages in the transcript; nothing is queued for it.
+ */
+function channelDeliveries(connectors: ReadonlyMap<string, Connector>, now: () => number): Map<string, Delivery> {
+  const deliveriesOf = new WeakMap<Connector, Delivery>();
+  const deliveryNow = (channel: string) => {
+    const connector = connectors.get(channel);
+    if (!connector) return undefined;
+    let delivery = deliveriesOf.get(connector);
+    if (!delivery) deliveriesOf.set(connector, (delivery = connectorDelivery(connector, now)));
+    return delivery;
+  };
+  return new Map(
+    CHANNEL_CONNECTOR_NAMES.flatMap((name) => CHANNEL_CONNECTORS[name].channels).map((channel) => [
+      channel,
+      {
+        admitTrigger: (user, channelId, dialogId, at) =>
+          deliveryNow(channel)?.admitTrigger?.(user, channelId, dialogId, at),
+        handOff: (user, turn) => deliveryNow(channel)?.handOff?.(user, turn) ?? [],
+        deliver: () => undefined,
+        typing: () => undefined,
+        event: () => undefined,
+        reach: () => 'callback',
+      } satisfies Delivery,
+    ]),
+  );
+}
+
+/** A read-only map that is brought up to date before each read. */
+function liveView<V>(current: () => ReadonlyMap<string, V>): ReadonlyMap<string, V> {
+  return {
+    get: (key) => current().get(key),
+    has: (key) => current().has(key),
+    get size() {
+      return current().size;
+    },
+    forEach: (callback, thisArg) => current().forEach(callback, thisArg),
+    entries: () => current().entries(),
+    keys: () => current().keys(),
+    values: () => current().values(),
+    [Symbol.iterator]: () => current()[Symbol.iterator](),
+  };
+}
+
+/** One text part down the connector's real send, outside the queue, so the vendor's answer can be told at once. */
+async function sendTest(
+  connector: Connector | undefined,
+  test: { readonly channel: string; readonly address: string; readonly text: string },
+  logger: Logger,
+): Promise<TestOutcome> {
+  const { channel } = test;
+  if (!connector) return { channel, delivered: false, vendorCode: null, vendorAnswer: 'The channel is off.' };
+  try {
+    await connector.send(test.address, { kind: 'text', text: test.text });
+    return { channel, delivered: true, vendorCode: null, vendorAnswer: 'The vendor accepted the message.' };
+  } catch (error) {
+    if (error instanceof SendFailure)
+      return { channel, delivered: false, vendorCode: error.vendorCode, vendorAnswer: error.message };
+    // Only a SendFailure's words are known to hold no credential: anything else is named by its kind.
+    const kind = error instanceof Error ? error.name : 'error';
+    logger.warn({ event: 'channel_test_failed', channel, kind }, `a test message on ${channel} failed (${kind})`);
+    return {
+      channel,
+      delivered: false,
+      vendorCode: null,
+      vendorAnswer: `The connector failed before the vendor answered (${kind}).`,
+    };
+  }
 }

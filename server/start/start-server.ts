@@ -137,11 +137,11 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const { mailer, sms } = outbound(config, bot.current.definition, logger);
   const publicBases = publicLinks(config, secrets.session, () => urls.base, logger);
   const channels = await openChannels(config, store, {
-    ...{ logger, clock, cluster, jobs: () => jobs },
+    ...{ logger, clock, cluster, jobs: () => jobs, studio },
     definition: () => bot.current.definition,
   });
   const routes = await studioRoutes({
-    ...{ config, store, studio, bot, versions, insights, embeddings, clock, logger },
+    ...{ config, store, studio, bot, versions, insights, embeddings, clock, logger, connectors: channels.connectors },
     ...{ baseUrl: () => urls.base, deps: () => deps },
   });
   const http = createServer(
@@ -149,9 +149,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
       ...{ config, root: projectRoot(), store, logger, bot, functionKey: secrets.functionKey, metrics, cluster },
       restDeliveries: channels.restDeliveries,
       // Built with the job runner below; requests only arrive after listen().
-      ...(channels.connectors
-        ? { webhooks: { handler: (request) => webhooks!(request), secrets: channels.connectors.secrets } }
-        : {}),
+      webhooks: { handler: (request) => webhooks(request), secrets: channels.connectors.secrets },
       deps: () => deps,
       remember: channels.remember,
       baseUrl: () => urls.base,
@@ -163,7 +161,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   );
   const io = socketServer(http, cluster);
   const jobs = new JobRunner({ store, clock, logger, leaseMs: config.JOB_LEASE_SECONDS * 1000, metrics: metrics.port });
-  const webhooks = channels.connectors?.webhooks(jobs);
+  const webhooks = channels.connectors.webhooks(jobs);
   const subscriptions = wireSubscriptions({
     ...{ config, store, subscriptions: eventStores.subscriptions, jobs, clock, logger },
     callbackClient: channels.callbackClient,
@@ -184,7 +182,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
   const retention = retentionSettings(config);
   const { callbackClient } = channels;
   registerJobHandlers(jobs, deps, bot, config, retention, callbackClient, studio.stores.audit, insights.store);
-  channels.connectors?.register(jobs, () => deps);
+  channels.connectors.register(jobs, () => deps);
   wireWebchat(io, deps, {
     ...{ config, sessionSecret: secrets.session, cluster },
     ownOrigins: () => state.ownOrigins,

@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import type { CachedEmbeddings } from '../nlp/embeddings/embedding-cache.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
+import { channelRoutes } from '../studio-server/channels/channel-routes.ts';
+import { channelSettings } from '../studio-server/channels/channel-settings.ts';
 import { designerRoutes } from '../studio-server/designer/designer-routes.ts';
 import { missesRoutes } from '../studio-server/http/misses-routes.ts';
 import { versionsRoutes } from '../studio-server/http/versions-routes.ts';
@@ -13,10 +15,11 @@ import type { VersionsDeps } from '../studio-server/versions/versions-deps.ts';
 import { studioExportRoutes, studioInsightsRoutes, type Insights } from './insights.ts';
 import { renderOnChannels } from './channel-previews.ts';
 import { storeParts, type OpenedStore } from './open-store.ts';
+import type { ConnectorWiring } from './connectors.ts';
 import type { Studio } from './studio-server.ts';
 import { designerDeps } from './studio-designer.ts';
 
-/** The studio's parts behind its guard: versions, the designer, the preview's channel view, insights, the export and the misses. */
+/** The studio's parts behind its guard: versions, the designer, the preview's channel view, insights, the export, the channels and the misses. */
 export async function studioRoutes(setup: {
   readonly config: Config;
   readonly store: OpenedStore;
@@ -25,6 +28,8 @@ export async function studioRoutes(setup: {
   readonly versions: VersionsDeps;
   readonly insights: Insights;
   readonly embeddings: CachedEmbeddings | undefined;
+  /** The vendors' connectors, for Settings → Channels. */
+  readonly connectors: ConnectorWiring;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly baseUrl: () => string;
@@ -48,6 +53,15 @@ export async function studioRoutes(setup: {
       deps: setup.deps,
     }),
     studioExportRoutes({ store, logger: setup.logger, bot: () => bot.current }),
+    channelRoutes(
+      channelSettings({
+        secrets: studio.secrets,
+        audit: studio.audit,
+        connectors: setup.connectors,
+        baseUrl: setup.baseUrl,
+        announce: () => studio.announce(),
+      }),
+    ),
     missesRoutes({
       store,
       versions: () => versions,

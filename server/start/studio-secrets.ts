@@ -36,6 +36,8 @@ export async function openStudioSecrets(
   readonly secrets: SecretKeeper;
   /** Told by the secrets' routes after a change on this node. */
   readonly changed: (name: string) => Promise<{ ok: boolean }>;
+  /** Tells the other nodes that studio secrets changed: they read them again (the bot and the connectors follow). */
+  readonly announce: () => Promise<void>;
 }> {
   const { config, logger } = options;
   const key = await persistentSecret(options.dataDir, 'secrets-key', config.SECRETS_KEY);
@@ -61,7 +63,7 @@ export async function openStudioSecrets(
         ),
       );
   });
-  const changed = async (name: string) => {
+  const announce = async () => {
     await options.signals
       ?.publish('studio-secrets', options.nodeId ?? '')
       .catch((error: unknown) =>
@@ -70,7 +72,10 @@ export async function openStudioSecrets(
           'other nodes were not told of a secret change; they use it after their next restart or reload',
         ),
       );
+  };
+  const changed = async (name: string) => {
+    await announce();
     return reprepare(`studio secret ${name} changed`);
   };
-  return { keys, secrets, changed };
+  return { keys, secrets, changed, announce };
 }

@@ -66,6 +66,8 @@ export interface Studio {
   readonly secrets: SecretKeeper;
   /** The env the definition reads: the environment, then the studio's secrets. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Tells the other nodes that studio secrets changed: they read them again (the bot and the connectors follow). */
+  announce(): Promise<void>;
   /** Hands the studio the bot in service, once prepared. */
   attach(bot: StudioBot): void;
   /**
@@ -89,7 +91,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
   const stores = await storeParts(options.store).people();
   const audit = auditLog(stores.audit, now);
   let bot: StudioBot | undefined;
-  const { keys, secrets, changed } = await openStudioSecrets(options, stores, audit, (reason) =>
+  const { keys, secrets, changed, announce } = await openStudioSecrets(options, stores, audit, (reason) =>
     bot ? bot.reprepare(reason) : Promise.resolve({ ok: true }),
   );
   const session = { idleMs: config.STUDIO_SESSION_IDLE, maxMs: config.STUDIO_SESSION_MAX };
@@ -130,6 +132,7 @@ export async function openStudio(options: StudioOptions): Promise<Studio> {
     audit,
     secrets,
     env: secrets.env(options.environment),
+    announce,
     attach(next) {
       bot = next;
     },

@@ -1,4 +1,5 @@
 import { auditDe } from './audit-strings.ts';
+import { channelsDe } from './channels-strings.ts';
 import { insightsDe } from './insights-strings.ts';
 import { missesDe } from './misses-strings.ts';
 
@@ -225,6 +226,7 @@ const de = {
   ...insightsDe,
   ...auditDe,
   ...missesDe,
+  ...channelsDe,
 };
 
 export default de;

@@ -1,4 +1,5 @@
 import { auditEn } from './audit-strings.ts';
+import { channelsEn } from './channels-strings.ts';
 import { format, language, tableFor, type Values } from './catalogue.ts';
 import de from './strings-de.ts';
 import { insightsEn } from './insights-strings.ts';
@@ -228,6 +229,7 @@ export const en = {
   ...insightsEn,
   ...auditEn,
   ...missesEn,
+  ...channelsEn,
 };
 
 export type StudioStrings = typeof en;

@@ -13,6 +13,7 @@ import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts
 import { studioInsightsPaths, studioInsightsSchemas } from './studio-insights-paths.ts';
 import { studioMissesPaths, studioMissesSchemas } from './studio-misses-paths.ts';
 import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
+import { studioChannelPaths } from './studio-channel-paths.ts';
 import { studioDesignerPaths } from './studio-designer-paths.ts';
 import { studioPreviewPaths } from './studio-preview-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
@@ -329,7 +330,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, webhookPaths(), vendorWebhookPaths());
   Object.assign(paths, studioPeoplePaths());
   Object.assign(paths, studioVersionsPaths());
-  Object.assign(paths, studioDesignerPaths(), studioPreviewPaths());
+  Object.assign(paths, studioDesignerPaths(), studioPreviewPaths(), studioChannelPaths());
   Object.assign(paths, studioInsightsPaths());
   Object.assign(paths, studioMissesPaths());
   Object.assign(paths, subscriptionPaths());

@@ -35,7 +35,7 @@ export function webhookHandler(options: WebhookOptions): WebhookHandler {
       throw new HttpError(
         404,
         'not_found',
-        `There is no channel named "${request.connector.slice(0, 64)}" on this bot; channels are configured in the environment (docs/channels.md).`,
+        `There is no channel named "${request.connector.slice(0, 64)}" on this bot; channels are set up in the environment or in the studio, Settings → Channels (docs/channels.md).`,
       );
     if (request.method === 'GET' && connector.handshake) {
       const answer = connector.handshake(request);

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import type { z } from 'zod';
 import { HttpError } from '../../ports/http-error.ts';
 import { may } from '../../ports/roles.ts';
-import { MAX_SECRET_BYTES, namesInDefinition, type SecretKeeper } from '../secrets/secret-keeper.ts';
+import { MAX_SECRET_BYTES, SECRET_NAME, namesInDefinition, type SecretKeeper } from '../secrets/secret-keeper.ts';
 import { readJson } from './request-body.ts';
 import { callerOf, requireRole } from './studio-api.ts';
 import { serveRoute } from './studio-route.ts';
@@ -33,7 +33,13 @@ export function secretRoutes(deps: SecretRouteDeps): Router {
   serveRoute(router, 'listSecrets', { guard: requireRole('listSecrets') }, (_input, req) => {
     const owner = may(callerOf(req).role, 'manageSecrets');
     const used = namesInDefinition(deps.definition());
-    const stored = new Map(deps.secrets.list().map((secret) => [secret.name, secret]));
+    // Only the definition's secrets: Settings → Channels keeps its own under names a definition cannot use.
+    const stored = new Map(
+      deps.secrets
+        .list()
+        .filter((secret) => SECRET_NAME.test(secret.name))
+        .map((secret) => [secret.name, secret]),
+    );
     const names = [...new Set([...used.keys(), ...stored.keys()])].sort();
     return names.map((name) => {
       const meta = stored.get(name);

@@ -57,13 +57,7 @@ export function secretKeeper(deps: {
           'A secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN.',
           { parameter: 'name' },
         );
-      await deps.store.putSecret({
-        name,
-        ciphertext: seal(deps.keys, name, value),
-        updatedAt: deps.now(),
-        updatedBy: actor.email ?? actor.kind,
-      });
-      await keeper.load();
+      await keeper.write(new Map([[name, value]]), actor.email ?? actor.kind);
       await deps.audit.record({ actor, ip, action: 'secret_set', target: name });
       for (const listener of listeners) listener(name);
     },
@@ -74,6 +68,24 @@ export function secretKeeper(deps: {
       await deps.audit.record({ actor, ip, action: 'secret_deleted', target: name });
       for (const listener of listeners) listener(name);
       return true;
+    },
+
+    /**
+     * Sets (a value) and removes (null) several at once, with no audit entry of their own: for a
+     * caller that records one entry for the whole change (Settings → Channels names the settings).
+     */
+    async write(changes: ReadonlyMap<string, string | null>, updatedBy: string): Promise<void> {
+      for (const [name, value] of changes) {
+        if (value === null) await deps.store.deleteSecret(name);
+        else
+          await deps.store.putSecret({
+            name,
+            ciphertext: seal(deps.keys, name, value),
+            updatedAt: deps.now(),
+            updatedBy,
+          });
+      }
+      await keeper.load();
     },
 
     /** Told after this node changed a secret (the bot is prepared again; other nodes are signalled). */
@@ -89,7 +101,8 @@ export function secretKeeper(deps: {
       return overlaid(
         base,
         (name) => values.get(name),
-        () => values.keys(),
+        // Only the names a definition can read: other parts of the studio keep values under names of their own (`channel:…`).
+        () => [...values.keys()].filter((name) => SECRET_NAME.test(name)),
       );
     },
   };

@@ -41,6 +41,10 @@ export function auditSentence(entry: AuditEntry, people: PeopleById): string {
     name: text(details.name),
     message: text(details.message),
     n: text(details.sessions ?? details.added) || 0,
+    // A channel change names its settings (never their values).
+    settings: [details.set, details.removed]
+      .flatMap((names) => (Array.isArray(names) ? names.map(text) : []))
+      .join(', '),
   };
   if (entry.action === 'session_revoked' && details.everywhere === true)
     return sentence(t('audit_session_revoked_everywhere', values));
@@ -51,6 +55,8 @@ export function auditSentence(entry: AuditEntry, people: PeopleById): string {
     [
       'secret_set',
       'secret_deleted',
+      'channel_settings_changed',
+      'channel_test_sent',
       'version_saved',
       'version_imported',
       'published',
@@ -86,6 +92,8 @@ const WORDED = Object.fromEntries(
     'token_revoked',
     'secret_set',
     'secret_deleted',
+    'channel_settings_changed',
+    'channel_test_sent',
     'setup_link_created',
     'setup_link_cancelled',
     'user_erased',

@@ -5,6 +5,7 @@ import { shared } from '../../app/styles.ts';
 import { t, type StringKey } from '../../i18n/strings.ts';
 import './accounts-panel.ts';
 import './audit-panel.ts';
+import './channels-panel.ts';
 import './secrets-panel.ts';
 import './sessions-panel.ts';
 import './tokens-panel.ts';
@@ -37,6 +38,12 @@ const TABS: ReadonlyArray<{
     render: (api, session) => html`<studio-secrets-panel .api=${api} .session=${session}></studio-secrets-panel>`,
   },
   {
+    route: 'channels',
+    label: 'tabChannels',
+    roles: ['owner'],
+    render: (api, session) => html`<studio-channels-panel .api=${api} .session=${session}></studio-channels-panel>`,
+  },
+  {
     route: 'accounts',
     label: 'tabAccounts',
     roles: ['owner'],
@@ -50,7 +57,7 @@ const TABS: ReadonlyArray<{
   },
 ];
 
-/** Settings: the person's sessions and tokens; secrets, accounts and the audit trail by role. */
+/** Settings: the person's sessions and tokens; secrets, channels, accounts and the audit trail by role. */
 export class StudioSettings extends LitElement {
   static override styles = [
     shared,
