@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReadonlyDeep } from './readonly-deep.ts';
+import type { ReadonlyDeep } from './studio-versions.ts';
 
 /**
  * What the studio's insights API answers (server/studio-server/http/insights-routes.ts), as zod

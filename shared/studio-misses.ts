@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReadonlyDeep } from './readonly-deep.ts';
+import type { ReadonlyDeep } from './studio-versions.ts';
 
 /**
  * What the studio's misses API answers (server/studio-server/http/misses-routes.ts), as zod
@@ -79,7 +79,13 @@ const missesQuality = partOf({
       'Cross-validated at the calibrated threshold: in-scope texts routed right, out-of-scope texts turned away.',
   }),
   thinIntents: z.array(z.string()),
-  confusable: z.array(partOf({ intents: z.tuple([z.string(), z.string()]), count })),
+  confusable: z.array(
+    partOf({
+      // Documented as two texts in an array: schemathesis refuses a tuple's prefixItems in a response schema.
+      intents: z.tuple([z.string(), z.string()]).meta({ prefixItems: undefined, items: { type: 'string' } }),
+      count,
+    }),
+  ),
 }).meta({
   description:
     'reportIntentQuality of the definition: accuracy, the threshold the bot runs with and its source (definition or calibrated), suggestedThreshold (the one calibrated at load) with atSuggested and calibrated (expected rates), confusable pairs, thinIntents, findings (sentences).',

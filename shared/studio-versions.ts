@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ReadonlyDeep } from './readonly-deep.ts';
 
 /**
  * What the studio's versions API answers with, as zod schemas: the server checks its answers
@@ -9,6 +8,20 @@ import type { ReadonlyDeep } from './readonly-deep.ts';
  * use the types inferred from them. The web app imports the types only, so zod stays out of its
  * bundle. The routes that answer with them are in studio-api.ts.
  */
+
+/**
+ * A type made read-only all the way down: what a wire shape inferred from a zod schema (mutable
+ * by default) becomes, so that the server's own read-only values can be answered as they are and
+ * the web app cannot change what it was sent. The other wire shapes of the studio (studio-insights.ts,
+ * studio-misses.ts) take it from here: a file of its own would be one more floor below them all.
+ */
+export type ReadonlyDeep<T> = T extends readonly (infer U)[]
+  ? readonly ReadonlyDeep<U>[]
+  : T extends (...args: never[]) => unknown
+    ? T
+    : T extends object
+      ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+      : T;
 
 const epochMs = (description = 'Epoch milliseconds.') => z.int().meta({ description });
 

@@ -9,7 +9,7 @@ import {
   type StudioParsedQuery,
 } from '../../../shared/studio-api.ts';
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
-import type { ReadonlyDeep } from '../../../shared/readonly-deep.ts';
+import type { ReadonlyDeep } from '../../../shared/studio-versions.ts';
 import type { HttpError } from '../../ports/http-error.ts';
 import { parseInput, readJson } from './request-body.ts';
 
