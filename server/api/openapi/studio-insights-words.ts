@@ -6,6 +6,7 @@
  * wrote them, editors too).
  */
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
+import { EXPORT_NAMES } from '../../app/export-records.ts';
 import { error, ref, type OperationWords } from './studio-openapi-parts.ts';
 
 const tag = 'Studio: insights';
@@ -13,17 +14,6 @@ const read = 'readConversations (owner, analyst)';
 const badRange = error(
   'invalid_parameter: a bad date, a range over 366 days or backwards, a bad version id, cursor or limit, or an unknown parameter.',
 );
-const EXPORT_NAMES = [
-  'userData',
-  'userDataSnapshot',
-  'nlpLog',
-  'outgoingEmail',
-  'outgoingSms',
-  'fuzzyQuestionAnswerLog',
-  'integrationLog',
-  'urlTracker',
-  'transcript',
-];
 
 export const insightsWords = {
   insightsDashboard: {
@@ -106,7 +96,7 @@ export const insightsWords = {
       "The exports of GET /api/management/export/{name} (the spec's eight and the transcript), with the same query parameters (time range, paging, format, BOM, CSV formula guard, and the where/notEmpty filters of the user-data exports), for a signed-in owner or analyst. Preview users are in none.",
     answer: 'The records, sorted by time.',
     parameters: [
-      { name: 'name', in: 'path', required: true, schema: { type: 'string', enum: EXPORT_NAMES } },
+      { name: 'name', in: 'path', required: true, schema: { type: 'string', enum: [...EXPORT_NAMES] } },
       ...['fromTimestamp', 'toTimestamp', 'limit', 'cursor', 'format', 'bom', 'csvFormulaGuard'].map((name) =>
         ref(`parameters/${name}`),
       ),
