@@ -27,7 +27,12 @@ export const nameField = z
   .trim()
   .min(1, 'give a name')
   .max(100, 'a name has at most 100 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'a name has no control characters');
+  .regex(/^[^\p{Cc}]*$/u, 'a name has no control characters')
+  // The same rule in words a JSON Schema tool can generate from (no \p{…} classes), trimmed text not empty.
+  .meta({
+    pattern:
+      '^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$',
+  });
 export const passwordField = z
   .string()
   .min(1, 'give a password')
