@@ -1,31 +1,56 @@
 import { z } from 'zod';
 import { STUDIO_ROUTES, type StudioRoute, type StudioRouteName } from './studio-routes.ts';
 import { CHANNEL_CONNECTOR_NAMES, MAX_CHANNEL_SETTING } from './studio-channels.ts';
-import type { ConversationSearchPage, Dashboard, DropOff, Transcript, UserErased } from './studio-insights.ts';
-import type { Misses, MissesAdded } from './studio-misses.ts';
-import { previewedMessage, type ChannelPreviews } from './studio-channel-preview.ts';
-import type {
-  DraftRead,
-  DraftSaved,
-  Problem,
-  PublishPlan,
-  Published,
-  SaveResult,
-  VersionList,
-  VersionRead,
+import { channelPreviews, previewedMessage } from './studio-channel-preview.ts';
+import { conversationSearchPage, dashboard, dropOff, transcript, userErased } from './studio-insights.ts';
+import { misses, missesAdded } from './studio-misses.ts';
+import {
+  accountList,
+  accountView,
+  auditPage,
+  createdToken,
+  emailField,
+  handle,
+  idField,
+  invitation,
+  isoTime,
+  nameField,
+  passwordField,
+  roleField,
+  SECRET_NAME,
+  secondsField,
+  secretChanged,
+  secretList,
+  secretNameField,
+  secretValueField,
+  sessionInfo,
+  sessionList,
+  sessionsEnded,
+  setupLinkInfo,
+  setupTokenField,
+  signInOptions,
+  tokenList,
+} from './studio-people.ts';
+import {
+  draftRead,
+  draftSaved,
+  problems,
+  publishPlan,
+  published,
+  saveResult,
+  versionList,
+  versionRead,
 } from './studio-versions.ts';
 
 /**
  * The studio's HTTP contract: every route of /studio/api (STUDIO_ROUTES) with the schemas of its
  * path parameters, query, body and answer. The server registers its routes from this map
- * (server/studio-server/http/studio-route.ts) and validates what comes in with it; the OpenAPI document
- * lists the studio's paths from it; the web app imports its types only (studio/api/client.ts), so
- * zod never reaches the browser bundle, as with protocol.ts and protocol-schemas.ts.
- *
- * An answer is a zod schema where the shape is small enough to be declared here; the larger ones
- * (versions, insights, misses) are the types of studio-versions.ts, studio-insights.ts and
- * studio-misses.ts, carried by `shaped<T>()`, and the OpenAPI document describes them in its
- * components.
+ * (server/studio-server/http/studio-route.ts), validates what comes in with it and, in test and
+ * development, what goes out; the OpenAPI document lists the studio's paths from it
+ * (server/api/openapi/studio-map-operations.ts); the web app imports its types only
+ * (studio/api/client.ts), so zod never reaches the browser bundle, as with protocol.ts and
+ * protocol-schemas.ts. The answers' schemas are per area beside it: studio-people.ts,
+ * studio-versions.ts, studio-insights.ts, studio-misses.ts.
  */
 
 /** A route's schemas: path parameters, query, JSON body, answer; `status` when a success is not 200. */
@@ -37,91 +62,21 @@ export interface StudioRouteSchemas {
   readonly status?: 201;
 }
 
-/** An answer typed by a shape of shared/ rather than declared as a schema: nothing is checked at run time. */
-const shaped = <T>() => z.custom<T>(() => true);
-
-/** The studio's roles, from most to least able (server/ports/roles.ts says what each may do). */
-export const STUDIO_ROLES = ['owner', 'editor', 'analyst', 'viewer'] as const;
-export const MAX_PASSWORD = 256;
-/** An environment-variable name, as the definition names secrets (`tokenEnv: "CRM_TOKEN"`). */
-export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
-export const MAX_SECRET_BYTES = 16 * 1024;
 /** The longest text an insights search takes (and an unprocessed input is kept at). */
 export const TEXT_LIMIT = 200;
 /** The most inputs added from the misses in one request: a group's examples fit. */
 export const MAX_MISSES_ADDED = 50;
 
-// ---- People: sign-in, sessions, accounts, tokens, secrets, audit.
-
-export const emailField = z
-  .string()
-  .trim()
-  .min(3, 'give an email address')
-  .max(254, 'an email address has at most 254 characters')
-  .regex(/^[^\s@]+@[^\s@]+$/, 'give an email address such as ana@example.com');
-export const nameField = z
-  .string()
-  .trim()
-  .min(1, 'give a name')
-  .max(100, 'a name has at most 100 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'a name has no control characters');
-const passwordField = z
-  .string()
-  .min(1, 'give a password')
-  .max(MAX_PASSWORD, `a password has at most ${MAX_PASSWORD} characters`);
-const setupTokenField = z
-  .string()
-  .min(20)
-  .max(100)
-  .regex(/^[A-Za-z0-9_-]+$/, 'not a setup token');
-const roleField = z.enum(STUDIO_ROLES, { message: `a role is one of ${STUDIO_ROLES.join(', ')}` });
-/** A handle of 24 hex digits (a session's, an invitation's). */
-const handle = (what: string) => z.string().regex(/^[0-9a-f]{24}$/, `not ${what}`);
-const isoTime = z.string();
-
-const sessionInfo = z.object({
-  account: z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(STUDIO_ROLES) }),
-  /** The token the page sends back in X-CSRF-Token on writes; null for an API token caller. */
-  csrfToken: z.string().nullable(),
-  expiresAt: isoTime.nullable(),
-});
-const accountView = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(STUDIO_ROLES),
-  password: z.boolean(),
-  singleSignOn: z.boolean(),
-  createdAt: isoTime,
-});
-const tokenView = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: isoTime,
-  expiresAt: isoTime.nullable(),
-  lastUsedAt: isoTime.nullable(),
-});
-const secretStatus = z.object({ name: z.string(), fromEnvironment: z.boolean(), set: z.boolean() });
-const secretChanged = secretStatus.extend({ botReloaded: z.boolean() });
-const secretParams = z.object({
-  name: z
+const secretParams = z.object({ name: secretNameField });
+const accountParams = z.object({ id: idField('an account id') });
+/** A whole number in a query, from 1 to `max`: refused as text first, so "1e3" or " 5" is a 400 too. */
+const limitField = (digits: number, max: number) =>
+  z
     .string()
-    .regex(
-      SECRET_NAME,
-      'a secret is named like an environment variable: capital letters, digits and _, such as CRM_TOKEN',
-    ),
-});
-const accountParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not an account id') });
-/** UNIX seconds, as the management API's exports take them. */
-const seconds = z
-  .string()
-  .regex(/^\d{1,11}$/, 'must be whole UNIX seconds')
-  .transform(Number);
-const auditActor = z.object({
-  kind: z.enum(['account', 'token', 'file', 'system', 'key']),
-  accountId: z.string().optional(),
-  email: z.string().optional(),
-});
+    .regex(new RegExp(`^\\d{1,${digits}}$`), `must be a whole number from 1 to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `must be a whole number from 1 to ${max}`)
+    .meta({ type: 'integer', minimum: 1, maximum: max, pattern: undefined });
 
 // ---- Channels.
 
@@ -160,7 +115,7 @@ const stepRef = z.object({ dialogId: z.string().min(1).max(64), stepId: z.string
 const versionMessage = z.string().max(500, 'must be at most 500 characters');
 /** Any JSON the bounds allowed; the checks say what is wrong with it. */
 const definition = z.unknown().refine((value) => value !== undefined, 'is required');
-const versionParams = z.object({ id: versionId });
+const versionParams = z.object({ id: versionId.meta({ description: 'A version id, e.g. v12.' }) });
 
 // ---- Insights.
 
@@ -178,8 +133,15 @@ export const dayParam = z
   }, 'must be a real date')
   // Nothing is stored before 1970 (times are epoch milliseconds), and a range reaching back past year 0
   // would name days ISO 8601 writes with a sign ("-000001-12-03"), which no date field takes.
-  .refine((s) => s >= '1970-01-01', 'must be 1970-01-01 or later');
-const range = { from: dayParam.optional(), to: dayParam.optional() };
+  .refine((s) => s >= '1970-01-01', 'must be 1970-01-01 or later')
+  // What the refinements check, as far as a pattern can say it (the server refuses 2026-02-30 with 400 too).
+  .meta({ format: 'date', pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' });
+const range = {
+  from: dayParam
+    .optional()
+    .meta({ description: 'First UTC day included, YYYY-MM-DD; 29 days before `to` by default.' }),
+  to: dayParam.optional().meta({ description: 'Last UTC day included, YYYY-MM-DD; today by default.' }),
+};
 const reportVersion = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a version id (as the versions list gives it)');
@@ -188,19 +150,12 @@ const reportQuery = z.strictObject({ ...range, version: reportVersion.optional()
 const userParams = z.object({ userId: z.string().min(1).max(256) });
 
 const schemas = {
-  signInOptions: {
-    answer: z.object({
-      password: z.boolean(),
-      singleSignOn: z.object({ label: z.string() }).nullable(),
-      /** The browser holds a session already (so the page need not provoke a 401). */
-      signedIn: z.boolean(),
-    }),
-  },
+  signInOptions: { answer: signInOptions },
   login: { body: z.strictObject({ email: emailField, password: passwordField }), answer: sessionInfo },
   // The token comes as a query parameter named `token`, which the request log redacts by name.
   checkSetupLink: {
     query: z.strictObject({ token: setupTokenField }),
-    answer: z.object({ role: z.enum(STUDIO_ROLES), email: z.string().nullable(), existing: z.boolean() }),
+    answer: setupLinkInfo,
   },
   completeSetup: {
     body: z.strictObject({
@@ -219,55 +174,22 @@ const schemas = {
   logoutEverywhere: {
     /** With apiTokens, the account's API tokens end too (a lost laptop may hold one). */
     body: z.strictObject({ apiTokens: z.boolean().optional() }),
-    answer: z.object({ ended: z.number(), tokensEnded: z.number() }),
+    answer: sessionsEnded,
   },
-  listSessions: {
-    answer: z.array(
-      z.object({
-        id: z.string(),
-        current: z.boolean(),
-        createdAt: isoTime,
-        lastSeenAt: isoTime,
-        expiresAt: isoTime,
-        ip: z.string(),
-        userAgent: z.string(),
-        method: z.string(),
-      }),
-    ),
-  },
+  listSessions: { answer: sessionList },
   endSession: { params: z.object({ id: handle('a session id') }) },
   changePassword: { body: z.strictObject({ currentPassword: passwordField, newPassword: passwordField }) },
-  listTokens: { answer: z.array(tokenView) },
+  listTokens: { answer: tokenList },
   createToken: {
     body: z.strictObject({ name: nameField, expiresInDays: z.int().min(1).max(3650).optional() }),
-    /** The token itself is in this answer and nowhere else, ever. */
-    answer: tokenView.extend({ token: z.string() }),
+    answer: createdToken,
     status: 201,
   },
-  revokeToken: { params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a token id') }) },
-  listAccounts: {
-    answer: z.object({
-      accounts: z.array(accountView),
-      invitations: z.array(
-        z.object({
-          id: z.string(),
-          role: z.enum(STUDIO_ROLES),
-          email: z.string().nullable(),
-          createdAt: z.number(),
-          expiresAt: z.number(),
-        }),
-      ),
-    }),
-  },
+  revokeToken: { params: z.object({ id: idField('a token id') }) },
+  listAccounts: { answer: accountList },
   inviteAccount: {
     body: z.strictObject({ email: emailField, role: roleField }),
-    /** The one-time setup link, shown to the owner once to pass on. */
-    answer: z.object({
-      email: z.string().nullable(),
-      role: z.enum(STUDIO_ROLES),
-      link: z.string(),
-      expiresAt: isoTime,
-    }),
+    answer: invitation,
     status: 201,
   },
   updateAccount: {
@@ -279,27 +201,10 @@ const schemas = {
   },
   deleteAccount: { params: accountParams },
   cancelInvitation: { params: z.object({ id: handle('an invitation id') }) },
-  listSecrets: {
-    /** updatedAt and updatedBy for owners only. */
-    answer: z.array(
-      secretStatus.extend({
-        usedBy: z.array(z.string()),
-        updatedAt: isoTime.nullable().optional(),
-        updatedBy: z.string().nullable().optional(),
-      }),
-    ),
-  },
+  listSecrets: { answer: secretList },
   setSecret: {
     params: secretParams,
-    body: z.strictObject({
-      value: z
-        .string()
-        .min(1, 'give the secret a value')
-        .refine(
-          (value) => new TextEncoder().encode(value).length <= MAX_SECRET_BYTES,
-          `a secret holds at most ${MAX_SECRET_BYTES / 1024} KiB`,
-        ),
-    }),
+    body: z.strictObject({ value: secretValueField }),
     answer: secretChanged,
   },
   deleteSecret: { params: secretParams, answer: secretChanged },
@@ -339,63 +244,44 @@ const schemas = {
   },
   readAudit: {
     query: z.strictObject({
-      fromTimestamp: seconds.optional(),
-      toTimestamp: seconds.optional(),
-      limit: z
-        .string()
-        .regex(/^\d{1,4}$/, 'must be a whole number from 1 to 1000')
-        .transform(Number)
-        .refine((n) => n >= 1 && n <= 1000, 'must be a whole number from 1 to 1000')
-        .optional(),
+      fromTimestamp: secondsField.optional(),
+      toTimestamp: secondsField.optional(),
+      limit: limitField(4, 1000).optional(),
       cursor: z
         .string()
         .regex(/^[0-9a-z-]{1,64}$/, 'must be the nextCursor of the previous page')
         .optional(),
     }),
-    answer: z.object({
-      entries: z.array(
-        z.object({
-          id: z.string(),
-          timestamp: isoTime,
-          at: z.number(),
-          actor: auditActor,
-          ip: z.string().optional(),
-          action: z.string(),
-          target: z.string().optional(),
-          details: z.record(z.string(), z.unknown()).optional(),
-        }),
-      ),
-      nextCursor: z.string().nullable(),
-    }),
+    answer: auditPage,
   },
   listVersions: {
     query: z
       .object({
         limit: z.coerce.number().int().min(1).max(200).default(50),
-        before: z.coerce.number().int().min(1).optional(),
+        before: z.coerce.number().int().min(1).optional().meta({ description: 'Versions numbered below this.' }),
       })
       .strict(),
-    answer: shaped<VersionList>(),
+    answer: versionList,
   },
   saveVersion: {
     body: z.object({ baseVersionId: versionId, definition, message: versionMessage.default('') }).strict(),
-    answer: shaped<SaveResult>(),
+    answer: saveResult,
   },
-  readVersion: { params: versionParams, answer: shaped<VersionRead>() },
+  readVersion: { params: versionParams, answer: versionRead },
   /** The answer is the file itself (JSON or YAML), as an attachment. */
   exportVersion: {
     params: versionParams,
     query: z.object({ format: z.enum(['json', 'yaml']).default('json') }).strict(),
   },
-  readDraft: { answer: shaped<DraftRead>() },
+  readDraft: { answer: draftRead },
   autosaveDraft: {
     body: z
       .object({ baseVersionId: versionId.nullable(), revision: z.number().int().min(1).nullable(), definition })
       .strict(),
-    answer: shaped<DraftSaved>(),
+    answer: draftSaved,
   },
-  checkDefinition: { body: z.object({ definition }).strict(), answer: shaped<{ problems: readonly Problem[] }>() },
-  publishPlan: { body: z.object({ versionId }).strict(), answer: shaped<PublishPlan>() },
+  checkDefinition: { body: z.object({ definition }).strict(), answer: problems },
+  publishPlan: { body: z.object({ versionId }).strict(), answer: publishPlan },
   publish: {
     body: z
       .object({
@@ -407,10 +293,10 @@ const schemas = {
         message: versionMessage.optional(),
       })
       .strict(),
-    answer: shaped<Published>(),
+    answer: published,
   },
   /** The body is the file as it is (JSON or YAML), not a JSON object of fields. */
-  importVersion: { query: z.object({ message: versionMessage.default('') }).strict(), answer: shaped<SaveResult>() },
+  importVersion: { query: z.object({ message: versionMessage.default('') }).strict(), answer: saveResult },
   designerCatalogue: {
     answer: z.object({
       /** The editor JSON Schema of the definition (the one served at /bot-definition.schema.json). */
@@ -441,22 +327,37 @@ const schemas = {
     /** The others who have the designer open, and on which dialog. */
     answer: z.object({
       editors: z.array(
-        z.object({ accountId: z.string(), name: z.string(), dialog: z.string().optional(), at: isoTime }),
+        z.object({
+          accountId: z.string(),
+          name: z.string(),
+          dialog: z.string().optional(),
+          at: z.iso.datetime().meta({ pattern: undefined }),
+        }),
       ),
     }),
   },
-  previewChannels: { body: z.strictObject({ message: previewedMessage }), answer: shaped<ChannelPreviews>() },
-  insightsDashboard: { query: reportQuery, answer: shaped<Dashboard>() },
-  insightsDropOff: { query: reportQuery, answer: shaped<DropOff>() },
+  previewChannels: { body: z.strictObject({ message: previewedMessage }), answer: channelPreviews },
+  insightsDashboard: { query: reportQuery, answer: dashboard },
+  insightsDropOff: { query: reportQuery, answer: dropOff },
   searchConversations: {
     query: z.strictObject({
       ...range,
-      text: z.string().min(1).max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
+      text: z
+        .string()
+        .min(1)
+        .max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`)
+        .optional()
+        .meta({ description: 'Words the user wrote (case-insensitive).' }),
       field: z
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a user-data field name')
-        .optional(),
-      value: z.string().max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
+        .optional()
+        .meta({ description: 'A user-data field the bot declares; with `value`.' }),
+      value: z
+        .string()
+        .max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`)
+        .optional()
+        .meta({ description: 'The value `field` must have (compared as text).' }),
       channel: z
         .string()
         .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name')
@@ -464,17 +365,16 @@ const schemas = {
       reached: z
         .string()
         .regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, 'must be dialogId/stepId')
-        .optional(),
-      integrationError: z.enum(['true', 'false']).optional(),
+        .optional()
+        .meta({ description: 'dialogId/stepId the conversation reached.' }),
+      integrationError: z
+        .enum(['true', 'false'])
+        .optional()
+        .meta({ description: 'true: only conversations where an integration call failed.' }),
       cursor: z.string().max(300).optional(),
-      limit: z
-        .string()
-        .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
-        .transform(Number)
-        .refine((n) => n >= 1 && n <= 100, 'must be a whole number from 1 to 100')
-        .optional(),
+      limit: limitField(3, 100).optional(),
     }),
-    answer: shaped<ConversationSearchPage>(),
+    answer: conversationSearchPage,
   },
   readUserTranscript: {
     params: userParams,
@@ -483,12 +383,13 @@ const schemas = {
         .string()
         .regex(/^\d{1,12}$/, 'must be a whole number (the nextAfterSeq of the previous page)')
         .transform(Number)
+        .meta({ type: 'integer', minimum: 0, maximum: 999_999_999_999, pattern: undefined })
         .optional(),
     }),
-    answer: shaped<Transcript>(),
+    answer: transcript,
   },
-  eraseUserFromStudio: { params: userParams, answer: shaped<UserErased>() },
-  insightsMisses: { query: z.strictObject(range), answer: shaped<Misses>() },
+  eraseUserFromStudio: { params: userParams, answer: userErased },
+  insightsMisses: { query: z.strictObject(range), answer: misses },
   addMissesToDraft: {
     body: z.strictObject({
       target: z.strictObject({ kind: z.enum(['intent', 'faq']), id: z.string().min(1).max(64) }),
@@ -505,7 +406,7 @@ const schemas = {
       /** The draft revision the page showed: a draft changed since (the designer in another tab) is not written over. */
       revision: z.number().int().min(1),
     }),
-    answer: shaped<MissesAdded>(),
+    answer: missesAdded,
   },
   /** The management API's export router serves it, with that API's own query and file answers. */
   downloadExportFromStudio: {},

@@ -10,42 +10,54 @@ import type { BotMessage } from './protocol.ts';
 export const PREVIEW_CHANNELS = ['telegram', 'whatsapp', 'twilio-sms', 'slack', 'messenger', 'teams'] as const;
 export type PreviewChannel = (typeof PREVIEW_CHANNELS)[number];
 
-/** A button as the channel shows it: a choice to tap, or a link. */
-export interface ChannelButtonView {
-  readonly title: string;
-  /** Present on a link button. */
-  readonly url?: string;
-}
+/** A button as the channel shows it: a choice to tap, or a link (present on a link button). */
+const channelButtonView = z.strictObject({ title: z.string(), url: z.string().optional() }).readonly();
 
 /** One message the channel receives, as its user reads it. */
-export type ChannelPartView =
-  | {
-      readonly kind: 'text';
-      readonly text: string;
-      readonly buttons?: readonly ChannelButtonView[];
+const channelPartView = z.discriminatedUnion('kind', [
+  z
+    .strictObject({
+      kind: z.literal('text'),
+      text: z.string(),
+      buttons: z.array(channelButtonView).readonly().optional(),
       /** A list to pick a row from, opened by a button titled `button` (WhatsApp). */
-      readonly list?: { readonly button: string; readonly rows: readonly string[] };
+      list: z
+        .strictObject({ button: z.string(), rows: z.array(z.string()).readonly() })
+        .readonly()
+        .optional(),
       /** One-tap answers under the message (Telegram's reply keyboard, Messenger's quick replies). */
-      readonly quickReplies?: readonly string[];
-    }
-  | {
-      readonly kind: 'image';
-      readonly url: string;
-      readonly alt?: string;
-      readonly caption?: string;
-      readonly buttons?: readonly ChannelButtonView[];
-    };
+      quickReplies: z.array(z.string()).readonly().optional(),
+    })
+    .readonly(),
+  z
+    .strictObject({
+      kind: z.literal('image'),
+      url: z.string(),
+      alt: z.string().optional(),
+      caption: z.string().optional(),
+      buttons: z.array(channelButtonView).readonly().optional(),
+    })
+    .readonly(),
+]);
+export type ChannelPartView = z.infer<typeof channelPartView>;
+export type ChannelButtonView = z.infer<typeof channelButtonView>;
 
-export interface ChannelRendering {
-  readonly channel: PreviewChannel;
-  /** The message did not fit the channel's native form and went in a simpler one. */
-  readonly degraded: boolean;
-  readonly parts: readonly ChannelPartView[];
-}
+const channelRendering = z
+  .strictObject({
+    channel: z.enum(PREVIEW_CHANNELS),
+    /** The message did not fit the channel's native form and went in a simpler one. */
+    degraded: z.boolean(),
+    parts: z.array(channelPartView).readonly(),
+  })
+  .readonly();
+export type ChannelRendering = z.infer<typeof channelRendering>;
 
-export interface ChannelPreviews {
-  readonly channels: readonly ChannelRendering[];
-}
+/** The answer of the preview's channel view: the message on each channel. */
+export const channelPreviews = z
+  .strictObject({ channels: z.array(channelRendering).readonly() })
+  .readonly()
+  .meta({ id: 'ChannelPreviews' });
+export type ChannelPreviews = z.infer<typeof channelPreviews>;
 
 const label = z.string().min(1).max(1000);
 const button = z.discriminatedUnion('kind', [

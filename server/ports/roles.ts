@@ -1,4 +1,4 @@
-import { STUDIO_ROLES } from '../../shared/studio-api.ts';
+import { STUDIO_ROLES } from '../../shared/studio-people.ts';
 
 /**
  * The studio's roles, from most to least able. Every studio route names the least role it

@@ -143,13 +143,4 @@ export class ApiClient {
 }
 
 /** The account and CSRF token of the signed-in person. */
-export interface SessionInfo {
-  readonly account: {
-    readonly id: string;
-    readonly email: string;
-    readonly name: string;
-    readonly role: 'owner' | 'editor' | 'analyst' | 'viewer';
-  };
-  readonly csrfToken: string | null;
-  readonly expiresAt: string | null;
-}
+export type SessionInfo = StudioAnswer<'session'>;

@@ -4,13 +4,13 @@ import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
 import { language } from '../i18n/catalogue.ts';
 import { t } from '../i18n/strings.ts';
-import {
-  lastDays,
-  type ConversationSummary,
-  type Transcript,
-  type TranscriptEvent,
-  type TranscriptMessage,
-} from './types.ts';
+import type {
+  ConversationEvent,
+  ConversationSummary,
+  Transcript,
+  TranscriptMessage,
+} from '../../shared/studio-insights.ts';
+import { lastDays } from './last-days.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 
@@ -255,7 +255,7 @@ export class InsightsConversations extends StudioScreen {
 }
 
 type TranscriptItem = { readonly at: number } & (
-  | { readonly event: TranscriptEvent; readonly message?: never }
+  | { readonly event: ConversationEvent; readonly message?: never }
   | { readonly message: TranscriptMessage; readonly event?: never }
 );
 
@@ -275,7 +275,7 @@ function inTimeOrder(tr: Transcript): TranscriptItem[] {
 const EVENT_NAMES = { pageEvent: 'eventPageEvent', trigger: 'eventTrigger', timer: 'eventTimer' } as const;
 
 /** A page event, trigger or timer as a row among the messages: its time, "Event", and what it was by name. */
-function eventRow(event: TranscriptEvent): TemplateResult {
+function eventRow(event: ConversationEvent): TemplateResult {
   const key = EVENT_NAMES[event.kind as keyof typeof EVENT_NAMES] ?? 'eventPageEvent';
   return html`<tr>
     <td>${time(event.at)}</td>

@@ -7,7 +7,9 @@ import { t } from '../i18n/strings.ts';
 import './insights-chart.ts';
 import './conversations-view.ts';
 import './misses-view.ts';
-import { lastDays, type Dashboard, type DropOff, type VersionList } from './types.ts';
+import type { Dashboard, DropOff } from '../../shared/studio-insights.ts';
+import type { VersionList } from '../../shared/studio-versions.ts';
+import { lastDays } from './last-days.ts';
 
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 

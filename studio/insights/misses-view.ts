@@ -5,7 +5,7 @@ import { StudioScreen } from '../app/studio-screen.ts';
 import { rangeFormStyles } from './range-form-styles.ts';
 import { t } from '../i18n/strings.ts';
 import type { Misses, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
-import { lastDays } from './types.ts';
+import { lastDays } from './last-days.ts';
 import { mostFrequentSentence } from './misses-sentences.ts';
 
 type Kind = 'intent' | 'faq';

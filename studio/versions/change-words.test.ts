@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../i18n/catalogue.ts';
 import { changeInWords } from './change-words.ts';
-import type { Change } from './types.ts';
+import type { Change } from '../../shared/studio-versions.ts';
 
 const part = (kind: Change['kind'], id: string): Change => ({
   kind,

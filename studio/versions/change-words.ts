@@ -1,5 +1,5 @@
 import { t, type StringKey } from '../i18n/strings.ts';
-import type { Change } from './types.ts';
+import type { Change } from '../../shared/studio-versions.ts';
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

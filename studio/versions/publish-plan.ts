@@ -3,7 +3,8 @@ import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
 import { t } from '../i18n/strings.ts';
 import { changeInWords } from './change-words.ts';
-import type { DefinitionOutline, PublishPlan, StepRef, Stranded } from './types.ts';
+import type { PublishPlan, StepRef, Stranded } from '../../shared/studio-versions.ts';
+import type { DefinitionOutline } from './types.ts';
 
 const named = (at: StepRef) => `${at.dialogId}.${at.stepId}`;
 const key = (at: StepRef) => JSON.stringify([at.dialogId, at.stepId]);

@@ -5,7 +5,7 @@ import { StudioScreen } from '../app/studio-screen.ts';
 import { language } from '../i18n/catalogue.ts';
 import { t } from '../i18n/strings.ts';
 import './publish-plan.ts';
-import type { VersionAuthor, VersionList, VersionMeta } from './types.ts';
+import type { ListedVersion, VersionAuthor, VersionList } from '../../shared/studio-versions.ts';
 
 const PUBLISHERS = new Set(['owner', 'editor']);
 
@@ -50,7 +50,7 @@ export class StudioVersions extends StudioScreen {
   };
   declare route: string;
   declare private list: VersionList | undefined;
-  declare private older: VersionMeta[];
+  declare private older: ListedVersion[];
   declare private notice: string;
   declare private reviewing: string | undefined;
   /** The button that opened the plan, for focus to return to. */
@@ -92,7 +92,7 @@ export class StudioVersions extends StudioScreen {
     });
   }
 
-  private get versions(): VersionMeta[] {
+  private get versions(): ListedVersion[] {
     return [...(this.list?.versions ?? []), ...this.older];
   }
 
@@ -137,7 +137,7 @@ export class StudioVersions extends StudioScreen {
     return author.name ?? author.email ?? author.kind;
   }
 
-  private source(version: VersionMeta): string {
+  private source(version: ListedVersion): string {
     return version.source === 'file'
       ? t('sourceFile')
       : version.source === 'push'

@@ -9,13 +9,7 @@ import { metaSignatureScheme, twilioSignatureScheme, vendorWebhookPaths } from '
 import { botFrameworkTokenScheme, slackSignatureScheme, telegramSecretScheme, webhookPaths } from './webhook-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
-import { studioPeoplePaths, studioPeopleSchemas } from './studio-people-paths.ts';
-import { studioInsightsPaths, studioInsightsSchemas } from './studio-insights-paths.ts';
-import { studioMissesPaths, studioMissesSchemas } from './studio-misses-paths.ts';
-import { studioVersionsPaths, studioVersionsSchemas } from './studio-versions-paths.ts';
-import { studioChannelPaths } from './studio-channel-paths.ts';
-import { studioDesignerPaths } from './studio-designer-paths.ts';
-import { studioPreviewPaths } from './studio-preview-paths.ts';
+import { studioPaths } from './studio-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
 
 type Obj = Record<string, unknown>;
@@ -328,11 +322,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
   Object.assign(paths, auditPaths());
   Object.assign(paths, channelPaths());
   Object.assign(paths, webhookPaths(), vendorWebhookPaths());
-  Object.assign(paths, studioPeoplePaths());
-  Object.assign(paths, studioVersionsPaths());
-  Object.assign(paths, studioDesignerPaths(), studioPreviewPaths(), studioChannelPaths());
-  Object.assign(paths, studioInsightsPaths());
-  Object.assign(paths, studioMissesPaths());
+  const studio = studioPaths();
+  Object.assign(paths, studio.paths);
   Object.assign(paths, subscriptionPaths());
 
   const schemas: Obj = {
@@ -341,10 +332,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
     ErasureReport: erasureReportSchema,
     ...messageSchemas,
     AuditRecord: auditRecordSchema,
-    ...studioPeopleSchemas(),
-    ...studioVersionsSchemas(),
-    ...studioInsightsSchemas(),
-    ...studioMissesSchemas(),
+    ...studio.schemas,
     ...subscriptionSchemas(),
   };
   for (const [name, schema] of Object.entries(recordSchemas(definition))) schemas[`${name}Record`] = schema;

@@ -1,7 +1,7 @@
 import type { BotDefinition } from '../../definition/schema.ts';
 import { LOG_FIELDS, TRANSCRIPT_FIELDS } from '../../app/export-records.ts';
-import { STUDIO_PEOPLE_ERROR_CODES } from './studio-people-paths.ts';
-import { STUDIO_VERSIONS_ERROR_CODES } from './studio-versions-paths.ts';
+import { STUDIO_PEOPLE_ERROR_CODES } from './studio-people-words.ts';
+import { STUDIO_VERSIONS_ERROR_CODES } from './studio-versions-words.ts';
 
 type Schema = Record<string, unknown>;
 

@@ -1,9 +1,34 @@
 /**
  * What every studio part of the OpenAPI document says the same way: the session or token it
  * needs, the errors any of its operations can answer, an operation's shape with the role it
- * needs, and a day in a query (the same rule as server/studio-server/http/day-param.ts).
+ * needs, and the words a person reads for each route of the map (OperationWords).
  */
 export type Obj = Record<string, unknown>;
+
+/** What the map cannot say about a route: how a person reads it, and what it answers besides JSON. */
+export interface OperationWords {
+  readonly tag: string;
+  readonly summary: string;
+  /** The role needed, as the studio's roles name it (`readBot (any role)`). */
+  readonly role: string;
+  readonly description?: string;
+  /** What the success answer is. */
+  readonly answer: string;
+  /** Other success statuses with the same answer, and what each means. */
+  readonly also?: Readonly<Record<string, string>>;
+  /** The success answers, where they are not the map's JSON (a file, a redirect). */
+  readonly responses?: Obj;
+  /** The body, where it is not the map's JSON object (a file as it is). */
+  readonly requestBody?: Obj;
+  /** The body may be left out. */
+  readonly optionalBody?: true;
+  /** Parameters the map does not hold: a router outside the studio serves the route. */
+  readonly parameters?: readonly Obj[];
+  /** Open to anyone: sign-in, setup links, single sign-on. */
+  readonly open?: true;
+  /** The errors this route gives besides (or instead of) the ones every studio operation may. */
+  readonly errors?: Obj;
+}
 
 export const ref = (name: string) => ({ $ref: `#/components/${name}` });
 export const json = (schema: Obj, description: string) => ({
@@ -27,24 +52,11 @@ export const studioErrors = {
 /** An operation of one tag of the studio, its description ending with the role it needs. */
 export const studioOperation =
   (tag: string) =>
-  (operationId: string, summary: string, role: string, description: string, rest: Obj): Obj => ({
+  (operationId: string, summary: string, role: string, description: string | undefined, rest: Obj): Obj => ({
     operationId,
     tags: [tag],
     summary,
-    description: `${description}\n\nRole: ${role}.`,
+    description: `${description ? `${description}\n\n` : ''}Role: ${role}.`,
     security,
     ...rest,
   });
-
-/** A UTC day in a query, from 1970, on the calendar (the server refuses 2026-02-30 with 400 too). */
-export const dayParameter = (name: string, description: string) => ({
-  name,
-  in: 'query',
-  required: false,
-  description,
-  schema: {
-    type: 'string',
-    format: 'date',
-    pattern: '^(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
-  },
-});

@@ -1,4 +1,4 @@
-import { MAX_PASSWORD } from '../../../shared/studio-api.ts';
+import { MAX_PASSWORD } from '../../../shared/studio-people.ts';
 import { hash, verify } from '@node-rs/argon2';
 
 /**
@@ -11,7 +11,7 @@ const PARAMETERS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism:
 
 /** ASVS 2.1.1 / 2.1.2: at least 12 characters, at least 64 allowed; no composition rules. */
 export const MIN_PASSWORD = 12;
-// The studio API's bound (shared/studio-api.ts), so the route and the check agree.
+// The studio API's bound (shared/studio-people.ts), so the route and the check agree.
 export { MAX_PASSWORD };
 
 export function hashPassword(password: string): Promise<string> {

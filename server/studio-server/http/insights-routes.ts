@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { DAY_MS, dayOf, type DayRange, type InsightsStore } from '../../ports/insights.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Store } from '../../ports/store.ts';
+import type { ErasureReport } from '../../ports/personal-data.ts';
 import type { AuditTrail } from '../../ports/audit.ts';
 import { decodeCursor, encodeCursor, transcriptOf } from '../insights/conversations.ts';
 import { dashboard, dropOff, isoDay } from '../insights/reports.ts';
@@ -25,7 +26,7 @@ export interface InsightsRoutesDeps {
   /** The user-data fields the bot in service declares (a search by field names one of them). */
   readonly userDataFields: () => readonly string[];
   /** The erasure (app/erase-user.ts) with everything it removes. */
-  readonly erase: (userId: string) => Promise<{ user: number; transcript: number; jobs: number }>;
+  readonly erase: (userId: string) => Promise<ErasureReport>;
 }
 
 /** The longest range one request may ask for. */
@@ -154,7 +155,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       ip: caller.ip,
       action: 'user_erased',
       target: `sha256:${createHash('sha256').update(userId, 'utf8').digest('hex')}`,
-      details: { found: erased.user === 1, transcript: erased.transcript, jobs: erased.jobs },
+      details: { found: erased.user >= 1, transcript: erased.transcript, jobs: erased.jobs },
     });
     return { userId, erased };
   });

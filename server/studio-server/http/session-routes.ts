@@ -10,7 +10,7 @@ import { readJson } from './request-body.ts';
 import { callerOf, csrfFailed, requestMeta, sameOrigin } from './studio-api.ts';
 import { serveRoute } from './studio-route.ts';
 
-export { emailField, nameField } from '../../../shared/studio-api.ts';
+export { emailField, nameField } from '../../../shared/studio-people.ts';
 
 export interface SessionRouteDeps {
   readonly people: People;

@@ -9,6 +9,7 @@ import {
   type StudioParsedQuery,
 } from '../../../shared/studio-api.ts';
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
+import type { ReadonlyDeep } from '../../../shared/studio-versions.ts';
 import type { HttpError } from '../../ports/http-error.ts';
 import { parseInput, readJson } from './request-body.ts';
 
@@ -29,13 +30,26 @@ export interface RouteOptions {
 }
 
 /** An answer as the server's own read-only values hold it: the map's shape, arrays and fields read-only. */
-type Answer<T> = T extends readonly (infer U)[]
-  ? readonly Answer<U>[]
-  : T extends (...args: never[]) => unknown
-    ? T
-    : T extends object
-      ? { readonly [K in keyof T]: Answer<T[K]> }
-      : T;
+type Answer<T> = ReadonlyDeep<T>;
+
+/**
+ * In test and development every answer is checked against the map before it is sent, so an answer
+ * that drifts from its schema (and so from the OpenAPI document made from it) fails the tests that
+ * ask for it, as a 500 with the first difference in the log. In production the schema is trusted:
+ * the check costs a walk of every answer.
+ */
+const CHECK_ANSWERS = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development';
+
+/** The answer as it is, once checked against its schema where answers are checked. */
+function checked(name: StudioRouteName, schema: z.ZodType | undefined, answer: unknown): unknown {
+  if (!CHECK_ANSWERS || !schema) return answer;
+  const result = schema.safeParse(answer);
+  if (result.success) return answer;
+  const issue = result.error.issues[0]!;
+  throw new Error(
+    `The studio route ${name} answered a shape its schema does not allow, at ${issue.path.map(String).join('.') || 'the top'}: ${issue.message}`,
+  );
+}
 
 type Handler<N extends StudioRouteName> = (
   input: RouteInput<N>,
@@ -47,7 +61,8 @@ type Handler<N extends StudioRouteName> = (
  * Serves a route of the studio's HTTP contract (shared/studio-api.ts) on `router`: its method
  * and path from the map, then the guard, then its path parameters, query and body checked
  * against the map's schemas (400 invalid_parameter / invalid_body naming the first problem), then
- * the handler. Its answer is sent as JSON (with the map's status, else the one the handler set);
+ * the handler. Its answer is sent as JSON (with the map's status, else the one the handler set),
+ * checked against the map's answer schema in test and development;
  * a handler that answers nothing gets 204, unless it sent something itself (a file, a redirect).
  */
 export function serveRoute<N extends StudioRouteName>(
@@ -69,7 +84,7 @@ export function serveRoute<N extends StudioRouteName>(
     const query = entry.query ? parseInput(entry.query, req.query, 'query') : {};
     const body = entry.body ? await read(req, entry.body) : undefined;
     const answer = await handler({ params, query, body } as RouteInput<N>, req, res);
-    if (answer !== undefined) res.status(entry.status ?? res.statusCode).json(answer);
+    if (answer !== undefined) res.status(entry.status ?? res.statusCode).json(checked(name, entry.answer, answer));
     else if (!res.headersSent) res.status(204).end();
   };
   const method = entry.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';

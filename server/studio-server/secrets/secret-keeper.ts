@@ -1,11 +1,11 @@
-import { MAX_SECRET_BYTES, SECRET_NAME } from '../../../shared/studio-api.ts';
+import { MAX_SECRET_BYTES, SECRET_NAME } from '../../../shared/studio-people.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { AuditActor, AuditTrail } from '../../ports/audit.ts';
 import type { SecretStore, StoredSecret } from '../../ports/secrets.ts';
 import { seal, unseal, type SecretKeys } from './secret-box.ts';
 
-// The name's rule and the size bound are the studio API's (shared/studio-api.ts), so the route and the keeper agree.
+// The name's rule and the size bound are the studio API's (shared/studio-people.ts), so the route and the keeper agree.
 export { MAX_SECRET_BYTES, SECRET_NAME };
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STUDIO_API, type StudioApiEntry } from '../../../shared/studio-api.ts';
 import { STUDIO_API_PREFIX, STUDIO_ROUTES, type StudioRouteName } from '../../../shared/studio-routes.ts';
 import { startTestServer, type TestServer } from '../../test/start-test-server.ts';
 import { PASSWORD, setUpOwner, StudioClient } from './studio-client.ts';
@@ -6,7 +7,8 @@ import { PASSWORD, setUpOwner, StudioClient } from './studio-client.ts';
 /**
  * The studio's HTTP contract is one map (shared/studio-routes.ts, shared/studio-api.ts): every
  * route in it is served by the server and documented in the OpenAPI document with the same method
- * and path, and a body the map refuses gets the studio's 400 naming the field and the rule.
+ * and path, a body the map refuses gets the studio's 400 naming the field and the rule, and an
+ * answer has the shape of the map's schema (the server checks every answer against it in test).
  */
 describe('the studio HTTP contract', () => {
   let server: TestServer;
@@ -73,6 +75,19 @@ describe('the studio HTTP contract', () => {
       if (noSuchRoute(res)) unserved.push(`${name}: ${method} ${path}`);
     }
     expect(unserved).toEqual([]);
+  });
+
+  it('when each reading route without parameters is asked, then it answers the shape of its schema in the map', async () => {
+    const drifted: string[] = [];
+    for (const name of names) {
+      const { method, path, answer } = STUDIO_API[name] as StudioApiEntry;
+      if (method !== 'GET' || path.includes(':') || !answer) continue;
+      const res = await owner.get(`${STUDIO_API_PREFIX}${path}`);
+      // A 500 is what the server answers (in test) for an answer its schema refuses.
+      if (res.status >= 500) drifted.push(`${name}: ${res.status}`);
+      else if (res.status === 200 && !answer.safeParse(res.body).success) drifted.push(`${name}: the answer`);
+    }
+    expect(drifted).toEqual([]);
   });
 
   it('when the OpenAPI document is read, then every route of the map is in it with the same method and path, named by the map', async () => {

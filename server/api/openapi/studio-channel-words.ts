@@ -1,14 +1,15 @@
 /**
- * Settings → Channels in the OpenAPI document (server/studio-server/channels/channel-routes.ts),
- * built from the map: only the words are written here.
+ * Settings → Channels (server/studio-server/channels/channel-routes.ts) and the preview's channel view
+ * (server/studio-server/preview/channel-preview-routes.ts) in the OpenAPI document, in words; paths,
+ * bodies and answers come from the map (studio-map-operations.ts).
  */
-import { mapPaths, type OperationWords } from './studio-map-operations.ts';
-import { error, type Obj } from './studio-openapi-parts.ts';
+import type { StudioRouteName } from '../../../shared/studio-routes.ts';
+import { error, type OperationWords } from './studio-openapi-parts.ts';
 
 const tag = 'Studio: people';
 const role = 'manageChannels (owner)';
 
-const words = {
+export const channelWords = {
   listChannels: {
     tag,
     role,
@@ -42,6 +43,12 @@ const words = {
     answer: 'Whether the vendor accepted the message, with its code and words when it refused.',
     errors: { '409': error('channel_off: the channel is off; details.missing names what it needs.') },
   },
-} as const satisfies Record<string, OperationWords>;
-
-export const studioChannelPaths = (): Obj => mapPaths(words);
+  previewChannels: {
+    tag: 'Studio: versions',
+    role: 'readBot (any role)',
+    summary: 'A bot message as each channel shows it',
+    description:
+      "Renders one bot message (as the web chat received it: text with buttons and quick replies, image, carousel, notice) through each vendor connector's rendering ladder: Telegram, WhatsApp, SMS through Twilio, Slack, Messenger and Teams. Each channel's answer lists the messages its user would receive: texts (cut to the channel's limit), native buttons with their titles as shown, a list, quick replies, or numbered lines to answer by number or title, and whether the message had to take a simpler form than its own. Nothing is sent or stored.",
+    answer: 'The message on each channel, after its rendering ladder.',
+  },
+} as const satisfies Partial<Record<StudioRouteName, OperationWords>>;
