@@ -1,4 +1,4 @@
-import type { Db, IndexDescription } from 'mongodb';
+import type { Collection, Db, Document, IndexDescription } from 'mongodb';
 import { COLLECTIONS } from './mongo-common.ts';
 
 /**
@@ -87,4 +87,14 @@ export async function ensureCollectionIndexes(
         if (existing.has(name)) await db.collection(collection).dropIndex(name);
     }),
   );
+}
+
+/** A collection of a store part with indexes of its own, handed out once they are there. */
+export async function indexedCollection<T extends Document>(
+  db: Db,
+  name: string,
+  indexes: readonly IndexDescription[],
+): Promise<Collection<T>> {
+  await ensureCollectionIndexes(db, { [name]: indexes });
+  return db.collection<T>(name);
 }

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Account, Accounts } from '../../ports/accounts.ts';
 import type { AccountRecords } from '../common/account-parts.ts';
 import type { Role } from '../../ports/roles.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 import { mongoApiTokens, TOKENS } from './mongo-api-tokens.ts';
 import { isDuplicateKey } from './mongo-common.ts';
 import { mongoSetupLinks } from './mongo-setup-links.ts';
@@ -36,14 +36,11 @@ export async function mongoAccounts(db: Db): Promise<Accounts> {
 }
 
 async function mongoAccountRecords(db: Db): Promise<AccountRecords> {
-  await ensureCollectionIndexes(db, {
-    [ACCOUNTS]: [
-      { key: { email: 1 }, name: 'email', unique: true },
-      { key: { oidcSubject: 1 }, name: 'oidc_subject' },
-      { key: { order: 1 }, name: 'order' },
-    ],
-  });
-  const accounts = db.collection<AccountDoc>(ACCOUNTS);
+  const accounts = await indexedCollection<AccountDoc>(db, ACCOUNTS, [
+    { key: { email: 1 }, name: 'email', unique: true },
+    { key: { oidcSubject: 1 }, name: 'oidc_subject' },
+    { key: { order: 1 }, name: 'order' },
+  ]);
   const tokens = db.collection<{ accountId: string }>(TOKENS);
 
   return {

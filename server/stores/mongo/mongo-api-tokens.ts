@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { ApiToken } from '../../ports/accounts.ts';
 import type { ApiTokens } from '../common/account-parts.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 
 export const TOKENS = 'studio_tokens';
 
@@ -19,13 +19,10 @@ const toToken = ({ _id, ...rest }: TokenDoc): ApiToken => ({ id: _id, ...rest })
 
 /** The studio's API tokens, each an account's, found by their unique hash. */
 export async function mongoApiTokens(db: Db): Promise<ApiTokens> {
-  await ensureCollectionIndexes(db, {
-    [TOKENS]: [
-      { key: { tokenHash: 1 }, name: 'token_hash', unique: true },
-      { key: { accountId: 1, createdAt: 1 }, name: 'account_created' },
-    ],
-  });
-  const tokens = db.collection<TokenDoc>(TOKENS);
+  const tokens = await indexedCollection<TokenDoc>(db, TOKENS, [
+    { key: { tokenHash: 1 }, name: 'token_hash', unique: true },
+    { key: { accountId: 1, createdAt: 1 }, name: 'account_created' },
+  ]);
 
   return {
     async saveToken(token) {

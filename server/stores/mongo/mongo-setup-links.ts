@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { SetupLink } from '../../ports/accounts.ts';
 import type { Role } from '../../ports/roles.ts';
 import type { SetupLinks } from '../common/account-parts.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 
 const LINKS = 'studio_setup_links';
 
@@ -19,10 +19,7 @@ const toLink = ({ _id, ...rest }: LinkDoc): SetupLink => ({ tokenHash: _id, ...r
 
 /** The studio's setup links, by token hash: a link is taken by deleting it by _id, so of two takers only one sees deletedCount 1. */
 export async function mongoSetupLinks(db: Db): Promise<SetupLinks> {
-  await ensureCollectionIndexes(db, {
-    [LINKS]: [{ key: { createdAt: 1 }, name: 'created' }],
-  });
-  const links = db.collection<LinkDoc>(LINKS);
+  const links = await indexedCollection<LinkDoc>(db, LINKS, [{ key: { createdAt: 1 }, name: 'created' }]);
 
   return {
     async saveSetupLink(link) {
