@@ -10,7 +10,7 @@ import type {
 } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
-import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
+import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './job-table.ts';
 import { originOf, toEntry, type TranscriptRow, type UserRow } from './rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
