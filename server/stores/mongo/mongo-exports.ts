@@ -1,11 +1,11 @@
-import type { Db, ObjectId } from 'mongodb';
+import type { Db, Filter, ObjectId } from 'mongodb';
 import type { KnownUserRow, TranscriptExportRow } from '../../ports/personal-data.ts';
 import type { RangeQuery, RangeRead } from '../../ports/store.ts';
 import type { PersonalDataExports } from '../common/personal-data-parts.ts';
 import { encodeCursor } from '../common/range-cursor.ts';
 import { seekRead } from '../common/range-read.ts';
 import { COLLECTIONS, fromJson } from './mongo-common.ts';
-import { objectIdStart, rangeFilter } from './range-filter.ts';
+import { objectIdStart, rangeFilter, type ObjectIdPosition } from './range-filter.ts';
 import type { TranscriptDoc } from './transcript-doc.ts';
 import { PREVIEW_USERS, type UserDoc } from './user-doc.ts';
 
@@ -17,32 +17,46 @@ export function mongoExports(db: Db): PersonalDataExports {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc & { _id: ObjectId }>(COLLECTIONS.transcript);
 
+  /** Users but preview users in the order of `time`, then of their creation, page by page. */
+  const readUsers = (
+    query: RangeQuery,
+    time: 'listedAt' | 'lastMessageAt',
+    filterAfter: (after: ObjectIdPosition | null) => Filter<UserDoc>,
+  ) =>
+    seekRead(query.batchSize, {
+      start: () => objectIdStart(query),
+      fetch: (after, limit) =>
+        users
+          .find(filterAfter(after), { projection: { _id: 1, [time]: 1, order: 1, userData: 1 } })
+          .sort({ [time]: 1, order: 1 })
+          .limit(limit)
+          .toArray(),
+      positionOf: (doc) => ({ t: doc[time] ?? 0, o: doc.order }),
+      toRow: (doc): KnownUserRow => {
+        const timestamp = doc[time] ?? 0;
+        return {
+          userId: doc._id,
+          timestamp,
+          userData: fromJson<Record<string, unknown>>(doc.userData),
+          cursor: encodeCursor({ t: timestamp, o: doc.order.toHexString() }),
+        };
+      },
+    });
+
   return {
-    exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow> {
-      return seekRead(query.batchSize, {
-        start: () => objectIdStart(query),
-        // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
-        fetch: (after, limit) =>
-          users
-            .find(
-              { $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }] },
-              { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } },
-            )
-            .sort({ listedAt: 1, order: 1 })
-            .limit(limit)
-            .toArray(),
-        positionOf: (doc) => ({ t: doc.listedAt ?? 0, o: doc.order }),
-        toRow: (doc): KnownUserRow => {
-          const listedAt = doc.listedAt ?? 0;
-          return {
-            userId: doc._id,
-            timestamp: listedAt,
-            userData: fromJson<Record<string, unknown>>(doc.userData),
-            cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }),
-          };
-        },
-      });
-    },
+    // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
+    exportKnownUsers: (query) =>
+      readUsers(query, 'listedAt', (after) => ({
+        $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }],
+      })),
+
+    exportUsers: (query) =>
+      readUsers(query, 'lastMessageAt', (after) =>
+        rangeFilter<UserDoc>('lastMessageAt', 'order', query, after, {
+          lastMessageAt: { $ne: null },
+          preview: { $exists: false },
+        }),
+      ),
 
     exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
       return seekRead(query.batchSize, {

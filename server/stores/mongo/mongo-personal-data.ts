@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import { emptyLogCounts, jobPayloadUser, type PersonalDataStore } from '../../ports/personal-data.ts';
 import { LOG_KINDS } from '../../ports/store.ts';
-import type { PersonalDataRemoval } from '../common/personal-data-parts.ts';
+import type { PersonalDataExports, PersonalDataRemoval } from '../common/personal-data-parts.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson } from './mongo-common.ts';
 import { mongoExports } from './mongo-exports.ts';
@@ -18,7 +18,7 @@ interface JobRef {
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What the store keeps of people: erased on request, purged by retention, exported (mongo-exports.ts). */
-export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
+export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore & PersonalDataExports {
   return { ...mongoRemoval(db, locks), ...mongoExports(db) };
 }
 

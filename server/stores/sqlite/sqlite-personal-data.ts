@@ -1,7 +1,7 @@
 import type { Database } from './database.ts';
 import { emptyLogCounts, jobPayloadUser, type PersonalDataStore } from '../../ports/personal-data.ts';
 import { LOG_KINDS } from '../../ports/store.ts';
-import type { PersonalDataRemoval } from '../common/personal-data-parts.ts';
+import type { PersonalDataExports, PersonalDataRemoval } from '../common/personal-data-parts.ts';
 import { fromJson } from './json.ts';
 import { sqliteExports } from './sqlite-exports.ts';
 
@@ -10,8 +10,8 @@ const PURGE_BATCH = 5000;
 
 const nextTurn = () => new Promise((done) => setImmediate(done));
 
-/** What the store keeps of people: erased on request, purged by retention, exported (sqlite-exports.ts). */
-export function sqlitePersonalData(db: Database): PersonalDataStore {
+/** What the store keeps of people: erased on request, purged by retention, exported (sqlite-exports.ts) with its users. */
+export function sqlitePersonalData(db: Database): PersonalDataStore & PersonalDataExports {
   return { ...sqliteRemoval(db), ...sqliteExports(db) };
 }
 
