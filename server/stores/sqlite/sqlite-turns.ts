@@ -11,7 +11,8 @@ import type {
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './job-table.ts';
-import { originOf, toEntry, type TranscriptRow, type UserRow } from './rows.ts';
+import { originOf } from '../common/transcript-origin.ts';
+import { toEntry, type TranscriptRow, type UserRow } from './rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
