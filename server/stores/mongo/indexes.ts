@@ -40,7 +40,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.datasetRows]: [
     { key: { dataset: 1, generation: 1, id: 1 }, name: 'dataset_generation_id', unique: true },
   ],
-  // The event log of subscriptions (mongo-subscriptions.ts): _id is the event's id, seq its place.
+  // The event log of subscriptions (mongo-event-log.ts): _id is the event's id, seq its place.
   [COLLECTIONS.subscriptionEvents]: [
     { key: { seq: 1 }, name: 'seq', unique: true },
     { key: { kind: 1, seq: 1 }, name: 'kind_seq' },
