@@ -1,4 +1,4 @@
-import type { Db, IndexDescription } from 'mongodb';
+import type { Collection, Db, Document, IndexDescription } from 'mongodb';
 import { COLLECTIONS } from './mongo-common.ts';
 
 /**
@@ -40,7 +40,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.datasetRows]: [
     { key: { dataset: 1, generation: 1, id: 1 }, name: 'dataset_generation_id', unique: true },
   ],
-  // The event log of subscriptions (mongo-subscriptions.ts): _id is the event's id, seq its place.
+  // The event log of subscriptions (mongo-event-log.ts): _id is the event's id, seq its place.
   [COLLECTIONS.subscriptionEvents]: [
     { key: { seq: 1 }, name: 'seq', unique: true },
     { key: { kind: 1, seq: 1 }, name: 'kind_seq' },
@@ -87,4 +87,14 @@ export async function ensureCollectionIndexes(
         if (existing.has(name)) await db.collection(collection).dropIndex(name);
     }),
   );
+}
+
+/** A collection of a store part with indexes of its own, handed out once they are there. */
+export async function indexedCollection<T extends Document>(
+  db: Db,
+  name: string,
+  indexes: readonly IndexDescription[],
+): Promise<Collection<T>> {
+  await ensureCollectionIndexes(db, { [name]: indexes });
+  return db.collection<T>(name);
 }

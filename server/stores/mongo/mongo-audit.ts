@@ -1,6 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import type { AuditEntry, AuditStore } from '../../ports/audit.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 
 const COLLECTION = 'studio_audit';
 
@@ -8,8 +8,7 @@ type AuditDoc = Omit<AuditEntry, 'id'> & { _id: string };
 
 /** The audit trail on MongoDB: one document per entry, its id (which starts with the time) as _id. */
 export async function mongoAudit(db: Db): Promise<AuditStore> {
-  await ensureCollectionIndexes(db, { [COLLECTION]: [{ key: { at: 1, _id: 1 }, name: 'at_id' }] });
-  const entries = db.collection<AuditDoc>(COLLECTION);
+  const entries = await indexedCollection<AuditDoc>(db, COLLECTION, [{ key: { at: 1, _id: 1 }, name: 'at_id' }]);
   return {
     async appendAudit(entry) {
       const { id, ...rest } = entry;

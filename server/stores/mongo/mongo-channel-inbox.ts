@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { ChannelInbox } from '../../ports/channel-inbox.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 import { isDuplicateKey } from './mongo-common.ts';
 
 const COLLECTION = 'channel_inbound';
@@ -16,8 +16,7 @@ interface InboundDoc {
 
 /** The connectors' inbound events on MongoDB: the `_id` is (channel, event id), so the server refuses a second copy. */
 export async function mongoChannelInbox(db: Db): Promise<ChannelInbox> {
-  await ensureCollectionIndexes(db, { [COLLECTION]: [{ key: { receivedAt: 1 }, name: 'receivedAt' }] });
-  const events = db.collection<InboundDoc>(COLLECTION);
+  const events = await indexedCollection<InboundDoc>(db, COLLECTION, [{ key: { receivedAt: 1 }, name: 'receivedAt' }]);
   return {
     async accept(event) {
       const _id = JSON.stringify([event.channel, event.eventId]);

@@ -1,17 +1,10 @@
-import { type Db, type Filter, type ObjectId } from 'mongodb';
-import {
-  emptyLogCounts,
-  jobPayloadUser,
-  type KnownUserRow,
-  type PersonalDataStore,
-  type TranscriptExportRow,
-} from '../../ports/personal-data.ts';
-import { LOG_KINDS, type RangeQuery, type RangeRead } from '../../ports/store.ts';
-import { encodeCursor } from '../common/range-cursor.ts';
-import { seekRead } from '../common/range-read.ts';
+import type { Db, ObjectId } from 'mongodb';
+import { emptyLogCounts, jobPayloadUser, type PersonalDataStore } from '../../ports/personal-data.ts';
+import { LOG_KINDS } from '../../ports/store.ts';
+import type { PersonalDataExports, PersonalDataRemoval } from '../common/personal-data-parts.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, fromJson } from './mongo-common.ts';
-import { objectIdStart, rangeFilter } from './range-filter.ts';
+import { mongoExports } from './mongo-exports.ts';
 import type { LogDoc } from './mongo-logs.ts';
 import type { TranscriptDoc } from './transcript-doc.ts';
 import { userLockKey, type UserDoc } from './user-doc.ts';
@@ -24,10 +17,13 @@ interface JobRef {
 /** Escapes text for use inside a regular expression. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Every preview user, through the `previews` index (indexes.ts): a string range leaves out users without the mark. */
-export const PREVIEW_USERS: Filter<UserDoc> = { 'preview.accountId': { $gte: '' } };
+/** What the store keeps of people: erased on request, purged by retention, exported (mongo-exports.ts). */
+export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore & PersonalDataExports {
+  return { ...mongoRemoval(db, locks), ...mongoExports(db) };
+}
 
-export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
+/** A user's erasure (under the user's lock) and retention's purge. MongoDB features used: deleteMany, deleteOne, $regex. */
+function mongoRemoval(db: Db, locks: KeyLocks): PersonalDataRemoval {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc & { _id: ObjectId }>(COLLECTIONS.transcript);
   const logs = db.collection<LogDoc>(COLLECTIONS.logs);
@@ -81,58 +77,6 @@ export function mongoPersonalData(db: Db, locks: KeyLocks): PersonalDataStore {
           counts[kind] = (await logs.deleteMany({ kind, timestamp: { $lt: cutoff } })).deletedCount;
       }
       return { transcript: removed, logs: counts };
-    },
-
-    exportKnownUsers(query: RangeQuery): RangeRead<KnownUserRow> {
-      return seekRead(query.batchSize, {
-        start: () => objectIdStart(query),
-        // listedAt: the last message, else the creation (UserDoc.listedAt), on the by_listed index.
-        fetch: (after, limit) =>
-          users
-            .find(
-              { $and: [rangeFilter<UserDoc>('listedAt', 'order', query, after), { preview: { $exists: false } }] },
-              { projection: { _id: 1, listedAt: 1, order: 1, userData: 1 } },
-            )
-            .sort({ listedAt: 1, order: 1 })
-            .limit(limit)
-            .toArray(),
-        positionOf: (doc) => ({ t: doc.listedAt ?? 0, o: doc.order }),
-        toRow: (doc): KnownUserRow => {
-          const listedAt = doc.listedAt ?? 0;
-          return {
-            userId: doc._id,
-            timestamp: listedAt,
-            userData: fromJson<Record<string, unknown>>(doc.userData),
-            cursor: encodeCursor({ t: listedAt, o: doc.order.toHexString() }),
-          };
-        },
-      });
-    },
-
-    exportTranscript(query: RangeQuery): RangeRead<TranscriptExportRow> {
-      return seekRead(query.batchSize, {
-        start: () => objectIdStart(query),
-        fetch: async (after, limit) => {
-          // Preview users are few (one a studio author at a time): asked again per batch, so one started meanwhile stays out too.
-          const previews = (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map(
-            (doc) => doc._id,
-          );
-          const range = rangeFilter<TranscriptDoc & { _id: ObjectId }>('at', '_id', query, after);
-          const filter = previews.length === 0 ? range : { $and: [range, { userId: { $nin: previews } }] };
-          return transcript.find(filter).sort({ at: 1, _id: 1 }).limit(limit).toArray();
-        },
-        positionOf: (doc) => ({ t: doc.at, o: doc._id }),
-        toRow: (doc): TranscriptExportRow => ({
-          userId: doc.userId,
-          seq: doc.seq,
-          from: doc.from,
-          at: doc.at,
-          message: fromJson<Record<string, unknown>>(doc.message),
-          dialogId: doc.dialogId ?? null,
-          stepId: doc.stepId ?? null,
-          cursor: encodeCursor({ t: doc.at, o: doc._id.toHexString() }),
-        }),
-      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { PresenceBeat, PresenceBoard } from '../../ports/presence.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 
 const COLLECTION = 'studio_presence';
 
@@ -13,8 +13,7 @@ interface PresenceDoc {
 
 /** Who has the designer open, on MongoDB: one document per account, shared by every node. */
 export async function mongoPresence(db: Db): Promise<PresenceBoard> {
-  await ensureCollectionIndexes(db, { [COLLECTION]: [{ key: { at: -1 }, name: 'at' }] });
-  const beats = db.collection<PresenceDoc>(COLLECTION);
+  const beats = await indexedCollection<PresenceDoc>(db, COLLECTION, [{ key: { at: -1 }, name: 'at' }]);
   return {
     async beat(beat) {
       // Only a newer beat replaces the stored one; an older one arriving late changes nothing.

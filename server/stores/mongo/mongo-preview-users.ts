@@ -1,8 +1,7 @@
 import type { Db, Filter } from 'mongodb';
 import type { PreviewUsers } from '../../ports/preview.ts';
 import { COLLECTIONS } from './mongo-common.ts';
-import { PREVIEW_USERS } from './mongo-personal-data.ts';
-import type { UserDoc } from './user-doc.ts';
+import { PREVIEW_USERS, type UserDoc } from './user-doc.ts';
 
 /** Preview users through the `previews` index (indexes.ts). */
 export function mongoPreviewUsers(db: Db): PreviewUsers {

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Sessions, StudioSession } from '../../ports/sessions.ts';
-import { ensureCollectionIndexes } from './indexes.ts';
+import { indexedCollection } from './indexes.ts';
 
 const COLLECTION = 'studio_sessions';
 
@@ -10,14 +10,11 @@ const toSession = ({ _id, ...rest }: SessionDoc): StudioSession => ({ id: _id, .
 
 /** The studio's sessions on MongoDB: one document per session, keyed by the cookie's digest. */
 export async function mongoSessions(db: Db): Promise<Sessions> {
-  await ensureCollectionIndexes(db, {
-    [COLLECTION]: [
-      { key: { accountId: 1 }, name: 'account' },
-      { key: { expiresAt: 1 }, name: 'expires' },
-      { key: { lastSeenAt: 1 }, name: 'last_seen' },
-    ],
-  });
-  const sessions = db.collection<SessionDoc>(COLLECTION);
+  const sessions = await indexedCollection<SessionDoc>(db, COLLECTION, [
+    { key: { accountId: 1 }, name: 'account' },
+    { key: { expiresAt: 1 }, name: 'expires' },
+    { key: { lastSeenAt: 1 }, name: 'last_seen' },
+  ]);
   return {
     async createSession(session) {
       const { id, ...rest } = session;

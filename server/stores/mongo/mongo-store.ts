@@ -116,7 +116,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
   const outboxes = mongoOutboxes(db, locks, userLockKey);
   const settled = new SettledTurns();
   const cache = new UserDocCache();
-  const transcript = mongoTranscript(db, locks, outboxes, settled, cache);
+  const writes = { locks, outboxes, settled, cache };
+  const transcript = mongoTranscript(db, writes);
   const jobs = mongoJobs(db, locks);
   const datasets = mongoDatasets(db, locks);
   // Reads through cursors, which the per-operation retry does not cover: retried whole (they change nothing, or only repair).
@@ -137,7 +138,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       retryTransient(() => transcript.readTranscript(userId, afterSeq, limit), again),
     readReturning: (userId, afterSeq, limit) =>
       retryTransient(() => transcript.readReturning(userId, afterSeq, limit), again),
-    ...mongoTurns(db, locks, outboxes, settled, cache),
+    ...mongoTurns(db, writes),
     ...mongoLogs(db),
     ...jobs,
     // The job runner polls here: the outboxes a crash left with nobody to touch their users are moved on the way.

@@ -1,12 +1,11 @@
 import type { Db } from 'mongodb';
 import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
-import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
-import { toEntry, transcriptDoc, type TranscriptDoc } from './transcript-doc.ts';
+import { entryByClientId, toEntry, transcriptDoc, type TranscriptDoc } from './transcript-doc.ts';
 import { toUser, userLockKey, type UserDoc } from './user-doc.ts';
-import { outboxOf, type Outboxes } from './turn-outbox.ts';
-import { insertEntries, rememberClientIds, type SettledTurns } from './unsent-entries.ts';
-import type { UserDocCache } from './user-doc-cache.ts';
+import { outboxOf } from './turn-outbox.ts';
+import { insertEntries, rememberClientIds } from './unsent-entries.ts';
+import type { UserWrites } from './user-writes.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
@@ -35,13 +34,7 @@ type TurnOps = Pick<Store, 'commitTurn'>;
  * is atomic on MongoDB by itself; on FerretDB it is the lock that makes it so),
  * insertMany/insertOne with unique indexes on (userId, seq) and (userId, dedupKey).
  */
-export function mongoTurns(
-  db: Db,
-  locks: KeyLocks,
-  outboxes: Outboxes,
-  settled: SettledTurns,
-  cache?: UserDocCache,
-): TurnOps {
+export function mongoTurns(db: Db, { locks, outboxes, settled, cache }: UserWrites): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
 
@@ -58,7 +51,7 @@ export function mongoTurns(
       const known = current.recent?.find((r) => r.c === userClientId);
       const existing =
         known !== undefined || current.recent === undefined
-          ? await transcript.findOne({ userId, dedupKey: `c:${userClientId}` }, { projection: { _id: 0 } })
+          ? await entryByClientId(transcript, userId, userClientId)
           : null;
       if (existing !== null) return { status: 'duplicate' as const, entry: toEntry(existing) };
     }

@@ -1,14 +1,11 @@
 import { ObjectId, type Db } from 'mongodb';
-import type { RangeQuery, Store, UserExportRow } from '../../ports/store.ts';
-import { encodeCursor } from '../common/range-cursor.ts';
-import { seekRead } from '../common/range-read.ts';
+import type { Store } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
-import { toUser, userLockKey, type UserDoc } from './user-doc.ts';
+import { PREVIEW_USERS, toUser, userLockKey, type UserDoc } from './user-doc.ts';
 import type { UserDocCache } from './user-doc-cache.ts';
-import { COLLECTIONS, fromJson, isDuplicateKey, toJson } from './mongo-common.ts';
-import { objectIdStart, rangeFilter } from './range-filter.ts';
+import { COLLECTIONS, isDuplicateKey, toJson } from './mongo-common.ts';
 
-type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'previewUsers'>;
 
 export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
@@ -25,10 +22,7 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
     },
 
     async previewUsers() {
-      // The previews index: a string range on the mark leaves out every user without one.
-      return (await users.find({ 'preview.accountId': { $gte: '' } }, { projection: { _id: 1 } }).toArray()).map(
-        (doc) => doc._id,
-      );
+      return (await users.find(PREVIEW_USERS, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
     },
 
     async ensureUser(user) {
@@ -86,29 +80,6 @@ export function mongoUsers(db: Db, locks: KeyLocks, cache?: UserDocCache): UserO
           { returnDocument: 'after' },
         );
         return next === null ? null : toUser(next);
-      });
-    },
-
-    exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
-      const wrote = { lastMessageAt: { $ne: null }, preview: { $exists: false } };
-      return seekRead(query.batchSize, {
-        start: () => objectIdStart(query),
-        fetch: (after, limit) =>
-          users
-            .find(rangeFilter<UserDoc>('lastMessageAt', 'order', query, after, wrote))
-            .sort({ lastMessageAt: 1, order: 1 })
-            .limit(limit)
-            .toArray(),
-        positionOf: (doc) => ({ t: doc.lastMessageAt as number, o: doc.order }),
-        toRow: (doc): UserExportRow => {
-          const timestamp = doc.lastMessageAt as number;
-          return {
-            userId: doc._id,
-            timestamp,
-            userData: fromJson(doc.userData),
-            cursor: encodeCursor({ t: timestamp, o: doc.order.toHexString() }),
-          };
-        },
       });
     },
   };

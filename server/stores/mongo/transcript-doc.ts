@@ -1,4 +1,6 @@
+import type { Collection } from 'mongodb';
 import type { NewTranscriptEntry, TranscriptEntry } from '../../ports/store.ts';
+import { originOf, withOrigin } from '../common/transcript-origin.ts';
 import { fromJson, toJson } from './mongo-common.ts';
 
 export interface TranscriptDoc {
@@ -16,17 +18,17 @@ export interface TranscriptDoc {
 }
 
 export function toEntry(doc: TranscriptDoc): TranscriptEntry {
-  const entry: TranscriptEntry = {
-    userId: doc.userId,
-    seq: doc.seq,
-    from: doc.from,
-    clientId: doc.clientId,
-    at: doc.at,
-    message: fromJson(doc.message),
-  };
-  return doc.dialogId === undefined || doc.stepId === undefined
-    ? entry
-    : { ...entry, dialogId: doc.dialogId, stepId: doc.stepId };
+  return withOrigin(
+    {
+      userId: doc.userId,
+      seq: doc.seq,
+      from: doc.from,
+      clientId: doc.clientId,
+      at: doc.at,
+      message: fromJson(doc.message),
+    },
+    doc,
+  );
 }
 
 /** A new entry as a transcript document with its seq. */
@@ -41,9 +43,15 @@ export function transcriptDoc(userId: string, seq: number, entry: NewTranscriptE
     at: entry.at,
     message: toJson(entry.message),
   };
-  if (entry.dialogId !== undefined && entry.stepId !== undefined) {
-    doc.dialogId = entry.dialogId;
-    doc.stepId = entry.stepId;
-  }
-  return doc;
+  const origin = originOf(entry);
+  return origin === undefined ? doc : { ...doc, ...origin };
+}
+
+/** The user's entry with this clientId, if one is stored: the unique (userId, dedupKey) index finds it. */
+export function entryByClientId(
+  transcript: Collection<TranscriptDoc>,
+  userId: string,
+  clientId: string,
+): Promise<TranscriptDoc | null> {
+  return transcript.findOne({ userId, dedupKey: `c:${clientId}` }, { projection: { _id: 0 } });
 }

@@ -112,8 +112,8 @@ describe.skipIf(mongoUrl === '')('the Mongo store on a server that is often busy
     const settled = new SettledTurns();
     const store = {
       ...mongoUsers(retrying, locks),
-      ...mongoTranscript(retrying, locks, outboxes, settled),
-      ...mongoTurns(retrying, locks, outboxes, settled),
+      ...mongoTranscript(retrying, { locks, outboxes, settled }),
+      ...mongoTurns(retrying, { locks, outboxes, settled }),
     };
 
     const USERS = 6;

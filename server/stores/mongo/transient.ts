@@ -68,7 +68,7 @@ export async function retryTransient<T>(operation: () => Promise<T>, policy: Ret
  * One-shot collection methods retried one by one, so a transient fault halfway
  * through a multi-step write costs a pause, not the steps already done.
  * Cursors (find, aggregate) are not wrapped: their reads are retried by the
- * store method that makes them (see mongo-store.ts, mongo-jobs.ts).
+ * store method that makes them (see mongo-store.ts, mongo-job-claims.ts).
  */
 const RETRIED = new Set([
   'insertOne',

@@ -2,7 +2,7 @@ import { ObjectId, type Collection, type Db } from 'mongodb';
 import type { TurnCommit } from '../../ports/store.ts';
 import type { KeyLocks } from './key-lock.ts';
 import { COLLECTIONS, isDuplicateKey, toJson } from './mongo-common.ts';
-import { lockKey as jobLockKey, newJobDoc, writeJob, type JobDoc } from './mongo-jobs.ts';
+import { lockKey as jobLockKey, newJobDoc, writeJob, type JobDoc } from './job-doc.ts';
 import type { LogDoc } from './mongo-logs.ts';
 
 /*

@@ -1,4 +1,4 @@
-import type { ObjectId } from 'mongodb';
+import type { Filter, ObjectId } from 'mongodb';
 import type { PreviewMark } from '../../ports/preview.ts';
 import type { ConversationPosition, UserRecord } from '../../ports/store.ts';
 import { fromJson } from './mongo-common.ts';
@@ -77,3 +77,6 @@ export function toUser(doc: UserDoc): UserRecord {
 export function userLockKey(userId: string): string {
   return `user:${userId}`;
 }
+
+/** Every preview user, through the `previews` index (indexes.ts): a string range leaves out users without the mark. */
+export const PREVIEW_USERS: Filter<UserDoc> = { 'preview.accountId': { $gte: '' } };

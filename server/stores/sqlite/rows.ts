@@ -1,4 +1,5 @@
-import type { NewTranscriptEntry, TranscriptEntry } from '../../ports/store.ts';
+import type { TranscriptEntry } from '../../ports/store.ts';
+import { withOrigin } from '../common/transcript-origin.ts';
 import { fromJson } from './json.ts';
 
 /** A row of the users table as better-sqlite3 returns it (see migrations.ts). */
@@ -34,22 +35,15 @@ export interface TranscriptRow {
 }
 
 export function toEntry(row: TranscriptRow): TranscriptEntry {
-  const entry: TranscriptEntry = {
-    userId: row.user_id,
-    seq: row.seq,
-    from: row.sender,
-    clientId: row.client_id,
-    at: row.at,
-    message: fromJson(row.message),
-  };
-  return row.dialog_id === null || row.step_id === null
-    ? entry
-    : { ...entry, dialogId: row.dialog_id, stepId: row.step_id };
-}
-
-/** A new entry's origin as stored: both columns, or neither. */
-export function originOf(entry: NewTranscriptEntry): { dialogId: string; stepId: string } | undefined {
-  return entry.dialogId === undefined || entry.stepId === undefined
-    ? undefined
-    : { dialogId: entry.dialogId, stepId: entry.stepId };
+  return withOrigin(
+    {
+      userId: row.user_id,
+      seq: row.seq,
+      from: row.sender,
+      clientId: row.client_id,
+      at: row.at,
+      message: fromJson(row.message),
+    },
+    { dialogId: row.dialog_id, stepId: row.step_id },
+  );
 }

@@ -1,133 +1,32 @@
 import type { Database } from './database.ts';
-import type { ClaimRequest, Job, NewJob, Store } from '../../ports/store.ts';
-import { jobOf, newStoredJob, type StoredJob } from '../common/stored-job.ts';
+import type { NewJob } from '../../ports/store.ts';
+import type { JobClaims, JobSchedule } from '../common/job-parts.ts';
+import { jobOf, type StoredJob } from '../common/stored-job.ts';
 import { groupCommit } from './group-commit.ts';
+import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams, STORED_JOB } from './job-table.ts';
+import { sqliteJobClaims } from './sqlite-job-claims.ts';
 
-/** The jobs table's columns under the port's names: a row is a StoredJob. */
-const STORED_JOB = `id, kind, payload, run_at AS runAt, status, attempts, max_attempts AS maxAttempts,
-  job_group AS "group", lease_owner AS leaseOwner, lease_until AS leaseUntil, last_error AS lastError`;
+/** The jobs: scheduled, read and cancelled here; claimed and settled by workers (sqlite-job-claims.ts). */
+export function sqliteJobs(db: Database): JobSchedule & JobClaims {
+  return { ...sqliteJobSchedule(db), ...sqliteJobClaims(db) };
+}
 
-type JobOps = Pick<
-  Store,
-  'scheduleJob' | 'getJob' | 'cancelJob' | 'claimJobs' | 'firstUnfinishedJob' | 'deferJob' | 'completeJob' | 'failJob'
->;
-
-/** Schedules a job: a running job keeps going; anything else under this id starts over. Shared with turn commits (sqlite-turns.ts). */
-export const SCHEDULE_JOB_SQL = `INSERT INTO jobs (id, kind, payload, run_at, status, attempts, max_attempts, job_group,
-                       lease_owner, lease_until, last_error)
-     VALUES (@id, @kind, @payload, @runAt, @status, @attempts, @maxAttempts, @group, @leaseOwner, @leaseUntil, @lastError)
-     ON CONFLICT (id) DO UPDATE SET
-       kind = excluded.kind, payload = excluded.payload, run_at = excluded.run_at,
-       status = excluded.status, attempts = excluded.attempts, max_attempts = excluded.max_attempts,
-       job_group = excluded.job_group,
-       lease_owner = excluded.lease_owner, lease_until = excluded.lease_until, last_error = excluded.last_error
-     WHERE jobs.status <> 'running'`;
-
-/** Cancels a job that has not finished. Shared with turn commits (sqlite-turns.ts). */
-export const CANCEL_JOB_SQL = `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
-     WHERE id = ? AND status IN ('pending', 'running')`;
-
-/** A new job as SCHEDULE_JOB_SQL's parameters. */
-export const scheduleParams = newStoredJob;
-
-export function sqliteJobs(db: Database): JobOps {
+function sqliteJobSchedule(db: Database): JobSchedule {
   const select = db.prepare<[string], StoredJob>(`SELECT ${STORED_JOB} FROM jobs WHERE id = ?`);
   const schedule = db.prepare(SCHEDULE_JOB_SQL);
   const cancel = db.prepare(CANCEL_JOB_SQL);
-  // Due jobs in (run_at, id) order: pending ones that are due, and running ones whose lease
-  // ran out. Each half is read on its own (the jobs_due index walks pending ones in run_at
-  // order and stops at the limit; jobs_leases reads only expired leases, not every job in
-  // flight) and the two are merged: one query with an OR would read and sort every due job,
-  // the whole backlog, on each claim.
-  const dueSql = (kindFilter: string) =>
-    `SELECT ${STORED_JOB} FROM (SELECT * FROM jobs WHERE status = 'pending' AND run_at <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
-     UNION ALL
-     SELECT ${STORED_JOB} FROM (SELECT * FROM jobs INDEXED BY jobs_leases WHERE status = 'running' AND lease_until <= ?${kindFilter} ORDER BY run_at, id LIMIT ?)
-     ORDER BY runAt, id LIMIT ?`;
-  const due = db.prepare<[number, number, number, number, number], StoredJob>(dueSql(''));
-  const dueOfKindsByCount = new Map<number, ReturnType<typeof db.prepare<unknown[], StoredJob>>>();
-  const dueOfKinds = (count: number) => {
-    let statement = dueOfKindsByCount.get(count);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], StoredJob>(
-        dueSql(` AND kind IN (${Array.from({ length: count }, () => '?').join(', ')})`),
-      );
-      dueOfKindsByCount.set(count, statement);
-    }
-    return statement;
-  };
-  const claim = db.prepare(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?
-     WHERE id = ?`,
-  );
   // Only the jobs between the two ids are read, through jobs_by_group.
   const firstUnfinished = db.prepare<[string, string, string], StoredJob>(
     `SELECT ${STORED_JOB} FROM jobs INDEXED BY jobs_by_group
      WHERE job_group = ? AND id > ? AND id < ? AND status IN ('pending', 'running')
      ORDER BY id LIMIT 1`,
   );
-  // The claim counted an attempt; a job that only waited gives it back.
-  const defer = db.prepare(
-    `UPDATE jobs SET status = 'pending', run_at = ?, attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL
-     WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-  );
-  const complete = db.prepare(
-    `UPDATE jobs SET status = 'done', lease_owner = NULL, lease_until = NULL
-     WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-  );
-  const retry = db.prepare(
-    `UPDATE jobs SET status = 'pending', run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
-     WHERE id = ?`,
-  );
-  const bury = db.prepare(
-    `UPDATE jobs SET status = 'dead', last_error = ?, lease_owner = NULL, lease_until = NULL
-     WHERE id = ?`,
-  );
-
-  // Select and mark in one write transaction: a second worker sees them taken. Grouped with
-  // the turn's other writes, so a poll under load adds no commit of its own.
-  const claimGrouped = groupCommit(db, (request: ClaimRequest): Job[] => {
-    if (request.limit <= 0 || request.kinds?.length === 0) return [];
-    const rows =
-      request.kinds === undefined
-        ? due.all(request.now, request.limit, request.now, request.limit, request.limit)
-        : dueOfKinds(request.kinds.length).all(
-            request.now,
-            ...request.kinds,
-            request.limit,
-            request.now,
-            ...request.kinds,
-            request.limit,
-            request.limit,
-          );
-    const leaseUntil = request.now + request.leaseMs;
-    return rows.map((row) => {
-      claim.run(request.workerId, leaseUntil, row.id);
-      return jobOf({ ...row, status: 'running', attempts: row.attempts + 1, leaseOwner: request.workerId, leaseUntil });
-    });
-  });
-
-  const failTx = db.transaction((id: string, workerId: string, error: string, retryAt: number | null): boolean => {
-    const row = select.get(id);
-    if (row === undefined || row.status !== 'running' || row.leaseOwner !== workerId) return false;
-    if (retryAt !== null && row.attempts < row.maxAttempts) retry.run(retryAt, error, id);
-    else bury.run(error, id);
-    return true;
-  });
 
   // Triggers arrive in bursts; each is durable before its caller hears back (group-commit.ts).
-  // Both writes are one statement each: no savepoint of their own is needed.
+  // One statement each: no savepoint of their own is needed.
   const scheduleGrouped = groupCommit(db, (job: NewJob) => schedule.run(scheduleParams(job)).changes === 1, {
     singleStatement: true,
   });
-
-  const completeGrouped = groupCommit(
-    db,
-    ({ id, workerId }: { id: string; workerId: string }) => complete.run(id, workerId).changes === 1,
-    {
-      singleStatement: true,
-    },
-  );
 
   return {
     scheduleJob: scheduleGrouped,
@@ -138,21 +37,9 @@ export function sqliteJobs(db: Database): JobOps {
     async cancelJob(id) {
       return cancel.run(id).changes === 1;
     },
-    async claimJobs(request) {
-      return claimGrouped(request);
-    },
     async firstUnfinishedJob(group, afterId, beforeId) {
       const row = firstUnfinished.get(group, afterId, beforeId);
       return row === undefined ? null : jobOf(row);
-    },
-    async deferJob(id, workerId, runAt) {
-      return defer.run(runAt, id, workerId).changes === 1;
-    },
-    async completeJob(id, workerId) {
-      return completeGrouped({ id, workerId });
-    },
-    async failJob(id, workerId, error, retryAt) {
-      return failTx.immediate(id, workerId, error, retryAt);
     },
   };
 }

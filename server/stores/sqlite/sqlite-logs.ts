@@ -18,7 +18,7 @@ export function sqliteLogs(db: Database): LogOps {
       insert.run({ kind, userId: entry.userId, timestamp: entry.timestamp, data: toJson(entry.data) });
     }
   });
-  // Seek to the cursor, not the range start: see the note in sqlite-users.ts. Rows as
+  // Seek to the cursor, not the range start: see the note in sqlite-exports.ts. Rows as
   // arrays (`raw`): no object per row for a million rows.
   const batch = db
     .prepare<[string, number, number, number, number, number, number], [number, string, number, string]>(

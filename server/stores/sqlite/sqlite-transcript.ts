@@ -1,7 +1,8 @@
 import type { Database } from './database.ts';
 import type { NewTranscriptEntry, Store, TranscriptEntry } from '../../ports/store.ts';
 import { toJson } from './json.ts';
-import { originOf, toEntry, type TranscriptRow } from './rows.ts';
+import { originOf } from '../common/transcript-origin.ts';
+import { toEntry, type TranscriptRow } from './rows.ts';
 
 type TranscriptOps = Pick<Store, 'appendTranscript' | 'storePending' | 'readTranscript'>;
 

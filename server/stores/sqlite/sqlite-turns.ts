@@ -1,17 +1,10 @@
 import type { Database } from './database.ts';
 import type { PreviewMark } from '../../ports/preview.ts';
-import type {
-  ConversationPosition,
-  NewTranscriptEntry,
-  Store,
-  TranscriptEntry,
-  TurnCommit,
-  TurnCommitResult,
-} from '../../ports/store.ts';
+import type { ConversationPosition, Store, TurnCommit, TurnCommitResult, UserRecord } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
-import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './sqlite-jobs.ts';
-import { originOf, toEntry, type TranscriptRow, type UserRow } from './rows.ts';
+import { toEntry, type TranscriptRow, type UserRow } from './rows.ts';
+import { sqliteTurnRows } from './sqlite-turn-rows.ts';
 
 type TurnOps = Pick<Store, 'commitTurn'>;
 
@@ -36,14 +29,7 @@ export function sqliteTurns(db: Database): TurnOps {
   const byClientId = db.prepare<[string, string], TranscriptRow>(
     'SELECT * FROM transcript WHERE user_id = ? AND client_id = ?',
   );
-  const insertEntry = db.prepare<[string, number, string, string | null, number, string, string | null, string | null]>(
-    'INSERT INTO transcript (user_id, seq, sender, client_id, at, message, dialog_id, step_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const insertLog = db.prepare<[string, string, number, string]>(
-    'INSERT INTO logs (kind, user_id, timestamp, data) VALUES (?, ?, ?, ?)',
-  );
-  const scheduleJob = db.prepare(SCHEDULE_JOB_SQL);
-  const cancelJob = db.prepare(CANCEL_JOB_SQL);
+  const writeRows = sqliteTurnRows(db);
   const updateUser = db.prepare<
     [string | null, string, string, number | null, number, number, string | null, number | null, string, number]
   >(
@@ -66,34 +52,7 @@ export function sqliteTurns(db: Database): TurnOps {
     }
     if (row.version !== commit.expectedVersion) return { status: 'conflict' };
 
-    let seq = row.last_seq;
-    const entries: TranscriptEntry[] = [];
-    const append = (entry: NewTranscriptEntry) => {
-      seq += 1;
-      const clientId = entry.clientId ?? null;
-      const origin = originOf(entry);
-      insertEntry.run(
-        userId,
-        seq,
-        entry.from,
-        clientId,
-        entry.at,
-        toJson(entry.message),
-        origin?.dialogId ?? null,
-        origin?.stepId ?? null,
-      );
-      entries.push({ userId, seq, from: entry.from, clientId, at: entry.at, message: entry.message, ...origin });
-    };
-    if (commit.userEntry) append(commit.userEntry);
-    for (const snapshot of commit.snapshots ?? []) {
-      insertLog.run('userDataSnapshot', snapshot.userId, snapshot.timestamp, toJson(snapshot.data));
-    }
-    for (const entry of commit.botEntries) append(entry);
-    // The outbox, in the turn's savepoint: stored exactly when the turn is.
-    for (const id of commit.cancelJobs ?? []) cancelJob.run(id);
-    for (const job of commit.jobs ?? []) scheduleJob.run(scheduleParams(job));
-    for (const { kind, entry } of commit.logs ?? [])
-      insertLog.run(kind, entry.userId, entry.timestamp, toJson(entry.data));
+    const { entries, seq } = writeRows(commit, row.last_seq);
 
     // Untouched fields keep their stored text: no parse and re-serialise for them.
     const position =
@@ -119,34 +78,30 @@ export function sqliteTurns(db: Database): TurnOps {
     );
     // Cannot happen inside the write transaction; throwing rolls the inserts back.
     if (changed.changes !== 1) throw new Error(`user ${userId} changed inside its own write transaction`);
-    return {
-      status: 'committed',
-      entries,
-      user: {
-        userId,
-        channelId: row.channel_id,
-        position:
-          patch.position === undefined
-            ? row.position === null
-              ? null
-              : fromJson<ConversationPosition>(row.position)
-            : patch.position,
-        variables: patch.variables ?? fromJson(row.variables!),
-        userData: patch.userData ?? fromJson(row.user_data!),
-        lastMessageAt,
-        createdAt: row.created_at,
-        updatedAt: now,
-        version: row.version + 1,
-        lastSeq: seq,
-        lastTrigger,
-        ...(pending === null ? {} : { pendingSeq: pending }),
-        ...(row.preview === null || row.preview === undefined ? {} : { preview: fromJson<PreviewMark>(row.preview) }),
-      },
+    const user: UserRecord = {
+      userId,
+      channelId: row.channel_id,
+      position: patch.position === undefined ? positionOf(row.position) : patch.position,
+      variables: patch.variables ?? fromJson(row.variables!),
+      userData: patch.userData ?? fromJson(row.user_data!),
+      lastMessageAt,
+      createdAt: row.created_at,
+      updatedAt: now,
+      version: row.version + 1,
+      lastSeq: seq,
+      lastTrigger,
+      ...(pending === null ? {} : { pendingSeq: pending }),
+      ...(row.preview === null || row.preview === undefined ? {} : { preview: fromJson<PreviewMark>(row.preview) }),
     };
+    return { status: 'committed', entries, user };
   };
   const commitTurn = groupCommit(db, commitOne);
 
   return {
     commitTurn,
   };
+}
+
+function positionOf(text: string | null): ConversationPosition | null {
+  return text === null ? null : fromJson<ConversationPosition>(text);
 }

@@ -1,16 +1,6 @@
 import type { Database } from './database.ts';
 import type { PreviewMark } from '../../ports/preview.ts';
-import type {
-  ConversationPosition,
-  NewUser,
-  RangeQuery,
-  Store,
-  UserExportRow,
-  UserPatch,
-  UserRecord,
-} from '../../ports/store.ts';
-import { encodeCursor, numericStart } from '../common/range-cursor.ts';
-import { seekRead } from '../common/range-read.ts';
+import type { ConversationPosition, NewUser, Store, UserPatch, UserRecord } from '../../ports/store.ts';
 import { groupCommit } from './group-commit.ts';
 import { fromJson, toJson } from './json.ts';
 import type { UserRow } from './rows.ts';
@@ -33,10 +23,7 @@ function toUser(row: UserRow): UserRecord {
   };
 }
 
-const MIN = Number.MIN_SAFE_INTEGER;
-const MAX = Number.MAX_SAFE_INTEGER;
-
-type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'exportUsers' | 'previewUsers'>;
+type UserOps = Pick<Store, 'getUser' | 'ensureUser' | 'updateUser' | 'previewUsers'>;
 
 export function sqliteUsers(db: Database): UserOps {
   const select = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_id = ?');
@@ -76,21 +63,6 @@ export function sqliteUsers(db: Database): UserOps {
     return after === undefined ? null : toUser(after);
   });
 
-  // Each batch must seek straight to the cursor in the index. SQLite seeks on
-  // one lower bound only: with `a >= from` beside the cursor condition it picks
-  // `from` and rescans the range on every batch (quadratic on large exports),
-  // so the lower bound is folded into one `max(from, cursor)`.
-  // Only the columns an export needs, as arrays (`raw`): at a million rows, building
-  // an object with every column of every row was most of the read's cost.
-  const exportBatch = db
-    .prepare<[number, number, number, number, number, number], [string, number, number, string]>(
-      `SELECT user_id, last_message_at, seq, user_data FROM users
-       WHERE last_message_at IS NOT NULL AND last_message_at >= max(?, ?) AND last_message_at < ?
-         AND (last_message_at, seq) > (?, ?) AND preview IS NULL
-       ORDER BY last_message_at, seq LIMIT ?`,
-    )
-    .raw(true);
-
   // New users come in bursts (triggers for many users): created in group commits.
   const ensureGrouped = groupCommit(db, (user: NewUser) => {
     const row =
@@ -128,22 +100,6 @@ export function sqliteUsers(db: Database): UserOps {
 
     async updateUser(userId, expectedVersion, patch, now) {
       return updateTx.immediate(userId, expectedVersion, patch, now);
-    },
-
-    exportUsers(query: RangeQuery): AsyncIterable<UserExportRow> {
-      const from = query.fromMs ?? MIN;
-      const to = query.toMs ?? MAX;
-      return seekRead(query.batchSize, {
-        start: () => numericStart(query),
-        fetch: (after, limit) => exportBatch.all(from, after.t, to, after.t, after.o, limit),
-        positionOf: ([, timestamp, seq]) => ({ t: timestamp, o: seq }),
-        toRow: ([userId, timestamp, seq, userData]): UserExportRow => ({
-          userId,
-          timestamp,
-          userData: fromJson(userData),
-          cursor: encodeCursor({ t: timestamp, o: seq }),
-        }),
-      });
     },
   };
 }

@@ -1,84 +1,34 @@
 import type { Database } from './database.ts';
-import type {
-  Draft,
-  Move,
-  Publication,
-  StoredVersion,
-  VersionAuthor,
-  VersionMeta,
-  VersionSource,
-  VersionsStore,
-} from '../../ports/versions.ts';
-import { fromJson, toJson } from './json.ts';
+import type { StoredVersion, VersionMeta, VersionsStore } from '../../ports/versions.ts';
+import type { VersionHistory } from '../common/version-parts.ts';
+import { sqliteDrafts } from './sqlite-drafts.ts';
+import { sqlitePublications } from './sqlite-publications.ts';
+import { insertInto, recordOf, rowOf, selectFrom, table, type Row, upsertInto } from './table.ts';
 
-interface VersionRow {
-  number: number;
-  id: string;
-  parent_id: string | null;
-  author: string;
-  created_at: number;
-  message: string;
-  hash: string;
-  source: string;
-  definition?: string;
-}
+const VERSIONS = table<StoredVersion>(
+  'studio_versions',
+  {
+    id: 'id',
+    number: 'number',
+    parentId: 'parent_id',
+    author: 'author',
+    createdAt: 'created_at',
+    message: 'message',
+    hash: 'hash',
+    source: 'source',
+    definitionText: 'definition',
+  },
+  { json: ['author'] },
+);
 
-interface PublicationRow {
-  seq: number;
-  version_id: string;
-  previous_id: string | null;
-  at: number;
-  by_whom: string;
-  kind: string;
-  moves: string;
-  message: string | null;
-}
+/** A version without its definition: what lists and heads carry. */
+const META = selectFrom(VERSIONS, ['definitionText']);
 
-interface DraftRow {
-  account_id: string;
-  base_version_id: string | null;
-  definition: string;
-  revision: number;
-  updated_at: number;
-}
-
-const META = 'number, id, parent_id, author, created_at, message, hash, source';
-
-function toMeta(row: VersionRow): VersionMeta {
-  return {
-    id: row.id,
-    number: row.number,
-    parentId: row.parent_id,
-    author: fromJson<VersionAuthor>(row.author),
-    createdAt: row.created_at,
-    message: row.message,
-    hash: row.hash,
-    source: row.source as VersionSource,
-  };
-}
-
-function toPublication(row: PublicationRow): Publication {
-  return {
-    seq: row.seq,
-    versionId: row.version_id,
-    previousId: row.previous_id,
-    at: row.at,
-    by: fromJson<VersionAuthor>(row.by_whom),
-    kind: row.kind as Publication['kind'],
-    moves: fromJson<Move[]>(row.moves),
-    ...(row.message === null ? {} : { message: row.message }),
-  };
-}
-
-function toDraft(row: DraftRow): Draft {
-  return {
-    accountId: row.account_id,
-    baseVersionId: row.base_version_id,
-    definitionText: row.definition,
-    revision: row.revision,
-    updatedAt: row.updated_at,
-  };
-}
+const MARKS = table<{ name: string; value: string; at: number }>('studio_marks', {
+  name: 'name',
+  value: 'value',
+  at: 'at',
+});
 
 /*
  * Each write is one immediate transaction: the head check and the insert of the next number
@@ -86,135 +36,16 @@ function toDraft(row: DraftRow): Draft {
  * head at a time. SQLite is single-node, so `exclusive` only has to order this process's callers.
  */
 export function sqliteVersions(db: Database): VersionsStore {
-  const headRow = db.prepare<[], VersionRow>(`SELECT ${META} FROM studio_versions ORDER BY number DESC LIMIT 1`);
-  const insertVersion = db.prepare(
-    `INSERT INTO studio_versions (number, id, parent_id, author, created_at, message, hash, source, definition)
-     VALUES (@number, @id, @parentId, @author, @createdAt, @message, @hash, @source, @definition)`,
-  );
-  const byId = db.prepare<[string], VersionRow>(`SELECT ${META}, definition FROM studio_versions WHERE id = ?`);
-  const page = db.prepare<[number, number], VersionRow>(
-    `SELECT ${META} FROM studio_versions WHERE number < ? ORDER BY number DESC LIMIT ?`,
-  );
-  const lastPublication = db.prepare<[], PublicationRow>('SELECT * FROM studio_publications ORDER BY seq DESC LIMIT 1');
-  const recentPublications = db.prepare<[number], PublicationRow>(
-    'SELECT * FROM studio_publications ORDER BY seq DESC LIMIT ?',
-  );
-  const insertPublication = db.prepare(
-    `INSERT INTO studio_publications (seq, version_id, previous_id, at, by_whom, kind, moves, message)
-     VALUES (@seq, @versionId, @previousId, @at, @by, @kind, @moves, @message)`,
-  );
-  const draftOf = db.prepare<[string], DraftRow>('SELECT * FROM studio_drafts WHERE account_id = ?');
-  const upsertDraft = db.prepare(
-    `INSERT INTO studio_drafts (account_id, base_version_id, definition, revision, updated_at)
-     VALUES (@accountId, @baseVersionId, @definition, @revision, @updatedAt)
-     ON CONFLICT (account_id) DO UPDATE SET base_version_id = excluded.base_version_id, definition = excluded.definition,
-       revision = excluded.revision, updated_at = excluded.updated_at`,
-  );
-  const mark = db.prepare<[string], { value: string }>('SELECT value FROM studio_marks WHERE name = ?');
-  const setMark = db.prepare(
-    'INSERT INTO studio_marks (name, value, at) VALUES (@name, @value, @at) ON CONFLICT (name) DO UPDATE SET value = excluded.value, at = excluded.at',
-  );
-
-  const create = db.transaction(
-    (version: Parameters<VersionsStore['createVersion']>[0], expectHead: string | null | 'any') => {
-      const head = headRow.get();
-      if (expectHead !== 'any' && (head?.id ?? null) !== expectHead)
-        return { status: 'conflict' as const, head: head ? toMeta(head) : null };
-      const number = (head?.number ?? 0) + 1;
-      const row: VersionRow = {
-        number,
-        id: `v${number}`,
-        parent_id: head?.id ?? null,
-        author: toJson(version.author),
-        created_at: version.createdAt,
-        message: version.message,
-        hash: version.hash,
-        source: version.source,
-      };
-      insertVersion.run({
-        ...row,
-        parentId: row.parent_id,
-        createdAt: row.created_at,
-        definition: version.definitionText,
-      });
-      return { status: 'created' as const, version: toMeta(row) };
-    },
-  );
-
-  const publish = db.transaction((publication: Parameters<VersionsStore['publish']>[0]): Publication => {
-    const seq = (lastPublication.get()?.seq ?? 0) + 1;
-    insertPublication.run({
-      seq,
-      versionId: publication.versionId,
-      previousId: publication.previousId,
-      at: publication.at,
-      by: toJson(publication.by),
-      kind: publication.kind,
-      moves: toJson(publication.moves),
-      message: publication.message ?? null,
-    });
-    return { ...publication, seq };
-  });
-
-  const writeDraft = db.transaction(
-    (accountId: string, write: Parameters<VersionsStore['writeDraft']>[1], expectedRevision: number | null) => {
-      const current = draftOf.get(accountId);
-      if ((current?.revision ?? null) !== expectedRevision)
-        return { status: 'conflict' as const, draft: current ? toDraft(current) : null };
-      const row: DraftRow = {
-        account_id: accountId,
-        base_version_id: write.baseVersionId,
-        definition: write.definitionText,
-        revision: (current?.revision ?? 0) + 1,
-        updated_at: write.updatedAt,
-      };
-      upsertDraft.run({
-        accountId,
-        baseVersionId: row.base_version_id,
-        definition: row.definition,
-        revision: row.revision,
-        updatedAt: row.updated_at,
-      });
-      return { status: 'saved' as const, draft: toDraft(row) };
-    },
-  );
-
+  const mark = db.prepare<[string], string>(`SELECT value FROM ${MARKS.name} WHERE name = ?`).pluck();
+  const setMark = db.prepare(upsertInto(MARKS, 'name'));
   const queues = new Map<string, Promise<unknown>>();
 
   return {
-    async createVersion(version, expectHead) {
-      return create.immediate(version, expectHead);
-    },
-    async getVersion(id) {
-      const row = byId.get(id);
-      return row ? ({ ...toMeta(row), definitionText: row.definition! } satisfies StoredVersion) : null;
-    },
-    async listVersions(limit, beforeNumber) {
-      return page.all(beforeNumber ?? Number.MAX_SAFE_INTEGER, limit).map(toMeta);
-    },
-    async head() {
-      const row = headRow.get();
-      return row ? toMeta(row) : null;
-    },
-    async publish(publication) {
-      return publish.immediate(publication);
-    },
-    async published() {
-      const row = lastPublication.get();
-      return row ? toPublication(row) : null;
-    },
-    async publications(limit) {
-      return recentPublications.all(limit).map(toPublication);
-    },
-    async readDraft(accountId) {
-      const row = draftOf.get(accountId);
-      return row ? toDraft(row) : null;
-    },
-    async writeDraft(accountId, write, expectedRevision) {
-      return writeDraft.immediate(accountId, write, expectedRevision);
-    },
+    ...sqliteVersionHistory(db),
+    ...sqlitePublications(db),
+    ...sqliteDrafts(db),
     async fileSeen() {
-      return mark.get('file')?.value ?? null;
+      return mark.get('file') ?? null;
     },
     async markFileSeen(hash, at) {
       setMark.run({ name: 'file', value: hash, at });
@@ -231,6 +62,45 @@ export function sqliteVersions(db: Database): VersionsStore {
         if (queues.get(key) === settled) queues.delete(key);
       });
       return run;
+    },
+  };
+}
+
+/** The saved versions, numbered one after the other from the head each save expected. */
+function sqliteVersionHistory(db: Database): VersionHistory {
+  const toMeta = (row: Row): VersionMeta => recordOf(VERSIONS, row);
+  const headRow = db.prepare<[], Row>(`${META} ORDER BY number DESC LIMIT 1`);
+  const insertVersion = db.prepare(insertInto(VERSIONS));
+  const byId = db.prepare<[string], Row>(`${selectFrom(VERSIONS)} WHERE id = ?`);
+  const page = db.prepare<[number, number], Row>(`${META} WHERE number < ? ORDER BY number DESC LIMIT ?`);
+
+  const create = db.transaction(
+    (version: Parameters<VersionsStore['createVersion']>[0], expectHead: string | null | 'any') => {
+      const row = headRow.get();
+      const head = row ? toMeta(row) : null;
+      if (expectHead !== 'any' && (head?.id ?? null) !== expectHead) return { status: 'conflict' as const, head };
+      const { definitionText, ...meta } = version;
+      const number = (head?.number ?? 0) + 1;
+      const created: VersionMeta = { id: `v${number}`, number, parentId: head?.id ?? null, ...meta };
+      insertVersion.run(rowOf(VERSIONS, { ...created, definitionText }));
+      return { status: 'created' as const, version: created };
+    },
+  );
+
+  return {
+    async createVersion(version, expectHead) {
+      return create.immediate(version, expectHead);
+    },
+    async getVersion(id) {
+      const row = byId.get(id);
+      return row ? recordOf(VERSIONS, row) : null;
+    },
+    async listVersions(limit, beforeNumber) {
+      return page.all(beforeNumber ?? Number.MAX_SAFE_INTEGER, limit).map(toMeta);
+    },
+    async head() {
+      const row = headRow.get();
+      return row ? toMeta(row) : null;
     },
   };
 }
