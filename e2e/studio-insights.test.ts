@@ -91,7 +91,7 @@ for (const store of ['sqlite', 'mongo'] as const)
         ['Emails', '0'],
         ['SMS', '0'],
       ]);
-      expect(await page.locator('insights-chart').count()).toBe(7);
+      expect(await page.locator('insights-chart').count()).toBe(8);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `${store}-insights-dashboard`);
       expect(problems).toEqual([]);

@@ -152,7 +152,9 @@ const range = { from: dayParam.optional(), to: dayParam.optional() };
 const reportVersion = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a version id (as the versions list gives it)');
-const reportQuery = z.strictObject({ ...range, version: reportVersion.optional() });
+/** A channel's id, as users' addresses carry it (`channelId`). */
+const channelParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name');
+const reportQuery = z.strictObject({ ...range, version: reportVersion.optional(), channel: channelParam.optional() });
 /** The user id is checked by the route (a 400 that names it), so any text reaches it. */
 const userParams = z.object({ userId: z.string().min(1).max(256) });
 
@@ -391,10 +393,7 @@ const schemas = {
         .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a user-data field name')
         .optional(),
       value: z.string().max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`).optional(),
-      channel: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name')
-        .optional(),
+      channel: channelParam.optional(),
       reached: z
         .string()
         .regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, 'must be dialogId/stepId')

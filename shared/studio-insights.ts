@@ -51,10 +51,24 @@ export interface DailyFigures {
   readonly messagesBot: number;
 }
 
+/** One channel's share of the range: conversations started on it and their messages. */
+export interface ChannelFigures {
+  /** The channel's id (`webchat`, `telegram`, `twilio-sms`, a REST channel's name, …). */
+  readonly channel: string;
+  readonly conversations: number;
+  readonly messagesUser: number;
+  readonly messagesBot: number;
+}
+
 /** The dashboard's figures, as read from the counters. */
 export interface DashboardFigures {
   readonly daily: readonly DailyFigures[];
   readonly totals: { readonly conversations: number; readonly messagesUser: number; readonly messagesBot: number };
+  /**
+   * Per channel, most conversations first: a conversation and all its messages count under the
+   * channel it started on. Counts kept before channels were counted are in the totals, under no channel.
+   */
+  readonly channels: readonly ChannelFigures[];
   /** Conversations that entered each dialog, and those whose run in it completed (an end step, past its last step, or its own jump onward). */
   readonly dialogs: readonly { readonly dialogId: string; readonly started: number; readonly completed: number }[];
   readonly unprocessed: readonly { readonly text: string; readonly count: number }[];
@@ -78,6 +92,8 @@ export interface DashboardFigures {
 export interface Dashboard extends ReportRange, DashboardFigures {
   /** The version asked for; null for every version. */
   readonly version: string | null;
+  /** The channel asked for; null for every channel. */
+  readonly channel: string | null;
 }
 
 export interface StepFigures {
@@ -99,6 +115,8 @@ export interface DropOffFigures {
 /** GET /studio/api/insights/drop-off. */
 export interface DropOff extends ReportRange, DropOffFigures {
   readonly version: string;
+  /** The channel asked for (conversations started on it); null for every channel. */
+  readonly channel: string | null;
   /** INSIGHTS_WINDOW: a conversation with no turn for this long has stopped. */
   readonly windowMs: number;
 }
@@ -130,6 +148,11 @@ export interface TranscriptMessage {
   readonly seq: number;
   readonly at: number;
   readonly from: 'user' | 'bot';
+  /**
+   * The channel it went through: that of the conversation it belongs to (the channel that
+   * conversation started on), or the user's for a message of no conversation insights kept.
+   */
+  readonly channel: string;
   /** What a person reads of it (a text's words, a button's label); null for what has none. */
   readonly text: string | null;
   readonly message: Readonly<Record<string, unknown>>;

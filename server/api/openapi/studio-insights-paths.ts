@@ -23,6 +23,15 @@ const versionParameter = (description: string) => ({
   description,
   schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
 });
+const channelParameter = (description: string) => ({
+  name: 'channel',
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+});
+const everyChannel =
+  'One channel (a `channelId`: webchat, telegram, whatsapp, twilio-sms, twilio-whatsapp, slack, messenger, teams or a REST channel): conversations started on it, and their messages, calls, clicks and sends; every channel when absent.';
 const userIdParameter = {
   name: 'userId',
   in: 'path',
@@ -52,6 +61,7 @@ export function studioInsightsPaths(): Obj {
           parameters: [
             ...range,
             versionParameter('One published version (as the versions list names it); every version when absent.'),
+            channelParameter(everyChannel),
           ],
           responses: { '200': json(ref('schemas/InsightsDashboard'), 'The figures.'), ...common },
         },
@@ -64,7 +74,11 @@ export function studioInsightsPaths(): Obj {
         read,
         'For each step of the version, in definition order: conversations (started in the range) that reached it, and those whose last step it was and that are over (no turn for INSIGHTS_WINDOW). Conversations still going are counted in `open`, not as stopped.',
         {
-          parameters: [...range, versionParameter('The published version; the one in service when absent.')],
+          parameters: [
+            ...range,
+            versionParameter('The published version; the one in service when absent.'),
+            channelParameter(everyChannel),
+          ],
           responses: {
             '200': json(ref('schemas/InsightsDropOff'), 'The figures.'),
             '404': error('not_found: no such version.'),
@@ -103,12 +117,7 @@ export function studioInsightsPaths(): Obj {
               description: 'The value `field` must have (compared as text).',
               schema: { type: 'string', maxLength: 200 },
             },
-            {
-              name: 'channel',
-              in: 'query',
-              required: false,
-              schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-            },
+            channelParameter('The channel the conversation started on (its `channelId`).'),
             {
               name: 'reached',
               in: 'query',
@@ -286,8 +295,10 @@ export function studioInsightsSchemas(): Obj {
         'from',
         'to',
         'version',
+        'channel',
         'daily',
         'totals',
+        'channels',
         'dialogs',
         'unprocessed',
         'faq',
@@ -299,6 +310,7 @@ export function studioInsightsSchemas(): Obj {
         from: { type: 'string', format: 'date' },
         to: { type: 'string', format: 'date' },
         version: { type: ['string', 'null'] },
+        channel: { type: ['string', 'null'] },
         daily: {
           type: 'array',
           items: {
@@ -319,6 +331,17 @@ export function studioInsightsSchemas(): Obj {
           additionalProperties: false,
           required: ['conversations', 'messagesUser', 'messagesBot'],
           properties: { conversations: count, messagesUser: count, messagesBot: count },
+        },
+        channels: {
+          type: 'array',
+          description:
+            'Per channel, most conversations first: a conversation and its messages count under the channel it started on. Counts kept before channels were counted are in the totals only.',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['channel', 'conversations', 'messagesUser', 'messagesBot'],
+            properties: { channel: { type: 'string' }, conversations: count, messagesUser: count, messagesBot: count },
+          },
         },
         dialogs: {
           type: 'array',
@@ -370,11 +393,12 @@ export function studioInsightsSchemas(): Obj {
     InsightsDropOff: {
       type: 'object',
       additionalProperties: false,
-      required: ['from', 'to', 'version', 'windowMs', 'steps', 'open'],
+      required: ['from', 'to', 'version', 'channel', 'windowMs', 'steps', 'open'],
       properties: {
         from: { type: 'string', format: 'date' },
         to: { type: 'string', format: 'date' },
         version: { type: 'string' },
+        channel: { type: ['string', 'null'] },
         windowMs: count,
         open: count,
         steps: {
@@ -440,11 +464,16 @@ export function studioInsightsSchemas(): Obj {
           items: {
             type: 'object',
             additionalProperties: false,
-            required: ['seq', 'at', 'from', 'text', 'message', 'integrationCalls'],
+            required: ['seq', 'at', 'from', 'channel', 'text', 'message', 'integrationCalls'],
             properties: {
               seq: count,
               at: { type: 'integer' },
               from: { type: 'string', enum: ['user', 'bot'] },
+              channel: {
+                type: 'string',
+                description:
+                  "The channel it went through (a channelId): that of the conversation it belongs to, or the user's.",
+              },
               text: { type: ['string', 'null'] },
               message: { type: 'object', additionalProperties: true },
               dialogId: { type: 'string' },

@@ -65,11 +65,16 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
 
   serveRoute(router, 'insightsDashboard', read, async ({ query }) => {
     const days = daysOf(query, deps.now());
-    const range: DayRange = { ...days, ...(query.version ? { version: query.version } : {}) };
+    const range: DayRange = {
+      ...days,
+      ...(query.version ? { version: query.version } : {}),
+      ...(query.channel ? { channel: query.channel } : {}),
+    };
     return {
       from: isoDay(days.fromDay),
       to: isoDay(days.toDay),
       version: query.version ?? null,
+      channel: query.channel ?? null,
       ...(await dashboard(deps.insights, range)),
     };
   });
@@ -84,10 +89,18 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
       });
     const figures = await dropOff(
       deps.insights,
-      { ...days, version },
+      { ...days, version, ...(query.channel ? { channel: query.channel } : {}) },
       { now: deps.now(), windowMs: deps.windowMs, order: order ?? [] },
     );
-    return { from: isoDay(days.fromDay), to: isoDay(days.toDay), version, windowMs: deps.windowMs, ...figures };
+    const channel = query.channel ?? null;
+    return {
+      from: isoDay(days.fromDay),
+      to: isoDay(days.toDay),
+      version,
+      channel,
+      windowMs: deps.windowMs,
+      ...figures,
+    };
   });
 
   serveRoute(router, 'searchConversations', read, async ({ query }) => {
