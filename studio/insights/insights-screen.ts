@@ -250,8 +250,7 @@ export class StudioInsights extends StudioScreen {
         d.channels.map((x) => channelName(x.channel)),
         [
           { label: t('colConversations'), values: d.channels.map((x) => x.conversations) },
-          { label: t('colMessagesUser'), values: d.channels.map((x) => x.messagesUser) },
-          { label: t('colMessagesBot'), values: d.channels.map((x) => x.messagesBot) },
+          { label: t('colMessages'), values: d.channels.map((x) => x.messagesUser + x.messagesBot) },
         ],
       )}
       ${this.bars(
