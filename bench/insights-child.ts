@@ -20,7 +20,8 @@ import path from 'node:path';
 import { dayOf } from '../server/ports/insights.ts';
 import { toJson as mongoJson } from '../server/stores/mongo/mongo-common.ts';
 import { transcriptDoc } from '../server/stores/mongo/transcript-doc.ts';
-import { OPEN_COLLECTION, openEntry, openId, type OpenTree } from '../server/stores/mongo/mongo-insight-counters.ts';
+import { OPEN_COLLECTION } from '../server/stores/mongo/mongo-insight-docs.ts';
+import { openEntry, openId, type OpenTree } from '../server/stores/mongo/mongo-insight-open.ts';
 import {
   CONVERSATIONS_COLLECTION,
   packBucket,

@@ -81,7 +81,7 @@ describe('the transcript and a stopped search in Chromium (sqlite)', () => {
     await expect.poll(() => table.locator('tbody').getByRole('row').count(), { timeout: 15_000 }).toBe(1);
     await table.getByRole('link', { name: /^Transcript of / }).click();
     const messages = await rows(page, 'Messages with the dialog and step each came from');
-    const texts = messages.map((cells) => `${cells[1]}: ${cells[2]}`);
+    const texts = messages.map((cells) => `${cells[1]}: ${cells[3]}`);
     const event = texts.indexOf('Event: Page event pricing-viewed');
     expect(event).toBeGreaterThan(texts.indexOf('Visitor: first words'));
     expect(event).toBeLessThan(texts.indexOf('Visitor: second words'));

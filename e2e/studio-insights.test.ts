@@ -91,7 +91,7 @@ for (const store of ['sqlite', 'mongo'] as const)
         ['Emails', '0'],
         ['SMS', '0'],
       ]);
-      expect(await page.locator('insights-chart').count()).toBe(7);
+      expect(await page.locator('insights-chart').count()).toBe(8);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `${store}-insights-dashboard`);
       expect(problems).toEqual([]);
@@ -186,12 +186,12 @@ for (const store of ['sqlite', 'mongo'] as const)
       await table.getByRole('link', { name: `Transcript of ${users.dan}` }).click();
       await page.getByRole('heading', { name: `Transcript of ${users.dan}` }).waitFor();
       const messages = await rows(page, 'Messages with the dialog and step each came from');
-      const row = (text: string) => messages.find((cells) => cells[2]?.startsWith(text));
-      expect(row('Your city?')?.slice(1)).toEqual(['Bot', 'Your city?', 'order / city']);
+      const row = (text: string) => messages.find((cells) => cells[3]?.startsWith(text));
+      expect(row('Your city?')?.slice(1)).toEqual(['Bot', 'Web chat', 'Your city?', 'order / city']);
       expect(row('Nowhere')?.[1]).toBe('Visitor');
-      expect(row('Nowhere')?.[3]).toBe('order / city');
-      expect(row('Nowhere')?.[2]).toContain('1 integration call');
-      expect(row('The stock service failed.')?.[3]).toBe('sorry / say');
+      expect(row('Nowhere')?.[4]).toBe('order / city');
+      expect(row('Nowhere')?.[3]).toContain('1 integration call');
+      expect(row('The stock service failed.')?.[4]).toBe('sorry / say');
       await page.getByText('1 integration call', { exact: true }).click();
       await expect.poll(() => page.getByText('"responseStatus": 500').count()).toBe(1);
       expect(await page.content()).not.toContain(STOCK_TOKEN);

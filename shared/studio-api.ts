@@ -145,7 +145,16 @@ const range = {
 const reportVersion = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a version id (as the versions list gives it)');
-const reportQuery = z.strictObject({ ...range, version: reportVersion.optional() });
+/** A channel's id, as users' addresses carry it (`channelId`). */
+const channelParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name');
+const reportQuery = z.strictObject({
+  ...range,
+  version: reportVersion.optional(),
+  channel: channelParam.optional().meta({
+    description:
+      'One channel (a `channelId`: webchat, telegram, whatsapp, twilio-sms, twilio-whatsapp, slack, messenger, teams or a REST channel): conversations started on it, and their messages, calls, clicks and sends; every channel when absent.',
+  }),
+});
 /** The user id is checked by the route (a 400 that names it), so any text reaches it. */
 const userParams = z.object({ userId: z.string().min(1).max(256) });
 
@@ -358,10 +367,9 @@ const schemas = {
         .max(TEXT_LIMIT, `must be at most ${TEXT_LIMIT} characters`)
         .optional()
         .meta({ description: 'The value `field` must have (compared as text).' }),
-      channel: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a channel name')
-        .optional(),
+      channel: channelParam
+        .optional()
+        .meta({ description: 'The channel the conversation started on (its `channelId`).' }),
       reached: z
         .string()
         .regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, 'must be dialogId/stepId')

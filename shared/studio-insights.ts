@@ -66,10 +66,25 @@ export type DailyFigures = ReadonlyDeep<z.infer<typeof dailyFigures>>;
 
 const textCount = z.strictObject({ text: z.string(), count });
 
+/** One channel's share of the range: conversations started on it and their messages. */
+const channelFigures = z.strictObject({
+  channel: z
+    .string()
+    .meta({ description: "The channel's id (`webchat`, `telegram`, `twilio-sms`, a REST channel's name, …)." }),
+  conversations: count,
+  messagesUser: count,
+  messagesBot: count,
+});
+export type ChannelFigures = ReadonlyDeep<z.infer<typeof channelFigures>>;
+
 /** The dashboard's figures, as read from the counters. */
 const dashboardFigures = {
   daily: z.array(dailyFigures),
   totals: z.strictObject({ conversations: count, messagesUser: count, messagesBot: count }),
+  channels: z.array(channelFigures).meta({
+    description:
+      'Per channel, most conversations first: a conversation and all its messages count under the channel it started on. Counts kept before channels were counted are in the totals, under no channel.',
+  }),
   dialogs: z.array(z.strictObject({ dialogId: z.string(), started: count, completed: count })).meta({
     description:
       'Conversations that entered each dialog, and those whose run in it completed (an end step, past its last step, or its own jump onward).',
@@ -92,6 +107,7 @@ export const dashboard = z
   .strictObject({
     ...reportRange,
     version: z.string().nullable().meta({ description: 'The version asked for; null for every version.' }),
+    channel: z.string().nullable().meta({ description: 'The channel asked for; null for every channel.' }),
     ...dashboardFigures,
   })
   .meta({ id: 'InsightsDashboard' });
@@ -121,6 +137,10 @@ export const dropOff = z
   .strictObject({
     ...reportRange,
     version: z.string(),
+    channel: z
+      .string()
+      .nullable()
+      .meta({ description: 'The channel asked for (conversations started on it); null for every channel.' }),
     windowMs: count.meta({ description: 'INSIGHTS_WINDOW: a conversation with no turn for this long has stopped.' }),
     ...dropOffFigures,
   })
@@ -164,6 +184,10 @@ const transcriptMessage = z.strictObject({
   seq: count,
   at: epochMs,
   from: z.enum(['user', 'bot']),
+  channel: z.string().meta({
+    description:
+      "The channel it went through: that of the conversation it belongs to (the channel that conversation started on), or the user's for a message of no conversation insights kept.",
+  }),
   text: z.string().nullable().meta({
     description: "What a person reads of it (a text's words, a button's label); null for what has none.",
   }),

@@ -77,6 +77,13 @@ export interface CounterKey {
   /** The published version in service (`unversioned` for a bot not yet read from the versions store). */
   readonly version: string;
   readonly metric: Metric;
+  /**
+   * The channel of the conversation counted (its `channelId`: webchat, telegram, …): a conversation's
+   * figures all count under the channel it started on, so a stop taken back lands where it was added.
+   * Absent (stored as '') for counters of no channel, such as those written before channels were
+   * counted: they add to the totals of every channel, to no one channel's.
+   */
+  readonly channel?: string;
   readonly a?: string;
   readonly b?: string;
 }
@@ -111,6 +118,8 @@ export interface DayRange {
   readonly toDay: number;
   /** One published version, or every version when absent. */
   readonly version?: string;
+  /** One channel (a `channelId`), or every channel when absent. */
+  readonly channel?: string;
 }
 
 /** Counters over a range, summed over the versions asked for: `metric` → `a` → `b` → count, and by day for the daily series. */
@@ -119,6 +128,8 @@ export interface CounterTotals {
   readonly daily: ReadonlyMap<number, ReadonlyMap<Metric, number>>;
   /** metric → a → b → total over the range ('' where a metric has no a or b). */
   readonly totals: ReadonlyMap<Metric, ReadonlyMap<string, ReadonlyMap<string, number>>>;
+  /** Per channel: channel → metric → total over the range (a and b summed); counters of no channel ('') are in none. */
+  readonly channels: ReadonlyMap<string, ReadonlyMap<Metric, number>>;
 }
 
 export interface ConversationQuery {
@@ -166,6 +177,8 @@ export interface InsightsStoreOptions {
 /** A conversation whose last turn is recent: not stopped yet, whatever the counters say. */
 export interface OpenConversation {
   readonly startedAt: number;
+  /** The channel it started on ('' when the store kept none: an entry from before channels were counted). */
+  readonly channel: string;
   readonly lastAt: number;
   readonly lastVersion: string;
   readonly lastStep: string | null;

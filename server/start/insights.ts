@@ -41,7 +41,10 @@ export async function openInsights(store: OpenedStore, setup: InsightsSetup): Pr
     logger: setup.logger,
     now: () => setup.clock.now(),
     version: setup.version,
-    isPreview: async (userId) => (await store.getUser(userId))?.preview !== undefined,
+    userOf: async (userId) => {
+      const user = await store.getUser(userId);
+      return user ? { preview: user.preview !== undefined, channel: user.channelId } : undefined;
+    },
     windowMs: setup.windowMs,
   });
   return { store: kept, recorder };

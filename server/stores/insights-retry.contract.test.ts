@@ -73,7 +73,7 @@ for (const { leg, skip } of legs) {
         logger,
         now: () => NOW,
         version: () => 'v1',
-        isPreview: async () => false,
+        userOf: async () => ({ preview: false, channel: 'webchat' }),
         windowMs: 1_800_000,
       });
       for (const [user, text] of [

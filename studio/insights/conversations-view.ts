@@ -11,6 +11,7 @@ import type {
   TranscriptMessage,
 } from '../../shared/studio-insights.ts';
 import { lastDays } from './last-days.ts';
+import { channelName } from './channel-names.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 
@@ -213,7 +214,7 @@ export class InsightsConversations extends StudioScreen {
             (c) => html`<tr>
               <td>${time(c.startedAt)}</td>
               <td><a href="${BASE}insights/users/${encodeURIComponent(c.userId)}" aria-label=${t('openTranscript', { user: c.userId })}>${c.userId}</a></td>
-              <td>${c.channel}</td>
+              <td>${channelName(c.channel)}</td>
               <td><code>${c.lastStep ?? ''}</code></td>
               <td>${c.text}</td>
               <td>${c.integrationError ? t('yes') : t('no')}</td>
@@ -243,6 +244,7 @@ export class InsightsConversations extends StudioScreen {
           <tr>
             <th scope="col">${t('colTime')}</th>
             <th scope="col">${t('colFrom')}</th>
+            <th scope="col">${t('colChannel')}</th>
             <th scope="col">${t('colMessage')}</th>
             <th scope="col">${t('colWhere')}</th>
           </tr>
@@ -280,6 +282,7 @@ function eventRow(event: ConversationEvent): TemplateResult {
   return html`<tr>
     <td>${time(event.at)}</td>
     <td>${t('colEvent')}</td>
+    <td></td>
     <td>${t(key, { name: event.name })}</td>
     <td></td>
   </tr>`;
@@ -289,6 +292,7 @@ function messageRow(m: TranscriptMessage): TemplateResult {
   return html`<tr>
     <td>${time(m.at)}</td>
     <td>${m.from === 'user' ? t('fromVisitor') : t('fromBot')}</td>
+    <td>${channelName(m.channel)}</td>
     <td>
       ${m.text ?? html`<code>${String(m.message.type ?? '')}</code>`}
       ${

@@ -10,6 +10,7 @@ import './misses-view.ts';
 import type { Dashboard, DropOff } from '../../shared/studio-insights.ts';
 import type { VersionList } from '../../shared/studio-versions.ts';
 import { lastDays } from './last-days.ts';
+import { channelName, KNOWN_CHANNELS } from './channel-names.ts';
 
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 
@@ -71,6 +72,7 @@ export class StudioInsights extends StudioScreen {
     from: { state: true },
     to: { state: true },
     version: { state: true },
+    channel: { state: true },
     versions: { state: true },
     dashboard: { state: true },
     dropOff: { state: true },
@@ -80,6 +82,10 @@ export class StudioInsights extends StudioScreen {
   declare private to: string;
   /** '' = every version (the dashboard); the drop-off always names one. */
   declare private version: string;
+  /** '' = every channel; otherwise every chart and the drop-off count the conversations started on this one. */
+  declare private channel: string;
+  /** Channels seen in the dashboard's figures, offered by the picker beside the built-in ones. */
+  private seenChannels = new Set<string>();
   declare private versions: VersionList | undefined;
   declare private dashboard: Dashboard | undefined;
   declare private dropOff: DropOff | undefined;
@@ -89,6 +95,7 @@ export class StudioInsights extends StudioScreen {
     this.route = '';
     ({ from: this.from, to: this.to } = lastDays(30));
     this.version = '';
+    this.channel = '';
   }
 
   private get allowed(): boolean {
@@ -117,11 +124,12 @@ export class StudioInsights extends StudioScreen {
 
   private async load(): Promise<void> {
     this.versions ??= await this.attempt(() => this.api.request('listVersions', { query: { limit: 200 } }));
-    const range = { from: this.from, to: this.to };
+    const range = { from: this.from, to: this.to, channel: this.channel || undefined };
     if (this.tab === 'dashboard') {
       this.dashboard = await this.attempt(() =>
         this.api.request('insightsDashboard', { query: { ...range, version: this.version || undefined } }),
       );
+      for (const { channel } of this.dashboard?.channels ?? []) this.seenChannels.add(channel);
     } else if (this.tab === 'drop-off') {
       const version = this.version || this.versions?.publishedId || '';
       this.dropOff = await this.attempt(() =>
@@ -136,6 +144,7 @@ export class StudioInsights extends StudioScreen {
     this.from = String(form.get('from') ?? this.from);
     this.to = String(form.get('to') ?? this.to);
     this.version = String(form.get('version') ?? '');
+    this.channel = String(form.get('channel') ?? '');
     void this.load();
   }
 
@@ -196,11 +205,29 @@ export class StudioInsights extends StudioScreen {
                 html`<option value=${v.id} ?selected=${chosen === v.id}>${v.id === published ? t('versionInService', { id: v.id }) : v.id}</option>`,
             )}
           </select>
-        </label>`
+        </label>
+        ${this.channelPicker()}`
         }
         <button type="submit">${t('show')}</button>
       </form>
     </fieldset>`;
+  }
+
+  /** Every channel, or one: the built-in channels and any other the figures named, in words. */
+  private channelPicker(): TemplateResult {
+    const channels = [...new Set([...KNOWN_CHANNELS, ...this.seenChannels, ...(this.channel ? [this.channel] : [])])];
+    return html`<label
+      >${t('channelPicker')}
+      <select name="channel">
+        <option value="" ?selected=${this.channel === ''}>${t('allChannels')}</option>
+        ${channels.map((id) => html`<option value=${id} ?selected=${this.channel === id}>${channelName(id)}</option>`)}
+      </select>
+    </label>`;
+  }
+
+  /** A chart's title, naming the channel its figures are of when one is picked. */
+  private titled(title: string): string {
+    return this.channel ? t('chartOfChannel', { title, channel: channelName(this.channel) }) : title;
   }
 
   /** Integration calls and their latency are two charts: counts and milliseconds on one scale would dwarf one or the other. */
@@ -209,7 +236,7 @@ export class StudioInsights extends StudioScreen {
     if (!d) return html`<p role="status">${t('loading')}</p>`;
     return html`
       <insights-chart
-        .title=${t('chartDaily')}
+        .title=${this.titled(t('chartDaily'))}
         kind="time"
         .labelHeader=${t('colDay')}
         .labels=${d.daily.map((day) => day.date)}
@@ -219,6 +246,15 @@ export class StudioInsights extends StudioScreen {
           { label: t('colMessages'), values: d.daily.map((day) => day.messagesUser + day.messagesBot) },
         ]}
       ></insights-chart>
+      ${this.bars(
+        t('chartChannels'),
+        t('colChannel'),
+        d.channels.map((x) => channelName(x.channel)),
+        [
+          { label: t('colConversations'), values: d.channels.map((x) => x.conversations) },
+          { label: t('colMessages'), values: d.channels.map((x) => x.messagesUser + x.messagesBot) },
+        ],
+      )}
       ${this.bars(
         t('chartDialogs'),
         t('colDialog'),
@@ -266,8 +302,8 @@ export class StudioInsights extends StudioScreen {
     labels: readonly string[],
     series: readonly { label: string; values: readonly number[] }[],
   ): TemplateResult {
-    if (labels.length === 0) return html`<h2>${title}</h2><p>${t('nothingInRange')}</p>`;
-    return html`<insights-chart .title=${title} kind="bars" .labelHeader=${header} .labels=${labels} .series=${series}></insights-chart>`;
+    if (labels.length === 0) return html`<h2>${this.titled(title)}</h2><p>${t('nothingInRange')}</p>`;
+    return html`<insights-chart .title=${this.titled(title)} kind="bars" .labelHeader=${header} .labels=${labels} .series=${series}></insights-chart>`;
   }
 
   /** Links straight to the export (the browser downloads it with the session cookie); `data-reload` keeps the shell from routing them. */
@@ -318,7 +354,7 @@ export class StudioInsights extends StudioScreen {
       ${dialogs.map(
         (dialogId) => html`<table>
           <caption>
-            ${t('dropOffCaption', { dialog: dialogId })}
+            ${this.titled(t('dropOffCaption', { dialog: dialogId }))}
           </caption>
           <thead>
             <tr>

@@ -267,7 +267,11 @@ function eventSchema(kind: EventKind): Obj {
         required: ['id', 'channelId', 'address'],
         properties: {
           id: { type: 'string', description: "The user's id, as in the exports." },
-          channelId: { type: 'string', description: "Their channel: webchat, or a REST channel's name." },
+          channelId: {
+            type: 'string',
+            description:
+              "The channel of their conversation, on every event: webchat, telegram, whatsapp, twilio-sms, twilio-whatsapp, slack, messenger, teams, or a REST channel's name.",
+          },
           address: {
             type: 'string',
             description:

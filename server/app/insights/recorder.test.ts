@@ -38,7 +38,7 @@ function setUp(refuse = { writes: 0 }) {
     logger,
     now: () => NOW,
     version: () => 'v1',
-    isPreview: async () => false,
+    userOf: async () => ({ preview: false, channel: 'webchat' }),
     windowMs: 1_800_000,
   });
   return { recorder, insights: real };
@@ -75,7 +75,7 @@ describe('the insights recorder', () => {
     recorder.turn('draft', true, a.counts, a.summary);
     await recorder.urlClick('draft', 'example.com');
     await recorder.integrationCall('draft', 500, 12);
-    recorder.sent(true, 1, 1);
+    recorder.sent({ preview: true, channel: 'webchat' }, 1, 1);
     await recorder.close();
     const totals = await insights.counters({ fromDay: dayOf(NOW), toDay: dayOf(NOW) }, [
       'conversations',

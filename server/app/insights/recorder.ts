@@ -10,7 +10,6 @@ import {
   type CountDelta,
   type InsightsBatch,
   type InsightsStore,
-  type Metric,
 } from '../../ports/insights.ts';
 
 export interface RecorderOptions {
@@ -19,8 +18,8 @@ export interface RecorderOptions {
   readonly now: () => number;
   /** The published version in service now. */
   readonly version: () => string;
-  /** Whether a user is a preview user (read once, then remembered for a while). */
-  readonly isPreview: (userId: string) => Promise<boolean>;
+  /** Whether a user is a preview user, and their channel (read once, then remembered for a while); undefined for no such user. */
+  readonly userOf: (userId: string) => Promise<{ readonly preview: boolean; readonly channel: string } | undefined>;
   /** A conversation ends after this long without a turn (INSIGHTS_WINDOW). */
   readonly windowMs: number;
   /** How often the counters are written; 1 s by default. */
@@ -45,7 +44,8 @@ export class InsightsRecorder implements TurnObserver {
   private summaries = new Map<string, ConversationSummary>();
   /** Users with a failed integration call, by the start of the conversation it belongs to (see failedSince). */
   private readonly failures = new Map<string, number>();
-  private readonly preview = new Map<string, boolean>();
+  /** What the counters of a user's calls, clicks and sent messages need to know of them. */
+  private readonly users = new Map<string, CountedUser>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /**
@@ -93,12 +93,12 @@ export class InsightsRecorder implements TurnObserver {
     const count = (kind: TurnEvent['kind']) => events.filter((e) => e.kind === kind).length;
     const emails = count('emailSent');
     const sms = count('smsSent');
-    if (emails > 0 || sms > 0) this.sent(user.preview !== undefined, emails, sms);
+    if (emails > 0 || sms > 0) this.sent({ preview: user.preview !== undefined, channel: user.channelId }, emails, sms);
   }
 
   /** Counter changes and the conversation of a committed turn (trail.ts computed them). */
   turn(userId: string, preview: boolean, counts: readonly CountDelta[], summary: ConversationSummary): void {
-    this.remember(userId, preview);
+    this.remember(userId, { preview, channel: summary.channel });
     if (preview) return;
     for (const delta of counts) this.add(delta);
     this.summaries.set(`${userId}\u0000${summary.startedAt}`, summary);
@@ -106,15 +106,18 @@ export class InsightsRecorder implements TurnObserver {
 
   /** An integration call made for a user: by status class, with its latency. */
   async integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> {
-    if (await this.isPreview(userId)) return;
+    const user = await this.userOf(userId);
+    if (user.preview) return;
     const now = this.options.now();
     const klass = status === null ? 'failed' : `${Math.floor(status / 100)}xx`;
     const version = this.options.version();
-    this.add({ day: dayOf(now), version, metric: 'integrationCalls', a: klass, n: 1 });
+    const { channel } = user;
+    this.add({ day: dayOf(now), version, metric: 'integrationCalls', channel, a: klass, n: 1 });
     this.add({
       day: dayOf(now),
       version,
       metric: 'integrationLatency',
+      channel,
       a: klass,
       b: String(latencyBucket(durationMs)),
       n: 1,
@@ -132,23 +135,26 @@ export class InsightsRecorder implements TurnObserver {
   }
 
   async urlClick(userId: string, domain: string): Promise<void> {
-    if (await this.isPreview(userId)) return;
+    const user = await this.userOf(userId);
+    if (user.preview) return;
     this.add({
       day: dayOf(this.options.now()),
       version: this.options.version(),
       metric: 'urlClicks',
+      channel: user.channel,
       a: domain.slice(0, 200),
       n: 1,
     });
   }
 
   /** Emails and SMS a turn sent (not the ones that failed). */
-  sent(preview: boolean, emails: number, sms: number): void {
-    if (preview) return;
+  sent(user: CountedUser, emails: number, sms: number): void {
+    if (user.preview) return;
     const day = dayOf(this.options.now());
     const version = this.options.version();
-    if (emails > 0) this.add({ day, version, metric: 'emailsSent', n: emails });
-    if (sms > 0) this.add({ day, version, metric: 'smsSent', n: sms });
+    const { channel } = user;
+    if (emails > 0) this.add({ day, version, metric: 'emailsSent', channel, n: emails });
+    if (sms > 0) this.add({ day, version, metric: 'smsSent', channel, n: sms });
   }
 
   /** Erasure: nothing of the user's waits to be written, and their conversations go from the store. */
@@ -205,7 +211,7 @@ export class InsightsRecorder implements TurnObserver {
   }
 
   private add(delta: CountDelta): void {
-    const key = keyOf(delta.day, delta.version, delta.metric, delta.a, delta.b);
+    const key = keyOf(delta);
     const found = this.counts.get(key);
     if (found) {
       found.n += delta.n;
@@ -222,20 +228,27 @@ export class InsightsRecorder implements TurnObserver {
     this.counts.set(key, { ...delta });
   }
 
-  private remember(userId: string, preview: boolean): void {
-    if (this.preview.size >= PREVIEW_CACHE) this.preview.delete(this.preview.keys().next().value!);
-    this.preview.set(userId, preview);
+  private remember(userId: string, user: CountedUser): void {
+    if (this.users.size >= PREVIEW_CACHE) this.users.delete(this.users.keys().next().value!);
+    this.users.set(userId, user);
   }
 
-  private async isPreview(userId: string): Promise<boolean> {
-    const known = this.preview.get(userId);
+  /** A user not found (or not read: the store away) counts as no preview user, of no channel. */
+  private async userOf(userId: string): Promise<CountedUser> {
+    const known = this.users.get(userId);
     if (known !== undefined) return known;
-    const preview = await this.options.isPreview(userId).catch(() => false);
-    this.remember(userId, preview);
-    return preview;
+    const user = (await this.options.userOf(userId).catch(() => undefined)) ?? { preview: false, channel: '' };
+    this.remember(userId, user);
+    return user;
   }
 }
 
-function keyOf(day: number, version: string, metric: Metric, a = '', b = ''): string {
-  return `${day}\u0000${version}\u0000${metric}\u0000${a}\u0000${b}`;
+interface CountedUser {
+  readonly preview: boolean;
+  /** Their channel ('' when not known): the counters of their calls, clicks and sent messages go under it. */
+  readonly channel: string;
+}
+
+function keyOf({ day, version, metric, channel = '', a = '', b = '' }: CountDelta): string {
+  return `${day}\u0000${version}\u0000${metric}\u0000${channel}\u0000${a}\u0000${b}`;
 }

@@ -50,6 +50,29 @@ describe('a conversation trail', () => {
     expect(trail).toMatchObject({ c: T0, l: T0, p: 'main/hello', s: ['main/hello'], m: 1 });
   });
 
+  it('when a conversation started on one channel goes on from another, then every count stays under the channel it started on', () => {
+    const first = advanceTrail(
+      facts({ channel: 'telegram', botMessages: 1, visits: [{ dialogId: 'main', stepId: 'hello' }] }),
+    );
+    const second = advanceTrail(
+      facts({
+        now: T0 + 60_000,
+        channel: 'webchat',
+        before: first.trail,
+        userWrote: true,
+        botMessages: 1,
+        visits: [{ dialogId: 'main', stepId: 'age' }],
+      }),
+    );
+    expect(new Set([...first.counts, ...second.counts].map((c) => c.channel))).toEqual(new Set(['telegram']));
+    expect(second.trail.ch).toBe('telegram');
+    // The next conversation starts on the channel of its first turn.
+    const later = advanceTrail(
+      facts({ now: T0 + 2 * WINDOW, channel: 'webchat', before: second.trail, userWrote: true }),
+    );
+    expect(new Set(later.counts.map((c) => c.channel))).toEqual(new Set(['webchat']));
+  });
+
   it('when the user answers within the window, then the stop moves to the new step and nothing counts twice', () => {
     const first = advanceTrail(facts({ botMessages: 1, visits: [{ dialogId: 'main', stepId: 'hello' }] }));
     const second = advanceTrail(

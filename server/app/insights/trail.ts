@@ -117,20 +117,23 @@ type Count = (metric: CountDelta['metric'], n: number, onDay?: number, a?: strin
 export function advanceTrail(facts: TurnFacts): TrailOutcome {
   const { now, version } = facts;
   const day = dayOf(now);
+  const before = readTrail(facts.before);
+  const fresh = !before || now - before.l >= facts.windowMs;
+  const base = fresh ? startTrail(facts) : before!;
+  // Every count of a conversation goes under the channel it started on: a stop taken back lands where it was added.
+  const channel = base.ch || facts.channel;
   const counts: CountDelta[] = [];
   const add: Count = (metric, n, onDay = day, a, b, v = version) =>
     counts.push({
       day: onDay,
       version: v,
       metric,
+      channel,
       n,
       ...(a !== undefined ? { a } : {}),
       ...(b !== undefined ? { b } : {}),
     });
 
-  const before = readTrail(facts.before);
-  const fresh = !before || now - before.l >= facts.windowMs;
-  const base = fresh ? startTrail(facts) : before!;
   countDaily(facts, fresh, add);
   const reached = reach(base, facts, add);
   const stop = moveStop(base, facts, fresh, add);
@@ -139,7 +142,7 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
     ...reached,
     ...stop,
     l: now,
-    ch: base.ch || facts.channel,
+    ch: channel,
     e: base.e || facts.integrationFailed,
     m: base.m + (facts.userWrote ? 1 : 0) + facts.botMessages,
     t: keptText(base.t, facts.userText),

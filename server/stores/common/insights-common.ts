@@ -5,17 +5,27 @@ import type { ConversationSummary, CounterTotals, Metric, OpenConversation } fro
 export function openOf(summary: ConversationSummary): OpenConversation {
   return {
     startedAt: summary.startedAt,
+    channel: summary.channel,
     lastAt: summary.lastAt,
     lastVersion: summary.lastVersion,
     lastStep: summary.lastStep,
   };
 }
 
-/** Rows of (day, metric, a, b, n) as CounterTotals. */
-export function totalsOf(rows: Iterable<readonly [number, Metric, string, string, number]>): CounterTotals {
+/** A counter row as both adapters read it: day, metric, channel ('' for none), a, b, n. */
+export type CounterRow = readonly [number, Metric, string, string, string, number];
+
+/** Counter rows as CounterTotals. */
+export function totalsOf(rows: Iterable<CounterRow>): CounterTotals {
   const daily = new Map<number, Map<Metric, number>>();
   const totals = new Map<Metric, Map<string, Map<string, number>>>();
-  for (const [day, metric, a, b, n] of rows) {
+  const channels = new Map<string, Map<Metric, number>>();
+  for (const [day, metric, channel, a, b, n] of rows) {
+    if (channel !== '') {
+      let perChannel = channels.get(channel);
+      if (!perChannel) channels.set(channel, (perChannel = new Map()));
+      perChannel.set(metric, (perChannel.get(metric) ?? 0) + n);
+    }
     let perDay = daily.get(day);
     if (!perDay) daily.set(day, (perDay = new Map()));
     perDay.set(metric, (perDay.get(metric) ?? 0) + n);
@@ -25,7 +35,7 @@ export function totalsOf(rows: Iterable<readonly [number, Metric, string, string
     if (!byB) byA.set(a, (byB = new Map()));
     byB.set(b, (byB.get(b) ?? 0) + n);
   }
-  return { daily, totals };
+  return { daily, totals, channels };
 }
 
 /** Whether a conversation matches a search's filters (the Mongo adapter filters in memory what it read by id). */

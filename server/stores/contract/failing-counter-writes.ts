@@ -1,6 +1,6 @@
 import type { Database } from '../sqlite/database.ts';
 import type { Db } from 'mongodb';
-import { COUNTERS_COLLECTION } from '../mongo/mongo-insight-counters.ts';
+import { COUNTERS_COLLECTION } from '../mongo/mongo-insight-docs.ts';
 
 /**
  * Stores whose insights counter write fails partway, as a store that goes away in the middle of

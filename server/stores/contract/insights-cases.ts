@@ -78,6 +78,49 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
     expect(v2.totals.has('stepReached')).toBe(false);
   });
 
+  it('when counters carry channels, then a range sums them per channel, one channel reads its own only, and counts of no channel add to the totals alone', async () => {
+    await insights().record({
+      counts: [
+        { day: D, version: 'v1', metric: 'conversations', channel: 'webchat', n: 2 },
+        { day: D, version: 'v1', metric: 'conversations', channel: 'telegram', n: 3 },
+        { day: D, version: 'v2', metric: 'conversations', channel: 'telegram', n: 1 },
+        { day: D + 1, version: 'v1', metric: 'messagesUser', channel: 'telegram', n: 7 },
+        { day: D, version: 'v1', metric: 'stepReached', channel: 'telegram', a: 'greeting', b: 'ask', n: 4 },
+        { day: D, version: 'v1', metric: 'stepReached', channel: 'webchat', a: 'greeting', b: 'ask', n: 1 },
+        // Written before channels were counted.
+        { day: D, version: 'v1', metric: 'conversations', n: 10 },
+      ],
+      conversations: [],
+    });
+    const metrics = ['conversations', 'messagesUser', 'stepReached'] as const;
+    const all = await insights().counters({ fromDay: D, toDay: D + 1 }, metrics);
+    expect(all.daily.get(D)?.get('conversations')).toBe(16);
+    expect(all.totals.get('stepReached')?.get('greeting')?.get('ask')).toBe(5);
+    expect(
+      Object.fromEntries([...all.channels].map(([channel, byMetric]) => [channel, Object.fromEntries(byMetric)])),
+    ).toEqual({
+      webchat: { conversations: 2, stepReached: 1 },
+      telegram: { conversations: 4, messagesUser: 7, stepReached: 4 },
+    });
+    const telegram = await insights().counters({ fromDay: D, toDay: D + 1, channel: 'telegram' }, metrics);
+    expect(telegram.daily.get(D)?.get('conversations')).toBe(4);
+    expect(telegram.daily.get(D + 1)?.get('messagesUser')).toBe(7);
+    expect(telegram.totals.get('stepReached')?.get('greeting')?.get('ask')).toBe(4);
+    expect([...telegram.channels.keys()]).toEqual(['telegram']);
+    const telegramV2 = await insights().counters(
+      { fromDay: D, toDay: D + 1, version: 'v2', channel: 'telegram' },
+      metrics,
+    );
+    expect(telegramV2.totals.get('conversations')?.get('')?.get('')).toBe(1);
+    const none = await insights().counters({ fromDay: D, toDay: D + 1, channel: 'slack' }, metrics);
+    expect(none.daily.size).toBe(0);
+    // Retention takes a metric's counters of every channel.
+    await insights().purge(undefined, { stepReached: D + 1 });
+    const left = await insights().counters({ fromDay: D, toDay: D + 1 }, metrics);
+    expect(left.totals.has('stepReached')).toBe(false);
+    expect(left.channels.get('telegram')?.get('conversations')).toBe(4);
+  });
+
   it('when conversations are written and written again, then the search finds the latest of each by words, field, channel, step and error, newest first', async () => {
     await insights().record({
       counts: [],
@@ -198,7 +241,7 @@ export function studioInsightsCases(subject: () => InsightsSubject): void {
       ],
     });
     expect(await insights().openConversations(at(D, 30), 100)).toEqual([
-      { startedAt: at(D, 0), lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' },
+      { startedAt: at(D, 0), channel: 'webchat', lastAt: at(D, 50), lastVersion: 'v1', lastStep: 'menu/pick' },
     ]);
   });
 

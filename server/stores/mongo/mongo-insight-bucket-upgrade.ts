@@ -1,13 +1,9 @@
 import type { Db } from 'mongodb';
 import { dayOf, type ConversationSummary } from '../../ports/insights.ts';
 import { bucketOf, type ConversationBuckets } from './mongo-insight-conversations.ts';
-import {
-  counterCollection,
-  OPEN_COLLECTION,
-  openId,
-  type InsightCounters,
-  type OpenTree,
-} from './mongo-insight-counters.ts';
+import type { InsightCounters } from './mongo-insight-counters.ts';
+import { counterCollection, OPEN_COLLECTION } from './mongo-insight-docs.ts';
+import { openId, type OpenTree } from './mongo-insight-open.ts';
 import { upgradeInsights } from './mongo-insight-upgrade.ts';
 
 /**

@@ -1,12 +1,7 @@
 import type { Db } from 'mongodb';
 import { DAY_MS, dayOf, type ConversationSummary } from '../../ports/insights.ts';
-import {
-  addDelta,
-  counterCollection,
-  counterId,
-  type CounterTree,
-  type InsightCounters,
-} from './mongo-insight-counters.ts';
+import { addDelta, counterId, type CounterTree, type InsightCounters } from './mongo-insight-counters.ts';
+import { counterCollection } from './mongo-insight-docs.ts';
 
 /**
  * Brings insights written by the earlier shape up to the present one, when the store opens:

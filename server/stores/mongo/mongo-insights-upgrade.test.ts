@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DAY_MS, dayOf, type ConversationSummary } from '../../ports/insights.ts';
 import { openMongoStore, type MongoStore } from './mongo-store.ts';
 import { CONVERSATIONS_COLLECTION } from './mongo-insight-conversations.ts';
-import { OPEN_COLLECTION } from './mongo-insight-counters.ts';
+import { OPEN_COLLECTION } from './mongo-insight-docs.ts';
 import { bucketId, bucketOf, conversationKey, encodeKey, mongoInsights } from './mongo-insights.ts';
 
 const mongoUrl = inject('mongoUrl');
@@ -116,7 +116,13 @@ describe.skipIf(!mongoUrl)('MongoDB insights insights on data of the earlier sha
     const insights = await mongoInsights(store.db);
     const open = await insights.openConversations(now - 30 * 60_000, 100);
     expect(open).toEqual([
-      { startedAt: now - 10 * 60_000, lastAt: now - 60_000, lastVersion: 'v1', lastStep: 'menu/ask' },
+      {
+        startedAt: now - 10 * 60_000,
+        channel: 'webchat',
+        lastAt: now - 60_000,
+        lastVersion: 'v1',
+        lastStep: 'menu/ask',
+      },
     ]);
   });
 
@@ -196,6 +202,12 @@ describe.skipIf(!mongoUrl)('MongoDB insights insights on open lists of one docum
     await insights.record({ counts: [], conversations: [s] });
     const open = await insights.openConversations(now - 60 * 60_000, 100);
     expect(open).toHaveLength(users.length);
-    expect(open[0]).toEqual({ startedAt: s.startedAt, lastAt: now - 60_000, lastVersion: 'v1', lastStep: 'menu/ask' });
+    expect(open[0]).toEqual({
+      startedAt: s.startedAt,
+      channel: 'webchat',
+      lastAt: now - 60_000,
+      lastVersion: 'v1',
+      lastStep: 'menu/ask',
+    });
   });
 });

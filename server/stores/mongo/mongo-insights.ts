@@ -1,22 +1,22 @@
 import type { Db } from 'mongodb';
 import {
   dayOf,
-  DAY_MS,
   DEFAULT_SEARCH_BUDGET,
-  METRICS,
   type InsightsStoreOptions,
   type ConversationSummary,
   type InsightsStore,
-  type Metric,
   type UserLogRow,
 } from '../../ports/insights.ts';
-import { matchesQuery, newestFirst, totalsOf } from '../common/insights-common.ts';
+import { newestFirst, totalsOf } from '../common/insights-common.ts';
 import { keyLocks, type KeyLocks } from './key-lock.ts';
 import { ensureCollectionIndexes } from './indexes.ts';
 import { fromJson } from './mongo-common.ts';
 import { upgradeBuckets } from './mongo-insight-bucket-upgrade.ts';
 import { bucketId, bucketOf, conversationBuckets, CONVERSATIONS_COLLECTION } from './mongo-insight-conversations.ts';
-import { insightCounters, OPEN_COLLECTION } from './mongo-insight-counters.ts';
+import { insightCounters } from './mongo-insight-counters.ts';
+import { OPEN_COLLECTION } from './mongo-insight-docs.ts';
+import { searchDays } from './mongo-insight-search.ts';
+import { insightUsers } from './mongo-insight-users.ts';
 
 /**
  * The insights store on MongoDB. What FerretDB 1.24 on PostgreSQL (the test server) does to every
@@ -25,12 +25,13 @@ import { insightCounters, OPEN_COLLECTION } from './mongo-insight-counters.ts';
  * at a time. So every read is one query in a collection kept small for what reads it often, and the
  * documents read often hold few fields:
  *   - in `insight_counters` (mongo-insight-counters.ts): `n:<day>:<version>` and `n:<day>:*` (every
- *     version), the day's counters as one JSON text; in `insight_open`, `o:<day>:<bucket>`, the
+ *     version), the day's counters as one JSON text; in `insight_open` (mongo-insight-open.ts), `o:<day>:<bucket>`, the
  *     conversations whose last turn fell on that day (the drop-off's open ones); each written under its key lock;
  *   - in `insight_conversations` (mongo-insight-conversations.ts), `c:<day>:<bucket>`: the summaries
  *     of conversations that started that day, spread over BUCKETS documents by user, deflated JSON;
- *   - in `insight_users`, `<userId>`: where that user's conversations are, for the transcript
- *     view and erasure.
+ *   - in `insight_users` (mongo-insight-users.ts), `<userId>`: where that user's conversations are,
+ *     for the transcript view and erasure.
+ * The search reads the day buckets (mongo-insight-search.ts).
  * Documents of earlier shapes are brought over when the store opens (mongo-insight-upgrade.ts,
  * mongo-insight-bucket-upgrade.ts).
  * MongoDB features used: find/findOne by `_id` and by `day` (indexed), `insertOne`, `replaceOne`
@@ -39,31 +40,11 @@ import { insightCounters, OPEN_COLLECTION } from './mongo-insight-counters.ts';
  * collection, binary fields, and the key locks' unique index (key-lock.ts). No aggregation stage,
  * no transaction, no change stream.
  */
-/**
- * The search reads newest days first and stops at the search budget (conversations read, as on
- * SQLite) or when the next day would end after this long, whichever comes first, saying how far
- * back it read: FerretDB 1.x reads a day's buckets far slower than MongoDB.
- */
-const SEARCH_BUDGET_MS = 700;
-/**
- * Days the search has asked for at once: FerretDB takes ~35 ms a query whatever it returns (a scan),
- * so two in flight keep it busy while Node inflates and matches the day before.
- */
-const READ_AHEAD = 2;
-/** With no start given, the search looks back this many days at most. */
-const SEARCH_DAYS = 366;
-
 /** The `day` index answers a day's buckets and the open lists on MongoDB (FerretDB reads no index). */
 const INDEXES = {
   [CONVERSATIONS_COLLECTION]: [{ key: { day: 1 }, name: 'day' }],
   [OPEN_COLLECTION]: [{ key: { day: 1 }, name: 'day' }],
 };
-
-interface UserIndexDoc {
-  _id: string;
-  /** conversation key → `c:<day>:<bucket>` document id. */
-  c?: Record<string, string>;
-}
 
 /** Any text as a key MongoDB and FerretDB accept: no '.', no leading '$', never empty. */
 export function encodeKey(text: string): string {
@@ -91,16 +72,8 @@ export async function mongoInsights(
   const budget = options.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   await ensureCollectionIndexes(db, INDEXES);
   const buckets = conversationBuckets(db, locks);
-  const users = db.collection<UserIndexDoc>('insight_users');
+  const users = insightUsers(db, buckets, conversationKey);
   const logs = db.collection<{ kind: string; userId: string; timestamp: number; data: string }>('logs');
-
-  /** One user's conversations (unordered), from the day buckets their index names. */
-  const summariesOf = async (userId: string): Promise<ConversationSummary[]> => {
-    const index = await users.findOne({ _id: userId });
-    const byBucket = new Map<string, string[]>();
-    for (const [key, id] of Object.entries(index?.c ?? {})) byBucket.set(id, [...(byBucket.get(id) ?? []), key]);
-    return (await Promise.all([...byBucket].map(([id, keys]) => buckets.pick(id, keys)))).flat();
-  };
 
   const counters = insightCounters(db, locks);
   await upgradeBuckets(db, buckets, counters, conversationKey);
@@ -116,23 +89,7 @@ export async function mongoInsights(
         if (!entry) byBucket.set(id, (entry = { day, set: {} }));
         entry.set[conversationKey(summary)] = summary;
       }
-      if (batch.conversations.length > 0) {
-        // One round trip for the batch's users; each names only its own conversation's field.
-        await users.bulkWrite(
-          batch.conversations.map((summary) => ({
-            updateOne: {
-              filter: { _id: summary.userId },
-              update: {
-                $set: {
-                  [`c.${conversationKey(summary)}`]: bucketId(dayOf(summary.startedAt), bucketOf(summary.userId)),
-                },
-              },
-              upsert: true,
-            },
-          })),
-          { ordered: false },
-        );
-      }
+      await users.note(batch.conversations);
       for (const [id, { day, set }] of byBucket) {
         await buckets.change(id, day, (entries) => {
           Object.assign(entries, set);
@@ -142,70 +99,14 @@ export async function mongoInsights(
       await counters.noteTurns(batch.conversations, conversationKey);
     },
 
-    async counters(range, metrics) {
-      const wanted = new Set<string>(metrics.filter((m) => (METRICS as readonly string[]).includes(m)));
-      const rows: Array<[number, Metric, string, string, number]> = [];
-      for (const { day, tree } of await counters.read(range.fromDay, range.toDay, range.version)) {
-        for (const [metric, byA] of Object.entries(tree ?? {})) {
-          if (!wanted.has(metric)) continue;
-          for (const [a, byB] of Object.entries(byA))
-            for (const [b, n] of Object.entries(byB)) rows.push([day, metric as Metric, a, b, n]);
-        }
-      }
-      return totalsOf(rows);
-    },
+    counters: async (range, metrics) => totalsOf(await counters.rows(range, metrics)),
 
     openConversations: (sinceMs, limit) => counters.open(sinceMs, limit),
 
-    async searchConversations(query) {
-      const started = performance.now();
-      const lastDay = dayOf(Math.min(query.toMs - 1, query.before ? query.before.startedAt : Number.MAX_SAFE_INTEGER));
-      // Bounded however wide the range asked for: a year of days at most.
-      const firstDay = Math.max(dayOf(query.fromMs), lastDay - SEARCH_DAYS);
-      const items: ConversationSummary[] = [];
-      let read = 0;
-      let slowestDay = 0;
-      // The next days are asked for while this one is searched: the store reads while Node matches.
-      const pending: Array<Promise<ConversationSummary[]>> = [];
-      let asked = lastDay;
-      const askMore = () => {
-        while (pending.length < READ_AHEAD && asked >= firstDay) {
-          const read = buckets.day(asked--);
-          // Not awaited when the search stops before it: its failure then matters to no one.
-          read.catch(() => undefined);
-          pending.push(read);
-        }
-      };
-      askMore();
-      for (let day = lastDay; day >= firstDay; day--) {
-        const dayStarted = performance.now();
-        const summaries = await pending.shift()!;
-        askMore();
-        const inRange = summaries
-          .filter((s) => s.startedAt >= query.fromMs && s.startedAt < query.toMs)
-          .filter(
-            (s) =>
-              !query.before ||
-              s.startedAt < query.before.startedAt ||
-              (s.startedAt === query.before.startedAt && s.userId < query.before.userId),
-          );
-        read += inRange.length;
-        items.push(...inRange.filter((s) => matchesQuery(s, query)).sort(newestFirst));
-        slowestDay = Math.max(slowestDay, performance.now() - dayStarted);
-        if (items.length > query.limit) break;
-        // A day is read whole, so the budget is checked between days (would the next one end past it?): the page says how far back it read.
-        if (day > firstDay && (read >= budget || performance.now() - started + slowestDay > SEARCH_BUDGET_MS)) {
-          return { items, next: { startedAt: day * DAY_MS, userId: '' }, searchedBackTo: day * DAY_MS, searched: read };
-        }
-      }
-      const page = items.slice(0, query.limit);
-      const last = page.at(-1);
-      return items.length > query.limit && last
-        ? { items: page, next: { startedAt: last.startedAt, userId: last.userId } }
-        : { items: page };
-    },
+    searchConversations: (query) => searchDays(buckets.day, query, budget),
 
-    conversationsOf: (userId, limit) => summariesOf(userId).then((found) => found.sort(newestFirst).slice(0, limit)),
+    conversationsOf: (userId, limit) =>
+      users.summariesOf(userId).then((found) => found.sort(newestFirst).slice(0, limit)),
 
     async userLogs(userId, kinds, fromMs, toMs, limit) {
       const docs = await logs
@@ -217,12 +118,11 @@ export async function mongoInsights(
     },
 
     async eraseUser(userId) {
-      const index = await users.findOne({ _id: userId });
-      const entries = Object.entries(index?.c ?? {});
-      await counters.forget(await summariesOf(userId), conversationKey);
-      const byBucket = new Map<string, string[]>();
-      for (const [key, id] of entries) byBucket.set(id, [...(byBucket.get(id) ?? []), key]);
+      const byBucket = await users.keysByBucket(userId);
+      await counters.forget(await users.summariesOf(userId), conversationKey);
+      let erased = 0;
       for (const [id, keys] of byBucket) {
+        erased += keys.length;
         const day = Number(/^c:(-?\d+):/.exec(id)?.[1]);
         if (!Number.isSafeInteger(day)) continue;
         await buckets.change(id, day, (bucket) => {
@@ -231,8 +131,8 @@ export async function mongoInsights(
           return had.length > 0;
         });
       }
-      await users.deleteOne({ _id: userId });
-      return entries.length;
+      await users.forget(userId);
+      return erased;
     },
 
     async purge(conversationsBefore, countersBeforeDay) {

@@ -434,6 +434,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX link_misses_by_user ON link_misses (user_id, at);
     `,
   },
+  {
+    version: 20,
+    description: 'insights: counters by channel as well (the channel each conversation started on)',
+    // The channel joins the key, so a dashboard for one channel reads its rows by the same index; the
+    // counters written before have no channel (''): they add to the totals of every channel, to none alone.
+    sql: `
+      CREATE TABLE insight_counts_by_channel (
+        day     INTEGER NOT NULL,
+        metric  TEXT    NOT NULL,
+        version TEXT    NOT NULL,
+        channel TEXT    NOT NULL,
+        a       TEXT    NOT NULL,
+        b       TEXT    NOT NULL,
+        n       INTEGER NOT NULL,
+        PRIMARY KEY (day, metric, version, channel, a, b)
+      ) WITHOUT ROWID;
+      INSERT INTO insight_counts_by_channel (day, metric, version, channel, a, b, n)
+        SELECT day, metric, version, '', a, b, n FROM insight_counts;
+      DROP TABLE insight_counts;
+      ALTER TABLE insight_counts_by_channel RENAME TO insight_counts;
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

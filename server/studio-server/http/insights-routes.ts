@@ -51,6 +51,25 @@ function daysOf(
   return { fromDay, toDay };
 }
 
+/** A report's range: its days, and the version and the channel when the query names them. */
+function reportRange(query: { from?: string; to?: string; version?: string; channel?: string }, now: number): DayRange {
+  return {
+    ...daysOf(query, now),
+    ...(query.version ? { version: query.version } : {}),
+    ...(query.channel ? { channel: query.channel } : {}),
+  };
+}
+
+/** What a report says it covers: its days, and the version and the channel, or null for all. */
+function covered(range: DayRange) {
+  return {
+    from: isoDay(range.fromDay),
+    to: isoDay(range.toDay),
+    version: range.version ?? null,
+    channel: range.channel ?? null,
+  };
+}
+
 /** A user id the map refuses (empty or too long): 400 naming the parameter. */
 const badUserId = () =>
   new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, { path: 'userId' });
@@ -65,30 +84,24 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
   const read = { guard: requireRole('readConversations') };
 
   serveRoute(router, 'insightsDashboard', read, async ({ query }) => {
-    const days = daysOf(query, deps.now());
-    const range: DayRange = { ...days, ...(query.version ? { version: query.version } : {}) };
-    return {
-      from: isoDay(days.fromDay),
-      to: isoDay(days.toDay),
-      version: query.version ?? null,
-      ...(await dashboard(deps.insights, range)),
-    };
+    const range = reportRange(query, deps.now());
+    return { ...covered(range), ...(await dashboard(deps.insights, range)) };
   });
 
   serveRoute(router, 'insightsDropOff', read, async ({ query }) => {
-    const days = daysOf(query, deps.now());
     const version = query.version ?? deps.currentVersion();
     const order = await deps.stepsOf(version);
     if (order === null && query.version)
       throw new HttpError(404, 'not_found', `There is no version ${version}; pick one from the versions list.`, {
         path: 'version',
       });
-    const figures = await dropOff(
-      deps.insights,
-      { ...days, version },
-      { now: deps.now(), windowMs: deps.windowMs, order: order ?? [] },
-    );
-    return { from: isoDay(days.fromDay), to: isoDay(days.toDay), version, windowMs: deps.windowMs, ...figures };
+    const range = { ...reportRange(query, deps.now()), version };
+    const figures = await dropOff(deps.insights, range, {
+      now: deps.now(),
+      windowMs: deps.windowMs,
+      order: order ?? [],
+    });
+    return { ...covered(range), version, windowMs: deps.windowMs, ...figures };
   });
 
   serveRoute(router, 'searchConversations', read, async ({ query }) => {

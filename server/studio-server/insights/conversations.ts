@@ -1,5 +1,5 @@
 import { messageText, redact } from '../../app/export-records.ts';
-import type { ConversationQuery, InsightsStore } from '../../ports/insights.ts';
+import type { ConversationQuery, ConversationSummary, InsightsStore } from '../../ports/insights.ts';
 import type { Store } from '../../ports/store.ts';
 import type { IntegrationCallView, Transcript, TranscriptMessage } from '../../../shared/studio-insights.ts';
 
@@ -82,6 +82,7 @@ export async function transcriptOf(
       seq: entry.seq,
       at: entry.at,
       from: entry.from,
+      channel: channelAt(conversations, entry.at) ?? user.channelId,
       text: messageText(entry.message),
       message: entry.message,
       ...(where ?? {}),
@@ -104,6 +105,16 @@ export async function transcriptOf(
     events,
     nextAfterSeq: following ? page.at(-1)!.seq : null,
   };
+}
+
+/**
+ * The channel of the conversation a message at `at` belongs to: the latest one started by then (a
+ * summary's last turn may not be written yet, so its start, not its end, decides).
+ */
+function channelAt(conversations: readonly ConversationSummary[], at: number): string | undefined {
+  let found: ConversationSummary | undefined;
+  for (const c of conversations) if (c.startedAt <= at && (!found || c.startedAt > found.startedAt)) found = c;
+  return found?.channel || undefined;
 }
 
 function callView(at: number, data: Readonly<Record<string, unknown>>): IntegrationCallView {

@@ -6,7 +6,13 @@ import {
   type InsightsStore,
   type Metric,
 } from '../../ports/insights.ts';
-import type { DailyFigures, DashboardFigures, DropOffFigures, StepFigures } from '../../../shared/studio-insights.ts';
+import type {
+  ChannelFigures,
+  DailyFigures,
+  DashboardFigures,
+  DropOffFigures,
+  StepFigures,
+} from '../../../shared/studio-insights.ts';
 
 /**
  * The dashboard and the drop-off, read from the insights store's counters: a 30-day range reads
@@ -43,7 +49,7 @@ export function isoDay(day: number): string {
 }
 
 export async function dashboard(insights: InsightsStore, range: DayRange): Promise<Dashboard> {
-  const { daily, totals } = await insights.counters(range, DASHBOARD_METRICS);
+  const { daily, totals, channels } = await insights.counters(range, DASHBOARD_METRICS);
   const days: DailyFigures[] = [];
   for (let day = range.fromDay; day <= range.toDay; day++) {
     const figures = daily.get(day);
@@ -72,6 +78,7 @@ export async function dashboard(insights: InsightsStore, range: DayRange): Promi
   return {
     daily: days,
     totals: { conversations: sum('conversations'), messagesUser: sum('messagesUser'), messagesBot: sum('messagesBot') },
+    channels: channelFigures(channels),
     dialogs,
     unprocessed: top(byA(totals, 'unprocessed')).map(([text, count]) => ({ text, count })),
     faq: {
@@ -83,6 +90,19 @@ export async function dashboard(insights: InsightsStore, range: DayRange): Promi
     urlClicks: top(byA(totals, 'urlClicks')).map(([domain, clicks]) => ({ domain, clicks })),
     sent: { emails: total(totals, 'emailsSent'), sms: total(totals, 'smsSent') },
   };
+}
+
+/** Each channel's conversations and messages, most conversations first, ties by name. */
+function channelFigures(channels: CounterTotals['channels']): ChannelFigures[] {
+  return [...channels]
+    .map(([channel, of]) => ({
+      channel,
+      conversations: of.get('conversations') ?? 0,
+      messagesUser: of.get('messagesUser') ?? 0,
+      messagesBot: of.get('messagesBot') ?? 0,
+    }))
+    .filter((c) => c.conversations > 0 || c.messagesUser > 0 || c.messagesBot > 0)
+    .sort((x, y) => y.conversations - x.conversations || x.channel.localeCompare(y.channel));
 }
 
 /** metric → a → total (b summed). */
@@ -132,7 +152,8 @@ export type DropOff = DropOffFigures;
 const OPEN_LIMIT = 10_000;
 
 /**
- * Reach and stops per step for conversations that started in the range, under one version. A
+ * Reach and stops per step for conversations that started in the range, under one version (and on
+ * one channel, when the range names one). A
  * conversation "stopped" at its last step once no turn came for the window (INSIGHTS_WINDOW):
  * the counters hold every conversation's current last step, so the open ones are taken out.
  * `order`: the version's steps in definition order (steps without figures show zeros); steps
@@ -166,6 +187,7 @@ export async function dropOff(
   for (const conversation of await insights.openConversations(options.now - options.windowMs, OPEN_LIMIT)) {
     if (conversation.startedAt < fromMs || conversation.startedAt >= toMs) continue;
     if (range.version !== undefined && conversation.lastVersion !== range.version) continue;
+    if (range.channel !== undefined && conversation.channel !== range.channel) continue;
     open++;
     const at = conversation.lastStep ? figures.get(conversation.lastStep) : undefined;
     if (at) at.stopped = Math.max(0, at.stopped - 1);

@@ -90,6 +90,35 @@ for (const leg of storeLegs()) {
       expect(calls).toEqual(EXPECTED.integrations);
       for (const row of res.body.integrations) expect(row.p95Ms).toBeGreaterThanOrEqual(row.p50Ms);
       expect(res.body.sent).toEqual({ emails: 0, sms: 0 });
+      expect(res.body.channels).toEqual([
+        {
+          channel: 'webchat',
+          conversations: EXPECTED.conversations,
+          messagesUser: EXPECTED.messagesUser,
+          messagesBot: res.body.totals.messagesBot,
+        },
+      ]);
+    });
+
+    it('when the dashboard and the drop-off are read for one channel, then they count the conversations started on it only', async () => {
+      const webchat = await read('analyst', '/studio/api/insights/dashboard?channel=webchat');
+      expect(webchat.body.channel).toBe('webchat');
+      expect(webchat.body.totals.conversations).toBe(EXPECTED.conversations);
+      const calls = webchat.body.integrations.map((i: { status: string; calls: number }) => [i.status, i.calls]);
+      expect(Object.fromEntries(calls)).toEqual(EXPECTED.integrations);
+      const telegram = await read('analyst', '/studio/api/insights/dashboard?channel=telegram');
+      expect(telegram.body).toMatchObject({
+        channel: 'telegram',
+        totals: { conversations: 0, messagesUser: 0, messagesBot: 0 },
+        channels: [],
+        dialogs: [],
+        integrations: [],
+      });
+      const dropOff = await read('analyst', '/studio/api/insights/drop-off?channel=telegram');
+      expect(dropOff.body.channel).toBe('telegram');
+      expect(dropOff.body.steps.filter((s: { reached: number }) => s.reached > 0)).toEqual([]);
+      const webchatDropOff = await read('analyst', '/studio/api/insights/drop-off?channel=webchat');
+      expect(webchatDropOff.body.steps).toEqual((await read('analyst', '/studio/api/insights/drop-off')).body.steps);
     });
 
     it('when the drop-off of the version in service is read, then each step shows exactly how many reached it and how many stopped there, in definition order', async () => {
@@ -148,7 +177,8 @@ for (const leg of storeLegs()) {
         integrationCalls: { responseStatus: number; requestHeaders: Record<string, string> }[];
       }[];
       const said = (text: string) => messages.find((m) => m.text === text)!;
-      expect(said('Your city?')).toMatchObject({ from: 'bot', dialogId: 'order', stepId: 'city' });
+      expect(said('Your city?')).toMatchObject({ from: 'bot', channel: 'webchat', dialogId: 'order', stepId: 'city' });
+      expect(new Set(messages.map((m) => (m as { channel?: string }).channel))).toEqual(new Set(['webchat']));
       expect(said('Nowhere')).toMatchObject({ from: 'user', dialogId: 'order', stepId: 'city' });
       expect(said('The stock service failed.')).toMatchObject({ from: 'bot', dialogId: 'sorry', stepId: 'say' });
       const calls = messages.flatMap((m) => m.integrationCalls);
@@ -252,6 +282,8 @@ for (const leg of storeLegs()) {
         ['/studio/api/insights/dashboard?to=2026-09-31', 'real date'],
         ['/studio/api/insights/conversations?to=0000-01-01', '1970-01-01 or later'],
         ['/studio/api/insights/dashboard?colour=red', 'unknown'],
+        ['/studio/api/insights/dashboard?channel=web%20chat', 'channel name'],
+        ['/studio/api/insights/drop-off?channel=', 'channel name'],
         ['/studio/api/insights/conversations?field=city', 'go together'],
         ['/studio/api/insights/conversations?cursor=bm9wZQ', 'next cursor'],
         ['/studio/api/insights/conversations?limit=1000', '1 to 100'],
