@@ -117,7 +117,7 @@ export const MISTAKES: readonly Mistake[] = [
     name: 'a step type is misspelt',
     text: bot([{ id: 'hi', type: 'mesage', text: 'hi' }]),
     expected:
-      'dialogs[0].steps[0].type: unknown type "mesage". Did you mean "message"? Allowed: "message", "input", "condition", "set", "goto", "wait", "event", "clearUserData", "email", "sms", "nlp", "faq", "integration", "end"',
+      'dialogs[0].steps[0].type: unknown type "mesage". Did you mean "message"? Allowed: "message", "input", "condition", "set", "goto", "wait", "event", "clearUserData", "email", "sms", "nlp", "faq", "integration", "linkChannels", "end"',
   },
   {
     name: 'a YAML definition has a template typo',

@@ -297,10 +297,13 @@ const de: DesignerStrings = {
     nlp: 'Freitext (Intents)',
     faq: 'FAQ-Antwort',
     integration: 'Integration',
+    linkChannels: 'Kanäle verknüpfen',
     end: 'Ende',
   },
   fields: {
     text: 'Text',
+    minutes: 'Gültigkeit des Codes in Minuten',
+    onOtherText: 'Wenn etwas anderes geschrieben wird',
     nlpThreshold: 'NLP-Schwelle',
     faqThreshold: 'FAQ-Schwelle',
     image: 'Bild',

@@ -310,10 +310,13 @@ export const en = {
     nlp: 'Free text (intents)',
     faq: 'FAQ answer',
     integration: 'Integration',
+    linkChannels: 'Link channels',
     end: 'End',
   } as Readonly<Record<string, string>>,
   fields: {
     text: 'Text',
+    minutes: 'Minutes the code works',
+    onOtherText: 'When something else is written',
     nlpThreshold: 'NLP threshold',
     faqThreshold: 'FAQ threshold',
     image: 'Image',

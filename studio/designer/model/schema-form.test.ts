@@ -23,6 +23,7 @@ describe('forms from the editor schema', () => {
       'nlp',
       'faq',
       'integration',
+      'linkChannels',
       'end',
     ]);
     expect(kinds.every((k) => k.description.length > 10)).toBe(true);
