@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PREVIEW_TEXT_MAX } from './channel-preview-limits.ts';
 import type { BotMessage } from './protocol.ts';
 
 /**
@@ -71,7 +72,7 @@ const buttons = z.array(button).max(100).readonly().optional();
 export const previewedMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('text'),
-    text: z.string().max(20_000),
+    text: z.string().max(PREVIEW_TEXT_MAX),
     buttons,
     quickReplies: z
       .array(z.strictObject({ label, payload: z.string().max(1000) }))
@@ -96,5 +97,9 @@ export const previewedMessage = z.discriminatedUnion('type', [
       .max(10)
       .readonly(),
   }),
-  z.strictObject({ type: z.literal('notice'), level: z.enum(['fatal', 'info']), text: z.string().max(20_000) }),
+  z.strictObject({
+    type: z.literal('notice'),
+    level: z.enum(['fatal', 'info']),
+    text: z.string().max(PREVIEW_TEXT_MAX),
+  }),
 ]) satisfies z.ZodType<BotMessage>;

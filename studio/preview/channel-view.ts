@@ -1,4 +1,5 @@
 import { css, html, LitElement, nothing } from 'lit';
+import { PREVIEW_TEXT_MAX } from '../../shared/channel-preview-limits.ts';
 import type { BotMessage } from '../../shared/protocol.ts';
 import type {
   ChannelButtonView,
@@ -88,7 +89,7 @@ export class StudioChannelView extends LitElement {
     this.api.setCsrfToken(this.session?.csrfToken ?? null);
     this.busy = true;
     try {
-      const answer = await this.api.request('previewChannels', { body: { message } });
+      const answer = await this.api.request('previewChannels', { body: { message: withinPreview(message) } });
       if (this.asked !== message) return;
       this.renderings = answer.channels;
       this.problem = '';
@@ -189,4 +190,11 @@ declare global {
   interface HTMLElementTagNameMap {
     'studio-channel-view': StudioChannelView;
   }
+}
+
+/** The message with a text longer than the channel view takes cut to it: every channel it shows cuts sooner. */
+function withinPreview(message: BotMessage): BotMessage {
+  return (message.type === 'text' || message.type === 'notice') && message.text.length > PREVIEW_TEXT_MAX
+    ? { ...message, text: message.text.slice(0, PREVIEW_TEXT_MAX) }
+    : message;
 }

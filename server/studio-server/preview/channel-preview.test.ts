@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREVIEW_TEXT_MAX } from '../../../shared/channel-preview-limits.ts';
 import type { ChannelPreviews } from '../../../shared/studio-channel-preview.ts';
 import { startTestServer, type TestServer } from '../../test/start-test-server.ts';
 import { setUpOwner, StudioClient } from '../test/studio-client.ts';
@@ -67,5 +68,13 @@ describe("the preview's channel view (POST /studio/api/preview/channels)", () =>
     ]);
     const get = await owner.get(path);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('when a text is the longest the view takes, then each channel shows it cut; one character more is a 400 naming the text, not a 413', async () => {
+    const longest = await show({ type: 'text', text: 'a'.repeat(PREVIEW_TEXT_MAX) });
+    expect(longest.telegram!.parts[0]).toMatchObject({ kind: 'text' });
+    const over = await owner.post(path, { message: { type: 'text', text: 'a'.repeat(PREVIEW_TEXT_MAX + 1) } });
+    expect([over.status, over.body.error.code]).toEqual([400, 'invalid_body']);
+    expect(JSON.stringify(over.body.error)).toContain('text');
   });
 });
