@@ -40,6 +40,9 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Obj):
     io,
     unrepresentable: 'any',
     override: ({ jsonSchema: out }) => {
+      // zod's readonly() says the value is not changed in place; OpenAPI's readOnly says a client does not
+      // send the field (a required one is then required only in answers), which a request schema must not say.
+      delete out.readOnly;
       if (out.minimum === Number.MIN_SAFE_INTEGER) delete out.minimum;
       if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;
     },

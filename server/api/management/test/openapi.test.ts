@@ -188,6 +188,16 @@ for (const leg of storeLegs()) {
       expect(fields('/studio/api/secrets/{name}', 'put').value!.maxLength).toBe(MAX_SECRET_BYTES / 4);
     });
 
+    it('when a studio request body is documented, then no field of it is marked readOnly (a client would leave a required one out)', () => {
+      const paths = document.paths as Record<string, Record<string, { requestBody?: unknown }>>;
+      const bodies = Object.entries(paths)
+        .filter(([path]) => path.startsWith('/studio/api/'))
+        .flatMap(([, operations]) => Object.values(operations).map((operation) => operation.requestBody))
+        .filter((body) => body !== undefined);
+      expect(bodies.length).toBeGreaterThan(10);
+      expect(bodies.filter((body) => JSON.stringify(body).includes('"readOnly"'))).toEqual([]);
+    });
+
     it('when the key is missing, then the 401 matches the document too', async () => {
       const url = `${server.url}/api/management/export/userData`;
       const check = await contract.check('GET', url, await fetch(url));
