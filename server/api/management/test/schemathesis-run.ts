@@ -118,6 +118,13 @@ function config(address: string, studioToken: string, share: number): string {
     'include-path-regex = "^/studio/api/insights/misses"',
     'checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "404", "409"]',
     '',
+    // The preview's channel view takes a bot message whose bounds, all at their most, are more than the studio's
+    // 16 KiB body: an invalid message that is also that large is refused with 413 before it is read, which is a
+    // refusal too (a clear error, nothing done).
+    '[[operations]]',
+    'include-path = "/studio/api/preview/channels"',
+    'checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]',
+    '',
     '[[operations]]',
     'include-path-regex = "^/api/management/trigger/"',
     `parameters = { address_base64 = "${address}" }`,
