@@ -43,7 +43,14 @@ const subscribeBody = z.strictObject({
     .min(1, 'must name at least one event kind')
     .max(EVENT_KINDS.length)
     .refine((kinds) => new Set(kinds).size === kinds.length, 'must name each event kind once'),
-  secret: z.string().min(32, 'must be at least 32 characters').max(256).optional(),
+  secret: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .max(256)
+    // A signing key is typed or pasted: a control character in one is a mistake, and NUL cannot be stored
+    // by every MongoDB-compatible store (PostgreSQL-backed ones refuse it).
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not hold control characters')
+    .optional(),
 });
 const replayBody = z.strictObject({ from: z.number().int().min(0).max(MAX_SECONDS) });
 

@@ -107,7 +107,8 @@ const request: Obj = {
       type: 'string',
       minLength: 32,
       maxLength: 256,
-      description: 'Optional: the signing key to use; one is generated when left out.',
+      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      description: 'Optional: the signing key to use (no control characters); one is generated when left out.',
     },
   },
 };
