@@ -167,7 +167,12 @@ for (const store of ['sqlite', 'mongo'] as const)
 
     it('when the analyst opens the designer, then each step of the outline carries its reach and drop-off', async () => {
       const { page, problems } = await signedInPage(browser, server, analyst);
+      // The figures come from insights beside the designer's own load; on a busy machine they are the slower.
+      const figures = page.waitForResponse((r) => r.url().includes('/insights/drop-off') && r.ok(), {
+        timeout: 45_000,
+      });
       await openDesigner(page, server);
+      await figures;
       await expect.poll(() => page.getByRole('button', { name: /\bname\b.*5 reached, 1 stopped/ }).count()).toBe(1);
       expect(await page.getByRole('button', { name: /\bcity\b.*3 reached, 1 stopped/ }).count()).toBe(1);
       expect(await page.getByRole('button', { name: /\bhello\b.*5 reached, 0 stopped/ }).count()).toBe(1);

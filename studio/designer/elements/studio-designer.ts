@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { ApiClient, SessionInfo } from '../../api/client.ts';
+import { ApiError, type ApiClient, type SessionInfo } from '../../api/client.ts';
+import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { ApiDesignerBackend } from '../backend/api-backend.ts';
 import type { DesignerBackend, VersionConflictDetails } from '../backend/backend.ts';
 import { stringsFor } from '../i18n/i18n.ts';
@@ -136,7 +137,7 @@ export class StudioDesigner extends LitElement {
     const role = this.session?.account.role;
     if (!this.api || (role !== 'owner' && role !== 'analyst')) return;
     try {
-      const figures = await this.api.request('insightsDropOff');
+      const figures = await this.dropOffFigures(this.api);
       const description = format(ui.t.dropOffHelp, { version: figures.version });
       ui.figures = new Map(
         figures.steps.map((s) => [
@@ -148,6 +149,22 @@ export class StudioDesigner extends LitElement {
     } catch {
       // Figures are extra: the designer works without them.
     }
+  }
+
+  /**
+   * The drop-off figures, asked again after a second and after three when the server could not
+   * answer (a busy store, a restart behind the balancer): a refusal is final, a hiccup is not.
+   */
+  private async dropOffFigures(api: ApiClient): Promise<StudioAnswer<'insightsDropOff'>> {
+    for (const pause of [1000, 3000]) {
+      try {
+        return await api.request('insightsDropOff');
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.status !== 0 && error.status < 500)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+    return api.request('insightsDropOff');
   }
 
   private start(backend: DesignerBackend): void {
