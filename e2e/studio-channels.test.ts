@@ -60,7 +60,6 @@ describe('Settings → Channels in Chromium', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const panel = () => owner.locator('studio-channels-panel');
   const telegram = () => owner.getByRole('region', { name: 'Telegram' });
 
   it('when the owner types a bad token, then the field says what a token looks like, and nothing is saved', async () => {
@@ -82,8 +81,8 @@ describe('Settings → Channels in Chromium', () => {
     await telegram().getByLabel('Bot token').fill(standIn.token);
     await telegram().getByLabel('Webhook secret').fill(WEBHOOK_SECRET);
     await telegram().getByRole('button', { name: 'Save Telegram settings' }).click();
-    await expect.poll(() => panel().getByRole('status').textContent()).toContain('Telegram: settings saved');
-    await expect.poll(() => telegram().getByText('On: telegram.').count()).toBe(1);
+    await expect.poll(() => telegram().getByRole('status').textContent()).toContain('Telegram: settings saved');
+    await expect.poll(() => telegram().getByText('On: Telegram.').count()).toBe(1);
     expect(await telegram().getByText('Set in the studio.').count()).toBe(1);
     // Write-only: the fields are empty again, and the values are nowhere on the page.
     await telegram().getByText('Settings of Telegram', { exact: true }).click();
@@ -93,17 +92,29 @@ describe('Settings → Channels in Chromium', () => {
     expect(page).not.toContain(standIn.token);
     expect(page).not.toContain(WEBHOOK_SECRET);
 
-    await telegram().getByRole('button', { name: 'Copy the webhook URL of telegram' }).click();
-    await expect.poll(() => panel().getByRole('status').textContent()).toBe('The webhook URL of telegram is copied.');
+    await telegram().getByRole('button', { name: 'Copy the webhook URL of Telegram' }).click();
+    await expect
+      .poll(() => telegram().getByRole('status').textContent())
+      .toBe('The webhook URL of Telegram is copied.');
     const copied = await owner.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(`${server.url}/api/webhooks/telegram`);
-    expect(await telegram().getByLabel('Webhook URL of telegram').inputValue()).toBe(copied);
+    expect(await telegram().getByLabel('Webhook URL of Telegram').inputValue()).toBe(copied);
+    // What the copy did shows in the flow under the section's last control, covering none of them.
+    const said = (await telegram().getByRole('status').boundingBox())!;
+    const lastControl = (await telegram()
+      .getByRole('button', { name: 'Send a test message on Telegram' })
+      .boundingBox())!;
+    expect(said.y).toBeGreaterThanOrEqual(lastControl.y + lastControl.height);
+    // Every channel is named in words, never by its id.
+    const twilio = owner.getByRole('region', { name: 'Twilio (SMS and WhatsApp)' });
+    expect(await twilio.getByRole('button', { name: 'Copy the webhook URL of SMS (Twilio)' }).count()).toBe(1);
+    expect(await twilio.getByRole('button', { name: 'Copy the webhook URL of WhatsApp (Twilio)' }).count()).toBe(1);
 
     await telegram().getByLabel('Telegram chat id').fill('5005');
     await telegram().getByRole('button', { name: 'Send a test message on Telegram' }).click();
     await expect
-      .poll(() => panel().getByRole('status').textContent())
-      .toBe('telegram: the vendor accepted the test message.');
+      .poll(() => telegram().getByRole('status').textContent())
+      .toBe('Telegram: the vendor accepted the test message.');
     expect(
       standIn.calls
         .filter((call) => call.method === 'sendMessage' && call.params.chat_id === 5005)
@@ -123,9 +134,9 @@ describe('Settings → Channels in Chromium', () => {
     await telegram().getByLabel('Telegram chat id').fill('5006');
     await telegram().getByRole('button', { name: 'Send a test message on Telegram' }).click();
     await expect
-      .poll(() => panel().getByRole('alert').textContent())
+      .poll(() => telegram().getByRole('alert').textContent())
       .toBe(
-        'telegram: the vendor refused the test message (code 403): Telegram sendMessage: Forbidden: bot was blocked by the user',
+        'Telegram: the vendor refused the test message (code 403): Telegram sendMessage: Forbidden: bot was blocked by the user',
       );
     expect(problems.filter((problem) => !/status of 4\d\d/.test(problem))).toEqual([]);
   });

@@ -11,7 +11,7 @@ import type {
   TranscriptMessage,
 } from '../../shared/studio-insights.ts';
 import { lastDays } from './last-days.ts';
-import { channelName } from './channel-names.ts';
+import { channelName } from '../i18n/channel-names.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 

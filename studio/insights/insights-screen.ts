@@ -10,7 +10,7 @@ import './misses-view.ts';
 import type { Dashboard, DropOff } from '../../shared/studio-insights.ts';
 import type { VersionList } from '../../shared/studio-versions.ts';
 import { lastDays } from './last-days.ts';
-import { channelName, KNOWN_CHANNELS } from './channel-names.ts';
+import { channelName, KNOWN_CHANNELS } from '../i18n/channel-names.ts';
 
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 

@@ -3,6 +3,7 @@ import type { ChannelSettingsChange } from '../../../shared/studio-channels.ts';
 import { css, html, nothing } from 'lit';
 import { ApiError } from '../../api/client.ts';
 import { shared } from '../../app/styles.ts';
+import { channelName } from '../../i18n/channel-names.ts';
 import { t, type StringKey } from '../../i18n/strings.ts';
 import { SettingsPanel, when } from './panel.ts';
 
@@ -53,13 +54,9 @@ export class StudioChannelsPanel extends SettingsPanel {
         color: #1a7f37;
         font-weight: 600;
       }
-      /* After the sections, and kept in sight: what a copy, a save or a test message did, wherever the owner is on the page. */
-      .outcome {
-        position: sticky;
-        bottom: 0;
-        background: #fff;
-        border-top: 1px solid #d0d5da;
-        padding: 0.25rem 0;
+      /* In the flow at the end of the section acted on, so it covers nothing; empty, it takes no room but stays a live region. */
+      .outcome p:empty {
+        margin: 0;
       }
     `,
   ];
@@ -67,8 +64,11 @@ export class StudioChannelsPanel extends SettingsPanel {
     ...SettingsPanel.properties,
     connectors: { state: true },
     fieldErrors: { state: true },
+    acted: { state: true },
   };
   declare private connectors: Connector[];
+  /** The connector whose section was acted on last: its outcome shows there, under the owner's eyes. */
+  declare private acted: string | null;
   /** The server's refusal of a field, by variable: shown beside the field, in the studio's words. */
   declare private fieldErrors: Record<string, string>;
 
@@ -76,6 +76,7 @@ export class StudioChannelsPanel extends SettingsPanel {
     super();
     this.connectors = [];
     this.fieldErrors = {};
+    this.acted = null;
   }
 
   override connectedCallback(): void {
@@ -88,7 +89,8 @@ export class StudioChannelsPanel extends SettingsPanel {
   }
 
   /** Runs a change; a refusal the panel can word better than the shell (a field, the environment) is worded here. */
-  private async send<T>(work: () => Promise<T>, done: string): Promise<T | undefined> {
+  private async send<T>(connector: Connector, work: () => Promise<T>, done: string): Promise<T | undefined> {
+    this.acted = connector.connector;
     this.fieldErrors = {};
     this.status = '';
     this.error = '';
@@ -137,10 +139,12 @@ export class StudioChannelsPanel extends SettingsPanel {
     }
     const name = connectorName(connector);
     if (Object.keys(values).length === 0) {
+      this.acted = connector.connector;
       this.status = t('channelNothingChanged', { connector: name });
       return;
     }
     const saved = await this.send(
+      connector,
       () => this.api.request('saveChannel', { params: { connector: connector.connector }, body: { values } }),
       t('channelSaved', { connector: name }),
     );
@@ -157,18 +161,20 @@ export class StudioChannelsPanel extends SettingsPanel {
     const name = connectorName(connector);
     if (!confirm(t('channelClear', { connector: name }) + '?')) return;
     const cleared = await this.send(
+      connector,
       () => this.api.request('saveChannel', { params: { connector: connector.connector }, body: { values } }),
       t('channelCleared', { connector: name }),
     );
     if (cleared) await this.load();
   }
 
-  private async copy(channel: string, url: string): Promise<void> {
+  private async copy(connector: Connector, channel: string, url: string): Promise<void> {
+    this.acted = connector.connector;
     this.status = '';
     this.error = '';
     try {
       await navigator.clipboard.writeText(url);
-      this.status = t('channelCopied', { channel });
+      this.status = t('channelCopied', { channel: channelName(channel) });
     } catch {
       this.error = t('channelCopyFailed');
     }
@@ -180,6 +186,7 @@ export class StudioChannelsPanel extends SettingsPanel {
     const channel = String(form.get('channel') ?? connector.channels[0]!.name);
     const address = String(form.get('address') ?? '').trim();
     const outcome = await this.send(
+      connector,
       () =>
         this.api.request('testChannel', {
           params: { connector: connector.connector },
@@ -188,11 +195,11 @@ export class StudioChannelsPanel extends SettingsPanel {
       '',
     );
     if (!outcome) return;
-    if (outcome.delivered) this.status = t('channelTestDelivered', { channel });
+    if (outcome.delivered) this.status = t('channelTestDelivered', { channel: channelName(channel) });
     else {
       this.status = '';
       this.error = t('channelTestRefused', {
-        channel,
+        channel: channelName(channel),
         code: outcome.vendorCode ?? '—',
         answer: outcome.vendorAnswer,
       });
@@ -235,7 +242,7 @@ export class StudioChannelsPanel extends SettingsPanel {
     return html`<section aria-labelledby=${headingId}>
       <h3 id=${headingId}>${name}</h3>
       <p class=${connector.on ? 'on' : ''}>
-        ${connector.on ? t('channelOn', { channels: on.join(', ') }) : t('channelOff', { missing: connector.missing.join(', ') })}
+        ${connector.on ? t('channelOn', { channels: on.map(channelName).join(', ') }) : t('channelOff', { missing: connector.missing.join(', ') })}
       </p>
       <p class=${fromEnvironment ? 'notice' : ''}>
         ${t(fromEnvironment ? 'channelSourceEnvironment' : connector.source === 'studio' ? 'channelSourceStudio' : 'channelSourceNone')}
@@ -264,11 +271,11 @@ export class StudioChannelsPanel extends SettingsPanel {
       <h4>${t('channelWebhooks')}</h4>
       ${connector.channels.map(
         (channel) => html`<div class="row">
-          <label>${t('channelWebhook', { channel: channel.name })}
+          <label>${t('channelWebhook', { channel: channelName(channel.name) })}
             <input readonly .value=${channel.webhookUrl} spellcheck="false" />
           </label>
-          <button type="button" class="secondary" @click=${() => this.copy(channel.name, channel.webhookUrl)}>
-            ${t('channelCopy', { channel: channel.name })}
+          <button type="button" class="secondary" @click=${() => this.copy(connector, channel.name, channel.webhookUrl)}>
+            ${t('channelCopy', { channel: channelName(channel.name) })}
           </button>
         </div>`,
       )}
@@ -279,7 +286,7 @@ export class StudioChannelsPanel extends SettingsPanel {
               ${
                 on.length > 1
                   ? html`<label>${t('channelTestChannel')}
-                      <select name="channel">${on.map((channel) => html`<option value=${channel}>${channel}</option>`)}</select>
+                      <select name="channel">${on.map((channel) => html`<option value=${channel}>${channelName(channel)}</option>`)}</select>
                     </label>`
                   : html`<input type="hidden" name="channel" value=${on[0]!} />`
               }
@@ -290,15 +297,25 @@ export class StudioChannelsPanel extends SettingsPanel {
             </form>`
           : nothing
       }
+      ${this.outcome(connector.connector)}
     </section>`;
+  }
+
+  /** The status and error lines of a section (or, for the list itself, of the page): live regions from the start, filled where the owner acted. */
+  private outcome(connector: string | null) {
+    const here = this.acted === connector;
+    return html`<div class="outcome">
+      <p role="status">${here ? this.status : ''}</p>
+      <p class="error" role="alert">${here ? this.error : ''}</p>
+    </div>`;
   }
 
   override render() {
     return html`
       <h2>${t('channelsTitle')}</h2>
       <p>${t('channelsIntro')}</p>
+      ${this.outcome(null)}
       ${this.connectors.map((connector) => this.section(connector))}
-      <div class="outcome">${this.statusLines()}</div>
     `;
   }
 }

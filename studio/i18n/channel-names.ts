@@ -1,4 +1,4 @@
-import { t } from '../i18n/strings.ts';
+import { t } from './strings.ts';
 
 /** The channels the server has connectors for, by their `channelId`, with the words people read for each. */
 const NAMES = {
