@@ -1,10 +1,10 @@
 import type { ChannelHandler, ChannelRequest } from '../ports/channel-request.ts';
-import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
+import { TRUST_LOOPBACK, clientIp, type ProxyTrust } from '../settings/client-ip.ts';
 import { HttpError } from './errors.ts';
-import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
+import type { RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
 import { requestIdOf } from './request-id.ts';
-import { queryOf, rawAnswers, segment, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
+import { queryOf, segment, serveLimited, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
 
 /** The secrets never to log are the channels' keys and the function key. */
 export interface ChannelEndpointOptions extends RawEndpointOptions {
@@ -40,11 +40,8 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
     const match = MESSAGES.exec(pathname);
     const ip = clientIp(req, options.trustProxy);
     const method = req.method ?? '';
-    countRequest(options.limiter, rateLimitKey(ip), serve);
-    return true;
-
-    function serve(take: RateLimitTake): void {
-      const { send, fail } = rawAnswers({
+    serveLimited(
+      {
         ...options,
         res,
         method,
@@ -53,11 +50,10 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
         requestId,
         route: match ? ROUTE : 'other',
         started,
-        headers: rateLimitHeaders(take, options.limiter.windowMs),
         allow: () => 'GET, POST',
-      });
-      try {
-        if (!take.allowed) throw rateLimited(take);
+      },
+      options.limiter,
+      ({ send, fail }) => {
         if (!match) throw new HttpError(404, 'not_found', `Nothing is served at ${method} ${pathname.slice(0, 200)}.`);
         const request: ChannelRequest = {
           method,
@@ -71,9 +67,8 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
           readBody: (limit) => readBody(req, limit),
         };
         options.handler(request).then((answer) => send(answer.status, answer.body), fail);
-      } catch (error) {
-        fail(error);
-      }
-    }
+      },
+    );
+    return true;
   };
 }

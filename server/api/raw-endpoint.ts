@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../ports/logger.ts';
+import { rateLimitKey } from '../settings/client-ip.ts';
 import { HttpError, errorBody, internalError } from './errors.ts';
 import type { HttpMetrics } from './metrics.ts';
+import { countRequest, rateLimitHeaders, rateLimited, type RequestLimiter } from './rate-limit.ts';
 import { logRequest } from './request-log.ts';
 
 /** Handles the request when it is one of its routes and returns true; anything else is left to the caller. */
@@ -74,6 +76,26 @@ export function rawAnswers(exchange: RawExchange): RawAnswers {
     });
   };
   return { send, fail };
+}
+
+/**
+ * Counts the request against its client's limit, then serves it with answers that carry the
+ * limit's headers, or refuses it with 429 (Retry-After). What `serve` throws is answered as `fail` would.
+ */
+export function serveLimited(
+  exchange: Omit<RawExchange, 'headers'>,
+  limiter: RequestLimiter,
+  serve: (answers: RawAnswers) => void,
+): void {
+  countRequest(limiter, rateLimitKey(exchange.ip), (take) => {
+    const answers = rawAnswers({ ...exchange, headers: rateLimitHeaders(take, limiter.windowMs) });
+    try {
+      if (!take.allowed) throw rateLimited(take);
+      serve(answers);
+    } catch (error) {
+      answers.fail(error);
+    }
+  });
 }
 
 /** A request's URL, where its query starts (-1: none), and its path. */

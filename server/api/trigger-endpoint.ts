@@ -1,10 +1,10 @@
 import type { AppDeps } from '../app/deps.ts';
 import { acceptTrigger, type Trigger } from '../app/trigger-dialog.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
+import { clientIp, type ProxyTrust } from '../settings/client-ip.ts';
 import { HttpError } from './errors.ts';
-import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
+import type { RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
-import { queryOf, rawAnswers, segment, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
+import { queryOf, segment, serveLimited, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
 import { unauthorized, type FunctionKeyCheck } from './management/function-key.ts';
 import { MAX_TRIGGER_BODY, decodeAddress, parseMode, parseTriggerBody } from './management/trigger-request.ts';
 
@@ -47,23 +47,10 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
     const started = process.hrtime.bigint();
     const route = long ? LONG_ROUTE : SHORT_ROUTE;
     const ip = clientIp(req, options.trustProxy);
-    countRequest(options.limiter, rateLimitKey(ip), serve);
-    return true;
-
-    function serve(take: RateLimitTake): void {
-      const { send, fail } = rawAnswers({
-        ...options,
-        res,
-        method: req.method ?? '',
-        url,
-        ip,
-        route,
-        started,
-        headers: rateLimitHeaders(take, options.limiter.windowMs),
-        allow: () => 'POST',
-      });
-      try {
-        if (!take.allowed) throw rateLimited(take);
+    serveLimited(
+      { ...options, res, method: req.method ?? '', url, ip, route, started, allow: () => 'POST' },
+      options.limiter,
+      ({ send, fail }) => {
         const query = queryOf({ url, queryAt });
         const codes = query.getAll('code');
         if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined))
@@ -78,10 +65,9 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
         readBody(req, MAX_TRIGGER_BODY)
           .then((raw) => acceptTrigger(deps, { ...target, data: parseTriggerBody(raw, req.headers['content-type']) }))
           .then((accepted) => send(202, accepted), fail);
-      } catch (error) {
-        fail(error);
-      }
-    }
+      },
+    );
+    return true;
   };
 }
 
