@@ -1,27 +1,18 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelHandler, ChannelRequest } from '../ports/channel-request.ts';
-import type { Logger } from '../ports/logger.ts';
-import { TRUST_LOOPBACK, clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
-import { HttpError, errorBody, internalError } from './errors.ts';
-import type { HttpMetrics } from './metrics.ts';
-import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
+import { TRUST_LOOPBACK, clientIp, type ProxyTrust } from '../settings/client-ip.ts';
+import { HttpError } from './errors.ts';
+import type { RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
 import { requestIdOf } from './request-id.ts';
-import { logRequest } from './request-log.ts';
+import { queryOf, segment, serveLimited, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
 
-export interface ChannelEndpointOptions {
+/** The secrets never to log are the channels' keys and the function key. */
+export interface ChannelEndpointOptions extends RawEndpointOptions {
   readonly handler: ChannelHandler;
   /** REST_CHANNEL_RATE_LIMIT, counted per client over every channel path. */
   readonly limiter: RequestLimiter;
-  /** Values never to log, however they arrive in the URL (the channels' keys, the function key). */
-  readonly secrets: readonly string[];
   readonly trustProxy?: ProxyTrust | undefined;
-  readonly logger: Logger;
-  readonly metrics?: HttpMetrics | undefined;
 }
-
-/** Handles the request when it is under /api/channels and returns true; anything else is left to the caller. */
-export type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 // As Express matched them: case-insensitive prefix, one segment per part, an optional trailing slash.
 const PREFIX = /^\/api\/channels(?:\/|$)/i;
@@ -49,41 +40,26 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
     const match = MESSAGES.exec(pathname);
     const ip = clientIp(req, options.trustProxy);
     const method = req.method ?? '';
-    countRequest(options.limiter, rateLimitKey(ip), serve);
-    return true;
-
-    function serve(take: RateLimitTake): void {
-      const headers = rateLimitHeaders(take, options.limiter.windowMs);
-      const send = (status: number, body: unknown, extra?: Record<string, string>) => {
-        const text = JSON.stringify(body);
-        res.writeHead(status, {
-          ...headers,
-          ...extra,
-          'X-Request-Id': requestId,
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': Buffer.byteLength(text),
-        });
-        res.end(method === 'HEAD' ? undefined : text);
-        logRequest(options.logger, { method, url, status, ip, requestId }, started, options.secrets);
-        options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
-      };
-      const fail = (error: unknown) => {
-        if (res.headersSent) return;
-        const known = error instanceof HttpError ? error : internalError(options.logger, error, requestId);
-        send(
-          known.status,
-          errorBody(known.code, known.message, known.details, requestId),
-          known.status === 405 ? { Allow: 'GET, POST' } : undefined,
-        );
-      };
-      try {
-        if (!take.allowed) throw rateLimited(take);
+    serveLimited(
+      {
+        ...options,
+        res,
+        method,
+        url,
+        ip,
+        requestId,
+        route: match ? ROUTE : 'other',
+        started,
+        allow: () => 'GET, POST',
+      },
+      options.limiter,
+      ({ send, fail }) => {
         if (!match) throw new HttpError(404, 'not_found', `Nothing is served at ${method} ${pathname.slice(0, 200)}.`);
         const request: ChannelRequest = {
           method,
           channel: segment(match[1]!),
           user: segment(match[2]!),
-          query: new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
+          query: queryOf({ url, queryAt }),
           key: req.headers['x-channel-key'],
           contentType: req.headers['content-type'],
           requestId,
@@ -91,25 +67,8 @@ export function channelEndpoint(options: ChannelEndpointOptions): RawEndpoint {
           readBody: (limit) => readBody(req, limit),
         };
         options.handler(request).then((answer) => send(answer.status, answer.body), fail);
-      } catch (error) {
-        fail(error);
-      }
-    }
+      },
+    );
+    return true;
   };
-}
-
-/** A request's URL, where its query starts (-1: none), and its path. */
-export function splitUrl(raw: string | undefined): { url: string; queryAt: number; pathname: string } {
-  const url = raw ?? '';
-  const queryAt = url.indexOf('?');
-  return { url, queryAt, pathname: queryAt === -1 ? url : url.slice(0, queryAt) };
-}
-
-/** A path segment, percent-decoded. */
-export function segment(raw: string): string {
-  try {
-    return raw.includes('%') ? decodeURIComponent(raw) : raw;
-  } catch {
-    throw new HttpError(400, 'invalid_parameter', 'A part of the URL is not valid percent-encoding.');
-  }
 }

@@ -16,7 +16,8 @@ import { erasureRouter } from './management/erasure-router.ts';
 import { exportRouter } from './management/export-router.ts';
 import { functionKeyCheck, requireFunctionKey } from './management/function-key.ts';
 import { subscriptionsRouter } from './management/subscriptions-router.ts';
-import { triggerEndpoint, type RawEndpoint } from './trigger-endpoint.ts';
+import type { RawEndpoint } from './raw-endpoint.ts';
+import { triggerEndpoint } from './trigger-endpoint.ts';
 
 export interface ManagementOptions {
   readonly definition: BotDefinition;

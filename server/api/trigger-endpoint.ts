@@ -1,13 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../app/deps.ts';
 import { acceptTrigger, type Trigger } from '../app/trigger-dialog.ts';
-import type { Logger } from '../ports/logger.ts';
-import { clientIp, rateLimitKey, type ProxyTrust } from '../settings/client-ip.ts';
-import { HttpError, errorBody, internalError } from './errors.ts';
-import type { HttpMetrics } from './metrics.ts';
-import { countRequest, rateLimitHeaders, rateLimited, type RateLimitTake, type RequestLimiter } from './rate-limit.ts';
+import { clientIp, type ProxyTrust } from '../settings/client-ip.ts';
+import { HttpError } from './errors.ts';
+import type { RequestLimiter } from './rate-limit.ts';
 import { readBody } from './read-body.ts';
-import { logRequest } from './request-log.ts';
+import { queryOf, segment, serveLimited, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
 import { unauthorized, type FunctionKeyCheck } from './management/function-key.ts';
 import { MAX_TRIGGER_BODY, decodeAddress, parseMode, parseTriggerBody } from './management/trigger-request.ts';
 
@@ -20,22 +17,16 @@ const SHORT_FORM = /^\/api\/trigger\/([^/]+)\/([^/]+)\/?$/i;
 const LONG_ROUTE = '/api/management/trigger/:address/:dialogId{/:mode}';
 const SHORT_ROUTE = '/api/trigger/:botId/:dialogId';
 
-export interface TriggerEndpointOptions {
+/** The secret never to log is the function key. */
+export interface TriggerEndpointOptions extends RawEndpointOptions {
   /** The use cases' dependencies; a getter because main.ts builds them after the HTTP side. */
   readonly deps: () => AppDeps;
   readonly checkKey: FunctionKeyCheck;
-  /** Values never to log, however they arrive in the URL (the function key). */
-  readonly secrets: readonly string[];
   /** The management API's limiter, shared with its Express routes: one count per client over all of them. */
   readonly limiter: RequestLimiter;
   /** Which proxies may name the client (TRUST_PROXY); the same as the Express routes', so both count a client alike. */
   readonly trustProxy?: ProxyTrust | undefined;
-  readonly logger: Logger;
-  readonly metrics?: HttpMetrics;
 }
-
-/** Handles the request when it is for a trigger route and returns true; anything else is left to the caller. */
-export type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * POST /api/management/trigger/{address_base64}/{dialog_id}[/{mode}] (spec 4.2)
@@ -49,44 +40,18 @@ export type RawEndpoint = (req: IncomingMessage, res: ServerResponse) => boolean
  */
 export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
   return (req, res) => {
-    const url = req.url ?? '';
-    const queryAt = url.indexOf('?');
-    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    const { url, queryAt, pathname } = splitUrl(req.url);
     const long = LONG_FORM.exec(pathname);
     const short = long ? null : SHORT_FORM.exec(pathname);
     if (!long && !short) return false;
     const started = process.hrtime.bigint();
     const route = long ? LONG_ROUTE : SHORT_ROUTE;
     const ip = clientIp(req, options.trustProxy);
-    countRequest(options.limiter, rateLimitKey(ip), serve);
-    return true;
-
-    function serve(take: RateLimitTake): void {
-      const headers = rateLimitHeaders(take, options.limiter.windowMs);
-      const send = (status: number, body: unknown, extra?: Record<string, string>) => {
-        const text = JSON.stringify(body);
-        res.writeHead(status, {
-          ...headers,
-          ...extra,
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Length': Buffer.byteLength(text),
-        });
-        res.end(text);
-        logRequest(options.logger, { method: req.method, url, status, ip }, started, options.secrets);
-        options.metrics?.observe(req.method ?? '', route, status, started);
-      };
-      const fail = (error: unknown) => {
-        if (res.headersSent) return;
-        const known = error instanceof HttpError ? error : internalError(options.logger, error);
-        send(
-          known.status,
-          errorBody(known.code, known.message, known.details),
-          known.status === 405 ? { Allow: 'POST' } : undefined,
-        );
-      };
-      try {
-        if (!take.allowed) throw rateLimited(take);
-        const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    serveLimited(
+      { ...options, res, method: req.method ?? '', url, ip, route, started, allow: () => 'POST' },
+      options.limiter,
+      ({ send, fail }) => {
+        const query = queryOf({ url, queryAt });
         const codes = query.getAll('code');
         if (!options.checkKey(req.headers['x-functions-key'], codes.length === 1 ? codes[0] : undefined))
           throw unauthorized();
@@ -100,10 +65,9 @@ export function triggerEndpoint(options: TriggerEndpointOptions): RawEndpoint {
         readBody(req, MAX_TRIGGER_BODY)
           .then((raw) => acceptTrigger(deps, { ...target, data: parseTriggerBody(raw, req.headers['content-type']) }))
           .then((accepted) => send(202, accepted), fail);
-      } catch (error) {
-        fail(error);
-      }
-    }
+      },
+    );
+    return true;
   };
 }
 
@@ -151,15 +115,6 @@ function shortFormTarget(deps: AppDeps, match: RegExpExecArray, query: URLSearch
     );
   }
   return { userId, channelId: SHORT_FORM_CHANNEL, dialogId, mode: null };
-}
-
-/** A path segment, percent-decoded (a standard-base64 `/` arrives as %2F). */
-function segment(raw: string): string {
-  try {
-    return raw.includes('%') ? decodeURIComponent(raw) : raw;
-  } catch {
-    throw new HttpError(400, 'invalid_parameter', 'A part of the URL is not valid percent-encoding.');
-  }
 }
 
 function checkBot(deps: AppDeps, bot: string): void {

@@ -1,20 +1,14 @@
 import type { WebhookHandler, WebhookRequest } from '../ports/webhook-request.ts';
-import type { Logger } from '../ports/logger.ts';
 import { TRUST_LOOPBACK, clientIp, type ProxyTrust } from '../settings/client-ip.ts';
-import { HttpError, errorBody, internalError } from './errors.ts';
-import type { HttpMetrics } from './metrics.ts';
-import { segment, splitUrl, type RawEndpoint } from './channel-endpoint.ts';
+import { HttpError } from './errors.ts';
+import { queryOf, rawAnswers, segment, splitUrl, type RawEndpoint, type RawEndpointOptions } from './raw-endpoint.ts';
 import { readBody } from './read-body.ts';
 import { requestIdOf } from './request-id.ts';
-import { logRequest } from './request-log.ts';
 
-export interface WebhookEndpointOptions {
+/** The secrets never to log are the connectors'. */
+export interface WebhookEndpointOptions extends RawEndpointOptions {
   readonly handler: WebhookHandler;
-  /** Values never to log (the connectors' secrets). */
-  readonly secrets: readonly string[];
   readonly trustProxy?: ProxyTrust | undefined;
-  readonly logger: Logger;
-  readonly metrics?: HttpMetrics | undefined;
 }
 
 const PREFIX = /^\/api\/webhooks(?:\/|$)/i;
@@ -36,31 +30,22 @@ export function webhookEndpoint(options: WebhookEndpointOptions): RawEndpoint {
     const requestId = requestIdOf(req, options.trustProxy ?? TRUST_LOOPBACK);
     const match = ROUTE_PATH.exec(pathname);
     const method = req.method ?? '';
-    const send = (status: number, body: unknown, text = false, extra: Record<string, string> = {}) => {
-      const payload = text ? String(body) : JSON.stringify(body);
-      res.writeHead(status, {
-        ...extra,
-        'X-Request-Id': requestId,
-        'Content-Type': text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(payload),
-      });
-      res.end(method === 'HEAD' ? undefined : payload);
+    const answers = rawAnswers({
+      ...options,
+      res,
+      method,
       // The query may hold a handshake's token: only the path is logged.
-      logRequest(
-        options.logger,
-        { method, url: pathname, status, ip: clientIp(req, options.trustProxy), requestId },
-        started,
-        options.secrets,
-      );
-      options.metrics?.observe(method, match ? ROUTE : 'other', status, started);
-    };
+      url: pathname,
+      ip: clientIp(req, options.trustProxy),
+      requestId,
+      route: match ? ROUTE : 'other',
+      started,
+      // The connector's handler names the methods its route takes.
+      allow: (error) => (typeof error.details?.allow === 'string' ? error.details.allow : undefined),
+    });
     const fail = (error: unknown) => {
       if (res.headersSent) return;
-      const known = error instanceof HttpError ? error : internalError(options.logger, error, requestId);
-      // A 405 says which methods the route takes (RFC 9110): the connector's handler names them.
-      const allow =
-        known.status === 405 && typeof known.details?.allow === 'string' ? { Allow: known.details.allow } : undefined;
-      send(known.status, errorBody(known.code, known.message, known.details, requestId), false, allow);
+      answers.fail(error);
       // A refused body is not read on: the vendor is told at once, and the socket does not wait for the rest.
       if (!req.complete) req.resume();
     };
@@ -69,13 +54,15 @@ export function webhookEndpoint(options: WebhookEndpointOptions): RawEndpoint {
       const request: WebhookRequest = {
         method,
         connector: segment(match[1]!),
-        query: new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
+        query: queryOf({ url, queryAt }),
         url,
         headers: req.headers,
         requestId,
         readBody: (limit) => readBody(req, limit),
       };
-      options.handler(request).then((answer) => send(answer.status, answer.body, answer.text === true), fail);
+      options
+        .handler(request)
+        .then((answer) => answers.send(answer.status, answer.body, { text: answer.text === true }), fail);
     } catch (error) {
       fail(error);
     }

@@ -1,3 +1,4 @@
+import { HttpError } from '../ports/http-error.ts';
 import { optionParts } from './option-parts.ts';
 import type { CommandIo } from './check-command.ts';
 
@@ -7,17 +8,9 @@ export interface StudioTarget {
   readonly token: string;
 }
 
-/** A failed call in the studio's words: its catalogue code and sentence. */
-export class StudioCallError extends Error {
+/** A failed call in the studio's words: the status, catalogue code and sentence it answered. */
+export class StudioCallError extends HttpError {
   override readonly name = 'StudioCallError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
 }
 
 /** Options shared by pull and push: `--url`, `--token` (else CHATBOT_URL, CHATBOT_TOKEN). Returns the rest of the arguments. */

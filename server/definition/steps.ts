@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { button, camelCase, duration, envName, id, quickReply, saveTarget, target, template } from './common.ts';
 import { linkChannelsStep } from './link-channels-step.ts';
+import { CONDITION_OPS } from '../../shared/condition-ops.ts';
 
 /** One schema per step kind. The engine has one handler per kind (server/engine/steps/). */
 
@@ -103,18 +104,6 @@ export const inputStep = z
     quickReplies: z.array(quickReply).max(13).optional().describe('Suggested answers shown with the prompt.'),
   })
   .strict();
-
-export const CONDITION_OPS = [
-  'equals',
-  'notEquals',
-  'empty',
-  'notEmpty',
-  'greater',
-  'less',
-  'contains',
-  'matches',
-  'in',
-] as const;
 
 const condition = z
   .object({

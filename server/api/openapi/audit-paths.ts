@@ -1,9 +1,5 @@
 /** The audit trail's export in the management API's document (the studio's trail, exported like the logs). */
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('schemas/Error') } },
-});
+import { error, exportParameters, managementErrors, ref } from './operation-parts.ts';
 
 export const auditRecordSchema = {
   type: 'object',
@@ -50,15 +46,7 @@ export function auditPaths(): Record<string, unknown> {
         summary: "Export the studio's audit trail",
         description:
           'Beyond the spec: who did what in the studio (sign-ins and failed sign-ins, accounts and roles, API tokens, secret changes by name, versions and publishes) and every user erasure, with actor, time and IP. Append-only; RETENTION_AUDIT_DAYS removes older entries (unset: kept). Sorted by time ascending; the same time filters, paging and formats as the exports. Unknown query parameters are a 400.',
-        parameters: [
-          ref('parameters/fromTimestamp'),
-          ref('parameters/toTimestamp'),
-          ref('parameters/limit'),
-          ref('parameters/cursor'),
-          ref('parameters/format'),
-          ref('parameters/bom'),
-          ref('parameters/csvFormulaGuard'),
-        ],
+        parameters: exportParameters,
         responses: {
           '200': {
             description:
@@ -81,12 +69,10 @@ export function auditPaths(): Record<string, unknown> {
               },
             },
           },
-          '400': errorResponse(
+          '400': error(
             'invalid_parameter: a bad timestamp, limit, cursor or format, fromTimestamp > toTimestamp, or an unknown parameter.',
           ),
-          '401': ref('responses/Unauthorized'),
-          '429': ref('responses/RateLimited'),
-          '500': ref('responses/Internal'),
+          ...managementErrors,
         },
       },
     },

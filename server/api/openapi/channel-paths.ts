@@ -1,12 +1,6 @@
 import { MAX_JSON_DEPTH } from '../../../shared/json-bounds.ts';
 
-type Obj = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const error = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('schemas/Error') } },
-});
+import { error, ref, type Obj } from './operation-parts.ts';
 const security = [{ channelKey: [] }];
 
 const parameters = [
@@ -37,82 +31,62 @@ const clientId = {
 };
 const record = { type: 'object', additionalProperties: true };
 
+/**
+ * One kind of message a channel may POST: a closed object told apart by `type`, carrying the
+ * channel's clientId; every property is required but the `optional` ones.
+ */
+const inboundKind = (
+  title: string,
+  type: string,
+  properties: Obj,
+  { description, optional = [] }: { description?: string; optional?: string[] } = {},
+) => {
+  const all = { type: { const: type }, clientId, ...properties };
+  return {
+    title,
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(all).filter((name) => !optional.includes(name)),
+    properties: all,
+    ...(description === undefined ? {} : { description }),
+  };
+};
+
 /** What a channel may POST, as a JSON Schema: the same kinds the web chat sends. */
 const inbound = {
   oneOf: [
-    {
-      title: 'Text',
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'clientId', 'text'],
-      properties: {
-        type: { const: 'text' },
-        clientId,
-        text: { type: 'string', minLength: 1, description: 'At most 4096 UTF-8 bytes.' },
+    inboundKind('Text', 'text', { text: { type: 'string', minLength: 1, description: 'At most 4096 UTF-8 bytes.' } }),
+    inboundKind(
+      'Button',
+      'button',
+      { label: { type: 'string', maxLength: 256 }, payload: { type: 'string', minLength: 1, maxLength: 1024 } },
+      { description: 'A pressed postback button or quick reply: the label shown and the payload the bot sent.' },
+    ),
+    inboundKind('Dialog button', 'dialog', { label: { type: 'string', maxLength: 256 }, dialogId: { type: 'string' } }),
+    inboundKind(
+      'setUserData event',
+      'event',
+      { event: { const: 'setUserData' }, fields: record },
+      {
+        description:
+          'Declared user-data fields are saved as user data (exported); the rest become conversation variables.',
       },
-    },
-    {
-      title: 'Button',
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'clientId', 'label', 'payload'],
-      properties: {
-        type: { const: 'button' },
-        clientId,
-        label: { type: 'string', maxLength: 256 },
-        payload: { type: 'string', minLength: 1, maxLength: 1024 },
+    ),
+    inboundKind(
+      'startDialog event',
+      'event',
+      { event: { const: 'startDialog' }, dialogId: { type: 'string' }, data: record },
+      { description: '`data` becomes the variable `pageData`.', optional: ['data'] },
+    ),
+    inboundKind(
+      'pageEvent event',
+      'event',
+      { event: { const: 'pageEvent' }, name: { type: 'string', minLength: 1, maxLength: 128 }, payload: record },
+      {
+        description: "The bot definition decides what it does (`pageEvents`, a wait step's cancelOn).",
+        optional: ['payload'],
       },
-      description: 'A pressed postback button or quick reply: the label shown and the payload the bot sent.',
-    },
-    {
-      title: 'Dialog button',
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'clientId', 'label', 'dialogId'],
-      properties: {
-        type: { const: 'dialog' },
-        clientId,
-        label: { type: 'string', maxLength: 256 },
-        dialogId: { type: 'string' },
-      },
-    },
-    {
-      title: 'setUserData event',
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'clientId', 'event', 'fields'],
-      properties: { type: { const: 'event' }, clientId, event: { const: 'setUserData' }, fields: record },
-      description:
-        'Declared user-data fields are saved as user data (exported); the rest become conversation variables.',
-    },
-    {
-      title: 'startDialog event',
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'clientId', 'event', 'dialogId'],
-      properties: {
-        type: { const: 'event' },
-        clientId,
-        event: { const: 'startDialog' },
-        dialogId: { type: 'string' },
-        data: record,
-      },
-      description: '`data` becomes the variable `pageData`.',
-    },
-    {
-      title: 'pageEvent event',
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'clientId', 'event', 'name'],
-      properties: {
-        type: { const: 'event' },
-        clientId,
-        event: { const: 'pageEvent' },
-        name: { type: 'string', minLength: 1, maxLength: 128 },
-        payload: record,
-      },
-      description: "The bot definition decides what it does (`pageEvents`, a wait step's cancelOn).",
-    },
+    ),
   ],
 };
 

@@ -8,17 +8,10 @@ import { channelKeyScheme, channelPaths, channelWebhooks } from './channel-paths
 import { metaSignatureScheme, twilioSignatureScheme, vendorWebhookPaths } from './vendor-webhook-paths.ts';
 import { botFrameworkTokenScheme, slackSignatureScheme, telegramSecretScheme, webhookPaths } from './webhook-paths.ts';
 import { messageSchemas } from './message-schemas.ts';
+import { error, exportParameters, managementErrors, ref, type Obj } from './operation-parts.ts';
 import { erasureReportSchema, errorSchema, recordSchemas, triggerAcceptedSchema } from './schemas.ts';
 import { studioPaths } from './studio-paths.ts';
 import { subscriptionPaths, subscriptionSchemas, subscriptionWebhooks } from './subscription-paths.ts';
-
-type Obj = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('schemas/Error') } },
-});
 
 const SINCE: Record<ExportName, string | null> = {
   userData: null,
@@ -32,23 +25,9 @@ const SINCE: Record<ExportName, string | null> = {
   transcript: null,
 };
 
-const commonErrors = {
-  '401': ref('responses/Unauthorized'),
-  '429': ref('responses/RateLimited'),
-  '500': ref('responses/Internal'),
-};
-
 function exportOperation(definition: BotDefinition, name: ExportName): Obj {
   const userData = USER_DATA_EXPORTS.includes(name);
-  const parameters: Obj[] = [
-    ref('parameters/fromTimestamp'),
-    ref('parameters/toTimestamp'),
-    ref('parameters/limit'),
-    ref('parameters/cursor'),
-    ref('parameters/format'),
-    ref('parameters/bom'),
-    ref('parameters/csvFormulaGuard'),
-  ];
+  const parameters: Obj[] = [...exportParameters];
   if (userData) {
     parameters.push(ref('parameters/notEmpty'));
     for (const field of definition.userDataFields) {
@@ -124,11 +103,11 @@ function exportOperation(definition: BotDefinition, name: ExportName): Obj {
           },
         },
       },
-      '400': errorResponse(
+      '400': error(
         'invalid_parameter: a timestamp that is not a non-negative integer, fromTimestamp > toTimestamp, a bad limit, cursor or format, an unknown where-field or parameter.',
       ),
-      '404': errorResponse('not_found: there is no export of that name.'),
-      ...commonErrors,
+      '404': error('not_found: there is no export of that name.'),
+      ...managementErrors,
     },
   };
 }
@@ -139,20 +118,18 @@ const triggerResponses = {
       "The trigger is stored durably; the dialog runs next. It is never lost, even if the server stops right after answering, and runs once: a restart does not run it again. One user's triggers run in the order they were accepted.",
     content: { 'application/json': { schema: ref('schemas/TriggerAccepted') } },
   },
-  '400': errorResponse(
+  '400': error(
     `invalid_address (not base64, not JSON, missing bot/user/channelId, or nested deeper than ${MAX_JSON_DEPTH} levels), invalid_parameter (mode or query), or invalid_body (not JSON, not an object, nested deeper than ${MAX_JSON_DEPTH} levels, or more than ${TRIGGER_BODY_BOUNDS.maxNodes} values; details.limit says which).`,
   ),
-  '404': errorResponse(
-    'bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.',
-  ),
-  '409': errorResponse(
+  '404': error('bot_not_found: the address or URL names another bot. dialog_not_found: the bot has no such dialog.'),
+  '409': error(
     "The user's channel cannot carry the dialog now, and nothing is stored: whatsapp_window_closed (a WhatsApp user, directly or through Twilio, who has not written in the last 24 hours, for a dialog that names no whatsappTemplate: outside that window WhatsApp delivers only approved templates, and a dialog that names one is started with it; details.lastMessageAt), sms_opted_out (an SMS number that texted STOP and not START since), or teams_no_conversation (a Teams user who never installed the bot nor wrote to it: Teams lets a bot write only where it has a conversation).",
   ),
-  '413': errorResponse('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
-  '415': errorResponse(
+  '413': error('payload_too_large: the body is over 64 KiB, as sent or once decompressed.'),
+  '415': error(
     'unsupported_media_type: a body was sent with a Content-Type other than application/json, or a Content-Encoding other than gzip, deflate or br.',
   ),
-  ...commonErrors,
+  ...managementErrors,
 };
 
 const triggerBody = {
@@ -282,8 +259,8 @@ export function openApiDocument(definition: BotDefinition): Obj {
           description: 'What was erased.',
           content: { 'application/json': { schema: ref('schemas/ErasureReport') } },
         },
-        '400': errorResponse('invalid_parameter: the user id is empty or longer than 256 characters.'),
-        ...commonErrors,
+        '400': error('invalid_parameter: the user id is empty or longer than 256 characters.'),
+        ...managementErrors,
       },
     },
   };
@@ -298,7 +275,7 @@ export function openApiDocument(definition: BotDefinition): Obj {
         'Beyond the spec. Prometheus text format: chatbot_http_requests_total and chatbot_http_request_duration_seconds (by method, route, status), chatbot_connected_users, chatbot_messages_total (by sender), chatbot_integration_calls_total and chatbot_integration_errors_total (by step type and service), chatbot_build_info (always 1: version, node_version, store), plus the Node process defaults and the series README lists. Needs METRICS_TOKEN as a bearer token when set; without it, it is open when the server listens on loopback only, and needs the function key otherwise.',
       responses: {
         '200': { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
-        ...commonErrors,
+        ...managementErrors,
       },
     },
   };
@@ -492,13 +469,13 @@ export function openApiDocument(definition: BotDefinition): Obj {
         },
       },
       responses: {
-        Unauthorized: errorResponse('unauthorized: the function key is missing or wrong (the same answer for both).'),
+        Unauthorized: error('unauthorized: the function key is missing or wrong (the same answer for both).'),
         RateLimited: {
           description: 'rate_limited: too many requests from this client; retry after the given number of seconds.',
           headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
           content: { 'application/json': { schema: ref('schemas/Error') } },
         },
-        Internal: errorResponse('internal: something failed on the server; the body names a request id to quote.'),
+        Internal: error('internal: something failed on the server; the body names a request id to quote.'),
       },
       schemas,
     },

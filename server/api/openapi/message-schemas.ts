@@ -24,40 +24,39 @@ const object = (
 
 const label = text('What the button shows.');
 
+/** A kind of button: what it shows, and the one field that says what pressing it does. */
+const button = (kind: string, title: string, description: string, field: string, fieldDescription: string) =>
+  object(title, description, ['kind', 'label', field], {
+    kind: { const: kind },
+    label,
+    [field]: text(fieldDescription),
+  });
+
 export const messageSchemas: Record<string, Schema> = {
   Button: {
     title: 'Button',
     description: 'A button under a text message or a carousel card, told apart by `kind`.',
     oneOf: [
-      object(
+      button(
+        'postback',
         'Postback button',
         'Pressing it sends `payload` back as the user\'s answer (REST channel: `{"type":"button","label","payload"}`).',
-        ['kind', 'label', 'payload'],
-        {
-          kind: { const: 'postback' },
-          label,
-          payload: text('What to send back when pressed.'),
-        },
+        'payload',
+        'What to send back when pressed.',
       ),
-      object(
+      button(
+        'url',
         'URL button',
         "Opens `url`: a tracked link on the bot's own public address (`…/r/<token>`) that records the click and redirects to the target.",
-        ['kind', 'label', 'url'],
-        {
-          kind: { const: 'url' },
-          label,
-          url: text('The tracked link to open (absolute).'),
-        },
+        'url',
+        'The tracked link to open (absolute).',
       ),
-      object(
+      button(
+        'dialog',
         'Dialog button',
         'Pressing it starts the dialog `dialogId` (REST channel: `{"type":"dialog","label","dialogId"}`).',
-        ['kind', 'label', 'dialogId'],
-        {
-          kind: { const: 'dialog' },
-          label,
-          dialogId: text('The dialog it starts.'),
-        },
+        'dialogId',
+        'The dialog it starts.',
       ),
     ],
   },

@@ -4,7 +4,8 @@
  * bodies and answers come from the map (studio-map-operations.ts).
  */
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
-import { error, type OperationWords } from './studio-openapi-parts.ts';
+import { error } from './operation-parts.ts';
+import { type OperationWords } from './studio-openapi-parts.ts';
 
 const tag = 'Studio: people';
 const role = 'manageChannels (owner)';

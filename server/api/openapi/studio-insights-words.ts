@@ -7,7 +7,8 @@
  */
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
 import { EXPORT_NAMES } from '../../app/export-records.ts';
-import { error, ref, type OperationWords } from './studio-openapi-parts.ts';
+import { error, ref } from './operation-parts.ts';
+import { type OperationWords } from './studio-openapi-parts.ts';
 
 const tag = 'Studio: insights';
 const read = 'readConversations (owner, analyst)';

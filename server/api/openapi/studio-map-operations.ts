@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { STUDIO_API } from '../../../shared/studio-api.ts';
 import { STUDIO_API_PREFIX, type StudioRouteName } from '../../../shared/studio-routes.ts';
-import { error, json, studioErrors, studioOperation, type Obj, type OperationWords } from './studio-openapi-parts.ts';
+import { error, json, type Obj } from './operation-parts.ts';
+import { studioErrors, studioOperation, type OperationWords } from './studio-openapi-parts.ts';
 
 /** Any route with a body may refuse it in these ways (server/studio-server/http/request-body.ts). */
 const bodyErrors = {

@@ -3,7 +3,7 @@
  * needs, the errors any of its operations can answer, an operation's shape with the role it
  * needs, and the words a person reads for each route of the map (OperationWords).
  */
-export type Obj = Record<string, unknown>;
+import { error, type Obj } from './operation-parts.ts';
 
 /** What the map cannot say about a route: how a person reads it, and what it answers besides JSON. */
 export interface OperationWords {
@@ -29,13 +29,6 @@ export interface OperationWords {
   /** The errors this route gives besides (or instead of) the ones every studio operation may. */
   readonly errors?: Obj;
 }
-
-export const ref = (name: string) => ({ $ref: `#/components/${name}` });
-export const json = (schema: Obj, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-export const error = (description: string) => json(ref('schemas/Error'), description);
 
 const security = [{ studioSession: [] }, { studioToken: [] }];
 

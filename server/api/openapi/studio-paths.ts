@@ -7,7 +7,8 @@ import type { StudioRouteName } from '../../../shared/studio-routes.ts';
 import { channelWords } from './studio-channel-words.ts';
 import { insightsWords } from './studio-insights-words.ts';
 import { mapPaths } from './studio-map-operations.ts';
-import type { Obj, OperationWords } from './studio-openapi-parts.ts';
+import type { Obj } from './operation-parts.ts';
+import type { OperationWords } from './studio-openapi-parts.ts';
 import { peopleWords } from './studio-people-words.ts';
 import { versionsWords } from './studio-versions-words.ts';
 

@@ -7,7 +7,8 @@
  * account's API token, and names its role.
  */
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
-import { error, type OperationWords } from './studio-openapi-parts.ts';
+import { error } from './operation-parts.ts';
+import { type OperationWords } from './studio-openapi-parts.ts';
 
 /** The catalogue codes the people side answers with, beyond the product's common ones. */
 export const STUDIO_PEOPLE_ERROR_CODES = [

@@ -6,7 +6,8 @@
  * token; the role each needs is named.
  */
 import type { StudioRouteName } from '../../../shared/studio-routes.ts';
-import { error, type OperationWords } from './studio-openapi-parts.ts';
+import { error } from './operation-parts.ts';
+import { type OperationWords } from './studio-openapi-parts.ts';
 
 export const STUDIO_VERSIONS_ERROR_CODES = [
   'version_not_found',

@@ -1,19 +1,8 @@
 import { MAX_SUBSCRIPTIONS } from '../../app/manage-subscriptions.ts';
 import { EVENT_KINDS, type EventKind } from '../../ports/event-subscriptions.ts';
 import { MAX_TARGET_URL } from '../management/subscriptions-router.ts';
+import { error, managementErrors, ref, type Obj } from './operation-parts.ts';
 
-type Obj = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('schemas/Error') } },
-});
-const commonErrors = {
-  '401': ref('responses/Unauthorized'),
-  '429': ref('responses/RateLimited'),
-  '500': ref('responses/Internal'),
-};
 const dateTime = (description: string, nullable = false): Obj => ({
   type: nullable ? ['string', 'null'] : 'string',
   format: 'date-time',
@@ -120,7 +109,7 @@ const idParameter = {
   description: "The subscription's id.",
   schema: { type: 'string', minLength: 1, maxLength: 100 },
 };
-const notFound = errorResponse('not_found: there is no such subscription.');
+const notFound = error('not_found: there is no such subscription.');
 const subscriptionJson = { 'application/json': { schema: ref('schemas/Subscription') } };
 
 /** The payload (`data`) of each event kind. */
@@ -384,12 +373,12 @@ export function subscriptionPaths(): Obj {
               },
             },
           },
-          '400': errorResponse(
+          '400': error(
             'invalid_body: not JSON, an unknown field, a bad URL or event kind (details.field names it); forbidden_destination: the integration client may not call targetUrl (a private, loopback or link-local address, a name such as localhost, a host outside INTEGRATION_ALLOWED_HOSTS; a name is checked again against the address it resolves to on every delivery).',
           ),
-          '409': errorResponse(`limit_reached: the bot has ${MAX_SUBSCRIPTIONS} subscriptions.`),
-          '415': errorResponse('unsupported_media_type: the body is not application/json.'),
-          ...commonErrors,
+          '409': error(`limit_reached: the bot has ${MAX_SUBSCRIPTIONS} subscriptions.`),
+          '415': error('unsupported_media_type: the body is not application/json.'),
+          ...managementErrors,
         },
       },
       get: {
@@ -403,7 +392,7 @@ export function subscriptionPaths(): Obj {
             description: 'The subscriptions.',
             content: { 'application/json': { schema: { type: 'array', items: ref('schemas/Subscription') } } },
           },
-          ...commonErrors,
+          ...managementErrors,
         },
       },
     },
@@ -416,7 +405,7 @@ export function subscriptionPaths(): Obj {
         responses: {
           '200': { description: 'The subscription.', content: subscriptionJson },
           '404': notFound,
-          ...commonErrors,
+          ...managementErrors,
         },
       },
       delete: {
@@ -426,7 +415,7 @@ export function subscriptionPaths(): Obj {
         description:
           'Ends the subscription: no delivery starts after this answers (one already under way may still arrive).',
         parameters: [idParameter],
-        responses: { '204': { description: 'Deleted.' }, '404': notFound, ...commonErrors },
+        responses: { '204': { description: 'Deleted.' }, '404': notFound, ...managementErrors },
       },
     },
     '/api/management/subscriptions/{id}/resume': {
@@ -440,7 +429,7 @@ export function subscriptionPaths(): Obj {
         responses: {
           '200': { description: 'Active again.', content: subscriptionJson },
           '404': notFound,
-          ...commonErrors,
+          ...managementErrors,
         },
       },
     },
@@ -478,10 +467,10 @@ export function subscriptionPaths(): Obj {
             description: 'Replaying; pending says how many events are on their way.',
             content: subscriptionJson,
           },
-          '400': errorResponse('invalid_body: from is missing or not a whole number of seconds.'),
+          '400': error('invalid_body: from is missing or not a whole number of seconds.'),
           '404': notFound,
-          '415': errorResponse('unsupported_media_type: the body is not application/json.'),
-          ...commonErrors,
+          '415': error('unsupported_media_type: the body is not application/json.'),
+          ...managementErrors,
         },
       },
     },

@@ -1,16 +1,5 @@
-type Obj = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const error = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('schemas/Error') } },
-});
-const taken = {
-  description: 'Taken (or already taken).',
-  content: {
-    'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { const: true } } } },
-  },
-};
+import { error, type Obj } from './operation-parts.ts';
+import { webhookPost } from './webhook-operation.ts';
 
 const storedOnce =
   "Each message is stored once under the vendor's message id (a redelivery, however close, is answered 200 and changes nothing) with a durable job that runs its turn, and answered 200 at once: the turn never runs inside the request. A refused request stores nothing.";
@@ -41,38 +30,33 @@ const metaVerification = (operationId: string, product: string, setting: string)
   },
 });
 
-/** What a signed POST of Meta's carries and how it is answered, the same for each of its products. */
+/** What a signed POST of Meta's carries and how it is refused, the same for each of its products. */
 const metaSignedPost = (object: string, appSecret: string, product: string) => ({
-  requestBody: {
-    required: true,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['object', 'entry'],
-          properties: { object: { const: object }, entry: { type: 'array' } },
-          additionalProperties: true,
-        },
+  scheme: 'metaSignature',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['object', 'entry'],
+        properties: { object: { const: object }, entry: { type: 'array' } },
+        additionalProperties: true,
       },
     },
   },
   responses: {
-    '200': taken,
     '400': error('invalid_body: not UTF-8 or not JSON.'),
     '401': error('unauthorized: the X-Hub-Signature-256 header is missing.'),
     '403': error(`forbidden: the signature does not match the body signed with ${appSecret}.`),
     '404': error(`not_found: the ${product} channel is not configured.`),
     '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
-    '500': ref('responses/Internal'),
   },
 });
 
 /** One of Twilio's webhooks (SMS or WhatsApp): the same form, signature and answers, told apart by channel. */
 const twilioWebhook = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, from: string) => ({
-  post: {
+  post: webhookPost({
     operationId: channel === 'twilio-sms' ? 'twilioSmsWebhook' : 'twilioWhatsAppWebhook',
-    tags: ['Channel webhooks'],
-    security: [{ twilioSignature: [] }],
+    scheme: 'twilioSignature',
     summary: `Twilio posts ${what} or a status callback`,
     description:
       `Served when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, ${from} and PUBLIC_URL are set (docs/channels.md). X-Twilio-Signature is checked over PUBLIC_URL + this path + the query string as sent (the address Twilio was given, not the one this server sees behind a proxy) and the sorted form parameters, in constant time. The form is at most 64 KiB. ` +
@@ -81,29 +65,25 @@ const twilioWebhook = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, 
         ? 'A message that is only STOP, START, HELP or one of their aliases runs no dialog: Twilio answers it under the carrier rules (logged as sms_keyword). '
         : '') +
       'A status callback (MessageStatus queued, sent, delivered, undelivered, failed, read) is logged (twilio_status); a failed or undelivered one with its ErrorCode goes to the integration log too.',
-    requestBody: {
-      required: true,
-      content: {
-        'application/x-www-form-urlencoded': {
-          schema: {
-            type: 'object',
-            required: ['AccountSid', 'MessageSid', 'From', 'To'],
-            properties: {
-              AccountSid: { type: 'string' },
-              MessageSid: { type: 'string' },
-              From: { type: 'string' },
-              To: { type: 'string' },
-              Body: { type: 'string' },
-              MessageStatus: { type: 'string' },
-              ErrorCode: { type: 'string' },
-            },
-            additionalProperties: true,
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          required: ['AccountSid', 'MessageSid', 'From', 'To'],
+          properties: {
+            AccountSid: { type: 'string' },
+            MessageSid: { type: 'string' },
+            From: { type: 'string' },
+            To: { type: 'string' },
+            Body: { type: 'string' },
+            MessageStatus: { type: 'string' },
+            ErrorCode: { type: 'string' },
           },
+          additionalProperties: true,
         },
       },
     },
     responses: {
-      '200': taken,
       '400': error(
         'invalid_body: not UTF-8, no MessageSid, a From that is not a number, or a message of the other Twilio channel.',
       ),
@@ -114,9 +94,8 @@ const twilioWebhook = (channel: 'twilio-sms' | 'twilio-whatsapp', what: string, 
       '404': error(`not_found: the ${channel} channel is not configured.`),
       '405': error('method_not_allowed: only POST.'),
       '413': error('payload_too_large: the form is over 64 KiB.'),
-      '500': ref('responses/Internal'),
     },
-  },
+  }),
 });
 
 /** The WhatsApp Cloud API's, Messenger's and Twilio's webhooks (channels/whatsapp/, channels/messenger/, channels/twilio/). */
@@ -124,10 +103,8 @@ export function vendorWebhookPaths(): Obj {
   return {
     '/api/webhooks/whatsapp': {
       get: metaVerification('whatsAppWebhookVerification', 'WhatsApp', 'WHATSAPP_VERIFY_TOKEN'),
-      post: {
+      post: webhookPost({
         operationId: 'whatsAppWebhook',
-        tags: ['Channel webhooks'],
-        security: [{ metaSignature: [] }],
         summary: "Meta posts WhatsApp messages and the statuses of the bot's messages",
         description:
           'Served when WHATSAPP_ACCESS_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN are set (docs/channels.md). X-Hub-Signature-256 is checked over the raw bytes as received, in constant time; the body is at most 1 MiB and nested at most 32 levels. ' +
@@ -135,21 +112,19 @@ export function vendorWebhookPaths(): Obj {
           'The user is `{ "channelId": "whatsapp", "user": "whatsapp:<wa_id>" }`; their number and profile name reach the dialog as `phoneNumber` and `whatsappName`. ' +
           "Statuses (sent, delivered, read, failed) are logged (whatsapp_status); a failed one, with Meta's code (131047: the 24-hour window had closed), goes to the integration log too.",
         ...metaSignedPost('whatsapp_business_account', 'WHATSAPP_APP_SECRET', 'WhatsApp'),
-      },
+      }),
     },
     '/api/webhooks/messenger': {
       get: metaVerification('messengerWebhookVerification', 'Messenger', 'MESSENGER_VERIFY_TOKEN'),
-      post: {
+      post: webhookPost({
         operationId: 'messengerWebhook',
-        tags: ['Channel webhooks'],
-        security: [{ metaSignature: [] }],
         summary: "Meta posts a Facebook Page's Messenger events",
         description:
           'Served when MESSENGER_PAGE_ACCESS_TOKEN, MESSENGER_APP_SECRET and MESSENGER_VERIFY_TOKEN are set (docs/channels.md). X-Hub-Signature-256 is checked over the raw bytes as received, in constant time; the body is at most 1 MiB and nested at most 32 levels. ' +
           `${storedOnce} The key is the message's mid. Texts, tapped quick replies and postbacks run a turn; the Page's own echoes (is_echo), deliveries, reads and other kinds are answered 200 and dropped. ` +
           'The user is `{ "channelId": "messenger", "user": "messenger:<page-scoped id>" }`.',
         ...metaSignedPost('page', 'MESSENGER_APP_SECRET', 'Messenger'),
-      },
+      }),
     },
     '/api/webhooks/twilio-sms': twilioWebhook('twilio-sms', 'an SMS', 'TWILIO_SMS_FROM'),
     '/api/webhooks/twilio-whatsapp': twilioWebhook('twilio-whatsapp', 'a WhatsApp message', 'TWILIO_WHATSAPP_FROM'),

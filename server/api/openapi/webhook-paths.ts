@@ -1,91 +1,65 @@
-type Obj = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/${name}` });
-const error = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('schemas/Error') } },
-});
+import { error, type Obj } from './operation-parts.ts';
+import { webhookPost } from './webhook-operation.ts';
 
 /** The vendors' webhooks (channels/connector/): where Telegram and Slack post, and the Bot Framework (Microsoft Teams) its activities. */
 export function webhookPaths(): Obj {
   return {
     '/api/webhooks/telegram': {
-      post: {
+      post: webhookPost({
         operationId: 'telegramWebhook',
-        tags: ['Channel webhooks'],
-        security: [{ telegramSecret: [] }],
+        scheme: 'telegramSecret',
         summary: 'Telegram posts an update (set with `npx chatbot telegram set-webhook`)',
         description:
           "Served when TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_SECRET are set (docs/channels.md). The secret token header is compared in constant time; the body (a Bot API Update: a message, or a pressed inline button's callback_query) is at most 256 KiB and nested at most 32 levels. " +
           'Each update is stored once under its update_id (a redelivery, however close, is answered 200 and changes nothing) with a durable job that runs its turn, and answered 200 at once: the turn never runs inside the request. ' +
           'The user is the address `{ "channelId": "telegram", "user": "telegram:<chat id>" }`; their username, name and language reach the dialog as `telegramUsername`, `telegramName` and `telegramLanguage` (user data when declared in userDataFields, else variables). ' +
           'Updates the bot cannot answer (stickers, edits, joins) are answered 200 and dropped. A refused request stores nothing.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['update_id'],
-                properties: { update_id: { type: 'integer' } },
-                additionalProperties: true,
-              },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['update_id'],
+              properties: { update_id: { type: 'integer' } },
+              additionalProperties: true,
             },
           },
         },
         responses: {
-          '200': {
-            description: 'Taken (or already taken).',
-            content: {
-              'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { const: true } } } },
-            },
-          },
           '400': error('invalid_body: not UTF-8, not JSON, or an update without update_id.'),
           '401': error('unauthorized: the X-Telegram-Bot-Api-Secret-Token header is missing.'),
           '403': error('forbidden: the X-Telegram-Bot-Api-Secret-Token header does not match TELEGRAM_WEBHOOK_SECRET.'),
           '404': error('not_found: the Telegram channel is not configured.'),
           '405': error('method_not_allowed: only POST.'),
           '413': error('payload_too_large: the body is over 256 KiB, or nested deeper than 32 levels.'),
-          '500': ref('responses/Internal'),
         },
-      },
+      }),
     },
     '/api/webhooks/teams': {
-      post: {
+      post: webhookPost({
         operationId: 'teamsWebhook',
-        tags: ['Channel webhooks'],
-        security: [{ botFrameworkToken: [] }],
+        scheme: 'botFrameworkToken',
         summary: "The Bot Framework posts a Microsoft Teams activity (the Azure Bot's messaging endpoint)",
         description:
           "Served when BOTFRAMEWORK_APP_ID and BOTFRAMEWORK_APP_PASSWORD are set (docs/channels.md). The Authorization header's JWT must be signed with a key the Bot Framework publishes at BOTFRAMEWORK_OPENID_URL (fetched, cached, fetched again for a new key id), issued by https://api.botframework.com for the app id, unexpired (60 s of clock skew allowed), with a key endorsed for the activity's channelId when the key lists its endorsements, and its serviceUrl claim must equal the activity's serviceUrl, itself one of BOTFRAMEWORK_SERVICE_URLS. The body is at most 256 KiB and nested at most 32 levels. " +
           'Each activity is stored once under its id (a redelivery, however close, is answered 200 and changes nothing) with a durable job that runs its turn, and answered 200 at once. ' +
           'A message is the user\'s text (a bot @mention taken out) or, with a `value` of `{ "choice": "<seq>.<index>" }`, a pressed card button; a conversationUpdate adding the bot to a personal chat opens the conversation (the start dialog). Other activities are answered 200 and dropped. ' +
           'The user is the address `{ "channelId": "teams", "user": "teams:<conversation id>" }`; the conversation\'s serviceUrl, the tenant, the user\'s name and Azure AD object id reach the dialog as `teamsServiceUrl`, `teamsTenantId`, `teamsName` and `teamsAadObjectId` (user data when declared in userDataFields, else variables), which is what lets a trigger reach the user later. A refused request stores nothing.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['type', 'serviceUrl', 'conversation'],
-                properties: {
-                  type: { type: 'string' },
-                  id: { type: 'string' },
-                  serviceUrl: { type: 'string' },
-                  conversation: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-                },
-                additionalProperties: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'serviceUrl', 'conversation'],
+              properties: {
+                type: { type: 'string' },
+                id: { type: 'string' },
+                serviceUrl: { type: 'string' },
+                conversation: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
               },
+              additionalProperties: true,
             },
           },
         },
         responses: {
-          '200': {
-            description: 'Taken (or already taken).',
-            content: {
-              'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { const: true } } } },
-            },
-          },
           '400': error(
             'invalid_body: not UTF-8, not JSON, or not an activity (type, serviceUrl, conversation.id; a message needs an id).',
           ),
@@ -96,18 +70,16 @@ export function webhookPaths(): Obj {
           '404': error('not_found: the Teams channel is not configured.'),
           '405': error('method_not_allowed: only POST.'),
           '413': error('payload_too_large: the body is over 256 KiB, or nested deeper than 32 levels.'),
-          '500': ref('responses/Internal'),
           '503': error(
             "unavailable: the Bot Framework's signing keys could not be fetched; the Bot Framework sends the activity again.",
           ),
         },
-      },
+      }),
     },
     '/api/webhooks/slack': {
-      post: {
+      post: webhookPost({
         operationId: 'slackWebhook',
-        tags: ['Channel webhooks'],
-        security: [{ slackSignature: [] }],
+        scheme: 'slackSignature',
         summary:
           "Slack posts an event or a button click (the app's Request URL for Event Subscriptions and Interactivity)",
         description:
@@ -115,28 +87,25 @@ export function webhookPaths(): Obj {
           "A `url_verification` is answered with its `challenge` as text. An `event_callback` is stored once under its `event_id` (Slack's retries, with `X-Slack-Retry-Num`, find it stored and change nothing) and answered 200 at once: the turn never runs inside the request. The bot answers a direct message (`message`, `channel_type: im`) and a mention in a channel (`app_mention`, answered in its thread); its own messages and other bots' (`bot_id`), edits and other subtypes are dropped. " +
           'A button click (`application/x-www-form-urlencoded` with a JSON `payload` of type `block_actions`) is stored once under its `trigger_id` and answered 200 at once. ' +
           'The user is the address `{ "channelId": "slack", "user": "slack:<D… channel>" }` for a direct message, `slack:<C… channel>/<thread ts>` for a thread; the Slack user id reaches the dialog as `slackUserId` (and the workspace as `slackTeamId`). A refused request stores nothing.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['type'],
-                properties: {
-                  type: { enum: ['url_verification', 'event_callback'] },
-                  event_id: { type: 'string' },
-                  challenge: { type: 'string' },
-                },
-                additionalProperties: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type'],
+              properties: {
+                type: { enum: ['url_verification', 'event_callback'] },
+                event_id: { type: 'string' },
+                challenge: { type: 'string' },
               },
+              additionalProperties: true,
             },
-            'application/x-www-form-urlencoded': {
-              schema: {
-                type: 'object',
-                required: ['payload'],
-                properties: {
-                  payload: { type: 'string', description: 'The interactivity payload as JSON (type block_actions).' },
-                },
+          },
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['payload'],
+              properties: {
+                payload: { type: 'string', description: 'The interactivity payload as JSON (type block_actions).' },
               },
             },
           },
@@ -159,9 +128,8 @@ export function webhookPaths(): Obj {
           '404': error('not_found: the Slack channel is not configured.'),
           '405': error('method_not_allowed: only POST.'),
           '413': error('payload_too_large: the body is over 1 MiB, or nested deeper than 32 levels.'),
-          '500': ref('responses/Internal'),
         },
-      },
+      }),
     },
   };
 }

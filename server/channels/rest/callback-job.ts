@@ -6,6 +6,7 @@ import type { Job, Store } from '../../ports/store.ts';
 import type { RestChannel } from '../../settings/rest-channels.ts';
 import { signCallback } from './signature.ts';
 import { toItem } from '../../app/to-item.ts';
+import type { SignedPostSender } from '../../ports/signed-post.ts';
 
 /** The job kind carrying the bot's later messages to a channel's callback URL. */
 export const CALLBACK_JOB = 'rest_callback';
@@ -64,18 +65,10 @@ export class CallbackRefused extends Error {
   override readonly name = 'CallbackRefused';
 }
 
-/** Sends one HTTP request through the product's SSRF-guarded client (INTEGRATION_ALLOWED_HOSTS applies); main.ts wires it. */
-export type CallbackSender = (request: {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  timeoutMs: number;
-}) => Promise<{ status: number }>;
-
 export interface CallbackJobOptions {
   readonly store: Store;
   readonly channels: ReadonlyMap<string, RestChannel>;
-  readonly send: CallbackSender;
+  readonly send: SignedPostSender;
   readonly logger: Logger;
   readonly now: () => number;
 }

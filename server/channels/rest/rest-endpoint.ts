@@ -60,54 +60,12 @@ const digest = (value: string) => hash('sha256', value, 'buffer');
  * schema, dialog.
  */
 export function restEndpoint(options: RestEndpointOptions): (request: ChannelRequest) => Promise<RestAnswer> {
-  // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
-  const byName = new Map(
-    options.channels.map((channel) => [
-      channel.name,
-      { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) },
-    ]),
-  );
+  const locate = locator(options);
   const turns = new KeyedQueue();
   /** Users opened on a channel, by id: their later requests need no user read. */
   const seen = new Map<string, string>();
   /** Inputs on their way in this process, by user and clientId: a resend waits on its first request instead of behind it. */
   const flights = new Map<string, Flight>();
-
-  const locate = (request: ChannelRequest): Located => {
-    const found = byName.get(request.channel);
-    if (!found)
-      throw new HttpError(
-        404,
-        'not_found',
-        `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`,
-      );
-    const sent = request.key;
-    // Hashed first, so the comparison takes the same time whatever the length sent; every accepted key is compared.
-    let valid = false;
-    if (typeof sent === 'string' && sent !== '') {
-      const hashed = digest(sent);
-      for (const accepted of found.accepted) valid = timingSafeEqual(hashed, accepted) || valid;
-    }
-    if (!valid)
-      throw new HttpError(
-        401,
-        'unauthorized',
-        "A valid channel key is required: send the channel's key in the x-channel-key header.",
-      );
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
-      throw new HttpError(
-        405,
-        'method_not_allowed',
-        `${request.method} is not allowed here; use POST to send a message or GET to read what was missed.`,
-      );
-    }
-    const user = request.user;
-    if (!user || user.length > 256)
-      throw new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', {
-        parameter: 'user',
-      });
-    return { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user };
-  };
 
   const post = async (request: ChannelRequest, located: Located): Promise<RestAnswer> => {
     requireJson(request.contentType);
@@ -170,6 +128,55 @@ export function restEndpoint(options: RestEndpointOptions): (request: ChannelReq
   return async (request) => {
     const located = locate(request);
     return request.method === 'POST' ? post(request, located) : get(request, located);
+  };
+}
+
+/**
+ * Finds a request's channel and user, in the order the checks run: an unknown channel (404), a
+ * wrong key (401), another method (405), a user id that is empty or too long (400).
+ */
+function locator(options: Pick<RestEndpointOptions, 'channels' | 'deliveries'>): (request: ChannelRequest) => Located {
+  // A channel accepts its key and, during a rotation, its previous one; each compared in constant time.
+  const byName = new Map(
+    options.channels.map((channel) => [
+      channel.name,
+      { channel, accepted: [channel.key, ...(channel.keyPrevious ? [channel.keyPrevious] : [])].map(digest) },
+    ]),
+  );
+  return (request: ChannelRequest): Located => {
+    const found = byName.get(request.channel);
+    if (!found)
+      throw new HttpError(
+        404,
+        'not_found',
+        `There is no REST channel named "${request.channel.slice(0, 64)}" on this bot; channels are configured in REST_CHANNELS.`,
+      );
+    const sent = request.key;
+    // Hashed first, so the comparison takes the same time whatever the length sent; every accepted key is compared.
+    let valid = false;
+    if (typeof sent === 'string' && sent !== '') {
+      const hashed = digest(sent);
+      for (const accepted of found.accepted) valid = timingSafeEqual(hashed, accepted) || valid;
+    }
+    if (!valid)
+      throw new HttpError(
+        401,
+        'unauthorized',
+        "A valid channel key is required: send the channel's key in the x-channel-key header.",
+      );
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') {
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use POST to send a message or GET to read what was missed.`,
+      );
+    }
+    const user = request.user;
+    if (!user || user.length > 256)
+      throw new HttpError(400, 'invalid_parameter', 'The user id in the URL must be 1 to 256 characters long.', {
+        parameter: 'user',
+      });
+    return { channel: found.channel, delivery: options.deliveries.get(found.channel.name)!, userId: user };
   };
 }
 

@@ -88,6 +88,9 @@ function formParams(form: URLSearchParams): Record<string, string | string[]> {
   return params;
 }
 
+/** How Twilio writes a sender of the flavour: WhatsApp numbers as `whatsapp:+…`, SMS numbers bare. */
+const senderPrefix = (flavour: TwilioFlavour) => (flavour === 'whatsapp' ? 'whatsapp:' : '');
+
 const single = (params: TwilioWebhookParams, name: string): string | undefined => {
   const value = params[name];
   return typeof value === 'string' ? value : value?.[0];
@@ -102,7 +105,7 @@ const single = (params: TwilioWebhookParams, name: string): string | undefined =
 export function twilioConnector(options: TwilioConnectorOptions): Connector {
   const name = TWILIO_CHANNELS[options.flavour];
   const webhookUrl = twilioWebhookUrl(options.publicUrl, options.flavour);
-  const prefix = options.flavour === 'whatsapp' ? 'whatsapp:' : '';
+  const prefix = senderPrefix(options.flavour);
   const customerWindow = whatsAppWindow({
     channel: name,
     vendorCode: '63016',
@@ -136,78 +139,8 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
     maxBodyBytes: 64 * 1024,
     secrets: [options.authToken],
     bodyFormat: 'form',
-    verify(request: WebhookRequest, raw: Buffer) {
-      const header = request.headers[twilioSignatureHeader];
-      const signature = Array.isArray(header) ? header[0] : header;
-      if (!signature)
-        throw new HttpError(
-          401,
-          'unauthorized',
-          "The X-Twilio-Signature header is missing: Twilio signs every webhook with the account's auth token.",
-        );
-      // The query exactly as received (Twilio signs the URL it was given, query included), after PUBLIC_URL + the route.
-      const queryStart = request.url.indexOf('?');
-      const query = queryStart === -1 ? '' : request.url.slice(queryStart);
-      const params = formParams(new URLSearchParams(raw.toString('utf8')));
-      if (!isValidTwilioSignature({ authToken: options.authToken, publicUrl: webhookUrl + query, params, signature })) {
-        throw new HttpError(
-          403,
-          'forbidden',
-          `The X-Twilio-Signature header does not match: Twilio signs the URL it was given (${webhookUrl}, from PUBLIC_URL) with TWILIO_AUTH_TOKEN.`,
-        );
-      }
-    },
-    async parse(body: unknown) {
-      const params = formParams(body as URLSearchParams);
-      if (single(params, 'AccountSid') !== options.accountSid)
-        throw new HttpError(403, 'forbidden', 'The webhook is for another Twilio account than TWILIO_ACCOUNT_SID.');
-      const sid = single(params, 'MessageSid') ?? single(params, 'SmsSid');
-      if (!sid) throw new HttpError(400, 'invalid_body', 'A Twilio message webhook needs a MessageSid.');
-      const status = single(params, 'MessageStatus') ?? single(params, 'SmsStatus') ?? '';
-      if (OUTBOUND_STATUSES.has(status)) {
-        const errorCode = single(params, 'ErrorCode');
-        options.onStatus(name, {
-          messageSid: sid,
-          status,
-          to: single(params, 'To') ?? '',
-          ...(errorCode ? { errorCode } : {}),
-        });
-        return [];
-      }
-      const from = single(params, 'From') ?? '';
-      if (prefix !== '' ? !from.startsWith(prefix) : from.includes(':')) {
-        const other = TWILIO_CHANNELS[options.flavour === 'sms' ? 'whatsapp' : 'sms'];
-        throw new HttpError(
-          400,
-          'invalid_body',
-          `This webhook is the ${name} channel's; this message belongs at /api/webhooks/${other} (set it as the sender's webhook at Twilio, docs/channels.md).`,
-        );
-      }
-      const address = from.slice(prefix.length);
-      if (!/^\+?[0-9A-Za-z]{2,20}$/.test(address))
-        throw new HttpError(400, 'invalid_body', "The webhook's From is not a phone number.");
-      const text = single(params, 'ButtonText') ?? single(params, 'Body') ?? '';
-      if (options.flavour === 'sms') {
-        const keyword = carrierKeyword(text);
-        if (keyword) {
-          await options.onKeyword(name, address, keyword);
-          return [];
-        }
-      }
-      if (text.trim() === '') return [];
-      const profileName = single(params, 'ProfileName');
-      const userData: Record<string, string> = {
-        phoneNumber: address,
-        ...(profileName ? { whatsappName: profileName.slice(0, 200) } : {}),
-      };
-      const message: InboundMessage = {
-        eventId: sid,
-        address,
-        input: { kind: 'text', text: text.slice(0, 4096) },
-        userData,
-      };
-      return [message];
-    },
+    verify: (request: WebhookRequest, raw: Buffer) => verifySignature(request, raw, options.authToken, webhookUrl),
+    parse: (body: unknown) => readWebhook(options, body as URLSearchParams),
     refuseSend(user, now) {
       if (options.flavour === 'sms') {
         return user?.variables[SMS_OPTED_OUT] === true
@@ -245,4 +178,88 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
       );
     },
   };
+}
+
+/**
+ * Checks X-Twilio-Signature: Twilio signs the URL it was given (PUBLIC_URL + the route, the query
+ * exactly as received) and the sorted form parameters with the account's auth token.
+ */
+function verifySignature(request: WebhookRequest, raw: Buffer, authToken: string, webhookUrl: string): void {
+  const header = request.headers[twilioSignatureHeader];
+  const signature = Array.isArray(header) ? header[0] : header;
+  if (!signature)
+    throw new HttpError(
+      401,
+      'unauthorized',
+      "The X-Twilio-Signature header is missing: Twilio signs every webhook with the account's auth token.",
+    );
+  // The query exactly as received (Twilio signs the URL it was given, query included), after PUBLIC_URL + the route.
+  const queryStart = request.url.indexOf('?');
+  const query = queryStart === -1 ? '' : request.url.slice(queryStart);
+  const params = formParams(new URLSearchParams(raw.toString('utf8')));
+  if (!isValidTwilioSignature({ authToken, publicUrl: webhookUrl + query, params, signature })) {
+    throw new HttpError(
+      403,
+      'forbidden',
+      `The X-Twilio-Signature header does not match: Twilio signs the URL it was given (${webhookUrl}, from PUBLIC_URL) with TWILIO_AUTH_TOKEN.`,
+    );
+  }
+}
+
+/**
+ * A webhook's form as the messages to run: none for a status callback (logged), nor for a carrier
+ * keyword (STOP, START, HELP: Twilio's to answer) or an empty text; else the sender's text.
+ */
+async function readWebhook(options: TwilioConnectorOptions, form: URLSearchParams): Promise<InboundMessage[]> {
+  const params = formParams(form);
+  const name = TWILIO_CHANNELS[options.flavour];
+  const prefix = senderPrefix(options.flavour);
+  if (single(params, 'AccountSid') !== options.accountSid)
+    throw new HttpError(403, 'forbidden', 'The webhook is for another Twilio account than TWILIO_ACCOUNT_SID.');
+  const sid = single(params, 'MessageSid') ?? single(params, 'SmsSid');
+  if (!sid) throw new HttpError(400, 'invalid_body', 'A Twilio message webhook needs a MessageSid.');
+  const status = single(params, 'MessageStatus') ?? single(params, 'SmsStatus') ?? '';
+  if (OUTBOUND_STATUSES.has(status)) {
+    const errorCode = single(params, 'ErrorCode');
+    options.onStatus(name, {
+      messageSid: sid,
+      status,
+      to: single(params, 'To') ?? '',
+      ...(errorCode ? { errorCode } : {}),
+    });
+    return [];
+  }
+  const from = single(params, 'From') ?? '';
+  if (prefix !== '' ? !from.startsWith(prefix) : from.includes(':')) {
+    const other = TWILIO_CHANNELS[options.flavour === 'sms' ? 'whatsapp' : 'sms'];
+    throw new HttpError(
+      400,
+      'invalid_body',
+      `This webhook is the ${name} channel's; this message belongs at /api/webhooks/${other} (set it as the sender's webhook at Twilio, docs/channels.md).`,
+    );
+  }
+  const address = from.slice(prefix.length);
+  if (!/^\+?[0-9A-Za-z]{2,20}$/.test(address))
+    throw new HttpError(400, 'invalid_body', "The webhook's From is not a phone number.");
+  const text = single(params, 'ButtonText') ?? single(params, 'Body') ?? '';
+  if (options.flavour === 'sms') {
+    const keyword = carrierKeyword(text);
+    if (keyword) {
+      await options.onKeyword(name, address, keyword);
+      return [];
+    }
+  }
+  if (text.trim() === '') return [];
+  const profileName = single(params, 'ProfileName');
+  const userData: Record<string, string> = {
+    phoneNumber: address,
+    ...(profileName ? { whatsappName: profileName.slice(0, 200) } : {}),
+  };
+  const message: InboundMessage = {
+    eventId: sid,
+    address,
+    input: { kind: 'text', text: text.slice(0, 4096) },
+    userData,
+  };
+  return [message];
 }

@@ -1,5 +1,5 @@
 import { defineStepType } from '../step-contract/define-step-type.ts';
-import type { StepContext } from '../step-contract/step-type.ts';
+import type { StepContext, StepRequest } from '../step-contract/step-type.ts';
 import { readServiceAccount, withGoogleToken } from './google-service-account.ts';
 import { baseUrl, failure, secretName, under } from './schema-parts.ts';
 
@@ -20,29 +20,51 @@ const common = {
 
 const cell = { type: ['string', 'number', 'boolean', 'null'] };
 
-/** The A1 range in a URL path: encoded, since a sheet name may hold spaces or "#". */
-const valuesUrl = (base: string, spreadsheetId: string, range: string) =>
-  under(base, `v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values/${encodeURIComponent(range)}`);
+/** A table in A1 notation. */
+const range = (description: string) => ({ type: 'string', minLength: 1, maxLength: 200, description });
+
+/** What both Sheets steps are: actions on an optional service, a service account's key their secret. */
+const sheetsStep = {
+  level: 'action',
+  service: 'optional',
+  secrets: ['credentialsSecret'],
+  fixed: ['apiBaseUrl'],
+} as const;
+
+interface SheetsParams {
+  readonly spreadsheetId: string;
+  readonly range: string;
+  readonly apiBaseUrl: string;
+}
+
+/**
+ * One call to the spreadsheet's values in a range, with the service account's token (a new one
+ * once after a 401). The A1 range is encoded in the URL path, since a sheet name may hold spaces or "#".
+ */
+function callValues(ctx: StepContext, params: SheetsParams, request: Omit<StepRequest, 'url' | 'headers'>, verb = '') {
+  const key = readServiceAccount(ctx.secret('credentialsSecret')!);
+  const path = `v4/spreadsheets/${encodeURIComponent(params.spreadsheetId)}/values/${encodeURIComponent(params.range)}`;
+  return withGoogleToken(ctx, key, SCOPE, (token) =>
+    ctx.request({
+      ...request,
+      url: under(params.apiBaseUrl, path) + verb,
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  );
+}
 
 /** Google Sheets: append a row after the table in a range (spreadsheets.values.append). */
 export const googleSheetsAppendRow = defineStepType({
   name: 'googleSheetsAppendRow',
-  level: 'action',
+  ...sheetsStep,
   description: 'Appends a row to a Google Sheets table (service account key); returns {updatedRange, updatedRows}.',
-  service: 'optional',
-  secrets: ['credentialsSecret'],
-  fixed: ['apiBaseUrl'],
   params: {
     type: 'object',
     properties: {
       ...common,
-      range: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 200,
-        description:
-          'Where the table is, in A1 notation: "Leads" (a whole sheet) or "Leads!A:E"; the row goes after its last row.',
-      },
+      range: range(
+        'Where the table is, in A1 notation: "Leads" (a whole sheet) or "Leads!A:E"; the row goes after its last row.',
+      ),
       values: {
         type: 'array',
         minItems: 1,
@@ -68,22 +90,16 @@ export const googleSheetsAppendRow = defineStepType({
     required: ['updatedRange', 'updatedRows'],
   },
   async call(ctx: StepContext) {
-    const params = ctx.params as {
-      spreadsheetId: string;
-      range: string;
-      values: unknown[];
-      valueInputOption: string;
-      apiBaseUrl: string;
-    };
-    const key = readServiceAccount(ctx.secret('credentialsSecret')!);
-    const response = await withGoogleToken(ctx, key, SCOPE, (token) =>
-      ctx.request({
+    const params = ctx.params as unknown as SheetsParams & { values: unknown[]; valueInputOption: string };
+    const response = await callValues(
+      ctx,
+      params,
+      {
         method: 'POST',
-        url: `${valuesUrl(params.apiBaseUrl, params.spreadsheetId, params.range)}:append`,
         query: { valueInputOption: params.valueInputOption, insertDataOption: 'INSERT_ROWS' },
-        headers: { authorization: `Bearer ${token}` },
         json: { range: params.range, majorDimension: 'ROWS', values: [params.values] },
-      }),
+      },
+      ':append',
     );
     const updates = (response.body as { updates?: { updatedRange?: unknown; updatedRows?: unknown } } | null)?.updates;
     if (typeof updates?.updatedRange !== 'string')
@@ -98,22 +114,14 @@ export const googleSheetsAppendRow = defineStepType({
 /** Google Sheets: look up the rows of a table whose column holds a value (spreadsheets.values.get, filtered here). */
 export const googleSheetsLookupRows = defineStepType({
   name: 'googleSheetsLookupRows',
-  level: 'action',
+  ...sheetsStep,
   description:
     'Reads a Google Sheets table (service account key) and returns the rows whose column equals a value, as objects keyed by the header row: {rows, count}.',
-  service: 'optional',
-  secrets: ['credentialsSecret'],
-  fixed: ['apiBaseUrl'],
   params: {
     type: 'object',
     properties: {
       ...common,
-      range: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 200,
-        description: 'The table in A1 notation, header row first: "Orders" or "Orders!A1:F500".',
-      },
+      range: range('The table in A1 notation, header row first: "Orders" or "Orders!A1:F500".'),
       column: {
         type: 'string',
         minLength: 1,
@@ -144,24 +152,16 @@ export const googleSheetsLookupRows = defineStepType({
     required: ['rows', 'count'],
   },
   async call(ctx: StepContext) {
-    const params = ctx.params as {
-      spreadsheetId: string;
-      range: string;
+    const params = ctx.params as unknown as SheetsParams & {
       column: string;
       value: string | number | boolean;
       ignoreCase: boolean;
       limit: number;
-      apiBaseUrl: string;
     };
-    const key = readServiceAccount(ctx.secret('credentialsSecret')!);
-    const response = await withGoogleToken(ctx, key, SCOPE, (token) =>
-      ctx.request({
-        method: 'GET',
-        url: valuesUrl(params.apiBaseUrl, params.spreadsheetId, params.range),
-        query: { majorDimension: 'ROWS', valueRenderOption: 'FORMATTED_VALUE' },
-        headers: { authorization: `Bearer ${token}` },
-      }),
-    );
+    const response = await callValues(ctx, params, {
+      method: 'GET',
+      query: { majorDimension: 'ROWS', valueRenderOption: 'FORMATTED_VALUE' },
+    });
     const values = (response.body as { values?: unknown } | null)?.values ?? [];
     if (!Array.isArray(values) || !values.every(Array.isArray))
       throw failure('Google Sheets answered without rows of values.', 'invalid_body');

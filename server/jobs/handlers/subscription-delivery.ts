@@ -5,6 +5,7 @@ import type { BotEventRecord, Subscription, SubscriptionStore } from '../../port
 import type { Logger } from '../../ports/logger.ts';
 import type { NewJob, Store } from '../../ports/store.ts';
 import type { JobHandler } from '../job-runner.ts';
+import type { SignedPostSender } from '../../ports/signed-post.ts';
 
 /** The job kind that delivers a subscription's events: one job per subscription, which waits between runs. */
 export const SUBSCRIPTION_DELIVERY_JOB = 'subscription_delivery';
@@ -29,18 +30,10 @@ export interface DeliverySettings {
   readonly idleMs: number;
 }
 
-/** Sends one signed POST through the integration client (SSRF rules, INTEGRATION_ALLOWED_HOSTS); throws when it cannot be sent. */
-export type DeliverySender = (request: {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  timeoutMs: number;
-}) => Promise<{ status: number }>;
-
 export interface DeliveryJobOptions {
   readonly store: Store;
   readonly subscriptions: SubscriptionStore;
-  readonly send: DeliverySender;
+  readonly send: SignedPostSender;
   readonly clock: Clock;
   readonly logger: Logger;
   /** The bot's id, in every delivery and in the user's trigger address. */

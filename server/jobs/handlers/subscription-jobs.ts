@@ -12,7 +12,6 @@ import {
   subscriptionDeliveryHandler,
   subscriptionWakeHandler,
   wakeDelivery,
-  type DeliverySender,
   type DeliverySettings,
 } from './subscription-delivery.ts';
 import {
@@ -20,6 +19,7 @@ import {
   scheduleSubscriptionHousekeeping,
   subscriptionHousekeepingHandler,
 } from './subscription-housekeeping.ts';
+import type { SignedPostSender } from '../../ports/signed-post.ts';
 
 export interface SubscriptionJobsOptions {
   readonly store: Store;
@@ -27,7 +27,7 @@ export interface SubscriptionJobsOptions {
   readonly jobs: Scheduler & { register(kind: string, handler: JobHandler): unknown };
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly send: DeliverySender;
+  readonly send: SignedPostSender;
   readonly botId: string;
   readonly settings: DeliverySettings & { readonly eventDays: number };
 }

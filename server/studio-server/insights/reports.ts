@@ -1,6 +1,7 @@
 import {
   DAY_MS,
   LATENCY_BUCKETS,
+  METRICS,
   type CounterTotals,
   type DayRange,
   type InsightsStore,
@@ -26,23 +27,8 @@ export const TOP = 20;
 export type Dashboard = DashboardFigures;
 export type { DailyFigures };
 
-const DASHBOARD_METRICS: readonly Metric[] = [
-  'conversations',
-  'activeUsers',
-  'messagesUser',
-  'messagesBot',
-  'dialogStarted',
-  'dialogCompleted',
-  'unprocessed',
-  'faqAnswered',
-  'faqMissed',
-  'faqMiss',
-  'integrationCalls',
-  'integrationLatency',
-  'urlClicks',
-  'emailsSent',
-  'smsSent',
-];
+/** The dashboard reads every counter but the per-step ones, which the drop-off reads. */
+const DASHBOARD_METRICS = METRICS.filter((metric) => metric !== 'stepReached' && metric !== 'stepStopped');
 
 export function isoDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { format } from '../../i18n/catalogue.ts';
+import { CONDITION_OPS } from '../../../shared/condition-ops.ts';
 import {
-  CONDITION_OPS,
   branchesOf,
   formatValue,
   groupsOf,

@@ -7,19 +7,6 @@ import { isObject, type TargetDoc } from './types.ts';
  * back the same way, so nothing the engine reads changes meaning.
  */
 
-export const CONDITION_OPS = [
-  'equals',
-  'notEquals',
-  'empty',
-  'notEmpty',
-  'greater',
-  'less',
-  'contains',
-  'matches',
-  'in',
-] as const;
-export type ConditionOp = (typeof CONDITION_OPS)[number];
-
 /** What the value of an operator is: none, a text, a number, a regular expression or a list. */
 export function valueKind(op: string): 'none' | 'text' | 'number' | 'regex' | 'list' {
   switch (op) {
