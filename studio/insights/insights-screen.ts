@@ -11,6 +11,7 @@ import type { Dashboard, DropOff } from '../../shared/studio-insights.ts';
 import type { VersionList } from '../../shared/studio-versions.ts';
 import { lastDays } from './last-days.ts';
 import { channelName, KNOWN_CHANNELS } from './channel-names.ts';
+import { dataTable } from '../app/data-table.ts';
 
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 
@@ -310,19 +311,10 @@ export class StudioInsights extends StudioScreen {
   private renderDownloads(): TemplateResult {
     const from = Math.floor(Date.parse(`${this.from}T00:00:00Z`) / 1000);
     const to = Math.floor(Date.parse(`${this.to}T00:00:00Z`) / 1000) + 86_399;
-    return html`<table>
-      <caption>
-        ${t('downloadsCaption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('colExport')}</th>
-          <th scope="col">${t('colDownload')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${EXPORTS.map(
-          (name) => html`<tr>
+    return dataTable(
+      { caption: t('downloadsCaption'), columns: [t('colExport'), t('colDownload')] },
+      EXPORTS.map(
+        (name) => html`<tr>
             <th scope="row"><code>${name}</code></th>
             <td>
               ${FORMATS.map(
@@ -339,9 +331,8 @@ export class StudioInsights extends StudioScreen {
               )}
             </td>
           </tr>`,
-        )}
-      </tbody>
-    </table>`;
+      ),
+    );
   }
 
   private renderDropOff(): TemplateResult {
@@ -351,27 +342,23 @@ export class StudioInsights extends StudioScreen {
     const minutes = Math.round(d.windowMs / 60_000);
     return html`
       <p>${t('dropOffIntro', { window: minutes >= 1 ? `${minutes} min` : `${Math.round(d.windowMs / 1000)} s`, open: d.open })}</p>
-      ${dialogs.map(
-        (dialogId) => html`<table>
-          <caption>
-            ${this.titled(t('dropOffCaption', { dialog: dialogId }))}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">${t('colStep')}</th>
-              <th scope="col" class="n">${t('colReached')}</th>
-              <th scope="col" class="n">${t('colStopped')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${d.steps
-              .filter((s) => s.dialogId === dialogId)
-              .map(
-                (s) =>
-                  html`<tr><th scope="row">${s.stepId}</th><td class="n">${s.reached}</td><td class="n">${s.stopped}</td></tr>`,
-              )}
-          </tbody>
-        </table>`,
+      ${dialogs.map((dialogId) =>
+        dataTable(
+          {
+            caption: this.titled(t('dropOffCaption', { dialog: dialogId })),
+            columns: [
+              t('colStep'),
+              { label: t('colReached'), numeric: true },
+              { label: t('colStopped'), numeric: true },
+            ],
+          },
+          d.steps
+            .filter((s) => s.dialogId === dialogId)
+            .map(
+              (s) =>
+                html`<tr><th scope="row">${s.stepId}</th><td class="n">${s.reached}</td><td class="n">${s.stopped}</td></tr>`,
+            ),
+        ),
       )}
     `;
   }
