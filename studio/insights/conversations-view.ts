@@ -13,6 +13,7 @@ import type {
 import { lastDays } from './last-days.ts';
 import { channelName } from './channel-names.ts';
 import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 
@@ -66,9 +67,7 @@ export class InsightsConversations extends StudioScreen {
   ];
   static override properties = {
     userId: {},
-    page: { state: true },
-    transcript: { state: true },
-    fields: { state: true },
+    ...states('page', 'transcript', 'fields'),
   };
   /** A visitor's id: their transcript; '' for the search. */
   declare userId: string;

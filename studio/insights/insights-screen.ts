@@ -12,6 +12,7 @@ import type { VersionList } from '../../shared/studio-versions.ts';
 import { lastDays } from './last-days.ts';
 import { channelName, KNOWN_CHANNELS } from './channel-names.ts';
 import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 
@@ -70,13 +71,7 @@ export class StudioInsights extends StudioScreen {
   ];
   static override properties = {
     route: {},
-    from: { state: true },
-    to: { state: true },
-    version: { state: true },
-    channel: { state: true },
-    versions: { state: true },
-    dashboard: { state: true },
-    dropOff: { state: true },
+    ...states('from', 'to', 'version', 'channel', 'versions', 'dashboard', 'dropOff'),
   };
   declare route: string;
   declare private from: string;

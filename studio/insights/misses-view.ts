@@ -8,6 +8,7 @@ import type { Misses, MissGroup, TaughtTo } from '../../shared/studio-misses.ts'
 import { lastDays } from './last-days.ts';
 import { mostFrequentSentence } from './misses-sentences.ts';
 import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 type Kind = 'intent' | 'faq';
 
@@ -73,10 +74,7 @@ export class InsightsMisses extends StudioScreen {
     `,
   ];
   static override properties = {
-    from: { state: true },
-    to: { state: true },
-    misses: { state: true },
-    notice: { state: true },
+    ...states('from', 'to', 'misses', 'notice'),
   };
   declare private from: string;
   declare private to: string;

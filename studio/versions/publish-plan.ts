@@ -6,6 +6,7 @@ import { changeInWords } from './change-words.ts';
 import type { PublishPlan, StepRef, Stranded } from '../../shared/studio-versions.ts';
 import type { DefinitionOutline } from './types.ts';
 import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 const named = (at: StepRef) => `${at.dialogId}.${at.stepId}`;
 const key = (at: StepRef) => JSON.stringify([at.dialogId, at.stepId]);
@@ -72,8 +73,7 @@ export class StudioPublishPlan extends StudioScreen {
   static override properties = {
     versionId: {},
     canPublish: { type: Boolean },
-    plan: { state: true },
-    outline: { state: true },
+    ...states('plan', 'outline'),
   };
   declare versionId: string;
   declare canPublish: boolean;

@@ -7,6 +7,7 @@ import { t } from '../i18n/strings.ts';
 import './publish-plan.ts';
 import type { ListedVersion, VersionAuthor, VersionList } from '../../shared/studio-versions.ts';
 import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 const PUBLISHERS = new Set(['owner', 'editor']);
 
@@ -44,10 +45,7 @@ export class StudioVersions extends StudioScreen {
   ];
   static override properties = {
     route: {},
-    list: { state: true },
-    older: { state: true },
-    notice: { state: true },
-    reviewing: { state: true },
+    ...states('list', 'older', 'notice', 'reviewing'),
   };
   declare route: string;
   declare private list: VersionList | undefined;

@@ -6,6 +6,7 @@ import { isObject, type DefinitionDoc, type DialogDoc } from '../model/types.ts'
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { summary } from './designer-outline.ts';
 import { base } from './styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 /**
  * A save on a stale base: their version beside yours, part by part. What only one side changed
@@ -82,10 +83,8 @@ export class ConflictView extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    details: { attribute: false },
-    yours: { attribute: false },
-    choices: { state: true },
+    ...bound('ui', 'details', 'yours'),
+    ...states('choices'),
   };
 
   declare ui: DesignerUi;

@@ -6,6 +6,7 @@ import type { PlacedProblem } from '../model/problems.ts';
 import { stableKeys } from './designer-outline.ts';
 import { short } from './short-label.ts';
 import { base } from './styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 /**
  * The dialog list: one button per dialog (the selected one marked current), with its step
@@ -89,8 +90,8 @@ export class DesignerDialogs extends DesignerPart {
 
   static override properties = {
     selected: { type: Number },
-    byStep: { attribute: false },
-    renameError: { state: true },
+    ...bound('byStep'),
+    ...states('renameError'),
   };
 
   declare selected: number;

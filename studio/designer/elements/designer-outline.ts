@@ -9,6 +9,7 @@ import { short } from './short-label.ts';
 import { base } from './styles.ts';
 import type { StepForm } from './step-form.ts';
 import './step-form.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 const DRAG_TYPE = 'application/x-chatbot-step';
 
@@ -125,9 +126,8 @@ export class DesignerOutline extends DesignerPart {
   static override properties = {
     dialog: { type: Number },
     open: { type: Number },
-    byStep: { attribute: false },
-    current: { attribute: false },
-    dropAt: { state: true },
+    ...bound('byStep', 'current'),
+    ...states('dropAt'),
   };
 
   /** A preview's position (ui.current), passed so the outline draws again when it moves. */

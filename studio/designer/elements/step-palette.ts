@@ -3,6 +3,7 @@ import { format } from '../../i18n/catalogue.ts';
 import { stepKinds } from '../model/schema-form.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { base } from './styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 interface Entry {
   readonly kind: string;
@@ -75,9 +76,9 @@ export class StepPalette extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
+    ...bound('ui'),
     open: { type: Boolean },
-    query: { state: true },
+    ...states('query'),
   };
 
   declare ui: DesignerUi;

@@ -4,6 +4,7 @@ import { roleName, t } from '../../i18n/strings.ts';
 import { dataTable } from '../../app/data-table.ts';
 import { submittedForm } from '../../app/submitted-form.ts';
 import { RecordsPanel, when } from './panel.ts';
+import { states } from '../../app/reactive.ts';
 
 type AccountRow = StudioAnswer<'listAccounts'>['accounts'][number];
 type Invitation = StudioAnswer<'listAccounts'>['invitations'][number];
@@ -14,9 +15,7 @@ const ROLES = ['owner', 'editor', 'analyst', 'viewer'];
 export class StudioAccountsPanel extends RecordsPanel {
   static override properties = {
     ...RecordsPanel.properties,
-    accounts: { state: true },
-    invitations: { state: true },
-    link: { state: true },
+    ...states('accounts', 'invitations', 'link'),
   };
   declare private accounts: AccountRow[];
   declare private invitations: Invitation[];

@@ -3,6 +3,7 @@ import { t } from '../../i18n/strings.ts';
 import { auditSentence, actorWords, type AuditEntry as Entry, type PeopleById } from './audit-words.ts';
 import { dataTable } from '../../app/data-table.ts';
 import { RecordsPanel, when } from './panel.ts';
+import { states } from '../../app/reactive.ts';
 
 /**
  * Owners: the audit trail, newest pages on demand, each entry as a sentence with people's names;
@@ -11,10 +12,7 @@ import { RecordsPanel, when } from './panel.ts';
 export class StudioAuditPanel extends RecordsPanel {
   static override properties = {
     ...RecordsPanel.properties,
-    entries: { state: true },
-    next: { state: true },
-    people: { state: true },
-    asJson: { state: true },
+    ...states('entries', 'next', 'people', 'asJson'),
   };
   declare private entries: Entry[];
   declare private next: string | null;
