@@ -21,13 +21,6 @@ export class DesignerDialogs extends DesignerPart {
       :host {
         display: block;
       }
-      .top {
-        display: flex;
-        justify-content: space-between;
-        align-items: center;
-        gap: 8px;
-        margin-bottom: 8px;
-      }
       ol {
         list-style: none;
         margin: 0;

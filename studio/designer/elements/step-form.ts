@@ -23,9 +23,6 @@ export class StepForm extends DesignerPart {
     base,
     formStyles,
     css`
-      :host {
-        display: block;
-      }
       .id-row {
         display: flex;
         flex-wrap: wrap;
