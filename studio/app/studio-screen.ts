@@ -1,6 +1,7 @@
 import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ApiError, type ApiClient, type SessionInfo } from '../api/client.ts';
 import { t } from '../i18n/strings.ts';
+import { bound, states } from './reactive.ts';
 
 /**
  * What every studio screen that talks to the server shares: the API, the session, a status line,
@@ -9,11 +10,8 @@ import { t } from '../i18n/strings.ts';
  */
 export class StudioScreen extends LitElement {
   static override properties: PropertyDeclarations = {
-    api: { attribute: false },
-    session: { attribute: false },
-    status: { state: true },
-    error: { state: true },
-    busy: { state: true },
+    ...bound('api', 'session'),
+    ...states('status', 'error', 'busy'),
   };
   declare api: ApiClient;
   declare session: SessionInfo;

@@ -1,4 +1,16 @@
 /** The insights screen's sentences, English and German (merged into the studio's tables in strings.ts). */
+
+/** The channels named by their makers' own names, the same in every language. */
+const channelBrands = {
+  channelTelegram: 'Telegram',
+  channelWhatsapp: 'WhatsApp',
+  channelTwilioSms: 'SMS (Twilio)',
+  channelTwilioWhatsapp: 'WhatsApp (Twilio)',
+  channelSlack: 'Slack',
+  channelMessenger: 'Facebook Messenger',
+  channelTeams: 'Microsoft Teams',
+};
+
 export const insightsEn = {
   insightsTitle: 'Insights',
   insightsSections: 'Insights sections',
@@ -17,13 +29,7 @@ export const insightsEn = {
   chartOfChannel: '{title} — {channel}',
   chartChannels: 'Conversations and messages per channel',
   channelWebchat: 'Web chat',
-  channelTelegram: 'Telegram',
-  channelWhatsapp: 'WhatsApp',
-  channelTwilioSms: 'SMS (Twilio)',
-  channelTwilioWhatsapp: 'WhatsApp (Twilio)',
-  channelSlack: 'Slack',
-  channelMessenger: 'Facebook Messenger',
-  channelTeams: 'Microsoft Teams',
+  ...channelBrands,
   channelOther: 'Channel {id}',
   versionInService: '{id} (in service)',
   show: 'Show',
@@ -131,13 +137,7 @@ export const insightsDe: typeof insightsEn = {
   chartOfChannel: '{title} – {channel}',
   chartChannels: 'Gespräche und Nachrichten pro Kanal',
   channelWebchat: 'Web-Chat',
-  channelTelegram: 'Telegram',
-  channelWhatsapp: 'WhatsApp',
-  channelTwilioSms: 'SMS (Twilio)',
-  channelTwilioWhatsapp: 'WhatsApp (Twilio)',
-  channelSlack: 'Slack',
-  channelMessenger: 'Facebook Messenger',
-  channelTeams: 'Microsoft Teams',
+  ...channelBrands,
   channelOther: 'Kanal {id}',
   versionInService: '{id} (in Betrieb)',
   show: 'Anzeigen',

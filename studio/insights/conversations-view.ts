@@ -12,6 +12,8 @@ import type {
 } from '../../shared/studio-insights.ts';
 import { lastDays } from './last-days.ts';
 import { channelName } from '../i18n/channel-names.ts';
+import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 const time = (ms: number) => new Date(ms).toLocaleString(language());
 
@@ -65,9 +67,7 @@ export class InsightsConversations extends StudioScreen {
   ];
   static override properties = {
     userId: {},
-    page: { state: true },
-    transcript: { state: true },
-    fields: { state: true },
+    ...states('page', 'transcript', 'fields'),
   };
   /** A visitor's id: their transcript; '' for the search. */
   declare userId: string;
@@ -195,33 +195,20 @@ export class InsightsConversations extends StudioScreen {
       ? html`<button type="button" class="secondary" @click=${() => this.search(page.query, page.next!)}>${t('loadMore')}</button>`
       : nothing;
     if (page.items.length === 0) return html`${stopped}<p>${t('nothingInRange')}</p>${more}`;
-    return html`${stopped}<table>
-        <caption>
-          ${t('conversationsCaption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('colStartedAt')}</th>
-            <th scope="col">${t('colUser')}</th>
-            <th scope="col">${t('colChannel')}</th>
-            <th scope="col">${t('colLastStep')}</th>
-            <th scope="col">${t('colWords')}</th>
-            <th scope="col">${t('colError')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${page.items.map(
-            (c) => html`<tr>
-              <td>${time(c.startedAt)}</td>
-              <td><a href="${BASE}insights/users/${encodeURIComponent(c.userId)}" aria-label=${t('openTranscript', { user: c.userId })}>${c.userId}</a></td>
-              <td>${channelName(c.channel)}</td>
-              <td><code>${c.lastStep ?? ''}</code></td>
-              <td>${c.text}</td>
-              <td>${c.integrationError ? t('yes') : t('no')}</td>
-            </tr>`,
-          )}
-        </tbody>
-      </table>
+    const columns = [t('colStartedAt'), t('colUser'), t('colChannel'), t('colLastStep'), t('colWords'), t('colError')];
+    return html`${stopped}${dataTable(
+      { caption: t('conversationsCaption'), columns },
+      page.items.map(
+        (c) => html`<tr>
+            <td>${time(c.startedAt)}</td>
+            <td><a href="${BASE}insights/users/${encodeURIComponent(c.userId)}" aria-label=${t('openTranscript', { user: c.userId })}>${c.userId}</a></td>
+            <td>${channelName(c.channel)}</td>
+            <td><code>${c.lastStep ?? ''}</code></td>
+            <td>${c.text}</td>
+            <td>${c.integrationError ? t('yes') : t('no')}</td>
+          </tr>`,
+      ),
+    )}
       ${more}`;
   }
 
@@ -236,23 +223,13 @@ export class InsightsConversations extends StudioScreen {
       <dl>
         ${Object.entries(tr.userData).map(([name, value]) => html`<dt>${name}</dt><dd>${typeof value === 'string' ? value : JSON.stringify(value)}</dd>`)}
       </dl>
-      <table>
-        <caption>
-          ${t('transcriptCaption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('colTime')}</th>
-            <th scope="col">${t('colFrom')}</th>
-            <th scope="col">${t('colChannel')}</th>
-            <th scope="col">${t('colMessage')}</th>
-            <th scope="col">${t('colWhere')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${inTimeOrder(tr).map((item) => (item.event ? eventRow(item.event) : messageRow(item.message)))}
-        </tbody>
-      </table>`;
+      ${dataTable(
+        {
+          caption: t('transcriptCaption'),
+          columns: [t('colTime'), t('colFrom'), t('colChannel'), t('colMessage'), t('colWhere')],
+        },
+        inTimeOrder(tr).map((item) => (item.event ? eventRow(item.event) : messageRow(item.message))),
+      )}`;
   }
 }
 

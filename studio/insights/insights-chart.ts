@@ -3,6 +3,7 @@ import type uPlot from 'uplot';
 import { shared } from '../app/styles.ts';
 import { t } from '../i18n/strings.ts';
 import { barPlot, barPlotStyles, SERIES_COLOURS as COLOURS } from './bar-plot.ts';
+import { bound } from '../app/reactive.ts';
 
 export interface ChartSeries {
   readonly label: string;
@@ -154,8 +155,7 @@ export class InsightsChart extends LitElement {
   static override properties = {
     title: {},
     kind: {},
-    labels: { attribute: false },
-    series: { attribute: false },
+    ...bound('labels', 'series'),
     labelHeader: {},
   };
   declare title: string;

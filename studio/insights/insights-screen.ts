@@ -11,6 +11,8 @@ import type { Dashboard, DropOff } from '../../shared/studio-insights.ts';
 import type { VersionList } from '../../shared/studio-versions.ts';
 import { lastDays } from './last-days.ts';
 import { channelName, KNOWN_CHANNELS } from '../i18n/channel-names.ts';
+import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 type Tab = 'dashboard' | 'drop-off' | 'conversations' | 'misses' | 'downloads';
 
@@ -69,13 +71,7 @@ export class StudioInsights extends StudioScreen {
   ];
   static override properties = {
     route: {},
-    from: { state: true },
-    to: { state: true },
-    version: { state: true },
-    channel: { state: true },
-    versions: { state: true },
-    dashboard: { state: true },
-    dropOff: { state: true },
+    ...states('from', 'to', 'version', 'channel', 'versions', 'dashboard', 'dropOff'),
   };
   declare route: string;
   declare private from: string;
@@ -310,19 +306,10 @@ export class StudioInsights extends StudioScreen {
   private renderDownloads(): TemplateResult {
     const from = Math.floor(Date.parse(`${this.from}T00:00:00Z`) / 1000);
     const to = Math.floor(Date.parse(`${this.to}T00:00:00Z`) / 1000) + 86_399;
-    return html`<table>
-      <caption>
-        ${t('downloadsCaption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('colExport')}</th>
-          <th scope="col">${t('colDownload')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${EXPORTS.map(
-          (name) => html`<tr>
+    return dataTable(
+      { caption: t('downloadsCaption'), columns: [t('colExport'), t('colDownload')] },
+      EXPORTS.map(
+        (name) => html`<tr>
             <th scope="row"><code>${name}</code></th>
             <td>
               ${FORMATS.map(
@@ -339,9 +326,8 @@ export class StudioInsights extends StudioScreen {
               )}
             </td>
           </tr>`,
-        )}
-      </tbody>
-    </table>`;
+      ),
+    );
   }
 
   private renderDropOff(): TemplateResult {
@@ -351,27 +337,23 @@ export class StudioInsights extends StudioScreen {
     const minutes = Math.round(d.windowMs / 60_000);
     return html`
       <p>${t('dropOffIntro', { window: minutes >= 1 ? `${minutes} min` : `${Math.round(d.windowMs / 1000)} s`, open: d.open })}</p>
-      ${dialogs.map(
-        (dialogId) => html`<table>
-          <caption>
-            ${this.titled(t('dropOffCaption', { dialog: dialogId }))}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">${t('colStep')}</th>
-              <th scope="col" class="n">${t('colReached')}</th>
-              <th scope="col" class="n">${t('colStopped')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${d.steps
-              .filter((s) => s.dialogId === dialogId)
-              .map(
-                (s) =>
-                  html`<tr><th scope="row">${s.stepId}</th><td class="n">${s.reached}</td><td class="n">${s.stopped}</td></tr>`,
-              )}
-          </tbody>
-        </table>`,
+      ${dialogs.map((dialogId) =>
+        dataTable(
+          {
+            caption: this.titled(t('dropOffCaption', { dialog: dialogId })),
+            columns: [
+              t('colStep'),
+              { label: t('colReached'), numeric: true },
+              { label: t('colStopped'), numeric: true },
+            ],
+          },
+          d.steps
+            .filter((s) => s.dialogId === dialogId)
+            .map(
+              (s) =>
+                html`<tr><th scope="row">${s.stepId}</th><td class="n">${s.reached}</td><td class="n">${s.stopped}</td></tr>`,
+            ),
+        ),
       )}
     `;
   }

@@ -7,6 +7,8 @@ import { t } from '../i18n/strings.ts';
 import type { Misses, MissGroup, TaughtTo } from '../../shared/studio-misses.ts';
 import { lastDays } from './last-days.ts';
 import { mostFrequentSentence } from './misses-sentences.ts';
+import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 type Kind = 'intent' | 'faq';
 
@@ -72,10 +74,7 @@ export class InsightsMisses extends StudioScreen {
     `,
   ];
   static override properties = {
-    from: { state: true },
-    to: { state: true },
-    misses: { state: true },
-    notice: { state: true },
+    ...states('from', 'to', 'misses', 'notice'),
   };
   declare private from: string;
   declare private to: string;
@@ -189,26 +188,14 @@ export class InsightsMisses extends StudioScreen {
 
   private groups(m: Misses, caption: string, groups: readonly MissGroup[]): TemplateResult {
     if (groups.length === 0) return html`<h2>${caption}</h2><p>${t('missesNone')}</p>`;
-    return html`<table>
-      <caption>
-        ${caption}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('colInputs')}</th>
-          <th scope="col">${t('colCount')}</th>
-          <th scope="col">${t('colNearest')}</th>
-          ${m.canAdd ? html`<th scope="col">${t('colAdd')}</th>` : nothing}
-        </tr>
-      </thead>
-      <tbody>
-        ${repeat(
-          groups,
-          (group) => group.id,
-          (group) => this.row(m, group),
-        )}
-      </tbody>
-    </table>`;
+    return dataTable(
+      { caption, columns: [t('colInputs'), t('colCount'), t('colNearest'), ...(m.canAdd ? [t('colAdd')] : [])] },
+      repeat(
+        groups,
+        (group) => group.id,
+        (group) => this.row(m, group),
+      ),
+    );
   }
 
   private row(m: Misses, group: MissGroup): TemplateResult {
@@ -322,20 +309,13 @@ export class InsightsMisses extends StudioScreen {
       <p>${q.thinIntents.length > 0 ? t('qualityThin', { ids: q.thinIntents.join(', ') }) : t('qualityNoThin')}</p>
       ${
         q.confusable.length > 0
-          ? html`<table>
-            <caption>
-              ${t('qualityConfusable')}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">${t('colIntents')}</th>
-                <th scope="col">${t('colTimes')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${q.confusable.map((c) => html`<tr><th scope="row">${c.intents[0]} / ${c.intents[1]}</th><td class="n">${c.count}</td></tr>`)}
-            </tbody>
-          </table>`
+          ? dataTable(
+              { caption: t('qualityConfusable'), columns: [t('colIntents'), t('colTimes')] },
+              q.confusable.map(
+                (c) =>
+                  html`<tr><th scope="row">${c.intents[0]} / ${c.intents[1]}</th><td class="n">${c.count}</td></tr>`,
+              ),
+            )
           : html`<p>${t('qualityNoConfusable')}</p>`
       }
     </aside>`;

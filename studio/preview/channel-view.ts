@@ -10,6 +10,7 @@ import type {
 import { ApiClient, ApiError, type SessionInfo } from '../api/client.ts';
 import { format } from '../i18n/catalogue.ts';
 import { channelViewStrings } from './channel-view-strings.ts';
+import { bound, states } from '../app/reactive.ts';
 
 /** The vendors' own names: the same in every language. */
 const CHANNEL_NAMES: Readonly<Record<PreviewChannel, string>> = {
@@ -28,13 +29,9 @@ const CHANNEL_NAMES: Readonly<Record<PreviewChannel, string>> = {
  */
 export class StudioChannelView extends LitElement {
   static override properties = {
-    message: { attribute: false },
-    session: { attribute: false },
+    ...bound('message', 'session'),
     locale: {},
-    renderings: { state: true },
-    selected: { state: true },
-    problem: { state: true },
-    busy: { state: true },
+    ...states('renderings', 'selected', 'problem', 'busy'),
   };
 
   static override styles = css`

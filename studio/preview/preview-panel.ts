@@ -18,6 +18,7 @@ import { stringsFor } from '../designer/i18n/i18n.ts';
 import type { DesignerStrings } from '../designer/i18n/strings.ts';
 import { format } from '../i18n/catalogue.ts';
 import './channel-view.ts';
+import { bound, states } from '../app/reactive.ts';
 
 /** What the panel needs of the designer it sits in: where to show the preview's position and values. */
 export interface PreviewHost {
@@ -43,14 +44,9 @@ const widgetSessionKey = () => `chat-widget:session:${location.origin}`;
  */
 export class StudioPreviewPanel extends LitElement {
   static override properties = {
-    session: { attribute: false },
-    host: { attribute: false },
-    chosen: { attribute: false },
+    ...bound('session', 'host', 'chosen'),
     locale: {},
-    preview: { state: true },
-    message: { state: true },
-    testName: { state: true },
-    lastBotMessage: { state: true },
+    ...states('preview', 'message', 'testName', 'lastBotMessage'),
   };
 
   static override styles = css`

@@ -5,6 +5,8 @@ import { t } from '../i18n/strings.ts';
 import { changeInWords } from './change-words.ts';
 import type { PublishPlan, StepRef, Stranded } from '../../shared/studio-versions.ts';
 import type { DefinitionOutline } from './types.ts';
+import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 const named = (at: StepRef) => `${at.dialogId}.${at.stepId}`;
 const key = (at: StepRef) => JSON.stringify([at.dialogId, at.stepId]);
@@ -71,8 +73,7 @@ export class StudioPublishPlan extends StudioScreen {
   static override properties = {
     versionId: {},
     canPublish: { type: Boolean },
-    plan: { state: true },
-    outline: { state: true },
+    ...states('plan', 'outline'),
   };
   declare versionId: string;
   declare canPublish: boolean;
@@ -226,19 +227,12 @@ export class StudioPublishPlan extends StudioScreen {
 
   private strandedTable(stranded: readonly Stranded[]) {
     const steps = this.steps();
-    return html`<table>
-      <thead>
-        <tr>
-          <th scope="col">${t('strandedStep')}</th>
-          <th scope="col">${t('strandedUsers')}</th>
-          <th scope="col">${t('strandedTarget')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${stranded.map((position) => {
-          const chosen = this.targets.get(key(position));
-          const label = t('strandedTargetLabel', { step: named(position) });
-          return html`<tr>
+    return dataTable(
+      { columns: [t('strandedStep'), t('strandedUsers'), t('strandedTarget')] },
+      stranded.map((position) => {
+        const chosen = this.targets.get(key(position));
+        const label = t('strandedTargetLabel', { step: named(position) });
+        return html`<tr>
             <th scope="row"><code>${named(position)}</code></th>
             <td>${position.users}</td>
             <td>
@@ -257,9 +251,8 @@ export class StudioPublishPlan extends StudioScreen {
               </select>
             </td>
           </tr>`;
-        })}
-      </tbody>
-    </table>`;
+      }),
+    );
   }
 }
 customElements.define('studio-publish-plan', StudioPublishPlan);

@@ -6,6 +6,8 @@ import { language } from '../i18n/catalogue.ts';
 import { t } from '../i18n/strings.ts';
 import './publish-plan.ts';
 import type { ListedVersion, VersionAuthor, VersionList } from '../../shared/studio-versions.ts';
+import { dataTable } from '../app/data-table.ts';
+import { states } from '../app/reactive.ts';
 
 const PUBLISHERS = new Set(['owner', 'editor']);
 
@@ -43,10 +45,7 @@ export class StudioVersions extends StudioScreen {
   ];
   static override properties = {
     route: {},
-    list: { state: true },
-    older: { state: true },
-    notice: { state: true },
-    reviewing: { state: true },
+    ...states('list', 'older', 'notice', 'reviewing'),
   };
   declare route: string;
   declare private list: VersionList | undefined;
@@ -178,29 +177,26 @@ export class StudioVersions extends StudioScreen {
 
   private table(list: VersionList) {
     const liveNumber = this.versions.find((v) => v.id === list.publishedId)?.number;
-    return html`<table>
-        <caption class="visually-hidden">${t('versionsCaption')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('versionColumn')}</th>
-            <th scope="col">${t('messageColumn')}</th>
-            <th scope="col">${t('authorColumn')}</th>
-            <th scope="col">${t('savedColumn')}</th>
-            <th scope="col">${t('sourceColumn')}</th>
-            <th scope="col">${t('statusColumn')}</th>
-            <th scope="col">${t('actionsColumn')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${this.versions.map((version) => {
-            const isLive = version.id === list.publishedId;
-            const earlier = liveNumber !== undefined && version.number < liveNumber;
-            const action = !this.canPublish()
-              ? t('reviewOnly', { id: version.id })
-              : earlier
-                ? t('reviewRollback', { id: version.id })
-                : t('reviewPublish', { id: version.id });
-            return html`<tr>
+    const columns = [
+      'versionColumn',
+      'messageColumn',
+      'authorColumn',
+      'savedColumn',
+      'sourceColumn',
+      'statusColumn',
+      'actionsColumn',
+    ] as const;
+    return html`${dataTable(
+      { caption: t('versionsCaption'), captionHidden: true, columns: columns.map((column) => t(column)) },
+      this.versions.map((version) => {
+        const isLive = version.id === list.publishedId;
+        const earlier = liveNumber !== undefined && version.number < liveNumber;
+        const action = !this.canPublish()
+          ? t('reviewOnly', { id: version.id })
+          : earlier
+            ? t('reviewRollback', { id: version.id })
+            : t('reviewPublish', { id: version.id });
+        return html`<tr>
               <th scope="row">${version.id}</th>
               <td class="message">${version.message || html`<span class="muted">${t('noMessage')}</span>`}</td>
               <td>${this.who(version.author)}</td>
@@ -227,9 +223,8 @@ export class StudioVersions extends StudioScreen {
                 </div>
               </td>
             </tr>`;
-          })}
-        </tbody>
-      </table>
+      }),
+    )}
       ${list.nextBefore !== undefined ? html`<p><button type="button" class="secondary" @click=${this.loadOlder}>${t('olderVersions')}</button></p>` : nothing}`;
   }
 }

@@ -20,9 +20,6 @@ export class BotForm extends DesignerPart {
     base,
     formStyles,
     css`
-      :host {
-        display: block;
-      }
       h2 {
         margin-bottom: 8px;
       }

@@ -6,6 +6,8 @@ import { isObject, type DefinitionDoc, type DialogDoc } from '../model/types.ts'
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { summary } from './designer-outline.ts';
 import { base } from './styles.ts';
+import { dialogStyles } from './dialog-styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 /**
  * A save on a stale base: their version beside yours, part by part. What only one side changed
@@ -19,17 +21,10 @@ import { base } from './styles.ts';
 export class ConflictView extends LitElement {
   static override styles = [
     base,
+    dialogStyles,
     css`
-      dialog {
-        width: min(64rem, calc(100vw - 2rem));
-        max-height: calc(100vh - 2rem);
-        padding: 16px;
-        border-radius: 10px;
-        border: 1px solid var(--line);
-        color: var(--ink);
-      }
-      dialog::backdrop {
-        background: rgb(0 0 0 / 35%);
+      :host {
+        --dialog-width: 64rem;
       }
       .sides {
         display: grid;
@@ -82,10 +77,8 @@ export class ConflictView extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
-    details: { attribute: false },
-    yours: { attribute: false },
-    choices: { state: true },
+    ...bound('ui', 'details', 'yours'),
+    ...states('choices'),
   };
 
   declare ui: DesignerUi;

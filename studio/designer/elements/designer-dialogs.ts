@@ -4,8 +4,10 @@ import { repeat } from 'lit/directives/repeat.js';
 import { format, plural } from '../../i18n/catalogue.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { stableKeys } from './designer-outline.ts';
+import { listKey } from './list-keys.ts';
 import { short } from './short-label.ts';
 import { base } from './styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 /**
  * The dialog list: one button per dialog (the selected one marked current), with its step
@@ -19,13 +21,6 @@ export class DesignerDialogs extends DesignerPart {
     css`
       :host {
         display: block;
-      }
-      .top {
-        display: flex;
-        justify-content: space-between;
-        align-items: center;
-        gap: 8px;
-        margin-bottom: 8px;
       }
       ol {
         list-style: none;
@@ -89,8 +84,8 @@ export class DesignerDialogs extends DesignerPart {
 
   static override properties = {
     selected: { type: Number },
-    byStep: { attribute: false },
-    renameError: { state: true },
+    ...bound('byStep'),
+    ...states('renameError'),
   };
 
   declare selected: number;
@@ -186,16 +181,9 @@ export class DesignerDialogs extends DesignerPart {
 
   private onKey(event: KeyboardEvent, d: number, count: number): void {
     const focus = (n: number) => this.renderRoot.querySelector<HTMLElement>(`[data-dialog="${n}"]`)?.focus();
-    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
-      event.preventDefault();
-      if (!this.readOnly) this.ui.moveDialog(d, event.key === 'ArrowUp' ? -1 : 1);
-    } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
-      event.preventDefault();
-      focus(Math.max(0, Math.min(count - 1, d + (event.key === 'ArrowUp' ? -1 : 1))));
-    } else if (event.key === 'Home' || event.key === 'End') {
-      event.preventDefault();
-      focus(event.key === 'Home' ? 0 : count - 1);
-    }
+    const key = listKey(event, d, count);
+    if (key && 'focus' in key) focus(key.focus);
+    else if (key && !this.readOnly) this.ui.moveDialog(d, key.move);
   }
 }
 

@@ -16,6 +16,7 @@ import type { DesignerUi } from '../state/designer-ui.ts';
 import { short } from './short-label.ts';
 import { place } from './place.ts';
 import { base } from './styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 /** Below this, a row's text is too small to read: a larger map starts here instead of fitting. */
 const READABLE_ZOOM = 0.7;
@@ -163,9 +164,8 @@ export class DesignerMap extends DesignerPart {
   ];
 
   static override properties = {
-    byStep: { attribute: false },
-    current: { attribute: false },
-    active: { state: true },
+    ...bound('byStep', 'current'),
+    ...states('active'),
   };
 
   /** A preview's position (ui.current), passed so the map draws again when it moves. */

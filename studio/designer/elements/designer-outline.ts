@@ -5,10 +5,12 @@ import { format, plural } from '../../i18n/catalogue.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { StepDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
+import { listKey } from './list-keys.ts';
 import { short } from './short-label.ts';
 import { base } from './styles.ts';
 import type { StepForm } from './step-form.ts';
 import './step-form.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 const DRAG_TYPE = 'application/x-chatbot-step';
 
@@ -125,9 +127,8 @@ export class DesignerOutline extends DesignerPart {
   static override properties = {
     dialog: { type: Number },
     open: { type: Number },
-    byStep: { attribute: false },
-    current: { attribute: false },
-    dropAt: { state: true },
+    ...bound('byStep', 'current'),
+    ...states('dropAt'),
   };
 
   /** A preview's position (ui.current), passed so the outline draws again when it moves. */
@@ -245,15 +246,10 @@ export class DesignerOutline extends DesignerPart {
 
   private onHeadKey(event: KeyboardEvent, i: number, total: number): void {
     const focusHead = (n: number) => this.renderRoot.querySelector<HTMLElement>(`[data-step-head="${n}"]`)?.focus();
-    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
-      event.preventDefault();
-      if (!this.readOnly) this.ui.moveStep(i, event.key === 'ArrowUp' ? -1 : 1);
-    } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
-      event.preventDefault();
-      focusHead(Math.max(0, Math.min(total - 1, i + (event.key === 'ArrowUp' ? -1 : 1))));
-    } else if (event.key === 'Home' || event.key === 'End') {
-      event.preventDefault();
-      focusHead(event.key === 'Home' ? 0 : total - 1);
+    const key = listKey(event, i, total);
+    if (key) {
+      if ('focus' in key) focusHead(key.focus);
+      else if (!this.readOnly) this.ui.moveStep(i, key.move);
     } else if ((event.key === 'Delete' || event.key === 'Backspace') && !this.readOnly) {
       event.preventDefault();
       this.ui.deleteStep(i);

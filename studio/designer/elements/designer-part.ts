@@ -1,12 +1,12 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
 import type { DefinitionDoc } from '../model/types.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
+import { bound } from '../../app/reactive.ts';
 
 /** What the designer hands every part it draws: its state, the definition to show, and whether the person may change it. */
 export class DesignerPart extends LitElement {
   static override properties: PropertyDeclarations = {
-    ui: { attribute: false },
-    definition: { attribute: false },
+    ...bound('ui', 'definition'),
     readOnly: { type: Boolean },
   };
 

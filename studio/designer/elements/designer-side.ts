@@ -8,6 +8,7 @@ import { variableIndex, type Place } from '../model/variables.ts';
 import type { StepAt } from '../model/types.ts';
 import { base } from './styles.ts';
 import { fieldLabel, problemText } from '../model/problem-words.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 export type SidePanel = 'problems' | 'variables' | 'search';
 
@@ -72,9 +73,8 @@ export class DesignerSide extends DesignerPart {
 
   static override properties = {
     panel: {},
-    problems: { attribute: false },
-    query: { state: true },
-    filter: { state: true },
+    ...bound('problems'),
+    ...states('query', 'filter'),
   };
 
   declare panel: SidePanel;

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { dialogStyles } from './dialog-styles.ts';
 
 /**
  * The designer's page layout: the dialog list, the outline or map, and the panels side by side
@@ -91,16 +92,7 @@ export const layoutStyles = css`
     font-size: 0.9em;
     color: var(--muted);
   }
-  dialog {
-    width: min(32rem, calc(100vw - 2rem));
-    padding: 16px;
-    border-radius: 10px;
-    border: 1px solid var(--line);
-    color: var(--ink);
-  }
-  dialog::backdrop {
-    background: rgb(0 0 0 / 35%);
-  }
+  ${dialogStyles}
   dialog label {
     display: block;
     font-weight: 600;

@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { format } from '../../i18n/catalogue.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import type { Path } from '../model/types.ts';
-import { describeValue, fieldId, problemsAt, type FormContext } from './form-context.ts';
+import { describeValue, fieldId, labelFor, problemsAt, type FormContext } from './form-context.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /** "Required" after a field's label. */
@@ -31,4 +31,40 @@ export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { 
 
 export function problemList(context: FormContext, rel: Path): TemplateResult[] {
   return problemsAt(context, rel).map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`);
+}
+
+/** How a field's control is tied to its label and notes. */
+export interface FieldWiring {
+  /** The control's id, which its label names. */
+  readonly id: string;
+  /** The ids of its notes (help, default, problems), for aria-describedby; '' when there are none. */
+  readonly ids: string;
+  /** 'true' when check found a problem on the field, for aria-invalid. */
+  readonly invalid: 'true' | typeof nothing;
+}
+
+/**
+ * A field of one control: its label (with "required"), the control `control` draws with the wiring,
+ * then the help, default and problems it is described by.
+ */
+export function labelledField(
+  context: FormContext,
+  spec: FieldSpec,
+  rel: Path,
+  control: (wiring: FieldWiring) => TemplateResult,
+): TemplateResult {
+  const id = fieldId(rel);
+  const { ids, notes } = fieldNotes(context, spec, rel);
+  const invalid = problemsAt(context, rel).length > 0 ? 'true' : nothing;
+  return html`<div class="field">
+    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
+    ${control({ id, ids, invalid })}
+    ${notes}
+  </div>`;
+}
+
+/** What opens a fieldset of several controls: its legend (with "required"), its help, and the problems on it as a whole. */
+export function groupHead(context: FormContext, spec: FieldSpec, rel: Path): TemplateResult {
+  return html`<legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}`;
 }

@@ -4,7 +4,7 @@ import { getAt, setAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path, type TargetDoc } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, type FormContext } from './form-context.ts';
-import { fieldNotes, requiredMark } from './form-notes.ts';
+import { fieldNotes, labelledField, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /**
@@ -17,19 +17,19 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
     case 'target':
       return renderTarget(context, spec, rel, value as TargetDoc | undefined);
     case 'stepOfDialog':
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+      return renderSelect(context, spec, rel, typeof value === 'string' ? value : '', [
         { value: '', label: context.t.followingStep },
         ...ownSteps(context).map((id) => ({ value: id, label: id })),
       ]);
     case 'dialog':
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+      return renderSelect(context, spec, rel, typeof value === 'string' ? value : '', [
         { value: '', label: context.t.notSet },
         ...dialogIds(context).map((id) => ({ value: id, label: id })),
       ]);
     case 'stepOfSibling': {
       const dialog = getAt(context.stepDoc, [...rel.slice(0, -1), 'dialog']);
       const steps = context.definition.dialogs.find((d) => d.id === dialog)?.steps.map((s) => s.id) ?? [];
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+      return renderSelect(context, spec, rel, typeof value === 'string' ? value : '', [
         { value: '', label: context.t.firstStep },
         ...steps.map((id) => ({ value: id, label: id })),
       ]);
@@ -41,7 +41,7 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
     case 'integrationError':
       return renderIntegrationError(context, spec, rel, typeof value === 'string' ? value : undefined);
     case 'stepType':
-      return select(
+      return renderSelect(
         context,
         spec,
         rel,
@@ -63,7 +63,7 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
           ? context.definition.integrations.services
           : {}) as object,
       );
-      return select(context, spec, rel, typeof value === 'string' ? value : '', [
+      return renderSelect(context, spec, rel, typeof value === 'string' ? value : '', [
         { value: '', label: context.t.noService },
         ...services.map((name) => ({ value: name, label: name })),
       ]);
@@ -72,13 +72,9 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
       return renderSecret(context, spec, rel, typeof value === 'string' ? value : '');
     case 'variableName':
     default: {
-      const id = fieldId(rel);
-      const { ids, notes } = fieldNotes(context, spec, rel);
-      return html`<div class="field">
-        <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
-        <input id=${id} type="text" autocomplete="off" spellcheck="false" .value=${typeof value === 'string' ? value : ''} ?readonly=${context.readOnly} aria-describedby=${ids || nothing} aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing} @input=${(e: Event) => context.set(rel, (e.target as HTMLInputElement).value || undefined)} />
-        ${notes}
-      </div>`;
+      return labelledField(context, spec, rel, ({ id, ids, invalid }) => {
+        return html`<input id=${id} type="text" autocomplete="off" spellcheck="false" .value=${typeof value === 'string' ? value : ''} ?readonly=${context.readOnly} aria-describedby=${ids || nothing} aria-invalid=${invalid} @input=${(e: Event) => context.set(rel, (e.target as HTMLInputElement).value || undefined)} />`;
+      });
     }
   }
 }
@@ -88,25 +84,22 @@ interface Option {
   readonly label: string;
 }
 
-function select(
+/** A field that chooses one of `options` (the current value kept as an option when it is none of them); `onChange` gets undefined for ''. */
+export function renderSelect(
   context: FormContext,
   spec: FieldSpec,
   rel: Path,
   current: string,
   options: readonly Option[],
   onChange?: (value: string | undefined) => void,
-  label = labelFor(context.t, spec.key),
 ): TemplateResult {
-  const id = fieldId(rel);
-  const { ids, notes } = fieldNotes(context, spec, rel);
   const known = options.some((o) => o.value === current);
-  return html`<div class="field">
-    <label for=${id}>${label}${requiredMark(context, spec)}</label>
-    <select
+  return labelledField(context, spec, rel, ({ id, ids, invalid }) => {
+    return html`<select
       id=${id}
       ?disabled=${context.readOnly}
       aria-describedby=${ids || nothing}
-      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
+      aria-invalid=${invalid}
       @change=${(e: Event) => {
         const chosen = (e.target as HTMLSelectElement).value || undefined;
         if (onChange) onChange(chosen);
@@ -115,9 +108,8 @@ function select(
     >
       ${known || current === '' ? nothing : html`<option value=${current} selected>${current}</option>`}
       ${options.map((o) => html`<option value=${o.value} ?selected=${o.value === current}>${o.label}</option>`)}
-    </select>
-    ${notes}
-  </div>`;
+    </select>`;
+  });
 }
 
 /** A target: first the dialog (this one, or another), then a step of it. */
@@ -226,7 +218,7 @@ function renderFieldPicker(context: FormContext, spec: FieldSpec, rel: Path, cur
     input.value = '';
     context.ui.announce(label);
   };
-  return html`${select(context, spec, rel, current, [{ value: '', label: context.t.notSet }, ...fields.map((f) => ({ value: f, label: f }))])}
+  return html`${renderSelect(context, spec, rel, current, [{ value: '', label: context.t.notSet }, ...fields.map((f) => ({ value: f, label: f }))])}
   ${
     context.readOnly
       ? nothing
@@ -324,7 +316,7 @@ function renderSecret(context: FormContext, spec: FieldSpec, rel: Path, current:
     await context.ui.state.loadSecrets();
     context.ui.announce(format(t.secretsReloaded, { n: context.ui.state.secrets?.length ?? 0 }));
   };
-  return html`${select(context, spec, rel, current, [{ value: '', label: t.secretNone }, ...names.map((name) => ({ value: name, label: name }))])}
+  return html`${renderSelect(context, spec, rel, current, [{ value: '', label: t.secretNone }, ...names.map((name) => ({ value: name, label: name }))])}
     ${
       context.readOnly || (!spec.required && current === '')
         ? // An optional secret left unset (a base URL's override) needs no way to Settings: the sign-in's own field has it.

@@ -4,7 +4,7 @@ import { addEntry, freeName, referencesTo, removeEntry, renameEntry } from '../m
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
 import { fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
-import { problemList, requiredMark } from './form-notes.ts';
+import { groupHead, problemList, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /**
@@ -31,8 +31,7 @@ export function renderRecord(context: FormContext, spec: FieldSpec, rel: Path, v
     focusLater(event, `${fieldId([...rel, entries.length])}-name`);
   };
   return html`<fieldset class="group">
-    <legend>${labelFor(t, spec.key)}${requiredMark(context, spec)}</legend>
-    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    ${groupHead(context, spec, rel)}
     <ul class="plain rows">
       ${entries.map(
         ([name, entry], i) =>

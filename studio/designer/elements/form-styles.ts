@@ -2,6 +2,9 @@ import { css } from 'lit';
 
 /** The look of a step's form: fields stacked, rows in light boxes, pairs side by side where there is space. */
 export const formStyles = css`
+  :host {
+    display: block;
+  }
   .field {
     margin: 0 0 12px;
   }

@@ -4,9 +4,9 @@ import { getAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
 import { describeValue, fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
-import { fieldNotes, problemList, requiredMark } from './form-notes.ts';
+import { fieldNotes, groupHead, labelledField, problemList } from './form-notes.ts';
 import { short } from './short-label.ts';
-import { renderPicker } from './form-pickers.ts';
+import { renderPicker, renderSelect } from './form-pickers.ts';
 import { renderRecord, renderVariantGroup } from './form-records.ts';
 import { renderBranches } from './condition-builder.ts';
 import './template-field.ts';
@@ -38,9 +38,7 @@ export function renderField(context: FormContext, spec: FieldSpec, rel: Path, in
     case 'group':
       if (spec.variants) return renderVariantGroup(context, spec, rel, value);
       return html`<fieldset class="group">
-        <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
-        ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing}
-        ${problemList(context, rel)} ${(spec.fields ?? []).map((inner) => renderField(context, inner, [...rel, inner.key], inParams))}
+        ${groupHead(context, spec, rel)} ${(spec.fields ?? []).map((inner) => renderField(context, inner, [...rel, inner.key], inParams))}
       </fieldset>`;
     case 'keyValue':
       return renderKeyValue(context, spec, rel, value);
@@ -81,29 +79,22 @@ function renderText(
       ></template-field>
     </div>`;
   }
-  const id = fieldId(rel);
-  const { ids, notes } = fieldNotes(context, spec, rel);
-  return html`<div class="field">
-    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
-    <input
+  return labelledField(context, spec, rel, ({ id, ids, invalid }) => {
+    return html`<input
       id=${id}
       type="text"
       .value=${typeof value === 'string' ? value : value === undefined ? '' : describeValue(value)}
       ?readonly=${context.readOnly}
       aria-describedby=${ids || nothing}
-      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
+      aria-invalid=${invalid}
       @input=${(e: Event) => context.set(rel, emptyToUndefined((e.target as HTMLInputElement).value))}
-    />
-    ${notes}
-  </div>`;
+    />`;
+  });
 }
 
 function renderNumber(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
-  const id = fieldId(rel);
-  const { ids, notes } = fieldNotes(context, spec, rel);
-  return html`<div class="field">
-    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
-    <input
+  return labelledField(context, spec, rel, ({ id, ids, invalid }) => {
+    return html`<input
       id=${id}
       type="number"
       inputmode=${spec.integer ? 'numeric' : 'decimal'}
@@ -114,15 +105,14 @@ function renderNumber(context: FormContext, spec: FieldSpec, rel: Path, value: u
       .value=${typeof value === 'number' ? String(value) : typeof value === 'string' ? value : ''}
       ?readonly=${context.readOnly}
       aria-describedby=${ids || nothing}
-      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
+      aria-invalid=${invalid}
       @input=${(e: Event) => {
         const text = (e.target as HTMLInputElement).value.trim();
         // A number a person is still typing ("1e") stays text until it reads as one; check names it meanwhile.
         context.set(rel, text === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text);
       }}
-    />
-    ${notes}
-  </div>`;
+    />`;
+  });
 }
 
 function renderBoolean(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
@@ -137,35 +127,31 @@ function renderBoolean(context: FormContext, spec: FieldSpec, rel: Path, value: 
 }
 
 function renderChoice(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
-  const id = fieldId(rel);
-  const { ids, notes } = fieldNotes(context, spec, rel);
   const options = spec.enum ?? [];
-  const current = value === undefined ? '' : describeValue(value);
-  return html`<div class="field">
-    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
-    <select
-      id=${id}
-      ?disabled=${context.readOnly}
-      aria-describedby=${ids || nothing}
-      aria-invalid=${problemsAt(context, rel).length > 0 ? 'true' : nothing}
-      @change=${(e: Event) => {
-        const chosen = (e.target as HTMLSelectElement).value;
-        context.set(rel, chosen === '' ? undefined : options.find((o) => describeValue(o) === chosen));
-      }}
-    >
-      ${spec.required && value !== undefined ? nothing : html`<option value="" ?selected=${current === ''}>${spec.default !== undefined ? format(context.t.defaultValue, { value: describeValue(spec.default) }) : context.t.notSet}</option>`}
-      ${options.map((option) => html`<option value=${describeValue(option)} ?selected=${describeValue(option) === current}>${context.t.ops[String(option)] && spec.key === 'op' ? context.t.ops[String(option)] : describeValue(option)}</option>`)}
-    </select>
-    ${notes}
-  </div>`;
+  const notSet =
+    spec.default !== undefined
+      ? format(context.t.defaultValue, { value: describeValue(spec.default) })
+      : context.t.notSet;
+  const wording = (option: unknown) =>
+    context.t.ops[String(option)] && spec.key === 'op' ? context.t.ops[String(option)]! : describeValue(option);
+  return renderSelect(
+    context,
+    spec,
+    rel,
+    value === undefined ? '' : describeValue(value),
+    [
+      ...(spec.required && value !== undefined ? [] : [{ value: '', label: notSet }]),
+      ...options.map((option) => ({ value: describeValue(option), label: wording(option) })),
+    ],
+    (chosen) => context.set(rel, chosen === undefined ? undefined : options.find((o) => describeValue(o) === chosen)),
+  );
 }
 
 function renderStringList(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
   const items = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : describeValue(v))) : [];
   const name = rowName(context.t, spec.key);
   return html`<fieldset class="group">
-    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
-    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    ${groupHead(context, spec, rel)}
     <ol class="plain rows">
       ${items.map((item, i) => {
         const id = fieldId([...rel, i]);
@@ -193,8 +179,7 @@ function renderRows(
   const variants = spec.variants;
   const fresh = () => (variants ? { [variants.key]: variants.options[0]?.value } : {});
   return html`<fieldset class="group">
-    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
-    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    ${groupHead(context, spec, rel)}
     <ol class="plain rows">
       ${items.map((item, i) => {
         const itemRel = [...rel, i];
@@ -243,8 +228,7 @@ function renderKeyValue(context: FormContext, spec: FieldSpec, rel: Path, value:
   const write = (next: [string, unknown][]) =>
     context.set(rel, next.length === 0 ? undefined : Object.fromEntries(next));
   return html`<fieldset class="group">
-    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
-    ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}
+    ${groupHead(context, spec, rel)}
     <ol class="plain rows">
       ${entries.map(([key, inner], i) => {
         const keyId = fieldId([...rel, `${i}-key`]);
@@ -263,21 +247,17 @@ function renderKeyValue(context: FormContext, spec: FieldSpec, rel: Path, value:
 }
 
 function renderJson(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
-  const id = fieldId(rel);
-  const { ids, notes } = fieldNotes(context, spec, rel);
-  return html`<div class="field">
-    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
-    <input
-      id=${id}
-      type="text"
-      .value=${value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)}
-      ?readonly=${context.readOnly}
-      aria-describedby=${[`${id}-json`, ids].filter(Boolean).join(' ')}
-      @input=${(e: Event) => context.set(rel, readJson((e.target as HTMLInputElement).value))}
-    />
-    <p class="help" id=${`${id}-json`}>${context.t.jsonValue}</p>
-    ${notes}
-  </div>`;
+  return labelledField(context, spec, rel, ({ id, ids }) => {
+    return html`<input
+        id=${id}
+        type="text"
+        .value=${value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)}
+        ?readonly=${context.readOnly}
+        aria-describedby=${[`${id}-json`, ids].filter(Boolean).join(' ')}
+        @input=${(e: Event) => context.set(rel, readJson((e.target as HTMLInputElement).value))}
+      />
+      <p class="help" id=${`${id}-json`}>${context.t.jsonValue}</p>`;
+  });
 }
 
 /** Text that reads as JSON (42, true, ["a"], {"a":1}, "quoted") is that value; anything else is the text itself. */

@@ -11,6 +11,7 @@ import { formStyles } from './form-styles.ts';
 import { renderField } from './form-widgets.ts';
 import { base } from './styles.ts';
 import { problemText } from '../model/problem-words.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 /**
  * The form of one step, generated from the editor schema (and, for an integration, from its
@@ -22,9 +23,6 @@ export class StepForm extends DesignerPart {
     base,
     formStyles,
     css`
-      :host {
-        display: block;
-      }
       .id-row {
         display: flex;
         flex-wrap: wrap;
@@ -47,11 +45,10 @@ export class StepForm extends DesignerPart {
   ];
 
   static override properties = {
-    moreOpen: { state: true },
+    ...states('moreOpen', 'idError'),
     dialog: { type: Number },
     step: { type: Number },
-    problems: { attribute: false },
-    idError: { state: true },
+    ...bound('problems'),
   };
 
   declare dialog: number;

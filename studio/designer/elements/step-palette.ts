@@ -3,6 +3,8 @@ import { format } from '../../i18n/catalogue.ts';
 import { stepKinds } from '../model/schema-form.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { base } from './styles.ts';
+import { dialogStyles } from './dialog-styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 interface Entry {
   readonly kind: string;
@@ -21,24 +23,10 @@ interface Entry {
 export class StepPalette extends LitElement {
   static override styles = [
     base,
+    dialogStyles,
     css`
-      dialog {
-        width: min(40rem, calc(100vw - 2rem));
-        max-height: calc(100vh - 2rem);
-        padding: 16px;
-        border: 1px solid var(--line);
-        border-radius: 10px;
-        color: var(--ink);
-      }
-      dialog::backdrop {
-        background: rgb(0 0 0 / 35%);
-      }
-      .top {
-        display: flex;
-        justify-content: space-between;
-        align-items: center;
-        gap: 8px;
-        margin-bottom: 8px;
+      :host {
+        --dialog-width: 40rem;
       }
       label {
         display: block;
@@ -75,9 +63,9 @@ export class StepPalette extends LitElement {
   ];
 
   static override properties = {
-    ui: { attribute: false },
+    ...bound('ui'),
     open: { type: Boolean },
-    query: { state: true },
+    ...states('query'),
   };
 
   declare ui: DesignerUi;

@@ -22,6 +22,7 @@ import './designer-outline.ts';
 import './designer-side.ts';
 import './step-palette.ts';
 import { schemaInFormWords } from '../model/help-words.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 const PANELS: readonly SidePanel[] = ['problems', 'variables', 'search', 'preview' as SidePanel];
 
@@ -42,19 +43,10 @@ export class StudioDesigner extends LitElement {
   static override styles = [base, layoutStyles];
 
   static override properties = {
-    api: { attribute: false },
-    session: { attribute: false },
+    ...bound('api', 'session', 'backend', 'currentStep', 'liveValues'),
     route: {},
-    backend: { attribute: false },
     locale: {},
-    currentStep: { attribute: false },
-    liveValues: { attribute: false },
-    announcements: { state: true },
-    panel: { state: true },
-    saving: { state: true },
-    conflict: { state: true },
-    conflictYours: { state: true },
-    publishAfterSave: { state: true },
+    ...states('announcements', 'panel', 'saving', 'conflict', 'conflictYours', 'publishAfterSave'),
   };
 
   /** The shell's API client and the signed-in person (studio-app gives every screen both). */

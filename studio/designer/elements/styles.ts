@@ -158,4 +158,12 @@ export const base = css`
       min-height: 44px;
     }
   }
+  /* A heading with its tools beside it, over a list. */
+  .top {
+    display: flex;
+    justify-content: space-between;
+    align-items: center;
+    gap: 8px;
+    margin-bottom: 8px;
+  }
 `;

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { NameAtPoint } from '../model/variables.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import { base } from './styles.ts';
+import { bound, states } from '../../app/reactive.ts';
 
 let counter = 0;
 
@@ -79,15 +80,11 @@ export class TemplateField extends LitElement {
     multiline: { type: Boolean },
     readonly: { type: Boolean },
     maxLength: { type: Number },
-    problems: { attribute: false },
-    names: { attribute: false },
-    kindLabels: { attribute: false },
+    ...bound('problems', 'names', 'kindLabels'),
     requiredText: {},
     insertText: {},
     listLabel: {},
-    open: { state: true },
-    active: { state: true },
-    filter: { state: true },
+    ...states('open', 'active', 'filter'),
   };
 
   declare label: string;

@@ -137,19 +137,8 @@ export function readClipboard(text: string): ClipboardPayload {
 
 /** Pastes dialogs after `at` (an index in the dialog list). */
 export function pasteDialogs(definition: DefinitionDoc, payload: ClipboardPayload, at: number): PasteResult {
-  const items = structuredClone(payload.items as DialogDoc[]);
-  const taken = new Set(definition.dialogs.map((d) => d.id));
-  const map = new Map<string, string>();
-  for (const dialog of items) {
-    const id = uniqueId(dialog.id, taken);
-    taken.add(id);
-    map.set(dialog.id, id);
-  }
-  const start = Math.max(0, Math.min(at, definition.dialogs.length));
-  const dialogs = [...definition.dialogs];
-  dialogs.splice(start, 0, ...items.map((dialog) => ({ ...dialog, id: map.get(dialog.id)! })));
+  const { list: dialogs, ids: map, indexes } = insertCopies(definition.dialogs, payload.items as DialogDoc[], at);
   let next: DefinitionDoc = { ...definition, dialogs };
-  const indexes = items.map((_, i) => start + i);
   const pasted = new Set(indexes);
   for (const ref of listReferences(next)) {
     if (!ref.from || !pasted.has(ref.from.dialog) || ref.shape === 'step') continue;
@@ -167,8 +156,7 @@ export function pasteDialogs(definition: DefinitionDoc, payload: ClipboardPayloa
     });
     next = { ...next, intents: [...(next.intents ?? []), ...added] };
   }
-  const renamed = [...map].filter(([from, to]) => from !== to).map(([from, to]) => ({ from, to }));
-  return withFields(next, payload, renamed, indexes);
+  return withFields(next, payload, map, indexes);
 }
 
 /** Pastes steps into a dialog at a step index. */
@@ -180,19 +168,8 @@ export function pasteSteps(
 ): PasteResult {
   const target = definition.dialogs[dialog];
   if (!target) return { definition, renamed: [], declared: [], indexes: [] };
-  const items = structuredClone(payload.items as StepDoc[]);
-  const taken = new Set(target.steps.map((s) => s.id));
-  const map = new Map<string, string>();
-  for (const step of items) {
-    const id = uniqueId(step.id, taken);
-    taken.add(id);
-    map.set(step.id, id);
-  }
-  const start = Math.max(0, Math.min(at, target.steps.length));
-  const steps = [...target.steps];
-  steps.splice(start, 0, ...items.map((step) => ({ ...step, id: map.get(step.id)! })));
+  const { list: steps, ids: map, indexes } = insertCopies(target.steps, payload.items as StepDoc[], at);
   let next = setAt(definition, ['dialogs', dialog, 'steps'], steps);
-  const indexes = items.map((_, i) => start + i);
   const pasted = new Set(indexes);
   const sameBot = payload.bot !== undefined && payload.bot === botId(definition);
   const source = payload.dialog;
@@ -212,16 +189,42 @@ export function pasteSteps(
       );
     }
   }
-  const renamed = [...map].filter(([from, to]) => from !== to).map(([from, to]) => ({ from, to }));
-  return withFields(next, payload, renamed, indexes);
+  return withFields(next, payload, map, indexes);
 }
 
+/**
+ * Copies of `items` put into `list` at `at` (kept within the list), each under an id free there
+ * (its own where it is): the new list, each copied id's new id, and where the copies now stand.
+ */
+function insertCopies<Item extends { readonly id: string }>(
+  list: readonly Item[],
+  items: readonly Item[],
+  at: number,
+): { list: Item[]; ids: Map<string, string>; indexes: number[] } {
+  const taken = new Set(list.map((item) => item.id));
+  const ids = new Map<string, string>();
+  for (const item of items) {
+    const id = uniqueId(item.id, taken);
+    taken.add(id);
+    ids.set(item.id, id);
+  }
+  const start = Math.max(0, Math.min(at, list.length));
+  const copies = structuredClone(items).map((item) => ({ ...item, id: ids.get(item.id)! }));
+  return {
+    list: [...list.slice(0, start), ...copies, ...list.slice(start)],
+    ids,
+    indexes: copies.map((_, i) => start + i),
+  };
+}
+
+/** The result of a paste: the user-data fields the copies use declared, and the ids that changed said. */
 function withFields(
   definition: DefinitionDoc,
   payload: ClipboardPayload,
-  renamed: PasteResult['renamed'],
+  ids: ReadonlyMap<string, string>,
   indexes: number[],
 ): PasteResult {
+  const renamed = [...ids].filter(([from, to]) => from !== to).map(([from, to]) => ({ from, to }));
   const declared = (definition.userDataFields ?? []) as string[];
   const needed = payload.userDataFields.filter(
     (field) => /^[a-z][A-Za-z0-9]{0,63}$/.test(field) && !declared.includes(field),

@@ -1,7 +1,10 @@
 import type { StudioAnswer, StudioBody } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { roleName, t } from '../../i18n/strings.ts';
-import { SettingsPanel, when } from './panel.ts';
+import { dataTable } from '../../app/data-table.ts';
+import { submittedForm } from '../../app/submitted-form.ts';
+import { RecordsPanel, when } from './panel.ts';
+import { states } from '../../app/reactive.ts';
 
 type AccountRow = StudioAnswer<'listAccounts'>['accounts'][number];
 type Invitation = StudioAnswer<'listAccounts'>['invitations'][number];
@@ -9,12 +12,10 @@ type Role = StudioBody<'inviteAccount'>['role'];
 const ROLES = ['owner', 'editor', 'analyst', 'viewer'];
 
 /** Owners: every account with its role, invitations by one-time link. */
-export class StudioAccountsPanel extends SettingsPanel {
+export class StudioAccountsPanel extends RecordsPanel {
   static override properties = {
-    ...SettingsPanel.properties,
-    accounts: { state: true },
-    invitations: { state: true },
-    link: { state: true },
+    ...RecordsPanel.properties,
+    ...states('accounts', 'invitations', 'link'),
   };
   declare private accounts: AccountRow[];
   declare private invitations: Invitation[];
@@ -26,12 +27,7 @@ export class StudioAccountsPanel extends SettingsPanel {
     this.invitations = [];
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     const answer = await this.attempt(() => this.api.request('listAccounts'));
     if (answer) {
       this.accounts = answer.accounts;
@@ -41,40 +37,34 @@ export class StudioAccountsPanel extends SettingsPanel {
 
   private async changeRole(account: AccountRow, event: Event): Promise<void> {
     const role = (event.target as HTMLSelectElement).value;
-    await this.attempt(
+    await this.changeRecords(
       () => this.api.request('updateAccount', { params: { id: account.id }, body: { role: role as Role } }),
       t('saved'),
     );
-    await this.load();
   }
 
   private async deleteRow(account: AccountRow): Promise<void> {
     if (!confirm(t('confirmDelete', { email: account.email }))) return;
-    await this.attempt(() => this.api.request('deleteAccount', { params: { id: account.id } }), t('saved'));
-    await this.load();
+    await this.changeRecords(() => this.api.request('deleteAccount', { params: { id: account.id } }), t('saved'));
   }
 
   private async invite(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    // Read before any await: once the event is dispatched, its target (in a shadow root) is cleared.
-    const formElement = event.target as HTMLFormElement;
-    const form = new FormData(formElement);
+    const { form, fields } = submittedForm(event);
     const made = await this.attempt(() =>
       this.api.request('inviteAccount', {
-        body: { email: String(form.get('email')), role: String(form.get('role')) as Role },
+        body: { email: String(fields.get('email')), role: String(fields.get('role')) as Role },
       }),
     );
     if (made) {
       // An invitation made here always names its email (the map allows none for links made otherwise).
       this.link = { email: made.email ?? '', url: made.link };
-      formElement.reset();
+      form.reset();
       await this.load();
     }
   }
 
   private async cancel(invitation: Invitation): Promise<void> {
-    await this.attempt(() => this.api.request('cancelInvitation', { params: { id: invitation.id } }), t('saved'));
-    await this.load();
+    await this.changeRecords(() => this.api.request('cancelInvitation', { params: { id: invitation.id } }), t('saved'));
   }
 
   override render() {
@@ -82,26 +72,22 @@ export class StudioAccountsPanel extends SettingsPanel {
     return html`
       <h2>${t('accountsTitle')}</h2>
       ${this.statusLines()}
-      <table>
-        <thead>
-          <tr><th scope="col">${t('colName')}</th><th scope="col">${t('colEmail')}</th><th scope="col">${t('colRole')}</th><th scope="col">${t('colSignIn')}</th><th scope="col">${t('colActions')}</th></tr>
-        </thead>
-        <tbody>
-          ${this.accounts.map(
-            (account) => html`<tr>
-              <td>${account.name}</td>
-              <td>${account.email}</td>
-              <td>
-                <select aria-label=${t('roleOf', { name: account.name })} @change=${(event: Event) => this.changeRole(account, event)}>
-                  ${ROLES.map((role) => html`<option value=${role} ?selected=${role === account.role}>${roleName(role)}</option>`)}
-                </select>
-              </td>
-              <td>${[account.password ? t('signInPassword') : '', account.singleSignOn ? t('signInSso') : ''].filter(Boolean).join(', ')}</td>
-              <td>${account.id === me ? nothing : html`<button type="button" class="danger" @click=${() => this.deleteRow(account)}>${t('deleteAccount', { email: account.email })}</button>`}</td>
-            </tr>`,
-          )}
-        </tbody>
-      </table>
+      ${dataTable(
+        { columns: [t('colName'), t('colEmail'), t('colRole'), t('colSignIn'), t('colActions')] },
+        this.accounts.map(
+          (account) => html`<tr>
+            <td>${account.name}</td>
+            <td>${account.email}</td>
+            <td>
+              <select aria-label=${t('roleOf', { name: account.name })} @change=${(event: Event) => this.changeRole(account, event)}>
+                ${ROLES.map((role) => html`<option value=${role} ?selected=${role === account.role}>${roleName(role)}</option>`)}
+              </select>
+            </td>
+            <td>${[account.password ? t('signInPassword') : '', account.singleSignOn ? t('signInSso') : ''].filter(Boolean).join(', ')}</td>
+            <td>${account.id === me ? nothing : html`<button type="button" class="danger" @click=${() => this.deleteRow(account)}>${t('deleteAccount', { email: account.email })}</button>`}</td>
+          </tr>`,
+        ),
+      )}
       <h2>${t('inviteTitle')}</h2>
       <form @submit=${this.invite}>
         <label>${t('email')} <input name="email" type="email" required autocomplete="off" /></label>

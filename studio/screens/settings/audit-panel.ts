@@ -1,19 +1,18 @@
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
 import { auditSentence, actorWords, type AuditEntry as Entry, type PeopleById } from './audit-words.ts';
-import { SettingsPanel, when } from './panel.ts';
+import { dataTable } from '../../app/data-table.ts';
+import { RecordsPanel, when } from './panel.ts';
+import { states } from '../../app/reactive.ts';
 
 /**
  * Owners: the audit trail, newest pages on demand, each entry as a sentence with people's names;
  * "Show as JSON" shows the entries as stored, for programmers.
  */
-export class StudioAuditPanel extends SettingsPanel {
+export class StudioAuditPanel extends RecordsPanel {
   static override properties = {
-    ...SettingsPanel.properties,
-    entries: { state: true },
-    next: { state: true },
-    people: { state: true },
-    asJson: { state: true },
+    ...RecordsPanel.properties,
+    ...states('entries', 'next', 'people', 'asJson'),
   };
   declare private entries: Entry[];
   declare private next: string | null;
@@ -30,7 +29,6 @@ export class StudioAuditPanel extends SettingsPanel {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
     void this.loadPeople();
   }
 
@@ -41,7 +39,7 @@ export class StudioAuditPanel extends SettingsPanel {
       this.people = new Map(list.accounts.map((account) => [account.id, { name: account.name, email: account.email }]));
   }
 
-  private async load(cursor?: string): Promise<void> {
+  protected async load(cursor?: string): Promise<void> {
     const page = await this.attempt(() => this.api.request('readAudit', { query: { limit: 100, cursor } }));
     if (page) {
       this.entries = cursor ? [...this.entries, ...page.entries] : page.entries;
@@ -60,21 +58,17 @@ export class StudioAuditPanel extends SettingsPanel {
           : this.asJson
             ? html`<p class="hint">${t('auditJsonHint')}</p>
               <pre tabindex="0" aria-label=${t('auditTitle')}>${this.entries.map((entry) => JSON.stringify(entry)).join('\n')}</pre>`
-            : html`<table>
-              <thead>
-                <tr><th scope="col">${t('colTime')}</th><th scope="col">${t('colWho')}</th><th scope="col">${t('colAction')}</th><th scope="col">${t('colIp')}</th></tr>
-              </thead>
-              <tbody>
-                ${this.entries.map(
+            : dataTable(
+                { columns: [t('colTime'), t('colWho'), t('colAction'), t('colIp')] },
+                this.entries.map(
                   (entry) => html`<tr>
                     <td>${when(entry.timestamp)}</td>
                     <td>${actorWords(entry.actor, this.people)}</td>
                     <td>${auditSentence(entry, this.people)}</td>
                     <td>${entry.ip ?? ''}</td>
                   </tr>`,
-                )}
-              </tbody>
-            </table>`
+                ),
+              )
       }
       ${this.next ? html`<button type="button" class="secondary" @click=${() => this.load(this.next!)}>${t('loadMore')}</button>` : nothing}
     `;

@@ -51,57 +51,46 @@ export function auditSentence(entry: AuditEntry, people: PeopleById): string {
   if (entry.action === 'login_failed' && !entry.actor.accountId && entry.actor.email === undefined)
     values.who = t('auditSomeone');
   // Secrets and versions are named by their own names (the target), never by a person.
-  if (
-    [
-      'secret_set',
-      'secret_deleted',
-      'channel_settings_changed',
-      'channel_test_sent',
-      'version_saved',
-      'version_imported',
-      'published',
-      'rolled_back',
-      'draft_utterances_added',
-      'draft_faq_questions_added',
-      'setup_link_cancelled',
-    ].includes(entry.action)
-  )
-    values.target = text(entry.target);
-  const key = `audit_${entry.action}`;
+  if (NAMED_BY_TARGET.includes(entry.action)) values.target = text(entry.target);
   return sentence(
-    key in WORDED ? t(key as StringKey, values) : t('auditOther', { who, action: entry.action.replace(/_/g, ' ') }),
+    WORDED.has(entry.action)
+      ? t(`audit_${entry.action}` as StringKey, values)
+      : t('auditOther', { who, action: entry.action.replace(/_/g, ' ') }),
   );
 }
 
 /** A sentence starts with a capital, also when it starts with "the bot file". */
 const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The actions the trail has sentences for (audit-strings.ts). */
-const WORDED = Object.fromEntries(
-  [
-    'login',
-    'login_failed',
-    'logout',
-    'session_revoked',
-    'password_changed',
-    'account_created',
-    'account_updated',
-    'account_deleted',
-    'role_changed',
-    'token_created',
-    'token_revoked',
-    'secret_set',
-    'secret_deleted',
-    'channel_settings_changed',
-    'channel_test_sent',
-    'setup_link_created',
-    'setup_link_cancelled',
-    'user_erased',
-    'version_saved',
-    'version_imported',
-    'published',
-    'rolled_back',
-    'draft_utterances_added',
-    'draft_faq_questions_added',
-  ].map((action) => [`audit_${action}`, true]),
-);
+/** The actions whose sentence names what they changed (a secret, a channel, a version) by its own name. */
+const NAMED_BY_TARGET = [
+  'secret_set',
+  'secret_deleted',
+  'channel_settings_changed',
+  'channel_test_sent',
+  'version_saved',
+  'version_imported',
+  'published',
+  'rolled_back',
+  'draft_utterances_added',
+  'draft_faq_questions_added',
+  'setup_link_cancelled',
+];
+
+/** The actions the trail has sentences for (audit-strings.ts): those above and those about people. */
+const WORDED: ReadonlySet<string> = new Set([
+  ...NAMED_BY_TARGET,
+  'login',
+  'login_failed',
+  'logout',
+  'session_revoked',
+  'password_changed',
+  'account_created',
+  'account_updated',
+  'account_deleted',
+  'role_changed',
+  'token_created',
+  'token_revoked',
+  'setup_link_created',
+  'user_erased',
+]);

@@ -1,51 +1,36 @@
 import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
-import { SettingsPanel, when } from './panel.ts';
+import { dataTable } from '../../app/data-table.ts';
+import { submittedForm } from '../../app/submitted-form.ts';
+import { ListPanel, when } from './panel.ts';
 
 type SecretRow = StudioAnswer<'listSecrets'>[number];
 
 /** Secrets by name: their status for owners and editors; owners set and delete (a value goes in, never out). */
-export class StudioSecretsPanel extends SettingsPanel {
-  static override properties = { ...SettingsPanel.properties, secrets: { state: true } };
-  declare private secrets: SecretRow[];
-
-  constructor() {
-    super();
-    this.secrets = [];
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
+export class StudioSecretsPanel extends ListPanel<SecretRow> {
   private get owner(): boolean {
     return this.session.account.role === 'owner';
   }
 
-  private async load(): Promise<void> {
-    this.secrets = (await this.attempt(() => this.api.request('listSecrets'))) ?? this.secrets;
+  protected read(): Promise<SecretRow[]> {
+    return this.api.request('listSecrets');
   }
 
   private async save(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const formElement = event.target as HTMLFormElement;
-    const form = new FormData(formElement);
-    const name = String(form.get('name')).trim();
+    const { form, fields } = submittedForm(event);
+    const name = String(fields.get('name')).trim();
     // The value leaves the page once: the field is emptied whatever the answer.
-    const value = String(form.get('value'));
-    formElement.reset();
-    await this.attempt(
+    const value = String(fields.get('value'));
+    form.reset();
+    await this.changeRecords(
       () => this.api.request('setSecret', { params: { name }, body: { value } }),
       t('secretSaved', { name }),
     );
-    await this.load();
   }
 
   private async deleteRow(row: SecretRow): Promise<void> {
-    await this.attempt(() => this.api.request('deleteSecret', { params: { name: row.name } }), t('saved'));
-    await this.load();
+    await this.changeRecords(() => this.api.request('deleteSecret', { params: { name: row.name } }), t('saved'));
   }
 
   private statusOf(row: SecretRow): string {
@@ -58,17 +43,18 @@ export class StudioSecretsPanel extends SettingsPanel {
       <p>${t('secretsIntro')}</p>
       ${this.statusLines()}
       ${
-        this.secrets.length === 0
+        this.records.length === 0
           ? html`<p>${t('noSecrets')}</p>`
-          : html`<table>
-            <thead>
-              <tr>
-                <th scope="col">${t('colSecret')}</th><th scope="col">${t('colStatus')}</th><th scope="col">${t('colUsedBy')}</th>
-                ${this.owner ? html`<th scope="col">${t('colUpdated')}</th><th scope="col">${t('colActions')}</th>` : nothing}
-              </tr>
-            </thead>
-            <tbody>
-              ${this.secrets.map(
+          : dataTable(
+              {
+                columns: [
+                  t('colSecret'),
+                  t('colStatus'),
+                  t('colUsedBy'),
+                  ...(this.owner ? [t('colUpdated'), t('colActions')] : []),
+                ],
+              },
+              this.records.map(
                 (row) => html`<tr>
                   <td><code>${row.name}</code></td>
                   <td>${this.statusOf(row)}</td>
@@ -80,9 +66,8 @@ export class StudioSecretsPanel extends SettingsPanel {
                       : nothing
                   }
                 </tr>`,
-              )}
-            </tbody>
-          </table>`
+              ),
+            )
       }
       ${
         this.owner
@@ -92,7 +77,7 @@ export class StudioSecretsPanel extends SettingsPanel {
                 >${t('secretName')}
                 <input name="name" required pattern="[A-Z_][A-Z0-9_]*" list="secret-names" autocomplete="off" spellcheck="false" />
               </label>
-              <datalist id="secret-names">${this.secrets.map((row) => html`<option value=${row.name}></option>`)}</datalist>
+              <datalist id="secret-names">${this.records.map((row) => html`<option value=${row.name}></option>`)}</datalist>
               <label>${t('secretValue')} <input name="value" type="password" required autocomplete="off" spellcheck="false" /></label>
               <button type="submit">${t('setSecret')}</button>
             </form>`

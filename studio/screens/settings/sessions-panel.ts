@@ -1,32 +1,20 @@
 import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
-import { SettingsPanel, when } from './panel.ts';
+import { dataTable } from '../../app/data-table.ts';
+import { submittedForm } from '../../app/submitted-form.ts';
+import { ListPanel, when } from './panel.ts';
 
 type SessionRow = StudioAnswer<'listSessions'>[number];
 
 /** The person's own sessions (each can be ended, or all at once) and their password. */
-export class StudioSessionsPanel extends SettingsPanel {
-  static override properties = { ...SettingsPanel.properties, sessions: { state: true } };
-  declare private sessions: SessionRow[];
-
-  constructor() {
-    super();
-    this.sessions = [];
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
-  private async load(): Promise<void> {
-    this.sessions = (await this.attempt(() => this.api.request('listSessions'))) ?? this.sessions;
+export class StudioSessionsPanel extends ListPanel<SessionRow> {
+  protected read(): Promise<SessionRow[]> {
+    return this.api.request('listSessions');
   }
 
   private async end(row: SessionRow): Promise<void> {
-    await this.attempt(() => this.api.request('endSession', { params: { id: row.id } }), t('saved'));
-    await this.load();
+    await this.changeRecords(() => this.api.request('endSession', { params: { id: row.id } }), t('saved'));
   }
 
   private async everywhere(): Promise<void> {
@@ -37,17 +25,15 @@ export class StudioSessionsPanel extends SettingsPanel {
   }
 
   private async changePassword(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const formElement = event.target as HTMLFormElement;
-    const form = new FormData(formElement);
+    const { form, fields } = submittedForm(event);
     const done = await this.attempt(
       () =>
         this.api.request('changePassword', {
-          body: { currentPassword: String(form.get('current')), newPassword: String(form.get('new')) },
+          body: { currentPassword: String(fields.get('current')), newPassword: String(fields.get('new')) },
         }),
       t('passwordChanged'),
     );
-    formElement.reset();
+    form.reset();
     if (done !== undefined || !this.error) await this.load();
   }
 
@@ -55,21 +41,17 @@ export class StudioSessionsPanel extends SettingsPanel {
     return html`
       <h2>${t('sessionsTitle')}</h2>
       ${this.statusLines()}
-      <table>
-        <thead>
-          <tr><th scope="col">${t('colBrowser')}</th><th scope="col">${t('colIp')}</th><th scope="col">${t('colLastSeen')}</th><th scope="col">${t('colActions')}</th></tr>
-        </thead>
-        <tbody>
-          ${this.sessions.map(
-            (row) => html`<tr>
-              <td>${row.userAgent}</td>
-              <td>${row.ip}</td>
-              <td>${when(row.lastSeenAt)}</td>
-              <td>${row.current ? t('thisSession') : html`<button type="button" class="secondary" @click=${() => this.end(row)}>${t('endSession', { ip: row.ip })}</button>`}</td>
-            </tr>`,
-          )}
-        </tbody>
-      </table>
+      ${dataTable(
+        { columns: [t('colBrowser'), t('colIp'), t('colLastSeen'), t('colActions')] },
+        this.records.map(
+          (row) => html`<tr>
+            <td>${row.userAgent}</td>
+            <td>${row.ip}</td>
+            <td>${when(row.lastSeenAt)}</td>
+            <td>${row.current ? t('thisSession') : html`<button type="button" class="secondary" @click=${() => this.end(row)}>${t('endSession', { ip: row.ip })}</button>`}</td>
+          </tr>`,
+        ),
+      )}
       <p><label class="check"><input id="end-tokens" type="checkbox" /> ${t('alsoEndTokens')}</label></p>
       <p><button type="button" class="danger" @click=${this.everywhere}>${t('logoutEverywhere')}</button></p>
       ${this.session.account && this.passwordForm()}

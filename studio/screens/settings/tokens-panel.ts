@@ -1,51 +1,38 @@
 import type { StudioAnswer } from '../../../shared/studio-api.ts';
 import { html, nothing } from 'lit';
 import { t } from '../../i18n/strings.ts';
-import { SettingsPanel, when } from './panel.ts';
+import { dataTable } from '../../app/data-table.ts';
+import { submittedForm } from '../../app/submitted-form.ts';
+import { ListPanel, when } from './panel.ts';
 
 type TokenRow = StudioAnswer<'listTokens'>[number];
 
 /** The person's own API tokens: made (shown once), listed, revoked. */
-export class StudioTokensPanel extends SettingsPanel {
-  static override properties = { ...SettingsPanel.properties, tokens: { state: true }, fresh: { state: true } };
-  declare private tokens: TokenRow[];
+export class StudioTokensPanel extends ListPanel<TokenRow> {
+  static override properties = { ...ListPanel.properties, fresh: { state: true } };
   declare private fresh: string | undefined;
 
-  constructor() {
-    super();
-    this.tokens = [];
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
-  private async load(): Promise<void> {
-    this.tokens = (await this.attempt(() => this.api.request('listTokens'))) ?? this.tokens;
+  protected read(): Promise<TokenRow[]> {
+    return this.api.request('listTokens');
   }
 
   private async create(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    // Read before any await: once the event is dispatched, its target (in a shadow root) is cleared.
-    const formElement = event.target as HTMLFormElement;
-    const form = new FormData(formElement);
-    const days = String(form.get('days') ?? '').trim();
+    const { form, fields } = submittedForm(event);
+    const days = String(fields.get('days') ?? '').trim();
     const made = await this.attempt(() =>
       this.api.request('createToken', {
-        body: { name: String(form.get('name')), ...(days ? { expiresInDays: Number(days) } : {}) },
+        body: { name: String(fields.get('name')), ...(days ? { expiresInDays: Number(days) } : {}) },
       }),
     );
     if (made) {
       this.fresh = made.token;
-      formElement.reset();
+      form.reset();
       await this.load();
     }
   }
 
   private async revoke(token: TokenRow): Promise<void> {
-    await this.attempt(() => this.api.request('revokeToken', { params: { id: token.id } }), t('saved'));
-    await this.load();
+    await this.changeRecords(() => this.api.request('revokeToken', { params: { id: token.id } }), t('saved'));
   }
 
   override render() {
@@ -65,14 +52,11 @@ export class StudioTokensPanel extends SettingsPanel {
           : nothing
       }
       ${
-        this.tokens.length === 0
+        this.records.length === 0
           ? html`<p>${t('noTokens')}</p>`
-          : html`<table>
-            <thead>
-              <tr><th scope="col">${t('colName')}</th><th scope="col">${t('colCreated')}</th><th scope="col">${t('colExpires')}</th><th scope="col">${t('colLastUsed')}</th><th scope="col">${t('colActions')}</th></tr>
-            </thead>
-            <tbody>
-              ${this.tokens.map(
+          : dataTable(
+              { columns: [t('colName'), t('colCreated'), t('colExpires'), t('colLastUsed'), t('colActions')] },
+              this.records.map(
                 (token) => html`<tr>
                   <td>${token.name}</td>
                   <td>${when(token.createdAt)}</td>
@@ -80,9 +64,8 @@ export class StudioTokensPanel extends SettingsPanel {
                   <td>${when(token.lastUsedAt)}</td>
                   <td><button type="button" class="danger" @click=${() => this.revoke(token)}>${t('revokeToken', { name: token.name })}</button></td>
                 </tr>`,
-              )}
-            </tbody>
-          </table>`
+              ),
+            )
       }
     `;
   }
