@@ -80,7 +80,7 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
       ];
     },
     deliver(userId, entries) {
-      // Every turn's messages were handed to a send job in its commit (handOff): here they are only kept for it.
+      // Every turn's messages were handed to a send job in its commit (handOff): here they are kept for it, and for the next turn.
       handed.keep(userId, entries);
     },
     typing() {
@@ -139,7 +139,7 @@ async function send(
   }
   const last = Math.max(payload.seq, payload.last ?? payload.seq);
   const entries =
-    handedEntries(connector).take(payload.user, payload.seq, last, payload.at) ??
+    handedEntries(connector).said(payload.user, payload.seq, last, payload.at) ??
     (await storedEntries(options.store, payload, last));
   if (entries.length === 0) return;
   let instead: Extract<SendReplacement, { kind: 'instead' }> | undefined;
