@@ -1,23 +1,28 @@
-// Issue 37's two channel goals, side by side in one run on one server (SQLite, job runner included, as
-// production runs it; a child process, bench/webhook-child.ts, so the clients' CPU is not the server's;
-// the Bot API stand-in in a process of its own, bench/telegram-stand-in-child.ts).
+// Issue 37's and 38's channel goals, side by side in one run on one server (SQLite, job runner included, as
+// production runs it; a child process, bench/webhook-child.ts, so the clients' CPU is not the server's; the
+// vendors' stand-ins in a process of their own, bench/vendor-stand-ins-child.ts), for every connector this bench
+// drives: Telegram, WhatsApp Cloud and Slack (BENCH_CHANNEL_TURN_CONNECTORS names fewer).
 // 1. A channel turn next to a web-chat turn of the same dialog. The dialog is an echo: the user says
 //    something, the bot answers "You said …." and asks again (two bot messages a turn).
 //    - web chat (the reference): USERS socket.io widgets, each sending ROUNDS messages one after the other;
-//    - Telegram: USERS chats, each posting ROUNDS updates one after the other, each answered when the
-//      stand-in has taken the turn's prompt (webhook → inbox → turn job → send job → two sendMessage calls).
+//    - each connector: USERS users, each posting ROUNDS signed webhooks one after the other, each answered when
+//      the stand-in has taken the turn's prompt (webhook → inbox and turn job → send job → two vendor calls).
 //    Reported for each: server CPU per turn (user + system, from the child's own counters: on a shared
 //    machine wall time misleads) and the user's wait from sending to the turn's last message, p50 and p99.
 //    Goal: a channel turn costs <= 1.3x a web-chat turn of the same dialog.
-// 2. Webhooks acknowledged at RATE/s (default 500) for SECONDS, a new chat's /start each (autocannon's
-//    overallRate, latencies corrected for coordinated omission), while their turns run and their answers go
-//    to the stand-in. Goal: p99 <= 20 ms at 500/s on one node (SQLite).
+// 2. Each connector's webhooks acknowledged at RATE/s (default 500) for SECONDS, a new user's first message each
+//    (autocannon's overallRate, latencies corrected for coordinated omission), while their turns run and their
+//    answers go to the stand-ins. Goal: p99 <= 20 ms at 500/s on one node (SQLite).
+// BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile of the whole run there (node --cpu-prof).
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
+import { directMessage, slackSignature } from '../server/channels/slack/test/slack-requests.ts';
+import { metaSignatureHeader, signMetaBody } from '../server/channels/test/vendors/signatures/meta-signature.ts';
+import { incomingMessage } from '../server/channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/protocol.ts';
 import { stealMeter, stealText } from './steal.ts';
 
@@ -25,15 +30,18 @@ const USERS = Number(process.env.BENCH_CHANNEL_TURN_USERS ?? 10);
 const ROUNDS = Number(process.env.BENCH_CHANNEL_TURN_ROUNDS ?? 50);
 const RATE = Number(process.env.BENCH_CHANNEL_TURN_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_CHANNEL_TURN_SECONDS ?? 10);
+const CONNECTORS = (process.env.BENCH_CHANNEL_TURN_CONNECTORS ?? 'telegram,whatsapp,slack').split(',');
 const GOAL_RATIO = 1.3;
 const GOAL_P99_MS = 20;
-const SECRET = 'bench-telegram-secret-0123456789';
+const TELEGRAM_SECRET = 'bench-telegram-secret-0123456789';
+const WHATSAPP_SECRET = 'bench-whatsapp-app-secret-0123456789';
+const SLACK_SECRET = 'benchSigningSecret0123456789abcd';
 const PROMPT = 'Say something.';
 
 /** Forks a bench child and resolves with the first message it sends that has `key`. */
-function child(file: string, env: Record<string, string>) {
+function child(file: string, env: Record<string, string>, execArgv: readonly string[] = []) {
   const proc: ChildProcess = fork(new URL(file, import.meta.url).pathname, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...execArgv],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -50,18 +58,25 @@ function child(file: string, env: Record<string, string>) {
   return { proc, ask };
 }
 
-/** The prompts each chat has received, and who waits for how many: a turn ends with the prompt again. */
-const prompts = new Map<number, number>();
-const waiting = new Map<number, { readonly until: number; readonly resolve: () => void }>();
-const vendor = child('./telegram-stand-in-child.ts', { BENCH_STAND_IN_WATCH: PROMPT });
-vendor.proc.on('message', (message: { said?: number }) => {
+/** The prompts each user (by channel and vendor address) has received, and who waits for how many: a turn ends with the prompt again. */
+const prompts = new Map<string, number>();
+const waiting = new Map<string, { readonly until: number; readonly resolve: () => void }>();
+const vendor = child('./vendor-stand-ins-child.ts', { BENCH_STAND_IN_WATCH: PROMPT });
+vendor.proc.on('message', (message: { said?: { channel: string; user: string } }) => {
   if (message.said === undefined) return;
-  const count = (prompts.get(message.said) ?? 0) + 1;
-  prompts.set(message.said, count);
-  const waiter = waiting.get(message.said);
+  const key = `${message.said.channel}:${message.said.user}`;
+  const count = (prompts.get(key) ?? 0) + 1;
+  prompts.set(key, count);
+  const waiter = waiting.get(key);
   if (waiter && count >= waiter.until) waiter.resolve();
 });
-const { standIn: telegram } = await vendor.ask<{ standIn: { url: string; token: string } }>(null, 'standIn');
+const { standIns } = await vendor.ask<{
+  standIns: {
+    telegram: { url: string; token: string };
+    whatsApp: { url: string; accessToken: string; phoneNumberId: string };
+    slack: { url: string; token: string };
+  };
+}>(null, 'standIns');
 const dir = await mkdtemp(path.join(tmpdir(), 'bench-channel-turn-'));
 const bot = path.join(dir, 'bot.json');
 await writeFile(
@@ -80,12 +95,30 @@ await writeFile(
     ],
   }),
 );
-const server = child('./webhook-child.ts', {
-  BENCH_BOT: bot,
-  BENCH_TELEGRAM_TOKEN: telegram.token,
-  BENCH_TELEGRAM_SECRET: SECRET,
-  BENCH_TELEGRAM_URL: telegram.url,
-});
+const on = (connector: string, settings: Record<string, string>) => (CONNECTORS.includes(connector) ? settings : {});
+const server = child(
+  './webhook-child.ts',
+  {
+    BENCH_BOT: bot,
+    ...on('telegram', {
+      BENCH_TELEGRAM_TOKEN: standIns.telegram.token,
+      BENCH_TELEGRAM_SECRET: TELEGRAM_SECRET,
+      BENCH_TELEGRAM_URL: standIns.telegram.url,
+    }),
+    ...on('whatsapp', {
+      BENCH_WHATSAPP_TOKEN: standIns.whatsApp.accessToken,
+      BENCH_WHATSAPP_NUMBER: standIns.whatsApp.phoneNumberId,
+      BENCH_WHATSAPP_SECRET: WHATSAPP_SECRET,
+      BENCH_WHATSAPP_URL: standIns.whatsApp.url,
+    }),
+    ...on('slack', {
+      BENCH_SLACK_TOKEN: standIns.slack.token,
+      BENCH_SLACK_SECRET: SLACK_SECRET,
+      BENCH_SLACK_URL: standIns.slack.url,
+    }),
+  },
+  process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [],
+);
 const { url } = await server.ask<{ url: string }>(null, 'url');
 const reading = () => server.ask<{ cpu: NodeJS.CpuUsage; pending: number }>({ cmd: 'cpu' }, 'cpu');
 const cpu = async () => {
@@ -160,70 +193,135 @@ const webChat = await run(
 );
 for (const { socket } of widgets) socket.disconnect();
 
-let updateId = 0;
-/** A Telegram update: a chat's text message, with a fresh update_id. */
-function update(chatId: number, text: string): string {
-  const n = ++updateId;
-  return JSON.stringify({
-    update_id: n,
-    message: {
-      message_id: n,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private' },
-      from: { id: chatId, is_bot: false, first_name: 'B' },
-      text,
-    },
-  });
+/** A webhook as a vendor posts it: a user's text message, signed as the vendor signs it. */
+interface Webhook {
+  readonly body: string;
+  readonly headers: Record<string, string>;
 }
-const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET };
-const chats = Array.from({ length: USERS }, (_, u) => {
-  const chatId = 20_000_000 + u;
-  return (round: number) =>
-    new Promise<void>((resolve, reject) => {
-      // A new chat's first message opens the conversation (a prompt) and is its first answer (another).
-      waiting.set(chatId, { until: (prompts.get(chatId) ?? 0) + (round === -1 ? 2 : 1), resolve });
-      fetch(`${url}/api/webhooks/telegram`, { method: 'POST', headers, body: update(chatId, `hello ${round}`) }).then(
-        (response) => {
-          if (response.status !== 200) reject(new Error(`the webhook answered ${response.status}`));
-        },
-        reject,
-      );
-    });
-});
-const channel = await run('Telegram turn (webhook → turn job → send job)', chats);
-const ratio = channel.usPerTurn / webChat.usPerTurn;
 
-// Webhooks at RATE/s, each a new chat's /start: acknowledged while the turns before them run.
-let newChat = 30_000_000;
-const before = await reading();
-const steal = stealMeter();
-const acks = await autocannon({
-  url: `${url}/api/webhooks/telegram`,
-  connections: 20,
-  duration: SECONDS,
-  overallRate: RATE,
-  requests: [
+/** What the bench needs of a vendor: its name, how it addresses user number `n`, and that user's message as it posts it. */
+interface Vendor {
+  readonly name: string;
+  readonly label: string;
+  address(n: number): string;
+  webhook(n: number, text: string): Webhook;
+}
+
+let updateId = 0;
+const vendors = (
+  [
     {
-      method: 'POST',
-      headers,
-      setupRequest: (request) => ({ ...request, body: update(++newChat, '/start') }),
+      name: 'telegram',
+      label: 'Telegram',
+      address: (n) => String(20_000_000 + n),
+      webhook(n, text) {
+        const id = ++updateId;
+        const chat = 20_000_000 + n;
+        return {
+          body: JSON.stringify({
+            update_id: id,
+            message: {
+              message_id: id,
+              date: Math.floor(Date.now() / 1000),
+              chat: { id: chat, type: 'private' },
+              from: { id: chat, is_bot: false, first_name: 'B' },
+              text,
+            },
+          }),
+          headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TELEGRAM_SECRET },
+        };
+      },
     },
-  ],
-});
-const after = await reading();
-const cores = (after.cpu.user - before.cpu.user + after.cpu.system - before.cpu.system) / 1e6 / SECONDS;
-console.log(
-  `Telegram webhooks at ${RATE}/s (new chats' /start, SQLite, 20 connections, ${SECONDS} s, overallRate, coordinated omission corrected): ` +
-    `${Math.round(acks['2xx'] / SECONDS)}/s acknowledged, p50 ${acks.latency.p50} ms, p99 ${acks.latency.p99} ms, non-2xx ${acks.non2xx}, errors ${acks.errors}; ` +
-    `server CPU ${cores.toFixed(2)} cores, ${after.pending} turn and send jobs still pending at the end${stealText(steal())}`,
-);
-const acked = acks.latency.p99 <= GOAL_P99_MS && acks['2xx'] >= RATE * SECONDS * 0.98;
-const { refused } = await vendor.ask<{ refused: number }>({ cmd: 'sends' }, 'refused');
-console.log(
-  `channel goals, one run: turn CPU ${ratio.toFixed(2)}x the web chat's (goal <= ${GOAL_RATIO}x: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'}; ` +
-    `wait at p50 ${(channel.p50 / webChat.p50).toFixed(2)}x); webhook ack p99 ${acks.latency.p99} ms at ${RATE}/s ` +
-    `(goal <= ${GOAL_P99_MS} ms: ${acked ? 'met' : 'MISSED'}); ${refused} stand-in refusals`,
-);
+    {
+      name: 'whatsapp',
+      label: 'WhatsApp',
+      address: (n) => String(16_505_000_000 + n),
+      webhook(n, text) {
+        const number = {
+          wabaId: '419561257915477',
+          phoneNumberId: standIns.whatsApp.phoneNumberId,
+          displayPhoneNumber: '15550783881',
+        };
+        const body = JSON.stringify(
+          incomingMessage(
+            number,
+            { waId: String(16_505_000_000 + n), name: 'B' },
+            { type: 'text', text: { body: text } },
+          ),
+        );
+        return {
+          body,
+          headers: { 'content-type': 'application/json', [metaSignatureHeader]: signMetaBody(WHATSAPP_SECRET, body) },
+        };
+      },
+    },
+    {
+      name: 'slack',
+      label: 'Slack',
+      address: (n) => `D0BENCH${String(n).padStart(8, '0')}`,
+      webhook(n, text) {
+        const body = JSON.stringify(directMessage(`D0BENCH${String(n).padStart(8, '0')}`, `U0BENCH${n}`, text));
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        return {
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'x-slack-request-timestamp': timestamp,
+            'x-slack-signature': slackSignature(SLACK_SECRET, timestamp, body),
+          },
+        };
+      },
+    },
+  ] satisfies Vendor[]
+).filter((vendor) => CONNECTORS.includes(vendor.name));
+
+const goals: string[] = [];
+for (const vendor of vendors) {
+  const webhookUrl = `${url}/api/webhooks/${vendor.name}`;
+  const users = Array.from({ length: USERS }, (_, u) => {
+    const key = `${vendor.name}:${vendor.address(u)}`;
+    return (round: number) =>
+      new Promise<void>((resolve, reject) => {
+        // A new user's first message opens the conversation (a prompt) and is its first answer (another).
+        waiting.set(key, { until: (prompts.get(key) ?? 0) + (round === -1 ? 2 : 1), resolve });
+        const { body, headers } = vendor.webhook(u, `hello ${round}`);
+        fetch(webhookUrl, { method: 'POST', headers, body }).then((response) => {
+          if (response.status !== 200) reject(new Error(`the ${vendor.label} webhook answered ${response.status}`));
+        }, reject);
+      });
+  });
+  const channel = await run(`${vendor.label} turn (webhook → turn job → send job)`, users);
+
+  // Webhooks at RATE/s, each a new user's first message: acknowledged while the turns before them run.
+  let newUser = 1_000_000;
+  const before = await reading();
+  const steal = stealMeter();
+  const acks = await autocannon({
+    url: webhookUrl,
+    connections: 20,
+    duration: SECONDS,
+    overallRate: RATE,
+    requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, ...vendor.webhook(++newUser, 'hello') }) }],
+  });
+  const after = await reading();
+  const cores = (after.cpu.user - before.cpu.user + after.cpu.system - before.cpu.system) / 1e6 / SECONDS;
+  console.log(
+    `${vendor.label} webhooks at ${RATE}/s (new users' first message, SQLite, 20 connections, ${SECONDS} s, overallRate, coordinated omission corrected): ` +
+      `${Math.round(acks['2xx'] / SECONDS)}/s acknowledged, p50 ${acks.latency.p50} ms, p99 ${acks.latency.p99} ms, non-2xx ${acks.non2xx}, errors ${acks.errors}; ` +
+      `server CPU ${cores.toFixed(2)} cores, ${after.pending} turn and send jobs still pending at the end${stealText(steal())}`,
+  );
+  const ratio = channel.usPerTurn / webChat.usPerTurn;
+  const acked = acks.latency.p99 <= GOAL_P99_MS && acks['2xx'] >= RATE * SECONDS * 0.98;
+  goals.push(
+    `${vendor.label}: turn CPU ${Math.round(channel.usPerTurn)} µs = ${ratio.toFixed(2)}x the web chat's ${Math.round(webChat.usPerTurn)} µs ` +
+      `(goal <= ${GOAL_RATIO}x: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'}; wait at p50 ${(channel.p50 / webChat.p50).toFixed(2)}x); ` +
+      `webhook ack p99 ${acks.latency.p99} ms at ${RATE}/s (goal <= ${GOAL_P99_MS} ms: ${acked ? 'met' : 'MISSED'})`,
+  );
+  // The acknowledged turns run out before the next connector is measured.
+  while ((await reading()).pending > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+}
+const { refused } = await vendor.ask<{ refused: number }>({ cmd: 'refused' }, 'refused');
+console.log(`channel goals, one run (${refused} stand-in refusals):\n  ${goals.join('\n  ')}`);
 server.proc.send({ cmd: 'stop' });
 vendor.proc.send({ cmd: 'stop' });
 await Promise.all([

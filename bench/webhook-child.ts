@@ -1,6 +1,6 @@
-// Child process for bench/webhook-ack.ts and bench/channel-turn.ts: the real server on SQLite with the Slack and Telegram
-// channels configured (job runner included: turns run and answers go to the stand-ins meanwhile,
-// as in production), so autocannon's CPU and the stand-ins' in the parent are not the server's.
+// Child process for bench/webhook-ack.ts and bench/channel-turn.ts: the real server on SQLite with the Slack, Telegram
+// and WhatsApp channels configured, each whose BENCH_ settings are given (job runner included: turns run and answers go
+// to the stand-ins meanwhile, as in production), so autocannon's CPU and the stand-ins' in the parent are not the server's.
 // Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
 import { openDatabase } from '../server/stores/sqlite/database.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +25,11 @@ if (process.send) {
       TELEGRAM_BOT_TOKEN: process.env.BENCH_TELEGRAM_TOKEN ?? '',
       TELEGRAM_WEBHOOK_SECRET: process.env.BENCH_TELEGRAM_SECRET ?? '',
       TELEGRAM_API_URL: process.env.BENCH_TELEGRAM_URL ?? '',
+      WHATSAPP_ACCESS_TOKEN: process.env.BENCH_WHATSAPP_TOKEN ?? '',
+      WHATSAPP_PHONE_NUMBER_ID: process.env.BENCH_WHATSAPP_NUMBER ?? '',
+      WHATSAPP_APP_SECRET: process.env.BENCH_WHATSAPP_SECRET ?? '',
+      WHATSAPP_VERIFY_TOKEN: process.env.BENCH_WHATSAPP_SECRET ? 'bench-whatsapp-verify-token-0123' : '',
+      WHATSAPP_API_URL: process.env.BENCH_WHATSAPP_URL ?? '',
     }),
   );
   const look = openDatabase(path.join(dir, 'chatbot.sqlite'), { readonly: true });

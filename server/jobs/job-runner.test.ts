@@ -181,4 +181,22 @@ describe('job runner', () => {
     await eventually('the job to finish', async () => (await store.getJob('s2'))?.status === 'done' || undefined);
     expect(ran).toEqual(['s2']);
   });
+
+  it('when more jobs are leased on commit in one turn of the event loop than there are slots, then only as many as slots are leased', async () => {
+    const jobs = runner({ pollMs: 60_000, maxInFlight: 3 }).register('turn', async () => undefined);
+    jobs.start();
+    // The runner's first look at the store found nothing waiting: leases may be given.
+    await eventually('a lease', () => {
+      const probe = jobs.leaseOnCommit({ id: 'probe', kind: 'turn', payload: {}, runAt: Date.now() });
+      return probe.lease ? true : undefined;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const burst = Array.from({ length: 10 }, (_, i) =>
+      jobs.leaseOnCommit({ id: `b${i}`, kind: 'turn', payload: {}, runAt: Date.now() }),
+    );
+    expect(burst.filter((job) => job.lease).length).toBe(3);
+    // A turn later, the slots those leases stood for are the runner's to count again.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(jobs.leaseOnCommit({ id: 'later', kind: 'turn', payload: {}, runAt: Date.now() }).lease).toBeDefined();
+  });
 });

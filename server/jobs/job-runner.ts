@@ -71,6 +71,12 @@ export class JobRunner implements Scheduler {
   private pendingWriting = 0;
   /** Direct hand-overs between their slot check and their write. */
   private readonly handing = new Set<Promise<boolean>>();
+  /**
+   * Jobs leased to commits since the last turn of the event loop: each will take a slot as its commit
+   * lands (a commit lands a turn later at the earliest), so a burst of webhooks leases no more than
+   * there are slots.
+   */
+  private leasedLately = 0;
 
   constructor(private readonly options: JobRunnerOptions) {}
 
@@ -123,7 +129,7 @@ export class JobRunner implements Scheduler {
       this.running &&
       !this.backlog &&
       this.handlers.has(job.kind) &&
-      this.inFlight.size + this.handing.size < (this.options.maxInFlight ?? 100)
+      this.inFlight.size + this.handing.size + this.leasedLately < (this.options.maxInFlight ?? 100)
     );
   }
 
@@ -134,6 +140,7 @@ export class JobRunner implements Scheduler {
   leaseOnCommit(job: NewJob): NewJob {
     const now = this.options.clock.now();
     if (job.runAt > now || job.lease || !this.canTakeDirectly(job)) return job;
+    if (this.leasedLately++ === 0) setImmediate(() => (this.leasedLately = 0));
     return { ...job, lease: { owner: this.workerId, until: now + (this.options.leaseMs ?? 30_000) } };
   }
 

@@ -1,3 +1,5 @@
+import type { NewJob } from './store.ts';
+
 /**
  * The inbound events a connector's webhook accepted (channels/connector/): one row per
  * (channel, vendor event id), held by a unique index, so a vendor's redelivery, however
@@ -7,9 +9,12 @@
  */
 export interface ChannelInbox {
   /**
-   * Records the event when it is new. `fresh` is true for the one call that stored it; every
-   * other call for the same (channel, eventId), concurrent or later, gets false with the `jobId`
-   * and `receivedAt` stored with the first, so the caller can make sure that job exists.
+   * Records the event when it is new, and stores its turn's job with it. `fresh` is true for the
+   * one call that stored them; every other call for the same (channel, eventId), concurrent or
+   * later, stores nothing and gets false with the `jobId` and `receivedAt` stored with the first,
+   * so the caller can make sure that job exists. The embedded store writes the event and its job
+   * in one commit; a store that cannot writes the event first, so a crash in between leaves an
+   * event without its job (the caller's redelivery check stores it), never a job run twice.
    */
   accept(
     event: InboundEvent,
@@ -23,8 +28,8 @@ export interface InboundEvent {
   readonly channel: string;
   /** The vendor's own id of the event (Telegram's update_id, WhatsApp's message id, Twilio's MessageSid). */
   readonly eventId: string;
-  /** The job that runs the event's turn. */
-  readonly jobId: string;
+  /** The job that runs the event's turn, as Store.scheduleJob takes it (a lease included). */
+  readonly job: NewJob;
   /** When the webhook received it (ms since the epoch). */
   readonly receivedAt: number;
 }

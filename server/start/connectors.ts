@@ -215,7 +215,7 @@ function channelDeliveries(connectors: ReadonlyMap<string, Connector>, now: () =
         admitTrigger: (user, channelId, dialogId, at) =>
           deliveryNow(channel)?.admitTrigger?.(user, channelId, dialogId, at),
         handOff: (user, turn) => deliveryNow(channel)?.handOff?.(user, turn) ?? [],
-        deliver: () => undefined,
+        deliver: (userId, entries) => deliveryNow(channel)?.deliver(userId, entries),
         typing: () => undefined,
         event: () => undefined,
         reach: () => 'callback',

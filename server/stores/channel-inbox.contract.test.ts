@@ -16,7 +16,11 @@ const legs: ReadonlyArray<{ readonly leg: StoreLeg; readonly skip: boolean }> = 
 for (const { leg, skip } of legs) {
   describe.skipIf(skip)(`Channel inbox contract: ${leg.name}`, () => {
     const stores = useFreshPart(leg, async (store) => ({
-      inbox: store.kind === 'sqlite' ? sqliteChannelInbox(store.db) : await mongoChannelInbox(store.db),
+      inbox:
+        store.kind === 'sqlite'
+          ? sqliteChannelInbox(store.db)
+          : await mongoChannelInbox(store.db, (job) => store.scheduleJob(job)),
+      getJob: (id: string) => store.getJob(id),
     }));
     channelInboxCases(stores);
   });

@@ -6,6 +6,7 @@ import { openConversation } from '../../app/open-conversation.ts';
 import type { Job, NewJob, TranscriptEntry, UserRecord } from '../../ports/store.ts';
 import { channelUserId, type Connector, type InboundMessage } from './connector.ts';
 import { GroupOrder } from './group-order.ts';
+import { handedEntries } from './handed-entries.ts';
 import { choiceByAnswer, renderMessage, type Choice } from './ladder.ts';
 
 /** The job kind that runs the turn of one inbound event. */
@@ -149,8 +150,9 @@ async function userMessage(
   }
   if (user && user.lastSeq > 0) {
     const choices: Choice[] = [];
-    // The bot's latest turn: its messages after the user's last entry.
-    for (const entry of await latestBotRun(deps, user)) choices.push(...choicesOf(connector, entry));
+    // The bot's latest turn: its messages after the user's last entry (as this node committed them, else as stored).
+    const run = handedEntries(connector).latestRun(user) ?? (await latestBotRun(deps, user));
+    for (const entry of run) choices.push(...choicesOf(connector, entry));
     const named = choiceByAnswer(input.text, choices);
     if (named) return named.message;
   }

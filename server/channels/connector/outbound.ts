@@ -7,6 +7,7 @@ import { JobGivenUp, type Scheduler } from '../../ports/scheduler.ts';
 import type { Job, Store, TranscriptEntry } from '../../ports/store.ts';
 import { SendFailure, type Connector, type SendReplacement } from './connector.ts';
 import { GroupOrder } from './group-order.ts';
+import { handedEntries } from './handed-entries.ts';
 import { renderMessage } from './ladder.ts';
 import { orderedJobId } from './ordered-id.ts';
 
@@ -43,10 +44,12 @@ export function addressOf(connector: string, userId: string): string {
  * commit (handOff), in one group per user, so a crash between the turn and the send loses nothing,
  * and a user's messages leave in the order the bot said them. One job a turn, not one a message:
  * each job costs its writes and its group check, which were most of a channel turn's cost. Nothing
- * is pushed live: the vendor is the user's only screen.
+ * is pushed live: the vendor is the user's only screen; the committed entries are kept for the send
+ * job this node starts (handed-entries.ts), so that it need not read them back.
  */
 export function connectorDelivery(connector: Connector, now: () => number): Delivery {
   const admit = connector.admitTrigger?.bind(connector);
+  const handed = handedEntries(connector);
   return {
     ...(admit
       ? ({ admitTrigger: (user, _channelId, dialogId, at) => admit(user, dialogId, at) } satisfies Pick<
@@ -76,8 +79,9 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
         },
       ];
     },
-    deliver() {
-      // Every turn's messages were handed to a send job in its commit (handOff).
+    deliver(userId, entries) {
+      // Every turn's messages were handed to a send job in its commit (handOff): here they are kept for it, and for the next turn.
+      handed.keep(userId, entries);
     },
     typing() {
       // "Typing…" would cost a vendor call per turn, counted against the same rate limit as the answers.
@@ -134,13 +138,9 @@ async function send(
     return;
   }
   const last = Math.max(payload.seq, payload.last ?? payload.seq);
-  const stored = await options.store.readTranscript(payload.user, payload.seq - 1, last - payload.seq + 1);
-  // The turn's entries, in seq order; none when the turn never committed (its process stopped in between).
-  const entries: TranscriptEntry[] = [];
-  for (const entry of stored) {
-    if (entry.seq !== payload.seq + entries.length || entry.from !== 'bot' || entry.at !== payload.at) break;
-    entries.push(entry);
-  }
+  const entries =
+    handedEntries(connector).said(payload.user, payload.seq, last, payload.at) ??
+    (await storedEntries(options.store, payload, last));
   if (entries.length === 0) return;
   let instead: Extract<SendReplacement, { kind: 'instead' }> | undefined;
   if ((connector.replaceSend || connector.refuseSend) && payload.from === 0) {
@@ -213,6 +213,17 @@ async function send(
       entries.slice(1),
       "covered by what was sent in its turn's first place",
     );
+}
+
+/** The job's entries as stored, in seq order; none when its turn never committed (its process stopped in between). */
+async function storedEntries(store: Store, payload: SendPayload, last: number): Promise<TranscriptEntry[]> {
+  const stored = await store.readTranscript(payload.user, payload.seq - 1, last - payload.seq + 1);
+  const entries: TranscriptEntry[] = [];
+  for (const entry of stored) {
+    if (entry.seq !== payload.seq + entries.length || entry.from !== 'bot' || entry.at !== payload.at) break;
+    entries.push(entry);
+  }
+  return entries;
 }
 
 /** Messages a vendor's replacement stands for (a WhatsApp template outside the window): not sent, said in the log. */

@@ -17,7 +17,7 @@ const ORPHAN_AFTER_MS = 10_000;
 export interface WebhookOptions {
   readonly connectors: ReadonlyMap<string, Connector>;
   readonly inbox: ChannelInbox;
-  readonly scheduler: Pick<Scheduler, 'schedule'>;
+  readonly scheduler: Pick<Scheduler, 'schedule' | 'committed' | 'leaseOnCommit'>;
   readonly store: Pick<Store, 'getJob'>;
   readonly now: () => number;
 }
@@ -76,19 +76,23 @@ async function accept(options: WebhookOptions, connector: Connector, message: In
     message = { ...message, input: { kind: 'text', text: truncate(message.input.text, MAX_TEXT_BYTES, utf8Bytes) } };
   }
   const now = options.now();
+  // Stored with the event in one commit, leased to this node's runner when it has room: the turn starts
+  // as the commit lands, with no claim.
+  const job = turnJob(orderedJobId(TURN_JOB, now), connector.name, message, now);
+  const leased = options.scheduler.leaseOnCommit?.(job) ?? job;
   const accepted = await options.inbox.accept({
     channel: connector.name,
     eventId: message.eventId,
-    jobId: orderedJobId(TURN_JOB, now),
+    job: leased,
     receivedAt: now,
   });
-  const job = turnJob(accepted.jobId, connector.name, message, now);
-  if (accepted.fresh) return void (await options.scheduler.schedule(job));
+  if (accepted.fresh) return options.scheduler.committed?.([leased]);
   // A copy seen before: its job is there, unless the first copy's process stopped between the two writes
-  // (then the vendor, having had no 200, delivers again, and this copy stores the job under the same id).
-  // A copy arriving while the first is between its writes must not: its job would run a second time.
+  // of a store that cannot make them one (then the vendor, having had no 200, delivers again, and this copy
+  // stores the job under the same id). A copy arriving while the first is between its writes must not: its
+  // job would run a second time.
   if (now - accepted.receivedAt < ORPHAN_AFTER_MS) return;
-  if (!(await options.store.getJob(accepted.jobId))) await options.scheduler.schedule(job);
+  if (!(await options.store.getJob(accepted.jobId))) await options.scheduler.schedule({ ...job, id: accepted.jobId });
 }
 
 /** How to read this request's body: the connector's format, or (json-or-form) the one its Content-Type names. */

@@ -27,7 +27,7 @@ export function mongoParts(store: MongoStore): StoreParts {
     botTests: () => mongoBotTests(db),
     previewUsers: () => mongoPreviewUsers(db),
     presence: () => mongoPresence(db),
-    channelInbox: () => mongoChannelInbox(db),
+    channelInbox: () => mongoChannelInbox(db, (job) => store.scheduleJob(job)),
     insights: (options) => mongoInsights(db, options, locks),
     people: async () => ({
       accounts: await mongoAccounts(db),
