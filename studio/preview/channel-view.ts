@@ -49,8 +49,8 @@ export class StudioChannelView extends LitElement {
     ul.choices { list-style: none; padding: 0; margin: 0.5rem 0 0; display: flex; flex-wrap: wrap; gap: 0.25rem; }
     ul.choices li { border: 1px solid #1a56db; color: #1a56db; background: #fff; border-radius: 999px; padding: 0.15rem 0.6rem; }
     .caption { font-size: 0.9em; margin-block: 0.25rem 0; }
-    ul.cards { list-style: none; padding: 0; margin: 0; display: flex; gap: 0.5rem; overflow-x: auto; }
-    ul.cards > li { flex: 0 0 12rem; background: #fff; border: 1px solid #71717a; border-radius: 8px; padding: 0.4rem 0.5rem; }
+    ul.cards { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
+    ul.cards > li { flex: 1 1 9rem; background: #fff; border: 1px solid #71717a; border-radius: 8px; padding: 0.4rem 0.5rem; }
     h4 { font-size: 0.9rem; margin: 0.5rem 0 0; }
   `;
 
