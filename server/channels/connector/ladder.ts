@@ -166,7 +166,7 @@ const asChoice = (button: Button): Pending | null =>
  * | quick replies | quick replies (≤ quickReplies.max) → reply buttons → list → numbered text |
  * | buttons and quick replies | all as choices: reply buttons → list → numbered text |
  * | image | image → "alt: address" |
- * | carousel | card sets (≤ cards.max cards each, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone): on its own → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
+ * | carousel | card sets (≤ cards.max cards each, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone, an image without an http(s) address): on its own → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
  * | notice | text |
  * | link buttons | link buttons (https only) → "title: address" lines |
  */
@@ -417,13 +417,17 @@ function blockOf(
 
 type CardSet = NonNullable<Capabilities['cards']>;
 
-/** A card within a card set's limits (its choices taken), or null when it does not fit one and goes on its own. */
+/**
+ * A card within a card set's limits (its choices taken), or null when it does not fit one and goes on
+ * its own: then a vendor refusing it (its image's address, say) does not take the other cards with it.
+ */
 function setCard(ladder: Ladder, set: CardSet, card: Card): RenderedCard | null {
   const imageUrl = ladder.caps.images && card.imageUrl ? card.imageUrl : undefined;
-  const block = blockOf(ladder, plainText(card.title), card.buttons ?? [], [], imageUrl);
+  const block = blockOf(ladder, plainText(card.title).replace(/\s+/g, ' '), card.buttons ?? [], [], imageUrl);
   const subtitle = truncate(plainText(card.subtitle ?? '').trim(), set.subtitleMax);
   const buttons = block.pending.length + block.nativeLinks.length;
   if (
+    (imageUrl !== undefined && !/^https?:\/\//i.test(imageUrl)) ||
     block.linkLines.length > 0 ||
     buttons > set.buttons ||
     !block.ids.every((id) => utf8Bytes(id) <= set.idMaxBytes) ||
@@ -483,10 +487,10 @@ const MESSAGE_KINDS: {
       run = [];
     };
     for (const card of message.cards) {
-      const fitting = set ? setCard(ladder, set, card) : null;
-      if (fitting) {
+      const fitting = set && setCard(ladder, set, card);
+      if (set && fitting) {
         run.push(fitting);
-        if (run.length === set!.max) close();
+        if (run.length === set.max) close();
         continue;
       }
       close();

@@ -106,7 +106,7 @@ describe('the rendering ladder on Messenger', () => {
     });
   });
 
-  it('when a card has four buttons or only a title, then it goes on its own between card sets and the message is degraded', () => {
+  it('when a card has four buttons, only a title or an image without an address Meta can fetch, then it goes on its own between card sets and the message is degraded', () => {
     const book = (n: number): Button => ({ kind: 'postback', label: `Book ${n}`, payload: `book-${n}` });
     const rendered = renderMessage(
       {
@@ -116,13 +116,23 @@ describe('the rendering ladder on Messenger', () => {
           { title: 'Two', imageUrl: 'https://cdn.example.com/2.png', buttons: [1, 2, 3, 4].map(book) },
           { title: 'Three', imageUrl: 'https://cdn.example.com/3.png' },
           { title: 'Four alone' },
+          { title: 'Five', subtitle: 'An image of this site', imageUrl: '/images/five.png' },
+          { title: 'Six', subtitle: 'Last' },
         ],
       },
       MESSENGER_CAPABILITIES,
       3,
     );
     expect(rendered.degraded).toBe(true);
-    expect(rendered.parts.map((part) => part.kind)).toEqual(['cards', 'image', 'text', 'cards', 'text']);
+    expect(rendered.parts.map((part) => part.kind)).toEqual([
+      'cards',
+      'image',
+      'text',
+      'cards',
+      'text',
+      'image',
+      'cards',
+    ]);
     expect(rendered.parts[2]).toMatchObject({ kind: 'text', text: expect.stringMatching(/^2\. Book 1 \(2\)\n3\. /) });
     expect(messageFor(rendered.parts[4]!)).toEqual({ text: 'Four alone' });
   });
