@@ -39,6 +39,25 @@ const channelPartView = z.discriminatedUnion('kind', [
       buttons: z.array(channelButtonView).readonly().optional(),
     })
     .readonly(),
+  /** Several cards side by side in one message (Messenger's carousel). */
+  z
+    .strictObject({
+      kind: z.literal('cards'),
+      cards: z
+        .array(
+          z
+            .strictObject({
+              title: z.string(),
+              subtitle: z.string().optional(),
+              imageUrl: z.string().optional(),
+              imageAlt: z.string().optional(),
+              buttons: z.array(channelButtonView).readonly().optional(),
+            })
+            .readonly(),
+        )
+        .readonly(),
+    })
+    .readonly(),
 ]);
 export type ChannelPartView = z.infer<typeof channelPartView>;
 export type ChannelButtonView = z.infer<typeof channelButtonView>;

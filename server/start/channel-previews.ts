@@ -34,6 +34,14 @@ const buttonView = (button: RenderedButton): ChannelButtonView =>
 
 /** A rendered part without what only the vendor sees (the choices' ids). */
 function partView(part: RenderedPart): ChannelPartView {
+  if (part.kind === 'cards')
+    return {
+      kind: 'cards',
+      cards: part.cards.map((card) => ({
+        ...card,
+        ...(card.buttons && card.buttons.length > 0 ? { buttons: card.buttons.map(buttonView) } : {}),
+      })),
+    };
   const buttons = part.buttons && part.buttons.length > 0 ? { buttons: part.buttons.map(buttonView) } : {};
   if (part.kind === 'image')
     return {

@@ -12,6 +12,8 @@ export interface ChannelViewStrings {
   readonly quickReplies: string;
   readonly link: string;
   readonly image: string;
+  readonly cards: string;
+  readonly card: string;
   readonly message: string;
 }
 
@@ -28,6 +30,8 @@ const en: ChannelViewStrings = {
   quickReplies: 'Quick replies',
   link: '{title} (link to {url})',
   image: 'Image: {alt}',
+  cards: '{count} cards side by side',
+  card: 'Card {n} of {count}',
   message: 'Message {n} of {count}',
 };
 
@@ -45,6 +49,8 @@ const de: ChannelViewStrings = {
   quickReplies: 'Schnellantworten',
   link: '{title} (Link zu {url})',
   image: 'Bild: {alt}',
+  cards: '{count} Karten nebeneinander',
+  card: 'Karte {n} von {count}',
   message: 'Nachricht {n} von {count}',
 };
 

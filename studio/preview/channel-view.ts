@@ -46,6 +46,8 @@ export class StudioChannelView extends LitElement {
     ul.choices { list-style: none; padding: 0; margin: 0.5rem 0 0; display: flex; flex-wrap: wrap; gap: 0.25rem; }
     ul.choices li { border: 1px solid #1a56db; color: #1a56db; background: #fff; border-radius: 999px; padding: 0.15rem 0.6rem; }
     .caption { font-size: 0.9em; margin-block: 0.25rem 0; }
+    ul.cards { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
+    ul.cards > li { flex: 1 1 9rem; background: #fff; border: 1px solid #71717a; border-radius: 8px; padding: 0.4rem 0.5rem; }
     h4 { font-size: 0.9rem; margin: 0.5rem 0 0; }
   `;
 
@@ -128,6 +130,19 @@ export class StudioChannelView extends LitElement {
   private renderPart(part: ChannelPartView, n: number, count: number) {
     const t = this.t;
     const label = format(t.message, { n, count });
+    if (part.kind === 'cards')
+      return html`<div class="bubble" role="group" aria-label=${label}>
+        <ul class="cards" aria-label=${format(t.cards, { count: part.cards.length })}>
+          ${part.cards.map(
+            (card, index) => html`<li aria-label=${format(t.card, { n: index + 1, count: part.cards.length })}>
+              ${card.imageUrl ? html`<p class="caption">${format(t.image, { alt: card.imageAlt || card.imageUrl })}</p>` : nothing}
+              <p class="text"><strong>${card.title}</strong></p>
+              ${card.subtitle ? html`<p class="caption">${card.subtitle}</p>` : nothing}
+              ${this.renderButtons(card.buttons, t.buttons)}
+            </li>`,
+          )}
+        </ul>
+      </div>`;
     if (part.kind === 'image')
       return html`<div class="bubble" role="group" aria-label=${label}>
         <p class="text">${format(t.image, { alt: part.alt || part.url })}</p>

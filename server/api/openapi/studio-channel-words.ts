@@ -49,7 +49,7 @@ export const channelWords = {
     role: 'readBot (any role)',
     summary: 'A bot message as each channel shows it',
     description:
-      "Renders one bot message (as the web chat received it: text with buttons and quick replies, image, carousel, notice) through each vendor connector's rendering ladder: Telegram, WhatsApp, SMS through Twilio, Slack, Messenger and Teams. Each channel's answer lists the messages its user would receive: texts (cut to the channel's limit), native buttons with their titles as shown, a list, quick replies, or numbered lines to answer by number or title, and whether the message had to take a simpler form than its own. Nothing is sent or stored.",
+      "Renders one bot message (as the web chat received it: text with buttons and quick replies, image, carousel, notice) through each vendor connector's rendering ladder: Telegram, WhatsApp, SMS through Twilio, Slack, Messenger and Teams. Each channel's answer lists the messages its user would receive: texts (cut to the channel's limit), native buttons with their titles as shown, a list, quick replies, numbered lines to answer by number or title, or cards side by side in one message (Messenger's carousel), and whether the message had to take a simpler form than its own. Nothing is sent or stored.",
     answer: 'The message on each channel, after its rendering ladder.',
   },
 } as const satisfies Partial<Record<StudioRouteName, OperationWords>>;

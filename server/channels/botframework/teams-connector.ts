@@ -1,7 +1,7 @@
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector } from '../connector/connector.ts';
-import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
+import { textOrImage, type Capabilities, type RenderedButton, type RenderedPart } from '../connector/ladder.ts';
 import { incomingActivitySchema, TEAMS_FACTS, toInbound } from './activity.ts';
 import type { OutgoingActivity, SendActivity } from './connector-api.ts';
 import type { RequestTokenCheck } from './request-token.ts';
@@ -115,7 +115,8 @@ function routingOf(raw: Buffer): { serviceUrl?: string; channelId?: string } {
 }
 
 /** A rendered part as a Teams message: text, a hero card for an image or buttons, suggested actions for quick replies. */
-export function toActivity(part: RenderedPart): OutgoingActivity {
+export function toActivity(rendered: RenderedPart): OutgoingActivity {
+  const part = textOrImage(rendered);
   if (part.kind === 'image') {
     return {
       type: 'message',

@@ -1,4 +1,4 @@
-import type { BotMessage, Button, UserMessage } from '../../../shared/protocol.ts';
+import type { BotMessage, Button, Card, UserMessage } from '../../../shared/protocol.ts';
 import { truncate, uniqueTitles, utf8Bytes } from './graphemes.ts';
 
 /**
@@ -28,12 +28,37 @@ export interface Capabilities {
   readonly quickReplies: { readonly max: number; readonly titleMax: number } | null;
   /** Images sent as images (else as a line with their address). */
   readonly images: boolean;
+  /**
+   * Several cards side by side in one message (Messenger's generic template): a carousel's own form.
+   * Absent: each card goes as a message of its own, down the rungs above.
+   */
+  readonly cards?: {
+    /** Cards in one message; the following ones go on in the next. */
+    readonly max: number;
+    readonly titleMax: number;
+    readonly subtitleMax: number;
+    /** Buttons on one card (choices, and links where `buttons.url`); a card with more goes on its own. */
+    readonly buttons: number;
+    readonly buttonTitleMax: number;
+    readonly idMaxBytes: number;
+    /** Whether a card may hold its title alone (Messenger's may not: a subtitle, an image or a button too). */
+    readonly titleOnly: boolean;
+  };
 }
 
 /** A button as rendered: a choice (answered by its id) or a link. */
 export type RenderedButton =
   | { readonly kind: 'choice'; readonly title: string; readonly id: string }
   | { readonly kind: 'url'; readonly title: string; readonly url: string };
+
+/** A card of a card set, within its limits; its buttons' numbers run on with the message's other choices. */
+export interface RenderedCard {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly imageUrl?: string;
+  readonly imageAlt?: string;
+  readonly buttons?: readonly RenderedButton[];
+}
 
 /** One vendor message the connector sends, already within the channel's limits. */
 export type RenderedPart =
@@ -51,7 +76,18 @@ export type RenderedPart =
       readonly alt?: string;
       readonly caption?: string;
       readonly buttons?: readonly RenderedButton[];
-    };
+    }
+  /** A card set: several cards side by side in one message (only for a channel with `cards`). */
+  | { readonly kind: 'cards'; readonly cards: readonly RenderedCard[] };
+
+/** A text or an image part: all a channel without card sets (no `cards` in its capabilities) is given. */
+export type TextOrImagePart = Exclude<RenderedPart, { readonly kind: 'cards' }>;
+
+/** The part, for a connector whose capabilities have no `cards`: the ladder gives it no card set. */
+export function textOrImage(part: RenderedPart): TextOrImagePart {
+  if (part.kind === 'cards') throw new Error('a card set for a channel whose capabilities have no `cards`');
+  return part;
+}
 
 /** A choice the user can make: by a native button (its id), by number, or by typing its title. */
 export interface Choice {
@@ -130,7 +166,7 @@ const asChoice = (button: Button): Pending | null =>
  * | quick replies | quick replies (≤ quickReplies.max) → reply buttons → list → numbered text |
  * | buttons and quick replies | all as choices: reply buttons → list → numbered text |
  * | image | image → "alt: address" |
- * | carousel | per card: image with caption (or text) and its buttons as above; numbers run on across cards |
+ * | carousel | card sets (≤ cards.max cards each, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone, an image without an http(s) address): on its own → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
  * | notice | text |
  * | link buttons | link buttons (https only) → "title: address" lines |
  */
@@ -241,13 +277,27 @@ const replyButtonsRung: Rung = (ladder, block) => {
   )
     return false;
   if (block.quick.length > 0 && !block.quickOnly) ladder.degraded = true;
+  pushBody(
+    ladder,
+    withLines(block.body, block.linkLines),
+    block.textMax,
+    block.image,
+    asButtons(ladder, block, caps.titleMax),
+    block.alt,
+  );
+  return true;
+};
+
+/** A block's choices and native links as buttons, titled within `titleMax` (its choices counted in). */
+function asButtons(ladder: Ladder, block: Block, titleMax: number): RenderedButton[] {
+  const { pending, nativeLinks, ids } = block;
   const titles = uniqueTitles(
     [...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)],
-    caps.titleMax,
+    titleMax,
     ladder.taken,
   );
   addChoices(ladder, block, titles);
-  const rendered: RenderedButton[] = [
+  return [
     ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
     ...nativeLinks.map((link, i): RenderedButton => ({
       kind: 'url',
@@ -255,9 +305,7 @@ const replyButtonsRung: Rung = (ladder, block) => {
       url: link.url,
     })),
   ];
-  pushBody(ladder, withLines(block.body, block.linkLines), block.textMax, block.image, rendered, block.alt);
-  return true;
-};
+}
 
 /** Only links, none native: their lines. */
 const linkLinesRung: Rung = (ladder, block) => {
@@ -335,11 +383,24 @@ function renderBlock(
   image?: string,
   alt?: string,
 ): void {
+  const block = blockOf(ladder, body, buttons, quick, image, alt);
+  for (const rung of RUNGS) if (rung(ladder, block)) return;
+}
+
+/** A text or a card with its buttons and quick replies, its choices numbered on from the message's last. */
+function blockOf(
+  ladder: Ladder,
+  body: string,
+  buttons: readonly Button[],
+  quick: readonly Pending[],
+  image?: string,
+  alt?: string,
+): Block {
   const pending = [...buttons.map(asChoice).filter((c): c is Pending => c !== null), ...quick];
   const links = buttons.filter((b): b is LinkButton => b.kind === 'url');
   const nativeLinks = ladder.caps.buttons?.url ? links.filter((link) => linkable(link.url)) : [];
   const first = ladder.choices.length;
-  const block: Block = {
+  return {
     body,
     ...(image ? { image } : {}),
     ...(alt ? { alt } : {}),
@@ -352,7 +413,44 @@ function renderBlock(
     ids: pending.map((_, i) => choiceId(ladder.seq, first + i)),
     textMax: image ? ladder.caps.captionMax : ladder.caps.textMax,
   };
-  for (const rung of RUNGS) if (rung(ladder, block)) return;
+}
+
+type CardSet = NonNullable<Capabilities['cards']>;
+
+/**
+ * A card within a card set's limits (its choices taken), or null when it does not fit one and goes on
+ * its own: then a vendor refusing it (its image's address, say) does not take the other cards with it.
+ */
+function setCard(ladder: Ladder, set: CardSet, card: Card): RenderedCard | null {
+  const imageUrl = ladder.caps.images && card.imageUrl ? card.imageUrl : undefined;
+  const block = blockOf(ladder, plainText(card.title).replace(/\s+/g, ' '), card.buttons ?? [], [], imageUrl);
+  const subtitle = truncate(plainText(card.subtitle ?? '').trim(), set.subtitleMax);
+  const buttons = block.pending.length + block.nativeLinks.length;
+  if (
+    (imageUrl !== undefined && !/^https?:\/\//i.test(imageUrl)) ||
+    block.linkLines.length > 0 ||
+    buttons > set.buttons ||
+    !block.ids.every((id) => utf8Bytes(id) <= set.idMaxBytes) ||
+    (!set.titleOnly && !imageUrl && !subtitle && buttons === 0)
+  )
+    return null;
+  const rendered = asButtons(ladder, block, set.buttonTitleMax);
+  return {
+    title: fitted(block.body, set.titleMax),
+    ...(subtitle ? { subtitle } : {}),
+    ...(imageUrl ? { imageUrl } : {}),
+    ...(imageUrl && card.imageAlt ? { imageAlt: card.imageAlt } : {}),
+    ...(rendered.length > 0 ? { buttons: rendered } : {}),
+  };
+}
+
+/** A card as a message of its own: an image with its caption (or a text) and its buttons, down the rungs. */
+function cardOnItsOwn(ladder: Ladder, card: Card): void {
+  const { caps } = ladder;
+  const body = card.subtitle ? `${card.title}\n${card.subtitle}` : card.title;
+  const image = caps.images && card.imageUrl && caps.captionMax > 0 ? card.imageUrl : undefined;
+  if (card.imageUrl && !image) ladder.degraded = true;
+  renderBlock(ladder, plainText(body), card.buttons ?? [], [], image, card.imageAlt);
 }
 
 /** Each kind of bot message, put on the ladder. */
@@ -382,13 +480,25 @@ const MESSAGE_KINDS: {
     }
   },
   carousel: (message, ladder) => {
-    const { caps } = ladder;
+    const set = ladder.caps.cards;
+    let run: RenderedCard[] = [];
+    const close = () => {
+      if (run.length > 0) ladder.parts.push({ kind: 'cards', cards: run });
+      run = [];
+    };
     for (const card of message.cards) {
-      const body = card.subtitle ? `${card.title}\n${card.subtitle}` : card.title;
-      const image = caps.images && card.imageUrl && caps.captionMax > 0 ? card.imageUrl : undefined;
-      if (card.imageUrl && !image) ladder.degraded = true;
-      renderBlock(ladder, plainText(body), card.buttons ?? [], [], image, card.imageAlt);
+      const fitting = set && setCard(ladder, set, card);
+      if (set && fitting) {
+        run.push(fitting);
+        if (run.length === set.max) close();
+        continue;
+      }
+      close();
+      // On a channel with card sets, a card on its own is a lower form than its own.
+      if (set) ladder.degraded = true;
+      cardOnItsOwn(ladder, card);
     }
+    close();
   },
 };
 

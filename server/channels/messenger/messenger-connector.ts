@@ -1,7 +1,7 @@
 import { HttpError } from '../../ports/http-error.ts';
 import { SendFailure, type Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
-import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
+import type { Capabilities, RenderedButton, RenderedCard, RenderedPart } from '../connector/ladder.ts';
 import { metaWebhook } from '../meta/meta-webhook.ts';
 import type { MessengerBotTag } from '../../settings/messenger-tags.ts';
 import type { MessengerSend } from './messenger-api.ts';
@@ -21,8 +21,10 @@ const ELEMENT_TEXT_MAX = 80;
 /**
  * Messenger's limits (the Send API reference): text 2000; a button template ≤ 3 buttons (postback or
  * web_url, titles ≤ 20); quick replies ≤ 13 (titles ≤ 20, payload ≤ 1000). More choices than three
- * buttons go as quick replies (the ladder's "list" rung), then as numbered text. A card (an image with
- * its caption and buttons) is a generic template element: title and subtitle of 80 each.
+ * buttons go as quick replies (the ladder's "list" rung), then as numbered text. A carousel is a
+ * generic template of up to 10 elements (title and subtitle of 80 each, up to 3 buttons, and more than
+ * a title); the following cards go in the next one. A card that does not fit (four buttons or more, a
+ * title alone) goes on its own: with an image, a one-element generic template.
  */
 export const MESSENGER_CAPABILITIES: Capabilities = {
   textMax: 2000,
@@ -31,6 +33,15 @@ export const MESSENGER_CAPABILITIES: Capabilities = {
   list: { max: 13, titleMax: 20, idMaxBytes: 1000 - CHOICE_PAYLOAD.length, buttonTitle: '' },
   quickReplies: { max: 13, titleMax: 20 },
   images: true,
+  cards: {
+    max: 10,
+    titleMax: ELEMENT_TEXT_MAX,
+    subtitleMax: ELEMENT_TEXT_MAX,
+    buttons: 3,
+    buttonTitleMax: 20,
+    idMaxBytes: 1000 - CHOICE_PAYLOAD.length,
+    titleOnly: false,
+  },
 };
 
 export interface MessengerConnectorOptions {
@@ -120,29 +131,42 @@ const templateButtons = (buttons: readonly RenderedButton[]) =>
 /** A choice's number as the ladder gives it: its id is `<seq>.<index>` and it is the index-th + 1 of its message. */
 const numberOf = (button: RenderedButton) => Number(button.kind === 'choice' ? button.id.split('.')[1] : NaN) + 1;
 
-/** A card as a generic template element: the caption's first line its title, the rest its subtitle. */
-function element(part: Extract<RenderedPart, { kind: 'image' }>) {
+/** A card as a generic template element (title and subtitle already within 80). */
+const element = (card: RenderedCard) => ({
+  title: card.title,
+  ...(card.subtitle ? { subtitle: card.subtitle } : {}),
+  ...(card.imageUrl ? { image_url: card.imageUrl } : {}),
+  ...(card.buttons?.length ? { buttons: templateButtons(card.buttons) } : {}),
+});
+
+const genericTemplate = (cards: readonly RenderedCard[]) => ({
+  attachment: { type: 'template', payload: { template_type: 'generic', elements: cards.map(element) } },
+});
+
+/** An image with a caption or buttons (a card on its own) as a card: the caption's first line its title, the rest its subtitle. */
+function imageCard(part: Extract<RenderedPart, { kind: 'image' }>): RenderedCard {
   const [first = '', ...rest] = (part.caption ?? '').split('\n');
   const title = truncate(first.trim() === '' ? (part.alt ?? '…') : first, ELEMENT_TEXT_MAX) || '…';
   const subtitle = truncate(rest.join(' ').trim(), ELEMENT_TEXT_MAX);
   return {
     title,
     ...(subtitle ? { subtitle } : {}),
-    image_url: part.url,
-    ...(part.buttons?.length ? { buttons: templateButtons(part.buttons) } : {}),
+    imageUrl: part.url,
+    ...(part.buttons ? { buttons: part.buttons } : {}),
   };
 }
 
 /**
  * One rendered part as the `message` of a Send API call. Buttons make a button template (text ≤ 640:
  * a longer text goes with its choices as numbered lines, answered by number or title); a list is
- * quick replies carrying their choice; an image alone is an attachment, a card a generic template.
+ * quick replies carrying their choice; an image alone is an attachment; a card set, or a card on its own, a generic template.
  */
 export function messageFor(part: RenderedPart): Record<string, unknown> {
+  if (part.kind === 'cards') return genericTemplate(part.cards);
   if (part.kind === 'image') {
     if (!part.caption && !part.buttons?.length)
       return { attachment: { type: 'image', payload: { url: part.url, is_reusable: true } } };
-    return { attachment: { type: 'template', payload: { template_type: 'generic', elements: [element(part)] } } };
+    return genericTemplate([imageCard(part)]);
   }
   if (part.list)
     return {

@@ -1,5 +1,5 @@
 import { truncate } from '../connector/graphemes.ts';
-import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
+import { textOrImage, type Capabilities, type RenderedButton, type RenderedPart } from '../connector/ladder.ts';
 
 /**
  * Block Kit's limits (api.slack.com/reference/block-kit: blocks, block elements, composition
@@ -75,7 +75,8 @@ const image = (url: string, alt: string) => ({
  * block, its list a static select; an image part with a caption (a carousel's card) is a section
  * with the image beside it, one without an image block. Never more than three blocks.
  */
-export function slackMessage(part: RenderedPart): { text: string; blocks: Block[] } {
+export function slackMessage(rendered: RenderedPart): { text: string; blocks: Block[] } {
+  const part = textOrImage(rendered);
   if (part.kind === 'image') {
     if (part.url.length > SLACK_LIMITS.imageUrl) return slackMessage(withoutImage(part));
     const caption = part.caption ?? '';

@@ -2,7 +2,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import type { Connector, InboundMessage } from '../connector/connector.ts';
-import type { Capabilities, RenderedButton } from '../connector/ladder.ts';
+import { textOrImage, type Capabilities, type RenderedButton } from '../connector/ladder.ts';
 import type { TelegramCall } from './telegram-api.ts';
 
 /** The channel's name: the users' channelId and the webhook's path (/api/webhooks/telegram). */
@@ -83,7 +83,8 @@ export function telegramConnector(options: {
       const id = message.ack?.callbackQueryId;
       if (id) await options.call('answerCallbackQuery', { callback_query_id: id });
     },
-    async send(address, part) {
+    async send(address, rendered) {
+      const part = textOrImage(rendered);
       const chatId = /^-?\d{1,16}$/.test(address) ? Number(address) : address;
       if (part.kind === 'image') {
         await options.call('sendPhoto', {

@@ -1,7 +1,7 @@
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector, type InboundMessage } from '../connector/connector.ts';
-import type { Capabilities, RenderedPart } from '../connector/ladder.ts';
+import { textOrImage, type Capabilities, type RenderedPart } from '../connector/ladder.ts';
 import type { WhatsAppTemplate } from '../../definition/whatsapp-template.ts';
 import { whatsAppWindow } from '../meta/whatsapp-window.ts';
 import { carrierKeyword, type CarrierKeyword } from './opt-out-keywords.ts';
@@ -169,7 +169,8 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
     },
     replaceSend: (user, now, message) =>
       options.flavour === 'whatsapp' ? customerWindow.replaceSend(user, now, message) : undefined,
-    async send(address: string, part: RenderedPart) {
+    async send(address: string, rendered: RenderedPart) {
+      const part = textOrImage(rendered);
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };
       await options.send(
         part.kind === 'image'

@@ -1,6 +1,6 @@
 import type { Connector } from '../connector/connector.ts';
 import { truncate } from '../connector/graphemes.ts';
-import type { Capabilities, RenderedButton, RenderedPart } from '../connector/ladder.ts';
+import { textOrImage, type Capabilities, type RenderedButton, type RenderedPart } from '../connector/ladder.ts';
 import { metaWebhook } from '../meta/meta-webhook.ts';
 import { WHATSAPP_WINDOW_MS, type FilledTemplate } from '../meta/whatsapp-template.ts';
 import { whatsAppWindow } from '../meta/whatsapp-window.ts';
@@ -106,7 +106,8 @@ const numberOf = (button: RenderedButton) => Number(button.kind === 'choice' ? b
  * user answers by number or title. (Two messages, text then buttons, could send the text twice when
  * the second fails and the part is sent again.)
  */
-export function messagesFor(to: string, part: RenderedPart): Record<string, unknown>[] {
+export function messagesFor(to: string, rendered: RenderedPart): Record<string, unknown>[] {
+  const part = textOrImage(rendered);
   if (part.kind === 'image') {
     const choices = replyButtons(part.buttons ?? []);
     if (choices.length === 0)

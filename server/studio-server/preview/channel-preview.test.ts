@@ -52,6 +52,30 @@ describe("the preview's channel view (POST /studio/api/preview/channels)", () =>
     expect((on['twilio-sms']!.parts[0] as { text: string }).text).toMatch(/\n1\. A rather long/);
   });
 
+  it('when the message is a carousel of three cards, then Messenger shows them side by side in one message, and Telegram a message a card', async () => {
+    const on = await show({
+      type: 'carousel',
+      cards: [1, 2, 3].map((n) => ({
+        title: `Concert ${n}`,
+        subtitle: 'Friday',
+        imageUrl: `https://cdn.example.com/${n}.png`,
+        buttons: [{ kind: 'postback', label: 'Book', payload: `book-${n}` }],
+      })),
+    });
+    const card = (n: number, book: string) => ({
+      title: `Concert ${n}`,
+      subtitle: 'Friday',
+      imageUrl: `https://cdn.example.com/${n}.png`,
+      buttons: [{ title: book }],
+    });
+    expect(on.messenger).toEqual({
+      channel: 'messenger',
+      degraded: false,
+      parts: [{ kind: 'cards', cards: [card(1, 'Book'), card(2, 'Book (2)'), card(3, 'Book (3)')] }],
+    });
+    expect(on.telegram!.parts.map((part) => part.kind)).toEqual(['image', 'image', 'image']);
+  });
+
   it('when the body is no bot message, then 400 names the field; without a session 401; without the CSRF token 403; with GET 405', async () => {
     const bad = await owner.post(path, { message: { type: 'video', url: 'x' } });
     expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_body']);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { BotMessage, Button, Card, QuickReply } from '../../../../shared/protocol.ts';
-import { choiceByAnswer, type Rendered } from '../ladder.ts';
+import { choiceByAnswer, type Rendered, type RenderedButton, type RenderedPart } from '../ladder.ts';
 
 /**
  * What the property tests of every connector's ladder generate (messages over every limit) and
@@ -47,10 +47,16 @@ const card: fc.Arbitrary<Card> = fc.record(
     title: longText,
     subtitle: longText,
     imageUrl: fc.constantFrom('https://cdn.example.com/a.png'),
+    imageAlt: label,
     buttons: fc.array(button, { maxLength: 6 }),
   },
   { requiredKeys: ['title'] },
 );
+/** Carousels of 1 to 15 cards (past a card set's 10), long texts, titles alone, up to 6 buttons a card. */
+export const carousel: fc.Arbitrary<BotMessage> = fc.record({
+  type: fc.constant('carousel' as const),
+  cards: fc.array(card, { minLength: 1, maxLength: 15 }),
+});
 export const message: fc.Arbitrary<BotMessage> = fc.oneof(
   fc.record(
     {
@@ -62,13 +68,19 @@ export const message: fc.Arbitrary<BotMessage> = fc.oneof(
     { requiredKeys: ['type', 'text'] },
   ),
   fc.record({ type: fc.constant('image' as const), url: fc.constant('https://cdn.example.com/b.jpg'), alt: label }),
-  fc.record({ type: fc.constant('carousel' as const), cards: fc.array(card, { minLength: 1, maxLength: 12 }) }),
+  carousel,
   fc.record({
     type: fc.constant('notice' as const),
     level: fc.constantFrom('info' as const, 'fatal' as const),
     text: longText,
   }),
 );
+
+/** Every button a part shows: its own, its list's rows, its cards'. */
+const buttonsOf = (part: RenderedPart): readonly RenderedButton[] =>
+  part.kind === 'cards'
+    ? part.cards.flatMap((card) => card.buttons ?? [])
+    : [...(part.buttons ?? []), ...(part.kind === 'text' ? (part.list?.rows ?? []) : [])];
 
 /** What a user can do with what they see: press a button (its callback_data), tap a quick reply (its text), or type a title or number. */
 export function answerable(rendered: Rendered, seq: number): void {
@@ -88,7 +100,7 @@ export function answerable(rendered: Rendered, seq: number): void {
   }
   const shown = new Set<string>();
   for (const part of rendered.parts) {
-    for (const rendered of [...(part.buttons ?? []), ...(part.kind === 'text' ? (part.list?.rows ?? []) : [])]) {
+    for (const rendered of buttonsOf(part)) {
       if (rendered.kind !== 'choice') continue;
       const [at, index] = rendered.id.split('.').map(Number);
       expect(at).toBe(seq);
@@ -99,7 +111,11 @@ export function answerable(rendered: Rendered, seq: number): void {
       for (const reply of part.quickReplies ?? []) expect(choiceByAnswer(reply, choices)?.title).toBe(reply);
   }
   // Every choice is on the screen: as a button, a quick reply, or a numbered line.
-  const text = rendered.parts.map((part) => (part.kind === 'text' ? part.text : (part.caption ?? ''))).join('\n');
+  const text = rendered.parts
+    .map((part) =>
+      part.kind === 'text' ? part.text : part.kind === 'image' ? (part.caption ?? '') : part.cards.map((c) => c.title),
+    )
+    .join('\n');
   const replies = new Set(rendered.parts.flatMap((part) => (part.kind === 'text' ? (part.quickReplies ?? []) : [])));
   for (const choice of choices)
     expect(

@@ -6,7 +6,7 @@ import { JobGivenUp } from '../../../ports/scheduler.ts';
 import type { Job, NewJob } from '../../../ports/store.ts';
 import { openSqliteStore, type SqliteStore } from '../../../stores/sqlite/sqlite-store.ts';
 import { SendFailure, type Connector } from '../connector.ts';
-import type { RenderedPart } from '../ladder.ts';
+import { textOrImage, type RenderedPart } from '../ladder.ts';
 import { SEND_JOB, connectorDelivery, sendGroup, sendJobHandler } from '../outbound.ts';
 
 const CHANNEL = 'fake';
@@ -32,7 +32,8 @@ function fakeConnector(refuse: (text: string) => SendFailure | undefined = () =>
     verify: () => undefined,
     parse: () => [],
     async send(_address: string, part: RenderedPart) {
-      const text = part.kind === 'image' ? part.url : part.text;
+      const one = textOrImage(part);
+      const text = one.kind === 'image' ? one.url : one.text;
       const failure = refuse(text);
       if (failure) throw failure;
       sent.push(text);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Button } from '../../../../shared/protocol.ts';
+import type { Button, Card } from '../../../../shared/protocol.ts';
 import { choiceByAnswer, renderMessage } from '../../connector/ladder.ts';
-import { answerable, message } from '../../connector/test/ladder-properties.ts';
+import { answerable, carousel, message } from '../../connector/test/ladder-properties.ts';
 import { messengerApi } from '../messenger-api.ts';
 import { MESSENGER_CAPABILITIES, messageFor, messengerConnector } from '../messenger-connector.ts';
 import { startMessengerStandIn, type MessengerStandIn } from './messenger-stand-in.ts';
@@ -47,6 +47,96 @@ describe('the rendering ladder on Messenger', () => {
     expect(standIn.accepted()).toHaveLength(parts);
   });
 
+  it('when a carousel of 1 to 15 cards with long texts is rendered, then every card that fits one goes in a generic template of at most 10, Messenger accepts every part and every choice can be answered', async () => {
+    const send = connector();
+    const before = standIn.accepted().length;
+    let parts = 0;
+    await fc.assert(
+      fc.asyncProperty(carousel, fc.integer({ min: 1, max: 1_000_000 }), async (said, seq) => {
+        const rendered = renderMessage(said, MESSENGER_CAPABILITIES, seq);
+        for (const part of rendered.parts) {
+          if (part.kind === 'cards') expect(part.cards.length).toBeLessThanOrEqual(10);
+          await send.send('24680135792468013', part);
+          parts++;
+        }
+        answerable(rendered, seq);
+        const inSets = rendered.parts.flatMap((part) => (part.kind === 'cards' ? part.cards : []));
+        const cards = said.type === 'carousel' ? said.cards : [];
+        // Degraded exactly when a card went on its own.
+        expect(rendered.degraded).toBe(inSets.length < cards.length);
+      }),
+      { numRuns: 150 },
+    );
+    expect(standIn.log.filter((entry) => entry.status !== 200).map((entry) => entry.problems)).toEqual([]);
+    expect(standIn.accepted().length - before).toBe(parts);
+  });
+
+  it('when a carousel has twelve cards, then one generic template of ten and one of two, each card with its title and subtitle cut to 80 and its buttons carrying their choice', () => {
+    const cards: Card[] = Array.from({ length: 12 }, (_, i) => ({
+      title: `Concert ${i + 1} ${'with a very long name '.repeat(5)}`,
+      subtitle: `**Friday** at ${i + 1} pm, ${'doors open early '.repeat(6)}`,
+      imageUrl: `https://cdn.example.com/${i}.png`,
+      buttons: [
+        { kind: 'postback', label: 'Book', payload: `book-${i + 1}` },
+        { kind: 'url', label: 'Details', url: `https://shop.example.com/r/${i}` },
+      ],
+    }));
+    const rendered = renderMessage({ type: 'carousel', cards }, MESSENGER_CAPABILITIES, 7);
+    expect(rendered.degraded).toBe(false);
+    const sent = rendered.parts.map(messageFor) as {
+      attachment: { payload: { template_type: string; elements: Record<string, unknown>[] } };
+    }[];
+    expect(sent.map((message) => message.attachment.payload.template_type)).toEqual(['generic', 'generic']);
+    expect(sent.map((message) => message.attachment.payload.elements.length)).toEqual([10, 2]);
+    const first = sent[0]!.attachment.payload.elements[0] as { title: string; subtitle: string; buttons: unknown[] };
+    expect(first.title).toHaveLength(80);
+    expect(first.title.endsWith('…')).toBe(true);
+    expect(first.subtitle.startsWith('Friday at 1 pm')).toBe(true);
+    expect(first.subtitle.length).toBeLessThanOrEqual(80);
+    expect(first.buttons).toEqual([
+      { type: 'postback', title: 'Book', payload: 'choice:7.0' },
+      { type: 'web_url', title: 'Details', url: 'https://shop.example.com/r/0' },
+    ]);
+    const last = sent[1]!.attachment.payload.elements[1] as { buttons: { title: string; payload?: string }[] };
+    // Titles are unique across the message; the number runs on across the cards.
+    expect(last.buttons[0]).toEqual({ type: 'postback', title: 'Book (12)', payload: 'choice:7.11' });
+    expect(rendered.choices[11]).toMatchObject({
+      number: 12,
+      message: { type: 'postback', label: 'Book', payload: 'book-12' },
+    });
+  });
+
+  it('when a card has four buttons, only a title or an image without an address Meta can fetch, then it goes on its own between card sets and the message is degraded', () => {
+    const book = (n: number): Button => ({ kind: 'postback', label: `Book ${n}`, payload: `book-${n}` });
+    const rendered = renderMessage(
+      {
+        type: 'carousel',
+        cards: [
+          { title: 'One', subtitle: 'First', buttons: [book(1)] },
+          { title: 'Two', imageUrl: 'https://cdn.example.com/2.png', buttons: [1, 2, 3, 4].map(book) },
+          { title: 'Three', imageUrl: 'https://cdn.example.com/3.png' },
+          { title: 'Four alone' },
+          { title: 'Five', subtitle: 'An image of this site', imageUrl: '/images/five.png' },
+          { title: 'Six', subtitle: 'Last' },
+        ],
+      },
+      MESSENGER_CAPABILITIES,
+      3,
+    );
+    expect(rendered.degraded).toBe(true);
+    expect(rendered.parts.map((part) => part.kind)).toEqual([
+      'cards',
+      'image',
+      'text',
+      'cards',
+      'text',
+      'image',
+      'cards',
+    ]);
+    expect(rendered.parts[2]).toMatchObject({ kind: 'text', text: expect.stringMatching(/^2\. Book 1 \(2\)\n3\. /) });
+    expect(messageFor(rendered.parts[4]!)).toEqual({ text: 'Four alone' });
+  });
+
   it('when a message has three, thirteen or fourteen choices, then a button template, quick replies carrying the choice, or numbered text', () => {
     const buttons = (count: number): Button[] =>
       Array.from({ length: count }, (_, i) => ({ kind: 'postback', label: `Option ${i + 1}`, payload: `p${i + 1}` }));
@@ -76,6 +166,15 @@ describe('the rendering ladder on Messenger', () => {
   });
 });
 
+/** A Send API body carrying a generic template of these elements (`sharable` and such go in its payload). */
+function generic(elements: Record<string, unknown>[], more: Record<string, unknown> = {}) {
+  return {
+    recipient: { id: '123' },
+    messaging_type: 'RESPONSE',
+    message: { attachment: { type: 'template', payload: { template_type: 'generic', elements, ...more } } },
+  };
+}
+
 describe("the Messenger stand-in's rules", () => {
   it('when a body breaks a rule of the Send API reference, then the stand-in names it', async () => {
     const { messengerSendProblems } = await import('./messenger-stand-in.ts');
@@ -104,16 +203,34 @@ describe("the Messenger stand-in's rules", () => {
           },
         },
       },
-      {
-        ...ok,
-        message: {
-          attachment: {
-            type: 'template',
-            payload: { template_type: 'generic', elements: Array.from({ length: 11 }, () => ({ title: 't' })) },
-          },
-        },
-      },
+      generic(Array.from({ length: 11 }, () => ({ title: 't', subtitle: 's' }))),
+      generic([{ title: 'A title alone' }]),
+      generic([{ title: 'x'.repeat(81), subtitle: 's' }]),
+      generic([{ title: 't', subtitle: 'x'.repeat(81) }]),
+      generic([{ title: 't', buttons: [1, 2, 3, 4].map((n) => ({ type: 'postback', title: `b${n}`, payload: 'p' })) }]),
+      generic([{ title: 't', buttons: [{ type: 'postback', title: 'b', payload: 'p'.repeat(1001) }] }]),
+      generic([{ title: 't', default_action: { type: 'web_url', url: 'https://x.example', title: 'no title here' } }]),
+      generic([{ title: 't', subtitle: 's', quantity: 1 }]),
     ])
       expect(messengerSendProblems(broken), JSON.stringify(broken).slice(0, 120)).not.toEqual([]);
+  });
+
+  it('when a generic template is within the reference, then the stand-in takes it', async () => {
+    const { messengerSendProblems } = await import('./messenger-stand-in.ts');
+    const buttons = [
+      { type: 'postback', title: 'x'.repeat(20), payload: 'p'.repeat(1000) },
+      { type: 'web_url', title: 'Open', url: 'https://x.example/a', webview_height_ratio: 'tall' },
+      { type: 'web_url', title: 'Share', url: 'https://x.example/b', webview_share_button: 'hide' },
+    ];
+    for (const fine of [
+      generic(Array.from({ length: 10 }, (_, i) => ({ title: 'x'.repeat(80), subtitle: `${i}`.repeat(80) }))),
+      generic([{ title: 't', image_url: 'https://cdn.example.com/a.png' }]),
+      generic([{ title: 't', buttons }]),
+      generic([
+        { title: 't', default_action: { type: 'web_url', url: 'https://x.example', messenger_extensions: false } },
+      ]),
+      generic([{ title: 't', subtitle: 's' }], { sharable: true }),
+    ])
+      expect(messengerSendProblems(fine), JSON.stringify(fine).slice(0, 120)).toEqual([]);
   });
 });

@@ -13,9 +13,15 @@
  * - Button template: https://developers.facebook.com/docs/messenger-platform/send-messages/template/button
  *   `text` ≤ 640 characters (UTF-8), 1 to 3 buttons.
  * - Generic template: https://developers.facebook.com/docs/messenger-platform/send-messages/template/generic
- *   1 to 10 elements; `title` ≤ 80 (required), `subtitle` ≤ 80, `image_url`, at most 3 buttons each.
+ *   (the reference: https://developers.facebook.com/docs/messenger-platform/reference/templates/generic)
+ *   `elements` "Maximum of 10 elements", optional `sharable`; an element's `title` ≤ 80 (required),
+ *   optional `subtitle` ≤ 80, `image_url`, `default_action` ("the same properties as URL button,
+ *   except title") and `buttons` ("Maximum of 3 buttons per element"), and "At least one property must
+ *   be set in addition to title" (Meta answers a title alone with #100 "Incomplete element data").
  * - Buttons: https://developers.facebook.com/docs/messenger-platform/reference/buttons/postback and
- *   …/buttons/url: `title` ≤ 20 characters; a postback's `payload` ≤ 1000; a web_url's `url`.
+ *   …/buttons/url: `title` ≤ 20 characters; a postback's `payload` ≤ 1000; a web_url's `url`, and
+ *   optional `webview_height_ratio` (compact, tall, full), `messenger_extensions`, `fallback_url`,
+ *   `webview_share_button` (hide).
  * - Attachments: https://developers.facebook.com/docs/messenger-platform/send-messages#url
  *   `{ type: "image", payload: { url, is_reusable } }`.
  * - Message tags: https://developers.facebook.com/docs/messenger-platform/send-messages/message-tags
@@ -42,12 +48,16 @@ import {
 const upTo = (max: number) => z.string().min(1).max(max);
 
 const postback = z.strictObject({ type: z.literal('postback'), title: upTo(20), payload: upTo(1000) });
-const webUrl = z.strictObject({
+/** A URL button's properties but its title: a generic template element's `default_action` has them. */
+const urlAction = {
   type: z.literal('web_url'),
-  title: upTo(20),
   url: z.url({ protocol: /^https?$/ }),
   webview_height_ratio: z.enum(['compact', 'tall', 'full']).optional(),
-});
+  messenger_extensions: z.boolean().optional(),
+  fallback_url: z.url({ protocol: /^https?$/ }).optional(),
+  webview_share_button: z.literal('hide').optional(),
+};
+const webUrl = z.strictObject({ ...urlAction, title: upTo(20) });
 const button = z.discriminatedUnion('type', [postback, webUrl]);
 
 const buttonTemplate = z.strictObject({
@@ -55,19 +65,22 @@ const buttonTemplate = z.strictObject({
   text: upTo(640),
   buttons: z.array(button).min(1).max(3),
 });
+const genericElement = z
+  .strictObject({
+    title: upTo(80),
+    subtitle: upTo(80).optional(),
+    image_url: z.url().optional(),
+    default_action: z.strictObject(urlAction).optional(),
+    buttons: z.array(button).min(1).max(3).optional(),
+  })
+  .refine(
+    (element) => Object.keys(element).some((key) => key !== 'title'),
+    'Incomplete element data: title and at least one other field (image url, subtitle or buttons) is required',
+  );
 const genericTemplate = z.strictObject({
   template_type: z.literal('generic'),
-  elements: z
-    .array(
-      z.strictObject({
-        title: upTo(80),
-        subtitle: upTo(80).optional(),
-        image_url: z.url().optional(),
-        buttons: z.array(button).min(1).max(3).optional(),
-      }),
-    )
-    .min(1)
-    .max(10),
+  elements: z.array(genericElement).min(1).max(10),
+  sharable: z.boolean().optional(),
 });
 const attachment = z.discriminatedUnion('type', [
   z.strictObject({
