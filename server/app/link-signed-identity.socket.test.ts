@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandshakeAuth } from '../../shared/protocol.ts';
 import { userHashFor } from '../channels/webchat/identity.ts';
 import {
+  TEST_FUNCTION_KEY,
   botTexts,
   connectClient,
   eventually,
@@ -127,6 +128,15 @@ for (const leg of storeLegs()) {
       const person = await server.store.getUser('whatsapp:16505550201');
       expect(person?.userData).toMatchObject({ name: 'Ada', city: 'Porto', email: 'ada@example.com' });
       client.close();
+      // The userData export lists the person's addresses, though the bot has no link-channels step.
+      const exported = await fetch(`${server.url}/api/management/export/userData`, {
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
+      const rows = (await exported.json()) as { userId: string; linkedAddresses: unknown }[];
+      expect(rows.find((row) => row.userId === 'whatsapp:16505550201')?.linkedAddresses).toEqual([
+        { channelId: 'whatsapp', userId: 'whatsapp:16505550201' },
+        { channelId: 'webchat', userId: 'shop-201' },
+      ]);
       // Another device with the same signed identity speaks for the same person.
       const again = await open({ identity: signed('shop-201', '+16505550201') });
       expect(again.outcome).toEqual(expect.objectContaining({ userId: 'whatsapp:16505550201' }));
