@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app/deps.ts';
 import { UnknownDialogError, handleUserMessage } from '../../app/handle-user-message.ts';
 import { linkSignedIdentity } from '../../app/link-signed-identity.ts';
 import { openConversation, readReturning } from '../../app/open-conversation.ts';
-import { followsLinks } from '../../app/reach-person.ts';
+import { followsLinks, linkedPersonOf } from '../../app/reach-person.ts';
 import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { UserRecord } from '../../ports/store.ts';
@@ -204,11 +204,12 @@ function checkHandshake(
   };
 }
 
-/** The person a web chat user was linked into, when the bot links channels; undefined (no read) otherwise. */
+/** The person a web chat user was linked into, when addresses link here; undefined (no read) otherwise. */
 function linkedPerson(app: AppDeps, userId: string): Promise<string | undefined> | undefined {
-  const links = app.identityLinks;
-  if (!links || !followsLinks(app)) return undefined;
-  return links.personOf(userId).then((person) => (person && person.personId !== userId ? person.personId : undefined));
+  if (!followsLinks(app)) return undefined;
+  return linkedPersonOf(app, userId).then((person) =>
+    person && person.personId !== userId ? person.personId : undefined,
+  );
 }
 
 /**
