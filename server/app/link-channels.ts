@@ -82,6 +82,7 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
     deps.logger.warn({ ...log, reason: 'taken' }, "a link code was refused: the address is already another person's");
     return null;
   }
+  deps.insights?.linked(primary, other, now);
   // A moment after the link's own time (which both addresses carry): the channel the code came on is the one used last.
   await links.used(person.personId, redeemer.channelId, now + 1);
   // Before the turn, whose answers go where the user wrote the code.
@@ -138,5 +139,12 @@ export function mergeInto(fresh: UserRecord, issuer: UserRecord, redeemer: UserR
     position: shown.position,
     userData: { ...typed.userData, ...shown.userData },
     variables: { ...typed.variables, ...shown.variables },
+    // The person wrote when either address did: insights count them active once a day (recorder.ts `linked`).
+    lastMessageAt: latest(fresh.lastMessageAt, fresh === shown ? typed.lastMessageAt : shown.lastMessageAt),
   };
+}
+
+/** The later of two message times (null: never wrote). */
+export function latest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
 }

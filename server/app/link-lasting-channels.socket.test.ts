@@ -24,6 +24,7 @@ import {
   textUpdate,
   type TelegramStandIn,
 } from '../channels/telegram/test/telegram-stand-in.ts';
+import { dayOf } from '../ports/insights.ts';
 import { linkingBot } from './test/linking-bot.ts';
 
 const accessToken = 'EAAwhatsapp-test-access-token-0123456789';
@@ -75,6 +76,14 @@ for (const leg of storeLegs()) {
       await sayOnWhatsApp(waId, 'Oslo');
       const shown = await eventually('the code', () => onWhatsApp(waId).find((text) => CODE.test(text)));
       return CODE.exec(shown)![1]!;
+    }
+
+    /** Active users today, as the insights store holds them once the recorder has written. */
+    async function activeToday(): Promise<number> {
+      await server.insights.recorder!.flush();
+      const today = dayOf(Date.now());
+      const { daily } = await server.insights.store.counters({ fromDay: today, toDay: today }, ['activeUsers']);
+      return daily.get(today)?.get('activeUsers') ?? 0;
     }
 
     beforeAll(async () => {
@@ -177,6 +186,20 @@ for (const leg of storeLegs()) {
       expect(rows.find((row) => row.userId === 'telegram:3003')?.linkedAddresses ?? null).toBeNull();
       expect(rows.find((row) => row.userId === 'whatsapp:16505550302')?.linkedAddresses).toHaveLength(2);
       expect(server.logs.some((line) => line.event === 'link_refused' && line.reason === 'channel_taken')).toBe(true);
+    });
+
+    it('when both had written today before the code linked them, then insights count the person as one active user', async () => {
+      const before = await activeToday();
+      const code = await codeOnWhatsApp('16505550304', 'Ivo');
+      await sayOnTelegram(3004, 'Ivo');
+      // The answer to the start dialog's question: the message's own turn has run.
+      await eventually('the Telegram question', () => onTelegram(3004).includes('Your city?'));
+      expect(await activeToday()).toBe(before + 2);
+      await sayOnTelegram(3004, code);
+      await eventually('the welcome on Telegram', () => onTelegram(3004).includes('Welcome back, Ivo from Oslo.'));
+      await sayOnTelegram(3004, 'thanks');
+      await eventually('an answer', () => onTelegram(3004).length > 3);
+      expect(await activeToday()).toBe(before + 1);
     });
   });
 }

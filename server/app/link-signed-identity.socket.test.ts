@@ -22,6 +22,7 @@ import {
   newWhatsAppMessageId,
   postWhatsAppWebhook,
 } from '../channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
+import { dayOf } from '../ports/insights.ts';
 
 const SECRET = 'identity-secret-0123456789';
 const accessToken = 'EAAwhatsapp-test-access-token-0123456789';
@@ -88,6 +89,14 @@ for (const leg of storeLegs()) {
     }
     const send = (client: ReturnType<typeof connectClient>, text: string) =>
       client.emitWithAck('message', { clientId: `c-${Math.random()}`, text });
+
+    /** Active users today, as the insights store holds them once the recorder has written. */
+    async function activeToday(): Promise<number> {
+      await server.insights.recorder!.flush();
+      const today = dayOf(Date.now());
+      const { daily } = await server.insights.store.counters({ fromDay: today, toDay: today }, ['activeUsers']);
+      return daily.get(today)?.get('activeUsers') ?? 0;
+    }
 
     beforeAll(async () => {
       whatsApp = await startWhatsAppCloudStandIn({ accessToken, phoneNumberId: number.phoneNumberId });
@@ -206,6 +215,22 @@ for (const leg of storeLegs()) {
       const { client, outcome } = await open({ identity: signed('shop-205', '+16505550205') });
       expect(outcome).toEqual(expect.objectContaining({ userId: 'shop-205' }));
       client.close();
+    });
+
+    it('when both had written today before the link, then insights count the person as one active user', async () => {
+      const before = await activeToday();
+      const first = await open({ identity: signed('shop-206', '+16505550206') });
+      await eventually('the web greeting', () => botTexts(first.client.items).includes('Your name?'));
+      await send(first.client, 'Zed');
+      first.client.close();
+      await onWhatsApp('16505550206', 'Zed');
+      expect(await activeToday()).toBe(before + 2);
+      const linked = await open({ identity: signed('shop-206', '+16505550206') });
+      expect(linked.outcome).toEqual(expect.objectContaining({ userId: 'whatsapp:16505550206' }));
+      await send(linked.client, 'Rome');
+      await eventually('the answer', () => botTexts(linked.client.items).includes('Thanks, Zed from Rome.'));
+      linked.client.close();
+      expect(await activeToday()).toBe(before + 1);
     });
   });
 }

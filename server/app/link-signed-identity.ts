@@ -1,6 +1,7 @@
 import type { ChannelAddress } from '../ports/identity-links.ts';
 import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
+import { latest } from './link-channels.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 /** A web chat user the site signed for (BOT_IDENTITY_SECRET), with the phone number the site verified, E.164. */
@@ -33,7 +34,7 @@ const WEBCHAT = 'webchat';
  * person (linked now or before), else undefined (no such channel user yet: the next connect looks again).
  */
 export async function linkSignedIdentity(
-  deps: Pick<AppDeps, 'identityLinks' | 'store' | 'turns' | 'clock' | 'logger'>,
+  deps: Pick<AppDeps, 'identityLinks' | 'store' | 'turns' | 'clock' | 'logger' | 'insights'>,
   identity: SignedIdentity,
 ): Promise<string | undefined> {
   const links = deps.identityLinks;
@@ -78,19 +79,29 @@ async function phoneOwner(deps: Pick<AppDeps, 'store'>, phone: string): Promise<
   return owner;
 }
 
-/** The web chat user's own user data and variables (a returning site visitor's) fill the person's gaps. */
+/**
+ * The web chat user's own user data and variables (a returning site visitor's) fill the person's
+ * gaps, and the person wrote when either did (insights count them active once a day).
+ */
 async function fillGaps(
-  deps: Pick<AppDeps, 'store' | 'turns'>,
+  deps: Pick<AppDeps, 'store' | 'turns' | 'insights'>,
   personId: string,
   webUserId: string,
   now: number,
 ): Promise<void> {
   const web = await deps.store.getUser(webUserId);
   if (!web) return;
+  let before: UserRecord | undefined;
   await deps.turns.run(personId, () =>
-    updateUserWithRetry(deps.store, personId, now, (person) => ({
-      userData: { ...web.userData, ...person.userData },
-      variables: { ...web.variables, ...person.variables },
-    })),
+    updateUserWithRetry(deps.store, personId, now, (person) => {
+      before = person;
+      return {
+        userData: { ...web.userData, ...person.userData },
+        variables: { ...web.variables, ...person.variables },
+        lastMessageAt: latest(person.lastMessageAt, web.lastMessageAt),
+      };
+    }),
   );
+  // The person as the write that went through read them: a retried write must not take a count back twice.
+  if (before) deps.insights?.linked(before, web, now);
 }
