@@ -107,6 +107,17 @@ describe('config', () => {
     expect(config.SHUTDOWN_GRACE).toBe(5000);
   });
 
+  it('when BOT_IDENTITY_LINK_PHONE is on without BOT_IDENTITY_SECRET, then start-up stops naming the secret it needs', () => {
+    expect(() => readConfig({ BOT_IDENTITY_LINK_PHONE: 'true' })).toThrow(
+      /BOT_IDENTITY_LINK_PHONE: needs BOT_IDENTITY_SECRET/,
+    );
+    const secret = 'identity-secret-0123456789';
+    expect(readConfig({ BOT_IDENTITY_LINK_PHONE: 'true', BOT_IDENTITY_SECRET: secret }).BOT_IDENTITY_LINK_PHONE).toBe(
+      true,
+    );
+    expect(readConfig({}).BOT_IDENTITY_LINK_PHONE).toBeUndefined();
+  });
+
   it('when a secret is bad, then its value is not repeated in the error', () => {
     expect(() => readConfig({ BOT_FUNCTION_KEY: 'hunter2' })).toThrow(/^(?!.*hunter2)/);
   });

@@ -109,6 +109,18 @@ export const configSchema = z
     SECRETS_KEY_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
     BOT_IDENTITY_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters long').optional()),
     /**
+     * `true`: a web chat identity may carry a phone number the site verified, signed with the user id,
+     * and links the web chat to that number's WhatsApp user (docs/channels.md). Needs BOT_IDENTITY_SECRET.
+     */
+    BOT_IDENTITY_LINK_PHONE: optionalText.pipe(
+      z
+        .enum(['1', '0', 'true', 'false'], {
+          message: 'must be true (a signed, verified phone number links the web chat) or false',
+        })
+        .transform((value) => value === '1' || value === 'true')
+        .optional(),
+    ),
+    /**
      * Origins whose pages may open the widget, normalised (`https://shop.example.com`). Unset: any
      * origin. The server's own origin and PUBLIC_URL's are always allowed besides these.
      */
@@ -745,6 +757,15 @@ const crossChecks: readonly ((config: Config) => CrossIssue[])[] = [
     ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'],
     'must be set with the other Telegram setting: the bot token and the webhook secret go together (docs/channels.md)',
   ),
+  (config) =>
+    config.BOT_IDENTITY_LINK_PHONE === true && config.BOT_IDENTITY_SECRET === undefined
+      ? [
+          {
+            path: 'BOT_IDENTITY_LINK_PHONE',
+            message: 'needs BOT_IDENTITY_SECRET: the site signs the phone number with it',
+          },
+        ]
+      : [],
   (config) =>
     config.TELEGRAM_SET_WEBHOOK === true && (config.TELEGRAM_BOT_TOKEN === undefined || config.PUBLIC_URL === undefined)
       ? [

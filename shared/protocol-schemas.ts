@@ -52,7 +52,21 @@ export const handshakeAuthSchema = z
     lastSeq: z.number().int().min(0).optional(),
     user: record.optional(),
     locale: z.string().max(35).optional(),
-    identity: z.object({ userId: z.string().min(1).max(128), userHash: z.string().min(1).max(128) }).optional(),
+    identity: z
+      .object({
+        // No control character: the signed text with a phone number is `userId + "\n" + phone`.
+        userId: z
+          .string()
+          .min(1)
+          .max(128)
+          .regex(/^[^\u0000-\u001f\u007f]+$/),
+        userHash: z.string().min(1).max(128),
+        phone: z
+          .string()
+          .regex(/^\+[1-9][0-9]{6,14}$/)
+          .optional(),
+      })
+      .optional(),
     deferStart: z.boolean().optional(),
   })
   .refine((auth) => (auth.userId === undefined) === (auth.token === undefined), {

@@ -76,9 +76,11 @@ export interface HandshakeAuth {
   /**
    * Optional identity verification: the host page's own user id with
    * `userHash = HMAC-SHA256(BOT_IDENTITY_SECRET, userId)` (hex), so the same user
-   * resumes on another device. Takes precedence over userId/token.
+   * resumes on another device. Takes precedence over userId/token. `phone`: a number the site
+   * verified (E.164, `+4915112345678`), signed with the id as `HMAC-SHA256(secret, userId + "\n" + phone)`;
+   * with BOT_IDENTITY_LINK_PHONE it links the web chat to that number's WhatsApp user (docs/channels.md).
    */
-  readonly identity?: { readonly userId: string; readonly userHash: string };
+  readonly identity?: { readonly userId: string; readonly userHash: string; readonly phone?: string };
   /**
    * true: a visitor the server does not know yet is not stored (no user, no start dialog)
    * until the chat is opened (the `open` event) or the widget sends anything else; a page

@@ -38,6 +38,12 @@ export interface ChatWidgetInitOptions {
   readonly userId?: string;
   readonly userHash?: string;
   /**
+   * A phone number your site verified (E.164, `+4915112345678`), signed with the user id: `userHash`
+   * is then HMAC-SHA256(BOT_IDENTITY_SECRET, userId + "\n" + userPhone). With BOT_IDENTITY_LINK_PHONE
+   * the chat goes on with that number's WhatsApp conversation (docs/widget.md).
+   */
+  readonly userPhone?: string;
+  /**
    * Chat server base URL, e.g. `https://bot.example.com`. Script tag: defaults to where the
    * script was loaded from. npm package: required (its `init` type says so), even when the chat
    * server serves the page itself (`location.origin` then).
@@ -209,7 +215,11 @@ function applyOptions(widget: ChatWidgetElement, options: ChatWidgetInitOptions,
   }
   if (options.locale) widget.locale = options.locale;
   if (options.userId && options.userHash)
-    widget.identity = { userId: options.userId, userHash: options.userHash } satisfies Identity;
+    widget.identity = {
+      userId: options.userId,
+      userHash: options.userHash,
+      ...(options.userPhone ? { phone: options.userPhone } : {}),
+    } satisfies Identity;
   if (options.strings) widget.strings = { ...widget.strings, ...options.strings };
   const { theme, position } = options;
   const scheme = typeof theme === 'string' ? theme : theme?.scheme;

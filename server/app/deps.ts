@@ -58,4 +58,6 @@ export interface AppDeps {
   readonly usage?: UsageCounters;
   /** One person's channel addresses ("link channels"); none: link-channels steps link nothing (logged). */
   readonly identityLinks?: IdentityLinks;
+  /** BOT_IDENTITY_LINK_PHONE: a web chat signed with a verified phone number links to that number's channel user (link-signed-identity.ts). */
+  readonly linkByPhone?: boolean;
 }

@@ -84,11 +84,12 @@ export function isExportName(name: string): name is ExportName {
 }
 
 /** Every field of an export's records, in order: the CSV header and the JSON key order. */
-export function recordFields(definition: BotDefinition, name: ExportName): string[] {
+export function recordFields(definition: BotDefinition, name: ExportName, linkByPhone = false): string[] {
   if (name === 'transcript') return ['userId', 'timestamp', ...TRANSCRIPT_FIELDS];
   const rest = name === 'userData' || name === 'userDataSnapshot' ? definition.userDataFields : LOG_FIELDS[name];
-  // A bot that links channels lists each user's linked addresses (null for a user linked to no other).
-  return ['userId', 'timestamp', ...rest, ...(name === 'userData' && linksChannels(definition) ? [LINKED] : [])];
+  // A bot that links channels (or a server that links signed phone numbers) lists each user's linked addresses (null for a user linked to no other).
+  const linked = name === 'userData' && (linkByPhone || linksChannels(definition));
+  return ['userId', 'timestamp', ...rest, ...(linked ? [LINKED] : [])];
 }
 
 /** The userData export's field of a person's linked addresses, the primary first: [{ channelId, userId }, …]. */
@@ -190,11 +191,16 @@ function recordValues(
  * record was a visible part of the export's cost.
  */
 export async function* exportRecords(
-  deps: { readonly store: Store; readonly definition: BotDefinition; readonly identityLinks?: IdentityLinks },
+  deps: {
+    readonly store: Store;
+    readonly definition: BotDefinition;
+    readonly identityLinks?: IdentityLinks;
+    readonly linkByPhone?: boolean;
+  },
   name: ExportName,
   query: ExportQuery,
 ): AsyncGenerator<readonly ExportItem[], void, undefined> {
-  const fields = recordFields(deps.definition, name);
+  const fields = recordFields(deps.definition, name, deps.linkByPhone);
   const range: RangeQuery = { fromMs: query.fromMs, toMs: query.toMs, after: query.after, batchSize: query.batchSize };
   const values = recordValues(fields, name === 'integrationLog');
   // Preview users (UserRecord.preview) are in no export. The store leaves them out of the user and

@@ -64,20 +64,25 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
     return null;
   }
   const primary = primaryOf(issuer, redeemer);
-  if (!primary) {
+  const other = primary === issuer ? redeemer : issuer;
+  // A person has one address per channel other than the web chat: the one their answers on it go to.
+  const holder = other.channelId === WEBCHAT ? null : await links.personOf(primary.userId);
+  const second =
+    other.channelId === primary.channelId || holder?.addresses.some((a) => a.channelId === other.channelId);
+  if (other.channelId !== WEBCHAT && second) {
     await links.issueCode(taken);
     deps.logger.warn(
-      { ...log, reason: 'two_lasting_channels', issuerChannelId: issuer.channelId },
-      'two channels other than the web chat cannot be linked yet; nothing was linked',
+      { ...log, reason: 'channel_taken', issuerChannelId: issuer.channelId },
+      'a link code was refused: the person has an address on that channel already; nothing was linked',
     );
     return null;
   }
-  const other = primary === issuer ? redeemer : issuer;
   const person = await links.link(addressOf(primary), addressOf(other), now);
   if (person === 'taken') {
     deps.logger.warn({ ...log, reason: 'taken' }, "a link code was refused: the address is already another person's");
     return null;
   }
+  deps.insights?.linked(primary, other, now);
   // A moment after the link's own time (which both addresses carry): the channel the code came on is the one used last.
   await links.used(person.personId, redeemer.channelId, now + 1);
   // Before the turn, whose answers go where the user wrote the code.
@@ -112,12 +117,12 @@ export async function redeemLinkCode(deps: AppDeps, input: CodeMessage): Promise
 
 /**
  * Whose record holds the person: the address that is not the web chat (the web chat's ids are
- * one browser's; a phone number or chat id lasts). Two web chats: the one that showed the code.
- * Two other channels: none yet (their answers would need the person's other address to send to).
+ * one browser's; a phone number or chat id lasts). Two web chats, or two other channels (Telegram
+ * and WhatsApp): the one that showed the code. Each turn answers on the channel it came from
+ * (Delivery.via), and a connector sends to the person's address on its own channel.
  */
-function primaryOf(issuer: UserRecord, redeemer: UserRecord): UserRecord | undefined {
-  if (issuer.channelId === WEBCHAT) return redeemer.channelId === WEBCHAT ? issuer : redeemer;
-  return redeemer.channelId === WEBCHAT ? issuer : undefined;
+function primaryOf(issuer: UserRecord, redeemer: UserRecord): UserRecord {
+  return issuer.channelId === WEBCHAT && redeemer.channelId !== WEBCHAT ? redeemer : issuer;
 }
 
 /**
@@ -134,5 +139,12 @@ export function mergeInto(fresh: UserRecord, issuer: UserRecord, redeemer: UserR
     position: shown.position,
     userData: { ...typed.userData, ...shown.userData },
     variables: { ...typed.variables, ...shown.variables },
+    // The person wrote when either address did: insights count them active once a day (recorder.ts `linked`).
+    lastMessageAt: latest(fresh.lastMessageAt, fresh === shown ? typed.lastMessageAt : shown.lastMessageAt),
   };
+}
+
+/** The later of two message times (null: never wrote). */
+export function latest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
 }

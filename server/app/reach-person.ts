@@ -1,3 +1,4 @@
+import type { LinkedPerson } from '../ports/identity-links.ts';
 import type { AppDeps } from './deps.ts';
 import { linksChannels } from './link-code.ts';
 
@@ -10,16 +11,36 @@ export interface PersonAddress {
 }
 
 /**
+ * Whether addresses may be linked on this server, so that an address is worth looking up: the bot
+ * has a link-channels step, or signed phone numbers link (BOT_IDENTITY_LINK_PHONE). Otherwise no
+ * read is spent on it.
+ */
+export function followsLinks(deps: Pick<AppDeps, 'identityLinks' | 'definition' | 'linkByPhone'>): boolean {
+  return deps.identityLinks !== undefined && (deps.linkByPhone === true || linksChannels(deps.definition));
+}
+
+/**
+ * The person an address belongs to, when addresses link on this server (followsLinks) and this one
+ * is linked; null otherwise, with no read spent when nothing links.
+ */
+export function linkedPersonOf(
+  deps: Pick<AppDeps, 'identityLinks' | 'definition' | 'linkByPhone'>,
+  userId: string,
+): Promise<LinkedPerson | null> {
+  const links = deps.identityLinks;
+  return links && followsLinks(deps) ? links.personOf(userId) : Promise.resolve(null);
+}
+
+/**
  * Where a trigger for a linked address goes (one conversation across channels): the person's
  * record, reached on the channel they used last; a trigger naming one of their other addresses
  * (a web chat linked into the person) reaches them there. Anyone else: the address as named.
  */
 export async function reachPerson(
-  deps: Pick<AppDeps, 'identityLinks' | 'definition'>,
+  deps: Pick<AppDeps, 'identityLinks' | 'definition' | 'linkByPhone'>,
   address: { readonly userId: string; readonly channelId: string },
 ): Promise<PersonAddress> {
-  if (!deps.identityLinks || !linksChannels(deps.definition)) return address;
-  const person = await deps.identityLinks.personOf(address.userId);
+  const person = await linkedPersonOf(deps, address.userId);
   if (!person) return address;
   const via = address.userId === person.personId ? person.lastUsed.channelId : address.channelId;
   return { userId: person.personId, channelId: person.addresses[0]!.channelId, via };

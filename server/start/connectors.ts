@@ -93,7 +93,11 @@ export async function wireConnectors(
       jobs.register(TURN_JOB, turnJobHandler({ connectors, deps }));
       jobs.register(
         SEND_JOB,
-        sendJobHandler({ store, scheduler: jobs, connectors, logger, now, events: () => deps().events }),
+        sendJobHandler({
+          ...{ store, scheduler: jobs, connectors, logger, now },
+          events: () => deps().events,
+          identityLinks: () => deps().identityLinks,
+        }),
       );
     },
     settings: live.settings,

@@ -178,6 +178,7 @@ async function assemble(opened: Opened): Promise<RunningServer> {
     events: subscriptions.jobs.sink,
     usage: eventStores.usage,
     identityLinks: await storeParts(store).identityLinks(),
+    linkByPhone: config.BOT_IDENTITY_LINK_PHONE === true,
   });
   const retention = retentionSettings(config);
   const { callbackClient } = channels;

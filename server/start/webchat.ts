@@ -28,6 +28,7 @@ export function wireWebchat(
   });
   attachWebchat(io, deps, sessions, deps.logger, {
     identitySecret: config.BOT_IDENTITY_SECRET,
+    linkByPhone: config.BOT_IDENTITY_LINK_PHONE === true,
     rateLimitPerMinute: config.WEBCHAT_RATE_LIMIT,
     clientIp: (req) => clientIp(req, config.TRUST_PROXY),
     checkOrigin: originPolicy({ allowed: config.ALLOWED_ORIGINS, own: options.ownOrigins, logger: deps.logger }),

@@ -70,10 +70,14 @@ export interface WidgetProblem {
  */
 export type LinkState = 'connecting' | 'online' | 'reconnecting' | 'stopped';
 
-/** Verified identity from the host page: `userHash = HMAC-SHA256(BOT_IDENTITY_SECRET, userId)`. */
+/**
+ * Verified identity from the host page: `userHash = HMAC-SHA256(BOT_IDENTITY_SECRET, userId)`, or
+ * with a phone number the site verified, over `userId + "\n" + phone`.
+ */
 export interface Identity {
   readonly userId: string;
   readonly userHash: string;
+  readonly phone?: string;
 }
 
 export interface ConnectionOptions {
@@ -334,8 +338,16 @@ export class ConnectionController implements ReactiveController {
       ...(this.#session && resume
         ? { userId: this.#session.userId, token: this.#session.token, lastSeq: this.#lastSeq }
         : {}),
-      ...(this.identity && !resume
-        ? { identity: { userId: this.identity.userId, userHash: this.identity.userHash } }
+      // An identity with a phone number goes along even when the session resumes: the server links it
+      // once that number's channel user is known, which may be after this session began.
+      ...(this.identity && (!resume || this.identity.phone !== undefined)
+        ? {
+            identity: {
+              userId: this.identity.userId,
+              userHash: this.identity.userHash,
+              ...(this.identity.phone ? { phone: this.identity.phone } : {}),
+            },
+          }
         : {}),
       ...(this.user ? { user: this.user } : {}),
       ...(this.locale ? { locale: this.locale } : {}),

@@ -386,6 +386,25 @@ describe('<chat-widget>', () => {
     expect((root.querySelector('[role=status]') as HTMLElement).hidden).to.equal(true);
   });
 
+  it('when the verified identity carries a phone number, then it goes along with the stored session, so the server can link it later', async () => {
+    localStorage.setItem(
+      storageKey(SERVER),
+      JSON.stringify({ userId: 'shop-42', token: 'v2.1.sig', lastSeq: 2, items: [] }),
+    );
+    const identity = { userId: 'shop-42', userHash: 'ab12', phone: '+4915112345678' };
+    const factory = fakeTransports();
+    await fixture(
+      html`<chat-widget server-url=${SERVER} .identity=${identity} .transportFactory=${factory.factory}></chat-widget>`,
+    );
+    expect(factory.latest().auths[0]).to.deep.equal({
+      userId: 'shop-42',
+      token: 'v2.1.sig',
+      lastSeq: 2,
+      identity,
+      deferStart: true,
+    });
+  });
+
   it('when user and locale are set, then the handshake carries them', async () => {
     const factory = fakeTransports();
     await fixture(html`<chat-widget

@@ -173,11 +173,11 @@ describe('embed script', () => {
     expect(transport.disconnected).to.equal(true);
     expect(document.querySelector('chat-widget')).to.equal(null);
     expect(Object.keys(localStorage).some((k) => k.startsWith('chat-widget:'))).to.equal(false);
-    api().init({ serverUrl: 'http://chat.test:3000', userId: 'shop-42', userHash: 'abc' });
+    api().init({ serverUrl: 'http://chat.test:3000', userId: 'shop-42', userHash: 'abc', userPhone: '+4915112345678' });
     await document.querySelector('chat-widget')?.updateComplete;
     expect(transports.latest()).not.to.equal(transport);
     expect(transports.latest().auths[0]).to.deep.equal({
-      identity: { userId: 'shop-42', userHash: 'abc' },
+      identity: { userId: 'shop-42', userHash: 'abc', phone: '+4915112345678' },
       deferStart: true,
     });
   });

@@ -15,7 +15,7 @@ export interface ExportDeps {
   readonly definition: BotDefinition;
   readonly logger: Logger;
   /** The app's dependencies: their identity links list a linked person's addresses in the userData export. */
-  readonly deps?: () => { readonly identityLinks?: IdentityLinks };
+  readonly deps?: () => { readonly identityLinks?: IdentityLinks; readonly linkByPhone?: boolean };
 }
 
 /** GET /export/{name} for the spec's eight exports (section 4.1). */
@@ -31,8 +31,9 @@ export function exportRouter(deps: ExportDeps): Router {
       const exportName: ExportName = name;
       const query = parseExportQuery(req, exportName, deps.definition.userDataFields);
       const batchSize = query.limit === undefined ? 1000 : Math.min(1000, query.limit + 1);
-      const identityLinks = deps.deps?.().identityLinks;
-      const items = exportRecords({ ...deps, ...(identityLinks ? { identityLinks } : {}) }, exportName, {
+      const { identityLinks, linkByPhone } = deps.deps?.() ?? {};
+      const linked = identityLinks ? { identityLinks, linkByPhone: linkByPhone === true } : {};
+      const items = exportRecords({ ...deps, ...linked }, exportName, {
         ...query,
         batchSize,
         json: query.format !== 'csv',
@@ -40,7 +41,7 @@ export function exportRouter(deps: ExportDeps): Router {
       try {
         await streamExport(res, items, {
           format: query.format,
-          fields: recordFields(deps.definition, exportName),
+          fields: recordFields(deps.definition, exportName, linked.linkByPhone),
           limit: query.limit,
           filename: exportName,
           logger: deps.logger,

@@ -104,6 +104,25 @@ export class InsightsRecorder implements TurnObserver {
     this.summaries.set(`${userId}\u0000${summary.startedAt}`, summary);
   }
 
+  /**
+   * Two addresses became one person (link channels), who counts as one active user. When both had
+   * written on the link's day, each was counted that day: one count is taken back, under the channel
+   * the other address was counted on. (When only the other had, the person's record takes its last
+   * message's time at the link, so the person's next message that day counts nothing.)
+   */
+  linked(
+    person: Pick<UserRecord, 'lastMessageAt' | 'preview'>,
+    other: Pick<UserRecord, 'lastMessageAt' | 'preview' | 'channelId' | 'variables'>,
+    now: number,
+  ): void {
+    if (person.preview !== undefined || other.preview !== undefined) return;
+    const day = dayOf(now);
+    const wroteToday = (at: number | null) => at !== null && dayOf(at) === day;
+    if (!wroteToday(person.lastMessageAt) || !wroteToday(other.lastMessageAt)) return;
+    const channel = readTrail(other.variables[TRAIL_KEY])?.ch || other.channelId;
+    this.add({ day, version: this.options.version(), metric: 'activeUsers', channel, n: -1 });
+  }
+
   /** An integration call made for a user: by status class, with its latency. */
   async integrationCall(userId: string, status: number | null, durationMs: number): Promise<void> {
     const user = await this.userOf(userId);

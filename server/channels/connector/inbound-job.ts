@@ -3,6 +3,7 @@ import type { BotMessage, UserMessage } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { handleUserMessage } from '../../app/handle-user-message.ts';
 import { openConversation } from '../../app/open-conversation.ts';
+import { linkedPersonOf } from '../../app/reach-person.ts';
 import type { Job, NewJob, TranscriptEntry, UserRecord } from '../../ports/store.ts';
 import { channelUserId, type Connector, type InboundMessage } from './connector.ts';
 import { GroupOrder } from './group-order.ts';
@@ -96,8 +97,12 @@ async function runTurn(
         ),
       );
   }
-  let user = await deps.store.getUser(userId);
-  if (user && user.channelId !== channel) {
+  // An address linked into a person whose record is another address's speaks for the person (one
+  // conversation across channels); the turn's answers come back on this channel (Delivery.via).
+  const person = await linkedPersonOf(deps, userId);
+  const speaker = person?.personId ?? userId;
+  let user = await deps.store.getUser(speaker);
+  if (speaker === userId && user && user.channelId !== channel) {
     deps.logger.warn(
       { event: 'channel_user_conflict', channel, userId },
       `user ${userId} belongs to channel ${user.channelId}; the event is not answered`,
@@ -105,7 +110,7 @@ async function runTurn(
     return;
   }
   const fresh = !user || (user.lastSeq === 0 && user.position === null);
-  if (fresh || knowsMore(user!, message.userData)) {
+  if (speaker === userId && (fresh || knowsMore(user!, message.userData))) {
     await openConversation(deps, { userId, channelId: channel, init: message.userData, known: user });
     if (fresh && message.input.kind === 'open') return;
     user = await deps.store.getUser(userId);
@@ -113,9 +118,10 @@ async function runTurn(
   const said = await userMessage(deps, connector, user, message);
   if (!said) return;
   await handleUserMessage(deps, {
-    userId,
+    userId: speaker,
     clientId: `${channel}:${message.eventId}`,
     message: said,
+    ...(person ? { channelId: channel } : {}),
     ...(user ? { user } : {}),
   });
 }

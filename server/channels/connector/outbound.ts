@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BotMessage } from '../../../shared/protocol.ts';
 import type { BotEventSink } from '../../ports/bot-events.ts';
 import type { Delivery } from '../../ports/delivery.ts';
+import type { IdentityLinks } from '../../ports/identity-links.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { JobGivenUp, type Scheduler } from '../../ports/scheduler.ts';
 import type { Job, Store, TranscriptEntry } from '../../ports/store.ts';
@@ -37,6 +38,19 @@ type SendPayload = z.infer<typeof sendSchema>;
 export function addressOf(connector: string, userId: string): string {
   const prefix = `${connector}:`;
   return userId.startsWith(prefix) ? userId.slice(prefix.length) : userId;
+}
+
+/**
+ * Where on the channel the user is: their own address, or for a linked person whose record is
+ * another channel's (they wrote from here last), the address of theirs on this channel.
+ */
+async function addressOn(options: SendJobOptions, channel: string, userId: string): Promise<string> {
+  if (!userId.startsWith(`${channel}:`)) {
+    const person = await options.identityLinks?.()?.personOf(userId);
+    const here = person?.addresses.find((address) => address.channelId === channel);
+    if (here) return addressOf(channel, here.userId);
+  }
+  return addressOf(channel, userId);
 }
 
 /**
@@ -98,6 +112,8 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
 
 export interface SendJobOptions {
   readonly store: Store;
+  /** One person's addresses (a getter, as events): a person whose record is another channel's is sent to at their address here. */
+  readonly identityLinks?: () => IdentityLinks | undefined;
   /** Where `message.undelivered` goes for subscribers (a getter: built after the job runner); none when absent. */
   readonly events?: () => BotEventSink | undefined;
   readonly scheduler: Pick<Scheduler, 'schedule'>;
@@ -158,7 +174,7 @@ async function send(
       throw new JobGivenUp(`${connector.name} would refuse the message (${refusal.vendorCode}): ${refusal.message}`);
     }
   }
-  const address = addressOf(connector.name, payload.user);
+  const address = await addressOn(options, connector.name, payload.user);
   let refused: SendFailure | undefined;
   for (const entry of instead ? entries.slice(0, 1) : entries) {
     const rendered = renderMessage(entry.message as unknown as BotMessage, connector.capabilities, entry.seq);

@@ -6,8 +6,9 @@ import { clientPayloadExcess, handshakeAuthSchema } from '../../../shared/protoc
 import { MAX_TEXT_BYTES } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { UnknownDialogError, handleUserMessage } from '../../app/handle-user-message.ts';
-import { linksChannels } from '../../app/link-code.ts';
+import { linkSignedIdentity } from '../../app/link-signed-identity.ts';
 import { openConversation, readReturning } from '../../app/open-conversation.ts';
+import { followsLinks, linkedPersonOf } from '../../app/reach-person.ts';
 import { DeadlinePassed } from '../../ports/deadline.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { UserRecord } from '../../ports/store.ts';
@@ -106,6 +107,8 @@ export function socketDelivery(io: ChatServer, presence?: ClusterPresence): Deli
 export interface WebchatOptions {
   /** BOT_IDENTITY_SECRET: enables `identity` (userId + userHash) in the handshake. */
   readonly identitySecret?: string | undefined;
+  /** BOT_IDENTITY_LINK_PHONE: an identity may carry a phone number the site verified, which links (link-signed-identity.ts). */
+  readonly linkByPhone?: boolean;
   /** Client events a minute per connection; default 60. */
   readonly rateLimitPerMinute?: number;
   /** The client's address as TRUST_PROXY reads it, for the connect log line; the TCP peer when absent. */
@@ -143,7 +146,11 @@ export function attachWebchat(
   logger: Logger,
   options: WebchatOptions = {},
 ): void {
-  io.use(checkHandshake(sessions, logger, options, (userId) => linkedPerson(app, userId)));
+  io.use(
+    checkHandshake(sessions, logger, options, ({ userId, phone }) =>
+      phone !== undefined ? linkSignedIdentity(app, { userId, phone }) : linkedPerson(app, userId),
+    ),
+  );
   io.on('connection', (socket: ChatSocket) => serveConnection(socket, app, logger, options));
 }
 
@@ -152,7 +159,7 @@ function checkHandshake(
   sessions: SessionTokens,
   logger: Logger,
   options: WebchatOptions,
-  personOf: (userId: string) => Promise<string | undefined> | undefined,
+  personOf: (settled: Settled) => Promise<string | undefined> | undefined,
 ): Parameters<ChatServer['use']>[0] {
   return (socket, next) => {
     try {
@@ -174,8 +181,9 @@ function checkHandshake(
         );
         return next(refusal(settled.code, settled.message));
       }
-      socket.data = { ...settled, deferStart: auth.data.deferStart === true };
-      const person = personOf(settled.userId);
+      const { phone: _signed, ...session } = settled;
+      socket.data = { ...session, deferStart: auth.data.deferStart === true };
+      const person = personOf(settled);
       if (!person) return next();
       // A web chat linked into a person speaks for the person: their session, their transcript from the start.
       person.then(
@@ -185,7 +193,7 @@ function checkHandshake(
           next();
         },
         (error: unknown) => {
-          logger.error({ event: 'socket_handshake_failed', err: error }, 'could not look up a linked web chat');
+          logger.error({ event: 'socket_handshake_failed', err: error }, 'could not look up or link a linked web chat');
           next(refusal('internal', 'The chat could not start. Please try again shortly.'));
         },
       );
@@ -196,11 +204,12 @@ function checkHandshake(
   };
 }
 
-/** The person a web chat user was linked into, when the bot links channels; undefined (no read) otherwise. */
+/** The person a web chat user was linked into, when addresses link here; undefined (no read) otherwise. */
 function linkedPerson(app: AppDeps, userId: string): Promise<string | undefined> | undefined {
-  const links = app.identityLinks;
-  if (!links || !linksChannels(app.definition)) return undefined;
-  return links.personOf(userId).then((person) => (person && person.personId !== userId ? person.personId : undefined));
+  if (!followsLinks(app)) return undefined;
+  return linkedPersonOf(app, userId).then((person) =>
+    person && person.personId !== userId ? person.personId : undefined,
+  );
 }
 
 /**
@@ -351,12 +360,15 @@ function eventGate(
   };
 }
 
+/** Who the handshake speaks for, with the phone number its signed identity carries. */
+type Settled = Omit<SocketData, 'deferStart'> & { readonly phone?: string };
+
 /** Who the handshake speaks for, or why it is refused. */
 function settleIdentity(
   auth: z.infer<typeof handshakeAuthSchema>,
   sessions: SessionTokens,
   options: WebchatOptions,
-): Omit<SocketData, 'deferStart'> | ProtocolError {
+): Settled | ProtocolError {
   const { userId, token, lastSeq, user, identity } = auth;
   if (identity !== undefined) {
     // A verified identity wins over a stored session: it is how one user resumes on another device.
@@ -367,10 +379,20 @@ function settleIdentity(
           'Identity verification is not enabled on this server; set BOT_IDENTITY_SECRET or leave out userId and userHash.',
       };
     }
-    if (!identityVerified(options.identitySecret, identity.userId, identity.userHash)) {
+    if (identity.phone !== undefined && !options.linkByPhone) {
+      return {
+        code: 'not_allowed',
+        message:
+          'Linking by a signed phone number is not enabled on this server; set BOT_IDENTITY_LINK_PHONE=true or leave out phone.',
+      };
+    }
+    if (!identityVerified(options.identitySecret, identity)) {
       return {
         code: 'unauthorized',
-        message: 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).',
+        message:
+          identity.phone === undefined
+            ? 'The userHash does not match this userId; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId).'
+            : 'The userHash does not match this userId and phone; compute it as HMAC-SHA256(BOT_IDENTITY_SECRET, userId + "\\n" + phone).',
       };
     }
     const resuming =
@@ -380,6 +402,7 @@ function settleIdentity(
       token: sessions.sign(identity.userId),
       lastSeq: resuming ? (lastSeq ?? 0) : 0,
       init: user ?? {},
+      ...(identity.phone !== undefined ? { phone: identity.phone } : {}),
     };
   }
   if (userId !== undefined && token !== undefined) {

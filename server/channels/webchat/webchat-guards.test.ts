@@ -107,6 +107,18 @@ describe('web chat guards', () => {
     expect(await refusalOf(client)).toEqual({ code: 'unauthorized', message: expect.stringMatching(/userHash/) });
   });
 
+  it('when linking by phone is not enabled, then an identity with a phone number is refused, not linked or ignored', async () => {
+    server = await startTestServer({ BOT_IDENTITY_SECRET: IDENTITY_SECRET });
+    const phone = '+4915112345678';
+    const client = connectClient(server.url, {
+      identity: { userId: 'shop-user-42', phone, userHash: userHashFor(IDENTITY_SECRET, 'shop-user-42', phone) },
+    });
+    expect(await refusalOf(client)).toEqual({
+      code: 'not_allowed',
+      message: expect.stringMatching(/BOT_IDENTITY_LINK_PHONE/),
+    });
+  });
+
   it('when identity verification is not configured, then an identity in the handshake is refused, not ignored', async () => {
     server = await startTestServer();
     const client = connectClient(server.url, { identity: { userId: 'shop-user-42', userHash: 'ab' } });
