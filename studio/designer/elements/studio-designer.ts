@@ -191,12 +191,13 @@ export class StudioDesigner extends LitElement {
       }),
       ui.subscribe(() => this.requestUpdate()),
     );
-    void this.loadDropOff(ui);
     void state.load().then(() => {
       this.serverCatalogue = state.catalogue;
       this.speakCatalogue();
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
+      // Asked once the bot is drawn: the figures are extra, and their query would hold up the server's answers the designer waits for.
+      void this.loadDropOff(ui);
     });
   }
 
