@@ -21,7 +21,8 @@ import './designer-dialogs.ts';
 import './designer-outline.ts';
 import './designer-side.ts';
 import './step-palette.ts';
-import { schemaInFormWords } from '../model/help-words.ts';
+import { catalogueInFormWords } from '../model/help-words.ts';
+import { helpFor } from '../i18n/help.ts';
 import { bound, states } from '../../app/reactive.ts';
 
 const PANELS: readonly SidePanel[] = ['problems', 'variables', 'search', 'preview' as SidePanel];
@@ -112,6 +113,7 @@ export class StudioDesigner extends LitElement {
     if (this.ui && changed.has('locale')) {
       this.ui.t = stringsFor(this.locale);
       this.ui.locale = this.locale;
+      this.speakCatalogue();
     }
     if (this.ui && (changed.has('currentStep') || changed.has('liveValues'))) {
       this.ui.current = this.currentStep;
@@ -181,14 +183,23 @@ export class StudioDesigner extends LitElement {
       }),
       ui.subscribe(() => this.requestUpdate()),
     );
-    void this.loadDropOff(ui);
     void state.load().then(() => {
-      // Help texts in the form's words: labels, not JSON keys.
-      if (state.catalogue)
-        state.catalogue = { ...state.catalogue, schema: schemaInFormWords(state.catalogue.schema, ui.t) };
+      this.serverCatalogue = state.catalogue;
+      this.speakCatalogue();
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
+      // Asked once the bot is drawn: the figures are extra, and their query would hold up the server's answers the designer waits for.
+      void this.loadDropOff(ui);
     });
+  }
+
+  /** The catalogue as the server sent it: its help texts are in English and name fields by their JSON keys. */
+  private serverCatalogue: DesignerState['catalogue'];
+
+  /** Help texts in the person's language and the form's words (labels, not JSON keys), again when the language changes. */
+  private speakCatalogue(): void {
+    if (this.state && this.serverCatalogue)
+      this.state.catalogue = catalogueInFormWords(this.serverCatalogue, stringsFor(this.locale), helpFor(this.locale));
   }
 
   private announced = 0;

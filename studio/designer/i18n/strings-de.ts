@@ -168,6 +168,8 @@ const de: DesignerStrings = {
   service: 'Dienst',
   noService: 'Kein Dienst (absolute URL)',
   recordEntry: '{what} „{name}“',
+  fieldInHelp: '„{label}“',
+  knownStepTypes: 'Hier bekannt: {names}.',
   entryName: 'Name',
   entryNameHelp:
     'Buchstaben, Ziffern, „_“ und „-“, am Anfang ein Buchstabe. Schritte, die ihn nennen, folgen einer Umbenennung.',

@@ -175,6 +175,9 @@ export const en = {
   noService: 'No service (absolute URL)',
   // Maps of named entries (services)
   recordEntry: '{what} “{name}”',
+  // A field named inside a help text, and the step types a server knows after the step-type field's help.
+  fieldInHelp: '"{label}"',
+  knownStepTypes: 'Known here: {names}.',
   entryName: 'Name',
   entryNameHelp: 'Letters, digits, "_" and "-", starting with a letter. Steps that name it follow a rename.',
   entryNameInvalid: 'A name starts with a letter and has only letters, digits, "_" or "-" (at most 64).',

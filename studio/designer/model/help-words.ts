@@ -1,25 +1,52 @@
+import { format } from '../../i18n/catalogue.ts';
+import type { HelpTexts } from '../i18n/help.ts';
 import type { DesignerStrings } from '../i18n/strings.ts';
 
 /**
- * The schema's help texts name fields by their JSON keys ("the cardsFrom variable", "For inputType
- * "choice""), which a person filling the form never sees: each key the form labels (a camelCase key,
- * so plain words such as "text" stay as they are) becomes its label in quotes.
+ * A JSON key in a help text: camelCase, so plain words such as "text" stay as they are. Not one inside
+ * a template or a path ("{{userData.email}}", "settings.nlpThreshold", "<dialogId>"), a JSON shape
+ * ("imageUrl?") or quotes (the value "dialogStart"): those are what a person types, not a field of the form.
  */
-export function helpInFormWords(help: string, t: DesignerStrings): string {
-  return help.replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (key) => (t.fields[key] ? `"${t.fields[key]}"` : key));
+const JSON_KEY = /(?<![\w.{<$"„-])[a-z]+(?:[A-Z][a-z0-9]*)+(?![\w}>?(-]|\.\w)/g;
+
+/** What the schema adds to a description it was given: a step type's name before it, the step types known after it. */
+const NAMED = /^(\w+): (.+)$/s;
+const KNOWN = /^(.+) Known here: (.+)\.$/s;
+
+/** The help text in the table's language, the server's English when the table has none for it. */
+export function helpInLanguage(help: string, table: HelpTexts, t: DesignerStrings): string {
+  const own = table[help];
+  if (own !== undefined) return own;
+  const named = NAMED.exec(help);
+  if (named && table[named[2]!] !== undefined) return `${named[1]}: ${table[named[2]!]}`;
+  const known = KNOWN.exec(help);
+  if (known && table[known[1]!] !== undefined)
+    return `${table[known[1]!]} ${format(t.knownStepTypes, { names: known[2]! })}`;
+  return help;
 }
 
-/** The catalogue's schema with every description in the form's words (the schema itself stays the server's). */
-export function schemaInFormWords<T>(schema: T, t: DesignerStrings): T {
+/**
+ * A help text in the person's language and in the form's words: the schema names fields by their JSON
+ * keys ("the cardsFrom variable", "For inputType "choice""), which a person filling the form never
+ * sees, so each key the form labels becomes its label in quotes.
+ */
+export function helpInFormWords(help: string, t: DesignerStrings, table: HelpTexts = {}): string {
+  return helpInLanguage(help, table, t).replace(JSON_KEY, (key) =>
+    t.fields[key] ? format(t.fieldInHelp, { label: t.fields[key] }) : key,
+  );
+}
+
+/** The catalogue with every description (the schema's and the step types') in the form's words; the server's stays as it was. */
+export function catalogueInFormWords<T>(catalogue: T, t: DesignerStrings, table: HelpTexts = {}): T {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!node || typeof node !== 'object') return node;
     return Object.fromEntries(
       Object.entries(node).map(([key, value]) => [
         key,
-        key === 'description' && typeof value === 'string' ? helpInFormWords(value, t) : walk(value),
+        key === 'description' && typeof value === 'string' ? helpInFormWords(value, t, table) : walk(value),
       ]),
     );
   };
-  return walk(schema) as T;
+  return walk(catalogue) as T;
 }

@@ -10,7 +10,7 @@ import { readShared, writeShared, type SharedTrees } from '../model/shared-trees
 export type HistoryStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const KEY = 'chatbot.designer.history.';
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface Kept {
   readonly format: typeof FORMAT;
@@ -43,15 +43,11 @@ export function keepHistory<T>(
   const { past, current, future } = history.entries();
   for (let steps = past.length; ; steps = Math.floor(steps / 2)) {
     const entries = [...past.slice(past.length - steps), current, ...future];
-    const kept: Kept = {
-      format: FORMAT,
-      revision,
-      past: steps,
-      labels: entries.map(({ label, at }) => ({ label, at })),
-      trees: writeShared(entries.map((entry) => entry.state)),
-    };
+    const labels: Kept['labels'] = entries.map(({ label, at }) => ({ label, at }));
+    // A Kept as JSON text: the trees are written as text already (most of it kept from the last time).
+    const kept = `{"format":${FORMAT},"revision":${revision},"past":${steps},"labels":${JSON.stringify(labels)},"trees":${writeShared(entries.map((entry) => entry.state))}}`;
     try {
-      storage.setItem(KEY + accountId, JSON.stringify(kept));
+      storage.setItem(KEY + accountId, kept);
       return;
     } catch {
       // Over the storage's quota: fewer of the oldest steps, or at last nothing.

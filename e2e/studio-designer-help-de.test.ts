@@ -1,0 +1,80 @@
+import type { Browser, Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
+import { launchBrowser } from './browser.ts';
+import type { ServerProcess } from './server-process.ts';
+import { axeViolations } from './studio-axe.ts';
+import { designerServer, signedInPage } from './studio-designer-helpers.ts';
+
+const BOT = {
+  settings: { id: 'hilfe', name: 'Hilfe', startDialog: 'main' },
+  dialogs: [
+    {
+      id: 'main',
+      steps: [
+        { id: 'hello', type: 'message', text: 'Hallo!' },
+        {
+          id: 'ask',
+          type: 'input',
+          prompt: 'Welcher Tarif?',
+          inputType: 'choice',
+          choices: [{ label: 'Pro' }, { label: 'Basis' }],
+        },
+      ],
+    },
+  ],
+};
+
+/** What a screen reader says after a control's name: the texts its aria-describedby names, in its own shadow root. */
+const description = (control: Locator) =>
+  control.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => (element.getRootNode() as Document | ShadowRoot).getElementById(id)?.textContent?.trim() ?? '')
+      .join(' ')
+      .trim(),
+  );
+
+/** A marketer whose studio speaks German reads a step's help in German, with the form's German labels. */
+describe('help texts in German, in Chromium', () => {
+  let browser: Browser;
+  let server: ServerProcess;
+  let owner: StudioClient;
+
+  beforeAll(async () => {
+    ({ server, owner } = await designerServer(BOT));
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("when a question step is opened in the German studio, then its fields' help reads in German and names fields by their German labels", async () => {
+    const { page, problems } = await signedInPage(browser, server, owner, { locale: 'de-DE' });
+    await page.goto(`${server.url}/studio/designer`);
+    await page.getByRole('heading', { name: 'Schritte von main' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: /^Frage ask\b/ }).click();
+
+    const question = page.getByRole('textbox', { name: 'Frage (Pflichtfeld)', exact: true });
+    await question.waitFor();
+    expect(await description(question)).toContain('Die Frage; Vorlagen erlaubt.');
+    const answerType = page.getByRole('combobox', { name: 'Antworttyp' });
+    expect(await description(answerType)).toContain(
+      'Wie die Antwort geprüft wird: Text, Zahl, E-Mail, Telefon, Auswahl oder regulärer Ausdruck.',
+    );
+    const choices = page.getByRole('group', { name: /^Auswahlmöglichkeiten/ });
+    expect(await choices.textContent()).toContain('Für den „Antworttyp“ „choice“: als Schnellantworten gezeigt');
+
+    // The fields behind "More settings" too: no English help and no JSON key is left anywhere in the step's form.
+    const form = page.getByRole('group', { name: 'Einstellungen von ask' });
+    await form.getByText(/^Weitere Einstellungen/).click();
+    const retries = form.getByRole('spinbutton', { name: 'Wiederholungen' });
+    expect(await description(retries)).toContain('Wie oft nach einer ungültigen Antwort erneut gefragt wird.');
+    const text = (await form.textContent()) ?? '';
+    expect(text).not.toMatch(/templates allowed|when omitted|\binputType\b|\bretryPrompt\b/);
+    await page.screenshot({ path: '/tmp/studio-designer-help-de.png', fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
