@@ -16,7 +16,8 @@ describe('durable wait-step timers', () => {
 
   it('when the server restarts while a wait step is pending, then the timer still fires afterwards and the user gets the message', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'timer-restart-'));
-    process.env.STEP_BOT_WAIT = '1500ms';
+    // Long enough that a restart on a busy machine still finds the timer pending, short enough for a test.
+    process.env.STEP_BOT_WAIT = '6s';
     const env = { BOT_DEFINITION: await writeBot(dir) };
     server = await startTestServer(env, dir);
     const client = connectClient(server.url);
@@ -35,10 +36,10 @@ describe('durable wait-step timers', () => {
     const restarted = server;
     expect(await restarted.store.getJob(jobId)).toMatchObject({ status: 'pending' });
     const again = connectClient(restarted.url, { ...session, lastSeq: 0 });
-    await eventually('the timeout after the restart', () => botTexts(again.items).includes('Time is up.'), 8000);
+    await eventually('the timeout after the restart', () => botTexts(again.items).includes('Time is up.'), 20_000);
     expect(await restarted.store.getJob(jobId)).toMatchObject({ status: 'done' });
     const transcript = await restarted.store.readTranscript(session.userId, 0, 100);
     expect(transcript.filter((e) => (e.message as { text?: string }).text === 'Time is up.')).toHaveLength(1);
     again.disconnect();
-  });
+  }, 60_000);
 });

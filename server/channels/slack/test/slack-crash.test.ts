@@ -72,6 +72,6 @@ for (const leg of storeLegs()) {
         await standIn.close();
         await rm(dir, { recursive: true, force: true });
       }
-    });
+    }, 120_000);
   });
 }
