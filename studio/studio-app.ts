@@ -6,6 +6,7 @@ import './screens/setup-screen.ts';
 import './screens/sign-in-screen.ts';
 import { BASE, followLink, navigate, routeOf } from './app/navigation.ts';
 import { shared } from './app/styles.ts';
+import { states } from './app/reactive.ts';
 
 /**
  * The studio's sections. Each is a custom element of its own, given `.api` and `.session`; one
@@ -85,7 +86,7 @@ export class StudioApp extends LitElement {
       }
     `,
   ];
-  static override properties = { session: { state: true }, route: { state: true }, notice: { state: true } };
+  static override properties = states('session', 'route', 'notice');
   declare private session: SessionInfo | null | undefined;
   declare private route: string;
   declare private notice: string | undefined;

@@ -4,6 +4,7 @@ import { ApiError } from '../api/client.ts';
 import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
 import { roleName, t } from '../i18n/strings.ts';
+import { states } from '../app/reactive.ts';
 
 type LinkInfo = StudioAnswer<'checkSetupLink'>;
 
@@ -15,9 +16,7 @@ type LinkInfo = StudioAnswer<'checkSetupLink'>;
  */
 export class StudioSetup extends StudioScreen {
   static override styles = [shared];
-  static override properties = {
-    info: { state: true },
-  };
+  static override properties = states('info');
   declare private info: LinkInfo | undefined;
   private token = '';
 

@@ -3,6 +3,7 @@ import type { StudioAnswer } from '../../shared/studio-api.ts';
 import { shared } from '../app/styles.ts';
 import { StudioScreen } from '../app/studio-screen.ts';
 import { t } from '../i18n/strings.ts';
+import { states } from '../app/reactive.ts';
 
 type SignInOptions = Omit<StudioAnswer<'signInOptions'>, 'signedIn'>;
 
@@ -14,7 +15,7 @@ export class StudioSignIn extends StudioScreen {
   static override styles = [shared];
   static override properties = {
     notice: {},
-    options: { state: true },
+    ...states('options'),
   };
   declare notice: string | undefined;
   declare private options: SignInOptions;

@@ -10,6 +10,7 @@ import { labelFor, type FormContext } from './form-context.ts';
 import { formStyles } from './form-styles.ts';
 import { renderField } from './form-widgets.ts';
 import { base } from './styles.ts';
+import { bound } from '../../app/reactive.ts';
 
 /**
  * The bot as a whole: its settings, user-data fields, intents, FAQ pairs and page events, as
@@ -26,9 +27,7 @@ export class BotForm extends DesignerPart {
     `,
   ];
 
-  static override properties = {
-    problems: { attribute: false },
-  };
+  static override properties = bound('problems');
 
   declare problems: readonly PlacedProblem[];
 

@@ -134,15 +134,15 @@ function renderChoice(context: FormContext, spec: FieldSpec, rel: Path, value: u
       : context.t.notSet;
   const wording = (option: unknown) =>
     context.t.ops[String(option)] && spec.key === 'op' ? context.t.ops[String(option)]! : describeValue(option);
+  const choices = options.map((option) => ({ value: describeValue(option), label: wording(option) }));
+  // A value outside the list shows as none chosen (check names it there), not as an option of its own.
+  const current = value === undefined ? '' : (choices.find((c) => c.value === describeValue(value))?.value ?? '');
   return renderSelect(
     context,
     spec,
     rel,
-    value === undefined ? '' : describeValue(value),
-    [
-      ...(spec.required && value !== undefined ? [] : [{ value: '', label: notSet }]),
-      ...options.map((option) => ({ value: describeValue(option), label: wording(option) })),
-    ],
+    current,
+    [...(spec.required && value !== undefined ? [] : [{ value: '', label: notSet }]), ...choices],
     (chosen) => context.set(rel, chosen === undefined ? undefined : options.find((o) => describeValue(o) === chosen)),
   );
 }

@@ -183,15 +183,7 @@ export class DesignerUi {
   }
 
   duplicateStep(step: number): void {
-    const steps = this.definition?.dialogs[this.dialog]?.steps ?? [];
-    const id = steps[step]?.id ?? '';
-    const label = format(this.t.duplicated, {
-      step: id,
-      copy: uniqueId(
-        id,
-        steps.map((s) => s.id),
-      ),
-    });
+    const label = this.duplicated(this.definition?.dialogs[this.dialog]?.steps ?? [], step);
     if (!this.state.edit(label, (d) => duplicateStep(d, this.dialog, step))) return;
     this.focus = { kind: 'step', dialog: this.dialog, step: step + 1 };
     this.announce(label);
@@ -256,18 +248,22 @@ export class DesignerUi {
   }
 
   duplicateDialog(dialog: number): void {
-    const dialogs = this.definition?.dialogs ?? [];
-    const id = dialogs[dialog]?.id ?? '';
-    const label = format(this.t.duplicated, {
-      step: id,
-      copy: uniqueId(
-        id,
-        dialogs.map((d) => d.id),
-      ),
-    });
+    const label = this.duplicated(this.definition?.dialogs ?? [], dialog);
     if (!this.state.edit(label, (d) => duplicateDialog(d, dialog))) return;
     this.announce(label);
     this.openDialog(dialog + 1, true);
+  }
+
+  /** "Duplicated x as y": the item at `at` of the list, and the id its copy gets there. */
+  private duplicated(list: readonly { readonly id: string }[], at: number): string {
+    const id = list[at]?.id ?? '';
+    return format(this.t.duplicated, {
+      step: id,
+      copy: uniqueId(
+        id,
+        list.map((item) => item.id),
+      ),
+    });
   }
 
   deleteDialog(dialog: number): void {

@@ -1,3 +1,4 @@
+import { states } from '../../app/reactive.ts';
 import { shared } from '../../app/styles.ts';
 import { StudioScreen } from '../../app/studio-screen.ts';
 import { language } from '../../i18n/catalogue.ts';
@@ -31,7 +32,7 @@ export abstract class RecordsPanel extends SettingsPanel {
 
 /** A records panel over one list that one request reads whole (sessions, tokens, secrets). */
 export abstract class ListPanel<Row> extends RecordsPanel {
-  static override properties = { ...RecordsPanel.properties, records: { state: true } };
+  static override properties = { ...RecordsPanel.properties, ...states('records') };
   declare protected records: Row[];
 
   constructor() {

@@ -9,6 +9,7 @@ import './channels-panel.ts';
 import './secrets-panel.ts';
 import './sessions-panel.ts';
 import './tokens-panel.ts';
+import { bound } from '../../app/reactive.ts';
 
 type Role = SessionInfo['account']['role'];
 
@@ -82,7 +83,7 @@ export class StudioSettings extends LitElement {
       }
     `,
   ];
-  static override properties = { api: { attribute: false }, session: { attribute: false }, route: {} };
+  static override properties = { ...bound('api', 'session'), route: {} };
   declare api: ApiClient;
   declare session: SessionInfo;
   declare route: string;

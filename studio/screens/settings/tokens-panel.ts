@@ -4,12 +4,13 @@ import { t } from '../../i18n/strings.ts';
 import { dataTable } from '../../app/data-table.ts';
 import { submittedForm } from '../../app/submitted-form.ts';
 import { ListPanel, when } from './panel.ts';
+import { states } from '../../app/reactive.ts';
 
 type TokenRow = StudioAnswer<'listTokens'>[number];
 
 /** The person's own API tokens: made (shown once), listed, revoked. */
 export class StudioTokensPanel extends ListPanel<TokenRow> {
-  static override properties = { ...ListPanel.properties, fresh: { state: true } };
+  static override properties = { ...ListPanel.properties, ...states('fresh') };
   declare private fresh: string | undefined;
 
   protected read(): Promise<TokenRow[]> {
