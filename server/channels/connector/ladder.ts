@@ -51,15 +51,6 @@ export type RenderedButton =
   | { readonly kind: 'choice'; readonly title: string; readonly id: string }
   | { readonly kind: 'url'; readonly title: string; readonly url: string };
 
-/** A card of a card set, within its limits; its buttons' numbers run on with the message's other choices. */
-export interface RenderedCard {
-  readonly title: string;
-  readonly subtitle?: string;
-  readonly imageUrl?: string;
-  readonly imageAlt?: string;
-  readonly buttons?: readonly RenderedButton[];
-}
-
 /** One vendor message the connector sends, already within the channel's limits. */
 export type RenderedPart =
   | {
@@ -79,6 +70,11 @@ export type RenderedPart =
     }
   /** A card set: several cards side by side in one message (only for a channel with `cards`). */
   | { readonly kind: 'cards'; readonly cards: readonly RenderedCard[] };
+
+/** A card of a card set, within its limits; its buttons' numbers run on with the message's other choices. */
+export interface RenderedCard extends Omit<Card, 'buttons'> {
+  readonly buttons?: readonly RenderedButton[];
+}
 
 /** A text or an image part: all a channel without card sets (no `cards` in its capabilities) is given. */
 export type TextOrImagePart = Exclude<RenderedPart, { readonly kind: 'cards' }>;
@@ -217,7 +213,12 @@ const withLines = (text: string, lines: readonly string[]) =>
 /** Every link as a line, once no native button carries them. */
 const allLinkLines = (block: Block) => [...block.linkLines, ...block.nativeLinks.map(linkLine)];
 
-function addChoices(ladder: Ladder, block: Block, titles: readonly string[]): void {
+/**
+ * The block's choices titled within `titleMax`, unique across the message, and numbered on with its
+ * other choices; `more` (link buttons' labels) are titled after them. Gives the titles.
+ */
+function takeChoices(ladder: Ladder, block: Block, titleMax: number, more: readonly string[] = []): string[] {
+  const titles = uniqueTitles([...block.pending.map((p) => p.label), ...more], titleMax, ladder.taken);
   block.pending.forEach((p, i) =>
     ladder.choices.push({
       id: block.ids[i]!,
@@ -227,6 +228,7 @@ function addChoices(ladder: Ladder, block: Block, titles: readonly string[]): vo
       message: p.message,
     }),
   );
+  return titles;
 }
 
 function pushBody(
@@ -254,12 +256,8 @@ const quickRepliesRung: Rung = (ladder, block) => {
   const caps = ladder.caps.quickReplies;
   if (!block.quickOnly || !caps || block.quick.length > caps.max || block.image || block.nativeLinks.length > 0)
     return false;
-  const titles = uniqueTitles(
-    block.quick.map((q) => q.label),
-    caps.titleMax,
-    ladder.taken,
-  );
-  addChoices(ladder, block, titles);
+  // quickOnly: its choices are its quick replies.
+  const titles = takeChoices(ladder, block, caps.titleMax);
   const text = fitted(withLines(block.body, block.linkLines), ladder.caps.textMax);
   ladder.parts.push({ kind: 'text', text, quickReplies: titles });
   return true;
@@ -291,12 +289,12 @@ const replyButtonsRung: Rung = (ladder, block) => {
 /** A block's choices and native links as buttons, titled within `titleMax` (its choices counted in). */
 function asButtons(ladder: Ladder, block: Block, titleMax: number): RenderedButton[] {
   const { pending, nativeLinks, ids } = block;
-  const titles = uniqueTitles(
-    [...pending.map((p) => p.label), ...nativeLinks.map((l) => l.label)],
+  const titles = takeChoices(
+    ladder,
+    block,
     titleMax,
-    ladder.taken,
+    nativeLinks.map((l) => l.label),
   );
-  addChoices(ladder, block, titles);
   return [
     ...pending.map((_, i): RenderedButton => ({ kind: 'choice', title: titles[i]!, id: ids[i]! })),
     ...nativeLinks.map((link, i): RenderedButton => ({
@@ -326,12 +324,7 @@ const listRung: Rung = (ladder, block) => {
     !block.ids.every((id) => utf8Bytes(id) <= caps.idMaxBytes)
   )
     return false;
-  const titles = uniqueTitles(
-    block.pending.map((p) => p.label),
-    caps.titleMax,
-    ladder.taken,
-  );
-  addChoices(ladder, block, titles);
+  const titles = takeChoices(ladder, block, caps.titleMax);
   ladder.parts.push({
     kind: 'text',
     text: fitted(withLines(block.body, allLinkLines(block)), ladder.caps.textMax),
@@ -346,12 +339,7 @@ const listRung: Rung = (ladder, block) => {
 /** Rung 3: numbered text, answered by number or title; split over several messages when long. */
 const numberedTextRung: Rung = (ladder, block) => {
   const { caps, parts } = ladder;
-  const titles = uniqueTitles(
-    block.pending.map((p) => p.label),
-    NUMBERED_TITLE_MAX,
-    ladder.taken,
-  );
-  addChoices(ladder, block, titles);
+  const titles = takeChoices(ladder, block, NUMBERED_TITLE_MAX);
   const lines = [...titles.map((title, i) => `${block.first + i + 1}. ${title}`), ...allLinkLines(block)];
   const whole = withLines(block.body, lines);
   if (!block.image && whole.length <= caps.textMax) {
@@ -375,15 +363,7 @@ const numberedTextRung: Rung = (ladder, block) => {
 const RUNGS: readonly Rung[] = [quickRepliesRung, replyButtonsRung, linkLinesRung, listRung, numberedTextRung];
 
 /** One block rendered down the ladder. */
-function renderBlock(
-  ladder: Ladder,
-  body: string,
-  buttons: readonly Button[],
-  quick: readonly Pending[],
-  image?: string,
-  alt?: string,
-): void {
-  const block = blockOf(ladder, body, buttons, quick, image, alt);
+function renderBlock(ladder: Ladder, block: Block): void {
   for (const rung of RUNGS) if (rung(ladder, block)) return;
 }
 
@@ -450,7 +430,7 @@ function cardOnItsOwn(ladder: Ladder, card: Card): void {
   const body = card.subtitle ? `${card.title}\n${card.subtitle}` : card.title;
   const image = caps.images && card.imageUrl && caps.captionMax > 0 ? card.imageUrl : undefined;
   if (card.imageUrl && !image) ladder.degraded = true;
-  renderBlock(ladder, plainText(body), card.buttons ?? [], [], image, card.imageAlt);
+  renderBlock(ladder, blockOf(ladder, plainText(body), card.buttons ?? [], [], image, card.imageAlt));
 }
 
 /** Each kind of bot message, put on the ladder. */
@@ -460,12 +440,15 @@ const MESSAGE_KINDS: {
   text: (message, ladder) =>
     renderBlock(
       ladder,
-      plainText(message.text),
-      message.buttons ?? [],
-      (message.quickReplies ?? []).map((q) => ({
-        label: q.label,
-        message: { type: 'postback', label: q.label, payload: q.payload },
-      })),
+      blockOf(
+        ladder,
+        plainText(message.text),
+        message.buttons ?? [],
+        (message.quickReplies ?? []).map((q) => ({
+          label: q.label,
+          message: { type: 'postback', label: q.label, payload: q.payload },
+        })),
+      ),
     ),
   notice: (message, ladder) => {
     ladder.parts.push({ kind: 'text', text: fitted(message.text, ladder.caps.textMax) });

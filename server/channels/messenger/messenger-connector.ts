@@ -24,7 +24,8 @@ const ELEMENT_TEXT_MAX = 80;
  * buttons go as quick replies (the ladder's "list" rung), then as numbered text. A carousel is a
  * generic template of up to 10 elements (title and subtitle of 80 each, up to 3 buttons, and more than
  * a title); the following cards go in the next one. A card that does not fit (four buttons or more, a
- * title alone) goes on its own: with an image, a one-element generic template.
+ * title alone, an image without an http(s) address) goes on its own: with an image, a one-element
+ * generic template.
  */
 export const MESSENGER_CAPABILITIES: Capabilities = {
   textMax: 2000,
@@ -143,7 +144,7 @@ const genericTemplate = (cards: readonly RenderedCard[]) => ({
   attachment: { type: 'template', payload: { template_type: 'generic', elements: cards.map(element) } },
 });
 
-/** An image with a caption or buttons (a card on its own) as a card: the caption's first line its title, the rest its subtitle. */
+/** An image with a caption or buttons (a card on its own) as a card: its caption's first line the title, the rest the subtitle. */
 function imageCard(part: Extract<RenderedPart, { kind: 'image' }>): RenderedCard {
   const [first = '', ...rest] = (part.caption ?? '').split('\n');
   const title = truncate(first.trim() === '' ? (part.alt ?? '…') : first, ELEMENT_TEXT_MAX) || '…';
@@ -159,7 +160,8 @@ function imageCard(part: Extract<RenderedPart, { kind: 'image' }>): RenderedCard
 /**
  * One rendered part as the `message` of a Send API call. Buttons make a button template (text ≤ 640:
  * a longer text goes with its choices as numbered lines, answered by number or title); a list is
- * quick replies carrying their choice; an image alone is an attachment; a card set, or a card on its own, a generic template.
+ * quick replies carrying their choice; an image alone is an attachment; a card set, or a card on its
+ * own, a generic template.
  */
 export function messageFor(part: RenderedPart): Record<string, unknown> {
   if (part.kind === 'cards') return genericTemplate(part.cards);

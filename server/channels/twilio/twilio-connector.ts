@@ -169,14 +169,9 @@ export function twilioConnector(options: TwilioConnectorOptions): Connector {
     },
     replaceSend: (user, now, message) =>
       options.flavour === 'whatsapp' ? customerWindow.replaceSend(user, now, message) : undefined,
-    async send(address: string, rendered: RenderedPart) {
-      const part = textOrImage(rendered);
+    async send(address: string, part: RenderedPart) {
       const base = { To: prefix + address, From: prefix + options.from, StatusCallback: webhookUrl };
-      await options.send(
-        part.kind === 'image'
-          ? { ...base, MediaUrl: [part.url], ...(part.caption ? { Body: part.caption } : {}) }
-          : { ...base, Body: part.text },
-      );
+      await options.send({ ...base, ...contentOf(part) });
     },
   };
 }
@@ -263,4 +258,12 @@ async function readWebhook(options: TwilioConnectorOptions, form: URLSearchParam
     userData,
   };
   return [message];
+}
+
+/** A rendered part as a message's content: an image as its MediaUrl (its caption the Body), a text as the Body. */
+function contentOf(rendered: RenderedPart): { Body?: string; MediaUrl?: string[] } {
+  const part = textOrImage(rendered);
+  return part.kind === 'image'
+    ? { MediaUrl: [part.url], ...(part.caption ? { Body: part.caption } : {}) }
+    : { Body: part.text };
 }
