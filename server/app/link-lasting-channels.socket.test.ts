@@ -128,6 +128,20 @@ for (const leg of storeLegs()) {
       await eventually('the news on Telegram', () => onTelegram(3001).includes('News for Gus.'));
       expect(onWhatsApp('16505550301')).not.toContain('News for Gus.');
 
+      // WhatsApp's 24-hour window is WhatsApp's: closed, it does not keep a trigger from reaching Telegram.
+      const held = (await server.store.getUser('whatsapp:16505550301'))!;
+      await server.store.updateUser(
+        held.userId,
+        held.version,
+        { lastMessageAt: Date.now() - 2 * 86_400_000 },
+        Date.now(),
+      );
+      await trigger('whatsapp:16505550301', 'whatsapp');
+      await eventually(
+        'the news on Telegram again',
+        () => onTelegram(3001).filter((t) => t === 'News for Gus.').length === 2,
+      );
+
       // Back on WhatsApp: the answer goes there, and so does the next trigger.
       const telegramBefore = onTelegram(3001).length;
       const whatsAppBefore = onWhatsApp('16505550301').length;

@@ -68,8 +68,12 @@ export async function acceptTrigger(deps: AppDeps, named: Trigger): Promise<Trig
   if (trigger.via !== undefined) deps.delivery.via?.(trigger.userId, trigger.via);
   const now = deps.clock.now();
   // Only a channel with rules of its own reads the user here (deliveryByChannel leaves the hook out otherwise).
-  if (deps.delivery.admitTrigger)
-    deps.delivery.admitTrigger(await deps.store.getUser(trigger.userId), trigger.channelId, trigger.dialogId, now);
+  if (deps.delivery.admitTrigger) {
+    const user = await deps.store.getUser(trigger.userId);
+    // A linked person hears it on `via`: that channel's rules apply, not those of the one their record is of.
+    const heard = user && trigger.via !== undefined ? { ...user, channelId: trigger.via } : user;
+    deps.delivery.admitTrigger(heard, trigger.via ?? trigger.channelId, trigger.dialogId, now);
+  }
   lastStamp = Math.max(lastStamp, now);
   await deps.scheduler.schedule({
     // Due jobs are claimed by (runAt, id): an id that sorts by arrival keeps two
