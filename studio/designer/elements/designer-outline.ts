@@ -127,12 +127,14 @@ export class DesignerOutline extends DesignerPart {
   static override properties = {
     dialog: { type: Number },
     open: { type: Number },
-    ...bound('byStep', 'current'),
+    ...bound('byStep', 'current', 'figures'),
     ...states('dropAt'),
   };
 
   /** A preview's position (ui.current), passed so the outline draws again when it moves. */
   declare current: DesignerUi['current'];
+  /** The reach and drop-off figures (ui.figures), passed so the outline draws them when they arrive after it. */
+  declare figures: DesignerUi['figures'];
   declare dialog: number;
   declare open: number | undefined;
   declare byStep: ReadonlyMap<string, PlacedProblem[]>;
@@ -170,7 +172,7 @@ export class DesignerOutline extends DesignerPart {
     const warnings = problems.length - errors;
     const open = this.open === i;
     const current = this.ui.current?.dialog === dialogId && this.ui.current.step === step.id;
-    const figure = this.ui.figures.get(`${dialogId}/${step.id}`);
+    const figure = this.figures?.get(`${dialogId}/${step.id}`);
     const drop = this.dropAt?.index === i ? (this.dropAt.after ? 'drop-after' : 'drop-before') : '';
     return html`<li class="card ${open ? 'open' : ''} ${current ? 'current' : ''} ${drop}" data-step=${i} @dragover=${(e: DragEvent) => this.onDragOver(e, i)} @dragleave=${() => (this.dropAt = undefined)} @drop=${(e: DragEvent) => this.onDrop(e, i)}>
       <div class="card-head" draggable=${this.readOnly ? 'false' : 'true'} @dragstart=${(e: DragEvent) => this.onDragStart(e, i)} @dragend=${() => this.onDragEnd()}>

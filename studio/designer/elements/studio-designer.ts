@@ -183,13 +183,12 @@ export class StudioDesigner extends LitElement {
       }),
       ui.subscribe(() => this.requestUpdate()),
     );
+    void this.loadDropOff(ui);
     void state.load().then(() => {
       this.serverCatalogue = state.catalogue;
       this.speakCatalogue();
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
-      // Asked once the bot is drawn: the figures are extra, and their query would hold up the server's answers the designer waits for.
-      void this.loadDropOff(ui);
     });
   }
 
@@ -250,7 +249,7 @@ export class StudioDesigner extends LitElement {
                 : html`<p role="status">${t.loadingMap}</p>`
               : ui.view === 'bot'
                 ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
-                : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current}></designer-outline>`
+                : html`<designer-outline .ui=${ui} .definition=${definition} .dialog=${ui.dialog} .open=${ui.step} .byStep=${state.byStep} .readOnly=${readOnly} .current=${ui.current} .figures=${ui.figures}></designer-outline>`
           }
         </div>
         <section class="panels" aria-label=${t.panels} data-own-history>${this.renderPanels(definition)}</section>
