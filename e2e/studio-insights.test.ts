@@ -165,7 +165,7 @@ for (const store of ['sqlite', 'mongo'] as const)
       expect(problems).toEqual([]);
     });
 
-    it('when the analyst opens the designer, then each step of the outline carries its reach and drop-off', async () => {
+    it('when the analyst opens the designer, then each step of the outline and of the map carries its reach and drop-off', async () => {
       const { page, problems } = await signedInPage(browser, server, analyst);
       // The figures come from insights beside the designer's own load; on a busy machine they are the slower.
       const figures = page.waitForResponse((r) => r.url().includes('/insights/drop-off') && r.ok(), {
@@ -176,6 +176,11 @@ for (const store of ['sqlite', 'mongo'] as const)
       await expect.poll(() => page.getByRole('button', { name: /\bname\b.*5 reached, 1 stopped/ }).count()).toBe(1);
       expect(await page.getByRole('button', { name: /\bcity\b.*3 reached, 1 stopped/ }).count()).toBe(1);
       expect(await page.getByRole('button', { name: /\bhello\b.*5 reached, 0 stopped/ }).count()).toBe(1);
+      // The map draws the same figures on its steps.
+      await page.getByRole('tab', { name: 'Map' }).click();
+      const map = page.getByRole('group', { name: 'Map of dialogs and jumps' });
+      await expect.poll(() => map.getByRole('button', { name: /\bcity\b.*3 reached, 1 stopped/ }).count()).toBe(1);
+      await page.getByRole('tab', { name: 'Outline' }).click();
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `${store}-insights-designer-outline`);
       expect(problems).toEqual([]);

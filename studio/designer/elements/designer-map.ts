@@ -164,9 +164,12 @@ export class DesignerMap extends DesignerPart {
   ];
 
   static override properties = {
-    ...bound('byStep', 'current'),
+    ...bound('byStep', 'current', 'figures'),
     ...states('active'),
   };
+
+  /** The reach and drop-off figures (ui.figures), passed so the map draws them when they arrive after it. */
+  declare figures: DesignerUi['figures'];
 
   /** A preview's position (ui.current), passed so the map draws again when it moves. */
   declare current: DesignerUi['current'];
@@ -255,7 +258,7 @@ export class DesignerMap extends DesignerPart {
               `${this.definition.dialogs[e.to!.dialog]?.id} / ${this.definition.dialogs[e.to!.dialog]?.steps[e.to!.step]?.id}`,
           );
           const current = this.ui.current?.dialog === dialog.id && this.ui.current.step === step.id;
-          const figure = this.ui.figures.get(`${dialog.id}/${step.id}`);
+          const figure = this.figures?.get(`${dialog.id}/${step.id}`);
           return html`<li>
             <button
               type="button"

@@ -245,7 +245,7 @@ export class StudioDesigner extends LitElement {
           ${
             ui.view === 'map'
               ? this.mapLoaded()
-                ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current}></designer-map>`
+                ? html`<designer-map .ui=${ui} .definition=${definition} .byStep=${state.byStep} .current=${ui.current} .figures=${ui.figures}></designer-map>`
                 : html`<p role="status">${t.loadingMap}</p>`
               : ui.view === 'bot'
                 ? html`<bot-form .ui=${ui} .definition=${definition} .problems=${state.problems} .readOnly=${readOnly}></bot-form>`
