@@ -68,6 +68,43 @@ const origin = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
+/** An optional setting in a fixed form: unset or blank is undefined, anything else must match. */
+const optionalMatching = (pattern: RegExp, message: string) =>
+  optionalText.pipe(z.string().regex(pattern, message).optional());
+
+/** A vendor API's address, its default when unset, without a trailing slash; only a stand-in in tests changes it. */
+const apiUrl = (byDefault: string) =>
+  optionalText.pipe(url(['http:', 'https:']).optional()).transform((value) => (value ?? byDefault).replace(/\/+$/, ''));
+
+/** A whole number in the digits `pattern` allows, its default when unset. */
+const wholeNumber = (pattern: RegExp, message: string, byDefault: number) =>
+  z.string().regex(pattern, message).transform(Number).default(byDefault);
+
+/** A duration such as 30m or 2h, its default when unset, within bounds; milliseconds after parsing. */
+const duration = (byDefault: string, minMs: number, maxMs: number, message: string) =>
+  optionalText
+    .transform((text) => parseDuration(text ?? byDefault))
+    .refine((ms): ms is number => ms !== undefined && ms >= minMs && ms <= maxMs, message);
+
+/** The Meta platform's settings, each the same for WhatsApp and Messenger. */
+const meta = {
+  appSecret: optionalText.pipe(
+    z
+      .string()
+      .min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)')
+      .max(256)
+      .optional(),
+  ),
+  verifyToken: optionalMatching(
+    /^[A-Za-z0-9_-]{16,128}$/,
+    'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)',
+  ),
+  apiUrl: apiUrl('https://graph.facebook.com'),
+  apiVersion: optionalMatching(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0').transform(
+    (value) => value ?? 'v23.0',
+  ),
+};
+
 /** A retention period in whole days; unset = kept until erased. */
 const retentionDays = optionalText.pipe(
   z
@@ -94,12 +131,12 @@ export const configSchema = z
     /** The secret SESSION_SECRET replaced: tokens it signed stay valid until they expire, so a rotation logs no one out. */
     SESSION_SECRET_PREVIOUS: optionalText.pipe(z.string().min(32, 'must be at least 32 characters long').optional()),
     /** Lifetime of a web chat session token, in milliseconds after parsing; every connect issues a fresh one. */
-    SESSION_TTL: optionalText
-      .transform((text) => parseDuration(text ?? '30d'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 3_650 * 86_400_000,
-        'must be a duration from 1m to 3650d, such as 30d, 12h or 90m',
-      ),
+    SESSION_TTL: duration(
+      '30d',
+      60_000,
+      3_650 * 86_400_000,
+      'must be a duration from 1m to 3650d, such as 30d, 12h or 90m',
+    ),
     /**
      * Seals the secrets set in the studio (AES-256-GCM, key derived by HKDF). Unset on a single node:
      * generated into DATA_DIR on first start. Required in cluster mode (the same on every node).
@@ -169,35 +206,27 @@ export const configSchema = z
     SMS_PASSWORD: optionalText,
     SMS_FROM: optionalText,
     /** Requests a minute per client IP over the management API (exports, triggers, /metrics); beyond it 429. */
-    MANAGEMENT_RATE_LIMIT: z
-      .string()
-      .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
-      .transform(Number)
-      .default(1200),
+    MANAGEMENT_RATE_LIMIT: wholeNumber(
+      /^[1-9]\d{0,8}$/,
+      'must be a whole number of requests a minute, at least 1',
+      1200,
+    ),
     /** Client events (messages, presses, page events) a minute per web chat connection; beyond it protocol_error rate_limited. */
-    WEBCHAT_RATE_LIMIT: z
-      .string()
-      .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of messages a minute, at least 1')
-      .transform(Number)
-      .default(60),
+    WEBCHAT_RATE_LIMIT: wholeNumber(/^[1-9]\d{0,6}$/, 'must be a whole number of messages a minute, at least 1', 60),
     /**
      * Integration calls a minute per user and service (sync calls and async jobs scheduled), with
      * bursts of up to 10; beyond it the step fails with kind rate_limited and follows its onError.
      */
-    INTEGRATION_USER_RATE_LIMIT: z
-      .string()
-      .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of calls a minute, at least 1')
-      .transform(Number)
-      .default(30),
+    INTEGRATION_USER_RATE_LIMIT: wholeNumber(
+      /^[1-9]\d{0,6}$/,
+      'must be a whole number of calls a minute, at least 1',
+      30,
+    ),
     /**
      * Seconds a job (trigger, timer, retried call) belongs to the worker that took it; after
      * a crash, another worker (or this one restarted) takes it over once this has passed.
      */
-    JOB_LEASE_SECONDS: z
-      .string()
-      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of seconds from 1 to 9999')
-      .transform(Number)
-      .default(30),
+    JOB_LEASE_SECONDS: wholeNumber(/^[1-9]\d{0,3}$/, 'must be a whole number of seconds from 1 to 9999', 30),
     /**
      * Hosts integration calls may reach (comma list, e.g. `api.example.com,127.0.0.1`). Set: only these,
      * and they may be private or loopback addresses. Unset: any public host, never a private one.
@@ -227,39 +256,30 @@ export const configSchema = z
      * How long a REST channel request waits for the bot's answer (sync integration steps included)
      * before answering with what is there; the rest is called back. Milliseconds after parsing.
      */
-    REST_CHANNEL_ANSWER_WAIT: optionalText
-      .transform((text) => parseDuration(text ?? '10s'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 100 && ms <= 60_000,
-        'must be a duration from 100ms to 60s, such as 10s or 500ms',
-      ),
+    REST_CHANNEL_ANSWER_WAIT: duration(
+      '10s',
+      100,
+      60_000,
+      'must be a duration from 100ms to 60s, such as 10s or 500ms',
+    ),
     /**
      * How long a visitor's message (web chat or a REST channel) may take to be stored, retries of a
      * slow or unreachable store included; past it the visitor is asked to send it again and the log
      * says turn_deadline_passed. Milliseconds after parsing.
      */
-    TURN_DEADLINE: optionalText
-      .transform((text) => parseDuration(text ?? '15s'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 100 && ms <= 120_000,
-        'must be a duration from 100ms to 120s, such as 15s or 500ms',
-      ),
+    TURN_DEADLINE: duration('15s', 100, 120_000, 'must be a duration from 100ms to 120s, such as 15s or 500ms'),
     /**
      * The Telegram channel (channels/telegram/): the bot's token from @BotFather; unset = no Telegram
      * channel. Never logged: it sits in the Bot API's URL path, which every log line redacts.
      */
-    TELEGRAM_BOT_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must be the token @BotFather gave, such as 123456789:AAF…')
-        .optional(),
+    TELEGRAM_BOT_TOKEN: optionalMatching(
+      /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/,
+      'must be the token @BotFather gave, such as 123456789:AAF…',
     ),
     /** What Telegram sends in X-Telegram-Bot-Api-Secret-Token with every update (setWebhook's secret_token); required with the token. */
-    TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)')
-        .optional(),
+    TELEGRAM_WEBHOOK_SECRET: optionalMatching(
+      /^[A-Za-z0-9_-]{16,256}$/,
+      'must be 16 to 256 of A-Z a-z 0-9 _ - (Telegram allows no other characters)',
     ),
     /**
      * `true`: the server sets its own Telegram webhook (PUBLIC_URL/api/webhooks/telegram, with the
@@ -275,21 +295,14 @@ export const configSchema = z
         .optional(),
     ),
     /** Where the Bot API is; only a stand-in in tests or a local Bot API server changes it. */
-    TELEGRAM_API_URL: optionalText
-      .pipe(url(['http:', 'https:']).optional())
-      .transform((value) => (value ?? 'https://api.telegram.org').replace(/\/+$/, '')),
+    TELEGRAM_API_URL: apiUrl('https://api.telegram.org'),
     /**
      * Microsoft Teams through the Bot Framework (channels/botframework/): the Azure Bot's Microsoft
      * app id (the audience of the Bot Framework's tokens); unset = no Teams channel.
      */
-    BOTFRAMEWORK_APP_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-          "must be the Azure Bot's Microsoft App ID, a GUID such as 8d3c2a4e-…",
-        )
-        .optional(),
+    BOTFRAMEWORK_APP_ID: optionalMatching(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+      "must be the Azure Bot's Microsoft App ID, a GUID such as 8d3c2a4e-…",
     ),
     /** The app's client secret (its "password"), for the bot's own token; required with the app id. Never logged. */
     BOTFRAMEWORK_APP_PASSWORD: optionalText.pipe(
@@ -324,90 +337,39 @@ export const configSchema = z
      * The WhatsApp Cloud API channel (channels/whatsapp/): a system user's access token with the
      * whatsapp_business_messaging permission; unset = no WhatsApp channel. The four settings go together.
      */
-    WHATSAPP_ACCESS_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^[A-Za-z0-9_.-]{20,1024}$/,
-          'must be the access token Meta gave the system user (letters, digits, _ . -)',
-        )
-        .optional(),
+    WHATSAPP_ACCESS_TOKEN: optionalMatching(
+      /^[A-Za-z0-9_.-]{20,1024}$/,
+      'must be the access token Meta gave the system user (letters, digits, _ . -)',
     ),
     /** The business number's id (WhatsApp → API Setup at Meta), not the phone number itself. */
-    WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^\d{5,30}$/,
-          'must be the phone number id Meta shows under WhatsApp → API Setup (digits only), not the phone number',
-        )
-        .optional(),
+    WHATSAPP_PHONE_NUMBER_ID: optionalMatching(
+      /^\d{5,30}$/,
+      'must be the phone number id Meta shows under WhatsApp → API Setup (digits only), not the phone number',
     ),
     /** The Meta app's secret (App settings → Basic): every webhook is signed with it (X-Hub-Signature-256). */
-    WHATSAPP_APP_SECRET: optionalText.pipe(
-      z
-        .string()
-        .min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)')
-        .max(256)
-        .optional(),
-    ),
+    WHATSAPP_APP_SECRET: meta.appSecret,
     /** The token typed into the webhook's settings at Meta; Meta sends it back when it verifies the webhook. */
-    WHATSAPP_VERIFY_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^[A-Za-z0-9_-]{16,128}$/,
-          'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)',
-        )
-        .optional(),
-    ),
+    WHATSAPP_VERIFY_TOKEN: meta.verifyToken,
     /** Where the Graph API is; only a stand-in in tests changes it. */
-    WHATSAPP_API_URL: optionalText
-      .pipe(url(['http:', 'https:']).optional())
-      .transform((value) => (value ?? 'https://graph.facebook.com').replace(/\/+$/, '')),
+    WHATSAPP_API_URL: meta.apiUrl,
     /** The Graph API version the connector speaks. */
-    WHATSAPP_API_VERSION: optionalText
-      .pipe(
-        z
-          .string()
-          .regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0')
-          .optional(),
-      )
-      .transform((value) => value ?? 'v23.0'),
+    WHATSAPP_API_VERSION: meta.apiVersion,
     /**
      * The Facebook Messenger channel (channels/messenger/): the page access token (Messenger → Settings
      * at Meta, a secret); unset = no Messenger channel. It goes with the app secret and the verify token.
      */
-    MESSENGER_PAGE_ACCESS_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9_.-]{20,1024}$/, 'must be the page access token Meta generated (letters, digits, _ . -)')
-        .optional(),
+    MESSENGER_PAGE_ACCESS_TOKEN: optionalMatching(
+      /^[A-Za-z0-9_.-]{20,1024}$/,
+      'must be the page access token Meta generated (letters, digits, _ . -)',
     ),
     /** The Meta app's secret (App settings → Basic): every webhook is signed with it (X-Hub-Signature-256). */
-    MESSENGER_APP_SECRET: optionalText.pipe(
-      z
-        .string()
-        .min(16, 'must be the app secret Meta shows under App settings → Basic (at least 16 characters)')
-        .max(256)
-        .optional(),
-    ),
+    MESSENGER_APP_SECRET: meta.appSecret,
     /** The token typed into the webhook's settings at Meta; Meta sends it back when it verifies the webhook. */
-    MESSENGER_VERIFY_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^[A-Za-z0-9_-]{16,128}$/,
-          'must be 16 to 128 of A-Z a-z 0-9 _ - (you choose it, and type the same at Meta)',
-        )
-        .optional(),
-    ),
+    MESSENGER_VERIFY_TOKEN: meta.verifyToken,
     /** The page this bot answers for (its numeric id, Page → About): webhook entries of any other page are ignored and logged; unset = every page the app is subscribed to. */
-    MESSENGER_PAGE_ID: optionalText.pipe(
-      z
-        .string()
-        .regex(/^\d{1,30}$/, "must be the page's numeric id (Page → About → Page transparency, or the Graph API's /me)")
-        .optional(),
+    MESSENGER_PAGE_ID: optionalMatching(
+      /^\d{1,30}$/,
+      "must be the page's numeric id (Page → About → Page transparency, or the Graph API's /me)",
     ),
     /** The message tag that carries triggers outside the 24-hour window (never HUMAN_AGENT: that is for people); unset = none. */
     MESSENGER_MESSAGE_TAG: optionalText.pipe(
@@ -418,80 +380,49 @@ export const configSchema = z
         .optional(),
     ),
     /** Where the Graph API is; only a stand-in in tests changes it. */
-    MESSENGER_API_URL: optionalText
-      .pipe(url(['http:', 'https:']).optional())
-      .transform((value) => (value ?? 'https://graph.facebook.com').replace(/\/+$/, '')),
+    MESSENGER_API_URL: meta.apiUrl,
     /** The Graph API version the connector speaks. */
-    MESSENGER_API_VERSION: optionalText
-      .pipe(
-        z
-          .string()
-          .regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v23.0')
-          .optional(),
-      )
-      .transform((value) => value ?? 'v23.0'),
+    MESSENGER_API_VERSION: meta.apiVersion,
     /**
      * SMS and WhatsApp through Twilio (channels/twilio/): the account's SID and auth token; unset = no
      * Twilio channel. Needs PUBLIC_URL (Twilio signs the public address) and TWILIO_SMS_FROM and/or
      * TWILIO_WHATSAPP_FROM.
      */
-    TWILIO_ACCOUNT_SID: optionalText.pipe(
-      z
-        .string()
-        .regex(/^AC[0-9a-fA-F]{32}$/, 'must be the Account SID from the Twilio console (AC and 32 hex digits)')
-        .optional(),
+    TWILIO_ACCOUNT_SID: optionalMatching(
+      /^AC[0-9a-fA-F]{32}$/,
+      'must be the Account SID from the Twilio console (AC and 32 hex digits)',
     ),
-    TWILIO_AUTH_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[0-9a-zA-Z]{16,128}$/, 'must be the Auth Token from the Twilio console')
-        .optional(),
-    ),
+    TWILIO_AUTH_TOKEN: optionalMatching(/^[0-9a-zA-Z]{16,128}$/, 'must be the Auth Token from the Twilio console'),
     /** The Twilio number the bot texts from (E.164, e.g. +15017122661); unset = no SMS channel. */
-    TWILIO_SMS_FROM: optionalText.pipe(
-      z
-        .string()
-        .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, such as +15017122661')
-        .optional(),
+    TWILIO_SMS_FROM: optionalMatching(
+      /^\+[1-9]\d{6,14}$/,
+      'must be a phone number in E.164 form, such as +15017122661',
     ),
     /** The WhatsApp sender at Twilio (E.164, without "whatsapp:"); unset = no WhatsApp-through-Twilio channel. */
-    TWILIO_WHATSAPP_FROM: optionalText.pipe(
-      z
-        .string()
-        .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form without "whatsapp:", such as +14155238886')
-        .optional(),
+    TWILIO_WHATSAPP_FROM: optionalMatching(
+      /^\+[1-9]\d{6,14}$/,
+      'must be a phone number in E.164 form without "whatsapp:", such as +14155238886',
     ),
     /** Where Twilio's API is; only a stand-in in tests changes it. */
-    TWILIO_API_URL: optionalText
-      .pipe(url(['http:', 'https:']).optional())
-      .transform((value) => (value ?? 'https://api.twilio.com').replace(/\/+$/, '')),
+    TWILIO_API_URL: apiUrl('https://api.twilio.com'),
     /** The Slack channel (channels/slack/): the app's bot token (OAuth & Permissions); unset = no Slack channel. Never logged. */
-    SLACK_BOT_TOKEN: optionalText.pipe(
-      z
-        .string()
-        .regex(/^xoxb-[A-Za-z0-9-]{10,250}$/, "must be the app's Bot User OAuth Token, such as xoxb-…")
-        .optional(),
+    SLACK_BOT_TOKEN: optionalMatching(
+      /^xoxb-[A-Za-z0-9-]{10,250}$/,
+      "must be the app's Bot User OAuth Token, such as xoxb-…",
     ),
     /** The app's Signing Secret (Basic Information): every request Slack sends is signed with it; required with the token. */
-    SLACK_SIGNING_SECRET: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^[A-Za-z0-9]{16,128}$/,
-          "must be the app's Signing Secret from its Basic Information page (letters and digits)",
-        )
-        .optional(),
+    SLACK_SIGNING_SECRET: optionalMatching(
+      /^[A-Za-z0-9]{16,128}$/,
+      "must be the app's Signing Secret from its Basic Information page (letters and digits)",
     ),
     /** Where the Web API is; only a stand-in in tests changes it. */
-    SLACK_API_URL: optionalText
-      .pipe(url(['http:', 'https:']).optional())
-      .transform((value) => (value ?? 'https://slack.com/api').replace(/\/+$/, '')),
+    SLACK_API_URL: apiUrl('https://slack.com/api'),
     /** Requests a minute per client IP over the REST channels' endpoints; beyond it 429. */
-    REST_CHANNEL_RATE_LIMIT: z
-      .string()
-      .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of requests a minute, at least 1')
-      .transform(Number)
-      .default(1200),
+    REST_CHANNEL_RATE_LIMIT: wholeNumber(
+      /^[1-9]\d{0,8}$/,
+      'must be a whole number of requests a minute, at least 1',
+      1200,
+    ),
     /**
      * The bearer token GET /metrics asks for. Unset: /metrics is open when HOST is a loopback
      * address (a local scraper or sidecar), and asks for the function key otherwise.
@@ -511,56 +442,38 @@ export const configSchema = z
      * Insights: a conversation ends after this long without a turn; its last step is then where it
      * stopped (drop-off). Milliseconds after parsing.
      */
-    INSIGHTS_WINDOW: optionalText
-      .transform((text) => parseDuration(text ?? '30m'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 1_000 && ms <= 7 * 86_400_000,
-        'must be a duration from 1s to 7d, such as 30m or 2h',
-      ),
+    INSIGHTS_WINDOW: duration('30m', 1_000, 7 * 86_400_000, 'must be a duration from 1s to 7d, such as 30m or 2h'),
     /** Insights: conversations one search request reads at most before it stops and says how far back it read. */
-    INSIGHTS_SEARCH_BUDGET: z
-      .string()
-      .regex(/^[1-9]\d{0,7}$/, 'must be a whole number of conversations, at least 1')
-      .transform(Number)
-      .default(50_000),
+    INSIGHTS_SEARCH_BUDGET: wholeNumber(
+      /^[1-9]\d{0,7}$/,
+      'must be a whole number of conversations, at least 1',
+      50_000,
+    ),
     /** Misses: rows of the NLP log and of the FAQ log one request reads at most (then the page says how far it read). */
-    INSIGHTS_MISSES_ROWS: z
-      .string()
-      .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of log rows from 1 to 9999999')
-      .transform(Number)
-      .default(20_000),
+    INSIGHTS_MISSES_ROWS: wholeNumber(/^[1-9]\d{0,6}$/, 'must be a whole number of log rows from 1 to 9999999', 20_000),
     /** Misses: distinct inputs grouped at most, the most frequent (grouping compares each with every group). */
-    INSIGHTS_MISSES_GROUPED: z
-      .string()
-      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of inputs from 1 to 9999')
-      .transform(Number)
-      .default(1_000),
+    INSIGHTS_MISSES_GROUPED: wholeNumber(/^[1-9]\d{0,3}$/, 'must be a whole number of inputs from 1 to 9999', 1_000),
     /** A studio session unused this long ends (ASVS 3.3: 30 minutes idle at level 2). Milliseconds after parsing. */
-    STUDIO_SESSION_IDLE: optionalText
-      .transform((text) => parseDuration(text ?? '30m'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 7 * 86_400_000,
-        'must be a duration from 1m to 7d, such as 30m or 2h',
-      ),
+    STUDIO_SESSION_IDLE: duration('30m', 60_000, 7 * 86_400_000, 'must be a duration from 1m to 7d, such as 30m or 2h'),
     /** A studio session ends this long after sign-in whatever the activity (ASVS 3.3: 12 hours). Milliseconds after parsing. */
-    STUDIO_SESSION_MAX: optionalText
-      .transform((text) => parseDuration(text ?? '12h'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 60_000 && ms <= 30 * 86_400_000,
-        'must be a duration from 1m to 30d, such as 12h or 1d',
-      ),
+    STUDIO_SESSION_MAX: duration(
+      '12h',
+      60_000,
+      30 * 86_400_000,
+      'must be a duration from 1m to 30d, such as 12h or 1d',
+    ),
     /** Studio sign-in attempts a minute for one account, over every node; beyond it 429. */
-    STUDIO_LOGIN_RATE_LIMIT: z
-      .string()
-      .regex(/^[1-9]\d{0,4}$/, 'must be a whole number of attempts a minute, at least 1')
-      .transform(Number)
-      .default(10),
+    STUDIO_LOGIN_RATE_LIMIT: wholeNumber(
+      /^[1-9]\d{0,4}$/,
+      'must be a whole number of attempts a minute, at least 1',
+      10,
+    ),
     /** Studio sign-in attempts a minute from one client address (IPv6 by /56), over every node; beyond it 429. */
-    STUDIO_LOGIN_IP_RATE_LIMIT: z
-      .string()
-      .regex(/^[1-9]\d{0,5}$/, 'must be a whole number of attempts a minute, at least 1')
-      .transform(Number)
-      .default(60),
+    STUDIO_LOGIN_IP_RATE_LIMIT: wholeNumber(
+      /^[1-9]\d{0,5}$/,
+      'must be a whole number of attempts a minute, at least 1',
+      60,
+    ),
     /**
      * Single sign-on to the studio through OpenID Connect: the identity provider's issuer URL (its
      * /.well-known/openid-configuration is read at start). Unset = sign-in with email and password only.
@@ -602,41 +515,22 @@ export const configSchema = z
     /** Days to keep the studio's audit trail; unset = kept until removed by hand (it is not covered by RETENTION_LOG_DAYS). */
     RETENTION_AUDIT_DAYS: retentionDays,
     /** Event subscriptions: failed deliveries in a row after which a subscriber is paused (it keeps its place). */
-    SUBSCRIPTION_PAUSE_AFTER: z
-      .string()
-      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number of failed deliveries from 1 to 9999')
-      .transform(Number)
-      .default(20),
+    SUBSCRIPTION_PAUSE_AFTER: wholeNumber(
+      /^[1-9]\d{0,3}$/,
+      'must be a whole number of failed deliveries from 1 to 9999',
+      20,
+    ),
     /** Event subscriptions: the wait before the first retry of a failed delivery (doubling each time); milliseconds after parsing. */
-    SUBSCRIPTION_RETRY_MIN: optionalText
-      .transform((text) => parseDuration(text ?? '1s'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 10 && ms <= 3_600_000,
-        'must be a duration from 10ms to 1h, such as 1s or 500ms',
-      ),
+    SUBSCRIPTION_RETRY_MIN: duration('1s', 10, 3_600_000, 'must be a duration from 10ms to 1h, such as 1s or 500ms'),
     /** Event subscriptions: the longest wait between retries; milliseconds after parsing. */
-    SUBSCRIPTION_RETRY_MAX: optionalText
-      .transform((text) => parseDuration(text ?? '5m'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 10 && ms <= 86_400_000,
-        'must be a duration from 10ms to 24h, such as 5m',
-      ),
+    SUBSCRIPTION_RETRY_MAX: duration('5m', 10, 86_400_000, 'must be a duration from 10ms to 24h, such as 5m'),
     /** Event subscriptions: days the event log keeps events, for replays. */
-    SUBSCRIPTION_EVENT_DAYS: z
-      .string()
-      .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999')
-      .transform(Number)
-      .default(7),
+    SUBSCRIPTION_EVENT_DAYS: wholeNumber(/^[1-9]\d{0,2}$/, 'must be a whole number of days from 1 to 999', 7),
     /**
      * On SIGTERM, how long turns, sync integration calls and jobs in hand may take to finish
      * before the process stops anyway. Milliseconds after parsing.
      */
-    SHUTDOWN_GRACE: optionalText
-      .transform((text) => parseDuration(text ?? '20s'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 0 && ms <= 600_000,
-        'must be a duration from 0s to 10m, such as 20s or 500ms',
-      ),
+    SHUTDOWN_GRACE: duration('20s', 0, 600_000, 'must be a duration from 0s to 10m, such as 20s or 500ms'),
     /**
      * Sentence embeddings beside the word features of the intent classifier and the FAQ matcher
      * (docs/understanding.md): `off` (words only), `local` (the provisioned ONNX encoder, run in
@@ -657,12 +551,7 @@ export const configSchema = z
     /** EMBEDDINGS=http: sent as a bearer token; write-only, never logged. */
     EMBEDDINGS_API_KEY: optionalText,
     /** How long a turn waits for its text's embedding before going on with words alone. Milliseconds after parsing. */
-    EMBEDDINGS_TIMEOUT: optionalText
-      .transform((text) => parseDuration(text ?? '2s'))
-      .refine(
-        (ms): ms is number => ms !== undefined && ms >= 50 && ms <= 30_000,
-        'must be a duration from 50ms to 30s, such as 2s or 500ms',
-      ),
+    EMBEDDINGS_TIMEOUT: duration('2s', 50, 30_000, 'must be a duration from 50ms to 30s, such as 2s or 500ms'),
     /** Where provisioned local encoders live (one folder per model). */
     MODELS_DIR: z
       .string()

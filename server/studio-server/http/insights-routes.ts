@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
-import { DAY_MS, dayOf, type DayRange, type InsightsStore } from '../../ports/insights.ts';
+import { DAY_MS, dayOf, type ConversationQuery, type DayRange, type InsightsStore } from '../../ports/insights.ts';
+import type { StudioParsedQuery } from '../../../shared/studio-api.ts';
 import { HttpError } from '../../ports/http-error.ts';
 import type { Store } from '../../ports/store.ts';
 import type { ErasureReport } from '../../ports/personal-data.ts';
@@ -70,6 +71,48 @@ function covered(range: DayRange) {
   };
 }
 
+/** The search a query asks for, its field and value checked against the bot's user-data fields and its cursor decoded. */
+function searchOf(
+  query: StudioParsedQuery<'searchConversations'>,
+  days: { fromDay: number; toDay: number },
+  userDataFields: readonly string[],
+): ConversationQuery {
+  if ((query.field === undefined) !== (query.value === undefined)) {
+    throw new HttpError(
+      400,
+      'invalid_parameter',
+      'field and value go together: name a user-data field and the value it must have.',
+      { path: query.field === undefined ? 'field' : 'value' },
+    );
+  }
+  if (query.field !== undefined && !userDataFields.includes(query.field)) {
+    throw new HttpError(
+      400,
+      'invalid_parameter',
+      `field: the bot has no user-data field ${query.field}; it declares ${userDataFields.join(', ') || 'none'}.`,
+      { path: 'field' },
+    );
+  }
+  const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (query.cursor !== undefined && !before)
+    throw new HttpError(400, 'invalid_parameter', 'cursor: must be the next cursor of the previous page.', {
+      path: 'cursor',
+    });
+  return {
+    fromMs: days.fromDay * DAY_MS,
+    toMs: (days.toDay + 1) * DAY_MS,
+    limit: query.limit ?? 50,
+    ...(query.text !== undefined ? { text: query.text } : {}),
+    ...(query.field !== undefined && query.value !== undefined
+      ? { field: { name: query.field, value: query.value } }
+      : {}),
+    ...(query.channel !== undefined ? { channel: query.channel } : {}),
+    ...(query.reached !== undefined ? { reached: query.reached } : {}),
+    ...(query.integrationError === 'true' ? { integrationError: true } : {}),
+    ...(before ? { before } : {}),
+  };
+}
+
 /** A user id the map refuses (empty or too long): 400 naming the parameter. */
 const badUserId = () =>
   new HttpError(400, 'invalid_parameter', `The user id must be 1 to ${MAX_USER_ID} characters.`, { path: 'userId' });
@@ -106,40 +149,7 @@ export function insightsRoutes(deps: InsightsRoutesDeps): Router {
 
   serveRoute(router, 'searchConversations', read, async ({ query }) => {
     const days = daysOf(query, deps.now());
-    if ((query.field === undefined) !== (query.value === undefined)) {
-      throw new HttpError(
-        400,
-        'invalid_parameter',
-        'field and value go together: name a user-data field and the value it must have.',
-        { path: query.field === undefined ? 'field' : 'value' },
-      );
-    }
-    if (query.field !== undefined && !deps.userDataFields().includes(query.field)) {
-      throw new HttpError(
-        400,
-        'invalid_parameter',
-        `field: the bot has no user-data field ${query.field}; it declares ${deps.userDataFields().join(', ') || 'none'}.`,
-        { path: 'field' },
-      );
-    }
-    const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    if (query.cursor !== undefined && !before)
-      throw new HttpError(400, 'invalid_parameter', 'cursor: must be the next cursor of the previous page.', {
-        path: 'cursor',
-      });
-    const page = await deps.insights.searchConversations({
-      fromMs: days.fromDay * DAY_MS,
-      toMs: (days.toDay + 1) * DAY_MS,
-      limit: query.limit ?? 50,
-      ...(query.text !== undefined ? { text: query.text } : {}),
-      ...(query.field !== undefined && query.value !== undefined
-        ? { field: { name: query.field, value: query.value } }
-        : {}),
-      ...(query.channel !== undefined ? { channel: query.channel } : {}),
-      ...(query.reached !== undefined ? { reached: query.reached } : {}),
-      ...(query.integrationError === 'true' ? { integrationError: true } : {}),
-      ...(before ? { before } : {}),
-    });
+    const page = await deps.insights.searchConversations(searchOf(query, days, deps.userDataFields()));
     return {
       from: isoDay(days.fromDay),
       to: isoDay(days.toDay),
