@@ -7,9 +7,8 @@ import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
 import { designerServer, openDesigner, person, signedInPage } from './studio-designer-helpers.ts';
 
-/** A one-pixel image the studio's Content Security Policy lets the preview's web chat show (img-src data:). */
-const PIXEL =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+/** A one-pixel PNG. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const bot = {
   settings: { id: 'carousel-e2e', name: 'Carousel bot', startDialog: 'main' },
@@ -23,7 +22,8 @@ const bot = {
           cards: [1, 2, 3].map((n) => ({
             title: `Concert ${n}`,
             subtitle: `Friday at ${n} pm`,
-            imageUrl: PIXEL,
+            // Messenger fetches a card's image itself, so only an absolute https address goes in its card set.
+            imageUrl: `https://shop.example/concert-${n}.png`,
             imageAlt: `The band of concert ${n}`,
             buttons: [{ kind: 'postback', label: 'Book', payload: `concert-${n}` }],
           })),
@@ -52,6 +52,10 @@ describe("the preview's channel view of a carousel in Chromium", () => {
 
   it('when the bot shows three cards, then the Messenger tab shows them side by side in one message, each with its title, subtitle, image and button, without axe violations', async () => {
     const { page, problems } = await signedInPage(browser, server, editor);
+    // The shop's pictures, served as the shop's CDN would (the preview's web chat shows them).
+    await page.route('https://shop.example/**', (route) =>
+      route.fulfill({ contentType: 'image/png', body: Buffer.from(PIXEL_PNG, 'base64') }),
+    );
     await openDesigner(page, server);
     await page.getByRole('tab', { name: 'Preview' }).click();
     const view = page.getByRole('region', { name: 'The last message on other channels' });

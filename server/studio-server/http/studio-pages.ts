@@ -12,7 +12,9 @@ export const STUDIO_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  // The preview shows the bot's own pictures (cards, avatars) from wherever its author keeps them; a
+  // picture cannot run code, and no-referrer keeps the studio's addresses from its host.
+  "img-src 'self' data: https:",
   "font-src 'self'",
   "connect-src 'self'",
   "manifest-src 'self'",
