@@ -12,45 +12,25 @@ import {
   storeLegs,
   type TestServer,
 } from '../test/start-test-server.ts';
-import {
-  startWhatsAppCloudStandIn,
-  type WhatsAppCloudStandIn,
-} from '../channels/test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
-import {
-  incomingMessage,
-  newWhatsAppMessageId,
-  postWhatsAppWebhook,
-} from '../channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
+import type { WhatsAppCloudStandIn } from '../channels/test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
 import { MAX_LINK_MISSES } from './link-channels.ts';
 import { linkingBot } from './test/linking-bot.ts';
-
-const accessToken = 'EAAwhatsapp-test-access-token-0123456789';
-const appSecret = 'whatsapp-app-secret-0123456789abcdef';
-const verifyToken = 'whatsapp-verify-token-0123456789';
-const number = { wabaId: '419561257915477', phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
-const CODE = /type ([A-Z2-9]{4}-[A-Z2-9]{4}) there/;
+import {
+  LINK_CODE,
+  startWhatsApp,
+  whatsAppEnv,
+  whatsAppUsers,
+} from '../channels/test/vendors/whatsapp/whatsapp-users.ts';
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`one conversation across channels (${leg.name})`, () => {
     let whatsApp: WhatsAppCloudStandIn;
     let server: TestServer;
     let dir: string;
-    const texts = (waId: string) =>
-      whatsApp
-        .accepted()
-        .filter((message) => message.to === waId)
-        .map((message) => (message.body as { text?: { body: string } }).text?.body ?? '');
-    const say = (waId: string, text: string) =>
-      postWhatsAppWebhook(
-        `${server.url}/api/webhooks/whatsapp`,
-        incomingMessage(
-          number,
-          { waId, name: 'Ada' },
-          { type: 'text', text: { body: text } },
-          { id: newWhatsAppMessageId() },
-        ),
-        appSecret,
-      );
+    const { texts, say } = whatsAppUsers(
+      () => whatsApp,
+      () => server.url,
+    );
 
     /** A WhatsApp user answers the name and the city, and is shown a code: the code. */
     async function codeOnWhatsApp(waId: string, name: string): Promise<string> {
@@ -58,8 +38,8 @@ for (const leg of storeLegs()) {
       await say(waId, name);
       await eventually('the second question', () => texts(waId).includes('Your city?'));
       await say(waId, 'Lisbon');
-      const shown = await eventually('the code', () => texts(waId).find((text) => CODE.test(text)));
-      return CODE.exec(shown)![1]!;
+      const shown = await eventually('the code', () => texts(waId).find((text) => LINK_CODE.test(text)));
+      return LINK_CODE.exec(shown)![1]!;
     }
 
     /** A web chat visitor, started: their session. */
@@ -83,18 +63,14 @@ for (const leg of storeLegs()) {
     }
 
     beforeAll(async () => {
-      whatsApp = await startWhatsAppCloudStandIn({ accessToken, phoneNumberId: number.phoneNumberId });
+      whatsApp = await startWhatsApp();
       dir = await mkdtemp(path.join(tmpdir(), 'linking-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(linkingBot()));
       server = await startTestServer({
         ...leg.env(),
         BOT_DEFINITION: file,
-        WHATSAPP_ACCESS_TOKEN: accessToken,
-        WHATSAPP_PHONE_NUMBER_ID: number.phoneNumberId,
-        WHATSAPP_APP_SECRET: appSecret,
-        WHATSAPP_VERIFY_TOKEN: verifyToken,
-        WHATSAPP_API_URL: whatsApp.graphUrl,
+        ...whatsAppEnv(whatsApp),
       });
     });
 

@@ -9,29 +9,23 @@ import {
   storeLegs,
   type TestServer,
 } from '../test/start-test-server.ts';
-import {
-  startWhatsAppCloudStandIn,
-  type WhatsAppCloudStandIn,
-} from '../channels/test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
-import {
-  incomingMessage,
-  newWhatsAppMessageId,
-  postWhatsAppWebhook,
-} from '../channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
+import type { WhatsAppCloudStandIn } from '../channels/test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
 import {
   deliver,
   startTelegramStandIn,
   textUpdate,
   type TelegramStandIn,
 } from '../channels/telegram/test/telegram-stand-in.ts';
-import { dayOf } from '../ports/insights.ts';
 import { linkingBot } from './test/linking-bot.ts';
+import {
+  activeToday,
+  LINK_CODE,
+  startWhatsApp,
+  whatsAppEnv,
+  whatsAppUsers,
+} from '../channels/test/vendors/whatsapp/whatsapp-users.ts';
 
-const accessToken = 'EAAwhatsapp-test-access-token-0123456789';
-const appSecret = 'whatsapp-app-secret-0123456789abcdef';
-const number = { wabaId: '419561257915477', phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
 const TELEGRAM_SECRET = 'telegram-webhook-secret-0123456789';
-const CODE = /type ([A-Z2-9]{4}-[A-Z2-9]{4}) there/;
 
 for (const leg of storeLegs()) {
   describe.skipIf(leg.skip)(`two channels other than the web chat linked (${leg.name})`, () => {
@@ -39,26 +33,15 @@ for (const leg of storeLegs()) {
     let telegram: TelegramStandIn;
     let server: TestServer;
     let dir: string;
-    const onWhatsApp = (waId: string) =>
-      whatsApp
-        .accepted()
-        .filter((message) => message.to === waId)
-        .map((message) => (message.body as { text?: { body: string } }).text?.body ?? '');
+    const { texts: onWhatsApp, say: sayOnWhatsApp } = whatsAppUsers(
+      () => whatsApp,
+      () => server.url,
+      'Gus',
+    );
     const onTelegram = (chatId: number) =>
       telegram.calls
         .filter((call) => call.status === 200 && call.method === 'sendMessage' && call.params.chat_id === chatId)
         .map((call) => String(call.params.text));
-    const sayOnWhatsApp = (waId: string, text: string) =>
-      postWhatsAppWebhook(
-        `${server.url}/api/webhooks/whatsapp`,
-        incomingMessage(
-          number,
-          { waId, name: 'Gus' },
-          { type: 'text', text: { body: text } },
-          { id: newWhatsAppMessageId() },
-        ),
-        appSecret,
-      );
     const sayOnTelegram = (chatId: number, text: string) =>
       deliver(`${server.url}/api/webhooks/telegram`, textUpdate(chatId, text), TELEGRAM_SECRET);
     const trigger = async (user: string, channelId: string, dialogId = 'news') => {
@@ -74,20 +57,12 @@ for (const leg of storeLegs()) {
       await sayOnWhatsApp(waId, name);
       await eventually('the second question', () => onWhatsApp(waId).includes('Your city?'));
       await sayOnWhatsApp(waId, 'Oslo');
-      const shown = await eventually('the code', () => onWhatsApp(waId).find((text) => CODE.test(text)));
-      return CODE.exec(shown)![1]!;
-    }
-
-    /** Active users today, as the insights store holds them once the recorder has written. */
-    async function activeToday(): Promise<number> {
-      await server.insights.recorder!.flush();
-      const today = dayOf(Date.now());
-      const { daily } = await server.insights.store.counters({ fromDay: today, toDay: today }, ['activeUsers']);
-      return daily.get(today)?.get('activeUsers') ?? 0;
+      const shown = await eventually('the code', () => onWhatsApp(waId).find((text) => LINK_CODE.test(text)));
+      return LINK_CODE.exec(shown)![1]!;
     }
 
     beforeAll(async () => {
-      whatsApp = await startWhatsAppCloudStandIn({ accessToken, phoneNumberId: number.phoneNumberId });
+      whatsApp = await startWhatsApp();
       telegram = await startTelegramStandIn();
       dir = await mkdtemp(path.join(tmpdir(), 'lasting-link-'));
       const file = path.join(dir, 'bot.json');
@@ -95,11 +70,7 @@ for (const leg of storeLegs()) {
       server = await startTestServer({
         ...leg.env(),
         BOT_DEFINITION: file,
-        WHATSAPP_ACCESS_TOKEN: accessToken,
-        WHATSAPP_PHONE_NUMBER_ID: number.phoneNumberId,
-        WHATSAPP_APP_SECRET: appSecret,
-        WHATSAPP_VERIFY_TOKEN: 'whatsapp-verify-token-0123456789',
-        WHATSAPP_API_URL: whatsApp.graphUrl,
+        ...whatsAppEnv(whatsApp),
         TELEGRAM_BOT_TOKEN: telegram.token,
         TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
         TELEGRAM_API_URL: telegram.url,
@@ -187,10 +158,12 @@ for (const leg of storeLegs()) {
       await sayOnTelegram(3002, 'Hal');
       await eventually('the city question', () => onTelegram(3002).filter((t) => t === 'Your city?').length === 1);
       await sayOnTelegram(3002, 'Oslo');
-      const second = await eventually('the code on Telegram', () => onTelegram(3002).find((text) => CODE.test(text)));
+      const second = await eventually('the code on Telegram', () =>
+        onTelegram(3002).find((text) => LINK_CODE.test(text)),
+      );
       await sayOnTelegram(3003, '/start');
       await eventually('the greeting', () => onTelegram(3003).includes('Your name?'));
-      await sayOnTelegram(3003, CODE.exec(second)![1]!);
+      await sayOnTelegram(3003, LINK_CODE.exec(second)![1]!);
       // Not linked: the code is the other chat's answer to its own question.
       await eventually('the code taken as an answer', () => onTelegram(3003).includes('Your city?'));
       const exported = await fetch(`${server.url}/api/management/export/userData`, {
@@ -203,17 +176,17 @@ for (const leg of storeLegs()) {
     });
 
     it('when both had written today before the code linked them, then insights count the person as one active user', async () => {
-      const before = await activeToday();
+      const before = await activeToday(server);
       const code = await codeOnWhatsApp('16505550304', 'Ivo');
       await sayOnTelegram(3004, 'Ivo');
       // The answer to the start dialog's question: the message's own turn has run.
       await eventually('the Telegram question', () => onTelegram(3004).includes('Your city?'));
-      expect(await activeToday()).toBe(before + 2);
+      expect(await activeToday(server)).toBe(before + 2);
       await sayOnTelegram(3004, code);
       await eventually('the welcome on Telegram', () => onTelegram(3004).includes('Welcome back, Ivo from Oslo.'));
       await sayOnTelegram(3004, 'thanks');
       await eventually('an answer', () => onTelegram(3004).length > 3);
-      expect(await activeToday()).toBe(before + 1);
+      expect(await activeToday(server)).toBe(before + 1);
     });
   });
 }

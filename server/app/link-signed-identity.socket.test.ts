@@ -13,21 +13,16 @@ import {
   storeLegs,
   type TestServer,
 } from '../test/start-test-server.ts';
+import type { WhatsAppCloudStandIn } from '../channels/test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
+
 import {
-  startWhatsAppCloudStandIn,
-  type WhatsAppCloudStandIn,
-} from '../channels/test/vendors/whatsapp/whatsapp-cloud-stand-in.ts';
-import {
-  incomingMessage,
-  newWhatsAppMessageId,
-  postWhatsAppWebhook,
-} from '../channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
-import { dayOf } from '../ports/insights.ts';
+  activeToday,
+  startWhatsApp,
+  whatsAppEnv,
+  whatsAppUsers,
+} from '../channels/test/vendors/whatsapp/whatsapp-users.ts';
 
 const SECRET = 'identity-secret-0123456789';
-const accessToken = 'EAAwhatsapp-test-access-token-0123456789';
-const appSecret = 'whatsapp-app-secret-0123456789abcdef';
-const number = { wabaId: '419561257915477', phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
 
 /** A bot with no link-channels step: only the site's signed phone number links (BOT_IDENTITY_LINK_PHONE). */
 const bot = {
@@ -57,22 +52,10 @@ for (const leg of storeLegs()) {
     let whatsApp: WhatsAppCloudStandIn;
     let server: TestServer;
     let dir: string;
-    const texts = (waId: string) =>
-      whatsApp
-        .accepted()
-        .filter((message) => message.to === waId)
-        .map((message) => (message.body as { text?: { body: string } }).text?.body ?? '');
-    const say = (waId: string, text: string) =>
-      postWhatsAppWebhook(
-        `${server.url}/api/webhooks/whatsapp`,
-        incomingMessage(
-          number,
-          { waId, name: 'Ada' },
-          { type: 'text', text: { body: text } },
-          { id: newWhatsAppMessageId() },
-        ),
-        appSecret,
-      );
+    const { texts, say } = whatsAppUsers(
+      () => whatsApp,
+      () => server.url,
+    );
     /** A WhatsApp user who gave their name and is asked their city. */
     async function onWhatsApp(waId: string, name: string): Promise<void> {
       await say(waId, name);
@@ -90,16 +73,8 @@ for (const leg of storeLegs()) {
     const send = (client: ReturnType<typeof connectClient>, text: string) =>
       client.emitWithAck('message', { clientId: `c-${Math.random()}`, text });
 
-    /** Active users today, as the insights store holds them once the recorder has written. */
-    async function activeToday(): Promise<number> {
-      await server.insights.recorder!.flush();
-      const today = dayOf(Date.now());
-      const { daily } = await server.insights.store.counters({ fromDay: today, toDay: today }, ['activeUsers']);
-      return daily.get(today)?.get('activeUsers') ?? 0;
-    }
-
     beforeAll(async () => {
-      whatsApp = await startWhatsAppCloudStandIn({ accessToken, phoneNumberId: number.phoneNumberId });
+      whatsApp = await startWhatsApp();
       dir = await mkdtemp(path.join(tmpdir(), 'signed-link-'));
       const file = path.join(dir, 'bot.json');
       await writeFile(file, JSON.stringify(bot));
@@ -108,11 +83,7 @@ for (const leg of storeLegs()) {
         BOT_DEFINITION: file,
         BOT_IDENTITY_SECRET: SECRET,
         BOT_IDENTITY_LINK_PHONE: 'true',
-        WHATSAPP_ACCESS_TOKEN: accessToken,
-        WHATSAPP_PHONE_NUMBER_ID: number.phoneNumberId,
-        WHATSAPP_APP_SECRET: appSecret,
-        WHATSAPP_VERIFY_TOKEN: 'whatsapp-verify-token-0123456789',
-        WHATSAPP_API_URL: whatsApp.graphUrl,
+        ...whatsAppEnv(whatsApp),
       });
     });
 
@@ -218,19 +189,19 @@ for (const leg of storeLegs()) {
     });
 
     it('when both had written today before the link, then insights count the person as one active user', async () => {
-      const before = await activeToday();
+      const before = await activeToday(server);
       const first = await open({ identity: signed('shop-206', '+16505550206') });
       await eventually('the web greeting', () => botTexts(first.client.items).includes('Your name?'));
       await send(first.client, 'Zed');
       first.client.close();
       await onWhatsApp('16505550206', 'Zed');
-      expect(await activeToday()).toBe(before + 2);
+      expect(await activeToday(server)).toBe(before + 2);
       const linked = await open({ identity: signed('shop-206', '+16505550206') });
       expect(linked.outcome).toEqual(expect.objectContaining({ userId: 'whatsapp:16505550206' }));
       await send(linked.client, 'Rome');
       await eventually('the answer', () => botTexts(linked.client.items).includes('Thanks, Zed from Rome.'));
       linked.client.close();
-      expect(await activeToday()).toBe(before + 1);
+      expect(await activeToday(server)).toBe(before + 1);
     });
   });
 }
