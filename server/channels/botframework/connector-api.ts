@@ -13,6 +13,8 @@ export interface OutgoingActivity {
   readonly type: 'message';
   readonly text?: string;
   readonly textFormat?: 'plain';
+  /** How several attachments show: side by side (a card set), else one under another. */
+  readonly attachmentLayout?: 'carousel';
   readonly attachments?: readonly { readonly contentType: string; readonly content: unknown }[];
   readonly suggestedActions?: { readonly actions: readonly unknown[] };
 }

@@ -1,7 +1,8 @@
 import { HttpError } from '../../ports/http-error.ts';
 import type { WebhookRequest } from '../../ports/webhook-request.ts';
 import { SendFailure, type Connector } from '../connector/connector.ts';
-import { textOrImage, type Capabilities, type RenderedButton, type RenderedPart } from '../connector/ladder.ts';
+import { utf8Bytes } from '../connector/graphemes.ts';
+import { type Capabilities, type RenderedButton, type RenderedCard, type RenderedPart } from '../connector/ladder.ts';
 import { incomingActivitySchema, TEAMS_FACTS, toInbound } from './activity.ts';
 import type { OutgoingActivity, SendActivity } from './connector-api.ts';
 import type { RequestTokenCheck } from './request-token.ts';
@@ -11,10 +12,17 @@ import { serviceUrlAllowed, type ServiceUrlRule } from '../../settings/service-u
 export const TEAMS = 'teams';
 
 /**
+ * Teams refuses a message over 28 KB, counted with what the Bot Framework adds to the activity (its
+ * sender, recipient and conversation): a card set's activity is kept to 24 KB of JSON.
+ */
+const CARD_SET_MAX_BYTES = 24 * 1024;
+
+/**
  * What Teams shows: a hero card with up to six buttons (messageBack for a choice, openUrl for a
  * link), suggested actions (up to six, imBack: a tap sends the title) for quick replies, images
- * in a hero card. A message is kept far below Teams' 28 KB: 4000 characters of text (at most
- * 12 KB of UTF-8), 1000 under an image.
+ * in a hero card, and a carousel as hero cards side by side (`attachmentLayout: 'carousel'`, up to
+ * ten). A message is kept far below Teams' 28 KB: 4000 characters of text (at most 12 KB of UTF-8),
+ * 1000 under an image; a card set by its size (CARD_SET_MAX_BYTES).
  */
 export const TEAMS_CAPABILITIES: Capabilities = {
   textMax: 4000,
@@ -23,6 +31,16 @@ export const TEAMS_CAPABILITIES: Capabilities = {
   list: null,
   quickReplies: { max: 6, titleMax: 50 },
   images: true,
+  cards: {
+    max: 10,
+    titleMax: 80,
+    subtitleMax: 400,
+    buttons: 6,
+    buttonTitleMax: 50,
+    idMaxBytes: 64,
+    titleOnly: true,
+    fits: (cards) => utf8Bytes(JSON.stringify(toActivity({ kind: 'cards', cards }))) <= CARD_SET_MAX_BYTES,
+  },
 };
 
 /** Where a Teams user's conversation lives: read from their record when the bot sends (a proactive message included). */
@@ -114,9 +132,13 @@ function routingOf(raw: Buffer): { serviceUrl?: string; channelId?: string } {
   }
 }
 
-/** A rendered part as a Teams message: text, a hero card for an image or buttons, suggested actions for quick replies. */
-export function toActivity(rendered: RenderedPart): OutgoingActivity {
-  const part = textOrImage(rendered);
+/**
+ * A rendered part as a Teams message: text, a hero card for an image or buttons, suggested actions for
+ * quick replies, a carousel of hero cards for a card set.
+ */
+export function toActivity(part: RenderedPart): OutgoingActivity {
+  if (part.kind === 'cards')
+    return { type: 'message', attachmentLayout: 'carousel', attachments: part.cards.map(cardAttachment) };
   if (part.kind === 'image') {
     return {
       type: 'message',
@@ -140,6 +162,15 @@ export function toActivity(rendered: RenderedPart): OutgoingActivity {
       : {}),
   };
 }
+
+/** A card of a card set as a hero card: its title, subtitle, image and buttons. */
+const cardAttachment = (card: RenderedCard) =>
+  heroCard({
+    title: card.title,
+    ...(card.subtitle ? { subtitle: card.subtitle } : {}),
+    ...(card.imageUrl ? { images: [{ url: card.imageUrl, ...(card.imageAlt ? { alt: card.imageAlt } : {}) }] } : {}),
+    ...buttonsOf(card.buttons),
+  });
 
 const heroCard = (content: Record<string, unknown>) => ({
   contentType: 'application/vnd.microsoft.card.hero',

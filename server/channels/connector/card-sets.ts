@@ -51,9 +51,11 @@ export function renderCarousel(message: Extract<BotMessage, { type: 'carousel' }
     run = [];
   };
   for (const card of message.cards) {
-    const fitting = set && setCard(ladder, set, card);
+    const fitting = set && sizedCard(ladder, set, card, run);
     if (set && fitting) {
-      run.push(fitting);
+      // Past the message's size: the set so far goes, and this card starts the next.
+      if (fitting.next) close();
+      run.push(fitting.card);
       if (run.length === set.max) close();
       continue;
     }
@@ -63,4 +65,25 @@ export function renderCarousel(message: Extract<BotMessage, { type: 'carousel' }
     cardOnItsOwn(ladder, card);
   }
   close();
+}
+
+/**
+ * The card within the set's limits and its size limit: in the current set, or starting the next one
+ * (`next`); null when it fits no set, its choices given back so that it goes on its own numbered as before.
+ */
+function sizedCard(
+  ladder: Ladder,
+  set: CardSet,
+  card: Card,
+  run: readonly RenderedCard[],
+): { readonly card: RenderedCard; readonly next: boolean } | null {
+  const chosen = ladder.choices.length;
+  const taken = [...ladder.taken];
+  const fitting = setCard(ladder, set, card);
+  if (!fitting || !set.fits || set.fits([...run, fitting])) return fitting && { card: fitting, next: false };
+  if (set.fits([fitting])) return { card: fitting, next: run.length > 0 };
+  ladder.choices.length = chosen;
+  ladder.taken.clear();
+  for (const title of taken) ladder.taken.add(title);
+  return null;
 }

@@ -30,7 +30,7 @@ export {
  * | quick replies | quick replies (≤ quickReplies.max) → reply buttons → list → numbered text |
  * | buttons and quick replies | all as choices: reply buttons → list → numbered text |
  * | image | image → "alt: address" |
- * | carousel | card sets (≤ cards.max cards each, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone, an image without an http(s) address): on its own → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
+ * | carousel | card sets (≤ cards.max cards each and within cards.fits, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone, an image without an http(s) address): on its own → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
  * | notice | text |
  * | link buttons | link buttons (https only) → "title: address" lines |
  */

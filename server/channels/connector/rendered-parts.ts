@@ -42,6 +42,12 @@ export interface Capabilities {
     readonly idMaxBytes: number;
     /** Whether a card may hold its title alone (Messenger's may not: a subtitle, an image or a button too). */
     readonly titleOnly: boolean;
+    /**
+     * Whether one message can carry these cards, for a vendor whose limit is the message's size (Teams:
+     * 28 KB); a card past it starts the next set, and a card too large for a set of its own goes on its
+     * own. Absent: any `max` cards fit.
+     */
+    readonly fits?: (cards: readonly RenderedCard[]) => boolean;
   };
 }
 

@@ -29,6 +29,7 @@ const TEAMS_ACTIONS = new Set(['openUrl', 'messageBack', 'imBack', 'invoke', 'si
 const TEAMS_MAX_BYTES = 28 * 1024;
 const TEAMS_MAX_BUTTONS = 6;
 const TEAMS_MAX_SUGGESTED = 6;
+const TEAMS_MAX_CAROUSEL = 10;
 
 export const APP_ID = '8d3c2a4e-5b6f-4a1b-9c2d-3e4f5a6b7c8d';
 export const APP_PASSWORD = 'stand-in-client-secret-~0123456789';
@@ -245,6 +246,8 @@ function activityProblem(activity: Record<string, unknown>, raw: string): { stat
   const attachments = (activity.attachments ?? []) as { contentType?: string; content?: unknown }[];
   if ((typeof activity.text !== 'string' || activity.text.trim() === '') && attachments.length === 0)
     return { status: 400, text: 'Message has no text and no attachments' };
+  if (activity.attachmentLayout === 'carousel' && attachments.length > TEAMS_MAX_CAROUSEL)
+    return { status: 400, text: `A carousel of ${attachments.length} cards; Teams shows ${TEAMS_MAX_CAROUSEL}` };
   const actions: unknown[] = [];
   for (const attachment of attachments) {
     if (attachment.contentType !== 'application/vnd.microsoft.card.hero')

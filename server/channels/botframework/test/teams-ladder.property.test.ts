@@ -94,6 +94,49 @@ describe('the rendering ladder on Teams', () => {
     });
   });
 
+  it("when a carousel is rendered, then its cards go as one activity of hero cards side by side, which the Connector API accepts, and a card's button names its choice", async () => {
+    const cards = ['Tea', 'Coffee', 'Cocoa'].map((title, i) => ({
+      title,
+      subtitle: `Cup ${i + 1}`,
+      imageUrl: `https://cdn.example.com/${title.toLowerCase()}.png`,
+      imageAlt: `A cup of ${title.toLowerCase()}`,
+      buttons: [{ kind: 'postback' as const, label: `Order ${title}`, payload: title }],
+    }));
+    const rendered = renderMessage({ type: 'carousel', cards }, TEAMS_CAPABILITIES, 4);
+    expect(rendered.degraded).toBe(false);
+    const first = standIn.activities.length;
+    for (const part of rendered.parts) await connector().send('a:1carousel', part);
+    const sent = standIn.activities.slice(first);
+    expect(sent.map((seen) => [seen.status, seen.activity.attachmentLayout])).toEqual([[201, 'carousel']]);
+    const heroes = (sent[0]!.activity.attachments as { content: Record<string, unknown> }[]).map((a) => a.content);
+    expect(heroes.map((hero) => [hero.title, hero.subtitle, hero.images])).toEqual(
+      cards.map((card) => [card.title, card.subtitle, [{ url: card.imageUrl, alt: card.imageAlt }]]),
+    );
+    const cocoa = actionsOf(sent[0]!.activity).find((action) => action.title === 'Order Cocoa')!;
+    const chosen = rendered.choices.find((choice) => choice.id === (cocoa.value as { choice: string }).choice);
+    expect(chosen?.message).toEqual({ type: 'postback', label: 'Order Cocoa', payload: 'Cocoa' });
+  });
+
+  it("when ten cards would make an activity over Teams' 28 KB, then they go as several carousels, each accepted, every card once and in order", async () => {
+    const long = (n: number) => `https://cdn.example.com/${'x'.repeat(1900)}/${n}`;
+    const cards = Array.from({ length: 10 }, (_, i) => ({
+      title: `Hotel ${i + 1}`,
+      imageUrl: `${long(i)}.png`,
+      buttons: Array.from({ length: 3 }, (_, j) => ({ kind: 'url' as const, label: `Room ${j + 1}`, url: long(j) })),
+    }));
+    const rendered = renderMessage({ type: 'carousel', cards }, TEAMS_CAPABILITIES, 5);
+    const first = standIn.activities.length;
+    for (const part of rendered.parts) await connector().send('a:1large', part);
+    const sent = standIn.activities.slice(first);
+    expect(sent.length).toBeGreaterThan(1);
+    expect(sent.filter((seen) => seen.status !== 201).map((seen) => seen.problem)).toEqual([]);
+    expect(sent.every((seen) => seen.activity.attachmentLayout === 'carousel')).toBe(true);
+    const titles = sent.flatMap((seen) =>
+      (seen.activity.attachments as { content: { title: string } }[]).map((a) => a.content.title),
+    );
+    expect(titles).toEqual(cards.map((card) => card.title));
+  });
+
   it('when a stored serviceUrl is not an allowed origin, then nothing is sent there and the send is refused for good', async () => {
     const before = standIn.counts.tokens;
     // A reference a dialog overwrote, pointing at a host that would collect the bot's token.
