@@ -60,10 +60,14 @@ function partView(part: RenderedPart): ChannelPartView {
   };
 }
 
-/** One bot message through each connector's rendering ladder, for the studio preview's channel view. */
-export function renderOnChannels(message: BotMessage): ChannelRendering[] {
+/**
+ * One bot message through each connector's rendering ladder, for the studio preview's channel view;
+ * `publicUrl` (PUBLIC_URL) as the connectors have it, for images given by their path.
+ */
+export function renderOnChannels(message: BotMessage, publicUrl?: string): ChannelRendering[] {
   return PREVIEW_CHANNELS.map((channel) => {
-    const rendered = renderMessage(message, CAPABILITIES[channel], 1);
+    const caps = publicUrl === undefined ? CAPABILITIES[channel] : { ...CAPABILITIES[channel], publicUrl };
+    const rendered = renderMessage(message, caps, 1);
     return { channel, degraded: rendered.degraded, parts: rendered.parts.map(partView) };
   });
 }

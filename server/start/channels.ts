@@ -65,6 +65,7 @@ export async function openChannels(
     (variable) => secrets?.value(channelSettingKey(variable)),
     (dialogId) => setup.definition?.().dialogs.find((dialog) => dialog.id === dialogId)?.whatsappTemplate,
   );
+  warnImagePaths(config, [...connectors.connectors.keys()], logger);
   const callbackClient = new SafeHttpClient({ allowedHosts: config.INTEGRATION_ALLOWED_HOSTS });
   // A callbackUrl those rules refuse is said at start-up (in the background: a name may take a moment to resolve).
   void warnRefusedCallbacks(config.REST_CHANNELS, (url) => callbackClient.refusal(url), logger);
@@ -92,4 +93,17 @@ export async function openChannels(
       callbackClient.close();
     },
   };
+}
+
+/**
+ * Said once at start: without PUBLIC_URL, an image a bot gives by its path (`/images/a.png`) cannot
+ * reach a vendor's channel, which fetches images itself from an absolute address; it goes as its
+ * description instead (connector/image-address.ts).
+ */
+function warnImagePaths(config: Config, channels: readonly string[], logger: Logger): void {
+  if (config.PUBLIC_URL !== undefined || channels.length === 0) return;
+  logger.warn(
+    { event: 'channel_image_paths_unresolved', setting: 'PUBLIC_URL', channels },
+    `PUBLIC_URL is not set: an image the bot gives by its path (/images/…) cannot be sent to ${channels.join(', ')} (a vendor fetches an image from an absolute https address), so it goes as its description and a card without its image. Set PUBLIC_URL to the https address this server is reached by.`,
+  );
 }

@@ -31,8 +31,8 @@ export interface BuildParts {
   readonly dialogTemplate: (dialogId: string) => WhatsAppTemplate | undefined;
 }
 
-/** How each connector is built from its settings. */
-export const BUILDERS: Record<ChannelConnectorName, Build> = {
+/** How each vendor's connectors are built from its settings. */
+const VENDOR_BUILDERS: Record<ChannelConnectorName, Build> = {
   telegram: (s) => {
     const token = s.TELEGRAM_BOT_TOKEN!;
     const call = telegramApi({ token, apiUrl: s.TELEGRAM_API_URL });
@@ -112,3 +112,21 @@ export const BUILDERS: Record<ChannelConnectorName, Build> = {
     return [[SLACK, slackConnector({ call, signingSecret: s.SLACK_SIGNING_SECRET!, token: s.SLACK_BOT_TOKEN!, now })]];
   },
 };
+
+/**
+ * The connector with the server's public address in its capabilities: an image a bot gives by its path
+ * (`/images/a.png`) reaches the vendor as an absolute address on it (connector/image-address.ts).
+ */
+function withPublicUrl(connector: Connector, settings: Config): Connector {
+  if (settings.PUBLIC_URL === undefined) return connector;
+  return { ...connector, capabilities: { ...connector.capabilities, publicUrl: settings.PUBLIC_URL } };
+}
+
+/** How each connector is built from its settings, with the server's public address its images are fetched from. */
+export const BUILDERS = Object.fromEntries(
+  Object.entries(VENDOR_BUILDERS).map(([name, build]): [string, Build] => [
+    name,
+    (settings, parts) =>
+      build(settings, parts).map(([channel, connector]) => [channel, withPublicUrl(connector, settings)]),
+  ]),
+) as Record<ChannelConnectorName, Build>;

@@ -41,7 +41,7 @@ export async function studioRoutes(setup: {
   return [
     versionsRoutes(() => versions),
     designerRoutes(designerDeps({ bot, presence, clock, baseUrl: setup.baseUrl })),
-    channelPreviewRoutes({ render: renderOnChannels }),
+    channelPreviewRoutes({ render: (message) => renderOnChannels(message, config.PUBLIC_URL) }),
     studioInsightsRoutes({
       insights,
       store,

@@ -1,5 +1,6 @@
 import type { BotMessage, Card } from '../../../shared/protocol.ts';
 import { truncate, utf8Bytes } from './graphemes.ts';
+import { vendorImageUrl } from './image-address.ts';
 import { plainText } from './plain-text.ts';
 import type { Capabilities, RenderedCard } from './rendered-parts.ts';
 import { asButtons, blockOf, fitted, renderBlock, type Ladder } from './rungs.ts';
@@ -8,7 +9,7 @@ type CardSet = NonNullable<Capabilities['cards']>;
 
 /**
  * A card within a card set's limits (its choices taken), or null when it does not fit one and goes on
- * its own: then a vendor refusing it (its image's address, say) does not take the other cards with it.
+ * its own: then a vendor refusing it (a button it cannot carry, say) does not take the other cards with it.
  */
 function setCard(ladder: Ladder, set: CardSet, card: Card): RenderedCard | null {
   const imageUrl = ladder.caps.images && card.imageUrl ? card.imageUrl : undefined;
@@ -16,7 +17,6 @@ function setCard(ladder: Ladder, set: CardSet, card: Card): RenderedCard | null 
   const subtitle = truncate(plainText(card.subtitle ?? '').trim(), set.subtitleMax);
   const buttons = block.pending.length + block.nativeLinks.length;
   if (
-    (imageUrl !== undefined && !/^https?:\/\//i.test(imageUrl)) ||
     block.linkLines.length > 0 ||
     buttons > set.buttons ||
     !block.ids.every((id) => utf8Bytes(id) <= set.idMaxBytes) ||
@@ -50,7 +50,7 @@ export function renderCarousel(message: Extract<BotMessage, { type: 'carousel' }
     if (run.length > 0) ladder.parts.push({ kind: 'cards', cards: run });
     run = [];
   };
-  for (const card of message.cards) {
+  for (const card of message.cards.map((given) => withVendorImage(ladder, given))) {
     const fitting = set && sizedCard(ladder, set, card, run);
     if (set && fitting) {
       // Past the message's size: the set so far goes, and this card starts the next.
@@ -86,4 +86,14 @@ function sizedCard(
   ladder.taken.clear();
   for (const title of taken) ladder.taken.add(title);
   return null;
+}
+
+/** The card with its image's address as a vendor fetches it; without its image (and degraded) when there is none. */
+function withVendorImage(ladder: Ladder, card: Card): Card {
+  if (card.imageUrl === undefined) return card;
+  const imageUrl = vendorImageUrl(card.imageUrl, ladder.caps.publicUrl);
+  if (imageUrl !== undefined) return { ...card, imageUrl };
+  ladder.degraded = true;
+  const { imageUrl: _, imageAlt: __, ...rest } = card;
+  return rest;
 }

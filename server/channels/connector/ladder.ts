@@ -1,5 +1,6 @@
 import type { BotMessage } from '../../../shared/protocol.ts';
 import { renderCarousel } from './card-sets.ts';
+import { vendorImageUrl } from './image-address.ts';
 import { plainText } from './plain-text.ts';
 import type { Capabilities, Rendered } from './rendered-parts.ts';
 import { blockOf, fitted, renderBlock, type Ladder } from './rungs.ts';
@@ -29,8 +30,8 @@ export {
  * | text + buttons | reply buttons (≤ buttons.max, links among them when buttons.url) → list (≤ list.max) → numbered text |
  * | quick replies | quick replies (≤ quickReplies.max) → reply buttons → list → numbered text |
  * | buttons and quick replies | all as choices: reply buttons → list → numbered text |
- * | image | image → "alt: address" |
- * | carousel | card sets (≤ cards.max cards each and within cards.fits, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone, an image without an http(s) address): on its own → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
+ * | image | image (a path put on `publicUrl`) → "alt: address" (a path with no `publicUrl`: the alt) |
+ * | carousel | card sets (≤ cards.max cards each and within cards.fits, the following ones in the next) → a card that does not fit one (too many buttons, a link the channel cannot carry, its title alone): on its own; an image whose address cannot be made absolute is left out → per card: image with caption (or text) and its buttons as above; numbers run on across cards |
  * | notice | text |
  * | link buttons | link buttons (https only) → "title: address" lines |
  */
@@ -61,12 +62,14 @@ const MESSAGE_KINDS: {
     ladder.parts.push({ kind: 'text', text: fitted(message.text, ladder.caps.textMax) });
   },
   image: (message, ladder) => {
-    if (ladder.caps.images)
-      ladder.parts.push({ kind: 'image', url: message.url, ...(message.alt ? { alt: message.alt } : {}) });
+    const url = vendorImageUrl(message.url, ladder.caps.publicUrl);
+    if (ladder.caps.images && url !== undefined)
+      ladder.parts.push({ kind: 'image', url, ...(message.alt ? { alt: message.alt } : {}) });
     else {
       ladder.degraded = true;
-      const text = fitted(message.alt ? `${message.alt}: ${message.url}` : message.url, ladder.caps.textMax);
-      ladder.parts.push({ kind: 'text', text });
+      // A path no one outside this server can open: what the image shows is all the line can say.
+      const line = url === undefined ? message.alt || message.url : message.alt ? `${message.alt}: ${url}` : url;
+      ladder.parts.push({ kind: 'text', text: fitted(line, ladder.caps.textMax) });
     }
   },
   carousel: renderCarousel,

@@ -28,6 +28,12 @@ export interface Capabilities {
   /** Images sent as images (else as a line with their address). */
   readonly images: boolean;
   /**
+   * The server's public address (PUBLIC_URL), which an image given by its path (`/images/a.png`) is
+   * fetched from; absent: such an image takes the next rung (image-address.ts). Deployment, not the
+   * vendor's: set when the connector is built.
+   */
+  readonly publicUrl?: string;
+  /**
    * Several cards side by side in one message (Messenger's generic template): a carousel's own form.
    * Absent: each card goes as a message of its own, down the rungs above.
    */

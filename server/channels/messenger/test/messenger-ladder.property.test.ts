@@ -106,7 +106,7 @@ describe('the rendering ladder on Messenger', () => {
     });
   });
 
-  it('when a card has four buttons, only a title or an image without an address Meta can fetch, then it goes on its own between card sets and the message is degraded', () => {
+  it('when a card has four buttons or only a title, then it goes on its own between card sets and the message is degraded; a card whose image has no address Meta can fetch goes in its set without it', () => {
     const book = (n: number): Button => ({ kind: 'postback', label: `Book ${n}`, payload: `book-${n}` });
     const rendered = renderMessage(
       {
@@ -124,17 +124,17 @@ describe('the rendering ladder on Messenger', () => {
       3,
     );
     expect(rendered.degraded).toBe(true);
-    expect(rendered.parts.map((part) => part.kind)).toEqual([
-      'cards',
-      'image',
-      'text',
-      'cards',
-      'text',
-      'image',
-      'cards',
-    ]);
+    expect(rendered.parts.map((part) => part.kind)).toEqual(['cards', 'image', 'text', 'cards', 'text', 'cards']);
     expect(rendered.parts[2]).toMatchObject({ kind: 'text', text: expect.stringMatching(/^2\. Book 1 \(2\)\n3\. /) });
     expect(messageFor(rendered.parts[4]!)).toEqual({ text: 'Four alone' });
+    expect(rendered.parts[5]).toEqual({
+      kind: 'cards',
+      cards: [
+        expect.objectContaining({ title: 'Five', subtitle: 'An image of this site' }),
+        expect.objectContaining({ title: 'Six' }),
+      ],
+    });
+    expect(rendered.parts[5]).not.toHaveProperty(['cards', 0, 'imageUrl']);
   });
 
   it('when a message has three, thirteen or fourteen choices, then a button template, quick replies carrying the choice, or numbered text', () => {
