@@ -72,6 +72,7 @@ function answerMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; 
         const outcome = await applyTurn(deps, input.userId, engineInput, now, {
           userWrote: true,
           userEntry,
+          ...(input.channelId === undefined ? {} : { channelId: input.channelId }),
           ...(input.user ? { user: input.user } : {}),
           ...(input.stored ? { stored: input.stored } : {}),
         }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));

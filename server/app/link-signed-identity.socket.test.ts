@@ -18,6 +18,7 @@ import type { WhatsAppCloudStandIn } from '../channels/test/vendors/whatsapp/wha
 import {
   activeToday,
   startWhatsApp,
+  userMessagesToday,
   whatsAppEnv,
   whatsAppUsers,
 } from '../channels/test/vendors/whatsapp/whatsapp-users.ts';
@@ -202,6 +203,28 @@ for (const leg of storeLegs()) {
       await eventually('the answer', () => botTexts(linked.client.items).includes('Thanks, Zed from Rome.'));
       linked.client.close();
       expect(await activeToday(server)).toBe(before + 1);
+    });
+
+    it('when a linked person writes on WhatsApp and in the web chat, then insights count each message under the channel it came in on', async () => {
+      const before = await userMessagesToday(server);
+      const grown = async () => {
+        const now = await userMessagesToday(server);
+        return {
+          whatsapp: (now.whatsapp ?? 0) - (before.whatsapp ?? 0),
+          webchat: (now.webchat ?? 0) - (before.webchat ?? 0),
+        };
+      };
+      await onWhatsApp('16505550207', 'Eve');
+      const linked = await open({ identity: signed('shop-207', '+16505550207') });
+      expect(linked.outcome).toEqual(expect.objectContaining({ userId: 'whatsapp:16505550207' }));
+      await send(linked.client, 'Oslo');
+      await eventually('the answer', () => botTexts(linked.client.items).includes('Thanks, Eve from Oslo.'));
+      linked.client.close();
+      expect(await grown()).toEqual({ whatsapp: 1, webchat: 1 });
+      await say('16505550207', 'Hello again');
+      // Its turn runs from the queue: counted once it has run.
+      await eventually('the message counted', async () => (await grown()).whatsapp === 2);
+      expect(await grown()).toEqual({ whatsapp: 2, webchat: 1 });
     });
   });
 }

@@ -18,6 +18,8 @@ export interface TurnTry {
   readonly userEntry?: NewTranscriptEntry;
   /** The turn is this trigger's run. */
   readonly trigger?: { readonly id: string };
+  /** The channel the turn came in on, when not the user's own (CommitOptions.channelId). */
+  readonly channelId?: string;
   /** The seqs the turn's bot entries get (none when first > last). */
   readonly botEntries: { readonly first: number; readonly last: number };
 }
@@ -39,7 +41,14 @@ export interface TurnObservation {
 export function observeTurn(deps: AppDeps, turn: TurnTry): TurnObservation {
   const observers = observersOf(deps);
   const events = observers.length > 0 ? turnEvents(turn) : [];
-  const notes = observers.map((observer) => observer.observe({ user: turn.user, now: turn.now, events }));
+  const notes = observers.map((observer) =>
+    observer.observe({
+      user: turn.user,
+      now: turn.now,
+      events,
+      ...(turn.channelId === undefined ? {} : { channel: turn.channelId }),
+    }),
+  );
   const jobs = turnEventJobs(
     deps,
     turn.user,

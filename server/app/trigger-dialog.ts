@@ -142,6 +142,7 @@ export async function runTrigger(deps: AppDeps, trigger: Trigger, run: TriggerRu
       userWrote: false,
       user,
       trigger: { id: run.jobId, seenMark: mark },
+      ...(trigger.via === undefined ? {} : { channelId: trigger.via }),
       adjust: (current) => ({
         ...current,
         userData: { ...current.userData, triggerData: trigger.data },

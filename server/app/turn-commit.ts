@@ -22,6 +22,11 @@ export interface CommitOptions {
    * gone means another worker answered it meanwhile, and the turn is dropped.
    */
   readonly answersPending?: number;
+  /**
+   * The channel the turn came in on (or goes out on), when it is not the one stored with the user: a
+   * linked person writing from another of their channels. Insights count the turn under it.
+   */
+  readonly channelId?: string;
 }
 
 /**
@@ -46,12 +51,13 @@ export function turnCommit(
   const handedOff = (deps.delivery.handOff?.(user, { firstSeq, lastSeq: botEntries.last, at: now, events }) ?? []).map(
     (job) => deps.scheduler.leaseOnCommit?.(job) ?? job,
   );
-  const { trigger, userEntry } = options;
+  const { trigger, userEntry, channelId } = options;
   const observation = observeTurn(deps, {
     ...run,
     userWrote: options.userWrote,
     ...(userEntry ? { userEntry } : {}),
     ...(trigger ? { trigger } : {}),
+    ...(channelId === undefined ? {} : { channelId }),
     botEntries,
   });
   const jobs = [...outbox.jobs, ...handedOff, ...observation.jobs];

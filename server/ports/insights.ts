@@ -78,8 +78,10 @@ export interface CounterKey {
   readonly version: string;
   readonly metric: Metric;
   /**
-   * The channel of the conversation counted (its `channelId`: webchat, telegram, …): a conversation's
-   * figures all count under the channel it started on, so a stop taken back lands where it was added.
+   * The channel counted under (a `channelId`: webchat, telegram, …): a conversation, its steps, dialogs
+   * and stops under the channel it started on, so a stop taken back lands where it was added; a turn's
+   * messages, active users and unprocessed inputs under the channel the turn came in on (a linked
+   * person writes from several).
    * Absent (stored as '') for counters of no channel, such as those written before channels were
    * counted: they add to the totals of every channel, to no one channel's.
    */

@@ -31,6 +31,8 @@ export interface ObservedTurn {
   readonly user: UserRecord;
   readonly now: number;
   readonly events: readonly TurnEvent[];
+  /** The channel the turn came in on, when not the user's own (a linked person on another of their channels). */
+  readonly channel?: string;
 }
 
 /**

@@ -50,7 +50,7 @@ describe('a conversation trail', () => {
     expect(trail).toMatchObject({ c: T0, l: T0, p: 'main/hello', s: ['main/hello'], m: 1 });
   });
 
-  it('when a conversation started on one channel goes on from another, then every count stays under the channel it started on', () => {
+  it("when a conversation started on one channel goes on from another, then its steps, dialogs and stops stay under the channel it started on, and each turn's messages count under the channel they came in on", () => {
     const first = advanceTrail(
       facts({ channel: 'telegram', botMessages: 1, visits: [{ dialogId: 'main', stepId: 'hello' }] }),
     );
@@ -64,7 +64,10 @@ describe('a conversation trail', () => {
         visits: [{ dialogId: 'main', stepId: 'age' }],
       }),
     );
-    expect(new Set([...first.counts, ...second.counts].map((c) => c.channel))).toEqual(new Set(['telegram']));
+    expect(new Set(first.counts.map((c) => c.channel))).toEqual(new Set(['telegram']));
+    const under = (channel: string) => new Set(second.counts.filter((c) => c.channel === channel).map((c) => c.metric));
+    expect(under('telegram')).toEqual(new Set(['stepReached', 'stepStopped']));
+    expect(under('webchat')).toEqual(new Set(['messagesUser', 'messagesBot', 'activeUsers']));
     expect(second.trail.ch).toBe('telegram');
     // The next conversation starts on the channel of its first turn.
     const later = advanceTrail(

@@ -46,6 +46,7 @@ export interface TurnFacts {
   readonly now: number;
   readonly version: string;
   readonly windowMs: number;
+  /** The channel the turn came in on (a linked person's may be another than the one their conversation started on). */
   readonly channel: string;
   /** The stored trail before the turn (unchecked: anything may be stored under the key). */
   readonly before: unknown;
@@ -123,18 +124,23 @@ export function advanceTrail(facts: TurnFacts): TrailOutcome {
   // Every count of a conversation goes under the channel it started on: a stop taken back lands where it was added.
   const channel = base.ch || facts.channel;
   const counts: CountDelta[] = [];
-  const add: Count = (metric, n, onDay = day, a, b, v = version) =>
-    counts.push({
-      day: onDay,
-      version: v,
-      metric,
-      channel,
-      n,
-      ...(a !== undefined ? { a } : {}),
-      ...(b !== undefined ? { b } : {}),
-    });
+  const adder =
+    (under: string): Count =>
+    (metric, n, onDay = day, a, b, v = version) =>
+      counts.push({
+        day: onDay,
+        version: v,
+        metric,
+        channel: under,
+        n,
+        ...(a !== undefined ? { a } : {}),
+        ...(b !== undefined ? { b } : {}),
+      });
+  const add = adder(channel);
 
-  countDaily(facts, fresh, add);
+  if (fresh) add('conversations', 1);
+  // The turn's own figures (messages, users, what was not understood) go under the channel it came in on.
+  countDaily(facts, adder(facts.channel || channel));
   const reached = reach(base, facts, add);
   const stop = moveStop(base, facts, fresh, add);
   const trail: Trail = {
@@ -174,14 +180,13 @@ function startTrail(facts: TurnFacts): Trail {
   };
 }
 
-/** The counters of the turn's own day: conversations, users, messages and what was not understood. */
-function countDaily(facts: TurnFacts, fresh: boolean, add: Count): void {
+/** The counters of the turn's own day: users, messages and what was not understood. */
+function countDaily(facts: TurnFacts, add: Count): void {
   if (facts.userWrote) {
     add('messagesUser', 1);
     if (facts.lastMessageAt === null || dayOf(facts.lastMessageAt) !== dayOf(facts.now)) add('activeUsers', 1);
   }
   if (facts.botMessages > 0) add('messagesBot', facts.botMessages);
-  if (fresh) add('conversations', 1);
   for (const query of facts.unprocessed) {
     const text = counterText(query);
     if (text) add('unprocessed', 1, undefined, text);

@@ -21,7 +21,7 @@ export function turnFacts(turn: ObservedTurn, context: TrailContext): TurnFacts 
     now: turn.now,
     version: context.version,
     windowMs: context.windowMs,
-    channel: turn.user.channelId,
+    channel: turn.channel ?? turn.user.channelId,
     before: context.before,
     lastMessageAt: turn.user.lastMessageAt,
     userText: wrote?.text ?? null,

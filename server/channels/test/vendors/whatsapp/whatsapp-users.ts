@@ -53,3 +53,11 @@ export async function activeToday(server: TestServer): Promise<number> {
   const { daily } = await server.insights.store.counters({ fromDay: today, toDay: today }, ['activeUsers']);
   return daily.get(today)?.get('activeUsers') ?? 0;
 }
+
+/** The users' messages today per channel (channel → count), as the insights store holds them once the recorder has written. */
+export async function userMessagesToday(server: TestServer): Promise<Record<string, number>> {
+  await server.insights.recorder!.flush();
+  const today = dayOf(Date.now());
+  const { channels } = await server.insights.store.counters({ fromDay: today, toDay: today }, ['messagesUser']);
+  return Object.fromEntries([...channels].map(([channel, totals]) => [channel, totals.get('messagesUser') ?? 0]));
+}
