@@ -9,7 +9,7 @@ import { hashLinkCode, linkCodeIn, linksChannels } from './link-code.ts';
 export const MAX_LINK_MISSES = 5;
 export const LINK_MISS_WINDOW_MS = 15 * 60_000;
 /** The web chat: its user ids are the server's, one per browser; a person's other address is their lasting one. */
-const WEBCHAT = 'webchat';
+export const WEBCHAT = 'webchat';
 
 export interface CodeMessage {
   readonly userId: string;

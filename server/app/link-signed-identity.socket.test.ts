@@ -39,6 +39,13 @@ const bot = {
         { id: 'done', type: 'end' },
       ],
     },
+    {
+      id: 'news',
+      steps: [
+        { id: 'say', type: 'message', text: 'News for {{name}}.' },
+        { id: 'end', type: 'end' },
+      ],
+    },
   ],
 };
 
@@ -73,6 +80,18 @@ for (const leg of storeLegs()) {
     }
     const send = (client: ReturnType<typeof connectClient>, text: string) =>
       client.emitWithAck('message', { clientId: `c-${Math.random()}`, text });
+    /** Triggers the news dialog for a WhatsApp address: the endpoint's answer. */
+    async function triggerNews(waId: string): Promise<unknown> {
+      const address = Buffer.from(
+        JSON.stringify({ bot: 'signed-bot', user: `whatsapp:${waId}`, channelId: 'whatsapp' }),
+      ).toString('base64url');
+      const response = await fetch(`${server.url}/api/management/trigger/${address}/news`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
+      expect(response.status).toBe(202);
+      return response.json();
+    }
 
     beforeAll(async () => {
       whatsApp = await startWhatsApp();
@@ -203,6 +222,21 @@ for (const leg of storeLegs()) {
       await eventually('the answer', () => botTexts(linked.client.items).includes('Thanks, Zed from Rome.'));
       linked.client.close();
       expect(await activeToday(server)).toBe(before + 1);
+    });
+
+    it('when a person linked by a signed identity has the web chat open, then a trigger naming them reaches the web chat at once though they last wrote on WhatsApp; once it is closed, WhatsApp', async () => {
+      await onWhatsApp('16505550208', 'Fay');
+      const linked = await open({ identity: signed('shop-208', '+16505550208') });
+      expect(linked.outcome).toEqual(expect.objectContaining({ userId: 'whatsapp:16505550208' }));
+      expect(await triggerNews('16505550208')).toMatchObject({ userId: 'whatsapp:16505550208', delivery: 'live' });
+      await eventually('the news in the web chat', () => botTexts(linked.client.items).includes('News for Fay.'));
+      expect(texts('16505550208')).not.toContain('News for Fay.');
+      linked.client.close();
+      await eventually('the web chat closed', () =>
+        server.logs.some((line) => line.event === 'socket_disconnect' && line.userId === 'whatsapp:16505550208'),
+      );
+      await triggerNews('16505550208');
+      await eventually('the news on WhatsApp', () => texts('16505550208').includes('News for Fay.'));
     });
 
     it('when a linked person writes on WhatsApp and in the web chat, then insights count each message under the channel it came in on', async () => {

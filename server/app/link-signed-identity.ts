@@ -1,7 +1,7 @@
 import type { ChannelAddress } from '../ports/identity-links.ts';
 import type { UserRecord } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
-import { latest } from './link-channels.ts';
+import { latest, WEBCHAT } from './link-channels.ts';
 import { updateUserWithRetry } from './update-user.ts';
 
 /** A web chat user the site signed for (BOT_IDENTITY_SECRET), with the phone number the site verified, E.164. */
@@ -22,8 +22,6 @@ const VERIFIED_PHONE_ADDRESSES: readonly ((phone: string) => ChannelAddress)[] =
   (phone) => ({ channelId: 'whatsapp', userId: `whatsapp:${phone.slice(1)}` }),
   (phone) => ({ channelId: 'twilio-whatsapp', userId: `twilio-whatsapp:${phone}` }),
 ];
-
-const WEBCHAT = 'webchat';
 
 /**
  * A web chat opened with a signed identity that carries a phone number the site verified

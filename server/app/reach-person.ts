@@ -1,5 +1,6 @@
 import type { LinkedPerson } from '../ports/identity-links.ts';
 import type { AppDeps } from './deps.ts';
+import { WEBCHAT } from './link-channels.ts';
 import { linksChannels } from './link-code.ts';
 
 /** A user address as a trigger names it, and the channel a linked person is to hear it on. */
@@ -33,15 +34,30 @@ export function linkedPersonOf(
 
 /**
  * Where a trigger for a linked address goes (one conversation across channels): the person's
- * record, reached on the channel they used last; a trigger naming one of their other addresses
- * (a web chat linked into the person) reaches them there. Anyone else: the address as named.
+ * record, reached in the web chat when they have it open right now, else on the channel they used
+ * last; a trigger naming one of their other addresses (a web chat linked into the person) reaches
+ * them there. Anyone else: the address as named.
  */
 export async function reachPerson(
-  deps: Pick<AppDeps, 'identityLinks' | 'definition' | 'linkByPhone'>,
+  deps: Pick<AppDeps, 'identityLinks' | 'definition' | 'linkByPhone' | 'delivery'>,
   address: { readonly userId: string; readonly channelId: string },
 ): Promise<PersonAddress> {
   const person = await linkedPersonOf(deps, address.userId);
   if (!person) return address;
-  const via = address.userId === person.personId ? person.lastUsed.channelId : address.channelId;
+  const via = address.userId === person.personId ? await heardOn(deps, person) : address.channelId;
   return { userId: person.personId, channelId: person.addresses[0]!.channelId, via };
+}
+
+/**
+ * The channel a trigger that names the person (their record's address) reaches them on. A person
+ * reading the web chat now sees it there at once, though they last wrote elsewhere (a site that
+ * linked them by a signed identity, where they have not written yet); else where they wrote last,
+ * the channel they answer on.
+ */
+async function heardOn(deps: Pick<AppDeps, 'delivery'>, person: LinkedPerson): Promise<string> {
+  const last = person.lastUsed.channelId;
+  if (last === WEBCHAT || !person.addresses.some((address) => address.channelId === WEBCHAT)) return last;
+  // Their web chat widgets speak for the person: they are in the person's room, whichever node holds them.
+  const open = await Promise.resolve(deps.delivery.webchatOpen?.(person.personId)).catch(() => false);
+  return open ? WEBCHAT : last;
 }

@@ -1,5 +1,6 @@
 import type { BotEvent } from '../../shared/protocol.ts';
 import type { Delivery } from '../ports/delivery.ts';
+import { WEBCHAT } from '../app/link-channels.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store, TranscriptEntry } from '../ports/store.ts';
 
@@ -95,6 +96,10 @@ export function deliveryByChannel(
       return (
         (known.get(user.userId) ?? routes.channels.get(user.channelId) ?? routes.fallback).handOff?.(user, turn) ?? []
       );
+    },
+    async webchatOpen(userId) {
+      // The web chat's own answer: its sockets here, or the cluster's presence (another node's widget).
+      return (await routes.fallback.reach(userId, WEBCHAT)) === 'live';
     },
     via(userId, channelId) {
       const before = known.get(userId);

@@ -46,6 +46,11 @@ export interface Delivery {
    * was not known here yet). Absent: a user's channel is the one stored with them.
    */
   via?(userId: string, channelId: string): boolean;
+  /**
+   * Whether the user has a web chat open right now: a widget connected to this server, or in a cluster
+   * to any node. A trigger for a linked person goes there first (app/reach-person.ts). Absent: never.
+   */
+  webchatOpen?(userId: string): boolean | Promise<boolean>;
   /** The web chat user `fromUserId` was linked into the person `toUserId`: their open widgets speak for the person from now on. */
   moved?(fromUserId: string, toUserId: string): void;
 }
