@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startRedis, type RedisProcess } from '../../cluster/test/redis-process.ts';
 import { startServerChild, type ServerChild } from '../../test/server-child.ts';
-import { TEST_FUNCTION_KEY, eventually } from '../../test/start-test-server.ts';
+import { TEST_FUNCTION_KEY, botTexts, connectClient, eventually } from '../../test/start-test-server.ts';
+import { userHashFor } from '../webchat/identity.ts';
 import { deliver, startTelegramStandIn, textUpdate, type TelegramStandIn } from '../telegram/test/telegram-stand-in.ts';
 import { startWhatsAppCloudStandIn, type WhatsAppCloudStandIn } from './vendors/whatsapp/whatsapp-cloud-stand-in.ts';
 import { incomingMessage, postWhatsAppWebhook } from './vendors/whatsapp/whatsapp-webhooks.ts';
@@ -14,6 +15,7 @@ const TELEGRAM_SECRET = 'cluster-telegram-secret-0123456789';
 const accessToken = 'EAAwhatsapp-cluster-access-token-0123456789';
 const appSecret = 'whatsapp-cluster-app-secret-0123456789';
 const number = { wabaId: '419561257915477', phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
+const IDENTITY_SECRET = 'cluster-identity-secret-0123456789';
 /** Six messages of one user, delivered to the two nodes in turn. */
 const WORDS = ['one', 'two', 'three', 'four', 'five', 'six'];
 /** What the user must receive, once each and in this order. */
@@ -31,6 +33,7 @@ function echoBot() {
           { id: 'again', type: 'goto', dialog: 'home', step: 'echo' },
         ],
       },
+      { id: 'news', steps: [{ id: 'say', type: 'message', text: 'News for you.' }] },
     ],
   };
 }
@@ -72,6 +75,8 @@ describe.skipIf(!mongoUrl)('channels in a cluster: one user’s webhooks on two 
       WHATSAPP_APP_SECRET: appSecret,
       WHATSAPP_VERIFY_TOKEN: 'whatsapp-cluster-verify-token-0123',
       WHATSAPP_API_URL: whatsApp.graphUrl,
+      BOT_IDENTITY_SECRET: IDENTITY_SECRET,
+      BOT_IDENTITY_LINK_PHONE: 'true',
     };
     for (let i = 0; i < 2; i++)
       nodes.push(await startServerChild({ ...env, DATA_DIR: await mkdtemp(path.join(dir, 'node-')) }));
@@ -128,5 +133,38 @@ describe.skipIf(!mongoUrl)('channels in a cluster: one user’s webhooks on two 
         .filter((message) => message.to === waId)
         .map((message) => (message.body as { text?: { body: string } }).text?.body ?? `<${message.type}>`),
     );
+  }, 120_000);
+
+  it('when a WhatsApp user linked by a signed identity has the web chat open on node A, then a trigger taken by node B reaches that web chat, not WhatsApp', async () => {
+    const waId = '16505557002';
+    const toWhatsApp = () =>
+      whatsApp
+        .accepted()
+        .filter((message) => message.to === waId)
+        .map((message) => (message.body as { text?: { body: string } }).text?.body ?? `<${message.type}>`);
+    const hi = incomingMessage(number, { waId, name: 'Ada' }, { type: 'text', text: { body: 'hi' } });
+    expect((await postWhatsAppWebhook(`${nodes[1]!.url}/api/webhooks/whatsapp`, hi, appSecret)).status).toBe(200);
+    await eventually('the answer on WhatsApp', () => toWhatsApp().includes('You said hi.'), 30_000);
+    const phone = `+${waId}`;
+    const widget = connectClient(nodes[0]!.url, {
+      identity: { userId: 'shop-7002', phone, userHash: userHashFor(IDENTITY_SECRET, 'shop-7002', phone) },
+    });
+    try {
+      const session = await new Promise<{ userId: string }>((resolve) => widget.once('session', resolve));
+      expect(session.userId).toBe(`whatsapp:${waId}`);
+      const address = Buffer.from(
+        JSON.stringify({ bot: 'cluster-channels', user: `whatsapp:${waId}`, channelId: 'whatsapp' }),
+      ).toString('base64url');
+      const triggered = await fetch(`${nodes[1]!.url}/api/management/trigger/${address}/news`, {
+        method: 'POST',
+        headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+      });
+      expect(triggered.status).toBe(202);
+      expect(await triggered.json()).toMatchObject({ delivery: 'live' });
+      await eventually('the news in the web chat', () => botTexts(widget.items).includes('News for you.'), 30_000);
+      expect(toWhatsApp()).not.toContain('News for you.');
+    } finally {
+      widget.close();
+    }
   }, 120_000);
 });
