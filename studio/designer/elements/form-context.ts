@@ -40,9 +40,23 @@ export type FieldRenderer = (context: FormContext, spec: FieldSpec, rel: Path, i
 /** A DOM id for a field of the form; unique within the form's shadow root. */
 export const fieldId = (rel: Path): string => `f-${formatPath(rel).replace(/[^A-Za-z0-9_-]+/g, '_')}`;
 
-/** The field's label: the studio's word for a known key, else the key made readable (a customer's parameter). */
-export function labelFor(t: DesignerStrings, key: string): string {
-  return t.fields[key] ?? humanize(key);
+/**
+ * The field's label: the studio's word for a known key, else the key made readable (a customer's parameter).
+ * An integration's parameters have their own words: `prompt` there is a language model's prompt, not a question.
+ */
+export function labelFor(t: DesignerStrings, key: string, inParams = false): string {
+  return (inParams ? t.paramFields[key] : t.fields[key]) ?? humanize(key);
+}
+
+/** A field's label as its spec gives it, else its key's. */
+export const specLabel = (t: DesignerStrings, spec: Pick<FieldSpec, 'key' | 'label'>): string =>
+  spec.label ?? labelFor(t, spec.key);
+
+/** A value as a list or a default shows it: the word for an option (`choice` → "Pick from choices"), Yes or No, else the value. */
+export function valueWord(t: DesignerStrings, key: string, value: unknown): string {
+  if (typeof value === 'boolean') return value ? t.yes : t.no;
+  const option = String(value);
+  return t.options[key]?.[option] ?? (key === 'op' ? t.ops[option] : undefined) ?? describeValue(value);
 }
 
 /** The problems that name exactly this field. */

@@ -30,7 +30,13 @@ describe("problems and help in the form's words", () => {
       'Said instead of the carousel when the "Cards from variable" variable holds no cards.',
     );
     expect(helpInFormWords('For inputType "number": inclusive bounds. The text; templates allowed.', en)).toBe(
-      'For "Answer type" "number": inclusive bounds. The text; templates allowed.',
+      'For "Answer type" "A number": inclusive bounds. The text; templates allowed.',
     );
+  });
+
+  it("when a problem is on an integration's parameter, then it names the parameter's own label, not a step field's", () => {
+    expect(problemText(en, { field: 'params.prompt', message: 'is required' })).toBe('Prompt is required.');
+    expect(problemText(en, { field: 'prompt', message: 'is required' })).toBe('Question is required.');
+    expect(problemText(de, { field: 'params.endpoint', message: 'is required' })).toBe('Adresse muss ausgefüllt sein.');
   });
 });

@@ -36,5 +36,7 @@ export function fieldLabel(t: DesignerStrings, field: string): string {
   if (field === '') return '';
   const named = parsePath(field).filter((part): part is string => typeof part === 'string');
   const key = named[named.length - 1];
-  return key === undefined ? '' : (t.fields[key] ?? humanize(key));
+  if (key === undefined) return '';
+  // An integration's parameters have words of their own (form-context.ts labelFor).
+  return (named[0] === 'params' && named.length > 1 ? t.paramFields[key] : t.fields[key]) ?? humanize(key);
 }
