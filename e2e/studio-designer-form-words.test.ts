@@ -216,6 +216,54 @@ describe("every step's form in the words of the form, in English and German, in 
         await page.context().close();
       }
     }, 180_000);
+
+  it("when the draft holds values its lists do not offer, then every problem reads in the form's words in either language", async () => {
+    const draft = (await owner.get('/studio/api/draft')).body;
+    const broken = structuredClone(draft.definition);
+    const steps = broken.dialogs[0].steps as Record<string, unknown>[];
+    Object.assign(steps[1]!, { inputType: 'choise', maxRetries: 'three' });
+    Object.assign(steps[3]!, { actions: [{ op: 'put', variable: 'plan', value: 'pro' }] });
+    Object.assign(steps[4]!, { duration: 'ten minutes' });
+    const saved = await owner.put('/studio/api/draft', {
+      baseVersionId: draft.baseVersionId,
+      revision: draft.revision,
+      definition: broken,
+    });
+    expect(saved.status).toBe(200);
+    const expected = {
+      en: [
+        'Answer type: "choise" is not one of the choices; did you mean "Pick from choices"?',
+        'Retries must be a number.',
+        'Operation: "put" is not one of the choices (Set to a value, Clear, Add to a list).',
+        'Duration: give a duration such as 30s, 10m, 2h or 1d.',
+      ],
+      de: [
+        'Antworttyp: „choise“ ist keine der Möglichkeiten; meinten Sie „Auswahl aus Optionen“?',
+        'Wiederholungen muss eine Zahl sein.',
+        'Vorgang: „put“ ist keine der Möglichkeiten (Auf einen Wert setzen, Leeren, An eine Liste anhängen).',
+        'Dauer: Geben Sie eine Dauer wie 30s, 10m, 2h oder 1d an.',
+      ],
+    };
+    for (const language of ['en', 'de'] as const) {
+      const { page, problems } = await designer(language);
+      const list = page.getByRole('tabpanel', { name: language === 'en' ? /^Problems/ : /^Probleme/ });
+      for (const text of expected[language])
+        await expect.poll(() => list.getByText(text, { exact: true }).count(), { timeout: 10_000 }).toBe(1);
+      // Nothing of the check's own sentences (kept for programmers in `chatbot check`) is left.
+      expect(await list.getByText(/is not allowed|Allowed:|\(got |such as "/).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+    // The form's own lists are fine again: the draft as it was.
+    const now = (await owner.get('/studio/api/draft')).body;
+    const restored = await owner.put('/studio/api/draft', {
+      baseVersionId: now.baseVersionId,
+      revision: now.revision,
+      definition: draft.definition,
+    });
+    expect(restored.status).toBe(200);
+  });
 });
 
 /** The controls of a form (found by role, in its shadow roots too) whose box runs past the form's left or right edge. */

@@ -2,6 +2,7 @@ import type { TemplateResult } from 'lit';
 import type { DesignerStrings } from '../i18n/strings.ts';
 import { format } from '../../i18n/catalogue.ts';
 import { humanize } from '../i18n/strings.ts';
+import { optionWord } from '../model/option-words.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
@@ -55,8 +56,7 @@ export const specLabel = (t: DesignerStrings, spec: Pick<FieldSpec, 'key' | 'lab
 /** A value as a list or a default shows it: the word for an option (`choice` → "Pick from choices"), Yes or No, else the value. */
 export function valueWord(t: DesignerStrings, key: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? t.yes : t.no;
-  const option = String(value);
-  return t.options[key]?.[option] ?? (key === 'op' ? t.ops[option] : undefined) ?? describeValue(value);
+  return optionWord(t, key, String(value)) ?? describeValue(value);
 }
 
 /** The problems that name exactly this field. */
