@@ -417,6 +417,15 @@ const de: DesignerStrings = {
     fallbackText: 'Ersatztext',
     avatarUrl: 'Avatar-Adresse',
     next: 'Dann weiter zu Schritt',
+    synonyms: 'Synonyme',
+    maxStepsWithoutInput: 'Höchstens so viele Schritte ohne Antwort',
+    maxCallsWithoutInput: 'Höchstens so viele Aufrufe ohne Antwort',
+    recovery: 'Wohin Nutzer eines entfernten Schritts gehen',
+    whatsappTemplate: 'WhatsApp-Vorlage',
+    language: 'Sprache',
+    parameters: 'Parameter',
+    contentSid: 'Twilio-Content-SID',
+    stepTypes: 'Eigene Schritttypen',
   },
   options: {
     inputType: {

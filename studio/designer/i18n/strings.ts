@@ -431,6 +431,15 @@ export const en = {
     fallbackText: 'Fallback text',
     avatarUrl: 'Avatar address',
     next: 'Then go to step',
+    synonyms: 'Synonyms',
+    maxStepsWithoutInput: 'Most steps without an answer',
+    maxCallsWithoutInput: 'Most calls without an answer',
+    recovery: 'Where users of a removed step go',
+    whatsappTemplate: 'WhatsApp template',
+    language: 'Language',
+    parameters: 'Parameters',
+    contentSid: 'Twilio content SID',
+    stepTypes: 'Own step types',
   } as Readonly<Record<string, string>>,
   // The words a list shows for a field's values, by the field's key; the value stored stays as it is.
   options: {

@@ -19,6 +19,17 @@ function properties(node: unknown): [string, Node][] {
   );
 }
 
+/** The keys of a schema tree's properties, but not those under an integration's `params` (they have words of their own). */
+function fieldKeys(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(fieldKeys);
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node as Node).flatMap(([key, value]) =>
+    key === 'properties' && value && typeof value === 'object'
+      ? Object.entries(value as Node).flatMap(([name, inner]) => [name, ...(name === 'params' ? [] : fieldKeys(inner))])
+      : fieldKeys(value),
+  );
+}
+
 /** Lists whose values are what a person reads elsewhere too: HTTP methods, an API's own field names, and the step kinds (named by the palette). */
 const SHOWN_AS_THEY_ARE = new Set(['method', 'maxTokensField']);
 
@@ -39,6 +50,14 @@ describe("the designer's words for lists and integration parameters", () => {
           .map((value) => `${key}: ${String(value)}`),
       );
       expect(missing).toEqual([]);
+    });
+
+    it(`when a form shows a field of the definition, then its label is in ${language}, not its key made readable`, () => {
+      // Keys no form labels: the file's own, the outline's, and the condition builder's (it has its own words).
+      const unlabelled = new Set(['$schema', 'dialogs', 'steps', 'type', 'when']);
+      const keys = [...new Set(fieldKeys(schema))];
+      expect(keys.length).toBeGreaterThan(100);
+      expect(keys.filter((key) => !unlabelled.has(key) && t.fields[key] === undefined)).toEqual([]);
     });
 
     it(`when an integration step type of the server's is opened, then each parameter has a label in ${language}, and help where its schema has none`, () => {
