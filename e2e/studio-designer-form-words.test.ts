@@ -6,7 +6,7 @@ import { launchBrowser } from './browser.ts';
 import { SCREENSHOT_DIR } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { description, designerServer, signedInPage } from './studio-designer-helpers.ts';
+import { closeDesigner, description, designerServer, signedInPage } from './studio-designer-helpers.ts';
 
 /** One step of every kind, two of them integrations (the generic HTTP request and a webhook preset). */
 const STEPS = [
@@ -71,10 +71,7 @@ describe("every step's form in the words of the form, in English and German, in 
     ({ server, owner } = await designerServer(BOT));
     browser = await launchBrowser();
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeDesigner(browser, server));
 
   async function designer(language: Language, width = 1280): Promise<{ page: Page; problems: string[] }> {
     const { page, problems } = await signedInPage(browser, server, owner, {
