@@ -261,6 +261,41 @@ describe("every step's form in the words of the form, in English and German, in 
     });
     expect(restored.status).toBe(200);
   });
+
+  it("when the bot's settings are opened in either language, at 1280 px and 640 px, then every field has a label in that language, lists read in words, and nothing runs past the panel", async () => {
+    const words = {
+      en: {
+        tab: 'Bot settings',
+        limits: ['Most steps without an answer', 'Most calls without an answer'],
+        synonyms: 'Synonyms',
+        recovery: 'Where users of a removed step go',
+        options: ['Default: The start of their dialog', 'The start of their dialog', 'The recovery dialog'],
+      },
+      de: {
+        tab: 'Bot-Einstellungen',
+        limits: ['Höchstens so viele Schritte ohne Antwort', 'Höchstens so viele Aufrufe ohne Antwort'],
+        synonyms: 'Synonyme',
+        recovery: 'Wohin Nutzer eines entfernten Schritts gehen',
+        options: ['Standard: Der Anfang ihres Dialogs', 'Der Anfang ihres Dialogs', 'Der Wiederherstellungsdialog'],
+      },
+    } as const;
+    for (const language of ['en', 'de'] as const)
+      for (const width of [1280, 640]) {
+        const { page, problems } = await designer(language, width);
+        const said = words[language];
+        await page.getByRole('tab', { name: said.tab }).click();
+        const panel = page.getByRole('tabpanel', { name: said.tab });
+        for (const limit of said.limits) expect(await panel.getByRole('spinbutton', { name: limit }).count()).toBe(1);
+        expect(await panel.getByRole('textbox', { name: said.synonyms, exact: true }).count()).toBe(1);
+        const recovery = panel.getByRole('combobox', { name: said.recovery });
+        expect(await recovery.getByRole('option').allTextContents()).toEqual(said.options);
+        await panel.screenshot({ path: path.join(SCREENSHOT_DIR, `designer-bot-settings-${language}-${width}.png`) });
+        expect(await outside(panel), `${language} ${width}`).toEqual([]);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+        await page.context().close();
+      }
+  });
 });
 
 /** The controls of a form (found by role, in its shadow roots too) whose box runs past the form's left or right edge. */
