@@ -135,8 +135,8 @@ const helpDe: Readonly<Record<string, string>> = {
   'Where the conversation goes when the time is up.': 'Wohin das Gespräch geht, wenn die Zeit um ist.',
   'What cancels the timer.': 'Was die Wartezeit abbricht.',
   'Another dialog starts for the user (a trigger, a page, a button, an intent). Default true.':
-    'Für den Nutzer beginnt ein anderer Dialog (durch einen Trigger, die Seite, eine Schaltfläche, einen Intent). Standard: ja.',
-  'The user writes or presses something. Default false.': 'Der Nutzer schreibt oder klickt etwas. Standard: nein.',
+    'Für den Nutzer beginnt ein anderer Dialog (durch einen Trigger, die Seite, eine Schaltfläche, einen Intent).',
+  'The user writes or presses something. Default false.': 'Der Nutzer schreibt oder klickt etwas.',
   'Page events by name.': 'Ereignisse der Seite, nach Namen.',
   'false (default): the conversation rests here until the timer fires or something moves it; true: the timer runs and the next step follows at once.':
     'Nein (Standard): Das Gespräch ruht hier, bis die Wartezeit abläuft oder etwas es weiterbewegt; ja: Die Wartezeit läuft und der nächste Schritt folgt sofort.',

@@ -35,14 +35,18 @@ export function helpInLanguage(help: string, table: HelpTexts, t: DesignerString
  */
 export function helpInFormWords(help: string, t: DesignerStrings, table: HelpTexts = {}): string {
   const quoted = (label: string) => format(t.fieldInHelp, { label });
-  return helpInLanguage(help, table, t)
-    .replace(KEY_AND_VALUE, (whole, key: string, value: string) => {
-      const label = t.fields[key];
-      const word = t.options[key]?.[value];
-      // The option as the form's list shows it: "Answer type" "Pick from choices".
-      return label && word ? `${quoted(label)} ${quoted(word)}` : whole;
-    })
-    .replace(JSON_KEY, (key) => (t.fields[key] ? quoted(t.fields[key]) : key));
+  return (
+    helpInLanguage(help, table, t)
+      // A yes-or-no field's default is said under it in words ("Default: Yes"), not a second time as JSON.
+      .replace(/ Default (true|false)\.$/, '')
+      .replace(KEY_AND_VALUE, (whole, key: string, value: string) => {
+        const label = t.fields[key];
+        const word = t.options[key]?.[value];
+        // The option as the form's list shows it: "Answer type" "Pick from choices".
+        return label && word ? `${quoted(label)} ${quoted(word)}` : whole;
+      })
+      .replace(JSON_KEY, (key) => (t.fields[key] ? quoted(t.fields[key]) : key))
+  );
 }
 
 /** The catalogue with every description (the schema's and the step types') in the form's words; the server's stays as it was. */

@@ -73,4 +73,10 @@ describe("problems and help in the form's words", () => {
       problemText(de, { field: 'duration', message: 'must be a duration such as "500ms", "30s", "10m", "2h" or "1d"' }),
     ).toBe('Dauer: Geben Sie eine Dauer wie 30s, 10m, 2h oder 1d an.');
   });
+
+  it("when a yes-or-no field's help ends with its default as JSON, then the help leaves it to the default said under the field", () => {
+    expect(helpInFormWords('The user writes or presses something. Default false.', en)).toBe(
+      'The user writes or presses something.',
+    );
+  });
 });
