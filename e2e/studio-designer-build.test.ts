@@ -53,7 +53,7 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
     await rename(page, 'check');
     await addStep(page, 'check', /^http/);
     await rename(page, 'call');
-    await page.getByRole('combobox', { name: /^Endpoint/ }).fill('https://api.example.com/plans/{{plan}}');
+    await page.getByRole('combobox', { name: /^Address/ }).fill('https://api.example.com/plans/{{plan}}');
     await page.getByLabel('Output variable').fill('plans');
     await addStep(page, 'call', /^FAQ answer/);
     await rename(page, 'hours');

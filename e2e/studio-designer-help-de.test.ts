@@ -1,10 +1,10 @@
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, signedInPage } from './studio-designer-helpers.ts';
+import { description, designerServer, signedInPage } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'hilfe', name: 'Hilfe', startDialog: 'main' },
@@ -24,16 +24,6 @@ const BOT = {
     },
   ],
 };
-
-/** What a screen reader says after a control's name: the texts its aria-describedby names, in its own shadow root. */
-const description = (control: Locator) =>
-  control.evaluate((element) =>
-    (element.getAttribute('aria-describedby') ?? '')
-      .split(/\s+/)
-      .map((id) => (element.getRootNode() as Document | ShadowRoot).getElementById(id)?.textContent?.trim() ?? '')
-      .join(' ')
-      .trim(),
-  );
 
 /** A marketer whose studio speaks German reads a step's help in German, with the form's German labels. */
 describe('help texts in German, in Chromium', () => {
@@ -64,7 +54,9 @@ describe('help texts in German, in Chromium', () => {
       'Wie die Antwort geprüft wird: Text, Zahl, E-Mail, Telefon, Auswahl oder regulärer Ausdruck.',
     );
     const choices = page.getByRole('group', { name: /^Auswahlmöglichkeiten/ });
-    expect(await choices.textContent()).toContain('Für den „Antworttyp“ „choice“: als Schnellantworten gezeigt');
+    expect(await choices.textContent()).toContain(
+      'Für den „Antworttyp“ „Auswahl aus Optionen“: als Schnellantworten gezeigt',
+    );
 
     // The fields behind "More settings" too: no English help and no JSON key is left anywhere in the step's form.
     const form = page.getByRole('group', { name: 'Einstellungen von ask' });

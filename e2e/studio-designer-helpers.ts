@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Role } from '../server/ports/roles.ts';
 import { invite, setUpOwner, type StudioClient } from '../server/studio-server/test/studio-client.ts';
@@ -176,3 +176,13 @@ export async function addBearerService(page: Page, name: string, baseUrl: string
     .selectOption({ label: 'A Bearer token from a secret' });
   await service.getByRole('combobox', { name: /^Token secret/ }).selectOption({ label: secret });
 }
+
+/** What a screen reader says after a control's name: the texts its aria-describedby names, in its own shadow root. */
+export const description = (control: Locator): Promise<string> =>
+  control.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => (element.getRootNode() as Document | ShadowRoot).getElementById(id)?.textContent?.trim() ?? '')
+      .join(' ')
+      .trim(),
+  );

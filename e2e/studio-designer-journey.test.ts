@@ -115,7 +115,7 @@ describe("an editor's journey from an empty bot to the widget on a shop page, in
     await addStep(page, 'check', /^http/);
     await rename(page, 'call');
     await page.getByRole('combobox', { name: /^Service/ }).selectOption({ label: 'shop' });
-    await page.getByRole('combobox', { name: /^Endpoint/ }).fill('/plans/{{plan}}');
+    await page.getByRole('combobox', { name: /^Address/ }).fill('/plans/{{plan}}');
     await page.getByLabel('Output variable').fill('plans');
     await addStep(page, 'call', /^Message/);
     await rename(page, 'answer');

@@ -128,7 +128,11 @@ describe("the bot's services in the designer, in Chromium", () => {
     expect(await sales.getByRole('combobox', { name: /^Token secret/ }).count()).toBe(0);
     await kind.selectOption({ label: 'OAuth 2 client credentials' });
     const credentialsIn = sales.getByRole('combobox', { name: /^Send the client credentials in/ });
-    expect(await credentialsIn.locator('option').allTextContents()).toEqual(['Default: header', 'header', 'body']);
+    expect(await credentialsIn.locator('option').allTextContents()).toEqual([
+      'Default: The Authorization header',
+      'The Authorization header',
+      'The request body',
+    ]);
     expect(await sales.getByRole('textbox', { name: 'User name (required)' }).count()).toBe(0);
 
     await kind.selectOption({ label: 'A Bearer token from a secret' });

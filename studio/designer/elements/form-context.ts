@@ -2,6 +2,7 @@ import type { TemplateResult } from 'lit';
 import type { DesignerStrings } from '../i18n/strings.ts';
 import { format } from '../../i18n/catalogue.ts';
 import { humanize } from '../i18n/strings.ts';
+import { optionWord } from '../model/option-words.ts';
 import { formatPath } from '../model/paths.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
@@ -40,9 +41,22 @@ export type FieldRenderer = (context: FormContext, spec: FieldSpec, rel: Path, i
 /** A DOM id for a field of the form; unique within the form's shadow root. */
 export const fieldId = (rel: Path): string => `f-${formatPath(rel).replace(/[^A-Za-z0-9_-]+/g, '_')}`;
 
-/** The field's label: the studio's word for a known key, else the key made readable (a customer's parameter). */
-export function labelFor(t: DesignerStrings, key: string): string {
-  return t.fields[key] ?? humanize(key);
+/**
+ * The field's label: the studio's word for a known key, else the key made readable (a customer's parameter).
+ * An integration's parameters have their own words: `prompt` there is a language model's prompt, not a question.
+ */
+export function labelFor(t: DesignerStrings, key: string, inParams = false): string {
+  return (inParams ? t.paramFields[key] : t.fields[key]) ?? humanize(key);
+}
+
+/** A field's label as its spec gives it, else its key's. */
+export const specLabel = (t: DesignerStrings, spec: Pick<FieldSpec, 'key' | 'label'>): string =>
+  spec.label ?? labelFor(t, spec.key);
+
+/** A value as a list or a default shows it: the word for an option (`choice` → "Pick from choices"), Yes or No, else the value. */
+export function valueWord(t: DesignerStrings, key: string, value: unknown): string {
+  if (typeof value === 'boolean') return value ? t.yes : t.no;
+  return optionWord(t, key, String(value)) ?? describeValue(value);
 }
 
 /** The problems that name exactly this field. */

@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { format } from '../../i18n/catalogue.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import type { Path } from '../model/types.ts';
-import { describeValue, fieldId, labelFor, problemsAt, type FormContext } from './form-context.ts';
+import { fieldId, problemsAt, specLabel, valueWord, type FormContext } from './form-context.ts';
 import { problemText } from '../model/problem-words.ts';
 
 /** "Required" after a field's label. */
@@ -13,8 +13,8 @@ export function requiredMark(context: FormContext, spec: Pick<FieldSpec, 'requir
 /** Help, default and problems under a control; returns the ids for aria-describedby. */
 export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { ids: string; notes: TemplateResult } {
   const id = fieldId(rel);
-  // A list's empty choice says its default already.
-  if (spec.widget === 'choice') spec = { ...spec, default: undefined };
+  // A list's empty choice, and the error policy's list, say their default already.
+  if (spec.widget === 'choice' || spec.widget === 'integrationError') spec = { ...spec, default: undefined };
   const problems = problemsAt(context, rel);
   const ids = [
     spec.description ? `${id}-help` : '',
@@ -24,7 +24,7 @@ export function fieldNotes(context: FormContext, spec: FieldSpec, rel: Path): { 
     .filter(Boolean)
     .join(' ');
   const notes = html`${spec.description ? html`<p class="help" id=${`${id}-help`}>${spec.description}</p>` : nothing}
-  ${spec.default !== undefined ? html`<p class="help" id=${`${id}-default`}>${format(context.t.defaultValue, { value: describeValue(spec.default) })}</p>` : nothing}
+  ${spec.default !== undefined ? html`<p class="help" id=${`${id}-default`}>${format(context.t.defaultValue, { value: valueWord(context.t, spec.key, spec.default) })}</p>` : nothing}
   ${problems.map((p, i) => html`<p class="problem ${p.severity}" id=${`${id}-p${i}`}>${problemText(context.t, p)}</p>`)}`;
   return { ids, notes };
 }
@@ -57,7 +57,7 @@ export function labelledField(
   const { ids, notes } = fieldNotes(context, spec, rel);
   const invalid = problemsAt(context, rel).length > 0 ? 'true' : nothing;
   return html`<div class="field">
-    <label for=${id}>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</label>
+    <label for=${id}>${specLabel(context.t, spec)}${requiredMark(context, spec)}</label>
     ${control({ id, ids, invalid })}
     ${notes}
   </div>`;
@@ -65,6 +65,6 @@ export function labelledField(
 
 /** What opens a fieldset of several controls: its legend (with "required"), its help, and the problems on it as a whole. */
 export function groupHead(context: FormContext, spec: FieldSpec, rel: Path): TemplateResult {
-  return html`<legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+  return html`<legend>${specLabel(context.t, spec)}${requiredMark(context, spec)}</legend>
     ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${problemList(context, rel)}`;
 }

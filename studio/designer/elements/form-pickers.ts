@@ -3,7 +3,7 @@ import { format } from '../../i18n/catalogue.ts';
 import { getAt, setAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path, type TargetDoc } from '../model/types.ts';
-import { fieldId, labelFor, problemsAt, type FormContext } from './form-context.ts';
+import { fieldId, problemsAt, specLabel, type FormContext } from './form-context.ts';
 import { fieldNotes, labelledField, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
 
@@ -133,7 +133,7 @@ function renderTarget(context: FormContext, spec: FieldSpec, rel: Path, value: T
   const problemIds = problems.map((_, i) => `${fieldId(rel)}-p${i}`);
   const describedBy = [helpId, ...problemIds].filter(Boolean).join(' ');
   return html`<fieldset class="target">
-    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+    <legend>${specLabel(context.t, spec)}${requiredMark(context, spec)}</legend>
     <div class="pair">
       <div>
         <label for=${dialogId}>${context.t.targetDialogField}</label>
@@ -163,7 +163,7 @@ function renderSaveTo(context: FormContext, spec: FieldSpec, rel: Path, value: u
   const kindId = `${fieldId(rel)}-kind`;
   const { ids, notes } = fieldNotes(context, spec, rel);
   return html`<fieldset class="target">
-    <legend>${labelFor(context.t, spec.key)}</legend>
+    <legend>${specLabel(context.t, spec)}</legend>
     <div class="field">
       <label for=${kindId}>${context.t.saveToPlace}</label>
       <select id=${kindId} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(e: Event) => {
@@ -254,7 +254,7 @@ function renderIntegrationError(
     <legend>${context.t.errorPolicy}</legend>
     <div class="pair">
       <div>
-        <label for=${policyId}>${labelFor(context.t, spec.key)}</label>
+        <label for=${policyId}>${specLabel(context.t, spec)}</label>
         <select id=${policyId} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(
           e: Event,
         ) => {

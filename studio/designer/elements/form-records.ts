@@ -3,7 +3,7 @@ import { format } from '../../i18n/catalogue.ts';
 import { addEntry, freeName, referencesTo, removeEntry, renameEntry } from '../model/records.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
-import { fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
+import { fieldId, problemsAt, rowName, rowText, specLabel, type FormContext } from './form-context.ts';
 import { groupHead, problemList, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
 
@@ -145,7 +145,7 @@ export function renderObjectBody(context: FormContext, spec: FieldSpec, rel: Pat
   const problems = problemsAt(context, [...rel, variants.key]);
   return html`${problemList(context, rel)}
     <div class="field">
-      <label for=${id}>${format(context.t.kindOf, { what: labelFor(context.t, spec.key) })}${requiredMark(context, spec)}</label>
+      <label for=${id}>${format(context.t.kindOf, { what: specLabel(context.t, spec) })}${requiredMark(context, spec)}</label>
       <select
         id=${id}
         ?disabled=${context.readOnly}
@@ -169,7 +169,7 @@ export function renderObjectBody(context: FormContext, spec: FieldSpec, rel: Pat
 /** An object of one of several kinds, as a field of a form (a service's sign-in). */
 export function renderVariantGroup(context: FormContext, spec: FieldSpec, rel: Path, value: unknown): TemplateResult {
   return html`<fieldset class="group">
-    <legend>${labelFor(context.t, spec.key)}${requiredMark(context, spec)}</legend>
+    <legend>${specLabel(context.t, spec)}${requiredMark(context, spec)}</legend>
     ${spec.description ? html`<p class="help">${spec.description}</p>` : nothing} ${renderObjectBody(context, { ...spec, required: spec.required }, rel, value)}
   </fieldset>`;
 }

@@ -3,7 +3,16 @@ import { format } from '../../i18n/catalogue.ts';
 import { getAt } from '../model/paths.ts';
 import type { FieldSpec } from '../model/schema-form.ts';
 import { isObject, type Path } from '../model/types.ts';
-import { describeValue, fieldId, labelFor, problemsAt, rowName, rowText, type FormContext } from './form-context.ts';
+import {
+  describeValue,
+  fieldId,
+  problemsAt,
+  rowName,
+  rowText,
+  specLabel,
+  valueWord,
+  type FormContext,
+} from './form-context.ts';
 import { fieldNotes, groupHead, labelledField, problemList } from './form-notes.ts';
 import { short } from './short-label.ts';
 import { renderPicker, renderSelect } from './form-pickers.ts';
@@ -62,9 +71,9 @@ function renderText(
     return html`<div class="field">
       <template-field
         data-path=${fieldId(rel)}
-        .label=${labelFor(context.t, spec.key)}
+        .label=${specLabel(context.t, spec)}
         .value=${typeof value === 'string' ? value : value === undefined ? undefined : describeValue(value)}
-        .description=${[spec.description, spec.default !== undefined ? format(context.t.defaultValue, { value: describeValue(spec.default) }) : ''].filter(Boolean).join(' ')}
+        .description=${[spec.description, spec.default !== undefined ? format(context.t.defaultValue, { value: valueWord(context.t, spec.key, spec.default) }) : ''].filter(Boolean).join(' ')}
         .required=${spec.required}
         .multiline=${spec.multiline === true || ['text', 'prompt', 'body', 'answer', 'message'].includes(spec.key)}
         .readonly=${context.readOnly}
@@ -121,7 +130,7 @@ function renderBoolean(context: FormContext, spec: FieldSpec, rel: Path, value: 
   const checked = typeof value === 'boolean' ? value : spec.default === true;
   return html`<div class="field check">
     <input id=${id} type="checkbox" .checked=${checked} ?disabled=${context.readOnly} aria-describedby=${ids || nothing} @change=${(e: Event) => context.set(rel, (e.target as HTMLInputElement).checked)} />
-    <label for=${id}>${labelFor(context.t, spec.key)}</label>
+    <label for=${id}>${specLabel(context.t, spec)}</label>
     ${notes}
   </div>`;
 }
@@ -130,11 +139,13 @@ function renderChoice(context: FormContext, spec: FieldSpec, rel: Path, value: u
   const options = spec.enum ?? [];
   const notSet =
     spec.default !== undefined
-      ? format(context.t.defaultValue, { value: describeValue(spec.default) })
+      ? format(context.t.defaultValue, { value: valueWord(context.t, spec.key, spec.default) })
       : context.t.notSet;
-  const wording = (option: unknown) =>
-    context.t.ops[String(option)] && spec.key === 'op' ? context.t.ops[String(option)]! : describeValue(option);
-  const choices = options.map((option) => ({ value: describeValue(option), label: wording(option) }));
+  // Each option reads in words; its value stays the stored one.
+  const choices = options.map((option) => ({
+    value: describeValue(option),
+    label: valueWord(context.t, spec.key, option),
+  }));
   // A value outside the list shows as none chosen (check names it there), not as an option of its own.
   const current = value === undefined ? '' : (choices.find((c) => c.value === describeValue(value))?.value ?? '');
   return renderSelect(

@@ -9,6 +9,7 @@ import { isObject, type Path, type StepDoc } from '../model/types.ts';
 import { labelFor, type FormContext } from './form-context.ts';
 import { formStyles } from './form-styles.ts';
 import { renderField } from './form-widgets.ts';
+import { inParamWords } from './param-words.ts';
 import { base } from './styles.ts';
 import { problemText } from '../model/problem-words.ts';
 import { bound, states } from '../../app/reactive.ts';
@@ -172,7 +173,7 @@ export class StepForm extends DesignerPart {
       <legend>${format(t.paramsOf, { type: type.name })}</legend>
       <p class="help">${type.description}</p>
       ${context.problems.filter((p) => p.field === 'params').map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
-      ${fields.map((spec) => renderField(context, spec, ['params', spec.key], true))}
+      ${fields.map((spec) => renderField(context, inParamWords(t, type.name, spec), ['params', spec.key], true))}
     </fieldset>`;
   }
 
@@ -180,7 +181,7 @@ export class StepForm extends DesignerPart {
     const basePath: Path = ['dialogs', this.dialog, 'steps', this.step];
     const label = (rel: Path) =>
       format(this.ui.t.edited, {
-        field: labelFor(this.ui.t, String(rel.filter((p) => typeof p === 'string').at(-1) ?? '')),
+        field: labelFor(this.ui.t, String(rel.filter((p) => typeof p === 'string').at(-1) ?? ''), rel[0] === 'params'),
         step: stepDoc.id,
       });
     const at = { dialog: this.dialog, step: this.step };

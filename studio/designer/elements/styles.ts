@@ -28,6 +28,11 @@ export const base = css`
   *::after {
     box-sizing: inherit;
   }
+  /* A details element's content hangs in the browser's own slot, which keeps the initial content-box:
+     without this a full-width field behind "More settings" is wider than its card by its padding. */
+  details > * {
+    box-sizing: border-box;
+  }
   :focus-visible {
     outline: 3px solid var(--focus);
     outline-offset: 2px;

@@ -61,7 +61,9 @@ describe('help texts in German', () => {
         de,
         helpDe,
       ),
-    ).toBe('Für den „Antworttyp“ „regex“: Die ganze Antwort muss zu diesem Muster passen (JavaScript-Schreibweise).');
+    ).toBe(
+      'Für den „Antworttyp“ „Text nach einem Muster“: Die ganze Antwort muss zu diesem Muster passen (JavaScript-Schreibweise).',
+    );
   });
 
   it("when the schema adds a server's own step types to the step-type field's help, then the German text still shows, with them", () => {

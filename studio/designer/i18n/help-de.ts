@@ -26,7 +26,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone.':
     'Höchstzahl an Integrationsaufrufen, E-Mails, SMS und Wartezeiten unter einer Sekunde in einem solchen Ablauf: So kann eine Schleife niemanden mit Anfragen überfluten.',
   'Where a user goes whose position names a dialog or step this definition no longer has (a redeploy renamed or removed it): "dialogStart", the first step of their dialog while it exists, else recoveryDialog; "recoveryDialog", always there. The move is logged.':
-    'Wohin ein Nutzer kommt, dessen Position einen Dialog oder Schritt nennt, den es nicht mehr gibt (eine neue Version hat ihn umbenannt oder entfernt): „Dialoganfang“ – der erste Schritt seines Dialogs, solange es ihn gibt, sonst der „Wiederherstellungsdialog“; „Wiederherstellungsdialog“ – immer dieser. Der Wechsel wird protokolliert.',
+    'Wohin ein Nutzer kommt, dessen Position einen Dialog oder Schritt nennt, den es nicht mehr gibt (eine neue Version hat ihn umbenannt oder entfernt): „Der Anfang ihres Dialogs“ – der erste Schritt seines Dialogs, solange es ihn gibt, sonst der „Wiederherstellungsdialog“; „Der Wiederherstellungsdialog“ – immer dieser. Der Wechsel wird protokolliert.',
   'The dialog recovery moves a stranded user to; startDialog when omitted.':
     'Der Dialog, in den die Wiederherstellung einen gestrandeten Nutzer bringt; ohne Angabe der „Startdialog“.',
   'Who the bot is and how it behaves.': 'Wer der Bot ist und wie er sich verhält.',
@@ -135,8 +135,8 @@ const helpDe: Readonly<Record<string, string>> = {
   'Where the conversation goes when the time is up.': 'Wohin das Gespräch geht, wenn die Zeit um ist.',
   'What cancels the timer.': 'Was die Wartezeit abbricht.',
   'Another dialog starts for the user (a trigger, a page, a button, an intent). Default true.':
-    'Für den Nutzer beginnt ein anderer Dialog (durch einen Trigger, die Seite, eine Schaltfläche, einen Intent). Standard: ja.',
-  'The user writes or presses something. Default false.': 'Der Nutzer schreibt oder klickt etwas. Standard: nein.',
+    'Für den Nutzer beginnt ein anderer Dialog (durch einen Trigger, die Seite, eine Schaltfläche, einen Intent).',
+  'The user writes or presses something. Default false.': 'Der Nutzer schreibt oder klickt etwas.',
   'Page events by name.': 'Ereignisse der Seite, nach Namen.',
   'false (default): the conversation rests here until the timer fires or something moves it; true: the timer runs and the next step follows at once.':
     'Nein (Standard): Das Gespräch ruht hier, bis die Wartezeit abläuft oder etwas es weiterbewegt; ja: Die Wartezeit läuft und der nächste Schritt folgt sofort.',
@@ -193,7 +193,7 @@ const helpDe: Readonly<Record<string, string>> = {
   "Static values or {{variable}} templates ({{userId}}, {{userData.email}}); coerced to the type's schema.":
     'Feste Werte oder {{variable}}-Vorlagen ({{userId}}, {{userData.email}}); in den Typ umgewandelt, den der Schritttyp erwartet.',
   "sync: the user waits (typing indicator) and the tree continues from the result; async: a durable job, the tree continues at once. The type's own when omitted.":
-    'sync: Der Nutzer wartet (Tipp-Anzeige) und es geht mit dem Ergebnis weiter; async: ein Auftrag im Hintergrund, es geht sofort weiter. Ohne Angabe das Verhalten des Schritttyps.',
+    '„Auf die Antwort warten“: Der Nutzer wartet (Tipp-Anzeige) und es geht mit dem Ergebnis weiter; „Im Hintergrund“: ein Auftrag im Hintergrund, es geht sofort weiter. Ohne Angabe das Verhalten des Schritttyps.',
   'Synchronous deadline in ms (5000 when omitted).':
     'Zeitlimit für den wartenden Aufruf in Millisekunden (ohne Angabe 5000).',
   'What a failed call does: "fatal" (the errorText as a fatal notice, the conversation ends), "dialog:<dialogId>" (go there) or "flag:<variable>" (the variable becomes true and "<variable>Error" the error kind; the tree continues and can branch on it).':
@@ -203,7 +203,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").':
     'Ein JSONata-Ausdruck über das Ergebnis oder „@name“ für eine Abbildung, die der Schritttyp anbietet (z. B. „@cards“).',
   'Async only: attempts before the job is given up (6 when omitted).':
-    'Nur bei async: Versuche, bevor der Auftrag aufgegeben wird (ohne Angabe 6).',
+    'Nur „Im Hintergrund“: Versuche, bevor der Auftrag aufgegeben wird (ohne Angabe 6).',
   "The fatal notice's text; a general apology when omitted.":
     'Der Text der abschließenden Fehlermeldung; ohne Angabe eine allgemeine Entschuldigung.',
   'A {{variable}} template, filled when the step runs.':

@@ -9,6 +9,9 @@ import type { DesignerStrings } from '../i18n/strings.ts';
  */
 const JSON_KEY = /(?<![\w.{<$"„-])[a-z]+(?:[A-Z][a-z0-9]*)+(?![\w}>?(-]|\.\w)/g;
 
+/** A JSON key with one of its values in quotes (`inputType "choice"`, `inputType „choice“`): a field set to an option. */
+const KEY_AND_VALUE = /(?<![\w.{<$"„-])([a-z]+(?:[A-Z][a-z0-9]*)+) ["„]([^"“]+)["“]/g;
+
 /** What the schema adds to a description it was given: a step type's name before it, the step types known after it. */
 const NAMED = /^(\w+): (.+)$/s;
 const KNOWN = /^(.+) Known here: (.+)\.$/s;
@@ -31,8 +34,18 @@ export function helpInLanguage(help: string, table: HelpTexts, t: DesignerString
  * sees, so each key the form labels becomes its label in quotes.
  */
 export function helpInFormWords(help: string, t: DesignerStrings, table: HelpTexts = {}): string {
-  return helpInLanguage(help, table, t).replace(JSON_KEY, (key) =>
-    t.fields[key] ? format(t.fieldInHelp, { label: t.fields[key] }) : key,
+  const quoted = (label: string) => format(t.fieldInHelp, { label });
+  return (
+    helpInLanguage(help, table, t)
+      // A yes-or-no field's default is said under it in words ("Default: Yes"), not a second time as JSON.
+      .replace(/ Default (true|false)\.$/, '')
+      .replace(KEY_AND_VALUE, (whole, key: string, value: string) => {
+        const label = t.fields[key];
+        const word = t.options[key]?.[value];
+        // The option as the form's list shows it: "Answer type" "Pick from choices".
+        return label && word ? `${quoted(label)} ${quoted(word)}` : whole;
+      })
+      .replace(JSON_KEY, (key) => (t.fields[key] ? quoted(t.fields[key]) : key))
   );
 }
 

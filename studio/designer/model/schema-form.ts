@@ -46,6 +46,8 @@ export type Widget =
 
 export interface FieldSpec {
   readonly key: string;
+  /** The label, where the form knows a better one than its key's (an integration's parameter). */
+  readonly label?: string;
   readonly widget: Widget;
   readonly description?: string;
   readonly required: boolean;
