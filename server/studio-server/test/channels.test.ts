@@ -80,9 +80,11 @@ for (const leg of storeLegs()) {
         on: false,
         missing: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'],
         channels: [{ name: 'telegram', on: false, webhookUrl: `${server.url}/api/webhooks/telegram` }],
+        imagePathsUnresolved: false,
       });
       const slack = list.body.find((connector: { connector: string }) => connector.connector === 'slack');
-      expect(slack).toMatchObject({ source: 'environment', on: true });
+      // On, and the server has no PUBLIC_URL: Slack cannot fetch an image the bot gives by its path.
+      expect(slack).toMatchObject({ source: 'environment', on: true, imagePathsUnresolved: true });
       expect(slack.settings).toEqual([
         { variable: 'SLACK_BOT_TOKEN', secret: true, required: true, set: true, value: null },
         { variable: 'SLACK_SIGNING_SECRET', secret: true, required: true, set: true, value: null },
@@ -180,6 +182,7 @@ for (const leg of storeLegs()) {
         source: 'studio',
         on: true,
         missing: [],
+        imagePathsUnresolved: true,
         updatedBy: 'owner@example.com',
         settings: [
           { variable: 'TELEGRAM_BOT_TOKEN', set: true, value: null },
@@ -304,3 +307,34 @@ for (const leg of storeLegs()) {
     });
   });
 }
+
+describe('Settings → Channels with PUBLIC_URL', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'studio-channels-public-'));
+    const file = path.join(dir, 'bot.json');
+    await writeFile(file, JSON.stringify(telegramBot()));
+    server = await startTestServer({
+      BOT_DEFINITION: file,
+      PUBLIC_URL: 'https://bot.example.com/chat',
+      SLACK_BOT_TOKEN: 'xoxb-environment-token-0123456789',
+      SLACK_SIGNING_SECRET: 'environmentsigningsecret0123456789',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when a connector is on and PUBLIC_URL is set, then the owner is not warned of images given by their path, and the webhook URLs are on PUBLIC_URL', async () => {
+    const owner = await setUpOwner(server.url, server.studio.setupLink!);
+    const list = await owner.get('/studio/api/channels');
+    const slack = list.body.find((connector: { connector: string }) => connector.connector === 'slack');
+    expect(slack).toMatchObject({
+      on: true,
+      imagePathsUnresolved: false,
+      channels: [{ name: 'slack', on: true, webhookUrl: 'https://bot.example.com/chat/api/webhooks/slack' }],
+    });
+  });
+});
