@@ -18,6 +18,20 @@ const WEBHOOK_SECRET = 'studio-set-webhook-secret_0123456789';
 const SECOND_SECRET = 'rotated-webhook-secret_9876543210abc';
 const TEXT = 'A test message from the studio.';
 
+/** The environment sets Slack: the studio shows it and may not change it. */
+const SLACK_FROM_ENVIRONMENT = {
+  SLACK_BOT_TOKEN: 'xoxb-environment-token-0123456789',
+  SLACK_SIGNING_SECRET: 'environmentsigningsecret0123456789',
+};
+
+/** A server running the Telegram test bot, its definition in a new folder (the caller removes it). */
+async function startWithTelegramBot(env: Record<string, string>): Promise<{ server: TestServer; dir: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'studio-channels-'));
+  const file = path.join(dir, 'bot.json');
+  await writeFile(file, JSON.stringify(telegramBot()));
+  return { server: await startTestServer({ ...env, BOT_DEFINITION: file }), dir };
+}
+
 const sentTo = (standIn: TelegramStandIn, chatId: number) =>
   standIn.calls
     .filter((call) => call.method === 'sendMessage' && call.params.chat_id === chatId && call.status === 200)
@@ -35,19 +49,13 @@ for (const leg of storeLegs()) {
 
     beforeAll(async () => {
       standIn = await startTelegramStandIn();
-      dir = await mkdtemp(path.join(tmpdir(), 'studio-channels-'));
-      const file = path.join(dir, 'bot.json');
-      await writeFile(file, JSON.stringify(telegramBot()));
-      server = await startTestServer({
+      ({ server, dir } = await startWithTelegramBot({
         ...leg.env(),
-        BOT_DEFINITION: file,
         INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
         SECRETS_KEY: 'a-secrets-key-for-tests-0123456789abcdef',
         TELEGRAM_API_URL: standIn.url,
-        // The environment sets Slack: the studio shows it and may not change it.
-        SLACK_BOT_TOKEN: 'xoxb-environment-token-0123456789',
-        SLACK_SIGNING_SECRET: 'environmentsigningsecret0123456789',
-      });
+        ...SLACK_FROM_ENVIRONMENT,
+      }));
       owner = await setUpOwner(server.url, server.studio.setupLink!);
       editor = await invite(owner, 'editor@example.com', 'editor');
       analyst = await invite(owner, 'analyst@example.com', 'analyst');
@@ -312,15 +320,10 @@ describe('Settings → Channels with PUBLIC_URL', () => {
   let server: TestServer;
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'studio-channels-public-'));
-    const file = path.join(dir, 'bot.json');
-    await writeFile(file, JSON.stringify(telegramBot()));
-    server = await startTestServer({
-      BOT_DEFINITION: file,
+    ({ server, dir } = await startWithTelegramBot({
       PUBLIC_URL: 'https://bot.example.com/chat',
-      SLACK_BOT_TOKEN: 'xoxb-environment-token-0123456789',
-      SLACK_SIGNING_SECRET: 'environmentsigningsecret0123456789',
-    });
+      ...SLACK_FROM_ENVIRONMENT,
+    }));
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
