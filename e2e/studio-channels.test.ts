@@ -151,4 +151,32 @@ describe('Settings → Channels in Chromium', () => {
       );
     expect(problems.filter((problem) => !/status of 4\d\d/.test(problem))).toEqual([]);
   });
+
+  it('when the owner reads Settings → Channels in German, then the section of the channel that is on says in German that PUBLIC_URL is missing', async () => {
+    const german = await browser.newContext({ locale: 'de-DE', storageState: await context.storageState() });
+    try {
+      const page = await german.newPage();
+      await page.goto(owner.url());
+      const section = page.getByRole('region', { name: 'Telegram' });
+      await expect.poll(() => section.getByText('Ein: Telegram.').count()).toBe(1);
+      expect(
+        await section
+          .getByText(
+            'PUBLIC_URL ist auf dem Server nicht gesetzt: Bilder, die der Bot über ihren Pfad angibt (/images/…), erreichen Telegram nicht und gehen als ihre Beschreibung. Setzen Sie PUBLIC_URL auf die https-Adresse, unter der dieser Server erreichbar ist.',
+            { exact: true },
+          )
+          .count(),
+      ).toBe(1);
+      // Only the channel that is on is concerned.
+      expect(
+        await page
+          .getByRole('region', { name: 'Slack' })
+          .getByText(/PUBLIC_URL ist/)
+          .count(),
+      ).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await german.close();
+    }
+  });
 });
