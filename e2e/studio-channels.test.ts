@@ -73,6 +73,8 @@ describe('Settings → Channels in Chromium', () => {
       .poll(() => telegram().getByText('Bot token: the token @BotFather gave, such as 123456789:AAF…').count())
       .toBe(1);
     expect(await telegram().getByText('Off. Missing: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET.').count()).toBe(1);
+    // Off: images given by their path concern no channel yet.
+    expect(await owner.getByText(/PUBLIC_URL is not set/).count()).toBe(0);
     expect(await axeViolations(owner)).toEqual([]);
   });
 
@@ -83,6 +85,15 @@ describe('Settings → Channels in Chromium', () => {
     await telegram().getByRole('button', { name: 'Save Telegram settings' }).click();
     await expect.poll(() => telegram().getByRole('status').textContent()).toContain('Telegram: settings saved');
     await expect.poll(() => telegram().getByText('On: Telegram.').count()).toBe(1);
+    // The server runs without PUBLIC_URL: the section says what that means for the bot's images.
+    expect(
+      await telegram()
+        .getByText(
+          'PUBLIC_URL is not set on the server: images the bot gives by their path (/images/…) cannot reach Telegram, so they go as their description. Set PUBLIC_URL to the https address this server is reached by.',
+          { exact: true },
+        )
+        .count(),
+    ).toBe(1);
     expect(await telegram().getByText('Set in the studio.').count()).toBe(1);
     // Write-only: the fields are empty again, and the values are nowhere on the page.
     await telegram().getByText('Settings of Telegram', { exact: true }).click();
@@ -139,5 +150,33 @@ describe('Settings → Channels in Chromium', () => {
         'Telegram: the vendor refused the test message (code 403): Telegram sendMessage: Forbidden: bot was blocked by the user',
       );
     expect(problems.filter((problem) => !/status of 4\d\d/.test(problem))).toEqual([]);
+  });
+
+  it('when the owner reads Settings → Channels in German, then the section of the channel that is on says in German that PUBLIC_URL is missing', async () => {
+    const german = await browser.newContext({ locale: 'de-DE', storageState: await context.storageState() });
+    try {
+      const page = await german.newPage();
+      await page.goto(owner.url());
+      const section = page.getByRole('region', { name: 'Telegram' });
+      await expect.poll(() => section.getByText('Ein: Telegram.').count()).toBe(1);
+      expect(
+        await section
+          .getByText(
+            'PUBLIC_URL ist auf dem Server nicht gesetzt: Bilder, die der Bot über ihren Pfad angibt (/images/…), erreichen Telegram nicht und gehen als ihre Beschreibung. Setzen Sie PUBLIC_URL auf die https-Adresse, unter der dieser Server erreichbar ist.',
+            { exact: true },
+          )
+          .count(),
+      ).toBe(1);
+      // Only the channel that is on is concerned.
+      expect(
+        await page
+          .getByRole('region', { name: 'Slack' })
+          .getByText(/PUBLIC_URL ist/)
+          .count(),
+      ).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await german.close();
+    }
   });
 });

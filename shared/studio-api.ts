@@ -93,6 +93,11 @@ const channelView = z.object({
   /** What the connector still needs to be on (variables; PUBLIC_URL for Twilio). */
   missing: z.array(z.string()),
   channels: z.array(z.object({ name: z.string(), on: z.boolean(), webhookUrl: z.string() })),
+  /**
+   * On while the server has no PUBLIC_URL: an image the bot gives by its path (`/images/…`) cannot
+   * reach this vendor, which fetches images from an absolute address, so it goes as its description.
+   */
+  imagePathsUnresolved: z.boolean(),
   /** Each setting with whether it is set; a credential's value never leaves the server (value null). */
   settings: z.array(
     z.object({

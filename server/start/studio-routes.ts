@@ -59,6 +59,7 @@ export async function studioRoutes(setup: {
         audit: studio.audit,
         connectors: setup.connectors,
         baseUrl: setup.baseUrl,
+        publicUrlSet: config.PUBLIC_URL !== undefined,
         announce: () => studio.announce(),
       }),
     ),

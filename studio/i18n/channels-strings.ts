@@ -16,6 +16,8 @@ export const channelsEn = {
   channel_teams: 'Microsoft Teams (Bot Framework)',
   channelOn: 'On: {channels}.',
   channelOff: 'Off. Missing: {missing}.',
+  channelImagePaths:
+    'PUBLIC_URL is not set on the server: images the bot gives by their path (/images/…) cannot reach {connector}, so they go as their description. Set PUBLIC_URL to the https address this server is reached by.',
   channelSourceEnvironment:
     'Set in the environment, which wins over the studio: change these settings there. The fields are read-only here.',
   channelSourceStudio: 'Set in the studio.',
@@ -100,6 +102,8 @@ export const channelsDe: typeof channelsEn = {
   channel_teams: 'Microsoft Teams (Bot Framework)',
   channelOn: 'Ein: {channels}.',
   channelOff: 'Aus. Es fehlt: {missing}.',
+  channelImagePaths:
+    'PUBLIC_URL ist auf dem Server nicht gesetzt: Bilder, die der Bot über ihren Pfad angibt (/images/…), erreichen {connector} nicht und gehen als ihre Beschreibung. Setzen Sie PUBLIC_URL auf die https-Adresse, unter der dieser Server erreichbar ist.',
   channelSourceEnvironment:
     'In der Umgebung eingerichtet, die vor dem Studio gilt: Ändern Sie diese Einstellungen dort. Hier sind die Felder schreibgeschützt.',
   channelSourceStudio: 'Im Studio eingerichtet.',

@@ -16,7 +16,7 @@ export const channelWords = {
     role,
     summary: "The vendors' connectors, their settings and webhook URLs",
     description:
-      "Each connector (Telegram, WhatsApp, Twilio, Slack, Messenger, Teams) with where its settings come from (the environment wins over the studio, for the whole connector), whether it is on and what it still needs, each channel's webhook URL, and each setting: set or not, and the value of those that are not credentials. A credential's value is never answered.",
+      "Each connector (Telegram, WhatsApp, Twilio, Slack, Messenger, Teams) with where its settings come from (the environment wins over the studio, for the whole connector), whether it is on and what it still needs, each channel's webhook URL, whether an image the bot gives by its path cannot reach it (`imagePathsUnresolved`: the connector is on and the server has no PUBLIC_URL, so such an image goes as its description), and each setting: set or not, and the value of those that are not credentials. A credential's value is never answered.",
     answer: 'The connectors, in a fixed order.',
   },
   saveChannel: {

@@ -42,6 +42,8 @@ export interface ChannelSettingsDeps {
   readonly connectors: RunningConnectors;
   /** The bot's public base URL, that the webhooks' URLs are made of. */
   readonly baseUrl: () => string;
+  /** Whether PUBLIC_URL is set: without it a vendor cannot fetch an image the bot gives by its path. */
+  readonly publicUrlSet: boolean;
   /** Tells the other nodes of a cluster that studio secrets changed (they read them again, and their connectors follow). */
   readonly announce: () => Promise<void>;
 }
@@ -94,6 +96,8 @@ function viewOf(deps: ChannelSettingsDeps, settings: ConnectorSettings): Channel
       on: settings.channels.includes(name),
       webhookUrl: `${base}/api/webhooks/${name}`,
     })),
+    // What start-up logs once (channel_image_paths_unresolved), said also of a connector switched on later.
+    imagePathsUnresolved: settings.on && !deps.publicUrlSet,
     settings: fields.map((field) => {
       const value = settings.values[field.variable];
       return { ...field, set: value !== undefined, value: field.secret || value === undefined ? null : value };

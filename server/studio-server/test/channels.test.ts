@@ -18,6 +18,20 @@ const WEBHOOK_SECRET = 'studio-set-webhook-secret_0123456789';
 const SECOND_SECRET = 'rotated-webhook-secret_9876543210abc';
 const TEXT = 'A test message from the studio.';
 
+/** The environment sets Slack: the studio shows it and may not change it. */
+const SLACK_FROM_ENVIRONMENT = {
+  SLACK_BOT_TOKEN: 'xoxb-environment-token-0123456789',
+  SLACK_SIGNING_SECRET: 'environmentsigningsecret0123456789',
+};
+
+/** A server running the Telegram test bot, its definition in a new folder (the caller removes it). */
+async function startWithTelegramBot(env: Record<string, string>): Promise<{ server: TestServer; dir: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'studio-channels-'));
+  const file = path.join(dir, 'bot.json');
+  await writeFile(file, JSON.stringify(telegramBot()));
+  return { server: await startTestServer({ ...env, BOT_DEFINITION: file }), dir };
+}
+
 const sentTo = (standIn: TelegramStandIn, chatId: number) =>
   standIn.calls
     .filter((call) => call.method === 'sendMessage' && call.params.chat_id === chatId && call.status === 200)
@@ -35,19 +49,13 @@ for (const leg of storeLegs()) {
 
     beforeAll(async () => {
       standIn = await startTelegramStandIn();
-      dir = await mkdtemp(path.join(tmpdir(), 'studio-channels-'));
-      const file = path.join(dir, 'bot.json');
-      await writeFile(file, JSON.stringify(telegramBot()));
-      server = await startTestServer({
+      ({ server, dir } = await startWithTelegramBot({
         ...leg.env(),
-        BOT_DEFINITION: file,
         INTEGRATION_ALLOWED_HOSTS: '127.0.0.1',
         SECRETS_KEY: 'a-secrets-key-for-tests-0123456789abcdef',
         TELEGRAM_API_URL: standIn.url,
-        // The environment sets Slack: the studio shows it and may not change it.
-        SLACK_BOT_TOKEN: 'xoxb-environment-token-0123456789',
-        SLACK_SIGNING_SECRET: 'environmentsigningsecret0123456789',
-      });
+        ...SLACK_FROM_ENVIRONMENT,
+      }));
       owner = await setUpOwner(server.url, server.studio.setupLink!);
       editor = await invite(owner, 'editor@example.com', 'editor');
       analyst = await invite(owner, 'analyst@example.com', 'analyst');
@@ -80,9 +88,11 @@ for (const leg of storeLegs()) {
         on: false,
         missing: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'],
         channels: [{ name: 'telegram', on: false, webhookUrl: `${server.url}/api/webhooks/telegram` }],
+        imagePathsUnresolved: false,
       });
       const slack = list.body.find((connector: { connector: string }) => connector.connector === 'slack');
-      expect(slack).toMatchObject({ source: 'environment', on: true });
+      // On, and the server has no PUBLIC_URL: Slack cannot fetch an image the bot gives by its path.
+      expect(slack).toMatchObject({ source: 'environment', on: true, imagePathsUnresolved: true });
       expect(slack.settings).toEqual([
         { variable: 'SLACK_BOT_TOKEN', secret: true, required: true, set: true, value: null },
         { variable: 'SLACK_SIGNING_SECRET', secret: true, required: true, set: true, value: null },
@@ -180,6 +190,7 @@ for (const leg of storeLegs()) {
         source: 'studio',
         on: true,
         missing: [],
+        imagePathsUnresolved: true,
         updatedBy: 'owner@example.com',
         settings: [
           { variable: 'TELEGRAM_BOT_TOKEN', set: true, value: null },
@@ -304,3 +315,29 @@ for (const leg of storeLegs()) {
     });
   });
 }
+
+describe('Settings → Channels with PUBLIC_URL', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    ({ server, dir } = await startWithTelegramBot({
+      PUBLIC_URL: 'https://bot.example.com/chat',
+      ...SLACK_FROM_ENVIRONMENT,
+    }));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when a connector is on and PUBLIC_URL is set, then the owner is not warned of images given by their path, and the webhook URLs are on PUBLIC_URL', async () => {
+    const owner = await setUpOwner(server.url, server.studio.setupLink!);
+    const list = await owner.get('/studio/api/channels');
+    const slack = list.body.find((connector: { connector: string }) => connector.connector === 'slack');
+    expect(slack).toMatchObject({
+      on: true,
+      imagePathsUnresolved: false,
+      channels: [{ name: 'slack', on: true, webhookUrl: 'https://bot.example.com/chat/api/webhooks/slack' }],
+    });
+  });
+});

@@ -244,6 +244,7 @@ export class StudioChannelsPanel extends SettingsPanel {
       <p class=${connector.on ? 'on' : ''}>
         ${connector.on ? t('channelOn', { channels: on.map(channelName).join(', ') }) : t('channelOff', { missing: connector.missing.join(', ') })}
       </p>
+      ${connector.imagePathsUnresolved ? html`<p class="notice">${t('channelImagePaths', { connector: name })}</p>` : nothing}
       <p class=${fromEnvironment ? 'notice' : ''}>
         ${t(fromEnvironment ? 'channelSourceEnvironment' : connector.source === 'studio' ? 'channelSourceStudio' : 'channelSourceNone')}
         ${connector.updatedAt && !fromEnvironment ? t('channelUpdated', { when: when(connector.updatedAt), who: connector.updatedBy ?? '' }) : nothing}
