@@ -22,6 +22,8 @@ export interface CommitOptions {
    * gone means another worker answered it meanwhile, and the turn is dropped.
    */
   readonly answersPending?: number;
+  /** The job running this turn (a channel's inbound event): finished in the turn's commit, which then needs no commit of its own. */
+  readonly completesJob?: { readonly id: string; readonly workerId: string };
 }
 
 /**
@@ -81,6 +83,7 @@ export function turnCommit(
     ...(outbox.cancelJobs.length > 0 ? { cancelJobs: outbox.cancelJobs } : {}),
     ...(outbox.logs.length > 0 ? { logs: outbox.logs } : {}),
     ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
+    ...(options.completesJob ? { completeJobs: [options.completesJob] } : {}),
   };
   return { commit, jobs, observation };
 }

@@ -237,6 +237,12 @@ export interface TurnCommit {
   readonly jobs?: readonly NewJob[];
   /** Outbox: ids of jobs the turn stops (a wait step left), cancelled as `Store.cancelJob` would, before `jobs` are scheduled. */
   readonly cancelJobs?: readonly string[];
+  /**
+   * The job that ran this turn (a channel's inbound event), finished with it as `Store.completeJob`
+   * would: in the turn's transaction where the store has one (no commit of its own), else right
+   * after the turn's write (a crash in between runs the job again, and it finds its turn stored).
+   */
+  readonly completeJobs?: readonly { readonly id: string; readonly workerId: string }[];
   /** Outbox: log rows of the turn (nlpLog, fuzzyQuestionAnswerLog), stored exactly once with it. */
   readonly logs?: readonly { readonly kind: LogKind; readonly entry: NewLogEntry }[];
   /** The turn answers the pending message with this seq: the mark is cleared in the same write as the state. */
