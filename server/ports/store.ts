@@ -338,9 +338,12 @@ export interface Store extends Leases, PersonalDataStore {
   /**
    * The first job of `group`, by id, with `afterId < id < beforeId` that has not
    * finished (pending or running), or null. Done, dead and cancelled jobs never
-   * count: a job given up on does not hold back the ones after it.
+   * count: a job given up on does not hold back the ones after it. With
+   * `through`, `beforeId` itself counts too (`id <= beforeId`): a running job
+   * asking with its own id learns in the same read whether its row is still
+   * there (null: it was erased, cancelled or finished elsewhere).
    */
-  firstUnfinishedJob(group: string, afterId: string, beforeId: string): Promise<Job | null>;
+  firstUnfinishedJob(group: string, afterId: string, beforeId: string, through?: boolean): Promise<Job | null>;
   /**
    * Puts a claimed job back as pending at `runAt` without using up the attempt
    * its claim started (it waited, it did not fail). False when the worker no

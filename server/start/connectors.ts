@@ -228,6 +228,7 @@ function channelDeliveries(connectors: ReadonlyMap<string, Connector>, now: () =
           deliveryNow(channel)?.admitTrigger?.(user, channelId, dialogId, at),
         handOff: (user, turn) => deliveryNow(channel)?.handOff?.(user, turn) ?? [],
         deliver: (userId, entries) => deliveryNow(channel)?.deliver(userId, entries),
+        erasing: (userId, begins) => deliveryNow(channel)?.erasing?.(userId, begins),
         typing: () => undefined,
         event: () => undefined,
         reach: () => 'callback',

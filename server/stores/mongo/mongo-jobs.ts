@@ -31,9 +31,10 @@ function mongoJobSchedule(db: Db, locks: KeyLocks): JobSchedule {
     cancelJob: (id) =>
       updateJob(locks, jobs, id, { status: { $in: ['pending', 'running'] } }, { status: 'cancelled', ...released }),
 
-    async firstUnfinishedJob(group, afterId, beforeId) {
+    async firstUnfinishedJob(group, afterId, beforeId, through = false) {
+      const upTo = through ? { $lte: beforeId } : { $lt: beforeId };
       const doc = await jobs.findOne(
-        { group, _id: { $gt: afterId, $lt: beforeId }, status: { $in: ['pending', 'running'] } },
+        { group, _id: { $gt: afterId, ...upTo }, status: { $in: ['pending', 'running'] } },
         { sort: { _id: 1 } },
       );
       return doc === null ? null : toJob(doc);
