@@ -341,7 +341,9 @@ export interface Store extends Leases, PersonalDataStore {
    * count: a job given up on does not hold back the ones after it. With
    * `through`, `beforeId` itself counts too (`id <= beforeId`): a running job
    * asking with its own id learns in the same read whether its row is still
-   * there (null: it was erased, cancelled or finished elsewhere).
+   * there (null: it was erased, cancelled or finished elsewhere). That row comes
+   * back without its payload (`{}`): the caller holds it, and reading it again
+   * on every run of every grouped job would be wasted.
    */
   firstUnfinishedJob(group: string, afterId: string, beforeId: string, through?: boolean): Promise<Job | null>;
   /**
