@@ -8,6 +8,7 @@ import type { AppDeps } from './deps.ts';
  * the log must not keep what was just erased.
  */
 type ErasureDeps = Pick<AppDeps, 'store' | 'turns' | 'logger' | 'clock' | 'events' | 'usage' | 'identityLinks'> & {
+  readonly delivery?: Pick<AppDeps['delivery'], 'erasing'>;
   readonly insights?: { eraseUser(userId: string): Promise<number> };
 };
 
@@ -35,7 +36,9 @@ function addReports(a: ErasureReport, b: ErasureReport): ErasureReport {
 async function eraseAddress(deps: ErasureDeps, userId: string): Promise<ErasureReport> {
   const { erased, counters, events } = await deps.turns.run(userId, async () => {
     const known = await deps.store.getUser(userId);
-    const report = await deps.store.eraseUser(userId);
+    // A channel's send job for the user's last turn may be under way on this node: it stops, and what is kept of them goes.
+    deps.delivery?.erasing?.(userId, true);
+    const report = await deps.store.eraseUser(userId).finally(() => deps.delivery?.erasing?.(userId, false));
     // The insights' summaries of the user's conversations hold their words and data: they go too.
     await deps.insights?.eraseUser(userId);
     const usage = (await deps.usage?.eraseUsage(userId)) ?? 0;

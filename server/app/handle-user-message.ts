@@ -26,6 +26,8 @@ export interface UserInput {
   readonly startBy?: number;
   /** The channel the message came through, when the caller knows: a linked person's answers go there (Delivery.via). */
   readonly channelId?: string;
+  /** The job running this message's turn: finished in the turn's commit (`committed` tells it was). */
+  readonly completesJob?: { readonly id: string; readonly workerId: string };
 }
 
 export { UnknownDialogError };
@@ -75,6 +77,7 @@ function answerMessage(deps: AppDeps, input: UserInput): Promise<{ seq: number; 
           ...(input.channelId === undefined ? {} : { channelId: input.channelId }),
           ...(input.user ? { user: input.user } : {}),
           ...(input.stored ? { stored: input.stored } : {}),
+          ...(input.completesJob ? { completesJob: input.completesJob } : {}),
         }).catch(async (error: unknown) => storePendingOrRethrow(deps, input, userEntry, error));
         // Stored, to be answered shortly: acked like any stored message, so the widget does not show it as failed.
         if (outcome.status === 'pending') return { seq: outcome.entry.seq, duplicate: false };

@@ -27,6 +27,8 @@ export interface CommitOptions {
    * linked person writing from another of their channels. Insights count the turn under it.
    */
   readonly channelId?: string;
+  /** The job running this turn (a channel's inbound event): finished in the turn's commit, which then needs no commit of its own. */
+  readonly completesJob?: { readonly id: string; readonly workerId: string };
 }
 
 /**
@@ -87,6 +89,7 @@ export function turnCommit(
     ...(outbox.cancelJobs.length > 0 ? { cancelJobs: outbox.cancelJobs } : {}),
     ...(outbox.logs.length > 0 ? { logs: outbox.logs } : {}),
     ...(options.answersPending !== undefined ? { answersPending: options.answersPending } : {}),
+    ...(options.completesJob ? { completeJobs: [options.completesJob] } : {}),
   };
   return { commit, jobs, observation };
 }

@@ -109,5 +109,11 @@ export function deliveryByChannel(
     moved(fromUserId, toUserId) {
       routes.fallback.moved?.(fromUserId, toUserId);
     },
+    erasing(userId, begins) {
+      // Every channel: a linked person's turns may have gone out through any of theirs.
+      for (const delivery of routes.channels.values()) delivery.erasing?.(userId, begins);
+      routes.fallback.erasing?.(userId, begins);
+      if (!begins) known.delete(userId);
+    },
   };
 }

@@ -15,11 +15,19 @@ export interface JobDeferral {
 }
 
 /**
+ * What a handler returns when its own commit already finished the job (a channel turn's commit,
+ * TurnCommit.completeJobs): the runner writes nothing more for it.
+ */
+export interface JobCompleted {
+  readonly completed: true;
+}
+
+/**
  * Does the work of one job. Returning nothing finishes it; returning a deferral
  * puts it back for later; throwing fails the attempt and the runner retries with
  * backoff, unless it throws JobGivenUp (ports/scheduler.ts): then the job is dead at once.
  */
-export type JobHandler = (job: Job) => Promise<void | JobDeferral>;
+export type JobHandler = (job: Job) => Promise<void | JobDeferral | JobCompleted>;
 
 export interface JobRunnerOptions {
   readonly store: Store;
@@ -280,8 +288,8 @@ export class JobRunner implements Scheduler {
       // Let waiting requests in between jobs: a claimed batch would otherwise run back to back.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const outcome = await handler(job);
-      if (outcome) await store.deferJob(job.id, this.workerId, outcome.deferUntil);
-      else await store.completeJob(job.id, this.workerId);
+      if (outcome && 'deferUntil' in outcome) await store.deferJob(job.id, this.workerId, outcome.deferUntil);
+      else if (!outcome) await store.completeJob(job.id, this.workerId);
       this.options.metrics?.jobAttempt?.(job.kind, 'done');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -53,6 +53,11 @@ export interface Delivery {
   webchatOpen?(userId: string): boolean | Promise<boolean>;
   /** The web chat user `fromUserId` was linked into the person `toUserId`: their open widgets speak for the person from now on. */
   moved?(fromUserId: string, toUserId: string): void;
+  /**
+   * The user's erasure begins (`begins`, before anything is erased) or has ended: what this delivery
+   * keeps of them goes, and nothing it was about to send them leaves (a channel's send job under way).
+   */
+  erasing?(userId: string, begins: boolean): void;
 }
 
 /** What a turn is about to commit, as a hand-off job needs to find it again. */

@@ -237,6 +237,12 @@ export interface TurnCommit {
   readonly jobs?: readonly NewJob[];
   /** Outbox: ids of jobs the turn stops (a wait step left), cancelled as `Store.cancelJob` would, before `jobs` are scheduled. */
   readonly cancelJobs?: readonly string[];
+  /**
+   * The job that ran this turn (a channel's inbound event), finished with it as `Store.completeJob`
+   * would: in the turn's transaction where the store has one (no commit of its own), else right
+   * after the turn's write (a crash in between runs the job again, and it finds its turn stored).
+   */
+  readonly completeJobs?: readonly { readonly id: string; readonly workerId: string }[];
   /** Outbox: log rows of the turn (nlpLog, fuzzyQuestionAnswerLog), stored exactly once with it. */
   readonly logs?: readonly { readonly kind: LogKind; readonly entry: NewLogEntry }[];
   /** The turn answers the pending message with this seq: the mark is cleared in the same write as the state. */
@@ -332,9 +338,14 @@ export interface Store extends Leases, PersonalDataStore {
   /**
    * The first job of `group`, by id, with `afterId < id < beforeId` that has not
    * finished (pending or running), or null. Done, dead and cancelled jobs never
-   * count: a job given up on does not hold back the ones after it.
+   * count: a job given up on does not hold back the ones after it. With
+   * `through`, `beforeId` itself counts too (`id <= beforeId`): a running job
+   * asking with its own id learns in the same read whether its row is still
+   * there (null: it was erased, cancelled or finished elsewhere). That row comes
+   * back without its payload (`{}`): the caller holds it, and reading it again
+   * on every run of every grouped job would be wasted.
    */
-  firstUnfinishedJob(group: string, afterId: string, beforeId: string): Promise<Job | null>;
+  firstUnfinishedJob(group: string, afterId: string, beforeId: string, through?: boolean): Promise<Job | null>;
   /**
    * Puts a claimed job back as pending at `runAt` without using up the attempt
    * its claim started (it waited, it did not fail). False when the worker no

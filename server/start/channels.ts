@@ -62,7 +62,9 @@ export async function openChannels(
     store,
     logger,
     now,
-    (variable) => secrets?.value(channelSettingKey(variable)),
+    Object.assign((variable: string) => secrets?.value(channelSettingKey(variable)), {
+      revision: () => secrets?.revision() ?? 0,
+    }),
     (dialogId) => setup.definition?.().dialogs.find((dialog) => dialog.id === dialogId)?.whatsappTemplate,
   );
   warnImagePaths(config, [...connectors.connectors.keys()], logger);

@@ -40,8 +40,11 @@ export interface ConnectorWiring extends RunningConnectors {
   close(): void;
 }
 
-/** The studio's value of a setting (as typed there), or undefined. */
-export type StudioSettingLookup = (variable: string) => string | undefined;
+/**
+ * The studio's value of a setting (as typed there), or undefined; with `revision`, a number that
+ * changes whenever any value may have (equal revisions: nothing to compare again).
+ */
+export type StudioSettingLookup = ((variable: string) => string | undefined) & { readonly revision?: () => number };
 
 const SETTING_SCHEMAS = configSchema.shape as unknown as Record<string, z.ZodType>;
 
@@ -134,7 +137,12 @@ function liveConnectors(config: Config, parts: BuildParts, studio: StudioSetting
   const secrets: string[] = [];
   const built = new Map<ChannelConnectorName, { key: string; channels: readonly string[] }>();
   let seen: string | undefined;
+  let seenRevision: number | undefined;
   const refresh = () => {
+    // Every webhook, turn and send reads the connectors: with a revision, the settings are compared only once it moved.
+    const revision = studio.revision?.();
+    if (revision !== undefined && revision === seenRevision) return live;
+    seenRevision = revision;
     const current = variables.map((variable) => studio(variable) ?? '').join('\u0000');
     if (current === seen) return live;
     seen = current;
@@ -220,6 +228,7 @@ function channelDeliveries(connectors: ReadonlyMap<string, Connector>, now: () =
           deliveryNow(channel)?.admitTrigger?.(user, channelId, dialogId, at),
         handOff: (user, turn) => deliveryNow(channel)?.handOff?.(user, turn) ?? [],
         deliver: (userId, entries) => deliveryNow(channel)?.deliver(userId, entries),
+        erasing: (userId, begins) => deliveryNow(channel)?.erasing?.(userId, begins),
         typing: () => undefined,
         event: () => undefined,
         reach: () => 'callback',

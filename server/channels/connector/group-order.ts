@@ -11,7 +11,9 @@ export type Deferral = { readonly deferUntil: number };
  * Runs one user's jobs of a group (their turns, their sends) one after another, in id order. Within
  * this process a job waits for the one before it on a promise, not a poll; a job handled elsewhere
  * (another node, a run before a restart) and not finished holds the later ones back through the
- * store (Store.firstUnfinishedJob), which is the guarantee.
+ * store (Store.firstUnfinishedJob), which is the guarantee. The same read tells whether the job's
+ * own row is still there: a job whose row went (its user erased on any node, the job cancelled or
+ * finished elsewhere) does nothing.
  */
 export class GroupOrder {
   private readonly tails = new Map<string, Promise<void>>();
@@ -20,7 +22,8 @@ export class GroupOrder {
 
   constructor(private readonly store: Pick<Store, 'firstUnfinishedJob'>) {}
 
-  async run<T>(group: string, job: Job, now: number, work: () => Promise<T>): Promise<T | Deferral> {
+  /** The work's result; undefined, without running it, when the job's row is gone. */
+  async run<T>(group: string, job: Job, now: number, work: () => Promise<T>): Promise<T | Deferral | undefined> {
     const previous = this.tails.get(group) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
@@ -30,8 +33,9 @@ export class GroupOrder {
       await previous;
       let after = '';
       for (;;) {
-        const earlier = await this.store.firstUnfinishedJob(group, after, job.id);
-        if (!earlier) break;
+        const earlier = await this.store.firstUnfinishedJob(group, after, job.id, true);
+        if (!earlier) return undefined;
+        if (earlier.id === job.id) break;
         if (this.finished.has(earlier.id)) {
           after = earlier.id;
           continue;

@@ -15,6 +15,29 @@ const MAX_USERS = 10_000;
  */
 export class HandedEntries {
   private readonly latest = new Map<string, readonly TranscriptEntry[]>();
+  /** Per user, erasures begun and ended on this node: odd while one runs (erasure-race guard for the send jobs). */
+  private readonly erasures = new Map<string, number>();
+
+  /**
+   * The user's erasure begins (erasing) or has ended on this node: their kept turn goes, and the
+   * erasure count moves, which stops a send job of theirs that began before (see `erasure`).
+   */
+  erasing(userId: string, begins: boolean): void {
+    this.latest.delete(userId);
+    const count = (this.erasures.get(userId) ?? 0) + 1;
+    this.erasures.delete(userId);
+    if (this.erasures.size >= MAX_USERS) this.erasures.delete(this.erasures.keys().next().value!);
+    // Always odd while the erasure runs, even after it, whatever was missed (an end without its beginning).
+    this.erasures.set(userId, begins === (count % 2 === 1) ? count : count + 1);
+  }
+
+  /**
+   * Where the user's erasures stand on this node: a send job takes it as it begins and sends only
+   * while it is unchanged and even (no erasure under way, none since).
+   */
+  erasure(userId: string): number {
+    return this.erasures.get(userId) ?? 0;
+  }
 
   /** Keeps a turn just committed: its entries, the user's own first when the turn answered one. */
   keep(userId: string, entries: readonly TranscriptEntry[]): void {

@@ -59,16 +59,20 @@ export interface TurnJobOptions {
  * event's id is the message's clientId, so a job run twice (a crash after the turn) stores and
  * answers it once.
  */
-export function turnJobHandler(options: TurnJobOptions): (job: Job) => Promise<void | { deferUntil: number }> {
+export function turnJobHandler(
+  options: TurnJobOptions,
+): (job: Job) => Promise<void | { deferUntil: number } | { completed: true }> {
   let order: GroupOrder | undefined;
   return async (job) => {
     const { channel, message } = payloadSchema.parse(job.payload);
     const deps = options.deps();
     const userId = channelUserId(channel, message.address);
     order ??= new GroupOrder(deps.store);
-    return order.run(turnGroup(channel, userId), job, deps.clock.now(), () =>
-      runTurn(options, deps, channel, userId, message),
-    );
+    return order.run(turnGroup(channel, userId), job, deps.clock.now(), async () => {
+      // The turn's commit finishes the job (one commit fewer a turn): the runner is told it need not.
+      const completed = await runTurn(options, deps, channel, userId, message, job);
+      return completed ? { completed: true as const } : undefined;
+    });
   };
 }
 
@@ -78,14 +82,15 @@ async function runTurn(
   channel: string,
   userId: string,
   message: z.infer<typeof messageSchema>,
-): Promise<void> {
+  job: Job,
+): Promise<boolean> {
   const connector = options.connectors.get(channel);
   if (!connector) {
     deps.logger.warn(
       { event: 'channel_turn_dropped', channel, userId },
       'an event arrived for a channel that is no longer configured; it is not answered',
     );
-    return;
+    return false;
   }
   if (connector.acknowledge && message.ack) {
     await connector
@@ -107,23 +112,27 @@ async function runTurn(
       { event: 'channel_user_conflict', channel, userId },
       `user ${userId} belongs to channel ${user.channelId}; the event is not answered`,
     );
-    return;
+    return false;
   }
   const fresh = !user || (user.lastSeq === 0 && user.position === null);
   if (speaker === userId && (fresh || knowsMore(user!, message.userData))) {
     await openConversation(deps, { userId, channelId: channel, init: message.userData, known: user });
-    if (fresh && message.input.kind === 'open') return;
+    if (fresh && message.input.kind === 'open') return false;
     user = await deps.store.getUser(userId);
   }
   const said = await userMessage(deps, connector, user, message);
-  if (!said) return;
+  if (!said) return false;
+  let completed = false;
   await handleUserMessage(deps, {
     userId: speaker,
     clientId: `${channel}:${message.eventId}`,
     message: said,
     ...(person ? { channelId: channel } : {}),
     ...(user ? { user } : {}),
+    ...(job.leaseOwner ? { completesJob: { id: job.id, workerId: job.leaseOwner } } : {}),
+    committed: () => (completed = job.leaseOwner !== null),
   });
+  return completed;
 }
 
 /** Whether the vendor tells something about the user the store does not hold yet. */

@@ -97,6 +97,9 @@ export function connectorDelivery(connector: Connector, now: () => number): Deli
       // Every turn's messages were handed to a send job in its commit (handOff): here they are kept for it, and for the next turn.
       handed.keep(userId, entries);
     },
+    erasing(userId, begins) {
+      handed.erasing(userId, begins);
+    },
     typing() {
       // "Typing…" would cost a vendor call per turn, counted against the same rate limit as the answers.
     },
@@ -154,9 +157,13 @@ async function send(
     return;
   }
   const last = Math.max(payload.seq, payload.last ?? payload.seq);
+  const handed = handedEntries(connector);
+  // An erasure of the user on this node, under way or begun since this job did: nothing more of theirs leaves.
+  const erasure = handed.erasure(payload.user);
+  const erased = () => erasure % 2 === 1 || handed.erasure(payload.user) !== erasure;
+  if (erased()) return;
   const entries =
-    handedEntries(connector).said(payload.user, payload.seq, last, payload.at) ??
-    (await storedEntries(options.store, payload, last));
+    handed.said(payload.user, payload.seq, last, payload.at) ?? (await storedEntries(options.store, payload, last));
   if (entries.length === 0) return;
   let instead: Extract<SendReplacement, { kind: 'instead' }> | undefined;
   if ((connector.replaceSend || connector.refuseSend) && payload.from === 0) {
@@ -195,6 +202,7 @@ async function send(
       );
     }
     for (let part = first; part < sends.length; part++) {
+      if (erased()) return;
       const started = options.now();
       try {
         await sends[part]!(address);

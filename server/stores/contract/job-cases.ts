@@ -203,6 +203,13 @@ export function jobCases(store: () => Store): void {
     expect(await store().firstUnfinishedJob('g1', 'a4', 'a5')).toBeNull();
     expect(await store().firstUnfinishedJob('g1', '', 'a1')).toBeNull();
     expect(await store().firstUnfinishedJob('nobody', '', 'z')).toBeNull();
+    // Through: the job with the second id counts too, so a job asking with its own id finds itself when nothing is before it.
+    const own = await store().firstUnfinishedJob('g1', '', 'a1', true);
+    expect(own).toMatchObject({ id: 'a1', status: 'pending' });
+    // The asker holds its own payload: it is not read back.
+    expect(own?.payload).toStrictEqual({});
+    expect(await store().firstUnfinishedJob('g1', 'a4', 'a5', true)).toMatchObject({ id: 'a5' });
+    expect(await store().firstUnfinishedJob('g1', 'a5', 'a6', true)).toBeNull();
     // A running job still counts; a done, a dead and a cancelled one never do.
     const claimed = await store().claimJobs({ workerId: 'w1', now: 100, leaseMs: 1000, limit: 3, kinds: ['timer'] });
     expect(claimed.map((j) => j.id)).toStrictEqual(['a0', 'a00', 'a1']);

@@ -159,6 +159,35 @@ export function turnCases(store: () => Store): void {
     expect(await collect(store().readLogs('nlpLog', {}))).toHaveLength(1);
   });
 
+  it('when a turn names the job that ran it, then that job is done with the turn, and not for a conflicting or duplicate turn', async () => {
+    await store().ensureUser({ userId: 'u1', channelId: 'c', now: 1 });
+    const running = (id: string) =>
+      store().scheduleJob({ id, kind: 'channel_turn', payload: {}, runAt: 1, lease: { owner: 'w', until: 10_000 } });
+    for (const id of ['e1', 'e2', 'e3']) await running(id);
+    const finishing = (id: string) => ({ completeJobs: [{ id, workerId: 'w' }] });
+    expect(await store().commitTurn(turn(7, { userEntry: said('m1', 'hi'), ...finishing('e1') }))).toStrictEqual({
+      status: 'conflict',
+    });
+    expect(await store().getJob('e1')).toMatchObject({ status: 'running' });
+    expect((await store().commitTurn(turn(1, { userEntry: said('m1', 'hi'), ...finishing('e1') }))).status).toBe(
+      'committed',
+    );
+    expect(await store().getJob('e1')).toMatchObject({ status: 'done', leaseOwner: null });
+    expect((await store().commitTurn(turn(2, { userEntry: said('m1', 'hi'), ...finishing('e2') }))).status).toBe(
+      'duplicate',
+    );
+    expect(await store().getJob('e2')).toMatchObject({ status: 'running' });
+    // Only its lease holder finishes it: a job another worker took over stays theirs.
+    expect(
+      (
+        await store().commitTurn(
+          turn(2, { userEntry: said('m2', 'more'), completeJobs: [{ id: 'e3', workerId: 'x' }] }),
+        )
+      ).status,
+    ).toBe('committed');
+    expect(await store().getJob('e3')).toMatchObject({ status: 'running', leaseOwner: 'w' });
+  });
+
   it('when turns and plain appends alternate, then seqs stay gapless and a patch leaves omitted fields as they were', async () => {
     await store().ensureUser({ userId: 'u1', channelId: 'c', userData: { keep: 1 }, variables: { v: 1 }, now: 1 });
     await store().appendTranscript('u1', [bot('before')]);

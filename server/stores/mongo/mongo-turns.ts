@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { NewTranscriptEntry, Store, TranscriptEntry, TurnCommit, TurnCommitResult } from '../../ports/store.ts';
+import { released, updateJob, type JobDoc } from './job-doc.ts';
 import { COLLECTIONS, toJson } from './mongo-common.ts';
 import { entryByClientId, toEntry, transcriptDoc, type TranscriptDoc } from './transcript-doc.ts';
 import { toUser, userLockKey, type UserDoc } from './user-doc.ts';
@@ -37,6 +38,7 @@ type TurnOps = Pick<Store, 'commitTurn'>;
 export function mongoTurns(db: Db, { locks, outboxes, settled, cache }: UserWrites): TurnOps {
   const users = db.collection<UserDoc>(COLLECTIONS.users);
   const transcript = db.collection<TranscriptDoc>(COLLECTIONS.transcript);
+  const jobs = db.collection<JobDoc>(COLLECTIONS.jobs);
 
   const commit = async (turn: TurnCommit, cached = true): Promise<TurnCommitResult> => {
     const { userId, patch, now } = turn;
@@ -96,6 +98,15 @@ export function mongoTurns(db: Db, { locks, outboxes, settled, cache }: UserWrit
     const stored = { ...current, ...set, outbox: null, outboxAt: null, outboxHeld: false } as UserDoc;
     await insertEntries(transcript, docs);
     await outboxes.flush({ ...current, ...set } as UserDoc);
+    // No transaction to finish it in: right after the turn, as its runner would have (a crash between runs it again, a duplicate).
+    for (const job of turn.completeJobs ?? [])
+      await updateJob(
+        locks,
+        jobs,
+        job.id,
+        { status: 'running', leaseOwner: job.workerId },
+        { status: 'done', ...released },
+      );
     settled.remember(userId, stored.version, seq);
     cache?.put(stored);
     return { status: 'committed' as const, user: toUser(stored), entries: docs.map(toEntry) as TranscriptEntry[] };

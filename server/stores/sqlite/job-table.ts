@@ -26,5 +26,9 @@ export const SCHEDULE_JOB_SQL = `${upsertInto(JOBS, 'id')} WHERE jobs.status <> 
 export const CANCEL_JOB_SQL = `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
      WHERE id = ? AND status IN ('pending', 'running')`;
 
+/** Finishes a job its holder ran (id, worker id). Shared with turn commits (sqlite-turns.ts). */
+export const COMPLETE_JOB_SQL = `UPDATE jobs SET status = 'done', lease_owner = NULL, lease_until = NULL
+     WHERE id = ? AND status = 'running' AND lease_owner = ?`;
+
 /** A new job as SCHEDULE_JOB_SQL's parameters. */
 export const scheduleParams: (job: NewJob) => StoredJob = newStoredJob;

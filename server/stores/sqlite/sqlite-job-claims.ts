@@ -3,7 +3,7 @@ import type { ClaimRequest, Job } from '../../ports/store.ts';
 import type { JobClaims } from '../common/job-parts.ts';
 import { jobOf, type StoredJob } from '../common/stored-job.ts';
 import { groupCommit } from './group-commit.ts';
-import { STORED_JOB } from './job-table.ts';
+import { COMPLETE_JOB_SQL, STORED_JOB } from './job-table.ts';
 
 /** Workers' side of the jobs: due jobs claimed under a lease, and each claim settled by its holder. */
 export function sqliteJobClaims(db: Database): JobClaims {
@@ -39,10 +39,7 @@ export function sqliteJobClaims(db: Database): JobClaims {
     `UPDATE jobs SET status = 'pending', run_at = ?, attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL
      WHERE id = ? AND status = 'running' AND lease_owner = ?`,
   );
-  const complete = db.prepare(
-    `UPDATE jobs SET status = 'done', lease_owner = NULL, lease_until = NULL
-     WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-  );
+  const complete = db.prepare(COMPLETE_JOB_SQL);
   const retry = db.prepare(
     `UPDATE jobs SET status = 'pending', run_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
      WHERE id = ?`,

@@ -16,11 +16,12 @@ function sqliteJobSchedule(db: Database): JobSchedule {
   const schedule = db.prepare(SCHEDULE_JOB_SQL);
   const cancel = db.prepare(CANCEL_JOB_SQL);
   // Only the jobs between the two ids are read, through jobs_by_group.
-  const firstUnfinished = db.prepare<[string, string, string], StoredJob>(
+  const firstUnfinishedSql = (upTo: '<' | '<=') =>
     `SELECT ${STORED_JOB} FROM jobs INDEXED BY jobs_by_group
-     WHERE job_group = ? AND id > ? AND id < ? AND status IN ('pending', 'running')
-     ORDER BY id LIMIT 1`,
-  );
+     WHERE job_group = ? AND id > ? AND id ${upTo} ? AND status IN ('pending', 'running')
+     ORDER BY id LIMIT 1`;
+  const firstUnfinished = db.prepare<[string, string, string], StoredJob>(firstUnfinishedSql('<'));
+  const firstUnfinishedThrough = db.prepare<[string, string, string], StoredJob>(firstUnfinishedSql('<='));
 
   // Triggers arrive in bursts; each is durable before its caller hears back (group-commit.ts).
   // One statement each: no savepoint of their own is needed.
@@ -37,9 +38,11 @@ function sqliteJobSchedule(db: Database): JobSchedule {
     async cancelJob(id) {
       return cancel.run(id).changes === 1;
     },
-    async firstUnfinishedJob(group, afterId, beforeId) {
-      const row = firstUnfinished.get(group, afterId, beforeId);
-      return row === undefined ? null : jobOf(row);
+    async firstUnfinishedJob(group, afterId, beforeId, through = false) {
+      const row = (through ? firstUnfinishedThrough : firstUnfinished).get(group, afterId, beforeId);
+      if (row === undefined) return null;
+      // The asker's own row: its payload is the asker's already (ports/store.ts).
+      return jobOf(row.id === beforeId ? { ...row, payload: '{}' } : row);
     },
   };
 }

@@ -2,12 +2,12 @@ import type { Database } from './database.ts';
 import type { NewTranscriptEntry, TranscriptEntry, TurnCommit } from '../../ports/store.ts';
 import { originOf } from '../common/transcript-origin.ts';
 import { toJson } from './json.ts';
-import { CANCEL_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './job-table.ts';
+import { CANCEL_JOB_SQL, COMPLETE_JOB_SQL, SCHEDULE_JOB_SQL, scheduleParams } from './job-table.ts';
 
 /**
  * The rows a turn adds beside its user's new state, in the turn's savepoint (sqlite-turns.ts): its
  * transcript entries numbered after `lastSeq`, its user data snapshots, and its outbox (jobs
- * cancelled and scheduled, log rows), stored exactly when the turn is.
+ * cancelled and scheduled, log rows), stored exactly when the turn is, and the job that ran it finished.
  */
 export function sqliteTurnRows(db: Database): (
   commit: TurnCommit,
@@ -24,6 +24,7 @@ export function sqliteTurnRows(db: Database): (
   );
   const scheduleJob = db.prepare(SCHEDULE_JOB_SQL);
   const cancelJob = db.prepare(CANCEL_JOB_SQL);
+  const completeJob = db.prepare(COMPLETE_JOB_SQL);
 
   return (commit, lastSeq) => {
     const { userId } = commit;
@@ -52,6 +53,7 @@ export function sqliteTurnRows(db: Database): (
     for (const entry of commit.botEntries) append(entry);
     for (const id of commit.cancelJobs ?? []) cancelJob.run(id);
     for (const job of commit.jobs ?? []) scheduleJob.run(scheduleParams(job));
+    for (const job of commit.completeJobs ?? []) completeJob.run(job.id, job.workerId);
     for (const { kind, entry } of commit.logs ?? [])
       insertLog.run(kind, entry.userId, entry.timestamp, toJson(entry.data));
     return { entries, seq };

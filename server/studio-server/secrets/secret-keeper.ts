@@ -25,6 +25,8 @@ export function secretKeeper(deps: {
 }) {
   let values = new Map<string, string>();
   let meta: StoredSecret[] = [];
+  /** Moves on every (re)load: a reader that derived something from the values knows when to derive it again. */
+  let revision = 0;
   const listeners: Array<(name: string) => void> = [];
 
   const keeper = {
@@ -36,12 +38,18 @@ export function secretKeeper(deps: {
       const opened = await openAll(deps);
       values = opened.values;
       meta = opened.stored;
+      revision += 1;
       return { count: opened.stored.length, resealed: opened.resealed };
     },
 
     /** The open value of a studio secret, for the env lookup only. */
     value(name: string): string | undefined {
       return values.get(name);
+    },
+
+    /** Changes whenever the values may have (each load): equal revisions, equal values. */
+    revision(): number {
+      return revision;
     },
 
     /** Names, times and authors: never a value. */

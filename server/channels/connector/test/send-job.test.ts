@@ -68,14 +68,15 @@ describe("a channel turn's send job", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** The turn's job as its delivery hands it off, as the runner hands it to the handler on `attempts`. */
-  function turnJob(connector: Connector, attempts = 1): Job {
+  /** The turn's job as its delivery hands it off, stored running, as the runner hands it to the handler on `attempts`. */
+  async function turnJob(connector: Connector, attempts = 1): Promise<Job> {
     const [job] = connectorDelivery(connector, () => at).handOff!({ userId: USER } as never, {
       firstSeq: 1,
       lastSeq: 3,
       at,
       events: [],
     });
+    await store.scheduleJob({ ...job!, lease: { owner: 'w', until: Date.now() + 30_000 } });
     return {
       ...job!,
       status: 'running',
@@ -100,7 +101,7 @@ describe("a channel turn's send job", () => {
 
   it('when a turn says three messages, then one job sends them all, in order', async () => {
     const { connector, sent } = fakeConnector();
-    const job = turnJob(connector);
+    const job = await turnJob(connector);
     expect(job).toMatchObject({ kind: SEND_JOB, group: sendGroup(CHANNEL, USER) });
     await handler(connector)(job);
     expect(sent).toEqual(['One.', 'Two.', 'Three.']);
@@ -110,7 +111,7 @@ describe("a channel turn's send job", () => {
     const { connector, sent } = fakeConnector((text) =>
       text === 'Two.' ? new SendFailure('permanent', '400', 'fake: message too odd') : undefined,
     );
-    await expect(handler(connector)(turnJob(connector))).rejects.toBeInstanceOf(JobGivenUp);
+    await expect(handler(connector)(await turnJob(connector))).rejects.toBeInstanceOf(JobGivenUp);
     expect(sent).toEqual(['One.', 'Three.']);
   });
 
@@ -119,7 +120,7 @@ describe("a channel turn's send job", () => {
       text === 'Two.' ? new SendFailure('transient', '502', 'fake: bad gateway') : undefined,
     );
     const scheduled: NewJob[] = [];
-    const job = turnJob(connector);
+    const job = await turnJob(connector);
     await handler(connector, scheduled)(job);
     expect(sent).toEqual(['One.']);
     expect(scheduled).toEqual([
@@ -137,7 +138,7 @@ describe("a channel turn's send job", () => {
       text === 'One.' ? new SendFailure('transient', '502', 'fake: bad gateway') : undefined,
     );
     const scheduled: NewJob[] = [];
-    await expect(handler(connector, scheduled)(turnJob(connector, 12))).rejects.toThrow('bad gateway');
+    await expect(handler(connector, scheduled)(await turnJob(connector, 12))).rejects.toThrow('bad gateway');
     expect(sent).toEqual([]);
     expect(scheduled.map((job) => job.payload)).toEqual([expect.objectContaining({ seq: 2, last: 3, from: 0 })]);
   });
@@ -147,7 +148,7 @@ describe("a channel turn's send job", () => {
       text === 'One.' ? new SendFailure('rate_limited', '429', 'fake: slow down', 3_000) : undefined,
     );
     const before = Date.now();
-    const outcome = await handler(connector)(turnJob(connector));
+    const outcome = await handler(connector)(await turnJob(connector));
     expect(outcome).toEqual({ deferUntil: expect.any(Number) });
     expect((outcome as { deferUntil: number }).deferUntil).toBeGreaterThanOrEqual(before + 3_000);
     expect(sent).toEqual([]);
@@ -155,8 +156,16 @@ describe("a channel turn's send job", () => {
 
   it('when a job stored before a turn had one job (one message, no last seq) runs, then it sends that message alone', async () => {
     const { connector, sent } = fakeConnector();
-    const job = turnJob(connector);
+    const job = await turnJob(connector);
     await handler(connector)({ ...job, payload: { channel: CHANNEL, user: USER, seq: 2, at, from: 0 } });
     expect(sent).toEqual(['Two.']);
+  });
+
+  it('when the user was erased (on any node) after the job was handed over, then the job sends nothing', async () => {
+    const { connector, sent } = fakeConnector();
+    const job = await turnJob(connector);
+    await store.eraseUser(USER);
+    await handler(connector)(job);
+    expect(sent).toEqual([]);
   });
 });

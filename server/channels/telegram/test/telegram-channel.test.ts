@@ -212,6 +212,28 @@ for (const leg of storeLegs()) {
       expect(echoed.length).toBeLessThanOrEqual(4096);
     });
 
+    it('when a user is erased while their turn is being sent, then the rest of that turn is never sent, and their next message starts afresh', async () => {
+      const chat = 1301;
+      const sends = () => standIn.calls.filter((call) => call.method === 'sendMessage' && call.params.chat_id === chat);
+      // The greeting's call gets no answer yet: the turn's send job is under way, its second message still to send.
+      standIn.hold('sendMessage');
+      try {
+        expect((await deliver(webhook, textUpdate(chat, '/start', { username: 'erin' }), SECRET)).status).toBe(200);
+        await eventually('the greeting on its way', () => sends().length === 1);
+        const erased = await fetch(`${server.url}/api/management/users/${encodeURIComponent(`telegram:${chat}`)}`, {
+          method: 'DELETE',
+          headers: { 'x-functions-key': TEST_FUNCTION_KEY },
+        });
+        expect(erased.status).toBe(200);
+      } finally {
+        standIn.release();
+      }
+      // The same chat writes again: a new conversation, whose sends follow the erased turn's job in its group.
+      expect((await deliver(webhook, textUpdate(chat, '/start', { username: 'erin' }), SECRET)).status).toBe(200);
+      await eventually('the new greeting and question', () => textsTo(standIn, chat).length >= 2);
+      expect(sends().map((call) => call.params.text)).toEqual(['Hello erin.', 'Hello erin.', 'Pick a plan.']);
+    });
+
     it('when Telegram answers 429 with retry_after, then the message is sent again after the wait, in order', async () => {
       standIn.rateLimit(1005, 1, 1);
       await deliver(webhook, textUpdate(1005, '/start', { username: 'lin' }), SECRET);

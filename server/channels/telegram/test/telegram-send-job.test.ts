@@ -72,9 +72,10 @@ describe('a Telegram send that keeps failing', () => {
       now: () => Date.now(),
     });
 
-    await expect(
-      handler(lastAttempt({ channel: TELEGRAM, user: 'telegram:5001', seq: 1, at, from: 0 })),
-    ).rejects.toThrow('Bad Gateway');
+    const job = lastAttempt({ channel: TELEGRAM, user: 'telegram:5001', seq: 1, at, from: 0 });
+    // Stored running, as the runner's claim leaves it: a job whose row is gone sends nothing.
+    await store.scheduleJob({ ...job, group: job.group!, lease: { owner: 'w', until: job.leaseUntil! } });
+    await expect(handler(job)).rejects.toThrow('Bad Gateway');
     expect(lines).toContainEqual(
       expect.objectContaining({ event: 'channel_send_refused', vendorCode: '502', userId: 'telegram:5001' }),
     );
