@@ -7,6 +7,9 @@
 //    - web chat (the reference): USERS socket.io widgets, each sending ROUNDS messages one after the other;
 //    - each connector: USERS users, each posting ROUNDS signed webhooks one after the other, each answered when
 //      the stand-in has taken the turn's prompt (webhook → inbox and turn job → send job → two vendor calls).
+//    - a second reference, the REST protocol (`POST /api/channels/{channel}/users/{user}/messages`, the turn's messages
+//      in the response): a channel over HTTP like a connector, without the durable queue and the vendor calls, so the
+//      cost of those two shows apart from the cost of HTTP itself;
 //    Reported for each: server CPU per turn (user + system, from the child's own counters: on a shared
 //    machine wall time misleads) and the user's wait from sending to the turn's last message, p50 and p99.
 //    Goal: a channel turn costs <= 1.3x a web-chat turn of the same dialog.
@@ -37,6 +40,7 @@ const TELEGRAM_SECRET = 'bench-telegram-secret-0123456789';
 const WHATSAPP_SECRET = 'bench-whatsapp-app-secret-0123456789';
 const SLACK_SECRET = 'benchSigningSecret0123456789abcd';
 const PROMPT = 'Say something.';
+const REST_KEY = 'bench-rest-channel-key-0123456789';
 
 /** Forks a bench child and resolves with the first message it sends that has `key`. */
 function child(file: string, env: Record<string, string>, execArgv: readonly string[] = []) {
@@ -100,6 +104,7 @@ const server = child(
   './webhook-child.ts',
   {
     BENCH_BOT: bot,
+    BENCH_REST_KEY: REST_KEY,
     ...on('telegram', {
       BENCH_TELEGRAM_TOKEN: standIns.telegram.token,
       BENCH_TELEGRAM_SECRET: TELEGRAM_SECRET,
@@ -192,6 +197,20 @@ const webChat = await run(
   widgets.map((widget) => widget.turn),
 );
 for (const { socket } of widgets) socket.disconnect();
+
+const rest = await run(
+  'REST channel turn (HTTP, the answer in the response; no queue, no vendor call)',
+  Array.from({ length: USERS }, (_, u) => async (round: number) => {
+    const response = await fetch(`${url}/api/channels/bench/users/rest${u}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-channel-key': REST_KEY },
+      body: JSON.stringify({ type: 'text', clientId: `u${u}r${round}`, text: `hello ${round}` }),
+    });
+    const answer = (await response.json()) as { complete?: boolean; messages?: { text?: string }[] };
+    if (response.status !== 200 || !answer.complete || !answer.messages?.some((message) => message.text === PROMPT))
+      throw new Error(`the REST channel did not answer the turn: ${response.status} ${JSON.stringify(answer)}`);
+  }),
+);
 
 /** A webhook as a vendor posts it: a user's text message, signed as the vendor signs it. */
 interface Webhook {
@@ -314,7 +333,8 @@ for (const vendor of vendors) {
   const acked = acks.latency.p99 <= GOAL_P99_MS && acks['2xx'] >= RATE * SECONDS * 0.98;
   goals.push(
     `${vendor.label}: turn CPU ${Math.round(channel.usPerTurn)} µs = ${ratio.toFixed(2)}x the web chat's ${Math.round(webChat.usPerTurn)} µs ` +
-      `(goal <= ${GOAL_RATIO}x: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'}; wait at p50 ${(channel.p50 / webChat.p50).toFixed(2)}x); ` +
+      `(goal <= ${GOAL_RATIO}x: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'}; wait at p50 ${(channel.p50 / webChat.p50).toFixed(2)}x; ` +
+      `${(channel.usPerTurn / rest.usPerTurn).toFixed(2)}x the REST channel's ${Math.round(rest.usPerTurn)} µs, itself ${(rest.usPerTurn / webChat.usPerTurn).toFixed(2)}x the web chat's); ` +
       `webhook ack p99 ${acks.latency.p99} ms at ${RATE}/s (goal <= ${GOAL_P99_MS} ms: ${acked ? 'met' : 'MISSED'})`,
   );
   // The acknowledged turns run out before the next connector is measured.

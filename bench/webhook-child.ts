@@ -1,5 +1,5 @@
 // Child process for bench/webhook-ack.ts and bench/channel-turn.ts: the real server on SQLite with the Slack, Telegram
-// and WhatsApp channels configured, each whose BENCH_ settings are given (job runner included: turns run and answers go
+// and WhatsApp channels (and a REST channel) configured, each whose BENCH_ settings are given (job runner included: turns run and answers go
 // to the stand-ins meanwhile, as in production), so autocannon's CPU and the stand-ins' in the parent are not the server's.
 // Run alone (by `npm run bench`, which runs every bench/*.ts) it does nothing.
 import { openDatabase } from '../server/stores/sqlite/database.ts';
@@ -19,6 +19,13 @@ if (process.send) {
       BOT_DEFINITION: process.env.BENCH_BOT ?? '',
       // bench/channel-turn.ts sends every widget's messages from one address.
       WEBCHAT_RATE_LIMIT: '1000000',
+      // bench/channel-turn.ts's second reference: the REST protocol, answered in the response.
+      ...(process.env.BENCH_REST_KEY
+        ? {
+            REST_CHANNELS: JSON.stringify([{ name: 'bench', key: process.env.BENCH_REST_KEY }]),
+            REST_CHANNEL_RATE_LIMIT: '1000000',
+          }
+        : {}),
       SLACK_BOT_TOKEN: process.env.BENCH_SLACK_TOKEN ?? '',
       SLACK_SIGNING_SECRET: process.env.BENCH_SLACK_SECRET ?? '',
       SLACK_API_URL: process.env.BENCH_SLACK_URL ?? '',
