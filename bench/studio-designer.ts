@@ -6,7 +6,7 @@
 // - keystroke: from a key's keydown in a step's text field to the next frame after the designer
 //   re-rendered (measured in the page), median and worst of the keys typed;
 // - problems: from the key that makes a template name a misspelt variable to the Problems tab
-//   counting it (the check's 40 ms wait, the request and the redraw), median;
+//   counting it (a check still under way finishing, the wait for the page to idle, the request and the redraw), median;
 // - map: from a click on the Map tab to every dialog's node drawn, median;
 // - undo and redo: from Ctrl+Z (Ctrl+Shift+Z) after the typing to the frame after the re-render, median and worst;
 // - keeping the undo history in the tab's session storage after each autosave (the designer's user
@@ -255,7 +255,7 @@ const ROWS: readonly Row[] = [
   },
   { key: 'undo', label: 'undo (median / worst)', value: (f) => medianAndWorst(f.undo) },
   { key: 'redo', label: 'redo (median / worst)', value: (f) => medianAndWorst(f.redo) },
-  { key: 'problems', label: 'problems updated (median; 40 ms wait incl.)', value: (f) => ms(median(f.problems)) },
+  { key: 'problems', label: 'problems updated (median; idle wait incl.)', value: (f) => ms(median(f.problems)) },
   { key: 'map', label: 'map drawn (median)', value: (f) => ms(median(f.map)) },
   {
     key: 'keepFirst',

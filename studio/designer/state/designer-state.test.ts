@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DesignerBackend, Draft } from '../backend/backend.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from './designer-state.ts';
@@ -120,5 +120,66 @@ describe('where this editor is, as the others see it', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(sent).toEqual([undefined, 'main']);
     expect(most).toBe(1);
+  });
+});
+
+describe('the server check while typing', () => {
+  let state: DesignerState | undefined;
+  afterEach(() => state?.dispose());
+
+  const named = (name: string) => (d: DefinitionDoc) => ({ ...d, settings: { ...d.settings, name } });
+
+  it('when keys come while a check is under way, then the next check asks about the latest text, and never two at once', async () => {
+    const asked: string[] = [];
+    const pending: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    state = new DesignerState({
+      ...backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])),
+      check: (definition) => {
+        asked.push(definition.settings.name ?? '');
+        most = Math.max(most, ++inFlight);
+        return new Promise((resolve) =>
+          pending.push(() => {
+            inFlight--;
+            resolve([]);
+          }),
+        );
+      },
+    });
+    await state.load();
+    await vi.waitFor(() => expect(asked).toEqual(['Bot']));
+    for (const name of ['S', 'Sh', 'Sho']) state.edit('name', named(name), 'name');
+    pending.shift()!();
+    await vi.waitFor(() => expect(asked).toEqual(['Bot', 'Sho']));
+    pending.shift()!();
+    await vi.waitFor(() => expect(state!.checkCount).toBe(2));
+    expect(asked).toEqual(['Bot', 'Sho']);
+    expect(most).toBe(1);
+  });
+
+  it('when a check finds the problems already shown, then the designer is not redrawn; when it finds a new one, it is', async () => {
+    state = new DesignerState({
+      ...backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])),
+      check: (definition) =>
+        Promise.resolve(
+          (definition.settings.name ?? '').includes('{{')
+            ? [{ path: 'settings.name', severity: 'error' as const, message: 'unknown variable' }]
+            : [],
+        ),
+    });
+    await state.load();
+    await vi.waitFor(() => expect(state!.checkCount).toBe(1));
+    let redraws = 0;
+    state.subscribe(() => redraws++);
+    state.edit('name', named('Shop'), 'name');
+    await vi.waitFor(() => expect(state!.checkCount).toBe(2));
+    // The edit itself, and nothing for an answer that changes nothing.
+    expect(redraws).toBe(1);
+    state.edit('name', named('Shop {{x}}'), 'name');
+    await vi.waitFor(() => expect(state!.problems).toHaveLength(1));
+    expect(redraws).toBe(3);
+    expect(state.byStep.size).toBe(0);
+    expect(state.blocksPublish).toBe(true);
   });
 });
