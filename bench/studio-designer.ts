@@ -4,9 +4,10 @@
 // - interactive: from navigation to the outline of the start dialog drawn with its "Add step"
 //   button enabled (fresh browser context, so a cold cache), median of the runs;
 // - keystroke: from a key's keydown in a step's text field to the next frame after the designer
-//   re-rendered (measured in the page), median and worst of the keys typed;
+//   re-rendered (measured in the page), median and worst of the keys typed; for the worst, what else
+//   the page did meanwhile (the studio's requests sent or answered, long animation frames and their scripts);
 // - problems: from the key that makes a template name a misspelt variable to the Problems tab
-//   counting it (the check's 40 ms wait, the request and the redraw), median;
+//   counting it (a check still under way finishing, the wait for the page to idle, the request and the redraw), median;
 // - map: from a click on the Map tab to every dialog's node drawn, median;
 // - undo and redo: from Ctrl+Z (Ctrl+Shift+Z) after the typing to the frame after the re-render, median and worst;
 // - keeping the undo history in the tab's session storage after each autosave (the designer's user
@@ -58,8 +59,15 @@ async function interactive(page: Page, url: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** Keydown to the frame after the designer's re-render, for each key, measured in the page. */
-async function keystrokes(page: Page): Promise<number[]> {
+/** The worst keystroke of a run, and what else the page did while it waited (requests and long frames). */
+interface WorstKey {
+  readonly ms: number;
+  readonly index: number;
+  readonly during: string;
+}
+
+/** Keydown to the frame after the designer's re-render, for each key, measured in the page; and the worst key's company. */
+async function keystrokes(page: Page): Promise<{ times: number[]; worst: WorstKey }> {
   await page
     .getByRole('button', { name: /^Message step-1\b/ })
     .first()
@@ -68,8 +76,12 @@ async function keystrokes(page: Page): Promise<number[]> {
   await field.click();
   await field.press('End');
   await page.evaluate(() => {
-    const times: { key: string; ms: number }[] = [];
-    (window as unknown as { keyTimes: { key: string; ms: number }[] }).keyTimes = times;
+    const times: { key: string; ms: number; start: number }[] = [];
+    (window as unknown as { keyTimes: { key: string; ms: number; start: number }[] }).keyTimes = times;
+    // Frames over 50 ms, with the scripts that ran in them: what held the worst key up, if it was the page.
+    const frames: PerformanceEntry[] = [];
+    (window as unknown as { longFrames: PerformanceEntry[] }).longFrames = frames;
+    new PerformanceObserver((list) => frames.push(...list.getEntries())).observe({ type: 'long-animation-frame' });
     document.addEventListener(
       'keydown',
       (event) => {
@@ -77,7 +89,7 @@ async function keystrokes(page: Page): Promise<number[]> {
         const start = event.timeStamp;
         const key = `${event.ctrlKey ? 'Ctrl+' : ''}${event.shiftKey ? 'Shift+' : ''}${event.key.toLowerCase()}`;
         // Lit renders in a microtask after the input event; the frame after that shows the result.
-        requestAnimationFrame(() => setTimeout(() => times.push({ key, ms: performance.now() - start }), 0));
+        requestAnimationFrame(() => setTimeout(() => times.push({ key, ms: performance.now() - start, start }), 0));
       },
       { capture: true },
     );
@@ -87,8 +99,40 @@ async function keystrokes(page: Page): Promise<number[]> {
     await page.waitForTimeout(30);
   }
   await page.waitForTimeout(200);
-  return keyTimes(page, 'x');
+  return { times: await keyTimes(page, 'x'), worst: await worstKey(page) };
 }
+
+/**
+ * The worst of the typed keys, with the studio's requests sent or answered while it waited (the
+ * problems check, an autosave, presence) and the long animation frames it fell in, with their scripts.
+ */
+const worstKey = (page: Page): Promise<WorstKey> =>
+  page.evaluate(() => {
+    const measured = window as unknown as {
+      keyTimes: { key: string; ms: number; start: number }[];
+      longFrames: (PerformanceEntry & { scripts?: { invoker: string; duration: number }[] })[];
+    };
+    const keys = measured.keyTimes.filter((k) => k.key === 'x');
+    let worst = keys[0]!;
+    for (const k of keys) if (k.ms > worst.ms) worst = k;
+    const end = worst.start + worst.ms;
+    const during: string[] = [];
+    for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+      if (!entry.name.includes('/studio/api/') || entry.responseEnd < worst.start - 20 || entry.startTime > end)
+        continue;
+      const route = new URL(entry.name).pathname.replace('/studio/api', '');
+      const sent = entry.startTime >= worst.start - 20 ? 'sent' : 'under way';
+      during.push(`${route} ${sent}${entry.responseEnd <= end ? ' and answered' : ''}`);
+    }
+    for (const frame of measured.longFrames) {
+      if (frame.startTime > end || frame.startTime + frame.duration < worst.start) continue;
+      const scripts = (frame.scripts ?? []).map((s) => `${s.invoker} ${Math.round(s.duration)} ms`);
+      during.push(
+        `a ${Math.round(frame.duration)} ms frame${scripts.length > 0 ? ` (${scripts.join(', ')})` : ' (no script)'}`,
+      );
+    }
+    return { ms: worst.ms, index: keys.indexOf(worst), during: during.join('; ') || 'no request, no long frame' };
+  });
 
 const keyTimes = (page: Page, key: string) =>
   page.evaluate(
@@ -223,6 +267,8 @@ interface Figures {
   keepFirst: number[];
   keep: number[];
   keptChars: number;
+  /** The worst keystroke of all runs and what ran beside it. */
+  worstKey: WorstKey | undefined;
 }
 
 interface Row {
@@ -255,7 +301,7 @@ const ROWS: readonly Row[] = [
   },
   { key: 'undo', label: 'undo (median / worst)', value: (f) => medianAndWorst(f.undo) },
   { key: 'redo', label: 'redo (median / worst)', value: (f) => medianAndWorst(f.redo) },
-  { key: 'problems', label: 'problems updated (median; 40 ms wait incl.)', value: (f) => ms(median(f.problems)) },
+  { key: 'problems', label: 'problems updated (median; idle wait incl.)', value: (f) => ms(median(f.problems)) },
   { key: 'map', label: 'map drawn (median)', value: (f) => ms(median(f.map)) },
   {
     key: 'keepFirst',
@@ -290,12 +336,15 @@ async function measure(size: Size, firsts?: Awaited<ReturnType<typeof firstScree
     keepFirst: [],
     keep: [],
     keptChars: 0,
+    worstKey: undefined,
   };
   try {
     for (let run = 0; run < RUNS; run++) {
       const { context, page } = await signedInPage(browser, server, owner);
       figures.interactive.push(await interactive(page, server.url));
-      figures.keys.push(...(await keystrokes(page)));
+      const typed = await keystrokes(page);
+      figures.keys.push(...typed.times);
+      if (!figures.worstKey || typed.worst.ms > figures.worstKey.ms) figures.worstKey = typed.worst;
       const { undo, redo } = await undoRedo(page);
       figures.undo.push(...undo);
       figures.redo.push(...redo);
@@ -342,6 +391,11 @@ try {
         return [value, goal === undefined ? '' : `<= ${goal}`];
       }),
     ]);
+  console.log(`  the worst keystroke at each size (key n of ${KEYS}), and what the page did while it waited:`);
+  for (const size of SIZES) {
+    const worst = measured.get(size)!.worstKey;
+    if (worst) console.log(`    ${size.label}: ${ms(worst.ms)}, key ${worst.index + 1}: ${worst.during}`);
+  }
   if (firsts.length > 0) {
     const first = firsts[0]!;
     console.log(

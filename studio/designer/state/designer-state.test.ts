@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DesignerBackend, Draft } from '../backend/backend.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from './designer-state.ts';
@@ -40,6 +40,31 @@ function backend(draft: Draft, versions: Map<string, DefinitionDoc>): DesignerBa
     loadVersion: (id) => Promise.resolve(reversedKeys(versions.get(id)) as DefinitionDoc),
     presence: () => Promise.resolve([]),
   };
+}
+
+/**
+ * Requests the test answers by hand, in order: what each asked about, and how many were under way
+ * at once at most.
+ */
+function heldRequests<A, T>(answer: T) {
+  const pending: (() => void)[] = [];
+  let inFlight = 0;
+  const held = {
+    asked: [] as A[],
+    most: 0,
+    request: (about: A): Promise<T> => {
+      held.asked.push(about);
+      held.most = Math.max(held.most, ++inFlight);
+      return new Promise((resolve) =>
+        pending.push(() => {
+          inFlight--;
+          resolve(answer);
+        }),
+      );
+    },
+    answerNext: () => pending.shift()?.(),
+  };
+  return held;
 }
 
 describe('whether the designer has edits since the last saved version', () => {
@@ -89,36 +114,71 @@ describe('where this editor is, as the others see it', () => {
   afterEach(() => state?.dispose());
 
   it('when the first dialog opens while the opening beat is still on its way, then the dialog is said after it, never beside it', async () => {
-    const sent: (string | undefined)[] = [];
-    const pending: (() => void)[] = [];
-    let inFlight = 0;
-    let most = 0;
+    const beats = heldRequests<string | undefined, []>([]);
     const base = backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]]));
-    state = new DesignerState({
-      ...base,
-      presence: (dialog) => {
-        sent.push(dialog);
-        most = Math.max(most, ++inFlight);
-        return new Promise((resolve) =>
-          pending.push(() => {
-            inFlight--;
-            resolve([]);
-          }),
-        );
-      },
-    });
+    state = new DesignerState({ ...base, presence: beats.request });
     await state.load();
     state.here('main');
     state.here('main');
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(sent).toEqual([undefined]);
-    pending.shift()?.();
+    expect(beats.asked).toEqual([undefined]);
+    beats.answerNext();
     await new Promise((resolve) => setTimeout(resolve, 10));
     // The server's last word is where the editor is now.
-    expect(sent).toEqual([undefined, 'main']);
-    pending.shift()?.();
+    expect(beats.asked).toEqual([undefined, 'main']);
+    beats.answerNext();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(sent).toEqual([undefined, 'main']);
-    expect(most).toBe(1);
+    expect(beats.asked).toEqual([undefined, 'main']);
+    expect(beats.most).toBe(1);
+  });
+});
+
+describe('the server check while typing', () => {
+  let state: DesignerState | undefined;
+  afterEach(() => state?.dispose());
+
+  const named = (name: string) => (d: DefinitionDoc) => ({ ...d, settings: { ...d.settings, name } });
+
+  it('when keys come while a check is under way, then the next check asks about the latest text, and never two at once', async () => {
+    const checks = heldRequests<DefinitionDoc, []>([]);
+    const asked = () => checks.asked.map((definition) => definition.settings.name);
+    state = new DesignerState({
+      ...backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])),
+      check: checks.request,
+    });
+    await state.load();
+    await vi.waitFor(() => expect(asked()).toEqual(['Bot']));
+    for (const name of ['S', 'Sh', 'Sho']) state.edit('name', named(name), 'name');
+    checks.answerNext();
+    await vi.waitFor(() => expect(asked()).toEqual(['Bot', 'Sho']));
+    checks.answerNext();
+    await vi.waitFor(() => expect(state!.checkCount).toBe(2));
+    expect(asked()).toEqual(['Bot', 'Sho']);
+    expect(checks.most).toBe(1);
+  });
+
+  it('when a check finds the problems already shown, then the designer is not redrawn; when it finds a new one, it is', async () => {
+    state = new DesignerState({
+      ...backend({ baseVersionId: 'v1', definition: V1, revision: 1 }, new Map([['v1', V1]])),
+      check: (definition) =>
+        Promise.resolve(
+          (definition.settings.name ?? '').includes('{{')
+            ? [{ path: 'settings.name', severity: 'error' as const, message: 'unknown variable' }]
+            : [],
+        ),
+    });
+    await state.load();
+    await vi.waitFor(() => expect(state!.checkCount).toBe(1));
+    let redraws = 0;
+    state.subscribe(() => redraws++);
+    state.edit('name', named('Shop'), 'name');
+    await vi.waitFor(() => expect(state!.checkCount).toBe(2));
+    // The edit itself, and nothing for an answer that changes nothing.
+    expect(redraws).toBe(1);
+    state.edit('name', named('Shop {{x}}'), 'name');
+    await vi.waitFor(() => expect(state!.problems).toHaveLength(1));
+    expect(redraws).toBe(3);
+    expect(state.byStep.size).toBe(0);
+    expect(state.blocksPublish).toBe(true);
   });
 });

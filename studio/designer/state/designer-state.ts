@@ -7,19 +7,20 @@ import {
   type VersionConflictDetails,
 } from '../backend/backend.ts';
 import { History } from '../model/history.ts';
-import { hasErrors, placeProblems, problemsByStep, type PlacedProblem } from '../model/problems.ts';
+import { hasErrors, placeProblems, problemsByStep, type PlacedProblem, type Problem } from '../model/problems.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { keepHistory, keptHistory, sessionHistoryStorage, type HistoryStorage } from './kept-history.ts';
+import { whenIdle } from './when-idle.ts';
+import { OneAtATime } from './one-at-a-time.ts';
 
 export type DraftStatus = 'saved' | 'unsaved' | 'saving' | 'failed' | 'conflict' | 'readOnly';
 
 /**
- * Waits after the last edit before asking the server's check. Typing is 100-200 ms a key, so any
- * wait under that asks once a key either way (a newer ask aborts the older one); the wait only
- * spares the server bursts (paste, auto-repeat). 40 ms leaves the check (15-35 ms for 500 steps),
- * the request and the redraw inside the 200 ms the problems list has.
+ * How long a check may take before the problems panel says "Checking…". Most answer well within it
+ * (15-35 ms for 500 steps): a note flashing on every key says nothing, and each redraw of it costs a
+ * frame beside the keystroke's.
  */
-export const CHECK_DELAY_MS = 40;
+export const CHECK_NOTICE_MS = 400;
 /** Waits after the last edit before the draft is saved. */
 export const AUTOSAVE_DELAY_MS = 800;
 const PRESENCE_EVERY_MS = 20_000;
@@ -47,11 +48,12 @@ export class DesignerState {
   draftError = '';
   problems: PlacedProblem[] = [];
   byStep = new Map<string, PlacedProblem[]>();
+  /** A check has been under way for longer than CHECK_NOTICE_MS (the problems panel says so). */
   checking = false;
   checkError = '';
   /** The definition the problems are about; problems of an older one are still shown until the new ones come. */
   checkedDefinition: DefinitionDoc | undefined;
-  /** Changes of the problems, counted, for the benchmark and the tests' waits. */
+  /** The checks answered, counted (an answer with the same problems changes nothing on the screen). */
   checkCount = 0;
   others: PresenceEntry[] = [];
   loadError = '';
@@ -61,11 +63,24 @@ export class DesignerState {
   rev = 0;
 
   private readonly listeners = new Set<() => void>();
-  private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
-  private beating: Promise<void> | undefined;
-  private beatAgain = false;
+  /**
+   * The server's check, one at a time, started when the page is idle: an edit made while one is
+   * under way is checked by the next, which reads the definition as it is then. So a burst of keys
+   * (typing, a paste, auto-repeat) costs the server and the page one check per answer, not one per
+   * key, and the check's request (the whole definition as JSON) is made after the frame that shows
+   * the key, not before it.
+   */
+  private readonly checks = new OneAtATime(async () => {
+    await whenIdle();
+    await this.runCheck();
+  });
+  /**
+   * One presence beat at a time: two in flight could reach the server in either order, and the older
+   * place (say, none before the first dialog opened) would stand until the next timed beat.
+   */
+  private readonly beats = new OneAtATime(() => this.beatOnce());
   private checkAbort: AbortController | undefined;
   private savedState: DefinitionDoc | undefined;
   private saving: Promise<void> | undefined;
@@ -134,7 +149,7 @@ export class DesignerState {
         this.draftStatus = 'saved';
         void this.loadSecrets();
       }
-      this.scheduleCheck(0);
+      this.requestCheck();
       this.startPresence();
     } catch (error) {
       this.loadError = (error as Error).message;
@@ -241,7 +256,7 @@ export class DesignerState {
     this.savedState = draft.definition;
     this.draftStatus = 'saved';
     this.keepHistory();
-    this.scheduleCheck(0);
+    this.requestCheck();
     this.changed();
   }
 
@@ -263,9 +278,10 @@ export class DesignerState {
   }
 
   dispose(): void {
-    clearTimeout(this.checkTimer);
     clearTimeout(this.saveTimer);
     clearInterval(this.presenceTimer);
+    this.checks.stop();
+    this.beats.stop();
     this.checkAbort?.abort();
     this.listeners.clear();
   }
@@ -320,7 +336,7 @@ export class DesignerState {
   private afterChange(): void {
     if (this.draftStatus !== 'conflict') this.draftStatus = 'unsaved';
     this.scheduleSave();
-    this.scheduleCheck();
+    this.requestCheck();
     this.changed();
   }
 
@@ -329,36 +345,47 @@ export class DesignerState {
     this.saveTimer = setTimeout(() => void this.flushDraft(), delay);
   }
 
-  private scheduleCheck(delay = CHECK_DELAY_MS): void {
-    clearTimeout(this.checkTimer);
-    this.checkTimer = setTimeout(() => void this.runCheck(), delay);
+  private requestCheck(): void {
+    void this.checks.run();
   }
 
+  /**
+   * Asks the server's check about the definition on the screen (unless its answer is already there)
+   * and redraws only when the answer changes what is shown: typing in a field mostly leaves the
+   * problems as they were, and a full redraw then would only take time from the next key.
+   */
   private async runCheck(): Promise<void> {
     const definition = this.definition;
-    if (!definition) return;
-    // Only the newest edit's answer matters: an older request still under way is dropped.
-    this.checkAbort?.abort();
+    if (!definition || definition === this.checkedDefinition) return;
     const abort = new AbortController();
     this.checkAbort = abort;
-    this.checking = true;
-    this.changed();
+    const notice = setTimeout(() => {
+      this.checking = true;
+      this.changed();
+    }, CHECK_NOTICE_MS);
+    let shown = false;
     try {
       const problems = await this.backend.check(definition, abort.signal);
       if (abort.signal.aborted) return;
-      this.problems = placeProblems(problems);
-      this.byStep = problemsByStep(this.problems);
       this.checkedDefinition = definition;
-      this.checkError = '';
       this.checkCount++;
+      if (this.checkError !== '' || !sameProblems(problems, this.problems)) {
+        this.problems = placeProblems(problems);
+        this.byStep = problemsByStep(this.problems);
+        this.checkError = '';
+        shown = true;
+      }
     } catch (error) {
       if (abort.signal.aborted) return;
       this.checkError = (error as Error).message;
+      shown = true;
     } finally {
-      if (this.checkAbort === abort) {
+      clearTimeout(notice);
+      if (this.checking) {
         this.checking = false;
-        this.changed();
+        shown = true;
       }
+      if (shown && !abort.signal.aborted) this.changed();
     }
   }
 
@@ -368,28 +395,20 @@ export class DesignerState {
     this.presenceTimer = setInterval(() => void this.beat(), PRESENCE_EVERY_MS);
   }
 
-  /**
-   * One beat at a time: two in flight could reach the server in either order, and the older place
-   * (say, none before the first dialog opened) would stand until the next timed beat.
-   */
   private beat(): Promise<void> {
-    if (this.beating) {
-      this.beatAgain = true;
-      return this.beating;
+    return this.beats.run();
+  }
+
+  private async beatOnce(): Promise<void> {
+    try {
+      const others = await this.backend.presence(this.dialogHere);
+      // The same editors in the same places: nothing to redraw (the beat comes every 20 s, typing or not).
+      if (JSON.stringify(others) === JSON.stringify(this.others)) return;
+      this.others = others;
+      this.changed();
+    } catch {
+      // Presence is a courtesy: a failed beat leaves the last list until the next one.
     }
-    this.beating = (async () => {
-      do {
-        this.beatAgain = false;
-        try {
-          this.others = await this.backend.presence(this.dialogHere);
-          this.changed();
-        } catch {
-          // Presence is a courtesy: a failed beat leaves the last list until the next one.
-        }
-      } while (this.beatAgain);
-      this.beating = undefined;
-    })();
-    return this.beating;
   }
 
   private changed(): void {
@@ -404,6 +423,20 @@ function canonical(value: unknown): string {
     inner && typeof inner === 'object' && !Array.isArray(inner)
       ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner,
+  );
+}
+
+/** Whether the check's answer reads as the problems already shown, in the same order. */
+function sameProblems(answer: readonly Problem[], shown: readonly Problem[]): boolean {
+  return (
+    answer.length === shown.length &&
+    answer.every(
+      (p, i) =>
+        p.path === shown[i]!.path &&
+        p.severity === shown[i]!.severity &&
+        p.message === shown[i]!.message &&
+        p.hint === shown[i]!.hint,
+    )
   );
 }
 
