@@ -108,7 +108,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'equals, notEquals, empty, notEmpty, greater, less, contains, matches (a regex) or in (a list).':
     'gleich, ungleich, leer, nicht leer, größer, kleiner, enthält, passt zu (einem regulären Ausdruck) oder ist in (einer Liste).',
   'Not used by empty / notEmpty; a list for "in"; a regex source for "matches".':
-    'Nicht nötig bei „leer“ und „nicht leer“; eine Liste für „ist in“; ein regulärer Ausdruck für „passt zu“.',
+    'Nicht nötig bei „ist leer“ und „ist nicht leer“; eine Liste für „ist einer von“; ein Muster (ein regulärer Ausdruck) für „passt zum Muster“.',
   'A condition, or a list of conditions that must all hold.':
     'Eine Bedingung oder eine Liste von Bedingungen, die alle zutreffen müssen.',
   'Where to go when it holds: a step id of this dialog, or { "dialog", "step"? }.':

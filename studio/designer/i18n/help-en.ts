@@ -29,6 +29,23 @@ const helpEn: Readonly<Record<string, string>> = {
     '"In the background" only: attempts before the job is given up (6 when not set).',
   "The fatal notice's text; a general apology when omitted.":
     'What the user reads when the call fails and the conversation ends; a general apology when not set.',
+  "Where this answer leads; the step's `next` when omitted.":
+    'Where this answer leads; the step\'s "Then go to step" when not set.',
+  'Said when an answer fails validation; the prompt when omitted.':
+    'Said when an answer fails the check; the "Question" again when not set.',
+  'Suggested answers shown with the prompt.': 'Suggested answers shown with the "Question".',
+  'Where to go when no branch holds; `next` (or the following step) when omitted.':
+    'Where to go when no branch holds; "Then go to step" (or the following step) when not set.',
+  'Lowest score an intent needs; settings.nlpThreshold when omitted.':
+    'Lowest score an intent needs; the bot settings\' "NLP threshold" when not set.',
+  'Lowest match score (0..1, 1 = exact); settings.faqThreshold when omitted.':
+    'Lowest match score (0..1, 1 = exact); the bot settings\' "FAQ threshold" when not set.',
+  'Where to go when nothing matched; `next` when omitted.':
+    'Where to go when nothing matched; "Then go to step" when not set.',
+  'Where to go when the user writes something else on this channel instead; `next` (unlinked) when omitted.':
+    'Where to go when the user writes something else on this channel instead; "Then go to step" (not linked) when not set.',
+  'Not used by empty / notEmpty; a list for "in"; a regex source for "matches".':
+    'Not used by "is empty" and "is not empty"; a list for "is one of"; a pattern (a regular expression) for "matches the pattern".',
   'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.':
     '"As if typed (formulas and dates read)": values are read as if someone typed them (numbers, dates, formulas); "As they are": values are stored exactly as sent.',
 };

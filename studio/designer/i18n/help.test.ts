@@ -96,8 +96,8 @@ describe('help texts in German', () => {
     expect(helpFor('fr')).toBe(helpEn);
     expect(helpFor('de-AT')).toBe(helpDe);
     expect(
-      helpInFormWords('Lowest score an intent needs; settings.nlpThreshold when omitted.', en, helpFor('fr')),
-    ).toBe('Lowest score an intent needs; settings.nlpThreshold when omitted.');
+      helpInFormWords('Lowest score a step type needs; settings.nlpThreshold when omitted.', en, helpFor('fr')),
+    ).toBe('Lowest score a step type needs; settings.nlpThreshold when omitted.');
     expect(helpInFormWords('Static values or {{variable}} templates ({{userId}}, {{userData.email}}).', en)).toBe(
       'Static values or {{variable}} templates ({{userId}}, {{userData.email}}).',
     );

@@ -193,7 +193,7 @@ const de: DesignerStrings = {
     'Veröffentlicht wird eine gespeicherte Version. Ihre Änderungen seit der letzten gespeicherten Version sind noch in keiner: Speichern Sie sie zuerst als Version, dann sehen Sie deren Veröffentlichungsplan.',
   saveAndContinue: 'Speichern und weiter',
   params: 'Parameter',
-  paramsOf: 'Parameter von {type}',
+  paramsOf: 'Parameter von „{type}“',
   conditions: 'Bedingungen',
   branch: 'Zweig {n}',
   addBranch: 'Zweig hinzufügen',

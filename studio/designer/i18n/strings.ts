@@ -199,7 +199,7 @@ export const en = {
     'Publishing puts a saved version live. Your edits since the last saved version are not in one yet: save them as a version first, then see its publish plan.',
   saveAndContinue: 'Save and continue',
   params: 'Parameters',
-  paramsOf: 'Parameters of {type}',
+  paramsOf: 'Parameters of "{type}"',
   // Conditions
   conditions: 'Conditions',
   branch: 'Branch {n}',
