@@ -192,6 +192,51 @@ describe("every step's form in the words of the form, in English and German, in 
     }
   });
 
+  it("when an integration parameter takes a secret, then it is picked from the studio's secrets by name in either language, and the definition keeps the name, never the value", async () => {
+    const value = 'whsec-form-words-never-on-a-page';
+    expect((await owner.put('/studio/api/secrets/HOOK_SIGNING', { value })).status).toBeLessThan(300);
+    const words = {
+      en: {
+        params: /^Parameters of /,
+        secrets: ['Address from a secret', 'Signing secret'],
+        none: '(no secret chosen)',
+      },
+      de: {
+        params: /^Parameter von /,
+        secrets: ['Adresse aus einem Geheimnis', 'Signatur-Geheimnis'],
+        none: '(kein Geheimnis gewählt)',
+      },
+    } as const;
+    for (const language of ['en', 'de'] as const) {
+      const { page, problems } = await designer(language);
+      const form = await openStep(page, language, 'hook');
+      const params = form.getByRole('group', { name: words[language].params });
+      for (const name of words[language].secrets) {
+        const picker = params.getByRole('combobox', { name: new RegExp(`^${name}( \\(|$)`) });
+        expect(await picker.getByRole('option').allTextContents(), `${language}: ${name}`).toEqual([
+          words[language].none,
+          'HOOK_SIGNING',
+        ]);
+        // No longer a text field to type the secret (or its name) into.
+        expect(await params.getByRole('textbox', { name: new RegExp(`^${name}`) }).count()).toBe(0);
+      }
+      if (language === 'en') {
+        await params.getByRole('combobox', { name: /^Signing secret/ }).selectOption({ label: 'HOOK_SIGNING' });
+        await expect.poll(() => page.getByRole('status').filter({ hasText: WORDS.en.saved }).count()).toBe(1);
+        const steps = (await owner.get('/studio/api/draft')).body.definition.dialogs[0].steps;
+        expect(steps.find((step: { id: string }) => step.id === 'hook').params).toMatchObject({
+          url: 'https://example.com/hook',
+          signingSecret: 'HOOK_SIGNING',
+        });
+        await form.screenshot({ path: path.join(SCREENSHOT_DIR, 'designer-form-en-secret-params.png') });
+      }
+      expect(await page.content()).not.toContain(value);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   for (const language of ['en', 'de'] as const)
     it(`when every step's form is opened with its further settings in ${language === 'en' ? 'English' : 'German'}, at 1280 px and at a narrow 640 px, then no control runs past its form's edges and no list or default shows a stored value`, async () => {
       for (const width of [1280, 640]) {
@@ -210,6 +255,8 @@ describe("every step's form in the words of the form, in English and German, in 
             /(Default|Standard): (true|false|fatal|sync|async)\b|Default (true|false)\.|Standard: (ja|nein)\./,
           );
           expect(await defaults.allTextContents(), `${language} ${id}`).toEqual([]);
+          // A list's help names its options by the words the list shows, not the values the definition stores.
+          expect(await storedValuesInHelp(form), `${language} ${width} ${id}`).toEqual([]);
         }
         expect(await axeViolations(page)).toEqual([]);
         expect(problems).toEqual([]);
@@ -292,6 +339,8 @@ describe("every step's form in the words of the form, in English and German, in 
         expect(await panel.getByRole('textbox', { name: said.synonyms, exact: true }).count()).toBe(1);
         const recovery = panel.getByRole('combobox', { name: said.recovery });
         expect(await recovery.getByRole('option').allTextContents()).toEqual(said.options);
+        expect(await description(recovery)).toContain(said.options[1]);
+        expect(await storedValuesInHelp(panel), `${language} ${width}`).toEqual([]);
         await panel.screenshot({ path: path.join(SCREENSHOT_DIR, `designer-bot-settings-${language}-${width}.png`) });
         expect(await outside(panel), `${language} ${width}`).toEqual([]);
         expect(await axeViolations(page)).toEqual([]);
@@ -300,6 +349,30 @@ describe("every step's form in the words of the form, in English and German, in 
       }
   });
 });
+
+/**
+ * The lists of a form whose help (their accessible description) names a value they show in words as the
+ * definition stores it: quoted ("fatal", „dialog:<id>“), before a colon ("sync: …"), or a camelCase key
+ * anywhere (listUserEvents); and options that lead with their stored value ("http: A general HTTP request").
+ */
+async function storedValuesInHelp(form: Locator): Promise<string[]> {
+  const found: string[] = [];
+  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const list of await form.getByRole('combobox').all()) {
+    const options = await list
+      .getByRole('option')
+      .evaluateAll((all) => all.map((option) => [(option as HTMLOptionElement).value, option.textContent!.trim()]));
+    const help = await description(list);
+    for (const [value, text] of options as [string, string][]) {
+      if (value === '' || value === text) continue;
+      const raw = escape(value);
+      const stored = new RegExp(`["„]${raw}["“:]|(^|\\s)${raw}:${/[A-Z]/.test(value) ? `|\\b${raw}\\b` : ''}`);
+      if (stored.test(help)) found.push(`${value} in the help "${help}"`);
+      if (text.startsWith(`${value}:`)) found.push(`${value} in the option "${text}"`);
+    }
+  }
+  return found;
+}
 
 /** The controls of a form (found by role, in its shadow roots too) whose box runs past the form's left or right edge. */
 async function outside(form: Locator): Promise<string[]> {

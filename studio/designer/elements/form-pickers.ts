@@ -48,7 +48,8 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
         typeof value === 'string' ? value : '',
         (context.ui.state.catalogue?.stepTypes ?? []).map((type) => ({
           value: type.name,
-          label: `${type.name}: ${type.description}`,
+          // In words; what the type does is said under the list, with its parameters.
+          label: context.t.stepTypeNames[type.name] ?? type.name,
         })),
         (chosen) =>
           // Another step type has other parameters: its own start empty.

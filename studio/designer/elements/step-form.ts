@@ -170,7 +170,7 @@ export class StepForm extends DesignerPart {
         true,
       );
     return html`<fieldset class="group">
-      <legend>${format(t.paramsOf, { type: type.name })}</legend>
+      <legend>${format(t.paramsOf, { type: t.stepTypeNames[type.name] ?? type.name })}</legend>
       <p class="help">${type.description}</p>
       ${context.problems.filter((p) => p.field === 'params').map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
       ${fields.map((spec) => renderField(context, inParamWords(t, type.name, spec), ['params', spec.key], true))}

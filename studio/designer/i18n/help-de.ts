@@ -74,7 +74,7 @@ const helpDe: Readonly<Record<string, string>> = {
     'Stellt eine Frage und wartet auf die Antwort, geprüft nach dem inputType.',
   'The question; templates allowed.': 'Die Frage; Vorlagen erlaubt.',
   'How the answer is validated: text, number, email, phone, choice or regex.':
-    'Wie die Antwort geprüft wird: Text, Zahl, E-Mail, Telefon, Auswahl oder regulärer Ausdruck.',
+    'Welche Art von Antwort die Frage erwartet; die Antwort wird danach geprüft.',
   'For inputType "regex": the answer must match this (JavaScript syntax, whole answer).':
     'Für den inputType „regex“: Die ganze Antwort muss zu diesem Muster passen (JavaScript-Schreibweise).',
   'For inputType "number": inclusive bounds.': 'Für den inputType „number“: die Grenzen, jeweils eingeschlossen.',
@@ -108,7 +108,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'equals, notEquals, empty, notEmpty, greater, less, contains, matches (a regex) or in (a list).':
     'gleich, ungleich, leer, nicht leer, größer, kleiner, enthält, passt zu (einem regulären Ausdruck) oder ist in (einer Liste).',
   'Not used by empty / notEmpty; a list for "in"; a regex source for "matches".':
-    'Nicht nötig bei „leer“ und „nicht leer“; eine Liste für „ist in“; ein regulärer Ausdruck für „passt zu“.',
+    'Nicht nötig bei „ist leer“ und „ist nicht leer“; eine Liste für „ist einer von“; ein Muster (ein regulärer Ausdruck) für „passt zum Muster“.',
   'A condition, or a list of conditions that must all hold.':
     'Eine Bedingung oder eine Liste von Bedingungen, die alle zutreffen müssen.',
   'Where to go when it holds: a step id of this dialog, or { "dialog", "step"? }.':
@@ -119,7 +119,7 @@ const helpDe: Readonly<Record<string, string>> = {
     'Wohin es geht, wenn kein Zweig zutrifft; ohne Angabe „Dann weiter zu Schritt“ (oder der folgende Schritt).',
   'Sets, unsets or appends to variables and user-data fields.':
     'Setzt, leert oder ergänzt Variablen und Benutzerdatenfelder.',
-  'set, unset or append (to a list).': 'Setzen, leeren oder anhängen (an eine Liste).',
+  'set, unset or append (to a list).': '„Auf einen Wert setzen“, „Leeren“ oder „An eine Liste anhängen“.',
   'The variable to change; name exactly one of variable / userData.':
     'Die Variable, die sich ändert; geben Sie genau eines an: „Variable“ oder „Benutzerdatenfeld“.',
   'A field of userDataFields to change.': 'Ein Feld der userDataFields, das sich ändert.',
@@ -187,7 +187,7 @@ const helpDe: Readonly<Record<string, string>> = {
   "Calls the customer's systems through an integration step type.":
     'Ruft die Systeme des Unternehmens über einen Integrations-Schritttyp auf.',
   'The integration step type: http, service, listUserEvents, createUser, sendTrackingEvent, queryDataset.':
-    'Der Integrations-Schritttyp: http, service, listUserEvents, createUser, sendTrackingEvent, queryDataset.',
+    'Was der Schritt aufruft: einen der Schritttypen, die dieser Server anbietet. Unter der Liste sagt der gewählte, was er tut und was er braucht.',
   'A service of integrations.services (base URL + auth) the call goes to.':
     'Ein Dienst aus den Integrationen (Basis-URL und Anmeldung), an den der Aufruf geht.',
   "Static values or {{variable}} templates ({{userId}}, {{userData.email}}); coerced to the type's schema.":
@@ -197,7 +197,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'Synchronous deadline in ms (5000 when omitted).':
     'Zeitlimit für den wartenden Aufruf in Millisekunden (ohne Angabe 5000).',
   'What a failed call does: "fatal" (the errorText as a fatal notice, the conversation ends), "dialog:<dialogId>" (go there) or "flag:<variable>" (the variable becomes true and "<variable>Error" the error kind; the tree continues and can branch on it).':
-    'Was ein fehlgeschlagener Aufruf bewirkt: „fatal“ (der Fehlertext als abschließende Meldung, das Gespräch endet), „dialog:<Dialog-ID>“ (dorthin gehen) oder „flag:<Variable>“ (die Variable wird wahr und „<Variable>Error“ nennt die Art des Fehlers; es geht weiter und Sie können danach verzweigen).',
+    'Was passiert, wenn der Aufruf fehlschlägt: „Mit dem Fehlertext enden“ (der Nutzer liest den „Fehlertext“ und das Gespräch endet), „Zu einem Dialog gehen“ (dieser Dialog beginnt) oder „Eine Markierung setzen und weitermachen“ (die Markierung wird wahr, eine Variable gleichen Namens mit Error am Ende sagt, was schiefging, und es geht weiter: Eine Bedingung kann die Markierung prüfen).',
   'The variable that receives the output (after the mapping).':
     'Die Variable, die das Ergebnis bekommt (nach der Abbildung).',
   'A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").':
@@ -232,7 +232,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'The row\'s cells, left to right, e.g. ["{{userData.email}}", "{{userData.name}}", "chatbot"].':
     'Die Zellen der Zeile, von links nach rechts, z. B. ["{{userData.email}}", "{{userData.name}}", "chatbot"].',
   'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.':
-    'USER_ENTERED liest Werte, als wären sie getippt (Zahlen, Datumsangaben, Formeln); RAW speichert sie, wie sie sind.',
+    '„Wie eingetippt (Formeln und Daten werden gelesen)“: Werte werden gelesen, als hätte sie jemand eingetippt (Zahlen, Datumsangaben, Formeln); „Unverändert“: Werte werden genau so gespeichert, wie sie gesendet werden.',
   'The table in A1 notation, header row first: "Orders" or "Orders!A1:F500".':
     'Die Tabelle in A1-Schreibweise, Kopfzeile zuerst: „Bestellungen“ oder „Bestellungen!A1:F500“.',
   'The header of the column to match, e.g. "Order number".':

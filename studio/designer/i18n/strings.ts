@@ -177,7 +177,6 @@ export const en = {
   recordEntry: '{what} “{name}”',
   // A field named inside a help text, and the step types a server knows after the step-type field's help.
   fieldInHelp: '"{label}"',
-  knownStepTypes: 'Known here: {names}.',
   entryName: 'Name',
   entryNameHelp: 'Letters, digits, "_" and "-", starting with a letter. Steps that name it follow a rename.',
   entryNameInvalid: 'A name starts with a letter and has only letters, digits, "_" or "-" (at most 64).',
@@ -200,7 +199,7 @@ export const en = {
     'Publishing puts a saved version live. Your edits since the last saved version are not in one yet: save them as a version first, then see its publish plan.',
   saveAndContinue: 'Save and continue',
   params: 'Parameters',
-  paramsOf: 'Parameters of {type}',
+  paramsOf: 'Parameters of "{type}"',
   // Conditions
   conditions: 'Conditions',
   branch: 'Branch {n}',
@@ -459,6 +458,22 @@ export const en = {
     type: { problem: 'Problem', incident: 'Incident', question: 'Question', task: 'Task' },
     valueInputOption: { USER_ENTERED: 'As if typed (formulas and dates read)', RAW: 'As they are' },
   } as Readonly<Record<string, Readonly<Record<string, string>>>>,
+  // The step types a list offers, by name: what each does in a few words (a customer's own reads as its name).
+  stepTypeNames: {
+    http: 'HTTP request',
+    service: 'Call a configured service',
+    listUserEvents: "List the user's events",
+    createUser: 'Create a user',
+    sendTrackingEvent: 'Send a tracking event',
+    queryDataset: 'Look up a dataset',
+    chatCompletion: 'Ask a language model',
+    googleSheetsAppendRow: 'Google Sheets: add a row',
+    googleSheetsLookupRows: 'Google Sheets: look up rows',
+    hubspotUpsertContact: 'HubSpot: create or update a contact',
+    sendWebhook: 'Send a webhook',
+    slackPostMessage: 'Slack: post a message',
+    zendeskCreateTicket: 'Zendesk: create a ticket',
+  } as Readonly<Record<string, string>>,
   // An integration's parameters, by key: the labels of the step types' own fields (a customer's own fall back to the key made readable).
   paramFields: {
     endpoint: 'Address',

@@ -12,19 +12,22 @@ const JSON_KEY = /(?<![\w.{<$"„-])[a-z]+(?:[A-Z][a-z0-9]*)+(?![\w}>?(-]|\.\w)/
 /** A JSON key with one of its values in quotes (`inputType "choice"`, `inputType „choice“`): a field set to an option. */
 const KEY_AND_VALUE = /(?<![\w.{<$"„-])([a-z]+(?:[A-Z][a-z0-9]*)+) ["„]([^"“]+)["“]/g;
 
-/** What the schema adds to a description it was given: a step type's name before it, the step types known after it. */
+/**
+ * What the schema adds to a description it was given: a step type's name before it, the step types
+ * known after it. The known ones are a list of keys; the form's list offers them in words, so the help
+ * says what to pick and leaves the list to the list.
+ */
 const NAMED = /^(\w+): (.+)$/s;
 const KNOWN = /^(.+) Known here: (.+)\.$/s;
 
-/** The help text in the table's language, the server's English when the table has none for it. */
-export function helpInLanguage(help: string, table: HelpTexts, t: DesignerStrings): string {
+/** The help text in the table's language (the studio's own English included), the server's when the table has none for it. */
+export function helpInLanguage(help: string, table: HelpTexts): string {
   const own = table[help];
   if (own !== undefined) return own;
   const named = NAMED.exec(help);
   if (named && table[named[2]!] !== undefined) return `${named[1]}: ${table[named[2]!]}`;
   const known = KNOWN.exec(help);
-  if (known && table[known[1]!] !== undefined)
-    return `${table[known[1]!]} ${format(t.knownStepTypes, { names: known[2]! })}`;
+  if (known) return table[known[1]!] ?? known[1]!;
   return help;
 }
 
@@ -36,7 +39,7 @@ export function helpInLanguage(help: string, table: HelpTexts, t: DesignerString
 export function helpInFormWords(help: string, t: DesignerStrings, table: HelpTexts = {}): string {
   const quoted = (label: string) => format(t.fieldInHelp, { label });
   return (
-    helpInLanguage(help, table, t)
+    helpInLanguage(help, table)
       // A yes-or-no field's default is said under it in words ("Default: Yes"), not a second time as JSON.
       .replace(/ Default (true|false)\.$/, '')
       .replace(KEY_AND_VALUE, (whole, key: string, value: string) => {
@@ -45,7 +48,11 @@ export function helpInFormWords(help: string, t: DesignerStrings, table: HelpTex
         // The option as the form's list shows it: "Answer type" "Pick from choices".
         return label && word ? `${quoted(label)} ${quoted(word)}` : whole;
       })
-      .replace(JSON_KEY, (key) => (t.fields[key] ? quoted(t.fields[key]) : key))
+      .replace(JSON_KEY, (key) => {
+        // A step type's parameter (`urlSecret`) by its label too: the form shows it beside this help.
+        const label = t.fields[key] ?? t.paramFields[key];
+        return label ? quoted(label) : key;
+      })
   );
 }
 

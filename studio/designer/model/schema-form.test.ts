@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { editorSchema } from '../../../server/bot/editor-schema.ts';
+import { PRESET_STEP_TYPES } from '../../../server/integrations/presets/index.ts';
 import { BUILT_IN_STEP_TYPES } from '../../../server/integrations/step-types/registry.ts';
 import { botFields, fieldSpec, paramsFields, stepFields, stepKinds, type FieldSpec } from './schema-form.ts';
 
@@ -87,6 +88,20 @@ describe('forms from the editor schema', () => {
     );
     expect(own.sheet).toMatchObject({ widget: 'template', required: true, description: 'The sheet' });
     expect(own.rows).toMatchObject({ widget: 'number', integer: true, minimum: 1 });
+  });
+
+  it("when a step type's parameter names a secret, then it is picked from the studio's secrets like a service's, and the address beside it stays typed", () => {
+    for (const type of PRESET_STEP_TYPES) {
+      const fields = paramsFields(type.paramsSchema as Record<string, unknown>);
+      const secrets = fields.filter((field) => field.key.endsWith('Secret'));
+      for (const field of secrets) expect(field.widget, `${type.name}.${field.key}`).toBe('secret');
+    }
+    const webhook = byKey(
+      paramsFields(PRESET_STEP_TYPES.find((t) => t.name === 'sendWebhook')!.paramsSchema as Record<string, unknown>),
+    );
+    expect(webhook.urlSecret!.widget).toBe('secret');
+    expect(webhook.signingSecret!.widget).toBe('secret');
+    expect(webhook.url!.widget).toBe('template');
   });
 
   it("when the bot's services are read, then they are a map of named forms: base URL required, sign-in as kinds each with its own fields, secrets picked, names checked", () => {

@@ -188,11 +188,11 @@ export function fieldSpec(
     if (key === 'integration') return widget('stepType');
     if (key === 'service') return widget('service');
     if ((key === 'variable' || key === 'output') && node.type === 'string') return widget('variableName');
-    // The same rule the server's secrets list follows: a key ending in Env names a secret.
-    if (/Env$/.test(key) && node.type === 'string') return widget('secret');
     if (key === 'userData' && node.type === 'string') return widget('userDataField');
     if (key === 'fields' && node.type === 'array') return widget('stringList', { fields: [] });
   }
+  // A secret's name, picked from the studio's secrets: the definition's `…Env` keys (the server's secrets list's rule), a step type's `…Secret` parameters (`urlSecret`).
+  if (node.type === 'string' && (inParams ? /\wSecret$/ : /Env$/).test(key)) return widget('secret');
   const kinds = depth < 6 ? variantsOf(root, alternatives, depth, inParams) : undefined;
   if (kinds) return widget('group', { fields: [], variants: kinds });
   if (Array.isArray(node.enum)) return widget('choice', { enum: node.enum });

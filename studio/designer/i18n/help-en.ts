@@ -1,0 +1,53 @@
+/**
+ * The schema's help texts that the studio says in its own English, keyed by the English text the
+ * server serves. The server's descriptions name the values the definition stores ("fatal",
+ * "dialog:<dialogId>", "sync", "dialogStart") for whoever writes the JSON or uses the CLI; the form's
+ * lists show those values in words, so its help names them by the same words. Any other description
+ * reads as the server wrote it, with its JSON keys turned into labels (help-words.ts).
+ */
+const helpEn: Readonly<Record<string, string>> = {
+  'Where a user goes whose position names a dialog or step this definition no longer has (a redeploy renamed or removed it): "dialogStart", the first step of their dialog while it exists, else recoveryDialog; "recoveryDialog", always there. The move is logged.':
+    'Where a user goes whose place in the conversation is a dialog or step this bot no longer has (a new version renamed or removed it): "The start of their dialog", the first step of their dialog while it exists, else the "Recovery dialog"; "The recovery dialog", always that one. The move is logged.',
+  'Where the answer is kept: { "userData": field } or { "variable": name }.':
+    "Where the answer is kept: in a user-data field (part of the user's data export) or in a variable (not exported).",
+  'How the answer is validated: text, number, email, phone, choice or regex.':
+    'What kind of answer the question takes; the answer is checked against it.',
+  'equals, notEquals, empty, notEmpty, greater, less, contains, matches (a regex) or in (a list).':
+    'How the value is compared: equals, does not equal, is empty, is not empty, is greater than, is less than, contains, matches the pattern (a regular expression) or is one of (a list).',
+  'set, unset or append (to a list).': '"Set to a value", "Clear" or "Add to a list".',
+  'The integration step type: http, service, listUserEvents, createUser, sendTrackingEvent, queryDataset.':
+    'What the step calls: one of the step types this server offers. Under the list, the chosen one says what it does and what it needs.',
+  "sync: the user waits (typing indicator) and the tree continues from the result; async: a durable job, the tree continues at once. The type's own when omitted.":
+    '"Wait for the answer": the user waits (the bot shows it is typing) and the steps go on with the result; "In the background": a job that is retried if it fails, and the steps go on at once. When not set, the step type decides.',
+  'What a failed call does: "fatal" (the errorText as a fatal notice, the conversation ends), "dialog:<dialogId>" (go there) or "flag:<variable>" (the variable becomes true and "<variable>Error" the error kind; the tree continues and can branch on it).':
+    'What happens when the call fails: "End with the error text" (the user reads the "Error text" and the conversation ends), "Go to a dialog" (that dialog starts) or "Set a flag and go on" (the flag becomes true, a variable of the same name ending in Error says what went wrong, and the steps go on: a condition can check the flag).',
+  'A service of integrations.services (base URL + auth) the call goes to.':
+    "A service of the bot's integrations (its base URL and sign-in) the call goes to.",
+  'Synchronous deadline in ms (5000 when omitted).':
+    'How long "Wait for the answer" waits, in milliseconds (5000 when not set).',
+  'Async only: attempts before the job is given up (6 when omitted).':
+    '"In the background" only: attempts before the job is given up (6 when not set).',
+  "The fatal notice's text; a general apology when omitted.":
+    'What the user reads when the call fails and the conversation ends; a general apology when not set.',
+  "Where this answer leads; the step's `next` when omitted.":
+    'Where this answer leads; the step\'s "Then go to step" when not set.',
+  'Said when an answer fails validation; the prompt when omitted.':
+    'Said when an answer fails the check; the "Question" again when not set.',
+  'Suggested answers shown with the prompt.': 'Suggested answers shown with the "Question".',
+  'Where to go when no branch holds; `next` (or the following step) when omitted.':
+    'Where to go when no branch holds; "Then go to step" (or the following step) when not set.',
+  'Lowest score an intent needs; settings.nlpThreshold when omitted.':
+    'Lowest score an intent needs; the bot settings\' "NLP threshold" when not set.',
+  'Lowest match score (0..1, 1 = exact); settings.faqThreshold when omitted.':
+    'Lowest match score (0..1, 1 = exact); the bot settings\' "FAQ threshold" when not set.',
+  'Where to go when nothing matched; `next` when omitted.':
+    'Where to go when nothing matched; "Then go to step" when not set.',
+  'Where to go when the user writes something else on this channel instead; `next` (unlinked) when omitted.':
+    'Where to go when the user writes something else on this channel instead; "Then go to step" (not linked) when not set.',
+  'Not used by empty / notEmpty; a list for "in"; a regex source for "matches".':
+    'Not used by "is empty" and "is not empty"; a list for "is one of"; a pattern (a regular expression) for "matches the pattern".',
+  'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.':
+    '"As if typed (formulas and dates read)": values are read as if someone typed them (numbers, dates, formulas); "As they are": values are stored exactly as sent.',
+};
+
+export default helpEn;
