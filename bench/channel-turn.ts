@@ -206,8 +206,8 @@ const rest = await run(
       headers: { 'content-type': 'application/json', 'x-channel-key': REST_KEY },
       body: JSON.stringify({ type: 'text', clientId: `u${u}r${round}`, text: `hello ${round}` }),
     });
-    const answer = (await response.json()) as { complete?: boolean; messages?: { text?: string }[] };
-    if (response.status !== 200 || !answer.complete || !answer.messages?.some((message) => message.text === PROMPT))
+    const answer = (await response.json()) as { complete?: boolean; messages?: { message: { text?: string } }[] };
+    if (response.status !== 200 || !answer.complete || !answer.messages?.some((entry) => entry.message.text === PROMPT))
       throw new Error(`the REST channel did not answer the turn: ${response.status} ${JSON.stringify(answer)}`);
   }),
 );
