@@ -51,7 +51,7 @@ describe('help texts in German, in Chromium', () => {
     expect(await description(question)).toContain('Die Frage; Vorlagen erlaubt.');
     const answerType = page.getByRole('combobox', { name: 'Antworttyp' });
     expect(await description(answerType)).toContain(
-      'Wie die Antwort geprüft wird: Text, Zahl, E-Mail, Telefon, Auswahl oder regulärer Ausdruck.',
+      'Welche Art von Antwort die Frage erwartet; die Antwort wird danach geprüft.',
     );
     const choices = page.getByRole('group', { name: /^Auswahlmöglichkeiten/ });
     expect(await choices.textContent()).toContain(
