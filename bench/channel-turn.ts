@@ -49,6 +49,8 @@ function child(file: string, env: Record<string, string>, execArgv: readonly str
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // A bench that fails part-way takes its server and stand-ins with it, rather than leave them running.
+  process.once('exit', () => proc.kill());
   const ask = <T>(message: unknown, key: string) =>
     new Promise<T>((resolve) => {
       const onMessage = (reply: Record<string, unknown>) => {
