@@ -167,6 +167,28 @@ describe('page hooks in Chromium, page and bot on two origins', () => {
     await page.context().close();
   });
 
+  it('when the visitor clicks the launcher before the rest of the widget arrived, then the open hook fires once it has, and the message box has the focus', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const page = await visit({}, {}, (p) => {
+      // Hold the rest back: the click lands on the loader's stand-in launcher and waits in its queue.
+      void p.route(/\/widget\.[0-9a-f]{12}\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+    });
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    expect(await page.locator('chat-widget').count()).toBe(0);
+
+    release();
+    await expect.poll(() => messages(page), POLL).toContain("Bot: What's your name?");
+    expect(await named(page, 'open')).toEqual([{}]);
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Message' }).evaluate((box) => box.matches(':focus')), POLL)
+      .toBe(true);
+    await page.context().close();
+  });
+
   it('when visitors only view pages, then the bot stores no one; the first to open the chat is stored and greeted', async () => {
     const users = async () => {
       const res = await fetch(`${bot.url}/api/management/export/userData`, { headers: { 'x-functions-key': KEY } });

@@ -143,6 +143,8 @@ export class ChatWidgetElement extends LitElement {
   readonly #connection = new ConnectionController(this, { onBotEvent: (event) => this.#onBotEvent(event) });
   /** Whether focus was inside when the panel started closing, so we only move focus we own. */
   #focusWasInside = false;
+  /** show()/toggle() ran before the first render: a click on the loader's stand-in launcher, or a page's queued open(). */
+  #openedBeforeFirstRender = false;
   #lastCount = 0;
   #autoDir = false;
   readonly #refresh = () => this.requestUpdate();
@@ -166,6 +168,7 @@ export class ChatWidgetElement extends LitElement {
 
   show(): void {
     this.open = true;
+    if (!this.hasUpdated) this.#openedBeforeFirstRender = true;
   }
 
   hide(): void {
@@ -174,6 +177,7 @@ export class ChatWidgetElement extends LitElement {
 
   toggle(): void {
     this.open = !this.open;
+    if (!this.hasUpdated) this.#openedBeforeFirstRender = this.open;
   }
 
   /** Sends a page event (a click, a filled field); the bot definition decides what it does. */
@@ -262,8 +266,11 @@ export class ChatWidgetElement extends LitElement {
     this.#toEnd(count !== this.#lastCount || (changed.has('open') && this.open));
     this.#lastCount = count;
     if (this.open) this.#connection.shown();
-    // The first render is not a user action: never steal focus from the host page then.
-    if (!changed.has('open') || changed.get('open') === undefined) return;
+    // The first render is not a user action (never steal focus from the host page then), unless the
+    // visitor or the page opened the panel before it: the stand-in launcher's click replays as open().
+    const opened = this.#openedBeforeFirstRender && this.open;
+    this.#openedBeforeFirstRender = false;
+    if (!changed.has('open') || (changed.get('open') === undefined && !opened)) return;
     if (this.open) {
       // The message box, or the conversation when input is disabled after a fatal error.
       const input = this.shadowRoot?.querySelector<HTMLInputElement>('#input');
