@@ -42,7 +42,7 @@ export const chatCompletion = defineStepType({
   name: 'chatCompletion',
   level: 'action',
   description:
-    'Asks a language model through an OpenAI-compatible Chat Completions API (OpenAI, Ollama, vLLM, llama.cpp): a prompt filled from the conversation, optional structured output with a JSON schema, a daily token budget per user; returns {text, data, model, finishReason, usage}.',
+    "Asks a language model, through any server that speaks OpenAI's chat API (OpenAI itself, or Ollama, vLLM or llama.cpp run locally), a prompt filled from the conversation; the answer can be held to a shape, and each user has a daily budget of tokens. The result holds the answer's text, and its data when a shape is given.",
   service: 'optional',
   secrets: ['apiKeySecret'],
   fixed: ['baseUrl'],
@@ -95,7 +95,7 @@ export const chatCompletion = defineStepType({
       jsonSchema: {
         type: 'object',
         description:
-          'A JSON Schema the answer must fit (structured output): the parsed answer becomes `data`, e.g. {{answer.data.city}}. With strictSchema, OpenAI needs every property required and additionalProperties false.',
+          'A schema the answer must fit (structured output): the answer, read into that shape, becomes its data, e.g. {{answer.data.city}}. With strictSchema, OpenAI needs every property required and additionalProperties false.',
       },
       schemaName: {
         type: 'string',

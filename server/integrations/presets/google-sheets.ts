@@ -8,7 +8,7 @@ const SHEETS_API = 'https://sheets.googleapis.com/';
 
 const common = {
   credentialsSecret: secretName(
-    "The secret holding the service account's JSON key file (its text, or the text in base64). Share the spreadsheet with the account's client_email.",
+    "The secret holding the service account's key file as Google gives it to download (its text, or the text in base64). Share the spreadsheet with the account's email address (client_email in that file).",
   ),
   spreadsheetId: {
     type: 'string',
@@ -57,7 +57,8 @@ function callValues(ctx: StepContext, params: SheetsParams, request: Omit<StepRe
 export const googleSheetsAppendRow = defineStepType({
   name: 'googleSheetsAppendRow',
   ...sheetsStep,
-  description: 'Appends a row to a Google Sheets table (service account key); returns {updatedRange, updatedRows}.',
+  description:
+    'Adds a row to a table in Google Sheets, signed in as a Google service account; the result names the cells written.',
   params: {
     type: 'object',
     properties: {
@@ -70,7 +71,7 @@ export const googleSheetsAppendRow = defineStepType({
         minItems: 1,
         maxItems: 200,
         items: cell,
-        description: 'The row\'s cells, left to right, e.g. ["{{userData.email}}", "{{userData.name}}", "chatbot"].',
+        description: "The row's cells, left to right, e.g. {{userData.email}}, then {{userData.name}}, then chatbot.",
       },
       valueInputOption: {
         enum: ['USER_ENTERED', 'RAW'],
@@ -116,7 +117,7 @@ export const googleSheetsLookupRows = defineStepType({
   name: 'googleSheetsLookupRows',
   ...sheetsStep,
   description:
-    'Reads a Google Sheets table (service account key) and returns the rows whose column equals a value, as objects keyed by the header row: {rows, count}.',
+    'Looks up the rows of a table in Google Sheets whose column holds a value, signed in as a Google service account; the result holds each row by its column headers, and how many matched.',
   params: {
     type: 'object',
     properties: {

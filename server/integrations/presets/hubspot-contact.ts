@@ -18,7 +18,7 @@ export const hubspotUpsertContact = defineStepType({
   name: 'hubspotUpsertContact',
   level: 'action',
   description:
-    'Creates a HubSpot contact, or updates the one with this email (CRM API v3, private app token); returns {id, created}.',
+    "Creates a contact in HubSpot, or updates the one with this email address, signed in with a private app's token; the result is the contact's id and whether it is new.",
   service: 'optional',
   secrets: ['tokenSecret'],
   fixed: ['apiBaseUrl'],
@@ -41,7 +41,7 @@ export const hubspotUpsertContact = defineStepType({
         additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
         default: {},
         description:
-          'Contact properties by internal name, e.g. {"firstname": "{{name}}", "phone": "{{phone}}"}; values are sent as text; "" clears one.',
+          'Contact properties by their internal name in HubSpot, e.g. firstname set to {{name}} and phone to {{phone}}; values are sent as text; an empty value clears one.',
       },
       apiBaseUrl: baseUrl("HubSpot's API address (for a proxy or a test double).", 'https://api.hubapi.com/'),
     },

@@ -9,7 +9,7 @@ export function secretName(description: string): Record<string, unknown> {
   return {
     type: 'string',
     pattern: '^[A-Z_][A-Z0-9_]*$',
-    description: `${description} Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.`,
+    description: `${description} Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.`,
   };
 }
 

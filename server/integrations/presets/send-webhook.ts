@@ -12,7 +12,7 @@ export const sendWebhook = defineStepType({
   name: 'sendWebhook',
   level: 'action',
   description:
-    'POSTs a JSON body to a URL (an n8n, Zapier or Make webhook, or your own endpoint), signed with HMAC-SHA256 when a signing secret is named; returns {status, body}.',
+    "Sends data to a web address (an n8n, Zapier or Make webhook, or your own), signed when a signing secret is chosen, so the receiver can tell it came from this bot; the result holds the answer's status and content.",
   service: 'optional',
   secrets: ['urlSecret', 'signingSecret'],
   fixed: ['url'],
@@ -24,25 +24,27 @@ export const sendWebhook = defineStepType({
         format: 'uri',
         pattern: '^https?://',
         description:
-          "Where the body goes, e.g. an n8n Webhook node's production URL. Written as it is (no {{templates}}); give urlSecret instead when the URL itself grants access.",
+          "Where the data goes, e.g. an n8n Webhook node's production URL. Written as it is (no {{templates}}); give urlSecret instead when the address itself grants access.",
       },
       urlSecret: secretName(
-        'Instead of url: the secret holding the URL, for a URL that itself grants access (a Zapier catch hook, a Make webhook); it is kept out of the integration log.',
+        'Instead of the address: the secret holding it, for an address that itself grants access (a Zapier catch hook, a Make webhook); it is kept out of the integration log.',
       ),
       method: { enum: ['POST', 'PUT', 'PATCH'], default: 'POST', description: 'The HTTP method.' },
       body: {
         default: {},
-        description: 'The JSON to send, any value; {{variables}} and {{userData.x}} are filled in.',
+        description:
+          'The data to send: a text, a number, a list or named values; {{variables}} and {{userData.x}} are filled in.',
       },
       signingSecret: secretName(
-        'The secret to sign with: the request then carries x-timestamp (UNIX seconds) and x-signature: sha256=<hex HMAC-SHA256 of "timestamp.body">, as the REST channel\'s callbacks.',
+        "The secret to sign with, so the receiver can check that the data came from this bot and was not changed (signed as the REST channel's callbacks are; docs/integrations.md).",
       ),
       headers: {
         type: 'object',
         maxProperties: 20,
         additionalProperties: { type: 'string', maxLength: 1000 },
         default: {},
-        description: 'More headers to send (not credentials, nor the signature headers): e.g. {"x-source": "chatbot"}.',
+        description:
+          "More headers to send, by name (not sign-in ones, nor the signature's), e.g. x-source with the value chatbot.",
       },
     },
     oneOf: [{ required: ['url'] }, { required: ['urlSecret'] }],

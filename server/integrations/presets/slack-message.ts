@@ -39,7 +39,7 @@ export const slackPostMessage = defineStepType({
   name: 'slackPostMessage',
   level: 'action',
   description:
-    'Posts a message to Slack: through an incoming webhook (webhookUrlSecret), or with a bot token to a channel (tokenSecret + channel, chat.postMessage); returns {channel, ts}.',
+    'Posts a message to Slack: through an incoming webhook (webhookUrlSecret), or with a bot token (tokenSecret) to a channel; the result names the message, for replies in its thread.',
   service: 'optional',
   secrets: ['webhookUrlSecret', 'tokenSecret'],
   fixed: ['apiBaseUrl'],
@@ -64,7 +64,7 @@ export const slackPostMessage = defineStepType({
         minLength: 1,
         maxLength: 40000,
         description:
-          'The message (Slack mrkdwn); {{variables}} are filled in. Also the notification text when blocks are given.',
+          "The message, in Slack's formatting (*bold*, _italic_); {{variables}} are filled in. Also the notification's text when blocks are given.",
       },
       blocks: {
         type: 'array',
@@ -75,7 +75,7 @@ export const slackPostMessage = defineStepType({
       threadTs: {
         type: 'string',
         pattern: '^\\d+\\.\\d+$',
-        description: 'With tokenSecret: the ts of a message to reply to in its thread.',
+        description: 'With tokenSecret: the timestamp id (ts) of a message to reply to in its thread.',
       },
       apiBaseUrl: baseUrl("The Slack Web API's address (for a proxy or a test double).", 'https://slack.com/api/'),
     },

@@ -22,7 +22,7 @@ export const zendeskCreateTicket = defineStepType({
   name: 'zendeskCreateTicket',
   level: 'action',
   description:
-    'Creates a Zendesk Support ticket (API token, Basic authentication as email/token); returns {id, url, status}.',
+    "Creates a ticket in Zendesk Support, signed in with an agent's email address and API token; the result is the ticket's number, address and status.",
   service: 'optional',
   secrets: ['tokenSecret'],
   fixed: ['subdomain', 'apiBaseUrl', 'email'],
@@ -77,7 +77,7 @@ export const zendeskCreateTicket = defineStepType({
         minLength: 1,
         maxLength: 255,
         description:
-          'Sent as Idempotency-Key, so a retried call (an async step) makes no second ticket, e.g. "{{userId}}-refund".',
+          'Sent as Idempotency-Key, so a call tried again (a step run in the background) makes no second ticket, e.g. "{{userId}}-refund".',
       },
     },
     anyOf: [{ required: ['subdomain'] }, { required: ['apiBaseUrl'] }],

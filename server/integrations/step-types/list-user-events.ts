@@ -9,7 +9,8 @@ export const listUserEvents: HttpStepType = {
   kind: 'http',
   name: 'listUserEvents',
   level: 'action',
-  description: "Lists a user's events as [{id, name, date}]; map with @cards to show them as a carousel.",
+  description:
+    'Lists a user\'s events, each with its id, name and date; the mapping "cards" shows them as a carousel of cards.',
   needsService: 'always',
   defaultTiming: 'sync',
   paramsSchema: {

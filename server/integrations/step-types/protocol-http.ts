@@ -7,13 +7,17 @@ export const httpStepType: HttpStepType = {
   name: 'http',
   level: 'protocol',
   description:
-    'A generic HTTP request: endpoint, method, headers, query and JSON body; returns {status, headers, body}.',
+    "Sends a request to any web address, or to a path under the step's service, with the method, headers, query parameters and body given here; the result holds the answer's status, headers and content.",
   needsService: 'optional',
   defaultTiming: 'sync',
   paramsSchema: {
     type: 'object',
     properties: {
-      endpoint: { type: 'string', minLength: 1, description: "Absolute URL, or a path under the step's service." },
+      endpoint: {
+        type: 'string',
+        minLength: 1,
+        description: "A full web address (https://…), or a path under the step's service.",
+      },
       method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET' },
       headers: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
       query: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, default: {} },

@@ -6,7 +6,7 @@ export const queryDataset: DatasetStepType = {
   name: 'queryDataset',
   level: 'action',
   description:
-    'Finds rows of a background dataset by tags (all must match) and/or within radiusKm of lat/lon, nearest first.',
+    'Finds rows of a dataset the server keeps up to date: those carrying every tag given, those within a distance of a place, or both; nearest first.',
   defaultTiming: 'sync',
   paramsSchema: {
     type: 'object',

@@ -5,7 +5,8 @@ export const sendTrackingEvent: HttpStepType = {
   kind: 'http',
   name: 'sendTrackingEvent',
   level: 'action',
-  description: 'Sends a tracking event; the conversation does not wait for it (asynchronous, retried).',
+  description:
+    'Sends a tracking event; the conversation does not wait for it (it is sent in the background, and again if it fails).',
   needsService: 'always',
   defaultTiming: 'async',
   paramsSchema: {

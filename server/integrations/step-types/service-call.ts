@@ -8,7 +8,8 @@ export const serviceStepType: HttpStepType = {
   kind: 'http',
   name: 'service',
   level: 'service',
-  description: 'Calls {module}/{action} of a configured service with a JSON body; returns {status, body}.',
+  description:
+    "Calls an action of a service set up in the bot's settings: its address is the service's own, then the module and the action; the result holds the answer's status and content.",
   needsService: 'always',
   defaultTiming: 'sync',
   paramsSchema: {

@@ -149,7 +149,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'Fields to clear; every user-data field when omitted. The snapshot always holds every field.':
     'Die Felder, die gelöscht werden; ohne Angabe jedes Benutzerdatenfeld. Der Schnappschuss enthält immer jedes Feld.',
   'Sends an email (SMTP_URL); a failure follows onError.':
-    'Sendet eine E-Mail (SMTP_URL); schlägt das fehl, gilt onError.',
+    'Sendet eine E-Mail über den Mailserver, mit dem der Server des Bots eingerichtet ist; schlägt das fehl, gilt onError.',
   'Comma-separated addresses; templates allowed.': 'Adressen, durch Kommas getrennt; Vorlagen erlaubt.',
   'Comma-separated copy addresses; templates allowed.': 'Adressen für Kopien, durch Kommas getrennt; Vorlagen erlaubt.',
   'The Reply-To address; templates allowed.': 'Die Antwortadresse (Reply-To); Vorlagen erlaubt.',
@@ -158,7 +158,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'Where to go when the email cannot be sent (a follow-up turn); only logged when omitted.':
     'Wohin es geht, wenn die E-Mail nicht gesendet werden kann (in einer Folgerunde); ohne Angabe wird es nur protokolliert.',
   'Sends a text message (SMS_URL); a failure follows onError.':
-    'Sendet eine SMS (SMS_URL); schlägt das fehl, gilt onError.',
+    'Sendet eine SMS über den SMS-Dienst, mit dem der Server des Bots eingerichtet ist; schlägt das fehl, gilt onError.',
   'Comma-separated phone numbers (E.164); templates allowed.':
     'Telefonnummern (E.164), durch Kommas getrennt; Vorlagen erlaubt.',
   'The text; templates allowed.': 'Der Text; Vorlagen erlaubt.',
@@ -208,29 +208,29 @@ const helpDe: Readonly<Record<string, string>> = {
     'Der Text der abschließenden Fehlermeldung; ohne Angabe eine allgemeine Entschuldigung.',
   'A {{variable}} template, filled when the step runs.':
     'Eine {{variable}}-Vorlage, ausgefüllt, wenn der Schritt läuft.',
-  "Absolute URL, or a path under the step's service.":
-    'Eine vollständige Adresse oder ein Pfad unter dem Dienst des Schritts.',
-  "Where the body goes, e.g. an n8n Webhook node's production URL. Written as it is (no {{templates}}); give urlSecret instead when the URL itself grants access.":
-    'Wohin der Inhalt geht, z. B. die Produktiv-Adresse eines Webhook-Knotens in n8n. Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}); geben Sie stattdessen urlSecret an, wenn schon die Adresse Zugang gewährt.',
-  "Instead of url: the secret holding the URL, for a URL that itself grants access (a Zapier catch hook, a Make webhook); it is kept out of the integration log. Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Statt der Adresse: das Geheimnis, das die Adresse enthält, für eine Adresse, die selbst Zugang gewährt (ein Zapier-Catch-Hook, ein Make-Webhook); sie erscheint nicht im Integrationsprotokoll. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
+  "A full web address (https://…), or a path under the step's service.":
+    'Eine vollständige Web-Adresse (https://…) oder ein Pfad unter dem Dienst des Schritts.',
+  "Where the data goes, e.g. an n8n Webhook node's production URL. Written as it is (no {{templates}}); give urlSecret instead when the address itself grants access.":
+    'Wohin die Daten gehen, z. B. die Produktiv-Adresse eines Webhook-Knotens in n8n. Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}); geben Sie stattdessen urlSecret an, wenn schon die Adresse Zugang gewährt.',
+  "Instead of the address: the secret holding it, for an address that itself grants access (a Zapier catch hook, a Make webhook); it is kept out of the integration log. Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Statt der Adresse: das Geheimnis, das sie enthält, für eine Adresse, die selbst Zugang gewährt (ein Zapier-Catch-Hook, ein Make-Webhook); sie erscheint nicht im Integrationsprotokoll. Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   'The HTTP method.': 'Die HTTP-Methode.',
-  'The JSON to send, any value; {{variables}} and {{userData.x}} are filled in.':
-    'Das JSON, das gesendet wird, ein beliebiger Wert; {{Variablen}} und {{userData.x}} werden ausgefüllt.',
-  'The secret to sign with: the request then carries x-timestamp (UNIX seconds) and x-signature: sha256=<hex HMAC-SHA256 of "timestamp.body">, as the REST channel\'s callbacks. Give the secret\'s name (an environment variable, or the studio secret of that name), never the secret itself.':
-    'Das Geheimnis zum Signieren: Die Anfrage trägt dann x-timestamp (UNIX-Sekunden) und x-signature: sha256=<Hex-HMAC-SHA256 von „timestamp.body“>, wie die Rückrufe des REST-Kanals. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
-  'More headers to send (not credentials, nor the signature headers): e.g. {"x-source": "chatbot"}.':
-    'Weitere Header, die gesendet werden (keine Zugangsdaten und keine Signatur-Header): z. B. {"x-source": "chatbot"}.',
-  "The secret holding the service account's JSON key file (its text, or the text in base64). Share the spreadsheet with the account's client_email. Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Das Geheimnis mit der JSON-Schlüsseldatei des Dienstkontos (ihr Text oder der Text in Base64). Geben Sie die Tabelle für die client_email des Kontos frei. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
+  'The data to send: a text, a number, a list or named values; {{variables}} and {{userData.x}} are filled in.':
+    'Die Daten, die gesendet werden: ein Text, eine Zahl, eine Liste oder benannte Werte; {{Variablen}} und {{userData.x}} werden ausgefüllt.',
+  "The secret to sign with, so the receiver can check that the data came from this bot and was not changed (signed as the REST channel's callbacks are; docs/integrations.md). Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis zum Signieren, damit der Empfänger prüfen kann, dass die Daten von diesem Bot kommen und unverändert sind (signiert wie die Rückrufe des REST-Kanals; docs/integrations.md). Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
+  "More headers to send, by name (not sign-in ones, nor the signature's), e.g. x-source with the value chatbot.":
+    'Weitere Header, die gesendet werden, nach Namen (keine für die Anmeldung und keine der Signatur), z. B. x-source mit dem Wert chatbot.',
+  "The secret holding the service account's key file as Google gives it to download (its text, or the text in base64). Share the spreadsheet with the account's email address (client_email in that file). Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis mit der Schlüsseldatei des Dienstkontos, wie Google sie zum Herunterladen gibt (ihr Text oder der Text in Base64). Geben Sie die Tabelle für die E-Mail-Adresse des Kontos frei (client_email in dieser Datei). Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   "The spreadsheet's id: the part of its URL between /d/ and /edit.":
     'Die ID der Tabelle: der Teil ihrer Adresse zwischen /d/ und /edit.',
   "The Sheets API's address (for a proxy or a test double). Written as it is (no {{templates}}), since the credentials go there.":
     'Die Adresse der Sheets-API (für einen Proxy oder eine Test-Attrappe). Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}), weil die Zugangsdaten dorthin gehen.',
   'Where the table is, in A1 notation: "Leads" (a whole sheet) or "Leads!A:E"; the row goes after its last row.':
     'Wo die Tabelle steht, in A1-Schreibweise: „Leads“ (ein ganzes Blatt) oder „Leads!A:E“; die Zeile kommt nach ihrer letzten Zeile.',
-  'The row\'s cells, left to right, e.g. ["{{userData.email}}", "{{userData.name}}", "chatbot"].':
-    'Die Zellen der Zeile, von links nach rechts, z. B. ["{{userData.email}}", "{{userData.name}}", "chatbot"].',
+  "The row's cells, left to right, e.g. {{userData.email}}, then {{userData.name}}, then chatbot.":
+    'Die Zellen der Zeile, von links nach rechts, z. B. {{userData.email}}, dann {{userData.name}}, dann chatbot.',
   'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.':
     '„Wie eingetippt (Formeln und Daten werden gelesen)“: Werte werden gelesen, als hätte sie jemand eingetippt (Zahlen, Datumsangaben, Formeln); „Unverändert“: Werte werden genau so gespeichert, wie sie gesendet werden.',
   'The table in A1 notation, header row first: "Orders" or "Orders!A1:F500".':
@@ -241,25 +241,25 @@ const helpDe: Readonly<Record<string, string>> = {
     'Der Wert, den diese Spalte haben muss, z. B. „{{orderNumber}}“; als Text verglichen, Leerzeichen an den Enden zählen nicht.',
   'Compare without regard to upper and lower case.': 'Ohne Rücksicht auf Groß- und Kleinschreibung vergleichen.',
   'Most rows returned.': 'Höchstzahl der gelieferten Zeilen.',
-  "The secret holding an incoming webhook URL (https://hooks.slack.com/services/…), which posts to the channel chosen when the webhook was made. Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Das Geheimnis mit der Adresse eines eingehenden Webhooks (https://hooks.slack.com/services/…), der in den Kanal schreibt, der beim Anlegen des Webhooks gewählt wurde. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
-  "Instead of a webhook: the secret holding a bot token (xoxb-…) with the chat:write scope. Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Statt eines Webhooks: das Geheimnis mit einem Bot-Token (xoxb-…) mit dem Scope chat:write. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
+  "The secret holding an incoming webhook URL (https://hooks.slack.com/services/…), which posts to the channel chosen when the webhook was made. Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis mit der Adresse eines eingehenden Webhooks (https://hooks.slack.com/services/…), der in den Kanal schreibt, der beim Anlegen des Webhooks gewählt wurde. Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
+  "Instead of a webhook: the secret holding a bot token (xoxb-…) with the chat:write scope. Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Statt eines Webhooks: das Geheimnis mit einem Bot-Token (xoxb-…) mit dem Scope chat:write. Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   'With tokenSecret: the channel to post to, by id (C0123ABCDEF) or name (#support); the bot must be in it.':
     'Mit tokenSecret: der Kanal, in den geschrieben wird, nach ID (C0123ABCDEF) oder Name (#support); der Bot muss darin Mitglied sein.',
-  'The message (Slack mrkdwn); {{variables}} are filled in. Also the notification text when blocks are given.':
-    'Die Nachricht (Slack-Formatierung mrkdwn); {{Variablen}} werden ausgefüllt. Auch der Text der Benachrichtigung, wenn Blöcke angegeben sind.',
+  "The message, in Slack's formatting (*bold*, _italic_); {{variables}} are filled in. Also the notification's text when blocks are given.":
+    'Die Nachricht, mit der Formatierung von Slack (*fett*, _kursiv_); {{Variablen}} werden ausgefüllt. Auch der Text der Benachrichtigung, wenn Blöcke angegeben sind.',
   'Optional Block Kit blocks for a richer layout.': 'Blöcke im Block Kit für eine reichere Gestaltung, nach Wunsch.',
-  'With tokenSecret: the ts of a message to reply to in its thread.':
-    'Mit tokenSecret: der ts-Wert einer Nachricht, auf die im Thread geantwortet wird.',
+  'With tokenSecret: the timestamp id (ts) of a message to reply to in its thread.':
+    'Mit tokenSecret: die Zeitstempel-ID (ts) einer Nachricht, auf die in ihrem Thread geantwortet wird.',
   "The Slack Web API's address (for a proxy or a test double). Written as it is (no {{templates}}), since the credentials go there.":
     'Die Adresse der Slack Web API (für einen Proxy oder eine Test-Attrappe). Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}), weil die Zugangsdaten dorthin gehen.',
-  "The secret holding the private app's access token (pat-…), with the crm.objects.contacts.write scope. Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Das Geheimnis mit dem Zugriffstoken der privaten App (pat-…), mit dem Scope crm.objects.contacts.write. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
+  "The secret holding the private app's access token (pat-…), with the crm.objects.contacts.write scope. Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis mit dem Zugriffstoken der privaten App (pat-…), mit dem Scope crm.objects.contacts.write. Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   "The contact's email: how the contact is found, and set on a new one.":
     'Die E-Mail-Adresse des Kontakts: Daran wird der Kontakt gefunden, und ein neuer bekommt sie.',
-  'Contact properties by internal name, e.g. {"firstname": "{{name}}", "phone": "{{phone}}"}; values are sent as text; "" clears one.':
-    'Eigenschaften des Kontakts nach internem Namen, z. B. {"firstname": "{{name}}", "phone": "{{phone}}"}; Werte werden als Text gesendet; "" leert eine Eigenschaft.',
+  'Contact properties by their internal name in HubSpot, e.g. firstname set to {{name}} and phone to {{phone}}; values are sent as text; an empty value clears one.':
+    'Eigenschaften des Kontakts nach ihrem internen Namen in HubSpot, z. B. firstname auf {{name}} und phone auf {{phone}}; Werte werden als Text gesendet; ein leerer Wert leert eine Eigenschaft.',
   "HubSpot's API address (for a proxy or a test double). Written as it is (no {{templates}}), since the credentials go there.":
     'Die Adresse der HubSpot-API (für einen Proxy oder eine Test-Attrappe). Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}), weil die Zugangsdaten dorthin gehen.',
   'Your Zendesk subdomain: "acme" for https://acme.zendesk.com.':
@@ -268,8 +268,8 @@ const helpDe: Readonly<Record<string, string>> = {
     'Statt der Subdomain: die Zendesk-Adresse (eine eigene Domain, ein Proxy oder eine Test-Attrappe). Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}), weil die Zugangsdaten dorthin gehen.',
   'The email of the Zendesk agent the API token belongs to.':
     'Die E-Mail-Adresse des Zendesk-Agenten, dem das API-Token gehört.',
-  "The secret holding the API token (Admin Center > Apps and integrations > APIs > Zendesk API). Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Das Geheimnis mit dem API-Token (Admin Center > Apps und Integrationen > APIs > Zendesk API). Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
+  "The secret holding the API token (Admin Center > Apps and integrations > APIs > Zendesk API). Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis mit dem API-Token (Admin Center > Apps und Integrationen > APIs > Zendesk API). Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   "The ticket's subject; {{variables}} are filled in.": 'Der Betreff des Tickets; {{Variablen}} werden ausgefüllt.',
   "The ticket's first comment (what the customer needs).": 'Der erste Kommentar des Tickets (was der Kunde braucht).',
   'Who the ticket is for; Zendesk creates the user when new. The agent is the requester when left out.':
@@ -278,12 +278,12 @@ const helpDe: Readonly<Record<string, string>> = {
   "The ticket's priority.": 'Die Priorität des Tickets.',
   "The ticket's type.": 'Der Typ des Tickets.',
   'Tags to put on the ticket.': 'Tags, die das Ticket bekommt.',
-  'Sent as Idempotency-Key, so a retried call (an async step) makes no second ticket, e.g. "{{userId}}-refund".':
-    'Wird als Idempotency-Key gesendet, damit ein wiederholter Aufruf (ein Schritt mit async) kein zweites Ticket anlegt, z. B. „{{userId}}-erstattung“.',
+  'Sent as Idempotency-Key, so a call tried again (a step run in the background) makes no second ticket, e.g. "{{userId}}-refund".':
+    'Wird als Idempotency-Key gesendet, damit ein erneut versuchter Aufruf (ein Schritt im Hintergrund) kein zweites Ticket anlegt, z. B. „{{userId}}-erstattung“.',
   "The API's address up to /chat/completions: OpenAI https://api.openai.com/v1/, Ollama http://127.0.0.1:11434/v1/, vLLM http://<host>:8000/v1/, llama.cpp http://<host>:8080/v1/. Written as it is (no {{templates}}), since the credentials go there.":
     'Die Adresse der API bis vor /chat/completions: OpenAI https://api.openai.com/v1/, Ollama http://127.0.0.1:11434/v1/, vLLM http://<host>:8000/v1/, llama.cpp http://<host>:8080/v1/. Wird so verwendet, wie sie dasteht (ohne {{Vorlagen}}), weil die Zugangsdaten dorthin gehen.',
-  "The secret holding the API key, sent as a bearer token; leave it out for a local server that asks for none. Give the secret's name (an environment variable, or the studio secret of that name), never the secret itself.":
-    'Das Geheimnis mit dem API-Schlüssel, als Bearer-Token gesendet; lassen Sie es weg bei einem lokalen Server, der keinen verlangt. Geben Sie den Namen des Geheimnisses an (eine Umgebungsvariable oder das gleichnamige Geheimnis im Studio), nie das Geheimnis selbst.',
+  "The secret holding the API key, sent as a bearer token; leave it out for a local server that asks for none. Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis mit dem API-Schlüssel, als Bearer-Token gesendet; lassen Sie es weg bei einem lokalen Server, der keinen verlangt. Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   'The model, e.g. "gpt-4o-mini", or a local one such as "llama3.1:8b".':
     'Das Modell, z. B. „gpt-4o-mini“, oder ein lokales wie „llama3.1:8b“.',
   'Instructions for the model (the system message); {{variables}} are filled in.':
@@ -295,8 +295,8 @@ const helpDe: Readonly<Record<string, string>> = {
   'Most tokens the answer may have.': 'Höchstzahl an Tokens, die die Antwort haben darf.',
   "How maxTokens is sent: max_tokens (local servers and most models) or max_completion_tokens (OpenAI's reasoning models, which refuse max_tokens).":
     'Wie maxTokens gesendet wird: max_tokens (lokale Server und die meisten Modelle) oder max_completion_tokens (die Reasoning-Modelle von OpenAI, die max_tokens ablehnen).',
-  'A JSON Schema the answer must fit (structured output): the parsed answer becomes `data`, e.g. {{answer.data.city}}. With strictSchema, OpenAI needs every property required and additionalProperties false.':
-    'Ein JSON-Schema, zu dem die Antwort passen muss (strukturierte Ausgabe): Die gelesene Antwort steht dann unter `data`, z. B. {{answer.data.city}}. Mit strictSchema verlangt OpenAI, dass jede Eigenschaft Pflicht ist und additionalProperties false.',
+  'A schema the answer must fit (structured output): the answer, read into that shape, becomes its data, e.g. {{answer.data.city}}. With strictSchema, OpenAI needs every property required and additionalProperties false.':
+    'Ein Schema, zu dem die Antwort passen muss (strukturierte Ausgabe): Die Antwort, in diese Form gelesen, steht dann unter data, z. B. {{answer.data.city}}. Mit strictSchema verlangt OpenAI, dass jede Eigenschaft Pflicht ist und additionalProperties false.',
   "The schema's name, as the API asks for one.": 'Der Name des Schemas, weil die API einen verlangt.',
   "Ask the server to hold the answer to the schema exactly (OpenAI's strict mode).":
     'Den Server bitten, sich genau an das Schema zu halten (der strikte Modus von OpenAI).',
@@ -394,32 +394,32 @@ const helpDe: Readonly<Record<string, string>> = {
   'Starts this dialog when the event arrives.': 'Startet diesen Dialog, wenn das Ereignis eintrifft.',
   'One bot: settings, user-data fields, dialogs of steps, intents, FAQ pairs, integrations. See docs/bot-definition.md.':
     'Ein Bot: Einstellungen, Benutzerdatenfelder, Dialoge aus Schritten, Intents, FAQ-Paare, Integrationen. Siehe docs/bot-definition.md.',
-  'A generic HTTP request: endpoint, method, headers, query and JSON body; returns {status, headers, body}.':
-    'Eine allgemeine HTTP-Anfrage: Endpunkt, Methode, Header, Abfrageparameter und JSON-Inhalt; liefert {status, headers, body}.',
-  'Calls {module}/{action} of a configured service with a JSON body; returns {status, body}.':
-    'Ruft {module}/{action} eines eingerichteten Dienstes mit einem JSON-Inhalt auf; liefert {status, body}.',
-  "Lists a user's events as [{id, name, date}]; map with @cards to show them as a carousel.":
-    'Listet die Ereignisse eines Nutzers als [{id, name, date}]; mit der Abbildung @cards als Karussell zu zeigen.',
+  "Sends a request to any web address, or to a path under the step's service, with the method, headers, query parameters and body given here; the result holds the answer's status, headers and content.":
+    'Sendet eine Anfrage an eine beliebige Web-Adresse oder an einen Pfad unter dem Dienst des Schritts, mit der Methode, den Headern, Abfrageparametern und dem Inhalt, die hier stehen; das Ergebnis enthält Status, Header und Inhalt der Antwort.',
+  "Calls an action of a service set up in the bot's settings: its address is the service's own, then the module and the action; the result holds the answer's status and content.":
+    'Ruft eine Aktion eines Dienstes aus den Bot-Einstellungen auf: die Adresse ist die des Dienstes, dann Modul und Aktion; das Ergebnis enthält Status und Inhalt der Antwort.',
+  'Lists a user\'s events, each with its id, name and date; the mapping "cards" shows them as a carousel of cards.':
+    'Listet die Ereignisse eines Nutzers, jedes mit ID, Name und Datum; die Abbildung „cards“ zeigt sie als Karussell aus Karten.',
   'Creates a user in the external system and returns the new id.':
     'Legt einen Nutzer im externen System an und liefert die neue ID.',
-  'Sends a tracking event; the conversation does not wait for it (asynchronous, retried).':
-    'Sendet ein Tracking-Ereignis; das Gespräch wartet nicht darauf (im Hintergrund, bei Fehlern wiederholt).',
-  'Finds rows of a background dataset by tags (all must match) and/or within radiusKm of lat/lon, nearest first.':
-    'Findet Zeilen eines Datensatzes nach Tags (alle müssen passen) und/oder im Umkreis von radiusKm um lat/lon, die nächsten zuerst.',
-  'POSTs a JSON body to a URL (an n8n, Zapier or Make webhook, or your own endpoint), signed with HMAC-SHA256 when a signing secret is named; returns {status, body}.':
-    'Sendet einen JSON-Inhalt per POST an eine Adresse (einen Webhook von n8n, Zapier oder Make oder Ihren eigenen Endpunkt), mit HMAC-SHA256 signiert, wenn ein Signatur-Geheimnis genannt ist; liefert {status, body}.',
-  'Appends a row to a Google Sheets table (service account key); returns {updatedRange, updatedRows}.':
-    'Hängt eine Zeile an eine Tabelle in Google Sheets an (Schlüssel eines Dienstkontos); liefert {updatedRange, updatedRows}.',
-  'Reads a Google Sheets table (service account key) and returns the rows whose column equals a value, as objects keyed by the header row: {rows, count}.':
-    'Liest eine Tabelle in Google Sheets (Schlüssel eines Dienstkontos) und liefert die Zeilen, deren Spalte einen Wert hat, als Objekte mit den Überschriften als Namen: {rows, count}.',
-  'Posts a message to Slack: through an incoming webhook (webhookUrlSecret), or with a bot token to a channel (tokenSecret + channel, chat.postMessage); returns {channel, ts}.':
-    'Schreibt eine Nachricht in Slack: über einen eingehenden Webhook (webhookUrlSecret) oder mit einem Bot-Token in einen Kanal (tokenSecret + channel, chat.postMessage); liefert {channel, ts}.',
-  'Creates a HubSpot contact, or updates the one with this email (CRM API v3, private app token); returns {id, created}.':
-    'Legt einen Kontakt in HubSpot an oder ändert den mit dieser E-Mail-Adresse (CRM API v3, Token einer privaten App); liefert {id, created}.',
-  'Creates a Zendesk Support ticket (API token, Basic authentication as email/token); returns {id, url, status}.':
-    'Legt ein Ticket in Zendesk Support an (API-Token, Basic-Anmeldung als E-Mail/Token); liefert {id, url, status}.',
-  'Asks a language model through an OpenAI-compatible Chat Completions API (OpenAI, Ollama, vLLM, llama.cpp): a prompt filled from the conversation, optional structured output with a JSON schema, a daily token budget per user; returns {text, data, model, finishReason, usage}.':
-    'Fragt ein Sprachmodell über eine OpenAI-kompatible Chat-Completions-API (OpenAI, Ollama, vLLM, llama.cpp): eine Anweisung, aus dem Gespräch ausgefüllt, nach Wunsch strukturierte Ausgabe nach einem JSON-Schema, ein tägliches Token-Budget pro Nutzer; liefert {text, data, model, finishReason, usage}.',
+  'Sends a tracking event; the conversation does not wait for it (it is sent in the background, and again if it fails).':
+    'Sendet ein Tracking-Ereignis; das Gespräch wartet nicht darauf (es wird im Hintergrund gesendet, bei Fehlern erneut).',
+  'Finds rows of a dataset the server keeps up to date: those carrying every tag given, those within a distance of a place, or both; nearest first.':
+    'Findet Zeilen eines Datensatzes, den der Server aktuell hält: solche mit jedem angegebenen Tag, solche im Umkreis eines Orts oder beides; die nächsten zuerst.',
+  "Sends data to a web address (an n8n, Zapier or Make webhook, or your own), signed when a signing secret is chosen, so the receiver can tell it came from this bot; the result holds the answer's status and content.":
+    'Sendet Daten an eine Web-Adresse (einen Webhook von n8n, Zapier oder Make oder Ihre eigene), signiert, wenn ein Signatur-Geheimnis gewählt ist, damit der Empfänger erkennt, dass sie von diesem Bot kommen; das Ergebnis enthält Status und Inhalt der Antwort.',
+  'Adds a row to a table in Google Sheets, signed in as a Google service account; the result names the cells written.':
+    'Fügt eine Zeile an eine Tabelle in Google Sheets an, angemeldet als Google-Dienstkonto; das Ergebnis nennt die geschriebenen Zellen.',
+  'Looks up the rows of a table in Google Sheets whose column holds a value, signed in as a Google service account; the result holds each row by its column headers, and how many matched.':
+    'Sucht die Zeilen einer Tabelle in Google Sheets, deren Spalte einen Wert enthält, angemeldet als Google-Dienstkonto; das Ergebnis enthält jede Zeile nach ihren Spaltenüberschriften und wie viele passten.',
+  'Posts a message to Slack: through an incoming webhook (webhookUrlSecret), or with a bot token (tokenSecret) to a channel; the result names the message, for replies in its thread.':
+    'Schreibt eine Nachricht in Slack: über einen eingehenden Webhook (webhookUrlSecret) oder mit einem Bot-Token (tokenSecret) in einen Kanal; das Ergebnis nennt die Nachricht, für Antworten in ihrem Thread.',
+  "Creates a contact in HubSpot, or updates the one with this email address, signed in with a private app's token; the result is the contact's id and whether it is new.":
+    'Legt einen Kontakt in HubSpot an oder ändert den mit dieser E-Mail-Adresse, angemeldet mit dem Token einer privaten App; das Ergebnis ist die ID des Kontakts und ob er neu ist.',
+  "Creates a ticket in Zendesk Support, signed in with an agent's email address and API token; the result is the ticket's number, address and status.":
+    'Legt ein Ticket in Zendesk Support an, angemeldet mit der E-Mail-Adresse und dem API-Token eines Agenten; das Ergebnis ist Nummer, Adresse und Status des Tickets.',
+  "Asks a language model, through any server that speaks OpenAI's chat API (OpenAI itself, or Ollama, vLLM or llama.cpp run locally), a prompt filled from the conversation; the answer can be held to a shape, and each user has a daily budget of tokens. The result holds the answer's text, and its data when a shape is given.":
+    'Fragt ein Sprachmodell über einen Server, der die Chat-API von OpenAI spricht (OpenAI selbst oder lokal betrieben mit Ollama, vLLM oder llama.cpp), mit einer Anweisung, aus dem Gespräch ausgefüllt; die Antwort kann an eine Form gebunden werden, und jeder Nutzer hat ein tägliches Budget an Tokens. Das Ergebnis enthält den Text der Antwort und, wenn eine Form angegeben ist, ihre Daten.',
 };
 
 export default helpDe;

@@ -48,6 +48,13 @@ const helpEn: Readonly<Record<string, string>> = {
     'Not used by "is empty" and "is not empty"; a list for "is one of"; a pattern (a regular expression) for "matches the pattern".',
   'USER_ENTERED reads values as if typed (numbers, dates, formulas); RAW stores them as they are.':
     '"As if typed (formulas and dates read)": values are read as if someone typed them (numbers, dates, formulas); "As they are": values are stored exactly as sent.',
+  // A step kind's description names the server's environment variables; the palette says what they stand for.
+  'Sends an email (SMTP_URL); a failure follows onError.':
+    "Sends an email through the mail server the bot's server is set up with; a failure follows onError.",
+  'Sends a text message (SMS_URL); a failure follows onError.':
+    "Sends a text message through the SMS service the bot's server is set up with; a failure follows onError.",
+  'Clears user-data fields (all when fields is omitted).':
+    'Clears user-data fields: those listed under "Fields", or every one when none is listed.',
 };
 
 export default helpEn;
