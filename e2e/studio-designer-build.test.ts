@@ -51,7 +51,7 @@ describe('building a bot in the designer with clicks and keys, in Chromium', () 
     // A condition, an integration call and an FAQ step after it.
     await addStep(page, 'ask-plan', /^Condition/);
     await rename(page, 'check');
-    await addStep(page, 'check', /^http/);
+    await addStep(page, 'check', /^HTTP request$/);
     await rename(page, 'call');
     await page.getByRole('combobox', { name: /^Address/ }).fill('https://api.example.com/plans/{{plan}}');
     await page.getByLabel('Output variable').fill('plans');

@@ -6,7 +6,7 @@ import { launchBrowser } from './browser.ts';
 import { SCREENSHOT_DIR } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { closeDesigner, description, designerServer, signedInPage } from './studio-designer-helpers.ts';
+import { closeDesigner, description, designerIn, designerServer, outside } from './studio-designer-helpers.ts';
 
 /** One step of every kind, two of them integrations (the generic HTTP request and a webhook preset). */
 const STEPS = [
@@ -74,13 +74,7 @@ describe("every step's form in the words of the form, in English and German, in 
   afterAll(() => closeDesigner(browser, server));
 
   async function designer(language: Language, width = 1280): Promise<{ page: Page; problems: string[] }> {
-    const { page, problems } = await signedInPage(browser, server, owner, {
-      locale: WORDS[language].locale,
-      viewport: { width, height: 900 },
-    });
-    await page.goto(`${server.url}/studio/designer`);
-    await page.getByRole('heading', { name: WORDS[language].steps }).waitFor({ timeout: 20_000 });
-    return { page, problems };
+    return designerIn(browser, server, owner, { ...WORDS[language], width });
   }
 
   /** Opens step `id` from its card, and its "More settings" when it has any; returns its form. */
@@ -370,31 +364,6 @@ async function storedValuesInHelp(form: Locator): Promise<string[]> {
       if (stored.test(help)) found.push(`${value} in the help "${help}"`);
       if (text.startsWith(`${value}:`)) found.push(`${value} in the option "${text}"`);
     }
-  }
-  return found;
-}
-
-/** The controls of a form (found by role, in its shadow roots too) whose box runs past the form's left or right edge. */
-async function outside(form: Locator): Promise<string[]> {
-  const edges = (await form.boundingBox())!;
-  const found: string[] = [];
-  for (const role of ['textbox', 'combobox', 'spinbutton', 'checkbox', 'button'] as const) {
-    const boxes = await form.getByRole(role).evaluateAll((controls) =>
-      controls.map((control) => {
-        const box = control.getBoundingClientRect();
-        return {
-          name: control.id || control.textContent?.trim() || control.tagName,
-          left: box.left,
-          right: box.right,
-          width: box.width,
-        };
-      }),
-    );
-    for (const box of boxes)
-      if (box.width > 0 && (box.left < edges.x - 0.5 || box.right > edges.x + edges.width + 0.5))
-        found.push(
-          `${role} ${box.name}: ${Math.round(box.left)}–${Math.round(box.right)} outside ${Math.round(edges.x)}–${Math.round(edges.x + edges.width)}`,
-        );
   }
   return found;
 }

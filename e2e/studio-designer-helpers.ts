@@ -87,6 +87,25 @@ export async function openDesigner(page: Page, server: ServerProcess | string): 
   await page.getByRole('heading', { name: /^Steps of / }).waitFor({ timeout: 20_000 });
 }
 
+/**
+ * The designer in a fresh browser context of `locale` at `width` px, signed in as `client`, once the outline's
+ * heading (`steps`, in that language) is drawn.
+ */
+export async function designerIn(
+  browser: Browser,
+  server: ServerProcess,
+  client: StudioClient,
+  options: { locale: string; steps: RegExp; width?: number },
+): Promise<{ page: Page; problems: string[] }> {
+  const { page, problems } = await signedInPage(browser, server, client, {
+    locale: options.locale,
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
+  await page.goto(`${server.url}/studio/designer`);
+  await page.getByRole('heading', { name: options.steps }).waitFor({ timeout: 20_000 });
+  return { page, problems };
+}
+
 /** Presses Tab (or Shift+Tab) until `target` has focus: how a keyboard user gets there. */
 export async function tabTo(
   page: Page,
@@ -186,3 +205,28 @@ export const description = (control: Locator): Promise<string> =>
       .join(' ')
       .trim(),
   );
+
+/** The controls of a form (found by role, in its shadow roots too) whose box runs past the form's left or right edge. */
+export async function outside(form: Locator): Promise<string[]> {
+  const edges = (await form.boundingBox())!;
+  const found: string[] = [];
+  for (const role of ['textbox', 'combobox', 'spinbutton', 'checkbox', 'button'] as const) {
+    const boxes = await form.getByRole(role).evaluateAll((controls) =>
+      controls.map((control) => {
+        const box = control.getBoundingClientRect();
+        return {
+          name: control.id || control.textContent?.trim() || control.tagName,
+          left: box.left,
+          right: box.right,
+          width: box.width,
+        };
+      }),
+    );
+    for (const box of boxes)
+      if (box.width > 0 && (box.left < edges.x - 0.5 || box.right > edges.x + edges.width + 0.5))
+        found.push(
+          `${role} ${box.name}: ${Math.round(box.left)}–${Math.round(box.right)} outside ${Math.round(edges.x)}–${Math.round(edges.x + edges.width)}`,
+        );
+  }
+  return found;
+}

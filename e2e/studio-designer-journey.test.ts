@@ -112,7 +112,7 @@ describe("an editor's journey from an empty bot to the widget on a shop page, in
 
     await addStep(page, 'ask-plan', /^Condition/);
     await rename(page, 'check');
-    await addStep(page, 'check', /^http/);
+    await addStep(page, 'check', /^HTTP request$/);
     await rename(page, 'call');
     await page.getByRole('combobox', { name: /^Service/ }).selectOption({ label: 'shop' });
     await page.getByRole('combobox', { name: /^Address/ }).fill('/plans/{{plan}}');

@@ -1,5 +1,6 @@
 import { editorSchema } from '../bot/editor-schema.ts';
 import { SCHEMA_PATH } from '../definition/json-schema.ts';
+import { PRESET_STEP_TYPES } from '../integrations/presets/index.ts';
 import { BUILT_IN_STEP_TYPES } from '../integrations/step-types/registry.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PresenceBoard } from '../ports/presence.ts';
@@ -23,6 +24,8 @@ export function designerDeps(options: {
   readonly presets?: readonly DescribedStepType[];
 }): DesignerDeps {
   let catalogue: DesignerCatalogue | undefined;
+  // The registry holds the presets among the built-in types; the palette lists them under a heading of their own.
+  const presets = options.presets ?? PRESET_STEP_TYPES;
   options.bot.onSwap(() => {
     catalogue = undefined;
   });
@@ -31,8 +34,8 @@ export function designerDeps(options: {
       (catalogue ??= designerCatalogue(
         editorSchema({ ownStepTypes: options.bot.current.ownStepTypes, id: `${options.baseUrl()}${SCHEMA_PATH}` }),
         {
-          builtIn: BUILT_IN_STEP_TYPES,
-          presets: options.presets ?? [],
+          builtIn: BUILT_IN_STEP_TYPES.filter((type) => !presets.includes(type)),
+          presets,
           own: options.bot.current.ownStepTypes,
         },
       )),

@@ -6,6 +6,7 @@ import { isObject, type Path, type TargetDoc } from '../model/types.ts';
 import { fieldId, problemsAt, specLabel, type FormContext } from './form-context.ts';
 import { fieldNotes, labelledField, requiredMark } from './form-notes.ts';
 import { problemText } from '../model/problem-words.ts';
+import { stepTypeName } from '../model/step-type-words.ts';
 
 /**
  * The pickers: where a step leads (a step of this dialog, another dialog and a step of it),
@@ -49,7 +50,7 @@ export function renderPicker(context: FormContext, spec: FieldSpec, rel: Path, v
         (context.ui.state.catalogue?.stepTypes ?? []).map((type) => ({
           value: type.name,
           // In words; what the type does is said under the list, with its parameters.
-          label: context.t.stepTypeNames[type.name] ?? type.name,
+          label: stepTypeName(context.t, type.name),
         })),
         (chosen) =>
           // Another step type has other parameters: its own start empty.

@@ -12,6 +12,7 @@ import { renderField } from './form-widgets.ts';
 import { inParamWords } from './param-words.ts';
 import { base } from './styles.ts';
 import { problemText } from '../model/problem-words.ts';
+import { stepTypeName } from '../model/step-type-words.ts';
 import { bound, states } from '../../app/reactive.ts';
 
 /**
@@ -170,7 +171,7 @@ export class StepForm extends DesignerPart {
         true,
       );
     return html`<fieldset class="group">
-      <legend>${format(t.paramsOf, { type: t.stepTypeNames[type.name] ?? type.name })}</legend>
+      <legend>${format(t.paramsOf, { type: stepTypeName(t, type.name) })}</legend>
       <p class="help">${type.description}</p>
       ${context.problems.filter((p) => p.field === 'params').map((p) => html`<p class="problem ${p.severity}">${problemText(context.t, p)}</p>`)}
       ${fields.map((spec) => renderField(context, inParamWords(t, type.name, spec), ['params', spec.key], true))}

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { format } from '../../i18n/catalogue.ts';
 import { stepKinds } from '../model/schema-form.ts';
+import { stepTypeName } from '../model/step-type-words.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { base } from './styles.ts';
 import { dialogStyles } from './dialog-styles.ts';
@@ -9,6 +10,7 @@ import { bound, states } from '../../app/reactive.ts';
 interface Entry {
   readonly kind: string;
   readonly stepType?: string;
+  /** In the person's words; the key (`kind` or `stepType`) is shown beside it, quieter, for whoever writes the JSON. */
   readonly name: string;
   readonly description: string;
   readonly group: 'kinds' | 'builtIn' | 'preset' | 'own';
@@ -16,7 +18,8 @@ interface Entry {
 
 /**
  * The palette: every step kind of the engine and every integration step type the server knows
- * (built in, presets, the bot's own modules), searchable by name and description. A modal
+ * (built in, presets, the bot's own modules) by its name in words, its key beside it in small type
+ * for whoever writes the JSON, searchable by either and by its description. A modal
  * dialog: focus starts in the search, Enter takes the first match, Up/Down walk the list,
  * Escape closes and focus returns where it was.
  */
@@ -42,17 +45,44 @@ export class StepPalette extends LitElement {
         margin: 0;
         padding: 0;
       }
-      li button {
-        width: 100%;
-        text-align: start;
-        display: block;
-        border-color: transparent;
+      li {
+        position: relative;
+        border: 1px solid transparent;
+        border-radius: 6px;
+        padding: 6px 8px;
       }
-      li button:hover {
+      li:hover,
+      li:focus-within {
         border-color: var(--line);
       }
-      .name {
+      .title {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: baseline;
+        justify-content: space-between;
+        gap: 0 8px;
+      }
+      /* The name is the button; its box stretches over the whole entry, so a click on the description picks it too. */
+      li button {
+        padding: 0;
+        border: 0;
+        background: none;
+        font: inherit;
         font-weight: 600;
+        text-align: start;
+        color: inherit;
+      }
+      li button::after {
+        content: '';
+        position: absolute;
+        inset: 0;
+        cursor: pointer;
+      }
+      .key {
+        font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+        font-size: 0.8em;
+        color: var(--muted);
+        overflow-wrap: anywhere;
       }
       .description {
         display: block;
@@ -88,7 +118,7 @@ export class StepPalette extends LitElement {
     const types: Entry[] = catalogue.stepTypes.map((type) => ({
       kind: 'integration',
       stepType: type.name,
-      name: type.name,
+      name: stepTypeName(this.ui.t, type.name),
       description: type.description,
       group: type.source,
     }));
@@ -128,14 +158,25 @@ export class StepPalette extends LitElement {
         if (list.length === 0) return nothing;
         return html`<h3 id=${`palette-${group}`}>${title}</h3>
           <ul aria-labelledby=${`palette-${group}`}>
-            ${list.map(
-              (entry) => html`<li>
-                <button type="button" data-entry @click=${() => this.pick(entry)} @keydown=${this.onEntryKey}>
-                  <span class="name">${entry.name}</span>
-                  <span class="description">${entry.description}</span>
-                </button>
-              </li>`,
-            )}
+            ${list.map((entry, i) => {
+              // Named by its words alone; what it does and its key are read after the name.
+              const id = `palette-${group}-${i}`;
+              return html`<li>
+                <span class="title">
+                  <button
+                    type="button"
+                    data-entry
+                    aria-describedby=${`${id}-description ${id}-key`}
+                    @click=${() => this.pick(entry)}
+                    @keydown=${this.onEntryKey}
+                  >
+                    ${entry.name}
+                  </button>
+                  <code class="key" id=${`${id}-key`}>${entry.stepType ?? entry.kind}</code>
+                </span>
+                <span class="description" id=${`${id}-description`}>${entry.description}</span>
+              </li>`;
+            })}
           </ul>`;
       })}
     </dialog>`;
