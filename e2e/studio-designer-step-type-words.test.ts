@@ -139,7 +139,7 @@ type Language = keyof typeof WORDS;
 
 /** Words of whoever writes the definition file, which a marketer filling the form has no use for. */
 const PROGRAMMER_WORDS =
-  /\bJSON\b|environment variable|Umgebungsvariable|\{module\}|\{action\}|\b(returns|liefert) \{|\[\{|\bPOSTs\b|\bHMAC\b|radiusKm|lat\/lon|@cards/;
+  /\bJSON\b|environment variable|Umgebungsvariable|\{module\}|\{action\}|\b(returns|liefert) \{|\[\{|\bPOSTs\b|\bHMAC\b|radiusKm|lat\/lon|map with @/;
 
 describe('the palette and every integration step form in words, in English and German, in Chromium', () => {
   let browser: Browser;
@@ -223,11 +223,16 @@ describe('the palette and every integration step form in words, in English and G
       for (const width of [1280, 640]) {
         const { page, problems } = await designer(language, width);
         for (const { id, integration } of STEPS) {
-          await page
+          const card = page
             .getByRole('button', { name: new RegExp(`^\\S+( \\S+)* ${id}\\b`) })
             .and(page.locator('[aria-expanded]'))
-            .first()
-            .click();
+            .first();
+          // The outline's card says what the step calls in the same words as the palette.
+          const name = (words.types as Readonly<Record<string, string>>)[integration];
+          if (name) expect(await card.textContent(), `${language} ${id}`).toContain(name);
+          if (/[A-Z]/.test(integration))
+            expect(await card.textContent(), `${language} ${id}`).not.toContain(integration);
+          await card.click();
           const form = page.getByRole('group', { name: `${words.form} ${id}`, exact: true });
           await form.waitFor();
           const more = form.getByText(words.more);
@@ -237,8 +242,10 @@ describe('the palette and every integration step form in words, in English and G
           expect(await params.locator('legend').first().textContent(), `${language} ${id}`).not.toMatch(
             new RegExp(`["„]${integration}["“]`),
           );
-          const help = (await params.locator('p').allTextContents()).join('\n');
+          const help = (await form.locator('p').allTextContents()).join('\n');
           expect(help, `${language} ${width} ${id}`).not.toMatch(PROGRAMMER_WORDS);
+          // A default that is an empty list or set of named values reads as a word, not as [] or {}.
+          expect(help, `${language} ${width} ${id}`).not.toMatch(/(Default|Standard): (\{\}|\[\])/);
           const labels = (await params.locator('label, legend').allTextContents()).map((text) => text.trim());
           expect(
             labels.filter((label) => /^[a-z]+([A-Z][a-z0-9]*)+\b/.test(label)),

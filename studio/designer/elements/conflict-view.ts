@@ -156,7 +156,7 @@ export class ConflictView extends LitElement {
   private show(unit: MergeUnit, value: unknown) {
     if (value === undefined) return html`<p>${this.ui.t.conflictNone}</p>`;
     if (unit.kind === 'dialog' && isObject(value) && Array.isArray((value as DialogDoc).steps)) {
-      return html`<ol>${(value as DialogDoc).steps.map((step) => html`<li><strong>${this.ui.kindName(step.type)}</strong> ${step.id}: ${summary(step)}</li>`)}</ol>`;
+      return html`<ol>${(value as DialogDoc).steps.map((step) => html`<li><strong>${this.ui.kindName(step.type)}</strong> ${step.id}: ${summary(step, this.ui.t)}</li>`)}</ol>`;
     }
     return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
   }

@@ -4,6 +4,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import { format, plural } from '../../i18n/catalogue.ts';
 import type { PlacedProblem } from '../model/problems.ts';
 import type { StepDoc } from '../model/types.ts';
+import type { DesignerStrings } from '../i18n/strings.ts';
+import { stepTypeName } from '../model/step-type-words.ts';
 import type { DesignerUi } from '../state/designer-ui.ts';
 import { listKey } from './list-keys.ts';
 import { short } from './short-label.ts';
@@ -197,7 +199,7 @@ export class DesignerOutline extends DesignerPart {
             ${figure ? html`<span class="badge" title=${figure.description ?? nothing}>${figure.text}</span>` : nothing}
             <span class="visually-hidden">, ${format(t.stepPosition, { n: i + 1, total })}${current ? `, ${t.preview}` : ''}</span>
           </span>
-          <span class="summary">${summary(step)}</span>
+          <span class="summary">${summary(step, t)}</span>
         </button>
       </div>
       ${
@@ -311,8 +313,8 @@ export function stableKeys(items: readonly { id: string }[]): (item: { id: strin
   return (_item, index) => keys.get(index)!;
 }
 
-/** One line saying what a step does: its text, question, target or call. */
-export function summary(step: StepDoc): string {
+/** One line saying what a step does: its text, question, target or call (the step type in words, as the palette names it). */
+export function summary(step: StepDoc, t: DesignerStrings): string {
   const pick = (value: unknown) => (typeof value === 'string' ? value : '');
   const text =
     pick(step.text) ||
@@ -320,7 +322,9 @@ export function summary(step: StepDoc): string {
     pick(step.subject) ||
     pick(step.message) ||
     (step.type === 'goto' ? `→ ${pick(step.dialog)}${step.step ? ` / ${pick(step.step)}` : ''}` : '') ||
-    (step.type === 'integration' ? `${pick(step.integration)}${step.output ? ` → ${pick(step.output)}` : ''}` : '') ||
+    (step.type === 'integration'
+      ? `${stepTypeName(t, pick(step.integration))}${step.output ? ` → ${pick(step.output)}` : ''}`
+      : '') ||
     (step.type === 'wait' ? pick(step.duration) : '') ||
     (step.type === 'event' ? pick(step.name) : '');
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;

@@ -53,9 +53,11 @@ export function labelFor(t: DesignerStrings, key: string, inParams = false): str
 export const specLabel = (t: DesignerStrings, spec: Pick<FieldSpec, 'key' | 'label'>): string =>
   spec.label ?? labelFor(t, spec.key);
 
-/** A value as a list or a default shows it: the word for an option (`choice` → "Pick from choices"), Yes or No, else the value. */
+/** A value as a list or a default shows it: the word for an option (`choice` → "Pick from choices"), Yes or No, empty, else the value. */
 export function valueWord(t: DesignerStrings, key: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? t.yes : t.no;
+  // An empty list or set of named values, written [] or {} in the definition, reads as a word.
+  if (typeof value === 'object' && value !== null && Object.keys(value).length === 0) return t.emptyValue;
   return optionWord(t, key, String(value)) ?? describeValue(value);
 }
 

@@ -201,7 +201,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'The variable that receives the output (after the mapping).':
     'Die Variable, die das Ergebnis bekommt (nach der Abbildung).',
   'A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").':
-    'Ein JSONata-Ausdruck über das Ergebnis oder „@name“ für eine Abbildung, die der Schritttyp anbietet (z. B. „@cards“).',
+    'Wie das Ergebnis umgeformt wird, bevor es gespeichert wird: eine Abbildung, die der Schritttyp anbietet, als „@“ und ihr Name (z. B. zeigt „@cards“ eine Liste als Karten), oder ein eigener Ausdruck (JSONata).',
   'Async only: attempts before the job is given up (6 when omitted).':
     'Nur „Im Hintergrund“: Versuche, bevor der Auftrag aufgegeben wird (ohne Angabe 6).',
   "The fatal notice's text; a general apology when omitted.":

@@ -55,6 +55,8 @@ const helpEn: Readonly<Record<string, string>> = {
     "Sends a text message through the SMS service the bot's server is set up with; a failure follows onError.",
   'Clears user-data fields (all when fields is omitted).':
     'Clears user-data fields: those listed under "Fields", or every one when none is listed.',
+  'A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").':
+    'How the result is reshaped before it is kept: a mapping the step type offers, as "@" and its name (e.g. "@cards" shows a list as cards), or an expression of your own (JSONata).',
 };
 
 export default helpEn;

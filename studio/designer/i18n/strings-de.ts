@@ -145,6 +145,7 @@ const de: DesignerStrings = {
     'Text, wie getippt; 42 wird als Zahl gelesen, true oder false als Ja oder Nein, ["a"] als Liste, {"a": 1} als benannte Werte.',
   yes: 'Ja',
   no: 'Nein',
+  emptyValue: 'leer',
   targetKind: 'Weiter zu',
   targetNone: 'Nicht gesetzt',
   targetStep: 'Einem Schritt dieses Dialogs',

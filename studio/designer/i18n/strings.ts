@@ -151,6 +151,8 @@ export const en = {
     'Text as typed; 42 is read as a number, true or false as yes or no, ["a"] as a list, {"a": 1} as named values.',
   yes: 'Yes',
   no: 'No',
+  // A default that is an empty list or set of named values ([] or {}).
+  emptyValue: 'empty',
   targetKind: 'Go to',
   targetNone: 'Not set',
   targetStep: 'A step of this dialog',
