@@ -127,10 +127,12 @@ export class StepPalette extends LitElement {
 
   override render() {
     const t = this.ui.t;
-    const wanted = this.query.trim().toLowerCase();
-    const entries = this.entries().filter(
-      (e) => wanted === '' || `${e.name} ${e.kind} ${e.stepType ?? ''} ${e.description}`.toLowerCase().includes(wanted),
-    );
+    // Every word typed, in any order: "send webhook" finds "Send a webhook", "sheets row" the Sheets step.
+    const wanted = this.query.toLowerCase().split(/\s+/).filter(Boolean);
+    const entries = this.entries().filter((e) => {
+      const text = `${e.name} ${e.kind} ${e.stepType ?? ''} ${e.description}`.toLowerCase();
+      return wanted.every((word) => text.includes(word));
+    });
     const groups: [Entry['group'], string][] = [
       ['kinds', t.paletteKinds],
       ['builtIn', t.paletteBuiltIn],
