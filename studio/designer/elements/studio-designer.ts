@@ -9,7 +9,6 @@ import { format, plural } from '../../i18n/catalogue.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from '../state/designer-state.ts';
 import { DesignerUi, type View } from '../state/designer-ui.ts';
-import { onIdle } from '../state/when-idle.ts';
 import { deepActive } from './step-palette.ts';
 import type { DesignerSide, SidePanel } from './designer-side.ts';
 import type { DesignerMap } from './designer-map.ts';
@@ -26,8 +25,6 @@ import { catalogueInFormWords } from '../model/help-words.ts';
 import { helpFor } from '../i18n/help.ts';
 import { bound, states } from '../../app/reactive.ts';
 
-/** How long the rehearsal of a redraw (see StudioDesigner.rehearse) waits for the page to idle at most. */
-const REHEARSE_WITHIN_MS = 1000;
 const PANELS: readonly SidePanel[] = ['problems', 'variables', 'search', 'preview' as SidePanel];
 
 /**
@@ -76,10 +73,6 @@ export class StudioDesigner extends LitElement {
   ui: DesignerUi | undefined;
   private unsubscribe: (() => void)[] = [];
   private lastProblemCount = -1;
-  /** Where the parts last rehearsed a redraw (view, dialog and step: see rehearse), and the idle wait for the next. */
-  private rehearsedAt = '';
-  private rehearsing = false;
-  private cancelRehearsal: (() => void) | undefined;
 
   constructor() {
     super();
@@ -116,34 +109,7 @@ export class StudioDesigner extends LitElement {
     document.removeEventListener('visibilitychange', this.onHide);
     void this.state?.flushDraft();
     this.state?.dispose();
-    this.cancelRehearsal?.();
     for (const off of this.unsubscribe) off();
-  }
-
-  override updated(): void {
-    this.rehearsing = false;
-    const ui = this.ui;
-    if (!ui || !this.state?.definition) return;
-    const at = `${ui.view}/${ui.dialog}/${ui.step ?? ''}`;
-    if (at === this.rehearsedAt) return;
-    this.rehearsedAt = at;
-    this.cancelRehearsal?.();
-    // The map lays itself out again for a new definition (the costly part of drawing it), and has no field to type in.
-    this.cancelRehearsal = ui.view === 'map' ? undefined : onIdle(() => this.rehearse(), REHEARSE_WITHIN_MS);
-  }
-
-  /**
-   * The first key typed in a field used to cost half as much again as the next ones: it was the first time
-   * the parts on the screen (the dialog list, the outline, the open step's form) redrew for a new
-   * definition, so their update code ran cold, not yet compiled, and the garbage of drawing them first was
-   * collected in its frame. Once the page is idle after a view, dialog or step opens, the parts redraw once
-   * with a copy of the definition (the same content in a new object, so each of them redraws and nothing
-   * on the screen changes): that one-time work is then done before the first key.
-   */
-  private rehearse(): void {
-    this.cancelRehearsal = undefined;
-    this.rehearsing = true;
-    this.requestUpdate();
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
@@ -261,7 +227,7 @@ export class StudioDesigner extends LitElement {
       return html`<p class="note error" role="alert">${format(t.loadFailed, { reason: state.loadError })}</p>
         <button type="button" @click=${() => void state.load()}>${t.retry}</button>${live}`;
     }
-    const definition = state.definition && this.rehearsing ? { ...state.definition } : state.definition;
+    const definition = state.definition;
     if (!definition) return html`<p role="status">${t.loading}</p>${live}`;
     const readOnly = state.readOnly;
     return html`
