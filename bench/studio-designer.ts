@@ -4,7 +4,8 @@
 // - interactive: from navigation to the outline of the start dialog drawn with its "Add step"
 //   button enabled (fresh browser context, so a cold cache), median of the runs;
 // - keystroke: from a key's keydown in a step's text field to the next frame after the designer
-//   re-rendered (measured in the page), median and worst of the keys typed; for the worst, what else
+//   re-rendered (measured in the page), median and worst of the keys typed, and of the first key of
+//   each page apart (the page's first edit); for the worst, what else
 //   the page did meanwhile (the studio's requests sent or answered, long animation frames and their scripts);
 // - problems: from the key that makes a template name a misspelt variable to the Problems tab
 //   counting it (a check still under way finishing, the wait for the page to idle, the request and the redraw), median;
@@ -260,6 +261,8 @@ interface Size {
 interface Figures {
   interactive: number[];
   keys: number[];
+  /** The first key of each run (the page's first edit). */
+  firstKeys: number[];
   undo: number[];
   redo: number[];
   problems: number[];
@@ -272,7 +275,7 @@ interface Figures {
 }
 
 interface Row {
-  readonly key: 'interactive' | 'worstKey' | 'undo' | 'redo' | 'problems' | 'map' | 'keepFirst' | 'keep';
+  readonly key: 'interactive' | 'worstKey' | 'firstKey' | 'undo' | 'redo' | 'problems' | 'map' | 'keepFirst' | 'keep';
   readonly label: string;
   readonly value: (figures: Figures) => string;
 }
@@ -299,6 +302,7 @@ const ROWS: readonly Row[] = [
     label: 'keystroke (median / worst)',
     value: (f) => medianAndWorst(f.keys),
   },
+  { key: 'firstKey', label: "keystroke, a page's first (median / worst)", value: (f) => medianAndWorst(f.firstKeys) },
   { key: 'undo', label: 'undo (median / worst)', value: (f) => medianAndWorst(f.undo) },
   { key: 'redo', label: 'redo (median / worst)', value: (f) => medianAndWorst(f.redo) },
   { key: 'problems', label: 'problems updated (median; idle wait incl.)', value: (f) => ms(median(f.problems)) },
@@ -329,6 +333,7 @@ async function measure(size: Size, firsts?: Awaited<ReturnType<typeof firstScree
   const figures: Figures = {
     interactive: [],
     keys: [],
+    firstKeys: [],
     undo: [],
     redo: [],
     problems: [],
@@ -344,6 +349,7 @@ async function measure(size: Size, firsts?: Awaited<ReturnType<typeof firstScree
       figures.interactive.push(await interactive(page, server.url));
       const typed = await keystrokes(page);
       figures.keys.push(...typed.times);
+      figures.firstKeys.push(...typed.times.slice(0, 1));
       if (!figures.worstKey || typed.worst.ms > figures.worstKey.ms) figures.worstKey = typed.worst;
       const { undo, redo } = await undoRedo(page);
       figures.undo.push(...undo);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { closeDesigner, openDesigner, openedDesigner } from './studio-designer-helpers.ts';
+import { closeDesigner, openDesigner, openedDesigner, signedInPage } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'undo', name: 'Undo', startDialog: 'main' },
@@ -151,5 +151,24 @@ describe('undo and redo in the designer, in Chromium', () => {
     await openDesigner(page, server);
     expect(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled()).toBe(true);
     expect(problems).toEqual([]);
+  });
+
+  it('when the page is reloaded right after a save, before it was ever idle, then the Undo button still names the addition', async () => {
+    // A page that is never idle (a busy machine, a background tab): the history is written when the page goes.
+    const { context, page: busy } = await signedInPage(browser, server, owner);
+    try {
+      await busy.addInitScript('window.requestIdleCallback = () => 0;');
+      await openDesigner(busy, server);
+      await busy.getByRole('button', { name: 'Add step', exact: true }).click();
+      await busy.getByLabel('Search step kinds').fill('question');
+      await busy.keyboard.press('Enter');
+      await busy.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor({ timeout: 10_000 });
+
+      await busy.reload();
+      await openDesigner(busy, server);
+      await expect.poll(() => busy.getByRole('button', { name: /^Undo: Added Question / }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -93,6 +93,9 @@ export class StudioDesigner extends LitElement {
     this.addEventListener('copy', this.onCopy);
     this.addEventListener('paste', this.onPaste);
     window.addEventListener('beforeunload', this.onLeave);
+    // The undo history waits for idle time after an autosave: a reload, a closed or a hidden tab writes it at once.
+    window.addEventListener('pagehide', this.onHide);
+    document.addEventListener('visibilitychange', this.onHide);
   }
 
   override disconnectedCallback(): void {
@@ -102,6 +105,8 @@ export class StudioDesigner extends LitElement {
     this.removeEventListener('copy', this.onCopy);
     this.removeEventListener('paste', this.onPaste);
     window.removeEventListener('beforeunload', this.onLeave);
+    window.removeEventListener('pagehide', this.onHide);
+    document.removeEventListener('visibilitychange', this.onHide);
     void this.state?.flushDraft();
     this.state?.dispose();
     for (const off of this.unsubscribe) off();
@@ -564,6 +569,10 @@ export class StudioDesigner extends LitElement {
 
   private onLeave = () => {
     void this.state?.flushDraft();
+  };
+
+  private onHide = (event: Event) => {
+    if (event.type === 'pagehide' || document.visibilityState === 'hidden') this.state?.keepHistoryNow();
   };
 }
 

@@ -4,6 +4,7 @@ import { readShared, writeShared } from '../model/shared-trees.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from './designer-state.ts';
 import type { HistoryStorage } from './kept-history.ts';
+import { whenIdle } from './when-idle.ts';
 
 const V1: DefinitionDoc = {
   settings: { id: 'b', name: 'Bot', startDialog: 'main' },
@@ -50,6 +51,8 @@ const addStep = (id: string) => (d: DefinitionDoc) => ({
   ...d,
   dialogs: d.dialogs.map((dialog) => ({ ...dialog, steps: [{ id, type: 'text', text: id }, ...dialog.steps] })),
 });
+/** The page is left (a reload): what the history waited for idle time with is written then, as on pagehide. */
+const leave = (state: DesignerState) => state.keepHistoryNow();
 const stepIds = (state: DesignerState) => state.definition?.dialogs[0]?.steps.map((step) => step.id);
 
 describe('the undo history across a reload of the page', () => {
@@ -70,6 +73,7 @@ describe('the undo history across a reload of the page', () => {
     before.edit("add step 'thanks'", addStep('thanks'));
     await before.flushDraft();
     expect(before.draftStatus).toBe('saved');
+    leave(before);
 
     const after = await designer(backend(), storage);
     expect(stepIds(after)).toEqual(['thanks', 'ask', 'done']);
@@ -82,6 +86,20 @@ describe('the undo history across a reload of the page', () => {
     expect(stepIds(after)).toEqual(['ask', 'done']);
   });
 
+  it('when edits follow a save before the page idles and the page is then reloaded, then the history of the saved draft comes back', async () => {
+    const { backend } = server({ baseVersionId: 'v1', definition: V1, revision: 1 });
+    const storage = tabStorage();
+    const before = await designer(backend(), storage);
+    before.edit("add step 'ask'", addStep('ask'));
+    await before.flushDraft();
+    before.edit("add step 'unsaved'", addStep('unsaved'));
+    leave(before);
+
+    const after = await designer(backend(), storage);
+    expect(stepIds(after)).toEqual(['ask', 'done']);
+    expect(after.history?.undoLabel).toBe("add step 'ask'");
+  });
+
   it('when an undo is saved before the reload, then redo is still offered after it', async () => {
     const { backend } = server({ baseVersionId: 'v1', definition: V1, revision: 1 });
     const storage = tabStorage();
@@ -90,6 +108,7 @@ describe('the undo history across a reload of the page', () => {
     await before.flushDraft();
     before.undo();
     await before.flushDraft();
+    leave(before);
 
     const after = await designer(backend(), storage);
     expect(stepIds(after)).toEqual(['done']);
@@ -103,6 +122,7 @@ describe('the undo history across a reload of the page', () => {
     const before = await designer(backend(), storage);
     before.edit("add step 'ask'", addStep('ask'));
     await before.flushDraft();
+    leave(before);
     await saveElsewhere(addStep('theirs')(before.definition!));
 
     const after = await designer(backend(), storage);
@@ -116,6 +136,7 @@ describe('the undo history across a reload of the page', () => {
     const before = await designer(backend('a1'), storage);
     before.edit("add step 'ask'", addStep('ask'));
     await before.flushDraft();
+    leave(before);
 
     const other = await designer(backend('a2'), storage);
     expect(stepIds(other)).toEqual(['ask', 'done']);
@@ -128,10 +149,13 @@ describe('the undo history across a reload of the page', () => {
     const before = await designer(backend(), storage);
     for (let i = 0; i < 40; i++) before.edit(`add step 's${i}'`, addStep(`s${i}`));
     await before.flushDraft();
+    // The page idles after each save: the history is written then, without leaving the page.
+    await whenIdle();
     // Room for about half of the history from now on.
     storage.quota = Math.round(storage.size() * 0.6);
     before.edit("add step 'last'", addStep('last'));
     await before.flushDraft();
+    await whenIdle();
 
     const after = await designer(backend(), storage);
     expect(after.history?.undoLabel).toBe("add step 'last'");

@@ -1,4 +1,4 @@
-import { History, type HistoryEntry } from '../model/history.ts';
+import { History, type HistoryEntries, type HistoryEntry } from '../model/history.ts';
 import { readShared, writeShared, type SharedTrees } from '../model/shared-trees.ts';
 
 /**
@@ -31,16 +31,16 @@ export function sessionHistoryStorage(): HistoryStorage | undefined {
 }
 
 /**
- * Keeps the history as of a saved draft revision. When the storage is full the oldest steps go first, half
- * at a time; if even the current state does not fit, nothing is kept (undo then starts anew after a reload).
+ * Keeps the history's entries as of a saved draft revision (taken when it was saved: they may be written
+ * later, when the page is idle). When the storage is full the oldest steps go first, half at a time; if
+ * even the current state does not fit, nothing is kept (undo then starts anew after a reload).
  */
 export function keepHistory<T>(
   storage: HistoryStorage,
   accountId: string,
   revision: number,
-  history: History<T>,
+  { past, current, future }: HistoryEntries<T>,
 ): void {
-  const { past, current, future } = history.entries();
   for (let steps = past.length; ; steps = Math.floor(steps / 2)) {
     const entries = [...past.slice(past.length - steps), current, ...future];
     const labels: Kept['labels'] = entries.map(({ label, at }) => ({ label, at }));
