@@ -218,6 +218,7 @@ class Connection {
     this.socket.ref();
     this.reusable = false;
     this.received = false;
+    this.buffer = undefined;
     this.reader = new AnswerReader(limits.maxBodyBytes);
     const reused = this.used;
     this.used = true;
