@@ -1,8 +1,8 @@
 import { SendFailure } from '../connector/connector.ts';
+import { callVendor } from '../connector/vendor-call.ts';
 import type { BotToken } from './bot-token.ts';
 import { serviceUrlAllowed, type ServiceUrlRule } from '../../settings/service-urls.ts';
 
-const CALL_TIMEOUT_MS = 15_000;
 /** Teams throttles per conversation and answers these when it wants the bot to slow down or try again. */
 const PASSING = new Set([412, 429, 502, 503, 504]);
 /** Without a Retry-After, a throttled send waits this long (the core's backoff then grows for other passing faults). */
@@ -25,8 +25,9 @@ export type SendActivity = (serviceUrl: string, conversationId: string, activity
 /**
  * The Connector API's SendToConversation (`POST {serviceUrl}/v3/conversations/{id}/activities`),
  * with the bot's token. The serviceUrl must be an allowed origin, checked here, right before the
- * token leaves. Answers are classified for the connector core: 429 and Teams' 412/502/503/504 are
- * passing (429 waits its Retry-After), a refused token is asked for again, other 4xx are permanent.
+ * token leaves, over the connectors' vendor client (vendor-call.ts: a fetch cost about six times its CPU a
+ * message). Answers are classified for the connector core: 429 and Teams' 412/502/503/504 are passing (429
+ * waits its Retry-After), a redirect is passing, a refused token is asked for again, other 4xx are permanent.
  */
 export function connectorApi(token: BotToken, serviceUrls: readonly ServiceUrlRule[]): SendActivity {
   return async (serviceUrl, conversationId, activity) => {
@@ -41,31 +42,20 @@ export function connectorApi(token: BotToken, serviceUrls: readonly ServiceUrlRu
     }
     const bearer = await token.get();
     const url = `${serviceUrl.replace(/\/+$/, '')}/v3/conversations/${encodeURIComponent(conversationId)}/activities`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        redirect: 'error',
+    // A redirect is not followed (the token stays with the allowed origin): as a passing fault, like no answer.
+    const { response, body: said } = await callVendor<{ error: { code?: unknown; message?: unknown } }>(
+      { name: `the Bot Framework at ${originOf(serviceUrl)}`, endpoint: 'activities' },
+      url,
+      {
         headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
         body: JSON.stringify(activity),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new SendFailure(
-        'transient',
-        'network',
-        `the Bot Framework at ${originOf(serviceUrl)} could not be reached (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name})`,
-        undefined,
-        'activities',
-      );
-    }
-    if (response.ok) {
-      await response.body?.cancel();
-      return;
-    }
-    const said = (await response.json().catch(() => ({}))) as { error?: { code?: unknown; message?: unknown } };
+      },
+    );
+    if (response.ok) return;
     const code = typeof said.error?.code === 'string' ? said.error.code.slice(0, 64) : String(response.status);
     const message = `the Bot Framework answered ${response.status} ${code}${typeof said.error?.message === 'string' ? `: ${said.error.message.slice(0, 200)}` : ''}`;
+    if (response.status >= 300 && response.status < 400)
+      throw new SendFailure('transient', String(response.status), message, undefined, 'activities');
     const retryAfterMs = retryAfter(response.headers.get('retry-after'));
     if (response.status === 429 || (PASSING.has(response.status) && retryAfterMs !== undefined)) {
       throw new SendFailure(
