@@ -28,14 +28,26 @@ export function format(template: string, values: Values = {}): string {
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
 }
 
+/** One rule set per locale: building one costs more than a redraw's worth of select() calls. */
+const pluralRules = new Map<string | undefined, Intl.PluralRules | null>();
+
+function rulesFor(locale: string | undefined): Intl.PluralRules | null {
+  let rules = pluralRules.get(locale);
+  if (rules === undefined) {
+    try {
+      rules = new Intl.PluralRules(locale);
+    } catch {
+      // A malformed tag: the `other` form still reads right.
+      rules = null;
+    }
+    pluralRules.set(locale, rules);
+  }
+  return rules;
+}
+
 /** `forms` for the count `n` in the locale's plural category, `{n}` filled in. */
 export function plural(forms: PluralForms, n: number, locale: string | undefined, values: Values = {}): string {
-  let category: Intl.LDMLPluralRule = 'other';
-  try {
-    category = new Intl.PluralRules(locale).select(n);
-  } catch {
-    // A malformed tag: the `other` form still reads right.
-  }
+  const category: Intl.LDMLPluralRule = rulesFor(locale)?.select(n) ?? 'other';
   return format(forms[category] ?? forms.other, { ...values, n });
 }
 
