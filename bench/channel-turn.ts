@@ -16,6 +16,7 @@
 // 2. Each connector's webhooks acknowledged at RATE/s (default 500) for SECONDS, a new user's first message each
 //    (autocannon's overallRate, latencies corrected for coordinated omission), while their turns run and their
 //    answers go to the stand-ins. Goal: p99 <= 20 ms at 500/s on one node (SQLite).
+// BENCH_LOOP_DELAY=1: the acknowledgement line also gives the server's event-loop delay, busy share and GC pauses.
 // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile of the whole run there (node --cpu-prof).
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -27,6 +28,7 @@ import { directMessage, slackSignature } from '../server/channels/slack/test/sla
 import { metaSignatureHeader, signMetaBody } from '../server/channels/test/vendors/signatures/meta-signature.ts';
 import { incomingMessage } from '../server/channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/protocol.ts';
+import { loopText, type LoopReading } from './loop-meter.ts';
 import { stealMeter, stealText } from './steal.ts';
 
 const USERS = Number(process.env.BENCH_CHANNEL_TURN_USERS ?? 10);
@@ -127,7 +129,7 @@ const server = child(
   process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [],
 );
 const { url } = await server.ask<{ url: string }>(null, 'url');
-const reading = () => server.ask<{ cpu: NodeJS.CpuUsage; pending: number }>({ cmd: 'cpu' }, 'cpu');
+const reading = () => server.ask<{ cpu: NodeJS.CpuUsage; pending: number; loop?: LoopReading }>({ cmd: 'cpu' }, 'cpu');
 const cpu = async () => {
   const { cpu: usage } = await reading();
   return usage.user + usage.system;
@@ -329,7 +331,7 @@ for (const vendor of vendors) {
   console.log(
     `${vendor.label} webhooks at ${RATE}/s (new users' first message, SQLite, 20 connections, ${SECONDS} s, overallRate, coordinated omission corrected): ` +
       `${Math.round(acks['2xx'] / SECONDS)}/s acknowledged, p50 ${acks.latency.p50} ms, p99 ${acks.latency.p99} ms, non-2xx ${acks.non2xx}, errors ${acks.errors}; ` +
-      `server CPU ${cores.toFixed(2)} cores, ${after.pending} turn and send jobs still pending at the end${stealText(steal())}`,
+      `server CPU ${cores.toFixed(2)} cores, ${after.pending} turn and send jobs still pending at the end${loopText(after.loop)}${stealText(steal())}`,
   );
   const ratio = channel.usPerTurn / webChat.usPerTurn;
   const acked = acks.latency.p99 <= GOAL_P99_MS && acks['2xx'] >= RATE * SECONDS * 0.98;

@@ -6,6 +6,7 @@ import { openDatabase } from '../server/stores/sqlite/database.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loopMeter } from './loop-meter.ts';
 
 if (process.send) {
   const { readConfig } = await import('../server/config.ts');
@@ -43,8 +44,11 @@ if (process.send) {
   const pending = look.prepare<[], { n: number }>(
     "SELECT count(*) AS n FROM jobs WHERE kind IN ('channel_turn', 'channel_send') AND status IN ('pending', 'running')",
   );
+  // BENCH_LOOP_DELAY=1: each reading also says how late the event loop ran since the one before (what an arriving request waits for).
+  const loop = process.env.BENCH_LOOP_DELAY ? loopMeter() : undefined;
   process.on('message', (message: { cmd: 'cpu' | 'stop' }) => {
-    if (message.cmd === 'cpu') process.send!({ cpu: process.cpuUsage(), pending: pending.get()?.n ?? 0 });
+    if (message.cmd === 'cpu')
+      process.send!({ cpu: process.cpuUsage(), pending: pending.get()?.n ?? 0, ...(loop ? { loop: loop() } : {}) });
     else {
       look.close();
       void server.close().then(async () => {

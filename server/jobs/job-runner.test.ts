@@ -199,4 +199,42 @@ describe('job runner', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(jobs.leaseOnCommit({ id: 'later', kind: 'turn', payload: {}, runAt: Date.now() }).lease).toBeDefined();
   });
+
+  it('when the jobs waiting to start would take more than a share of a turn of the event loop, then what came in meanwhile goes before the rest', async () => {
+    const order: string[] = [];
+    const jobs = runner({ sliceMs: 2 }).register('heavy', async (job) => {
+      // Work arriving while the first job runs (a request would be read in the poll phase between turns).
+      if (order.length === 0) setImmediate(() => order.push('request'));
+      order.push(job.id);
+      busyFor(3);
+    });
+    // Stored before the runner starts: its first claim takes all four, and all four wait to start at once.
+    for (let i = 0; i < 4; i++) await jobs.schedule({ id: `h${i}`, kind: 'heavy', payload: {}, runAt: Date.now() });
+    jobs.start();
+    await eventually('every job to run', () => order.length === 5 || undefined);
+    expect(order.indexOf('request')).toBe(1);
+  });
+
+  it('while a request the jobs give way to is under way, then they take a smaller share of each turn, and all still run', async () => {
+    const order: string[] = [];
+    const jobs = runner({ sliceMs: 1_000, urgentSliceMs: 2 }).register('heavy', async (job) => {
+      if (order.length === 0) setImmediate(() => order.push('request'));
+      order.push(job.id);
+      busyFor(3);
+    });
+    let answered!: () => void;
+    jobs.giveWay(new Promise<void>((resolve) => (answered = resolve)));
+    for (let i = 0; i < 4; i++) await jobs.schedule({ id: `u${i}`, kind: 'heavy', payload: {}, runAt: Date.now() });
+    jobs.start();
+    // The request is still under way: the queue drains all the same, a job or so a turn.
+    await eventually('every job to run', () => order.length === 5 || undefined);
+    expect(order.indexOf('request')).toBe(1);
+    answered();
+  });
 });
+
+/** Keeps the event loop busy, as a job's synchronous work does (a turn's SQLite reads and writes). */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}

@@ -4,6 +4,7 @@ import type { Logger } from '../ports/logger.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import { JobGivenUp, type Scheduler } from '../ports/scheduler.ts';
 import type { Job, NewJob, Store } from '../ports/store.ts';
+import { LoopSlice } from './loop-slice.ts';
 
 /**
  * What a handler may ask for instead of finishing: the job is not ready to run
@@ -45,6 +46,13 @@ export interface JobRunnerOptions {
   readonly backoffMs?: (attempt: number) => number;
   /** Counts job attempts by kind and outcome for /metrics. */
   readonly metrics?: Pick<Metrics, 'jobAttempt'>;
+  /**
+   * Most time job work may take of one turn of the event loop before the jobs still waiting to start
+   * yield to the requests that arrived (ms). Default 4.
+   */
+  readonly sliceMs?: number;
+  /** The same while a request jobs give way to (giveWay: a webhook) is under way (ms). Default 1. */
+  readonly urgentSliceMs?: number;
 }
 
 /** Exponential backoff: 1 s, 2 s, 4 s … capped at 5 minutes, with ±20 % jitter so retries of a burst spread out. */
@@ -85,8 +93,16 @@ export class JobRunner implements Scheduler {
    * there are slots.
    */
   private leasedLately = 0;
+  private readonly slice: LoopSlice;
 
-  constructor(private readonly options: JobRunnerOptions) {}
+  constructor(private readonly options: JobRunnerOptions) {
+    this.slice = new LoopSlice(options.sliceMs ?? 4, options.urgentSliceMs ?? 1);
+  }
+
+  /** Jobs not yet started take the urgent share of each turn of the event loop until `work` settles (Scheduler.giveWay). */
+  giveWay(work: Promise<unknown>): void {
+    this.slice.giveWay(work);
+  }
 
   register(kind: string, handler: JobHandler): this {
     this.handlers.set(kind, handler);
@@ -285,8 +301,9 @@ export class JobRunner implements Scheduler {
     );
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-      // Let waiting requests in between jobs: a claimed batch would otherwise run back to back.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // Let waiting requests in between jobs: a claimed batch would otherwise run back to back, and a
+      // turn of the loop that has had its share of job work lets the requests that arrived go first.
+      await this.slice.next();
       const outcome = await handler(job);
       if (outcome && 'deferUntil' in outcome) await store.deferJob(job.id, this.workerId, outcome.deferUntil);
       else if (!outcome) await store.completeJob(job.id, this.workerId);

@@ -26,4 +26,9 @@ export interface Scheduler {
    * it, with no claim), else as it was. A lease whose commit never lands leaves nothing behind.
    */
   leaseOnCommit?(job: NewJob): NewJob;
+  /**
+   * A request that must be answered quickly (a vendor's webhook, acknowledged once stored) is under way
+   * until `work` settles: jobs not yet started take a smaller share of each turn of the event loop meanwhile.
+   */
+  giveWay?(work: Promise<unknown>): void;
 }

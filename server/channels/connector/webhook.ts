@@ -17,7 +17,7 @@ const ORPHAN_AFTER_MS = 10_000;
 export interface WebhookOptions {
   readonly connectors: ReadonlyMap<string, Connector>;
   readonly inbox: ChannelInbox;
-  readonly scheduler: Pick<Scheduler, 'schedule' | 'committed' | 'leaseOnCommit'>;
+  readonly scheduler: Pick<Scheduler, 'schedule' | 'committed' | 'leaseOnCommit' | 'giveWay'>;
   readonly store: Pick<Store, 'getJob'>;
   readonly now: () => number;
 }
@@ -29,6 +29,16 @@ export interface WebhookOptions {
  * changes nothing. Nothing is stored before every check has passed.
  */
 export function webhookHandler(options: WebhookOptions): WebhookHandler {
+  const handle = receive(options);
+  return (request) => {
+    // The queued turns wait a little while a webhook is being stored: the vendor waits for its 200.
+    const answer = handle(request);
+    options.scheduler.giveWay?.(answer);
+    return answer;
+  };
+}
+
+function receive(options: WebhookOptions): WebhookHandler {
   return async (request) => {
     const connector = options.connectors.get(request.connector.toLowerCase());
     if (!connector)
