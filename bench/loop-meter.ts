@@ -26,7 +26,9 @@ export function loopMeter(): () => LoopReading {
       gc.count += 1;
       gc.ms += entry.duration;
       gc.max = Math.max(gc.max, entry.duration);
-      if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+      // A gc entry's detail says which collection it was (Node's PerformanceEntry; the DOM type has no detail).
+      const detail = (entry as { detail?: { kind?: number } }).detail;
+      if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
         gc.majorCount += 1;
         gc.majorMax = Math.max(gc.majorMax, entry.duration);
       }
