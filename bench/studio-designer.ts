@@ -7,6 +7,8 @@
 //   re-rendered (measured in the page), median and worst of the keys typed, and of the first key of
 //   each page apart (the page's first edit); for the worst, what else
 //   the page did meanwhile (the studio's requests sent or answered, long animation frames and their scripts);
+//   and the same keys in a bare text field on an empty page between the sizes: the browser's floor
+//   (the wait for its next frame), which the designer's figures cannot go under;
 // - problems: from the key that makes a template name a misspelt variable to the Problems tab
 //   counting it (a check still under way finishing, the wait for the page to idle, the request and the redraw), median;
 // - map: from a click on the Map tab to every dialog's node drawn, median;
@@ -76,7 +78,18 @@ async function keystrokes(page: Page): Promise<{ times: number[]; worst: WorstKe
   const field = page.getByRole('textbox', { name: 'Text', exact: true });
   await field.click();
   await field.press('End');
-  await page.evaluate(() => {
+  await listenForKeys(page);
+  for (let i = 0; i < KEYS; i++) {
+    await page.keyboard.press('x');
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(200);
+  return { times: await keyTimes(page, 'x'), worst: await worstKey(page) };
+}
+
+/** Records, for each key pressed from now on, keydown to the next frame after it (and the long frames meanwhile). */
+const listenForKeys = (page: Page) =>
+  page.evaluate(() => {
     const times: { key: string; ms: number; start: number }[] = [];
     (window as unknown as { keyTimes: { key: string; ms: number; start: number }[] }).keyTimes = times;
     // Frames over 50 ms, with the scripts that ran in them: what held the worst key up, if it was the page.
@@ -95,12 +108,29 @@ async function keystrokes(page: Page): Promise<{ times: number[]; worst: WorstKe
       { capture: true },
     );
   });
-  for (let i = 0; i < KEYS; i++) {
-    await page.keyboard.press('x');
-    await page.waitForTimeout(30);
+
+/**
+ * The same keys, measured the same way, in a bare text field on an empty page: no script reacts to
+ * them, so what is measured is the browser's own floor (mostly the wait for its next frame, up to one
+ * frame at 60 Hz), which no designer change can go under.
+ */
+async function bareKeystrokes(): Promise<number[]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><title>Bare field</title><label>Text <input></label>');
+    const field = page.getByRole('textbox', { name: 'Text' });
+    await field.click();
+    await listenForKeys(page);
+    for (let i = 0; i < KEYS; i++) {
+      await page.keyboard.press('x');
+      await page.waitForTimeout(30);
+    }
+    await page.waitForTimeout(200);
+    return await keyTimes(page, 'x');
+  } finally {
+    await context.close();
   }
-  await page.waitForTimeout(200);
-  return { times: await keyTimes(page, 'x'), worst: await worstKey(page) };
 }
 
 /**
@@ -373,7 +403,12 @@ const browser = await launchBrowser();
 try {
   const firsts: Awaited<ReturnType<typeof firstScreen>>[] = [];
   const measured = new Map<Size, Figures>();
-  for (const size of SIZES) measured.set(size, await measure(size, size === SIZES[1] ? firsts : undefined));
+  const bare: number[] = [];
+  for (const size of SIZES) {
+    measured.set(size, await measure(size, size === SIZES[1] ? firsts : undefined));
+    // Between the sizes, so the floor sees the machine as the designer did.
+    for (let run = 0; run < RUNS; run++) bare.push(...(await bareKeystrokes()));
+  }
   console.log(
     `studio designer (Chromium, ${RUNS} runs; the reference is measured in the same run, so the machine's state shows)`,
   );
@@ -397,6 +432,9 @@ try {
         return [value, goal === undefined ? '' : `<= ${goal}`];
       }),
     ]);
+  console.log(
+    `  keystroke in a bare text field on an empty page, the browser's floor (median / worst): ${medianAndWorst(bare)}`,
+  );
   console.log(`  the worst keystroke at each size (key n of ${KEYS}), and what the page did while it waited:`);
   for (const size of SIZES) {
     const worst = measured.get(size)!.worstKey;
