@@ -1,9 +1,6 @@
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
-import type { ServerProcess } from './server-process.ts';
-import { designerServer, signedInPage } from './studio-designer-helpers.ts';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { designerSuite, signedInPage } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'shop', name: 'Shop', startDialog: 'main' },
@@ -13,18 +10,7 @@ const BUDGET = 80 * 1024;
 
 /** The studio's scripts as Chromium receives them: compressed, and only what the screen in front of the person needs. */
 describe("how the studio's files reach the browser, in Chromium", () => {
-  let browser: Browser;
-  let server: ServerProcess;
-  let owner: StudioClient;
-
-  beforeAll(async () => {
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = designerSuite(BOT);
 
   /** Every script and style the page fetched from /studio/assets: its name, encoding and bytes on the wire. */
   const watch = (page: Page) => {
@@ -44,9 +30,9 @@ describe("how the studio's files reach the browser, in Chromium", () => {
   const total = (files: readonly { bytes: number }[]) => files.reduce((sum, file) => sum + file.bytes, 0);
 
   it('when a person opens the sign-in page, then its scripts come compressed, within 80 KB, without the map, the charts or any screen behind it', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const files = watch(page);
-    await page.goto(`${server.url}/studio/`);
+    await page.goto(`${suite.server.url}/studio/`);
     await page.getByRole('heading', { name: 'Sign in to the studio' }).waitFor();
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(['br', 'gzip']).toContain(file.encoding);
@@ -59,9 +45,9 @@ describe("how the studio's files reach the browser, in Chromium", () => {
   });
 
   it("when a signed-in person opens the versions list, then everything it loaded is within 80 KB compressed, and the designer's map loads only when the Map tab is opened", async () => {
-    const { page } = await signedInPage(browser, server, owner);
+    const { page } = await signedInPage(suite.browser, suite.server, suite.owner);
     const files = watch(page);
-    await page.goto(`${server.url}/studio/versions`);
+    await page.goto(`${suite.server.url}/studio/versions`);
     await page.getByRole('heading', { name: 'Versions', level: 1 }).waitFor();
     await page.getByRole('table', { name: /^Versions of the bot/ }).waitFor();
     expect(total(files)).toBeLessThanOrEqual(BUDGET);

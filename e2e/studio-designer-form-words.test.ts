@@ -1,12 +1,9 @@
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SCREENSHOT_DIR } from './screenshots.ts';
-import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { closeDesigner, description, designerIn, designerServer, outside } from './studio-designer-helpers.ts';
+import { description, designerIn, designerSuite, outside } from './studio-designer-helpers.ts';
 
 /** One step of every kind, two of them integrations (the generic HTTP request and a webhook preset). */
 const STEPS = [
@@ -63,18 +60,10 @@ type Language = keyof typeof WORDS;
 const RAW_VALUES = ['text', 'number', 'email', 'phone', 'choice', 'regex', 'set', 'unset', 'append', 'sync', 'async'];
 
 describe("every step's form in the words of the form, in English and German, in Chromium", () => {
-  let browser: Browser;
-  let server: ServerProcess;
-  let owner: StudioClient;
-
-  beforeAll(async () => {
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(() => closeDesigner(browser, server));
+  const suite = designerSuite(BOT);
 
   async function designer(language: Language, width = 1280): Promise<{ page: Page; problems: string[] }> {
-    return designerIn(browser, server, owner, { ...WORDS[language], width });
+    return designerIn(suite.browser, suite.server, suite.owner, { ...WORDS[language], width });
   }
 
   /** Opens step `id` from its card, and its "More settings" when it has any; returns its form. */
@@ -188,7 +177,7 @@ describe("every step's form in the words of the form, in English and German, in 
 
   it("when an integration parameter takes a secret, then it is picked from the studio's secrets by name in either language, and the definition keeps the name, never the value", async () => {
     const value = 'whsec-form-words-never-on-a-page';
-    expect((await owner.put('/studio/api/secrets/HOOK_SIGNING', { value })).status).toBeLessThan(300);
+    expect((await suite.owner.put('/studio/api/secrets/HOOK_SIGNING', { value })).status).toBeLessThan(300);
     const words = {
       en: {
         params: /^Parameters of /,
@@ -217,7 +206,7 @@ describe("every step's form in the words of the form, in English and German, in 
       if (language === 'en') {
         await params.getByRole('combobox', { name: /^Signing secret/ }).selectOption({ label: 'HOOK_SIGNING' });
         await expect.poll(() => page.getByRole('status').filter({ hasText: WORDS.en.saved }).count()).toBe(1);
-        const steps = (await owner.get('/studio/api/draft')).body.definition.dialogs[0].steps;
+        const steps = (await suite.owner.get('/studio/api/draft')).body.definition.dialogs[0].steps;
         expect(steps.find((step: { id: string }) => step.id === 'hook').params).toMatchObject({
           url: 'https://example.com/hook',
           signingSecret: 'HOOK_SIGNING',
@@ -259,13 +248,13 @@ describe("every step's form in the words of the form, in English and German, in 
     }, 180_000);
 
   it("when the draft holds values its lists do not offer, then every problem reads in the form's words in either language", async () => {
-    const draft = (await owner.get('/studio/api/draft')).body;
+    const draft = (await suite.owner.get('/studio/api/draft')).body;
     const broken = structuredClone(draft.definition);
     const steps = broken.dialogs[0].steps as Record<string, unknown>[];
     Object.assign(steps[1]!, { inputType: 'choise', maxRetries: 'three' });
     Object.assign(steps[3]!, { actions: [{ op: 'put', variable: 'plan', value: 'pro' }] });
     Object.assign(steps[4]!, { duration: 'ten minutes' });
-    const saved = await owner.put('/studio/api/draft', {
+    const saved = await suite.owner.put('/studio/api/draft', {
       baseVersionId: draft.baseVersionId,
       revision: draft.revision,
       definition: broken,
@@ -297,8 +286,8 @@ describe("every step's form in the words of the form, in English and German, in 
       await page.context().close();
     }
     // The form's own lists are fine again: the draft as it was.
-    const now = (await owner.get('/studio/api/draft')).body;
-    const restored = await owner.put('/studio/api/draft', {
+    const now = (await suite.owner.get('/studio/api/draft')).body;
+    const restored = await suite.owner.put('/studio/api/draft', {
       baseVersionId: now.baseVersionId,
       revision: now.revision,
       definition: draft.definition,

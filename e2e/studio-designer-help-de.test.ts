@@ -1,10 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
-import type { ServerProcess } from './server-process.ts';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './studio-axe.ts';
-import { description, designerServer, signedInPage } from './studio-designer-helpers.ts';
+import { description, designerSuite, signedInPage } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'hilfe', name: 'Hilfe', startDialog: 'main' },
@@ -27,22 +23,11 @@ const BOT = {
 
 /** A marketer whose studio speaks German reads a step's help in German, with the form's German labels. */
 describe('help texts in German, in Chromium', () => {
-  let browser: Browser;
-  let server: ServerProcess;
-  let owner: StudioClient;
-
-  beforeAll(async () => {
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = designerSuite(BOT);
 
   it("when a question step is opened in the German studio, then its fields' help reads in German and names fields by their German labels", async () => {
-    const { page, problems } = await signedInPage(browser, server, owner, { locale: 'de-DE' });
-    await page.goto(`${server.url}/studio/designer`);
+    const { page, problems } = await signedInPage(suite.browser, suite.server, suite.owner, { locale: 'de-DE' });
+    await page.goto(`${suite.server.url}/studio/designer`);
     await page.getByRole('heading', { name: 'Schritte von main' }).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: /^Frage ask\b/ }).click();
 

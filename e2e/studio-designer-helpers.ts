@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Role } from '../server/ports/roles.ts';
 import { invite, setUpOwner, type StudioClient } from '../server/studio-server/test/studio-client.ts';
 import { launchBrowser } from './browser.ts';
@@ -23,6 +23,27 @@ export async function openedDesigner(
 export async function closeDesigner(browser: Browser | undefined, server: ServerProcess | undefined): Promise<void> {
   await browser?.close();
   await server?.stop();
+}
+
+/** What designerSuite opens for the tests of a describe block. */
+export interface DesignerSuite {
+  readonly browser: Browser;
+  readonly server: ServerProcess;
+  readonly owner: StudioClient;
+}
+
+/**
+ * For the describe block it is called in: a server running `definition` with its first owner, and a
+ * browser, opened before the block's tests and closed after them. Read the fields inside the tests.
+ */
+export function designerSuite(definition: unknown): DesignerSuite {
+  const opened: { -readonly [K in keyof DesignerSuite]?: DesignerSuite[K] } = {};
+  beforeAll(async () => {
+    Object.assign(opened, await designerServer(definition));
+    opened.browser = await launchBrowser();
+  }, 60_000);
+  afterAll(() => closeDesigner(opened.browser, opened.server));
+  return opened as DesignerSuite;
 }
 
 /** A server running `definition` as its bot (written to a file of its own, or a file's path), with the first owner signed up. */

@@ -1,10 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
-import { launchBrowser } from './browser.ts';
-import type { ServerProcess } from './server-process.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './studio-axe.ts';
-import { designerServer, openDesigner, signedInPage } from './studio-designer-helpers.ts';
+import { designerSuite, openDesigner, signedInPage } from './studio-designer-helpers.ts';
 
 const BOT = {
   settings: { id: 'words', name: 'Words', startDialog: 'main' },
@@ -13,24 +10,13 @@ const BOT = {
 
 /** The problems `check` finds, as a person who does not program reads them: in the form's words, in English and German. */
 describe("problems in the form's words, in Chromium", () => {
-  let browser: Browser;
-  let server: ServerProcess;
-  let owner: StudioClient;
-
-  beforeAll(async () => {
-    ({ server, owner } = await designerServer(BOT));
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = designerSuite(BOT);
 
   const problemsPanel = (page: Page, name: RegExp) => page.getByRole('tabpanel', { name });
 
   it('when a question has no text, then the problem names the field by its label ("Question") under the field and in the problems list, never the JSON key', async () => {
-    const { page, problems } = await signedInPage(browser, server, owner);
-    await openDesigner(page, server);
+    const { page, problems } = await signedInPage(suite.browser, suite.server, suite.owner);
+    await openDesigner(page, suite.server);
     await page.getByRole('button', { name: 'Add step', exact: true }).click();
     await page.getByLabel('Search step kinds').fill('question');
     await page.keyboard.press('Enter');
@@ -49,8 +35,8 @@ describe("problems in the form's words, in Chromium", () => {
   });
 
   it('when the studio is in German, then the same problem reads in German with the German label', async () => {
-    const { page, problems } = await signedInPage(browser, server, owner, { locale: 'de-DE' });
-    await page.goto(`${server.url}/studio/designer`);
+    const { page, problems } = await signedInPage(suite.browser, suite.server, suite.owner, { locale: 'de-DE' });
+    await page.goto(`${suite.server.url}/studio/designer`);
     await page.getByRole('heading', { name: 'Designer', level: 1 }).waitFor({ timeout: 20_000 });
     const list = problemsPanel(page, /^Probleme/);
     await expect
