@@ -161,6 +161,30 @@ describe('a call to a vendor that speaks HTTP/1.1 its own way', () => {
     expect(answer.response.headers.get('Set-Cookie')).toBe('a, b');
   });
 
+  it.each([
+    ['is not HTTP at all', ['SSH-2.0-OpenSSH_9.6\r\n\r\n']],
+    ['has a head that never ends', ['HTTP/1.1 200 OK\r\nx-pad: ' + 'a'.repeat(70_000)]],
+    [
+      'gives a chunk size that is no number',
+      ['HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+    ],
+    ['gives a length that is no number', ['HTTP/1.1 200 OK\r\ncontent-length: 2, 2\r\n\r\n{}']],
+    ['ends before its head is whole', ['HTTP/1.1 200 OK\r\ncontent-le', '']],
+  ])('when the answer %s, then the call is a passing failure and the process goes on', async (_, answer) => {
+    const fake = await rawVendor(answer);
+    const failure = await callVendor(callee, fake.url, { headers: {}, body: '{}' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SendFailure);
+    expect(failure).toMatchObject({ kind: 'transient', vendorCode: 'network' });
+    expect(String((failure as Error).message)).not.toContain('p@ss');
+  });
+
+  it('when the answer is larger than an answer may be, then its status comes back and its body is left out', async () => {
+    const big = JSON.stringify({ ok: true, pad: 'a'.repeat(1024 * 1024 + 10) });
+    const fake = await rawVendor([`HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(big)}\r\n\r\n`, big]);
+    const answer = await callVendor(callee, fake.url, { headers: {}, body: '{}' });
+    expect(answer).toEqual({ response: expect.objectContaining({ status: 200, ok: true }), body: {} });
+  });
+
   it('when a header would carry a line break, then nothing is sent and the call fails', async () => {
     const fake = await rawVendor(['HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}']);
     const failure = await callVendor(callee, fake.url, { headers: { 'x-a': 'b\r\nx-c: d' }, body: '{}' }).catch(
