@@ -50,6 +50,14 @@ describe('help texts in German, in Chromium', () => {
     expect(await description(retries)).toContain('Wie oft nach einer ungültigen Antwort erneut gefragt wird.');
     const text = (await form.textContent()) ?? '';
     expect(text).not.toMatch(/templates allowed|when omitted|\binputType\b|\bretryPrompt\b/);
+
+    // The bot's settings too: their help says what a field does, and points at no file of the docs.
+    await page.getByRole('tab', { name: 'Bot-Einstellungen' }).click();
+    const threshold = page.getByLabel('NLP-Schwelle', { exact: true });
+    expect(await description(threshold)).toContain(
+      'Ohne Angabe: der Schwellenwert, den die Erkennung beim Laden für diesen Bot selbst bestimmt.',
+    );
+    expect(await page.getByText(/docs\/[\w-]+\.md/).count()).toBe(0);
     await page.screenshot({ path: '/tmp/studio-designer-help-de.png', fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

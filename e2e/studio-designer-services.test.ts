@@ -71,7 +71,7 @@ describe("the bot's services in the designer, in Chromium", () => {
     await page.getByRole('button', { name: /^Integration lookup/ }).click();
     const picker = page.getByRole('combobox', { name: /^Service/ });
     expect(await picker.inputValue()).toBe('sales');
-    expect(await picker.locator('option').allTextContents()).toEqual(['No service (absolute URL)', 'sales']);
+    expect(await picker.locator('option').allTextContents()).toEqual(['No service (a full web address)', 'sales']);
     await eventually(() => page.getByRole('tab', { name: /^Problems/ }).textContent()).toContain('Problems (0)');
     await page.getByRole('tab', { name: 'Bot settings' }).click();
   }, 60_000);

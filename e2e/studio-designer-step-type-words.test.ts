@@ -139,9 +139,12 @@ const WORDS = {
 } as const;
 type Language = keyof typeof WORDS;
 
-/** Words of whoever writes the definition file, which a marketer filling the form has no use for. */
+/**
+ * Words of whoever writes the definition file, which a marketer filling the form has no use for: JSON
+ * and its brackets (`["a"]`, `{"a": 1}`), the path of a docs file, the server's environment.
+ */
 const PROGRAMMER_WORDS =
-  /\bJSON\b|environment variable|Umgebungsvariable|\{module\}|\{action\}|\b(returns|liefert) \{|\[\{|\bPOSTs\b|\bHMAC\b|radiusKm|lat\/lon|map with @/;
+  /\bJSON\b|environment variable|Umgebungsvariable|\{module\}|\{action\}|\b(returns|liefert) \{|\[\{|\["|\{"|\bdocs\/[\w-]+\.md\b|\bPOSTs\b|\bHMAC\b|radiusKm|lat\/lon|map with @/;
 
 describe('the palette and every integration step form in words, in English and German, in Chromium', () => {
   let browser: Browser;

@@ -36,7 +36,7 @@ export const sendWebhook = defineStepType({
           'The data to send: a text, a number, a list or named values; {{variables}} and {{userData.x}} are filled in.',
       },
       signingSecret: secretName(
-        "The secret to sign with, so the receiver can check that the data came from this bot and was not changed (signed as the REST channel's callbacks are; docs/integrations.md).",
+        'The secret to sign with, so the receiver can check that the data came from this bot and was not changed. The receiver is given the same secret; the integration guide shows how it checks the signature.',
       ),
       headers: {
         type: 'object',

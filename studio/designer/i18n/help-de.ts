@@ -16,11 +16,11 @@ const helpDe: Readonly<Record<string, string>> = {
   "What the bot says when it cannot use the user's input.":
     'Was der Bot sagt, wenn er mit der Eingabe des Nutzers nichts anfangen kann.',
   "Lowest intent score (0..1) that routes free text to an intent's dialog. Omitted: the threshold the classifier calibrates for this bot when it loads (docs/understanding.md).":
-    'Niedrigster Intent-Wert (0..1), ab dem freier Text in den Dialog eines Intents führt. Ohne Angabe: der Schwellenwert, den die Erkennung beim Laden für diesen Bot selbst bestimmt (docs/understanding.md).',
+    'Niedrigster Intent-Wert (0..1), ab dem freier Text in den Dialog eines Intents führt. Ohne Angabe: der Schwellenwert, den die Erkennung beim Laden für diesen Bot selbst bestimmt.',
   'Lowest FAQ match score (0..1, 1 = exact) that answers a question. Omitted: the threshold the FAQ matcher calibrates for this bot when it loads.':
     'Niedrigster FAQ-Trefferwert (0..1, 1 = genau gleich), ab dem eine Frage beantwortet wird. Ohne Angabe: der Schwellenwert, den der FAQ-Abgleich beim Laden für diesen Bot selbst bestimmt.',
   'Groups of words that mean the same to this bot\'s FAQ, e.g. [["parcel", "package"]]: a question in one word matches a phrasing in another.':
-    'Gruppen von Wörtern, die für die FAQ dieses Bots dasselbe bedeuten, z. B. [["Paket", "Sendung"]]: Eine Frage mit dem einen Wort passt zu einer Formulierung mit dem anderen.',
+    'Gruppen von Wörtern, die für die FAQ dieses Bots dasselbe bedeuten, z. B. „Paket“ und „Sendung“: Eine Frage mit dem einen Wort passt zu einer Formulierung mit dem anderen. Jede Gruppe ist eine Liste in eckigen Klammern, und die Gruppen stehen in einer Liste darum.',
   'Most steps a run may take without input from outside (the user, the page, a trigger), across the turns it chains itself (integration results, failed email or SMS, waits under a second). Past it the run stops and the user hears fallbackText.':
     'Höchstzahl an Schritten, die ein Ablauf ohne Eingabe von außen (Nutzer, Seite, Trigger) gehen darf, auch über die Runden, die er selbst anstößt (Ergebnisse von Integrationen, fehlgeschlagene E-Mails oder SMS, Wartezeiten unter einer Sekunde). Darüber hinaus endet der Ablauf und der Nutzer bekommt den „Ersatztext“.',
   'Most integration calls, email, SMS and waits under a second in such a run: a loop through them cannot hammer anyone.':
@@ -217,8 +217,8 @@ const helpDe: Readonly<Record<string, string>> = {
   'The HTTP method.': 'Die HTTP-Methode.',
   'The data to send: a text, a number, a list or named values; {{variables}} and {{userData.x}} are filled in.':
     'Die Daten, die gesendet werden: ein Text, eine Zahl, eine Liste oder benannte Werte; {{Variablen}} und {{userData.x}} werden ausgefüllt.',
-  "The secret to sign with, so the receiver can check that the data came from this bot and was not changed (signed as the REST channel's callbacks are; docs/integrations.md). Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
-    'Das Geheimnis zum Signieren, damit der Empfänger prüfen kann, dass die Daten von diesem Bot kommen und unverändert sind (signiert wie die Rückrufe des REST-Kanals; docs/integrations.md). Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
+  "The secret to sign with, so the receiver can check that the data came from this bot and was not changed. The receiver is given the same secret; the integration guide shows how it checks the signature. Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
+    'Das Geheimnis zum Signieren, damit der Empfänger prüfen kann, dass die Daten von diesem Bot kommen und unverändert sind. Der Empfänger bekommt dasselbe Geheimnis; wie er die Signatur prüft, zeigt die Anleitung zu Integrationen. Hier steht nur der Name des Geheimnisses, nie das Geheimnis selbst: eines, das im Studio hinterlegt ist, oder eines, das der Server beim Start erhält.',
   "More headers to send, by name (not sign-in ones, nor the signature's), e.g. x-source with the value chatbot.":
     'Weitere Header, die gesendet werden, nach Namen (keine für die Anmeldung und keine der Signatur), z. B. x-source mit dem Wert chatbot.',
   "The secret holding the service account's key file as Google gives it to download (its text, or the text in base64). Share the spreadsheet with the account's email address (client_email in that file). Only the secret's name goes here, never the secret itself: a secret kept in the studio, or one the server is given when it starts.":
@@ -317,7 +317,7 @@ const helpDe: Readonly<Record<string, string>> = {
   'The steps, run in order unless a step says where to go.':
     'Die Schritte, der Reihe nach ausgeführt, außer ein Schritt sagt, wohin es geht.',
   'For a dialog a trigger or timer may start: the approved WhatsApp template sent instead of its opening messages when the user last wrote more than 24 hours ago (docs/channels.md). Without it, such a trigger is refused with 409.':
-    'Für einen Dialog, den ein Trigger oder eine Wartezeit starten kann: die freigegebene WhatsApp-Vorlage, die statt seiner ersten Nachrichten gesendet wird, wenn der Nutzer zuletzt vor mehr als 24 Stunden geschrieben hat (docs/channels.md). Ohne sie wird ein solcher Trigger mit 409 abgelehnt.',
+    'Für einen Dialog, den ein Trigger oder eine Wartezeit starten kann: die freigegebene WhatsApp-Vorlage, die statt seiner ersten Nachrichten gesendet wird, wenn der Nutzer zuletzt vor mehr als 24 Stunden geschrieben hat. Ohne sie wird ein solcher Trigger abgelehnt.',
   'The template\'s name as approved in WhatsApp Manager, e.g. "order_shipped".':
     'Der Name der Vorlage, wie sie im WhatsApp Manager freigegeben ist, z. B. „order_shipped“.',
   'The language (and locale) of the approved translation to send, e.g. "en_US".':

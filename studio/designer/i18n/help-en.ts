@@ -57,6 +57,15 @@ const helpEn: Readonly<Record<string, string>> = {
     'Clears user-data fields: those listed under "Fields", or every one when none is listed.',
   'A JSONata expression over the output, or "@name" for a mapping the type offers (e.g. "@cards").':
     'How the result is reshaped before it is kept: a mapping the step type offers, as "@" and its name (e.g. "@cards" shows a list as cards), or an expression of your own (JSONata).',
+  'Groups of words that mean the same to this bot\'s FAQ, e.g. [["parcel", "package"]]: a question in one word matches a phrasing in another.':
+    'Groups of words that mean the same to this bot\'s FAQ, e.g. "parcel" and "package": a question in one word matches a phrasing in another. Each group is a list in square brackets, and the groups stand in a list around them.',
+  'Picture the web chat shows in its header beside the name: an absolute http(s) URL.':
+    'Picture the web chat shows in its header beside the name: a full web address (https://…).',
+  // A description that sends whoever writes the file to a page of the docs; the form says the same without the path.
+  "Lowest intent score (0..1) that routes free text to an intent's dialog. Omitted: the threshold the classifier calibrates for this bot when it loads (docs/understanding.md).":
+    "Lowest intent score (0..1) that routes free text to an intent's dialog. When not set: the threshold the bot works out for itself when it loads.",
+  'For a dialog a trigger or timer may start: the approved WhatsApp template sent instead of its opening messages when the user last wrote more than 24 hours ago (docs/channels.md). Without it, such a trigger is refused with 409.':
+    'For a dialog a trigger or timer may start: the approved WhatsApp template sent instead of its opening messages when the user last wrote more than 24 hours ago. Without it, such a trigger is refused.',
 };
 
 export default helpEn;

@@ -142,7 +142,7 @@ const de: DesignerStrings = {
   key: 'Name',
   value: 'Wert',
   jsonValue:
-    'Text, wie getippt; 42 wird als Zahl gelesen, true oder false als Ja oder Nein, ["a"] als Liste, {"a": 1} als benannte Werte.',
+    'Was Sie tippen, gilt als Text; eine Zahl wie 42 als Zahl, true oder false als Ja oder Nein. Eine Liste steht in eckigen Klammern, benannte Werte in geschweiften Klammern, jeder Text in doppelten Anführungszeichen.',
   yes: 'Ja',
   no: 'Nein',
   emptyValue: 'leer',
@@ -168,7 +168,7 @@ const de: DesignerStrings = {
   flagName: 'Markierungsvariable',
   stepType: 'Schritttyp',
   service: 'Dienst',
-  noService: 'Kein Dienst (absolute URL)',
+  noService: 'Kein Dienst (eine vollständige Web-Adresse)',
   recordEntry: '{what} „{name}“',
   fieldInHelp: '„{label}“',
   entryName: 'Name',
@@ -524,12 +524,12 @@ const de: DesignerStrings = {
     'http.headers': 'Header, die gesendet werden, nach Namen; Werte dürfen Vorlagen enthalten.',
     'http.query': 'Abfrageparameter, die an die Adresse angehängt werden, nach Namen.',
     'http.body':
-      'Die Daten, die gesendet werden, als benannte Werte in geschweiften Klammern, z. B. {"email": "{{userData.email}}"}; Vorlagen werden ausgefüllt.',
+      'Die Daten, die gesendet werden, als benannte Werte, z. B. der Name „email“ mit dem Wert {{userData.email}}; Vorlagen werden ausgefüllt.',
     'service.module': 'Der erste Teil des Pfads unter dem Dienst.',
     'service.action': 'Der zweite Teil des Pfads unter dem Dienst.',
     'service.method': 'Die HTTP-Methode der Anfrage.',
     'service.body':
-      'Die Daten, die gesendet werden, als benannte Werte in geschweiften Klammern, z. B. {"email": "{{userData.email}}"}; Vorlagen werden ausgefüllt.',
+      'Die Daten, die gesendet werden, als benannte Werte, z. B. der Name „email“ mit dem Wert {{userData.email}}; Vorlagen werden ausgefüllt.',
     'listUserEvents.userId': 'Wessen Ereignisse gelistet werden, z. B. {{userId}}.',
     'listUserEvents.limit': 'Höchstens so viele Ereignisse.',
     'createUser.email': 'Die E-Mail-Adresse des neuen Nutzers.',

@@ -148,7 +148,7 @@ export const en = {
   key: 'Name',
   value: 'Value',
   jsonValue:
-    'Text as typed; 42 is read as a number, true or false as yes or no, ["a"] as a list, {"a": 1} as named values.',
+    'What you type is taken as text; a number such as 42 as a number, true or false as yes or no. A list goes in square brackets and named values in curly brackets, each text in double quotes.',
   yes: 'Yes',
   no: 'No',
   // A default that is an empty list or set of named values ([] or {}).
@@ -175,7 +175,7 @@ export const en = {
   flagName: 'Flag variable',
   stepType: 'Step type',
   service: 'Service',
-  noService: 'No service (absolute URL)',
+  noService: 'No service (a full web address)',
   // Maps of named entries (services)
   recordEntry: '{what} “{name}”',
   // A field named inside a help text, and the step types a server knows after the step-type field's help.
@@ -543,12 +543,12 @@ export const en = {
     'http.headers': 'Headers to send, by name; values may hold templates.',
     'http.query': 'Query parameters added to the address, by name.',
     'http.body':
-      'The data to send, as named values in braces, e.g. {"email": "{{userData.email}}"}; templates are filled in.',
+      'The data to send, as named values, e.g. the name "email" with the value {{userData.email}}; templates are filled in.',
     'service.module': 'The first part of the path under the service.',
     'service.action': 'The second part of the path under the service.',
     'service.method': 'The HTTP method of the request.',
     'service.body':
-      'The data to send, as named values in braces, e.g. {"email": "{{userData.email}}"}; templates are filled in.',
+      'The data to send, as named values, e.g. the name "email" with the value {{userData.email}}; templates are filled in.',
     'listUserEvents.userId': 'Whose events to list, e.g. {{userId}}.',
     'listUserEvents.limit': 'Most events to list.',
     'createUser.email': "The new user's email address.",
