@@ -95,6 +95,8 @@ const WORDS = {
     palette: 'Add a step',
     search: 'Search step kinds',
     query: 'webhook send',
+    stepId: 'Step id',
+    newWebhookId: 'send-a-webhook',
     groups: ['Integrations', 'Preset integrations', "This bot's own step types"],
     form: 'Settings of',
     more: /^More settings/,
@@ -119,6 +121,8 @@ const WORDS = {
     palette: 'Einen Schritt hinzufügen',
     search: 'Schrittarten suchen',
     query: 'webhook senden',
+    stepId: 'Schritt-ID',
+    newWebhookId: 'einen-webhook-senden',
     groups: ['Integrationen', 'Vorgefertigte Integrationen', 'Eigene Schritttypen dieses Bots'],
     form: 'Einstellungen von',
     more: /^Weitere Einstellungen/,
@@ -219,6 +223,10 @@ describe('the palette and every integration step form in words, in English and G
       const form = page.getByRole('group', { name: words.params });
       await form.waitFor();
       expect(await form.locator('legend').first().textContent()).toContain(words.types.sendWebhook);
+      // Its id is the name it was picked by, in the studio's language, as a new dialog's is: never the type's key.
+      expect(await page.getByRole('textbox', { name: words.stepId, exact: true }).inputValue()).toBe(
+        words.newWebhookId,
+      );
       expect(problems).toEqual([]);
       await page.context().close();
     });

@@ -138,7 +138,7 @@ export class DesignerUi {
     const other = definition.dialogs.find((_, i) => i !== place.dialog)?.id;
     const typeInfo = this.state.catalogue?.stepTypes.find((t) => t.name === stepType);
     const defaults = typeInfo ? requiredDefaults(typeInfo.params) : {};
-    const step = newStep(kind, {
+    const step = newStep(kind, this.t, {
       ...(stepType === undefined ? {} : { stepType }),
       ...(other === undefined ? {} : { otherDialog: other }),
       defaults,
@@ -215,7 +215,7 @@ export class DesignerUi {
     );
     const at = definition.dialogs.length;
     const label = format(this.t.inserted, { kind: this.t.dialogs, step: id });
-    this.state.edit(label, (d) => insertDialog(d, at, { id, steps: [newStep('message')] }));
+    this.state.edit(label, (d) => insertDialog(d, at, { id, steps: [newStep('message', this.t)] }));
     this.openDialog(at, true);
     this.announce(label);
   }
