@@ -107,8 +107,8 @@ describe("the designer's preview panel in Chromium", () => {
     await expect.poll(() => page.getByRole('button', { name: /lookup.*Preview/ }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
 
-    await call.getByRole('textbox', { name: 'Stub body (JSON)' }).fill('{"name":"Stub Ada"}');
-    await call.getByRole('button', { name: 'Answer with stub' }).click();
+    await call.getByRole('textbox', { name: 'Test answer: content' }).fill('{"name":"Stub Ada"}');
+    await call.getByRole('button', { name: 'Reply with the test answer' }).click();
     await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Found Stub Ada.');
     expect(upstream.seen).toHaveLength(0);
 
@@ -136,6 +136,40 @@ describe("the designer's preview panel in Chromium", () => {
     await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Found Real Ada.');
     expect(upstream.seen).toHaveLength(1);
     expect(upstream.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('when an editor whose studio speaks German previews, then the held call is answered with a test answer the panel names in German, without JSON or stub', async () => {
+    const { page, problems } = await signedInPage(browser, server, editor, { locale: 'de-DE' });
+    await page.goto(`${server.url}/studio/designer`);
+    await page.getByRole('heading', { name: 'Schritte von main' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: /^Frage ask/ }).click();
+    await page.getByRole('tab', { name: 'Vorschau' }).click();
+    await page.getByRole('button', { name: 'Ab diesem Schritt starten' }).click();
+    // The chat is the widget as visitors see it: in the bot's language (English here), not the studio's.
+    const chat = page.getByRole('log', { name: 'Conversation' });
+    await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Your email?');
+    await page.getByRole('textbox', { name: /message/i }).fill('ada@example.com');
+    await page.keyboard.press('Enter');
+
+    const call = page.getByRole('region', { name: 'HTTP-Aufruf aus main.lookup' });
+    await call.waitFor({ timeout: 15_000 });
+    expect(
+      await call.getByRole('spinbutton', { name: 'Testantwort: Status (200 heißt, es hat geklappt)' }).inputValue(),
+    ).toBe('200');
+    const panel = page.getByRole('tabpanel', { name: 'Vorschau' });
+    expect(await panel.getByRole('heading', { name: 'Vorschau: Ihr Entwurf, wie der Bot ihn ausführt' }).count()).toBe(
+      1,
+    );
+    // The panel's own words: the request shown as it goes out is the only raw text.
+    const words = (await panel.locator('label, button, h3, h4').allTextContents()).join('\n');
+    expect(words).not.toMatch(/\bJSON\b|Attrappe|\bstub\b/i);
+    await screenshot(page, 'studio-preview-held-de');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await call.getByRole('textbox', { name: 'Testantwort: Inhalt' }).fill('{"name":"Test Ada"}');
+    await call.getByRole('button', { name: 'Mit der Testantwort antworten' }).click();
+    await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Found Test Ada.');
     expect(problems).toEqual([]);
   });
 
@@ -170,7 +204,7 @@ describe("the designer's preview panel in Chromium", () => {
     await screenshot(page, 'studio-preview-map-wait');
     expect(await axeViolations(page)).toEqual([]);
 
-    await call.getByRole('button', { name: 'Answer with stub' }).click();
+    await call.getByRole('button', { name: 'Reply with the test answer' }).click();
     await expect
       .poll(() => page.getByText('The background call from reminder.track succeeded').count(), { timeout: 15_000 })
       .toBe(1);

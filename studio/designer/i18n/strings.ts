@@ -567,7 +567,7 @@ export const en = {
   } as Readonly<Record<string, string>>,
   /** The preview panel beside the designer. */
   previewPanel: {
-    heading: 'Preview on the real engine',
+    heading: 'Preview: your draft as the bot runs it',
     controls: 'Preview controls',
     start: 'Start preview',
     restart: 'Restart',
@@ -591,9 +591,9 @@ export const en = {
     timerGone: 'That wait has already ended, or the preview restarted.',
     emailCall: 'Email from {step}',
     smsCall: 'SMS from {step}',
-    stubStatus: 'Stub status',
-    stubBody: 'Stub body (JSON)',
-    answerStub: 'Answer with stub',
+    stubStatus: 'Test answer: status (200 means it worked)',
+    stubBody: 'Test answer: content',
+    answerStub: 'Reply with the test answer',
     sendReal: 'Send for real',
     skip: 'Treat as sent',
     fail: 'Treat as failed',
