@@ -251,7 +251,7 @@ for (const store of ['sqlite', 'mongo'] as const)
       const { page, problems } = await signedInPage(browser, server, analyst);
       await page.goto(`${server.url}/studio/insights/downloads`);
       await page.getByRole('table', { name: /^Exports for the chosen days/ }).waitFor();
-      const link = page.getByRole('link', { name: 'Download transcript as CSV' });
+      const link = page.getByRole('link', { name: 'Download Transcripts as CSV' });
       const href = (await link.getAttribute('href'))!;
       expect(href).toMatch(
         /^\/studio\/api\/export\/transcript\?format=csv&bom=true&fromTimestamp=\d+&toTimestamp=\d+$/,
@@ -263,10 +263,50 @@ for (const store of ['sqlite', 'mongo'] as const)
       expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       expect(body.toString('utf8')).toContain('Nowhere');
       expect(await link.getAttribute('download')).toBe('transcript.csv');
-      expect(await page.getByRole('link', { name: 'Download integrationLog as NDJSON' }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Download Integration calls as NDJSON' }).count()).toBe(1);
+      // Each export is named by what it holds, never by the key the management API knows it by.
+      const exportNames = (downloads: typeof page) =>
+        downloads
+          .getByRole('rowheader')
+          .allTextContents()
+          .then((names) => names.map((name) => name.trim()));
+      expect(await exportNames(page)).toEqual([
+        'Transcripts',
+        'User data',
+        'User data as it was before being cleared',
+        'Free text and the intents found',
+        'FAQ questions and the answers found',
+        'Integration calls',
+        'Link clicks',
+        'Emails sent',
+        'Text messages sent',
+      ]);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `${store}-insights-downloads`);
       expect(problems).toEqual([]);
+
+      // The same in German: the words change, the file keeps its name.
+      const { page: german, problems: germanProblems } = await signedInPage(browser, server, analyst, {
+        locale: 'de-DE',
+      });
+      await german.goto(`${server.url}/studio/insights/downloads`);
+      await german.getByRole('table', { name: /^Exporte für die gewählten Tage/ }).waitFor();
+      const germanLink = german.getByRole('link', { name: 'Gesprächsverläufe als CSV herunterladen' });
+      expect(await germanLink.getAttribute('download')).toBe('transcript.csv');
+      expect(await exportNames(german)).toEqual([
+        'Gesprächsverläufe',
+        'Benutzerdaten',
+        'Benutzerdaten, wie sie vor dem Löschen waren',
+        'Freitext und die erkannten Intents',
+        'FAQ-Fragen und die gefundenen Antworten',
+        'Aufrufe von Integrationen',
+        'Klicks auf Links',
+        'Gesendete E-Mails',
+        'Gesendete SMS',
+      ]);
+      expect(await axeViolations(german)).toEqual([]);
+      await screenshot(german, `${store}-insights-downloads-de`);
+      expect(germanProblems).toEqual([]);
     });
 
     it('when an analyst tries to change the bot, then the versions screen offers no publish and the server refuses publishing and saving', async () => {

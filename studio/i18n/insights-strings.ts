@@ -117,6 +117,16 @@ export const insightsEn = {
   colExport: 'Export',
   colDownload: 'Download',
   downloadAs: 'Download {name} as {format}',
+  // Each export by what it holds; the file keeps the name the management API and the CLI know it by.
+  export_transcript: 'Transcripts',
+  export_userData: 'User data',
+  export_userDataSnapshot: 'User data as it was before being cleared',
+  export_nlpLog: 'Free text and the intents found',
+  export_fuzzyQuestionAnswerLog: 'FAQ questions and the answers found',
+  export_integrationLog: 'Integration calls',
+  export_urlTracker: 'Link clicks',
+  export_outgoingEmail: 'Emails sent',
+  export_outgoingSms: 'Text messages sent',
 };
 
 export const insightsDe: typeof insightsEn = {
@@ -225,4 +235,13 @@ export const insightsDe: typeof insightsEn = {
   colExport: 'Export',
   colDownload: 'Herunterladen',
   downloadAs: '{name} als {format} herunterladen',
+  export_transcript: 'Gesprächsverläufe',
+  export_userData: 'Benutzerdaten',
+  export_userDataSnapshot: 'Benutzerdaten, wie sie vor dem Löschen waren',
+  export_nlpLog: 'Freitext und die erkannten Intents',
+  export_fuzzyQuestionAnswerLog: 'FAQ-Fragen und die gefundenen Antworten',
+  export_integrationLog: 'Aufrufe von Integrationen',
+  export_urlTracker: 'Klicks auf Links',
+  export_outgoingEmail: 'Gesendete E-Mails',
+  export_outgoingSms: 'Gesendete SMS',
 };

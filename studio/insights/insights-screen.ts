@@ -310,7 +310,7 @@ export class StudioInsights extends StudioScreen {
       { caption: t('downloadsCaption'), columns: [t('colExport'), t('colDownload')] },
       EXPORTS.map(
         (name) => html`<tr>
-            <th scope="row"><code>${name}</code></th>
+            <th scope="row">${t(`export_${name}`)}</th>
             <td>
               ${FORMATS.map(
                 ([format, label]) =>
@@ -319,7 +319,7 @@ export class StudioInsights extends StudioScreen {
                       href="/studio/api/export/${name}?format=${format}${format === 'csv' ? '&bom=true' : ''}&fromTimestamp=${from}&toTimestamp=${to}"
                       download="${name}.${format}"
                       data-reload
-                      aria-label=${t('downloadAs', { name, format: label })}
+                      aria-label=${t('downloadAs', { name: t(`export_${name}`), format: label })}
                       >${label}</a
                     >
                     `,
