@@ -72,7 +72,18 @@ describe('Settings → Channels in Chromium', () => {
     await expect
       .poll(() => telegram().getByText('Bot token: the token @BotFather gave, such as 123456789:AAF…').count())
       .toBe(1);
-    expect(await telegram().getByText('Off. Missing: TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_SECRET.').count()).toBe(1);
+    // What is missing is named by the fields' labels, not by the server's variables.
+    expect(await telegram().getByText('Off. Missing: Bot token, Webhook secret.').count()).toBe(1);
+    expect(
+      await owner
+        .getByRole('region', { name: 'Twilio (SMS and WhatsApp)' })
+        .getByText(
+          'Off. Missing: Account SID, Auth token, SMS sender number or WhatsApp sender number, Public address of the server (set where the server runs).',
+          { exact: true },
+        )
+        .count(),
+    ).toBe(1);
+    expect(await owner.getByText(/Missing: .*\b[A-Z]+_[A-Z_]+\b/).count()).toBe(0);
     // Off: images given by their path concern no channel yet.
     expect(await owner.getByText(/PUBLIC_URL is not set/).count()).toBe(0);
     expect(await axeViolations(owner)).toEqual([]);
@@ -165,6 +176,13 @@ describe('Settings → Channels in Chromium', () => {
             'PUBLIC_URL ist auf dem Server nicht gesetzt: Bilder, die der Bot über ihren Pfad angibt (/images/…), erreichen Telegram nicht und gehen als ihre Beschreibung. Setzen Sie PUBLIC_URL auf die https-Adresse, unter der dieser Server erreichbar ist.',
             { exact: true },
           )
+          .count(),
+      ).toBe(1);
+      // A channel that is off says what it needs in German, by the fields' German labels.
+      expect(
+        await page
+          .getByRole('region', { name: 'Slack' })
+          .getByText('Aus. Es fehlt: Bot-Token, Signaturgeheimnis.', { exact: true })
           .count(),
       ).toBe(1);
       // Only the channel that is on is concerned.

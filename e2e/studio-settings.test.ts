@@ -62,6 +62,11 @@ describe('the studio settings in Chromium', () => {
 
   it('when the owner sets a secret, then its status says so and the value is not on the page', async () => {
     await tab(owner, 'Secrets');
+    // What a secret is, said without the definition's keys or the server's environment variables.
+    expect(await owner.getByText(/^Passwords, keys and tokens the bot's services and steps sign in with/).count()).toBe(
+      1,
+    );
+    expect(await owner.getByText(/tokenEnv|environment variable/).count()).toBe(0);
     await owner.getByLabel('Secret name').fill('CRM_TOKEN');
     await owner.getByLabel('Value').fill('very-secret-crm-token-42');
     await owner.getByRole('button', { name: 'Save secret' }).click();

@@ -85,6 +85,8 @@ export const channelsEn = {
   hint_MESSENGER_MESSAGE_TAG: 'one of CONFIRMED_EVENT_UPDATE, POST_PURCHASE_UPDATE, ACCOUNT_UPDATE (never HUMAN_AGENT)',
   field_BOTFRAMEWORK_APP_ID: 'Microsoft App ID',
   hint_BOTFRAMEWORK_APP_ID: "the Azure Bot's Microsoft App ID, a GUID such as 8d3c2a4e-…",
+  // Not a field here: the server's own setting, which the Twilio connector needs to check Twilio's signatures.
+  field_PUBLIC_URL: 'Public address of the server (set where the server runs)',
   field_BOTFRAMEWORK_APP_PASSWORD: 'App password (client secret)',
   hint_BOTFRAMEWORK_APP_PASSWORD: 'the client secret made for the app in Azure (Certificates & secrets)',
 };
@@ -174,6 +176,7 @@ export const channelsDe: typeof channelsEn = {
   hint_MESSENGER_MESSAGE_TAG: 'CONFIRMED_EVENT_UPDATE, POST_PURCHASE_UPDATE oder ACCOUNT_UPDATE (nie HUMAN_AGENT)',
   field_BOTFRAMEWORK_APP_ID: 'Microsoft-App-ID',
   hint_BOTFRAMEWORK_APP_ID: 'die Microsoft App ID des Azure Bots, eine GUID wie 8d3c2a4e-…',
+  field_PUBLIC_URL: 'Öffentliche Adresse des Servers (dort einzustellen, wo der Server läuft)',
   field_BOTFRAMEWORK_APP_PASSWORD: 'App-Kennwort (Clientgeheimnis)',
   hint_BOTFRAMEWORK_APP_PASSWORD: 'das für die App in Azure erstellte Clientgeheimnis (Zertifikate & Geheimnisse)',
 };

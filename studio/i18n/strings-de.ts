@@ -171,12 +171,12 @@ const de = {
 
   secretsTitle: 'Geheimnisse',
   secretsIntro:
-    'Zugangsdaten, die die Bot-Definition nennt (etwa tokenEnv). Ein Wert wird nie wieder angezeigt. Eine gleichnamige Umgebungsvariable hat Vorrang vor dem Studio.',
+    'Passwörter, Schlüssel und Tokens, mit denen sich die Dienste und Schritte des Bots anmelden, jeweils unter dem Namen, den die Einstellungen des Bots nennen. Ein Wert wird nie wieder angezeigt. Ein gleichnamiger Wert, den der Server dort erhält, wo er läuft, hat Vorrang vor dem hier hinterlegten.',
   colSecret: 'Geheimnis',
   colStatus: 'Status',
   colUsedBy: 'Verwendet von',
   colUpdated: 'Geändert',
-  statusEnv: 'aus der Umgebung (hat Vorrang)',
+  statusEnv: 'dem Server dort gegeben, wo er läuft (hat Vorrang vor dem Studio)',
   statusSet: 'im Studio gesetzt',
   statusUnset: 'nicht gesetzt',
   setSecretTitle: 'Geheimnis setzen',

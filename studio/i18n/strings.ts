@@ -175,12 +175,12 @@ export const en = {
 
   secretsTitle: 'Secrets',
   secretsIntro:
-    'Credentials the bot definition names (such as tokenEnv). A value is never shown again. An environment variable of the same name wins over the studio.',
+    "Passwords, keys and tokens the bot's services and steps sign in with, each under the name the bot's settings give it. A value is never shown again. A value of the same name given to the server where it runs wins over the one kept here.",
   colSecret: 'Secret',
   colStatus: 'Status',
   colUsedBy: 'Used by',
   colUpdated: 'Changed',
-  statusEnv: 'from the environment (wins)',
+  statusEnv: 'given to the server where it runs (wins over the studio)',
   statusSet: 'set in the studio',
   statusUnset: 'not set',
   setSecretTitle: 'Set a secret',

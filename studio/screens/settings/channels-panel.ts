@@ -4,7 +4,7 @@ import { css, html, nothing } from 'lit';
 import { ApiError } from '../../api/client.ts';
 import { shared } from '../../app/styles.ts';
 import { channelName } from '../../i18n/channel-names.ts';
-import { t, type StringKey } from '../../i18n/strings.ts';
+import { en, t, type StringKey } from '../../i18n/strings.ts';
 import { SettingsPanel, when } from './panel.ts';
 
 type Connector = StudioAnswer<'listChannels'>[number];
@@ -13,6 +13,21 @@ type Setting = Connector['settings'][number];
 const label = (variable: string) => t(`field_${variable}` as StringKey);
 const hint = (variable: string) => t(`hint_${variable}` as StringKey);
 const connectorName = (connector: Connector) => t(`channel_${connector.connector}` as StringKey);
+
+/**
+ * What a connector still needs, by the labels of the fields below it ("Bot token, Webhook secret"),
+ * not by the variables the server reads them from ("TELEGRAM_BOT_TOKEN"). The server names a choice
+ * as "A or B"; a variable without a label stays as the server names it.
+ */
+const missingInWords = (missing: readonly string[]): string =>
+  missing
+    .map((item) =>
+      item
+        .split(' or ')
+        .map((variable) => (`field_${variable}` in en ? label(variable) : variable))
+        .join(` ${t('or')} `),
+    )
+    .join(', ');
 
 /**
  * Settings → Channels (owners): per connector its settings (credentials write-only: "set" or
@@ -121,7 +136,7 @@ export class StudioChannelsPanel extends SettingsPanel {
     }
     if (error.code === 'set_in_environment') return t('channelEnvironmentWins');
     if (error.code === 'channel_off')
-      return t('channelTestOff', { missing: ((error.details.missing as string[] | undefined) ?? []).join(', ') });
+      return t('channelTestOff', { missing: missingInWords((error.details.missing as string[] | undefined) ?? []) });
     return error.message;
   }
 
@@ -242,7 +257,7 @@ export class StudioChannelsPanel extends SettingsPanel {
     return html`<section aria-labelledby=${headingId}>
       <h3 id=${headingId}>${name}</h3>
       <p class=${connector.on ? 'on' : ''}>
-        ${connector.on ? t('channelOn', { channels: on.map(channelName).join(', ') }) : t('channelOff', { missing: connector.missing.join(', ') })}
+        ${connector.on ? t('channelOn', { channels: on.map(channelName).join(', ') }) : t('channelOff', { missing: missingInWords(connector.missing) })}
       </p>
       ${connector.imagePathsUnresolved ? html`<p class="notice">${t('channelImagePaths', { connector: name })}</p>` : nothing}
       <p class=${fromEnvironment ? 'notice' : ''}>
