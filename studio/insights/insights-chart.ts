@@ -1,6 +1,7 @@
 import { LitElement, css, html, unsafeCSS, type PropertyValues } from 'lit';
 import type uPlot from 'uplot';
 import { shared } from '../app/styles.ts';
+import { language } from '../i18n/catalogue.ts';
 import { t } from '../i18n/strings.ts';
 import { barPlot, barPlotStyles, SERIES_COLOURS as COLOURS } from './bar-plot.ts';
 import { bound } from '../app/reactive.ts';
@@ -201,13 +202,18 @@ export class InsightsChart extends LitElement {
     if (!target || this.labels.length === 0 || this.kind !== 'time') return;
     const x = this.labels.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
     const labels = this.labels;
+    const day = new Intl.DateTimeFormat(language(), { day: 'numeric', month: 'numeric', timeZone: 'UTC' });
     const options: uPlot.Options = {
       width: Math.max(280, Math.min(720, target.clientWidth || 560)),
       height: 220,
       legend: { show: false },
       cursor: { show: false },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
-      axes: [{ space: 60 }, { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) }],
+      axes: [
+        // Days as the studio's language writes its other dates ("3.11." in German); uPlot alone writes them in US order.
+        { space: 60, values: (_u, splits) => splits.map((seconds) => day.format(seconds * 1000)) },
+        { values: (_u, splits) => splits.map((n) => (Number.isInteger(n) ? String(n) : '')) },
+      ],
       series: [
         {},
         ...this.series.map((s, i) => ({
