@@ -84,6 +84,8 @@ describe('Settings → Channels in Chromium', () => {
         .count(),
     ).toBe(1);
     expect(await owner.getByText(/Missing: .*\b[A-Z]+_[A-Z_]+\b/).count()).toBe(0);
+    // Where else settings come from, in words: no "environment".
+    expect(await owner.getByText(/\benvironment\b/).count()).toBe(0);
     // Off: images given by their path concern no channel yet.
     expect(await owner.getByText(/PUBLIC_URL is not set/).count()).toBe(0);
     expect(await axeViolations(owner)).toEqual([]);
@@ -185,6 +187,7 @@ describe('Settings → Channels in Chromium', () => {
           .getByText('Aus. Es fehlt: Bot-Token, Signaturgeheimnis.', { exact: true })
           .count(),
       ).toBe(1);
+      expect(await page.getByText(/Umgebung/).count()).toBe(0);
       // Only the channel that is on is concerned.
       expect(
         await page

@@ -50,6 +50,9 @@ describe('the studio settings in Chromium', () => {
 
   it('when the owner makes an API token, then it is shown once, listed by name, and revoked with its own button', async () => {
     await tab(owner, 'API tokens');
+    // Commands are named as text, without the backticks of a README.
+    expect(await owner.getByText(/^A token acts with your role, for scripts and CI jobs/).count()).toBe(1);
+    expect(await owner.getByText(/`/).count()).toBe(0);
     await owner.getByLabel('Token name').fill('CI pipeline');
     await owner.getByRole('button', { name: 'Create token' }).click();
     await expect.poll(() => owner.getByLabel('New API token').inputValue()).toMatch(/^cbst_/);

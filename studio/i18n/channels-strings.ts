@@ -7,7 +7,7 @@ export const channelsEn = {
   tabChannels: 'Channels',
   channelsTitle: 'Channels',
   channelsIntro:
-    'Put the bot on messaging apps. Each connector reads its settings from the environment or from here; where the environment sets a connector, it wins and the settings here are not used. Credentials are write-only: they go in and are never shown again. A change applies at once, on every server.',
+    'Put the bot on messaging apps. Each connector takes its settings from here, or from the settings the server is given where it runs; where those set a connector, they win and the settings here are not used. Credentials are write-only: they go in and are never shown again. A change applies at once, on every server.',
   channel_telegram: 'Telegram',
   channel_whatsapp: 'WhatsApp (Cloud API)',
   channel_twilio: 'Twilio (SMS and WhatsApp)',
@@ -19,7 +19,7 @@ export const channelsEn = {
   channelImagePaths:
     'PUBLIC_URL is not set on the server: images the bot gives by their path (/images/…) cannot reach {connector}, so they go as their description. Set PUBLIC_URL to the https address this server is reached by.',
   channelSourceEnvironment:
-    'Set in the environment, which wins over the studio: change these settings there. The fields are read-only here.',
+    'Set where the server runs, which wins over the studio: change these settings there. The fields are read-only here.',
   channelSourceStudio: 'Set in the studio.',
   channelSourceNone: 'Not set up.',
   channelUpdated: 'Last changed {when} by {who}.',
@@ -43,7 +43,7 @@ export const channelsEn = {
   channelTestDelivered: '{channel}: the vendor accepted the test message.',
   channelTestRefused: '{channel}: the vendor refused the test message (code {code}): {answer}',
   channelTestOff: 'The channel is off; it needs {missing}.',
-  channelEnvironmentWins: 'The environment sets this connector; change its settings there.',
+  channelEnvironmentWins: 'This connector is set where the server runs; change its settings there.',
   channelFieldError: '{label}: {hint}',
   address_telegram: 'Telegram chat id (a number, such as 123456789)',
   address_whatsapp: 'Phone number in international form, digits only (such as 4915112345678)',
@@ -95,7 +95,7 @@ export const channelsDe: typeof channelsEn = {
   tabChannels: 'Kanäle',
   channelsTitle: 'Kanäle',
   channelsIntro:
-    'Bringen Sie den Bot in Messenger-Apps. Jeder Connector liest seine Einstellungen aus der Umgebung oder von hier; wo die Umgebung einen Connector einrichtet, gilt sie, und die Einstellungen hier werden nicht verwendet. Zugangsdaten lassen sich nur schreiben: Sie werden eingegeben und nie wieder angezeigt. Eine Änderung gilt sofort, auf jedem Server.',
+    'Bringen Sie den Bot in Messenger-Apps. Jeder Connector nimmt seine Einstellungen von hier oder aus den Einstellungen, die der Server dort erhält, wo er läuft; wo diese einen Connector einrichten, gelten sie, und die Einstellungen hier werden nicht verwendet. Zugangsdaten lassen sich nur schreiben: Sie werden eingegeben und nie wieder angezeigt. Eine Änderung gilt sofort, auf jedem Server.',
   channel_telegram: 'Telegram',
   channel_whatsapp: 'WhatsApp (Cloud API)',
   channel_twilio: 'Twilio (SMS und WhatsApp)',
@@ -107,7 +107,7 @@ export const channelsDe: typeof channelsEn = {
   channelImagePaths:
     'PUBLIC_URL ist auf dem Server nicht gesetzt: Bilder, die der Bot über ihren Pfad angibt (/images/…), erreichen {connector} nicht und gehen als ihre Beschreibung. Setzen Sie PUBLIC_URL auf die https-Adresse, unter der dieser Server erreichbar ist.',
   channelSourceEnvironment:
-    'In der Umgebung eingerichtet, die vor dem Studio gilt: Ändern Sie diese Einstellungen dort. Hier sind die Felder schreibgeschützt.',
+    'Dort eingerichtet, wo der Server läuft, und das gilt vor dem Studio: Ändern Sie diese Einstellungen dort. Hier sind die Felder schreibgeschützt.',
   channelSourceStudio: 'Im Studio eingerichtet.',
   channelSourceNone: 'Nicht eingerichtet.',
   channelUpdated: 'Zuletzt geändert {when} von {who}.',
@@ -131,7 +131,8 @@ export const channelsDe: typeof channelsEn = {
   channelTestDelivered: '{channel}: Der Anbieter hat die Testnachricht angenommen.',
   channelTestRefused: '{channel}: Der Anbieter hat die Testnachricht abgelehnt (Code {code}): {answer}',
   channelTestOff: 'Der Kanal ist aus; es fehlt {missing}.',
-  channelEnvironmentWins: 'Die Umgebung richtet diesen Connector ein; ändern Sie seine Einstellungen dort.',
+  channelEnvironmentWins:
+    'Dieser Connector ist dort eingerichtet, wo der Server läuft; ändern Sie seine Einstellungen dort.',
   channelFieldError: '{label}: {hint}',
   address_telegram: 'Telegram-Chat-ID (eine Zahl, etwa 123456789)',
   address_whatsapp: 'Telefonnummer international, nur Ziffern (etwa 4915112345678)',

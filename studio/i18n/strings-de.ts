@@ -156,7 +156,7 @@ const de = {
 
   tokensTitle: 'API-Tokens',
   tokensIntro:
-    'Ein Token handelt mit Ihrer Rolle, für `chatbot pull`/`push` und CI. Senden Sie es als Authorization: Bearer.',
+    'Ein Token handelt mit Ihrer Rolle, für Skripte und CI-Jobs (chatbot pull und chatbot push). Ein Skript sendet es im Header „Authorization: Bearer“ und dem Token.',
   tokenName: 'Name des Tokens',
   tokenDays: 'Gültig für Tage (leer: bis zum Widerruf)',
   createToken: 'Token erstellen',

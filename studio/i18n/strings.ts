@@ -160,7 +160,8 @@ export const en = {
   saved: 'Saved.',
 
   tokensTitle: 'API tokens',
-  tokensIntro: 'A token acts with your role, for `chatbot pull`/`push` and CI. Send it as Authorization: Bearer.',
+  tokensIntro:
+    'A token acts with your role, for scripts and CI jobs (chatbot pull and chatbot push). A script sends it in the header "Authorization: Bearer" and the token.',
   tokenName: 'Token name',
   tokenDays: 'Valid for days (empty: until revoked)',
   createToken: 'Create token',
