@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
-import { closeDesigner, openedDesigner } from './studio-designer-helpers.ts';
+import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
+import { closeDesigner, designerIn, openedDesigner } from './studio-designer-helpers.ts';
 
 /** Three dialogs in a row (each jumps to the next): wider than the map's pane at full size. */
 const BOT = {
@@ -47,9 +48,10 @@ describe("the designer's views and map, in Chromium", () => {
   let server: ServerProcess;
   let page: Page;
   let problems: string[];
+  let owner: StudioClient;
 
   beforeAll(async () => {
-    ({ server, browser, page, problems } = await openedDesigner(BOT));
+    ({ server, browser, page, problems, owner } = await openedDesigner(BOT));
   }, 60_000);
   afterAll(() => closeDesigner(browser, server));
 
@@ -93,5 +95,30 @@ describe("the designer's views and map, in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'designer-map-opened');
     expect(problems).toEqual([]);
+  });
+
+  it("when the map is opened in German, then each step's reach and drop-off figure stays whole inside its dialog's box, however long the step kind's German name", async () => {
+    const german = await designerIn(browser, server, owner, { locale: 'de-DE', steps: /^Schritte von / });
+    await german.page.getByRole('tab', { name: 'Karte' }).click();
+    const pane = german.page.getByRole('group', { name: 'Karte der Dialoge und Sprünge' });
+    const dialogs = pane.getByRole('region');
+    await expect.poll(() => dialogs.count()).toBe(3);
+    const figure = /^\d+ erreicht, \d+ abgebrochen$/;
+    await expect.poll(() => pane.getByText(figure).count(), { timeout: 10_000 }).toBe(7);
+    const past: string[] = [];
+    for (const dialog of await dialogs.all()) {
+      const box = (await dialog.boundingBox())!;
+      for (const row of await dialog.getByRole('button').all()) {
+        const shown = row.getByText(figure);
+        if ((await shown.count()) === 0) continue;
+        const badge = (await shown.boundingBox())!;
+        if (badge.x + badge.width > box.x + box.width + 0.5) past.push((await row.textContent()) ?? '');
+      }
+    }
+    expect(past).toEqual([]);
+    await screenshot(german.page, 'designer-map-de');
+    expect(await axeViolations(german.page)).toEqual([]);
+    expect(german.problems).toEqual([]);
+    await german.page.context().close();
   });
 });

@@ -145,7 +145,9 @@ export class DesignerMap extends DesignerPart {
       }
       .node .kind {
         color: var(--muted);
-        flex-shrink: 0;
+        min-width: 0;
+        overflow: hidden;
+        text-overflow: ellipsis;
       }
       .node .id {
         min-width: 0;
@@ -153,7 +155,11 @@ export class DesignerMap extends DesignerPart {
         text-overflow: ellipsis;
         white-space: nowrap;
       }
-      /* A figure or problem count stays whole; the step's id gives way (ellipsis) instead. */
+      /*
+       * A figure or problem count stays whole; the step's kind and id give way (ellipsis) instead, each
+       * by its length, so a kind long in the studio's language ("Benutzerdaten löschen") never pushes
+       * the row past its node.
+       */
       .node .badge {
         margin-inline-start: auto;
         font-size: 0.75em;

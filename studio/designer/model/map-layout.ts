@@ -13,7 +13,7 @@ import type { DefinitionDoc } from './types.ts';
  * its 300 jumps (most of them long, each a chain of dummy nodes) cost, at a sixth of the width.
  */
 
-export const NODE_WIDTH = 240;
+export const NODE_WIDTH = 280;
 export const HEADER_HEIGHT = 36;
 export const ROW_HEIGHT = 28;
 
