@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startUpstream, type Upstream } from '../server/integrations/test/upstream.ts';
 import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
@@ -53,6 +53,15 @@ function bot(api: string) {
   };
 }
 
+/** The preview's chat (the real widget) once it asks for the email, answered with `email`. */
+async function answerEmail(page: Page, email: string): Promise<Locator> {
+  const chat = page.getByRole('log', { name: 'Conversation' });
+  await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Your email?');
+  await page.getByRole('textbox', { name: /message/i }).fill(email);
+  await page.keyboard.press('Enter');
+  return chat;
+}
+
 describe("the designer's preview panel in Chromium", () => {
   let browser: Browser;
   let server: ServerProcess;
@@ -89,10 +98,7 @@ describe("the designer's preview panel in Chromium", () => {
       .toContain('main.ask');
 
     // The real widget, talking to the preview user.
-    const chat = page.getByRole('log', { name: 'Conversation' });
-    await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Your email?');
-    await page.getByRole('textbox', { name: /message/i }).fill('ada@example.com');
-    await page.keyboard.press('Enter');
+    const chat = await answerEmail(page, 'ada@example.com');
 
     const call = page.getByRole('region', { name: 'HTTP call from main.lookup' });
     await call.waitFor({ timeout: 15_000 });
@@ -147,10 +153,7 @@ describe("the designer's preview panel in Chromium", () => {
     await page.getByRole('tab', { name: 'Vorschau' }).click();
     await page.getByRole('button', { name: 'Ab diesem Schritt starten' }).click();
     // The chat is the widget as visitors see it: in the bot's language (English here), not the studio's.
-    const chat = page.getByRole('log', { name: 'Conversation' });
-    await expect.poll(() => chat.textContent(), { timeout: 15_000 }).toContain('Your email?');
-    await page.getByRole('textbox', { name: /message/i }).fill('ada@example.com');
-    await page.keyboard.press('Enter');
+    const chat = await answerEmail(page, 'ada@example.com');
 
     const call = page.getByRole('region', { name: 'HTTP-Aufruf aus main.lookup' });
     await call.waitFor({ timeout: 15_000 });
