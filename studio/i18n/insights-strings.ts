@@ -193,7 +193,7 @@ export const insightsDe: typeof insightsEn = {
   colStopped: 'Hier abgebrochen',
   searchLegend: 'Gespräche finden',
   searchText: 'Was der Besucher schrieb',
-  searchField: 'Nutzerdatenfeld',
+  searchField: 'Benutzerdatenfeld',
   anyField: 'Beliebig',
   searchValue: 'Wert des Felds',
   searchChannel: 'Kanal',
@@ -220,7 +220,7 @@ export const insightsDe: typeof insightsEn = {
   colWhere: 'Dialog / Schritt',
   callsOfTurnOne: '1 Integrationsaufruf',
   callsOfTurn: '{count} Integrationsaufrufe',
-  userDataTitle: 'Nutzerdaten',
+  userDataTitle: 'Benutzerdaten',
   searchStopped:
     'Die Suche hat nach {count} Gesprächen angehalten, zurück bis {time}: grenzen Sie den Zeitraum ein oder laden Sie mehr, um weiter zurück zu suchen.',
   eventPageEvent: 'Seitenereignis {name}',
