@@ -26,7 +26,7 @@ function sqliteJobSchedule(db: Database): JobSchedule {
 
   // Triggers arrive in bursts; each is durable before its caller hears back (group-commit.ts).
   // One statement each: no savepoint of their own is needed.
-  const scheduleGrouped = groupCommit(db, (job: NewJob) => schedule.run(scheduleParams(job)).changes === 1, {
+  const scheduleGrouped = groupCommit(db, (job: NewJob) => schedule.run(...scheduleParams(job)).changes === 1, {
     singleStatement: true,
   });
 
