@@ -18,6 +18,7 @@
 //    answers go to the stand-ins. Goal: p99 <= 20 ms at 500/s on one node (SQLite).
 // BENCH_LOOP_DELAY=1: the acknowledgement line also gives the server's event-loop delay, busy share and GC pauses.
 // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile of the whole run there (node --cpu-prof).
+// BENCH_PHASE_PROFILE=<dir>: one profile per measured turn phase there (web chat, REST, each connector; the profiler adds to that run's CPU figures).
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -130,6 +131,10 @@ const server = child(
 );
 const { url } = await server.ask<{ url: string }>(null, 'url');
 const reading = () => server.ask<{ cpu: NodeJS.CpuUsage; pending: number; loop?: LoopReading }>({ cmd: 'cpu' }, 'cpu');
+/** BENCH_PHASE_PROFILE: the server profiles each measured phase on its own (bench/phase-profiler.ts). */
+const profile = async (phase: string | undefined) => {
+  if (process.env.BENCH_PHASE_PROFILE) await server.ask({ cmd: 'profile', phase: phase?.split(' (')[0] }, 'profiled');
+};
 const cpu = async () => {
   const { cpu: usage } = await reading();
   return usage.user + usage.system;
@@ -152,6 +157,7 @@ async function run(label: string, users: readonly ((round: number) => Promise<vo
   await new Promise((resolve) => setTimeout(resolve, 500));
   const waits: number[] = [];
   const steal = stealMeter();
+  await profile(label);
   const before = await cpu();
   const started = performance.now();
   await Promise.all(
@@ -165,6 +171,7 @@ async function run(label: string, users: readonly ((round: number) => Promise<vo
   );
   const seconds = (performance.now() - started) / 1000;
   const usPerTurn = ((await cpu()) - before) / waits.length;
+  await profile(undefined);
   waits.sort((a, b) => a - b);
   console.log(
     `${label}: ${waits.length} turns (${users.length} users x ${ROUNDS}), ${Math.round(waits.length / seconds)} turns/s, ` +

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loopMeter } from './loop-meter.ts';
+import { phaseProfiler } from './phase-profiler.ts';
 
 if (process.send) {
   const { readConfig } = await import('../server/config.ts');
@@ -46,8 +47,14 @@ if (process.send) {
   );
   // BENCH_LOOP_DELAY=1: each reading also says how late the event loop ran since the one before (what an arriving request waits for).
   const loop = process.env.BENCH_LOOP_DELAY ? loopMeter() : undefined;
-  process.on('message', (message: { cmd: 'cpu' | 'stop' }) => {
-    if (message.cmd === 'cpu')
+  // BENCH_PHASE_PROFILE=<dir>: the parent names each measured phase; its CPU profile alone is written there.
+  const phases = process.env.BENCH_PHASE_PROFILE ? phaseProfiler(process.env.BENCH_PHASE_PROFILE) : undefined;
+  process.on('message', (message: { cmd: 'cpu' | 'stop' | 'profile'; phase?: string }) => {
+    if (message.cmd === 'profile')
+      void (phases?.(message.phase) ?? Promise.resolve()).then(() =>
+        process.send!({ profiled: message.phase ?? null }),
+      );
+    else if (message.cmd === 'cpu')
       process.send!({ cpu: process.cpuUsage(), pending: pending.get()?.n ?? 0, ...(loop ? { loop: loop() } : {}) });
     else {
       look.close();

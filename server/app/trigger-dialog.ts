@@ -1,5 +1,5 @@
 import type { Reach } from '../ports/delivery.ts';
-import type { Job } from '../ports/store.ts';
+import type { UnfinishedJob } from '../ports/store.ts';
 import type { AppDeps } from './deps.ts';
 import { applyTurn } from './apply-turn.ts';
 import { reachPerson } from './reach-person.ts';
@@ -158,7 +158,7 @@ export async function runTrigger(deps: AppDeps, trigger: Trigger, run: TriggerRu
  * its time is not due before it; a running one ends soon if its worker is
  * alive, and when its lease runs out if the worker died.
  */
-function lookAgainAt(earlier: Job, now: number): number {
+function lookAgainAt(earlier: UnfinishedJob, now: number): number {
   if (earlier.status === 'pending') return Math.max(earlier.runAt, now + MIN_WAIT_MS);
   const leaseEnd = earlier.leaseUntil ?? now + RECHECK_RUNNING_MS;
   return Math.max(now + MIN_WAIT_MS, Math.min(leaseEnd, now + RECHECK_RUNNING_MS));

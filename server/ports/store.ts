@@ -135,6 +135,9 @@ export interface UserExportRow {
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'dead' | 'cancelled';
 
+/** Where an unfinished job of a group stands (Store.firstUnfinishedJob): enough to wait for it. */
+export type UnfinishedJob = Pick<Job, 'id' | 'group' | 'status' | 'runAt' | 'leaseOwner' | 'leaseUntil'>;
+
 export interface NewJob {
   /** Stable id: scheduling the same id again replaces a job that has not started. */
   readonly id: string;
@@ -341,11 +344,16 @@ export interface Store extends Leases, PersonalDataStore {
    * count: a job given up on does not hold back the ones after it. With
    * `through`, `beforeId` itself counts too (`id <= beforeId`): a running job
    * asking with its own id learns in the same read whether its row is still
-   * there (null: it was erased, cancelled or finished elsewhere). That row comes
-   * back without its payload (`{}`): the caller holds it, and reading it again
-   * on every run of every grouped job would be wasted.
+   * there (null: it was erased, cancelled or finished elsewhere). Only where the
+   * job stands comes back (UnfinishedJob), not its payload: a grouped job asks on
+   * every run, and the rest of the row would be read and parsed for nothing.
    */
-  firstUnfinishedJob(group: string, afterId: string, beforeId: string, through?: boolean): Promise<Job | null>;
+  firstUnfinishedJob(
+    group: string,
+    afterId: string,
+    beforeId: string,
+    through?: boolean,
+  ): Promise<UnfinishedJob | null>;
   /**
    * Puts a claimed job back as pending at `runAt` without using up the attempt
    * its claim started (it waited, it did not fail). False when the worker no

@@ -93,7 +93,8 @@ export async function wireConnectors(
     secrets: live.secrets,
     webhooks: (jobs) => webhookHandler({ connectors, inbox: inbox.inbox, scheduler: jobs, store, now }),
     register(jobs, deps) {
-      jobs.register(TURN_JOB, turnJobHandler({ connectors, deps }));
+      // Both handlers read their payload through a schema (a copy of it): the runner need not copy it first.
+      jobs.register(TURN_JOB, turnJobHandler({ connectors, deps }), { copiesPayload: true });
       jobs.register(
         SEND_JOB,
         sendJobHandler({
@@ -101,6 +102,7 @@ export async function wireConnectors(
           events: () => deps().events,
           identityLinks: () => deps().identityLinks,
         }),
+        { copiesPayload: true },
       );
     },
     settings: live.settings,

@@ -1,5 +1,7 @@
+import type { BotMessage } from '../../../shared/protocol.ts';
 import type { TranscriptEntry, UserRecord } from '../../ports/store.ts';
 import type { Connector } from './connector.ts';
+import { renderMessage, type Rendered } from './ladder.ts';
 
 /** Users whose latest turn is kept; past it the longest unchanged is dropped (its jobs read the store, as on another node). */
 const MAX_USERS = 10_000;
@@ -17,6 +19,23 @@ export class HandedEntries {
   private readonly latest = new Map<string, readonly TranscriptEntry[]>();
   /** Per user, erasures begun and ended on this node: odd while one runs (erasure-race guard for the send jobs). */
   private readonly erasures = new Map<string, number>();
+  /** Each entry's rendering, for as long as the entry object lives (the kept ones: their send job and the next turn). */
+  private readonly renders = new WeakMap<TranscriptEntry, Rendered>();
+
+  constructor(private readonly connector: Pick<Connector, 'capabilities'>) {}
+
+  /**
+   * A bot entry down the connector's ladder. A kept entry is rendered once: its send job sends the parts, and
+   * the user's next turn looks for the choices a typed answer may name in the same rendering.
+   */
+  rendered(entry: TranscriptEntry): Rendered {
+    let rendered = this.renders.get(entry);
+    if (rendered === undefined) {
+      rendered = renderMessage(entry.message as unknown as BotMessage, this.connector.capabilities, entry.seq);
+      this.renders.set(entry, rendered);
+    }
+    return rendered;
+  }
 
   /**
    * The user's erasure begins (erasing) or has ended on this node: their kept turn goes, and the
@@ -78,6 +97,6 @@ const byConnector = new WeakMap<Connector, HandedEntries>();
 /** The connector's kept turns: its delivery keeps them, its jobs read them; a rebuilt connector starts empty. */
 export function handedEntries(connector: Connector): HandedEntries {
   let handed = byConnector.get(connector);
-  if (handed === undefined) byConnector.set(connector, (handed = new HandedEntries()));
+  if (handed === undefined) byConnector.set(connector, (handed = new HandedEntries(connector)));
   return handed;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BotMessage, UserMessage } from '../../../shared/protocol.ts';
+import type { UserMessage } from '../../../shared/protocol.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import { handleUserMessage } from '../../app/handle-user-message.ts';
 import { openConversation } from '../../app/open-conversation.ts';
@@ -8,7 +8,7 @@ import type { Job, NewJob, TranscriptEntry, UserRecord } from '../../ports/store
 import { channelUserId, type Connector, type InboundMessage } from './connector.ts';
 import { GroupOrder } from './group-order.ts';
 import { handedEntries } from './handed-entries.ts';
-import { choiceByAnswer, renderMessage, type Choice } from './ladder.ts';
+import { choiceByAnswer, type Choice } from './ladder.ts';
 
 /** The job kind that runs the turn of one inbound event. */
 export const TURN_JOB = 'channel_turn';
@@ -187,5 +187,5 @@ async function latestBotRun(deps: AppDeps, user: UserRecord): Promise<readonly T
 }
 
 function choicesOf(connector: Connector, entry: TranscriptEntry): readonly Choice[] {
-  return renderMessage(entry.message as unknown as BotMessage, connector.capabilities, entry.seq).choices;
+  return handedEntries(connector).rendered(entry).choices;
 }

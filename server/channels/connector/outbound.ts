@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { BotMessage } from '../../../shared/protocol.ts';
 import type { BotEventSink } from '../../ports/bot-events.ts';
 import type { Delivery } from '../../ports/delivery.ts';
 import type { IdentityLinks } from '../../ports/identity-links.ts';
@@ -9,7 +8,6 @@ import type { Job, Store, TranscriptEntry } from '../../ports/store.ts';
 import { SendFailure, type Connector, type SendReplacement } from './connector.ts';
 import { GroupOrder } from './group-order.ts';
 import { handedEntries } from './handed-entries.ts';
-import { renderMessage } from './ladder.ts';
 import { orderedJobId } from './ordered-id.ts';
 
 /** The job kind that carries one bot message to a channel user. */
@@ -184,7 +182,7 @@ async function send(
   const address = await addressOn(options, connector.name, payload.user);
   let refused: SendFailure | undefined;
   for (const entry of instead ? entries.slice(0, 1) : entries) {
-    const rendered = renderMessage(entry.message as unknown as BotMessage, connector.capabilities, entry.seq);
+    const rendered = handed.rendered(entry);
     const sends = instead
       ? [instead.send]
       : rendered.parts.map((part) => (address: string) => connector.send(address, part));

@@ -35,11 +35,17 @@ function mongoJobSchedule(db: Db, locks: KeyLocks): JobSchedule {
       const upTo = through ? { $lte: beforeId } : { $lt: beforeId };
       const doc = await jobs.findOne(
         { group, _id: { $gt: afterId, ...upTo }, status: { $in: ['pending', 'running'] } },
-        { sort: { _id: 1 } },
+        { sort: { _id: 1 }, projection: { status: 1, runAt: 1, leaseOwner: 1, leaseUntil: 1 } },
       );
       if (doc === null) return null;
-      // The asker's own row: its payload is the asker's already (ports/store.ts).
-      return toJob(doc._id === beforeId ? { ...doc, payload: '{}' } : doc);
+      return {
+        id: doc._id,
+        group,
+        status: doc.status,
+        runAt: doc.runAt,
+        leaseOwner: doc.leaseOwner,
+        leaseUntil: doc.leaseUntil,
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { NewJob } from '../../ports/store.ts';
 import { newStoredJob, type StoredJob } from '../common/stored-job.ts';
-import { columns, table, upsertInto } from './table.ts';
+import { columns, table, upsertInto, valuesOf } from './table.ts';
 
 /** The jobs table (migrations 1 and 6): a row read through its columns is a StoredJob. */
 export const JOBS = table<StoredJob>('jobs', {
@@ -20,7 +20,7 @@ export const JOBS = table<StoredJob>('jobs', {
 export const STORED_JOB = columns(JOBS);
 
 /** Schedules a job: a running job keeps going; anything else under this id starts over. Shared with turn commits (sqlite-turns.ts). */
-export const SCHEDULE_JOB_SQL = `${upsertInto(JOBS, 'id')} WHERE jobs.status <> 'running'`;
+export const SCHEDULE_JOB_SQL = `${upsertInto(JOBS, 'id', { byPosition: true })} WHERE jobs.status <> 'running'`;
 
 /** Cancels a job that has not finished. Shared with turn commits (sqlite-turns.ts). */
 export const CANCEL_JOB_SQL = `UPDATE jobs SET status = 'cancelled', lease_owner = NULL, lease_until = NULL
@@ -30,5 +30,7 @@ export const CANCEL_JOB_SQL = `UPDATE jobs SET status = 'cancelled', lease_owner
 export const COMPLETE_JOB_SQL = `UPDATE jobs SET status = 'done', lease_owner = NULL, lease_until = NULL
      WHERE id = ? AND status = 'running' AND lease_owner = ?`;
 
-/** A new job as SCHEDULE_JOB_SQL's parameters. */
-export const scheduleParams: (job: NewJob) => StoredJob = newStoredJob;
+const jobValues = valuesOf(JOBS);
+
+/** A new job as SCHEDULE_JOB_SQL's parameters (spread them: they are bound by position). */
+export const scheduleParams = (job: NewJob): unknown[] => jobValues(newStoredJob(job));

@@ -456,6 +456,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE insight_counts_by_channel RENAME TO insight_counts;
     `,
   },
+  {
+    version: 21,
+    description: 'the due-jobs index holds pending jobs only',
+    // Claims and the queue's figures read pending jobs alone. Every job finished moved its entry in an
+    // index of all jobs ever run (running → done), and a job stored already leased (a channel turn, its
+    // send) added one: two index writes a job, and their pages in each commit, for no reader.
+    sql: `
+      DROP INDEX jobs_due;
+      CREATE INDEX jobs_due ON jobs (run_at, id) WHERE status = 'pending';
+    `,
+  },
 ];
 
 /** Brings the schema up to date; refuses a database written by a newer server. */

@@ -19,7 +19,7 @@ export function sqliteChannelInbox(db: Database): ChannelInbox {
   // savepoint, so neither is stored without the other.
   const accept = groupCommit(db, (event: InboundEvent) => {
     if (insert.run(event.channel, event.eventId, event.job.id, event.receivedAt).changes === 1) {
-      schedule.run(scheduleParams(event.job));
+      schedule.run(...scheduleParams(event.job));
       return { fresh: true, jobId: event.job.id, receivedAt: event.receivedAt };
     }
     const stored = first.get(event.channel, event.eventId);

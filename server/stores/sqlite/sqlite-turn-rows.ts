@@ -52,7 +52,7 @@ export function sqliteTurnRows(db: Database): (
     }
     for (const entry of commit.botEntries) append(entry);
     for (const id of commit.cancelJobs ?? []) cancelJob.run(id);
-    for (const job of commit.jobs ?? []) scheduleJob.run(scheduleParams(job));
+    for (const job of commit.jobs ?? []) scheduleJob.run(...scheduleParams(job));
     for (const job of commit.completeJobs ?? []) completeJob.run(job.id, job.workerId);
     for (const { kind, entry } of commit.logs ?? [])
       insertLog.run(kind, entry.userId, entry.timestamp, toJson(entry.data));
