@@ -98,6 +98,16 @@ export class DesignerDialogs extends DesignerPart {
     this.renameError = '';
   }
 
+  /**
+   * Not drawn again when the only change is inside a dialog's steps (a key typed in a step's form):
+   * the list shows each dialog's id and step count, and redrawing a few hundred of them would cost
+   * that key for nothing. A focus asked for a dialog (after an undo) still draws.
+   */
+  override shouldUpdate(changed: Map<PropertyKey, unknown>): boolean {
+    if (changed.size !== 1 || !changed.has('definition') || this.ui?.focus?.kind === 'dialog') return true;
+    return !sameList(changed.get('definition') as DesignerDialogs['definition'] | undefined, this.definition);
+  }
+
   override render() {
     const dialogs = this.definition?.dialogs ?? [];
     const t = this.ui.t;
@@ -185,6 +195,20 @@ export class DesignerDialogs extends DesignerPart {
     if (key && 'focus' in key) focus(key.focus);
     else if (key && !this.readOnly) this.ui.moveDialog(d, key.move);
   }
+}
+
+/** Whether two definitions show the same dialog list: the same start dialog, and each dialog with the same id and number of steps. */
+function sameList(before: DesignerDialogs['definition'] | undefined, after: DesignerDialogs['definition']): boolean {
+  if (!before || !after) return before === after;
+  if (before.settings?.startDialog !== after.settings?.startDialog) return false;
+  const a = before.dialogs ?? [];
+  const b = after.dialogs ?? [];
+  return (
+    a.length === b.length &&
+    a.every(
+      (dialog, i) => dialog === b[i] || (dialog?.id === b[i]?.id && dialog?.steps?.length === b[i]?.steps?.length),
+    )
+  );
 }
 
 customElements.define('designer-dialogs', DesignerDialogs);

@@ -90,7 +90,7 @@ export class StepForm extends DesignerPart {
     if (!stepDoc || !schema) return nothing;
     const t = this.ui.t;
     const context = this.context(stepDoc);
-    const fields = stepFields(schema, stepDoc.type);
+    const fields = fieldsOf(schema, stepDoc.type);
     // What a step is about comes first; settings that are optional, unset and fine wait behind "More settings".
     const shown = (spec: FieldSpec) =>
       spec.required ||
@@ -210,6 +210,19 @@ export class StepForm extends DesignerPart {
       edit: (text, change) => this.ui.state.edit(text, (d) => change(d, (rel) => [...basePath, ...rel])),
     };
   }
+}
+
+/**
+ * The fields of a step kind, read from the editor schema once per schema and kind: the form is drawn
+ * again on every key typed in it, and walking the schema each time would cost the key for nothing.
+ */
+const fieldsByKind = new WeakMap<object, Map<string, FieldSpec[]>>();
+function fieldsOf(schema: Parameters<typeof stepFields>[0], type: string): FieldSpec[] {
+  let kinds = fieldsByKind.get(schema);
+  if (!kinds) fieldsByKind.set(schema, (kinds = new Map()));
+  let fields = kinds.get(type);
+  if (!fields) kinds.set(type, (fields = stepFields(schema, type)));
+  return fields;
 }
 
 /** The fields a step is about, shown even when empty (the rest wait behind "More settings" until set). */

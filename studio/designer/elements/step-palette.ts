@@ -126,6 +126,9 @@ export class StepPalette extends LitElement {
   }
 
   override render() {
+    // Closed, the palette is an empty dialog: its entries are drawn when it opens, not with the designer's first screen.
+    if (!this.open)
+      return html`<dialog aria-labelledby="palette-title" @close=${this.onClose} @cancel=${this.onClose}></dialog>`;
     const t = this.ui.t;
     // Every word typed, in any order: "send webhook" finds "Send a webhook", "sheets row" the Sheets step.
     const wanted = this.query.toLowerCase().split(/\s+/).filter(Boolean);

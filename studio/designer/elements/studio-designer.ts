@@ -9,6 +9,7 @@ import { format, plural } from '../../i18n/catalogue.ts';
 import type { DefinitionDoc } from '../model/types.ts';
 import { DesignerState } from '../state/designer-state.ts';
 import { DesignerUi, type View } from '../state/designer-ui.ts';
+import { whenIdle } from '../state/when-idle.ts';
 import { deepActive } from './step-palette.ts';
 import type { DesignerSide, SidePanel } from './designer-side.ts';
 import type { DesignerMap } from './designer-map.ts';
@@ -47,7 +48,7 @@ export class StudioDesigner extends LitElement {
     ...bound('api', 'session', 'backend', 'currentStep', 'liveValues'),
     route: {},
     locale: {},
-    ...states('announcements', 'panel', 'saving', 'conflict', 'conflictYours', 'publishAfterSave'),
+    ...states('announcements', 'panel', 'saving', 'conflict', 'conflictYours', 'publishAfterSave', 'previewShown'),
   };
 
   /** The shell's API client and the signed-in person (studio-app gives every screen both). */
@@ -68,6 +69,8 @@ export class StudioDesigner extends LitElement {
   declare private conflictYours: DefinitionDoc | undefined;
   /** The save dialog was opened by "Publish…": once saved, the new version's plan opens. */
   declare private publishAfterSave: boolean;
+  /** The preview panel is drawn once its tab is first shown (then kept, with its run), not with the first screen. */
+  declare private previewShown: boolean;
 
   state: DesignerState | undefined;
   ui: DesignerUi | undefined;
@@ -82,6 +85,7 @@ export class StudioDesigner extends LitElement {
     this.panel = 'problems';
     this.saving = false;
     this.publishAfterSave = false;
+    this.previewShown = false;
   }
 
   override connectedCallback(): void {
@@ -188,12 +192,16 @@ export class StudioDesigner extends LitElement {
       }),
       ui.subscribe(() => this.requestUpdate()),
     );
-    void this.loadDropOff(ui);
-    void state.load().then(() => {
+    void state.load().then(async () => {
       this.serverCatalogue = state.catalogue;
       this.speakCatalogue();
       const start = state.definition?.dialogs.findIndex((d) => d.id === state.definition?.settings.startDialog) ?? -1;
       ui.openDialog(Math.max(0, start));
+      // The figures are extra: asked once the outline is drawn and the page idle, so the server's work on
+      // them (a pass over the version's steps) does not hold up the draft and the catalogue the page waits for.
+      await this.updateComplete;
+      await whenIdle();
+      await this.loadDropOff(ui);
     });
   }
 
@@ -347,7 +355,7 @@ export class StudioDesigner extends LitElement {
         </div>`,
       )}
       <div role="tabpanel" id="panel-preview" aria-labelledby="panel-tab-preview" ?hidden=${this.panel !== ('preview' as SidePanel)}>
-        <slot name="preview">${this.renderPreview()}</slot>
+        <slot name="preview">${this.previewShown || this.panel === ('preview' as SidePanel) ? this.renderPreview() : nothing}</slot>
       </div>`;
   }
 
@@ -404,6 +412,7 @@ export class StudioDesigner extends LitElement {
 
   private showPanel(panel: SidePanel, focusTab = false): void {
     this.panel = panel;
+    if (panel === ('preview' as SidePanel)) this.previewShown = true;
     if (focusTab)
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#panel-tab-${panel}`)?.focus());
   }
