@@ -1,5 +1,8 @@
 import type { NewJob } from './store.ts';
 
+/** How long an inbound event is remembered (its purge runs hourly): a vendor redelivers for a day at most. */
+export const INBOX_KEEP_MS = 7 * 24 * 3_600_000;
+
 /**
  * The inbound events a connector's webhook accepted (channels/connector/): one row per
  * (channel, vendor event id), held by a unique index, so a vendor's redelivery, however

@@ -370,6 +370,13 @@ export interface Store extends Leases, PersonalDataStore {
   failJob(id: string, workerId: string, error: string, retryAt: number | null): Promise<boolean>;
   /** Jobs due (pending with runAt <= now), by kind, with the runAt of the oldest: the queue's depth and age, for /metrics. */
   dueJobs(now: number): Promise<readonly DueJobs[]>;
+  /**
+   * Removes finished jobs (done, dead, cancelled) whose runAt is before `before` (ms), in small
+   * batches so the store stays free for other writes, and stops once `limit` are removed (a
+   * caller under a lease comes back for the rest); pending and running jobs are never touched.
+   * Returns how many were removed: `limit` or more means some may be left.
+   */
+  purgeFinishedJobs(before: number, limit: number): Promise<number>;
 
   // Background datasets
   /** Replaces all rows of the dataset at once: readers see the old rows or the new, never a mix. */

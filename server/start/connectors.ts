@@ -12,7 +12,7 @@ import { TURN_JOB, turnJobHandler } from '../channels/connector/inbound-job.ts';
 import { SEND_JOB, connectorDelivery, sendJobHandler } from '../channels/connector/outbound.ts';
 import { webhookHandler } from '../channels/connector/webhook.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
-import type { ChannelInbox } from '../ports/channel-inbox.ts';
+import { INBOX_KEEP_MS, type ChannelInbox } from '../ports/channel-inbox.ts';
 import type { Delivery } from '../ports/delivery.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { WebhookHandler } from '../ports/webhook-request.ts';
@@ -21,8 +21,7 @@ import type { RunningConnectors, TestOutcome } from '../studio-server/channels/c
 import { BUILDERS, type BuildParts } from './connector-builders.ts';
 import { storeParts, type OpenedStore } from './open-store.ts';
 
-/** A vendor redelivers for a day at most: inbound events are remembered a week, then forgotten. */
-const INBOX_KEEP_MS = 7 * 24 * 3_600_000;
+/** Inbound events older than INBOX_KEEP_MS are forgotten once an hour. */
 const INBOX_PURGE_EVERY_MS = 3_600_000;
 
 /** The connectors, read from a source that can change (docs/channels.md), with what the server and Settings → Channels need of them. */

@@ -6,6 +6,7 @@ import { describe, inject } from 'vitest';
 import { datasetCases } from './contract/dataset-cases.ts';
 import { mongoLeg, sqliteLeg, useFreshStore, type StoreLeg } from './contract/harness.ts';
 import { jobCases } from './contract/job-cases.ts';
+import { jobPurgeCases } from './contract/job-purge-cases.ts';
 import { leaseCases } from './contract/lease-cases.ts';
 import { logCases } from './contract/log-cases.ts';
 import { pendingCases } from './contract/pending-cases.ts';
@@ -35,6 +36,7 @@ for (const { leg, skip } of legs) {
     describe('turns', () => turnCases(store));
     describe('logs', () => logCases(store));
     describe('jobs', () => jobCases(store));
+    describe('finished jobs purge', () => jobPurgeCases(store));
     describe('datasets', () => datasetCases(store));
     describe('leases', () => leaseCases(store));
     describe('pending messages', () => pendingCases(store));

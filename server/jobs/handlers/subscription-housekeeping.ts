@@ -3,6 +3,7 @@ import type { SubscriptionStore } from '../../ports/event-subscriptions.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { Store } from '../../ports/store.ts';
 import type { JobHandler } from '../job-runner.ts';
+import { FINISHED_JOBS_AGAIN_MS, purgeFinishedJobs } from './finished-jobs.ts';
 import { deliveryJob, deliveryJobId } from './subscription-delivery.ts';
 
 /** The job kind, and the one id it runs under: one per store, whichever node holds it. */
@@ -13,7 +14,8 @@ const DAY_MS = 86_400_000;
 /**
  * Once an hour: removes events older than the replay window (SUBSCRIPTION_EVENT_DAYS), and
  * starts the delivery job of any active subscription that has none (it ended on store failures):
- * a subscriber is never left waiting for a wake that was lost.
+ * a subscriber is never left waiting for a wake that was lost. Being an hourly job every server
+ * runs, whatever its settings, it also removes old finished jobs (finished-jobs.ts).
  */
 export function subscriptionHousekeepingHandler(deps: {
   store: Store;
@@ -33,12 +35,14 @@ export function subscriptionHousekeepingHandler(deps: {
       await deps.store.scheduleJob(deliveryJob(subscription.id, now));
       restarted += 1;
     }
-    if (purged > 0 || restarted > 0)
+    const finished = await purgeFinishedJobs(deps.store, now);
+    const finishedJobs = finished.removed;
+    if (purged > 0 || restarted > 0 || finishedJobs > 0)
       deps.logger.info(
-        { event: 'subscription_housekeeping', purged, restarted },
-        'old subscription events removed, idle deliveries restarted',
+        { event: 'subscription_housekeeping', purged, restarted, finishedJobs },
+        'old subscription events and finished jobs removed, idle deliveries restarted',
       );
-    return { deferUntil: now + EVERY_MS };
+    return { deferUntil: now + (finished.more ? FINISHED_JOBS_AGAIN_MS : EVERY_MS) };
   };
 }
 

@@ -3,6 +3,7 @@ import type { Store } from '../../ports/store.ts';
 import { ensureIndexes } from './indexes.ts';
 import { keyLocks, processLocks, type KeyLocks } from './key-lock.ts';
 import { mongoDatasets } from './mongo-datasets.ts';
+import { mongoJobPurge } from './mongo-job-purge.ts';
 import { mongoJobStats } from './mongo-job-stats.ts';
 import { mongoJobs } from './mongo-jobs.ts';
 import { mongoLeases } from './mongo-leases.ts';
@@ -151,6 +152,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     ...mongoLeases(db),
     ...mongoPersonalData(db, locks),
     ...mongoJobStats(db),
+    ...mongoJobPurge(db, locks),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Store } from '../../ports/store.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrate } from './migrations.ts';
 import { sqliteDatasets } from './sqlite-datasets.ts';
+import { sqliteJobPurge } from './sqlite-job-purge.ts';
 import { sqliteJobStats } from './sqlite-job-stats.ts';
 import { sqliteJobs } from './sqlite-jobs.ts';
 import { sqliteLeases } from './sqlite-leases.ts';
@@ -91,5 +92,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     ...sqliteLeases(db),
     ...sqlitePersonalData(db),
     ...sqliteJobStats(db),
+    ...sqliteJobPurge(db),
   };
 }
