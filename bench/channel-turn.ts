@@ -13,6 +13,9 @@
 //    Reported for each: server CPU per turn (user + system, from the child's own counters: on a shared
 //    machine wall time misleads) and the user's wait from sending to the turn's last message, p50 and p99.
 //    Goal: a channel turn costs <= 1.3x a web-chat turn of the same dialog.
+//    - beside them, the durable floor (bench/durable-floor.ts): what the channel guarantees alone add to a turn's
+//      store work (the inbound event and the two jobs with their commits and order reads), on the store alone. A
+//      channel turn costs at least a web-chat turn plus this, so the line says what ratio the store alone allows.
 // 2. Each connector's webhooks acknowledged at RATE/s (default 500) for SECONDS, a new user's first message each
 //    (autocannon's overallRate, latencies corrected for coordinated omission), while their turns run and their
 //    answers go to the stand-ins. Goal: p99 <= 20 ms at 500/s on one node (SQLite).
@@ -29,6 +32,7 @@ import { directMessage, slackSignature } from '../server/channels/slack/test/sla
 import { metaSignatureHeader, signMetaBody } from '../server/channels/test/vendors/signatures/meta-signature.ts';
 import { incomingMessage } from '../server/channels/test/vendors/whatsapp/whatsapp-webhooks.ts';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/protocol.ts';
+import type { DurableFloor } from './durable-floor.ts';
 import { loopText, type LoopReading } from './loop-meter.ts';
 import { stealMeter, stealText } from './steal.ts';
 
@@ -223,6 +227,15 @@ const rest = await run(
   }),
 );
 
+// What the channel guarantees alone add to a turn's store work, measured in the server's process (bench/durable-floor.ts).
+const { floor } = await server.ask<{ floor: DurableFloor }>({ cmd: 'floor', users: USERS }, 'floor');
+const least = (webChat.usPerTurn + floor.floorUs) / webChat.usPerTurn;
+console.log(
+  `durable floor (the store alone, ${USERS} users at once): a turn's commit as the web chat makes it ${Math.round(floor.webChatCommitUs)} µs, ` +
+    `with a connector's inbound event, two jobs and order reads ${Math.round(floor.channelCommitUs)} µs: ${Math.round(floor.floorUs)} µs more a turn, ` +
+    `so a channel turn costs at least ${least.toFixed(2)}x a web-chat turn`,
+);
+
 /** A webhook as a vendor posts it: a user's text message, signed as the vendor signs it. */
 interface Webhook {
   readonly body: string;
@@ -345,6 +358,7 @@ for (const vendor of vendors) {
   goals.push(
     `${vendor.label}: turn CPU ${Math.round(channel.usPerTurn)} µs = ${ratio.toFixed(2)}x the web chat's ${Math.round(webChat.usPerTurn)} µs ` +
       `(goal <= ${GOAL_RATIO}x: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'}; wait at p50 ${(channel.p50 / webChat.p50).toFixed(2)}x; ` +
+      `at least ${least.toFixed(2)}x from the durable floor alone; ` +
       `${(channel.usPerTurn / rest.usPerTurn).toFixed(2)}x the REST channel's ${Math.round(rest.usPerTurn)} µs, itself ${(rest.usPerTurn / webChat.usPerTurn).toFixed(2)}x the web chat's); ` +
       `webhook ack p99 ${acks.latency.p99} ms at ${RATE}/s (goal <= ${GOAL_P99_MS} ms: ${acked ? 'met' : 'MISSED'})`,
   );

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loopMeter } from './loop-meter.ts';
 import { phaseProfiler } from './phase-profiler.ts';
+import { durableFloor } from './durable-floor.ts';
 
 if (process.send) {
   const { readConfig } = await import('../server/config.ts');
@@ -49,8 +50,10 @@ if (process.send) {
   const loop = process.env.BENCH_LOOP_DELAY ? loopMeter() : undefined;
   // BENCH_PHASE_PROFILE=<dir>: the parent names each measured phase; its CPU profile alone is written there.
   const phases = process.env.BENCH_PHASE_PROFILE ? phaseProfiler(process.env.BENCH_PHASE_PROFILE) : undefined;
-  process.on('message', (message: { cmd: 'cpu' | 'stop' | 'profile'; phase?: string }) => {
-    if (message.cmd === 'profile')
+  process.on('message', (message: { cmd: 'cpu' | 'stop' | 'profile' | 'floor'; phase?: string; users?: number }) => {
+    if (message.cmd === 'floor')
+      void durableFloor(dir, message.users ?? 10, 20).then((floor) => process.send!({ floor }));
+    else if (message.cmd === 'profile')
       void (phases?.(message.phase) ?? Promise.resolve()).then(() =>
         process.send!({ profiled: message.phase ?? null }),
       );
