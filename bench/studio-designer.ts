@@ -380,7 +380,12 @@ const ROWS: readonly Row[] = [
     label: 'keep undo history, first save of a page (median; size)',
     value: (f) => `${ms(median(f.keepFirst))}; ${Math.round(f.keptChars / 1024)} K chars`,
   },
-  { key: 'keep', label: 'keep undo history, later saves (median / worst)', value: (f) => medianAndWorst(f.keep) },
+  {
+    key: 'keep',
+    label: 'keep undo history, later saves (median / worst)',
+    // A large bot's edits may all fall into one autosave: then there was no later save to time.
+    value: (f) => (f.keep.length === 0 ? 'none (one save a page)' : medianAndWorst(f.keep)),
+  },
 ];
 
 /** Each time the undo history was kept in the tab's storage (after each autosave), once the last edit is saved, and what the storage holds. */
