@@ -4,7 +4,14 @@ import { screenshot } from './screenshots.ts';
 import type { ServerProcess } from './server-process.ts';
 import { axeViolations } from './studio-axe.ts';
 import type { StudioClient } from '../server/studio-server/test/studio-client.ts';
-import { closeDesigner, designerIn, openedDesigner } from './studio-designer-helpers.ts';
+import {
+  closeDesigner,
+  designerIn,
+  designerServer,
+  openDesigner,
+  openedDesigner,
+  signedInPage,
+} from './studio-designer-helpers.ts';
 
 /** Three dialogs in a row (each jumps to the next): wider than the map's pane at full size. */
 const BOT = {
@@ -95,6 +102,40 @@ describe("the designer's views and map, in Chromium", () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'designer-map-opened');
     expect(problems).toEqual([]);
+  });
+
+  it('when a map too large to fit opens (the demo bot), then it starts at the top of the dialogs in view, with the start dialog whole in the pane and no empty band above', async () => {
+    const demo = await designerServer('demo/bot.json');
+    try {
+      const { page: demoPage, problems: demoProblems } = await signedInPage(browser, demo.server, demo.owner, {
+        viewport: { width: 1280, height: 800 },
+      });
+      await openDesigner(demoPage, demo.server);
+      await demoPage.getByRole('tab', { name: 'Map' }).click();
+      const pane = demoPage.getByRole('group', { name: 'Map of dialogs and jumps' });
+      const start = pane.getByRole('region', { name: 'greeting', exact: true });
+      await start.waitFor();
+      const placed = async () => {
+        const frame = (await pane.boundingBox())!;
+        const box = (await start.boundingBox())!;
+        const inView = (await Promise.all((await pane.getByRole('region').all()).map((each) => each.boundingBox())))
+          .filter((each) => each !== null && each.x < frame.x + frame.width && each.x + each.width > frame.x)
+          .map((each) => each!.y - frame.y);
+        return {
+          startWhole: box.y >= frame.y && box.y + box.height <= frame.y + frame.height && box.x >= frame.x,
+          // The highest dialog in view sits near the pane's top edge (before, 200 px of empty map came first).
+          topGap: Math.round(Math.min(...inView)),
+        };
+      };
+      await expect.poll(placed).toMatchObject({ startWhole: true });
+      expect((await placed()).topGap).toBeGreaterThanOrEqual(0);
+      expect((await placed()).topGap).toBeLessThanOrEqual(40);
+      await screenshot(demoPage, 'designer-map-demo-opened');
+      expect(demoProblems).toEqual([]);
+      await demoPage.context().close();
+    } finally {
+      await demo.server.stop();
+    }
   });
 
   it("when the map is opened in German, then each step's reach and drop-off figure stays whole inside its dialog's box, however long the step kind's German name", async () => {

@@ -365,11 +365,18 @@ export class DesignerMap extends DesignerPart {
       return;
     }
     const start = layout.nodes.find((node) => node.id === this.definition.settings?.startDialog) ?? layout.nodes[0];
+    if (!start) return;
     const zoom = READABLE_ZOOM;
+    const x = 20 - start.x * zoom;
+    // The top of the dialogs in view from the left edge, not an empty band above them (the layout's other
+    // columns may reach higher); centred on the start dialog only when it would otherwise be below the pane.
+    const top = Math.min(...layout.nodes.filter((node) => node.x * zoom + x < width).map((node) => node.y));
+    const fromTop = 20 - top * zoom;
+    const centred = height / 2 - (start.y + start.height / 2) * zoom;
     await this.panZoom.setViewport({
       zoom,
-      x: 20 - (start?.x ?? 0) * zoom,
-      y: height / 2 - ((start?.y ?? 0) + (start?.height ?? 0) / 2) * zoom,
+      x,
+      y: (start.y + start.height) * zoom + fromTop <= height - 20 ? fromTop : centred,
     });
   }
 
