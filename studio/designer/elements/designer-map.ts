@@ -370,7 +370,9 @@ export class DesignerMap extends DesignerPart {
     const x = 20 - start.x * zoom;
     // The top of the dialogs in view from the left edge, not an empty band above them (the layout's other
     // columns may reach higher); centred on the start dialog only when it would otherwise be below the pane.
-    const top = Math.min(...layout.nodes.filter((node) => node.x * zoom + x < width).map((node) => node.y));
+    const top = Math.min(
+      ...layout.nodes.filter((node) => node === start || node.x * zoom + x < width).map((node) => node.y),
+    );
     const fromTop = 20 - top * zoom;
     const centred = height / 2 - (start.y + start.height / 2) * zoom;
     await this.panZoom.setViewport({
