@@ -85,7 +85,8 @@ export async function durableFloor(dir: string, users: number, rounds: number): 
       },
     });
     if (!accepted.fresh) throw new Error('the floor stored an event twice');
-    await store.firstUnfinishedJob(turnJobGroup, '', turnId, true);
+    if ((await store.firstUnfinishedJob(turnJobGroup, '', turnId, true))?.id !== turnId)
+      throw new Error("the floor's turn job was not first in its group");
     const sendId = orderedJobId(SEND_JOB, now);
     const sendJobGroup = sendGroup(CHANNEL, userId);
     await commit(userId, {
@@ -101,8 +102,9 @@ export async function durableFloor(dir: string, users: number, rounds: number): 
         },
       ],
     });
-    await store.firstUnfinishedJob(sendJobGroup, '', sendId, true);
-    await store.completeJob(sendId, WORKER);
+    if ((await store.firstUnfinishedJob(sendJobGroup, '', sendId, true))?.id !== sendId)
+      throw new Error("the floor's send job was not first in its group");
+    if (!(await store.completeJob(sendId, WORKER))) throw new Error("the floor's send job was not finished");
   };
 
   const block = async (turn: (userId: string) => Promise<void>) => {
