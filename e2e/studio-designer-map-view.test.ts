@@ -128,8 +128,9 @@ describe("the designer's views and map, in Chromium", () => {
         };
       };
       await expect.poll(placed).toMatchObject({ startWhole: true });
-      expect((await placed()).topGap).toBeGreaterThanOrEqual(0);
-      expect((await placed()).topGap).toBeLessThanOrEqual(40);
+      const { topGap } = await placed();
+      expect(topGap).toBeGreaterThanOrEqual(0);
+      expect(topGap).toBeLessThanOrEqual(40);
       await screenshot(demoPage, 'designer-map-demo-opened');
       expect(demoProblems).toEqual([]);
       await demoPage.context().close();
